@@ -1,0 +1,3 @@
+from compdiag.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,117 @@
+"""The user's program, run as `python script.py` would run it, with capture installed first.
+
+Started by `compdiag run` as `python -m compdiag.capture.child [-m] TARGET ARGS...`; the
+store path and run id arrive in the environment. Whatever happens inside compdiag, the
+program's own output and exit status are what plain python would give."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import runpy
+import sys
+import traceback
+from types import TracebackType
+
+from compdiag.capture.failures import record_escaped_exception
+
+ENV_STORE = "COMPDIAG_STORE_PATH"
+ENV_RUN = "COMPDIAG_RUN_ID"
+
+
+def _start_capture():
+    """Open the store and install hooks; on any fault run the program uncaptured."""
+    try:
+        from compdiag.capture.hooks import Capture
+        from compdiag.ingest.ingestor import Ingestor
+        from compdiag.store.writer import Writer
+
+        writer = Writer(os.environ[ENV_STORE], background=True)
+        run_id = int(os.environ[ENV_RUN])
+        capture = Capture(Ingestor(writer, run_id))
+        capture.install()
+        import torch
+
+        writer.update_run(run_id, torch_version=torch.__version__)
+        if os.environ.get("COMPDIAG_MODE"):
+            _force_mode(torch, os.environ["COMPDIAG_MODE"])
+        atexit.register(_finish, capture)
+        return capture
+    except Exception as exc:  # noqa: BLE001 - fail open
+        print(f"compdiag: capture disabled ({type(exc).__name__}: {exc})", file=sys.stderr)
+        return None
+
+
+def _force_mode(torch, mode: str) -> None:
+    """`compdiag run --mode M`: every torch.compile call compiles with mode M."""
+    original = torch.compile
+
+    def compile(*args, **kwargs):
+        kwargs.pop("options", None) if mode != "default" else None
+        kwargs["mode"] = mode
+        return original(*args, **kwargs)
+
+    compile.__wrapped__ = original
+    torch.compile = compile
+
+
+def _finish(capture) -> None:
+    try:
+        import torch
+
+        device = "cpu"
+        if torch.cuda.is_initialized():
+            device = "cuda:" + torch.cuda.get_device_name()
+        ing = capture.ing
+        with capture.lock:
+            ing.flush()
+            ing.w.update_run(ing.run_id, device=device)
+            ing.w.flush()
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def _user_traceback(tb: TracebackType | None) -> TracebackType | None:
+    """Drop compdiag's and runpy's own frames so the traceback reads as plain python's."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    while tb is not None:
+        fname = tb.tb_frame.f_code.co_filename
+        if fname.startswith(here) or fname.endswith("runpy.py") or fname.startswith("<frozen runpy"):
+            tb = tb.tb_next
+        else:
+            break
+    return tb
+
+
+def main(argv: list[str]) -> None:
+    module = False
+    if argv and argv[0] == "-m":
+        module, argv = True, argv[1:]
+    if not argv:
+        print("compdiag: nothing to run", file=sys.stderr)
+        sys.exit(2)
+    target, args = argv[0], argv[1:]
+    if module:
+        sys.argv = [target, *args]
+        sys.path[0] = os.getcwd()
+    else:
+        sys.argv = [target, *args]
+        sys.path[0] = os.path.dirname(os.path.abspath(target))
+    capture = _start_capture()
+    try:
+        if module:
+            runpy.run_module(target, run_name="__main__", alter_sys=True)
+        else:
+            runpy.run_path(target, run_name="__main__")
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # noqa: BLE001 - report like python, record, exit 1
+        if capture is not None:
+            capture.guarded("exception", record_escaped_exception, capture.ing, exc)
+        traceback.print_exception(type(exc), exc, _user_traceback(exc.__traceback__))
+        sys.stderr.flush()
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,56 @@
+"""Exceptions that escape the user's program: compile failures torch already reported in
+compilation_metrics are left to it; failures of compiled code at run time are ours to record.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from typing import Any
+
+from compdiag.ingest import parsers as P
+
+_LIB_MARKERS = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep,
+                os.sep + "lib" + os.sep + "python3")
+_COMPILE_MARKERS = ("torch/_dynamo/convert_frame.py", "torch/_inductor/compile_fx.py")
+_RUNTIME_MARKERS = ("torch/_inductor/output_code.py", "torch/_functorch/_aot_autograd/runtime",
+                    "torch/_inductor/cudagraph_trees.py", "torchinductor_")
+
+
+def is_user_file(filename: str | None) -> bool:
+    if not filename or filename.startswith("<"):
+        return False
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if filename.startswith(here):
+        return False
+    if "torchinductor_" in filename:
+        return False
+    return not any(m in filename for m in _LIB_MARKERS) and not filename.startswith(sys.prefix)
+
+
+def record_escaped_exception(ing: Any, exc: BaseException) -> None:
+    frames = traceback.extract_tb(exc.__traceback__)
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    files = [f.filename for f in frames]
+    user = [f for f in frames if is_user_file(f.filename)]
+    frame = user[-1] if user else None
+    exc_type = type(exc).__name__
+    message = P.first_line(str(exc), 500) or exc_type
+    in_compile = any(any(m in f for m in _COMPILE_MARKERS) for f in files)
+    if in_compile:
+        if ing.counts["failures"]:
+            return  # compilation_metrics already described this failure
+        stage = P.classify_stage(exc_type, str(exc), text)
+        cid = None
+    elif any(any(m in f for m in _RUNTIME_MARKERS) for f in files):
+        stage = P.classify_stage(exc_type, str(exc), text, at_runtime=True)
+        cid = next((ing.output_code_files[f] for f in reversed(files)
+                    if f in ing.output_code_files), None)
+    else:
+        ing.w.warn(ing.run_id, f"the program raised {exc_type}: {message}")
+        return
+    ing.failure(cid, stage=stage, exc_type=exc_type, message=message,
+                filename=frame.filename if frame else None,
+                lineno=frame.lineno if frame else None,
+                line=(frame.line or None) if frame else None, traceback=text[-20000:])

@@ -1,0 +1,222 @@
+"""In-process hooks on torch's own emitters, streaming into the store.
+
+Consumes what torch already emits: the structured trace (logger `torch.__trace`), a few
+artifact loggers (fusion, perf_hints, cudagraphs, autotuning) and Dynamo's bytecode hook.
+Every hook is fail-open: an exception inside compdiag becomes a run warning, never a change
+to the program's behaviour."""
+
+from __future__ import annotations
+
+import dis
+import io
+import json
+import logging
+import threading
+from typing import Any, Callable
+
+from compdiag.ingest.ingestor import Ingestor
+
+# artifact name -> what to do with a line of it
+ARTIFACTS = ("fusion", "perf_hints", "cudagraphs", "autotuning")
+
+
+class Capture:
+    def __init__(self, ingestor: Ingestor) -> None:
+        self.ing = ingestor
+        self.lock = threading.RLock()
+        self.warned: set[str] = set()
+        self._trace_handler: logging.Handler | None = None
+        self._artifact_handler: logging.Handler | None = None
+
+    # -- fail-open plumbing -----------------------------------------------------------------
+    def warn(self, where: str, exc: BaseException) -> None:
+        key = f"{where}: {type(exc).__name__}"
+        if key in self.warned:
+            return
+        self.warned.add(key)
+        try:
+            self.ing.w.warn(self.ing.run_id, f"compdiag hook {where} failed: "
+                            f"{type(exc).__name__}: {exc}"[:1000])
+        except Exception:  # noqa: BLE001
+            pass
+
+    def guarded(self, where: str, fn: Callable[..., Any], *args: Any) -> None:
+        try:
+            with self.lock:
+                fn(*args)
+        except Exception as exc:  # noqa: BLE001 - fail open
+            self.warn(where, exc)
+
+    # -- install ----------------------------------------------------------------------------
+    def install(self) -> None:
+        import torch  # noqa: F401 - the capture is installed before the program's own import
+
+        self._install_trace()
+        for name, fn in (("artifact loggers", self._install_artifacts),
+                         ("bytecode hook", self._install_bytecode_hook)):
+            try:
+                fn()
+            except Exception as exc:  # noqa: BLE001
+                self.warn(name, exc)
+
+    def _install_trace(self) -> None:
+        capture = self
+
+        class TraceHandler(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                md = getattr(record, "metadata", None)
+                if not isinstance(md, dict):
+                    return
+                payload = getattr(record, "payload", None)
+                capture.guarded("trace record", capture.ing.record, md,
+                                payload if isinstance(payload, str) or payload is None
+                                else str(payload))
+
+        trace_log = logging.getLogger("torch.__trace")
+        self._trace_handler = TraceHandler(level=logging.DEBUG)
+        trace_log.addHandler(self._trace_handler)
+        trace_log.setLevel(logging.DEBUG)
+        trace_log.propagate = False
+        self._keep_trace_enabled()
+
+    def _keep_trace_enabled(self) -> None:
+        """torch re-initialises its loggers on set_logs(); re-apply our levels afterwards."""
+        import torch._logging._internal as internal
+
+        original = internal._init_logs
+        capture = self
+
+        def _init_logs(*args: Any, **kwargs: Any) -> Any:
+            result = original(*args, **kwargs)
+            try:
+                logging.getLogger("torch.__trace").setLevel(logging.DEBUG)
+                for qname in internal.log_registry.get_artifact_log_qnames():
+                    capture._configure_artifact(logging.getLogger(qname))
+            except Exception as exc:  # noqa: BLE001
+                capture.warn("set_logs", exc)
+            return result
+
+        internal._init_logs = _init_logs
+
+    def _install_artifacts(self) -> None:
+        """Turn on the artifact loggers torch's TORCH_LOGS would, into our handler only.
+
+        Their own stderr handlers hang off ancestor loggers; keeping propagate off means the
+        user's stderr stays exactly as without compdiag."""
+        import torch._logging._internal as internal
+
+        capture = self
+
+        class ArtifactHandler(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                capture.guarded("artifact log", capture._on_artifact_line, record)
+
+        self._artifact_handler = ArtifactHandler(level=logging.DEBUG)
+        self._user_enabled = {a for a in ARTIFACTS if internal.log_state.is_artifact_enabled(a)}
+        original = internal.configure_artifact_log
+
+        def configure_artifact_log(log: logging.Logger) -> None:
+            original(log)
+            capture._configure_artifact(log)
+
+        internal.configure_artifact_log = configure_artifact_log
+        for qname in internal.log_registry.get_artifact_log_qnames():
+            self._configure_artifact(logging.getLogger(qname))
+
+    def _configure_artifact(self, log: logging.Logger) -> None:
+        name = getattr(log, "artifact_name", None)
+        if name not in ARTIFACTS or self._artifact_handler is None:
+            return
+        if self._artifact_handler not in log.handlers:
+            log.addHandler(self._artifact_handler)
+        if name not in self._user_enabled:
+            log.setLevel(logging.DEBUG)
+            log.propagate = False
+
+    def _on_artifact_line(self, record: logging.LogRecord) -> None:
+        import torch._guards
+
+        name = getattr(logging.getLogger(record.name), "artifact_name", "log")
+        msg = record.getMessage()
+        cid = None
+        trace_id = torch._guards.CompileContext.current_trace_id()
+        if trace_id is not None:
+            from compdiag.ingest.parsers import compile_id_of
+
+            c = trace_id.compile_id
+            cid = compile_id_of({"frame_id": c.frame_id, "frame_compile_id": c.frame_compile_id,
+                                 "attempt": trace_id.attempt,
+                                 "compiled_autograd_id": c.compiled_autograd_id})
+        if name == "fusion":
+            # Candidate listings are large and re-derivable; keep the decisions.
+            if "fuse" in msg and ("fusing " in msg or "cannot fuse" in msg):
+                self.ing.fusion_line(cid, msg)
+                self.ing.event("fusion", cid, {"logger": record.name}, msg)
+            return
+        if name in ("perf_hints", "cudagraphs"):
+            self.ing.cudagraph_line(cid, msg)
+        if name == "autotuning":
+            self._autotune(cid, msg)
+        self.ing.event(name, cid, {"logger": record.name, "level": record.levelname}, msg)
+
+    def _autotune(self, cid: str | None, msg: str) -> None:
+        lines = msg.strip().splitlines()
+        if not lines or not lines[0].startswith("AUTOTUNE"):
+            return
+        op = lines[0][len("AUTOTUNE"):].strip()
+        choices = [ln.strip() for ln in lines[1:] if ln.strip()]
+        if choices:
+            self.ing.autotune_choice(cid, op, choices[0].split()[0], "\n".join(choices))
+
+    def _install_bytecode_hook(self) -> None:
+        from torch._dynamo.convert_frame import register_bytecode_hook
+
+        capture = self
+
+        def hook(code: Any, new_code: Any) -> None:
+            capture.guarded("bytecode hook", capture._on_bytecode, code, new_code)
+            return None
+
+        register_bytecode_hook(hook)
+
+    def _on_bytecode(self, code: Any, new_code: Any) -> None:
+        import torch._guards
+
+        from compdiag.ingest.parsers import compile_id_of
+
+        cid = None
+        trace_id = torch._guards.CompileContext.current_trace_id()
+        if trace_id is not None:
+            c = trace_id.compile_id
+            cid = compile_id_of({"frame_id": c.frame_id, "frame_compile_id": c.frame_compile_id,
+                                 "attempt": trace_id.attempt,
+                                 "compiled_autograd_id": c.compiled_autograd_id})
+        info = {"co_name": code.co_name, "filename": code.co_filename,
+                "lineno": code.co_firstlineno}
+        self.ing.event("bytecode_original", cid, info, _dis(code))
+        self.ing.event("bytecode_transformed", cid, info, _dis(new_code))
+        source = _decompile(new_code)
+        if source is not None:
+            self.ing.event("transformed_source", cid, info, source)
+
+
+def _dis(code: Any) -> str:
+    out = io.StringIO()
+    dis.dis(code, file=out)
+    return out.getvalue()
+
+
+def _decompile(code: Any) -> str | None:
+    """The transformed code as Python, where depyf manages (it is optional)."""
+    try:
+        import depyf
+    except Exception:  # noqa: BLE001
+        return None
+    try:
+        return depyf.decompile(code)
+    except Exception as exc:  # noqa: BLE001 - a decompiler gap is not a capture fault
+        return f"# depyf could not decompile {code.co_name}: {type(exc).__name__}: {exc}"
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, default=repr)

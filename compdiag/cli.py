@@ -1,0 +1,182 @@
+"""The `compdiag` command line (contract in DESIGN.md). Errors the user can act on print one
+line and exit 2; tracebacks are for compdiag's own bugs only."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from compdiag.store.schema import StoreError, default_store_path
+
+EXIT_USAGE = 2
+
+
+class CLIError(Exception):
+    """A one-line error for the user."""
+
+
+def _store_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", type=Path, default=None, metavar="DB",
+                   help="the SQLite log store (default ./.compdiag/compdiag.db)")
+
+
+def _store(args: argparse.Namespace) -> Path:
+    return args.store if args.store is not None else default_store_path()
+
+
+def _emit_json(doc: dict[str, Any]) -> None:
+    json.dump(doc, sys.stdout, default=repr)
+    sys.stdout.write("\n")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from compdiag.capture.runner import run_program
+
+    if args.module:
+        target = [args.module, *args.args]
+    else:
+        if not args.script:
+            raise CLIError("run needs SCRIPT or -m MODULE")
+        if not Path(args.script).exists():
+            raise CLIError(f"can't open file {args.script!r}: no such file")
+        target = [args.script, *args.args]
+    env = {}
+    if args.check_accuracy:
+        env["COMPDIAG_CHECK_ACCURACY"] = "1"
+    mode = None if args.mode in (None, "default") else args.mode
+    code, _ = run_program(_store(args), target, module=bool(args.module), mode=mode,
+                          extra_env=env)
+    return code
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from compdiag.importer.trace_log import ImportError_, import_trace
+
+    try:
+        results = import_trace(_store(args), Path(args.trace))
+    except ImportError_ as exc:
+        raise CLIError(str(exc)) from None
+    for r in results:
+        for w in r.warnings:
+            print(f"compdiag: warning: {w}", file=sys.stderr)
+        print(f"compdiag: imported {r.records} records from {r.path} as run {r.run_id}",
+              file=sys.stderr)
+    return 0 if any(r.records for r in results) else 1
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    from compdiag.store.reader import Reader
+    from compdiag.views.show import print_runs, runs_document
+
+    with Reader(_store(args)) as reader:
+        if args.json:
+            _emit_json(runs_document(reader))
+        else:
+            from rich.console import Console
+
+            print_runs(reader, Console())
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from compdiag.store.reader import Reader
+    from compdiag.views.show import print_show, show_document
+
+    with Reader(_store(args)) as reader:
+        doc = show_document(reader, reader.resolve_run(args.run))
+    if args.json:
+        _emit_json(doc)
+    else:
+        from rich.console import Console
+
+        print_show(doc, Console())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="compdiag", description="Record and explain torch.compile: graph breaks, "
+        "recompiles, failures, kernels, CUDA graphs.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("run", help="run a program with every compile stage captured")
+    _store_arg(p)
+    p.add_argument("--mode", choices=["default", "reduce-overhead", "max-autotune"],
+                   help="force this torch.compile mode on every compile call")
+    p.add_argument("--check-accuracy", action="store_true",
+                   help="also compare each compiled graph against eager")
+    p.add_argument("-m", dest="module", metavar="MODULE", help="run a library module")
+    p.add_argument("script", nargs="?", metavar="SCRIPT")
+    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("import", help="import a TORCH_TRACE log (file or directory)")
+    _store_arg(p)
+    p.add_argument("trace", metavar="TRACE_LOG_OR_DIR")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("runs", help="list the runs in the store")
+    _store_arg(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_runs)
+
+    p = sub.add_parser("show", help="stages, graphs, breaks, recompiles, kernels of a run")
+    _store_arg(p)
+    p.add_argument("run", nargs="?", metavar="RUN")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_show)
+
+    for name, register in _EXTRA_COMMANDS:
+        register(sub.add_parser(name, help=_EXTRA_HELP.get(name)))
+    return parser
+
+
+# Later subcommands (explain, minify, ...) register here without the core knowing them.
+_EXTRA_COMMANDS: list[tuple[str, Callable[[argparse.ArgumentParser], None]]] = []
+_EXTRA_HELP: dict[str, str] = {}
+
+
+def _load_extras() -> None:
+    import importlib
+
+    for mod in ("compdiag.analyses.explain_cli", "compdiag.tui_cli"):
+        try:
+            m = importlib.import_module(mod)
+        except ModuleNotFoundError as exc:
+            if exc.name != mod:
+                raise
+            continue
+        for name, register, help_text in getattr(m, "COMMANDS", []):
+            _EXTRA_COMMANDS.append((name, register))
+            _EXTRA_HELP[name] = help_text
+
+
+def main(argv: list[str] | None = None) -> int:
+    _load_extras()
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # `compdiag run -m MOD ARGS...`: everything after MOD belongs to the program.
+    if argv[:1] == ["run"] and "-m" in argv:
+        i = argv.index("-m")
+        if i + 1 < len(argv):
+            head, tail = argv[:i + 2], argv[i + 2:]
+            args = parser.parse_args(head)
+            args.args = tail
+            return _dispatch(args)
+    args = parser.parse_args(argv)
+    return _dispatch(args)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    try:
+        return int(args.func(args) or 0)
+    except (CLIError, StoreError) as exc:
+        print(f"compdiag: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130

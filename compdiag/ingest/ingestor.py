@@ -1,0 +1,313 @@
+"""Turns structured-trace records into store rows: the one normaliser that live capture and
+TORCH_TRACE import share, so a run and an import of its own log agree."""
+
+from __future__ import annotations
+
+import json
+import linecache
+from typing import Any
+
+from compdiag.ingest import parsers as P
+from compdiag.store.writer import Writer
+
+# compilation_metrics field -> stage name; _us / _s variants differ between torch versions.
+_STAGE_FIELDS = {
+    "dynamo": ("dynamo_cumulative_compile_time_us", "dynamo_time_before_restart_s"),
+    "aot": ("aot_autograd_cumulative_compile_time_us",),
+    "inductor": ("inductor_cumulative_compile_time_us", "inductor_compile_time_s"),
+    "inductor_codegen": ("inductor_code_gen_cumulative_compile_time_us", "code_gen_time_s"),
+    "backend": ("backend_compile_time_s",),
+    "pre_grad_passes": ("pre_grad_pass_time_us",),
+    "joint_graph_passes": ("joint_graph_pass_time_us",),
+    "post_grad_passes": ("post_grad_pass_time_us",),
+    "kernel_compile": ("triton_compile_time_us",),
+    "autotune": ("compile_time_autotune_time_us",),
+    "total": ("duration_us", "entire_frame_compile_time_s"),
+}
+
+_CACHE_KINDS = {
+    "fx_graph_cache_hit": ("fx_graph", True), "fx_graph_cache_miss": ("fx_graph", False),
+    "fx_graph_cache_bypass": ("fx_graph", False),
+    "aotautograd_cache_hit": ("aotautograd", True), "aotautograd_cache_miss": ("aotautograd", False),
+    "aotautograd_cache_bypass": ("aotautograd", False),
+}
+
+
+def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for stage, fields in _STAGE_FIELDS.items():
+        for field in fields:
+            value = metrics.get(field)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                out[stage] = value / 1e6 if field.endswith("_us") else float(value)
+                break
+    return out
+
+
+class Ingestor:
+    """Feeds one run's records into a Writer; keeps per-run state (interned file names,
+    compile rows in progress). Every method is defensive: unknown shapes are kept raw."""
+
+    def __init__(self, writer: Writer, run_id: int) -> None:
+        self.w = writer
+        self.run_id = run_id
+        self.seq = 0
+        self.strings: dict[int, str] = {}
+        self.compiles: dict[str, dict[str, Any]] = {}
+        self.post_grad: dict[str | None, str] = {}
+        self.counts = {"compiles": 0, "graph_breaks": 0, "recompiles": 0, "failures": 0,
+                       "kernels": 0, "cudagraph_skips": 0}
+        self.torch_version: str | None = None
+        self._seen_recompiles: set[tuple[str | None, str]] = set()
+        self._seen_cudagraphs: set[tuple[str | None, bool]] = set()
+        self.output_code_files: dict[str, str | None] = {}
+
+    # -- entry points -----------------------------------------------------------------------
+    def record(self, metadata: dict[str, Any], payload: str | None) -> None:
+        kind = P.record_kind(metadata)
+        cid = P.compile_id_of(metadata)
+        self.seq += 1
+        self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
+                      metadata=json.dumps(metadata, default=repr), payload=payload)
+        handler = getattr(self, "_on_" + kind.replace(":", "_").replace(".", "_"), None)
+        if handler is None and kind.startswith("artifact:"):
+            name = kind.split(":", 1)[1]
+            if name in _CACHE_KINDS:
+                cache, hit = _CACHE_KINDS[name]
+                key = _cache_key(payload)
+                self.w.insert("cache_events", run_id=self.run_id, compile_id=cid, cache=cache,
+                              hit=hit, key=key)
+            return
+        if handler is not None:
+            handler(metadata.get(kind, metadata.get(kind.split(":")[0])), cid, payload, metadata)
+
+    def event(self, kind: str, compile_id: str | None, data: dict[str, Any],
+              payload: str | None = None) -> None:
+        """compdiag's own records (artifact-logger lines, bytecode, failures at runtime)."""
+        md = {"compdiag": {"kind": kind, **data}}
+        self.seq += 1
+        self.w.insert("records", run_id=self.run_id, seq=self.seq, kind="compdiag:" + kind,
+                      compile_id=compile_id, metadata=json.dumps(md, default=repr),
+                      payload=payload)
+
+    def flush(self) -> None:
+        for row in self.compiles.values():
+            self._write_compile(row)
+
+    # -- handlers ---------------------------------------------------------------------------
+    def _on_str(self, value: Any, cid: str | None, payload: str | None, md: dict) -> None:
+        if isinstance(value, (list, tuple)) and len(value) == 2 and isinstance(value[1], int):
+            self.strings[value[1]] = str(value[0])
+
+    def _compile_row(self, cid: str, md: dict) -> dict[str, Any]:
+        row = self.compiles.get(cid)
+        if row is None:
+            row = {"compile_id": cid, "frame": md.get("frame_id"),
+                   "frame_compile": md.get("frame_compile_id"), "attempt": md.get("attempt") or 0,
+                   "co_name": None, "filename": None, "lineno": None, "status": "started",
+                   "stage_times": {}, "metrics": None, "call_site": None}
+            self.compiles[cid] = row
+            self.counts["compiles"] += 1
+        return row
+
+    def _write_compile(self, row: dict[str, Any]) -> None:
+        self.w.upsert("compiles", run_id=self.run_id, compile_id=row["compile_id"],
+                      frame=row["frame"], frame_compile=row["frame_compile"],
+                      attempt=row["attempt"], co_name=row["co_name"], filename=row["filename"],
+                      lineno=row["lineno"], status=row["status"],
+                      stage_times=row["stage_times"], metrics=row["metrics"])
+
+    def _frame(self, f: dict[str, Any]) -> dict[str, Any]:
+        fn = f.get("filename")
+        if isinstance(fn, int):
+            fn = self.strings.get(fn, f"<file {fn}>")
+        return {"filename": fn, "lineno": f.get("line"), "name": f.get("name"),
+                "line": f.get("loc")}
+
+    def _on_dynamo_start(self, value: Any, cid: str | None, payload: str | None,
+                         md: dict) -> None:
+        if cid is None:
+            return
+        row = self._compile_row(cid, md)
+        stack = value.get("stack") if isinstance(value, dict) else None
+        if isinstance(stack, list) and stack:
+            frames = [self._frame(f) for f in stack if isinstance(f, dict)]
+            if frames:
+                me = frames[-1]
+                row["co_name"], row["filename"], row["lineno"] = (me["name"], me["filename"],
+                                                                  me["lineno"])
+                row["call_site"] = frames[-2] if len(frames) > 1 else me
+        self._write_compile(row)
+
+    def _on_compilation_metrics(self, value: Any, cid: str | None, payload: str | None,
+                                md: dict) -> None:
+        if not isinstance(value, dict):
+            return
+        if cid is None:
+            cid = value.get("compile_id") if isinstance(value.get("compile_id"), str) else None
+            if cid is None:
+                return
+        row = self._compile_row(cid, md)
+        row["metrics"] = value
+        row["co_name"] = value.get("co_name") or row["co_name"]
+        row["filename"] = value.get("co_filename") or row["filename"]
+        row["lineno"] = value.get("co_firstlineno") or row["lineno"]
+        row["stage_times"] = stage_times(value)
+        self.torch_version = value.get("pytorch_version") or self.torch_version
+        if value.get("fail_type"):
+            row["status"] = "failed"
+            self._failure_from_metrics(cid, row, value)
+        elif row["status"] != "graph_break":
+            ops = value.get("graph_op_count")
+            row["status"] = "empty" if ops == 0 and not value.get("has_guarded_code") else "ok"
+        reason = value.get("recompile_reason")
+        if reason:
+            for r in (reason if isinstance(reason, list) else [reason]):
+                self._recompile(cid, str(r))
+        skip = value.get("cudagraph_skip_reason")
+        if skip:
+            self._cudagraph(cid, False, str(skip))
+        elif _cudagraphs_enabled(value) and value.get("inductor_cumulative_compile_time_us"):
+            self._cudagraph(cid, True, None)
+        self._write_compile(row)
+
+    def _failure_from_metrics(self, cid: str, row: dict[str, Any], m: dict[str, Any]) -> None:
+        tb = m.get("exception_stack_trace")
+        if isinstance(tb, list):
+            tb = "\n".join(str(t) for t in tb)
+        reason = str(m.get("fail_reason") or "")
+        stage = P.classify_stage(m.get("fail_type"), reason, tb)
+        frame = {"filename": m.get("fail_user_frame_filename"),
+                 "lineno": m.get("fail_user_frame_lineno"), "line": None}
+        if not frame["filename"] and row.get("call_site"):
+            frame = dict(row["call_site"])
+        self.failure(cid, stage=stage, exc_type=str(m.get("fail_type")),
+                     message=_failure_message(str(m.get("fail_type")), reason),
+                     filename=frame.get("filename"), lineno=frame.get("lineno"),
+                     line=frame.get("line"), traceback=(tb or "") + "\n" + reason[:20000])
+
+    def failure(self, cid: str | None, *, stage: str, exc_type: str | None, message: str,
+                filename: str | None, lineno: int | None, line: str | None = None,
+                traceback: str | None = None) -> None:
+        if line is None and filename and lineno:
+            line = linecache.getline(filename, int(lineno)).strip() or None
+        self.counts["failures"] += 1
+        self.w.insert("failures", run_id=self.run_id, compile_id=cid, stage=stage,
+                      exc_type=exc_type, message=message, filename=filename, lineno=lineno,
+                      line=line, traceback=traceback)
+
+    def _on_artifact_dynamo_graph_break_reason(self, value: Any, cid: str | None,
+                                               payload: str | None, md: dict) -> None:
+        if not payload:
+            return
+        gb = P.parse_graph_break(payload)
+        if gb["line"] is None and gb["filename"] and gb["lineno"]:
+            gb["line"] = linecache.getline(gb["filename"], gb["lineno"]).strip() or None
+        self.counts["graph_breaks"] += 1
+        self.w.insert("graph_breaks", run_id=self.run_id, compile_id=cid,
+                      reason=gb["gb_type"] or gb["reason"][:500], gb_type=gb["gb_type"],
+                      gb_code=gb["gb_code"], filename=gb["filename"], lineno=gb["lineno"],
+                      line=gb["line"], hints=gb["hints"])
+        if cid is not None:
+            row = self._compile_row(cid, md)
+            if row["status"] in ("started", "ok"):
+                row["status"] = "graph_break"
+            self._write_compile(row)
+
+    def _on_artifact_recompile_reasons(self, value: Any, cid: str | None, payload: str | None,
+                                       md: dict) -> None:
+        for reason in P.parse_recompile_reasons(payload):
+            self._recompile(cid, reason)
+
+    def _recompile(self, cid: str | None, reason: str) -> None:
+        text = P._CID_PREFIX.sub("", reason).strip()
+        # A restart attempt (0/1_1) repeats the reason of its first try (0/1).
+        key = ((cid or "").split("_")[0], text)
+        if key in self._seen_recompiles:
+            return
+        self._seen_recompiles.add(key)
+        self.counts["recompiles"] += 1
+        self.w.insert("recompiles", run_id=self.run_id, compile_id=cid, reason=text,
+                      guard=P.guard_of(text))
+
+    def _on_artifact_inductor_post_grad_graph(self, value: Any, cid: str | None,
+                                              payload: str | None, md: dict) -> None:
+        if payload:
+            self.post_grad[cid] = payload
+
+    def _on_inductor_post_grad_graph(self, value: Any, cid: str | None, payload: str | None,
+                                     md: dict) -> None:
+        self._on_artifact_inductor_post_grad_graph(value, cid, payload, md)
+
+    def _on_inductor_output_code(self, value: Any, cid: str | None, payload: str | None,
+                                 md: dict) -> None:
+        if isinstance(value, dict):
+            for key in ("filename", "file_path"):
+                if isinstance(value.get(key), str):
+                    self.output_code_files[value[key]] = cid
+        if not payload:
+            return
+        nodes = P.graph_node_lines(self.post_grad.get(cid))
+        for k in P.parse_output_code(payload, nodes):
+            self.counts["kernels"] += 1
+            self.w.insert("kernels", run_id=self.run_id, compile_id=cid, name=k["name"],
+                          backend=k["backend"], source=k["source"], fx_nodes=k["fx_nodes"],
+                          fused_ops=k["fused_ops"], user_lines=k.get("user_lines", []))
+
+    def _cudagraph(self, cid: str | None, applied: bool, reason: str | None) -> None:
+        # The same skip is reported by perf_hints and by compilation_metrics: keep one.
+        if (cid, applied) in self._seen_cudagraphs:
+            return
+        self._seen_cudagraphs.add((cid, applied))
+        if not applied:
+            self.counts["cudagraph_skips"] += 1
+        self.w.insert("cudagraphs", run_id=self.run_id, compile_id=cid, applied=applied,
+                      reason=reason)
+
+    # -- compdiag's own events --------------------------------------------------------------
+    def fusion_line(self, cid: str | None, msg: str) -> None:
+        row = P.parse_fusion_line(msg)
+        if row:
+            self.w.insert("fusion", run_id=self.run_id, compile_id=cid, **row)
+
+    def cudagraph_line(self, cid: str | None, msg: str) -> None:
+        reason = P.parse_cudagraph_skip(msg)
+        if reason:
+            self._cudagraph(cid, False, reason)
+
+    def cudagraph_applied(self, cid: str | None, detail: str | None = None) -> None:
+        self._cudagraph(cid, True, detail)
+
+    def autotune_choice(self, cid: str | None, op: str, choice: str, detail: str) -> None:
+        self.w.insert("autotune", run_id=self.run_id, compile_id=cid, op=op, choice=choice,
+                      detail=detail)
+
+
+def _cudagraphs_enabled(metrics: dict[str, Any]) -> bool:
+    config = metrics.get("inductor_config")
+    if isinstance(config, str):
+        try:
+            config = json.loads(config)
+        except ValueError:
+            return False
+    return isinstance(config, dict) and bool(config.get("triton.cudagraphs"))
+
+
+def _cache_key(payload: str | None) -> str | None:
+    if not payload:
+        return None
+    try:
+        value = json.loads(payload)
+    except ValueError:
+        return None
+    if isinstance(value, dict):
+        for k in ("key", "cache_key", "fx_graph_cache_key", "aot_autograd_cache_key"):
+            if isinstance(value.get(k), str):
+                return value[k]
+    return None
+
+
+def _failure_message(exc_type: str, reason: str) -> str:
+    """One readable line: the innermost 'Type: message' Dynamo wrapped, without the g++ dump."""
+    first = P.first_line(reason, 400)
+    return first or exc_type

@@ -1,0 +1,307 @@
+"""Pure text parsers for what torch emits (no torch import, no store): fuzzable and shared by
+live capture and TORCH_TRACE import, so both produce the same rows from the same records."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+ENVELOPE_KEYS = {"frame_id", "frame_compile_id", "attempt", "compiled_autograd_id", "rank",
+                 "has_payload", "stack", "subgraph_name"}
+
+
+def record_kind(metadata: dict[str, Any]) -> str:
+    """The record's kind: its one non-envelope key; artifacts by their name."""
+    for key, value in metadata.items():
+        if key in ENVELOPE_KEYS:
+            continue
+        if key == "artifact" and isinstance(value, dict) and isinstance(value.get("name"), str):
+            return "artifact:" + value["name"]
+        return str(key)
+    return "unknown"
+
+
+def compile_id_of(metadata: dict[str, Any]) -> str | None:
+    """torch's own spelling: '0/1', with '_N' for restart attempts and '!ca/' for compiled
+    autograd, so ids match what TORCH_LOGS and tlparse print."""
+    frame, fcid = metadata.get("frame_id"), metadata.get("frame_compile_id")
+    if not isinstance(frame, int) or not isinstance(fcid, int):
+        return None
+    cid = f"{frame}/{fcid}"
+    ca = metadata.get("compiled_autograd_id")
+    if isinstance(ca, int):
+        cid = f"!{ca}/{cid}"
+    attempt = metadata.get("attempt")
+    if isinstance(attempt, int) and attempt:
+        cid += f"_{attempt}"
+    return cid
+
+
+# -- graph breaks -----------------------------------------------------------------------------
+_GB_AT = re.compile(r"Graph break in user code at (.+?):(\d+)\s*$", re.M)
+_GB_URL = re.compile(r"/gb/(gb\d{4})\.html", re.I)
+_GB_CODE = re.compile(r"\b(GB\d{4})\b")
+_TB_FRAME = re.compile(r'^\s*File "(.+?)", line (\d+), in (.+)$')
+
+
+def parse_graph_break(text: str) -> dict[str, Any]:
+    """Split a dynamo_graph_break_reason payload into type, code, hints and user frame."""
+    out: dict[str, Any] = {"reason": text.strip(), "gb_type": None, "gb_code": None,
+                           "explanation": None, "hints": [], "filename": None, "lineno": None,
+                           "line": None}
+    at = _GB_AT.search(text)
+    if at:
+        out["filename"], out["lineno"] = at.group(1), int(at.group(2))
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Graph Break Reason:"):
+            rest = line.split(":", 1)[1].strip()
+            # New-style: a header line, a blank, then the gb_type on its own line.
+            j = i + 1
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            if j < len(lines) and not lines[j].startswith(" ") and rest.startswith("Encountered"):
+                out["gb_type"] = lines[j].strip()
+            else:
+                out["gb_type"] = rest
+            break
+    head = text.split("User code traceback:", 1)[0]
+    for line in head.splitlines():
+        s = line.strip()
+        if s.startswith("Explanation:") and out["explanation"] is None:
+            out["explanation"] = s.split(":", 1)[1].strip()
+        elif s.startswith("Hint:"):
+            hint = s.split(":", 1)[1].strip()
+            if hint not in out["hints"]:
+                out["hints"].append(hint)
+    code = _GB_URL.search(text) or _GB_CODE.search(text)
+    if code:
+        out["gb_code"] = code.group(1).upper()
+    # The user frame is the last frame of the "User code traceback" section.
+    if "User code traceback:" in text:
+        section = text.split("User code traceback:", 1)[1]
+        section = section.split("Traceback (most recent call last)", 1)[0]
+        tb = section.splitlines()
+        for k, line in enumerate(tb):
+            m = _TB_FRAME.match(line)
+            if m:
+                out["filename"], out["lineno"] = m.group(1), int(m.group(2))
+                nxt = tb[k + 1].strip() if k + 1 < len(tb) else ""
+                out["line"] = nxt if nxt and not nxt.startswith("File ") else None
+    if out["gb_type"] is None:
+        out["gb_type"] = lines[0].strip() if lines else None
+    return out
+
+
+# -- recompiles -------------------------------------------------------------------------------
+_SIZE_MISMATCH = re.compile(r"tensor '(.+?)' (size|stride) mismatch at index (\d+)")
+_CID_PREFIX = re.compile(r"^\s*\d+/\d+:\s*")
+
+
+def parse_recompile_reasons(payload: str | None) -> list[str]:
+    if not payload:
+        return []
+    try:
+        value = json.loads(payload)
+    except ValueError:
+        return [s for s in payload.splitlines() if s.strip()]
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return [str(value)]
+
+
+def guard_of(reason: str) -> str:
+    """The guard expression a recompile reason names, e.g. L['x'].size()[0]."""
+    text = _CID_PREFIX.sub("", reason).strip()
+    m = _SIZE_MISMATCH.search(text)
+    if m:
+        name, what, idx = m.groups()
+        src = name if ("[" in name or "." in name) else f"L['{name}']"
+        return f"{src}.{'size' if what == 'size' else 'stride'}()[{idx}]"
+    return text
+
+
+# -- failures ---------------------------------------------------------------------------------
+STAGES = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kernel_compile", "runtime",
+          "accuracy")
+
+_KERNEL_COMPILE = ("CppCompileError", "CompilationError", "triton.compiler", "ptxas",
+                   "torch/_inductor/codecache.py", "torch/_inductor/cpp_builder.py",
+                   "torch/_inductor/async_compile.py", "torch/_inductor/runtime/triton_heuristics")
+_CODEGEN = ("torch/_inductor/codegen/", "torch/_inductor/scheduler.py",
+            "torch/_inductor/graph.py\", line", "codegen")
+_LOWERING = ("LoweringException", "torch/_inductor/lowering.py", "torch/_inductor/graph.py",
+             "torch/_inductor/fx_passes/", "torch/_inductor/decomposition.py",
+             "torch/_inductor/compile_fx.py", "torch/_inductor/")
+_AOT = ("torch/_functorch/", "torch/_subclasses/", "torch/fx/experimental/proxy_tensor.py")
+
+
+def classify_stage(exc_type: str | None, message: str | None, traceback: str | None,
+                   *, at_runtime: bool = False) -> str:
+    """Which compile stage an exception escaped from, from its type, message and frames.
+
+    The deepest torch frame decides: Dynamo wraps backend errors (BackendCompilerFailed,
+    InductorError), so the wrapper's own type says little."""
+    text = "\n".join(x for x in (exc_type, message, traceback) if x)
+    head = (exc_type or "") + " " + (message or "")[:400]
+    if any(k in head for k in ("CppCompileError", "CompilationError", "PTXASError")):
+        return "kernel_compile"
+    if "LoweringException" in head or "MissingOperatorWith" in head:
+        return "inductor_lowering"
+    if at_runtime:
+        return "runtime"
+    frames = [m.group(1) for m in re.finditer(r'File "(.+?)", line \d+', text)]
+    deepest = next((f for f in reversed(frames) if "/torch/" in f), "")
+    if any(k in deepest for k in _KERNEL_COMPILE):
+        return "kernel_compile"
+    if "torch/_inductor/codegen/" in deepest or deepest.endswith("torch/_inductor/scheduler.py"):
+        return "inductor_codegen"
+    if "torch/_inductor/" in deepest:
+        return "inductor_lowering"
+    if any(k in deepest for k in _AOT):
+        return "aot"
+    if "BackendCompilerFailed" in head or "InductorError" in head:
+        # The wrapped error text often names the inner stage even when frames are cut.
+        if "compile_fx" in text or "inductor" in text.lower():
+            return "inductor_lowering"
+        return "aot"
+    return "dynamo"
+
+
+def first_line(text: str | None, limit: int = 500) -> str:
+    if not text:
+        return ""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line[:limit]
+
+
+# -- Inductor output code ---------------------------------------------------------------------
+_CPP_KERNEL = re.compile(
+    r"^(?P<name>\w+) = async_compile\.cpp(?:_pybinding)?\((?:\[.*?\],\s*)?r?'''(?P<src>.*?)'''",
+    re.S | re.M)
+_TRITON_KERNEL = re.compile(
+    r"^(?P<name>\w+) = async_compile\.triton\('(?P<kname>\w+)',\s*r?'''(?P<src>.*?)'''",
+    re.S | re.M)
+_SOURCE_NODES = re.compile(
+    r"#\s*(?:Topologically Sorted )?Source Nodes: \[(?P<nodes>[^\]]*)\]"
+    r"(?:, Original ATen: \[(?P<aten>[^\]]*)\])?")
+_EXTERN = re.compile(r"\bextern_kernels\.(\w+)\(")
+_FUSED_PREFIX = re.compile(r"^(?:cpp|triton)_(?:poi|red|per|tem|for|spl)?_?fused_")
+
+
+def parse_output_code(code: str, post_grad_nodes: dict[str, str] | None = None
+                      ) -> list[dict[str, Any]]:
+    """Every kernel an Inductor wrapper defines (C++ or Triton) plus its extern calls.
+
+    FX nodes come from Inductor's own 'Source Nodes' comments where it writes them (Triton,
+    extern calls); C++ kernels carry none, so their ops come from the fused name and are
+    matched to post-grad nodes by ATen op (`post_grad_nodes`: node name -> user line)."""
+    kernels: list[dict[str, Any]] = []
+    for backend, pattern in (("cpp", _CPP_KERNEL), ("triton", _TRITON_KERNEL)):
+        for m in pattern.finditer(code):
+            name = m.group("name")
+            src = m.group("src")
+            # Comments just above the definition (Triton) or inside the source.
+            before = code[max(0, m.start() - 2000):m.start()]
+            block = before.rsplit("\n\n\n", 1)[-1] + "\n" + src[:4000]
+            nodes, aten = [], []
+            sm = None
+            for sm in _SOURCE_NODES.finditer(block):
+                pass
+            if sm:
+                nodes = [n.strip() for n in sm.group("nodes").split(",") if n.strip()]
+                aten = [a.strip() for a in (sm.group("aten") or "").split(",") if a.strip()]
+            fused = _fused_ops(name)
+            kernels.append({"name": name, "backend": backend, "source": src.strip("\n"),
+                            "fx_nodes": nodes, "fused_ops": fused or aten})
+    for call in _call_sites(code, "extern_kernels."):
+        kernels.append(call)
+    if post_grad_nodes:
+        for k in kernels:
+            if not k["fx_nodes"]:
+                k["fx_nodes"] = [n for n in post_grad_nodes
+                                 if _node_op(n) in set(k["fused_ops"])]
+            k["user_lines"] = sorted({post_grad_nodes[n] for n in k["fx_nodes"]
+                                      if post_grad_nodes.get(n)})
+    else:
+        for k in kernels:
+            k["user_lines"] = []
+    return kernels
+
+
+def _node_op(node: str) -> str:
+    return re.sub(r"_\d+$", "", node)
+
+
+def _fused_ops(name: str) -> list[str]:
+    m = _FUSED_PREFIX.match(name)
+    if not m:
+        return []
+    rest = re.sub(r"_\d+$", "", name[m.end():])
+    return [p for p in rest.split("_") if p]
+
+
+def _call_sites(code: str, prefix: str) -> list[dict[str, Any]]:
+    out = []
+    lines = code.splitlines()
+    for i, line in enumerate(lines):
+        m = _EXTERN.search(line)
+        if not m or prefix not in line:
+            continue
+        nodes, aten = [], []
+        for back in range(i - 1, max(-1, i - 4), -1):
+            sm = _SOURCE_NODES.search(lines[back])
+            if sm:
+                nodes = [n.strip() for n in sm.group("nodes").split(",") if n.strip()]
+                aten = [a.strip() for a in (sm.group("aten") or "").split(",") if a.strip()]
+                break
+        out.append({"name": f"extern_kernels.{m.group(1)}", "backend": "extern",
+                    "source": line.strip(), "fx_nodes": nodes, "fused_ops": aten})
+    return out
+
+
+_GRAPH_FILE = re.compile(r"#\s*File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)")
+_GRAPH_NODE = re.compile(r"^\s*(?P<name>\w+)(?:: \"[^\"]*\")? = torch\.ops\.(?P<op>[\w.]+)\(")
+
+
+def graph_node_lines(graph_text: str | None) -> dict[str, str]:
+    """Post-grad graph node -> 'file:line  code' from the '# File:' comments torch writes."""
+    out: dict[str, str] = {}
+    if not graph_text:
+        return out
+    current = None
+    for line in graph_text.splitlines():
+        fm = _GRAPH_FILE.search(line)
+        if fm:
+            current = f"{fm.group('file')}:{fm.group('line')}  {fm.group('code').strip()}"
+            continue
+        nm = _GRAPH_NODE.match(line)
+        if nm:
+            out[nm.group("name")] = current or ""
+    return out
+
+
+# -- artifact-logger lines (live capture only) ------------------------------------------------
+_FUSING = re.compile(r"fusing (\S+) with (\S+)")
+_CANNOT = re.compile(r"cannot fuse (\S+) with (\S+): (.*)")
+
+
+def parse_fusion_line(msg: str) -> dict[str, Any] | None:
+    m = _CANNOT.search(msg)
+    if m:
+        return {"node1": m.group(1), "node2": m.group(2), "fused": False,
+                "reason": m.group(3).strip()}
+    m = _FUSING.search(msg)
+    if m:
+        return {"node1": m.group(1), "node2": m.group(2).rstrip(":,"), "fused": True,
+                "reason": None}
+    return None
+
+
+_CG_SKIP = re.compile(r"skipping cudagraphs due to (.*)", re.I | re.S)
+
+
+def parse_cudagraph_skip(msg: str) -> str | None:
+    m = _CG_SKIP.search(msg)
+    return m.group(1).strip() if m else None

@@ -1,0 +1,201 @@
+"""The query API every analysis and view uses; nothing else reads the store's tables.
+
+Rows come back as plain dicts with JSON columns decoded, so views never touch SQL.
+Payload-heavy columns (kernel source, record payloads) are fetched only when asked for,
+which keeps the TUI's first screen cheap on big stores.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Iterator
+
+from compdiag.store.schema import StoreError, connect
+
+_JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
+                 "user_lines", "metadata", "shape", "stride"}
+
+
+class Reader:
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.conn = connect(self.path, create=False)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "Reader":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _rows(self, sql: str, params: tuple = ()) -> list[dict[str, Any]]:
+        try:
+            cur = self.conn.execute(sql, params)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
+        return [_decode(dict(row)) for row in cur.fetchall()]
+
+    # -- runs -------------------------------------------------------------------------------
+    def runs(self) -> list[dict[str, Any]]:
+        return self._rows("SELECT * FROM runs ORDER BY id")
+
+    def resolve_run(self, run: int | str | None) -> int:
+        """RUN as given on the command line (an id, 'latest' or None) to a run id."""
+        if run in (None, "latest", "last"):
+            row = self._rows("SELECT max(id) AS id FROM runs")
+            if not row or row[0]["id"] is None:
+                raise StoreError(f"{self.path} holds no runs yet")
+            return int(row[0]["id"])
+        try:
+            run_id = int(run)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise StoreError(f"RUN must be a run id or 'latest', not {run!r}") from None
+        if not self._rows("SELECT id FROM runs WHERE id = ?", (run_id,)):
+            raise StoreError(f"no run {run_id} in {self.path} (see `compdiag runs`)")
+        return run_id
+
+    def run(self, run_id: int) -> dict[str, Any]:
+        rows = self._rows("SELECT * FROM runs WHERE id = ?", (run_id,))
+        if not rows:
+            raise StoreError(f"no run {run_id} in {self.path}")
+        return rows[0]
+
+    def warnings(self, run_id: int) -> list[str]:
+        return [r["message"] for r in
+                self._rows("SELECT message FROM warnings WHERE run_id = ? ORDER BY id", (run_id,))]
+
+    # -- derived facts ----------------------------------------------------------------------
+    def compiles(self, run_id: int) -> list[dict[str, Any]]:
+        rows = self._rows("SELECT * FROM compiles WHERE run_id = ?", (run_id,))
+        rows.sort(key=lambda r: compile_id_key(r["compile_id"]))
+        return rows
+
+    def compile(self, run_id: int, compile_id: str) -> dict[str, Any] | None:
+        rows = self._rows("SELECT * FROM compiles WHERE run_id = ? AND compile_id = ?",
+                          (run_id, compile_id))
+        return rows[0] if rows else None
+
+    def _table(self, table: str, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
+        if compile_id is None:
+            return self._rows(f"SELECT * FROM {table} WHERE run_id = ? ORDER BY id", (run_id,))
+        return self._rows(f"SELECT * FROM {table} WHERE run_id = ? AND compile_id = ? "
+                          "ORDER BY id", (run_id, compile_id))
+
+    def graph_breaks(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
+        return self._table("graph_breaks", run_id, compile_id)
+
+    def recompiles(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
+        return self._table("recompiles", run_id, compile_id)
+
+    def failures(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
+        return self._table("failures", run_id, compile_id)
+
+    def fusion(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
+        return self._table("fusion", run_id, compile_id)
+
+    def cudagraphs(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
+        return self._table("cudagraphs", run_id, compile_id)
+
+    def autotune(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
+        return self._table("autotune", run_id, compile_id)
+
+    def cache_events(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
+        return self._table("cache_events", run_id, compile_id)
+
+    def accuracy(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
+        return self._table("accuracy", run_id, compile_id)
+
+    def kernels(self, run_id: int, compile_id: str | None = None, *,
+                with_source: bool = True) -> list[dict[str, Any]]:
+        cols = "*" if with_source else ("id, run_id, compile_id, name, backend, fx_nodes, "
+                                        "fused_ops, user_lines")
+        where = "run_id = ?" + ("" if compile_id is None else " AND compile_id = ?")
+        params = (run_id,) if compile_id is None else (run_id, compile_id)
+        return self._rows(f"SELECT {cols} FROM kernels WHERE {where} ORDER BY id", params)
+
+    def tensors(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
+        return self._table("tensors", run_id, compile_id)
+
+    # -- raw records and artifacts ----------------------------------------------------------
+    def records(self, run_id: int, *, kind: str | None = None, compile_id: str | None = None,
+                with_payload: bool = True) -> Iterator[dict[str, Any]]:
+        cols = "*" if with_payload else "id, run_id, seq, kind, compile_id, metadata"
+        sql = f"SELECT {cols} FROM records WHERE run_id = ?"
+        params: list[Any] = [run_id]
+        if kind is not None:
+            sql += " AND kind = ?"
+            params.append(kind)
+        if compile_id is not None:
+            sql += " AND compile_id = ?"
+            params.append(compile_id)
+        sql += " ORDER BY seq"
+        for row in self.conn.execute(sql, params):
+            yield _decode(dict(row))
+
+    def record_kinds(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
+        """Which record kinds exist (with counts), without touching payloads."""
+        sql = "SELECT kind, count(*) AS n FROM records WHERE run_id = ?"
+        params: tuple = (run_id,)
+        if compile_id is not None:
+            sql += " AND compile_id = ?"
+            params = (run_id, compile_id)
+        return self._rows(sql + " GROUP BY kind ORDER BY kind", params)
+
+    def artifact(self, run_id: int, compile_id: str | None, kind: str) -> str | None:
+        """The last payload of one record kind for one compile id (e.g. a graph or code)."""
+        sql = "SELECT payload FROM records WHERE run_id = ? AND kind = ? AND "
+        if compile_id is None:
+            row = self.conn.execute(sql + "compile_id IS NULL ORDER BY seq DESC LIMIT 1",
+                                    (run_id, kind)).fetchone()
+        else:
+            row = self.conn.execute(sql + "compile_id = ? ORDER BY seq DESC LIMIT 1",
+                                    (run_id, kind, compile_id)).fetchone()
+        return None if row is None else row[0]
+
+    def search(self, run_id: int, text: str, limit: int = 200) -> list[dict[str, Any]]:
+        """Records whose payload or envelope mentions `text` (for the TUI's / search)."""
+        like = f"%{text}%"
+        return self._rows(
+            "SELECT id, kind, compile_id, substr(payload, max(1, instr(payload, ?) - 60), 160)"
+            " AS excerpt FROM records WHERE run_id = ? AND (payload LIKE ? OR metadata LIKE ?)"
+            " ORDER BY seq LIMIT ?", (text, run_id, like, like, limit))
+
+    def counts(self, run_id: int) -> dict[str, int]:
+        out = {}
+        for table in ("compiles", "graph_breaks", "recompiles", "failures", "kernels",
+                      "fusion", "cudagraphs", "accuracy", "records"):
+            out[table] = self.conn.execute(
+                f"SELECT count(*) FROM {table} WHERE run_id = ?", (run_id,)).fetchone()[0]
+        out["cudagraph_skips"] = self.conn.execute(
+            "SELECT count(*) FROM cudagraphs WHERE run_id = ? AND applied = 0",
+            (run_id,)).fetchone()[0]
+        return out
+
+
+def compile_id_key(compile_id: str | None) -> tuple:
+    """Sort '0/10' after '0/9' and attempts after their first try."""
+    if not compile_id:
+        return (1 << 30,)
+    parts = []
+    for piece in compile_id.lstrip("!").replace("_", "/").split("/"):
+        parts.append(int(piece) if piece.isdigit() else 0)
+    return tuple(parts)
+
+
+def _decode(row: dict[str, Any]) -> dict[str, Any]:
+    for key in _JSON_COLUMNS.intersection(row):
+        value = row[key]
+        if isinstance(value, str):
+            try:
+                row[key] = json.loads(value)
+            except ValueError:
+                pass
+    for key in ("fused", "applied", "ok", "hit"):
+        if key in row and row[key] is not None:
+            row[key] = bool(row[key])
+    return row

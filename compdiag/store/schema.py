@@ -1,0 +1,222 @@
+"""The store's schema, in one place.
+
+Raw structured-trace records are kept verbatim in `records` (unknown kinds included), so a
+newer torch never loses data; the other tables are derived facts that views query directly.
+Payloads are text and tensors raw bytes: nothing read back is ever executed or unpickled.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+
+DEFAULT_STORE = Path(".compdiag") / "compdiag.db"
+
+
+class StoreError(Exception):
+    """A store that cannot be opened or read; its message is one line for the user."""
+
+
+def default_store_path() -> Path:
+    return Path(os.environ.get("COMPDIAG_STORE", DEFAULT_STORE))
+
+
+DDL = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    source        TEXT NOT NULL,          -- 'run' | 'import'
+    argv          TEXT NOT NULL,          -- JSON list
+    cwd           TEXT,
+    started_at    REAL NOT NULL,          -- unix seconds
+    ended_at      REAL,
+    exit_code     INTEGER,                -- NULL while running or when killed before the end
+    status        TEXT NOT NULL,          -- running | done | killed | crashed | imported | partial
+    torch_version TEXT,
+    device        TEXT,
+    mode          TEXT,
+    pid           INTEGER
+);
+CREATE TABLE IF NOT EXISTS warnings (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id  INTEGER NOT NULL,
+    message TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS records (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    seq        INTEGER NOT NULL,
+    kind       TEXT NOT NULL,          -- envelope key, or 'artifact:<name>' / 'compdiag:<name>'
+    compile_id TEXT,                   -- '0/1', '0/1_1' (attempt), '!0/0/1' (compiled autograd)
+    metadata   TEXT NOT NULL,          -- the envelope, JSON, verbatim
+    payload    TEXT
+);
+CREATE INDEX IF NOT EXISTS records_run_kind ON records(run_id, kind);
+CREATE INDEX IF NOT EXISTS records_run_cid ON records(run_id, compile_id);
+CREATE TABLE IF NOT EXISTS compiles (
+    run_id      INTEGER NOT NULL,
+    compile_id  TEXT NOT NULL,
+    frame       INTEGER,
+    frame_compile INTEGER,
+    attempt     INTEGER NOT NULL DEFAULT 0,
+    co_name     TEXT,
+    filename    TEXT,
+    lineno      INTEGER,
+    status      TEXT NOT NULL DEFAULT 'started',  -- started | ok | graph_break | failed | empty
+    stage_times TEXT NOT NULL DEFAULT '{}',       -- JSON {stage: seconds}
+    metrics     TEXT,                             -- compilation_metrics, JSON, verbatim
+    PRIMARY KEY (run_id, compile_id)
+);
+CREATE TABLE IF NOT EXISTS graph_breaks (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    reason     TEXT NOT NULL,
+    gb_type    TEXT,
+    gb_code    TEXT,
+    filename   TEXT,
+    lineno     INTEGER,
+    line       TEXT,
+    hints      TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE IF NOT EXISTS recompiles (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    reason     TEXT NOT NULL,
+    guard      TEXT
+);
+CREATE TABLE IF NOT EXISTS failures (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    stage      TEXT NOT NULL,
+    exc_type   TEXT,
+    message    TEXT,
+    filename   TEXT,
+    lineno     INTEGER,
+    line       TEXT,
+    traceback  TEXT
+);
+CREATE TABLE IF NOT EXISTS kernels (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    name       TEXT NOT NULL,
+    backend    TEXT NOT NULL,          -- triton | cpp | extern
+    source     TEXT,
+    fx_nodes   TEXT NOT NULL DEFAULT '[]',
+    fused_ops  TEXT NOT NULL DEFAULT '[]',
+    user_lines TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE IF NOT EXISTS fusion (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    node1      TEXT,
+    node2      TEXT,
+    fused      INTEGER NOT NULL,
+    reason     TEXT
+);
+CREATE TABLE IF NOT EXISTS cudagraphs (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    applied    INTEGER NOT NULL,
+    reason     TEXT
+);
+CREATE TABLE IF NOT EXISTS autotune (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    op         TEXT,
+    choice     TEXT,
+    detail     TEXT
+);
+CREATE TABLE IF NOT EXISTS cache_events (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    cache      TEXT NOT NULL,
+    hit        INTEGER NOT NULL,
+    key        TEXT
+);
+CREATE TABLE IF NOT EXISTS accuracy (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    output     TEXT,
+    max_abs    REAL,
+    max_rel    REAL,
+    ok         INTEGER NOT NULL,
+    detail     TEXT
+);
+CREATE TABLE IF NOT EXISTS tensors (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    role       TEXT NOT NULL,          -- e.g. 'input:3'
+    dtype      TEXT NOT NULL,
+    shape      TEXT NOT NULL,          -- JSON list
+    stride     TEXT,
+    data       BLOB
+);
+"""
+
+DERIVED_TABLES = (
+    "warnings", "records", "compiles", "graph_breaks", "recompiles", "failures", "kernels",
+    "fusion", "cudagraphs", "autotune", "cache_events", "accuracy", "tensors",
+)
+
+
+def connect(path: Path | str, *, create: bool) -> sqlite3.Connection:
+    """Open a store, creating it when asked; refuse a newer or foreign file in one line."""
+    path = Path(path)
+    if not create and not path.exists():
+        raise StoreError(f"no store at {path} (run `compdiag run SCRIPT` or pass --store)")
+    if create:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        conn = sqlite3.connect(str(path), timeout=30, isolation_level=None,
+                               check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        version = _read_version(conn)
+        if version is None:
+            if not create:
+                tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+                if tables:
+                    raise StoreError(f"{path} is an SQLite file but not a compdiag store")
+                raise StoreError(f"{path} is an empty store")
+            conn.executescript(DDL)
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
+                         (str(SCHEMA_VERSION),))
+        elif version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{path} was written by a newer compdiag (store schema {version}, this one reads "
+                f"up to {SCHEMA_VERSION}); upgrade compdiag"
+            )
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path} is not a readable compdiag store ({exc})") from None
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def _read_version(conn: sqlite3.Connection) -> int | None:
+    has_meta = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
+    if not has_meta:
+        return None
+    row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    if row is None:
+        return None
+    try:
+        return int(row[0])
+    except ValueError:
+        raise StoreError(f"unreadable store schema version {row[0]!r}") from None

@@ -1,0 +1,121 @@
+"""The one write path into a store.
+
+Rows are queued and committed in small transactions (at most every `flush_interval` seconds,
+also from a timer thread while the program idles), so a SIGKILLed program loses at most the
+last fraction of a second of capture.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from compdiag.store.schema import connect
+
+
+class Writer:
+    def __init__(self, path: Path | str, *, flush_interval: float = 0.2,
+                 background: bool = False) -> None:
+        self.path = Path(path)
+        self.conn = connect(self.path, create=True)
+        self.flush_interval = flush_interval
+        self._pending: list[tuple[str, tuple]] = []
+        self._lock = threading.RLock()
+        self._last_flush = time.monotonic()
+        self._closed = False
+        self._timer: threading.Thread | None = None
+        if background:
+            self._timer = threading.Thread(target=self._tick, name="compdiag-flush", daemon=True)
+            self._timer.start()
+
+    # -- runs -------------------------------------------------------------------------------
+    def begin_run(self, *, source: str, argv: list[str], cwd: str | None = None,
+                  torch_version: str | None = None, device: str | None = None,
+                  mode: str | None = None, pid: int | None = None,
+                  started_at: float | None = None, status: str = "running") -> int:
+        with self._lock:
+            self.flush()
+            cur = self.conn.execute(
+                "INSERT INTO runs (source, argv, cwd, started_at, status, torch_version, device,"
+                " mode, pid) VALUES (?,?,?,?,?,?,?,?,?)",
+                (source, json.dumps(argv), cwd, started_at or time.time(), status,
+                 torch_version, device, mode, pid),
+            )
+            return int(cur.lastrowid)
+
+    def update_run(self, run_id: int, **cols: Any) -> None:
+        if not cols:
+            return
+        sets = ", ".join(f"{k} = ?" for k in cols)
+        self._queue(f"UPDATE runs SET {sets} WHERE id = ?", (*cols.values(), run_id))
+
+    def end_run(self, run_id: int, *, exit_code: int | None, status: str) -> None:
+        with self._lock:
+            self.update_run(run_id, exit_code=exit_code, status=status, ended_at=time.time())
+            self.flush()
+
+    def warn(self, run_id: int, message: str) -> None:
+        self.insert("warnings", run_id=run_id, message=message)
+
+    # -- rows -------------------------------------------------------------------------------
+    def insert(self, table: str, **cols: Any) -> None:
+        names = ", ".join(cols)
+        marks = ", ".join("?" for _ in cols)
+        self._queue(f"INSERT INTO {table} ({names}) VALUES ({marks})",
+                    tuple(_cell(v) for v in cols.values()))
+
+    def upsert(self, table: str, **cols: Any) -> None:
+        names = ", ".join(cols)
+        marks = ", ".join("?" for _ in cols)
+        self._queue(f"INSERT OR REPLACE INTO {table} ({names}) VALUES ({marks})",
+                    tuple(_cell(v) for v in cols.values()))
+
+    def _queue(self, sql: str, params: tuple) -> None:
+        with self._lock:
+            self._pending.append((sql, params))
+            if time.monotonic() - self._last_flush >= self.flush_interval:
+                self.flush()
+
+    def flush(self) -> None:
+        with self._lock:
+            self._last_flush = time.monotonic()
+            if not self._pending or self._closed:
+                return
+            batch, self._pending = self._pending, []
+            try:
+                self.conn.execute("BEGIN")
+                for sql, params in batch:
+                    self.conn.execute(sql, params)
+                self.conn.execute("COMMIT")
+            except sqlite3.Error:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
+
+    def _tick(self) -> None:
+        while not self._closed:
+            time.sleep(self.flush_interval)
+            try:
+                self.flush()
+            except Exception:  # noqa: BLE001 - the timer must never kill the program
+                pass
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self.flush()
+            self._closed = True
+            self.conn.close()
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, (dict, list, tuple)):
+        return json.dumps(value, default=repr)
+    if isinstance(value, bool):
+        return int(value)
+    return value
