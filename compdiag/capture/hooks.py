@@ -53,7 +53,8 @@ class Capture:
 
         self._install_trace()
         for name, fn in (("artifact loggers", self._install_artifacts),
-                         ("bytecode hook", self._install_bytecode_hook)):
+                         ("bytecode hook", self._install_bytecode_hook),
+                         ("autotune hook", self._install_autotune_hook)):
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001
@@ -134,19 +135,9 @@ class Capture:
             log.propagate = False
 
     def _on_artifact_line(self, record: logging.LogRecord) -> None:
-        import torch._guards
-
         name = getattr(logging.getLogger(record.name), "artifact_name", "log")
         msg = record.getMessage()
-        cid = None
-        trace_id = torch._guards.CompileContext.current_trace_id()
-        if trace_id is not None:
-            from compdiag.ingest.parsers import compile_id_of
-
-            c = trace_id.compile_id
-            cid = compile_id_of({"frame_id": c.frame_id, "frame_compile_id": c.frame_compile_id,
-                                 "attempt": trace_id.attempt,
-                                 "compiled_autograd_id": c.compiled_autograd_id})
+        cid = _current_compile_id()
         if name == "fusion":
             # Candidate listings are large and re-derivable; keep the decisions.
             if "fuse" in msg and ("fusing " in msg or "cannot fuse" in msg):
@@ -155,18 +146,38 @@ class Capture:
             return
         if name in ("perf_hints", "cudagraphs"):
             self.ing.cudagraph_line(cid, msg)
-        if name == "autotuning":
-            self._autotune(cid, msg)
         self.ing.event(name, cid, {"logger": record.name, "level": record.levelname}, msg)
 
-    def _autotune(self, cid: str | None, msg: str) -> None:
-        lines = msg.strip().splitlines()
-        if not lines or not lines[0].startswith("AUTOTUNE"):
+    def _install_autotune_hook(self) -> None:
+        """Autotuning results arrive as real timings through AlgorithmSelectorCache.log_results
+        (torch prints them to stderr only under max-autotune); wrap it once Inductor loads."""
+        capture = self
+
+        def patch(module: Any) -> None:
+            cls = getattr(module, "AlgorithmSelectorCache", None)
+            original = getattr(cls, "log_results", None)
+            if original is None or getattr(original, "_compdiag", False):
+                return
+
+            def log_results(name: str, input_nodes: Any, timings: Any, *args: Any,
+                            **kwargs: Any) -> Any:
+                capture.guarded("autotune results", capture._on_autotune, name, timings)
+                return original(name, input_nodes, timings, *args, **kwargs)
+
+            log_results._compdiag = True  # type: ignore[attr-defined]
+            cls.log_results = staticmethod(log_results)
+
+        after_import("torch._inductor.select_algorithm", patch)
+
+    def _on_autotune(self, name: str, timings: Any) -> None:
+        ranked = sorted(timings.items(), key=lambda kv: kv[1])
+        if not ranked:
             return
-        op = lines[0][len("AUTOTUNE"):].strip()
-        choices = [ln.strip() for ln in lines[1:] if ln.strip()]
-        if choices:
-            self.ing.autotune_choice(cid, op, choices[0].split()[0], "\n".join(choices))
+        lines = [f"{getattr(c, 'name', str(c))} {t:.4f} ms {getattr(c, 'description', '')}"
+                 for c, t in ranked]
+        best = getattr(ranked[0][0], "name", str(ranked[0][0]))
+        cid = _current_compile_id()
+        self.ing.autotune_choice(cid, name, best, "\n".join(lines))
 
     def _install_bytecode_hook(self) -> None:
         from torch._dynamo.convert_frame import register_bytecode_hook
@@ -180,17 +191,7 @@ class Capture:
         register_bytecode_hook(hook)
 
     def _on_bytecode(self, code: Any, new_code: Any) -> None:
-        import torch._guards
-
-        from compdiag.ingest.parsers import compile_id_of
-
-        cid = None
-        trace_id = torch._guards.CompileContext.current_trace_id()
-        if trace_id is not None:
-            c = trace_id.compile_id
-            cid = compile_id_of({"frame_id": c.frame_id, "frame_compile_id": c.frame_compile_id,
-                                 "attempt": trace_id.attempt,
-                                 "compiled_autograd_id": c.compiled_autograd_id})
+        cid = _current_compile_id()
         info = {"co_name": code.co_name, "filename": code.co_filename,
                 "lineno": code.co_firstlineno}
         self.ing.event("bytecode_original", cid, info, _dis(code))
@@ -198,6 +199,54 @@ class Capture:
         source = _decompile(new_code)
         if source is not None:
             self.ing.event("transformed_source", cid, info, source)
+
+
+def _current_compile_id() -> str | None:
+    import torch._guards
+
+    from compdiag.ingest.parsers import compile_id_of
+
+    trace_id = torch._guards.CompileContext.current_trace_id()
+    if trace_id is None:
+        return None
+    c = trace_id.compile_id
+    return compile_id_of({"frame_id": c.frame_id, "frame_compile_id": c.frame_compile_id,
+                          "attempt": trace_id.attempt,
+                          "compiled_autograd_id": c.compiled_autograd_id})
+
+
+def after_import(name: str, fn: Callable[[Any], None]) -> None:
+    """Call fn(module) once `name` is imported (now, if it already is)."""
+    import importlib.abc
+    import sys
+
+    if name in sys.modules:
+        fn(sys.modules[name])
+        return
+
+    class Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+            if fullname != name:
+                return None
+            sys.meta_path.remove(self)
+            import importlib.util
+
+            spec = importlib.util.find_spec(fullname)
+            if spec is None or spec.loader is None:
+                return spec
+            exec_module = spec.loader.exec_module
+
+            def exec_and_patch(module: Any) -> None:
+                exec_module(module)
+                try:
+                    fn(module)
+                except Exception:  # noqa: BLE001 - fail open
+                    pass
+
+            spec.loader.exec_module = exec_and_patch  # type: ignore[method-assign]
+            return spec
+
+    sys.meta_path.insert(0, Finder())
 
 
 def _dis(code: Any) -> str:
