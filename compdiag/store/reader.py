@@ -80,6 +80,14 @@ class Reader:
                           (run_id, compile_id))
         return rows[0] if rows else None
 
+    def compile_index(self, run_id: int) -> list[dict[str, Any]]:
+        """Every compile of a run without its compilation_metrics blob (the TUI's tree)."""
+        rows = self._rows("SELECT run_id, compile_id, frame, frame_compile, attempt, co_name,"
+                          " filename, lineno, status, stage_times FROM compiles"
+                          " WHERE run_id = ?", (run_id,))
+        rows.sort(key=lambda r: compile_id_key(r["compile_id"]))
+        return rows
+
     def _table(self, table: str, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
         if compile_id is None:
             return self._rows(f"SELECT * FROM {table} WHERE run_id = ? ORDER BY id", (run_id,))
@@ -117,6 +125,12 @@ class Reader:
         where = "run_id = ?" + ("" if compile_id is None else " AND compile_id = ?")
         params = (run_id,) if compile_id is None else (run_id, compile_id)
         return self._rows(f"SELECT {cols} FROM kernels WHERE {where} ORDER BY id", params)
+
+    def kernel_source(self, run_id: int, kernel_id: int) -> str | None:
+        """One kernel's source, fetched alone (listings use `kernels(with_source=False)`)."""
+        rows = self._rows("SELECT source FROM kernels WHERE run_id = ? AND id = ?",
+                          (run_id, kernel_id))
+        return rows[0]["source"] if rows else None
 
     def tensors(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
         return self._table("tensors", run_id, compile_id)

@@ -157,6 +157,14 @@ CREATE TABLE IF NOT EXISTS accuracy (
     ok         INTEGER NOT NULL,
     detail     TEXT
 );
+-- Per-compile lookups (the TUI's selection); additive, created with new stores.
+CREATE INDEX IF NOT EXISTS graph_breaks_run_cid ON graph_breaks(run_id, compile_id);
+CREATE INDEX IF NOT EXISTS recompiles_run_cid ON recompiles(run_id, compile_id);
+CREATE INDEX IF NOT EXISTS failures_run_cid ON failures(run_id, compile_id);
+CREATE INDEX IF NOT EXISTS kernels_run_cid ON kernels(run_id, compile_id);
+CREATE INDEX IF NOT EXISTS fusion_run_cid ON fusion(run_id, compile_id);
+CREATE INDEX IF NOT EXISTS cudagraphs_run_cid ON cudagraphs(run_id, compile_id);
+CREATE INDEX IF NOT EXISTS accuracy_run_cid ON accuracy(run_id, compile_id);
 CREATE TABLE IF NOT EXISTS tensors (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
     run_id     INTEGER NOT NULL,
