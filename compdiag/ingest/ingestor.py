@@ -61,6 +61,7 @@ class Ingestor:
         self._seen_recompiles: set[tuple[str | None, str]] = set()
         self._seen_cudagraphs: set[tuple[str | None, bool]] = set()
         self.output_code_files: dict[str, str | None] = {}
+        self.last_compiled: str | None = None
 
     # -- entry points -----------------------------------------------------------------------
     def record(self, metadata: dict[str, Any], payload: str | None) -> None:
@@ -167,8 +168,8 @@ class Ingestor:
         skip = value.get("cudagraph_skip_reason")
         if skip:
             self._cudagraph(cid, False, str(skip))
-        elif _cudagraphs_enabled(value) and value.get("inductor_cumulative_compile_time_us"):
-            self._cudagraph(cid, True, None)
+        if value.get("inductor_cumulative_compile_time_us"):
+            self.last_compiled = cid
         self._write_compile(row)
 
     def _failure_from_metrics(self, cid: str, row: dict[str, Any], m: dict[str, Any]) -> None:
@@ -271,9 +272,18 @@ class Ingestor:
             self.w.insert("fusion", run_id=self.run_id, compile_id=cid, **row)
 
     def cudagraph_line(self, cid: str | None, msg: str) -> None:
-        reason = P.parse_cudagraph_skip(msg)
+        """cudagraph_trees logs skips and recordings at the first call, outside any compile:
+        the compile id is the one the line names ('[0/0] Recording ...') or, for a skip, the
+        graph compiled last (the call that follows a compile is the one that records)."""
+        named = P.CID_IN_LINE.match(msg)
+        if named:
+            cid = named.group(1)
+        reason = P.parse_cudagraph_skip(msg) or P.parse_partition_skip(msg)
         if reason:
-            self._cudagraph(cid, False, reason)
+            self._cudagraph(cid or self.last_compiled, False, reason)
+        elif P.CUDAGRAPH_RECORDING.search(msg) and cid is not None:
+            if (cid, False) not in self._seen_cudagraphs:
+                self._cudagraph(cid, True, None)
 
     def cudagraph_applied(self, cid: str | None, detail: str | None = None) -> None:
         self._cudagraph(cid, True, detail)
@@ -281,16 +291,6 @@ class Ingestor:
     def autotune_choice(self, cid: str | None, op: str, choice: str, detail: str) -> None:
         self.w.insert("autotune", run_id=self.run_id, compile_id=cid, op=op, choice=choice,
                       detail=detail)
-
-
-def _cudagraphs_enabled(metrics: dict[str, Any]) -> bool:
-    config = metrics.get("inductor_config")
-    if isinstance(config, str):
-        try:
-            config = json.loads(config)
-        except ValueError:
-            return False
-    return isinstance(config, dict) and bool(config.get("triton.cudagraphs"))
 
 
 def _cache_key(payload: str | None) -> str | None:

@@ -299,7 +299,21 @@ def parse_fusion_line(msg: str) -> dict[str, Any] | None:
     return None
 
 
+CID_IN_LINE = re.compile(r"^\s*\[(!?\d+/\d+(?:_\d+)?)\]")
+CUDAGRAPH_RECORDING = re.compile(r"Recording function=|Recording function \d+")
 _CG_SKIP = re.compile(r"skipping cudagraphs due to (.*)", re.I | re.S)
+
+
+_PARTITION_OP = re.compile(r"^\s*(\w+): reason=(.+?), ir=\w+, fx=(.+)$")
+
+
+def parse_partition_skip(msg: str) -> str | None:
+    """Graph partitioning (torch >= 2.9) keeps CUDA graphs for the rest of the graph and logs
+    each op it leaves out: 'op1: reason=cpu ops, ir=ComputedBuffer, fx=aten.add.Tensor(...)'."""
+    m = _PARTITION_OP.match(msg)
+    if not m:
+        return None
+    return f"partition left out of CUDA graphs: {m.group(2)} ({m.group(3).strip()})"
 
 
 def parse_cudagraph_skip(msg: str) -> str | None:

@@ -91,7 +91,8 @@ def test_max_autotune_records_the_choices(runs):
 
 def test_reduce_overhead_applies_cudagraphs(runs):
     doc = _run(runs, "cudagraph_ok")
-    assert any(c["applied"] for c in doc["cudagraphs"]), doc["cudagraphs"]
+    applied = [c for c in doc["cudagraphs"] if c["applied"]]
+    assert applied and applied[0]["compile_id"] == "0/0", doc["cudagraphs"]
     assert not any(not c["applied"] for c in doc["cudagraphs"]), doc["cudagraphs"]
 
 
@@ -100,6 +101,7 @@ def test_mutated_input_skips_cudagraphs_with_reason(runs):
     skips = [c for c in doc["cudagraphs"] if not c["applied"]]
     assert skips, doc["cudagraphs"]
     assert any("mutat" in (c["reason"] or "") for c in skips), skips
+    assert all(c["compile_id"] == "0/0" for c in skips), skips
 
 
 def test_cpu_input_skips_cudagraphs_with_reason(runs):
@@ -116,7 +118,8 @@ def test_seed_models_captured_end_to_end(runs, name):
     assert all(c["status"] in ("ok", "graph_break", "empty") for c in doc["compiles"])
     assert not doc["failures"], doc["failures"]
     triton = [k for k in doc["kernels"] if k["backend"] == "triton"]
-    assert len(triton) >= 10, len(triton)
+    # BERT's 12 layers reuse the same few fused kernels; the convnets define many.
+    assert len(triton) >= (5 if name == "bert" else 10), len(triton)
     assert all(k["source"] for k in triton)
     assert doc["run"]["exit_code"] == 0 and doc["run"]["status"] == "done"
     assert any(c["stage_times"].get("inductor") for c in doc["compiles"])

@@ -1,14 +1,14 @@
-# A CPU tensor among the inputs of a CUDA graph: skipped with the CPU input named.
+# A CPU tensor among a CUDA graph's inputs: Inductor skips CUDA graphs and names the input.
 import torch
 
 
-def fn(x, idx):
-    return x[idx] * 2
+def fn(x, y_cpu):
+    return x * 2, y_cpu + 1
 
 
 opt = torch.compile(fn, mode="reduce-overhead")
-x = torch.randn(64, 64, device="cuda")
-idx = torch.tensor([1, 3, 5])  # stays on the CPU
+x = torch.randn(1024, device="cuda")
+y = torch.randn(16)
 for _ in range(3):
-    out = opt(x, idx)
+    a, b = opt(x, y)
 torch.cuda.synchronize()
