@@ -139,10 +139,21 @@ _EXTRA_COMMANDS: list[tuple[str, Callable[[argparse.ArgumentParser], None]]] = [
 _EXTRA_HELP: dict[str, str] = {}
 
 
+# Each exposes COMMANDS = [(name, register(subparser), help)]; a missing one is skipped.
+EXTRA_MODULES = (
+    "compdiag.analyses.explain_cli",
+    "compdiag.analyses.minify_cli",
+    "compdiag.analyses.bisect_cli",
+    "compdiag.analyses.accuracy_cli",
+    "compdiag.analyses.perf_cli",
+    "compdiag.tui_cli",
+)
+
+
 def _load_extras() -> None:
     import importlib
 
-    for mod in ("compdiag.analyses.explain_cli", "compdiag.tui_cli"):
+    for mod in EXTRA_MODULES:
         try:
             m = importlib.import_module(mod)
         except ModuleNotFoundError as exc:
