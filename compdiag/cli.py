@@ -169,16 +169,34 @@ def main(argv: list[str] | None = None) -> int:
     _load_extras()
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    # `compdiag run -m MOD ARGS...`: everything after MOD belongs to the program.
-    if argv[:1] == ["run"] and "-m" in argv:
-        i = argv.index("-m")
-        if i + 1 < len(argv):
-            head, tail = argv[:i + 2], argv[i + 2:]
-            args = parser.parse_args(head)
-            args.args = tail
-            return _dispatch(args)
+    # `compdiag run -m MOD ARGS...`: everything after MOD belongs to the program. Only a -m
+    # among run's own options counts; `compdiag run script.py -m x` passes -m to the script.
+    i = _run_module_flag(argv)
+    if i is not None:
+        head, tail = argv[:i + 2], argv[i + 2:]
+        args = parser.parse_args(head)
+        args.args = tail
+        return _dispatch(args)
     args = parser.parse_args(argv)
     return _dispatch(args)
+
+
+def _run_module_flag(argv: list[str]) -> int | None:
+    """The index of `-m` when it comes before SCRIPT in `compdiag run ...`, else None."""
+    if argv[:1] != ["run"]:
+        return None
+    i = 1
+    while i < len(argv):
+        tok = argv[i]
+        if tok == "-m":
+            return i if i + 1 < len(argv) else None
+        if tok in ("--store", "--mode"):
+            i += 2
+        elif tok.startswith(("--store=", "--mode=")) or tok == "--check-accuracy":
+            i += 1
+        else:
+            return None  # SCRIPT (or an option argparse will judge)
+    return None
 
 
 def _dispatch(args: argparse.Namespace) -> int:

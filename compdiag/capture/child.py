@@ -7,10 +7,13 @@ program's own output and exit status are what plain python would give."""
 from __future__ import annotations
 
 import atexit
+import builtins
+import io
 import os
 import runpy
 import sys
 import traceback
+import zipfile
 from types import TracebackType
 
 from compdiag.capture.failures import record_escaped_exception
@@ -83,6 +86,27 @@ def _user_traceback(tb: TracebackType | None) -> TracebackType | None:
     return tb
 
 
+def _run_script(target: str) -> None:
+    """Run TARGET as `python TARGET` does (3.9+): __file__ and code filenames absolute,
+    sys.argv[0] as given. runpy.run_path would set both to the path as given."""
+    path = os.path.abspath(target)
+    if os.path.isdir(path) or zipfile.is_zipfile(path):  # a directory or zip with __main__.py
+        runpy.run_path(target, run_name="__main__")
+        return
+    import importlib.machinery
+    import types
+
+    with io.open_code(path) as f:
+        source = f.read()
+    code = compile(source, path, "exec", dont_inherit=True)
+    module = types.ModuleType("__main__")
+    module.__dict__.update(__file__=path, __cached__=None, __package__=None, __spec__=None,
+                           __loader__=importlib.machinery.SourceFileLoader("__main__", path),
+                           __builtins__=builtins)
+    sys.modules["__main__"] = module
+    exec(code, module.__dict__)
+
+
 def main(argv: list[str]) -> None:
     module = False
     if argv and argv[0] == "-m":
@@ -102,7 +126,7 @@ def main(argv: list[str]) -> None:
         if module:
             runpy.run_module(target, run_name="__main__", alter_sys=True)
         else:
-            runpy.run_path(target, run_name="__main__")
+            _run_script(target)
     except (SystemExit, KeyboardInterrupt):
         raise
     except BaseException as exc:  # noqa: BLE001 - report like python, record, exit 1

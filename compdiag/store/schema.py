@@ -189,7 +189,10 @@ def connect(path: Path | str, *, create: bool) -> sqlite3.Connection:
     if not create and not path.exists():
         raise StoreError(f"no store at {path} (run `compdiag run SCRIPT` or pass --store)")
     if create:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create a store at {path} ({exc.strerror or exc})") from None
     try:
         conn = sqlite3.connect(str(path), timeout=30, isolation_level=None,
                                check_same_thread=False)

@@ -1,0 +1,87 @@
+"""Helpers shared by the CPU suite's tests (fixtures live in conftest.py).
+
+Compiling is the expensive part (10-40 s for a cold tiny graph on a busy 2-core machine), so
+every scenario script under tests/scripts/ runs once per session into ONE session store, and
+all tests read that store. TORCHINDUCTOR_CACHE_DIR points at a session temp dir, so Inductor's
+caches are shared between scenarios but never with the user's own ~/.cache or /tmp."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SCRIPTS = Path(__file__).parent / "scripts"
+REPO = Path(__file__).resolve().parent.parent
+TIMEOUT = 600
+
+_SUMMARY = re.compile(r"^compdiag: .* \| run (\d+) in ", re.M)
+
+
+@dataclass
+class Proc:
+    args: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+    run_id: int | None = None
+    extra: dict = field(default_factory=dict)
+
+
+def base_env(cache_dir: Path | None = None) -> dict[str, str]:
+    """The environment every child gets: ours minus anything that would change capture."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("COMPDIAG_", "TORCH_LOGS", "TORCH_TRACE", "TORCH_COMPILE",
+                                "TORCHDYNAMO_", "TORCHINDUCTOR_", "PYTHONPATH"))}
+    env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHONHASHSEED"] = "0"
+    if cache_dir is not None:
+        env["TORCHINDUCTOR_CACHE_DIR"] = str(cache_dir)
+    return env
+
+
+def run_cmd(args: list[str], *, env: dict[str, str], cwd: Path | str | None = None,
+            stdin: str | None = None, timeout: int = TIMEOUT) -> Proc:
+    p = subprocess.run(args, env=env, cwd=cwd, input=stdin if stdin is not None else "",
+                       capture_output=True, text=True, timeout=timeout)
+    m = _SUMMARY.search(p.stderr)
+    return Proc(args, p.returncode, p.stdout, p.stderr, int(m.group(1)) if m else None)
+
+
+def compdiag_args(*args: str | Path) -> list[str]:
+    return [sys.executable, "-m", "compdiag", *map(str, args)]
+
+
+@dataclass
+class Session:
+    """One store and one Inductor cache for the whole test session."""
+    root: Path
+    store: Path
+    cache: Path
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = base_env(self.cache)
+        env.update(extra)
+        return env
+
+    def compdiag(self, *args: str | Path, env: dict[str, str] | None = None,
+                 cwd: Path | str | None = None, stdin: str | None = None) -> Proc:
+        return run_cmd(compdiag_args(*args), env=env or self.env(), cwd=cwd, stdin=stdin)
+
+    def run(self, script: str | Path, *args: str, store: Path | None = None,
+            env: dict[str, str] | None = None, cwd: Path | str | None = None,
+            stdin: str | None = None) -> Proc:
+        return self.compdiag("run", "--store", store or self.store, script, *args,
+                             env=env, cwd=cwd, stdin=stdin)
+
+    def show(self, run_id: int | str | None = None, store: Path | None = None) -> dict:
+        args = ["show", "--store", store or self.store, "--json"]
+        if run_id is not None:
+            args.insert(1, str(run_id))
+        p = self.compdiag(*args)
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout)

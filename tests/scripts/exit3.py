@@ -1,0 +1,4 @@
+import sys
+
+print("exiting with 3")
+sys.exit(3)
