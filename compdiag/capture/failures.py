@@ -33,7 +33,10 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
     frames = traceback.extract_tb(exc.__traceback__)
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     files = [f.filename for f in frames]
-    user = [f for f in frames if is_user_file(f.filename)]
+    # Inductor's generated wrapper (output code) lives in its cache dir, which may be anywhere
+    # (TORCHINDUCTOR_CACHE_DIR): never the user's frame.
+    user = [f for f in frames
+            if is_user_file(f.filename) and f.filename not in ing.output_code_files]
     frame = user[-1] if user else None
     exc_type = type(exc).__name__
     message = P.first_line(str(exc), 500) or exc_type

@@ -137,7 +137,9 @@ class Ingestor:
                 me = frames[-1]
                 row["co_name"], row["filename"], row["lineno"] = (me["name"], me["filename"],
                                                                   me["lineno"])
-                row["call_site"] = frames[-2] if len(frames) > 1 else me
+                # The innermost caller in the user's own code; the compiled function itself
+                # when every caller is python's or compdiag's (runpy, the capture's child).
+                row["call_site"] = next((f for f in reversed(frames[:-1]) if _is_user_frame(f)), me)
         self._write_compile(row)
 
     def _on_compilation_metrics(self, value: Any, cid: str | None, payload: str | None,
@@ -291,6 +293,16 @@ class Ingestor:
     def autotune_choice(self, cid: str | None, op: str, choice: str, detail: str) -> None:
         self.w.insert("autotune", run_id=self.run_id, compile_id=cid, op=op, choice=choice,
                       detail=detail)
+
+
+_NOT_USER = ("/site-packages/", "/dist-packages/", "/lib/python3", "/compdiag/capture/",
+             "/torch/")
+
+
+def _is_user_frame(frame: dict[str, Any]) -> bool:
+    fn = frame.get("filename")
+    return (isinstance(fn, str) and not fn.startswith("<")
+            and not any(m in fn.replace("\\", "/") for m in _NOT_USER))
 
 
 def _cache_key(payload: str | None) -> str | None:
