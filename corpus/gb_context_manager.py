@@ -1,0 +1,15 @@
+"""Graph break: an unsupported context manager (a file) inside a compiled function."""
+import os
+
+import torch
+
+
+def step(x):
+    y = x.sin()
+    with open(os.devnull, "w") as fh:  # <- diagnosis
+        fh.write("step\n")
+    return y + 1
+
+
+torch.compile(step, backend="eager")(torch.randn(8))
+print("ok")

@@ -1,0 +1,14 @@
+"""Graph break: warnings.catch_warnings() inside a compiled function (stdlib, skipped)."""
+import warnings
+
+import torch
+
+
+def quiet(x):
+    with warnings.catch_warnings():  # <- diagnosis
+        warnings.simplefilter("ignore")
+        return x.sqrt()
+
+
+torch.compile(quiet, backend="eager")(torch.rand(8))
+print("ok")

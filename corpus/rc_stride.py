@@ -1,0 +1,12 @@
+"""Recompile: a transposed (non-contiguous) view reaches the compiled function."""
+import torch
+
+
+def add_one(x):  # <- diagnosis
+    return x + 1
+
+
+f = torch.compile(add_one, backend="eager", dynamic=False)
+f(torch.randn(4, 6))
+f(torch.randn(6, 4).t())
+print("ok")
