@@ -6,9 +6,9 @@ inductor_config.cpp.inject_log1p_bug_TESTING_ONLY = "accuracy"
 
 
 def softplus_ish(x):
-    return torch.log1p(torch.exp(x))
+    return torch.log1p(torch.exp(x))  # <- diagnosis
 
 
 x = torch.randn(16)
-out = torch.compile(softplus_ish)(x)  # <- diagnosis
+out = torch.compile(softplus_ish)(x)
 print("max abs diff vs eager:", (out - softplus_ish(x)).abs().max().item())

@@ -632,6 +632,37 @@ def _accuracy(ctx: _Ctx) -> list[dict[str, Any]]:
     return out
 
 
+def _injector_accuracy(ctx: _Ctx) -> list[dict[str, Any]]:
+    """An Inductor *_TESTING_ONLY injector set to 'accuracy' makes compiled code compute wrong
+    numbers on purpose; the store shows it in each compile's inductor_config. This is a
+    diagnosis from configuration, not a measurement (that is `compdiag check`)."""
+    out = []
+    by_key: dict[tuple, list[str]] = {}
+    for cid in ctx.compiles:
+        for key, value in _injected_bugs(ctx, cid).items():
+            if value == "accuracy":
+                by_key.setdefault((key, value), []).append(cid)
+    for (key, value), cids in by_key.items():
+        m = re.search(r"inject_(\w+?)_bug", key)
+        op = m.group(1) if m else None
+        frames: list[dict[str, Any]] = []
+        for cid in cids:
+            if op:
+                frames += _op_user_lines(ctx, cid, op)
+        out.append(_diag("accuracy", stage="inductor_codegen", compile_id=cids[0],
+                         reason=f"Inductor bug injector {key}={value!r} was on: compiled "
+                         f"{op or 'code'} deliberately computes wrong values",
+                         user_frame=ctx.user_frame(frames, cid=cids[0]),
+                         explanation="This testing-only config makes Inductor's C++ codegen "
+                         f"emit a wrong {op or 'op'} (x + 1) so that accuracy tooling can be "
+                         "tested; every compile with it on returns wrong numbers. Found in the "
+                         "compile's inductor_config, not by comparing outputs.",
+                         fix=f"Unset it: `torch._inductor.config.{key} = None`.",
+                         score=SCORE["accuracy"] - 1, compile_ids=cids,
+                         details={"config": key, "value": value}))
+    return out
+
+
 def _num(x: Any) -> str:
     return f"{x:.3g}" if isinstance(x, (int, float)) else "?"
 
@@ -769,7 +800,10 @@ def explain(reader: Reader, run_id: int) -> list[dict[str, Any]]:
     gb_cids = {c for d in gbs for c in d["compile_ids"]}
     gb_cids |= {c.split("_")[0] for c in gb_cids}
     failures, limits = _failures(ctx, gb_cids)
-    diags = failures + _recompiles(ctx, limits) + gbs + _accuracy(ctx) + _cudagraphs(ctx)
+    acc = _accuracy(ctx)
+    if not acc:
+        acc = _injector_accuracy(ctx)
+    diags = failures + _recompiles(ctx, limits) + gbs + acc + _cudagraphs(ctx)
     diags += _fusion_and_perf(ctx)
     diags.sort(key=lambda d: -d["score"])
     return diags

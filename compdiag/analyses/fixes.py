@@ -143,6 +143,11 @@ _GB_RULES: list[_Rule] = [
 def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
                     hints: list[str]) -> str:
     """The concrete change for a graph break; torch's first specific hint when no rule knows."""
+    # The graph-break type decides first; the explanation and debug context refine it only
+    # when the type alone names no rule (e.g. a builtin: print, str, open).
+    for pred, make in _GB_RULES:
+        if pred(gb_type, "", "", "") and gb_type != "Failed to trace builtin operator":
+            return make(gb_type, explanation, debug_ctx, line)
     for pred, make in _GB_RULES:
         if pred(gb_type, explanation, debug_ctx, line):
             return make(gb_type, explanation, debug_ctx, line)

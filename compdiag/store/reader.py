@@ -35,10 +35,18 @@ class Reader:
     # -- helpers ----------------------------------------------------------------------------
     def _rows(self, sql: str, params: tuple = ()) -> list[dict[str, Any]]:
         try:
-            cur = self.conn.execute(sql, params)
+            rows = self.conn.execute(sql, params).fetchall()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
-        return [_decode(dict(row)) for row in cur.fetchall()]
+        return [_decode(dict(row)) for row in rows]
+
+    def _scalar(self, sql: str, params: tuple = ()) -> Any:
+        """The first column of the first row, or None; a damaged store is a StoreError."""
+        try:
+            row = self.conn.execute(sql, params).fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
+        return None if row is None else row[0]
 
     # -- runs -------------------------------------------------------------------------------
     def runs(self) -> list[dict[str, Any]]:
@@ -148,8 +156,11 @@ class Reader:
             sql += " AND compile_id = ?"
             params.append(compile_id)
         sql += " ORDER BY seq"
-        for row in self.conn.execute(sql, params):
-            yield _decode(dict(row))
+        try:
+            for row in self.conn.execute(sql, params):
+                yield _decode(dict(row))
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
 
     def record_kinds(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
         """Which record kinds exist (with counts), without touching payloads."""
@@ -164,12 +175,10 @@ class Reader:
         """The last payload of one record kind for one compile id (e.g. a graph or code)."""
         sql = "SELECT payload FROM records WHERE run_id = ? AND kind = ? AND "
         if compile_id is None:
-            row = self.conn.execute(sql + "compile_id IS NULL ORDER BY seq DESC LIMIT 1",
-                                    (run_id, kind)).fetchone()
-        else:
-            row = self.conn.execute(sql + "compile_id = ? ORDER BY seq DESC LIMIT 1",
-                                    (run_id, kind, compile_id)).fetchone()
-        return None if row is None else row[0]
+            return self._scalar(sql + "compile_id IS NULL ORDER BY seq DESC LIMIT 1",
+                                (run_id, kind))
+        return self._scalar(sql + "compile_id = ? ORDER BY seq DESC LIMIT 1",
+                            (run_id, kind, compile_id))
 
     def search(self, run_id: int, text: str, limit: int = 200) -> list[dict[str, Any]]:
         """Records whose payload or envelope mentions `text` (for the TUI's / search)."""
@@ -183,11 +192,10 @@ class Reader:
         out = {}
         for table in ("compiles", "graph_breaks", "recompiles", "failures", "kernels",
                       "fusion", "cudagraphs", "accuracy", "records"):
-            out[table] = self.conn.execute(
-                f"SELECT count(*) FROM {table} WHERE run_id = ?", (run_id,)).fetchone()[0]
-        out["cudagraph_skips"] = self.conn.execute(
-            "SELECT count(*) FROM cudagraphs WHERE run_id = ? AND applied = 0",
-            (run_id,)).fetchone()[0]
+            out[table] = self._scalar(f"SELECT count(*) FROM {table} WHERE run_id = ?",
+                                      (run_id,))
+        out["cudagraph_skips"] = self._scalar(
+            "SELECT count(*) FROM cudagraphs WHERE run_id = ? AND applied = 0", (run_id,))
         return out
 
 

@@ -1,0 +1,92 @@
+"""`compdiag check SCRIPT|RUN [--rtol R --atol A] [--junit FILE]`: accuracy as a CI gate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from compdiag.analyses.accuracy import EXIT_SCRIPT_FAILED, junit_xml, report
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    from compdiag.cli import _store_arg
+
+    _store_arg(p)
+    p.add_argument("--rtol", type=float, default=None, help="relative tolerance")
+    p.add_argument("--atol", type=float, default=None, help="absolute tolerance")
+    p.add_argument("--junit", type=Path, default=None, metavar="FILE",
+                   help="write a JUnit XML report (one test case per compiled graph)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("target", metavar="SCRIPT|RUN")
+    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
+    p.set_defaults(func=cmd_check)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from compdiag.capture.runner import run_program
+    from compdiag.cli import CLIError, _store
+    from compdiag.store.reader import Reader
+
+    store = _store(args)
+    target = args.target
+    if Path(target).is_file():
+        env = {"COMPDIAG_CHECK_ACCURACY": "1"}
+        if args.rtol is not None:
+            env["COMPDIAG_RTOL"] = repr(args.rtol)
+        if args.atol is not None:
+            env["COMPDIAG_ATOL"] = repr(args.atol)
+        _, run_id = run_program(store, [target, *args.args], extra_env=env)
+        name = Path(target).stem
+    else:
+        if args.rtol is not None or args.atol is not None:
+            raise CLIError("--rtol/--atol apply when checking a SCRIPT (the check re-runs it); "
+                           "a stored RUN keeps the tolerances it ran with")
+        if not target.isdigit() and target not in ("latest", "last"):
+            raise CLIError(f"{target!r} is neither a script nor a run id")
+        with Reader(store) as reader:
+            run_id = reader.resolve_run(target)
+            if not reader.accuracy(run_id) and reader.run(run_id)["exit_code"] == 0:
+                raise CLIError(f"run {run_id} was not recorded with --check-accuracy "
+                               "(use `compdiag check SCRIPT` or `compdiag run --check-accuracy`)")
+        name = f"run{run_id}"
+    with Reader(store) as reader:
+        rep = report(reader, run_id)
+    if args.junit:
+        args.junit.parent.mkdir(parents=True, exist_ok=True)
+        args.junit.write_text(junit_xml(rep, name))
+    if args.json:
+        from compdiag.store.schema import SCHEMA_VERSION
+
+        json.dump({"schema_version": SCHEMA_VERSION, "run": run_id, "exit": rep.verdict,
+                   "graphs": [{"compile_id": g.compile_id, "ok": g.ok, "message": g.message,
+                               "outputs": g.outputs} for g in rep.graphs]},
+                  sys.stdout, default=repr)
+        sys.stdout.write("\n")
+    else:
+        _print(rep)
+    return rep.verdict
+
+
+def _print(rep) -> None:
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if rep.verdict == EXIT_SCRIPT_FAILED:
+        console.print(f"[bold red]compdiag check: the script failed[/] (exit {rep.exit_code}, "
+                      f"run {rep.run_id})")
+    for g in rep.graphs:
+        mark = "[green]ok[/]" if g.ok else "[bold red]MISMATCH[/]"
+        console.print(f"  graph {g.compile_id}: {mark}  {g.message if not g.ok else ''}")
+    if not rep.graphs and rep.verdict != EXIT_SCRIPT_FAILED:
+        console.print("compdiag check: no compiled graph was called; nothing to compare")
+    elif rep.verdict == 0:
+        console.print(f"compdiag check: {len(rep.graphs)} compiled graphs match eager")
+    elif rep.verdict == 1:
+        bad = sum(not g.ok for g in rep.graphs)
+        console.print(f"[bold red]compdiag check: {bad} of {len(rep.graphs)} compiled graphs "
+                      "disagree with eager[/]")
+
+
+COMMANDS = [("check", register, "accuracy of compiled graphs against eager (CI exit code)")]

@@ -1,0 +1,329 @@
+"""`compdiag explain` on hand-built stores (Writer API): ranking, dedup, user frames, fixes.
+Fast: no torch compile anywhere in this file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compdiag.analyses import fixes as F
+from compdiag.analyses.explain import classify_guard, explain, gb_registry, is_user_file
+from compdiag.store.reader import Reader
+from compdiag.store.writer import Writer
+
+TORCH_FILE = "/usr/lib/python3.11/site-packages/torch/_dynamo/variables/builtin.py"
+
+
+def _gb_payload(user_file: str, user_line: int, code: str, *, gb_type: str, code_id: str,
+                extra_frame: str | None = None) -> str:
+    frames = f'  File "{user_file}", line {user_line}, in f\n    {code}\n'
+    if extra_frame:
+        frames += f'  File "{extra_frame}", line 153, in deepcopy\n    y = copier(x, memo)\n'
+    return (f"Graph break in user code at {extra_frame or user_file}:{user_line}\n"
+            "Graph Break Reason: Encountered graph break when attempting to trace CALL:\n\n"
+            f"{gb_type}\n  Explanation: it cannot be traced\n  Hint: do something else\n\n"
+            "  Developer debug context: builtin print [] False\n\n"
+            f" For more details about this graph break, please visit: "
+            f"https://meta-pytorch.github.io/compile-graph-break-site/gb/{code_id.lower()}.html"
+            f"\n\nUser code traceback:\n{frames}")
+
+
+class Store:
+    """A hand-built store: one run, rows written like the ingestor writes them."""
+
+    def __init__(self, tmp_path: Path, *, exit_code: int = 0) -> None:
+        self.path = tmp_path / "s.db"
+        self.user = tmp_path / "user_script.py"
+        self.user.write_text("".join(f"line_{i} = {i}\n" for i in range(1, 60)))
+        self.w = Writer(self.path)
+        self.run_id = self.w.begin_run(source="run", argv=[str(self.user)], cwd=str(tmp_path))
+        self.exit_code = exit_code
+        self.seq = 0
+
+    def compile(self, cid: str, *, co_name: str = "f", lineno: int = 3, metrics=None) -> None:
+        frame, rest = cid.split("/")
+        self.w.upsert("compiles", run_id=self.run_id, compile_id=cid, frame=int(frame),
+                      frame_compile=int(rest.split("_")[0]), attempt=0, co_name=co_name,
+                      filename=str(self.user), lineno=lineno, status="ok", stage_times={},
+                      metrics=metrics)
+
+    def record(self, kind: str, cid: str | None, payload: str | None, metadata=None) -> None:
+        self.seq += 1
+        self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
+                      metadata=json.dumps(metadata or {}), payload=payload)
+
+    def graph_break(self, cid: str, line: int, *, gb_type="Failed to trace builtin operator",
+                    code="GB0059", filename: str | None = None, extra_frame=None) -> None:
+        self.record("artifact:dynamo_graph_break_reason", cid,
+                    _gb_payload(str(self.user), line, f"line_{line} = {line}", gb_type=gb_type,
+                                code_id=code, extra_frame=extra_frame))
+        self.w.insert("graph_breaks", run_id=self.run_id, compile_id=cid, reason=gb_type,
+                      gb_type=gb_type, gb_code=code, filename=filename or str(self.user),
+                      lineno=153 if filename else line, line=None, hints=["do something else"])
+
+    def done(self) -> Path:
+        self.w.end_run(self.run_id, exit_code=self.exit_code, status="done")
+        self.w.close()
+        return self.path
+
+    def explain(self) -> list[dict]:
+        self.done()
+        with Reader(self.path) as r:
+            return explain(r, self.run_id)
+
+
+def test_graph_breaks_dedup_by_location_and_reason_ranked_by_hits(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("0/1")
+    s.compile("1/0", co_name="g", lineno=20)
+    s.graph_break("0/0", 5)
+    s.graph_break("0/1", 5)  # the same break after a recompile: one diagnosis, hit twice
+    s.graph_break("1/0", 22, gb_type="Call to `torch._dynamo.graph_break()`", code="GB0025")
+    diags = s.explain()
+    gbs = [d for d in diags if d["kind"] == "graph_break"]
+    assert [(d["user_frame"]["lineno"], d["count"]) for d in gbs] == [(5, 2), (22, 1)]
+    top = gbs[0]
+    assert top["gb_code"] == "GB0059" and top["compile_ids"] == ["0/0", "0/1"]
+    assert top["user_frame"]["line"] == "line_5 = 5"  # read from the user's file
+    assert "reorderable_logging_functions" in top["fix"] or "print" in top["fix"]
+    assert "remove it" in gbs[1]["fix"]
+
+
+def test_user_frame_is_never_a_library_frame(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    # The stored row points into copy.py (stdlib); the user's line is one frame up.
+    s.graph_break("0/0", 7, gb_type="Attempted to copy.deepcopy a tensor", code="GB4198",
+                  filename="/usr/lib/python3.11/copy.py", extra_frame="/usr/lib/python3.11/copy.py")
+    (d,) = s.explain()
+    assert d["user_frame"]["filename"] == str(s.user)
+    assert d["user_frame"]["lineno"] == 7
+    assert "clone()" in d["fix"]
+
+
+def test_is_user_file():
+    assert not is_user_file(TORCH_FILE)
+    assert not is_user_file("<frozen runpy>")
+    assert not is_user_file("/x/lib/python3.12/copy.py")
+    assert not is_user_file(None)
+    assert is_user_file("/home/me/project/train.py")
+
+
+def test_registry_is_read_from_the_installed_torch():
+    import importlib.util
+
+    spec = importlib.util.find_spec("torch")
+    path = Path(list(spec.submodule_search_locations)[0]) / "_dynamo/graph_break_registry.json"
+    data = json.loads(path.read_text())
+    reg = gb_registry()
+    assert set(reg) == {k.upper() for k in data}
+    assert reg["GB0059"]["Gb_type"] == data["GB0059"][-1]["Gb_type"]
+
+
+def test_recompile_limit_is_the_top_diagnosis(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0", metrics={"co_name": "f"})
+    s.graph_break("0/0", 5)
+    s.graph_break("0/0", 6, gb_type="Call to `torch._dynamo.graph_break()`", code="GB0025")
+    for i in range(1, 9):
+        s.compile(f"1/{i}", co_name="pool", lineno=30, metrics={
+            "recompile_reason": f"1/{i - 1}: tensor 'x' size mismatch at index 0. "
+                                f"expected {i}, actual {i + 1}"})
+    s.w.insert("failures", run_id=s.run_id, compile_id="1/8", stage="dynamo",
+               exc_type="Unsupported", message="Dynamo recompile limit exceeded",
+               filename=None, lineno=None, line=None,
+               traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+    diags = s.explain()
+    top = diags[0]
+    assert top["kind"] == "recompile"
+    assert top["details"]["limit_hit"] is True
+    assert "recompile limit" in top["reason"] and top["count"] == 8
+    assert top["details"]["guard"] == "L['x'].size()[0]"
+    assert top["details"]["before"] == "1" and top["details"]["after"] == "9"
+    assert "mark_dynamic(x, 0)" in top["fix"]
+    assert top["user_frame"]["lineno"] == 30
+    # the limit failure is not reported again as a separate failure
+    assert not [d for d in diags if d["kind"] == "failure"]
+
+
+def test_single_recompile_ranks_below_a_graph_break(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.graph_break("0/0", 5)
+    s.compile("0/1", metrics={"recompile_reason":
+                              "0/0: tensor 'x' size mismatch at index 0. expected 16, actual 32"})
+    kinds = [d["kind"] for d in s.explain()]
+    assert kinds == ["graph_break", "recompile"]
+
+
+def test_crash_failure_ranks_first_with_commands_for_this_run(tmp_path):
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    s.graph_break("0/0", 5)
+    s.w.insert("failures", run_id=s.run_id, compile_id="0/0", stage="kernel_compile",
+               exc_type="InductorError", message="CppCompileError: C++ compile error",
+               filename=TORCH_FILE, lineno=10, line=None,
+               traceback=f'  File "{s.user}", line 12, in <module>\n    f(x)\n'
+                         f'  File "{TORCH_FILE}", line 10, in compile\n    raise\n')
+    top = s.explain()[0]
+    assert top["kind"] == "failure" and top["stage"] == "kernel_compile"
+    assert top["user_frame"]["lineno"] == 12
+    assert top["details"]["fatal"] is True
+    assert f"compdiag minify --store {s.path} {s.run_id}" in top["fix"]
+    assert f"compdiag bisect --store {s.path} {s.run_id} -- python {s.user}" in top["fix"]
+
+
+def test_graceful_frame_skip_is_reported_as_the_break_not_a_failure(tmp_path):
+    s = Store(tmp_path, exit_code=0)
+    s.compile("0/0")
+    s.graph_break("0/0", 5, gb_type="Unsupported context manager", code="GB0142")
+    s.w.insert("failures", run_id=s.run_id, compile_id="0/0", stage="dynamo",
+               exc_type="Unsupported", message="Unsupported context manager", filename=None,
+               lineno=None, line=None, traceback="")
+    diags = s.explain()
+    assert [d["kind"] for d in diags] == ["graph_break"]
+    assert "with" in diags[0]["fix"]
+
+
+def test_cudagraph_skip_points_at_the_mutating_line(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.w.insert("cudagraphs", run_id=s.run_id, compile_id="0/0", applied=False,
+               reason=f'mutated inputs (1 instances). Found from : \n   File "{s.user}", '
+                      f'line 9, in f\n    buf.add_(x)\n')
+    (d,) = s.explain()
+    assert d["kind"] == "cudagraph" and d["user_frame"]["lineno"] == 9
+    assert "mutat" in d["fix"]
+
+
+def test_accuracy_rows_and_injector_config(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0", metrics={"inductor_config": json.dumps(
+        {"cpp.inject_relu_bug_TESTING_ONLY": "accuracy"})})
+    s.w.insert("accuracy", run_id=s.run_id, compile_id="0/0", output="out0", max_abs=1.0,
+               max_rel=0.5, ok=False, detail=None)
+    (d,) = s.explain()
+    assert d["kind"] == "accuracy" and "max abs 1" in d["reason"]
+    assert "inject_relu_bug_TESTING_ONLY" in d["fix"]
+
+
+def test_injector_without_accuracy_rows_is_reported_from_config(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0", metrics={"inductor_config": {"cpp.inject_log1p_bug_TESTING_ONLY":
+                                                  "accuracy"}})
+    (d,) = s.explain()
+    assert d["kind"] == "accuracy" and "log1p" in d["reason"]
+    assert "not by comparing outputs" in d["explanation"]
+
+
+def test_perf_hint_fallback_kernel(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.record("compdiag:perf_hints", "0/0", "Skip comprehensive padding on CPU")
+    s.record("compdiag:perf_hints", "0/0", "Using FallbackKernel: torch.ops.aten.cumsum.default")
+    s.record("inductor_post_grad_graph", "0/0",
+             f"        # File: {s.user}:14 in f, code: c = torch.cumsum(x, 0)\n"
+             "        cumsum: \"f32[64]\" = torch.ops.aten.cumsum.default(arg0_1, 0)\n")
+    (d,) = s.explain()
+    assert d["kind"] == "perf" and "cumsum" in d["reason"]
+    assert d["user_frame"]["lineno"] == 14
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "compdiag", *args], capture_output=True,
+                          text=True, env={"COLUMNS": "120", "PATH": ""})
+
+
+def test_clean_run_says_so_in_one_line(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    path = s.done()
+    out = _cli("explain", "--store", str(path))
+    assert out.returncode == 0, out.stderr
+    assert len([ln for ln in out.stdout.splitlines() if "no problems found" in ln]) == 1
+    out = _cli("explain", "--store", str(path), "--json")
+    doc = json.loads(out.stdout)
+    assert doc["diagnoses"] == [] and doc["run"]["id"] == s.run_id and doc["schema_version"]
+
+
+def test_terminal_view_shows_the_users_line_and_fix(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.graph_break("0/0", 5)
+    path = s.done()
+    out = _cli("explain", "--store", str(path))
+    assert out.returncode == 0, out.stderr
+    assert "GB0059" in out.stdout and "line_5 = 5" in out.stdout and "fix:" in out.stdout
+
+
+@pytest.mark.parametrize("args, msg", [
+    (["explain", "--store", "NOPE.db"], "no store at"),
+    (["explain", "7"], "no run 7"),
+    (["explain", "abc"], "RUN must be a run id"),
+])
+def test_bad_input_is_one_line_error(tmp_path, args, msg):
+    s = Store(tmp_path)
+    path = s.done()
+    args = [a if a != "NOPE.db" else str(tmp_path / "nope.db") for a in args]
+    if "--store" not in args:
+        args = args[:1] + ["--store", str(path)] + args[1:]
+    out = _cli(*args)
+    assert out.returncode == 2
+    err = out.stderr.strip()
+    assert msg in err and len(err.splitlines()) == 1, err
+
+
+# -- the fix rules ---------------------------------------------------------------------------
+@pytest.mark.parametrize("gb_type, expl, line, want", [
+    ("Failed to trace builtin operator", "builtin operator `print` with argument types", "",
+     "reorderable_logging_functions"),
+    ("Failed to trace builtin operator", "builtin operator `str` with argument types", "",
+     "format"),
+    ("Data-dependent branching", "", "if x.sum() > 0:", "torch.where"),
+    ("Unsupported Tensor.item() call with capture_scalar_outputs=False", "", "",
+     "capture_scalar_outputs"),
+    ("Dynamic shape operator", "aten.nonzero", "", "capture_dynamic_output_shape_ops"),
+    ("Attempted to call function marked as skipped", "module: zlib, qualname: crc32", "",
+     "custom op"),
+    ("logging.Logger method not supported for non-export cases", "", "",
+     "reorderable_logging_functions.add(logger.info)"),
+    ("Unsupported Tensor.backward() call", "", "", "outside the compiled"),
+    ("Something new", "", "", "do this instead"),
+])
+def test_graph_break_fix_rules(gb_type, expl, line, want):
+    assert want in F.graph_break_fix(gb_type, expl, "", line, ["do this instead"])
+
+
+@pytest.mark.parametrize("text, category, source, before, after", [
+    ("tensor 'x' size mismatch at index 0. expected 16, actual 32", "size", "L['x'].size()[0]",
+     "16", "32"),
+    ("tensor 'x' stride mismatch at index 0. expected 3, actual 1", "stride",
+     "L['x'].stride()[0]", "3", "1"),
+    ("tensor 'x' dtype mismatch. expected Float, actual Double", "dtype", "L['x']", "Float",
+     "Double"),
+    ("tensor 'x' requires_grad mismatch. expected requires_grad=0", "requires_grad", "L['x']",
+     "requires_grad=False", "requires_grad=True"),
+    ("GLOBAL_STATE changed: grad_mode", "global_state", "grad_mode", None, None),
+    ("G['SCALE'] == 2.0     # return x * SCALE  # a.py:3 in f", "global", "G['SCALE']", "2.0",
+     None),
+    ("n == 2     # return x * n  # a.py:6 in f", "value", "n", "2", None),
+    ("fn._modules['1'].training == True  # x  # dropout.py:73 in forward", "training",
+     "fn._modules['1'].training", "True", None),
+    ("len(xs) == 2   # sum(xs)  # a.py:30 in f", "length", "len(xs)", "2", None),
+])
+def test_classify_guard(text, category, source, before, after):
+    g = classify_guard(text)
+    assert (g["category"], g["source"], g["before"], g["after"]) == (
+        category, source, before, after)
+
+
+def test_recompile_fix_names_the_input_and_the_limit():
+    fix = F.recompile_fix("size", "L['seq'].size()[1]", "8", "9", count=3, limit=True, fn="f")
+    assert "mark_dynamic(seq, 1)" in fix and "recompile_limit" in fix
+    assert "dynamic=False" in fix
+    assert "torch.tensor" in F.recompile_fix("value", "n", "1", "2", count=1, limit=False, fn="f")
