@@ -200,10 +200,11 @@ def connect(path: Path | str, *, create: bool) -> sqlite3.Connection:
         conn.execute("PRAGMA synchronous=NORMAL")
         version = _read_version(conn)
         if version is None:
+            # Never add our tables to somebody else's SQLite database.
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                raise StoreError(f"{path} is an SQLite file but not a compdiag store")
             if not create:
-                tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-                if tables:
-                    raise StoreError(f"{path} is an SQLite file but not a compdiag store")
                 raise StoreError(f"{path} is an empty store")
             conn.executescript(DDL)
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",

@@ -1,0 +1,126 @@
+"""`compdiag bisect [--json] [--jobs N] -- CMD...` and `compdiag bisect [RUN]`.
+
+CMD exits 0 when good (like `git bisect run`). With RUN, the oracle is that captured run's own
+failure: its argv re-run in its cwd, bad when it exits with the same status (and, when the
+store recorded the exception, prints the same exception type). Accuracy-based oracles for RUN
+are not there yet."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from compdiag.cli import CLIError, _emit_json, _store, _store_arg
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    _store_arg(p)
+    _options(p)
+    p.add_argument("words", nargs=argparse.REMAINDER, metavar="[RUN] [-- CMD ...]",
+                   help="a captured run to re-run, or the command to bisect after --")
+    p.set_defaults(func=cmd_bisect)
+
+
+def _options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="probes run at once (default: the number of CPU cores, at most 8)")
+
+
+COMMANDS = [("bisect", register,
+             "find the backend, compiler subsystem and n-th application that breaks a program")]
+
+
+def _split(args: argparse.Namespace) -> tuple[str | None, list[str]]:
+    words = list(args.words or [])
+    if "--" in words:
+        i = words.index("--")
+        head, cmd = words[:i], words[i + 1:]
+    else:
+        head, cmd = words, []
+    late = argparse.ArgumentParser(prog="compdiag bisect", add_help=False)
+    _store_arg(late)
+    _options(late)
+    ns, rest = late.parse_known_args(head)
+    for key in ("json", "jobs", "store"):
+        if getattr(ns, key) not in (None, False):
+            setattr(args, key, getattr(ns, key))
+    unknown = [w for w in rest if w.startswith("-")]
+    if unknown:
+        raise CLIError(f"bisect: unknown option {unknown[0]!r} (the command goes after --)")
+    if len(rest) > 1:
+        raise CLIError("bisect takes one RUN; put the command to bisect after --: "
+                       "compdiag bisect -- python script.py")
+    return (rest[0] if rest else None), cmd
+
+
+def _command(cmd: list[str]) -> list[str]:
+    first = cmd[0]
+    if first.endswith(".py") and not os.access(first, os.X_OK):
+        if not Path(first).is_file():
+            raise CLIError(f"can't open file {first!r}: no such file")
+        return [sys.executable, *cmd]
+    if shutil.which(first) is None:
+        raise CLIError(f"bisect: command not found: {first!r}")
+    return cmd
+
+
+def _from_run(args: argparse.Namespace, run: str | None):
+    from compdiag.bisect.runner import Oracle
+    from compdiag.store.reader import Reader
+
+    with Reader(_store(args)) as reader:
+        run_id = reader.resolve_run(run)
+        row = reader.run(run_id)
+        failures = [f for f in reader.failures(run_id) if f.get("stage") != "accuracy"]
+    if row.get("source") != "run" or not row.get("argv"):
+        raise CLIError(f"run {run_id} was imported, not run: there is no command to re-run "
+                       "(use compdiag bisect -- CMD)")
+    code = row.get("exit_code")
+    if not code:
+        raise CLIError(f"run {run_id} exited {code}: no failure to bisect (accuracy-based "
+                       "oracles for RUN are not supported yet; use compdiag bisect -- CMD)")
+    cwd = Path(row.get("cwd") or ".")
+    if not cwd.is_dir():
+        raise CLIError(f"run {run_id} ran in {cwd}, which no longer exists")
+    exc = (failures[-1].get("exc_type") or "").rsplit(".", 1)[-1] if failures else ""
+    return [sys.executable, *row["argv"]], cwd, Oracle(bad_rc=int(code), bad_text=exc or None), \
+        run_id
+
+
+def cmd_bisect(args: argparse.Namespace) -> int:
+    from compdiag.bisect.driver import run_bisect
+    from compdiag.bisect.runner import Oracle
+
+    run, cmd = _split(args)
+    if run is not None and cmd:
+        raise CLIError("give RUN or -- CMD, not both")
+    if cmd:
+        cmd, cwd, oracle, run_id = _command(cmd), Path.cwd(), Oracle(), None
+    else:
+        cmd, cwd, oracle, run_id = _from_run(args, run)
+    jobs = args.jobs if args.jobs is not None else min(8, os.cpu_count() or 2)
+    if jobs < 1:
+        raise CLIError("--jobs must be at least 1")
+
+    from rich.console import Console
+
+    from compdiag.bisect.view import ProgressView, print_report
+
+    err = Console(stderr=True, highlight=False)
+    with ProgressView(err) as view:
+        report = run_bisect(cmd, cwd=cwd, oracle=oracle, jobs=jobs, listener=view.event)
+    doc = report.document()
+    if run_id is not None:
+        doc["run"] = run_id
+    if args.json:
+        _emit_json(doc)
+    else:
+        print_report(report, doc, Console(highlight=False))
+    if report.error:
+        print(f"compdiag: bisect: {report.error}", file=sys.stderr)
+        return 1
+    return 0 if report.result is not None else 1

@@ -1,0 +1,165 @@
+"""Running probes: each one is the user's command in its own process group, with the
+TORCH_BISECT_* protocol in its environment and compdiag's instrumentation on PYTHONPATH.
+
+Every file a probe makes goes under one temp dir (Inductor's cache dir included, shared by the
+probes of one bisect so C++ kernels compile once); that dir is removed at the end, on errors
+and on Ctrl-C too. No bisect status file is ever written (the protocol goes through env vars),
+so nothing can alter a later torch.compile run (pytorch issue #143453)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from compdiag.bisect.search import Evidence, Probe
+
+HOOK_DIR = Path(__file__).resolve().parent / "hook"
+# Anything that would steer a probe other than the way the search says.
+_STRIP = ("TORCH_BISECT_", "TORCH_COMPILE_BACKEND", "COMPDIAG_BISECT_")
+
+
+@dataclass
+class Finished:
+    probe: Probe
+    rc: int
+    wall_s: float
+    good: bool
+    evidence: Evidence
+    stderr_tail: str
+    speculative: bool = False
+
+
+@dataclass
+class _Running:
+    probe: Probe
+    proc: subprocess.Popen
+    started: float
+    log: Path
+    out: Path
+    speculative: bool = False
+
+
+@dataclass
+class Oracle:
+    """good = the command exited 0; with `bad_rc`, only that exit status counts as bad (a
+    captured run's own failure); with `bad_text`, its stderr must also mention that text."""
+    bad_rc: int | None = None
+    bad_text: str | None = None
+
+    def good(self, rc: int, stderr_tail: str) -> bool:
+        if self.bad_rc is None:
+            return rc == 0
+        if rc != self.bad_rc:
+            return True
+        return bool(self.bad_text) and self.bad_text not in stderr_tail
+
+
+@dataclass
+class Runner:
+    cmd: list[str]
+    cwd: Path
+    oracle: Oracle = field(default_factory=Oracle)
+    jobs: int = 2
+    tmp: Path | None = None
+    running: dict[Probe, _Running] = field(default_factory=dict)
+    launched: int = 0
+    cancelled: int = 0
+
+    def __enter__(self) -> "Runner":
+        self.tmp = Path(tempfile.mkdtemp(prefix="compdiag-bisect-"))
+        (self.tmp / "inductor-cache").mkdir()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for probe in list(self.running):
+            self.kill(probe)
+        if self.tmp is not None:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            self.tmp = None
+
+    def env(self, probe: Probe, log: Path | None) -> dict[str, str]:
+        assert self.tmp is not None
+        env = {k: v for k, v in os.environ.items() if not k.startswith(_STRIP)}
+        env.update(probe.env())
+        env["TORCHINDUCTOR_CACHE_DIR"] = str(self.tmp / "inductor-cache")
+        env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")  # no compile-worker pool to start
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["TMPDIR"] = str(self.tmp)
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(HOOK_DIR)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+        if log is not None:
+            env["COMPDIAG_BISECT_LOG"] = str(log)
+        return env
+
+    def start(self, probe: Probe, *, speculative: bool = False) -> None:
+        assert self.tmp is not None
+        self.launched += 1
+        n = self.launched
+        log = self.tmp / f"probe-{n}.jsonl"
+        out = self.tmp / f"probe-{n}.out"
+        with open(out, "wb") as fh:
+            proc = subprocess.Popen(self.cmd, cwd=self.cwd, env=self.env(probe, log),
+                                    stdin=subprocess.DEVNULL, stdout=fh, stderr=fh,
+                                    start_new_session=True)
+        self.running[probe] = _Running(probe, proc, time.monotonic(), log, out, speculative)
+
+    def kill(self, probe: Probe) -> None:
+        r = self.running.pop(probe, None)
+        if r is None:
+            return
+        self.cancelled += 1
+        _kill_group(r.proc)
+
+    def wait_any(self, poll_s: float = 0.05,
+                 tick: Callable[[], None] | None = None) -> list[Finished]:
+        """Block until at least one running probe ends; return those that ended."""
+        while True:
+            done = []
+            for probe, r in list(self.running.items()):
+                rc = r.proc.poll()
+                if rc is None:
+                    continue
+                del self.running[probe]
+                wall = time.monotonic() - r.started
+                tail = _tail(r.out)
+                rc = 128 - rc if rc < 0 else rc
+                lines = r.log.read_text(errors="replace").splitlines() if r.log.exists() else []
+                done.append(Finished(probe, rc, wall, self.oracle.good(rc, tail),
+                                     Evidence.from_lines(lines), tail, r.speculative))
+            if done or not self.running:
+                return done
+            if tick is not None:
+                tick()
+            time.sleep(poll_s)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def _tail(path: Path, limit: int = 8000) -> str:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - limit))
+            return fh.read().decode(errors="replace")
+    except OSError:
+        return ""
