@@ -45,7 +45,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         target = [args.script, *args.args]
     env = {}
     if args.check_accuracy:
-        raise CLIError("--check-accuracy is not available yet in this version of compdiag")
+        env["COMPDIAG_CHECK_ACCURACY"] = "1"
     mode = None if args.mode in (None, "default") else args.mode
     code, _ = run_program(_store(args), target, module=bool(args.module), mode=mode,
                           extra_env=env)

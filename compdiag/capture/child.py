@@ -36,6 +36,8 @@ def _start_capture():
         import torch
 
         writer.update_run(run_id, torch_version=torch.__version__)
+        if os.environ.get("COMPDIAG_CHECK_ACCURACY"):
+            capture.install_accuracy_check(_float_env("COMPDIAG_RTOL"), _float_env("COMPDIAG_ATOL"))
         if os.environ.get("COMPDIAG_MODE"):
             _force_mode(torch, os.environ["COMPDIAG_MODE"])
         atexit.register(_finish, capture)
@@ -43,6 +45,11 @@ def _start_capture():
     except Exception as exc:  # noqa: BLE001 - fail open
         print(f"compdiag: capture disabled ({type(exc).__name__}: {exc})", file=sys.stderr)
         return None
+
+
+def _float_env(name: str) -> float | None:
+    value = os.environ.get(name)
+    return float(value) if value else None
 
 
 def _force_mode(torch, mode: str) -> None:

@@ -7,12 +7,13 @@ to the program's behaviour."""
 
 from __future__ import annotations
 
+import contextlib
 import dis
 import io
 import json
 import logging
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from compdiag.ingest.ingestor import Ingestor
 
@@ -25,6 +26,7 @@ class Capture:
         self.ing = ingestor
         self.lock = threading.RLock()
         self.warned: set[str] = set()
+        self.paused_depth = 0
         self._trace_handler: logging.Handler | None = None
         self._artifact_handler: logging.Handler | None = None
 
@@ -40,7 +42,18 @@ class Capture:
         except Exception:  # noqa: BLE001
             pass
 
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """Compiles compdiag itself makes (accuracy localisation) stay out of the store."""
+        self.paused_depth += 1
+        try:
+            yield
+        finally:
+            self.paused_depth -= 1
+
     def guarded(self, where: str, fn: Callable[..., Any], *args: Any) -> None:
+        if self.paused_depth:
+            return
         try:
             with self.lock:
                 fn(*args)
@@ -147,6 +160,18 @@ class Capture:
         if name in ("perf_hints", "cudagraphs"):
             self.ing.cudagraph_line(cid, msg)
         self.ing.event(name, cid, {"logger": record.name, "level": record.levelname}, msg)
+
+    def install_accuracy_check(self, rtol: float | None = None, atol: float | None = None
+                               ) -> None:
+        from compdiag.capture.accuracy import AccuracyChecker, Tolerance
+
+        checker = AccuracyChecker(self._on_accuracy, tol=Tolerance(rtol, atol),
+                                  compile_id=_current_compile_id, quiet=self.paused)
+        checker.install()
+
+    def _on_accuracy(self, check: Any) -> None:
+        with self.lock:
+            self.ing.accuracy(check)
 
     def _install_autotune_hook(self) -> None:
         """Autotuning results arrive as real timings through AlgorithmSelectorCache.log_results

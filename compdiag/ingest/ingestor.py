@@ -290,6 +290,37 @@ class Ingestor:
     def cudagraph_applied(self, cid: str | None, detail: str | None = None) -> None:
         self._cudagraph(cid, True, detail)
 
+    def accuracy(self, check: Any) -> None:
+        """A GraphCheck from capture/accuracy.py: one row per output, a failure if it fails."""
+        if check.error:
+            self.w.warn(self.run_id, f"accuracy check of {check.compile_id} could not run: "
+                                     f"{check.error}")
+            return
+        for o in check.outputs:
+            detail = dict(o.detail)
+            if check.nondeterministic:
+                detail["eager_nondeterministic"] = True
+            if check.divergent_node:
+                detail["divergent_node"] = check.divergent_node
+            self.w.insert("accuracy", run_id=self.run_id, compile_id=check.compile_id,
+                          output=o.output, max_abs=o.max_abs, max_rel=o.max_rel, ok=o.ok,
+                          detail=json.dumps(detail, default=repr))
+        if check.nondeterministic:
+            self.w.warn(self.run_id, f"eager is non-deterministic on graph {check.compile_id}: "
+                                     "accuracy differences there are not attributed to the compiler")
+        bad = [o for o in check.outputs if not o.ok]
+        if bad:
+            node = check.divergent_node or {}
+            frame = node.get("user_frame") or {}
+            where = (f"; first divergent node {node['node']} ({node['op']})"
+                     if node.get("node") else "")
+            self.failure(check.compile_id, stage="accuracy", exc_type="AccuracyMismatch",
+                         message=f"{bad[0].output}: {bad[0].detail.get('reason', 'mismatch')}"
+                                 f"{where}",
+                         filename=frame.get("filename"), lineno=frame.get("lineno"),
+                         line=frame.get("line"),
+                         traceback=json.dumps([o.detail for o in bad], default=repr))
+
     def autotune_choice(self, cid: str | None, op: str, choice: str, detail: str) -> None:
         self.w.insert("autotune", run_id=self.run_id, compile_id=cid, op=op, choice=choice,
                       detail=detail)

@@ -124,7 +124,13 @@ class Reader:
         return self._table("cache_events", run_id, compile_id)
 
     def accuracy(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
-        return self._table("accuracy", run_id, compile_id)
+        rows = self._table("accuracy", run_id, compile_id)
+        for row in rows:
+            try:
+                row["detail"] = json.loads(row["detail"]) if row["detail"] else {}
+            except ValueError:
+                row["detail"] = {"raw": row["detail"]}
+        return rows
 
     def kernels(self, run_id: int, compile_id: str | None = None, *,
                 with_source: bool = True) -> list[dict[str, Any]]:
@@ -170,6 +176,13 @@ class Reader:
             sql += " AND compile_id = ?"
             params = (run_id, compile_id)
         return self._rows(sql + " GROUP BY kind ORDER BY kind", params)
+
+    def compile_record_kinds(self, run_id: int, compile_id: str) -> list[dict[str, Any]]:
+        """record_kinds for one compile id, pinned to the (run_id, compile_id) index: SQLite
+        otherwise walks every record of the run in kind order (80 ms on a 1,200-compile run)."""
+        return self._rows("SELECT kind, count(*) AS n FROM records INDEXED BY records_run_cid"
+                          " WHERE run_id = ? AND compile_id = ? GROUP BY kind ORDER BY kind",
+                          (run_id, compile_id))
 
     def artifact(self, run_id: int, compile_id: str | None, kind: str) -> str | None:
         """The last payload of one record kind for one compile id (e.g. a graph or code)."""

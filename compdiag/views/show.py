@@ -65,7 +65,8 @@ def show_document(reader: Reader, run_id: int) -> dict[str, Any]:
         "autotune": [{"compile_id": a["compile_id"], "op": a["op"], "choice": a["choice"]}
                      for a in reader.autotune(run_id)],
         "accuracy": [{"compile_id": a["compile_id"], "output": a["output"],
-                      "max_abs": a["max_abs"], "max_rel": a["max_rel"], "ok": a["ok"]}
+                      "max_abs": a["max_abs"], "max_rel": a["max_rel"], "ok": a["ok"],
+                      "detail": a["detail"]}
                      for a in reader.accuracy(run_id)],
     }
 

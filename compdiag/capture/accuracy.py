@@ -1,0 +1,336 @@
+"""Accuracy against eager, inside the user's process (`run --check-accuracy`, the pytest plugin).
+
+Every graph Dynamo hands to the backend is kept (graph copied, parameters shared); the first
+calls of its compiled function are replayed eagerly on clones of the same inputs, twice (to
+tell eager non-determinism from a compiler bug), and in float64 as the reference. The rules
+are torch._dynamo.utils.same's (allclose, then RMSE against fp64 with a multiplier), plus a
+NaN/Inf-pattern check. The user's call returns the compiled result untouched; RNG state and
+module buffers are restored after the replays, so the program's numbers do not change."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import torch
+import torch.fx
+from torch.utils import _pytree as pytree
+
+# Per-dtype default tolerance (torch._dynamo.utils.same's `tol`); --rtol/--atol override.
+DEFAULT_TOL = {torch.float16: 1e-2, torch.bfloat16: 1e-2, torch.float32: 1e-4,
+               torch.float64: 1e-7}
+
+
+@dataclass
+class OutputCheck:
+    output: str
+    ok: bool
+    max_abs: float | None
+    max_rel: float | None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GraphCheck:
+    compile_id: str | None
+    outputs: list[OutputCheck]
+    nondeterministic: bool = False
+    divergent_node: dict[str, Any] | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and all(o.ok for o in self.outputs)
+
+
+@dataclass
+class Tolerance:
+    rtol: float | None = None
+    atol: float | None = None
+
+    def tol_for(self, dtype: torch.dtype) -> float:
+        if self.rtol is not None or self.atol is not None:
+            return max(self.rtol or 0.0, self.atol or 0.0)
+        return DEFAULT_TOL.get(dtype, 1e-4)
+
+
+def _clone(value: Any) -> Any:
+    return pytree.tree_map(lambda t: t.detach().clone() if isinstance(t, torch.Tensor) else t,
+                           value)
+
+
+def _to64(value: Any) -> Any:
+    def cast(t: Any) -> Any:
+        if isinstance(t, torch.Tensor) and t.is_floating_point():
+            return t.detach().to(torch.float64)
+        return t.detach().clone() if isinstance(t, torch.Tensor) else t
+    return pytree.tree_map(cast, value)
+
+
+def _leaves(value: Any) -> list[Any]:
+    return pytree.tree_leaves(value)
+
+
+def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) -> OutputCheck:
+    """One output: eager `ref` vs compiled `res`, judged with the fp64 reference."""
+    from torch._dynamo.utils import same
+
+    if not isinstance(ref, torch.Tensor) or not isinstance(res, torch.Tensor):
+        equal = bool(ref == res) if not isinstance(ref, torch.Tensor) else False
+        return OutputCheck(name, equal, None, None, {"kind": "non-tensor", "eager": repr(ref)[:200],
+                                                    "compiled": repr(res)[:200]})
+    detail: dict[str, Any] = {"dtype": str(res.dtype), "shape": list(res.shape)}
+    if ref.shape != res.shape:
+        detail["reason"] = f"shape mismatch: eager {list(ref.shape)} vs compiled {list(res.shape)}"
+        return OutputCheck(name, False, None, None, detail)
+    if ref.dtype != res.dtype:
+        detail["reason"] = f"dtype mismatch: eager {ref.dtype} vs compiled {res.dtype}"
+        return OutputCheck(name, False, None, None, detail)
+    r, c = ref.detach(), res.detach()
+    if not r.is_floating_point() and not r.is_complex():
+        equal = bool(torch.equal(r, c))
+        max_abs = float((r.long() - c.long()).abs().max()) if r.numel() and r.dtype != torch.bool \
+            else (0.0 if equal else 1.0)
+        if not equal:
+            detail["reason"] = "integer/bool values differ"
+        return OutputCheck(name, equal, max_abs, None, detail)
+    r64, c64 = r.double(), c.double()
+    finite = torch.isfinite(r64) & torch.isfinite(c64)
+    diff = (r64 - c64).abs()
+    max_abs = float(diff[finite].max()) if bool(finite.any()) else 0.0
+    denom = r64.abs().clamp_min(1e-12)
+    max_rel = float((diff / denom)[finite].max()) if bool(finite.any()) else 0.0
+    nan_mismatch = bool((torch.isnan(r64) != torch.isnan(c64)).any())
+    inf_mismatch = bool((torch.isinf(r64) != torch.isinf(c64)).any())
+    detail.update(nan_mismatch=nan_mismatch, inf_mismatch=inf_mismatch)
+    t = tol.tol_for(res.dtype)
+    ok = bool(same(r, c, fp64_ref=ref64.detach() if isinstance(ref64, torch.Tensor) else None,
+                   tol=t, equal_nan=True, log_error=lambda *a, **k: None))
+    if tol.rtol is not None or tol.atol is not None:
+        ok = ok or bool(torch.allclose(c64, r64, rtol=tol.rtol or 0.0, atol=tol.atol or 0.0,
+                                       equal_nan=True))
+    if nan_mismatch or inf_mismatch:
+        ok = False
+        which = "NaN" if nan_mismatch else "Inf"
+        detail["reason"] = f"{which} pattern differs between eager and compiled"
+        if isinstance(ref64, torch.Tensor):
+            f64 = torch.isfinite(ref64.double())
+            if bool((f64 & torch.isfinite(c64)).all()) and not bool(torch.isfinite(r64).all()):
+                detail["reason"] += (f" (eager overflows in {res.dtype}; compiled stays finite "
+                                     "like the float64 reference)")
+    elif not ok:
+        detail["reason"] = (f"max abs error {max_abs:.3g}, max rel error {max_rel:.3g} "
+                            f"beyond tolerance {t:g} (torch._dynamo.utils.same rules)")
+    return OutputCheck(name, ok, _finite(max_abs), _finite(max_rel), detail)
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+def compare_outputs(ref: Any, res: Any, ref64: Any, tol: Tolerance) -> list[OutputCheck]:
+    refs, ress, r64s = _leaves(ref), _leaves(res), _leaves(ref64)
+    if len(refs) != len(ress):
+        return [OutputCheck("outputs", False, None, None,
+                            {"reason": f"{len(refs)} eager outputs vs {len(ress)} compiled"})]
+    return [compare_output(f"output {i}", a, b, r64s[i] if i < len(r64s) else None, tol)
+            for i, (a, b) in enumerate(zip(refs, ress))]
+
+
+@contextlib.contextmanager
+def _preserved_state(gm: torch.nn.Module):
+    """RNG streams and module buffers as they were: the replays must leave no trace."""
+    cpu = torch.random.get_rng_state()
+    cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_initialized() else None
+    buffers = {k: b.detach().clone() for k, b in gm.named_buffers()}
+    try:
+        yield
+    finally:
+        torch.random.set_rng_state(cpu)
+        if cuda is not None:
+            torch.cuda.set_rng_state_all(cuda)
+        with torch.no_grad():
+            for k, b in gm.named_buffers():
+                if k in buffers:
+                    b.copy_(buffers[k])
+
+
+def _gm64(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
+    g = copy.deepcopy(gm)
+    return g.to(torch.float64)
+
+
+def _eager(gm: Callable[..., Any], args: list[Any], rng: torch.Tensor) -> Any:
+    torch.random.set_rng_state(rng)
+    with torch.no_grad():
+        return gm(*_clone(args))
+
+
+def check_graph(gm: torch.fx.GraphModule, compiled_out: Any, args_before: list[Any],
+                rng_before: torch.Tensor, tol: Tolerance, compile_id: str | None) -> GraphCheck:
+    with _preserved_state(gm):
+        eager1 = _eager(gm, args_before, rng_before)
+        eager2 = _eager(gm, args_before, rng_before)
+        try:
+            ref64 = _eager(_gm64(gm), _to64(args_before), rng_before)
+        except Exception:  # noqa: BLE001 - some graphs have no float64 kernels
+            ref64 = None
+    again = compare_outputs(eager1, eager2, eager1, Tolerance(rtol=0.0, atol=0.0))
+    nondeterministic = not all(o.ok for o in again)
+    outs = compare_outputs(eager1, compiled_out,
+                           ref64 if ref64 is not None else eager1, tol)
+    if nondeterministic:
+        for o in outs:
+            o.detail["eager_nondeterministic"] = True
+            if not o.ok:
+                o.detail["reason"] = ("eager itself is non-deterministic on this graph (two eager "
+                                      "runs disagree); not attributed to the compiler")
+                o.ok = True
+    return GraphCheck(compile_id, outs, nondeterministic=nondeterministic)
+
+
+# -- localisation -----------------------------------------------------------------------------
+def _prefix_graph(gm: torch.fx.GraphModule, upto: torch.fx.Node) -> torch.fx.GraphModule:
+    graph = torch.fx.Graph()
+    env: dict[torch.fx.Node, torch.fx.Node] = {}
+    for node in gm.graph.nodes:
+        if node.op == "output":
+            continue
+        env[node] = graph.node_copy(node, lambda n: env[n])
+        if node is upto:
+            break
+    graph.output((env[upto],))
+    sub = torch.fx.GraphModule(gm, graph)
+    sub.graph.eliminate_dead_code()
+    sub.recompile()
+    return sub
+
+
+def _computational(gm: torch.fx.GraphModule) -> list[torch.fx.Node]:
+    return [n for n in gm.graph.nodes
+            if n.op in ("call_function", "call_method", "call_module")
+            and isinstance(n.meta.get("example_value", n.meta.get("val")), torch.Tensor)]
+
+
+def user_line(node: torch.fx.Node) -> dict[str, Any] | None:
+    trace = node.meta.get("stack_trace") or ""
+    frames = [ln.strip() for ln in trace.strip().splitlines()]
+    for i in range(len(frames) - 1, -1, -1):
+        if frames[i].startswith("File "):
+            parts = frames[i].split(",")
+            filename = parts[0][len("File "):].strip().strip('"')
+            lineno = int(parts[1].split()[-1]) if len(parts) > 1 else None
+            code = frames[i + 1] if i + 1 < len(frames) else None
+            return {"filename": filename, "lineno": lineno, "line": code}
+    return None
+
+
+def localise(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[Any],
+             rng: torch.Tensor, tol: Tolerance) -> dict[str, Any] | None:
+    """The first node whose compiled value diverges from eager: binary search over graph
+    prefixes (each prefix compiled on its own), about log2(nodes) compiles."""
+    nodes = _computational(gm)
+    if not nodes:
+        return None
+
+    def diverges(k: int) -> bool:
+        sub = _prefix_graph(gm, nodes[k])
+        with _preserved_state(gm):
+            eager = _eager(sub, args, rng)
+            compiled = compiler(sub, _clone(args))
+            torch.random.set_rng_state(rng)
+            with torch.no_grad():
+                res = compiled(*_clone(args))
+        checks = compare_outputs(eager, res, eager, tol)
+        return not all(c.ok for c in checks)
+
+    lo, hi = 0, len(nodes) - 1
+    if not diverges(hi):
+        return None
+    queries = 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        queries += 1
+        if diverges(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    node = nodes[lo]
+    target = node.target if isinstance(node.target, str) else getattr(
+        node.target, "__name__", str(node.target))
+    return {"node": node.name, "op": str(target), "user_frame": user_line(node),
+            "compiles": queries}
+
+
+# -- the backend wrapper ------------------------------------------------------------------------
+class AccuracyChecker:
+    """Wraps Dynamo's call into the backend. `sink(check)` receives each GraphCheck."""
+
+    def __init__(self, sink: Callable[[GraphCheck], None], *, tol: Tolerance | None = None,
+                 calls: int = 1, localise: bool = True,
+                 compile_id: Callable[[], str | None] = lambda: None,
+                 quiet: Callable[[], Any] = contextlib.nullcontext) -> None:
+        self.sink = sink
+        self.tol = tol or Tolerance()
+        self.calls = calls
+        self.localise = localise
+        self.compile_id = compile_id
+        self.quiet = quiet
+        self._active = False
+
+    def install(self) -> Callable[[], None]:
+        from torch._dynamo.output_graph import OutputGraph
+
+        original = OutputGraph.call_user_compiler
+        checker = self
+
+        def call_user_compiler(self: Any, gm: torch.fx.GraphModule, example_inputs: Any) -> Any:
+            if checker._active:
+                return original(self, gm, example_inputs)
+            keep = torch.fx.GraphModule(gm, copy.deepcopy(gm.graph))
+            compiled = original(self, gm, example_inputs)
+            return checker.wrap(keep, compiled, checker.compile_id(), self.compiler_fn)
+
+        OutputGraph.call_user_compiler = call_user_compiler
+
+        def uninstall() -> None:
+            OutputGraph.call_user_compiler = original
+        return uninstall
+
+    def wrap(self, gm: torch.fx.GraphModule, compiled: Callable[..., Any], cid: str | None,
+             compiler: Callable[..., Any]) -> Callable[..., Any]:
+        checker = self
+        state = {"calls": 0}
+
+        def checked(*args: Any) -> Any:
+            if checker._active or state["calls"] >= checker.calls:
+                return compiled(*args)
+            state["calls"] += 1
+            before = _clone(list(args))
+            rng = torch.random.get_rng_state()
+            out = compiled(*args)
+            after_rng = torch.random.get_rng_state()
+            checker._active = True
+            try:
+                check = check_graph(gm, out, before, rng, checker.tol, cid)
+                if not check.ok and checker.localise:
+                    try:
+                        with checker.quiet():
+                            check.divergent_node = localise(gm, compiler, before, rng,
+                                                            checker.tol)
+                    except Exception as exc:  # noqa: BLE001
+                        check.error = None
+                        check.divergent_node = {"error": f"{type(exc).__name__}: {exc}"[:300]}
+            except Exception as exc:  # noqa: BLE001 - a checker fault is not the user's
+                check = GraphCheck(cid, [], error=f"{type(exc).__name__}: {exc}"[:500])
+            finally:
+                checker._active = False
+                torch.random.set_rng_state(after_rng)
+            checker.sink(check)
+            return out
+
+        checked._compdiag_accuracy = True  # type: ignore[attr-defined]
+        return checked

@@ -1,0 +1,200 @@
+"""Accuracy against eager: the comparison rules (fast), and end to end on CPU — `compdiag check`
+exit codes and JUnit on an injected mismatch, a clean script and a crashing script; the
+localiser naming the injected op; a real float16 overflow; the pytest plugin via pytester."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+import torch
+
+from compdiag.capture.accuracy import Tolerance, compare_output
+
+SCRIPTS = Path(__file__).parent / "accuracy_scripts"
+
+
+# -- the rules, on tensors --------------------------------------------------------------------
+def test_small_float32_noise_passes_and_real_error_fails():
+    ref = torch.linspace(-1, 1, 100)
+    ok = compare_output("o", ref, ref + 1e-7, ref.double(), Tolerance())
+    bad = compare_output("o", ref, ref + 0.1, ref.double(), Tolerance())
+    assert ok.ok and not bad.ok
+    assert bad.max_abs == pytest.approx(0.1, rel=1e-3)
+    assert "beyond tolerance" in bad.detail["reason"]
+
+
+def test_compiled_closer_to_fp64_than_eager_passes():
+    """same()'s RMSE rule: a result nearer the float64 reference than eager is not an error."""
+    exact = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64) / 3
+    eager = (exact + 5e-3).to(torch.bfloat16)
+    compiled = exact.to(torch.bfloat16)
+    assert compare_output("o", eager, compiled, exact, Tolerance()).ok
+
+
+def test_inf_pattern_mismatch_fails_and_explains_overflow():
+    x = torch.full((4,), 300.0, dtype=torch.float16)
+    eager = x * x / 1000
+    compiled = (x.float() * x.float() / 1000).half()
+    check = compare_output("o", eager, compiled, x.double() * x.double() / 1000, Tolerance())
+    assert not check.ok
+    assert check.detail["inf_mismatch"]
+    assert "eager overflows in torch.float16" in check.detail["reason"]
+
+
+def test_shape_dtype_and_integer_mismatches():
+    a = torch.ones(2, 3)
+    assert "shape" in compare_output("o", a, torch.ones(3, 2), a, Tolerance()).detail["reason"]
+    assert "dtype" in compare_output("o", a, a.double(), a, Tolerance()).detail["reason"]
+    i = torch.arange(5)
+    assert compare_output("o", i, i.clone(), i, Tolerance()).ok
+    assert not compare_output("o", i, i + 1, i, Tolerance()).ok
+
+
+def test_user_tolerances_widen_the_check():
+    ref = torch.ones(10)
+    assert not compare_output("o", ref, ref + 1e-3, ref.double(), Tolerance()).ok
+    assert compare_output("o", ref, ref + 1e-3, ref.double(), Tolerance(atol=1e-2)).ok
+
+
+def test_eager_nondeterminism_is_not_blamed_on_the_compiler():
+    from compdiag.capture.accuracy import check_graph
+
+    class Noisy(torch.nn.Module):
+        def forward(self, x):
+            return (x + torch.randn(x.shape, generator=self.g),)
+
+    m = Noisy()
+    m.g = torch.Generator().manual_seed(1)  # not the global RNG: replays differ
+    gm = torch.fx.symbolic_trace(m)
+    x = torch.zeros(8)
+    compiled_out = (x + 50,)
+    check = check_graph(gm, compiled_out, [x], torch.random.get_rng_state(), Tolerance(), "0/0")
+    assert check.nondeterministic
+    assert check.ok
+    assert check.outputs[0].detail["eager_nondeterministic"]
+    assert "non-deterministic" in check.outputs[0].detail["reason"]
+
+
+# -- end to end -------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """Each script once under `compdiag check --junit`, and once under plain python."""
+    base = tmp_path_factory.mktemp("accuracy")
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(base / "cache"))
+    out = {}
+    for name in ("relu_bug", "log1p_bug", "clean", "crash", "fp16_overflow"):
+        junit = base / f"{name}.xml"
+        store = base / f"{name}.db"
+        proc = subprocess.run(
+            [sys.executable, "-m", "compdiag", "check", "--store", str(store), "--junit",
+             str(junit), str(SCRIPTS / f"{name}.py")],
+            capture_output=True, text=True, env=env, cwd=base, timeout=600)
+        shown = subprocess.run([sys.executable, "-m", "compdiag", "show", "--store", str(store),
+                                "--json"], capture_output=True, text=True, check=True)
+        out[name] = {"rc": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr,
+                     "junit": ET.parse(junit).getroot(), "doc": json.loads(shown.stdout)}
+    plain = subprocess.run([sys.executable, str(SCRIPTS / "clean.py")], capture_output=True,
+                           text=True, env=env, cwd=base, timeout=600)
+    out["clean"]["plain_stdout"] = plain.stdout
+    return out
+
+
+def _divergent(doc: dict) -> dict:
+    bad = [a for a in doc["accuracy"] if not a["ok"]]
+    assert bad, doc["accuracy"]
+    return bad[0]["detail"]["divergent_node"]
+
+
+def test_injected_relu_mismatch_exits_1_with_junit_failure_and_names_relu(checked):
+    r = checked["relu_bug"]
+    assert r["rc"] == 1, r["stderr"][-2000:]
+    suite = r["junit"]
+    assert suite.get("failures") == "1" and suite.get("errors") == "0"
+    failure = suite.find("testcase/failure")
+    assert failure is not None and "relu" in failure.get("message")
+    node = _divergent(r["doc"])
+    assert node["op"] == "relu"
+    assert node["user_frame"]["line"] == "z = torch.relu(y)"
+    fails = [f for f in r["doc"]["failures"] if f["stage"] == "accuracy"]
+    assert fails and fails[0]["user_frame"]["lineno"] == 10
+
+
+def test_injected_log1p_mismatch_names_log1p(checked):
+    r = checked["log1p_bug"]
+    assert r["rc"] == 1, r["stderr"][-2000:]
+    assert _divergent(r["doc"])["op"] == "log1p"
+
+
+def test_clean_script_exits_0_and_its_numbers_do_not_change(checked):
+    r = checked["clean"]
+    assert r["rc"] == 0, r["stderr"][-2000:]
+    suite = r["junit"]
+    assert suite.get("failures") == "0" and int(suite.get("tests")) >= 1
+    assert r["doc"]["accuracy"] and all(a["ok"] for a in r["doc"]["accuracy"])
+    # In-place input mutation happened once, BatchNorm's buffers updated once, RNG untouched.
+    assert r["stdout"] == r["plain_stdout"]
+
+
+def test_crashing_script_exits_2_with_junit_error(checked):
+    r = checked["crash"]
+    assert r["rc"] == 2
+    assert r["junit"].get("errors") == "1"
+    assert "the program gave up" in r["stderr"]
+
+
+def test_float16_overflow_is_a_real_mismatch(checked):
+    r = checked["fp16_overflow"]
+    assert r["rc"] == 1, r["stderr"][-2000:]
+    bad = [a for a in r["doc"]["accuracy"] if not a["ok"]]
+    assert bad and bad[0]["detail"]["inf_mismatch"]
+    assert "overflows" in bad[0]["detail"]["reason"]
+
+
+def test_check_of_a_stored_run_without_accuracy_is_a_one_line_error(checked, tmp_path):
+    store = tmp_path / "plain.db"
+    from compdiag.store.writer import Writer
+
+    w = Writer(store)
+    run = w.begin_run(source="run", argv=["x.py"])
+    w.end_run(run, exit_code=0, status="done")
+    w.close()
+    proc = subprocess.run([sys.executable, "-m", "compdiag", "check", "--store", str(store),
+                           str(run)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "not recorded with --check-accuracy" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+# -- the pytest plugin ------------------------------------------------------------------------
+pytest_plugins = ["pytester"]
+
+
+def test_pytest_plugin_fails_only_the_disagreeing_test(pytester: pytest.Pytester, tmp_path):
+    pytester.makepyfile(test_model="""
+        import pytest
+        import torch
+        import torch._inductor.config as ic
+
+        def f(x):
+            return torch.relu(torch.sin(x)) * 3
+
+        @pytest.mark.compdiag_accuracy
+        def test_buggy(monkeypatch):
+            monkeypatch.setattr(ic.cpp, "inject_relu_bug_TESTING_ONLY", "accuracy")
+            torch.compile(f)(torch.randn(16))
+
+        @pytest.mark.compdiag_accuracy(rtol=1e-3)
+        def test_fine():
+            torch.compile(f)(torch.randn(16))
+    """)
+    # The plugin is found through its pytest11 entry point, as in a user's project.
+    result = pytester.runpytest_subprocess("-q")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*compiled graphs disagree with eager*",
+                                 "*first divergent node*relu*"])
