@@ -1,0 +1,248 @@
+"""Benchmark of `compdiag tui` on a big store: first screen and keystroke latency.
+
+Builds (or reuses) a synthetic store with 1,200 compile ids and ~100 MB of payloads
+(compdiag_tui.demo_store), then starts the real app in a pseudo-terminal, as a user would:
+
+- first screen: seconds from spawning `python -m compdiag tui` (interpreter start, imports,
+  store open, compile tree of every compile id) until the compile tree and its first compile's
+  summary are on the terminal;
+- keystrokes: milliseconds from writing a key to the pty until the app's repaint arrives
+  (time to the first byte of the answer, and to the end of the burst of output). Keys cover
+  moving in the tree, opening a compile id, switching stage tabs (each loads its payload
+  lazily), picking kernels, and typing a search.
+
+    python benchmarks/tui_bench.py [--store big.db] [--compiles 1200] [--payload-mb 100] [--json]
+
+The machine's load average is printed with the figures: on a shared 2-core box they move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import os
+import pty
+import select
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+KEYS = {"down": b"\x1b[B", "up": b"\x1b[A", "enter": b"\r", "escape": b"\x1b",
+        "right_square_bracket": b"]", "slash": b"/"}
+
+
+class Term:
+    """A child process on a pseudo-terminal; reads everything it paints."""
+
+    def __init__(self, argv: list[str], *, cols: int = 160, rows: int = 45,
+                 env: dict[str, str] | None = None) -> None:
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        full_env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(cols),
+                    "LINES": str(rows), **(env or {})}
+        full_env.pop("TEXTUAL", None)
+        self.t0 = time.perf_counter()
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
+                                     env=full_env, start_new_session=True, close_fds=True)
+        os.close(slave)
+        self.buffer = bytearray()
+
+    def read(self, timeout: float) -> bytes:
+        ready, _, _ = select.select([self.master], [], [], timeout)
+        if not ready:
+            return b""
+        try:
+            data = os.read(self.master, 1 << 16)
+        except OSError:
+            return b""
+        self.buffer += data
+        return data
+
+    def wait_for(self, *needles: bytes, timeout: float = 30.0) -> float:
+        """Seconds since spawn when every needle has been painted."""
+        end = time.perf_counter() + timeout
+        while time.perf_counter() < end:
+            if all(n in self.buffer for n in needles):
+                return time.perf_counter() - self.t0
+            self.read(0.05)
+        raise TimeoutError(f"never saw {needles!r}; last output: {bytes(self.buffer[-400:])!r}")
+
+    def drain(self, quiet: float = 0.05, limit: float = 5.0) -> None:
+        end = time.perf_counter() + limit
+        while time.perf_counter() < end and self.read(quiet):
+            pass
+
+    def key(self, name: str, quiet: float = 0.03) -> tuple[float, float]:
+        """(ms to the first byte of the answer, ms to the end of its burst)."""
+        self.drain(0.02)
+        start = time.perf_counter()
+        os.write(self.master, KEYS.get(name, name.encode()))
+        first = last = None
+        deadline = start + 5.0
+        while time.perf_counter() < deadline:
+            data = self.read(quiet if first is not None else 5.0)
+            now = time.perf_counter()
+            if not data:
+                break
+            if first is None:
+                first = now
+            last = now
+        if first is None:
+            return float("nan"), float("nan")
+        return (first - start) * 1000, (last - start) * 1000
+
+    def close(self) -> int | None:
+        try:
+            os.write(self.master, b"q")
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        os.close(self.master)
+        return self.proc.returncode
+
+
+def build(store: Path, compiles: int, payload_mb: float) -> dict[str, float]:
+    from compdiag_tui.demo_store import build_demo_store
+
+    t = time.perf_counter()
+    build_demo_store(store, compiles=compiles, payload_mb=payload_mb)
+    return {"build_s": round(time.perf_counter() - t, 2),
+            "store_mb": round(store.stat().st_size / 1e6, 1)}
+
+
+def payload_mb(store: Path) -> float:
+    from compdiag.store.reader import Reader
+
+    with Reader(store) as r:
+        a = r.conn.execute("SELECT coalesce(sum(length(payload)), 0) FROM records").fetchone()[0]
+        b = r.conn.execute("SELECT coalesce(sum(length(source)), 0) FROM kernels").fetchone()[0]
+        n = r.conn.execute("SELECT count(*) FROM compiles").fetchone()[0]
+    return round((a + b) / 1e6, 1), n
+
+
+def measure(store: Path, rounds: int = 3) -> dict:
+    argv = [sys.executable, "-m", "compdiag", "tui", "--store", str(store)]
+    first_screens = []
+    keys: dict[str, list[tuple[float, float]]] = {}
+    for _ in range(rounds):
+        term = Term(argv)
+        try:
+            # The tree's first compile id highlighted and its summary drawn.
+            first_screens.append(term.wait_for(b"0/0", b"compile ", b"attempt"))
+            term.drain(0.2)
+            plan = (["down"] * 15 + ["up"] * 5 + ["enter"] + list("2345") + ["7"]
+                    + ["down"] * 2 + list("890") + ["escape"] + ["down"] * 5
+                    + ["slash"] + list("sigmoid") + ["escape"])
+            for name in plan:
+                label = {"2": "tab", "3": "tab", "4": "tab", "5": "tab", "7": "tab", "8": "tab",
+                         "9": "tab", "0": "tab"}.get(name, name)
+                if len(name) == 1 and name.isalpha():
+                    label = "search typing"
+                keys.setdefault(label, []).append(term.key(name))
+                if name == "slash":
+                    term.drain(0.1)
+        finally:
+            term.close()
+    out = {"first_screen_s": {"median": round(statistics.median(first_screens), 3),
+                              "max": round(max(first_screens), 3),
+                              "runs": [round(x, 3) for x in first_screens]},
+           "keys_ms": {}}
+    everything = []
+    for label, values in keys.items():
+        firsts = sorted(v[0] for v in values if v[0] == v[0])
+        ends = sorted(v[1] for v in values if v[1] == v[1])
+        if not firsts:
+            continue
+        if label != "escape":       # a lone ESC waits for Textual's escape-sequence timeout
+            everything += firsts
+        out["keys_ms"][label] = {"n": len(firsts), "median": round(statistics.median(firsts), 1),
+                                 "p95": round(_pct(firsts, 95), 1), "max": round(firsts[-1], 1),
+                                 "burst_end_median": round(statistics.median(ends), 1)}
+    everything.sort()
+    out["all_keys_ms"] = {"n": len(everything), "median": round(statistics.median(everything), 1),
+                          "p95": round(_pct(everything, 95), 1), "max": round(everything[-1], 1)}
+    return out
+
+
+def measure_inprocess(store: Path) -> dict:
+    """App start to compile tree ready, inside one process (no interpreter start-up)."""
+    import asyncio
+
+    t0 = time.perf_counter()
+    from compdiag_tui import CompdiagApp
+    from compdiag_tui.widgets import CompileSummary
+    t_import = time.perf_counter() - t0
+
+    async def run() -> float:
+        app = CompdiagApp(store)
+        start = time.perf_counter()
+        async with app.run_test(size=(160, 45)):
+            while True:
+                try:
+                    if app.screen.query_one(CompileSummary).info is not None:
+                        return time.perf_counter() - start
+                except Exception:  # noqa: BLE001 - the screen is not there yet
+                    pass
+                await asyncio.sleep(0.002)
+
+    return {"import_s": round(t_import, 3), "app_to_tree_s": round(asyncio.run(run()), 3)}
+
+
+def _pct(values: list[float], p: float) -> float:
+    k = max(0, min(len(values) - 1, int(round(p / 100 * (len(values) - 1)))))
+    return values[k]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--store", type=Path, help="reuse this store (built when missing)")
+    ap.add_argument("--compiles", type=int, default=1200)
+    ap.add_argument("--payload-mb", type=float, default=100.0)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    tmp = None
+    store = args.store
+    if store is None:
+        tmp = tempfile.TemporaryDirectory(prefix="tui_bench_")
+        store = Path(tmp.name) / "big.db"
+    result: dict = {"load_avg_1m": round(os.getloadavg()[0], 2), "cpus": os.cpu_count()}
+    if not store.exists():
+        result.update(build(store, args.compiles, args.payload_mb))
+    result["payload_mb"], result["compiles"] = payload_mb(store)
+    result["pty"] = measure(store, args.rounds)
+    result["in_process"] = measure_inprocess(store)
+    result["load_avg_1m_after"] = round(os.getloadavg()[0], 2)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print(f"store: {result['compiles']} compile ids, {result['payload_mb']} MB of payloads")
+        fs = result["pty"]["first_screen_s"]
+        print(f"first screen (spawn to compile tree painted): median {fs['median']} s, "
+              f"max {fs['max']} s over {len(fs['runs'])} runs")
+        ip = result["in_process"]
+        print(f"  in process: import {ip['import_s']} s, app start to tree {ip['app_to_tree_s']} s")
+        print("keystroke to first repaint byte (ms):")
+        for label, v in result["pty"]["keys_ms"].items():
+            print(f"  {label:<22} n={v['n']:<3} median {v['median']:>6}  p95 {v['p95']:>6}  "
+                  f"max {v['max']:>6}  (burst end median {v['burst_end_median']})")
+        a = result["pty"]["all_keys_ms"]
+        print(f"  all keys (no escape)   n={a['n']:<3} median {a['median']:>6}  p95 {a['p95']:>6}"
+              f"  max {a['max']:>6}")
+        print(f"load average (1 min) {result['load_avg_1m']} -> {result['load_avg_1m_after']} "
+              f"on {result['cpus']} CPUs")
+    if tmp is not None:
+        tmp.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,28 @@
+"""`compdiag tui [RUN] [--store DB]`: registered through cli._load_extras (COMMANDS)."""
+
+from __future__ import annotations
+
+import argparse
+
+from compdiag.cli import _store, _store_arg
+from compdiag.store.reader import Reader
+
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    store = _store(args)
+    with Reader(store) as reader:           # one-line errors for a missing or foreign store
+        run_id = reader.resolve_run(args.run) if args.run is not None else None
+    from compdiag_tui import CompdiagApp   # Textual is imported only for this subcommand
+
+    app = CompdiagApp(store, run_id)
+    app.run()
+    return app.return_code or 0
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    _store_arg(p)
+    p.add_argument("run", nargs="?", metavar="RUN", help="run id (default: the latest)")
+    p.set_defaults(func=cmd_tui)
+
+
+COMMANDS = [("tui", register, "browse runs, compile stages, graphs, kernels and diagnoses")]

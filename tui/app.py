@@ -1,0 +1,142 @@
+"""CompdiagApp: the Textual app behind `compdiag tui [RUN]`.
+
+Screens: runs list -> a run's compile tree (+ diagnoses) -> a compile id's stage tabs;
+the user's source at a line; search. Every read goes through `compdiag.store.Reader`
+(via `StoreModel`); payloads are fetched when their view is opened.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding
+
+from compdiag_tui.commands import CompdiagCommands
+from compdiag_tui.model import StoreModel
+from compdiag_tui.screens import (CompileScreen, RunScreen, RunsScreen, SearchScreen,
+                                  SourceScreen, tab_for_kind)
+
+
+class CompdiagApp(App[int]):
+    TITLE = "compdiag"
+    COMMANDS = App.COMMANDS | {CompdiagCommands}
+    ENABLE_COMMAND_PALETTE = True
+
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("slash", "search", "Search"),
+        Binding("m", "copy_minify", "Copy minify"),
+        Binding("b", "copy_bisect", "Copy bisect"),
+        Binding("escape", "back", "Back"),
+        Binding("R", "runs", "Runs", show=False),
+    ]
+
+    def __init__(self, store: Path | str, run_id: int | None = None, *,
+                 open_latest: bool = True) -> None:
+        super().__init__()
+        self.model = StoreModel(store)
+        self.run_id = run_id
+        self.open_latest = open_latest
+        self.last_copied: str | None = None
+        self.sub_title = Path(store).name
+
+    # -- start ------------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        # The runs list is built only when asked for (escape): the first screen is the run.
+        runs = self.model.runs()
+        run_id = self.run_id
+        if run_id is None and self.open_latest and runs:
+            run_id = runs[-1]["id"]
+        self.push_screen(RunScreen(run_id) if run_id is not None else RunsScreen())
+
+    def on_unmount(self) -> None:
+        self.model.close()
+
+    # -- navigation -------------------------------------------------------------------------
+    def open_run(self, run_id: int) -> None:
+        self.push_screen(RunScreen(run_id))
+
+    def open_compile(self, run_id: int, compile_id: str, *, tab: str = "overview",
+                     kind: str | None = None, match: str | None = None) -> None:
+        screen = self.screen
+        if isinstance(screen, CompileScreen) and screen.compile_id == compile_id \
+                and screen.run_id == run_id:
+            screen.show(tab, kind, match)
+            return
+        self.push_screen(CompileScreen(run_id, compile_id, tab=tab, kind=kind, match=match))
+
+    def open_source(self, run_id: int, filename: str, lineno: int, line: str | None, *,
+                    title: str = "") -> None:
+        cwd = self.model.run(run_id).get("cwd")
+        self.push_screen(SourceScreen(filename, lineno, line, cwd=cwd, title=title))
+
+    def action_back(self) -> None:
+        if isinstance(self.screen, SearchScreen):
+            return
+        if len(self.screen_stack) > 2:
+            self.pop_screen()
+        elif isinstance(self.screen, RunScreen):
+            self.switch_screen(RunsScreen())
+
+    def action_runs(self) -> None:
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if not isinstance(self.screen, RunsScreen):
+            self.switch_screen(RunsScreen())
+
+    # -- the selection ----------------------------------------------------------------------
+    def current_run_id(self) -> int | None:
+        for screen in reversed(self.screen_stack):
+            run_id = getattr(screen, "run_id", None)
+            if isinstance(run_id, int):
+                return run_id
+        runs = self.model.runs()
+        return runs[-1]["id"] if runs else None
+
+    def current_compile_id(self) -> str | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, CompileScreen):
+                return screen.compile_id
+            if isinstance(screen, RunScreen):
+                return screen.selected_compile
+        return None
+
+    # -- actions ----------------------------------------------------------------------------
+    def action_search(self) -> None:
+        run_id = self.current_run_id()
+        if run_id is None or isinstance(self.screen, SearchScreen):
+            return
+
+        def opened(hit: dict[str, Any] | None) -> None:
+            if not hit:
+                return
+            if hit.get("compile_id") is None:
+                self.notify(f"{hit['kind']} is not tied to a compile id", severity="warning")
+                return
+            self.open_compile(run_id, hit["compile_id"], tab=tab_for_kind(hit["kind"]),
+                              kind=hit["kind"], match=hit.get("query"))
+
+        self.push_screen(SearchScreen(run_id), opened)
+
+    def copy_text(self, text: str, what: str) -> None:
+        self.last_copied = text
+        self.copy_to_clipboard(text)
+        self.notify(text, title=f"copied the {what} command")
+
+    def action_copy_minify(self) -> None:
+        run_id = self.current_run_id()
+        if run_id is None:
+            return
+        self.copy_text(self.model.minify_command(run_id, self.current_compile_id()), "minify")
+
+    def action_copy_bisect(self) -> None:
+        run_id = self.current_run_id()
+        if run_id is None:
+            return
+        self.copy_text(self.model.bisect_command(run_id), "bisect")
+
+    def action_toggle_diagnoses(self) -> None:
+        if isinstance(self.screen, RunScreen):
+            self.screen.action_toggle_diagnoses()

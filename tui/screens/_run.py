@@ -1,0 +1,154 @@
+"""RunScreen: a run's compile tree (frames -> compile ids), the highlighted compile's summary,
+and the diagnoses panel with jump-to-source."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Header, Static
+
+from compdiag.store.reader import Reader
+from compdiag_tui.diagnoses import load_diagnoses
+from compdiag_tui.widgets import CompileSummary, CompileTree, DiagnosesPanel, KeyBar
+
+
+class RunScreen(Screen):
+    DEFAULT_CSS = """
+    RunScreen .title { height: 1; padding: 0 1; background: $boost; }
+    RunScreen #main { height: 1fr; }
+    RunScreen #tree-box { width: 3fr; border-right: vkey $primary-background; }
+    RunScreen #summary-box { width: 2fr; }
+    RunScreen #diagnoses-box { height: 11; border-top: hkey $primary-background; }
+    RunScreen #diagnoses-box.hidden { display: none; }
+    RunScreen .panel-title { height: 1; padding: 0 1; color: $text-muted; }
+    """
+
+    BINDINGS = [
+        Binding("enter", "open_compile", "Stages", show=True),
+        Binding("d", "toggle_diagnoses", "Diagnoses"),
+        Binding("tab", "focus_next", "Next pane", show=False),
+        Binding("o", "open_source", "Source"),
+    ]
+
+    def __init__(self, run_id: int) -> None:
+        super().__init__()
+        self.run_id = run_id
+        self.diagnoses: list[dict[str, Any]] | None = None
+        self.diagnoses_source = ""
+
+    def compose(self) -> ComposeResult:
+        model = self.app.model
+        run = model.run(self.run_id)
+        index = model.compile_index(self.run_id)
+        counts: dict[str, int] = {}
+        for c in index:
+            counts[c.display_status] = counts.get(c.display_status, 0) + 1
+        yield Header()
+        title = Text.assemble(("run ", "dim"), (str(self.run_id), "bold"), "  ",
+                              " ".join(run.get("argv") or []), "  ",
+                              (f"{len(index)} compiles", "bold"))
+        for status, style in (("graph_break", "yellow"), ("recompile", "magenta"),
+                              ("failed", "bold red")):
+            if counts.get(status):
+                title.append(f"  {counts[status]} {status.replace('_', ' ')}", style)
+        title.append(f"  status={run['status']} exit={run.get('exit_code')}", "dim")
+        yield Static(title, classes="title")
+        with Horizontal(id="main"):
+            with Vertical(id="tree-box"):
+                yield CompileTree(id="tree")
+            with Vertical(id="summary-box"):
+                yield CompileSummary(id="summary", classes="fixed")
+        with Vertical(id="diagnoses-box"):
+            yield Static("diagnoses", classes="panel-title", id="diagnoses-title")
+            yield DiagnosesPanel(id="diagnoses")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        tree = self.query_one(CompileTree)
+        tree.frames = self.app.model.frames(self.run_id)
+        tree.focus()
+        self.query_one(DiagnosesPanel).diagnoses = None
+        self._load_diagnoses()
+
+    # -- diagnoses (a worker: explain may take a while on a big run) --------------------------
+    @work(thread=True, exclusive=True, group="diagnoses")
+    def _load_diagnoses(self) -> None:
+        with Reader(self.app.model.path) as reader:
+            diagnoses, source = load_diagnoses(reader, self.run_id)
+        self.app.call_from_thread(self._show_diagnoses, diagnoses, source)
+
+    def _show_diagnoses(self, diagnoses: list[dict[str, Any]], source: str) -> None:
+        self.diagnoses = diagnoses
+        self.diagnoses_source = source
+        self.query_one(DiagnosesPanel).diagnoses = diagnoses
+        self.query_one("#diagnoses-title", Static).update(
+            f"diagnoses ({len(diagnoses)}, from {source}) — enter jumps to the user's source")
+
+    @on(DiagnosesPanel.DiagnosisChosen)
+    def _diagnosis_chosen(self, event: DiagnosesPanel.DiagnosisChosen) -> None:
+        d = event.diagnosis
+        frame = d.get("user_frame") or {}
+        if frame.get("filename") and frame.get("lineno"):
+            self.app.open_source(self.run_id, frame["filename"], int(frame["lineno"]),
+                                 frame.get("line"), title=str(d.get("reason") or ""))
+        elif d.get("compile_id"):
+            self.app.open_compile(self.run_id, d["compile_id"])
+
+    # -- the tree --------------------------------------------------------------------------
+    @on(CompileTree.CompileHighlighted)
+    def _highlighted(self, event: CompileTree.CompileHighlighted) -> None:
+        summary = self.query_one(CompileSummary)
+        if event.compile_id is None:
+            summary.info = None
+            summary.details = None
+            return
+        model = self.app.model
+        summary.info = model.compile_info(self.run_id, event.compile_id)
+        summary.details = model.details(self.run_id, event.compile_id)
+
+    @on(CompileTree.CompileChosen)
+    def _chosen(self, event: CompileTree.CompileChosen) -> None:
+        self.app.open_compile(self.run_id, event.compile_id)
+
+    @property
+    def selected_compile(self) -> str | None:
+        return self.query_one(CompileTree).current_compile
+
+    def action_open_compile(self) -> None:
+        cid = self.selected_compile
+        if cid is not None:
+            self.app.open_compile(self.run_id, cid)
+        else:
+            tree = self.query_one(CompileTree)
+            if tree.cursor_node is not None:
+                tree.cursor_node.toggle()
+
+    def action_toggle_diagnoses(self) -> None:
+        box = self.query_one("#diagnoses-box")
+        box.toggle_class("hidden")
+        if not box.has_class("hidden"):
+            self.query_one(DiagnosesPanel).focus()
+        else:
+            self.query_one(CompileTree).focus()
+
+    def action_open_source(self) -> None:
+        """The user's source of the highlighted compile's first graph break (or its frame)."""
+        cid = self.selected_compile
+        if cid is None:
+            return
+        details = self.app.model.details(self.run_id, cid)
+        for row in details["graph_breaks"] + details["failures"]:
+            if row.get("filename") and row.get("lineno"):
+                self.app.open_source(self.run_id, row["filename"], int(row["lineno"]),
+                                     row.get("line"), title=row.get("reason") or "")
+                return
+        info = self.app.model.compile_info(self.run_id, cid)
+        if info and info.filename and info.lineno:
+            self.app.open_source(self.run_id, info.filename, int(info.lineno), None,
+                                 title=f"{info.co_name}")

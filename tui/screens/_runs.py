@@ -1,0 +1,42 @@
+"""RunsScreen: every run in the store."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Header, Static
+
+from compdiag_tui.widgets import RunsTable, KeyBar
+
+
+class RunsScreen(Screen):
+    DEFAULT_CSS = """
+    RunsScreen .title { height: 1; padding: 0 1; background: $boost; }
+    """
+
+    BINDINGS = [("enter", "open", "Open run")]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(f"runs in {self.app.model.path}", classes="title")
+        yield RunsTable(id="runs")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        model = self.app.model
+        runs = []
+        for run in model.runs():
+            runs.append({**run, "counts": model.counts(run["id"])})
+        table = self.query_one(RunsTable)
+        table.runs = runs
+        if runs:
+            table.move_cursor(row=len(runs) - 1)
+        table.focus()
+
+    def action_open(self) -> None:
+        table = self.query_one(RunsTable)
+        if table.row_count:
+            table.action_select_cursor()
+
+    def on_runs_table_run_chosen(self, event: RunsTable.RunChosen) -> None:
+        self.app.open_run(event.run_id)
