@@ -26,16 +26,21 @@ def compile_id_of(metadata: dict[str, Any]) -> str | None:
     """torch's own spelling: '0/1', with '_N' for restart attempts and '!ca/' for compiled
     autograd, so ids match what TORCH_LOGS and tlparse print."""
     frame, fcid = metadata.get("frame_id"), metadata.get("frame_compile_id")
-    if not isinstance(frame, int) or not isinstance(fcid, int):
+    if not _is_int(frame) or not _is_int(fcid):
         return None
     cid = f"{frame}/{fcid}"
     ca = metadata.get("compiled_autograd_id")
-    if isinstance(ca, int):
+    if _is_int(ca):
         cid = f"!{ca}/{cid}"
     attempt = metadata.get("attempt")
-    if isinstance(attempt, int) and attempt:
+    if _is_int(attempt) and attempt:
         cid += f"_{attempt}"
     return cid
+
+
+def _is_int(value: Any) -> bool:
+    """An int that is not a bool (JSON true/false must not become a compile id)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # -- graph breaks -----------------------------------------------------------------------------

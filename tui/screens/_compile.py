@@ -123,13 +123,16 @@ class CompileScreen(Screen):
             self.call_after_refresh(self._after_build, tab, widget, kind, match)
         else:
             switcher.current = f"pane-{tab}"
+            pane = switcher.query_one(f"#pane-{tab}")
+            _focus_first(pane)
             if kind or match:
-                self._after_build(tab, switcher.query_one(f"#pane-{tab}"), kind, match)
+                self._after_build(tab, pane, kind, match)
 
     def _after_build(self, tab: str, widget: Widget | None, kind: str | None,
                      match: str | None) -> None:
         if widget is None:
             return
+        _focus_first(widget)
         if kind and isinstance(widget, (ArtifactView, RecordsView)):
             widget.select(kind)
         if match:
@@ -198,6 +201,14 @@ def _with_note(note: Any, widget: Widget) -> Widget:
     from textual.containers import Vertical
 
     return Vertical(Static(note, classes="note"), widget)
+
+
+def _focus_first(widget: Widget) -> None:
+    """Keys go to the pane just shown (its code view, list or table)."""
+    for node in widget.query("*"):
+        if node.focusable:
+            node.focus()
+            return
 
 
 def tab_for_kind(kind: str) -> str:

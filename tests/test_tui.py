@@ -1,0 +1,332 @@
+"""`compdiag tui`: navigation and content, driven headless with Textual's Pilot on a
+hand-built store (compdiag_tui.demo_store, no torch)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from pathlib import Path
+
+import pytest
+
+from compdiag.store.reader import Reader
+from compdiag_tui import CompdiagApp
+from compdiag_tui.demo_store import USER_SOURCE, build_demo_store
+from compdiag_tui.diagnoses import _normalise, facts, load_diagnoses
+from compdiag_tui.screens import (CompileScreen, RunScreen, RunsScreen, SearchScreen,
+                                  SourceScreen)
+from compdiag_tui.widgets import (ArtifactView, CodeView, CompileSummary, CompileTree,
+                                  DiagnosesPanel, KernelView, KeyBar, RunsTable, TimingChart)
+
+SIZE = (130, 40)
+
+
+def sync(fn):
+    """Run an async test on its own event loop (no pytest-asyncio in the dev extras)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        asyncio.run(fn(*args, **kwargs))
+    return wrapper
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("tui")
+    (root / "model.py").write_text(USER_SOURCE)
+    return build_demo_store(root / "demo.db", compiles=14, runs=2, cwd=str(root))
+
+
+@pytest.fixture
+def no_explain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Diagnoses from the store's facts only (explain.py evolves separately)."""
+    monkeypatch.setattr("compdiag_tui.diagnoses._from_explain", lambda reader, run_id: None)
+
+
+async def until(pilot, condition, timeout: float = 10.0) -> None:
+    """Let the app run until `condition()` holds (workers, lazy loads)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not condition():
+        if loop.time() > end:
+            raise AssertionError("condition not reached in time")
+        await pilot.pause(0.02)
+
+
+def tree_rows(tree: CompileTree) -> list[str]:
+    return [tree.row_text(i).plain for i in range(tree.row_count)]
+
+
+@sync
+async def test_first_screen_is_the_latest_runs_compile_tree(demo: Path) -> None:
+    app = CompdiagApp(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, RunScreen)
+        assert app.screen.run_id == 2
+        tree = app.screen.query_one(CompileTree)
+        with Reader(demo) as r:
+            ids = [c["compile_id"] for c in r.compiles(2)]
+            breaks = {g["compile_id"] for g in r.graph_breaks(2)}
+            recompiles = {x["compile_id"] for x in r.recompiles(2)}
+        assert tree.compile_ids == ids
+        rows = tree_rows(tree)
+        assert sum(row.lstrip().startswith("▼ frame") for row in rows) == len(app.model.frames(2))
+        # Colours and words: graph breaks yellow, recompiles magenta.
+        for i in range(tree.row_count):
+            cid = tree.row_data(i)
+            if cid in breaks:
+                text = tree.row_text(i)
+                assert "graph break" in text.plain
+                assert any("yellow" in str(span.style) for span in text.spans)
+            elif cid in recompiles:
+                assert "recompile" in tree.row_text(i).plain
+        # The first compile id is highlighted and summarised.
+        summary = app.screen.query_one(CompileSummary)
+        await until(pilot, lambda: summary.info is not None)
+        assert summary.info.compile_id == ids[0]
+        assert tree.current_compile == ids[0]
+        # The footer lists the keys.
+        keys = app.screen.query_one(KeyBar).text
+        for word in ("Search", "Copy minify", "Copy bisect", "Diagnoses", "Quit"):
+            assert word in keys
+
+
+@sync
+async def test_moving_in_the_tree_updates_the_summary_and_folds_frames(demo: Path) -> None:
+    app = CompdiagApp(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        tree = app.screen.query_one(CompileTree)
+        summary = app.screen.query_one(CompileSummary)
+        # Walk down to the first graph break and check its summary.
+        with Reader(demo) as r:
+            gb = r.graph_breaks(2)[0]
+        for _ in range(tree.row_count):
+            if tree.current_compile == gb["compile_id"]:
+                break
+            await pilot.press("down")
+        assert tree.current_compile == gb["compile_id"]
+        await pilot.pause()
+        text = summary.render_summary()
+        plain = " ".join(getattr(r, "plain", "") for r in text.renderables)
+        assert "GB0059" in plain and "Failed to trace builtin operator" in plain
+        assert "model.py:8" in plain
+        # Fold its frame: its compile rows disappear; unfold brings them back.
+        before = tree.row_count
+        await pilot.press("left")
+        assert tree.row_count < before
+        assert isinstance(tree.current_data, tuple)
+        await pilot.press("right")
+        assert tree.row_count == before
+
+
+@sync
+async def test_a_compile_ids_stages_load_lazily_on_their_tabs(demo: Path) -> None:
+    app = CompdiagApp(demo)
+    calls: list[tuple] = []
+    async with app.run_test(size=SIZE) as pilot:
+        real = app.model.reader.artifact
+
+        def counting(run_id, compile_id, kind):
+            calls.append((compile_id, kind))
+            return real(run_id, compile_id, kind)
+
+        app.model.reader.artifact = counting
+        await pilot.pause()
+        assert calls == []                     # the first screen reads no payload
+        with Reader(demo) as r:
+            ok = next(c["compile_id"] for c in r.compiles(2)
+                      if c["status"] == "ok" and r.kernels(2, c["compile_id"]))
+            graph = r.artifact(2, ok, "dynamo_output_graph")
+            kernels = r.kernels(2, ok)
+        assert app.screen.query_one(CompileTree).select_compile(ok)
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CompileScreen) and screen.compile_id == ok
+        assert screen.loaded == {"overview"} and calls == []
+        await pilot.press("3")                 # Dynamo graph + guards
+        await until(pilot, lambda: "dynamo" in screen.loaded)
+        await pilot.pause()
+        view = screen.query_one("#pane-dynamo", ArtifactView)
+        assert view.code_view.code == graph
+        assert "class GraphModule" in view.code_view.lines[0]
+        assert calls == [(ok, "dynamo_output_graph")]
+        await pilot.press("v")                 # the guards view of the same tab
+        assert "TREE_GUARD_MANAGER" in view.code_view.code
+        # Kernels: the list from the store, the source of the highlighted one.
+        await pilot.press("7")
+        await until(pilot, lambda: "kernels" in screen.loaded)
+        await pilot.pause()
+        kv = screen.query_one(KernelView)
+        assert [k["name"] for k in kv.kernels] == [k["name"] for k in kernels]
+        await until(pilot, lambda: kv.current is not None)
+        assert kv.code_view.code == kernels[0]["source"]
+        header = kv.query_one(".kernel-header").render()
+        assert kernels[0]["name"] in str(header) or kv.current["name"] == kernels[0]["name"]
+        await until(pilot, lambda: kv.code_view.highlighted)
+        # Timings: one bar per recorded stage.
+        await pilot.press("9")
+        await until(pilot, lambda: "timings" in screen.loaded)
+        chart = screen.query_one(TimingChart)
+        stages = [s for s, _ in chart.ordered()]
+        assert stages[0] == "dynamo" and stages[-1] == "total"
+        # Escape goes back to the tree, still on the same compile id.
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, RunScreen)
+        assert app.screen.query_one(CompileTree).current_compile == ok
+
+
+@sync
+async def test_a_graph_break_diagnosis_opens_the_users_source_at_its_line(
+        demo: Path, no_explain: None) -> None:
+    app = CompdiagApp(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        panel = app.screen.query_one(DiagnosesPanel)
+        await until(pilot, lambda: panel.diagnoses is not None)
+        kinds = [d["kind"] for d in panel.diagnoses]
+        assert {"graph_break", "recompile", "failure"} <= set(kinds)
+        assert kinds.index("failure") < kinds.index("graph_break")   # worst first
+        index = kinds.index("graph_break")
+        panel.focus()
+        panel.move_to(index)
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SourceScreen)
+        view = screen.query_one(CodeView)
+        assert view.code == USER_SOURCE
+        assert view.cursor_line == 7 and 7 in view.marks       # model.py:8, 0-based
+        assert "print(" in view.lines[view.cursor_line]
+        await pilot.press("escape")
+        assert isinstance(app.screen, RunScreen)
+
+
+@sync
+async def test_search_finds_a_payload_and_opens_it_at_the_match(demo: Path) -> None:
+    app = CompdiagApp(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("slash")
+        screen = app.screen
+        assert isinstance(screen, SearchScreen)
+        await pilot.press(*"TENSOR_MATCH")
+        await until(pilot, lambda: screen.searches > 0 and screen.hits)
+        assert all(h["kind"] == "dynamo_cpp_guards_str" for h in screen.hits)
+        first = screen.hits[0]
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        compile_screen = app.screen
+        assert isinstance(compile_screen, CompileScreen)
+        assert compile_screen.compile_id == first["compile_id"]
+        assert compile_screen.active_tab == "dynamo"
+        view = compile_screen.query_one("#pane-dynamo", ArtifactView)
+        await until(pilot, lambda: view.active_view == "guards")
+        await until(pilot, lambda: "TENSOR_MATCH" in view.code_view.lines[
+            view.code_view.cursor_line])
+
+
+@sync
+async def test_copy_minify_and_bisect_commands_for_the_selection(demo: Path) -> None:
+    app = CompdiagApp(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        tree = app.screen.query_one(CompileTree)
+        await pilot.press("m")
+        store = str(demo.resolve())
+        assert app.last_copied == f"compdiag minify --store {store} 2 --graph {tree.current_compile}"
+        await pilot.press("b")
+        assert app.last_copied.endswith(
+            f"compdiag bisect --store {store} 2 -- python model.py --steps 3")
+        assert app.last_copied.startswith(f"cd {demo.parent}")
+
+
+@sync
+async def test_command_palette_opens_a_compile_id(demo: Path) -> None:
+    app = CompdiagApp(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        target = app.screen.query_one(CompileTree).compile_ids[-1]
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*f"Open compile {target}")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, CompileScreen))
+        assert app.screen.compile_id == target
+
+
+@sync
+async def test_runs_list_and_back(demo: Path) -> None:
+    app = CompdiagApp(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, RunsScreen)
+        table = app.screen.query_one(RunsTable)
+        assert table.row_count == 2
+        assert table.get_row_at(0)[0] == "1" and table.get_row_at(1)[0] == "2"
+        table.move_cursor(row=0)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RunScreen) and app.screen.run_id == 1
+        await pilot.press("escape")
+        assert isinstance(app.screen, RunsScreen)
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+@sync
+async def test_a_run_given_on_the_command_line_opens(demo: Path) -> None:
+    app = CompdiagApp(demo, run_id=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, RunScreen) and app.screen.run_id == 1
+        assert len(app.screen.query_one(CompileTree).compile_ids) == 4
+
+
+@sync
+async def test_code_view_finds_text_and_highlights_off_the_ui_thread() -> None:
+    from textual.app import App
+
+    class One(App):
+        def compose(self):
+            yield CodeView("def f(x):\n    return x.sin()\n\n# sin again\n", "python")
+
+    app = One()
+    async with app.run_test(size=(60, 10)) as pilot:
+        view = app.query_one(CodeView)
+        assert view.lines == ["def f(x):", "    return x.sin()", "", "# sin again"]
+        assert view.find("SIN") == 1 and view.find("sin", 2) == 3
+        view.match_text = "again"
+        await pilot.pause()
+        assert view.cursor_line == 3
+        await until(pilot, lambda: view.highlighted)
+        view.code = ""
+        assert view.lines == [] and not view.highlighted
+
+
+def test_diagnoses_fall_back_to_store_facts_and_normalise_explain(demo: Path,
+                                                                   no_explain: None) -> None:
+    with Reader(demo) as r:
+        diagnoses, source = load_diagnoses(r, 2)
+        assert source == "store facts"
+        assert diagnoses == facts(r, 2)
+        n_breaks = len({(g["gb_code"], g["lineno"]) for g in r.graph_breaks(2)})
+    assert sum(d["kind"] == "graph_break" for d in diagnoses) == n_breaks
+    from dataclasses import dataclass
+
+    @dataclass
+    class D:
+        kind: str
+        reason: str
+        user_frame: object = None
+
+    out = _normalise({"diagnoses": [D("graph_break", "x"), {"kind": "recompile", "reason": "y"},
+                                    42]})
+    assert out == [{"kind": "graph_break", "reason": "x", "user_frame": {}},
+                   {"kind": "recompile", "reason": "y", "user_frame": {}}]
+    assert _normalise("nonsense") is None
