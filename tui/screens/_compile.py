@@ -20,11 +20,12 @@ from compdiag_tui.widgets import (ArtifactView, CodeView, CompileSummary, Kernel
                                   RecordsView, RowsTable, TabStrip, TimingChart)
 
 TABS = [
-    ("overview", "Overview"), ("bytecode", "Bytecode"), ("dynamo", "Dynamo"),
+    ("overview", "Summary"), ("bytecode", "Bytecode"), ("dynamo", "Dynamo"),
     ("aot", "AOT"), ("postgrad", "Post-grad"), ("fusion", "Fusion"),
     ("kernels", "Kernels"), ("cudagraphs", "CUDA graphs"), ("timings", "Timings"),
     ("accuracy", "Accuracy"), ("raw", "Records"),
 ]
+TAB_KEYS = "1234567890r"
 
 
 class CompileScreen(Screen):
@@ -39,8 +40,8 @@ class CompileScreen(Screen):
         Binding("escape", "app.back", "Back"),
         Binding("right_square_bracket", "tab(1)", "Next tab"),
         Binding("left_square_bracket", "tab(-1)", "Prev tab"),
-        *[Binding(str((i + 1) % 10), f"show_tab('{tid}')", title, show=False)
-          for i, (tid, title) in enumerate(TABS[:10])],
+        *[Binding(key, f"show_tab('{tid}')", title, show=False)
+          for key, (tid, title) in zip(TAB_KEYS, TABS)],
     ]
 
     def __init__(self, run_id: int, compile_id: str, *, tab: str = "overview",
@@ -76,7 +77,7 @@ class CompileScreen(Screen):
             title.append(f"  {info.filename}:{info.lineno}", "dim")
         yield Static(title, classes="title")
         yield TabStrip([(tid, label, self._has_content(tid)) for tid, label in TABS],
-                       self.initial_tab, numbered=True, id="stages")
+                       self.initial_tab, keys=TAB_KEYS, id="stages")
         yield ContentSwitcher(id="panes")
         yield KeyBar()
 

@@ -3,6 +3,7 @@ FX nodes it fuses and the user lines it came from. Sources load when a kernel is
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from rich.console import Group
@@ -101,10 +102,19 @@ class KernelView(Horizontal):
         view.language = "cpp" if kernel["backend"] == "cpp" else "python"
         view.code = self.source_loader(kernel["id"]) or ""
         view.placeholder = "no source recorded (an extern kernel)"
-        view.marks = frozenset(i for i, line in enumerate(view.lines)
-                               if "# Source node" in line or "# Topologically" in line
-                               or "// Source node" in line)
+        view.marks = kernel_marks(view.lines, kernel)
         self.post_message(self.KernelSelected(kernel))
+
+
+def kernel_marks(lines: list[str], k: dict[str, Any]) -> frozenset[int]:
+    """Lines of a kernel that compute its fused ops or name its FX nodes (Inductor's
+    'Source Nodes' comments, `tmp = x.sin()` in C++, `tl_math.sin` in Triton)."""
+    words = {str(w) for w in (k.get("fused_ops") or []) + (k.get("fx_nodes") or []) if w}
+    if not words:
+        return frozenset()
+    pattern = re.compile(r"(?<![\w])(" + "|".join(map(re.escape, sorted(words))) + r")(?![\w])")
+    return frozenset(i for i, line in enumerate(lines)
+                     if pattern.search(line) or "Source Nodes" in line or "Source node" in line)
 
 
 def kernel_header(k: dict[str, Any]) -> Group:

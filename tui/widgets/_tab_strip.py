@@ -30,16 +30,16 @@ class TabStrip(Widget):
             return self.strip
 
     def __init__(self, tabs: list[Tab] | None = None, active: str = "", *,
-                 numbered: bool = False, id: str | None = None) -> None:
+                 keys: str = "", id: str | None = None) -> None:
         super().__init__(id=id)
-        self.numbered = numbered
+        self.keys = keys                     # the key of each tab, shown before its title
         self.set_reactive(TabStrip.tabs, list(tabs or []))
         self.set_reactive(TabStrip.active, active or (tabs[0][0] if tabs else ""))
 
     def render(self) -> Content:
         parts = []
         for i, (tab_id, title, present) in enumerate(self.tabs):
-            number = f"{(i + 1) % 10} " if self.numbered and i < 10 else ""
+            number = f"{self.keys[i]} " if i < len(self.keys) else ""
             if tab_id == self.active:
                 style = "reverse bold"
             elif present:
@@ -48,8 +48,8 @@ class TabStrip(Widget):
                 style = "dim strike"
             safe = "".join(ch for ch in tab_id if ch.isalnum() or ch in "_-")
             parts.append(Content.from_markup(
-                f"[@click=activate('{safe}')][{style}] $number$title [/][/]" if style else
-                f"[@click=activate('{safe}')] $number$title [/]", number=number, title=title))
+                f"[@click=activate('{safe}')][{style}] $number$title[/][/]" if style else
+                f"[@click=activate('{safe}')] $number$title[/]", number=number, title=title))
         return Content(" ").join(parts)
 
     def action_activate(self, tab_id: str) -> None:

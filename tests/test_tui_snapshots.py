@@ -1,0 +1,70 @@
+"""Snapshots (pytest-textual-snapshot) of the TUI's key screens on a deterministic, hand-built
+store. Refresh after an intended change with `pytest tests/test_tui_snapshots.py
+--snapshot-update` and look at the SVGs in tests/__snapshots__/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compdiag_tui import CompdiagApp
+from compdiag_tui.demo_store import build_demo_store
+from compdiag_tui.widgets import CodeView, DiagnosesPanel, KernelView
+
+SIZE = (130, 34)
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    # explain.py evolves on its own: these pictures pin the TUI, not explain's wording.
+    monkeypatch.setattr("compdiag_tui.diagnoses._from_explain", lambda reader, run_id: None)
+    # The same absolute store path on every machine (it appears in nothing shown, but the
+    # source view resolves files from the run's cwd).
+    return build_demo_store(tmp_path / "demo.db", compiles=14, cwd="/nonexistent/demo")
+
+
+async def _settle(pilot) -> None:
+    app = pilot.app
+    for _ in range(200):
+        panels = app.screen.query(DiagnosesPanel)
+        views = [v for v in app.screen.query(CodeView) if v.code and v.language != "text"]
+        if all(p.diagnoses is not None for p in panels) and all(v.highlighted for v in views):
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+def test_compile_tree(store: Path, snap_compare) -> None:
+    assert snap_compare(CompdiagApp(store), terminal_size=SIZE, run_before=_settle)
+
+
+def test_kernel_view(store: Path, snap_compare) -> None:
+    async def open_kernels(pilot) -> None:
+        pilot.app.open_compile(1, "1/1", tab="kernels")
+        await pilot.pause()
+        for _ in range(100):
+            kv = pilot.app.screen.query(KernelView)
+            if kv and kv.first().current is not None:
+                break
+            await pilot.pause(0.02)
+        await _settle(pilot)
+
+    assert snap_compare(CompdiagApp(store), terminal_size=SIZE, run_before=open_kernels)
+
+
+def test_dynamo_graph_tab(store: Path, snap_compare) -> None:
+    async def open_graph(pilot) -> None:
+        pilot.app.open_compile(1, "0/0", tab="dynamo")
+        await pilot.pause()
+        await _settle(pilot)
+
+    assert snap_compare(CompdiagApp(store), terminal_size=SIZE, run_before=open_graph)
+
+
+def test_timings_tab(store: Path, snap_compare) -> None:
+    async def open_timings(pilot) -> None:
+        pilot.app.open_compile(1, "0/0", tab="timings")
+        await _settle(pilot)
+
+    assert snap_compare(CompdiagApp(store), terminal_size=SIZE, run_before=open_timings)
