@@ -329,3 +329,27 @@ def test_show_unknown_run_is_one_line(tmp_path: Path) -> None:
         _one_line_error(run_cmd(compdiag_args("show", run, "--store", path), env=base_env()))
     p = run_cmd(compdiag_args("show", "--store", path, "--json"), env=base_env())
     assert p.returncode == 0 and '"schema_version"' in p.stdout
+
+
+@SETTINGS
+@given(values=st.lists(st.one_of(st.integers(), st.text(alphabet=st.characters()),
+                                 st.binary(max_size=8), st.floats(), st.none(),
+                                 st.builds(object), st.complex_numbers()), max_size=6))
+def test_writer_never_fails_a_batch_on_odd_values(store: Path, values) -> None:
+    """Huge ints (a corrupt log), lone surrogates (a non-UTF-8 file name), objects: stored
+    somehow, and the rows queued around them are not lost."""
+    w = Writer(store, flush_interval=60)  # one batch for everything
+    try:
+        run_id = w.begin_run(source="import", argv=["é\udcff"], cwd="/tmp/\udcff")
+        for v in values:
+            w.insert("graph_breaks", run_id=run_id, reason="odd", filename=v, lineno=v,
+                     line=v)
+        w.warn(run_id, "after the odd rows")
+        w.update_run(run_id, exit_code=1 << 70, device="cpu\ud800")
+        w.end_run(run_id, exit_code=0, status="done")
+    finally:
+        w.close()
+    with Reader(store) as r:
+        assert len(r.graph_breaks(run_id)) == len(values)
+        assert r.warnings(run_id) == ["after the odd rows"]
+        assert r.run(run_id)["status"] == "done"

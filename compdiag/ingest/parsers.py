@@ -298,7 +298,7 @@ def parse_fusion_line(msg: str) -> dict[str, Any] | None:
         return {"node1": m.group(1), "node2": m.group(2), "fused": False,
                 "reason": m.group(3).strip()}
     m = _FUSING.search(msg)
-    if m:
+    if m and m.group(2).rstrip(":,"):
         return {"node1": m.group(1), "node2": m.group(2).rstrip(":,"), "fused": True,
                 "reason": None}
     return None

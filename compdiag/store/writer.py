@@ -8,7 +8,6 @@ last fraction of a second of capture.
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 from pathlib import Path

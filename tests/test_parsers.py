@@ -1,0 +1,376 @@
+"""The pure parsers shared by live capture and import: examples in torch 2.13's real formats,
+then hypothesis fuzzing (arbitrary input never raises; every well-formed record is kept)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from compdiag.importer.trace_log import ImportResult, import_trace, iter_records
+from compdiag.ingest import parsers as P
+from compdiag.store.reader import Reader
+
+CID = re.compile(r"^(!-?\d+/)?-?\d+/-?\d+(_-?\d+)?$")
+FUZZ = settings(max_examples=200, deadline=None)
+
+# -- real formats (torch 2.13, CPU) -----------------------------------------------------------
+GRAPH_BREAK = '''Graph break in user code at tests/scripts/scenario.py:10
+Graph Break Reason: Encountered graph break when attempting to trace CALL: a function call, e.g. f(x, y):
+
+Failed to trace builtin operator
+  Explanation: Dynamo does not know how to trace builtin operator `print` with argument types ['str'] (has_kwargs False)
+  Hint: Avoid calling builtin `print` with argument types ['str']. Consider using an equivalent alternative function/method to `print`.
+  Hint: Please report an issue to PyTorch.
+
+  Developer debug context: builtin print [<class 'torch._dynamo.variables.constant.ConstantVariable'>] False
+
+ For more details about this graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0059.html
+
+User code traceback:
+  File "<frozen runpy>", line 88, in _run_code
+  File "tests/scripts/scenario.py", line 18, in <module>
+    torch.compile(f)(torch.randn(8))
+  File "tests/scripts/scenario.py", line 10, in f
+    print("graph break here")
+
+Traceback (most recent call last):
+  File "/x/torch/_dynamo/symbolic_convert.py", line 1076, in wrapper
+    return inner_fn(self, inst)
+'''
+
+OUTPUT_CODE = """
+async_compile = AsyncCompile()
+
+
+cpp_fused_add_sin_0 = async_compile.cpp_pybinding(['const float*', 'float*'], r'''
+#include <torch/csrc/inductor/cpp_prefix.h>
+extern "C"  void  kernel(const float* in_ptr0,
+                       float* out_ptr0)
+{
+    out_ptr0[0] = std::sin(in_ptr0[0]) + 1;
+}
+''')
+
+
+async_compile.wait(globals())
+del async_compile
+
+class Runner:
+    def call(self, args):
+        arg0_1, arg1_1 = args
+        buf0 = empty_strided_cpu((8, ), (1, ), torch.float32)
+        cpp_fused_add_sin_0(arg0_1, buf0)
+        buf1 = empty_strided_cpu((8, 8), (8, 1), torch.float32)
+        # Topologically Sorted Source Nodes: [mm], Original ATen: [aten.mm]
+        extern_kernels.mm(buf0, arg1_1, out=buf1)
+        return (buf1, )
+"""
+
+POST_GRAD = '''class <lambda>(torch.nn.Module):
+    def forward(self, arg0_1: "f32[8][1]cpu"):
+        # File: tests/scripts/scenario.py:11 in torch_dynamo_resume_in_f_at_10, code: return torch.sin(y) + 1
+        sin: "f32[8][1]cpu" = torch.ops.aten.sin.default(arg0_1);  arg0_1 = None
+        add: "f32[8][1]cpu" = torch.ops.aten.add.Tensor(sin, 1);  sin = None
+        return (add,)
+'''
+
+TRITON_CODE = """
+# kernel path: /tmp/x.py
+# Topologically Sorted Source Nodes: [cos, sin], Original ATen: [aten.cos, aten.sin]
+# Source node to ATen node mapping:
+triton_poi_fused_cos_sin_0 = async_compile.triton('triton_poi_fused_cos_sin_0', '''
+import triton
+@triton.jit
+def triton_poi_fused_cos_sin_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    tmp1 = tl_math.cos(tmp0)
+''', device_str='cuda')
+"""
+
+
+def test_parse_graph_break_real_payload() -> None:
+    gb = P.parse_graph_break(GRAPH_BREAK)
+    assert gb["gb_type"] == "Failed to trace builtin operator"
+    assert gb["gb_code"] == "GB0059"
+    assert gb["explanation"].startswith("Dynamo does not know how to trace builtin operator")
+    assert gb["hints"][0].startswith("Avoid calling builtin `print`") and len(gb["hints"]) == 2
+    # The innermost frame of the user code traceback, not the torch frames below it.
+    assert (gb["filename"], gb["lineno"], gb["line"]) == \
+        ("tests/scripts/scenario.py", 10, 'print("graph break here")')
+
+
+def test_parse_graph_break_old_style_one_liner() -> None:
+    gb = P.parse_graph_break("Graph Break Reason: call_function UserDefinedObjectVariable\n")
+    assert gb["gb_type"] == "call_function UserDefinedObjectVariable"
+    assert gb["gb_code"] is None and gb["hints"] == [] and gb["filename"] is None
+
+
+def test_parse_output_code_cpp_and_extern() -> None:
+    kernels = P.parse_output_code(OUTPUT_CODE, P.graph_node_lines(POST_GRAD))
+    by_name = {k["name"]: k for k in kernels}
+    assert set(by_name) == {"cpp_fused_add_sin_0", "extern_kernels.mm"}
+    cpp = by_name["cpp_fused_add_sin_0"]
+    assert cpp["backend"] == "cpp" and cpp["fused_ops"] == ["add", "sin"]
+    assert cpp["source"].startswith("#include") and "kernel(" in cpp["source"]
+    assert sorted(cpp["fx_nodes"]) == ["add", "sin"]
+    assert cpp["user_lines"] == ["tests/scripts/scenario.py:11  return torch.sin(y) + 1"]
+    mm = by_name["extern_kernels.mm"]
+    assert mm["backend"] == "extern" and mm["fx_nodes"] == ["mm"]
+    assert mm["fused_ops"] == ["aten.mm"]
+
+
+def test_parse_output_code_triton_source_nodes() -> None:
+    [k] = P.parse_output_code(TRITON_CODE)
+    assert (k["name"], k["backend"]) == ("triton_poi_fused_cos_sin_0", "triton")
+    assert k["fx_nodes"] == ["cos", "sin"] and k["fused_ops"] == ["cos", "sin"]
+    assert "@triton.jit" in k["source"] and k["user_lines"] == []
+
+
+def test_graph_node_lines() -> None:
+    assert P.graph_node_lines(POST_GRAD) == {
+        "sin": "tests/scripts/scenario.py:11  return torch.sin(y) + 1",
+        "add": "tests/scripts/scenario.py:11  return torch.sin(y) + 1"}
+    assert P.graph_node_lines(None) == {}
+
+
+@pytest.mark.parametrize("reason, guard", [
+    ("0/0: tensor 'x' size mismatch at index 0. expected 4, actual 6", "L['x'].size()[0]"),
+    ("tensor 'L['self'].w' stride mismatch at index 1. expected 1, actual 2",
+     "L['self'].w.stride()[1]"),
+    ("0/3: L['n'] == 2", "L['n'] == 2"),
+])
+def test_guard_of(reason: str, guard: str) -> None:
+    assert P.guard_of(reason) == guard
+
+
+def test_parse_recompile_reasons() -> None:
+    assert P.parse_recompile_reasons('["0/0: a", "b"]') == ["0/0: a", "b"]
+    assert P.parse_recompile_reasons("one\n\ntwo") == ["one", "two"]
+    assert P.parse_recompile_reasons('"x"') == ["x"]
+    assert P.parse_recompile_reasons(None) == []
+
+
+@pytest.mark.parametrize("exc_type, message, tb, runtime, stage", [
+    ("InductorError", "CppCompileError: C++ compile error", None, False, "kernel_compile"),
+    ("BackendCompilerFailed", "LoweringException: x", None, False, "inductor_lowering"),
+    ("RuntimeError", "unhandled error", None, True, "runtime"),
+    ("Unsupported", "x", 'File "/a/torch/_dynamo/symbolic_convert.py", line 3, in f', False,
+     "dynamo"),
+    ("RuntimeError", "x", 'File "/a/torch/_functorch/aot_autograd.py", line 3, in f', False,
+     "aot"),
+    ("AssertionError", "x", 'File "/a/torch/_inductor/codegen/cpp.py", line 3, in f', False,
+     "inductor_codegen"),
+    ("AssertionError", "x", 'File "/a/torch/_inductor/lowering.py", line 3, in f', False,
+     "inductor_lowering"),
+])
+def test_classify_stage(exc_type, message, tb, runtime, stage) -> None:
+    assert P.classify_stage(exc_type, message, tb, at_runtime=runtime) == stage
+
+
+def test_parse_fusion_and_cudagraph_lines() -> None:
+    assert P.parse_fusion_line("fusing op0 with op1") == \
+        {"node1": "op0", "node2": "op1", "fused": True, "reason": None}
+    assert P.parse_fusion_line("cannot fuse op2 with op3: no shared data ") == \
+        {"node1": "op2", "node2": "op3", "fused": False, "reason": "no shared data"}
+    assert P.parse_fusion_line("candidates: op0, op1") is None
+    assert P.parse_cudagraph_skip("skipping cudagraphs due to mutated inputs (1 instances)") \
+        == "mutated inputs (1 instances)"
+    assert P.parse_cudagraph_skip("recording") is None
+
+
+def test_record_kind_and_compile_id() -> None:
+    md = {"dynamo_start": {}, "frame_id": 3, "frame_compile_id": 1, "attempt": 2}
+    assert P.record_kind(md) == "dynamo_start" and P.compile_id_of(md) == "3/1_2"
+    md = {"artifact": {"name": "recompile_reasons", "encoding": "json"}, "frame_id": 0,
+          "frame_compile_id": 0, "attempt": 0, "compiled_autograd_id": 1}
+    assert P.record_kind(md) == "artifact:recompile_reasons"
+    assert P.compile_id_of(md) == "!1/0/0"
+    assert P.record_kind({"rank": 0}) == "unknown"
+    assert P.compile_id_of({"str": ["x", 0]}) is None
+
+
+# -- fuzzing ----------------------------------------------------------------------------------
+json_scalar = (st.none() | st.booleans() | st.integers() | st.text(max_size=30)
+               | st.floats(allow_nan=False))
+json_value = st.recursive(json_scalar, lambda inner: st.lists(inner, max_size=3)
+                          | st.dictionaries(st.text(max_size=10), inner, max_size=3),
+                          max_leaves=10)
+ENVELOPE = sorted(P.ENVELOPE_KEYS)
+KINDS = ["dynamo_start", "compilation_metrics", "inductor_output_code", "str", "artifact",
+         "dynamo_output_graph", "inductor_post_grad_graph", "guard_added", "chromium_event",
+         "dynamo_cpp_guards_str", "optimize_ddp_split_graph", "some_future_kind"]
+envelope_values = st.none() | st.booleans() | st.integers(-3, 1 << 70) | st.text(max_size=5) \
+    | json_value
+metadata = st.dictionaries(st.sampled_from(ENVELOPE + KINDS) | st.text(max_size=12),
+                           envelope_values, max_size=6)
+
+
+@FUZZ
+@given(metadata)
+@example({"frame_id": True, "frame_compile_id": False})
+@example({"frame_id": 0, "frame_compile_id": 1, "attempt": True})
+def test_record_kind_and_compile_id_of_never_raise(md: dict) -> None:
+    kind = P.record_kind(md)
+    assert isinstance(kind, str) and (kind in md or kind == "unknown" or kind.startswith("artifact:"))
+    cid = P.compile_id_of(md)
+    assert cid is None or CID.match(cid), cid
+
+
+@FUZZ
+@given(st.text(max_size=600) | st.lists(st.sampled_from([
+    "Graph break in user code at a.py:3", "Graph Break Reason: Encountered graph break x",
+    "", "Failed to trace", "  Hint: do this", "  Explanation: because",
+    "User code traceback:", '  File "a.py", line 7, in f', "    x = 1",
+    "Traceback (most recent call last)", "gb/gb0012.html", "GB9999", '  File "b.py", line x',
+]) | st.text(max_size=40), max_size=20).map("\n".join))
+def test_parse_graph_break_never_raises(text: str) -> None:
+    gb = P.parse_graph_break(text)
+    assert set(gb) >= {"reason", "gb_type", "gb_code", "hints", "filename", "lineno", "line"}
+    assert isinstance(gb["hints"], list) and all(isinstance(h, str) for h in gb["hints"])
+    assert gb["lineno"] is None or isinstance(gb["lineno"], int)
+    assert gb["gb_code"] is None or re.fullmatch(r"GB\d{4}", gb["gb_code"])
+
+
+_code_piece = st.sampled_from([
+    "cpp_fused_add_0 = async_compile.cpp_pybinding(['float*'], r'''", "'''", "''')",
+    "triton_poi_fused_sin_0 = async_compile.triton('triton_poi_fused_sin_0', '''",
+    "# Topologically Sorted Source Nodes: [a, b], Original ATen: [aten.a]",
+    "# Source Nodes: [", "extern_kernels.mm(a, b, out=c)", "extern_kernels.", "\n\n\n",
+    "cpp_fused_ = async_compile.cpp('''", "void kernel() {}",
+]) | st.text(max_size=30)
+
+
+@FUZZ
+@given(st.lists(_code_piece, max_size=25).map("\n".join),
+       st.none() | st.dictionaries(st.text(max_size=8), st.text(max_size=8), max_size=4))
+def test_parse_output_code_never_raises(code: str, nodes) -> None:
+    for k in P.parse_output_code(code, nodes):
+        assert k["backend"] in {"cpp", "triton", "extern"}
+        assert isinstance(k["name"], str) and isinstance(k["source"], str)
+        assert all(isinstance(n, str) for n in k["fx_nodes"] + k["fused_ops"])
+        assert isinstance(k["user_lines"], list)
+
+
+@FUZZ
+@given(st.none() | st.text(max_size=60), st.none() | st.text(max_size=300),
+       st.none() | st.text(max_size=300) | st.lists(st.sampled_from([
+           'File "/x/torch/_inductor/codegen/cpp.py", line 1, in f',
+           'File "/x/torch/_functorch/aot_autograd.py", line 2, in g',
+           'File "/x/torch/_inductor/codecache.py", line 3, in h',
+           'File "/x/torch/_dynamo/convert_frame.py", line 4, in i', "BackendCompilerFailed",
+       ]), max_size=5).map("\n".join), st.booleans())
+def test_classify_stage_never_raises(exc_type, message, tb, at_runtime) -> None:
+    assert P.classify_stage(exc_type, message, tb, at_runtime=at_runtime) in P.STAGES
+
+
+@FUZZ
+@given(st.text(max_size=200) | st.builds(
+    lambda a, b, c, d: f"{a}cannot fuse {b} with {c}: {d}" if a else f"fusing {b} with {c}{d}",
+    st.text(max_size=5), st.text(max_size=8), st.text(max_size=8), st.text(max_size=20)))
+def test_parse_fusion_line_never_raises(msg: str) -> None:
+    row = P.parse_fusion_line(msg)
+    assert row is None or (isinstance(row["fused"], bool) and row["node1"] and row["node2"])
+    assert P.parse_cudagraph_skip(msg) is None or isinstance(P.parse_cudagraph_skip(msg), str)
+    assert isinstance(P.guard_of(msg), str)
+    assert all(isinstance(r, str) for r in P.parse_recompile_reasons(msg))
+    assert all(isinstance(v, str) for v in P.graph_node_lines(msg).values())
+
+
+# -- the TORCH_TRACE line parser ---------------------------------------------------------------
+def _envelope_line(md: dict, *, rank: int | None, ascii_json: bool) -> str:
+    prefix = f"[rank{rank}]:" if rank is not None else ""
+    return (f"{prefix}V1130 02:17:30.020000 1797 torch/_dynamo/convert_frame.py:123] "
+            + json.dumps(md, ensure_ascii=ascii_json))
+
+
+line_chars = st.characters(exclude_characters="\n", codec="utf-8")
+payload_text = st.lists(st.text(alphabet=line_chars, max_size=40), min_size=1, max_size=4)
+well_formed = st.tuples(
+    st.dictionaries(st.sampled_from(KINDS) | st.text(max_size=8), json_value, min_size=1,
+                    max_size=3),
+    st.none() | payload_text,
+    st.none() | st.integers(0, 7),
+    st.booleans(),
+)
+garbage = st.text(alphabet=line_chars, max_size=80).filter(
+    lambda s: not s.startswith("\t")) | st.sampled_from([
+        "V1130 02:17:30.020000 1797 x.py:1] {truncated json", "[rank0]:V1130 broken",
+        "I1130 02:17:30.020000 1 a.py:1] [0/0] not json", "V1130 02:17:30.020000 1 a.py:1] []",
+    ])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(well_formed, st.lists(garbage, max_size=2)), max_size=8))
+def test_iter_records_keeps_every_well_formed_record(items) -> None:
+    lines: list[str] = []
+    expected: list[tuple[dict, str | None]] = []
+    for (md, payload, rank, ascii_json), junk in items:
+        md = {k: v for k, v in md.items() if k != "has_payload"}
+        if payload is not None:
+            md["has_payload"] = hashlib.md5("\n".join(payload).encode("utf-8", "surrogatepass")
+                                            ).hexdigest()
+        lines.append(_envelope_line(md, rank=rank, ascii_json=ascii_json) + "\n")
+        lines.extend("\t" + p + "\n" for p in payload or [])
+        lines.extend(j + "\n" for j in junk)
+        want = dict(md)
+        if rank is not None and "rank" not in want:
+            want["rank"] = rank
+        expected.append((want, None if payload is None else "\n".join(payload)))
+    result = ImportResult(run_id=0, path="fuzz")
+    got = list(iter_records(iter(lines), result))
+    # Every well-formed record comes out, in order, with its payload; junk lines may add
+    # records of their own only if they happen to be well-formed themselves.
+    it = iter(got)
+    for want in expected:
+        assert any(have == want for have in it), (want, got)
+    assert result.bad_payloads == 0
+
+
+@FUZZ
+@given(st.lists(st.text(max_size=120) | garbage, max_size=30))
+def test_iter_records_never_raises_on_arbitrary_lines(lines: list[str]) -> None:
+    result = ImportResult(run_id=0, path="fuzz")
+    for md, payload in iter_records(iter(line + "\n" for line in lines), result):
+        assert isinstance(md, dict) and (payload is None or isinstance(payload, str))
+    assert result.skipped >= 0
+
+
+@pytest.fixture(scope="module")
+def fuzz_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("fuzz-import")
+
+
+_counter = iter(range(10 ** 9))
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.lists(st.tuples(metadata, st.none() | payload_text), min_size=1, max_size=8))
+@example([({"dynamo_start": {"stack": [{"line": 1 << 70, "filename": 1 << 65}]},
+            "frame_id": 1 << 70, "frame_compile_id": 0, "attempt": 0}, None),
+          ({"compilation_metrics": {"co_firstlineno": -(1 << 80), "fail_type": "X",
+                                    "fail_user_frame_filename": "a.py",
+                                    "fail_user_frame_lineno": "seven"}}, None),
+          ({"str": ["a.py", 1 << 64]}, ["payload"])])
+def test_import_of_arbitrary_records_never_raises(fuzz_dir: Path, records) -> None:
+    """Whole-file import of envelopes with real kinds and arbitrary values: the ingestor may
+    not understand them, but the import never raises and keeps every record raw."""
+    n = next(_counter)
+    log = fuzz_dir / f"{n}.log"
+    with log.open("w", encoding="utf-8") as f:
+        for md, payload in records:
+            f.write(_envelope_line(md, rank=None, ascii_json=True) + "\n")
+            for p in payload or []:
+                f.write("\t" + p + "\n")
+    store = fuzz_dir / f"{n}.db"
+    [result] = import_trace(store, log)
+    assert result.records == len(records)
+    with Reader(store) as r:
+        assert r.counts(result.run_id)["records"] == len(records)
+        assert [rec["metadata"] for rec in r.records(result.run_id)] == \
+            [json.loads(json.dumps(md)) for md, _ in records]
