@@ -41,8 +41,8 @@ class Writer:
             cur = self.conn.execute(
                 "INSERT INTO runs (source, argv, cwd, started_at, status, torch_version, device,"
                 " mode, pid) VALUES (?,?,?,?,?,?,?,?,?)",
-                (source, json.dumps(argv), cwd, started_at or time.time(), status,
-                 torch_version, device, mode, pid),
+                tuple(map(_cell, (source, argv, cwd, started_at or time.time(), status,
+                                  torch_version, device, mode, pid))),
             )
             return int(cur.lastrowid)
 
@@ -50,7 +50,8 @@ class Writer:
         if not cols:
             return
         sets = ", ".join(f"{k} = ?" for k in cols)
-        self._queue(f"UPDATE runs SET {sets} WHERE id = ?", (*cols.values(), run_id))
+        self._queue(f"UPDATE runs SET {sets} WHERE id = ?",
+                    (*map(_cell, cols.values()), run_id))
 
     def end_run(self, run_id: int, *, exit_code: int | None, status: str) -> None:
         with self._lock:
@@ -90,7 +91,7 @@ class Writer:
                 for sql, params in batch:
                     self.conn.execute(sql, params)
                 self.conn.execute("COMMIT")
-            except sqlite3.Error:
+            except Exception:  # noqa: BLE001 - never leave the connection mid-transaction
                 if self.conn.in_transaction:
                     self.conn.execute("ROLLBACK")
                 raise
@@ -112,9 +113,24 @@ class Writer:
             self.conn.close()
 
 
+_INT64 = range(-(1 << 63), 1 << 63)
+
+
 def _cell(value: Any) -> Any:
+    """A value SQLite can bind: whatever a log or a hook hands over must not fail the batch
+    (an int beyond 64 bits, a str with surrogates from a non-UTF-8 path, an object)."""
     if isinstance(value, (dict, list, tuple)):
         return json.dumps(value, default=repr)
     if isinstance(value, bool):
         return int(value)
-    return value
+    if isinstance(value, int):
+        return value if value in _INT64 else str(value)
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value
+    if value is None or isinstance(value, (float, bytes)):
+        return value
+    return repr(value)
