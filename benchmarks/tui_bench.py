@@ -138,12 +138,13 @@ def measure(store: Path, rounds: int = 3) -> dict:
             # The tree's first compile id highlighted and its summary drawn.
             first_screens.append(term.wait_for(b"0/0", b"compile ", b"attempt"))
             term.drain(0.2)
-            plan = (["down"] * 15 + ["up"] * 5 + ["enter"] + list("2345") + ["7"]
+            # Down the tree and back to the first compile id (row 1), open it, visit the
+            # stage tabs, pick kernels, go back, search.
+            plan = (["down"] * 15 + ["up"] * 15 + ["enter"] + list("2345") + ["7"]
                     + ["down"] * 2 + list("890") + ["escape"] + ["down"] * 5
                     + ["slash"] + list("sigmoid") + ["escape"])
             for name in plan:
-                label = {"2": "tab", "3": "tab", "4": "tab", "5": "tab", "7": "tab", "8": "tab",
-                         "9": "tab", "0": "tab"}.get(name, name)
+                label = "tab" if name in "2345789" + "0" and len(name) == 1 else name
                 if len(name) == 1 and name.isalpha():
                     label = "search typing"
                 keys.setdefault(label, []).append(term.key(name))

@@ -236,7 +236,8 @@ async def test_copy_minify_and_bisect_commands_for_the_selection(demo: Path) -> 
         tree = app.screen.query_one(CompileTree)
         await pilot.press("m")
         store = str(demo.resolve())
-        assert app.last_copied == f"compdiag minify --store {store} 2 --graph {tree.current_compile}"
+        cid = tree.current_compile
+        assert app.last_copied == f"compdiag minify --store {store} 2 --graph {cid}"
         await pilot.press("b")
         assert app.last_copied.endswith(
             f"compdiag bisect --store {store} 2 -- python model.py --steps 3")

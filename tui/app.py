@@ -13,10 +13,10 @@ from typing import Any
 from textual.app import App
 from textual.binding import Binding
 
+from compdiag_tui import screens
 from compdiag_tui.commands import CompdiagCommands
 from compdiag_tui.model import StoreModel
-from compdiag_tui.screens import (CompileScreen, RunScreen, RunsScreen, SearchScreen,
-                                  SourceScreen, tab_for_kind)
+from compdiag_tui.screens._run import RunScreen
 
 
 class CompdiagApp(App[int]):
@@ -49,7 +49,7 @@ class CompdiagApp(App[int]):
         run_id = self.run_id
         if run_id is None and self.open_latest and runs:
             run_id = runs[-1]["id"]
-        self.push_screen(RunScreen(run_id) if run_id is not None else RunsScreen())
+        self.push_screen(RunScreen(run_id) if run_id is not None else screens.RunsScreen())
 
     def on_unmount(self) -> None:
         self.model.close()
@@ -61,30 +61,31 @@ class CompdiagApp(App[int]):
     def open_compile(self, run_id: int, compile_id: str, *, tab: str = "overview",
                      kind: str | None = None, match: str | None = None) -> None:
         screen = self.screen
-        if isinstance(screen, CompileScreen) and screen.compile_id == compile_id \
+        if isinstance(screen, screens.CompileScreen) and screen.compile_id == compile_id \
                 and screen.run_id == run_id:
             screen.show(tab, kind, match)
             return
-        self.push_screen(CompileScreen(run_id, compile_id, tab=tab, kind=kind, match=match))
+        self.push_screen(screens.CompileScreen(run_id, compile_id, tab=tab, kind=kind,
+                                               match=match))
 
     def open_source(self, run_id: int, filename: str, lineno: int, line: str | None, *,
                     title: str = "") -> None:
         cwd = self.model.run(run_id).get("cwd")
-        self.push_screen(SourceScreen(filename, lineno, line, cwd=cwd, title=title))
+        self.push_screen(screens.SourceScreen(filename, lineno, line, cwd=cwd, title=title))
 
     def action_back(self) -> None:
-        if isinstance(self.screen, SearchScreen):
+        if isinstance(self.screen, screens.SearchScreen):
             return
         if len(self.screen_stack) > 2:
             self.pop_screen()
         elif isinstance(self.screen, RunScreen):
-            self.switch_screen(RunsScreen())
+            self.switch_screen(screens.RunsScreen())
 
     def action_runs(self) -> None:
         while len(self.screen_stack) > 2:
             self.pop_screen()
-        if not isinstance(self.screen, RunsScreen):
-            self.switch_screen(RunsScreen())
+        if not isinstance(self.screen, screens.RunsScreen):
+            self.switch_screen(screens.RunsScreen())
 
     # -- the selection ----------------------------------------------------------------------
     def current_run_id(self) -> int | None:
@@ -97,7 +98,7 @@ class CompdiagApp(App[int]):
 
     def current_compile_id(self) -> str | None:
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, CompileScreen):
+            if isinstance(screen, screens.CompileScreen):
                 return screen.compile_id
             if isinstance(screen, RunScreen):
                 return screen.selected_compile
@@ -106,7 +107,7 @@ class CompdiagApp(App[int]):
     # -- actions ----------------------------------------------------------------------------
     def action_search(self) -> None:
         run_id = self.current_run_id()
-        if run_id is None or isinstance(self.screen, SearchScreen):
+        if run_id is None or isinstance(self.screen, screens.SearchScreen):
             return
 
         def opened(hit: dict[str, Any] | None) -> None:
@@ -115,10 +116,10 @@ class CompdiagApp(App[int]):
             if hit.get("compile_id") is None:
                 self.notify(f"{hit['kind']} is not tied to a compile id", severity="warning")
                 return
-            self.open_compile(run_id, hit["compile_id"], tab=tab_for_kind(hit["kind"]),
+            self.open_compile(run_id, hit["compile_id"], tab=screens.tab_for_kind(hit["kind"]),
                               kind=hit["kind"], match=hit.get("query"))
 
-        self.push_screen(SearchScreen(run_id), opened)
+        self.push_screen(screens.SearchScreen(run_id), opened)
 
     def copy_text(self, text: str, what: str) -> None:
         self.last_copied = text

@@ -15,7 +15,10 @@ from textual.widgets import Header, Static
 
 from compdiag.store.reader import Reader
 from compdiag_tui.diagnoses import load_diagnoses
-from compdiag_tui.widgets import CompileSummary, CompileTree, DiagnosesPanel, KeyBar
+from compdiag_tui.widgets._compile_summary import CompileSummary
+from compdiag_tui.widgets._compile_tree import CompileTree
+from compdiag_tui.widgets._diagnoses_panel import DiagnosesPanel
+from compdiag_tui.widgets._key_bar import KeyBar
 
 
 class RunScreen(Screen):
@@ -74,7 +77,8 @@ class RunScreen(Screen):
         tree.frames = self.app.model.frames(self.run_id)
         tree.focus()
         self.query_one(DiagnosesPanel).diagnoses = None
-        self._load_diagnoses()
+        # After the first paint: explain reads the whole run and must not delay the tree.
+        self.call_after_refresh(self._load_diagnoses)
 
     # -- diagnoses (a worker: explain may take a while on a big run) --------------------------
     @work(thread=True, exclusive=True, group="diagnoses")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from rich.segment import Segment
 from rich.style import Style
-from rich.syntax import Syntax
 from rich.text import Text
 from textual import work
 from textual.binding import Binding
@@ -118,6 +117,8 @@ class CodeView(ScrollView, can_focus=True):
 
     @work(thread=True, exclusive=True, group="highlight")
     def _highlight(self, code: str, language: str, generation: int) -> None:
+        from rich.syntax import Syntax    # pygments: imported when first needed
+
         syntax = Syntax("", language, theme="monokai", background_color="default")
         text = syntax.highlight(code.expandtabs(4))
         text.rstrip_end(0)

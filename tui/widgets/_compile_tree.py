@@ -18,8 +18,8 @@ from compdiag_tui.widgets._line_list import LineList
 def compile_label(c: CompileInfo, last: bool) -> Text:
     status = c.display_status
     style = STATUS_STYLE[status]
-    label = Text.assemble((" └─ " if last else " ├─ ", "dim"), (f"{c.compile_id:<9}", "bold"),
-                          (f"{STATUS_WORD[status]:<12}", style))
+    label = Text.assemble((" └─ " if last else " ├─ ", "dim"),
+                          (f"{c.compile_id:<9}", "bold"), (f"{STATUS_WORD[status]:<12}", style))
     total = c.stage_times.get("total")
     label.append(f"{total:7.2f}s" if total is not None else " " * 8, "dim")
     if c.graph_breaks and status != "graph_break":
