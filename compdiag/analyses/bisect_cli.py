@@ -28,6 +28,8 @@ def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="probes run at once (default: the number of CPU cores, at most 8)")
+    p.add_argument("--no-warm", action="store_true",
+                   help="start every probe in a fresh python (no forked warm interpreter)")
 
 
 COMMANDS = [("bisect", register,
@@ -45,7 +47,7 @@ def _split(args: argparse.Namespace) -> tuple[str | None, list[str]]:
     _store_arg(late)
     _options(late)
     ns, rest = late.parse_known_args(head)
-    for key in ("json", "jobs", "store"):
+    for key in ("json", "jobs", "store", "no_warm"):
         if getattr(ns, key) not in (None, False):
             setattr(args, key, getattr(ns, key))
     unknown = [w for w in rest if w.startswith("-")]
@@ -112,7 +114,8 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 
     err = Console(stderr=True, highlight=False)
     with ProgressView(err) as view:
-        report = run_bisect(cmd, cwd=cwd, oracle=oracle, jobs=jobs, listener=view.event)
+        report = run_bisect(cmd, cwd=cwd, oracle=oracle, jobs=jobs, warm=not args.no_warm,
+                            listener=view.event)
     doc = report.document()
     if run_id is not None:
         doc["run"] = run_id

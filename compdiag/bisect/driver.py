@@ -48,6 +48,8 @@ class Report:
     error: str | None = None
     baseline_tail: str = ""
     results: dict[Probe, bool] = field(default_factory=dict)
+    warm_probes: int = 0
+    warm_note: str = ""
 
     def replay(self, probe: Probe | None) -> str | None:
         if probe is None:
@@ -89,7 +91,8 @@ class Report:
         doc["culprit"] = None if not c else {
             "compile_id": c.get("cid"), "graph": c.get("graph"), "target": c.get("target"),
             "source": c.get("src"), "applications": r.count if r else None}
-        doc["probes"] = {"launched": self.launched, "cancelled": self.cancelled}
+        doc["probes"] = {"launched": self.launched, "cancelled": self.cancelled,
+                         "warm": self.warm_probes}
         doc["wall_s"] = round(self.wall_s, 2)
         return doc
 
@@ -98,7 +101,7 @@ Listener = Callable[[str, object], None]
 
 
 def run_bisect(cmd: list[str], *, cwd: Path, oracle: Oracle | None = None, jobs: int = 2,
-               listener: Listener | None = None) -> Report:
+               warm: bool = True, listener: Listener | None = None) -> Report:
     """Bisect CMD; `listener(event, payload)` hears "start" (Probe), "step" (Step),
     "plan" (Plan) and "tick" (None)."""
     emit = listener or (lambda *_: None)
@@ -108,7 +111,7 @@ def run_bisect(cmd: list[str], *, cwd: Path, oracle: Oracle | None = None, jobs:
     steps: list[Step] = []
     started = time.monotonic()
     baseline_tail = ""
-    with Runner(cmd, cwd, oracle or Oracle(), jobs) as runner:
+    with Runner(cmd, cwd, oracle or Oracle(), jobs, warm=warm) as runner:
         while True:
             plan = search.plan(results, evidence, limit=max(jobs + 2, 4))
             emit("plan", plan)
@@ -145,5 +148,6 @@ def run_bisect(cmd: list[str], *, cwd: Path, oracle: Oracle | None = None, jobs:
                               reason=note.reason + (" (passes)" if note.good else " (fails)")))
             emit("step", steps[-1])
         report = Report(plan.result, steps, time.monotonic() - started, runner.launched,
-                        runner.cancelled, list(cmd), plan.error, baseline_tail, dict(results))
+                        runner.cancelled, list(cmd), plan.error, baseline_tail, dict(results),
+                        runner.warm_probes, runner.warm_note)
     return report

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 from compdiag.bisect.search import Evidence, Probe
+from compdiag.bisect.warm import WarmServer, eligible
 
 HOOK_DIR = Path(__file__).resolve().parent / "hook"
 # Anything that would steer a probe other than the way the search says.
@@ -39,11 +40,12 @@ class Finished:
 @dataclass
 class _Running:
     probe: Probe
-    proc: subprocess.Popen
+    proc: subprocess.Popen | None   # None: a child of the warm server
     started: float
     log: Path
     out: Path
     speculative: bool = False
+    warm_id: int | None = None
 
 
 @dataclass
@@ -71,10 +73,22 @@ class Runner:
     running: dict[Probe, _Running] = field(default_factory=dict)
     launched: int = 0
     cancelled: int = 0
+    warm: bool = True
+    warm_note: str = ""
+    warm_probes: int = 0
+    _server: WarmServer | None = None
 
     def __enter__(self) -> "Runner":
         self.tmp = Path(tempfile.mkdtemp(prefix="compdiag-bisect-"))
         (self.tmp / "inductor-cache").mkdir()
+        if self.warm:
+            ok, why = eligible(self.cmd, self.cwd)
+            self.warm_note = why
+            if ok:
+                env = self.env(Probe("eager"), self.tmp / "warm.jsonl")
+                for key in Probe("eager").env():
+                    env.pop(key, None)
+                self._server = WarmServer(env)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -83,6 +97,9 @@ class Runner:
     def close(self) -> None:
         for probe in list(self.running):
             self.kill(probe)
+        if self._server is not None:
+            self._server.close()
+            self._server = None
         if self.tmp is not None:
             shutil.rmtree(self.tmp, ignore_errors=True)
             self.tmp = None
@@ -107,6 +124,25 @@ class Runner:
         n = self.launched
         log = self.tmp / f"probe-{n}.jsonl"
         out = self.tmp / f"probe-{n}.out"
+        server = self._server
+        if server is not None:
+            # Importing torch is most of a small probe: the first probes wait for the warm
+            # interpreter rather than import torch beside it on the same cores.
+            deadline = time.monotonic() + 300
+            while not server.ready and not server.failed and time.monotonic() < deadline:
+                server.pump()
+                time.sleep(0.05)
+            if server.failed or not server.ready:
+                self.warm_note = "the warm interpreter could not start"
+                server.close()
+                self._server = server = None
+        if server is not None and server.ready:
+            self.warm_probes += 1
+            server.send({"id": n, "argv": self.cmd[1:], "cwd": str(self.cwd),
+                         "env": self.env(probe, log), "out": str(out)})
+            self.running[probe] = _Running(probe, None, time.monotonic(), log, out,
+                                           speculative, warm_id=n)
+            return
         with open(out, "wb") as fh:
             proc = subprocess.Popen(self.cmd, cwd=self.cwd, env=self.env(probe, log),
                                     stdin=subprocess.DEVNULL, stdout=fh, stderr=fh,
@@ -118,15 +154,34 @@ class Runner:
         if r is None:
             return
         self.cancelled += 1
-        _kill_group(r.proc)
+        if r.proc is not None:
+            _kill_group(r.proc)
+        elif self._server is not None:
+            self._server.send({"kill": r.warm_id})
 
     def wait_any(self, poll_s: float = 0.05,
                  tick: Callable[[], None] | None = None) -> list[Finished]:
         """Block until at least one running probe ends; return those that ended."""
         while True:
             done = []
+            if self._server is not None:
+                self._server.pump()
+                if self._server.failed:  # its probes start again, each in a fresh python
+                    self.warm_note = "the warm interpreter stopped"
+                    self._server.close()
+                    self._server = None
+                    for probe, r in list(self.running.items()):
+                        if r.proc is None:
+                            del self.running[probe]
+                            self.launched -= 1
+                            self.warm_probes -= 1
+                            self.start(probe, speculative=r.speculative)
             for probe, r in list(self.running.items()):
-                rc = r.proc.poll()
+                if r.proc is not None:
+                    rc = r.proc.poll()
+                else:
+                    assert self._server is not None
+                    rc = self._server.rcs.pop(r.warm_id, None)
                 if rc is None:
                     continue
                 del self.running[probe]

@@ -41,7 +41,7 @@ class ProgressView:
                 self.running.remove(label)
             if step.result in ("good", "bad"):  # type: ignore[attr-defined]
                 self.done += 1
-            self.console.print(_step_line(step))
+            print_step(self.console, step)
         running = ", ".join(self.running) or "…"
         self.progress.update(self.task, completed=self.done, description=f"running {running}")
 
@@ -54,6 +54,10 @@ def _step_line(step) -> str:
     if step.reason:
         text += f"  [dim]{step.reason}[/dim]"
     return f"[dim]{step.n:>3}[/dim] {text}"
+
+
+def print_step(console: Console, step) -> None:
+    console.print(_step_line(step), soft_wrap=True)
 
 
 def print_report(report, doc: dict, console: Console) -> None:
@@ -88,7 +92,7 @@ def print_report(report, doc: dict, console: Console) -> None:
                      c.get("target") and f"target {c['target']}"]
             console.print("  in: " + ", ".join(w for w in where if w), markup=False)
             if c.get("source"):
-                console.print(f"  source: {c['source']}", markup=False)
+                console.print(f"  source: {c['source']}", markup=False, soft_wrap=True)
         if doc.get("replay"):
             console.print(f"  replay (fails):  {doc['replay']}", markup=False, soft_wrap=True)
         if doc.get("replay_off"):
@@ -96,5 +100,6 @@ def print_report(report, doc: dict, console: Console) -> None:
                           soft_wrap=True)
     ran = sum(1 for s in report.steps if s.result in ("good", "bad"))
     free = sum(1 for s in report.steps if s.result in ("skipped", "inferred"))
-    console.print(f"[dim]{ran} probes run ({report.cancelled} cancelled), {free} answered "
+    warm = f", {report.warm_probes} forked warm" if report.warm_probes else ""
+    console.print(f"[dim]{ran} probes run ({report.cancelled} cancelled{warm}), {free} answered "
                   f"from evidence, {report.wall_s:.1f}s[/dim]")

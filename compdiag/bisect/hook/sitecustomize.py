@@ -30,6 +30,7 @@ _RANDOM_WORDS = ("rand", "seed", "bernoulli", "dropout", "exponential", "philox"
                  "normal", "uniform", "multinomial", "poisson", "cauchy", "geometric")
 _BUILTIN_NS = ("aten", "prims", "prim", "inductor", "higher_order", "_operator", "operator")
 
+sys.modules["compdiag_bisect_hook"] = sys.modules[__name__]
 _files: dict[str, object] = {}
 _counts: dict[tuple[str, str], int] = {}
 _state = {"graph": None, "padded": False}
@@ -268,6 +269,7 @@ class _Finder:
             orig_exec(module)
             try:
                 _PATCHES[fullname](module)
+                module._compdiag_bisect_patched = True
             except Exception as exc:  # noqa: BLE001
                 _error(fullname, exc)
 
@@ -287,6 +289,19 @@ def install() -> None:
                 _error(name, exc)
     if not any(isinstance(f, _Finder) for f in sys.meta_path):
         sys.meta_path.insert(0, _Finder())
+
+
+def refresh() -> None:
+    """In a probe forked from a warm interpreter: start from nothing, read this probe's env."""
+    _files.clear()
+    _counts.clear()
+    _state.update(graph=None, padded=False)
+    install()
+    mod = sys.modules.get("torch._inductor.compiler_bisector")
+    if mod is not None:
+        mod.get_env_val.cache_clear()
+        mod.CompilerBisector.bisection_enabled = mod.get_is_bisection_enabled()
+        mod.subsystem_call_counter.clear()
 
 
 def _chain() -> None:

@@ -1,0 +1,347 @@
+"""compdiag bisect.
+
+- The search gives CompilerBisector's own answer: hypothesis drives torch's real
+  CompilerBisector.do_bisect (in-process, no compile) and compdiag's Search over the same
+  made-up programs (no torch compile, a few seconds).
+- The command line, the probes' environment, cleanup and Ctrl-C run against
+  bisect_scripts/fake_compiler.py, a torch-free stand-in (seconds).
+- One real bisect of an Inductor bug (the C++ relu accuracy injector) checks the hook, the
+  evidence and that no file outside the run's temp dir changes (minutes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from compdiag.bisect.search import (CROSSREF, DECOMP, Evidence, Probe, Search, Subsystem,
+                                    load_backends, parse_backends)
+
+REPO = Path(__file__).resolve().parent.parent
+BISECT_SCRIPTS = Path(__file__).parent / "bisect_scripts"
+FAKE = BISECT_SCRIPTS / "fake_compiler.py"
+BACKENDS = load_backends()
+ORDER = list(BACKENDS)
+
+
+# -- the search against torch's CompilerBisector ---------------------------------------------
+@dataclass
+class World:
+    """A made-up program: which backends fail, and what inside the first failing one."""
+    bad: frozenset[str]
+    counts: dict[tuple[str, str], int]
+    culprit: tuple[str, str, int | None] | None   # backend, subsystem, application
+    random: bool
+    lowp: bool
+    layout: bool
+    padded: bool
+
+    def good(self, backend: str, disabled: set[tuple[str, int]], config: set[str]) -> bool:
+        if backend not in self.bad:
+            return True
+        if self.culprit is None or self.culprit[0] != backend:
+            return False
+        _, sub, k = self.culprit
+        return sub in config if k is None else (sub, k) in disabled
+
+    def evidence(self, backend: str) -> Evidence:
+        ev = Evidence(compiles=1, layout_opt=[self.layout], padded=self.padded)
+        ev.graphs = [{"where": "dynamo", "random": self.random, "custom": [],
+                      "dtypes": ["float32"] + (["bfloat16"] if self.lowp else [])}]
+        for (b, s), n in self.counts.items():
+            if b == backend or (backend == CROSSREF and b == DECOMP):
+                ev.apps[(b, s)] = [{"i": i, "info": f"{s}#{i}"} for i in range(n)]
+        return ev
+
+
+def _can_matter(w_flags: dict, sub: Subsystem) -> bool:
+    return {"fallback_random": w_flags["random"], "emulate_precision_casts": w_flags["lowp"],
+            "layout_optimization": w_flags["layout"],
+            "comprehensive_padding": w_flags["padded"]}.get(sub.config_field, True)
+
+
+@st.composite
+def worlds(draw) -> World:
+    flags = {k: draw(st.booleans()) for k in ("random", "lowp", "layout", "padded")}
+    counts = {(b, s.name): draw(st.integers(0, 9)) for b, subs in BACKENDS.items()
+              for s in subs if not s.is_config}
+    first = draw(st.sampled_from(ORDER + [None]))
+    bad = set() if first is None else set(ORDER[ORDER.index(first):])
+    bad |= {b for b in ORDER if draw(st.integers(0, 5)) == 0}  # not always monotone
+    # crossref is aot_eager_decomp_partition plus checks that only fail on custom ops
+    if DECOMP in bad:
+        bad.add(CROSSREF)
+    else:
+        bad.discard(CROSSREF)
+    culprit = None
+    failing = next((b for b in ORDER if b in bad), None)
+    if failing is not None and BACKENDS[failing] and draw(st.booleans()):
+        sub = draw(st.sampled_from(BACKENDS[failing]))
+        if sub.is_config:
+            if _can_matter(flags, sub):
+                culprit = (failing, sub.name, None)
+        else:
+            n = counts[(failing, sub.name)] = max(1, counts[(failing, sub.name)])
+            culprit = (failing, sub.name, draw(st.integers(0, n - 1)))
+    return World(frozenset(bad), counts, culprit, **flags)
+
+
+def _compiler_bisector(world: World):
+    from torch._inductor.compiler_bisector import CompilerBisector
+
+    def fn() -> bool:
+        backend = CompilerBisector.get_backend()
+        disabled: set[tuple[str, int]] = set()
+        for (b, s), n in world.counts.items():
+            for i in range(n):
+                if CompilerBisector.disable_subsystem(b, s, lambda s=s, i=i: f"{s}#{i}"):
+                    disabled.add((s, i))
+        config = set()
+        sub = CompilerBisector.get_subsystem()
+        if sub and backend and CompilerBisector.get_config_change(backend):
+            config.add(sub)
+        return world.good(backend, disabled, config)
+
+    return CompilerBisector.do_bisect(fn)
+
+
+def _ours(world: World):
+    search = Search(BACKENDS)
+    results: dict[Probe, bool] = {}
+    evidence: dict[Probe, Evidence] = {}
+    for _ in range(200):
+        plan = search.plan(results, evidence)
+        assert plan.error is None, plan.error
+        if plan.done:
+            return plan.result, len(results)
+        probe = plan.probes[0]
+        disabled: set[tuple[str, int]] = set()
+        config: set[str] = set()
+        if probe.config:
+            config.add(probe.subsystem)
+        elif probe.subsystem is not None:
+            n = world.counts[(probe.backend, probe.subsystem)]
+            disabled = {(probe.subsystem, i) for i in range(n) if i > probe.max}
+        results[probe] = world.good(probe.backend, disabled, config)
+        if probe.subsystem is None:
+            evidence[probe] = world.evidence(probe.backend)
+    raise AssertionError("the search did not end")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(world=worlds())
+def test_search_gives_compiler_bisectors_answer(world: World) -> None:
+    theirs = _compiler_bisector(world)  # (it prints its progress; pytest captures it)
+    ours, probes = _ours(world)
+    if theirs is None:
+        assert ours is None
+        return
+    assert ours is not None
+    assert ours.backend == theirs.backend
+    assert (ours.subsystem.name if ours.subsystem else None) == theirs.subsystem
+    if ours.subsystem is not None and not ours.subsystem.is_config:
+        assert ours.application == theirs.bisect_number
+    assert ours.debug_info == theirs.debug_info
+
+
+def test_backend_table_is_read_from_torch() -> None:
+    from torch._inductor.compiler_bisector import BACKENDS as TORCH_BACKENDS
+
+    assert list(BACKENDS) == list(TORCH_BACKENDS)
+    for name, subs in TORCH_BACKENDS.items():
+        assert [s.name for s in BACKENDS[name]] == [s.name for s in subs]
+    with pytest.raises(ValueError):
+        parse_backends("BACKENDS = {'eager': [Weird('x')]}")
+
+
+def test_plan_skips_what_the_evidence_rules_out() -> None:
+    search = Search(BACKENDS)
+    world = World(frozenset({"inductor"}), {("inductor", "lowerings"): 3,
+                                            ("inductor", "pre_grad_passes"): 2},
+                  ("inductor", "lowerings", 2), False, False, False, False)
+    ours, probes = _ours(world)
+    assert (ours.backend, ours.subsystem.name, ours.application) == ("inductor", "lowerings", 2)
+    # eager, aot_eager, crossref, inductor, pre_grad off, lowerings off, lowerings <=1:
+    # no decomp_partition run, no config, cudagraphs, joint/post-grad or find-max probe
+    assert probes == 7
+    plan = search.plan({p: True for p in (Probe("eager"), Probe("aot_eager"),
+                                          Probe(CROSSREF))} | {Probe("inductor"): False},
+                       {Probe("inductor"): world.evidence("inductor")})
+    assert plan.probes[0] == Probe("inductor", "pre_grad_passes", -1)
+    assert Probe("inductor", "inductor_fallback_random", -1,
+                 (("inductor", "fallback_random", True),)) not in plan.probes
+
+
+# -- the command line against the torch-free stand-in ----------------------------------------
+def _env(tmp: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("TORCH_BISECT_", "COMPDIAG_", "TORCHINDUCTOR_"))}
+    (tmp / "tmp").mkdir(exist_ok=True)
+    env["TMPDIR"] = str(tmp / "tmp")
+    env.update(extra)
+    return env
+
+
+def _bisect(tmp: Path, *args: str, env: dict | None = None, timeout: int = 120):
+    return subprocess.run([sys.executable, "-m", "compdiag", "bisect", *args],
+                          cwd=tmp, env=env or _env(tmp), capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def _snapshot(root: Path, skip: str = "tmp") -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in root.rglob("*") if p.relative_to(root).parts[0] != skip}
+
+
+def test_cli_finds_the_application_and_its_replay_pair_reproduces_it(tmp_path: Path) -> None:
+    before = _snapshot(tmp_path)
+    p = _bisect(tmp_path, "--json", "--", sys.executable, str(FAKE), "lowerings:4:6")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert {"schema_version", "backend", "subsystem", "application", "debug_info", "steps",
+            "replay"} <= set(doc)
+    assert (doc["backend"], doc["subsystem"], doc["application"], doc["debug_info"]) == \
+        ("inductor", "lowerings", 4, "lowerings-4")
+    assert doc["culprit"] == {"compile_id": "0/0", "graph": "forward",
+                              "target": "aten.op4.default", "applications": 6,
+                              "source": 'File "model.py", line 14, in forward: y = op4(x)'}
+    results = {s["probe"]: s["result"] for s in doc["steps"]}
+    assert results["inductor · cudagraphs off"] == "skipped"
+    assert results["inductor · fallback_random=True"] == "skipped"
+    assert results[DECOMP] == "inferred"
+    assert "inductor · lowerings off" in results
+    # the pair differs in the culprit only, and reproduces it without compdiag
+    assert "TORCH_BISECT_MAX=4" in doc["replay"] and "TORCH_BISECT_MAX=3" in doc["replay_off"]
+    env = _env(tmp_path)
+    on = subprocess.run(shlex.split(doc["replay"]), env=env, cwd=tmp_path)
+    off = subprocess.run(shlex.split(doc["replay_off"]), env=env, cwd=tmp_path)
+    assert (on.returncode, off.returncode) == (1, 0)
+    assert "lowerings" in p.stderr and "bad" in p.stderr  # the step log
+    assert _snapshot(tmp_path) == before  # cwd untouched (TMPDIR is tmp/)
+    assert list((tmp_path / "tmp").iterdir()) == []  # the temp dir is gone
+
+
+def test_cli_config_culprit_and_its_replay(tmp_path: Path) -> None:
+    p = _bisect(tmp_path, "--json", "-j", "1", "--", sys.executable, str(FAKE),
+                "fallback_random")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert (doc["backend"], doc["subsystem"], doc["debug_info"]) == \
+        ("inductor", "inductor_fallback_random", "inductor_fallback_random")
+    assert doc["config"] == {"inductor.fallback_random": True}
+    env = _env(tmp_path)
+    on = subprocess.run(shlex.split(doc["replay"]), env=env, cwd=tmp_path)
+    off = subprocess.run(shlex.split(doc["replay_off"]), env=env, cwd=tmp_path)
+    assert (on.returncode, off.returncode) == (1, 0)
+
+
+def test_cli_always_failing_program_blames_eager_and_human_output(tmp_path: Path) -> None:
+    p = _bisect(tmp_path, "--", sys.executable, str(FAKE), "eager")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("culprit: eager")
+    assert "TORCH_BISECT_BACKEND=eager" in p.stdout
+
+
+def test_cli_no_failure_exits_1(tmp_path: Path) -> None:
+    p = _bisect(tmp_path, "--json", "--", sys.executable, str(FAKE), "none")
+    assert p.returncode == 1
+    doc = json.loads(p.stdout)
+    assert doc["found"] is False and doc["backend"] is None
+    assert {s["probe"] for s in doc["steps"]} >= {"eager", "inductor"}
+
+
+def test_cli_bad_input_is_one_line(tmp_path: Path) -> None:
+    cases = [("--", "no-such-command-xyz"), ("--", "missing.py"), ("1", "2"),
+             ("--bogus",), ("--store", str(tmp_path / "none.db"))]
+    for args in cases:
+        p = _bisect(tmp_path, *args)
+        assert p.returncode == 2, (args, p.stderr)
+        last = p.stderr.strip().splitlines()[-1]
+        assert last.startswith("compdiag: error: ") and p.stderr.count("\n") <= 2, \
+            (args, p.stderr)  # argparse's own errors add its usage line
+        assert "Traceback" not in p.stderr
+
+
+def test_run_oracle_reruns_the_captured_run(tmp_path: Path) -> None:
+    from compdiag.store.writer import Writer
+
+    store = tmp_path / "s.db"
+    w = Writer(store)
+    failing = w.begin_run(source="run", argv=[str(FAKE), "lowerings:1:6"], cwd=str(tmp_path))
+    w.end_run(failing, exit_code=1, status="done")
+    passing = w.begin_run(source="run", argv=[str(FAKE), "none"], cwd=str(tmp_path))
+    w.end_run(passing, exit_code=0, status="done")
+    w.close()
+    p = _bisect(tmp_path, "--store", str(store), str(failing), "--json")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert (doc["run"], doc["subsystem"], doc["application"]) == (failing, "lowerings", 1)
+    p = _bisect(tmp_path, "--store", str(store), "latest")
+    assert p.returncode == 2 and "no failure to bisect" in p.stderr
+
+
+def test_ctrl_c_kills_the_probes_and_removes_the_temp_dir(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    proc = subprocess.Popen([sys.executable, "-m", "compdiag", "bisect", "-j", "2", "--",
+                             sys.executable, str(FAKE), "sleep", str(pids)],
+                            cwd=tmp_path, env=_env(tmp_path), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not pids.exists() or
+                                           len(pids.read_text().split()) < 2):
+        time.sleep(0.1)
+    started = [int(x) for x in pids.read_text().split()]
+    assert len(started) == 2
+    assert len(list((tmp_path / "tmp").iterdir())) == 1
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    for pid in started:
+        assert not Path(f"/proc/{pid}").exists() or \
+            Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+# -- one real bisect ------------------------------------------------------------------------
+def test_real_inductor_bug_and_nothing_left_behind(tmp_path: Path) -> None:
+    """The C++ relu accuracy injector: CompilerBisector's answer is inductor / lowerings /
+    application 2 / "relu" (its test_bad_lowering); compdiag adds where it is."""
+    cache = tmp_path / "user-inductor-cache"      # the cache dir the user's torch would use
+    cache.mkdir()
+    (cache / "an-entry").write_text("x")
+    home = tmp_path / "home"
+    home.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "data.txt").write_text("the user's file")
+    watched = {d: _snapshot(d) for d in (cache, home, work)}
+    env = _env(tmp_path, TORCHINDUCTOR_CACHE_DIR=str(cache), HOME=str(home))
+    p = subprocess.run([sys.executable, "-m", "compdiag", "bisect", "--json", "--",
+                        sys.executable, str(BISECT_SCRIPTS / "relu_lowering.py")],
+                       cwd=work, env=env, capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr[-3000:]
+    doc = json.loads(p.stdout)
+    assert (doc["backend"], doc["subsystem"], doc["application"], doc["debug_info"]) == \
+        ("inductor", "lowerings", 2, "relu")
+    c = doc["culprit"]
+    assert (c["compile_id"], c["graph"], c["target"]) == ("0/0", "inference",
+                                                          "aten.relu.default")
+    assert "relu_lowering.py" in c["source"] and ".relu()" in c["source"]
+    assert "TORCH_BISECT_MAX=2" in doc["replay"] and "TORCH_BISECT_MAX=1" in doc["replay_off"]
+    skipped = {s["probe"] for s in doc["steps"] if s["result"] == "skipped"}
+    assert {"inductor · fallback_random=True", "inductor · cudagraphs off",
+            "inductor · layout_optimization=False"} <= skipped
+    for d, snap in watched.items():
+        assert _snapshot(d) == snap, d
+    assert list((tmp_path / "tmp").iterdir()) == []
