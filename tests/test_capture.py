@@ -177,12 +177,23 @@ def test_stage_times_and_reader_api(scenario: Proc, session: Session) -> None:
         # One dynamo_start per compile; a restart attempt (0/0_1) reuses its first try's.
         first_tries = {c["compile_id"].split("_")[0] for c in doc["compiles"]}
         assert kinds["dynamo_start"] == len(first_tries)
-        cid = doc["graph_breaks"][0]["compile_id"]
         graph = r.artifact(scenario.run_id, doc["kernels"][0]["compile_id"],
                            "dynamo_output_graph")
         assert graph and "torch.cos" in graph
-        source = r.artifact(scenario.run_id, cid, "compdiag:transformed_source")
-        assert source and "def " in source
+        # Original and transformed bytecode (and its decompiled source) of every compile
+        # that produced code, filed under that attempt or (restarts) under its first try.
+        done = [c["compile_id"] for c in doc["compiles"] if c["status"] == "ok"]
+        assert len(done) == 4, doc["compiles"]
+        for compile_id in done:
+            def artifact(kind: str, compile_id: str = compile_id) -> str | None:
+                return (r.artifact(scenario.run_id, compile_id, "compdiag:" + kind)
+                        or r.artifact(scenario.run_id, compile_id.split("_")[0],
+                                      "compdiag:" + kind))
+            for kind in ("bytecode_original", "bytecode_transformed"):
+                dis_text = artifact(kind)
+                assert dis_text and re.search(r"\b(RESUME|LOAD_FAST|RETURN_VALUE)\b", dis_text)
+            source = artifact("transformed_source")
+            assert source and "def " in source, (compile_id, source)
         assert r.counts(scenario.run_id)["graph_breaks"] == 1
         # Kernels without source (the TUI's cheap first screen) carry no source column.
         light = r.kernels(scenario.run_id, with_source=False)
