@@ -5,9 +5,9 @@ import torch._inductor.config as inductor_config
 inductor_config.cpp.inject_log1p_bug_TESTING_ONLY = "codegen_error"
 
 
-def block(x):
+def block(x):  # <- diagnosis
     return torch.log1p(x.abs())
 
 
-torch.compile(block)(torch.randn(16))  # <- diagnosis
+torch.compile(block)(torch.randn(16))
 print("ok")

@@ -5,9 +5,9 @@ import torch._inductor.config as inductor_config
 inductor_config.cpp.inject_relu_bug_TESTING_ONLY = "compile_error"
 
 
-def block(x):
+def block(x):  # <- diagnosis
     return torch.relu(x) + 1
 
 
-torch.compile(block)(torch.randn(16))  # <- diagnosis
+torch.compile(block)(torch.randn(16))
 print("ok")

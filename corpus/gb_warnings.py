@@ -5,8 +5,8 @@ import torch
 
 
 def quiet(x):
-    with warnings.catch_warnings():  # <- diagnosis
-        warnings.simplefilter("ignore")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # <- diagnosis
         return x.sqrt()
 
 

@@ -33,8 +33,10 @@ def load_sidecar(path: Path) -> dict[str, Any]:
 
 def run_case(name: str, workdir: Path, cache_dir: Path) -> dict[str, Any]:
     """Run one corpus script under capture, then explain it; both as the CLI would."""
-    store = workdir / f"{name}.db"
-    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(cache_dir), PYTHONUNBUFFERED="1")
+    store = workdir / (name.replace("/", "_") + ".db")
+    # One compile thread: no worker pool to spawn per script on a 2-core machine.
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(cache_dir), PYTHONUNBUFFERED="1",
+               TORCHINDUCTOR_COMPILE_THREADS="1")
     env.pop("TORCH_LOGS", None)
     env.pop("TORCH_TRACE", None)
     run = subprocess.run([sys.executable, "-m", "compdiag", "run", "--store", str(store),

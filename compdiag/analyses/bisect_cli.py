@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import sys
 from pathlib import Path
 
@@ -41,6 +42,8 @@ def _split(args: argparse.Namespace) -> tuple[str | None, list[str]]:
     if "--" in words:
         i = words.index("--")
         head, cmd = words[:i], words[i + 1:]
+        if not cmd:
+            raise CLIError("bisect: no command after --")
     else:
         head, cmd = words, []
     late = argparse.ArgumentParser(prog="compdiag bisect", add_help=False)
@@ -93,6 +96,10 @@ def _from_run(args: argparse.Namespace, run: str | None):
         run_id
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def cmd_bisect(args: argparse.Namespace) -> int:
     from compdiag.bisect.driver import run_bisect
     from compdiag.bisect.runner import Oracle
@@ -113,10 +120,24 @@ def cmd_bisect(args: argparse.Namespace) -> int:
     from compdiag.bisect.view import ProgressView, print_report
 
     err = Console(stderr=True, highlight=False)
-    with ProgressView(err) as view:
-        report = run_bisect(cmd, cwd=cwd, oracle=oracle, jobs=jobs, warm=not args.no_warm,
-                            listener=view.event)
+    from compdiag.bisect.runner import stale_bisect_status
+
+    stale = stale_bisect_status()
+    warnings = []
+    if stale is not None:
+        warnings.append(f"{stale} was left by torch's CompilerBisector: until it is deleted, "
+                        "every torch.compile run of yours is altered by it (pytorch issue "
+                        "#143453); compdiag's probes do not read it")
+        print(f"compdiag: warning: {warnings[-1]}", file=sys.stderr)
+    old_term = signal.signal(signal.SIGTERM, _interrupt)  # clean up as on Ctrl-C
+    try:
+        with ProgressView(err) as view:
+            report = run_bisect(cmd, cwd=cwd, oracle=oracle, jobs=jobs,
+                                warm=not args.no_warm, listener=view.event)
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
     doc = report.document()
+    doc["warnings"] = warnings
     if run_id is not None:
         doc["run"] = run_id
     if args.json:

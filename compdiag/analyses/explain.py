@@ -667,6 +667,9 @@ def _num(x: Any) -> str:
     return f"{x:.3g}" if isinstance(x, (int, float)) else "?"
 
 
+_CG_OP = re.compile(r"\baten\.(\w+)\.\w+\(")
+
+
 # -- CUDA graphs -------------------------------------------------------------------------------
 def _cudagraphs(ctx: _Ctx) -> list[dict[str, Any]]:
     groups: dict[tuple, dict[str, Any]] = {}
@@ -676,6 +679,10 @@ def _cudagraphs(ctx: _Ctx) -> list[dict[str, Any]]:
         reason = (c.get("reason") or "unknown reason").strip()
         head = reason.split("Found from", 1)[0].strip().rstrip(".")
         frames = frames_in(reason)
+        if not frames:
+            # Partition reasons name the op: "cpu ops (aten.sum.default(arg1_1))".
+            for op in _CG_OP.findall(reason):
+                frames += _op_user_lines(ctx, c.get("compile_id"), op)
         frame = ctx.user_frame(frames, cid=c.get("compile_id"))
         key = (head, frame["filename"], frame["lineno"])
         g = groups.setdefault(key, {"rows": [], "frame": frame, "head": head})

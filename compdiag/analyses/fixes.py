@@ -49,19 +49,22 @@ _PRINT = ("Remove the print() from the compiled function or log after the call r
           "`if not torch.compiler.is_compiling():`.")
 
 
+_SKIP_CTX = re.compile(r"module: ([\w.]+), qualname: ([\w.<>]+)")
+
+
 def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
-    text = expl + " " + ctx
-    m = re.search(r"function `?([\w.]+)`?", text)
-    target = m.group(1) if m else "this function"
-    low = text.lower()
-    if "warnings" in low or "warn" in target:
+    m = _SKIP_CTX.search(ctx) or _SKIP_CTX.search(expl)
+    module, qualname = (m.group(1), m.group(2)) if m else ("", "")
+    target = f"{module}.{qualname}" if m else "this function"
+    if module.lstrip("_") == "warnings":
         return ("warnings.* calls and context managers are not traceable: silence or emit the "
                 "warning outside the compiled function (e.g. configure warnings.filterwarnings "
                 "once at start-up).")
-    if "inspect" in low:
-        return ("inspect/introspection of the Python stack cannot be traced: compute it once "
-                "outside the compiled function and pass the result in.")
-    if "time" in target or "perf_counter" in low:
+    if module in ("inspect", "sys", "traceback") and ("frame" in qualname or
+                                                      "stack" in qualname):
+        return ("Stack introspection (inspect.stack, sys._getframe, traceback) cannot be "
+                "traced: compute it once outside the compiled function and pass the result in.")
+    if module == "time":
         return ("Timing inside a compiled function measures tracing, not execution, and breaks "
                 "the graph: time the call from outside (with torch.cuda.synchronize() on GPU).")
     return (f"`{target}` is a builtin or C-extension function Dynamo will not trace. Call it "
@@ -309,6 +312,11 @@ def accuracy_fix(run_id: int, argv: list[str], injected: dict[str, Any]) -> str:
 _CG_RULES = [
     ("mutated inputs", "An input is mutated in place inside the graph: return a new tensor "
      "instead of mutating the argument (or mutate only buffers), so the graph can be replayed."),
+    ("unbacked binding", "An op with a data-dependent output (nonzero, item, unique...) "
+     "splits the graph: that partition runs without CUDA graphs. Keep shapes static (a mask "
+     "with torch.where instead of nonzero) or move the op out of the compiled region."),
+    ("cpu ops", "A CPU op sits in the graph, so its partition runs without CUDA graphs: "
+     "move the tensor it uses to CUDA (`.cuda()` once, outside the loop)."),
     ("cpu device", "A CPU tensor is part of the graph: move every input and constant to CUDA "
      "(or keep CPU scalars as Python numbers)."),
     ("non-cuda", "A non-CUDA input reached the graph: move every input to the GPU."),
@@ -335,7 +343,7 @@ def cudagraph_fix(reason: str) -> str:
 def fusion_reason_class(reason: str) -> str | None:
     """Which cannot-fuse reasons are worth a diagnosis (None: benign, e.g. no shared data)."""
     low = reason.lower()
-    if "no shared data" in low or "nodes numel/rnumel do not agree" in low and False:
+    if "no shared data" in low:
         return None
     if "exceeds max fusion" in low or "fusion size" in low or "too many" in low:
         return "size_limit"

@@ -1,0 +1,46 @@
+"""The GPU corpus (corpus/gpu/: CUDA-graph skips under mode="reduce-overhead"), end to end like
+tests/test_corpus.py: `compdiag run`, `compdiag explain --json`, top diagnosis vs its sidecar.
+Skips without CUDA."""
+
+from __future__ import annotations
+
+import json
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from test_corpus import CORPUS, _matches, load_sidecar, run_case  # noqa: E402
+
+SIDECARS = sorted((CORPUS / "gpu").glob("*.expected.json"))
+
+
+@pytest.fixture(scope="module")
+def gpu_runs(tmp_path_factory: pytest.TempPathFactory):
+    workdir = tmp_path_factory.mktemp("corpus-gpu")
+    cache = workdir / "inductor-cache"
+    cache.mkdir()
+    names = [p.name[:-len(".expected.json")] for p in SIDECARS]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        futures = {n: pool.submit(run_case, f"gpu/{n}", workdir, cache) for n in names}
+        yield futures
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
+def test_gpu_corpus_top_diagnosis(sidecar: Path, gpu_runs) -> None:
+    spec = load_sidecar(sidecar)
+    name = sidecar.name[:-len(".expected.json")]
+    result = gpu_runs[name].result()
+    assert result["explain_rc"] == 0, result["explain_stderr"]
+    doc = result["doc"]
+    assert doc["diagnoses"], f"no diagnosis for {name}; run stderr:\n{result['run_stderr']}"
+    top = doc["diagnoses"][0]
+    problems = _matches(top, {**spec, "script": f"gpu/{spec['script']}"})
+    assert not problems, f"{name}: " + "; ".join(problems) + f"\n top: {json.dumps(top)[:1500]}"
+    assert result["run_rc"] == 0, result["run_stderr"]
