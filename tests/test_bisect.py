@@ -240,6 +240,7 @@ def test_cli_config_culprit_and_its_replay(tmp_path: Path) -> None:
     assert (doc["backend"], doc["subsystem"], doc["debug_info"]) == \
         ("inductor", "inductor_fallback_random", "inductor_fallback_random")
     assert doc["config"] == {"inductor.fallback_random": True}
+    assert doc["culprit"] == {"graphs": ["0/0 dynamo"]}  # the graph with random ops
     env = _env(tmp_path)
     on = subprocess.run(shlex.split(doc["replay"]), env=env, cwd=tmp_path)
     off = subprocess.run(shlex.split(doc["replay_off"]), env=env, cwd=tmp_path)
@@ -247,10 +248,33 @@ def test_cli_config_culprit_and_its_replay(tmp_path: Path) -> None:
 
 
 def test_cli_always_failing_program_blames_eager_and_human_output(tmp_path: Path) -> None:
-    p = _bisect(tmp_path, "--", sys.executable, str(FAKE), "eager")
+    # a status file CompilerBisector left in the user's cache dir (pytorch issue #143453)
+    status = tmp_path / "cache" / "bisect" / "bisect_status.txt"
+    status.parent.mkdir(parents=True)
+    status.write_text("backend=aot_eager\nsubsystem=\n")
+    env = _env(tmp_path, TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "cache"))
+    p = _bisect(tmp_path, "--", sys.executable, str(FAKE), "eager", env=env)
+    assert "bisect_status.txt was left by torch's CompilerBisector" in p.stderr
+    assert status.read_text() == "backend=aot_eager\nsubsystem=\n"  # warned, not touched
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("culprit: eager")
     assert "TORCH_BISECT_BACKEND=eager" in p.stdout
+
+
+def test_hook_is_inert_without_its_env_and_runs_the_sitecustomize_it_shadows(
+        tmp_path: Path) -> None:
+    from compdiag.bisect.runner import HOOK_DIR
+
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "sitecustomize.py").write_text("import sys; sys.stderr.write('chained\\n')\n")
+    code = "import sys; print(any(type(f).__name__ == '_Finder' for f in sys.meta_path))"
+    for extra, finder in (({}, "False"), ({"COMPDIAG_BISECT_LOG": str(tmp_path / "l")}, "True")):
+        env = _env(tmp_path, PYTHONPATH=f"{HOOK_DIR}{os.pathsep}{other}",
+                   PYTHONDONTWRITEBYTECODE="1", **extra)
+        p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True)
+        assert (p.stdout.strip(), p.stderr) == (finder, "chained\n")
 
 
 def test_cli_no_failure_exits_1(tmp_path: Path) -> None:
@@ -262,7 +286,7 @@ def test_cli_no_failure_exits_1(tmp_path: Path) -> None:
 
 
 def test_cli_bad_input_is_one_line(tmp_path: Path) -> None:
-    cases = [("--", "no-such-command-xyz"), ("--", "missing.py"), ("1", "2"),
+    cases = [("--",), ("--", "no-such-command-xyz"), ("--", "missing.py"), ("1", "2"),
              ("--bogus",), ("--store", str(tmp_path / "none.db"))]
     for args in cases:
         p = _bisect(tmp_path, *args)
@@ -291,13 +315,16 @@ def test_run_oracle_reruns_the_captured_run(tmp_path: Path) -> None:
     assert p.returncode == 2 and "no failure to bisect" in p.stderr
 
 
-def test_ctrl_c_kills_the_probes_and_removes_the_temp_dir(tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["fresh", "warm"])
+def test_ctrl_c_kills_the_probes_and_removes_the_temp_dir(tmp_path: Path, how: str) -> None:
+    """fresh: probes are children of compdiag; warm: forked by its warm interpreter."""
     pids = tmp_path / "pids"
+    cmd = [sys.executable, str(FAKE), "sleep", str(pids)] if how == "fresh" else \
+        [sys.executable, str(BISECT_SCRIPTS / "sleeper.py"), str(pids)]
     proc = subprocess.Popen([sys.executable, "-m", "compdiag", "bisect", "-j", "2", "--",
-                             sys.executable, str(FAKE), "sleep", str(pids)],
-                            cwd=tmp_path, env=_env(tmp_path), stdout=subprocess.PIPE,
+                             *cmd], cwd=tmp_path, env=_env(tmp_path), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 240
     while time.monotonic() < deadline and (not pids.exists() or
                                            len(pids.read_text().split()) < 2):
         time.sleep(0.1)
@@ -305,8 +332,9 @@ def test_ctrl_c_kills_the_probes_and_removes_the_temp_dir(tmp_path: Path) -> Non
     assert len(started) == 2
     assert len(list((tmp_path / "tmp").iterdir())) == 1
     proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=30)
-    assert proc.returncode == 130
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    time.sleep(0.5)
     for pid in started:
         assert not Path(f"/proc/{pid}").exists() or \
             Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"

@@ -50,6 +50,26 @@ class Report:
     results: dict[Probe, bool] = field(default_factory=dict)
     warm_probes: int = 0
     warm_note: str = ""
+    evidence: Evidence | None = None   # the failing run of the blamed backend
+
+    def config_graphs(self) -> list[str]:
+        """For a config culprit: the graphs it can reach (compile id and kind)."""
+        r, ev = self.result, self.evidence
+        if r is None or r.subsystem is None or not r.subsystem.is_config or ev is None:
+            return []
+        fld = r.subsystem.config_field
+        out = []
+        for g in ev.graphs:
+            if fld == "fallback_random" and not g.get("random"):
+                continue
+            if fld == "emulate_precision_casts" and not any(
+                    d.startswith(("float16", "bfloat16", "float64", "float8"))
+                    for d in g.get("dtypes", [])):
+                continue
+            label = f"{g.get('cid')} {g.get('kind') or 'dynamo'}"
+            if label not in out:
+                out.append(label)
+        return out
 
     def replay(self, probe: Probe | None) -> str | None:
         if probe is None:
@@ -91,6 +111,8 @@ class Report:
         doc["culprit"] = None if not c else {
             "compile_id": c.get("cid"), "graph": c.get("graph"), "target": c.get("target"),
             "source": c.get("src"), "applications": r.count if r else None}
+        if r is not None and r.subsystem is not None and r.subsystem.is_config:
+            doc["culprit"] = {"graphs": self.config_graphs()}
         doc["probes"] = {"launched": self.launched, "cancelled": self.cancelled,
                          "warm": self.warm_probes}
         doc["wall_s"] = round(self.wall_s, 2)
@@ -147,7 +169,9 @@ def run_bisect(cmd: list[str], *, cwd: Path, oracle: Oracle | None = None, jobs:
             steps.append(Step(len(steps) + 1, note.probe, note.verdict,
                               reason=note.reason + (" (passes)" if note.good else " (fails)")))
             emit("step", steps[-1])
+        blamed = plan.result.backend if plan.result else None
+        ev = evidence.get(Probe(blamed)) if blamed else None
         report = Report(plan.result, steps, time.monotonic() - started, runner.launched,
                         runner.cancelled, list(cmd), plan.error, baseline_tail, dict(results),
-                        runner.warm_probes, runner.warm_note)
+                        runner.warm_probes, runner.warm_note, ev)
     return report

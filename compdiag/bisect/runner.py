@@ -198,6 +198,29 @@ class Runner:
             time.sleep(poll_s)
 
 
+def user_cache_dir() -> Path:
+    """The Inductor cache dir the user's own torch.compile runs use (as torch computes it in
+    torch/_inductor/runtime/cache_dir_utils.py, without importing torch)."""
+    import getpass
+    import re
+
+    env = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+    if env:
+        return Path(env).resolve()
+    try:
+        user = getpass.getuser()
+    except (KeyError, ModuleNotFoundError, OSError):
+        user = f"uid_{os.getuid()}"
+    return Path(tempfile.gettempdir()) / ("torchinductor_" + re.sub(r'[\\/:*?"<>|]', "_", user))
+
+
+def stale_bisect_status() -> Path | None:
+    """A status file CompilerBisector left behind (pytorch issue #143453): while it exists,
+    every torch.compile of this user runs with the bisector's backend and subsystem settings."""
+    path = user_cache_dir() / "bisect" / "bisect_status.txt"
+    return path if path.is_file() else None
+
+
 def _kill_group(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)

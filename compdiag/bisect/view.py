@@ -86,7 +86,9 @@ def print_report(report, doc: dict, console: Console) -> None:
         if r.debug_info:
             console.print(f"  debug info: {r.debug_info}", markup=False)
         c = doc.get("culprit") or {}
-        if c:
+        if c.get("graphs"):
+            console.print("  graphs it reaches: " + ", ".join(c["graphs"]), markup=False)
+        elif c:
             where = [f"compile {c['compile_id']}" if c.get("compile_id") else None,
                      c.get("graph") and f"{c['graph']} graph".replace("graph graph", "graph"),
                      c.get("target") and f"target {c['target']}"]

@@ -110,11 +110,19 @@ class WarmServer:
             self.failed = True
 
     def close(self) -> None:
+        """End of input: the server kills the probes it still runs, then exits."""
         try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
+            self.proc.stdin.close()  # type: ignore[union-attr]
+        except OSError:
             pass
-        self.proc.wait()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.proc.wait()
 
 
 # -- the server side ------------------------------------------------------------------------
@@ -212,9 +220,14 @@ def serve() -> None:
         events = sel.select(timeout=0.05)
         for _ in events:
             chunk = os.read(sys.stdin.fileno(), 65536).decode()
-            if not chunk:
+            if not chunk:  # the driver is done (or gone): so are its probes
                 for pid in children:
                     _killpg(pid)
+                for pid in children:
+                    try:
+                        os.waitpid(pid, 0)
+                    except ChildProcessError:
+                        pass
                 return
             buf += chunk
         while "\n" in buf:
