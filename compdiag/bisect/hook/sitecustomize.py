@@ -24,8 +24,6 @@ import sys
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _LOG_ENV = "COMPDIAG_BISECT_LOG"
 _CONFIG_ENV = "COMPDIAG_BISECT_CONFIG"
-_WATCH = ("torch._inductor.compiler_bisector", "torch._inductor.compile_fx",
-          "torch._inductor.graph", "torch._inductor.ir")
 _RANDOM_WORDS = ("rand", "seed", "bernoulli", "dropout", "exponential", "philox", "rng",
                  "normal", "uniform", "multinomial", "poisson", "cauchy", "geometric")
 _BUILTIN_NS = ("aten", "prims", "prim", "inductor", "higher_order", "_operator", "operator")
@@ -211,6 +209,24 @@ def _patch_compile_fx(mod) -> None:
     mod.fx_codegen_and_compile = fx_codegen_and_compile
 
 
+# -- torch._dynamo.backends.debugging ---------------------------------------------------------
+def _patch_debugging(mod) -> None:
+    """aot_eager_decomp_partition (which the crossref backend calls by name): scan the graphs
+    it gets, so a crossref failure can tell whether it had custom ops to check."""
+    orig = mod.aot_eager_decomp_partition
+
+    def aot_eager_decomp_partition(gm, fake_tensor_inputs, **kwargs):
+        if os.environ.get(_LOG_ENV):
+            _log({"t": "compile", "cid": _compile_id()})
+            try:
+                _scan(gm, "dynamo", None)
+            except Exception as exc:  # noqa: BLE001
+                _log({"t": "scan_error", "msg": repr(exc)})
+        return orig(gm, fake_tensor_inputs, **kwargs)
+
+    mod.aot_eager_decomp_partition = aot_eager_decomp_partition
+
+
 # -- torch._inductor.graph / ir -------------------------------------------------------------
 def _patch_graph(mod) -> None:
     gl = mod.GraphLowering
@@ -241,6 +257,7 @@ def _patch_ir(mod) -> None:
 _PATCHES = {"torch._inductor.compiler_bisector": _patch_bisector,
             "torch._inductor.compile_fx": _patch_compile_fx,
             "torch._inductor.graph": _patch_graph,
+            "torch._dynamo.backends.debugging": _patch_debugging,
             "torch._inductor.ir": _patch_ir}
 
 
