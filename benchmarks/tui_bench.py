@@ -53,6 +53,7 @@ class Term:
                                      env=full_env, start_new_session=True, close_fds=True)
         os.close(slave)
         self.buffer = bytearray()
+        self.first_byte: float | None = None
 
     def read(self, timeout: float) -> bytes:
         ready, _, _ = select.select([self.master], [], [], timeout)
@@ -62,6 +63,8 @@ class Term:
             data = os.read(self.master, 1 << 16)
         except OSError:
             return b""
+        if self.first_byte is None and data:
+            self.first_byte = time.perf_counter() - self.t0
         self.buffer += data
         return data
 
@@ -130,13 +133,14 @@ def payload_mb(store: Path) -> float:
 
 def measure(store: Path, rounds: int = 3) -> dict:
     argv = [sys.executable, "-m", "compdiag", "tui", "--store", str(store)]
-    first_screens = []
+    first_screens, first_bytes = [], []
     keys: dict[str, list[tuple[float, float]]] = {}
     for _ in range(rounds):
         term = Term(argv)
         try:
             # The tree's first compile id highlighted and its summary drawn.
             first_screens.append(term.wait_for(b"0/0", b"compile ", b"attempt"))
+            first_bytes.append(term.first_byte or float("nan"))
             term.drain(0.2)
             # Down the tree and back to the first compile id (row 1), open it, visit the
             # stage tabs, pick kernels, go back, search.
@@ -154,7 +158,9 @@ def measure(store: Path, rounds: int = 3) -> dict:
             term.close()
     out = {"first_screen_s": {"median": round(statistics.median(first_screens), 3),
                               "max": round(max(first_screens), 3),
-                              "runs": [round(x, 3) for x in first_screens]},
+                              "runs": [round(x, 3) for x in first_screens],
+                              "first_output_byte_median": round(statistics.median(first_bytes),
+                                                                3)},
            "keys_ms": {}}
     everything = []
     for label, values in keys.items():
@@ -171,6 +177,25 @@ def measure(store: Path, rounds: int = 3) -> dict:
     out["all_keys_ms"] = {"n": len(everything), "median": round(statistics.median(everything), 1),
                           "p95": round(_pct(everything, 95), 1), "max": round(everything[-1], 1)}
     return out
+
+
+def startup_costs() -> dict:
+    """Interpreter start and the TUI's imports (Textual's mostly), each in a fresh process."""
+    def child(code: str) -> float:
+        times = []
+        for _ in range(3):
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                 check=True).stdout
+            times.append(float(out.strip() or 0))
+        return round(statistics.median(times), 3)
+
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    bare = round(time.perf_counter() - t, 3)
+    code = ("import time; t = time.perf_counter(); import {}; "
+            "print(time.perf_counter() - t)")
+    return {"python_start_s": bare, "import_textual_app_s": child(code.format("textual.app")),
+            "import_compdiag_tui_app_s": child(code.format("compdiag_tui.app"))}
 
 
 def measure_inprocess(store: Path) -> dict:
@@ -220,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         result.update(build(store, args.compiles, args.payload_mb))
     result["payload_mb"], result["compiles"] = payload_mb(store)
     result["pty"] = measure(store, args.rounds)
+    result["startup"] = startup_costs()
     result["in_process"] = measure_inprocess(store)
     result["load_avg_1m_after"] = round(os.getloadavg()[0], 2)
     if args.json:
@@ -229,8 +255,12 @@ def main(argv: list[str] | None = None) -> int:
         fs = result["pty"]["first_screen_s"]
         print(f"first screen (spawn to compile tree painted): median {fs['median']} s, "
               f"max {fs['max']} s over {len(fs['runs'])} runs")
-        ip = result["in_process"]
-        print(f"  in process: import {ip['import_s']} s, app start to tree {ip['app_to_tree_s']} s")
+        ip, st = result["in_process"], result["startup"]
+        print(f"  of which: python start {st['python_start_s']} s, import textual.app "
+              f"{st['import_textual_app_s']} s, import compdiag_tui.app "
+              f"{st['import_compdiag_tui_app_s']} s; first output byte "
+              f"{fs['first_output_byte_median']} s")
+        print(f"  in process: app start to tree {ip['app_to_tree_s']} s")
         print("keystroke to first repaint byte (ms):")
         for label, v in result["pty"]["keys_ms"].items():
             print(f"  {label:<22} n={v['n']:<3} median {v['median']:>6}  p95 {v['p95']:>6}  "

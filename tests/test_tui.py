@@ -39,7 +39,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def no_explain(monkeypatch: pytest.MonkeyPatch) -> None:
     """Diagnoses from the store's facts only (explain.py evolves separately)."""
-    monkeypatch.setattr("compdiag_tui.diagnoses._from_explain", lambda reader, run_id: None)
+    monkeypatch.setenv("COMPDIAG_TUI_EXPLAIN", "0")
 
 
 async def until(pilot, condition, timeout: float = 10.0) -> None:
@@ -164,7 +164,7 @@ async def test_a_compile_ids_stages_load_lazily_on_their_tabs(demo: Path) -> Non
         assert kv.code_view.code == kernels[0]["source"]
         header = kv.query_one(".kernel-header").render()
         assert kernels[0]["name"] in str(header) or kv.current["name"] == kernels[0]["name"]
-        await until(pilot, lambda: kv.code_view.highlighted)
+        assert kv.code_view.highlighted
         # Timings: one bar per recorded stage.
         await pilot.press("9")
         await until(pilot, lambda: "timings" in screen.loaded)
@@ -290,7 +290,7 @@ async def test_a_run_given_on_the_command_line_opens(demo: Path) -> None:
 
 
 @sync
-async def test_code_view_finds_text_and_highlights_off_the_ui_thread() -> None:
+async def test_code_view_finds_text_and_colours_lines_as_drawn() -> None:
     from textual.app import App
 
     class One(App):
@@ -305,9 +305,14 @@ async def test_code_view_finds_text_and_highlights_off_the_ui_thread() -> None:
         view.match_text = "again"
         await pilot.pause()
         assert view.cursor_line == 3
-        await until(pilot, lambda: view.highlighted)
+        assert view.highlighted
+        strip = view.render_line(0)
+        colours = {seg.style.color for seg in strip if seg.style and seg.style.color}
+        assert len(colours) >= 2                   # `def` and `f` differ
+        view.language = "text"
+        assert not view.highlighted
         view.code = ""
-        assert view.lines == [] and not view.highlighted
+        assert view.lines == []
 
 
 def test_diagnoses_fall_back_to_store_facts_and_normalise_explain(demo: Path,

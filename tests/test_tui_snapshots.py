@@ -18,7 +18,7 @@ SIZE = (130, 34)
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # explain.py evolves on its own: these pictures pin the TUI, not explain's wording.
-    monkeypatch.setattr("compdiag_tui.diagnoses._from_explain", lambda reader, run_id: None)
+    monkeypatch.setenv("COMPDIAG_TUI_EXPLAIN", "0")
     # The same absolute store path on every machine (it appears in nothing shown, but the
     # source view resolves files from the run's cwd).
     return build_demo_store(tmp_path / "demo.db", compiles=14, cwd="/nonexistent/demo")
@@ -26,7 +26,10 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 async def _settle(pilot) -> None:
     app = pilot.app
-    for _ in range(200):
+    import time
+
+    end = time.monotonic() + 60        # the diagnoses come from a child process
+    while time.monotonic() < end:
         panels = app.screen.query(DiagnosesPanel)
         views = [v for v in app.screen.query(CodeView) if v.code and v.language != "text"]
         if all(p.diagnoses is not None for p in panels) and all(v.highlighted for v in views):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from textual import work
 from textual.app import App
 from textual.binding import Binding
 
@@ -50,6 +51,14 @@ class CompdiagApp(App[int]):
         if run_id is None and self.open_latest and runs:
             run_id = runs[-1]["id"]
         self.push_screen(RunScreen(run_id) if run_id is not None else screens.RunsScreen())
+        self.call_after_refresh(self._preload)
+
+    @work(thread=True, group="preload")
+    def _preload(self) -> None:
+        """Import the other screens while the user reads the first one, so that opening a
+        compile id or a search does not pay for it."""
+        for name in ("CompileScreen", "SearchScreen", "SourceScreen", "RunsScreen"):
+            getattr(screens, name)
 
     def on_unmount(self) -> None:
         self.model.close()

@@ -1,12 +1,21 @@
 """Diagnoses for the panel: from `compdiag.analyses.explain` when it is installed, otherwise a
 plain ranking of the store's own facts (failures, accuracy, graph breaks, recompiles, CUDA-graph
-skips), so the panel degrades instead of disappearing."""
+skips), so the panel degrades instead of disappearing.
+
+The TUI computes them in a child process (`python -m compdiag_tui.diagnoses STORE RUN`): explain
+reads a whole run in Python, and in a thread it would hold the GIL against every keystroke.
+COMPDIAG_TUI_EXPLAIN=0 skips explain (store facts only)."""
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
 import inspect
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 from compdiag.store.reader import Reader
@@ -23,7 +32,24 @@ def load_diagnoses(reader: Reader, run_id: int) -> tuple[list[dict[str, Any]], s
     return facts(reader, run_id), "store facts"
 
 
+def load_diagnoses_isolated(store: Path | str, run_id: int, *, timeout: float = 120
+                            ) -> tuple[list[dict[str, Any]], str]:
+    """load_diagnoses in a child process; in-process if the child fails."""
+    try:
+        p = subprocess.run([sys.executable, "-m", "compdiag_tui.diagnoses", str(store),
+                            str(run_id)], capture_output=True, text=True, timeout=timeout)
+        if p.returncode == 0:
+            doc = json.loads(p.stdout)
+            return doc["diagnoses"], doc["source"]
+    except (OSError, ValueError, KeyError, subprocess.TimeoutExpired):
+        pass
+    with Reader(store) as reader:
+        return load_diagnoses(reader, run_id)
+
+
 def _from_explain(reader: Reader, run_id: int) -> list[dict[str, Any]] | None:
+    if os.environ.get("COMPDIAG_TUI_EXPLAIN") == "0":
+        return None
     try:
         mod = importlib.import_module("compdiag.analyses.explain")
     except ImportError:
@@ -105,3 +131,15 @@ def facts(reader: Reader, run_id: int) -> list[dict[str, Any]]:
                         "gb_code": None, "reason": f"cudagraphs skipped: {c.get('reason')}",
                         "user_frame": {}, "explanation": "", "fix": ""})
     return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    with Reader(args[0]) as reader:
+        diagnoses, source = load_diagnoses(reader, int(args[1]))
+    json.dump({"source": source, "diagnoses": diagnoses}, sys.stdout, default=repr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -19,7 +19,10 @@ SIZE = (130, 36)
 
 async def _settle(pilot) -> None:
     app = pilot.app
-    for _ in range(300):
+    import time
+
+    end = time.monotonic() + 60        # the diagnoses come from a child process
+    while time.monotonic() < end:
         panels = app.screen.query(DiagnosesPanel)
         views = [v for v in app.screen.query(CodeView) if v.code and v.language != "text"]
         kernels = app.screen.query(KernelView)

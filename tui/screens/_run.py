@@ -13,8 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from compdiag.store.reader import Reader
-from compdiag_tui.diagnoses import load_diagnoses
+from compdiag_tui.diagnoses import load_diagnoses_isolated
 from compdiag_tui.widgets._compile_summary import CompileSummary
 from compdiag_tui.widgets._compile_tree import CompileTree
 from compdiag_tui.widgets._diagnoses_panel import DiagnosesPanel
@@ -83,8 +82,8 @@ class RunScreen(Screen):
     # -- diagnoses (a worker: explain may take a while on a big run) --------------------------
     @work(thread=True, exclusive=True, group="diagnoses")
     def _load_diagnoses(self) -> None:
-        with Reader(self.app.model.path) as reader:
-            diagnoses, source = load_diagnoses(reader, self.run_id)
+        # The thread only waits on a child process: explain's CPU work never holds our GIL.
+        diagnoses, source = load_diagnoses_isolated(self.app.model.path, self.run_id)
         self.app.call_from_thread(self._show_diagnoses, diagnoses, source)
 
     def _show_diagnoses(self, diagnoses: list[dict[str, Any]], source: str) -> None:

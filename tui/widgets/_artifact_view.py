@@ -46,6 +46,8 @@ class ArtifactView(Vertical):
         yield CodeView(placeholder="not recorded for this compile id")
 
     def on_mount(self) -> None:
+        if self.active_view:            # a search hit chose the view already
+            return
         # Open the first view that has a record, else the first.
         strip = self.query_one(TabStrip)
         first = next((i for i, t in enumerate(strip.tabs) if t[2]), 0)

@@ -1,7 +1,9 @@
 """CodeView: a read-only, line-virtualised source viewer with a cursor and marked lines.
 
 Only the visible lines are rendered (Textual's line API), so a 100 kB graph or kernel shows at
-once; syntax highlighting (pygments, via rich) runs in a thread worker and repaints when done.
+once. Each line is syntax-coloured (pygments) when first drawn, one line at a time: a
+multi-line string may be coloured as code, but nothing ever highlights a whole payload, and no
+thread competes with the UI for the GIL.
 """
 
 from __future__ import annotations
@@ -9,17 +11,51 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import work
 from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.worker import get_current_worker
 
-# Highlighting is skipped beyond this size: plain text stays instant and readable.
-HIGHLIGHT_LIMIT = 400_000
+# Lines longer than this are drawn plain (a minified blob would cost a lexer pass per draw).
+HIGHLIGHT_LINE_LIMIT = 2_000
+_LEXERS: dict[str, object] = {}
+_TOKEN_STYLES: dict[object, Style] = {}
+
+
+def _lexer(language: str):
+    if language in ("text", ""):
+        return None
+    if language not in _LEXERS:
+        try:
+            from pygments.lexers import get_lexer_by_name
+            from pygments.util import ClassNotFound
+        except ImportError:          # pragma: no cover - pygments comes with rich
+            return None
+        try:
+            _LEXERS[language] = get_lexer_by_name(language, stripnl=False, ensurenl=False)
+        except ClassNotFound:
+            _LEXERS[language] = None
+    return _LEXERS[language]
+
+
+def highlight_line(line: str, language: str) -> Text:
+    """One line coloured by pygments with the monokai palette (foreground only)."""
+    lexer = _lexer(language)
+    if lexer is None or len(line) > HIGHLIGHT_LINE_LIMIT:
+        return Text(line)
+    text = Text()
+    for _, token, value in lexer.get_tokens_unprocessed(line):
+        style = _TOKEN_STYLES.get(token)
+        if style is None:
+            from rich.syntax import Syntax
+
+            full = Syntax.get_theme("monokai").get_style_for_token(token)
+            style = _TOKEN_STYLES[token] = Style(color=full.color, bold=full.bold,
+                                                 italic=full.italic)
+        text.append(value, style)
+    return text
 
 
 class CodeView(ScrollView, can_focus=True):
@@ -70,7 +106,6 @@ class CodeView(ScrollView, can_focus=True):
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._code_lines: list[str] = []
-        self._cv_styled: list[Text] | None = None
         self._strip_cache: dict[int, Strip] = {}
         self._cv_generation = 0
         self.set_reactive(CodeView.language, language)
@@ -84,53 +119,23 @@ class CodeView(ScrollView, can_focus=True):
 
     @property
     def highlighted(self) -> bool:
-        return self._cv_styled is not None
+        """Lines are syntax-coloured as they are drawn (every language but plain text)."""
+        return bool(self._code_lines) and _lexer(self.language) is not None
 
     def watch_code(self, code: str) -> None:
         self._cv_generation += 1
         self._code_lines = code.expandtabs(4).split("\n") if code else []
         if self._code_lines and self._code_lines[-1] == "":
             self._code_lines.pop()
-        self._cv_styled = None
         self._strip_cache.clear()
         width = max((len(line) for line in self._code_lines), default=0)
         self.virtual_size = Size(width + self._gutter_width() + 1, len(self._code_lines))
         self.cursor_line = min(self.cursor_line, max(len(self._code_lines) - 1, 0))
         if self.is_mounted:
             self.scroll_to(0, 0, animate=False)
-            self._start_highlight()
         self.refresh()
 
     def watch_language(self) -> None:
-        self._cv_styled = None
-        self._strip_cache.clear()
-        if self.is_mounted:
-            self._start_highlight()
-        self.refresh()
-
-    def on_mount(self) -> None:
-        self._start_highlight()
-
-    def _start_highlight(self) -> None:
-        if self._code_lines and self.language != "text" and len(self.code) <= HIGHLIGHT_LIMIT:
-            self._highlight(self.code, self.language, self._cv_generation)
-
-    @work(thread=True, exclusive=True, group="highlight")
-    def _highlight(self, code: str, language: str, generation: int) -> None:
-        from rich.syntax import Syntax    # pygments: imported when first needed
-
-        syntax = Syntax("", language, theme="monokai", background_color="default")
-        text = syntax.highlight(code.expandtabs(4))
-        text.rstrip_end(0)
-        styled = text.split("\n", allow_blank=True)
-        if get_current_worker().is_cancelled:
-            return
-        self.app.call_from_thread(self._apply_highlight, styled, generation)
-
-    def _apply_highlight(self, styled: list[Text], generation: int) -> None:
-        if generation != self._cv_generation:
-            return
-        self._cv_styled = list(styled)
         self._strip_cache.clear()
         self.refresh()
 
@@ -192,10 +197,7 @@ class CodeView(ScrollView, can_focus=True):
     def _content(self, index: int) -> Strip:
         strip = self._strip_cache.get(index)
         if strip is None:
-            if self._cv_styled is not None and index < len(self._cv_styled):
-                text = self._cv_styled[index]
-            else:
-                text = Text(self._code_lines[index])
+            text = highlight_line(self._code_lines[index], self.language)
             strip = Strip(list(text.render(self.app.console)))
             if len(self._strip_cache) > 4000:
                 self._strip_cache.clear()
