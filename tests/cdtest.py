@@ -48,8 +48,32 @@ def run_cmd(args: list[str], *, env: dict[str, str], cwd: Path | str | None = No
             stdin: str | None = None, timeout: int = TIMEOUT) -> Proc:
     p = subprocess.run(args, env=env, cwd=cwd, input=stdin if stdin is not None else "",
                        capture_output=True, text=True, timeout=timeout)
-    m = _SUMMARY.search(p.stderr)
-    return Proc(args, p.returncode, p.stdout, p.stderr, int(m.group(1)) if m else None)
+    return _proc(args, p.returncode, p.stdout, p.stderr)
+
+
+def _proc(args: list[str], returncode: int, stdout: str, stderr: str) -> Proc:
+    m = _SUMMARY.search(stderr)
+    return Proc(args, returncode, stdout, stderr, int(m.group(1)) if m else None)
+
+
+@dataclass
+class Launch:
+    """A `compdiag run` started in the background (see Session.start)."""
+    args: list[str]
+    popen: subprocess.Popen
+    out: Path
+    err: Path
+    result: Proc | None = None
+
+    def wait(self, timeout: int = TIMEOUT) -> Proc:
+        if self.result is None:
+            try:
+                code = self.popen.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                raise
+            self.result = _proc(self.args, code, self.out.read_text(), self.err.read_text())
+        return self.result
 
 
 def compdiag_args(*args: str | Path) -> list[str]:
@@ -77,6 +101,17 @@ class Session:
             stdin: str | None = None) -> Proc:
         return self.compdiag("run", "--store", store or self.store, script, *args,
                              env=env, cwd=cwd, stdin=stdin)
+
+    def start(self, name: str, script: str | Path, *args: str,
+              env: dict[str, str] | None = None) -> Launch:
+        """Start `compdiag run SCRIPT` without waiting: the expensive compile scenarios run
+        side by side (the suite's wall time is theirs), each fixture waits for its own."""
+        cmd = compdiag_args("run", "--store", self.store, script, *args)
+        out, err = self.root / f"{name}.stdout", self.root / f"{name}.stderr"
+        with out.open("w") as o, err.open("w") as e:
+            popen = subprocess.Popen(cmd, env=env or self.env(), cwd=self.root,
+                                     stdin=subprocess.DEVNULL, stdout=o, stderr=e)
+        return Launch(cmd, popen, out, err)
 
     def show(self, run_id: int | str | None = None, store: Path | None = None) -> dict:
         args = ["show", "--store", store or self.store, "--json"]

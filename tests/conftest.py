@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cdtest import SCRIPTS, Proc, Session
+from cdtest import SCRIPTS, Launch, Proc, Session
 
 
 @pytest.fixture(scope="session")
@@ -15,35 +15,52 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Session:
 
 
 @pytest.fixture(scope="session")
-def scenario(session: Session) -> Proc:
+def launched(session: Session) -> dict[str, Launch]:
+    """Every compile scenario, started together the first time any of them is needed."""
+    fault = SCRIPTS / "fault_inject"
+    return {
+        "scenario": session.start("scenario", SCRIPTS / "scenario.py", env=session.env(
+            TORCH_TRACE=str(session.root / "scenario-trace"))),
+        "fail_kernel": session.start("fail_kernel", SCRIPTS / "fail_kernel.py"),
+        "killed": session.start("killed", SCRIPTS / "kill_self.py"),
+        "hook_fault": session.start("hook_fault", SCRIPTS / "gb_eager.py", env=session.env(
+            PYTHONPATH=str(fault), COMPDIAG_TEST_FAULT="hook")),
+    }
+
+
+def _finished(session: Session, launch: Launch) -> Proc:
+    p = launch.wait()
+    assert p.run_id is not None, p.stderr[-4000:]
+    p.extra["show"] = session.show(p.run_id)
+    return p
+
+
+@pytest.fixture(scope="session")
+def scenario(session: Session, launched: dict[str, Launch]) -> Proc:
     """tests/scripts/scenario.py under `compdiag run`, with TORCH_TRACE written beside it.
 
     One graph break (two graphs with C++ kernels) and one recompile."""
-    trace_dir = session.root / "scenario-trace"
-    p = session.run(SCRIPTS / "scenario.py",
-                    env=session.env(TORCH_TRACE=str(trace_dir)))
+    p = _finished(session, launched["scenario"])
     assert p.returncode == 0, p.stderr[-4000:]
-    assert p.run_id is not None, p.stderr[-4000:]
-    logs = sorted(trace_dir.iterdir())
+    logs = sorted((session.root / "scenario-trace").iterdir())
     assert len(logs) == 1, logs
     p.extra["trace_log"] = logs[0]
-    p.extra["show"] = session.show(p.run_id)
     return p
 
 
 @pytest.fixture(scope="session")
-def fail_kernel(session: Session) -> Proc:
+def fail_kernel(session: Session, launched: dict[str, Launch]) -> Proc:
     """tests/scripts/fail_kernel.py: a kernel that does not compile, then one that throws."""
-    p = session.run(SCRIPTS / "fail_kernel.py")
-    assert p.run_id is not None, p.stderr[-4000:]
-    p.extra["show"] = session.show(p.run_id)
-    return p
+    return _finished(session, launched["fail_kernel"])
 
 
 @pytest.fixture(scope="session")
-def killed(session: Session) -> Proc:
+def killed(session: Session, launched: dict[str, Launch]) -> Proc:
     """tests/scripts/kill_self.py: compiles, then SIGKILLs itself."""
-    p = session.run(SCRIPTS / "kill_self.py")
-    assert p.run_id is not None, p.stderr[-4000:]
-    p.extra["show"] = session.show(p.run_id)
-    return p
+    return _finished(session, launched["killed"])
+
+
+@pytest.fixture(scope="session")
+def hook_fault(session: Session, launched: dict[str, Launch]) -> Proc:
+    """tests/scripts/gb_eager.py with a fault injected into compdiag's graph-break parser."""
+    return _finished(session, launched["hook_fault"])
