@@ -59,6 +59,10 @@ class CompdiagApp(App[int]):
         compile id or a search does not pay for it."""
         for name in ("CompileScreen", "SearchScreen", "SourceScreen", "RunsScreen"):
             getattr(screens, name)
+        from compdiag_tui.widgets._code_view import highlight_line
+
+        for language in ("python", "cpp"):     # pygments compiles a lexer's regexes on use
+            highlight_line("x = torch.sin(y)  # warm up", language)
 
     def on_unmount(self) -> None:
         self.model.close()
