@@ -67,7 +67,8 @@ class Capture:
         self._install_trace()
         for name, fn in (("artifact loggers", self._install_artifacts),
                          ("bytecode hook", self._install_bytecode_hook),
-                         ("autotune hook", self._install_autotune_hook)):
+                         ("autotune hook", self._install_autotune_hook),
+                         ("failure graphs", lambda: _install_failure_graphs(self))):
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001
@@ -224,6 +225,12 @@ class Capture:
         source = _decompile(new_code)
         if source is not None:
             self.ing.event("transformed_source", cid, info, source)
+
+
+def _install_failure_graphs(capture: Capture) -> None:
+    from compdiag.capture.failure_graphs import install
+
+    install(capture)
 
 
 def _current_compile_id() -> str | None:

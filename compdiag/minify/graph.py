@@ -1,0 +1,342 @@
+"""A captured failing graph as a reduction problem.
+
+A candidate is (kept nodes, outputs, shape cuts, zeroed inputs, dropped config patches). The
+graph it stands for: the kept nodes that reach the outputs, in their original order; every
+value they read from outside the kept set becomes a placeholder, fed with the original input
+or, for a cut node, with the value eager computed for it on the recorded inputs. So "cut a
+node" is: delete it from the kept set. Removing an output node promotes its kept tensor
+operands to outputs (the tail is cut); nodes nothing reads any more vanish with it."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Sequence
+
+import torch
+import torch.fx
+
+from compdiag.capture import failure_graphs as FG
+from compdiag.minify import oracle
+
+INLINE_NUMEL = 64   # inputs up to this many elements are written inline in the repro
+
+
+class MinifyError(Exception):
+    """One line for the user."""
+
+
+@dataclass
+class Problem:
+    run_id: int
+    compile_id: str | None
+    record_id: int
+    doc: dict[str, Any]
+    inputs: list[Any]                      # per placeholder: tensor or scalar
+    attrs: dict[str, torch.Tensor]
+
+    @property
+    def kind(self) -> str:
+        return self.doc["kind"]
+
+    @property
+    def target(self) -> tuple[str, str]:
+        sig = self.doc.get("signature")
+        return (sig[0], sig[1]) if sig else (self.doc["exc_type"], "")
+
+
+def failure_graphs(reader: Any, run_id: int) -> list[dict[str, Any]]:
+    """The failing graphs kept for a run: [{record id, compile_id, kind, stage, exc_type}]."""
+    out = []
+    for rec in reader.records(run_id, kind="compdiag:" + FG.RECORD_KIND, with_payload=False):
+        md = rec["metadata"].get("compdiag", {}) if isinstance(rec["metadata"], dict) else {}
+        out.append({"id": rec["id"], "compile_id": rec["compile_id"], "kind": md.get("kind"),
+                    "stage": md.get("stage"), "exc_type": md.get("exc_type")})
+    return out
+
+
+def load(reader: Any, run_id: int, graph: str | None) -> Problem:
+    graphs = failure_graphs(reader, run_id)
+    if not graphs:
+        fails = reader.failures(run_id)
+        why = (f"its failure ({fails[0]['stage']}: {fails[0]['exc_type']}) was not kept with its "
+               "graph" if fails else "it has no failure")
+        raise MinifyError(f"run {run_id} has no failing graph to minify: {why} "
+                          "(accuracy needs `compdiag run --check-accuracy`)")
+    if graph is None:
+        chosen = graphs[-1]
+    else:
+        chosen = next((g for g in graphs if g["compile_id"] == graph or str(g["id"]) == graph),
+                      None)
+        if chosen is None:
+            ids = ", ".join(str(g["compile_id"]) for g in graphs)
+            raise MinifyError(f"no failing graph {graph!r} in run {run_id} (failing graphs: {ids})")
+    rec = next(r for r in reader.records(run_id, kind="compdiag:" + FG.RECORD_KIND)
+               if r["id"] == chosen["id"])
+    try:
+        doc = json.loads(rec["payload"])
+    except (TypeError, ValueError):
+        raise MinifyError(f"the failing graph record {chosen['id']} is unreadable") from None
+    if doc.get("format") != FG.FORMAT_VERSION:
+        raise MinifyError(f"failing graph format {doc.get('format')!r} is not supported")
+    tag = doc.get("tensor_tag", "")
+    rows = {r["role"]: r for r in reader.tensors(run_id, rec["compile_id"])
+            if str(r["role"]).startswith(tag + ":")}
+
+    def tensor(role: str, spec: dict[str, Any]) -> torch.Tensor:
+        row = rows.get(f"{tag}:{role}")
+        if row is None:
+            raise MinifyError(f"tensor {role} of the failing graph is missing from the store")
+        t = FG.tensor_from_bytes(row["data"], row["dtype"], row["shape"], row["stride"])
+        dev = spec.get("device", "cpu")
+        if dev != "cpu":
+            if dev.startswith("cuda") and not torch.cuda.is_available():
+                raise MinifyError(f"the failing graph ran on {dev}; this machine has no CUDA")
+            t = t.to(dev)
+        return t
+
+    inputs: list[Any] = []
+    for spec in doc["inputs"]:
+        if "tensor" in spec:
+            t = tensor(spec["tensor"], spec)
+            if spec.get("requires_grad") and (t.is_floating_point() or t.is_complex()):
+                t.requires_grad_(True)
+            inputs.append(t)
+        else:
+            inputs.append(FG.decode_arg(spec.get("scalar"), {}))
+    attrs: dict[str, torch.Tensor] = {}
+    for name, spec in doc.get("attrs", {}).items():
+        t = tensor(spec["tensor"], spec)
+        attrs[name] = (torch.nn.Parameter(t, requires_grad=spec.get("requires_grad", False))
+                       if spec.get("parameter") else t)
+    return Problem(run_id, rec["compile_id"], rec["id"], doc, inputs, attrs)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    kept: frozenset[str]
+    outputs: tuple[str, ...]
+    sizes: tuple[tuple[int, int], ...] = ()     # (original size, new size) for input dims
+    zeroed: frozenset[str] = frozenset()         # inputs fed with zeros
+    dropped_config: frozenset[str] = frozenset()
+
+
+@dataclass
+class Built:
+    gm: torch.fx.GraphModule
+    inputs: list[Any]
+    input_names: list[str]       # original node names the placeholders stand for
+    config: dict[str, Any]
+
+
+@dataclass
+class Model:
+    """The original graph, its eager values, and how candidates map to graphs."""
+    problem: Problem
+    gm: torch.fx.GraphModule = field(init=False)
+    order: list[str] = field(init=False)                 # kept-able nodes, topological
+    operands: dict[str, list[str]] = field(init=False)   # node -> nodes it reads
+    values: dict[str, Any] = field(init=False)           # eager value of every node
+    placeholders: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        p = self.problem
+        try:
+            self.gm = FG.nodes_to_graph(p.doc["nodes"], p.attrs)
+        except FG.UnsupportedGraph as exc:
+            raise MinifyError(f"cannot rebuild the failing graph: {exc}") from None
+        self.placeholders = [n.name for n in self.gm.graph.nodes if n.op == "placeholder"]
+        self.order = [n.name for n in self.gm.graph.nodes
+                      if n.op in ("call_function", "call_method", "get_attr")]
+        self.operands = {}
+        self.nodes = {n.name: n for n in self.gm.graph.nodes}
+        for n in self.gm.graph.nodes:
+            seen: list[str] = []
+            for a in n.all_input_nodes:
+                if a.name not in seen:
+                    seen.append(a.name)
+            self.operands[n.name] = seen
+        self.values = self._eager_values()
+        out = next(n for n in self.gm.graph.nodes if n.op == "output")
+        self.original_outputs = tuple(dict.fromkeys(
+            a.name for a in _flat_nodes(out.args[0])
+            if a.name in self.order and isinstance(self.values.get(a.name), torch.Tensor)))
+        self.position = {name: i for i, name in enumerate(self.order)}
+
+    def _eager_values(self) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+
+        class Recorder(torch.fx.Interpreter):
+            def run_node(self, n: torch.fx.Node) -> Any:
+                v = super().run_node(n)
+                values[n.name] = v
+                return v
+
+        args = [a.detach().clone().requires_grad_(a.requires_grad)
+                if isinstance(a, torch.Tensor) else a for a in self.problem.inputs]
+        try:
+            with torch.set_grad_enabled(bool(self.problem.doc.get("grad_enabled"))):
+                Recorder(self.gm).run(*args)
+        except Exception as exc:  # noqa: BLE001
+            raise MinifyError("the failing graph does not run eagerly on its recorded inputs "
+                              f"({type(exc).__name__}: {str(exc)[:200]})") from None
+        return values
+
+    def _cuttable(self, name: str) -> bool:
+        v = self.values.get(name)
+        return isinstance(v, torch.Tensor) or (isinstance(v, (int, float, bool))
+                                               and not isinstance(v, torch.SymInt))
+
+    # -- candidates ---------------------------------------------------------------------------
+    def initial(self) -> Candidate:
+        if not self.original_outputs:
+            raise MinifyError("the failing graph returns no tensor computed by the graph")
+        return self.normalise(Candidate(frozenset(self.order), self.original_outputs))
+
+    def live(self, kept: frozenset[str], outputs: Sequence[str]) -> frozenset[str]:
+        live: set[str] = set()
+        stack = [o for o in outputs if o in kept]
+        while stack:
+            n = stack.pop()
+            if n in live:
+                continue
+            live.add(n)
+            stack.extend(a for a in self.operands[n] if a in kept and a not in live)
+        return frozenset(live)
+
+    def normalise(self, c: Candidate) -> Candidate:
+        return replace(c, kept=self.live(c.kept, c.outputs))
+
+    def without_nodes(self, c: Candidate, nodes: Sequence[str]) -> Candidate | None:
+        kept = set(c.kept)
+        outputs = list(c.outputs)
+        for n in sorted(nodes, key=lambda x: -self.position[x]):
+            if n not in kept:
+                continue
+            kept.discard(n)
+            if n in outputs:
+                i = outputs.index(n)
+                promoted = [a for a in self.operands[n]
+                            if a in kept and isinstance(self.values.get(a), torch.Tensor)
+                            and a not in outputs]
+                outputs[i:i + 1] = promoted
+        if not outputs:
+            return None
+        cand = self.normalise(replace(c, kept=frozenset(kept), outputs=tuple(outputs)))
+        for n in cand.kept:  # every value read from outside must be feedable
+            for a in self.operands[n]:
+                if a not in cand.kept and a not in self.placeholders and not self._cuttable(a):
+                    return None
+        return cand
+
+    def without_outputs(self, c: Candidate, outs: Sequence[str]) -> Candidate | None:
+        outputs = tuple(o for o in c.outputs if o not in outs)
+        return self.normalise(replace(c, outputs=outputs)) if outputs else None
+
+    def nodes_of(self, c: Candidate) -> list[str]:
+        return sorted(c.kept, key=self.position.__getitem__)
+
+    def input_names(self, c: Candidate) -> list[str]:
+        names: list[str] = []
+        for n in self.nodes_of(c):
+            for a in self.operands[n]:
+                if a not in c.kept and a not in names:
+                    names.append(a)
+        order = {name: i for i, name in enumerate(self.placeholders + self.order)}
+        return sorted(names, key=order.__getitem__)
+
+    def input_value(self, c: Candidate, name: str) -> Any:
+        if name in self.placeholders:
+            v = self.problem.inputs[self.placeholders.index(name)]
+        else:
+            v = self.values[name]
+        if not isinstance(v, torch.Tensor):
+            return v
+        requires_grad = v.requires_grad
+        v = v.detach()
+        sizes = dict(c.sizes)
+        if sizes:
+            index = tuple(slice(0, sizes.get(s, s)) for s in v.shape)
+            v = v[index]
+        if name in c.zeroed:
+            v = torch.zeros_like(v)
+        v = v.clone()
+        if requires_grad and (v.is_floating_point() or v.is_complex()):
+            v.requires_grad_(True)
+        return v
+
+    def size_key(self, c: Candidate) -> tuple:
+        names = self.input_names(c)
+        numel = 0
+        for n in names:
+            v = self.input_value_shape(c, n)
+            numel += v
+        return (len(c.kept), len(c.outputs), numel, len(names) - len(c.zeroed & set(names)),
+                len(self.problem.doc.get("config", {})) - len(c.dropped_config))
+
+    def input_value_shape(self, c: Candidate, name: str) -> int:
+        v = self.problem.inputs[self.placeholders.index(name)] if name in self.placeholders \
+            else self.values[name]
+        if not isinstance(v, torch.Tensor):
+            return 0
+        sizes = dict(c.sizes)
+        return math.prod(min(sizes.get(s, s), s) for s in v.shape)
+
+    def build(self, c: Candidate) -> Built:
+        graph = torch.fx.Graph()
+        env: dict[str, torch.fx.Node] = {}
+        names = self.input_names(c)
+        for name in names:
+            env[name] = graph.placeholder(name)
+        root = torch.nn.Module()
+        for name in self.nodes_of(c):
+            node = self.nodes[name]
+            new = graph.node_copy(node, lambda a: env[a.name])
+            if node.op == "get_attr":
+                FG._set_attr(root, str(node.target), FG._get_attr(self.gm, str(node.target)))
+            env[name] = new
+        outs = [env[o] for o in c.outputs]
+        graph.output(tuple(outs))
+        gm = torch.fx.GraphModule(root, graph)
+        config = {k: v for k, v in self.problem.doc.get("config", {}).items()
+                  if k not in c.dropped_config}
+        return Built(gm, [self.input_value(c, n) for n in names], names, config)
+
+    def key(self, c: Candidate) -> tuple:
+        return (c.kept, c.outputs, c.sizes, c.zeroed, c.dropped_config)
+
+
+def _flat_nodes(arg: Any) -> list[torch.fx.Node]:
+    out: list[torch.fx.Node] = []
+    torch.fx.node.map_arg(arg, lambda n: out.append(n) or n)
+    return out
+
+
+# -- the predicate --------------------------------------------------------------------------------
+@dataclass
+class QueryLog:
+    compiles: int = 0
+    invalid: int = 0
+    outcomes: list[tuple[str, Any]] = field(default_factory=list)
+
+
+def make_predicate(model: Model, log: QueryLog,
+                   run: Callable[..., tuple[str, Any]] | None = None
+                   ) -> Callable[[Candidate], bool]:
+    p = model.problem
+    target = p.target
+    run = run or oracle.run_case
+
+    def predicate(c: Candidate) -> bool:
+        built = model.build(c)
+        outcome = run(built.gm, built.inputs, p.kind, built.config,
+                      grad_enabled=bool(p.doc.get("grad_enabled")), tol=p.doc.get("tol"))
+        if outcome[0] == "invalid":
+            log.invalid += 1
+        else:
+            log.compiles += 1
+        log.outcomes.append(outcome)
+        return outcome[0] == "fail" and tuple(outcome[1]) == tuple(target)
+
+    return predicate

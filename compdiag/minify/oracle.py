@@ -1,0 +1,142 @@
+"""What "the same failure" means, and one test of a graph against it: torch only.
+
+The minifier's queries and the generated repro share this module: `compdiag minify` copies
+its source into repro.py verbatim (between the markers), so the repro judges a failure exactly
+as the minifier did. Keep it importable with nothing but torch and the standard library."""
+
+# --- compdiag oracle begin ---
+import copy
+import math
+import re
+
+import torch
+
+_WRAPPERS = ("BackendCompilerFailed", "InductorError")
+_NORMALISE = [
+    (re.compile(r"0x[0-9a-fA-F]+"), "0x?"),
+    (re.compile(r"(?:[A-Za-z]:)?(?:/[\w.+\-@]+)+/?"), "<path>"),
+    (re.compile(r"\b[0-9a-z]{20,}\b"), "<hash>"),
+    (re.compile(r"\d+(?:\.\d+)?(?:e[+-]?\d+)?"), "N"),
+    (re.compile(r"\s+"), " "),
+]
+# torch._dynamo.utils.same's per-dtype tolerances (fp64 RMSE rule on top).
+TOLERANCE = {torch.float16: 1e-2, torch.bfloat16: 1e-2, torch.float32: 1e-4,
+             torch.float64: 1e-7}
+
+
+def innermost(exc):
+    """Unwrap Dynamo's BackendCompilerFailed and Inductor's InductorError to the real error."""
+    seen = set()
+    while type(exc).__name__ in _WRAPPERS and id(exc) not in seen:
+        seen.add(id(exc))
+        inner = getattr(exc, "inner_exception", None) or exc.__cause__
+        if inner is None:
+            break
+        exc = inner
+    return exc
+
+
+def normalise_message(message):
+    """The first non-empty line, with addresses, paths, hashes and numbers stripped."""
+    lines = [ln.strip() for ln in str(message).splitlines() if ln.strip()]
+    text = lines[0] if lines else ""
+    for pattern, repl in _NORMALISE:
+        text = pattern.sub(repl, text)
+    return text.strip()[:300]
+
+
+def signature(exc):
+    """(exception type, normalised message) of the innermost error: the failure's identity."""
+    exc = innermost(exc)
+    return (type(exc).__name__, normalise_message(str(exc)))
+
+
+def _clone(args):
+    return [a.detach().clone().requires_grad_(a.requires_grad)
+            if isinstance(a, torch.Tensor) else a for a in args]
+
+
+def _leaves(value):
+    if isinstance(value, (list, tuple)):
+        return [x for v in value for x in _leaves(v)]
+    return [value]
+
+
+def _to64(args):
+    return [a.detach().double() if isinstance(a, torch.Tensor) and a.is_floating_point()
+            else a for a in args]
+
+
+def mismatch(ref, res, ref64, tol=None):
+    """Why compiled `res` disagrees with eager `ref` (fp64 reference `ref64`), or None."""
+    from torch._dynamo.utils import same
+
+    refs, ress = _leaves(ref), _leaves(res)
+    r64s = _leaves(ref64) if ref64 is not None else [None] * len(refs)
+    if len(refs) != len(ress):
+        return f"{len(refs)} eager outputs vs {len(ress)} compiled"
+    for i, (r, c, r64) in enumerate(zip(refs, ress, r64s)):
+        if not isinstance(r, torch.Tensor) or not isinstance(c, torch.Tensor):
+            if r != c:
+                return f"output {i}: {r!r} vs {c!r}"
+            continue
+        if r.shape != c.shape or r.dtype != c.dtype:
+            return f"output {i}: eager {r.dtype}{list(r.shape)} vs compiled {c.dtype}{list(c.shape)}"
+        r, c = r.detach(), c.detach()
+        if not (r.is_floating_point() or r.is_complex()):
+            if not torch.equal(r, c):
+                return f"output {i}: integer/bool values differ"
+            continue
+        if bool((torch.isnan(r) != torch.isnan(c)).any()) or \
+                bool((torch.isinf(r) != torch.isinf(c)).any()):
+            return f"output {i}: NaN/Inf pattern differs"
+        t = tol if tol is not None else TOLERANCE.get(r.dtype, 1e-4)
+        fp64 = r64.detach() if isinstance(r64, torch.Tensor) else None
+        if not same(r, c, fp64_ref=fp64, tol=t, equal_nan=True, log_error=lambda *a, **k: None):
+            err = float((r.double() - c.double()).abs().max()) if r.numel() else 0.0
+            return f"output {i}: max abs error {err:.3g} beyond tolerance {t:g}"
+    return None
+
+
+def run_case(module, args, kind, config, grad_enabled=False, tol=None, compile_fn=None):
+    """Run `module` eagerly and compiled with Inductor under `config` (a dict of
+    torch._inductor.config patches). Returns one of
+      ("invalid", why)      eager itself fails or is non-deterministic: not a test at all
+      ("pass", None)        compiled agrees with eager (accuracy) or simply works
+      ("fail", signature)   (exception type, normalised message), or ("AccuracyMismatch", "")
+    """
+    import torch._dynamo
+
+    with torch.set_grad_enabled(grad_enabled):
+        try:
+            ref = module(*_clone(args))
+            if kind == "accuracy":
+                ref2 = module(*_clone(args))
+                if mismatch(ref, ref2, None, tol=0.0) is not None:
+                    return ("invalid", "eager is non-deterministic")
+        except Exception as exc:  # noqa: BLE001
+            return ("invalid", "eager fails: %s: %s" % signature(exc))
+    ref64 = None
+    if kind == "accuracy":
+        try:
+            with torch.no_grad():
+                ref64 = copy.deepcopy(module).to(torch.float64)(*_to64(args))
+        except Exception:  # noqa: BLE001 - some graphs have no float64 kernels
+            ref64 = None
+    torch._dynamo.reset()
+    try:
+        with torch._inductor.config.patch(config), torch.set_grad_enabled(grad_enabled):
+            # Inductor's entry point, exactly as Dynamo calls it with the captured graph.
+            from torch._inductor.compile_fx import compile_fx
+
+            compiled = (compile_fn or compile_fx)(module, _clone(args))
+            res = compiled(*_clone(args))
+    except Exception as exc:  # noqa: BLE001
+        return ("fail", signature(exc))
+    finally:
+        torch._dynamo.reset()
+    if kind == "accuracy":
+        why = mismatch(ref, res, ref64, tol)
+        return ("fail", ("AccuracyMismatch", "")) if why else ("pass", None)
+    return ("pass", None)
+# --- compdiag oracle end ---
