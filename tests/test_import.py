@@ -76,19 +76,38 @@ def test_compile_ids_match_tlparse(scenario: Proc, imported: dict, session: Sess
                                    tmp_path: Path) -> None:
     """tlparse lists one entry per compile id in compile_directory.json, restart attempts
     ('0/0_1') separately like compdiag does, plus '[-/-]' for records with no compile id."""
-    out = tmp_path / "tl_out"
-    res = subprocess.run([_tlparse(), str(scenario.extra["trace_log"]), "-o", str(out),
-                          "--overwrite", "--no-browser"], capture_output=True, text=True,
-                         timeout=300, env=session.env())
-    assert res.returncode == 0, res.stderr
-    directory = json.loads((out / "compile_directory.json").read_text())
-    keys = set(directory)
-    assert all(re.fullmatch(r"\[.*\]", k) for k in keys), keys
-    tl_ids = {k[1:-1] for k in keys} - {"-/-"}
+    tl_ids = _tlparse_ids(scenario.extra["trace_log"], tmp_path / "tl_out", session.env())
     ours = {c["compile_id"] for c in imported["compiles"]}
     live = {c["compile_id"] for c in scenario.extra["show"]["compiles"]}
     assert len(tl_ids) == len(ours) == len(live) == 5
     assert tl_ids == ours == live
+
+
+def _tlparse_ids(log: Path, out: Path, env: dict[str, str]) -> set[str]:
+    res = subprocess.run([_tlparse(), str(log), "-o", str(out), "--overwrite", "--no-browser"],
+                         capture_output=True, text=True, timeout=300, env=env)
+    assert res.returncode == 0, res.stderr
+    keys = set(json.loads((out / "compile_directory.json").read_text()))
+    assert all(re.fullmatch(r"\[.*\]", k) for k in keys), keys
+    return {k[1:-1] for k in keys} - {"-/-"}
+
+
+@pytest.mark.parametrize("fraction", [0.2, 0.3, 0.45, 0.6, 0.8, 0.95])
+def test_truncated_log_compile_ids_match_tlparse(scenario: Proc, session: Session,
+                                                 tmp_path: Path, fraction: float) -> None:
+    """Cut anywhere, even inside a restart attempt ('0/0_1', which has no dynamo_start and
+    lost its compilation_metrics): compdiag still lists the compile ids tlparse lists."""
+    data = scenario.extra["trace_log"].read_bytes()
+    cut = tmp_path / "cut.log"
+    cut.write_bytes(data[:int(len(data) * fraction)])
+    store = tmp_path / "cut.db"
+    p, run_ids = import_log(session, cut, store)
+    assert p.returncode == 0, p.stderr
+    doc = session.show(run_ids[0], store=store)
+    ours = {c["compile_id"] for c in doc["compiles"]}
+    assert ours and ours == _tlparse_ids(cut, tmp_path / "tl", session.env())
+    for c in doc["compiles"]:  # restarts keep their frame's code location
+        assert c["co_name"] and c["filename"].endswith("scenario.py"), c
 
 
 def _cut_mid_line(log: Path, dest: Path, *, payload: bool) -> str:

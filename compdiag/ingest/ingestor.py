@@ -70,6 +70,11 @@ class Ingestor:
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
                       metadata=json.dumps(metadata, default=repr), payload=payload)
+        if cid is not None and cid not in self.compiles:
+            # Every compile id torch names is a compile (tlparse counts them so too), also one
+            # whose compilation_metrics never came: a restart attempt ('0/0_1' has no
+            # dynamo_start) cut off by a crash, a SIGKILL or a truncated log.
+            self._write_compile(self._compile_row(cid, metadata))
         handler = getattr(self, "_on_" + kind.replace(":", "_").replace(".", "_"), None)
         if handler is None and kind.startswith("artifact:"):
             name = kind.split(":", 1)[1]
@@ -107,6 +112,10 @@ class Ingestor:
                    "frame_compile": md.get("frame_compile_id"), "attempt": md.get("attempt") or 0,
                    "co_name": None, "filename": None, "lineno": None, "status": "started",
                    "stage_times": {}, "metrics": None, "call_site": None}
+            first = self.compiles.get(cid.split("_")[0]) if "_" in cid else None
+            if first is not None:  # a restart attempt: same frame, same code location
+                for key in ("co_name", "filename", "lineno", "call_site"):
+                    row[key] = first[key]
             self.compiles[cid] = row
             self.counts["compiles"] += 1
         return row
