@@ -148,7 +148,9 @@ def measure(store: Path, rounds: int = 3) -> dict:
                     + ["down"] * 2 + list("890") + ["escape"] + ["down"] * 5
                     + ["slash"] + list("sigmoid") + ["escape"])
             for name in plan:
-                label = "tab" if name in "2345789" + "0" and len(name) == 1 else name
+                tabs = {"2": "bytecode", "3": "dynamo", "4": "aot", "5": "post-grad",
+                        "7": "kernels", "8": "cudagraphs", "9": "timings", "0": "accuracy"}
+                label = f"tab {name} {tabs[name]}" if name in tabs else name
                 if len(name) == 1 and name.isalpha():
                     label = "search typing"
                 keys.setdefault(label, []).append(term.key(name))
