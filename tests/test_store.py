@@ -173,7 +173,7 @@ def test_rows_survive_sigkill_of_the_writer(tmp_path: Path) -> None:
             w.insert("records", run_id=run_id, seq=i, kind="k", compile_id=None,
                      metadata={{"i": i}}, payload="p" * 1000)
         w.warn(run_id, "before the kill")
-        time.sleep(0.6)  # > flush_interval: the timer thread commits while we idle
+        time.sleep(1.5)  # >> flush_interval: the timer thread commits while we idle
         w.insert("records", run_id=run_id, seq=99, kind="late", compile_id=None,
                  metadata={{}}, payload=None)
         os.kill(os.getpid(), signal.SIGKILL)
