@@ -327,3 +327,24 @@ def test_recompile_fix_names_the_input_and_the_limit():
     assert "mark_dynamic(seq, 1)" in fix and "recompile_limit" in fix
     assert "dynamic=False" in fix
     assert "torch.tensor" in F.recompile_fix("value", "n", "1", "2", count=1, limit=False, fn="f")
+
+
+def test_resume_function_recompile_folds_into_its_parent(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("0/1", metrics={"recompile_reason":
+                              "0/0: tensor 'x' size mismatch at index 0. expected 16, actual 32"})
+    s.compile("1/0", co_name="torch_dynamo_resume_in_f_at_7", lineno=7)
+    s.compile("1/1", co_name="torch_dynamo_resume_in_f_at_7", lineno=7, metrics={
+        "recompile_reason": "1/0: tensor 'y' size mismatch at index 0. expected 16, actual 32"})
+    (d,) = s.explain()
+    assert d["kind"] == "recompile" and d["details"]["function"] == "f"
+    assert d["reason"] == "size L['x'].size()[0] changed (16 -> 32)"
+
+
+def test_debug_context_is_shortened_in_the_reason(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.graph_break("0/0", 5)  # debug context: "builtin print [] False"
+    (d,) = s.explain()
+    assert d["reason"] == "Failed to trace builtin operator (builtin print)"

@@ -311,8 +311,9 @@ def _graph_breaks(ctx: _Ctx) -> list[dict[str, Any]]:
         score -= g["order"] * 0.01
         where = f" in {ctx.fn_name(g['cids'][0] if g['cids'] else None)}()" if g["cids"] else ""
         reason = g["gb_type"]
-        if info["debug_context"] and len(info["debug_context"]) < 160:
-            reason += f" ({info['debug_context']})"
+        short = _short_context(info["debug_context"])
+        if short:
+            reason += f" ({short})"
         details = {"function": ctx.fn_name(g["cids"][0]) if g["cids"] else None,
                    "frame_skipped": g["skipped"], "gb_type": g["gb_type"],
                    "debug_context": info["debug_context"]}
@@ -327,6 +328,15 @@ def _graph_breaks(ctx: _Ctx) -> list[dict[str, Any]]:
                          explanation=explanation, fix=fix, score=score, gb_code=g["code"],
                          hints=hints, count=count, compile_ids=g["cids"], details=details))
     return out
+
+
+def _short_context(ctx: str) -> str:
+    """Dynamo's debug context without its VariableTracker dumps: 'builtin print', 'module:
+    zlib, qualname: crc32'."""
+    ctx = re.split(r"\s*\[(?:<class|\])|\s*<class", ctx or "", maxsplit=1)[0].strip()
+    if not ctx or "Variable" in ctx or len(ctx) > 160:
+        return ""
+    return re.sub(r",?\s*skip reason:.*$", "", ctx)
 
 
 # -- recompiles --------------------------------------------------------------------------------
@@ -444,6 +454,17 @@ def _recompiles(ctx: _Ctx, limit_failures: dict[Any, dict[str, Any]]) -> list[di
         key = (frame_no, g["category"], g["source"])
         grp = groups.setdefault(key, {"events": [], "guard": g, "frame_no": frame_no})
         grp["events"].append((ev, g))
+    # A resume function (after a graph break) recompiles for the same input change as its
+    # parent function: fold it into the parent's diagnosis.
+    parents = {(k[1], g["events"][0][1]["before"], g["events"][-1][1]["after"])
+               for k, g in groups.items()
+               if not (ctx.fn_name(g["events"][0][0]["cid"]) or "").startswith(_RESUME)}
+    for key in list(groups):
+        g = groups[key]
+        fn = ctx.fn_name(g["events"][0][0]["cid"]) or ""
+        sig = (key[1], g["events"][0][1]["before"], g["events"][-1][1]["after"])
+        if fn.startswith(_RESUME) and sig in parents and key[0] not in limit_failures:
+            del groups[key]
     out = []
     for (frame_no, category, source), grp in groups.items():
         evs = grp["events"]
@@ -480,7 +501,8 @@ def _recompiles(ctx: _Ctx, limit_failures: dict[Any, dict[str, Any]]) -> list[di
                       f"{source} and now runs in eager")
             explanation = (limit.get("explanation") or "") + " " + explanation
         out.append(_diag("recompile", stage="dynamo",
-                         compile_id=(limit or {}).get("compile_id") or last_ev["cid"],
+                         compile_id=((limit or {}).get("compile_id") or
+                                     last_ev["cid"]).split("_")[0],
                          reason=reason, user_frame=frame, explanation=explanation.strip(),
                          fix=fix, score=score, count=count,
                          compile_ids=[e["cid"] for e, _ in evs],
@@ -499,6 +521,9 @@ def _recompiles(ctx: _Ctx, limit_failures: dict[Any, dict[str, Any]]) -> list[di
                                              fn=fn), score=SCORE["limit"],
                          details={"limit_hit": True, "function": fn}))
     return out
+
+
+_RESUME = "torch_dynamo_resume_in_"
 
 
 def _recompile_frame(ctx: _Ctx, ev: dict[str, Any]) -> dict[str, Any]:
