@@ -239,9 +239,7 @@ async def test_copy_minify_and_bisect_commands_for_the_selection(demo: Path) -> 
         cid = tree.current_compile
         assert app.last_copied == f"compdiag minify --store {store} 2 --graph {cid}"
         await pilot.press("b")
-        assert app.last_copied.endswith(
-            f"compdiag bisect --store {store} 2 -- python model.py --steps 3")
-        assert app.last_copied.startswith(f"cd {demo.parent}")
+        assert app.last_copied == f"compdiag bisect --store {store} 2"
 
 
 @sync

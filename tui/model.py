@@ -216,14 +216,9 @@ class StoreModel:
         return shlex.join(parts)
 
     def bisect_command(self, run_id: int) -> str:
-        run = self.run(run_id)
-        argv = [str(a) for a in (run.get("argv") or [])]
-        program = ["python", *argv] if argv else ["python", "SCRIPT"]
-        parts = ["compdiag", "bisect", "--store", str(self.path.resolve()), str(run_id), "--",
-                 *program]
-        cmd = shlex.join(parts)
-        cwd = run.get("cwd")
-        return f"cd {shlex.quote(cwd)} && {cmd}" if cwd else cmd
+        """`compdiag bisect` re-runs a captured run's argv in its cwd (RUN or -- CMD, not both)."""
+        return shlex.join(["compdiag", "bisect", "--store", str(self.path.resolve()),
+                           str(run_id)])
 
 
 def resolve_source(filename: str | None, cwd: str | None) -> Path | None:

@@ -100,8 +100,10 @@ class RunScreen(Screen):
         if frame.get("filename") and frame.get("lineno"):
             self.app.open_source(self.run_id, frame["filename"], int(frame["lineno"]),
                                  frame.get("line"), title=str(d.get("reason") or ""))
-        elif d.get("compile_id"):
-            self.app.open_compile(self.run_id, d["compile_id"])
+        else:
+            cid = d.get("compile_id") or next(iter(d.get("compile_ids") or []), None)
+            if cid:
+                self.app.open_compile(self.run_id, str(cid))
 
     # -- the tree --------------------------------------------------------------------------
     @on(CompileTree.CompileHighlighted)

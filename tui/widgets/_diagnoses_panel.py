@@ -18,8 +18,13 @@ KIND_STYLE = {"graph_break": "yellow", "recompile": "magenta", "failure": "bold 
 def diagnosis_label(d: dict[str, Any]) -> Text:
     kind = d.get("kind") or "?"
     uf = d.get("user_frame") or {}
+    cids = d.get("compile_ids") or []
+    more = "…" if len(cids) > 3 else ""
+    where = d.get("compile_id") or (", ".join(map(str, cids[:3])) + more)
     text = Text.assemble((f" {kind.replace('_', ' '):<12}", KIND_STYLE.get(kind, "")), " ",
-                         (f"[{d.get('compile_id') or '-'}] ", "bold"))
+                         (f"[{where or '-'}] ", "bold"))
+    if isinstance(d.get("count"), int) and d["count"] > 1:
+        text.append(f"×{d['count']} ", "bold")
     if d.get("gb_code"):
         text.append(f"{d['gb_code']} ", "bold")
     text.append(" ".join(str(d.get("reason") or d.get("explanation") or "").split())[:160])
