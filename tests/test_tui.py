@@ -334,3 +334,20 @@ def test_diagnoses_fall_back_to_store_facts_and_normalise_explain(demo: Path,
     assert out == [{"kind": "graph_break", "reason": "x", "user_frame": {}},
                    {"kind": "recompile", "reason": "y", "user_frame": {}}]
     assert _normalise("nonsense") is None
+
+
+def test_a_broken_explain_degrades_to_store_facts(demo: Path, monkeypatch) -> None:
+    import compdiag_tui.diagnoses as diag
+
+    def broken(name: str):
+        raise SyntaxError("explain.py is being edited")
+
+    monkeypatch.setattr(diag.importlib, "import_module", broken)
+    with Reader(demo) as r:
+        diagnoses, source = load_diagnoses(r, 2)
+        assert source == "store facts" and diagnoses == facts(r, 2)
+    # The child process the TUI uses gives the same answer.
+    monkeypatch.setenv("COMPDIAG_TUI_EXPLAIN", "0")
+    child, child_source = diag.load_diagnoses_isolated(demo, 2)
+    assert child_source == "store facts"
+    assert [d["kind"] for d in child] == [d["kind"] for d in diagnoses]

@@ -52,7 +52,7 @@ def _from_explain(reader: Reader, run_id: int) -> list[dict[str, Any]] | None:
         return None
     try:
         mod = importlib.import_module("compdiag.analyses.explain")
-    except ImportError:
+    except Exception:  # noqa: BLE001 - absent, or broken mid-edit: the store's facts will do
         return None
     for name in _ENTRY_POINTS:
         fn = getattr(mod, name, None)

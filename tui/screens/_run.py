@@ -83,7 +83,10 @@ class RunScreen(Screen):
     @work(thread=True, exclusive=True, group="diagnoses")
     def _load_diagnoses(self) -> None:
         # The thread only waits on a child process: explain's CPU work never holds our GIL.
-        diagnoses, source = load_diagnoses_isolated(self.app.model.path, self.run_id)
+        try:
+            diagnoses, source = load_diagnoses_isolated(self.app.model.path, self.run_id)
+        except Exception as exc:  # noqa: BLE001 - a panel that failed must not end the app
+            diagnoses, source = [], f"nowhere: {type(exc).__name__}: {exc}"[:200]
         self.app.call_from_thread(self._show_diagnoses, diagnoses, source)
 
     def _show_diagnoses(self, diagnoses: list[dict[str, Any]], source: str) -> None:
