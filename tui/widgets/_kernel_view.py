@@ -29,8 +29,7 @@ class KernelView(Horizontal):
     KernelView { height: 1fr; }
     KernelView > OptionList { width: 34; height: 1fr; }
     KernelView > Vertical { width: 1fr; }
-    KernelView .kernel-header { height: auto; max-height: 10; padding: 0 1;
-                                background: $boost; }
+    KernelView .kernel-header { height: 6; padding: 0 1; background: $boost; }
     """
 
     kernels: reactive[list[dict[str, Any]]] = reactive(list, always_update=True)
@@ -87,7 +86,7 @@ class KernelView(Horizontal):
         if option_id == OUTPUT_CODE:
             self.current = None
             header.update(Text("the module Inductor generated for this compile id "
-                               "(inductor_output_code)", "dim"))
+                               "(inductor_output_code)", "dim"), layout=False)
             view.language = "python"
             view.code = self.output_loader() or ""
             view.placeholder = "no inductor_output_code record for this compile id"
@@ -98,7 +97,7 @@ class KernelView(Horizontal):
         self.current = kernel
         if kernel is None:
             return
-        header.update(kernel_header(kernel))
+        header.update(kernel_header(kernel), layout=False)   # fixed height: no relayout
         view.language = "cpp" if kernel["backend"] == "cpp" else "python"
         view.code = self.source_loader(kernel["id"]) or ""
         view.placeholder = "no source recorded (an extern kernel)"
