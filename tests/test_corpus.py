@@ -31,8 +31,10 @@ def load_sidecar(path: Path) -> dict[str, Any]:
     return spec
 
 
-def run_case(name: str, workdir: Path, cache_dir: Path) -> dict[str, Any]:
-    """Run one corpus script under capture, then explain it; both as the CLI would."""
+def run_case(name: str, workdir: Path, cache_dir: Path,
+             run_args: list[str] | None = None) -> dict[str, Any]:
+    """Run one corpus script under capture (with the sidecar's `run_args`, e.g.
+    --check-accuracy), then explain it; both as the CLI would."""
     store = workdir / (name.replace("/", "_") + ".db")
     # One compile thread: no worker pool to spawn per script on a 2-core machine.
     env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(cache_dir), PYTHONUNBUFFERED="1",
@@ -40,7 +42,7 @@ def run_case(name: str, workdir: Path, cache_dir: Path) -> dict[str, Any]:
     env.pop("TORCH_LOGS", None)
     env.pop("TORCH_TRACE", None)
     run = subprocess.run([sys.executable, "-m", "compdiag", "run", "--store", str(store),
-                          str(CORPUS / f"{name}.py")], cwd=workdir, env=env,
+                          *(run_args or []), str(CORPUS / f"{name}.py")], cwd=workdir, env=env,
                          capture_output=True, text=True, timeout=TIMEOUT)
     exp = subprocess.run([sys.executable, "-m", "compdiag", "explain", "--store", str(store),
                           "--json"], cwd=workdir, env=env, capture_output=True, text=True,
@@ -63,9 +65,13 @@ def corpus_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
     cache = workdir / "inductor-cache"
     cache.mkdir()
     # Inductor cases are the slow ones: start them first so the pool drains evenly.
-    selected.sort(key=lambda n: (not n.startswith(("fail_", "acc_", "perf_")), n))
+    selected.sort(key=lambda n: (not n.startswith(("acc_backend", "fail_", "acc_", "perf_")),
+                                 not n.startswith("acc_backend"), n))
     pool = ThreadPoolExecutor(max_workers=max(1, JOBS))
-    futures: dict[str, Future] = {n: pool.submit(run_case, n, workdir, cache) for n in selected}
+    futures: dict[str, Future] = {
+        n: pool.submit(run_case, n, workdir, cache,
+                       load_sidecar(CORPUS / f"{n}.expected.json").get("run_args"))
+        for n in selected}
     yield futures
     pool.shutdown(wait=False, cancel_futures=True)
 

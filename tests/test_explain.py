@@ -348,3 +348,22 @@ def test_debug_context_is_shortened_in_the_reason(tmp_path):
     s.graph_break("0/0", 5)  # debug context: "builtin print [] False"
     (d,) = s.explain()
     assert d["reason"] == "Failed to trace builtin operator (builtin print)"
+
+
+def test_accuracy_checker_rows_fold_the_failure_and_point_at_the_divergent_node(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    node = {"node": "relu", "op": "relu", "user_frame": {"filename": str(s.user), "lineno": 9,
+                                                         "line": None}}
+    for out, ok, rel in (("output 0", False, 18.3), ("output 1", True, 0.0)):
+        s.w.insert("accuracy", run_id=s.run_id, compile_id="0/0", output=out, max_abs=3.7,
+                   max_rel=rel, ok=ok, detail=json.dumps({"reason": "beyond tolerance",
+                                                          "divergent_node": node}))
+    s.w.insert("failures", run_id=s.run_id, compile_id="0/0", stage="accuracy",
+               exc_type="AccuracyMismatch", message="output 0: beyond tolerance",
+               filename=str(s.user), lineno=9, line=None, traceback="[]")
+    (d,) = s.explain()
+    assert d["kind"] == "accuracy" and d["stage"] == "accuracy"
+    assert "first divergent node relu" in d["reason"] and "max rel 18.3" in d["reason"]
+    assert d["user_frame"]["lineno"] == 9 and d["user_frame"]["line"] == "line_9 = 9"
+    assert "compdiag bisect" in d["fix"]

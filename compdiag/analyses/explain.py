@@ -572,6 +572,7 @@ def _failures(ctx: _Ctx, gb_cids: set[str]) -> tuple[list[dict[str, Any]], dict[
     if os.path.normpath(store_path) != os.path.normpath(os.path.join(".compdiag", "compdiag.db")):
         store_arg = f" --store {store_path}"
     rows = ctx.r.failures(ctx.run_id)
+    has_accuracy_rows = bool(ctx.r.accuracy(ctx.run_id))
     for idx, f in enumerate(rows):
         cid = f["compile_id"]
         text = " ".join(x for x in (f.get("message"), f.get("traceback")) if x)
@@ -581,6 +582,8 @@ def _failures(ctx: _Ctx, gb_cids: set[str]) -> tuple[list[dict[str, Any]], dict[
             expl = P.parse_graph_break(f.get("traceback") or "")["explanation"]
             limits[key] = {"compile_id": cid, "explanation": expl}
             continue
+        if f["stage"] == "accuracy" and has_accuracy_rows:
+            continue  # the accuracy diagnosis reports it, with the measured errors
         base = (cid or "").split("_")[0]
         if (f.get("exc_type") == "Unsupported" and not crashed and
                 (cid in gb_cids or base in gb_cids)):
@@ -638,22 +641,44 @@ def _injected_bugs(ctx: _Ctx, cid: str | None) -> dict[str, Any]:
 
 # -- accuracy ----------------------------------------------------------------------------------
 def _accuracy(ctx: _Ctx) -> list[dict[str, Any]]:
-    out = []
+    """One diagnosis per compiled graph whose outputs differ from eager (the accuracy checker's
+    rows), at the first divergent node's user line when the checker found it."""
+    by_cid: dict[str | None, list[dict[str, Any]]] = {}
     for a in ctx.r.accuracy(ctx.run_id):
-        if a.get("ok"):
-            continue
-        cid = a.get("compile_id")
+        if not a.get("ok"):
+            by_cid.setdefault(a.get("compile_id"), []).append(a)
+    out = []
+    for cid, rows in by_cid.items():
+        worst = max(rows, key=lambda a: float(a.get("max_rel") or 0))
+        detail = worst.get("detail") if isinstance(worst.get("detail"), dict) else {}
+        node = next((r["detail"].get("divergent_node") for r in rows
+                     if isinstance(r.get("detail"), dict) and r["detail"].get("divergent_node")),
+                    None) or {}
+        nondet = any(isinstance(r.get("detail"), dict) and r["detail"].get(
+            "eager_nondeterministic") for r in rows)
         injected = _injected_bugs(ctx, cid)
-        reason = (f"compiled output {a.get('output') or '?'} differs from eager: max abs "
-                  f"{_num(a.get('max_abs'))}, max rel {_num(a.get('max_rel'))}")
+        reason = (f"compiled output {worst.get('output') or '?'} differs from eager: max abs "
+                  f"{_num(worst.get('max_abs'))}, max rel {_num(worst.get('max_rel'))}")
+        if detail.get("reason"):
+            reason += f" ({detail['reason']})"
+        if node.get("node"):
+            reason += f"; first divergent node {node['node']} ({node.get('op')})"
+        nf = node.get("user_frame") if isinstance(node.get("user_frame"), dict) else None
+        explanation = ("The compiled graph computed different numbers than eager beyond the "
+                       "tolerance" + (f", first at node {node['node']}" if node.get("node")
+                                      else "") + ".")
+        if nondet:
+            explanation += (" Eager itself is non-deterministic on this graph, so part of the "
+                            "difference may not be the compiler's.")
         out.append(_diag("accuracy", stage="accuracy", compile_id=cid, reason=reason,
-                         user_frame=ctx.user_frame(cid=cid),
-                         explanation="The compiled graph computed different numbers than "
-                         "eager beyond the tolerance.",
+                         user_frame=ctx.user_frame(nf, cid=cid), explanation=explanation,
                          fix=F.accuracy_fix(ctx.run_id, ctx.run.get("argv") or [], injected),
-                         score=SCORE["accuracy"] + min(float(a.get("max_rel") or 0), 50),
-                         details={"output": a.get("output"), "max_abs": a.get("max_abs"),
-                                  "max_rel": a.get("max_rel"), "injected_bugs": injected}))
+                         score=SCORE["accuracy"] + min(float(worst.get("max_rel") or 0), 50)
+                         - (100 if nondet else 0), count=len(rows),
+                         details={"output": worst.get("output"), "max_abs": worst.get("max_abs"),
+                                  "max_rel": worst.get("max_rel"), "injected_bugs": injected,
+                                  "divergent_node": node or None,
+                                  "eager_nondeterministic": nondet}))
     return out
 
 
