@@ -63,16 +63,11 @@ class Writer:
 
     # -- rows -------------------------------------------------------------------------------
     def insert(self, table: str, **cols: Any) -> None:
-        names = ", ".join(cols)
-        marks = ", ".join("?" for _ in cols)
-        self._queue(f"INSERT INTO {table} ({names}) VALUES ({marks})",
-                    tuple(_cell(v) for v in cols.values()))
+        self._queue(_sql("INSERT", table, tuple(cols)), tuple(map(_cell, cols.values())))
 
     def upsert(self, table: str, **cols: Any) -> None:
-        names = ", ".join(cols)
-        marks = ", ".join("?" for _ in cols)
-        self._queue(f"INSERT OR REPLACE INTO {table} ({names}) VALUES ({marks})",
-                    tuple(_cell(v) for v in cols.values()))
+        self._queue(_sql("INSERT OR REPLACE", table, tuple(cols)),
+                    tuple(map(_cell, cols.values())))
 
     def _queue(self, sql: str, params: tuple) -> None:
         with self._lock:
@@ -88,8 +83,19 @@ class Writer:
             batch, self._pending = self._pending, []
             try:
                 self.conn.execute("BEGIN")
-                for sql, params in batch:
-                    self.conn.execute(sql, params)
+                # Runs of the same statement go through executemany (one prepared statement,
+                # one call); the order of the rows is the order they were queued in.
+                i, n = 0, len(batch)
+                while i < n:
+                    sql = batch[i][0]
+                    j = i + 1
+                    while j < n and batch[j][0] is sql:
+                        j += 1
+                    if j - i == 1:
+                        self.conn.execute(sql, batch[i][1])
+                    else:
+                        self.conn.executemany(sql, [params for _, params in batch[i:j]])
+                    i = j
                 self.conn.execute("COMMIT")
             except Exception:  # noqa: BLE001 - never leave the connection mid-transaction
                 if self.conn.in_transaction:
@@ -114,11 +120,30 @@ class Writer:
 
 
 _INT64 = range(-(1 << 63), 1 << 63)
+_SQL: dict[tuple[str, str, tuple[str, ...]], str] = {}
+
+
+def _sql(verb: str, table: str, names: tuple[str, ...]) -> str:
+    """The statement for one (verb, table, columns), built once and shared (flush groups
+    rows by the identity of this string)."""
+    key = (verb, table, names)
+    sql = _SQL.get(key)
+    if sql is None:
+        sql = _SQL[key] = (f"{verb} INTO {table} ({', '.join(names)}) "
+                           f"VALUES ({', '.join('?' for _ in names)})")
+    return sql
 
 
 def _cell(value: Any) -> Any:
     """A value SQLite can bind: whatever a log or a hook hands over must not fail the batch
     (an int beyond 64 bits, a str with surrogates from a non-UTF-8 path, an object)."""
+    cls = type(value)
+    if cls is str:
+        # ASCII (nearly every payload) needs no UTF-8 round trip to be bindable.
+        if value.isascii():
+            return value
+    elif value is None or cls is float:
+        return value
     if isinstance(value, (dict, list, tuple)):
         return json.dumps(value, default=repr)
     if isinstance(value, bool):
