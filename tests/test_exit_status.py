@@ -127,3 +127,14 @@ def test_unwritable_store_for_compdiag_run_is_a_one_line_error(session: Session,
     assert p.returncode == 2, p.stderr
     assert p.stderr.startswith("compdiag: error: ") and p.stderr.count("\n") == 1, p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_syntax_error_reads_as_plain_python(session: Session, tmp_path: Path) -> None:
+    script = tmp_path / "syn.py"
+    script.write_text('print("never printed")\ndef broken(:\n    pass\n')
+    p = session.run(script, cwd=tmp_path)
+    plain = _plain([str(script)], cwd=tmp_path)
+    assert p.returncode == plain.returncode == 1
+    assert p.stdout == plain.stdout == ""
+    assert _program_stderr(p.stderr) == plain.stderr
+    assert plain.stderr.rstrip().endswith("SyntaxError: invalid syntax")
