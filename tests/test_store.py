@@ -103,10 +103,12 @@ def test_rows_round_trip(store: Path, breaks, kernels, records, fusion, tensor) 
     finally:
         w.close()
     with Reader(store) as r:
-        got = r.graph_breaks(run_id)
-        assert [{k: g[k] for k in breaks[0]} for g in got] == breaks if breaks else got == []
-        got = r.kernels(run_id)
-        assert [{k: g[k] for k in kernels[0]} for g in got] == kernels if kernels else got == []
+        gb_keys = ("compile_id", "reason", "gb_type", "gb_code", "filename", "lineno", "line",
+                   "hints")
+        assert [{k: g[k] for k in gb_keys} for g in r.graph_breaks(run_id)] == breaks
+        k_keys = ("compile_id", "name", "backend", "source", "fx_nodes", "fused_ops",
+                  "user_lines")
+        assert [{k: g[k] for k in k_keys} for g in r.kernels(run_id)] == kernels
         got = list(r.records(run_id))
         assert [(g["kind"], g["compile_id"], g["metadata"], g["payload"]) for g in got] == \
             records
