@@ -23,14 +23,17 @@ def test_tui_folder_imports_as_compdiag_tui() -> None:
 
 
 def test_every_package_folder_is_in_pyproject() -> None:
+    """Every folder of .py files ships (packages with __init__.py and plain folders such as
+    compdiag/bisect/hook, which packages.find used to pick up as namespace packages)."""
     config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     listed = set(config["packages"])
     assert config["package-dir"] == {"compdiag_tui": "tui"}
     on_disk = set()
     for root, name in (("compdiag", "compdiag"), ("tui", "compdiag_tui")):
-        for init in (REPO / root).rglob("__init__.py"):
-            rel = init.parent.relative_to(REPO / root)
-            on_disk.add(".".join([name, *rel.parts]))
+        for module in (REPO / root).rglob("*.py"):
+            rel = module.parent.relative_to(REPO / root)
+            if "__pycache__" not in rel.parts:
+                on_disk.add(".".join([name, *rel.parts]))
     missing = on_disk - listed
     assert not missing, f"add {sorted(missing)} to [tool.setuptools] packages in pyproject.toml"
 
