@@ -26,7 +26,10 @@ class KeyBar(Widget):
         self._bindings_changed(self.screen)
 
     def on_unmount(self) -> None:
-        self.screen.bindings_updated_signal.unsubscribe(self)
+        try:
+            self.screen.bindings_updated_signal.unsubscribe(self)
+        except Exception:  # noqa: BLE001 - the screen may already be gone
+            pass
 
     def _bindings_changed(self, screen: Screen) -> None:
         shown: list[tuple[str, str, str]] = []
