@@ -1,7 +1,8 @@
 """Where capture time goes: compdiag's own hook time inside the user's process.
 
 Runs SCRIPT under the capture exactly as `compdiag run` does (same child entry point), with
-timers around compdiag's hook entry points (every structured-trace record, artifact-log line
+CPU timers (the calling thread's CPU time, so other load on the machine does not inflate them)
+around compdiag's hook entry points (every structured-trace record, artifact-log line
 and bytecode hook), depyf's decompile and the store writer's flushes (also the ones from the
 background timer thread), and prints the totals at exit. The rest of a run's extra time over
 plain python is torch's own: building the structured-trace payloads once a handler listens.
@@ -38,12 +39,12 @@ def main() -> None:
 
     def timed(label, fn):
         def wrapper(*args):
-            t0 = time.perf_counter()
+            t0 = time.thread_time()  # CPU of this thread: robust to other load
             try:
                 return fn(*args)
             finally:
                 spent[label if isinstance(label, str) else label(args)] += \
-                    time.perf_counter() - t0
+                    time.thread_time() - t0
                 calls[label if isinstance(label, str) else label(args)] += 1
         return wrapper
 
@@ -57,6 +58,9 @@ def main() -> None:
         wall, cpu = time.perf_counter() - t_start, time.process_time() - cpu_start
         print(f"\nprofile_capture: process wall {wall:.2f}s, process CPU {cpu:.2f}s "
               f"(compile workers not included); store {store}", file=sys.stderr)
+        hooks_cpu = sum(v for k, v in spent.items() if k.startswith("hook: "))
+        print(f"  compdiag hooks: {hooks_cpu:.3f}s CPU = {100 * hooks_cpu / cpu:.1f}% of the "
+              "process CPU (flushes from the timer thread come on top)", file=sys.stderr)
         for label, s in sorted(spent.items(), key=lambda kv: -kv[1]):
             print(f"  {label:48s} {s:8.3f}s  {calls[label]:6d} calls", file=sys.stderr)
 
