@@ -351,3 +351,39 @@ def test_a_broken_explain_degrades_to_store_facts(demo: Path, monkeypatch) -> No
     child, child_source = diag.load_diagnoses_isolated(demo, 2)
     assert child_source == "store facts"
     assert [d["kind"] for d in child] == [d["kind"] for d in diagnoses]
+
+
+@sync
+async def test_mouse_picks_tabs_and_tree_rows(demo: Path) -> None:
+    from compdiag_tui.widgets import TabStrip
+
+    app = CompdiagApp(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        tree = app.screen.query_one(CompileTree)
+        target = next(i for i in range(tree.row_count) if tree.row_data(i) == "2/0")
+        await pilot.click(CompileTree, offset=(5, target))
+        assert tree.current_compile == "2/0"
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CompileScreen) and screen.compile_id == "2/0"
+        strip = screen.query_one("#stages", TabStrip)
+        text = strip.render().plain
+        x = text.index("Timings")
+        await pilot.click("#stages", offset=(x, 0))
+        await until(pilot, lambda: screen.active_tab == "timings" and "timings" in screen.loaded)
+
+
+@sync
+async def test_o_opens_the_source_of_the_highlighted_compile(demo: Path) -> None:
+    app = CompdiagApp(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one(CompileTree).select_compile("1/0")   # a graph break
+        await pilot.press("o")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SourceScreen)
+        assert (screen.filename, screen.lineno) == ("model.py", 8)
+        assert screen.path == demo.parent / "model.py"
