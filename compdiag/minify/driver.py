@@ -65,6 +65,36 @@ def graph_passes(model: Model) -> list[tuple[str, Callable[[Reducer[Candidate]],
     return [("drop outputs", drop_outputs), ("cut nodes", cut_nodes)]
 
 
+def bisect_passes(model: Model) -> list[tuple[str, Callable[[Reducer[Candidate]], None]]]:
+    """Cheap first cuts for a bug that one spot of the graph causes: binary-search the
+    shortest failing prefix (tail cut), then the shortest failing suffix of it (head cut).
+    log2(n) queries each; every step is verified, so a bug that needs two far-apart nodes
+    only makes these cuts smaller, and the chunk passes after them still make it 1-minimal."""
+
+    def truncate_tail(r: Reducer[Candidate]) -> None:
+        n = len(r.current.kept)
+        lo, hi = 0, n          # the prefix of hi nodes fails; lo nodes: not known to
+        base = r.current
+        while lo + 1 < hi:
+            mid = (lo + hi) // 2
+            if r.consider(model.prefix(base, mid)):
+                hi = mid
+            else:
+                lo = mid
+
+    def truncate_head(r: Reducer[Candidate]) -> None:
+        base = r.current
+        lo, hi = 0, len(base.kept)   # cutting lo leading nodes still fails
+        while lo + 1 < hi:
+            mid = (lo + hi) // 2
+            if r.consider(model.suffix(base, mid)):
+                lo = mid
+            else:
+                hi = mid
+
+    return [("truncate tail", truncate_tail), ("truncate head", truncate_head)]
+
+
 def value_passes(model: Model) -> list[tuple[str, Callable[[Reducer[Candidate]], None]]]:
     def big(c: Candidate) -> bool:
         return sum(model.input_value_shape(c, n) for n in model.input_names(c)) > INLINE_NUMEL
@@ -143,6 +173,9 @@ def minify(problem: Problem, *, run: Callable[..., tuple[str, Any]] | None = Non
                           f"compiled again ({seen})")
     if progress is not None:
         progress("cut nodes", n0, n0, log.compiles)
+    for name, fn in bisect_passes(model):
+        reducer.pass_name = name
+        fn(reducer)
     reducer.run(graph_passes(model))
     before = model.key(reducer.current)
     for name, fn in value_passes(model):

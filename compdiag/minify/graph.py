@@ -230,6 +230,22 @@ class Model:
                     return None
         return cand
 
+    def prefix(self, c: Candidate, k: int) -> Candidate | None:
+        """Only the first k kept nodes; whatever of them the rest read becomes an output."""
+        nodes = self.nodes_of(c)
+        head, tail = nodes[:k], set(nodes[k:])
+        keep = set(head)
+        outputs = [n for n in head if isinstance(self.values.get(n), torch.Tensor) and (
+            n in c.outputs or any(n in self.operands[t] for t in tail))]
+        if not outputs:
+            return None
+        return self.normalise(replace(c, kept=frozenset(keep), outputs=tuple(outputs)))
+
+    def suffix(self, c: Candidate, s: int) -> Candidate | None:
+        """Only the kept nodes from position s on; earlier values are fed as inputs."""
+        nodes = self.nodes_of(c)
+        return self.without_nodes(c, nodes[:s]) if 0 < s < len(nodes) else None
+
     def without_outputs(self, c: Candidate, outs: Sequence[str]) -> Candidate | None:
         outputs = tuple(o for o in c.outputs if o not in outs)
         return self.normalise(replace(c, outputs=outputs)) if outputs else None

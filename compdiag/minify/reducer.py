@@ -136,3 +136,19 @@ class Reducer(Generic[T]):
             if cand is not None and self.query(cand):
                 return False
         return True
+
+
+def reduce_sequence(items: Sequence[Any], predicate: Callable[[tuple], bool],
+                    max_calls: int | None = None) -> tuple[tuple, Reducer[tuple]]:
+    """Shrink a sequence to a 1-minimal subsequence that still satisfies `predicate` (which
+    must hold for `items`). Returns (result, reducer) — reducer.stats.calls counts queries."""
+
+    def without(value: tuple, positions: Sequence[int]) -> tuple:
+        gone = set(positions)
+        return tuple(v for i, v in enumerate(value) if i not in gone)
+
+    r: Reducer[tuple] = Reducer(tuple(items), predicate, sort_key=lambda v: (len(v), v),
+                                max_calls=max_calls)
+    r.run([("delete chunks",
+            lambda red: red.delete_chunks(lambda v: range(len(v)), without))])
+    return r.current, r

@@ -43,7 +43,7 @@ TORCH_VERSION = {torch_version!r}   # the version the failure was captured with
 KIND = {kind!r}
 EXPECTED = {expected!r}
 GRAD_ENABLED = {grad!r}
-TOLERANCE = {tol!r}
+TOL = {tol!r}              # None: torch._dynamo.utils.same's per-dtype tolerance
 # Inductor config the failure needs (patched only while compiling):
 CONFIG = {config}
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -81,13 +81,17 @@ def make_inputs():
 def check():
     """(outcome, detail): outcome is "pass", "fail" or "invalid" (see run_case)."""
     gm = torch.fx.symbolic_trace(Repro())
-    return run_case(gm, make_inputs(), KIND, CONFIG, grad_enabled=GRAD_ENABLED, tol=TOLERANCE)
+    return run_case(gm, make_inputs(), KIND, CONFIG, grad_enabled=GRAD_ENABLED, tol=TOL)
 
 
 def main():
     if torch.__version__ != TORCH_VERSION:
         print(f"note: captured with torch {{TORCH_VERSION}}, running {{torch.__version__}}")
-    outcome, detail = check()
+    try:
+        outcome, detail = check()
+    except Exception as exc:  # noqa: BLE001 - a broken repro is not "the bug is present"
+        print(f"the repro itself failed: {{type(exc).__name__}}: {{exc}}")
+        return 2
     if outcome == "pass":
         print("fixed: compiled graph works and matches eager")
         return 0
