@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -29,7 +30,10 @@ def run(sc) -> dict:
     if sc.kind == "accuracy":
         cmd.append("--check-accuracy")
     t0 = time.time()
-    p = subprocess.run(cmd + [str(script)], cwd=work, capture_output=True, text=True)
+    env = dict(os.environ)
+    if sc.kind == "crash":
+        env["COMPDIAG_KEEP_GRAPHS"] = "1"   # keep graph + inputs before the first call
+    p = subprocess.run(cmd + [str(script)], cwd=work, capture_output=True, text=True, env=env)
     row = {"scenario": sc.name, "kind": sc.kind, "run_s": round(time.time() - t0, 1)}
     t0 = time.time()
     q = subprocess.run([sys.executable, "-m", "compdiag", "minify", "--store", str(store),
@@ -41,7 +45,7 @@ def run(sc) -> dict:
         return row
     doc = json.loads(q.stdout)
     r = subprocess.run([sys.executable, "repro.py"], cwd=work, capture_output=True, text=True)
-    row.update(ok=r.returncode == 1, queries=doc["queries"], final_nodes=doc["nodes"],
+    row.update(ok=r.returncode != 0, queries=doc["queries"], final_nodes=doc["nodes"],
                initial_nodes=doc["initial_nodes"], ops=doc["ops"],
                one_minimal=doc["one_minimal"], per_pass=doc["per_pass"],
                repro_exit=r.returncode, repro_out=r.stdout.strip()[-300:], dir=str(work))

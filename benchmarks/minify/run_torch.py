@@ -31,7 +31,8 @@ def final_nodes(repro: str) -> list[str]:
 
 def run(sc) -> dict:
     work = Path(tempfile.mkdtemp(prefix=f"torchmin_{sc.name}_"))
-    level = 4 if sc.kind == "accuracy" else 2
+    # 4: accuracy; 3: dump the launcher before compiling (a crash leaves nothing after)
+    level = {"accuracy": 4, "crash": 3}.get(sc.kind, 2)
     prelude = (f'torch._dynamo.config.repro_after = "aot"\n'
                f"torch._dynamo.config.repro_level = {level}\n"
                f'torch._dynamo.config.debug_dir_root = "{work}"\n')
@@ -47,8 +48,9 @@ def run(sc) -> dict:
         return row
     launcher_dir = Path(m.group(1))
     t0 = time.time()
+    isolate = [] if sc.kind == "crash" else ["--no-isolate"]
     q = subprocess.run([sys.executable, str(launcher_dir / "minifier_launcher.py"), "minify",
-                        "--no-isolate"], cwd=launcher_dir, capture_output=True, text=True)
+                        *isolate], cwd=launcher_dir, capture_output=True, text=True)
     row["minify_s"] = round(time.time() - t0, 1)
     made = re.search(r"Made (\d+) queries", q.stderr + q.stdout)
     row["queries"] = int(made.group(1)) if made else None

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Scenario:
     name: str
-    kind: str                 # compile_error | runtime_error | accuracy
+    kind: str                 # compile_error | runtime_error | accuracy | crash
     config: dict[str, str]    # torch._inductor.config attribute -> value
     code: str
 
@@ -88,4 +88,6 @@ SCENARIOS = [
     Scenario("sin10_relu_cos10", "compile_error", {_RELU: "compile_error"}, _SIN_RELU_COS),
     Scenario("module_params", "accuracy", {_RELU: "accuracy"}, _MODULE),
     Scenario("training_step", "compile_error", {_RELU: "compile_error"}, _TRAIN),
+    # the same injected `throw` aborts the process in training mode (std::terminate)
+    Scenario("training_crash", "crash", {_RELU: "runtime_error"}, _TRAIN),
 ]

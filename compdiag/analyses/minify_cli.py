@@ -20,6 +20,8 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="where to write the repro script (default ./repro.py)")
     p.add_argument("--max-queries", type=int, default=None, metavar="N",
                    help="stop reducing after N predicate evaluations")
+    p.add_argument("--isolate", action="store_true",
+                   help="run every query in a child process (automatic for crashes)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_minify)
 
@@ -63,7 +65,7 @@ def cmd_minify(args: argparse.Namespace) -> int:
     if args.max_queries is not None and args.max_queries < 1:
         raise CLIError("--max-queries must be at least 1")
     try:
-        result = _run(problem, args.max_queries)
+        result = _run(problem, args.max_queries, args.isolate)
     except MinifyError as exc:
         raise CLIError(str(exc)) from None
     from compdiag.minify.repro import write
@@ -79,7 +81,7 @@ def cmd_minify(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run(problem: Any, max_queries: int | None) -> Any:
+def _run(problem: Any, max_queries: int | None, isolate: bool = False) -> Any:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -97,7 +99,7 @@ def _run(problem: Any, max_queries: int | None) -> Any:
             bar.update(task, description=name, total=max(initial - 1, 1),
                        completed=initial - nodes, nodes=f"{nodes}/{initial}", queries=queries)
 
-        return minify(problem, progress=progress, max_queries=max_queries)
+        return minify(problem, progress=progress, max_queries=max_queries, isolate=isolate)
 
 
 def _print(result: Any, repro: Path) -> None:

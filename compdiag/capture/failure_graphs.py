@@ -27,6 +27,7 @@ import torch.fx
 
 FORMAT_VERSION = 1
 RECORD_KIND = "failure_graph"  # stored as record kind "compdiag:failure_graph"
+SURVIVED_KIND = "failure_graph_survived"  # a kept-before-the-call graph whose call returned
 
 
 class UnsupportedGraph(Exception):
@@ -343,11 +344,12 @@ def write(ing: Any, compile_id: str | None, doc: dict[str, Any],
 class FailureGraphs:
     """Installed by Capture; `record(...)` goes through the capture's fail-open guard."""
 
-    def __init__(self, capture: Any, *, accuracy: bool = False) -> None:
+    def __init__(self, capture: Any, *, accuracy: bool = False, keep_all: bool = False) -> None:
         self.capture = capture
         self.accuracy = accuracy
         self.kept: dict[str | None, tuple[torch.fx.GraphModule, list[Any]]] = {}
         self.recorded: set[tuple[str | None, str]] = set()
+        self.keep_all = keep_all
         self._busy = False
 
     def install(self) -> None:
@@ -405,17 +407,32 @@ class FailureGraphs:
                                          else a for a in args])
                 except Exception as exc:  # noqa: BLE001
                     fg.capture.warn("failure graph inputs", exc)
+            pending = fg.keep_all and not first.get("kept") and not fg._busy
+            if pending:
+                # Opt-in (COMPDIAG_KEEP_GRAPHS=1): a call that kills the process (abort,
+                # segfault, device assert) leaves nothing to catch, so write graph and inputs
+                # before the first call; a `called` event after it marks it survived.
+                first["kept"] = True
+                fg.capture.guarded("failure graph (keep)", fg._write, gm, list(args), cid,
+                                   "crash", "runtime", "Signal", "the process died in the "
+                                   "first call of this compiled graph", None)
             try:
-                return compiled(*args)
+                out = compiled(*args)
             except Exception as exc:
                 if not fg._busy:
                     fg._record(gm, list(args), cid, "runtime_error", exc)
                 raise
+            if pending:
+                fg.capture.guarded("failure graph (called)", fg._survived, cid)
+            return out
 
         for attr in ("_boxed_call",):
             if hasattr(compiled, attr):
                 setattr(run, attr, getattr(compiled, attr))
         return run
+
+    def _survived(self, cid: str | None) -> None:
+        self.capture.ing.event(SURVIVED_KIND, cid, {})
 
     def _record(self, gm: torch.fx.GraphModule, inputs: list[Any], cid: str | None,
                 kind: str, exc: BaseException) -> None:
@@ -471,4 +488,5 @@ def install(capture: Any) -> None:
     """Capture.install's hook: always on (a graph reference per compile, bytes on failure)."""
     import os
 
-    FailureGraphs(capture, accuracy=bool(os.environ.get("COMPDIAG_CHECK_ACCURACY"))).install()
+    FailureGraphs(capture, accuracy=bool(os.environ.get("COMPDIAG_CHECK_ACCURACY")),
+                  keep_all=os.environ.get("COMPDIAG_KEEP_GRAPHS") == "1").install()

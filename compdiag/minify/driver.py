@@ -6,6 +6,7 @@ Passes, each step re-verified by compiling the candidate:
                      an output's operands take its place; what nothing reads vanishes)
   shrink shapes      slice every input dim of one size to 1 (then 2, half) at once
   zero inputs        feed large inputs with zeros (so the repro can write them inline)
+  simplify constants set the float constants of the nodes left to 1.0 (one query)
   drop config        forget config patches the failure does not need
 Unused inputs never appear: the inputs of a candidate are exactly what its nodes read."""
 
@@ -133,8 +134,16 @@ def value_passes(model: Model) -> list[tuple[str, Callable[[Reducer[Candidate]],
         if everything and not r.consider(drop(r.current, everything)):
             r.delete_chunks(items, drop)
 
+    def simplify_constants(r: Reducer[Candidate]) -> None:
+        """All float constants to 1.0 in one query (no per-constant search: readability is
+        not worth many compiles)."""
+        c = r.current
+        consts = [k for k in model.float_consts(c) if k not in c.unit_consts]
+        if consts:
+            r.consider(replace(c, unit_consts=c.unit_consts | frozenset(consts)))
+
     return [("shrink shapes", shrink_shapes), ("zero inputs", zero_inputs),
-            ("drop config", drop_config)]
+            ("simplify constants", simplify_constants), ("drop config", drop_config)]
 
 
 def _shape(model: Model, name: str) -> tuple[int, ...]:
@@ -144,11 +153,16 @@ def _shape(model: Model, name: str) -> tuple[int, ...]:
 
 
 def minify(problem: Problem, *, run: Callable[..., tuple[str, Any]] | None = None,
-           progress: Any = None, max_queries: int | None = None) -> Result:
+           progress: Any = None, max_queries: int | None = None,
+           isolate: bool = False) -> Result:
     """Reduce the failing graph to a 1-minimal one that fails the same way."""
     started = time.time()
     model = Model(problem)
     log = QueryLog()
+    if run is None and (isolate or problem.kind == "crash"):
+        from compdiag.minify.isolate import IsolatedRunner
+
+        run = IsolatedRunner(model)
     predicate = make_predicate(model, log, run)
     initial = model.initial()
     n0 = len(initial.kept)

@@ -47,12 +47,24 @@ class Problem:
 
 
 def failure_graphs(reader: Any, run_id: int) -> list[dict[str, Any]]:
-    """The failing graphs kept for a run: [{record id, compile_id, kind, stage, exc_type}]."""
+    """The failing graphs kept for a run: [{record id, compile_id, kind, stage, exc_type}].
+
+    A graph kept before its first call (COMPDIAG_KEEP_GRAPHS=1) counts as a crash only when
+    that call never returned and the run died of a signal."""
+    run = reader.run(run_id)
+    code = run.get("exit_code")
+    died = run.get("status") == "killed" or (isinstance(code, int) and code > 128)
+    survived = {r["compile_id"] for r in reader.records(
+        run_id, kind="compdiag:" + FG.SURVIVED_KIND, with_payload=False)}
     out = []
     for rec in reader.records(run_id, kind="compdiag:" + FG.RECORD_KIND, with_payload=False):
         md = rec["metadata"].get("compdiag", {}) if isinstance(rec["metadata"], dict) else {}
+        if md.get("kind") == "crash" and (not died or rec["compile_id"] in survived):
+            continue
         out.append({"id": rec["id"], "compile_id": rec["compile_id"], "kind": md.get("kind"),
-                    "stage": md.get("stage"), "exc_type": md.get("exc_type")})
+                    "stage": md.get("stage"), "exc_type": md.get("exc_type"),
+                    "signal": code - 128 if died and isinstance(code, int) and code > 128
+                    else None})
     return out
 
 
@@ -78,6 +90,12 @@ def load(reader: Any, run_id: int, graph: str | None) -> Problem:
         doc = json.loads(rec["payload"])
     except (TypeError, ValueError):
         raise MinifyError(f"the failing graph record {chosen['id']} is unreadable") from None
+    if doc.get("kind") == "crash":
+        from compdiag.minify.isolate import signal_name
+
+        sig = signal_name(128 + chosen["signal"]) if chosen.get("signal") else "SIGKILL"
+        doc["signature"] = ["Signal", sig]
+        doc["message"] = f"the process died of {sig} in the first call of this graph"
     if doc.get("format") != FG.FORMAT_VERSION:
         raise MinifyError(f"failing graph format {doc.get('format')!r} is not supported")
     tag = doc.get("tensor_tag", "")
@@ -120,6 +138,7 @@ class Candidate:
     sizes: tuple[tuple[int, int], ...] = ()     # (original size, new size) for input dims
     zeroed: frozenset[str] = frozenset()         # inputs fed with zeros
     dropped_config: frozenset[str] = frozenset()
+    unit_consts: frozenset[tuple[str, int]] = frozenset()  # (node, arg index) set to 1.0
 
 
 @dataclass
@@ -289,7 +308,18 @@ class Model:
             v = self.input_value_shape(c, n)
             numel += v
         return (len(c.kept), len(c.outputs), numel, len(names) - len(c.zeroed & set(names)),
-                len(self.problem.doc.get("config", {})) - len(c.dropped_config))
+                len(self.problem.doc.get("config", {})) - len(c.dropped_config),
+                sum(k not in c.unit_consts for k in self.float_consts(c)))
+
+    def float_consts(self, c: Candidate) -> list[tuple[str, int]]:
+        """Positional float constants of the kept nodes other than 0 and 1 (ints are left
+        alone: they are usually dims and sizes)."""
+        out = []
+        for n in self.nodes_of(c):
+            for i, a in enumerate(self.nodes[n].args):
+                if isinstance(a, float) and a not in (0.0, 1.0) and math.isfinite(a):
+                    out.append((n, i))
+        return out
 
     def input_value_shape(self, c: Candidate, name: str) -> int:
         v = self.problem.inputs[self.placeholders.index(name)] if name in self.placeholders \
@@ -309,6 +339,9 @@ class Model:
         for name in self.nodes_of(c):
             node = self.nodes[name]
             new = graph.node_copy(node, lambda a: env[a.name])
+            units = [i for (m, i) in c.unit_consts if m == name]
+            if units:
+                new.args = tuple(1.0 if i in units else a for i, a in enumerate(new.args))
             if node.op == "get_attr":
                 FG._set_attr(root, str(node.target), FG._get_attr(self.gm, str(node.target)))
             env[name] = new
@@ -320,7 +353,7 @@ class Model:
         return Built(gm, [self.input_value(c, n) for n in names], names, config)
 
     def key(self, c: Candidate) -> tuple:
-        return (c.kept, c.outputs, c.sizes, c.zeroed, c.dropped_config)
+        return (c.kept, c.outputs, c.sizes, c.zeroed, c.dropped_config, c.unit_consts)
 
 
 def _flat_nodes(arg: Any) -> list[torch.fx.Node]:
@@ -346,8 +379,11 @@ def make_predicate(model: Model, log: QueryLog,
 
     def predicate(c: Candidate) -> bool:
         built = model.build(c)
+        extra = {"built": built, "candidate": c} if getattr(run, "wants_candidate", False) \
+            else {}
         outcome = run(built.gm, built.inputs, p.kind, built.config,
-                      grad_enabled=bool(p.doc.get("grad_enabled")), tol=p.doc.get("tol"))
+                      grad_enabled=bool(p.doc.get("grad_enabled")), tol=p.doc.get("tol"),
+                      **extra)
         if outcome[0] == "invalid":
             log.invalid += 1
         else:
