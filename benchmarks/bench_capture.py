@@ -19,6 +19,7 @@ wall time and for CPU time (user+sys of the whole process tree, far less sensiti
 load on the machine than wall time). SIGTERM or Ctrl-C ends early with the complete rounds.
 
     python benchmarks/bench_capture.py [--rounds N] [--layers N] [--steps N] [--quick]
+    python benchmarks/bench_capture.py --workload funcs [--funcs N]   # compile-heavy variant
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def command(variant: str, work: Path, args: list[str]) -> tuple[list[str], dict,
     env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
     env["TORCHINDUCTOR_CACHE_DIR"] = str(work / "inductor_cache")
     env["TRITON_CACHE_DIR"] = str(work / "triton_cache")
-    script = [str(WORKLOAD), *args]
+    script = [*args]
     if variant == "python":
         return [PYTHON, *script], env, str(work)
     if variant == "compdiag":
@@ -74,6 +75,10 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--layers", type=int, default=2)
     ap.add_argument("--steps", type=int, default=1)
+    ap.add_argument("--workload", choices=["model", "funcs"], default="model",
+                    help="model: workload_model.py (default); funcs: workload_trace.py, many "
+                    "small compiled functions (more Dynamo/AOT work per C++ kernel)")
+    ap.add_argument("--funcs", type=int, default=12, help="functions, for --workload funcs")
     ap.add_argument("--variants", default=",".join(VARIANTS),
                     help="comma-separated subset of " + ",".join(VARIANTS))
     ap.add_argument("--quick", action="store_true",
@@ -86,10 +91,14 @@ def main() -> int:
     variants = [v for v in args.variants.split(",") if v]
     if "python" not in variants:
         variants.insert(0, "python")
-    wl_args = ["--layers", str(args.layers), "--steps", str(args.steps)]
+    if args.workload == "model":
+        wl_args = [str(WORKLOAD), "--layers", str(args.layers), "--steps", str(args.steps)]
+    else:  # many small functions with graph breaks and recompiles: compile-heavy
+        wl_args = [str(HERE / "workload_trace.py"), "--funcs", str(args.funcs),
+                   "--layers", str(args.layers)]
 
     print(f"machine: {machine()}", flush=True)
-    print(f"workload: {WORKLOAD.name} {' '.join(wl_args)}; caches disabled; "
+    print(f"workload: {Path(wl_args[0]).name} {' '.join(wl_args[1:])}; caches disabled; "
           f"{args.rounds} rounds x {len(variants)} variants, alternated", flush=True)
     root = Path(tempfile.mkdtemp(prefix="compdiag-bench-capture-"))
     wall: dict[str, list[float]] = {v: [] for v in variants}

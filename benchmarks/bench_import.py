@@ -101,7 +101,7 @@ def main() -> int:
     log = args.trace or generate(args.trace_dir, args.funcs, args.shapes, args.layers)
     info = describe(log)
     print(f"trace: {log} - {info['bytes'] / 1e6:.1f} MB, {info['lines']} lines, "
-          f"{info['records']} records, {info['dynamo_starts']} dynamo_start compile ids",
+          f"{info['records']} records, {info['dynamo_starts']} dynamo_start records",
           flush=True)
     tlparse = venv_bin("tlparse")
     root = Path(tempfile.mkdtemp(prefix="compdiag-bench-import-"))
@@ -148,7 +148,7 @@ def main() -> int:
     print(f"\nthroughput: compdiag {mb / median(wall['compdiag']):.1f} MB/s, "
           f"tlparse {mb / median(wall['tlparse']):.1f} MB/s")
     print(f"compile ids: compdiag stored {checks.get('compdiag')}, tlparse found "
-          f"{checks.get('tlparse')} (dynamo_start ids in the log: {info['dynamo_starts']})")
+          f"{checks.get('tlparse')} ({info['dynamo_starts']} of them open with a dynamo_start)")
     ratio = median(paired)
     verdict = "meets" if ratio <= TARGET else "misses"
     print(f"compdiag import / tlparse: {ratio:.3f} (median of {len(paired)} paired rounds) "
