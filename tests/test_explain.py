@@ -367,3 +367,17 @@ def test_accuracy_checker_rows_fold_the_failure_and_point_at_the_divergent_node(
     assert "first divergent node relu" in d["reason"] and "max rel 18.3" in d["reason"]
     assert d["user_frame"]["lineno"] == 9 and d["user_frame"]["line"] == "line_9 = 9"
     assert "compdiag bisect" in d["fix"]
+
+
+def test_fusion_rows_benign_ones_left_out(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    for reason in ("no shared data", "no shared data",
+                   "intermediate nodes between node1 & node2"):
+        s.w.insert("fusion", run_id=s.run_id, compile_id="0/0", node1="op0", node2="op5",
+                   fused=False, reason=reason)
+    s.w.insert("fusion", run_id=s.run_id, compile_id="0/0", node1="op1", node2="op2",
+               fused=True, reason=None)
+    (d,) = s.explain()
+    assert d["kind"] == "fusion" and "intermediate nodes" in d["reason"]
+    assert d["count"] == 1 and F.fusion_reason_class("no shared data") is None
