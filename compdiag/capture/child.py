@@ -38,6 +38,10 @@ def _start_capture():
         writer.update_run(run_id, torch_version=torch.__version__)
         if os.environ.get("COMPDIAG_CHECK_ACCURACY"):
             capture.install_accuracy_check(_float_env("COMPDIAG_RTOL"), _float_env("COMPDIAG_ATOL"))
+        if os.environ.get("COMPDIAG_PERF"):  # `compdiag perf`: eager vs compiled per graph
+            from compdiag.capture.perf_timing import install as install_perf_timing
+
+            install_perf_timing(capture)
         if os.environ.get("COMPDIAG_MODE"):
             _force_mode(torch, os.environ["COMPDIAG_MODE"])
         atexit.register(_finish, capture)

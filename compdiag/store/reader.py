@@ -15,7 +15,8 @@ from typing import Any, Iterator
 from compdiag.store.schema import StoreError, connect
 
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
-                 "user_lines", "metadata", "shape", "stride"}
+                 "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
+                 "settings", "document"}
 
 
 class Reader:
@@ -148,6 +149,37 @@ class Reader:
 
     def tensors(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
         return self._table("tensors", run_id, compile_id)
+
+    # -- compdiag perf (tables an older store may lack: read as empty) -------------------------
+    def _has_table(self, name: str) -> bool:
+        return bool(self._scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND"
+                                 " name = ?", (name,)))
+
+    def perf_graphs(self, run_id: int) -> list[dict[str, Any]]:
+        """Raw eager/compiled samples per compiled graph (`compdiag perf`), by compile id."""
+        if not self._has_table("perf_graphs"):
+            return []
+        rows = self._rows("SELECT * FROM perf_graphs WHERE run_id = ?", (run_id,))
+        for row in rows:
+            row["grad_enabled"] = bool(row["grad_enabled"]) if row["grad_enabled"] is not None \
+                else None
+        rows.sort(key=lambda r: compile_id_key(r["compile_id"]))
+        return rows
+
+    def perf_run(self, run_id: int) -> dict[str, Any] | None:
+        """The process' peak memory and timing settings of a `compdiag perf` run."""
+        if not self._has_table("perf_runs"):
+            return None
+        rows = self._rows("SELECT * FROM perf_runs WHERE run_id = ?", (run_id,))
+        return rows[0] if rows else None
+
+    def perf_report(self, run_id: int) -> dict[str, Any] | None:
+        """The last `compdiag perf` report filed under this run (its --json document)."""
+        if not self._has_table("perf_reports"):
+            return None
+        rows = self._rows("SELECT document FROM perf_reports WHERE run_id = ?", (run_id,))
+        doc = rows[0]["document"] if rows else None
+        return doc if isinstance(doc, dict) else None
 
     # -- raw records and artifacts ----------------------------------------------------------
     def records(self, run_id: int, *, kind: str | None = None, compile_id: str | None = None,

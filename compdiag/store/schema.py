@@ -175,12 +175,52 @@ CREATE TABLE IF NOT EXISTS tensors (
     stride     TEXT,
     data       BLOB
 );
+
+-- compdiag perf (additive; created on older stores too when opened for writing, see
+-- ADDITIVE_DDL): raw eager/compiled samples per compiled graph (per-call seconds, JSON lists),
+-- the process' peak memory per run, and the analysis' report kept for the TUI.
+CREATE TABLE IF NOT EXISTS perf_graphs (
+    run_id       INTEGER NOT NULL,
+    compile_id   TEXT NOT NULL,
+    eager_s      TEXT NOT NULL DEFAULT '[]',
+    compiled_s   TEXT NOT NULL DEFAULT '[]',
+    inner        INTEGER,               -- calls per sample
+    warmup       INTEGER,
+    timer        TEXT,                  -- perf_counter | cuda_events
+    device       TEXT,
+    grad_enabled INTEGER,
+    n_inputs     INTEGER,
+    input_bytes  INTEGER,
+    output_bytes INTEGER,
+    calls        INTEGER,               -- calls of the compiled graph in the whole run
+    error        TEXT,
+    PRIMARY KEY (run_id, compile_id)
+);
+CREATE TABLE IF NOT EXISTS perf_runs (
+    run_id          INTEGER PRIMARY KEY,
+    mode            TEXT,
+    peak_rss_bytes  INTEGER,
+    peak_cuda_bytes INTEGER,
+    device          TEXT,
+    program_s       REAL,
+    settings        TEXT
+);
+CREATE TABLE IF NOT EXISTS perf_reports (
+    run_id     INTEGER PRIMARY KEY,    -- the run the report is filed under
+    created_at REAL NOT NULL,
+    document   TEXT NOT NULL           -- `compdiag perf --json`, verbatim
+);
 """
 
 DERIVED_TABLES = (
     "warnings", "records", "compiles", "graph_breaks", "recompiles", "failures", "kernels",
     "fusion", "cudagraphs", "autotune", "cache_events", "accuracy", "tensors",
+    "perf_graphs", "perf_runs", "perf_reports",
 )
+
+# Tables added after stores were already in use: created (IF NOT EXISTS) whenever a store is
+# opened for writing, so an older store gains them without a version bump.
+ADDITIVE_DDL = DDL[DDL.index("-- compdiag perf"):]
 
 
 def connect(path: Path | str, *, create: bool) -> sqlite3.Connection:
@@ -209,7 +249,9 @@ def connect(path: Path | str, *, create: bool) -> sqlite3.Connection:
             conn.executescript(DDL)
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
                          (str(SCHEMA_VERSION),))
-        elif version > SCHEMA_VERSION:
+        elif create and version <= SCHEMA_VERSION:
+            conn.executescript(ADDITIVE_DDL)
+        if version is not None and version > SCHEMA_VERSION:
             raise StoreError(
                 f"{path} was written by a newer compdiag (store schema {version}, this one reads "
                 f"up to {SCHEMA_VERSION}); upgrade compdiag"

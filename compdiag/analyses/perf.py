@@ -1,0 +1,407 @@
+"""`compdiag perf`: per compiled graph, eager vs compiled time on the graph's real inputs, the
+speed-up with its confidence interval, compile time and the calls it takes to pay it back;
+what limits the speed-up; and, across modes, which torch.compile mode wins.
+
+Reads the store through the Reader API only. The timings are the capture's raw samples
+(capture/perf_timing.py); everything else (graph breaks, recompiles, fallbacks, fusion misses,
+CUDA-graph skips) comes from what the run already recorded, diagnosed by `explain` (reused,
+not re-derived here); this module adds how much of the measured time each one touches.
+
+Impact estimates are labelled by how they were obtained: `measured` (from the timings alone),
+`structural` (the store's facts weighted by the measured time share of the graphs they touch).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from compdiag.analyses import fixes as F
+from compdiag.analyses import perf_stats as S
+from compdiag.store.reader import Reader
+
+# Per-kernel dispatch cost used by the launch-overhead estimate (seconds). CPU: a call from
+# Inductor's Python wrapper into a compiled C++ kernel; CUDA: a kernel launch from Python.
+LAUNCH_COST = {"cpu": 4e-6, "cuda": 6e-6}
+# Peak DRAM bandwidth (bytes/s) by device-name substring, for the GPU roofline check.
+GPU_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12,
+                 "A10G": 0.6e12, "L4": 0.3e12, "V100": 0.9e12, "T4": 0.32e12}
+MEMORY_BOUND_FRACTION = 0.5
+# How much a refused fusion plausibly costs, by the scheduler's reason class (fixes.py): a
+# fusion the scheduler judged unprofitable (peak memory, score) was refused on purpose.
+FUSION_WEIGHT = {"no_benefit": 0.1, "dependency": 0.2, "mismatched_ranges": 0.3,
+                 "template": 0.4, "layout": 0.4, "size_limit": 0.5, "config": 0.5}  # achieved/peak bandwidth above which a graph is memory-bound
+
+# Extern calls that are library kernels by design (BLAS, convolution, attention), not gaps.
+LIBRARY_EXTERN = re.compile(r"\b(mm|addmm|bmm|baddbmm|convolution|_scaled_dot_product\w*|"
+                            r"_flash_attention\w*|_efficient_attention\w*|cudnn\w*|mkldnn\w*|"
+                            r"_int_mm|_scaled_mm|linear)\b")
+_FALLBACK_OP = re.compile(r"aten\.(\w+)")
+
+
+# -- per graph ---------------------------------------------------------------------------------
+def _graph_row(p: dict[str, Any], compile_row: dict[str, Any] | None,
+               kernels: list[dict[str, Any]]) -> dict[str, Any]:
+    eager, compiled = p.get("eager_s") or [], p.get("compiled_s") or []
+    es = S.summarize(eager) if eager else None
+    cs = S.summarize(compiled) if compiled else None
+    sp = S.speedup(eager, compiled)
+    stage = (compile_row or {}).get("stage_times") or {}
+    compile_s = stage.get("total")
+    if compile_s is None and stage:
+        compile_s = sum(v for k, v in stage.items() if k in ("dynamo", "inductor"))
+    by_backend: dict[str, int] = {}
+    fallbacks, library = [], []
+    for k in kernels:
+        by_backend[k["backend"]] = by_backend.get(k["backend"], 0) + 1
+        if k["backend"] == "extern":
+            (library if LIBRARY_EXTERN.search(k["name"]) else fallbacks).append(k["name"])
+    return {
+        "compile_id": p["compile_id"],
+        "function": (compile_row or {}).get("co_name"),
+        "filename": (compile_row or {}).get("filename"),
+        "lineno": (compile_row or {}).get("lineno"),
+        "calls": p.get("calls"),
+        "device": p.get("device"), "timer": p.get("timer"), "inner": p.get("inner"),
+        "grad_enabled": p.get("grad_enabled"),
+        "input_bytes": p.get("input_bytes"), "output_bytes": p.get("output_bytes"),
+        "eager": es.as_dict() if es else None,
+        "compiled": cs.as_dict() if cs else None,
+        "speedup": sp.as_dict(),
+        "compile_s": compile_s,
+        "payback_calls": S.payback_calls(compile_s, es.median if es else None,
+                                         cs.median if cs else None)
+        if sp.verdict == "faster" else None,
+        "kernels": by_backend,
+        "fallbacks": fallbacks,
+        "library_calls": library,
+        "error": p.get("error"),
+    }
+
+
+def _weight(g: dict[str, Any]) -> int:
+    return max(1, int(g.get("calls") or 1))
+
+
+def _totals(graphs: list[dict[str, Any]], samples: dict[str, tuple[list, list]],
+            compiles: list[dict[str, Any]]) -> dict[str, Any]:
+    """Time the run spent in its compiled graphs (calls x median), eager vs compiled, with a
+    bootstrap interval that resamples every graph's pairs."""
+    timed = [g for g in graphs if g["eager"] and g["compiled"]]
+    compile_total = sum((c.get("stage_times") or {}).get("total") or 0.0 for c in compiles)
+    out: dict[str, Any] = {"graphs_timed": len(timed), "compiles": len(compiles),
+                           "compile_s": compile_total}
+    if not timed:
+        return out
+    eager_t = sum(_weight(g) * g["eager"]["median"] for g in timed)
+    comp_t = sum(_weight(g) * g["compiled"]["median"] for g in timed)
+    out.update(eager_s=eager_t, compiled_s=comp_t)
+    enough = all(len(samples[g["compile_id"]][0]) >= S.MIN_SAMPLES and
+                 len(samples[g["compile_id"]][1]) >= S.MIN_SAMPLES for g in timed)
+    if not enough:
+        out["speedup"] = S.SpeedUp(None, None, None, "too few samples", True, None).as_dict()
+        return out
+    import random
+
+    rng = random.Random(S.SEED)
+    stats = []
+    for _ in range(S.BOOTSTRAP // 2):
+        e_sum = c_sum = 0.0
+        for g in timed:
+            e, c = samples[g["compile_id"]]
+            idx = [rng.randrange(len(e)) for _ in range(len(e))]
+            e_sum += _weight(g) * S.median([e[i] for i in idx])
+            c_sum += _weight(g) * S.median([c[i] for i in idx if i < len(c)] or c)
+        stats.append(e_sum / c_sum if c_sum > 0 else math.inf)
+    a = (1 - S.CONFIDENCE) / 2
+    lo, hi = S.quantile(stats, a), S.quantile(stats, 1 - a)
+    ratio = eager_t / comp_t if comp_t > 0 else math.inf
+    out["speedup"] = S.SpeedUp(ratio, lo, hi, S.verdict(lo, hi), True,
+                               (hi - lo) / 2 / ratio if ratio else None).as_dict()
+    saved = eager_t - comp_t
+    out["payback_runs"] = math.ceil(compile_total / saved) if saved > 0 and \
+        out["speedup"]["verdict"] == "faster" else None
+    return out
+
+
+# -- limiters ----------------------------------------------------------------------------------
+def _limiter(kind: str, impact: float, basis: str, reason: str, evidence: str,
+             compile_ids: list[str], fix: str | None = None,
+             user_frame: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"kind": kind, "impact": round(max(0.0, min(1.0, impact)), 4), "basis": basis,
+            "reason": reason, "evidence": evidence, "compile_ids": compile_ids, "fix": fix,
+            "user_frame": user_frame}
+
+
+def _frame_graphs(graphs: list[dict[str, Any]], fn: str | None) -> list[dict[str, Any]]:
+    """The compiled graphs of a function and of Dynamo's resume functions after its breaks."""
+    if not fn:
+        return []
+    resume = f"torch_dynamo_resume_in_{fn}_at_"
+    return [g for g in graphs if g.get("function") == fn
+            or (g.get("function") or "").startswith(resume)]
+
+
+def limiters(graphs: list[dict[str, Any]], diagnoses: list[dict[str, Any]],
+             compiles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What keeps the compiled run from being faster, most impact first.
+
+    impact ~ the share of the run's compiled-graph time the cause touches, scaled by how much
+    of that it plausibly costs; it ranks causes, it is not a prediction of the gain."""
+    timed = [g for g in graphs if g["compiled"]]
+    total = sum(_weight(g) * g["compiled"]["median"] for g in timed) or 0.0
+
+    def share(gs: list[dict[str, Any]]) -> float:
+        if not total:
+            return 0.0
+        return sum(_weight(g) * g["compiled"]["median"] for g in gs if g["compiled"]) / total
+
+    by_cid = {g["compile_id"]: g for g in graphs}
+    out: list[dict[str, Any]] = []
+
+    for d in diagnoses:
+        kind = d.get("kind")
+        cids = [c for c in (d.get("compile_ids") or [d.get("compile_id")]) if c]
+        if kind == "graph_break":
+            details = d.get("details") or {}
+            fn = details.get("function")
+            parts = _frame_graphs(timed, fn)
+            k = len(parts)
+            if details.get("frame_skipped") and not parts:
+                impact, ev = 0.6, (f"Dynamo could not resume: {fn or 'the function'}() runs "
+                                   "entirely in eager (no compiled graph to time)")
+            else:
+                s = share(parts)
+                impact = s * (k - 1) / k if k >= 2 else s * 0.5
+                ev = (f"splits {fn or 'the function'}() into {max(k, 2)} compiled graphs holding "
+                      f"{s:.0%} of the compiled time; nothing fuses across the break and the "
+                      "code between the graphs runs in eager")
+            out.append(_limiter("graph_break", impact, "structural", d.get("reason") or "",
+                                ev, [g["compile_id"] for g in parts] or cids, d.get("fix"),
+                                d.get("user_frame")))
+        elif kind == "recompile":
+            n = d.get("count") or 1
+            extra = sum(((c.get("stage_times") or {}).get("total") or 0.0)
+                        for c in compiles if c["compile_id"] in cids)
+            comp_all = sum(((c.get("stage_times") or {}).get("total") or 0.0) for c in compiles)
+            limit = "limit" in (d.get("reason") or "").lower() and "eager" in \
+                (d.get("explanation") or "").lower()
+            impact = 0.6 if limit else 0.3 * (extra / comp_all if comp_all else 0.5)
+            out.append(_limiter("recompile", impact, "structural", d.get("reason") or "",
+                                f"{n} recompile(s), {S.fmt_time(extra) if extra else 'unknown'} "
+                                "of extra compile time (paid again before any speed-up)",
+                                cids, d.get("fix"), d.get("user_frame")))
+        elif kind == "fusion":
+            gs = [by_cid[c] for c in cids if c in by_cid]
+            n = d.get("count") or 1
+            kern = sum(sum(g["kernels"].values()) for g in gs) or 1
+            pairs = (d.get("details") or {}).get("pairs") or []
+            cls = F.fusion_reason_class(pairs[0][2]) if pairs and len(pairs[0]) > 2 else None
+            impact = share(gs) * FUSION_WEIGHT.get(cls or "", 0.3) * min(1.0, n / (kern + n))
+            out.append(_limiter("fusion_miss", impact, "structural", d.get("reason") or "",
+                                f"{n} fusion decision(s) refused by the scheduler in a graph with "
+                                f"{kern} kernel(s)", cids, d.get("fix"), d.get("user_frame")))
+        elif kind == "cudagraph":
+            gs = [by_cid[c] for c in cids if c in by_cid]
+            impact = 0.5 * (share(gs) if gs else 0.2)
+            out.append(_limiter("cudagraph_skipped", impact, "structural", d.get("reason") or "",
+                                "the graph runs without CUDA graphs, paying the launch cost of "
+                                "every kernel on every call", cids, d.get("fix"),
+                                d.get("user_frame")))
+        elif kind == "perf" and "fallback" in (d.get("reason") or ""):
+            m = _FALLBACK_OP.search(d.get("reason") or "")
+            op = m.group(1) if m else "?"
+            gs = [by_cid[c] for c in cids if c in by_cid]
+            impact = _fallback_impact(gs, share)
+            out.append(_limiter("fallback", impact, "structural", d.get("reason") or "",
+                                f"aten.{op} runs as an ATen fallback kernel inside compiled "
+                                f"graph {', '.join(cids) or '?'}", cids, d.get("fix"),
+                                d.get("user_frame")))
+
+    # Fallback/extern calls the kernels table shows but no perf hint named (cached compiles
+    # emit no hints).
+    named = {(op, c) for lim in out if lim["kind"] == "fallback"
+             for c in lim["compile_ids"] for op in _FALLBACK_OP.findall(lim["reason"])}
+    for g in timed:
+        for name in g["fallbacks"]:
+            m = _FALLBACK_OP.search(name)
+            op = m.group(1) if m else name
+            if (op, g["compile_id"]) in named:
+                continue
+            named.add((op, g["compile_id"]))
+            out.append(_limiter("fallback", _fallback_impact([g], share), "structural",
+                                f"{name} is an extern call (no Inductor lowering fused it)",
+                                f"compiled graph {g['compile_id']} calls {name} outside its "
+                                "generated kernels", [g["compile_id"]],
+                                "check for a decomposition or rewrite the op with ones "
+                                "Inductor lowers", None))
+
+    # Launch/dispatch overhead: many kernels, each doing little (measured time per kernel).
+    for g in timed:
+        n = sum(g["kernels"].values())
+        dev = "cuda" if str(g.get("device") or "").startswith("cuda") else "cpu"
+        med = g["compiled"]["median"]
+        if n == 0 or med <= 0:
+            continue
+        overhead = n * LAUNCH_COST[dev]
+        frac = min(1.0, overhead / med)
+        if frac >= 0.2:
+            out.append(_limiter(
+                "launch_overhead", share([g]) * frac, "measured",
+                f"{n} kernels in {S.fmt_time(med)} per call ({S.fmt_time(med / n)} per kernel)",
+                f"about {frac:.0%} of graph {g['compile_id']}'s time is kernel dispatch "
+                f"({n} x ~{LAUNCH_COST[dev] * 1e6:.0f} us); the work per call is too small",
+                [g["compile_id"]],
+                "batch more work per call; on CUDA, mode='reduce-overhead' (CUDA graphs) "
+                "removes the launches", None))
+
+    # GPU roofline: bytes in + out over the measured time against the device's bandwidth.
+    for g in timed:
+        bw = device_bandwidth(g.get("device_name") or "")
+        moved = (g.get("input_bytes") or 0) + (g.get("output_bytes") or 0)
+        if not bw or not moved or not str(g.get("device") or "").startswith("cuda"):
+            continue
+        achieved = moved / g["compiled"]["median"]
+        if achieved >= MEMORY_BOUND_FRACTION * bw:
+            out.append(_limiter(
+                "memory_bound", share([g]) * 0.5, "measured",
+                f"graph {g['compile_id']} moves {moved / 1e6:.1f} MB per call at "
+                f"{achieved / 1e9:.0f} GB/s, {achieved / bw:.0%} of the device's "
+                f"{bw / 1e9:.0f} GB/s", "at the memory roofline: only moving fewer bytes "
+                "(lower precision, fewer materialised intermediates) makes it faster",
+                [g["compile_id"]], "use bf16/fp16 activations or fuse away intermediates", None))
+
+    out.sort(key=lambda lim: -lim["impact"])
+    return out
+
+
+def _fallback_impact(gs: list[dict[str, Any]], share: Any) -> float:
+    if not gs:
+        return 0.05
+    kern = sum(sum(g["kernels"].values()) for g in gs) or 1
+    fb = sum(len(g["fallbacks"]) for g in gs) or 1
+    return share(gs) * min(1.0, fb / kern + 0.1)
+
+
+def device_bandwidth(name: str) -> float | None:
+    for key, bw in GPU_BANDWIDTH.items():
+        if key.lower() in name.lower():
+            return bw
+    return None
+
+
+# -- the report --------------------------------------------------------------------------------
+def report(reader: Reader, run_id: int) -> dict[str, Any]:
+    """The perf report of one run: graphs, totals, limiters (the `--json` document's body)."""
+    from compdiag.analyses.explain import explain
+
+    run = reader.run(run_id)
+    compiles = reader.compiles(run_id)
+    by_cid = {c["compile_id"]: c for c in compiles}
+    kernels: dict[str | None, list[dict[str, Any]]] = {}
+    for k in reader.kernels(run_id, with_source=False):
+        kernels.setdefault(k["compile_id"], []).append(k)
+    perf_run = reader.perf_run(run_id) or {}
+    samples: dict[str, tuple[list, list]] = {}
+    graphs = []
+    for p in reader.perf_graphs(run_id):
+        g = _graph_row(p, by_cid.get(p["compile_id"]), kernels.get(p["compile_id"], []))
+        g["device_name"] = perf_run.get("device")
+        graphs.append(g)
+        samples[p["compile_id"]] = (p.get("eager_s") or [], p.get("compiled_s") or [])
+    try:
+        diagnoses = explain(reader, run_id)
+    except Exception as exc:  # noqa: BLE001 - limiters degrade to the timings alone
+        diagnoses = []
+        reader_warning = f"explain failed ({type(exc).__name__}: {exc}); limiters from timings only"
+    else:
+        reader_warning = None
+    notes = []
+    if reader_warning:
+        notes.append(reader_warning)
+    if any(g.get("grad_enabled") for g in graphs):
+        notes.append("graphs called with autograd on were timed forward only (the backward "
+                     "graph's time is not included)")
+    if any(g["speedup"]["verdict"] == "within noise" for g in graphs):
+        notes.append("'within noise': the 95% interval of the speed-up contains 1.0; the "
+                     "difference is smaller than the timing noise")
+    for g in graphs:
+        if g["error"]:
+            notes.append(f"graph {g['compile_id']} could not be timed: {g['error']}")
+    untimed = [c["compile_id"] for c in compiles if c["compile_id"] not in samples
+               and c.get("status") in ("ok", "graph_break")
+               and (c.get("stage_times") or {}).get("inductor")]
+    if untimed:
+        notes.append(f"compiled but never called (not timed): {', '.join(untimed[:8])}")
+    return {
+        "run": run_id,
+        "mode": perf_run.get("mode") or run.get("mode") or "default",
+        "exit_code": run.get("exit_code"),
+        "device": perf_run.get("device") or run.get("device"),
+        "peak_rss_bytes": perf_run.get("peak_rss_bytes"),
+        "peak_cuda_bytes": perf_run.get("peak_cuda_bytes"),
+        "settings": perf_run.get("settings"),
+        "graphs": graphs,
+        "totals": _totals(graphs, samples, compiles),
+        "limiters": limiters(graphs, diagnoses, compiles),
+        "notes": notes,
+    }
+
+
+# -- modes -------------------------------------------------------------------------------------
+def compare_modes(reports: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """One row per mode and a recommendation with its reasons.
+
+    Steady-state time = the run's time in compiled graphs (calls x median); the speed-up over
+    eager is measured inside each mode's own process (paired), so it does not depend on the
+    load of the other processes; comparing two modes' absolute times does, and is judged
+    against both runs' intervals."""
+    rows = []
+    for mode, rep in reports.items():
+        t = rep.get("totals") or {}
+        sp = t.get("speedup") or {}
+        cg = [g for g in rep.get("graphs") or [] if g.get("compile_id")]
+        rows.append({"mode": mode, "run": rep.get("run"), "compile_s": t.get("compile_s"),
+                     "steady_s": t.get("compiled_s"), "eager_s": t.get("eager_s"),
+                     "speedup": sp.get("ratio"), "speedup_lo": sp.get("lo"),
+                     "speedup_hi": sp.get("hi"), "verdict": sp.get("verdict"),
+                     "peak_rss_bytes": rep.get("peak_rss_bytes"),
+                     "peak_cuda_bytes": rep.get("peak_cuda_bytes"),
+                     "graphs": len(cg), "exit_code": rep.get("exit_code"),
+                     "cudagraphs": rep.get("cudagraphs")})
+    return {"rows": rows, "recommendation": recommend(rows)}
+
+
+def recommend(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The mode to use, and why. A mode beats the baseline only when its speed-up interval
+    lies wholly above the baseline's; otherwise the cheaper compile wins."""
+    ok = [r for r in rows if r.get("speedup") is not None and r.get("exit_code") in (0, None)]
+    if not ok:
+        return {"mode": None, "reasons": ["no mode produced enough timings to compare"]}
+    base = next((r for r in ok if r["mode"] == "default"), None) or \
+        min(ok, key=lambda r: r.get("compile_s") or math.inf)
+    best = base
+    reasons = []
+    for r in ok:
+        if r is base:
+            continue
+        if (r["speedup_lo"] or 0) > (base["speedup_hi"] or math.inf):
+            gain = r["speedup"] / base["speedup"] - 1
+            cost = (r["compile_s"] or 0) / (base["compile_s"] or math.inf) \
+                if base["compile_s"] else None
+            reasons.append(f"{r['mode']}: {r['speedup']:.2f}x over eager vs {base['speedup']:.2f}x "
+                           f"({gain:+.0%})" + (f" for {cost:.1f}x the compile time" if cost else ""))
+            if best is base or r["speedup"] > best["speedup"]:
+                best = r
+        else:
+            cost = (r["compile_s"] or 0) / base["compile_s"] if base.get("compile_s") else None
+            reasons.append(f"{r['mode']}: {r['speedup']:.2f}x over eager "
+                           f"[{r['speedup_lo']:.2f}-{r['speedup_hi']:.2f}] vs {base['mode']} "
+                           f"{base['speedup']:.2f}x [{base['speedup_lo']:.2f}-"
+                           f"{base['speedup_hi']:.2f}]: no gain beyond the noise"
+                           + (f", {cost:.1f}x the compile time" if cost else ""))
+    if best is base:
+        reasons.insert(0, f"{base['mode']}: {base['speedup']:.2f}x over eager with the "
+                          "cheapest compile; no other mode is faster beyond the noise")
+    return {"mode": best["mode"], "reasons": reasons}

@@ -1,0 +1,300 @@
+"""`compdiag perf [--modes default,reduce-overhead,max-autotune] SCRIPT [ARGS...]` and
+`compdiag perf RUN`: eager vs compiled per graph, what limits the speed-up, which mode wins.
+
+SCRIPT runs under capture with the timer on (capture/perf_timing.py), once per mode, each in
+its own child process with its own fresh TORCHINDUCTOR_CACHE_DIR (a cache hit would hide the
+compile time). RUN re-reads a run recorded that way. The report is printed (rich table, bar
+chart) or emitted as one JSON document (`--json`), and filed in the store under each run it
+covers (table perf_reports) for the TUI."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+MODES = ("default", "reduce-overhead", "max-autotune")
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    from compdiag.cli import _store_arg
+
+    _store_arg(p)
+    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p.add_argument("--modes", default=None, metavar="M1,M2",
+                   help="compare these torch.compile modes (comma-separated; each runs the "
+                        "SCRIPT in its own process): " + ", ".join(MODES))
+    p.add_argument("--budget", type=float, default=None, metavar="S",
+                   help="seconds of timing per compiled graph (default 1.5)")
+    p.add_argument("--reps", type=int, default=None, metavar="N",
+                   help="at least N paired samples per graph (default 7)")
+    p.add_argument("target", metavar="SCRIPT|RUN")
+    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
+    p.set_defaults(func=cmd_perf)
+
+
+def _modes(text: str | None) -> list[str] | None:
+    from compdiag.cli import CLIError
+
+    if text is None:
+        return None
+    modes = [m.strip() for m in text.split(",") if m.strip()]
+    bad = [m for m in modes if m not in MODES]
+    if bad or not modes:
+        raise CLIError(f"--modes takes a comma-separated list of {', '.join(MODES)}"
+                       + (f"; not {bad[0]!r}" if bad else ""))
+    return list(dict.fromkeys(modes))
+
+
+def cmd_perf(args: argparse.Namespace) -> int:
+    from compdiag.cli import CLIError, _store
+    from compdiag.store.reader import Reader
+
+    store = _store(args)
+    modes = _modes(args.modes)
+    if args.budget is not None and not (0 < args.budget <= 600):
+        raise CLIError("--budget must be between 0 and 600 seconds")
+    if args.reps is not None and not (2 <= args.reps <= 10_000):
+        raise CLIError("--reps must be between 2 and 10000")
+    target = args.target
+    is_script = Path(target).is_file()
+    if not is_script:
+        if target.endswith(".py"):
+            raise CLIError(f"can't open file {target!r}: no such file")
+        if not target.isdigit() and target not in ("latest", "last"):
+            raise CLIError(f"{target!r} is neither a script nor a run id")
+        if modes:
+            raise CLIError("--modes runs a SCRIPT under each mode; a stored RUN has one mode")
+        if args.args:
+            raise CLIError("ARGS go with a SCRIPT, not with a stored RUN")
+    exit_code = 0
+    if is_script:
+        runs = _run_modes(store, [target, *args.args], modes, args)
+        exit_code = next((c for _, _, c in runs if c), 0)
+    else:
+        with Reader(store) as reader:
+            run_id = reader.resolve_run(target)
+            if not reader.perf_graphs(run_id):
+                raise CLIError(f"run {run_id} has no perf timings (record one with "
+                               "`compdiag perf SCRIPT`)")
+            mode = ((reader.perf_run(run_id) or {}).get("mode")
+                    or reader.run(run_id).get("mode") or "default")
+            runs = [(mode, run_id, 0)]
+    doc = build_document(store, runs, compare=modes is not None and len(modes) > 1)
+    _file(store, doc)
+    if args.json:
+        json.dump(doc, sys.stdout, default=repr)
+        sys.stdout.write("\n")
+    else:
+        from rich.console import Console
+
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=120)  # piped: no terminal width to fit, keep rows whole
+        print_document(doc, console)
+    return exit_code
+
+
+def _run_modes(store: Path, target: list[str], modes: list[str] | None,
+               args: argparse.Namespace) -> list[tuple[str, int, int]]:
+    from compdiag.capture.runner import run_program
+
+    runs = []
+    tmp = Path(tempfile.mkdtemp(prefix="compdiag-perf-"))
+    try:
+        for mode in modes or [None]:
+            env = {"COMPDIAG_PERF": "1",
+                   "TORCHINDUCTOR_CACHE_DIR": str(tmp / f"inductor-{mode or 'own'}")}
+            if args.budget is not None:
+                env["COMPDIAG_PERF_BUDGET_S"] = repr(args.budget)
+            if args.reps is not None:
+                env["COMPDIAG_PERF_MIN_REPS"] = str(args.reps)
+            if not args.json:
+                print(f"compdiag perf: running {' '.join(target)} with mode "
+                      f"{mode or 'as written'}", file=sys.stderr)
+            code, run_id = run_program(store, target, mode=None if mode in (None, "default")
+                                       else mode, extra_env=env, quiet=bool(args.json))
+            runs.append((mode or "default", run_id, code))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return runs
+
+
+def build_document(store: Path, runs: list[tuple[str, int, int]], *, compare: bool
+                   ) -> dict[str, Any]:
+    from compdiag.analyses.perf import compare_modes, report
+    from compdiag.store.reader import Reader
+    from compdiag.store.schema import SCHEMA_VERSION
+
+    reports: dict[str, dict[str, Any]] = {}
+    with Reader(store) as reader:
+        for mode, run_id, _ in runs:
+            rep = report(reader, run_id)
+            rep["mode"] = mode
+            cg = reader.cudagraphs(run_id)
+            rep["cudagraphs"] = {"applied": sum(1 for c in cg if c.get("applied")),
+                                 "skipped": sum(1 for c in cg if not c.get("applied"))}
+            reports[mode] = rep
+    doc: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "store": str(store),
+                           "created_at": time.time(), "runs": list(reports.values())}
+    doc["modes"] = compare_modes(reports) if compare else None
+    return doc
+
+
+def _file(store: Path, doc: dict[str, Any]) -> None:
+    """Keep the report in the store under every run it covers (the TUI reads it there)."""
+    from compdiag.store.writer import Writer
+
+    w = Writer(store)
+    try:
+        for rep in doc["runs"]:
+            w.upsert("perf_reports", run_id=rep["run"], created_at=doc["created_at"],
+                     document=json.dumps(doc, default=repr))
+        w.flush()
+    finally:
+        w.close()
+
+
+# -- text output -------------------------------------------------------------------------------
+def _x(v: float | None) -> str:
+    from compdiag.analyses.perf_stats import fmt_ratio
+
+    return "-" if v is None or not math.isfinite(v) else fmt_ratio(v) + "x"
+
+
+def _mb(b: int | None) -> str:
+    return "-" if not b else f"{b / 2**20:.0f} MiB"
+
+
+_VERDICT_STYLE = {"faster": "green", "slower": "red", "within noise": "yellow",
+                  "too few samples": "dim"}
+
+
+def bar_chart(graphs: list[dict[str, Any]], width: int = 40) -> list[str]:
+    """Two bars per timed graph, eager and compiled, on one scale (median per call)."""
+    timed = [g for g in graphs if g.get("eager") and g.get("compiled")]
+    if not timed:
+        return []
+    top = max(max(g["eager"]["median"], g["compiled"]["median"]) for g in timed) or 1.0
+    from compdiag.analyses.perf_stats import fmt_time
+
+    lines = []
+    for g in timed:
+        for label, key in (("eager   ", "eager"), ("compiled", "compiled")):
+            v = g[key]["median"]
+            n = v / top * width
+            full = int(n)
+            bar = "█" * full + ("▌" if n - full >= 0.5 else "")
+            head = f"{g['compile_id']:>6} " if key == "eager" else " " * 7
+            lines.append(f"{head}{label} {bar or '▏'} {fmt_time(v)}")
+    return lines
+
+
+def print_document(doc: dict[str, Any], console: Any) -> None:
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from compdiag.analyses.perf_stats import fmt_ratio, fmt_time
+
+    for rep in doc["runs"]:
+        title = (f"compdiag perf — run {rep['run']}, mode {rep['mode']}, "
+                 f"device {rep.get('device') or 'cpu'}")
+        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+        for col in ("graph", "function", "calls", "eager", "compiled", "speed-up", "95% CI",
+                    "verdict", "compile", "payback"):
+            t.add_column(col, justify="left" if col in ("function", "verdict") else "right",
+                         no_wrap=col != "function", overflow="ellipsis")
+        for g in rep["graphs"]:
+            sp = g["speedup"]
+            ci = (f"{fmt_ratio(sp['lo'])}-{fmt_ratio(sp['hi'])}" if sp.get("lo") is not None
+                  else "-")
+            t.add_row(g["compile_id"], _short_fn(g.get("function")), str(g.get("calls") or "-"),
+                      fmt_time((g["eager"] or {}).get("median")),
+                      fmt_time((g["compiled"] or {}).get("median")), _x(sp.get("ratio")), ci,
+                      Text(sp["verdict"], style=_VERDICT_STYLE.get(sp["verdict"], "")),
+                      fmt_time(g.get("compile_s")), _payback(g))
+        console.print(t)
+        tot = rep["totals"]
+        if tot.get("speedup"):
+            sp = tot["speedup"]
+            ci = (f" [95% CI {fmt_ratio(sp['lo'])}-{fmt_ratio(sp['hi'])}]"
+                  if sp.get("lo") is not None else "")
+            console.print(f"time in compiled graphs (calls x median): eager "
+                          f"{fmt_time(tot.get('eager_s'))}, compiled "
+                          f"{fmt_time(tot.get('compiled_s'))} -> {_x(sp.get('ratio'))}{ci} "
+                          f"({sp['verdict']}); compile {fmt_time(tot.get('compile_s'))}"
+                          f" over {tot['compiles']} compiles"
+                          + (f"; pays back after {tot['payback_runs']} runs like this one"
+                             if tot.get("payback_runs") else "")
+                          + f"; peak memory {_mb(rep.get('peak_rss_bytes'))}"
+                          + (f" (CUDA {_mb(rep.get('peak_cuda_bytes'))})"
+                             if rep.get("peak_cuda_bytes") else ""))
+        chart = bar_chart(rep["graphs"])
+        if chart:
+            console.print(Text("\n".join(chart)))
+        if rep["limiters"]:
+            console.print("[bold]what limits it[/] (most impact first; impact ≈ share of the "
+                          "compiled time the cause touches):")
+            for i, lim in enumerate(rep["limiters"][:8], 1):
+                frame = lim.get("user_frame") or {}
+                where = (f" at {frame.get('filename')}:{frame.get('lineno')}"
+                         if frame.get("filename") else "")
+                console.print(f" {i}. [bold]{lim['kind']}[/] ({lim['impact']:.0%}, "
+                              f"{lim['basis']}) {lim['reason']}{where}", markup=True,
+                              highlight=False)
+                console.print(f"    {lim['evidence']}", highlight=False)
+                if lim.get("fix"):
+                    console.print(f"    fix: {lim['fix']}", highlight=False)
+        elif rep["graphs"]:
+            console.print("what limits it: nothing recorded in the store (no graph breaks, "
+                          "recompiles, fallbacks, fusion misses or dispatch-bound graphs)")
+        for note in rep["notes"]:
+            console.print(f"[dim]note: {note}[/]", highlight=False)
+        if not rep["graphs"]:
+            console.print("compdiag perf: no compiled graph was called; nothing to time")
+    modes = doc.get("modes")
+    if modes:
+        t = Table(title="modes", title_justify="left")
+        for col in ("mode", "run", "compile", "steady state", "speed-up over eager [95% CI]",
+                    "peak memory", "CUDA graphs"):
+            t.add_column(col)
+        for r in modes["rows"]:
+            cg = r.get("cudagraphs") or {}
+            ci = (f"{_x(r['speedup'])} [{fmt_ratio(r['speedup_lo'])}-"
+                  f"{fmt_ratio(r['speedup_hi'])}]"
+                  if r.get("speedup_lo") is not None else _x(r.get("speedup")))
+            t.add_row(r["mode"], str(r["run"]), fmt_time(r.get("compile_s")),
+                      fmt_time(r.get("steady_s")), ci,
+                      _mb(r.get("peak_cuda_bytes") or r.get("peak_rss_bytes")),
+                      f"{cg.get('applied', 0)} applied, {cg.get('skipped', 0)} skipped")
+        console.print(t)
+        rec = modes["recommendation"]
+        console.print(f"[bold]recommendation:[/] {rec['mode'] or 'none'}", highlight=False)
+        for reason in rec["reasons"]:
+            console.print(f"  - {reason}", highlight=False)
+
+
+def _short_fn(name: str | None) -> str:
+    """Dynamo's resume functions by what they resume: 'hot (resumed @9)'."""
+    if not name:
+        return "?"
+    m = re.match(r"torch_dynamo_resume_in_(\w+?)_at_(\d+)$", name)
+    return f"{m.group(1)} @{m.group(2)}+" if m else name
+
+
+def _payback(g: dict[str, Any]) -> str:
+    if g.get("payback_calls"):
+        return f"{g['payback_calls']} calls"
+    return "never" if g["speedup"]["verdict"] in ("slower", "within noise") else "-"
+
+
+COMMANDS = [("perf", register, "eager vs compiled time per graph, what limits the speed-up, "
+                               "which compile mode wins")]

@@ -1,0 +1,318 @@
+"""Eager vs compiled timing of every compiled graph, inside the user's process (`compdiag perf`).
+
+The graph Dynamo hands to the backend is kept (graph copied, parameters shared), the same way
+the accuracy checker keeps it (capture/accuracy.py). At the graph's first call (or the call
+COMPDIAG_PERF_AT_CALL names) and before the user's own call runs, the kept graph (eager) and the
+compiled function are timed on clones of that call's real inputs:
+
+- warm-up calls on both sides first (lazy initialisation, CUDA-graph recording, caches);
+- then paired samples, eager and compiled alternating, the order flipped each pair, so slow
+  drift of a loaded machine hits both sides alike; each sample runs `inner` calls, chosen so one
+  sample lasts about COMPDIAG_PERF_SAMPLE_S (a few calls of a 20 us graph are not measurable);
+- at least COMPDIAG_PERF_MIN_REPS pairs, then more until COMPDIAG_PERF_BUDGET_S seconds or
+  COMPDIAG_PERF_MAX_REPS pairs;
+- CUDA: torch.cuda.synchronize() around every sample and the time taken by CUDA events; CPU:
+  time.perf_counter.
+
+Only raw samples are stored (per-call seconds); the statistics (median, spread, confidence
+interval, noise verdict) are the analysis' job (analyses/perf_stats.py), so they can be
+recomputed from the store. The user's call then runs as it would have: it is made after the
+timing, so its outputs are the freshest (a CUDA-graph replay overwrites the previous one's
+outputs). RNG state and module buffers are restored after the timing; calls per graph are
+counted cheaply and written at exit, with the process' peak memory."""
+
+from __future__ import annotations
+
+import atexit
+import copy
+import os
+import resource
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import torch
+import torch.fx
+
+from compdiag.capture.accuracy import _clone, _preserved_state
+
+ENV = "COMPDIAG_PERF"
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+@dataclass
+class Settings:
+    warmup: int = 3
+    min_reps: int = 7
+    max_reps: int = 60
+    budget_s: float = 1.5
+    sample_s: float = 0.002
+    at_call: int = 1
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        s = cls()
+        s.warmup = int(_env_float("COMPDIAG_PERF_WARMUP", s.warmup))
+        s.min_reps = max(2, int(_env_float("COMPDIAG_PERF_MIN_REPS", s.min_reps)))
+        s.max_reps = max(s.min_reps, int(_env_float("COMPDIAG_PERF_MAX_REPS", s.max_reps)))
+        s.budget_s = _env_float("COMPDIAG_PERF_BUDGET_S", s.budget_s)
+        s.sample_s = _env_float("COMPDIAG_PERF_SAMPLE_S", s.sample_s)
+        s.at_call = max(1, int(_env_float("COMPDIAG_PERF_AT_CALL", s.at_call)))
+        return s
+
+
+@dataclass
+class GraphTiming:
+    compile_id: str | None
+    eager_s: list[float] = field(default_factory=list)     # per-call seconds, one per sample
+    compiled_s: list[float] = field(default_factory=list)
+    inner: int = 1
+    warmup: int = 0
+    timer: str = "perf_counter"
+    device: str = "cpu"
+    grad_enabled: bool = False
+    n_inputs: int = 0
+    input_bytes: int = 0
+    output_bytes: int = 0
+    error: str | None = None
+    calls: int = 0
+
+
+def _tensors(args: list[Any]) -> list[torch.Tensor]:
+    from torch.utils import _pytree as pytree
+
+    return [t for t in pytree.tree_leaves(args) if isinstance(t, torch.Tensor)]
+
+
+def _device_of(args: list[Any]) -> str:
+    for t in _tensors(args):
+        if t.device.type != "cpu":
+            return str(t.device)
+    return "cpu"
+
+
+class _Clock:
+    """perf_counter on CPU; CUDA events between synchronisations on a GPU."""
+
+    def __init__(self, device: str) -> None:
+        self.cuda = device.startswith("cuda") and torch.cuda.is_available()
+        self.name = "cuda_events" if self.cuda else "perf_counter"
+
+    def sync(self) -> None:
+        if self.cuda:
+            torch.cuda.synchronize()
+
+    def time(self, fn: Callable[[], Any], inner: int) -> float:
+        """Seconds per call of fn, over `inner` back-to-back calls."""
+        if self.cuda:
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            self.sync()
+            start.record()
+            for _ in range(inner):
+                fn()
+            end.record()
+            end.synchronize()
+            return start.elapsed_time(end) / 1e3 / inner
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        return (time.perf_counter() - t0) / inner
+
+
+def time_pair(eager: Callable[..., Any], compiled: Callable[..., Any], args: list[Any],
+              settings: Settings, timing: GraphTiming) -> GraphTiming:
+    """Fill `timing` with paired samples of eager(*args) and compiled(*args) (on clones)."""
+    clock = _Clock(timing.device)
+    timing.timer = clock.name
+    eager_args, compiled_args = _clone(args), _clone(args)
+
+    def run_eager() -> Any:
+        return eager(*eager_args)
+
+    def run_compiled() -> Any:
+        return compiled(*compiled_args)
+
+    # Warm-up, which also calibrates how many calls make one sample.
+    t_e = t_c = 0.0
+    out = compiled(*compiled_args)
+    timing.output_bytes = sum(t.numel() * t.element_size() for t in _tensors([out]))
+    del out
+    for _ in range(max(1, settings.warmup)):
+        t_e = clock.time(run_eager, 1)
+        t_c = clock.time(run_compiled, 1)
+    timing.warmup = max(1, settings.warmup)
+    fastest = max(min(t_e, t_c), 1e-7)
+    timing.inner = max(1, min(10_000, int(settings.sample_s / fastest)))
+    started = time.perf_counter()
+    for i in range(settings.max_reps):
+        if i >= settings.min_reps and time.perf_counter() - started > settings.budget_s:
+            break
+        if i % 2 == 0:
+            timing.eager_s.append(clock.time(run_eager, timing.inner))
+            timing.compiled_s.append(clock.time(run_compiled, timing.inner))
+        else:
+            timing.compiled_s.append(clock.time(run_compiled, timing.inner))
+            timing.eager_s.append(clock.time(run_eager, timing.inner))
+    clock.sync()
+    return timing
+
+
+class PerfTimer:
+    """Wraps Dynamo's call into the backend; `sink(timing)` receives each GraphTiming (again
+    at exit, with the call count)."""
+
+    def __init__(self, sink: Callable[[GraphTiming], None], *,
+                 settings: Settings | None = None,
+                 compile_id: Callable[[], str | None] = lambda: None,
+                 paused: Callable[[], Any] | None = None) -> None:
+        self.sink = sink
+        self.settings = settings or Settings()
+        self.compile_id = compile_id
+        self.paused = paused
+        self.timings: list[GraphTiming] = []
+        self._active = False
+
+    def install(self) -> Callable[[], None]:
+        from torch._dynamo.output_graph import OutputGraph
+
+        original = OutputGraph.call_user_compiler
+        timer = self
+
+        def call_user_compiler(self: Any, gm: torch.fx.GraphModule, example_inputs: Any) -> Any:
+            if timer._active:
+                return original(self, gm, example_inputs)
+            try:
+                keep = torch.fx.GraphModule(gm, copy.deepcopy(gm.graph))
+            except Exception:  # noqa: BLE001 - fail open: compile without timing
+                return original(self, gm, example_inputs)
+            compiled = original(self, gm, example_inputs)
+            return timer.wrap(keep, compiled, timer.compile_id())
+
+        OutputGraph.call_user_compiler = call_user_compiler
+
+        def uninstall() -> None:
+            OutputGraph.call_user_compiler = original
+        return uninstall
+
+    def wrap(self, gm: torch.fx.GraphModule, compiled: Callable[..., Any],
+             cid: str | None) -> Callable[..., Any]:
+        timer = self
+        timing = GraphTiming(cid)
+        self.timings.append(timing)
+
+        def timed(*args: Any) -> Any:
+            timing.calls += 1
+            if timing.calls != timer.settings.at_call or timer._active:
+                return compiled(*args)
+            timer._active = True
+            try:
+                timer._measure(gm, compiled, list(args), timing)
+            except Exception as exc:  # noqa: BLE001 - a timing fault is not the user's
+                timing.error = f"{type(exc).__name__}: {exc}"[:500]
+            finally:
+                timer._active = False
+            try:
+                timer.sink(timing)
+            except Exception:  # noqa: BLE001
+                pass
+            return compiled(*args)
+
+        timed._compdiag_perf = True  # type: ignore[attr-defined]
+        return timed
+
+    def _measure(self, gm: torch.fx.GraphModule, compiled: Callable[..., Any], args: list[Any],
+                 timing: GraphTiming) -> None:
+        tensors = _tensors(args)
+        timing.device = _device_of(args)
+        # Autograd matters only when some input asks for gradients (then the compiled side is
+        # AOTAutograd's forward, saving what backward needs; backward itself is not timed).
+        timing.grad_enabled = torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
+        timing.n_inputs = len(tensors)
+        timing.input_bytes = sum(t.numel() * t.element_size() for t in tensors)
+        cpu_rng = torch.random.get_rng_state()
+        ctx = self.paused() if self.paused is not None else _null()
+        with ctx, _preserved_state(gm):
+            try:
+                time_pair(gm, compiled, args, self.settings, timing)
+            finally:
+                torch.random.set_rng_state(cpu_rng)
+
+    def finish(self) -> None:
+        for t in self.timings:
+            if t.eager_s or t.error:
+                try:
+                    self.sink(t)
+                except Exception:  # noqa: BLE001
+                    pass
+
+
+class _null:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def peak_memory() -> dict[str, Any]:
+    """The process' peak resident memory, and the CUDA allocator's peak where CUDA ran."""
+    out: dict[str, Any] = {}
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    out["peak_rss_bytes"] = int(rss) * (1 if sys.platform == "darwin" else 1024)
+    try:
+        if torch.cuda.is_initialized():
+            out["peak_cuda_bytes"] = int(torch.cuda.max_memory_allocated())
+            out["cuda_device"] = torch.cuda.get_device_name()
+    except Exception:  # noqa: BLE001
+        pass
+    return out
+
+
+def install(capture: Any) -> PerfTimer:
+    """Called by the capture child when COMPDIAG_PERF is set: time every compiled graph and
+    store the samples (table perf_graphs) and the process' peak memory (perf_runs)."""
+    from compdiag.capture.hooks import _current_compile_id
+
+    ing = capture.ing
+
+    def sink(t: GraphTiming) -> None:
+        with capture.lock:
+            write_timing(ing.w, ing.run_id, t)
+
+    timer = PerfTimer(sink, settings=Settings.from_env(), compile_id=_current_compile_id,
+                      paused=capture.paused)
+    timer.install()
+    started = time.time()
+
+    def at_exit() -> None:
+        try:
+            timer.finish()
+            with capture.lock:
+                mem = peak_memory()
+                ing.w.upsert("perf_runs", run_id=ing.run_id,
+                             mode=os.environ.get("COMPDIAG_MODE") or "default",
+                             peak_rss_bytes=mem.get("peak_rss_bytes"),
+                             peak_cuda_bytes=mem.get("peak_cuda_bytes"),
+                             device=mem.get("cuda_device") or "cpu",
+                             program_s=time.time() - started,
+                             settings=vars(timer.settings))
+                ing.w.flush()
+        except Exception as exc:  # noqa: BLE001 - fail open
+            capture.warn("perf timing", exc)
+
+    atexit.register(at_exit)
+    return timer
+
+
+def write_timing(w: Any, run_id: int, t: GraphTiming) -> None:
+    w.upsert("perf_graphs", run_id=run_id, compile_id=t.compile_id or "?", eager_s=t.eager_s,
+             compiled_s=t.compiled_s, inner=t.inner, warmup=t.warmup, timer=t.timer,
+             device=t.device, grad_enabled=t.grad_enabled, n_inputs=t.n_inputs,
+             input_bytes=t.input_bytes, output_bytes=t.output_bytes, calls=t.calls, error=t.error)

@@ -1,0 +1,337 @@
+"""`compdiag perf` without compiling: the statistics (median, bootstrap interval, noise
+verdict, payback), the limiter ranking on hand-built stores (Writer API), the timer on a plain
+callable, the CLI's one-line errors and the report filed in the store. Fast."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compdiag.analyses import perf_stats as S
+from compdiag.analyses.perf import compare_modes, recommend, report
+from compdiag.store.reader import Reader
+from compdiag.store.writer import Writer
+
+
+# -- statistics --------------------------------------------------------------------------------
+def test_median_and_quantiles():
+    assert S.median([3.0, 1.0, 2.0]) == 2.0
+    assert S.median([4.0, 1.0, 2.0, 3.0]) == 2.5
+    assert S.quantile([1.0, 2.0, 3.0, 4.0, 5.0], 0.25) == 2.0
+    assert S.quantile([0.0, 10.0], 0.5) == 5.0
+    with pytest.raises(ValueError):
+        S.median([])
+
+
+@given(st.lists(st.floats(min_value=1e-6, max_value=10.0), min_size=1, max_size=50))
+def test_median_lies_between_min_and_max(xs):
+    m = S.median(xs)
+    assert min(xs) <= m <= max(xs)
+    s = S.summarize(xs)
+    assert s.q1 <= s.median <= s.q3 and s.rel_spread >= 0
+
+
+def test_a_single_timing_never_gives_a_speedup():
+    sp = S.speedup([1.0], [0.1])
+    assert sp.ratio is None and sp.verdict == "too few samples"
+    sp = S.speedup([1.0] * (S.MIN_SAMPLES - 1), [0.1] * (S.MIN_SAMPLES - 1))
+    assert sp.verdict == "too few samples"
+
+
+def test_clear_speedup_is_faster_with_an_interval_around_it():
+    rng = random.Random(1)
+    eager = [1.0 + rng.uniform(-0.05, 0.05) for _ in range(20)]
+    comp = [0.25 + rng.uniform(-0.01, 0.01) for _ in range(20)]
+    sp = S.speedup(eager, comp)
+    assert sp.verdict == "faster" and sp.paired
+    assert sp.lo <= sp.ratio <= sp.hi
+    assert 3.5 < sp.lo and sp.hi < 4.6
+
+
+def test_slower_is_slower():
+    rng = random.Random(2)
+    sp = S.speedup([0.1 + rng.uniform(0, 0.005) for _ in range(15)],
+                   [0.2 + rng.uniform(0, 0.005) for _ in range(15)])
+    assert sp.verdict == "slower" and sp.hi < 1.0
+
+
+def test_difference_smaller_than_noise_is_within_noise():
+    """3% apart with 40% noise on both sides: no speed-up may be claimed."""
+    rng = random.Random(3)
+    eager = [1.03 * rng.uniform(0.6, 1.4) for _ in range(12)]
+    comp = [1.00 * rng.uniform(0.6, 1.4) for _ in range(12)]
+    sp = S.speedup(eager, comp)
+    assert sp.verdict == "within noise"
+    assert sp.lo < 1.0 < sp.hi
+    assert sp.noise > 0.05
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.floats(min_value=0.5, max_value=2.0), min_size=S.MIN_SAMPLES, max_size=30))
+def test_same_samples_on_both_sides_are_never_a_speedup(xs):
+    sp = S.speedup(xs, list(xs))
+    assert sp.ratio == pytest.approx(1.0)
+    assert sp.verdict == "within noise"
+
+
+def test_bootstrap_is_deterministic():
+    rng = random.Random(4)
+    e = [rng.uniform(1, 2) for _ in range(10)]
+    c = [rng.uniform(0.5, 1.5) for _ in range(10)]
+    assert S.speedup(e, c).as_dict() == S.speedup(e, c).as_dict()
+
+
+def test_payback_calls():
+    assert S.payback_calls(10.0, 0.003, 0.001) == 5000
+    assert S.payback_calls(10.0, 0.001, 0.002) is None  # slower: never pays back
+    assert S.payback_calls(None, 0.003, 0.001) is None
+
+
+def test_fmt_time():
+    assert S.fmt_time(1.4412) == "1.44 s"
+    assert S.fmt_time(0.678) == "678 ms"
+    assert S.fmt_time(62.8e-6) == "62.8 us"
+    assert S.fmt_time(None) == "-"
+
+
+# -- the timer on plain callables ----------------------------------------------------------------
+def test_time_pair_alternates_and_takes_enough_samples():
+    import time
+
+    import torch
+
+    from compdiag.capture.perf_timing import GraphTiming, Settings, time_pair
+
+    calls: list[str] = []
+
+    def slow(x):
+        calls.append("e")
+        time.sleep(0.002)
+        return x + 1
+
+    def fast(x):
+        calls.append("c")
+        return x + 1
+
+    t = time_pair(slow, fast, [torch.ones(3)], Settings(warmup=1, min_reps=6, max_reps=6,
+                                                         budget_s=0.0, sample_s=0.0),
+                  GraphTiming("0/0"))
+    assert len(t.eager_s) == len(t.compiled_s) == 6
+    assert t.output_bytes == 3 * 4
+    assert S.speedup(t.eager_s, t.compiled_s).verdict == "faster"
+    timed = calls[3:]  # one output probe and one warm-up pair first
+    assert timed[:4] == ["e", "c", "c", "e"]  # the order flips every pair
+
+
+# -- limiters on hand-built stores ---------------------------------------------------------------
+class Store:
+    def __init__(self, tmp_path: Path) -> None:
+        self.path = tmp_path / "s.db"
+        self.user = tmp_path / "user.py"
+        self.user.write_text("".join(f"line_{i} = {i}\n" for i in range(1, 40)))
+        self.w = Writer(self.path)
+        self.run_id = self.w.begin_run(source="run", argv=[str(self.user)], cwd=str(tmp_path))
+        self.seq = 0
+
+    def compile(self, cid: str, co_name: str, total: float = 10.0) -> None:
+        frame, rest = cid.split("/")
+        self.w.upsert("compiles", run_id=self.run_id, compile_id=cid, frame=int(frame),
+                      frame_compile=int(rest.split("_")[0]), attempt=0, co_name=co_name,
+                      filename=str(self.user), lineno=3, status="ok",
+                      stage_times={"total": total, "inductor": total / 2}, metrics=None)
+
+    def timing(self, cid: str, eager: float, compiled: float, *, calls: int = 10,
+               n: int = 10, noise: float = 0.02) -> None:
+        rng = random.Random(hash(cid) & 0xFFFF)
+        self.w.upsert("perf_graphs", run_id=self.run_id, compile_id=cid,
+                      eager_s=[eager * (1 + rng.uniform(-noise, noise)) for _ in range(n)],
+                      compiled_s=[compiled * (1 + rng.uniform(-noise, noise)) for _ in range(n)],
+                      inner=1, warmup=3, timer="perf_counter", device="cpu", grad_enabled=0,
+                      n_inputs=1, input_bytes=4096, output_bytes=4096, calls=calls, error=None)
+
+    def kernel(self, cid: str, name: str, backend: str) -> None:
+        self.w.insert("kernels", run_id=self.run_id, compile_id=cid, name=name, backend=backend,
+                      source="", fx_nodes=[], fused_ops=[], user_lines=[])
+
+    def graph_break(self, cid: str, line: int) -> None:
+        self.w.insert("graph_breaks", run_id=self.run_id, compile_id=cid,
+                      reason="Call to `torch._dynamo.graph_break()`",
+                      gb_type="Call to `torch._dynamo.graph_break()`", gb_code="GB0025",
+                      filename=str(self.user), lineno=line, line=None, hints=[])
+
+    def hint(self, cid: str, text: str) -> None:
+        self.seq += 1
+        self.w.insert("records", run_id=self.run_id, seq=self.seq, kind="compdiag:perf_hints",
+                      compile_id=cid, metadata="{}", payload=text)
+
+    def report(self) -> dict:
+        self.w.upsert("perf_runs", run_id=self.run_id, mode="default", peak_rss_bytes=1 << 28,
+                      device="cpu", program_s=1.0, settings={})
+        self.w.end_run(self.run_id, exit_code=0, status="done")
+        self.w.close()
+        with Reader(self.path) as r:
+            return report(r, self.run_id)
+
+
+def test_graph_break_splitting_the_hot_function_ranks_first(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0", "hot")
+    s.compile("1/0", "torch_dynamo_resume_in_hot_at_9")
+    s.compile("2/0", "cold")
+    s.timing("0/0", 0.010, 0.002)
+    s.timing("1/0", 0.010, 0.002)
+    s.timing("2/0", 0.001, 0.0009, calls=1)
+    for cid in ("0/0", "1/0", "2/0"):
+        s.kernel(cid, "cpp_fused_sin_0", "cpp")
+    s.kernel("2/0", "extern_kernels.mm", "extern")  # a library call, not a limiter
+    s.graph_break("0/0", 9)
+    rep = s.report()
+    top = rep["limiters"][0]
+    assert top["kind"] == "graph_break"
+    assert top["user_frame"]["lineno"] == 9
+    assert set(top["compile_ids"]) == {"0/0", "1/0"}
+    assert 0.45 < top["impact"] <= 0.5  # two halves hold ~99.8% of the compiled time
+    assert not any(lim["kind"] == "fallback" for lim in rep["limiters"])
+    g = {g["compile_id"]: g for g in rep["graphs"]}
+    assert g["0/0"]["speedup"]["verdict"] == "faster"
+    assert 1200 <= g["0/0"]["payback_calls"] <= 1300  # 10 s / ~8 ms saved per call
+    assert rep["totals"]["speedup"]["verdict"] == "faster"
+
+
+def test_fallback_from_perf_hint_and_from_extern_kernel(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0", "f")
+    s.compile("1/0", "g")
+    s.timing("0/0", 0.010, 0.004)
+    s.timing("1/0", 0.010, 0.004)
+    s.kernel("0/0", "cpp_fused_add_0", "cpp")
+    s.kernel("0/0", "aten.cumsum", "extern")
+    s.kernel("1/0", "cpp_fused_add_0", "cpp")
+    s.kernel("1/0", "extern_kernels.kthvalue", "extern")
+    s.hint("0/0", "Using FallbackKernel: torch.ops.aten.cumsum.default")
+    rep = s.report()
+    kinds = [(lim["kind"], lim["compile_ids"]) for lim in rep["limiters"]]
+    assert ("fallback", ["0/0"]) in kinds and ("fallback", ["1/0"]) in kinds
+    cumsum = [lim for lim in rep["limiters"] if "cumsum" in lim["reason"]]
+    assert len(cumsum) == 1  # the hint and the kernel row are one limiter
+
+
+def test_many_tiny_kernels_are_launch_overhead(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0", "f")
+    s.timing("0/0", 60e-6, 50e-6)
+    for i in range(10):
+        s.kernel("0/0", f"cpp_fused_{i}", "cpp")
+    rep = s.report()
+    lim = rep["limiters"][0]
+    assert lim["kind"] == "launch_overhead" and lim["basis"] == "measured"
+    assert "10 kernels" in lim["reason"]
+
+
+def test_noise_larger_than_difference_is_said(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0", "f")
+    s.timing("0/0", 0.0102, 0.0100, noise=0.4)
+    rep = s.report()
+    assert rep["graphs"][0]["speedup"]["verdict"] == "within noise"
+    assert rep["graphs"][0]["payback_calls"] is None
+    assert any("within noise" in n for n in rep["notes"])
+
+
+def test_older_store_without_perf_tables_reads_empty(tmp_path):
+    import sqlite3
+
+    s = Store(tmp_path)
+    s.w.close()
+    conn = sqlite3.connect(s.path)
+    for t in ("perf_graphs", "perf_runs", "perf_reports"):
+        conn.execute(f"DROP TABLE {t}")
+    conn.commit()
+    conn.close()
+    with Reader(s.path) as r:
+        assert r.perf_graphs(s.run_id) == [] and r.perf_run(s.run_id) is None
+    Writer(s.path).close()  # opening for writing adds them back
+    with Reader(s.path) as r:
+        assert r.perf_graphs(s.run_id) == []
+        assert r._has_table("perf_reports")
+
+
+# -- modes -------------------------------------------------------------------------------------
+def _row(mode, ratio, lo, hi, compile_s):
+    return {"mode": mode, "speedup": ratio, "speedup_lo": lo, "speedup_hi": hi,
+            "compile_s": compile_s, "exit_code": 0}
+
+
+def test_recommendation_needs_a_gain_beyond_the_noise():
+    rec = recommend([_row("default", 2.0, 1.8, 2.2, 30), _row("max-autotune", 2.1, 1.9, 2.3, 180)])
+    assert rec["mode"] == "default"
+    assert any("no gain beyond the noise" in r and "6.0x the compile time" in r
+               for r in rec["reasons"])
+    rec = recommend([_row("default", 1.2, 1.1, 1.3, 30), _row("reduce-overhead", 2.5, 2.3, 2.7, 40)])
+    assert rec["mode"] == "reduce-overhead"
+    assert any("+108%" in r for r in rec["reasons"])
+
+
+def test_compare_modes_rows():
+    rep = {"run": 1, "totals": {"compile_s": 3.0, "compiled_s": 1.0, "eager_s": 2.0,
+                                "speedup": {"ratio": 2.0, "lo": 1.9, "hi": 2.1,
+                                            "verdict": "faster"}},
+           "graphs": [{"compile_id": "0/0"}], "exit_code": 0, "peak_rss_bytes": 10}
+    out = compare_modes({"default": rep})
+    assert out["rows"][0]["speedup"] == 2.0 and out["recommendation"]["mode"] == "default"
+
+
+# -- the CLI -----------------------------------------------------------------------------------
+def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "compdiag", *args], capture_output=True,
+                          text=True, cwd=cwd)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--modes", "fast", "x.py"], "--modes takes"),
+    (["missing.py"], "no such file"),
+    (["banana"], "neither a script nor a run id"),
+    (["--modes", "default,max-autotune", "1"], "a stored RUN has one mode"),
+])
+def test_bad_input_is_one_line(tmp_path, args, message):
+    store = tmp_path / "s.db"
+    Writer(store).close()
+    p = _cli("perf", "--store", str(store), *args, cwd=tmp_path)
+    assert p.returncode == 2
+    assert p.stderr.count("\n") == 1 and message in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_run_without_timings_is_one_line(tmp_path):
+    s = Store(tmp_path)
+    s.w.end_run(s.run_id, exit_code=0, status="done")
+    s.w.close()
+    p = _cli("perf", "--store", str(s.path), str(s.run_id))
+    assert p.returncode == 2 and "has no perf timings" in p.stderr
+    assert p.stderr.count("\n") == 1
+
+
+def test_perf_run_json_is_filed_in_the_store(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0", "hot")
+    s.timing("0/0", 0.010, 0.002)
+    s.kernel("0/0", "cpp_fused_sin_0", "cpp")
+    s.report()
+    p = _cli("perf", "--store", str(s.path), "--json", "latest")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["schema_version"] >= 1 and doc["modes"] is None
+    (rep,) = doc["runs"]
+    assert rep["graphs"][0]["speedup"]["verdict"] == "faster"
+    with Reader(s.path) as r:
+        assert r.perf_report(s.run_id)["runs"][0]["run"] == s.run_id
+    text = _cli("perf", "--store", str(s.path), str(s.run_id))
+    assert text.returncode == 0
+    assert "faster" in text.stdout and "█" in text.stdout and "compiled" in text.stdout
