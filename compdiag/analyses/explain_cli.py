@@ -31,8 +31,11 @@ def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    from compdiag.cli import CLIError
     from compdiag.store.reader import Reader
 
+    if args.limit < 1:
+        raise CLIError(f"--limit must be at least 1, not {args.limit}")
     store = args.store if args.store is not None else default_store_path()
     with Reader(store) as reader:
         doc = explain_document(reader, reader.resolve_run(args.run))
