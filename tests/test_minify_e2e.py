@@ -75,7 +75,7 @@ def _check(r: dict, kind: str, exc_type: str, op: str) -> dict:
                         "ops", "repro"}
     assert doc["failure"]["kind"] == kind
     assert doc["failure"]["exc_type"] == exc_type
-    assert doc["ops"] == [op], doc
+    assert len(doc["ops"]) == 1 and doc["ops"][0].endswith(op), doc
     assert doc["one_minimal"] is True
     assert doc["output_nodes"] == 1
     assert 1 <= doc["queries"] <= 12, doc
@@ -92,14 +92,14 @@ def _check(r: dict, kind: str, exc_type: str, op: str) -> dict:
 
 @pytest.mark.slow
 def test_compile_error(results):
-    doc = _check(results["compile_error"], "compile_error", "CppCompileError", "torch.relu")
+    doc = _check(results["compile_error"], "compile_error", "CppCompileError", "relu")
     assert doc["initial_nodes"] == 5
     assert doc["input_nodes"] == 1          # the sin+y value, cut and fed eagerly
 
 
 @pytest.mark.slow
 def test_runtime_error_with_parameters(results):
-    doc = _check(results["runtime_error"], "runtime_error", "RuntimeError", "torch.relu")
+    doc = _check(results["runtime_error"], "runtime_error", "RuntimeError", "relu")
     assert doc["failure"]["stage"] == "runtime"
     assert doc["initial_nodes"] == 3        # linear, relu, linear (weights lifted to inputs)
 
@@ -107,20 +107,20 @@ def test_runtime_error_with_parameters(results):
 @pytest.mark.slow
 def test_accuracy_with_int_input_and_shrunk_shape(results):
     r = results["accuracy"]
-    doc = _check(r, "accuracy", "AccuracyMismatch", "torch.relu")
+    doc = _check(r, "accuracy", "AccuracyMismatch", "relu")
     text = (r["work"] / "repro.py").read_text()
     # the 20x20 input shrinks until it is written inline
     assert "load(" not in text.split("def make_inputs", 1)[1]
     assert not list(r["work"].glob("repro_inputs/*.bin"))
 
 
-def test_minify_without_failing_graph_is_one_line_error(tmp_path):
+def test_minify_without_failing_graph_is_one_line_error(tmp_path, capsys):
+    from compdiag.cli import main
     from compdiag.store.writer import Writer
 
     w = Writer(tmp_path / "s.db")
     w.begin_run(source="run", argv=["x.py"])
     w.close()
-    p = run_cmd([sys.executable, "-m", "compdiag", "minify", "--store", str(tmp_path / "s.db")],
-                env=base_env(), cwd=tmp_path)
-    assert p.returncode == 2
-    assert p.stderr.strip().count("\n") == 0 and "no failing graph" in p.stderr
+    assert main(["minify", "--store", str(tmp_path / "s.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().count("\n") == 0 and "no failing graph" in err
