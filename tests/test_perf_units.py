@@ -335,3 +335,30 @@ def test_perf_run_json_is_filed_in_the_store(tmp_path):
     text = _cli("perf", "--store", str(s.path), str(s.run_id))
     assert text.returncode == 0
     assert "faster" in text.stdout and "█" in text.stdout and "compiled" in text.stdout
+
+
+def test_fallback_calls_in_the_wrapper_code():
+    from compdiag.analyses.perf import fallback_calls
+
+    code = ("    def call(self, args):\n"
+            "        buf0 = empty_strided_cpu((256, 1024), (1024, 1), torch.float32)\n"
+            "        buf1 = torch.ops.aten.cumsum.default(buf0, dim=1, dtype=None)\n"
+            "        assert_size_stride(buf2, (256, 1024), (1024, 1), 'torch.ops.aten.cumsum.default')\n"
+            "        buf3 = extern_kernels.mm(buf1, arg1_1)\n")
+    assert fallback_calls(code) == ["aten.cumsum"]
+    assert fallback_calls(None) == []
+
+
+def test_fallback_found_in_output_code_without_a_hint(tmp_path):
+    """A cached compile emits no perf hint; the wrapper code still shows the ATen call."""
+    s = Store(tmp_path)
+    s.compile("0/0", "f")
+    s.timing("0/0", 0.010, 0.004)
+    s.kernel("0/0", "cpp_fused_add_0", "cpp")
+    s.seq += 1
+    s.w.insert("records", run_id=s.run_id, seq=s.seq, kind="inductor_output_code",
+               compile_id="0/0", metadata="{}",
+               payload="        buf1 = torch.ops.aten.kthvalue.default(buf0, 3)\n")
+    rep = s.report()
+    assert rep["graphs"][0]["fallbacks"] == ["aten.kthvalue"]
+    assert rep["limiters"][0]["kind"] == "fallback" and "kthvalue" in rep["limiters"][0]["reason"]

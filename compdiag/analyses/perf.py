@@ -204,11 +204,17 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[dict[str, Any]],
                                 f"{kern} kernel(s)", cids, d.get("fix"), d.get("user_frame")))
         elif kind == "cudagraph":
             gs = [by_cid[c] for c in cids if c in by_cid]
-            impact = 0.5 * (share(gs) if gs else 0.2)
+            on_cpu = bool(gs) and all(not str(g.get("device") or "").startswith("cuda")
+                                      for g in gs)
+            if on_cpu:  # reduce-overhead on a CPU program: CUDA graphs never apply
+                impact, ev = 0.01, ("the graph runs on the CPU: CUDA graphs do not apply, so "
+                                    "mode='reduce-overhead' cannot remove any launch cost here")
+            else:
+                impact = 0.5 * (share(gs) if gs else 0.2)
+                ev = ("the graph runs without CUDA graphs, paying the launch cost of every "
+                      "kernel on every call")
             out.append(_limiter("cudagraph_skipped", impact, "structural", d.get("reason") or "",
-                                "the graph runs without CUDA graphs, paying the launch cost of "
-                                "every kernel on every call", cids, d.get("fix"),
-                                d.get("user_frame")))
+                                ev, cids, d.get("fix"), d.get("user_frame")))
         elif kind == "perf" and "fallback" in (d.get("reason") or ""):
             m = _FALLBACK_OP.search(d.get("reason") or "")
             op = m.group(1) if m else "?"
@@ -284,6 +290,17 @@ def _fallback_impact(gs: list[dict[str, Any]], share: Any) -> float:
     return share(gs) * min(1.0, fb / kern + 0.1)
 
 
+_ATEN_CALL = re.compile(r"^\s+\w+ = torch\.ops\.aten\.(\w+)\.\w+\(", re.M)
+
+
+def fallback_calls(output_code: str | None) -> list[str]:
+    """ATen ops the Inductor wrapper calls directly (`buf1 = torch.ops.aten.cumsum.default(`):
+    fallback kernels, which the kernels table (generated and extern_kernels.* calls) omits."""
+    if not output_code:
+        return []
+    return list(dict.fromkeys(f"aten.{op}" for op in _ATEN_CALL.findall(output_code)))
+
+
 def device_bandwidth(name: str) -> float | None:
     for key, bw in GPU_BANDWIDTH.items():
         if key.lower() in name.lower():
@@ -307,6 +324,10 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
     graphs = []
     for p in reader.perf_graphs(run_id):
         g = _graph_row(p, by_cid.get(p["compile_id"]), kernels.get(p["compile_id"], []))
+        code = reader.artifact(run_id, p["compile_id"], "inductor_output_code")
+        for op in fallback_calls(code):
+            if op not in g["fallbacks"] and not LIBRARY_EXTERN.search(op):
+                g["fallbacks"].append(op)
         g["device_name"] = perf_run.get("device")
         graphs.append(g)
         samples[p["compile_id"]] = (p.get("eager_s") or [], p.get("compiled_s") or [])
@@ -401,6 +422,12 @@ def recommend(rows: list[dict[str, Any]]) -> dict[str, Any]:
                            f"{base['speedup']:.2f}x [{base['speedup_lo']:.2f}-"
                            f"{base['speedup_hi']:.2f}]: no gain beyond the noise"
                            + (f", {cost:.1f}x the compile time" if cost else ""))
+    for r in ok:
+        cg = r.get("cudagraphs") or {}
+        n = (cg.get("applied") or 0) + (cg.get("skipped") or 0)
+        if r["mode"] == "reduce-overhead" and n:
+            reasons.append(f"reduce-overhead: CUDA graphs applied to {cg.get('applied') or 0}/"
+                           f"{n} graphs")
     if best is base:
         reasons.insert(0, f"{base['mode']}: {base['speedup']:.2f}x over eager with the "
                           "cheapest compile; no other mode is faster beyond the noise")

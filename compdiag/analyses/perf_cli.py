@@ -10,7 +10,9 @@ covers (table perf_reports) for the TUI."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import math
 import re
 import shutil
@@ -18,7 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 MODES = ("default", "reduce-overhead", "max-autotune")
 
@@ -119,12 +121,31 @@ def _run_modes(store: Path, target: list[str], modes: list[str] | None,
             if not args.json:
                 print(f"compdiag perf: running {' '.join(target)} with mode "
                       f"{mode or 'as written'}", file=sys.stderr)
-            code, run_id = run_program(store, target, mode=None if mode in (None, "default")
-                                       else mode, extra_env=env, quiet=bool(args.json))
+            with _stdout_to_stderr(bool(args.json)):
+                code, run_id = run_program(store, target, mode=None if mode in (None, "default")
+                                           else mode, extra_env=env, quiet=bool(args.json))
             runs.append((mode or "default", run_id, code))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return runs
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr(on: bool) -> Iterator[None]:
+    """With --json, stdout carries one JSON document: the program's own stdout (the child
+    inherits file descriptor 1) goes to stderr meanwhile."""
+    if not on:
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def build_document(store: Path, runs: list[tuple[str, int, int]], *, compare: bool
