@@ -89,7 +89,14 @@ def cmd_perf(args: argparse.Namespace) -> int:
             mode = ((reader.perf_run(run_id) or {}).get("mode")
                     or reader.run(run_id).get("mode") or "default")
             runs = [(mode, run_id, 0)]
-    doc = build_document(store, runs, compare=modes is not None and len(modes) > 1)
+            # A run recorded in a mode comparison is shown with the runs it was compared to.
+            filed = reader.perf_report(run_id) or {}
+            if filed.get("modes"):
+                others = [(r.get("mode"), r.get("run"), 0) for r in filed.get("runs") or []]
+                if all(isinstance(r, int) and reader.perf_graphs(r) for _, r, _ in others):
+                    runs = others
+    compare = (modes is not None and len(modes) > 1) or len(runs) > 1
+    doc = build_document(store, runs, compare=compare)
     _file(store, doc)
     if args.json:
         json.dump(doc, sys.stdout, default=repr)
@@ -284,7 +291,7 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
     modes = doc.get("modes")
     if modes:
         t = Table(title="modes", title_justify="left")
-        for col in ("mode", "run", "compile", "steady state", "speed-up over eager [95% CI]",
+        for col in ("mode", "run", "compile", "time in graphs", "speed-up over eager [95% CI]",
                     "peak memory", "CUDA graphs"):
             t.add_column(col)
         for r in modes["rows"]:
@@ -295,12 +302,15 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
             t.add_row(r["mode"], str(r["run"]), fmt_time(r.get("compile_s")),
                       fmt_time(r.get("steady_s")), ci,
                       _mb(r.get("peak_cuda_bytes") or r.get("peak_rss_bytes")),
-                      f"{cg.get('applied', 0)} applied, {cg.get('skipped', 0)} skipped")
+                      f"{cg.get('applied', 0)} applied, {cg.get('skipped', 0)} skipped"
+                      if cg.get("applied") or cg.get("skipped") else "-")
         console.print(t)
         rec = modes["recommendation"]
         console.print(f"[bold]recommendation:[/] {rec['mode'] or 'none'}", highlight=False)
         for reason in rec["reasons"]:
             console.print(f"  - {reason}", highlight=False)
+        for caveat in rec.get("caveats") or []:
+            console.print(f"[dim]  note: {caveat}[/]", highlight=False)
 
 
 def _short_fn(name: str | None) -> str:
