@@ -456,15 +456,16 @@ class FailureGraphs:
         bad = [o for o in check.outputs if not o.ok]
         msg = f"{bad[0].output}: {bad[0].detail.get('reason', 'mismatch')}" if bad else "mismatch"
         self._write(kept[0], kept[1], check.compile_id, "accuracy", "accuracy",
-                    "AccuracyMismatch", msg, ("AccuracyMismatch", ""))
+                    "AccuracyMismatch", msg, ("AccuracyMismatch", ""), _user_tolerance())
 
     def _write(self, gm: torch.fx.GraphModule, inputs: list[Any], cid: str | None, kind: str,
-               stage: str, exc_type: str, message: str, sig: tuple[str, str] | None) -> None:
+               stage: str, exc_type: str, message: str, sig: tuple[str, str] | None,
+               tol: float | None = None) -> None:
         self._busy = True
         try:
             try:
                 doc, tensors = describe(gm, inputs, kind=kind, stage=stage, exc_type=exc_type,
-                                        message=message, sig=sig)
+                                        message=message, sig=sig, extra={"tol": tol})
             except UnsupportedGraph as exc:
                 self.capture.ing.w.warn(self.capture.ing.run_id,
                                         f"graph {cid} failed ({kind}) but cannot be kept for "
@@ -482,6 +483,16 @@ def _stage(exc: BaseException) -> str:
 
     tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     return classify_stage(type(exc).__name__, str(exc), tb)
+
+
+def _user_tolerance() -> float | None:
+    """`compdiag check --rtol/--atol` as one tolerance for torch._dynamo.utils.same (the
+    accuracy checker's Tolerance.tol_for rule); None: same's per-dtype default."""
+    import os
+
+    values = [float(os.environ[k]) for k in ("COMPDIAG_RTOL", "COMPDIAG_ATOL")
+              if os.environ.get(k)]
+    return max(values) if values else None
 
 
 def install(capture: Any) -> None:
