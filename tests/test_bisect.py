@@ -223,6 +223,7 @@ def test_cli_finds_the_application_and_its_replay_pair_reproduces_it(tmp_path: P
     assert "inductor · lowerings off" in results
     # the pair differs in the culprit only, and reproduces it without compdiag
     assert "TORCH_BISECT_MAX=4" in doc["replay"] and "TORCH_BISECT_MAX=3" in doc["replay_off"]
+    assert doc["replay_verified"] == {"replay": True, "replay_off": True}
     env = _env(tmp_path)
     on = subprocess.run(shlex.split(doc["replay"]), env=env, cwd=tmp_path)
     off = subprocess.run(shlex.split(doc["replay_off"]), env=env, cwd=tmp_path)
@@ -257,7 +258,7 @@ def test_cli_always_failing_program_blames_eager_and_human_output(tmp_path: Path
     assert "bisect_status.txt was left by torch's CompilerBisector" in p.stderr
     assert status.read_text() == "backend=aot_eager\nsubsystem=\n"  # warned, not touched
     assert p.returncode == 0, p.stderr
-    assert p.stdout.startswith("culprit: eager")
+    assert p.stdout.startswith("culprit: eager"), p.stdout
     assert "TORCH_BISECT_BACKEND=eager" in p.stdout
 
 

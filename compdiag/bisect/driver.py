@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from compdiag.bisect.runner import HOOK_DIR, Finished, Oracle, Runner
-from compdiag.bisect.search import Evidence, Note, Plan, Probe, Result, Search, load_backends
+from compdiag.bisect.runner import HOOK_DIR, Oracle, Runner
+from compdiag.bisect.search import Evidence, Probe, Result, Search, load_backends
 
 SCHEMA_VERSION = 1
 
@@ -80,17 +80,15 @@ class Report:
         words = [f"{k}={shlex.quote(v)}" for k, v in env.items()]
         return " ".join(["env", *words, *map(shlex.quote, self.cmd)])
 
-    def verified(self, probe: Probe | None) -> bool | None:
-        """Whether a replay's probe was run (or is the failing run itself) and gave the
-        result it claims."""
+    def verified(self, probe: Probe | None, good: bool) -> bool | None:
+        """Whether a replay's probe ran during the bisect (or is the failing run itself) and
+        gave the result the replay claims."""
         if probe is None or self.result is None:
             return None
-        if probe in self.results:
-            return True
         r = self.result
-        if probe == r.bad and r.count is not None and probe.max == r.count - 1:
-            return Probe(r.backend) in self.results
-        return False
+        if probe not in self.results and r.count is not None and probe.max == r.count - 1:
+            probe = Probe(r.backend)  # every application enabled: the failing run
+        return self.results.get(probe) is good
 
     def document(self) -> dict:
         r = self.result
@@ -102,6 +100,8 @@ class Report:
                      "steps": [s.doc() for s in self.steps],
                      "replay": self.replay(r.bad) if r else None}
         doc["replay_off"] = self.replay(r.good) if r else None
+        doc["replay_verified"] = {"replay": self.verified(r.bad, False) if r else None,
+                                  "replay_off": self.verified(r.good, True) if r else None}
         doc["found"] = r is not None
         doc["error"] = self.error
         if r is not None and r.subsystem is not None and r.subsystem.is_config:
