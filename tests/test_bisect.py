@@ -278,6 +278,16 @@ def test_hook_is_inert_without_its_env_and_runs_the_sitecustomize_it_shadows(
         assert (p.stdout.strip(), p.stderr) == (finder, "chained\n")
 
 
+def test_timeout_counts_as_bad(tmp_path: Path) -> None:
+    p = _bisect(tmp_path, "--json", "-j", "1", "--timeout", "2", "--", sys.executable,
+                str(FAKE), "sleep", str(tmp_path / "pids"))
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["backend"] == "eager"
+    assert (doc["steps"][0]["probe"], doc["steps"][0]["rc"]) == ("eager", 124)
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
 def test_cli_no_failure_exits_1(tmp_path: Path) -> None:
     p = _bisect(tmp_path, "--json", "--", sys.executable, str(FAKE), "none")
     assert p.returncode == 1

@@ -29,6 +29,8 @@ def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                    help="probes run at once (default: the number of CPU cores, at most 8)")
+    p.add_argument("--timeout", type=float, default=None, metavar="S",
+                   help="kill a probe after S seconds; it counts as exit status 124 (bad)")
     p.add_argument("--no-warm", action="store_true",
                    help="start every probe in a fresh python (no forked warm interpreter)")
 
@@ -50,7 +52,7 @@ def _split(args: argparse.Namespace) -> tuple[str | None, list[str]]:
     _store_arg(late)
     _options(late)
     ns, rest = late.parse_known_args(head)
-    for key in ("json", "jobs", "store", "no_warm"):
+    for key in ("json", "jobs", "store", "no_warm", "timeout"):
         if getattr(ns, key) not in (None, False):
             setattr(args, key, getattr(ns, key))
     unknown = [w for w in rest if w.startswith("-")]
@@ -114,6 +116,8 @@ def cmd_bisect(args: argparse.Namespace) -> int:
     jobs = args.jobs if args.jobs is not None else min(8, os.cpu_count() or 2)
     if jobs < 1:
         raise CLIError("--jobs must be at least 1")
+    if args.timeout is not None and args.timeout <= 0:
+        raise CLIError("--timeout must be positive")
 
     from rich.console import Console
 
@@ -133,7 +137,8 @@ def cmd_bisect(args: argparse.Namespace) -> int:
     try:
         with ProgressView(err) as view:
             report = run_bisect(cmd, cwd=cwd, oracle=oracle, jobs=jobs,
-                                warm=not args.no_warm, listener=view.event)
+                                warm=not args.no_warm, timeout_s=args.timeout,
+                                listener=view.event)
     finally:
         signal.signal(signal.SIGTERM, old_term)
     doc = report.document()

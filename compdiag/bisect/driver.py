@@ -123,7 +123,8 @@ Listener = Callable[[str, object], None]
 
 
 def run_bisect(cmd: list[str], *, cwd: Path, oracle: Oracle | None = None, jobs: int = 2,
-               warm: bool = True, listener: Listener | None = None) -> Report:
+               warm: bool = True, timeout_s: float | None = None,
+               listener: Listener | None = None) -> Report:
     """Bisect CMD; `listener(event, payload)` hears "start" (Probe), "step" (Step),
     "plan" (Plan) and "tick" (None)."""
     emit = listener or (lambda *_: None)
@@ -133,7 +134,7 @@ def run_bisect(cmd: list[str], *, cwd: Path, oracle: Oracle | None = None, jobs:
     steps: list[Step] = []
     started = time.monotonic()
     baseline_tail = ""
-    with Runner(cmd, cwd, oracle or Oracle(), jobs, warm=warm) as runner:
+    with Runner(cmd, cwd, oracle or Oracle(), jobs, warm=warm, timeout_s=timeout_s) as runner:
         while True:
             plan = search.plan(results, evidence, limit=max(jobs + 2, 4))
             emit("plan", plan)

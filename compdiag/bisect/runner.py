@@ -74,6 +74,7 @@ class Runner:
     launched: int = 0
     cancelled: int = 0
     warm: bool = True
+    timeout_s: float | None = None   # a probe running longer is killed and counts as rc 124
     warm_note: str = ""
     warm_probes: int = 0
     _server: WarmServer | None = None
@@ -182,6 +183,12 @@ class Runner:
                 else:
                     assert self._server is not None
                     rc = self._server.rcs.pop(r.warm_id, None)
+                if rc is None and self.timeout_s is not None and \
+                        time.monotonic() - r.started > self.timeout_s:
+                    self.kill(probe)  # (takes it out of `running`)
+                    self.cancelled -= 1
+                    self.running[probe] = r
+                    rc = 124
                 if rc is None:
                     continue
                 del self.running[probe]
