@@ -107,9 +107,10 @@ def test_planted_graph_break_is_the_limiter(perf_runs):
     assert top["kind"] == "graph_break"
     assert "graph_break()" in top["reason"]
     assert top["user_frame"]["filename"].endswith("graph_break.py")
-    assert top["user_frame"]["lineno"] == 9
+    assert top["user_frame"]["lineno"] == 16
     assert set(top["compile_ids"]) == {g["compile_id"] for g in rep["graphs"]}
     assert "into 2 compiled graphs" in top["evidence"]
+    assert top["basis"] == "measured" and "crossing the break" in top["evidence"]
 
 
 def test_planted_fallback_is_named(perf_runs):

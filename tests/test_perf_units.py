@@ -362,3 +362,23 @@ def test_fallback_found_in_output_code_without_a_hint(tmp_path):
     rep = s.report()
     assert rep["graphs"][0]["fallbacks"] == ["aten.kthvalue"]
     assert rep["limiters"][0]["kind"] == "fallback" and "kthvalue" in rep["limiters"][0]["reason"]
+
+
+def test_graph_break_cost_from_the_measured_copy(tmp_path):
+    """The break's cost: the outputs of the graph before it, written and read back (a timed
+    copy), over the function's compiled time."""
+    s = Store(tmp_path)
+    s.compile("0/0", "hot")
+    s.compile("1/0", "torch_dynamo_resume_in_hot_at_15")
+    s.timing("0/0", 0.010, 0.002)
+    s.timing("1/0", 0.010, 0.002)
+    s.w.upsert("perf_graphs", run_id=s.run_id, compile_id="0/0", eager_s=[0.01] * 8,
+               compiled_s=[0.002] * 8, inner=1, warmup=3, timer="perf_counter", device="cpu",
+               grad_enabled=0, n_inputs=1, input_bytes=4096, output_bytes=32_000_000,
+               output_copy_s=0.001, calls=10, error=None)
+    s.graph_break("0/0", 15)
+    rep = s.report()
+    (lim,) = [lim for lim in rep["limiters"] if lim["kind"] == "graph_break"]
+    assert lim["basis"] == "measured"
+    assert lim["impact"] == pytest.approx(0.25, abs=0.02)  # 1 ms copy / 4 ms compiled
+    assert "32.0 MB crossing the break" in lim["evidence"]

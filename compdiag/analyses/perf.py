@@ -19,7 +19,7 @@ from typing import Any
 
 from compdiag.analyses import fixes as F
 from compdiag.analyses import perf_stats as S
-from compdiag.store.reader import Reader
+from compdiag.store.reader import Reader, compile_id_key
 
 # Per-kernel dispatch cost used by the launch-overhead estimate (seconds). CPU: a call from
 # Inductor's Python wrapper into a compiled C++ kernel; CUDA: a kernel launch from Python.
@@ -66,6 +66,7 @@ def _graph_row(p: dict[str, Any], compile_row: dict[str, Any] | None,
         "device": p.get("device"), "timer": p.get("timer"), "inner": p.get("inner"),
         "grad_enabled": p.get("grad_enabled"),
         "input_bytes": p.get("input_bytes"), "output_bytes": p.get("output_bytes"),
+        "output_copy_s": p.get("output_copy_s"),
         "eager": es.as_dict() if es else None,
         "compiled": cs.as_dict() if cs else None,
         "speedup": sp.as_dict(),
@@ -169,15 +170,13 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[dict[str, Any]],
             parts = _frame_graphs(timed, fn)
             k = len(parts)
             if details.get("frame_skipped") and not parts:
+                basis = "structural"
                 impact, ev = 0.6, (f"Dynamo could not resume: {fn or 'the function'}() runs "
                                    "entirely in eager (no compiled graph to time)")
             else:
                 s = share(parts)
-                impact = s * (k - 1) / k if k >= 2 else s * 0.5
-                ev = (f"splits {fn or 'the function'}() into {max(k, 2)} compiled graphs holding "
-                      f"{s:.0%} of the compiled time; nothing fuses across the break and the "
-                      "code between the graphs runs in eager")
-            out.append(_limiter("graph_break", impact, "structural", d.get("reason") or "",
+                impact, ev, basis = _break_cost(parts, s, fn)
+            out.append(_limiter("graph_break", impact, basis, d.get("reason") or "",
                                 ev, [g["compile_id"] for g in parts] or cids, d.get("fix"),
                                 d.get("user_frame")))
         elif kind == "recompile":
@@ -280,6 +279,37 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[dict[str, Any]],
 
     out.sort(key=lambda lim: -lim["impact"])
     return out
+
+
+def _break_cost(parts: list[dict[str, Any]], s: float, fn: str | None
+                ) -> tuple[float, str, str]:
+    """What a graph break costs, measured where possible: every graph but the last of the
+    function ends at a break, so its outputs go to memory and are read back by the next graph
+    instead of staying in registers; the capture timed one copy of those outputs (a write and
+    a read of the same bytes). impact = that copy time over the function's compiled time, times
+    the function's share of the run. Without the copy time (older stores), the structural
+    guess (k-1)/k of the share."""
+    k = len(parts)
+    name = fn or "the function"
+    ordered = sorted(parts, key=lambda g: compile_id_key(g["compile_id"]))
+    crossing = ordered[:-1] if k >= 2 else ordered
+    frame_t = sum(_weight(g) * g["compiled"]["median"] for g in parts)
+    copies = [g.get("output_copy_s") for g in crossing]
+    if frame_t > 0 and copies and all(c is not None for c in copies):
+        copy_t = sum(_weight(g) * c for g, c in zip(crossing, copies))
+        frac = min(1.0, copy_t / frame_t)
+        mb = sum((g.get("output_bytes") or 0) for g in crossing) / 1e6
+        per_call = sum(c for c in copies if c is not None)
+        return s * frac, (
+            f"splits {name}() into {max(k, 2)} compiled graphs holding {s:.0%} of the compiled "
+            f"time; the {mb:.1f} MB crossing the break take {S.fmt_time(per_call)} "
+            f"per call to write and read back (measured copy), {frac:.0%} of these graphs' "
+            "compiled time; the eager code between the graphs comes on top (not measured)"), \
+            "measured"
+    return s * (k - 1) / k if k >= 2 else s * 0.5, (
+        f"splits {name}() into {max(k, 2)} compiled graphs holding {s:.0%} of the compiled time; "
+        "nothing fuses across the break and the code between the graphs runs in eager "
+        "(structural estimate: no copy timing in this store)"), "structural"
 
 
 def _fallback_impact(gs: list[dict[str, Any]], share: Any) -> float:

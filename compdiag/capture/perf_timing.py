@@ -81,6 +81,8 @@ class GraphTiming:
     n_inputs: int = 0
     input_bytes: int = 0
     output_bytes: int = 0
+    output_copy_s: float | None = None  # median time to copy the outputs once (a memory
+    # round trip of what leaves the graph: what a graph break costs the tensors crossing it)
     error: str | None = None
     calls: int = 0
 
@@ -142,8 +144,13 @@ def time_pair(eager: Callable[..., Any], compiled: Callable[..., Any], args: lis
     # Warm-up, which also calibrates how many calls make one sample.
     t_e = t_c = 0.0
     out = compiled(*compiled_args)
-    timing.output_bytes = sum(t.numel() * t.element_size() for t in _tensors([out]))
-    del out
+    outs = [t.detach() for t in _tensors([out])]
+    timing.output_bytes = sum(t.numel() * t.element_size() for t in outs)
+    if outs:
+        copies = [clock.time(lambda: [t.clone() for t in outs], 1)
+                  for _ in range(max(3, settings.min_reps))]
+        timing.output_copy_s = sorted(copies)[len(copies) // 2]
+    del out, outs
     for _ in range(max(1, settings.warmup)):
         t_e = clock.time(run_eager, 1)
         t_c = clock.time(run_compiled, 1)
@@ -315,4 +322,4 @@ def write_timing(w: Any, run_id: int, t: GraphTiming) -> None:
     w.upsert("perf_graphs", run_id=run_id, compile_id=t.compile_id or "?", eager_s=t.eager_s,
              compiled_s=t.compiled_s, inner=t.inner, warmup=t.warmup, timer=t.timer,
              device=t.device, grad_enabled=t.grad_enabled, n_inputs=t.n_inputs,
-             input_bytes=t.input_bytes, output_bytes=t.output_bytes, calls=t.calls, error=t.error)
+             input_bytes=t.input_bytes, output_bytes=t.output_bytes, output_copy_s=t.output_copy_s, calls=t.calls, error=t.error)

@@ -192,6 +192,7 @@ CREATE TABLE IF NOT EXISTS perf_graphs (
     n_inputs     INTEGER,
     input_bytes  INTEGER,
     output_bytes INTEGER,
+    output_copy_s REAL,                 -- median time to copy the outputs once
     calls        INTEGER,               -- calls of the compiled graph in the whole run
     error        TEXT,
     PRIMARY KEY (run_id, compile_id)
