@@ -151,18 +151,46 @@ EXTRA_MODULES = (
 
 
 def _load_extras() -> None:
+    """Register the analysis subcommands once. A broken analysis module must not take `run`,
+    `show` or the others down with it: its command then reports the fault in one line."""
     import importlib
 
+    if _EXTRA_COMMANDS:
+        return
     for mod in EXTRA_MODULES:
         try:
             m = importlib.import_module(mod)
         except ModuleNotFoundError as exc:
             if exc.name != mod:
-                raise
+                _EXTRA_BROKEN.append((mod, exc))
+            continue
+        except Exception as exc:  # noqa: BLE001 - one broken module, not a broken CLI
+            _EXTRA_BROKEN.append((mod, exc))
             continue
         for name, register, help_text in getattr(m, "COMMANDS", []):
             _EXTRA_COMMANDS.append((name, register))
             _EXTRA_HELP[name] = help_text
+    known = {name for name, _ in _EXTRA_COMMANDS}
+    for mod, exc in _EXTRA_BROKEN:
+        name = mod.rsplit(".", 1)[-1].removesuffix("_cli")
+        name = {"accuracy": "check"}.get(name, name)
+        if name not in known:
+            _EXTRA_COMMANDS.append((name, _broken_command(mod, exc)))
+            _EXTRA_HELP[name] = f"(unavailable: {mod} failed to load)"
+
+
+_EXTRA_BROKEN: list[tuple[str, BaseException]] = []
+
+
+def _broken_command(mod: str, exc: BaseException) -> Callable[[argparse.ArgumentParser], None]:
+    def register(p: argparse.ArgumentParser) -> None:
+        p.add_argument("rest", nargs=argparse.REMAINDER)
+
+        def fail(args: argparse.Namespace) -> int:
+            raise CLIError(f"this command is unavailable: {mod} failed to load "
+                           f"({type(exc).__name__}: {exc})")
+        p.set_defaults(func=fail)
+    return register
 
 
 def main(argv: list[str] | None = None) -> int:
