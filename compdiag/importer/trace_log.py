@@ -9,7 +9,6 @@ and reports the rest in one line; nothing raises to the user."""
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import os
 import re
@@ -89,92 +88,6 @@ def iter_records(lines: Iterator[str], result: ImportResult
         yield md, _payload(md, payload_lines, result)
 
 
-_NON_PAYLOAD_START = re.compile(r"\n(?!\t)")  # ends where a line not starting with a tab starts
-
-
-def read_blocks(handle, size: int = 8 << 20) -> Iterator[str]:
-    """The file's text in large pieces that each end at a line boundary."""
-    rest = ""
-    while True:
-        chunk = handle.read(size)
-        if not chunk:
-            if rest:
-                yield rest
-            return
-        chunk = rest + chunk
-        cut = chunk.rfind("\n") + 1
-        if cut == 0:
-            rest = chunk
-            continue
-        rest = chunk[cut:]
-        yield chunk[:cut]
-
-
-def iter_records_blocks(blocks: Iterator[str], result: ImportResult
-                        ) -> Iterator[tuple[dict, str | None]]:
-    """`iter_records` over whole blocks of text (from `read_blocks`), with the same results:
-    the envelope lines are found by one regex scan and each payload is cut out of the block
-    at C speed instead of line by line. Lines are those of `str.splitlines` on "\n" only."""
-    md: dict | None = None
-    pieces: list[str] = []  # runs of payload lines, their leading tabs removed
-    for block in blocks:
-        pos = 0  # start of the next line not yet consumed
-        size = len(block)
-        starts = (m.end() for m in _NON_PAYLOAD_START.finditer(block))
-        if block[:1] != "\t":
-            starts = itertools.chain((0,), starts)
-        for start in starts:
-            if start >= size:  # after the block's last newline: no line there
-                break
-            if start > pos and md is not None:
-                # payload lines block[pos:start], each "\t...\n"
-                pieces.append(block[pos + 1:start - 1].replace("\n\t", "\n"))
-            end = block.find("\n", start)
-            if end < 0:
-                end = size
-            pos = end + 1
-            if md is not None:
-                yield md, _payload_text(md, pieces, result)
-                md, pieces = None, []
-            line = block[start:end]
-            if not line.strip():
-                continue
-            lm = _LINE.match(line)
-            if not lm:
-                result.skipped += 1
-                continue
-            try:
-                value = json.loads(lm.group("json"))
-            except ValueError:
-                result.skipped += 1
-                result.truncated = True
-                continue
-            if not isinstance(value, dict):
-                result.skipped += 1
-                continue
-            if lm.group("rank") is not None and "rank" not in value:
-                value["rank"] = int(lm.group("rank"))
-            md = value
-        if pos < len(block) and md is not None:
-            tail = block[pos:]
-            if tail.endswith("\n"):
-                tail = tail[:-1]
-            pieces.append(tail[1:].replace("\n\t", "\n"))
-    if md is not None:
-        yield md, _payload_text(md, pieces, result)
-
-
-def _payload_text(md: dict, pieces: list[str], result: ImportResult) -> str | None:
-    expected = md.get("has_payload")
-    if expected is None and not pieces:
-        return None
-    text = pieces[0] if len(pieces) == 1 else "\n".join(pieces)
-    if isinstance(expected, str) and len(expected) == 32:
-        if hashlib.md5(text.encode("utf-8", "surrogatepass")).hexdigest() != expected:
-            result.bad_payloads += 1
-    return text
-
-
 def _payload(md: dict, lines: list[str], result: ImportResult) -> str | None:
     expected = md.get("has_payload")
     if expected is None and not lines:
@@ -210,7 +123,7 @@ def _import_file(writer: Writer, path: Path) -> ImportResult:
     result = ImportResult(run_id=run_id, path=str(path))
     ing = Ingestor(writer, run_id)
     with handle:
-        for md, payload in iter_records_blocks(read_blocks(handle), result):
+        for md, payload in iter_records(handle, result):
             try:
                 ing.record(md, payload)
                 result.records += 1
