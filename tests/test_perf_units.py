@@ -382,3 +382,18 @@ def test_graph_break_cost_from_the_measured_copy(tmp_path):
     assert lim["basis"] == "measured"
     assert lim["impact"] == pytest.approx(0.25, abs=0.02)  # 1 ms copy / 4 ms compiled
     assert "32.0 MB crossing the break" in lim["evidence"]
+
+
+def test_timing_copies_share_parameters_and_keep_requires_grad():
+    import torch
+
+    from compdiag.capture.perf_timing import _clone_inputs
+
+    w = torch.nn.Parameter(torch.ones(3))
+    x = torch.ones(3, requires_grad=True)
+    buf = torch.zeros(3)
+    cw, cx, cb = _clone_inputs([w, x, buf])
+    assert cw is w  # weights are not copied
+    assert cx is not x and cx.requires_grad and cx.is_leaf
+    cb.add_(1)
+    assert buf.sum() == 0  # a mutated buffer copy leaves the user's tensor alone

@@ -35,7 +35,7 @@ from typing import Any, Callable
 import torch
 import torch.fx
 
-from compdiag.capture.accuracy import _clone, _preserved_state
+from compdiag.capture.accuracy import _preserved_state
 
 ENV = "COMPDIAG_PERF"
 
@@ -100,6 +100,23 @@ def _device_of(args: list[Any]) -> str:
     return "cpu"
 
 
+def _clone_inputs(args: list[Any]) -> list[Any]:
+    """Copies the timing loops may mutate freely. Parameters are shared, not copied (a forward
+    graph does not write them; with inlined nn.Modules every weight is a graph input, and two
+    copies of a large model's weights would not fit); requires_grad is kept, so the compiled
+    side takes the same autograd path as the user's call."""
+    from torch.utils import _pytree as pytree
+
+    def copy(t: Any) -> Any:
+        if not isinstance(t, torch.Tensor) or isinstance(t, torch.nn.Parameter):
+            return t
+        c = t.detach().clone()
+        if t.requires_grad and c.is_floating_point():
+            c.requires_grad_(True)
+        return c
+    return pytree.tree_map(copy, list(args))
+
+
 class _Clock:
     """perf_counter on CPU; CUDA events between synchronisations on a GPU."""
 
@@ -133,7 +150,7 @@ def time_pair(eager: Callable[..., Any], compiled: Callable[..., Any], args: lis
     """Fill `timing` with paired samples of eager(*args) and compiled(*args) (on clones)."""
     clock = _Clock(timing.device)
     timing.timer = clock.name
-    eager_args, compiled_args = _clone(args), _clone(args)
+    eager_args, compiled_args = _clone_inputs(args), _clone_inputs(args)
 
     def run_eager() -> Any:
         return eager(*eager_args)
