@@ -209,3 +209,42 @@ def test_signature_strips_paths_addresses_and_numbers():
     e2 = RuntimeError("bad value 17 at 0x1234 in /tmp/other/path.py:99")
     assert oracle.signature(e1) == oracle.signature(e2)
     assert oracle.signature(e1) != oracle.signature(ValueError(str(e1)))
+
+
+def test_repro_writes_small_inputs_inline_and_large_ones_as_raw_bytes(tmp_path):
+    """The repro's inputs equal the minimal graph's (raw .bin files beside it when large,
+    bool/int inline), and importing it runs nothing."""
+    import importlib.util
+
+    from compdiag.minify.repro import write
+
+    g = torch.fx.Graph()
+    x, m, i = g.placeholder("x"), g.placeholder("m"), g.placeholder("i")
+    y = g.call_function(torch.relu, (x,))
+    z = g.call_function(torch.where, (m, y, x))
+    w = g.call_function(torch.add, (z, i))
+    g.output((w,))
+    gm = torch.fx.GraphModule(torch.nn.Module(), g)
+    inputs = [torch.randn(30, 3).t(),                   # (3, 30), not contiguous
+              torch.rand(3, 1) > 0.5, torch.arange(3).reshape(3, 1)]
+
+    def needs_everything(gm_, ins, kind, config, **kw):
+        # fails only with all three inputs at full size: nothing can be cut or shrunk
+        ok = [n.op for n in gm_.graph.nodes].count("placeholder") == 3 and \
+            ins[0].shape == (3, 30) and bool(ins[0].abs().sum() > 0) and config
+        return ("fail", ("E", "m")) if ok else ("pass", None)
+
+    problem = problem_of(gm, inputs, "compile_error", ("E", "m"))
+    result = minify(problem, run=needs_everything)
+    assert result.one_minimal and len(result.candidate.kept) == 3
+    path = tmp_path / "repro.py"
+    written = write(result, path)
+    assert any(p.suffix == ".bin" for p in written)   # the 90-element float input
+    spec = importlib.util.spec_from_file_location("repro_under_test", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    got = mod.make_inputs()
+    for a, b in zip(got, result.built.inputs):
+        assert a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
+        assert a.stride() == b.stride()
+    assert "import pickle" not in path.read_text()
