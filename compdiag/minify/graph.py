@@ -189,7 +189,14 @@ class Model:
         class Recorder(torch.fx.Interpreter):
             def run_node(self, n: torch.fx.Node) -> Any:
                 v = super().run_node(n)
-                values[n.name] = v
+                # a copy: a later in-place op must not change the value recorded here
+                if isinstance(v, torch.Tensor):
+                    c = v.detach().clone()
+                    if v.requires_grad and (c.is_floating_point() or c.is_complex()):
+                        c.requires_grad_(True)
+                    values[n.name] = c
+                else:
+                    values[n.name] = v
                 return v
 
         args = [a.detach().clone().requires_grad_(a.requires_grad)
