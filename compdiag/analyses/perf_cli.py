@@ -63,8 +63,8 @@ def cmd_perf(args: argparse.Namespace) -> int:
     modes = _modes(args.modes)
     if args.budget is not None and not (0 < args.budget <= 600):
         raise CLIError("--budget must be between 0 and 600 seconds")
-    if args.reps is not None and not (2 <= args.reps <= 10_000):
-        raise CLIError("--reps must be between 2 and 10000")
+    if args.reps is not None and not (5 <= args.reps <= 10_000):
+        raise CLIError("--reps must be between 5 and 10000 (fewer samples give no speed-up)")
     target = args.target
     is_script = Path(target).is_file()
     if not is_script:
