@@ -16,7 +16,6 @@ record `compdiag:failure_graph` (payload: the JSON) ties them to the compile id.
 from __future__ import annotations
 
 import builtins
-import copy
 import json
 import math
 import operator
@@ -251,6 +250,8 @@ def config_patches() -> dict[str, Any]:
             if entry.user_override.get() is not _UNSET_SENTINEL or \
                     entry.env_value_force is not _UNSET_SENTINEL:
                 value = getattr(ic, key)
+                if entry.default is not _UNSET_SENTINEL and value == entry.default:
+                    continue  # set, but to its default (torch itself does this for some)
                 if _literal(value):
                     out[key] = value
         return out
@@ -281,12 +282,18 @@ def _literal(v: Any) -> bool:
 
 
 # -- describing one failing graph -----------------------------------------------------------------
-def describe(gm: torch.fx.GraphModule, inputs: list[Any], *, kind: str, stage: str,
+def describe(gm: Any, inputs: list[Any], *, kind: str, stage: str,
              exc_type: str, message: str, sig: tuple[str, str] | None,
              extra: dict[str, Any] | None = None
              ) -> tuple[dict[str, Any], list[tuple[str, torch.Tensor]]]:
     """(the JSON document, [(role, tensor)]) for a graph and the inputs it failed on."""
-    nodes = graph_to_nodes(gm)
+    kept = getattr(gm, "_compdiag_kept", None)
+    if kept is not None:  # a Kept: the node list taken before the backend changed the graph
+        if kept.error:
+            raise UnsupportedGraph(kept.error)
+        nodes, gm = kept.nodes, kept.gm
+    else:
+        nodes = graph_to_nodes(gm)
     placeholders = [n for n in nodes if n["op"] == "placeholder"]
     if len(placeholders) != len(inputs):
         raise UnsupportedGraph(f"{len(placeholders)} placeholders but {len(inputs)} inputs")
@@ -323,12 +330,41 @@ def describe(gm: torch.fx.GraphModule, inputs: list[Any], *, kind: str, stage: s
         "message": message[:2000], "signature": list(sig) if sig else None,
         "nodes": nodes, "inputs": ins, "attrs": attrs,
         "grad_enabled": torch.is_grad_enabled(),
-        "config": getattr(gm, "_compdiag_config", None) or config_patches(),
-        "torch_version": torch.__version__, "code": gm.code,
+        "config": kept.config if kept is not None else config_patches(),
+        "torch_version": torch.__version__, "code": _code(nodes, gm),
     }
     if extra:
         doc.update(extra)
     return doc, tensors
+
+
+def _code(nodes: list[dict[str, Any]], gm: torch.nn.Module) -> str:
+    """The graph as Python text, for people (never executed by compdiag)."""
+    try:
+        attrs = {n["target"]: _get_attr(gm, n["target"]) for n in nodes if n["op"] == "get_attr"}
+        return nodes_to_graph(nodes, attrs).code
+    except Exception as exc:  # noqa: BLE001
+        return f"# code unavailable: {type(exc).__name__}: {exc}"
+
+
+class Kept:
+    """What is kept of every graph at compile time (cheap: ~15 ms for 2,000 nodes): its node
+    list (the backend may rewrite the graph in place afterwards), a reference to the module
+    (for get_attr tensors) and the user's config patches."""
+
+    def __init__(self, gm: torch.fx.GraphModule) -> None:
+        self.gm = gm
+        self.config = config_patches()
+        self.error: str | None = None
+        self.nodes: list[dict[str, Any]] = []
+        try:
+            self.nodes = graph_to_nodes(gm)
+        except UnsupportedGraph as exc:
+            self.error = str(exc)
+
+    @property
+    def _compdiag_kept(self) -> "Kept":
+        return self
 
 
 def _get_attr(gm: torch.nn.Module, target: str) -> Any:
@@ -360,7 +396,7 @@ class FailureGraphs:
     def __init__(self, capture: Any, *, accuracy: bool = False, keep_all: bool = False) -> None:
         self.capture = capture
         self.accuracy = accuracy
-        self.kept: dict[str | None, tuple[torch.fx.GraphModule, list[Any]]] = {}
+        self.kept: dict[str | None, tuple[Kept, list[Any]]] = {}
         self.recorded: set[tuple[str | None, str]] = set()
         self.keep_all = keep_all
         self._busy = False
@@ -381,8 +417,7 @@ class FailureGraphs:
             keep = None
             try:
                 cid = _current_compile_id()
-                keep = torch.fx.GraphModule(gm, copy.deepcopy(gm.graph))
-                keep._compdiag_config = config_patches()  # the user's, before Inductor's own
+                keep = Kept(gm)  # the user's config, before Inductor's own patches
             except Exception as exc:  # noqa: BLE001 - fail open
                 fg.capture.warn("failure graph copy", exc)
             try:
@@ -407,7 +442,7 @@ class FailureGraphs:
 
             self.capture._on_accuracy = _on_accuracy
 
-    def _wrap(self, gm: torch.fx.GraphModule, compiled: Callable[..., Any],
+    def _wrap(self, gm: Kept, compiled: Callable[..., Any],
               cid: str | None) -> Callable[..., Any]:
         fg = self
         first = {"done": False}
@@ -447,7 +482,7 @@ class FailureGraphs:
     def _survived(self, cid: str | None) -> None:
         self.capture.ing.event(SURVIVED_KIND, cid, {})
 
-    def _record(self, gm: torch.fx.GraphModule, inputs: list[Any], cid: str | None,
+    def _record(self, gm: Kept, inputs: list[Any], cid: str | None,
                 kind: str, exc: BaseException) -> None:
         if (cid, kind) in self.recorded:
             return
@@ -471,7 +506,7 @@ class FailureGraphs:
         self._write(kept[0], kept[1], check.compile_id, "accuracy", "accuracy",
                     "AccuracyMismatch", msg, ("AccuracyMismatch", ""), _user_tolerance())
 
-    def _write(self, gm: torch.fx.GraphModule, inputs: list[Any], cid: str | None, kind: str,
+    def _write(self, gm: Kept | torch.fx.GraphModule, inputs: list[Any], cid: str | None, kind: str,
                stage: str, exc_type: str, message: str, sig: tuple[str, str] | None,
                tol: float | None = None) -> None:
         self._busy = True
