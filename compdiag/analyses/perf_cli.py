@@ -12,10 +12,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import math
+import os
 import re
 import shutil
+import sqlite3
 import sys
 import tempfile
 import time
@@ -58,6 +59,7 @@ def _modes(text: str | None) -> list[str] | None:
 def cmd_perf(args: argparse.Namespace) -> int:
     from compdiag.cli import CLIError, _store
     from compdiag.store.reader import Reader
+    from compdiag.store.schema import StoreError
 
     store = _store(args)
     modes = _modes(args.modes)
@@ -97,7 +99,11 @@ def cmd_perf(args: argparse.Namespace) -> int:
                     runs = others
     compare = (modes is not None and len(modes) > 1) or len(runs) > 1
     doc = build_document(store, runs, compare=compare)
-    _file(store, doc)
+    try:
+        _file(store, doc)
+    except (StoreError, OSError, sqlite3.Error) as exc:  # a read-only store still reports
+        print(f"compdiag: warning: the report was not filed in the store ({exc})",
+              file=sys.stderr)
     if args.json:
         json.dump(doc, sys.stdout, default=repr)
         sys.stdout.write("\n")
