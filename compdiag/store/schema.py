@@ -239,19 +239,29 @@ def connect(path: Path | str, *, create: bool) -> sqlite3.Connection:
                                check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
-        version = _read_version(conn)
-        if version is None:
-            # Never add our tables to somebody else's SQLite database.
-            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if tables:
-                raise StoreError(f"{path} is an SQLite file but not a compdiag store")
-            if not create:
-                raise StoreError(f"{path} is an empty store")
-            conn.executescript(DDL)
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
-                         (str(SCHEMA_VERSION),))
-        elif create and version <= SCHEMA_VERSION:
-            conn.executescript(ADDITIVE_DDL)
+        # Several processes may create the same new store at once (parallel `compdiag run`s):
+        # check and create under one write lock, so each sees no store or a whole one.
+        if create:
+            conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = _read_version(conn)
+            if version is None:
+                # Never add our tables to somebody else's SQLite database.
+                tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+                if tables:
+                    raise StoreError(f"{path} is an SQLite file but not a compdiag store")
+                if not create:
+                    raise StoreError(f"{path} is an empty store")
+                _execute_script(conn, DDL)
+                conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
+                             (str(SCHEMA_VERSION),))
+            elif create and version <= SCHEMA_VERSION:
+                _execute_script(conn, ADDITIVE_DDL)
+            if create:
+                conn.execute("COMMIT")
+        finally:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
         if version is not None and version > SCHEMA_VERSION:
             raise StoreError(
                 f"{path} was written by a newer compdiag (store schema {version}, this one reads "
@@ -261,6 +271,15 @@ def connect(path: Path | str, *, create: bool) -> sqlite3.Connection:
         raise StoreError(f"{path} is not a readable compdiag store ({exc})") from None
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def _execute_script(conn: sqlite3.Connection, script: str) -> None:
+    """executescript() would COMMIT the caller's transaction first; run statement by statement
+    (comments dropped first: they may hold semicolons; the DDL has no '--' inside literals)."""
+    text = "\n".join(line.split("--", 1)[0] for line in script.splitlines())
+    for statement in text.split(";"):
+        if statement.strip():
+            conn.execute(statement)
 
 
 def _read_version(conn: sqlite3.Connection) -> int | None:
