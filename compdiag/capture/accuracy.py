@@ -282,23 +282,12 @@ class AccuracyChecker:
         self._active = False
 
     def install(self) -> Callable[[], None]:
-        from torch._dynamo.output_graph import OutputGraph
+        from compdiag.capture.backend_hook import hook_backend_call
 
-        original = OutputGraph.call_user_compiler
-        checker = self
-
-        def call_user_compiler(self: Any, gm: torch.fx.GraphModule, example_inputs: Any) -> Any:
-            if checker._active:
-                return original(self, gm, example_inputs)
-            keep = torch.fx.GraphModule(gm, copy.deepcopy(gm.graph))
-            compiled = original(self, gm, example_inputs)
-            return checker.wrap(keep, compiled, checker.compile_id(), self.compiler_fn)
-
-        OutputGraph.call_user_compiler = call_user_compiler
-
-        def uninstall() -> None:
-            OutputGraph.call_user_compiler = original
-        return uninstall
+        return hook_backend_call(
+            lambda: self._active,
+            lambda keep, compiled, compiler: self.wrap(keep, compiled, self.compile_id(),
+                                                       compiler))
 
     def wrap(self, gm: torch.fx.GraphModule, compiled: Callable[..., Any], cid: str | None,
              compiler: Callable[..., Any]) -> Callable[..., Any]:

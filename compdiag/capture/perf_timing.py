@@ -24,7 +24,6 @@ counted cheaply and written at exit, with the process' peak memory."""
 from __future__ import annotations
 
 import atexit
-import copy
 import os
 import resource
 import sys
@@ -204,26 +203,11 @@ class PerfTimer:
         self._active = False
 
     def install(self) -> Callable[[], None]:
-        from torch._dynamo.output_graph import OutputGraph
+        from compdiag.capture.backend_hook import hook_backend_call
 
-        original = OutputGraph.call_user_compiler
-        timer = self
-
-        def call_user_compiler(self: Any, gm: torch.fx.GraphModule, example_inputs: Any) -> Any:
-            if timer._active:
-                return original(self, gm, example_inputs)
-            try:
-                keep = torch.fx.GraphModule(gm, copy.deepcopy(gm.graph))
-            except Exception:  # noqa: BLE001 - fail open: compile without timing
-                return original(self, gm, example_inputs)
-            compiled = original(self, gm, example_inputs)
-            return timer.wrap(keep, compiled, timer.compile_id())
-
-        OutputGraph.call_user_compiler = call_user_compiler
-
-        def uninstall() -> None:
-            OutputGraph.call_user_compiler = original
-        return uninstall
+        return hook_backend_call(
+            lambda: self._active,
+            lambda keep, compiled, _compiler: self.wrap(keep, compiled, self.compile_id()))
 
     def wrap(self, gm: torch.fx.GraphModule, compiled: Callable[..., Any],
              cid: str | None) -> Callable[..., Any]:
