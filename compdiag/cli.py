@@ -96,7 +96,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(extras: list[tuple[str, Callable[[argparse.ArgumentParser], None], str | None]]
+                 | None = None) -> argparse.ArgumentParser:
+    """The parser with the core commands and `extras` (name, register, help); by default every
+    extra command `_load_extras` registered."""
     parser = argparse.ArgumentParser(
         prog="compdiag", description="Record and explain torch.compile: graph breaks, "
         "recompiles, failures, kernels, CUDA graphs.")
@@ -129,8 +132,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_show)
 
-    for name, register in _EXTRA_COMMANDS:
-        register(sub.add_parser(name, help=_EXTRA_HELP.get(name)))
+    if extras is None:
+        extras = [(name, register, _EXTRA_HELP.get(name)) for name, register in _EXTRA_COMMANDS]
+    for name, register, help_text in extras:
+        register(sub.add_parser(name, help=help_text))
     return parser
 
 
@@ -172,14 +177,40 @@ def _load_extras() -> None:
             _EXTRA_HELP[name] = help_text
     known = {name for name, _ in _EXTRA_COMMANDS}
     for mod, exc in _EXTRA_BROKEN:
-        name = mod.rsplit(".", 1)[-1].removesuffix("_cli")
-        name = {"accuracy": "check"}.get(name, name)
+        name = _command_of(mod)
         if name not in known:
             _EXTRA_COMMANDS.append((name, _broken_command(mod, exc)))
             _EXTRA_HELP[name] = f"(unavailable: {mod} failed to load)"
 
 
 _EXTRA_BROKEN: list[tuple[str, BaseException]] = []
+
+
+def _command_of(mod: str) -> str:
+    """The subcommand a module of EXTRA_MODULES is named for (explain_cli: explain)."""
+    name = mod.rsplit(".", 1)[-1].removesuffix("_cli")
+    return {"accuracy": "check"}.get(name, name)
+
+
+def _extras_for(command: str) -> list[tuple[str, Callable[[argparse.ArgumentParser], None],
+                                         str | None]] | None:
+    """The registrations of the one module named for `command`, imported alone: `compdiag tui`
+    must not import every analysis first (start-up time). None when no module is named so, it
+    fails to load, or it does not register `command`: then main loads them all (and a broken
+    module is reported as _load_extras does)."""
+    import importlib
+
+    for mod in EXTRA_MODULES:
+        if _command_of(mod) != command:
+            continue
+        try:
+            m = importlib.import_module(mod)
+        except Exception:  # noqa: BLE001 - _load_extras imports it again and reports it
+            return None
+        regs = [(name, register, help_text)
+                for name, register, help_text in getattr(m, "COMMANDS", [])]
+        return regs if any(name == command for name, _, _ in regs) else None
+    return None
 
 
 def _broken_command(mod: str, exc: BaseException) -> Callable[[argparse.ArgumentParser], None]:
@@ -194,9 +225,11 @@ def _broken_command(mod: str, exc: BaseException) -> Callable[[argparse.Argument
 
 
 def main(argv: list[str] | None = None) -> int:
-    _load_extras()
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
+    extras = _extras_for(argv[0]) if argv and not argv[0].startswith("-") else None
+    if extras is None:
+        _load_extras()
+    parser = build_parser(extras)
     # `compdiag run -m MOD ARGS...`: everything after MOD belongs to the program. Only a -m
     # among run's own options counts; `compdiag run script.py -m x` passes -m to the script.
     i = _run_module_flag(argv)
