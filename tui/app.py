@@ -45,6 +45,12 @@ class CompdiagApp(App[int]):
 
     # -- start ------------------------------------------------------------------------------
     def on_mount(self) -> None:
+        # on_mount runs inside Textual's start-up batch, which throws away every frame it
+        # renders: a screen pushed here is laid out and drawn once for nothing (~0.1 s on the
+        # big store) before the frame that reaches the terminal. Pushed next, it is drawn once.
+        self.call_next(self._open_first_screen)
+
+    def _open_first_screen(self) -> None:
         # The runs list is built only when asked for (escape): the first screen is the run.
         runs = self.model.runs()
         run_id = self.run_id

@@ -13,7 +13,6 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from compdiag_tui.diagnoses import load_diagnoses_isolated
 from compdiag_tui.widgets._compile_summary import CompileSummary
 from compdiag_tui.widgets._compile_tree import CompileTree
 from compdiag_tui.widgets._diagnoses_panel import DiagnosesPanel
@@ -75,6 +74,9 @@ class RunScreen(Screen):
         tree = self.query_one(CompileTree)
         tree.frames = self.app.model.frames(self.run_id)
         tree.focus()
+        # The first compile's summary goes into the same frame as the tree, not a frame later
+        # (its CompileHighlighted message then finds it shown).
+        self._show_summary(tree.current_compile)
         self.query_one(DiagnosesPanel).diagnoses = None
         # After the first paint: explain reads the whole run and must not delay the tree.
         self.call_after_refresh(self._load_diagnoses)
@@ -83,6 +85,8 @@ class RunScreen(Screen):
     @work(thread=True, exclusive=True, group="diagnoses")
     def _load_diagnoses(self) -> None:
         # The thread only waits on a child process: explain's CPU work never holds our GIL.
+        from compdiag_tui.diagnoses import load_diagnoses_isolated
+
         try:
             diagnoses, source = load_diagnoses_isolated(self.app.model.path, self.run_id)
         except Exception as exc:  # noqa: BLE001 - a panel that failed must not end the app
@@ -111,14 +115,20 @@ class RunScreen(Screen):
     # -- the tree --------------------------------------------------------------------------
     @on(CompileTree.CompileHighlighted)
     def _highlighted(self, event: CompileTree.CompileHighlighted) -> None:
+        self._show_summary(event.compile_id)
+
+    def _show_summary(self, compile_id: str | None) -> None:
         summary = self.query_one(CompileSummary)
-        if event.compile_id is None:
+        if compile_id is None:
             summary.info = None
             summary.details = None
             return
+        if summary.info is not None and summary.info.compile_id == compile_id \
+                and summary.details is not None:
+            return
         model = self.app.model
-        summary.info = model.compile_info(self.run_id, event.compile_id)
-        summary.details = model.details(self.run_id, event.compile_id)
+        summary.info = model.compile_info(self.run_id, compile_id)
+        summary.details = model.details(self.run_id, compile_id)
 
     @on(CompileTree.CompileChosen)
     def _chosen(self, event: CompileTree.CompileChosen) -> None:
