@@ -1,0 +1,83 @@
+"""The TUI's start path stays light: `compdiag tui` imports only its own subcommand module, and
+the first screen is drawn without torch, pygments, the analyses or the screens that a keypress
+opens (they load after the first frame). Deterministic module checks, not timings: the
+first-screen time itself is measured by benchmarks/tui_bench.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from compdiag_tui.demo_store import build_demo_store
+
+# Never on the way to the first screen (a prefix also covers its submodules).
+HEAVY = ("torch", "pygments", "rich.syntax", "compdiag.analyses", "compdiag.capture",
+         "compdiag.minify", "compdiag.bisect", "compdiag_tui.screens._compile",
+         "compdiag_tui.screens._search", "compdiag_tui.screens._source",
+         "compdiag_tui.screens._runs", "compdiag_tui.widgets._code_view",
+         "compdiag_tui.widgets._kernel_view", "textual.widgets._data_table")
+
+
+def _loaded(code: str, tmp_path: Path) -> list[str]:
+    """Run `code` in a fresh interpreter; the HEAVY modules it ended up importing."""
+    probe = textwrap.dedent(code) + textwrap.dedent(f"""
+        import json, sys
+        heavy = {HEAVY!r}
+        mods = globals().get("SEEN") or set(sys.modules)
+        print(json.dumps(sorted(m for m in mods
+                                if any(m == h or m.startswith(h + ".") for h in heavy))))
+    """)
+    env = {**os.environ, "COMPDIAG_TUI_EXPLAIN": "0"}
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                       timeout=120, env=env, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def test_compdiag_tui_command_loads_only_its_own_module(tmp_path: Path) -> None:
+    loaded = _loaded(f"""
+        import sys
+        from compdiag.cli import main
+        assert main(["tui", "--store", {str(tmp_path / "none.db")!r}]) == 2
+        others = [m for m in sys.modules if m.endswith("_cli") and m != "compdiag.tui_cli"]
+        assert not others, others          # explain_cli, minify_cli, ... were not imported
+        assert "compdiag.tui_cli" in sys.modules
+    """, tmp_path)
+    assert loaded == []
+
+
+def test_first_screen_needs_no_heavy_module(tmp_path: Path) -> None:
+    store = build_demo_store(tmp_path / "demo.db", compiles=14)
+    # The app's preload runs once the first screen has been drawn: the modules loaded by then
+    # are what the first screen cost (the probe records them instead of preloading).
+    loaded = _loaded(f"""
+        import asyncio, sys
+        import compdiag.tui_cli
+        from compdiag_tui import CompdiagApp
+        from compdiag_tui.screens import RunScreen
+        from compdiag_tui.widgets import CompileSummary
+
+        SEEN = set()
+
+        class Probe(CompdiagApp):
+            def _preload(self):
+                assert isinstance(self.screen, RunScreen)
+                assert self.screen.query_one(CompileSummary).info is not None
+                SEEN.update(sys.modules)
+
+        async def main():
+            app = Probe({str(store)!r})
+            async with app.run_test(size=(120, 40)) as pilot:
+                for _ in range(500):
+                    if SEEN:
+                        break
+                    await pilot.pause(0.01)
+            assert SEEN, "the first screen was never drawn"
+
+        asyncio.run(main())
+    """, tmp_path)
+    assert loaded == []
