@@ -52,6 +52,14 @@ async def until(pilot, condition, timeout: float = 10.0) -> None:
         await pilot.pause(0.02)
 
 
+async def started(pilot) -> None:
+    """Until the first screen is mounted: the app pushes it one message after its own mount
+    (after Textual's start-up batch), which a single pause does not always cover."""
+    app = pilot.app
+    await until(pilot, lambda: len(app.screen_stack) > 1 and app.screen.is_mounted)
+    await pilot.pause()
+
+
 def tree_rows(tree: CompileTree) -> list[str]:
     return [tree.row_text(i).plain for i in range(tree.row_count)]
 
@@ -60,7 +68,7 @@ def tree_rows(tree: CompileTree) -> list[str]:
 async def test_first_screen_is_the_latest_runs_compile_tree(demo: Path) -> None:
     app = CompdiagApp(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         assert isinstance(app.screen, RunScreen)
         assert app.screen.run_id == 2
         tree = app.screen.query_one(CompileTree)
@@ -95,7 +103,7 @@ async def test_first_screen_is_the_latest_runs_compile_tree(demo: Path) -> None:
 async def test_moving_in_the_tree_updates_the_summary_and_folds_frames(demo: Path) -> None:
     app = CompdiagApp(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         tree = app.screen.query_one(CompileTree)
         summary = app.screen.query_one(CompileSummary)
         # Walk down to the first graph break and check its summary.
@@ -132,7 +140,7 @@ async def test_a_compile_ids_stages_load_lazily_on_their_tabs(demo: Path) -> Non
             return real(run_id, compile_id, kind)
 
         app.model.reader.artifact = counting
-        await pilot.pause()
+        await started(pilot)
         assert calls == []                     # the first screen reads no payload
         with Reader(demo) as r:
             ok = next(c["compile_id"] for c in r.compiles(2)
@@ -183,7 +191,7 @@ async def test_a_graph_break_diagnosis_opens_the_users_source_at_its_line(
         demo: Path, no_explain: None) -> None:
     app = CompdiagApp(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         panel = app.screen.query_one(DiagnosesPanel)
         await until(pilot, lambda: panel.diagnoses is not None)
         kinds = [d["kind"] for d in panel.diagnoses]
@@ -208,7 +216,7 @@ async def test_a_graph_break_diagnosis_opens_the_users_source_at_its_line(
 async def test_search_finds_a_payload_and_opens_it_at_the_match(demo: Path) -> None:
     app = CompdiagApp(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         await pilot.press("slash")
         screen = app.screen
         assert isinstance(screen, SearchScreen)
@@ -232,7 +240,7 @@ async def test_search_finds_a_payload_and_opens_it_at_the_match(demo: Path) -> N
 async def test_copy_minify_and_bisect_commands_for_the_selection(demo: Path) -> None:
     app = CompdiagApp(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         tree = app.screen.query_one(CompileTree)
         await pilot.press("m")
         store = str(demo.resolve())
@@ -246,7 +254,7 @@ async def test_copy_minify_and_bisect_commands_for_the_selection(demo: Path) -> 
 async def test_command_palette_opens_a_compile_id(demo: Path) -> None:
     app = CompdiagApp(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         target = app.screen.query_one(CompileTree).compile_ids[-1]
         await pilot.press("ctrl+p")
         await pilot.pause()
@@ -261,7 +269,7 @@ async def test_command_palette_opens_a_compile_id(demo: Path) -> None:
 async def test_runs_list_and_back(demo: Path) -> None:
     app = CompdiagApp(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, RunsScreen)
@@ -282,7 +290,7 @@ async def test_runs_list_and_back(demo: Path) -> None:
 async def test_a_run_given_on_the_command_line_opens(demo: Path) -> None:
     app = CompdiagApp(demo, run_id=1)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         assert isinstance(app.screen, RunScreen) and app.screen.run_id == 1
         assert len(app.screen.query_one(CompileTree).compile_ids) == 4
 
@@ -359,7 +367,7 @@ async def test_mouse_picks_tabs_and_tree_rows(demo: Path) -> None:
 
     app = CompdiagApp(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         tree = app.screen.query_one(CompileTree)
         target = next(i for i in range(tree.row_count) if tree.row_data(i) == "2/0")
         await pilot.click(CompileTree, offset=(5, target))
@@ -379,7 +387,7 @@ async def test_mouse_picks_tabs_and_tree_rows(demo: Path) -> None:
 async def test_o_opens_the_source_of_the_highlighted_compile(demo: Path) -> None:
     app = CompdiagApp(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         assert app.screen.query_one(CompileTree).select_compile("1/0")   # a graph break
         await pilot.press("o")
         await pilot.pause()

@@ -34,10 +34,21 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return build_demo_store(tmp_path / "demo.db", compiles=14, cwd="/nonexistent/demo")
 
 
+async def _started(pilot) -> None:
+    """The app pushes its first screen one message after its own mount: wait for it."""
+    app = pilot.app
+    for _ in range(3000):
+        if len(app.screen_stack) > 1 and app.screen.is_mounted:
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
 async def _settle(pilot) -> None:
     app = pilot.app
     import time
 
+    await _started(pilot)
     end = time.monotonic() + 60        # the diagnoses come from a child process
     while time.monotonic() < end:
         panels = app.screen.query(DiagnosesPanel)
@@ -54,6 +65,7 @@ def test_compile_tree(store: Path, snap_compare) -> None:
 
 def test_kernel_view(store: Path, snap_compare) -> None:
     async def open_kernels(pilot) -> None:
+        await _started(pilot)
         pilot.app.open_compile(1, "1/1", tab="kernels")
         await pilot.pause()
         for _ in range(100):
@@ -68,6 +80,7 @@ def test_kernel_view(store: Path, snap_compare) -> None:
 
 def test_dynamo_graph_tab(store: Path, snap_compare) -> None:
     async def open_graph(pilot) -> None:
+        await _started(pilot)
         pilot.app.open_compile(1, "0/0", tab="dynamo")
         await pilot.pause()
         await _settle(pilot)
@@ -77,6 +90,7 @@ def test_dynamo_graph_tab(store: Path, snap_compare) -> None:
 
 def test_timings_tab(store: Path, snap_compare) -> None:
     async def open_timings(pilot) -> None:
+        await _started(pilot)
         pilot.app.open_compile(1, "0/0", tab="timings")
         await _settle(pilot)
 

@@ -26,7 +26,9 @@ async def _settle(pilot) -> None:
         panels = app.screen.query(DiagnosesPanel)
         views = [v for v in app.screen.query(CodeView) if v.code and v.language != "text"]
         kernels = app.screen.query(KernelView)
-        if all(p.diagnoses is not None for p in panels) and all(v.highlighted for v in views) \
+        started = len(app.screen_stack) > 1 and app.screen.is_mounted  # pushed after mount
+        if started and all(p.diagnoses is not None for p in panels) \
+                and all(v.highlighted for v in views) \
                 and all(k.current is not None for k in kernels):
             break
         await pilot.pause(0.02)
