@@ -374,3 +374,15 @@ def test_import_of_arbitrary_records_never_raises(fuzz_dir: Path, records) -> No
         assert r.counts(result.run_id)["records"] == len(records)
         assert [rec["metadata"] for rec in r.records(result.run_id)] == \
             [json.loads(json.dumps(md)) for md, _ in records]
+
+
+def test_partition_lines_are_skips_only_when_cuda_graphs_were_asked_for():
+    from compdiag.ingest.parsers import parse_partition_skip
+
+    # Seen on an H200 (torch 2.11): reduce-overhead leaving a CPU op out, and mode default,
+    # where partitioning logs every op although nothing asked for CUDA graphs.
+    skip = parse_partition_skip("op3: reason=cpu ops, ir=ComputedBuffer, fx=aten.add.Tensor(a, b)")
+    assert skip == "partition left out of CUDA graphs: cpu ops (aten.add.Tensor(a, b))"
+    assert parse_partition_skip(
+        "op0: reason=partition includes all ops when cudagraphs is disabled, "
+        "ir=ExternKernelOut, fx=aten.addmm.default(arg10_1, view, permute)") is None

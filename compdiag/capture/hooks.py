@@ -27,6 +27,7 @@ class Capture:
         self.lock = threading.RLock()
         self.warned: set[str] = set()
         self.paused_depth = 0
+        self.timing_depth = 0
         self._trace_handler: logging.Handler | None = None
         self._artifact_handler: logging.Handler | None = None
 
@@ -51,8 +52,21 @@ class Capture:
         finally:
             self.paused_depth -= 1
 
-    def guarded(self, where: str, fn: Callable[..., Any], *args: Any) -> None:
-        if self.paused_depth:
+    @contextlib.contextmanager
+    def timing(self) -> Iterator[None]:
+        """compdiag perf's timing loops: paused like the accuracy replays, except for what the
+        compiled graphs themselves report when first run (CUDA-graph recording or skips), which
+        is the same whichever call runs them first."""
+        self.timing_depth += 1
+        try:
+            with self.paused():
+                yield
+        finally:
+            self.timing_depth -= 1
+
+    def guarded(self, where: str, fn: Callable[..., Any], *args: Any,
+                in_timing: bool = False) -> None:
+        if self.paused_depth and not (in_timing and self.timing_depth):
             return
         try:
             with self.lock:
@@ -124,7 +138,9 @@ class Capture:
 
         class ArtifactHandler(logging.Handler):
             def emit(self, record: logging.LogRecord) -> None:
-                capture.guarded("artifact log", capture._on_artifact_line, record)
+                name = getattr(logging.getLogger(record.name), "artifact_name", None)
+                capture.guarded("artifact log", capture._on_artifact_line, record,
+                                in_timing=name == "cudagraphs")
 
         self._artifact_handler = ArtifactHandler(level=logging.DEBUG)
         self._user_enabled = {a for a in ARTIFACTS if internal.log_state.is_artifact_enabled(a)}

@@ -316,7 +316,9 @@ def parse_partition_skip(msg: str) -> str | None:
     """Graph partitioning (torch >= 2.9) keeps CUDA graphs for the rest of the graph and logs
     each op it leaves out: 'op1: reason=cpu ops, ir=ComputedBuffer, fx=aten.add.Tensor(...)'."""
     m = _PARTITION_OP.match(msg)
-    if not m:
+    if not m or "when cudagraphs is disabled" in m.group(2):
+        # Partitioning also runs without CUDA graphs (mode default) and says so per op: no
+        # skip, nothing was asked of CUDA graphs.
         return None
     return f"partition left out of CUDA graphs: {m.group(2)} ({m.group(3).strip()})"
 
