@@ -1,12 +1,10 @@
 """`compdiag perf` on CUDA: CUDA-event timing, the timer inside a real torch.compile, CUDA graphs
-under reduce-overhead in the mode table. Skipped without a GPU.
-
-NOT RUN YET: written without access to a GPU (see README ## perf); expect to adjust on the
-first CUDA machine."""
+under reduce-overhead in the mode table, whole module calls. Skipped without a GPU."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -21,11 +19,12 @@ pytestmark = [pytest.mark.gpu,
 
 SCRIPT = """
 import torch
-def f(x):
-    for _ in range(8):
-        x = torch.sin(x) * 1.01 + 0.5 * torch.cos(x)
-    return x
-g = torch.compile(f)
+class Chain(torch.nn.Module):
+    def forward(self, x):
+        for _ in range(8):
+            x = torch.sin(x) * 1.01 + 0.5 * torch.cos(x)
+        return x
+g = torch.compile(Chain())
 x = torch.randn(64, 64, device="cuda")
 for _ in range(30):
     y = g(x)
@@ -56,12 +55,19 @@ def test_device_bandwidth_is_known_for_datacenter_gpus():
     assert device_bandwidth(name) > 1e12
 
 
+def _cudagraph_rows(db: Path) -> list[tuple]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT run_id, compile_id, applied, reason FROM cudagraphs"
+                            ).fetchall()
+
+
 def test_reduce_overhead_applies_cuda_graphs(tmp_path: Path):
     script = tmp_path / "tiny.py"
     script.write_text(SCRIPT)
-    p = subprocess.run([sys.executable, "-m", "compdiag", "perf", "--store",
-                        str(tmp_path / "s.db"), "--json", "--modes", "default,reduce-overhead",
-                        str(script)], capture_output=True, text=True, timeout=900)
+    db = tmp_path / "s.db"
+    p = subprocess.run([sys.executable, "-m", "compdiag", "perf", "--store", str(db), "--json",
+                        "--modes", "default,reduce-overhead", str(script)],
+                       capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr[-4000:]
     doc = json.loads(p.stdout)
     default, ro = doc["runs"]
@@ -70,8 +76,16 @@ def test_reduce_overhead_applies_cuda_graphs(tmp_path: Path):
         assert g["timer"] == "cuda_events" and g["device"].startswith("cuda")
         assert g["speedup"]["ratio"] is not None
         assert rep["peak_cuda_bytes"] > 0
-    assert ro["cudagraphs"]["applied"] >= 1
-    # A tiny graph is launch-bound: CUDA graphs must help beyond the noise.
+        (m,) = rep["modules"]
+        assert m["target"] == "Chain" and m["timer"] == "cuda_events" and m["calls"] == 30
+        assert m["speedup"]["ratio"] is not None
+    rows = _cudagraph_rows(db)
+    assert default["cudagraphs"] == {"applied": 0, "skipped": 0}, rows
+    assert ro["cudagraphs"]["applied"] >= 1, rows
+    # Inductor fuses the chain into one kernel, so CUDA graphs have one launch to save and
+    # their replay bookkeeping may cost more (on the H200 default won: 6x vs 3.5x over eager).
+    # What must hold is that the recommendation follows the measured intervals.
     rows = {r["mode"]: r for r in doc["modes"]["rows"]}
-    assert rows["reduce-overhead"]["speedup_lo"] > rows["default"]["speedup_hi"]
-    assert doc["modes"]["recommendation"]["mode"] == "reduce-overhead"
+    assert rows["reduce-overhead"]["basis"] == rows["default"]["basis"] == "whole calls"
+    wins = rows["reduce-overhead"]["speedup_lo"] > rows["default"]["speedup_hi"]
+    assert doc["modes"]["recommendation"]["mode"] == ("reduce-overhead" if wins else "default")

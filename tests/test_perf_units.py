@@ -397,3 +397,106 @@ def test_timing_copies_share_parameters_and_keep_requires_grad():
     assert cx is not x and cx.requires_grad and cx.is_leaf
     cb.add_(1)
     assert buf.sum() == 0  # a mutated buffer copy leaves the user's tensor alone
+
+
+# -- whole module calls (ModuleTimer) ------------------------------------------------------------
+def test_module_timer_times_whole_calls_and_leaves_the_program_unchanged():
+    """Training-mode BatchNorm (buffers change every call), dropout (RNG), a second instance of
+    the same class: the timed program's outputs and state must equal an untimed run's."""
+    import torch
+
+    from compdiag.capture.perf_timing import ModuleTimer, PerfTimer, Settings
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin, self.bn = torch.nn.Linear(8, 8), torch.nn.BatchNorm1d(8)
+
+        def forward(self, x):
+            return torch.nn.functional.dropout(self.bn(self.lin(x)), 0.5)
+
+    def program():
+        torch.manual_seed(0)
+        a, b = Net(), Net()
+        ca, cb = torch.compile(a, backend="eager"), torch.compile(b, backend="eager")
+        x = torch.randn(4, 8)
+        outs = [ca(x) for _ in range(3)] + [cb(x)]
+        return outs, a.bn.running_mean.clone(), int(a.bn.num_batches_tracked), torch.rand(1)
+
+    torch._dynamo.reset()
+    plain = program()
+    from torch._dynamo.eval_frame import OptimizedModule
+
+    before = OptimizedModule.__dict__.get("__call__")
+    graphs, calls = [], []
+    settings = Settings(min_reps=5, max_reps=5, budget_s=0.05, warmup=1)
+    gt = PerfTimer(graphs.append, settings=settings)
+    undo_graphs = gt.install()
+    mt = ModuleTimer(gt, calls.append)
+    undo = mt.install()
+    try:
+        torch._dynamo.reset()
+        timed = program()
+        mt.finish()
+    finally:
+        undo()
+        undo_graphs()
+        torch._dynamo.reset()
+    assert OptimizedModule.__dict__.get("__call__") is before
+    for p_out, t_out in zip(plain[0], timed[0]):
+        assert torch.equal(p_out, t_out)
+    assert torch.equal(plain[1], timed[1]) and plain[2] == timed[2] == 3
+    assert torch.equal(plain[3], timed[3])  # the RNG stream continues as without timing
+    by_target = {t.target: t for t in mt.timings}
+    assert set(by_target) == {"Net", "Net#2"}
+    net = by_target["Net"]
+    assert net.calls == 3 and net.at_call == 2 and net.error is None
+    assert len(net.eager_s) == len(net.compiled_s) == 5 and net.timer == "perf_counter"
+    assert by_target["Net#2"].calls == 1 and not by_target["Net#2"].eager_s  # called once
+    # The timing loops' calls are not counted as the program's calls of its graphs: the two
+    # instances share one graph (parameters are its inputs), called 3 + 1 times.
+    assert sum(g.calls for g in gt.timings) == 4, [(g.compile_id, g.calls) for g in gt.timings]
+
+
+def test_modes_compare_whole_calls_when_they_were_timed():
+    from compdiag.analyses.perf import compare_modes
+
+    def rep(mode, graph_ratio, call_ratio, lo, hi):
+        return {"run": 1, "mode": mode, "exit_code": 0, "graphs": [{"compile_id": "0/0"}],
+                "totals": {"compile_s": 10.0, "compiled_s": 1.0, "eager_s": graph_ratio,
+                           "speedup": {"ratio": graph_ratio, "lo": graph_ratio - 0.01,
+                                       "hi": graph_ratio + 0.01, "verdict": "faster"}},
+                "module_totals": None if call_ratio is None else
+                {"compiled_s": 2.0, "eager_s": 2.0 * call_ratio,
+                 "speedup": {"ratio": call_ratio, "lo": lo, "hi": hi, "verdict": "faster"}}}
+
+    # Graphs alone would pick max-autotune; the whole calls (what the program sees) say
+    # reduce-overhead, whose gain is the Python around the graph.
+    out = compare_modes({"default": rep("default", 1.4, 1.6, 1.55, 1.65),
+                         "reduce-overhead": rep("reduce-overhead", 1.9, 2.9, 2.8, 3.0),
+                         "max-autotune": rep("max-autotune", 2.7, 2.6, 2.5, 2.7)})
+    rows = {r["mode"]: r for r in out["rows"]}
+    assert rows["reduce-overhead"]["basis"] == "whole calls"
+    assert rows["max-autotune"]["graphs_speedup"] == 2.7 and rows["max-autotune"]["speedup"] == 2.6
+    assert out["recommendation"]["mode"] == "reduce-overhead"
+    # Without whole-call timings the graphs are the basis, and said so.
+    out = compare_modes({"default": rep("default", 1.4, None, 0, 0)})
+    assert out["rows"][0]["basis"] == "compiled graphs" and out["rows"][0]["speedup"] == 1.4
+
+
+def test_time_outside_the_graphs_is_a_measured_limiter():
+    from compdiag.analyses.perf import _outside_graphs, limiters
+
+    def stats(median):
+        return {"median": median}
+
+    graphs = [{"compile_id": "0/0", "calls": 10, "compiled": stats(1e-3), "eager": stats(2e-3),
+               "kernels": {}, "fallbacks": [], "device": "cuda:0"}]
+    modules = [{"target": "Net", "calls": 10, "compiled": stats(2e-3), "eager": stats(4e-3)}]
+    o = _outside_graphs(modules, graphs)
+    assert o["outside_frac"] == pytest.approx(0.5) and o["graphs_compiled_s"] == pytest.approx(1e-3)
+    (lim,) = [x for x in limiters(graphs, [], [], o) if x["kind"] == "outside_graphs"]
+    assert lim["basis"] == "measured" and lim["impact"] == pytest.approx(0.5)
+    assert "Net" in lim["reason"]
+    # Two compiled modules: their graphs cannot be told apart, so no estimate.
+    assert _outside_graphs(modules * 2, graphs) is None

@@ -85,6 +85,33 @@ def _weight(g: dict[str, Any]) -> int:
     return max(1, int(g.get("calls") or 1))
 
 
+def _weighted_speedup(items: list[tuple[int, list[float], list[float]]]
+                      ) -> tuple[float, float, dict[str, Any]]:
+    """(eager time, compiled time, speed-up dict) of several timed things, each weighted by its
+    calls (time = calls x median); the interval resamples every thing's pairs."""
+    eager_t = sum(w * S.median(e) for w, e, _ in items)
+    comp_t = sum(w * S.median(c) for w, _, c in items)
+    if not all(len(e) >= S.MIN_SAMPLES and len(c) >= S.MIN_SAMPLES for _, e, c in items):
+        return eager_t, comp_t, S.SpeedUp(None, None, None, "too few samples", True,
+                                          None).as_dict()
+    import random
+
+    rng = random.Random(S.SEED)
+    stats = []
+    for _ in range(S.BOOTSTRAP // 2):
+        e_sum = c_sum = 0.0
+        for w, e, c in items:
+            idx = [rng.randrange(len(e)) for _ in range(len(e))]
+            e_sum += w * S.median([e[i] for i in idx])
+            c_sum += w * S.median([c[i] for i in idx if i < len(c)] or c)
+        stats.append(e_sum / c_sum if c_sum > 0 else math.inf)
+    a = (1 - S.CONFIDENCE) / 2
+    lo, hi = S.quantile(stats, a), S.quantile(stats, 1 - a)
+    ratio = eager_t / comp_t if comp_t > 0 else math.inf
+    return eager_t, comp_t, S.SpeedUp(ratio, lo, hi, S.verdict(lo, hi), True,
+                                      (hi - lo) / 2 / ratio if ratio else None).as_dict()
+
+
 def _totals(graphs: list[dict[str, Any]], samples: dict[str, tuple[list, list]],
             compiles: list[dict[str, Any]]) -> dict[str, Any]:
     """Time the run spent in its compiled graphs (calls x median), eager vs compiled, with a
@@ -95,35 +122,56 @@ def _totals(graphs: list[dict[str, Any]], samples: dict[str, tuple[list, list]],
                            "compile_s": compile_total}
     if not timed:
         return out
-    eager_t = sum(_weight(g) * g["eager"]["median"] for g in timed)
-    comp_t = sum(_weight(g) * g["compiled"]["median"] for g in timed)
-    out.update(eager_s=eager_t, compiled_s=comp_t)
-    enough = all(len(samples[g["compile_id"]][0]) >= S.MIN_SAMPLES and
-                 len(samples[g["compile_id"]][1]) >= S.MIN_SAMPLES for g in timed)
-    if not enough:
-        out["speedup"] = S.SpeedUp(None, None, None, "too few samples", True, None).as_dict()
-        return out
-    import random
-
-    rng = random.Random(S.SEED)
-    stats = []
-    for _ in range(S.BOOTSTRAP // 2):
-        e_sum = c_sum = 0.0
-        for g in timed:
-            e, c = samples[g["compile_id"]]
-            idx = [rng.randrange(len(e)) for _ in range(len(e))]
-            e_sum += _weight(g) * S.median([e[i] for i in idx])
-            c_sum += _weight(g) * S.median([c[i] for i in idx if i < len(c)] or c)
-        stats.append(e_sum / c_sum if c_sum > 0 else math.inf)
-    a = (1 - S.CONFIDENCE) / 2
-    lo, hi = S.quantile(stats, a), S.quantile(stats, 1 - a)
-    ratio = eager_t / comp_t if comp_t > 0 else math.inf
-    out["speedup"] = S.SpeedUp(ratio, lo, hi, S.verdict(lo, hi), True,
-                               (hi - lo) / 2 / ratio if ratio else None).as_dict()
+    eager_t, comp_t, sp = _weighted_speedup(
+        [(_weight(g), *samples[g["compile_id"]]) for g in timed])
+    out.update(eager_s=eager_t, compiled_s=comp_t, speedup=sp)
     saved = eager_t - comp_t
     out["payback_runs"] = math.ceil(compile_total / saved) if saved > 0 and \
-        out["speedup"]["verdict"] == "faster" else None
+        sp["verdict"] == "faster" else None
     return out
+
+
+# -- whole module calls ------------------------------------------------------------------------
+def _module_row(p: dict[str, Any]) -> dict[str, Any]:
+    eager, compiled = p.get("eager_s") or [], p.get("compiled_s") or []
+    es = S.summarize(eager) if eager else None
+    cs = S.summarize(compiled) if compiled else None
+    return {"target": p["target"], "calls": p.get("calls"), "at_call": p.get("at_call"),
+            "device": p.get("device"), "timer": p.get("timer"), "inner": p.get("inner"),
+            "grad_enabled": p.get("grad_enabled"),
+            "eager": es.as_dict() if es else None, "compiled": cs.as_dict() if cs else None,
+            "speedup": S.speedup(eager, compiled).as_dict(), "error": p.get("error"),
+            "_samples": (eager, compiled)}
+
+
+def _module_totals(modules: list[dict[str, Any]]) -> dict[str, Any] | None:
+    timed = [m for m in modules if m["eager"] and m["compiled"]]
+    if not timed:
+        return None
+    eager_t, comp_t, sp = _weighted_speedup([(_weight(m), *m["_samples"]) for m in timed])
+    return {"modules_timed": len(timed), "eager_s": eager_t, "compiled_s": comp_t,
+            "speedup": sp}
+
+
+def _outside_graphs(modules: list[dict[str, Any]], graphs: list[dict[str, Any]]
+                    ) -> dict[str, Any] | None:
+    """With one compiled module, the share of its compiled call spent outside its graphs:
+    Dynamo's guards, the Python between graphs, the compiled wrappers' own work."""
+    timed = [m for m in modules if m["compiled"] and m["eager"]]
+    gs = [g for g in graphs if g["compiled"] and g["eager"]]
+    if len(timed) != 1 or not gs:
+        return None
+    m = timed[0]
+    calls = max(1, int(m.get("calls") or 1))
+    in_graphs = sum(_weight(g) * g["compiled"]["median"] for g in gs) / calls
+    eager_graphs = sum(_weight(g) * g["eager"]["median"] for g in gs) / calls
+    call_c, call_e = m["compiled"]["median"], m["eager"]["median"]
+    if call_c <= 0:
+        return None
+    return {"target": m["target"], "call_compiled_s": call_c, "call_eager_s": call_e,
+            "graphs_compiled_s": in_graphs, "graphs_eager_s": eager_graphs,
+            "outside_s": max(0.0, call_c - in_graphs),
+            "outside_frac": max(0.0, min(1.0, (call_c - in_graphs) / call_c))}
 
 
 # -- limiters ----------------------------------------------------------------------------------
@@ -145,7 +193,8 @@ def _frame_graphs(graphs: list[dict[str, Any]], fn: str | None) -> list[dict[str
 
 
 def limiters(graphs: list[dict[str, Any]], diagnoses: list[dict[str, Any]],
-             compiles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+             compiles: list[dict[str, Any]], outside: dict[str, Any] | None = None
+             ) -> list[dict[str, Any]]:
     """What keeps the compiled run from being faster, most impact first.
 
     impact ~ the share of the run's compiled-graph time the cause touches, scaled by how much
@@ -277,6 +326,22 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[dict[str, Any]],
                 "(lower precision, fewer materialised intermediates) makes it faster",
                 [g["compile_id"]], "use bf16/fp16 activations or fuse away intermediates", None))
 
+    # Time outside the compiled graphs, measured: the whole compiled call minus its graphs.
+    if outside and outside["outside_frac"] >= 0.1:
+        o = outside
+        out.append(_limiter(
+            "outside_graphs", o["outside_frac"], "measured",
+            f"{o['outside_frac']:.0%} of each compiled call of {o['target']} runs outside its "
+            "compiled graphs",
+            f"a whole compiled call takes {S.fmt_time(o['call_compiled_s'])}, its graphs "
+            f"{S.fmt_time(o['graphs_compiled_s'])}; the other {S.fmt_time(o['outside_s'])} is "
+            "Dynamo's guard checks, the Python between graphs (graph breaks) and the compiled "
+            f"wrappers' own work (eager: the call {S.fmt_time(o['call_eager_s'])}, its graphs' "
+            f"ops {S.fmt_time(o['graphs_eager_s'])})",
+            [g["compile_id"] for g in graphs],
+            "remove graph breaks so more of the call runs in one graph; on CUDA, "
+            "mode='reduce-overhead' replays the graphs as CUDA graphs with one launch", None))
+
     out.sort(key=lambda lim: -lim["impact"])
     return out
 
@@ -361,6 +426,8 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
         g["device_name"] = perf_run.get("device")
         graphs.append(g)
         samples[p["compile_id"]] = (p.get("eager_s") or [], p.get("compiled_s") or [])
+    modules = [_module_row(p) for p in reader.perf_calls(run_id)]
+    outside = _outside_graphs(modules, graphs)
     try:
         diagnoses = explain(reader, run_id)
     except Exception as exc:  # noqa: BLE001 - limiters degrade to the timings alone
@@ -380,6 +447,13 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
     for g in graphs:
         if g["error"]:
             notes.append(f"graph {g['compile_id']} could not be timed: {g['error']}")
+    for m in modules:
+        if m["error"]:
+            notes.append(f"whole calls of {m['target']} could not be timed: {m['error']}")
+    if graphs and not any(m["eager"] for m in modules):
+        notes.append("no whole-call timing (it needs a torch.compile'd nn.Module called at "
+                     "least twice): the speed-up is the compiled graphs' alone, without "
+                     "Dynamo's guards and the Python around and between the graphs")
     untimed = [c["compile_id"] for c in compiles if c["compile_id"] not in samples
                and c.get("status") in ("ok", "graph_break")
                and (c.get("stage_times") or {}).get("inductor")]
@@ -395,7 +469,10 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
         "settings": perf_run.get("settings"),
         "graphs": graphs,
         "totals": _totals(graphs, samples, compiles),
-        "limiters": limiters(graphs, diagnoses, compiles),
+        "modules": [{k: v for k, v in m.items() if k != "_samples"} for m in modules],
+        "module_totals": _module_totals(modules),
+        "outside_graphs": outside,
+        "limiters": limiters(graphs, diagnoses, compiles, outside),
         "notes": notes,
     }
 
@@ -404,17 +481,25 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
 def compare_modes(reports: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """One row per mode and a recommendation with its reasons.
 
-    Steady-state time = the run's time in compiled graphs (calls x median); the speed-up over
-    eager is measured inside each mode's own process (paired), so it does not depend on the
-    load of the other processes; comparing two modes' absolute times does, and is judged
+    Steady-state time = the run's time in whole calls of its compiled modules (calls x median),
+    or, without those, in its compiled graphs; the speed-up over eager is measured inside each
+    mode's own process (paired), so it does not depend on the load of the other processes; comparing two modes' absolute times does, and is judged
     against both runs' intervals."""
     rows = []
     for mode, rep in reports.items():
         t = rep.get("totals") or {}
-        sp = t.get("speedup") or {}
+        mt = rep.get("module_totals") or {}
+        # Whole module calls are what the user's program sees; the graphs alone leave out the
+        # guards and the Python around them (a launch-bound model's eager Python above all).
+        basis = "whole calls" if (mt.get("speedup") or {}).get("ratio") is not None \
+            else "compiled graphs"
+        src = mt if basis == "whole calls" else t
+        sp = src.get("speedup") or {}
         cg = [g for g in rep.get("graphs") or [] if g.get("compile_id")]
         rows.append({"mode": mode, "run": rep.get("run"), "compile_s": t.get("compile_s"),
-                     "steady_s": t.get("compiled_s"), "eager_s": t.get("eager_s"),
+                     "basis": basis,
+                     "steady_s": src.get("compiled_s"), "eager_s": src.get("eager_s"),
+                     "graphs_speedup": (t.get("speedup") or {}).get("ratio"),
                      "speedup": sp.get("ratio"), "speedup_lo": sp.get("lo"),
                      "speedup_hi": sp.get("hi"), "verdict": sp.get("verdict"),
                      "peak_rss_bytes": rep.get("peak_rss_bytes"),

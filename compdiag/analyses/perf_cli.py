@@ -38,6 +38,9 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="seconds of timing per compiled graph (default 1.5)")
     p.add_argument("--reps", type=int, default=None, metavar="N",
                    help="at least N paired samples per graph (default 7)")
+    p.add_argument("--keep-caches", default=None, metavar="DIR",
+                   help="keep each mode's Inductor cache in DIR/inductor-MODE (else a temporary "
+                        "directory, removed after the run); DIR must be new or empty")
     p.add_argument("target", metavar="SCRIPT|RUN")
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
     p.set_defaults(func=cmd_perf)
@@ -78,6 +81,13 @@ def cmd_perf(args: argparse.Namespace) -> int:
             raise CLIError("--modes runs a SCRIPT under each mode; a stored RUN has one mode")
         if args.args:
             raise CLIError("ARGS go with a SCRIPT, not with a stored RUN")
+        if args.keep_caches:
+            raise CLIError("--keep-caches goes with a SCRIPT: a stored RUN compiles nothing")
+    if args.keep_caches and is_script:
+        keep = Path(args.keep_caches)
+        if keep.exists() and (not keep.is_dir() or any(keep.iterdir())):
+            raise CLIError(f"--keep-caches {keep}: not a new or empty directory (a warm cache "
+                           "would hide the compile time)")
     exit_code = 0
     if is_script:
         runs = _run_modes(store, [target, *args.args], modes, args)
@@ -122,7 +132,9 @@ def _run_modes(store: Path, target: list[str], modes: list[str] | None,
     from compdiag.capture.runner import run_program
 
     runs = []
-    tmp = Path(tempfile.mkdtemp(prefix="compdiag-perf-"))
+    keep = getattr(args, "keep_caches", None)
+    tmp = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="compdiag-perf-"))
+    tmp.mkdir(parents=True, exist_ok=True)
     try:
         for mode in modes or [None]:
             env = {"COMPDIAG_PERF": "1",
@@ -139,7 +151,8 @@ def _run_modes(store: Path, target: list[str], modes: list[str] | None,
                                            else mode, extra_env=env, quiet=bool(args.json))
             runs.append((mode or "default", run_id, code))
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(tmp, ignore_errors=True)
     return runs
 
 
@@ -271,6 +284,20 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
                           + f"; peak memory {_mb(rep.get('peak_rss_bytes'))}"
                           + (f" (CUDA {_mb(rep.get('peak_cuda_bytes'))})"
                              if rep.get("peak_cuda_bytes") else ""))
+        for m in rep.get("modules") or []:
+            sp = m["speedup"]
+            if not (m.get("eager") and m.get("compiled")):
+                continue
+            ci = (f" [95% CI {fmt_ratio(sp['lo'])}-{fmt_ratio(sp['hi'])}]"
+                  if sp.get("lo") is not None else "")
+            o = rep.get("outside_graphs") or {}
+            inside = (f"; its graphs take {fmt_time(o['graphs_compiled_s'])} of the compiled "
+                      f"call" if o.get("target") == m["target"] else "")
+            console.print(f"whole calls of {m['target']} ({m.get('calls')} calls, timed before "
+                          f"call {m.get('at_call')}): eager {fmt_time(m['eager']['median'])}, "
+                          f"compiled {fmt_time(m['compiled']['median'])} -> "
+                          f"{_x(sp.get('ratio'))}{ci} ({sp['verdict']}){inside}",
+                          highlight=False)
         chart = bar_chart(rep["graphs"])
         if chart:
             console.print(Text("\n".join(chart)))
@@ -297,8 +324,8 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
     modes = doc.get("modes")
     if modes:
         t = Table(title="modes", title_justify="left")
-        for col in ("mode", "run", "compile", "time in graphs", "speed-up over eager [95% CI]",
-                    "peak memory", "CUDA graphs"):
+        for col in ("mode", "run", "compile", "steady-state time", "speed-up over eager [95% CI]",
+                    "measured on", "peak memory", "CUDA graphs"):
             t.add_column(col)
         for r in modes["rows"]:
             cg = r.get("cudagraphs") or {}
@@ -306,7 +333,7 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
                   f"{fmt_ratio(r['speedup_hi'])}]"
                   if r.get("speedup_lo") is not None else _x(r.get("speedup")))
             t.add_row(r["mode"], str(r["run"]), fmt_time(r.get("compile_s")),
-                      fmt_time(r.get("steady_s")), ci,
+                      fmt_time(r.get("steady_s")), ci, r.get("basis") or "compiled graphs",
                       _mb(r.get("peak_cuda_bytes") or r.get("peak_rss_bytes")),
                       f"{cg.get('applied', 0)} applied, {cg.get('skipped', 0)} skipped"
                       if cg.get("applied") or cg.get("skipped") else "-")

@@ -1,4 +1,5 @@
-"""Eager vs compiled timing of every compiled graph, inside the user's process (`compdiag perf`).
+"""Eager vs compiled timing of every compiled graph, and of whole calls of every compiled
+nn.Module (ModuleTimer), inside the user's process (`compdiag perf`).
 
 The graph Dynamo hands to the backend is kept (graph copied, parameters shared), the same way
 the accuracy checker keeps it (capture/accuracy.py). At the graph's first call (or the call
@@ -8,7 +9,8 @@ compiled function are timed on clones of that call's real inputs:
 - warm-up calls on both sides first (lazy initialisation, CUDA-graph recording, caches);
 - then paired samples, eager and compiled alternating, the order flipped each pair, so slow
   drift of a loaded machine hits both sides alike; each sample runs `inner` calls, chosen so one
-  sample lasts about COMPDIAG_PERF_SAMPLE_S (a few calls of a 20 us graph are not measurable);
+  sample lasts about COMPDIAG_PERF_SAMPLE_S (a few calls of a 20 us graph are not measurable;
+  on a GPU at least COMPDIAG_PERF_CUDA_SAMPLE_S and 3 calls, so the CPU runs ahead as in a loop);
 - at least COMPDIAG_PERF_MIN_REPS pairs, then more until COMPDIAG_PERF_BUDGET_S seconds or
   COMPDIAG_PERF_MAX_REPS pairs;
 - CUDA: torch.cuda.synchronize() around every sample and the time taken by CUDA events; CPU:
@@ -28,6 +30,7 @@ import os
 import resource
 import sys
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -53,7 +56,15 @@ class Settings:
     max_reps: int = 60
     budget_s: float = 1.5
     sample_s: float = 0.002
+    # On a GPU a sample is a block of back-to-back calls long enough for the CPU to run ahead of
+    # the GPU, as in a real loop: one call between synchronisations exposes the whole CPU-side
+    # cost of each call (guards, wrappers, CUDA-graph bookkeeping), which a loop hides. On the
+    # H200 that cost made single-call samples of BERT (batch 1) 8-45% slower than 6-9-call
+    # blocks of a plain timing.
+    cuda_sample_s: float = 0.025
+    cuda_min_inner: int = 3
     at_call: int = 1
+    module_at_call: int = 2  # a compiled module's whole call is timed before this call of it
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -63,7 +74,10 @@ class Settings:
         s.max_reps = max(s.min_reps, int(_env_float("COMPDIAG_PERF_MAX_REPS", s.max_reps)))
         s.budget_s = _env_float("COMPDIAG_PERF_BUDGET_S", s.budget_s)
         s.sample_s = _env_float("COMPDIAG_PERF_SAMPLE_S", s.sample_s)
+        s.cuda_sample_s = _env_float("COMPDIAG_PERF_CUDA_SAMPLE_S", s.cuda_sample_s)
         s.at_call = max(1, int(_env_float("COMPDIAG_PERF_AT_CALL", s.at_call)))
+        s.module_at_call = max(2, int(_env_float("COMPDIAG_PERF_MODULE_AT_CALL",
+                                                 s.module_at_call)))
         return s
 
 
@@ -84,6 +98,8 @@ class GraphTiming:
     # round trip of what leaves the graph: what a graph break costs the tensors crossing it)
     error: str | None = None
     calls: int = 0
+    target: str | None = None   # whole module calls (ModuleTimer): the module's class
+    at_call: int | None = None
 
 
 def _tensors(args: list[Any]) -> list[torch.Tensor]:
@@ -172,7 +188,9 @@ def time_pair(eager: Callable[..., Any], compiled: Callable[..., Any], args: lis
         t_c = clock.time(run_compiled, 1)
     timing.warmup = max(1, settings.warmup)
     fastest = max(min(t_e, t_c), 1e-7)
-    timing.inner = max(1, min(10_000, int(settings.sample_s / fastest)))
+    sample_s, least = ((max(settings.sample_s, settings.cuda_sample_s), settings.cuda_min_inner)
+                       if clock.cuda else (settings.sample_s, 1))
+    timing.inner = max(least, min(10_000, int(sample_s / fastest)))
     started = time.perf_counter()
     for i in range(settings.max_reps):
         if i >= settings.min_reps and time.perf_counter() - started > settings.budget_s:
@@ -216,8 +234,10 @@ class PerfTimer:
         self.timings.append(timing)
 
         def timed(*args: Any) -> Any:
+            if timer._active:  # a call made by a timing loop: not the user's
+                return compiled(*args)
             timing.calls += 1
-            if timing.calls != timer.settings.at_call or timer._active:
+            if timing.calls != timer.settings.at_call:
                 return compiled(*args)
             timer._active = True
             try:
@@ -253,12 +273,115 @@ class PerfTimer:
                 torch.random.set_rng_state(cpu_rng)
 
     def finish(self) -> None:
-        for t in self.timings:
-            if t.eager_s or t.error:
-                try:
-                    self.sink(t)
-                except Exception:  # noqa: BLE001
-                    pass
+        _send_all(self.timings, self.sink)
+
+
+class ModuleTimer:
+    """Times whole calls of each torch.compile'd nn.Module: the original module (eager, its
+    Python included) against the OptimizedModule (Dynamo's guards, every compiled graph and the
+    Python between them, CUDA-graph replay). That is the speed-up a user who times
+    `model(x)` against `torch.compile(model)(x)` sees; the per-graph timings say where it
+    comes from.
+
+    Timed once per module, before its `module_at_call`-th call (the first call compiles, and
+    its graphs are timed then), on clones of that call's inputs, with module buffers and RNG
+    restored, so the user's call then runs as it would have. Only modules: a plain function's
+    Python side effects (appending to a list, printing) would repeat with every timed call,
+    while a module's forward is expected to be free of them; a forward that has some is the
+    documented limit of this timing."""
+
+    def __init__(self, graph_timer: PerfTimer, sink: Callable[[GraphTiming], None]) -> None:
+        self.graph_timer = graph_timer
+        self.sink = sink
+        self.timings: list[GraphTiming] = []
+        self._by_module: "weakref.WeakKeyDictionary[Any, GraphTiming]" = \
+            weakref.WeakKeyDictionary()
+        self._names: dict[str, int] = {}
+
+    def install(self) -> Callable[[], None]:
+        from torch._dynamo.eval_frame import OptimizedModule
+
+        own = "__call__" in OptimizedModule.__dict__
+        original = OptimizedModule.__call__
+        timer = self
+
+        def __call__(mod: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                timer._before_call(mod, original, args, kwargs)
+            except Exception:  # noqa: BLE001 - fail open: the user's call always runs
+                pass
+            return original(mod, *args, **kwargs)
+
+        OptimizedModule.__call__ = __call__  # type: ignore[method-assign]
+
+        def uninstall() -> None:
+            if own:
+                OptimizedModule.__call__ = original  # type: ignore[method-assign]
+            else:
+                del OptimizedModule.__call__
+
+        return uninstall
+
+    def _timing(self, mod: Any) -> GraphTiming:
+        t = self._by_module.get(mod)
+        if t is None:
+            name = type(getattr(mod, "_orig_mod", mod)).__name__
+            n = self._names[name] = self._names.get(name, 0) + 1
+            t = GraphTiming(None, target=name if n == 1 else f"{name}#{n}")
+            self._by_module[mod] = t
+            self.timings.append(t)
+        return t
+
+    def _before_call(self, mod: Any, original: Callable[..., Any], args: tuple,
+                     kwargs: dict) -> None:
+        gt = self.graph_timer
+        if gt._active:  # called from inside a timing loop
+            return
+        timing = self._timing(mod)
+        timing.calls += 1
+        if timing.calls != gt.settings.module_at_call:
+            return
+        inner = getattr(mod, "_orig_mod", None)
+        if not isinstance(inner, torch.nn.Module):
+            return
+        tensors = _tensors([args, kwargs])
+        timing.device = _device_of([args, kwargs])
+        timing.grad_enabled = torch.is_grad_enabled() and (
+            any(t.requires_grad for t in tensors)
+            or any(p.requires_grad for p in inner.parameters()))
+        timing.n_inputs = len(tensors)
+        timing.input_bytes = sum(t.numel() * t.element_size() for t in tensors)
+        timing.at_call = timing.calls
+        cpu_rng = torch.random.get_rng_state()
+        ctx = gt.paused() if gt.paused is not None else _null()
+        gt._active = True
+        try:
+            with ctx, _preserved_state(inner):
+                time_pair(lambda a, k: inner(*a, **k),
+                          lambda a, k: original(mod, *a, **k),
+                          [args, kwargs], gt.settings, timing)
+        except Exception as exc:  # noqa: BLE001 - a timing fault is not the user's
+            timing.error = f"{type(exc).__name__}: {exc}"[:500]
+        finally:
+            gt._active = False
+            torch.random.set_rng_state(cpu_rng)
+        try:
+            self.sink(timing)
+        except Exception:  # noqa: BLE001
+            pass
+
+    def finish(self) -> None:
+        _send_all(self.timings, self.sink)
+
+
+def _send_all(timings: list[GraphTiming], sink: Callable[[GraphTiming], None]) -> None:
+    """At exit: every timing again, now with its final call count."""
+    for t in timings:
+        if t.eager_s or t.error:
+            try:
+                sink(t)
+            except Exception:  # noqa: BLE001
+                pass
 
 
 class _null:
@@ -294,14 +417,24 @@ def install(capture: Any) -> PerfTimer:
         with capture.lock:
             write_timing(ing.w, ing.run_id, t)
 
+    def call_sink(t: GraphTiming) -> None:
+        with capture.lock:
+            write_call_timing(ing.w, ing.run_id, t)
+
     timer = PerfTimer(sink, settings=Settings.from_env(), compile_id=_current_compile_id,
-                      paused=capture.paused)
+                      paused=getattr(capture, "timing", capture.paused))
     timer.install()
+    modules = ModuleTimer(timer, call_sink)
+    try:
+        modules.install()
+    except Exception as exc:  # noqa: BLE001 - per-graph timing still works without it
+        capture.warn("perf timing of whole module calls", exc)
     started = time.time()
 
     def at_exit() -> None:
         try:
             timer.finish()
+            modules.finish()
             with capture.lock:
                 mem = peak_memory()
                 ing.w.upsert("perf_runs", run_id=ing.run_id,
@@ -324,3 +457,10 @@ def write_timing(w: Any, run_id: int, t: GraphTiming) -> None:
              compiled_s=t.compiled_s, inner=t.inner, warmup=t.warmup, timer=t.timer,
              device=t.device, grad_enabled=t.grad_enabled, n_inputs=t.n_inputs,
              input_bytes=t.input_bytes, output_bytes=t.output_bytes, output_copy_s=t.output_copy_s, calls=t.calls, error=t.error)
+
+
+def write_call_timing(w: Any, run_id: int, t: GraphTiming) -> None:
+    w.upsert("perf_calls", run_id=run_id, target=t.target or "?",
+             eager_s=t.eager_s, compiled_s=t.compiled_s, inner=t.inner, warmup=t.warmup,
+             timer=t.timer, device=t.device, grad_enabled=t.grad_enabled,
+             at_call=t.at_call, calls=t.calls, error=t.error)

@@ -166,6 +166,17 @@ class Reader:
         rows.sort(key=lambda r: compile_id_key(r["compile_id"]))
         return rows
 
+    def perf_calls(self, run_id: int) -> list[dict[str, Any]]:
+        """Raw samples of whole calls of compiled nn.Modules (`compdiag perf`), by target."""
+        if not self._has_table("perf_calls"):
+            return []
+        rows = self._rows("SELECT * FROM perf_calls WHERE run_id = ? ORDER BY target",
+                          (run_id,))
+        for row in rows:
+            row["grad_enabled"] = bool(row["grad_enabled"]) if row["grad_enabled"] is not None \
+                else None
+        return rows
+
     def perf_run(self, run_id: int) -> dict[str, Any] | None:
         """The process' peak memory and timing settings of a `compdiag perf` run."""
         if not self._has_table("perf_runs"):

@@ -206,6 +206,23 @@ CREATE TABLE IF NOT EXISTS perf_runs (
     program_s       REAL,
     settings        TEXT
 );
+-- whole calls of a torch.compile'd nn.Module: its original module (eager, Python included) vs
+-- the OptimizedModule (guards, graphs, the Python between them), per-call seconds.
+CREATE TABLE IF NOT EXISTS perf_calls (
+    run_id       INTEGER NOT NULL,
+    target       TEXT NOT NULL,         -- the module's class, '#2' etc. for a second instance
+    eager_s      TEXT NOT NULL DEFAULT '[]',
+    compiled_s   TEXT NOT NULL DEFAULT '[]',
+    inner        INTEGER,
+    warmup       INTEGER,
+    timer        TEXT,
+    device       TEXT,
+    grad_enabled INTEGER,
+    at_call      INTEGER,               -- which call of the module was timed (before it ran)
+    calls        INTEGER,               -- calls of the module in the whole run
+    error        TEXT,
+    PRIMARY KEY (run_id, target)
+);
 CREATE TABLE IF NOT EXISTS perf_reports (
     run_id     INTEGER PRIMARY KEY,    -- the run the report is filed under
     created_at REAL NOT NULL,
@@ -216,7 +233,7 @@ CREATE TABLE IF NOT EXISTS perf_reports (
 DERIVED_TABLES = (
     "warnings", "records", "compiles", "graph_breaks", "recompiles", "failures", "kernels",
     "fusion", "cudagraphs", "autotune", "cache_events", "accuracy", "tensors",
-    "perf_graphs", "perf_runs", "perf_reports",
+    "perf_graphs", "perf_runs", "perf_reports", "perf_calls",
 )
 
 # Tables added after stores were already in use: created (IF NOT EXISTS) whenever a store is
