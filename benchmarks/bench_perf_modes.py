@@ -1,0 +1,143 @@
+"""`compdiag perf --modes` on the seed examples, checked against a plain timing of the same model.
+
+For each model: one `compdiag perf --json --modes M1,M2,... benchmarks/perf_gpu/seed.py MODEL`
+(each mode a fresh Inductor cache, kept with --keep-caches), then, per mode, the plain timing
+(benchmarks/perf_gpu/plain_timing.py: no compdiag, CUDA events around whole model calls) on
+that mode's now-warm cache, so both time the same kernels and the plain run does not
+re-autotune. Printed: compdiag's speed-up over eager with its 95% interval next to the plain
+speed-up with the interquartile range of its per-block ratios, and whether they agree (within
+noise): the plain interquartile range overlaps compdiag's interval, or the two ratios are
+within 5% of each other.
+
+    python benchmarks/bench_perf_modes.py --model resnet50 --batch 32 \\
+        [--modes default,reduce-overhead,max-autotune] [--out DIR] [--json]
+
+Needs a CUDA machine for the README's table (timm and transformers installed); `--model tiny
+--device cpu` tries the whole path on a CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import PYTHON, REPO, machine, table  # noqa: E402
+
+SEED = REPO / "benchmarks" / "perf_gpu" / "seed.py"
+PLAIN = REPO / "benchmarks" / "perf_gpu" / "plain_timing.py"
+
+
+def agree(row: dict, plain: dict) -> bool | None:
+    """Within noise: compdiag's 95% interval and the plain timing's interquartile range of
+    per-block ratios overlap, or the two ratios are within 5% of each other."""
+    r, lo, hi, p = row.get("speedup"), row.get("speedup_lo"), row.get("speedup_hi"), \
+        plain.get("speedup")
+    if r is None or p is None:
+        return None
+    q1, q3 = plain.get("ratio_q1", p), plain.get("ratio_q3", p)
+    overlap = lo is not None and hi is not None and lo <= q3 and q1 <= hi
+    return overlap or abs(p / r - 1) <= 0.05
+
+
+def _x(v: float | None) -> str:
+    return "-" if v is None else f"{v:.2f}x"
+
+
+def _s(v: float | None) -> str:
+    if v is None:
+        return "-"
+    return f"{v:.1f} s" if v >= 1 else f"{v * 1e3:.2f} ms"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", default="resnet50")
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--steps", type=int, default=50)
+    ap.add_argument("--modes", default="default,reduce-overhead,max-autotune")
+    ap.add_argument("--device", default=None)
+    ap.add_argument("--out", default=None, help="keep store, caches, logs and JSON here")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    out = Path(a.out or tempfile.mkdtemp(prefix="bench-perf-modes-")) / a.model
+    out.mkdir(parents=True, exist_ok=True)
+    dev = ["--device", a.device] if a.device else []
+    seed_args = [a.model, "--batch", str(a.batch), "--steps", str(a.steps), *dev]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+
+    t0 = time.perf_counter()
+    with open(out / "compdiag_perf.log", "w") as log:
+        p = subprocess.run([PYTHON, "-m", "compdiag", "perf", "--json", "--store",
+                            str(out / "store.db"), "--keep-caches", str(out / "caches"),
+                            "--modes", a.modes, str(SEED), *seed_args],
+                           stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=REPO)
+    perf_wall = time.perf_counter() - t0
+    if p.returncode != 0 or not p.stdout.strip():
+        print(f"compdiag perf failed (exit {p.returncode}); see {out / 'compdiag_perf.log'}",
+              file=sys.stderr)
+        print((out / "compdiag_perf.log").read_text()[-3000:], file=sys.stderr)
+        return 1
+    doc = json.loads(p.stdout)
+    (out / "compdiag_perf.json").write_text(json.dumps(doc, indent=1, default=repr))
+
+    plain: dict[str, dict] = {}
+    for row in doc["modes"]["rows"]:
+        mode = row["mode"]
+        penv = {**env, "TORCHINDUCTOR_CACHE_DIR": str(out / "caches" / f"inductor-{mode}")}
+        q = subprocess.run([PYTHON, str(PLAIN), a.model, "--mode", mode, "--batch",
+                            str(a.batch), *dev], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, env=penv, cwd=REPO)
+        (out / f"plain_{mode}.log").write_text(q.stderr)
+        try:
+            plain[mode] = json.loads(q.stdout.strip().splitlines()[-1])
+        except (json.JSONDecodeError, IndexError):
+            plain[mode] = {"error": f"exit {q.returncode}: {q.stderr.strip()[-300:]}"}
+
+    rows, result = [], []
+    for row in doc["modes"]["rows"]:
+        pl = plain[row["mode"]]
+        ok = agree(row, pl)
+        cg = row.get("cudagraphs") or {}
+        result.append({"mode": row["mode"], "compdiag": row, "plain": pl, "agree": ok})
+        rows.append([row["mode"], _s(row.get("compile_s")),
+                     _s((row.get("steady_s") or 0) / max(1, a.steps)) if row.get("steady_s")
+                     else "-",
+                     f"{_x(row.get('speedup'))} [{row.get('speedup_lo') or 0:.2f}-"
+                     f"{row.get('speedup_hi') or 0:.2f}] {row.get('basis') or ''}",
+                     _x(row.get("graphs_speedup")),
+                     f"{_x(pl.get('speedup'))} [{pl.get('ratio_q1', 0):.2f}-"
+                     f"{pl.get('ratio_q3', 0):.2f}]" if "speedup" in pl else pl.get("error", "-"),
+                     _s(pl.get("compiled_s")),
+                     "-" if not row.get("peak_cuda_bytes") else
+                     f"{row['peak_cuda_bytes'] / 2**30:.2f} GiB",
+                     f"{cg.get('applied', 0)}/{cg.get('applied', 0) + cg.get('skipped', 0)}",
+                     {True: "yes", False: "NO", None: "-"}[ok]])
+    summary = {"machine": machine(), "model": a.model, "batch": a.batch, "steps": a.steps,
+               "perf_wall_s": perf_wall, "rows": result,
+               "recommendation": doc["modes"]["recommendation"]}
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=repr))
+    if a.json:
+        print(json.dumps(summary, default=repr))
+        return 0
+    print(f"{a.model}, batch {a.batch}, {a.steps} steps; {machine()}; "
+          f"compdiag perf took {perf_wall:.0f} s for {len(rows)} modes")
+    print(table(["mode", "compile", "compiled/step", "compdiag speed-up [95% CI]",
+                 "graphs only",
+                 "plain speed-up [block IQR]", "plain compiled/call", "peak CUDA",
+                 "CUDA graphs", "agree"], rows))
+    rec = doc["modes"]["recommendation"]
+    print(f"recommendation: {rec.get('mode')}")
+    for r in rec.get("reasons") or []:
+        print(f"  - {r}")
+    return 0 if all(r["agree"] is not False for r in result) else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
