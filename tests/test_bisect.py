@@ -384,3 +384,35 @@ def test_real_inductor_bug_and_nothing_left_behind(tmp_path: Path) -> None:
     for d, snap in watched.items():
         assert _snapshot(d) == snap, d
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_accuracy_run_is_bisected_under_the_accuracy_checker(tmp_path: Path) -> None:
+    """A run that exits 0 with compiled relu returning x + 1 (the corpus' injector), recorded
+    with --check-accuracy: `bisect RUN` re-runs it under the accuracy checker and blames the
+    relu lowering; the replay pair reproduces it (fails: the marker line, passes: none)."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "acc.py").write_text((REPO / "corpus" / "acc_relu_injected.py").read_text())
+    env = _env(tmp_path)
+    store = tmp_path / "s.db"
+    p = subprocess.run([sys.executable, "-m", "compdiag", "run", "--check-accuracy", "--store",
+                        str(store), "acc.py"], cwd=work, env=env, capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    p = subprocess.run([sys.executable, "-m", "compdiag", "bisect", "--json", "--store",
+                        str(store), "latest"], cwd=work, env=env, capture_output=True,
+                       text=True, timeout=900)
+    assert p.returncode == 0, p.stderr[-3000:]
+    doc = json.loads(p.stdout)
+    assert (doc["backend"], doc["subsystem"], doc["debug_info"]) == \
+        ("inductor", "lowerings", "relu")
+    assert doc["culprit"]["target"] == "aten.relu.default"
+    assert "compdiag.bisect.accuracy_probe acc.py" in doc["replay"]
+    from compdiag.bisect.accuracy_probe import MARKER
+
+    on = subprocess.run(shlex.split(doc["replay"]), cwd=work, env=env, capture_output=True,
+                        text=True, timeout=300)
+    off = subprocess.run(shlex.split(doc["replay_off"]), cwd=work, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert (on.returncode, off.returncode) == (1, 0), (on.stderr[-2000:], off.stderr[-2000:])
+    assert MARKER in on.stderr and MARKER not in off.stderr

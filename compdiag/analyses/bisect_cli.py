@@ -2,8 +2,9 @@
 
 CMD exits 0 when good (like `git bisect run`). With RUN, the oracle is that captured run's own
 failure: its argv re-run in its cwd, bad when it exits with the same status (and, when the
-store recorded the exception, prints the same exception type). Accuracy-based oracles for RUN
-are not there yet."""
+store recorded the exception, prints the same exception type). A run that exited 0 with an
+accuracy failure recorded (`compdiag run --check-accuracy`) is re-run under the accuracy
+checker (compdiag/bisect/accuracy_probe.py): bad when a compiled graph diverges from eager."""
 
 from __future__ import annotations
 
@@ -82,17 +83,28 @@ def _from_run(args: argparse.Namespace, run: str | None):
     with Reader(_store(args)) as reader:
         run_id = reader.resolve_run(run)
         row = reader.run(run_id)
-        failures = [f for f in reader.failures(run_id) if f.get("stage") != "accuracy"]
+        all_failures = reader.failures(run_id)
+    failures = [f for f in all_failures if f.get("stage") != "accuracy"]
+    accuracy = [f for f in all_failures if f.get("stage") == "accuracy"]
     if row.get("source") != "run" or not row.get("argv"):
         raise CLIError(f"run {run_id} was imported, not run: there is no command to re-run "
                        "(use compdiag bisect -- CMD)")
     code = row.get("exit_code")
-    if not code:
-        raise CLIError(f"run {run_id} exited {code}: no failure to bisect (accuracy-based "
-                       "oracles for RUN are not supported yet; use compdiag bisect -- CMD)")
     cwd = Path(row.get("cwd") or ".")
     if not cwd.is_dir():
         raise CLIError(f"run {run_id} ran in {cwd}, which no longer exists")
+    if not code and accuracy:
+        from compdiag.bisect.accuracy_probe import MARKER
+        from compdiag.bisect.warm import eligible
+
+        if not eligible([sys.executable, *row["argv"]], cwd)[0]:
+            args.no_warm = True  # the program itself may not run in a forked interpreter
+        return [sys.executable, "-m", "compdiag.bisect.accuracy_probe", *row["argv"]], cwd, \
+            Oracle(bad_rc=1, bad_text=MARKER), run_id
+    if not code:
+        raise CLIError(f"run {run_id} exited {code} and recorded no accuracy failure: no "
+                       "failure to bisect (record one with compdiag run --check-accuracy, or "
+                       "use compdiag bisect -- CMD)")
     exc = (failures[-1].get("exc_type") or "").rsplit(".", 1)[-1] if failures else ""
     return [sys.executable, *row["argv"]], cwd, Oracle(bad_rc=int(code), bad_text=exc or None), \
         run_id

@@ -135,10 +135,33 @@ def _threads() -> int:
         return threading.active_count()
 
 
+def run_as_main(args: list[str]) -> object:
+    """Run `python ARGS` (SCRIPT ... or -m MODULE ...) in this interpreter, as python would
+    (argv, sys.path[0], __main__); the SystemExit code, or 1 after printing the traceback."""
+    import runpy
+
+    try:
+        if args[0] == "-m":
+            sys.argv = [args[1], *args[2:]]
+            sys.path[0] = os.getcwd()
+            runpy.run_module(args[1], run_name="__main__", alter_sys=True)
+        else:
+            sys.argv = list(args)
+            sys.path[0] = os.path.dirname(os.path.abspath(args[0]))
+            runpy.run_path(args[0], run_name="__main__")
+    except SystemExit as exc:
+        return exc.code
+    except BaseException:  # noqa: BLE001 - as the interpreter would: traceback, status 1
+        import traceback
+
+        traceback.print_exc()
+        return 1
+    return 0
+
+
 def _child(req: dict) -> None:
     """In the forked child: become the program."""
     import atexit
-    import runpy
 
     os.setsid()
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -152,29 +175,16 @@ def _child(req: dict) -> None:
     os.environ.clear()
     os.environ.update(req["env"])
     sys.stdin = open(0, closefd=False)
-    code: object = 0
-    try:
-        hook = sys.modules.get("compdiag_bisect_hook")
-        if hook is not None:
+    hook = sys.modules.get("compdiag_bisect_hook")
+    if hook is not None:
+        try:
             hook.refresh()  # re-reads TORCH_BISECT_* for this probe
-        args = list(req["argv"])
-        while args and args[0] in _SCRIPT_FLAGS:
-            args = args[1:]
-        if args[0] == "-m":
-            sys.argv = [args[1], *args[2:]]
-            sys.path[0] = os.getcwd()
-            runpy.run_module(args[1], run_name="__main__", alter_sys=True)
-        else:
-            sys.argv = list(args)
-            sys.path[0] = os.path.dirname(os.path.abspath(args[0]))
-            runpy.run_path(args[0], run_name="__main__")
-    except SystemExit as exc:
-        code = exc.code
-    except BaseException:  # noqa: BLE001 - as the interpreter would: traceback, status 1
-        import traceback
-
-        traceback.print_exc()
-        code = 1
+        except BaseException:  # noqa: BLE001 - fail open, as the hook itself does
+            pass
+    args = list(req["argv"])
+    while args and args[0] in _SCRIPT_FLAGS:
+        args = args[1:]
+    code = run_as_main(args)
     try:
         atexit._run_exitfuncs()
     except BaseException:  # noqa: BLE001
