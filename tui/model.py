@@ -106,6 +106,7 @@ class StoreModel:
         self.reader = Reader(self.path)
         self._index: dict[int, list[CompileInfo]] = {}
         self._runs: list[dict[str, Any]] | None = None
+        self._perf: dict[int, dict[str, Any] | None] = {}
 
     def close(self) -> None:
         self.reader.close()
@@ -207,6 +208,19 @@ class StoreModel:
     def metrics(self, run_id: int, compile_id: str) -> dict[str, Any] | None:
         row = self.reader.compile(run_id, compile_id)
         return None if row is None else row.get("metrics")
+
+    # -- `compdiag perf` ----------------------------------------------------------------------
+    def perf_report(self, run_id: int) -> dict[str, Any] | None:
+        """The `compdiag perf --json` document filed under this run, or None."""
+        if run_id not in self._perf:
+            self._perf[run_id] = self.reader.perf_report(run_id)
+        return self._perf[run_id]
+
+    def perf_section(self, run_id: int) -> dict[str, Any] | None:
+        """This run's part of its perf report (`runs[i]` with `run == run_id`)."""
+        doc = self.perf_report(run_id)
+        runs = [r for r in (doc or {}).get("runs") or [] if isinstance(r, dict)]
+        return next((r for r in runs if r.get("run") == run_id), runs[0] if runs else None)
 
     # -- commands for the selected item -----------------------------------------------------
     def minify_command(self, run_id: int, compile_id: str | None) -> str:

@@ -10,7 +10,9 @@ _MODULES = {
     "ArtifactView": "_artifact_view", "CodeView": "_code_view",
     "CompileSummary": "_compile_summary", "CompileTree": "_compile_tree",
     "DiagnosesPanel": "_diagnoses_panel", "KernelView": "_kernel_view", "KeyBar": "_key_bar",
-    "LineList": "_line_list", "RecordsView": "_records_view", "RowsTable": "_rows_table",
+    "LimitersList": "_limiters_list", "LineList": "_line_list", "PerfBars": "_perf_bars",
+    "PerfGraphs": "_perf_graphs", "PerfModes": "_perf_modes", "PerfSummary": "_perf_summary",
+    "RecordsView": "_records_view", "RowsTable": "_rows_table",
     "RunsTable": "_runs_table", "TabStrip": "_tab_strip", "TimingChart": "_timing_chart",
 }
 
@@ -24,7 +26,12 @@ if typing.TYPE_CHECKING:
     from compdiag_tui.widgets._diagnoses_panel import DiagnosesPanel
     from compdiag_tui.widgets._kernel_view import KernelView
     from compdiag_tui.widgets._key_bar import KeyBar
+    from compdiag_tui.widgets._limiters_list import LimitersList
     from compdiag_tui.widgets._line_list import LineList
+    from compdiag_tui.widgets._perf_bars import PerfBars
+    from compdiag_tui.widgets._perf_graphs import PerfGraphs
+    from compdiag_tui.widgets._perf_modes import PerfModes
+    from compdiag_tui.widgets._perf_summary import PerfSummary
     from compdiag_tui.widgets._records_view import RecordsView
     from compdiag_tui.widgets._rows_table import RowsTable
     from compdiag_tui.widgets._runs_table import RunsTable
