@@ -1,8 +1,8 @@
 """CompdiagApp: the Textual app behind `compdiag tui [RUN]`.
 
 Screens: runs list -> a run's compile tree (+ diagnoses) -> a compile id's stage tabs;
-the user's source at a line; search. Every read goes through `compdiag.store.Reader`
-(via `StoreModel`); payloads are fetched when their view is opened.
+a run's perf report; the user's source at a line; search. Every read goes through
+`compdiag.store.Reader` (via `StoreModel`); payloads are fetched when their view is opened.
 """
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ class CompdiagApp(App[int]):
         Binding("b", "copy_bisect", "Copy bisect"),
         Binding("escape", "back", "Back"),
         Binding("R", "runs", "Runs", show=False),
+        # The run screen shows `p` in its footer when the run has a perf report; this one
+        # answers everywhere else (and says so when there is none).
+        Binding("p", "perf", "Perf report", show=False),
     ]
 
     def __init__(self, store: Path | str, run_id: int | None = None, *,
@@ -63,7 +66,8 @@ class CompdiagApp(App[int]):
     def _preload(self) -> None:
         """Import the other screens while the user reads the first one, so that opening a
         compile id or a search does not pay for it."""
-        for name in ("CompileScreen", "SearchScreen", "SourceScreen", "RunsScreen"):
+        for name in ("CompileScreen", "SearchScreen", "SourceScreen", "RunsScreen",
+                     "PerfScreen"):
             getattr(screens, name)
         from compdiag_tui.widgets._code_view import highlight_line
 
@@ -91,6 +95,31 @@ class CompdiagApp(App[int]):
                     title: str = "") -> None:
         cwd = self.model.run(run_id).get("cwd")
         self.push_screen(screens.SourceScreen(filename, lineno, line, cwd=cwd, title=title))
+
+    def open_finding(self, run_id: int, finding: dict[str, Any]) -> bool:
+        """A diagnosis or a perf limiter: the user's source at its line, else its (first)
+        compile id. False when it has neither."""
+        frame = finding.get("user_frame") or {}
+        if frame.get("filename") and frame.get("lineno"):
+            self.open_source(run_id, frame["filename"], int(frame["lineno"]), frame.get("line"),
+                             title=str(finding.get("reason") or ""))
+            return True
+        cid = finding.get("compile_id") or next(iter(finding.get("compile_ids") or []), None)
+        if cid:
+            self.open_compile(run_id, str(cid))
+            return True
+        return False
+
+    def open_perf(self, run_id: int) -> None:
+        """The run's `compdiag perf` report, or a notification when it has none."""
+        screen = self.screen
+        if isinstance(screen, screens.PerfScreen) and screen.run_id == run_id:
+            return
+        if self.model.perf_report(run_id) is None:
+            self.notify(f"no perf report for run {run_id} — record one with "
+                        "`compdiag perf SCRIPT`", title="perf", severity="warning")
+            return
+        self.push_screen(screens.PerfScreen(run_id))
 
     def action_back(self) -> None:
         if isinstance(self.screen, screens.SearchScreen):
@@ -156,6 +185,11 @@ class CompdiagApp(App[int]):
         if run_id is None:
             return
         self.copy_text(self.model.bisect_command(run_id), "bisect")
+
+    def action_perf(self) -> None:
+        run_id = self.current_run_id()
+        if run_id is not None:
+            self.open_perf(run_id)
 
     def action_toggle_diagnoses(self) -> None:
         if isinstance(self.screen, RunScreen):

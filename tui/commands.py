@@ -1,5 +1,5 @@
 """The command palette's compdiag commands (ctrl+p): open a compile id or a run, search, copy
-the minify / bisect command, toggle the diagnoses panel."""
+the minify / bisect command, toggle the diagnoses panel, open the run's perf report."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ class CompdiagCommands(Provider):
         yield ("Copy bisect command", "for the current run (b)", app.action_copy_bisect)
         yield ("Toggle diagnoses panel", "show or hide the run's diagnoses (d)",
                app.action_toggle_diagnoses)
+        yield ("Perf report", "eager vs compiled per graph, what limits it, modes (p)",
+               app.action_perf)
         yield ("Runs list", "every run in the store", app.action_runs)
         for run in app.model.runs():
             yield (f"Open run {run['id']}", " ".join(run.get("argv") or [])[:60],

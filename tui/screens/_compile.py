@@ -34,6 +34,7 @@ class CompileScreen(Screen):
     CompileScreen ContentSwitcher { height: 1fr; }
     CompileScreen ContentSwitcher > * { height: 1fr; }
     CompileScreen .note { height: auto; padding: 0 1; color: $text-muted; }
+    CompileScreen .perf-line { height: auto; padding: 0 1; margin-top: 1; }
     """
 
     BINDINGS = [
@@ -147,7 +148,8 @@ class CompileScreen(Screen):
             summary = CompileSummary()
             summary.info = model.compile_info(run_id, cid)
             summary.details = model.details(run_id, cid)
-            return VerticalScroll(summary)
+            perf = self._perf_line()
+            return VerticalScroll(summary, *([perf] if perf is not None else []))
         if tab in ARTIFACT_TABS:
             return ArtifactView(ARTIFACT_TABS[tab],
                                 lambda kinds: model.artifact(run_id, cid, kinds),
@@ -184,6 +186,19 @@ class CompileScreen(Screen):
             view.kinds = dict(self.kinds)
             return view
         return Static(f"unknown tab {tab}")
+
+    def _perf_line(self) -> Static | None:
+        """This graph's line of the run's perf report, if `compdiag perf` timed it."""
+        rep = self.model.perf_section(self.run_id)
+        graph = next((g for g in (rep or {}).get("graphs") or []
+                      if g.get("compile_id") == self.compile_id), None)
+        if graph is None:
+            return None
+        from compdiag_tui.perf_format import graph_perf_line
+
+        line = graph_perf_line(graph)
+        line.append("  (p: the run's perf report)", "dim")
+        return Static(line, classes="perf-line")
 
     def _fusion_note(self) -> Group:
         rows = self.model.fusion(self.run_id, self.compile_id)

@@ -1,5 +1,5 @@
 """RunScreen: a run's compile tree (frames -> compile ids), the highlighted compile's summary,
-and the diagnoses panel with jump-to-source."""
+and the diagnoses panel with jump-to-source; `p` opens the run's perf report when it has one."""
 
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ class RunScreen(Screen):
         Binding("d", "toggle_diagnoses", "Diagnoses"),
         Binding("tab", "focus_next", "Next pane", show=False),
         Binding("o", "open_source", "Source"),
+        Binding("p", "perf", "Perf"),       # shown when the run has a perf report
     ]
 
     def __init__(self, run_id: int) -> None:
@@ -42,6 +43,7 @@ class RunScreen(Screen):
         self.run_id = run_id
         self.diagnoses: list[dict[str, Any]] | None = None
         self.diagnoses_source = ""
+        self.has_perf = False      # known after the first paint (the report is not read before)
 
     def compose(self) -> ComposeResult:
         model = self.app.model
@@ -80,6 +82,19 @@ class RunScreen(Screen):
         self.query_one(DiagnosesPanel).diagnoses = None
         # After the first paint: explain reads the whole run and must not delay the tree.
         self.call_after_refresh(self._load_diagnoses)
+        self.call_after_refresh(self._check_perf)
+
+    # -- `compdiag perf`'s report (`p`) -------------------------------------------------------
+    def _check_perf(self) -> None:
+        self.has_perf = self.app.model.perf_report(self.run_id) is not None
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Without a report the key falls through to the app's `p`, which says there is none.
+        return self.has_perf if action == "perf" else True
+
+    def action_perf(self) -> None:
+        self.app.open_perf(self.run_id)
 
     # -- diagnoses (a worker: explain may take a while on a big run) --------------------------
     @work(thread=True, exclusive=True, group="diagnoses")
@@ -96,21 +111,15 @@ class RunScreen(Screen):
     def _show_diagnoses(self, diagnoses: list[dict[str, Any]], source: str) -> None:
         self.diagnoses = diagnoses
         self.diagnoses_source = source
+        if not self.query(DiagnosesPanel):      # the screen was left (escape) meanwhile
+            return
         self.query_one(DiagnosesPanel).diagnoses = diagnoses
         self.query_one("#diagnoses-title", Static).update(
             f"diagnoses ({len(diagnoses)}, from {source}) — enter jumps to the user's source")
 
     @on(DiagnosesPanel.DiagnosisChosen)
     def _diagnosis_chosen(self, event: DiagnosesPanel.DiagnosisChosen) -> None:
-        d = event.diagnosis
-        frame = d.get("user_frame") or {}
-        if frame.get("filename") and frame.get("lineno"):
-            self.app.open_source(self.run_id, frame["filename"], int(frame["lineno"]),
-                                 frame.get("line"), title=str(d.get("reason") or ""))
-        else:
-            cid = d.get("compile_id") or next(iter(d.get("compile_ids") or []), None)
-            if cid:
-                self.app.open_compile(self.run_id, str(cid))
+        self.app.open_finding(self.run_id, event.diagnosis)
 
     # -- the tree --------------------------------------------------------------------------
     @on(CompileTree.CompileHighlighted)
