@@ -95,3 +95,19 @@ def test_timings_tab(store: Path, snap_compare) -> None:
         await _settle(pilot)
 
     assert snap_compare(CompdiagApp(store), terminal_size=SIZE, run_before=open_timings)
+
+
+def test_perf_screen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snap_compare) -> None:
+    """`p` on a run with a perf report: the demo store's fixed, hand-written report (a mode
+    comparison over its two runs), so the picture pins the TUI, not `compdiag perf`'s numbers."""
+    monkeypatch.setenv("COMPDIAG_TUI_EXPLAIN", "0")
+    store = build_demo_store(tmp_path / "demo.db", compiles=14, runs=2, cwd="/nonexistent/demo",
+                             perf_report=True)
+
+    async def open_perf(pilot) -> None:
+        await _started(pilot)
+        pilot.app.open_perf(2)
+        await pilot.pause()
+        await _settle(pilot)
+
+    assert snap_compare(CompdiagApp(store), terminal_size=(130, 46), run_before=open_perf)

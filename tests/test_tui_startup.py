@@ -1,7 +1,7 @@
 """The TUI's start path stays light: `compdiag tui` imports only its own subcommand module, and
 the first screen is drawn without torch, pygments, the analyses or the screens that a keypress
-opens (they load after the first frame). Deterministic module checks, not timings: the
-first-screen time itself is measured by benchmarks/tui_bench.py."""
+opens (they load after the first frame), a perf report's included. Deterministic module checks,
+not timings: the first-screen time itself is measured by benchmarks/tui_bench.py."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from compdiag_tui.demo_store import build_demo_store
 HEAVY = ("torch", "pygments", "rich.syntax", "compdiag.analyses", "compdiag.capture",
          "compdiag.minify", "compdiag.bisect", "compdiag_tui.screens._compile",
          "compdiag_tui.screens._search", "compdiag_tui.screens._source",
-         "compdiag_tui.screens._runs", "compdiag_tui.widgets._code_view",
+         "compdiag_tui.screens._runs", "compdiag_tui.screens._perf",
+         "compdiag_tui.perf_format", "compdiag_tui.widgets._code_view",
          "compdiag_tui.widgets._kernel_view", "textual.widgets._data_table")
 
 
@@ -51,7 +52,8 @@ def test_compdiag_tui_command_loads_only_its_own_module(tmp_path: Path) -> None:
 
 
 def test_first_screen_needs_no_heavy_module(tmp_path: Path) -> None:
-    store = build_demo_store(tmp_path / "demo.db", compiles=14)
+    # With a perf report: the run screen's `p` must not load the perf screen's modules.
+    store = build_demo_store(tmp_path / "demo.db", compiles=14, perf_report=True)
     # The app's preload runs once the first screen has been drawn: the modules loaded by then
     # are what the first screen cost (the probe records them instead of preloading).
     loaded = _loaded(f"""
