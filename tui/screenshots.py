@@ -15,6 +15,7 @@ from compdiag_tui.demo_store import build_demo_store
 from compdiag_tui.widgets import CodeView, DiagnosesPanel, KernelView
 
 SIZE = (130, 36)
+PERF_SIZE = (130, 46)
 
 
 async def _settle(pilot) -> None:
@@ -48,6 +49,17 @@ async def shoot(store: Path, out: Path) -> list[Path]:
     return written
 
 
+async def shoot_perf(store: Path, out: Path) -> Path:
+    """`p` on a run with a perf report (the demo store's fixed one, two modes)."""
+    app = CompdiagApp(store)
+    async with app.run_test(size=PERF_SIZE) as pilot:
+        await _settle(pilot)
+        app.open_perf(app.current_run_id())
+        await pilot.pause()
+        await _settle(pilot)
+        return Path(app.save_screenshot("tui_perf.svg", str(out)))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     out = Path(args[0] if args else "docs")
@@ -56,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         store = build_demo_store(Path(tmp) / "demo.db", compiles=14, cwd="/src/demo")
         for path in asyncio.run(shoot(store, out)):
             print(path)
+        perf = build_demo_store(Path(tmp) / "perf.db", compiles=14, runs=2, cwd="/src/demo",
+                                perf_report=True)
+        print(asyncio.run(shoot_perf(perf, out)))
     return 0
 
 
