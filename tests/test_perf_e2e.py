@@ -82,10 +82,17 @@ def test_model_speedup_is_measured_and_modes_compared(perf_runs):
     assert not any(lim["kind"] == "fallback" for lim in default["limiters"])
     assert default["totals"]["speedup"]["ratio"] > 0
     assert default["peak_rss_bytes"] > 50 * 2**20
+    # The compiled nn.Module's whole calls are timed too (before its 2nd call), and the mode
+    # table is built on them; the program's 8 calls are counted without the timing loops'.
+    (m,) = default["modules"]
+    assert m["target"] == "Model" and m["calls"] == 8 and m["at_call"] == 2
+    assert m["eager"]["n"] >= 5 and m["compiled"]["n"] >= 5 and m["error"] is None
+    assert default["outside_graphs"]["target"] == "Model"
     modes = doc["modes"]
     assert [r["mode"] for r in modes["rows"]] == ["default", "reduce-overhead"]
     for row in modes["rows"]:
         assert row["compile_s"] > 0 and row["steady_s"] > 0 and row["peak_rss_bytes"]
+        assert row["basis"] == "whole calls" and row["graphs_speedup"] > 0
     rec = modes["recommendation"]
     assert rec["mode"] in ("default", "reduce-overhead") and rec["reasons"]
     # CPU: reduce-overhead's CUDA graphs cannot apply, and the store says so.
