@@ -1,6 +1,6 @@
 """How the TUI words a `compdiag perf` report (the --json document `Reader.perf_report` returns):
 speed-ups with their 95% interval, verdict colours, times and sizes, in `compdiag perf`'s own
-words where its text report has them (perf_stats.fmt_time / fmt_ratio, perf_cli's helpers).
+words where its text report has them (compdiag.analyses.perf_stats' formatters).
 Imported by the perf screen and its widgets only, never on the way to the first screen."""
 
 from __future__ import annotations
@@ -9,11 +9,9 @@ from typing import Any
 
 from rich.text import Text
 
-from compdiag.analyses.perf_cli import _mb as mib
-from compdiag.analyses.perf_cli import _payback as payback_text
-from compdiag.analyses.perf_cli import _short_fn as short_function
-from compdiag.analyses.perf_cli import _x as times_x
-from compdiag.analyses.perf_stats import fmt_ratio, fmt_time
+from compdiag.analyses.perf_stats import fmt_mib as mib
+from compdiag.analyses.perf_stats import fmt_ratio, fmt_time, payback_text, short_function
+from compdiag.analyses.perf_stats import fmt_x as times_x
 
 __all__ = ["VERDICT_STYLE", "ci_text", "fmt_ratio", "fmt_time", "graph_perf_line", "median",
            "mib", "payback_text", "ratio_text", "short_function", "speedup_text", "times_x",

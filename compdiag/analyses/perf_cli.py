@@ -23,6 +23,11 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
+from compdiag.analyses.perf_stats import fmt_mib as _mb
+from compdiag.analyses.perf_stats import fmt_x as _x
+from compdiag.analyses.perf_stats import payback_text as _payback
+from compdiag.analyses.perf_stats import short_function as _short_fn
+
 MODES = ("default", "reduce-overhead", "max-autotune")
 
 
@@ -210,16 +215,6 @@ def _file(store: Path, doc: dict[str, Any]) -> None:
 
 
 # -- text output -------------------------------------------------------------------------------
-def _x(v: float | None) -> str:
-    from compdiag.analyses.perf_stats import fmt_ratio
-
-    return "-" if v is None or not math.isfinite(v) else fmt_ratio(v) + "x"
-
-
-def _mb(b: int | None) -> str:
-    return "-" if not b else f"{b / 2**20:.0f} MiB"
-
-
 _VERDICT_STYLE = {"faster": "green", "slower": "red", "within noise": "yellow",
                   "too few samples": "dim"}
 
@@ -344,20 +339,6 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
             console.print(f"  - {reason}", highlight=False)
         for caveat in rec.get("caveats") or []:
             console.print(f"[dim]  note: {caveat}[/]", highlight=False)
-
-
-def _short_fn(name: str | None) -> str:
-    """Dynamo's resume functions by what they resume: 'hot (resumed @9)'."""
-    if not name:
-        return "?"
-    m = re.match(r"torch_dynamo_resume_in_(\w+?)_at_(\d+)$", name)
-    return f"{m.group(1)} @{m.group(2)}+" if m else name
-
-
-def _payback(g: dict[str, Any]) -> str:
-    if g.get("payback_calls"):
-        return f"{g['payback_calls']} calls"
-    return "never" if g["speedup"]["verdict"] in ("slower", "within noise") else "-"
 
 
 COMMANDS = [("perf", register, "eager vs compiled time per graph, what limits the speed-up, "

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from dataclasses import asdict, dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 MIN_SAMPLES = 5
 BOOTSTRAP = 1000
@@ -149,3 +150,27 @@ def _sig3(v: float) -> str:
 
 def fmt_ratio(v: float | None) -> str:
     return "-" if v is None or not math.isfinite(v) else _sig3(v)
+
+
+def fmt_x(v: float | None) -> str:
+    """A speed-up: '1.61x', '-' when there is none."""
+    return "-" if v is None or not math.isfinite(v) else fmt_ratio(v) + "x"
+
+
+def fmt_mib(b: int | None) -> str:
+    return "-" if not b else f"{b / 2**20:.0f} MiB"
+
+
+def short_function(name: str | None) -> str:
+    """Dynamo's resume functions by what they resume: 'hot @9+'."""
+    if not name:
+        return "?"
+    m = re.match(r"torch_dynamo_resume_in_(\w+?)_at_(\d+)$", name)
+    return f"{m.group(1)} @{m.group(2)}+" if m else name
+
+
+def payback_text(g: dict[str, Any]) -> str:
+    """A graph row's payback: 'N calls', 'never' (not faster), '-' (unknown)."""
+    if g.get("payback_calls"):
+        return f"{g['payback_calls']} calls"
+    return "never" if g["speedup"]["verdict"] in ("slower", "within noise") else "-"
