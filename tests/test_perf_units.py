@@ -500,3 +500,49 @@ def test_time_outside_the_graphs_is_a_measured_limiter():
     assert "Net" in lim["reason"]
     # Two compiled modules: their graphs cannot be told apart, so no estimate.
     assert _outside_graphs(modules * 2, graphs) is None
+
+
+def test_module_timer_leaves_a_recompile_to_the_live_capture():
+    """Call 2 with a new shape recompiles. The recompile must happen in the module timer's
+    first, unpaused call (the capture records it as the user's call would have), never inside
+    the paused timing loops; the new graph is timed and its calls are the user's alone."""
+    import contextlib
+
+    import torch
+
+    from compdiag.capture.perf_timing import ModuleTimer, PerfTimer, Settings
+
+    state = {"paused": False}
+
+    @contextlib.contextmanager
+    def paused():
+        state["paused"] = True
+        try:
+            yield
+        finally:
+            state["paused"] = False
+
+    class Net(torch.nn.Module):
+        def forward(self, x):
+            return torch.sin(x) * 2
+
+    settings = Settings(min_reps=5, max_reps=5, budget_s=0.05, warmup=1)
+    gt = PerfTimer(lambda t: None, settings=settings, paused=paused,
+                   compile_id=lambda: "compiled while paused" if state["paused"] else "live")
+    undo_graphs = gt.install()
+    mt = ModuleTimer(gt, lambda t: None)
+    undo = mt.install()
+    try:
+        torch._dynamo.reset()
+        net = torch.compile(Net(), backend="eager", dynamic=False)
+        outs = [net(torch.ones(3)), net(torch.ones(5)), net(torch.ones(5))]
+    finally:
+        undo()
+        undo_graphs()
+        torch._dynamo.reset()
+    assert [o.shape[0] for o in outs] == [3, 5, 5]
+    assert [t.compile_id for t in gt.timings] == ["live", "live"]
+    assert [t.calls for t in gt.timings] == [1, 2]
+    assert all(t.eager_s for t in gt.timings)
+    (m,) = mt.timings
+    assert m.calls == 3 and m.at_call == 2 and len(m.eager_s) == 5

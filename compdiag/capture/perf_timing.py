@@ -100,6 +100,7 @@ class GraphTiming:
     calls: int = 0
     target: str | None = None   # whole module calls (ModuleTimer): the module's class
     at_call: int | None = None
+    measured: bool = False
 
 
 def _tensors(args: list[Any]) -> list[torch.Tensor]:
@@ -219,6 +220,7 @@ class PerfTimer:
         self.paused = paused
         self.timings: list[GraphTiming] = []
         self._active = False
+        self._probe = False
 
     def install(self) -> Callable[[], None]:
         from compdiag.capture.backend_hook import hook_backend_call
@@ -236,9 +238,14 @@ class PerfTimer:
         def timed(*args: Any) -> Any:
             if timer._active:  # a call made by a timing loop: not the user's
                 return compiled(*args)
-            timing.calls += 1
-            if timing.calls != timer.settings.at_call:
+            if not timer._probe:
+                timing.calls += 1
+            # A probe (ModuleTimer's first, unpaused call) is not the user's call, but a graph
+            # it compiles is timed then, as at that graph's first call.
+            due = timing.calls + (1 if timer._probe else 0) == timer.settings.at_call
+            if not due or timing.measured:
                 return compiled(*args)
+            timing.measured = True
             timer._active = True
             try:
                 timer._measure(gm, compiled, list(args), timing)
@@ -354,12 +361,22 @@ class ModuleTimer:
         timing.at_call = timing.calls
         cpu_rng = torch.random.get_rng_state()
         ctx = gt.paused() if gt.paused is not None else _null()
-        gt._active = True
         try:
-            with ctx, _preserved_state(inner):
-                time_pair(lambda a, k: inner(*a, **k),
-                          lambda a, k: original(mod, *a, **k),
-                          [args, kwargs], gt.settings, timing)
+            with _preserved_state(inner):
+                # One compiled call first with the capture on: if these inputs need a
+                # (re)compile, it is recorded as the user's call would have recorded it (the
+                # user's call then hits the cache); the paused timing loops compile nothing.
+                gt._probe = True
+                try:
+                    a, k = _clone_inputs([args, kwargs])
+                    original(mod, *a, **k)
+                finally:
+                    gt._probe = False
+                gt._active = True
+                with ctx:
+                    time_pair(lambda a, k: inner(*a, **k),
+                              lambda a, k: original(mod, *a, **k),
+                              [args, kwargs], gt.settings, timing)
         except Exception as exc:  # noqa: BLE001 - a timing fault is not the user's
             timing.error = f"{type(exc).__name__}: {exc}"[:500]
         finally:
