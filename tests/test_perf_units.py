@@ -299,10 +299,15 @@ def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     (["missing.py"], "no such file"),
     (["banana"], "neither a script nor a run id"),
     (["--modes", "default,max-autotune", "1"], "a stored RUN has one mode"),
+    (["--keep-caches", "caches", "1"], "--keep-caches goes with a SCRIPT"),
+    (["--keep-caches", "full", "prog.py"], "not a new or empty directory"),
 ])
 def test_bad_input_is_one_line(tmp_path, args, message):
     store = tmp_path / "s.db"
     Writer(store).close()
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "old-entry").write_text("x")  # a warm cache would hide the compile
+    (tmp_path / "prog.py").write_text("print('never run')\n")
     p = _cli("perf", "--store", str(store), *args, cwd=tmp_path)
     assert p.returncode == 2
     assert p.stderr.count("\n") == 1 and message in p.stderr, p.stderr
