@@ -332,9 +332,13 @@ def test_ctrl_c_kills_the_probes_and_removes_the_temp_dir(tmp_path: Path, how: s
     pids = tmp_path / "pids"
     cmd = [sys.executable, str(FAKE), "sleep", str(pids)] if how == "fresh" else \
         [sys.executable, str(BISECT_SCRIPTS / "sleeper.py"), str(pids)]
+    # A shell starts background jobs with SIGINT ignored, and an ignored SIGINT is inherited
+    # (python then installs no KeyboardInterrupt handler): give compdiag a default one, as a
+    # terminal would, whatever runs this suite.
     proc = subprocess.Popen([sys.executable, "-m", "compdiag", "bisect", "-j", "2", "--",
                              *cmd], cwd=tmp_path, env=_env(tmp_path), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and (not pids.exists() or
                                            len(pids.read_text().split()) < 2):
@@ -343,7 +347,16 @@ def test_ctrl_c_kills_the_probes_and_removes_the_temp_dir(tmp_path: Path, how: s
     assert len(started) == 2
     assert len(list((tmp_path / "tmp").iterdir())) == 1
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        # Say what was still running, and what compdiag printed, before failing.
+        tree = subprocess.run(["ps", "-eo", "pid,ppid,pgid,stat,etime,args", "--forest"],
+                              capture_output=True, text=True).stdout
+        proc.kill()
+        out, err = proc.communicate()
+        pytest.fail(f"compdiag bisect did not exit within 60 s of SIGINT\n--- stderr:\n"
+                    f"{err[-3000:]}\n--- processes:\n{tree[-6000:]}")
     assert proc.returncode == 130, err
     time.sleep(0.5)
     for pid in started:
