@@ -438,9 +438,10 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
     notes = []
     if reader_warning:
         notes.append(reader_warning)
-    if any(g.get("grad_enabled") for g in graphs):
-        notes.append("graphs called with autograd on were timed forward only (the backward "
-                     "graph's time is not included)")
+    if any(g.get("grad_enabled") for g in graphs) or any(m.get("grad_enabled")
+                                                         for m in modules):
+        notes.append("graphs and modules called with autograd on were timed forward only (the "
+                     "backward graph's time is not included)")
     if any(g["speedup"]["verdict"] == "within noise" for g in graphs):
         notes.append("'within noise': the 95% interval of the speed-up contains 1.0; the "
                      "difference is smaller than the timing noise")
