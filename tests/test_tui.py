@@ -276,7 +276,10 @@ async def test_runs_list_and_back(demo: Path) -> None:
         table = app.screen.query_one(RunsTable)
         assert table.row_count == 2
         assert table.get_row_at(0)[0] == "1" and table.get_row_at(1)[0] == "2"
+        assert app.current_run_id() == 2  # the latest run is highlighted first
         table.move_cursor(row=0)
+        await pilot.pause()
+        assert app.current_run_id() == 1  # p / b act on the highlighted run
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, RunScreen) and app.screen.run_id == 1

@@ -33,6 +33,18 @@ class RunsScreen(Screen):
             table.move_cursor(row=len(runs) - 1)
         table.focus()
 
+    @property
+    def run_id(self) -> int | None:
+        """The highlighted run: what the app's run commands (p, b) act on from this list."""
+        table = self.query_one(RunsTable)
+        if not table.row_count:
+            return None
+        try:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        except Exception:  # noqa: BLE001 - no cursor yet
+            return None
+        return int(key) if key is not None else None
+
     def action_open(self) -> None:
         table = self.query_one(RunsTable)
         if table.row_count:
