@@ -502,7 +502,11 @@ def test_time_outside_the_graphs_is_a_measured_limiter():
     assert o["outside_frac"] == pytest.approx(0.5) and o["graphs_compiled_s"] == pytest.approx(1e-3)
     (lim,) = [x for x in limiters(graphs, [], [], o) if x["kind"] == "outside_graphs"]
     assert lim["basis"] == "measured" and lim["impact"] == pytest.approx(0.5)
-    assert "Net" in lim["reason"]
+    assert "Net" in lim["reason"] and "reduce-overhead" in lim["fix"]
+    # Already under CUDA graphs: reduce-overhead is not the advice.
+    (lim,) = [x for x in limiters(graphs, [], [], {**o, "cudagraphs_applied": 1})
+              if x["kind"] == "outside_graphs"]
+    assert "reduce-overhead" not in lim["fix"] and "guard" in lim["fix"]
     # Two compiled modules: their graphs cannot be told apart, so no estimate.
     assert _outside_graphs(modules * 2, graphs) is None
 

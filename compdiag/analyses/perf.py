@@ -339,8 +339,11 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[dict[str, Any]],
             f"wrappers' own work (eager: the call {S.fmt_time(o['call_eager_s'])}, its graphs' "
             f"ops {S.fmt_time(o['graphs_eager_s'])})",
             [g["compile_id"] for g in graphs],
-            "remove graph breaks so more of the call runs in one graph; on CUDA, "
-            "mode='reduce-overhead' replays the graphs as CUDA graphs with one launch", None))
+            "remove graph breaks so more of the call runs in one graph; "
+            + ("CUDA graphs already replay the graphs here, so what remains is Dynamo's guard "
+               "checks and the Python around the graphs" if o.get("cudagraphs_applied") else
+               "on CUDA, mode='reduce-overhead' replays the graphs as CUDA graphs with one "
+               "launch"), None))
 
     out.sort(key=lambda lim: -lim["impact"])
     return out
@@ -428,6 +431,9 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
         samples[p["compile_id"]] = (p.get("eager_s") or [], p.get("compiled_s") or [])
     modules = [_module_row(p) for p in reader.perf_calls(run_id)]
     outside = _outside_graphs(modules, graphs)
+    if outside is not None:
+        outside["cudagraphs_applied"] = sum(1 for c in reader.cudagraphs(run_id)
+                                            if c.get("applied"))
     try:
         diagnoses = explain(reader, run_id)
     except Exception as exc:  # noqa: BLE001 - limiters degrade to the timings alone
