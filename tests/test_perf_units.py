@@ -233,6 +233,15 @@ def test_many_tiny_kernels_are_launch_overhead(tmp_path):
     lim = rep["limiters"][0]
     assert lim["kind"] == "launch_overhead" and lim["basis"] == "measured"
     assert "10 kernels" in lim["reason"]
+    # Replayed as a CUDA graph (reduce-overhead), the graph launches once: no such limiter.
+    (tmp_path / "cg").mkdir()
+    s = Store(tmp_path / "cg")
+    s.compile("0/0", "f")
+    s.timing("0/0", 60e-6, 50e-6)
+    for i in range(10):
+        s.kernel("0/0", f"triton_poi_fused_{i}", "triton")
+    s.w.insert("cudagraphs", run_id=s.run_id, compile_id="0/0", applied=True, reason=None)
+    assert not any(x["kind"] == "launch_overhead" for x in s.report()["limiters"])
 
 
 def test_noise_larger_than_difference_is_said(tmp_path):

@@ -291,8 +291,11 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[dict[str, Any]],
                                 "check for a decomposition or rewrite the op with ones "
                                 "Inductor lowers", None))
 
-    # Launch/dispatch overhead: many kernels, each doing little (measured time per kernel).
+    # Launch/dispatch overhead: many kernels, each doing little (measured time per kernel). A
+    # graph replayed as a CUDA graph launches once, whatever its kernel count.
     for g in timed:
+        if g.get("cudagraph_applied"):
+            continue
         n = sum(g["kernels"].values())
         dev = "cuda" if str(g.get("device") or "").startswith("cuda") else "cpu"
         med = g["compiled"]["median"]
@@ -429,11 +432,13 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
         g["device_name"] = perf_run.get("device")
         graphs.append(g)
         samples[p["compile_id"]] = (p.get("eager_s") or [], p.get("compiled_s") or [])
+    applied = {c["compile_id"] for c in reader.cudagraphs(run_id) if c.get("applied")}
+    for g in graphs:
+        g["cudagraph_applied"] = g["compile_id"] in applied
     modules = [_module_row(p) for p in reader.perf_calls(run_id)]
     outside = _outside_graphs(modules, graphs)
     if outside is not None:
-        outside["cudagraphs_applied"] = sum(1 for c in reader.cudagraphs(run_id)
-                                            if c.get("applied"))
+        outside["cudagraphs_applied"] = len(applied)
     try:
         diagnoses = explain(reader, run_id)
     except Exception as exc:  # noqa: BLE001 - limiters degrade to the timings alone
