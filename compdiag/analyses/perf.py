@@ -41,12 +41,21 @@ _FALLBACK_OP = re.compile(r"aten\.(\w+)")
 
 
 # -- per graph ---------------------------------------------------------------------------------
+def _samples(p: dict[str, Any]) -> tuple[list[float], list[float]]:
+    """A perf_graphs / perf_calls row's raw (eager, compiled) per-call seconds."""
+    return p.get("eager_s") or [], p.get("compiled_s") or []
+
+
+def _summaries(eager: list[float], compiled: list[float]
+               ) -> tuple[S.Summary | None, S.Summary | None, S.SpeedUp]:
+    """Each side's summary (None without samples) and the speed-up of one timed thing."""
+    return (S.summarize(eager) if eager else None, S.summarize(compiled) if compiled else None,
+            S.speedup(eager, compiled))
+
+
 def _graph_row(p: dict[str, Any], compile_row: dict[str, Any] | None,
                kernels: list[dict[str, Any]]) -> dict[str, Any]:
-    eager, compiled = p.get("eager_s") or [], p.get("compiled_s") or []
-    es = S.summarize(eager) if eager else None
-    cs = S.summarize(compiled) if compiled else None
-    sp = S.speedup(eager, compiled)
+    es, cs, sp = _summaries(*_samples(p))
     stage = (compile_row or {}).get("stage_times") or {}
     compile_s = stage.get("total")
     if compile_s is None and stage:
@@ -133,22 +142,21 @@ def _totals(graphs: list[dict[str, Any]], samples: dict[str, tuple[list, list]],
 
 # -- whole module calls ------------------------------------------------------------------------
 def _module_row(p: dict[str, Any]) -> dict[str, Any]:
-    eager, compiled = p.get("eager_s") or [], p.get("compiled_s") or []
-    es = S.summarize(eager) if eager else None
-    cs = S.summarize(compiled) if compiled else None
+    es, cs, sp = _summaries(*_samples(p))
     return {"target": p["target"], "calls": p.get("calls"), "at_call": p.get("at_call"),
             "device": p.get("device"), "timer": p.get("timer"), "inner": p.get("inner"),
             "grad_enabled": p.get("grad_enabled"),
             "eager": es.as_dict() if es else None, "compiled": cs.as_dict() if cs else None,
-            "speedup": S.speedup(eager, compiled).as_dict(), "error": p.get("error"),
-            "_samples": (eager, compiled)}
+            "speedup": sp.as_dict(), "error": p.get("error")}
 
 
-def _module_totals(modules: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _module_totals(modules: list[dict[str, Any]], samples: dict[str, tuple[list, list]]
+                   ) -> dict[str, Any] | None:
     timed = [m for m in modules if m["eager"] and m["compiled"]]
     if not timed:
         return None
-    eager_t, comp_t, sp = _weighted_speedup([(_weight(m), *m["_samples"]) for m in timed])
+    eager_t, comp_t, sp = _weighted_speedup([(_weight(m), *samples[m["target"]])
+                                             for m in timed])
     return {"modules_timed": len(timed), "eager_s": eager_t, "compiled_s": comp_t,
             "speedup": sp}
 
@@ -431,11 +439,13 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
                 g["fallbacks"].append(op)
         g["device_name"] = perf_run.get("device")
         graphs.append(g)
-        samples[p["compile_id"]] = (p.get("eager_s") or [], p.get("compiled_s") or [])
+        samples[p["compile_id"]] = _samples(p)
     applied = {c["compile_id"] for c in reader.cudagraphs(run_id) if c.get("applied")}
     for g in graphs:
         g["cudagraph_applied"] = g["compile_id"] in applied
-    modules = [_module_row(p) for p in reader.perf_calls(run_id)]
+    calls = reader.perf_calls(run_id)
+    modules = [_module_row(p) for p in calls]
+    module_samples = {p["target"]: _samples(p) for p in calls}
     outside = _outside_graphs(modules, graphs)
     if outside is not None:
         outside["cudagraphs_applied"] = len(applied)
@@ -481,8 +491,8 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
         "settings": perf_run.get("settings"),
         "graphs": graphs,
         "totals": _totals(graphs, samples, compiles),
-        "modules": [{k: v for k, v in m.items() if k != "_samples"} for m in modules],
-        "module_totals": _module_totals(modules),
+        "modules": modules,
+        "module_totals": _module_totals(modules, module_samples),
         "outside_graphs": outside,
         "limiters": limiters(graphs, diagnoses, compiles, outside),
         "notes": notes,
