@@ -109,6 +109,22 @@ def _tensors(args: list[Any]) -> list[torch.Tensor]:
     return [t for t in pytree.tree_leaves(args) if isinstance(t, torch.Tensor)]
 
 
+def _note_inputs(timing: GraphTiming, args: list[Any]) -> list[torch.Tensor]:
+    """Record what a timed call takes (device, count, bytes); its tensors, for the caller."""
+    tensors = _tensors(args)
+    timing.device = _device_of(args)
+    timing.n_inputs = len(tensors)
+    timing.input_bytes = sum(t.numel() * t.element_size() for t in tensors)
+    return tensors
+
+
+def _send(sink: Callable[[GraphTiming], None], timing: GraphTiming) -> None:
+    try:
+        sink(timing)
+    except Exception:  # noqa: BLE001 - storing a timing must not fail the user's call
+        pass
+
+
 def _device_of(args: list[Any]) -> str:
     for t in _tensors(args):
         if t.device.type != "cpu":
@@ -253,10 +269,7 @@ class PerfTimer:
                 timing.error = f"{type(exc).__name__}: {exc}"[:500]
             finally:
                 timer._active = False
-            try:
-                timer.sink(timing)
-            except Exception:  # noqa: BLE001
-                pass
+            _send(timer.sink, timing)
             return compiled(*args)
 
         timed._compdiag_perf = True  # type: ignore[attr-defined]
@@ -264,20 +277,13 @@ class PerfTimer:
 
     def _measure(self, gm: torch.fx.GraphModule, compiled: Callable[..., Any], args: list[Any],
                  timing: GraphTiming) -> None:
-        tensors = _tensors(args)
-        timing.device = _device_of(args)
+        tensors = _note_inputs(timing, args)
         # Autograd matters only when some input asks for gradients (then the compiled side is
         # AOTAutograd's forward, saving what backward needs; backward itself is not timed).
         timing.grad_enabled = torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
-        timing.n_inputs = len(tensors)
-        timing.input_bytes = sum(t.numel() * t.element_size() for t in tensors)
-        cpu_rng = torch.random.get_rng_state()
         ctx = self.paused() if self.paused is not None else _null()
-        with ctx, _preserved_state(gm):
-            try:
-                time_pair(gm, compiled, args, self.settings, timing)
-            finally:
-                torch.random.set_rng_state(cpu_rng)
+        with ctx, _preserved_state(gm):  # RNG streams and buffers as they were
+            time_pair(gm, compiled, args, self.settings, timing)
 
     def finish(self) -> None:
         _send_all(self.timings, self.sink)
@@ -351,18 +357,14 @@ class ModuleTimer:
         inner = getattr(mod, "_orig_mod", None)
         if not isinstance(inner, torch.nn.Module):
             return
-        tensors = _tensors([args, kwargs])
-        timing.device = _device_of([args, kwargs])
+        tensors = _note_inputs(timing, [args, kwargs])
         timing.grad_enabled = torch.is_grad_enabled() and (
             any(t.requires_grad for t in tensors)
             or any(p.requires_grad for p in inner.parameters()))
-        timing.n_inputs = len(tensors)
-        timing.input_bytes = sum(t.numel() * t.element_size() for t in tensors)
         timing.at_call = timing.calls
-        cpu_rng = torch.random.get_rng_state()
         ctx = gt.paused() if gt.paused is not None else _null()
         try:
-            with _preserved_state(inner):
+            with _preserved_state(inner):  # RNG streams and buffers as they were
                 # One compiled call first with the capture on: if these inputs need a
                 # (re)compile, it is recorded as the user's call would have recorded it (the
                 # user's call then hits the cache); the paused timing loops compile nothing.
@@ -381,11 +383,7 @@ class ModuleTimer:
             timing.error = f"{type(exc).__name__}: {exc}"[:500]
         finally:
             gt._active = False
-            torch.random.set_rng_state(cpu_rng)
-        try:
-            self.sink(timing)
-        except Exception:  # noqa: BLE001
-            pass
+        _send(self.sink, timing)
 
     def finish(self) -> None:
         _send_all(self.timings, self.sink)
@@ -395,10 +393,7 @@ def _send_all(timings: list[GraphTiming], sink: Callable[[GraphTiming], None]) -
     """At exit: every timing again, now with its final call count."""
     for t in timings:
         if t.eager_s or t.error:
-            try:
-                sink(t)
-            except Exception:  # noqa: BLE001
-                pass
+            _send(sink, t)
 
 
 class _null:
