@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.text import Text
 
+from compdiag.analyses.perf_stats import fmt_ci as ci_text
 from compdiag.analyses.perf_stats import fmt_mib as mib
 from compdiag.analyses.perf_stats import fmt_ratio, fmt_time, payback_text, short_function
 from compdiag.analyses.perf_stats import fmt_x as times_x
@@ -19,10 +20,6 @@ __all__ = ["VERDICT_STYLE", "ci_text", "fmt_ratio", "fmt_time", "graph_perf_line
 
 VERDICT_STYLE = {"faster": "bold green", "slower": "bold red", "within noise": "yellow",
                  "too few samples": "dim"}
-
-
-def ci_text(lo: float | None, hi: float | None) -> str:
-    return "-" if lo is None or hi is None else f"{fmt_ratio(lo)}-{fmt_ratio(hi)}"
 
 
 def ratio_text(sp: dict[str, Any] | None) -> Text:

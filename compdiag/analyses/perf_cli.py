@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
+from compdiag.analyses.perf_stats import fmt_ci
 from compdiag.analyses.perf_stats import fmt_mib as _mb
 from compdiag.analyses.perf_stats import fmt_x as _x
 from compdiag.analyses.perf_stats import payback_text as _payback
@@ -244,7 +245,7 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from compdiag.analyses.perf_stats import fmt_ratio, fmt_time
+    from compdiag.analyses.perf_stats import fmt_time
 
     for rep in doc["runs"]:
         title = (f"compdiag perf — run {rep['run']}, mode {rep['mode']}, "
@@ -256,8 +257,7 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
                          no_wrap=col != "function", overflow="ellipsis")
         for g in rep["graphs"]:
             sp = g["speedup"]
-            ci = (f"{fmt_ratio(sp['lo'])}-{fmt_ratio(sp['hi'])}" if sp.get("lo") is not None
-                  else "-")
+            ci = fmt_ci(sp.get("lo"), sp.get("hi"))
             t.add_row(g["compile_id"], _short_fn(g.get("function")), str(g.get("calls") or "-"),
                       fmt_time((g["eager"] or {}).get("median")),
                       fmt_time((g["compiled"] or {}).get("median")), _x(sp.get("ratio")), ci,
@@ -267,7 +267,7 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
         tot = rep["totals"]
         if tot.get("speedup"):
             sp = tot["speedup"]
-            ci = (f" [95% CI {fmt_ratio(sp['lo'])}-{fmt_ratio(sp['hi'])}]"
+            ci = (f" [95% CI {fmt_ci(sp['lo'], sp.get('hi'))}]"
                   if sp.get("lo") is not None else "")
             console.print(f"time in compiled graphs (calls x median): eager "
                           f"{fmt_time(tot.get('eager_s'))}, compiled "
@@ -283,7 +283,7 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
             sp = m["speedup"]
             if not (m.get("eager") and m.get("compiled")):
                 continue
-            ci = (f" [95% CI {fmt_ratio(sp['lo'])}-{fmt_ratio(sp['hi'])}]"
+            ci = (f" [95% CI {fmt_ci(sp['lo'], sp.get('hi'))}]"
                   if sp.get("lo") is not None else "")
             o = rep.get("outside_graphs") or {}
             inside = (f"; its graphs take {fmt_time(o['graphs_compiled_s'])} of the compiled "
@@ -324,8 +324,7 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
             t.add_column(col)
         for r in modes["rows"]:
             cg = r.get("cudagraphs") or {}
-            ci = (f"{_x(r['speedup'])} [{fmt_ratio(r['speedup_lo'])}-"
-                  f"{fmt_ratio(r['speedup_hi'])}]"
+            ci = (f"{_x(r['speedup'])} [{fmt_ci(r['speedup_lo'], r.get('speedup_hi'))}]"
                   if r.get("speedup_lo") is not None else _x(r.get("speedup")))
             t.add_row(r["mode"], str(r["run"]), fmt_time(r.get("compile_s")),
                       fmt_time(r.get("steady_s")), ci, r.get("basis") or "compiled graphs",

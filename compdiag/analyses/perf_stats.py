@@ -157,6 +157,11 @@ def fmt_x(v: float | None) -> str:
     return "-" if v is None or not math.isfinite(v) else fmt_ratio(v) + "x"
 
 
+def fmt_ci(lo: float | None, hi: float | None) -> str:
+    """A speed-up's interval: '1.59-1.63', '-' when there is none."""
+    return "-" if lo is None or hi is None else f"{fmt_ratio(lo)}-{fmt_ratio(hi)}"
+
+
 def fmt_mib(b: int | None) -> str:
     return "-" if not b else f"{b / 2**20:.0f} MiB"
 
