@@ -21,3 +21,29 @@ def test_concurrent_creation_of_one_new_store(tmp_path):
 
         with Reader(db) as r:
             assert len(r.runs()) == 6
+
+
+def test_wal_switch_waits_out_a_lock_reported_without_the_busy_handler(tmp_path, monkeypatch):
+    """The rare race behind a CI failure: SQLite answers the first PRAGMA journal_mode=WAL of a
+    new file with 'database is locked' at once (a lock-upgrade deadlock skips the busy
+    handler). connect() must wait and retry, not fail the run."""
+    import sqlite3
+
+    from compdiag.store import schema
+
+    class Flaky(sqlite3.Connection):
+        refusals = 2
+
+        def execute(self, sql, *args):  # noqa: ANN001, ANN002
+            if sql.startswith("PRAGMA journal_mode") and Flaky.refusals:
+                Flaky.refusals -= 1
+                raise sqlite3.OperationalError("database is locked")
+            return super().execute(sql, *args)
+
+    real = sqlite3.connect
+    monkeypatch.setattr(schema.sqlite3, "connect",
+                        lambda *a, **k: real(*a, **k, factory=Flaky))
+    conn = schema.connect(tmp_path / "s.db", create=True)
+    assert Flaky.refusals == 0
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()

@@ -241,6 +241,9 @@ DERIVED_TABLES = (
 ADDITIVE_DDL = DDL[DDL.index("-- compdiag perf"):]
 
 
+BUSY_TIMEOUT_S = 30.0  # how long a connection waits for another process' lock
+
+
 def connect(path: Path | str, *, create: bool) -> sqlite3.Connection:
     """Open a store, creating it when asked; refuse a newer or foreign file in one line."""
     path = Path(path)
@@ -252,9 +255,9 @@ def connect(path: Path | str, *, create: bool) -> sqlite3.Connection:
         except OSError as exc:
             raise StoreError(f"cannot create a store at {path} ({exc.strerror or exc})") from None
     try:
-        conn = sqlite3.connect(str(path), timeout=30, isolation_level=None,
+        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
+        _set_wal(conn)
         conn.execute("PRAGMA synchronous=NORMAL")
         # Several processes may create the same new store at once (parallel `compdiag run`s):
         # check and create under one write lock, so each sees no store or a whole one.
@@ -288,6 +291,26 @@ def connect(path: Path | str, *, create: bool) -> sqlite3.Connection:
         raise StoreError(f"{path} is not a readable compdiag store ({exc})") from None
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def _set_wal(conn: sqlite3.Connection) -> None:
+    """PRAGMA journal_mode=WAL, retried while the file is locked. On a new file still in
+    rollback mode, two processes switching it at once can deadlock on the lock upgrade, and
+    SQLite then answers 'database is locked' at once, without its busy handler (seen once in
+    a CI run of the concurrent-creation test); wait as the busy timeout would have."""
+    import time
+
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.02)
 
 
 def _execute_script(conn: sqlite3.Connection, script: str) -> None:
