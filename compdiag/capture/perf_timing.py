@@ -55,13 +55,18 @@ class Settings:
     min_reps: int = 7
     max_reps: int = 60
     budget_s: float = 1.5
-    sample_s: float = 0.002
-    # On a GPU a sample is a block of back-to-back calls long enough for the CPU to run ahead of
-    # the GPU, as in a real loop: one call between synchronisations exposes the whole CPU-side
-    # cost of each call (guards, wrappers, CUDA-graph bookkeeping), which a loop hides. On the
-    # H200 that cost made single-call samples of BERT (batch 1) 8-45% slower than 6-9-call
-    # blocks of a plain timing.
-    cuda_sample_s: float = 0.025
+    # A sample is a block of back-to-back calls, eager and compiled blocks alternating. Short
+    # blocks are biased towards 1x: the first call after a switch runs with the other side's
+    # data in the caches. On this repo's 2-core CPU box, 2-3-call blocks of a small MLP gave
+    # a median 1.02x (ten processes) where 30-call blocks gave 1.09x and a plain 50 ms-block
+    # timing 1.12-1.16x.
+    sample_s: float = 0.02
+    # On a GPU, the block must also be long enough for the CPU to run ahead of the GPU, as in a
+    # real loop: one call between synchronisations exposes the whole CPU-side cost of each
+    # call (guards, wrappers, CUDA-graph bookkeeping), which a loop hides. On the H200 that
+    # cost made single-call samples of BERT (batch 1) 8-45% slower than 6-9-call blocks of a
+    # plain timing. 50 ms, as the plain timing that checks these numbers uses.
+    cuda_sample_s: float = 0.05
     cuda_min_inner: int = 3
     at_call: int = 1
     module_at_call: int = 2  # a compiled module's whole call is timed before this call of it
