@@ -30,6 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import PYTHON, REPO, machine, table  # noqa: E402
 
+from compdiag.analyses.perf_stats import compile_text  # noqa: E402
+
 SEED = REPO / "benchmarks" / "perf_gpu" / "seed.py"
 PLAIN = REPO / "benchmarks" / "perf_gpu" / "plain_timing.py"
 
@@ -130,7 +132,7 @@ def main() -> int:
         ok = agree(row, pl)
         cg = row.get("cudagraphs") or {}
         result.append({"mode": row["mode"], "compdiag": row, "plain": pl, "agree": ok})
-        rows.append([row["mode"], _s(row.get("compile_s")),
+        rows.append([row["mode"], compile_text(row),
                      _s((row.get("steady_s") or 0) / max(1, a.steps)) if row.get("steady_s")
                      else "-",
                      f"{_x(row.get('speedup'))} [{row.get('speedup_lo') or 0:.2f}-"

@@ -288,6 +288,28 @@ def test_recommendation_needs_a_gain_beyond_the_noise():
     assert any("+108%" in r for r in rec["reasons"])
 
 
+def test_autotuning_share_of_a_compile_is_named():
+    # Inductor's compile_time_autotune_time_us, per compile, summed over the run's compiles;
+    # None (not 0) when no compile reports it, as on the CPU without autotuning.
+    from compdiag.analyses.perf import _totals
+
+    compiles = [{"stage_times": {"total": 70.0, "autotune": 50.0}},
+                {"stage_times": {"total": 3.0}}]
+    assert _totals([], {}, compiles)["autotune_s"] == 50.0
+    assert _totals([], {}, [{"stage_times": {"total": 3.0}}])["autotune_s"] is None
+    slow = dict(_row("max-autotune", 2.1, 1.9, 2.3, 73.6), autotune_s=52.0)
+    assert S.compile_text(slow) == "73.6 s (52.0 s autotuning)"
+    # A tenth of the compile or less is not worth a mention.
+    assert S.compile_text(dict(slow, autotune_s=7.0)) == "73.6 s"
+    rec = recommend([_row("default", 2.0, 1.8, 2.2, 12.0), slow])
+    assert any("6.1x the compile time (52.0 s of its 73.6 s is autotuning)" in r
+               for r in rec["reasons"]), rec["reasons"]
+    rec = recommend([_row("default", 1.2, 1.1, 1.3, 12.0), dict(slow, speedup=2.5,
+                                                               speedup_lo=2.4, speedup_hi=2.6)])
+    assert rec["mode"] == "max-autotune"
+    assert any("(+108%) for 6.1x the compile time (52.0 s" in r for r in rec["reasons"])
+
+
 def test_compare_modes_rows():
     rep = {"run": 1, "totals": {"compile_s": 3.0, "compiled_s": 1.0, "eager_s": 2.0,
                                 "speedup": {"ratio": 2.0, "lo": 1.9, "hi": 2.1,

@@ -11,12 +11,13 @@ from rich.text import Text
 
 from compdiag.analyses.perf_stats import fmt_ci as ci_text
 from compdiag.analyses.perf_stats import fmt_mib as mib
-from compdiag.analyses.perf_stats import fmt_ratio, fmt_time, payback_text, short_function
+from compdiag.analyses.perf_stats import (compile_text, fmt_ratio, fmt_time, payback_text,
+                                          short_function)
 from compdiag.analyses.perf_stats import fmt_x as times_x
 
-__all__ = ["VERDICT_STYLE", "ci_text", "fmt_ratio", "fmt_time", "graph_perf_line", "median",
-           "mib", "payback_text", "ratio_text", "short_function", "speedup_text", "times_x",
-           "verdict_text"]
+__all__ = ["VERDICT_STYLE", "ci_text", "compile_text", "fmt_ratio", "fmt_time",
+           "graph_perf_line", "median", "mib", "payback_text", "ratio_text", "short_function",
+           "speedup_text", "times_x", "verdict_text"]
 
 VERDICT_STYLE = {"faster": "bold green", "slower": "bold red", "within noise": "yellow",
                  "too few samples": "dim"}

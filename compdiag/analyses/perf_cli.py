@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
-from compdiag.analyses.perf_stats import fmt_ci
+from compdiag.analyses.perf_stats import compile_text, fmt_ci
 from compdiag.analyses.perf_stats import fmt_mib as _mb
 from compdiag.analyses.perf_stats import fmt_x as _x
 from compdiag.analyses.perf_stats import payback_text as _payback
@@ -326,7 +326,7 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
             cg = r.get("cudagraphs") or {}
             ci = (f"{_x(r['speedup'])} [{fmt_ci(r['speedup_lo'], r.get('speedup_hi'))}]"
                   if r.get("speedup_lo") is not None else _x(r.get("speedup")))
-            t.add_row(r["mode"], str(r["run"]), fmt_time(r.get("compile_s")),
+            t.add_row(r["mode"], str(r["run"]), compile_text(r),
                       fmt_time(r.get("steady_s")), ci, r.get("basis") or "compiled graphs",
                       _mb(r.get("peak_cuda_bytes") or r.get("peak_rss_bytes")),
                       f"{cg.get('applied', 0)} applied, {cg.get('skipped', 0)} skipped"

@@ -179,3 +179,16 @@ def payback_text(g: dict[str, Any]) -> str:
     if g.get("payback_calls"):
         return f"{g['payback_calls']} calls"
     return "never" if g["speedup"]["verdict"] in ("slower", "within noise") else "-"
+
+
+def autotune_share(r: dict[str, Any]) -> float | None:
+    """Seconds of a mode's compile spent autotuning, when that is at least a tenth of it (below
+    that it would only clutter the compile column)."""
+    tuned, total = r.get("autotune_s"), r.get("compile_s")
+    return tuned if tuned and total and tuned >= 0.1 * total else None
+
+
+def compile_text(r: dict[str, Any]) -> str:
+    """A mode row's compile time: '73.6 s', or '73.6 s (52.1 s autotuning)'."""
+    tuned = autotune_share(r)
+    return fmt_time(r.get("compile_s")) + (f" ({fmt_time(tuned)} autotuning)" if tuned else "")

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
-from compdiag_tui.perf_format import ci_text, fmt_time, mib, ratio_text, times_x
+from compdiag_tui.perf_format import ci_text, compile_text, fmt_time, mib, ratio_text, times_x
 from compdiag_tui.widgets._rows_table import RowsTable
 
 
@@ -34,7 +34,7 @@ def columns(current_run: int | None) -> list[tuple[str, Any]]:
         return Text(str(r.get("mode")))
 
     return [("mode", mode), ("run", lambda r: r.get("run")),
-            ("compile", lambda r: fmt_time(r.get("compile_s"))),
+            ("compile", compile_text),
             ("steady state", lambda r: fmt_time(r.get("steady_s"))),
             ("speed-up over eager [95% CI]", _speedup),
             ("measured on", lambda r: r.get("basis") or "compiled graphs"),
