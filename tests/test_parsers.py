@@ -386,3 +386,37 @@ def test_partition_lines_are_skips_only_when_cuda_graphs_were_asked_for():
     assert parse_partition_skip(
         "op0: reason=partition includes all ops when cudagraphs is disabled, "
         "ir=ExternKernelOut, fx=aten.addmm.default(arg10_1, view, permute)") is None
+
+
+# -- the failing op's line (node stack traces in compile errors) -------------------------------
+def test_node_trace_frames_from_torchs_own_lowering_exception():
+    """The text comes from torch's LoweringException itself, with a node stack trace as FX
+    records it; an argument's own stack_traces (before the marker) are not the failing op."""
+    import torch
+    from torch._inductor.exc import LoweringException
+
+    stack = ('  File "/u/model.py", line 17, in block\n    y = x.abs() * 2\n'
+             '  File "/u/model.py", line 18, in block\n    z = torch.log1p(y)\n')
+    arg = 'stack_traces = {,\n  File "/u/model.py", line 9, in other,\n    q = 1,\n}'
+    exc = LoweringException(RuntimeError("boom"), torch.ops.aten.log1p.default, [arg], {},
+                            stack_trace=stack)
+    text = f"Traceback ...\n{exc}\n\nThe above exception was the direct cause of ...\n"
+    frames = P.node_trace_frames(text)
+    assert [(f["filename"], f["lineno"]) for f in frames] == [("/u/model.py", 17),
+                                                              ("/u/model.py", 18)]
+    assert frames[-1]["line"] == "z = torch.log1p(y)"
+
+
+def test_node_trace_frames_from_an_fx_interpreter_error():
+    text = ('boom\n\nWhile executing %mul : [num_users=1] = call_function[target=operator.mul]'
+            '\nOriginal traceback:\n  File "/u/m.py", line 4, in f\n    return x * y\n\n'
+            '  File "/lib/later.py", line 99, in g\n    other()\n')
+    assert [(f["filename"], f["lineno"]) for f in P.node_trace_frames(text)] == [("/u/m.py", 4)]
+
+
+@given(st.text(max_size=300))
+def test_node_trace_frames_never_raises(text):
+    frames = P.node_trace_frames(text)
+    assert all(isinstance(f["lineno"], int) for f in frames)
+    if "Found from :" not in text and "Original traceback:" not in text:
+        assert frames == []

@@ -193,6 +193,10 @@ class Ingestor:
                  "lineno": m.get("fail_user_frame_lineno"), "line": None}
         if not frame["filename"] and row.get("call_site"):
             frame = dict(row["call_site"])
+        # The op's own line, when the error carries the failing node's stack trace.
+        op = [f for f in P.node_trace_frames(reason + "\n" + (tb or "")) if _is_user_frame(f)]
+        if op:
+            frame = op[-1]
         self.failure(cid, stage=stage, exc_type=str(m.get("fail_type")),
                      message=_failure_message(str(m.get("fail_type")), reason),
                      filename=frame.get("filename"), lineno=frame.get("lineno"),

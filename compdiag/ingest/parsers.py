@@ -99,6 +99,33 @@ def parse_graph_break(text: str) -> dict[str, Any]:
     return out
 
 
+# -- the op a compile failure names -------------------------------------------------------------
+# Inductor's LoweringException appends the failing FX node's stack trace after "Found from :";
+# an FX Interpreter error (extra_traceback) appends it after "Original traceback:". Either is
+# the user's line of the op that failed, where Dynamo's own frame is only the function.
+_NODE_TRACE_MARKERS = ("Found from :", "Original traceback:")
+
+
+def node_trace_frames(text: str | None) -> list[dict[str, Any]]:
+    """The frames (filename, lineno, line) of the first node stack trace in an error text."""
+    if not text:
+        return []
+    at = min((i for i in (text.find(m) for m in _NODE_TRACE_MARKERS) if i >= 0), default=-1)
+    if at < 0:
+        return []
+    frames: list[dict[str, Any]] = []
+    lines = text[at:].splitlines()[1:]
+    for k, line in enumerate(lines):
+        m = _TB_FRAME.match(line)
+        if m:
+            nxt = lines[k + 1].strip() if k + 1 < len(lines) else ""
+            frames.append({"filename": m.group(1), "lineno": int(m.group(2)),
+                           "line": nxt if nxt and not nxt.startswith("File ") else None})
+        elif frames and not line.strip():
+            break  # the trace ends at the first blank line after it began
+    return frames
+
+
 # -- recompiles -------------------------------------------------------------------------------
 _SIZE_MISMATCH = re.compile(r"tensor '(.+?)' (size|stride) mismatch at index (\d+)")
 _CID_PREFIX = re.compile(r"^\s*\d+/\d+:\s*")
