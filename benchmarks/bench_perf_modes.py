@@ -4,13 +4,14 @@ For each model: one `compdiag perf --json --modes M1,M2,... benchmarks/perf_gpu/
 (each mode a fresh Inductor cache, kept with --keep-caches), then, per mode, the plain timing
 (benchmarks/perf_gpu/plain_timing.py: no compdiag, CUDA events around whole model calls) on
 that mode's now-warm cache, so both time the same kernels and the plain run does not
-re-autotune. Printed: compdiag's speed-up over eager with its 95% interval next to the plain
-speed-up with the interquartile range of its per-block ratios, and whether they agree (within
-noise): the plain interquartile range overlaps compdiag's interval, or the two ratios are
+re-autotune (`--plain-runs N` plain processes per mode: eager time moves between processes).
+Printed: compdiag's speed-up over eager with its 95% interval next to the plain speed-up with
+the interquartile range of its per-block ratios (spanning all plain processes), and whether
+they agree (within noise): that range overlaps compdiag's interval, or the two ratios are
 within 5% of each other.
 
     python benchmarks/bench_perf_modes.py --model resnet50 --batch 32 \\
-        [--modes default,reduce-overhead,max-autotune] [--out DIR] [--json]
+        [--modes default,reduce-overhead,max-autotune] [--plain-runs 3] [--out DIR] [--json]
 
 Needs a CUDA machine for the README's table (timm and transformers installed); `--model tiny
 --device cpu` tries the whole path on a CPU.
@@ -90,6 +91,8 @@ def main() -> int:
                     help="plain timing processes per mode (eager time moves between processes)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
+    if len([m for m in a.modes.split(",") if m.strip()]) < 2:
+        ap.error("--modes needs two modes or more: compdiag perf makes a mode table only then")
     out = Path(a.out or tempfile.mkdtemp(prefix="bench-perf-modes-")) / a.model
     out.mkdir(parents=True, exist_ok=True)
     dev = ["--device", a.device] if a.device else []
