@@ -392,6 +392,8 @@ def test_partition_lines_are_skips_only_when_cuda_graphs_were_asked_for():
 def test_node_trace_frames_from_torchs_own_lowering_exception():
     """The text comes from torch's LoweringException itself, with a node stack trace as FX
     records it; an argument's own stack_traces (before the marker) are not the failing op."""
+    import traceback
+
     import torch
     from torch._inductor.exc import LoweringException
 
@@ -400,7 +402,9 @@ def test_node_trace_frames_from_torchs_own_lowering_exception():
     arg = 'stack_traces = {,\n  File "/u/model.py", line 9, in other,\n    q = 1,\n}'
     exc = LoweringException(RuntimeError("boom"), torch.ops.aten.log1p.default, [arg], {},
                             stack_trace=stack)
-    text = f"Traceback ...\n{exc}\n\nThe above exception was the direct cause of ...\n"
+    text = ("Traceback ...\n" + "".join(traceback.format_exception_only(type(exc), exc))
+            + "\nThe above exception was the direct cause of ...\n")
+    assert P.lowering_target(text) == "aten.log1p.default"
     frames = P.node_trace_frames(text)
     assert [(f["filename"], f["lineno"]) for f in frames] == [("/u/model.py", 17),
                                                               ("/u/model.py", 18)]
@@ -420,3 +424,4 @@ def test_node_trace_frames_never_raises(text):
     assert all(isinstance(f["lineno"], int) for f in frames)
     if "Found from :" not in text and "Original traceback:" not in text:
         assert frames == []
+    assert P.lowering_target(text) is None or "LoweringException" in text

@@ -365,5 +365,6 @@ def _cache_key(payload: str | None) -> str | None:
 
 def _failure_message(exc_type: str, reason: str) -> str:
     """One readable line: the innermost 'Type: message' Dynamo wrapped, without the g++ dump."""
-    first = P.first_line(reason, 400)
-    return first or exc_type
+    first = P.first_line(reason, 400) or exc_type
+    target = P.lowering_target(reason)
+    return f"{first} (lowering {target})" if target and target not in first else first

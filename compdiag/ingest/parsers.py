@@ -126,6 +126,16 @@ def node_trace_frames(text: str | None) -> list[dict[str, Any]]:
     return frames
 
 
+_LOWERING_TARGET = re.compile(r"LoweringException: [^\n]*\n\s*target: (\S+)")
+
+
+def lowering_target(text: str | None) -> str | None:
+    """The op Inductor was lowering when it failed (LoweringException's `target:` line): the
+    message alone is often a bare assertion that names nothing."""
+    m = _LOWERING_TARGET.search(text or "")
+    return m.group(1) if m else None
+
+
 # -- recompiles -------------------------------------------------------------------------------
 _SIZE_MISMATCH = re.compile(r"tensor '(.+?)' (size|stride) mismatch at index (\d+)")
 _CID_PREFIX = re.compile(r"^\s*\d+/\d+:\s*")
