@@ -1,6 +1,8 @@
-"""One way to sit between Dynamo and the backend, shared by the accuracy checker and the perf
-timer: keep a copy of each graph (structure copied, parameters shared) and wrap what the
-backend returns. Fail open: a graph that cannot be copied compiles unwrapped."""
+"""One way to sit between Dynamo and the backend, shared by the accuracy checker, the perf
+timer and the failure-graph keeper: keep something of each graph before the backend sees it
+(by default a copy of the structure, parameters shared), wrap what the backend returns, and
+optionally hear of a compile that raised. Fail open: a graph that cannot be kept compiles
+unwrapped, and the backend's exception always propagates unchanged."""
 
 from __future__ import annotations
 
@@ -10,11 +12,23 @@ from typing import Any, Callable
 import torch.fx
 
 
+def copy_graph(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
+    """The graph's structure copied (the backend may rewrite it in place), parameters shared."""
+    return torch.fx.GraphModule(gm, copy.deepcopy(gm.graph))
+
+
 def hook_backend_call(active: Callable[[], bool],
-                      wrap: Callable[[torch.fx.GraphModule, Callable[..., Any], Any], Any]
+                      wrap: Callable[[Any, Callable[..., Any], Any], Any], *,
+                      keep: Callable[[torch.fx.GraphModule], Any] = copy_graph,
+                      on_error: Callable[[Any, Any, BaseException], None] | None = None
                       ) -> Callable[[], None]:
-    """Patch OutputGraph.call_user_compiler; `wrap(kept_graph, compiled, compiler_fn)` gives
-    the callable Dynamo will call. Returns the uninstaller."""
+    """Patch OutputGraph.call_user_compiler, chaining with whatever already wraps it.
+
+    While `active()` the call passes straight through (compiles compdiag makes itself).
+    `keep(gm)` runs before the backend; None or an exception means "compile unwrapped".
+    `wrap(kept, compiled, compiler_fn)` gives the callable Dynamo will call;
+    `on_error(kept, example_inputs, exc)` hears of a backend that raised. Returns the
+    uninstaller."""
     from torch._dynamo.output_graph import OutputGraph
 
     original = OutputGraph.call_user_compiler
@@ -23,11 +37,21 @@ def hook_backend_call(active: Callable[[], bool],
         if active():
             return original(self, gm, example_inputs)
         try:
-            keep = torch.fx.GraphModule(gm, copy.deepcopy(gm.graph))
+            kept = keep(gm)
         except Exception:  # noqa: BLE001 - compile without the wrapper
+            kept = None
+        if kept is None:
             return original(self, gm, example_inputs)
-        compiled = original(self, gm, example_inputs)
-        return wrap(keep, compiled, self.compiler_fn)
+        try:
+            compiled = original(self, gm, example_inputs)
+        except Exception as exc:
+            if on_error is not None:
+                try:
+                    on_error(kept, example_inputs, exc)
+                except Exception:  # noqa: BLE001, S110 - the user's exception is the one to see
+                    pass
+            raise
+        return wrap(kept, compiled, self.compiler_fn)
 
     OutputGraph.call_user_compiler = call_user_compiler
 

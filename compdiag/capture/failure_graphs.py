@@ -402,37 +402,33 @@ class FailureGraphs:
         self._busy = False
 
     def install(self) -> None:
-        from torch._dynamo.output_graph import OutputGraph
-
+        from compdiag.capture.backend_hook import hook_backend_call
         from compdiag.capture.hooks import _current_compile_id
 
-        original = OutputGraph.call_user_compiler
         fg = self
 
-        def call_user_compiler(self: Any, gm: torch.fx.GraphModule, example_inputs: Any
-                               ) -> Any:
-            if fg._busy or fg.capture.paused_depth:
-                return original(self, gm, example_inputs)
-            cid = None
-            keep = None
+        def keep(gm: torch.fx.GraphModule) -> tuple[str | None, Kept] | None:
             try:
-                cid = _current_compile_id()
-                keep = Kept(gm)  # the user's config, before Inductor's own patches
+                # The user's config, before Inductor's own patches.
+                return _current_compile_id(), Kept(gm)
             except Exception as exc:  # noqa: BLE001 - fail open
                 fg.capture.warn("failure graph copy", exc)
-            try:
-                compiled = original(self, gm, example_inputs)
-            except Exception as exc:
-                if keep is not None:
-                    fg._record(keep, list(example_inputs), cid, "compile_error", exc)
-                raise
-            if keep is None:
-                return compiled
-            if fg.accuracy:
-                fg.kept[cid] = (keep, [])
-            return fg._wrap(keep, compiled, cid)
+                return None
 
-        OutputGraph.call_user_compiler = call_user_compiler
+        def on_error(kept: tuple[str | None, Kept], example_inputs: Any,
+                     exc: BaseException) -> None:
+            cid, gm = kept
+            fg._record(gm, list(example_inputs), cid, "compile_error", exc)
+
+        def wrap(kept: tuple[str | None, Kept], compiled: Callable[..., Any],
+                 _compiler: Any) -> Callable[..., Any]:
+            cid, gm = kept
+            if fg.accuracy:
+                fg.kept[cid] = (gm, [])
+            return fg._wrap(gm, compiled, cid)
+
+        hook_backend_call(lambda: bool(fg._busy or fg.capture.paused_depth), wrap, keep=keep,
+                          on_error=on_error)
         if self.accuracy:
             on_accuracy = self.capture._on_accuracy
 

@@ -1,0 +1,72 @@
+"""The one hook between Dynamo and the backend (capture/backend_hook.py), with backends that
+compile nothing, so these run in about a second: what is kept, what is wrapped, and that a
+backend's exception reaches the program unchanged whatever the listeners do."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from compdiag.capture.backend_hook import hook_backend_call
+
+
+def _compile(fn, backend):
+    torch._dynamo.reset()
+    return torch.compile(fn, backend=backend)
+
+
+def test_keeps_a_copy_and_wraps_what_the_backend_returns():
+    kept, calls = [], []
+
+    def wrap(k, compiled, _compiler):
+        kept.append(k)
+
+        def run(*args):
+            calls.append(len(args))
+            return compiled(*args)
+        return run
+
+    uninstall = hook_backend_call(lambda: False, wrap)
+    try:
+        out = _compile(lambda x: torch.sin(x) + 1, "eager")(torch.zeros(3))
+    finally:
+        uninstall()
+    assert torch.equal(out, torch.ones(3))
+    assert len(kept) == 1 and isinstance(kept[0], torch.fx.GraphModule)
+    assert any(n.target is torch.sin for n in kept[0].graph.nodes)
+    assert calls == [1]
+
+
+def test_a_failing_backend_is_heard_and_its_error_propagates_unchanged():
+    heard = []
+
+    def broken(gm, example_inputs):
+        raise ValueError("backend says no")
+
+    def on_error(kept, example_inputs, exc):
+        heard.append((kept, len(example_inputs), exc))
+        raise RuntimeError("a listener's own bug")  # must not replace the user's error
+
+    uninstall = hook_backend_call(lambda: False, lambda k, c, f: c, keep=lambda gm: "kept",
+                                  on_error=on_error)
+    try:
+        with pytest.raises(Exception) as info:
+            _compile(lambda x: x * 2, broken)(torch.ones(2))
+    finally:
+        uninstall()
+    assert "backend says no" in str(info.value)
+    assert "listener" not in str(info.value)
+    assert heard and heard[0][0] == "kept" and heard[0][1] == 1
+    assert "backend says no" in str(heard[0][2])  # as Dynamo wrapped it (BackendCompilerFailed)
+
+
+def test_nothing_kept_or_active_means_the_backend_runs_unwrapped():
+    wrapped = []
+    for active, keep in ((lambda: True, lambda gm: "k"), (lambda: False, lambda gm: None)):
+        uninstall = hook_backend_call(active, lambda k, c, f: wrapped.append(k) or c, keep=keep)
+        try:
+            out = _compile(lambda x: x - 1, "eager")(torch.ones(2))
+        finally:
+            uninstall()
+        assert torch.equal(out, torch.zeros(2))
+    assert wrapped == []
