@@ -38,10 +38,6 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
     user = [f for f in frames
             if is_user_file(f.filename) and f.filename not in ing.output_code_files]
     frame = user[-1] if user else None
-    op = [f for f in P.node_trace_frames(text) if is_user_file(f["filename"])]
-    if op:  # the failing op's line, from the node stack trace the error carries
-        frame = traceback.FrameSummary(op[-1]["filename"], op[-1]["lineno"], "",
-                                       line=op[-1]["line"] or "")
     exc_type = type(exc).__name__
     message = P.first_line(str(exc), 500) or exc_type
     in_compile = any(any(m in f for m in _COMPILE_MARKERS) for f in files)

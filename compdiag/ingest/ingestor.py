@@ -193,10 +193,6 @@ class Ingestor:
                  "lineno": m.get("fail_user_frame_lineno"), "line": None}
         if not frame["filename"] and row.get("call_site"):
             frame = dict(row["call_site"])
-        # The op's own line, when the error carries the failing node's stack trace.
-        op = [f for f in P.node_trace_frames(reason + "\n" + (tb or "")) if _is_user_frame(f)]
-        if op:
-            frame = op[-1]
         self.failure(cid, stage=stage, exc_type=str(m.get("fail_type")),
                      message=_failure_message(str(m.get("fail_type")), reason),
                      filename=frame.get("filename"), lineno=frame.get("lineno"),
@@ -205,6 +201,12 @@ class Ingestor:
     def failure(self, cid: str | None, *, stage: str, exc_type: str | None, message: str,
                 filename: str | None, lineno: int | None, line: str | None = None,
                 traceback: str | None = None) -> None:
+        """Every failure, from the trace or an exception that escaped the program. When its
+        error carries the failing FX node's stack trace, the op's own line is the user frame
+        (the one the caller found is only the compiled function's)."""
+        op = [f for f in P.node_trace_frames(traceback) if _is_user_frame(f)]
+        if op:
+            filename, lineno, line = op[-1]["filename"], op[-1]["lineno"], op[-1]["line"]
         if line is None and filename and lineno:
             line = linecache.getline(filename, int(lineno)).strip() or None
         self.counts["failures"] += 1
