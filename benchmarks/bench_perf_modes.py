@@ -48,24 +48,23 @@ def agree(row: dict, plain: dict) -> bool | None:
         plain.get("speedup")
     if r is None or p is None:
         return None
-    q1, q3 = plain.get("range_q1", plain.get("ratio_q1", p)), \
-        plain.get("range_q3", plain.get("ratio_q3", p))
+    q1, q3 = plain.get("range_q1", p), plain.get("range_q3", p)
     overlap = lo is not None and hi is not None and lo <= q3 and q1 <= hi
     return overlap or abs(p / r - 1) <= 0.05
 
 
 def combine(runs: list[dict]) -> dict:
-    """Several plain processes for one mode: the median process (by speed-up) as the row, the
-    others kept, and the range of all their per-block quartiles."""
+    """The plain processes of one mode: the median process (by speed-up) as the row, the range
+    of all their per-block quartiles (one process: its own), and, with several, each one."""
     ok = sorted((r for r in runs if "speedup" in r), key=lambda r: r["speedup"])
     if not ok:
         return runs[0] if runs else {"error": "no plain run"}
     mid = dict(ok[len(ok) // 2])
+    mid["range_q1"] = min(r["ratio_q1"] for r in ok)
+    mid["range_q3"] = max(r["ratio_q3"] for r in ok)
     if len(ok) > 1:
         mid["processes"] = [{k: r.get(k) for k in ("eager_s", "compiled_s", "speedup",
                                                     "ratio_q1", "ratio_q3")} for r in ok]
-        mid["range_q1"] = min(r["ratio_q1"] for r in ok)
-        mid["range_q3"] = max(r["ratio_q3"] for r in ok)
     return mid
 
 
@@ -142,8 +141,7 @@ def main() -> int:
                      f"{_x(row.get('speedup'))} [{row.get('speedup_lo') or 0:.2f}-"
                      f"{row.get('speedup_hi') or 0:.2f}] {row.get('basis') or ''}",
                      _x(row.get("graphs_speedup")),
-                     f"{_x(pl.get('speedup'))} [{pl.get('range_q1', pl.get('ratio_q1', 0)):.2f}-"
-                     f"{pl.get('range_q3', pl.get('ratio_q3', 0)):.2f}]"
+                     f"{_x(pl.get('speedup'))} [{pl['range_q1']:.2f}-{pl['range_q3']:.2f}]"
                      if "speedup" in pl else pl.get("error", "-"),
                      _s(pl.get("compiled_s")),
                      "-" if not row.get("peak_cuda_bytes") else
