@@ -89,3 +89,38 @@ def test_reduce_overhead_applies_cuda_graphs(tmp_path: Path):
     assert rows["reduce-overhead"]["basis"] == rows["default"]["basis"] == "whole calls"
     wins = rows["reduce-overhead"]["speedup_lo"] > rows["default"]["speedup_hi"]
     assert doc["modes"]["recommendation"]["mode"] == ("reduce-overhead" if wins else "default")
+
+
+BN_SCRIPT = """
+import torch
+net = torch.nn.Sequential(torch.nn.Conv2d(3, 16, 3), torch.nn.BatchNorm2d(16), torch.nn.ReLU(),
+                          torch.nn.Conv2d(16, 16, 3), torch.nn.BatchNorm2d(16)).cuda().eval()
+g = torch.compile(net, mode="reduce-overhead")
+x = torch.randn(8, 3, 64, 64, device="cuda")
+with torch.no_grad():
+    for _ in range(20):
+        y = g(x)
+torch.cuda.synchronize()
+print("ok")
+"""
+
+
+def test_timing_records_each_cuda_graph_once(tmp_path: Path):
+    """BatchNorm's buffers are static inputs of the graph (Dynamo marks an inlined module's
+    buffers static). The timing loops must pass them as themselves: a copy in their place makes
+    CUDA-graph trees record the graph again, once for the copy and once more for the user's next
+    call, and that extra recording stays in the user's process."""
+    script = tmp_path / "bn.py"
+    script.write_text(BN_SCRIPT)
+    db = tmp_path / "s.db"
+    p = subprocess.run([sys.executable, "-m", "compdiag", "perf", "--store", str(db), "--json",
+                        str(script)], capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr[-4000:]
+    with sqlite3.connect(db) as conn:
+        lines = [m for (m,) in conn.execute(
+            "SELECT payload FROM records WHERE kind = 'compdiag:cudagraphs'") if m]
+    recordings = [m for m in lines if "Recording function" in m]
+    assert len(recordings) == 1, lines
+    assert not [m for m in lines if "Re-recording" in m], lines
+    (rep,) = json.loads(p.stdout)["runs"]
+    assert rep["cudagraphs"]["applied"] == 1

@@ -435,6 +435,27 @@ def test_timing_copies_share_parameters_and_keep_requires_grad():
     assert buf.sum() == 0  # a mutated buffer copy leaves the user's tensor alone
 
 
+def test_timing_shares_static_inputs_and_puts_their_values_back():
+    """A tensor Dynamo marked static (an inlined module's buffer) is passed as itself: a copy in
+    its place would make CUDA-graph trees record the graph once more for the copy. What the
+    timing loops write into it is undone."""
+    import torch
+
+    from compdiag.capture.perf_timing import _clone_inputs, _restored_statics
+
+    w = torch.nn.Parameter(torch.ones(3))
+    running = torch.zeros(3)
+    torch._dynamo.mark_static_address(running, guard=False)
+    x = torch.ones(3)
+    cw, cr, cx = _clone_inputs([w, running, x])
+    assert cw is w and cr is running and cx is not x
+    with _restored_statics([w, [running], x]):
+        running.add_(5)
+        w.data.add_(1)  # parameters are shared and not snapshotted: a forward never writes them
+    assert running.sum() == 0
+    assert w.sum() == 6
+
+
 # -- whole module calls (ModuleTimer) ------------------------------------------------------------
 def test_module_timer_times_whole_calls_and_leaves_the_program_unchanged():
     """Training-mode BatchNorm (buffers change every call), dropout (RNG), a second instance of

@@ -31,8 +31,9 @@ import resource
 import sys
 import time
 import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import torch
 import torch.fx
@@ -137,21 +138,52 @@ def _device_of(args: list[Any]) -> str:
     return "cpu"
 
 
+def _static(t: Any) -> bool:
+    """Parameters, and the tensors Dynamo marked static (an inlined module's buffers, or
+    torch._dynamo.mark_static_address): a CUDA graph is recorded against their addresses, so a
+    copy in their place makes CUDA-graph trees record the graph again for the copy, and the
+    user's next call (the real tensor) records it once more. That extra recording stays in the
+    user's process: its memory pool, and each replay then first checks the copy's recording."""
+    return isinstance(t, torch.Tensor) and (
+        isinstance(t, torch.nn.Parameter)
+        or getattr(t, "_dynamo_static_input_type", None) is not None)
+
+
 def _clone_inputs(args: list[Any]) -> list[Any]:
-    """Copies the timing loops may mutate freely. Parameters are shared, not copied (a forward
-    graph does not write them; with inlined nn.Modules every weight is a graph input, and two
-    copies of a large model's weights would not fit); requires_grad is kept, so the compiled
-    side takes the same autograd path as the user's call."""
+    """Copies the timing loops may mutate freely. Static inputs are shared, not copied (a
+    forward graph does not write weights; with inlined nn.Modules every weight is a graph
+    input, and two copies of a large model's weights would not fit; a copied buffer costs a
+    CUDA-graph re-recording, see _static); the buffers among them are put back by
+    _restored_statics. requires_grad is kept, so the compiled side takes the same autograd
+    path as the user's call."""
     from torch.utils import _pytree as pytree
 
     def copy(t: Any) -> Any:
-        if not isinstance(t, torch.Tensor) or isinstance(t, torch.nn.Parameter):
+        if not isinstance(t, torch.Tensor) or _static(t):
             return t
         c = t.detach().clone()
         if t.requires_grad and c.is_floating_point():
             c.requires_grad_(True)
         return c
     return pytree.tree_map(copy, list(args))
+
+
+@contextmanager
+def _restored_statics(args: list[Any]) -> Iterator[None]:
+    """The shared static inputs that are not Parameters (running statistics of a training-mode
+    BatchNorm are written by every call) as they were before the timing loops."""
+    seen: set[int] = set()
+    saved = []
+    for t in _tensors(args):
+        if _static(t) and not isinstance(t, torch.nn.Parameter) and id(t) not in seen:
+            seen.add(id(t))
+            saved.append((t, t.detach().clone()))
+    try:
+        yield
+    finally:
+        with torch.no_grad():
+            for t, before in saved:
+                t.copy_(before)
 
 
 class _Clock:
@@ -187,6 +219,12 @@ def time_pair(eager: Callable[..., Any], compiled: Callable[..., Any], args: lis
     """Fill `timing` with paired samples of eager(*args) and compiled(*args) (on clones)."""
     clock = _Clock(timing.device)
     timing.timer = clock.name
+    with _restored_statics(args):
+        return _time_pair(eager, compiled, args, settings, timing, clock)
+
+
+def _time_pair(eager: Callable[..., Any], compiled: Callable[..., Any], args: list[Any],
+               settings: Settings, timing: GraphTiming, clock: _Clock) -> GraphTiming:
     eager_args, compiled_args = _clone_inputs(args), _clone_inputs(args)
 
     def run_eager() -> Any:
