@@ -286,6 +286,12 @@ def test_recommendation_needs_a_gain_beyond_the_noise():
     rec = recommend([_row("default", 1.2, 1.1, 1.3, 30), _row("reduce-overhead", 2.5, 2.3, 2.7, 40)])
     assert rec["mode"] == "reduce-overhead"
     assert any("+108%" in r for r in rec["reasons"])
+    # resnet50 on the H200: max-autotune's kernels lost to default's end to end.
+    rec = recommend([_row("default", 1.93, 1.93, 1.95, 10.6),
+                     _row("max-autotune", 1.02, 1.01, 1.02, 995)])
+    assert rec["mode"] == "default"
+    (why,) = [r for r in rec["reasons"] if r.startswith("max-autotune")]
+    assert "-47%, slower beyond the noise" in why and "no gain" not in why
 
 
 def test_autotuning_share_of_a_compile_is_named():

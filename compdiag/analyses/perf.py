@@ -568,11 +568,16 @@ def recommend(rows: list[dict[str, Any]]) -> dict[str, Any]:
             if best is base or r["speedup"] > best["speedup"]:
                 best = r
         else:
+            # Wholly below the baseline is a finding of its own (max-autotune's autotuned
+            # kernels lost to default's end to end on resnet50), not "no gain".
+            slower = (r["speedup_hi"] or math.inf) < (base["speedup_lo"] or 0)
+            verdict = (f"{r['speedup'] / base['speedup'] - 1:+.0%}, slower beyond the noise"
+                       if slower else "no gain beyond the noise")
             cost = _cost(r, base)
             reasons.append(f"{r['mode']}: {r['speedup']:.2f}x over eager "
                            f"[{r['speedup_lo']:.2f}-{r['speedup_hi']:.2f}] vs {base['mode']} "
                            f"{base['speedup']:.2f}x [{base['speedup_lo']:.2f}-"
-                           f"{base['speedup_hi']:.2f}]: no gain beyond the noise"
+                           f"{base['speedup_hi']:.2f}]: {verdict}"
                            + (f", {cost}" if cost else ""))
     for r in ok:
         cg = r.get("cudagraphs") or {}
