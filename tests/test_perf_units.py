@@ -613,3 +613,39 @@ def test_module_timer_leaves_a_recompile_to_the_live_capture():
     assert all(t.eager_s for t in gt.timings)
     (m,) = mt.timings
     assert m.calls == 3 and m.at_call == 2 and len(m.eager_s) == 5
+
+
+def test_timed_compiled_graph_gets_the_modules_own_buffers():
+    """In a real compile, the buffers Dynamo lifts into graph inputs reach the compiled side of
+    the timing loops as the module's own tensors (what CUDA graphs were recorded against), and
+    what a training-mode BatchNorm writes into them during timing is undone."""
+    import torch
+
+    from compdiag.capture.perf_timing import PerfTimer, Settings
+
+    bn = torch.nn.BatchNorm1d(4)
+    seen: list[set[int]] = []
+
+    def backend(gm, example_inputs):
+        def run(*args):
+            seen.append({id(a) for a in args if isinstance(a, torch.Tensor)})
+            return gm(*args)
+        return run
+
+    gt = PerfTimer(lambda t: None, settings=Settings(min_reps=2, max_reps=2, budget_s=0.0,
+                                                     warmup=1))
+    undo = gt.install()
+    try:
+        torch._dynamo.reset()
+        x = torch.randn(8, 4)
+        torch.compile(bn, backend=backend)(x)
+    finally:
+        undo()
+        torch._dynamo.reset()
+    assert len(seen) > 3  # the timing loops' calls, then the user's one
+    for ids in seen:
+        assert id(bn.running_mean) in ids and id(bn.running_var) in ids
+    assert int(bn.num_batches_tracked) == 1  # only the user's call counted
+    ref = torch.nn.BatchNorm1d(4)
+    ref(x)
+    assert torch.allclose(bn.running_mean, ref.running_mean)
