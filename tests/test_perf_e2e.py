@@ -34,7 +34,8 @@ def perf_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     # every parallel region into a wait for a time slice; one thread keeps samples comparable.
     env.update(OMP_NUM_THREADS="1", TORCHINDUCTOR_COMPILE_THREADS="1", COLUMNS="120")
     jobs = {
-        "model": ["--modes", "default,reduce-overhead", str(SCRIPTS / "model.py"), "8"],
+        "model": ["--modes", "default,reduce-overhead", "--repeat", "2",
+                  str(SCRIPTS / "model.py"), "8"],
         "graph_break": [str(SCRIPTS / "graph_break.py")],
         "fallback": [str(SCRIPTS / "fallback.py")],
     }
@@ -104,6 +105,30 @@ def test_model_speedup_is_measured_and_modes_compared(perf_runs):
     with Reader(doc["_store"]) as r:
         for rep in doc["runs"]:
             assert r.perf_report(rep["run"])["modes"]["rows"][0]["mode"] == "default"
+
+
+def test_repeat_times_each_mode_in_a_second_process(perf_runs):
+    """--repeat 2: each mode's second process reuses the first one's cache and adds its own
+    paired timing; the mode's range spans both processes' intervals."""
+    doc = perf_runs["model"]
+    for rep, row in zip(doc["runs"], doc["modes"]["rows"]):
+        (again,) = rep["repeats"]
+        assert again["run"] != rep["run"] and again["exit_code"] == 0
+        assert again["basis"] == "whole calls" and again["speedup"] > 0
+        first = rep["module_totals"]["speedup"]
+        assert row["processes"] == [first["ratio"], again["speedup"]]
+        assert row["speedup_lo"] == min(first["lo"], again["speedup_lo"])
+        assert row["speedup_hi"] == max(first["hi"], again["speedup_hi"])
+        assert row["compile_s"] == rep["totals"]["compile_s"]  # the cold process' compile
+    # Re-reading any of the four runs shows the whole comparison, repeats included.
+    last = doc["runs"][1]["repeats"][0]["run"]
+    p = subprocess.run([sys.executable, "-m", "compdiag", "perf", "--store", str(doc["_store"]),
+                        "--json", str(last)], capture_output=True, text=True, timeout=300,
+                       env=base_env())
+    assert p.returncode == 0, p.stderr
+    again = json.loads(p.stdout)
+    assert [r["processes"] for r in again["modes"]["rows"]] == \
+        [r["processes"] for r in doc["modes"]["rows"]]
 
 
 def test_planted_graph_break_is_the_limiter(perf_runs):

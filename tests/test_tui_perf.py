@@ -231,3 +231,14 @@ async def test_the_demo_stores_fixed_report_opens_at_the_planted_graph_break(
         await until(pilot, lambda: isinstance(app.screen, SourceScreen))
         assert (app.screen.filename, app.screen.lineno) == ("model.py", 8)
         assert "print(" in app.screen.query_one(CodeView).lines[7]
+
+
+def test_a_mode_timed_in_several_processes_shows_each():
+    from compdiag_tui.widgets._perf_modes import _speedup
+
+    row = {"speedup": 1.75, "speedup_lo": 1.53, "speedup_hi": 1.95, "verdict": "faster",
+           "processes": [1.57, 1.93]}
+    assert _speedup(row).plain == f"{times_x(1.75)} [{ci_text(1.53, 1.95)}] per process " \
+        f"{times_x(1.57)}, {times_x(1.93)}"
+    del row["processes"]
+    assert "per process" not in _speedup(row).plain

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from typing import Any
 
 from compdiag.analyses import fixes as F
@@ -515,25 +516,59 @@ def compare_modes(reports: dict[str, dict[str, Any]]) -> dict[str, Any]:
     rows = []
     for mode, rep in reports.items():
         t = rep.get("totals") or {}
-        mt = rep.get("module_totals") or {}
-        # Whole module calls are what the user's program sees; the graphs alone leave out the
-        # guards and the Python around them (a launch-bound model's eager Python above all).
-        basis = "whole calls" if (mt.get("speedup") or {}).get("ratio") is not None \
-            else "compiled graphs"
-        src = mt if basis == "whole calls" else t
+        basis, src = _basis(rep)
         sp = src.get("speedup") or {}
         cg = [g for g in rep.get("graphs") or [] if g.get("compile_id")]
-        rows.append({"mode": mode, "run": rep.get("run"), "compile_s": t.get("compile_s"),
-                     "autotune_s": t.get("autotune_s"), "basis": basis,
-                     "steady_s": src.get("compiled_s"), "eager_s": src.get("eager_s"),
-                     "graphs_speedup": (t.get("speedup") or {}).get("ratio"),
-                     "speedup": sp.get("ratio"), "speedup_lo": sp.get("lo"),
-                     "speedup_hi": sp.get("hi"), "verdict": sp.get("verdict"),
-                     "peak_rss_bytes": rep.get("peak_rss_bytes"),
-                     "peak_cuda_bytes": rep.get("peak_cuda_bytes"),
-                     "graphs": len(cg), "exit_code": rep.get("exit_code"),
-                     "cudagraphs": rep.get("cudagraphs")})
+        row = {"mode": mode, "run": rep.get("run"), "compile_s": t.get("compile_s"),
+               "autotune_s": t.get("autotune_s"), "basis": basis,
+               "steady_s": src.get("compiled_s"), "eager_s": src.get("eager_s"),
+               "graphs_speedup": (t.get("speedup") or {}).get("ratio"),
+               "speedup": sp.get("ratio"), "speedup_lo": sp.get("lo"),
+               "speedup_hi": sp.get("hi"), "verdict": sp.get("verdict"),
+               "peak_rss_bytes": rep.get("peak_rss_bytes"),
+               "peak_cuda_bytes": rep.get("peak_cuda_bytes"),
+               "graphs": len(cg), "exit_code": rep.get("exit_code"),
+               "cudagraphs": rep.get("cudagraphs")}
+        _across_processes(row, rep.get("repeats") or [])
+        rows.append(row)
     return {"rows": rows, "recommendation": recommend(rows)}
+
+
+def _basis(rep: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Whole module calls are what the user's program sees; the graphs alone leave out the
+    guards and the Python around them (a launch-bound model's eager Python above all)."""
+    mt = rep.get("module_totals") or {}
+    if (mt.get("speedup") or {}).get("ratio") is not None:
+        return "whole calls", mt
+    return "compiled graphs", rep.get("totals") or {}
+
+
+def repeat_summary(rep: dict[str, Any]) -> dict[str, Any]:
+    """What a mode's later process (`--repeat`) adds to its row: its own paired speed-up."""
+    basis, src = _basis(rep)
+    sp = src.get("speedup") or {}
+    return {"run": rep.get("run"), "exit_code": rep.get("exit_code"), "basis": basis,
+            "eager_s": src.get("eager_s"), "compiled_s": src.get("compiled_s"),
+            "speedup": sp.get("ratio"), "speedup_lo": sp.get("lo"), "speedup_hi": sp.get("hi")}
+
+
+def _across_processes(row: dict[str, Any], repeats: list[dict[str, Any]]) -> None:
+    """A mode timed in several processes: its speed-up is their median, its range spans every
+    process' interval, so the recommendation needs a gain beyond the noise between processes
+    too, which no interval from inside one process can show."""
+    same = [q for q in repeats if q.get("basis") == row["basis"] and q.get("speedup")
+            and q.get("exit_code") in (0, None)]
+    if not same or row.get("speedup") is None:
+        return
+    procs = [row] + same
+    row["processes"] = [q["speedup"] for q in procs]
+    row["speedup"] = statistics.median(row["processes"])
+    los = [q["speedup_lo"] for q in procs if q.get("speedup_lo") is not None]
+    his = [q["speedup_hi"] for q in procs if q.get("speedup_hi") is not None]
+    row["speedup_lo"], row["speedup_hi"] = (min(los) if los else None), (max(his) if his else None)
+    lo, hi = row["speedup_lo"], row["speedup_hi"]
+    if lo is not None and hi is not None:
+        row["verdict"] = "faster" if lo > 1 else "slower" if hi < 1 else "within noise"
 
 
 def _cost(r: dict[str, Any], base: dict[str, Any]) -> str:
@@ -595,4 +630,9 @@ def recommend(rows: list[dict[str, Any]]) -> dict[str, Any]:
                "times of different modes come from different processes and moments, so on a "
                "loaded machine compare the speed-ups, not the times",
                "compile time is one measurement per mode (a compile is not repeated)"]
+    n = max(len(r.get("processes") or [None]) for r in ok)
+    caveats.append(f"each mode's range spans the intervals of its {n} processes (--repeat), so "
+                   "it includes the noise between processes" if n > 1 else
+                   "one process per mode: an interval from inside one process cannot show how "
+                   "much another process of the same program differs; --repeat 3 measures it")
     return {"mode": best["mode"], "reasons": reasons, "caveats": caveats}

@@ -3,7 +3,11 @@
 
 SCRIPT runs under capture with the timer on (capture/perf_timing.py), once per mode, each in
 its own child process with its own fresh TORCHINDUCTOR_CACHE_DIR (a cache hit would hide the
-compile time). RUN re-reads a run recorded that way. The report is printed (rich table, bar
+compile time). With --repeat N each mode runs N times: the first compiles cold, the others reuse
+its cache and add their own timings, because a speed-up measured inside one process cannot show
+how much another process of the same program differs (on an H200, about one resnet50 process
+in ten ran 20% slower throughout, with or without compdiag). RUN re-reads a run recorded that
+way. The report is printed (rich table, bar
 chart) or emitted as one JSON document (`--json`), and filed in the store under each run it
 covers (table perf_reports) for the TUI."""
 
@@ -44,6 +48,9 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="seconds of timing per compiled graph (default 1.5)")
     p.add_argument("--reps", type=int, default=None, metavar="N",
                    help="at least N paired samples per graph (default 7)")
+    p.add_argument("--repeat", type=int, default=None, metavar="N",
+                   help="run each mode in N processes (the first compiles, the others reuse its "
+                        "cache) so the speed-up's range covers the noise between processes")
     p.add_argument("--keep-caches", default=None, metavar="DIR",
                    help="keep each mode's Inductor cache in DIR/inductor-MODE (else a temporary "
                         "directory, removed after the run); DIR must be new or empty")
@@ -89,6 +96,10 @@ def cmd_perf(args: argparse.Namespace) -> int:
             raise CLIError("ARGS go with a SCRIPT, not with a stored RUN")
         if args.keep_caches:
             raise CLIError("--keep-caches goes with a SCRIPT: a stored RUN compiles nothing")
+        if args.repeat is not None:
+            raise CLIError("--repeat runs a SCRIPT again; a stored RUN is re-read as recorded")
+    if args.repeat is not None and not (1 <= args.repeat <= 20):
+        raise CLIError("--repeat must be between 1 and 20 processes per mode")
     if args.keep_caches and is_script:
         keep = Path(args.keep_caches)
         if keep.exists() and (not keep.is_dir() or any(keep.iterdir())):
@@ -109,11 +120,12 @@ def cmd_perf(args: argparse.Namespace) -> int:
             runs = [(mode, run_id, 0)]
             # A run recorded in a mode comparison is shown with the runs it was compared to.
             filed = reader.perf_report(run_id) or {}
-            if filed.get("modes"):
-                others = [(r.get("mode"), r.get("run"), 0) for r in filed.get("runs") or []]
+            if filed.get("modes") or any(r.get("repeats") for r in filed.get("runs") or []):
+                others = [(r.get("mode"), x, 0) for r in filed.get("runs") or []
+                          for x in [r.get("run")] + [q.get("run") for q in r.get("repeats") or []]]
                 if all(isinstance(r, int) and reader.perf_graphs(r) for _, r, _ in others):
                     runs = others
-    compare = (modes is not None and len(modes) > 1) or len(runs) > 1
+    compare = len({mode for mode, _, _ in runs}) > 1 or (modes is not None and len(modes) > 1)
     doc = build_document(store, runs, compare=compare)
     try:
         _file(store, doc)
@@ -142,20 +154,29 @@ def _run_modes(store: Path, target: list[str], modes: list[str] | None,
     tmp = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="compdiag-perf-"))
     tmp.mkdir(parents=True, exist_ok=True)
     try:
+        repeat = getattr(args, "repeat", None) or 1
         for mode in modes or [None]:
+            # The first process compiles into a fresh cache (its compile time is the mode's);
+            # the repeats find the same kernels there and only add timings.
             env = {"COMPDIAG_PERF": "1",
                    "TORCHINDUCTOR_CACHE_DIR": str(tmp / f"inductor-{mode or 'own'}")}
             if args.budget is not None:
                 env["COMPDIAG_PERF_BUDGET_S"] = repr(args.budget)
             if args.reps is not None:
                 env["COMPDIAG_PERF_MIN_REPS"] = str(args.reps)
-            if not args.json:
-                print(f"compdiag perf: running {' '.join(target)} with mode "
-                      f"{mode or 'as written'}", file=sys.stderr)
-            with _stdout_to_stderr(bool(args.json)):
-                code, run_id = run_program(store, target, mode=None if mode in (None, "default")
-                                           else mode, extra_env=env, quiet=bool(args.json))
-            runs.append((mode or "default", run_id, code))
+            for i in range(repeat):
+                if not args.json:
+                    print(f"compdiag perf: running {' '.join(target)} with mode "
+                          f"{mode or 'as written'}"
+                          + (f" (process {i + 1}/{repeat}, warm cache)" if i else ""),
+                          file=sys.stderr)
+                with _stdout_to_stderr(bool(args.json)):
+                    code, run_id = run_program(store, target,
+                                               mode=None if mode in (None, "default") else mode,
+                                               extra_env=env, quiet=bool(args.json))
+                runs.append((mode or "default", run_id, code))
+                if code:
+                    break  # a failing program is not run again
     finally:
         if not keep:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -182,7 +203,9 @@ def _stdout_to_stderr(on: bool) -> Iterator[None]:
 
 def build_document(store: Path, runs: list[tuple[str, int, int]], *, compare: bool
                    ) -> dict[str, Any]:
-    from compdiag.analyses.perf import compare_modes, report
+    """One report per mode, from its first run; a mode's later runs (--repeat) are kept under
+    its `repeats` as their whole-run speed-ups."""
+    from compdiag.analyses.perf import compare_modes, report, repeat_summary
     from compdiag.store.reader import Reader
     from compdiag.store.schema import SCHEMA_VERSION
 
@@ -191,6 +214,9 @@ def build_document(store: Path, runs: list[tuple[str, int, int]], *, compare: bo
         for mode, run_id, _ in runs:
             rep = report(reader, run_id)
             rep["mode"] = mode
+            if mode in reports:
+                reports[mode].setdefault("repeats", []).append(repeat_summary(rep))
+                continue
             cg = reader.cudagraphs(run_id)
             rep["cudagraphs"] = {"applied": sum(1 for c in cg if c.get("applied")),
                                  "skipped": sum(1 for c in cg if not c.get("applied"))}
@@ -208,8 +234,9 @@ def _file(store: Path, doc: dict[str, Any]) -> None:
     w = Writer(store)
     try:
         for rep in doc["runs"]:
-            w.upsert("perf_reports", run_id=rep["run"], created_at=doc["created_at"],
-                     document=json.dumps(doc, default=repr))
+            for run in [rep["run"]] + [q["run"] for q in rep.get("repeats") or []]:
+                w.upsert("perf_reports", run_id=run, created_at=doc["created_at"],
+                         document=json.dumps(doc, default=repr))
         w.flush()
     finally:
         w.close()
@@ -279,6 +306,15 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
                           + f"; peak memory {_mb(rep.get('peak_rss_bytes'))}"
                           + (f" (CUDA {_mb(rep.get('peak_cuda_bytes'))})"
                              if rep.get("peak_cuda_bytes") else ""))
+        repeats = [q for q in rep.get("repeats") or [] if q.get("speedup")]
+        if repeats:
+            console.print(f"the same program in {len(repeats) + 1} processes (--repeat; "
+                          f"the first compiled, the others reused its cache), "
+                          f"{repeats[0]['basis']}: "
+                          + ", ".join(f"run {q['run']} {_x(q['speedup'])}"
+                                      f" [{fmt_ci(q.get('speedup_lo'), q.get('speedup_hi'))}]"
+                                      for q in repeats)
+                          + " next to this run's", highlight=False)
         for m in rep.get("modules") or []:
             sp = m["speedup"]
             if not (m.get("eager") and m.get("compiled")):
@@ -319,15 +355,20 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
     modes = doc.get("modes")
     if modes:
         t = Table(title="modes", title_justify="left")
-        for col in ("mode", "run", "compile", "steady-state time", "speed-up over eager [95% CI]",
+        several = any(r.get("processes") for r in modes["rows"])
+        for col in ("mode", "run", "compile", "steady-state time",
+                    "speed-up over eager [range over processes' 95% CIs]" if several
+                    else "speed-up over eager [95% CI]",
+                    *(["per process"] if several else []),
                     "measured on", "peak memory", "CUDA graphs"):
             t.add_column(col)
         for r in modes["rows"]:
             cg = r.get("cudagraphs") or {}
             ci = (f"{_x(r['speedup'])} [{fmt_ci(r['speedup_lo'], r.get('speedup_hi'))}]"
                   if r.get("speedup_lo") is not None else _x(r.get("speedup")))
+            per = [", ".join(_x(x) for x in r.get("processes") or [])] if several else []
             t.add_row(r["mode"], str(r["run"]), compile_text(r),
-                      fmt_time(r.get("steady_s")), ci, r.get("basis") or "compiled graphs",
+                      fmt_time(r.get("steady_s")), ci, *per, r.get("basis") or "compiled graphs",
                       _mb(r.get("peak_cuda_bytes") or r.get("peak_rss_bytes")),
                       f"{cg.get('applied', 0)} applied, {cg.get('skipped', 0)} skipped"
                       if cg.get("applied") or cg.get("skipped") else "-")

@@ -1,5 +1,6 @@
 """PerfModes: `compdiag perf --modes`' comparison (one row per mode: compile time, steady-state
-time, speed-up over eager with its 95% interval, peak memory, CUDA graphs); enter on a row posts
+time, speed-up over eager with its 95% interval, or with --repeat the range over its
+processes and each process' speed-up, peak memory, CUDA graphs); enter on a row posts
 `RowsTable.RowChosen` (its `run`). `recommendation_text` words the recommendation."""
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ def _speedup(r: dict[str, Any]) -> Text:
     text = ratio_text({"ratio": r.get("speedup"), "verdict": r.get("verdict")})
     if r.get("speedup_lo") is not None:
         text.append(f" [{ci_text(r['speedup_lo'], r.get('speedup_hi'))}]", "dim")
+    if r.get("processes"):  # --repeat: the median process, the range spans them all
+        text.append(" per process " + ", ".join(times_x(x) for x in r["processes"]), "dim")
     return text
 
 
