@@ -11,7 +11,8 @@ they agree (within noise): that range overlaps compdiag's interval, or the two r
 within 5% of each other.
 
     python benchmarks/bench_perf_modes.py --model resnet50 --batch 32 \\
-        [--modes default,reduce-overhead,max-autotune] [--plain-runs 3] [--out DIR] [--json]
+        [--modes default,reduce-overhead,max-autotune] [--plain-runs 3] [--repeat 3]
+        [--out DIR] [--json]
 
 Needs a CUDA machine for the README's table (timm and transformers installed); `--model tiny
 --device cpu` tries the whole path on a CPU.
@@ -88,6 +89,9 @@ def main() -> int:
     ap.add_argument("--out", default=None, help="keep store, caches, logs and JSON here")
     ap.add_argument("--plain-runs", type=int, default=1,
                     help="plain timing processes per mode (eager time moves between processes)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="compdiag perf --repeat: each mode in N compdiag processes (its range "
+                         "then spans them, as the plain range spans --plain-runs)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if len([m for m in a.modes.split(",") if m.strip()]) < 2:
@@ -102,7 +106,9 @@ def main() -> int:
     with open(out / "compdiag_perf.log", "w") as log:
         p = subprocess.run([PYTHON, "-m", "compdiag", "perf", "--json", "--store",
                             str(out / "store.db"), "--keep-caches", str(out / "caches"),
-                            "--modes", a.modes, str(SEED), *seed_args],
+                            "--modes", a.modes, *(["--repeat", str(a.repeat)]
+                                                  if a.repeat > 1 else []),
+                            str(SEED), *seed_args],
                            stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=REPO)
     perf_wall = time.perf_counter() - t0
     if p.returncode != 0 or not p.stdout.strip():
@@ -139,7 +145,9 @@ def main() -> int:
                      _s((row.get("steady_s") or 0) / max(1, a.steps)) if row.get("steady_s")
                      else "-",
                      f"{_x(row.get('speedup'))} [{row.get('speedup_lo') or 0:.2f}-"
-                     f"{row.get('speedup_hi') or 0:.2f}] {row.get('basis') or ''}",
+                     f"{row.get('speedup_hi') or 0:.2f}] {row.get('basis') or ''}"
+                     + (" (" + ", ".join(_x(x) for x in row["processes"]) + ")"
+                        if row.get("processes") else ""),
                      _x(row.get("graphs_speedup")),
                      f"{_x(pl.get('speedup'))} [{pl['range_q1']:.2f}-{pl['range_q3']:.2f}]"
                      if "speedup" in pl else pl.get("error", "-"),
