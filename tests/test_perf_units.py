@@ -360,6 +360,41 @@ def test_repeated_processes_widen_a_modes_range():
     assert "processes" not in other["rows"][0] and other["rows"][0]["speedup"] == 1.5
 
 
+def test_a_slower_mode_names_its_other_kernels_and_new_limiter():
+    """resnet50 on the H200 (its stored reports, trimmed): max-autotune ran 1x1 convolutions
+    as mm and had a template-fusion limiter default did not."""
+    cycle = {"kind": "fusion_miss", "impact": 0.06, "reason": "fusion would create a cycle: "
+             "cannot fuse op13 with op20: intermediate nodes between node1 & node2"}
+
+    def graph(kernels, calls):
+        return {"compile_id": "0/0", "kernels": kernels,
+                "library_calls": [f"extern_kernels.{c}" for c, n in calls.items()
+                                  for _ in range(n)]}
+
+    default = _mode_report(1, 1.93, 1.93, 1.95)
+    default.update(graphs=[graph({"triton": 24, "extern": 54},
+                                 {"convolution": 53, "addmm": 1})], limiters=[cycle])
+    tuned = _mode_report(3, 1.02, 1.01, 1.02)
+    tuned.update(graphs=[graph({"triton": 28, "extern": 53},
+                               {"mm": 32, "convolution": 20, "addmm": 1})],
+                 limiters=[{"kind": "fusion_miss", "impact": 0.28,
+                            "reason": "template/epilogue not fused: cannot fuse op0 with op2: "
+                                      "prologue fusion not implemented"},
+                           dict(cycle, reason=cycle["reason"].replace("op13", "op12"))])
+    out = compare_modes({"default": default, "max-autotune": tuned})
+    assert out["rows"][1]["library_calls"] == {"mm": 32, "convolution": 20, "addmm": 1}
+    reasons = out["recommendation"]["reasons"]
+    (kernels,) = [r for r in reasons if "runs other kernels" in r]
+    assert kernels == ("max-autotune runs other kernels than default: convolution 53 -> 20, "
+                       "mm 0 -> 32, extern kernels 54 -> 53, triton kernels 24 -> 28")
+    (lim,) = [r for r in reasons if "top limiter" in r]
+    assert "fusion_miss (28%) template/epilogue not fused" in lim
+    # The same top limiter in both modes (op numbers aside) is not news.
+    tuned["limiters"] = tuned["limiters"][1:]
+    out = compare_modes({"default": default, "max-autotune": tuned})
+    assert not [r for r in out["recommendation"]["reasons"] if "top limiter" in r]
+
+
 # -- the CLI -----------------------------------------------------------------------------------
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "compdiag", *args], capture_output=True,

@@ -528,10 +528,50 @@ def compare_modes(reports: dict[str, dict[str, Any]]) -> dict[str, Any]:
                "peak_rss_bytes": rep.get("peak_rss_bytes"),
                "peak_cuda_bytes": rep.get("peak_cuda_bytes"),
                "graphs": len(cg), "exit_code": rep.get("exit_code"),
-               "cudagraphs": rep.get("cudagraphs")}
+               "cudagraphs": rep.get("cudagraphs"), **_kernel_mix(rep),
+               "limiters": [{k: lim.get(k) for k in ("kind", "impact", "reason")}
+                            for lim in (rep.get("limiters") or [])[:5]]}
         _across_processes(row, rep.get("repeats") or [])
         rows.append(row)
     return {"rows": rows, "recommendation": recommend(rows)}
+
+
+def _kernel_mix(rep: dict[str, Any]) -> dict[str, Any]:
+    """What a mode's graphs run: kernels by backend and library calls by op, summed over its
+    graphs, so two modes' code can be told apart (max-autotune turned resnet50's 1x1
+    convolutions into 32 mm calls)."""
+    kernels: dict[str, int] = {}
+    library: dict[str, int] = {}
+    for g in rep.get("graphs") or []:
+        for k, n in (g.get("kernels") or {}).items():
+            kernels[k] = kernels.get(k, 0) + n
+        for call in g.get("library_calls") or []:
+            op = str(call).rsplit(".", 1)[-1]
+            library[op] = library.get(op, 0) + 1
+    return {"kernels": kernels, "library_calls": library}
+
+
+def _mix_change(r: dict[str, Any], base: dict[str, Any]) -> str:
+    """`mm 0 -> 32, convolution 53 -> 20, triton kernels 24 -> 28`, empty when the same."""
+    parts = []
+    for key, label in (("library_calls", ""), ("kernels", " kernels")):
+        a, b = base.get(key) or {}, r.get(key) or {}
+        for name in sorted(set(a) | set(b), key=lambda n: -max(a.get(n, 0), b.get(n, 0))):
+            if a.get(name, 0) != b.get(name, 0):
+                parts.append(f"{name}{label} {a.get(name, 0)} -> {b.get(name, 0)}")
+    return ", ".join(parts)
+
+
+def _new_limiter(r: dict[str, Any], base: dict[str, Any]) -> dict[str, Any] | None:
+    """The mode's top limiter when the baseline has none of its kind and reason (the text
+    before the first colon: op numbers differ between graphs)."""
+    def key(lim: dict[str, Any]) -> tuple[str, str]:
+        return str(lim.get("kind")), str(lim.get("reason") or "").split(":", 1)[0]
+
+    lims = r.get("limiters") or []
+    if not lims or key(lims[0]) in {key(b) for b in base.get("limiters") or []}:
+        return None
+    return lims[0]
 
 
 def _basis(rep: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -582,6 +622,20 @@ def _cost(r: dict[str, Any], base: dict[str, Any]) -> str:
     return text
 
 
+def _why_slower(r: dict[str, Any], base: dict[str, Any]) -> list[str]:
+    """What differs in a mode that lost to the baseline: its kernels, and a limiter the
+    baseline does not have. Facts from the store, not a proof of the cause."""
+    out = []
+    change = _mix_change(r, base)
+    if change:
+        out.append(f"{r['mode']} runs other kernels than {base['mode']}: {change}")
+    lim = _new_limiter(r, base)
+    if lim:
+        out.append(f"{r['mode']}'s top limiter, which {base['mode']} does not have: "
+                   f"{lim['kind']} ({(lim.get('impact') or 0):.0%}) {lim.get('reason')}")
+    return out
+
+
 def recommend(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The mode to use, and why. A mode beats the baseline only when its speed-up interval
     lies wholly above the baseline's; otherwise the cheaper compile wins."""
@@ -614,6 +668,8 @@ def recommend(rows: list[dict[str, Any]]) -> dict[str, Any]:
                            f"{base['speedup']:.2f}x [{base['speedup_lo']:.2f}-"
                            f"{base['speedup_hi']:.2f}]: {verdict}"
                            + (f", {cost}" if cost else ""))
+            if slower:
+                reasons += _why_slower(r, base)
     for r in ok:
         cg = r.get("cudagraphs") or {}
         n = (cg.get("applied") or 0) + (cg.get("skipped") or 0)
