@@ -5,8 +5,8 @@ import torch._inductor.config as inductor_config
 inductor_config.cpp.inject_log1p_bug_TESTING_ONLY = "codegen_error"
 
 
-def block(x):  # <- diagnosis
-    return torch.log1p(x.abs())
+def block(x):
+    return torch.log1p(x.abs())  # <- diagnosis
 
 
 torch.compile(block)(torch.randn(16))

@@ -232,6 +232,9 @@ def test_kernel_compile_failure_and_runtime_failure(fail_kernel: Proc) -> None:
     assert "CppCompileError" in compile_err["exc_type"] + compile_err["message"]
     assert compile_err["user_frame"]["filename"].endswith("tests/scripts/fail_kernel.py"), \
         compile_err["user_frame"]
+    # The compiler quoted a line of one kernel; that kernel's ops give the line, not `def r1`.
+    assert compile_err["user_frame"]["lineno"] == line_of(script, "return torch.relu(x) + 1")
+    assert "(kernel cpp_fused_" in compile_err["message"], compile_err["message"]
 
     runtime_err = by_stage["runtime"]
     assert runtime_err["compile_id"] == r2[0]["compile_id"]

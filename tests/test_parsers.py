@@ -425,3 +425,45 @@ def test_node_trace_frames_never_raises(text):
     if "Found from :" not in text and "Original traceback:" not in text:
         assert frames == []
     assert P.lowering_target(text) is None or "LoweringException" in text
+
+
+# -- the failing op's line for codegen and kernel-compile errors --------------------------------
+GXX_ERROR = """torch._inductor.exc.InductorError: CppCompileError: C++ compile error
+
+Command:
+g++ /tmp/torchinductor_root/qy/cqy7nno.main.cpp -O3 -shared -fPIC -o /tmp/x.so
+
+Output:
+/tmp/torchinductor_root/qy/cqy7nno.main.cpp: In function 'void kernel(const float*, float*)':
+/tmp/torchinductor_root/qy/cqy7nno.main.cpp:15:33: error: 'compile' was not declared in this scope
+   15 |                     auto tmp1 = compile error!;
+      |                                 ^~~~~~~
+"""
+
+
+def test_kernel_of_a_gxx_error_is_the_one_holding_the_quoted_line():
+    ok = ("cpp_fused_abs_0", "{\n    auto tmp0 = at::vec::Vectorized<float>::loadu(in_ptr0);\n}")
+    bad = ("cpp_fused_add_relu_1",
+           "{\n    auto tmp0 = at::vec::Vectorized<float>::loadu(in_ptr0);\n"
+           "                    auto tmp1 = compile error!;\n}")
+    assert P.kernel_of_error(GXX_ERROR, [ok, bad]) == "cpp_fused_add_relu_1"
+    assert P.kernel_of_error(GXX_ERROR, [ok]) is None
+    assert P.kernel_of_error(None, [bad]) is None
+
+
+def test_codegen_ops_are_the_codegen_frames_innermost_first():
+    tb = ('  File "/site/torch/_inductor/scheduler.py", line 5, in codegen\n    x()\n'
+          '  File "/site/torch/_inductor/codegen/common.py", line 2671, in _default\n    y()\n'
+          '  File "/site/torch/_inductor/codegen/cpp.py", line 761, in log1p\n    raise X\n')
+    assert P.codegen_ops(tb) == ["log1p", "_default"]
+    assert P.user_line_frame("/u/m.py:9  return torch.log1p(x)") == {
+        "filename": "/u/m.py", "lineno": 9, "line": "return torch.log1p(x)"}
+
+
+@given(st.text(max_size=300), st.lists(st.tuples(st.text(max_size=10), st.text(max_size=80)),
+                                       max_size=3))
+def test_generated_code_parsers_never_raise(text, kernels):
+    assert P.kernel_of_error(text, kernels) in {None, *(n for n, _ in kernels)}
+    assert all(isinstance(op, str) for op in P.codegen_ops(text))
+    frame = P.user_line_frame(text)
+    assert frame is None or isinstance(frame["lineno"], int)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import linecache
+import re
 from typing import Any
 
 from compdiag.ingest import parsers as P
@@ -61,6 +62,8 @@ class Ingestor:
         self._seen_recompiles: set[tuple[str | None, str]] = set()
         self._seen_cudagraphs: set[tuple[str | None, bool]] = set()
         self.output_code_files: dict[str, str | None] = {}
+        # Per compile: (kernel name, source, user lines), to place a kernel-compile error.
+        self.kernel_sources: dict[str | None, list[tuple[str, str, list[str]]]] = {}
         self.last_compiled: str | None = None
 
     # -- entry points -----------------------------------------------------------------------
@@ -203,8 +206,13 @@ class Ingestor:
                 traceback: str | None = None) -> None:
         """Every failure, from the trace or an exception that escaped the program. When its
         error carries the failing FX node's stack trace, the op's own line is the user frame
-        (the one the caller found is only the compiled function's)."""
+        (the one the caller found is only the compiled function's). Codegen and kernel-compile
+        errors carry none; the op or kernel they name leads to the same lines."""
         op = [f for f in P.node_trace_frames(traceback) if _is_user_frame(f)]
+        if not op:
+            op, where = self._generated_code_frames(cid, traceback)
+            if where and where not in message:
+                message = f"{message} ({where})"
         if op:
             filename, lineno, line = op[-1]["filename"], op[-1]["lineno"], op[-1]["line"]
         if line is None and filename and lineno:
@@ -213,6 +221,29 @@ class Ingestor:
         self.w.insert("failures", run_id=self.run_id, compile_id=cid, stage=stage,
                       exc_type=exc_type, message=message, filename=filename, lineno=lineno,
                       line=line, traceback=traceback)
+
+    def _generated_code_frames(self, cid: str | None, traceback: str | None
+                               ) -> tuple[list[dict[str, Any]], str | None]:
+        """The user frame of a failure in generated code: the kernel whose source the compiler
+        quoted (its ops' '# File:' lines), or the op whose codegen raised (the post-grad nodes
+        named after it); the earliest user line of them, and what it was found from."""
+        kernels = self.kernel_sources.get(cid) or []
+        name = P.kernel_of_error(traceback, [(n, src) for n, src, _ in kernels])
+        found: list[tuple[list[str], str]] = []
+        if name:
+            found.append((next(u for n, _, u in kernels if n == name), f"kernel {name}"))
+        nodes = P.graph_node_lines(self.post_grad.get(cid))
+        for op in P.codegen_ops(traceback):
+            named = re.compile(rf"{re.escape(op)}(?:_\d+)?")
+            hits = [line for n, line in nodes.items() if named.fullmatch(n)]
+            if hits:
+                found.append((hits, f"codegen of {op}"))
+                break
+        for lines, where in found:
+            frames = [f for f in map(P.user_line_frame, lines) if f and _is_user_frame(f)]
+            if frames:
+                return [min(frames, key=lambda f: (f["filename"], f["lineno"]))], where
+        return [], None
 
     def _on_artifact_dynamo_graph_break_reason(self, value: Any, cid: str | None,
                                                payload: str | None, md: dict) -> None:
@@ -271,6 +302,8 @@ class Ingestor:
             self.w.insert("kernels", run_id=self.run_id, compile_id=cid, name=k["name"],
                           backend=k["backend"], source=k["source"], fx_nodes=k["fx_nodes"],
                           fused_ops=k["fused_ops"], user_lines=k.get("user_lines", []))
+            self.kernel_sources.setdefault(cid, []).append(
+                (k["name"], k["source"] or "", k.get("user_lines") or []))
 
     def _cudagraph(self, cid: str | None, applied: bool, reason: str | None) -> None:
         # The same skip is reported by perf_hints and by compilation_metrics: keep one.

@@ -126,6 +126,51 @@ def node_trace_frames(text: str | None) -> list[dict[str, Any]]:
     return frames
 
 
+_CODEGEN_FRAME = re.compile(r'^\s*File "[^"]*[/\\]_inductor[/\\]codegen[/\\][^"]*", line \d+, '
+                            r'in (\w+)\s*$', re.M)
+
+
+def codegen_ops(traceback: str | None) -> list[str]:
+    """Function names of the traceback's frames inside Inductor's codegen, innermost first.
+    A codegen error raised while emitting one op is raised from the op handler's method named
+    after it (`cpp.py ... in log1p`), so one of them is the op's name; which one is for the
+    caller to check against the graph's nodes."""
+    return list(reversed(_CODEGEN_FRAME.findall(traceback or "")))
+
+
+_QUOTED = re.compile(r"^\s*(?:\d+\s*\|)?\s*(.*?)\s*$")
+
+
+def kernel_of_error(text: str | None, kernels: list[tuple[str, str]]) -> str | None:
+    """The kernel (name, source) whose source holds a line the compiler quoted in its error
+    (g++ prints `   15 |   auto tmp1 = ...;`, Triton the line above its caret). Only lines long
+    enough to be specific count; with several candidates, the one matching most lines."""
+    if not text or not kernels:
+        return None
+    quoted = set()
+    for line in text.splitlines():
+        m = _QUOTED.match(line)
+        body = m.group(1) if m else ""
+        if len(body) >= 12 and not body.startswith(("File ", "/", "In file", "from ")):
+            quoted.add(body)
+    best, hits = None, 0
+    for name, source in kernels:
+        lines = {ln.strip() for ln in (source or "").splitlines() if len(ln.strip()) >= 12}
+        n = len(quoted & lines)
+        if n > hits:
+            best, hits = name, n
+    return best
+
+
+def user_line_frame(text: str | None) -> dict[str, Any] | None:
+    """A kernel's user line as stored ('file:line  code', graph_node_lines) as a frame."""
+    m = re.match(r"^(?P<file>.+?):(?P<line>\d+)(?:  (?P<code>.*))?$", text or "")
+    if not m:
+        return None
+    return {"filename": m.group("file"), "lineno": int(m.group("line")),
+            "line": (m.group("code") or "").strip() or None}
+
+
 _LOWERING_TARGET = re.compile(r"LoweringException: [^\n]*\n\s*target: (\S+)")
 
 
