@@ -7,8 +7,8 @@ def clamp_abs(x: torch.Tensor) -> torch.Tensor:
     return x.abs().clamp(max=1.0)
 
 
-def f(x):  # <- diagnosis
-    return clamp_abs(x) * 2
+def f(x):
+    return clamp_abs(x) * 2  # <- diagnosis
 
 
 torch.compile(f, backend="eager")(torch.randn(4))

@@ -64,6 +64,9 @@ class Ingestor:
         self.output_code_files: dict[str, str | None] = {}
         # Per compile: (kernel name, source, user lines), to place a kernel-compile error.
         self.kernel_sources: dict[str | None, list[tuple[str, str, list[str]]]] = {}
+        # Dynamo's error text per compile: its "from user code:" frames are the user stack,
+        # where compilation_metrics keeps only the innermost frame (often torch's own).
+        self.dynamo_errors: dict[str | None, str] = {}
         self.last_compiled: str | None = None
 
     # -- entry points -----------------------------------------------------------------------
@@ -191,6 +194,10 @@ class Ingestor:
         if isinstance(tb, list):
             tb = "\n".join(str(t) for t in tb)
         reason = str(m.get("fail_reason") or "")
+        err = self.dynamo_errors.pop(cid, "")
+        at = err.find("from user code:")
+        if at >= 0:
+            reason += "\n\n" + err[at:at + 4000]
         stage = P.classify_stage(m.get("fail_type"), reason, tb)
         frame = {"filename": m.get("fail_user_frame_filename"),
                  "lineno": m.get("fail_user_frame_lineno"), "line": None}
@@ -278,6 +285,11 @@ class Ingestor:
         self.counts["recompiles"] += 1
         self.w.insert("recompiles", run_id=self.run_id, compile_id=cid, reason=text,
                       guard=P.guard_of(text))
+
+    def _on_artifact_dynamo_error(self, value: Any, cid: str | None, payload: str | None,
+                                  md: dict) -> None:
+        if payload:
+            self.dynamo_errors[cid] = payload
 
     def _on_artifact_inductor_post_grad_graph(self, value: Any, cid: str | None,
                                               payload: str | None, md: dict) -> None:

@@ -103,11 +103,14 @@ def parse_graph_break(text: str) -> dict[str, Any]:
 # Inductor's LoweringException appends the failing FX node's stack trace after "Found from :";
 # an FX Interpreter error (extra_traceback) appends it after "Original traceback:". Either is
 # the user's line of the op that failed, where Dynamo's own frame is only the function.
-_NODE_TRACE_MARKERS = ("Found from :", "Original traceback:")
+# Inductor's LoweringException, an FX interpreter's error, and Dynamo's own errors, which end
+# with the user frames it was tracing ("from user code:", innermost last).
+_NODE_TRACE_MARKERS = ("Found from :", "Original traceback:", "from user code:")
 
 
 def node_trace_frames(text: str | None) -> list[dict[str, Any]]:
-    """The frames (filename, lineno, line) of the first node stack trace in an error text."""
+    """The frames (filename, lineno, line) of the first node stack trace in an error text (or
+    of the user code Dynamo was tracing)."""
     if not text:
         return []
     at = min((i for i in (text.find(m) for m in _NODE_TRACE_MARKERS) if i >= 0), default=-1)
