@@ -183,7 +183,8 @@ def _restored_statics(args: list[Any]) -> Iterator[None]:
     finally:
         with torch.no_grad():
             for t, before in saved:
-                t.copy_(before)
+                if not torch.equal(t, before):  # most graphs write none: leave those alone
+                    t.copy_(before)
 
 
 class _Clock:
