@@ -242,3 +242,19 @@ def test_a_mode_timed_in_several_processes_shows_each():
         f"{times_x(1.57)}, {times_x(1.93)}"
     del row["processes"]
     assert "per process" not in _speedup(row).plain
+
+
+def test_a_repeat_process_is_shown_with_its_modes_report(tmp_path):
+    """`--repeat`: run 1 is reduce-overhead's second process; its report is that mode's."""
+    from compdiag_tui.model import StoreModel
+
+    (tmp_path / "model.py").write_text(USER_SOURCE)
+    store = build_demo_store(tmp_path / "demo.db", compiles=4, runs=3, cwd=str(tmp_path),
+                             perf=True)
+    doc = build_document(store, [("default", 3, 0), ("reduce-overhead", 2, 0),
+                                 ("reduce-overhead", 1, 0)], compare=True)
+    _file(store, doc)
+    model = StoreModel(store)
+    assert model.perf_section(1)["mode"] == "reduce-overhead"
+    assert model.perf_section(3)["mode"] == "default"
+    assert [q["run"] for q in model.perf_section(1)["repeats"]] == [1]

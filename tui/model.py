@@ -217,10 +217,14 @@ class StoreModel:
         return self._perf[run_id]
 
     def perf_section(self, run_id: int) -> dict[str, Any] | None:
-        """This run's part of its perf report (`runs[i]` with `run == run_id`)."""
+        """This run's part of its perf report (`runs[i]` with `run == run_id`); a later process
+        of a mode (`--repeat`) is shown with its mode's report, whose `repeats` name it."""
         doc = self.perf_report(run_id)
         runs = [r for r in (doc or {}).get("runs") or [] if isinstance(r, dict)]
-        return next((r for r in runs if r.get("run") == run_id), runs[0] if runs else None)
+        return next((r for r in runs if r.get("run") == run_id),
+                    next((r for r in runs if any(isinstance(q, dict) and q.get("run") == run_id
+                                                 for q in r.get("repeats") or [])),
+                         runs[0] if runs else None))
 
     # -- commands for the selected item -----------------------------------------------------
     def minify_command(self, run_id: int, compile_id: str | None) -> str:
