@@ -4,7 +4,8 @@ nn.Module (ModuleTimer), inside the user's process (`compdiag perf`).
 The graph Dynamo hands to the backend is kept (graph copied, parameters shared), the same way
 the accuracy checker keeps it (capture/accuracy.py). At the graph's first call (or the call
 COMPDIAG_PERF_AT_CALL names) and before the user's own call runs, the kept graph (eager) and the
-compiled function are timed on clones of that call's real inputs:
+compiled function are timed on clones of that call's real inputs (its static inputs, weights and
+buffers, are passed as themselves and the buffers put back afterwards: see _static):
 
 - warm-up calls on both sides first (lazy initialisation, CUDA-graph recording, caches);
 - then paired samples, eager and compiled alternating, the order flipped each pair, so slow
