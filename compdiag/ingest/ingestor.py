@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from compdiag.ingest import parsers as P
+from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 from compdiag.store.writer import Writer
 
 # compilation_metrics field -> stage name; _us / _s variants differ between torch versions.
@@ -189,7 +190,27 @@ class Ingestor:
             self.last_compiled = cid
         self._write_compile(row)
 
-    def _failure_from_metrics(self, cid: str, row: dict[str, Any], m: dict[str, Any]) -> None:
+    def _on_bwd_compilation_metrics(self, value: Any, cid: str | None, payload: str | None,
+                                    md: dict) -> None:
+        """AOTAutograd compiles a backward graph lazily, at the first backward(); a failure
+        there is reported here, under the forward's compile id, not in compilation_metrics.
+        Without it the failure was only the exception escaping `loss.backward()`: no compile
+        id, and that line as the user's."""
+        if not isinstance(value, dict) or not value.get("fail_type"):
+            return
+        if cid is None:
+            cid = value.get("compile_id") if isinstance(value.get("compile_id"), str) else None
+            if cid is None:
+                return
+        row = self._compile_row(cid, md)
+        # No op line found: the compiled function's def, not where the forward was called.
+        where = ({"filename": row["filename"], "lineno": row["lineno"], "line": None}
+                 if row.get("filename") else row.get("call_site"))
+        self._failure_from_metrics(cid, {"call_site": where}, value,
+                                   suffix=BACKWARD_FAILURE_NOTE)
+
+    def _failure_from_metrics(self, cid: str, row: dict[str, Any], m: dict[str, Any],
+                              suffix: str | None = None) -> None:
         tb = m.get("exception_stack_trace")
         if isinstance(tb, list):
             tb = "\n".join(str(t) for t in tb)
@@ -203,8 +224,9 @@ class Ingestor:
                  "lineno": m.get("fail_user_frame_lineno"), "line": None}
         if not frame["filename"] and row.get("call_site"):
             frame = dict(row["call_site"])
+        message = _failure_message(str(m.get("fail_type")), reason)
         self.failure(cid, stage=stage, exc_type=str(m.get("fail_type")),
-                     message=_failure_message(str(m.get("fail_type")), reason),
+                     message=f"{message} ({suffix})" if suffix else message,
                      filename=frame.get("filename"), lineno=frame.get("lineno"),
                      line=frame.get("line"), traceback=(tb or "") + "\n" + reason[:20000])
 

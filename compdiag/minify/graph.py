@@ -19,6 +19,7 @@ import torch.fx
 
 from compdiag.capture import failure_graphs as FG
 from compdiag.minify import oracle
+from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
 INLINE_NUMEL = 64   # inputs up to this many elements are written inline in the repro
 
@@ -74,8 +75,10 @@ def load(reader: Any, run_id: int, graph: str | None) -> Problem:
         fails = reader.failures(run_id)
         why = (f"its failure ({fails[0]['stage']}: {fails[0]['exc_type']}) was not kept with its "
                "graph" if fails else "it has no failure")
-        raise MinifyError(f"run {run_id} has no failing graph to minify: {why} "
-                          "(accuracy needs `compdiag run --check-accuracy`)")
+        hint = ("a backward graph's failure is not kept yet" if fails and
+                f"({BACKWARD_FAILURE_NOTE})" in (fails[0].get("message") or "")
+                else "accuracy needs `compdiag run --check-accuracy`")
+        raise MinifyError(f"run {run_id} has no failing graph to minify: {why} ({hint})")
     if graph is None:
         chosen = graphs[-1]
     else:

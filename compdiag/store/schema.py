@@ -12,6 +12,9 @@ import sqlite3
 from pathlib import Path
 
 SCHEMA_VERSION = 1
+# A failure message holds "(in the backward graph)" when AOTAutograd's lazily compiled
+# backward failed (bwd_compilation_metrics): the one fact about a failure with no column of its own.
+BACKWARD_FAILURE_NOTE = "in the backward graph"
 
 DEFAULT_STORE = Path(".compdiag") / "compdiag.db"
 
