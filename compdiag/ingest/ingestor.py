@@ -160,12 +160,9 @@ class Ingestor:
 
     def _on_compilation_metrics(self, value: Any, cid: str | None, payload: str | None,
                                 md: dict) -> None:
-        if not isinstance(value, dict):
-            return
+        cid = _metrics_cid(value, cid)
         if cid is None:
-            cid = value.get("compile_id") if isinstance(value.get("compile_id"), str) else None
-            if cid is None:
-                return
+            return
         row = self._compile_row(cid, md)
         row["metrics"] = value
         row["co_name"] = value.get("co_name") or row["co_name"]
@@ -196,12 +193,9 @@ class Ingestor:
         there is reported here, under the forward's compile id, not in compilation_metrics.
         Without it the failure was only the exception escaping `loss.backward()`: no compile
         id, and that line as the user's."""
-        if not isinstance(value, dict) or not value.get("fail_type"):
+        cid = _metrics_cid(value, cid)
+        if cid is None or not value.get("fail_type"):
             return
-        if cid is None:
-            cid = value.get("compile_id") if isinstance(value.get("compile_id"), str) else None
-            if cid is None:
-                return
         row = self._compile_row(cid, md)
         # No op line found: the compiled function's def, not where the forward was called.
         where = ({"filename": row["filename"], "lineno": row["lineno"], "line": None}
@@ -430,6 +424,16 @@ def _cache_key(payload: str | None) -> str | None:
             if isinstance(value.get(k), str):
                 return value[k]
     return None
+
+
+def _metrics_cid(value: Any, cid: str | None) -> str | None:
+    """A metrics record's compile id: the envelope's, else the one the record names; None for
+    a record that is not a dict (kept as a raw record, not read)."""
+    if not isinstance(value, dict):
+        return None
+    if cid is None and isinstance(value.get("compile_id"), str):
+        return value["compile_id"]
+    return cid
 
 
 def _failure_message(exc_type: str, reason: str) -> str:
