@@ -609,6 +609,10 @@ def _across_processes(row: dict[str, Any], repeats: list[dict[str, Any]]) -> Non
     lo, hi = row["speedup_lo"], row["speedup_hi"]
     if lo is not None and hi is not None:
         row["verdict"] = "faster" if lo > 1 else "slower" if hi < 1 else "within noise"
+    # The same program's eager time in each process: how much the machine itself moved.
+    eagers = [q["eager_s"] for q in procs if q.get("eager_s")]
+    if len(eagers) > 1:
+        row["eager_spread"] = max(eagers) / min(eagers) - 1
 
 
 def _cost(r: dict[str, Any], base: dict[str, Any]) -> str:
@@ -687,6 +691,11 @@ def recommend(rows: list[dict[str, Any]]) -> dict[str, Any]:
                "loaded machine compare the speed-ups, not the times",
                "compile time is one measurement per mode (a compile is not repeated)"]
     n = max(len(r.get("processes") or [None]) for r in ok)
+    for r in ok:
+        if (r.get("eager_spread") or 0) >= 0.05:
+            caveats.append(f"eager itself took {r['eager_spread']:.0%} longer in one of "
+                           f"{r['mode']}'s processes than in another: the machine moved, not "
+                           "the compile; the range includes it")
     caveats.append(f"each mode's range spans the intervals of its {n} processes (--repeat), so "
                    "it includes the noise between processes" if n > 1 else
                    "one process per mode: an interval from inside one process cannot show how "
