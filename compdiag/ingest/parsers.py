@@ -101,10 +101,9 @@ def parse_graph_break(text: str) -> dict[str, Any]:
 
 # -- the op a compile failure names -------------------------------------------------------------
 # Inductor's LoweringException appends the failing FX node's stack trace after "Found from :";
-# an FX Interpreter error (extra_traceback) appends it after "Original traceback:". Either is
-# the user's line of the op that failed, where Dynamo's own frame is only the function.
-# Inductor's LoweringException, an FX interpreter's error, and Dynamo's own errors, which end
-# with the user frames it was tracing ("from user code:", innermost last).
+# an FX Interpreter error (extra_traceback) appends it after "Original traceback:"; Dynamo's own
+# errors end with the user frames it was tracing after "from user code:" (innermost last). Each
+# is the user's line of the op that failed, where Dynamo's own frame is only the function.
 _NODE_TRACE_MARKERS = ("Found from :", "Original traceback:", "from user code:")
 
 
