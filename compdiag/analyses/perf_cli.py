@@ -231,12 +231,13 @@ def _file(store: Path, doc: dict[str, Any]) -> None:
     """Keep the report in the store under every run it covers (the TUI reads it there)."""
     from compdiag.store.writer import Writer
 
+    document = json.dumps(doc, default=repr)
     w = Writer(store)
     try:
         for rep in doc["runs"]:
             for run in [rep["run"]] + [q["run"] for q in rep.get("repeats") or []]:
                 w.upsert("perf_reports", run_id=run, created_at=doc["created_at"],
-                         document=json.dumps(doc, default=repr))
+                         document=document)
         w.flush()
     finally:
         w.close()
