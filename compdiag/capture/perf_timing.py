@@ -218,53 +218,49 @@ class _Clock:
 
 def time_pair(eager: Callable[..., Any], compiled: Callable[..., Any], args: list[Any],
               settings: Settings, timing: GraphTiming) -> GraphTiming:
-    """Fill `timing` with paired samples of eager(*args) and compiled(*args) (on clones)."""
+    """Fill `timing` with paired samples of eager(*args) and compiled(*args) (on clones; the
+    static inputs it shares are put back afterwards)."""
     clock = _Clock(timing.device)
     timing.timer = clock.name
     with _restored_statics(args):
-        return _time_pair(eager, compiled, args, settings, timing, clock)
+        eager_args, compiled_args = _clone_inputs(args), _clone_inputs(args)
 
+        def run_eager() -> Any:
+            return eager(*eager_args)
 
-def _time_pair(eager: Callable[..., Any], compiled: Callable[..., Any], args: list[Any],
-               settings: Settings, timing: GraphTiming, clock: _Clock) -> GraphTiming:
-    eager_args, compiled_args = _clone_inputs(args), _clone_inputs(args)
+        def run_compiled() -> Any:
+            return compiled(*compiled_args)
 
-    def run_eager() -> Any:
-        return eager(*eager_args)
-
-    def run_compiled() -> Any:
-        return compiled(*compiled_args)
-
-    # Warm-up, which also calibrates how many calls make one sample.
-    t_e = t_c = 0.0
-    out = compiled(*compiled_args)
-    outs = [t.detach() for t in _tensors([out])]
-    timing.output_bytes = sum(t.numel() * t.element_size() for t in outs)
-    if outs:
-        copies = [clock.time(lambda: [t.clone() for t in outs], 1)
-                  for _ in range(max(3, settings.min_reps))]
-        timing.output_copy_s = sorted(copies)[len(copies) // 2]
-    del out, outs
-    for _ in range(max(1, settings.warmup)):
-        t_e = clock.time(run_eager, 1)
-        t_c = clock.time(run_compiled, 1)
-    timing.warmup = max(1, settings.warmup)
-    fastest = max(min(t_e, t_c), 1e-7)
-    sample_s, least = ((max(settings.sample_s, settings.cuda_sample_s), settings.cuda_min_inner)
-                       if clock.cuda else (settings.sample_s, 1))
-    timing.inner = max(least, min(10_000, int(sample_s / fastest)))
-    started = time.perf_counter()
-    for i in range(settings.max_reps):
-        if i >= settings.min_reps and time.perf_counter() - started > settings.budget_s:
-            break
-        if i % 2 == 0:
-            timing.eager_s.append(clock.time(run_eager, timing.inner))
-            timing.compiled_s.append(clock.time(run_compiled, timing.inner))
-        else:
-            timing.compiled_s.append(clock.time(run_compiled, timing.inner))
-            timing.eager_s.append(clock.time(run_eager, timing.inner))
-    clock.sync()
-    return timing
+        # Warm-up, which also calibrates how many calls make one sample.
+        t_e = t_c = 0.0
+        out = compiled(*compiled_args)
+        outs = [t.detach() for t in _tensors([out])]
+        timing.output_bytes = sum(t.numel() * t.element_size() for t in outs)
+        if outs:
+            copies = [clock.time(lambda: [t.clone() for t in outs], 1)
+                      for _ in range(max(3, settings.min_reps))]
+            timing.output_copy_s = sorted(copies)[len(copies) // 2]
+        del out, outs
+        for _ in range(max(1, settings.warmup)):
+            t_e = clock.time(run_eager, 1)
+            t_c = clock.time(run_compiled, 1)
+        timing.warmup = max(1, settings.warmup)
+        fastest = max(min(t_e, t_c), 1e-7)
+        sample_s, least = ((max(settings.sample_s, settings.cuda_sample_s), settings.cuda_min_inner)
+                           if clock.cuda else (settings.sample_s, 1))
+        timing.inner = max(least, min(10_000, int(sample_s / fastest)))
+        started = time.perf_counter()
+        for i in range(settings.max_reps):
+            if i >= settings.min_reps and time.perf_counter() - started > settings.budget_s:
+                break
+            if i % 2 == 0:
+                timing.eager_s.append(clock.time(run_eager, timing.inner))
+                timing.compiled_s.append(clock.time(run_compiled, timing.inner))
+            else:
+                timing.compiled_s.append(clock.time(run_compiled, timing.inner))
+                timing.eager_s.append(clock.time(run_eager, timing.inner))
+        clock.sync()
+        return timing
 
 
 class PerfTimer:
