@@ -63,7 +63,10 @@ class Ingestor:
         self._seen_recompiles: set[tuple[str | None, str]] = set()
         self._seen_cudagraphs: set[tuple[str | None, bool]] = set()
         self.output_code_files: dict[str, str | None] = {}
-        # Per compile: (kernel name, source, user lines), to place a kernel-compile error.
+        # The kernels (name, source, user lines) of the compile whose output code came last, to
+        # place a kernel-compile error: it fails right after its output code is logged (a lazy
+        # backward logs its own under the forward's id). One compile's worth, not the run's:
+        # this lives in the user's process, and the sources are in the store already.
         self.kernel_sources: dict[str | None, list[tuple[str, str, list[str]]]] = {}
         # Dynamo's error text per compile: its "from user code:" frames are the user stack,
         # where compilation_metrics keeps only the innermost frame (often torch's own).
@@ -325,12 +328,14 @@ class Ingestor:
         if not payload:
             return
         nodes = P.graph_node_lines(self.post_grad.get(cid))
+        if cid not in self.kernel_sources:
+            self.kernel_sources = {cid: []}
         for k in P.parse_output_code(payload, nodes):
             self.counts["kernels"] += 1
             self.w.insert("kernels", run_id=self.run_id, compile_id=cid, name=k["name"],
                           backend=k["backend"], source=k["source"], fx_nodes=k["fx_nodes"],
                           fused_ops=k["fused_ops"], user_lines=k.get("user_lines", []))
-            self.kernel_sources.setdefault(cid, []).append(
+            self.kernel_sources[cid].append(
                 (k["name"], k["source"] or "", k.get("user_lines") or []))
 
     def _cudagraph(self, cid: str | None, applied: bool, reason: str | None) -> None:
