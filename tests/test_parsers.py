@@ -483,3 +483,38 @@ def test_node_trace_frames_from_dynamos_user_code_section():
     assert [(f["filename"], f["lineno"]) for f in frames] == [
         ("/u/prog.py", 11), ("/site/torch/_library/custom_ops.py", 863)]
     assert frames[0]["line"] == "return clamp_abs(x) * 2"
+
+
+# A Triton kernel's SyntaxError (triton.inject_relu_bug_TESTING_ONLY='compile_error'), as recorded
+# on an H200: the error names only the kernel's hashed file; the wrapper line loading it names it.
+TRITON_IMPORT_ERROR = (Path(__file__).parent / "fixtures" / "triton_syntax_error.txt").read_text()
+
+
+def test_a_triton_kernels_syntax_error_is_a_kernel_compile_failure_of_that_kernel():
+    message = TRITON_IMPORT_ERROR.strip().splitlines()[-2].split(": ", 1)[1]
+    assert P.classify_stage("InductorError", message, TRITON_IMPORT_ERROR) == "kernel_compile"
+    ok = ("triton_poi_fused_abs_0", "def triton_poi_fused_abs_0(in_ptr0, xnumel):\n    pass\n")
+    bad = ("triton_poi_fused_add_relu_0", "    tmp1 = compile error!\n")
+    assert P.kernel_of_error(TRITON_IMPORT_ERROR, [ok, bad]) == "triton_poi_fused_add_relu_0"
+    assert P.kernel_of_error(TRITON_IMPORT_ERROR, [ok]) is None  # never a kernel not loaded
+
+
+def test_a_generated_wrapper_that_does_not_import_is_a_codegen_failure():
+    tb = ('Traceback (most recent call last):\n'
+          '  File "/site/torch/_inductor/graph.py", line 2584, in _compile_to_module_lines\n'
+          '    mod = PyCodeCache.load_by_key_path(\n'
+          '  File "/site/torch/_inductor/runtime/compile_tasks.py", line 29, in '
+          '_reload_python_module\n    raise RuntimeError(\n'
+          'RuntimeError: Failed to import /tmp/c/cw.py\n')
+    assert P.classify_stage("InductorError", "RuntimeError: Failed to import /tmp/c/cw.py",
+                            tb) == "inductor_codegen"
+
+
+def test_a_failed_import_says_why_in_its_one_line_message():
+    from compdiag.ingest.ingestor import _failure_message
+
+    reason = TRITON_IMPORT_ERROR[TRITON_IMPORT_ERROR.index("RuntimeError: Failed"):]
+    message = _failure_message("InductorError", reason)
+    assert message.startswith("RuntimeError: Failed to import ")
+    assert message.endswith(": SyntaxError: invalid syntax "
+                            "(cklkljf5fnyzrepkofzripnvrxvsmsf4f3jfeioeyptbfgodpvm7.py, line 25)")

@@ -161,7 +161,17 @@ def kernel_of_error(text: str | None, kernels: list[tuple[str, str]]) -> str | N
         n = len(quoted & lines)
         if n > hits:
             best, hits = name, n
-    return best
+    if best:
+        return best
+    # A Triton kernel is Python: its SyntaxError names only the kernel's hashed file, but the
+    # traceback passes through the wrapper's line that loads it, `NAME = async_compile.triton(
+    # 'NAME', ...`; the innermost such line of a known kernel names it.
+    names = {name for name, _ in kernels}
+    loaded = [n for n in _ASYNC_LOAD.findall(text) if n in names]
+    return loaded[-1] if loaded else None
+
+
+_ASYNC_LOAD = re.compile(r"=\s*async_compile\.\w+\(\s*'(\w+)'")
 
 
 def user_line_frame(text: str | None) -> dict[str, Any] | None:
@@ -244,6 +254,11 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
     deepest = next((f for f in reversed(frames) if "/torch/" in f), "")
     if any(k in deepest for k in _KERNEL_COMPILE):
         return "kernel_compile"
+    if deepest.endswith("torch/_inductor/runtime/compile_tasks.py"):
+        # Importing generated code failed: a kernel when async_compile was loading it (a
+        # Triton kernel's SyntaxError), else the wrapper module Inductor generated.
+        loading = any(f.endswith("torch/_inductor/async_compile.py") for f in frames)
+        return "kernel_compile" if loading else "inductor_codegen"
     if "torch/_inductor/codegen/" in deepest or deepest.endswith("torch/_inductor/scheduler.py"):
         return "inductor_codegen"
     if "torch/_inductor/" in deepest:
