@@ -258,3 +258,20 @@ def test_a_repeat_process_is_shown_with_its_modes_report(tmp_path):
     assert model.perf_section(1)["mode"] == "reduce-overhead"
     assert model.perf_section(3)["mode"] == "default"
     assert [q["run"] for q in model.perf_section(1)["repeats"]] == [1]
+
+
+def test_a_repeat_process_summary_is_its_full_reports_speedup(perf_store):
+    """A `--repeat` process is read for its timings only (no explain); the speed-up it adds
+    to its mode's row is the one its full report would give."""
+    from compdiag.analyses.perf import _basis, repeat_summary, report
+    from compdiag.store.reader import Reader
+
+    store, _ = perf_store
+    with Reader(store) as reader:
+        for run in (1, 2, 3):
+            basis, src = _basis(report(reader, run))
+            q = repeat_summary(reader, run)
+            assert q["basis"] == basis and q["run"] == run
+            ratio = (src.get("speedup") or {}).get("ratio")
+            assert ratio is not None and q["speedup"] == ratio
+            assert (q["eager_s"], q["compiled_s"]) == (src["eager_s"], src["compiled_s"])

@@ -424,34 +424,50 @@ def device_bandwidth(name: str) -> float | None:
 
 
 # -- the report --------------------------------------------------------------------------------
+class _Timings:
+    """A run's timed graphs and whole module calls with their raw samples: what both a full
+    report and a repeat process' summary are computed from."""
+
+    def __init__(self, reader: Reader, run_id: int) -> None:
+        self.compiles = reader.compiles(run_id)
+        by_cid = {c["compile_id"]: c for c in self.compiles}
+        kernels: dict[str | None, list[dict[str, Any]]] = {}
+        for k in reader.kernels(run_id, with_source=False):
+            kernels.setdefault(k["compile_id"], []).append(k)
+        self.samples: dict[str, tuple[list, list]] = {}
+        self.graphs: list[dict[str, Any]] = []
+        for p in reader.perf_graphs(run_id):
+            self.graphs.append(_graph_row(p, by_cid.get(p["compile_id"]),
+                                          kernels.get(p["compile_id"], [])))
+            self.samples[p["compile_id"]] = _samples(p)
+        calls = reader.perf_calls(run_id)
+        self.modules = [_module_row(p) for p in calls]
+        self.module_samples = {p["target"]: _samples(p) for p in calls}
+
+    def totals(self) -> dict[str, Any]:
+        return _totals(self.graphs, self.samples, self.compiles)
+
+    def module_totals(self) -> dict[str, Any] | None:
+        return _module_totals(self.modules, self.module_samples)
+
+
 def report(reader: Reader, run_id: int) -> dict[str, Any]:
     """The perf report of one run: graphs, totals, limiters (the `--json` document's body)."""
     from compdiag.analyses.explain import explain
 
     run = reader.run(run_id)
-    compiles = reader.compiles(run_id)
-    by_cid = {c["compile_id"]: c for c in compiles}
-    kernels: dict[str | None, list[dict[str, Any]]] = {}
-    for k in reader.kernels(run_id, with_source=False):
-        kernels.setdefault(k["compile_id"], []).append(k)
+    t = _Timings(reader, run_id)
+    compiles, graphs, samples, modules = t.compiles, t.graphs, t.samples, t.modules
     perf_run = reader.perf_run(run_id) or {}
-    samples: dict[str, tuple[list, list]] = {}
-    graphs = []
-    for p in reader.perf_graphs(run_id):
-        g = _graph_row(p, by_cid.get(p["compile_id"]), kernels.get(p["compile_id"], []))
-        code = reader.artifact(run_id, p["compile_id"], "inductor_output_code")
+    for g in graphs:
+        code = reader.artifact(run_id, g["compile_id"], "inductor_output_code")
         for op in fallback_calls(code):
             if op not in g["fallbacks"] and not LIBRARY_EXTERN.search(op):
                 g["fallbacks"].append(op)
         g["device_name"] = perf_run.get("device")
-        graphs.append(g)
-        samples[p["compile_id"]] = _samples(p)
     applied = {c["compile_id"] for c in reader.cudagraphs(run_id) if c.get("applied")}
     for g in graphs:
         g["cudagraph_applied"] = g["compile_id"] in applied
-    calls = reader.perf_calls(run_id)
-    modules = [_module_row(p) for p in calls]
-    module_samples = {p["target"]: _samples(p) for p in calls}
     outside = _outside_graphs(modules, graphs)
     if outside is not None:
         outside["cudagraphs_applied"] = len(applied)
@@ -496,9 +512,9 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
         "peak_cuda_bytes": perf_run.get("peak_cuda_bytes"),
         "settings": perf_run.get("settings"),
         "graphs": graphs,
-        "totals": _totals(graphs, samples, compiles),
+        "totals": t.totals(),
         "modules": modules,
-        "module_totals": _module_totals(modules, module_samples),
+        "module_totals": t.module_totals(),
         "outside_graphs": outside,
         "limiters": limiters(graphs, diagnoses, compiles, outside),
         "notes": notes,
@@ -583,11 +599,15 @@ def _basis(rep: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return "compiled graphs", rep.get("totals") or {}
 
 
-def repeat_summary(rep: dict[str, Any]) -> dict[str, Any]:
-    """What a mode's later process (`--repeat`) adds to its row: its own paired speed-up."""
-    basis, src = _basis(rep)
+def repeat_summary(reader: Reader, run_id: int) -> dict[str, Any]:
+    """What a mode's later process (`--repeat`) adds to its row: its own paired speed-up. Only
+    its timings are read: its limiters would repeat the first process' (same cache, same
+    kernels), so neither explain nor the generated code is needed for it."""
+    t = _Timings(reader, run_id)
+    basis, src = _basis({"totals": t.totals(), "module_totals": t.module_totals()})
     sp = src.get("speedup") or {}
-    return {"run": rep.get("run"), "exit_code": rep.get("exit_code"), "basis": basis,
+    return {"run": run_id, "exit_code": (reader.run(run_id) or {}).get("exit_code"),
+            "basis": basis,
             "eager_s": src.get("eager_s"), "compiled_s": src.get("compiled_s"),
             "speedup": sp.get("ratio"), "speedup_lo": sp.get("lo"), "speedup_hi": sp.get("hi")}
 

@@ -212,11 +212,11 @@ def build_document(store: Path, runs: list[tuple[str, int, int]], *, compare: bo
     reports: dict[str, dict[str, Any]] = {}
     with Reader(store) as reader:
         for mode, run_id, _ in runs:
+            if mode in reports:
+                reports[mode].setdefault("repeats", []).append(repeat_summary(reader, run_id))
+                continue
             rep = report(reader, run_id)
             rep["mode"] = mode
-            if mode in reports:
-                reports[mode].setdefault("repeats", []).append(repeat_summary(rep))
-                continue
             cg = reader.cudagraphs(run_id)
             rep["cudagraphs"] = {"applied": sum(1 for c in cg if c.get("applied")),
                                  "skipped": sum(1 for c in cg if not c.get("applied"))}
