@@ -151,6 +151,7 @@ EXTRA_MODULES = (
     "compdiag.analyses.bisect_cli",
     "compdiag.analyses.accuracy_cli",
     "compdiag.analyses.perf_cli",
+    "compdiag.analyses.diff_cli",
     "compdiag.tui_cli",
 )
 

@@ -1,0 +1,150 @@
+"""`compdiag diff RUN_A RUN_B`: what one run of a program did differently from another (a torch
+upgrade, a changed line, another mode, a rerun that autotuned differently).
+
+Compile ids are not stable between runs (one graph break more shifts every frame after it), so
+facts are matched by what they are about: a compile by its function and line, a graph break by
+its kind and user line, a kernel by its name (Inductor names kernels after their fused ops), an
+autotuning contest by its op and its place among that op's contests. File names are compared by
+their last component, so two checkouts of the same program line up."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from typing import Any, Callable, Iterable
+
+from compdiag.store.reader import Reader
+
+Key = tuple[Any, ...]
+
+
+def _base(path: str | None) -> str:
+    return os.path.basename(path) if path else "?"
+
+
+def _where(row: dict[str, Any]) -> str:
+    return f"{_base(row.get('filename'))}:{row.get('lineno') or '?'}"
+
+
+def _first_line(text: Any, limit: int = 160) -> str:
+    line = str(text or "").strip().splitlines()[0] if str(text or "").strip() else ""
+    return line if len(line) <= limit else line[:limit - 3] + "..."
+
+
+def _counted(rows: Iterable[dict[str, Any]], key: Callable[[dict[str, Any]], Key]) -> Counter:
+    return Counter(key(r) for r in rows)
+
+
+def _count_changes(a: Counter, b: Counter, fields: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Each key whose count differs: only in A (b == 0), only in B (a == 0), or more/fewer."""
+    out = []
+    for k in sorted(set(a) | set(b), key=lambda k: tuple(str(x) for x in k)):
+        if a[k] != b[k]:
+            out.append({**dict(zip(fields, k)), "a": a[k], "b": b[k]})
+    return out
+
+
+def _compile_key(c: dict[str, Any]) -> Key:
+    return (c.get("co_name") or "?", _where(c))
+
+
+def _autotune_contests(rows: list[dict[str, Any]]) -> dict[Key, str]:
+    """(op, n) -> the winner with its configuration (the detail's first line without its time):
+    the same graphs run their contests in the same order, so the n-th `mm` of one run is the
+    n-th of the other."""
+    seen: Counter = Counter()
+    out: dict[Key, str] = {}
+    for r in rows:
+        op = r.get("op") or "?"
+        seen[op] += 1
+        best = _first_line(r.get("detail"), 400)
+        parts = best.split(" ", 3)  # "NAME 0.0123 ms DESCRIPTION"
+        described = (f"{parts[0]} {parts[3]}".strip() if len(parts) == 4 and parts[2] == "ms"
+                     else r.get("choice") or best)
+        out[(op, seen[op])] = described or str(r.get("choice"))
+    return out
+
+
+def _perf(reader: Reader, run_id: int) -> dict[str, Any] | None:
+    """The run's paired speed-up, when it was timed (`compdiag perf`)."""
+    from compdiag.analyses.perf import repeat_summary
+
+    if not reader.perf_graphs(run_id) and not reader.perf_calls(run_id):
+        return None
+    s = repeat_summary(reader, run_id)
+    return {k: s.get(k) for k in ("basis", "speedup", "speedup_lo", "speedup_hi", "eager_s",
+                                  "compiled_s")}
+
+
+def _run_facts(reader: Reader, run_id: int) -> dict[str, Any]:
+    run = reader.run(run_id)
+    compiles = reader.compiles(run_id)
+    totals = [(c.get("stage_times") or {}).get("total") for c in compiles]
+    return {"id": run_id, "argv": run.get("argv"), "exit_code": run.get("exit_code"),
+            "status": run.get("status"), "torch_version": run.get("torch_version"),
+            "device": run.get("device"), "mode": run.get("mode"),
+            "compile_s": round(sum(t for t in totals if t), 3) if any(totals) else None,
+            "counts": reader.counts(run_id), "perf": _perf(reader, run_id)}
+
+
+def diff_runs(reader: Reader, run_a: int, run_b: int) -> dict[str, Any]:
+    """The differences between two runs, section by section; `same` when there are none
+    (times and compile ids aside, which always differ)."""
+    a, b = _run_facts(reader, run_a), _run_facts(reader, run_b)
+    sections: dict[str, list[dict[str, Any]]] = {}
+
+    sections["run"] = [{"field": f, "a": a[f], "b": b[f]}
+                       for f in ("exit_code", "status", "torch_version", "device", "mode")
+                       if a[f] != b[f]]
+
+    ca, cb = reader.compiles(run_a), reader.compiles(run_b)
+    sections["compiles"] = _count_changes(
+        _counted(ca, lambda c: (*_compile_key(c), c.get("status") or "?")),
+        _counted(cb, lambda c: (*_compile_key(c), c.get("status") or "?")),
+        ("function", "where", "status"))
+
+    def gb(r: dict[str, Any]) -> Key:
+        return (r.get("gb_code") or r.get("gb_type") or "?", _first_line(r.get("reason")),
+                _where(r))
+    sections["graph_breaks"] = _count_changes(
+        _counted(reader.graph_breaks(run_a), gb), _counted(reader.graph_breaks(run_b), gb),
+        ("gb_code", "reason", "where"))
+
+    def rc(r: dict[str, Any]) -> Key:
+        return (_first_line(r.get("guard") or r.get("reason")),)
+    sections["recompiles"] = _count_changes(
+        _counted(reader.recompiles(run_a), rc), _counted(reader.recompiles(run_b), rc),
+        ("guard",))
+
+    def fail(r: dict[str, Any]) -> Key:
+        return (r.get("stage") or "?", r.get("exc_type") or "?", _where(r))
+    sections["failures"] = _count_changes(
+        _counted(reader.failures(run_a), fail), _counted(reader.failures(run_b), fail),
+        ("stage", "exc_type", "where"))
+
+    def kern(r: dict[str, Any]) -> Key:
+        return (r.get("backend") or "?", r.get("name") or "?")
+    sections["kernels"] = _count_changes(
+        _counted(reader.kernels(run_a, with_source=False), kern),
+        _counted(reader.kernels(run_b, with_source=False), kern), ("backend", "name"))
+
+    def cg(r: dict[str, Any]) -> Key:
+        return ("applied" if r.get("applied") else "skipped",
+                "" if r.get("applied") else _first_line(r.get("reason")))
+    sections["cudagraphs"] = _count_changes(
+        _counted(reader.cudagraphs(run_a), cg), _counted(reader.cudagraphs(run_b), cg),
+        ("outcome", "reason"))
+
+    ta, tb = _autotune_contests(reader.autotune(run_a)), _autotune_contests(reader.autotune(run_b))
+    sections["autotune"] = [{"op": op, "n": n, "a": ta.get((op, n)), "b": tb.get((op, n))}
+                            for op, n in sorted(set(ta) | set(tb), key=lambda k: (k[0], k[1]))
+                            if ta.get((op, n)) != tb.get((op, n))]
+
+    def acc(r: dict[str, Any]) -> Key:
+        return (str(r.get("output")), "ok" if r.get("ok") else "mismatch")
+    sections["accuracy"] = _count_changes(
+        _counted(reader.accuracy(run_a), acc), _counted(reader.accuracy(run_b), acc),
+        ("output", "result"))
+
+    return {"a": a, "b": b, "sections": sections,
+            "same": not any(sections.values())}
