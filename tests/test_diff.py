@@ -4,11 +4,14 @@ the ingestor writes them, compared fact by fact (no compile: the comparison is t
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from compdiag.analyses.diff import diff_runs
+from compdiag.analyses.diff import _count_changes, diff_runs
 from compdiag.cli import main
 from compdiag.store.reader import Reader
 from compdiag.store.writer import Writer
@@ -116,3 +119,13 @@ def test_timed_runs_carry_their_speed_ups(tmp_path: Path, capsys: pytest.Capture
             assert expected is not None and doc[side]["perf"]["speedup"] == expected
     assert main(["diff", "--store", str(store), "3", "2"]) == 0
     assert "speed-up over eager" in capsys.readouterr().out
+
+
+@given(st.lists(st.sampled_from("abc")), st.lists(st.sampled_from("abc")))
+def test_count_changes_list_exactly_the_keys_counted_differently(xs, ys) -> None:
+    a, b = Counter((x,) for x in xs), Counter((y,) for y in ys)
+    forward, backward = _count_changes(a, b, ("k",)), _count_changes(b, a, ("k",))
+    assert {r["k"] for r in forward} == {k for (k,) in set(a) | set(b) if a[(k,)] != b[(k,)]}
+    assert all(r["a"] == a[(r["k"],)] and r["b"] == b[(r["k"],)] for r in forward)
+    assert [(r["k"], r["a"], r["b"]) for r in forward] == [(r["k"], r["b"], r["a"])
+                                                           for r in backward]
