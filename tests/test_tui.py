@@ -265,15 +265,20 @@ async def test_command_palette_opens_a_compile_id(demo: Path) -> None:
         assert app.screen.compile_id == target
 
 
+async def runs_list(pilot) -> RunsTable:
+    """From the first screen (the latest run) back to the runs list."""
+    await started(pilot)
+    await pilot.press("escape")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, RunsScreen)
+    return pilot.app.screen.query_one(RunsTable)
+
+
 @sync
 async def test_runs_list_and_back(demo: Path) -> None:
     app = CompdiagApp(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await started(pilot)
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, RunsScreen)
-        table = app.screen.query_one(RunsTable)
+        table = await runs_list(pilot)
         assert table.row_count == 2
         assert table.get_row_at(0)[0] == "1" and table.get_row_at(1)[0] == "2"
         assert app.current_run_id() == 2  # the latest run is highlighted first
@@ -284,6 +289,38 @@ async def test_runs_list_and_back(demo: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, RunScreen) and app.screen.run_id == 1
         await pilot.press("escape")
+        assert isinstance(app.screen, RunsScreen)
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+@sync
+async def test_runs_list_diffs_a_marked_run_with_the_highlighted_one(demo: Path) -> None:
+    from compdiag.analyses.diff import describe, diff_runs
+    from compdiag.store.reader import Reader
+    from compdiag_tui.screens import DiffScreen
+
+    app = CompdiagApp(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await runs_list(pilot)
+        await pilot.press("d")  # nothing marked yet: a notice, no screen
+        await pilot.pause()
+        assert isinstance(app.screen, RunsScreen)
+        table.move_cursor(row=0)
+        await pilot.pause()
+        await pilot.press("space")
+        table.move_cursor(row=1)
+        await pilot.pause()
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, DiffScreen))
+        screen = app.screen
+        assert (screen.run_a, screen.run_b) == (1, 2)
+        with Reader(demo) as r:
+            assert screen.lines == describe(diff_runs(r, 1, 2))  # what `compdiag diff` says
+        assert screen.lines[0] == ("title", screen.lines[0][1])
+        assert screen.lines[0][1].startswith("run 1 (")
+        await pilot.press("escape")
+        await pilot.pause()
         assert isinstance(app.screen, RunsScreen)
         await pilot.press("q")
     assert app.return_code == 0

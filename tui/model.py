@@ -126,6 +126,12 @@ class StoreModel:
     def counts(self, run_id: int) -> dict[str, int]:
         return self.reader.counts(run_id)
 
+    def diff(self, run_a: int, run_b: int) -> list[tuple[str, str]]:
+        """What two runs did differently, as `compdiag diff` prints it: (kind, text) lines."""
+        from compdiag.analyses.diff import describe, diff_runs
+
+        return describe(diff_runs(self.reader, run_a, run_b))
+
     # -- the compile tree -------------------------------------------------------------------
     def compile_index(self, run_id: int) -> list[CompileInfo]:
         if run_id not in self._index:

@@ -12,10 +12,8 @@ from typing import Any
 
 from compdiag.store.schema import SCHEMA_VERSION, default_store_path
 
-_TITLES = {"run": "run", "compiles": "compiles", "graph_breaks": "graph breaks",
-           "recompiles": "recompiles", "failures": "failures", "kernels": "kernels",
-           "cudagraphs": "CUDA graphs", "autotune": "autotuning winners",
-           "accuracy": "accuracy"}
+STYLES = {"title": "bold", "note": "", "section": "bold", "-": "red", "+": "green",
+          "~": "yellow", "same": "dim"}
 
 
 def diff_document(reader: Any, run_a: int, run_b: int) -> dict[str, Any]:
@@ -44,60 +42,14 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
-def _label(f: dict[str, Any]) -> str:
-    args = [str(x) for x in f.get("argv") or []]
-    argv = " ".join([Path(args[0]).name, *args[1:]] if args else [])
-    return (f"run {f['id']} ({argv[:60]}; torch {f.get('torch_version') or '?'}, "
-            f"{f.get('device') or '?'}{', ' + f['mode'] if f.get('mode') else ''})")
-
-
-def _totals_line(a: dict[str, Any], b: dict[str, Any]) -> str:
-    parts = []
-    if a.get("compile_s") is not None or b.get("compile_s") is not None:
-        def s(x: Any) -> str:
-            return f"{x:.1f} s" if x is not None else "-"
-        parts.append(f"compile time {s(a.get('compile_s'))} vs {s(b.get('compile_s'))}")
-    pa, pb = a.get("perf") or {}, b.get("perf") or {}
-    if pa.get("speedup") and pb.get("speedup"):
-        parts.append(f"speed-up over eager {pa['speedup']:.2f}x vs {pb['speedup']:.2f}x "
-                     f"({pa.get('basis')}; each paired inside its own process)")
-    return "; ".join(parts)
-
-
-def _item(section: str, row: dict[str, Any]) -> str:
-    if section == "run":
-        return f"~ {row['field']}: {row['a']} -> {row['b']}"
-    if section == "autotune":
-        mark = "-" if row["b"] is None else "+" if row["a"] is None else "~"
-        return f"{mark} {row['op']} #{row['n']}: {row['a'] or '(none)'} -> {row['b'] or '(none)'}"
-    what = " ".join(str(v) for k, v in row.items() if k not in ("a", "b") and v != "")
-    mark = "-" if row["b"] == 0 else "+" if row["a"] == 0 else "~"
-    return f"{mark} {what}  ({row['a']} -> {row['b']})"
-
-
 def print_diff(doc: dict[str, Any], console: Any) -> None:
     from rich.markup import escape
 
-    a, b = doc["a"], doc["b"]
-    console.print(f"[bold]{escape(_label(a))}[/]\n  vs [bold]{escape(_label(b))}[/]")
-    totals = _totals_line(a, b)
-    if totals:
-        console.print(f"  {escape(totals)}")
-    same = []
-    for section, rows in doc["sections"].items():
-        title = _TITLES.get(section, section)
-        if not rows:
-            same.append(title)
-            continue
-        console.print(f"[bold]{title}[/] ({len(rows)})")
-        for row in rows:
-            text = escape(_item(section, row))
-            style = {"-": "red", "+": "green"}.get(text[:1], "yellow")
-            console.print(f"  [{style}]{text}[/]")
-    if doc["same"]:
-        console.print("no differences (times and compile ids aside)")
-    elif same:
-        console.print(f"[dim]the same: {', '.join(same)}[/]")
+    from compdiag.analyses.diff import describe
+
+    for kind, text in describe(doc):
+        style = STYLES.get(kind, "")
+        console.print(f"[{style}]{escape(text)}[/]" if style else escape(text))
 
 
 def register(p: argparse.ArgumentParser) -> None:

@@ -14,7 +14,10 @@ class RunsScreen(Screen):
     RunsScreen .title { height: 1; padding: 0 1; background: $boost; }
     """
 
-    BINDINGS = [("enter", "open", "Open run")]
+    BINDINGS = [("enter", "open", "Open run"), ("space", "mark", "Mark for diff"),
+                ("d", "diff", "Diff with marked")]
+
+    marked: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -52,3 +55,20 @@ class RunsScreen(Screen):
 
     def on_runs_table_run_chosen(self, event: RunsTable.RunChosen) -> None:
         self.app.open_run(event.run_id)
+
+    def action_mark(self) -> None:
+        self.marked = self.run_id
+        if self.marked is not None:
+            self.notify(f"run {self.marked} marked: highlight another run and press d")
+
+    def action_diff(self) -> None:
+        other = self.run_id
+        if self.marked is None or other is None:
+            self.notify("mark a run with space first, then press d on another", severity="warning")
+            return
+        if other == self.marked:
+            self.notify(f"run {other} is the marked run: highlight another", severity="warning")
+            return
+        from compdiag_tui.screens import DiffScreen
+
+        self.app.push_screen(DiffScreen(self.marked, other))
