@@ -13,6 +13,7 @@ import os
 from collections import Counter
 from typing import Any, Callable, Iterable
 
+from compdiag.ingest import parsers as P
 from compdiag.store.reader import Reader
 
 Key = tuple[Any, ...]
@@ -26,8 +27,9 @@ def _where(row: dict[str, Any]) -> str:
     return f"{_base(row.get('filename'))}:{row.get('lineno') or '?'}"
 
 
-def _first_line(text: Any, limit: int = 160) -> str:
-    line = str(text or "").strip().splitlines()[0] if str(text or "").strip() else ""
+def _first_line(value: Any, limit: int = 160) -> str:
+    text = str(value or "")
+    line = P.first_line(text, len(text))
     return line if len(line) <= limit else line[:limit - 3] + "..."
 
 
@@ -42,10 +44,6 @@ def _count_changes(a: Counter, b: Counter, fields: tuple[str, ...]) -> list[dict
         if a[k] != b[k]:
             out.append({**dict(zip(fields, k)), "a": a[k], "b": b[k]})
     return out
-
-
-def _compile_key(c: dict[str, Any]) -> Key:
-    return (c.get("co_name") or "?", _where(c))
 
 
 def _autotune_contests(rows: list[dict[str, Any]]) -> dict[Key, str]:
@@ -76,9 +74,8 @@ def _perf(reader: Reader, run_id: int) -> dict[str, Any] | None:
                                   "compiled_s")}
 
 
-def _run_facts(reader: Reader, run_id: int) -> dict[str, Any]:
+def _run_facts(reader: Reader, run_id: int, compiles: list[dict[str, Any]]) -> dict[str, Any]:
     run = reader.run(run_id)
-    compiles = reader.compiles(run_id)
     totals = [(c.get("stage_times") or {}).get("total") for c in compiles]
     return {"id": run_id, "argv": run.get("argv"), "exit_code": run.get("exit_code"),
             "status": run.get("status"), "torch_version": run.get("torch_version"),
@@ -90,18 +87,18 @@ def _run_facts(reader: Reader, run_id: int) -> dict[str, Any]:
 def diff_runs(reader: Reader, run_a: int, run_b: int) -> dict[str, Any]:
     """The differences between two runs, section by section; `same` when there are none
     (times and compile ids aside, which always differ)."""
-    a, b = _run_facts(reader, run_a), _run_facts(reader, run_b)
+    ca, cb = reader.compiles(run_a), reader.compiles(run_b)
+    a, b = _run_facts(reader, run_a, ca), _run_facts(reader, run_b, cb)
     sections: dict[str, list[dict[str, Any]]] = {}
 
     sections["run"] = [{"field": f, "a": a[f], "b": b[f]}
                        for f in ("exit_code", "status", "torch_version", "device", "mode")
                        if a[f] != b[f]]
 
-    ca, cb = reader.compiles(run_a), reader.compiles(run_b)
-    sections["compiles"] = _count_changes(
-        _counted(ca, lambda c: (*_compile_key(c), c.get("status") or "?")),
-        _counted(cb, lambda c: (*_compile_key(c), c.get("status") or "?")),
-        ("function", "where", "status"))
+    def comp(c: dict[str, Any]) -> Key:
+        return (c.get("co_name") or "?", _where(c), c.get("status") or "?")
+    sections["compiles"] = _count_changes(_counted(ca, comp), _counted(cb, comp),
+                                          ("function", "where", "status"))
 
     def gb(r: dict[str, Any]) -> Key:
         return (r.get("gb_code") or r.get("gb_type") or "?", _first_line(r.get("reason")),
@@ -154,6 +151,9 @@ def diff_runs(reader: Reader, run_a: int, run_b: int) -> dict[str, Any]:
 TITLES = {"run": "run", "compiles": "compiles", "graph_breaks": "graph breaks",
           "recompiles": "recompiles", "failures": "failures", "kernels": "kernels",
           "cudagraphs": "CUDA graphs", "autotune": "autotuning winners", "accuracy": "accuracy"}
+# Rich styles of describe()'s line kinds, for the CLI and the TUI alike.
+STYLES = {"title": "bold", "note": "", "section": "bold", "-": "red", "+": "green",
+          "~": "yellow", "same": "dim"}
 
 
 def label(facts: dict[str, Any]) -> str:
@@ -192,7 +192,7 @@ def _item(section: str, row: dict[str, Any]) -> tuple[str, str]:
 def describe(doc: dict[str, Any]) -> list[tuple[str, str]]:
     """The diff as (kind, text) lines, kind one of title, note, section, -, +, ~, same: `-` is
     only in RUN_A, `+` only in RUN_B, `~` in both but a different number of times (or, for
-    autotuning, another winner). The CLI and the TUI style the kinds their own way."""
+    autotuning, another winner). STYLES gives each kind its style."""
     a, b = doc["a"], doc["b"]
     lines = [("title", label(a)), ("title", f"  vs {label(b)}")]
     totals = _totals(a, b)

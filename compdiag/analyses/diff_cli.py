@@ -12,10 +12,6 @@ from typing import Any
 
 from compdiag.store.schema import SCHEMA_VERSION, default_store_path
 
-STYLES = {"title": "bold", "note": "", "section": "bold", "-": "red", "+": "green",
-          "~": "yellow", "same": "dim"}
-
-
 def diff_document(reader: Any, run_a: int, run_b: int) -> dict[str, Any]:
     from compdiag.analyses.diff import diff_runs
 
@@ -45,7 +41,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def print_diff(doc: dict[str, Any], console: Any) -> None:
     from rich.markup import escape
 
-    from compdiag.analyses.diff import describe
+    from compdiag.analyses.diff import STYLES, describe
 
     for kind, text in describe(doc):
         style = STYLES.get(kind, "")

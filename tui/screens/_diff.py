@@ -9,11 +9,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
+from compdiag.analyses.diff import STYLES
 from compdiag_tui.widgets import KeyBar
-
-# The kinds of compdiag.analyses.diff.describe's lines.
-_STYLES = {"title": "bold", "note": "", "section": "bold underline", "-": "red", "+": "green",
-           "~": "yellow", "same": "dim"}
 
 
 class DiffScreen(Screen):
@@ -42,6 +39,6 @@ class DiffScreen(Screen):
         self.lines = self.app.model.diff(self.run_a, self.run_b)
         text = Text()
         for kind, line in self.lines:
-            text.append(line + "\n", _STYLES.get(kind, ""))
+            text.append(line + "\n", STYLES.get(kind, ""))
         self.query_one("#diff-body", Static).update(text)
         self.query_one(VerticalScroll).focus()
