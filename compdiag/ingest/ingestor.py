@@ -444,10 +444,8 @@ def _metrics_cid(value: Any, cid: str | None) -> str | None:
 def _failure_message(exc_type: str, reason: str) -> str:
     """One readable line: the innermost 'Type: message' Dynamo wrapped, without the g++ dump."""
     first = P.first_line(reason, 400) or exc_type
-    # Inductor's "Failed to import FILE" puts the why (a SyntaxError in generated code) on the
-    # next line.
-    cause = re.search(r"Failed to import [^\n]*\n\s*(\w+Error: [^\n]{1,200})", reason)
-    if cause and cause.group(1) not in first:
-        first = f"{first}: {cause.group(1)}"
+    cause = P.import_failure_cause(reason)
+    if cause and cause not in first:
+        first = f"{first}: {cause}"
     target = P.lowering_target(reason)
     return f"{first} (lowering {target})" if target and target not in first else first

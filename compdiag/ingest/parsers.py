@@ -183,6 +183,16 @@ def user_line_frame(text: str | None) -> dict[str, Any] | None:
             "line": (m.group("code") or "").strip() or None}
 
 
+_IMPORT_CAUSE = re.compile(r"Failed to import [^\n]*\n\s*(\w+Error: [^\n]{1,200})")
+
+
+def import_failure_cause(text: str | None) -> str | None:
+    """Why generated code did not import: Inductor's "Failed to import FILE" puts the error (a
+    SyntaxError in a Triton kernel) on the next line."""
+    m = _IMPORT_CAUSE.search(text or "")
+    return m.group(1) if m else None
+
+
 _LOWERING_TARGET = re.compile(r"LoweringException: [^\n]*\n\s*target: (\S+)")
 
 
