@@ -1,5 +1,8 @@
-"""`compdiag explain` on hand-built stores (Writer API): ranking, dedup, user frames, fixes.
-Fast: no torch compile anywhere in this file."""
+"""`compdiag explain` on hand-built stores: ranking, folding, user frames, fixes.
+
+Every fact reaches the store the way a run's do: trace-shaped records and capture events fed
+through the Ingestor (no derived row is written by hand), so these tests cover ingest and
+explain together. Fast: no torch compile anywhere in this file."""
 
 from __future__ import annotations
 
@@ -7,11 +10,18 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from compdiag.analyses import fixes as F
-from compdiag.analyses.explain import classify_guard, explain, gb_registry, is_user_file
+from compdiag.analyses.diagnoses import fusion as FU
+from compdiag.analyses.diagnoses import graph_breaks as GB
+from compdiag.analyses.diagnoses import recompiles as RC
+from compdiag.analyses.explain import explain
+from compdiag.analyses.gb_registry import gb_registry
+from compdiag.formats.user_code import is_user_file
+from compdiag.ingest.ingestor import Ingestor
+from compdiag.ingest.parsers import classify_guard
 from compdiag.store.reader import Reader
 from compdiag.store.writer import Writer
 
@@ -32,8 +42,13 @@ def _gb_payload(user_file: str, user_line: int, code: str, *, gb_type: str, code
             f"\n\nUser code traceback:\n{frames}")
 
 
+def _ids(cid: str) -> dict[str, int]:
+    frame, rest = cid.split("/")
+    return {"frame_id": int(frame), "frame_compile_id": int(rest.split("_")[0])}
+
+
 class Store:
-    """A hand-built store: one run, rows written like the ingestor writes them."""
+    """A hand-built store: one run, fed through the Ingestor as capture feeds it."""
 
     def __init__(self, tmp_path: Path, *, exit_code: int = 0) -> None:
         self.path = tmp_path / "s.db"
@@ -41,31 +56,37 @@ class Store:
         self.user.write_text("".join(f"line_{i} = {i}\n" for i in range(1, 60)))
         self.w = Writer(self.path)
         self.run_id = self.w.begin_run(source="run", argv=[str(self.user)], cwd=str(tmp_path))
+        self.ing = Ingestor(self.w, self.run_id)
         self.exit_code = exit_code
-        self.seq = 0
 
-    def compile(self, cid: str, *, co_name: str = "f", lineno: int = 3, metrics=None) -> None:
-        frame, rest = cid.split("/")
-        self.w.upsert("compiles", run_id=self.run_id, compile_id=cid, frame=int(frame),
-                      frame_compile=int(rest.split("_")[0]), attempt=0, co_name=co_name,
-                      filename=str(self.user), lineno=lineno, status="ok", stage_times={},
-                      metrics=metrics)
-
-    def record(self, kind: str, cid: str | None, payload: str | None, metadata=None) -> None:
-        self.seq += 1
-        self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
-                      metadata=json.dumps(metadata or {}), payload=payload)
+    def compile(self, cid: str, *, co_name: str = "f", lineno: int = 3, **metrics) -> None:
+        self.ing.record({**_ids(cid), "compilation_metrics": {
+            "co_name": co_name, "co_filename": str(self.user), "co_firstlineno": lineno,
+            **metrics}}, None)
 
     def graph_break(self, cid: str, line: int, *, gb_type="Failed to trace builtin operator",
-                    code="GB0059", filename: str | None = None, extra_frame=None) -> None:
-        self.record("artifact:dynamo_graph_break_reason", cid,
-                    _gb_payload(str(self.user), line, f"line_{line} = {line}", gb_type=gb_type,
-                                code_id=code, extra_frame=extra_frame))
-        self.w.insert("graph_breaks", run_id=self.run_id, compile_id=cid, reason=gb_type,
-                      gb_type=gb_type, gb_code=code, filename=filename or str(self.user),
-                      lineno=153 if filename else line, line=None, hints=["do something else"])
+                    code="GB0059", extra_frame=None) -> None:
+        self.ing.record({**_ids(cid), "artifact": {"name": "dynamo_graph_break_reason",
+                                                   "encoding": "string"}},
+                        _gb_payload(str(self.user), line, f"line_{line} = {line}",
+                                    gb_type=gb_type, code_id=code, extra_frame=extra_frame))
+
+    def failure(self, cid: str | None, **cols) -> None:
+        """An exception capture recorded (as capture/failures.py records one)."""
+        self.ing.failure(cid, **{"filename": None, "lineno": None, "line": None, **cols})
+
+    def accuracy(self, cid: str, outputs: list[tuple[str, bool, float, float, dict]],
+                 node: dict | None = None) -> None:
+        self.ing.accuracy(SimpleNamespace(
+            compile_id=cid, error=None, nondeterministic=False, divergent_node=node,
+            outputs=[SimpleNamespace(output=o, ok=ok, max_abs=a, max_rel=r, detail=d)
+                     for o, ok, a, r, d in outputs]))
+
+    def post_grad(self, cid: str, text: str) -> None:
+        self.ing.record({**_ids(cid), "inductor_post_grad_graph": {}}, text)
 
     def done(self) -> Path:
+        self.ing.flush()
         self.w.end_run(self.run_id, exit_code=self.exit_code, status="done")
         self.w.close()
         return self.path
@@ -73,7 +94,7 @@ class Store:
     def explain(self) -> list[dict]:
         self.done()
         with Reader(self.path) as r:
-            return explain(r, self.run_id)
+            return [d.to_json() for d in explain(r, self.run_id)]
 
 
 def test_graph_breaks_dedup_by_location_and_reason_ranked_by_hits(tmp_path):
@@ -99,7 +120,7 @@ def test_user_frame_is_never_a_library_frame(tmp_path):
     s.compile("0/0")
     # The stored row points into copy.py (stdlib); the user's line is one frame up.
     s.graph_break("0/0", 7, gb_type="Attempted to copy.deepcopy a tensor", code="GB4198",
-                  filename="/usr/lib/python3.11/copy.py", extra_frame="/usr/lib/python3.11/copy.py")
+                  extra_frame="/usr/lib/python3.11/copy.py")
     (d,) = s.explain()
     assert d["user_frame"]["filename"] == str(s.user)
     assert d["user_frame"]["lineno"] == 7
@@ -127,17 +148,17 @@ def test_registry_is_read_from_the_installed_torch():
 
 def test_recompile_limit_is_the_top_diagnosis(tmp_path):
     s = Store(tmp_path)
-    s.compile("0/0", metrics={"co_name": "f"})
+    s.compile("0/0")
     s.graph_break("0/0", 5)
     s.graph_break("0/0", 6, gb_type="Call to `torch._dynamo.graph_break()`", code="GB0025")
+    s.compile("1/0", co_name="pool", lineno=30)
     for i in range(1, 9):
-        s.compile(f"1/{i}", co_name="pool", lineno=30, metrics={
-            "recompile_reason": f"1/{i - 1}: tensor 'x' size mismatch at index 0. "
-                                f"expected {i}, actual {i + 1}"})
-    s.w.insert("failures", run_id=s.run_id, compile_id="1/8", stage="dynamo",
-               exc_type="Unsupported", message="Dynamo recompile limit exceeded",
-               filename=None, lineno=None, line=None,
-               traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+        s.compile(f"1/{i}", co_name="pool", lineno=30,
+                  recompile_reason=f"1/{i - 1}: tensor 'x' size mismatch at index 0. "
+                                   f"expected {i}, actual {i + 1}")
+    s.failure("1/8", stage="dynamo", exc_type="Unsupported",
+              message="Dynamo recompile limit exceeded",
+              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
     diags = s.explain()
     top = diags[0]
     assert top["kind"] == "recompile"
@@ -155,8 +176,8 @@ def test_single_recompile_ranks_below_a_graph_break(tmp_path):
     s = Store(tmp_path)
     s.compile("0/0")
     s.graph_break("0/0", 5)
-    s.compile("0/1", metrics={"recompile_reason":
-                              "0/0: tensor 'x' size mismatch at index 0. expected 16, actual 32"})
+    s.compile("0/1", recompile_reason="0/0: tensor 'x' size mismatch at index 0. expected 16, "
+                                      "actual 32")
     kinds = [d["kind"] for d in s.explain()]
     assert kinds == ["graph_break", "recompile"]
 
@@ -165,11 +186,10 @@ def test_crash_failure_ranks_first_with_commands_for_this_run(tmp_path):
     s = Store(tmp_path, exit_code=1)
     s.compile("0/0")
     s.graph_break("0/0", 5)
-    s.w.insert("failures", run_id=s.run_id, compile_id="0/0", stage="kernel_compile",
-               exc_type="InductorError", message="CppCompileError: C++ compile error",
-               filename=TORCH_FILE, lineno=10, line=None,
-               traceback=f'  File "{s.user}", line 12, in <module>\n    f(x)\n'
-                         f'  File "{TORCH_FILE}", line 10, in compile\n    raise\n')
+    s.failure("0/0", stage="kernel_compile", exc_type="InductorError",
+              message="CppCompileError: C++ compile error", filename=TORCH_FILE, lineno=10,
+              traceback=f'  File "{s.user}", line 12, in <module>\n    f(x)\n'
+                        f'  File "{TORCH_FILE}", line 10, in compile\n    raise\n')
     top = s.explain()[0]
     assert top["kind"] == "failure" and top["stage"] == "kernel_compile"
     assert top["user_frame"]["lineno"] == 12
@@ -182,9 +202,8 @@ def test_graceful_frame_skip_is_reported_as_the_break_not_a_failure(tmp_path):
     s = Store(tmp_path, exit_code=0)
     s.compile("0/0")
     s.graph_break("0/0", 5, gb_type="Unsupported context manager", code="GB0142")
-    s.w.insert("failures", run_id=s.run_id, compile_id="0/0", stage="dynamo",
-               exc_type="Unsupported", message="Unsupported context manager", filename=None,
-               lineno=None, line=None, traceback="")
+    s.failure("0/0", stage="dynamo", exc_type="Unsupported",
+              message="Unsupported context manager", traceback="")
     diags = s.explain()
     assert [d["kind"] for d in diags] == ["graph_break"]
     assert "with" in diags[0]["fix"]
@@ -193,9 +212,8 @@ def test_graceful_frame_skip_is_reported_as_the_break_not_a_failure(tmp_path):
 def test_cudagraph_skip_points_at_the_mutating_line(tmp_path):
     s = Store(tmp_path)
     s.compile("0/0")
-    s.w.insert("cudagraphs", run_id=s.run_id, compile_id="0/0", applied=False,
-               reason=f'mutated inputs (1 instances). Found from : \n   File "{s.user}", '
-                      f'line 9, in f\n    buf.add_(x)\n')
+    s.ing.cudagraph_line("0/0", "skipping cudagraphs due to mutated inputs (1 instances). "
+                         f'Found from : \n   File "{s.user}", line 9, in f\n    buf.add_(x)\n')
     (d,) = s.explain()
     assert d["kind"] == "cudagraph" and d["user_frame"]["lineno"] == 9
     assert "mutat" in d["fix"]
@@ -203,10 +221,8 @@ def test_cudagraph_skip_points_at_the_mutating_line(tmp_path):
 
 def test_accuracy_rows_and_injector_config(tmp_path):
     s = Store(tmp_path)
-    s.compile("0/0", metrics={"inductor_config": json.dumps(
-        {"cpp.inject_relu_bug_TESTING_ONLY": "accuracy"})})
-    s.w.insert("accuracy", run_id=s.run_id, compile_id="0/0", output="out0", max_abs=1.0,
-               max_rel=0.5, ok=False, detail=None)
+    s.compile("0/0", inductor_config=json.dumps({"cpp.inject_relu_bug_TESTING_ONLY": "accuracy"}))
+    s.accuracy("0/0", [("out0", False, 1.0, 0.5, {})])
     (d,) = s.explain()
     assert d["kind"] == "accuracy" and "max abs 1" in d["reason"]
     assert "inject_relu_bug_TESTING_ONLY" in d["fix"]
@@ -214,8 +230,7 @@ def test_accuracy_rows_and_injector_config(tmp_path):
 
 def test_injector_without_accuracy_rows_is_reported_from_config(tmp_path):
     s = Store(tmp_path)
-    s.compile("0/0", metrics={"inductor_config": {"cpp.inject_log1p_bug_TESTING_ONLY":
-                                                  "accuracy"}})
+    s.compile("0/0", inductor_config={"cpp.inject_log1p_bug_TESTING_ONLY": "accuracy"})
     (d,) = s.explain()
     assert d["kind"] == "accuracy" and "log1p" in d["reason"]
     assert "not by comparing outputs" in d["explanation"]
@@ -224,11 +239,10 @@ def test_injector_without_accuracy_rows_is_reported_from_config(tmp_path):
 def test_perf_hint_fallback_kernel(tmp_path):
     s = Store(tmp_path)
     s.compile("0/0")
-    s.record("compdiag:perf_hints", "0/0", "Skip comprehensive padding on CPU")
-    s.record("compdiag:perf_hints", "0/0", "Using FallbackKernel: torch.ops.aten.cumsum.default")
-    s.record("inductor_post_grad_graph", "0/0",
-             f"        # File: {s.user}:14 in f, code: c = torch.cumsum(x, 0)\n"
-             "        cumsum: \"f32[64]\" = torch.ops.aten.cumsum.default(arg0_1, 0)\n")
+    s.ing.event("perf_hints", "0/0", {}, "Skip comprehensive padding on CPU")
+    s.ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: torch.ops.aten.cumsum.default")
+    s.post_grad("0/0", f"        # File: {s.user}:14 in f, code: c = torch.cumsum(x, 0)\n"
+                "        cumsum: \"f32[64]\" = torch.ops.aten.cumsum.default(arg0_1, 0)\n")
     (d,) = s.explain()
     assert d["kind"] == "perf" and "cumsum" in d["reason"]
     assert d["user_frame"]["lineno"] == 14
@@ -296,7 +310,7 @@ def test_bad_input_is_one_line_error(tmp_path, args, msg):
     ("Something new", "", "", "do this instead"),
 ])
 def test_graph_break_fix_rules(gb_type, expl, line, want):
-    assert want in F.graph_break_fix(gb_type, expl, "", line, ["do this instead"])
+    assert want in GB.graph_break_fix(gb_type, expl, "", line, ["do this instead"])
 
 
 @pytest.mark.parametrize("text, category, source, before, after", [
@@ -323,20 +337,20 @@ def test_classify_guard(text, category, source, before, after):
 
 
 def test_recompile_fix_names_the_input_and_the_limit():
-    fix = F.recompile_fix("size", "L['seq'].size()[1]", "8", "9", count=3, limit=True, fn="f")
+    fix = RC.recompile_fix("size", "L['seq'].size()[1]", count=3, limit=True, fn="f")
     assert "mark_dynamic(seq, 1)" in fix and "recompile_limit" in fix
     assert "dynamic=False" in fix
-    assert "torch.tensor" in F.recompile_fix("value", "n", "1", "2", count=1, limit=False, fn="f")
+    assert "torch.tensor" in RC.recompile_fix("value", "n", count=1, limit=False, fn="f")
 
 
 def test_resume_function_recompile_folds_into_its_parent(tmp_path):
     s = Store(tmp_path)
     s.compile("0/0")
-    s.compile("0/1", metrics={"recompile_reason":
-                              "0/0: tensor 'x' size mismatch at index 0. expected 16, actual 32"})
+    s.compile("0/1", recompile_reason="0/0: tensor 'x' size mismatch at index 0. expected 16, "
+                                      "actual 32")
     s.compile("1/0", co_name="torch_dynamo_resume_in_f_at_7", lineno=7)
-    s.compile("1/1", co_name="torch_dynamo_resume_in_f_at_7", lineno=7, metrics={
-        "recompile_reason": "1/0: tensor 'y' size mismatch at index 0. expected 16, actual 32"})
+    s.compile("1/1", co_name="torch_dynamo_resume_in_f_at_7", lineno=7,
+              recompile_reason="1/0: tensor 'y' size mismatch at index 0. expected 16, actual 32")
     (d,) = s.explain()
     assert d["kind"] == "recompile" and d["details"]["function"] == "f"
     assert d["reason"] == "size L['x'].size()[0] changed (16 -> 32)"
@@ -355,13 +369,9 @@ def test_accuracy_checker_rows_fold_the_failure_and_point_at_the_divergent_node(
     s.compile("0/0")
     node = {"node": "relu", "op": "relu", "user_frame": {"filename": str(s.user), "lineno": 9,
                                                          "line": None}}
-    for out, ok, rel in (("output 0", False, 18.3), ("output 1", True, 0.0)):
-        s.w.insert("accuracy", run_id=s.run_id, compile_id="0/0", output=out, max_abs=3.7,
-                   max_rel=rel, ok=ok, detail=json.dumps({"reason": "beyond tolerance",
-                                                          "divergent_node": node}))
-    s.w.insert("failures", run_id=s.run_id, compile_id="0/0", stage="accuracy",
-               exc_type="AccuracyMismatch", message="output 0: beyond tolerance",
-               filename=str(s.user), lineno=9, line=None, traceback="[]")
+    # The ingestor files the mismatch as an accuracy failure too; explain folds it.
+    s.accuracy("0/0", [("output 0", False, 3.7, 18.3, {"reason": "beyond tolerance"}),
+                       ("output 1", True, 3.7, 0.0, {"reason": "beyond tolerance"})], node=node)
     (d,) = s.explain()
     assert d["kind"] == "accuracy" and d["stage"] == "accuracy"
     assert "first divergent node relu" in d["reason"] and "max rel 18.3" in d["reason"]
@@ -374,10 +384,39 @@ def test_fusion_rows_benign_ones_left_out(tmp_path):
     s.compile("0/0")
     for reason in ("no shared data", "no shared data",
                    "intermediate nodes between node1 & node2"):
-        s.w.insert("fusion", run_id=s.run_id, compile_id="0/0", node1="op0", node2="op5",
-                   fused=False, reason=reason)
-    s.w.insert("fusion", run_id=s.run_id, compile_id="0/0", node1="op1", node2="op2",
-               fused=True, reason=None)
+        s.ing.fusion_line("0/0", f"cannot fuse op0 with op5: {reason}")
+    s.ing.fusion_line("0/0", "fusing op1 with op2")
     (d,) = s.explain()
     assert d["kind"] == "fusion" and "intermediate nodes" in d["reason"]
-    assert d["count"] == 1 and F.fusion_reason_class("no shared data") is None
+    assert d["count"] == 1 and FU.fusion_reason_class("no shared data") is None
+
+
+def _candidate(name: str, origins: str, user: Path, line: int) -> str:
+    """One entry of the fusion logger's candidate list, as torch 2.13 prints it."""
+    return (f"  SchedulerNode(name='{name}'), Pointwise(['[64, 128]', "
+            f"'origins=OrderedSet([{origins}])', 'stack_traces = {{', "
+            f"'  File \"{user}\", line {line}, in f', '    line_{line} = {line}', "
+            "'        ^^^^^^^^^^^^^^^^^^', '', '}'])")
+
+
+def test_a_missed_fusion_points_at_its_own_nodes_lines(tmp_path):
+    """The diagnosis is at the refused pair's lines (the scheduler nodes' FX origins), not at
+    whatever kernel the compile made first; each compile's fusion at its own nodes."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("1/0", co_name="g", lineno=40)
+    for cid, (a, b) in (("0/0", (20, 25)), ("1/0", (44, 47))):
+        s.ing.scheduler_node_line(cid, _candidate("op0", "sin", s.user, 5))
+        s.ing.scheduler_node_line(cid, _candidate("op1", "add, unsqueeze", s.user, a))
+        s.ing.scheduler_node_line(cid, _candidate("op3", "mul", s.user, b))
+        s.ing.fusion_line(cid, "cannot fuse op1 with op3: intermediate nodes between node1 "
+                               "& node2")
+    # a fused node's name joins its parts: op0_op1 is op0 (line 5) and op1
+    s.ing.fusion_line("0/0", "cannot fuse op0_op1 with op3: exceeds max fusion size")
+    diags = s.explain()
+    lines = {(d["compile_id"], d["details"]["reason_class"]): d["user_frame"]["lineno"]
+             for d in diags}
+    assert lines == {("0/0", "dependency"): 20, ("1/0", "dependency"): 44,
+                     ("0/0", "size_limit"): 5}
+    assert all(d["user_frame"]["line"] == f"line_{d['user_frame']['lineno']} = "
+               f"{d['user_frame']['lineno']}" for d in diags)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from compdiag.analyses import perf_stats as S
 from compdiag.analyses.perf import compare_modes, recommend, report
+from compdiag.ingest.ingestor import Ingestor
 from compdiag.store.reader import Reader
 from compdiag.store.writer import Writer
 
@@ -81,11 +82,19 @@ def test_same_samples_on_both_sides_are_never_a_speedup(xs):
     assert sp.verdict == "within noise"
 
 
-def test_bootstrap_is_deterministic():
+def test_bootstrap_depends_on_the_samples_not_on_global_random_state():
+    """The interval is a function of the samples: the program's own use of `random` (or a
+    second report of the same store) must not move it, and other samples must."""
     rng = random.Random(4)
     e = [rng.uniform(1, 2) for _ in range(10)]
     c = [rng.uniform(0.5, 1.5) for _ in range(10)]
-    assert S.speedup(e, c).as_dict() == S.speedup(e, c).as_dict()
+    random.seed(1)
+    first = S.speedup(e, c).as_dict()
+    random.seed(2)
+    random.random()
+    assert S.speedup(e, c).as_dict() == first
+    other = S.speedup(e, [x * 1.1 for x in c]).as_dict()
+    assert (other["lo"], other["hi"]) != (first["lo"], first["hi"])
 
 
 def test_payback_calls():
@@ -138,14 +147,19 @@ class Store:
         self.user.write_text("".join(f"line_{i} = {i}\n" for i in range(1, 40)))
         self.w = Writer(self.path)
         self.run_id = self.w.begin_run(source="run", argv=[str(self.user)], cwd=str(tmp_path))
-        self.seq = 0
+        # Compiles, breaks, hints and output code go through ingest, as a run's do; the
+        # timings and kernels are written as the capture's timing hooks write them.
+        self.ing = Ingestor(self.w, self.run_id)
+
+    @staticmethod
+    def _ids(cid: str) -> dict[str, int]:
+        frame, rest = cid.split("/")
+        return {"frame_id": int(frame), "frame_compile_id": int(rest.split("_")[0])}
 
     def compile(self, cid: str, co_name: str, total: float = 10.0) -> None:
-        frame, rest = cid.split("/")
-        self.w.upsert("compiles", run_id=self.run_id, compile_id=cid, frame=int(frame),
-                      frame_compile=int(rest.split("_")[0]), attempt=0, co_name=co_name,
-                      filename=str(self.user), lineno=3, status="ok",
-                      stage_times={"total": total, "inductor": total / 2}, metrics=None)
+        self.ing.record({**self._ids(cid), "compilation_metrics": {
+            "co_name": co_name, "co_filename": str(self.user), "co_firstlineno": 3,
+            "entire_frame_compile_time_s": total, "inductor_compile_time_s": total / 2}}, None)
 
     def timing(self, cid: str, eager: float, compiled: float, *, calls: int = 10,
                n: int = 10, noise: float = 0.02) -> None:
@@ -161,17 +175,20 @@ class Store:
                       source="", fx_nodes=[], fused_ops=[], user_lines=[])
 
     def graph_break(self, cid: str, line: int) -> None:
-        self.w.insert("graph_breaks", run_id=self.run_id, compile_id=cid,
-                      reason="Call to `torch._dynamo.graph_break()`",
-                      gb_type="Call to `torch._dynamo.graph_break()`", gb_code="GB0025",
-                      filename=str(self.user), lineno=line, line=None, hints=[])
+        self.ing.record({**self._ids(cid), "artifact": {"name": "dynamo_graph_break_reason"}},
+                        f"Graph break in user code at {self.user}:{line}\n"
+                        "Graph Break Reason: Call to `torch._dynamo.graph_break()`\n"
+                        "  For more details about this graph break, please visit: https://"
+                        "meta-pytorch.github.io/compile-graph-break-site/gb/gb0025.html\n")
 
     def hint(self, cid: str, text: str) -> None:
-        self.seq += 1
-        self.w.insert("records", run_id=self.run_id, seq=self.seq, kind="compdiag:perf_hints",
-                      compile_id=cid, metadata="{}", payload=text)
+        self.ing.event("perf_hints", cid, {}, text)
+
+    def output_code(self, cid: str, code: str) -> None:
+        self.ing.record({**self._ids(cid), "inductor_output_code": {}}, code)
 
     def report(self) -> dict:
+        self.ing.flush()
         self.w.upsert("perf_runs", run_id=self.run_id, mode="default", peak_rss_bytes=1 << 28,
                       device="cpu", program_s=1.0, settings={})
         self.w.end_run(self.run_id, exit_code=0, status="done")
@@ -461,7 +478,7 @@ def test_perf_run_json_is_filed_in_the_store(tmp_path):
 
 
 def test_fallback_calls_in_the_wrapper_code():
-    from compdiag.analyses.perf import fallback_calls
+    from compdiag.ingest.parsers import fallback_calls
 
     code = ("    def call(self, args):\n"
             "        buf0 = empty_strided_cpu((256, 1024), (1024, 1), torch.float32)\n"
@@ -478,10 +495,7 @@ def test_fallback_found_in_output_code_without_a_hint(tmp_path):
     s.compile("0/0", "f")
     s.timing("0/0", 0.010, 0.004)
     s.kernel("0/0", "cpp_fused_add_0", "cpp")
-    s.seq += 1
-    s.w.insert("records", run_id=s.run_id, seq=s.seq, kind="inductor_output_code",
-               compile_id="0/0", metadata="{}",
-               payload="        buf1 = torch.ops.aten.kthvalue.default(buf0, 3)\n")
+    s.output_code("0/0", "        buf1 = torch.ops.aten.kthvalue.default(buf0, 3)\n")
     rep = s.report()
     assert rep["graphs"][0]["fallbacks"] == ["aten.kthvalue"]
     assert rep["limiters"][0]["kind"] == "fallback" and "kthvalue" in rep["limiters"][0]["reason"]

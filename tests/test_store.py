@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from cdtest import SCRIPTS, base_env, compdiag_args, run_cmd
 from compdiag.store.reader import Reader, compile_id_key
-from compdiag.store.schema import SCHEMA_VERSION, StoreError, connect
+from compdiag.store.schema import STORE_VERSION, StoreError, connect
 from compdiag.store.writer import Writer
 
 # -- strategies -------------------------------------------------------------------------------
@@ -230,7 +230,7 @@ def _make_bad(kind: str, path: Path) -> None:
         _real_store(path, rows=1)
         conn = sqlite3.connect(path)
         conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
-                     (str(SCHEMA_VERSION + 1),))
+                     (str(STORE_VERSION + 1),))
         conn.commit()
         conn.close()
     elif kind == "bad_version":
@@ -319,7 +319,7 @@ def test_store_errors_in_process(tmp_path: Path) -> None:
     # A new empty store has the current schema version written into it.
     conn = connect(tmp_path / "new.db", create=True)
     assert conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] \
-        == str(SCHEMA_VERSION)
+        == str(STORE_VERSION)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
 

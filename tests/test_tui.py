@@ -12,7 +12,7 @@ import pytest
 from compdiag.store.reader import Reader
 from compdiag_tui import CompdiagApp
 from compdiag_tui.demo_store import USER_SOURCE, build_demo_store
-from compdiag_tui.diagnoses import _normalise, facts, load_diagnoses
+from compdiag_tui.diagnoses import load_diagnoses, load_diagnoses_isolated
 from compdiag_tui.screens import (CompileScreen, RunScreen, RunsScreen, SearchScreen,
                                   SourceScreen)
 from compdiag_tui.widgets import (ArtifactView, CodeView, CompileSummary, CompileTree,
@@ -34,12 +34,6 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("tui")
     (root / "model.py").write_text(USER_SOURCE)
     return build_demo_store(root / "demo.db", compiles=14, runs=2, cwd=str(root))
-
-
-@pytest.fixture
-def no_explain(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Diagnoses from the store's facts only (explain.py evolves separately)."""
-    monkeypatch.setenv("COMPDIAG_TUI_EXPLAIN", "0")
 
 
 async def until(pilot, condition, timeout: float = 10.0) -> None:
@@ -188,7 +182,7 @@ async def test_a_compile_ids_stages_load_lazily_on_their_tabs(demo: Path) -> Non
 
 @sync
 async def test_a_graph_break_diagnosis_opens_the_users_source_at_its_line(
-        demo: Path, no_explain: None) -> None:
+        demo: Path) -> None:
     app = CompdiagApp(demo)
     async with app.run_test(size=SIZE) as pilot:
         await started(pilot)
@@ -361,44 +355,39 @@ async def test_code_view_finds_text_and_colours_lines_as_drawn() -> None:
         assert view.lines == []
 
 
-def test_diagnoses_fall_back_to_store_facts_and_normalise_explain(demo: Path,
-                                                                   no_explain: None) -> None:
+def test_the_panel_lists_exactly_what_compdiag_explain_prints(demo: Path) -> None:
+    """The TUI shows explain's list, not a second ranking of its own: in-process, through the
+    child process it uses, and as `compdiag explain --json` prints it."""
+    import json
+    import subprocess
+    import sys
+
     with Reader(demo) as r:
-        diagnoses, source = load_diagnoses(r, 2)
-        assert source == "store facts"
-        assert diagnoses == facts(r, 2)
-        n_breaks = len({(g["gb_code"], g["lineno"]) for g in r.graph_breaks(2)})
-    assert sum(d["kind"] == "graph_break" for d in diagnoses) == n_breaks
-    from dataclasses import dataclass
-
-    @dataclass
-    class D:
-        kind: str
-        reason: str
-        user_frame: object = None
-
-    out = _normalise({"diagnoses": [D("graph_break", "x"), {"kind": "recompile", "reason": "y"},
-                                    42]})
-    assert out == [{"kind": "graph_break", "reason": "x", "user_frame": {}},
-                   {"kind": "recompile", "reason": "y", "user_frame": {}}]
-    assert _normalise("nonsense") is None
+        diagnoses = load_diagnoses(r, 2)
+    cli = subprocess.run([sys.executable, "-m", "compdiag", "explain", "--store", str(demo),
+                          "--json", "2"], capture_output=True, text=True, timeout=120)
+    assert cli.returncode == 0, cli.stderr
+    assert diagnoses == json.loads(cli.stdout)["diagnoses"]
+    assert load_diagnoses_isolated(demo, 2) == diagnoses
+    kinds = [d["kind"] for d in diagnoses]
+    assert {"graph_break", "recompile", "failure"} <= set(kinds)
 
 
-def test_a_broken_explain_degrades_to_store_facts(demo: Path, monkeypatch) -> None:
+@sync
+async def test_a_failing_explain_is_said_in_the_panel_title(demo: Path, monkeypatch) -> None:
     import compdiag_tui.diagnoses as diag
 
-    def broken(name: str):
-        raise SyntaxError("explain.py is being edited")
+    def broken(*args, **kwargs):
+        raise RuntimeError("explain is broken")
 
-    monkeypatch.setattr(diag.importlib, "import_module", broken)
-    with Reader(demo) as r:
-        diagnoses, source = load_diagnoses(r, 2)
-        assert source == "store facts" and diagnoses == facts(r, 2)
-    # The child process the TUI uses gives the same answer.
-    monkeypatch.setenv("COMPDIAG_TUI_EXPLAIN", "0")
-    child, child_source = diag.load_diagnoses_isolated(demo, 2)
-    assert child_source == "store facts"
-    assert [d["kind"] for d in child] == [d["kind"] for d in diagnoses]
+    monkeypatch.setattr(diag, "load_diagnoses_isolated", broken)
+    app = CompdiagApp(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        screen = app.screen
+        await until(pilot, lambda: screen.diagnoses is not None)
+        assert screen.diagnoses == []
+        assert "nowhere: RuntimeError: explain is broken" in screen.diagnoses_source
 
 
 @sync

@@ -17,8 +17,8 @@ from compdiag_tui.perf_format import ci_text, times_x
 from compdiag_tui.screens import CompileScreen, PerfScreen, RunScreen, SourceScreen
 from compdiag_tui.widgets import (CodeView, KeyBar, LimitersList, PerfBars, PerfGraphs,
                                   PerfModes, PerfSummary)
-# The Pilot helpers of the TUI's main tests (tests/ is on sys.path; no_explain is a fixture).
-from test_tui import no_explain, started, sync, until  # noqa: F401
+# The Pilot helpers of the TUI's main tests (tests/ is on sys.path).
+from test_tui import started, sync, until
 
 SIZE = (130, 40)
 
@@ -56,7 +56,7 @@ def plain(renderable: Any) -> str:
 
 @sync
 async def test_perf_screen_shows_graphs_whole_calls_limiters_and_modes(
-        perf_store, no_explain) -> None:
+        perf_store) -> None:
     store, doc = perf_store
     rep = next(r for r in doc["runs"] if r["run"] == 3)
     app = CompdiagApp(store)
@@ -122,7 +122,7 @@ async def test_perf_screen_shows_graphs_whole_calls_limiters_and_modes(
 
 
 @sync
-async def test_no_perf_report_says_how_to_record_one(perf_store, no_explain) -> None:
+async def test_no_perf_report_says_how_to_record_one(perf_store) -> None:
     store, _ = perf_store
     app = CompdiagApp(store, run_id=1)
     async with app.run_test(size=SIZE) as pilot:
@@ -141,7 +141,7 @@ async def test_no_perf_report_says_how_to_record_one(perf_store, no_explain) -> 
 
 @sync
 async def test_enter_on_a_limiter_with_a_user_frame_opens_the_source(
-        perf_store, no_explain) -> None:
+        perf_store) -> None:
     store, doc = perf_store
     rep = next(r for r in doc["runs"] if r["run"] == 3)
     # The graph break's: explain finds the break's line in the run's model.py (line 8).
@@ -170,7 +170,7 @@ async def test_enter_on_a_limiter_with_a_user_frame_opens_the_source(
 
 @sync
 async def test_graph_and_mode_rows_open_the_compile_and_the_other_modes_report(
-        perf_store, no_explain) -> None:
+        perf_store) -> None:
     store, doc = perf_store
     app = CompdiagApp(store)
     async with app.run_test(size=SIZE) as pilot:
@@ -199,7 +199,7 @@ async def test_graph_and_mode_rows_open_the_compile_and_the_other_modes_report(
 
 
 @sync
-async def test_command_palette_opens_the_perf_report(perf_store, no_explain) -> None:
+async def test_command_palette_opens_the_perf_report(perf_store) -> None:
     store, _ = perf_store
     app = CompdiagApp(store)
     async with app.run_test(size=SIZE) as pilot:
@@ -215,7 +215,7 @@ async def test_command_palette_opens_the_perf_report(perf_store, no_explain) -> 
 
 @sync
 async def test_the_demo_stores_fixed_report_opens_at_the_planted_graph_break(
-        tmp_path: Path, no_explain) -> None:
+        tmp_path: Path) -> None:
     """The hand-written report of `build_demo_store(perf_report=True)` (the snapshot's and
     README screenshot's) has the documented shape: the screen shows it whole."""
     (tmp_path / "model.py").write_text(USER_SOURCE)

@@ -27,8 +27,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    # explain.py evolves on its own: these pictures pin the TUI, not explain's wording.
-    monkeypatch.setenv("COMPDIAG_TUI_EXPLAIN", "0")
+    # The diagnoses panel shows explain's real list for the demo store.
     # The same absolute store path on every machine (it appears in nothing shown, but the
     # source view resolves files from the run's cwd).
     return build_demo_store(tmp_path / "demo.db", compiles=14, cwd="/nonexistent/demo")
@@ -100,7 +99,6 @@ def test_timings_tab(store: Path, snap_compare) -> None:
 def test_perf_screen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, snap_compare) -> None:
     """`p` on a run with a perf report: the demo store's fixed, hand-written report (a mode
     comparison over its two runs), so the picture pins the TUI, not `compdiag perf`'s numbers."""
-    monkeypatch.setenv("COMPDIAG_TUI_EXPLAIN", "0")
     store = build_demo_store(tmp_path / "demo.db", compiles=14, runs=2, cwd="/nonexistent/demo",
                              perf_report=True)
 

@@ -6,7 +6,6 @@ not timings: the first-screen time itself is measured by benchmarks/tui_bench.py
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -32,9 +31,8 @@ def _loaded(code: str, tmp_path: Path) -> list[str]:
         print(json.dumps(sorted(m for m in mods
                                 if any(m == h or m.startswith(h + ".") for h in heavy))))
     """)
-    env = {**os.environ, "COMPDIAG_TUI_EXPLAIN": "0"}
     p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                       timeout=120, env=env, cwd=tmp_path)
+                       timeout=120, cwd=tmp_path)
     assert p.returncode == 0, p.stderr[-2000:]
     return json.loads(p.stdout.strip().splitlines()[-1])
 

@@ -16,6 +16,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from compdiag.ingest.parsers import classify_guard
 from compdiag.store.writer import Writer
 
 STARTED_AT = 1_790_000_000.0          # fixed: snapshots must not depend on the clock
@@ -335,9 +336,14 @@ def _write_run(w: Writer, run_id: int, rng: random.Random, compiles: int,
                 "Graph break: Failed to trace builtin operator (GB0059) at model.py:8")
         if frame_compile > 0 and kind_of in (0, 2, 5):
             guard = "L['x'].size()[0]"
-            w.insert("recompiles", run_id=run_id, compile_id=cid,
-                     reason=f"tensor 'x' size mismatch at index 0. expected {8 * frame_compile}"
-                            f", actual {8 * (frame_compile + 1)}", guard=guard)
+            reason = (f"tensor 'x' size mismatch at index 0. expected {8 * frame_compile}"
+                      f", actual {8 * (frame_compile + 1)}")
+            w.insert("recompiles", run_id=run_id, compile_id=cid, reason=reason, guard=guard)
+            g = classify_guard(reason)
+            w.upsert("recompile_events", run_id=run_id, compile_id=cid, source="metrics",
+                     seq=seq, failed_guard=reason, category=g["category"],
+                     guarded=g["source"], tensor=g["tensor"], before=g["before"],
+                     after=g["after"])
         if kind_of == 4 and (i // 7) % 2 == 0:
             status = "failed"
             w.insert("failures", run_id=run_id, compile_id=cid, stage="inductor_lowering",

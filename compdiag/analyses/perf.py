@@ -18,9 +18,12 @@ import re
 import statistics
 from typing import Any
 
-from compdiag.analyses import fixes as F
 from compdiag.analyses import perf_stats as S
-from compdiag.store.reader import Reader, compile_id_key
+from compdiag.analyses.diagnosis import Diagnosis
+from compdiag.analyses.limiter import Limiter, TimedRun
+from compdiag.analyses.limiter import weight as _weight
+from compdiag.analyses.registry import plugin_manager
+from compdiag.store.reader import Reader
 
 # Per-kernel dispatch cost used by the launch-overhead estimate (seconds). CPU: a call from
 # Inductor's Python wrapper into a compiled C++ kernel; CUDA: a kernel launch from Python.
@@ -28,11 +31,7 @@ LAUNCH_COST = {"cpu": 4e-6, "cuda": 6e-6}
 # Peak DRAM bandwidth (bytes/s) by device-name substring, for the GPU roofline check.
 GPU_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e12,
                  "A10G": 0.6e12, "L4": 0.3e12, "V100": 0.9e12, "T4": 0.32e12}
-MEMORY_BOUND_FRACTION = 0.5
-# How much a refused fusion plausibly costs, by the scheduler's reason class (fixes.py): a
-# fusion the scheduler judged unprofitable (peak memory, score) was refused on purpose.
-FUSION_WEIGHT = {"no_benefit": 0.1, "dependency": 0.2, "mismatched_ranges": 0.3,
-                 "template": 0.4, "layout": 0.4, "size_limit": 0.5, "config": 0.5}  # achieved/peak bandwidth above which a graph is memory-bound
+MEMORY_BOUND_FRACTION = 0.5  # achieved/peak bandwidth above which a graph is memory-bound
 
 # Extern calls that are library kernels by design (BLAS, convolution, attention), not gaps.
 LIBRARY_EXTERN = re.compile(r"\b(mm|addmm|bmm|baddbmm|convolution|_scaled_dot_product\w*|"
@@ -89,10 +88,6 @@ def _graph_row(p: dict[str, Any], compile_row: dict[str, Any] | None,
         "library_calls": library,
         "error": p.get("error"),
     }
-
-
-def _weight(g: dict[str, Any]) -> int:
-    return max(1, int(g.get("calls") or 1))
 
 
 def _weighted_speedup(items: list[tuple[int, list[float], list[float]]]
@@ -188,109 +183,28 @@ def _outside_graphs(modules: list[dict[str, Any]], graphs: list[dict[str, Any]]
             "outside_frac": max(0.0, min(1.0, (call_c - in_graphs) / call_c))}
 
 
-# -- limiters ----------------------------------------------------------------------------------
-def _limiter(kind: str, impact: float, basis: str, reason: str, evidence: str,
-             compile_ids: list[str], fix: str | None = None,
-             user_frame: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"kind": kind, "impact": round(max(0.0, min(1.0, impact)), 4), "basis": basis,
-            "reason": reason, "evidence": evidence, "compile_ids": compile_ids, "fix": fix,
-            "user_frame": user_frame}
-
-
-def _frame_graphs(graphs: list[dict[str, Any]], fn: str | None) -> list[dict[str, Any]]:
-    """The compiled graphs of a function and of Dynamo's resume functions after its breaks."""
-    if not fn:
-        return []
-    resume = f"torch_dynamo_resume_in_{fn}_at_"
-    return [g for g in graphs if g.get("function") == fn
-            or (g.get("function") or "").startswith(resume)]
-
-
-def limiters(graphs: list[dict[str, Any]], diagnoses: list[dict[str, Any]],
+# -- limiters ---------------------------------------------------------------------------------
+def limiters(graphs: list[dict[str, Any]], diagnoses: list[Diagnosis],
              compiles: list[dict[str, Any]], outside: dict[str, Any] | None = None
              ) -> list[dict[str, Any]]:
     """What keeps the compiled run from being faster, most impact first.
 
-    impact ~ the share of the run's compiled-graph time the cause touches, scaled by how much
-    of that it plausibly costs; it ranks causes, it is not a prediction of the gain."""
-    timed = [g for g in graphs if g["compiled"]]
-    total = sum(_weight(g) * g["compiled"]["median"] for g in timed) or 0.0
-
-    def share(gs: list[dict[str, Any]]) -> float:
-        if not total:
-            return 0.0
-        return sum(_weight(g) * g["compiled"]["median"] for g in gs if g["compiled"]) / total
-
-    by_cid = {g["compile_id"]: g for g in graphs}
-    out: list[dict[str, Any]] = []
-
+    Each diagnosis is costed by its own kind (the `compdiag_limiter` hook of its module in
+    analyses/diagnoses/); what only the timings show (extern fallbacks no hint named, launch
+    overhead, the memory roofline, time outside the graphs) is measured here."""
+    run = TimedRun(graphs, compiles)
+    timed, share = run.timed, run.share
+    hook = plugin_manager().hook.compdiag_limiter
+    found: list[Limiter] = []
     for d in diagnoses:
-        kind = d.get("kind")
-        cids = [c for c in (d.get("compile_ids") or [d.get("compile_id")]) if c]
-        if kind == "graph_break":
-            details = d.get("details") or {}
-            fn = details.get("function")
-            parts = _frame_graphs(timed, fn)
-            k = len(parts)
-            if details.get("frame_skipped") and not parts:
-                basis = "structural"
-                impact, ev = 0.6, (f"Dynamo could not resume: {fn or 'the function'}() runs "
-                                   "entirely in eager (no compiled graph to time)")
-            else:
-                s = share(parts)
-                impact, ev, basis = _break_cost(parts, s, fn)
-            out.append(_limiter("graph_break", impact, basis, d.get("reason") or "",
-                                ev, [g["compile_id"] for g in parts] or cids, d.get("fix"),
-                                d.get("user_frame")))
-        elif kind == "recompile":
-            n = d.get("count") or 1
-            extra = sum(((c.get("stage_times") or {}).get("total") or 0.0)
-                        for c in compiles if c["compile_id"] in cids)
-            comp_all = sum(((c.get("stage_times") or {}).get("total") or 0.0) for c in compiles)
-            limit = "limit" in (d.get("reason") or "").lower() and "eager" in \
-                (d.get("explanation") or "").lower()
-            impact = 0.6 if limit else 0.3 * (extra / comp_all if comp_all else 0.5)
-            out.append(_limiter("recompile", impact, "structural", d.get("reason") or "",
-                                f"{n} recompile(s), {S.fmt_time(extra) if extra else 'unknown'} "
-                                "of extra compile time (paid again before any speed-up)",
-                                cids, d.get("fix"), d.get("user_frame")))
-        elif kind == "fusion":
-            gs = [by_cid[c] for c in cids if c in by_cid]
-            n = d.get("count") or 1
-            kern = sum(sum(g["kernels"].values()) for g in gs) or 1
-            pairs = (d.get("details") or {}).get("pairs") or []
-            cls = F.fusion_reason_class(pairs[0][2]) if pairs and len(pairs[0]) > 2 else None
-            impact = share(gs) * FUSION_WEIGHT.get(cls or "", 0.3) * min(1.0, n / (kern + n))
-            out.append(_limiter("fusion_miss", impact, "structural", d.get("reason") or "",
-                                f"{n} fusion decision(s) refused by the scheduler in a graph with "
-                                f"{kern} kernel(s)", cids, d.get("fix"), d.get("user_frame")))
-        elif kind == "cudagraph":
-            gs = [by_cid[c] for c in cids if c in by_cid]
-            on_cpu = bool(gs) and all(not str(g.get("device") or "").startswith("cuda")
-                                      for g in gs)
-            if on_cpu:  # reduce-overhead on a CPU program: CUDA graphs never apply
-                impact, ev = 0.01, ("the graph runs on the CPU: CUDA graphs do not apply, so "
-                                    "mode='reduce-overhead' cannot remove any launch cost here")
-            else:
-                impact = 0.5 * (share(gs) if gs else 0.2)
-                ev = ("the graph runs without CUDA graphs, paying the launch cost of every "
-                      "kernel on every call")
-            out.append(_limiter("cudagraph_skipped", impact, "structural", d.get("reason") or "",
-                                ev, cids, d.get("fix"), d.get("user_frame")))
-        elif kind == "perf" and "fallback" in (d.get("reason") or ""):
-            m = _FALLBACK_OP.search(d.get("reason") or "")
-            op = m.group(1) if m else "?"
-            gs = [by_cid[c] for c in cids if c in by_cid]
-            impact = _fallback_impact(gs, share)
-            out.append(_limiter("fallback", impact, "structural", d.get("reason") or "",
-                                f"aten.{op} runs as an ATen fallback kernel inside compiled "
-                                f"graph {', '.join(cids) or '?'}", cids, d.get("fix"),
-                                d.get("user_frame")))
+        lim = hook(diagnosis=d, timings=run)
+        if lim is not None:
+            found.append(lim)
+    out: list[dict[str, Any]] = []
 
     # Fallback/extern calls the kernels table shows but no perf hint named (cached compiles
     # emit no hints).
-    named = {(op, c) for lim in out if lim["kind"] == "fallback"
-             for c in lim["compile_ids"] for op in _FALLBACK_OP.findall(lim["reason"])}
+    named = {(lim.op, c) for lim in found if lim.kind == "fallback" for c in lim.compile_ids}
     for g in timed:
         for name in g["fallbacks"]:
             m = _FALLBACK_OP.search(name)
@@ -298,12 +212,12 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[dict[str, Any]],
             if (op, g["compile_id"]) in named:
                 continue
             named.add((op, g["compile_id"]))
-            out.append(_limiter("fallback", _fallback_impact([g], share), "structural",
-                                f"{name} is an extern call (no Inductor lowering fused it)",
-                                f"compiled graph {g['compile_id']} calls {name} outside its "
-                                "generated kernels", [g["compile_id"]],
-                                "check for a decomposition or rewrite the op with ones "
-                                "Inductor lowers", None))
+            found.append(Limiter("fallback", run.fallback_impact([g]), "structural",
+                                 f"{name} is an extern call (no Inductor lowering fused it)",
+                                 f"compiled graph {g['compile_id']} calls {name} outside its "
+                                 "generated kernels", (g["compile_id"],),
+                                 "check for a decomposition or rewrite the op with ones "
+                                 "Inductor lowers", None))
 
     # Launch/dispatch overhead: many kernels, each doing little (measured time per kernel). A
     # graph replayed as a CUDA graph launches once, whatever its kernel count.
@@ -318,12 +232,12 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[dict[str, Any]],
         overhead = n * LAUNCH_COST[dev]
         frac = min(1.0, overhead / med)
         if frac >= 0.2:
-            out.append(_limiter(
+            found.append(Limiter(
                 "launch_overhead", share([g]) * frac, "measured",
                 f"{n} kernels in {S.fmt_time(med)} per call ({S.fmt_time(med / n)} per kernel)",
                 f"about {frac:.0%} of graph {g['compile_id']}'s time is kernel dispatch "
                 f"({n} x ~{LAUNCH_COST[dev] * 1e6:.0f} us); the work per call is too small",
-                [g["compile_id"]],
+                (g["compile_id"],),
                 "batch more work per call; on CUDA, mode='reduce-overhead' (CUDA graphs) "
                 "removes the launches", None))
 
@@ -335,18 +249,19 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[dict[str, Any]],
             continue
         achieved = moved / g["compiled"]["median"]
         if achieved >= MEMORY_BOUND_FRACTION * bw:
-            out.append(_limiter(
+            found.append(Limiter(
                 "memory_bound", share([g]) * 0.5, "measured",
                 f"graph {g['compile_id']} moves {moved / 1e6:.1f} MB per call at "
                 f"{achieved / 1e9:.0f} GB/s, {achieved / bw:.0%} of the device's "
                 f"{bw / 1e9:.0f} GB/s", "at the memory roofline: only moving fewer bytes "
                 "(lower precision, fewer materialised intermediates) makes it faster",
-                [g["compile_id"]], "use bf16/fp16 activations or fuse away intermediates", None))
+                (g["compile_id"],), "use bf16/fp16 activations or fuse away intermediates",
+                None))
 
     # Time outside the compiled graphs, measured: the whole compiled call minus its graphs.
     if outside and outside["outside_frac"] >= 0.1:
         o = outside
-        out.append(_limiter(
+        found.append(Limiter(
             "outside_graphs", o["outside_frac"], "measured",
             f"{o['outside_frac']:.0%} of each compiled call of {o['target']} runs outside its "
             "compiled graphs",
@@ -355,65 +270,16 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[dict[str, Any]],
             "Dynamo's guard checks, the Python between graphs (graph breaks) and the compiled "
             f"wrappers' own work (eager: the call {S.fmt_time(o['call_eager_s'])}, its graphs' "
             f"ops {S.fmt_time(o['graphs_eager_s'])})",
-            [g["compile_id"] for g in graphs],
+            tuple(g["compile_id"] for g in graphs),
             "remove graph breaks so more of the call runs in one graph; "
             + ("CUDA graphs already replay the graphs here, so what remains is Dynamo's guard "
                "checks and the Python around the graphs" if o.get("cudagraphs_applied") else
                "on CUDA, mode='reduce-overhead' replays the graphs as CUDA graphs with one "
                "launch"), None))
 
+    out = [lim.to_json() for lim in found]
     out.sort(key=lambda lim: -lim["impact"])
     return out
-
-
-def _break_cost(parts: list[dict[str, Any]], s: float, fn: str | None
-                ) -> tuple[float, str, str]:
-    """What a graph break costs, measured where possible: every graph but the last of the
-    function ends at a break, so its outputs go to memory and are read back by the next graph
-    instead of staying in registers; the capture timed one copy of those outputs (a write and
-    a read of the same bytes). impact = that copy time over the function's compiled time, times
-    the function's share of the run. Without the copy time (older stores), the structural
-    guess (k-1)/k of the share."""
-    k = len(parts)
-    name = fn or "the function"
-    ordered = sorted(parts, key=lambda g: compile_id_key(g["compile_id"]))
-    crossing = ordered[:-1] if k >= 2 else ordered
-    frame_t = sum(_weight(g) * g["compiled"]["median"] for g in parts)
-    copies = [g.get("output_copy_s") for g in crossing]
-    if frame_t > 0 and copies and all(c is not None for c in copies):
-        copy_t = sum(_weight(g) * c for g, c in zip(crossing, copies))
-        frac = min(1.0, copy_t / frame_t)
-        mb = sum((g.get("output_bytes") or 0) for g in crossing) / 1e6
-        per_call = sum(c for c in copies if c is not None)
-        return s * frac, (
-            f"splits {name}() into {max(k, 2)} compiled graphs holding {s:.0%} of the compiled "
-            f"time; the {mb:.1f} MB crossing the break take {S.fmt_time(per_call)} "
-            f"per call to write and read back (measured copy), {frac:.0%} of these graphs' "
-            "compiled time; the eager code between the graphs comes on top (not measured)"), \
-            "measured"
-    return s * (k - 1) / k if k >= 2 else s * 0.5, (
-        f"splits {name}() into {max(k, 2)} compiled graphs holding {s:.0%} of the compiled time; "
-        "nothing fuses across the break and the code between the graphs runs in eager "
-        "(structural estimate: no copy timing in this store)"), "structural"
-
-
-def _fallback_impact(gs: list[dict[str, Any]], share: Any) -> float:
-    if not gs:
-        return 0.05
-    kern = sum(sum(g["kernels"].values()) for g in gs) or 1
-    fb = sum(len(g["fallbacks"]) for g in gs) or 1
-    return share(gs) * min(1.0, fb / kern + 0.1)
-
-
-_ATEN_CALL = re.compile(r"^\s+\w+ = torch\.ops\.aten\.(\w+)\.\w+\(", re.M)
-
-
-def fallback_calls(output_code: str | None) -> list[str]:
-    """ATen ops the Inductor wrapper calls directly (`buf1 = torch.ops.aten.cumsum.default(`):
-    fallback kernels, which the kernels table (generated and extern_kernels.* calls) omits."""
-    if not output_code:
-        return []
-    return list(dict.fromkeys(f"aten.{op}" for op in _ATEN_CALL.findall(output_code)))
 
 
 def device_bandwidth(name: str) -> float | None:
@@ -460,8 +326,7 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
     compiles, graphs, samples, modules = t.compiles, t.graphs, t.samples, t.modules
     perf_run = reader.perf_run(run_id) or {}
     for g in graphs:
-        code = reader.artifact(run_id, g["compile_id"], "inductor_output_code")
-        for op in fallback_calls(code):
+        for op in reader.fallback_calls(run_id, g["compile_id"]):
             if op not in g["fallbacks"] and not LIBRARY_EXTERN.search(op):
                 g["fallbacks"].append(op)
         g["device_name"] = perf_run.get("device")

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from compdiag.capture.child import ENV_RUN, ENV_STORE
+from compdiag.ingest.reindex import ensure_current
 from compdiag.store.writer import Writer
 
 
@@ -19,6 +20,7 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
                 quiet: bool = False) -> tuple[int, int]:
     """Run TARGET under capture; returns (exit status, run id)."""
     store = store.resolve()
+    ensure_current(store, lambda line: print(line, file=sys.stderr))
     writer = Writer(store)
     argv = (["-m"] if module else []) + target
     run_id = writer.begin_run(source="run", argv=argv, cwd=os.getcwd(), mode=mode)

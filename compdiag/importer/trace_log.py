@@ -9,6 +9,7 @@ and reports the rest in one line; nothing raises to the user."""
 from __future__ import annotations
 
 import hashlib
+import sys
 import json
 import os
 import re
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Iterator
 
 from compdiag.ingest.ingestor import Ingestor
+from compdiag.ingest.reindex import ensure_current
 from compdiag.store.writer import Writer
 
 _LINE = re.compile(
@@ -102,6 +104,7 @@ def _payload(md: dict, lines: list[str], result: ImportResult) -> str | None:
 def import_trace(store: Path, path: Path) -> list[ImportResult]:
     """Import one log, or a directory of per-rank logs (one run per file)."""
     files = trace_files(path)
+    ensure_current(store, lambda line: print(line, file=sys.stderr))
     writer = Writer(store, flush_interval=1.0)
     results = []
     try:

@@ -62,6 +62,7 @@ class Ingestor:
         self.torch_version: str | None = None
         self._seen_recompiles: set[tuple[str | None, str]] = set()
         self._seen_cudagraphs: set[tuple[str | None, bool]] = set()
+        self._reason_events: dict[str | None, bool] = {}  # cid -> its event has a user stack
         self.output_code_files: dict[str, str | None] = {}
         # The kernels (name, source, user lines) of the compile whose output code came last, to
         # place a kernel-compile error: it fails right after its output code is logged (a lazy
@@ -105,6 +106,13 @@ class Ingestor:
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind="compdiag:" + kind,
                       compile_id=compile_id, metadata=json.dumps(md, default=repr),
                       payload=payload)
+        self.event_facts(kind, compile_id, payload)
+
+    def event_facts(self, kind: str, compile_id: str | None, payload: str | None) -> None:
+        """The facts one of compdiag's own records holds (also replayed by reindex)."""
+        if kind == "perf_hints" and payload and payload.strip():
+            hint = P.perf_hint(payload)
+            self.w.insert("perf_hints", run_id=self.run_id, compile_id=compile_id, **hint)
 
     def flush(self) -> None:
         for row in self.compiles.values():
@@ -159,6 +167,10 @@ class Ingestor:
                 # The innermost caller in the user's own code; the compiled function itself
                 # when every caller is python's or compdiag's (runpy, the capture's child).
                 row["call_site"] = next((f for f in reversed(frames[:-1]) if _is_user_frame(f)), me)
+            self.w.upsert("compile_stacks", run_id=self.run_id, compile_id=cid,
+                          frames=[{"filename": f["filename"], "lineno": f["lineno"],
+                                   "line": f["line"] or None, "name": f["name"]}
+                                  for f in frames])
         self._write_compile(row)
 
     def _on_compilation_metrics(self, value: Any, cid: str | None, payload: str | None,
@@ -181,8 +193,14 @@ class Ingestor:
             row["status"] = "empty" if ops == 0 and not value.get("has_guarded_code") else "ok"
         reason = value.get("recompile_reason")
         if reason:
-            for r in (reason if isinstance(reason, list) else [reason]):
+            reasons = reason if isinstance(reason, list) else [reason]
+            if reasons:
+                self._recompile_event(cid, "metrics", str(reasons[0]))
+            for r in reasons:
                 self._recompile(cid, str(r))
+        for config, setting in P.injected_bugs(value).items():
+            self.w.insert("injected_bugs", run_id=self.run_id, compile_id=cid, config=config,
+                          value=json.dumps(setting))
         skip = value.get("cudagraph_skip_reason")
         if skip:
             self._cudagraph(cid, False, str(skip))
@@ -278,11 +296,14 @@ class Ingestor:
         gb = P.parse_graph_break(payload)
         if gb["line"] is None and gb["filename"] and gb["lineno"]:
             gb["line"] = linecache.getline(gb["filename"], gb["lineno"]).strip() or None
+        more = P.graph_break_details(payload)
         self.counts["graph_breaks"] += 1
         self.w.insert("graph_breaks", run_id=self.run_id, compile_id=cid,
                       reason=gb["gb_type"] or gb["reason"][:500], gb_type=gb["gb_type"],
                       gb_code=gb["gb_code"], filename=gb["filename"], lineno=gb["lineno"],
-                      line=gb["line"], hints=gb["hints"])
+                      line=gb["line"], hints=gb["hints"], explanation=gb["explanation"],
+                      debug_context=more["debug_context"], gb_type_inner=more["gb_type_inner"],
+                      user_stack=more["user_stack"], frame_skipped=more["frame_skipped"])
         if cid is not None:
             row = self._compile_row(cid, md)
             if row["status"] in ("started", "ok"):
@@ -304,6 +325,33 @@ class Ingestor:
         self.counts["recompiles"] += 1
         self.w.insert("recompiles", run_id=self.run_id, compile_id=cid, reason=text,
                       guard=P.guard_of(text))
+        # Without compilation_metrics (a partial log) the rows are all there is: the first
+        # with a user stack, else the first that is a guard and not a stack line.
+        has_stack = "User stack trace:" in text
+        had = self._reason_events.get(cid)
+        first = had is None and (has_stack or not text.startswith(("User stack trace", "File ")))
+        if cid is not None and (first or (had is False and has_stack)):
+            self._reason_events[cid] = has_stack
+            self._recompile_event(cid, "reasons", text)
+
+    def _recompile_event(self, cid: str | None, source: str, reason: str) -> None:
+        """The guard that failed for one recompiled compile id, classified once, here."""
+        if cid is None:
+            return
+        text, frames = P.split_recompile(reason)
+        g = P.classify_guard(text)
+        loc = P.guard_location(text) or {}
+        self.w.upsert("recompile_events", run_id=self.run_id, compile_id=cid, source=source,
+                      seq=self.seq, failed_guard=text, user_stack=frames,
+                      category=g["category"], guarded=g["source"], tensor=g.get("tensor"),
+                      before=g["before"], after=g["after"], loc_filename=loc.get("filename"),
+                      loc_lineno=loc.get("lineno"), loc_line=loc.get("line"))
+
+    def _on_dynamo_cpp_guards_str(self, value: Any, cid: str | None, payload: str | None,
+                                  md: dict) -> None:
+        for guarded, setting in P.guard_values(payload):
+            self.w.insert("guard_values", run_id=self.run_id, compile_id=cid, seq=self.seq,
+                          guarded=guarded, value=setting)
 
     def _on_artifact_dynamo_error(self, value: Any, cid: str | None, payload: str | None,
                                   md: dict) -> None:
@@ -314,6 +362,9 @@ class Ingestor:
                                               payload: str | None, md: dict) -> None:
         if payload:
             self.post_grad[cid] = payload
+            for n in P.graph_nodes(payload):
+                self.w.insert("graph_nodes", run_id=self.run_id, compile_id=cid, seq=self.seq,
+                              **n)
 
     def _on_inductor_post_grad_graph(self, value: Any, cid: str | None, payload: str | None,
                                      md: dict) -> None:
@@ -327,6 +378,9 @@ class Ingestor:
                     self.output_code_files[value[key]] = cid
         if not payload:
             return
+        for op in P.fallback_calls(payload):
+            self.w.insert("fallback_calls", run_id=self.run_id, compile_id=cid, seq=self.seq,
+                          op=op)
         nodes = P.graph_node_lines(self.post_grad.get(cid))
         if cid not in self.kernel_sources:
             self.kernel_sources = {cid: []}
@@ -367,6 +421,12 @@ class Ingestor:
         elif P.CUDAGRAPH_RECORDING.search(msg) and cid is not None:
             if (cid, False) not in self._seen_cudagraphs:
                 self._cudagraph(cid, True, None)
+
+    def scheduler_node_line(self, cid: str | None, msg: str) -> None:
+        """A fusion-candidate entry: which FX nodes and user lines a scheduler node is."""
+        node = P.scheduler_node(msg)
+        if node:
+            self.w.upsert("sched_nodes", run_id=self.run_id, compile_id=cid, **node)
 
     def cudagraph_applied(self, cid: str | None, detail: str | None = None) -> None:
         self._cudagraph(cid, True, detail)

@@ -7,6 +7,8 @@ import json
 import re
 from typing import Any
 
+from compdiag.formats.user_code import frames_in
+
 ENVELOPE_KEYS = {"frame_id", "frame_compile_id", "attempt", "compiled_autograd_id", "rank",
                  "has_payload", "stack", "subgraph_name"}
 
@@ -435,3 +437,219 @@ def parse_partition_skip(msg: str) -> str | None:
 def parse_cudagraph_skip(msg: str) -> str | None:
     m = _CG_SKIP.search(msg)
     return m.group(1).strip() if m else None
+
+
+# -- facts explain reads (stored at ingest; see store/schema.py, schema 2) ----------------------
+_GB_WRAPPER = "Failed to handle graph break gracefully"
+_DEBUG_CTX = re.compile(r"Developer debug context:\s*(.*)")
+
+
+def graph_break_details(payload: str) -> dict[str, Any]:
+    """What a dynamo_graph_break_reason payload says beyond type, code and hints: the inner
+    graph-break type under Dynamo's 'failed gracefully' wrapper, the developer debug context,
+    the user traceback's frames, and whether Dynamo skipped the whole frame."""
+    inner = None
+    lines = payload.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Graph Break Reason:") and _GB_WRAPPER in line:
+            for nxt in lines[i + 1:]:
+                if nxt.strip():
+                    inner = nxt.strip()
+                    break
+            break
+    m = _DEBUG_CTX.search(payload.split("User code traceback:", 1)[0])
+    user_tb = ""
+    if "User code traceback:" in payload:
+        user_tb = payload.split("User code traceback:", 1)[1]
+        user_tb = user_tb.split("Traceback (most recent call last)", 1)[0]
+    return {"gb_type_inner": inner, "debug_context": m.group(1).strip() if m else "",
+            "user_stack": frames_in(user_tb),
+            "frame_skipped": _GB_WRAPPER in payload or "Skipping frame" in payload}
+
+
+def debug_context(text: str | None) -> str:
+    """The 'Developer debug context:' of a graph-break or Unsupported error text."""
+    m = _DEBUG_CTX.search(text or "")
+    return m.group(1) if m else ""
+
+
+_EXPECTED = re.compile(r"expected (?P<before>[^,]+?), actual (?P<after>\S+)")
+_EQ_GUARD = re.compile(r"^(?P<lhs>.+?)\s*==\s*(?P<value>.+?)\s*(?:#.*)?$")
+_GUARD_LOC = re.compile(r"#\s*(?P<code>.*?)\s+#\s*(?P<file>[^#:]+):(?P<line>\d+) in (?P<fn>\S+)\s*$")
+
+
+def split_recompile(text: str) -> tuple[str, list[dict[str, Any]]]:
+    """'0/0: guard  # code  # file:line in fn\\nUser stack trace: ...' -> (guard, frames)."""
+    text = _CID_PREFIX.sub("", text).strip()
+    head, _, stack = text.partition("User stack trace:")
+    return head.strip().splitlines()[0].strip() if head.strip() else text, frames_in(stack)
+
+
+def guard_location(guard_text: str) -> dict[str, Any] | None:
+    """Where the failed guard's value is read: the '# code  # file:line in fn' torch appends."""
+    loc = _GUARD_LOC.search(guard_text)
+    if not loc:
+        return None
+    return {"filename": loc.group("file"), "lineno": int(loc.group("line")),
+            "line": loc.group("code")}
+
+
+def classify_guard(text: str) -> dict[str, Any]:
+    """A failed guard as {category, source, tensor, before, after}."""
+    t = text.strip()
+    code_part = t.split("#", 1)[0].strip()
+    m = _SIZE_MISMATCH.search(t)
+    if m:
+        ex = _EXPECTED.search(t)
+        return {"category": "size" if m.group(2) == "size" else "stride",
+                "source": guard_of(t), "tensor": m.group(1),
+                "before": ex.group("before") if ex else None,
+                "after": ex.group("after") if ex else None}
+    m = re.search(r"tensor '(.+?)' (dtype|device|requires_grad|dispatch key set|rank)"
+                  r"(?: mismatch)?", t)
+    if m:
+        ex = _EXPECTED.search(t)
+        before = ex.group("before") if ex else None
+        after = ex.group("after") if ex else None
+        if m.group(2) == "requires_grad":
+            rg = re.search(r"requires_grad=(\d)", t)
+            if rg:
+                before = "requires_grad=" + ("True" if rg.group(1) == "1" else "False")
+                after = "requires_grad=" + ("False" if rg.group(1) == "1" else "True")
+        return {"category": m.group(2).replace(" ", "_"), "source": f"L['{m.group(1)}']",
+                "tensor": m.group(1), "before": before, "after": after}
+    if t.startswith("GLOBAL_STATE"):
+        what = t.split(":", 1)[1].strip() if ":" in t else "global state"
+        return {"category": "global_state", "source": what, "tensor": None, "before": None,
+                "after": None}
+    m = _EQ_GUARD.match(code_part)
+    if m:
+        lhs, value = m.group("lhs").strip(), m.group("value").strip()
+        if lhs.endswith(".training"):
+            cat = "training"
+        elif lhs.startswith("len("):
+            cat = "length"
+        elif lhs.startswith("G[") or lhs.startswith("___as_tensor(G"):
+            cat = "global"
+        else:
+            cat = "value"
+        return {"category": cat, "source": lhs, "tensor": None, "before": value, "after": None}
+    if "ID_MATCH" in t or "___check_obj_id" in t or " is " in code_part:
+        src = re.search(r"\((.+?),", code_part)
+        return {"category": "identity", "source": src.group(1) if src else code_part,
+                "tensor": None, "before": None, "after": None}
+    if "TYPE_MATCH" in t or "___check_type_id" in t:
+        src = re.search(r"\((.+?),", code_part)
+        return {"category": "type", "source": src.group(1) if src else code_part,
+                "tensor": None, "before": None, "after": None}
+    return {"category": "other", "source": code_part[:120], "tensor": None, "before": None,
+            "after": None}
+
+
+_GUARD_TREE = re.compile(r"^[\s|+\-]*(?:[A-Z_]+:\s*)?(?P<lhs>.+?)\s*==\s*(?P<value>.+)$")
+
+
+def guard_values(guards_text: str | None) -> list[tuple[str, str]]:
+    """(expression, value) of every `X == V` guard in a dynamo_cpp_guards_str tree: the value
+    a recompiled entry holds for the guard that failed against the previous one."""
+    out: list[tuple[str, str]] = []
+    for line in (guards_text or "").splitlines():
+        body = line.split("  #", 1)[0].rstrip()
+        m = _GUARD_TREE.match(body)
+        if m and "==" not in m.group("lhs"):
+            out.append((m.group("lhs").strip(), m.group("value").strip()))
+    return out
+
+
+def graph_nodes(graph_text: str | None) -> list[dict[str, Any]]:
+    """Post-grad graph nodes with their ATen op and the user line torch noted ('# File:')."""
+    out: list[dict[str, Any]] = []
+    if not graph_text:
+        return out
+    where: dict[str, Any] | None = None
+    for line in graph_text.splitlines():
+        fm = _GRAPH_FILE.search(line)
+        if fm:
+            where = {"filename": fm.group("file"), "lineno": int(fm.group("line")),
+                     "line": fm.group("code").strip()}
+            continue
+        nm = _GRAPH_NODE.match(line)
+        if nm:
+            out.append({"node": nm.group("name"), "op": _node_op(nm.group("name")),
+                        "target": nm.group("op"), **(where or {"filename": None,
+                                                               "lineno": None, "line": None})})
+    return out
+
+
+_ATEN_CALL = re.compile(r"^\s+\w+ = torch\.ops\.aten\.(\w+)\.\w+\(", re.M)
+
+
+def fallback_calls(output_code: str | None) -> list[str]:
+    """ATen ops the Inductor wrapper calls directly (`buf1 = torch.ops.aten.cumsum.default(`):
+    fallback kernels, which the kernels table (generated and extern_kernels.* calls) omits."""
+    if not output_code:
+        return []
+    return list(dict.fromkeys(f"aten.{op}" for op in _ATEN_CALL.findall(output_code)))
+
+
+def injected_bugs(metrics: dict[str, Any]) -> dict[str, Any]:
+    """Inductor's *_TESTING_ONLY bug injectors switched on in a compile's inductor_config
+    (compilation_metrics holds that config as a JSON string)."""
+    cfg = metrics.get("inductor_config") if isinstance(metrics, dict) else None
+    if isinstance(cfg, str):
+        try:
+            cfg = json.loads(cfg)
+        except ValueError:
+            cfg = None
+    found: dict[str, Any] = {}
+    if isinstance(cfg, dict):
+        for k, v in cfg.items():
+            if "inject_" in k and k.endswith("TESTING_ONLY") and v not in (None, False, ""):
+                found[k] = v
+    return found
+
+
+_FALLBACK_HINT = re.compile(r"FallbackKernel:\s*(?:torch\.ops\.)?aten\.(\w+)")
+
+
+def perf_hint(message: str) -> dict[str, Any]:
+    """An Inductor perf_hints line: its first line, the frames it quotes, and the ATen op when
+    it reports a fallback kernel."""
+    msg = message.strip()
+    fb = _FALLBACK_HINT.search(msg)
+    return {"message": msg, "head": first_line(msg, 300), "frames": frames_in(msg),
+            "fallback_op": fb.group(1) if fb else None}
+
+
+_SCHED_NODE = re.compile(r"^\s*\w*SchedulerNode\(name='(?P<name>[\w]+)'\)")
+_ORIGINS = re.compile(r"origins=OrderedSet\(\[(?P<names>[^\]]*)\]\)")
+_QUOTED_FRAME = re.compile(r"File \"(?P<file>.+?)\", line (?P<line>\d+), in (?P<fn>[^'\"]+)")
+
+
+def scheduler_node(msg: str) -> dict[str, Any] | None:
+    """One entry of the fusion logger's candidate list: a scheduler node ('op3'), the FX nodes
+    it came from and the user lines of their stack traces. A fusion decision names scheduler
+    nodes only; this is how it reaches the user's code."""
+    m = _SCHED_NODE.match(msg)
+    if not m:
+        return None
+    origins: list[str] = []
+    for om in _ORIGINS.finditer(msg):
+        origins += [n.strip() for n in om.group("names").split(",") if n.strip()]
+    frames = []
+    # The stack traces are a list repr: 'File "f.py", line 4, in f', '    code', ...
+    parts = re.split(r"',\s*'|\",\s*'|',\s*\"", msg)
+    for i, part in enumerate(parts):
+        fm = _QUOTED_FRAME.search(part)
+        if fm:
+            code = parts[i + 1].strip() if i + 1 < len(parts) else ""
+            frames.append({"filename": fm.group("file"), "lineno": int(fm.group("line")),
+                           "line": code if code and not code.startswith(("File ", "^")) else None})
+    return {"name": m.group("name"), "origins": list(dict.fromkeys(origins)),
+            "frames": frames}
+
+
+def scheduler_node_names(name: str) -> list[str]:
+    """The scheduler nodes a fused node's name joins ('op0_op1_op6' -> op0, op1, op6)."""
+    parts = re.findall(r"(?:op|buf)\d+", name)
+    return parts or [name]

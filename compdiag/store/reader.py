@@ -16,7 +16,7 @@ from compdiag.store.schema import StoreError, connect
 
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
-                 "settings", "document"}
+                 "settings", "document", "user_stack", "frames", "origins"}
 
 
 class Reader:
@@ -150,6 +150,67 @@ class Reader:
     def tensors(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
         return self._table("tensors", run_id, compile_id)
 
+    # -- facts stored at ingest for the analyses (schema 2) -----------------------------------
+    def recompile_events(self, run_id: int) -> list[dict[str, Any]]:
+        """One event per recompiled compile id (the failed guard, classified). An event from
+        compilation_metrics stands for its compile and every attempt of it; one read from
+        the recompile_reasons rows only where no compile of that frame count had metrics."""
+        rows = self._rows("SELECT * FROM recompile_events WHERE run_id = ? ORDER BY seq",
+                          (run_id,))
+        have = {r["compile_id"].split("_")[0] for r in rows if r["source"] == "metrics"}
+        rows = [r for r in rows if r["source"] == "metrics"
+                or r["compile_id"].split("_")[0] not in have]
+        rows.sort(key=lambda r: compile_id_key(r["compile_id"]))
+        return rows
+
+    def compile_stacks(self, run_id: int) -> dict[str, list[dict[str, Any]]]:
+        """compile id -> the Python stack when that compile started (dynamo_start)."""
+        return {r["compile_id"]: r["frames"] for r in
+                self._rows("SELECT compile_id, frames FROM compile_stacks WHERE run_id = ?",
+                           (run_id,))}
+
+    def guard_value(self, run_id: int, compile_id: str, guarded: str) -> str | None:
+        """The value the compile's last guard tree holds for `guarded == V`, if it has one."""
+        return self._scalar(
+            "SELECT value FROM guard_values WHERE run_id = ? AND compile_id = ? AND seq = "
+            "(SELECT max(seq) FROM guard_values WHERE run_id = ? AND compile_id = ?) AND "
+            "guarded = ? ORDER BY rowid LIMIT 1", (run_id, compile_id, run_id, compile_id,
+                                                   guarded))
+
+    def graph_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
+        """The nodes of the compile's last post-grad graph, in graph order."""
+        return self._rows(
+            "SELECT node, op, target, filename, lineno, line FROM graph_nodes WHERE run_id = ?"
+            " AND compile_id IS ? AND seq = (SELECT max(seq) FROM graph_nodes WHERE run_id = ?"
+            " AND compile_id IS ?) ORDER BY rowid", (run_id, compile_id, run_id, compile_id))
+
+    def perf_hints(self, run_id: int) -> list[dict[str, Any]]:
+        return self._rows("SELECT * FROM perf_hints WHERE run_id = ? ORDER BY id", (run_id,))
+
+    def injected_bugs(self, run_id: int) -> list[dict[str, Any]]:
+        """Inductor *_TESTING_ONLY injectors per compile: {compile_id, config, value}."""
+        rows = self._rows("SELECT compile_id, config, value FROM injected_bugs WHERE run_id = ?"
+                          " ORDER BY rowid", (run_id,))
+        for row in rows:
+            try:
+                row["value"] = json.loads(row["value"])
+            except (TypeError, ValueError):
+                pass
+        return rows
+
+    def fallback_calls(self, run_id: int, compile_id: str) -> list[str]:
+        """ATen ops the compile's last output code calls directly (fallback kernels)."""
+        return [r["op"] for r in self._rows(
+            "SELECT op FROM fallback_calls WHERE run_id = ? AND compile_id = ? AND seq = "
+            "(SELECT max(seq) FROM fallback_calls WHERE run_id = ? AND compile_id = ?) "
+            "ORDER BY rowid", (run_id, compile_id, run_id, compile_id))]
+
+    def sched_nodes(self, run_id: int, compile_id: str | None) -> dict[str, dict[str, Any]]:
+        """Scheduler node name -> {origins, frames} for one compile (fusion candidates)."""
+        return {r["name"]: r for r in self._rows(
+            "SELECT name, origins, frames FROM sched_nodes WHERE run_id = ? AND compile_id IS ?",
+            (run_id, compile_id))}
+
     # -- compdiag perf (tables an older store may lack: read as empty) -------------------------
     def _has_table(self, name: str) -> bool:
         return bool(self._scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND"
@@ -273,7 +334,7 @@ def _decode(row: dict[str, Any]) -> dict[str, Any]:
                 row[key] = json.loads(value)
             except ValueError:
                 pass
-    for key in ("fused", "applied", "ok", "hit"):
+    for key in ("fused", "applied", "ok", "hit", "frame_skipped"):
         if key in row and row[key] is not None:
             row[key] = bool(row[key])
     return row

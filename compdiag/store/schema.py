@@ -11,7 +11,14 @@ import os
 import sqlite3
 from pathlib import Path
 
+# The `--json` documents' "schema_version": their keys, which DESIGN.md fixes. It is not the
+# store file's layout: a new store layout must not change what scripts parse.
 SCHEMA_VERSION = 1
+# The store file's layout (meta 'schema_version'). 2: the facts explain used to re-parse from
+# raw records are stored at ingest (graph-break details, recompile events, guard values, graph
+# nodes, perf hints, injected bugs, fallback calls, scheduler nodes). A store of an older
+# layout is refused by readers with a one-line note; `compdiag reindex` upgrades it in place.
+STORE_VERSION = 2
 # A failure message holds "(in the backward graph)" when AOTAutograd's lazily compiled
 # backward failed (bwd_compilation_metrics): the one fact about a failure with no column of its own.
 BACKWARD_FAILURE_NOTE = "in the backward graph"
@@ -21,6 +28,16 @@ DEFAULT_STORE = Path(".compdiag") / "compdiag.db"
 
 class StoreError(Exception):
     """A store that cannot be opened or read; its message is one line for the user."""
+
+
+class StoreNeedsReindex(StoreError):
+    """A store of an older layout: its raw records are all there, its derived facts are not."""
+
+    def __init__(self, path: Path, version: int) -> None:
+        self.path, self.version = path, version
+        super().__init__(f"{path} is a store of schema {version}, this compdiag reads schema "
+                         f"{STORE_VERSION}: run `compdiag reindex --store {path}` once (it "
+                         "re-derives the facts from the store's raw records; nothing is lost)")
 
 
 def default_store_path() -> Path:
@@ -86,7 +103,12 @@ CREATE TABLE IF NOT EXISTS graph_breaks (
     filename   TEXT,
     lineno     INTEGER,
     line       TEXT,
-    hints      TEXT NOT NULL DEFAULT '[]'
+    hints      TEXT NOT NULL DEFAULT '[]',
+    explanation   TEXT,                -- torch's 'Explanation:' line
+    debug_context TEXT,                -- 'Developer debug context:'
+    gb_type_inner TEXT,                -- the type under "Failed to handle graph break gracefully"
+    user_stack    TEXT NOT NULL DEFAULT '[]',  -- JSON frames of 'User code traceback:'
+    frame_skipped INTEGER NOT NULL DEFAULT 0   -- Dynamo could not resume: the frame ran in eager
 );
 CREATE TABLE IF NOT EXISTS recompiles (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -179,6 +201,91 @@ CREATE TABLE IF NOT EXISTS tensors (
     data       BLOB
 );
 
+-- schema 2: facts derived from raw records at ingest (re-derived by `compdiag reindex`).
+-- One event per recompiled compile id: the guard that failed, classified. source 'metrics'
+-- (compilation_metrics' first recompile_reason) wins over 'reasons' (the recompile_reasons
+-- artifact, the only one a partial log may have) for the same compile.
+CREATE TABLE IF NOT EXISTS recompile_events (
+    run_id      INTEGER NOT NULL,
+    compile_id  TEXT NOT NULL,
+    source      TEXT NOT NULL,          -- metrics | reasons
+    seq         INTEGER NOT NULL,       -- order of arrival
+    failed_guard TEXT NOT NULL,         -- the guard line, torch's words
+    user_stack  TEXT NOT NULL DEFAULT '[]',  -- JSON frames of 'User stack trace:'
+    category    TEXT NOT NULL,          -- size | stride | dtype | ... | other
+    guarded     TEXT,                   -- the guarded expression, e.g. L['x'].size()[0]
+    tensor      TEXT,
+    before      TEXT,
+    after       TEXT,
+    loc_filename TEXT,                  -- where the guarded value is read ('# file:line')
+    loc_lineno  INTEGER,
+    loc_line    TEXT,
+    PRIMARY KEY (run_id, compile_id, source)
+);
+-- The Python stack when a compile started (dynamo_start), file names resolved.
+CREATE TABLE IF NOT EXISTS compile_stacks (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT NOT NULL,
+    frames     TEXT NOT NULL DEFAULT '[]',
+    PRIMARY KEY (run_id, compile_id)
+);
+-- `X == V` guards of each compiled entry (dynamo_cpp_guards_str).
+CREATE TABLE IF NOT EXISTS guard_values (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    seq        INTEGER NOT NULL,       -- the record's: a compile's last guard tree counts
+    guarded    TEXT NOT NULL,
+    value      TEXT
+);
+CREATE INDEX IF NOT EXISTS guard_values_run_cid ON guard_values(run_id, compile_id);
+-- Post-grad graph nodes: ATen op and the user line torch noted.
+CREATE TABLE IF NOT EXISTS graph_nodes (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    seq        INTEGER NOT NULL,       -- the record's: a compile's last post-grad graph counts
+    node       TEXT NOT NULL,
+    op         TEXT,                   -- the node's op name (cumsum for cumsum_1)
+    target     TEXT,                   -- aten.cumsum.default
+    filename   TEXT,
+    lineno     INTEGER,
+    line       TEXT
+);
+CREATE INDEX IF NOT EXISTS graph_nodes_run_cid ON graph_nodes(run_id, compile_id);
+-- Inductor's perf_hints lines.
+CREATE TABLE IF NOT EXISTS perf_hints (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id      INTEGER NOT NULL,
+    compile_id  TEXT,
+    message     TEXT NOT NULL,
+    head        TEXT NOT NULL,
+    frames      TEXT NOT NULL DEFAULT '[]',
+    fallback_op TEXT                   -- aten op of a 'FallbackKernel:' hint
+);
+-- Inductor *_TESTING_ONLY bug injectors on in a compile (its inductor_config).
+CREATE TABLE IF NOT EXISTS injected_bugs (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    config     TEXT NOT NULL,
+    value      TEXT                    -- JSON
+);
+-- ATen ops the wrapper calls directly (fallback kernels), from the output code.
+CREATE TABLE IF NOT EXISTS fallback_calls (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    seq        INTEGER NOT NULL,       -- the record's: a compile's last output code counts
+    op         TEXT NOT NULL            -- aten.cumsum
+);
+-- The fusion logger's candidate entries: scheduler node -> FX origins and user lines (live
+-- capture only: the candidate listings are not kept as records).
+CREATE TABLE IF NOT EXISTS sched_nodes (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    name       TEXT NOT NULL,          -- op3
+    origins    TEXT NOT NULL DEFAULT '[]',
+    frames     TEXT NOT NULL DEFAULT '[]',
+    PRIMARY KEY (run_id, compile_id, name)
+);
+
 -- compdiag perf (additive; created on older stores too when opened for writing, see
 -- ADDITIVE_DDL): raw eager/compiled samples per compiled graph (per-call seconds, JSON lists),
 -- the process' peak memory per run, and the analysis' report kept for the TUI.
@@ -237,7 +344,21 @@ DERIVED_TABLES = (
     "warnings", "records", "compiles", "graph_breaks", "recompiles", "failures", "kernels",
     "fusion", "cudagraphs", "autotune", "cache_events", "accuracy", "tensors",
     "perf_graphs", "perf_runs", "perf_reports", "perf_calls",
+    "recompile_events", "compile_stacks", "guard_values", "graph_nodes", "perf_hints",
+    "injected_bugs", "fallback_calls", "sched_nodes",
 )
+
+# What `compdiag reindex` rebuilds from each run's raw records: every table derived from
+# records alone (graph_breaks gained columns in schema 2). The others hold what only live
+# capture saw (accuracy, tensors, timings, scheduler nodes) and are kept as they are.
+REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard_values",
+                    "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls")
+# Columns schema 2 added to schema-1 tables (ALTER TABLE on upgrade).
+ADDED_COLUMNS = {
+    "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
+                     "user_stack TEXT NOT NULL DEFAULT '[]'",
+                     "frame_skipped INTEGER NOT NULL DEFAULT 0"),
+}
 
 # Tables added after stores were already in use: created (IF NOT EXISTS) whenever a store is
 # opened for writing, so an older store gains them without a version bump.
@@ -247,8 +368,9 @@ ADDITIVE_DDL = DDL[DDL.index("-- compdiag perf"):]
 BUSY_TIMEOUT_S = 30.0  # how long a connection waits for another process' lock
 
 
-def connect(path: Path | str, *, create: bool) -> sqlite3.Connection:
-    """Open a store, creating it when asked; refuse a newer or foreign file in one line."""
+def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3.Connection:
+    """Open a store, creating it when asked; refuse a newer or foreign file in one line, and an
+    older one (StoreNeedsReindex) unless `upgrade` (ingest/reindex.py, which then migrates it)."""
     path = Path(path)
     if not create and not path.exists():
         raise StoreError(f"no store at {path} (run `compdiag run SCRIPT` or pass --store)")
@@ -277,18 +399,20 @@ def connect(path: Path | str, *, create: bool) -> sqlite3.Connection:
                     raise StoreError(f"{path} is an empty store")
                 _execute_script(conn, DDL)
                 conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
-                             (str(SCHEMA_VERSION),))
-            elif create and version <= SCHEMA_VERSION:
+                             (str(STORE_VERSION),))
+            elif version < STORE_VERSION and not upgrade:
+                raise StoreNeedsReindex(path, version)
+            elif create and version <= STORE_VERSION:
                 _execute_script(conn, ADDITIVE_DDL)
             if create:
                 conn.execute("COMMIT")
         finally:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-        if version is not None and version > SCHEMA_VERSION:
+        if version is not None and version > STORE_VERSION:
             raise StoreError(
                 f"{path} was written by a newer compdiag (store schema {version}, this one reads "
-                f"up to {SCHEMA_VERSION}); upgrade compdiag"
+                f"up to {STORE_VERSION}); upgrade compdiag"
             )
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path} is not a readable compdiag store ({exc})") from None
@@ -337,3 +461,21 @@ def _read_version(conn: sqlite3.Connection) -> int | None:
         return int(row[0])
     except ValueError:
         raise StoreError(f"unreadable store schema version {row[0]!r}") from None
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring an older store's layout to STORE_VERSION inside the caller's transaction: new
+    tables, new columns. Returns the version it had. The facts themselves are re-derived by
+    ingest/reindex.py, which owns the parsing."""
+    version = _read_version(conn) or STORE_VERSION
+    if version >= STORE_VERSION:
+        return version
+    _execute_script(conn, DDL)
+    for table, columns in ADDED_COLUMNS.items():
+        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        for col in columns:
+            if col.split()[0] not in have:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {col}")
+    conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
+                 (str(STORE_VERSION),))
+    return version

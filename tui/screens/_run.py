@@ -103,7 +103,8 @@ class RunScreen(Screen):
         from compdiag_tui.diagnoses import load_diagnoses_isolated
 
         try:
-            diagnoses, source = load_diagnoses_isolated(self.app.model.path, self.run_id)
+            diagnoses, source = load_diagnoses_isolated(self.app.model.path, self.run_id), \
+                "explain"
         except Exception as exc:  # noqa: BLE001 - a panel that failed must not end the app
             diagnoses, source = [], f"nowhere: {type(exc).__name__}: {exc}"[:200]
         self.app.call_from_thread(self._show_diagnoses, diagnoses, source)

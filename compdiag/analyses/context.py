@@ -1,0 +1,155 @@
+"""Per-run lookups every diagnosis kind shares, through the store's query API only: the
+run's compiles, the user frame a diagnosis points at, injected bugs, op lines."""
+
+from __future__ import annotations
+
+import functools
+import linecache
+import os
+import re
+from typing import Any, Iterable
+
+from compdiag.analyses.diagnosis import UserFrame
+from compdiag.formats.user_code import is_user_file
+from compdiag.ingest import parsers as P
+from compdiag.store.reader import Reader
+
+# A failure of this kind is Dynamo refusing a function that recompiled too often.
+_LIMIT_MARKERS = ("recompile limit exceeded", "recompile_limit", "cache_size_limit",
+                  "accumulated_recompile_limit")
+DEFAULT_STORE = os.path.join(".compdiag", "compdiag.db")
+
+
+class RunContext:
+    def __init__(self, reader: Reader, run_id: int) -> None:
+        self.r = reader
+        self.run_id = run_id
+        self.run = reader.run(run_id)
+        self.cwd = self.run.get("cwd")
+        self.argv: list[str] = self.run.get("argv") or []
+        self.crashed = (self.run.get("exit_code") or 0) != 0
+        self.compiles = {c["compile_id"]: c for c in reader.compiles(run_id)}
+        self.frame_rows: dict[Any, dict[str, Any]] = {}
+        for c in self.compiles.values():
+            if c.get("co_name") and c.get("frame") not in self.frame_rows:
+                self.frame_rows[c.get("frame")] = c
+
+    # -- the store's path as the fix commands spell it -------------------------------------
+    @property
+    def store_arg(self) -> str:
+        """' --store PATH' for the commands a fix names, '' for the default store."""
+        path = str(self.r.path)
+        return "" if os.path.normpath(path) == os.path.normpath(DEFAULT_STORE) else \
+            f" --store {path}"
+
+    # -- code locations --------------------------------------------------------------------
+    def resolve(self, filename: str | None) -> str | None:
+        if filename and not os.path.isabs(filename) and not filename.startswith("<") and self.cwd:
+            cand = os.path.join(self.cwd, filename)
+            if os.path.exists(cand):
+                return os.path.normpath(cand)
+        return filename
+
+    def frame(self, filename: str | None, lineno: int | None, line: str | None = None
+              ) -> UserFrame:
+        filename = self.resolve(filename)
+        if not line and filename and lineno:
+            line = linecache.getline(filename, int(lineno)).strip() or None
+        return UserFrame(filename, lineno, line)
+
+    def code_row(self, cid: str | None) -> dict[str, Any] | None:
+        """The compile row naming the code object (an attempt or a failed compile may not)."""
+        row = self.compiles.get(cid or "")
+        if row and row.get("co_name"):
+            return row
+        if row is not None:
+            return self.frame_rows.get(row.get("frame"))
+        if cid:
+            m = re.match(r"^!?(?:\d+/)?(\d+)/", cid)
+            if m:
+                return self.frame_rows.get(int(m.group(1)))
+        return None
+
+    @functools.cached_property
+    def _stacks(self) -> dict[str, list[dict[str, Any]]]:
+        return self.r.compile_stacks(self.run_id)
+
+    def start_stack(self, cid: str | None) -> list[dict[str, Any]]:
+        """The Python stack at compile start (dynamo_start)."""
+        if cid in self._stacks:
+            return self._stacks[cid]
+        return self._stacks.get((cid or "").split("_")[0], [])
+
+    def user_frame(self, *candidates: Iterable[Any] | Any | None,
+                   cid: str | None = None) -> UserFrame:
+        """The first user frame among the candidates (each a frame or a list searched from
+        the innermost), then the compiled function if it is user code, then the user's call
+        that started the compile."""
+        for cand in candidates:
+            if cand is None:
+                continue
+            frames = [cand] if isinstance(cand, (dict, UserFrame)) else list(cand)
+            for f in reversed(frames):
+                f = f.to_json() if isinstance(f, UserFrame) else f
+                fn = self.resolve(f.get("filename"))
+                if fn and not os.path.isabs(fn) and not os.path.exists(fn):
+                    continue  # a path torch shortened (nn/modules/x.py), not the user's file
+                if is_user_file(fn) and f.get("lineno"):
+                    return self.frame(fn, f.get("lineno"), f.get("line"))
+        row = self.code_row(cid)
+        if row and is_user_file(self.resolve(row.get("filename"))) and row.get("lineno"):
+            return self.frame(row["filename"], row["lineno"])
+        for f in reversed(self.start_stack(cid)):
+            fn = self.resolve(f.get("filename"))
+            if is_user_file(fn) and f.get("lineno"):
+                return self.frame(fn, f["lineno"], f.get("line"))
+        return UserFrame()
+
+    def fn_name(self, cid: str | None) -> str | None:
+        row = self.code_row(cid)
+        return row.get("co_name") if row else None
+
+    def op_user_lines(self, cid: str | None, op: str) -> list[dict[str, Any]]:
+        """User lines of the post-grad graph nodes calling aten.<op>."""
+        return [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
+                for n in self.r.graph_nodes(self.run_id, cid)
+                if n["op"] == op and n["filename"] and n["lineno"]]
+
+    # -- facts several kinds read ------------------------------------------------------------
+    @functools.cached_property
+    def _injected(self) -> list[dict[str, Any]]:
+        return self.r.injected_bugs(self.run_id)
+
+    def injected_bugs(self, cid: str | None) -> dict[str, Any]:
+        """Inductor's *_TESTING_ONLY bug injectors on for this compile (or any, for a failure
+        no compile claims)."""
+        mine = cid in self.compiles
+        return {b["config"]: b["value"] for b in self._injected
+                if not mine or b["compile_id"] == cid}
+
+    @functools.cached_property
+    def failures(self) -> list[dict[str, Any]]:
+        return self.r.failures(self.run_id)
+
+    @functools.cached_property
+    def recompile_limits(self) -> dict[Any, dict[str, Any]]:
+        """frame -> {compile_id, explanation} for each function Dynamo stopped compiling
+        because it hit the recompile limit (a failure row of type Unsupported)."""
+        limits: dict[Any, dict[str, Any]] = {}
+        for f in self.failures:
+            if is_recompile_limit(f):
+                cid = f["compile_id"]
+                row = self.code_row(cid)
+                key = row.get("frame") if row else (cid or "").split("/")[0]
+                limits[key] = {"compile_id": cid, "explanation":
+                               P.parse_graph_break(f.get("traceback") or "")["explanation"]}
+        return limits
+
+    @functools.cached_property
+    def has_accuracy_rows(self) -> bool:
+        return bool(self.r.accuracy(self.run_id))
+
+
+def is_recompile_limit(failure: dict[str, Any]) -> bool:
+    text = " ".join(x for x in (failure.get("message"), failure.get("traceback")) if x)
+    return failure.get("exc_type") == "Unsupported" and any(m in text for m in _LIMIT_MARKERS)

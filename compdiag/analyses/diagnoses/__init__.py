@@ -1,0 +1,17 @@
+"""The built-in diagnosis kinds, one module each: where a kind is diagnosed, ranked, fixed and
+costed for `compdiag perf`. A new kind is one new module here (listed in BUILTIN) or in a
+plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py).
+
+    graph_breaks.py   graph_break   Dynamo split the graph or gave up on a function
+    recompiles.py     recompile     a guard failed (and the recompile limit)
+    failures.py       failure       an exception escaped a compile stage or compiled code
+    accuracy.py       accuracy      compiled outputs differ from eager; bug injectors
+    cudagraphs.py     cudagraph     CUDA graphs skipped under reduce-overhead
+    fusion.py         fusion        the scheduler refused a fusion worth having
+    perf_hints.py     perf          Inductor's perf hints (fallback kernels, slow patterns)
+"""
+
+from compdiag.analyses.diagnoses import (accuracy, cudagraphs, failures, fusion, graph_breaks,
+                                         perf_hints, recompiles)
+
+BUILTIN = (failures, recompiles, graph_breaks, accuracy, cudagraphs, fusion, perf_hints)

@@ -1,0 +1,132 @@
+"""Missed fusions: pairs of kernels Inductor's scheduler refused to fuse for a reason worth
+acting on, at the user lines of the two scheduler nodes (their FX origins' stack traces, from
+the fusion logger's candidate lists), with the change that lets them fuse.
+
+'no shared data' is benign (nothing to fuse) and never a diagnosis. One diagnosis per
+(compile, reason class); cost: the `fusion` band plus the count (capped)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from compdiag.analyses.diagnosis import Details, Diagnosis
+from compdiag.analyses.hookspecs import hookimpl
+from compdiag.analyses.limiter import Limiter, structural
+from compdiag.analyses.ranking import BANDS
+from compdiag.ingest.parsers import scheduler_node_names
+
+KIND = "fusion"
+
+
+@dataclass(frozen=True)
+class FusionDetails(Details):
+    pairs: tuple[tuple[str, str, str], ...]
+    reason_class: str
+
+
+# The scheduler's cannot-fuse reason -> its class, first match wins; class None is benign.
+REASON_CLASSES: tuple[tuple[str | None, tuple[str, ...]], ...] = (
+    (None, ("no shared data",)),
+    ("size_limit", ("exceeds max fusion", "fusion size", "too many")),
+    ("template", ("template", "epilogue", "prologue")),
+    ("mismatched_ranges", ("numel", "rnumel", "different ranges", "shape")),
+    ("no_benefit", ("memory", "score", "benefit")),
+    ("layout", ("loop order", "stride", "indexing")),
+    ("config", ("config", "disabled")),
+    ("dependency", ("intermediate", "dependency", "cycle")),
+)
+# class -> (title, explanation, fix)
+FIXES: dict[str, tuple[str, str, str]] = {
+    "size_limit": ("fusion capped by size",
+                   "Inductor stopped fusing because the fused kernel would exceed "
+                   "max_fusion_size.",
+                   "Raise torch._inductor.config.max_fusion_size if the kernel is memory-bound, "
+                   "or split the work so fewer ops chain together."),
+    "template": ("template/epilogue not fused",
+                 "A matmul/conv template's epilogue was not fused.",
+                 "Try mode='max-autotune' (Triton templates with epilogue fusion) or make the "
+                 "epilogue a pointwise op on the template output."),
+    "mismatched_ranges": ("loops of different shapes",
+                          "The two kernels iterate over different ranges (e.g. a reduction and "
+                          "a pointwise op over another shape), so they run as separate loops "
+                          "and the intermediate goes through memory.",
+                          "Reorder or reshape so both work over the same iteration space (e.g. "
+                          "keep the reduction dim last, use keepdim=True so the broadcast is a "
+                          "view), or accept the extra kernel."),
+    "no_benefit": ("fusion judged unprofitable", "Inductor scored the fusion as saving no "
+                   "memory traffic.", "Usually fine; check the kernels in `compdiag show`."),
+    "layout": ("incompatible loop orders", "The nodes read/write with layouts that need "
+               "different loop orders.", "Make the layouts agree: .contiguous() once, or avoid "
+               "transposes between the ops; torch._inductor.config.loop_ordering_after_fusion "
+               "can help."),
+    "config": ("fusion disabled by config", "An Inductor config disabled this fusion.",
+               "Check torch._inductor.config (e.g. epilogue_fusion, aggressive_fusion)."),
+    "dependency": ("fusion would create a cycle", "Fusing would create a dependency cycle "
+                   "through another kernel.", "Usually inherent to the graph; reorder ops so "
+                   "the intermediate is produced before the other consumer."),
+}
+# How much a refused fusion plausibly costs a timed run, by class: a fusion the scheduler
+# judged unprofitable (peak memory, score) was refused on purpose.
+WEIGHT = {"no_benefit": 0.1, "dependency": 0.2, "mismatched_ranges": 0.3, "template": 0.4,
+          "layout": 0.4, "size_limit": 0.5, "config": 0.5}
+
+
+def fusion_reason_class(reason: str) -> str | None:
+    """Which cannot-fuse reasons are worth a diagnosis (None: benign, e.g. no shared data)."""
+    low = reason.lower()
+    return next((cls for cls, words in REASON_CLASSES if any(w in low for w in words)), None)
+
+
+def fusion_fix(cls: str, reason: str) -> tuple[str, str, str]:
+    """(title, explanation, fix) for a class of missed fusions."""
+    return FIXES.get(cls, ("missed fusion", reason, "See `compdiag show` for the kernels."))
+
+
+def node_frames(nodes: dict[str, dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """The user frames of a scheduler node, or of each node a fused node's name joins."""
+    out: list[dict[str, Any]] = []
+    for part in scheduler_node_names(name):
+        out += (nodes.get(part) or {}).get("frames") or []
+    return out
+
+
+@hookimpl
+def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for f in ctx.r.fusion(ctx.run_id):
+        if f.get("fused") or not f.get("reason"):
+            continue
+        cls = fusion_reason_class(f["reason"])
+        if cls is not None:
+            groups.setdefault((f.get("compile_id"), cls), []).append(f)
+    out = []
+    for (cid, cls), rows in groups.items():
+        first = rows[0]
+        nodes = ctx.r.sched_nodes(ctx.run_id, cid)
+        # Each origin's trace is one candidate, the first node's before the second's.
+        frames = node_frames(nodes, first["node1"]) + node_frames(nodes, first["node2"])
+        title, expl, fix = fusion_fix(cls, first["reason"])
+        out.append(Diagnosis(
+            KIND, stage="inductor_scheduling", compile_id=cid,
+            reason=f"{title}: cannot fuse {first['node1']} with {first['node2']}: "
+                   f"{first['reason']}",
+            user_frame=ctx.user_frame(*frames, cid=cid), explanation=expl, fix=fix,
+            score=BANDS[KIND] + min(len(rows), 30), count=len(rows),
+            details=FusionDetails(pairs=tuple((r["node1"], r["node2"], r["reason"])
+                                              for r in rows[:10]), reason_class=cls)))
+    return out
+
+
+@hookimpl
+def compdiag_limiter(diagnosis: Diagnosis, timings: Any) -> Limiter | None:
+    if diagnosis.kind != KIND:
+        return None
+    gs = timings.graphs_of(diagnosis.compile_ids)
+    n = diagnosis.count
+    kern = sum(sum(g["kernels"].values()) for g in gs) or 1
+    impact = (timings.share(gs) * WEIGHT.get(diagnosis.details.reason_class, 0.3)
+              * min(1.0, n / (kern + n)))
+    return structural("fusion_miss", impact, diagnosis,
+                      f"{n} fusion decision(s) refused by the scheduler in a graph with {kern} "
+                      "kernel(s)")

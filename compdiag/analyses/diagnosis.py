@@ -1,0 +1,91 @@
+"""A diagnosis is a typed value: what went wrong, where in the user's code, why, and the fix.
+
+Every kind (graph_break, recompile, failure, accuracy, cudagraph, fusion, perf) returns
+Diagnosis objects with a `details` object of its own type; `to_json()` gives the keys
+DESIGN.md fixes for `explain --json`. Readers use the typed fields (perf's limiters read
+`details.limit_hit`, not the reason's wording)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+
+@dataclass(frozen=True)
+class UserFrame:
+    """The user's own line a diagnosis points at (never a torch, library or stdlib frame)."""
+
+    filename: str | None = None
+    lineno: int | None = None
+    line: str | None = None
+
+    @classmethod
+    def of(cls, frame: Mapping[str, Any] | None) -> "UserFrame":
+        frame = frame or {}
+        return cls(frame.get("filename"), frame.get("lineno"), frame.get("line"))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"filename": self.filename, "lineno": self.lineno, "line": self.line}
+
+    def __bool__(self) -> bool:
+        return bool(self.filename)
+
+
+@dataclass(frozen=True)
+class Details:
+    """A kind's typed details. Fields named in `omit_none` are left out of the JSON when
+    None (a key the documents carry only when it has a value); fields named in `internal` are
+    for compdiag's own readers (perf's limiters) and never in the JSON, whose keys are fixed."""
+
+    omit_none: ClassVar[tuple[str, ...]] = ()
+    internal: ClassVar[tuple[str, ...]] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name in self.internal or (value is None and f.name in self.omit_none):
+                continue
+            out[f.name] = _plain(value)
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return value.to_json() if hasattr(value, "to_json") else dataclasses.asdict(value)
+    return value
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    kind: str
+    stage: str | None
+    compile_id: str | None
+    reason: str
+    user_frame: UserFrame
+    explanation: str | None
+    fix: str
+    score: float  # the rank key (analyses/ranking.py), higher first; not in the JSON
+    details: Details = field(default_factory=Details)
+    gb_code: str | None = None
+    hints: tuple[str, ...] = ()
+    count: int = 1
+    compile_ids: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.compile_ids and self.compile_id:
+            object.__setattr__(self, "compile_ids", (self.compile_id,))
+        object.__setattr__(self, "score", round(self.score, 3))
+        object.__setattr__(self, "hints", tuple(self.hints))
+        object.__setattr__(self, "compile_ids", tuple(self.compile_ids))
+
+    def to_json(self) -> dict[str, Any]:
+        """The diagnosis as `explain --json` shows it (DESIGN.md keys first)."""
+        return {"kind": self.kind, "stage": self.stage, "compile_id": self.compile_id,
+                "gb_code": self.gb_code, "reason": self.reason,
+                "user_frame": self.user_frame.to_json(), "explanation": self.explanation,
+                "fix": self.fix, "hints": list(self.hints), "count": self.count,
+                "compile_ids": list(self.compile_ids), "details": self.details.to_json()}

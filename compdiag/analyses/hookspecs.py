@@ -1,0 +1,26 @@
+"""The hooks a diagnosis kind implements (pluggy, as pytest's and sqlite-utils' hookspecs).
+
+A kind is one module with `@hookimpl` functions. The built-in kinds are listed in
+analyses/diagnoses/__init__.py; a plugin package adds one through the entry-point group
+`compdiag.diagnoses` without the core knowing it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pluggy
+
+hookspec = pluggy.HookspecMarker("compdiag")
+hookimpl = pluggy.HookimplMarker("compdiag")
+
+
+@hookspec
+def compdiag_diagnose(ctx: Any) -> list[Any]:
+    """The diagnoses of one run (analyses.context.RunContext), in the kind's own order."""
+
+
+@hookspec(firstresult=True)
+def compdiag_limiter(diagnosis: Any, timings: Any) -> Any:
+    """What the diagnosis costs a timed run (`compdiag perf`): an analyses.limiter.Limiter,
+    or None when the diagnosis is not this kind's or costs nothing measurable.
+    `timings` is analyses.limiter.TimedRun."""

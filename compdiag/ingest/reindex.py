@@ -1,0 +1,116 @@
+"""Re-derive a store's facts from its raw records: `compdiag reindex`, and the upgrade of a
+store written by an older compdiag.
+
+The `records` table keeps every record torch emitted, verbatim, so what ingest derives from
+them can always be derived again: by a newer parser, or into tables an older layout lacked.
+Replaying goes through the same Ingestor as live capture and import, with a writer that lets
+through only the tables rebuilt here (schema.REINDEXED_TABLES); what only live capture saw
+(accuracy checks, tensors, timings, fusion candidates) stays as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from compdiag.ingest.ingestor import Ingestor
+from compdiag.store.schema import (REINDEXED_TABLES, STORE_VERSION, StoreError,
+                                   StoreNeedsReindex, connect, migrate)
+from compdiag.store.writer import Writer
+
+
+@dataclass(frozen=True)
+class Reindexed:
+    path: Path
+    from_version: int
+    runs: int
+    records: int
+
+
+class _FactsOnly:
+    """The Writer surface the Ingestor uses, passing on only the rebuilt tables."""
+
+    def __init__(self, writer: Writer) -> None:
+        self._w = writer
+
+    def insert(self, table: str, **cols: Any) -> None:
+        if table in REINDEXED_TABLES:
+            self._w.insert(table, **cols)
+
+    def upsert(self, table: str, **cols: Any) -> None:
+        if table in REINDEXED_TABLES:
+            self._w.upsert(table, **cols)
+
+    def warn(self, run_id: int, message: str) -> None:
+        """A replay repeats the warnings its run already has."""
+
+
+def reindex(path: Path | str) -> Reindexed:
+    """Upgrade the store's layout if it is older, then rebuild every run's derived facts."""
+    path = Path(path)
+    conn = connect(path, create=True, upgrade=True)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = migrate(conn)
+            conn.execute("COMMIT")
+        finally:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+        run_ids = [r[0] for r in conn.execute("SELECT id FROM runs ORDER BY id")]
+        conn.execute("BEGIN IMMEDIATE")
+        for table in REINDEXED_TABLES:
+            conn.execute(f"DELETE FROM {table}")
+        conn.execute("COMMIT")
+        writer = Writer(path, flush_interval=1.0)
+        total = 0
+        try:
+            for run_id in run_ids:
+                total += _replay(conn, Ingestor(_FactsOnly(writer), run_id), run_id)
+        finally:
+            writer.close()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path}: cannot reindex the store ({exc})") from None
+    finally:
+        conn.close()
+    return Reindexed(path=path, from_version=version, runs=len(run_ids), records=total)
+
+
+def _replay(conn: sqlite3.Connection, ing: Ingestor, run_id: int) -> int:
+    n = 0
+    for seq, kind, cid, metadata, payload in conn.execute(
+            "SELECT seq, kind, compile_id, metadata, payload FROM records WHERE run_id = ? "
+            "ORDER BY seq", (run_id,)):
+        n += 1
+        ing.seq = seq - 1  # the record's own seq, as it was ingested
+        if kind.startswith("compdiag:"):
+            ing.seq = seq
+            ing.event_facts(kind.split(":", 1)[1], cid, payload)
+            continue
+        try:
+            md = json.loads(metadata)
+        except ValueError:
+            continue
+        if isinstance(md, dict):
+            ing.record(md, payload)
+    ing.flush()
+    return n
+
+
+def ensure_current(path: Path | str, note: Any = None) -> Reindexed | None:
+    """Before writing into an existing store: upgrade it if an older compdiag wrote it, and
+    say so in one line through `note` (a callable taking the line)."""
+    try:
+        connect(Path(path), create=False).close()
+    except StoreNeedsReindex:
+        done = reindex(path)
+        if note is not None:
+            note(f"compdiag: upgraded {done.path} from store schema {done.from_version} to "
+                 f"{STORE_VERSION} (facts re-derived from {done.records} raw records)")
+        return done
+    except StoreError:
+        pass  # a new path, or a file connect(create=True) will refuse in its own words
+    return None
