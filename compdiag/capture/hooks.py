@@ -169,10 +169,13 @@ class Capture:
         msg = record.getMessage()
         cid = _current_compile_id()
         if name == "fusion":
-            # Candidate listings are large and re-derivable; keep the decisions.
+            # Keep the decisions; of the large candidate listings, only which FX nodes and
+            # user lines each scheduler node is (what places a decision in the user's code).
             if "fuse" in msg and ("fusing " in msg or "cannot fuse" in msg):
                 self.ing.fusion_line(cid, msg)
                 self.ing.event("fusion", cid, {"logger": record.name}, msg)
+            elif "SchedulerNode(name=" in msg:
+                self.ing.scheduler_node_line(cid, msg)
             return
         if name in ("perf_hints", "cudagraphs"):
             self.ing.cudagraph_line(cid, msg)
