@@ -420,3 +420,53 @@ def test_a_missed_fusion_points_at_its_own_nodes_lines(tmp_path):
                      ("0/0", "size_limit"): 5}
     assert all(d["user_frame"]["line"] == f"line_{d['user_frame']['lineno']} = "
                f"{d['user_frame']['lineno']}" for d in diags)
+
+
+def _guards(value: str) -> str:
+    """A dynamo_cpp_guards_str tree as torch 2.13 writes it, guarding L['kind'] == value."""
+    return ("TREE_GUARD_MANAGER:\n+- RootGuardManager\n"
+            "| +- GuardManager: source=L['kind'], accessed_by=FrameLocalsGuardAccessor(key="
+            "'kind', framelocals_idx=1), type=<class 'str'>, tag_safe=(True, False)\n"
+            f"| | +- EQUALS_MATCH: L['kind'] == {value}                # y = act(x)  "
+            "# a.py:6 in f\n")
+
+
+def test_the_new_value_is_read_from_the_recompiled_entrys_own_guards(tmp_path):
+    """The reason names the local bare (`kind == 'relu'`), the guard tree as L['kind']."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.record({**_ids("0/0"), "dynamo_cpp_guards_str": {}}, _guards("'relu'"))
+    s.compile("0/1", recompile_reason="0/0: kind == 'relu'                # y = act(x)  "
+                                      "# a.py:6 in f")
+    s.ing.record({**_ids("0/1"), "dynamo_cpp_guards_str": {}}, _guards("'gelu'"))
+    (d,) = s.explain()
+    assert d["reason"] == "Python value kind changed ('relu' -> 'gelu')"
+    assert d["details"]["after"] == "'gelu'"
+
+
+@pytest.mark.parametrize("source, tree", [
+    ("kind", "L['kind']"), ("len(xs)", "len(L['xs'])"),
+    ("fn._modules['1'].training", "L['fn']._modules['1'].training"),
+    ("G['SCALE']", "G['SCALE']"), ("L['x'].size()[0]", "L['x'].size()[0]"),
+])
+def test_tree_spelling(source, tree):
+    assert RC.tree_spelling(source) == tree
+
+
+def test_the_limit_is_the_guard_that_kept_failing(tmp_path):
+    """torchdynamo#330's shape: one truthiness guard first, then the length every step."""
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="attend")
+    s.compile("0/1", co_name="attend", recompile_reason="0/0: not xs  # for a in xs:  "
+                                                        "# a.py:9 in attend")
+    for i in range(2, 9):
+        s.compile(f"0/{i}", co_name="attend",
+                  recompile_reason=f"0/{i - 1}: len(xs) == {i - 1}  # for a in xs:  "
+                                   "# a.py:9 in attend")
+    s.failure("0/8", stage="dynamo", exc_type="Unsupported",
+              message="Dynamo recompile limit exceeded", traceback="recompile_limit")
+    top, other = s.explain()
+    assert top["details"]["limit_hit"] and top["details"]["guard"] == "len(xs)"
+    assert top["reason"] == ("recompile limit hit: attend() recompiled 8 times, 7 of them on "
+                             "len(xs), and now runs in eager")
+    assert not other["details"]["limit_hit"] and other["reason"] == "guard not xs failed"

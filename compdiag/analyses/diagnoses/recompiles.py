@@ -106,6 +106,16 @@ LIMIT_FIX = ("{fn} hit torch._dynamo.config.recompile_limit and now runs uncompi
              "Raising `torch._dynamo.config.recompile_limit` only hides the cost.")
 # Categories whose new value the recompiled entry's own guards hold (guard_values).
 VALUE_GUARDS = ("value", "global", "training", "length")
+# A name the recompile reason writes bare (`kind`, `len(xs)`, `fn._modules['1'].training`):
+# not after '.', a quote, ']' or another name character, and not a call (`len(`).
+_BARE_LOCAL = re.compile(r"(?<![\w'\].])([A-Za-z_]\w*)(?![\w(])")
+
+
+def tree_spelling(source: str) -> str:
+    """The guarded expression as the guard tree writes it: the recompile reason names a
+    frame's locals bare, the tree as L['name']."""
+    return _BARE_LOCAL.sub(lambda m: m.group(1) if m.group(1) in ("L", "G")
+                           else f"L['{m.group(1)}']", source)
 
 
 def recompile_explanation(category: str, source: str, fn: str | None, count: int,
@@ -153,13 +163,24 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         fn = ctx.fn_name(evs[0]["compile_id"]) or ""
         if fn.startswith(RESUME) and signature(key, evs) in parents and key[0] not in limits:
             del groups[key]
+    # A function that hit the limit: the limit is the diagnosis of the guard that failed most
+    # often there (the last of equals), the frame's other guards stay recompiles of their own.
+    per_frame: dict[Any, int] = {}
+    limited: dict[Any, tuple] = {}
+    for key, evs in groups.items():
+        per_frame[key[0]] = per_frame.get(key[0], 0) + len(evs)
+        if key[0] in limits and len(evs) >= len(groups.get(limited.get(key[0]), ())):
+            limited[key[0]] = key
     out = []
     for (frame_no, category, source), evs in groups.items():
         first, last = evs[0], evs[-1]
         count = len(evs)
         before, after = first["before"], last["after"]
         if after is None and category in VALUE_GUARDS:
-            after = ctx.r.guard_value(ctx.run_id, last["compile_id"], source)
+            for spelling in dict.fromkeys((source, tree_spelling(source))):
+                after = ctx.r.guard_value(ctx.run_id, last["compile_id"], spelling)
+                if after is not None:
+                    break
         values = [e["before"] for e in evs if e["before"] is not None]
         if last["after"] is not None:
             values.append(last["after"])
@@ -167,9 +188,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         loc = ({"filename": first["loc_filename"], "lineno": first["loc_lineno"],
                 "line": first["loc_line"]} if first["loc_filename"] else None)
         frame = ctx.user_frame(loc, first["user_stack"] or [], cid=first["compile_id"])
-        limit = limits.pop(frame_no, None)
-        reason = REASONS[category].format(src=source) if category in REASONS else \
-            first["failed_guard"][:200]
+        limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
+                                                                        source) else None
+        reason = REASONS.get(category, "guard {src} failed").format(src=source)
         if before is not None or after is not None:
             reason += (f" ({before if before is not None else '?'} -> "
                        f"{after if after is not None else 'another value'})")
@@ -177,8 +198,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         score = BANDS[KIND] + 20 * min(count, 10)
         if limit is not None:
             score = BANDS["limit"]
-            reason = (f"recompile limit hit: {fn or 'a function'}() recompiled {count} times on "
-                      f"{source} and now runs in eager")
+            total = per_frame[frame_no]
+            on = (f"{count} times on {source}" if total == count else
+                  f"{total} times, {count} of them on {source},")
+            reason = f"recompile limit hit: {fn or 'a function'}() recompiled {on} and now runs in eager"
             explanation = (limit.get("explanation") or "") + " " + explanation
         out.append(Diagnosis(
             KIND, stage="dynamo",
