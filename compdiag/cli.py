@@ -96,6 +96,21 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reindex(args: argparse.Namespace) -> int:
+    from compdiag.ingest.reindex import reindex
+    from compdiag.store.schema import STORE_VERSION
+
+    path = _store(args)
+    if not path.exists():
+        raise CLIError(f"no store at {path} (run `compdiag run SCRIPT` or pass --store)")
+    done = reindex(path)
+    was = (f"upgraded from store schema {done.from_version} to {STORE_VERSION}"
+           if done.from_version != STORE_VERSION else f"store schema {STORE_VERSION}")
+    print(f"compdiag: reindexed {done.path} ({was}): facts re-derived from {done.records} raw "
+          f"records of {done.runs} run(s)", file=sys.stderr)
+    return 0
+
+
 def build_parser(extras: list[tuple[str, Callable[[argparse.ArgumentParser], None], str | None]]
                  | None = None) -> argparse.ArgumentParser:
     """The parser with the core commands and `extras` (name, register, help); by default every
@@ -131,6 +146,11 @@ def build_parser(extras: list[tuple[str, Callable[[argparse.ArgumentParser], Non
     p.add_argument("run", nargs="?", metavar="RUN")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("reindex", help="re-derive a store's facts from its raw records "
+                       "(upgrades a store an older compdiag wrote)")
+    _store_arg(p)
+    p.set_defaults(func=cmd_reindex)
 
     if extras is None:
         extras = [(name, register, _EXTRA_HELP.get(name)) for name, register in _EXTRA_COMMANDS]

@@ -522,3 +522,79 @@ def test_a_failed_import_says_why_in_its_one_line_message():
     assert message.startswith("RuntimeError: Failed to import ")
     assert message.endswith(": SyntaxError: invalid syntax "
                             "(cklkljf5fnyzrepkofzripnvrxvsmsf4f3jfeioeyptbfgodpvm7.py, line 25)")
+
+
+# -- facts stored at ingest (schema 2), on payloads recorded from torch 2.13 CPU runs ---------
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_graph_break_details_of_a_break_that_skipped_the_frame() -> None:
+    text = (FIXTURES / "gb_skipped_frame.txt").read_text()
+    d = P.graph_break_details(text)
+    assert d["frame_skipped"] is True
+    assert d["gb_type_inner"] == "Unsupported context manager"
+    assert d["debug_context"].startswith("Attempted SETUP_WITH/BEFORE_WITH")
+    user = d["user_stack"][-1]
+    assert (user["filename"].endswith("corpus/gb_context_manager.py"), user["lineno"],
+            user["line"]) == (True, 9, 'with open(os.devnull, "w") as fh:  # <- diagnosis')
+    # torch's own traceback after the user's is not part of the user stack
+    assert not any("site-packages" in f["filename"] for f in d["user_stack"])
+
+
+def test_guard_values_and_recompile_event_of_a_train_eval_switch() -> None:
+    values = dict(P.guard_values((FIXTURES / "guards_train_eval.txt").read_text()))
+    assert values["L['fn']._modules['1'].training"] == "False"
+    reason = ("0/0: fn._modules['1'].training == True  # return F.dropout(input, self.p, "
+              "self.training, self.inplace)  # nn/modules/dropout.py:73 in forward\n"
+              "User stack trace:\n  File \"/home/u/train.py\", line 12, in <module>\n"
+              "    fn(x)\n")
+    text, frames = P.split_recompile(reason)
+    assert text.startswith("fn._modules['1'].training == True")
+    assert frames == [{"filename": "/home/u/train.py", "lineno": 12, "line": "fn(x)",
+                       "name": "<module>"}]
+    assert P.classify_guard(text)["category"] == "training"
+    assert P.guard_location(text) == {"filename": "nn/modules/dropout.py", "lineno": 73,
+                                      "line": "return F.dropout(input, self.p, self.training, "
+                                              "self.inplace)"}
+
+
+def test_graph_nodes_fallback_calls_and_injected_bugs() -> None:
+    graph = ('        # File: /u/a.py:8 in running_mean, code: c = torch.cumsum(x, 0)\n'
+             '        cumsum: "f32[64][1]cpu" = torch.ops.aten.cumsum.default(arg0_1, 0)\n'
+             '        cumsum_1: "f32[64][1]cpu" = torch.ops.aten.cumsum.default(cumsum, 0)\n')
+    assert P.graph_nodes(graph) == [
+        {"node": n, "op": "cumsum", "target": "aten.cumsum.default", "filename": "/u/a.py",
+         "lineno": 8, "line": "c = torch.cumsum(x, 0)"} for n in ("cumsum", "cumsum_1")]
+    code = "        buf0 = torch.ops.aten.cumsum.default(arg0_1, 0)\n" * 2
+    assert P.fallback_calls(code) == ["aten.cumsum"]
+    cfg = json.dumps({"cpp.inject_relu_bug_TESTING_ONLY": "accuracy",
+                      "triton.inject_relu_bug_TESTING_ONLY": None, "max_fusion_size": 64})
+    assert P.injected_bugs({"inductor_config": cfg}) == {
+        "cpp.inject_relu_bug_TESTING_ONLY": "accuracy"}
+    assert P.injected_bugs({"inductor_config": "not json"}) == {}
+
+
+def test_scheduler_node_of_a_fusion_candidate_line() -> None:
+    """The fusion logger's candidate entry (torch 2.13 CPU, pytorch#93718's outer softmax)."""
+    msg = ("  SchedulerNode(name='op4'), Reduction(['[33, 7]', 'sum', 'origins=OrderedSet([mean, "
+           "mul, relu])', 'stack_traces = {', '  File \"/tmp/fz/fz.py\", line 7, in f', '    "
+           "return c.cumsum(0), b.mean()', '                        ^^^^^^^^', '', '}', "
+           "'stack_traces = {', '  File \"/tmp/fz/fz.py\", line 5, in f', '    b = torch.relu(y)"
+           " * 2', '        ^^^^^^^^^^^^^^^^^', '', '}'])")
+    node = P.scheduler_node(msg)
+    assert node == {"name": "op4", "origins": ["mean", "mul", "relu"], "frames": [
+        {"filename": "/tmp/fz/fz.py", "lineno": 7, "line": "return c.cumsum(0), b.mean()"},
+        {"filename": "/tmp/fz/fz.py", "lineno": 5, "line": "b = torch.relu(y) * 2"}]}
+    assert P.scheduler_node("  ExternKernelSchedulerNode(name='op2')") == {
+        "name": "op2", "origins": [], "frames": []}
+    assert P.scheduler_node("fusing op1 with op2") is None
+    assert P.scheduler_node_names("op0_op1_op6") == ["op0", "op1", "op6"]
+
+
+@FUZZ
+@given(st.text(max_size=400))
+def test_the_fact_parsers_never_raise(text: str) -> None:
+    for parse in (P.graph_break_details, P.split_recompile, P.guard_location, P.classify_guard,
+                  P.guard_values, P.graph_nodes, P.fallback_calls, P.perf_hint,
+                  P.scheduler_node, P.scheduler_node_names, P.debug_context):
+        parse(text)

@@ -380,10 +380,21 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
         except OSError as exc:
             raise StoreError(f"cannot create a store at {path} ({exc.strerror or exc})") from None
     try:
-        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                               check_same_thread=False)
-        _set_wal(conn)
-        conn.execute("PRAGMA synchronous=NORMAL")
+        if create:
+            conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
+                                   check_same_thread=False)
+            # Look before switching the file to WAL: somebody else's database stays as it is.
+            if _read_version(conn) is None and _has_tables(conn):
+                conn.close()
+                raise StoreError(f"{path} is an SQLite file but not a compdiag store")
+            _set_wal(conn)
+            conn.execute("PRAGMA synchronous=NORMAL")
+        else:
+            # A reader never changes the file it opens (not even to WAL mode): it may be
+            # another program's database, or a store it refuses.
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                                   timeout=BUSY_TIMEOUT_S, isolation_level=None,
+                                   check_same_thread=False)
         # Several processes may create the same new store at once (parallel `compdiag run`s):
         # check and create under one write lock, so each sees no store or a whole one.
         if create:
@@ -392,8 +403,7 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
             version = _read_version(conn)
             if version is None:
                 # Never add our tables to somebody else's SQLite database.
-                tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-                if tables:
+                if _has_tables(conn):
                     raise StoreError(f"{path} is an SQLite file but not a compdiag store")
                 if not create:
                     raise StoreError(f"{path} is an empty store")
@@ -418,6 +428,10 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
         raise StoreError(f"{path} is not a readable compdiag store ({exc})") from None
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def _has_tables(conn: sqlite3.Connection) -> bool:
+    return bool(conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
 
 
 def _set_wal(conn: sqlite3.Connection) -> None:
