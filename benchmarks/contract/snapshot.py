@@ -10,8 +10,9 @@ version of compdiag reads copies of those same stores:
     python benchmarks/contract/snapshot.py dump STORES/ after.json    # with the new checkout
     python benchmarks/contract/snapshot.py compare before.json after.json
 
-`dump` works on a copy of each store (a newer compdiag may reindex it) and runs the
-compdiag found on PATH's python (`python -m compdiag`), so point it at a checkout's venv.
+`dump` works on a copy of each store (reindexed first where the compdiag has `reindex`) and
+runs `python -m compdiag` with the python that runs this script: run it with the venv (or
+PYTHONPATH) of the checkout to measure.
 """
 
 from __future__ import annotations
@@ -84,6 +85,9 @@ def dump(stores: Path, out: Path) -> int:
             name = db.stem
             copy = work / db.name
             shutil.copy(db, copy)
+            # A compdiag with a newer store layout upgrades the copy first; an older one has no
+            # such command and reads the store as it is.
+            _cd(["reindex", "--store", str(copy)], work, env)
             entry: dict[str, Any] = {}
             for cmd in ("show", "explain"):
                 entry[cmd] = _json(_cd([cmd, "--store", str(copy), "--json"], work, env))
