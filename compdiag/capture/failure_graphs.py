@@ -24,6 +24,9 @@ from typing import Any, Callable
 import torch
 import torch.fx
 
+from compdiag.formats.signature import innermost, signature
+from compdiag.formats.tolerances import user_tol
+
 FORMAT_VERSION = 1
 RECORD_KIND = "failure_graph"  # stored as record kind "compdiag:failure_graph"
 SURVIVED_KIND = "failure_graph_survived"  # a kept-before-the-call graph whose call returned
@@ -31,10 +34,6 @@ SURVIVED_KIND = "failure_graph_survived"  # a kept-before-the-call graph whose c
 
 class UnsupportedGraph(Exception):
     """A graph this module cannot describe as data (its message is one line)."""
-
-
-# -- failure signatures: one definition, shared with the minifier and its repro ----------------
-from compdiag.minify.oracle import innermost, normalise_message, signature  # noqa: E402,F401
 
 
 # -- graph <-> data -----------------------------------------------------------------------------
@@ -531,12 +530,12 @@ def _stage(exc: BaseException) -> str:
 
 def _user_tolerance() -> float | None:
     """`compdiag check --rtol/--atol` as one tolerance for torch._dynamo.utils.same (the
-    accuracy checker's Tolerance.tol_for rule); None: same's per-dtype default."""
+    accuracy checker's rule); None: same's per-dtype default."""
     import os
 
-    values = [float(os.environ[k]) for k in ("COMPDIAG_RTOL", "COMPDIAG_ATOL")
-              if os.environ.get(k)]
-    return max(values) if values else None
+    rtol, atol = (float(os.environ[k]) if os.environ.get(k) else None
+                  for k in ("COMPDIAG_RTOL", "COMPDIAG_ATOL"))
+    return user_tol(rtol, atol)
 
 
 def install(capture: Any) -> None:
