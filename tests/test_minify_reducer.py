@@ -8,7 +8,9 @@ import torch.fx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compdiag.capture import failure_graphs as FG
+from compdiag.capture.failure_graphs import describe
+from compdiag.formats import failure_graph as codec
+from compdiag.formats.signature import signature
 from compdiag.minify import oracle
 from compdiag.minify.driver import minify
 from compdiag.minify.graph import Model, Problem
@@ -100,7 +102,7 @@ def graphs(draw):
 
 
 def problem_of(gm, inputs, kind, sig):
-    doc, tensors = FG.describe(gm, inputs, kind=kind, stage="test", exc_type=sig[0],
+    doc, tensors = describe(gm, inputs, kind=kind, stage="test", exc_type=sig[0],
                                message=sig[1], sig=sig)
     doc["config"] = {"cpp.inject_relu_bug_TESTING_ONLY": kind}
     return Problem(0, "0/0", 0, doc, list(inputs), {})
@@ -185,14 +187,14 @@ def test_failure_graph_round_trips_through_data():
     g.output((w, z))
     gm = torch.fx.GraphModule(torch.nn.Module(), g)
     x0 = torch.randn(2, 3)
-    doc, tensors = FG.describe(gm, [x0], kind="compile_error", stage="t", exc_type="E",
+    doc, tensors = describe(gm, [x0], kind="compile_error", stage="t", exc_type="E",
                                message="m", sig=("E", "m"))
     import json
-    rebuilt = FG.nodes_to_graph(json.loads(json.dumps(doc))["nodes"], {})
+    rebuilt = codec.nodes_to_graph(json.loads(json.dumps(doc))["nodes"], {})
     for a, b in zip(gm(x0), rebuilt(x0)):
         assert torch.equal(a, b)
     (role, t), = tensors
-    back = FG.tensor_from_bytes(FG.tensor_bytes(t), "float32", [2, 3], [3, 1])
+    back = codec.tensor_from_bytes(codec.tensor_bytes(t), "float32", [2, 3], [3, 1])
     assert torch.equal(back, x0)
 
 
@@ -200,15 +202,15 @@ def test_unknown_targets_are_refused_not_imported():
     import pytest
 
     for name in ("os.system", "builtins.eval", "torch.__class__", "subprocess.run"):
-        with pytest.raises(FG.UnsupportedGraph):
-            FG.resolve_target(name)
+        with pytest.raises(codec.UnsupportedGraph):
+            codec.resolve_target(name)
 
 
 def test_signature_strips_paths_addresses_and_numbers():
     e1 = RuntimeError("bad value 3.5 at 0x7f00aa in /tmp/torchinductor_x/ab/cxyz.py:12")
     e2 = RuntimeError("bad value 17 at 0x1234 in /tmp/other/path.py:99")
-    assert oracle.signature(e1) == oracle.signature(e2)
-    assert oracle.signature(e1) != oracle.signature(ValueError(str(e1)))
+    assert signature(e1) == signature(e2)
+    assert signature(e1) != signature(ValueError(str(e1)))
 
 
 def test_repro_writes_small_inputs_inline_and_large_ones_as_raw_bytes(tmp_path):

@@ -48,7 +48,7 @@ class Result:
 
 
 def _op_name(target: Any) -> str:
-    from compdiag.capture.failure_graphs import UnsupportedGraph, target_name
+    from compdiag.formats.failure_graph import UnsupportedGraph, target_name
 
     try:
         return target_name(target)

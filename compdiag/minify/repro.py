@@ -16,6 +16,7 @@ import torch
 import torch.fx
 
 from compdiag.formats import signature, tolerances
+from compdiag.formats.failure_graph import tensor_bytes
 from compdiag.minify import oracle
 from compdiag.minify.driver import Result
 from compdiag.minify.graph import INLINE_NUMEL
@@ -153,8 +154,6 @@ def _literal(values: list[Any]) -> str:
 
 def tensor_expr(t: torch.Tensor, name: str, files: dict[str, bytes], file_dir: str,
                 zero: bool = False) -> str:
-    from compdiag.capture.failure_graphs import tensor_bytes
-
     dtype = str(t.dtype)
     shape = list(t.shape)
     stride = list(t.stride())
