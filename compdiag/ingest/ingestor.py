@@ -8,6 +8,7 @@ import linecache
 import re
 from typing import Any
 
+from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 from compdiag.store.writer import Writer
@@ -158,7 +159,8 @@ class Ingestor:
                                                                   me["lineno"])
                 # The innermost caller in the user's own code; the compiled function itself
                 # when every caller is python's or compdiag's (runpy, the capture's child).
-                row["call_site"] = next((f for f in reversed(frames[:-1]) if _is_user_frame(f)), me)
+                row["call_site"] = next((f for f in reversed(frames[:-1])
+                                         if is_user_file(f["filename"])), me)
         self._write_compile(row)
 
     def _on_compilation_metrics(self, value: Any, cid: str | None, payload: str | None,
@@ -234,7 +236,7 @@ class Ingestor:
         error carries the failing FX node's stack trace, the op's own line is the user frame
         (the one the caller found is only the compiled function's). Codegen and kernel-compile
         errors carry none; the op or kernel they name leads to the same lines."""
-        op = [f for f in P.node_trace_frames(traceback) if _is_user_frame(f)]
+        op = [f for f in P.node_trace_frames(traceback) if is_user_file(f.get("filename"))]
         if not op:
             op, where = self._generated_code_frames(cid, traceback)
             if where and where not in message:
@@ -266,7 +268,8 @@ class Ingestor:
                 found.append((hits, f"codegen of {op}"))
                 break
         for lines, where in found:
-            frames = [f for f in map(P.user_line_frame, lines) if f and _is_user_frame(f)]
+            frames = [f for f in map(P.user_line_frame, lines)
+                      if f and is_user_file(f.get("filename"))]
             if frames:
                 return [min(frames, key=lambda f: (f["filename"], f["lineno"]))], where
         return [], None
@@ -405,16 +408,6 @@ class Ingestor:
     def autotune_choice(self, cid: str | None, op: str, choice: str, detail: str) -> None:
         self.w.insert("autotune", run_id=self.run_id, compile_id=cid, op=op, choice=choice,
                       detail=detail)
-
-
-_NOT_USER = ("/site-packages/", "/dist-packages/", "/lib/python3", "/compdiag/capture/",
-             "/torch/")
-
-
-def _is_user_frame(frame: dict[str, Any]) -> bool:
-    fn = frame.get("filename")
-    return (isinstance(fn, str) and not fn.startswith("<")
-            and not any(m in fn.replace("\\", "/") for m in _NOT_USER))
 
 
 def _cache_key(payload: str | None) -> str | None:
