@@ -110,24 +110,28 @@ class Kept:
 
 def write(ing: Any, compile_id: str | None, doc: dict[str, Any],
           tensors: list[tuple[str, torch.Tensor]]) -> None:
-    """Into the store through the ingestor's writer: tensors first, then the record."""
+    """Into the store through the ingestor: tensors first, then the record, committed at
+    once (the process may be about to die)."""
     tag = f"fg{ing.seq + 1}"
     doc["tensor_tag"] = tag
     for role, t in tensors:
-        ing.w.insert("tensors", run_id=ing.run_id, compile_id=compile_id,
-                     role=codec.stored_role(tag, role), **codec.tensor_row(t))
+        ing.tensor(compile_id, codec.stored_role(tag, role), **codec.tensor_row(t))
     ing.event(codec.RECORD_KIND, compile_id, {"kind": doc["kind"], "stage": doc["stage"],
                                               "exc_type": doc["exc_type"]},
               json.dumps(doc, default=repr))
-    ing.w.flush()
+    ing.commit()
 
 
 # -- the hook -------------------------------------------------------------------------------------
 class FailureGraphs:
-    """Installed by Capture; `record(...)` goes through the capture's fail-open guard."""
+    """Installed by Capture, which it reports to: writes go through `capture.guarded` (fail
+    open) into `capture.ing`; `compile_id()` names the compile running now. The capture hands
+    each accuracy check to `on_check`."""
 
-    def __init__(self, capture: Any, *, accuracy: bool = False, keep_all: bool = False) -> None:
+    def __init__(self, capture: Any, *, compile_id: Callable[[], str | None] = lambda: None,
+                 accuracy: bool = False, keep_all: bool = False) -> None:
         self.capture = capture
+        self.compile_id = compile_id
         self.accuracy = accuracy
         self.kept: dict[str | None, tuple[Kept, list[Any]]] = {}
         self.recorded: set[tuple[str | None, str]] = set()
@@ -136,14 +140,13 @@ class FailureGraphs:
 
     def install(self) -> None:
         from compdiag.capture.backend_hook import hook_backend_call
-        from compdiag.capture.hooks import _current_compile_id
 
         fg = self
 
         def keep(gm: torch.fx.GraphModule) -> tuple[str | None, Kept] | None:
             try:
                 # The user's config, before Inductor's own patches.
-                return _current_compile_id(), Kept(gm)
+                return fg.compile_id(), Kept(gm)
             except Exception as exc:  # noqa: BLE001 - fail open
                 fg.capture.warn("failure graph copy", exc)
                 return None
@@ -162,14 +165,6 @@ class FailureGraphs:
 
         hook_backend_call(lambda: bool(fg._busy or fg.capture.paused_depth), wrap, keep=keep,
                           on_error=on_error)
-        if self.accuracy:
-            on_accuracy = self.capture._on_accuracy
-
-            def _on_accuracy(check: Any) -> None:
-                on_accuracy(check)
-                self.capture.guarded("failure graph (accuracy)", self._on_check, check)
-
-            self.capture._on_accuracy = _on_accuracy
 
     def _wrap(self, gm: Kept, compiled: Callable[..., Any],
               cid: str | None) -> Callable[..., Any]:
@@ -221,8 +216,9 @@ class FailureGraphs:
         self.capture.guarded("failure graph", self._write, gm, inputs, cid, kind, stage,
                              type(inner).__name__, str(inner), signature(inner))
 
-    def _on_check(self, check: Any) -> None:
-        if check.ok or check.error or check.nondeterministic:
+    def on_check(self, check: Any) -> None:
+        """An accuracy check (capture/accuracy.GraphCheck): a mismatch keeps its graph."""
+        if not self.accuracy or check.ok or check.error or check.nondeterministic:
             return
         kept = self.kept.get(check.compile_id)
         if kept is None or not kept[1]:
@@ -244,9 +240,8 @@ class FailureGraphs:
                 doc, tensors = describe(gm, inputs, kind=kind, stage=stage, exc_type=exc_type,
                                         message=message, sig=sig, extra={"tol": tol})
             except UnsupportedGraph as exc:
-                self.capture.ing.w.warn(self.capture.ing.run_id,
-                                        f"graph {cid} failed ({kind}) but cannot be kept for "
-                                        f"minify: {exc}")
+                self.capture.ing.warn(f"graph {cid} failed ({kind}) but cannot be kept for "
+                                      f"minify: {exc}")
                 return
             write(self.capture.ing, cid, doc, tensors)
         finally:
@@ -272,9 +267,12 @@ def _user_tolerance() -> float | None:
     return user_tol(rtol, atol)
 
 
-def install(capture: Any) -> None:
+def install(capture: Any, compile_id: Callable[[], str | None]) -> FailureGraphs:
     """Capture.install's hook: always on (a graph reference per compile, bytes on failure)."""
     import os
 
-    FailureGraphs(capture, accuracy=bool(os.environ.get("COMPDIAG_CHECK_ACCURACY")),
-                  keep_all=os.environ.get("COMPDIAG_KEEP_GRAPHS") == "1").install()
+    fg = FailureGraphs(capture, compile_id=compile_id,
+                       accuracy=bool(os.environ.get("COMPDIAG_CHECK_ACCURACY")),
+                       keep_all=os.environ.get("COMPDIAG_KEEP_GRAPHS") == "1")
+    fg.install()
+    return fg

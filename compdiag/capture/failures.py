@@ -37,7 +37,7 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
         cid = next((ing.output_code_files[f] for f in reversed(files)
                     if f in ing.output_code_files), None)
     else:
-        ing.w.warn(ing.run_id, f"the program raised {exc_type}: {message}")
+        ing.warn(f"the program raised {exc_type}: {message}")
         return
     ing.failure(cid, stage=stage, exc_type=exc_type, message=message,
                 filename=frame.filename if frame else None,

@@ -409,6 +409,32 @@ class Ingestor:
         self.w.insert("autotune", run_id=self.run_id, compile_id=cid, op=op, choice=choice,
                       detail=detail)
 
+    # -- the rest of what capture's taps write (they write only through the ingestor) --------
+    def warn(self, message: str) -> None:
+        self.w.warn(self.run_id, message)
+
+    def tensor(self, cid: str | None, role: str, *, dtype: str, shape: list[int],
+               stride: list[int], data: bytes) -> None:
+        """One tensor of a failing graph, as raw bytes (formats/failure_graph.py)."""
+        self.w.insert("tensors", run_id=self.run_id, compile_id=cid, role=role, dtype=dtype,
+                      shape=shape, stride=stride, data=data)
+
+    def perf_graph(self, **cols: Any) -> None:
+        self.w.upsert("perf_graphs", run_id=self.run_id, **cols)
+
+    def perf_call(self, **cols: Any) -> None:
+        self.w.upsert("perf_calls", run_id=self.run_id, **cols)
+
+    def perf_run(self, **cols: Any) -> None:
+        self.w.upsert("perf_runs", run_id=self.run_id, **cols)
+
+    def update_run(self, **cols: Any) -> None:
+        self.w.update_run(self.run_id, **cols)
+
+    def commit(self) -> None:
+        """Write what is queued now, not at the next flush tick (the process may die)."""
+        self.w.flush()
+
 
 def _cache_key(payload: str | None) -> str | None:
     if not payload:
