@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import signal
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
@@ -69,6 +70,15 @@ def failure_graphs(reader: Any, run_id: int) -> list[dict[str, Any]]:
     return out
 
 
+def signal_name(returncode: int) -> str:
+    """SIGSEGV for a process killed by signal 11 (returncode -11, or 139 from a shell)."""
+    num = -returncode if returncode < 0 else returncode - 128
+    try:
+        return signal.Signals(num).name
+    except ValueError:
+        return f"signal {num}"
+
+
 def load(reader: Any, run_id: int, graph: str | None) -> Problem:
     graphs = failure_graphs(reader, run_id)
     if not graphs:
@@ -94,8 +104,6 @@ def load(reader: Any, run_id: int, graph: str | None) -> Problem:
     except (TypeError, ValueError):
         raise MinifyError(f"the failing graph record {chosen['id']} is unreadable") from None
     if doc.get("kind") == "crash":
-        from compdiag.minify.isolate import signal_name
-
         sig = signal_name(128 + chosen["signal"]) if chosen.get("signal") else "SIGKILL"
         doc["signature"] = ["Signal", sig]
         doc["message"] = f"the process died of {sig} in the first call of this graph"

@@ -18,8 +18,8 @@ import torch.fx
 from compdiag.formats import signature, tolerances
 from compdiag.formats.failure_graph import tensor_bytes
 from compdiag.minify import oracle
-from compdiag.minify.driver import Result
 from compdiag.minify.graph import INLINE_NUMEL
+from compdiag.minify.result import Result
 
 _HEADER = '''#!/usr/bin/env python3
 """Minimal repro written by `compdiag minify`.
