@@ -8,11 +8,13 @@ import torch.fx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compdiag.capture import failure_graphs as FG
+from compdiag.capture.failure_graphs import describe
+from compdiag.formats import failure_graph as codec
+from compdiag.formats.signature import signature
 from compdiag.minify import oracle
 from compdiag.minify.driver import minify
 from compdiag.minify.graph import Model, Problem
-from compdiag.minify.reducer import Reducer, find_integer, reduce_sequence
+from compdiag.minify.shrinker import SequenceShrinker, find_integer
 
 
 def ddmin_bound(n: int) -> int:
@@ -36,9 +38,10 @@ def test_find_integer_finds_the_threshold_in_log_queries(t):
 @given(n=st.integers(1, 40), data=st.data())
 def test_monotone_oracle_gives_exactly_the_culprits(n, data):
     culprits = set(data.draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=min(n, 5))))
-    result, r = reduce_sequence(range(n), lambda v: culprits <= set(v))
+    r = SequenceShrinker(tuple(range(n)), lambda v: culprits <= set(v))
+    result = r.run()
     assert set(result) == culprits
-    assert r.stats.calls <= ddmin_bound(n)
+    assert r.calls <= ddmin_bound(n)
 
 
 @settings(max_examples=200, deadline=None)
@@ -50,21 +53,67 @@ def test_arbitrary_oracle_result_fails_and_is_one_minimal(n, seed, data):
     def fails(v):
         return core <= set(v) and (len(v) == n or hash((seed, tuple(v))) % 3 != 0)
 
-    result, r = reduce_sequence(range(n), fails)
+    r = SequenceShrinker(tuple(range(n)), fails)
+    result = r.run()
     assert fails(result)
     for i in range(len(result)):  # 1-minimal: no single item can go
         assert not fails(result[:i] + result[i + 1:])
-    assert r.stats.calls <= ddmin_bound(n)
+    assert r.calls <= ddmin_bound(n)
 
 
 def test_reducer_memoises_and_only_accepts_simpler_values():
     seen = []
-    r = Reducer((1, 2, 3), lambda v: seen.append(v) or 2 in v, sort_key=lambda v: (len(v), v))
+    r = SequenceShrinker((1, 2, 3), lambda v: seen.append(v) or 2 in v)
     assert r.consider((2,)) and r.current == (2,)
     assert not r.consider((1, 2))          # not simpler than (2,): never queried
     assert r.query((3,)) is False and r.query((3,)) is False
     assert seen == [(2,), (3,)]
-    assert r.stats.calls == 2 and r.stats.cache_hits == 1
+    assert r.calls == 2 and r.cache_hits == 1
+
+
+class RecordingShrinker(SequenceShrinker):
+    """A SequenceShrinker that keeps every value it accepted, in order."""
+
+    def __init__(self, *args, **kwargs):
+        self.accepted = []
+        super().__init__(*args, **kwargs)
+
+    def changed(self):
+        self.accepted.append(self.current)
+
+
+@settings(max_examples=300, deadline=None)
+@given(n=st.integers(0, 24), seed=st.integers(0, 2**32 - 1),
+       cap=st.none() | st.integers(0, 40), core=st.sets(st.integers(0, 23), max_size=3))
+def test_shrinker_counts_unique_queries_and_verifies_every_accepted_step(n, seed, cap, core):
+    """On a fake predicate: `calls` is the number of predicate calls, no value is asked twice,
+    the cap holds, every query is counted under some pass, and every accepted value is one
+    the predicate said yes to, each strictly simpler than the one before."""
+    answers = {}
+
+    def predicate(v):
+        assert v not in answers, f"{v} asked twice"
+        answers[v] = core & set(range(n)) <= set(v) and hash((seed, v)) % 3 != 0
+        return answers[v]
+
+    initial = tuple(range(n))
+    r = RecordingShrinker(initial, predicate, max_calls=cap)
+    result = r.run()
+    assert r.calls == len(answers)
+    assert cap is None or r.calls <= cap
+    assert sum(r.per_pass.values()) == r.calls
+    assert r.changes == len(r.accepted)
+    assert result == (r.accepted[-1] if r.accepted else initial)
+    previous = initial
+    for value in r.accepted:
+        assert answers[value] is True
+        assert r.left_is_better(value, previous)
+        previous = value
+    # asking again changes nothing and calls nothing
+    for value in list(answers):
+        assert r.query(value) == answers[value]
+        assert not r.consider(value) or value == r.current
+    assert r.calls == len(answers)
 
 
 # -- the graph passes on a fake compiler ---------------------------------------------------------
@@ -100,7 +149,7 @@ def graphs(draw):
 
 
 def problem_of(gm, inputs, kind, sig):
-    doc, tensors = FG.describe(gm, inputs, kind=kind, stage="test", exc_type=sig[0],
+    doc, tensors = describe(gm, inputs, kind=kind, stage="test", exc_type=sig[0],
                                message=sig[1], sig=sig)
     doc["config"] = {"cpp.inject_relu_bug_TESTING_ONLY": kind}
     return Problem(0, "0/0", 0, doc, list(inputs), {})
@@ -157,6 +206,8 @@ def test_graph_minify_compile_error_ends_at_one_relu(case):
     n = result.initial_nodes + len(result.model.original_outputs)
     graph_queries = sum(result.per_pass.get(k, 0) for k in GRAPH_PASSES)
     assert graph_queries <= ddmin_bound(n)
+    # every unique query is one compile (none is invalid here), counted under its pass
+    assert result.queries == result.checks == sum(result.per_pass.values())
 
 
 @settings(max_examples=40, deadline=None)
@@ -185,14 +236,14 @@ def test_failure_graph_round_trips_through_data():
     g.output((w, z))
     gm = torch.fx.GraphModule(torch.nn.Module(), g)
     x0 = torch.randn(2, 3)
-    doc, tensors = FG.describe(gm, [x0], kind="compile_error", stage="t", exc_type="E",
+    doc, tensors = describe(gm, [x0], kind="compile_error", stage="t", exc_type="E",
                                message="m", sig=("E", "m"))
     import json
-    rebuilt = FG.nodes_to_graph(json.loads(json.dumps(doc))["nodes"], {})
+    rebuilt = codec.nodes_to_graph(json.loads(json.dumps(doc))["nodes"], {})
     for a, b in zip(gm(x0), rebuilt(x0)):
         assert torch.equal(a, b)
     (role, t), = tensors
-    back = FG.tensor_from_bytes(FG.tensor_bytes(t), "float32", [2, 3], [3, 1])
+    back = codec.tensor_from_bytes(codec.tensor_bytes(t), "float32", [2, 3], [3, 1])
     assert torch.equal(back, x0)
 
 
@@ -200,15 +251,15 @@ def test_unknown_targets_are_refused_not_imported():
     import pytest
 
     for name in ("os.system", "builtins.eval", "torch.__class__", "subprocess.run"):
-        with pytest.raises(FG.UnsupportedGraph):
-            FG.resolve_target(name)
+        with pytest.raises(codec.UnsupportedGraph):
+            codec.resolve_target(name)
 
 
 def test_signature_strips_paths_addresses_and_numbers():
     e1 = RuntimeError("bad value 3.5 at 0x7f00aa in /tmp/torchinductor_x/ab/cxyz.py:12")
     e2 = RuntimeError("bad value 17 at 0x1234 in /tmp/other/path.py:99")
-    assert oracle.signature(e1) == oracle.signature(e2)
-    assert oracle.signature(e1) != oracle.signature(ValueError(str(e1)))
+    assert signature(e1) == signature(e2)
+    assert signature(e1) != signature(ValueError(str(e1)))
 
 
 def test_repro_writes_small_inputs_inline_and_large_ones_as_raw_bytes(tmp_path):

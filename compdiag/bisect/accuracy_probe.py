@@ -31,7 +31,7 @@ def main(argv: list[str]) -> int:
     import torch  # noqa: F401 - the checker hooks Dynamo before the program compiles
 
     from compdiag.capture.accuracy import AccuracyChecker, Tolerance
-    from compdiag.capture.hooks import _current_compile_id
+    from compdiag.capture.compile_context import current_compile_id
 
     diverged: list[str] = []
 
@@ -44,7 +44,7 @@ def main(argv: list[str]) -> int:
                                 f"{o.detail.get('reason', 'mismatch')}")
 
     AccuracyChecker(sink, tol=Tolerance(_float_env("COMPDIAG_RTOL"), _float_env("COMPDIAG_ATOL")),
-                    localise=False, compile_id=_current_compile_id).install()
+                    localise=False, compile_id=current_compile_id).install()
     from compdiag.bisect.warm import run_as_main
 
     code = run_as_main(list(argv))

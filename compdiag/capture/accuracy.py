@@ -19,9 +19,7 @@ import torch
 import torch.fx
 from torch.utils import _pytree as pytree
 
-# Per-dtype default tolerance (torch._dynamo.utils.same's `tol`); --rtol/--atol override.
-DEFAULT_TOL = {torch.float16: 1e-2, torch.bfloat16: 1e-2, torch.float32: 1e-4,
-               torch.float64: 1e-7}
+from compdiag.formats.tolerances import default_tol, user_tol
 
 
 @dataclass
@@ -52,9 +50,9 @@ class Tolerance:
     atol: float | None = None
 
     def tol_for(self, dtype: torch.dtype) -> float:
-        if self.rtol is not None or self.atol is not None:
-            return max(self.rtol or 0.0, self.atol or 0.0)
-        return DEFAULT_TOL.get(dtype, 1e-4)
+        """same()'s `tol`: the user's --rtol/--atol when given, else the dtype's default."""
+        tol = user_tol(self.rtol, self.atol)
+        return default_tol(dtype) if tol is None else tol
 
 
 def _clone(value: Any) -> Any:

@@ -79,8 +79,8 @@ def _finish(capture) -> None:
         ing = capture.ing
         with capture.lock:
             ing.flush()
-            ing.w.update_run(ing.run_id, device=device)
-            ing.w.flush()
+            ing.update_run(device=device)
+            ing.commit()
     except Exception:  # noqa: BLE001
         pass
 

@@ -8,234 +8,22 @@ example inputs, which is cheap; only when something fails is anything serialised
 - runtime errors in compiled code: an exception out of the compiled callable;
 - accuracy mismatches (`run --check-accuracy`): the accuracy checker's failing GraphCheck.
 
-The graph is stored as data, never as code to execute: a JSON node list whose targets are
-names resolved against an allow-list of torch namespaces when rebuilt. Tensors (inputs and
-get_attr constants) go into the `tensors` table as raw bytes with dtype/shape/stride; the
-record `compdiag:failure_graph` (payload: the JSON) ties them to the compile id."""
+What is stored, and how, is formats/failure_graph.py's: a JSON node list (never code) in a
+`compdiag:failure_graph` record, tensors as raw bytes in the `tensors` table."""
 
 from __future__ import annotations
 
-import builtins
 import json
 import math
-import operator
 from typing import Any, Callable
 
 import torch
 import torch.fx
 
-FORMAT_VERSION = 1
-RECORD_KIND = "failure_graph"  # stored as record kind "compdiag:failure_graph"
-SURVIVED_KIND = "failure_graph_survived"  # a kept-before-the-call graph whose call returned
-
-
-class UnsupportedGraph(Exception):
-    """A graph this module cannot describe as data (its message is one line)."""
-
-
-# -- failure signatures: one definition, shared with the minifier and its repro ----------------
-from compdiag.minify.oracle import innermost, normalise_message, signature  # noqa: E402,F401
-
-
-# -- graph <-> data -----------------------------------------------------------------------------
-_NAMESPACES: list[tuple[str, Any]] = []
-
-
-def _namespaces() -> list[tuple[str, Any]]:
-    if not _NAMESPACES:
-        import torch.nn.functional as F
-
-        _NAMESPACES.extend([
-            ("torch", torch), ("torch.nn.functional", F), ("torch._C._nn", torch._C._nn),
-            ("torch.Tensor", torch.Tensor), ("torch.special", torch.special),
-            ("torch.linalg", torch.linalg), ("torch.fft", torch.fft), ("operator", operator),
-            ("math", math), ("builtins", builtins),
-        ])
-    return _NAMESPACES
-
-
-_ALLOWED_ROOTS = ("torch", "operator", "math", "builtins")
-_BUILTINS_OK = {"getattr", "len", "abs", "min", "max", "int", "float", "bool", "round"}
-
-
-def target_name(target: Any) -> str:
-    """A dotted name for a call_function target, checked to resolve back to the same object."""
-    if isinstance(target, torch._ops.OpOverload):
-        return f"torch.ops.{target.namespace}.{target._opname}.{target._overloadname}"
-    if isinstance(target, torch._ops.OpOverloadPacket):
-        return f"torch.ops.{target._qualified_op_name.replace('::', '.')}"
-    name = getattr(target, "__name__", None)
-    if name:
-        for ns_name, ns in _namespaces():
-            if ns_name == "builtins" and name not in _BUILTINS_OK:
-                continue
-            if getattr(ns, name, None) is target:
-                return f"{ns_name}.{name}"
-    raise UnsupportedGraph(f"cannot name the call target {target!r}")
-
-
-def resolve_target(name: str) -> Any:
-    """The callable a dotted name refers to, from torch/operator/math only (never an import)."""
-    parts = name.split(".")
-    if parts[0] not in _ALLOWED_ROOTS:
-        raise UnsupportedGraph(f"target {name!r} is outside torch/operator/math")
-    if parts[0] == "builtins" and (len(parts) != 2 or parts[1] not in _BUILTINS_OK):
-        raise UnsupportedGraph(f"target {name!r} is not an allowed builtin")
-    obj: Any = {"torch": torch, "operator": operator, "math": math, "builtins": builtins}[parts[0]]
-    for p in parts[1:]:
-        if p.startswith("__"):
-            raise UnsupportedGraph(f"target {name!r} names a dunder attribute")
-        obj = getattr(obj, p)
-    if not callable(obj):
-        raise UnsupportedGraph(f"target {name!r} is not callable")
-    return obj
-
-
-_TORCH_CONSTS = (torch.memory_format, torch.layout)
-
-
-def encode_arg(a: Any) -> Any:
-    if isinstance(a, torch.fx.Node):
-        return {"__node__": a.name}
-    if isinstance(a, bool) or a is None or isinstance(a, (int, str)):
-        return a
-    if isinstance(a, float):
-        return a if math.isfinite(a) else {"__float__": repr(a)}
-    if isinstance(a, list):
-        return [encode_arg(x) for x in a]
-    if isinstance(a, (tuple, torch.Size)):
-        return {"__tuple__": [encode_arg(x) for x in a]}
-    if isinstance(a, dict):
-        return {"__dict__": [[encode_arg(k), encode_arg(v)] for k, v in a.items()]}
-    if isinstance(a, torch.dtype):
-        return {"__dtype__": str(a).replace("torch.", "")}
-    if isinstance(a, torch.device):
-        return {"__device__": str(a)}
-    if isinstance(a, _TORCH_CONSTS):
-        return {"__torchconst__": str(a).replace("torch.", "")}
-    if isinstance(a, slice):
-        return {"__slice__": [encode_arg(a.start), encode_arg(a.stop), encode_arg(a.step)]}
-    if a is Ellipsis:
-        return {"__ellipsis__": True}
-    raise UnsupportedGraph(f"cannot describe the argument {type(a).__name__} {a!r:.60}")
-
-
-def decode_arg(a: Any, env: dict[str, Any]) -> Any:
-    if isinstance(a, list):
-        return [decode_arg(x, env) for x in a]
-    if not isinstance(a, dict):
-        return a
-    if "__node__" in a:
-        return env[a["__node__"]]
-    if "__tuple__" in a:
-        return tuple(decode_arg(x, env) for x in a["__tuple__"])
-    if "__dict__" in a:
-        return {decode_arg(k, env): decode_arg(v, env) for k, v in a["__dict__"]}
-    if "__float__" in a:
-        return float(a["__float__"])
-    if "__dtype__" in a:
-        dt = getattr(torch, a["__dtype__"])
-        if not isinstance(dt, torch.dtype):
-            raise UnsupportedGraph(f"unknown dtype {a['__dtype__']!r}")
-        return dt
-    if "__device__" in a:
-        return torch.device(a["__device__"])
-    if "__torchconst__" in a:
-        value = getattr(torch, a["__torchconst__"])
-        if not isinstance(value, _TORCH_CONSTS):
-            raise UnsupportedGraph(f"unknown torch constant {a['__torchconst__']!r}")
-        return value
-    if "__slice__" in a:
-        return slice(*(decode_arg(x, env) for x in a["__slice__"]))
-    if "__ellipsis__" in a:
-        return Ellipsis
-    raise UnsupportedGraph(f"unknown encoded argument {a!r:.80}")
-
-
-def graph_to_nodes(gm: torch.fx.GraphModule) -> list[dict[str, Any]]:
-    nodes = []
-    for n in gm.graph.nodes:
-        if n.op == "call_module":
-            raise UnsupportedGraph(f"call_module node {n.name} ({n.target}) is not supported")
-        if n.op == "call_function":
-            target: Any = target_name(n.target)
-        elif n.op in ("call_method", "get_attr", "placeholder", "output"):
-            target = str(n.target)
-        else:
-            raise UnsupportedGraph(f"node op {n.op} is not supported")
-        nodes.append({"name": n.name, "op": n.op, "target": target,
-                      "args": encode_arg(n.args), "kwargs": encode_arg(dict(n.kwargs))})
-    return nodes
-
-
-def nodes_to_graph(nodes: list[dict[str, Any]], attrs: dict[str, torch.Tensor]
-                   ) -> torch.fx.GraphModule:
-    """Rebuild a GraphModule from the node list; get_attr targets come from `attrs`."""
-    root = torch.nn.Module()
-    graph = torch.fx.Graph()
-    env: dict[str, torch.fx.Node] = {}
-    for spec in nodes:
-        op, name = spec["op"], spec["name"]
-        args = decode_arg(spec["args"], env)
-        kwargs = decode_arg(spec["kwargs"], env)
-        if op == "placeholder":
-            node = graph.placeholder(name)
-        elif op == "get_attr":
-            tgt = spec["target"]
-            _set_attr(root, tgt, attrs[tgt])
-            node = graph.get_attr(tgt)
-        elif op == "call_function":
-            node = graph.call_function(resolve_target(spec["target"]), tuple(args), kwargs)
-        elif op == "call_method":
-            node = graph.call_method(spec["target"], tuple(args), kwargs)
-        elif op == "output":
-            graph.output(args[0])
-            continue
-        else:
-            raise UnsupportedGraph(f"node op {op} is not supported")
-        node.name = name
-        env[name] = node
-    graph.lint()
-    return torch.fx.GraphModule(root, graph)
-
-
-def _set_attr(root: torch.nn.Module, target: str, value: torch.Tensor) -> None:
-    *path, leaf = target.split(".")
-    mod = root
-    for p in path:
-        if not hasattr(mod, p):
-            mod.add_module(p, torch.nn.Module())
-        mod = getattr(mod, p)
-    if isinstance(value, torch.nn.Parameter):
-        mod.register_parameter(leaf, value)
-    else:
-        mod.register_buffer(leaf, value)
-
-
-# -- tensors as raw bytes -------------------------------------------------------------------------
-def tensor_bytes(t: torch.Tensor) -> bytes:
-    t = t.detach().to("cpu").contiguous()
-    if t.is_conj():
-        t = t.resolve_conj()
-    return t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""
-
-
-def tensor_from_bytes(data: bytes | None, dtype: str, shape: list[int],
-                      stride: list[int] | None = None, device: str = "cpu") -> torch.Tensor:
-    dt = getattr(torch, dtype.replace("torch.", ""))
-    if not isinstance(dt, torch.dtype):
-        raise UnsupportedGraph(f"unknown dtype {dtype!r}")
-    numel = math.prod(shape)
-    if numel == 0 or not data:
-        flat = torch.empty(numel, dtype=dt)
-    else:
-        flat = torch.frombuffer(bytearray(data), dtype=dt).clone()
-    t = flat.reshape(shape)
-    if stride is not None and list(t.stride()) != list(stride) and numel:
-        out = torch.empty_strided(shape, stride, dtype=dt)
-        out.copy_(t)
-        t = out
-    return t.to(device) if device != "cpu" else t
+from compdiag.formats import failure_graph as codec
+from compdiag.formats.failure_graph import UnsupportedGraph
+from compdiag.formats.signature import innermost, signature
+from compdiag.formats.tolerances import user_tol
 
 
 def config_patches() -> dict[str, Any]:
@@ -286,65 +74,18 @@ def describe(gm: Any, inputs: list[Any], *, kind: str, stage: str,
              exc_type: str, message: str, sig: tuple[str, str] | None,
              extra: dict[str, Any] | None = None
              ) -> tuple[dict[str, Any], list[tuple[str, torch.Tensor]]]:
-    """(the JSON document, [(role, tensor)]) for a graph and the inputs it failed on."""
+    """(the JSON document, [(role, tensor)]) for a graph (or its Kept) and the inputs it
+    failed on, under the grad mode and config in force now."""
     kept = getattr(gm, "_compdiag_kept", None)
     if kept is not None:  # a Kept: the node list taken before the backend changed the graph
         if kept.error:
             raise UnsupportedGraph(kept.error)
-        nodes, gm = kept.nodes, kept.gm
+        nodes, gm, config = kept.nodes, kept.gm, kept.config
     else:
-        nodes = graph_to_nodes(gm)
-    placeholders = [n for n in nodes if n["op"] == "placeholder"]
-    if len(placeholders) != len(inputs):
-        raise UnsupportedGraph(f"{len(placeholders)} placeholders but {len(inputs)} inputs")
-    tensors: list[tuple[str, torch.Tensor]] = []
-    ins = []
-    for i, (ph, value) in enumerate(zip(placeholders, inputs)):
-        entry: dict[str, Any] = {"name": ph["name"]}
-        if isinstance(value, torch.Tensor):
-            role = f"input:{i}"
-            entry.update(tensor=role, requires_grad=bool(value.requires_grad),
-                         device=str(value.device))
-            tensors.append((role, value))
-        elif isinstance(value, (bool, int, float)) or value is None:
-            entry["scalar"] = encode_arg(value)
-        elif isinstance(value, torch.SymInt):
-            entry["scalar"] = int(value.node.hint) if value.node.hint is not None else None
-        else:
-            raise UnsupportedGraph(f"input {i} is a {type(value).__name__}")
-        ins.append(entry)
-    attrs = {}
-    for n in nodes:
-        if n["op"] == "get_attr":
-            value = _get_attr(gm, n["target"])
-            if not isinstance(value, torch.Tensor):
-                raise UnsupportedGraph(f"get_attr {n['target']} is a {type(value).__name__}")
-            role = f"attr:{n['target']}"
-            attrs[n["target"]] = {"tensor": role,
-                                  "parameter": isinstance(value, torch.nn.Parameter),
-                                  "requires_grad": bool(value.requires_grad),
-                                  "device": str(value.device)}
-            tensors.append((role, value))
-    doc = {
-        "format": FORMAT_VERSION, "kind": kind, "stage": stage, "exc_type": exc_type,
-        "message": message[:2000], "signature": list(sig) if sig else None,
-        "nodes": nodes, "inputs": ins, "attrs": attrs,
-        "grad_enabled": torch.is_grad_enabled(),
-        "config": kept.config if kept is not None else config_patches(),
-        "torch_version": torch.__version__, "code": _code(nodes, gm),
-    }
-    if extra:
-        doc.update(extra)
-    return doc, tensors
-
-
-def _code(nodes: list[dict[str, Any]], gm: torch.nn.Module) -> str:
-    """The graph as Python text, for people (never executed by compdiag)."""
-    try:
-        attrs = {n["target"]: _get_attr(gm, n["target"]) for n in nodes if n["op"] == "get_attr"}
-        return nodes_to_graph(nodes, attrs).code
-    except Exception as exc:  # noqa: BLE001
-        return f"# code unavailable: {type(exc).__name__}: {exc}"
+        nodes, config = codec.graph_to_nodes(gm), config_patches()
+    return codec.encode(nodes, gm, inputs, kind=kind, stage=stage, exc_type=exc_type,
+                        message=message, sig=sig, config=config,
+                        grad_enabled=torch.is_grad_enabled(), extra=extra)
 
 
 class Kept:
@@ -358,7 +99,7 @@ class Kept:
         self.error: str | None = None
         self.nodes: list[dict[str, Any]] = []
         try:
-            self.nodes = graph_to_nodes(gm)
+            self.nodes = codec.graph_to_nodes(gm)
         except UnsupportedGraph as exc:
             self.error = str(exc)
 
@@ -367,34 +108,30 @@ class Kept:
         return self
 
 
-def _get_attr(gm: torch.nn.Module, target: str) -> Any:
-    obj: Any = gm
-    for p in target.split("."):
-        obj = getattr(obj, p)
-    return obj
-
-
 def write(ing: Any, compile_id: str | None, doc: dict[str, Any],
           tensors: list[tuple[str, torch.Tensor]]) -> None:
-    """Into the store through the ingestor's writer: tensors first, then the record."""
+    """Into the store through the ingestor: tensors first, then the record, committed at
+    once (the process may be about to die)."""
     tag = f"fg{ing.seq + 1}"
     doc["tensor_tag"] = tag
     for role, t in tensors:
-        ing.w.insert("tensors", run_id=ing.run_id, compile_id=compile_id, role=f"{tag}:{role}",
-                     dtype=str(t.dtype).replace("torch.", ""), shape=list(t.shape),
-                     stride=list(t.stride()), data=tensor_bytes(t))
-    ing.event(RECORD_KIND, compile_id, {"kind": doc["kind"], "stage": doc["stage"],
-                                        "exc_type": doc["exc_type"]},
+        ing.tensor(compile_id, codec.stored_role(tag, role), **codec.tensor_row(t))
+    ing.event(codec.RECORD_KIND, compile_id, {"kind": doc["kind"], "stage": doc["stage"],
+                                              "exc_type": doc["exc_type"]},
               json.dumps(doc, default=repr))
-    ing.w.flush()
+    ing.commit()
 
 
 # -- the hook -------------------------------------------------------------------------------------
 class FailureGraphs:
-    """Installed by Capture; `record(...)` goes through the capture's fail-open guard."""
+    """Installed by Capture, which it reports to: writes go through `capture.guarded` (fail
+    open) into `capture.ing`; `compile_id()` names the compile running now. The capture hands
+    each accuracy check to `on_check`."""
 
-    def __init__(self, capture: Any, *, accuracy: bool = False, keep_all: bool = False) -> None:
+    def __init__(self, capture: Any, *, compile_id: Callable[[], str | None] = lambda: None,
+                 accuracy: bool = False, keep_all: bool = False) -> None:
         self.capture = capture
+        self.compile_id = compile_id
         self.accuracy = accuracy
         self.kept: dict[str | None, tuple[Kept, list[Any]]] = {}
         self.recorded: set[tuple[str | None, str]] = set()
@@ -403,14 +140,13 @@ class FailureGraphs:
 
     def install(self) -> None:
         from compdiag.capture.backend_hook import hook_backend_call
-        from compdiag.capture.hooks import _current_compile_id
 
         fg = self
 
         def keep(gm: torch.fx.GraphModule) -> tuple[str | None, Kept] | None:
             try:
                 # The user's config, before Inductor's own patches.
-                return _current_compile_id(), Kept(gm)
+                return fg.compile_id(), Kept(gm)
             except Exception as exc:  # noqa: BLE001 - fail open
                 fg.capture.warn("failure graph copy", exc)
                 return None
@@ -429,14 +165,6 @@ class FailureGraphs:
 
         hook_backend_call(lambda: bool(fg._busy or fg.capture.paused_depth), wrap, keep=keep,
                           on_error=on_error)
-        if self.accuracy:
-            on_accuracy = self.capture._on_accuracy
-
-            def _on_accuracy(check: Any) -> None:
-                on_accuracy(check)
-                self.capture.guarded("failure graph (accuracy)", self._on_check, check)
-
-            self.capture._on_accuracy = _on_accuracy
 
     def _wrap(self, gm: Kept, compiled: Callable[..., Any],
               cid: str | None) -> Callable[..., Any]:
@@ -476,7 +204,7 @@ class FailureGraphs:
         return run
 
     def _survived(self, cid: str | None) -> None:
-        self.capture.ing.event(SURVIVED_KIND, cid, {})
+        self.capture.ing.event(codec.SURVIVED_KIND, cid, {})
 
     def _record(self, gm: Kept, inputs: list[Any], cid: str | None,
                 kind: str, exc: BaseException) -> None:
@@ -488,8 +216,9 @@ class FailureGraphs:
         self.capture.guarded("failure graph", self._write, gm, inputs, cid, kind, stage,
                              type(inner).__name__, str(inner), signature(inner))
 
-    def _on_check(self, check: Any) -> None:
-        if check.ok or check.error or check.nondeterministic:
+    def on_check(self, check: Any) -> None:
+        """An accuracy check (capture/accuracy.GraphCheck): a mismatch keeps its graph."""
+        if not self.accuracy or check.ok or check.error or check.nondeterministic:
             return
         kept = self.kept.get(check.compile_id)
         if kept is None or not kept[1]:
@@ -511,9 +240,8 @@ class FailureGraphs:
                 doc, tensors = describe(gm, inputs, kind=kind, stage=stage, exc_type=exc_type,
                                         message=message, sig=sig, extra={"tol": tol})
             except UnsupportedGraph as exc:
-                self.capture.ing.w.warn(self.capture.ing.run_id,
-                                        f"graph {cid} failed ({kind}) but cannot be kept for "
-                                        f"minify: {exc}")
+                self.capture.ing.warn(f"graph {cid} failed ({kind}) but cannot be kept for "
+                                      f"minify: {exc}")
                 return
             write(self.capture.ing, cid, doc, tensors)
         finally:
@@ -531,17 +259,20 @@ def _stage(exc: BaseException) -> str:
 
 def _user_tolerance() -> float | None:
     """`compdiag check --rtol/--atol` as one tolerance for torch._dynamo.utils.same (the
-    accuracy checker's Tolerance.tol_for rule); None: same's per-dtype default."""
+    accuracy checker's rule); None: same's per-dtype default."""
     import os
 
-    values = [float(os.environ[k]) for k in ("COMPDIAG_RTOL", "COMPDIAG_ATOL")
-              if os.environ.get(k)]
-    return max(values) if values else None
+    rtol, atol = (float(os.environ[k]) if os.environ.get(k) else None
+                  for k in ("COMPDIAG_RTOL", "COMPDIAG_ATOL"))
+    return user_tol(rtol, atol)
 
 
-def install(capture: Any) -> None:
+def install(capture: Any, compile_id: Callable[[], str | None]) -> FailureGraphs:
     """Capture.install's hook: always on (a graph reference per compile, bytes on failure)."""
     import os
 
-    FailureGraphs(capture, accuracy=bool(os.environ.get("COMPDIAG_CHECK_ACCURACY")),
-                  keep_all=os.environ.get("COMPDIAG_KEEP_GRAPHS") == "1").install()
+    fg = FailureGraphs(capture, compile_id=compile_id,
+                       accuracy=bool(os.environ.get("COMPDIAG_CHECK_ACCURACY")),
+                       keep_all=os.environ.get("COMPDIAG_KEEP_GRAPHS") == "1")
+    fg.install()
+    return fg

@@ -4,29 +4,15 @@ compilation_metrics are left to it; failures of compiled code at run time are ou
 
 from __future__ import annotations
 
-import os
-import sys
 import traceback
 from typing import Any
 
+from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
 
-_LIB_MARKERS = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep,
-                os.sep + "lib" + os.sep + "python3")
 _COMPILE_MARKERS = ("torch/_dynamo/convert_frame.py", "torch/_inductor/compile_fx.py")
 _RUNTIME_MARKERS = ("torch/_inductor/output_code.py", "torch/_functorch/_aot_autograd/runtime",
                     "torch/_inductor/cudagraph_trees.py", "torchinductor_")
-
-
-def is_user_file(filename: str | None) -> bool:
-    if not filename or filename.startswith("<"):
-        return False
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    if filename.startswith(here):
-        return False
-    if "torchinductor_" in filename:
-        return False
-    return not any(m in filename for m in _LIB_MARKERS) and not filename.startswith(sys.prefix)
 
 
 def record_escaped_exception(ing: Any, exc: BaseException) -> None:
@@ -51,7 +37,7 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
         cid = next((ing.output_code_files[f] for f in reversed(files)
                     if f in ing.output_code_files), None)
     else:
-        ing.w.warn(ing.run_id, f"the program raised {exc_type}: {message}")
+        ing.warn(f"the program raised {exc_type}: {message}")
         return
     ing.failure(cid, stage=stage, exc_type=exc_type, message=message,
                 filename=frame.filename if frame else None,

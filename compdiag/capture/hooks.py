@@ -15,6 +15,7 @@ import logging
 import threading
 from typing import Any, Callable, Iterator
 
+from compdiag.capture.compile_context import current_compile_id
 from compdiag.ingest.ingestor import Ingestor
 
 # artifact name -> what to do with a line of it
@@ -30,6 +31,7 @@ class Capture:
         self.timing_depth = 0
         self._trace_handler: logging.Handler | None = None
         self._artifact_handler: logging.Handler | None = None
+        self.failure_graphs: Any = None  # a failure_graphs.FailureGraphs once installed
 
     # -- fail-open plumbing -----------------------------------------------------------------
     def warn(self, where: str, exc: BaseException) -> None:
@@ -38,8 +40,7 @@ class Capture:
             return
         self.warned.add(key)
         try:
-            self.ing.w.warn(self.ing.run_id, f"compdiag hook {where} failed: "
-                            f"{type(exc).__name__}: {exc}"[:1000])
+            self.ing.warn(f"compdiag hook {where} failed: {type(exc).__name__}: {exc}"[:1000])
         except Exception:  # noqa: BLE001
             pass
 
@@ -82,7 +83,7 @@ class Capture:
         for name, fn in (("artifact loggers", self._install_artifacts),
                          ("bytecode hook", self._install_bytecode_hook),
                          ("autotune hook", self._install_autotune_hook),
-                         ("failure graphs", lambda: _install_failure_graphs(self))):
+                         ("failure graphs", self._install_failure_graphs)):
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001
@@ -167,7 +168,7 @@ class Capture:
     def _on_artifact_line(self, record: logging.LogRecord) -> None:
         name = getattr(logging.getLogger(record.name), "artifact_name", "log")
         msg = record.getMessage()
-        cid = _current_compile_id()
+        cid = current_compile_id()
         if name == "fusion":
             # Keep the decisions; of the large candidate listings, only which FX nodes and
             # user lines each scheduler node is (what places a decision in the user's code).
@@ -186,12 +187,19 @@ class Capture:
         from compdiag.capture.accuracy import AccuracyChecker, Tolerance
 
         checker = AccuracyChecker(self._on_accuracy, tol=Tolerance(rtol, atol),
-                                  compile_id=_current_compile_id, quiet=self.paused)
+                                  compile_id=current_compile_id, quiet=self.paused)
         checker.install()
 
     def _on_accuracy(self, check: Any) -> None:
         with self.lock:
             self.ing.accuracy(check)
+        if self.failure_graphs is not None:  # a failing check keeps its graph for minify
+            self.guarded("failure graph (accuracy)", self.failure_graphs.on_check, check)
+
+    def _install_failure_graphs(self) -> None:
+        from compdiag.capture.failure_graphs import install
+
+        self.failure_graphs = install(self, compile_id=current_compile_id)
 
     def _install_autotune_hook(self) -> None:
         """Autotuning results arrive as real timings through AlgorithmSelectorCache.log_results
@@ -221,7 +229,7 @@ class Capture:
         lines = [f"{getattr(c, 'name', str(c))} {t:.4f} ms {getattr(c, 'description', '')}"
                  for c, t in ranked]
         best = getattr(ranked[0][0], "name", str(ranked[0][0]))
-        cid = _current_compile_id()
+        cid = current_compile_id()
         self.ing.autotune_choice(cid, name, best, "\n".join(lines))
 
     def _install_bytecode_hook(self) -> None:
@@ -236,7 +244,7 @@ class Capture:
         register_bytecode_hook(hook)
 
     def _on_bytecode(self, code: Any, new_code: Any) -> None:
-        cid = _current_compile_id()
+        cid = current_compile_id()
         info = {"co_name": code.co_name, "filename": code.co_filename,
                 "lineno": code.co_firstlineno}
         self.ing.event("bytecode_original", cid, info, _dis(code))
@@ -244,26 +252,6 @@ class Capture:
         source = _decompile(new_code)
         if source is not None:
             self.ing.event("transformed_source", cid, info, source)
-
-
-def _install_failure_graphs(capture: Capture) -> None:
-    from compdiag.capture.failure_graphs import install
-
-    install(capture)
-
-
-def _current_compile_id() -> str | None:
-    import torch._guards
-
-    from compdiag.ingest.parsers import compile_id_of
-
-    trace_id = torch._guards.CompileContext.current_trace_id()
-    if trace_id is None:
-        return None
-    c = trace_id.compile_id
-    return compile_id_of({"frame_id": c.frame_id, "frame_compile_id": c.frame_compile_id,
-                          "attempt": trace_id.attempt,
-                          "compiled_autograd_id": c.compiled_autograd_id})
 
 
 def after_import(name: str, fn: Callable[[Any], None]) -> None:

@@ -462,19 +462,19 @@ def peak_memory() -> dict[str, Any]:
 def install(capture: Any) -> PerfTimer:
     """Called by the capture child when COMPDIAG_PERF is set: time every compiled graph and
     store the samples (table perf_graphs) and the process' peak memory (perf_runs)."""
-    from compdiag.capture.hooks import _current_compile_id
+    from compdiag.capture.compile_context import current_compile_id
 
     ing = capture.ing
 
     def sink(t: GraphTiming) -> None:
         with capture.lock:
-            write_timing(ing.w, ing.run_id, t)
+            ing.perf_graph(**graph_row(t))
 
     def call_sink(t: GraphTiming) -> None:
         with capture.lock:
-            write_call_timing(ing.w, ing.run_id, t)
+            ing.perf_call(**call_row(t))
 
-    timer = PerfTimer(sink, settings=Settings.from_env(), compile_id=_current_compile_id,
+    timer = PerfTimer(sink, settings=Settings.from_env(), compile_id=current_compile_id,
                       paused=getattr(capture, "timing", capture.paused))
     timer.install()
     modules = ModuleTimer(timer, call_sink)
@@ -490,14 +490,13 @@ def install(capture: Any) -> PerfTimer:
             modules.finish()
             with capture.lock:
                 mem = peak_memory()
-                ing.w.upsert("perf_runs", run_id=ing.run_id,
-                             mode=os.environ.get("COMPDIAG_MODE") or "default",
+                ing.perf_run(mode=os.environ.get("COMPDIAG_MODE") or "default",
                              peak_rss_bytes=mem.get("peak_rss_bytes"),
                              peak_cuda_bytes=mem.get("peak_cuda_bytes"),
                              device=mem.get("cuda_device") or "cpu",
                              program_s=time.time() - started,
                              settings=vars(timer.settings))
-                ing.w.flush()
+                ing.commit()
         except Exception as exc:  # noqa: BLE001 - fail open
             capture.warn("perf timing", exc)
 
@@ -505,15 +504,17 @@ def install(capture: Any) -> PerfTimer:
     return timer
 
 
-def write_timing(w: Any, run_id: int, t: GraphTiming) -> None:
-    w.upsert("perf_graphs", run_id=run_id, compile_id=t.compile_id or "?", eager_s=t.eager_s,
-             compiled_s=t.compiled_s, inner=t.inner, warmup=t.warmup, timer=t.timer,
-             device=t.device, grad_enabled=t.grad_enabled, n_inputs=t.n_inputs,
-             input_bytes=t.input_bytes, output_bytes=t.output_bytes, output_copy_s=t.output_copy_s, calls=t.calls, error=t.error)
+def graph_row(t: GraphTiming) -> dict[str, Any]:
+    """A graph's timing as its `perf_graphs` columns."""
+    return dict(compile_id=t.compile_id or "?", eager_s=t.eager_s, compiled_s=t.compiled_s,
+                inner=t.inner, warmup=t.warmup, timer=t.timer, device=t.device,
+                grad_enabled=t.grad_enabled, n_inputs=t.n_inputs, input_bytes=t.input_bytes,
+                output_bytes=t.output_bytes, output_copy_s=t.output_copy_s, calls=t.calls,
+                error=t.error)
 
 
-def write_call_timing(w: Any, run_id: int, t: GraphTiming) -> None:
-    w.upsert("perf_calls", run_id=run_id, target=t.target or "?",
-             eager_s=t.eager_s, compiled_s=t.compiled_s, inner=t.inner, warmup=t.warmup,
-             timer=t.timer, device=t.device, grad_enabled=t.grad_enabled,
-             at_call=t.at_call, calls=t.calls, error=t.error)
+def call_row(t: GraphTiming) -> dict[str, Any]:
+    """A whole module call's timing as its `perf_calls` columns."""
+    return dict(target=t.target or "?", eager_s=t.eager_s, compiled_s=t.compiled_s,
+                inner=t.inner, warmup=t.warmup, timer=t.timer, device=t.device,
+                grad_enabled=t.grad_enabled, at_call=t.at_call, calls=t.calls, error=t.error)

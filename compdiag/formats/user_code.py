@@ -1,12 +1,16 @@
 """What counts as the user's own code, and the frames of a traceback-like text.
 
 One definition for every layer: capture picks the user frame of an escaping exception,
-ingest the user line of a failing op, explain the line a diagnosis points at. Three copies
-used to disagree (a torch frame under a checkout, compdiag's own frames, generated code).
+ingest the user line of a failing op and the call site of a compile, explain the line a
+diagnosis points at. Three copies used to disagree; this one is their union: not the user's
+is whatever lies under this python's library roots or compdiag itself (on this machine), and
+whatever a path says is a library, torch (an installed one or a checkout), Inductor's
+generated code or compdiag's capture (also in a log recorded on another machine).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -25,27 +29,31 @@ def _lib_roots() -> tuple[str, ...]:
             roots.add(os.path.realpath(p))
     roots.add(os.path.realpath(sys.prefix))
     roots.add(os.path.realpath(sys.base_prefix))
-    roots.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # compdiag itself
+    compdiag_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    roots.add(os.path.realpath(compdiag_dir))
     return tuple(sorted(roots))
 
 
 _LIB_ROOTS = _lib_roots()
-_LIB_MARKERS = ("/site-packages/", "/dist-packages/", "/torchinductor_", "/torch/_dynamo/",
-                "/torch/_inductor/", "/torch/nn/", "/torch/_functorch/")
-_STDLIB_RE = re.compile(r"/lib/python3\.\d+/")
+_LIB_MARKERS = ("/site-packages/", "/dist-packages/", "torchinductor_", "/torch/",
+                "/compdiag/capture/")
+_STDLIB_RE = re.compile(r"/lib/python3[^/]*/")
 
 
 def is_user_file(filename: str | None) -> bool:
     """The user's code: not torch, not a library, not the stdlib, not compdiag, not generated."""
-    if not filename or filename.startswith("<"):
+    if not isinstance(filename, str) or not filename or filename.startswith("<"):
         return False
-    if any(m in filename for m in _LIB_MARKERS) or _STDLIB_RE.search(filename):
+    path = filename.replace("\\", "/")
+    if any(m in path for m in _LIB_MARKERS) or _STDLIB_RE.search(path):
         return False
-    if os.path.isabs(filename):
-        real = os.path.realpath(filename)
-        if any(real == r or real.startswith(r + os.sep) for r in _LIB_ROOTS):
-            return False
-    return True
+    return not (os.path.isabs(filename) and _under_lib_root(filename))
+
+
+@functools.lru_cache(maxsize=4096)
+def _under_lib_root(filename: str) -> bool:
+    real = os.path.realpath(filename)
+    return any(real == r or real.startswith(r + os.sep) for r in _LIB_ROOTS)
 
 
 _FRAME_RE = re.compile(r'^\s*File "(?P<file>.+?)", line (?P<line>\d+)(?:, in (?P<fn>.+))?\s*$')

@@ -8,6 +8,7 @@ import linecache
 import re
 from typing import Any
 
+from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 from compdiag.store.writer import Writer
@@ -166,7 +167,8 @@ class Ingestor:
                                                                   me["lineno"])
                 # The innermost caller in the user's own code; the compiled function itself
                 # when every caller is python's or compdiag's (runpy, the capture's child).
-                row["call_site"] = next((f for f in reversed(frames[:-1]) if _is_user_frame(f)), me)
+                row["call_site"] = next((f for f in reversed(frames[:-1])
+                                         if is_user_file(f["filename"])), me)
             self.w.upsert("compile_stacks", run_id=self.run_id, compile_id=cid,
                           frames=[{"filename": f["filename"], "lineno": f["lineno"],
                                    "line": f["line"] or None, "name": f["name"]}
@@ -252,7 +254,7 @@ class Ingestor:
         error carries the failing FX node's stack trace, the op's own line is the user frame
         (the one the caller found is only the compiled function's). Codegen and kernel-compile
         errors carry none; the op or kernel they name leads to the same lines."""
-        op = [f for f in P.node_trace_frames(traceback) if _is_user_frame(f)]
+        op = [f for f in P.node_trace_frames(traceback) if is_user_file(f.get("filename"))]
         if not op:
             op, where = self._generated_code_frames(cid, traceback)
             if where and where not in message:
@@ -284,7 +286,8 @@ class Ingestor:
                 found.append((hits, f"codegen of {op}"))
                 break
         for lines, where in found:
-            frames = [f for f in map(P.user_line_frame, lines) if f and _is_user_frame(f)]
+            frames = [f for f in map(P.user_line_frame, lines)
+                      if f and is_user_file(f.get("filename"))]
             if frames:
                 return [min(frames, key=lambda f: (f["filename"], f["lineno"]))], where
         return [], None
@@ -466,15 +469,31 @@ class Ingestor:
         self.w.insert("autotune", run_id=self.run_id, compile_id=cid, op=op, choice=choice,
                       detail=detail)
 
+    # -- the rest of what capture's taps write (they write only through the ingestor) --------
+    def warn(self, message: str) -> None:
+        self.w.warn(self.run_id, message)
 
-_NOT_USER = ("/site-packages/", "/dist-packages/", "/lib/python3", "/compdiag/capture/",
-             "/torch/")
+    def tensor(self, cid: str | None, role: str, *, dtype: str, shape: list[int],
+               stride: list[int], data: bytes) -> None:
+        """One tensor of a failing graph, as raw bytes (formats/failure_graph.py)."""
+        self.w.insert("tensors", run_id=self.run_id, compile_id=cid, role=role, dtype=dtype,
+                      shape=shape, stride=stride, data=data)
 
+    def perf_graph(self, **cols: Any) -> None:
+        self.w.upsert("perf_graphs", run_id=self.run_id, **cols)
 
-def _is_user_frame(frame: dict[str, Any]) -> bool:
-    fn = frame.get("filename")
-    return (isinstance(fn, str) and not fn.startswith("<")
-            and not any(m in fn.replace("\\", "/") for m in _NOT_USER))
+    def perf_call(self, **cols: Any) -> None:
+        self.w.upsert("perf_calls", run_id=self.run_id, **cols)
+
+    def perf_run(self, **cols: Any) -> None:
+        self.w.upsert("perf_runs", run_id=self.run_id, **cols)
+
+    def update_run(self, **cols: Any) -> None:
+        self.w.update_run(self.run_id, **cols)
+
+    def commit(self) -> None:
+        """Write what is queued now, not at the next flush tick (the process may die)."""
+        self.w.flush()
 
 
 def _cache_key(payload: str | None) -> str | None:

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import math
+import signal
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 import torch
 import torch.fx
 
-from compdiag.capture import failure_graphs as FG
+from compdiag.formats import failure_graph as codec
 from compdiag.minify import oracle
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
@@ -56,9 +57,9 @@ def failure_graphs(reader: Any, run_id: int) -> list[dict[str, Any]]:
     code = run.get("exit_code")
     died = run.get("status") == "killed" or (isinstance(code, int) and code > 128)
     survived = {r["compile_id"] for r in reader.records(
-        run_id, kind="compdiag:" + FG.SURVIVED_KIND, with_payload=False)}
+        run_id, kind="compdiag:" + codec.SURVIVED_KIND, with_payload=False)}
     out = []
-    for rec in reader.records(run_id, kind="compdiag:" + FG.RECORD_KIND, with_payload=False):
+    for rec in reader.records(run_id, kind="compdiag:" + codec.RECORD_KIND, with_payload=False):
         md = rec["metadata"].get("compdiag", {}) if isinstance(rec["metadata"], dict) else {}
         if md.get("kind") == "crash" and (not died or rec["compile_id"] in survived):
             continue
@@ -67,6 +68,15 @@ def failure_graphs(reader: Any, run_id: int) -> list[dict[str, Any]]:
                     "signal": code - 128 if died and isinstance(code, int) and code > 128
                     else None})
     return out
+
+
+def signal_name(returncode: int) -> str:
+    """SIGSEGV for a process killed by signal 11 (returncode -11, or 139 from a shell)."""
+    num = -returncode if returncode < 0 else returncode - 128
+    try:
+        return signal.Signals(num).name
+    except ValueError:
+        return f"signal {num}"
 
 
 def load(reader: Any, run_id: int, graph: str | None) -> Problem:
@@ -87,29 +97,27 @@ def load(reader: Any, run_id: int, graph: str | None) -> Problem:
         if chosen is None:
             ids = ", ".join(str(g["compile_id"]) for g in graphs)
             raise MinifyError(f"no failing graph {graph!r} in run {run_id} (failing graphs: {ids})")
-    rec = next(r for r in reader.records(run_id, kind="compdiag:" + FG.RECORD_KIND)
+    rec = next(r for r in reader.records(run_id, kind="compdiag:" + codec.RECORD_KIND)
                if r["id"] == chosen["id"])
     try:
         doc = json.loads(rec["payload"])
     except (TypeError, ValueError):
         raise MinifyError(f"the failing graph record {chosen['id']} is unreadable") from None
     if doc.get("kind") == "crash":
-        from compdiag.minify.isolate import signal_name
-
         sig = signal_name(128 + chosen["signal"]) if chosen.get("signal") else "SIGKILL"
         doc["signature"] = ["Signal", sig]
         doc["message"] = f"the process died of {sig} in the first call of this graph"
-    if doc.get("format") != FG.FORMAT_VERSION:
+    if doc.get("format") != codec.FORMAT_VERSION:
         raise MinifyError(f"failing graph format {doc.get('format')!r} is not supported")
     tag = doc.get("tensor_tag", "")
     rows = {r["role"]: r for r in reader.tensors(run_id, rec["compile_id"])
             if str(r["role"]).startswith(tag + ":")}
 
     def tensor(role: str, spec: dict[str, Any]) -> torch.Tensor:
-        row = rows.get(f"{tag}:{role}")
+        row = rows.get(codec.stored_role(tag, role))
         if row is None:
             raise MinifyError(f"tensor {role} of the failing graph is missing from the store")
-        t = FG.tensor_from_bytes(row["data"], row["dtype"], row["shape"], row["stride"])
+        t = codec.tensor_from_bytes(row["data"], row["dtype"], row["shape"], row["stride"])
         dev = spec.get("device", "cpu")
         if dev != "cpu":
             if dev.startswith("cuda") and not torch.cuda.is_available():
@@ -117,20 +125,7 @@ def load(reader: Any, run_id: int, graph: str | None) -> Problem:
             t = t.to(dev)
         return t
 
-    inputs: list[Any] = []
-    for spec in doc["inputs"]:
-        if "tensor" in spec:
-            t = tensor(spec["tensor"], spec)
-            if spec.get("requires_grad") and (t.is_floating_point() or t.is_complex()):
-                t.requires_grad_(True)
-            inputs.append(t)
-        else:
-            inputs.append(FG.decode_arg(spec.get("scalar"), {}))
-    attrs: dict[str, torch.Tensor] = {}
-    for name, spec in doc.get("attrs", {}).items():
-        t = tensor(spec["tensor"], spec)
-        attrs[name] = (torch.nn.Parameter(t, requires_grad=spec.get("requires_grad", False))
-                       if spec.get("parameter") else t)
+    inputs, attrs = codec.decode_values(doc, tensor)
     return Problem(run_id, rec["compile_id"], rec["id"], doc, inputs, attrs)
 
 
@@ -165,8 +160,8 @@ class Model:
     def __post_init__(self) -> None:
         p = self.problem
         try:
-            self.gm = FG.nodes_to_graph(p.doc["nodes"], p.attrs)
-        except FG.UnsupportedGraph as exc:
+            self.gm = codec.nodes_to_graph(p.doc["nodes"], p.attrs)
+        except codec.UnsupportedGraph as exc:
             raise MinifyError(f"cannot rebuild the failing graph: {exc}") from None
         self.placeholders = [n.name for n in self.gm.graph.nodes if n.op == "placeholder"]
         self.order = [n.name for n in self.gm.graph.nodes
@@ -353,7 +348,7 @@ class Model:
             if units:
                 new.args = tuple(1.0 if i in units else a for i, a in enumerate(new.args))
             if node.op == "get_attr":
-                FG._set_attr(root, str(node.target), FG._get_attr(self.gm, str(node.target)))
+                codec.set_attr(root, str(node.target), codec.get_attr(self.gm, str(node.target)))
             env[name] = new
         outs = [env[o] for o in c.outputs]
         graph.output(tuple(outs))

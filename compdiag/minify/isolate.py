@@ -4,22 +4,17 @@ plain python; its exit status is the verdict (a signal is the failure's identity
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from compdiag.minify.graph import signal_name
+from compdiag.minify.repro import write
+from compdiag.minify.result import Result
+
 TIMEOUT = 600
-
-
-def signal_name(returncode: int) -> str:
-    num = -returncode if returncode < 0 else returncode - 128
-    try:
-        return signal.Signals(num).name
-    except ValueError:
-        return f"signal {num}"
 
 
 class IsolatedRunner:
@@ -32,9 +27,6 @@ class IsolatedRunner:
 
     def __call__(self, gm: Any, inputs: Any, kind: str, config: Any, *, built: Any,
                  candidate: Any, **_: Any) -> tuple[str, Any]:
-        from compdiag.minify.driver import Result
-        from compdiag.minify.repro import write
-
         problem = self.model.problem
         result = Result(problem, self.model, candidate, built, 0, 0, False,
                         len(candidate.kept), 0.0, {})

@@ -1,54 +1,18 @@
-"""What "the same failure" means, and one test of a graph against it: torch only.
+"""One test of a graph against "the same failure": torch only.
 
 The minifier's queries and the generated repro share this module: `compdiag minify` copies
-its source into repro.py verbatim (between the markers), so the repro judges a failure exactly
-as the minifier did. Keep it importable with nothing but torch and the standard library."""
+the block between the markers into repro.py verbatim, after the same blocks of
+formats/signature.py (what "the same failure" means) and formats/tolerances.py, so the repro
+judges a failure exactly as the minifier did. The block needs nothing but torch, the standard
+library and those two blocks."""
+
+from compdiag.formats.signature import signature
+from compdiag.formats.tolerances import default_tol
 
 # --- compdiag oracle begin ---
 import copy
-import math
-import re
 
 import torch
-
-_WRAPPERS = ("BackendCompilerFailed", "InductorError")
-_NORMALISE = [
-    (re.compile(r"0x[0-9a-fA-F]+"), "0x?"),
-    (re.compile(r"(?:[A-Za-z]:)?(?:/[\w.+\-@]+)+/?"), "<path>"),
-    (re.compile(r"\b[0-9a-z]{20,}\b"), "<hash>"),
-    (re.compile(r"\d+(?:\.\d+)?(?:e[+-]?\d+)?"), "N"),
-    (re.compile(r"\s+"), " "),
-]
-# torch._dynamo.utils.same's per-dtype tolerances (fp64 RMSE rule on top).
-TOLERANCE = {torch.float16: 1e-2, torch.bfloat16: 1e-2, torch.float32: 1e-4,
-             torch.float64: 1e-7}
-
-
-def innermost(exc):
-    """Unwrap Dynamo's BackendCompilerFailed and Inductor's InductorError to the real error."""
-    seen = set()
-    while type(exc).__name__ in _WRAPPERS and id(exc) not in seen:
-        seen.add(id(exc))
-        inner = getattr(exc, "inner_exception", None) or exc.__cause__
-        if inner is None:
-            break
-        exc = inner
-    return exc
-
-
-def normalise_message(message):
-    """The first non-empty line, with addresses, paths, hashes and numbers stripped."""
-    lines = [ln.strip() for ln in str(message).splitlines() if ln.strip()]
-    text = lines[0] if lines else ""
-    for pattern, repl in _NORMALISE:
-        text = pattern.sub(repl, text)
-    return text.strip()[:300]
-
-
-def signature(exc):
-    """(exception type, normalised message) of the innermost error: the failure's identity."""
-    exc = innermost(exc)
-    return (type(exc).__name__, normalise_message(str(exc)))
 
 
 def _clone(args):
@@ -90,7 +54,7 @@ def mismatch(ref, res, ref64, tol=None):
         if bool((torch.isnan(r) != torch.isnan(c)).any()) or \
                 bool((torch.isinf(r) != torch.isinf(c)).any()):
             return f"output {i}: NaN/Inf pattern differs"
-        t = tol if tol is not None else TOLERANCE.get(r.dtype, 1e-4)
+        t = tol if tol is not None else default_tol(r.dtype)
         fp64 = r64.detach() if isinstance(r64, torch.Tensor) else None
         if not same(r, c, fp64_ref=fp64, tol=t, equal_nan=True, log_error=lambda *a, **k: None):
             err = float((r.double() - c.double()).abs().max()) if r.numel() else 0.0

@@ -15,9 +15,11 @@ from typing import Any
 import torch
 import torch.fx
 
+from compdiag.formats import signature, tolerances
+from compdiag.formats.failure_graph import tensor_bytes
 from compdiag.minify import oracle
-from compdiag.minify.driver import Result
 from compdiag.minify.graph import INLINE_NUMEL
+from compdiag.minify.result import Result
 
 _HEADER = '''#!/usr/bin/env python3
 """Minimal repro written by `compdiag minify`.
@@ -115,11 +117,19 @@ if __name__ == "__main__":
 '''
 
 
+_BEGIN, _END = "# --- compdiag oracle begin ---", "# --- compdiag oracle end ---"
+# The repro's judge, in the order its parts need each other: what "the same failure" means,
+# the tolerances, and the test itself.
+ORACLE_MODULES = (signature, tolerances, oracle)
+
+
 def oracle_source() -> str:
-    text = Path(oracle.__file__).read_text()
-    begin = text.index("# --- compdiag oracle begin ---")
-    end = text.index("# --- compdiag oracle end ---") + len("# --- compdiag oracle end ---")
-    return text[begin:end]
+    """The marked blocks of ORACLE_MODULES, one after another, as one marked block."""
+    parts = []
+    for module in ORACLE_MODULES:
+        text = Path(module.__file__).read_text()
+        parts.append(text[text.index(_BEGIN) + len(_BEGIN):text.index(_END)].strip("\n"))
+    return _BEGIN + "\n" + "\n\n\n".join(parts) + "\n" + _END
 
 
 def _float(x: float) -> str:
@@ -144,8 +154,6 @@ def _literal(values: list[Any]) -> str:
 
 def tensor_expr(t: torch.Tensor, name: str, files: dict[str, bytes], file_dir: str,
                 zero: bool = False) -> str:
-    from compdiag.capture.failure_graphs import tensor_bytes
-
     dtype = str(t.dtype)
     shape = list(t.shape)
     stride = list(t.stride())
@@ -210,7 +218,7 @@ def render(result: Result, path: Path) -> tuple[str, dict[str, bytes]]:
     config_lines = "{\n" + "".join(f"    {k!r}: {v!r},\n" for k, v in built.config.items()) + "}"
     header = _HEADER.format(
         kind=doc["kind"], stage=doc.get("stage"), exc_type=doc.get("exc_type"),
-        message=oracle.normalise_message(doc.get("message", ""))[:160].replace('"""', "'''"),
+        message=signature.normalise_message(doc.get("message", ""))[:160].replace('"""', "'''"),
         torch_version=doc.get("torch_version", torch.__version__), run_id=result.problem.run_id,
         compile_id=result.problem.compile_id, nodes=len(result.candidate.kept),
         initial=result.initial_nodes,
