@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from compdiag.analyses.perf_cli import _file, build_document
+from compdiag.commands.perf import _file, build_document
 from compdiag_tui import CompdiagApp
 from compdiag_tui.demo_store import USER_SOURCE, build_demo_store
 from compdiag_tui.perf_format import ci_text, times_x

@@ -1,16 +1,16 @@
-"""`compdiag explain [RUN] [--json]`: registered with the CLI through COMMANDS (see cli.py);
-the terminal view lives here, the analysis in explain.py."""
+"""`compdiag explain [RUN] [--json]`: the analysis is compdiag/analyses/explain.py; the terminal
+view lives here."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import sys
-from pathlib import Path
 from typing import Any
 
-from compdiag.store.schema import SCHEMA_VERSION, default_store_path
+from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
+from compdiag.store.schema import SCHEMA_VERSION
+
+HELP = "ranked diagnoses with the user's line and the fix"
 
 _KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
                "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue"}
@@ -31,17 +31,14 @@ def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from compdiag.cli import CLIError
     from compdiag.store.reader import Reader
 
     if args.limit < 1:
         raise CLIError(f"--limit must be at least 1, not {args.limit}")
-    store = args.store if args.store is not None else default_store_path()
-    with Reader(store) as reader:
+    with Reader(store_path(args)) as reader:
         doc = explain_document(reader, reader.resolve_run(args.run))
     if args.json:
-        json.dump(doc, sys.stdout, default=repr)
-        sys.stdout.write("\n")
+        emit_json(doc)
     else:
         from rich.console import Console
 
@@ -50,16 +47,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--store", type=Path, default=None, metavar="DB",
-                   help="the SQLite log store (default ./.compdiag/compdiag.db)")
+    add_store_arg(p)
     p.add_argument("run", nargs="?", metavar="RUN", help="run id (default: the latest)")
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.add_argument("--limit", type=int, default=10, metavar="N",
                    help="show at most N diagnoses in the terminal (default 10; --json has all)")
     p.set_defaults(func=cmd_explain)
 
-
-COMMANDS = [("explain", register, "ranked diagnoses with the user's line and the fix")]
 
 
 # -- the terminal view -------------------------------------------------------------------------

@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 
 from compdiag.analyses.accuracy import EXIT_SCRIPT_FAILED, junit_xml, report
+from compdiag.commands._common import CLIError, add_store_arg, store_path
+
+HELP = "accuracy of compiled graphs against eager (CI exit code)"
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    from compdiag.cli import _store_arg
-
-    _store_arg(p)
+    add_store_arg(p)
     p.add_argument("--rtol", type=float, default=None, help="relative tolerance")
     p.add_argument("--atol", type=float, default=None, help="absolute tolerance")
     p.add_argument("--junit", type=Path, default=None, metavar="FILE",
@@ -26,10 +27,9 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from compdiag.capture.runner import run_program
-    from compdiag.cli import CLIError, _store
     from compdiag.store.reader import Reader
 
-    store = _store(args)
+    store = store_path(args)
     target = args.target
     if Path(target).is_file():
         env = {"COMPDIAG_CHECK_ACCURACY": "1"}
@@ -88,5 +88,3 @@ def _print(rep) -> None:
         console.print(f"[bold red]compdiag check: {bad} of {len(rep.graphs)} compiled graphs "
                       "disagree with eager[/]")
 
-
-COMMANDS = [("check", register, "accuracy of compiled graphs against eager (CI exit code)")]

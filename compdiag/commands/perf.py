@@ -33,13 +33,14 @@ from compdiag.analyses.perf_stats import fmt_x as _x
 from compdiag.analyses.perf_stats import payback_text as _payback
 from compdiag.analyses.perf_stats import short_function as _short_fn
 
+from compdiag.commands._common import CLIError, add_store_arg, store_path
+
+HELP = "eager vs compiled time per graph, what limits the speed-up, which compile mode wins"
 MODES = ("default", "reduce-overhead", "max-autotune")
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    from compdiag.cli import _store_arg
-
-    _store_arg(p)
+    add_store_arg(p)
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.add_argument("--modes", default=None, metavar="M1,M2",
                    help="compare these torch.compile modes (comma-separated; each runs the "
@@ -60,8 +61,6 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def _modes(text: str | None) -> list[str] | None:
-    from compdiag.cli import CLIError
-
     if text is None:
         return None
     modes = [m.strip() for m in text.split(",") if m.strip()]
@@ -73,11 +72,10 @@ def _modes(text: str | None) -> list[str] | None:
 
 
 def cmd_perf(args: argparse.Namespace) -> int:
-    from compdiag.cli import CLIError, _store
     from compdiag.store.reader import Reader
     from compdiag.store.schema import StoreError
 
-    store = _store(args)
+    store = store_path(args)
     modes = _modes(args.modes)
     if args.budget is not None and not (0 < args.budget <= 600):
         raise CLIError("--budget must be between 0 and 600 seconds")
@@ -381,6 +379,3 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
         for caveat in rec.get("caveats") or []:
             console.print(f"[dim]  note: {caveat}[/]", highlight=False)
 
-
-COMMANDS = [("perf", register, "eager vs compiled time per graph, what limits the speed-up, "
-                               "which compile mode wins")]

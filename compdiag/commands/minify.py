@@ -8,11 +8,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
+
+HELP = "shrink a failing graph to a 1-minimal standalone repro"
+
 
 def register(p: argparse.ArgumentParser) -> None:
-    from compdiag.cli import _store_arg
-
-    _store_arg(p)
+    add_store_arg(p)
     p.add_argument("run", nargs="?", metavar="RUN", help="run id (default: the latest)")
     p.add_argument("--graph", metavar="ID", default=None,
                    help="which failing graph: its compile id (e.g. 0/0); default the last one")
@@ -52,11 +54,10 @@ def document(result: Any, repro: Path) -> dict[str, Any]:
 
 
 def cmd_minify(args: argparse.Namespace) -> int:
-    from compdiag.cli import CLIError, _emit_json, _store
     from compdiag.minify.graph import MinifyError, load
     from compdiag.store.reader import Reader
 
-    with Reader(_store(args)) as reader:
+    with Reader(store_path(args)) as reader:
         run_id = reader.resolve_run(args.run)
         try:
             problem = load(reader, run_id, args.graph)
@@ -75,7 +76,7 @@ def cmd_minify(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CLIError(f"cannot write {args.output} ({exc.strerror or exc})") from None
     if args.json:
-        _emit_json(document(result, args.output))
+        emit_json(document(result, args.output))
     else:
         _print(result, args.output)
     return 0
@@ -120,5 +121,3 @@ def _print(result: Any, repro: Path) -> None:
     c.print(f"  repro: {repro}  (python {repro} exits 1 while the bug is present, 0 once fixed)")
     sys.stderr.flush()
 
-
-COMMANDS = [("minify", register, "shrink a failing graph to a 1-minimal standalone repro")]

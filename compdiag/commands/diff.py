@@ -1,16 +1,18 @@
-"""`compdiag diff RUN_A RUN_B [--json]`: registered with the CLI through COMMANDS (see cli.py);
-the comparison lives in diff.py, the terminal view here. `-` is only in RUN_A, `+` only in
+"""`compdiag diff RUN_A RUN_B [--json]`: the comparison lives in compdiag/analyses/diff.py, the
+terminal view here. `-` is only in RUN_A, `+` only in
 RUN_B, `~` in both but a different number of times (or, for autotuning, another winner)."""
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from pathlib import Path
 from typing import Any
 
-from compdiag.store.schema import SCHEMA_VERSION, default_store_path
+from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
+from compdiag.store.schema import SCHEMA_VERSION
+
+HELP = ("what two runs did differently: compiles, breaks, recompiles, failures, kernels, CUDA "
+        "graphs, autotuning winners, accuracy")
+
 
 def diff_document(reader: Any, run_a: int, run_b: int) -> dict[str, Any]:
     from compdiag.analyses.diff import diff_runs
@@ -19,18 +21,15 @@ def diff_document(reader: Any, run_a: int, run_b: int) -> dict[str, Any]:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from compdiag.cli import CLIError
     from compdiag.store.reader import Reader
 
-    store = args.store if args.store is not None else default_store_path()
-    with Reader(store) as reader:
+    with Reader(store_path(args)) as reader:
         run_a, run_b = reader.resolve_run(args.run_a), reader.resolve_run(args.run_b)
         if run_a == run_b:
             raise CLIError(f"RUN_A and RUN_B are both run {run_a}: give two different runs")
         doc = diff_document(reader, run_a, run_b)
     if args.json:
-        json.dump(doc, sys.stdout, default=repr)
-        sys.stdout.write("\n")
+        emit_json(doc)
     else:
         from rich.console import Console
 
@@ -49,13 +48,9 @@ def print_diff(doc: dict[str, Any], console: Any) -> None:
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--store", type=Path, default=None, metavar="DB",
-                   help="the SQLite log store (default ./.compdiag/compdiag.db)")
+    add_store_arg(p)
     p.add_argument("run_a", metavar="RUN_A", help="run id, or 'latest'")
     p.add_argument("run_b", metavar="RUN_B", help="run id, or 'latest'")
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.set_defaults(func=cmd_diff)
 
-
-COMMANDS = [("diff", register, "what two runs did differently: compiles, breaks, recompiles, "
-             "failures, kernels, CUDA graphs, autotuning winners, accuracy")]
