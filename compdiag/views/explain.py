@@ -1,0 +1,103 @@
+"""`compdiag explain`'s document (the --json contract of DESIGN.md) and its terminal view: one
+panel per diagnosis, most important first, with the user's line and the fix."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from compdiag.store.schema import SCHEMA_VERSION
+from compdiag.views.show import run_summary
+
+_KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
+               "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue"}
+_KIND_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "graph break",
+               "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs skipped",
+               "fusion": "missed fusion", "perf": "perf"}
+
+
+def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
+    from compdiag.analyses.explain import explain, public
+
+    run = reader.run(run_id)
+    summary = run_summary(reader, run)
+    summary["counts"] = reader.counts(run_id)
+    return {"schema_version": SCHEMA_VERSION, "run": summary,
+            "diagnoses": [public(d) for d in explain(reader, run_id)]}
+
+
+def _excerpt(frame: dict[str, Any]):
+    """Syntax-highlighted lines around the user's line, or None when the file is gone."""
+    from rich.syntax import Syntax
+
+    fn, lineno = frame.get("filename"), frame.get("lineno")
+    if not fn or not lineno or not os.path.isfile(fn):
+        return None
+    try:
+        with open(fn, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    if not 1 <= lineno <= len(lines):
+        return None
+    start, end = max(1, lineno - 2), min(len(lines), lineno + 2)
+    code = "\n".join(lines[start - 1:end])
+    return Syntax(code, "python", line_numbers=True, start_line=start,
+                  highlight_lines={lineno}, theme="ansi_dark", word_wrap=True)
+
+
+def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+
+    run = doc["run"]
+    diags = doc["diagnoses"]
+    argv = " ".join(run.get("argv") or [])
+    c = run.get("counts") or {}
+    head = (f"[bold]run {run['id']}[/] {argv}  exit={run.get('exit_code')}  "
+            f"{c.get('compiles', 0)} compiles, {c.get('graph_breaks', 0)} graph breaks, "
+            f"{c.get('recompiles', 0)} recompile reasons, {c.get('failures', 0)} failures")
+    console.print(head)
+    if not diags:
+        console.print(f"[green]run {run['id']}: no problems found[/] — no graph breaks, "
+                      "recompiles, failures, CUDA-graph skips or missed fusions recorded.")
+        return
+    for i, d in enumerate(diags[:limit], 1):
+        style = _KIND_STYLE.get(d["kind"], "")
+        title = f"#{i} {_KIND_TITLE.get(d['kind'], d['kind'])}"
+        if d.get("stage"):
+            title += f" [{d['stage']}]"
+        if d.get("gb_code"):
+            title += f" {d['gb_code']}"
+        if d.get("count", 1) > 1:
+            title += f" ×{d['count']}"
+        if d.get("compile_id"):
+            title += f"  compile {d['compile_id']}"
+        body: list[Any] = [Text(d["reason"], style="bold")]
+        uf = d.get("user_frame") or {}
+        if uf.get("filename"):
+            loc = Text(f"at {uf['filename']}:{uf['lineno']}", style="dim")
+            body.append(loc)
+            ex = _excerpt(uf)
+            if ex is not None:
+                body.append(ex)
+            elif uf.get("line"):
+                body.append(Text(f"    {uf['line']}", style="italic"))
+        if d.get("explanation"):
+            body.append(Text(d["explanation"]))
+        details = d.get("details") or {}
+        if d["kind"] == "recompile" and details.get("values"):
+            vals = ", ".join(str(v) for v in details["values"][:8])
+            body.append(Text(f"guard {details.get('guard')}: values seen {vals}", style="dim"))
+        hints = [h for h in d.get("hints") or [] if "report an issue" not in h.lower()]
+        for h in hints[:2]:
+            body.append(Text(f"torch hint: {h}", style="dim"))
+        fix = Text("fix: ", style="bold green")
+        fix.append(d["fix"], style="green")
+        body.append(fix)
+        if details.get("url"):
+            body.append(Text(details["url"], style="dim underline"))
+        console.print(Panel(Group(*body), title=title, title_align="left", border_style=style))
+    if len(diags) > limit:
+        console.print(f"[dim]… {len(diags) - limit} more (use --limit or --json)[/]")
