@@ -1,5 +1,5 @@
 """`compdiag minify [RUN] [--graph ID] [-o repro.py] [--json]`: shrink a failing graph kept by
-capture to a 1-minimal standalone repro."""
+capture to a 1-minimal standalone repro (compdiag/minify/; the view is compdiag/views/minify.py)."""
 
 from __future__ import annotations
 
@@ -28,34 +28,12 @@ def register(p: argparse.ArgumentParser) -> None:
     p.set_defaults(func=cmd_minify)
 
 
-def document(result: Any, repro: Path) -> dict[str, Any]:
-    from compdiag.store.schema import SCHEMA_VERSION
-
-    doc = result.problem.doc
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "run": result.problem.run_id,
-        "graph": result.problem.compile_id,
-        "failure": {"kind": doc["kind"], "stage": doc.get("stage"),
-                    "exc_type": doc.get("exc_type"), "message": doc.get("message", "")[:500]},
-        "input_nodes": len(result.built.input_names),
-        "output_nodes": len(result.candidate.outputs),
-        "nodes": len(result.candidate.kept),
-        "initial_nodes": result.initial_nodes,
-        "queries": result.queries,
-        "checks": result.checks,
-        "per_pass": result.per_pass,
-        "one_minimal": result.one_minimal,
-        "ops": result.ops,
-        "config": result.built.config,
-        "wall_s": round(result.wall_s, 2),
-        "repro": str(repro),
-    }
-
-
 def cmd_minify(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
     from compdiag.minify.graph import MinifyError, load
     from compdiag.store.reader import Reader
+    from compdiag.views.minify import minify_document, print_minify
 
     with Reader(store_path(args)) as reader:
         run_id = reader.resolve_run(args.run)
@@ -76,48 +54,18 @@ def cmd_minify(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CLIError(f"cannot write {args.output} ({exc.strerror or exc})") from None
     if args.json:
-        emit_json(document(result, args.output))
+        emit_json(minify_document(result, args.output))
     else:
-        _print(result, args.output)
+        print_minify(result, args.output, Console(stderr=True))
+        sys.stderr.flush()
     return 0
 
 
 def _run(problem: Any, max_queries: int | None, isolate: bool = False) -> Any:
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from compdiag.minify.driver import minify
+    from compdiag.views.minify import ProgressView
 
-    console = Console(stderr=True)
-    columns = [TextColumn("[bold]minify[/] {task.description:<16}"), BarColumn(),
-               TextColumn("{task.fields[nodes]} nodes, {task.fields[queries]} queries"),
-               TimeElapsedColumn()]
-    with Progress(*columns, console=console, transient=True,
-                  disable=not console.is_terminal) as bar:
-        task = bar.add_task("reproduce", total=None, nodes="?", queries=0)
-
-        def progress(name: str, nodes: int, initial: int, queries: int) -> None:
-            bar.update(task, description=name, total=max(initial - 1, 1),
-                       completed=initial - nodes, nodes=f"{nodes}/{initial}", queries=queries)
-
-        return minify(problem, progress=progress, max_queries=max_queries, isolate=isolate)
-
-
-def _print(result: Any, repro: Path) -> None:
-    from rich.console import Console
-
-    c = Console(stderr=True)
-    doc = result.problem.doc
-    c.print(f"[bold]compdiag minify[/]: {doc['kind']} ({doc.get('stage')}) in graph "
-            f"{result.problem.compile_id} of run {result.problem.run_id}: "
-            f"{doc.get('exc_type')}: {doc.get('message', '')[:160]}")
-    mark = "[green]1-minimal[/]" if result.one_minimal else "[yellow]not verified 1-minimal[/]"
-    c.print(f"  {result.initial_nodes} → {len(result.candidate.kept)} nodes, "
-            f"{len(result.built.input_names)} inputs, {len(result.candidate.outputs)} outputs; "
-            f"{result.queries} compile queries in {result.wall_s:.1f}s; {mark}")
-    c.print(f"  ops: {', '.join(result.ops)}")
-    if result.built.config:
-        c.print("  config: " + ", ".join(f"{k}={v!r}" for k, v in result.built.config.items()))
-    c.print(f"  repro: {repro}  (python {repro} exits 1 while the bug is present, 0 once fixed)")
-    sys.stderr.flush()
-
+    with ProgressView(Console(stderr=True)) as view:
+        return minify(problem, progress=view.update, max_queries=max_queries, isolate=isolate)
