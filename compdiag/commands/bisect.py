@@ -131,7 +131,7 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from compdiag.bisect.view import ProgressView, print_report
+    from compdiag.views.bisect import ProgressView, print_report
 
     err = Console(stderr=True, highlight=False)
     from compdiag.bisect.runner import stale_bisect_status
