@@ -1,31 +1,20 @@
 """`compdiag perf [--modes default,reduce-overhead,max-autotune] SCRIPT [ARGS...]` and
 `compdiag perf RUN`: eager vs compiled per graph, what limits the speed-up, which mode wins.
 
-SCRIPT runs under capture with the timer on (capture/perf_timing.py), once per mode, each in
-its own child process with its own fresh TORCHINDUCTOR_CACHE_DIR (a cache hit would hide the
-compile time). With --repeat N each mode runs N times: the first compiles cold, the others reuse
-its cache and add their own timings, because a speed-up measured inside one process cannot show
-how much another process of the same program differs (on an H200, about one resnet50 process
-in ten ran 20% slower throughout, with or without compdiag). RUN re-reads a run recorded that
-way. The report is printed (rich table, bar
-chart) or emitted as one JSON document (`--json`), and filed in the store under each run it
-covers (table perf_reports) for the TUI."""
+SCRIPT is run and timed by compdiag/perf/session.py, once per mode (and --repeat N processes
+per mode); RUN re-reads a run recorded that way. The report is printed (rich table, bar chart;
+compdiag/views/perf.py) or emitted as one JSON document (`--json`), and filed in the store
+under each run it covers (table perf_reports) for the TUI."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
-import os
-import shutil
 import sqlite3
 import sys
-import tempfile
-import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Callable
 
-from compdiag.commands._common import CLIError, add_store_arg, store_path
+from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
 
 HELP = "eager vs compiled time per graph, what limits the speed-up, which compile mode wins"
 MODES = ("default", "reduce-overhead", "max-autotune")
@@ -64,6 +53,7 @@ def _modes(text: str | None) -> list[str] | None:
 
 
 def cmd_perf(args: argparse.Namespace) -> int:
+    from compdiag.perf.session import build_document, file_report, recorded_runs, run_modes
     from compdiag.store.reader import Reader
     from compdiag.store.schema import StoreError
 
@@ -97,7 +87,10 @@ def cmd_perf(args: argparse.Namespace) -> int:
                            "would hide the compile time)")
     exit_code = 0
     if is_script:
-        runs = _run_modes(store, [target, *args.args], modes, args)
+        runs = run_modes(store, [target, *args.args], modes, budget=args.budget, reps=args.reps,
+                         repeat=args.repeat, keep_caches=args.keep_caches,
+                         json_stdout=bool(args.json),
+                         announce=None if args.json else _announce([target, *args.args]))
         exit_code = next((c for _, _, c in runs if c), 0)
     else:
         with Reader(store) as reader:
@@ -105,26 +98,16 @@ def cmd_perf(args: argparse.Namespace) -> int:
             if not reader.perf_graphs(run_id):
                 raise CLIError(f"run {run_id} has no perf timings (record one with "
                                "`compdiag perf SCRIPT`)")
-            mode = ((reader.perf_run(run_id) or {}).get("mode")
-                    or reader.run(run_id).get("mode") or "default")
-            runs = [(mode, run_id, 0)]
-            # A run recorded in a mode comparison is shown with the runs it was compared to.
-            filed = reader.perf_report(run_id) or {}
-            if filed.get("modes") or any(r.get("repeats") for r in filed.get("runs") or []):
-                others = [(r.get("mode"), x, 0) for r in filed.get("runs") or []
-                          for x in [r.get("run")] + [q.get("run") for q in r.get("repeats") or []]]
-                if all(isinstance(r, int) and reader.perf_graphs(r) for _, r, _ in others):
-                    runs = others
+            runs = recorded_runs(reader, run_id)
     compare = len({mode for mode, _, _ in runs}) > 1 or (modes is not None and len(modes) > 1)
     doc = build_document(store, runs, compare=compare)
     try:
-        _file(store, doc)
+        file_report(store, doc)
     except (StoreError, OSError, sqlite3.Error) as exc:  # a read-only store still reports
         print(f"compdiag: warning: the report was not filed in the store ({exc})",
               file=sys.stderr)
     if args.json:
-        json.dump(doc, sys.stdout, default=repr)
-        sys.stdout.write("\n")
+        emit_json(doc)
     else:
         from rich.console import Console
 
@@ -137,100 +120,9 @@ def cmd_perf(args: argparse.Namespace) -> int:
     return exit_code
 
 
-def _run_modes(store: Path, target: list[str], modes: list[str] | None,
-               args: argparse.Namespace) -> list[tuple[str, int, int]]:
-    from compdiag.capture.runner import run_program
-
-    runs = []
-    keep = getattr(args, "keep_caches", None)
-    tmp = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="compdiag-perf-"))
-    tmp.mkdir(parents=True, exist_ok=True)
-    try:
-        repeat = getattr(args, "repeat", None) or 1
-        for mode in modes or [None]:
-            # The first process compiles into a fresh cache (its compile time is the mode's);
-            # the repeats find the same kernels there and only add timings.
-            env = {"COMPDIAG_PERF": "1",
-                   "TORCHINDUCTOR_CACHE_DIR": str(tmp / f"inductor-{mode or 'own'}")}
-            if args.budget is not None:
-                env["COMPDIAG_PERF_BUDGET_S"] = repr(args.budget)
-            if args.reps is not None:
-                env["COMPDIAG_PERF_MIN_REPS"] = str(args.reps)
-            for i in range(repeat):
-                if not args.json:
-                    print(f"compdiag perf: running {' '.join(target)} with mode "
-                          f"{mode or 'as written'}"
-                          + (f" (process {i + 1}/{repeat}, warm cache)" if i else ""),
-                          file=sys.stderr)
-                with _stdout_to_stderr(bool(args.json)):
-                    code, run_id = run_program(store, target,
-                                               mode=None if mode in (None, "default") else mode,
-                                               extra_env=env, quiet=bool(args.json))
-                runs.append((mode or "default", run_id, code))
-                if code:
-                    break  # a failing program is not run again
-    finally:
-        if not keep:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return runs
-
-
-@contextlib.contextmanager
-def _stdout_to_stderr(on: bool) -> Iterator[None]:
-    """With --json, stdout carries one JSON document: the program's own stdout (the child
-    inherits file descriptor 1) goes to stderr meanwhile."""
-    if not on:
-        yield
-        return
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        os.dup2(2, 1)
-        yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
-
-
-def build_document(store: Path, runs: list[tuple[str, int, int]], *, compare: bool
-                   ) -> dict[str, Any]:
-    """One report per mode, from its first run; a mode's later runs (--repeat) are kept under
-    its `repeats` as their whole-run speed-ups."""
-    from compdiag.analyses.perf import compare_modes, report, repeat_summary
-    from compdiag.store.reader import Reader
-    from compdiag.store.schema import SCHEMA_VERSION
-
-    reports: dict[str, dict[str, Any]] = {}
-    with Reader(store) as reader:
-        for mode, run_id, _ in runs:
-            if mode in reports:
-                reports[mode].setdefault("repeats", []).append(repeat_summary(reader, run_id))
-                continue
-            rep = report(reader, run_id)
-            rep["mode"] = mode
-            cg = reader.cudagraphs(run_id)
-            rep["cudagraphs"] = {"applied": sum(1 for c in cg if c.get("applied")),
-                                 "skipped": sum(1 for c in cg if not c.get("applied"))}
-            reports[mode] = rep
-    doc: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "store": str(store),
-                           "created_at": time.time(), "runs": list(reports.values())}
-    doc["modes"] = compare_modes(reports) if compare else None
-    return doc
-
-
-def _file(store: Path, doc: dict[str, Any]) -> None:
-    """Keep the report in the store under every run it covers (the TUI reads it there)."""
-    from compdiag.store.writer import Writer
-
-    document = json.dumps(doc, default=repr)
-    w = Writer(store)
-    try:
-        for rep in doc["runs"]:
-            for run in [rep["run"]] + [q["run"] for q in rep.get("repeats") or []]:
-                w.upsert("perf_reports", run_id=run, created_at=doc["created_at"],
-                         document=document)
-        w.flush()
-    finally:
-        w.close()
-
+def _announce(target: list[str]) -> Callable[[str | None, int, int], None]:
+    """The line on stderr before each process of the session starts."""
+    def announce(mode: str | None, i: int, repeat: int) -> None:
+        print(f"compdiag perf: running {' '.join(target)} with mode {mode or 'as written'}"
+              + (f" (process {i + 1}/{repeat}, warm cache)" if i else ""), file=sys.stderr)
+    return announce

@@ -1,7 +1,7 @@
 """`compdiag perf`'s report in a terminal (rich tables, a bar chart, the limiters, the modes) and
 the words for its numbers, shared with the TUI (compdiag_tui/perf_format.py): times, speed-ups
 with their 95% interval, sizes, compile and payback cells. The report itself (the --json
-document) is built by compdiag/commands/perf.py from compdiag/analyses/perf.py."""
+document) is built by compdiag/perf/session.py from compdiag/analyses/perf.py."""
 
 from __future__ import annotations
 
