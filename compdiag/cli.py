@@ -57,7 +57,7 @@ def _broken_command(module: str, exc: BaseException
         def fail(args: argparse.Namespace) -> int:
             raise CLIError(f"this command is unavailable: {module} failed to load "
                            f"({type(exc).__name__}: {exc})")
-        p.set_defaults(func=fail)
+        p.set_defaults(func=fail, unavailable=module)
     return register
 
 
@@ -75,11 +75,20 @@ def main(argv: list[str] | None = None,
     i = _run_module_flag(argv)
     if i is not None:
         head, tail = argv[:i + 2], argv[i + 2:]
-        args = parser.parse_args(head)
+        args = _parse(parser, head)
         args.args = tail
         return _dispatch(args)
-    args = parser.parse_args(argv)
-    return _dispatch(args)
+    return _dispatch(_parse(parser, argv))
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """parser.parse_args(argv), except that an unavailable command takes any options
+    (`compdiag explain --store x.db` with explain's module broken reports the broken module,
+    not an unknown --store)."""
+    args, rest = parser.parse_known_args(argv)
+    if rest and not getattr(args, "unavailable", None):
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    return args
 
 
 def _run_module_flag(argv: list[str]) -> int | None:

@@ -26,6 +26,10 @@ def test_broken_command_module_leaves_the_other_commands_working(tmp_path, monke
     assert main(["broken_thing", "x"], commands) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "boom at import" in err and "unavailable" in err
+    # options the command would have taken do not hide the fault behind argparse's usage
+    assert main(["broken_thing", "--store", str(store), "--json"], commands) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "boom at import" in err and "unavailable" in err
     # explain still loads beside the broken one, and a second main() registers nothing twice
     assert main(["explain", "--store", str(store)], commands) == 2
     capsys.readouterr()
