@@ -199,7 +199,8 @@ def measure(store: Path, rounds: int = 3, keys_too: bool = True) -> dict:
 
 # What `python -m compdiag tui` imports before its app starts, as cli.main and cmd_tui do it:
 # the cli, the tui subcommand's module alone, then (collector off) the app.
-START_PATH = ("import compdiag.cli as cli; cli.build_parser([c for c in cli.COMMANDS if c[0] == 'tui']); "
+START_PATH = ("import compdiag.cli as cli; "
+              "cli.build_parser([c for c in cli.COMMANDS if c[0] == 'tui']); "
               "import gc; gc.disable(); import compdiag_tui.app")
 
 
