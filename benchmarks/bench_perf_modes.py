@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import PYTHON, REPO, machine, table  # noqa: E402
 
 sys.path.insert(0, str(REPO))  # the checkout's compdiag, installed or not
-from compdiag.analyses.perf_stats import compile_text  # noqa: E402
+from compdiag.views.perf import compile_text  # noqa: E402
 
 SEED = REPO / "benchmarks" / "perf_gpu" / "seed.py"
 PLAIN = REPO / "benchmarks" / "perf_gpu" / "plain_timing.py"

@@ -199,8 +199,9 @@ def measure(store: Path, rounds: int = 3, keys_too: bool = True) -> dict:
 
 # What `python -m compdiag tui` imports before its app starts, as cli.main and cmd_tui do it:
 # the cli, the tui subcommand's module alone, then (collector off) the app.
-START_PATH = ("import compdiag.cli as cli; cli._extras_for('tui'); import gc; gc.disable(); "
-              "import compdiag_tui.app")
+START_PATH = ("import compdiag.cli as cli; "
+              "cli.build_parser([c for c in cli.COMMANDS if c[0] == 'tui']); "
+              "import gc; gc.disable(); import compdiag_tui.app")
 
 
 def startup_costs(reps: int = 5) -> dict:

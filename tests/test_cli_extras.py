@@ -1,23 +1,65 @@
-"""A broken analysis module must not take the core commands down (fail open)."""
+"""A broken command module must not take the other commands down (fail open), and the layers
+import downward only: commands never import the cli, views never import commands or the cli,
+analyses neither print through rich nor import anything above them."""
 
 from __future__ import annotations
 
-import compdiag.cli as cli
+import ast
+from pathlib import Path
+
+import pytest
+
+from compdiag.cli import COMMANDS, build_parser, main
+
+PACKAGE = Path(__file__).resolve().parent.parent / "compdiag"
 
 
-def test_broken_extra_module_leaves_core_commands_working(tmp_path, monkeypatch, capsys):
-    (tmp_path / "broken_thing_cli.py").write_text("raise RuntimeError('boom at import')\n")
+def test_broken_command_module_leaves_the_other_commands_working(tmp_path, monkeypatch, capsys):
+    (tmp_path / "broken_thing_cmd.py").write_text("raise RuntimeError('boom at import')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(cli, "EXTRA_MODULES", ("broken_thing_cli", "compdiag.analyses.explain_cli"))
-    monkeypatch.setattr(cli, "_EXTRA_COMMANDS", [])
-    monkeypatch.setattr(cli, "_EXTRA_HELP", {})
-    monkeypatch.setattr(cli, "_EXTRA_BROKEN", [])
+    commands = [*COMMANDS, ("broken_thing", "broken_thing_cmd")]
     store = tmp_path / "none.db"
-    assert cli.main(["runs", "--store", str(store)]) == 2  # the core command still parses
+    # a parser holding the broken module still parses the others, and main runs them
+    assert build_parser(commands).parse_args(["runs", "--store", str(store)]).command == "runs"
+    assert main(["runs", "--store", str(store)], commands) == 2
     assert "no store at" in capsys.readouterr().err
-    assert cli.main(["broken_thing", "x"]) == 2
+    assert main(["broken_thing", "x"], commands) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "boom at import" in err and "unavailable" in err
+    # options the command would have taken do not hide the fault behind argparse's usage
+    assert main(["broken_thing", "--store", str(store), "--json"], commands) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "boom at import" in err and "unavailable" in err
     # explain still loads beside the broken one, and a second main() registers nothing twice
-    assert cli.main(["explain", "--store", str(store)]) == 2
-    assert [n for n, _ in cli._EXTRA_COMMANDS].count("explain") == 1
+    assert main(["explain", "--store", str(store)], commands) == 2
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"], commands)
+    assert exc.value.code == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()
+              if line.startswith("    ") and line[4:5].strip()]  # not a wrapped help line
+    assert listed.count("explain") == 1
+    assert "broken_thing" in listed and listed[:len(COMMANDS)] == [n for n, _ in COMMANDS]
+
+
+def _imports(path: Path) -> set[str]:
+    """The modules a file imports, at any depth (lazy imports inside functions too)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            out.add(node.module)
+    return out
+
+
+@pytest.mark.parametrize("folder, banned", [
+    ("commands", ("compdiag.cli",)),
+    ("views", ("compdiag.cli", "compdiag.commands")),
+    ("perf", ("compdiag.cli", "compdiag.commands", "compdiag.views")),
+    ("analyses", ("compdiag.cli", "compdiag.commands", "compdiag.views", "rich")),
+])
+def test_layers_import_downward_only(folder, banned):
+    for path in sorted((PACKAGE / folder).glob("*.py")):
+        bad = [m for m in _imports(path) if any(m == b or m.startswith(b + ".") for b in banned)]
+        assert not bad, f"{path.relative_to(PACKAGE.parent)} imports {bad}"

@@ -19,6 +19,7 @@ from compdiag.analyses.perf import compare_modes, recommend, report
 from compdiag.ingest.ingestor import Ingestor
 from compdiag.store.reader import Reader
 from compdiag.store.writer import Writer
+from compdiag.views.perf import compile_text
 
 
 # -- statistics --------------------------------------------------------------------------------
@@ -321,9 +322,9 @@ def test_autotuning_share_of_a_compile_is_named():
     assert _totals([], {}, compiles)["autotune_s"] == 50.0
     assert _totals([], {}, [{"stage_times": {"total": 3.0}}])["autotune_s"] is None
     slow = dict(_row("max-autotune", 2.1, 1.9, 2.3, 73.6), autotune_s=52.0)
-    assert S.compile_text(slow) == "73.6 s (52.0 s autotuning)"
+    assert compile_text(slow) == "73.6 s (52.0 s autotuning)"
     # A tenth of the compile or less is not worth a mention.
-    assert S.compile_text(dict(slow, autotune_s=7.0)) == "73.6 s"
+    assert compile_text(dict(slow, autotune_s=7.0)) == "73.6 s"
     rec = recommend([_row("default", 2.0, 1.8, 2.2, 12.0), slow])
     assert any("6.1x the compile time (52.0 s of its 73.6 s is autotuning)" in r
                for r in rec["reasons"]), rec["reasons"]

@@ -290,7 +290,8 @@ async def test_runs_list_and_back(demo: Path) -> None:
 
 @sync
 async def test_runs_list_diffs_a_marked_run_with_the_highlighted_one(demo: Path) -> None:
-    from compdiag.analyses.diff import describe, diff_runs
+    from compdiag.analyses.diff import diff_runs
+    from compdiag.views.diff import describe
     from compdiag.store.reader import Reader
     from compdiag_tui.screens import DiffScreen
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from compdiag.analyses.perf_cli import _file, build_document
+from compdiag.perf.session import build_document, file_report
 from compdiag_tui import CompdiagApp
 from compdiag_tui.demo_store import USER_SOURCE, build_demo_store
 from compdiag_tui.perf_format import ci_text, times_x
@@ -31,7 +31,7 @@ def perf_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
     (root / "model.py").write_text(USER_SOURCE)
     store = build_demo_store(root / "demo.db", compiles=14, runs=3, cwd=str(root), perf=True)
     doc = build_document(store, [("default", 3, 0), ("reduce-overhead", 2, 0)], compare=True)
-    _file(store, doc)
+    file_report(store, doc)
     return store, doc
 
 
@@ -253,7 +253,7 @@ def test_a_repeat_process_is_shown_with_its_modes_report(tmp_path):
                              perf=True)
     doc = build_document(store, [("default", 3, 0), ("reduce-overhead", 2, 0),
                                  ("reduce-overhead", 1, 0)], compare=True)
-    _file(store, doc)
+    file_report(store, doc)
     model = StoreModel(store)
     assert model.perf_section(1)["mode"] == "reduce-overhead"
     assert model.perf_section(3)["mode"] == "default"

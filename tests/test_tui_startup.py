@@ -42,9 +42,10 @@ def test_compdiag_tui_command_loads_only_its_own_module(tmp_path: Path) -> None:
         import sys
         from compdiag.cli import main
         assert main(["tui", "--store", {str(tmp_path / "none.db")!r}]) == 2
-        others = [m for m in sys.modules if m.endswith("_cli") and m != "compdiag.tui_cli"]
-        assert not others, others          # explain_cli, minify_cli, ... were not imported
-        assert "compdiag.tui_cli" in sys.modules
+        others = [m for m in sys.modules if m.startswith("compdiag.commands.")
+                  and m not in ("compdiag.commands.tui", "compdiag.commands._common")]
+        assert not others, others          # commands.explain, commands.minify, ... were not imported
+        assert "compdiag.commands.tui" in sys.modules
     """, tmp_path)
     assert loaded == []
 
@@ -56,7 +57,7 @@ def test_first_screen_needs_no_heavy_module(tmp_path: Path) -> None:
     # are what the first screen cost (the probe records them instead of preloading).
     loaded = _loaded(f"""
         import asyncio, sys
-        import compdiag.tui_cli
+        import compdiag.commands.tui
         from compdiag_tui import CompdiagApp
         from compdiag_tui.screens import RunScreen
         from compdiag_tui.widgets import CompileSummary

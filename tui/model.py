@@ -128,7 +128,8 @@ class StoreModel:
 
     def diff(self, run_a: int, run_b: int) -> list[tuple[str, str]]:
         """What two runs did differently, as `compdiag diff` prints it: (kind, text) lines."""
-        from compdiag.analyses.diff import describe, diff_runs
+        from compdiag.analyses.diff import diff_runs
+        from compdiag.views.diff import describe
 
         return describe(diff_runs(self.reader, run_a, run_b))
 

@@ -1,6 +1,6 @@
 """How the TUI words a `compdiag perf` report (the --json document `Reader.perf_report` returns):
 speed-ups with their 95% interval, verdict colours, times and sizes, in `compdiag perf`'s own
-words where its text report has them (compdiag.analyses.perf_stats' formatters).
+words where its text report has them (compdiag.views.perf's formatters).
 Imported by the perf screen and its widgets only, never on the way to the first screen."""
 
 from __future__ import annotations
@@ -9,11 +9,10 @@ from typing import Any
 
 from rich.text import Text
 
-from compdiag.analyses.perf_stats import fmt_ci as ci_text
-from compdiag.analyses.perf_stats import fmt_mib as mib
-from compdiag.analyses.perf_stats import (compile_text, fmt_ratio, fmt_time, payback_text,
-                                          short_function)
-from compdiag.analyses.perf_stats import fmt_x as times_x
+from compdiag.views.perf import compile_text, fmt_ratio, fmt_time, payback_text, short_function
+from compdiag.views.perf import fmt_ci as ci_text
+from compdiag.views.perf import fmt_mib as mib
+from compdiag.views.perf import fmt_x as times_x
 
 __all__ = ["VERDICT_STYLE", "ci_text", "compile_text", "fmt_ratio", "fmt_time",
            "graph_perf_line", "median", "mib", "payback_text", "ratio_text", "short_function",

@@ -5,13 +5,15 @@ is the ratio of medians, and its 95% confidence interval comes from a percentile
 (paired when the samples were taken in alternating pairs, which cancels slow drift of a loaded
 machine). The verdict says "within noise" whenever that interval contains 1.0 (or the ratio's
 own threshold), so a difference smaller than the noise is never reported as a speed-up.
+
+fmt_time and autotune_share stay here because analyses/perf.py words its limiters with them; the
+report's other formatters are compdiag/views/perf.py's.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import re
 from dataclasses import asdict, dataclass
 from typing import Any, Sequence
 
@@ -136,11 +138,12 @@ def fmt_time(s: float | None) -> str:
         return "-"
     for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "us"), (1e-9, "ns")):
         if abs(s) >= scale or unit == "ns":
-            return f"{_sig3(s / scale)} {unit}"
+            return f"{sig3(s / scale)} {unit}"
     return "-"
 
 
-def _sig3(v: float) -> str:
+def sig3(v: float) -> str:
+    """Three significant digits (fmt_time's, and the speed-ups' of compdiag/views/perf.py)."""
     if abs(v) >= 100:
         return f"{v:.0f}"
     if abs(v) >= 10:
@@ -148,47 +151,8 @@ def _sig3(v: float) -> str:
     return f"{v:.2f}"
 
 
-def fmt_ratio(v: float | None) -> str:
-    return "-" if v is None or not math.isfinite(v) else _sig3(v)
-
-
-def fmt_x(v: float | None) -> str:
-    """A speed-up: '1.61x', '-' when there is none."""
-    return "-" if v is None or not math.isfinite(v) else fmt_ratio(v) + "x"
-
-
-def fmt_ci(lo: float | None, hi: float | None) -> str:
-    """A speed-up's interval: '1.59-1.63', '-' when there is none."""
-    return "-" if lo is None or hi is None else f"{fmt_ratio(lo)}-{fmt_ratio(hi)}"
-
-
-def fmt_mib(b: int | None) -> str:
-    return "-" if not b else f"{b / 2**20:.0f} MiB"
-
-
-def short_function(name: str | None) -> str:
-    """Dynamo's resume functions by what they resume: 'hot @9+'."""
-    if not name:
-        return "?"
-    m = re.match(r"torch_dynamo_resume_in_(\w+?)_at_(\d+)$", name)
-    return f"{m.group(1)} @{m.group(2)}+" if m else name
-
-
-def payback_text(g: dict[str, Any]) -> str:
-    """A graph row's payback: 'N calls', 'never' (not faster), '-' (unknown)."""
-    if g.get("payback_calls"):
-        return f"{g['payback_calls']} calls"
-    return "never" if g["speedup"]["verdict"] in ("slower", "within noise") else "-"
-
-
 def autotune_share(r: dict[str, Any]) -> float | None:
     """Seconds of a mode's compile spent autotuning, when that is at least a tenth of it (below
     that it would only clutter the compile column)."""
     tuned, total = r.get("autotune_s"), r.get("compile_s")
     return tuned if tuned and total and tuned >= 0.1 * total else None
-
-
-def compile_text(r: dict[str, Any]) -> str:
-    """A mode row's compile time: '73.6 s', or '73.6 s (52.1 s autotuning)'."""
-    tuned = autotune_share(r)
-    return fmt_time(r.get("compile_s")) + (f" ({fmt_time(tuned)} autotuning)" if tuned else "")

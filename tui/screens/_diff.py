@@ -9,7 +9,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
-from compdiag.analyses.diff import STYLES
+from compdiag.views.diff import STYLES
 from compdiag_tui.widgets import KeyBar
 
 

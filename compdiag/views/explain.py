@@ -1,16 +1,13 @@
-"""`compdiag explain [RUN] [--json]`: registered with the CLI through COMMANDS (see cli.py);
-the terminal view lives here, the analysis in explain.py."""
+"""`compdiag explain`'s document (the --json contract of DESIGN.md) and its terminal view: one
+panel per diagnosis, most important first, with the user's line and the fix."""
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import sys
-from pathlib import Path
 from typing import Any
 
-from compdiag.store.schema import SCHEMA_VERSION, default_store_path
+from compdiag.store.schema import SCHEMA_VERSION
+from compdiag.views.show import run_summary
 
 _KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
                "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue"}
@@ -21,7 +18,6 @@ _KIND_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "g
 
 def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
     from compdiag.analyses.explain import explain, public
-    from compdiag.views.show import run_summary
 
     run = reader.run(run_id)
     summary = run_summary(reader, run)
@@ -30,39 +26,6 @@ def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
             "diagnoses": [public(d) for d in explain(reader, run_id)]}
 
 
-def cmd_explain(args: argparse.Namespace) -> int:
-    from compdiag.cli import CLIError
-    from compdiag.store.reader import Reader
-
-    if args.limit < 1:
-        raise CLIError(f"--limit must be at least 1, not {args.limit}")
-    store = args.store if args.store is not None else default_store_path()
-    with Reader(store) as reader:
-        doc = explain_document(reader, reader.resolve_run(args.run))
-    if args.json:
-        json.dump(doc, sys.stdout, default=repr)
-        sys.stdout.write("\n")
-    else:
-        from rich.console import Console
-
-        print_explain(doc, Console(), limit=args.limit)
-    return 0
-
-
-def register(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--store", type=Path, default=None, metavar="DB",
-                   help="the SQLite log store (default ./.compdiag/compdiag.db)")
-    p.add_argument("run", nargs="?", metavar="RUN", help="run id (default: the latest)")
-    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    p.add_argument("--limit", type=int, default=10, metavar="N",
-                   help="show at most N diagnoses in the terminal (default 10; --json has all)")
-    p.set_defaults(func=cmd_explain)
-
-
-COMMANDS = [("explain", register, "ranked diagnoses with the user's line and the fix")]
-
-
-# -- the terminal view -------------------------------------------------------------------------
 def _excerpt(frame: dict[str, Any]):
     """Syntax-highlighted lines around the user's line, or None when the file is gone."""
     from rich.syntax import Syntax

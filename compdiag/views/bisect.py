@@ -1,4 +1,5 @@
-"""The bisect's terminal view: a progress bar and a step log on stderr, a summary on stdout."""
+"""`compdiag bisect`'s terminal view: a progress bar and a step log on stderr, a summary on
+stdout."""
 
 from __future__ import annotations
 

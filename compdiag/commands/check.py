@@ -1,19 +1,18 @@
-"""`compdiag check SCRIPT|RUN [--rtol R --atol A] [--junit FILE]`: accuracy as a CI gate."""
+"""`compdiag check SCRIPT|RUN [--rtol R --atol A] [--junit FILE]`: accuracy as a CI gate (the
+verdicts are compdiag/analyses/accuracy.py, the view compdiag/views/check.py)."""
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 
-from compdiag.analyses.accuracy import EXIT_SCRIPT_FAILED, junit_xml, report
+from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
+
+HELP = "accuracy of compiled graphs against eager (CI exit code)"
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    from compdiag.cli import _store_arg
-
-    _store_arg(p)
+    add_store_arg(p)
     p.add_argument("--rtol", type=float, default=None, help="relative tolerance")
     p.add_argument("--atol", type=float, default=None, help="absolute tolerance")
     p.add_argument("--junit", type=Path, default=None, metavar="FILE",
@@ -25,11 +24,12 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from compdiag.analyses.accuracy import junit_xml, report
     from compdiag.capture.runner import run_program
-    from compdiag.cli import CLIError, _store
     from compdiag.store.reader import Reader
+    from compdiag.views.check import check_document, print_check
 
-    store = _store(args)
+    store = store_path(args)
     target = args.target
     if Path(target).is_file():
         env = {"COMPDIAG_CHECK_ACCURACY": "1"}
@@ -57,36 +57,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         args.junit.parent.mkdir(parents=True, exist_ok=True)
         args.junit.write_text(junit_xml(rep, name))
     if args.json:
-        from compdiag.store.schema import SCHEMA_VERSION
-
-        json.dump({"schema_version": SCHEMA_VERSION, "run": run_id, "exit": rep.verdict,
-                   "graphs": [{"compile_id": g.compile_id, "ok": g.ok, "message": g.message,
-                               "outputs": g.outputs} for g in rep.graphs]},
-                  sys.stdout, default=repr)
-        sys.stdout.write("\n")
+        emit_json(check_document(rep))
     else:
-        _print(rep)
+        from rich.console import Console
+
+        print_check(rep, Console(stderr=True))
     return rep.verdict
 
-
-def _print(rep) -> None:
-    from rich.console import Console
-
-    console = Console(stderr=True)
-    if rep.verdict == EXIT_SCRIPT_FAILED:
-        console.print(f"[bold red]compdiag check: the script failed[/] (exit {rep.exit_code}, "
-                      f"run {rep.run_id})")
-    for g in rep.graphs:
-        mark = "[green]ok[/]" if g.ok else "[bold red]MISMATCH[/]"
-        console.print(f"  graph {g.compile_id}: {mark}  {g.message if not g.ok else ''}")
-    if not rep.graphs and rep.verdict != EXIT_SCRIPT_FAILED:
-        console.print("compdiag check: no compiled graph was called; nothing to compare")
-    elif rep.verdict == 0:
-        console.print(f"compdiag check: {len(rep.graphs)} compiled graphs match eager")
-    elif rep.verdict == 1:
-        bad = sum(not g.ok for g in rep.graphs)
-        console.print(f"[bold red]compdiag check: {bad} of {len(rep.graphs)} compiled graphs "
-                      "disagree with eager[/]")
-
-
-COMMANDS = [("check", register, "accuracy of compiled graphs against eager (CI exit code)")]

@@ -15,11 +15,13 @@ import signal
 import sys
 from pathlib import Path
 
-from compdiag.cli import CLIError, _emit_json, _store, _store_arg
+from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
+
+HELP = "find the backend, compiler subsystem and n-th application that breaks a program"
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    _store_arg(p)
+    add_store_arg(p)
     _options(p)
     p.add_argument("words", nargs=argparse.REMAINDER, metavar="[RUN] [-- CMD ...]",
                    help="a captured run to re-run, or the command to bisect after --")
@@ -36,10 +38,6 @@ def _options(p: argparse.ArgumentParser) -> None:
                    help="start every probe in a fresh python (no forked warm interpreter)")
 
 
-COMMANDS = [("bisect", register,
-             "find the backend, compiler subsystem and n-th application that breaks a program")]
-
-
 def _split(args: argparse.Namespace) -> tuple[str | None, list[str]]:
     words = list(args.words or [])
     if "--" in words:
@@ -50,7 +48,7 @@ def _split(args: argparse.Namespace) -> tuple[str | None, list[str]]:
     else:
         head, cmd = words, []
     late = argparse.ArgumentParser(prog="compdiag bisect", add_help=False)
-    _store_arg(late)
+    add_store_arg(late)
     _options(late)
     ns, rest = late.parse_known_args(head)
     for key in ("json", "jobs", "store", "no_warm", "timeout"):
@@ -80,7 +78,7 @@ def _from_run(args: argparse.Namespace, run: str | None):
     from compdiag.bisect.runner import Oracle
     from compdiag.store.reader import Reader
 
-    with Reader(_store(args)) as reader:
+    with Reader(store_path(args)) as reader:
         run_id = reader.resolve_run(run)
         row = reader.run(run_id)
         all_failures = reader.failures(run_id)
@@ -133,7 +131,7 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from compdiag.bisect.view import ProgressView, print_report
+    from compdiag.views.bisect import ProgressView, print_report
 
     err = Console(stderr=True, highlight=False)
     from compdiag.bisect.runner import stale_bisect_status
@@ -158,7 +156,7 @@ def cmd_bisect(args: argparse.Namespace) -> int:
     if run_id is not None:
         doc["run"] = run_id
     if args.json:
-        _emit_json(doc)
+        emit_json(doc)
     else:
         print_report(report, doc, Console(highlight=False))
     if report.error:

@@ -1,16 +1,19 @@
-"""`compdiag tui [RUN] [--store DB]`: registered through cli._load_extras (COMMANDS)."""
+"""`compdiag tui [RUN] [--store DB]`: the Textual app (compdiag_tui), imported only for this
+subcommand."""
 
 from __future__ import annotations
 
 import argparse
 import gc
 
-from compdiag.cli import _store, _store_arg
+from compdiag.commands._common import add_store_arg, store_path
 from compdiag.store.reader import Reader
+
+HELP = "browse runs, compile stages, graphs, kernels and diagnoses"
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
-    store = _store(args)
+    store = store_path(args)
     with Reader(store) as reader:           # one-line errors for a missing or foreign store
         run_id = reader.resolve_run(args.run) if args.run is not None else None
     # Start-up allocates a few hundred thousand objects (Textual's modules, the compile index)
@@ -29,9 +32,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
 
 def register(p: argparse.ArgumentParser) -> None:
-    _store_arg(p)
+    add_store_arg(p)
     p.add_argument("run", nargs="?", metavar="RUN", help="run id (default: the latest)")
     p.set_defaults(func=cmd_tui)
 
-
-COMMANDS = [("tui", register, "browse runs, compile stages, graphs, kernels and diagnoses")]

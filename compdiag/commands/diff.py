@@ -1,0 +1,38 @@
+"""`compdiag diff RUN_A RUN_B [--json]`: the comparison lives in compdiag/analyses/diff.py, the
+document and the terminal view in compdiag/views/diff.py."""
+
+from __future__ import annotations
+
+import argparse
+
+from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
+
+HELP = ("what two runs did differently: compiles, breaks, recompiles, failures, kernels, CUDA "
+        "graphs, autotuning winners, accuracy")
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from compdiag.store.reader import Reader
+    from compdiag.views.diff import diff_document, print_diff
+
+    with Reader(store_path(args)) as reader:
+        run_a, run_b = reader.resolve_run(args.run_a), reader.resolve_run(args.run_b)
+        if run_a == run_b:
+            raise CLIError(f"RUN_A and RUN_B are both run {run_a}: give two different runs")
+        doc = diff_document(reader, run_a, run_b)
+    if args.json:
+        emit_json(doc)
+    else:
+        from rich.console import Console
+
+        print_diff(doc, Console(highlight=False))
+    return 0
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    add_store_arg(p)
+    p.add_argument("run_a", metavar="RUN_A", help="run id, or 'latest'")
+    p.add_argument("run_b", metavar="RUN_B", help="run id, or 'latest'")
+    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    p.set_defaults(func=cmd_diff)
+

@@ -1,0 +1,33 @@
+"""`compdiag check`'s document (--json) and its verdict lines on stderr, from an accuracy report
+(compdiag/analyses/accuracy.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compdiag.analyses.accuracy import EXIT_SCRIPT_FAILED, AccuracyReport
+
+
+def check_document(rep: AccuracyReport) -> dict[str, Any]:
+    from compdiag.store.schema import SCHEMA_VERSION
+
+    return {"schema_version": SCHEMA_VERSION, "run": rep.run_id, "exit": rep.verdict,
+            "graphs": [{"compile_id": g.compile_id, "ok": g.ok, "message": g.message,
+                        "outputs": g.outputs} for g in rep.graphs]}
+
+
+def print_check(rep: AccuracyReport, console: Any) -> None:
+    if rep.verdict == EXIT_SCRIPT_FAILED:
+        console.print(f"[bold red]compdiag check: the script failed[/] (exit {rep.exit_code}, "
+                      f"run {rep.run_id})")
+    for g in rep.graphs:
+        mark = "[green]ok[/]" if g.ok else "[bold red]MISMATCH[/]"
+        console.print(f"  graph {g.compile_id}: {mark}  {g.message if not g.ok else ''}")
+    if not rep.graphs and rep.verdict != EXIT_SCRIPT_FAILED:
+        console.print("compdiag check: no compiled graph was called; nothing to compare")
+    elif rep.verdict == 0:
+        console.print(f"compdiag check: {len(rep.graphs)} compiled graphs match eager")
+    elif rep.verdict == 1:
+        bad = sum(not g.ok for g in rep.graphs)
+        console.print(f"[bold red]compdiag check: {bad} of {len(rep.graphs)} compiled graphs "
+                      "disagree with eager[/]")
