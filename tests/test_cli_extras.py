@@ -53,13 +53,20 @@ def _imports(path: Path) -> set[str]:
     return out
 
 
+_ABOVE_ANALYSES = ("compdiag.cli", "compdiag.commands", "compdiag.views", "compdiag.perf",
+                   "compdiag.capture", "compdiag.minify", "compdiag.bisect", "compdiag.importer",
+                   "compdiag_tui")
+
+
 @pytest.mark.parametrize("folder, banned", [
     ("commands", ("compdiag.cli",)),
     ("views", ("compdiag.cli", "compdiag.commands")),
     ("perf", ("compdiag.cli", "compdiag.commands", "compdiag.views")),
-    ("analyses", ("compdiag.cli", "compdiag.commands", "compdiag.views", "rich")),
+    ("analyses", _ABOVE_ANALYSES + ("rich",)),
+    ("ingest", _ABOVE_ANALYSES + ("compdiag.analyses",)),
+    ("store", _ABOVE_ANALYSES + ("compdiag.analyses", "compdiag.ingest")),
 ])
 def test_layers_import_downward_only(folder, banned):
-    for path in sorted((PACKAGE / folder).glob("*.py")):
+    for path in sorted((PACKAGE / folder).rglob("*.py")):
         bad = [m for m in _imports(path) if any(m == b or m.startswith(b + ".") for b in banned)]
         assert not bad, f"{path.relative_to(PACKAGE.parent)} imports {bad}"
