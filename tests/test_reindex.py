@@ -115,3 +115,26 @@ def test_reindex_of_a_path_that_is_not_a_store_is_a_one_line_error(tmp_path: Pat
     p = _cli("reindex", "--store", tmp_path / "missing.db")
     assert p.returncode == 2 and "no store at" in p.stderr
     assert not (tmp_path / "missing.db").exists()
+
+
+def _upgrade(path: str) -> None:
+    ensure_current(path)
+
+
+def test_ranks_upgrading_one_store_at_once_derive_each_fact_once(old_store: Path,
+                                                                 tmp_path: Path) -> None:
+    """Ranks of one job may open the same older store together: one upgrades it, the others
+    find it current; no fact is derived twice."""
+    import multiprocessing
+
+    alone = tmp_path / "alone.db"
+    alone.write_bytes(old_store.read_bytes())
+    reindex(alone)
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_upgrade, args=(str(old_store),)) for _ in range(3)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    assert _tables(old_store) == _tables(alone)

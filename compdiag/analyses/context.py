@@ -13,11 +13,11 @@ from compdiag.analyses.diagnosis import UserFrame
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
 from compdiag.store.reader import Reader
+from compdiag.store.schema import DEFAULT_STORE
 
 # A failure of this kind is Dynamo refusing a function that recompiled too often.
 _LIMIT_MARKERS = ("recompile limit exceeded", "recompile_limit", "cache_size_limit",
                   "accumulated_recompile_limit")
-DEFAULT_STORE = os.path.join(".compdiag", "compdiag.db")
 
 
 class RunContext:

@@ -48,8 +48,10 @@ class _FactsOnly:
         """A replay repeats the warnings its run already has."""
 
 
-def reindex(path: Path | str) -> Reindexed:
-    """Upgrade the store's layout if it is older, then rebuild every run's derived facts."""
+def reindex(path: Path | str, *, only_if_older: bool = False) -> Reindexed:
+    """Upgrade the store's layout if it is older, then rebuild every run's derived facts.
+    `only_if_older`: rebuild nothing when the layout is already current (another process,
+    e.g. another rank of the same job, upgraded it first)."""
     path = Path(path)
     conn = connect(path, create=True, upgrade=True)
     try:
@@ -61,6 +63,8 @@ def reindex(path: Path | str) -> Reindexed:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
         run_ids = [r[0] for r in conn.execute("SELECT id FROM runs ORDER BY id")]
+        if only_if_older and version >= STORE_VERSION:
+            return Reindexed(path=path, from_version=version, runs=0, records=0)
         conn.execute("BEGIN IMMEDIATE")
         for table in REINDEXED_TABLES:
             conn.execute(f"DELETE FROM {table}")
@@ -106,7 +110,9 @@ def ensure_current(path: Path | str, note: Any = None) -> Reindexed | None:
     try:
         connect(Path(path), create=False).close()
     except StoreNeedsReindex:
-        done = reindex(path)
+        done = reindex(path, only_if_older=True)
+        if done.from_version >= STORE_VERSION:
+            return None  # upgraded meanwhile by another process
         if note is not None:
             note(f"compdiag: upgraded {done.path} from store schema {done.from_version} to "
                  f"{STORE_VERSION} (facts re-derived from {done.records} raw records)")
