@@ -36,6 +36,11 @@ def _start_capture():
         import torch
 
         writer.update_run(run_id, torch_version=torch.__version__)
+        from compdiag.formats.torch_versions import note
+
+        untested = note(torch.__version__)
+        if untested:
+            print(f"compdiag: {untested}", file=sys.stderr)
         if os.environ.get("COMPDIAG_CHECK_ACCURACY"):
             capture.install_accuracy_check(_float_env("COMPDIAG_RTOL"), _float_env("COMPDIAG_ATOL"))
         if os.environ.get("COMPDIAG_PERF"):  # `compdiag perf`: eager vs compiled per graph

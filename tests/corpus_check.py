@@ -1,0 +1,99 @@
+"""One corpus case, run and judged as `tests/test_corpus.py` and the compatibility script
+(`benchmarks/compat/run.py`) both do: `compdiag run` the script (with its sidecar's
+`run_args`), `compdiag explain --json` it, and hold the top diagnosis and the exit status
+against the sidecar, `corpus/NAME.expected.json`.
+
+A sidecar may carry per-torch expectations: `"torch": {"2.15": {...}}` overrides its keys for
+torch 2.15 and newer (the highest version at or below the running one applies), for a case
+whose trigger or wording a torch release changed."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+TIMEOUT = int(os.environ.get("COMPDIAG_CORPUS_TIMEOUT", "300"))
+
+
+def _release(version: str) -> tuple[int, ...]:
+    m = re.match(r"^(\d+)\.(\d+)", version)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def load_sidecar(path: Path, torch_version: str | None = None) -> dict[str, Any]:
+    """The sidecar's expectations, with the per-torch overrides for `torch_version` applied."""
+    spec = json.loads(path.read_text())
+    for key in ("script", "kind", "lineno"):
+        assert key in spec, f"{path.name} lacks {key!r}"
+    by_torch = spec.pop("torch", {}) or {}
+    if torch_version:
+        for version in sorted(by_torch, key=_release):
+            if _release(version) <= _release(torch_version):
+                spec.update(by_torch[version])
+    return spec
+
+
+def run_case(name: str, workdir: Path, cache_dir: Path, run_args: list[str] | None = None,
+             python: str = sys.executable) -> dict[str, Any]:
+    """Run one corpus script under capture, then explain it; both as the CLI would."""
+    store = workdir / (name.replace("/", "_") + ".db")
+    # One compile thread: no worker pool to spawn per script on a 2-core machine.
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(cache_dir), PYTHONUNBUFFERED="1",
+               TORCHINDUCTOR_COMPILE_THREADS="1")
+    env.pop("TORCH_LOGS", None)
+    env.pop("TORCH_TRACE", None)
+    run = subprocess.run([python, "-m", "compdiag", "run", "--store", str(store),
+                          *(run_args or []), str(CORPUS / f"{name}.py")], cwd=workdir, env=env,
+                         capture_output=True, text=True, timeout=TIMEOUT)
+    exp = subprocess.run([python, "-m", "compdiag", "explain", "--store", str(store),
+                          "--json"], cwd=workdir, env=env, capture_output=True, text=True,
+                         timeout=120)
+    doc = json.loads(exp.stdout) if exp.returncode == 0 and exp.stdout.strip() else None
+    return {"run_rc": run.returncode, "run_stderr": run.stderr[-3000:], "explain_rc":
+            exp.returncode, "explain_stderr": exp.stderr[-3000:], "doc": doc}
+
+
+def top_problems(diag: dict[str, Any], spec: dict[str, Any]) -> list[str]:
+    """Why the top diagnosis does not match the sidecar (empty: it matches)."""
+    problems = []
+    if diag["kind"] != spec["kind"]:
+        problems.append(f"kind {diag['kind']!r} != {spec['kind']!r}")
+    if spec.get("stage") and diag.get("stage") != spec["stage"]:
+        problems.append(f"stage {diag.get('stage')!r} != {spec['stage']!r}")
+    if spec.get("gb_code") and diag.get("gb_code") != spec["gb_code"]:
+        problems.append(f"gb_code {diag.get('gb_code')!r} != {spec['gb_code']!r}")
+    text = f"{diag.get('reason')} {diag.get('explanation')}".lower()
+    if spec.get("reason") and spec["reason"].lower() not in text:
+        problems.append(f"reason/explanation lacks {spec['reason']!r}: {diag.get('reason')!r}")
+    if spec.get("fix") and spec["fix"].lower() not in (diag.get("fix") or "").lower():
+        problems.append(f"fix lacks {spec['fix']!r}: {diag.get('fix')!r}")
+    uf = diag.get("user_frame") or {}
+    if not (uf.get("filename") or "").endswith("corpus/" + spec["script"]):
+        problems.append(f"user file {uf.get('filename')!r} is not corpus/{spec['script']}")
+    if uf.get("lineno") != spec["lineno"]:
+        problems.append(f"user line {uf.get('lineno')} != {spec['lineno']}")
+    if not uf.get("line"):
+        problems.append("no source line")
+    return problems
+
+
+def case_problems(result: dict[str, Any], spec: dict[str, Any]) -> list[str]:
+    """Everything wrong with one case's run: explain failed, nothing diagnosed, the top
+    diagnosis is not the sidecar's, or the exit status is not the program's (a failure case
+    exits non-zero, the others zero)."""
+    if result["explain_rc"] != 0 or result["doc"] is None:
+        return [f"explain failed: {result['explain_stderr'][-500:]}"]
+    if not result["doc"]["diagnoses"]:
+        return [f"no diagnosis; run stderr: {result['run_stderr'][-500:]}"]
+    problems = top_problems(result["doc"]["diagnoses"][0], spec)
+    if spec["kind"] == "failure" and result["run_rc"] == 0:
+        problems.append("the run exited 0, a failure case must not")
+    if spec["kind"] != "failure" and result["run_rc"] != 0:
+        problems.append(f"the run exited {result['run_rc']}: {result['run_stderr'][-500:]}")
+    return problems
