@@ -598,3 +598,15 @@ def test_the_fact_parsers_never_raise(text: str) -> None:
                   P.guard_values, P.graph_nodes, P.fallback_calls, P.perf_hint,
                   P.scheduler_node, P.scheduler_node_names, P.debug_context):
         parse(text)
+
+
+def test_graph_nodes_of_a_torch_2_15_backward_graph() -> None:
+    """torch 2.15 notes a backward node's line as '# Backward of forward node: File: ...'."""
+    graph = ("        # Backward of forward node: File: /u/a.py:8 in step, code: return "
+             "(torch.relu(x) * y).sum()\n"
+             '        expand: "f32[16][0]cpu" = torch.ops.aten.expand.default(tangents_1, [16])\n'
+             '        relu: "f32[16][1]cpu" = torch.ops.aten.relu.default(primals_1)\n')
+    assert {n["node"]: (n["lineno"], n["line"]) for n in P.graph_nodes(graph)} == {
+        "expand": (8, "return (torch.relu(x) * y).sum()"),
+        "relu": (8, "return (torch.relu(x) * y).sum()")}
+    assert P.graph_node_lines(graph)["relu"] == "/u/a.py:8  return (torch.relu(x) * y).sum()"

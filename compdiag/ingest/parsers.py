@@ -377,7 +377,10 @@ def _call_sites(code: str, prefix: str) -> list[dict[str, Any]]:
     return out
 
 
-_GRAPH_FILE = re.compile(r"#\s*File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)")
+# '# File: f.py:8 in step, code: ...'; torch 2.15 writes a backward node's as '# Backward of
+# forward node: File: f.py:8 in step, code: ...'.
+_GRAPH_FILE = re.compile(r"#[^#\n]*?\bFile: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), "
+                         r"code: (?P<code>.*)")
 _GRAPH_NODE = re.compile(r"^\s*(?P<name>\w+)(?:: \"[^\"]*\")? = torch\.ops\.(?P<op>[\w.]+)\(")
 
 

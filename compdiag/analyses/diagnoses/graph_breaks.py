@@ -64,6 +64,8 @@ FORMAT_FIX = ("Formatting a tensor into a string needs its values, which a graph
               "have: build the message outside the compiled function (return the tensor and "
               "format it after the call), or guard it with "
               "`if not torch.compiler.is_compiling():`.")
+TIME_FIX = ("Timing inside a compiled function measures tracing, not execution, and breaks "
+            "the graph: time the call from outside (with torch.cuda.synchronize() on GPU).")
 _BUILTIN_NAME = re.compile(r"builtin (?:operator )?`?(\w+)`?")
 
 
@@ -95,8 +97,7 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
         return ("Stack introspection (inspect.stack, sys._getframe, traceback) cannot be "
                 "traced: compute it once outside the compiled function and pass the result in.")
     if module == "time":
-        return ("Timing inside a compiled function measures tracing, not execution, and breaks "
-                "the graph: time the call from outside (with torch.cuda.synchronize() on GPU).")
+        return TIME_FIX
     return (f"`{target}` is a builtin or C-extension function Dynamo will not trace. Call it "
             "outside the compiled region and pass its result in; if it must stay, wrap it as a "
             "custom op (`torch.library.custom_op`, with a fake implementation) so it stays in "
@@ -154,6 +155,10 @@ RULES: tuple[Rule, ...] = (
          "`torch.compiler.set_stance(\"force_eager\")`), or catch it inside the compiled "
          "function."),
     Rule(("Failed to trace builtin operator",), _builtin),
+    # torch 2.15 names these itself (GB0569, GB9193); earlier ones said "builtin str" and
+    # "marked as skipped ... module: time".
+    Rule(("repr() on tensor", "str() on tensor"), FORMAT_FIX),
+    Rule(("Call to a time function",), TIME_FIX),
     Rule(("marked as skipped", "skipfiles", "skipped function"), _skipped),
     Rule(("generator",),
          "Materialise the generator outside the compiled function (pass a list/tuple in) or "
