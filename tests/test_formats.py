@@ -86,3 +86,22 @@ def test_repro_oracle_is_self_contained():
     exec(compile(text, "<oracle>", "exec"), ns)
     assert {"signature", "innermost", "default_tol", "mismatch", "run_case"} <= set(ns)
     assert ns["signature"](RuntimeError("bad 3 in /a/b.py")) == ("RuntimeError", "bad N in <path>")
+
+
+def test_a_torch_outside_the_tested_range_gets_a_note_not_a_refusal():
+    from compdiag.formats import torch_versions as V
+
+    assert V.note("2.13.0+cpu") is None and V.note("2.15.0+cu132") is None
+    newer = V.note("2.16.0.dev20261201+cu132")
+    assert newer.startswith("torch 2.16.0.dev20261201+cu132 is newer") and "2.15" in newer
+    assert "older" in V.note("2.10.0") and V.note("not a version") is None
+
+
+def test_pyproject_caps_no_torch_release():
+    """pip must never downgrade the user's torch for compdiag (issue: 2.15 planned 2.14.1)."""
+    import re
+
+    text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    (torch_req,) = re.findall(r'"(torch[^"]*)"', text.split("dependencies = [", 1)[1]
+                              .split("]", 1)[0])
+    assert torch_req == "torch>=2.11"
