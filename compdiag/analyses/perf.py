@@ -200,7 +200,6 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[Diagnosis],
         lim = hook(diagnosis=d, timings=run)
         if lim is not None:
             found.append(lim)
-    out: list[dict[str, Any]] = []
 
     # Fallback/extern calls the kernels table shows but no perf hint named (cached compiles
     # emit no hints).
