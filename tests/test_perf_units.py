@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import zlib
 import subprocess
 import sys
 from pathlib import Path
@@ -164,7 +165,9 @@ class Store:
 
     def timing(self, cid: str, eager: float, compiled: float, *, calls: int = 10,
                n: int = 10, noise: float = 0.02) -> None:
-        rng = random.Random(hash(cid) & 0xFFFF)
+        # A seed of the id that is the same in every process (str hash is salted per process,
+        # so PYTHONHASHSEED once decided whether a noisy case came out 'within noise').
+        rng = random.Random(zlib.crc32(cid.encode()))
         self.w.upsert("perf_graphs", run_id=self.run_id, compile_id=cid,
                       eager_s=[eager * (1 + rng.uniform(-noise, noise)) for _ in range(n)],
                       compiled_s=[compiled * (1 + rng.uniform(-noise, noise)) for _ in range(n)],
