@@ -57,7 +57,7 @@ class Ingestor:
         self.seq = 0
         self.strings: dict[int, str] = {}
         self.compiles: dict[str, dict[str, Any]] = {}
-        self.post_grad: dict[str | None, str] = {}
+        self.post_grad: dict[str | None, dict[str, str]] = {}  # cid -> node -> 'file:line  code'
         self.counts = {"compiles": 0, "graph_breaks": 0, "recompiles": 0, "failures": 0,
                        "kernels": 0, "cudagraph_skips": 0}
         self.torch_version: str | None = None
@@ -278,7 +278,7 @@ class Ingestor:
         found: list[tuple[list[str], str]] = []
         if name:
             found.append((next(u for n, _, u in kernels if n == name), f"kernel {name}"))
-        nodes = P.graph_node_lines(self.post_grad.get(cid))
+        nodes = self.post_grad.get(cid) or {}
         for op in P.codegen_ops(traceback):
             named = re.compile(rf"{re.escape(op)}(?:_\d+)?")
             hits = [line for n, line in nodes.items() if named.fullmatch(n)]
@@ -364,8 +364,9 @@ class Ingestor:
     def _on_artifact_inductor_post_grad_graph(self, value: Any, cid: str | None,
                                               payload: str | None, md: dict) -> None:
         if payload:
-            self.post_grad[cid] = payload
-            for n in P.graph_nodes(payload):
+            nodes = P.graph_nodes(payload)
+            self.post_grad[cid] = P.node_lines(nodes)
+            for n in nodes:
                 self.w.insert("graph_nodes", run_id=self.run_id, compile_id=cid, seq=self.seq,
                               **n)
 
@@ -384,7 +385,7 @@ class Ingestor:
         for op in P.fallback_calls(payload):
             self.w.insert("fallback_calls", run_id=self.run_id, compile_id=cid, seq=self.seq,
                           op=op)
-        nodes = P.graph_node_lines(self.post_grad.get(cid))
+        nodes = self.post_grad.get(cid) or {}
         if cid not in self.kernel_sources:
             self.kernel_sources = {cid: []}
         for k in P.parse_output_code(payload, nodes):

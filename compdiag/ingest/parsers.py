@@ -386,19 +386,13 @@ _GRAPH_NODE = re.compile(r"^\s*(?P<name>\w+)(?:: \"[^\"]*\")? = torch\.ops\.(?P<
 
 def graph_node_lines(graph_text: str | None) -> dict[str, str]:
     """Post-grad graph node -> 'file:line  code' from the '# File:' comments torch writes."""
-    out: dict[str, str] = {}
-    if not graph_text:
-        return out
-    current = None
-    for line in graph_text.splitlines():
-        fm = _GRAPH_FILE.search(line)
-        if fm:
-            current = f"{fm.group('file')}:{fm.group('line')}  {fm.group('code').strip()}"
-            continue
-        nm = _GRAPH_NODE.match(line)
-        if nm:
-            out[nm.group("name")] = current or ""
-    return out
+    return node_lines(graph_nodes(graph_text))
+
+
+def node_lines(nodes: list[dict[str, Any]]) -> dict[str, str]:
+    """graph_nodes' rows as node -> 'file:line  code' ('' for a node torch noted no line for)."""
+    return {n["node"]: f"{n['filename']}:{n['lineno']}  {n['line']}" if n["filename"] else ""
+            for n in nodes}
 
 
 # -- artifact-logger lines (live capture only) ------------------------------------------------

@@ -169,20 +169,25 @@ class Reader:
                 self._rows("SELECT compile_id, frames FROM compile_stacks WHERE run_id = ?",
                            (run_id,))}
 
+    def _of_last_record(self, table: str, cols: str, run_id: int, compile_id: str | None,
+                        where: str = "", params: tuple = ()) -> list[dict[str, Any]]:
+        """Rows derived from the compile's last record of their kind (`seq`): a compile may
+        log a graph, its guards or its output code more than once; the last one holds."""
+        return self._rows(
+            f"SELECT {cols} FROM {table} WHERE run_id = ? AND compile_id IS ? AND seq = "
+            f"(SELECT max(seq) FROM {table} WHERE run_id = ? AND compile_id IS ?){where} "
+            "ORDER BY rowid", (run_id, compile_id, run_id, compile_id, *params))
+
     def guard_value(self, run_id: int, compile_id: str, guarded: str) -> str | None:
         """The value the compile's last guard tree holds for `guarded == V`, if it has one."""
-        return self._scalar(
-            "SELECT value FROM guard_values WHERE run_id = ? AND compile_id = ? AND seq = "
-            "(SELECT max(seq) FROM guard_values WHERE run_id = ? AND compile_id = ?) AND "
-            "guarded = ? ORDER BY rowid LIMIT 1", (run_id, compile_id, run_id, compile_id,
-                                                   guarded))
+        rows = self._of_last_record("guard_values", "value", run_id, compile_id,
+                                    " AND guarded = ?", (guarded,))
+        return rows[0]["value"] if rows else None
 
     def graph_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
         """The nodes of the compile's last post-grad graph, in graph order."""
-        return self._rows(
-            "SELECT node, op, target, filename, lineno, line FROM graph_nodes WHERE run_id = ?"
-            " AND compile_id IS ? AND seq = (SELECT max(seq) FROM graph_nodes WHERE run_id = ?"
-            " AND compile_id IS ?) ORDER BY rowid", (run_id, compile_id, run_id, compile_id))
+        return self._of_last_record("graph_nodes", "node, op, target, filename, lineno, line",
+                                    run_id, compile_id)
 
     def perf_hints(self, run_id: int) -> list[dict[str, Any]]:
         return self._rows("SELECT * FROM perf_hints WHERE run_id = ? ORDER BY id", (run_id,))
@@ -200,10 +205,8 @@ class Reader:
 
     def fallback_calls(self, run_id: int, compile_id: str) -> list[str]:
         """ATen ops the compile's last output code calls directly (fallback kernels)."""
-        return [r["op"] for r in self._rows(
-            "SELECT op FROM fallback_calls WHERE run_id = ? AND compile_id = ? AND seq = "
-            "(SELECT max(seq) FROM fallback_calls WHERE run_id = ? AND compile_id = ?) "
-            "ORDER BY rowid", (run_id, compile_id, run_id, compile_id))]
+        return [r["op"] for r in self._of_last_record("fallback_calls", "op", run_id,
+                                                      compile_id)]
 
     def sched_nodes(self, run_id: int, compile_id: str | None) -> dict[str, dict[str, Any]]:
         """Scheduler node name -> {origins, frames} for one compile (fusion candidates)."""

@@ -23,13 +23,11 @@ class PerfHintDetails(Details):
 
 # Hints that are not a diagnosis: CUDA-graph skips (their own kind) and benign notes.
 NOT_A_HINT = ("skipping cudagraphs", "skip comprehensive padding")
-# (words in the hint, the fix), first match wins.
-RULES: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("reduction", "contiguous"), "Reduce over the innermost, contiguous dimension (transpose "
-     "once beforehand)."),
-    (("reduction", "stride"), "Reduce over the innermost, contiguous dimension (transpose once "
-     "beforehand)."),
-    (("fallback",), "Replace the op with one Inductor lowers, or accept the eager kernel."),
+# (words all in the hint, words one of which is, the fix), first match wins.
+RULES: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
+    (("reduction",), ("contiguous", "stride"), "Reduce over the innermost, contiguous dimension "
+     "(transpose once beforehand)."),
+    (("fallback",), (), "Replace the op with one Inductor lowers, or accept the eager kernel."),
 )
 FALLBACK_FIX = "Follow the hint, or see the kernels with `compdiag show`."
 FALLBACK_EXPLANATION = ("Inductor has no lowering or decomposition for this op here, so it "
@@ -39,7 +37,8 @@ FALLBACK_EXPLANATION = ("Inductor has no lowering or decomposition for this op h
 
 def perf_hint_fix(msg: str) -> str:
     low = msg.lower()
-    return next((fix for words, fix in RULES if all(w in low for w in words)), FALLBACK_FIX)
+    return next((fix for all_of, any_of, fix in RULES if all(w in low for w in all_of)
+                 and (not any_of or any(w in low for w in any_of))), FALLBACK_FIX)
 
 
 def fallback_fix(op: str) -> str:
