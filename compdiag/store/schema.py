@@ -18,7 +18,9 @@ SCHEMA_VERSION = 1
 # raw records are stored at ingest (graph-break details, recompile events, guard values, graph
 # nodes, perf hints, injected bugs, fallback calls, scheduler nodes). A store of an older
 # layout is refused by readers with a one-line note; `compdiag reindex` upgrades it in place.
-STORE_VERSION = 2
+# 3: cache lookups with their key components, compile-time stages, ranks and jobs, runtime
+# exceptions (new tables and columns only: migrate() adds them).
+STORE_VERSION = 3
 # A failure message holds "(in the backward graph)" when AOTAutograd's lazily compiled
 # backward failed (bwd_compilation_metrics): the one fact about a failure with no column of its own.
 BACKWARD_FAILURE_NOTE = "in the backward graph"
