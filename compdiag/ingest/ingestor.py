@@ -10,6 +10,7 @@ from typing import Any
 
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
+from compdiag.ingest.timeline import Timeline
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 from compdiag.store.writer import Writer
 
@@ -28,12 +29,9 @@ _STAGE_FIELDS = {
     "total": ("duration_us", "entire_frame_compile_time_s"),
 }
 
-_CACHE_KINDS = {
-    "fx_graph_cache_hit": ("fx_graph", True), "fx_graph_cache_miss": ("fx_graph", False),
-    "fx_graph_cache_bypass": ("fx_graph", False),
-    "aotautograd_cache_hit": ("aotautograd", True), "aotautograd_cache_miss": ("aotautograd", False),
-    "aotautograd_cache_bypass": ("aotautograd", False),
-}
+# A chromium event's args kept with its interval: not the cache key's components (they are
+# in cache_key_components, and hundreds of lines long).
+_EVENT_ARGS_DROPPED = ("components",)
 
 
 def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
@@ -74,6 +72,7 @@ class Ingestor:
         # where compilation_metrics keeps only the innermost frame (often torch's own).
         self.dynamo_errors: dict[str | None, str] = {}
         self.last_compiled: str | None = None
+        self.timeline = Timeline()
 
     # -- entry points -----------------------------------------------------------------------
     def record(self, metadata: dict[str, Any], payload: str | None) -> None:
@@ -89,12 +88,9 @@ class Ingestor:
             self._write_compile(self._compile_row(cid, metadata))
         handler = getattr(self, "_on_" + kind.replace(":", "_").replace(".", "_"), None)
         if handler is None and kind.startswith("artifact:"):
-            name = kind.split(":", 1)[1]
-            if name in _CACHE_KINDS:
-                cache, hit = _CACHE_KINDS[name]
-                key = _cache_key(payload)
-                self.w.insert("cache_events", run_id=self.run_id, compile_id=cid, cache=cache,
-                              hit=hit, key=key)
+            cache = P.cache_artifact(kind.split(":", 1)[1])
+            if cache is not None:
+                self._cache_lookup(cid, *cache, payload)
             return
         if handler is not None:
             handler(metadata.get(kind, metadata.get(kind.split(":")[0])), cid, payload, metadata)
@@ -355,6 +351,48 @@ class Ingestor:
         for guarded, setting in P.guard_values(payload):
             self.w.insert("guard_values", run_id=self.run_id, compile_id=cid, seq=self.seq,
                           guarded=guarded, value=setting)
+        for source, n in P.guard_sources(payload).items():
+            self.w.insert("guard_sources", run_id=self.run_id, compile_id=cid, seq=self.seq,
+                          source=source, guards=n)
+
+    def _cache_lookup(self, cid: str | None, cache: str, result: str,
+                      payload: str | None) -> None:
+        """One cache artifact (fx_graph_cache_miss, aotautograd_cache_hit, ...): the lookup
+        and its key's components, which explain a miss against an earlier compile."""
+        info = P.cache_lookup(payload)
+        self.w.insert("cache_events", run_id=self.run_id, compile_id=cid, cache=cache,
+                      hit=result == "hit", key=info["key"], result=result,
+                      reason=info["reason"], detail=info["detail"], seq=self.seq,
+                      time_saved_s=info["time_saved_s"])
+        for c in info["components"]:
+            self.w.insert("cache_key_components", run_id=self.run_id, compile_id=cid,
+                          cache=cache, seq=self.seq, **c)
+
+    def _on_chromium_event(self, value: Any, cid: str | None, payload: str | None,
+                           md: dict) -> None:
+        """A dynamo_timed region's begin or end, or an instant: closed regions are kept per
+        compile id, and a compile's stage times are rewritten whenever one of its outermost
+        regions closes (a killed process keeps what closed before it died)."""
+        try:
+            ev = json.loads(payload) if payload else None
+        except ValueError:
+            return
+        if not isinstance(ev, dict):
+            return
+        if not isinstance((ev.get("args") or {}).get("compile_id"), str) and cid is not None:
+            ev = {**ev, "args": {**(ev.get("args") or {}), "compile_id": cid}}
+        for iv in self.timeline.event(ev):
+            if iv.compile_id is None:
+                continue
+            args = {k: v for k, v in iv.args.items() if k not in _EVENT_ARGS_DROPPED}
+            self.w.insert("compile_events", run_id=self.run_id, compile_id=iv.compile_id,
+                          seq=self.seq, name=iv.name, cat=iv.cat, start_us=iv.start_us,
+                          dur_us=iv.dur_us, depth=iv.depth, stage=iv.stage,
+                          args=json.dumps(args, default=repr)[:4000])
+            if iv.depth == 0 and iv.dur_us is not None:
+                for stage, us in self.timeline.clocks[iv.compile_id].stages.items():
+                    self.w.upsert("compile_stages", run_id=self.run_id,
+                                  compile_id=iv.compile_id, stage=stage, seconds=us / 1e6)
 
     def _on_artifact_dynamo_error(self, value: Any, cid: str | None, payload: str | None,
                                   md: dict) -> None:
@@ -495,20 +533,6 @@ class Ingestor:
     def commit(self) -> None:
         """Write what is queued now, not at the next flush tick (the process may die)."""
         self.w.flush()
-
-
-def _cache_key(payload: str | None) -> str | None:
-    if not payload:
-        return None
-    try:
-        value = json.loads(payload)
-    except ValueError:
-        return None
-    if isinstance(value, dict):
-        for k in ("key", "cache_key", "fx_graph_cache_key", "aot_autograd_cache_key"):
-            if isinstance(value.get(k), str):
-                return value[k]
-    return None
 
 
 def _metrics_cid(value: Any, cid: str | None) -> str | None:

@@ -650,3 +650,82 @@ def scheduler_node_names(name: str) -> list[str]:
     """The scheduler nodes a fused node's name joins ('op0_op1_op6' -> op0, op1, op6)."""
     parts = re.findall(r"(?:op|buf)\d+", name)
     return parts or [name]
+
+
+_GUARD_LINE = re.compile(r"^(?P<indent>(?:\| )*)\+- (?P<body>.*)$")
+_GUARD_MANAGER = re.compile(r"^\w*GuardManager: source=(?P<source>.+?)(?:, accessed_by=|, type=|$)")
+_LEAF_GUARD = re.compile(r"^[A-Z][A-Z0-9_]+:")
+
+
+def guard_sources(guards_text: str | None) -> dict[str, int]:
+    """Source -> how many leaf guards check it, in a dynamo_cpp_guards_str tree: each guard
+    counts for the innermost GuardManager around it ('(global)' for the root's own: global
+    state, torch function mode). Where a guard count explodes, the sources with the most
+    guards say which inputs or module attributes cause it."""
+    counts: dict[str, int] = {}
+    managers: list[tuple[int, str]] = []  # (depth, source) of the enclosing managers
+    for line in (guards_text or "").splitlines():
+        m = _GUARD_LINE.match(line.strip())
+        if not m:
+            continue
+        depth = len(m.group("indent")) // 2
+        body = m.group("body")
+        while managers and managers[-1][0] >= depth:
+            managers.pop()
+        manager = _GUARD_MANAGER.match(body)
+        if manager:
+            managers.append((depth, manager.group("source").strip()))
+        elif _LEAF_GUARD.match(body):
+            source = managers[-1][1] if managers else "(global)"
+            counts[source] = counts.get(source, 0) + 1
+    return counts
+
+
+# An artifact `<cache>_cache_<result>`: fx_graph_cache_hit, aotautograd_cache_bypass, ...
+_CACHE_ARTIFACT = re.compile(r"^(?P<cache>\w+?)_cache_(?P<result>hit|miss|bypass|disabled)$")
+_KEY_COMPONENT = re.compile(r"^\[(?P<hash>[0-9a-z]+)\] (?P<name>[^:\n]+?): ?(?P<value>.*)$", re.S)
+COMPONENT_VALUE_LIMIT = 20000  # a component's text kept (a graph's code, a config value)
+
+
+def cache_artifact(name: str) -> tuple[str, str] | None:
+    """(cache, result) of a cache artifact's name, None for any other artifact."""
+    m = _CACHE_ARTIFACT.match(name)
+    return (m.group("cache"), m.group("result")) if m else None
+
+
+def key_component(line: Any) -> dict[str, str] | None:
+    """One line of torch's cache key details, '[HASH] NAME: VALUE' (FxGraphCachePickler's
+    debug_lines, also logged as 'FX graph cache hash details for key K'), as name, hash and
+    value; None for anything else."""
+    if not isinstance(line, str):
+        return None
+    m = _KEY_COMPONENT.match(line)
+    if not m:
+        return None
+    return {"name": m.group("name").strip(), "hash": m.group("hash"),
+            "value": m.group("value")[:COMPONENT_VALUE_LIMIT]}
+
+
+def cache_lookup(payload: str | None) -> dict[str, Any]:
+    """The facts of one cache artifact's JSON payload (cache_info): the key, the bypass
+    reason, torch's detailed state, the time a hit saved and the key's components. Missing or
+    unreadable fields are None (the payload's keys differ between torch versions)."""
+    try:
+        info = json.loads(payload) if payload else {}
+    except ValueError:
+        info = {}
+    if not isinstance(info, dict):
+        info = {}
+    key = next((info[k] for k in ("key", "cache_key", "fx_graph_cache_key",
+                                  "aot_autograd_cache_key") if isinstance(info.get(k), str)), None)
+    saved = None
+    if isinstance(info.get("time_saved_ns"), (int, float)):
+        saved = info["time_saved_ns"] / 1e9
+    elif isinstance(info.get("time_saved_ms"), (int, float)):
+        saved = info["time_saved_ms"] / 1e3
+    reason = info.get("cache_bypass_reason")
+    components = [c for c in map(key_component, info.get("components") or []) if c]
+    return {"key": key, "reason": str(reason) if reason else None,
+            "detail": info.get("cache_status_detailed") if isinstance(
+                info.get("cache_status_detailed"), str) else None,
+            "time_saved_s": saved, "components": components}

@@ -16,7 +16,7 @@ from compdiag.store.schema import StoreError, connect
 
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
-                 "settings", "document", "user_stack", "frames", "origins"}
+                 "settings", "document", "user_stack", "frames", "origins", "args"}
 
 
 class Reader:
@@ -122,7 +122,48 @@ class Reader:
         return self._table("autotune", run_id, compile_id)
 
     def cache_events(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
-        return self._table("cache_events", run_id, compile_id)
+        """Cache lookups (FX graph, AOTAutograd, ...) in arrival order; `result` is hit, miss,
+        bypass or disabled (a store of layout 2 has only `hit`)."""
+        rows = self._table("cache_events", run_id, compile_id)
+        for row in rows:
+            if not row.get("result"):
+                row["result"] = "hit" if row["hit"] else "miss"
+        return rows
+
+    def cache_key_components(self, run_id: int, seq: int) -> dict[str, dict[str, Any]]:
+        """name -> {hash, value} of one lookup's key (the cache_events row's `seq`)."""
+        return {r["name"]: {"hash": r["hash"], "value": r["value"]} for r in self._rows(
+            "SELECT name, hash, value FROM cache_key_components WHERE run_id = ? AND seq = ?"
+            " ORDER BY rowid", (run_id, seq))}
+
+    def earlier_cache_events(self, run_id: int, cache: str, co_name: str | None,
+                             filename: str | None, lineno: int | None) -> list[dict[str, Any]]:
+        """Lookups of one cache by compiles of the same function at the same place (name,
+        file, first line) in runs before `run_id`, earliest run first."""
+        return self._rows(
+            "SELECT e.* FROM cache_events e JOIN compiles c ON c.run_id = e.run_id AND"
+            " c.compile_id = e.compile_id WHERE e.run_id < ? AND e.cache = ? AND"
+            " c.co_name IS ? AND c.filename IS ? AND c.lineno IS ? ORDER BY e.run_id, e.id",
+            (run_id, cache, co_name, filename, lineno))
+
+    def compile_stages(self, run_id: int) -> dict[str, dict[str, float]]:
+        """compile id -> {stage: seconds} of its wall time ('unaccounted' included)."""
+        out: dict[str, dict[str, float]] = {}
+        for r in self._rows("SELECT compile_id, stage, seconds FROM compile_stages WHERE"
+                            " run_id = ?", (run_id,)):
+            out.setdefault(r["compile_id"], {})[r["stage"]] = r["seconds"]
+        return out
+
+    def compile_events(self, run_id: int) -> list[dict[str, Any]]:
+        """The closed chromium regions and instants of every compile, in start order."""
+        return self._rows("SELECT compile_id, name, cat, start_us, dur_us, depth, stage, args"
+                          " FROM compile_events WHERE run_id = ? ORDER BY start_us, depth",
+                          (run_id,))
+
+    def guard_sources(self, run_id: int, compile_id: str) -> dict[str, int]:
+        """source -> leaf guards of the compile's last guard tree."""
+        return {r["source"]: r["guards"] for r in self._of_last_record(
+            "guard_sources", "source, guards", run_id, compile_id)}
 
     def accuracy(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
         rows = self._table("accuracy", run_id, compile_id)

@@ -170,9 +170,14 @@ CREATE TABLE IF NOT EXISTS cache_events (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
     run_id     INTEGER NOT NULL,
     compile_id TEXT,
-    cache      TEXT NOT NULL,
+    cache      TEXT NOT NULL,          -- fx_graph | aotautograd | ... (the artifact's prefix)
     hit        INTEGER NOT NULL,
-    key        TEXT
+    key        TEXT,
+    result     TEXT,                   -- hit | miss | bypass | disabled (store 3)
+    reason     TEXT,                   -- torch's bypass reason
+    detail     TEXT,                   -- torch's cache_status_detailed (full_miss, ...)
+    seq        INTEGER,                -- the record's: its key components share it
+    time_saved_s REAL                  -- the compile time a hit saved, torch's figure
 );
 CREATE TABLE IF NOT EXISTS accuracy (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -340,6 +345,51 @@ CREATE TABLE IF NOT EXISTS perf_reports (
     created_at REAL NOT NULL,
     document   TEXT NOT NULL           -- `compdiag perf --json`, verbatim
 );
+-- store 3: cache lookups' key components, where compile time went, guards per source
+-- (derived from records at ingest; re-derived by `compdiag reindex`).
+-- One row per component of a cache key (torch's '[hash] name: value' details).
+CREATE TABLE IF NOT EXISTS cache_key_components (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    cache      TEXT NOT NULL,
+    seq        INTEGER NOT NULL,       -- the cache_events row's
+    name       TEXT NOT NULL,          -- gm, example_inputs[0], inductor_config[fallback_random]
+    hash       TEXT NOT NULL,
+    value      TEXT                    -- torch's text of it (cut at 20,000 characters)
+);
+CREATE INDEX IF NOT EXISTS cache_key_components_run ON cache_key_components(run_id, seq);
+-- Exclusive wall time per compile stage, from the chromium events (ingest/timeline.py); the
+-- stage 'unaccounted' is what no named region covers; the rows of a compile add up to its
+-- wall clock.
+CREATE TABLE IF NOT EXISTS compile_stages (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT NOT NULL,
+    stage      TEXT NOT NULL,
+    seconds    REAL NOT NULL,
+    PRIMARY KEY (run_id, compile_id, stage)
+);
+-- The closed chromium regions and instants of each compile (the Perfetto export's events).
+CREATE TABLE IF NOT EXISTS compile_events (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    seq        INTEGER NOT NULL,       -- the closing record's
+    name       TEXT NOT NULL,
+    cat        TEXT,
+    start_us   REAL NOT NULL,          -- torch's timestamp (microseconds, its clock)
+    dur_us     REAL,                   -- NULL for an instant
+    depth      INTEGER NOT NULL,
+    stage      TEXT,
+    args       TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX IF NOT EXISTS compile_events_run ON compile_events(run_id, compile_id);
+-- Leaf guards per source of each compiled entry (dynamo_cpp_guards_str).
+CREATE TABLE IF NOT EXISTS guard_sources (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    seq        INTEGER NOT NULL,       -- the record's: a compile's last guard tree counts
+    source     TEXT NOT NULL,
+    guards     INTEGER NOT NULL
+);
 """
 
 DERIVED_TABLES = (
@@ -348,18 +398,24 @@ DERIVED_TABLES = (
     "perf_graphs", "perf_runs", "perf_reports", "perf_calls",
     "recompile_events", "compile_stacks", "guard_values", "graph_nodes", "perf_hints",
     "injected_bugs", "fallback_calls", "sched_nodes",
+    "cache_key_components", "compile_stages", "compile_events", "guard_sources",
 )
 
 # What `compdiag reindex` rebuilds from each run's raw records: every table derived from
 # records alone (graph_breaks gained columns in schema 2). The others hold what only live
 # capture saw (accuracy, tensors, timings, scheduler nodes) and are kept as they are.
 REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard_values",
-                    "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls")
+                    "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls",
+                    "cache_events", "cache_key_components", "compile_stages", "compile_events",
+                    "guard_sources")
 # Columns schema 2 added to schema-1 tables (ALTER TABLE on upgrade).
 ADDED_COLUMNS = {
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
                      "frame_skipped INTEGER NOT NULL DEFAULT 0"),
+    # store 3: a cache lookup's result, reason and timings
+    "cache_events": ("result TEXT", "reason TEXT", "detail TEXT", "seq INTEGER",
+                     "time_saved_s REAL"),
 }
 
 # Tables added after stores were already in use: created (IF NOT EXISTS) whenever a store is
@@ -416,6 +472,8 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
                 raise StoreNeedsReindex(path, version)
             elif create and version <= STORE_VERSION:
                 _execute_script(conn, ADDITIVE_DDL)
+                if version == STORE_VERSION:
+                    _add_columns(conn)
             if create:
                 conn.execute("COMMIT")
         finally:
@@ -479,6 +537,16 @@ def _read_version(conn: sqlite3.Connection) -> int | None:
         raise StoreError(f"unreadable store schema version {row[0]!r}") from None
 
 
+def _add_columns(conn: sqlite3.Connection) -> None:
+    """ADDED_COLUMNS a table lacks (also on a store of this layout written before they were:
+    layout 3 gained its columns during one session)."""
+    for table, columns in ADDED_COLUMNS.items():
+        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        for col in columns:
+            if col.split()[0] not in have:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {col}")
+
+
 def migrate(conn: sqlite3.Connection) -> int:
     """Bring an older store's layout to STORE_VERSION inside the caller's transaction: new
     tables, new columns. Returns the version it had. The facts themselves are re-derived by
@@ -487,11 +555,7 @@ def migrate(conn: sqlite3.Connection) -> int:
     if version >= STORE_VERSION:
         return version
     _execute_script(conn, DDL)
-    for table, columns in ADDED_COLUMNS.items():
-        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-        for col in columns:
-            if col.split()[0] not in have:
-                conn.execute(f"ALTER TABLE {table} ADD COLUMN {col}")
+    _add_columns(conn)
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
                  (str(STORE_VERSION),))
     return version
