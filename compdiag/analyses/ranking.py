@@ -2,17 +2,20 @@
 (documented in its module) within its band.
 
 A crash beats everything, then a function stuck in eager by the recompile limit, other
-failures, wrong numbers, graph breaks (ordered by cost), CUDA-graph skips, recompiles, perf
-hints and missed fusions. Diagnoses of equal score keep the order of KIND_ORDER, then the
-order their kind produced them."""
+failures, wrong numbers, graph breaks (ordered by cost), CUDA-graph skips, recompiles, cache
+bypasses (each warm start pays a cold compile), perf hints and missed fusions. An explained
+cache miss ranks below all of them (diagnoses/cache.py): information, not a fault. Diagnoses
+of equal score keep the order of KIND_ORDER, then the order their kind produced them."""
 
 from __future__ import annotations
 
 BANDS = {"crash": 1000, "limit": 900, "failure": 800, "accuracy": 700, "graph_break": 300,
-         "cudagraph": 250, "recompile": 200, "perf": 110, "fusion": 100}
+         "cudagraph": 250, "recompile": 200, "perf": 110, "fusion": 100,
+         "cache": 150}
 
 # Tie-break between kinds of equal score: the order explain has always listed them in.
-KIND_ORDER = ("failure", "recompile", "graph_break", "accuracy", "cudagraph", "fusion", "perf")
+KIND_ORDER = ("failure", "recompile", "graph_break", "accuracy", "cudagraph", "fusion", "perf",
+              "cache")
 
 
 def kind_rank(kind: str) -> int:

@@ -1,0 +1,146 @@
+"""Compile caches, kind `cache`: a lookup torch bypassed (every warm start then pays a cold
+compile: pytorch #192555), and a miss explained by the key components that changed since an
+earlier compile of the same function (#152065, #141790) or by an entry missing from this
+cache (#144859).
+
+A cold miss (no earlier compile of the function in the store) is not a diagnosis: it is what
+every first run does; `show --json` says it under `caches[].why`. An explained miss ranks
+below every other kind: it answers "why was this compile slow", it is not a fault."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from compdiag.analyses import caches as C
+from compdiag.analyses.diagnosis import Details, Diagnosis
+from compdiag.analyses.hookspecs import hookimpl
+from compdiag.analyses.ranking import BANDS
+
+KIND = "cache"
+# An explained miss: information about compile time, below every fault (ranking.BANDS).
+MISS_SCORE = BANDS[KIND] - 140
+
+
+@dataclass(frozen=True)
+class CacheDetails(Details):
+    omit_none: ClassVar[tuple[str, ...]] = ("compared_to",)
+    caches: tuple[str, ...] = ()
+    result: str = ""
+    key: str | None = None
+    changed: tuple[dict[str, Any], ...] = ()
+    compared_to: dict[str, Any] | None = None
+
+
+# Bypass reasons (torch's words, lower case; every word must be in the reason) -> the fix.
+BYPASS_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("custom pass",), "Make the pass a torch._inductor.custom_graph_pass.CustomGraphPass "
+     "(a class with __call__(graph) and uuid() returning a stable id, e.g. "
+     "get_hash_for_files((__file__,))): a plain function has no stable identity, so Inductor "
+     "cannot put it in the cache key and bypasses the cache."),
+    (("higherorderoperator",), "The graph holds a higher-order op the cache cannot serialize: "
+     "move it out of the compiled region, or accept a cold compile for this graph."),
+    (("unpicklable type",), "An input or constant of that type cannot be hashed into the key: "
+     "pass tensors or plain Python values instead, or give the object a stable __reduce__."),
+    (("torchbind",), "TorchBind objects cannot be cached: keep them out of the compiled graph "
+     "or accept a cold compile."),
+    (("frozen constants",), "Freezing (torch._inductor.config.freezing) turns weights into "
+     "constants the cache does not store: turn freezing off where warm starts matter."),
+    (("freezing",), "Freezing (torch._inductor.config.freezing) turns weights into constants "
+     "the cache does not store: turn freezing off where warm starts matter."),
+    (("fx graph cache is not enabled",), "Set torch._inductor.config.fx_graph_cache = True (or "
+     "TORCHINDUCTOR_FX_GRAPH_CACHE=1): the AOTAutograd cache needs it."),
+    (("raw callable without uuid",), "Wrap the callable in the Custom* class the reason names "
+     "(it adds uuid()), so the cache can key on it."),
+    (("uuid() returned none",), "Return a stable string from uuid(), not None."),
+    (("cache_hash",), "Add a `cache_hash` attribute to the selective-checkpoint context_fn."),
+    (("unsupported call_function target",), "The graph calls a function AOTAutograd's cache "
+     "does not know is safe: register it as a custom op (torch.library.custom_op), or set "
+     "torch._functorch.config.autograd_cache_allow_custom_autograd_functions where it applies."),
+    (("compiler bisector",), "The compiler bisector is on (compdiag bisect or "
+     "TORCH_BISECT_*): the cache is off while it runs; nothing to fix."),
+    (("no shape env",), "Inductor was called without a ShapeEnv (a direct compile_fx call): "
+     "go through torch.compile to get the cache."),
+)
+BYPASS_FALLBACK = ("Remove what the reason names from the compiled graph or Inductor's config, "
+                   "or accept a cold compile on every start.")
+BYPASS_EXPLANATION = ("Inductor could not build a cache key for this graph, so it neither "
+                      "looks the graph up nor stores it: every process compiles it from "
+                      "scratch, warm starts included.")
+MISS_EXPLANATION = ("The cache key hashes the graph, its inputs' metadata, Inductor's config, "
+                    "the torch build and the system; any component that differs makes a new "
+                    "key, and the compile starts cold.")
+SAME_KEY_EXPLANATION = ("An earlier run compiled this graph with this very key, so the entry "
+                        "was written to another cache directory, was evicted, or was not "
+                        "copied with the cache (keys are local to TORCHINDUCTOR_CACHE_DIR).")
+
+
+def bypass_fix(reason: str | None) -> str:
+    low = (reason or "").lower()
+    return next((fix for words, fix in BYPASS_RULES if all(w in low for w in words)),
+                BYPASS_FALLBACK)
+
+
+def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
+    """One diagnosis per bypass reason, over the caches and compiles it bypassed (the FX
+    graph cache's reason is usually the AOTAutograd cache's too)."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for e in events:
+        if e["result"] == "bypass":
+            groups.setdefault(e.get("reason") or "?", []).append(e)
+    out = []
+    for reason, rows in groups.items():
+        cid = rows[0]["compile_id"]
+        caches = tuple(dict.fromkeys(r["cache"] for r in rows))
+        out.append(Diagnosis(
+            KIND, stage="cache", compile_id=cid,
+            reason=f"{' and '.join(caches)} cache{'s' if len(caches) > 1 else ''} bypassed: "
+                   f"{reason}",
+            user_frame=ctx.user_frame(cid=cid), explanation=BYPASS_EXPLANATION,
+            fix=bypass_fix(reason), score=BANDS[KIND], count=len(rows),
+            compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),
+            details=CacheDetails(caches=caches, result="bypass")))
+    return out
+
+
+def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None:
+    cid, cache = e["compile_id"], e["cache"]
+    ref = why.compared_to or {}
+    where = f"run {ref.get('run_id')} ({ref.get('compile_id')})"
+    if why.status == "same_key":
+        reason = f"{cache} cache missed although {where} compiled this graph with the same key"
+        explanation, fix = SAME_KEY_EXPLANATION, (
+            "Point TORCHINDUCTOR_CACHE_DIR at the directory the earlier run wrote (copy it whole, "
+            "fxgraph/ and aotautograd/ included), or keep it from being cleared.")
+    elif why.changes:
+        shown = [c.summary for c in why.changes[:3]]
+        more = f" (+{len(why.changes) - 3} more)" if len(why.changes) > 3 else ""
+        reason = f"{cache} cache missed: key differs from {where} in {'; '.join(shown)}{more}"
+        explanation, fix = MISS_EXPLANATION, (
+            "Keep the named components the same between runs (set configs before the first "
+            "compile, the same way each time) where warm starts matter; a changed graph or "
+            "input shape is expected to miss.")
+    else:
+        return None  # a key that changed with no components logged: nothing to name
+    return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
+                     user_frame=ctx.user_frame(cid=cid), explanation=explanation, fix=fix,
+                     score=MISS_SCORE,
+                     details=CacheDetails(caches=(cache,), result="miss", key=e.get("key"),
+                                          changed=tuple(c.to_json() for c in why.changes),
+                                          compared_to=why.compared_to))
+
+
+@hookimpl
+def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
+    events = ctx.r.cache_events(ctx.run_id)
+    out = _bypasses(ctx, events)
+    for e in events:
+        if e["result"] != "miss":
+            continue
+        why = C.explain_miss(ctx.r, ctx.run_id, e, ctx.code_row(e["compile_id"]))
+        if why.status == "cold":
+            continue
+        d = _miss(ctx, e, why)
+        if d is not None:
+            out.append(d)
+    return out
