@@ -160,6 +160,11 @@ class Reader:
                           " FROM compile_events WHERE run_id = ? ORDER BY start_us, depth",
                           (run_id,))
 
+    def compile_event_count(self, run_id: int, name: str) -> int:
+        """How many closed regions of one name the run's compiles have."""
+        return int(self._scalar("SELECT count(*) FROM compile_events WHERE run_id = ? AND"
+                                " name = ?", (run_id, name)) or 0)
+
     def guard_sources(self, run_id: int, compile_id: str) -> dict[str, int]:
         """source -> leaf guards of the compile's last guard tree."""
         return {r["source"]: r["guards"] for r in self._of_last_record(

@@ -9,6 +9,8 @@ from rich.console import Console
 from rich.table import Table
 
 from compdiag.store.reader import Reader
+from compdiag.views.compile_time import attach as attach_compile_time
+from compdiag.views.compile_time import cache_lines, compile_time_lines
 from compdiag.store.schema import SCHEMA_VERSION
 
 
@@ -38,7 +40,7 @@ def runs_document(reader: Reader) -> dict[str, Any]:
 
 def show_document(reader: Reader, run_id: int) -> dict[str, Any]:
     run = reader.run(run_id)
-    return {
+    return attach_compile_time(reader, run_id, {
         "schema_version": SCHEMA_VERSION,
         "run": run_summary(reader, run),
         "compiles": [{"compile_id": c["compile_id"], "frame": c["frame"],
@@ -68,7 +70,7 @@ def show_document(reader: Reader, run_id: int) -> dict[str, Any]:
                       "max_abs": a["max_abs"], "max_rel": a["max_rel"], "ok": a["ok"],
                       "detail": a["detail"]}
                      for a in reader.accuracy(run_id)],
-    }
+    })
 
 
 def print_runs(reader: Reader, console: Console) -> None:
@@ -124,6 +126,8 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
     for c in doc["cudagraphs"]:
         word = "[green]applied[/]" if c["applied"] else f"[red]skipped[/]: {c['reason']}"
         console.print(f"cudagraphs [{c['compile_id']}] {word}")
+    for line in [*compile_time_lines(doc.get("compile_time")), *cache_lines(doc["caches"])]:
+        console.print(line, markup=False, highlight=False)
     not_fused = [f for f in doc["fusion"] if not f["fused"]]
     if doc["fusion"]:
         console.print(f"fusion: {len(doc['fusion']) - len(not_fused)} fused pairs, "

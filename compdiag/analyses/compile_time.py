@@ -1,0 +1,152 @@
+"""Where compile wall time went, per compile id and per run, reconciled with the run's wall
+clock (vLLM #27815: "compile took 47 s" while 8 minutes passed).
+
+The stages come from torch's own timed regions (ingest/timeline.py: each moment counts for the
+innermost named region), so per compile `sum(stages) + unaccounted == total` holds by
+construction and `total` is the compile's wall clock. A store without chromium events (an
+older torch, a log without them) falls back to compilation_metrics' nested timers, which name
+fewer stages. Where the two clocks disagree, or kernels compiled in worker processes, a
+`note` says so instead of pretending the numbers add up."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from compdiag.ingest.timeline import STAGES, UNACCOUNTED
+from compdiag.store.reader import Reader
+
+# The metrics clock and the regions' clock disagree when they differ by more than this
+# (torch's duration_us includes what happens after the last region closes: logging, metrics).
+DISAGREE_FRACTION, DISAGREE_S = 0.10, 0.25
+TOP_GUARD_SOURCES = 5
+_INDEX = re.compile(r"\[(?:'\d+'|\d+)\]")
+
+
+def _r(x: float) -> float:
+    return round(x, 6)
+
+
+def _stage_order(name: str) -> int:
+    return STAGES.index(name) if name in STAGES else len(STAGES)
+
+
+def _from_regions(stages: dict[str, float]) -> dict[str, Any]:
+    named = {k: v for k, v in stages.items() if k != UNACCOUNTED}
+    unaccounted = stages.get(UNACCOUNTED, 0.0)
+    total = _r(sum(named.values()) + unaccounted)
+    rounded = {k: _r(named[k]) for k in sorted(named, key=_stage_order)}
+    return {"total_s": total, "stages": rounded,
+            "unaccounted_s": _r(total - sum(rounded.values())), "source": "chromium_events"}
+
+
+def _from_metrics(st: dict[str, Any]) -> dict[str, Any] | None:
+    """compilation_metrics' nested timers (total > backend > inductor > codegen) as exclusive
+    stages; what the outermost does not split further is Dynamo's (tracing, guards)."""
+    total = st.get("total")
+    if not isinstance(total, (int, float)):
+        return None
+    nested = [("backend", "aot_autograd"), ("inductor", "inductor"),
+              ("inductor_codegen", "scheduling_codegen")]
+    stages: dict[str, float] = {}
+    outer, outer_name = float(total), "dynamo"
+    for key, name in nested:
+        inner = st.get(key)
+        if not isinstance(inner, (int, float)):
+            continue
+        stages[outer_name] = max(0.0, outer - inner)
+        outer, outer_name = float(inner), name
+    stages[outer_name] = outer
+    named = {k: _r(v) for k, v in stages.items() if v > 0}
+    return {"total_s": _r(total), "stages": named,
+            "unaccounted_s": _r(total - sum(named.values())), "source": "metrics"}
+
+
+def collapse_source(source: str) -> str:
+    """L['self']._modules['layers']._modules['3'].weight -> ..._modules[*].weight: the guards
+    of a hundred list entries add up to one source."""
+    return _INDEX.sub("[*]", source)
+
+
+def guards(reader: Reader, run_id: int, c: dict[str, Any],
+           stages: dict[str, float]) -> dict[str, Any] | None:
+    """A compile's guards: torch's count, the time build_guards took, and the sources with
+    the most leaf guards (list entries collapsed: guard explosions, pytorch #128398)."""
+    metrics = c.get("metrics") or {}
+    count = metrics.get("guard_count") if isinstance(metrics, dict) else None
+    per = reader.guard_sources(run_id, c["compile_id"])
+    if count is None and not per and "guard_building" not in stages:
+        return None
+    grouped: dict[str, int] = {}
+    for source, n in per.items():
+        key = collapse_source(source)
+        grouped[key] = grouped.get(key, 0) + n
+    top = sorted(grouped.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_GUARD_SOURCES]
+    build = stages.get("guard_building")
+    return {"count": count, "build_s": _r(build) if build is not None else None,
+            "top_sources": [{"source": s, "guards": n} for s, n in top]}
+
+
+def per_compile(reader: Reader, run_id: int) -> dict[str, dict[str, Any]]:
+    """compile id -> {total_s, stages, unaccounted_s, source, note?, guards}."""
+    regions = reader.compile_stages(run_id)
+    out: dict[str, dict[str, Any]] = {}
+    for c in reader.compiles(run_id):
+        cid = c["compile_id"]
+        st = c.get("stage_times") or {}
+        doc = _from_regions(regions[cid]) if cid in regions else _from_metrics(st)
+        if doc is None:
+            continue
+        metrics_total = st.get("total")
+        if doc["source"] == "chromium_events" and isinstance(metrics_total, (int, float)):
+            gap = abs(doc["total_s"] - metrics_total)
+            if gap > DISAGREE_S and gap > DISAGREE_FRACTION * max(metrics_total, 1e-9):
+                doc["note"] = (f"torch's compilation_metrics time this compile at "
+                               f"{metrics_total:.2f} s, its timed regions at "
+                               f"{doc['total_s']:.2f} s (a lazily compiled backward, or work "
+                               "outside the regions, makes the difference)")
+        g = guards(reader, run_id, c, regions.get(cid, {}))
+        if g is not None:
+            doc["guards"] = g
+        out[cid] = doc
+    return out
+
+
+def run_wall_s(run: dict[str, Any]) -> float | None:
+    if run.get("ended_at") and run.get("started_at") and run.get("source") == "run":
+        return round(run["ended_at"] - run["started_at"], 3)
+    return None
+
+
+def for_run(reader: Reader, run_id: int,
+            compiles: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The run's compile time: the compiles' totals and stages summed (compiles of one process
+    do not overlap: Dynamo compiles one frame at a time), set against the run's wall time."""
+    compiles = per_compile(reader, run_id) if compiles is None else compiles
+    stages: dict[str, float] = {}
+    for doc in compiles.values():
+        for k, v in doc["stages"].items():
+            stages[k] = stages.get(k, 0.0) + v
+    total = _r(sum(d["total_s"] for d in compiles.values()))
+    named = {k: _r(stages[k]) for k in sorted(stages, key=_stage_order)}
+    out: dict[str, Any] = {"total_s": total, "stages": named,
+                           "unaccounted_s": _r(total - sum(named.values())),
+                           "wall_s": run_wall_s(reader.run(run_id)), "compiles": len(compiles)}
+    notes = []
+    if out["wall_s"] is not None:
+        out["outside_compile_s"] = _r(max(0.0, out["wall_s"] - total))
+        if total > out["wall_s"]:
+            notes.append(f"the compiles' regions add up to {total:.2f} s, more than the run's "
+                         f"{out['wall_s']:.2f} s wall time: regions overlapped (threads)")
+    if reader.compile_event_count(run_id, "async_compile.wait"):
+        notes.append("kernels were compiled in worker processes: kernel_compile is the time "
+                     "the compile waited for them, not the workers' CPU time")
+    if any(d.get("note") for d in compiles.values()):
+        notes.append("torch's compilation_metrics disagree with the timed regions for some "
+                     "compiles (see their notes)")
+    if any(d["source"] == "metrics" for d in compiles.values()):
+        notes.append("some compiles have no timed regions: their stages are "
+                     "compilation_metrics' coarser timers")
+    if notes:
+        out["note"] = "; ".join(notes)
+    return out

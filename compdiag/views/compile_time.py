@@ -1,0 +1,77 @@
+"""Compile time and cache lookups in `show` (its JSON keys and lines), `perf` and the TUI's
+Timings tab: one formatter for all of them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compdiag.analyses import caches as C
+from compdiag.analyses import compile_time as T
+from compdiag.store.reader import Reader
+
+
+def attach(reader: Reader, run_id: int, doc: dict[str, Any]) -> dict[str, Any]:
+    """show's document with `caches`, `compile_time` (the run's) and, per compile entry,
+    `compile_time` and `guards`."""
+    per = T.per_compile(reader, run_id)
+    for c in doc.get("compiles", []):
+        ct = dict(per.get(c["compile_id"]) or {})
+        c["guards"] = ct.pop("guards", None)
+        c["compile_time"] = ct or None
+    doc["compile_time"] = T.for_run(reader, run_id, per)
+    doc["caches"] = C.lookups(reader, run_id)
+    return doc
+
+
+def _s(x: float) -> str:
+    return f"{x:.2f} s"
+
+
+def compile_time_lines(ct: dict[str, Any] | None, top: int = 6) -> list[str]:
+    """'compile time 13.12 s of 23.85 s wall ...' and the largest stages, one line each."""
+    if not ct or not ct.get("total_s"):
+        return []
+    total = ct["total_s"]
+    head = f"compile time {_s(total)}"
+    if ct.get("wall_s"):
+        head += f" of the run's {_s(ct['wall_s'])} wall time"
+    head += f" ({ct.get('compiles', '?')} compiles)"
+    lines = [head]
+    ranked = sorted(ct["stages"].items(), key=lambda kv: -kv[1])
+    for name, s in ranked[:top]:
+        lines.append(f"  {name:<20} {_s(s):>10}  {100 * s / total:5.1f}%")
+    rest = sum(s for _, s in ranked[top:])
+    if rest > 0:
+        lines.append(f"  {'(other stages)':<20} {_s(rest):>10}  {100 * rest / total:5.1f}%")
+    lines.append(f"  {'unaccounted':<20} {_s(ct['unaccounted_s']):>10}  "
+                 f"{100 * ct['unaccounted_s'] / total:5.1f}%")
+    if ct.get("note"):
+        lines.append(f"  note: {ct['note']}")
+    return lines
+
+
+def cache_lines(caches: list[dict[str, Any]]) -> list[str]:
+    """One line per lookup: '[0/0] fx_graph miss: inductor_config[x]: False -> True (vs run 1)'."""
+    out = []
+    for c in caches:
+        text = f"[{c['compile_id']}] {c['cache']} {c['result']}"
+        why = c.get("why") or {}
+        if c["result"] == "bypass" and c.get("reason"):
+            text += f": {c['reason']}"
+        elif why.get("status") == "cold":
+            text += ": cold (no earlier compile of this function in the store)"
+        elif why.get("status") == "same_key":
+            ref = why.get("compared_to") or {}
+            text += f": same key as run {ref.get('run_id')}, entry not in this cache"
+        elif why.get("changed"):
+            ref = why.get("compared_to") or {}
+            text += (f": {'; '.join(x['summary'] for x in why['changed'][:3])} "
+                     f"(vs run {ref.get('run_id')})")
+        elif why.get("status") == "changed":
+            ref = why.get("compared_to") or {}
+            text += (f": key changed since run {ref.get('run_id')} (torch logs no components "
+                     "for this cache)")
+        elif c.get("time_saved_s"):
+            text += f" (saved {_s(c['time_saved_s'])})"
+        out.append(text)
+    return out
