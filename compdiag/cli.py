@@ -26,6 +26,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("check", "compdiag.commands.check"),
     ("perf", "compdiag.commands.perf"),
     ("diff", "compdiag.commands.diff"),
+    ("export", "compdiag.commands.export"),
     ("tui", "compdiag.commands.tui"),
 )
 

@@ -84,6 +84,47 @@ def _run_facts(reader: Reader, run_id: int, compiles: list[dict[str, Any]]) -> d
             "counts": reader.counts(run_id), "perf": _perf(reader, run_id)}
 
 
+def _cache_lookups(reader: Reader, run_id: int,
+                   compiles: list[dict[str, Any]]) -> dict[Key, dict[str, Any]]:
+    """(function, where, cache, n) -> the n-th lookup of that cache by that function."""
+    by_cid = {c["compile_id"]: c for c in compiles}
+    seen: Counter = Counter()
+    out: dict[Key, dict[str, Any]] = {}
+    for e in reader.cache_events(run_id):
+        c = by_cid.get(e["compile_id"]) or {}
+        k = (c.get("co_name") or "?", _where(c), e["cache"])
+        seen[k] += 1
+        out[(*k, seen[k])] = e
+    return out
+
+
+def _cache_section(reader: Reader, run_a: int, run_b: int, ca: list[dict[str, Any]],
+                   cb: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Lookups whose key differs (with the key components that differ), that only one run
+    made, or that one run bypassed. A miss in one and a hit in the other under the same key is
+    the cache's state, not the program's (like the times): not a difference."""
+    from compdiag.analyses.caches import changed_components
+
+    la, lb = _cache_lookups(reader, run_a, ca), _cache_lookups(reader, run_b, cb)
+    rows = []
+    for k in sorted(set(la) | set(lb), key=lambda k: tuple(str(x) for x in k)):
+        ea, eb = la.get(k), lb.get(k)
+        bypass = {ea["result"], eb["result"]} & {"bypass", "disabled"} if ea and eb else set()
+        if ea and eb and ea.get("key") == eb.get("key") and (
+                not bypass or ea["result"] == eb["result"]):
+            continue
+        changed = []
+        if ea and eb and ea.get("seq") and eb.get("seq"):
+            ka = reader.cache_key_components(run_a, ea["seq"])
+            kb = reader.cache_key_components(run_b, eb["seq"])
+            if ka and kb:  # a bypass has no key to compare
+                changed = [c.to_json() for c in changed_components(ka, kb)]
+        rows.append({"function": k[0], "where": k[1], "cache": k[2], "n": k[3],
+                     "a": ea["result"] if ea else None, "b": eb["result"] if eb else None,
+                     "changed": changed})
+    return rows
+
+
 def diff_runs(reader: Reader, run_a: int, run_b: int) -> dict[str, Any]:
     """The differences between two runs, section by section; `same` when there are none
     (times and compile ids aside, which always differ)."""
@@ -142,6 +183,8 @@ def diff_runs(reader: Reader, run_a: int, run_b: int) -> dict[str, Any]:
     sections["accuracy"] = _count_changes(
         _counted(reader.accuracy(run_a), acc), _counted(reader.accuracy(run_b), acc),
         ("output", "result"))
+
+    sections["caches"] = _cache_section(reader, run_a, run_b, ca, cb)
 
     return {"a": a, "b": b, "sections": sections,
             "same": not any(sections.values())}

@@ -18,7 +18,8 @@ def diff_document(reader: Any, run_a: int, run_b: int) -> dict[str, Any]:
 
 TITLES = {"run": "run", "compiles": "compiles", "graph_breaks": "graph breaks",
           "recompiles": "recompiles", "failures": "failures", "kernels": "kernels",
-          "cudagraphs": "CUDA graphs", "autotune": "autotuning winners", "accuracy": "accuracy"}
+          "cudagraphs": "CUDA graphs", "autotune": "autotuning winners", "accuracy": "accuracy",
+          "caches": "cache lookups"}
 # Rich styles of describe()'s line kinds, for the CLI and the TUI alike.
 STYLES = {"title": "bold", "note": "", "section": "bold", "-": "red", "+": "green",
           "~": "yellow", "same": "dim"}
@@ -52,6 +53,13 @@ def _item(section: str, row: dict[str, Any]) -> tuple[str, str]:
         mark = "-" if row["b"] is None else "+" if row["a"] is None else "~"
         return mark, (f"{mark} {row['op']} #{row['n']}: {row['a'] or '(none)'} -> "
                       f"{row['b'] or '(none)'}")
+    if section == "caches":
+        mark = "-" if row["b"] is None else "+" if row["a"] is None else "~"
+        changed = "; ".join(c["summary"] for c in row["changed"][:3])
+        more = f" (+{len(row['changed']) - 3} more)" if len(row["changed"]) > 3 else ""
+        return mark, (f"{mark} {row['function']} ({row['where']}) {row['cache']}: "
+                      f"{row['a'] or '(none)'} -> {row['b'] or '(none)'}"
+                      f"{': ' + changed + more if changed else ''}")
     what = " ".join(str(v) for k, v in row.items() if k not in ("a", "b") and v != "")
     mark = "-" if row["b"] == 0 else "+" if row["a"] == 0 else "~"
     return mark, f"{mark} {what}  ({row['a']} -> {row['b']})"

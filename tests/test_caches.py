@@ -1,0 +1,262 @@
+"""Compile caches, compile-time attribution and the Perfetto export, on real CPU compiles.
+
+One session fixture runs tests/scripts/cache_tiny.py four times into one store with one
+TORCHINDUCTOR_CACHE_DIR: cold (with TORCH_TRACE, imported below), then side by side warm (the
+same key: a hit), with one Inductor config flipped (a miss naming it) and with a custom
+post-grad pass that has no uuid() (a bypass). Every cache test reads those four runs; the
+parsing and timeline tests below them feed text and events, no compile."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cdtest import SCRIPTS, Proc, Session
+from compdiag.analyses import caches as C
+from compdiag.analyses.diagnoses.cache import bypass_fix
+from compdiag.ingest import parsers as P
+from compdiag.ingest.timeline import UNACCOUNTED, Timeline
+
+SCRIPT = SCRIPTS / "cache_tiny.py"
+
+
+@pytest.fixture(scope="session")
+def cache_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Proc]:
+    root = tmp_path_factory.mktemp("caches")
+    s = Session(root=root, store=root / "caches.db", cache=root / "inductor-cache")
+    one = {"TORCHINDUCTOR_COMPILE_THREADS": "1"}
+    cold = s.run(SCRIPT, env=s.env(**one, TORCH_TRACE=str(root / "trace")), cwd=root)
+    assert cold.returncode == 0 and cold.run_id is not None, cold.stderr[-4000:]
+    launches = {name: s.start(name, SCRIPT, env=s.env(**one, **extra)) for name, extra in (
+        ("warm", {}), ("flip", {"CACHE_FLIP": "1"}), ("pass", {"CACHE_PASS": "1"}))}
+    runs = {"cold": cold, **{name: launch.wait() for name, launch in launches.items()}}
+    for name, p in runs.items():
+        assert p.returncode == 0 and p.run_id is not None, (name, p.stderr[-4000:])
+        p.extra["show"] = s.show(p.run_id)
+        p.extra["session"] = s
+    cold.extra["trace_log"] = next((root / "trace").iterdir())
+    return runs
+
+
+def _explain(p: Proc) -> list[dict]:
+    s: Session = p.extra["session"]
+    out = s.compdiag("explain", "--store", s.store, str(p.run_id), "--json")
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)["diagnoses"]
+
+
+def _fx(p: Proc) -> list[dict]:
+    return [c for c in p.extra["show"]["caches"] if c["cache"] == "fx_graph"]
+
+
+def test_a_second_process_with_the_same_cache_dir_hits(cache_runs: dict[str, Proc]) -> None:
+    cold, warm = _fx(cache_runs["cold"]), _fx(cache_runs["warm"])
+    assert [(c["compile_id"], c["result"]) for c in cold] == [("0/0", "miss")]
+    assert cold[0]["why"] == {"status": "cold", "compared_to": None, "changed": []}
+    assert len(cold[0]["components"]) > 100 and "gm" in cold[0]["components"]
+    assert [(c["compile_id"], c["result"]) for c in warm] == [("0/0", "hit")]
+    assert warm[0]["key"] == cold[0]["key"] and warm[0]["time_saved_s"] > 0
+    # A cold cache is information, not a problem: no diagnosis on the first run.
+    assert [d for d in _explain(cache_runs["cold"]) if d["kind"] == "cache"] == []
+
+
+def test_a_flipped_inductor_config_is_named_as_the_miss(cache_runs: dict[str, Proc]) -> None:
+    (miss,) = _fx(cache_runs["flip"])
+    assert miss["result"] == "miss" and miss["why"]["status"] == "changed"
+    assert miss["why"]["compared_to"]["run_id"] == cache_runs["cold"].run_id
+    assert [(c["component"], c["before"], c["after"]) for c in miss["why"]["changed"]] == \
+        [("inductor_config[fallback_random]", "False", "True")]
+    (d,) = [d for d in _explain(cache_runs["flip"]) if d["kind"] == "cache"]
+    assert "inductor_config[fallback_random]: False -> True" in d["reason"]
+    assert d["details"]["result"] == "miss" and d["user_frame"]["filename"] == str(SCRIPT)
+
+
+def test_a_custom_pass_without_uuid_is_a_bypass_with_the_fix(cache_runs: dict[str, Proc]
+                                                             ) -> None:
+    (fx,) = _fx(cache_runs["pass"])
+    assert fx["result"] == "bypass" and fx["reason"] == "Unsupported post grad custom pass"
+    (d,) = [d for d in _explain(cache_runs["pass"]) if d["kind"] == "cache"]
+    assert d["details"]["result"] == "bypass" and "fx_graph" in d["details"]["caches"]
+    assert "CustomGraphPass" in d["fix"] and "uuid()" in d["fix"]
+    assert d["user_frame"]["filename"] == str(SCRIPT) and d["user_frame"]["lineno"]
+
+
+def test_compile_time_adds_up_within_the_wall_time(cache_runs: dict[str, Proc]) -> None:
+    for name, p in cache_runs.items():
+        doc = p.extra["show"]
+        run_ct = doc["compile_time"]
+        parts = [*(c["compile_time"] for c in doc["compiles"] if c["compile_time"]), run_ct]
+        for ct in parts:
+            assert ct["total_s"] > 0, name
+            assert sum(ct["stages"].values()) + ct["unaccounted_s"] == \
+                pytest.approx(ct["total_s"], abs=1e-5), (name, ct)
+        assert run_ct["total_s"] <= doc["run"]["wall_s"], (name, run_ct)
+        (c,) = doc["compiles"]
+        assert c["compile_time"]["source"] == "chromium_events"
+        # The regions' clock agrees with torch's compilation_metrics on this compile.
+        assert c["compile_time"]["total_s"] == pytest.approx(c["stage_times"]["total"],
+                                                             rel=0.1), name
+        assert c["guards"]["count"] > 0 and c["guards"]["build_s"] > 0
+        assert c["guards"]["top_sources"][0]["source"] == "L['x']"
+    cold = cache_runs["cold"].extra["show"]["compile_time"]["stages"]
+    assert {"dynamo_tracing", "aot_autograd", "inductor_lowering", "kernel_compile",
+            "guard_building"} <= set(cold)
+
+
+def test_perfetto_export_nests_events_by_compile_id(cache_runs: dict[str, Proc],
+                                                    tmp_path: Path) -> None:
+    p = cache_runs["cold"]
+    s: Session = p.extra["session"]
+    out = tmp_path / "trace.json"
+    r = s.compdiag("export", "--store", s.store, str(p.run_id), "--perfetto", out)
+    assert r.returncode == 0 and "ui.perfetto.dev" in r.stderr, r.stderr
+    events = json.loads(out.read_text())["traceEvents"]
+    tracks = {e["tid"]: e["args"]["name"] for e in events if e["name"] == "thread_name"}
+    assert list(tracks.values()) == ["compile 0/0 f"]
+    spans = [e for e in events if e["ph"] == "X"]
+    assert {e["tid"] for e in spans} == set(tracks)
+    assert all(e["args"]["compile_id"] == "0/0" for e in spans)
+    names = {e["name"] for e in spans}
+    assert {"bytecode_tracing", "GraphLowering.run", "compile_file", "build_guards"} <= names
+    assert any(e["ph"] == "i" and e["name"] == "fx_graph_cache_miss" for e in events)
+    # Nested: on a track, two spans are disjoint or one contains the other.
+    eps = 1.0
+    for a in spans:
+        for b in spans:
+            a0, a1, b0, b1 = a["ts"], a["ts"] + a["dur"], b["ts"], b["ts"] + b["dur"]
+            assert a1 <= b0 + eps or b1 <= a0 + eps or (a0 >= b0 - eps and a1 <= b1 + eps) \
+                or (b0 >= a0 - eps and b1 <= a1 + eps), (a["name"], b["name"])
+    root = max(spans, key=lambda e: e["dur"])
+    assert all(root["ts"] - eps <= e["ts"] and e["ts"] + e["dur"] <= root["ts"] + root["dur"]
+               + eps for e in spans)
+    _load_in_trace_processor(out, len(spans))
+
+
+def _load_in_trace_processor(path: Path, n_spans: int) -> None:
+    tp_mod = pytest.importorskip("perfetto.trace_processor",
+                                 reason="the perfetto package is not installed")
+    try:
+        tp = tp_mod.TraceProcessor(trace=str(path))
+    except Exception as exc:  # noqa: BLE001 - it downloads its binary on first use
+        pytest.skip(f"perfetto's trace_processor_shell could not be fetched offline: "
+                    f"{type(exc).__name__}")
+    try:
+        row = next(iter(tp.query("select count(*) as n, max(depth) as d from slice")))
+        assert row.n >= n_spans and row.d >= 2
+    finally:
+        tp.close()
+
+
+def test_import_of_the_trace_fills_the_caches_and_stages(cache_runs: dict[str, Proc],
+                                                         tmp_path: Path) -> None:
+    p = cache_runs["cold"]
+    s: Session = p.extra["session"]
+    store = tmp_path / "imported.db"
+    r = s.compdiag("import", p.extra["trace_log"], "--store", store)
+    assert r.returncode == 0, r.stderr
+    doc = s.show(store=store)
+    live = {(c["cache"], c["result"], c["key"]) for c in p.extra["show"]["caches"]}
+    assert {(c["cache"], c["result"], c["key"]) for c in doc["caches"]} == live
+    assert _fx(p)[0]["components"] == \
+        next(c for c in doc["caches"] if c["cache"] == "fx_graph")["components"]
+    ct = doc["compiles"][0]["compile_time"]
+    assert ct["source"] == "chromium_events" and "kernel_compile" in ct["stages"]
+
+
+def test_diff_names_the_changed_key_component(cache_runs: dict[str, Proc]) -> None:
+    s: Session = cache_runs["cold"].extra["session"]
+    r = s.compdiag("diff", "--store", s.store, str(cache_runs["cold"].run_id),
+                   str(cache_runs["flip"].run_id), "--json")
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)["sections"]["caches"]
+    fx = [row for row in rows if row["cache"] == "fx_graph"]
+    assert [(row["function"], row["a"], row["b"]) for row in fx] == [("f", "miss", "miss")]
+    assert [c["component"] for c in fx[0]["changed"]] == ["inductor_config[fallback_random]"]
+    text = s.compdiag("diff", "--store", s.store, str(cache_runs["cold"].run_id),
+                      str(cache_runs["flip"].run_id)).stdout
+    assert "inductor_config[fallback_random]: False -> True" in text
+
+
+# -- no compile: parsers, the timeline clock, the change descriptions ---------------------------
+
+GUARDS = """
+TREE_GUARD_MANAGER:
++- RootGuardManager
+| +- GLOBAL_STATE: ___check_global_state()
+| +- GuardManager: source=L['self'], accessed_by=FrameLocalsGuardAccessor(key='self')
+| | +- TYPE_MATCH: ___check_type_id(L['self'], 1)
+| | +- GuardManager: source=L['self']._modules['0'].weight, accessed_by=GetAttrGuardAccessor
+| | | +- TENSOR_MATCH: check_tensor(L['self']._modules['0'].weight, ...)
+| | | +- NO_HASATTR: hasattr(...) == False
+| | +- GuardManager: source=L['self']._modules['1'].weight, accessed_by=GetAttrGuardAccessor
+| | | +- TENSOR_MATCH: check_tensor(L['self']._modules['1'].weight, ...)
+"""
+
+
+def test_guard_sources_count_leaf_guards_under_their_innermost_manager() -> None:
+    assert P.guard_sources(GUARDS) == {"(global)": 1, "L['self']": 1,
+                                       "L['self']._modules['0'].weight": 2,
+                                       "L['self']._modules['1'].weight": 1}
+    from compdiag.analyses.compile_time import collapse_source
+    assert collapse_source("L['self']._modules['1'].weight") == "L['self']._modules[*].weight"
+
+
+def test_key_components_and_their_changes() -> None:
+    assert P.key_component("[abc123] inductor_config[debug]: False") == \
+        {"name": "inductor_config[debug]", "hash": "abc123", "value": "False"}
+    assert P.key_component("no brackets here") is None
+    meta = "TensorMetadata(dtype=torch.float32, shape=torch.Size([8]), stride=(1,), device=cpu"
+    assert C.describe_change("example_inputs[0]", meta, meta.replace("[8]", "[16]")
+                             .replace("(1,)", "(1,)")) == \
+        "example_inputs[0]: float32[8] stride (1,) -> float32[16] stride (1,)"
+    graph = "def forward(self, x):\n    sin = torch.ops.aten.sin.default(x)\n    return (sin,)"
+    assert C.describe_change("gm", graph, graph.replace("sin.default", "cos.default")) == \
+        "gm: the graph changed (first differing node: sin = torch.ops.aten.cos.default(x))"
+    changes = C.changed_components(
+        {"a": {"hash": "1", "value": "x"}, "b": {"hash": "2", "value": "y"}},
+        {"a": {"hash": "1", "value": "x"}, "b": {"hash": "3", "value": "z"},
+         "c": {"hash": "4", "value": "w"}})
+    assert [c.summary for c in changes] == ["b: y -> z", "c: new in this compile"]
+    assert "CustomGraphPass" in bypass_fix("Unsupported post grad custom pass")
+    assert "HigherOrderOperator" not in bypass_fix("Can't cache HigherOrderOperator: x") and \
+        "higher-order op" in bypass_fix("Can't cache HigherOrderOperator: x")
+
+
+NAMES = ["dynamo", "bytecode_tracing", "backend_compile", "inductor_compile", "GraphLowering.run",
+         "compile_file", "some_unnamed_region", "build_guards"]
+
+
+@st.composite
+def nested_regions(draw: st.DrawFn, depth: int = 0, start: float = 0.0) -> list[dict]:
+    """B/E events of properly nested regions, children inside their parent."""
+    events, t = [], start
+    for _ in range(draw(st.integers(0, 3 if depth < 3 else 0))):
+        t += draw(st.floats(0, 100))
+        name = draw(st.sampled_from(NAMES))
+        events.append({"ph": "B", "name": name, "ts": t, "args": {"compile_id": "0/0"}})
+        inner = draw(nested_regions(depth + 1, t))
+        events.extend(inner)
+        t = max([t] + [e["ts"] for e in inner]) + draw(st.floats(0, 100))
+        events.append({"ph": "E", "name": name, "ts": t, "args": {"compile_id": "0/0"}})
+    return events
+
+
+@settings(max_examples=200, deadline=None)
+@given(nested_regions())
+def test_timeline_stages_add_up_to_the_outermost_regions(events: list[dict]) -> None:
+    tl = Timeline()
+    closed = [iv for e in events for iv in tl.event(e)]
+    clock = tl.clocks.get("0/0")
+    roots = [iv.dur_us for iv in closed if iv.depth == 0]
+    if clock is None:
+        assert not closed
+        return
+    assert clock.total_us == pytest.approx(sum(roots))
+    assert sum(clock.stages.values()) == pytest.approx(clock.total_us, abs=1e-6)
+    assert all(v >= 0 for v in clock.stages.values())
+    assert UNACCOUNTED in clock.stages or all(iv.stage for iv in closed if iv.depth == 0) \
+        or clock.total_us == 0
