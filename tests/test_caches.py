@@ -271,3 +271,32 @@ def test_timeline_stages_add_up_to_the_outermost_regions(events: list[dict]) -> 
     got = {k: v for k, v in clock.stages.items() if v > 1e-9}
     assert got.keys() == {k for k, v in want.items() if v > 1e-9}
     assert all(got[k] == pytest.approx(want[k], abs=1e-6) for k in got)
+
+
+def test_tui_timings_tab_shows_where_the_wall_time_went(cache_runs: dict[str, Proc]) -> None:
+    import asyncio
+
+    from textual.widgets import Static
+
+    from compdiag_tui import CompdiagApp
+    from compdiag_tui.screens import CompileScreen
+
+    s: Session = cache_runs["cold"].extra["session"]
+
+    async def drive() -> str:
+        app = CompdiagApp(s.store, cache_runs["cold"].run_id)
+        async with app.run_test(size=(130, 40)) as pilot:
+            for _ in range(200):
+                if len(app.screen_stack) > 1 and app.screen.is_mounted:
+                    break
+                await pilot.pause(0.02)
+            app.push_screen(CompileScreen(cache_runs["cold"].run_id, "0/0", tab="timings"))
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if app.screen.query("#wall-time"):
+                    break
+            return str(app.screen.query_one("#wall-time", Static).render())
+
+    text = asyncio.run(drive())
+    assert "where the wall time went" in text and "kernel_compile" in text
+    assert "unaccounted" in text and "guards: " in text

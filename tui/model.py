@@ -217,6 +217,12 @@ class StoreModel:
         return None if row is None else row.get("metrics")
 
     # -- `compdiag perf` ----------------------------------------------------------------------
+    def compile_time(self, run_id: int, compile_id: str) -> dict[str, Any] | None:
+        """Where this compile's wall time went (analyses/compile_time.py), guards included."""
+        from compdiag.analyses.compile_time import per_compile
+
+        return per_compile(self.reader, run_id, compile_id).get(compile_id)
+
     def perf_report(self, run_id: int) -> dict[str, Any] | None:
         """The `compdiag perf --json` document filed under this run, or None."""
         if run_id not in self._perf:

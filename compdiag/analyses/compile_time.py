@@ -87,11 +87,15 @@ def guards(reader: Reader, run_id: int, c: dict[str, Any],
             "top_sources": [{"source": s, "guards": n} for s, n in top]}
 
 
-def per_compile(reader: Reader, run_id: int) -> dict[str, dict[str, Any]]:
-    """compile id -> {total_s, stages, unaccounted_s, source, note?, guards}."""
+def per_compile(reader: Reader, run_id: int, compile_id: str | None = None
+                ) -> dict[str, dict[str, Any]]:
+    """compile id -> {total_s, stages, unaccounted_s, source, note?, guards}; one compile's
+    alone when `compile_id` is given (the TUI's tab)."""
     regions = reader.compile_stages(run_id)
     out: dict[str, dict[str, Any]] = {}
-    for c in reader.compiles(run_id):
+    rows = reader.compiles(run_id) if compile_id is None else \
+        [c for c in [reader.compile(run_id, compile_id)] if c]
+    for c in rows:
         cid = c["compile_id"]
         st = c.get("stage_times") or {}
         doc = _from_regions(regions[cid]) if cid in regions else _from_metrics(st)

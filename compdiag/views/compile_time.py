@@ -35,7 +35,9 @@ def compile_time_lines(ct: dict[str, Any] | None, top: int = 6) -> list[str]:
     head = f"compile time {_s(total)}"
     if ct.get("wall_s"):
         head += f" of the run's {_s(ct['wall_s'])} wall time"
-    head += f" ({ct.get('compiles', '?')} compiles)"
+    n = ct.get("compiles")
+    if n is not None and n != 1:
+        head += f" ({n} compiles)"
     lines = [head]
     ranked = sorted(ct["stages"].items(), key=lambda kv: -kv[1])
     for name, s in ranked[:top]:
@@ -48,6 +50,17 @@ def compile_time_lines(ct: dict[str, Any] | None, top: int = 6) -> list[str]:
     if ct.get("note"):
         lines.append(f"  note: {ct['note']}")
     return lines
+
+
+def guard_lines(g: dict[str, Any] | None) -> list[str]:
+    """'guards: 10, built in 0.03 s; most from L['x'] (6), ...'."""
+    if not g:
+        return []
+    head = f"guards: {g['count'] if g.get('count') is not None else '?'}"
+    if g.get("build_s") is not None:
+        head += f", built in {_s(g['build_s'])}"
+    top = ", ".join(f"{t['source']} ({t['guards']})" for t in g.get("top_sources") or [])
+    return [head + (f"; most from {top}" if top else "")]
 
 
 def cache_lines(caches: list[dict[str, Any]]) -> list[str]:

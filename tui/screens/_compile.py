@@ -89,7 +89,7 @@ class CompileScreen(Screen):
         if tab == "kernels":
             return "inductor_output_code" in kinds
         if tab == "timings":
-            return "compilation_metrics" in kinds
+            return "compilation_metrics" in kinds or "chromium_event" in kinds
         return True
 
     def on_mount(self) -> None:
@@ -179,13 +179,26 @@ class CompileScreen(Screen):
             info = model.compile_info(run_id, cid)
             chart = TimingChart()
             chart.times = dict(info.stage_times) if info else {}
-            return VerticalScroll(chart)
+            return VerticalScroll(chart, *self._wall_time(model.compile_time(run_id, cid)))
         if tab == "raw":
             view = RecordsView(lambda kind: model.reader.records(run_id, kind=kind,
                                                                  compile_id=cid))
             view.kinds = dict(self.kinds)
             return view
         return Static(f"unknown tab {tab}")
+
+    def _wall_time(self, ct: dict[str, Any] | None) -> list[Widget]:
+        """Where the compile's wall time went (exclusive stages, unaccounted, guards), under
+        torch's own cumulative timers."""
+        if not ct:
+            return []
+        from compdiag.views.compile_time import compile_time_lines, guard_lines
+
+        head = Text("where the wall time went (each moment counted once, for the innermost "
+                    f"timed region; from {ct['source']})\n", "bold")
+        body = Text("\n".join([*compile_time_lines({**ct, "compiles": 1}, top=12),
+                               *guard_lines(ct.get("guards"))]))
+        return [Static(head + body, id="wall-time", classes="wall-time")]
 
     def _perf_line(self) -> Static | None:
         """This graph's line of the run's perf report, if `compdiag perf` timed it."""
