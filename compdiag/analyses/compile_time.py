@@ -20,6 +20,7 @@ from compdiag.store.reader import Reader
 # (torch's duration_us includes what happens after the last region closes: logging, metrics).
 DISAGREE_FRACTION, DISAGREE_S = 0.10, 0.25
 TOP_GUARD_SOURCES = 5
+TOP_FUNCTIONS = 10  # the user functions whose compiles took longest (cf. TORCH_COMPILE_DYNAMO_PROFILER)
 _INDEX = re.compile(r"\[(?:'\d+'|\d+)\]")
 
 
@@ -125,8 +126,22 @@ def run_wall_s(run: dict[str, Any]) -> float | None:
 def for_run(reader: Reader, run_id: int,
             compiles: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """The run's compile time: the compiles' totals and stages summed (compiles of one process
-    do not overlap: Dynamo compiles one frame at a time), set against the run's wall time."""
+    do not overlap: Dynamo compiles one frame at a time), set against the run's wall time, and
+    the user functions whose compiles (and Dynamo tracing) took longest."""
     compiles = per_compile(reader, run_id) if compiles is None else compiles
+    rows = {c["compile_id"]: c for c in reader.compile_index(run_id)}
+    funcs: dict[tuple, dict[str, Any]] = {}
+    for cid, doc in compiles.items():
+        c = rows.get(cid) or {}
+        k = (c.get("co_name"), c.get("filename"), c.get("lineno"))
+        f = funcs.setdefault(k, {"function": k[0], "filename": k[1], "lineno": k[2],
+                                 "compiles": 0, "total_s": 0.0, "dynamo_tracing_s": 0.0})
+        f["compiles"] += 1
+        f["total_s"] += doc["total_s"]
+        f["dynamo_tracing_s"] += doc["stages"].get("dynamo_tracing", 0.0)
+    by_function = sorted(funcs.values(), key=lambda f: -f["total_s"])[:TOP_FUNCTIONS]
+    for f in by_function:
+        f["total_s"], f["dynamo_tracing_s"] = _r(f["total_s"]), _r(f["dynamo_tracing_s"])
     stages: dict[str, float] = {}
     for doc in compiles.values():
         for k, v in doc["stages"].items():
@@ -135,7 +150,8 @@ def for_run(reader: Reader, run_id: int,
     named = {k: _r(stages[k]) for k in sorted(stages, key=_stage_order)}
     out: dict[str, Any] = {"total_s": total, "stages": named,
                            "unaccounted_s": _r(total - sum(named.values())),
-                           "wall_s": run_wall_s(reader.run(run_id)), "compiles": len(compiles)}
+                           "wall_s": run_wall_s(reader.run(run_id)), "compiles": len(compiles),
+                           "by_function": by_function}
     notes = []
     if out["wall_s"] is not None:
         out["outside_compile_s"] = _r(max(0.0, out["wall_s"] - total))

@@ -19,6 +19,7 @@ import statistics
 from typing import Any
 
 from compdiag.analyses import perf_stats as S
+from compdiag.analyses.compile_time import for_run as compile_time_for_run
 from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.limiter import Limiter, TimedRun
 from compdiag.analyses.limiter import weight as _weight
@@ -382,6 +383,7 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
         "outside_graphs": outside,
         "limiters": limiters(graphs, diagnoses, compiles, outside),
         "notes": notes,
+        "compile_time": compile_time_for_run(reader, run_id),
     }
 
 

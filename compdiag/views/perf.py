@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from compdiag.analyses.perf_stats import autotune_share, fmt_time, sig3
+from compdiag.views.compile_time import compile_time_lines
 
 __all__ = ["bar_chart", "compile_text", "fmt_ci", "fmt_mib", "fmt_ratio", "fmt_time",
            "fmt_x", "payback_text", "print_document", "short_function"]
@@ -137,6 +138,8 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
                           f"compiled {fmt_time(m['compiled']['median'])} -> "
                           f"{fmt_x(sp.get('ratio'))}{ci} ({sp['verdict']}){inside}",
                           highlight=False)
+        for line in compile_time_lines(rep.get("compile_time"), top=4):
+            console.print(line, highlight=False, markup=False)
         chart = bar_chart(rep["graphs"])
         if chart:
             console.print(Text("\n".join(chart)))
