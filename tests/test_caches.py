@@ -300,3 +300,42 @@ def test_tui_timings_tab_shows_where_the_wall_time_went(cache_runs: dict[str, Pr
     text = asyncio.run(drive())
     assert "where the wall time went" in text and "kernel_compile" in text
     assert "unaccounted" in text and "guards: " in text
+
+
+class _Rows:
+    """A Writer stand-in: what the Ingestor writes, by table."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[dict]] = {}
+
+    def insert(self, table: str, **cols) -> None:
+        self.rows.setdefault(table, []).append(cols)
+
+    upsert = insert
+
+    def warn(self, run_id: int, message: str) -> None:
+        self.rows.setdefault("warnings", []).append({"message": message})
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+                     lambda c: st.lists(c, max_size=3) | st.dictionaries(
+                         st.sampled_from(["ph", "name", "ts", "dur", "tid", "args", "compile_id",
+                                          "components", "key", "cache_bypass_reason"]), c,
+                         max_size=4), max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["chromium_event", "fx_graph_cache_miss",
+                                           "aotautograd_cache_bypass", "dynamo_cpp_guards_str"]),
+                          _json), max_size=8))
+def test_arbitrary_timeline_and_cache_records_never_raise(records) -> None:
+    from compdiag.ingest.ingestor import Ingestor
+
+    ing = Ingestor(_Rows(), 1)  # type: ignore[arg-type]
+    for kind, value in records:
+        md = ({"artifact": {"name": kind, "encoding": "json"}} if "cache" in kind
+              else {kind: {}})
+        md.update(frame_id=0, frame_compile_id=0, attempt=0)
+        ing.record(md, json.dumps(value))
+    rows = ing.w.rows  # type: ignore[attr-defined]
+    assert all(r["start_us"] == r["start_us"] for r in rows.get("compile_events", []))

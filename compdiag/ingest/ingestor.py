@@ -379,8 +379,9 @@ class Ingestor:
             return
         if not isinstance(ev, dict):
             return
-        if not isinstance((ev.get("args") or {}).get("compile_id"), str) and cid is not None:
-            ev = {**ev, "args": {**(ev.get("args") or {}), "compile_id": cid}}
+        args = ev.get("args") if isinstance(ev.get("args"), dict) else {}
+        if not isinstance(args.get("compile_id"), str) and cid is not None:
+            ev = {**ev, "args": {**args, "compile_id": cid}}
         for iv in self.timeline.event(ev):
             if iv.compile_id is None:
                 continue

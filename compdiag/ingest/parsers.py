@@ -724,7 +724,8 @@ def cache_lookup(payload: str | None) -> dict[str, Any]:
     elif isinstance(info.get("time_saved_ms"), (int, float)):
         saved = info["time_saved_ms"] / 1e3
     reason = info.get("cache_bypass_reason")
-    components = [c for c in map(key_component, info.get("components") or []) if c]
+    lines = info.get("components")
+    components = [c for c in map(key_component, lines) if c] if isinstance(lines, list) else []
     return {"key": key, "reason": str(reason) if reason else None,
             "detail": info.get("cache_status_detailed") if isinstance(
                 info.get("cache_status_detailed"), str) else None,

@@ -10,6 +10,7 @@ never add up to more than its wall clock, and what no named region covers is `un
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -118,11 +119,13 @@ class Timeline:
 
     def event(self, ev: dict[str, Any]) -> Iterator[Interval]:
         ph, name, ts = ev.get("ph"), ev.get("name"), ev.get("ts")
-        if not isinstance(name, str) or not isinstance(ts, (int, float)) or isinstance(ts, bool):
+        if not isinstance(name, str) or not isinstance(ts, (int, float)) or isinstance(ts, bool) \
+                or not math.isfinite(ts):
             return
         args = ev.get("args") if isinstance(ev.get("args"), dict) else {}
         cid = args.get("compile_id") if isinstance(args.get("compile_id"), str) else None
-        stack = self.open.setdefault((cid, ev.get("tid")), [])
+        tid = ev.get("tid") if isinstance(ev.get("tid"), (int, str)) else None
+        stack = self.open.setdefault((cid, tid), [])
         cat = ev.get("cat") if isinstance(ev.get("cat"), str) else None
         if ph == "B":
             stack.append(_Open(name, cat, float(ts), dict(args)))
@@ -134,7 +137,8 @@ class Timeline:
             del stack[at:]  # regions left open inside it never closed: drop them
             dur = max(0.0, float(ts) - region.start_us)
             yield self._close(cid, stack, region, dur, {**region.args, **args})
-        elif ph == "X" and isinstance(ev.get("dur"), (int, float)):
+        elif ph == "X" and isinstance(ev.get("dur"), (int, float)) \
+                and not isinstance(ev.get("dur"), bool) and math.isfinite(ev["dur"]):
             region = _Open(name, cat, float(ts), dict(args))
             yield self._close(cid, stack, region, max(0.0, float(ev["dur"])), dict(args))
         elif ph in ("i", "I", "n"):

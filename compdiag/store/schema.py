@@ -358,6 +358,8 @@ CREATE TABLE IF NOT EXISTS cache_key_components (
     value      TEXT                    -- torch's text of it (cut at 20,000 characters)
 );
 CREATE INDEX IF NOT EXISTS cache_key_components_run ON cache_key_components(run_id, seq);
+-- A miss is explained against earlier runs' lookups of the same cache.
+CREATE INDEX IF NOT EXISTS cache_events_cache_run ON cache_events(cache, run_id);
 -- Exclusive wall time per compile stage, from the chromium events (ingest/timeline.py); the
 -- stage 'unaccounted' is what no named region covers; the rows of a compile add up to its
 -- wall clock.
