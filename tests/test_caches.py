@@ -221,6 +221,13 @@ def test_key_components_and_their_changes() -> None:
         {"a": {"hash": "1", "value": "x"}, "b": {"hash": "3", "value": "z"},
          "c": {"hash": "4", "value": "w"}})
     assert [c.summary for c in changes] == ["b: y -> z", "c: new in this compile"]
+    assert P.remote_cache_lookups({"inductor_fx_remote_cache_hit_count": 2,
+                                   "inductor_fx_remote_cache_hit_keys": "fk1,fk2",
+                                   "aotautograd_remote_cache_miss_count": 1,
+                                   "inductor_fx_local_cache_miss_count": 1}) == [
+        ("fx_graph_remote", "hit", "fk1"), ("fx_graph_remote", "hit", "fk2"),
+        ("aotautograd_remote", "miss", None)]
+    assert P.remote_cache_lookups({"inductor_fx_remote_cache_hit_count": True}) == []
     assert "CustomGraphPass" in bypass_fix("Unsupported post grad custom pass")
     assert "HigherOrderOperator" not in bypass_fix("Can't cache HigherOrderOperator: x") and \
         "higher-order op" in bypass_fix("Can't cache HigherOrderOperator: x")

@@ -597,7 +597,9 @@ def test_the_fact_parsers_never_raise(text: str) -> None:
     for parse in (P.graph_break_details, P.split_recompile, P.guard_location, P.classify_guard,
                   P.guard_values, P.graph_nodes, P.fallback_calls, P.perf_hint,
                   P.scheduler_node, P.scheduler_node_names, P.debug_context,
-                  P.guard_sources, P.cache_lookup, P.key_component, P.cache_artifact):
+                  P.guard_sources, P.cache_lookup, P.key_component, P.cache_artifact,
+                  lambda t: P.remote_cache_lookups({"inductor_fx_remote_cache_hit_count": 3,
+                                                    "inductor_fx_remote_cache_hit_keys": t})):
         parse(text)
 
 

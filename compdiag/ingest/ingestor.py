@@ -199,6 +199,9 @@ class Ingestor:
         for config, setting in P.injected_bugs(value).items():
             self.w.insert("injected_bugs", run_id=self.run_id, compile_id=cid, config=config,
                           value=json.dumps(setting))
+        for cache, result, key in P.remote_cache_lookups(value):
+            self.w.insert("cache_events", run_id=self.run_id, compile_id=cid, cache=cache,
+                          hit=result == "hit", key=key, result=result, seq=self.seq)
         skip = value.get("cudagraph_skip_reason")
         if skip:
             self._cudagraph(cid, False, str(skip))

@@ -730,3 +730,28 @@ def cache_lookup(payload: str | None) -> dict[str, Any]:
             "detail": info.get("cache_status_detailed") if isinstance(
                 info.get("cache_status_detailed"), str) else None,
             "time_saved_s": saved, "components": components}
+
+
+# compilation_metrics' remote-cache counters: (cache, count field prefix, keys field prefix).
+_REMOTE_CACHES = (("fx_graph_remote", "inductor_fx_remote_cache", "inductor_fx_remote_cache"),
+                  ("aotautograd_remote", "aotautograd_remote_cache", None))
+
+
+def remote_cache_lookups(metrics: dict[str, Any]) -> list[tuple[str, str, str | None]]:
+    """(cache, hit|miss, key) of each remote-cache lookup a compile's metrics count (a remote
+    cache logs no artifact of its own): one per key where torch lists them (comma-separated),
+    else one per count without a key."""
+    out: list[tuple[str, str, str | None]] = []
+    for cache, counts, keys_field in _REMOTE_CACHES:
+        for result in ("hit", "miss"):
+            n = metrics.get(f"{counts}_{result}_count")
+            if not _is_int(n) or n <= 0:
+                continue
+            keys = metrics.get(f"{keys_field}_{result}_keys") if keys_field else None
+            listed = [k for k in keys.split(",") if k and k != "<unknown>"] \
+                if isinstance(keys, str) else []
+            if listed:
+                out.extend((cache, result, k) for k in listed[:n])
+            else:
+                out.extend((cache, result, None) for _ in range(min(n, 1000)))
+    return out
