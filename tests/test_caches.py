@@ -346,3 +346,47 @@ def test_arbitrary_timeline_and_cache_records_never_raise(records) -> None:
         ing.record(md, json.dumps(value))
     rows = ing.w.rows  # type: ignore[attr-defined]
     assert all(r["start_us"] == r["start_us"] for r in rows.get("compile_events", []))
+
+
+def _fed_run(w, user: Path, components: list[str], key: str, result: str = "miss") -> int:
+    """One run whose compile 0/0 of `f` at user:3 looked its graph up in the FX graph cache,
+    fed through the Ingestor as capture feeds it (no compile)."""
+    from compdiag.ingest.ingestor import Ingestor
+
+    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(user.parent))
+    ing = Ingestor(w, run_id)
+    ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+    ing.record({"artifact": {"name": f"fx_graph_cache_{result}", "encoding": "json"}, **ids},
+               json.dumps({"key": key, "cache_state": result, "components": components}))
+    ing.record({"compilation_metrics": {"co_name": "f", "co_filename": str(user),
+                                        "co_firstlineno": 3, "graph_op_count": 1}, **ids}, None)
+    ing.flush()
+    w.end_run(run_id, exit_code=0, status="done")
+    return run_id
+
+
+def test_a_miss_under_a_known_key_and_a_changed_graph_are_explained(tmp_path: Path) -> None:
+    from compdiag.analyses.explain import explain
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    user = tmp_path / "model.py"
+    user.write_text("import torch\n\ndef f(x):\n    return x.sin()\n")
+    graph = "def forward(self, x):\n    sin = torch.ops.aten.sin.default(x)\n    return (sin,)"
+    base = [f"[h1] gm: {graph}", "[h2] inductor_config[debug]: False"]
+    w = Writer(tmp_path / "s.db")
+    first = _fed_run(w, user, base, "k1")
+    moved = _fed_run(w, user, base, "k1")  # the same key missed: another cache directory
+    changed = _fed_run(w, user, [f"[h9] gm: {graph.replace('sin.default', 'cos.default')}",
+                                 "[h2] inductor_config[debug]: False"], "k2")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        assert [d.kind for d in explain(r, first)] == []
+        (same,) = explain(r, moved)
+        assert same.kind == "cache" and "same key" in same.reason
+        assert same.details.compared_to["run_id"] == first
+        assert "TORCHINDUCTOR_CACHE_DIR" in same.fix
+        (graph_changed,) = explain(r, changed)
+        assert graph_changed.details.changed[0]["summary"] == \
+            "gm: the graph changed (first differing node: sin = torch.ops.aten.cos.default(x))"
+        assert graph_changed.user_frame.filename == str(user)

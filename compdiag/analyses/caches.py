@@ -99,8 +99,9 @@ def changed_components(before: dict[str, dict[str, Any]], after: dict[str, dict[
 @dataclass(frozen=True)
 class MissExplained:
     """Why one lookup missed: `cold` (no earlier compile of this function here), `changed`
-    (the components that differ from the closest earlier compile's key), or `same_key`
-    (the earlier compile had this very key: its entry is not in this cache)."""
+    (the components that differ from the closest earlier compile's key), `same_key` (the
+    earlier compile had this very key: its entry is not in this cache), or `unknown` (the
+    compile's function is not known, so nothing to compare it with)."""
 
     status: str
     compared_to: dict[str, Any] | None = None  # {run_id, compile_id, key}
@@ -118,6 +119,8 @@ def explain_miss(reader: Reader, run_id: int, lookup: dict[str, Any],
     first (the n-th compile of a function pairs with the n-th), then the key that differs in
     the fewest components, then the earliest."""
     row = compile_row or {}
+    if not row.get("co_name") or not row.get("filename"):
+        return MissExplained("unknown")  # a compile that never named its function
     earlier = reader.earlier_cache_events(run_id, lookup["cache"], row.get("co_name"),
                                           row.get("filename"), row.get("lineno"))
     earlier = [e for e in earlier if e.get("key") and e.get("seq") is not None]

@@ -138,7 +138,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if e["result"] != "miss":
             continue
         why = C.explain_miss(ctx.r, ctx.run_id, e, ctx.code_row(e["compile_id"]))
-        if why.status == "cold":
+        if why.status in ("cold", "unknown"):
             continue
         d = _miss(ctx, e, why)
         if d is not None:
