@@ -748,3 +748,24 @@ def test_timed_compiled_graph_gets_the_modules_own_buffers():
     ref = torch.nn.BatchNorm1d(4)
     ref(x)
     assert torch.allclose(bn.running_mean, ref.running_mean)
+
+
+def test_the_report_and_its_view_carry_the_compile_time(tmp_path):
+    """Compiles with no timed regions (hand-fed metrics): compilation_metrics' nested timers
+    give the stages, and the terminal view prints them under the timing table."""
+    from rich.console import Console
+
+    from compdiag.views.perf import print_document
+
+    s = Store(tmp_path)
+    s.compile("0/0", "f", total=10.0)
+    s.timing("0/0", 0.010, 0.002)
+    rep = s.report()
+    ct = rep["compile_time"]
+    assert ct["total_s"] == 10.0 and ct["stages"] == {"dynamo": 5.0, "inductor": 5.0}
+    assert sum(ct["stages"].values()) + ct["unaccounted_s"] == ct["total_s"]
+    assert "compilation_metrics' coarser timers" in ct["note"]
+    console = Console(record=True, width=100)
+    print_document({"runs": [rep]}, console)
+    out = console.export_text()
+    assert "compile time 10.00 s of the run's" in out and "dynamo" in out
