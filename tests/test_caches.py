@@ -390,3 +390,34 @@ def test_a_miss_under_a_known_key_and_a_changed_graph_are_explained(tmp_path: Pa
         assert graph_changed.details.changed[0]["summary"] == \
             "gm: the graph changed (first differing node: sin = torch.ops.aten.cos.default(x))"
         assert graph_changed.user_frame.filename == str(user)
+
+
+def test_a_layout_3_store_from_before_these_tables_reads_and_upgrades(tmp_path: Path) -> None:
+    """Layout 3 gained its cache and timeline tables during one session: a store of that
+    layout without them reads as having none, and opening it for writing adds them."""
+    import sqlite3
+
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    user = tmp_path / "model.py"
+    user.write_text("def f(x):\n    return x\n")
+    w = Writer(tmp_path / "s.db")
+    run = _fed_run(w, user, ["[h1] gm: g"], "k1")
+    w.close()
+    conn = sqlite3.connect(tmp_path / "s.db")
+    for table in ("cache_key_components", "compile_stages", "compile_events", "guard_sources"):
+        conn.execute(f"DROP TABLE {table}")
+    conn.execute("ALTER TABLE cache_events DROP COLUMN result")
+    conn.commit()
+    conn.close()
+    with Reader(tmp_path / "s.db") as r:
+        from compdiag.views.show import show_document
+
+        doc = show_document(r, run)
+        assert [(c["cache"], c["result"], c["components"]) for c in doc["caches"]] == \
+            [("fx_graph", "miss", {})]
+    Writer(tmp_path / "s.db").close()
+    with Reader(tmp_path / "s.db") as r:
+        assert r.compile_stages(run) == {} and r.cache_events(run)[0]["result"] == "miss"
+        assert r._has_table("cache_key_components")

@@ -123,7 +123,7 @@ def explain_miss(reader: Reader, run_id: int, lookup: dict[str, Any],
         return MissExplained("unknown")  # a compile that never named its function
     earlier = reader.earlier_cache_events(run_id, lookup["cache"], row.get("co_name"),
                                           row.get("filename"), row.get("lineno"))
-    earlier = [e for e in earlier if e.get("key") and e.get("seq") is not None]
+    earlier = [e for e in earlier if e.get("key")]
     if not earlier:
         return MissExplained("cold")
     same = [e for e in earlier if e["compile_id"] == lookup["compile_id"]]
@@ -140,7 +140,7 @@ def explain_miss(reader: Reader, run_id: int, lookup: dict[str, Any],
         if e["key"] in seen:
             continue
         seen.add(e["key"])
-        theirs = reader.cache_key_components(e["run_id"], e["seq"])
+        theirs = reader.cache_key_components(e["run_id"], e["seq"]) if e.get("seq") else {}
         if not theirs:
             continue
         changes = changed_components(theirs, mine)

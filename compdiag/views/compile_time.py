@@ -82,8 +82,8 @@ def cache_lines(caches: list[dict[str, Any]]) -> list[str]:
                      f"(vs run {ref.get('run_id')})")
         elif why.get("status") == "changed":
             ref = why.get("compared_to") or {}
-            text += (f": key changed since run {ref.get('run_id')} (torch logs no components "
-                     "for this cache)")
+            text += (f": key changed since run {ref.get('run_id')} (no components of it "
+                     "stored: torch logs none for this cache)")
         elif c.get("time_saved_s"):
             text += f" (saved {_s(c['time_saved_s'])})"
         out.append(text)
