@@ -9,13 +9,16 @@ below every other kind: it answers "why was this compile slow", it is not a faul
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from compdiag.analyses import caches as C
-from compdiag.analyses.diagnosis import Details, Diagnosis
+from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.ranking import BANDS
+from compdiag.formats.user_code import is_user_file
 
 KIND = "cache"
 # An explained miss: information about compile time, below every fault (ranking.BANDS).
@@ -75,6 +78,46 @@ SAME_KEY_EXPLANATION = ("An earlier run compiled this graph with this very key, 
                         "copied with the cache (keys are local to TORCHINDUCTOR_CACHE_DIR).")
 
 
+# Bypass reasons that name an Inductor config (torch's words, lower case) -> the config
+# attributes a program sets: the user line is where it sets one, when its own files show it.
+BYPASS_CONFIGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("post grad custom pass", ("post_grad_custom_post_pass", "post_grad_custom_pre_pass")),
+    ("pre grad custom pass", ("pre_grad_custom_pass",)),
+    ("joint custom pass", ("joint_custom_pre_pass", "joint_custom_post_pass")),
+    ("_pre_fusion_custom_pass", ("_pre_fusion_custom_pass",)),
+    ("_post_fusion_custom_pass", ("_post_fusion_custom_pass",)),
+    ("_fuse_ddp_communication_pass", ("_fuse_ddp_communication_passes",)),
+    ("frozen constants", ("freezing",)),
+    ("freezing", ("freezing",)),
+)
+
+
+def config_line(ctx: Any, cid: str | None, reason: str | None) -> UserFrame | None:
+    """Where the program sets the config the bypass reason names: the first line assigning
+    it (`...config.NAME = ...` or `NAME=` in a patch) in the user files the compile started
+    from, the compiled function's file first."""
+    low = (reason or "").lower()
+    names = next((n for words, n in BYPASS_CONFIGS if words in low), ())
+    if not names:
+        return None
+    files: list[str] = []
+    row = ctx.code_row(cid)
+    for f in [row or {}, *reversed(ctx.start_stack(cid))]:
+        fn = ctx.resolve(f.get("filename"))
+        if fn and is_user_file(fn) and fn not in files:
+            files.append(fn)
+    pattern = re.compile(r"\b(?:%s)\s*=(?!=)" % "|".join(map(re.escape, names)))
+    for fn in files:
+        try:
+            lines = Path(fn).read_text(errors="replace").splitlines()
+        except OSError:
+            continue
+        for i, line in enumerate(lines, 1):
+            if pattern.search(line) and not line.lstrip().startswith("#"):
+                return ctx.frame(fn, i, line.strip())
+    return None
+
+
 def bypass_fix(reason: str | None) -> str:
     low = (reason or "").lower()
     return next((fix for words, fix in BYPASS_RULES if all(w in low for w in words)),
@@ -96,7 +139,8 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
             KIND, stage="cache", compile_id=cid,
             reason=f"{' and '.join(caches)} cache{'s' if len(caches) > 1 else ''} bypassed: "
                    f"{reason}",
-            user_frame=ctx.user_frame(cid=cid), explanation=BYPASS_EXPLANATION,
+            user_frame=config_line(ctx, cid, reason) or ctx.user_frame(cid=cid),
+            explanation=BYPASS_EXPLANATION,
             fix=bypass_fix(reason), score=BANDS[KIND], count=len(rows),
             compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),
             details=CacheDetails(caches=caches, result="bypass")))
