@@ -32,6 +32,7 @@ _STAGE_FIELDS = {
 # A chromium event's args kept with its interval: not the cache key's components (they are
 # in cache_key_components, and hundreds of lines long).
 _EVENT_ARGS_DROPPED = ("components",)
+_EVENT_ARGS_LIMIT = 4000
 
 
 def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
@@ -388,11 +389,10 @@ class Ingestor:
         for iv in self.timeline.event(ev):
             if iv.compile_id is None:
                 continue
-            args = {k: v for k, v in iv.args.items() if k not in _EVENT_ARGS_DROPPED}
             self.w.insert("compile_events", run_id=self.run_id, compile_id=iv.compile_id,
                           seq=self.seq, name=iv.name, cat=iv.cat, start_us=iv.start_us,
                           dur_us=iv.dur_us, depth=iv.depth, stage=iv.stage,
-                          args=json.dumps(args, default=repr)[:4000])
+                          args=_event_args(iv.args))
             if iv.depth == 0 and iv.dur_us is not None:
                 for stage, us in self.timeline.clocks[iv.compile_id].stages.items():
                     self.w.upsert("compile_stages", run_id=self.run_id,
@@ -537,6 +537,17 @@ class Ingestor:
     def commit(self) -> None:
         """Write what is queued now, not at the next flush tick (the process may die)."""
         self.w.flush()
+
+
+def _event_args(args: dict[str, Any]) -> str:
+    """A region's args as JSON, without the cache key's components and, past a few KB, without
+    its large values (whole JSON either way: never cut in the middle)."""
+    kept = {k: v for k, v in args.items() if k not in _EVENT_ARGS_DROPPED}
+    text = json.dumps(kept, default=repr)
+    if len(text) > _EVENT_ARGS_LIMIT:
+        text = json.dumps({k: v for k, v in kept.items()
+                           if len(json.dumps(v, default=repr)) <= 200}, default=repr)
+    return text
 
 
 def _metrics_cid(value: Any, cid: str | None) -> str | None:
