@@ -237,6 +237,12 @@ def guard_of(reason: str) -> str:
 STAGES = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kernel_compile", "runtime",
           "accuracy")
 
+# Errors of the kernel toolchain or the GPU's limits, named in the exception's type or message
+# head (triton.runtime.errors.OutOfResources: 'out of resource: shared memory, Required: ...';
+# PTXASError; MLIR's 'PassManager::run failed'; the CUDA launch limit on registers).
+KERNEL_TOOLCHAIN_ERRORS = ("CppCompileError", "CompilationError", "PTXASError", "OutOfResources",
+                           "out of resource:", "ptxas", "PassManager::run failed",
+                           "MLIRCompilationError", "too many resources requested for launch")
 _KERNEL_COMPILE = ("CppCompileError", "CompilationError", "triton.compiler", "ptxas",
                    "torch/_inductor/codecache.py", "torch/_inductor/cpp_builder.py",
                    "torch/_inductor/async_compile.py", "torch/_inductor/runtime/triton_heuristics")
@@ -256,7 +262,7 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
     InductorError), so the wrapper's own type says little."""
     text = "\n".join(x for x in (exc_type, message, traceback) if x)
     head = (exc_type or "") + " " + (message or "")[:400]
-    if any(k in head for k in ("CppCompileError", "CompilationError", "PTXASError")):
+    if any(k in head for k in KERNEL_TOOLCHAIN_ERRORS):
         return "kernel_compile"
     if "LoweringException" in head or "MissingOperatorWith" in head:
         return "inductor_lowering"
