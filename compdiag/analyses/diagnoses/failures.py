@@ -91,7 +91,7 @@ KERNEL_COMPILE_FIXES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("ptxas",), "ptxas (CUDA's assembler) rejected the PTX Triton emitted: check that "
      "triton's bundled ptxas matches the driver (TRITON_PTXAS_PATH), then report it with the "
      "minified repro."),
-    (("PassManager", "MLIR"), "Triton's MLIR lowering failed for this kernel: a Triton bug; "
+    (("PassManager::run failed",), "Triton's MLIR lowering failed for this kernel: a Triton bug; "
      "report it with the minified repro, or compile without max-autotune for this op."),
 )
 

@@ -53,6 +53,11 @@ TF32_FIX = ("Call `torch.set_float32_matmul_precision('high')` once at program s
             "default); measure it with `compdiag perf --try SCRIPT`.")
 
 
+# One setting speeds up every fp32 matmul of the program: above any count of missed fusions
+# (the fusion band plus at most 30) and the other perf hints.
+TF32_SCORE = BANDS["fusion"] + 31
+
+
 def perf_hint_fix(msg: str) -> str:
     low = msg.lower()
     return next((fix for all_of, any_of, fix in RULES if all(w in low for w in all_of)
@@ -110,7 +115,7 @@ def _tf32(ctx: Any) -> list[Diagnosis]:
                       reason="fp32 matmuls run without TF32 tensor cores (torch: "
                              f"{TF32_MARKERS[0]})",
                       user_frame=ctx.user_frame([], cid=cid), explanation=TF32_EXPLANATION,
-                      fix=TF32_FIX, score=BANDS[KIND] + 5, count=len(warned),
+                      fix=TF32_FIX, score=TF32_SCORE, count=len(warned),
                       compile_ids=(cid,) if cid else (), details=PerfHintDetails(tf32=True))]
 
 
