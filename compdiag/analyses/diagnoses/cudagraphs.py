@@ -71,6 +71,8 @@ PARTITION_FIX = (
     "Move what splits the graph out of the compiled region or onto the GPU (a CPU tensor "
     "`.cuda()` once outside the loop, a device copy done before the call), so the graph records "
     "as one CUDA graph.")
+RERECORDED = "CUDA graphs re-recorded:"
+PARTITIONED = "CUDA graphs partitioned:"
 _SPLIT_OP = re.compile(r"\b(?:aten|prims)\.(\w+)\.\w+\(")
 
 
@@ -112,7 +114,7 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
             n_out = parts.get("non_cudagraphable")
             out.append(Diagnosis(
                 KIND, stage="inductor", compile_id=cid,
-                reason=(f"CUDA graphs partitioned: {parts.get('cudagraphable')} CUDA-graphed "
+                reason=(f"{PARTITIONED} {parts.get('cudagraphable')} CUDA-graphed "
                         f"partition(s), {n_out if n_out is not None else 'some'} left out"
                         + (f" (split by {', '.join(why)})" if why else "")),
                 user_frame=ctx.user_frame(_split_frames(ctx, cid, splits), cid=cid),
@@ -137,7 +139,7 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
         shown = ", ".join(_fmt_sizes(s) for s in sizes[:6]) + (", ..." if len(sizes) > 6 else "")
         out.append(Diagnosis(
             KIND, stage="runtime", compile_id=cids[0] if cids else None,
-            reason=(f"CUDA graphs re-recorded: {len(recs)} recordings for {len(sizes)} input "
+            reason=(f"{RERECORDED} {len(recs)} recordings for {len(sizes)} input "
                     f"sizes ({shown}) across {len(cids)} compile(s)"),
             user_frame=ctx.user_frame([], cid=cids[0] if cids else None),
             explanation=RERECORD_EXPLANATION + " " + _memory_note(cov),
@@ -189,6 +191,16 @@ def compdiag_limiter(diagnosis: Diagnosis, timings: Any) -> Limiter | None:
     if diagnosis.kind != KIND:
         return None
     gs = timings.graphs_of(diagnosis.compile_ids)
+    if diagnosis.reason.startswith(RERECORDED):
+        # Each recording is a warm-up and a capture (paid once per size, like a compile) and
+        # memory kept in the pool; the replays themselves run at full speed.
+        return structural("cudagraph_rerecord", 0.05 + 0.1 * (timings.share(gs) if gs else 0),
+                          diagnosis, f"{diagnosis.count} CUDA-graph recordings, one per input "
+                          "size: each warms up and captures again, and keeps its own memory")
+    if diagnosis.reason.startswith(PARTITIONED):
+        return structural("cudagraph_partitioned", 0.3 * (timings.share(gs) if gs else 0.1),
+                          diagnosis, "the ops outside the CUDA-graphed partitions launch one "
+                          "by one on every call, between the replays")
     if gs and all(not str(g.get("device") or "").startswith("cuda") for g in gs):
         return structural("cudagraph_skipped", 0.01, diagnosis,
                           "the graph runs on the CPU: CUDA graphs do not apply, so "
