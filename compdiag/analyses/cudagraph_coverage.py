@@ -70,8 +70,8 @@ def status(g: dict[str, Any], applied: bool) -> str:
     """skipped: torch gave a reason and nothing was recorded; partitioned: some of the graph
     runs outside its CUDA-graphed partitions; graphed: recorded whole."""
     parts = g.get("partitions") or {}
-    if g.get("reason") and not g["recordings"] and not parts.get("cudagraphable"):
-        return "skipped"
+    if g.get("reason") and not g["recordings"]:
+        return "skipped"  # torch said so, and nothing was recorded
     if g["splits"] or (parts.get("non_cudagraphable") or 0) > 0 or (
             parts.get("cudagraphable") or 0) > 1:
         return "partitioned"

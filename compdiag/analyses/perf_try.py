@@ -55,10 +55,12 @@ NOT_OUTSIDE = ("it needs a call inside the program's own loop; compdiag applies 
                "outside and never edits the script")
 
 
-def choose(limiters: list[dict[str, Any]], device: str | None, mode: str | None
+def choose(limiters: list[dict[str, Any]], device: str | None, mode: str | None,
+           only: set[str] | None = None
            ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(settings to try, settings named but not tried with why), from the limiters in their
-    order (most impact first), at most MAX_TRIES, each once."""
+    order (most impact first), at most MAX_TRIES, each once; `only` restricts the names
+    (`--try-settings`)."""
     dev = str(device or "cpu").strip().lower()
     on_cuda = not (dev.startswith("cpu") or dev in ("", "none"))
     tries: list[dict[str, Any]] = []
@@ -69,7 +71,7 @@ def choose(limiters: list[dict[str, Any]], device: str | None, mode: str | None
         for kind, words, name in TRY_RULES:
             if lim.get("kind") != kind or (words and not any(w in fix for w in words)):
                 continue
-            if name in seen:
+            if name in seen or (only is not None and name not in only):
                 continue
             seen.add(name)
             s = SETTINGS[name]

@@ -41,6 +41,9 @@ def register(p: argparse.ArgumentParser) -> None:
                         "compile mode, dynamic shapes, capture_scalar_outputs), each in its "
                         "own process, and report each one's measured effect beside the "
                         "baseline")
+    p.add_argument("--try-settings", default=None, metavar="S1,S2",
+                   help="with --try (implied), only these of the settings the limiters name: "
+                        "tf32, reduce-overhead, max-autotune, dynamic, capture_scalar_outputs")
     p.add_argument("target", metavar="SCRIPT|RUN")
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
     p.set_defaults(func=cmd_perf)
@@ -83,6 +86,18 @@ def cmd_perf(args: argparse.Namespace) -> int:
             raise CLIError("--keep-caches goes with a SCRIPT: a stored RUN compiles nothing")
         if args.repeat is not None:
             raise CLIError("--repeat runs a SCRIPT again; a stored RUN is re-read as recorded")
+    only = None
+    if args.try_settings is not None:
+        from compdiag.analyses.perf_try import SETTINGS
+
+        only = {x.strip() for x in args.try_settings.split(",") if x.strip()}
+        bad = sorted(n for n in only if n not in SETTINGS or not SETTINGS[n].outside)
+        if bad or not only:
+            raise CLIError("--try-settings takes a comma-separated list of " + ", ".join(
+                n for n, s in SETTINGS.items() if s.outside) + (f"; not {bad[0]!r}" if bad
+                                                                 else ""))
+        args.try_fixes = True
+    args.try_only = only
     if args.try_fixes and (modes and len(modes) > 1):
         raise CLIError("--try compares settings against one baseline: give one mode or none")
     if args.repeat is not None and not (1 <= args.repeat <= 20):
@@ -144,7 +159,7 @@ def _try(store: Path, doc: dict, is_script: bool, target: list[str],
                            "file here (run it from the directory it ran in)")
         target = list(argv)
     return run_tries(store, target, base, base["run"], budget=args.budget, reps=args.reps,
-                     json_stdout=bool(args.json),
+                     json_stdout=bool(args.json), only=args.try_only,
                      announce=None if args.json else
                      lambda what: print(f"compdiag perf --try: running with {what}",
                                         file=sys.stderr))

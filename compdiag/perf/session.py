@@ -145,6 +145,7 @@ def file_report(store: Path, doc: dict[str, Any]) -> None:
 
 def run_tries(store: Path, target: list[str], base: dict[str, Any], base_run: int, *,
               budget: float | None = None, reps: int | None = None, json_stdout: bool = False,
+              only: set[str] | None = None,
               announce: Callable[[str], None] | None = None) -> dict[str, Any]:
     """`--try`: the settings the baseline report's top limiters name, each run once in its
     own process (a fresh cache: its compile is measured too), beside the baseline."""
@@ -152,7 +153,8 @@ def run_tries(store: Path, target: list[str], base: dict[str, Any], base_run: in
     from compdiag.analyses.perf_try import SETTINGS, choose, effect
     from compdiag.capture.runner import run_program
 
-    tries, skipped = choose(base.get("limiters") or [], base.get("device"), base.get("mode"))
+    tries, skipped = choose(base.get("limiters") or [], base.get("device"), base.get("mode"),
+                            only)
     results = []
     tmp = Path(tempfile.mkdtemp(prefix="compdiag-try-"))
     try:
