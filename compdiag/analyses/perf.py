@@ -19,6 +19,7 @@ import statistics
 from typing import Any
 
 from compdiag.analyses import perf_stats as S
+from compdiag.analyses.cudagraph_coverage import coverage
 from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.library_calls import is_library_call
 from compdiag.analyses.limiter import Limiter, TimedRun
@@ -378,6 +379,7 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
         "module_totals": t.module_totals(),
         "outside_graphs": outside,
         "limiters": limiters(graphs, diagnoses, compiles, outside),
+        "cudagraph_coverage": coverage(reader, run_id, graphs),
         "notes": notes,
     }
 

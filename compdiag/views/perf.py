@@ -9,6 +9,7 @@ import math
 import re
 from typing import Any
 
+from compdiag.analyses.cudagraph_coverage import summary_line
 from compdiag.analyses.perf_stats import autotune_share, fmt_time, sig3
 
 __all__ = ["bar_chart", "compile_text", "fmt_ci", "fmt_mib", "fmt_ratio", "fmt_time",
@@ -137,6 +138,9 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
                           f"compiled {fmt_time(m['compiled']['median'])} -> "
                           f"{fmt_x(sp.get('ratio'))}{ci} ({sp['verdict']}){inside}",
                           highlight=False)
+        cg_line = summary_line(rep.get("cudagraph_coverage"))
+        if cg_line:
+            console.print(cg_line, highlight=False)
         chart = bar_chart(rep["graphs"])
         if chart:
             console.print(Text("\n".join(chart)))

@@ -112,13 +112,16 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
             splits = g["splits"]
             why = sorted({s["reason"] for s in splits if s.get("reason")})
             n_out = parts.get("non_cudagraphable")
+            # What split it has its own fix when torch named it (cpu ops, unbacked binding...)
+            fix = next((f for f in map(cudagraph_fix, why) if f != FALLBACK_FIX),
+                       PARTITION_FIX)
             out.append(Diagnosis(
                 KIND, stage="inductor", compile_id=cid,
                 reason=(f"{PARTITIONED} {parts.get('cudagraphable')} CUDA-graphed "
                         f"partition(s), {n_out if n_out is not None else 'some'} left out"
                         + (f" (split by {', '.join(why)})" if why else "")),
                 user_frame=ctx.user_frame(_split_frames(ctx, cid, splits), cid=cid),
-                explanation=PARTITION_EXPLANATION, fix=PARTITION_FIX,
+                explanation=PARTITION_EXPLANATION, fix=fix,
                 score=BANDS[KIND] - 20 + len(splits) * 0.01, count=max(1, len(splits)),
                 compile_ids=(cid,) if cid else (), details=Details()))
     # Re-recording: the recordings of one function (its compiles, the recompile for a new
@@ -128,6 +131,9 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
         row = ctx.code_row(g["compile_id"]) or {}
         by_fn.setdefault((row.get("filename"), row.get("co_name")), []).append(g)
     for gs in by_fn.values():
+        # A graph torch skipped is the skip's diagnosis (its fix covers varying sizes), even
+        # where cudagraph_trees still recorded per size (pytorch/pytorch#196385).
+        gs = [g for g in gs if not g.get("reason")]
         recs = [r for g in gs for r in g["recordings"]]
         sizes = []
         for r in recs:
