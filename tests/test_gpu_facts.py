@@ -76,13 +76,19 @@ def test_cached_partitioned_graph_reports_partitions_and_no_skip(tmp_path):
     assert top["user_frame"]["lineno"] == 6  # c = y.cpu() * 2
 
 
+def _partition_lines() -> list[tuple[str | None, str]]:
+    """cg_partition's scheduler lines: the summary and the three ops it left out."""
+    return [(cid, m) for cid, m in log_lines()
+            if "Created 2 graph partitions" in m or m.strip().startswith(("op0:", "op1:", "op2:"))]
+
+
 def test_scheduler_partition_lines_are_splits_not_skips(tmp_path):
     """A fresh compile logs 'Created 2 graph partitions: 1 cudagraphable, 1 non-cudagraphable'
     and the ops left out (the plain H200 run's lines)."""
     w = Writer(tmp_path / "s.db")
     rid = w.begin_run(source="run", argv=["cg_partition.py"])
     ing = Ingestor(w, rid)
-    feed_lines(ing, log_lines("artition") + log_lines("op"))
+    feed_lines(ing, _partition_lines())
     w.end_run(rid, exit_code=0, status="done")
     w.close()
     with Reader(tmp_path / "s.db") as r:
@@ -253,3 +259,44 @@ def test_check_require_cudagraphs_on_stored_runs(tmp_path):
     doc = json.loads(bad.stdout)
     assert [c["status"] for c in doc["cudagraphs"]] == ["graphed", "skipped"]
     assert 'failures="1"' in junit.read_text() and "mutated inputs" in junit.read_text()
+
+
+def test_try_chooses_settings_from_the_top_limiters():
+    from compdiag.analyses.perf_try import MAX_TRIES, choose
+
+    lims = [{"kind": "tf32_off", "fix": "torch.set_float32_matmul_precision('high')"},
+            {"kind": "fusion_miss", "fix": "Compile with mode='max-autotune' ..."},
+            {"kind": "fusion_miss", "fix": "Usually inherent to the graph"},
+            {"kind": "cudagraph_rerecord", "fix": "pad ... mark_dynamic"},
+            {"kind": "graph_break", "fix": "torch._dynamo.config.capture_scalar_outputs = True"}]
+    tries, skipped = choose(lims, "NVIDIA H200", "default")
+    assert [t["setting"] for t in tries] == ["tf32", "max-autotune", "dynamic"][:MAX_TRIES]
+    assert {s["setting"] for s in skipped} == {"cudagraph_mark_step_begin"}
+    cpu, cpu_skipped = choose(lims, "cpu", "default")
+    assert [t["setting"] for t in cpu] == ["dynamic", "capture_scalar_outputs"]
+    assert {"tf32", "max-autotune"} <= {s["setting"] for s in cpu_skipped}
+    only, _ = choose(lims, "NVIDIA H200", "default", {"tf32"})
+    assert [t["setting"] for t in only] == ["tf32"]
+
+
+def test_scheduler_partition_diagnosis_takes_torchs_split_reason(tmp_path):
+    """The fresh-compile path: split ops from the scheduler log, their user line from the
+    post-grad graph (the cached run's nodes), the fix of the reason torch gave (cpu ops)."""
+    path = tmp_path / "p.db"
+    rid = replay("cg_partition", path)
+    with Reader(path) as r:
+        nodes = r.graph_nodes(rid, "0/0")
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["cg_partition.py"])
+    ing = Ingestor(w, rid)
+    ing.record({"frame_id": 0, "frame_compile_id": 0, "compilation_metrics": {
+        "co_name": "fn", "co_filename": nodes[0]["filename"], "co_firstlineno": 4}}, None)
+    for n in nodes:
+        w.insert("graph_nodes", run_id=rid, compile_id="0/0", seq=1, **n)
+    feed_lines(ing, _partition_lines())
+    w.end_run(rid, exit_code=0, status="done")
+    w.close()
+    top = _diags(tmp_path / "s.db", rid)[0]
+    assert top["kind"] == "cudagraph" and "partitioned" in top["reason"], top
+    assert "cpu ops" in top["reason"] and "CUDA" in top["fix"], top
+    assert top["user_frame"]["lineno"] == 6, top

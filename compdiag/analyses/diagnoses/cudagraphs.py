@@ -94,7 +94,8 @@ def _split_frames(ctx: Any, cid: str | None, splits: list[dict[str, Any]]) -> li
                     frames.append(f)
         if frames:
             break
-    return frames
+    # The first op in graph order: a graph node's line, not a later node of the same op.
+    return frames[:1]
 
 
 def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
