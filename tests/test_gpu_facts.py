@@ -300,3 +300,23 @@ def test_scheduler_partition_diagnosis_takes_torchs_split_reason(tmp_path):
     assert top["kind"] == "cudagraph" and "partitioned" in top["reason"], top
     assert "cpu ops" in top["reason"] and "CUDA" in top["fix"], top
     assert top["user_frame"]["lineno"] == 6, top
+
+
+def test_child_keeps_torchs_warnings_and_still_shows_them(tmp_path, monkeypatch):
+    import warnings
+
+    from compdiag.capture.hooks import Capture
+
+    shown = []
+    monkeypatch.setattr(warnings, "showwarning", lambda msg, *a, **k: shown.append(str(msg)))
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    Capture(Ingestor(w, rid))._install_warnings()
+    warnings.showwarning(_tf32_warning(), UserWarning,
+                         "/site-packages/torch/_inductor/compile_fx.py", 322)
+    warnings.showwarning("the user's own", UserWarning, "/home/u/train.py", 3)
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        kept = [x["message"] for x in r.torch_warnings(rid)]
+    assert kept == [_tf32_warning()]
+    assert shown == [_tf32_warning(), "the user's own"]  # shown as before, both
