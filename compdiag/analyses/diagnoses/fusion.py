@@ -112,8 +112,14 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         cls = fusion_reason_class(f["reason"])
         if cls is not None:
             groups.setdefault((f.get("compile_id"), cls), []).append(f)
+    epilogue = _epilogue_misses(ctx)
+    # The scheduler's own "template/epilogue" refusal in a compile whose output code shows the
+    # missed epilogue is the same finding: keep the one that names the kernels and the line.
+    with_epilogue = {d.compile_id for d in epilogue}
     out = []
     for (cid, cls), rows in groups.items():
+        if cls == "template" and cid in with_epilogue:
+            continue
         first = rows[0]
         nodes = ctx.r.sched_nodes(ctx.run_id, cid)
         # Each origin's trace is one candidate, the first node's before the second's.
@@ -127,7 +133,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             score=BANDS[KIND] + min(len(rows), 30), count=len(rows),
             details=FusionDetails(pairs=tuple((r["node1"], r["node2"], r["reason"])
                                               for r in rows[:10]), reason_class=cls)))
-    return out + _epilogue_misses(ctx)
+    return out + epilogue
 
 
 def _epilogue_misses(ctx: Any) -> list[Diagnosis]:
