@@ -423,3 +423,18 @@ def test_a_layout_3_store_from_before_these_tables_reads_and_upgrades(tmp_path: 
     with Reader(tmp_path / "s.db") as r:
         assert r.compile_stages(run) == {} and r.cache_events(run)[0]["result"] == "miss"
         assert r._has_table("cache_key_components")
+
+
+def test_show_lines_count_the_lookups_and_list_only_what_did_not_hit() -> None:
+    from compdiag.views.compile_time import cache_lines
+
+    miss = {"compile_id": "0/1", "cache": "fx_graph", "result": "miss",
+            "why": {"status": "cold", "compared_to": None, "changed": []}}
+    hits = [{"compile_id": f"0/{i}", "cache": "fx_graph", "result": "hit"} for i in range(30)]
+    bypass = {"compile_id": "1/0", "cache": "aotautograd", "result": "bypass",
+              "reason": "Unsupported post grad custom pass"}
+    lines = cache_lines([*hits, *[miss] * 10, bypass], most=3)
+    assert lines[0] == "caches: fx_graph 30 hit, 10 miss; aotautograd 1 bypass"
+    assert lines[1] == "  [0/1] fx_graph miss: cold (no earlier compile of this function in " \
+                       "the store)"
+    assert lines[-1] == "  ... 8 more (show --json: caches)" and len(lines) == 5

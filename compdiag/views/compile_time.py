@@ -63,10 +63,20 @@ def guard_lines(g: dict[str, Any] | None) -> list[str]:
     return [head + (f"; most from {top}" if top else "")]
 
 
-def cache_lines(caches: list[dict[str, Any]]) -> list[str]:
-    """One line per lookup: '[0/0] fx_graph miss: inductor_config[x]: False -> True (vs run 1)'."""
-    out = []
+def cache_lines(caches: list[dict[str, Any]], most: int = 8) -> list[str]:
+    """A count per cache and result, then one line per lookup that did not hit (at most
+    `most`): '[0/0] fx_graph miss: inductor_config[x]: False -> True (vs run 1)'."""
+    if not caches:
+        return []
+    counts: dict[str, dict[str, int]] = {}
     for c in caches:
+        per = counts.setdefault(c["cache"], {})
+        per[c["result"]] = per.get(c["result"], 0) + 1
+    out = ["caches: " + "; ".join(
+        f"{cache} " + ", ".join(f"{n} {result}" for result, n in per.items())
+        for cache, per in counts.items())]
+    shown = [c for c in caches if c["result"] != "hit"]
+    for c in shown[:most]:
         text = f"[{c['compile_id']}] {c['cache']} {c['result']}"
         why = c.get("why") or {}
         if c["result"] == "bypass" and c.get("reason"):
@@ -84,7 +94,7 @@ def cache_lines(caches: list[dict[str, Any]]) -> list[str]:
             ref = why.get("compared_to") or {}
             text += (f": key changed since run {ref.get('run_id')} (no components of it "
                      "stored: torch logs none for this cache)")
-        elif c.get("time_saved_s"):
-            text += f" (saved {_s(c['time_saved_s'])})"
-        out.append(text)
+        out.append("  " + text)
+    if len(shown) > most:
+        out.append(f"  ... {len(shown) - most} more (show --json: caches)")
     return out
