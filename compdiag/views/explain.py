@@ -10,10 +10,11 @@ from compdiag.store.schema import SCHEMA_VERSION
 from compdiag.views.show import run_summary
 
 _KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
-               "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue"}
+               "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue",
+               "cache": "green"}
 _KIND_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "graph break",
                "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs",
-               "fusion": "missed fusion", "perf": "perf"}
+               "fusion": "missed fusion", "perf": "perf", "cache": "compile cache"}
 
 
 def explain_document(reader: Any, run_id: int) -> dict[str, Any]:

@@ -12,7 +12,8 @@ from textual.reactive import reactive
 from compdiag_tui.widgets._line_list import LineList
 
 KIND_STYLE = {"graph_break": "yellow", "recompile": "magenta", "failure": "bold red",
-              "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue"}
+              "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue",
+              "cache": "green"}
 
 
 def diagnosis_label(d: dict[str, Any]) -> Text:
