@@ -194,8 +194,10 @@ class CompileScreen(Screen):
             return []
         from compdiag.views.compile_time import compile_time_lines, guard_lines
 
-        head = Text("where the wall time went (each moment counted once, for the innermost "
-                    f"timed region; from {ct['source']})\n", "bold")
+        how = ("each moment counted once, for the innermost timed region"
+               if ct["source"] == "chromium_events" else
+               "compilation_metrics' nested timers, each counted once")
+        head = Text(f"where the wall time went ({how})\n", "bold")
         body = Text("\n".join([*compile_time_lines({**ct, "compiles": 1}, top=12),
                                *guard_lines(ct.get("guards"))]))
         return [Static(head + body, id="wall-time", classes="wall-time")]
