@@ -56,8 +56,8 @@ def test_report_md_names_the_top_diagnosis_and_lists_the_files(report):
     md = (report["dir"] / "report.md").read_text()
     top = report["explain"]["diagnoses"][0]
     assert top["kind"] == "failure" and top["stage"] == "kernel_compile"
-    head = md.split("## Top diagnoses", 1)[1].split("### 2.", 1)[0]
-    assert "### 1. failure (kernel_compile), compile 0/0" in head
+    head = md.split("## Top diagnoses", 1)[1].split("### #2", 1)[0]
+    assert "### #1 failure [kernel_compile]  compile 0/0" in head
     assert top["reason"] in head and top["fix"][:60] in head
     assert "`~/corpus/fail_kernel_compile.py:9`" in head
     assert "`python repro.py` reproduces the compile_error" in md
@@ -141,25 +141,39 @@ def _fake_run(store: Path, home: Path, payload_bytes: int) -> int:
             None)
         ing.record({"inductor_output_code": {"filename": str(home / "x.py")}, **ids},
                    "".join(rng.choice("0123456789abcdef") for _ in range(payload_bytes)))
+    user = home / "proj" / "train.py"
+    ing.record({"frame_id": 0, "frame_compile_id": 0, "artifact": {
+        "name": "dynamo_graph_break_reason", "encoding": "string"}},
+        f"Graph break in user code at {user}:3\nGraph Break Reason: Encountered graph break "
+        "when attempting to trace CALL:\n\nFailed to trace builtin operator\n  Explanation: "
+        f"print\n\nUser code traceback:\n  File \"{user}\", line 3, in f\n    print(x)\n")
     ing.flush()
     w.end_run(run_id, exit_code=0, status="done")
     w.close()
     return run_id
 
 
-def test_bound_drops_the_biggest_trace_payloads_and_says_so(tmp_path):
+def test_bound_drops_the_biggest_trace_payloads_and_says_so(tmp_path, monkeypatch):
+    from compdiag.report import env
+
+    monkeypatch.setattr(env, "machine", lambda: {"torch_version": "x"})  # no collect_env here
     home = tmp_path / "home" / "al"
     store = tmp_path / "s.db"
-    run_id = _fake_run(store, home, 300_000)   # ~150 KB compressed each
+    run_id = _fake_run(store, home, 200_000)   # ~100 KB compressed each
     bound = 400_000
     b = build(store, run_id, tmp_path / "r.zip", minify=False, bound=bound, home=str(home))
     assert b.size <= bound
-    assert b.left_out and "payloads of the trace log" in b.left_out[0]
+    assert b.left_out == [next(x for x in b.left_out if "payloads of the trace log" in x)]
     with zipfile.ZipFile(b.path) as z:
         md = z.read("r/report.md").decode()
         log = z.read(f"r/{TRACE_NAME}").decode()
     assert "Left out:" in md and "payloads of the trace log" in md
     assert log.count("inductor_output_code") == 4          # every envelope kept
+    # the diagnosed compile id (0/0, the graph break) keeps its code, in the log and beside it
+    assert b.members[-1].name == TRACE_NAME
+    assert "compiles/0_0/output_code.py" in {m.name for m in b.members}
+    kept = [ln for ln in log.splitlines() if '"inductor_output_code"' in ln and "has_payload" in ln]
+    assert len(kept) == 1 and '"frame_id": 0,' in kept[0], kept
     assert str(home) not in log and "~/proj/train.py" in log
     whole = build(store, run_id, tmp_path / "w.zip", minify=False, home=str(home))
     assert not whole.left_out and whole.size > bound

@@ -39,6 +39,7 @@ BOUND = 5_000_000              # bytes: the archive is never bigger (GitHub take
 MAX_COMPILE_IDS = 10           # graphs and code of this many diagnosed compile ids at most
 MINIFY_TIMEOUT = 300           # seconds
 TRACE_NAME = "torch_trace.log"
+COMPILE_SHARE = 0.4           # of the bound, for the diagnosed compile ids' graphs and code
 _MARGIN = 64_000               # zip headers, report.md, and estimate error
 # (record kind, file name) of what is kept per diagnosed compile id, in pipeline order
 COMPILE_ARTIFACTS = (
@@ -111,16 +112,18 @@ def build(store: Path, run: str | int | None, out: Path | None, *, minify: bool 
                    Member("env.json", _json(env, rel),
                           "versions (torch's collect_env) and non-default Inductor/Dynamo "
                           "config")]
-        members += _compile_members(reader, run_id, compile_ids, rel)
+        compiled, skipped = _compile_members(reader, run_id, compile_ids, rel,
+                                             int(bound * COMPILE_SHARE))
+        members += compiled
         wants_repro = bool(reader.failures(run_id)) or any(
             a.get("ok") is False for a in reader.accuracy(run_id))
         entries = list(trace_entries(reader, run_id))
         run_row = reader.run(run_id)
-    left_out: list[str] = []
+    left_out: list[str] = [skipped] if skipped else []
     repro_doc, repro_note, repro_members = None, None, []
     if repro is not None:
         repro_members, repro_note = _given_repro(repro, rel)
-        repro_doc = {"failure": {}, "ops": []} if repro_members else None
+        repro_doc = {"given": str(repro)}
     elif minify and wants_repro:
         progress("minifying the failing graph (compdiag minify)")
         repro_doc, repro_members, repro_note = _minify(store, run_id, rel, minify_timeout)
@@ -170,17 +173,30 @@ def _metrics(reader: Reader, run_id: int, compile_ids: list[str]) -> dict[str, A
 
 
 def _compile_members(reader: Reader, run_id: int, compile_ids: list[str],
-                     rel: Callable[[str], str]) -> list[Member]:
-    out = []
+                     rel: Callable[[str], str], budget: int) -> tuple[list[Member], str | None]:
+    """The artifacts of the diagnosed compile ids, most important first, while they fit in
+    `budget` compressed bytes; and a note on those that did not."""
+    out, skipped, used = [], [], 0
     for cid in compile_ids:
         kinds = {k["kind"] for k in reader.compile_record_kinds(run_id, cid)}
         folder = "compiles/" + re.sub(r"[^\w.-]", "_", cid)
         for kind, name in COMPILE_ARTIFACTS:
             text = reader.artifact(run_id, cid, kind) if kind in kinds else None
-            if text:
-                out.append(Member(f"{folder}/{name}", rel(text).encode(),
-                                  f"compile {cid}: {kind.split(':')[-1]}"))
-    return out
+            if not text:
+                continue
+            m = Member(f"{folder}/{name}", rel(text).encode(),
+                       f"compile {cid}: {kind.split(':')[-1]}")
+            cost = len(zlib.compress(m.data, 6))
+            if used + cost > budget:
+                skipped.append(m.name)
+                continue
+            used += cost
+            out.append(m)
+    note = (f"{len(skipped)} graphs and output codes of the diagnosed compile ids, over "
+            f"their share of the bound ({', '.join(skipped[:4])}"
+            f"{', ...' if len(skipped) > 4 else ''}; they are in the trace log's payloads "
+            "when those fit)") if skipped else None
+    return out, note
 
 
 def _minify(store: Path, run_id: int, rel: Callable[[str], str], timeout: float

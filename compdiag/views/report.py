@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "graph break",
-          "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs skipped",
-          "fusion": "missed fusion", "perf": "perf"}
+from compdiag.views.explain import diagnosis_title
+
 MESSAGE_LINES = 25        # torch's own message is often a whole compiler log: its head only
 
 
@@ -38,7 +37,9 @@ def report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: dict[str
     if len(diags) > limit:
         out += [f"{len(diags) - limit} more in `report.json`.", ""]
     out += ["## Minimal repro", ""]
-    if repro is not None:
+    if repro is not None and repro.get("given"):
+        out += ["`python repro.py`: the repro given to `compdiag report --repro`.", ""]
+    elif repro is not None:
         f = repro.get("failure") or {}
         ops = ", ".join(f"`{o}`" for o in repro.get("ops") or []) or "none"
         out += [f"`python repro.py` reproduces the {f.get('kind')} ({f.get('stage')}, "
@@ -73,16 +74,7 @@ def report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: dict[str
 
 
 def _diagnosis(i: int, d: dict[str, Any]) -> list[str]:
-    title = f"### {i}. {_TITLE.get(d['kind'], d['kind'])}"
-    if d.get("stage"):
-        title += f" ({d['stage']})"
-    if d.get("gb_code"):
-        title += f" {d['gb_code']}"
-    if d.get("count", 1) > 1:
-        title += f" ×{d['count']}"
-    if d.get("compile_id"):
-        title += f", compile {d['compile_id']}"
-    out = [title, "", f"**{d['reason']}**", ""]
+    out = [f"### {diagnosis_title(i, d)}", "", f"**{d['reason']}**", ""]
     uf = d.get("user_frame") or {}
     if uf.get("filename"):
         out.append(f"at `{uf['filename']}:{uf['lineno']}`")
