@@ -102,12 +102,15 @@ def served(session, scenario):
 
 def _screen_when(driver, ready, timeout: float = 90.0) -> str:
     end = time.monotonic() + timeout
-    text = ""
+    text = None
     while time.monotonic() < end:
-        text = driver.execute_script(SCREEN) or ""
-        if ready(text):
+        text = driver.execute_script(SCREEN)
+        if text is not None and ready(text):
             return text
         time.sleep(0.3)
+    if text is None:
+        raise AssertionError("the page has no xterm.js terminal that HOOK could catch "
+                             "(did textual-serve's page change?)")
     raise AssertionError(f"the page never showed the first screen; it shows:\n{text}")
 
 

@@ -32,6 +32,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     timeout = MINIFY_TIMEOUT if args.minify_timeout is None else args.minify_timeout
     if timeout <= 0:
         raise CLIError("--minify-timeout must be positive")
+    if args.repro is not None and not args.repro.is_file():
+        raise CLIError(f"{args.repro}: no such repro file")
     try:
         b = build(store_path(args), args.run, args.output, minify=not args.no_minify,
                   repro=args.repro, minify_timeout=timeout,
