@@ -77,19 +77,30 @@ def browser():
 
 
 @pytest.fixture()
-def served(session, scenario):
+def served(session, scenario, tmp_path):
     """`compdiag tui --serve` of the scenario run, on a free port; its URL."""
     port = _free_port()
-    env = base_env(session.cache)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "compdiag", "tui", "--serve", "--port", str(port),
-         "--store", str(session.store), str(scenario.run_id)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-        start_new_session=True)
+    log = tmp_path / "serve.log"          # a file, not a pipe nobody drains while it serves
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "compdiag", "tui", "--serve", "--port", str(port),
+             "--store", str(session.store), str(scenario.run_id)],
+            stdout=out, stderr=subprocess.STDOUT, env=base_env(session.cache),
+            start_new_session=True)
     try:
-        first = proc.stdout.readline()
-        assert f"at http://127.0.0.1:{port} " in first, (first, proc.stderr.read()
-                                                          if proc.poll() is not None else "")
+        end = time.monotonic() + 60
+        while True:                       # the URL is printed before aiohttp listens
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    raise AssertionError(f"the server exited: {log.read_text()[-2000:]}")
+                assert time.monotonic() < end, f"nothing listens on port {port} after 60 s"
+                time.sleep(0.2)
+        first = log.read_text().splitlines()[0]
+        assert first == (f"compdiag: serving the TUI of {session.store} at "
+                         f"http://127.0.0.1:{port} (ctrl+c stops)"), first
         yield f"http://127.0.0.1:{port}/"
     finally:
         proc.send_signal(signal.SIGINT)       # textual-serve's graceful stop

@@ -120,15 +120,15 @@ def build(store: Path, run: str | int | None, out: Path | None, *, minify: bool 
         entries = list(trace_entries(reader, run_id))
         run_row = reader.run(run_id)
     left_out: list[str] = [skipped] if skipped else []
-    repro_doc, repro_note, repro_members = None, None, []
-    if repro is not None:
-        repro_members, repro_note = _given_repro(repro, rel)
-        repro_doc = {"given": str(repro)}
-    elif minify and wants_repro:
-        progress("minifying the failing graph (compdiag minify)")
-        repro_doc, repro_members, repro_note = _minify(store, run_id, rel, minify_timeout)
-    elif wants_repro:
-        repro_note = "No repro: `--no-minify` was given (run `compdiag minify`)."
+    if repro is not None or (minify and wants_repro):
+        progress("minifying the failing graph (compdiag minify)" if repro is None
+                 else f"adding {repro}")
+        repro_doc, repro_members, repro_note = _repro(store, run_id, repro, rel,
+                                                      minify_timeout)
+    else:
+        repro_doc, repro_members, repro_note = None, [], (
+            "No repro: `--no-minify` was given (run `compdiag minify`)." if wants_repro
+            else None)
     repro_size = _compressed(repro_members)
     if repro_members and repro_size > bound // 2:
         left_out.append(f"the minified repro and its inputs ({repro_size / 1e6:.1f} MB "
@@ -199,6 +199,14 @@ def _compile_members(reader: Reader, run_id: int, compile_ids: list[str],
     return out, note
 
 
+def _repro(store: Path, run_id: int, given: Path | None, rel: Callable[[str], str],
+           timeout: float) -> tuple[dict[str, Any] | None, list[Member], str | None]:
+    """(minify's document, the repro's files, None), or (None, [], why there is none)."""
+    if given is not None:
+        return {"given": str(given)}, _given_repro(given, rel), None
+    return _minify(store, run_id, rel, timeout)
+
+
 def _minify(store: Path, run_id: int, rel: Callable[[str], str], timeout: float
             ) -> tuple[dict[str, Any] | None, list[Member], str | None]:
     """`compdiag minify --json` in a child, into a scratch folder: (its document, the files it
@@ -225,7 +233,7 @@ def _minify(store: Path, run_id: int, rel: Callable[[str], str], timeout: float
     return doc, members, None
 
 
-def _given_repro(path: Path, rel: Callable[[str], str]) -> tuple[list[Member], str | None]:
+def _given_repro(path: Path, rel: Callable[[str], str]) -> list[Member]:
     """A repro the user already has (`--repro FILE`), with its `<stem>_inputs/` folder."""
     if not path.is_file():
         raise ReportError(f"{path}: no such repro file")
@@ -237,7 +245,7 @@ def _given_repro(path: Path, rel: Callable[[str], str]) -> tuple[list[Member], s
             if f.is_file():
                 members.append(Member(f"{path.stem}_inputs/{f.relative_to(inputs)}",
                                       f.read_bytes(), "an input of the repro (raw bytes)"))
-    return members, None
+    return members
 
 
 def _folder_members(root: Path, rel: Callable[[str], str]) -> list[Member]:
