@@ -192,3 +192,44 @@ def test_report_of_a_missing_store_is_one_line(tmp_path, capsys):
     assert main(["report", "--store", str(tmp_path / "none.db")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no store" in err
+
+
+@pytest.mark.slow
+def test_written_trace_reads_like_torchs_own_log(session, scenario, tmp_path):
+    """The scenario run's records written back out (what the report's torch_trace.log is):
+    tlparse finds the compile ids it finds in the TORCH_TRACE torch wrote during the same run,
+    and `compdiag import` derives the same compiles, graph breaks and recompiles from it."""
+    from compdiag.importer.trace_log import import_trace
+    from compdiag.importer.trace_writer import format_entry, glog_prefix, trace_entries
+    from compdiag.store.reader import Reader
+    from compdiag.views.show import show_document
+
+    ours = tmp_path / "written.log"
+    with Reader(session.store) as r:
+        run = r.run(scenario.run_id)
+        prefix = glog_prefix(run["started_at"], run["pid"])
+        ours.write_text("".join(format_entry(prefix, e.metadata, e.payload)
+                                for e in trace_entries(r, scenario.run_id)))
+    torchs = scenario.extra["trace_log"]
+    docs = []
+    for name, log in (("ours", ours), ("torch", torchs)):
+        store = tmp_path / f"{name}.db"
+        (res,) = import_trace(store, log)
+        assert not res.skipped and not res.bad_payloads, res
+        with Reader(store) as r:
+            docs.append(show_document(r, res.run_id))
+    mine, theirs = docs
+    for key in ("compiles", "graph_breaks", "recompiles", "kernels"):
+        assert mine[key] == theirs[key] and theirs[key], key
+
+    tlparse = shutil.which("tlparse") or str(Path(sys.executable).parent / "tlparse")
+    if not Path(tlparse).exists():
+        pytest.skip("tlparse is not installed (pip install tlparse: it is in the dev extras)")
+    ids = []
+    for log in (ours, torchs):
+        out = tmp_path / f"tl-{log.stem}"
+        t = subprocess.run([tlparse, str(log), "-o", str(out), "--no-browser"],
+                           capture_output=True, text=True, timeout=120)
+        assert t.returncode == 0 and "fail_glog" not in t.stderr, t.stderr[-2000:]
+        ids.append(set(json.loads((out / "compile_directory.json").read_text())) - {"[-/-]"})
+    assert ids[0] == ids[1] and len(ids[1]) == 5, ids
