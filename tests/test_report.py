@@ -109,9 +109,7 @@ def test_trace_log_imports_with_compdiag_and_tlparse(report, tmp_path):
     assert (got["kind"], got["stage"], got["compile_id"]) == \
         (want["kind"], want["stage"], want["compile_id"])
     assert got["reason"] == want["reason"]
-    tlparse = shutil.which("tlparse") or str(Path(sys.executable).parent / "tlparse")
-    if not Path(tlparse).exists():
-        pytest.skip("tlparse is not installed (pip install tlparse: it is in the dev extras)")
+    tlparse = _tlparse()
     out = tmp_path / "tl_out"
     t = subprocess.run([tlparse, str(log), "-o", str(out), "--no-browser"],
                        capture_output=True, text=True, timeout=120)
@@ -121,6 +119,13 @@ def test_trace_log_imports_with_compdiag_and_tlparse(report, tmp_path):
     assert "0/0" in index
     assert list(out.glob("*_0_0_0")), sorted(p.name for p in out.iterdir())
     assert "inductor_output_code" in "".join(p.name for p in out.rglob("*"))
+
+
+def _tlparse() -> str:
+    exe = shutil.which("tlparse") or str(Path(sys.executable).parent / "tlparse")
+    if not Path(exe).exists():
+        pytest.skip("tlparse is not installed (pip install tlparse: it is in the dev extras)")
+    return exe
 
 
 def _fake_run(store: Path, home: Path, payload_bytes: int) -> int:
@@ -222,9 +227,7 @@ def test_written_trace_reads_like_torchs_own_log(session, scenario, tmp_path):
     for key in ("compiles", "graph_breaks", "recompiles", "kernels"):
         assert mine[key] == theirs[key] and theirs[key], key
 
-    tlparse = shutil.which("tlparse") or str(Path(sys.executable).parent / "tlparse")
-    if not Path(tlparse).exists():
-        pytest.skip("tlparse is not installed (pip install tlparse: it is in the dev extras)")
+    tlparse = _tlparse()
     ids = []
     for log in (ours, torchs):
         out = tmp_path / f"tl-{log.stem}"
