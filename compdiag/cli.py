@@ -28,6 +28,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("diff", "compdiag.commands.diff"),
     ("export", "compdiag.commands.export"),
     ("tui", "compdiag.commands.tui"),
+    ("report", "compdiag.commands.report"),
 )
 
 
