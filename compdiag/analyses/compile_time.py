@@ -156,8 +156,9 @@ def for_run(reader: Reader, run_id: int,
     if out["wall_s"] is not None:
         out["outside_compile_s"] = _r(max(0.0, out["wall_s"] - total))
         if total > out["wall_s"]:
-            notes.append(f"the compiles' regions add up to {total:.2f} s, more than the run's "
-                         f"{out['wall_s']:.2f} s wall time: regions overlapped (threads)")
+            notes.append(f"the compiles add up to {total:.2f} s, more than the run's "
+                         f"{out['wall_s']:.2f} s wall time: compiles overlapped (threads), or "
+                         "their times were taken on another clock than the run's")
     if reader.compile_event_count(run_id, "async_compile.wait"):
         notes.append("kernels were compiled in worker processes: kernel_compile is the time "
                      "the compile waited for them, not the workers' CPU time")
