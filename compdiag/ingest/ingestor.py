@@ -114,6 +114,18 @@ class Ingestor:
         if kind == "perf_hints" and payload and payload.strip():
             hint = P.perf_hint(payload)
             self.w.insert("perf_hints", run_id=self.run_id, compile_id=compile_id, **hint)
+        elif kind == "program_exception" and payload:
+            try:
+                exc = json.loads(payload)
+            except ValueError:
+                return
+            if isinstance(exc, dict) and exc.get("exc_type"):
+                self.w.insert("program_exceptions", run_id=self.run_id, seq=self.seq,
+                              compile_id=compile_id, exc_type=str(exc["exc_type"]),
+                              message=str(exc.get("message") or ""),
+                              frames=[f for f in exc.get("frames") or []
+                                      if isinstance(f, dict)],
+                              compiled=exc.get("compiled"), stage=exc.get("stage"))
 
     def flush(self) -> None:
         for row in self.compiles.values():
@@ -245,11 +257,12 @@ class Ingestor:
         self.failure(cid, stage=stage, exc_type=str(m.get("fail_type")),
                      message=f"{message} ({suffix})" if suffix else message,
                      filename=frame.get("filename"), lineno=frame.get("lineno"),
-                     line=frame.get("line"), traceback=(tb or "") + "\n" + reason[:20000])
+                     line=frame.get("line"), traceback=(tb or "") + "\n" + reason[:20000],
+                     torch_message=str(m.get("fail_reason") or "")[:20000] or None)
 
     def failure(self, cid: str | None, *, stage: str, exc_type: str | None, message: str,
                 filename: str | None, lineno: int | None, line: str | None = None,
-                traceback: str | None = None) -> None:
+                traceback: str | None = None, torch_message: str | None = None) -> None:
         """Every failure, from the trace or an exception that escaped the program. When its
         error carries the failing FX node's stack trace, the op's own line is the user frame
         (the one the caller found is only the compiled function's). Codegen and kernel-compile
@@ -266,7 +279,14 @@ class Ingestor:
         self.counts["failures"] += 1
         self.w.insert("failures", run_id=self.run_id, compile_id=cid, stage=stage,
                       exc_type=exc_type, message=message, filename=filename, lineno=lineno,
-                      line=line, traceback=traceback)
+                      line=line, traceback=traceback, torch_message=torch_message)
+
+    def program_exception(self, cid: str | None, **exc: Any) -> None:
+        """The exception that ended the program (capture/failures.py): type, message (every
+        line), frames, the compiled code it came through. A record of compdiag's own, so
+        `compdiag reindex` re-derives the fact."""
+        self.event("program_exception", cid, {"exc_type": exc.get("exc_type")},
+                   payload=json.dumps(exc, default=repr))
 
     def _generated_code_frames(self, cid: str | None, traceback: str | None
                                ) -> tuple[list[dict[str, Any]], str | None]:
@@ -306,7 +326,8 @@ class Ingestor:
                       gb_code=gb["gb_code"], filename=gb["filename"], lineno=gb["lineno"],
                       line=gb["line"], hints=gb["hints"], explanation=gb["explanation"],
                       debug_context=more["debug_context"], gb_type_inner=more["gb_type_inner"],
-                      user_stack=more["user_stack"], frame_skipped=more["frame_skipped"])
+                      user_stack=more["user_stack"], frame_skipped=more["frame_skipped"],
+                      torch_message=payload[:20000])
         if cid is not None:
             row = self._compile_row(cid, md)
             if row["status"] in ("started", "ok"):

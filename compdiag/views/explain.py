@@ -10,10 +10,11 @@ from compdiag.store.schema import SCHEMA_VERSION
 from compdiag.views.show import run_summary
 
 _KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
-               "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue"}
+               "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue",
+               "program": "red"}
 _KIND_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "graph break",
                "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs skipped",
-               "fusion": "missed fusion", "perf": "perf"}
+               "fusion": "missed fusion", "perf": "perf", "program": "program error"}
 
 
 def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
@@ -59,10 +60,12 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
             f"{c.get('compiles', 0)} compiles, {c.get('graph_breaks', 0)} graph breaks, "
             f"{c.get('recompiles', 0)} recompile reasons, {c.get('failures', 0)} failures")
     console.print(head)
+    info = [d for d in diags if d.get("severity") == "info"]
+    diags = [d for d in diags if d.get("severity") != "info"]
     if not diags:
         console.print(f"[green]run {run['id']}: no problems found[/] — no graph breaks, "
-                      "recompiles, failures, CUDA-graph skips or missed fusions recorded.")
-        return
+                      "recompiles, failures, CUDA-graph skips or missed fusions recorded"
+                      + (" (only what torch does on purpose, below)." if info else "."))
     for i, d in enumerate(diags[:limit], 1):
         style = _KIND_STYLE.get(d["kind"], "")
         title = f"#{i} {_KIND_TITLE.get(d['kind'], d['kind'])}"
@@ -101,3 +104,12 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
         console.print(Panel(Group(*body), title=title, title_align="left", border_style=style))
     if len(diags) > limit:
         console.print(f"[dim]… {len(diags) - limit} more (use --limit or --json)[/]")
+    if info:
+        # What torch does on purpose (one automatic-dynamic recompile per new dimension, a
+        # fusion refused by design): one line each, not a problem with a fix.
+        console.print(f"[dim]info ({len(info)}, nothing to fix):[/]")
+        for d in info[:limit]:
+            uf = d.get("user_frame") or {}
+            at = f" at {uf['filename']}:{uf['lineno']}" if uf.get("filename") else ""
+            console.print(Text(f"  {_KIND_TITLE.get(d['kind'], d['kind'])}: {d['reason']}{at}",
+                               style="dim"))

@@ -10,7 +10,7 @@ from typing import Any
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
-from compdiag.analyses.ranking import BANDS
+from compdiag.analyses.ranking import score
 from compdiag.formats.user_code import frames_in
 
 KIND = "cudagraph"
@@ -71,8 +71,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         out.append(Diagnosis(KIND, stage="inductor", compile_id=cids[0] if cids else None,
                              reason=f"CUDA graphs skipped: {g['head']}", user_frame=g["frame"],
                              explanation=EXPLANATION, fix=cudagraph_fix(g["head"]),
-                             score=BANDS[KIND] + len(g["rows"]), count=len(g["rows"]),
-                             compile_ids=cids, details=Details()))
+                             score=score(KIND, len(g["rows"])), count=len(g["rows"]),
+                             compile_ids=cids, details=Details(),
+                             torch_message=g["rows"][0].get("reason")))
     return out
 
 

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
-from compdiag.analyses.ranking import BANDS
+from compdiag.analyses.ranking import score
 
 KIND = "perf"
 
@@ -67,14 +67,15 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           user_frame=ctx.user_frame(h["frames"] or ctx.op_user_lines(cid, op),
                                                     cid=cid),
                           explanation=FALLBACK_EXPLANATION, fix=fallback_fix(op),
-                          score=BANDS[KIND], count=len(hints), details=PerfHintDetails(op))
+                          score=score(KIND), count=len(hints), details=PerfHintDetails(op),
+                          torch_message=h["message"])
         else:
             d = Diagnosis(KIND, stage="inductor", compile_id=cid,
                           reason=f"Inductor perf hint: {head}",
                           user_frame=ctx.user_frame(h["frames"], cid=cid),
                           explanation="Inductor reported a known slow pattern while compiling.",
-                          fix=perf_hint_fix(h["message"]), score=BANDS[KIND], count=len(hints),
-                          details=PerfHintDetails())
+                          fix=perf_hint_fix(h["message"]), score=score(KIND), count=len(hints),
+                          details=PerfHintDetails(), torch_message=h["message"])
         out.append(d)
     return out
 
