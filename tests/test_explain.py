@@ -690,3 +690,63 @@ def test_compiled_code_markers():
                             "/u/model.py"], "bad input", set()) is None
     assert compiled_marker(["/u/train.py", f"{torch_dir}/nn/modules/module.py"], "", set()) \
         is None
+
+
+def test_information_is_listed_apart_not_as_a_problem_with_a_fix(tmp_path):
+    """issue #24: one automatic-dynamic recompile is what torch does on purpose."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("0/1", recompile_reason="0/0: tensor 'x' size mismatch at index 0. expected 16, "
+                                      "actual 32")
+    path = s.done()
+    out = _cli("explain", "--store", str(path))
+    assert out.returncode == 0, out.stderr
+    assert "no problems found" in out.stdout and "info (1, nothing to fix):" in out.stdout
+    assert "fix:" not in out.stdout and "#1" not in out.stdout
+    assert "size L['x'].size()[0] changed (16 -> 32)" in out.stdout
+
+
+def _raise_from(filename: str, exc: BaseException) -> BaseException:
+    """`exc` raised by a function whose code lives in `filename` (a torch file, say)."""
+    ns: dict = {"exc": exc}
+    exec(compile("def compile_wrapper():\n    raise exc\n", filename, "exec"), ns)
+    try:
+        ns["compile_wrapper"]()
+    except BaseException as e:  # noqa: BLE001
+        return e
+    raise AssertionError("did not raise")
+
+
+def test_a_compile_failure_reraised_at_the_call_is_reported_once_at_its_stage(tmp_path):
+    """fullgraph=True's Unsupported escapes from the compiled function's wrapper (eval_frame)
+    with the compile's frames cut: it is the dynamo failure torch reported, not a run-time
+    one."""
+    from compdiag.capture.failures import record_escaped_exception
+
+    class Unsupported(Exception):
+        pass
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", fail_type="Unsupported",
+              fail_reason="Failed to trace builtin operator\n  Explanation: print.")
+    exc = _raise_from("/x/site-packages/torch/_dynamo/eval_frame.py",
+                      Unsupported("Failed to trace builtin operator\n  Explanation: print."))
+    record_escaped_exception(s.ing, exc)
+    (d,) = s.explain()
+    assert (d["kind"], d["stage"]) == ("failure", "dynamo") and d["details"]["fatal"]
+    with Reader(s.path) as r:
+        (pe,) = r.program_exceptions(s.run_id)
+    assert pe["stage"] == "dynamo" and pe["compiled"].startswith("Dynamo's eval frame")
+    assert pe["frames"][-1]["name"] == "compile_wrapper"
+
+
+def test_a_compiled_code_error_at_run_time_gets_a_failure_row_and_the_fact(tmp_path):
+    from compdiag.capture.failures import record_escaped_exception
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    exc = _raise_from(AOT_FILE, RuntimeError(BACKWARD_TWICE))
+    record_escaped_exception(s.ing, exc)
+    (d,) = s.explain()
+    assert (d["kind"], d["stage"]) == ("failure", "runtime")
+    assert d["details"]["torch_message"] == BACKWARD_TWICE

@@ -62,9 +62,16 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
     message = P.first_line(whole, 500) or exc_type
     in_compile = any(any(m in f for m in _COMPILE_MARKERS) for f in files)
     marker = compiled_marker(files, whole, generated)
+    # A compile failure torch reported, re-raised at the compiled function's call (Dynamo cuts
+    # the compile's own frames, e.g. fullgraph=True's Unsupported): that compile stage's.
+    known = next((stage for t, stage, first in ing.compile_failures
+                  if t.rsplit(".", 1)[-1] == exc_type and first and first in whole), None)
+    if known is not None and marker is not None:
+        in_compile = True
     cid = next((ing.output_code_files[f] for f in reversed(files)
                 if f in ing.output_code_files), None)
-    stage = (P.classify_stage(exc_type, whole, text) if in_compile else
+    stage = known if in_compile and known else (
+             P.classify_stage(exc_type, whole, text) if in_compile else
              P.classify_stage(exc_type, whole, text, at_runtime=True) if marker else None)
     ing.program_exception(cid, exc_type=exc_type, message=whole[:20000] or exc_type,
                           frames=[{"filename": f.filename, "lineno": f.lineno, "name": f.name,

@@ -74,6 +74,10 @@ class Ingestor:
         # where compilation_metrics keeps only the innermost frame (often torch's own).
         self.dynamo_errors: dict[str | None, str] = {}
         self.last_compiled: str | None = None
+        # (exception type, stage, first line) of each compile failure compilation_metrics
+        # reported: the exception that escapes the program may be one of them, re-raised by
+        # the compiled function's wrapper with the compile's frames cut.
+        self.compile_failures: list[tuple[str, str, str]] = []
 
     # -- entry points -----------------------------------------------------------------------
     def record(self, metadata: dict[str, Any], payload: str | None) -> None:
@@ -249,6 +253,7 @@ class Ingestor:
         if at >= 0:
             reason += "\n\n" + err[at:at + 4000]
         stage = P.classify_stage(m.get("fail_type"), reason, tb)
+        self.compile_failures.append((str(m.get("fail_type")), stage, P.first_line(reason)))
         frame = {"filename": m.get("fail_user_frame_filename"),
                  "lineno": m.get("fail_user_frame_lineno"), "line": None}
         if not frame["filename"] and row.get("call_site"):
