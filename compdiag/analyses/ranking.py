@@ -18,7 +18,10 @@ that change the cost (ADJUST). The classes are ordered by what each costs a run:
 - `recurring_recompile`: a guard on one input that failed again and again with a new value
   each time (a learning rate, a step counter): a whole compile every step, which costs more
   than any graph break; hence above graph breaks, whatever the break's hit count.
-- `graph_break`, `cudagraph`, `recompile` (a few recompiles), `perf`, `fusion`: per event.
+- `graph_break`, `cudagraph`, `recompile` (a few recompiles): per event.
+- `global_setting`: one setting that speeds up every matmul of the program (TF32), above any
+  count of missed fusions and the other perf hints.
+- `perf`, `fusion`: per event.
 - `program`: the program raised outside compiled code; shown (it is why the run failed), but
   not torch.compile's doing, so below everything torch.compile did.
 - `info`: what torch does on purpose (one automatic-dynamic recompile per new dimension).
@@ -48,6 +51,7 @@ COSTS: dict[str, Cost] = {
     "graph_break": Cost(300, per_event=10.0, cap=20),
     "cudagraph": Cost(250, per_event=1.0, cap=50),
     "recompile": Cost(200, per_event=20.0, cap=10),
+    "global_setting": Cost(131),  # one setting (TF32) speeds up every matmul of the program
     "perf": Cost(110),
     "fusion": Cost(100, per_event=1.0, cap=30),
     "program": Cost(90),
@@ -59,6 +63,7 @@ ADJUST: dict[str, float] = {
     "follow_on": -80.0,         # a break caused by an earlier break (reconstruction failure)
     "nondeterministic": -100.0,  # eager itself differs run to run: not the compiler's fault
     "configured_only": -1.0,    # an injector in the config, nothing measured
+    "partial_coverage": -20.0,  # CUDA graphs cover part of a graph (partitioned), not none
 }
 # The classes' bases, by name (kinds read their class' base to place a diagnosis).
 BANDS = {name: cost.base for name, cost in COSTS.items()}

@@ -26,10 +26,12 @@ COMPILED_FRAMES: tuple[tuple[str, str], ...] = (
     ("torch/_inductor/compile_fx.py", "Inductor's compile_fx (a compile)"),
     ("torch/_dynamo/eval_frame.py", "Dynamo's eval frame (a compiled function's call)"),
 )
-# Autograd checks compiled outputs in C++, with no Python frame of torch's: its message names
-# the compiled autograd node instead.
+# Errors of compiled code raised in C++ with no Python frame of torch's: autograd's checks on
+# compiled outputs name the compiled autograd node, cudagraph trees the CUDA graph.
 COMPILED_WORDS: tuple[tuple[str, str], ...] = (
     ("CompiledFunction", "AOTAutograd's CompiledFunction (autograd on a compiled output)"),
+    # A CUDA graph's output poisoned by a later replay raises from C++ at the user's own line.
+    ("overwritten by a subsequent run", "cudagraph trees (a CUDA graph's reused output)"),
     ("CUDAGraphs", "cudagraph trees"),
 )
 

@@ -55,6 +55,13 @@ class RuntimeFix:
 
 
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    RuntimeFix(("overwritten by a subsequent run",),
+               "A CUDA graph's output was read after a later replay of the same graph reused "
+               "its memory (mode='reduce-overhead' keeps outputs in the graph's static pool "
+               "until the next step). torch's two fixes: clone the output before the next call "
+               "(`out = model(x).clone()`, outside torch.compile) if you keep it across calls, "
+               "or call `torch.compiler.cudagraph_mark_step_begin()` before each model "
+               "invocation so cudagraph_trees knows a new iteration starts."),
     RuntimeFix(("backward through the graph a second time",),
                "AOTAutograd makes one CompiledFunctionBackward node per compiled graph and frees "
                "its saved tensors after the first backward(), so a second backward() through "
@@ -120,6 +127,31 @@ FIRST_STEP = {
 COMPILER_STAGES = ("aot", "inductor_lowering", "inductor_codegen", "kernel_compile", "runtime")
 
 
+# Kernel compile failures that are not a Python error in generated code: the Triton/PTX/
+# ptxas/MLIR toolchain or the GPU's limits refused the kernel. (words in torch's message, fix)
+KERNEL_COMPILE_FIXES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("out of resource: shared memory",),
+     "The kernel's block sizes or pipeline stages need more shared memory than the GPU has: "
+     "lower them (`torch._inductor.config.triton.max_tiles`, fewer `num_stages` in a custom "
+     "config), or avoid max-autotune's largest configs for this op."),
+    (("out of resource",), "The kernel needs more GPU resources (registers, threads) than the "
+     "GPU allows: smaller blocks or fewer warps, or compile this op without max-autotune."),
+    (("too many resources requested for launch",), "The kernel uses too many registers per "
+     "thread for its block size: fewer warps per block, or `maxnreg` in the Triton config."),
+    (("ptxas",), "ptxas (CUDA's assembler) rejected the PTX Triton emitted: check that "
+     "triton's bundled ptxas matches the driver (TRITON_PTXAS_PATH), then report it with the "
+     "minified repro."),
+    (("PassManager::run failed",), "Triton's MLIR lowering failed for this kernel: a Triton bug; "
+     "report it with the minified repro, or compile without max-autotune for this op."),
+)
+
+
+def kernel_compile_fix(message: str | None) -> str | None:
+    low = (message or "").lower()
+    return next((fix for words, fix in KERNEL_COMPILE_FIXES
+                 if all(w.lower() in low for w in words)), None)
+
+
 def stage_explanation(stage: str, fatal: bool) -> str:
     text = STAGE_TEXT.get(stage, f"The {stage} stage failed.")
     return text + (" The exception ended the program." if fatal else "")
@@ -134,11 +166,13 @@ def commands(run_id: int, argv: list[str], store_arg: str) -> tuple[str, str]:
 
 def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: list[str],
                 store_arg: str = "", injected: dict[str, Any] | None = None,
-                gb_type: str = "", debug: str = "", line: str = "",
+                gb_type: str = "", debug: str = "", line: str = "", message: str = "",
                 torch_message: str | None = None) -> str:
     minify, bisect = commands(run_id, argv, store_arg)
     parts = []
-    known = runtime_fix(torch_message or one_line, stage)
+    text = f"{one_line}\n{torch_message or ''}\n{message}"
+    known = (kernel_compile_fix(text) if stage == "kernel_compile" else
+             runtime_fix(text, stage))
     if known:
         parts.append(known)
     if injected:
@@ -221,6 +255,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           gb_type=(gb_registry().get(gb or "", {}).get("Gb_type")
                                    or f.get("message") or ""),
                           debug=P.debug_context(tb), line=frame.line or "",
+                          message=f"{f.get('message') or ''}\n{tb[-4000:]}",
                           torch_message=whole)
         expl = stage_explanation(f["stage"], fatal)
         if gb and f.get("exc_type") == "Unsupported":
