@@ -164,6 +164,12 @@ def recompile_explanation(category: str, source: str, fn: str | None, count: int
     return what
 
 
+def tensor_and_dim(source: str) -> tuple[str, str]:
+    """`L['x'].size()[0]` -> ('x', '0'): the names a fix spells."""
+    dim = re.search(r"\[(\d+)\]$", source)
+    return re.sub(r"^L\['(.+?)'\].*$", r"\1", source), dim.group(1) if dim else "0"
+
+
 def recurring_fix(source: str, text: str) -> str:
     """The documented fix for a value that changes every step (RECURRING_FIXES)."""
     return next(fix for words, fix in RECURRING_FIXES
@@ -172,14 +178,12 @@ def recurring_fix(source: str, text: str) -> str:
 
 def recompile_fix(category: str, source: str, *, count: int, limit: bool,
                   fn: str | None, recurring_text: str | None = None) -> str:
-    tensor = re.sub(r"^L\['(.+?)'\].*$", r"\1", source)
-    dim = re.search(r"\[(\d+)\]$", source)
+    tensor, dim = tensor_and_dim(source)
     if recurring_text is not None and category in ("value", "global"):
         fix = recurring_fix(source, recurring_text)
         return LIMIT_FIX.format(fn=fn or "The function", fix=fix) if limit else fix
     template = FIXES.get(category)
-    fix = template.format(src=source, tensor=tensor, dim=dim.group(1) if dim else 0) \
-        if template else FIX_OTHER
+    fix = template.format(src=source, tensor=tensor, dim=dim) if template else FIX_OTHER
     if category == "size":
         fix += SIZE_REPEATED if count > 1 else SIZE_ONCE
     if limit:
@@ -265,9 +269,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             KIND, stage="dynamo",
             compile_id=((limit or {}).get("compile_id") or last["compile_id"]).split("_")[0],
             reason=reason, user_frame=frame, explanation=explanation.strip(),
-            fix=(AUTOMATIC_DYNAMIC.format(tensor=re.sub(r"^L\['(.+?)'\].*$", r"\1", source),
-                                          dim=(re.search(r"\[(\d+)\]$", source) or [0, 0])[1])
-                 if expected else
+            fix=(AUTOMATIC_DYNAMIC.format(tensor=tensor_and_dim(source)[0],
+                                          dim=tensor_and_dim(source)[1]) if expected else
                  recompile_fix(category, source, count=count, limit=limit is not None, fn=fn,
                                recurring_text=guard_text if changing else None)),
             score=score, count=count, compile_ids=tuple(e["compile_id"] for e in evs),
