@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from compdiag.analyses.context import RunContext
+from compdiag.analyses.diagnoses.program import ProgramDetails
 from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.ranking import kind_rank
 from compdiag.analyses.registry import plugin_manager
@@ -34,7 +35,16 @@ def _shares_compile(d: Diagnosis, others: list[Diagnosis]) -> bool:
     return cid in cids or (cid or "").split("_")[0] in cids
 
 
+def _from_program_exception(d: Diagnosis) -> bool:
+    return isinstance(d.details, ProgramDetails)
+
+
 FOLDS: tuple[Fold, ...] = (
+    Fold("failure", "failure", "the program's exception came through compiled code and a "
+         "failure row (a compile stage's, or the run-time one capture wrote) reports it",
+         lambda d, into, ctx: _from_program_exception(d) and any(
+             not _from_program_exception(o) and getattr(o.details, "fatal", False)
+             for o in into)),
     Fold("failure", "accuracy", "the accuracy diagnosis reports it, with the measured errors",
          lambda d, into, ctx: d.stage == "accuracy" and ctx.has_accuracy_rows),
     Fold("failure", "graph_break", "Dynamo skipped the frame after a graph break, and the "

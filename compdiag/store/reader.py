@@ -113,6 +113,13 @@ class Reader:
     def failures(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
         return self._table("failures", run_id, compile_id)
 
+    def program_exceptions(self, run_id: int) -> list[dict[str, Any]]:
+        """The exception(s) that ended the program, in the order they were recorded."""
+        if not self._has_table("program_exceptions"):
+            return []
+        return self._rows("SELECT * FROM program_exceptions WHERE run_id = ? ORDER BY seq",
+                          (run_id,))
+
     def fusion(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
         return self._table("fusion", run_id, compile_id)
 

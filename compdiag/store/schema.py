@@ -110,7 +110,8 @@ CREATE TABLE IF NOT EXISTS graph_breaks (
     debug_context TEXT,                -- 'Developer debug context:'
     gb_type_inner TEXT,                -- the type under "Failed to handle graph break gracefully"
     user_stack    TEXT NOT NULL DEFAULT '[]',  -- JSON frames of 'User code traceback:'
-    frame_skipped INTEGER NOT NULL DEFAULT 0   -- Dynamo could not resume: the frame ran in eager
+    frame_skipped INTEGER NOT NULL DEFAULT 0,  -- Dynamo could not resume: the frame ran in eager
+    torch_message TEXT                 -- torch's graph-break reason, whole (schema 3)
 );
 CREATE TABLE IF NOT EXISTS recompiles (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -129,7 +130,8 @@ CREATE TABLE IF NOT EXISTS failures (
     filename   TEXT,
     lineno     INTEGER,
     line       TEXT,
-    traceback  TEXT
+    traceback  TEXT,
+    torch_message TEXT                 -- the exception's message, every line (schema 3)
 );
 CREATE TABLE IF NOT EXISTS kernels (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -345,6 +347,19 @@ CREATE TABLE IF NOT EXISTS perf_reports (
     created_at REAL NOT NULL,
     document   TEXT NOT NULL           -- `compdiag perf --json`, verbatim
 );
+-- schema 3: the exception that ended the program (capture's compdiag:program_exception
+-- record), whether it came through compiled code or not.
+CREATE TABLE IF NOT EXISTS program_exceptions (
+    run_id      INTEGER NOT NULL,
+    seq         INTEGER NOT NULL,
+    compile_id  TEXT,                   -- the compiled graph whose code it came through, if known
+    exc_type    TEXT NOT NULL,
+    message     TEXT NOT NULL,          -- str(exc), every line
+    frames      TEXT NOT NULL DEFAULT '[]',  -- JSON [{filename, lineno, name, line}], outermost first
+    compiled    TEXT,                   -- the compiled-code marker it passed through (NULL: none)
+    stage       TEXT,                   -- the compile stage a compile-time exception escaped from
+    PRIMARY KEY (run_id, seq)
+);
 -- CUDA-graph coverage (issue 17): each recording cudagraph_trees made (one per distinct set
 -- of input sizes), how the scheduler partitioned a graph and which ops split it.
 CREATE TABLE IF NOT EXISTS cudagraph_recordings (
@@ -448,7 +463,7 @@ DERIVED_TABLES = (
     "recompile_events", "compile_stacks", "guard_values", "graph_nodes", "perf_hints",
     "injected_bugs", "fallback_calls", "sched_nodes",
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "torch_warnings",
-    "epilogue_misses",
+    "epilogue_misses", "program_exceptions",
     "cache_key_components", "compile_stages", "compile_events", "guard_sources",
 )
 
@@ -458,14 +473,17 @@ DERIVED_TABLES = (
 REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard_values",
                     "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls",
                     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits",
-                    "torch_warnings", "epilogue_misses",
+                    "torch_warnings", "epilogue_misses", "program_exceptions",
                     "cache_events", "cache_key_components", "compile_stages", "compile_events",
                     "guard_sources")
 # Columns schema 2 added to schema-1 tables (ALTER TABLE on upgrade).
 ADDED_COLUMNS = {
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
-                     "frame_skipped INTEGER NOT NULL DEFAULT 0"),
+                     "frame_skipped INTEGER NOT NULL DEFAULT 0",
+                     "torch_message TEXT"),
+    # schema 3: torch's message, whole (the `message` column is its one-line summary)
+    "failures": ("torch_message TEXT",),
     # store 3: a cache lookup's result, reason and timings
     "cache_events": ("result TEXT", "reason TEXT", "detail TEXT", "seq INTEGER",
                      "time_saved_s REAL"),

@@ -11,10 +11,11 @@ from compdiag.views.show import run_summary
 
 _KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
                "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue",
-               "cache": "green"}
+               "program": "red", "cache": "green"}
 _KIND_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "graph break",
                "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs",
-               "fusion": "missed fusion", "perf": "perf", "cache": "compile cache"}
+               "fusion": "missed fusion", "perf": "perf", "program": "program error",
+               "cache": "compile cache"}
 
 
 def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
@@ -82,10 +83,12 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
     cg_line = summary_line(doc.get("cudagraph_coverage"))
     if cg_line:
         console.print(cg_line, highlight=False)
+    info = [d for d in diags if d.get("severity") == "info"]
+    diags = [d for d in diags if d.get("severity") != "info"]
     if not diags:
         console.print(f"[green]run {run['id']}: no problems found[/] — no graph breaks, "
-                      "recompiles, failures, CUDA-graph skips or missed fusions recorded.")
-        return
+                      "recompiles, failures, CUDA-graph skips or missed fusions recorded"
+                      + (" (only what torch does on purpose, below)." if info else "."))
     for i, d in enumerate(diags[:limit], 1):
         style = _KIND_STYLE.get(d["kind"], "")
         title = diagnosis_title(i, d)
@@ -116,3 +119,12 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
         console.print(Panel(Group(*body), title=title, title_align="left", border_style=style))
     if len(diags) > limit:
         console.print(f"[dim]… {len(diags) - limit} more (use --limit or --json)[/]")
+    if info:
+        # What torch does on purpose (one automatic-dynamic recompile per new dimension, a
+        # fusion refused by design): one line each, not a problem with a fix.
+        console.print(f"[dim]info ({len(info)}, nothing to fix):[/]")
+        for d in info[:limit]:
+            uf = d.get("user_frame") or {}
+            at = f" at {uf['filename']}:{uf['lineno']}" if uf.get("filename") else ""
+            console.print(Text(f"  {_KIND_TITLE.get(d['kind'], d['kind'])}: {d['reason']}{at}",
+                               style="dim"))

@@ -5,6 +5,8 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
     graph_breaks.py   graph_break   Dynamo split the graph or gave up on a function
     recompiles.py     recompile     a guard failed (and the recompile limit)
     failures.py       failure       an exception escaped a compile stage or compiled code
+    program.py        program       the exception that ended the program (outside compiled
+                                    code; through it, a runtime failure no failure row has)
     accuracy.py       accuracy      compiled outputs differ from eager; bug injectors
     cudagraphs.py     cudagraph     CUDA graphs skipped under reduce-overhead
     fusion.py         fusion        the scheduler refused a fusion worth having
@@ -13,6 +15,7 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
 """
 
 from compdiag.analyses.diagnoses import (accuracy, cache, cudagraphs, failures, fusion,
-                                         graph_breaks, perf_hints, recompiles)
+                                         graph_breaks, perf_hints, program, recompiles)
 
-BUILTIN = (failures, recompiles, graph_breaks, accuracy, cudagraphs, fusion, perf_hints, cache)
+BUILTIN = (failures, recompiles, graph_breaks, accuracy, cudagraphs, fusion, perf_hints, program,
+           cache)

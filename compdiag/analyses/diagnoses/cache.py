@@ -17,12 +17,14 @@ from typing import Any, ClassVar
 from compdiag.analyses import caches as C
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
-from compdiag.analyses.ranking import BANDS
+from compdiag.analyses.ranking import score
 from compdiag.formats.user_code import is_user_file
 
 KIND = "cache"
-# An explained miss: information about compile time, below every fault (ranking.BANDS).
-MISS_SCORE = BANDS[KIND] - 140
+# A bypass: cost class `cache`; an explained miss: `cache_miss`, information about compile
+# time below every fault (ranking.COSTS).
+BYPASS_SCORE = score("cache")
+MISS_SCORE = score("cache_miss")
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,7 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
                    f"{reason}",
             user_frame=config_line(ctx, cid, reason) or ctx.user_frame(cid=cid),
             explanation=BYPASS_EXPLANATION,
-            fix=bypass_fix(reason), score=BANDS[KIND], count=len(rows),
+            fix=bypass_fix(reason), score=BYPASS_SCORE, count=len(rows),
             compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),
             details=CacheDetails(caches=caches, result="bypass")))
     return out
