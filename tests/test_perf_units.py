@@ -768,4 +768,4 @@ def test_the_report_and_its_view_carry_the_compile_time(tmp_path):
     console = Console(record=True, width=100)
     print_document({"runs": [rep]}, console)
     out = console.export_text()
-    assert "compile time 10.00 s of the run's" in out and "dynamo" in out
+    assert "compile time 10.00 s of the run's" in out and "dynamo" in out, out

@@ -33,7 +33,7 @@ def compile_time_lines(ct: dict[str, Any] | None, top: int = 6) -> list[str]:
         return []
     total = ct["total_s"]
     head = f"compile time {_s(total)}"
-    if ct.get("wall_s"):
+    if ct.get("wall_s") is not None:
         head += f" of the run's {_s(ct['wall_s'])} wall time"
     n = ct.get("compiles")
     if n is not None and n != 1:
