@@ -63,7 +63,11 @@ CREATE TABLE IF NOT EXISTS runs (
     torch_version TEXT,
     device        TEXT,
     mode          TEXT,
-    pid           INTEGER
+    pid           INTEGER,
+    rank          INTEGER,                -- torch.distributed: RANK, WORLD_SIZE, LOCAL_RANK
+    world_size    INTEGER,
+    local_rank    INTEGER,
+    job           TEXT                    -- the ranks of one launch share it (NULL: no job)
 );
 CREATE TABLE IF NOT EXISTS warnings (
     id      INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -355,8 +359,10 @@ DERIVED_TABLES = (
 # capture saw (accuracy, tensors, timings, scheduler nodes) and are kept as they are.
 REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard_values",
                     "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls")
-# Columns schema 2 added to schema-1 tables (ALTER TABLE on upgrade).
+# Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
+    # schema 3: the ranks of a torchrun job.
+    "runs": ("rank INTEGER", "world_size INTEGER", "local_rank INTEGER", "job TEXT"),
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
                      "frame_skipped INTEGER NOT NULL DEFAULT 0"),
@@ -416,6 +422,7 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
                 raise StoreNeedsReindex(path, version)
             elif create and version <= STORE_VERSION:
                 _execute_script(conn, ADDITIVE_DDL)
+                _add_columns(conn)
             if create:
                 conn.execute("COMMIT")
         finally:
@@ -487,11 +494,17 @@ def migrate(conn: sqlite3.Connection) -> int:
     if version >= STORE_VERSION:
         return version
     _execute_script(conn, DDL)
+    _add_columns(conn)
+    conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
+                 (str(STORE_VERSION),))
+    return version
+
+
+def _add_columns(conn: sqlite3.Connection) -> None:
+    """ADDED_COLUMNS a store lacks (an older layout, or a schema-3 store written before a
+    column of this layout existed)."""
     for table, columns in ADDED_COLUMNS.items():
         have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
         for col in columns:
             if col.split()[0] not in have:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {col}")
-    conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
-                 (str(STORE_VERSION),))
-    return version
