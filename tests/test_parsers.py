@@ -563,8 +563,9 @@ def test_graph_nodes_fallback_calls_and_injected_bugs() -> None:
              '        cumsum: "f32[64][1]cpu" = torch.ops.aten.cumsum.default(arg0_1, 0)\n'
              '        cumsum_1: "f32[64][1]cpu" = torch.ops.aten.cumsum.default(cumsum, 0)\n')
     assert P.graph_nodes(graph) == [
-        {"node": n, "op": "cumsum", "target": "aten.cumsum.default", "filename": "/u/a.py",
-         "lineno": 8, "line": "c = torch.cumsum(x, 0)"} for n in ("cumsum", "cumsum_1")]
+        {"node": n, "op": "cumsum", "target": "aten.cumsum.default", "meta": "f32[64][1]cpu",
+         "filename": "/u/a.py", "lineno": 8, "line": "c = torch.cumsum(x, 0)"}
+        for n in ("cumsum", "cumsum_1")]
     code = "        buf0 = torch.ops.aten.cumsum.default(arg0_1, 0)\n" * 2
     assert P.fallback_calls(code) == ["aten.cumsum"]
     cfg = json.dumps({"cpp.inject_relu_bug_TESTING_ONLY": "accuracy",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
+from compdiag.commands._common import add_job_arg, CLIError, add_store_arg, emit_json, store_path
 
 HELP = "ranked diagnoses with the user's line and the fix"
 
@@ -13,6 +13,7 @@ HELP = "ranked diagnoses with the user's line and the fix"
 def register(p: argparse.ArgumentParser) -> None:
     add_store_arg(p)
     p.add_argument("run", nargs="?", metavar="RUN", help="run id (default: the latest)")
+    add_job_arg(p)
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.add_argument("--limit", type=int, default=10, metavar="N",
                    help="show at most N diagnoses in the terminal (default 10; --json has all)")
@@ -25,6 +26,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
     if args.limit < 1:
         raise CLIError(f"--limit must be at least 1, not {args.limit}")
+    if args.job is not None:
+        return _cmd_job(args)
     with Reader(store_path(args)) as reader:
         doc = explain_document(reader, reader.resolve_run(args.run))
     if args.json:
@@ -33,4 +36,19 @@ def cmd_explain(args: argparse.Namespace) -> int:
         from rich.console import Console
 
         print_explain(doc, Console(), limit=args.limit)
+    return 0
+
+
+def _cmd_job(args: argparse.Namespace) -> int:
+    from compdiag.store.reader import Reader
+    from compdiag.views.job import explain_job_document, print_explain_job
+
+    with Reader(store_path(args)) as reader:
+        doc = explain_job_document(reader, reader.resolve_job(args.job))
+    if args.json:
+        emit_json(doc)
+    else:
+        from rich.console import Console
+
+        print_explain_job(doc, Console(), limit=args.limit)
     return 0

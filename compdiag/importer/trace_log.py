@@ -22,6 +22,8 @@ from compdiag.ingest.ingestor import Ingestor
 from compdiag.ingest.reindex import ensure_current
 from compdiag.store.writer import Writer
 
+# torch's per-rank TORCH_TRACE files (torch/_logging/_internal.py): one per rank of a job.
+_RANK_FILE = re.compile(r"_rank_(\d+)_")
 _LINE = re.compile(
     r"^(?:\[rank(?P<rank>\d+)\]:)?[VIWEC]\d{4} [\d:.]+ +\d+ [^\]]*\](?: \[[^\]]*\])* (?P<json>\{.*)$")
 
@@ -38,6 +40,7 @@ class ImportResult:
     skipped: int = 0
     bad_payloads: int = 0
     truncated: bool = False
+    rank: int | None = None  # the first record's (torch writes it into every envelope)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -85,6 +88,8 @@ def iter_records(lines: Iterator[str], result: ImportResult
             continue
         if m.group("rank") is not None and "rank" not in value:
             value["rank"] = int(m.group("rank"))
+        if result.rank is None and isinstance(value.get("rank"), int):
+            result.rank = value["rank"]
         md = value
     if md is not None:
         yield md, _payload(md, payload_lines, result)
@@ -102,7 +107,9 @@ def _payload(md: dict, lines: list[str], result: ImportResult) -> str | None:
 
 
 def import_trace(store: Path, path: Path) -> list[ImportResult]:
-    """Import one log, or a directory of per-rank logs (one run per file)."""
+    """Import one log, or a directory of per-rank logs (one run per file). The ranks of one
+    directory (torch's dedicated_log_torch_trace_rank_N_*.log, or envelopes with a `rank`)
+    become one job, as `compdiag run` records a torchrun launch."""
     files = trace_files(path)
     ensure_current(store, lambda line: print(line, file=sys.stderr))
     writer = Writer(store, flush_interval=1.0)
@@ -110,9 +117,27 @@ def import_trace(store: Path, path: Path) -> list[ImportResult]:
     try:
         for f in files:
             results.append(_import_file(writer, f))
+        _join_job(writer, files, results)
     finally:
         writer.close()
     return results
+
+
+def _join_job(writer: Writer, files: list[Path], results: list[ImportResult]) -> None:
+    ranks = []
+    for f, res in zip(files, results):
+        m = _RANK_FILE.search(f.name)
+        ranks.append(int(m.group(1)) if m else res.rank)
+    if not any(r is not None for r in ranks) or (len(files) == 1 and ranks[0] is None):
+        return
+    if len({r for r in ranks if r is not None}) != len([r for r in ranks if r is not None]):
+        return  # two logs claim one rank: not one job's ranks
+    job = f"import-{results[0].run_id}"
+    for rank, res in zip(ranks, results):
+        if rank is not None:
+            writer.update_run(res.run_id, rank=rank, world_size=len(files), local_rank=None,
+                              job=job)
+    writer.flush()
 
 
 def _import_file(writer: Writer, path: Path) -> ImportResult:

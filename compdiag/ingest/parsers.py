@@ -381,7 +381,8 @@ def _call_sites(code: str, prefix: str) -> list[dict[str, Any]]:
 # forward node: File: f.py:8 in step, code: ...'.
 _GRAPH_FILE = re.compile(r"#[^#\n]*?\bFile: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), "
                          r"code: (?P<code>.*)")
-_GRAPH_NODE = re.compile(r"^\s*(?P<name>\w+)(?:: \"[^\"]*\")? = torch\.ops\.(?P<op>[\w.]+)\(")
+_GRAPH_NODE = re.compile(
+    r"^\s*(?P<name>\w+)(?:: \"(?P<meta>[^\"]*)\")? = torch\.ops\.(?P<op>[\w.]+)\(")
 
 
 def graph_node_lines(graph_text: str | None) -> dict[str, str]:
@@ -573,8 +574,8 @@ def graph_nodes(graph_text: str | None) -> list[dict[str, Any]]:
         nm = _GRAPH_NODE.match(line)
         if nm:
             out.append({"node": nm.group("name"), "op": _node_op(nm.group("name")),
-                        "target": nm.group("op"), **(where or {"filename": None,
-                                                               "lineno": None, "line": None})})
+                        "target": nm.group("op"), "meta": nm.group("meta"),
+                        **(where or {"filename": None, "lineno": None, "line": None})})
     return out
 
 

@@ -221,8 +221,17 @@ class Reader:
 
     def graph_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
         """The nodes of the compile's last post-grad graph, in graph order."""
-        return self._of_last_record("graph_nodes", "node, op, target, filename, lineno, line",
-                                    run_id, compile_id)
+        meta = "meta" if self._has_column("graph_nodes", "meta") else "NULL AS meta"
+        return self._of_last_record("graph_nodes", f"node, op, target, {meta}, filename, lineno,"
+                                    " line", run_id, compile_id)
+
+    def _has_column(self, table: str, column: str) -> bool:
+        """A column of this layout that a schema-3 store written before it lacks (read-only
+        here: the next write upgrades the store)."""
+        cache = self.__dict__.setdefault("_columns", {})
+        if table not in cache:
+            cache[table] = {row["name"] for row in self._rows(f"PRAGMA table_info({table})")}
+        return column in cache[table]
 
     def perf_hints(self, run_id: int) -> list[dict[str, Any]]:
         return self._rows("SELECT * FROM perf_hints WHERE run_id = ? ORDER BY id", (run_id,))

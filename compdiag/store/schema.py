@@ -252,6 +252,7 @@ CREATE TABLE IF NOT EXISTS graph_nodes (
     node       TEXT NOT NULL,
     op         TEXT,                   -- the node's op name (cumsum for cumsum_1)
     target     TEXT,                   -- aten.cumsum.default
+    meta       TEXT,                   -- torch's annotation: dtype, shape, stride, device
     filename   TEXT,
     lineno     INTEGER,
     line       TEXT
@@ -363,6 +364,7 @@ REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard
 ADDED_COLUMNS = {
     # schema 3: the ranks of a torchrun job.
     "runs": ("rank INTEGER", "world_size INTEGER", "local_rank INTEGER", "job TEXT"),
+    "graph_nodes": ("meta TEXT",),
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
                      "frame_skipped INTEGER NOT NULL DEFAULT 0"),

@@ -14,6 +14,7 @@ _KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "ye
 _KIND_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "graph break",
                "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs skipped",
                "fusion": "missed fusion", "perf": "perf"}
+_KIND_STYLE["divergence"], _KIND_TITLE["divergence"] = "bold magenta", "ranks diverged"
 
 
 def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
@@ -47,10 +48,6 @@ def _excerpt(frame: dict[str, Any]):
 
 
 def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
-    from rich.console import Group
-    from rich.panel import Panel
-    from rich.text import Text
-
     run = doc["run"]
     diags = doc["diagnoses"]
     argv = " ".join(run.get("argv") or [])
@@ -63,6 +60,15 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
         console.print(f"[green]run {run['id']}: no problems found[/] — no graph breaks, "
                       "recompiles, failures, CUDA-graph skips or missed fusions recorded.")
         return
+    print_panels(diags, console, limit)
+
+
+def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10) -> None:
+    """One panel per diagnosis (a job's name the ranks they concern)."""
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+
     for i, d in enumerate(diags[:limit], 1):
         style = _KIND_STYLE.get(d["kind"], "")
         title = f"#{i} {_KIND_TITLE.get(d['kind'], d['kind'])}"
@@ -74,6 +80,9 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
             title += f" ×{d['count']}"
         if d.get("compile_id"):
             title += f"  compile {d['compile_id']}"
+        if d.get("ranks"):
+            title += f"  rank{'s' if len(d['ranks']) > 1 else ''} " + \
+                ",".join(map(str, d["ranks"]))
         body: list[Any] = [Text(d["reason"], style="bold")]
         uf = d.get("user_frame") or {}
         if uf.get("filename"):
