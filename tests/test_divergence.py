@@ -189,3 +189,43 @@ def test_job_errors_are_one_line(tmp_path, args, msg):
     p = subprocess.run([sys.executable, "-m", "compdiag", *args, "--store", str(store)],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and msg in p.stderr and "Traceback" not in p.stderr, p.stderr
+
+
+def test_tui_job_view_has_a_column_per_rank_and_highlights_the_divergence(tmp_path):
+    import asyncio
+
+    from compdiag_tui import CompdiagApp
+    from compdiag_tui.screens import JobScreen, RunsScreen
+    from compdiag_tui.widgets import JobTable
+
+    job = Job(tmp_path, world=3)
+    job.compile(range(3), "0/0")
+    job.collective([0, 2], "0/0")
+    job.collective([1], "0/0", meta="f32[4, 32][32, 1]cpu")
+    job.divergences()
+
+    async def drive() -> None:
+        app = CompdiagApp(job.path, open_latest=False)
+        async with app.run_test(size=(140, 30)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, RunsScreen)
+            await pilot.press("j")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                table = app.screen.query(JobTable)
+                if table and table.first().row_count > 8:
+                    break
+            assert isinstance(app.screen, JobScreen)
+            table = app.screen.query_one(JobTable)
+            assert [c.label.plain for c in table.columns.values()][1:] == [
+                "rank 0 · run 1", "rank 1 · run 2", "rank 2 · run 3"]
+            row = table.get_row("div0")
+            assert row[0].plain == "≠ collective"
+            assert [cell.style for cell in row[1:]] == ["", "bold black on yellow", ""]
+            assert "f32[4, 32]" in row[2].plain
+            table.move_cursor(row=table.get_row_index("div0"))
+            await pilot.press("enter")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "SourceScreen"
+
+    asyncio.run(drive())
