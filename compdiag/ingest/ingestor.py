@@ -76,12 +76,16 @@ class Ingestor:
         self.last_compiled: str | None = None
 
     # -- entry points -----------------------------------------------------------------------
-    def record(self, metadata: dict[str, Any], payload: str | None) -> None:
+    def record(self, metadata: dict[str, Any], payload: str | None,
+               raw: str | None = None) -> None:
+        """One structured-trace record; `raw` is its envelope's JSON text when the caller has
+        it verbatim (an imported log), kept as is instead of encoding `metadata` again."""
         kind = P.record_kind(metadata)
         cid = P.compile_id_of(metadata)
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
-                      metadata=json.dumps(metadata, default=repr), payload=payload)
+                      metadata=raw if raw is not None else json.dumps(metadata, default=repr),
+                      payload=payload)
         if cid is not None and cid not in self.compiles:
             # Every compile id torch names is a compile (tlparse counts them so too), also one
             # whose compilation_metrics never came: a restart attempt ('0/0_1' has no

@@ -552,6 +552,8 @@ def guard_values(guards_text: str | None) -> list[tuple[str, str]]:
     a recompiled entry holds for the guard that failed against the previous one."""
     out: list[tuple[str, str]] = []
     for line in (guards_text or "").splitlines():
+        if "==" not in line:
+            continue  # most of a guard tree; the regex would scan each such line lazily
         body = line.split("  #", 1)[0].rstrip()
         m = _GUARD_TREE.match(body)
         if m and "==" not in m.group("lhs"):
