@@ -84,7 +84,8 @@ def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ..
         for d in fold(collect(ctx), ctx):
             key = (d.kind, d.reason, d.user_frame, d.gb_code)
             first = merged.setdefault(key, d)
-            ranks_of[id(first)] = ranks_of.get(id(first), ()) + (r,)
+            if r not in ranks_of.get(id(first), ()):
+                ranks_of[id(first)] = ranks_of.get(id(first), ()) + (r,)
     everything = rank(found + list(merged.values()))
     return [(d, ranks_of[id(d)]) for d in everything]
 

@@ -73,6 +73,9 @@ def iter_file_records(handle: TextIO, result: ImportResult
 # A record is its envelope line and the payload lines after it (each begins with a tab).
 _BOUNDARY = re.compile(r"\n(?!\t)")
 _CHUNK = 1 << 22
+# An import commits at least every this many payload characters, so the rows waiting for the
+# writer's next commit stay bounded too (its timer alone would hold a second's worth of log).
+_COMMIT_CHARS = 1 << 23
 
 
 def _file_blocks(handle: TextIO) -> Iterator[str]:
@@ -147,7 +150,8 @@ def _payload(md: dict, rest: str, result: ImportResult) -> str | None:
     return text
 
 
-def import_trace(store: Path, path: Path, *, workers: int | None = None) -> list[ImportResult]:
+def import_trace(store: Path, path: Path, *,
+                 workers: int | None = None) -> list[ImportResult]:
     """Import one log, or a directory of per-rank logs (one run per file, run ids in file
     order). The ranks of one directory (torch's dedicated_log_torch_trace_rank_N_*.log, or
     envelopes with a `rank`) become one job, as `compdiag run` records a torchrun launch.
@@ -225,8 +229,14 @@ def _import_file(writer: Writer, path: Path, run_id: int) -> ImportResult:
         raise ImportError_(f"{path}: cannot read ({exc.strerror})") from None
     result = ImportResult(run_id=run_id, path=str(path))
     ing = Ingestor(writer, run_id)
+    pending = 0
     with handle:
         for md, payload, raw_json in iter_file_records(handle, result):
+            if payload:
+                pending += len(payload)
+                if pending > _COMMIT_CHARS:
+                    writer.flush()
+                    pending = 0
             try:
                 ing.record(md, payload, raw_json)
                 result.records += 1

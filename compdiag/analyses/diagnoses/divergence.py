@@ -14,7 +14,7 @@ import re
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from compdiag.analyses.context import RunContext
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
@@ -43,6 +43,8 @@ class Fact:
     frame: UserFrame = field(default_factory=UserFrame)
     compile_id: str | None = None
     fn: str = "a compiled function"
+    in_resume: bool = False
+    graph: tuple = ()  # what identifies the compiled graph (its cache keys), when known
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,9 @@ class DivergenceDetails(Details):
     agreeing_ranks: tuple[int, ...] = ()  # the ranks with the most common value
     facts: dict = field(default_factory=dict)    # rank -> what it did (text)
     run_ids: dict = field(default_factory=dict)  # rank -> run id (for `compdiag diff`)
+    in_resume: bool = False  # about a resume function (one a graph break made)
+
+    internal: ClassVar[tuple[str, ...]] = ("in_resume",)
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,7 @@ def _guards(ctx: RunContext) -> dict[Any, Fact]:
                  "line": e.get("loc_line")}
         frame = ctx.user_frame(where, e.get("user_stack") or [], cid=e["compile_id"])
         out[key] = Fact(n, f"guard failed ×{n}: {e['failed_guard']}", frame, e["compile_id"],
-                        _fn(key[0]))
+                        _fn(key[0]), is_resume(key[0]))
     return out
 
 
@@ -147,15 +152,19 @@ def _caches(ctx: RunContext) -> dict[Any, Fact]:
         if row is None or key is None:
             continue
         slot = per.setdefault((key, row.get("frame_compile")),
-                              {"cid": e["compile_id"], "results": {}})
+                              {"cid": e["compile_id"], "results": {}, "keys": {}})
         slot["results"][e["cache"]] = "hit" if e.get("hit") else "miss"
+        if e.get("key"):
+            slot["keys"][e["cache"]] = e["key"]
     return {k: Fact(tuple(sorted(v["results"].items())),
                     ", ".join(f"{c} {r}" for c, r in sorted(v["results"].items())),
-                    _frame_of(ctx, v["cid"]), v["cid"], _fn(k[0])) for k, v in per.items()}
+                    _frame_of(ctx, v["cid"]), v["cid"], _fn(k[0]),
+                    graph=tuple(sorted(v["keys"].items()))) for k, v in per.items()}
 
 
 FACETS: tuple[Facet, ...] = (
-    Facet("collective", "the compiled graphs issue different collectives", (), "no collective there", 40,
+    Facet("collective", "the compiled graphs issue different collectives", (),
+          "no collective there", 40,
           "Collectives inside compiled graphs must be issued in the same order, count and shape "
           "on every rank; a rank whose graph issues a different one waits for a partner that "
           "never comes (an NCCL hang or timeout).",
@@ -179,7 +188,8 @@ FACETS: tuple[Facet, ...] = (
           "number of graphs): recompiles or breaks happened on some ranks only.",
           "Compare two ranks' runs with `compdiag diff` and make their inputs and code paths "
           "the same.", _compiles),
-    Facet("cache", "compile {cid} of {fn} hit the compile caches differently", (), "no cache lookup", -40,
+    Facet("cache", "compile {cid} of {fn} hit the compile caches differently", (),
+          "no cache lookup", -40,
           "One rank recompiled from scratch what another loaded from the cache: its compile "
           "takes longer and the others wait for it.",
           "Share one Inductor cache between ranks (TORCHINDUCTOR_CACHE_DIR on a shared disk, or "
@@ -219,6 +229,9 @@ def _diagnose_facet(job: JobContext, facet: Facet,
                   for rank in facts}
         if len(set(values.values())) < 2:
             continue
+        graphs = {facts[r][key].graph for r in facts if key in facts[r]} - {()}
+        if len(graphs) > 1:
+            continue  # the ranks compiled different graphs here: another facet says why
         differ, agree = _split(values, facet.empty)
         first = next((facts[r][key] for r in differ if key in facts[r]), None) or \
             next(facts[r][key] for r in agree if key in facts[r])
@@ -237,7 +250,7 @@ def _diagnose_facet(job: JobContext, facet: Facet,
             score=BANDS[KIND] + facet.bonus,
             details=DivergenceDetails(facet=facet.name, ranks=tuple(differ),
                                       agreeing_ranks=tuple(agree), facts=texts,
-                                      run_ids=run_ids)))
+                                      run_ids=run_ids, in_resume=first.in_resume)))
     return out
 
 
@@ -306,11 +319,14 @@ def compdiag_diagnose_job(job: JobContext) -> list[Diagnosis]:
 
 def _fold(found: list[Diagnosis]) -> list[Diagnosis]:
     """A graph break on some ranks explains their different cache results and compile counts
-    for the same function: those are its consequences, not more divergences."""
+    for the same function, and the guards of the resume function it made: those are its
+    consequences, not more divergences."""
     broken = {(d.user_frame.filename, r) for d in found if d.details.facet == "graph_break"
               for r in d.details.ranks}
     broken_cids = {(d.compile_id or "").split("/")[0] for d in found
                    if d.details.facet == "graph_break"}
+    if broken:
+        found = [d for d in found if not (d.details.facet == "guard" and d.details.in_resume)]
     return [d for d in found if not (
         d.details.facet in ("cache", "compiles")
         and ((d.compile_id or "").split("/")[0] in broken_cids
