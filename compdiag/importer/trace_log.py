@@ -72,10 +72,10 @@ def iter_file_records(handle: TextIO, result: ImportResult
 
 # A record is its envelope line and the payload lines after it (each begins with a tab).
 _BOUNDARY = re.compile(r"\n(?!\t)")
-_CHUNK = 1 << 22
+_CHUNK = 1 << 20
 # An import commits at least every this many payload characters, so the rows waiting for the
 # writer's next commit stay bounded too (its timer alone would hold a second's worth of log).
-_COMMIT_CHARS = 1 << 23
+_COMMIT_CHARS = 1 << 21
 
 
 def _file_blocks(handle: TextIO) -> Iterator[str]:

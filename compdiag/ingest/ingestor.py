@@ -144,11 +144,19 @@ class Ingestor:
         return row
 
     def _write_compile(self, row: dict[str, Any]) -> None:
-        self.w.upsert("compiles", run_id=self.run_id, compile_id=row["compile_id"],
-                      frame=row["frame"], frame_compile=row["frame_compile"],
-                      attempt=row["attempt"], co_name=row["co_name"], filename=row["filename"],
-                      lineno=row["lineno"], status=row["status"],
-                      stage_times=row["stage_times"], metrics=row["metrics"])
+        cols = dict(frame=row["frame"], frame_compile=row["frame_compile"],
+                    attempt=row["attempt"], co_name=row["co_name"], filename=row["filename"],
+                    lineno=row["lineno"], status=row["status"], stage_times=row["stage_times"])
+        if row.get("metrics_written"):
+            self.w.update("compiles", {"run_id": self.run_id, "compile_id": row["compile_id"]},
+                          **cols)
+            return
+        self.w.upsert("compiles", run_id=self.run_id, compile_id=row["compile_id"], **cols,
+                      metrics=row["metrics"])
+        if row["metrics"] is not None:
+            # Written once: every compile's row stays in memory for the run (a later record
+            # may change its status) and its metrics were the bulk of it (import streams).
+            row["metrics"], row["metrics_written"] = None, True
 
     def _frame(self, f: dict[str, Any]) -> dict[str, Any]:
         fn = f.get("filename")
@@ -185,7 +193,7 @@ class Ingestor:
         if cid is None:
             return
         row = self._compile_row(cid, md)
-        row["metrics"] = value
+        row["metrics"], row["metrics_written"] = value, False
         row["co_name"] = value.get("co_name") or row["co_name"]
         row["filename"] = value.get("co_filename") or row["filename"]
         row["lineno"] = value.get("co_firstlineno") or row["lineno"]

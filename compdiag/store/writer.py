@@ -80,6 +80,13 @@ class Writer:
         self._queue(_sql("INSERT OR REPLACE", table, tuple(cols)),
                     tuple(map(_cell, cols.values())))
 
+    def update(self, table: str, where: dict[str, Any], **cols: Any) -> None:
+        """UPDATE table SET cols WHERE every `where` column equals its value."""
+        sets = ", ".join(f"{k} = ?" for k in cols)
+        cond = " AND ".join(f"{k} = ?" for k in where)
+        self._queue(f"UPDATE {table} SET {sets} WHERE {cond}",
+                    tuple(map(_cell, (*cols.values(), *where.values()))))
+
     def _queue(self, sql: str, params: tuple) -> None:
         with self._lock:
             self._pending.append((sql, params))
