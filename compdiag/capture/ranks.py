@@ -53,10 +53,10 @@ def rank_identity(env: Mapping[str, str] = os.environ) -> dict[str, Any] | None:
 def launch_id(env: Mapping[str, str] = os.environ) -> str:
     """The job id of a torchrun launch, the same in every worker it started on this host.
 
-    TORCHELASTIC_RUN_ID alone is 'none' for every launch without --rdzv-id, so the launch is
-    told apart by the agent's per-attempt error-file directory (torchrun sets
-    TORCHELASTIC_ERROR_FILE=<tmp>/<run>_<rand>/attempt_<n>/<local rank>/error.json), else by
-    the launcher's pid and start time (the workers' parent)."""
+    TORCHELASTIC_RUN_ID (its first 8 characters: --standalone makes it a uuid) is 'none' for
+    every launch without --rdzv-id, so the launch is told apart by the agent's per-attempt
+    error-file directory (torchrun sets TORCHELASTIC_ERROR_FILE=<tmp>/<run>_<rand>/attempt_<n>/
+    <local rank>/error.json), else by the launcher's pid and start time (the workers' parent)."""
     run = env.get("TORCHELASTIC_RUN_ID") or "job"
     err = env.get("TORCHELASTIC_ERROR_FILE")
     if err and len(Path(err).parts) > 3:
@@ -65,7 +65,7 @@ def launch_id(env: Mapping[str, str] = os.environ) -> str:
         ppid = os.getppid()
         key = f"{ppid}:{_start_time(ppid)}:{env.get('TORCHELASTIC_RESTART_COUNT', '')}"
     key += f":{env.get('MASTER_ADDR', '')}:{env.get('MASTER_PORT', '')}"
-    return f"{run}-{hashlib.sha1(key.encode()).hexdigest()[:8]}"
+    return f"{run[:8]}-{hashlib.sha1(key.encode()).hexdigest()[:8]}"
 
 
 def _start_time(pid: int) -> str:
