@@ -507,6 +507,8 @@ def _add_columns(conn: sqlite3.Connection) -> None:
     column of this layout existed)."""
     for table, columns in ADDED_COLUMNS.items():
         have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if not have:
+            continue  # a table this store does not have yet: migrate() creates it whole
         for col in columns:
             if col.split()[0] not in have:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {col}")
