@@ -26,29 +26,18 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
     if args.limit < 1:
         raise CLIError(f"--limit must be at least 1, not {args.limit}")
-    if args.job is not None:
-        return _cmd_job(args)
     with Reader(store_path(args)) as reader:
-        doc = explain_document(reader, reader.resolve_run(args.run))
+        if args.job is not None:  # every rank of a torchrun job, and where they diverged
+            from compdiag.views.job import explain_job_document
+            from compdiag.views.job import print_explain_job as print_explain
+
+            doc = explain_job_document(reader, reader.resolve_job(args.job))
+        else:
+            doc = explain_document(reader, reader.resolve_run(args.run))
     if args.json:
         emit_json(doc)
     else:
         from rich.console import Console
 
         print_explain(doc, Console(), limit=args.limit)
-    return 0
-
-
-def _cmd_job(args: argparse.Namespace) -> int:
-    from compdiag.store.reader import Reader
-    from compdiag.views.job import explain_job_document, print_explain_job
-
-    with Reader(store_path(args)) as reader:
-        doc = explain_job_document(reader, reader.resolve_job(args.job))
-    if args.json:
-        emit_json(doc)
-    else:
-        from rich.console import Console
-
-        print_explain_job(doc, Console(), limit=args.limit)
     return 0

@@ -22,29 +22,18 @@ def cmd_show(args: argparse.Namespace) -> int:
     from compdiag.store.reader import Reader
     from compdiag.views.show import print_show, show_document
 
-    if args.job is not None:
-        return _cmd_job(args)
     with Reader(store_path(args)) as reader:
-        doc = show_document(reader, reader.resolve_run(args.run))
+        if args.job is not None:  # every rank of a torchrun job
+            from compdiag.views.job import print_show_job as print_show
+            from compdiag.views.job import show_job_document
+
+            doc = show_job_document(reader, reader.resolve_job(args.job))
+        else:
+            doc = show_document(reader, reader.resolve_run(args.run))
     if args.json:
         emit_json(doc)
     else:
         from rich.console import Console
 
         print_show(doc, Console())
-    return 0
-
-
-def _cmd_job(args: argparse.Namespace) -> int:
-    from compdiag.store.reader import Reader
-    from compdiag.views.job import show_job_document, print_show_job
-
-    with Reader(store_path(args)) as reader:
-        doc = show_job_document(reader, reader.resolve_job(args.job))
-    if args.json:
-        emit_json(doc)
-    else:
-        from rich.console import Console
-
-        print_show_job(doc, Console())
     return 0
