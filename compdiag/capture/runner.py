@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from compdiag.capture.child import ENV_RUN, ENV_STORE
 from compdiag.capture import ranks
+from compdiag.capture.child import ENV_RUN, ENV_STORE
 from compdiag.ingest.reindex import ensure_current
 from compdiag.store.writer import Writer
 
@@ -44,14 +44,14 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
     finally:
         signal.signal(signal.SIGINT, old_int)
         signal.signal(signal.SIGTERM, old_term)
+    exit_code, status = ranks.exit_status(rc)
     if rc < 0:
-        exit_code, status = 128 - rc, "killed"
         writer.warn(run_id, f"the program was killed by signal {-rc} "
-                            f"({_signame(-rc)}); capture holds what was written before")
-    else:
-        exit_code, status = rc, "done"
+                            f"({ranks.signal_name(-rc)}); capture holds what was written before")
     writer.update_run(run_id, ended_at=time.time())
     writer.end_run(run_id, exit_code=exit_code, status=status)
+    if job is not None:  # a rank whose process vanished without anyone seeing its status
+        writer.update("runs", {"job": job, "status": "running"}, status="crashed")
     writer.close()
     if not quiet:
         _summary(store, run_id, time.time() - started)
@@ -89,8 +89,8 @@ def _job_summary(store: Path, job: str) -> None:
         for row in rows:
             code = row["exit_code"]
             if row["status"] == "killed" and code is not None and code > 128:
-                what = f"killed by {_signame(code - 128)} (exit {code})"
-            elif row["status"] == "running":
+                what = f"killed by {ranks.signal_name(code - 128)} (exit {code})"
+            elif row["status"] == "crashed":
                 what = "ended without an exit status (its process is gone)"
             else:
                 what = f"exit {code}"
@@ -98,13 +98,6 @@ def _job_summary(store: Path, job: str) -> None:
     except Exception as exc:  # noqa: BLE001 - the summary must not change the exit status
         print(f"compdiag: job {job} stored in {store} (summary unavailable: {exc})",
               file=sys.stderr)
-
-
-def _signame(num: int) -> str:
-    try:
-        return signal.Signals(num).name
-    except ValueError:
-        return str(num)
 
 
 def _summary(store: Path, run_id: int, wall: float) -> None:
