@@ -27,9 +27,9 @@ FOLLOW_DIR = Path(__file__).resolve().parent / "follow"
 # Launchers whose workers `compdiag run` follows: modules and their console scripts.
 LAUNCHER_MODULES = ("torch.distributed.run", "torch.distributed.launch")
 LAUNCHER_SCRIPTS = ("torchrun",)
-# capture.child's ENV_STORE, not imported here: the launcher's process is compdiag.capture.child
-# itself, which runpy has not loaded yet when sitecustomize runs.
-_ENV_STORE = "COMPDIAG_STORE_PATH"
+# capture.child's ENV_STORE and ENV_RUN, not imported here: the launcher's process is
+# compdiag.capture.child itself, which runpy has not loaded yet when sitecustomize runs.
+_ENV_STORE, _ENV_RUN = "COMPDIAG_STORE_PATH", "COMPDIAG_RUN_ID"
 
 
 def _int(env: Mapping[str, str], name: str) -> int | None:
@@ -113,7 +113,7 @@ def start_in_process() -> None:
         return  # a process a captured rank started (a compile worker): not a rank
     ident = rank_identity(os.environ)
     if ident is None:
-        if os.environ.get("COMPDIAG_RUN_ID"):
+        if os.environ.get(_ENV_RUN):  # the launcher: `compdiag run`'s own child
             _watch_workers(os.environ[ENV_FOLLOW])
         return
     _capture_worker(ident)
