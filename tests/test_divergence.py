@@ -229,3 +229,25 @@ def test_tui_job_view_has_a_column_per_rank_and_highlights_the_divergence(tmp_pa
             assert type(app.screen).__name__ == "SourceScreen"
 
     asyncio.run(drive())
+
+
+def test_ranks_writing_one_store_at_once_lose_nothing(tmp_path):
+    """A directory's rank logs are imported by parallel processes into one store, as live
+    ranks write it: every record of every rank arrives."""
+    from compdiag.importer.trace_log import import_trace
+
+    d = tmp_path / "trace"
+    d.mkdir()
+    per_rank = 1500
+    for rank in range(4):
+        records = [{"frame_id": i // 3, "frame_compile_id": 0, "artifact": {
+            "name": "fx_graph_cache_miss", "encoding": "json"}} for i in range(per_rank)]
+        (d / f"dedicated_log_torch_trace_rank_{rank}_ab.log").write_text(_trace(rank, records))
+    store = tmp_path / "s.db"
+    results = import_trace(store, d, workers=4)
+    assert [r.records for r in results] == [per_rank] * 4
+    with Reader(store) as r:
+        runs = r.job_runs(r.resolve_job(None))
+        assert [run["rank"] for run in runs] == [0, 1, 2, 3]
+        assert [r.counts(run["id"])["records"] for run in runs] == [per_rank] * 4
+        assert [len(r.compiles(run["id"])) for run in runs] == [per_rank // 3] * 4
