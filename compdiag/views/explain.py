@@ -12,7 +12,7 @@ from compdiag.views.show import run_summary
 _KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
                "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue"}
 _KIND_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "graph break",
-               "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs skipped",
+               "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs",
                "fusion": "missed fusion", "perf": "perf"}
 _KIND_STYLE["divergence"], _KIND_TITLE["divergence"] = "bold magenta", "ranks diverged"
 
@@ -23,8 +23,11 @@ def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
     run = reader.run(run_id)
     summary = run_summary(reader, run)
     summary["counts"] = reader.counts(run_id)
+    from compdiag.analyses.cudagraph_coverage import coverage
+
     return {"schema_version": SCHEMA_VERSION, "run": summary,
-            "diagnoses": [public(d) for d in explain(reader, run_id)]}
+            "diagnoses": [public(d) for d in explain(reader, run_id)],
+            "cudagraph_coverage": coverage(reader, run_id)}
 
 
 def _excerpt(frame: dict[str, Any]):
@@ -56,6 +59,11 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
             f"{c.get('compiles', 0)} compiles, {c.get('graph_breaks', 0)} graph breaks, "
             f"{c.get('recompiles', 0)} recompile reasons, {c.get('failures', 0)} failures")
     console.print(head)
+    from compdiag.analyses.cudagraph_coverage import summary_line
+
+    cg_line = summary_line(doc.get("cudagraph_coverage"))
+    if cg_line:
+        console.print(cg_line, highlight=False)
     if not diags:
         console.print(f"[green]run {run['id']}: no problems found[/] — no graph breaks, "
                       "recompiles, failures, CUDA-graph skips or missed fusions recorded.")
