@@ -134,10 +134,9 @@ def _capture_worker(ident: dict[str, Any]) -> None:
     os.environ[ENV_RANK_RUN] = str(run_id)
     state = {"code": None}
     atexit.register(_end_worker, os.environ[ENV_STORE], run_id, state)
-    _note_exit(state)
     from compdiag.capture.child import _start_capture
 
-    _start_capture()
+    _note_exit(state, _start_capture())
 
 
 def _argv() -> list[str]:
@@ -150,12 +149,17 @@ def _argv() -> list[str]:
         return list(sys.argv)
 
 
-def _note_exit(state: dict[str, Any]) -> None:
-    """The worker's own view of its exit status (the launcher's, when it has one, wins)."""
+def _note_exit(state: dict[str, Any], capture: Any) -> None:
+    """The worker's own view of its exit status (the launcher's, when it has one, wins), and
+    an exception that ends it recorded as `compdiag run` records one."""
     original_hook, original_exit = sys.excepthook, sys.exit
 
     def excepthook(tp, value, tb):  # noqa: ANN001
         state["code"] = 1
+        if capture is not None:
+            from compdiag.capture.failures import record_escaped_exception
+
+            capture.guarded("exception", record_escaped_exception, capture.ing, value)
         original_hook(tp, value, tb)
 
     def exit_(code=0):  # noqa: ANN001
