@@ -27,6 +27,11 @@ class JobContext:
         return {rank: ctx.run_id for rank, ctx in self.ranks.items()}
 
 
+def compile_seconds(compiles: Any) -> float:
+    """A run's time compiling: its compiles' `total` stage times (attempts carry their own)."""
+    return round(sum(float((c.get("stage_times") or {}).get("total") or 0) for c in compiles), 3)
+
+
 def frame_key(row: dict[str, Any] | None) -> tuple[str, str, int] | None:
     """A compiled function as every rank names it: (file, function, line). Resume functions
     are named after their line, so they compare across ranks too."""

@@ -5,13 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from compdiag.analyses.job_context import compile_seconds
 from compdiag.store.reader import Reader
 from compdiag.store.schema import SCHEMA_VERSION
-
-
-def _compile_s(reader: Reader, run_id: int) -> float:
-    return round(sum(float((c.get("stage_times") or {}).get("total") or 0)
-                     for c in reader.compile_index(run_id)), 3)
 
 
 def job_summary(reader: Reader, job: str) -> dict[str, Any]:
@@ -23,7 +19,7 @@ def job_summary(reader: Reader, job: str) -> dict[str, Any]:
             "launcher": launcher,
             "ranks": [{"rank": r["rank"], "run": r["id"], "local_rank": r["local_rank"],
                        "status": r["status"], "exit_code": r["exit_code"],
-                       "counts": reader.counts(r["id"]), "compile_s": _compile_s(reader, r["id"])}
+                       "counts": reader.counts(r["id"]), "compile_s": compile_seconds(reader.compile_index(r["id"]))}
                       for r in runs]}
 
 

@@ -19,7 +19,8 @@ from typing import Any, Callable, ClassVar
 from compdiag.analyses.context import RunContext
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
-from compdiag.analyses.job_context import JobContext, frame_compile, frame_key, is_resume
+from compdiag.analyses.job_context import (JobContext, compile_seconds, frame_compile,
+                                           frame_key, is_resume)
 from compdiag.analyses.ranking import BANDS
 
 KIND = "divergence"
@@ -277,9 +278,9 @@ def _skew(job: JobContext) -> list[Diagnosis]:
     totals: dict[int, float] = {}
     slowest_cid: dict[int, str | None] = {}
     for rank, ctx in job.ranks.items():
+        totals[rank] = compile_seconds(ctx.compiles.values())
         times = [(float((c.get("stage_times") or {}).get("total") or 0), cid)
                  for cid, c in ctx.compiles.items()]
-        totals[rank] = round(sum(t for t, _ in times), 3)
         slowest_cid[rank] = max(times)[1] if times else None
     if len(totals) < 2:
         return []
