@@ -63,7 +63,11 @@ CREATE TABLE IF NOT EXISTS runs (
     torch_version TEXT,
     device        TEXT,
     mode          TEXT,
-    pid           INTEGER
+    pid           INTEGER,
+    rank          INTEGER,                -- torch.distributed: RANK, WORLD_SIZE, LOCAL_RANK
+    world_size    INTEGER,
+    local_rank    INTEGER,
+    job           TEXT                    -- the ranks of one launch share it (NULL: no job)
 );
 CREATE TABLE IF NOT EXISTS warnings (
     id      INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -250,6 +254,7 @@ CREATE TABLE IF NOT EXISTS graph_nodes (
     node       TEXT NOT NULL,
     op         TEXT,                   -- the node's op name (cumsum for cumsum_1)
     target     TEXT,                   -- aten.cumsum.default
+    meta       TEXT,                   -- torch's annotation: dtype, shape, stride, device
     filename   TEXT,
     lineno     INTEGER,
     line       TEXT
@@ -421,8 +426,11 @@ REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard
                     "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls",
                     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits",
                     "torch_warnings", "epilogue_misses", "program_exceptions")
-# Columns schema 2 added to schema-1 tables (ALTER TABLE on upgrade).
+# Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
+    # schema 3: the ranks of a torchrun job.
+    "runs": ("rank INTEGER", "world_size INTEGER", "local_rank INTEGER", "job TEXT"),
+    "graph_nodes": ("meta TEXT",),
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
                      "frame_skipped INTEGER NOT NULL DEFAULT 0",
@@ -485,6 +493,7 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
                 raise StoreNeedsReindex(path, version)
             elif create and version <= STORE_VERSION:
                 _execute_script(conn, ADDITIVE_DDL)
+                _add_columns(conn)
             if create:
                 conn.execute("COMMIT")
         finally:
@@ -556,11 +565,19 @@ def migrate(conn: sqlite3.Connection) -> int:
     if version >= STORE_VERSION:
         return version
     _execute_script(conn, DDL)
-    for table, columns in ADDED_COLUMNS.items():
-        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-        for col in columns:
-            if col.split()[0] not in have:
-                conn.execute(f"ALTER TABLE {table} ADD COLUMN {col}")
+    _add_columns(conn)
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
                  (str(STORE_VERSION),))
     return version
+
+
+def _add_columns(conn: sqlite3.Connection) -> None:
+    """ADDED_COLUMNS a store lacks (an older layout, or a schema-3 store written before a
+    column of this layout existed)."""
+    for table, columns in ADDED_COLUMNS.items():
+        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if not have:
+            continue  # a table this store does not have yet: migrate() creates it whole
+        for col in columns:
+            if col.split()[0] not in have:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {col}")

@@ -11,9 +11,11 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
     cudagraphs.py     cudagraph     CUDA graphs skipped under reduce-overhead
     fusion.py         fusion        the scheduler refused a fusion worth having
     perf_hints.py     perf          Inductor's perf hints (fallback kernels, slow patterns)
+    divergence.py     divergence    ranks of one job compiled differently (job-level)
 """
 
-from compdiag.analyses.diagnoses import (accuracy, cudagraphs, failures, fusion, graph_breaks,
-                                         perf_hints, program, recompiles)
+from compdiag.analyses.diagnoses import (accuracy, cudagraphs, divergence, failures, fusion,
+                                         graph_breaks, perf_hints, program, recompiles)
 
-BUILTIN = (failures, recompiles, graph_breaks, accuracy, cudagraphs, fusion, perf_hints, program)
+BUILTIN = (failures, recompiles, graph_breaks, accuracy, cudagraphs, fusion, perf_hints, program,
+           divergence)
