@@ -80,6 +80,26 @@ def explain(reader: Reader, run_id: int) -> list[Diagnosis]:
     return rank(fold(collect(ctx), ctx))
 
 
+def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ...]]]:
+    """A job's diagnoses with the ranks each concerns, most important first: the job-level
+    kinds' (divergence: the ranks that differ), and each rank's own, a diagnosis several ranks
+    share listed once with all of them."""
+    from compdiag.analyses.job_context import JobContext
+
+    jctx = JobContext(reader, job)
+    found = [d for got in plugin_manager().hook.compdiag_diagnose_job(job=jctx) for d in got or ()]
+    ranks_of: dict[int, tuple[int, ...]] = {id(d): d.details.ranks for d in found}
+    merged: dict[tuple, Diagnosis] = {}
+    for r, ctx in sorted(jctx.ranks.items()):
+        for d in fold(collect(ctx), ctx):
+            key = (d.kind, d.reason, d.user_frame, d.gb_code)
+            first = merged.setdefault(key, d)
+            if r not in ranks_of.get(id(first), ()):
+                ranks_of[id(first)] = ranks_of.get(id(first), ()) + (r,)
+    everything = rank(found + list(merged.values()))
+    return [(d, ranks_of[id(d)]) for d in everything]
+
+
 def public(d: Diagnosis) -> dict[str, Any]:
     """A diagnosis as it appears in `explain --json`."""
     return d.to_json()

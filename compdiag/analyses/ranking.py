@@ -11,6 +11,8 @@ that change the cost (ADJUST). The classes are ordered by what each costs a run:
 - `crash`: the exception that ended the program through compiled code: nothing after it ran.
 - `limit`: a function stuck in eager by the recompile limit: its whole speed-up is gone.
 - `failure`: other compile failures (the frame ran in eager).
+- `divergence`: ranks of one job compiled differently (a collective that waits on a rank
+  that took another path hangs the job): below failures, above wrong numbers.
 - `accuracy`: compiled code computed other numbers than eager.
 - `user_check`: the program failed on an accuracy check of the user's own (an assert comparing
   eager and compiled): the run's failure, and a verdict on compiled numbers, so next to
@@ -49,6 +51,7 @@ COSTS: dict[str, Cost] = {
     "crash": Cost(1000),
     "limit": Cost(900),
     "failure": Cost(800),
+    "divergence": Cost(720),
     "accuracy": Cost(700, per_event=1.0, cap=50),   # events: max relative error, capped
     "user_check": Cost(650),
     "recurring_recompile": Cost(600, per_event=20.0, cap=10),
@@ -76,7 +79,7 @@ BANDS = {name: cost.base for name, cost in COSTS.items()}
 
 # Tie-break between kinds of equal score: the order explain has always listed them in.
 KIND_ORDER = ("failure", "recompile", "graph_break", "accuracy", "cudagraph", "fusion", "perf",
-              "program", "cache")
+              "program", "divergence", "cache")
 
 
 def score(cls: str, events: float = 0, *adjustments: str, order: int = 0) -> float:
@@ -84,6 +87,7 @@ def score(cls: str, events: float = 0, *adjustments: str, order: int = 0) -> flo
     cost = COSTS[cls]
     value = cost.base + cost.per_event * min(max(events, 0), cost.cap)
     return value + sum(ADJUST[a] for a in adjustments) - order * 0.01
+
 
 
 def kind_rank(kind: str) -> int:

@@ -83,12 +83,16 @@ class Ingestor:
         self.timeline = Timeline()
 
     # -- entry points -----------------------------------------------------------------------
-    def record(self, metadata: dict[str, Any], payload: str | None) -> None:
+    def record(self, metadata: dict[str, Any], payload: str | None,
+               raw: str | None = None) -> None:
+        """One structured-trace record; `raw` is its envelope's JSON text when the caller has
+        it verbatim (an imported log), kept as is instead of encoding `metadata` again."""
         kind = P.record_kind(metadata)
         cid = P.compile_id_of(metadata)
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
-                      metadata=json.dumps(metadata, default=repr), payload=payload)
+                      metadata=raw if raw is not None else json.dumps(metadata, default=repr),
+                      payload=payload)
         if cid is not None and cid not in self.compiles:
             # Every compile id torch names is a compile (tlparse counts them so too), also one
             # whose compilation_metrics never came: a restart attempt ('0/0_1' has no
@@ -161,11 +165,19 @@ class Ingestor:
         return row
 
     def _write_compile(self, row: dict[str, Any]) -> None:
-        self.w.upsert("compiles", run_id=self.run_id, compile_id=row["compile_id"],
-                      frame=row["frame"], frame_compile=row["frame_compile"],
-                      attempt=row["attempt"], co_name=row["co_name"], filename=row["filename"],
-                      lineno=row["lineno"], status=row["status"],
-                      stage_times=row["stage_times"], metrics=row["metrics"])
+        cols = dict(frame=row["frame"], frame_compile=row["frame_compile"],
+                    attempt=row["attempt"], co_name=row["co_name"], filename=row["filename"],
+                    lineno=row["lineno"], status=row["status"], stage_times=row["stage_times"])
+        if row.get("metrics_written"):
+            self.w.update("compiles", {"run_id": self.run_id, "compile_id": row["compile_id"]},
+                          **cols)
+            return
+        self.w.upsert("compiles", run_id=self.run_id, compile_id=row["compile_id"], **cols,
+                      metrics=row["metrics"])
+        if row["metrics"] is not None:
+            # Written once: every compile's row stays in memory for the run (a later record
+            # may change its status) and its metrics were the bulk of it (import streams).
+            row["metrics"], row["metrics_written"] = None, True
 
     def _frame(self, f: dict[str, Any]) -> dict[str, Any]:
         fn = f.get("filename")
@@ -202,7 +214,7 @@ class Ingestor:
         if cid is None:
             return
         row = self._compile_row(cid, md)
-        row["metrics"] = value
+        row["metrics"], row["metrics_written"] = value, False
         row["co_name"] = value.get("co_name") or row["co_name"]
         row["filename"] = value.get("co_filename") or row["filename"]
         row["lineno"] = value.get("co_firstlineno") or row["lineno"]

@@ -63,7 +63,11 @@ CREATE TABLE IF NOT EXISTS runs (
     torch_version TEXT,
     device        TEXT,
     mode          TEXT,
-    pid           INTEGER
+    pid           INTEGER,
+    rank          INTEGER,                -- torch.distributed: RANK, WORLD_SIZE, LOCAL_RANK
+    world_size    INTEGER,
+    local_rank    INTEGER,
+    job           TEXT                    -- the ranks of one launch share it (NULL: no job)
 );
 CREATE TABLE IF NOT EXISTS warnings (
     id      INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -255,6 +259,7 @@ CREATE TABLE IF NOT EXISTS graph_nodes (
     node       TEXT NOT NULL,
     op         TEXT,                   -- the node's op name (cumsum for cumsum_1)
     target     TEXT,                   -- aten.cumsum.default
+    meta       TEXT,                   -- torch's annotation: dtype, shape, stride, device
     filename   TEXT,
     lineno     INTEGER,
     line       TEXT
@@ -476,8 +481,11 @@ REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard
                     "torch_warnings", "epilogue_misses", "program_exceptions",
                     "cache_events", "cache_key_components", "compile_stages", "compile_events",
                     "guard_sources")
-# Columns schema 2 added to schema-1 tables (ALTER TABLE on upgrade).
+# Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
+    # schema 3: the ranks of a torchrun job.
+    "runs": ("rank INTEGER", "world_size INTEGER", "local_rank INTEGER", "job TEXT"),
+    "graph_nodes": ("meta TEXT",),
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
                      "frame_skipped INTEGER NOT NULL DEFAULT 0",
@@ -543,8 +551,7 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
                 raise StoreNeedsReindex(path, version)
             elif create and version <= STORE_VERSION:
                 _execute_script(conn, ADDITIVE_DDL)
-                if version == STORE_VERSION:
-                    _add_columns(conn)
+                _add_columns(conn)
             if create:
                 conn.execute("COMMIT")
         finally:
@@ -608,16 +615,6 @@ def _read_version(conn: sqlite3.Connection) -> int | None:
         raise StoreError(f"unreadable store schema version {row[0]!r}") from None
 
 
-def _add_columns(conn: sqlite3.Connection) -> None:
-    """ADDED_COLUMNS a table lacks (also on a store of this layout written before they were:
-    layout 3 gained its columns during one session)."""
-    for table, columns in ADDED_COLUMNS.items():
-        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-        for col in columns:
-            if col.split()[0] not in have:
-                conn.execute(f"ALTER TABLE {table} ADD COLUMN {col}")
-
-
 def migrate(conn: sqlite3.Connection) -> int:
     """Bring an older store's layout to STORE_VERSION inside the caller's transaction: new
     tables, new columns. Returns the version it had. The facts themselves are re-derived by
@@ -630,3 +627,15 @@ def migrate(conn: sqlite3.Connection) -> int:
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
                  (str(STORE_VERSION),))
     return version
+
+
+def _add_columns(conn: sqlite3.Connection) -> None:
+    """ADDED_COLUMNS a store lacks (an older layout, or a schema-3 store written before a
+    column of this layout existed)."""
+    for table, columns in ADDED_COLUMNS.items():
+        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if not have:
+            continue  # a table this store does not have yet: migrate() creates it whole
+        for col in columns:
+            if col.split()[0] not in have:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {col}")

@@ -11,11 +11,12 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
     cudagraphs.py     cudagraph     CUDA graphs skipped under reduce-overhead
     fusion.py         fusion        the scheduler refused a fusion worth having
     perf_hints.py     perf          Inductor's perf hints (fallback kernels, slow patterns)
+    divergence.py     divergence    ranks of one job compiled differently (job-level)
     cache.py          cache         a compile cache bypassed, a miss explained by its key
 """
 
-from compdiag.analyses.diagnoses import (accuracy, cache, cudagraphs, failures, fusion,
-                                         graph_breaks, perf_hints, program, recompiles)
+from compdiag.analyses.diagnoses import (accuracy, cache, cudagraphs, divergence, failures,
+                                         fusion, graph_breaks, perf_hints, program, recompiles)
 
 BUILTIN = (failures, recompiles, graph_breaks, accuracy, cudagraphs, fusion, perf_hints, program,
-           cache)
+           divergence, cache)
