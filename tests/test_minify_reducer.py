@@ -262,10 +262,12 @@ def test_signature_strips_paths_addresses_and_numbers():
     assert signature(e1) != signature(ValueError(str(e1)))
 
 
-def test_repro_writes_small_inputs_inline_and_large_ones_as_raw_bytes(tmp_path):
-    """The repro's inputs equal the minimal graph's (raw .bin files beside it when large,
-    bool/int inline), and importing it runs nothing."""
+def test_repro_writes_small_inputs_inline_and_large_ones_as_raw_bytes(tmp_path, monkeypatch):
+    """Both scripts' inputs equal the minimal graph's (raw bytes beside them when large,
+    bool/int inline): the checker's make_inputs() (importing it runs nothing), and the plain
+    repro's module-level inputs, run with torch.compile standing aside."""
     import importlib.util
+    import runpy
 
     from compdiag.minify.repro import write
 
@@ -290,12 +292,18 @@ def test_repro_writes_small_inputs_inline_and_large_ones_as_raw_bytes(tmp_path):
     assert result.one_minimal and len(result.candidate.kept) == 3
     path = tmp_path / "repro.py"
     written = write(result, path)
-    assert any(p.suffix == ".bin" for p in written)   # the 90-element float input
-    spec = importlib.util.spec_from_file_location("repro_under_test", path)
+    names = [p.name for p in written]
+    assert names[0] == "repro.py" and "repro.bin" in names and "repro_check.py" in names
+    assert any(p.suffix == ".bin" and p.parent.name == "repro_check_inputs" for p in written)
+    spec = importlib.util.spec_from_file_location("repro_under_test", tmp_path / "repro_check.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    got = mod.make_inputs()
-    for a, b in zip(got, result.built.inputs):
-        assert a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
-        assert a.stride() == b.stride()
-    assert "import pickle" not in path.read_text()
+    monkeypatch.setattr(torch, "compile", lambda fn, **kw: fn)
+    plain = runpy.run_path(str(path))
+    for got in (mod.make_inputs(), [plain[n] for n in ("x", "m", "i")]):
+        for a, b in zip(got, result.built.inputs):
+            assert a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
+            assert a.stride() == b.stride()
+    for p in written:
+        if p.suffix == ".py":
+            assert "import pickle" not in p.read_text() and "torch.load" not in p.read_text()
