@@ -307,3 +307,78 @@ def test_repro_writes_small_inputs_inline_and_large_ones_as_raw_bytes(tmp_path, 
     for p in written:
         if p.suffix == ".py":
             assert "import pickle" not in p.read_text() and "torch.load" not in p.read_text()
+
+
+# -- fewer compiles: no re-compile of the captured graph first, speculative shapes, the op a
+# -- failure names first ----------------------------------------------------------------------
+def chain(ops, shape=(16, 16)):
+    g = torch.fx.Graph()
+    v = g.placeholder("x")
+    for op in ops:
+        v = g.call_function(op, (v,))
+    g.output((v,))
+    return torch.fx.GraphModule(torch.nn.Module(), g), [torch.randn(shape)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 40), data=st.data())
+def test_one_culprit_in_a_chain_costs_about_two_log_n_compiles_and_is_verified(n, data):
+    from compdiag.minify.driver import GraphShrinker
+
+    k = data.draw(st.integers(0, n - 1))
+    ops = [torch.sin] * n
+    ops[k] = torch.relu
+    gm, inputs = chain(ops)
+    problem = problem_of(gm, inputs, "compile_error", ("CppCompileError", "C++ compile error"))
+    shrinker = GraphShrinker(problem, run=fake_compile_error)
+    result = shrinker.shrink()
+    assert result.ops == ["torch.relu"] and result.one_minimal
+    # the result was itself compiled and failed (nothing is assumed of the captured graph)
+    assert shrinker.seen[shrinker.key(result.candidate)] is True
+    # the speculative 1x1 shapes were taken with the first cut: the input is inline-sized
+    assert sum(t.numel() for t in result.built.inputs) == 1
+    assert result.queries <= 2 * max(n - 1, 1).bit_length() + 1, result.per_pass
+
+
+def test_two_op_graph_with_a_large_input_minifies_in_one_compile():
+    gm, inputs = chain([torch.relu, torch.cos], (20, 20))
+    problem = problem_of(gm, inputs, "compile_error", ("CppCompileError", "C++ compile error"))
+    result = minify(problem, run=fake_compile_error)
+    assert result.ops == ["torch.relu"] and result.queries == 1
+    assert list(result.built.inputs[0].shape) == [1, 1]
+
+
+def test_speculative_shapes_that_hide_the_bug_still_end_one_minimal():
+    """A bug that needs the input's real size: every speculative cut passes, the captured
+    graph is asked, and the ordinary passes still reach the culprit."""
+    gm, inputs = chain([torch.sin, torch.relu, torch.cos], (20, 20))
+    problem = problem_of(gm, inputs, "compile_error", ("E", "m"))
+
+    def needs_size(gm_, ins, kind, config, **kw):
+        bad = any(n.target is torch.relu for n in gm_.graph.nodes) and ins[0].numel() > 100
+        return ("fail", ("E", "m")) if bad else ("pass", None)
+
+    result = minify(problem, run=needs_size)
+    assert result.ops == ["torch.relu"] and result.one_minimal
+    assert result.per_pass.get("reproduce") == 1
+    assert needs_size(result.built.gm, result.built.inputs, "", {})[0] == "fail"
+
+
+def test_a_captured_graph_that_no_longer_fails_is_refused_in_one_line():
+    import pytest
+
+    from compdiag.minify.graph import MinifyError
+
+    gm, inputs = chain([torch.sin, torch.relu, torch.cos])
+    problem = problem_of(gm, inputs, "compile_error", ("E", "m"))
+    with pytest.raises(MinifyError, match="does not reproduce E when compiled again"):
+        minify(problem, run=lambda *a, **k: ("pass", None))
+
+
+def test_the_node_a_dynamo_failure_names_is_tried_alone_first():
+    gm, inputs = chain([torch.sin, torch.cos, torch.relu, torch.tanh], (4,))
+    problem = problem_of(gm, inputs, "compile_error", ("CppCompileError", "C++ compile error"))
+    problem.doc["failing_node"] = "relu"
+    result = minify(problem, run=fake_compile_error)
+    assert result.ops == ["torch.relu"] and result.one_minimal
+    assert result.queries == 1 and result.per_pass == {"failing op": 1}

@@ -280,6 +280,14 @@ class Model:
                     return None
         return cand
 
+    def only(self, c: Candidate, name: str) -> Candidate | None:
+        """The one node `name` alone, its operands fed as inputs (None if one cannot be)."""
+        if name not in c.kept or not self.tensor_valued(name):
+            return None
+        if any(a not in self.placeholders and not self._cuttable(a) for a in self.operands[name]):
+            return None
+        return replace(c, kept=frozenset([name]), outputs=(name,))
+
     def prefix(self, c: Candidate, k: int) -> Candidate | None:
         """Only the first k kept nodes; whatever of them the rest read becomes an output."""
         nodes = self.nodes_of(c)
