@@ -261,15 +261,18 @@ def _imports(gm: torch.fx.GraphModule) -> str:
                                                                      "import operator"))
 
 
-def message_block(message: str, lines: int = 8, width: int = 96) -> str:
+def message_block(message: str, lines: int = 10, width: int = 92) -> str:
     """torch's own message, as it was (not normalised), indented for a docstring: wrapped at
-    `width`, its first `lines` lines."""
+    `width` (a line over twice that cut), its first `lines` lines."""
     import textwrap
 
     out: list[str] = []
     for ln in str(message).strip("\n").splitlines():
         ln = ln.rstrip().replace("\\", "\\\\").replace('"""', "'''")
-        out += textwrap.wrap(ln, width, subsequent_indent="  ") or [""]
+        if len(ln) > 2 * width:  # a command line or a dump: its start says what it is
+            out.append(ln[:width] + " ...")
+        else:
+            out += textwrap.wrap(ln, width, subsequent_indent="  ") or [""]
     if len(out) > lines:
         out = out[:lines - 1] + ["..."]
     return "\n".join("    " + ln if ln else "" for ln in out) if out else "    (no message)"

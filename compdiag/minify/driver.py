@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Callable, Hashable
 
 from compdiag.minify.graph import INLINE_NUMEL, Candidate, MinifyError, Model, Problem, \
@@ -251,3 +252,19 @@ def minify(problem: Problem, *, run: Callable[..., tuple[str, Any]] | None = Non
     """Reduce the failing graph to a 1-minimal one that fails the same way."""
     return GraphShrinker(problem, run=run, progress=progress, max_queries=max_queries,
                          isolate=isolate).shrink()
+
+
+def minify_run(reader: Any, run_id: int, output: Path, *, graph: str | None = None,
+               progress: Any = None, max_queries: int | None = None,
+               isolate: bool = False) -> tuple[Result, list[Path]]:
+    """The public entry point (`compdiag minify`, `compdiag report`): load the run's failing
+    graph (the last one, or `graph`: a compile id or record id), reduce it, write repro.py at
+    `output` and repro_check.py beside it. Returns the result and every path written, the
+    repro first. MinifyError (one line) when it cannot; OSError when a file cannot be
+    written."""
+    from compdiag.minify.graph import load
+    from compdiag.minify.repro import write
+
+    problem = load(reader, run_id, graph)
+    result = minify(problem, progress=progress, max_queries=max_queries, isolate=isolate)
+    return result, write(result, output)

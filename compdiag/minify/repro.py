@@ -190,6 +190,14 @@ def _short(v: Any, dtype: torch.dtype) -> Any:
     return v
 
 
+def _nested(flat: list[Any], shape: list[int]) -> str:
+    if len(shape) == 1:
+        return "[" + ", ".join(map(repr, flat)) + "]"
+    step = len(flat) // shape[0] if shape[0] else 0
+    return "[" + ", ".join(_nested(flat[i * step:(i + 1) * step], shape[1:])
+                           for i in range(shape[0])) + "]"
+
+
 def _tensor(t: torch.Tensor, raw: bytearray, bin_name: str, zero: bool) -> str:
     """A tensor as an expression: inline when small, else a slice of the raw file."""
     dtype, shape = str(t.dtype), list(t.shape)
@@ -199,6 +207,8 @@ def _tensor(t: torch.Tensor, raw: bytearray, bin_name: str, zero: bool) -> str:
         flat = [_short(v, t.dtype) for v in t.detach().cpu().contiguous().reshape(-1).tolist()]
         literal = checker.list_literal(flat).replace("\n            ", "\n    ")
         reshape = "" if len(shape) == 1 else f".reshape({shape})"
+        if len(shape) > 1 and t.numel() <= 8:   # [[0.4683]] reads better than a reshape
+            literal, reshape = _nested(flat, shape), ""
         # torch.tensor's own dtype for Python floats, ints and bools needs no dtype=
         default = t.dtype in (torch.float32, torch.int64, torch.bool) and t.numel() > 0
         kw = "" if default else f", dtype={dtype}"
