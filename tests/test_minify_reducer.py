@@ -382,3 +382,16 @@ def test_the_node_a_dynamo_failure_names_is_tried_alone_first():
     result = minify(problem, run=fake_compile_error)
     assert result.ops == ["torch.relu"] and result.one_minimal
     assert result.queries == 1 and result.per_pass == {"failing op": 1}
+
+
+def test_the_op_an_inductor_error_names_is_tried_alone_first():
+    gm, inputs = chain([torch.sin, torch.cos, torch.relu, torch.tanh, torch.neg], (4,))
+    problem = problem_of(gm, inputs, "compile_error", ("CppCompileError", "C++ compile error"))
+    problem.doc["message"] = "LoweringException: boom\n  target: aten.relu.default\n  args[0]: x"
+    result = minify(problem, run=fake_compile_error)
+    assert result.ops == ["torch.relu"] and result.queries == 1
+    # an op named by no node, or by several, changes nothing
+    gm, inputs = chain([torch.sin, torch.relu, torch.relu], (4,))
+    problem = problem_of(gm, inputs, "compile_error", ("CppCompileError", "C++ compile error"))
+    problem.doc["message"] = "target: aten.relu.default"
+    assert minify(problem, run=fake_compile_error).per_pass.get("failing op") is None

@@ -2,7 +2,8 @@
 predicate and the query count; its passes are its methods.
 
 Passes, each step re-verified by compiling the candidate:
-  failing op         a failure that names its node (Dynamo's, on fake tensors): that node alone
+  failing op         the node a failure names (Dynamo's failing node; the one node of the op an
+                     Inductor error names, "target: aten.relu.default"): that node alone
   truncate tail      binary-search the shortest failing prefix of the nodes
   truncate head      then the shortest failing suffix of it, its last node alone first (the
                      prefix without that node passed: it is the one spot such a bug is in)
@@ -131,8 +132,8 @@ class GraphShrinker(Shrinker[Candidate]):
 
     @shrink_pass("failing op")
     def failing_op(self) -> None:
-        name = self.model.problem.doc.get("failing_node")
-        if name in self.current.kept and len(self.current.kept) > 1:
+        name = self.model.named_node(self.current)
+        if name is not None and len(self.current.kept) > 1:
             self._cheap(self.model.only(self.current, name))
 
     @shrink_pass("truncate tail")

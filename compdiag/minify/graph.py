@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import signal
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
@@ -23,6 +24,9 @@ from compdiag.minify import custom_ops, oracle
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
 INLINE_NUMEL = 64   # inputs up to this many elements are written inline in the repro
+# how torch's errors name the op they failed on (LoweringException's "target:", the
+# ingestor's "(lowering aten.x.default)")
+_NAMED_OP = re.compile(r"(?:target: |lowering )(?:aten|prims)\.(\w+)")
 
 
 class MinifyError(Exception):
@@ -279,6 +283,27 @@ class Model:
                 if a not in cand.kept and a not in self.placeholders and not self._cuttable(a):
                     return None
         return cand
+
+    def named_node(self, c: Candidate) -> str | None:
+        """The node the failure names: Dynamo's failing node, or the one kept node of the op
+        an error names (Inductor's "target: aten.relu.default" matches `torch.relu`,
+        `Tensor.relu`, `aten.relu.*`); None when none or several match."""
+        doc = self.problem.doc
+        if doc.get("failing_node") in c.kept:
+            return doc["failing_node"]
+        named = {m.group(1) for m in _NAMED_OP.finditer(doc.get("message") or "")}
+        hits = [n for n in c.kept if self._op_base(n) in named]
+        return hits[0] if len(hits) == 1 else None
+
+    def _op_base(self, name: str) -> str:
+        node = self.nodes[name]
+        if node.op == "call_method":
+            return str(node.target)
+        target = getattr(node.target, "__name__", str(node.target))
+        if isinstance(node.target, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)):
+            target = node.target._schema.name.partition("::")[2] if hasattr(
+                node.target, "_schema") else str(node.target).split(".")[1]
+        return target.split(".")[-1]
 
     def only(self, c: Candidate, name: str) -> Candidate | None:
         """The one node `name` alone, its operands fed as inputs (None if one cannot be)."""
