@@ -395,3 +395,11 @@ def test_the_op_an_inductor_error_names_is_tried_alone_first():
     problem = problem_of(gm, inputs, "compile_error", ("CppCompileError", "C++ compile error"))
     problem.doc["message"] = "target: aten.relu.default"
     assert minify(problem, run=fake_compile_error).per_pass.get("failing op") is None
+
+
+def test_a_cap_of_one_query_still_verifies_the_captured_graph():
+    gm, inputs = chain([torch.sin, torch.relu, torch.cos])
+    problem = problem_of(gm, inputs, "compile_error", ("CppCompileError", "C++ compile error"))
+    result = minify(problem, run=fake_compile_error, max_queries=1)
+    assert result.queries == 1 and result.per_pass == {"reproduce": 1}
+    assert len(result.candidate.kept) == 3 and not result.one_minimal

@@ -126,8 +126,11 @@ class GraphShrinker(Shrinker[Candidate]):
     def _cheap(self, c: Candidate | None) -> bool:
         """`consider` for the cheap cuts: before anything is accepted, with the speculative
         shapes (afterwards the current candidate carries them, or they were not wanted)."""
-        if c is not None and self.speculate and not self.changes:
-            c = replace(c, sizes=self.speculate)
+        if not self.changes:
+            if self.max_calls is not None and self.calls >= self.max_calls - 1:
+                return False   # the last query of a cap is the captured graph's own
+            if c is not None and self.speculate:
+                c = replace(c, sizes=self.speculate)
         return self.consider(c)
 
     @shrink_pass("failing op")
