@@ -112,7 +112,7 @@ def render(result: Result, path: Path, check_name: str) -> tuple[str, bytes]:
 
 def _docstring(result: Result, check_name: str) -> str:
     doc = result.problem.doc
-    what = ("compdiag's accuracy check (torch._dynamo.utils.same against an fp64 reference)"
+    what = ("compdiag's accuracy check at capture, on the whole graph (same(), fp64 reference)"
             if doc["kind"] == "accuracy" else "torch's error")
     nodes = f"{len(result.candidate.kept)} of {result.initial_nodes} nodes"
     minimal = "1-minimal" if result.one_minimal else "not verified 1-minimal"
