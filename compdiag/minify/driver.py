@@ -79,9 +79,9 @@ class GraphShrinker(Shrinker[Candidate]):
         self.failing_op()
         self.truncate_tail()
         self.truncate_head()
-        self.speculate = ()
         if not self.changes:
             self.reproduce()
+        self.speculate = ()
         self.run()
         before = self.changes
         self.shrink_shapes()
@@ -104,11 +104,13 @@ class GraphShrinker(Shrinker[Candidate]):
     # -- passes -------------------------------------------------------------------------------
     @shrink_pass("reproduce")
     def reproduce(self) -> None:
-        """Compile the captured graph once more (only when no smaller candidate failed): it
-        must fail the same way."""
+        """Compile the captured graph once more (only when no smaller candidate failed; with
+        its inputs shrunk to 1x1 first, when they are large): it must fail the same way."""
         n0 = self.initial_nodes
         if self.progress is not None:
             self.progress("reproduce", n0, n0, self.log.compiles)
+        if self.speculate and self._cheap(self.initial):   # with 1x1 inputs, if that fails
+            return
         if not self.query(self.initial):
             log = self.log
             outcome = log.outcomes[-1] if log.outcomes else ("?", None)
@@ -124,13 +126,14 @@ class GraphShrinker(Shrinker[Candidate]):
     # every step is verified, so a bug that needs two far-apart nodes only makes these cuts
     # smaller, and the chunk passes after them still make the result 1-minimal.
     def _cheap(self, c: Candidate | None) -> bool:
-        """`consider` for the cheap cuts: before anything is accepted, with the speculative
-        shapes (afterwards the current candidate carries them, or they were not wanted)."""
-        if not self.changes:
-            if self.max_calls is not None and self.calls >= self.max_calls - 1:
-                return False   # the last query of a cap is the captured graph's own
-            if c is not None and self.speculate:
-                c = replace(c, sizes=self.speculate)
+        """`consider` for the cheap cuts: with the speculative shapes while nothing is
+        accepted yet or what was accepted has them (a cut from the pass's base does not)."""
+        if not self.changes and self.max_calls is not None \
+                and self.calls >= self.max_calls - 1:
+            return False   # the last query of a cap is the captured graph's own
+        if c is not None and self.speculate and (
+                not self.changes or self.current.sizes == self.speculate):
+            c = replace(c, sizes=self.speculate)
         return self.consider(c)
 
     @shrink_pass("failing op")
