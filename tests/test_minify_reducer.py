@@ -404,3 +404,27 @@ def test_a_cap_of_one_query_still_verifies_the_captured_graph():
     result = minify(problem, run=fake_compile_error, max_queries=1)
     assert result.queries == 1 and result.per_pass == {"reproduce": 1}
     assert len(result.candidate.kept) == 3 and not result.one_minimal
+
+
+def test_signature_unwraps_dynamo_fake_tensor_errors_to_torchs_own():
+    """Dynamo raises TorchRuntimeError inside `except` over an Unsupported `from` the real
+    error: the failure is the real one. A wrapper with no cause is itself the error."""
+    class TorchRuntimeError(Exception):
+        pass
+
+    class Unsupported(Exception):
+        pass
+
+    try:
+        try:
+            try:
+                raise RuntimeError("There was no fake impl registered for <CustomOpDef(a::b)>")
+            except RuntimeError as e:
+                raise Unsupported("RuntimeError when making fake tensor call") from e
+        except Unsupported:
+            raise TorchRuntimeError("RuntimeError when making fake tensor call")  # noqa: B904
+    except TorchRuntimeError as exc:
+        outer = exc
+    assert signature(outer) == ("RuntimeError",
+                                "There was no fake impl registered for <CustomOpDef(a::b)>")
+    assert signature(Unsupported("Failed to trace builtin operator"))[0] == "Unsupported"
