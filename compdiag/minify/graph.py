@@ -92,6 +92,9 @@ def load(reader: Any, run_id: int, graph: str | None) -> Problem:
     graphs = failure_graphs(reader, run_id)
     if not graphs:
         fails = reader.failures(run_id)
+        unkept = [w for w in reader.warnings(run_id) if "cannot be kept for minify" in w]
+        if unkept:
+            raise MinifyError(f"run {run_id} has no failing graph to minify: {unkept[0]}")
         if fails and fails[0].get("stage") == "dynamo":
             f = fails[0]
             where = f" at {f['filename']}:{f['lineno']}" if f.get("filename") else ""
