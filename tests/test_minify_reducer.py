@@ -428,3 +428,44 @@ def test_signature_unwraps_dynamo_fake_tensor_errors_to_torchs_own():
     assert signature(outer) == ("RuntimeError",
                                 "There was no fake impl registered for <CustomOpDef(a::b)>")
     assert signature(Unsupported("Failed to trace builtin operator"))[0] == "Unsupported"
+
+
+def test_plain_repro_runs_the_minimal_graph_with_its_constants(tmp_path, monkeypatch):
+    """repro.py's `f` computes what the minimal graph computes: a get_attr constant, an
+    operator call, a NaN input, a placeholder whose name is one the script uses itself."""
+    import operator
+    import runpy
+
+    from compdiag.minify.repro import write
+
+    g = torch.fx.Graph()
+    x, f_ = g.placeholder("x"), g.placeholder("f")
+    c = g.get_attr("weight")
+    y = g.call_function(operator.mul, (x, c))
+    z = g.call_function(torch.relu, (y,))
+    w = g.call_function(torch.add, (z, f_))
+    g.output((w,))
+    root = torch.nn.Module()
+    root.register_buffer("weight", torch.tensor([2.0, 3.0]))
+    gm = torch.fx.GraphModule(root, g)
+    inputs = [torch.tensor([float("nan"), -1.5]), torch.tensor([0.25, 0.5])]
+
+    def needs_everything(gm_, ins, kind, config, **kw):
+        ok = sum(n.op in ("call_function", "get_attr") for n in gm_.graph.nodes) == 4
+        return ("fail", ("E", "m")) if ok else ("pass", None)
+
+    problem = problem_of(gm, inputs, "compile_error", ("E", "m"))
+    problem.attrs = {"weight": root.weight}
+    problem.doc["message"] = 'E: the """real""" message\nsecond line'
+    result = minify(problem, run=needs_everything)
+    path = tmp_path / "repro.py"
+    write(result, path)
+    text = path.read_text()
+    assert len(text.splitlines()) <= 40, text
+    assert "the '''real''' message" in text and "second line" in text
+    monkeypatch.setattr(torch, "compile", lambda fn, **kw: fn)
+    ns = runpy.run_path(str(path))
+    assert result.built.input_names == ["x", "f"] and "def f(x, in_f):" in text
+    got = ns["f"](ns["x"], ns["in_f"])
+    want = result.built.gm(*result.built.inputs)
+    assert torch.equal(got[0].nan_to_num(7.0), want[0].nan_to_num(7.0))
