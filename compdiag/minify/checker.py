@@ -263,13 +263,13 @@ def _imports(gm: torch.fx.GraphModule) -> str:
 
 def message_block(message: str, lines: int = 10, width: int = 92) -> str:
     """torch's own message, as it was (not normalised), indented for a docstring: wrapped at
-    `width` (a line over twice that cut), its first `lines` lines."""
+    `width` (a line over four times that cut), its first `lines` lines."""
     import textwrap
 
     out: list[str] = []
     for ln in str(message).strip("\n").splitlines():
         ln = ln.rstrip().replace("\\", "\\\\").replace('"""', "'''")
-        if len(ln) > 2 * width:  # a command line or a dump: its start says what it is
+        if len(ln) > 4 * width:  # a command line or a dump: its start says what it is
             out.append(ln[:width] + " ...")
         else:
             out += textwrap.wrap(ln, width, subsequent_indent="  ") or [""]

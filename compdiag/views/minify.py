@@ -75,7 +75,7 @@ def print_minify(result: Any, repro: Path, console: Any) -> None:
     doc = result.problem.doc
     console.print(f"[bold]compdiag minify[/]: {doc['kind']} ({doc.get('stage')}) in graph "
                   f"{result.problem.compile_id} of run {result.problem.run_id}: "
-                  f"{doc.get('exc_type')}: {doc.get('message', '')[:160]}")
+                  f"{doc.get('exc_type')}: {(doc.get('message') or '').split(chr(10))[0][:160]}")
     mark = "[green]1-minimal[/]" if result.one_minimal else "[yellow]not verified 1-minimal[/]"
     console.print(f"  {result.initial_nodes} → {len(result.candidate.kept)} nodes, "
                   f"{len(result.built.input_names)} inputs, {len(result.candidate.outputs)} "
