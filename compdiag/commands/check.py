@@ -1,14 +1,22 @@
-"""`compdiag check SCRIPT|RUN [--rtol R --atol A] [--junit FILE]`: accuracy as a CI gate (the
-verdicts are compdiag/analyses/accuracy.py, the view compdiag/views/check.py)."""
+"""`compdiag check [--rtol R --atol A] [--junit FILE] SCRIPT|RUN [ARGS...]`: accuracy as a CI
+gate (the verdicts are compdiag/analyses/accuracy.py, the view compdiag/views/check.py)."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
+from compdiag.commands._common import (CLIError, add_script_args, add_store_arg, check_program,
+                                       emit_json, options_after_run, script_argv, store_path)
 
 HELP = "accuracy of compiled graphs against eager (CI exit code)"
+DESCRIPTION = ("Run SCRIPT with every compiled graph replayed eagerly and compared within "
+               "tolerance (or re-read a RUN recorded with `compdiag run --check-accuracy`). "
+               "Exit 0 when every graph matches, 1 on a mismatch, 2 when the script itself "
+               "fails. Options go before SCRIPT.")
+EXAMPLES = (("compdiag check --junit out.xml --rtol 1e-3 test_model.py",
+             "a CI gate with a JUnit report"),
+            ("compdiag check 3 --json", "the verdicts of stored run 3 as JSON"))
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -17,29 +25,34 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--atol", type=float, default=None, help="absolute tolerance")
     p.add_argument("--junit", type=Path, default=None, metavar="FILE",
                    help="write a JUnit XML report (one test case per compiled graph)")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("target", metavar="SCRIPT|RUN")
-    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
+    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    add_script_args(p, "SCRIPT|RUN", "the script to run and check, or a stored run id")
     p.set_defaults(func=cmd_check)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     from compdiag.analyses.accuracy import junit_xml, report
-    from compdiag.capture.runner import run_program
     from compdiag.store.reader import Reader
     from compdiag.views.check import check_document, print_check
 
     store = store_path(args)
     target = args.target
     if Path(target).is_file():
+        argv = script_argv(args)
+        check_program(target)
+        from compdiag.capture.runner import run_program
+
         env = {"COMPDIAG_CHECK_ACCURACY": "1"}
         if args.rtol is not None:
             env["COMPDIAG_RTOL"] = repr(args.rtol)
         if args.atol is not None:
             env["COMPDIAG_ATOL"] = repr(args.atol)
-        _, run_id = run_program(store, [target, *args.args], extra_env=env)
+        _, run_id = run_program(store, [target, *argv], extra_env=env)
         name = Path(target).stem
     else:
+        if target.endswith(".py"):
+            raise CLIError(f"can't open file {target!r}: no such file")
+        options_after_run(args)
         if args.rtol is not None or args.atol is not None:
             raise CLIError("--rtol/--atol apply when checking a SCRIPT (the check re-runs it); "
                            "a stored RUN keeps the tolerances it ran with")

@@ -14,9 +14,17 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
+from compdiag.commands._common import (CLIError, add_script_args, add_store_arg, check_program,
+                                       emit_json, options_after_run, script_argv, store_path)
 
 HELP = "eager vs compiled time per graph, what limits the speed-up, which compile mode wins"
+DESCRIPTION = ("Run SCRIPT under capture with every compiled graph timed against eager (paired "
+               "samples, a 95% interval), once per --modes mode in its own process; or re-read "
+               "a stored RUN. Says what limits the speed-up and which mode wins. Options go "
+               "before SCRIPT; after a RUN they may follow it.")
+EXAMPLES = (("compdiag perf --modes default,max-autotune bench.py --batch 32",
+             "compare two modes; bench.py gets --batch 32"),
+            ("compdiag perf latest --json", "the latest timed run's report as JSON"))
 MODES = ("default", "reduce-overhead", "max-autotune")
 
 
@@ -36,8 +44,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep-caches", default=None, metavar="DIR",
                    help="keep each mode's Inductor cache in DIR/inductor-MODE (else a temporary "
                         "directory, removed after the run); DIR must be new or empty")
-    p.add_argument("target", metavar="SCRIPT|RUN")
-    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
+    add_script_args(p, "SCRIPT|RUN", "the script to time, or a stored run id ('latest')")
     p.set_defaults(func=cmd_perf)
 
 
@@ -57,14 +64,19 @@ def cmd_perf(args: argparse.Namespace) -> int:
     from compdiag.store.reader import Reader
     from compdiag.store.schema import StoreError
 
+    target = args.target
+    is_script = Path(target).is_file()
+    if is_script:
+        argv = script_argv(args)
+        check_program(target)
+    else:
+        options_after_run(args)  # `compdiag perf RUN --json`
     store = store_path(args)
     modes = _modes(args.modes)
     if args.budget is not None and not (0 < args.budget <= 600):
         raise CLIError("--budget must be between 0 and 600 seconds")
     if args.reps is not None and not (5 <= args.reps <= 10_000):
         raise CLIError("--reps must be between 5 and 10000 (fewer samples give no speed-up)")
-    target = args.target
-    is_script = Path(target).is_file()
     if not is_script:
         if target.endswith(".py"):
             raise CLIError(f"can't open file {target!r}: no such file")
@@ -72,8 +84,6 @@ def cmd_perf(args: argparse.Namespace) -> int:
             raise CLIError(f"{target!r} is neither a script nor a run id")
         if modes:
             raise CLIError("--modes runs a SCRIPT under each mode; a stored RUN has one mode")
-        if args.args:
-            raise CLIError("ARGS go with a SCRIPT, not with a stored RUN")
         if args.keep_caches:
             raise CLIError("--keep-caches goes with a SCRIPT: a stored RUN compiles nothing")
         if args.repeat is not None:
@@ -87,10 +97,10 @@ def cmd_perf(args: argparse.Namespace) -> int:
                            "would hide the compile time)")
     exit_code = 0
     if is_script:
-        runs = run_modes(store, [target, *args.args], modes, budget=args.budget, reps=args.reps,
+        runs = run_modes(store, [target, *argv], modes, budget=args.budget, reps=args.reps,
                          repeat=args.repeat, keep_caches=args.keep_caches,
                          json_stdout=bool(args.json),
-                         announce=None if args.json else _announce([target, *args.args]))
+                         announce=None if args.json else _announce([target, *argv]))
         exit_code = next((c for _, _, c in runs if c), 0)
     else:
         with Reader(store) as reader:

@@ -9,6 +9,11 @@ import sys
 from compdiag.commands._common import CLIError, add_store_arg, store_path
 
 HELP = "re-derive a store's facts from its raw records (upgrades an older store)"
+DESCRIPTION = ("Replay every run's raw records through this compdiag's ingestor, so a store an "
+               "older compdiag wrote gains the facts this one derives. Nothing is lost: the raw "
+               "records stay as they were.")
+EXAMPLES = (("compdiag reindex", "upgrade ./.compdiag/compdiag.db in place"),
+            ("compdiag reindex --store old.db", "upgrade another store"))
 
 
 def register(p: argparse.ArgumentParser) -> None:

@@ -10,6 +10,10 @@ from compdiag.commands._common import add_store_arg, store_path
 from compdiag.store.reader import Reader
 
 HELP = "browse runs, compile stages, graphs, kernels and diagnoses"
+DESCRIPTION = ("Browse the store in a terminal (Textual): runs, each compile's stages, graphs, "
+               "guards, kernels, perf and explain's diagnoses. Press ? inside for the keys.")
+EXAMPLES = (("compdiag tui", "open the latest run"),
+            ("compdiag tui --store ci.db 3", "open run 3 of another store"))
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
