@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from compdiag.capture.child import ENV_RUN, ENV_STORE
+from compdiag.formats.words import plural
 from compdiag.ingest.reindex import ensure_current
 from compdiag.store.writer import Writer
 
@@ -70,10 +71,12 @@ def _summary(store: Path, run_id: int, wall: float) -> None:
         with Reader(store) as r:
             c = r.counts(run_id)
             warns = r.warnings(run_id)
-        line = (f"compdiag: {c['compiles']} compiles, {c['graph_breaks']} graph breaks, "
-                f"{c['recompiles']} recompiles, {c['failures']} failures, {c['kernels']} kernels,"
-                f" {c['cudagraph_skips']} cudagraph skips, {len(warns)} warnings"
-                f" | run {run_id} in {_short(store)} ({wall:.1f}s)")
+        counts = ", ".join(plural(n, word) for n, word in (
+            (c["compiles"], "compile"), (c["graph_breaks"], "graph break"),
+            (c["recompiles"], "recompile"), (c["failures"], "failure"),
+            (c["kernels"], "kernel"), (c["cudagraph_skips"], "cudagraph skip"),
+            (len(warns), "warning")))
+        line = f"compdiag: {counts} | run {run_id} in {_short(store)} ({wall:.1f}s)"
         print(line, file=sys.stderr)
     except Exception as exc:  # noqa: BLE001 - the summary must not change the exit status
         print(f"compdiag: run {run_id} stored in {store} (summary unavailable: {exc})",

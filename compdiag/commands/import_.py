@@ -36,6 +36,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     for r in results:
         for w in r.warnings:
             print(f"compdiag: warning: {w}", file=sys.stderr)
-        print(f"compdiag: imported {r.records} records from {r.path} as run {r.run_id}",
-              file=sys.stderr)
+        if r.run_id is not None:
+            print(f"compdiag: imported {r.records} records from {r.path} as run {r.run_id}",
+                  file=sys.stderr)
     return 0 if any(r.records for r in results) else 1

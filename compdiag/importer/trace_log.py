@@ -8,6 +8,7 @@ and reports the rest in one line; nothing raises to the user."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import sys
 import json
@@ -17,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
+from zlib import error as zlib_error
 
 from compdiag.ingest.ingestor import Ingestor
 from compdiag.ingest.reindex import ensure_current
@@ -32,7 +34,7 @@ class ImportError_(Exception):
 
 @dataclass
 class ImportResult:
-    run_id: int
+    run_id: int | None  # None: nothing imported, no run kept
     path: str
     records: int = 0
     skipped: int = 0
@@ -115,28 +117,59 @@ def import_trace(store: Path, path: Path) -> list[ImportResult]:
     return results
 
 
+def open_log(path: Path):
+    """The log as text lines; a gzip-compressed one (`.log.gz`, as logs are attached to
+    issues; told by its magic bytes, not its name) is decompressed as it is read."""
+    with open(path, "rb") as f:
+        magic = f.read(2)
+    if magic == b"\x1f\x8b":
+        return gzip.open(path, "rt", encoding="utf-8", errors="replace", newline="\n")
+    return open(path, encoding="utf-8", errors="replace", newline="\n")
+
+
+def _lines(handle, result: ImportResult) -> Iterator[str]:
+    """The handle's lines; a gzip stream cut short (a partial download) ends them, counted as a
+    truncated log rather than raised."""
+    try:
+        yield from handle
+    except (EOFError, OSError, gzip.BadGzipFile, zlib_error) as exc:
+        result.truncated = True
+        result.skipped += 1
+        result.warnings.append(f"{result.path}: the compressed log ends early ({exc})")
+
+
 def _import_file(writer: Writer, path: Path) -> ImportResult:
     try:
         stat = path.stat()
-        handle = open(path, encoding="utf-8", errors="replace", newline="\n")
+        handle = open_log(path)
     except OSError as exc:
-        raise ImportError_(f"{path}: cannot read ({exc.strerror})") from None
+        raise ImportError_(f"{path}: cannot read ({exc.strerror or exc})") from None
     run_id = writer.begin_run(source="import", argv=[str(path)], cwd=os.getcwd(),
                               started_at=stat.st_mtime, status="importing")
     result = ImportResult(run_id=run_id, path=str(path))
     ing = Ingestor(writer, run_id)
-    with handle:
-        for md, payload in iter_records(handle, result):
-            try:
-                ing.record(md, payload)
-                result.records += 1
-            except Exception as exc:  # noqa: BLE001 - keep importing what can be read
-                result.skipped += 1
-                result.warnings.append(f"record {result.records + 1}: {type(exc).__name__}: {exc}")
-    ing.flush()
+    try:
+        with handle:
+            for md, payload in iter_records(_lines(handle, result), result):
+                try:
+                    ing.record(md, payload)
+                    result.records += 1
+                except Exception as exc:  # noqa: BLE001 - keep importing what can be read
+                    result.skipped += 1
+                    result.warnings.append(
+                        f"record {result.records + 1}: {type(exc).__name__}: {exc}")
+        ing.flush()
+    except BaseException:
+        # Interrupted (Ctrl-C) or failed: no half run is left to become the latest one.
+        writer.delete_run(run_id)
+        raise
     if result.records == 0:
+        # Nothing was imported: no empty run that `explain` would call problem-free.
+        writer.delete_run(run_id)
+        result.run_id = None
         result.warnings.insert(0, f"{path}: no structured-trace records found "
-                                  "(is this a TORCH_TRACE log?)")
+                                  "(is this a TORCH_TRACE log?); nothing imported")
+        return result
     if result.skipped:
         result.warnings.append(f"{path}: {result.skipped} unreadable lines skipped"
                                + (" (truncated or corrupt log)" if result.truncated else ""))

@@ -58,6 +58,24 @@ class Writer:
             self.update_run(run_id, exit_code=exit_code, status=status, ended_at=time.time())
             self.flush()
 
+    def delete_run(self, run_id: int) -> None:
+        """Remove a run and every row of it, in one transaction (an import that read nothing
+        or was interrupted leaves no run behind)."""
+        from compdiag.store.schema import DERIVED_TABLES
+
+        with self._lock:
+            self.flush()
+            self.conn.execute("BEGIN")
+            try:
+                for table in DERIVED_TABLES:
+                    self.conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
+                self.conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+                self.conn.execute("COMMIT")
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
+
     def warn(self, run_id: int, message: str) -> None:
         self.insert("warnings", run_id=run_id, message=message)
 
