@@ -9,6 +9,7 @@ under each run it covers (table perf_reports) for the TUI."""
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -124,7 +125,7 @@ def cmd_perf(args: argparse.Namespace) -> int:
         from compdiag.views.perf import print_document
 
         console = Console()
-        if not console.is_terminal:
+        if not console.is_terminal and "COLUMNS" not in os.environ:
             console = Console(width=120)  # piped: no terminal width to fit, keep rows whole
         print_document(doc, console)
     return exit_code

@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from compdiag.commands._common import CLIError, add_store_arg, store_path
+from compdiag.formats.words import plural
 
 HELP = "re-derive a store's facts from its raw records (upgrades an older store)"
 DESCRIPTION = ("Replay every run's raw records through this compdiag's ingestor, so a store an "
@@ -32,5 +33,5 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     was = (f"upgraded from store schema {done.from_version} to {STORE_VERSION}"
            if done.from_version != STORE_VERSION else f"store schema {STORE_VERSION}")
     print(f"compdiag: reindexed {done.path} ({was}): facts re-derived from {done.records} raw "
-          f"records of {done.runs} run(s)", file=sys.stderr)
+          f"records of {plural(done.runs, 'run')}", file=sys.stderr)
     return 0

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from compdiag.analyses.perf_stats import autotune_share, fmt_time, sig3
+from compdiag.views.table import Col, fitted_table
 
 __all__ = ["bar_chart", "compile_text", "fmt_ci", "fmt_mib", "fmt_ratio", "fmt_time",
            "fmt_x", "payback_text", "print_document", "short_function"]
@@ -78,26 +79,27 @@ def bar_chart(graphs: list[dict[str, Any]], width: int = 40) -> list[str]:
 
 
 def print_document(doc: dict[str, Any], console: Any) -> None:
-    from rich import box
-    from rich.table import Table
     from rich.text import Text
 
     for rep in doc["runs"]:
         title = (f"compdiag perf — run {rep['run']}, mode {rep['mode']}, "
                  f"device {rep.get('device') or 'cpu'}")
-        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-        for col in ("graph", "function", "calls", "eager", "compiled", "speed-up", "95% CI",
-                    "verdict", "compile", "payback"):
-            t.add_column(col, justify="left" if col in ("function", "verdict") else "right",
-                         no_wrap=col != "function", overflow="ellipsis")
+        cols = (Col("graph", justify="right"), Col("function", 70, flex=True, min_width=8),
+                Col("calls", 60, "right"), Col("eager", justify="right"),
+                Col("compiled", justify="right"), Col("speed-up", justify="right"),
+                Col("95% CI", 80, "right"), Col("verdict", 90), Col("compile", 40, "right"),
+                Col("payback", 50, "right"))
+        rows = []
         for g in rep["graphs"]:
             sp = g["speedup"]
-            ci = fmt_ci(sp.get("lo"), sp.get("hi"))
-            t.add_row(g["compile_id"], short_function(g.get("function")), str(g.get("calls") or "-"),
-                      fmt_time((g["eager"] or {}).get("median")),
-                      fmt_time((g["compiled"] or {}).get("median")), fmt_x(sp.get("ratio")), ci,
-                      Text(sp["verdict"], style=_VERDICT_STYLE.get(sp["verdict"], "")),
-                      fmt_time(g.get("compile_s")), payback_text(g))
+            rows.append((g["compile_id"], short_function(g.get("function")),
+                         str(g.get("calls") or "-"), fmt_time((g["eager"] or {}).get("median")),
+                         fmt_time((g["compiled"] or {}).get("median")), fmt_x(sp.get("ratio")),
+                         fmt_ci(sp.get("lo"), sp.get("hi")),
+                         Text(sp["verdict"], style=_VERDICT_STYLE.get(sp["verdict"], "")),
+                         fmt_time(g.get("compile_s")), payback_text(g)))
+        console.print(f"[bold]{title}[/]", highlight=False)
+        t = fitted_table(console.width, cols, rows)
         console.print(t)
         tot = rep["totals"]
         if tot.get("speedup"):
@@ -162,24 +164,29 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
             console.print("compdiag perf: no compiled graph was called; nothing to time")
     modes = doc.get("modes")
     if modes:
-        t = Table(title="modes", title_justify="left")
         several = any(r.get("processes") for r in modes["rows"])
-        for col in ("mode", "run", "compile", "steady-state time",
-                    "speed-up over eager [range over processes' 95% CIs]" if several
-                    else "speed-up over eager [95% CI]",
-                    *(["per process"] if several else []),
-                    "measured on", "peak memory", "CUDA graphs"):
-            t.add_column(col)
+        cols = (Col("mode"), Col("run", 80, "right"), Col("compile", 90, flex=True, min_width=8),
+                Col("steady-state", 70, "right"),
+                Col("speed-up [range]" if several else "speed-up [95% CI]", flex=True,
+                    min_width=17),
+                *([Col("per process", 30, flex=True)] if several else []),
+                Col("measured on", 40), Col("peak memory", 50, "right"),
+                Col("CUDA graphs", 60, flex=True, min_width=11))
+        rows = []
         for r in modes["rows"]:
             cg = r.get("cudagraphs") or {}
             ci = (f"{fmt_x(r['speedup'])} [{fmt_ci(r['speedup_lo'], r.get('speedup_hi'))}]"
                   if r.get("speedup_lo") is not None else fmt_x(r.get("speedup")))
             per = [", ".join(fmt_x(x) for x in r.get("processes") or [])] if several else []
-            t.add_row(r["mode"], str(r["run"]), compile_text(r),
-                      fmt_time(r.get("steady_s")), ci, *per, r.get("basis") or "compiled graphs",
-                      fmt_mib(r.get("peak_cuda_bytes") or r.get("peak_rss_bytes")),
-                      f"{cg.get('applied', 0)} applied, {cg.get('skipped', 0)} skipped"
-                      if cg.get("applied") or cg.get("skipped") else "-")
+            rows.append((r["mode"], str(r["run"]), compile_text(r), fmt_time(r.get("steady_s")),
+                         ci, *per, r.get("basis") or "compiled graphs",
+                         fmt_mib(r.get("peak_cuda_bytes") or r.get("peak_rss_bytes")),
+                         f"{cg.get('applied', 0)} applied, {cg.get('skipped', 0)} skipped"
+                         if cg.get("applied") or cg.get("skipped") else "-"))
+        console.print("[bold]modes[/] (speed-up over eager; "
+                      + ("range over the processes' 95% CIs)" if several else "its 95% CI)"),
+                      highlight=False)
+        t = fitted_table(console.width, cols, rows)
         console.print(t)
         rec = modes["recommendation"]
         console.print(f"[bold]recommendation:[/] {rec['mode'] or 'none'}", highlight=False)
