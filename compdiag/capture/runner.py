@@ -18,8 +18,9 @@ from compdiag.store.writer import Writer
 
 def run_program(store: Path, target: list[str], *, module: bool = False,
                 mode: str | None = None, extra_env: dict[str, str] | None = None,
-                quiet: bool = False) -> tuple[int, int]:
-    """Run TARGET under capture; returns (exit status, run id)."""
+                quiet: bool = False, pass_fds: tuple[int, ...] = ()) -> tuple[int, int]:
+    """Run TARGET under capture; returns (exit status, run id). `pass_fds` stay open in the
+    child (compdiag perf's progress channel)."""
     store = store.resolve()
     ensure_current(store, lambda line: print(line, file=sys.stderr))
     writer = Writer(store)
@@ -33,7 +34,7 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
     env.update(extra_env or {})
     cmd = [sys.executable, "-m", "compdiag.capture.child", *argv]
     started = time.time()
-    proc = subprocess.Popen(cmd, env=env)
+    proc = subprocess.Popen(cmd, env=env, pass_fds=pass_fds)
     writer.update_run(run_id, pid=proc.pid)
     writer.flush()
     old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)  # the child gets Ctrl-C itself

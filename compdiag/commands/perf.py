@@ -98,10 +98,16 @@ def cmd_perf(args: argparse.Namespace) -> int:
                            "would hide the compile time)")
     exit_code = 0
     if is_script:
-        runs = run_modes(store, [target, *argv], modes, budget=args.budget, reps=args.reps,
-                         repeat=args.repeat, keep_caches=args.keep_caches,
-                         json_stdout=bool(args.json),
-                         announce=None if args.json else _announce([target, *argv]))
+        from rich.console import Console
+
+        from compdiag.views.perf import ProgressView
+
+        with ProgressView(Console(stderr=True)) as view:
+            runs = run_modes(store, [target, *argv], modes, budget=args.budget,
+                             reps=args.reps, repeat=args.repeat, keep_caches=args.keep_caches,
+                             json_stdout=bool(args.json),
+                             announce=None if args.json else _announce([target, *argv]),
+                             progress=view)
         exit_code = next((c for _, _, c in runs if c), 0)
     else:
         with Reader(store) as reader:

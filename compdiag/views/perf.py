@@ -194,3 +194,58 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
             console.print(f"  - {reason}", highlight=False)
         for caveat in rec.get("caveats") or []:
             console.print(f"[dim]  note: {caveat}[/]", highlight=False)
+
+
+class ProgressView:
+    """`compdiag perf`'s progress on a terminal's stderr (nothing when stderr is not one): a
+    line per process (mode, which process, time so far) and a bar per graph being timed,
+    filled over the timing budget. Fed by perf/session.py from the child's side channel."""
+
+    def __init__(self, console: Any) -> None:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("[bold]perf[/] {task.description}"), BarColumn(),
+                            TextColumn("{task.fields[note]}"), TimeElapsedColumn(),
+                            console=console, transient=True, disable=not console.is_terminal)
+        self.process: dict[str, Any] = {}
+        self.timing: dict[tuple[str, str], tuple[Any, float, float]] = {}
+
+    def __enter__(self) -> "ProgressView":
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(*exc)
+
+    def process_started(self, mode: str, i: int, repeat: int) -> None:
+        which = f" process {i + 1}/{repeat}" if repeat > 1 else ""
+        self.process[mode] = self.bar.add_task(f"mode {mode}{which}: running", total=None,
+                                               note="compiling, then timing each graph")
+
+    def process_done(self, mode: str) -> None:
+        task = self.process.pop(mode, None)
+        if task is not None:
+            self.bar.update(task, total=1, completed=1, note="done")
+
+    def event(self, mode: str, event: dict[str, Any]) -> None:
+        import time
+
+        cid = str(event.get("compile_id"))
+        if event.get("event") == "timing":
+            budget = float(event.get("budget_s") or 1.5)
+            task = self.bar.add_task(f"mode {mode} · graph {cid}", total=budget,
+                                     note="eager vs compiled")
+            self.timing[(mode, cid)] = (task, time.monotonic(), budget)
+        elif event.get("event") == "timed":
+            entry = self.timing.pop((mode, cid), None)
+            if entry is not None:
+                self.bar.update(entry[0], completed=entry[2],
+                                note=f"{event.get('samples', 0)} samples")
+
+    def tick(self) -> None:
+        import time
+
+        now = time.monotonic()
+        for task, started, budget in list(self.timing.values()):
+            # The budget is a floor past the least samples: the bar waits at 99% after it.
+            self.bar.update(task, completed=min(now - started, budget * 0.99))
