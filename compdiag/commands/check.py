@@ -35,8 +35,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     from compdiag.store.reader import Reader
     from compdiag.views.check import check_document, print_check
 
-    store = store_path(args)
     target = args.target
+    if not Path(target).is_file():
+        if target.endswith(".py"):
+            raise CLIError(f"can't open file {target!r}: no such file")
+        options_after_run(args)  # `compdiag check RUN --json`
+    store = store_path(args)
     if Path(target).is_file():
         argv = script_argv(args)
         check_program(target)
@@ -50,9 +54,6 @@ def cmd_check(args: argparse.Namespace) -> int:
         _, run_id = run_program(store, [target, *argv], extra_env=env)
         name = Path(target).stem
     else:
-        if target.endswith(".py"):
-            raise CLIError(f"can't open file {target!r}: no such file")
-        options_after_run(args)
         if args.rtol is not None or args.atol is not None:
             raise CLIError("--rtol/--atol apply when checking a SCRIPT (the check re-runs it); "
                            "a stored RUN keeps the tolerances it ran with")
