@@ -48,7 +48,8 @@ def build_parser(commands: Sequence[tuple[str, str]] = COMMANDS) -> argparse.Arg
     parser.add_argument("--version", action=_Version, help="compdiag's version and the torch "
                         "version it sees, then exit")
     _add_completion(parser)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                help="what to do (compdiag COMMAND --help for its options)")
     for name, module in commands:
         try:
             m = importlib.import_module(module)
@@ -168,7 +169,18 @@ def main(argv: list[str] | None = None,
         args = _parse(parser, head)
         args.args = tail
         return _dispatch(args)
-    return _dispatch(_parse(parser, argv))
+    return _dispatch(_keep_dashdash(_parse(parser, argv), argv))
+
+
+def _keep_dashdash(args: argparse.Namespace, argv: list[str]) -> argparse.Namespace:
+    """argparse drops the `--` before a REMAINDER on some Pythons; SCRIPT's argv keeps it, so
+    that the command can tell `s.py -- --json` (the script's) from `s.py --json` (refused)."""
+    rest = getattr(args, "args", None)
+    if isinstance(rest, list) and hasattr(args, "script_parser") and rest[:1] != ["--"]:
+        cut = len(argv) - len(rest)
+        if argv[cut - 1:cut] == ["--"] and argv[cut:] == rest:
+            args.args = ["--", *rest]
+    return args
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:

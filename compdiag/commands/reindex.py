@@ -29,6 +29,8 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     path = store_path(args)
     if not path.exists():
         raise CLIError(f"no store at {path} (run `compdiag run SCRIPT` or pass --store)")
+    if path.is_file() and path.stat().st_size == 0:  # never turned into a database here
+        raise CLIError(f"{path} is an empty store: nothing to reindex")
     done = reindex(path)
     was = (f"upgraded from store schema {done.from_version} to {STORE_VERSION}"
            if done.from_version != STORE_VERSION else f"store schema {STORE_VERSION}")

@@ -14,8 +14,8 @@ DESCRIPTION = ("Run SCRIPT (or -m MODULE) exactly as `python` would, with every 
                "compdiag's options go before SCRIPT; what follows SCRIPT is the script's argv "
                "(a first -- is dropped).")
 EXAMPLES = (("compdiag run train.py --epochs 1", "record train.py, which gets --epochs 1"),
-            ("compdiag run --store runs.db --mode reduce-overhead -m mypkg.train -- --help",
-             "a module, a store of its own, a forced compile mode; --help goes to the module"))
+            ("compdiag run --store runs.db --mode reduce-overhead -m pkg.train -- -h",
+             "a module, its own store, a forced mode; -h goes to the module"))
 
 
 def register(p: argparse.ArgumentParser) -> None:

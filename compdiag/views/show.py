@@ -152,8 +152,8 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
                      Text(c["status"], style=_STATUS_STYLE.get(c["status"], "")),
                      f"{total:.2f}" if total is not None else "-"))
     if rows:
-        console.print(f"[bold]{plural(len(rows), 'compile')}[/] (compile id: frame/compile, "
-                      "_N a retry; see docs/explain.md)", highlight=False)
+        console.print(f"[bold]{plural(len(rows), 'compile')}[/] (compile id F/N: frame F's "
+                      "N-th compile, _A an attempt; docs/explain.md)", highlight=False)
         console.print(fitted_table(console.width, cols, rows))
     for g in doc["graph_breaks"]:
         code = f" {g['gb_code']}" if g.get("gb_code") else ""
