@@ -13,15 +13,11 @@ import pytest
 from cdtest import base_env, compdiag_args, run_cmd
 from json_doc import assert_documented, documented_keys, missing_keys
 
-from compdiag_tui.demo_store import USER_SOURCE, build_demo_store
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("jsondoc")
-    (root / "model.py").write_text(USER_SOURCE)
-    return build_demo_store(root / "demo.db", compiles=14, runs=2, cwd=str(root), perf=True,
-                            perf_report=True)
+@pytest.fixture
+def demo(demo_store: Path) -> Path:
+    return demo_store
 
 
 def _json(store: Path, *args: str) -> dict:

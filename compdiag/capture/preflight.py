@@ -16,11 +16,14 @@ import zipfile
 
 
 class WontStart(Exception):
-    """The program cannot start; `code` is the exit status plain python gives for it."""
+    """The program cannot start; `code` is the exit status plain python gives for it, and
+    `python_says` what plain python prints for it (a syntax error's caret lines), if more
+    than one line."""
 
-    def __init__(self, message: str, code: int) -> None:
+    def __init__(self, message: str, code: int, python_says: str = "") -> None:
         super().__init__(message)
         self.code = code
+        self.python_says = python_says
 
 
 def check_script(target: str) -> None:
@@ -37,9 +40,12 @@ def check_script(target: str) -> None:
     try:
         compile(source, os.path.abspath(target), "exec", dont_inherit=True)
     except SyntaxError as exc:
+        import traceback
+
         where = f"{target}:{exc.lineno}" if exc.lineno else target
         raise WontStart(f"{where}: {type(exc).__name__}: {exc.msg} (the program did not "
-                        "start)", 1) from None
+                        "start; no run recorded)", 1,
+                        "".join(traceback.format_exception_only(type(exc), exc))) from None
     except ValueError as exc:  # null bytes in the source
         raise WontStart(f"{target}: SyntaxError: {exc} (the program did not start)", 1) from None
 

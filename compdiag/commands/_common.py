@@ -58,6 +58,8 @@ def check_program(target: str, *, module: bool = False) -> None:
     try:
         check_module(target) if module else check_script(target)
     except WontStart as exc:
+        if exc.python_says:  # as plain python prints it (file, line, caret), then our line
+            sys.stderr.write(exc.python_says)
         raise CLIError(str(exc), code=exc.code) from None
 
 
