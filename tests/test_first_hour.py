@@ -129,7 +129,8 @@ def test_options_after_script_are_refused_before_anything_runs(args, option, tmp
     start = time.monotonic()
     code, out, err = _cli(capsys, *argv)
     assert code == 2, err
-    assert err == (f"compdiag: error: {option} after SCRIPT would go to the script: put "
+    after = "MODULE" if "-m" in args else "SCRIPT"
+    assert err == (f"compdiag: error: {option} after {after} would go to the script: put "
                    "compdiag's options before SCRIPT, or use -- to pass them to the script\n")
     assert time.monotonic() - start < 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fine.py"]  # no store, no out.xml

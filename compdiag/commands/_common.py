@@ -28,25 +28,26 @@ LATE_OPTIONS = "put compdiag's options before SCRIPT, or use -- to pass them to 
 
 
 def add_script_args(p: argparse.ArgumentParser, metavar: str = "SCRIPT",
-                    help: str = "the script to run") -> None:
-    """SCRIPT (or RUN) and the script's own argv after it, as with `coverage run`."""
-    p.add_argument("target", metavar=metavar, help=help)
+                    help: str = "the script to run", *, optional: bool = False) -> None:
+    """SCRIPT (or RUN) and the script's own argv after it, as with `coverage run`
+    (`optional`: SCRIPT may be missing, as with `run -m MODULE`)."""
+    p.add_argument("target", metavar=metavar, help=help, nargs="?" if optional else None)
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
                    help="the script's own arguments (a first -- is dropped: what follows "
                         "goes to the script as it is)")
     p.set_defaults(script_parser=p)
 
 
-def script_argv(args: argparse.Namespace, words: list[str] | None = None) -> list[str]:
+def script_argv(args: argparse.Namespace, after: str = "SCRIPT") -> list[str]:
     """The script's argv after SCRIPT: a leading `--` dropped; refused in one line when it
     holds an option of this subcommand and no `--` separates them (`compdiag check s.py
     --junit x.xml` would otherwise hand --junit to the script and write no x.xml)."""
-    words = list(args.args if words is None else words)
+    words = list(args.args)
     if words[:1] == ["--"]:
         return words[1:]
     late = late_option(args.script_parser, words)
     if late is not None:
-        raise CLIError(f"{late} after SCRIPT would go to the script: {LATE_OPTIONS}")
+        raise CLIError(f"{late} after {after} would go to the script: {LATE_OPTIONS}")
     return words
 
 

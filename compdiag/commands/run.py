@@ -26,18 +26,15 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="also compare each compiled graph against eager")
     p.add_argument("-m", dest="module", metavar="MODULE",
                    help="run a library module, as python -m does (its argv follows it)")
-    p.add_argument("target", nargs="?", metavar="SCRIPT", help="the script to run")
-    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
-                   help="the script's own arguments (a first -- is dropped: what follows "
-                        "goes to the script as it is)")
-    p.set_defaults(func=cmd_run, script_parser=p)
+    add_script_args(p, optional=True)
+    p.set_defaults(func=cmd_run)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     if args.module:
         if args.target is not None:  # `run -m MOD` takes everything after MOD (cli.py)
             args.args = [args.target, *args.args]
-        argv = script_argv(args)
+        argv = script_argv(args, after="MODULE")
         check_program(args.module, module=True)
         target = [args.module, *argv]
     else:
