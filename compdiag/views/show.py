@@ -85,6 +85,10 @@ def print_runs(reader: Reader, console: Console) -> None:
         rows.append([run["id"], run["status"], _dash(run["exit_code"]), c["compiles"],
                      c["graph_breaks"], c["recompiles"], c["failures"], c["kernels"],
                      run["source"], _argv_cell(list(run["argv"]))])
+    if not rows:
+        console.print(f"no runs in {reader.path} yet (compdiag run SCRIPT, or compdiag import "
+                      "TRACE_LOG)", highlight=False)
+        return
     console.print(f"[bold]runs in {reader.path}[/]", highlight=False)
     console.print(fitted_table(console.width, cols, rows))
 
