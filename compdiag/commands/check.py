@@ -1,5 +1,8 @@
-"""`compdiag check [--rtol R --atol A] [--junit FILE] SCRIPT|RUN [ARGS...]`: accuracy as a CI
-gate (the verdicts are compdiag/analyses/accuracy.py, the view compdiag/views/check.py)."""
+"""`compdiag check [--rtol R --atol A] [--junit FILE] [--require-cudagraphs] SCRIPT|RUN
+[ARGS...]`: accuracy, or CUDA-graph coverage, as a CI gate (the verdicts are
+compdiag/analyses/accuracy.py, the view compdiag/views/check.py). torch falls back from CUDA
+graphs silently; the gate fails when any graph was skipped (pytorch/pytorch#124506,
+#176611)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ HELP = "accuracy of compiled graphs against eager (CI exit code)"
 DESCRIPTION = ("Run SCRIPT with every compiled graph replayed eagerly and compared within "
                "tolerance (or re-read a RUN recorded with `compdiag run --check-accuracy`). "
                "Exit 0 when every graph matches, 1 on a mismatch, 2 when the script itself "
-               "fails. Options go before SCRIPT.")
+               "fails; --require-cudagraphs also fails on a graph CUDA graphs skipped. Options "
+               "go before SCRIPT.")
 EXAMPLES = (("compdiag check --junit out.xml --rtol 1e-3 test_model.py",
              "a CI gate with a JUnit report"),
             ("compdiag check 3 --json", "the verdicts of stored run 3 as JSON"))
@@ -25,6 +29,10 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--atol", type=float, default=None, help="absolute tolerance")
     p.add_argument("--junit", type=Path, default=None, metavar="FILE",
                    help="write a JUnit XML report (one test case per compiled graph)")
+    p.add_argument("--require-cudagraphs", action="store_true",
+                   help="fail (exit 1) when CUDA graphs skipped any compiled graph, or none ran "
+                        "under CUDA graphs; the script runs as written (no accuracy re-run "
+                        "unless --rtol/--atol are given)")
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     add_script_args(p, "SCRIPT|RUN", "the script to run and check, or a stored run id")
     p.set_defaults(func=cmd_check)
@@ -41,12 +49,14 @@ def cmd_check(args: argparse.Namespace) -> int:
             raise CLIError(f"can't open file {target!r}: no such file")
         options_after_run(args)  # `compdiag check RUN --json`
     store = store_path(args)
+    need_cg = bool(args.require_cudagraphs)
+    accuracy = not need_cg or args.rtol is not None or args.atol is not None
     if Path(target).is_file():
         argv = script_argv(args)
         check_program(target)
         from compdiag.capture.runner import run_program
 
-        env = {"COMPDIAG_CHECK_ACCURACY": "1"}
+        env = {"COMPDIAG_CHECK_ACCURACY": "1"} if accuracy else {}
         if args.rtol is not None:
             env["COMPDIAG_RTOL"] = repr(args.rtol)
         if args.atol is not None:
@@ -61,12 +71,13 @@ def cmd_check(args: argparse.Namespace) -> int:
             raise CLIError(f"{target!r} is neither a script nor a run id")
         with Reader(store) as reader:
             run_id = reader.resolve_run(target)
-            if not reader.accuracy(run_id) and reader.run(run_id)["exit_code"] == 0:
+            if not need_cg and not reader.accuracy(run_id) and \
+                    reader.run(run_id)["exit_code"] == 0:
                 raise CLIError(f"run {run_id} was not recorded with --check-accuracy "
                                "(use `compdiag check SCRIPT` or `compdiag run --check-accuracy`)")
         name = f"run{run_id}"
     with Reader(store) as reader:
-        rep = report(reader, run_id)
+        rep = report(reader, run_id, require_cudagraphs=need_cg)
     if args.junit:
         args.junit.parent.mkdir(parents=True, exist_ok=True)
         args.junit.write_text(junit_xml(rep, name))

@@ -1,4 +1,4 @@
-"""`compdiag explain`'s document (the --json contract of DESIGN.md) and its terminal view: one
+"""`compdiag explain`'s document (its --json keys: docs/json.md) and its terminal view: one
 panel per diagnosis, most important first, with the user's line and the fix."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from compdiag.views.show import run_line, run_summary
 _KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
                "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue"}
 _KIND_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "graph break",
-               "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs skipped",
+               "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs",
                "fusion": "missed fusion", "perf": "perf"}
 
 
@@ -25,11 +25,14 @@ def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
     run = reader.run(run_id)
     summary = run_summary(reader, run)
     summary["counts"] = reader.counts(run_id)
+    from compdiag.analyses.cudagraph_coverage import coverage
+
     kept, dropped = explain_folded(reader, run_id)
     return {"schema_version": SCHEMA_VERSION, "run": summary,
             "diagnoses": [public(d) for d in kept],
             "folded": [{"kind": d.kind, "compile_id": d.compile_id, "reason": d.reason,
-                        "into": f.into, "why": f.why} for d, f in dropped]}
+                        "into": f.into, "why": f.why} for d, f in dropped],
+            "cudagraph_coverage": coverage(reader, run_id)}
 
 
 _KIND_WORDS = {"failure": ("failure", "failures"), "recompile": ("recompile", "recompiles"),
@@ -112,6 +115,11 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
     diags = doc["diagnoses"]
     for line in header_lines(doc):
         console.print(line, highlight=False)
+    from compdiag.analyses.cudagraph_coverage import summary_line
+
+    cg_line = summary_line(doc.get("cudagraph_coverage"))
+    if cg_line:
+        console.print(cg_line, highlight=False)
     if not diags:
         console.print(f"[green]run {run['id']}: no problems found[/] — no graph breaks, "
                       "recompiles, failures, CUDA-graph skips or missed fusions recorded.")
