@@ -66,3 +66,10 @@ def missing_keys(doc: dict[str, Any], section: str, *, prefix: str = "") -> list
 def assert_documented(doc: dict[str, Any], section: str, *, prefix: str = "") -> None:
     missing = missing_keys(doc, section, prefix=prefix)
     assert not missing, f"docs/json.md's {section} keys missing from a real document: {missing}"
+
+
+def undocumented_top_keys(doc: dict[str, Any], section: str) -> list[str]:
+    """The document's top-level keys the table does not name: a key added to a command's
+    `--json` goes into docs/json.md too."""
+    named = {path.split(".")[0].removesuffix("[]") for path, _ in documented_keys(section)}
+    return sorted(set(doc) - named)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cdtest import base_env, compdiag_args, run_cmd
-from json_doc import assert_documented, documented_keys, missing_keys
+from json_doc import assert_documented, documented_keys, missing_keys, undocumented_top_keys
 
 
 
@@ -50,7 +50,10 @@ def test_documented_keys_are_in_real_output(demo: Path, tmp_path: Path, args, se
                                             prefix) -> None:
     store = tmp_path / "s.db"
     shutil.copy(demo, store)
-    assert_documented(_json(store, *args), section, prefix=prefix)
+    doc = _json(store, *args)
+    assert_documented(doc, section, prefix=prefix)
+    if not prefix:
+        assert undocumented_top_keys(doc, section) == [], "add them to docs/json.md"
 
 
 def test_perf_document(demo: Path, tmp_path: Path) -> None:
@@ -63,3 +66,4 @@ def test_perf_document(demo: Path, tmp_path: Path) -> None:
     doc = json.loads(p.stdout)
     assert doc["modes"] is not None  # the filed report compared two modes
     assert_documented(doc, "perf")
+    assert undocumented_top_keys(doc, "perf") == []
