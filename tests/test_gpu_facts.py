@@ -115,6 +115,30 @@ def test_partition_with_nothing_graphed_stays_a_skip(tmp_path):
         assert coverage(r, rid)["skipped"] == 1
 
 
+def test_default_mode_partition_line_is_not_cudagraph_coverage(tmp_path):
+    """With graph_partition on, the scheduler logs its partitions in the default mode too, all
+    'non-cudagraphable' (mm_epilogue and BERT on the H200): nothing asked for CUDA graphs, so
+    there is no coverage and no cudagraph diagnosis."""
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    ing = Ingestor(w, rid)
+    feed_lines(ing, [("0/0", "Created 1 graph partitions: 0 cudagraphable, 1 non-cudagraphable"),
+                     ("0/0", "  Partition 0: 2 nodes, non-cudagraphable, inputs=3, outputs=1")])
+    w.end_run(rid, exit_code=0, status="done")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        assert coverage(r, rid) is None
+    assert not [d for d in _diags(tmp_path / "s.db", rid) if d["kind"] == "cudagraph"]
+
+
+def test_partition_split_by_several_reasons_takes_the_first_rule(tmp_path):
+    """nonzero under reduce-overhead is split as 'cpu ops' and 'unbacked binding ops' (the H200
+    run of corpus/gpu/cg_incompatible_op.py): the data-dependent op's fix wins (RULES order)."""
+    from compdiag.analyses.diagnoses.cudagraphs import cudagraph_fix
+
+    assert "torch.where" in cudagraph_fix("cpu ops unbacked binding ops")
+
+
 def test_recording_lines_parse_sizes_and_symints():
     lines = log_lines("Recording function=")
     recs = [P.parse_cudagraph_recording(m) for _, m in lines]

@@ -47,6 +47,14 @@ def coverage(reader: Reader, run_id: int, timed: list[dict[str, Any]] | None = N
         g = graphs.setdefault(r.get("compile_id"), _graph(r.get("compile_id")))
         g["recordings"].append({"graph_id": r.get("graph_id"), "function": r.get("function"),
                                 "sizes": r.get("sizes") or [], "symints": r.get("symints") or []})
+    # With graph_partition on, the scheduler logs its partitions in every mode; in the
+    # default mode every partition is 'non-cudagraphable'. A graph belongs to the coverage
+    # only when CUDA graphs were asked for: torch said applied or skipped, recorded it, or
+    # found a partition it could graph.
+    asked = {cid for cid, g in graphs.items()
+             if cid in applied or g["reason"] is not None or g["recordings"]
+             or ((g["partitions"] or {}).get("cudagraphable") or 0) > 0}
+    graphs = {cid: g for cid, g in graphs.items() if cid in asked}
     if not graphs:
         return None
     for cid, g in graphs.items():

@@ -106,6 +106,20 @@ def _excerpt(frame: dict[str, Any]):
                   highlight_lines={lineno}, theme="ansi_dark", word_wrap=True)
 
 
+def diagnosis_title(i: int, d: dict[str, Any]) -> str:
+    """`#1 graph break GB0059 ×2  compile 0/0` (the panel's title; report.md's heading)."""
+    title = f"#{i} {_KIND_TITLE.get(d['kind'], d['kind'])}"
+    if d.get("stage"):
+        title += f" [{d['stage']}]"
+    if d.get("gb_code"):
+        title += f" {d['gb_code']}"
+    if d.get("count", 1) > 1:
+        title += f" ×{d['count']}"
+    if d.get("compile_id"):
+        title += f"  compile {d['compile_id']}"
+    return title
+
+
 def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
     from rich.console import Group
     from rich.panel import Panel
@@ -126,15 +140,7 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
         return
     for i, d in enumerate(diags[:limit], 1):
         style = _KIND_STYLE.get(d["kind"], "")
-        title = f"#{i} {_KIND_TITLE.get(d['kind'], d['kind'])}"
-        if d.get("stage"):
-            title += f" [{d['stage']}]"
-        if d.get("gb_code"):
-            title += f" {d['gb_code']}"
-        if d.get("count", 1) > 1:
-            title += f" ×{d['count']}"
-        if d.get("compile_id"):
-            title += f"  compile {d['compile_id']}"
+        title = diagnosis_title(i, d)
         body: list[Any] = [Text(d["reason"], style="bold")]
         uf = d.get("user_frame") or {}
         if uf.get("filename"):

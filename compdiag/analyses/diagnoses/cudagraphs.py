@@ -114,8 +114,9 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
             why = sorted({s["reason"] for s in splits if s.get("reason")})
             n_out = parts.get("non_cudagraphable")
             # What split it has its own fix when torch named it (cpu ops, unbacked binding...)
-            fix = next((f for f in map(cudagraph_fix, why) if f != FALLBACK_FIX),
-                       PARTITION_FIX)
+            # (RULES' order decides between several: 'unbacked binding' before 'cpu ops').
+            fix = cudagraph_fix(" ".join(why)) if why else PARTITION_FIX
+            fix = PARTITION_FIX if fix == FALLBACK_FIX else fix
             out.append(Diagnosis(
                 KIND, stage="inductor", compile_id=cid,
                 reason=(f"{PARTITIONED} {parts.get('cudagraphable')} CUDA-graphed "
