@@ -65,7 +65,7 @@ def _listing(d: Path) -> dict[str, bytes]:
 READ_COMMANDS = [["runs"], ["runs", "--json"], ["show"], ["show", "1", "--json"], ["explain"],
                  ["explain", "--json"], ["perf", "1"], ["perf", "1", "--json"],
                  ["diff", "1", "2"], ["minify"], ["minify", "1", "--json"], ["bisect", "1"],
-                 ["check", "1"], ["tui"], ["reindex"]]
+                 ["check", "1"], ["tui"], ["reindex"], ["report", "--no-minify"]]
 
 
 @pytest.mark.parametrize("kind", ["foreign", "foreign_wal", "empty"])
