@@ -38,7 +38,7 @@ def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
 _KIND_WORDS = {"failure": ("failure", "failures"), "recompile": ("recompile", "recompiles"),
                "graph_break": ("graph break", "graph breaks"),
                "accuracy": ("accuracy mismatch", "accuracy mismatches"),
-               "cudagraph": ("CUDA-graph skip", "CUDA-graph skips"),
+               "cudagraph": ("CUDA-graph problem", "CUDA-graph problems"),
                "fusion": ("missed fusion", "missed fusions"), "perf": ("perf hint", "perf hints")}
 
 
