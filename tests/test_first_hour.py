@@ -202,7 +202,8 @@ def test_every_command_has_a_description_two_examples_and_help_on_every_argument
         assert action.help, action.dest
 
 
-@pytest.mark.parametrize("command", ["", "run", "check", "perf", "show", "explain", "bisect"])
+@pytest.mark.parametrize("command", ["", "run", "check", "perf", "show", "explain", "bisect",
+                                     "import", "tui", "report"])
 def test_help_at_80_columns(command: str, monkeypatch) -> None:
     monkeypatch.setenv("COLUMNS", str(WIDTH))
     p = run_cmd(compdiag_args(*([command] if command else []), "--help"),
