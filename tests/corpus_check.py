@@ -19,6 +19,8 @@ from typing import Any
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 TIMEOUT = int(os.environ.get("COMPDIAG_CORPUS_TIMEOUT", "300"))
+# Kinds whose case ends the program with an exception (a non-zero exit).
+ENDS_IN_EXCEPTION = ("failure", "program")
 
 
 def _release(version: str) -> tuple[int, ...]:
@@ -40,8 +42,9 @@ def load_sidecar(path: Path, torch_version: str | None = None) -> dict[str, Any]
 
 
 def run_case(name: str, workdir: Path, cache_dir: Path, run_args: list[str] | None = None,
-             python: str = sys.executable) -> dict[str, Any]:
-    """Run one corpus script under capture, then explain it; both as the CLI would."""
+             python: str = sys.executable, folder: Path = CORPUS) -> dict[str, Any]:
+    """Run one corpus script (of `folder`) under capture, then explain it; both as the CLI
+    would."""
     store = workdir / (name.replace("/", "_") + ".db")
     # One compile thread: no worker pool to spawn per script on a 2-core machine.
     env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(cache_dir), PYTHONUNBUFFERED="1",
@@ -49,7 +52,7 @@ def run_case(name: str, workdir: Path, cache_dir: Path, run_args: list[str] | No
     env.pop("TORCH_LOGS", None)
     env.pop("TORCH_TRACE", None)
     run = subprocess.run([python, "-m", "compdiag", "run", "--store", str(store),
-                          *(run_args or []), str(CORPUS / f"{name}.py")], cwd=workdir, env=env,
+                          *(run_args or []), str(folder / f"{name}.py")], cwd=workdir, env=env,
                          capture_output=True, text=True, timeout=TIMEOUT)
     exp = subprocess.run([python, "-m", "compdiag", "explain", "--store", str(store),
                           "--json"], cwd=workdir, env=env, capture_output=True, text=True,
@@ -59,7 +62,8 @@ def run_case(name: str, workdir: Path, cache_dir: Path, run_args: list[str] | No
             exp.returncode, "explain_stderr": exp.stderr[-3000:], "doc": doc}
 
 
-def top_problems(diag: dict[str, Any], spec: dict[str, Any]) -> list[str]:
+def top_problems(diag: dict[str, Any], spec: dict[str, Any], folder: str = "corpus"
+                 ) -> list[str]:
     """Why the top diagnosis does not match the sidecar (empty: it matches)."""
     problems = []
     if diag["kind"] != spec["kind"]:
@@ -74,8 +78,8 @@ def top_problems(diag: dict[str, Any], spec: dict[str, Any]) -> list[str]:
     if spec.get("fix") and spec["fix"].lower() not in (diag.get("fix") or "").lower():
         problems.append(f"fix lacks {spec['fix']!r}: {diag.get('fix')!r}")
     uf = diag.get("user_frame") or {}
-    if not (uf.get("filename") or "").endswith("corpus/" + spec["script"]):
-        problems.append(f"user file {uf.get('filename')!r} is not corpus/{spec['script']}")
+    if not (uf.get("filename") or "").endswith(f"{folder}/" + spec["script"]):
+        problems.append(f"user file {uf.get('filename')!r} is not {folder}/{spec['script']}")
     if uf.get("lineno") != spec["lineno"]:
         problems.append(f"user line {uf.get('lineno')} != {spec['lineno']}")
     if not uf.get("line"):
@@ -83,17 +87,18 @@ def top_problems(diag: dict[str, Any], spec: dict[str, Any]) -> list[str]:
     return problems
 
 
-def case_problems(result: dict[str, Any], spec: dict[str, Any]) -> list[str]:
+def case_problems(result: dict[str, Any], spec: dict[str, Any], folder: str = "corpus"
+                  ) -> list[str]:
     """Everything wrong with one case's run: explain failed, nothing diagnosed, the top
-    diagnosis is not the sidecar's, or the exit status is not the program's (a failure case
-    exits non-zero, the others zero)."""
+    diagnosis is not the sidecar's, or the exit status is not the program's (a failure or
+    program case exits non-zero, the others zero)."""
     if result["explain_rc"] != 0 or result["doc"] is None:
         return [f"explain failed: {result['explain_stderr'][-500:]}"]
     if not result["doc"]["diagnoses"]:
         return [f"no diagnosis; run stderr: {result['run_stderr'][-500:]}"]
-    problems = top_problems(result["doc"]["diagnoses"][0], spec)
-    if spec["kind"] == "failure" and result["run_rc"] == 0:
-        problems.append("the run exited 0, a failure case must not")
-    if spec["kind"] != "failure" and result["run_rc"] != 0:
+    problems = top_problems(result["doc"]["diagnoses"][0], spec, folder)
+    if spec["kind"] in ENDS_IN_EXCEPTION and result["run_rc"] == 0:
+        problems.append(f"the run exited 0, a {spec['kind']} case must not")
+    if spec["kind"] not in ENDS_IN_EXCEPTION and result["run_rc"] != 0:
         problems.append(f"the run exited {result['run_rc']}: {result['run_stderr'][-500:]}")
     return problems

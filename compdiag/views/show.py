@@ -28,7 +28,8 @@ def run_summary(reader: Reader, run: dict[str, Any]) -> dict[str, Any]:
             "exit_code": run["exit_code"], "status": run["status"],
             "torch_version": run["torch_version"], "device": run["device"],
             "started_at": run["started_at"], "wall_s": wall,
-            "warnings": reader.warnings(run["id"])}
+            "warnings": reader.warnings(run["id"]),
+            **{k: run.get(k) for k in ("job", "rank", "world_size", "local_rank")}}
 
 
 def runs_document(reader: Reader) -> dict[str, Any]:
@@ -94,8 +95,15 @@ def print_runs(reader: Reader, console: Console) -> None:
             Col("compiles", justify="right"), Col("breaks", 90, "right"),
             Col("recompiles", 80, "right"), Col("failures", 95, "right"),
             Col("kernels", 50, "right"), Col("source", 40), Col("argv", shrink=True, min_width=14))
+    from compdiag.views.job import job_rows
+
     rows = []
-    for run in reader.runs():
+    for run in job_rows(reader, reader.runs()):
+        if run.get("job_line"):  # a torchrun job, one row: per-rank values comma-separated
+            ids, source, status, exits, *counts, argv = run["job_line"]
+            rows.append([ids, status, exits.replace("None", "-"), *counts, source,
+                         lambda width, text=argv: text])
+            continue
         c = reader.counts(run["id"])
         rows.append([run["id"], run["status"], _dash(run["exit_code"]), c["compiles"],
                      c["graph_breaks"], c["recompiles"], c["failures"], c["kernels"],

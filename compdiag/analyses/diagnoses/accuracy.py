@@ -15,7 +15,7 @@ from typing import Any
 from compdiag.analyses.diagnoses.failures import commands
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
-from compdiag.analyses.ranking import BANDS
+from compdiag.analyses.ranking import score
 
 KIND = "accuracy"
 
@@ -93,8 +93,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
             KIND, stage="accuracy", compile_id=cid, reason=reason,
             user_frame=ctx.user_frame(nf, cid=cid), explanation=explanation,
             fix=accuracy_fix(ctx.run_id, ctx.argv, bugs),
-            score=BANDS[KIND] + min(float(worst.get("max_rel") or 0), 50) - (100 if nondet
-                                                                                 else 0),
+            score=score(KIND, float(worst.get("max_rel") or 0),
+                        *(("nondeterministic",) if nondet else ())),
             count=len(rows),
             details=AccuracyDetails(output=worst.get("output"), max_abs=worst.get("max_abs"),
                                     max_rel=worst.get("max_rel"), injected_bugs=bugs,
@@ -129,6 +129,6 @@ def injected(ctx: Any) -> list[Diagnosis]:
                         "compile with it on returns wrong numbers. Found in the compile's "
                         "inductor_config, not by comparing outputs.",
             fix=f"Unset it: `torch._inductor.config.{key} = None`.",
-            score=BANDS[KIND] - 1, compile_ids=tuple(cids),
+            score=score(KIND, 0, "configured_only"), compile_ids=tuple(cids),
             details=InjectorDetails(config=key, value=value)))
     return out
