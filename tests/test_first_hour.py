@@ -442,7 +442,8 @@ def test_explain_header_says_what_was_folded(tmp_path: Path) -> None:
     assert [d["kind"] for d in doc["diagnoses"]] == ["graph_break", "recompile"]
     assert doc["folded"][0]["kind"] == "failure" and doc["folded"][0]["into"] == "graph_break"
     text = " ".join(_render(print_explain, doc).split())
-    assert "4 compiles; 2 diagnoses below: 1 graph break, 1 recompile" in text
+    assert ("4 compiles; 1 problem below: 1 graph break; 1 for information (nothing to fix): "
+            "1 recompile") in text
     assert "2 graph breaks recorded at 1 place" in text
     assert "2 recompile reasons recorded, diagnosed as 1 recompile" in text
     assert "1 failure folded into the graph break diagnosis" in text

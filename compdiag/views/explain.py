@@ -60,10 +60,19 @@ def header_lines(doc: dict[str, Any]) -> list[str]:
     by_kind: dict[str, list[dict[str, Any]]] = {}
     for d in diags:
         by_kind.setdefault(d["kind"], []).append(d)
-    listed = ", ".join(_kind_count(len(ds), k) for k, ds in by_kind.items())
+
+    def listed(ds: list[dict[str, Any]]) -> str:
+        kinds: dict[str, int] = {}
+        for d in ds:
+            kinds[d["kind"]] = kinds.get(d["kind"], 0) + 1
+        return ", ".join(_kind_count(n, k) for k, n in kinds.items())
+    problems = [d for d in diags if d.get("severity") != "info"]
+    info = [d for d in diags if d.get("severity") == "info"]
     lines.append(f"{plural(c.get('compiles', 0), 'compile')}; "
-                 f"{plural(len(diags), 'diagnosis', 'diagnoses')}"
-                 + (f" below: {listed}" if listed else ""))
+                 f"{plural(len(problems), 'problem')}"
+                 + (f" below: {listed(problems)}" if problems else "")
+                 + (f"; {len(info)} for information (nothing to fix): {listed(info)}"
+                    if info else ""))
     notes = []
     gb, gb_panels = c.get("graph_breaks", 0), by_kind.get("graph_break", [])
     if gb > len(gb_panels) and gb_panels:
