@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from cdtest import base_env, run_cmd
+from json_doc import assert_documented
 
 SCRIPTS = Path(__file__).parent / "minify_scripts"
 KINDS = ("compile_error", "runtime_error", "accuracy", "custom_op_no_fake")
@@ -84,6 +85,7 @@ def _check(r: dict, kind: str, exc_type: str, op: str, error: str,
     doc = r["doc"]
     assert set(doc) >= {"schema_version", "failure", "input_nodes", "output_nodes", "queries",
                         "ops", "repro", "repro_check", "repro_lines"}
+    assert_documented(doc, "minify")  # docs/json.md's keys
     assert doc["failure"]["kind"] == kind
     assert doc["failure"]["exc_type"] == exc_type
     assert len(doc["ops"]) == 1 and doc["ops"][0].endswith(op), doc

@@ -10,6 +10,11 @@ from pathlib import Path
 from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
 
 HELP = "shrink a failing graph to a 1-minimal standalone repro"
+DESCRIPTION = ("Take the failing graph and inputs a run kept, and shrink it until removing any "
+               "one node makes the failure go away; write a standalone repro.py (plain python, "
+               "torch only) that exits 1 while the bug is present and 0 once it is fixed.")
+EXAMPLES = (("compdiag minify", "the latest run's last failing graph, to ./repro.py"),
+            ("compdiag minify 3 --graph 0/1 -o bug.py", "one graph of run 3, to bug.py"))
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -24,7 +29,7 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="stop reducing after N predicate evaluations")
     p.add_argument("--isolate", action="store_true",
                    help="run every query in a child process (automatic for crashes)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.set_defaults(func=cmd_minify)
 
 
