@@ -64,3 +64,15 @@ def killed(session: Session, launched: dict[str, Launch]) -> Proc:
 def hook_fault(session: Session, launched: dict[str, Launch]) -> Proc:
     """tests/scripts/gb_eager.py with a fault injected into compdiag's graph-break parser."""
     return _finished(session, launched["hook_fault"])
+
+
+@pytest.fixture(scope="session")
+def demo_store(tmp_path_factory: pytest.TempPathFactory):
+    """The TUI's hand-built demo store (no torch): two runs with every kind of fact, raw perf
+    samples and a filed perf report comparing two modes. Copy it before writing to it."""
+    from compdiag_tui.demo_store import USER_SOURCE, build_demo_store
+
+    root = tmp_path_factory.mktemp("demo")
+    (root / "model.py").write_text(USER_SOURCE)
+    return build_demo_store(root / "demo.db", compiles=14, runs=2, cwd=str(root), perf=True,
+                            perf_report=True)

@@ -25,6 +25,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from json_doc import assert_documented
+
 from compdiag.bisect.search import (CROSSREF, DECOMP, Evidence, Probe, Search, Subsystem,
                                     load_backends, parse_backends)
 
@@ -211,6 +213,7 @@ def test_cli_finds_the_application_and_its_replay_pair_reproduces_it(tmp_path: P
     doc = json.loads(p.stdout)
     assert {"schema_version", "backend", "subsystem", "application", "debug_info", "steps",
             "replay"} <= set(doc)
+    assert_documented(doc, "bisect")  # docs/json.md's keys
     assert (doc["backend"], doc["subsystem"], doc["application"], doc["debug_info"]) == \
         ("inductor", "lowerings", 4, "lowerings-4")
     assert doc["culprit"] == {"compile_id": "0/0", "graph": "forward",

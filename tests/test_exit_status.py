@@ -12,6 +12,7 @@ import pytest
 
 from cdtest import SCRIPTS, Session, base_env, run_cmd
 
+# compdiag run's own options among them: after SCRIPT they need a `--` first (else refused).
 TRICKY_ARGS = ["a b", "-m", "x", "--store", "y.db", "--mode", "max-autotune", "ünï ✓", "--"]
 
 
@@ -94,7 +95,7 @@ def test_script_sees_plain_python_world(session: Session, tmp_path: Path) -> Non
     shutil.copy(SCRIPTS / "probe.py", sub / "probe.py")
     stdin = "line one\nlíne two ✓\n"
     env = dict(session.env(), PROBE_EXIT="5")
-    p = session.run("sub/probe.py", *TRICKY_ARGS, cwd=tmp_path, stdin=stdin, env=env)
+    p = session.run("sub/probe.py", "--", *TRICKY_ARGS, cwd=tmp_path, stdin=stdin, env=env)
     plain = _plain(["sub/probe.py", *TRICKY_ARGS], cwd=tmp_path, stdin=stdin,
                    env=dict(base_env(), PROBE_EXIT="5"))
     assert plain.returncode == 5
@@ -108,10 +109,11 @@ def test_script_sees_plain_python_world(session: Session, tmp_path: Path) -> Non
 
 
 def test_run_module(session: Session, tmp_path: Path) -> None:
-    """`compdiag run -m MODULE ARGS` is `python -m MODULE ARGS`, args after MODULE untouched."""
+    """`compdiag run -m MODULE -- ARGS` is `python -m MODULE ARGS`, args after -- untouched."""
     shutil.copy(SCRIPTS / "probe.py", tmp_path / "probemod.py")
     args = ["-m", "probemod", *TRICKY_ARGS]
-    p = session.compdiag("run", "--store", session.store, *args, cwd=tmp_path, stdin="in\n")
+    p = session.compdiag("run", "--store", session.store, "-m", "probemod", "--", *TRICKY_ARGS,
+                         cwd=tmp_path, stdin="in\n")
     plain = _plain(args, cwd=tmp_path, stdin="in\n")
     assert plain.returncode == 0 and p.returncode == 0, p.stderr[-2000:]
     got, want = json.loads(p.stdout), json.loads(plain.stdout)

@@ -35,6 +35,7 @@ class CompdiagApp(App[int]):
         # The run screen shows `p` in its footer when the run has a perf report; this one
         # answers everywhere else (and says so when there is none).
         Binding("p", "perf", "Perf report", show=False),
+        Binding("question_mark", "help", "Help", key_display="?"),
     ]
 
     def __init__(self, store: Path | str, run_id: int | None = None, *,
@@ -185,6 +186,11 @@ class CompdiagApp(App[int]):
         if run_id is None:
             return
         self.copy_text(self.model.bisect_command(run_id), "bisect")
+
+    def action_help(self) -> None:
+        """Keys, compile ids and resume functions (screens/_help.py)."""
+        if not isinstance(self.screen, screens.HelpScreen):
+            self.push_screen(screens.HelpScreen())
 
     def action_perf(self) -> None:
         run_id = self.current_run_id()

@@ -24,6 +24,7 @@ class CompdiagCommands(Provider):
         yield ("Perf report", "eager vs compiled per graph, what limits it, modes (p)",
                app.action_perf)
         yield ("Runs list", "every run in the store", app.action_runs)
+        yield ("Help", "keys, compile ids (0/0_1), resume functions (?)", app.action_help)
         for run in app.model.runs():
             yield (f"Open run {run['id']}", " ".join(run.get("argv") or [])[:60],
                    partial(app.open_run, run["id"]))

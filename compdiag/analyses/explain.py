@@ -60,12 +60,25 @@ def collect(ctx: RunContext) -> list[Diagnosis]:
 
 
 def fold(diagnoses: list[Diagnosis], ctx: RunContext) -> list[Diagnosis]:
+    return folded(diagnoses, ctx)[0]
+
+
+def folded(diagnoses: list[Diagnosis], ctx: RunContext
+           ) -> tuple[list[Diagnosis], list[tuple[Diagnosis, Fold]]]:
+    """(the diagnoses kept, [(a diagnosis dropped, the fold that dropped it)]): what was
+    folded is said, not hidden (explain's header counts must add up)."""
     by_kind: dict[str, list[Diagnosis]] = {}
     for d in diagnoses:
         by_kind.setdefault(d.kind, []).append(d)
-    return [d for d in diagnoses
-            if not any(f.drop == d.kind and f.when(d, by_kind.get(f.into, []), ctx)
-                       for f in FOLDS)]
+    kept, dropped = [], []
+    for d in diagnoses:
+        why = next((f for f in FOLDS
+                    if f.drop == d.kind and f.when(d, by_kind.get(f.into, []), ctx)), None)
+        if why is None:
+            kept.append(d)
+        else:
+            dropped.append((d, why))
+    return kept, dropped
 
 
 def rank(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
@@ -76,8 +89,15 @@ def rank(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
 
 def explain(reader: Reader, run_id: int) -> list[Diagnosis]:
     """All diagnoses of one run, most important first."""
+    return explain_folded(reader, run_id)[0]
+
+
+def explain_folded(reader: Reader, run_id: int
+                   ) -> tuple[list[Diagnosis], list[tuple[Diagnosis, Fold]]]:
+    """explain(), and the diagnoses folded into others on the way (with the fold's reason)."""
     ctx = RunContext(reader, run_id)
-    return rank(fold(collect(ctx), ctx))
+    kept, dropped = folded(collect(ctx), ctx)
+    return rank(kept), dropped
 
 
 def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ...]]]:

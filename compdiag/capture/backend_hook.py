@@ -17,6 +17,19 @@ def copy_graph(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
     return torch.fx.GraphModule(gm, copy.deepcopy(gm.graph))
 
 
+def _innermost(compiled: Any) -> Any:
+    """What torch itself would wrap: Dynamo puts the backend's callable in one
+    `torch._dynamo.disable` layer after unwrapping any it already has (innermost_fn). A
+    wrapper of ours in between would keep the inner layer too, and the user's traceback
+    would show torch's `_fn` frame twice where plain python shows it once."""
+    try:
+        from torch._dynamo.eval_frame import innermost_fn
+
+        return innermost_fn(compiled)
+    except Exception:  # noqa: BLE001 - another torch: wrap what the backend returned
+        return compiled
+
+
 def hook_backend_call(active: Callable[[], bool],
                       wrap: Callable[[Any, Callable[..., Any], Any], Any], *,
                       keep: Callable[[torch.fx.GraphModule], Any] = copy_graph,
@@ -51,7 +64,7 @@ def hook_backend_call(active: Callable[[], bool],
                 except Exception:  # noqa: BLE001, S110 - the user's exception is the one to see
                     pass
             raise
-        return wrap(kept, compiled, self.compiler_fn)
+        return wrap(kept, _innermost(compiled), self.compiler_fn)
 
     OutputGraph.call_user_compiler = call_user_compiler
 

@@ -96,16 +96,51 @@ def _finish(capture) -> None:
         pass
 
 
+_COMPDIAG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _ours(tb: TracebackType) -> bool:
+    """A frame plain python would not have: compdiag's own (the child, the wrappers around
+    the backend and the compiled graphs)."""
+    return tb.tb_frame.f_code.co_filename.startswith(_COMPDIAG_DIR)
+
+
 def _user_traceback(tb: TracebackType | None) -> TracebackType | None:
-    """Drop compdiag's and runpy's own frames so the traceback reads as plain python's."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    """The traceback plain python would show: runpy's leading frames and every compdiag frame
+    dropped, wherever it sits (`coverage run` strips its own leading frames the same way; the
+    wrappers compdiag puts around the backend and each compiled graph sit in the middle)."""
+    while tb is not None and (_ours(tb) or tb.tb_frame.f_code.co_filename.endswith("runpy.py")
+                              or tb.tb_frame.f_code.co_filename.startswith("<frozen runpy")):
+        tb = tb.tb_next
+    kept = []
     while tb is not None:
-        fname = tb.tb_frame.f_code.co_filename
-        if fname.startswith(here) or fname.endswith("runpy.py") or fname.startswith("<frozen runpy"):
-            tb = tb.tb_next
-        else:
-            break
-    return tb
+        if not _ours(tb):
+            kept.append(tb)
+        tb = tb.tb_next
+    for a, b in zip(kept, kept[1:]):
+        a.tb_next = b
+    if kept:
+        kept[-1].tb_next = None
+    return kept[0] if kept else None
+
+
+def _strip_compdiag_frames(exc: BaseException) -> None:
+    """_user_traceback on the exception and on every exception chained to it (cause, context,
+    the members of an exception group), each once."""
+    seen: set[int] = set()
+    todo = [exc]
+    while todo:
+        e = todo.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        try:
+            e.__traceback__ = _user_traceback(e.__traceback__)
+        except (TypeError, ValueError):  # noqa: PERF203 - an odd exception keeps its own
+            pass
+        todo.extend(x for x in (e.__cause__, e.__context__) if x is not None)
+        todo.extend(x for x in getattr(e, "exceptions", None) or ()
+                    if isinstance(x, BaseException))
 
 
 def _run_script(target: str) -> None:
@@ -154,7 +189,8 @@ def main(argv: list[str]) -> None:
     except BaseException as exc:  # noqa: BLE001 - report like python, record, exit 1
         if capture is not None:
             capture.guarded("exception", record_escaped_exception, capture.ing, exc)
-        traceback.print_exception(type(exc), exc, _user_traceback(exc.__traceback__))
+        _strip_compdiag_frames(exc)
+        traceback.print_exception(type(exc), exc, exc.__traceback__)
         sys.stderr.flush()
         sys.exit(1)
 

@@ -40,6 +40,7 @@ import torch
 import torch.fx
 
 from compdiag.capture.accuracy import _preserved_state
+from compdiag.capture.progress import emit
 
 ENV = "COMPDIAG_PERF"
 
@@ -304,12 +305,14 @@ class PerfTimer:
                 return compiled(*args)
             timing.measured = True
             timer._active = True
+            emit("timing", compile_id=cid, budget_s=timer.settings.budget_s)
             try:
                 timer._measure(gm, compiled, list(args), timing)
             except Exception as exc:  # noqa: BLE001 - a timing fault is not the user's
                 timing.error = f"{type(exc).__name__}: {exc}"[:500]
             finally:
                 timer._active = False
+                emit("timed", compile_id=cid, samples=len(timing.compiled_s))
             _send(timer.sink, timing)
             return compiled(*args)
 

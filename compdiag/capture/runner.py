@@ -12,14 +12,16 @@ from pathlib import Path
 
 from compdiag.capture import ranks
 from compdiag.capture.child import ENV_RUN, ENV_STORE
+from compdiag.formats.words import plural
 from compdiag.ingest.reindex import ensure_current
 from compdiag.store.writer import Writer
 
 
 def run_program(store: Path, target: list[str], *, module: bool = False,
                 mode: str | None = None, extra_env: dict[str, str] | None = None,
-                quiet: bool = False) -> tuple[int, int]:
-    """Run TARGET under capture; returns (exit status, run id)."""
+                quiet: bool = False, pass_fds: tuple[int, ...] = ()) -> tuple[int, int]:
+    """Run TARGET under capture; returns (exit status, run id). `pass_fds` stay open in the
+    child (compdiag perf's progress channel)."""
     store = store.resolve()
     ensure_current(store, lambda line: print(line, file=sys.stderr))
     writer = Writer(store)
@@ -34,7 +36,7 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
     env.update(extra_env or {})
     cmd = [sys.executable, "-m", "compdiag.capture.child", *argv]
     started = time.time()
-    proc = subprocess.Popen(cmd, env=env)
+    proc = subprocess.Popen(cmd, env=env, pass_fds=pass_fds)
     writer.update_run(run_id, pid=proc.pid)
     writer.flush()
     old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)  # the child gets Ctrl-C itself
@@ -107,10 +109,12 @@ def _summary(store: Path, run_id: int, wall: float) -> None:
         with Reader(store) as r:
             c = r.counts(run_id)
             warns = r.warnings(run_id)
-        line = (f"compdiag: {c['compiles']} compiles, {c['graph_breaks']} graph breaks, "
-                f"{c['recompiles']} recompiles, {c['failures']} failures, {c['kernels']} kernels,"
-                f" {c['cudagraph_skips']} cudagraph skips, {len(warns)} warnings"
-                f" | run {run_id} in {_short(store)} ({wall:.1f}s)")
+        counts = ", ".join(plural(n, word) for n, word in (
+            (c["compiles"], "compile"), (c["graph_breaks"], "graph break"),
+            (c["recompiles"], "recompile"), (c["failures"], "failure"),
+            (c["kernels"], "kernel"), (c["cudagraph_skips"], "cudagraph skip"),
+            (len(warns), "warning")))
+        line = f"compdiag: {counts} | run {run_id} in {_short(store)} ({wall:.1f}s)"
         print(line, file=sys.stderr)
     except Exception as exc:  # noqa: BLE001 - the summary must not change the exit status
         print(f"compdiag: run {run_id} stored in {store} (summary unavailable: {exc})",

@@ -1,5 +1,6 @@
-"""What every command shares: the `--store DB` argument and its default, one JSON document on
-stdout, and CLIError, the one-line error the cli prints before exiting 2."""
+"""What every command shares: the `--store DB` argument and its default, SCRIPT and its argv,
+one JSON document on stdout, and CLIError, the one-line error the cli prints before exiting 2
+(or the status plain python would give)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,91 @@ EXIT_USAGE = 2
 
 
 class CLIError(Exception):
-    """A one-line error for the user."""
+    """A one-line error for the user; `code` is the exit status (2, or what plain python exits
+    with for the same mistake: 1 for a syntax error or a missing module)."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+LATE_OPTIONS = "put compdiag's options before SCRIPT, or use -- to pass them to the script"
+
+
+def add_script_args(p: argparse.ArgumentParser, metavar: str = "SCRIPT",
+                    help: str = "the script to run", *, optional: bool = False) -> None:
+    """SCRIPT (or RUN) and the script's own argv after it, as with `coverage run`
+    (`optional`: SCRIPT may be missing, as with `run -m MODULE`)."""
+    p.add_argument("target", metavar=metavar, help=help, nargs="?" if optional else None)
+    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
+                   help="the script's own arguments (a first -- is dropped: what follows "
+                        "goes to the script as it is)")
+    p.set_defaults(script_parser=p)
+
+
+def script_argv(args: argparse.Namespace, after: str = "SCRIPT") -> list[str]:
+    """The script's argv after SCRIPT: a leading `--` dropped; refused in one line when it
+    holds an option of this subcommand and no `--` separates them (`compdiag check s.py
+    --junit x.xml` would otherwise hand --junit to the script and write no x.xml)."""
+    words = list(args.args)
+    if words[:1] == ["--"]:
+        return words[1:]
+    late = late_option(args.script_parser, words)
+    if late is not None:
+        raise CLIError(f"{late} after {after} would go to the script: {LATE_OPTIONS}")
+    return words
+
+
+def check_program(target: str, *, module: bool = False) -> None:
+    """Refuse in one line, before any run is recorded or torch imported, a program that would
+    not start (missing file, syntax error, missing -m module), with python's exit status."""
+    from compdiag.capture.preflight import WontStart, check_module, check_script
+
+    try:
+        check_module(target) if module else check_script(target)
+    except WontStart as exc:
+        if exc.python_says:  # as plain python prints it (file, line, caret), then our line
+            sys.stderr.write(exc.python_says)
+        raise CLIError(str(exc), code=exc.code) from None
+
+
+def late_option(parser: argparse.ArgumentParser, words: list[str]) -> str | None:
+    """The first of `words` (before any `--`) that is one of `parser`'s own options."""
+    options = set(parser._option_string_actions)
+    for w in words:
+        if w == "--":
+            return None
+        if w in options or (w.startswith("--") and w.split("=", 1)[0] in options):
+            return w.split("=", 1)[0]
+    return None
+
+
+def options_after_run(args: argparse.Namespace) -> None:
+    """`compdiag perf RUN --json`: with a stored RUN there is no script to own the words after
+    it, so they are this subcommand's options (parsed into `args`; anything else is refused)."""
+    words = list(args.args)
+    if not words:
+        return
+    late = argparse.ArgumentParser(prog=args.script_parser.prog, add_help=False)
+    defaults = {}
+    for action in args.script_parser._actions:
+        if action.option_strings and not isinstance(action, argparse._HelpAction):
+            late._add_action(action)
+            defaults[action.dest] = action.default
+    ns, rest = late.parse_known_args(words[1:] if words[0] == "--" else words)
+    if rest:
+        raise CLIError(f"unrecognized arguments after RUN: {' '.join(rest)} (ARGS go with a "
+                       "SCRIPT, not with a stored RUN)")
+    for key, value in vars(ns).items():
+        if value != defaults.get(key):
+            setattr(args, key, value)
+    args.args = []
 
 
 def add_store_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", type=Path, default=None, metavar="DB",
-                   help="the SQLite log store (default ./.compdiag/compdiag.db)")
+                   help="the SQLite log store (default ./.compdiag/compdiag.db, or "
+                        "$COMPDIAG_STORE)")
 
 
 def add_job_arg(p: argparse.ArgumentParser) -> None:

@@ -18,6 +18,12 @@ from pathlib import Path
 from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
 
 HELP = "find the backend, compiler subsystem and n-th application that breaks a program"
+DESCRIPTION = ("Find the backend, compiler subsystem and the n-th application of a pass at "
+               "fault, by re-running a command (exit 0 when good, as `git bisect run`) with "
+               "parts of the compiler turned off; or re-run a captured RUN, bad when it fails "
+               "as it did. compdiag's options go before --; the command follows it.")
+EXAMPLES = (("compdiag bisect -- python train.py --steps 2", "bisect a command"),
+            ("compdiag bisect --json 3", "re-run captured run 3 as the oracle, JSON out"))
 
 
 def register(p: argparse.ArgumentParser) -> None:

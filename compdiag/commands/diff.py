@@ -9,6 +9,10 @@ from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_
 
 HELP = ("what two runs did differently: compiles, breaks, recompiles, failures, kernels, CUDA "
         "graphs, autotuning winners, accuracy")
+DESCRIPTION = ("What two runs of a program did differently: compiles, graph breaks, recompiles, "
+               "failures, kernels, CUDA graphs, autotuning winners and accuracy, side by side.")
+EXAMPLES = (("compdiag diff 1 2", "run 1 against run 2"),
+            ("compdiag diff 4 latest --json", "run 4 against the latest, as JSON"))
 
 
 def cmd_diff(args: argparse.Namespace) -> int:

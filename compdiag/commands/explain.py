@@ -8,6 +8,12 @@ import argparse
 from compdiag.commands._common import add_job_arg, CLIError, add_store_arg, emit_json, store_path
 
 HELP = "ranked diagnoses with the user's line and the fix"
+DESCRIPTION = ("The run's problems, most important first: graph breaks, recompiles, failures, "
+               "accuracy mismatches, CUDA-graph skips, missed fusions and perf hints, each at "
+               "your own line with torch's explanation and a concrete fix. Repeats of one "
+               "problem are folded into one diagnosis (×N).")
+EXAMPLES = (("compdiag explain", "the latest run's diagnoses"),
+            ("compdiag explain 3 --json", "run 3's diagnoses as JSON (keys in docs/json.md)"))
 
 
 def register(p: argparse.ArgumentParser) -> None:

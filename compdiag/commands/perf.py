@@ -9,14 +9,23 @@ under each run it covers (table perf_reports) for the TUI."""
 from __future__ import annotations
 
 import argparse
+import os
 import sqlite3
 import sys
 from pathlib import Path
 from typing import Callable
 
-from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
+from compdiag.commands._common import (CLIError, add_script_args, add_store_arg, check_program,
+                                       emit_json, options_after_run, script_argv, store_path)
 
 HELP = "eager vs compiled time per graph, what limits the speed-up, which compile mode wins"
+DESCRIPTION = ("Run SCRIPT under capture with every compiled graph timed against eager (paired "
+               "samples, a 95% interval), once per --modes mode in its own process; or re-read "
+               "a stored RUN. Says what limits the speed-up and which mode wins. Options go "
+               "before SCRIPT; after a RUN they may follow it.")
+EXAMPLES = (("compdiag perf --modes default,max-autotune bench.py --batch 32",
+             "compare two modes; bench.py gets --batch 32"),
+            ("compdiag perf latest --json", "the latest timed run's report as JSON"))
 MODES = ("default", "reduce-overhead", "max-autotune")
 
 
@@ -44,8 +53,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--try-settings", default=None, metavar="S1,S2",
                    help="with --try (implied), only these of the settings the limiters name: "
                         "tf32, reduce-overhead, max-autotune, dynamic, capture_scalar_outputs")
-    p.add_argument("target", metavar="SCRIPT|RUN")
-    p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
+    add_script_args(p, "SCRIPT|RUN", "the script to time, or a stored run id ('latest')")
     p.set_defaults(func=cmd_perf)
 
 
@@ -65,14 +73,20 @@ def cmd_perf(args: argparse.Namespace) -> int:
     from compdiag.store.reader import Reader
     from compdiag.store.schema import StoreError
 
+    target = args.target
+    is_script = Path(target).is_file()
+    argv: list[str] = []
+    if is_script:
+        argv = script_argv(args)
+        check_program(target)
+    else:
+        options_after_run(args)  # `compdiag perf RUN --json`
     store = store_path(args)
     modes = _modes(args.modes)
     if args.budget is not None and not (0 < args.budget <= 600):
         raise CLIError("--budget must be between 0 and 600 seconds")
     if args.reps is not None and not (5 <= args.reps <= 10_000):
         raise CLIError("--reps must be between 5 and 10000 (fewer samples give no speed-up)")
-    target = args.target
-    is_script = Path(target).is_file()
     if not is_script:
         if target.endswith(".py"):
             raise CLIError(f"can't open file {target!r}: no such file")
@@ -80,8 +94,6 @@ def cmd_perf(args: argparse.Namespace) -> int:
             raise CLIError(f"{target!r} is neither a script nor a run id")
         if modes:
             raise CLIError("--modes runs a SCRIPT under each mode; a stored RUN has one mode")
-        if args.args:
-            raise CLIError("ARGS go with a SCRIPT, not with a stored RUN")
         if args.keep_caches:
             raise CLIError("--keep-caches goes with a SCRIPT: a stored RUN compiles nothing")
         if args.repeat is not None:
@@ -109,10 +121,16 @@ def cmd_perf(args: argparse.Namespace) -> int:
                            "would hide the compile time)")
     exit_code = 0
     if is_script:
-        runs = run_modes(store, [target, *args.args], modes, budget=args.budget, reps=args.reps,
-                         repeat=args.repeat, keep_caches=args.keep_caches,
-                         json_stdout=bool(args.json),
-                         announce=None if args.json else _announce([target, *args.args]))
+        from rich.console import Console
+
+        from compdiag.views.perf import ProgressView
+
+        with ProgressView(Console(stderr=True)) as view:
+            runs = run_modes(store, [target, *argv], modes, budget=args.budget,
+                             reps=args.reps, repeat=args.repeat, keep_caches=args.keep_caches,
+                             json_stdout=bool(args.json),
+                             announce=None if args.json else _announce([target, *argv]),
+                             progress=view)
         exit_code = next((c for _, _, c in runs if c), 0)
     else:
         with Reader(store) as reader:
@@ -124,7 +142,7 @@ def cmd_perf(args: argparse.Namespace) -> int:
     compare = len({mode for mode, _, _ in runs}) > 1 or (modes is not None and len(modes) > 1)
     doc = build_document(store, runs, compare=compare)
     if args.try_fixes:
-        doc["tried"] = _try(store, doc, is_script, [target, *args.args], args)
+        doc["tried"] = _try(store, doc, is_script, [target, *argv], args)
     try:
         file_report(store, doc)
     except (StoreError, OSError, sqlite3.Error) as exc:  # a read-only store still reports
@@ -138,7 +156,7 @@ def cmd_perf(args: argparse.Namespace) -> int:
         from compdiag.views.perf import print_document
 
         console = Console()
-        if not console.is_terminal:
+        if not console.is_terminal and "COLUMNS" not in os.environ:
             console = Console(width=120)  # piped: no terminal width to fit, keep rows whole
         print_document(doc, console)
     return exit_code

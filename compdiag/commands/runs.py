@@ -7,11 +7,14 @@ import argparse
 from compdiag.commands._common import add_store_arg, emit_json, store_path
 
 HELP = "list the runs in the store"
+DESCRIPTION = "Every run in the store, newest last: its status, exit status, counts and argv."
+EXAMPLES = (("compdiag runs", "the runs in ./.compdiag/compdiag.db"),
+            ("compdiag runs --store ci.db --json", "as one JSON document (keys in docs/json.md)"))
 
 
 def register(p: argparse.ArgumentParser) -> None:
     add_store_arg(p)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.set_defaults(func=cmd_runs)
 
 

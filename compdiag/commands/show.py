@@ -8,13 +8,18 @@ import argparse
 from compdiag.commands._common import add_job_arg, add_store_arg, emit_json, store_path
 
 HELP = "stages, graphs, breaks, recompiles, kernels of a run"
+DESCRIPTION = ("What one run recorded: its compiles (compile id frame/attempt, function, where, "
+               "status, time), graph breaks, recompiles, failures, kernels, CUDA graphs and "
+               "fusion decisions.")
+EXAMPLES = (("compdiag show", "the latest run"),
+            ("compdiag show 3 --json", "run 3 as one JSON document (keys in docs/json.md)"))
 
 
 def register(p: argparse.ArgumentParser) -> None:
     add_store_arg(p)
-    p.add_argument("run", nargs="?", metavar="RUN")
+    p.add_argument("run", nargs="?", metavar="RUN", help="run id (default: the latest)")
     add_job_arg(p)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
     p.set_defaults(func=cmd_show)
 
 

@@ -13,6 +13,11 @@ from compdiag.commands._common import CLIError, add_store_arg, store_path
 from compdiag.store.reader import Reader
 
 HELP = "browse runs, compile stages, graphs, kernels and diagnoses"
+DESCRIPTION = ("Browse the store in a terminal (Textual): runs, each compile's stages, graphs, "
+               "guards, kernels, perf and explain's diagnoses. Press ? inside for the keys. "
+               "--serve serves the same app to a web browser.")
+EXAMPLES = (("compdiag tui", "open the latest run"),
+            ("compdiag tui --serve --store ci.db 3", "run 3 of another store, in a browser"))
 
 
 def cmd_tui(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ and reports the rest in one line; nothing raises to the user."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import sys
 import json
@@ -17,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, TextIO
+from zlib import error as zlib_error
 
 from compdiag.ingest.ingestor import Ingestor
 from compdiag.ingest.reindex import ensure_current
@@ -34,7 +36,7 @@ class ImportError_(Exception):
 
 @dataclass
 class ImportResult:
-    run_id: int
+    run_id: int | None  # None: nothing imported, no run kept
     path: str
     records: int = 0
     skipped: int = 0
@@ -166,20 +168,85 @@ def import_trace(store: Path, path: Path, *,
         writer.close()  # no connection crosses the fork below
     n = min(len(files), workers or os.cpu_count() or 1)
     tasks = [(str(store), str(f), run_id) for f, run_id in zip(files, run_ids)]
-    if n > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+    try:
+        if n > 1:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork")) as pool:
-            results = list(pool.map(_import_task, tasks))
-    else:
-        results = [_import_task(t) for t in tasks]
+            with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork")) as pool:
+                results = list(pool.map(_import_task, tasks))
+        else:
+            results = [_import_task(t) for t in tasks]
+    except BaseException:
+        _drop_unfinished(store, run_ids)  # no begun-but-never-read run becomes the latest
+        raise
     writer = Writer(store)
     try:
-        _join_job(writer, files, results)
+        kept = [(f, r) for f, r in zip(files, results) if r.run_id is not None]
+        if kept:
+            _join_job(writer, [f for f, _ in kept], [r for _, r in kept])
     finally:
         writer.close()
     return results
+
+
+def _drop_unfinished(store: Path, run_ids: list[int]) -> None:
+    """Delete the runs of this import still marked 'importing' (interrupted, or a file that
+    failed): an import leaves whole runs or none."""
+    writer = Writer(store)
+    try:
+        for run_id in run_ids:
+            row = writer.conn.execute("SELECT status FROM runs WHERE id = ?",
+                                      (run_id,)).fetchone()
+            if row is not None and row[0] == "importing":
+                writer.delete_run(run_id)
+    finally:
+        writer.close()
+
+
+def open_log(path: Path) -> TextIO:
+    """The log as text; a gzip-compressed one (`.log.gz`, as logs are attached to issues; told
+    by its magic bytes, not its name) is decompressed as it is read."""
+    with open(path, "rb") as f:
+        magic = f.read(2)
+    if magic == b"\x1f\x8b":
+        return _Gzip(gzip.open(path, "rt", encoding="utf-8", errors="replace", newline="\n"))
+    return open(path, encoding="utf-8", errors="replace", newline="\n")
+
+
+class _Gzip:
+    """A gzip log's text, read in small pieces so that a stream cut short (a partial download)
+    loses at most the last piece: what came before it is imported, the end is counted as a
+    truncated log rather than raised."""
+
+    PIECE = 1 << 16
+
+    def __init__(self, handle: TextIO) -> None:
+        self.handle = handle
+        self.cut: str | None = None
+
+    def read(self, n: int = -1) -> str:
+        if self.cut is not None:
+            return ""
+        out: list[str] = []
+        size = 0
+        while n < 0 or size < n:
+            try:
+                piece = self.handle.read(self.PIECE if n < 0 else min(self.PIECE, n - size))
+            except (EOFError, OSError, zlib_error) as exc:
+                self.cut = str(exc) or type(exc).__name__
+                break
+            if not piece:
+                break
+            out.append(piece)
+            size += len(piece)
+        return "".join(out)
+
+    def __enter__(self) -> "_Gzip":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.handle.close()
 
 
 def _import_task(task: tuple[str, str, int]) -> ImportResult:
@@ -224,29 +291,44 @@ def _join_job(writer: Writer, files: list[Path], results: list[ImportResult]) ->
 
 def _import_file(writer: Writer, path: Path, run_id: int) -> ImportResult:
     try:
-        handle = open(path, encoding="utf-8", errors="replace", newline="\n")
+        handle = open_log(path)
     except OSError as exc:
-        raise ImportError_(f"{path}: cannot read ({exc.strerror})") from None
+        writer.delete_run(run_id)
+        raise ImportError_(f"{path}: cannot read ({exc.strerror or exc})") from None
     result = ImportResult(run_id=run_id, path=str(path))
     ing = Ingestor(writer, run_id)
     pending = 0
-    with handle:
-        for md, payload, raw_json in iter_file_records(handle, result):
-            if payload:
-                pending += len(payload)
-                if pending > _COMMIT_CHARS:
-                    writer.flush()
-                    pending = 0
-            try:
-                ing.record(md, payload, raw_json)
-                result.records += 1
-            except Exception as exc:  # noqa: BLE001 - keep importing what can be read
+    try:
+        with handle:
+            for md, payload, raw_json in iter_file_records(handle, result):
+                if payload:
+                    pending += len(payload)
+                    if pending > _COMMIT_CHARS:
+                        writer.flush()
+                        pending = 0
+                try:
+                    ing.record(md, payload, raw_json)
+                    result.records += 1
+                except Exception as exc:  # noqa: BLE001 - keep importing what can be read
+                    result.skipped += 1
+                    result.warnings.append(
+                        f"record {result.records + 1}: {type(exc).__name__}: {exc}")
+            if isinstance(handle, _Gzip) and handle.cut is not None:
+                result.truncated = True
                 result.skipped += 1
-                result.warnings.append(f"record {result.records + 1}: {type(exc).__name__}: {exc}")
-    ing.flush()
+                result.warnings.append(f"{path}: the compressed log ends early ({handle.cut})")
+        ing.flush()
+    except BaseException:
+        # Interrupted (Ctrl-C) or failed: no half run is left to become the latest one.
+        writer.delete_run(run_id)
+        raise
     if result.records == 0:
+        # Nothing was imported: no empty run that `explain` would call problem-free.
+        writer.delete_run(run_id)
+        result.run_id = None
         result.warnings.insert(0, f"{path}: no structured-trace records found "
-                                  "(is this a TORCH_TRACE log?)")
+                                  "(is this a TORCH_TRACE log?); nothing imported")
+        return result
     if result.skipped:
         result.warnings.append(f"{path}: {result.skipped} unreadable lines skipped"
                                + (" (truncated or corrupt log)" if result.truncated else ""))

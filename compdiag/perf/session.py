@@ -29,14 +29,17 @@ Run = tuple[str, int, int]  # (mode, run id, exit status)
 def run_modes(store: Path, target: list[str], modes: list[str] | None, *,
               budget: float | None = None, reps: int | None = None, repeat: int | None = None,
               keep_caches: str | None = None, json_stdout: bool = False,
-              announce: Callable[[str | None, int, int], None] | None = None) -> list[Run]:
+              announce: Callable[[str | None, int, int], None] | None = None,
+              progress: Any = None) -> list[Run]:
     """TARGET (a script and its argv) under capture with the timer on, in one child process per
     mode (None: as written) and `repeat` processes per mode; a failing program is not run
     again. `budget`/`reps` are the timer's seconds per graph and least samples; each mode's
     Inductor cache is DIR/inductor-MODE under `keep_caches`, else in a temporary directory
     removed afterwards. With `json_stdout`, stdout is kept for one JSON document: the program's
     stdout goes to stderr and run's summary line is left out. `announce(mode, i, repeat)` is
-    called before the i-th process (from 0) of a mode starts."""
+    called before the i-th process (from 0) of a mode starts. `progress` (views/perf.py's
+    ProgressView) hears each process start and end and each graph's timing, through a
+    side channel from the child (capture/progress.py)."""
     from compdiag.capture.runner import run_program
 
     runs = []
@@ -56,10 +59,18 @@ def run_modes(store: Path, target: list[str], modes: list[str] | None, *,
             for i in range(repeat):
                 if announce is not None:
                     announce(mode, i, repeat)
-                with stdout_to_stderr(json_stdout):
-                    code, run_id = run_program(store, target,
-                                               mode=None if mode in (None, "default") else mode,
-                                               extra_env=env, quiet=json_stdout)
+                channel = _channel(progress, mode or "default", i, repeat)
+                try:
+                    with stdout_to_stderr(json_stdout):
+                        code, run_id = run_program(
+                            store, target, mode=None if mode in (None, "default") else mode,
+                            extra_env={**env, **(channel.env() if channel else {})},
+                            quiet=json_stdout,
+                            pass_fds=(channel.write_fd,) if channel else ())
+                finally:
+                    if channel is not None:
+                        channel.close()
+                        progress.process_done(mode or "default")
                 runs.append((mode or "default", run_id, code))
                 if code:
                     break  # a failing program is not run again
@@ -67,6 +78,16 @@ def run_modes(store: Path, target: list[str], modes: list[str] | None, *,
         if not keep_caches:
             shutil.rmtree(tmp, ignore_errors=True)
     return runs
+
+
+def _channel(progress: Any, mode: str, i: int, repeat: int) -> Any:
+    """The progress side channel for one process, or None without a progress view."""
+    if progress is None:
+        return None
+    from compdiag.capture.progress import Channel
+
+    progress.process_started(mode, i, repeat)
+    return Channel(lambda event: progress.event(mode, event), progress.tick)
 
 
 @contextlib.contextmanager

@@ -517,6 +517,7 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
         except OSError as exc:
             raise StoreError(f"cannot create a store at {path} ({exc.strerror or exc})") from None
     try:
+        _refuse_foreign(path)
         if create:
             conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                    check_same_thread=False)
@@ -566,6 +567,27 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
         raise StoreError(f"{path} is not a readable compdiag store ({exc})") from None
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def _refuse_foreign(path: Path) -> None:
+    """Somebody else's SQLite file is refused before a real connection is made: opening a WAL
+    database, even read-only, creates its -wal and -shm files beside it. With no -wal file
+    there, the main file holds every committed page, so an `immutable` look (which creates
+    nothing) is exact; with one, the file is in use and the ordinary checks decide."""
+    if not path.is_file() or path.stat().st_size == 0 or \
+            Path(f"{path}-wal").exists():
+        return
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+    except sqlite3.Error:
+        return
+    try:
+        if _read_version(conn) is None and _has_tables(conn):
+            raise StoreError(f"{path} is an SQLite file but not a compdiag store")
+    except sqlite3.DatabaseError:
+        return  # not SQLite at all: the ordinary open says so in one line
+    finally:
+        conn.close()
 
 
 def _has_tables(conn: sqlite3.Connection) -> bool:

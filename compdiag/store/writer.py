@@ -58,6 +58,24 @@ class Writer:
             self.update_run(run_id, exit_code=exit_code, status=status, ended_at=time.time())
             self.flush()
 
+    def delete_run(self, run_id: int) -> None:
+        """Remove a run and every row of it, in one transaction (an import that read nothing
+        or was interrupted leaves no run behind)."""
+        from compdiag.store.schema import DERIVED_TABLES
+
+        with self._lock:
+            self.flush()
+            self.conn.execute("BEGIN")
+            try:
+                for table in DERIVED_TABLES:
+                    self.conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
+                self.conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+                self.conn.execute("COMMIT")
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
+
     def end_job_process(self, job: str, pid: int, *, exit_code: int, status: str) -> int:
         """A launcher saw one of its workers exit: the exit status of the job's run with that
         pid (the worker could not write its own after a SIGKILL). Returns the rows updated."""

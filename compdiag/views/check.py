@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from compdiag.analyses.accuracy import EXIT_SCRIPT_FAILED, AccuracyReport
+from compdiag.formats.words import plural
 
 
 def check_document(rep: AccuracyReport) -> dict[str, Any]:
@@ -33,18 +34,22 @@ def print_check(rep: AccuracyReport, console: Any) -> None:
         if rep.cudagraphs_failed:
             bad = sum(not c.ok for c in rep.cudagraphs)
             console.print("[bold red]compdiag check: " + (
-                f"CUDA graphs skipped {bad} of {len(rep.cudagraphs)} graphs[/]" if bad else
+                f"CUDA graphs skipped {bad} of {plural(len(rep.cudagraphs), 'graph')}[/]"
+                if bad else
                 "no graph ran under CUDA graphs (compile with mode='reduce-overhead')[/]"))
         elif rep.verdict == 0:
-            console.print(f"compdiag check: all {len(rep.cudagraphs)} graphs ran under CUDA "
-                          "graphs")
+            n = len(rep.cudagraphs)
+            console.print(f"compdiag check: {'the graph' if n == 1 else f'all {n} graphs'} ran "
+                          "under CUDA graphs")
         if not rep.graphs:
             return
     if not rep.graphs and rep.verdict != EXIT_SCRIPT_FAILED:
         console.print("compdiag check: no compiled graph was called; nothing to compare")
     elif rep.verdict == 0:
-        console.print(f"compdiag check: {len(rep.graphs)} compiled graphs match eager")
+        n = len(rep.graphs)
+        console.print(f"compdiag check: {plural(n, 'compiled graph')} "
+                      f"{'matches' if n == 1 else 'match'} eager")
     elif rep.verdict == 1:
         bad = sum(not g.ok for g in rep.graphs)
-        console.print(f"[bold red]compdiag check: {bad} of {len(rep.graphs)} compiled graphs "
-                      "disagree with eager[/]")
+        console.print(f"[bold red]compdiag check: {bad} of {plural(len(rep.graphs), 'compiled graph')} "
+                      f"{'disagrees' if bad == 1 else 'disagree'} with eager[/]")

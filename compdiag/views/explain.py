@@ -1,4 +1,4 @@
-"""`compdiag explain`'s document (the --json contract of DESIGN.md) and its terminal view: one
+"""`compdiag explain`'s document (its --json keys: docs/json.md) and its terminal view: one
 panel per diagnosis, most important first, with the user's line and the fix."""
 
 from __future__ import annotations
@@ -6,8 +6,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from rich.markup import escape
+
+from compdiag.formats.words import plural
 from compdiag.store.schema import SCHEMA_VERSION
-from compdiag.views.show import run_summary
+from compdiag.views.show import run_line, run_summary
 
 _KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
                "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue",
@@ -20,16 +23,79 @@ _KIND_STYLE["divergence"], _KIND_TITLE["divergence"] = "bold magenta", "ranks di
 
 
 def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
-    from compdiag.analyses.explain import explain, public
+    from compdiag.analyses.explain import explain_folded, public
 
     run = reader.run(run_id)
     summary = run_summary(reader, run)
     summary["counts"] = reader.counts(run_id)
     from compdiag.analyses.cudagraph_coverage import coverage
 
+    kept, dropped = explain_folded(reader, run_id)
     return {"schema_version": SCHEMA_VERSION, "run": summary,
-            "diagnoses": [public(d) for d in explain(reader, run_id)],
+            "diagnoses": [public(d) for d in kept],
+            "folded": [{"kind": d.kind, "compile_id": d.compile_id, "reason": d.reason,
+                        "into": f.into, "why": f.why} for d, f in dropped],
             "cudagraph_coverage": coverage(reader, run_id)}
+
+
+_KIND_WORDS = {"failure": ("failure", "failures"), "recompile": ("recompile", "recompiles"),
+               "graph_break": ("graph break", "graph breaks"),
+               "accuracy": ("accuracy mismatch", "accuracy mismatches"),
+               "cudagraph": ("CUDA-graph problem", "CUDA-graph problems"),
+               "fusion": ("missed fusion", "missed fusions"), "perf": ("perf hint", "perf hints")}
+
+
+def _kind_count(n: int, kind: str) -> str:
+    one, many = _KIND_WORDS.get(kind, (kind, kind + "s"))
+    return plural(n, one, many)
+
+
+def header_lines(doc: dict[str, Any]) -> list[str]:
+    """The run, then what the diagnoses below cover, with what was folded said: the store's
+    counts (breaks, recompile reasons, failures) need not equal the panels (one panel per
+    place or guard, ×N for its repeats; a failure a break already reports is folded into it)."""
+    run = doc["run"]
+    diags = doc["diagnoses"]
+    c = run.get("counts") or {}
+    lines = [run_line(run)]
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for d in diags:
+        by_kind.setdefault(d["kind"], []).append(d)
+
+    def listed(ds: list[dict[str, Any]]) -> str:
+        kinds: dict[str, int] = {}
+        for d in ds:
+            kinds[d["kind"]] = kinds.get(d["kind"], 0) + 1
+        return ", ".join(_kind_count(n, k) for k, n in kinds.items())
+    problems = [d for d in diags if d.get("severity") != "info"]
+    info = [d for d in diags if d.get("severity") == "info"]
+    lines.append(f"{plural(c.get('compiles', 0), 'compile')}; "
+                 f"{plural(len(problems), 'problem')}"
+                 + (f" below: {listed(problems)}" if problems else "")
+                 + (f"; {len(info)} for information (nothing to fix): {listed(info)}"
+                    if info else ""))
+    notes = []
+    gb, gb_panels = c.get("graph_breaks", 0), by_kind.get("graph_break", [])
+    if gb > len(gb_panels) and gb_panels:
+        notes.append(f"{plural(gb, 'graph break')} recorded at {len(gb_panels)} "
+                     f"{'place' if len(gb_panels) == 1 else 'places'} (×N on a panel counts its "
+                     "repeats)")
+    reasons, rc_panels = c.get("recompiles", 0), by_kind.get("recompile", [])
+    if rc_panels and reasons != len(rc_panels):
+        notes.append(f"{plural(reasons, 'recompile reason')} recorded, diagnosed as "
+                     f"{_kind_count(len(rc_panels), 'recompile')}: one per guard that changed "
+                     "(a recompile may list several reasons, a resume function's recompile is "
+                     "its function's, ×N counts the repeats)")
+    folds: dict[tuple[str, str, str], int] = {}
+    for f in doc.get("folded") or []:
+        key = (f["kind"], f["into"], f["why"])
+        folds[key] = folds.get(key, 0) + 1
+    for (kind, into, why), n in folds.items():
+        notes.append(f"{_kind_count(n, kind)} folded into the {_KIND_WORDS.get(into, (into,))[0]} "
+                     f"{'diagnosis' if len(by_kind.get(into, [])) == 1 else 'diagnoses'} "
+                     f"({why})")
+    lines += [f"[dim]  · {escape(n)}[/]" for n in notes]
+    return lines
 
 
 def _excerpt(frame: dict[str, Any]):
@@ -69,12 +135,8 @@ def diagnosis_title(i: int, d: dict[str, Any]) -> str:
 def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
     run = doc["run"]
     diags = doc["diagnoses"]
-    argv = " ".join(run.get("argv") or [])
-    c = run.get("counts") or {}
-    head = (f"[bold]run {run['id']}[/] {argv}  exit={run.get('exit_code')}  "
-            f"{c.get('compiles', 0)} compiles, {c.get('graph_breaks', 0)} graph breaks, "
-            f"{c.get('recompiles', 0)} recompile reasons, {c.get('failures', 0)} failures")
-    console.print(head)
+    for line in header_lines(doc):
+        console.print(line, highlight=False)
     from compdiag.analyses.cudagraph_coverage import summary_line
 
     cg_line = summary_line(doc.get("cudagraph_coverage"))

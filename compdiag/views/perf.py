@@ -12,6 +12,7 @@ from typing import Any
 from compdiag.analyses.cudagraph_coverage import summary_line
 from compdiag.analyses.perf_stats import autotune_share, fmt_time, sig3
 from compdiag.views.compile_time import compile_time_lines
+from compdiag.views.table import Col, fitted_table
 
 __all__ = ["bar_chart", "compile_text", "fmt_ci", "fmt_mib", "fmt_ratio", "fmt_time",
            "fmt_x", "payback_text", "print_document", "short_function"]
@@ -80,26 +81,27 @@ def bar_chart(graphs: list[dict[str, Any]], width: int = 40) -> list[str]:
 
 
 def print_document(doc: dict[str, Any], console: Any) -> None:
-    from rich import box
-    from rich.table import Table
     from rich.text import Text
 
     for rep in doc["runs"]:
         title = (f"compdiag perf — run {rep['run']}, mode {rep['mode']}, "
                  f"device {rep.get('device') or 'cpu'}")
-        t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-        for col in ("graph", "function", "calls", "eager", "compiled", "speed-up", "95% CI",
-                    "verdict", "compile", "payback"):
-            t.add_column(col, justify="left" if col in ("function", "verdict") else "right",
-                         no_wrap=col != "function", overflow="ellipsis")
+        cols = (Col("graph", justify="right"), Col("function", 70, flex=True, min_width=8),
+                Col("calls", 60, "right"), Col("eager", justify="right"),
+                Col("compiled", justify="right"), Col("speed-up", justify="right"),
+                Col("95% CI", 80, "right"), Col("verdict", 90), Col("compile", 40, "right"),
+                Col("payback", 50, "right"))
+        rows = []
         for g in rep["graphs"]:
             sp = g["speedup"]
-            ci = fmt_ci(sp.get("lo"), sp.get("hi"))
-            t.add_row(g["compile_id"], short_function(g.get("function")), str(g.get("calls") or "-"),
-                      fmt_time((g["eager"] or {}).get("median")),
-                      fmt_time((g["compiled"] or {}).get("median")), fmt_x(sp.get("ratio")), ci,
-                      Text(sp["verdict"], style=_VERDICT_STYLE.get(sp["verdict"], "")),
-                      fmt_time(g.get("compile_s")), payback_text(g))
+            rows.append((g["compile_id"], short_function(g.get("function")),
+                         str(g.get("calls") or "-"), fmt_time((g["eager"] or {}).get("median")),
+                         fmt_time((g["compiled"] or {}).get("median")), fmt_x(sp.get("ratio")),
+                         fmt_ci(sp.get("lo"), sp.get("hi")),
+                         Text(sp["verdict"], style=_VERDICT_STYLE.get(sp["verdict"], "")),
+                         fmt_time(g.get("compile_s")), payback_text(g)))
+        console.print(f"[bold]{title}[/]", highlight=False)
+        t = fitted_table(console.width, cols, rows)
         console.print(t)
         tot = rep["totals"]
         if tot.get("speedup"):
@@ -169,24 +171,29 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
             console.print("compdiag perf: no compiled graph was called; nothing to time")
     modes = doc.get("modes")
     if modes:
-        t = Table(title="modes", title_justify="left")
         several = any(r.get("processes") for r in modes["rows"])
-        for col in ("mode", "run", "compile", "steady-state time",
-                    "speed-up over eager [range over processes' 95% CIs]" if several
-                    else "speed-up over eager [95% CI]",
-                    *(["per process"] if several else []),
-                    "measured on", "peak memory", "CUDA graphs"):
-            t.add_column(col)
+        cols = (Col("mode"), Col("run", 80, "right"), Col("compile", 90, flex=True, min_width=8),
+                Col("steady-state", 70, "right"),
+                Col("speed-up [range]" if several else "speed-up [95% CI]", flex=True,
+                    min_width=17),
+                *([Col("per process", 30, flex=True)] if several else []),
+                Col("measured on", 40), Col("peak memory", 50, "right"),
+                Col("CUDA graphs", 60, flex=True, min_width=11))
+        rows = []
         for r in modes["rows"]:
             cg = r.get("cudagraphs") or {}
             ci = (f"{fmt_x(r['speedup'])} [{fmt_ci(r['speedup_lo'], r.get('speedup_hi'))}]"
                   if r.get("speedup_lo") is not None else fmt_x(r.get("speedup")))
             per = [", ".join(fmt_x(x) for x in r.get("processes") or [])] if several else []
-            t.add_row(r["mode"], str(r["run"]), compile_text(r),
-                      fmt_time(r.get("steady_s")), ci, *per, r.get("basis") or "compiled graphs",
-                      fmt_mib(r.get("peak_cuda_bytes") or r.get("peak_rss_bytes")),
-                      f"{cg.get('applied', 0)} applied, {cg.get('skipped', 0)} skipped"
-                      if cg.get("applied") or cg.get("skipped") else "-")
+            rows.append((r["mode"], str(r["run"]), compile_text(r), fmt_time(r.get("steady_s")),
+                         ci, *per, r.get("basis") or "compiled graphs",
+                         fmt_mib(r.get("peak_cuda_bytes") or r.get("peak_rss_bytes")),
+                         f"{cg.get('applied', 0)} applied, {cg.get('skipped', 0)} skipped"
+                         if cg.get("applied") or cg.get("skipped") else "-"))
+        console.print("[bold]modes[/] (speed-up over eager; "
+                      + ("range over the processes' 95% CIs)" if several else "its 95% CI)"),
+                      highlight=False)
+        t = fitted_table(console.width, cols, rows)
         console.print(t)
         rec = modes["recommendation"]
         console.print(f"[bold]recommendation:[/] {rec['mode'] or 'none'}", highlight=False)
@@ -220,3 +227,58 @@ def print_tried(tried: dict[str, Any], console: Any) -> None:
     for s in tried["not_tried"]:
         console.print(f"  [dim]{s['what']} (for {s['limiter']}): not tried, {s['why']}[/]",
                       highlight=False)
+
+
+class ProgressView:
+    """`compdiag perf`'s progress on a terminal's stderr (nothing when stderr is not one): a
+    line per process (mode, which process, time so far) and a bar per graph being timed,
+    filled over the timing budget. Fed by perf/session.py from the child's side channel."""
+
+    def __init__(self, console: Any) -> None:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("[bold]perf[/] {task.description}"), BarColumn(),
+                            TextColumn("{task.fields[note]}"), TimeElapsedColumn(),
+                            console=console, transient=True, disable=not console.is_terminal)
+        self.process: dict[str, Any] = {}
+        self.timing: dict[tuple[str, str], tuple[Any, float, float]] = {}
+
+    def __enter__(self) -> "ProgressView":
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(*exc)
+
+    def process_started(self, mode: str, i: int, repeat: int) -> None:
+        which = f" process {i + 1}/{repeat}" if repeat > 1 else ""
+        self.process[mode] = self.bar.add_task(f"mode {mode}{which}: running", total=None,
+                                               note="compiling, then timing each graph")
+
+    def process_done(self, mode: str) -> None:
+        task = self.process.pop(mode, None)
+        if task is not None:
+            self.bar.update(task, total=1, completed=1, note="done")
+
+    def event(self, mode: str, event: dict[str, Any]) -> None:
+        import time
+
+        cid = str(event.get("compile_id"))
+        if event.get("event") == "timing":
+            budget = float(event.get("budget_s") or 1.5)
+            task = self.bar.add_task(f"mode {mode} · graph {cid}", total=budget,
+                                     note="eager vs compiled")
+            self.timing[(mode, cid)] = (task, time.monotonic(), budget)
+        elif event.get("event") == "timed":
+            entry = self.timing.pop((mode, cid), None)
+            if entry is not None:
+                self.bar.update(entry[0], completed=entry[2],
+                                note=f"{event.get('samples', 0)} samples")
+
+    def tick(self) -> None:
+        import time
+
+        now = time.monotonic()
+        for task, started, budget in list(self.timing.values()):
+            # The budget is a floor past the least samples: the bar waits at 99% after it.
+            self.bar.update(task, completed=min(now - started, budget * 0.99))

@@ -6,13 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
+from rich.markup import escape
+from rich.text import Text
 
 from compdiag.analyses.cudagraph_coverage import coverage, summary_line
+from compdiag.formats.words import plural
 from compdiag.store.reader import Reader
 from compdiag.store.schema import SCHEMA_VERSION
 from compdiag.views.compile_time import attach as attach_compile_time
 from compdiag.views.compile_time import cache_lines, compile_time_lines
+from compdiag.views.table import Col, fitted_table, short_path
 
 
 def _frame(row: dict[str, Any]) -> dict[str, Any]:
@@ -90,21 +93,72 @@ def _timed(reader: Reader, run_id: int) -> list[dict[str, Any]]:
 
 
 def print_runs(reader: Reader, console: Console) -> None:
-    table = Table(title=f"runs in {reader.path}")
-    for col in ("run", "source", "status", "exit", "compiles", "breaks", "recompiles",
-                "failures", "kernels", "argv"):
-        table.add_column(col)
+    cols = (Col("run", justify="right"), Col("status"), Col("exit", justify="right"),
+            Col("compiles", justify="right"), Col("breaks", 90, "right"),
+            Col("recompiles", 80, "right"), Col("failures", 95, "right"),
+            Col("kernels", 50, "right"), Col("source", 40), Col("argv", shrink=True, min_width=14))
     from compdiag.views.job import job_rows
 
+    rows = []
     for run in job_rows(reader, reader.runs()):
-        if run.get("job_line"):
-            table.add_row(*run["job_line"])
+        if run.get("job_line"):  # a torchrun job, one row: per-rank values comma-separated
+            ids, source, status, exits, *counts, argv = run["job_line"]
+            rows.append([ids, status, exits.replace("None", "-"), *counts, source,
+                         lambda width, text=argv: text])
             continue
         c = reader.counts(run["id"])
-        table.add_row(str(run["id"]), run["source"], run["status"], str(run["exit_code"]),
-                      str(c["compiles"]), str(c["graph_breaks"]), str(c["recompiles"]),
-                      str(c["failures"]), str(c["kernels"]), " ".join(run["argv"])[:60])
-    console.print(table)
+        rows.append([run["id"], run["status"], _dash(run["exit_code"]), c["compiles"],
+                     c["graph_breaks"], c["recompiles"], c["failures"], c["kernels"],
+                     run["source"], _argv_cell(list(run["argv"]))])
+    if not rows:
+        console.print(f"no runs in {reader.path} yet (compdiag run SCRIPT, or compdiag import "
+                      "TRACE_LOG)", highlight=False)
+        return
+    console.print(f"[bold]runs in {reader.path}[/]", highlight=False)
+    console.print(fitted_table(console.width, cols, rows))
+
+
+def _where(filename: str | None, lineno: int | None):
+    return lambda width: short_path(filename, lineno, width)
+
+
+def _argv_cell(argv: list[str]):
+    """argv in a width: the script's path shortened in its middle (its name kept), the rest
+    as it is."""
+    script = 1 if argv[:1] == ["-m"] else 0
+
+    def cell(width: int) -> str:
+        if len(argv) <= script:
+            return " ".join(argv)
+        rest = argv[script + 1:]
+        shown = short_path(argv[script], None, max(1, width - len(" ".join(rest)) - 1))
+        return " ".join([*argv[:script], shown, *rest])
+    return cell
+
+
+def _at(frame: dict[str, Any], width: int) -> str:
+    """The user's line under a break or failure: '\n    at …/dir/file.py:12  the line'."""
+    if not frame.get("filename"):
+        return ""
+    line = f"  {frame['line'].strip()}" if frame.get("line") else ""
+    return (f"\n    at {escape(short_path(frame['filename'], frame.get('lineno'), width - 7))}"
+            f"{escape(line)}")
+
+
+def _dash(value: Any) -> str:
+    """A value a person reads: '-' for none (never 'None')."""
+    return "-" if value is None or value == "" else str(value)
+
+
+def run_line(run: dict[str, Any]) -> str:
+    """`run 3 prog.py args  done, exit 1 · torch 2.13.0 · cpu`, what is unknown left out."""
+    facts = [run.get("status") or ""]
+    if run.get("exit_code") is not None:
+        facts[0] += f", exit {run['exit_code']}"
+    facts += [f"torch {run['torch_version']}" if run.get("torch_version") else "",
+              run.get("device") or ""]
+    return (f"[bold]run {run['id']}[/] {escape(' '.join(run.get('argv') or []))}  "
+            + " · ".join(f for f in facts if f))
 
 
 _STATUS_STYLE = {"ok": "green", "graph_break": "yellow", "failed": "bold red",
@@ -113,37 +167,42 @@ _STATUS_STYLE = {"ok": "green", "graph_break": "yellow", "failed": "bold red",
 
 def print_show(doc: dict[str, Any], console: Console) -> None:
     run = doc["run"]
-    console.print(f"[bold]run {run['id']}[/] {' '.join(run['argv'])}  status={run['status']} "
-                  f"exit={run['exit_code']} torch={run['torch_version']} device={run['device']}")
+    console.print(run_line(run), highlight=False)
     for w in run["warnings"]:
-        console.print(f"  [yellow]warning:[/] {w}")
-    t = Table(title="compiles")
-    for col in ("compile id", "function", "where", "status", "total s"):
-        t.add_column(col)
-    for c in doc["compiles"]:
-        style = _STATUS_STYLE.get(c["status"], "")
+        console.print(f"  [yellow]warning:[/] {escape(w)}", highlight=False)
+    compiles = doc["compiles"]
+    cols = (Col("compile id"), Col("function", 60, flex=True, min_width=10),
+            Col("where", shrink=True, min_width=20),
+            Col("status", 90), Col("total s", 80, "right"))
+    rows = []
+    for c in compiles:
         total = c["stage_times"].get("total")
-        t.add_row(c["compile_id"], c["co_name"] or "", f"{c['filename']}:{c['lineno']}",
-                  f"[{style}]{c['status']}[/]", f"{total:.2f}" if total is not None else "")
-    console.print(t)
+        rows.append((c["compile_id"], c["co_name"] or "-", _where(c["filename"], c["lineno"]),
+                     Text(c["status"], style=_STATUS_STYLE.get(c["status"], "")),
+                     f"{total:.2f}" if total is not None else "-"))
+    if rows:
+        console.print(f"[bold]{plural(len(rows), 'compile')}[/] (compile id F/N: frame F's "
+                      "N-th compile, _A an attempt; docs/explain.md)", highlight=False)
+        console.print(fitted_table(console.width, cols, rows))
     for g in doc["graph_breaks"]:
-        uf = g["user_frame"]
-        console.print(f"[yellow]graph break[/] [{g['compile_id']}] {g['gb_code'] or ''} "
-                      f"{g['reason']}\n    at {uf['filename']}:{uf['lineno']}  {uf['line'] or ''}")
+        code = f" {g['gb_code']}" if g.get("gb_code") else ""
+        console.print(f"[yellow]graph break[/] {g['compile_id'] or '-'}{code} "
+                      f"{escape(g['reason'])}{_at(g['user_frame'], console.width)}",
+                      highlight=False)
     for r in doc["recompiles"]:
-        console.print(f"[magenta]recompile[/] [{r['compile_id']}] {r['reason']}")
+        console.print(f"[magenta]recompile[/] {r['compile_id'] or '-'} {escape(r['reason'])}",
+                      highlight=False)
     for f in doc["failures"]:
-        uf = f["user_frame"]
-        console.print(f"[bold red]failure[/] [{f['compile_id']}] {f['stage']}: {f['exc_type']}: "
-                      f"{f['message']}\n    at {uf['filename']}:{uf['lineno']}")
+        console.print(f"[bold red]failure[/] {f['compile_id'] or '-'} {f['stage']}: "
+                      f"{f['exc_type'] or 'error'}: {escape(f['message'] or '')}"
+                      f"{_at(f['user_frame'], console.width)}", highlight=False)
     if doc["kernels"]:
-        k = Table(title="kernels")
-        for col in ("compile id", "kernel", "backend", "fx nodes"):
-            k.add_column(col)
-        for row in doc["kernels"]:
-            k.add_row(row["compile_id"], row["name"], row["backend"],
-                      ", ".join(row["fx_nodes"] or row["fused_ops"]))
-        console.print(k)
+        cols = (Col("compile id"), Col("kernel", flex=True, min_width=16), Col("backend", 70),
+                Col("fx nodes", 60, flex=True))
+        rows = [(k["compile_id"], k["name"], k["backend"],
+                 ", ".join(k["fx_nodes"] or k["fused_ops"]) or "-") for k in doc["kernels"]]
+        console.print(f"[bold]{plural(len(rows), 'kernel')}[/]", highlight=False)
+        console.print(fitted_table(console.width, cols, rows))
     for c in doc["cudagraphs"]:
         word = "[green]applied[/]" if c["applied"] else f"[red]skipped[/]: {c['reason']}"
         console.print(f"cudagraphs [{c['compile_id']}] {word}")

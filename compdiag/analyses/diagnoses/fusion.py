@@ -19,6 +19,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.ranking import score
+from compdiag.formats.words import plural
 from compdiag.ingest.parsers import scheduler_node_names, user_line_frame
 
 KIND = "fusion"
@@ -211,5 +212,5 @@ def compdiag_limiter(diagnosis: Diagnosis, timings: Any) -> Limiter | None:
     impact = (timings.share(gs) * WEIGHT.get(diagnosis.details.reason_class, 0.3)
               * min(1.0, n / (kern + n)))
     return structural("fusion_miss", impact, diagnosis,
-                      f"{n} fusion decision(s) refused by the scheduler in a graph with {kern} "
-                      "kernel(s)")
+                      f"{plural(n, 'fusion decision')} refused by the scheduler in a graph "
+                      f"with {plural(kern, 'kernel')}")
