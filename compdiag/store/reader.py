@@ -16,7 +16,7 @@ from compdiag.store.schema import StoreError, connect
 
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
-                 "settings", "document", "user_stack", "frames", "origins"}
+                 "settings", "document", "user_stack", "frames", "origins", "sources"}
 
 
 class Reader:
@@ -168,6 +168,17 @@ class Reader:
         return {r["compile_id"]: r["frames"] for r in
                 self._rows("SELECT compile_id, frames FROM compile_stacks WHERE run_id = ?",
                            (run_id,))}
+
+    def call_stacks(self, run_id: int) -> dict[str, dict[str, Any]]:
+        """compile id -> {frames, self_type, self_id}: the user's call that started it."""
+        return {r.pop("compile_id"): r for r in self._rows(
+            "SELECT compile_id, frames, self_type, self_id FROM call_stacks WHERE run_id = ?",
+            (run_id,))}
+
+    def shape_specializations(self, run_id: int) -> list[dict[str, Any]]:
+        """Symbols Dynamo specialised to a constant, in order of arrival."""
+        return self._rows("SELECT * FROM shape_specializations WHERE run_id = ? ORDER BY seq",
+                          (run_id,))
 
     def _of_last_record(self, table: str, cols: str, run_id: int, compile_id: str | None,
                         where: str = "", params: tuple = ()) -> list[dict[str, Any]]:

@@ -340,6 +340,33 @@ CREATE TABLE IF NOT EXISTS perf_reports (
     created_at REAL NOT NULL,
     document   TEXT NOT NULL           -- `compdiag perf --json`, verbatim
 );
+-- The call that started each compile, as capture saw the live Python stack at dynamo_start
+-- (torch's own dynamo_start stack drops the caller's frame and compile_wrapper): the user
+-- frames, outermost first, and the `self` of a compiled method (its class and id, to tell two
+-- instances of one class apart).
+CREATE TABLE IF NOT EXISTS call_stacks (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT NOT NULL,
+    frames     TEXT NOT NULL DEFAULT '[]',
+    self_type  TEXT,
+    self_id    INTEGER,
+    PRIMARY KEY (run_id, compile_id)
+);
+-- A symbol Dynamo specialised to a constant (symbolic_shape_specialization): the sources it
+-- stood for (L['x'].size()[0]), the value, torch's reason and the user line that did it.
+CREATE TABLE IF NOT EXISTS shape_specializations (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    seq        INTEGER NOT NULL,
+    symbol     TEXT,
+    sources    TEXT NOT NULL DEFAULT '[]',
+    value      TEXT,
+    reason     TEXT,
+    filename   TEXT,
+    lineno     INTEGER,
+    line       TEXT,
+    user_stack TEXT NOT NULL DEFAULT '[]'
+);
 """
 
 DERIVED_TABLES = (
@@ -347,14 +374,15 @@ DERIVED_TABLES = (
     "fusion", "cudagraphs", "autotune", "cache_events", "accuracy", "tensors",
     "perf_graphs", "perf_runs", "perf_reports", "perf_calls",
     "recompile_events", "compile_stacks", "guard_values", "graph_nodes", "perf_hints",
-    "injected_bugs", "fallback_calls", "sched_nodes",
+    "injected_bugs", "fallback_calls", "sched_nodes", "call_stacks", "shape_specializations",
 )
 
 # What `compdiag reindex` rebuilds from each run's raw records: every table derived from
 # records alone (graph_breaks gained columns in schema 2). The others hold what only live
 # capture saw (accuracy, tensors, timings, scheduler nodes) and are kept as they are.
 REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard_values",
-                    "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls")
+                    "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls",
+                    "call_stacks", "shape_specializations")
 # Columns schema 2 added to schema-1 tables (ALTER TABLE on upgrade).
 ADDED_COLUMNS = {
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
