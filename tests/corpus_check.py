@@ -40,8 +40,9 @@ def load_sidecar(path: Path, torch_version: str | None = None) -> dict[str, Any]
 
 
 def run_case(name: str, workdir: Path, cache_dir: Path, run_args: list[str] | None = None,
-             python: str = sys.executable) -> dict[str, Any]:
-    """Run one corpus script under capture, then explain it; both as the CLI would."""
+             python: str = sys.executable, folder: Path = CORPUS) -> dict[str, Any]:
+    """Run one corpus script (of `folder`) under capture, then explain it; both as the CLI
+    would."""
     store = workdir / (name.replace("/", "_") + ".db")
     # One compile thread: no worker pool to spawn per script on a 2-core machine.
     env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(cache_dir), PYTHONUNBUFFERED="1",
@@ -49,7 +50,7 @@ def run_case(name: str, workdir: Path, cache_dir: Path, run_args: list[str] | No
     env.pop("TORCH_LOGS", None)
     env.pop("TORCH_TRACE", None)
     run = subprocess.run([python, "-m", "compdiag", "run", "--store", str(store),
-                          *(run_args or []), str(CORPUS / f"{name}.py")], cwd=workdir, env=env,
+                          *(run_args or []), str(folder / f"{name}.py")], cwd=workdir, env=env,
                          capture_output=True, text=True, timeout=TIMEOUT)
     exp = subprocess.run([python, "-m", "compdiag", "explain", "--store", str(store),
                           "--json"], cwd=workdir, env=env, capture_output=True, text=True,
@@ -59,7 +60,8 @@ def run_case(name: str, workdir: Path, cache_dir: Path, run_args: list[str] | No
             exp.returncode, "explain_stderr": exp.stderr[-3000:], "doc": doc}
 
 
-def top_problems(diag: dict[str, Any], spec: dict[str, Any]) -> list[str]:
+def top_problems(diag: dict[str, Any], spec: dict[str, Any], folder: str = "corpus"
+                 ) -> list[str]:
     """Why the top diagnosis does not match the sidecar (empty: it matches)."""
     problems = []
     if diag["kind"] != spec["kind"]:
@@ -74,8 +76,8 @@ def top_problems(diag: dict[str, Any], spec: dict[str, Any]) -> list[str]:
     if spec.get("fix") and spec["fix"].lower() not in (diag.get("fix") or "").lower():
         problems.append(f"fix lacks {spec['fix']!r}: {diag.get('fix')!r}")
     uf = diag.get("user_frame") or {}
-    if not (uf.get("filename") or "").endswith("corpus/" + spec["script"]):
-        problems.append(f"user file {uf.get('filename')!r} is not corpus/{spec['script']}")
+    if not (uf.get("filename") or "").endswith(f"{folder}/" + spec["script"]):
+        problems.append(f"user file {uf.get('filename')!r} is not {folder}/{spec['script']}")
     if uf.get("lineno") != spec["lineno"]:
         problems.append(f"user line {uf.get('lineno')} != {spec['lineno']}")
     if not uf.get("line"):
@@ -83,7 +85,8 @@ def top_problems(diag: dict[str, Any], spec: dict[str, Any]) -> list[str]:
     return problems
 
 
-def case_problems(result: dict[str, Any], spec: dict[str, Any]) -> list[str]:
+def case_problems(result: dict[str, Any], spec: dict[str, Any], folder: str = "corpus"
+                  ) -> list[str]:
     """Everything wrong with one case's run: explain failed, nothing diagnosed, the top
     diagnosis is not the sidecar's, or the exit status is not the program's (a failure case
     exits non-zero, the others zero)."""
@@ -91,7 +94,7 @@ def case_problems(result: dict[str, Any], spec: dict[str, Any]) -> list[str]:
         return [f"explain failed: {result['explain_stderr'][-500:]}"]
     if not result["doc"]["diagnoses"]:
         return [f"no diagnosis; run stderr: {result['run_stderr'][-500:]}"]
-    problems = top_problems(result["doc"]["diagnoses"][0], spec)
+    problems = top_problems(result["doc"]["diagnoses"][0], spec, folder)
     if spec["kind"] == "failure" and result["run_rc"] == 0:
         problems.append("the run exited 0, a failure case must not")
     if spec["kind"] != "failure" and result["run_rc"] != 0:

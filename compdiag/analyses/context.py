@@ -85,7 +85,7 @@ class RunContext:
         return self.r.call_stacks(self.run_id)
 
     def call(self, cid: str | None) -> dict[str, Any]:
-        """{frames, self_type, self_id} of the user's call that started the compile (capture's
+        """{frames, objects} of the user's call that started the compile (capture's
         call_stacks), {} when the store has none (an imported log)."""
         return self._calls.get(cid or "") or self._calls.get((cid or "").split("_")[0]) or {}
 

@@ -619,8 +619,8 @@ def perf_hint(message: str) -> dict[str, Any]:
 
 
 def call_stack(payload: str) -> dict[str, Any] | None:
-    """capture's call_stack record (JSON: frames, self_type, self_id) as call_stacks columns;
-    None for a payload that is not one."""
+    """capture's call_stack record (JSON: frames, objects) as call_stacks columns; None for a
+    payload that is not one."""
     try:
         doc = json.loads(payload)
     except ValueError:
@@ -630,9 +630,10 @@ def call_stack(payload: str) -> dict[str, Any] | None:
     frames = [{"filename": f.get("filename"), "lineno": f.get("lineno"),
                "line": f.get("line"), "name": f.get("name")}
               for f in doc["frames"] if isinstance(f, dict)]
-    self_id = doc.get("self_id")
-    return {"frames": frames, "self_type": doc.get("self_type") or None,
-            "self_id": self_id if isinstance(self_id, int) else None}
+    objects = doc.get("objects") if isinstance(doc.get("objects"), dict) else {}
+    return {"frames": frames, "objects": {
+        str(k): v for k, v in objects.items()
+        if isinstance(v, list) and len(v) == 2 and isinstance(v[1], int)}}
 
 
 _SCHED_NODE = re.compile(r"^\s*\w*SchedulerNode\(name='(?P<name>[\w]+)'\)")

@@ -16,7 +16,7 @@ from compdiag.store.schema import StoreError, connect
 
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
-                 "settings", "document", "user_stack", "frames", "origins", "sources"}
+                 "settings", "document", "user_stack", "frames", "origins", "sources", "objects"}
 
 
 class Reader:
@@ -170,9 +170,9 @@ class Reader:
                            (run_id,))}
 
     def call_stacks(self, run_id: int) -> dict[str, dict[str, Any]]:
-        """compile id -> {frames, self_type, self_id}: the user's call that started it."""
+        """compile id -> {frames, objects}: the user's call that started it."""
         return {r.pop("compile_id"): r for r in self._rows(
-            "SELECT compile_id, frames, self_type, self_id FROM call_stacks WHERE run_id = ?",
+            "SELECT compile_id, frames, objects FROM call_stacks WHERE run_id = ?",
             (run_id,))}
 
     def shape_specializations(self, run_id: int) -> list[dict[str, Any]]:

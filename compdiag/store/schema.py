@@ -342,14 +342,13 @@ CREATE TABLE IF NOT EXISTS perf_reports (
 );
 -- The call that started each compile, as capture saw the live Python stack at dynamo_start
 -- (torch's own dynamo_start stack drops the caller's frame and compile_wrapper): the user
--- frames, outermost first, and the `self` of a compiled method (its class and id, to tell two
--- instances of one class apart).
+-- frames, outermost first, and the compiled frame's object arguments (a method's `self`, a
+-- module passed in: {name: [class, id]}, to tell two instances of one class apart).
 CREATE TABLE IF NOT EXISTS call_stacks (
     run_id     INTEGER NOT NULL,
     compile_id TEXT NOT NULL,
     frames     TEXT NOT NULL DEFAULT '[]',
-    self_type  TEXT,
-    self_id    INTEGER,
+    objects    TEXT NOT NULL DEFAULT '{}',
     PRIMARY KEY (run_id, compile_id)
 );
 -- A symbol Dynamo specialised to a constant (symbolic_shape_specialization): the sources it

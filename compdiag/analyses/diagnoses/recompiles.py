@@ -139,7 +139,7 @@ INSTANCES_FIX = ("Expected once per distinct instance. To share one graph, keep 
                  "`self.register_buffer(...)`, is an input, not a constant); with many "
                  "instances compiled in turn, raise `torch._dynamo.config.recompile_limit` to "
                  "their number.")
-_SELF_ROOT = re.compile(r"^(?:L\['self'\]|self)(?:[.\[]|$)")
+_ROOT = re.compile(r"^(?:L\['(\w+)'\]|([A-Za-z_]\w*))(?:[.\[]|$)")
 _SELF_ID_GUARD = re.compile(r"___check_obj_id\(\s*(?:L\['self'\]|self)\s*,")
 FIX_OTHER = ("Keep the guarded input the same between calls, or make it dynamic "
              "(torch._dynamo.mark_dynamic / dynamic=True).")
@@ -196,22 +196,32 @@ def frame_cids(ctx: Any, frame_no: Any) -> list[str]:
     return [c for c, row in ctx.compiles.items() if row.get("frame") == frame_no]
 
 
+def guard_root(source: str) -> str | None:
+    """The local a guarded expression starts from: `self` in self.scale, `net` in
+    L['net'].b."""
+    m = _ROOT.match(source)
+    return (m.group(1) or m.group(2)) if m else None
+
+
 def instances_of(ctx: Any, frame_no: Any, event: dict[str, Any], source: str) -> str | None:
-    """The class whose instances share the recompiled method, when the guard is on `self`
-    and the recompiled call's `self` is another object of that class than every earlier
-    compile's (capture's call_stacks); an id guard on `self` alone says so without them."""
-    if not (_SELF_ROOT.match(source) or _SELF_ID_GUARD.search(event["failed_guard"] or "")):
-        return None
+    """The class whose instances share the recompiled code, when the guard is on an object
+    argument (`self`, a module passed in) and the recompiled call's object is another instance
+    of that class than every earlier compile's (capture's call_stacks); an id guard on `self`
+    says so without them."""
+    root = guard_root(source)
+    failed = event["failed_guard"] or ""
     cid = event["compile_id"]
-    mine = ctx.call(cid)
-    if mine.get("self_id") is None:
-        return "its class" if _SELF_ID_GUARD.search(event["failed_guard"] or "") else None
-    earlier = {ctx.call(c).get("self_id") for c in frame_cids(ctx, frame_no)
-               if c != cid and ctx.call(c).get("self_type") == mine.get("self_type")
-               and compile_id_key(c) < compile_id_key(cid)}
-    earlier.discard(None)
-    if earlier and mine["self_id"] not in earlier:
-        return (mine.get("self_type") or "its class").rsplit(".", 1)[-1]
+    mine = (ctx.call(cid).get("objects") or {}).get(root or "")
+    if not mine:
+        return "its class" if _SELF_ID_GUARD.search(failed) else None
+    earlier = set()
+    for c in frame_cids(ctx, frame_no):
+        if compile_id_key(c) < compile_id_key(cid):
+            other = (ctx.call(c).get("objects") or {}).get(root or "")
+            if other and other[0] == mine[0]:
+                earlier.add(other[1])
+    if earlier and mine[1] not in earlier:
+        return str(mine[0]).rsplit(".", 1)[-1]
     return None
 
 
