@@ -555,25 +555,25 @@ def test_mark_dynamic_constraint_violation_points_at_the_specialising_line(tmp_p
         d["explanation"]
 
 
-def test_two_instances_of_one_class_say_so_and_do_not_advise_mark_dynamic(tmp_path):
+def _method_recompile(tmp_path: Path, first_id: int, second_id: int) -> dict:
+    """forward() recompiled on self.scale, called first with one `self`, then another."""
+    tmp_path.mkdir(exist_ok=True)
     s = Store(tmp_path)
-    s.compile("0/0", co_name="forward")
-    _call(s, "0/0", [20], {"self": ["__main__.Net", 1111]})
-    s.compile("0/1", co_name="forward", recompile_reason="0/0: self.scale == 1.0  "
-                                                         f"# y = x * self.scale  # {s.user}:5 in forward")
-    _call(s, "0/1", [21], {"self": ["__main__.Net", 2222]})
+    for cid, line, obj in (("0/0", 20, first_id), ("0/1", 21, second_id)):
+        reason = (f"0/0: self.scale == 1.0  # y = x * self.scale  # {s.user}:5 in forward"
+                  if cid == "0/1" else None)
+        s.compile(cid, co_name="forward", **({"recompile_reason": reason} if reason else {}))
+        _call(s, cid, [line], {"self": ["__main__.Net", obj]})
     (d,) = s.explain()
+    return d
+
+
+def test_two_instances_of_one_class_say_so_and_do_not_advise_mark_dynamic(tmp_path):
+    d = _method_recompile(tmp_path / "two", 1111, 2222)
     assert d["reason"].startswith("another instance of Net") and d["details"]["instances"] == "Net"
     assert d["user_frame"]["lineno"] == 21 and "mark_dynamic" not in d["fix"]
     # The same instance whose attribute changed is a value recompile, as before.
-    (tmp_path / "t").mkdir()
-    t = Store(tmp_path / "t")
-    t.compile("0/0", co_name="forward")
-    _call(t, "0/0", [20], {"self": ["__main__.Net", 1111]})
-    t.compile("0/1", co_name="forward", recompile_reason="0/0: self.scale == 1.0  "
-                                                         f"# y = x * self.scale  # {t.user}:5 in forward")
-    _call(t, "0/1", [21], {"self": ["__main__.Net", 1111]})
-    (e,) = t.explain()
+    e = _method_recompile(tmp_path / "one", 1111, 1111)
     assert "instances" not in e["details"] and "torch.tensor" in e["fix"]
 
 

@@ -348,16 +348,25 @@ def localise_conditioning(gm: torch.fx.GraphModule, args: list[Any], rng: torch.
                     return True
         return False
 
-    lo, hi = 0, len(nodes) - 1
-    if not far(hi):
+    found = first_true(len(nodes), far)
+    return None if found is None else _described(nodes[found[0]], localised=True, by="float64")
+
+
+def first_true(n: int, pred: Callable[[int], bool]) -> tuple[int, int] | None:
+    """The first prefix index where `pred` holds (it holds from there on), by binary search;
+    with the number of queries. None when it does not hold for the whole graph."""
+    lo, hi = 0, n - 1
+    if not pred(hi):
         return None
+    queries = 1
     while lo < hi:
         mid = (lo + hi) // 2
-        if far(mid):
+        queries += 1
+        if pred(mid):
             hi = mid
         else:
             lo = mid + 1
-    return _described(nodes[lo], localised=True, by="float64")
+    return lo, queries
 
 
 def localise(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[Any],
@@ -379,18 +388,8 @@ def localise(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[
         checks = compare_outputs(eager, res, eager, tol)
         return not all(c.ok for c in checks)
 
-    lo, hi = 0, len(nodes) - 1
-    if not diverges(hi):
-        return None
-    queries = 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        queries += 1
-        if diverges(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return _described(nodes[lo], compiles=queries)
+    found = first_true(len(nodes), diverges)
+    return None if found is None else _described(nodes[found[0]], compiles=found[1])
 
 
 def point_at_an_op(check: GraphCheck, gm: torch.fx.GraphModule, args: list[Any],

@@ -170,13 +170,18 @@ class Reader:
                            (run_id,))}
 
     def call_stacks(self, run_id: int) -> dict[str, dict[str, Any]]:
-        """compile id -> {frames, objects}: the user's call that started it."""
+        """compile id -> {frames, objects}: the user's call that started it (none in a
+        store an older compdiag wrote)."""
+        if not self._has_table("call_stacks"):
+            return {}
         return {r.pop("compile_id"): r for r in self._rows(
             "SELECT compile_id, frames, objects FROM call_stacks WHERE run_id = ?",
             (run_id,))}
 
     def shape_specializations(self, run_id: int) -> list[dict[str, Any]]:
         """Symbols Dynamo specialised to a constant, in order of arrival."""
+        if not self._has_table("shape_specializations"):
+            return []
         return self._rows("SELECT * FROM shape_specializations WHERE run_id = ? ORDER BY seq",
                           (run_id,))
 
