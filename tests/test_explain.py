@@ -614,3 +614,22 @@ def test_a_miscompile_verdict_says_how_much_further_from_float64(tmp_path):
     (d,) = s.explain()
     assert "compiled output 0 differs from eager: compiled is 4.29e+04x further" in d["reason"]
     assert d["user_frame"]["lineno"] == 9 and "compdiag bisect" in d["fix"]
+
+
+def test_other_guarded_values_that_changed_are_named_too(tmp_path):
+    """torch names the first guard that failed (grad_mode); the entries' guard trees show the
+    module's `training` flipped as well."""
+    def tree(training: str) -> str:
+        return ("TREE_GUARD_MANAGER:\n+- RootGuardManager\n"
+                "| +- GuardManager: source=L['fn']._modules['1'].training, accessed_by="
+                "DictGetItemGuardAccessor('training')\n"
+                f"| | +- ID_MATCH: L['fn']._modules['1'].training == {training}  # x  # a.py:3"
+                "\n")
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.record({**_ids("0/0"), "dynamo_cpp_guards_str": {}}, tree("True"))
+    s.compile("0/1", recompile_reason="0/0: GLOBAL_STATE changed: grad_mode ")
+    s.ing.record({**_ids("0/1"), "dynamo_cpp_guards_str": {}}, tree("False"))
+    (d,) = s.explain()
+    assert d["details"]["also_changed"] == ["L['fn']._modules['1'].training True -> False"]
+    assert "also changed: L['fn']._modules['1'].training True -> False" in d["reason"]

@@ -200,6 +200,11 @@ class Reader:
                                     " AND guarded = ?", (guarded,))
         return rows[0]["value"] if rows else None
 
+    def guard_values(self, run_id: int, compile_id: str) -> dict[str, str | None]:
+        """Every `guarded == V` of the compile's last guard tree: guarded -> V."""
+        return {r["guarded"]: r["value"] for r in self._of_last_record(
+            "guard_values", "guarded, value", run_id, compile_id)}
+
     def graph_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
         """The nodes of the compile's last post-grad graph, in graph order."""
         return self._of_last_record("graph_nodes", "node, op, target, filename, lineno, line",

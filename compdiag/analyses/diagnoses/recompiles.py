@@ -28,7 +28,9 @@ class RecompileDetails(Details):
     """`user_frame` is the call that triggered the recompile; `def_line` the compiled
     function's def, `guard_line` the line reading the guarded value, `call_stack` the user
     frames of the triggering call (outermost first, "file:line"); `specialized` the line that
-    made a dynamic size a constant; `instances` the class whose instances share the code."""
+    made a dynamic size a constant; `instances` the class whose instances share the code;
+    `also_changed` the other guarded values that differ between the two entries (torch names
+    only the first guard that failed)."""
     omit_none: ClassVar[tuple[str, ...]] = ("specialized", "instances")
 
     guard: str
@@ -44,6 +46,7 @@ class RecompileDetails(Details):
     call_stack: tuple[str, ...] = ()
     specialized: dict[str, Any] | None = None
     instances: str | None = None
+    also_changed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -267,6 +270,24 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
     return frame, explanation, MARKED_FIX.format(lineno=frame.lineno)
 
 
+MAX_ALSO = 3
+
+
+def also_changed(ctx: Any, frame_no: Any, cid: str, source: str) -> tuple[str, ...]:
+    """Guarded values (`X == V` guards) the recompiled entry holds with another value than the
+    frame's previous entry, besides the guard torch named: torch reports the first guard that
+    failed, and a switch to eval() under no_grad() fails grad_mode first."""
+    earlier = sorted((c for c in frame_cids(ctx, frame_no)
+                      if compile_id_key(c) < compile_id_key(cid)), key=compile_id_key)
+    if not earlier:
+        return ()
+    old = ctx.r.guard_values(ctx.run_id, earlier[-1])
+    new = ctx.r.guard_values(ctx.run_id, cid)
+    named = {source, tree_spelling(source)}
+    return tuple(f"{g} {old[g]} -> {v}" for g, v in new.items()
+                 if g in old and old[g] != v and g not in named)[:MAX_ALSO]
+
+
 def _spec_json(spec: dict[str, Any] | None) -> dict[str, Any] | None:
     if spec is None:
         return None
@@ -331,6 +352,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                        f"{after if after is not None else 'another value'})")
         explanation = recompile_explanation(category, source, fn, count, first["failed_guard"])
         fix = recompile_fix(category, source, count=count, limit=limit is not None, fn=fn)
+        also = also_changed(ctx, frame_no, first["compile_id"], source)
+        if also:
+            reason += "; also changed: " + ", ".join(also)
         spec = ctx.specialization(source, frame_cids(ctx, frame_no)) \
             if category == "size" else None
         cls = None if spec else instances_of(ctx, frame_no, first, source)
@@ -371,7 +395,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                      limit_hit=limit is not None,
                                      def_line=ctx.def_frame(first["compile_id"]),
                                      guard_line=guard_line, call_stack=chain,
-                                     specialized=_spec_json(spec), instances=cls)))
+                                     specialized=_spec_json(spec), instances=cls,
+                                     also_changed=also)))
     for limit in limits.values():
         fn = ctx.fn_name(limit.get("compile_id"))
         call, _ = call_site(ctx, limit.get("compile_id"))
