@@ -27,6 +27,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("perf", "compdiag.commands.perf"),
     ("diff", "compdiag.commands.diff"),
     ("tui", "compdiag.commands.tui"),
+    ("report", "compdiag.commands.report"),
 )
 
 

@@ -62,6 +62,7 @@ _ABOVE_ANALYSES = ("compdiag.cli", "compdiag.commands", "compdiag.views", "compd
     ("commands", ("compdiag.cli",)),
     ("views", ("compdiag.cli", "compdiag.commands")),
     ("perf", ("compdiag.cli", "compdiag.commands", "compdiag.views")),
+    ("report", ("compdiag.cli", "compdiag.commands")),
     ("analyses", _ABOVE_ANALYSES + ("rich",)),
     ("ingest", _ABOVE_ANALYSES + ("compdiag.analyses",)),
     ("store", _ABOVE_ANALYSES + ("compdiag.analyses", "compdiag.ingest")),

@@ -183,6 +183,8 @@ class StoreModel:
             "failures": r.failures(run_id, compile_id),
             "kernels": r.kernels(run_id, compile_id, with_source=False),
             "cudagraphs": r.cudagraphs(run_id, compile_id),
+            "cudagraph_recordings": r.cudagraph_recordings(run_id, compile_id),
+            "cudagraph_partitions": r.cudagraph_partitions(run_id, compile_id),
             "kinds": self.record_kinds(run_id, compile_id),
         }
 

@@ -1,7 +1,9 @@
-"""Accuracy verdicts from the store: per compiled graph, for `compdiag check`, JUnit and views.
+"""Accuracy verdicts from the store: per compiled graph, for `compdiag check`, JUnit and views;
+and, with `--require-cudagraphs`, a CUDA-graph verdict per graph (skipped fails the gate).
 
-Exit codes (DESIGN.md): 0 every compiled output matches eager, 1 a mismatch, 2 the script
-itself failed."""
+Exit codes (DESIGN.md): 0 every compiled output matches eager (and every graph ran under CUDA
+graphs, when required), 1 a mismatch or a graph that CUDA graphs skipped, 2 the script itself
+failed."""
 
 from __future__ import annotations
 
@@ -37,12 +39,36 @@ class GraphVerdict:
 
 
 @dataclass
+class CudagraphVerdict:
+    """One compiled graph under --require-cudagraphs: graphed or partitioned passes."""
+    compile_id: str | None
+    status: str  # graphed | partitioned | skipped
+    reason: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status != "skipped"
+
+    @property
+    def message(self) -> str:
+        return (f"CUDA graphs skipped: {self.reason or 'no reason given'}" if not self.ok
+                else f"CUDA graphs {self.status}")
+
+
+@dataclass
 class AccuracyReport:
     run_id: int
     exit_code: int | None
     status: str
     graphs: list[GraphVerdict]
     warnings: list[str]
+    # None: not required; [] required and nothing ran under CUDA graphs (fails the gate)
+    cudagraphs: list[CudagraphVerdict] | None = None
+
+    @property
+    def cudagraphs_failed(self) -> bool:
+        return self.cudagraphs is not None and (not self.cudagraphs or
+                                                 any(not c.ok for c in self.cudagraphs))
 
     @property
     def script_failed(self) -> bool:
@@ -52,10 +78,21 @@ class AccuracyReport:
     def verdict(self) -> int:
         if self.script_failed:
             return EXIT_SCRIPT_FAILED
+        if self.cudagraphs_failed:
+            return EXIT_MISMATCH
         return EXIT_OK if all(g.ok for g in self.graphs) else EXIT_MISMATCH
 
 
-def report(reader: Reader, run_id: int) -> AccuracyReport:
+def cudagraph_verdicts(reader: Reader, run_id: int) -> list[CudagraphVerdict]:
+    from compdiag.analyses.cudagraph_coverage import coverage
+
+    cov = coverage(reader, run_id) or {"graphs": []}
+    return [CudagraphVerdict(g["compile_id"], g["status"], g.get("reason"))
+            for g in cov["graphs"]]
+
+
+def report(reader: Reader, run_id: int, *, require_cudagraphs: bool = False
+           ) -> AccuracyReport:
     run = reader.run(run_id)
     by_graph: dict[str | None, GraphVerdict] = {}
     for row in reader.accuracy(run_id):
@@ -64,7 +101,8 @@ def report(reader: Reader, run_id: int) -> AccuracyReport:
         g.ok = g.ok and bool(row["ok"])
     graphs = sorted(by_graph.values(), key=lambda g: compile_id_key(g.compile_id))
     return AccuracyReport(run_id, run["exit_code"], run["status"], graphs,
-                          reader.warnings(run_id))
+                          reader.warnings(run_id),
+                          cudagraph_verdicts(reader, run_id) if require_cudagraphs else None)
 
 
 def junit_xml(rep: AccuracyReport, name: str) -> str:
@@ -85,7 +123,18 @@ def junit_xml(rep: AccuracyReport, name: str) -> str:
             fail.text = "\n".join(
                 f"{o['output']}: ok={o['ok']} max_abs={o['max_abs']} max_rel={o['max_rel']} "
                 f"{o['detail'].get('reason', '')}" for o in g.outputs)
-    cases.set("tests", str(len(rep.graphs) + (1 if rep.script_failed else 0)))
+    n_cg = 0
+    if rep.cudagraphs is not None:
+        verdicts = rep.cudagraphs or [CudagraphVerdict(None, "skipped",
+                                                       "no graph ran under CUDA graphs")]
+        for c in verdicts:
+            n_cg += 1
+            case = ET.SubElement(cases, "testcase", classname=f"compdiag.{name}.cudagraphs",
+                                 name=f"cudagraphs graph {c.compile_id or '-'}")
+            if not c.ok:
+                failures += 1
+                ET.SubElement(case, "failure", message=c.message).text = c.reason or ""
+    cases.set("tests", str(len(rep.graphs) + n_cg + (1 if rep.script_failed else 0)))
     cases.set("failures", str(failures))
     cases.set("errors", str(errors))
     return ET.tostring(cases, encoding="unicode", xml_declaration=True)

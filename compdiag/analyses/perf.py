@@ -19,7 +19,9 @@ import statistics
 from typing import Any
 
 from compdiag.analyses import perf_stats as S
+from compdiag.analyses.cudagraph_coverage import coverage
 from compdiag.analyses.diagnosis import Diagnosis
+from compdiag.analyses.library_calls import is_library_call
 from compdiag.analyses.limiter import Limiter, TimedRun
 from compdiag.analyses.limiter import weight as _weight
 from compdiag.analyses.registry import plugin_manager
@@ -33,10 +35,6 @@ GPU_BANDWIDTH = {"H200": 4.8e12, "H100": 3.35e12, "A100": 2.0e12, "L40S": 0.864e
                  "A10G": 0.6e12, "L4": 0.3e12, "V100": 0.9e12, "T4": 0.32e12}
 MEMORY_BOUND_FRACTION = 0.5  # achieved/peak bandwidth above which a graph is memory-bound
 
-# Extern calls that are library kernels by design (BLAS, convolution, attention), not gaps.
-LIBRARY_EXTERN = re.compile(r"\b(mm|addmm|bmm|baddbmm|convolution|_scaled_dot_product\w*|"
-                            r"_flash_attention\w*|_efficient_attention\w*|cudnn\w*|mkldnn\w*|"
-                            r"_int_mm|_scaled_mm|linear)\b")
 _FALLBACK_OP = re.compile(r"aten\.(\w+)")
 
 
@@ -65,7 +63,7 @@ def _graph_row(p: dict[str, Any], compile_row: dict[str, Any] | None,
     for k in kernels:
         by_backend[k["backend"]] = by_backend.get(k["backend"], 0) + 1
         if k["backend"] == "extern":
-            (library if LIBRARY_EXTERN.search(k["name"]) else fallbacks).append(k["name"])
+            (library if is_library_call(k["name"]) else fallbacks).append(k["name"])
     return {
         "compile_id": p["compile_id"],
         "function": (compile_row or {}).get("co_name"),
@@ -326,7 +324,7 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
     perf_run = reader.perf_run(run_id) or {}
     for g in graphs:
         for op in reader.fallback_calls(run_id, g["compile_id"]):
-            if op not in g["fallbacks"] and not LIBRARY_EXTERN.search(op):
+            if op not in g["fallbacks"] and not is_library_call(op):
                 g["fallbacks"].append(op)
         g["device_name"] = perf_run.get("device")
     applied = {c["compile_id"] for c in reader.cudagraphs(run_id) if c.get("applied")}
@@ -381,6 +379,7 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
         "module_totals": t.module_totals(),
         "outside_graphs": outside,
         "limiters": limiters(graphs, diagnoses, compiles, outside),
+        "cudagraph_coverage": coverage(reader, run_id, graphs),
         "notes": notes,
     }
 

@@ -49,6 +49,12 @@ def _start_capture():
             install_perf_timing(capture)
         if os.environ.get("COMPDIAG_MODE"):
             _force_mode(torch, os.environ["COMPDIAG_MODE"])
+        if os.environ.get("COMPDIAG_TRY"):  # `compdiag perf --try`: a setting from outside
+            from compdiag.capture.try_settings import apply_from_env
+
+            applied = apply_from_env(torch)
+            if applied:
+                writer.warn(run_id, "compdiag perf --try applied: " + ", ".join(applied))
         atexit.register(_finish, capture)
         return capture
     except Exception as exc:  # noqa: BLE001 - fail open

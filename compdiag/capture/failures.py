@@ -13,6 +13,9 @@ from compdiag.ingest import parsers as P
 _COMPILE_MARKERS = ("torch/_dynamo/convert_frame.py", "torch/_inductor/compile_fx.py")
 _RUNTIME_MARKERS = ("torch/_inductor/output_code.py", "torch/_functorch/_aot_autograd/runtime",
                     "torch/_inductor/cudagraph_trees.py", "torchinductor_")
+# Errors of compiled code raised with no torch frame on the stack: a CUDA graph's output
+# poisoned by a later replay raises from C++ at the user's own line that reads it.
+_RUNTIME_MESSAGES = ("overwritten by a subsequent run",)
 
 
 def record_escaped_exception(ing: Any, exc: BaseException) -> None:
@@ -32,7 +35,8 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
             return  # compilation_metrics already described this failure
         stage = P.classify_stage(exc_type, str(exc), text)
         cid = None
-    elif any(any(m in f for m in _RUNTIME_MARKERS) for f in files):
+    elif any(any(m in f for m in _RUNTIME_MARKERS) for f in files) or any(
+            m in str(exc) for m in _RUNTIME_MESSAGES):
         stage = P.classify_stage(exc_type, str(exc), text, at_runtime=True)
         cid = next((ing.output_code_files[f] for f in reversed(files)
                     if f in ing.output_code_files), None)

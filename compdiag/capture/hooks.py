@@ -83,7 +83,8 @@ class Capture:
         for name, fn in (("artifact loggers", self._install_artifacts),
                          ("bytecode hook", self._install_bytecode_hook),
                          ("autotune hook", self._install_autotune_hook),
-                         ("failure graphs", self._install_failure_graphs)):
+                         ("failure graphs", self._install_failure_graphs),
+                         ("warnings", self._install_warnings)):
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001
@@ -191,6 +192,24 @@ class Capture:
         if name in ("perf_hints", "cudagraphs"):
             self.ing.cudagraph_line(cid, msg)
         self.ing.event(name, cid, {"logger": record.name, "level": record.levelname}, msg)
+
+    def _install_warnings(self) -> None:
+        """torch's own notices (TF32 left off, ...) are Python warnings that scroll by on
+        stderr: keep torch's, then show them exactly as before."""
+        import warnings
+
+        original = warnings.showwarning
+        capture = self
+
+        def showwarning(message: Any, category: Any, filename: str, lineno: int,
+                        file: Any = None, line: Any = None) -> None:
+            if "torch" in str(filename):
+                capture.guarded("warning", capture.ing.event, "warning", current_compile_id(),
+                                {"category": getattr(category, "__name__", str(category)),
+                                 "filename": filename, "lineno": lineno}, str(message))
+            return original(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = showwarning
 
     def install_accuracy_check(self, rtol: float | None = None, atol: float | None = None
                                ) -> None:

@@ -1,5 +1,7 @@
-"""`compdiag check SCRIPT|RUN [--rtol R --atol A] [--junit FILE]`: accuracy as a CI gate (the
-verdicts are compdiag/analyses/accuracy.py, the view compdiag/views/check.py)."""
+"""`compdiag check SCRIPT|RUN [--rtol R --atol A] [--junit FILE] [--require-cudagraphs]`:
+accuracy, or CUDA-graph coverage, as a CI gate (the verdicts are compdiag/analyses/accuracy.py,
+the view compdiag/views/check.py). torch falls back from CUDA graphs silently; the gate fails
+when any graph was skipped (pytorch/pytorch#124506, #176611)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,10 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--atol", type=float, default=None, help="absolute tolerance")
     p.add_argument("--junit", type=Path, default=None, metavar="FILE",
                    help="write a JUnit XML report (one test case per compiled graph)")
+    p.add_argument("--require-cudagraphs", action="store_true",
+                   help="fail (exit 1) when CUDA graphs skipped any compiled graph, or none ran "
+                        "under CUDA graphs; the script runs as written (no accuracy re-run "
+                        "unless --rtol/--atol are given)")
     p.add_argument("--json", action="store_true")
     p.add_argument("target", metavar="SCRIPT|RUN")
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
@@ -31,8 +37,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     store = store_path(args)
     target = args.target
+    need_cg = bool(args.require_cudagraphs)
+    accuracy = not need_cg or args.rtol is not None or args.atol is not None
     if Path(target).is_file():
-        env = {"COMPDIAG_CHECK_ACCURACY": "1"}
+        env = {"COMPDIAG_CHECK_ACCURACY": "1"} if accuracy else {}
         if args.rtol is not None:
             env["COMPDIAG_RTOL"] = repr(args.rtol)
         if args.atol is not None:
@@ -47,12 +55,13 @@ def cmd_check(args: argparse.Namespace) -> int:
             raise CLIError(f"{target!r} is neither a script nor a run id")
         with Reader(store) as reader:
             run_id = reader.resolve_run(target)
-            if not reader.accuracy(run_id) and reader.run(run_id)["exit_code"] == 0:
+            if not need_cg and not reader.accuracy(run_id) and \
+                    reader.run(run_id)["exit_code"] == 0:
                 raise CLIError(f"run {run_id} was not recorded with --check-accuracy "
                                "(use `compdiag check SCRIPT` or `compdiag run --check-accuracy`)")
         name = f"run{run_id}"
     with Reader(store) as reader:
-        rep = report(reader, run_id)
+        rep = report(reader, run_id, require_cudagraphs=need_cg)
     if args.junit:
         args.junit.parent.mkdir(parents=True, exist_ok=True)
         args.junit.write_text(junit_xml(rep, name))

@@ -36,6 +36,14 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep-caches", default=None, metavar="DIR",
                    help="keep each mode's Inductor cache in DIR/inductor-MODE (else a temporary "
                         "directory, removed after the run); DIR must be new or empty")
+    p.add_argument("--try", dest="try_fixes", action="store_true",
+                   help="re-run the program once per setting the top limiters name (TF32, a "
+                        "compile mode, dynamic shapes, capture_scalar_outputs), each in its "
+                        "own process, and report each one's measured effect beside the "
+                        "baseline")
+    p.add_argument("--try-settings", default=None, metavar="S1,S2",
+                   help="with --try (implied), only these of the settings the limiters name: "
+                        "tf32, reduce-overhead, max-autotune, dynamic, capture_scalar_outputs")
     p.add_argument("target", metavar="SCRIPT|RUN")
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
     p.set_defaults(func=cmd_perf)
@@ -78,6 +86,20 @@ def cmd_perf(args: argparse.Namespace) -> int:
             raise CLIError("--keep-caches goes with a SCRIPT: a stored RUN compiles nothing")
         if args.repeat is not None:
             raise CLIError("--repeat runs a SCRIPT again; a stored RUN is re-read as recorded")
+    only = None
+    if args.try_settings is not None:
+        from compdiag.analyses.perf_try import SETTINGS
+
+        only = {x.strip() for x in args.try_settings.split(",") if x.strip()}
+        bad = sorted(n for n in only if n not in SETTINGS or not SETTINGS[n].outside)
+        if bad or not only:
+            raise CLIError("--try-settings takes a comma-separated list of " + ", ".join(
+                n for n, s in SETTINGS.items() if s.outside) + (f"; not {bad[0]!r}" if bad
+                                                                 else ""))
+        args.try_fixes = True
+    args.try_only = only
+    if args.try_fixes and (modes and len(modes) > 1):
+        raise CLIError("--try compares settings against one baseline: give one mode or none")
     if args.repeat is not None and not (1 <= args.repeat <= 20):
         raise CLIError("--repeat must be between 1 and 20 processes per mode")
     if args.keep_caches and is_script:
@@ -101,6 +123,8 @@ def cmd_perf(args: argparse.Namespace) -> int:
             runs = recorded_runs(reader, run_id)
     compare = len({mode for mode, _, _ in runs}) > 1 or (modes is not None and len(modes) > 1)
     doc = build_document(store, runs, compare=compare)
+    if args.try_fixes:
+        doc["tried"] = _try(store, doc, is_script, [target, *args.args], args)
     try:
         file_report(store, doc)
     except (StoreError, OSError, sqlite3.Error) as exc:  # a read-only store still reports
@@ -118,6 +142,27 @@ def cmd_perf(args: argparse.Namespace) -> int:
             console = Console(width=120)  # piped: no terminal width to fit, keep rows whole
         print_document(doc, console)
     return exit_code
+
+
+def _try(store: Path, doc: dict, is_script: bool, target: list[str],
+         args: argparse.Namespace) -> dict:
+    """The baseline is the report's first run; a stored RUN is re-run from its own argv."""
+    from compdiag.perf.session import run_tries
+    from compdiag.store.reader import Reader
+
+    base = doc["runs"][0]
+    if not is_script:
+        with Reader(store) as reader:
+            argv = reader.run(base["run"])["argv"]
+        if not argv or argv[0] == "-m" or not Path(argv[0]).is_file():
+            raise CLIError(f"--try re-runs run {base['run']}'s script, and {argv[:1]} is not a "
+                           "file here (run it from the directory it ran in)")
+        target = list(argv)
+    return run_tries(store, target, base, base["run"], budget=args.budget, reps=args.reps,
+                     json_stdout=bool(args.json), only=args.try_only,
+                     announce=None if args.json else
+                     lambda what: print(f"compdiag perf --try: running with {what}",
+                                        file=sys.stderr))
 
 
 def _announce(target: list[str]) -> Callable[[str | None, int, int], None]:

@@ -74,6 +74,9 @@ class Ingestor:
         # where compilation_metrics keeps only the innermost frame (often torch's own).
         self.dynamo_errors: dict[str | None, str] = {}
         self.last_compiled: str | None = None
+        # cid -> the scheduler's partition summary: with a CUDA-graphed partition, the ops it
+        # leaves out split the graph (recorded as splits), they do not skip it.
+        self.partitioned: dict[str | None, dict[str, int]] = {}
 
     # -- entry points -----------------------------------------------------------------------
     def record(self, metadata: dict[str, Any], payload: str | None) -> None:
@@ -118,6 +121,11 @@ class Ingestor:
             call = P.call_stack(payload)
             if call is not None:
                 self.w.upsert("call_stacks", run_id=self.run_id, compile_id=compile_id, **call)
+        elif kind == "cudagraphs" and payload:
+            self._cudagraph_facts(compile_id, payload)
+        elif kind == "warning" and payload:
+            self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
+                          category=None, message=payload[:4000], filename=None, lineno=None)
 
     def flush(self) -> None:
         for row in self.compiles.values():
@@ -401,6 +409,19 @@ class Ingestor:
                     self.output_code_files[value[key]] = cid
         if not payload:
             return
+        split = P.output_code_splits(payload)
+        if split and split["cudagraphable"] and cid not in self.partitioned:
+            # A cache hit logs no scheduling: the wrapper is all there is. (Default mode
+            # partitions too, into no CUDA-graphed partition: nothing to record.)
+            non = split["non_cudagraphable"]
+            self.w.insert("cudagraph_partitions", run_id=self.run_id, compile_id=cid,
+                          source="output_code",
+                          partitions=None if non is None else split["cudagraphable"] + non,
+                          cudagraphable=split["cudagraphable"], non_cudagraphable=non)
+            for w in split["work"][:20]:
+                self.w.insert("cudagraph_splits", run_id=self.run_id, compile_id=cid, **w)
+        for miss in P.epilogue_misses(payload):
+            self.w.insert("epilogue_misses", run_id=self.run_id, compile_id=cid, **miss)
         for op in P.fallback_calls(payload):
             self.w.insert("fallback_calls", run_id=self.run_id, compile_id=cid, seq=self.seq,
                           op=op)
@@ -431,6 +452,25 @@ class Ingestor:
         if row:
             self.w.insert("fusion", run_id=self.run_id, compile_id=cid, **row)
 
+    def _cudagraph_facts(self, cid: str | None, msg: str) -> None:
+        """Recordings and partitions, from a cudagraphs line (live, and again at reindex)."""
+        named = P.CID_IN_LINE.match(msg)
+        if named:
+            cid = named.group(1)
+        rec = P.parse_cudagraph_recording(msg)
+        if rec:
+            self.w.insert("cudagraph_recordings", run_id=self.run_id, compile_id=cid, **rec)
+            return
+        summary = P.parse_partition_summary(msg)
+        if summary:
+            self.partitioned[cid] = summary
+            self.w.insert("cudagraph_partitions", run_id=self.run_id, compile_id=cid,
+                          source="scheduler", **summary)
+            return
+        op = P.parse_partition_op(msg)
+        if op and (self.partitioned.get(cid) or {}).get("cudagraphable"):
+            self.w.insert("cudagraph_splits", run_id=self.run_id, compile_id=cid, **op)
+
     def cudagraph_line(self, cid: str | None, msg: str) -> None:
         """cudagraph_trees logs skips and recordings at the first call, outside any compile:
         the compile id is the one the line names ('[0/0] Recording ...') or, for a skip, the
@@ -439,6 +479,12 @@ class Ingestor:
         if named:
             cid = named.group(1)
         reason = P.parse_cudagraph_skip(msg) or P.parse_partition_skip(msg)
+        summary = P.parse_partition_summary(msg)
+        if summary:
+            self.partitioned[cid] = summary
+        if reason and not P.parse_cudagraph_skip(msg) and (
+                self.partitioned.get(cid) or {}).get("cudagraphable"):
+            return  # an op left out of a partitioned graph: a split (_cudagraph_facts)
         if reason:
             self._cudagraph(cid or self.last_compiled, False, reason)
         elif P.CUDAGRAPH_RECORDING.search(msg) and cid is not None:

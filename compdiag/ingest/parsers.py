@@ -237,6 +237,12 @@ def guard_of(reason: str) -> str:
 STAGES = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kernel_compile", "runtime",
           "accuracy")
 
+# Errors of the kernel toolchain or the GPU's limits, named in the exception's type or message
+# head (triton.runtime.errors.OutOfResources: 'out of resource: shared memory, Required: ...';
+# PTXASError; MLIR's 'PassManager::run failed'; the CUDA launch limit on registers).
+KERNEL_TOOLCHAIN_ERRORS = ("CppCompileError", "CompilationError", "PTXASError", "OutOfResources",
+                           "out of resource:", "ptxas", "PassManager::run failed",
+                           "MLIRCompilationError", "too many resources requested for launch")
 _KERNEL_COMPILE = ("CppCompileError", "CompilationError", "triton.compiler", "ptxas",
                    "torch/_inductor/codecache.py", "torch/_inductor/cpp_builder.py",
                    "torch/_inductor/async_compile.py", "torch/_inductor/runtime/triton_heuristics")
@@ -256,7 +262,7 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
     InductorError), so the wrapper's own type says little."""
     text = "\n".join(x for x in (exc_type, message, traceback) if x)
     head = (exc_type or "") + " " + (message or "")[:400]
-    if any(k in head for k in ("CppCompileError", "CompilationError", "PTXASError")):
+    if any(k in head for k in KERNEL_TOOLCHAIN_ERRORS):
         return "kernel_compile"
     if "LoweringException" in head or "MissingOperatorWith" in head:
         return "inductor_lowering"
@@ -434,6 +440,130 @@ def parse_partition_skip(msg: str) -> str | None:
 def parse_cudagraph_skip(msg: str) -> str | None:
     m = _CG_SKIP.search(msg)
     return m.group(1).strip() if m else None
+
+
+# -- CUDA-graph coverage: recordings, partitions (cudagraph_trees and the scheduler log them) ---
+_CG_RECORDED = re.compile(r"Recording function=(?P<fn>\w+), cuda_graph_id=(?P<gid>\d+)"
+                          r"(?:, inputs: (?P<inputs>.*))?", re.S)
+_CG_TENSOR_IN = re.compile(r"Tensor\(size=\[(?P<size>[^\]]*)\]")
+_CG_INT_IN = re.compile(r"\]: int\((?P<v>-?\d+)\)")
+_CG_PARTITIONS = re.compile(r"Created (\d+) graph partitions: (\d+) cudagraphable, "
+                            r"(\d+) non-cudagraphable")
+_RUNNER_PARTITIONS = re.compile(r"^runner = Runner\(partitions=\[(?P<names>[^\]]*)\]\)", re.M)
+
+
+def parse_cudagraph_recording(msg: str) -> dict[str, Any] | None:
+    """One CUDA-graph recording (cudagraph_trees, DEBUG): 'Recording function=partition_0,
+    cuda_graph_id=2, inputs: [0]: Tensor(size=[1024], ...), [1]: int(1024)'. Each distinct
+    set of input sizes records its own graph; the sizes say which."""
+    m = _CG_RECORDED.search(msg)
+    if not m:
+        return None
+    inputs = m.group("inputs") or ""
+    sizes = [[int(x) for x in t.group("size").replace(" ", "").split(",") if x.lstrip("-").isdigit()]
+             for t in _CG_TENSOR_IN.finditer(inputs)]
+    return {"function": m.group("fn"), "graph_id": int(m.group("gid")), "sizes": sizes,
+            "symints": [int(i.group("v")) for i in _CG_INT_IN.finditer(inputs)]}
+
+
+def parse_partition_summary(msg: str) -> dict[str, int] | None:
+    """The scheduler's 'Created 2 graph partitions: 1 cudagraphable, 1 non-cudagraphable'."""
+    m = _CG_PARTITIONS.search(msg)
+    if not m:
+        return None
+    return {"partitions": int(m.group(1)), "cudagraphable": int(m.group(2)),
+            "non_cudagraphable": int(m.group(3))}
+
+
+def parse_partition_op(msg: str) -> dict[str, str] | None:
+    """An op a partition keeps out of CUDA graphs ('op0: reason=cpu ops, ir=DeviceCopy,
+    fx=prims.device_put.default(arg1_1, cpu)'); its fx part is absent for some ops."""
+    m = re.match(r"^\s*(\w+): reason=(.+?), ir=\w+(?:, fx=(.+))?$", msg.strip("\n"))
+    if not m or "when cudagraphs is disabled" in m.group(2):
+        return None
+    return {"node": m.group(1), "reason": m.group(2).strip(), "fx": (m.group(3) or "").strip()}
+
+
+def output_code_partitions(code: str | None) -> list[str] | None:
+    """The CUDA-graphed partitions an Inductor wrapper runs ('runner = Runner(partitions=
+    [partition_0, partition_1,])'); None when the graph was not partitioned. A cache hit logs
+    no scheduling, so this is all a cached compile tells."""
+    m = _RUNNER_PARTITIONS.search(code or "")
+    if not m:
+        return None
+    return [n.strip() for n in m.group("names").split(",") if n.strip()]
+
+
+_CALL_WORK = re.compile(r"^\s*(?:\w+ = )?(?:(?P<copy>\w+\.copy_)\(|(?P<kernel>(?:cpp|triton)_\w+)"
+                        r"(?:\.run)?\(|extern_kernels\.(?P<ext>\w+)\(|torch\.ops\.(?P<op>[\w.]+)\()")
+
+
+def output_code_splits(code: str | None) -> dict[str, Any] | None:
+    """A partitioned wrapper's work outside its CUDA-graphed partitions: in `call`, each run of
+    kernels, copies and extern calls between `self.partitions[i](...)` calls is one partition
+    that runs without CUDA graphs (what a cache hit tells of the split; no scheduler log)."""
+    names = output_code_partitions(code)
+    if names is None:
+        return None
+    body = (code or "").split("    def call(self, args):", 1)
+    if len(body) < 2:
+        return {"cudagraphable": len(names), "non_cudagraphable": None, "work": []}
+    runs, current, work = 0, False, []
+    for line in body[1].split("\nrunner = Runner", 1)[0].splitlines():
+        if "self.partitions[" in line:
+            current = False
+            continue
+        m = _CALL_WORK.match(line)
+        if m:
+            what = m.group("copy") or m.group("kernel") or m.group("ext") or m.group("op")
+            work.append({"node": what, "reason": "device copy" if m.group("copy") else
+                         "cpu kernel" if what.startswith("cpp_") else "outside the partitions",
+                         "fx": line.strip()})
+            if not current:
+                runs, current = runs + 1, True
+    return {"cudagraphable": len(names), "non_cudagraphable": runs, "work": work}
+
+
+# -- missed epilogue fusion: a library mm/conv whose output a separate pointwise kernel reads --
+_EPILOGUE_HOSTS = ("mm", "addmm", "bmm", "baddbmm", "convolution")
+_EXTERN_OUT = re.compile(r"^\s*(?:(?P<ret>\w+) = )?extern_kernels\.(?P<op>\w+)\((?P<args>.*)\)\s*$")
+_REUSE = re.compile(r"^\s*(?P<new>\w+) = (?P<old>\w+); del \w+\s*# reuse")
+_TRITON_RUN = re.compile(r"^\s*(?P<kernel>triton_\w+)\.run\((?P<args>.*)\)\s*$")
+_OUT_KW = re.compile(r"\bout=(\w+)")
+
+
+def epilogue_misses(code: str | None) -> list[dict[str, str]]:
+    """Where a library matmul/convolution's output is read next by a separate Triton
+    pointwise kernel, in the wrapper's `call`: `extern_kernels.mm(a, b, out=buf0)` then
+    `triton_poi_fused_add_relu_0.run(buf0, ...)` (through `buf1 = buf0; del buf0  # reuse`).
+    A Triton template (max-autotune) could have run that pointwise work in its epilogue."""
+    out: list[dict[str, str]] = []
+    pending: dict[str, tuple[str, str]] = {}  # buffer -> (op, original buffer)
+    for line in (code or "").splitlines():
+        m = _EXTERN_OUT.match(line)
+        if m and m.group("op") in _EPILOGUE_HOSTS:
+            kw = _OUT_KW.search(m.group("args"))
+            buf = kw.group(1) if kw else m.group("ret")
+            if buf:
+                pending[buf] = (m.group("op"), buf)
+            continue
+        r = _REUSE.match(line)
+        if r and r.group("old") in pending:
+            pending[r.group("new")] = pending.pop(r.group("old"))
+            continue
+        t = _TRITON_RUN.match(line)
+        if t and pending:
+            args = {a.strip() for a in t.group("args").split(",")}
+            for buf in [b for b in pending if b in args]:
+                op, first = pending.pop(buf)
+                if t.group("kernel").startswith("triton_poi"):
+                    out.append({"op": f"extern_kernels.{op}", "buffer": first,
+                                "kernel": t.group("kernel")})
+    return out
+
+
+# -- warnings torch gives while compiling (warnings.warn, captured in the child) ---------------
+TF32_WARNING = "TensorFloat32 tensor cores for float32 matrix multiplication available but not enabled"
 
 
 # -- facts explain reads (stored at ingest; see store/schema.py, schema 2) ----------------------

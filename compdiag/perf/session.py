@@ -141,3 +141,47 @@ def file_report(store: Path, doc: dict[str, Any]) -> None:
         w.flush()
     finally:
         w.close()
+
+
+def run_tries(store: Path, target: list[str], base: dict[str, Any], base_run: int, *,
+              budget: float | None = None, reps: int | None = None, json_stdout: bool = False,
+              only: set[str] | None = None,
+              announce: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """`--try`: the settings the baseline report's top limiters name, each run once in its
+    own process (a fresh cache: its compile is measured too), beside the baseline."""
+    from compdiag.analyses.perf import report
+    from compdiag.analyses.perf_try import SETTINGS, choose, effect
+    from compdiag.capture.runner import run_program
+
+    tries, skipped = choose(base.get("limiters") or [], base.get("device"), base.get("mode"),
+                            only)
+    results = []
+    tmp = Path(tempfile.mkdtemp(prefix="compdiag-try-"))
+    try:
+        for row in tries:
+            s = SETTINGS[row["setting"]]
+            env = {"COMPDIAG_PERF": "1", "TORCHINDUCTOR_CACHE_DIR": str(tmp / s.name)}
+            if s.child:
+                env["COMPDIAG_TRY"] = s.child
+            if budget is not None:
+                env["COMPDIAG_PERF_BUDGET_S"] = repr(budget)
+            if reps is not None:
+                env["COMPDIAG_PERF_MIN_REPS"] = str(reps)
+            if announce is not None:
+                announce(s.what)
+            mode = s.mode or (base.get("mode") if base.get("mode") not in (None, "default")
+                              else None)
+            with stdout_to_stderr(json_stdout):
+                code, run_id = run_program(store, target, mode=mode, extra_env=env,
+                                           quiet=json_stdout)
+            with Reader(store) as reader:
+                rep = report(reader, run_id)
+                out = {**row, "run": run_id, "exit_code": code, "mode": mode or "default"}
+                out.update(effect(reader, base, rep, base_run, run_id) if code == 0 else
+                           {"verdict": "the program failed with this setting"})
+            results.append(out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"baseline": {"run": base_run, "mode": base.get("mode")}, "settings": results,
+            "not_tried": skipped}
+

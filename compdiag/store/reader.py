@@ -16,7 +16,8 @@ from compdiag.store.schema import StoreError, connect
 
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
-                 "settings", "document", "user_stack", "frames", "origins", "sources", "objects"}
+                 "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
+                 "sources", "objects"}
 
 
 class Reader:
@@ -117,6 +118,34 @@ class Reader:
 
     def cudagraphs(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
         return self._table("cudagraphs", run_id, compile_id)
+
+    def _newer_table(self, table: str, run_id: int, compile_id: str | None
+                     ) -> list[dict[str, Any]]:
+        """A table this session added: a store written before it (opened read-only, so not
+        yet given the table) has none of its rows."""
+        try:
+            return self._table(table, run_id, compile_id)
+        except sqlite3.OperationalError:
+            return []
+
+    def cudagraph_recordings(self, run_id: int, compile_id: str | None = None
+                             ) -> list[dict[str, Any]]:
+        return self._newer_table("cudagraph_recordings", run_id, compile_id)
+
+    def cudagraph_partitions(self, run_id: int, compile_id: str | None = None
+                             ) -> list[dict[str, Any]]:
+        return self._newer_table("cudagraph_partitions", run_id, compile_id)
+
+    def cudagraph_splits(self, run_id: int, compile_id: str | None = None
+                         ) -> list[dict[str, Any]]:
+        return self._newer_table("cudagraph_splits", run_id, compile_id)
+
+    def torch_warnings(self, run_id: int) -> list[dict[str, Any]]:
+        return self._newer_table("torch_warnings", run_id, None)
+
+    def epilogue_misses(self, run_id: int, compile_id: str | None = None
+                        ) -> list[dict[str, Any]]:
+        return self._newer_table("epilogue_misses", run_id, compile_id)
 
     def autotune(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
         return self._table("autotune", run_id, compile_id)

@@ -366,6 +366,53 @@ CREATE TABLE IF NOT EXISTS shape_specializations (
     line       TEXT,
     user_stack TEXT NOT NULL DEFAULT '[]'
 );
+-- CUDA-graph coverage (issue 17): each recording cudagraph_trees made (one per distinct set
+-- of input sizes), how the scheduler partitioned a graph and which ops split it.
+CREATE TABLE IF NOT EXISTS cudagraph_recordings (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    function   TEXT,
+    graph_id   INTEGER,
+    sizes      TEXT NOT NULL DEFAULT '[]',   -- the tensor inputs' sizes
+    symints    TEXT NOT NULL DEFAULT '[]'    -- the int inputs (dynamic sizes)
+);
+CREATE TABLE IF NOT EXISTS cudagraph_partitions (
+    id                INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id            INTEGER NOT NULL,
+    compile_id        TEXT,
+    source            TEXT,       -- scheduler (the log) | output_code (a cache hit's wrapper)
+    partitions        INTEGER,
+    cudagraphable     INTEGER,
+    non_cudagraphable INTEGER
+);
+CREATE TABLE IF NOT EXISTS cudagraph_splits (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    node       TEXT,
+    reason     TEXT,
+    fx         TEXT
+);
+-- Python warnings raised while the program ran (torch's TF32 notice among them).
+CREATE TABLE IF NOT EXISTS torch_warnings (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    category   TEXT,
+    message    TEXT,
+    filename   TEXT,
+    lineno     INTEGER
+);
+-- A library mm/conv whose output a separate Triton pointwise kernel reads (output code).
+CREATE TABLE IF NOT EXISTS epilogue_misses (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    op         TEXT,
+    buffer     TEXT,
+    kernel     TEXT
+);
 """
 
 DERIVED_TABLES = (
@@ -373,7 +420,9 @@ DERIVED_TABLES = (
     "fusion", "cudagraphs", "autotune", "cache_events", "accuracy", "tensors",
     "perf_graphs", "perf_runs", "perf_reports", "perf_calls",
     "recompile_events", "compile_stacks", "guard_values", "graph_nodes", "perf_hints",
-    "injected_bugs", "fallback_calls", "sched_nodes", "call_stacks", "shape_specializations",
+    "injected_bugs", "fallback_calls", "sched_nodes",
+    "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "torch_warnings",
+    "epilogue_misses", "call_stacks", "shape_specializations",
 )
 
 # What `compdiag reindex` rebuilds from each run's raw records: every table derived from
@@ -381,7 +430,8 @@ DERIVED_TABLES = (
 # capture saw (accuracy, tensors, timings, scheduler nodes) and are kept as they are.
 REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard_values",
                     "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls",
-                    "call_stacks", "shape_specializations")
+                    "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits",
+                    "torch_warnings", "epilogue_misses", "call_stacks", "shape_specializations")
 # Columns schema 2 added to schema-1 tables (ALTER TABLE on upgrade).
 ADDED_COLUMNS = {
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",

@@ -13,7 +13,10 @@ def check_document(rep: AccuracyReport) -> dict[str, Any]:
 
     return {"schema_version": SCHEMA_VERSION, "run": rep.run_id, "exit": rep.verdict,
             "graphs": [{"compile_id": g.compile_id, "ok": g.ok, "message": g.message,
-                        "outputs": g.outputs} for g in rep.graphs]}
+                        "outputs": g.outputs} for g in rep.graphs],
+            "cudagraphs": None if rep.cudagraphs is None else
+            [{"compile_id": c.compile_id, "status": c.status, "ok": c.ok, "reason": c.reason}
+             for c in rep.cudagraphs]}
 
 
 def print_check(rep: AccuracyReport, console: Any) -> None:
@@ -23,6 +26,20 @@ def print_check(rep: AccuracyReport, console: Any) -> None:
     for g in rep.graphs:
         mark = "[green]ok[/]" if g.ok else "[bold red]MISMATCH[/]"
         console.print(f"  graph {g.compile_id}: {mark}  {g.message if not g.ok else ''}")
+    if rep.cudagraphs is not None:
+        for c in rep.cudagraphs:
+            mark = "[green]ok[/]" if c.ok else "[bold red]SKIPPED[/]"
+            console.print(f"  cudagraphs {c.compile_id}: {mark}  {c.message}")
+        if rep.cudagraphs_failed:
+            bad = sum(not c.ok for c in rep.cudagraphs)
+            console.print("[bold red]compdiag check: " + (
+                f"CUDA graphs skipped {bad} of {len(rep.cudagraphs)} graphs[/]" if bad else
+                "no graph ran under CUDA graphs (compile with mode='reduce-overhead')[/]"))
+        elif rep.verdict == 0:
+            console.print(f"compdiag check: all {len(rep.cudagraphs)} graphs ran under CUDA "
+                          "graphs")
+        if not rep.graphs:
+            return
     if not rep.graphs and rep.verdict != EXIT_SCRIPT_FAILED:
         console.print("compdiag check: no compiled graph was called; nothing to compare")
     elif rep.verdict == 0:

@@ -12,7 +12,7 @@ from compdiag.views.show import run_summary
 _KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
                "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue"}
 _KIND_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "graph break",
-               "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs skipped",
+               "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs",
                "fusion": "missed fusion", "perf": "perf"}
 
 
@@ -22,8 +22,11 @@ def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
     run = reader.run(run_id)
     summary = run_summary(reader, run)
     summary["counts"] = reader.counts(run_id)
+    from compdiag.analyses.cudagraph_coverage import coverage
+
     return {"schema_version": SCHEMA_VERSION, "run": summary,
-            "diagnoses": [public(d) for d in explain(reader, run_id)]}
+            "diagnoses": [public(d) for d in explain(reader, run_id)],
+            "cudagraph_coverage": coverage(reader, run_id)}
 
 
 def _excerpt(frame: dict[str, Any]):
@@ -46,6 +49,20 @@ def _excerpt(frame: dict[str, Any]):
                   highlight_lines={lineno}, theme="ansi_dark", word_wrap=True)
 
 
+def diagnosis_title(i: int, d: dict[str, Any]) -> str:
+    """`#1 graph break GB0059 ×2  compile 0/0` (the panel's title; report.md's heading)."""
+    title = f"#{i} {_KIND_TITLE.get(d['kind'], d['kind'])}"
+    if d.get("stage"):
+        title += f" [{d['stage']}]"
+    if d.get("gb_code"):
+        title += f" {d['gb_code']}"
+    if d.get("count", 1) > 1:
+        title += f" ×{d['count']}"
+    if d.get("compile_id"):
+        title += f"  compile {d['compile_id']}"
+    return title
+
+
 def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
     from rich.console import Group
     from rich.panel import Panel
@@ -59,21 +76,18 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
             f"{c.get('compiles', 0)} compiles, {c.get('graph_breaks', 0)} graph breaks, "
             f"{c.get('recompiles', 0)} recompile reasons, {c.get('failures', 0)} failures")
     console.print(head)
+    from compdiag.analyses.cudagraph_coverage import summary_line
+
+    cg_line = summary_line(doc.get("cudagraph_coverage"))
+    if cg_line:
+        console.print(cg_line, highlight=False)
     if not diags:
         console.print(f"[green]run {run['id']}: no problems found[/] — no graph breaks, "
                       "recompiles, failures, CUDA-graph skips or missed fusions recorded.")
         return
     for i, d in enumerate(diags[:limit], 1):
         style = _KIND_STYLE.get(d["kind"], "")
-        title = f"#{i} {_KIND_TITLE.get(d['kind'], d['kind'])}"
-        if d.get("stage"):
-            title += f" [{d['stage']}]"
-        if d.get("gb_code"):
-            title += f" {d['gb_code']}"
-        if d.get("count", 1) > 1:
-            title += f" ×{d['count']}"
-        if d.get("compile_id"):
-            title += f"  compile {d['compile_id']}"
+        title = diagnosis_title(i, d)
         body: list[Any] = [Text(d["reason"], style="bold")]
         uf = d.get("user_frame") or {}
         if uf.get("filename"):

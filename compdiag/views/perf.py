@@ -9,6 +9,7 @@ import math
 import re
 from typing import Any
 
+from compdiag.analyses.cudagraph_coverage import summary_line
 from compdiag.analyses.perf_stats import autotune_share, fmt_time, sig3
 
 __all__ = ["bar_chart", "compile_text", "fmt_ci", "fmt_mib", "fmt_ratio", "fmt_time",
@@ -137,6 +138,9 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
                           f"compiled {fmt_time(m['compiled']['median'])} -> "
                           f"{fmt_x(sp.get('ratio'))}{ci} ({sp['verdict']}){inside}",
                           highlight=False)
+        cg_line = summary_line(rep.get("cudagraph_coverage"))
+        if cg_line:
+            console.print(cg_line, highlight=False)
         chart = bar_chart(rep["graphs"])
         if chart:
             console.print(Text("\n".join(chart)))
@@ -187,3 +191,29 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
             console.print(f"  - {reason}", highlight=False)
         for caveat in rec.get("caveats") or []:
             console.print(f"[dim]  note: {caveat}[/]", highlight=False)
+    tried = doc.get("tried")
+    if tried is not None:
+        print_tried(tried, console)
+
+
+def print_tried(tried: dict[str, Any], console: Any) -> None:
+    """`--try`: one line per setting, its effect beside the baseline."""
+    console.print(f"[bold]settings tried[/] (each in its own process, against baseline run "
+                  f"{tried['baseline']['run']}):", highlight=False)
+    if not tried["settings"] and not tried["not_tried"]:
+        console.print("  no limiter names a setting compdiag can apply from outside the script")
+    for s in tried["settings"]:
+        ch = s.get("compiled_change") or {}
+        sp, base = s.get("speedup") or {}, s.get("baseline_speedup") or {}
+        line = f"  {s['what']} (for {s['limiter']}): {s['verdict']}"
+        if ch.get("ratio") is not None:
+            line += (f"; compiled time, baseline / setting: {fmt_x(ch['ratio'])} "
+                     f"[95% CI {fmt_ci(ch.get('lo'), ch.get('hi'))}]")
+        if sp.get("ratio") is not None:
+            line += (f"; speed-up over eager {fmt_x(sp['ratio'])} "
+                     f"[{fmt_ci(sp.get('lo'), sp.get('hi'))}] beside the baseline's "
+                     f"{fmt_x(base.get('ratio'))} [{fmt_ci(base.get('lo'), base.get('hi'))}]")
+        console.print(line + f" (run {s['run']})", highlight=False)
+    for s in tried["not_tried"]:
+        console.print(f"  [dim]{s['what']} (for {s['limiter']}): not tried, {s['why']}[/]",
+                      highlight=False)

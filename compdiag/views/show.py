@@ -8,6 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from compdiag.analyses.cudagraph_coverage import coverage, summary_line
 from compdiag.store.reader import Reader
 from compdiag.store.schema import SCHEMA_VERSION
 
@@ -62,6 +63,7 @@ def show_document(reader: Reader, run_id: int) -> dict[str, Any]:
                     "fused": f["fused"], "reason": f["reason"]} for f in reader.fusion(run_id)],
         "cudagraphs": [{"compile_id": c["compile_id"], "applied": c["applied"],
                         "reason": c["reason"]} for c in reader.cudagraphs(run_id)],
+        "cudagraph_coverage": coverage(reader, run_id, _timed(reader, run_id)),
         "autotune": [{"compile_id": a["compile_id"], "op": a["op"], "choice": a["choice"]}
                      for a in reader.autotune(run_id)],
         "accuracy": [{"compile_id": a["compile_id"], "output": a["output"],
@@ -69,6 +71,19 @@ def show_document(reader: Reader, run_id: int) -> dict[str, Any]:
                       "detail": a["detail"]}
                      for a in reader.accuracy(run_id)],
     }
+
+
+def _timed(reader: Reader, run_id: int) -> list[dict[str, Any]]:
+    """The run's perf timings (when `compdiag perf` made it) as the coverage's share needs."""
+    from compdiag.analyses.perf_stats import median
+
+    out = []
+    for p in reader.perf_graphs(run_id):
+        samples = p.get("compiled_s") or []
+        if samples:
+            out.append({"compile_id": p["compile_id"], "calls": p.get("calls"),
+                        "compiled": {"median": median(samples)}})
+    return out
 
 
 def print_runs(reader: Reader, console: Console) -> None:
@@ -124,6 +139,17 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
     for c in doc["cudagraphs"]:
         word = "[green]applied[/]" if c["applied"] else f"[red]skipped[/]: {c['reason']}"
         console.print(f"cudagraphs [{c['compile_id']}] {word}")
+    cov = doc.get("cudagraph_coverage")
+    if cov:
+        console.print(summary_line(cov))
+        for g in cov["graphs"]:
+            parts = g["partitions"] or {}
+            sizes = ", ".join(" ".join(str(s) for s in r) for r in g["recorded_sizes"])
+            more = (f", partitions {parts.get('cudagraphable')} graphed / "
+                    f"{parts.get('non_cudagraphable')} left out" if g["status"] == "partitioned"
+                    else "")
+            console.print(f"  [{g['compile_id']}] {g['status']}{more}; recorded "
+                          f"{g['recorded']}x" + (f" for {sizes}" if sizes else ""))
     not_fused = [f for f in doc["fusion"] if not f["fused"]]
     if doc["fusion"]:
         console.print(f"fusion: {len(doc['fusion']) - len(not_fused)} fused pairs, "

@@ -70,6 +70,17 @@ class CompileSummary(Static):
         for cg in d.get("cudagraphs", []):
             parts.append(Text("cudagraphs applied", "green") if cg["applied"]
                          else Text(f"cudagraphs skipped: {cg.get('reason')}", "red"))
+        recs = d.get("cudagraph_recordings") or []
+        if recs:
+            sizes = ", ".join(dict.fromkeys(
+                " ".join("[" + ",".join(map(str, x)) + "]" for x in r["sizes"]) for r in recs))
+            parts.append(Text(f"cudagraphs recorded {len(recs)}x" +
+                              (f" for sizes {sizes}" if sizes else ""),
+                              "yellow" if len(recs) > 1 else "green"))
+        for p in d.get("cudagraph_partitions") or []:
+            if (p.get("non_cudagraphable") or 0) > 0:
+                parts.append(Text(f"cudagraphs partitioned: {p.get('cudagraphable')} graphed, "
+                                  f"{p.get('non_cudagraphable')} left out", "yellow"))
         kinds = d.get("kinds") or {}
         if kinds:
             parts.append(Text(f"{sum(kinds.values())} records of {len(kinds)} kinds", "dim"))

@@ -16,7 +16,9 @@ from compdiag_tui.widgets._line_list import LineList
 
 KIND_STYLE = {"graph_break": "yellow", "recompile": "magenta", "fallback": "red",
               "fusion_miss": "blue", "launch_overhead": "cyan", "cudagraph_skipped": "cyan",
-              "memory_bound": "bright_blue", "outside_graphs": "bright_magenta"}
+              "memory_bound": "bright_blue", "outside_graphs": "bright_magenta",
+              "tf32_off": "bold yellow", "cudagraph_rerecord": "cyan",
+              "cudagraph_partitioned": "cyan"}
 
 
 def where(lim: dict[str, Any]) -> str:

@@ -1,6 +1,8 @@
-"""CUDA graphs skipped under mode='reduce-overhead': the reason torch gave, the user line it
-points at (its 'Found from' frames, or the op a partition left out), and how to make the graph
-capturable. One diagnosis per (reason, line); cost: the `cudagraph` band plus the count."""
+"""CUDA graphs under mode='reduce-overhead': a graph skipped (the reason torch gave, the user
+line it points at: its 'Found from' frames, or the op a partition left out), a graph split into
+partitions with some of it left out (the ops that split it), and a graph recorded again for
+each new input size (re-recording: the sizes, and the dynamic-shape fixes). One diagnosis per
+(reason, line); cost: the `cudagraph` band plus the count."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.ranking import BANDS
 from compdiag.formats.user_code import frames_in
+from compdiag.ingest.parsers import user_line_frame
 
 KIND = "cudagraph"
 
@@ -48,6 +51,119 @@ def cudagraph_fix(reason: str) -> str:
     return next((fix for key, fix in RULES if key in low), FALLBACK_FIX)
 
 
+RERECORD_EXPLANATION = (
+    "cudagraph_trees records a separate CUDA graph for every distinct set of input sizes; each "
+    "recording warms up, captures and keeps its own memory in the pool, and a size that keeps "
+    "changing records again and again instead of replaying.")
+RERECORD_FIX = (
+    "Keep the sizes the graph sees few and fixed: pad inputs up to a few bucket sizes (e.g. "
+    "the next multiple of 64 or power of two) so each bucket records once; or mark the varying "
+    "dimension dynamic up front (`torch._dynamo.mark_dynamic(x, 0)`, or compile with "
+    "dynamic=True) so one graph serves every size (cudagraph_trees still records per distinct "
+    "size, so bucket as well when sizes vary widely); and when outputs of one step are "
+    "overwritten or kept alive across steps, call `torch.compiler.cudagraph_mark_step_begin()` "
+    "at the start of each iteration.")
+PARTITION_EXPLANATION = (
+    "Inductor split this graph into partitions (graph_partition): the CUDA-graphed ones replay "
+    "as CUDA graphs, the ops listed run outside them with a kernel launch each, between "
+    "replays.")
+PARTITION_FIX = (
+    "Move what splits the graph out of the compiled region or onto the GPU (a CPU tensor "
+    "`.cuda()` once outside the loop, a device copy done before the call), so the graph records "
+    "as one CUDA graph.")
+RERECORDED = "CUDA graphs re-recorded:"
+PARTITIONED = "CUDA graphs partitioned:"
+_SPLIT_OP = re.compile(r"\b(?:aten|prims)\.(\w+)\.\w+\(")
+
+
+def _split_frames(ctx: Any, cid: str | None, splits: list[dict[str, Any]]) -> list[dict]:
+    """User lines of the ops that split a graph: the FX op a scheduler line names, or the
+    kernel a cached wrapper calls outside the partitions (its '# File:' lines)."""
+    frames: list[dict[str, Any]] = []
+    kernels = None
+    for s in splits:
+        for op in _SPLIT_OP.findall(s.get("fx") or ""):
+            frames += ctx.op_user_lines(cid, op)
+        if not frames and (s.get("node") or "").startswith(("cpp_", "triton_")):
+            if kernels is None:
+                kernels = {k["name"]: k for k in ctx.r.kernels(ctx.run_id, cid,
+                                                               with_source=False)}
+            for line in (kernels.get(s["node"]) or {}).get("user_lines") or []:
+                f = user_line_frame(line)
+                if f:
+                    frames.append(f)
+        if frames:
+            break
+    # The first op in graph order: a graph node's line, not a later node of the same op.
+    return frames[:1]
+
+
+def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
+    """Partitions with work left out, and graphs recorded more than once for other sizes."""
+    from compdiag.analyses.cudagraph_coverage import coverage
+
+    cov = coverage(ctx.r, ctx.run_id)
+    if not cov:
+        return []
+    out = []
+    for g in cov["graphs"]:
+        cid = g["compile_id"]
+        parts = g["partitions"] or {}
+        if g["status"] == "partitioned":
+            splits = g["splits"]
+            why = sorted({s["reason"] for s in splits if s.get("reason")})
+            n_out = parts.get("non_cudagraphable")
+            # What split it has its own fix when torch named it (cpu ops, unbacked binding...)
+            # (RULES' order decides between several: 'unbacked binding' before 'cpu ops').
+            fix = cudagraph_fix(" ".join(why)) if why else PARTITION_FIX
+            fix = PARTITION_FIX if fix == FALLBACK_FIX else fix
+            out.append(Diagnosis(
+                KIND, stage="inductor", compile_id=cid,
+                reason=(f"{PARTITIONED} {parts.get('cudagraphable')} CUDA-graphed "
+                        f"partition(s), {n_out if n_out is not None else 'some'} left out"
+                        + (f" (split by {', '.join(why)})" if why else "")),
+                user_frame=ctx.user_frame(_split_frames(ctx, cid, splits), cid=cid),
+                explanation=PARTITION_EXPLANATION, fix=fix,
+                score=BANDS[KIND] - 20 + len(splits) * 0.01, count=max(1, len(splits)),
+                compile_ids=(cid,) if cid else (), details=Details()))
+    # Re-recording: the recordings of one function (its compiles, the recompile for a new
+    # size included), when they were made for more than one set of sizes.
+    by_fn: dict[Any, list[dict[str, Any]]] = {}
+    for g in cov["graphs"]:
+        row = ctx.code_row(g["compile_id"]) or {}
+        by_fn.setdefault((row.get("filename"), row.get("co_name")), []).append(g)
+    for gs in by_fn.values():
+        # A graph torch skipped is the skip's diagnosis (its fix covers varying sizes), even
+        # where cudagraph_trees still recorded per size (pytorch/pytorch#196385).
+        gs = [g for g in gs if not g.get("reason")]
+        recs = [r for g in gs for r in g["recordings"]]
+        sizes = []
+        for r in recs:
+            if r["sizes"] not in sizes:
+                sizes.append(r["sizes"])
+        if len(recs) < 2 or len(sizes) < 2:
+            continue
+        cids = tuple(g["compile_id"] for g in gs if g["recordings"] and g["compile_id"])
+        shown = ", ".join(_fmt_sizes(s) for s in sizes[:6]) + (", ..." if len(sizes) > 6 else "")
+        out.append(Diagnosis(
+            KIND, stage="runtime", compile_id=cids[0] if cids else None,
+            reason=(f"{RERECORDED} {len(recs)} recordings for {len(sizes)} input "
+                    f"sizes ({shown}) across {len(cids)} compile(s)"),
+            user_frame=ctx.user_frame([], cid=cids[0] if cids else None),
+            explanation=RERECORD_EXPLANATION + " " + _memory_note(cov),
+            fix=RERECORD_FIX, score=BANDS[KIND] + len(recs), count=len(recs),
+            compile_ids=cids, details=Details()))
+    return out
+
+
+def _fmt_sizes(sizes: list[list[int]]) -> str:
+    return " ".join("[" + ",".join(map(str, s)) + "]" for s in sizes) or "[]"
+
+
+def _memory_note(cov: dict[str, Any]) -> str:
+    return f"Memory: {cov['memory']}."
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     groups: dict[tuple, dict[str, Any]] = {}
@@ -73,7 +189,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                              explanation=EXPLANATION, fix=cudagraph_fix(g["head"]),
                              score=BANDS[KIND] + len(g["rows"]), count=len(g["rows"]),
                              compile_ids=cids, details=Details()))
-    return out
+    return out + _coverage_diagnoses(ctx)
 
 
 @hookimpl
@@ -83,6 +199,16 @@ def compdiag_limiter(diagnosis: Diagnosis, timings: Any) -> Limiter | None:
     if diagnosis.kind != KIND:
         return None
     gs = timings.graphs_of(diagnosis.compile_ids)
+    if diagnosis.reason.startswith(RERECORDED):
+        # Each recording is a warm-up and a capture (paid once per size, like a compile) and
+        # memory kept in the pool; the replays themselves run at full speed.
+        return structural("cudagraph_rerecord", 0.05 + 0.1 * (timings.share(gs) if gs else 0),
+                          diagnosis, f"{diagnosis.count} CUDA-graph recordings, one per input "
+                          "size: each warms up and captures again, and keeps its own memory")
+    if diagnosis.reason.startswith(PARTITIONED):
+        return structural("cudagraph_partitioned", 0.3 * (timings.share(gs) if gs else 0.1),
+                          diagnosis, "the ops outside the CUDA-graphed partitions launch one "
+                          "by one on every call, between the replays")
     if gs and all(not str(g.get("device") or "").startswith("cuda") for g in gs):
         return structural("cudagraph_skipped", 0.01, diagnosis,
                           "the graph runs on the CPU: CUDA graphs do not apply, so "

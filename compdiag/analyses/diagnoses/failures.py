@@ -62,6 +62,52 @@ FIRST_STEP = {
 COMPILER_STAGES = ("aot", "inductor_lowering", "inductor_codegen", "kernel_compile", "runtime")
 
 
+@dataclass(frozen=True)
+class RuntimeFix:
+    """A known error of compiled code at run time: every word of `when` in torch's message."""
+    when: tuple[str, ...]
+    fix: str
+
+
+RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    RuntimeFix(("overwritten by a subsequent run",),
+               "A CUDA graph's output was read after a later replay of the same graph reused "
+               "its memory (mode='reduce-overhead' keeps outputs in the graph's static pool "
+               "until the next step). torch's two fixes: clone the output before the next call "
+               "(`out = model(x).clone()`, outside torch.compile) if you keep it across calls, "
+               "or call `torch.compiler.cudagraph_mark_step_begin()` before each model "
+               "invocation so cudagraph_trees knows a new iteration starts."),
+)
+# Kernel compile failures that are not a Python error in generated code: the Triton/PTX/
+# ptxas/MLIR toolchain or the GPU's limits refused the kernel. (words in torch's message, fix)
+KERNEL_COMPILE_FIXES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("out of resource: shared memory",),
+     "The kernel's block sizes or pipeline stages need more shared memory than the GPU has: "
+     "lower them (`torch._inductor.config.triton.max_tiles`, fewer `num_stages` in a custom "
+     "config), or avoid max-autotune's largest configs for this op."),
+    (("out of resource",), "The kernel needs more GPU resources (registers, threads) than the "
+     "GPU allows: smaller blocks or fewer warps, or compile this op without max-autotune."),
+    (("too many resources requested for launch",), "The kernel uses too many registers per "
+     "thread for its block size: fewer warps per block, or `maxnreg` in the Triton config."),
+    (("ptxas",), "ptxas (CUDA's assembler) rejected the PTX Triton emitted: check that "
+     "triton's bundled ptxas matches the driver (TRITON_PTXAS_PATH), then report it with the "
+     "minified repro."),
+    (("PassManager::run failed",), "Triton's MLIR lowering failed for this kernel: a Triton bug; "
+     "report it with the minified repro, or compile without max-autotune for this op."),
+)
+
+
+def runtime_fix(message: str | None) -> str | None:
+    text = message or ""
+    return next((r.fix for r in RUNTIME_FIXES if all(w in text for w in r.when)), None)
+
+
+def kernel_compile_fix(message: str | None) -> str | None:
+    low = (message or "").lower()
+    return next((fix for words, fix in KERNEL_COMPILE_FIXES
+                 if all(w.lower() in low for w in words)), None)
+
+
 def stage_explanation(stage: str, fatal: bool) -> str:
     text = STAGE_TEXT.get(stage, f"The {stage} stage failed.")
     return text + (" The exception ended the program." if fatal else "")
@@ -76,7 +122,7 @@ def commands(run_id: int, argv: list[str], store_arg: str) -> tuple[str, str]:
 
 def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: list[str],
                 store_arg: str = "", injected: dict[str, Any] | None = None,
-                gb_type: str = "", debug: str = "", line: str = "") -> str:
+                gb_type: str = "", debug: str = "", line: str = "", message: str = "") -> str:
     minify, bisect = commands(run_id, argv, store_arg)
     parts = []
     if injected:
@@ -89,7 +135,12 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
             parts.append(DYNAMO_RAISED)
             parts.append(f"Narrow it down: `{bisect}`.")
     elif stage in COMPILER_STAGES:
-        if stage in FIRST_STEP:
+        text = f"{one_line}\n{message}"
+        known = (runtime_fix(text) if stage == "runtime" else
+                 kernel_compile_fix(text) if stage == "kernel_compile" else None)
+        if known:
+            parts.append(known)
+        elif stage in FIRST_STEP:
             parts.append(FIRST_STEP[stage])
         parts.append(f"Find the culprit: `{bisect}`; then shrink the graph to a standalone "
                      f"repro: `{minify}`.")
@@ -140,7 +191,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           argv=ctx.argv, store_arg=ctx.store_arg, injected=injected,
                           gb_type=(gb_registry().get(gb or "", {}).get("Gb_type")
                                    or f.get("message") or ""),
-                          debug=P.debug_context(tb), line=frame.line or "")
+                          debug=P.debug_context(tb), line=frame.line or "",
+                          message=f"{f.get('message') or ''}\n{tb[-4000:]}")
         expl = stage_explanation(f["stage"], fatal)
         marked = marked_dynamic_failure(ctx, f)
         if marked is not None:  # the line that specialised a dimension marked dynamic

@@ -1,6 +1,8 @@
 """Missed fusions: pairs of kernels Inductor's scheduler refused to fuse for a reason worth
 acting on, at the user lines of the two scheduler nodes (their FX origins' stack traces, from
-the fusion logger's candidate lists), with the change that lets them fuse.
+the fusion logger's candidate lists), with the change that lets them fuse; and missed epilogue
+fusions: a library matmul/convolution (cuBLAS, cuDNN) whose output a separate Triton pointwise
+kernel reads next (from the output code), which a Triton template could have fused.
 
 'no shared data' is benign (nothing to fuse) and never a diagnosis. One diagnosis per
 (compile, reason class); cost: the `fusion` band plus the count (capped)."""
@@ -14,7 +16,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.ranking import BANDS
-from compdiag.ingest.parsers import scheduler_node_names
+from compdiag.ingest.parsers import scheduler_node_names, user_line_frame
 
 KIND = "fusion"
 
@@ -68,8 +70,18 @@ FIXES: dict[str, tuple[str, str, str]] = {
 }
 # How much a refused fusion plausibly costs a timed run, by class: a fusion the scheduler
 # judged unprofitable (peak memory, score) was refused on purpose.
-WEIGHT = {"no_benefit": 0.1, "dependency": 0.2, "mismatched_ranges": 0.3, "template": 0.4,
+WEIGHT = {"epilogue": 0.3, "no_benefit": 0.1, "dependency": 0.2, "mismatched_ranges": 0.3, "template": 0.4,
           "layout": 0.4, "size_limit": 0.5, "config": 0.5}
+
+
+EPILOGUE = (
+    "missed epilogue fusion",
+    "The matmul/convolution runs as a library kernel (cuBLAS/cuDNN), which cannot take the "
+    "pointwise work after it: that work is a separate Triton kernel that reads the whole "
+    "product back from memory and writes it again.",
+    "Compile with mode='max-autotune' (or set `torch._inductor.config.max_autotune_gemm = "
+    "True`): Inductor then benchmarks Triton matmul/conv templates, which fuse this pointwise "
+    "work into their epilogue when they win. Measure it with `compdiag perf --try SCRIPT`.")
 
 
 def fusion_reason_class(reason: str) -> str | None:
@@ -100,8 +112,14 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         cls = fusion_reason_class(f["reason"])
         if cls is not None:
             groups.setdefault((f.get("compile_id"), cls), []).append(f)
+    epilogue = _epilogue_misses(ctx)
+    # The scheduler's own "template/epilogue" refusal in a compile whose output code shows the
+    # missed epilogue is the same finding: keep the one that names the kernels and the line.
+    with_epilogue = {d.compile_id for d in epilogue}
     out = []
     for (cid, cls), rows in groups.items():
+        if cls == "template" and cid in with_epilogue:
+            continue
         first = rows[0]
         nodes = ctx.r.sched_nodes(ctx.run_id, cid)
         # Each origin's trace is one candidate, the first node's before the second's.
@@ -115,6 +133,32 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             score=BANDS[KIND] + min(len(rows), 30), count=len(rows),
             details=FusionDetails(pairs=tuple((r["node1"], r["node2"], r["reason"])
                                               for r in rows[:10]), reason_class=cls)))
+    return out + epilogue
+
+
+def _epilogue_misses(ctx: Any) -> list[Diagnosis]:
+    """One diagnosis per compile whose wrapper feeds a library mm/conv's output to a separate
+    pointwise kernel, at that kernel's first user line (the op right after the matmul)."""
+    by_cid: dict[str | None, list[dict[str, Any]]] = {}
+    for m in ctx.r.epilogue_misses(ctx.run_id):
+        by_cid.setdefault(m.get("compile_id"), []).append(m)
+    out = []
+    for cid, rows in by_cid.items():
+        lines = {k["name"]: k.get("user_lines") or []
+                 for k in ctx.r.kernels(ctx.run_id, cid, with_source=False)}
+        frames = [f for r in rows for f in map(user_line_frame, lines.get(r["kernel"]) or [])
+                  if f]
+        first = rows[0]
+        title, expl, fix = EPILOGUE
+        more = f" ({len(rows)} such pairs)" if len(rows) > 1 else ""
+        out.append(Diagnosis(
+            KIND, stage="inductor_scheduling", compile_id=cid,
+            reason=f"{title}: {first['op']} ({first['buffer']}) is followed by a separate "
+                   f"pointwise kernel {first['kernel']}{more}",
+            user_frame=ctx.user_frame(frames, cid=cid), explanation=expl, fix=fix,
+            score=BANDS[KIND] + min(len(rows), 30), count=len(rows),
+            details=FusionDetails(pairs=tuple((r["op"], r["kernel"], "epilogue")
+                                              for r in rows[:10]), reason_class="epilogue")))
     return out
 
 

@@ -1,6 +1,9 @@
 """Inductor's own perf hints (its perf_hints logger), kind `perf`: an op that runs as an eager
 ATen fallback kernel inside a compiled graph, or another slow pattern Inductor named while
-compiling. CUDA-graph skips are the cudagraphs kind's. One diagnosis per (compile, hint)."""
+compiling; and torch's warning that fp32 matmuls run without TF32 on a GPU that has it.
+CUDA-graph skips are the cudagraphs kind's; a library call (cuBLAS, cuDNN, SDPA attention,
+NCCL: analyses/library_calls.py) is the fast path, never a fallback. One diagnosis per
+(compile, hint)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from typing import Any, ClassVar
 
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
+from compdiag.analyses.library_calls import is_library_call
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.ranking import BANDS
 
@@ -17,8 +21,9 @@ KIND = "perf"
 
 @dataclass(frozen=True)
 class PerfHintDetails(Details):
-    internal: ClassVar[tuple[str, ...]] = ("op",)
+    internal: ClassVar[tuple[str, ...]] = ("op", "tf32")
     op: str | None = None  # the ATen op of a fallback hint
+    tf32: bool = False  # the TF32-off warning
 
 
 # Hints that are not a diagnosis: CUDA-graph skips (their own kind) and benign notes.
@@ -33,6 +38,24 @@ FALLBACK_FIX = "Follow the hint, or see the kernels with `compdiag show`."
 FALLBACK_EXPLANATION = ("Inductor has no lowering or decomposition for this op here, so it "
                         "calls the ATen kernel: nothing around it fuses with it and its inputs "
                         "and outputs go through memory.")
+
+
+# torch's own words (torch/_inductor/compile_fx.py warns once per process, on a GPU with TF32
+# tensor cores, when float32 matmul precision is 'highest').
+TF32_MARKERS = ("TensorFloat32 tensor cores for float32 matrix multiplication available but "
+                "not enabled",)
+TF32_EXPLANATION = (
+    "float32 matmuls and convolutions run in full fp32 precision: on this GPU TF32 tensor "
+    "cores would run them several times faster (10 mantissa bits instead of 23, the accuracy "
+    "most training and inference tolerates). torch warns about it once, on stderr.")
+TF32_FIX = ("Call `torch.set_float32_matmul_precision('high')` once at program start, before "
+            "compiling (and `torch.backends.cudnn.allow_tf32 = True` for convolutions, the "
+            "default); measure it with `compdiag perf --try SCRIPT`.")
+
+
+# One setting speeds up every fp32 matmul of the program: above any count of missed fusions
+# (the fusion band plus at most 30) and the other perf hints.
+TF32_SCORE = BANDS["fusion"] + 31
 
 
 def perf_hint_fix(msg: str) -> str:
@@ -56,10 +79,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if any(b in low for b in NOT_A_HINT):
             continue
         groups.setdefault((hint["compile_id"], hint["head"]), []).append(hint)
-    out = []
+    out = _tf32(ctx)
     for (cid, head), hints in groups.items():
         h = hints[0]
         op = h["fallback_op"]
+        if op and is_library_call(f"aten.{op}"):
+            continue  # cuBLAS/cuDNN/SDPA/NCCL: the fast path, not a gap to fix
         if op:
             d = Diagnosis(KIND, stage="inductor_lowering", compile_id=cid,
                           reason=f"aten.{op} runs as an eager fallback kernel (Inductor perf "
@@ -79,8 +104,35 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     return out
 
 
+def _tf32(ctx: Any) -> list[Diagnosis]:
+    warned = [w for w in ctx.r.torch_warnings(ctx.run_id)
+              if any(m in (w.get("message") or "") for m in TF32_MARKERS)]
+    if not warned:
+        return []
+    w = warned[0]
+    cid = w.get("compile_id")
+    return [Diagnosis(KIND, stage="inductor", compile_id=cid,
+                      reason="fp32 matmuls run without TF32 tensor cores (torch: "
+                             f"{TF32_MARKERS[0]})",
+                      user_frame=ctx.user_frame([], cid=cid), explanation=TF32_EXPLANATION,
+                      fix=TF32_FIX, score=TF32_SCORE, count=len(warned),
+                      compile_ids=(cid,) if cid else (), details=PerfHintDetails(tf32=True))]
+
+
+def tf32_impact(timings: Any) -> float:
+    """Half of the time of the graphs that call a matmul or convolution library kernel (TF32
+    runs those 2-8x faster on Ampere and later; the rest of the graph is unchanged)."""
+    gs = [g for g in timings.timed if any(is_library_call(c) and ("mm" in c or "conv" in c)
+                                          for c in g.get("library_calls") or [])]
+    return max(0.05, 0.5 * timings.share(gs)) if gs else 0.05
+
+
 @hookimpl
 def compdiag_limiter(diagnosis: Diagnosis, timings: Any) -> Limiter | None:
+    if diagnosis.kind == KIND and diagnosis.details.tf32:
+        return structural("tf32_off", tf32_impact(timings), diagnosis,
+                          "torch warned that TF32 is available but off; the graphs' matmuls "
+                          "and convolutions run in full fp32")
     if diagnosis.kind != KIND or not diagnosis.details.op:
         return None
     op = diagnosis.details.op

@@ -1,0 +1,346 @@
+"""GPU facts from real H200 runs (torch 2.11.0+cu130), checked on the CPU: the records those
+runs stored are replayed through the Ingestor (tests/gpu_replay.py), then coverage, explain,
+perf limiters and `check --require-cudagraphs` read the store. No GPU and no compile here; the
+same scripts run for real in tests/gpu/ and corpus/gpu/."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gpu_replay import FIXTURES, feed_lines, log_lines, replay  # noqa: E402
+
+from compdiag.analyses.cudagraph_coverage import coverage, summary_line  # noqa: E402
+from compdiag.analyses.diagnoses import failures as FA  # noqa: E402
+from compdiag.analyses.explain import explain  # noqa: E402
+from compdiag.analyses.library_calls import is_library_call  # noqa: E402
+from compdiag.analyses.perf import limiters  # noqa: E402
+from compdiag.ingest import parsers as P  # noqa: E402
+from compdiag.ingest.ingestor import Ingestor  # noqa: E402
+from compdiag.store.reader import Reader  # noqa: E402
+from compdiag.store.writer import Writer  # noqa: E402
+
+
+def _store(tmp_path: Path, case: str) -> tuple[Path, int]:
+    path = tmp_path / f"{case}.db"
+    return path, replay(case, path)
+
+
+def _diags(path: Path, run_id: int) -> list[dict]:
+    with Reader(path) as r:
+        return [d.to_json() for d in explain(r, run_id)]
+
+
+def test_three_input_sizes_are_three_recordings(tmp_path):
+    path, rid = _store(tmp_path, "cg_three_sizes")
+    with Reader(path) as r:
+        cov = coverage(r, rid)
+    assert cov["recordings"] == 3 and cov["skipped"] == 0
+    sizes = [s for g in cov["graphs"] for s in g["recorded_sizes"]]
+    assert sizes == [[[256]], [[512]], [[1024]]]
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "cudagraph" and "3 recordings for 3 input sizes" in top["reason"]
+    assert "[256], [512], [1024]" in top["reason"]
+    assert "mark_dynamic" in top["fix"] and "cudagraph_mark_step_begin" in top["fix"]
+    assert "pad" in top["fix"]
+    assert top["user_frame"]["filename"].endswith("cg_three_sizes.py")
+
+
+def test_one_size_is_not_a_rerecord(tmp_path):
+    path, rid = _store(tmp_path, "cg_overwritten")
+    with Reader(path) as r:
+        cov = coverage(r, rid)
+    assert (cov["graphed"], cov["recordings"], cov["skipped"]) == (1, 1, 0)
+    assert not [d for d in _diags(path, rid) if d["kind"] == "cudagraph"]
+
+
+def test_cached_partitioned_graph_reports_partitions_and_no_skip(tmp_path):
+    # The store's compile was an FX-graph-cache hit: no scheduler log, only the wrapper.
+    path, rid = _store(tmp_path, "cg_partition")
+    with Reader(path) as r:
+        cov = coverage(r, rid)
+        assert not [c for c in r.cudagraphs(rid) if not c["applied"]]
+    g = cov["graphs"][0]
+    assert (g["status"], cov["skipped"]) == ("partitioned", 0)
+    assert g["partitions"]["cudagraphable"] == 1 and g["partitions"]["non_cudagraphable"] == 1
+    assert {"device copy", "cpu kernel"} <= {s["reason"] for s in g["splits"]}
+    assert "1 partitioned, 0 skipped" in summary_line(cov)
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "cudagraph" and "partitioned" in top["reason"]
+    assert "skipped" not in top["reason"]
+    assert top["user_frame"]["lineno"] == 6  # c = y.cpu() * 2
+
+
+def _partition_lines() -> list[tuple[str | None, str]]:
+    """cg_partition's scheduler lines: the summary and the three ops it left out."""
+    return [(cid, m) for cid, m in log_lines()
+            if "Created 2 graph partitions" in m or m.strip().startswith(("op0:", "op1:", "op2:"))]
+
+
+def test_scheduler_partition_lines_are_splits_not_skips(tmp_path):
+    """A fresh compile logs 'Created 2 graph partitions: 1 cudagraphable, 1 non-cudagraphable'
+    and the ops left out (the plain H200 run's lines)."""
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["cg_partition.py"])
+    ing = Ingestor(w, rid)
+    feed_lines(ing, _partition_lines())
+    w.end_run(rid, exit_code=0, status="done")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        assert not [c for c in r.cudagraphs(rid) if not c["applied"]]
+        splits = r.cudagraph_splits(rid, "0/0")
+        parts = r.cudagraph_partitions(rid, "0/0")
+    assert [s["node"] for s in splits] == ["op0", "op1", "op2"]
+    assert splits[0]["fx"] == "prims.device_put.default(arg1_1, cpu)"
+    assert (parts[0]["partitions"], parts[0]["cudagraphable"], parts[0]["source"]) == \
+        (2, 1, "scheduler")
+
+
+def test_partition_with_nothing_graphed_stays_a_skip(tmp_path):
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    ing = Ingestor(w, rid)
+    feed_lines(ing, [("0/0", "Created 1 graph partitions: 0 cudagraphable, 1 non-cudagraphable"),
+                     ("0/0", "    op0: reason=cpu ops, ir=ComputedBuffer, fx=aten.add.Tensor(a, b)")])
+    w.end_run(rid, exit_code=0, status="done")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        skips = [c for c in r.cudagraphs(rid) if not c["applied"]]
+        assert skips and "cpu ops" in skips[0]["reason"]
+        assert coverage(r, rid)["skipped"] == 1
+
+
+def test_default_mode_partition_line_is_not_cudagraph_coverage(tmp_path):
+    """With graph_partition on, the scheduler logs its partitions in the default mode too, all
+    'non-cudagraphable' (mm_epilogue and BERT on the H200): nothing asked for CUDA graphs, so
+    there is no coverage and no cudagraph diagnosis."""
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    ing = Ingestor(w, rid)
+    feed_lines(ing, [("0/0", "Created 1 graph partitions: 0 cudagraphable, 1 non-cudagraphable"),
+                     ("0/0", "  Partition 0: 2 nodes, non-cudagraphable, inputs=3, outputs=1")])
+    w.end_run(rid, exit_code=0, status="done")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        assert coverage(r, rid) is None
+    assert not [d for d in _diags(tmp_path / "s.db", rid) if d["kind"] == "cudagraph"]
+
+
+def test_partition_split_by_several_reasons_takes_the_first_rule(tmp_path):
+    """nonzero under reduce-overhead is split as 'cpu ops' and 'unbacked binding ops' (the H200
+    run of corpus/gpu/cg_incompatible_op.py): the data-dependent op's fix wins (RULES order)."""
+    from compdiag.analyses.diagnoses.cudagraphs import cudagraph_fix
+
+    assert "torch.where" in cudagraph_fix("cpu ops unbacked binding ops")
+
+
+def test_recording_lines_parse_sizes_and_symints():
+    lines = log_lines("Recording function=")
+    recs = [P.parse_cudagraph_recording(m) for _, m in lines]
+    assert [(r["graph_id"], r["sizes"], r["symints"]) for r in recs] == [
+        (0, [[256]], []), (1, [[512]], [512]), (2, [[1024]], [1024])]
+    assert P.parse_cudagraph_recording("Recording cudagraph tree for symint key 512") is None
+
+
+def _tf32_warning() -> str:
+    line = next(x for x in (FIXTURES / "plain_err_lines.txt").read_text().splitlines()
+                if "TensorFloat32" in x)
+    return line.split("UserWarning: ", 1)[1]
+
+
+def test_bert_fp32_names_tf32_with_the_fix(tmp_path):
+    path = tmp_path / "bert.db"
+    rid = replay("bert1", path)
+    w = Writer(path)
+    Ingestor(w, rid).event("warning", "0/0", {"category": "UserWarning"}, _tf32_warning())
+    w.close()
+    diags = _diags(path, rid)
+    top = diags[0]
+    assert top["kind"] == "perf" and "TF32" in top["reason"]
+    assert "torch.set_float32_matmul_precision('high')" in top["fix"]
+    # Costed from BERT's real timed graph (perf.json of the same H200 session).
+    graphs = json.loads((FIXTURES / "bert1_perf.json").read_text())["runs"][0]["graphs"]
+    with Reader(path) as r:
+        objs = explain(r, rid)
+    found = limiters(graphs, objs, [])
+    assert found[0]["kind"] == "tf32_off", [(f["kind"], f["impact"]) for f in found]
+
+
+def test_bert_epilogue_and_mm_epilogue_are_missed_epilogue_fusions(tmp_path):
+    path, rid = _store(tmp_path, "mm_epilogue")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "fusion" and "missed epilogue fusion" in top["reason"]
+    assert "extern_kernels.mm" in top["reason"] and "triton_poi_fused_add_mul_relu_0" in \
+        top["reason"]
+    assert top["user_frame"]["lineno"] == 4 and "max-autotune" in top["fix"]
+
+
+@pytest.mark.parametrize("model", ["bert1", "r50"])
+def test_no_library_call_is_a_fallback_limiter(model):
+    doc = json.loads((FIXTURES / f"{model}_perf.json").read_text())
+    graphs = doc["runs"][0]["graphs"]
+    calls = {c for g in graphs for c in g["library_calls"]}
+    assert calls and all(is_library_call(c) for c in calls), calls
+    found = limiters(graphs, [], [])
+    assert not [f for f in found if f["kind"] == "fallback"]
+    for op in ("aten._scaled_dot_product_efficient_attention",
+               "aten._scaled_dot_product_flash_attention", "aten._scaled_dot_product_cudnn_attention",
+               "aten.convolution", "_c10d_functional.all_reduce", "extern_kernels.bmm"):
+        assert is_library_call(op), op
+    for op in ("aten.cumsum", "aten.sort", "aten.nonzero", "aten._embedding_bag"):
+        assert not is_library_call(op), op
+
+
+def test_sdpa_fallback_hint_is_not_a_diagnosis(tmp_path):
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    ing = Ingestor(w, rid)
+    ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: aten._scaled_dot_product_efficient_attention")
+    ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: aten.cumsum")
+    w.end_run(rid, exit_code=0, status="done")
+    w.close()
+    reasons = [d["reason"] for d in _diags(tmp_path / "s.db", rid) if d["kind"] == "perf"]
+    assert any("aten.cumsum" in r for r in reasons)
+    assert not any("scaled_dot_product" in r for r in reasons)
+
+
+# torch's own text (c10/core/StorageImpl: set_storage_access_error_msg, cudagraph_trees.py)
+OVERWRITTEN = ("Error: accessing tensor output of CUDAGraphs that has been overwritten by a "
+               "subsequent run. Stack trace: File \"x.py\", line 4, in fn. To prevent "
+               "overwriting, clone the tensor outside of torch.compile() or call "
+               "torch.compiler.cudagraph_mark_step_begin() before each model invocation.")
+
+
+def test_overwritten_output_is_a_runtime_failure_with_both_fixes(tmp_path):
+    from compdiag.capture.failures import record_escaped_exception
+
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    ing = Ingestor(w, rid)
+    try:
+        raise RuntimeError(OVERWRITTEN)
+    except RuntimeError as exc:
+        record_escaped_exception(ing, exc)
+    w.end_run(rid, exit_code=1, status="done")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        f = r.failures(rid)
+    assert f and f[0]["stage"] == "runtime"
+    top = _diags(tmp_path / "s.db", rid)[0]
+    assert top["kind"] == "failure" and top["stage"] == "runtime"
+    assert "clone" in top["fix"] and "cudagraph_mark_step_begin" in top["fix"]
+
+
+# triton/runtime/errors.py and triton's compiler, as Inductor wraps them.
+KERNEL_ERRORS = {
+    "OutOfResources": ("InductorError", "OutOfResources: out of resource: shared memory, "
+                       "Required: 262144, Hardware limit: 232448. Reducing block sizes or "
+                       "`num_stages` may help.", "shared memory"),
+    "PTXAS": ("InductorError", "PTXASError: PTXAS error: Internal Triton PTX codegen error\n"
+              "`ptxas` stderr:\nptxas fatal   : Unresolved extern function 'foo'", "ptxas"),
+    "MLIR": ("RuntimeError", "PassManager::run failed", "MLIR"),
+    "registers": ("RuntimeError", "Triton Error [CUDA]: too many resources requested for "
+                  "launch", "registers"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KERNEL_ERRORS))
+def test_triton_toolchain_errors_are_kernel_compile(name):
+    exc_type, msg, word = KERNEL_ERRORS[name]
+    assert P.classify_stage(exc_type, msg, None) == "kernel_compile"
+    fix = FA.kernel_compile_fix(msg)
+    assert fix and word.lower() in fix.lower(), fix
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "compdiag", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_check_require_cudagraphs_on_stored_runs(tmp_path):
+    clean, rid = _store(tmp_path, "cg_three_sizes")
+    junit = tmp_path / "ok.xml"
+    ok = _cli("check", "--store", str(clean), "--require-cudagraphs", "--junit", str(junit),
+              str(rid))
+    assert ok.returncode == 0, ok.stderr
+    assert 'failures="0"' in junit.read_text()
+    # the same run with one graph skipped (torch's perf_hints line)
+    skipped = tmp_path / "skip.db"
+    rid = replay("cg_overwritten", skipped)
+    w = Writer(skipped)
+    ing = Ingestor(w, rid)
+    ing.cudagraph_line("1/0", "skipping cudagraphs due to mutated inputs (1 instances)")
+    w.close()
+    junit = tmp_path / "bad.xml"
+    bad = _cli("check", "--store", str(skipped), "--require-cudagraphs", "--junit", str(junit),
+               "--json", str(rid))
+    assert bad.returncode == 1, bad.stderr
+    doc = json.loads(bad.stdout)
+    assert [c["status"] for c in doc["cudagraphs"]] == ["graphed", "skipped"]
+    assert 'failures="1"' in junit.read_text() and "mutated inputs" in junit.read_text()
+
+
+def test_try_chooses_settings_from_the_top_limiters():
+    from compdiag.analyses.perf_try import MAX_TRIES, choose
+
+    lims = [{"kind": "tf32_off", "fix": "torch.set_float32_matmul_precision('high')"},
+            {"kind": "fusion_miss", "fix": "Compile with mode='max-autotune' ..."},
+            {"kind": "fusion_miss", "fix": "Usually inherent to the graph"},
+            {"kind": "cudagraph_rerecord", "fix": "pad ... mark_dynamic"},
+            {"kind": "graph_break", "fix": "torch._dynamo.config.capture_scalar_outputs = True"}]
+    tries, skipped = choose(lims, "NVIDIA H200", "default")
+    assert [t["setting"] for t in tries] == ["tf32", "max-autotune", "dynamic"][:MAX_TRIES]
+    assert {s["setting"] for s in skipped} == {"cudagraph_mark_step_begin"}
+    cpu, cpu_skipped = choose(lims, "cpu", "default")
+    assert [t["setting"] for t in cpu] == ["dynamic", "capture_scalar_outputs"]
+    assert {"tf32", "max-autotune"} <= {s["setting"] for s in cpu_skipped}
+    only, _ = choose(lims, "NVIDIA H200", "default", {"tf32"})
+    assert [t["setting"] for t in only] == ["tf32"]
+
+
+def test_scheduler_partition_diagnosis_takes_torchs_split_reason(tmp_path):
+    """The fresh-compile path: split ops from the scheduler log, their user line from the
+    post-grad graph (the cached run's nodes), the fix of the reason torch gave (cpu ops)."""
+    path = tmp_path / "p.db"
+    rid = replay("cg_partition", path)
+    with Reader(path) as r:
+        nodes = r.graph_nodes(rid, "0/0")
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["cg_partition.py"])
+    ing = Ingestor(w, rid)
+    ing.record({"frame_id": 0, "frame_compile_id": 0, "compilation_metrics": {
+        "co_name": "fn", "co_filename": nodes[0]["filename"], "co_firstlineno": 4}}, None)
+    for n in nodes:
+        w.insert("graph_nodes", run_id=rid, compile_id="0/0", seq=1, **n)
+    feed_lines(ing, _partition_lines())
+    w.end_run(rid, exit_code=0, status="done")
+    w.close()
+    top = _diags(tmp_path / "s.db", rid)[0]
+    assert top["kind"] == "cudagraph" and "partitioned" in top["reason"], top
+    assert "cpu ops" in top["reason"] and "CUDA" in top["fix"], top
+    assert top["user_frame"]["lineno"] == 6, top
+
+
+def test_child_keeps_torchs_warnings_and_still_shows_them(tmp_path, monkeypatch):
+    import warnings
+
+    from compdiag.capture.hooks import Capture
+
+    shown = []
+    monkeypatch.setattr(warnings, "showwarning", lambda msg, *a, **k: shown.append(str(msg)))
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    Capture(Ingestor(w, rid))._install_warnings()
+    warnings.showwarning(_tf32_warning(), UserWarning,
+                         "/site-packages/torch/_inductor/compile_fx.py", 322)
+    warnings.showwarning("the user's own", UserWarning, "/home/u/train.py", 3)
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        kept = [x["message"] for x in r.torch_warnings(rid)]
+    assert kept == [_tf32_warning()]
+    assert shown == [_tf32_warning(), "the user's own"]  # shown as before, both
