@@ -187,6 +187,37 @@ def recompile_fix(category: str, source: str, *, count: int, limit: bool,
     return fix
 
 
+@dataclass(frozen=True)
+class Cause:
+    """What a recompile really was when the guard alone misleads: a size a line specialised,
+    or another instance of the same class."""
+    frame: UserFrame | None
+    head: str | None
+    suffix: str
+    explanation: str
+    fix: str
+    spec: dict[str, Any] | None = None
+    instances: str | None = None
+
+
+def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, source: str,
+                fn: str | None) -> Cause | None:
+    spec = ctx.specialization(source, frame_cids(ctx, frame_no)) if category == "size" else None
+    if spec is not None:
+        at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"))
+        return Cause(at, None, SPECIALIZED_REASON.format(lineno=spec["lineno"]),
+                     SPECIALIZED_EXPLANATION.format(
+                         src=source, line=at.line or "?", lineno=spec["lineno"],
+                         value=spec.get("value"), why=spec.get("reason") or "specialised"),
+                     SPECIALIZED_FIX.format(lineno=spec["lineno"]), spec=spec)
+    cls = instances_of(ctx, frame_no, event, source)
+    if cls is not None:
+        return Cause(None, INSTANCES_REASON.format(cls=cls, src=source), "",
+                     INSTANCES_EXPLANATION.format(cls=cls, fn=fn or "the method", src=source),
+                     INSTANCES_FIX, instances=cls)
+    return None
+
+
 def call_site(ctx: Any, cid: str | None) -> tuple[UserFrame, tuple[str, ...]]:
     """The user's call that triggered the compile (its innermost user frame) and the chain of
     user frames leading to it, "file:line", outermost first."""
@@ -346,36 +377,20 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         frame = call or guard_line
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
                                                                         source) else None
-        reason = REASONS.get(category, "guard {src} failed").format(src=source)
-        if before is not None or after is not None:
-            reason += (f" ({before if before is not None else '?'} -> "
-                       f"{after if after is not None else 'another value'})")
+        head = REASONS.get(category, "guard {src} failed").format(src=source)
+        change = "" if before is None and after is None else (
+            f" ({before if before is not None else '?'} -> "
+            f"{after if after is not None else 'another value'})")
         explanation = recompile_explanation(category, source, fn, count, first["failed_guard"])
         fix = recompile_fix(category, source, count=count, limit=limit is not None, fn=fn)
         also = also_changed(ctx, frame_no, first["compile_id"], source)
-        if also:
-            reason += "; also changed: " + ", ".join(also)
-        spec = ctx.specialization(source, frame_cids(ctx, frame_no)) \
-            if category == "size" else None
-        cls = None if spec else instances_of(ctx, frame_no, first, source)
-        if spec is not None:
-            spec_frame = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"))
-            frame = spec_frame
-            reason += SPECIALIZED_REASON.format(lineno=spec["lineno"])
-            explanation = SPECIALIZED_EXPLANATION.format(
-                src=source, line=spec_frame.line or "?", lineno=spec["lineno"],
-                value=spec.get("value"), why=spec.get("reason") or "specialised")
-            fix = SPECIALIZED_FIX.format(lineno=spec["lineno"])
-            if limit is not None:
-                fix = LIMIT_FIX.format(fn=fn or "The function", fix=fix)
-        elif cls is not None:
-            reason = INSTANCES_REASON.format(cls=cls, src=source) + reason[len(
-                REASONS.get(category, "guard {src} failed").format(src=source)):]
-            explanation = INSTANCES_EXPLANATION.format(cls=cls, fn=fn or "the method",
-                                                       src=source)
-            fix = INSTANCES_FIX
-            if limit is not None:
-                fix = LIMIT_FIX.format(fn=fn or "The function", fix=fix)
+        cause = other_cause(ctx, frame_no, first, category, source, fn)
+        if cause is not None:
+            frame, explanation = cause.frame or frame, cause.explanation
+            head, change = cause.head or head, change + cause.suffix
+            fix = LIMIT_FIX.format(fn=fn or "The function", fix=cause.fix) \
+                if limit is not None else cause.fix
+        reason = head + change + ("; also changed: " + ", ".join(also) if also else "")
         score = BANDS[KIND] + 20 * min(count, 10)
         if limit is not None:
             score = BANDS["limit"]
@@ -395,7 +410,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                      limit_hit=limit is not None,
                                      def_line=ctx.def_frame(first["compile_id"]),
                                      guard_line=guard_line, call_stack=chain,
-                                     specialized=_spec_json(spec), instances=cls,
+                                     specialized=_spec_json(cause and cause.spec),
+                                     instances=cause and cause.instances,
                                      also_changed=also)))
     for limit in limits.values():
         fn = ctx.fn_name(limit.get("compile_id"))
