@@ -19,6 +19,8 @@ from typing import Any
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 TIMEOUT = int(os.environ.get("COMPDIAG_CORPUS_TIMEOUT", "300"))
+# Kinds whose case ends the program with an exception (a non-zero exit).
+ENDS_IN_EXCEPTION = ("failure", "program")
 
 
 def _release(version: str) -> tuple[int, ...]:
@@ -88,15 +90,15 @@ def top_problems(diag: dict[str, Any], spec: dict[str, Any], folder: str = "corp
 def case_problems(result: dict[str, Any], spec: dict[str, Any], folder: str = "corpus"
                   ) -> list[str]:
     """Everything wrong with one case's run: explain failed, nothing diagnosed, the top
-    diagnosis is not the sidecar's, or the exit status is not the program's (a failure case
-    exits non-zero, the others zero)."""
+    diagnosis is not the sidecar's, or the exit status is not the program's (a failure or
+    program case exits non-zero, the others zero)."""
     if result["explain_rc"] != 0 or result["doc"] is None:
         return [f"explain failed: {result['explain_stderr'][-500:]}"]
     if not result["doc"]["diagnoses"]:
         return [f"no diagnosis; run stderr: {result['run_stderr'][-500:]}"]
     problems = top_problems(result["doc"]["diagnoses"][0], spec, folder)
-    if spec["kind"] == "failure" and result["run_rc"] == 0:
-        problems.append("the run exited 0, a failure case must not")
-    if spec["kind"] != "failure" and result["run_rc"] != 0:
+    if spec["kind"] in ENDS_IN_EXCEPTION and result["run_rc"] == 0:
+        problems.append(f"the run exited 0, a {spec['kind']} case must not")
+    if spec["kind"] not in ENDS_IN_EXCEPTION and result["run_rc"] != 0:
         problems.append(f"the run exited {result['run_rc']}: {result['run_stderr'][-500:]}")
     return problems

@@ -49,9 +49,35 @@ def test_uncaught_exception_exits_1_with_plain_traceback(session: Session,
     assert "compdiag" not in _program_stderr(p.stderr)
     doc = session.show(p.run_id)
     assert doc["run"]["exit_code"] == 1
-    # Not a compile failure: nothing to classify, the run just notes it.
+    # Not a compile failure: no failure row, but explain says what ended the run.
     assert doc["failures"] == []
-    assert any("ValueError: boom from user code" in w for w in doc["run"]["warnings"])
+    (d,) = _explain(session, p.run_id)
+    assert d["kind"] == "program" and "outside compiled code" in d["reason"]
+    assert (d["user_frame"]["filename"], d["user_frame"]["lineno"]) == (str(script), 2)
+    assert d["details"]["torch_message"] == "boom from user code"
+    assert d["details"]["raised_in"]["name"] == "boom"
+
+
+def _explain(session: Session, run_id: int) -> list[dict]:
+    p = session.compdiag("explain", str(run_id), "--store", session.store, "--json")
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)["diagnoses"]
+
+
+def test_a_compiled_code_runtime_error_is_the_top_diagnosis(session: Session,
+                                                            tmp_path: Path) -> None:
+    """A run that exits 1 from a RuntimeError raised through compiled code (AOTAutograd's
+    runtime wrapper) is never "no problems found": its top diagnosis is that failure, at
+    run time, at the user's line where it surfaced."""
+    script = SCRIPTS / "compiled_runtime_error.py"
+    p = session.run(script, cwd=tmp_path)
+    assert p.returncode == 1, p.stderr[-2000:]
+    top = _explain(session, p.run_id)[0]
+    assert (top["kind"], top["stage"]) == ("failure", "runtime")
+    assert (top["user_frame"]["filename"], top["user_frame"]["lineno"]) == (str(script), 8)
+    assert "backward through the graph a second time" in top["reason"]
+    assert top["details"]["fatal"] and "_aot_autograd" in top["details"]["raised_in"]["filename"]
+    assert top["details"]["torch_message"].startswith("Trying to backward through the graph")
 
 
 @pytest.mark.slow

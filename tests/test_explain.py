@@ -472,7 +472,8 @@ def test_the_limit_is_the_guard_that_kept_failing(tmp_path):
     top, other = s.explain()
     assert top["details"]["limit_hit"] and top["details"]["guard"] == "len(xs)"
     assert top["reason"] == ("recompile limit hit: attend() recompiled 8 times, 7 of them on "
-                             "len(xs), and now runs in eager")
+                             "len(xs), and now runs in eager; last guard that failed: "
+                             "len(xs) == 7")
     assert not other["details"]["limit_hit"] and other["reason"] == "guard not xs failed"
 
 
@@ -633,3 +634,278 @@ def test_other_guarded_values_that_changed_are_named_too(tmp_path):
     (d,) = s.explain()
     assert d["details"]["also_changed"] == ["L['fn']._modules['1'].training True -> False"]
     assert "also changed: L['fn']._modules['1'].training True -> False" in d["reason"]
+
+
+# -- the exception that ended the program (program_exceptions), torch's message, cost ---------
+AOT_FILE = "/usr/lib/python3.11/site-packages/torch/_functorch/_aot_autograd/runtime_wrappers.py"
+BACKWARD_TWICE = ("Trying to backward through the graph a second time (or directly access saved "
+                  "tensors after they have already been freed).\nSpecify retain_graph=True if "
+                  "you need to backward through the graph a second time.")
+
+
+def _frames(user: Path, *rest: tuple[str, int, str]) -> list[dict]:
+    return [{"filename": str(user), "lineno": 20, "name": "<module>", "line": "b.backward()"},
+            *({"filename": f, "lineno": n, "name": name, "line": None} for f, n, name in rest)]
+
+
+def test_a_runtime_failure_through_compiled_code_is_one_fatal_failure(tmp_path):
+    """Capture writes a failure row and the program exception for the same error: explain
+    reports it once (FOLDS), fatal, at the user's line, with the frame it was raised in and
+    torch's whole message."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    s.graph_break("0/0", 5)
+    s.failure(None, stage="runtime", exc_type="RuntimeError",
+              message=BACKWARD_TWICE.splitlines()[0], filename=str(s.user), lineno=20,
+              torch_message=BACKWARD_TWICE)
+    s.ing.program_exception(None, exc_type="RuntimeError", message=BACKWARD_TWICE,
+                            frames=_frames(s.user, (AOT_FILE, 3473, "backward")),
+                            compiled="AOTAutograd's runtime wrappers", stage="runtime")
+    diags = s.explain()
+    failures = [d for d in diags if d["kind"] == "failure"]
+    assert len(failures) == 1 and diags[0] is failures[0]
+    top = diags[0]
+    assert (top["stage"], top["user_frame"]["lineno"]) == ("runtime", 20)
+    assert top["details"]["fatal"] and top["details"]["raised_in"]["filename"] == AOT_FILE
+    assert top["details"]["surfaced_at"]["lineno"] == 20
+    assert top["details"]["torch_message"] == BACKWARD_TWICE
+    assert "retain_graph=True" in top["fix"]  # RUNTIME_FIXES' row for it
+
+
+def test_a_compiled_code_exception_without_a_failure_row_is_still_a_failure(tmp_path):
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    s.ing.program_exception(None, exc_type="RuntimeError", message="Output 0 of CompiledFunction "
+                            "is a view and is being modified inplace.",
+                            frames=_frames(s.user), compiled="AOTAutograd's CompiledFunction",
+                            stage="runtime")
+    (d,) = s.explain()
+    assert (d["kind"], d["stage"], d["user_frame"]["lineno"]) == ("failure", "runtime", 20)
+    assert "clone" in d["fix"]
+
+
+def test_an_exception_outside_compiled_code_is_a_program_diagnosis_ranked_low(tmp_path):
+    """Not "no problems found", and not a compile failure: a suppressed compile failure
+    earlier in the run is no longer the fatal one."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    s.graph_break("0/0", 5)
+    s.failure("0/0", stage="inductor_lowering", exc_type="LoweringException",
+              message="LoweringException: boom", filename=str(s.user), lineno=7)
+    s.ing.program_exception(None, exc_type="KeyError", message="'weight'",
+                            frames=_frames(s.user, ("/usr/lib/python3.11/json/x.py", 3, "get")),
+                            compiled=None, stage=None)
+    diags = s.explain()
+    assert [d["kind"] for d in diags] == ["failure", "graph_break", "program"]
+    assert diags[0]["details"]["fatal"] is False
+    prog = diags[-1]
+    assert prog["reason"].startswith("the program raised KeyError at line 20, outside "
+                                     "compiled code")
+    assert prog["details"]["raised_in"]["name"] == "get" and prog["severity"] == "problem"
+
+
+def test_a_users_own_check_when_the_accuracy_check_found_the_graphs_equal(tmp_path):
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text("import torch\n" * 9 + "assert torch.equal(eager, compiled)\n")
+    s.compile("0/0")
+    s.graph_break("0/0", 5)
+    s.accuracy("0/0", [("out0", True, 1e-7, 1e-7, {})])
+    s.ing.program_exception(None, exc_type="AssertionError", message="",
+                            frames=[{"filename": str(s.user), "lineno": 10, "name": "<module>",
+                                     "line": None}], compiled=None, stage=None)
+    top = s.explain()[0]
+    assert top["kind"] == "program" and top["user_frame"]["lineno"] == 10
+    assert "found the compiled graphs equal to eager" in top["reason"]
+    assert top["details"]["check"] == "assert torch.equal(eager, compiled)"
+    assert top["details"]["accuracy"] == "equal" and "assert_close" in top["fix"]
+
+
+def test_a_raise_after_a_comparison_is_a_check_too(tmp_path):
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text("x = 1\n" * 8 + "if not torch.allclose(a, b, rtol=1e-3):\n"
+                      "    raise ValueError('diff value')\n")
+    s.compile("0/0")
+    s.ing.program_exception(None, exc_type="ValueError", message="diff value",
+                            frames=[{"filename": str(s.user), "lineno": 10, "name": "<module>",
+                                     "line": None}], compiled=None, stage=None)
+    (d,) = s.explain()
+    assert d["details"]["check"].startswith("if not torch.allclose(a, b, rtol=1e-3):")
+    assert d["details"]["accuracy"] == "not run" and "--check-accuracy" in d["fix"]
+
+
+def test_every_kind_carries_torchs_message_whole(tmp_path):
+    s = Store(tmp_path, exit_code=0)
+    s.compile("0/0")
+    s.graph_break("0/0", 5)
+    s.compile("0/1", recompile_reason="0/0: tensor 'x' dtype mismatch. expected Float, "
+                                      "actual Double")
+    s.ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: torch.ops.aten.cumsum.default")
+    s.ing.fusion_line("0/0", "cannot fuse op1 with op2: exceeds max fusion")
+    diags = s.explain()
+    assert {d["kind"] for d in diags} == {"graph_break", "recompile", "perf", "fusion"}
+    by = {d["kind"]: d["details"]["torch_message"] for d in diags}
+    assert by["graph_break"].startswith("Graph break in user code at") and \
+        "gb0059.html" in by["graph_break"]
+    assert by["recompile"] == "tensor 'x' dtype mismatch. expected Float, actual Double"
+    assert by["perf"] == "Using FallbackKernel: torch.ops.aten.cumsum.default"
+    assert by["fusion"] == "cannot fuse op1 with op2: exceeds max fusion"
+
+
+@pytest.mark.parametrize("message,exc_type,keeps", [
+    ("Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: 'a.py'\n"
+     "    triggered by the following guard failure(s):\n"
+     "    - 0/0: tensor 'x' dtype mismatch. expected Float, actual Double",
+     "RuntimeError", "tensor 'x' dtype mismatch. expected Float, actual Double"),
+    ("Tensor-likes are not close!\n\nMismatched elements: 3 / 4 (75.0%)\nGreatest absolute "
+     "difference: 0.5 at index (1,) (up to 1e-05 allowed)", "AssertionError",
+     "Mismatched elements: 3 / 4"),
+    ("backend='inductor' raised:\nRuntimeError: expected size 3==4, stride 1==1 at dim=0\n\n"
+     "Set TORCH_LOGS=\"+dynamo\" and TORCHDYNAMO_VERBOSE=1 for more information",
+     "BackendCompilerFailed", "RuntimeError: expected size 3==4, stride 1==1 at dim=0"),
+    ("Data-dependent branching\n  Explanation: Detected data-dependent branching.\n  Hint: use "
+     "torch.cond\n\n For more details about this graph break, please visit: "
+     "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0170.html",
+     "Unsupported", "[GB0170]"),
+    ("Error(s) in loading state_dict for Linear:\n\tMissing key(s) in state_dict: \"weight\".",
+     "RuntimeError", "Error(s) in loading state_dict for Linear: — Missing key(s)"),
+])
+def test_the_summary_keeps_the_decisive_part(message, exc_type, keeps):
+    from compdiag.analyses.summary import summarise
+
+    out = summarise(message, exc_type)
+    assert keeps in out and "\n" not in out and len(out) <= 400
+    assert "Hint:" not in out and "TORCH_LOGS" not in out
+
+
+def test_a_summary_never_drops_the_decisive_line_for_a_long_first_line():
+    from compdiag.analyses.summary import summarise
+
+    out = summarise("x" * 1000 + "\n  - 0/0: L['lr'] == 0.01", "RuntimeError")
+    assert out.endswith("L['lr'] == 0.01") and len(out) <= 400
+
+
+def test_a_recompile_every_step_outranks_a_one_off_graph_break(tmp_path):
+    """The cost model: a guard failing with a new value each call is a compile per step."""
+    s = Store(tmp_path)
+    s.compile("1/0", co_name="snapshot", lineno=40)
+    s.graph_break("1/0", 42, gb_type="Attempted to copy.deepcopy a tensor", code="GB4198")
+    s.compile("0/0", co_name="forward")
+    for i in range(1, 6):
+        s.compile(f"0/{i}", co_name="forward",
+                  recompile_reason=f"0/{i - 1}: self.step == {i - 1}  # self.step += 1  # "
+                                   "m.py:9 in forward (HINT: torch.compile considers integer "
+                                   "attributes of the nn.Module to be static.)")
+    top, second = s.explain()
+    assert top["kind"] == "recompile" and second["kind"] == "graph_break"
+    assert "a new value every call" in top["reason"]
+    assert "allow_unspec_int_on_nn_module" in top["fix"]
+
+
+def test_one_automatic_dynamic_size_recompile_is_information(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("0/1", recompile_reason="0/0: tensor 'x' size mismatch at index 0. expected 16, "
+                                      "actual 32")
+    s.compile("1/0", co_name="g", lineno=20, dynamo_config=json.dumps(
+        {"automatic_dynamic_shapes": False}))
+    s.compile("1/1", co_name="g", lineno=20, dynamo_config=json.dumps(
+        {"automatic_dynamic_shapes": False}),
+        recompile_reason="1/0: tensor 'y' size mismatch at index 0. expected 4, actual 8")
+    diags = s.explain()
+    by_fn = {d["details"]["function"]: d for d in diags}
+    assert by_fn["f"]["severity"] == "info" and "Nothing to do" in by_fn["f"]["fix"]
+    assert by_fn["g"]["severity"] == "problem"  # dynamic=False: each new size recompiles
+    assert diags[-1] is by_fn["f"]
+
+
+def test_benign_fusion_refusals_are_information(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    for reason in ("will create cycle", "Nodes are too far away. Fusing them may increase "
+                   "peak memory.", "score_fusion_memory_threshold"):
+        s.ing.fusion_line("0/0", f"cannot fuse op1 with op2: {reason}")
+    s.ing.fusion_line("0/0", "cannot fuse op3 with op4: exceeds max fusion")
+    diags = s.explain()
+    assert [d["details"]["reason_class"] for d in diags if d["severity"] == "problem"] == [
+        "size_limit"]
+    assert {d["details"]["reason_class"] for d in diags if d["severity"] == "info"} == {
+        "cycle", "distance", "peak_memory"}
+
+
+def test_compiled_code_markers():
+    from compdiag.capture.failures import compiled_marker
+
+    torch_dir = "/x/site-packages/torch"
+    assert compiled_marker(["/u/train.py", f"{torch_dir}/_dynamo/eval_frame.py",
+                            f"{torch_dir}/_ops.py"], "", set()).startswith("Dynamo's eval")
+    assert "AOTAutograd" in compiled_marker(
+        ["/u/train.py", f"{torch_dir}/_functorch/_aot_autograd/runtime_wrappers.py"], "", set())
+    assert compiled_marker(["/u/train.py", "/cache/ab/cabc.py"], "", {"/cache/ab/cabc.py"}) == \
+        "an Inductor output module"
+    assert "CompiledFunction" in compiled_marker(
+        ["/u/train.py"], "Output 0 of CompiledFunction is a view", set())
+    # The user's own raise inside a compiled function's call is the program's.
+    assert compiled_marker(["/u/train.py", f"{torch_dir}/_dynamo/eval_frame.py",
+                            "/u/model.py"], "bad input", set()) is None
+    assert compiled_marker(["/u/train.py", f"{torch_dir}/nn/modules/module.py"], "", set()) \
+        is None
+
+
+def test_information_is_listed_apart_not_as_a_problem_with_a_fix(tmp_path):
+    """issue #24: one automatic-dynamic recompile is what torch does on purpose."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("0/1", recompile_reason="0/0: tensor 'x' size mismatch at index 0. expected 16, "
+                                      "actual 32")
+    path = s.done()
+    out = _cli("explain", "--store", str(path))
+    assert out.returncode == 0, out.stderr
+    assert "no problems found" in out.stdout and "info (1, nothing to fix):" in out.stdout
+    assert "fix:" not in out.stdout and "#1" not in out.stdout
+    assert "size L['x'].size()[0] changed (16 -> 32)" in out.stdout
+
+
+def _raise_from(filename: str, exc: BaseException) -> BaseException:
+    """`exc` raised by a function whose code lives in `filename` (a torch file, say)."""
+    ns: dict = {"exc": exc}
+    exec(compile("def compile_wrapper():\n    raise exc\n", filename, "exec"), ns)
+    try:
+        ns["compile_wrapper"]()
+    except BaseException as e:  # noqa: BLE001
+        return e
+    raise AssertionError("did not raise")
+
+
+def test_a_compile_failure_reraised_at_the_call_is_reported_once_at_its_stage(tmp_path):
+    """fullgraph=True's Unsupported escapes from the compiled function's wrapper (eval_frame)
+    with the compile's frames cut: it is the dynamo failure torch reported, not a run-time
+    one."""
+    from compdiag.capture.failures import record_escaped_exception
+
+    class Unsupported(Exception):
+        pass
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", fail_type="Unsupported",
+              fail_reason="Failed to trace builtin operator\n  Explanation: print.")
+    exc = _raise_from("/x/site-packages/torch/_dynamo/eval_frame.py",
+                      Unsupported("Failed to trace builtin operator\n  Explanation: print."))
+    record_escaped_exception(s.ing, exc)
+    (d,) = s.explain()
+    assert (d["kind"], d["stage"]) == ("failure", "dynamo") and d["details"]["fatal"]
+    with Reader(s.path) as r:
+        (pe,) = r.program_exceptions(s.run_id)
+    assert pe["stage"] == "dynamo" and pe["compiled"].startswith("Dynamo's eval frame")
+    assert pe["frames"][-1]["name"] == "compile_wrapper"
+
+
+def test_a_compiled_code_error_at_run_time_gets_a_failure_row_and_the_fact(tmp_path):
+    from compdiag.capture.failures import record_escaped_exception
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    exc = _raise_from(AOT_FILE, RuntimeError(BACKWARD_TWICE))
+    record_escaped_exception(s.ing, exc)
+    (d,) = s.explain()
+    assert (d["kind"], d["stage"]) == ("failure", "runtime")
+    assert d["details"]["torch_message"] == BACKWARD_TWICE

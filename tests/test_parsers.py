@@ -563,8 +563,9 @@ def test_graph_nodes_fallback_calls_and_injected_bugs() -> None:
              '        cumsum: "f32[64][1]cpu" = torch.ops.aten.cumsum.default(arg0_1, 0)\n'
              '        cumsum_1: "f32[64][1]cpu" = torch.ops.aten.cumsum.default(cumsum, 0)\n')
     assert P.graph_nodes(graph) == [
-        {"node": n, "op": "cumsum", "target": "aten.cumsum.default", "filename": "/u/a.py",
-         "lineno": 8, "line": "c = torch.cumsum(x, 0)"} for n in ("cumsum", "cumsum_1")]
+        {"node": n, "op": "cumsum", "target": "aten.cumsum.default", "meta": "f32[64][1]cpu",
+         "filename": "/u/a.py", "lineno": 8, "line": "c = torch.cumsum(x, 0)"}
+        for n in ("cumsum", "cumsum_1")]
     code = "        buf0 = torch.ops.aten.cumsum.default(arg0_1, 0)\n" * 2
     assert P.fallback_calls(code) == ["aten.cumsum"]
     cfg = json.dumps({"cpp.inject_relu_bug_TESTING_ONLY": "accuracy",
@@ -610,3 +611,34 @@ def test_graph_nodes_of_a_torch_2_15_backward_graph() -> None:
         "expand": (8, "return (torch.relu(x) * y).sum()"),
         "relu": (8, "return (torch.relu(x) * y).sum()")}
     assert P.graph_node_lines(graph)["relu"] == "/u/a.py:8  return (torch.relu(x) * y).sum()"
+
+
+@FUZZ
+@given(st.lists(st.tuples(well_formed, st.lists(garbage, max_size=2)), max_size=8),
+       st.integers(min_value=1, max_value=64))
+def test_a_log_read_in_blocks_gives_what_its_lines_give(items, chunk) -> None:
+    """import reads a file in blocks split by the regex engine (trace_log._file_blocks); any
+    block size gives the records and counts the line-by-line reader gives."""
+    import io
+
+    from compdiag.importer import trace_log
+
+    lines: list[str] = []
+    for (md, payload, rank, ascii_json), junk in items:
+        lines.append(_envelope_line(md, rank=rank, ascii_json=ascii_json) + "\n")
+        lines.extend("\t" + p + "\n" for p in payload or [])
+        lines.extend(j + "\n" for j in junk)
+    if lines and chunk % 2:
+        lines[-1] = lines[-1].rstrip("\n")  # a log cut off mid-line
+    by_line = ImportResult(run_id=0, path="lines")
+    want = list(iter_records(iter(lines), by_line))
+    by_block = ImportResult(run_id=0, path="blocks")
+    old = trace_log._CHUNK
+    trace_log._CHUNK = chunk
+    try:
+        got = [(md, payload) for md, payload, _ in
+               trace_log.iter_file_records(io.StringIO("".join(lines)), by_block)]
+    finally:
+        trace_log._CHUNK = old
+    assert got == want
+    assert (by_block.skipped, by_block.bad_payloads) == (by_line.skipped, by_line.bad_payloads)

@@ -133,6 +133,13 @@ class StoreModel:
 
         return describe(diff_runs(self.reader, run_a, run_b))
 
+    def job_document(self, job: str) -> dict[str, Any]:
+        """`compdiag explain --job`'s document: the ranks, their counts and divergences."""
+        from compdiag.views.job import explain_job_document
+
+        with Reader(self.path) as reader:  # its own connection: called from a worker thread
+            return explain_job_document(reader, job)
+
     # -- the compile tree -------------------------------------------------------------------
     def compile_index(self, run_id: int) -> list[CompileInfo]:
         if run_id not in self._index:

@@ -173,6 +173,24 @@ class RunContext:
     def failures(self) -> list[dict[str, Any]]:
         return self.r.failures(self.run_id)
 
+    def automatic_dynamic(self, cid: str | None) -> bool:
+        """Whether automatic dynamic shapes were on for a compile (its dynamo_config; on,
+        torch's default, when the store does not say)."""
+        metrics = (self.compiles.get(cid or "") or {}).get("metrics")
+        config = metrics.get("dynamo_config") if isinstance(metrics, dict) else None
+        m = re.search(r'"automatic_dynamic_shapes":\s*(true|false)', str(config or ""))
+        return m is None or m.group(1) == "true"
+
+    @functools.cached_property
+    def program_exceptions(self) -> list[dict[str, Any]]:
+        return self.r.program_exceptions(self.run_id)
+
+    @property
+    def program_exception(self) -> dict[str, Any] | None:
+        """The exception that ended the program (the last recorded), if the run kept one."""
+        return self.program_exceptions[-1] if self.crashed and self.program_exceptions \
+            else None
+
     @functools.cached_property
     def recompile_limits(self) -> dict[Any, dict[str, Any]]:
         """frame -> {compile_id, explanation} for each function Dynamo stopped compiling
@@ -184,7 +202,8 @@ class RunContext:
                 row = self.code_row(cid)
                 key = row.get("frame") if row else (cid or "").split("/")[0]
                 limits[key] = {"compile_id": cid, "explanation":
-                               P.parse_graph_break(f.get("traceback") or "")["explanation"]}
+                               P.parse_graph_break(f.get("traceback") or "")["explanation"],
+                               "torch_message": f.get("torch_message") or f.get("message")}
         return limits
 
     @functools.cached_property

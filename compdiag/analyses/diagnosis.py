@@ -1,6 +1,6 @@
 """A diagnosis is a typed value: what went wrong, where in the user's code, why, and the fix.
 
-Every kind (graph_break, recompile, failure, accuracy, cudagraph, fusion, perf) returns
+Every kind (graph_break, recompile, failure, program, accuracy, cudagraph, fusion, perf) returns
 Diagnosis objects with a `details` object of its own type; `to_json()` gives the keys
 DESIGN.md fixes for `explain --json`. Readers use the typed fields (perf's limiters read
 `details.limit_hit`, not the reason's wording)."""
@@ -74,6 +74,12 @@ class Diagnosis:
     hints: tuple[str, ...] = ()
     count: int = 1
     compile_ids: tuple[str, ...] = ()
+    # torch's own message, verbatim and whole (None: torch said nothing, e.g. compdiag's own
+    # accuracy measurement); in the JSON as details.torch_message, on every kind.
+    torch_message: str | None = None
+    # "problem", or "info" for what torch does on purpose and needs no fix (one automatic-
+    # dynamic recompile per new dimension): ranked last, listed apart.
+    severity: str = "problem"
 
     def __post_init__(self) -> None:
         if not self.compile_ids and self.compile_id:
@@ -88,4 +94,5 @@ class Diagnosis:
                 "gb_code": self.gb_code, "reason": self.reason,
                 "user_frame": self.user_frame.to_json(), "explanation": self.explanation,
                 "fix": self.fix, "hints": list(self.hints), "count": self.count,
-                "compile_ids": list(self.compile_ids), "details": self.details.to_json()}
+                "compile_ids": list(self.compile_ids), "severity": self.severity,
+                "details": {**self.details.to_json(), "torch_message": self.torch_message}}

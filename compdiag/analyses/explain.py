@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from compdiag.analyses.context import RunContext
+from compdiag.analyses.diagnoses.program import ProgramDetails
 from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.ranking import kind_rank
 from compdiag.analyses.registry import plugin_manager
@@ -34,7 +35,16 @@ def _shares_compile(d: Diagnosis, others: list[Diagnosis]) -> bool:
     return cid in cids or (cid or "").split("_")[0] in cids
 
 
+def _from_program_exception(d: Diagnosis) -> bool:
+    return isinstance(d.details, ProgramDetails)
+
+
 FOLDS: tuple[Fold, ...] = (
+    Fold("failure", "failure", "the program's exception came through compiled code and a "
+         "failure row (a compile stage's, or the run-time one capture wrote) reports it",
+         lambda d, into, ctx: _from_program_exception(d) and any(
+             not _from_program_exception(o) and getattr(o.details, "fatal", False)
+             for o in into)),
     Fold("failure", "accuracy", "the accuracy diagnosis reports it, with the measured errors",
          lambda d, into, ctx: d.stage == "accuracy" and ctx.has_accuracy_rows),
     Fold("failure", "graph_break", "Dynamo skipped the frame after a graph break, and the "
@@ -68,6 +78,26 @@ def explain(reader: Reader, run_id: int) -> list[Diagnosis]:
     """All diagnoses of one run, most important first."""
     ctx = RunContext(reader, run_id)
     return rank(fold(collect(ctx), ctx))
+
+
+def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ...]]]:
+    """A job's diagnoses with the ranks each concerns, most important first: the job-level
+    kinds' (divergence: the ranks that differ), and each rank's own, a diagnosis several ranks
+    share listed once with all of them."""
+    from compdiag.analyses.job_context import JobContext
+
+    jctx = JobContext(reader, job)
+    found = [d for got in plugin_manager().hook.compdiag_diagnose_job(job=jctx) for d in got or ()]
+    ranks_of: dict[int, tuple[int, ...]] = {id(d): d.details.ranks for d in found}
+    merged: dict[tuple, Diagnosis] = {}
+    for r, ctx in sorted(jctx.ranks.items()):
+        for d in fold(collect(ctx), ctx):
+            key = (d.kind, d.reason, d.user_frame, d.gb_code)
+            first = merged.setdefault(key, d)
+            if r not in ranks_of.get(id(first), ()):
+                ranks_of[id(first)] = ranks_of.get(id(first), ()) + (r,)
+    everything = rank(found + list(merged.values()))
+    return [(d, ranks_of[id(d)]) for d in everything]
 
 
 def public(d: Diagnosis) -> dict[str, Any]:

@@ -19,6 +19,12 @@ def compdiag_diagnose(ctx: Any) -> list[Any]:
     """The diagnoses of one run (analyses.context.RunContext), in the kind's own order."""
 
 
+@hookspec
+def compdiag_diagnose_job(job: Any) -> list[Any]:
+    """The diagnoses of a job's ranks taken together (analyses.job_context.JobContext): what
+    no single rank's run shows, e.g. the `divergence` kind."""
+
+
 @hookspec(firstresult=True)
 def compdiag_limiter(diagnosis: Any, timings: Any) -> Any:
     """What the diagnosis costs a timed run (`compdiag perf`): an analyses.limiter.Limiter,

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from compdiag.capture import ranks
 from compdiag.capture.child import ENV_RUN, ENV_STORE
 from compdiag.ingest.reindex import ensure_current
 from compdiag.store.writer import Writer
@@ -27,6 +28,7 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
     env = dict(os.environ)
     env[ENV_STORE] = str(store)
     env[ENV_RUN] = str(run_id)
+    job = _join_job(writer, run_id, env, target, module)
     if mode:
         env["COMPDIAG_MODE"] = mode
     env.update(extra_env or {})
@@ -42,25 +44,60 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
     finally:
         signal.signal(signal.SIGINT, old_int)
         signal.signal(signal.SIGTERM, old_term)
+    exit_code, status = ranks.exit_status(rc)
     if rc < 0:
-        exit_code, status = 128 - rc, "killed"
         writer.warn(run_id, f"the program was killed by signal {-rc} "
-                            f"({_signame(-rc)}); capture holds what was written before")
-    else:
-        exit_code, status = rc, "done"
+                            f"({ranks.signal_name(-rc)}); capture holds what was written before")
     writer.update_run(run_id, ended_at=time.time())
     writer.end_run(run_id, exit_code=exit_code, status=status)
+    if job is not None:  # a rank whose process vanished without anyone seeing its status
+        writer.update("runs", {"job": job, "status": "running"}, status="crashed")
     writer.close()
     if not quiet:
         _summary(store, run_id, time.time() - started)
+        if job is not None:
+            _job_summary(store, job)
     return exit_code, run_id
 
 
-def _signame(num: int) -> str:
+def _join_job(writer: Writer, run_id: int, env: dict[str, str], target: list[str],
+              module: bool) -> str | None:
+    """A rank of a torchrun job (its environment says so) joins the job; a launcher's run
+    heads a new job whose workers capture themselves (capture/ranks.py). None otherwise."""
+    ident = ranks.rank_identity(env)
+    if ident is not None:
+        writer.update_run(run_id, **ident)
+        return None
+    if not ranks.is_launcher(target, module):
+        return None
+    job = f"run-{run_id}"
+    writer.update_run(run_id, job=job)
+    ranks.follow_env(env, job)
+    return job
+
+
+def _job_summary(store: Path, job: str) -> None:
+    """One line per rank of a followed launch: its run and exit status (a rank whose process
+    ended without a word is said so)."""
     try:
-        return signal.Signals(num).name
-    except ValueError:
-        return str(num)
+        from compdiag.store.reader import Reader
+
+        with Reader(store) as r:
+            rows = r.job_runs(job)
+        print(f"compdiag: job {job}: {len(rows)} ranks"
+              f" (`compdiag explain --job {job}`)", file=sys.stderr)
+        for row in rows:
+            code = row["exit_code"]
+            if row["status"] == "killed" and code is not None and code > 128:
+                what = f"killed by {ranks.signal_name(code - 128)} (exit {code})"
+            elif row["status"] == "crashed":
+                what = "ended without an exit status (its process is gone)"
+            else:
+                what = f"exit {code}"
+            print(f"compdiag:   rank {row['rank']}: run {row['id']}, {what}", file=sys.stderr)
+    except Exception as exc:  # noqa: BLE001 - the summary must not change the exit status
+        print(f"compdiag: job {job} stored in {store} (summary unavailable: {exc})",
+              file=sys.stderr)
 
 
 def _summary(store: Path, run_id: int, wall: float) -> None:

@@ -23,6 +23,12 @@ def add_store_arg(p: argparse.ArgumentParser) -> None:
                    help="the SQLite log store (default ./.compdiag/compdiag.db)")
 
 
+def add_job_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--job", nargs="?", const="latest", default=None, metavar="ID",
+                   help="every rank of a torchrun job (a job id or one of its run ids; "
+                        "default: the latest job)")
+
+
 def store_path(args: argparse.Namespace) -> Path:
     return args.store if args.store is not None else default_store_path()
 

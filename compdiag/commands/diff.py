@@ -16,7 +16,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from compdiag.views.diff import diff_document, print_diff
 
     with Reader(store_path(args)) as reader:
-        run_a, run_b = reader.resolve_run(args.run_a), reader.resolve_run(args.run_b)
+        if args.job is not None:
+            run_a, run_b = _rank_runs(reader, args.job, args.run_a, args.run_b)
+        else:
+            run_a, run_b = reader.resolve_run(args.run_a), reader.resolve_run(args.run_b)
         if run_a == run_b:
             raise CLIError(f"RUN_A and RUN_B are both run {run_a}: give two different runs")
         doc = diff_document(reader, run_a, run_b)
@@ -29,8 +32,20 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rank_runs(reader, job: str, rank_a: str, rank_b: str) -> tuple[int, int]:
+    """`diff --job J RANK_A RANK_B`: the runs of two ranks of a job."""
+    job = reader.resolve_job(job)
+    runs = {str(r["rank"]): r["id"] for r in reader.job_runs(job)}
+    for rank in (rank_a, rank_b):
+        if rank not in runs:
+            raise CLIError(f"job {job} has no rank {rank} (its ranks: {', '.join(runs)})")
+    return runs[rank_a], runs[rank_b]
+
+
 def register(p: argparse.ArgumentParser) -> None:
     add_store_arg(p)
+    p.add_argument("--job", nargs="?", const="latest", default=None, metavar="ID",
+                   help="RUN_A and RUN_B are ranks of this job (default: the latest job)")
     p.add_argument("run_a", metavar="RUN_A", help="run id, or 'latest'")
     p.add_argument("run_b", metavar="RUN_B", help="run id, or 'latest'")
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from compdiag.commands._common import add_store_arg, emit_json, store_path
+from compdiag.commands._common import add_job_arg, add_store_arg, emit_json, store_path
 
 HELP = "stages, graphs, breaks, recompiles, kernels of a run"
 
@@ -13,6 +13,7 @@ HELP = "stages, graphs, breaks, recompiles, kernels of a run"
 def register(p: argparse.ArgumentParser) -> None:
     add_store_arg(p)
     p.add_argument("run", nargs="?", metavar="RUN")
+    add_job_arg(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_show)
 
@@ -22,7 +23,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     from compdiag.views.show import print_show, show_document
 
     with Reader(store_path(args)) as reader:
-        doc = show_document(reader, reader.resolve_run(args.run))
+        if args.job is not None:  # every rank of a torchrun job
+            from compdiag.views.job import print_show_job as print_show
+            from compdiag.views.job import show_job_document
+
+            doc = show_job_document(reader, reader.resolve_job(args.job))
+        else:
+            doc = show_document(reader, reader.resolve_run(args.run))
     if args.json:
         emit_json(doc)
     else:

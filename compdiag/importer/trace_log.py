@@ -16,12 +16,14 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, TextIO
 
 from compdiag.ingest.ingestor import Ingestor
 from compdiag.ingest.reindex import ensure_current
 from compdiag.store.writer import Writer
 
+# torch's per-rank TORCH_TRACE files (torch/_logging/_internal.py): one per rank of a job.
+_RANK_FILE = re.compile(r"_rank_(\d+)_")
 _LINE = re.compile(
     r"^(?:\[rank(?P<rank>\d+)\]:)?[VIWEC]\d{4} [\d:.]+ +\d+ [^\]]*\](?: \[[^\]]*\])* (?P<json>\{.*)$")
 
@@ -38,6 +40,7 @@ class ImportResult:
     skipped: int = 0
     bad_payloads: int = 0
     truncated: bool = False
+    rank: int | None = None  # the first record's (torch writes it into every envelope)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -55,27 +58,71 @@ def trace_files(path: Path) -> list[Path]:
 def iter_records(lines: Iterator[str], result: ImportResult
                  ) -> Iterator[tuple[dict, str | None]]:
     """Yield (envelope, payload) pairs; count what cannot be read instead of raising."""
-    md: dict | None = None
-    payload_lines: list[str] = []
-    append = payload_lines.append
+    for md, payload, _ in _parse_blocks(_line_blocks(lines), result):
+        yield md, payload
+
+
+def iter_file_records(handle: TextIO, result: ImportResult
+                      ) -> Iterator[tuple[dict, str | None, str | None]]:
+    """iter_records of an open log, read in blocks (its memory is one block and the longest
+    record, whatever the log's size), with each envelope's JSON text as the log has it (None
+    when compdiag added to it) so the store keeps it without encoding it again."""
+    return _parse_blocks(_file_blocks(handle), result)
+
+
+# A record is its envelope line and the payload lines after it (each begins with a tab).
+_BOUNDARY = re.compile(r"\n(?!\t)")
+_CHUNK = 1 << 20
+# An import commits at least every this many payload characters, so the rows waiting for the
+# writer's next commit stay bounded too (its timer alone would hold a second's worth of log).
+_COMMIT_CHARS = 1 << 21
+
+
+def _file_blocks(handle: TextIO) -> Iterator[str]:
+    """Each record's text (envelope line, then its tab-prefixed payload lines), split by the
+    regex engine instead of a Python loop per line."""
+    pending = ""
+    while True:
+        chunk = handle.read(_CHUNK)
+        if not chunk:
+            break
+        text = pending + chunk
+        # A newline at the very end may yet be followed by a payload line (the next chunk).
+        hold = text.endswith("\n")
+        blocks = _BOUNDARY.split(text[:-1] if hold else text)
+        pending = blocks.pop() + ("\n" if hold else "")
+        yield from blocks
+    if pending:
+        yield pending.rstrip("\n") if pending.endswith("\n") else pending
+
+
+def _line_blocks(lines: Iterator[str]) -> Iterator[str]:
+    block: list[str] = []
     for raw in lines:
-        if raw[:1] == "\t":  # a payload line (the common case: keep it cheap)
-            if md is not None:
-                append(raw[1:].rstrip("\n"))
+        if raw[:1] == "\t" and block:
+            block.append(raw)
             continue
-        line = raw.rstrip("\n")
-        if md is not None:
-            yield md, _payload(md, payload_lines, result)
-            md, payload_lines = None, []
-            append = payload_lines.append
-        if not line.strip():
+        if block:
+            yield "".join(block).rstrip("\n") if block[-1].endswith("\n") else "".join(block)
+        block = [raw] if raw[:1] != "\t" else []
+    if block:
+        yield "".join(block).rstrip("\n") if block[-1].endswith("\n") else "".join(block)
+
+
+def _parse_blocks(blocks: Iterator[str], result: ImportResult
+                  ) -> Iterator[tuple[dict, str | None, str | None]]:
+    for block in blocks:
+        nl = block.find("\n")
+        line, rest = (block, "") if nl < 0 else (block[:nl], block[nl + 1:])
+        if not line.strip() or line[:1] == "\t":  # blank, or payload lines of no record
             continue
         m = _LINE.match(line)
         if not m:
             result.skipped += 1
             continue
+        raw_json = m.group("json")
         try:
-            value = json.loads(m.group("json"))
+            value = json.loads(raw_json)
         except ValueError:
             result.skipped += 1
             result.truncated = True
@@ -85,50 +132,113 @@ def iter_records(lines: Iterator[str], result: ImportResult
             continue
         if m.group("rank") is not None and "rank" not in value:
             value["rank"] = int(m.group("rank"))
-        md = value
-    if md is not None:
-        yield md, _payload(md, payload_lines, result)
+            raw_json = None
+        if result.rank is None and isinstance(value.get("rank"), int):
+            result.rank = value["rank"]
+        yield value, _payload(value, rest, result), raw_json
 
 
-def _payload(md: dict, lines: list[str], result: ImportResult) -> str | None:
+def _payload(md: dict, rest: str, result: ImportResult) -> str | None:
+    """The payload of a record's payload lines (REST: each a tab and the text)."""
     expected = md.get("has_payload")
-    if expected is None and not lines:
+    if expected is None and not rest:
         return None
-    text = "\n".join(lines)
+    text = rest[1:].replace("\n\t", "\n")
     if isinstance(expected, str) and len(expected) == 32:
         if hashlib.md5(text.encode("utf-8", "surrogatepass")).hexdigest() != expected:
             result.bad_payloads += 1
     return text
 
 
-def import_trace(store: Path, path: Path) -> list[ImportResult]:
-    """Import one log, or a directory of per-rank logs (one run per file)."""
+def import_trace(store: Path, path: Path, *,
+                 workers: int | None = None) -> list[ImportResult]:
+    """Import one log, or a directory of per-rank logs (one run per file, run ids in file
+    order). The ranks of one directory (torch's dedicated_log_torch_trace_rank_N_*.log, or
+    envelopes with a `rank`) become one job, as `compdiag run` records a torchrun launch.
+    The files of a directory are read by up to one process per CPU, each writing its runs
+    into the store as the ranks of a live job do (WAL, short transactions)."""
     files = trace_files(path)
     ensure_current(store, lambda line: print(line, file=sys.stderr))
     writer = Writer(store, flush_interval=1.0)
-    results = []
     try:
-        for f in files:
-            results.append(_import_file(writer, f))
+        run_ids = [_begin(writer, f) for f in files]
+    finally:
+        writer.close()  # no connection crosses the fork below
+    n = min(len(files), workers or os.cpu_count() or 1)
+    tasks = [(str(store), str(f), run_id) for f, run_id in zip(files, run_ids)]
+    if n > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("fork")) as pool:
+            results = list(pool.map(_import_task, tasks))
+    else:
+        results = [_import_task(t) for t in tasks]
+    writer = Writer(store)
+    try:
+        _join_job(writer, files, results)
     finally:
         writer.close()
     return results
 
 
-def _import_file(writer: Writer, path: Path) -> ImportResult:
+def _import_task(task: tuple[str, str, int]) -> ImportResult:
+    store, path, run_id = task
+    writer = Writer(store, flush_interval=1.0)
+    # One checkpoint (and its fsync) at the end instead of one every 4 MB of WAL: an import
+    # writes the whole log into the store.
+    writer.conn.execute("PRAGMA wal_autocheckpoint=0")
+    try:
+        return _import_file(writer, Path(path), run_id)
+    finally:
+        writer.close()
+
+
+def _begin(writer: Writer, path: Path) -> int:
     try:
         stat = path.stat()
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise ImportError_(f"{path}: cannot read ({exc.strerror})") from None
+    return writer.begin_run(source="import", argv=[str(path)], cwd=os.getcwd(),
+                            started_at=stat.st_mtime, status="importing")
+
+
+def _join_job(writer: Writer, files: list[Path], results: list[ImportResult]) -> None:
+    ranks = []
+    for f, res in zip(files, results):
+        m = _RANK_FILE.search(f.name)
+        ranks.append(int(m.group(1)) if m else res.rank)
+    if not any(r is not None for r in ranks) or (len(files) == 1 and ranks[0] is None):
+        return
+    if len({r for r in ranks if r is not None}) != len([r for r in ranks if r is not None]):
+        return  # two logs claim one rank: not one job's ranks
+    job = f"import-{results[0].run_id}"
+    for rank, res in zip(ranks, results):
+        if rank is not None:
+            writer.update_run(res.run_id, rank=rank, world_size=len(files), local_rank=None,
+                              job=job)
+    writer.flush()
+
+
+def _import_file(writer: Writer, path: Path, run_id: int) -> ImportResult:
+    try:
         handle = open(path, encoding="utf-8", errors="replace", newline="\n")
     except OSError as exc:
         raise ImportError_(f"{path}: cannot read ({exc.strerror})") from None
-    run_id = writer.begin_run(source="import", argv=[str(path)], cwd=os.getcwd(),
-                              started_at=stat.st_mtime, status="importing")
     result = ImportResult(run_id=run_id, path=str(path))
     ing = Ingestor(writer, run_id)
+    pending = 0
     with handle:
-        for md, payload in iter_records(handle, result):
+        for md, payload, raw_json in iter_file_records(handle, result):
+            if payload:
+                pending += len(payload)
+                if pending > _COMMIT_CHARS:
+                    writer.flush()
+                    pending = 0
             try:
-                ing.record(md, payload)
+                ing.record(md, payload, raw_json)
                 result.records += 1
             except Exception as exc:  # noqa: BLE001 - keep importing what can be read
                 result.skipped += 1

@@ -74,17 +74,25 @@ class Ingestor:
         # where compilation_metrics keeps only the innermost frame (often torch's own).
         self.dynamo_errors: dict[str | None, str] = {}
         self.last_compiled: str | None = None
+        # (exception type, stage, first line) of each compile failure compilation_metrics
+        # reported: the exception that escapes the program may be one of them, re-raised by
+        # the compiled function's wrapper with the compile's frames cut.
+        self.compile_failures: list[tuple[str, str, str]] = []
         # cid -> the scheduler's partition summary: with a CUDA-graphed partition, the ops it
         # leaves out split the graph (recorded as splits), they do not skip it.
         self.partitioned: dict[str | None, dict[str, int]] = {}
 
     # -- entry points -----------------------------------------------------------------------
-    def record(self, metadata: dict[str, Any], payload: str | None) -> None:
+    def record(self, metadata: dict[str, Any], payload: str | None,
+               raw: str | None = None) -> None:
+        """One structured-trace record; `raw` is its envelope's JSON text when the caller has
+        it verbatim (an imported log), kept as is instead of encoding `metadata` again."""
         kind = P.record_kind(metadata)
         cid = P.compile_id_of(metadata)
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
-                      metadata=json.dumps(metadata, default=repr), payload=payload)
+                      metadata=raw if raw is not None else json.dumps(metadata, default=repr),
+                      payload=payload)
         if cid is not None and cid not in self.compiles:
             # Every compile id torch names is a compile (tlparse counts them so too), also one
             # whose compilation_metrics never came: a restart attempt ('0/0_1' has no
@@ -121,6 +129,18 @@ class Ingestor:
             call = P.call_stack(payload)
             if call is not None:
                 self.w.upsert("call_stacks", run_id=self.run_id, compile_id=compile_id, **call)
+        elif kind == "program_exception" and payload:
+            try:
+                exc = json.loads(payload)
+            except ValueError:
+                return
+            if isinstance(exc, dict) and exc.get("exc_type"):
+                self.w.insert("program_exceptions", run_id=self.run_id, seq=self.seq,
+                              compile_id=compile_id, exc_type=str(exc["exc_type"]),
+                              message=str(exc.get("message") or ""),
+                              frames=[f for f in exc.get("frames") or []
+                                      if isinstance(f, dict)],
+                              compiled=exc.get("compiled"), stage=exc.get("stage"))
         elif kind == "cudagraphs" and payload:
             self._cudagraph_facts(compile_id, payload)
         elif kind == "warning" and payload:
@@ -152,11 +172,19 @@ class Ingestor:
         return row
 
     def _write_compile(self, row: dict[str, Any]) -> None:
-        self.w.upsert("compiles", run_id=self.run_id, compile_id=row["compile_id"],
-                      frame=row["frame"], frame_compile=row["frame_compile"],
-                      attempt=row["attempt"], co_name=row["co_name"], filename=row["filename"],
-                      lineno=row["lineno"], status=row["status"],
-                      stage_times=row["stage_times"], metrics=row["metrics"])
+        cols = dict(frame=row["frame"], frame_compile=row["frame_compile"],
+                    attempt=row["attempt"], co_name=row["co_name"], filename=row["filename"],
+                    lineno=row["lineno"], status=row["status"], stage_times=row["stage_times"])
+        if row.get("metrics_written"):
+            self.w.update("compiles", {"run_id": self.run_id, "compile_id": row["compile_id"]},
+                          **cols)
+            return
+        self.w.upsert("compiles", run_id=self.run_id, compile_id=row["compile_id"], **cols,
+                      metrics=row["metrics"])
+        if row["metrics"] is not None:
+            # Written once: every compile's row stays in memory for the run (a later record
+            # may change its status) and its metrics were the bulk of it (import streams).
+            row["metrics"], row["metrics_written"] = None, True
 
     def _frame(self, f: dict[str, Any]) -> dict[str, Any]:
         fn = f.get("filename")
@@ -208,7 +236,7 @@ class Ingestor:
         if cid is None:
             return
         row = self._compile_row(cid, md)
-        row["metrics"] = value
+        row["metrics"], row["metrics_written"] = value, False
         row["co_name"] = value.get("co_name") or row["co_name"]
         row["filename"] = value.get("co_filename") or row["filename"]
         row["lineno"] = value.get("co_firstlineno") or row["lineno"]
@@ -264,6 +292,7 @@ class Ingestor:
         if at >= 0:
             reason += "\n\n" + err[at:at + 4000]
         stage = P.classify_stage(m.get("fail_type"), reason, tb)
+        self.compile_failures.append((str(m.get("fail_type")), stage, P.first_line(reason)))
         frame = {"filename": m.get("fail_user_frame_filename"),
                  "lineno": m.get("fail_user_frame_lineno"), "line": None}
         if not frame["filename"] and row.get("call_site"):
@@ -272,11 +301,12 @@ class Ingestor:
         self.failure(cid, stage=stage, exc_type=str(m.get("fail_type")),
                      message=f"{message} ({suffix})" if suffix else message,
                      filename=frame.get("filename"), lineno=frame.get("lineno"),
-                     line=frame.get("line"), traceback=(tb or "") + "\n" + reason[:20000])
+                     line=frame.get("line"), traceback=(tb or "") + "\n" + reason[:20000],
+                     torch_message=str(m.get("fail_reason") or "")[:20000] or None)
 
     def failure(self, cid: str | None, *, stage: str, exc_type: str | None, message: str,
                 filename: str | None, lineno: int | None, line: str | None = None,
-                traceback: str | None = None) -> None:
+                traceback: str | None = None, torch_message: str | None = None) -> None:
         """Every failure, from the trace or an exception that escaped the program. When its
         error carries the failing FX node's stack trace, the op's own line is the user frame
         (the one the caller found is only the compiled function's). Codegen and kernel-compile
@@ -293,7 +323,14 @@ class Ingestor:
         self.counts["failures"] += 1
         self.w.insert("failures", run_id=self.run_id, compile_id=cid, stage=stage,
                       exc_type=exc_type, message=message, filename=filename, lineno=lineno,
-                      line=line, traceback=traceback)
+                      line=line, traceback=traceback, torch_message=torch_message)
+
+    def program_exception(self, cid: str | None, **exc: Any) -> None:
+        """The exception that ended the program (capture/failures.py): type, message (every
+        line), frames, the compiled code it came through. A record of compdiag's own, so
+        `compdiag reindex` re-derives the fact."""
+        self.event("program_exception", cid, {"exc_type": exc.get("exc_type")},
+                   payload=json.dumps(exc, default=repr))
 
     def _generated_code_frames(self, cid: str | None, traceback: str | None
                                ) -> tuple[list[dict[str, Any]], str | None]:
@@ -333,7 +370,8 @@ class Ingestor:
                       gb_code=gb["gb_code"], filename=gb["filename"], lineno=gb["lineno"],
                       line=gb["line"], hints=gb["hints"], explanation=gb["explanation"],
                       debug_context=more["debug_context"], gb_type_inner=more["gb_type_inner"],
-                      user_stack=more["user_stack"], frame_skipped=more["frame_skipped"])
+                      user_stack=more["user_stack"], frame_skipped=more["frame_skipped"],
+                      torch_message=payload[:20000])
         if cid is not None:
             row = self._compile_row(cid, md)
             if row["status"] in ("started", "ok"):

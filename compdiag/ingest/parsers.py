@@ -387,7 +387,8 @@ def _call_sites(code: str, prefix: str) -> list[dict[str, Any]]:
 # forward node: File: f.py:8 in step, code: ...'.
 _GRAPH_FILE = re.compile(r"#[^#\n]*?\bFile: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), "
                          r"code: (?P<code>.*)")
-_GRAPH_NODE = re.compile(r"^\s*(?P<name>\w+)(?:: \"[^\"]*\")? = torch\.ops\.(?P<op>[\w.]+)\(")
+_GRAPH_NODE = re.compile(
+    r"^\s*(?P<name>\w+)(?:: \"(?P<meta>[^\"]*)\")? = torch\.ops\.(?P<op>[\w.]+)\(")
 
 
 def graph_node_lines(graph_text: str | None) -> dict[str, str]:
@@ -681,6 +682,8 @@ def guard_values(guards_text: str | None) -> list[tuple[str, str]]:
     a recompiled entry holds for the guard that failed against the previous one."""
     out: list[tuple[str, str]] = []
     for line in (guards_text or "").splitlines():
+        if "==" not in line:
+            continue  # most of a guard tree; the regex would scan each such line lazily
         body = line.split("  #", 1)[0].rstrip()
         m = _GUARD_TREE.match(body)
         if m and "==" not in m.group("lhs"):
@@ -703,8 +706,8 @@ def graph_nodes(graph_text: str | None) -> list[dict[str, Any]]:
         nm = _GRAPH_NODE.match(line)
         if nm:
             out.append({"node": nm.group("name"), "op": _node_op(nm.group("name")),
-                        "target": nm.group("op"), **(where or {"filename": None,
-                                                               "lineno": None, "line": None})})
+                        "target": nm.group("op"), "meta": nm.group("meta"),
+                        **(where or {"filename": None, "lineno": None, "line": None})})
     return out
 
 

@@ -44,6 +44,10 @@ class _FactsOnly:
         if table in REINDEXED_TABLES:
             self._w.upsert(table, **cols)
 
+    def update(self, table: str, where: dict[str, Any], **cols: Any) -> None:
+        if table in REINDEXED_TABLES:
+            self._w.update(table, where, **cols)
+
     def warn(self, run_id: int, message: str) -> None:
         """A replay repeats the warnings its run already has."""
 

@@ -75,6 +75,41 @@ class Reader:
             raise StoreError(f"no run {run_id} in {self.path}")
         return rows[0]
 
+    # -- jobs (the ranks of one torchrun launch) --------------------------------------------
+    def jobs(self) -> list[dict[str, Any]]:
+        """Every job, oldest first: {job, runs: [run ids of its ranks, by rank], launcher}."""
+        rows = self._rows("SELECT id, job, rank FROM runs WHERE job IS NOT NULL ORDER BY id")
+        out: dict[str, dict[str, Any]] = {}
+        for row in rows:
+            job = out.setdefault(row["job"], {"job": row["job"], "runs": [], "launcher": None})
+            if row["rank"] is None:
+                job["launcher"] = row["id"]
+            else:
+                job["runs"].append((row["rank"], row["id"]))
+        for job in out.values():
+            job["runs"] = [run_id for _, run_id in sorted(job["runs"])]
+        return list(out.values())
+
+    def job_runs(self, job: str) -> list[dict[str, Any]]:
+        """The runs of a job's ranks, by rank (the launcher's own run is not one)."""
+        return self._rows("SELECT * FROM runs WHERE job = ? AND rank IS NOT NULL"
+                          " ORDER BY rank, id", (job,))
+
+    def resolve_job(self, job: str | None) -> str:
+        """JOB as given to `--job`: a job id, a run id of one of its runs, or None (latest)."""
+        if job in (None, "", "latest", "last"):
+            row = self._rows("SELECT job FROM runs WHERE job IS NOT NULL ORDER BY id DESC LIMIT 1")
+            if not row:
+                raise StoreError(f"{self.path} holds no multi-rank job (see `compdiag runs`)")
+            return row[0]["job"]
+        if self._rows("SELECT 1 FROM runs WHERE job = ? LIMIT 1", (job,)):
+            return str(job)
+        if str(job).isdigit():
+            row = self._rows("SELECT job FROM runs WHERE id = ?", (int(job),))
+            if row and row[0]["job"] is not None:
+                return row[0]["job"]
+        raise StoreError(f"no job {job!r} in {self.path} (see `compdiag runs`)")
+
     def warnings(self, run_id: int) -> list[str]:
         return [r["message"] for r in
                 self._rows("SELECT message FROM warnings WHERE run_id = ? ORDER BY id", (run_id,))]
@@ -112,6 +147,13 @@ class Reader:
 
     def failures(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
         return self._table("failures", run_id, compile_id)
+
+    def program_exceptions(self, run_id: int) -> list[dict[str, Any]]:
+        """The exception(s) that ended the program, in the order they were recorded."""
+        if not self._has_table("program_exceptions"):
+            return []
+        return self._rows("SELECT * FROM program_exceptions WHERE run_id = ? ORDER BY seq",
+                          (run_id,))
 
     def fusion(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
         return self._table("fusion", run_id, compile_id)
@@ -236,8 +278,17 @@ class Reader:
 
     def graph_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
         """The nodes of the compile's last post-grad graph, in graph order."""
-        return self._of_last_record("graph_nodes", "node, op, target, filename, lineno, line",
-                                    run_id, compile_id)
+        meta = "meta" if self._has_column("graph_nodes", "meta") else "NULL AS meta"
+        return self._of_last_record("graph_nodes", f"node, op, target, {meta}, filename, lineno,"
+                                    " line", run_id, compile_id)
+
+    def _has_column(self, table: str, column: str) -> bool:
+        """A column of this layout that a schema-3 store written before it lacks (read-only
+        here: the next write upgrades the store)."""
+        cache = self.__dict__.setdefault("_columns", {})
+        if table not in cache:
+            cache[table] = {row["name"] for row in self._rows(f"PRAGMA table_info({table})")}
+        return column in cache[table]
 
     def perf_hints(self, run_id: int) -> list[dict[str, Any]]:
         return self._rows("SELECT * FROM perf_hints WHERE run_id = ? ORDER BY id", (run_id,))

@@ -63,7 +63,11 @@ CREATE TABLE IF NOT EXISTS runs (
     torch_version TEXT,
     device        TEXT,
     mode          TEXT,
-    pid           INTEGER
+    pid           INTEGER,
+    rank          INTEGER,                -- torch.distributed: RANK, WORLD_SIZE, LOCAL_RANK
+    world_size    INTEGER,
+    local_rank    INTEGER,
+    job           TEXT                    -- the ranks of one launch share it (NULL: no job)
 );
 CREATE TABLE IF NOT EXISTS warnings (
     id      INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -110,7 +114,8 @@ CREATE TABLE IF NOT EXISTS graph_breaks (
     debug_context TEXT,                -- 'Developer debug context:'
     gb_type_inner TEXT,                -- the type under "Failed to handle graph break gracefully"
     user_stack    TEXT NOT NULL DEFAULT '[]',  -- JSON frames of 'User code traceback:'
-    frame_skipped INTEGER NOT NULL DEFAULT 0   -- Dynamo could not resume: the frame ran in eager
+    frame_skipped INTEGER NOT NULL DEFAULT 0,  -- Dynamo could not resume: the frame ran in eager
+    torch_message TEXT                 -- torch's graph-break reason, whole (schema 3)
 );
 CREATE TABLE IF NOT EXISTS recompiles (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -129,7 +134,8 @@ CREATE TABLE IF NOT EXISTS failures (
     filename   TEXT,
     lineno     INTEGER,
     line       TEXT,
-    traceback  TEXT
+    traceback  TEXT,
+    torch_message TEXT                 -- the exception's message, every line (schema 3)
 );
 CREATE TABLE IF NOT EXISTS kernels (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -248,6 +254,7 @@ CREATE TABLE IF NOT EXISTS graph_nodes (
     node       TEXT NOT NULL,
     op         TEXT,                   -- the node's op name (cumsum for cumsum_1)
     target     TEXT,                   -- aten.cumsum.default
+    meta       TEXT,                   -- torch's annotation: dtype, shape, stride, device
     filename   TEXT,
     lineno     INTEGER,
     line       TEXT
@@ -365,6 +372,20 @@ CREATE TABLE IF NOT EXISTS shape_specializations (
     lineno     INTEGER,
     line       TEXT,
     user_stack TEXT NOT NULL DEFAULT '[]'
+
+);
+-- schema 3: the exception that ended the program (capture's compdiag:program_exception
+-- record), whether it came through compiled code or not.
+CREATE TABLE IF NOT EXISTS program_exceptions (
+    run_id      INTEGER NOT NULL,
+    seq         INTEGER NOT NULL,
+    compile_id  TEXT,                   -- the compiled graph whose code it came through, if known
+    exc_type    TEXT NOT NULL,
+    message     TEXT NOT NULL,          -- str(exc), every line
+    frames      TEXT NOT NULL DEFAULT '[]',  -- JSON [{filename, lineno, name, line}], outermost first
+    compiled    TEXT,                   -- the compiled-code marker it passed through (NULL: none)
+    stage       TEXT,                   -- the compile stage a compile-time exception escaped from
+    PRIMARY KEY (run_id, seq)
 );
 -- CUDA-graph coverage (issue 17): each recording cudagraph_trees made (one per distinct set
 -- of input sizes), how the scheduler partitioned a graph and which ops split it.
@@ -422,7 +443,7 @@ DERIVED_TABLES = (
     "recompile_events", "compile_stacks", "guard_values", "graph_nodes", "perf_hints",
     "injected_bugs", "fallback_calls", "sched_nodes",
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "torch_warnings",
-    "epilogue_misses", "call_stacks", "shape_specializations",
+    "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
 )
 
 # What `compdiag reindex` rebuilds from each run's raw records: every table derived from
@@ -431,12 +452,19 @@ DERIVED_TABLES = (
 REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard_values",
                     "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls",
                     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits",
-                    "torch_warnings", "epilogue_misses", "call_stacks", "shape_specializations")
-# Columns schema 2 added to schema-1 tables (ALTER TABLE on upgrade).
+                    "torch_warnings", "epilogue_misses", "program_exceptions",
+                    "call_stacks", "shape_specializations")
+# Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
+    # schema 3: the ranks of a torchrun job.
+    "runs": ("rank INTEGER", "world_size INTEGER", "local_rank INTEGER", "job TEXT"),
+    "graph_nodes": ("meta TEXT",),
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
-                     "frame_skipped INTEGER NOT NULL DEFAULT 0"),
+                     "frame_skipped INTEGER NOT NULL DEFAULT 0",
+                     "torch_message TEXT"),
+    # schema 3: torch's message, whole (the `message` column is its one-line summary)
+    "failures": ("torch_message TEXT",),
 }
 
 # Tables added after stores were already in use: created (IF NOT EXISTS) whenever a store is
@@ -493,6 +521,7 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
                 raise StoreNeedsReindex(path, version)
             elif create and version <= STORE_VERSION:
                 _execute_script(conn, ADDITIVE_DDL)
+                _add_columns(conn)
             if create:
                 conn.execute("COMMIT")
         finally:
@@ -564,11 +593,19 @@ def migrate(conn: sqlite3.Connection) -> int:
     if version >= STORE_VERSION:
         return version
     _execute_script(conn, DDL)
-    for table, columns in ADDED_COLUMNS.items():
-        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-        for col in columns:
-            if col.split()[0] not in have:
-                conn.execute(f"ALTER TABLE {table} ADD COLUMN {col}")
+    _add_columns(conn)
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
                  (str(STORE_VERSION),))
     return version
+
+
+def _add_columns(conn: sqlite3.Connection) -> None:
+    """ADDED_COLUMNS a store lacks (an older layout, or a schema-3 store written before a
+    column of this layout existed)."""
+    for table, columns in ADDED_COLUMNS.items():
+        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if not have:
+            continue  # a table this store does not have yet: migrate() creates it whole
+        for col in columns:
+            if col.split()[0] not in have:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {col}")

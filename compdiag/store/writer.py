@@ -58,6 +58,17 @@ class Writer:
             self.update_run(run_id, exit_code=exit_code, status=status, ended_at=time.time())
             self.flush()
 
+    def end_job_process(self, job: str, pid: int, *, exit_code: int, status: str) -> int:
+        """A launcher saw one of its workers exit: the exit status of the job's run with that
+        pid (the worker could not write its own after a SIGKILL). Returns the rows updated."""
+        with self._lock:
+            self.flush()
+            cur = self.conn.execute(
+                "UPDATE runs SET exit_code = ?, status = ?, ended_at = coalesce(ended_at, ?)"
+                " WHERE job = ? AND pid = ? AND rank IS NOT NULL",
+                (exit_code, status, time.time(), job, pid))
+            return cur.rowcount
+
     def warn(self, run_id: int, message: str) -> None:
         self.insert("warnings", run_id=run_id, message=message)
 
@@ -68,6 +79,13 @@ class Writer:
     def upsert(self, table: str, **cols: Any) -> None:
         self._queue(_sql("INSERT OR REPLACE", table, tuple(cols)),
                     tuple(map(_cell, cols.values())))
+
+    def update(self, table: str, where: dict[str, Any], **cols: Any) -> None:
+        """UPDATE table SET cols WHERE every `where` column equals its value."""
+        sets = ", ".join(f"{k} = ?" for k in cols)
+        cond = " AND ".join(f"{k} = ?" for k in where)
+        self._queue(f"UPDATE {table} SET {sets} WHERE {cond}",
+                    tuple(map(_cell, (*cols.values(), *where.values()))))
 
     def _queue(self, sql: str, params: tuple) -> None:
         with self._lock:

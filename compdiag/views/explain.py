@@ -10,10 +10,12 @@ from compdiag.store.schema import SCHEMA_VERSION
 from compdiag.views.show import run_summary
 
 _KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
-               "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue"}
+               "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue",
+               "program": "red"}
 _KIND_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "graph break",
                "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs",
-               "fusion": "missed fusion", "perf": "perf"}
+               "fusion": "missed fusion", "perf": "perf", "program": "program error"}
+_KIND_STYLE["divergence"], _KIND_TITLE["divergence"] = "bold magenta", "ranks diverged"
 
 
 def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
@@ -64,10 +66,6 @@ def diagnosis_title(i: int, d: dict[str, Any]) -> str:
 
 
 def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
-    from rich.console import Group
-    from rich.panel import Panel
-    from rich.text import Text
-
     run = doc["run"]
     diags = doc["diagnoses"]
     argv = " ".join(run.get("argv") or [])
@@ -81,13 +79,38 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
     cg_line = summary_line(doc.get("cudagraph_coverage"))
     if cg_line:
         console.print(cg_line, highlight=False)
+    info = [d for d in diags if d.get("severity") == "info"]
+    diags = [d for d in diags if d.get("severity") != "info"]
     if not diags:
         console.print(f"[green]run {run['id']}: no problems found[/] — no graph breaks, "
-                      "recompiles, failures, CUDA-graph skips or missed fusions recorded.")
-        return
+                      "recompiles, failures, CUDA-graph skips or missed fusions recorded"
+                      + (" (only what torch does on purpose, below)." if info else "."))
+    print_panels(diags, console, limit)
+    if info:
+        from rich.text import Text
+
+        # What torch does on purpose (one automatic-dynamic recompile per new dimension, a
+        # fusion refused by design): one line each, not a problem with a fix.
+        console.print(f"[dim]info ({len(info)}, nothing to fix):[/]")
+        for d in info[:limit]:
+            uf = d.get("user_frame") or {}
+            at = f" at {uf['filename']}:{uf['lineno']}" if uf.get("filename") else ""
+            console.print(Text(f"  {_KIND_TITLE.get(d['kind'], d['kind'])}: {d['reason']}{at}",
+                               style="dim"))
+
+
+def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10) -> None:
+    """One panel per diagnosis (a job's name the ranks they concern)."""
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.text import Text
+
     for i, d in enumerate(diags[:limit], 1):
         style = _KIND_STYLE.get(d["kind"], "")
         title = diagnosis_title(i, d)
+        if d.get("ranks"):
+            title += f"  rank{'s' if len(d['ranks']) > 1 else ''} " + \
+                ",".join(map(str, d["ranks"]))
         body: list[Any] = [Text(d["reason"], style="bold")]
         uf = d.get("user_frame") or {}
         if uf.get("filename"):
@@ -122,3 +145,4 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
         console.print(Panel(Group(*body), title=title, title_align="left", border_style=style))
     if len(diags) > limit:
         console.print(f"[dim]… {len(diags) - limit} more (use --limit or --json)[/]")
+

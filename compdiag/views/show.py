@@ -25,7 +25,8 @@ def run_summary(reader: Reader, run: dict[str, Any]) -> dict[str, Any]:
             "exit_code": run["exit_code"], "status": run["status"],
             "torch_version": run["torch_version"], "device": run["device"],
             "started_at": run["started_at"], "wall_s": wall,
-            "warnings": reader.warnings(run["id"])}
+            "warnings": reader.warnings(run["id"]),
+            **{k: run.get(k) for k in ("job", "rank", "world_size", "local_rank")}}
 
 
 def runs_document(reader: Reader) -> dict[str, Any]:
@@ -91,7 +92,12 @@ def print_runs(reader: Reader, console: Console) -> None:
     for col in ("run", "source", "status", "exit", "compiles", "breaks", "recompiles",
                 "failures", "kernels", "argv"):
         table.add_column(col)
-    for run in reader.runs():
+    from compdiag.views.job import job_rows
+
+    for run in job_rows(reader, reader.runs()):
+        if run.get("job_line"):
+            table.add_row(*run["job_line"])
+            continue
         c = reader.counts(run["id"])
         table.add_row(str(run["id"]), run["source"], run["status"], str(run["exit_code"]),
                       str(c["compiles"]), str(c["graph_breaks"]), str(c["recompiles"]),

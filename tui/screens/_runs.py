@@ -15,7 +15,7 @@ class RunsScreen(Screen):
     """
 
     BINDINGS = [("enter", "open", "Open run"), ("space", "mark", "Mark for diff"),
-                ("d", "diff", "Diff with marked")]
+                ("d", "diff", "Diff with marked"), ("j", "job", "Job's ranks")]
 
     marked: int | None = None
 
@@ -72,3 +72,13 @@ class RunsScreen(Screen):
         from compdiag_tui.screens import DiffScreen
 
         self.app.push_screen(DiffScreen(self.marked, other))
+
+    def action_job(self) -> None:
+        run_id = self.run_id
+        job = self.app.model.run(run_id).get("job") if run_id is not None else None
+        if job is None:
+            self.notify("this run is not a rank of a torchrun job", severity="warning")
+            return
+        from compdiag_tui.screens import JobScreen
+
+        self.app.push_screen(JobScreen(job))

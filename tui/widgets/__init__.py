@@ -9,7 +9,8 @@ import typing
 _MODULES = {
     "ArtifactView": "_artifact_view", "CodeView": "_code_view",
     "CompileSummary": "_compile_summary", "CompileTree": "_compile_tree",
-    "DiagnosesPanel": "_diagnoses_panel", "KernelView": "_kernel_view", "KeyBar": "_key_bar",
+    "DiagnosesPanel": "_diagnoses_panel", "JobTable": "_job_table",
+    "KernelView": "_kernel_view", "KeyBar": "_key_bar",
     "LimitersList": "_limiters_list", "LineList": "_line_list", "PerfBars": "_perf_bars",
     "PerfGraphs": "_perf_graphs", "PerfModes": "_perf_modes", "PerfSummary": "_perf_summary",
     "RecordsView": "_records_view", "RowsTable": "_rows_table",
@@ -24,6 +25,7 @@ if typing.TYPE_CHECKING:
     from compdiag_tui.widgets._compile_summary import CompileSummary
     from compdiag_tui.widgets._compile_tree import CompileTree
     from compdiag_tui.widgets._diagnoses_panel import DiagnosesPanel
+    from compdiag_tui.widgets._job_table import JobTable
     from compdiag_tui.widgets._kernel_view import KernelView
     from compdiag_tui.widgets._key_bar import KeyBar
     from compdiag_tui.widgets._limiters_list import LimitersList

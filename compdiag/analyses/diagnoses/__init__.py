@@ -5,13 +5,17 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
     graph_breaks.py   graph_break   Dynamo split the graph or gave up on a function
     recompiles.py     recompile     a guard failed (and the recompile limit)
     failures.py       failure       an exception escaped a compile stage or compiled code
+    program.py        program       the exception that ended the program (outside compiled
+                                    code; through it, a runtime failure no failure row has)
     accuracy.py       accuracy      compiled outputs differ from eager; bug injectors
     cudagraphs.py     cudagraph     CUDA graphs skipped under reduce-overhead
     fusion.py         fusion        the scheduler refused a fusion worth having
     perf_hints.py     perf          Inductor's perf hints (fallback kernels, slow patterns)
+    divergence.py     divergence    ranks of one job compiled differently (job-level)
 """
 
-from compdiag.analyses.diagnoses import (accuracy, cudagraphs, failures, fusion, graph_breaks,
-                                         perf_hints, recompiles)
+from compdiag.analyses.diagnoses import (accuracy, cudagraphs, divergence, failures, fusion,
+                                         graph_breaks, perf_hints, program, recompiles)
 
-BUILTIN = (failures, recompiles, graph_breaks, accuracy, cudagraphs, fusion, perf_hints)
+BUILTIN = (failures, recompiles, graph_breaks, accuracy, cudagraphs, fusion, perf_hints, program,
+           divergence)

@@ -15,7 +15,7 @@ from typing import Any
 from compdiag.analyses.diagnoses.failures import commands
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
-from compdiag.analyses.ranking import BANDS
+from compdiag.analyses.ranking import score
 
 KIND = "accuracy"
 
@@ -188,13 +188,12 @@ def measured(ctx: Any) -> list[Diagnosis]:
             fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
                                              dtype=detail.get("dtype"), minify=minify,
                                              bisect=f"`{bisect}`")
-        score = BANDS[KIND] + min(float(worst.get("max_rel") or 0), 50) - (100 if nondet else 0)
-        if kind in NEGATIVE:
-            score = BANDS["recompile"] - 10  # not the compiler's: below what is
+        cost = score("numerics") if kind in NEGATIVE else score(
+            KIND, float(worst.get("max_rel") or 0), *(("nondeterministic",) if nondet else ()))
         frame = op_frame(ctx, cid, nf, node.get("op"))
         out.append(Diagnosis(
             KIND, stage="accuracy", compile_id=cid, reason=reason, user_frame=frame,
-            explanation=explanation, fix=fix, score=score, count=len(bad),
+            explanation=explanation, fix=fix, score=cost, count=len(bad),
             details=AccuracyDetails(output=worst.get("output"), max_abs=worst.get("max_abs"),
                                     max_rel=worst.get("max_rel"), injected_bugs=bugs,
                                     divergent_node=node or None,
@@ -248,6 +247,6 @@ def injected(ctx: Any) -> list[Diagnosis]:
                         "compile with it on returns wrong numbers. Found in the compile's "
                         "inductor_config, not by comparing outputs.",
             fix=f"Unset it: `torch._inductor.config.{key} = None`.",
-            score=BANDS[KIND] - 1, compile_ids=tuple(cids),
+            score=score(KIND, 0, "configured_only"), compile_ids=tuple(cids),
             details=InjectorDetails(config=key, value=value)))
     return out

@@ -12,7 +12,7 @@ from typing import Any
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
-from compdiag.analyses.ranking import BANDS
+from compdiag.analyses.ranking import score
 from compdiag.formats.user_code import frames_in
 from compdiag.ingest.parsers import user_line_frame
 
@@ -124,7 +124,8 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
                         + (f" (split by {', '.join(why)})" if why else "")),
                 user_frame=ctx.user_frame(_split_frames(ctx, cid, splits), cid=cid),
                 explanation=PARTITION_EXPLANATION, fix=fix,
-                score=BANDS[KIND] - 20 + len(splits) * 0.01, count=max(1, len(splits)),
+                score=score(KIND, 0, "partial_coverage", order=-len(splits)),
+                count=max(1, len(splits)),
                 compile_ids=(cid,) if cid else (), details=Details()))
     # Re-recording: the recordings of one function (its compiles, the recompile for a new
     # size included), when they were made for more than one set of sizes.
@@ -151,7 +152,7 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
                     f"sizes ({shown}) across {len(cids)} compile(s)"),
             user_frame=ctx.user_frame([], cid=cids[0] if cids else None),
             explanation=RERECORD_EXPLANATION + " " + _memory_note(cov),
-            fix=RERECORD_FIX, score=BANDS[KIND] + len(recs), count=len(recs),
+            fix=RERECORD_FIX, score=score(KIND, len(recs)), count=len(recs),
             compile_ids=cids, details=Details()))
     return out
 
@@ -187,8 +188,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         out.append(Diagnosis(KIND, stage="inductor", compile_id=cids[0] if cids else None,
                              reason=f"CUDA graphs skipped: {g['head']}", user_frame=g["frame"],
                              explanation=EXPLANATION, fix=cudagraph_fix(g["head"]),
-                             score=BANDS[KIND] + len(g["rows"]), count=len(g["rows"]),
-                             compile_ids=cids, details=Details()))
+                             score=score(KIND, len(g["rows"])), count=len(g["rows"]),
+                             compile_ids=cids, details=Details(),
+                             torch_message=g["rows"][0].get("reason")))
     return out + _coverage_diagnoses(ctx)
 
 

@@ -2,9 +2,14 @@
 by stage, at the user's line, with the way to narrow it down (bisect, then minify).
 
 The failure that ended the program ranks as a crash, above everything; the others in the
-`failure` band, in the order they happened. A recompile-limit failure is the recompiles kind's
+`failure` class, in the order they happened. A recompile-limit failure is the recompiles kind's
 (it names the guard); one that repeats a graph break or an accuracy mismatch is folded into
-that diagnosis by explain (FOLDS there)."""
+that diagnosis by explain (FOLDS there). The program exception that ended the run
+(program_exceptions) says where the failure surfaced in the user's code and the frame it was
+raised in; a failure is fatal only when that exception came through compiled code.
+
+A run-time failure's fix starts with the rule of RUNTIME_FIXES that matches torch's message
+(data: one row per known error of compiled code at run time), then the way to narrow it down."""
 
 from __future__ import annotations
 
@@ -19,8 +24,9 @@ from compdiag.analyses.diagnoses.recompiles import marked_dynamic_failure
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hookspecs import hookimpl
-from compdiag.analyses.ranking import BANDS
-from compdiag.formats.user_code import frames_in
+from compdiag.analyses.ranking import score
+from compdiag.analyses.summary import with_decisive
+from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest import parsers as P
 
 KIND = "failure"
@@ -32,6 +38,66 @@ class FailureDetails(Details):
     fatal: bool
     injected_bugs: dict[str, Any] = field(default_factory=dict)
     function: str | None = None
+    # The fatal failure: the user's line it surfaced at, the frame it was raised in (torch's
+    # or generated code's) and the compiled code it came through.
+    surfaced_at: dict[str, Any] | None = None
+    raised_in: dict[str, Any] | None = None
+    came_through: str | None = None
+    omit_none = ("surfaced_at", "raised_in", "came_through")
+
+
+@dataclass(frozen=True)
+class RuntimeFix:
+    """A known error of compiled code: every word of `when` in torch's message, at one of
+    `stages` (run time unless said)."""
+    when: tuple[str, ...]
+    fix: str
+    stages: tuple[str, ...] = ("runtime",)
+
+
+RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    RuntimeFix(("overwritten by a subsequent run",),
+               "A CUDA graph's output was read after a later replay of the same graph reused "
+               "its memory (mode='reduce-overhead' keeps outputs in the graph's static pool "
+               "until the next step). torch's two fixes: clone the output before the next call "
+               "(`out = model(x).clone()`, outside torch.compile) if you keep it across calls, "
+               "or call `torch.compiler.cudagraph_mark_step_begin()` before each model "
+               "invocation so cudagraph_trees knows a new iteration starts."),
+    RuntimeFix(("backward through the graph a second time",),
+               "AOTAutograd makes one CompiledFunctionBackward node per compiled graph and frees "
+               "its saved tensors after the first backward(), so a second backward() through "
+               "another output of the same graph fails where eager keeps one node per op "
+               "(pytorch/pytorch#118739): call backward() once on the sum of the outputs, or "
+               "pass `retain_graph=True` to the first backward()."),
+    RuntimeFix(("CompiledFunction", "is a view and is being modified inplace"),
+               "An output of the compiled function is a view created inside AOTAutograd's "
+               "CompiledFunction, and autograd forbids modifying it in place afterwards "
+               "(pytorch/pytorch#90507): clone it first (`out = out.clone()`), or do the "
+               "in-place op inside the compiled function."),
+    RuntimeFix(("fail_on_recompile",),
+               "The call needed a new graph, which `torch.compiler.set_stance("
+               "\"fail_on_recompile\")` forbids; the guard in torch's message says what "
+               "changed. Call it with inputs like the ones it was compiled for (same dtype, "
+               "device, rank), mark the varying dimension dynamic before the first call, or set "
+               "the stance only after warming up every variant."),
+    RuntimeFix(("Recompiling function", "triggered by the following guard failure"),
+               "`torch._dynamo.config.error_on_recompile = True` turned a recompile into an "
+               "error; the guard in torch's message says what changed between the calls. Call "
+               "the function with inputs like the first ones (same dtype, device, rank), mark "
+               "a varying dimension dynamic, or unset error_on_recompile if the recompile is "
+               "expected.", stages=("dynamo",)),
+    RuntimeFix(("expected size", "stride"),
+               "The compiled code checked a tensor's size/stride and it differed from what the "
+               "graph was traced with: usually a custom op's fake (meta) kernel that returns "
+               "another shape or layout than the real kernel; fix its `register_fake` and check "
+               "it with `torch.library.opcheck`."),
+)
+
+
+def runtime_fix(message: str | None, stage: str = "runtime") -> str | None:
+    text = message or ""
+    return next((r.fix for r in RUNTIME_FIXES
+                 if stage in r.stages and all(w in text for w in r.when)), None)
 
 
 STAGE_TEXT = {
@@ -62,22 +128,6 @@ FIRST_STEP = {
 COMPILER_STAGES = ("aot", "inductor_lowering", "inductor_codegen", "kernel_compile", "runtime")
 
 
-@dataclass(frozen=True)
-class RuntimeFix:
-    """A known error of compiled code at run time: every word of `when` in torch's message."""
-    when: tuple[str, ...]
-    fix: str
-
-
-RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
-    RuntimeFix(("overwritten by a subsequent run",),
-               "A CUDA graph's output was read after a later replay of the same graph reused "
-               "its memory (mode='reduce-overhead' keeps outputs in the graph's static pool "
-               "until the next step). torch's two fixes: clone the output before the next call "
-               "(`out = model(x).clone()`, outside torch.compile) if you keep it across calls, "
-               "or call `torch.compiler.cudagraph_mark_step_begin()` before each model "
-               "invocation so cudagraph_trees knows a new iteration starts."),
-)
 # Kernel compile failures that are not a Python error in generated code: the Triton/PTX/
 # ptxas/MLIR toolchain or the GPU's limits refused the kernel. (words in torch's message, fix)
 KERNEL_COMPILE_FIXES: tuple[tuple[tuple[str, ...], str], ...] = (
@@ -95,11 +145,6 @@ KERNEL_COMPILE_FIXES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("PassManager::run failed",), "Triton's MLIR lowering failed for this kernel: a Triton bug; "
      "report it with the minified repro, or compile without max-autotune for this op."),
 )
-
-
-def runtime_fix(message: str | None) -> str | None:
-    text = message or ""
-    return next((r.fix for r in RUNTIME_FIXES if all(w in text for w in r.when)), None)
 
 
 def kernel_compile_fix(message: str | None) -> str | None:
@@ -122,25 +167,26 @@ def commands(run_id: int, argv: list[str], store_arg: str) -> tuple[str, str]:
 
 def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: list[str],
                 store_arg: str = "", injected: dict[str, Any] | None = None,
-                gb_type: str = "", debug: str = "", line: str = "", message: str = "") -> str:
+                gb_type: str = "", debug: str = "", line: str = "", message: str = "",
+                torch_message: str | None = None) -> str:
     minify, bisect = commands(run_id, argv, store_arg)
     parts = []
+    text = f"{one_line}\n{torch_message or ''}\n{message}"
+    known = (kernel_compile_fix(text) if stage == "kernel_compile" else
+             runtime_fix(text, stage))
+    if known:
+        parts.append(known)
     if injected:
         parts.append(INJECTED.format(names=", ".join(f"{k}={v!r}" for k, v in injected.items())))
     if stage == "dynamo":
         if exc_type == "Unsupported":
             parts.append(FULLGRAPH.format(fix=graph_break_fix(gb_type, one_line, debug, line,
                                                               [])))
-        else:
+        elif not known:
             parts.append(DYNAMO_RAISED)
             parts.append(f"Narrow it down: `{bisect}`.")
     elif stage in COMPILER_STAGES:
-        text = f"{one_line}\n{message}"
-        known = (runtime_fix(text) if stage == "runtime" else
-                 kernel_compile_fix(text) if stage == "kernel_compile" else None)
-        if known:
-            parts.append(known)
-        elif stage in FIRST_STEP:
+        if stage in FIRST_STEP and not known:
             parts.append(FIRST_STEP[stage])
         parts.append(f"Find the culprit: `{bisect}`; then shrink the graph to a standalone "
                      f"repro: `{minify}`.")
@@ -155,8 +201,14 @@ _GOT = re.compile(r"got (\w+)\((['\"])(.+?)\2\)")
 _GB_URL = re.compile(r"/gb/(gb\d{4})\.html", re.I)
 
 
-def one_line(exc_type: str | None, message: str | None, traceback: str | None) -> str:
-    """The failure in one line, the real error rather than Dynamo's wrapper around it."""
+def one_line(exc_type: str | None, message: str | None, traceback: str | None,
+             torch_message: str | None = None) -> str:
+    """The failure in one line, the real error rather than Dynamo's wrapper around it, with
+    the decisive lines torch put after its first (analyses/summary.py)."""
+    return with_decisive(_first(exc_type, message, traceback), torch_message)
+
+
+def _first(exc_type: str | None, message: str | None, traceback: str | None) -> str:
     msg = (message or "").strip()
     got = _GOT.search(traceback or "")
     if got and "fake tensor" in msg:
@@ -171,19 +223,31 @@ def one_line(exc_type: str | None, message: str | None, traceback: str | None) -
     return (head + P.first_line(msg, 300)).strip()
 
 
+def exception_frames(exc: dict[str, Any] | None) -> tuple[dict | None, dict | None]:
+    """(the user's frame it surfaced at, the frame it was raised in) of a program exception."""
+    frames = (exc or {}).get("frames") or []
+    user = [f for f in frames if is_user_file(f.get("filename"))]
+    return (user[-1] if user else None), (frames[-1] if frames else None)
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     out = []
     rows = ctx.failures
+    exc = ctx.program_exception
+    # The run ended in an exception of the program's own (not through compiled code): no
+    # failure of a compile ended it.
+    ended_here = exc is None or bool(exc.get("compiled"))
     for idx, f in enumerate(rows):
         if is_recompile_limit(f):
             continue  # the recompiles kind reports it, with the guard that kept failing
         cid = f["compile_id"]
-        fatal = ctx.crashed and idx == len(rows) - 1
+        fatal = ctx.crashed and idx == len(rows) - 1 and ended_here
         tb = f.get("traceback") or ""
+        whole = f.get("torch_message") or (exc.get("message") if fatal and exc else None)
         frame = ctx.user_frame({"filename": f.get("filename"), "lineno": f.get("lineno"),
                                 "line": f.get("line")}, frames_in(tb), cid=cid)
-        one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"))
+        one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
         code_m = _GB_URL.search(tb)
         gb = code_m.group(1).upper() if code_m else None
         injected = ctx.injected_bugs(cid)
@@ -192,7 +256,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           gb_type=(gb_registry().get(gb or "", {}).get("Gb_type")
                                    or f.get("message") or ""),
                           debug=P.debug_context(tb), line=frame.line or "",
-                          message=f"{f.get('message') or ''}\n{tb[-4000:]}")
+                          message=f"{f.get('message') or ''}\n{tb[-4000:]}",
+                          torch_message=whole)
         expl = stage_explanation(f["stage"], fatal)
         marked = marked_dynamic_failure(ctx, f)
         if marked is not None:  # the line that specialised a dimension marked dynamic
@@ -202,11 +267,15 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             more = P.parse_graph_break(tb)["explanation"] or gb_registry().get(gb, {}).get(
                 "Explanation")
             expl = (expl + " " + (more or "")).strip()
-        score = BANDS["crash"] if fatal else BANDS[KIND]
+        surfaced, raised = exception_frames(exc) if fatal and exc else (None, None)
         out.append(Diagnosis(KIND, stage=f["stage"], compile_id=cid, reason=one,
                              user_frame=frame, explanation=expl, fix=fix,
-                             score=score - idx * 0.01, gb_code=gb,
+                             score=score("crash" if fatal else KIND, order=idx), gb_code=gb,
+                             torch_message=whole or f.get("message"),
                              details=FailureDetails(exc_type=f.get("exc_type"), fatal=fatal,
                                                     injected_bugs=injected,
-                                                    function=ctx.fn_name(cid))))
+                                                    function=ctx.fn_name(cid),
+                                                    surfaced_at=surfaced, raised_in=raised,
+                                                    came_through=(exc or {}).get("compiled")
+                                                    if fatal else None)))
     return out

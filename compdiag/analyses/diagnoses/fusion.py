@@ -4,8 +4,11 @@ the fusion logger's candidate lists), with the change that lets them fuse; and m
 fusions: a library matmul/convolution (cuBLAS, cuDNN) whose output a separate Triton pointwise
 kernel reads next (from the output code), which a Triton template could have fused.
 
-'no shared data' is benign (nothing to fuse) and never a diagnosis. One diagnosis per
-(compile, reason class); cost: the `fusion` band plus the count (capped)."""
+'no shared data' is benign (nothing to fuse) and never a diagnosis. The refusals Inductor
+makes on purpose to protect the schedule ("will create cycle", nodes "too far away", the
+peak-memory and score thresholds: BENIGN) are information, not problems, unless a `compdiag
+perf` report of the run measured a fusion limiter on that graph. One diagnosis per
+(compile, reason class); cost: the `fusion` class plus the count (capped)."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from typing import Any
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
-from compdiag.analyses.ranking import BANDS
+from compdiag.analyses.ranking import score
 from compdiag.ingest.parsers import scheduler_node_names, user_line_frame
 
 KIND = "fusion"
@@ -30,6 +33,10 @@ class FusionDetails(Details):
 # The scheduler's cannot-fuse reason -> its class, first match wins; class None is benign.
 REASON_CLASSES: tuple[tuple[str | None, tuple[str, ...]], ...] = (
     (None, ("no shared data",)),
+    ("cycle", ("will create cycle", "would create a cycle", "create a cycle")),
+    ("distance", ("too far", "far apart")),
+    ("peak_memory", ("memory threshold", "memory_threshold", "increase peak memory",
+                     "peak memory")),
     ("size_limit", ("exceeds max fusion", "fusion size", "too many")),
     ("template", ("template", "epilogue", "prologue")),
     ("mismatched_ranges", ("numel", "rnumel", "different ranges", "shape")),
@@ -38,8 +45,23 @@ REASON_CLASSES: tuple[tuple[str | None, tuple[str, ...]], ...] = (
     ("config", ("config", "disabled")),
     ("dependency", ("intermediate", "dependency", "cycle")),
 )
+# Classes Inductor refuses on purpose: information unless perf measured them to matter.
+BENIGN = ("cycle", "distance", "peak_memory")
+# A measured fusion limiter at least this large (share of the run) makes a benign refusal a
+# problem.
+MEASURED_IMPACT = 0.02
 # class -> (title, explanation, fix)
 FIXES: dict[str, tuple[str, str, str]] = {
+    "cycle": ("fusion would create a cycle", "Fusing would make a kernel depend on itself "
+              "through another kernel; Inductor refuses it by design.",
+              "Nothing to change unless `compdiag perf` measures this graph's fusions to "
+              "matter."),
+    "distance": ("nodes too far apart to fuse", "Inductor does not fuse nodes far apart in the "
+                 "schedule, to keep peak memory down.", "Nothing to change unless `compdiag "
+                 "perf` measures this graph's fusions to matter."),
+    "peak_memory": ("fusion refused to save peak memory", "Inductor judged that the fusion "
+                    "would raise peak memory or save too little traffic.", "Nothing to change "
+                    "unless `compdiag perf` measures this graph's fusions to matter."),
     "size_limit": ("fusion capped by size",
                    "Inductor stopped fusing because the fused kernel would exceed "
                    "max_fusion_size.",
@@ -70,7 +92,8 @@ FIXES: dict[str, tuple[str, str, str]] = {
 }
 # How much a refused fusion plausibly costs a timed run, by class: a fusion the scheduler
 # judged unprofitable (peak memory, score) was refused on purpose.
-WEIGHT = {"epilogue": 0.3, "no_benefit": 0.1, "dependency": 0.2, "mismatched_ranges": 0.3, "template": 0.4,
+WEIGHT = {"cycle": 0.05, "distance": 0.05, "peak_memory": 0.05, "epilogue": 0.3,
+          "no_benefit": 0.1, "dependency": 0.2, "mismatched_ranges": 0.3, "template": 0.4,
           "layout": 0.4, "size_limit": 0.5, "config": 0.5}
 
 
@@ -103,8 +126,20 @@ def node_frames(nodes: dict[str, dict[str, Any]], name: str) -> list[dict[str, A
     return out
 
 
+def measured_fusion_graphs(report: dict[str, Any] | None) -> set[str]:
+    """Compile ids a perf report measured a fusion limiter of at least MEASURED_IMPACT on."""
+    out: set[str] = set()
+    for lim in (report or {}).get("limiters") or []:
+        if (isinstance(lim, dict) and lim.get("kind") == "fusion_miss"
+                and lim.get("basis") == "measured"
+                and (lim.get("impact") or 0) >= MEASURED_IMPACT):
+            out.update(lim.get("compile_ids") or [])
+    return out
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
+    measured = measured_fusion_graphs(ctx.r.perf_report(ctx.run_id))
     groups: dict[tuple, list[dict[str, Any]]] = {}
     for f in ctx.r.fusion(ctx.run_id):
         if f.get("fused") or not f.get("reason"):
@@ -125,12 +160,16 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         # Each origin's trace is one candidate, the first node's before the second's.
         frames = node_frames(nodes, first["node1"]) + node_frames(nodes, first["node2"])
         title, expl, fix = fusion_fix(cls, first["reason"])
+        info = cls in BENIGN and cid not in measured
         out.append(Diagnosis(
             KIND, stage="inductor_scheduling", compile_id=cid,
             reason=f"{title}: cannot fuse {first['node1']} with {first['node2']}: "
                    f"{first['reason']}",
             user_frame=ctx.user_frame(*frames, cid=cid), explanation=expl, fix=fix,
-            score=BANDS[KIND] + min(len(rows), 30), count=len(rows),
+            score=score("info" if info else KIND, len(rows)), count=len(rows),
+            severity="info" if info else "problem",
+            torch_message="\n".join(f"cannot fuse {r['node1']} with {r['node2']}: {r['reason']}"
+                                    for r in rows[:10]),
             details=FusionDetails(pairs=tuple((r["node1"], r["node2"], r["reason"])
                                               for r in rows[:10]), reason_class=cls)))
     return out + epilogue
@@ -156,7 +195,7 @@ def _epilogue_misses(ctx: Any) -> list[Diagnosis]:
             reason=f"{title}: {first['op']} ({first['buffer']}) is followed by a separate "
                    f"pointwise kernel {first['kernel']}{more}",
             user_frame=ctx.user_frame(frames, cid=cid), explanation=expl, fix=fix,
-            score=BANDS[KIND] + min(len(rows), 30), count=len(rows),
+            score=score(KIND, len(rows)), count=len(rows),
             details=FusionDetails(pairs=tuple((r["op"], r["kernel"], "epilogue")
                                               for r in rows[:10]), reason_class="epilogue")))
     return out

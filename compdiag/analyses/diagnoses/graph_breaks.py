@@ -18,7 +18,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
-from compdiag.analyses.ranking import BANDS
+from compdiag.analyses.ranking import score as cost
 from compdiag.store.reader import compile_id_key
 
 KIND = "graph_break"
@@ -243,11 +243,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         count = len(g["rows"])
         fix = graph_break_fix(g["gb_type"], explanation or "", debug, g["frame"].line or "",
                               hints)
-        score = BANDS[KIND] + 10 * min(count, 20) + (60 if g["skipped"] else 0)
-        if len(groups) > 1 and (any(m in " ".join(hints) for m in FOLLOW_ON)
-                                or g["gb_type"] in FOLLOW_ON_TYPES):
-            score -= 80
-        score -= g["order"] * 0.01
+        follow_on = len(groups) > 1 and (any(m in " ".join(hints) for m in FOLLOW_ON)
+                                         or g["gb_type"] in FOLLOW_ON_TYPES)
+        score = cost(KIND, count, *(("frame_skipped",) if g["skipped"] else ()),
+                     *(("follow_on",) if follow_on else ()), order=g["order"])
         fn = ctx.fn_name(g["cids"][0]) if g["cids"] else None
         reason = g["gb_type"]
         short = short_context(debug)
@@ -261,7 +260,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             KIND, stage="dynamo", compile_id=g["cids"][0] if g["cids"] else None,
             reason=reason, user_frame=g["frame"], explanation=explanation, fix=fix,
             score=score, gb_code=g["code"], hints=tuple(hints), count=count,
-            compile_ids=tuple(g["cids"]),
+            compile_ids=tuple(g["cids"]), torch_message=first.get("torch_message"),
             details=GraphBreakDetails(function=fn, frame_skipped=g["skipped"],
                                       gb_type=g["gb_type"], debug_context=debug,
                                       url=URL.format(code=g["code"].lower()) if g["code"]

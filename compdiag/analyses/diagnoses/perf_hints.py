@@ -14,7 +14,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.library_calls import is_library_call
 from compdiag.analyses.limiter import Limiter, structural
-from compdiag.analyses.ranking import BANDS
+from compdiag.analyses.ranking import score
 
 KIND = "perf"
 
@@ -54,8 +54,8 @@ TF32_FIX = ("Call `torch.set_float32_matmul_precision('high')` once at program s
 
 
 # One setting speeds up every fp32 matmul of the program: above any count of missed fusions
-# (the fusion band plus at most 30) and the other perf hints.
-TF32_SCORE = BANDS["fusion"] + 31
+# and the other perf hints (ranking's `global_setting` class).
+TF32_SCORE = score("global_setting")
 
 
 def perf_hint_fix(msg: str) -> str:
@@ -92,14 +92,15 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           user_frame=ctx.user_frame(h["frames"] or ctx.op_user_lines(cid, op),
                                                     cid=cid),
                           explanation=FALLBACK_EXPLANATION, fix=fallback_fix(op),
-                          score=BANDS[KIND], count=len(hints), details=PerfHintDetails(op))
+                          score=score(KIND), count=len(hints), details=PerfHintDetails(op),
+                          torch_message=h["message"])
         else:
             d = Diagnosis(KIND, stage="inductor", compile_id=cid,
                           reason=f"Inductor perf hint: {head}",
                           user_frame=ctx.user_frame(h["frames"], cid=cid),
                           explanation="Inductor reported a known slow pattern while compiling.",
-                          fix=perf_hint_fix(h["message"]), score=BANDS[KIND], count=len(hints),
-                          details=PerfHintDetails())
+                          fix=perf_hint_fix(h["message"]), score=score(KIND), count=len(hints),
+                          details=PerfHintDetails(), torch_message=h["message"])
         out.append(d)
     return out
 
@@ -116,6 +117,7 @@ def _tf32(ctx: Any) -> list[Diagnosis]:
                              f"{TF32_MARKERS[0]})",
                       user_frame=ctx.user_frame([], cid=cid), explanation=TF32_EXPLANATION,
                       fix=TF32_FIX, score=TF32_SCORE, count=len(warned),
+                      torch_message=w.get("message"),
                       compile_ids=(cid,) if cid else (), details=PerfHintDetails(tf32=True))]
 
 

@@ -4,7 +4,13 @@ how to make the input stable or dynamic.
 One diagnosis per (function, guard category, guarded expression); the events are classified at
 ingest (store table recompile_events). A function that hit the recompile limit now runs
 uncompiled: that ranks in the `limit` band, above every other non-crash. A resume function
-(after a graph break) recompiling for the same change as its parent folds into the parent."""
+(after a graph break) recompiling for the same change as its parent folds into the parent.
+
+Cost (analyses/ranking.py): a guard that kept failing with a new value each time (RECURRING
+or more distinct values on one input: a learning rate, a step counter) is a compile every step,
+the `recurring_recompile` class, above graph breaks, with the fix torch documents for it
+(RECURRING_FIXES). One size recompile with automatic dynamic shapes on is what torch does on
+purpose (the dimension is dynamic from then on): information, not a problem."""
 
 from __future__ import annotations
 
@@ -15,7 +21,7 @@ from typing import Any, ClassVar
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
-from compdiag.analyses.ranking import BANDS
+from compdiag.analyses.ranking import score as cost
 from compdiag.formats.user_code import frames_in
 from compdiag.store.reader import compile_id_key
 
@@ -144,6 +150,35 @@ INSTANCES_FIX = ("Expected once per distinct instance. To share one graph, keep 
                  "their number.")
 _ROOT = re.compile(r"^(?:L\['(\w+)'\]|([A-Za-z_]\w*))(?:[.\[]|$)")
 _SELF_ID_GUARD = re.compile(r"___check_obj_id\(\s*(?:L\['self'\]|self)\s*,")
+# A guard that failed this many times, each time with a new value, recurs every step.
+RECURRING = 3
+# The fix torch documents for a value that changes every step ("Dealing with Recompilations",
+# docs.pytorch.org/docs/stable/compile/programming_model.recompilation.html; torch's own HINT
+# in the guard text): first rule whose words all occur in the guard text or the guarded line.
+RECURRING_FIXES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("integer attributes of the nn.Module",),
+     "torch.compile treats int attributes of an nn.Module as constants, so {src} changing "
+     "every call recompiles every call: set "
+     "`torch.compiler.config.allow_unspec_int_on_nn_module = True` (torch's hint), or keep "
+     "the counter in a tensor buffer (`self.register_buffer('step', torch.zeros((), "
+     "dtype=torch.long))`) or outside the module."),
+    (("param_groups", "lr"),
+     "The optimizer's learning rate is a Python float the LR scheduler changes every step: "
+     "create the optimizer with a tensor learning rate, `lr=torch.tensor(0.01)`, so that the "
+     "scheduler updates the tensor in place (torch's tutorial 'compiling the optimizer with "
+     "an LR scheduler')."),
+    (("range(",),
+     "{src} sets a Python loop's trip count (`range(...)`), so Dynamo unrolls the loop and "
+     "specialises on the count: every new value is a new graph. Keep the count fixed, move "
+     "the loop out of the compiled function, or write it with tensor ops."),
+    ((), "{src} is a Python number that changes every call and Dynamo guards on its exact "
+         "value: wrap it in a tensor (`torch.tensor(value)`, torch's 'Wrapping Constants with "
+         "Tensors'), so it is an input of one graph."),
+)
+AUTOMATIC_DYNAMIC = ("Nothing to do: torch compiles once more for a new size and marks the "
+                     "dimension dynamic from then on (automatic dynamic shapes). To save that one "
+                     "compile, mark it dynamic before the first call: "
+                     "`torch._dynamo.mark_dynamic({tensor}, {dim})`.")
 FIX_OTHER = ("Keep the guarded input the same between calls, or make it dynamic "
              "(torch._dynamo.mark_dynamic / dynamic=True).")
 LIMIT_FIX = ("{fn} hit torch._dynamo.config.recompile_limit and now runs uncompiled. {fix} "
@@ -173,13 +208,26 @@ def recompile_explanation(category: str, source: str, fn: str | None, count: int
     return what
 
 
-def recompile_fix(category: str, source: str, *, count: int, limit: bool,
-                  fn: str | None) -> str:
-    tensor = re.sub(r"^L\['(.+?)'\].*$", r"\1", source)
+def tensor_and_dim(source: str) -> tuple[str, str]:
+    """`L['x'].size()[0]` -> ('x', '0'): the names a fix spells."""
     dim = re.search(r"\[(\d+)\]$", source)
+    return re.sub(r"^L\['(.+?)'\].*$", r"\1", source), dim.group(1) if dim else "0"
+
+
+def recurring_fix(source: str, text: str) -> str:
+    """The documented fix for a value that changes every step (RECURRING_FIXES)."""
+    return next(fix for words, fix in RECURRING_FIXES
+                if all(w in text for w in words)).format(src=source)
+
+
+def recompile_fix(category: str, source: str, *, count: int, limit: bool,
+                  fn: str | None, recurring_text: str | None = None) -> str:
+    tensor, dim = tensor_and_dim(source)
+    if recurring_text is not None and category in ("value", "global"):
+        fix = recurring_fix(source, recurring_text)
+        return LIMIT_FIX.format(fn=fn or "The function", fix=fix) if limit else fix
     template = FIXES.get(category)
-    fix = template.format(src=source, tensor=tensor, dim=dim.group(1) if dim else 0) \
-        if template else FIX_OTHER
+    fix = template.format(src=source, tensor=tensor, dim=dim) if template else FIX_OTHER
     if category == "size":
         fix += SIZE_REPEATED if count > 1 else SIZE_ONCE
     if limit:
@@ -382,28 +430,46 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             f" ({before if before is not None else '?'} -> "
             f"{after if after is not None else 'another value'})")
         explanation = recompile_explanation(category, source, fn, count, first["failed_guard"])
-        fix = recompile_fix(category, source, count=count, limit=limit is not None, fn=fn)
-        also = also_changed(ctx, frame_no, first["compile_id"], source)
+        changing = len(set(values)) >= RECURRING and count >= RECURRING - 1
+        guard_text = " ".join(str(x) for x in (first["failed_guard"], first["loc_line"]) if x)
         cause = other_cause(ctx, frame_no, first, category, source, fn)
+        expected = (category == "size" and count == 1 and limit is None and cause is None
+                    and ctx.automatic_dynamic(first["compile_id"]))
+        fix = (AUTOMATIC_DYNAMIC.format(tensor=tensor_and_dim(source)[0],
+                                        dim=tensor_and_dim(source)[1]) if expected else
+               recompile_fix(category, source, count=count, limit=limit is not None, fn=fn,
+                             recurring_text=guard_text if changing else None))
+        also = also_changed(ctx, frame_no, first["compile_id"], source)
         if cause is not None:
             frame, explanation = cause.frame or frame, cause.explanation
             head, change = cause.head or head, change + cause.suffix
             fix = LIMIT_FIX.format(fn=fn or "The function", fix=cause.fix) \
                 if limit is not None else cause.fix
         reason = head + change + ("; also changed: " + ", ".join(also) if also else "")
-        score = BANDS[KIND] + 20 * min(count, 10)
+        score = cost("recurring_recompile" if changing else "info" if expected else KIND,
+                     count)
+        torch_message = first["failed_guard"]
+        if changing and limit is None and cause is None:
+            reason += f", {count} recompiles: a new value every call"
+            explanation += (f" It failed {count} times with a new value each time: a compile "
+                            "every step.")
         if limit is not None:
-            score = BANDS["limit"]
+            score = cost("limit")
             total = per_frame[frame_no]
             on = (f"{count} times on {source}" if total == count else
                   f"{total} times, {count} of them on {source},")
-            reason = f"recompile limit hit: {fn or 'a function'}() recompiled {on} and now runs in eager"
+            reason = (f"recompile limit hit: {fn or 'a function'}() recompiled {on} and now "
+                      f"runs in eager; last guard that failed: "
+                      f"{last['failed_guard'].split('  #')[0].strip()[:160]}")
             explanation = (limit.get("explanation") or "") + " " + explanation
+            torch_message = "\n".join(x for x in (limit.get("torch_message"),
+                                                   last["failed_guard"]) if x)
         out.append(Diagnosis(
             KIND, stage="dynamo",
             compile_id=((limit or {}).get("compile_id") or last["compile_id"]).split("_")[0],
             reason=reason, user_frame=frame, explanation=explanation.strip(),
             fix=fix, score=score, count=count, compile_ids=tuple(e["compile_id"] for e in evs),
+            torch_message=torch_message, severity="info" if expected else "problem",
             details=RecompileDetails(guard=source, category=category, before=before,
                                      after=after, values=tuple(values[:20]), function=fn,
                                      failed_guard=first["failed_guard"][:300],
@@ -421,7 +487,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             reason=f"recompile limit hit: {fn or 'a function'}() now runs in eager",
             user_frame=call or ctx.user_frame(cid=limit.get("compile_id")),
             explanation=limit.get("explanation"),
-            fix=recompile_fix("other", "?", count=0, limit=True, fn=fn), score=BANDS["limit"],
+            fix=recompile_fix("other", "?", count=0, limit=True, fn=fn), score=cost("limit"),
+            torch_message=limit.get("torch_message"),
             details=LimitDetails(limit_hit=True, function=fn)))
     return out
 

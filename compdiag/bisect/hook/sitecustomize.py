@@ -323,16 +323,9 @@ def refresh() -> None:
 
 def _chain() -> None:
     """Run the sitecustomize this one shadows, as Python would have."""
-    import importlib.machinery
-    import importlib.util
+    from compdiag.formats.site_chain import run_shadowed
 
-    others = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
-    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", others)
-    if spec is None or spec.loader is None:
-        return
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["sitecustomize"] = module
-    spec.loader.exec_module(module)
+    run_shadowed(_HERE)
 
 
 if os.environ.get(_LOG_ENV) or os.environ.get(_CONFIG_ENV):

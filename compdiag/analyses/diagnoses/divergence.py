@@ -1,0 +1,334 @@
+"""Ranks of one job that compiled differently: the torch.compile failures that hang or stall a
+distributed job (one rank graph-breaks or recompiles and its collectives stop matching; one
+rank compiles for minutes while the others wait at a collective, pytorch #108971).
+
+A job-level kind (`compdiag_diagnose_job`, analyses/job_context.py): each facet below turns a
+rank's store facts into {key: fact}; a key whose value is not the same on every rank is one
+diagnosis naming the ranks that differ (those off the most common value; on a tie, the ranks
+where something happened) and the user's line. `details.facts` holds every rank's fact.
+Cost: the `divergence` band plus the facet's bonus (collectives first: they hang)."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar
+
+from compdiag.analyses.context import RunContext
+from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
+from compdiag.analyses.hookspecs import hookimpl
+from compdiag.analyses.job_context import (JobContext, compile_seconds, frame_compile,
+                                           frame_key, is_resume)
+from compdiag.analyses.ranking import BANDS
+
+KIND = "divergence"
+
+# Collectives in a post-grad graph: functional collectives and the c10d ops they lower to.
+COLLECTIVE_NAMESPACES = ("_c10d_functional.", "c10d_functional.", "c10d.",
+                         "_dtensor.", "symm_mem.")
+NOT_COLLECTIVES = ("wait_tensor",)  # the wait pairs with its collective; the collective counts
+# Compile-time skew: the slowest rank against the median rank (the lower one of an even count).
+SKEW_RATIO = 2.0
+SKEW_MIN_S = 5.0
+_SYMBOL = re.compile(r"\b[su]\d+\b")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One rank's value for one key, what it reads as, and where in the user's code."""
+
+    value: Any
+    text: str
+    frame: UserFrame = field(default_factory=UserFrame)
+    compile_id: str | None = None
+    fn: str = "a compiled function"
+    in_resume: bool = False
+    graph: tuple = ()  # what identifies the compiled graph (its cache keys), when known
+
+
+@dataclass(frozen=True)
+class DivergenceDetails(Details):
+    facet: str = ""
+    ranks: tuple[int, ...] = ()           # the ranks that differ
+    agreeing_ranks: tuple[int, ...] = ()  # the ranks with the most common value
+    facts: dict = field(default_factory=dict)    # rank -> what it did (text)
+    run_ids: dict = field(default_factory=dict)  # rank -> run id (for `compdiag diff`)
+    in_resume: bool = False  # about a resume function (one a graph break made)
+
+    internal: ClassVar[tuple[str, ...]] = ("in_resume",)
+
+
+@dataclass(frozen=True)
+class Facet:
+    name: str
+    title: str        # format fields: the first differing rank's fact's `label`
+    empty: Any        # a rank without the key has this value
+    nothing: str      # ... and this text
+    bonus: float
+    explanation: str
+    fix: str
+    facts: Callable[[RunContext], dict[Any, Fact]]
+
+
+def _frame_of(ctx: RunContext, cid: str | None) -> UserFrame:
+    return ctx.user_frame(cid=cid)
+
+
+def _fn(key: tuple | None) -> str:
+    return f"{key[1]}()" if key else "a compiled function"
+
+
+def _graph_breaks(ctx: RunContext) -> dict[Any, Fact]:
+    out: dict[Any, list] = {}
+    for g in ctx.r.graph_breaks(ctx.run_id):
+        frame = ctx.user_frame(g.get("user_stack") or [],
+                               {"filename": g.get("filename"), "lineno": g.get("lineno"),
+                                "line": g.get("line")}, cid=g.get("compile_id"))
+        key = (frame.filename, frame.lineno, g.get("gb_type") or g.get("reason"))
+        out.setdefault(key, [frame, g, 0])[2] += 1
+    return {k: Fact(n, f"graph break ×{n}: {g.get('gb_type') or g['reason']}"
+                    + (f" at line {f.lineno}" if f.lineno else ""), f, g.get("compile_id"))
+            for k, (f, g, n) in out.items()}
+
+
+def _guards(ctx: RunContext) -> dict[Any, Fact]:
+    out: dict[Any, Fact] = {}
+    seen: Counter = Counter()
+    for e in ctx.r.recompile_events(ctx.run_id):
+        key = (frame_key(ctx.code_row(e["compile_id"])), e.get("guarded") or e["failed_guard"])
+        if (key, frame_compile(e["compile_id"])) in seen:
+            continue  # the same failure, from both of torch's records of it
+        seen[(key, frame_compile(e["compile_id"]))] += 1
+        n = sum(1 for (k, _) in seen if k == key)
+        where = {"filename": e.get("loc_filename"), "lineno": e.get("loc_lineno"),
+                 "line": e.get("loc_line")}
+        frame = ctx.user_frame(where, e.get("user_stack") or [], cid=e["compile_id"])
+        out[key] = Fact(n, f"guard failed ×{n}: {e['failed_guard']}", frame, e["compile_id"],
+                        _fn(key[0]), is_resume(key[0]))
+    return out
+
+
+def _compiles(ctx: RunContext) -> dict[Any, Fact]:
+    per: dict[Any, dict[str, Any]] = {}
+    for c in ctx.compiles.values():
+        if frame_compile(c["compile_id"]) is None:
+            continue
+        key = frame_key(ctx.code_row(c["compile_id"]))
+        if key is None or is_resume(key):
+            continue  # a resume function exists because of a break: the break reports it
+        row = per.setdefault(key, {"compiles": set(), "graphs": 0, "cid": c["compile_id"]})
+        row["compiles"].add(frame_compile(c["compile_id"]))
+        row["graphs"] += c.get("status") == "ok"
+    return {k: Fact((len(v["compiles"]), v["graphs"]),
+                    f"{len(v['compiles'])} compiles, {v['graphs']} graphs",
+                    _frame_of(ctx, v["cid"]), v["cid"], _fn(k)) for k, v in per.items()}
+
+
+def _collectives(ctx: RunContext) -> dict[Any, Fact]:
+    """The job's collectives as each rank's compiled graphs issue them, in compile order."""
+    seq: list[tuple[str, str]] = []
+    where: list[str] = []
+    for cid in ctx.compiles:
+        for n in ctx.r.graph_nodes(ctx.run_id, cid):
+            target = n.get("target") or ""
+            if not target.startswith(COLLECTIVE_NAMESPACES) or n.get("op") in NOT_COLLECTIVES:
+                continue
+            seq.append((target.split(".")[1], _SYMBOL.sub("s*", n.get("meta") or "?")))
+            where.append(cid)
+    if not seq:
+        return {}
+    return {("at", i): Fact(item, f"{item[0]} {item[1]} (collective #{i + 1}, compile "
+                                  f"{where[i]})", _frame_of(ctx, where[i]), where[i],
+                            _fn(frame_key(ctx.code_row(where[i]))))
+            for i, item in enumerate(seq)}
+
+
+def _caches(ctx: RunContext) -> dict[Any, Fact]:
+    per: dict[Any, dict[str, Any]] = {}
+    for e in ctx.r.cache_events(ctx.run_id):
+        row = ctx.compiles.get(e.get("compile_id") or "")
+        key = frame_key(ctx.code_row(e.get("compile_id")))
+        if row is None or key is None:
+            continue
+        slot = per.setdefault((key, row.get("frame_compile")),
+                              {"cid": e["compile_id"], "results": {}, "keys": {}})
+        slot["results"][e["cache"]] = "hit" if e.get("hit") else "miss"
+        if e.get("key"):
+            slot["keys"][e["cache"]] = e["key"]
+    return {k: Fact(tuple(sorted(v["results"].items())),
+                    ", ".join(f"{c} {r}" for c, r in sorted(v["results"].items())),
+                    _frame_of(ctx, v["cid"]), v["cid"], _fn(k[0]),
+                    graph=tuple(sorted(v["keys"].items()))) for k, v in per.items()}
+
+
+FACETS: tuple[Facet, ...] = (
+    Facet("collective", "the compiled graphs issue different collectives", (),
+          "no collective there", 40,
+          "Collectives inside compiled graphs must be issued in the same order, count and shape "
+          "on every rank; a rank whose graph issues a different one waits for a partner that "
+          "never comes (an NCCL hang or timeout).",
+          "Make the compiled region take the same path on every rank: no rank-dependent "
+          "branches or prints inside it (compute rank-specific values outside), and mark "
+          "dynamic dimensions the same way on all ranks.", _collectives),
+    Facet("graph_break", "a graph break on some ranks only", 0, "no graph break", 30,
+          "A rank that graph-breaks runs the rest of the function in another graph (and its "
+          "collectives with it), so its graphs and timing no longer match the other ranks'.",
+          "Take rank-dependent code (prints, logging, `if rank == 0`) out of the compiled "
+          "function, or guard it with torch.compiler.is_compiling() so every rank traces the "
+          "same graph.", _graph_breaks),
+    Facet("guard", "a guard fails on some ranks only", 0, "no such guard failure", 20,
+          "A guard that fails on some ranks recompiles only there: those ranks stall in the "
+          "compiler while the others wait at the next collective.",
+          "Feed every rank inputs of the same shapes, dtypes and Python values (pad the last "
+          "batch, keep rank ids out of the compiled function), or mark the dimension dynamic "
+          "(torch._dynamo.mark_dynamic) on all ranks.", _guards),
+    Facet("compiles", "{fn} compiles differently across ranks", (0, 0), "not compiled", 10,
+          "The ranks compiled this function a different number of times (or into a different "
+          "number of graphs): recompiles or breaks happened on some ranks only.",
+          "Compare two ranks' runs with `compdiag diff` and make their inputs and code paths "
+          "the same.", _compiles),
+    Facet("cache", "compile {cid} of {fn} hit the compile caches differently", (),
+          "no cache lookup", -40,
+          "One rank recompiled from scratch what another loaded from the cache: its compile "
+          "takes longer and the others wait for it.",
+          "Share one Inductor cache between ranks (TORCHINDUCTOR_CACHE_DIR on a shared disk, or "
+          "a remote cache) and warm it before the job, so every rank hits.", _caches),
+)
+
+SKEW_EXPLANATION = ("The other ranks wait at their first collective while the slowest rank "
+                    "compiles (pytorch #108971): a collective timeout, or an idle job.")
+SKEW_FIX = ("Warm the compile cache for every rank (a shared TORCHINDUCTOR_CACHE_DIR or a "
+            "remote cache), give the slow rank the same inputs as the others, or raise the "
+            "process group's timeout while compiling.")
+
+
+def _ranks_word(ranks: list[int] | tuple[int, ...]) -> str:
+    return ("rank " if len(ranks) == 1 else "ranks ") + ", ".join(map(str, ranks))
+
+
+def _split(values: dict[int, Any], empty: Any) -> tuple[list[int], list[int]]:
+    """(the ranks that differ, the ranks that agree): off the most common value; on a tie,
+    the value of nothing happening agrees, else the lowest rank's."""
+    counts = Counter(values.values())
+    top = max(counts.values())
+    tied = [v for v, n in counts.items() if n == top]
+    base = empty if empty in tied else values[min(r for r, v in values.items() if v in tied)]
+    agree = sorted(r for r, v in values.items() if v == base)
+    return sorted(r for r in values if r not in agree), agree
+
+
+def _diagnose_facet(job: JobContext, facet: Facet,
+                    facts: dict[int, dict[Any, Fact]]) -> list[Diagnosis]:
+    out = []
+    keys = list(dict.fromkeys(k for rank in sorted(facts) for k in facts[rank]))
+    if facet.name == "collective":
+        keys = _first_collective_difference(facts, keys)
+    for key in keys:
+        values = {rank: (facts[rank][key].value if key in facts[rank] else facet.empty)
+                  for rank in facts}
+        if len(set(values.values())) < 2:
+            continue
+        graphs = {facts[r][key].graph for r in facts if key in facts[r]} - {()}
+        if len(graphs) > 1:
+            continue  # the ranks compiled different graphs here: another facet says why
+        differ, agree = _split(values, facet.empty)
+        first = next((facts[r][key] for r in differ if key in facts[r]), None) or \
+            next(facts[r][key] for r in agree if key in facts[r])
+        texts = {str(r): (facts[r][key].text if key in facts[r] else facet.nothing)
+                 for r in sorted(facts)}
+        groups: dict[str, list[int]] = {}
+        for r in differ + agree:
+            groups.setdefault(texts[str(r)], []).append(r)
+        title = facet.title.format(fn=first.fn, cid=first.compile_id)
+        reason = f"{title}: " + "; ".join(f"{_ranks_word(rs)}: {t}" for t, rs in groups.items())
+        run_ids = {str(r): job.ranks[r].run_id for r in sorted(facts)}
+        out.append(Diagnosis(
+            kind=KIND, stage=None, compile_id=first.compile_id, reason=reason,
+            user_frame=first.frame, explanation=facet.explanation,
+            fix=facet.fix + _diff_hint(job, differ, agree),
+            score=BANDS[KIND] + facet.bonus,
+            details=DivergenceDetails(facet=facet.name, ranks=tuple(differ),
+                                      agreeing_ranks=tuple(agree), facts=texts,
+                                      run_ids=run_ids, in_resume=first.in_resume)))
+    return out
+
+
+def _first_collective_difference(facts: dict[int, dict[Any, Fact]], keys: list) -> list:
+    """Only the first position where the ranks' collective sequences part: what follows is
+    its consequence (a rank with fewer collectives parts where its sequence ends)."""
+    positions = sorted(k[1] for k in keys if isinstance(k, tuple) and k[0] == "at")
+    for i in positions:
+        vals = {r: (f[("at", i)].value if ("at", i) in f else ()) for r, f in facts.items()}
+        if len(set(vals.values())) > 1:
+            return [("at", i)]
+    return []
+
+
+def _diff_hint(job: JobContext, differ: list[int], agree: list[int]) -> str:
+    if not differ or not agree:
+        return ""
+    a, b = job.ranks[agree[0]].run_id, job.ranks[differ[0]].run_id
+    store = job.ranks[agree[0]].store_arg
+    return f" Compare the two ranks: `compdiag diff{store} {a} {b}`."
+
+
+def _skew(job: JobContext) -> list[Diagnosis]:
+    totals: dict[int, float] = {}
+    slowest_cid: dict[int, str | None] = {}
+    for rank, ctx in job.ranks.items():
+        totals[rank] = compile_seconds(ctx.compiles.values())
+        times = [(float((c.get("stage_times") or {}).get("total") or 0), cid)
+                 for cid, c in ctx.compiles.items()]
+        slowest_cid[rank] = max(times)[1] if times else None
+    if len(totals) < 2:
+        return []
+    median = statistics.median_low(totals.values())
+    slow = max(totals, key=lambda r: totals[r])
+    if totals[slow] - median < SKEW_MIN_S or totals[slow] < SKEW_RATIO * max(median, 1e-9):
+        return []
+    differ = sorted(r for r, t in totals.items()
+                    if t - median >= SKEW_MIN_S and t >= SKEW_RATIO * max(median, 1e-9))
+    agree = sorted(r for r in totals if r not in differ)
+    ctx = job.ranks[slow]
+    cid = slowest_cid[slow]
+    ratio = totals[slow] / median if median else float("inf")
+    reason = (f"{_ranks_word(differ)} spent {totals[slow]:.1f} s compiling, "
+              f"{ratio:.1f}× the median rank's {median:.1f} s")
+    facts = {str(r): f"{totals[r]:.1f} s compiling" for r in sorted(totals)}
+    return [Diagnosis(
+        kind=KIND, stage=None, compile_id=cid, reason=reason, user_frame=ctx.user_frame(cid=cid),
+        explanation=SKEW_EXPLANATION, fix=SKEW_FIX + _diff_hint(job, differ, agree),
+        score=BANDS[KIND] + min(30.0, ratio),
+        details=DivergenceDetails(facet="compile_time", ranks=tuple(differ),
+                                  agreeing_ranks=tuple(agree), facts=facts,
+                                  run_ids={str(r): job.ranks[r].run_id for r in sorted(totals)}))]
+
+
+@hookimpl
+def compdiag_diagnose_job(job: JobContext) -> list[Diagnosis]:
+    if len(job.ranks) < 2:
+        return []
+    out: list[Diagnosis] = []
+    for facet in FACETS:
+        facts = {rank: facet.facts(ctx) for rank, ctx in sorted(job.ranks.items())}
+        out.extend(_diagnose_facet(job, facet, facts))
+    out.extend(_skew(job))
+    return _fold(out)
+
+
+def _fold(found: list[Diagnosis]) -> list[Diagnosis]:
+    """A graph break on some ranks explains their different cache results and compile counts
+    for the same function, and the guards of the resume function it made: those are its
+    consequences, not more divergences."""
+    broken = {(d.user_frame.filename, r) for d in found if d.details.facet == "graph_break"
+              for r in d.details.ranks}
+    broken_cids = {(d.compile_id or "").split("/")[0] for d in found
+                   if d.details.facet == "graph_break"}
+    if broken:
+        found = [d for d in found if not (d.details.facet == "guard" and d.details.in_resume)]
+    return [d for d in found if not (
+        d.details.facet in ("cache", "compiles")
+        and ((d.compile_id or "").split("/")[0] in broken_cids
+             or any((d.user_frame.filename, r) in broken for r in d.details.ranks)))]

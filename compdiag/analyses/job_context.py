@@ -1,0 +1,51 @@
+"""The ranks of one job, for the analyses that compare them (the `divergence` kind): one
+RunContext per rank, through the store's query API only."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from compdiag.analyses.context import RunContext
+from compdiag.store.reader import Reader
+
+_RESUME = "torch_dynamo_resume_in_"
+
+
+class JobContext:
+    def __init__(self, reader: Reader, job: str) -> None:
+        self.r = reader
+        self.job = job
+        self.runs = reader.job_runs(job)
+        # rank -> its run's context; a rank recorded twice (a restarted worker) keeps its last
+        self.ranks: dict[int, RunContext] = {}
+        for run in self.runs:
+            self.ranks[int(run["rank"])] = RunContext(reader, run["id"])
+
+    @property
+    def run_ids(self) -> dict[int, int]:
+        return {rank: ctx.run_id for rank, ctx in self.ranks.items()}
+
+
+def compile_seconds(compiles: Any) -> float:
+    """A run's time compiling: its compiles' `total` stage times (attempts carry their own)."""
+    return round(sum(float((c.get("stage_times") or {}).get("total") or 0) for c in compiles), 3)
+
+
+def frame_key(row: dict[str, Any] | None) -> tuple[str, str, int] | None:
+    """A compiled function as every rank names it: (file, function, line). Resume functions
+    are named after their line, so they compare across ranks too."""
+    if not row or not row.get("co_name"):
+        return None
+    return (row.get("filename") or "", row["co_name"], int(row.get("lineno") or 0))
+
+
+def is_resume(key: tuple[str, str, int] | None) -> bool:
+    return bool(key) and key[1].startswith(_RESUME)
+
+
+def frame_compile(compile_id: str) -> str | None:
+    """'0/1' of '0/1_2' (an attempt of the same compile); None for compiled autograd's."""
+    if not compile_id or compile_id.startswith("!"):
+        return None
+    return re.sub(r"_\d+$", "", compile_id)

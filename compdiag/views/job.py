@@ -1,0 +1,121 @@
+"""A torchrun job (the runs of its ranks) as `compdiag runs` lists it, and as `show --job` and
+`explain --job` render it: the JSON documents and the terminal views, a column per rank."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compdiag.analyses.job_context import compile_seconds
+from compdiag.store.reader import Reader
+from compdiag.store.schema import SCHEMA_VERSION
+
+
+def job_summary(reader: Reader, job: str) -> dict[str, Any]:
+    """{id, world_size, launcher, ranks: [{rank, run, local_rank, status, exit_code, counts,
+    compile_s}]}: the job as every job document carries it."""
+    runs = reader.job_runs(job)
+    launcher = next((j["launcher"] for j in reader.jobs() if j["job"] == job), None)
+    return {"id": job, "world_size": max((r["world_size"] or 0 for r in runs), default=0),
+            "launcher": launcher,
+            "ranks": [{"rank": r["rank"], "run": r["id"], "local_rank": r["local_rank"],
+                       "status": r["status"], "exit_code": r["exit_code"],
+                       "counts": reader.counts(r["id"]), "compile_s": compile_seconds(reader.compile_index(r["id"]))}
+                      for r in runs]}
+
+
+def job_rows(reader: Reader, runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The store's runs with each job folded into one row (`job_line`: the `runs` table's
+    cells), where the job's first run was."""
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for run in runs:
+        job = run.get("job")
+        if job is None:
+            out.append(run)
+            continue
+        if job in seen:
+            continue
+        seen.add(job)
+        ranks = reader.job_runs(job)
+        if not ranks:  # a launcher whose workers never started
+            out.append(run)
+            continue
+        counts = [reader.counts(r["id"]) for r in ranks]
+        statuses = list(dict.fromkeys(r["status"] for r in ranks))
+
+        def per(key: str) -> str:
+            return ",".join(str(c[key]) for c in counts)
+
+        argv = " ".join(ranks[0]["argv"] or [])
+        out.append({"job_line": (
+            ",".join(str(r["id"]) for r in ranks), "job", "/".join(statuses),
+            ",".join(str(r["exit_code"]) for r in ranks), per("compiles"),
+            per("graph_breaks"), per("recompiles"), per("failures"), per("kernels"),
+            f"job {job}: ranks {','.join(str(r['rank']) for r in ranks)} {argv}"[:80])})
+    return out
+
+
+def show_job_document(reader: Reader, job: str) -> dict[str, Any]:
+    from compdiag.views.show import show_document
+
+    return {"schema_version": SCHEMA_VERSION, "job": job_summary(reader, job),
+            "ranks": [show_document(reader, r["id"]) for r in reader.job_runs(job)]}
+
+
+def explain_job_document(reader: Reader, job: str) -> dict[str, Any]:
+    from compdiag.analyses.explain import explain_job, public
+
+    diagnoses = []
+    for d, ranks in explain_job(reader, job):
+        doc = public(d)
+        doc["ranks"] = list(ranks)
+        diagnoses.append(doc)
+    return {"schema_version": SCHEMA_VERSION, "job": job_summary(reader, job),
+            "diagnoses": diagnoses}
+
+
+# -- terminal ---------------------------------------------------------------------------------
+ROWS = (("status", lambda r: r["status"]), ("exit", lambda r: str(r["exit_code"])),
+        ("compiles", lambda r: str(r["counts"]["compiles"])),
+        ("graph breaks", lambda r: str(r["counts"]["graph_breaks"])),
+        ("recompiles", lambda r: str(r["counts"]["recompiles"])),
+        ("failures", lambda r: str(r["counts"]["failures"])),
+        ("kernels", lambda r: str(r["counts"]["kernels"])),
+        ("compile s", lambda r: f"{r['compile_s']:.1f}"))
+
+
+def rank_table(job: dict[str, Any], title: str | None = None):
+    """The job's ranks side by side (a column per rank); a row whose ranks differ is bold."""
+    from rich.table import Table
+
+    t = Table(title=title or f"job {job['id']}")
+    t.add_column("")
+    for r in job["ranks"]:
+        t.add_column(f"rank {r['rank']} (run {r['run']})")
+    for name, cell in ROWS:
+        values = [cell(r) for r in job["ranks"]]
+        style = "bold yellow" if len(set(values)) > 1 and name != "compile s" else ""
+        t.add_row(name, *values, style=style)
+    return t
+
+
+def print_show_job(doc: dict[str, Any], console: Any) -> None:
+    console.print(rank_table(doc["job"]))
+    for rank_doc in doc["ranks"]:
+        for g in rank_doc["graph_breaks"]:
+            uf = g["user_frame"]
+            console.print(f"[yellow]rank {rank_doc['run']['rank']} graph break[/] "
+                          f"[{g['compile_id']}] {g['reason']}\n    at {uf['filename']}:"
+                          f"{uf['lineno']}  {uf['line'] or ''}")
+
+
+def print_explain_job(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
+    from compdiag.views.explain import print_panels
+
+    job = doc["job"]
+    console.print(rank_table(job))
+    diverged = [d for d in doc["diagnoses"] if d["kind"] == "divergence"]
+    if not diverged:
+        console.print(f"[green]job {job['id']}: the {len(job['ranks'])} ranks compiled alike[/]"
+                      " — same compiles, graph breaks, guards, collectives and cache results.")
+    print_panels(doc["diagnoses"], console, limit)

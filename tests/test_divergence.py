@@ -1,0 +1,253 @@
+"""The `divergence` kind and the job plumbing on hand-built stores: each rank's records fed
+through the Ingestor as capture feeds them (no derived row is written by hand), one run per
+rank in one job. Fast: no torch compile, no process group."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compdiag.analyses.explain import explain_job
+from compdiag.ingest.ingestor import Ingestor
+from compdiag.store.reader import Reader
+from compdiag.store.writer import Writer
+
+GRAPH = ('        # File: {user}:{line} in step, code: dist.all_reduce(h)\n'
+         '        {op}: "{meta}" = torch.ops._c10d_functional.{op}.default(relu, \'sum\', \'0\')\n'
+         '        wait_tensor: "{meta}" = torch.ops._c10d_functional.wait_tensor.default({op})\n')
+
+
+class Job:
+    """A store with one run per rank of one job."""
+
+    def __init__(self, tmp_path: Path, world: int = 2) -> None:
+        self.path = tmp_path / "job.db"
+        self.user = tmp_path / "train.py"
+        self.user.write_text("".join(f"line_{i} = {i}\n" for i in range(1, 60)))
+        self.w = Writer(self.path)
+        self.ing: dict[int, Ingestor] = {}
+        for rank in range(world):
+            run_id = self.w.begin_run(source="run", argv=[str(self.user)], cwd=str(tmp_path))
+            self.w.update_run(run_id, rank=rank, world_size=world, local_rank=rank, job="j1")
+            self.ing[rank] = Ingestor(self.w, run_id)
+
+    def compile(self, ranks, cid: str, *, co_name="step", lineno=3, seconds=1.0, **metrics):
+        frame, rest = cid.split("/")
+        for r in ranks:
+            self.ing[r].record({"frame_id": int(frame), "frame_compile_id": int(rest),
+                                "compilation_metrics": {
+                                    "co_name": co_name, "co_filename": str(self.user),
+                                    "co_firstlineno": lineno, "entire_frame_compile_time_s":
+                                    seconds, **metrics}}, None)
+
+    def artifact(self, ranks, cid: str, name: str, payload: str = "{}"):
+        frame, rest = cid.split("/")
+        for r in ranks:
+            self.ing[r].record({"frame_id": int(frame), "frame_compile_id": int(rest),
+                                "artifact": {"name": name, "encoding": "string"}}, payload)
+
+    def collective(self, ranks, cid: str, op: str = "all_reduce_", meta="f32[8, 32][32, 1]cpu"):
+        frame, rest = cid.split("/")
+        text = GRAPH.format(user=self.user, line=7, op=op, meta=meta)
+        for r in ranks:
+            self.ing[r].record({"frame_id": int(frame), "frame_compile_id": int(rest),
+                                "inductor_post_grad_graph": {}}, text)
+
+    def divergences(self) -> list[dict]:
+        for ing in self.ing.values():
+            ing.flush()
+        self.w.close()
+        with Reader(self.path) as r:
+            return [{**d.to_json(), "ranks": list(ranks)} for d, ranks in explain_job(r, "j1")
+                    if d.kind == "divergence"]
+
+
+def _facets(divs: list[dict]) -> list[str]:
+    return [d["details"]["facet"] for d in divs]
+
+
+def test_identical_ranks_do_not_diverge(tmp_path):
+    job = Job(tmp_path, world=4)
+    job.compile(range(4), "0/0")
+    job.collective(range(4), "0/0")
+    job.artifact(range(4), "0/0", "fx_graph_cache_hit")
+    assert job.divergences() == []
+
+
+def test_a_collective_of_another_shape_on_one_rank_names_it(tmp_path):
+    job = Job(tmp_path, world=4)
+    job.compile(range(4), "0/0")
+    job.collective([0, 1, 3], "0/0")
+    job.collective([2], "0/0", meta="f32[16, 32][32, 1]cpu")
+    (d,) = job.divergences()
+    assert d["details"]["facet"] == "collective"
+    assert d["details"]["ranks"] == [2] and d["details"]["agreeing_ranks"] == [0, 1, 3]
+    assert "f32[16, 32]" in d["details"]["facts"]["2"]
+    assert d["user_frame"]["lineno"] == 3  # the compiled function (the node's line is torch's)
+
+
+def test_a_missing_collective_is_the_first_place_the_sequences_part(tmp_path):
+    job = Job(tmp_path)
+    job.compile([0, 1], "0/0")
+    job.collective([0], "0/0", op="all_gather_into_tensor")
+    job.compile([0], "1/0", co_name="g", lineno=20)
+    job.collective([0], "1/0")
+    div = job.divergences()
+    coll = [d for d in div if d["details"]["facet"] == "collective"]
+    assert len(coll) == 1 and coll[0]["details"]["ranks"] == [0]
+    assert coll[0]["details"]["facts"]["1"] == "no collective there"
+    assert "all_gather_into_tensor" in coll[0]["reason"]
+
+
+def test_symbolic_sizes_compare_equal_across_ranks(tmp_path):
+    job = Job(tmp_path)
+    job.compile([0, 1], "0/0")
+    job.collective([0], "0/0", meta="f32[s77, 32][32, 1]cpu")
+    job.collective([1], "0/0", meta="f32[s52, 32][32, 1]cpu")
+    assert job.divergences() == []
+
+
+def test_a_guard_failing_on_one_rank_only(tmp_path):
+    job = Job(tmp_path, world=3)
+    job.compile(range(3), "0/0")
+    job.compile([1], "0/1", recompile_reason=["0/0: tensor 'x' size mismatch at index 0. "
+                                              "expected 8, actual 16"])
+    div = job.divergences()
+    assert set(_facets(div)) == {"guard", "compiles"}
+    guard = next(d for d in div if d["details"]["facet"] == "guard")
+    assert guard["details"]["ranks"] == [1] and guard["compile_id"] == "0/1"
+    assert "size mismatch" in guard["reason"]
+    comp = next(d for d in div if d["details"]["facet"] == "compiles")
+    assert comp["details"]["facts"] == {"0": "1 compiles, 1 graphs", "1": "2 compiles, 2 graphs",
+                                        "2": "1 compiles, 1 graphs"}
+
+
+def test_cache_results_that_differ_and_compile_time_skew(tmp_path):
+    job = Job(tmp_path, world=3)
+    job.compile([0, 1], "0/0", seconds=2.0)
+    job.compile([2], "0/0", seconds=40.0)
+    job.artifact([0, 1], "0/0", "fx_graph_cache_hit")
+    job.artifact([2], "0/0", "fx_graph_cache_miss")
+    div = job.divergences()
+    assert _facets(div) == ["compile_time", "cache"]  # ranked: the stall first
+    skew, cache = div
+    assert skew["details"]["ranks"] == [2] and "20.0× the median" in skew["reason"]
+    assert cache["details"]["ranks"] == [2]
+    assert cache["details"]["facts"] == {"0": "fx_graph hit", "1": "fx_graph hit",
+                                         "2": "fx_graph miss"}
+    assert all("compdiag diff" in d["fix"] for d in div)
+
+
+def _trace(rank: int, records: list[dict]) -> str:
+    lines = []
+    for md in records:
+        lines.append(f"V1201 14:48:31.419000 3270{rank} torch/_dynamo/utils.py:1] "
+                     + json.dumps({**md, "rank": rank}))
+    return "\n".join(lines) + "\n"
+
+
+def test_import_of_per_rank_logs_makes_one_job(tmp_path):
+    d = tmp_path / "trace"
+    d.mkdir()
+    for rank, seconds in ((0, 1.0), (1, 30.0)):
+        metrics = {"co_name": "step", "co_filename": "/u/train.py", "co_firstlineno": 3,
+                   "entire_frame_compile_time_s": seconds}
+        (d / f"dedicated_log_torch_trace_rank_{rank}_x1y2.log").write_text(_trace(rank, [
+            {"frame_id": 0, "frame_compile_id": 0, "compilation_metrics": metrics}]))
+    store = tmp_path / "s.db"
+    cli = [sys.executable, "-m", "compdiag"]
+    p = subprocess.run([*cli, "import", "--store", str(store), str(d)], capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    runs = json.loads(subprocess.run([*cli, "runs", "--store", str(store), "--json"],
+                                     capture_output=True, text=True, timeout=120).stdout)["runs"]
+    assert [(r["rank"], r["world_size"]) for r in runs] == [(0, 2), (1, 2)]
+    assert len({r["job"] for r in runs}) == 1 and runs[0]["job"]
+    p = subprocess.run([*cli, "explain", "--store", str(store), "--job", "--json"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    (div,) = [x for x in json.loads(p.stdout)["diagnoses"] if x["kind"] == "divergence"]
+    assert div["details"]["facet"] == "compile_time" and div["ranks"] == [1]
+    text = subprocess.run([*cli, "runs", "--store", str(store)], capture_output=True, text=True,
+                          timeout=120, env={"COLUMNS": "200", "PATH": ""}).stdout
+    assert f"job {runs[0]['job']}: ranks 0,1" in text
+
+
+@pytest.mark.parametrize("args, msg", [
+    (["explain", "--job"], "holds no multi-rank job"),
+    (["show", "--job", "nope"], "no job 'nope'"),
+])
+def test_job_errors_are_one_line(tmp_path, args, msg):
+    store = tmp_path / "s.db"
+    w = Writer(store)
+    w.begin_run(source="run", argv=["x.py"])
+    w.close()
+    p = subprocess.run([sys.executable, "-m", "compdiag", *args, "--store", str(store)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and msg in p.stderr and "Traceback" not in p.stderr, p.stderr
+
+
+def test_tui_job_view_has_a_column_per_rank_and_highlights_the_divergence(tmp_path):
+    import asyncio
+
+    from compdiag_tui import CompdiagApp
+    from compdiag_tui.screens import JobScreen, RunsScreen
+    from compdiag_tui.widgets import JobTable
+
+    job = Job(tmp_path, world=3)
+    job.compile(range(3), "0/0")
+    job.collective([0, 2], "0/0")
+    job.collective([1], "0/0", meta="f32[4, 32][32, 1]cpu")
+    job.divergences()
+
+    async def drive() -> None:
+        app = CompdiagApp(job.path, open_latest=False)
+        async with app.run_test(size=(140, 30)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, RunsScreen)
+            await pilot.press("j")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                table = app.screen.query(JobTable)
+                if table and table.first().row_count > 8:
+                    break
+            assert isinstance(app.screen, JobScreen)
+            table = app.screen.query_one(JobTable)
+            assert [c.label.plain for c in table.columns.values()][1:] == [
+                "rank 0 · run 1", "rank 1 · run 2", "rank 2 · run 3"]
+            row = table.get_row("div0")
+            assert row[0].plain == "≠ collective"
+            assert [cell.style for cell in row[1:]] == ["", "bold black on yellow", ""]
+            assert "f32[4, 32]" in row[2].plain
+            table.move_cursor(row=table.get_row_index("div0"))
+            await pilot.press("enter")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "SourceScreen"
+
+    asyncio.run(drive())
+
+
+def test_ranks_writing_one_store_at_once_lose_nothing(tmp_path):
+    """A directory's rank logs are imported by parallel processes into one store, as live
+    ranks write it: every record of every rank arrives."""
+    from compdiag.importer.trace_log import import_trace
+
+    d = tmp_path / "trace"
+    d.mkdir()
+    per_rank = 1500
+    for rank in range(4):
+        records = [{"frame_id": i // 3, "frame_compile_id": 0, "artifact": {
+            "name": "fx_graph_cache_miss", "encoding": "json"}} for i in range(per_rank)]
+        (d / f"dedicated_log_torch_trace_rank_{rank}_ab.log").write_text(_trace(rank, records))
+    store = tmp_path / "s.db"
+    results = import_trace(store, d, workers=4)
+    assert [r.records for r in results] == [per_rank] * 4
+    with Reader(store) as r:
+        runs = r.job_runs(r.resolve_job(None))
+        assert [run["rank"] for run in runs] == [0, 1, 2, 3]
+        assert [r.counts(run["id"])["records"] for run in runs] == [per_rank] * 4
+        assert [len(r.compiles(run["id"])) for run in runs] == [per_rank // 3] * 4
