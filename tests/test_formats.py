@@ -78,13 +78,14 @@ def test_tolerances_are_same_defaults_and_user_overrides():
 
 def test_repro_oracle_is_self_contained():
     """The blocks the repro copies run on their own and name nothing of compdiag."""
-    from compdiag.minify.repro import oracle_source
+    from compdiag.minify.checker import oracle_source
 
     text = oracle_source()
     assert "compdiag" not in text.replace("compdiag oracle", "")
     ns: dict = {}
     exec(compile(text, "<oracle>", "exec"), ns)
-    assert {"signature", "innermost", "default_tol", "mismatch", "run_case"} <= set(ns)
+    assert {"signature", "innermost", "default_tol", "mismatch", "run_case",
+            "run_dynamo_case"} <= set(ns)
     assert ns["signature"](RuntimeError("bad 3 in /a/b.py")) == ("RuntimeError", "bad N in <path>")
 
 

@@ -1,8 +1,10 @@
-"""`compdiag minify` end to end on CPU, one injected Inductor bug per failure kind:
-capture under `compdiag run`, minify, then the repro under plain python (exit 1), and the
-same repro with the injector removed (exit 0).
+"""`compdiag minify` end to end on CPU, one injected Inductor bug per failure kind, and one
+failure Dynamo raises (a custom op without a fake implementation): capture under `compdiag
+run`, minify, then the plain repro.py under plain python (it fails with torch's error), and
+the same repro with the bug removed (exit 0); the full checker repro_check.py once (exit 1).
 
-The three pipelines run side by side (compiles dominate; a busy 2-core machine)."""
+The pipelines run side by side (compiles dominate; a busy 2-core machine). The Dynamo one
+compiles nothing (backend "eager")."""
 
 from __future__ import annotations
 
@@ -17,8 +19,12 @@ import pytest
 from cdtest import base_env, run_cmd
 
 SCRIPTS = Path(__file__).parent / "minify_scripts"
-KINDS = ("compile_error", "runtime_error", "accuracy")
-INJECTOR = re.compile(r"^\s*'cpp\.inject_relu_bug_TESTING_ONLY': .*\n", re.M)
+KINDS = ("compile_error", "runtime_error", "accuracy", "custom_op_no_fake")
+INJECTOR = re.compile(r"^torch\._inductor\.config\.cpp\.inject_relu_bug_TESTING_ONLY = .*\n",
+                      re.M)
+# the Dynamo failure's fix: the fake implementation the op lacked, right after its definition
+FAKE_IMPL = ("\n\n@clamp_abs.register_fake\ndef _(x):\n    return torch.empty_like(x)\n\n\n"
+             "def f(")
 
 
 def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
@@ -29,7 +35,8 @@ def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
     run = [sys.executable, "-m", "compdiag", "run", "--store", str(store)]
     if kind == "accuracy":
         run.append("--check-accuracy")
-    out["run"] = run_cmd(run + [str(SCRIPTS / f"{kind}.py")], env=env, cwd=work)
+    script = SCRIPTS / f"{kind}.py"
+    out["run"] = run_cmd(run + [str(script)], env=env, cwd=work)
     out["minify"] = run_cmd([sys.executable, "-m", "compdiag", "minify", "--store", str(store),
                              "--json", "-o", str(work / "repro.py")], env=env, cwd=work)
     if out["minify"].returncode != 0:
@@ -40,8 +47,11 @@ def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
     out["repro"] = run_cmd([sys.executable, "-I", "repro.py"], env=clean, cwd=work)
     text = (work / "repro.py").read_text()
     fixed = work / "fixed.py"
-    fixed.write_text(INJECTOR.sub("", text))
+    fixed.write_text(INJECTOR.sub("", text) if kind in KINDS[:3]
+                     else text.replace("\n\n\ndef f(", FAKE_IMPL, 1))
     out["fixed"] = run_cmd([sys.executable, "-I", "fixed.py"], env=clean, cwd=work)
+    if kind in ("compile_error", "custom_op_no_fake"):   # the full checker, once each way
+        out["check"] = run_cmd([sys.executable, "-I", "repro_check.py"], env=clean, cwd=work)
     return out
 
 
@@ -68,38 +78,52 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     return res
 
 
-def _check(r: dict, kind: str, exc_type: str, op: str) -> dict:
+def _check(r: dict, kind: str, exc_type: str, op: str, error: str,
+           doc_error: str | None = "") -> dict:
     assert r["minify"].returncode == 0, (r["run"].stderr[-3000:], r["minify"].stderr[-3000:])
     doc = r["doc"]
     assert set(doc) >= {"schema_version", "failure", "input_nodes", "output_nodes", "queries",
-                        "ops", "repro"}
+                        "ops", "repro", "repro_check", "repro_lines"}
     assert doc["failure"]["kind"] == kind
     assert doc["failure"]["exc_type"] == exc_type
     assert len(doc["ops"]) == 1 and doc["ops"][0].endswith(op), doc
     assert doc["one_minimal"] is True
     assert doc["output_nodes"] == 1
-    assert 1 <= doc["queries"] <= 12, doc
-    repro_text = (r["work"] / "repro.py").read_text()
-    assert "compdiag" not in repro_text.split('"""', 2)[2].replace("compdiag oracle", "")
-    assert "import pickle" not in repro_text and "torch.load" not in repro_text
-    assert "inject_relu_bug_TESTING_ONLY" in repro_text
-    assert r["repro"].returncode == 1, (r["repro"].stdout, r["repro"].stderr[-3000:])
-    assert "bug present" in r["repro"].stdout
+    assert 1 <= doc["queries"] <= 8, doc
+    work = r["work"]
+    repro = (work / "repro.py").read_text()
+    # short and plain: a one-op repro is at most 40 lines, its code torch's alone
+    assert len(repro.splitlines()) <= 40 and doc["repro_lines"] == len(repro.splitlines())
+    assert "compdiag" not in repro.split('"""')[2]
+    for name in ("repro.py", "repro_check.py"):
+        text = (work / name).read_text()
+        assert "import pickle" not in text and "torch.load" not in text
+    # torch's own message in its docstring, not the normalised one
+    if doc_error is not None:
+        assert (doc_error or error) in " ".join(repro.split('"""')[1].split()), repro
+    assert r["repro"].returncode != 0, (r["repro"].stdout, r["repro"].stderr[-3000:])
+    assert error in " ".join(r["repro"].stderr.split()), r["repro"].stderr[-3000:]
     assert r["fixed"].returncode == 0, (r["fixed"].stdout, r["fixed"].stderr[-3000:])
-    assert "fixed" in r["fixed"].stdout
+    if "check" in r:
+        assert r["check"].returncode == 1, (r["check"].stdout, r["check"].stderr[-3000:])
+        assert "bug present" in r["check"].stdout
     return doc
 
 
 @pytest.mark.slow
 def test_compile_error(results):
-    doc = _check(results["compile_error"], "compile_error", "CppCompileError", "relu")
+    doc = _check(results["compile_error"], "compile_error", "CppCompileError", "relu",
+                 "C++ compile error")
+    assert "inject_relu_bug_TESTING_ONLY = 'compile_error'" in (
+        results["compile_error"]["work"] / "repro.py").read_text()
     assert doc["initial_nodes"] == 5
     assert doc["input_nodes"] == 1          # the sin+y value, cut and fed eagerly
 
 
 @pytest.mark.slow
 def test_runtime_error_with_parameters(results):
-    doc = _check(results["runtime_error"], "runtime_error", "RuntimeError", "relu")
+    doc = _check(results["runtime_error"], "runtime_error", "RuntimeError", "relu",
+                 "unhandled error")
     assert doc["failure"]["stage"] == "runtime"
     assert doc["initial_nodes"] == 3        # linear, relu, linear (weights lifted to inputs)
 
@@ -107,11 +131,27 @@ def test_runtime_error_with_parameters(results):
 @pytest.mark.slow
 def test_accuracy_with_int_input_and_shrunk_shape(results):
     r = results["accuracy"]
-    doc = _check(r, "accuracy", "AccuracyMismatch", "relu")
+    doc = _check(r, "accuracy", "AccuracyMismatch", "relu", "Tensor-likes are not close!",
+                 doc_error="beyond tolerance")
     text = (r["work"] / "repro.py").read_text()
+    # one closeness check at the tolerance the minifier judged by (same()'s for float32)
+    assert "torch.testing.assert_close(torch.compile(f)(" in text and "rtol=0.0001" in text
     # the 20x20 input shrinks until it is written inline
-    assert "load(" not in text.split("def make_inputs", 1)[1]
-    assert not list(r["work"].glob("repro_inputs/*.bin"))
+    assert "frombuffer" not in text and not (r["work"] / "repro.bin").exists()
+
+
+@pytest.mark.slow
+def test_dynamo_failure_custom_op_without_fake_impl(results):
+    """Dynamo raised it (no backend ran): its traced prefix shrinks to the custom op alone,
+    and the repro, with the user's own op definition, raises the same error."""
+    r = results["custom_op_no_fake"]
+    doc = _check(r, "compile_error", "RuntimeError", "cdtest.clamp_abs.default",
+                 "There was no fake impl registered for <CustomOpDef(cdtest::clamp_abs)>")
+    assert doc["failure"]["stage"] == "dynamo"
+    assert doc["initial_nodes"] == 4 and doc["queries"] == 1, doc   # the failing op, first
+    text = (r["work"] / "repro.py").read_text()
+    assert '@torch.library.custom_op("cdtest::clamp_abs", mutates_args=())' in text
+    assert 'torch.compile(f, backend="eager")(' in text
 
 
 def test_minify_without_failing_graph_is_one_line_error(tmp_path, capsys):
@@ -124,3 +164,21 @@ def test_minify_without_failing_graph_is_one_line_error(tmp_path, capsys):
     assert main(["minify", "--store", str(tmp_path / "s.db")]) == 2
     err = capsys.readouterr().err
     assert err.strip().count("\n") == 0 and "no failing graph" in err
+
+
+def test_a_dynamo_failure_with_no_graph_says_why_in_one_line(tmp_path, capsys):
+    """fullgraph=True refusing a print: the failure is Python code, not an op of a graph."""
+    from compdiag.cli import main
+    from compdiag.store.writer import Writer
+
+    w = Writer(tmp_path / "s.db")
+    run = w.begin_run(source="run", argv=["x.py"])
+    w.insert("failures", run_id=run, compile_id="0/0", stage="dynamo", exc_type="Unsupported",
+             message="Failed to trace builtin operator\n  Explanation: print", filename="x.py",
+             lineno=7)
+    w.close()
+    assert main(["minify", "--store", str(tmp_path / "s.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().count("\n") == 0, err
+    assert "failed in Dynamo (Unsupported: Failed to trace builtin operator) at x.py:7" in err
+    assert "no graph to shrink" in err and "no failing graph" not in err

@@ -262,10 +262,12 @@ def test_signature_strips_paths_addresses_and_numbers():
     assert signature(e1) != signature(ValueError(str(e1)))
 
 
-def test_repro_writes_small_inputs_inline_and_large_ones_as_raw_bytes(tmp_path):
-    """The repro's inputs equal the minimal graph's (raw .bin files beside it when large,
-    bool/int inline), and importing it runs nothing."""
+def test_repro_writes_small_inputs_inline_and_large_ones_as_raw_bytes(tmp_path, monkeypatch):
+    """Both scripts' inputs equal the minimal graph's (raw bytes beside them when large,
+    bool/int inline): the checker's make_inputs() (importing it runs nothing), and the plain
+    repro's module-level inputs, run with torch.compile standing aside."""
     import importlib.util
+    import runpy
 
     from compdiag.minify.repro import write
 
@@ -290,12 +292,180 @@ def test_repro_writes_small_inputs_inline_and_large_ones_as_raw_bytes(tmp_path):
     assert result.one_minimal and len(result.candidate.kept) == 3
     path = tmp_path / "repro.py"
     written = write(result, path)
-    assert any(p.suffix == ".bin" for p in written)   # the 90-element float input
-    spec = importlib.util.spec_from_file_location("repro_under_test", path)
+    names = [p.name for p in written]
+    assert names[0] == "repro.py" and "repro.bin" in names and "repro_check.py" in names
+    assert any(p.suffix == ".bin" and p.parent.name == "repro_check_inputs" for p in written)
+    spec = importlib.util.spec_from_file_location("repro_under_test", tmp_path / "repro_check.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    got = mod.make_inputs()
-    for a, b in zip(got, result.built.inputs):
-        assert a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
-        assert a.stride() == b.stride()
-    assert "import pickle" not in path.read_text()
+    monkeypatch.setattr(torch, "compile", lambda fn, **kw: fn)
+    plain = runpy.run_path(str(path))
+    for got in (mod.make_inputs(), [plain[n] for n in ("x", "m", "i")]):
+        for a, b in zip(got, result.built.inputs):
+            assert a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
+            assert a.stride() == b.stride()
+    for p in written:
+        if p.suffix == ".py":
+            assert "import pickle" not in p.read_text() and "torch.load" not in p.read_text()
+
+
+# -- fewer compiles: no re-compile of the captured graph first, speculative shapes, the op a
+# -- failure names first ----------------------------------------------------------------------
+def chain(ops, shape=(16, 16)):
+    g = torch.fx.Graph()
+    v = g.placeholder("x")
+    for op in ops:
+        v = g.call_function(op, (v,))
+    g.output((v,))
+    return torch.fx.GraphModule(torch.nn.Module(), g), [torch.randn(shape)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 40), data=st.data())
+def test_one_culprit_in_a_chain_costs_about_two_log_n_compiles_and_is_verified(n, data):
+    from compdiag.minify.driver import GraphShrinker
+
+    k = data.draw(st.integers(0, n - 1))
+    ops = [torch.sin] * n
+    ops[k] = torch.relu
+    gm, inputs = chain(ops)
+    problem = problem_of(gm, inputs, "compile_error", ("CppCompileError", "C++ compile error"))
+    shrinker = GraphShrinker(problem, run=fake_compile_error)
+    result = shrinker.shrink()
+    assert result.ops == ["torch.relu"] and result.one_minimal
+    # the result was itself compiled and failed (nothing is assumed of the captured graph)
+    assert shrinker.seen[shrinker.key(result.candidate)] is True
+    # the speculative 1x1 shapes were taken with the first cut: the input is inline-sized
+    assert sum(t.numel() for t in result.built.inputs) == 1
+    assert "shrink shapes" not in result.per_pass, result.per_pass
+    assert result.queries <= 2 * max(n - 1, 1).bit_length() + 1, result.per_pass
+
+
+def test_two_op_graph_with_a_large_input_minifies_in_one_compile():
+    gm, inputs = chain([torch.relu, torch.cos], (20, 20))
+    problem = problem_of(gm, inputs, "compile_error", ("CppCompileError", "C++ compile error"))
+    result = minify(problem, run=fake_compile_error)
+    assert result.ops == ["torch.relu"] and result.queries == 1
+    assert list(result.built.inputs[0].shape) == [1, 1]
+
+
+def test_speculative_shapes_that_hide_the_bug_still_end_one_minimal():
+    """A bug that needs the input's real size: every speculative cut passes, the captured
+    graph is asked, and the ordinary passes still reach the culprit."""
+    gm, inputs = chain([torch.sin, torch.relu, torch.cos], (20, 20))
+    problem = problem_of(gm, inputs, "compile_error", ("E", "m"))
+
+    def needs_size(gm_, ins, kind, config, **kw):
+        bad = any(n.target is torch.relu for n in gm_.graph.nodes) and ins[0].numel() > 100
+        return ("fail", ("E", "m")) if bad else ("pass", None)
+
+    result = minify(problem, run=needs_size)
+    assert result.ops == ["torch.relu"] and result.one_minimal
+    assert result.per_pass.get("reproduce") == 2   # with 1x1 inputs, then as captured
+    assert needs_size(result.built.gm, result.built.inputs, "", {})[0] == "fail"
+
+
+def test_a_captured_graph_that_no_longer_fails_is_refused_in_one_line():
+    import pytest
+
+    from compdiag.minify.graph import MinifyError
+
+    gm, inputs = chain([torch.sin, torch.relu, torch.cos])
+    problem = problem_of(gm, inputs, "compile_error", ("E", "m"))
+    with pytest.raises(MinifyError, match="does not reproduce E when compiled again"):
+        minify(problem, run=lambda *a, **k: ("pass", None))
+
+
+def test_the_node_a_dynamo_failure_names_is_tried_alone_first():
+    gm, inputs = chain([torch.sin, torch.cos, torch.relu, torch.tanh], (4,))
+    problem = problem_of(gm, inputs, "compile_error", ("CppCompileError", "C++ compile error"))
+    problem.doc["failing_node"] = "relu"
+    result = minify(problem, run=fake_compile_error)
+    assert result.ops == ["torch.relu"] and result.one_minimal
+    assert result.queries == 1 and result.per_pass == {"failing op": 1}
+
+
+def test_the_op_an_inductor_error_names_is_tried_alone_first():
+    gm, inputs = chain([torch.sin, torch.cos, torch.relu, torch.tanh, torch.neg], (4,))
+    problem = problem_of(gm, inputs, "compile_error", ("CppCompileError", "C++ compile error"))
+    problem.doc["message"] = "LoweringException: boom\n  target: aten.relu.default\n  args[0]: x"
+    result = minify(problem, run=fake_compile_error)
+    assert result.ops == ["torch.relu"] and result.queries == 1
+    # an op named by no node, or by several, changes nothing
+    gm, inputs = chain([torch.sin, torch.relu, torch.relu], (4,))
+    problem = problem_of(gm, inputs, "compile_error", ("CppCompileError", "C++ compile error"))
+    problem.doc["message"] = "target: aten.relu.default"
+    assert minify(problem, run=fake_compile_error).per_pass.get("failing op") is None
+
+
+def test_a_cap_of_one_query_still_verifies_the_captured_graph():
+    gm, inputs = chain([torch.sin, torch.relu, torch.cos])
+    problem = problem_of(gm, inputs, "compile_error", ("CppCompileError", "C++ compile error"))
+    result = minify(problem, run=fake_compile_error, max_queries=1)
+    assert result.queries == 1 and result.per_pass == {"reproduce": 1}
+    assert len(result.candidate.kept) == 3 and not result.one_minimal
+
+
+def test_signature_unwraps_dynamo_fake_tensor_errors_to_torchs_own():
+    """Dynamo raises TorchRuntimeError inside `except` over an Unsupported `from` the real
+    error: the failure is the real one. A wrapper with no cause is itself the error."""
+    class TorchRuntimeError(Exception):
+        pass
+
+    class Unsupported(Exception):
+        pass
+
+    try:
+        try:
+            try:
+                raise RuntimeError("There was no fake impl registered for <CustomOpDef(a::b)>")
+            except RuntimeError as e:
+                raise Unsupported("RuntimeError when making fake tensor call") from e
+        except Unsupported:
+            raise TorchRuntimeError("RuntimeError when making fake tensor call")  # noqa: B904
+    except TorchRuntimeError as exc:
+        outer = exc
+    assert signature(outer) == ("RuntimeError",
+                                "There was no fake impl registered for <CustomOpDef(a::b)>")
+    assert signature(Unsupported("Failed to trace builtin operator"))[0] == "Unsupported"
+
+
+def test_plain_repro_runs_the_minimal_graph_with_its_constants(tmp_path, monkeypatch):
+    """repro.py's `f` computes what the minimal graph computes: a get_attr constant, an
+    operator call, a NaN input, a placeholder whose name is one the script uses itself."""
+    import operator
+    import runpy
+
+    from compdiag.minify.repro import write
+
+    g = torch.fx.Graph()
+    x, f_ = g.placeholder("x"), g.placeholder("f")
+    c = g.get_attr("weight")
+    y = g.call_function(operator.mul, (x, c))
+    z = g.call_function(torch.relu, (y,))
+    w = g.call_function(torch.add, (z, f_))
+    g.output((w,))
+    root = torch.nn.Module()
+    root.register_buffer("weight", torch.tensor([2.0, 3.0]))
+    gm = torch.fx.GraphModule(root, g)
+    inputs = [torch.tensor([float("nan"), -1.5]), torch.tensor([0.25, 0.5])]
+
+    def needs_everything(gm_, ins, kind, config, **kw):
+        ok = sum(n.op in ("call_function", "get_attr") for n in gm_.graph.nodes) == 4
+        return ("fail", ("E", "m")) if ok else ("pass", None)
+
+    problem = problem_of(gm, inputs, "compile_error", ("E", "m"))
+    problem.attrs = {"weight": root.weight}
+    problem.doc["message"] = 'E: the """real""" message\nsecond line'
+    result = minify(problem, run=needs_everything)
+    path = tmp_path / "repro.py"
+    write(result, path)
+    text = path.read_text()
+    assert len(text.splitlines()) <= 40, text
+    assert "the '''real''' message" in text and "second line" in text
+    monkeypatch.setattr(torch, "compile", lambda fn, **kw: fn)
+    ns = runpy.run_path(str(path))
+    assert result.built.input_names == ["x", "f"] and "def f(x, in_f):" in text
+    got = ns["f"](ns["x"], ns["in_f"])
+    want = result.built.gm(*result.built.inputs)
+    assert torch.equal(got[0].nan_to_num(7.0), want[0].nan_to_num(7.0))

@@ -16,9 +16,10 @@ def main() -> None:
     torch_rows = json.loads((HERE / "results_torch.json").read_text())
     ours = json.loads((HERE / "results_compdiag.json").read_text())
     print("| scenario | failure | final nodes (compdiag / torch) | queries (compdiag / torch) "
-          "| minify wall s (compdiag / torch) | compdiag result |")
-    print("| --- | --- | --- | --- | --- | --- |")
+          "| minify wall s (compdiag / torch) | repro.py lines | compdiag result |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     tq = oq = 0
+    ratios = []
     for sc in SCENARIOS:
         t, o = torch_rows.get(sc.name, {}), ours.get(sc.name, {})
         if not t and not o:
@@ -29,15 +30,19 @@ def main() -> None:
         if t_ok and o_ok:
             tq += t["queries"]
             oq += o["queries"]
+            ratios.append(o["queries"] / t["queries"])
         note = (f"{o.get('initial_nodes')}→{o.get('final_nodes')} nodes, "
                 f"{'1-minimal' if o.get('one_minimal') else 'not 1-minimal'}, repro exit "
                 f"{o.get('repro_exit')}") if o_ok else f"failed: {str(o.get('error', ''))[-80:]}"
         print(f"| {sc.name} | {sc.kind} | {o.get('final_nodes', '-')} / {t_nodes} "
               f"| {o.get('queries', '-')} / {t_q} | {o.get('minify_s', '-')} / "
-              f"{t.get('minify_s', '-')} | {note} |")
+              f"{t.get('minify_s', '-')} | {o.get('repro_lines', '-')} | {note} |")
     if tq:
-        print(f"\nQueries where both minified: compdiag {oq}, torch {tq} "
-              f"({oq / tq:.0%} of torch's).")
+        print(f"\nQueries where both minified: compdiag {oq}, torch {tq}: ratio "
+              f"{oq / tq:.2f}x (mean of the per-scenario ratios {sum(ratios) / len(ratios):.2f}x).")
+    lines = [o["repro_lines"] for o in ours.values() if o.get("ok") and o.get("repro_lines")]
+    if lines:
+        print(f"repro.py lines: {', '.join(map(str, lines))} (longest {max(lines)}).")
 
 
 if __name__ == "__main__":

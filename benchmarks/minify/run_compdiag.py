@@ -1,5 +1,6 @@
 """compdiag on each scenario: `compdiag run [--check-accuracy] prog.py`, then
-`compdiag minify --json`, then the repro it wrote (`python repro.py` must exit 1).
+`compdiag minify --json`, then the plain repro it wrote (`python repro.py` must fail) and its
+line count.
 
     python benchmarks/minify/run_compdiag.py [NAME ...]   # -> results_compdiag.json
 """
@@ -46,9 +47,12 @@ def run(sc) -> dict:
     doc = json.loads(q.stdout)
     r = subprocess.run([sys.executable, "repro.py"], cwd=work, capture_output=True, text=True)
     row.update(ok=r.returncode != 0, queries=doc["queries"], final_nodes=doc["nodes"],
+               repro_lines=len((work / "repro.py").read_text().splitlines()),
+               repro_error=next((ln for ln in reversed(r.stderr.splitlines())
+                                 if "Error" in ln), "")[:200],
                initial_nodes=doc["initial_nodes"], ops=doc["ops"],
                one_minimal=doc["one_minimal"], per_pass=doc["per_pass"],
-               repro_exit=r.returncode, repro_out=r.stdout.strip()[-300:], dir=str(work))
+               repro_exit=r.returncode, dir=str(work))
     return row
 
 

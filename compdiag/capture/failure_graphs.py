@@ -6,7 +6,10 @@ example inputs, which is cheap; only when something fails is anything serialised
 
 - compile errors after Dynamo: an exception out of the backend call;
 - runtime errors in compiled code: an exception out of the compiled callable;
-- accuracy mismatches (`run --check-accuracy`): the accuracy checker's failing GraphCheck.
+- accuracy mismatches (`run --check-accuracy`): the accuracy checker's failing GraphCheck;
+- failures Dynamo raised while running an op on fake tensors (a custom op without a fake
+  implementation, a shape error at trace time): the graph Dynamo had traced up to and
+  including that op, with the frame's real inputs (`DynamoPrefix`).
 
 What is stored, and how, is formats/failure_graph.py's: a JSON node list (never code) in a
 `compdiag:failure_graph` record, tensors as raw bytes in the `tensors` table."""
@@ -165,6 +168,7 @@ class FailureGraphs:
 
         hook_backend_call(lambda: bool(fg._busy or fg.capture.paused_depth), wrap, keep=keep,
                           on_error=on_error)
+        DynamoPrefix(self).install()
 
     def _wrap(self, gm: Kept, compiled: Callable[..., Any],
               cid: str | None) -> Callable[..., Any]:
@@ -233,12 +237,13 @@ class FailureGraphs:
 
     def _write(self, gm: Kept | torch.fx.GraphModule, inputs: list[Any], cid: str | None, kind: str,
                stage: str, exc_type: str, message: str, sig: tuple[str, str] | None,
-               tol: float | None = None) -> None:
+               tol: float | None = None, extra: dict[str, Any] | None = None) -> None:
         self._busy = True
         try:
             try:
                 doc, tensors = describe(gm, inputs, kind=kind, stage=stage, exc_type=exc_type,
-                                        message=message, sig=sig, extra={"tol": tol})
+                                        message=message, sig=sig,
+                                        extra={"tol": tol, **(extra or {})})
             except UnsupportedGraph as exc:
                 self.capture.ing.warn(f"graph {cid} failed ({kind}) but cannot be kept for "
                                       f"minify: {exc}")
@@ -246,6 +251,152 @@ class FailureGraphs:
             write(self.capture.ing, cid, doc, tensors)
         finally:
             self._busy = False
+
+
+class DynamoPrefix:
+    """A failure Dynamo raised while running one op on fake tensors, kept as the graph Dynamo
+    had traced so far (the op it failed on is its last node, the one with no fake value).
+
+    Dynamo cleans its OutputGraph up (`OutputGraph.cleanup`, the graph inputs' real values
+    dropped) before the error leaves `convert_frame.trace_frame`: the prefix and its inputs are
+    taken in `cleanup` when a node has no fake value, and written when the error escapes
+    `trace_frame` as a hard error (not a restart, a skipped frame, or a graph break Dynamo
+    may recover from). Costs one pass over the node list per traced frame."""
+
+    def __init__(self, fg: FailureGraphs) -> None:
+        self.fg = fg
+        self.pending: tuple[Kept, list[Any], dict[str, Any]] | None = None
+
+    def install(self) -> None:
+        from torch._dynamo import convert_frame
+        from torch._dynamo.output_graph import OutputGraph
+
+        prefix = self
+        original_cleanup = OutputGraph.cleanup
+        original_trace = convert_frame.trace_frame
+
+        def cleanup(output: Any) -> None:
+            if not (prefix.fg._busy or prefix.fg.capture.paused_depth):
+                try:
+                    prefix.pending = prefix.take(output)
+                except Exception as exc:  # noqa: BLE001 - fail open
+                    prefix.fg.capture.warn("failure graph (dynamo prefix)", exc)
+            return original_cleanup(output)
+
+        def trace_frame(*args: Any, **kwargs: Any) -> Any:
+            prefix.pending = None
+            try:
+                return original_trace(*args, **kwargs)
+            except Exception as exc:
+                pending, prefix.pending = prefix.pending, None
+                if pending is not None and _hard_dynamo_error(exc):
+                    prefix.fg.capture.guarded("failure graph (dynamo)", prefix.record,
+                                              pending, exc)
+                raise
+
+        OutputGraph.cleanup = cleanup
+        convert_frame.trace_frame = trace_frame
+
+    def take(self, output: Any) -> tuple[Kept, list[Any], dict[str, Any]] | None:
+        """(the prefix, its real inputs, what minify needs of its custom ops) when an op
+        failed on fake tensors in this graph, else None."""
+        nodes = list(output.graph.nodes)
+        bad = next((n for n in nodes if n.op in ("call_function", "call_method")
+                    and "example_value" not in n.meta), None)
+        if bad is None:
+            return None
+        placeholders = [n for n in nodes if n.op == "placeholder"]
+        if not all("grapharg" in n.meta for n in placeholders):
+            return None
+        graph = torch.fx.Graph()
+        env: dict[torch.fx.Node, torch.fx.Node] = {}
+        for n in nodes:
+            env[n] = graph.node_copy(n, lambda a: env[a])
+            if n is bad:
+                break
+        graph.output((env[bad],))
+        gm = torch.fx.GraphModule(output.nn_modules, graph)
+        inputs = [_snapshot(n.meta["grapharg"].example) for n in placeholders]
+        return Kept(gm), inputs, {"failing_node": bad.name,
+                                  "custom_ops": custom_ops(gm)}
+
+    def record(self, pending: tuple[Kept, list[Any], dict[str, Any]],
+               exc: BaseException) -> None:
+        kept, inputs, extra = pending
+        cid = self.fg.compile_id()
+        if (cid, "dynamo") in self.fg.recorded:
+            return
+        self.fg.recorded.add((cid, "dynamo"))
+        inner = innermost(exc)
+        self.fg._write(kept, inputs, cid, "compile_error", "dynamo", type(inner).__name__,
+                       str(inner), signature(inner), extra=extra)
+
+
+def _hard_dynamo_error(exc: BaseException) -> bool:
+    """An error that leaves Dynamo to the user: not a restart or a skipped frame, and not an
+    Unsupported Dynamo turns into a graph break (only fullgraph=True makes those errors)."""
+    from torch._dynamo import exc as dexc
+
+    if isinstance(exc, (dexc.RestartAnalysis, dexc.SkipFrame)):
+        return False
+    if isinstance(exc, dexc.Unsupported):
+        out = getattr(exc, "_torch_dynamo_tracer_output", None)
+        return bool(getattr(out, "error_on_graph_break", False))
+    return True
+
+
+def _snapshot(value: Any) -> Any:
+    return value.detach().clone().requires_grad_(value.requires_grad) \
+        if isinstance(value, torch.Tensor) else value
+
+
+# Namespaces of torch's own operators: everything else a graph calls is a user's custom op.
+_TORCH_NAMESPACES = {"aten", "prims", "quantized", "_quantized", "inductor", "higher_order",
+                     "profiler", "debugprims", "_c10d_functional", "c10d_functional",
+                     "_c10d_functional_autograd", "_dtensor", "fsdp", "mkldnn", "onednn",
+                     "quantized_decomposed", "_inductor_test", "rngprims", "cudnn"}
+
+
+def custom_ops(gm: torch.fx.GraphModule) -> list[dict[str, Any]]:
+    """The user's custom ops a graph calls: qualified name, schema, whether a fake
+    implementation was registered, and the source of its definition (for the repro only:
+    minify never runs it)."""
+    import inspect
+
+    out: dict[str, dict[str, Any]] = {}
+    for n in gm.graph.nodes:
+        op = n.target
+        if n.op != "call_function" or not isinstance(op, torch._ops.OpOverload) \
+                or op.namespace in _TORCH_NAMESPACES:
+            continue
+        qualname = op._schema.name
+        if qualname in out:
+            continue
+        entry: dict[str, Any] = {"qualname": qualname, "schema": str(op._schema),
+                                 "fake": _has_fake(qualname), "source": None}
+        try:
+            from torch._library.custom_ops import OPDEFS
+
+            opdef = OPDEFS.get(qualname)
+            if opdef is not None:
+                entry["source"] = inspect.getsource(opdef._init_fn)
+        except (ImportError, OSError, TypeError, AttributeError):
+            pass
+        out[qualname] = entry
+    return list(out.values())
+
+
+def _has_fake(qualname: str) -> bool | None:
+    """Whether a fake (meta) implementation is registered; None: cannot tell here."""
+    try:
+        from torch._library.custom_ops import OPDEFS
+
+        opdef = OPDEFS.get(qualname)
+        if opdef is not None:  # torch.library.custom_op: its own fake slot
+            return getattr(opdef, "_abstract_fn", None) is not None
+        return bool(torch._C._dispatch_has_kernel_for_dispatch_key(qualname, "Meta"))
+    except Exception:  # noqa: BLE001 - another torch's registry
+        return None
 
 
 def _stage(exc: BaseException) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
 
@@ -19,7 +18,8 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--graph", metavar="ID", default=None,
                    help="which failing graph: its compile id (e.g. 0/0); default the last one")
     p.add_argument("-o", "--output", type=Path, default=Path("repro.py"), metavar="REPRO",
-                   help="where to write the repro script (default ./repro.py)")
+                   help="where to write the plain repro (default ./repro.py); the full "
+                        "checker goes beside it (repro_check.py)")
     p.add_argument("--max-queries", type=int, default=None, metavar="N",
                    help="stop reducing after N predicate evaluations")
     p.add_argument("--isolate", action="store_true",
@@ -31,41 +31,27 @@ def register(p: argparse.ArgumentParser) -> None:
 def cmd_minify(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from compdiag.minify.graph import MinifyError, load
+    from compdiag.minify.driver import minify_run
+    from compdiag.minify.graph import MinifyError
     from compdiag.store.reader import Reader
-    from compdiag.views.minify import minify_document, print_minify
+    from compdiag.views.minify import ProgressView, minify_document, print_minify
 
+    if args.max_queries is not None and args.max_queries < 1:
+        raise CLIError("--max-queries must be at least 1")
     with Reader(store_path(args)) as reader:
         run_id = reader.resolve_run(args.run)
         try:
-            problem = load(reader, run_id, args.graph)
+            with ProgressView(Console(stderr=True)) as view:
+                result, _ = minify_run(reader, run_id, args.output, graph=args.graph,
+                                       progress=view.update, max_queries=args.max_queries,
+                                       isolate=args.isolate)
         except MinifyError as exc:
             raise CLIError(str(exc)) from None
-    if args.max_queries is not None and args.max_queries < 1:
-        raise CLIError("--max-queries must be at least 1")
-    try:
-        result = _run(problem, args.max_queries, args.isolate)
-    except MinifyError as exc:
-        raise CLIError(str(exc)) from None
-    from compdiag.minify.repro import write
-
-    try:
-        write(result, args.output)
-    except OSError as exc:
-        raise CLIError(f"cannot write {args.output} ({exc.strerror or exc})") from None
+        except OSError as exc:
+            raise CLIError(f"cannot write {args.output} ({exc.strerror or exc})") from None
     if args.json:
         emit_json(minify_document(result, args.output))
     else:
         print_minify(result, args.output, Console(stderr=True))
         sys.stderr.flush()
     return 0
-
-
-def _run(problem: Any, max_queries: int | None, isolate: bool = False) -> Any:
-    from rich.console import Console
-
-    from compdiag.minify.driver import minify
-    from compdiag.views.minify import ProgressView
-
-    with ProgressView(Console(stderr=True)) as view:
-        return minify(problem, progress=view.update, max_queries=max_queries, isolate=isolate)

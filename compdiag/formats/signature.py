@@ -8,7 +8,10 @@ so it needs nothing but the standard library."""
 # --- compdiag oracle begin ---
 import re
 
-_WRAPPERS = ("BackendCompilerFailed", "InductorError")
+# Dynamo's wrappers of the real error: a backend's, Inductor's, and a fake-tensor run's
+# (TorchRuntimeError, and the Unsupported it chains when an op failed on fake tensors).
+_WRAPPERS = ("BackendCompilerFailed", "InductorError", "TorchRuntimeError", "Unsupported")
+_CONTEXT_WRAPPERS = ("TorchRuntimeError",)  # raised inside `except`, not `from`
 _NORMALISE = [
     (re.compile(r"0x[0-9a-fA-F]+"), "0x?"),
     (re.compile(r"(?:[A-Za-z]:)?(?:/[\w.+\-@]+)+/?"), "<path>"),
@@ -19,11 +22,14 @@ _NORMALISE = [
 
 
 def innermost(exc):
-    """Unwrap Dynamo's BackendCompilerFailed and Inductor's InductorError to the real error."""
+    """Unwrap Dynamo's and Inductor's wrappers to the real error (a wrapper with no cause is
+    itself the error: an Unsupported graph break, say)."""
     seen = set()
     while type(exc).__name__ in _WRAPPERS and id(exc) not in seen:
         seen.add(id(exc))
         inner = getattr(exc, "inner_exception", None) or exc.__cause__
+        if inner is None and type(exc).__name__ in _CONTEXT_WRAPPERS:
+            inner = exc.__context__
         if inner is None:
             break
         exc = inner

@@ -2,8 +2,11 @@
 predicate and the query count; its passes are its methods.
 
 Passes, each step re-verified by compiling the candidate:
+  failing op         the node a failure names (Dynamo's failing node; the one node of the op an
+                     Inductor error names, "target: aten.relu.default"): that node alone
   truncate tail      binary-search the shortest failing prefix of the nodes
-  truncate head      then the shortest failing suffix of it
+  truncate head      then the shortest failing suffix of it, its last node alone first (the
+                     prefix without that node passed: it is the one spot such a bug is in)
   drop outputs       delete chunks of outputs
   cut nodes          delete chunks of nodes (each becomes an input fed with its eager value;
                      an output's operands take its place; what nothing reads vanishes)
@@ -11,12 +14,18 @@ Passes, each step re-verified by compiling the candidate:
   zero inputs        feed large inputs with zeros (so the repro can write them inline)
   simplify constants set the float constants of the nodes left to 1.0 (one query)
   drop config        forget config patches the failure does not need
-Unused inputs never appear: the inputs of a candidate are exactly what its nodes read."""
+Unused inputs never appear: the inputs of a candidate are exactly what its nodes read.
+
+Fewer compiles: the captured graph is not compiled again first (a smaller candidate that
+fails proves it reproduces; only when nothing smaller fails is it asked, at the end, and a
+graph that does not reproduce is refused then), and until a first candidate is accepted the
+cheap cuts carry every input dim > 1 shrunk to 1 (so one compile can both cut and shrink)."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Callable, Hashable
 
 from compdiag.minify.graph import INLINE_NUMEL, Candidate, MinifyError, Model, Problem, \
@@ -45,6 +54,7 @@ class GraphShrinker(Shrinker[Candidate]):
             run = IsolatedRunner(model)
         initial = model.initial()
         self.initial_nodes = len(initial.kept)
+        self.speculate: tuple[tuple[int, int], ...] = ()
         # The captured graph is not assumed to fail again: `reproduce` asks.
         super().__init__(initial, make_predicate(model, self.log, run), max_calls=max_queries,
                          verified=False)
@@ -64,9 +74,14 @@ class GraphShrinker(Shrinker[Candidate]):
 
     # -- the schedule -----------------------------------------------------------------------------
     def shrink(self) -> Result:
-        self.reproduce()
+        self._report("truncate tail")
+        self.speculate = self._all_dims_to_one(self.initial)
+        self.failing_op()
         self.truncate_tail()
         self.truncate_head()
+        if not self.changes:
+            self.reproduce()
+        self.speculate = ()
         self.run()
         before = self.changes
         self.shrink_shapes()
@@ -89,10 +104,13 @@ class GraphShrinker(Shrinker[Candidate]):
     # -- passes -------------------------------------------------------------------------------
     @shrink_pass("reproduce")
     def reproduce(self) -> None:
-        """Compile the captured graph once more: it must fail the same way."""
+        """Compile the captured graph once more (only when no smaller candidate failed; with
+        its inputs shrunk to 1x1 first, when they are large): it must fail the same way."""
         n0 = self.initial_nodes
         if self.progress is not None:
-            self.progress("reproduce", n0, n0, 0)
+            self.progress("reproduce", n0, n0, self.log.compiles)
+        if self.speculate and self._cheap(self.initial):   # with 1x1 inputs, if that fails
+            return
         if not self.query(self.initial):
             log = self.log
             outcome = log.outcomes[-1] if log.outcomes else ("?", None)
@@ -107,13 +125,30 @@ class GraphShrinker(Shrinker[Candidate]):
     # Cheap first cuts for a bug that one spot of the graph causes: log2(n) queries each;
     # every step is verified, so a bug that needs two far-apart nodes only makes these cuts
     # smaller, and the chunk passes after them still make the result 1-minimal.
+    def _cheap(self, c: Candidate | None) -> bool:
+        """`consider` for the cheap cuts: with the speculative shapes while nothing is
+        accepted yet or what was accepted has them (a cut from the pass's base does not)."""
+        if not self.changes and self.max_calls is not None \
+                and self.calls >= self.max_calls - 1:
+            return False   # the last query of a cap is the captured graph's own
+        if c is not None and self.speculate and (
+                not self.changes or self.current.sizes == self.speculate):
+            c = replace(c, sizes=self.speculate)
+        return self.consider(c)
+
+    @shrink_pass("failing op")
+    def failing_op(self) -> None:
+        name = self.model.named_node(self.current)
+        if name is not None and len(self.current.kept) > 1:
+            self._cheap(self.model.only(self.current, name))
+
     @shrink_pass("truncate tail")
     def truncate_tail(self) -> None:
         base = self.current
         lo, hi = 0, len(base.kept)   # the prefix of hi nodes fails; lo nodes: not known to
         while lo + 1 < hi:
             mid = (lo + hi) // 2
-            if self.consider(self.model.prefix(base, mid)):
+            if self._cheap(self.model.prefix(base, mid)):
                 hi = mid
             else:
                 lo = mid
@@ -122,9 +157,13 @@ class GraphShrinker(Shrinker[Candidate]):
     def truncate_head(self) -> None:
         base = self.current
         lo, hi = 0, len(base.kept)   # cutting lo leading nodes still fails
+        if hi > 1:
+            if self._cheap(self.model.suffix(base, hi - 1)):
+                return
+            hi -= 1
         while lo + 1 < hi:
             mid = (lo + hi) // 2
-            if self.consider(self.model.suffix(base, mid)):
+            if self._cheap(self.model.suffix(base, mid)):
                 lo = mid
             else:
                 hi = mid
@@ -196,6 +235,13 @@ class GraphShrinker(Shrinker[Candidate]):
                 and self.is_one_minimal(lambda c: c.outputs, model.without_outputs))
 
     # -- helpers ------------------------------------------------------------------------------
+    def _all_dims_to_one(self, c: Candidate) -> tuple[tuple[int, int], ...]:
+        """Every input dim > 1 shrunk to 1, when the inputs are too large to write inline."""
+        if not self._big(c):
+            return ()
+        return tuple(sorted({(s, 1) for n in self.model.input_names(c)
+                             for s in self._shape(n) if s > 1}))
+
     def _big(self, c: Candidate) -> bool:
         model = self.model
         return sum(model.input_value_shape(c, n) for n in model.input_names(c)) > INLINE_NUMEL
@@ -213,3 +259,19 @@ def minify(problem: Problem, *, run: Callable[..., tuple[str, Any]] | None = Non
     """Reduce the failing graph to a 1-minimal one that fails the same way."""
     return GraphShrinker(problem, run=run, progress=progress, max_queries=max_queries,
                          isolate=isolate).shrink()
+
+
+def minify_run(reader: Any, run_id: int, output: Path, *, graph: str | None = None,
+               progress: Any = None, max_queries: int | None = None,
+               isolate: bool = False) -> tuple[Result, list[Path]]:
+    """The public entry point (`compdiag minify`, `compdiag report`): load the run's failing
+    graph (the last one, or `graph`: a compile id or record id), reduce it, write repro.py at
+    `output` and repro_check.py beside it. Returns the result and every path written, the
+    repro first. MinifyError (one line) when it cannot; OSError when a file cannot be
+    written."""
+    from compdiag.minify.graph import load
+    from compdiag.minify.repro import write
+
+    problem = load(reader, run_id, graph)
+    result = minify(problem, progress=progress, max_queries=max_queries, isolate=isolate)
+    return result, write(result, output)

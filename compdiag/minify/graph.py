@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import signal
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
@@ -19,10 +20,13 @@ import torch
 import torch.fx
 
 from compdiag.formats import failure_graph as codec
-from compdiag.minify import oracle
+from compdiag.minify import custom_ops, oracle
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
 INLINE_NUMEL = 64   # inputs up to this many elements are written inline in the repro
+# how torch's errors name the op they failed on (LoweringException's "target:", the
+# ingestor's "(lowering aten.x.default)")
+_NAMED_OP = re.compile(r"(?:target: |lowering )(?:aten|prims)\.(\w+)")
 
 
 class MinifyError(Exception):
@@ -41,6 +45,11 @@ class Problem:
     @property
     def kind(self) -> str:
         return self.doc["kind"]
+
+    @property
+    def dynamo(self) -> bool:
+        """Dynamo raised it (on fake tensors): queries trace with Dynamo, no backend."""
+        return self.doc.get("stage") == "dynamo"
 
     @property
     def target(self) -> tuple[str, str]:
@@ -83,6 +92,17 @@ def load(reader: Any, run_id: int, graph: str | None) -> Problem:
     graphs = failure_graphs(reader, run_id)
     if not graphs:
         fails = reader.failures(run_id)
+        unkept = [w for w in reader.warnings(run_id) if "cannot be kept for minify" in w]
+        if unkept:
+            raise MinifyError(f"run {run_id} has no failing graph to minify: {unkept[0]}")
+        if fails and fails[0].get("stage") == "dynamo":
+            f = fails[0]
+            where = f" at {f['filename']}:{f['lineno']}" if f.get("filename") else ""
+            raise MinifyError(
+                f"run {run_id} failed in Dynamo ({f['exc_type']}: "
+                f"{(f.get('message') or '').splitlines()[0][:120] if f.get('message') else ''})"
+                f"{where} on Python code it does not put in a graph, not on an op of one: "
+                "there is no graph to shrink; that line, compiled alone, is the repro")
         why = (f"its failure ({fails[0]['stage']}: {fails[0]['exc_type']}) was not kept with its "
                "graph" if fails else "it has no failure")
         hint = ("a backward graph's failure is not kept yet" if fails and
@@ -125,6 +145,10 @@ def load(reader: Any, run_id: int, graph: str | None) -> Problem:
             t = t.to(dev)
         return t
 
+    try:
+        custom_ops.ensure(doc)
+    except custom_ops.Unavailable as exc:
+        raise MinifyError(str(exc)) from None
     inputs, attrs = codec.decode_values(doc, tensor)
     return Problem(run_id, rec["compile_id"], rec["id"], doc, inputs, attrs)
 
@@ -178,11 +202,12 @@ class Model:
         out = next(n for n in self.gm.graph.nodes if n.op == "output")
         self.original_outputs = tuple(dict.fromkeys(
             a.name for a in _flat_nodes(out.args[0])
-            if a.name in self.order and isinstance(self.values.get(a.name), torch.Tensor)))
+            if a.name in self.order and self.tensor_valued(a.name)))
         self.position = {name: i for i, name in enumerate(self.order)}
 
     def _eager_values(self) -> dict[str, Any]:
         values: dict[str, Any] = {}
+        self.unrun: set[str] = set()
 
         class Recorder(torch.fx.Interpreter):
             def run_node(self, n: torch.fx.Node) -> Any:
@@ -203,9 +228,18 @@ class Model:
             with torch.set_grad_enabled(bool(self.problem.doc.get("grad_enabled"))):
                 Recorder(self.gm).run(*args)
         except Exception as exc:  # noqa: BLE001
+            if self.problem.dynamo:
+                # The op Dynamo failed on may not run here (a custom op's stand-in): the
+                # nodes from it on have no eager value, so they can be kept, never cut.
+                self.unrun = {n for n in self.order if n not in values}
+                return values
             raise MinifyError("the failing graph does not run eagerly on its recorded inputs "
                               f"({type(exc).__name__}: {str(exc)[:200]})") from None
         return values
+
+    def tensor_valued(self, name: str) -> bool:
+        """A tensor eagerly, or not run eagerly (the op a Dynamo-stage failure stops at)."""
+        return isinstance(self.values.get(name), torch.Tensor) or name in self.unrun
 
     def _cuttable(self, name: str) -> bool:
         v = self.values.get(name)
@@ -242,8 +276,7 @@ class Model:
             if n in outputs:
                 i = outputs.index(n)
                 promoted = [a for a in self.operands[n]
-                            if a in kept and isinstance(self.values.get(a), torch.Tensor)
-                            and a not in outputs]
+                            if a in kept and self.tensor_valued(a) and a not in outputs]
                 outputs[i:i + 1] = promoted
         if not outputs:
             return None
@@ -254,12 +287,41 @@ class Model:
                     return None
         return cand
 
+    def named_node(self, c: Candidate) -> str | None:
+        """The node the failure names: Dynamo's failing node, or the one kept node of the op
+        an error names (Inductor's "target: aten.relu.default" matches `torch.relu`,
+        `Tensor.relu`, `aten.relu.*`); None when none or several match."""
+        doc = self.problem.doc
+        if doc.get("failing_node") in c.kept:
+            return doc["failing_node"]
+        named = {m.group(1) for m in _NAMED_OP.finditer(doc.get("message") or "")}
+        hits = [n for n in c.kept if self._op_base(n) in named]
+        return hits[0] if len(hits) == 1 else None
+
+    def _op_base(self, name: str) -> str:
+        node = self.nodes[name]
+        if node.op == "call_method":
+            return str(node.target)
+        target = getattr(node.target, "__name__", str(node.target))
+        if isinstance(node.target, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)):
+            target = node.target._schema.name.partition("::")[2] if hasattr(
+                node.target, "_schema") else str(node.target).split(".")[1]
+        return target.split(".")[-1]
+
+    def only(self, c: Candidate, name: str) -> Candidate | None:
+        """The one node `name` alone, its operands fed as inputs (None if one cannot be)."""
+        if name not in c.kept or not self.tensor_valued(name):
+            return None
+        if any(a not in self.placeholders and not self._cuttable(a) for a in self.operands[name]):
+            return None
+        return replace(c, kept=frozenset([name]), outputs=(name,))
+
     def prefix(self, c: Candidate, k: int) -> Candidate | None:
         """Only the first k kept nodes; whatever of them the rest read becomes an output."""
         nodes = self.nodes_of(c)
         head, tail = nodes[:k], set(nodes[k:])
         keep = set(head)
-        outputs = [n for n in head if isinstance(self.values.get(n), torch.Tensor) and (
+        outputs = [n for n in head if self.tensor_valued(n) and (
             n in c.outputs or any(n in self.operands[t] for t in tail))]
         if not outputs:
             return None
@@ -380,7 +442,7 @@ def make_predicate(model: Model, log: QueryLog,
                    ) -> Callable[[Candidate], bool]:
     p = model.problem
     target = p.target
-    run = run or oracle.run_case
+    run = run or (oracle.run_dynamo_case if p.dynamo else oracle.run_case)
 
     def predicate(c: Candidate) -> bool:
         built = model.build(c)

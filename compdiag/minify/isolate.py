@@ -1,6 +1,7 @@
 """Queries in a child process, for failures that kill the process (abort, segfault, device
-assert): each candidate is written as the very repro script the user would get and run with
-plain python; its exit status is the verdict (a signal is the failure's identity)."""
+assert): each candidate is written as the very checker script the user would get
+(repro_check.py) and run with plain python; its exit status is the verdict (a signal is the
+failure's identity)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from compdiag.minify.graph import signal_name
-from compdiag.minify.repro import write
+from compdiag.minify.checker import write
 from compdiag.minify.result import Result
 
 TIMEOUT = 600

@@ -103,4 +103,20 @@ def run_case(module, args, kind, config, grad_enabled=False, tol=None, compile_f
         why = mismatch(ref, res, ref64, tol)
         return ("fail", ("AccuracyMismatch", "")) if why else ("pass", None)
     return ("pass", None)
+
+
+def run_dynamo_case(module, args, kind, config, grad_enabled=False, tol=None, **_):
+    """A failure Dynamo raised: trace `module` with torch.compile (backend "eager": no backend
+    compile) and call it. ("fail", signature) when it raises, ("pass", None) when not."""
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    try:
+        with torch.set_grad_enabled(grad_enabled):
+            torch.compile(module, backend="eager")(*_clone(args))
+    except Exception as exc:  # noqa: BLE001
+        return ("fail", signature(exc))
+    finally:
+        torch._dynamo.reset()
+    return ("pass", None)
 # --- compdiag oracle end ---

@@ -1,263 +1,230 @@
-"""The standalone repro a minification ends with: plain `python repro.py`, torch only.
+"""The repro a minification ends with, `repro.py`: short and plain, for a maintainer to read.
 
-It compiles the minimal graph with Inductor (torch._inductor.compile_fx.compile_fx, the call
-Dynamo makes with a captured graph) under the config patches the failure needs and judges the
-outcome with the minifier's own oracle (its source is copied in). Exit 1 while the bug is
-present, 0 once it is fixed, 2 when it fails in another way, 3 when eager itself fails.
-Small inputs are written inline; large ones as raw bytes beside the script (no pickle)."""
+The minimal graph as a plain function, its inputs inline (or, when large, slices of one raw
+bytes file beside it, `repro.bin`: never a pickle), the Inductor config the failure needs, and
+one check that raises torch's real error (`torch.compile(f)(...)`; backend "eager" for a
+failure Dynamo raised) or asserts closeness with the tolerance the minifier judged by
+(`torch.testing.assert_close`). torch's own message is in its docstring. Plain `python
+repro.py` fails while the bug is present and exits 0 once it is fixed.
+
+Beside it, `repro_check.py` (minify/checker.py) is the full check: the minifier's own oracle,
+its exit codes and "fails differently". `write` writes both; their names are stable
+(`compdiag report` bundles them)."""
 
 from __future__ import annotations
 
-import math
+import keyword
+import re
+import struct
 from pathlib import Path
 from typing import Any
 
 import torch
 import torch.fx
 
-from compdiag.formats import signature, tolerances
 from compdiag.formats.failure_graph import tensor_bytes
-from compdiag.minify import oracle
+from compdiag.formats.tolerances import default_tol
+from compdiag.minify import checker
 from compdiag.minify.graph import INLINE_NUMEL
 from compdiag.minify.result import Result
 
-_HEADER = '''#!/usr/bin/env python3
-"""Minimal repro written by `compdiag minify`.
-
-Failure: {kind} ({stage}) - {exc_type}: {message}
-Captured with torch {torch_version} (run {run_id}, graph {compile_id}); {nodes} of {initial}
-nodes left, {one_min}.
-
-    python {name}        exit 1 while the bug is present, 0 once it is fixed
-                         (2: it fails differently, 3: eager itself fails)
-    pytest {name}        the same check as a test (test_repro)
-
-Needs only torch.{files_note}
-"""
-import os
-import sys
-
-import torch
-import torch.fx
-import torch._inductor.config
-
-TORCH_VERSION = {torch_version!r}   # the version the failure was captured with
-KIND = {kind!r}
-EXPECTED = {expected!r}
-GRAD_ENABLED = {grad!r}
-TOL = {tol!r}              # None: torch._dynamo.utils.same's per-dtype tolerance
-# Inductor config the failure needs (patched only while compiling):
-CONFIG = {config}
-HERE = os.path.dirname(os.path.abspath(__file__))
-nan, inf = float("nan"), float("inf")
-
-
-def load(path, dtype, shape, stride=None):
-    """A tensor from raw bytes (no pickle)."""
-    numel = 1
-    for s in shape:
-        numel *= s
-    if numel == 0:
-        t = torch.empty(shape, dtype=dtype)
-    else:
-        with open(os.path.join(HERE, path), "rb") as f:
-            t = torch.frombuffer(bytearray(f.read()), dtype=dtype).reshape(shape)
-    return strided(t, stride)
-
-
-def strided(t, stride):
-    if stride is None or list(t.stride()) == list(stride):
-        return t
-    return torch.empty_strided(t.shape, stride, dtype=t.dtype).copy_(t)
-
-'''
-
-_FOOTER = '''
-
-def make_inputs():
-    return [
-{inputs}
-    ]
-
-
-def check():
-    """(outcome, detail): outcome is "pass", "fail" or "invalid" (see run_case)."""
-    gm = torch.fx.symbolic_trace(Repro())
-    return run_case(gm, make_inputs(), KIND, CONFIG, grad_enabled=GRAD_ENABLED, tol=TOL)
-
-
-def main():
-    if torch.__version__ != TORCH_VERSION:
-        print(f"note: captured with torch {{TORCH_VERSION}}, running {{torch.__version__}}")
-    try:
-        outcome, detail = check()
-    except Exception as exc:  # noqa: BLE001 - a broken repro is not "the bug is present"
-        print(f"the repro itself failed: {{type(exc).__name__}}: {{exc}}")
-        return 2
-    if outcome == "pass":
-        print("fixed: compiled graph works and matches eager")
-        return 0
-    if outcome == "invalid":
-        print(f"eager itself fails: {{detail}}")
-        return 3
-    if tuple(detail) == tuple(EXPECTED):
-        print(f"bug present: {{detail[0]}}: {{detail[1]}}")
-        return 1
-    print(f"fails differently: {{detail}} (expected {{EXPECTED}})")
-    return 2
-
-
-def test_repro():
-    outcome, detail = check()
-    assert outcome == "pass", f"{{outcome}}: {{detail}}"
-
-
-if __name__ == "__main__":
-    sys.exit(main())
-'''
-
-
-_BEGIN, _END = "# --- compdiag oracle begin ---", "# --- compdiag oracle end ---"
-# The repro's judge, in the order its parts need each other: what "the same failure" means,
-# the tolerances, and the test itself.
-ORACLE_MODULES = (signature, tolerances, oracle)
-
-
-def oracle_source() -> str:
-    """The marked blocks of ORACLE_MODULES, one after another, as one marked block."""
-    parts = []
-    for module in ORACLE_MODULES:
-        text = Path(module.__file__).read_text()
-        parts.append(text[text.index(_BEGIN) + len(_BEGIN):text.index(_END)].strip("\n"))
-    return _BEGIN + "\n" + "\n\n\n".join(parts) + "\n" + _END
-
-
-def _float(x: float) -> str:
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return repr(x)
-
-
-def _literal(values: list[Any]) -> str:
-    parts = [_float(v) if isinstance(v, float) else repr(v) for v in values]
-    lines, line = [], ""
-    for p in parts:
-        if len(line) + len(p) > 80:
-            lines.append(line)
-            line = ""
-        line += p + ", "
-    lines.append(line)
-    return "[" + "\n            ".join(ln.rstrip() for ln in lines).rstrip(", ") + "]"
-
-
-def tensor_expr(t: torch.Tensor, name: str, files: dict[str, bytes], file_dir: str,
-                zero: bool = False) -> str:
-    dtype = str(t.dtype)
-    shape = list(t.shape)
-    stride = list(t.stride())
-    contiguous = t.is_contiguous()
-    if zero:
-        expr = f"torch.zeros({shape}, dtype={dtype})"
-    elif t.numel() <= INLINE_NUMEL and not t.is_complex():
-        flat = t.detach().cpu().contiguous().reshape(-1).tolist()
-        expr = f"torch.tensor({_literal(flat)}, dtype={dtype}).reshape({shape})"
-    else:
-        rel = f"{file_dir}/{name}.bin"
-        files[rel] = tensor_bytes(t)
-        expr = f"load({rel!r}, {dtype}, {shape}" + ("" if contiguous else f", {stride}") + ")"
-        contiguous = True
-    if not contiguous:
-        expr = f"strided({expr}, {stride})"
-    if t.requires_grad:
-        expr += ".requires_grad_()"
-    if t.device.type != "cpu":
-        expr = f"{expr}.to({str(t.device)!r})"
-    return expr
-
-
-def render(result: Result, path: Path) -> tuple[str, dict[str, bytes]]:
-    """(the script's text, {relative file: raw bytes}) for a minification result."""
-    built = result.built
-    doc = result.problem.doc
-    file_dir = path.stem + "_inputs"
-    files: dict[str, bytes] = {}
-    gm = built.gm
-    buffers = []
-    for name, t in list(gm.named_parameters()) + list(gm.named_buffers()):
-        buffers.append((name, tensor_expr(t.detach(), name.replace(".", "_"), files, file_dir),
-                        isinstance(t, torch.nn.Parameter), t.requires_grad))
-    code = gm.code
-    body = "\n".join("    " + ln if ln.strip() else "" for ln in code.strip("\n").splitlines())
-    cls = ["class Repro(torch.nn.Module):", "    def __init__(self):",
-           "        super().__init__()"]
-    for name, expr, is_param, rg in buffers:
-        *owners, leaf = name.split(".")
-        target = "self"
-        for o in owners:
-            cls.append(f"        if not hasattr({target}, {o!r}):")
-            cls.append(f"            {target}.add_module({o!r}, torch.nn.Module())")
-            target = f"{target}.{o}"
-        if is_param:
-            cls.append(f"        {target}.register_parameter({leaf!r}, torch.nn.Parameter("
-                       f"{expr}, requires_grad={rg!r}))")
-        else:
-            cls.append(f"        {target}.register_buffer({leaf!r}, {expr})")
-    cls.append("")
-    cls.append(body)
-    imports = _imports(gm)
-    inputs = []
-    for i, (name, value) in enumerate(zip(built.input_names, built.inputs)):
-        if isinstance(value, torch.Tensor):
-            expr = tensor_expr(value, f"arg{i}_{name}", files, file_dir,
-                               zero=name in result.candidate.zeroed)
-        else:
-            expr = _float(value) if isinstance(value, float) else repr(value)
-        inputs.append(f"        {expr},  # {name}")
-    config_lines = "{\n" + "".join(f"    {k!r}: {v!r},\n" for k, v in built.config.items()) + "}"
-    header = _HEADER.format(
-        kind=doc["kind"], stage=doc.get("stage"), exc_type=doc.get("exc_type"),
-        message=signature.normalise_message(doc.get("message", ""))[:160].replace('"""', "'''"),
-        torch_version=doc.get("torch_version", torch.__version__), run_id=result.problem.run_id,
-        compile_id=result.problem.compile_id, nodes=len(result.candidate.kept),
-        initial=result.initial_nodes,
-        one_min="1-minimal (no single node can be cut)" if result.one_minimal
-        else "NOT verified 1-minimal",
-        name=path.name, files_note=(f" Large inputs are raw bytes in {file_dir}/." if files
-                                    else ""),
-        expected=tuple(result.problem.target), grad=bool(doc.get("grad_enabled")),
-        tol=doc.get("tol"), config=config_lines)
-    text = (header + imports + "\n" + oracle_source() + "\n\n\n" + "\n".join(cls) + "\n"
-            + _FOOTER.format(inputs="\n".join(inputs)))
-    return text, files
-
-
-def _imports(gm: torch.fx.GraphModule) -> str:
-    """Imports the forward code's globals need (FX writes `operator.mul`, `math.sqrt`, ...)."""
-    py = gm.graph.python_code(root_module="self")
-    lines = []
-    for name, obj in sorted(py.globals.items()):
-        if name in ("torch", "inf", "nan", "device", "fx_pytree", "pytree", "NoneType") \
-                or name.startswith("_"):
-            continue
-        mod = getattr(obj, "__name__", None) if hasattr(obj, "__spec__") else None
-        if mod and mod == name:
-            lines.append(f"import {name}")
-    extra = "import math\nimport operator\n"
-    return extra + "".join(ln + "\n" for ln in lines if ln not in ("import math",
-                                                                     "import operator"))
+# FX's "x = None" lines free values early; a reader does not need them.
+_FREES = re.compile(r";\s+(?:\w+ = )+None\s*$")
+_RESERVED = {"torch", "operator", "math", "os", "raw", "f", "expected"}
 
 
 def write(result: Result, path: Path) -> list[Path]:
-    """Write the repro (and its raw input files); returns every path written."""
-    text, files = render(result, path)
+    """Write repro.py at `path` and repro_check.py beside it (and their raw input files);
+    returns every path written, the repro first."""
+    check = checker.checker_path(path)
+    text, raw = render(result, path, check.name)
     path.parent.mkdir(parents=True, exist_ok=True)
     written = [path]
-    for rel, data in files.items():
-        f = path.parent / rel
-        f.parent.mkdir(parents=True, exist_ok=True)
-        f.write_bytes(data)
-        written.append(f)
+    if raw:
+        bin_path = path.with_suffix(".bin")
+        bin_path.write_bytes(raw)
+        written.append(bin_path)
     path.write_text(text)
-    return written
+    return written + checker.write(result, check, path.name)
+
+
+def render(result: Result, path: Path, check_name: str) -> tuple[str, bytes]:
+    """(repro.py's text, the bytes of its raw input file: empty when every input is inline)."""
+    built, doc = result.built, result.problem.doc
+    dynamo = doc.get("stage") == "dynamo"
+    raw = bytearray()
+    rename = _names(built.input_names)
+
+    def tensor(t: torch.Tensor, zero: bool = False) -> str:
+        return _tensor(t, raw, path.with_suffix(".bin").name, zero)
+
+    consts = []
+    for target, t in list(built.gm.named_parameters()) + list(built.gm.named_buffers()):
+        consts.append((target, "c_" + re.sub(r"\W", "_", target), tensor(t.detach())))
+    body = _body(built.gm, rename, {t: n for t, n, _ in consts})
+    args = [rename[n] for n in built.input_names]
+    inputs = []
+    for name, value in zip(built.input_names, built.inputs):
+        expr = (tensor(value, zero=name in result.candidate.zeroed)
+                if isinstance(value, torch.Tensor) else checker.float_literal(value)
+                if isinstance(value, float) else repr(value))
+        inputs.append(f"{rename[name]} = {expr}")
+
+    lines = [_docstring(result, check_name)] + (["import os"] if raw else []) + ["import torch"]
+    lines += sorted(_imports(built.gm))
+    if built.config:
+        lines.append("import torch._inductor.config")
+    if raw:
+        lines += ["",
+                  'raw = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '
+                  f'{path.with_suffix(".bin").name!r}), "rb").read()']
+    if built.config:
+        lines.append("")
+        lines += [f"torch._inductor.config.{k} = {v!r}" for k, v in built.config.items()]
+    if not doc.get("grad_enabled") and any(
+            isinstance(v, torch.Tensor) and v.requires_grad for v in built.inputs):
+        lines += ["torch.set_grad_enabled(False)"]
+    ops = checker.custom_op_block(doc)
+    if ops:
+        lines += ["", "", ops]
+    if consts:
+        lines += [""] + [f"{name} = {expr}" for _, name, expr in consts]
+    if any(re.search(r"\b(nan|inf)\b", ln) for ln in inputs + [c[2] for c in consts]):
+        lines += ['nan, inf = float("nan"), float("inf")']
+    lines += ["", "", f"def f({', '.join(args)}):"] + body + ["", ""] + inputs
+    call = ", ".join(args)
+    if doc["kind"] == "accuracy":
+        tol = doc.get("tol")
+        if tol is None:
+            tol = max((default_tol(v.dtype) for v in _outputs(result)), default=1e-4)
+        mutates = any(n.op == "call_method" and str(n.target).endswith("_")
+                      for n in built.gm.graph.nodes)
+        eager = (", ".join(f"{a}.clone()" if isinstance(v, torch.Tensor) else a
+                           for a, v in zip(args, built.inputs)) if mutates else call)
+        lines += [f"expected = f({eager})",
+                  f"torch.testing.assert_close(torch.compile(f)({call}), expected, "
+                  f"rtol={tol!r}, atol={tol!r}, equal_nan=True)"]
+    else:
+        backend = '(f, backend="eager")' if dynamo else "(f)"
+        lines.append(f"torch.compile{backend}({call})")
+    return "\n".join(lines) + "\n", bytes(raw)
+
+
+def _docstring(result: Result, check_name: str) -> str:
+    doc = result.problem.doc
+    what = ("compdiag's accuracy check at capture, on the whole graph (same(), fp64 reference)"
+            if doc["kind"] == "accuracy" else "torch's error")
+    nodes = f"{len(result.candidate.kept)} of {result.initial_nodes} nodes"
+    minimal = "1-minimal" if result.one_minimal else "not verified 1-minimal"
+    return (f'"""{doc["kind"]} ({doc.get("stage")}) minified by compdiag: {nodes}, {minimal}; '
+            f'torch {doc.get("torch_version", torch.__version__)}.\n\n'
+            f"{what}:\n{checker.message_block(doc.get('message', ''))}\n\n"
+            f"Fails while the bug is present, exits 0 once fixed; {check_name} is the full "
+            f'check.\n"""')
+
+
+def _names(input_names: list[str]) -> dict[str, str]:
+    out = {}
+    for n in input_names:
+        name = re.sub(r"\W", "_", n)
+        if name in _RESERVED or keyword.iskeyword(name) or not name.isidentifier():
+            name = f"in_{name}"
+        out[n] = name
+    return out
+
+
+def _body(gm: torch.fx.GraphModule, rename: dict[str, str], consts: dict[str, str]
+          ) -> list[str]:
+    """The graph's forward as the body of a plain function: no `self`, no frees."""
+    code = gm.code.strip("\n").splitlines()
+    start = next(i for i, ln in enumerate(code) if ln.startswith("def forward"))
+    out = []
+    for ln in code[start + 1:]:
+        if not ln.strip():
+            continue
+        ln = _FREES.sub("", ln.rstrip())
+        for target, name in sorted(consts.items(), key=lambda kv: -len(kv[0])):
+            ln = ln.replace(f"self.{target}", name)
+        for old, new in rename.items():
+            if old != new:
+                ln = re.sub(rf"\b{re.escape(old)}\b", new, ln)
+        out.append(ln)
+    return out
+
+
+def _imports(gm: torch.fx.GraphModule) -> set[str]:
+    """`import operator` / `import math` where FX writes `operator.mul`, `math.sqrt`, ..."""
+    code = gm.code
+    return {f"import {m}" for m in ("operator", "math") if re.search(rf"\b{m}\.", code)}
+
+
+def _outputs(result: Result) -> list[torch.Tensor]:
+    values = result.model.values
+    return [values[o] for o in result.candidate.outputs
+            if isinstance(values.get(o), torch.Tensor) and values[o].is_floating_point()]
+
+
+class _Float(float):
+    """A float that prints as its shortest decimal that reads back to the same value in the
+    tensor's dtype (float32's 0.4683 rather than 0.46829998493194580)."""
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+_STRUCT = {torch.float32: "f", torch.float16: "e"}
+
+
+def _short(v: Any, dtype: torch.dtype) -> Any:
+    code = _STRUCT.get(dtype)
+    if code is None or not isinstance(v, float) or v != v or v in (float("inf"), float("-inf")):
+        return v
+    for digits in range(1, 18):
+        text = f"{v:.{digits}g}"
+        if struct.unpack(code, struct.pack(code, float(text)))[0] == v:
+            out = _Float(v)
+            out.text = text if any(c in text for c in ".en") else text + ".0"
+            return out
+    return v
+
+
+def _nested(flat: list[Any], shape: list[int]) -> str:
+    if len(shape) == 1:
+        return "[" + ", ".join(map(repr, flat)) + "]"
+    step = len(flat) // shape[0] if shape[0] else 0
+    return "[" + ", ".join(_nested(flat[i * step:(i + 1) * step], shape[1:])
+                           for i in range(shape[0])) + "]"
+
+
+def _tensor(t: torch.Tensor, raw: bytearray, bin_name: str, zero: bool) -> str:
+    """A tensor as an expression: inline when small, else a slice of the raw file."""
+    dtype, shape = str(t.dtype), list(t.shape)
+    if zero:
+        expr = f"torch.zeros({shape}, dtype={dtype})"
+    elif t.numel() <= INLINE_NUMEL and not t.is_complex():
+        flat = [_short(v, t.dtype) for v in t.detach().cpu().contiguous().reshape(-1).tolist()]
+        literal = checker.list_literal(flat).replace("\n            ", "\n    ")
+        reshape = "" if len(shape) == 1 else f".reshape({shape})"
+        if len(shape) > 1 and t.numel() <= 8:   # [[0.4683]] reads better than a reshape
+            literal, reshape = _nested(flat, shape), ""
+        # torch.tensor's own dtype for Python floats, ints and bools needs no dtype=
+        default = t.dtype in (torch.float32, torch.int64, torch.bool) and t.numel() > 0
+        kw = "" if default else f", dtype={dtype}"
+        expr = (f"torch.tensor({literal}{kw}){reshape}" if shape
+                else f"torch.tensor({flat[0]!r}{kw})")
+    else:
+        data = tensor_bytes(t)
+        start = len(raw)
+        raw.extend(data)
+        expr = (f"torch.frombuffer(bytearray(raw[{start}:{start + len(data)}]), "
+                f"dtype={dtype}).reshape({shape})" if data
+                else f"torch.empty({shape}, dtype={dtype})")
+    if not t.is_contiguous() and not zero:
+        expr = f"torch.empty_strided({shape}, {list(t.stride())}, dtype={dtype}).copy_({expr})"
+    if t.requires_grad:
+        expr += ".requires_grad_()"
+    if t.device.type != "cpu":
+        expr += f".to({str(t.device)!r})"
+    return expr

@@ -156,11 +156,17 @@ class Shrinker(Generic[T]):
 
     def is_one_minimal(self, items_of: Callable[[T], Sequence[Any]],
                        without: Callable[[T, Sequence[Any]], T | None]) -> bool:
-        """No single item can be deleted from the current value (queries, never accepts)."""
+        """No single item can be deleted from the current value (queries, never accepts);
+        False when a cap on queries leaves one of them unasked (not known to be minimal)."""
         base = self.current
         for item in items_of(base):
             cand = without(base, [item])
-            if cand is not None and self.query(cand):
+            if cand is None:
+                continue
+            if self.key(cand) not in self.seen and self.max_calls is not None \
+                    and self.calls >= self.max_calls:
+                return False
+            if self.query(cand):
                 return False
         return True
 

@@ -3,7 +3,8 @@
     compdiag-report-RUN/report.md     the top diagnoses in markdown, and what the archive holds
     compdiag-report-RUN/report.json   explain's JSON document
     compdiag-report-RUN/env.json      machine (torch's collect_env), the run's versions, config
-    compdiag-report-RUN/repro.py      the minified repro (+ repro_inputs/), when the run failed
+    compdiag-report-RUN/repro.py      the minified repro (+ repro.bin), when the run failed;
+                   .../repro_check.py  its full check (+ repro_check_inputs/)
     compdiag-report-RUN/compiles/ID/  graphs and output code of the diagnosed compile ids only
     compdiag-report-RUN/torch_trace.log   the run's records as a TORCH_TRACE log (tlparse)
 
@@ -234,18 +235,33 @@ def _minify(store: Path, run_id: int, rel: Callable[[str], str], timeout: float
 
 
 def _given_repro(path: Path, rel: Callable[[str], str]) -> list[Member]:
-    """A repro the user already has (`--repro FILE`), with its `<stem>_inputs/` folder."""
+    """A repro the user already has (`--repro FILE`), with what `compdiag minify` writes
+    beside it: `<stem>.bin`, `<stem>_check.py` and the `<stem>_inputs/` or
+    `<stem>_check_inputs/` folders."""
     if not path.is_file():
         raise ReportError(f"{path}: no such repro file")
     members = [Member("repro.py", rel(path.read_text(errors="replace")).encode(),
                       f"the repro given with --repro ({rel(str(path))})")]
-    inputs = path.parent / f"{path.stem}_inputs"
-    if inputs.is_dir():
-        for f in sorted(inputs.rglob("*")):
-            if f.is_file():
-                members.append(Member(f"{path.stem}_inputs/{f.relative_to(inputs)}",
-                                      f.read_bytes(), "an input of the repro (raw bytes)"))
+    raw = path.with_suffix(".bin")
+    if raw.is_file():
+        members.append(Member("repro.bin", raw.read_bytes(), "the repro's inputs (raw bytes)"))
+    check = path.with_name(f"{path.stem}_check.py")
+    if check.is_file():
+        members.append(Member("repro_check.py", rel(check.read_text(errors="replace")).encode(),
+                              _CHECK_NOTE))
+    for folder in (f"{path.stem}_inputs", f"{path.stem}_check_inputs"):
+        inputs = path.parent / folder
+        if inputs.is_dir():
+            for f in sorted(inputs.rglob("*")):
+                if f.is_file():
+                    members.append(Member(f"{folder.replace(path.stem, 'repro', 1)}/"
+                                          f"{f.relative_to(inputs)}", f.read_bytes(),
+                                          "an input of the repro (raw bytes)"))
     return members
+
+
+_CHECK_NOTE = ("the repro's full check: `python repro_check.py` exits 1 while the bug is "
+               "present, 0 once fixed, 2 when it fails differently, 3 when eager fails")
 
 
 def _folder_members(root: Path, rel: Callable[[str], str]) -> list[Member]:
@@ -256,6 +272,7 @@ def _folder_members(root: Path, rel: Callable[[str], str]) -> list[Member]:
         name = f.relative_to(root).as_posix()
         if f.suffix == ".py":
             out.append(Member(name, rel(f.read_text(errors="replace")).encode(),
+                              _CHECK_NOTE if f.name == "repro_check.py" else
                               "the minified repro: `python repro.py` (torch only)"))
         else:
             out.append(Member(name, f.read_bytes(), "an input of the repro (raw bytes)"))

@@ -8,6 +8,7 @@ from typing import Any
 
 
 def minify_document(result: Any, repro: Path) -> dict[str, Any]:
+    from compdiag.minify.checker import checker_path
     from compdiag.store.schema import SCHEMA_VERSION
 
     doc = result.problem.doc
@@ -29,7 +30,16 @@ def minify_document(result: Any, repro: Path) -> dict[str, Any]:
         "config": result.built.config,
         "wall_s": round(result.wall_s, 2),
         "repro": str(repro),
+        "repro_check": str(checker_path(repro)),
+        "repro_lines": _lines(repro),
     }
+
+
+def _lines(path: Path) -> int | None:
+    try:
+        return len(path.read_text().splitlines())
+    except OSError:
+        return None
 
 
 class ProgressView:
@@ -60,10 +70,12 @@ class ProgressView:
 
 
 def print_minify(result: Any, repro: Path, console: Any) -> None:
+    from compdiag.minify.checker import checker_path
+
     doc = result.problem.doc
     console.print(f"[bold]compdiag minify[/]: {doc['kind']} ({doc.get('stage')}) in graph "
                   f"{result.problem.compile_id} of run {result.problem.run_id}: "
-                  f"{doc.get('exc_type')}: {doc.get('message', '')[:160]}")
+                  f"{doc.get('exc_type')}: {(doc.get('message') or '').split(chr(10))[0][:160]}")
     mark = "[green]1-minimal[/]" if result.one_minimal else "[yellow]not verified 1-minimal[/]"
     console.print(f"  {result.initial_nodes} → {len(result.candidate.kept)} nodes, "
                   f"{len(result.built.input_names)} inputs, {len(result.candidate.outputs)} "
@@ -72,5 +84,5 @@ def print_minify(result: Any, repro: Path, console: Any) -> None:
     if result.built.config:
         console.print("  config: " + ", ".join(f"{k}={v!r}"
                                                 for k, v in result.built.config.items()))
-    console.print(f"  repro: {repro}  (python {repro} exits 1 while the bug is present, "
-                  "0 once fixed)")
+    console.print(f"  repro: {repro}  (python {repro} fails while the bug is present, exits 0 "
+                  f"once fixed; {checker_path(repro).name}: the full check, exit 1/0/2/3)")

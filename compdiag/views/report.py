@@ -43,8 +43,9 @@ def report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: dict[str
         f = repro.get("failure") or {}
         ops = ", ".join(f"`{o}`" for o in repro.get("ops") or []) or "none"
         out += [f"`python repro.py` reproduces the {f.get('kind')} ({f.get('stage')}, "
-                f"{f.get('exc_type')}) with torch alone: it exits 1 while the bug is present "
-                "and 0 once it is fixed. "
+                f"{f.get('exc_type')}) with torch alone: it fails with torch's error while "
+                "the bug is present and exits 0 once it is fixed; `python repro_check.py` is "
+                "the full check (exit 1 bug present, 0 fixed, 2 fails differently). "
                 f"Ops left in the minimal graph: {ops}.", ""]
     else:
         out += [repro_note or "No repro: the run has no failure to minify.", ""]
