@@ -2,11 +2,11 @@
 import torch
 
 
-def scale(x):  # <- diagnosis
+def scale(x):
     return x * 2 + 1
 
 
 f = torch.compile(scale, backend="eager")
 f(torch.randn(8))
-f(torch.randn(8, dtype=torch.float64))
+f(torch.randn(8, dtype=torch.float64))  # <- diagnosis
 print("ok")

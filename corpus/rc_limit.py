@@ -2,11 +2,11 @@
 import torch
 
 
-def pool(x):  # <- diagnosis
+def pool(x):
     return x.mean(dim=0) + 1
 
 
 f = torch.compile(pool, backend="eager", dynamic=False)
 for length in range(1, 13):
-    f(torch.randn(length, 4))
+    f(torch.randn(length, 4))  # <- diagnosis
 print("ok")

@@ -3,10 +3,10 @@ import torch
 
 
 def total(xs):
-    return sum(xs)  # <- diagnosis
+    return sum(xs)
 
 
 f = torch.compile(total, backend="eager")
 f([torch.randn(4)] * 2)
-f([torch.randn(4)] * 3)
+f([torch.randn(4)] * 3)  # <- diagnosis
 print("ok")

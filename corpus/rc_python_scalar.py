@@ -3,10 +3,10 @@ import torch
 
 
 def shift(x, n):
-    return x + n  # <- diagnosis
+    return x + n
 
 
 f = torch.compile(shift, backend="eager")
 for n in (1, 2, 3):
-    f(torch.randn(8), n)
+    f(torch.randn(8), n)  # <- diagnosis
 print("ok")

@@ -2,11 +2,11 @@
 import torch
 
 
-def add_one(x):  # <- diagnosis
+def add_one(x):
     return x + 1
 
 
 f = torch.compile(add_one, backend="eager", dynamic=False)
 f(torch.randn(4, 6))
-f(torch.randn(6, 4).t())
+f(torch.randn(6, 4).t())  # <- diagnosis
 print("ok")

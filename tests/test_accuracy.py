@@ -56,6 +56,33 @@ def test_shape_dtype_and_integer_mismatches():
     assert not compare_output("o", i, i + 1, i, Tolerance()).ok
 
 
+def test_verdicts_against_float64():
+    """torchbench's RMSE rule, per verdict: compiled far and eager near fp64 is a miscompile;
+    both far (eager beyond the tolerance) is ill-conditioning, whatever same() says."""
+    torch.manual_seed(0)
+    exact = torch.randn(4096, dtype=torch.float64)
+    eager = exact.float()
+    miscompiled = compare_output("o", eager, eager + 1e-2, exact, Tolerance())
+    assert not miscompiled.ok and miscompiled.detail["verdict"] == "miscompile"
+    assert miscompiled.detail["fp64"]["compiled_rel"] > 1e3 * miscompiled.detail["fp64"][
+        "eager_rel"]
+    noisy = (exact + 1e-2 * torch.randn(4096, dtype=torch.float64)).float()
+    other = (exact + 1e-2 * torch.randn(4096, dtype=torch.float64)).float()
+    ill = compare_output("o", noisy, other, exact, Tolerance())
+    assert ill.detail["verdict"] == "ill_conditioned" and ill.detail["amplification"] > 1e4
+    dtype = compare_output("o", torch.ones(3, dtype=torch.int8), torch.ones(3, dtype=torch.int64),
+                           None, Tolerance())
+    assert dtype.detail["verdict"] == "dtype_promotion" and dtype.detail["values_equal"]
+    assert (dtype.detail["eager_dtype"], dtype.detail["compiled_dtype"]) == ("torch.int8",
+                                                                             "torch.int64")
+    x = torch.full((4,), 300.0, dtype=torch.float16)
+    nonfinite = compare_output("o", x * x / x, (x.float() * x.float() / x.float()).half(),
+                               x.double(), Tolerance())
+    assert nonfinite.detail["verdict"] == "inf_nan"
+    assert nonfinite.detail["matches_fp64"] == "compiled"
+    assert "verdict" not in compare_output("o", eager, eager.clone(), exact, Tolerance()).detail
+
+
 def test_user_tolerances_widen_the_check():
     ref = torch.ones(10)
     assert not compare_output("o", ref, ref + 1e-3, ref.double(), Tolerance()).ok

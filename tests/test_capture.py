@@ -172,8 +172,13 @@ def test_stage_times_and_reader_api(scenario: Proc, session: Session) -> None:
         for kind in ("dynamo_start", "compilation_metrics", "dynamo_output_graph",
                      "inductor_output_code", "artifact:dynamo_graph_break_reason",
                      "compdiag:bytecode_original", "compdiag:bytecode_transformed",
-                     "compdiag:transformed_source"):
+                     "compdiag:transformed_source", "compdiag:call_stack"):
             assert kinds.get(kind, 0) >= 1, (kind, sorted(kinds))
+        # The live stack at each compile's start holds the user's call torch's own
+        # dynamo_start stack lacks: its innermost frame is the script's, not the def.
+        calls = r.call_stacks(scenario.run_id)
+        assert calls and all(c["frames"] for c in calls.values())
+        assert all(c["frames"][-1]["filename"].endswith(".py") for c in calls.values())
         # One dynamo_start per compile; a restart attempt (0/0_1) reuses its first try's.
         first_tries = {c["compile_id"].split("_")[0] for c in doc["compiles"]}
         assert kinds["dynamo_start"] == len(first_tries)

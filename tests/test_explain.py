@@ -477,6 +477,165 @@ def test_the_limit_is_the_guard_that_kept_failing(tmp_path):
     assert not other["details"]["limit_hit"] and other["reason"] == "guard not xs failed"
 
 
+# -- the line that caused it (issue 16, class 3) ----------------------------------------------
+def _start(s: Store, cid: str, frames: list[tuple[int, str]], co_name: str = "f",
+           lineno: int = 3) -> None:
+    """dynamo_start as torch 2.13 writes it (its stack lacks the innermost caller)."""
+    s.ing.record({**_ids(cid), "str": [str(s.user), 1]}, None)
+    stack = [{"line": ln, "name": name, "filename": 1} for ln, name in frames]
+    s.ing.record({**_ids(cid), "dynamo_start": {"stack": stack + [
+        {"line": lineno, "name": co_name, "filename": 1}]}}, None)
+
+
+def _call(s: Store, cid: str, lines: list[int], objects: dict | None = None) -> None:
+    """capture's call_stack record: the live stack's user frames at dynamo_start."""
+    s.ing.event("call_stack", cid, {}, payload=json.dumps({
+        "frames": [{"filename": str(s.user), "lineno": ln, "name": "g"} for ln in lines],
+        "objects": objects or {}}))
+
+
+def test_a_recompile_points_at_the_call_that_triggered_it(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    _call(s, "0/0", [40, 30, 20])
+    s.compile("0/1", recompile_reason="0/0: n == 1                # return x + n  "
+                                      f"# {s.user}:4 in f")
+    _call(s, "0/1", [40, 30, 21])
+    (d,) = s.explain()
+    assert d["user_frame"]["lineno"] == 21 and d["user_frame"]["line"] == "line_21 = 21"
+    assert d["details"]["def_line"]["lineno"] == 3
+    assert d["details"]["guard_line"]["lineno"] == 4
+    assert [c.rsplit(":", 1)[1] for c in d["details"]["call_stack"]] == ["40", "30", "21"]
+
+
+def test_without_capture_the_dynamo_start_stack_gives_the_caller(tmp_path):
+    """An imported log has only torch's stack: its innermost user frame above the function."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    _start(s, "0/0", [(50, "<module>")])
+    s.compile("0/1", recompile_reason="0/0: n == 1                # return x + n  "
+                                      f"# {s.user}:4 in f")
+    _start(s, "0/1", [(50, "<module>"), (44, "train")])
+    (d,) = s.explain()
+    assert d["user_frame"]["lineno"] == 44
+
+
+def _specialised(s: Store, cid: str, line: int, source: str = "L['x'].size()[0]") -> None:
+    s.ing.record({**_ids(cid), "str": [str(s.user), 1]}, None)
+    s.ing.record({**_ids(cid), "symbolic_shape_specialization": {
+        "symbol": "s77", "sources": [source], "value": "3", "reason":
+        "range_refined_to_singleton", "stack": [], "user_stack": [
+            {"line": line, "name": "f", "filename": 1, "loc": f"line_{line} = {line}"}]}}, None)
+
+
+def test_a_specialised_size_points_at_the_line_that_specialised_it(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("0/1", recompile_reason="0/0: tensor 'x' size mismatch at index 0. expected 2, "
+                                      "actual 3")
+    _specialised(s, "0/1", 7)
+    s.compile("0/2", recompile_reason="0/1: tensor 'x' size mismatch at index 0. expected 3, "
+                                      "actual 4")
+    _call(s, "0/2", [30])
+    (d,) = s.explain()
+    assert d["user_frame"]["lineno"] == 7 and "line 7 specialises it" in d["reason"]
+    assert d["details"]["specialized"]["reason"] == "range_refined_to_singleton"
+    assert "does not help" in d["fix"] and "mark_dynamic(x" not in d["fix"]
+
+
+def test_mark_dynamic_constraint_violation_points_at_the_specialising_line(tmp_path):
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    _specialised(s, "0/0", 9)
+    s.failure("0/0", stage="dynamo", exc_type="ConstraintViolationError",
+              message="Constraints violated (L['x'].size()[0])! For more information, run with "
+                      "TORCH_LOGS=\"+dynamic\".", filename=str(s.user), lineno=3)
+    (d,) = s.explain()
+    assert d["kind"] == "failure" and d["user_frame"]["lineno"] == 9
+    assert "maybe_mark_dynamic" in d["fix"] and "specialised it to the constant 3" in \
+        d["explanation"]
+
+
+def _method_recompile(tmp_path: Path, first_id: int, second_id: int) -> dict:
+    """forward() recompiled on self.scale, called first with one `self`, then another."""
+    tmp_path.mkdir(exist_ok=True)
+    s = Store(tmp_path)
+    for cid, line, obj in (("0/0", 20, first_id), ("0/1", 21, second_id)):
+        reason = (f"0/0: self.scale == 1.0  # y = x * self.scale  # {s.user}:5 in forward"
+                  if cid == "0/1" else None)
+        s.compile(cid, co_name="forward", **({"recompile_reason": reason} if reason else {}))
+        _call(s, cid, [line], {"self": ["__main__.Net", obj]})
+    (d,) = s.explain()
+    return d
+
+
+def test_two_instances_of_one_class_say_so_and_do_not_advise_mark_dynamic(tmp_path):
+    d = _method_recompile(tmp_path / "two", 1111, 2222)
+    assert d["reason"].startswith("another instance of Net") and d["details"]["instances"] == "Net"
+    assert d["user_frame"]["lineno"] == 21 and "mark_dynamic" not in d["fix"]
+    # The same instance whose attribute changed is a value recompile, as before.
+    e = _method_recompile(tmp_path / "one", 1111, 1111)
+    assert "instances" not in e["details"] and "torch.tensor" in e["fix"]
+
+
+# -- accuracy verdicts against float64 (issue 16, class 4) --------------------------------------
+@pytest.mark.parametrize("ok, detail, words", [
+    (True, {"verdict": "ill_conditioned", "amplification": 8.4e6, "dtype": "torch.float32",
+            "fp64": {"eager_rel": 1.0, "compiled_rel": 1.0}}, "ill-conditioned, not a compiler"),
+    (False, {"verdict": "dtype_promotion", "eager_dtype": "torch.int8",
+             "compiled_dtype": "torch.int64", "values_equal": True},
+     "torch.int8 in eager, torch.int64 compiled"),
+    (False, {"verdict": "inf_nan", "matches_fp64": "compiled", "nonfinite_positions": 40,
+             "dtype": "torch.float16"}, "only inf/nan positions differ"),
+])
+def test_a_negative_verdict_is_not_worded_as_a_compiler_difference(tmp_path, ok, detail, words):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.post_grad("0/0", "def forward(self, x):\n"
+                       f"    # File: {s.user}:12 in f, code: line_12 = 12\n"
+                       "    inverse: \"f32[4, 4]\" = torch.ops.aten.linalg_inv.default(x)\n"
+                       "    return (inverse,)\n")
+    # The checker found no user line for the op (its stack is torch's): the graph's node has one.
+    node = {"node": "inverse", "op": "inverse", "user_frame": {
+        "filename": "/usr/lib/python3.11/site-packages/torch/functional.py", "lineno": 3}}
+    s.accuracy("0/0", [("output 0", ok, 1.0, 1.0, detail)], node=node)
+    (d,) = [x for x in s.explain() if x["kind"] == "accuracy"]
+    assert words in d["reason"] and "differs from eager" not in d["reason"]
+    assert d["user_frame"]["lineno"] == 12
+    assert d["details"]["verdict"] == detail["verdict"]
+
+
+def test_a_miscompile_verdict_says_how_much_further_from_float64(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    node = {"node": "var", "op": "var", "user_frame": {"filename": str(s.user), "lineno": 9}}
+    s.accuracy("0/0", [("output 0", False, 3e-3, 3e-3, {
+        "verdict": "miscompile", "fp64": {"eager_rel": 2.8e-8, "compiled_rel": 1.2e-3}})],
+        node=node)
+    (d,) = s.explain()
+    assert "compiled output 0 differs from eager: compiled is 4.29e+04x further" in d["reason"]
+    assert d["user_frame"]["lineno"] == 9 and "compdiag bisect" in d["fix"]
+
+
+def test_other_guarded_values_that_changed_are_named_too(tmp_path):
+    """torch names the first guard that failed (grad_mode); the entries' guard trees show the
+    module's `training` flipped as well."""
+    def tree(training: str) -> str:
+        return ("TREE_GUARD_MANAGER:\n+- RootGuardManager\n"
+                "| +- GuardManager: source=L['fn']._modules['1'].training, accessed_by="
+                "DictGetItemGuardAccessor('training')\n"
+                f"| | +- ID_MATCH: L['fn']._modules['1'].training == {training}  # x  # a.py:3"
+                "\n")
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.record({**_ids("0/0"), "dynamo_cpp_guards_str": {}}, tree("True"))
+    s.compile("0/1", recompile_reason="0/0: GLOBAL_STATE changed: grad_mode ")
+    s.ing.record({**_ids("0/1"), "dynamo_cpp_guards_str": {}}, tree("False"))
+    (d,) = s.explain()
+    assert d["details"]["also_changed"] == ["L['fn']._modules['1'].training True -> False"]
+    assert "also changed: L['fn']._modules['1'].training True -> False" in d["reason"]
+
+
 # -- the exception that ended the program (program_exceptions), torch's message, cost ---------
 AOT_FILE = "/usr/lib/python3.11/site-packages/torch/_functorch/_aot_autograd/runtime_wrappers.py"
 BACKWARD_TWICE = ("Trying to backward through the graph a second time (or directly access saved "

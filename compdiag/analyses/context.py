@@ -80,6 +80,48 @@ class RunContext:
             return self._stacks[cid]
         return self._stacks.get((cid or "").split("_")[0], [])
 
+    @functools.cached_property
+    def _calls(self) -> dict[str, dict[str, Any]]:
+        return self.r.call_stacks(self.run_id)
+
+    def call(self, cid: str | None) -> dict[str, Any]:
+        """{frames, objects} of the user's call that started the compile (capture's
+        call_stacks), {} when the store has none (an imported log)."""
+        return self._calls.get(cid or "") or self._calls.get((cid or "").split("_")[0]) or {}
+
+    def call_chain(self, cid: str | None) -> list[UserFrame]:
+        """The user frames of the call that started the compile, outermost first: capture's
+        live stack, else torch's dynamo_start stack without the compiled function itself
+        (which lacks the innermost caller)."""
+        frames = self.call(cid).get("frames")
+        if not frames:
+            frames = self.start_stack(cid)[:-1]
+        return [self.frame(self.resolve(f.get("filename")), f.get("lineno"), f.get("line"))
+                for f in frames or [] if is_user_file(self.resolve(f.get("filename")))
+                and f.get("lineno")]
+
+    def def_frame(self, cid: str | None) -> UserFrame:
+        """The compiled function's `def` line, when it is the user's."""
+        row = self.code_row(cid)
+        if row and is_user_file(self.resolve(row.get("filename"))) and row.get("lineno"):
+            return self.frame(row["filename"], row["lineno"])
+        return UserFrame()
+
+    @functools.cached_property
+    def specializations(self) -> list[dict[str, Any]]:
+        """Symbols Dynamo specialised to a constant, each with the user line that did it."""
+        return self.r.shape_specializations(self.run_id)
+
+    def specialization(self, source: str, cids: Iterable[str | None]) -> dict[str, Any] | None:
+        """The first specialisation of `source` (L['x'].size()[0]) in one of these compiles
+        that names a user line."""
+        want = {c for c in cids if c} | {(c or "").split("_")[0] for c in cids if c}
+        for s in self.specializations:
+            if (s["compile_id"] in want and source in (s.get("sources") or [])
+                    and s.get("filename") and s.get("lineno")):
+                return s
+        return None
+
     def user_frame(self, *candidates: Iterable[Any] | Any | None,
                    cid: str | None = None) -> UserFrame:
         """The first user frame among the candidates (each a frame or a list searched from

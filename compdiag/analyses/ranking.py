@@ -21,6 +21,9 @@ that change the cost (ADJUST). The classes are ordered by what each costs a run:
   each time (a learning rate, a step counter): a whole compile every step, which costs more
   than any graph break; hence above graph breaks, whatever the break's hit count.
 - `graph_break`, `cudagraph`, `recompile` (a few recompiles): per event.
+- `numerics`: compiled and eager differ, but the float64 reference shows it is not the
+  compiler's (an ill-conditioned computation, eager's own overflow): worth knowing, below the
+  recompiles.
 - `global_setting`: one setting that speeds up every matmul of the program (TF32), above any
   count of missed fusions and the other perf hints.
 - `cache`: a compile-cache bypass: every warm start of the program pays a cold compile
@@ -58,6 +61,7 @@ COSTS: dict[str, Cost] = {
     "graph_break": Cost(300, per_event=10.0, cap=20),
     "cudagraph": Cost(250, per_event=1.0, cap=50),
     "recompile": Cost(200, per_event=20.0, cap=10),
+    "numerics": Cost(190),
     "global_setting": Cost(131),  # one setting (TF32) speeds up every matmul of the program
     "cache": Cost(120),
     "perf": Cost(110),

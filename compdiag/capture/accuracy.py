@@ -20,6 +20,7 @@ import torch.fx
 from torch.utils import _pytree as pytree
 
 from compdiag.formats.tolerances import default_tol, user_tol
+from compdiag.formats.user_code import frames_in, is_user_file
 
 
 @dataclass
@@ -72,6 +73,54 @@ def _leaves(value: Any) -> list[Any]:
     return pytree.tree_leaves(value)
 
 
+# -- verdicts against the float64 reference (torchbench's same(): the RMSE of each side against
+# fp64) -----------------------------------------------------------------------------------------
+# Eager and compiled both further from fp64 than the tolerance, compiled within this factor of
+# eager's error: the computation amplifies rounding (ill-conditioned), whichever order the
+# arithmetic runs in; the compiler is allowed to reorder it.
+ILL_CONDITIONED_RATIO = 10.0
+VERDICTS = ("miscompile", "ill_conditioned", "dtype_promotion", "inf_nan",
+            "compiled_more_accurate")
+
+
+def fp64_errors(ref: torch.Tensor, res: torch.Tensor, ref64: Any) -> dict[str, float] | None:
+    """RMSE of eager and of compiled against the float64 reference (torch's own `rmse`), on the
+    positions all three hold finite values, absolute and relative to the reference's RMS."""
+    from torch._dynamo.utils import rmse
+
+    if not isinstance(ref64, torch.Tensor) or ref64.shape != res.shape or \
+            not (ref64.is_floating_point() and ref64.dtype == torch.float64):
+        return None
+    f64, r64, c64 = ref64.detach().double(), ref.detach().double(), res.detach().double()
+    mask = torch.isfinite(f64) & torch.isfinite(r64) & torch.isfinite(c64)
+    if not bool(mask.any()):
+        return None
+    f, r, c = f64[mask], r64[mask], c64[mask]
+    scale = float(torch.sqrt(torch.mean(f * f))) or 1e-300
+    e, k = float(rmse(f, r)), float(rmse(f, c))
+    return {"eager_rmse": e, "compiled_rmse": k, "scale": scale, "eager_rel": e / scale,
+            "compiled_rel": k / scale}
+
+
+def numeric_verdict(ok: bool, close: bool, errs: dict[str, float] | None, tol: float,
+                    dtype: torch.dtype) -> dict[str, Any]:
+    """What a numeric difference between eager and compiled is, judged against fp64."""
+    if close or errs is None:
+        return {}  # no float64 reference to judge by: the difference is all there is
+    e, k = errs["eager_rel"], errs["compiled_rel"]
+    out: dict[str, Any] = {"fp64": {key: float(f"{v:.4g}") for key, v in errs.items()}}
+    if e > tol and k <= ILL_CONDITIONED_RATIO * e:
+        eps = torch.finfo(dtype).eps if dtype.is_floating_point else 0.0
+        out["verdict"] = "ill_conditioned"
+        if eps:
+            out["amplification"] = float(f"{e / eps:.3g}")
+    elif not ok:
+        out["verdict"] = "miscompile"
+    elif k < e:
+        out["verdict"] = "compiled_more_accurate"
+    return out
+
+
 def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) -> OutputCheck:
     """One output: eager `ref` vs compiled `res`, judged with the fp64 reference."""
     from torch._dynamo.utils import same
@@ -85,7 +134,17 @@ def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) ->
         detail["reason"] = f"shape mismatch: eager {list(ref.shape)} vs compiled {list(res.shape)}"
         return OutputCheck(name, False, None, None, detail)
     if ref.dtype != res.dtype:
-        detail["reason"] = f"dtype mismatch: eager {ref.dtype} vs compiled {res.dtype}"
+        detail.update(reason=f"dtype mismatch: eager {ref.dtype} vs compiled {res.dtype}",
+                      verdict="dtype_promotion", eager_dtype=str(ref.dtype),
+                      compiled_dtype=str(res.dtype))
+        try:
+            wide = torch.promote_types(ref.dtype, res.dtype)
+            detail["values_equal"] = bool(torch.allclose(
+                ref.detach().to(wide), res.detach().to(wide), equal_nan=True,
+                rtol=tol.tol_for(ref.dtype), atol=tol.tol_for(ref.dtype))) \
+                if wide.is_floating_point else bool(torch.equal(ref.to(wide), res.to(wide)))
+        except Exception:  # noqa: BLE001 - the verdict stands without it
+            pass
         return OutputCheck(name, False, None, None, detail)
     r, c = ref.detach(), res.detach()
     if not r.is_floating_point() and not r.is_complex():
@@ -110,18 +169,40 @@ def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) ->
     if tol.rtol is not None or tol.atol is not None:
         ok = ok or bool(torch.allclose(c64, r64, rtol=tol.rtol or 0.0, atol=tol.atol or 0.0,
                                        equal_nan=True))
+    close = bool(torch.allclose(r64[finite], c64[finite], rtol=t, atol=t)) \
+        if bool(finite.any()) else True
+    errs = fp64_errors(r, c, ref64)
     if nan_mismatch or inf_mismatch:
         ok = False
         which = "NaN" if nan_mismatch else "Inf"
         detail["reason"] = f"{which} pattern differs between eager and compiled"
+        detail["nonfinite_positions"] = int(((torch.isnan(r64) != torch.isnan(c64)) |
+                                             (torch.isinf(r64) != torch.isinf(c64))).sum())
         if isinstance(ref64, torch.Tensor):
             f64 = torch.isfinite(ref64.double())
+            detail["fp64_nonfinite"] = int((~f64).sum())
             if bool((f64 & torch.isfinite(c64)).all()) and not bool(torch.isfinite(r64).all()):
                 detail["reason"] += (f" (eager overflows in {res.dtype}; compiled stays finite "
                                      "like the float64 reference)")
-    elif not ok:
-        detail["reason"] = (f"max abs error {max_abs:.3g}, max rel error {max_rel:.3g} "
-                            f"beyond tolerance {t:g} (torch._dynamo.utils.same rules)")
+                detail["matches_fp64"] = "compiled"
+            elif bool((f64 & torch.isfinite(r64)).all()) and \
+                    not bool(torch.isfinite(c64).all()):
+                detail["matches_fp64"] = "eager"
+            elif bool(((~f64) == ~torch.isfinite(c64)).all()):
+                detail["matches_fp64"] = "compiled"
+            elif bool(((~f64) == ~torch.isfinite(r64)).all()):
+                detail["matches_fp64"] = "eager"
+        if close:
+            detail["verdict"] = "inf_nan"
+        else:
+            detail.update(numeric_verdict(False, False, errs, t, res.dtype))
+    else:
+        if not ok:
+            detail["reason"] = (f"max abs error {max_abs:.3g}, max rel error {max_rel:.3g} "
+                                f"beyond tolerance {t:g} (torch._dynamo.utils.same rules)")
+        detail.update(numeric_verdict(ok, close, errs, t, res.dtype))
+    if detail.get("verdict") is None:
+        detail.pop("verdict", None)
     return OutputCheck(name, ok, _finite(max_abs), _finite(max_rel), detail)
 
 
@@ -214,16 +295,78 @@ def _computational(gm: torch.fx.GraphModule) -> list[torch.fx.Node]:
 
 
 def user_line(node: torch.fx.Node) -> dict[str, Any] | None:
-    trace = node.meta.get("stack_trace") or ""
-    frames = [ln.strip() for ln in trace.strip().splitlines()]
-    for i in range(len(frames) - 1, -1, -1):
-        if frames[i].startswith("File "):
-            parts = frames[i].split(",")
-            filename = parts[0][len("File "):].strip().strip('"')
-            lineno = int(parts[1].split()[-1]) if len(parts) > 1 else None
-            code = frames[i + 1] if i + 1 < len(frames) else None
-            return {"filename": filename, "lineno": lineno, "line": code}
-    return None
+    """The innermost user frame of the node's stack trace (an op inside torch.distributions
+    or nn.functional is reached from the user's line), else its innermost frame."""
+    frames = frames_in(node.meta.get("stack_trace") or "")
+    mine = [f for f in frames if is_user_file(f["filename"])]
+    f = (mine or frames or [None])[-1]
+    if f is None:
+        return None
+    return {"filename": f["filename"], "lineno": f["lineno"], "line": f["line"]}
+
+
+def _op_name(node: torch.fx.Node) -> str:
+    return node.target if isinstance(node.target, str) else getattr(
+        node.target, "__name__", str(node.target))
+
+
+def _described(node: torch.fx.Node, **more: Any) -> dict[str, Any]:
+    return {"node": node.name, "op": str(_op_name(node)), "user_frame": user_line(node), **more}
+
+
+def output_node(gm: torch.fx.GraphModule, index: int) -> dict[str, Any] | None:
+    """The node computing output `index` (the last with a user line before it): where a
+    divergence shows when no prefix of the graph could be compared on its own."""
+    out = next((n for n in gm.graph.nodes if n.op == "output"), None)
+    if out is None:
+        return None
+    leaves = [a for a in pytree.tree_leaves(out.args) if isinstance(a, torch.fx.Node)]
+    node = leaves[index] if 0 <= index < len(leaves) else None
+    if node is None or user_line(node) is None:
+        nodes = [n for n in _computational(gm) if user_line(n)]
+        node = nodes[-1] if nodes else node
+    return _described(node, localised=False) if node is not None else None
+
+
+def localise_conditioning(gm: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor,
+                          tol: Tolerance) -> dict[str, Any] | None:
+    """The first node whose eager value is already beyond the tolerance from its float64
+    value: where the conditioning bites. Eager runs only (no compiles), log2(nodes) prefixes."""
+    nodes = _computational(gm)
+    if not nodes:
+        return None
+
+    def far(k: int) -> bool:
+        sub = _prefix_graph(gm, nodes[k])
+        with _preserved_state(gm):
+            lo = _eager(sub, args, rng)
+            hi = _eager(_gm64(sub), _to64(args), rng)
+        for a, b in zip(_leaves(lo), _leaves(hi)):
+            if isinstance(a, torch.Tensor) and a.is_floating_point():
+                errs = fp64_errors(a, a, b)
+                if errs and errs["eager_rel"] > tol.tol_for(a.dtype):
+                    return True
+        return False
+
+    found = first_true(len(nodes), far)
+    return None if found is None else _described(nodes[found[0]], localised=True, by="float64")
+
+
+def first_true(n: int, pred: Callable[[int], bool]) -> tuple[int, int] | None:
+    """The first prefix index where `pred` holds (it holds from there on), by binary search;
+    with the number of queries. None when it does not hold for the whole graph."""
+    lo, hi = 0, n - 1
+    if not pred(hi):
+        return None
+    queries = 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        queries += 1
+        if pred(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo, queries
 
 
 def localise(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[Any],
@@ -245,22 +388,31 @@ def localise(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[
         checks = compare_outputs(eager, res, eager, tol)
         return not all(c.ok for c in checks)
 
-    lo, hi = 0, len(nodes) - 1
-    if not diverges(hi):
-        return None
-    queries = 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        queries += 1
-        if diverges(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    node = nodes[lo]
-    target = node.target if isinstance(node.target, str) else getattr(
-        node.target, "__name__", str(node.target))
-    return {"node": node.name, "op": str(target), "user_frame": user_line(node),
-            "compiles": queries}
+    found = first_true(len(nodes), diverges)
+    return None if found is None else _described(nodes[found[0]], compiles=found[1])
+
+
+def point_at_an_op(check: GraphCheck, gm: torch.fx.GraphModule, args: list[Any],
+                   rng: torch.Tensor, tol: Tolerance) -> None:
+    """Every verdict names an op: an ill-conditioned output the op where eager leaves float64,
+    anything else the node computing the output when localisation found none."""
+    noted = [(i, o) for i, o in enumerate(check.outputs) if not o.ok or o.detail.get("verdict")]
+    if not noted:
+        return
+    node = check.divergent_node if isinstance(check.divergent_node, dict) else None
+    i, o = noted[0]
+    if o.detail.get("verdict") == "ill_conditioned":
+        try:
+            node = localise_conditioning(gm, args, rng, tol) or node
+        except Exception:  # noqa: BLE001 - fail open: the output's node below
+            pass
+    if not node or not node.get("user_frame"):
+        fallback = output_node(gm, i)
+        if fallback is not None:
+            if node and node.get("error"):
+                fallback["error"] = node["error"]
+            node = fallback
+    check.divergent_node = node
 
 
 # -- the backend wrapper ------------------------------------------------------------------------
@@ -311,6 +463,8 @@ class AccuracyChecker:
                     except Exception as exc:  # noqa: BLE001
                         check.error = None
                         check.divergent_node = {"error": f"{type(exc).__name__}: {exc}"[:300]}
+                if checker.localise:
+                    point_at_an_op(check, gm, before, rng, checker.tol)
             except Exception as exc:  # noqa: BLE001 - a checker fault is not the user's
                 check = GraphCheck(cid, [], error=f"{type(exc).__name__}: {exc}"[:500])
             finally:

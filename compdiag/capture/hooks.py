@@ -102,6 +102,8 @@ class Capture:
                 capture.guarded("trace record", capture.ing.record, md,
                                 payload if isinstance(payload, str) or payload is None
                                 else str(payload))
+                if "dynamo_start" in md:
+                    capture.guarded("call stack", capture._on_dynamo_start, md)
 
         trace_log = logging.getLogger("torch.__trace")
         self._trace_handler = TraceHandler(level=logging.DEBUG)
@@ -109,6 +111,14 @@ class Capture:
         trace_log.setLevel(logging.DEBUG)
         trace_log.propagate = False
         self._keep_trace_enabled()
+
+    def _on_dynamo_start(self, md: dict[str, Any]) -> None:
+        from compdiag.capture.call_sites import call_record
+        from compdiag.ingest.parsers import compile_id_of
+
+        call = call_record()
+        if call is not None:
+            self.ing.event("call_stack", compile_id_of(md), {}, payload=json.dumps(call))
 
     def _keep_trace_enabled(self) -> None:
         """torch re-initialises its loggers on set_logs(); re-apply our levels afterwards."""

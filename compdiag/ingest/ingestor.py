@@ -122,6 +122,10 @@ class Ingestor:
         if kind == "perf_hints" and payload and payload.strip():
             hint = P.perf_hint(payload)
             self.w.insert("perf_hints", run_id=self.run_id, compile_id=compile_id, **hint)
+        elif kind == "call_stack" and payload and compile_id:
+            call = P.call_stack(payload)
+            if call is not None:
+                self.w.upsert("call_stacks", run_id=self.run_id, compile_id=compile_id, **call)
         elif kind == "program_exception" and payload:
             try:
                 exc = json.loads(payload)
@@ -207,6 +211,21 @@ class Ingestor:
                                    "line": f["line"] or None, "name": f["name"]}
                                   for f in frames])
         self._write_compile(row)
+
+    def _on_symbolic_shape_specialization(self, value: Any, cid: str | None,
+                                          payload: str | None, md: dict) -> None:
+        if not isinstance(value, dict):
+            return
+        frames = [self._frame(f) for f in value.get("user_stack") or [] if isinstance(f, dict)]
+        user = next((f for f in reversed(frames) if is_user_file(f["filename"])), None) or {}
+        sources = value.get("sources")
+        self.w.insert("shape_specializations", run_id=self.run_id, compile_id=cid, seq=self.seq,
+                      symbol=str(value.get("symbol")) if value.get("symbol") else None,
+                      sources=[str(x) for x in sources] if isinstance(sources, list) else [],
+                      value=None if value.get("value") is None else str(value["value"]),
+                      reason=value.get("reason"), filename=user.get("filename"),
+                      lineno=user.get("lineno"), line=user.get("line") or None,
+                      user_stack=frames)
 
     def _on_compilation_metrics(self, value: Any, cid: str | None, payload: str | None,
                                 md: dict) -> None:

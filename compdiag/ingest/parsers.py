@@ -751,6 +751,24 @@ def perf_hint(message: str) -> dict[str, Any]:
             "fallback_op": fb.group(1) if fb else None}
 
 
+def call_stack(payload: str) -> dict[str, Any] | None:
+    """capture's call_stack record (JSON: frames, objects) as call_stacks columns; None for a
+    payload that is not one."""
+    try:
+        doc = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(doc, dict) or not isinstance(doc.get("frames"), list):
+        return None
+    frames = [{"filename": f.get("filename"), "lineno": f.get("lineno"),
+               "line": f.get("line"), "name": f.get("name")}
+              for f in doc["frames"] if isinstance(f, dict)]
+    objects = doc.get("objects") if isinstance(doc.get("objects"), dict) else {}
+    return {"frames": frames, "objects": {
+        str(k): v for k, v in objects.items()
+        if isinstance(v, list) and len(v) == 2 and isinstance(v[1], int)}}
+
+
 _SCHED_NODE = re.compile(r"^\s*\w*SchedulerNode\(name='(?P<name>[\w]+)'\)")
 _ORIGINS = re.compile(r"origins=OrderedSet\(\[(?P<names>[^\]]*)\]\)")
 _QUOTED_FRAME = re.compile(r"File \"(?P<file>.+?)\", line (?P<line>\d+), in (?P<fn>[^'\"]+)")

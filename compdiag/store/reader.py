@@ -17,7 +17,7 @@ from compdiag.store.schema import StoreError, connect
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
                  "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
-                 "args"}
+                 "sources", "objects", "args"}
 
 
 class Reader:
@@ -297,6 +297,22 @@ class Reader:
                 self._rows("SELECT compile_id, frames FROM compile_stacks WHERE run_id = ?",
                            (run_id,))}
 
+    def call_stacks(self, run_id: int) -> dict[str, dict[str, Any]]:
+        """compile id -> {frames, objects}: the user's call that started it (none in a
+        store an older compdiag wrote)."""
+        if not self._has_table("call_stacks"):
+            return {}
+        return {r.pop("compile_id"): r for r in self._rows(
+            "SELECT compile_id, frames, objects FROM call_stacks WHERE run_id = ?",
+            (run_id,))}
+
+    def shape_specializations(self, run_id: int) -> list[dict[str, Any]]:
+        """Symbols Dynamo specialised to a constant, in order of arrival."""
+        if not self._has_table("shape_specializations"):
+            return []
+        return self._rows("SELECT * FROM shape_specializations WHERE run_id = ? ORDER BY seq",
+                          (run_id,))
+
     def _of_last_record(self, table: str, cols: str, run_id: int, compile_id: str | None,
                         where: str = "", params: tuple = ()) -> list[dict[str, Any]]:
         """Rows derived from the compile's last record of their kind (`seq`): a compile may
@@ -311,6 +327,11 @@ class Reader:
         rows = self._of_last_record("guard_values", "value", run_id, compile_id,
                                     " AND guarded = ?", (guarded,))
         return rows[0]["value"] if rows else None
+
+    def guard_values(self, run_id: int, compile_id: str) -> dict[str, str | None]:
+        """Every `guarded == V` of the compile's last guard tree: guarded -> V."""
+        return {r["guarded"]: r["value"] for r in self._of_last_record(
+            "guard_values", "guarded, value", run_id, compile_id)}
 
     def graph_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
         """The nodes of the compile's last post-grad graph, in graph order."""

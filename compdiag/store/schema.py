@@ -352,6 +352,33 @@ CREATE TABLE IF NOT EXISTS perf_reports (
     created_at REAL NOT NULL,
     document   TEXT NOT NULL           -- `compdiag perf --json`, verbatim
 );
+-- The call that started each compile, as capture saw the live Python stack at dynamo_start
+-- (torch's own dynamo_start stack drops the caller's frame and compile_wrapper): the user
+-- frames, outermost first, and the compiled frame's object arguments (a method's `self`, a
+-- module passed in: {name: [class, id]}, to tell two instances of one class apart).
+CREATE TABLE IF NOT EXISTS call_stacks (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT NOT NULL,
+    frames     TEXT NOT NULL DEFAULT '[]',
+    objects    TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (run_id, compile_id)
+);
+-- A symbol Dynamo specialised to a constant (symbolic_shape_specialization): the sources it
+-- stood for (L['x'].size()[0]), the value, torch's reason and the user line that did it.
+CREATE TABLE IF NOT EXISTS shape_specializations (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    seq        INTEGER NOT NULL,
+    symbol     TEXT,
+    sources    TEXT NOT NULL DEFAULT '[]',
+    value      TEXT,
+    reason     TEXT,
+    filename   TEXT,
+    lineno     INTEGER,
+    line       TEXT,
+    user_stack TEXT NOT NULL DEFAULT '[]'
+
+);
 -- schema 3: the exception that ended the program (capture's compdiag:program_exception
 -- record), whether it came through compiled code or not.
 CREATE TABLE IF NOT EXISTS program_exceptions (
@@ -468,7 +495,7 @@ DERIVED_TABLES = (
     "recompile_events", "compile_stacks", "guard_values", "graph_nodes", "perf_hints",
     "injected_bugs", "fallback_calls", "sched_nodes",
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "torch_warnings",
-    "epilogue_misses", "program_exceptions",
+    "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "cache_key_components", "compile_stages", "compile_events", "guard_sources",
 )
 
@@ -479,6 +506,7 @@ REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard
                     "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls",
                     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits",
                     "torch_warnings", "epilogue_misses", "program_exceptions",
+                    "call_stacks", "shape_specializations",
                     "cache_events", "cache_key_components", "compile_stages", "compile_events",
                     "guard_sources")
 # Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).

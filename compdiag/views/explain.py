@@ -190,6 +190,13 @@ def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10) -> 
         if d["kind"] == "recompile" and details.get("values"):
             vals = ", ".join(str(v) for v in details["values"][:8])
             body.append(Text(f"guard {details.get('guard')}: values seen {vals}", style="dim"))
+        if d["kind"] == "recompile":
+            where = [f"{label} line {f['lineno']}" for label, f in (
+                ("def at", details.get("def_line") or {}),
+                ("guarded value read at", details.get("guard_line") or {}))
+                if f.get("lineno") and f.get("lineno") != uf.get("lineno")]
+            if where:
+                body.append(Text("; ".join(where), style="dim"))
         hints = [h for h in d.get("hints") or [] if "report an issue" not in h.lower()]
         for h in hints[:2]:
             body.append(Text(f"torch hint: {h}", style="dim"))

@@ -28,6 +28,8 @@ class AccuracyDetails(Details):
     injected_bugs: dict[str, Any] = field(default_factory=dict)
     divergent_node: dict[str, Any] | None = None
     eager_nondeterministic: bool = False
+    verdict: str | None = None  # miscompile | ill_conditioned | dtype_promotion | inf_nan
+    fp64: dict[str, Any] | None = None  # RMSE of eager and compiled against float64
 
 
 @dataclass(frozen=True)
@@ -60,15 +62,100 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     return measured(ctx) or injected(ctx)
 
 
+# -- verdicts against the float64 reference (capture/accuracy.py judges each output as
+# torchbench's same() does; these are the words for each) ----------------------------------------
+# Verdicts that say the compiler is not to blame: reported below the measured mismatches.
+NEGATIVE = ("ill_conditioned", "inf_nan_compiled_right", "compiled_more_accurate")
+# An ok row (same() passed) is still reported when its verdict explains a visible difference.
+REPORTED_WHEN_OK = ("ill_conditioned",)
+VERDICT_REASONS = {
+    "miscompile": "compiled {out} differs from eager: compiled is {ratio} further from "
+                  "the float64 reference than eager (relative RMSE {k} vs {e})",
+    "ill_conditioned": "ill-conditioned, not a compiler bug: eager's and compiled's {out} are "
+                       "both far from the float64 reference (relative RMSE eager {e}, compiled {k}; "
+                       "rounding error amplified ~{amp}x)",
+    "dtype_promotion": "dtype promotion differs: {out} is {eager_dtype} in eager, "
+                       "{compiled_dtype} compiled{values}",
+    "inf_nan": "only inf/nan positions differ in {out} ({n} positions; the finite values "
+               "agree){side}",
+}
+VERDICT_EXPLANATIONS = {
+    "miscompile": "Eager agrees with the float64 reference and the compiled graph does not: "
+                  "the difference is the compiler's",
+    "ill_conditioned": "The computation amplifies rounding error about {amp}x (an estimated "
+                       "condition number of at least {amp}: near-singular inputs or "
+                       "catastrophic cancellation), so any reordering of the arithmetic, which "
+                       "the compiler is allowed to do, changes the result by about that much; "
+                       "in {dtype} neither result is reliable, and the compiler is not to blame",
+    "dtype_promotion": "The compiled graph returns another dtype than eager for the same "
+                       "inputs: Inductor's type promotion for this op differs from eager's",
+    "inf_nan": "Eager and compiled agree wherever both are finite; they differ only in where "
+               "the result overflows or is undefined",
+}
+VERDICT_FIXES = {
+    "ill_conditioned": "Improve the conditioning, not the compiler: compute this step in "
+                       "float64 (`.double()`), use a stable formulation (torch.linalg.solve "
+                       "instead of multiplying by an inverse, torch.var instead of "
+                       "E[x^2]-E[x]^2, logsumexp instead of log(sum(exp))), or regularise "
+                       "near-singular inputs; compare results against a float64 reference, "
+                       "not against eager.",
+    "dtype_promotion": "Cast explicitly at that line (`.to({eager_dtype})`) so both agree; a "
+                       "compiled dtype that differs from eager's is an Inductor type-promotion "
+                       "bug worth reporting with a repro (`{minify}`).",
+    "inf_nan_compiled_right": "Eager overflows (or divides by zero) in {dtype} where the "
+                              "compiled code keeps higher-precision intermediates, like the "
+                              "float64 reference; compute in float32 to avoid the overflow, "
+                              "or set `torch._inductor.config.emulate_precision_casts = True` "
+                              "to make compiled round like eager.",
+    "inf_nan": "The compiled code overflows or produces NaN where eager does not: check the "
+               "op's inputs' range; {bisect} finds the pass responsible.",
+}
+
+
+def _ratio(e: float | None, k: float | None) -> str:
+    if not e:
+        return "much"
+    return f"{k / e:.3g}x" if k is not None else "much"
+
+
+def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, str]:
+    """The reason and explanation of one output's verdict (empty strings: no verdict)."""
+    f64 = detail.get("fp64") or {}
+    e, k = f64.get("eager_rel"), f64.get("compiled_rel")
+    side = {"compiled": "; compiled matches the float64 reference, eager does not",
+            "eager": "; eager matches the float64 reference, compiled does not"}.get(
+        detail.get("matches_fp64"), "")
+    values = {True: " (the values agree after casting)", False: " (the values differ too)"}.get(
+        detail.get("values_equal"), "")
+    fields = {"out": out, "e": _num(e), "k": _num(k), "ratio": _ratio(e, k),
+              "amp": _num(detail.get("amplification")), "n": detail.get("nonfinite_positions",
+                                                                         "some"),
+              "eager_dtype": detail.get("eager_dtype"), "values": values, "side": side,
+              "compiled_dtype": detail.get("compiled_dtype"), "dtype": detail.get("dtype")}
+    if verdict not in VERDICT_REASONS:
+        return "", ""
+    return (VERDICT_REASONS[verdict].format(**fields),
+            VERDICT_EXPLANATIONS[verdict].format(**fields))
+
+
+def _kind_of(verdict: str | None, detail: dict[str, Any]) -> str | None:
+    if verdict == "inf_nan" and detail.get("matches_fp64") == "compiled":
+        return "inf_nan_compiled_right"
+    return verdict
+
+
 def measured(ctx: Any) -> list[Diagnosis]:
-    """One diagnosis per compiled graph whose outputs differ from eager."""
+    """One diagnosis per compiled graph whose outputs differ from eager (or whose difference
+    the float64 reference shows to be ill-conditioning), worded by its verdict."""
     by_cid: dict[str | None, list[dict[str, Any]]] = {}
     for a in ctx.r.accuracy(ctx.run_id):
-        if not a.get("ok"):
+        detail = a.get("detail") if isinstance(a.get("detail"), dict) else {}
+        if not a.get("ok") or detail.get("verdict") in REPORTED_WHEN_OK:
             by_cid.setdefault(a.get("compile_id"), []).append(a)
     out = []
     for cid, rows in by_cid.items():
-        worst = max(rows, key=lambda a: float(a.get("max_rel") or 0))
+        bad = [r for r in rows if not r.get("ok")] or rows
+        worst = max(bad, key=lambda a: float(a.get("max_rel") or 0))
         detail = worst.get("detail") if isinstance(worst.get("detail"), dict) else {}
         node = next((r["detail"].get("divergent_node") for r in rows
                      if isinstance(r.get("detail"), dict) and r["detail"].get("divergent_node")),
@@ -76,31 +163,62 @@ def measured(ctx: Any) -> list[Diagnosis]:
         nondet = any(isinstance(r.get("detail"), dict) and r["detail"].get(
             "eager_nondeterministic") for r in rows)
         bugs = ctx.injected_bugs(cid)
-        reason = (f"compiled output {worst.get('output') or '?'} differs from eager: max abs "
-                  f"{_num(worst.get('max_abs'))}, max rel {_num(worst.get('max_rel'))}")
-        if detail.get("reason"):
-            reason += f" ({detail['reason']})"
+        verdict = detail.get("verdict")
+        name = worst.get("output") or "?"
+        reason, explanation = verdict_text(verdict, detail, name)
+        if not reason:
+            reason = (f"compiled output {name} differs from eager: max abs "
+                      f"{_num(worst.get('max_abs'))}, max rel {_num(worst.get('max_rel'))}")
+            if detail.get("reason"):
+                reason += f" ({detail['reason']})"
+            explanation = "The compiled graph computed different numbers than eager beyond " \
+                          "the tolerance"
         if node.get("node"):
             reason += f"; first divergent node {node['node']} ({node.get('op')})"
+            explanation += f", first at node {node['node']}"
+        explanation += "."
         nf = node.get("user_frame") if isinstance(node.get("user_frame"), dict) else None
-        explanation = ("The compiled graph computed different numbers than eager beyond the "
-                       "tolerance" + (f", first at node {node['node']}" if node.get("node")
-                                      else "") + ".")
         if nondet:
             explanation += (" Eager itself is non-deterministic on this graph, so part of the "
                             "difference may not be the compiler's.")
+        kind = _kind_of(verdict, detail)
+        fix = accuracy_fix(ctx.run_id, ctx.argv, bugs)
+        if kind in VERDICT_FIXES:
+            minify, bisect = commands(ctx.run_id, ctx.argv, "")
+            fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
+                                             dtype=detail.get("dtype"), minify=minify,
+                                             bisect=f"`{bisect}`")
+        cost = score("numerics") if kind in NEGATIVE else score(
+            KIND, float(worst.get("max_rel") or 0), *(("nondeterministic",) if nondet else ()))
+        frame = op_frame(ctx, cid, nf, node.get("op"))
         out.append(Diagnosis(
-            KIND, stage="accuracy", compile_id=cid, reason=reason,
-            user_frame=ctx.user_frame(nf, cid=cid), explanation=explanation,
-            fix=accuracy_fix(ctx.run_id, ctx.argv, bugs),
-            score=score(KIND, float(worst.get("max_rel") or 0),
-                        *(("nondeterministic",) if nondet else ())),
-            count=len(rows),
+            KIND, stage="accuracy", compile_id=cid, reason=reason, user_frame=frame,
+            explanation=explanation, fix=fix, score=cost, count=len(bad),
             details=AccuracyDetails(output=worst.get("output"), max_abs=worst.get("max_abs"),
                                     max_rel=worst.get("max_rel"), injected_bugs=bugs,
                                     divergent_node=node or None,
-                                    eager_nondeterministic=nondet)))
+                                    eager_nondeterministic=nondet, verdict=verdict,
+                                    fp64=detail.get("fp64"))))
     return out
+
+
+def op_frame(ctx: Any, cid: str | None, frame: dict[str, Any] | None, op: str | None) -> Any:
+    """The divergent op's user line; failing that, the post-grad graph's nodes of that op, or
+    its last node with a user line: an accuracy diagnosis never points at the `def` line."""
+    if frame and frame.get("filename"):
+        found = ctx.user_frame(frame, cid=None)
+        if found:
+            return found
+    nodes = ctx.r.graph_nodes(ctx.run_id, cid) if cid else []
+    lines = [n for n in nodes if n["filename"] and n["lineno"]]
+    mine = [n for n in lines if op and (n["op"] == op or (n["target"] or "").split(".")[
+        -2:-1] == [op])]
+    for cand in (mine, lines):
+        found = ctx.user_frame([{"filename": n["filename"], "lineno": n["lineno"],
+                                 "line": n["line"]} for n in cand], cid=None) if cand else None
+        if found:
+            return found
+    return ctx.user_frame(cid=cid)
 
 
 def injected(ctx: Any) -> list[Diagnosis]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from compdiag.analyses.context import is_recompile_limit
 from compdiag.analyses.diagnoses.graph_breaks import graph_break_fix
+from compdiag.analyses.diagnoses.recompiles import marked_dynamic_failure
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hookspecs import hookimpl
@@ -258,6 +259,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           message=f"{f.get('message') or ''}\n{tb[-4000:]}",
                           torch_message=whole)
         expl = stage_explanation(f["stage"], fatal)
+        marked = marked_dynamic_failure(ctx, f)
+        if marked is not None:  # the line that specialised a dimension marked dynamic
+            frame, more, fix = marked
+            expl = f"{expl} {more}"
         if gb and f.get("exc_type") == "Unsupported":
             more = P.parse_graph_break(tb)["explanation"] or gb_registry().get(gb, {}).get(
                 "Explanation")

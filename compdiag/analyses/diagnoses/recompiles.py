@@ -15,13 +15,15 @@ purpose (the dimension is dynamic from then on): information, not a problem."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from compdiag.analyses.diagnosis import Details, Diagnosis
+from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.ranking import score as cost
+from compdiag.formats.user_code import frames_in
+from compdiag.store.reader import compile_id_key
 
 KIND = "recompile"
 RESUME = "torch_dynamo_resume_in_"
@@ -29,6 +31,14 @@ RESUME = "torch_dynamo_resume_in_"
 
 @dataclass(frozen=True)
 class RecompileDetails(Details):
+    """`user_frame` is the call that triggered the recompile; `def_line` the compiled
+    function's def, `guard_line` the line reading the guarded value, `call_stack` the user
+    frames of the triggering call (outermost first, "file:line"); `specialized` the line that
+    made a dynamic size a constant; `instances` the class whose instances share the code;
+    `also_changed` the other guarded values that differ between the two entries (torch names
+    only the first guard that failed)."""
+    omit_none: ClassVar[tuple[str, ...]] = ("specialized", "instances")
+
     guard: str
     category: str
     before: str | None
@@ -37,6 +47,12 @@ class RecompileDetails(Details):
     function: str | None
     failed_guard: str
     limit_hit: bool
+    def_line: UserFrame = field(default_factory=UserFrame)
+    guard_line: UserFrame = field(default_factory=UserFrame)
+    call_stack: tuple[str, ...] = ()
+    specialized: dict[str, Any] | None = None
+    instances: str | None = None
+    also_changed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -106,6 +122,34 @@ FIXES = {
                 "object per call forces a new compile.",
     "type": "Call the function with the same argument types every time.",
 }
+# A size made dynamic (automatic dynamic shapes, dynamic=True, maybe_mark_dynamic) that a line
+# specialised back to a constant: each new size recompiles, and mark_dynamic would only turn
+# that into a ConstraintViolationError at the same line.
+SPECIALIZED_REASON = "; line {lineno} specialises it to a constant"
+SPECIALIZED_EXPLANATION = ("{src} was dynamic, but `{line}` (line {lineno}) specialised it to "
+                           "the constant {value} ({why}), so every new size compiles a new "
+                           "graph.")
+SPECIALIZED_FIX = ("Rewrite line {lineno} so it does not need the concrete size: a Python "
+                   "loop over `range(<size>)`, an `if` on an exact size, or a size converted "
+                   "to a Python int for a non-symbolic op makes it a constant; vectorise the "
+                   "loop or branch with torch ops (`torch.where`), or pad inputs to a few "
+                   "fixed sizes. `torch._dynamo.mark_dynamic` does not help here: it raises "
+                   "ConstraintViolationError at this line (use `maybe_mark_dynamic` to allow "
+                   "the specialisation).")
+# Two instances of one class, compiled in turn: they share the method's code object, hence its
+# compiled entries, and each instance whose Python attributes differ gets its own graph.
+INSTANCES_REASON = "another instance of {cls} ({src} differs)"
+INSTANCES_EXPLANATION = ("Instances of {cls} share {fn}()'s compiled code; the instance called "
+                         "here differs from the one it was compiled for in {src}, so it got "
+                         "its own graph. This is one graph per instance configuration, not a "
+                         "changing input: marking dimensions dynamic does not apply.")
+INSTANCES_FIX = ("Expected once per distinct instance. To share one graph, keep values that "
+                 "differ between instances out of Python attributes (a tensor buffer, "
+                 "`self.register_buffer(...)`, is an input, not a constant); with many "
+                 "instances compiled in turn, raise `torch._dynamo.config.recompile_limit` to "
+                 "their number.")
+_ROOT = re.compile(r"^(?:L\['(\w+)'\]|([A-Za-z_]\w*))(?:[.\[]|$)")
+_SELF_ID_GUARD = re.compile(r"___check_obj_id\(\s*(?:L\['self'\]|self)\s*,")
 # A guard that failed this many times, each time with a new value, recurs every step.
 RECURRING = 3
 # The fix torch documents for a value that changes every step ("Dealing with Recompilations",
@@ -191,6 +235,147 @@ def recompile_fix(category: str, source: str, *, count: int, limit: bool,
     return fix
 
 
+@dataclass(frozen=True)
+class Cause:
+    """What a recompile really was when the guard alone misleads: a size a line specialised,
+    or another instance of the same class."""
+    frame: UserFrame | None
+    head: str | None
+    suffix: str
+    explanation: str
+    fix: str
+    spec: dict[str, Any] | None = None
+    instances: str | None = None
+
+
+def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, source: str,
+                fn: str | None) -> Cause | None:
+    spec = ctx.specialization(source, frame_cids(ctx, frame_no)) if category == "size" else None
+    if spec is not None:
+        at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"))
+        return Cause(at, None, SPECIALIZED_REASON.format(lineno=spec["lineno"]),
+                     SPECIALIZED_EXPLANATION.format(
+                         src=source, line=at.line or "?", lineno=spec["lineno"],
+                         value=spec.get("value"), why=spec.get("reason") or "specialised"),
+                     SPECIALIZED_FIX.format(lineno=spec["lineno"]), spec=spec)
+    cls = instances_of(ctx, frame_no, event, source)
+    if cls is not None:
+        return Cause(None, INSTANCES_REASON.format(cls=cls, src=source), "",
+                     INSTANCES_EXPLANATION.format(cls=cls, fn=fn or "the method", src=source),
+                     INSTANCES_FIX, instances=cls)
+    return None
+
+
+def call_site(ctx: Any, cid: str | None) -> tuple[UserFrame, tuple[str, ...]]:
+    """The user's call that triggered the compile (its innermost user frame) and the chain of
+    user frames leading to it, "file:line", outermost first."""
+    chain = ctx.call_chain(cid)
+    return (chain[-1] if chain else UserFrame(),
+            tuple(f"{f.filename}:{f.lineno}" for f in chain))
+
+
+def frame_cids(ctx: Any, frame_no: Any) -> list[str]:
+    return [c for c, row in ctx.compiles.items() if row.get("frame") == frame_no]
+
+
+def guard_root(source: str) -> str | None:
+    """The local a guarded expression starts from: `self` in self.scale, `net` in
+    L['net'].b."""
+    m = _ROOT.match(source)
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def instances_of(ctx: Any, frame_no: Any, event: dict[str, Any], source: str) -> str | None:
+    """The class whose instances share the recompiled code, when the guard is on an object
+    argument (`self`, a module passed in) and the recompiled call's object is another instance
+    of that class than every earlier compile's (capture's call_stacks); an id guard on `self`
+    says so without them."""
+    root = guard_root(source)
+    failed = event["failed_guard"] or ""
+    cid = event["compile_id"]
+    mine = (ctx.call(cid).get("objects") or {}).get(root or "")
+    if not mine:
+        return "its class" if _SELF_ID_GUARD.search(failed) else None
+    earlier = set()
+    for c in frame_cids(ctx, frame_no):
+        if compile_id_key(c) < compile_id_key(cid):
+            other = (ctx.call(c).get("objects") or {}).get(root or "")
+            if other and other[0] == mine[0]:
+                earlier.add(other[1])
+    if earlier and mine[1] not in earlier:
+        return str(mine[0]).rsplit(".", 1)[-1]
+    return None
+
+
+MARKED_EXPLANATION = ("{src} was marked dynamic (mark_dynamic), but `{line}` (line {lineno}) "
+                      "specialised it to the constant {value} ({why}), which a dimension "
+                      "marked dynamic must not be.")
+MARKED_FIX = ("Either let the dimension be a constant there: use "
+              "`torch._dynamo.maybe_mark_dynamic` instead of `mark_dynamic` (or drop the "
+              "mark); or rewrite line {lineno} so it does not need the concrete size (no "
+              "Python loop over `range(<size>)`, no `if` on an exact size, no size converted "
+              "to a Python int).")
+_CONSTRAINED = re.compile(r"Constraints violated \((?P<src>.+?)\)!")
+_USER_STACK = re.compile(r"^User stack:\s*$", re.M)
+
+
+def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame, str, str] | None:
+    """A ConstraintViolationError from `mark_dynamic`: the line that specialised the marked
+    dimension (symbolic_shape_specialization; else the "User stack:" torch's message
+    quotes), what happened and the fix. None for any other failure."""
+    if failure.get("exc_type") != "ConstraintViolationError":
+        return None
+    text = "\n".join(x for x in (failure.get("message"), failure.get("traceback")) if x)
+    m = _CONSTRAINED.search(text)
+    sources = [x.strip() for x in m.group("src").split(",")] if m else []
+    cid = failure.get("compile_id")
+    spec = next((sp for sp in (ctx.specialization(src, [cid]) for src in sources) if sp), None)
+    if spec is None:
+        spec = next((sp for sp in ctx.specializations if sp["compile_id"] == cid
+                     and sp.get("filename")), None)
+    if spec is not None:
+        frame = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"))
+        src = next((x for x in spec.get("sources") or [] if x in sources),
+                   (spec.get("sources") or sources or ["the dimension"])[0])
+        value, why = spec.get("value"), spec.get("reason") or "specialised"
+    else:
+        stack = _USER_STACK.split(text)
+        frame = ctx.user_frame(frames_in(stack[-1]) if len(stack) > 1 else None)
+        if not frame:
+            return None
+        src, value, why = (sources or ["the dimension"])[0], "a constant", "specialised"
+    explanation = MARKED_EXPLANATION.format(src=src, line=frame.line or "?",
+                                            lineno=frame.lineno, value=value, why=why)
+    return frame, explanation, MARKED_FIX.format(lineno=frame.lineno)
+
+
+MAX_ALSO = 3
+
+
+def also_changed(ctx: Any, frame_no: Any, cid: str, source: str) -> tuple[str, ...]:
+    """Guarded values (`X == V` guards) the recompiled entry holds with another value than the
+    frame's previous entry, besides the guard torch named: torch reports the first guard that
+    failed, and a switch to eval() under no_grad() fails grad_mode first."""
+    earlier = sorted((c for c in frame_cids(ctx, frame_no)
+                      if compile_id_key(c) < compile_id_key(cid)), key=compile_id_key)
+    if not earlier:
+        return ()
+    old = ctx.r.guard_values(ctx.run_id, earlier[-1])
+    new = ctx.r.guard_values(ctx.run_id, cid)
+    named = {source, tree_spelling(source)}
+    return tuple(f"{g} {old[g]} -> {v}" for g, v in new.items()
+                 if g in old and old[g] != v and g not in named)[:MAX_ALSO]
+
+
+def _spec_json(spec: dict[str, Any] | None) -> dict[str, Any] | None:
+    if spec is None:
+        return None
+    return {"symbol": spec.get("symbol"), "value": spec.get("value"),
+            "reason": spec.get("reason"), "compile_id": spec.get("compile_id"),
+            "filename": spec.get("filename"), "lineno": spec.get("lineno"),
+            "line": spec.get("line")}
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     limits = dict(ctx.recompile_limits)
@@ -235,22 +420,36 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         fn = ctx.fn_name(first["compile_id"])
         loc = ({"filename": first["loc_filename"], "lineno": first["loc_lineno"],
                 "line": first["loc_line"]} if first["loc_filename"] else None)
-        frame = ctx.user_frame(loc, first["user_stack"] or [], cid=first["compile_id"])
+        guard_line = ctx.user_frame(loc, first["user_stack"] or [], cid=first["compile_id"])
+        call, chain = call_site(ctx, first["compile_id"])
+        frame = call or guard_line
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
                                                                         source) else None
-        reason = REASONS.get(category, "guard {src} failed").format(src=source)
-        if before is not None or after is not None:
-            reason += (f" ({before if before is not None else '?'} -> "
-                       f"{after if after is not None else 'another value'})")
+        head = REASONS.get(category, "guard {src} failed").format(src=source)
+        change = "" if before is None and after is None else (
+            f" ({before if before is not None else '?'} -> "
+            f"{after if after is not None else 'another value'})")
         explanation = recompile_explanation(category, source, fn, count, first["failed_guard"])
         changing = len(set(values)) >= RECURRING and count >= RECURRING - 1
         guard_text = " ".join(str(x) for x in (first["failed_guard"], first["loc_line"]) if x)
-        expected = (category == "size" and count == 1 and limit is None
+        cause = other_cause(ctx, frame_no, first, category, source, fn)
+        expected = (category == "size" and count == 1 and limit is None and cause is None
                     and ctx.automatic_dynamic(first["compile_id"]))
+        fix = (AUTOMATIC_DYNAMIC.format(tensor=tensor_and_dim(source)[0],
+                                        dim=tensor_and_dim(source)[1]) if expected else
+               recompile_fix(category, source, count=count, limit=limit is not None, fn=fn,
+                             recurring_text=guard_text if changing else None))
+        also = also_changed(ctx, frame_no, first["compile_id"], source)
+        if cause is not None:
+            frame, explanation = cause.frame or frame, cause.explanation
+            head, change = cause.head or head, change + cause.suffix
+            fix = LIMIT_FIX.format(fn=fn or "The function", fix=cause.fix) \
+                if limit is not None else cause.fix
+        reason = head + change + ("; also changed: " + ", ".join(also) if also else "")
         score = cost("recurring_recompile" if changing else "info" if expected else KIND,
                      count)
         torch_message = first["failed_guard"]
-        if changing and limit is None:
+        if changing and limit is None and cause is None:
             reason += f", {count} recompiles: a new value every call"
             explanation += (f" It failed {count} times with a new value each time: a compile "
                             "every step.")
@@ -269,22 +468,24 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             KIND, stage="dynamo",
             compile_id=((limit or {}).get("compile_id") or last["compile_id"]).split("_")[0],
             reason=reason, user_frame=frame, explanation=explanation.strip(),
-            fix=(AUTOMATIC_DYNAMIC.format(tensor=tensor_and_dim(source)[0],
-                                          dim=tensor_and_dim(source)[1]) if expected else
-                 recompile_fix(category, source, count=count, limit=limit is not None, fn=fn,
-                               recurring_text=guard_text if changing else None)),
-            score=score, count=count, compile_ids=tuple(e["compile_id"] for e in evs),
+            fix=fix, score=score, count=count, compile_ids=tuple(e["compile_id"] for e in evs),
             torch_message=torch_message, severity="info" if expected else "problem",
             details=RecompileDetails(guard=source, category=category, before=before,
                                      after=after, values=tuple(values[:20]), function=fn,
                                      failed_guard=first["failed_guard"][:300],
-                                     limit_hit=limit is not None)))
+                                     limit_hit=limit is not None,
+                                     def_line=ctx.def_frame(first["compile_id"]),
+                                     guard_line=guard_line, call_stack=chain,
+                                     specialized=_spec_json(cause and cause.spec),
+                                     instances=cause and cause.instances,
+                                     also_changed=also)))
     for limit in limits.values():
         fn = ctx.fn_name(limit.get("compile_id"))
+        call, _ = call_site(ctx, limit.get("compile_id"))
         out.append(Diagnosis(
             KIND, stage="dynamo", compile_id=limit.get("compile_id"),
             reason=f"recompile limit hit: {fn or 'a function'}() now runs in eager",
-            user_frame=ctx.user_frame(cid=limit.get("compile_id")),
+            user_frame=call or ctx.user_frame(cid=limit.get("compile_id")),
             explanation=limit.get("explanation"),
             fix=recompile_fix("other", "?", count=0, limit=True, fn=fn), score=cost("limit"),
             torch_message=limit.get("torch_message"),

@@ -1,0 +1,63 @@
+"""The user's call that started a compile, read from the live Python stack when Dynamo logs
+dynamo_start.
+
+torch's own dynamo_start stack (torch 2.13) drops the innermost frames above the compiled one,
+so the line that called the compiled function, and for a call at module level any user frame
+at all, is missing from it. The handler of that very record runs inside Dynamo's callback,
+below the user's call, so the frames are there to read. The class and id of each object
+argument (a method's `self`, a module passed in) come along, from the `locals` Dynamo's
+`_compile` was handed: two instances of one class sharing a `forward` recompile on each
+other's attributes, and only the ids tell them apart from one instance that changed."""
+
+from __future__ import annotations
+
+import sys
+from types import FrameType
+from typing import Any
+
+from compdiag.formats.user_code import is_user_file
+
+MAX_FRAMES = 12  # the innermost user frames kept: the call and the loop around it
+MAX_OBJECTS = 8
+_PLAIN = (int, float, complex, str, bytes, bool, type(None), list, tuple, dict, set,
+          frozenset, type)
+
+
+def call_record() -> dict[str, Any] | None:
+    """{frames (outermost first), objects: {local: [class, id]}} of the compile starting now."""
+    frame: FrameType | None = sys._getframe(1)
+    local: dict[str, Any] | None = None
+    frames: list[dict[str, Any]] = []
+    while frame is not None:
+        code = frame.f_code
+        if local is None and code.co_name == "_compile" and \
+                code.co_filename.endswith("convert_frame.py"):
+            value = frame.f_locals.get("locals")
+            local = value if isinstance(value, dict) else None
+        if is_user_file(code.co_filename):
+            frames.append({"filename": code.co_filename, "lineno": frame.f_lineno,
+                           "name": code.co_name})
+            if len(frames) >= MAX_FRAMES:
+                break
+        frame = frame.f_back
+    if not frames:
+        return None
+    frames.reverse()
+    return {"frames": frames, "objects": _objects(local or {})}
+
+
+def _objects(local: dict[str, Any]) -> dict[str, list[Any]]:
+    """The frame's arguments that are objects of some class (not tensors, numbers, strings,
+    containers, functions or modules): their class and id."""
+    import torch
+
+    out: dict[str, list[Any]] = {}
+    for name, value in local.items():
+        if len(out) >= MAX_OBJECTS:
+            break
+        if isinstance(value, (_PLAIN, torch.Tensor)) or callable(value) and not \
+                isinstance(value, torch.nn.Module):
+            continue
+        cls = type(value)
+        out[name] = [f"{cls.__module__}.{cls.__qualname__}", id(value)]
+    return out
