@@ -97,7 +97,7 @@ def print_runs(reader: Reader, console: Console) -> None:
             Col("compiles", justify="right"), Col("breaks", 90, "right"),
             Col("recompiles", 80, "right"), Col("failures", 95, "right"),
             Col("kernels", 50, "right"), Col("source", 40), Col("argv", shrink=True, min_width=14))
-    from compdiag.views.job import job_rows
+    from compdiag.views.job_rows import job_rows
 
     rows = []
     for run in job_rows(reader, reader.runs()):
