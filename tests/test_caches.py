@@ -438,3 +438,39 @@ def test_show_lines_count_the_lookups_and_list_only_what_did_not_hit() -> None:
     assert lines[1] == "  [0/1] fx_graph miss: cold (no earlier compile of this function in " \
                        "the store)"
     assert lines[-1] == "  ... 8 more (show --json: caches)" and len(lines) == 5
+
+
+def _bypass_run(w, user: Path, name: str, reason: str) -> int:
+    from compdiag.ingest.ingestor import Ingestor
+
+    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(user.parent))
+    ing = Ingestor(w, run_id)
+    ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+    ing.record({"artifact": {"name": name, "encoding": "json"}, **ids},
+               json.dumps({"cache_bypass_reason": reason}))
+    ing.record({"compilation_metrics": {"co_name": "f", "co_filename": str(user),
+                                        "co_firstlineno": 3, "graph_op_count": 1}, **ids}, None)
+    ing.flush()
+    w.end_run(run_id, exit_code=0, status="done")
+    return run_id
+
+
+def test_a_cache_the_program_turned_off_is_information_not_a_problem(tmp_path: Path) -> None:
+    """fx_graph_cache = False (corpus/fusion_outer_softmax.py needs a real compile) makes the
+    AOTAutograd cache bypass: the setting is the program's own, so explain states it below the
+    problems (it outranked the script's missed fusion), while a custom pass stays a problem."""
+    from compdiag.analyses.explain import explain
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    user = tmp_path / "model.py"
+    user.write_text("import torch\n\ndef f(x):\n    return x.sin()\n")
+    w = Writer(tmp_path / "s.db")
+    off = _bypass_run(w, user, "aotautograd_cache_bypass", "FX graph cache is not enabled")
+    custom = _bypass_run(w, user, "fx_graph_cache_bypass", "Unsupported post grad custom pass")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        (d_off,) = [d for d in explain(r, off) if d.kind == "cache"]
+        (d_custom,) = [d for d in explain(r, custom) if d.kind == "cache"]
+    assert d_off.severity == "info" and d_custom.severity == "problem"
+    assert d_off.score < d_custom.score

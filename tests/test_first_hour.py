@@ -300,6 +300,10 @@ def test_gzip_log_imports_like_the_plain_one(session: Session, scenario: Proc,
     for doc in (plain, packed):
         for key in ("id", "argv", "started_at"):
             doc["run"].pop(key)
+        for lookup in doc.get("caches") or []:
+            # why a lookup missed is read against the store's earlier runs: the second import
+            # finds the first one's keys (a 'same_key' miss), the first finds none ('cold')
+            lookup.pop("why", None)
     assert packed == plain
     assert plain["compiles"], plain
 

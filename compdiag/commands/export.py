@@ -11,6 +11,12 @@ from pathlib import Path
 from compdiag.commands._common import CLIError, add_store_arg, store_path
 
 HELP = "write a run's compile timeline as Perfetto / Chrome trace JSON"
+DESCRIPTION = ("Write a run's compile timeline as Chrome/Perfetto trace JSON: one track per "
+               "compile id with its stages (Dynamo, AOTAutograd, Inductor, codegen, kernel "
+               "compiles), cache lookups and autotuning nested inside, built from the store. "
+               "Open it in ui.perfetto.dev or chrome://tracing.")
+EXAMPLES = (("compdiag export --perfetto trace.json", "the latest run's timeline"),
+            ("compdiag export --store other.db --perfetto trace.json 3", "run 3 of another store"))
 
 
 def register(p: argparse.ArgumentParser) -> None:

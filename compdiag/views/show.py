@@ -217,7 +217,8 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
                     else "")
             console.print(f"  [{g['compile_id']}] {g['status']}{more}; recorded "
                           f"{g['recorded']}x" + (f" for {sizes}" if sizes else ""))
-    for line in [*compile_time_lines(doc.get("compile_time")), *cache_lines(doc["caches"])]:
+    for line in [*compile_time_lines(doc.get("compile_time")),
+                 *cache_lines(doc.get("caches") or [])]:
         console.print(line, markup=False, highlight=False)
     not_fused = [f for f in doc["fusion"] if not f["fused"]]
     if doc["fusion"]:

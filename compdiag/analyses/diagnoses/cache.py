@@ -67,6 +67,10 @@ BYPASS_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("no shape env",), "Inductor was called without a ShapeEnv (a direct compile_fx call): "
      "go through torch.compile to get the cache."),
 )
+# Bypasses the program asked for (it turned the cache off, or a tool did): stated as
+# information, not a problem with a fix; the setting is deliberate (corpus scripts that need a
+# real compile turn the FX graph cache off, and so do users who time cold compiles).
+DELIBERATE_BYPASSES: tuple[str, ...] = ("fx graph cache is not enabled", "compiler bisector")
 BYPASS_FALLBACK = ("Remove what the reason names from the compiled graph or Inductor's config, "
                    "or accept a cold compile on every start.")
 BYPASS_EXPLANATION = ("Inductor could not build a cache key for this graph, so it neither "
@@ -126,6 +130,11 @@ def bypass_fix(reason: str | None) -> str:
                 BYPASS_FALLBACK)
 
 
+def deliberate(reason: str | None) -> bool:
+    low = (reason or "").lower()
+    return any(words in low for words in DELIBERATE_BYPASSES)
+
+
 def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
     """One diagnosis per bypass reason, over the caches and compiles it bypassed (the FX
     graph cache's reason is usually the AOTAutograd cache's too)."""
@@ -143,7 +152,9 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
                    f"{reason}",
             user_frame=config_line(ctx, cid, reason) or ctx.user_frame(cid=cid),
             explanation=BYPASS_EXPLANATION,
-            fix=bypass_fix(reason), score=BYPASS_SCORE, count=len(rows),
+            fix=bypass_fix(reason), count=len(rows),
+            score=score("info") if deliberate(reason) else BYPASS_SCORE,
+            severity="info" if deliberate(reason) else "problem",
             compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),
             details=CacheDetails(caches=caches, result="bypass")))
     return out
