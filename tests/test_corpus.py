@@ -96,3 +96,22 @@ def test_a_case_is_wrong_when_its_exit_status_is_not_the_programs() -> None:
     assert case_problems(result, {**spec, "lineno": 4}) == ["user line 3 != 4"]
     assert case_problems({**result, "doc": {"diagnoses": []}}, spec)[0].startswith(
         "no diagnosis")
+
+
+def test_a_case_torch_fixed_expects_no_problem() -> None:
+    """corpus/acc_int8_matmul_dtype.py: torch 2.15 returns int8 compiled too (pytorch#191308
+    fixed), so its sidecar says `"kind": null` from 2.15 on."""
+    spec = {"script": "x.py", "kind": None, "lineno": 3}
+    info = {"kind": "recompile", "severity": "info", "reason": "automatic dynamic"}
+    problem = {"kind": "accuracy", "severity": "problem", "reason": "int8 vs int64"}
+    result = {"run_rc": 0, "run_stderr": "", "explain_rc": 0, "explain_stderr": "",
+              "doc": {"schema_version": 1, "diagnoses": []}}
+    assert case_problems(result, spec) == []
+    assert case_problems({**result, "doc": {"diagnoses": [info]}}, spec) == []
+    assert case_problems({**result, "doc": {"diagnoses": [problem]}}, spec)[0].startswith(
+        "torch fixed this case")
+    assert case_problems({**result, "run_rc": 1}, spec) == ["the run exited 1"]
+    fixed = load_sidecar(CORPUS / "acc_int8_matmul_dtype.expected.json", "2.15.0")
+    assert fixed["kind"] is None
+    assert load_sidecar(CORPUS / "acc_int8_matmul_dtype.expected.json",
+                        "2.13.0")["kind"] == "accuracy"
