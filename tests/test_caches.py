@@ -353,13 +353,18 @@ def test_arbitrary_timeline_and_cache_records_never_raise(records) -> None:
 def _fed_run(w, user: Path, components: list[str], key: str, result: str = "miss") -> int:
     """One run whose compile 0/0 of `f` at user:3 looked its graph up in the FX graph cache,
     fed through the Ingestor as capture feeds it (no compile)."""
+    return _artifact_run(w, user, f"fx_graph_cache_{result}",
+                         {"key": key, "cache_state": result, "components": components})
+
+
+def _artifact_run(w, user: Path, name: str, payload: dict) -> int:
+    """One run whose compile 0/0 of `f` at user:3 logged the cache artifact `name`."""
     from compdiag.ingest.ingestor import Ingestor
 
     run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(user.parent))
     ing = Ingestor(w, run_id)
     ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
-    ing.record({"artifact": {"name": f"fx_graph_cache_{result}", "encoding": "json"}, **ids},
-               json.dumps({"key": key, "cache_state": result, "components": components}))
+    ing.record({"artifact": {"name": name, "encoding": "json"}, **ids}, json.dumps(payload))
     ing.record({"compilation_metrics": {"co_name": "f", "co_filename": str(user),
                                         "co_firstlineno": 3, "graph_op_count": 1}, **ids}, None)
     ing.flush()
@@ -440,21 +445,6 @@ def test_show_lines_count_the_lookups_and_list_only_what_did_not_hit() -> None:
     assert lines[-1] == "  ... 8 more (show --json: caches)" and len(lines) == 5
 
 
-def _bypass_run(w, user: Path, name: str, reason: str) -> int:
-    from compdiag.ingest.ingestor import Ingestor
-
-    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(user.parent))
-    ing = Ingestor(w, run_id)
-    ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
-    ing.record({"artifact": {"name": name, "encoding": "json"}, **ids},
-               json.dumps({"cache_bypass_reason": reason}))
-    ing.record({"compilation_metrics": {"co_name": "f", "co_filename": str(user),
-                                        "co_firstlineno": 3, "graph_op_count": 1}, **ids}, None)
-    ing.flush()
-    w.end_run(run_id, exit_code=0, status="done")
-    return run_id
-
-
 def test_a_cache_the_program_turned_off_is_information_not_a_problem(tmp_path: Path) -> None:
     """fx_graph_cache = False (corpus/fusion_outer_softmax.py needs a real compile) makes the
     AOTAutograd cache bypass: the setting is the program's own, so explain states it below the
@@ -466,8 +456,10 @@ def test_a_cache_the_program_turned_off_is_information_not_a_problem(tmp_path: P
     user = tmp_path / "model.py"
     user.write_text("import torch\n\ndef f(x):\n    return x.sin()\n")
     w = Writer(tmp_path / "s.db")
-    off = _bypass_run(w, user, "aotautograd_cache_bypass", "FX graph cache is not enabled")
-    custom = _bypass_run(w, user, "fx_graph_cache_bypass", "Unsupported post grad custom pass")
+    off = _artifact_run(w, user, "aotautograd_cache_bypass",
+                        {"cache_bypass_reason": "FX graph cache is not enabled"})
+    custom = _artifact_run(w, user, "fx_graph_cache_bypass",
+                           {"cache_bypass_reason": "Unsupported post grad custom pass"})
     w.close()
     with Reader(tmp_path / "s.db") as r:
         (d_off,) = [d for d in explain(r, off) if d.kind == "cache"]

@@ -347,7 +347,8 @@ def test_recompile_fix_names_the_input_and_the_limit():
     assert "torch.tensor" in RC.recompile_fix("value", "n", count=1, limit=False, fn="f")
 
 
-def test_resume_function_recompile_folds_into_its_parent(tmp_path):
+def resume_recompile_store(tmp_path) -> Store:
+    """f recompiled for a new size of x, and its resume function for a new size of y."""
     s = Store(tmp_path)
     s.compile("0/0")
     s.compile("0/1", recompile_reason="0/0: tensor 'x' size mismatch at index 0. expected 16, "
@@ -355,6 +356,11 @@ def test_resume_function_recompile_folds_into_its_parent(tmp_path):
     s.compile("1/0", co_name="torch_dynamo_resume_in_f_at_7", lineno=7)
     s.compile("1/1", co_name="torch_dynamo_resume_in_f_at_7", lineno=7,
               recompile_reason="1/0: tensor 'y' size mismatch at index 0. expected 16, actual 32")
+    return s
+
+
+def test_resume_function_recompile_folds_into_its_parent(tmp_path):
+    s = resume_recompile_store(tmp_path)
     (d,) = s.explain()
     assert d["kind"] == "recompile" and d["details"]["function"] == "f"
     assert d["reason"] == "size L['x'].size()[0] changed (16 -> 32)"

@@ -424,18 +424,11 @@ def test_check_says_one_graph(capsys) -> None:
 
 # -- explain's header adds up ------------------------------------------------------------------
 def test_explain_header_says_what_was_folded(tmp_path: Path) -> None:
-    from test_explain import Store
+    from test_explain import resume_recompile_store
 
     from compdiag.views.explain import explain_document, print_explain
 
-    s = Store(tmp_path)
-    s.compile("0/0")
-    s.compile("0/1", recompile_reason="0/0: tensor 'x' size mismatch at index 0. expected 16, "
-                                      "actual 32")
-    s.compile("1/0", co_name="torch_dynamo_resume_in_f_at_7", lineno=7)
-    s.compile("1/1", co_name="torch_dynamo_resume_in_f_at_7", lineno=7,
-              recompile_reason="1/0: tensor 'y' size mismatch at index 0. expected 16, "
-                               "actual 32")
+    s = resume_recompile_store(tmp_path)
     s.graph_break("0/0", 5, gb_type="Unsupported context manager", code="GB0142")
     s.graph_break("0/1", 5, gb_type="Unsupported context manager", code="GB0142")
     s.failure("0/0", stage="dynamo", exc_type="Unsupported",

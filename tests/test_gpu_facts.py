@@ -76,6 +76,18 @@ def test_cached_partitioned_graph_reports_partitions_and_no_skip(tmp_path):
     assert top["user_frame"]["lineno"] == 6  # c = y.cpu() * 2
 
 
+def _lines_store(tmp_path: Path, lines: list[tuple[str | None, str]], script: str = "x.py"
+                 ) -> tuple[Path, int]:
+    """A run whose only facts are these log lines (compile id, message), fed as capture does."""
+    path = tmp_path / "s.db"
+    w = Writer(path)
+    rid = w.begin_run(source="run", argv=[script])
+    feed_lines(Ingestor(w, rid), lines)
+    w.end_run(rid, exit_code=0, status="done")
+    w.close()
+    return path, rid
+
+
 def _partition_lines() -> list[tuple[str | None, str]]:
     """cg_partition's scheduler lines: the summary and the three ops it left out."""
     return [(cid, m) for cid, m in log_lines()
@@ -85,13 +97,8 @@ def _partition_lines() -> list[tuple[str | None, str]]:
 def test_scheduler_partition_lines_are_splits_not_skips(tmp_path):
     """A fresh compile logs 'Created 2 graph partitions: 1 cudagraphable, 1 non-cudagraphable'
     and the ops left out (the plain H200 run's lines)."""
-    w = Writer(tmp_path / "s.db")
-    rid = w.begin_run(source="run", argv=["cg_partition.py"])
-    ing = Ingestor(w, rid)
-    feed_lines(ing, _partition_lines())
-    w.end_run(rid, exit_code=0, status="done")
-    w.close()
-    with Reader(tmp_path / "s.db") as r:
+    path, rid = _lines_store(tmp_path, _partition_lines(), "cg_partition.py")
+    with Reader(path) as r:
         assert not [c for c in r.cudagraphs(rid) if not c["applied"]]
         splits = r.cudagraph_splits(rid, "0/0")
         parts = r.cudagraph_partitions(rid, "0/0")
@@ -102,14 +109,10 @@ def test_scheduler_partition_lines_are_splits_not_skips(tmp_path):
 
 
 def test_partition_with_nothing_graphed_stays_a_skip(tmp_path):
-    w = Writer(tmp_path / "s.db")
-    rid = w.begin_run(source="run", argv=["x.py"])
-    ing = Ingestor(w, rid)
-    feed_lines(ing, [("0/0", "Created 1 graph partitions: 0 cudagraphable, 1 non-cudagraphable"),
-                     ("0/0", "    op0: reason=cpu ops, ir=ComputedBuffer, fx=aten.add.Tensor(a, b)")])
-    w.end_run(rid, exit_code=0, status="done")
-    w.close()
-    with Reader(tmp_path / "s.db") as r:
+    path, rid = _lines_store(tmp_path, [
+        ("0/0", "Created 1 graph partitions: 0 cudagraphable, 1 non-cudagraphable"),
+        ("0/0", "    op0: reason=cpu ops, ir=ComputedBuffer, fx=aten.add.Tensor(a, b)")])
+    with Reader(path) as r:
         skips = [c for c in r.cudagraphs(rid) if not c["applied"]]
         assert skips and "cpu ops" in skips[0]["reason"]
         assert coverage(r, rid)["skipped"] == 1
@@ -119,16 +122,12 @@ def test_default_mode_partition_line_is_not_cudagraph_coverage(tmp_path):
     """With graph_partition on, the scheduler logs its partitions in the default mode too, all
     'non-cudagraphable' (mm_epilogue and BERT on the H200): nothing asked for CUDA graphs, so
     there is no coverage and no cudagraph diagnosis."""
-    w = Writer(tmp_path / "s.db")
-    rid = w.begin_run(source="run", argv=["x.py"])
-    ing = Ingestor(w, rid)
-    feed_lines(ing, [("0/0", "Created 1 graph partitions: 0 cudagraphable, 1 non-cudagraphable"),
-                     ("0/0", "  Partition 0: 2 nodes, non-cudagraphable, inputs=3, outputs=1")])
-    w.end_run(rid, exit_code=0, status="done")
-    w.close()
-    with Reader(tmp_path / "s.db") as r:
+    path, rid = _lines_store(tmp_path, [
+        ("0/0", "Created 1 graph partitions: 0 cudagraphable, 1 non-cudagraphable"),
+        ("0/0", "  Partition 0: 2 nodes, non-cudagraphable, inputs=3, outputs=1")])
+    with Reader(path) as r:
         assert coverage(r, rid) is None
-    assert not [d for d in _diags(tmp_path / "s.db", rid) if d["kind"] == "cudagraph"]
+    assert not [d for d in _diags(path, rid) if d["kind"] == "cudagraph"]
 
 
 def test_partition_split_by_several_reasons_takes_the_first_rule(tmp_path):

@@ -14,12 +14,11 @@ from compdiag.views.show import run_line, run_summary
 
 _KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
                "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue",
-               "program": "red", "cache": "green"}
+               "program": "red", "cache": "green", "divergence": "bold magenta"}
 _KIND_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "graph break",
                "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs",
                "fusion": "missed fusion", "perf": "perf", "program": "program error",
-               "cache": "compile cache"}
-_KIND_STYLE["divergence"], _KIND_TITLE["divergence"] = "bold magenta", "ranks diverged"
+               "cache": "compile cache", "divergence": "ranks diverged"}
 
 
 def explain_document(reader: Any, run_id: int) -> dict[str, Any]:

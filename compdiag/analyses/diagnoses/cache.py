@@ -146,6 +146,7 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
     for reason, rows in groups.items():
         cid = rows[0]["compile_id"]
         caches = tuple(dict.fromkeys(r["cache"] for r in rows))
+        asked = deliberate(reason)
         out.append(Diagnosis(
             KIND, stage="cache", compile_id=cid,
             reason=f"{' and '.join(caches)} cache{'s' if len(caches) > 1 else ''} bypassed: "
@@ -153,8 +154,8 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
             user_frame=config_line(ctx, cid, reason) or ctx.user_frame(cid=cid),
             explanation=BYPASS_EXPLANATION,
             fix=bypass_fix(reason), count=len(rows),
-            score=score("info") if deliberate(reason) else BYPASS_SCORE,
-            severity="info" if deliberate(reason) else "problem",
+            score=score("info") if asked else BYPASS_SCORE,
+            severity="info" if asked else "problem",
             compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),
             details=CacheDetails(caches=caches, result="bypass")))
     return out
