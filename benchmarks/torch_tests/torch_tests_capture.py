@@ -110,6 +110,16 @@ def _shims() -> list[str]:
         test_case.TestCaseWithNestedGraphBreaks = TestCaseWithNestedGraphBreaks
         applied.append("torch._dynamo.test_case.TestCaseWithNestedGraphBreaks "
                        "(config.nested_graph_breaks=True)")
+    import torch._C._dynamo.eval_frame as eval_frame
+
+    if not hasattr(eval_frame, "_clear_cache_entries_for_region"):
+        def _clear_cache_entries_for_region(*args: Any, **kwargs: Any) -> None:
+            raise NotImplementedError("_clear_cache_entries_for_region: not in torch "
+                                      + torch.__version__)
+
+        eval_frame._clear_cache_entries_for_region = _clear_cache_entries_for_region
+        applied.append("torch._C._dynamo.eval_frame._clear_cache_entries_for_region "
+                       "(raises NotImplementedError)")
     return applied
 
 
