@@ -16,11 +16,17 @@ from derive import Expectation
 DIAGNOSIS_KINDS = ("graph_break", "failure", "recompile")
 
 
+def _norm(text: str) -> str:
+    """Lower case, `_` as a space: `recompile_limit` (torch's config name) reads as
+    "recompile limit" (a diagnosis' words)."""
+    return text.lower().replace("_", " ")
+
+
 def _text(diag: dict[str, Any]) -> str:
     details = diag.get("details") or {}
     parts = [diag.get("reason"), diag.get("explanation"), details.get("torch_message"),
              details.get("guard"), details.get("guards")]
-    return " ".join(str(p) for p in parts if p).lower()
+    return _norm(" ".join(str(p) for p in parts if p))
 
 
 def problems(exp: Expectation, diag: dict[str, Any], test_file: str) -> list[str]:
@@ -31,9 +37,9 @@ def problems(exp: Expectation, diag: dict[str, Any], test_file: str) -> list[str
     if exp.gb_code and (diag.get("gb_code") or "").upper() != exp.gb_code:
         out.append(f"gb_code {diag.get('gb_code')} (expected {exp.gb_code})")
     text = _text(diag)
-    if exp.first_line and exp.first_line.lower() not in text:
+    if exp.first_line and _norm(exp.first_line) not in text:
         out.append(f"message lacks {exp.first_line[:60]!r}")
-    if exp.guards and not any(g.lower() in text for g in exp.guards):
+    if exp.guards and not any(_norm(g) in text for g in exp.guards):
         out.append(f"guard text lacks {exp.guards[0][:60]!r}")
     if exp.user_line:
         uf = diag.get("user_frame") or {}
