@@ -130,6 +130,11 @@ def parse_message(text: str, context_kind: str) -> dict[str, Any] | None:
         out["first_line"] = next((ln.strip() for ln in lines[1:] if ln.strip()), "")
     elif GB_CODE.search(text):
         out["first_line"] = head
+    elif context_kind == "failure" and (head or USER_FRAME.search(text)):
+        # A raised exception's message in another shape (a backend's "backend='x'
+        # raised:", an AssertionError's bare "from user code:"): its first line, if any,
+        # and the user line.
+        out["first_line"] = head or None
     else:
         return None
     m = GB_CODE.search(text)
@@ -252,16 +257,39 @@ def derive(checkout: Path, case: Case) -> Derived:
                                     _exc_name(args[0])))
         elif name == "assertEqual" and len(args) >= 2:
             _counts(node, where, exps)
+    exps, why_graphs = _graphs_total(fn, exps)
+    if why_graphs:
+        seen_reasons.append(why_graphs)
     if not exps:
         return Derived([], "; ".join(seen_reasons) or _why_nothing(fn))
-    return Derived(_graphs_last(exps), None)
+    return Derived(exps, None)
 
 
-def _graphs_last(exps: list[Expectation]) -> list[Expectation]:
-    """Only the last graph count of a test is its final state; diagnoses come first."""
+def _graphs_total(fn: ast.AST, exps: list[Expectation]) -> tuple[list[Expectation], str]:
+    """The graphs a test compiles in all: per counter its last asserted frame_count, summed
+    over the counters. Only where each counter is bound once in the test (a name bound
+    again, `without = run(); ...; without = run()`, is another counter the sum would
+    miss)."""
     graphs = [e for e in exps if e.kind == "graphs"]
     others = [e for e in exps if e.kind != "graphs"]
-    return others + graphs[-1:]
+    if not graphs:
+        return others, ""
+    bound: dict[str, int] = {}
+    for node in ast.walk(fn):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        for t in targets:
+            if isinstance(t, ast.Name):
+                bound[t.id] = bound.get(t.id, 0) + 1
+    last: dict[str, Expectation] = {}
+    for e in graphs:
+        last[e.counter or ""] = e
+    rebound = sorted(n for n in last if bound.get(n.split(".")[0], 0) > 1)
+    if rebound:
+        return others, f"graph counts of a counter bound more than once ({rebound[0]})"
+    total = sum(e.count or 0 for e in last.values())
+    return others + [Expectation(kind="graphs", source=", ".join(
+        e.source for e in last.values()), count=total)], ""
 
 
 def _counts(call: ast.Call, where: str, exps: list[Expectation]) -> None:
@@ -274,11 +302,11 @@ def _counts(call: ast.Call, where: str, exps: list[Expectation]) -> None:
         return
     if isinstance(a, ast.Attribute) and a.attr in FRAME_COUNT_ATTRS:
         exps.append(Expectation(kind="graphs", source=where + " (frame_count)",
-                                count=b.value))
+                                count=b.value, counter=ast.unparse(a.value)))
     elif isinstance(a, ast.Subscript) and isinstance(a.value, ast.Subscript) and \
             isinstance(a.value.value, ast.Name) and a.value.value.id == "counters":
         group, key = _str(a.value.slice), _str(a.slice)
-        if group and key and ("cache" in key or "bypass" in key):
+        if group and key and any(r in key for r in ("_hit", "_miss", "_bypass")):
             exps.append(Expectation(kind="cache", source=where + " (counters)",
                                     counter=f"{group}.{key}", count=b.value))
 

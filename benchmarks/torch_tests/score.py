@@ -74,10 +74,16 @@ def show_problems(exp: Expectation, show: dict[str, Any] | None) -> list[str]:
     if show is None:
         return ["no show document"]
     if exp.kind == "graphs":
-        # A compile that produced a graph: finished ("ok") or ended at a graph break
-        # after its partial graph; "empty" and "failed" compiles gave the backend none.
-        graphs = sum(1 for c in show.get("compiles") or []
-                     if c.get("status") in ("ok", "graph_break"))
+        # A compile that produced a graph: its last attempt (Dynamo restarts a frame's
+        # analysis after a graph break: attempt 0, then attempt 1 compiles the partial
+        # graph) finished ("ok") or ended at a graph break after its partial graph;
+        # "empty" and "failed" compiles gave the backend none.
+        last: dict[Any, dict[str, Any]] = {}
+        for c in show.get("compiles") or []:
+            key = c.get("compile_id")
+            if key not in last or (c.get("attempt") or 0) >= (last[key].get("attempt") or 0):
+                last[key] = c
+        graphs = sum(1 for c in last.values() if c.get("status") in ("ok", "graph_break"))
         return [] if graphs == exp.count else [f"{graphs} compiled graphs in show "
                                               f"(the test counts {exp.count})"]
     if exp.kind == "cache" and exp.counter:

@@ -39,11 +39,12 @@ from score import judge  # noqa: E402
 from torch_tests_capture import SHIMS_FILE, STORES_ENV, store_for  # noqa: E402
 
 FILES = ("test/dynamo/test_error_messages.py", "test/dynamo/test_recompile_ux.py",
+         "test/dynamo/test_recompiles.py", "test/dynamo/test_exc.py",
          "test/inductor/test_codecache.py", "test/dynamo/test_aot_autograd_cache.py",
          "test/dynamo/test_structured_trace.py")
 FILE_TIMEOUT = 3600
 SKEW_CLASSES = ("another graph break on top (GB code)", "torch's message not carried",
-                "no diagnosis")
+                "guard text missing", "no diagnosis", "show: compiled graphs in show")
 
 
 def _commit(src: Path, relpath: str) -> str | None:
@@ -206,10 +207,11 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
           isolated: bool, run: bool = True) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Collect, derive, run and score every case of FILES; returns (rows, summary)."""
     started = time.time()
-    rows, commits, shims, walls = [], {}, [], {}
+    rows, commits, shims, walls, missing = [], {}, [], {}, []
     for relpath in files:
         if not (src / relpath).exists():
-            print(f"{relpath}: not in the checkout, skipped", file=sys.stderr)
+            print(f"{relpath}: not in the checkout", file=sys.stderr)
+            missing.append(relpath)
             continue
         commits[relpath] = _commit(src, relpath)
         cases = [c for c in collect(src, relpath) if not keyword or keyword in c.id]
@@ -233,10 +235,9 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
     import torch
 
     summary = {"torch": torch.__version__, "torch_git": torch.version.git_version,
-               "source_commits": commits, "shims": shims, "wall_s": round(time.time()
-                                                                         - started, 1),
-               "wall_s_per_file": walls, "mode": "isolated" if isolated else "in-process",
-               "table": summarize(rows)}
+               "source_commits": commits, "files_missing": missing, "shims": shims,
+               "wall_s": round(time.time() - started, 1), "wall_s_per_file": walls,
+               "mode": "isolated" if isolated else "in-process", "table": summarize(rows)}
     return rows, summary
 
 
