@@ -81,10 +81,14 @@ def run_file(src: Path, relpath: str, cases: list[Case], stores: Path, *, nice: 
     junit = stores / (Path(relpath).stem + ".junit.xml")
     env = _env(stores, stores / "inductor-cache")
     base = ["nice", "-n", str(nice), sys.executable]
+    # The test file's own folder is pytest's root: no ini file or conftest.py of a folder
+    # above it (this repository's, when the checkout sits inside one) applies.
+    ini = stores / "pytest.ini"
+    ini.write_text("[pytest]\n")
     # --assert=plain: a test's `assert` runs as Python runs it (pytest's rewriting turns
     # `assert x is None` into a repr() Dynamo then has to trace).
-    pytest_args = ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-                   "--assert=plain"]
+    pytest_args = ["-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", str(ini),
+                   "--rootdir", str(cwd), "--confcutdir", str(cwd), "--assert=plain"]
     with open(log, "a") as out:
         if isolated:
             for case in cases:

@@ -135,8 +135,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
-    if _STATE is not None:
-        _STATE.begin(item.nodeid)
+    if _STATE is not None:  # FILE::CLASS::TEST whatever pytest's rootdir is
+        _STATE.begin(item.path.name + "::" + item.nodeid.split("::", 1)[-1])
     yield
     if _STATE is not None:
         _STATE.end()
