@@ -80,7 +80,7 @@ def show_problems(exp: Expectation, show: dict[str, Any] | None) -> list[str]:
         # "empty" and "failed" compiles gave the backend none.
         last: dict[Any, dict[str, Any]] = {}
         for c in show.get("compiles") or []:
-            key = c.get("compile_id")
+            key = str(c.get("compile_id")).split("_")[0]  # "0/0_1": attempt 1 of 0/0
             if key not in last or (c.get("attempt") or 0) >= (last[key].get("attempt") or 0):
                 last[key] = c
         graphs = sum(1 for c in last.values() if c.get("status") in ("ok", "graph_break"))

@@ -43,6 +43,7 @@ FILES = ("test/dynamo/test_error_messages.py", "test/dynamo/test_recompile_ux.py
          "test/inductor/test_codecache.py", "test/dynamo/test_aot_autograd_cache.py",
          "test/dynamo/test_structured_trace.py")
 FILE_TIMEOUT = 3600
+WALLS_FILE = "sweep_walls.json"
 SKEW_CLASSES = ("another graph break on top (GB code)", "torch's message not carried",
                 "guard text missing", "no diagnosis", "show: compiled graphs in show")
 
@@ -238,9 +239,16 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
               f"{walls[relpath]}s", file=sys.stderr)
     import torch
 
+    walls_file = stores / WALLS_FILE  # the run's wall times, kept for a later --no-run
+    if run:
+        walls_file.write_text(json.dumps({"wall_s": round(time.time() - started, 1),
+                                          "wall_s_per_file": walls}))
+    ran = json.loads(walls_file.read_text()) if walls_file.exists() else {}
     summary = {"torch": torch.__version__, "torch_git": torch.version.git_version,
                "source_commits": commits, "files_missing": missing, "shims": shims,
-               "wall_s": round(time.time() - started, 1), "wall_s_per_file": walls,
+               "sweep_wall_s": ran.get("wall_s"),
+               "sweep_wall_s_per_file": ran.get("wall_s_per_file"),
+               "scoring_wall_s": round(time.time() - started, 1),
                "mode": "isolated" if isolated else "in-process", "table": summarize(rows)}
     return rows, summary
 
@@ -280,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     for t in summary["table"][-1:]:
         for cls, n in t["miss_classes"].items():
             print(f"  miss: {n} x {cls}")
-    print(f"wall {summary['wall_s']}s; results in {out}")
+    print(f"sweep wall {summary['sweep_wall_s']}s (scoring {summary['scoring_wall_s']}s); "
+          f"results in {out}")
     return 0
 
 
