@@ -130,7 +130,11 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     _STATE = _PerTest(Path(stores))
     _STATE.stores.mkdir(parents=True, exist_ok=True)
-    (_STATE.stores / SHIMS_FILE).write_text(json.dumps(_shims()))
+    try:
+        applied = _shims()
+    except ImportError as exc:  # torch's test utilities need expecttest; a file that does
+        applied = [f"none ({exc})"]  # not use them (the smoke test's fixture) runs without
+    (_STATE.stores / SHIMS_FILE).write_text(json.dumps(applied))
 
 
 @pytest.hookimpl(hookwrapper=True)
