@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Iterator
 
+from compdiag.formats.compile_id import first_attempt, sort_key
 from compdiag.store.schema import StoreError, connect
 
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
@@ -285,9 +286,9 @@ class Reader:
         the recompile_reasons rows only where no compile of that frame count had metrics."""
         rows = self._rows("SELECT * FROM recompile_events WHERE run_id = ? ORDER BY seq",
                           (run_id,))
-        have = {r["compile_id"].split("_")[0] for r in rows if r["source"] == "metrics"}
+        have = {first_attempt(r["compile_id"]) for r in rows if r["source"] == "metrics"}
         rows = [r for r in rows if r["source"] == "metrics"
-                or r["compile_id"].split("_")[0] not in have]
+                or first_attempt(r["compile_id"]) not in have]
         rows.sort(key=lambda r: compile_id_key(r["compile_id"]))
         return rows
 
@@ -477,14 +478,8 @@ class Reader:
         return out
 
 
-def compile_id_key(compile_id: str | None) -> tuple:
-    """Sort '0/10' after '0/9' and attempts after their first try."""
-    if not compile_id:
-        return (1 << 30,)
-    parts = []
-    for piece in compile_id.lstrip("!").replace("_", "/").split("/"):
-        parts.append(int(piece) if piece.isdigit() else 0)
-    return tuple(parts)
+# Sorts compile ids in compile order (formats/compile_id.py, the one place that reads them).
+compile_id_key = sort_key
 
 
 def _decode(row: dict[str, Any]) -> dict[str, Any]:
