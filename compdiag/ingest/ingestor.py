@@ -86,6 +86,7 @@ class Ingestor:
         # torch counts compiles from 0/0 again after torch._dynamo.reset(): every id torch
         # names is stored with the generation it belongs to (ingest/generations.py).
         self.gens = Generations()
+        self._generation = 0  # the last generation a dynamo_resets row was written for
 
     # -- entry points -----------------------------------------------------------------------
     def record(self, metadata: dict[str, Any], payload: str | None,
@@ -95,6 +96,8 @@ class Ingestor:
         kind = P.record_kind(metadata)
         cid = self.gens.qualify(P.compile_id_of(metadata), starts=starts_compile(kind, payload),
                                 ends=kind == "compilation_metrics")
+        if self.gens.generation != self._generation:  # a reset seen only as a repeated id
+            self._reset_row(None)
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
                       metadata=raw if raw is not None else json.dumps(metadata, default=repr),
@@ -129,6 +132,7 @@ class Ingestor:
         compile_id = self.gens.qualify(compile_id)
         if kind == RESET_KIND:
             self.gens.reset()
+            self._reset_row(payload)
         elif kind == "perf_hints" and payload and payload.strip():
             hint = P.perf_hint(payload)
             self.w.insert("perf_hints", run_id=self.run_id, compile_id=compile_id, **hint)
@@ -153,6 +157,18 @@ class Ingestor:
         elif kind == "warning" and payload:
             self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
                           category=None, message=payload[:4000], filename=None, lineno=None)
+
+    def _reset_row(self, payload: str | None) -> None:
+        """The generation a reset began, with the user line that called it (capture's record)."""
+        try:
+            at = json.loads(payload) if payload else None
+        except ValueError:
+            at = None
+        at = at if isinstance(at, dict) else {}
+        self._generation = self.gens.generation
+        self.w.insert("dynamo_resets", run_id=self.run_id, seq=self.seq,
+                      generation=self.gens.generation, filename=at.get("filename"),
+                      lineno=at.get("lineno"), line=at.get("line"))
 
     def flush(self) -> None:
         for row in self.compiles.values():

@@ -489,6 +489,17 @@ CREATE TABLE IF NOT EXISTS guard_sources (
     source     TEXT NOT NULL,
     guards     INTEGER NOT NULL
 );
+-- torch._dynamo.reset() between compiles (torch counts compile ids from 0/0 again): the
+-- generation of ids after it (formats/compile_id.py) and the user line that called it (NULL
+-- when an imported log only showed a compile id repeating).
+CREATE TABLE IF NOT EXISTS dynamo_resets (
+    run_id     INTEGER NOT NULL,
+    seq        INTEGER NOT NULL,
+    generation INTEGER NOT NULL,
+    filename   TEXT,
+    lineno     INTEGER,
+    line       TEXT
+);
 """
 
 DERIVED_TABLES = (
@@ -500,6 +511,7 @@ DERIVED_TABLES = (
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "torch_warnings",
     "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "cache_key_components", "compile_stages", "compile_events", "guard_sources",
+    "dynamo_resets",
 )
 
 # What `compdiag reindex` rebuilds from each run's raw records: every table derived from
@@ -511,7 +523,7 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
                     "torch_warnings", "epilogue_misses", "program_exceptions",
                     "call_stacks", "shape_specializations",
                     "cache_events", "cache_key_components", "compile_stages", "compile_events",
-                    "guard_sources")
+                    "guard_sources", "dynamo_resets")
 # Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
     # schema 3: the ranks of a torchrun job.

@@ -203,7 +203,7 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
     if doc["kernels"]:
         cols = (Col("compile id"), Col("kernel", flex=True, min_width=16), Col("backend", 70),
                 Col("fx nodes", 60, flex=True))
-        rows = [(k["compile_id"], k["name"], k["backend"],
+        rows = [(display(k["compile_id"]), k["name"], k["backend"],
                  ", ".join(k["fx_nodes"] or k["fused_ops"]) or "-") for k in doc["kernels"]]
         console.print(f"[bold]{plural(len(rows), 'kernel')}[/]", highlight=False)
         console.print(fitted_table(console.width, cols, rows))
