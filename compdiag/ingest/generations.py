@@ -4,10 +4,12 @@ the generation in it, so the compiles before and after a reset stay apart.
 
 Two signs of a reset, either enough:
 - capture's own `compdiag:dynamo_reset` record (its hook on torch._dynamo.reset), and
-- in a log without one (an imported TORCH_TRACE): a compile that starts, or reports its
-  metrics, under an id whose compile already reported its metrics in this generation. A
-  compile's first record is its outermost chromium region ('dynamo', opened before
-  dynamo_start), so its timings fall into the new generation too.
+- in a log without one (an imported TORCH_TRACE): a compile that starts under an id whose
+  compile already started and ended (reported its metrics) in this generation, or that
+  reports its metrics a second time. A compile's first record is its outermost chromium
+  region ('dynamo', opened before dynamo_start), so its timings fall into the new generation
+  too. A start record that comes after its compile's metrics, with none before them, is a
+  late record of that compile, not a new one.
 
 A reset before any compile of the current generation advances nothing: a test suite that
 resets before each test keeps '0/0' for its first compile."""
@@ -29,6 +31,7 @@ class Generations:
     def __init__(self) -> None:
         self.generation = 0
         self._compiled = False
+        self._started: set[str] = set()  # torch ids whose compile's start record came
         self._ended: set[str] = set()  # torch ids whose compilation_metrics came
 
     def reset(self) -> None:
@@ -36,6 +39,7 @@ class Generations:
         if self._compiled:
             self.generation += 1
             self._compiled = False
+            self._started.clear()
             self._ended.clear()
 
     def qualify(self, raw: str | None, *, starts: bool = False,
@@ -48,9 +52,11 @@ class Generations:
         if cid is None or cid.generation:
             return raw if cid is None else str(cid)
         torch_id = cid.torch_id()
-        if (starts or ends) and torch_id in self._ended:
+        if torch_id in self._ended and (ends or starts and torch_id in self._started):
             self.reset()
         self._compiled = True
+        if starts:
+            self._started.add(torch_id)
         if ends:
             self._ended.add(torch_id)
         return str(cid.with_generation(self.generation))
