@@ -201,7 +201,8 @@ class Ingestor:
         cols = dict(frame=row["frame"], frame_compile=row["frame_compile"],
                     attempt=row["attempt"], generation=row["generation"],
                     compiled_autograd=row["compiled_autograd"], co_name=row["co_name"],
-                    filename=row["filename"], lineno=row["lineno"], status=row["status"], stage_times=row["stage_times"])
+                    filename=row["filename"], lineno=row["lineno"], status=row["status"],
+                    stage_times=row["stage_times"])
         if row.get("metrics_written"):
             self.w.update("compiles", {"run_id": self.run_id, "compile_id": row["compile_id"]},
                           **cols)

@@ -179,13 +179,15 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
     rows = []
     for c in compiles:
         total = c["stage_times"].get("total")
-        rows.append((display(c["compile_id"]), c["co_name"] or "-", _where(c["filename"], c["lineno"]),
+        rows.append((display(c["compile_id"]), c["co_name"] or "-",
+                     _where(c["filename"], c["lineno"]),
                      Text(c["status"], style=_STATUS_STYLE.get(c["status"], "")),
                      f"{total:.2f}" if total is not None else "-"))
     if rows:
+        reset = (", (after reset R) after the R-th torch._dynamo.reset()"
+                 if any(c.get("generation") for c in compiles) else "")
         console.print(f"[bold]{plural(len(rows), 'compile')}[/] (compile id F/N: frame F's "
-                      "N-th compile, _A an attempt, (after reset R) its R-th torch._dynamo.reset(); "
-                      "docs/explain.md)", highlight=False)
+                      f"N-th compile, _A an attempt{reset}; docs/explain.md)", highlight=False)
         console.print(fitted_table(console.width, cols, rows))
     for g in doc["graph_breaks"]:
         code = f" {g['gb_code']}" if g.get("gb_code") else ""
