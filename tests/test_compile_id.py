@@ -113,7 +113,8 @@ ENVELOPE = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
 GRAPH = "def forward(self, x):\n    sin = torch.ops.aten.sin.default(x)\n    return (sin,)"
 
 
-def _compile(ing: Ingestor, user: Path, *, fallback_random: bool, key: str) -> None:
+def _compile(ing: Ingestor, user: Path, *, fallback_random: bool, key: str,
+             extra: tuple[str, ...] = ()) -> None:
     """The records torch 2.13 logs for one compile of `f` (user:3), in their order: the
     outermost chromium region opens before dynamo_start, the FX graph cache lookup, the
     metrics, the region's end."""
@@ -128,7 +129,7 @@ def _compile(ing: Ingestor, user: Path, *, fallback_random: bool, key: str) -> N
                json.dumps({"key": key, "components": [
                    f"[g1] gm: {GRAPH}",
                    f"[{'r1' if fallback_random else 'r0'}] inductor_config[fallback_random]: "
-                   f"{fallback_random}"]}))
+                   f"{fallback_random}", *extra]}))
     ing.record({**ENVELOPE, "compilation_metrics": {
         "co_name": "f", "co_filename": str(user), "co_firstlineno": 3, "graph_op_count": 1}},
         None)
@@ -185,6 +186,29 @@ def test_a_compile_id_torch_reuses_after_a_reset_stays_two_compiles(
     assert ("at model.py:7" in d.reason) is reset_record
     # The line that changed the key component, after the reset.
     assert (d.user_frame.filename, d.user_frame.lineno) == (str(user), 8)
+
+
+def test_a_deterministic_algorithms_switch_is_the_line_of_the_miss(tmp_path: Path) -> None:
+    """A key component changed by a call, not an assignment: the call after the reset."""
+    from compdiag.analyses.explain import explain
+
+    user = tmp_path / "model.py"
+    user.write_text("import torch\n\ndef f(x):\n    return x.sin()\n\nf(x)\n"
+                    "torch._dynamo.reset()\ntorch.use_deterministic_algorithms(True)\nf(x)\n")
+    w = Writer(tmp_path / "s.db")
+    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(tmp_path))
+    ing = Ingestor(w, run_id)
+    for on, key in ((False, "k1"), (True, "k2")):
+        _compile(ing, user, fallback_random=False, key=key, extra=(
+            f"[d{int(on)}] deterministic_algorithms_settings: ({on}, False, True)",))
+    ing.flush()
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        (d,) = explain(r, run_id)
+    assert "deterministic_algorithms_settings: (False, False, True) -> (True, False, True)" \
+        in d.reason
+    assert (d.user_frame.lineno, d.user_frame.line) == \
+        (8, "torch.use_deterministic_algorithms(True)")
 
 
 def test_reindex_replays_the_generations(tmp_path: Path) -> None:
