@@ -235,8 +235,7 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
     frame = changed_line(ctx, cid, why.changes, reset) if why.changes else None
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
                      user_frame=frame or ctx.user_frame(cid=cid), explanation=explanation,
-                     fix=fix,
-                     score=MISS_SCORE,
+                     fix=fix, score=MISS_SCORE,
                      details=CacheDetails(caches=(cache,), result="miss", key=e.get("key"),
                                           changed=tuple(c.to_json() for c in why.changes),
                                           compared_to=why.compared_to))
