@@ -62,6 +62,41 @@ def test_parse_message_reads_torch_s_message_shapes():
                          "graph_break") is None
 
 
+def test_judge_holds_the_top_diagnosis_against_each_check():
+    from derive import Expectation
+    from score import judge
+
+    exp = Expectation(kind="failure", source="t", gb_code="GB0059",
+                      first_line="Failed to trace builtin operator", user_line='print("abc")',
+                      user_linenos=[7])
+    right = {"kind": "failure", "gb_code": "GB0059", "reason": "Unsupported: Failed to trace "
+             "builtin operator [GB0059]", "user_frame": {"filename": "/x/test/oracle_cases.py",
+                                                         "lineno": 7, "line": 'print("abc")'}}
+    other_line = dict(right, user_frame={"filename": "/x/oracle_cases.py", "lineno": 3,
+                                         "line": "def fn(x):"})
+    as_break = dict(right, kind="graph_break")
+    verdict = judge([exp], [as_break, other_line, right], None, FILE)
+    assert (verdict["top_right"], verdict["top3_right"], verdict["kind_got"]) == (
+        False, True, "graph_break")
+    assert verdict["miss_class"] == "graph_break on top where the test expects failure"
+    assert judge([exp], [other_line], None, FILE)["miss_class"] == "user line differs"
+    assert judge([exp], [], None, FILE)["why"] == "no diagnosis"
+
+
+def test_graph_count_folds_attempts_and_keeps_compiles_after_a_reset():
+    from derive import Expectation
+    from score import show_problems
+
+    compiles = [{"compile_id": "0/0", "attempt": 0, "status": "graph_break"},
+                {"compile_id": "0/0_1", "attempt": 1, "status": "ok"},
+                {"compile_id": "0/0@1", "attempt": 0, "status": "ok"},
+                {"compile_id": "1/0", "attempt": 0, "status": "failed"}]
+    exp = Expectation(kind="graphs", source="t", count=2)
+    assert show_problems(exp, {"compiles": compiles}) == []
+    assert show_problems(exp, {"compiles": compiles[:2]}) == [
+        "1 compiled graphs in show (the test counts 2)"]
+
+
 @pytest.mark.slow
 def test_sweep_runs_scores_and_counts_the_fixture(tmp_path):
     """One pytest process for the two derivable cases, a store each, explain scored."""

@@ -9,6 +9,7 @@ line numbers to N), the guard text. A graph count or a cache counter is held aga
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from derive import Expectation
@@ -80,7 +81,8 @@ def show_problems(exp: Expectation, show: dict[str, Any] | None) -> list[str]:
         # "empty" and "failed" compiles gave the backend none.
         last: dict[Any, dict[str, Any]] = {}
         for c in show.get("compiles") or []:
-            key = str(c.get("compile_id")).split("_")[0]  # "0/0_1": attempt 1 of 0/0
+            # "0/0_1@2": attempt 1 of 0/0 after the second torch._dynamo.reset()
+            key = re.sub(r"_\d+", "", str(c.get("compile_id")))
             if key not in last or (c.get("attempt") or 0) >= (last[key].get("attempt") or 0):
                 last[key] = c
         graphs = sum(1 for c in last.values() if c.get("status") in ("ok", "graph_break"))
