@@ -8,7 +8,7 @@ test_recompile_ux.py. No compile."""
 
 from __future__ import annotations
 
-from test_explain import TORCH_FILE, Store
+from test_explain import AOT_FILE, BACKWARD_TWICE, TORCH_FILE, Store, _frames
 
 URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
 
@@ -32,6 +32,27 @@ def test_a_break_torch_skipped_the_frame_for_is_one_graph_break_though_the_run_f
     (d,) = s.explain()
     assert (d["kind"], d["gb_code"], d["user_frame"]["lineno"]) == ("graph_break", "GB0025", 7)
     assert d["details"]["frame_skipped"]
+
+
+def test_a_crash_after_a_skipped_frame_is_the_crash_not_the_skipped_break(tmp_path):
+    """The Unsupported torch caught when it skipped a frame ended nothing: the run's crash
+    through compiled code later is the fatal failure on top, the skip stays one graph_break.
+    Without it the skipped frame's failure was the fatal one, took the crash in, and was
+    folded into the break with it (no crash reported)."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", fail_type="Unsupported",
+              fail_reason="Call to `torch._dynamo.graph_break()`\n  Explanation: User-inserted "
+                          "graph break.")
+    s.graph_break("0/0", 7, gb_type="Call to `torch._dynamo.graph_break()`", code="GB0025",
+                  skipped=True)
+    s.compile("1/0", co_name="g", lineno=12)
+    s.ing.program_exception(None, exc_type="RuntimeError", message=BACKWARD_TWICE,
+                            frames=_frames(s.user, (AOT_FILE, 3473, "backward")),
+                            compiled="AOTAutograd's runtime wrappers", stage="runtime")
+    diags = s.explain()
+    assert [(d["kind"], d["stage"]) for d in diags] == [("failure", "runtime"),
+                                                        ("graph_break", "dynamo")]
+    assert "The exception ended the program" in diags[0]["explanation"]
 
 
 def test_an_unsupported_that_reached_the_program_stays_a_failure_though_it_was_caught(tmp_path):

@@ -36,16 +36,6 @@ def _shares_compile(d: Diagnosis, others: list[Diagnosis]) -> bool:
     return cid in cids or first_attempt(cid) in cids
 
 
-def _torch_handled(d: Diagnosis) -> bool:
-    """A break after which torch itself said it skipped the function and fell back to eager
-    ("Failed to handle graph break gracefully"): the Unsupported it raised was caught by
-    torch, so a failure of that compile is the break's consequence, not an end of the
-    program. Without that line (fullgraph=True, error_on_graph_break, a backend's exception
-    torch shows as WON'T CONVERT) the exception reached the program, whether the program
-    then caught it or not: a failure of its own."""
-    return bool(getattr(d.details, "frame_skipped", False))
-
-
 def _from_program_exception(d: Diagnosis) -> bool:
     return isinstance(d.details, ProgramDetails)
 
@@ -61,7 +51,8 @@ FOLDS: tuple[Fold, ...] = (
     Fold("failure", "graph_break", "Dynamo skipped the frame after a graph break, and the "
          "run went on: the break reports it",
          lambda d, into, ctx: (d.details.exc_type == "Unsupported"
-                               and _shares_compile(d, [o for o in into if _torch_handled(o)]))),
+                               and ctx.torch_skipped(d.compile_id)
+                               and _shares_compile(d, into))),
 )
 
 
