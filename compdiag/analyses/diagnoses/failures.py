@@ -224,16 +224,17 @@ def _first(exc_type: str | None, message: str | None, traceback: str | None) -> 
 
 
 def gb_code_of(torch_message: str | None, traceback: str | None) -> str | None:
-    """The GB code of the failure's own exception: the one in torch's message for it, else
-    the last in the traceback. A traceback chains the exceptions it was raised while
-    handling ("During handling of the above exception, another exception occurred") before
-    the failure's own, so its first code may be another break's (step_unsupported's GB4636
-    under the "cannot resume" GB0284 raised while handling it)."""
-    for text in (torch_message, traceback):
-        codes = _GB_URL.findall(text or "")
-        if codes:
-            return codes[-1].upper()
-    return None
+    """The GB code of the failure's own exception: the first in torch's message for it (a
+    break torch hit "while handling this graph break" comes after it, its consequence), else
+    the last in the traceback. A traceback chains the exceptions it was raised while handling
+    ("During handling of the above exception, another exception occurred") before the
+    failure's own, so its first code may be another break's (step_unsupported's GB4636 under
+    the "cannot resume" GB0284 raised while handling it)."""
+    own = _GB_URL.search(torch_message or "")
+    if own:
+        return own.group(1).upper()
+    chained = _GB_URL.findall(traceback or "")
+    return chained[-1].upper() if chained else None
 
 
 def exception_frames(exc: dict[str, Any] | None) -> tuple[dict | None, dict | None]:
