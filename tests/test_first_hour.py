@@ -501,3 +501,54 @@ def test_tui_help_explains_compile_ids_and_resume_functions(demo: Path) -> None:
     asyncio.run(go())
     doc = (REPO / "docs" / "explain.md").read_text()
     assert "## Reading compile ids and resume functions" in doc
+
+
+# -- --json commands that run a program: stdout is the document alone (issue 30 item 2) ------
+_PRINTS = """import os, sys
+print("the program's own line")
+sys.stdout.flush()
+os.system("echo a child process line")
+"""
+
+
+def _runs_program_with_json(parser) -> list[str]:
+    """Every subcommand that has --json and runs a program (SCRIPT, or bisect's -- CMD)."""
+    import argparse
+
+    out = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                dests = {a.dest for a in sub._actions}
+                if "json" in dests and ({"target", "words"} & dests):
+                    out.append(name)
+    return sorted(set(out))
+
+
+def test_json_commands_that_run_a_script_print_the_document_alone(tmp_path: Path) -> None:
+    """Issue 30 item 2: `check --json SCRIPT`, `perf --json SCRIPT` and `bisect --json -- CMD`
+    pipe into json.loads although the program prints (itself and from a child process): its
+    stdout goes to stderr. Fails on main (check's stdout starts with the program's line).
+    The script compiles nothing, so each command costs a python start, not a compile."""
+    assert _runs_program_with_json(build_parser()) == ["bisect", "check", "perf"]
+    script = tmp_path / "prints.py"
+    script.write_text(_PRINTS)
+    store = tmp_path / "s.db"
+    commands = {
+        "check": ["check", "--json", "--store", store, script],
+        "perf": ["perf", "--json", "--store", tmp_path / "p.db", script],
+        "bisect": ["bisect", "--json", "--store", tmp_path / "b.db", "--",
+                   sys.executable, script],
+    }
+    procs = {name: subprocess.Popen(compdiag_args(*args), cwd=tmp_path, env=base_env(),
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    stdin=subprocess.DEVNULL)
+             for name, args in commands.items()}
+    for name, p in procs.items():
+        out, err = p.communicate(timeout=600)
+        assert "Traceback" not in err and out.startswith("{"), (name, out, err)
+        doc = json.loads(out)  # the whole of stdout is one document
+        assert doc["schema_version"] == 1, name
+        if name != "bisect":  # bisect's probes keep their output to themselves
+            assert "the program's own line" in err and "a child process line" in err, \
+                (name, err)
