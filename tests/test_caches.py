@@ -237,17 +237,19 @@ def test_key_components_and_their_changes() -> None:
 
 NAMES = ["dynamo", "bytecode_tracing", "backend_compile", "inductor_compile", "GraphLowering.run",
          "compile_file", "some_unnamed_region", "build_guards"]
+ATTEMPTS = ["compile_attempt_0", "compile_attempt_1", "compile_attempt_2"]
 
 
 @st.composite
-def nested_regions(draw: st.DrawFn, depth: int = 0, start: float = 0.0) -> list[dict]:
+def nested_regions(draw: st.DrawFn, depth: int = 0, start: float = 0.0,
+                   names: list[str] = NAMES) -> list[dict]:
     """B/E events of properly nested regions, children inside their parent."""
     events, t = [], start
     for _ in range(draw(st.integers(0, 3 if depth < 3 else 0))):
         t += draw(st.floats(0, 100))
-        name = draw(st.sampled_from(NAMES))
+        name = draw(st.sampled_from(names))
         events.append({"ph": "B", "name": name, "ts": t, "args": {"compile_id": "0/0"}})
-        inner = draw(nested_regions(depth + 1, t))
+        inner = draw(nested_regions(depth + 1, t, names))
         events.extend(inner)
         t = max([t] + [e["ts"] for e in inner]) + draw(st.floats(0, 100))
         events.append({"ph": "E", "name": name, "ts": t, "args": {"compile_id": "0/0"}})
@@ -280,6 +282,87 @@ def test_timeline_stages_add_up_to_the_outermost_regions(events: list[dict]) -> 
     got = {k: v for k, v in clock.stages.items() if v > 1e-9}
     assert got.keys() == {k for k, v in want.items() if v > 1e-9}
     assert all(got[k] == pytest.approx(want[k], abs=1e-6) for k in got)
+
+
+@settings(max_examples=200, deadline=None)
+@given(nested_regions(names=NAMES + ATTEMPTS))
+def test_restart_attempts_split_the_frame_time_once(events: list[dict]) -> None:
+    """Issue 30 item 1: with graph-break restarts (`compile_attempt_N` regions, all tagged
+    with the first try's id, as torch 2.13 writes them), each moment of the frame's regions
+    counts for one compile id: the clocks of '0/0', '0/0_1', ... add up to the outermost
+    regions, and each one's stages and unaccounted to its own total."""
+    tl = Timeline()
+    closed = [iv for e in events for iv in tl.event(e)]
+    roots = sum(iv.dur_us for iv in closed if iv.depth == 0)
+    assert set(tl.clocks) <= {"0/0", "0/0_1", "0/0_2"}
+    assert sum(c.total_us for c in tl.clocks.values()) == pytest.approx(roots, abs=1e-6)
+    for cid, clock in tl.clocks.items():
+        assert all(v >= 0 for v in clock.stages.values()), cid
+        assert sum(clock.stages.values()) == pytest.approx(clock.total_us, abs=1e-6), cid
+
+
+def _gb_print_records() -> list[tuple[dict, str | None]]:
+    """The records of a frame compile that broke and restarted, as torch 2.13 writes them for
+    corpus/gb_print.py: chromium events all tagged '0/0' (the restart inside
+    `compile_attempt_1`), compilation_metrics once, under '0/0_1', timing the whole frame."""
+    t0 = 1_000_000_000.0
+    regions = [  # (name, begin s, end s, envelope attempt)
+        ("entire_frame_compile", 0.0, 48.26, 0), ("compile_attempt_0", 0.01, 0.66, 0),
+        ("bytecode_tracing", 0.06, 0.65, 0), ("compile_attempt_1", 0.67, 47.98, 1),
+        ("bytecode_tracing", 0.70, 1.20, 1), ("backend_compile", 1.30, 47.90, 1),
+        ("compile_file", 5.0, 40.0, 1), ("build_guards", 48.0, 48.1, 1)]
+    events = []
+    for name, b, e, attempt in regions:
+        for ph, t in (("B", b), ("E", e)):
+            events.append((t, ph == "B", name, ph, attempt))
+    events.sort(key=lambda x: (x[0], not x[1]))
+    out = []
+    for t, _, name, ph, attempt in events:
+        ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": attempt}
+        out.append(({"chromium_event": {}, **ids}, json.dumps(
+            {"name": name, "ts": t0 + t * 1e6, "ph": ph, "cat": "dynamo_timed", "tid": 0,
+             "pid": 0, "args": {"compile_id": "0/0"}})))
+    out.append(({"compilation_metrics": {"co_name": "f", "co_filename": "gb_print.py",
+                                         "co_firstlineno": 5, "entire_frame_compile_time_s":
+                                         48.26, "duration_us": 48_260_000},
+                 "frame_id": 0, "frame_compile_id": 0, "attempt": 1}, None))
+    return out
+
+
+def test_a_restarted_compile_is_counted_once_within_the_wall_time(tmp_path: Path) -> None:
+    """Issue 30 item 1: `compdiag run corpus/gb_print.py && compdiag show` charged the graph
+    break's attempt (0/0) its restart's (0/0_1) time again: 96 s of compile time in a 60 s
+    run, with a note blaming overlapping threads. The run's compile time is the sum of its
+    compiles' own times, <= the wall time, and no note says the clocks disagree. Fails on
+    main (0/0 holds the whole frame's 48 s and 0/0_1 its metrics' 48 s again)."""
+    from compdiag.analyses.compile_time import for_run, per_compile
+    from compdiag.ingest.ingestor import Ingestor
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+    from compdiag.views.compile_time import compile_time_lines
+
+    w = Writer(tmp_path / "s.db")
+    run_id = w.begin_run(source="run", argv=["gb_print.py"], started_at=999_999_990.0)
+    ing = Ingestor(w, run_id)
+    for md, payload in _gb_print_records():
+        ing.record(md, payload)
+    ing.flush()
+    w.update_run(run_id, ended_at=1_000_000_050.0)  # a 60 s run
+    w.end_run(run_id, exit_code=0, status="done")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        per = per_compile(r, run_id)
+        run = for_run(r, run_id, per)
+    assert per["0/0"]["total_s"] == pytest.approx(0.67, abs=1e-6)  # until the restart began
+    assert per["0/0_1"]["total_s"] == pytest.approx(48.26 - 0.67, abs=1e-6)
+    assert per["0/0_1"]["stages"]["guard_building"] == pytest.approx(0.1, abs=1e-6)
+    for doc in per.values():
+        assert doc["source"] == "chromium_events" and "note" not in doc, doc
+        assert sum(doc["stages"].values()) + doc["unaccounted_s"] == \
+            pytest.approx(doc["total_s"], abs=1e-5)
+    assert run["total_s"] == pytest.approx(48.26, abs=1e-5) and run["total_s"] <= run["wall_s"]
+    assert "note" not in run, run["note"]
+    assert "overlapped" not in "\n".join(compile_time_lines(run))
 
 
 def test_tui_timings_tab_shows_where_the_wall_time_went(cache_runs: dict[str, Proc]) -> None:

@@ -176,7 +176,9 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
             Col("status", 90), Col("total s", 80, "right"))
     rows = []
     for c in compiles:
-        total = c["stage_times"].get("total")
+        total = (c.get("compile_time") or {}).get("total_s")  # its own time, counted once
+        if total is None:
+            total = c["stage_times"].get("total")
         rows.append((c["compile_id"], c["co_name"] or "-", _where(c["filename"], c["lineno"]),
                      Text(c["status"], style=_STATUS_STYLE.get(c["status"], "")),
                      f"{total:.2f}" if total is not None else "-"))
