@@ -552,3 +552,62 @@ def test_json_commands_that_run_a_script_print_the_document_alone(tmp_path: Path
         if name != "bisect":  # bisect's probes keep their output to themselves
             assert "the program's own line" in err and "a child process line" in err, \
                 (name, err)
+
+
+# -- tables at any width: names whole or shortened in the middle, never broken (item 9) ----
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_ident = st.from_regex(r"\A[a-z_][a-z0-9_]{0,39}\Z")
+_path = st.builds(lambda dirs, name: "/" + "/".join([*dirs, name + ".py"]),
+                  st.lists(st.from_regex(r"\A[a-z][a-z0-9_-]{0,11}\Z"), max_size=6),
+                  st.from_regex(r"\A[a-z_][a-z0-9_]{0,17}\Z"))
+
+
+def _middle_of(token: str, name: str) -> bool:
+    if token == name:
+        return True
+    head, sep, tail = token.partition("…")
+    return bool(sep) and name.startswith(head) and name.endswith(tail) and \
+        len(head) + len(tail) < len(name)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.lists(st.tuples(_ident, _path, st.integers(1, 99999),
+                               st.sampled_from(["ok", "graph_break", "failed"]),
+                               st.floats(0, 1000)), min_size=1, max_size=6),
+       width=st.integers(50, 200))
+def test_table_cells_are_never_broken_inside_a_name(rows, width: int) -> None:
+    """Issue 30 item 9: at any width a table's function names and file names are whole or
+    shortened in the middle ('…'), never broken across lines (`fail_lowering.` / `py`), and
+    when the width holds everything, everything is shown whole. Fails on main (a long
+    function name folds onto a second line)."""
+    from compdiag.views.show import _where
+    from compdiag.views.table import Col, fitted_table
+
+    cols = (Col("compile id"), Col("function", 60, flex=True, min_width=10),
+            Col("where", shrink=True, min_width=20), Col("status", 90),
+            Col("total s", 80, "right"))
+    cells = [(f"{i}/0", name, _where(path, line), status, f"{total:.2f}")
+             for i, (name, path, line, status, total) in enumerate(rows)]
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(fitted_table(width, cols, cells))
+    lines = console.export_text().splitlines()
+    assert all(len(line) <= width for line in lines), lines
+    body = lines[2:]
+    assert len(body) == len(rows), lines  # one line a row: nothing wrapped
+    shown = lines[0].split()  # a column the width cannot hold is dropped, by its keep
+    for line, (name, path, lineno, _, _) in zip(body, rows):
+        tokens = line.split()
+        assert "function" not in shown or any(_middle_of(t, name) for t in tokens), \
+            (name, line)
+        where = f"{Path(path).name}:{lineno}"
+        assert any(t.endswith(where) and (t == where or t.startswith(("…", "/")))
+                   for t in tokens), (where, line)
+    roomy = sum(max(len(h), *(len(str(c)) for c in col)) for h, col in zip(
+        ["compile id", "function", "where", "status", "total s"],
+        zip(*[(a, n, f"{p}:{ln}", s, f"{t:.2f}") for a, (n, p, ln, s, t)
+              in zip([c[0] for c in cells], rows)]))) + 3 * 4
+    if roomy <= width:  # the room is used: every name and path whole
+        text = "\n".join(lines)
+        assert all(f" {n} " in f" {text} " for n, *_ in rows)
