@@ -555,7 +555,7 @@ def test_json_commands_that_run_a_script_print_the_document_alone(tmp_path: Path
 
 
 # -- tables at any width: names whole or shortened in the middle, never broken (item 9) ----
-from hypothesis import given, settings  # noqa: E402
+from hypothesis import example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 _ident = st.from_regex(r"\A[a-z_][a-z0-9_]{0,39}\Z")
@@ -577,6 +577,11 @@ def _middle_of(token: str, name: str) -> bool:
                                st.sampled_from(["ok", "graph_break", "failed"]),
                                st.floats(0, 1000)), min_size=1, max_size=6),
        width=st.integers(50, 200))
+@example(rows=[("f", "/work/wt-ux/corpus/gb_print.py", 5, "graph_break", 0.66),
+               ("torch_dynamo_resume_in_f_at_7", "/work/wt-ux/corpus/gb_print.py", 7, "ok",
+                5.06)], width=80)  # the issue's `torch_dynamo_resume_` / `in_f_at_7`
+@example(rows=[("forward", "/home/someone/projects/compdiag/corpus/fail_lowering.py", 12,
+                "failed", 1.0)], width=60)  # the issue's `fail_lowering.` / `py`
 def test_table_cells_are_never_broken_inside_a_name(rows, width: int) -> None:
     """Issue 30 item 9: at any width a table's function names and file names are whole or
     shortened in the middle ('…'), never broken across lines (`fail_lowering.` / `py`), and
