@@ -154,6 +154,8 @@ class Timeline:
         args = ev.get("args") if isinstance(ev.get("args"), dict) else {}
         cid = args.get("compile_id") if isinstance(args.get("compile_id"), str) else None
         tid = ev.get("tid") if isinstance(ev.get("tid"), (int, str)) else None
+        if cid in (None, "", "None"):  # torch's str(None): a region outside any compile context
+            cid = self._host(tid)
         key = (cid, tid)
         stack = self.open.setdefault(key, [])
         cat = ev.get("cat") if isinstance(ev.get("cat"), str) else None
@@ -183,6 +185,14 @@ class Timeline:
             yield self._close(key, stack, region, max(0.0, float(ev["dur"])), dict(args))
         elif ph in ("i", "I", "n"):
             yield Interval(clock, name, cat, float(ts), None, len(stack), None, dict(args))
+
+    def _host(self, tid: Any) -> str | None:
+        """The compile a region with no compile id happens inside: the one whose regions are
+        open on the same thread, latest first (a kernel's compile_file inside a compile's
+        codegen, torch 2.13 tags it 'None'); None when no compile is open there."""
+        open_here = [(stack[-1].start_us, c) for (c, t), stack in self.open.items()
+                     if t == tid and stack and c is not None]
+        return max(open_here, key=lambda x: x[0])[1] if open_here else None
 
     def _close(self, key: tuple[str | None, Any], stack: list[_Open], region: _Open, dur: float,
                args: dict[str, Any]) -> Interval:
