@@ -99,6 +99,18 @@ def options_after_run(args: argparse.Namespace) -> None:
     args.args = []
 
 
+def output_file(path: Path | None, option: str) -> None:
+    """A file a command will write (-o, --junit, --perfetto), refused in one line before any
+    work when its folder does not exist (a typo would otherwise create a folder silently) or
+    when it names a folder."""
+    if path is None:
+        return
+    if not path.parent.is_dir():
+        raise CLIError(f"{option} {path}: there is no folder {path.parent} (create it first)")
+    if path.is_dir():
+        raise CLIError(f"{option} {path} is a folder: give the file's name")
+
+
 def add_store_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", type=Path, default=None, metavar="DB",
                    help="the SQLite log store (default ./.compdiag/compdiag.db, or "
