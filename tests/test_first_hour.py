@@ -231,12 +231,23 @@ def test_shell_completion(capsys) -> None:
     ("module", 1, "No module named 'no_such_module_xyz'"),
     ("dotted", 1, "No module named 'json.no_such_part'"),
     ("missing", 2, "can't open file"),
+    # issue 30 item 11: a folder without __main__.py printed python's chained ImportError
+    # from the child and recorded a run (fails on main); python's own status for it is 1
+    ("folder", 1, "can't find '__main__' module in 'pkg'"),
+    ("zip", 1, "can't find '__main__' module in 'app.zip'"),
 ])
 def test_a_program_that_cannot_start_fails_fast_before_torch(case: str, code: int, words: str,
                                                              tmp_path: Path) -> None:
+    import zipfile
+
     (tmp_path / "bad.py").write_text("x = 1\ndef f(:\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "model.py").write_text("print('not __main__')\n")
+    with zipfile.ZipFile(tmp_path / "app.zip", "w") as z:
+        z.writestr("model.py", "print('not __main__')\n")
     target = {"syntax": ["bad.py"], "module": ["-m", "no_such_module_xyz"],
-              "dotted": ["-m", "json.no_such_part"], "missing": ["nope.py"]}[case]
+              "dotted": ["-m", "json.no_such_part"], "missing": ["nope.py"],
+              "folder": ["pkg"], "zip": ["app.zip"]}[case]
     prog = ("import sys\nfrom compdiag.cli import main\n"
             f"rc = main(['run', '--store', 's.db', *{target!r}])\n"
             "print(rc, 'torch' in sys.modules)\n")
