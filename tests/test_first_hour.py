@@ -357,6 +357,24 @@ def test_a_failed_import_leaves_no_run(tmp_path: Path, capsys) -> None:
         assert r.resolve_run(None) == 1
 
 
+def test_failed_imports_use_up_no_run_ids(tmp_path: Path, capsys) -> None:
+    """Issue 30 item 11: three failed imports, then a good one, made run 5 of a store holding
+    two runs. The next run after a discarded one takes its id. Fails on main (run 5)."""
+    store = tmp_path / "s.db"
+    good = tmp_path / "good.log"
+    good.write_text('V1130 02:17:30.020000 1797 torch/_dynamo/convert_frame.py:1] '
+                    '{"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0}\n')
+    garbage = tmp_path / "garbage.log"
+    garbage.write_bytes(bytes(range(256)) * 40 + b"\nnot a trace\n")
+    assert _cli(capsys, "import", good, "--store", store)[0] == 0
+    for _ in range(3):
+        assert _cli(capsys, "import", garbage, "--store", store)[0] == 1
+    code, _, err = _cli(capsys, "import", good, "--store", store)
+    assert code == 0 and "as run 2" in err, err
+    with Reader(store) as r:
+        assert [run["id"] for run in r.runs()] == [1, 2]
+
+
 # -- output a person reads, at 80 columns ------------------------------------------------------
 def _render(fn, *args) -> str:
     console = Console(width=WIDTH, record=True, file=io.StringIO(), force_terminal=False)
