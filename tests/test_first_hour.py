@@ -476,6 +476,22 @@ def test_explain_header_says_what_was_folded(tmp_path: Path) -> None:
     assert "recompile reasons, " not in text.split("╭")[0].split("·")[0]
 
 
+def test_explain_header_speaks_without_jargon() -> None:
+    """Issue 30 item 11: explain's header said "a failure row (a compile stage's, or the
+    run-time one capture wrote)": store and capture internals. Every fold's note reads in a
+    user's words. Fails on main."""
+    from compdiag.analyses.explain import FOLDS
+    from compdiag.views.explain import header_lines
+
+    run = {"id": 1, "argv": ["m.py"], "status": "done", "exit_code": 1, "counts": {}}
+    for fold in FOLDS:
+        doc = {"run": run, "diagnoses": [{"kind": fold.into, "severity": "error"}],
+               "folded": [{"kind": fold.drop, "into": fold.into, "why": fold.why}]}
+        text = " ".join(header_lines(doc)).lower()
+        for jargon in ("row", "capture", "stage's", "ctx", "record"):
+            assert not re.search(rf"\b{jargon}", text), (jargon, text)
+
+
 # -- perf's progress ---------------------------------------------------------------------------
 def test_perf_progress_channel_and_bars(monkeypatch) -> None:
     from compdiag.capture.progress import Channel, emit
