@@ -337,7 +337,8 @@ def test_show_unknown_run_is_one_line(tmp_path: Path) -> None:
 HUGE = "9" * 30
 RUN_COMMANDS = [["show", HUGE], ["show", HUGE, "--json"], ["explain", HUGE],
                 ["explain", HUGE, "--json"], ["show", "--job", HUGE], ["explain", "--job", HUGE],
-                ["diff", HUGE, "1"], ["diff", "1", HUGE], ["minify", HUGE], ["bisect", HUGE],
+                ["diff", HUGE, "1"], ["diff", "1", HUGE], ["diff", "--job", HUGE, "1", "2"],
+                ["minify", HUGE], ["bisect", HUGE],
                 ["check", HUGE], ["perf", HUGE], ["tui", HUGE], ["report", HUGE],
                 ["export", "--perfetto", "out.json", HUGE], ["show", "9" * 5000]]
 
