@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.formats.compile_id import first_attempt
 from compdiag.ingest.timeline import STAGES, UNACCOUNTED
 from compdiag.store.reader import Reader
 
@@ -22,7 +23,6 @@ DISAGREE_FRACTION, DISAGREE_S = 0.10, 0.25
 TOP_GUARD_SOURCES = 5
 TOP_FUNCTIONS = 10  # the user functions whose compiles took longest (cf. TORCH_COMPILE_DYNAMO_PROFILER)
 _INDEX = re.compile(r"\[(?:'\d+'|\d+)\]")
-_ATTEMPT = re.compile(r"_\d+$")  # a restart attempt's suffix ('0/0_1')
 
 
 def _r(x: float) -> float:
@@ -91,9 +91,9 @@ def guards(reader: Reader, run_id: int, c: dict[str, Any],
 
 def _frame_total(regions: dict[str, dict[str, float]], cid: str) -> float:
     """The regions' seconds of every attempt of `cid`'s frame compile ('0/0', '0/0_1', ...)."""
-    base = _ATTEMPT.sub("", cid)
+    base = first_attempt(cid)
     return sum(sum(stages.values()) for c, stages in regions.items()
-               if _ATTEMPT.sub("", c) == base)
+               if first_attempt(c) == base)
 
 
 def per_compile(reader: Reader, run_id: int, compile_id: str | None = None

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
+
+from compdiag.formats.compile_id import CompileId
 
 # torch's region name -> the stage its own time (children excluded) counts for.
 STAGE_OF = {
@@ -117,17 +119,17 @@ class CompileClock:
 # torch times each try of a frame compile as `compile_attempt_N` inside the frame's regions,
 # all under the first try's compile id ('0/0'); try N >= 1 is the restart torch calls '0/0_N'.
 _ATTEMPT = re.compile(r"compile_attempt_(\d+)")
-_HAS_ATTEMPT = re.compile(r"_\d+$")
 
 
 def attempt_id(cid: str | None, name: str) -> str | None:
     """The compile id a `compile_attempt_N` region (N >= 1) of compile `cid` stands for, else
-    None: '0/0' + 'compile_attempt_1' -> '0/0_1' (an id that already names its attempt, as a
-    torch that tags the restart's own events gives, is left as it is)."""
+    None: '0/0' + 'compile_attempt_1' -> '0/0_1', '0/0@1' -> '0/0_1@1' (an id that already
+    names its attempt, as a torch that tags the restart's own events gives, is left alone)."""
     m = _ATTEMPT.fullmatch(name)
-    if m is None or cid is None or _HAS_ATTEMPT.search(cid) or int(m.group(1)) < 1:
+    parsed = CompileId.of(cid)
+    if m is None or parsed is None or parsed.attempt or int(m.group(1)) < 1:
         return None
-    return f"{cid}_{int(m.group(1))}"
+    return str(replace(parsed, attempt=int(m.group(1))))
 
 
 class Timeline:
