@@ -328,6 +328,15 @@ def test_restart_attempts_split_the_frame_time_once(events: list[dict]) -> None:
         assert sum(clock.stages.values()) == pytest.approx(clock.total_us, abs=1e-6), cid
 
 
+def test_attempt_ids_keep_the_generation() -> None:
+    from compdiag.ingest.timeline import attempt_id
+
+    assert attempt_id("0/0", "compile_attempt_1") == "0/0_1"
+    assert attempt_id("0/0@1", "compile_attempt_2") == "0/0_2@1"  # after a reset
+    assert attempt_id("0/0_1", "compile_attempt_1") is None  # torch named the attempt itself
+    assert attempt_id("0/0", "compile_attempt_0") is None and attempt_id(None, "x") is None
+
+
 def _gb_print_records() -> list[tuple[dict, str | None]]:
     """The records of a frame compile that broke and restarted, as torch 2.13 writes them for
     corpus/gb_print.py: chromium events all tagged '0/0' (the restart inside
