@@ -84,7 +84,8 @@ class Capture:
                          ("bytecode hook", self._install_bytecode_hook),
                          ("autotune hook", self._install_autotune_hook),
                          ("failure graphs", self._install_failure_graphs),
-                         ("warnings", self._install_warnings)):
+                         ("warnings", self._install_warnings),
+                         ("ddp", self._install_ddp)):
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001
@@ -192,6 +193,11 @@ class Capture:
         if name in ("perf_hints", "cudagraphs"):
             self.ing.cudagraph_line(cid, msg)
         self.ing.event(name, cid, {"logger": record.name, "level": record.levelname}, msg)
+
+    def _install_ddp(self) -> None:
+        from compdiag.capture.ddp import install
+
+        install(self)
 
     def _install_warnings(self) -> None:
         """torch's own notices (TF32 left off, ...) are Python warnings that scroll by on

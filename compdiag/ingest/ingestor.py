@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from compdiag.formats.user_code import is_user_file
+from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
 from compdiag.ingest.timeline import Timeline
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
@@ -81,6 +82,7 @@ class Ingestor:
         # leaves out split the graph (recorded as splits), they do not skip it.
         self.partitioned: dict[str | None, dict[str, int]] = {}
         self.timeline = Timeline()
+        self.ddp_children: dict[str | None, int] = {}  # cid -> DDPOptimizer subgraphs seen
 
     # -- entry points -----------------------------------------------------------------------
     def record(self, metadata: dict[str, Any], payload: str | None,
@@ -140,6 +142,11 @@ class Ingestor:
                               compiled=exc.get("compiled"), stage=exc.get("stage"))
         elif kind == "cudagraphs" and payload:
             self._cudagraph_facts(compile_id, payload)
+        elif kind in D.DDP_EVENTS:
+            row = D.event_row(kind, payload)
+            if row is not None:
+                self.w.insert(row[0], run_id=self.run_id, seq=self.seq, **row[1],
+                              **({"compile_id": compile_id} if row[0] == "ddp_buckets" else {}))
         elif kind == "warning" and payload:
             self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
                           category=None, message=payload[:4000], filename=None, lineno=None)
@@ -480,6 +487,15 @@ class Ingestor:
     def _on_inductor_post_grad_graph(self, value: Any, cid: str | None, payload: str | None,
                                      md: dict) -> None:
         self._on_artifact_inductor_post_grad_graph(value, cid, payload, md)
+
+    def _on_optimize_ddp_split_child(self, value: Any, cid: str | None, payload: str | None,
+                                     md: dict) -> None:
+        """One subgraph of DDPOptimizer's split of compile `cid` (ingest/ddp.py)."""
+        name = value.get("name") if isinstance(value, dict) else None
+        self.ddp_children[cid] = self.ddp_children.get(cid, 0) + 1
+        row = D.split_child(payload, name, self.ddp_children[cid] - 1)
+        if row is not None:
+            self.w.insert("ddp_splits", run_id=self.run_id, compile_id=cid, seq=self.seq, **row)
 
     def _on_inductor_output_code(self, value: Any, cid: str | None, payload: str | None,
                                  md: dict) -> None:
