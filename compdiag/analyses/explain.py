@@ -47,6 +47,14 @@ FOLDS: tuple[Fold, ...] = (
              for o in into)),
     Fold("failure", "accuracy", "the accuracy diagnosis reports it, with the measured errors",
          lambda d, into, ctx: d.stage == "accuracy" and ctx.has_accuracy_rows),
+    Fold("graph_break", "ddp", "a break inside DistributedDataParallel's own forward: the "
+         "ddp diagnosis of torch.compile(DDP(...)) reports it",
+         lambda d, into, ctx: _shares_compile(d, [o for o in into
+                                                  if o.details.facet == "wrapper"])),
+    Fold("failure", "ddp", "a compile failure inside DDPOptimizer's split: the ddp diagnosis "
+         "reports it with the piece and the bisecting step",
+         lambda d, into, ctx: _shares_compile(d, [o for o in into
+                                                  if o.details.facet == "split_failure"])),
     Fold("failure", "graph_break", "Dynamo skipped the frame after a graph break, and the "
          "run went on: the break reports it",
          lambda d, into, ctx: (d.details.exc_type == "Unsupported" and not ctx.crashed
