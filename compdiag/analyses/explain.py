@@ -55,6 +55,10 @@ FOLDS: tuple[Fold, ...] = (
          "reports it with the piece and the bisecting step",
          lambda d, into, ctx: _shares_compile(d, [o for o in into
                                                   if o.details.facet == "split_failure"])),
+    Fold("cache", "ddp", "DDPOptimizer's pieces are compiled with fakify_first_call, which "
+         "the AOTAutograd cache refuses: the ddp diagnosis of the split reports it",
+         lambda d, into, ctx: "fakify_first_call" in d.reason and _shares_compile(
+             d, [o for o in into if o.details.facet in ("split", "split_failure")])),
     Fold("failure", "graph_break", "Dynamo skipped the frame after a graph break, and the "
          "run went on: the break reports it",
          lambda d, into, ctx: (d.details.exc_type == "Unsupported" and not ctx.crashed

@@ -81,6 +81,7 @@ ADJUST: dict[str, float] = {
     "nondeterministic": -100.0,  # eager itself differs run to run: not the compiler's fault
     "configured_only": -1.0,    # an injector in the config, nothing measured
     "partial_coverage": -20.0,  # CUDA graphs cover part of a graph (partitioned), not none
+    "cache_bypassed": 10.0,     # a DDP split whose pieces bypass the compile cache (above it)
 }
 # The classes' bases, by name (kinds read their class' base to place a diagnosis).
 BANDS = {name: cost.base for name, cost in COSTS.items()}

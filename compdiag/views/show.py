@@ -3,6 +3,7 @@ or as rich tables for a terminal."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from rich.console import Console
@@ -76,7 +77,30 @@ def show_document(reader: Reader, run_id: int) -> dict[str, Any]:
                       "max_abs": a["max_abs"], "max_rel": a["max_rel"], "ok": a["ok"],
                       "detail": a["detail"]}
                      for a in reader.accuracy(run_id)],
+        "ddp": ddp_section(reader, run_id),
     })
+
+
+def ddp_section(reader: Reader, run_id: int) -> dict[str, Any]:
+    """DDP under torch.compile: each DDP(...) the program built, and DDPOptimizer's split of
+    each compile it cut (its buckets, each piece's parameters, ops and the cut's user line)."""
+    splits: dict[str, list[dict[str, Any]]] = {}
+    for s in reader.ddp_splits(run_id):
+        splits.setdefault(s["compile_id"], []).append(
+            {"idx": s["idx"], "params": len(s["param_names"] or []),
+             "param_bytes": s["param_bytes"], "ops": s["ops"], "cut_op": s["last_op"],
+             "cut": {"filename": s["last_filename"], "lineno": s["last_lineno"],
+                     "line": s["last_line"]}})
+    buckets = {b["compile_id"]: b for b in reader.ddp_buckets(run_id) if b["buckets"]}
+    return {"wraps": [{"module": w["module"], "compiled": bool(w["compiled"]),
+                       "bucket_cap_mb": w["bucket_cap_mb"], "params": w["params"],
+                       "param_bytes": w["param_bytes"], "settings": w["settings"],
+                       "user_frame": {"filename": w["filename"], "lineno": w["lineno"],
+                                      "line": w["line"]}} for w in reader.ddp_wraps(run_id)],
+            "splits": [{"compile_id": cid, "subgraphs": pieces,
+                        "cap_bytes": (buckets.get(cid) or {}).get("cap_bytes"),
+                        "bucket_bytes": (buckets.get(cid) or {}).get("sizes") or []}
+                       for cid, pieces in splits.items()]}
 
 
 def _timed(reader: Reader, run_id: int) -> list[dict[str, Any]]:
@@ -220,7 +244,34 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
     for line in [*compile_time_lines(doc.get("compile_time")),
                  *cache_lines(doc.get("caches") or [])]:
         console.print(line, markup=False, highlight=False)
+    for line in ddp_lines(doc.get("ddp") or {}):
+        console.print(line, markup=False, highlight=False)
     not_fused = [f for f in doc["fusion"] if not f["fused"]]
     if doc["fusion"]:
         console.print(f"fusion: {len(doc['fusion']) - len(not_fused)} fused pairs, "
                       f"{len(not_fused)} 'cannot fuse' decisions")
+
+
+def ddp_lines(ddp: dict[str, Any]) -> list[str]:
+    """One line per DDP(...) and per DDPOptimizer split, then one per piece."""
+    out = []
+    for w in ddp.get("wraps") or []:
+        uf = w["user_frame"]
+        inner = f"torch.compile({w['module']})" if w["compiled"] else w["module"]
+        cap = f", bucket_cap_mb={w['bucket_cap_mb']:g}" if w.get("bucket_cap_mb") else ""
+        out.append(f"DDP({inner}{cap}): {plural(w['params'] or 0, 'parameter')}, "
+                   f"{(w['param_bytes'] or 0) / 2 ** 20:.3g} MiB at "
+                   f"{os.path.basename(uf['filename'] or '?')}:{uf['lineno']}")
+    for s in ddp.get("splits") or []:
+        out.append(f"DDPOptimizer split [{s['compile_id']}] into "
+                   f"{plural(len(s['subgraphs']), 'graph')}"
+                   + (f" (cap {s['cap_bytes'] / 2 ** 20:.3g} MiB)" if s.get("cap_bytes") else ""))
+        for g in s["subgraphs"]:
+            cut = g["cut"]
+            where = f"{os.path.basename(cut['filename'])}:{cut['lineno']}" \
+                if cut.get("filename") else "?"
+            out.append(f"  piece {g['idx'] + 1}: {plural(g['ops'], 'op')}, "
+                       f"{plural(g['params'], 'parameter')} "
+                       f"({g['param_bytes'] / 2 ** 20:.3g} MiB), ends at {where} "
+                       f"({g['cut_op'] or '?'})")
+    return out

@@ -30,6 +30,8 @@ from compdiag.formats.words import plural
 KIND = "ddp"
 DDP_FILE = "/torch/nn/parallel/distributed.py"
 DDP_BACKEND_FILE = "/torch/_dynamo/backends/distributed.py"
+# DDPOptimizer's pieces are compiled with this flag, which AOTAutograd's cache refuses.
+FAKIFY = "fakify_first_call"
 
 SPLIT_EXPLANATION = (
     "DDPOptimizer splits a compiled graph of a DDP-wrapped model at DDP's gradient-bucket "
@@ -153,11 +155,18 @@ def _split(ctx: Any, cid: str, rows: list[dict[str, Any]], buckets: dict[str, An
               f"cuts after {', '.join(cuts)}; {plural(kernels, 'kernel')} in all")
     if buckets.get("extended"):
         reason += " (torch grew a bucket past the cap to give each piece an output)"
+    bypassed = [e for e in ctx.r.cache_events(ctx.run_id, cid)
+                if e.get("result") == "bypass" and FAKIFY in (e.get("reason") or "")]
+    if bypassed:
+        caches = " and ".join(dict.fromkeys(e["cache"] for e in bypassed))
+        reason += (f"; the pieces bypass the {caches} cache ({FAKIFY}, set by the split), so "
+                   f"every start compiles them cold")
     wrapped = _wrap_frame(ctx, wraps)
     return Diagnosis(
         KIND, stage="dynamo", compile_id=cid, reason=reason,
         user_frame=wrapped or ctx.user_frame(cid=cid), explanation=SPLIT_EXPLANATION,
-        fix=SPLIT_FIX, score=score("ddp", len(subs) - 1),
+        fix=SPLIT_FIX,
+        score=score("ddp", len(subs) - 1, *(("cache_bypassed",) if bypassed else ())),
         details=DdpDetails(facet="split", subgraphs=subs, bucket_cap_mb=cap_mb,
                            bucket_bytes=sizes, graphs=len(subs), kernels=kernels,
                            wrapped_at=wrapped.to_json() if wrapped else None))

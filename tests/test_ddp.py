@@ -1,0 +1,141 @@
+"""DDP under torch.compile (issue 31): DDPOptimizer's split, a failure inside it, DDP's own
+forward under torch.compile.
+
+The stores are built from real records: tests/fixtures/ddp/*.jsonl are the records (torch's
+and capture's own) of `compdiag run` on the corpus scripts of the same names (torch 2.13,
+world size 1 on gloo, the corpus folder's path written {CORPUS}), replayed through the
+Ingestor as capture feeds them. No compile here: the corpus test runs the scripts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from compdiag.analyses.explain import explain, explain_folded
+from compdiag.ingest import ddp as D
+from compdiag.ingest.ingestor import Ingestor
+from compdiag.store.reader import Reader
+from compdiag.store.writer import Writer
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "corpus"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ddp"
+
+
+def replay(tmp_path: Path, name: str, *, exit_code: int = 0) -> tuple[Reader, int]:
+    """A store holding one run of corpus/NAME.py, from its recorded records."""
+    path = tmp_path / f"{name}.db"
+    w = Writer(path)
+    script = CORPUS / f"{name}.py"
+    run_id = w.begin_run(source="run", argv=[str(script)], cwd=str(CORPUS))
+    ing = Ingestor(w, run_id)
+    for line in (FIXTURES / f"{name}.jsonl").read_text().splitlines():
+        rec = json.loads(line.replace("{CORPUS}", str(CORPUS)))
+        if rec["kind"].startswith("compdiag:"):
+            ing.event(rec["kind"].split(":", 1)[1], rec["compile_id"], {}, rec["payload"])
+        else:
+            ing.record(rec["metadata"], rec["payload"])
+    ing.flush()
+    w.end_run(run_id, exit_code=exit_code, status="done")
+    w.close()
+    return Reader(path), run_id
+
+
+def marked_line(name: str) -> int:
+    lines = (CORPUS / f"{name}.py").read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if "# <- diagnosis" in line)
+
+
+def test_split_child_is_read_from_torchs_graph_text() -> None:
+    """A piece's parameters (Dynamo's `_parameters_` placeholders, their bytes from the fake
+    tensor annotations), its ops and the user lines of its first op and of the op at the cut."""
+    payload = (
+        "class GraphModule(torch.nn.Module):\n"
+        '    def forward(self, x: "f32[8, 512]", l_self_modules_b_parameters_weight_: '
+        '"f32[512, 512]", l_self_modules_b_parameters_bias_: "f32[512]"):\n'
+        "        # File: /u/train.py:15 in forward, code: x = torch.relu(self.b(x))\n"
+        '        linear: "f32[8, 512]" = torch._C._nn.linear(x, l_self_modules_b_parameters'
+        "_weight_, l_self_modules_b_parameters_bias_);  x = None\n"
+        '        relu: "f32[8, 512]" = torch.relu(linear);  linear = None\n'
+        "        return relu\n")
+    row = D.split_child(payload, "submod_1", 0)
+    assert row["idx"] == 1 and row["ops"] == 2 and row["last_op"] == "torch.relu"
+    assert row["param_names"] == ["l_self_modules_b_parameters_weight_",
+                                  "l_self_modules_b_parameters_bias_"]
+    assert row["param_bytes"] == (512 * 512 + 512) * 4
+    assert (row["last_filename"], row["last_lineno"]) == ("/u/train.py", 15)
+    assert D.tensor_bytes("bf16", "s0, 4") is None and D.tensor_bytes("bf16", "2, 4") == 16
+    assert D.split_child("no graph here", "submod_0", 0) is None
+
+
+def test_split_is_one_ddp_diagnosis_at_the_ddp_line(tmp_path: Path) -> None:
+    """DDPOptimizer's split of the compiled forward: one `ddp` diagnosis at the DDP(...) line,
+    with the buckets, the cuts' user lines, the graphs and kernels, torch's knobs."""
+    r, run = replay(tmp_path, "ddp_split_buckets")
+    wraps = r.ddp_wraps(run)
+    assert wraps and wraps[0]["module"] == "ToyModel" and wraps[0]["compiled"]
+    assert wraps[0]["bucket_cap_mb"] == 1.0
+    top = explain(r, run)[0]
+    assert top.kind == "ddp" and top.details.facet == "split"
+    assert top.user_frame.lineno == marked_line("ddp_split_buckets")
+    assert "DDP(" in top.user_frame.line
+    assert top.details.graphs == 3 and len(top.details.bucket_bytes) == 3
+    assert [s["cut"]["lineno"] for s in top.details.subgraphs] == [25, 26, 27]
+    assert "cuts after ddp_split_buckets.py:25, ddp_split_buckets.py:26" in top.reason
+    assert "bucket_cap_mb" in top.fix and "python_reducer" in top.fix
+
+
+def test_compiling_the_ddp_module_names_ddps_own_breaks(tmp_path: Path) -> None:
+    """torch.compile(DDP(model)): DDP's own forward graph-breaks; the breaks are one `ddp`
+    diagnosis at the DDP line naming the call into DDP, and their graph_break diagnoses fold
+    into it (they said "graph break in torch/nn/parallel" only)."""
+    r, run = replay(tmp_path, "ddp_compile_wrapper")
+    kept, dropped = explain_folded(r, run)
+    top = kept[0]
+    assert top.kind == "ddp" and top.details.facet == "wrapper"
+    assert top.user_frame.lineno == marked_line("ddp_compile_wrapper")
+    assert "called at ddp_compile_wrapper.py:34" in top.reason
+    assert top.details.model_compiles, top.reason
+    assert "before `DDP(model, ...)`" in top.fix
+    assert not [d for d in kept if d.kind == "graph_break"]
+    assert {d.kind for d, _ in dropped} == {"graph_break"}
+
+
+def test_nothing_of_the_model_compiled_is_said(tmp_path: Path) -> None:
+    """torch.compile(DDP(nn.Sequential)): no frame of the model compiled at all."""
+    r, run = replay(tmp_path, "ddp_compile_sequential")
+    top = explain(r, run)[0]
+    assert top.kind == "ddp" and top.details.facet == "wrapper"
+    assert "nothing of the model was compiled" in top.reason
+    assert not top.details.model_compiles
+    assert top.user_frame.lineno == marked_line("ddp_compile_sequential")
+
+
+def test_failure_inside_the_split_points_at_the_cut(tmp_path: Path) -> None:
+    """A backend failure while compiling one piece: the piece, the op at its cut, and
+    optimize_ddp=False as the bisecting step; the failure diagnosis folds into it."""
+    r, run = replay(tmp_path, "ddp_split_failure", exit_code=1)
+    kept, dropped = explain_folded(r, run)
+    top = kept[0]
+    assert top.kind == "ddp" and top.details.facet == "split_failure"
+    assert "piece 2 of 3" in top.reason
+    assert top.user_frame.lineno == marked_line("ddp_split_failure")
+    assert "optimize_ddp = False" in top.fix
+    assert top.torch_message
+    assert "failure" in {d.kind for d, _ in dropped}
+
+
+@pytest.mark.parametrize("name", ["ddp_split_buckets"])
+def test_ddp_facts_are_reindexed(tmp_path: Path, name: str) -> None:
+    """The ddp tables derive from records alone: `compdiag reindex` rebuilds them."""
+    from compdiag.ingest.reindex import reindex
+
+    r, run = replay(tmp_path, name)
+    before = (r.ddp_wraps(run), r.ddp_buckets(run), r.ddp_splits(run))
+    r.close()
+    reindex(tmp_path / f"{name}.db")
+    with Reader(tmp_path / f"{name}.db") as again:
+        after = (again.ddp_wraps(run), again.ddp_buckets(run), again.ddp_splits(run))
+    assert all(before) and before == after
