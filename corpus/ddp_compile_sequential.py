@@ -16,8 +16,8 @@ dist.init_process_group("gloo", rank=0, world_size=1,
 
 torch.manual_seed(0)
 net = torch.nn.Sequential(torch.nn.Linear(64, 64), torch.nn.ReLU(), torch.nn.Linear(64, 8))
-ddp = DDP(net)  # <- diagnosis
-step = torch.compile(ddp)
+ddp = DDP(net)
+step = torch.compile(ddp)  # <- diagnosis
 x = torch.randn(8, 64)
 for _ in range(2):
     step(x).sum().backward()

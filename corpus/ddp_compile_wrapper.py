@@ -27,8 +27,8 @@ class Net(torch.nn.Module):
 
 
 torch.manual_seed(0)
-ddp = DDP(Net())  # <- diagnosis
-step = torch.compile(ddp)
+ddp = DDP(Net())
+step = torch.compile(ddp)  # <- diagnosis
 x = torch.randn(8, 64)
 for _ in range(2):
     step(x).sum().backward()

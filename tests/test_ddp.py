@@ -89,14 +89,17 @@ def test_split_is_one_ddp_diagnosis_at_the_ddp_line(tmp_path: Path) -> None:
 
 def test_compiling_the_ddp_module_names_ddps_own_breaks(tmp_path: Path) -> None:
     """torch.compile(DDP(model)): DDP's own forward graph-breaks; the breaks are one `ddp`
-    diagnosis at the DDP line naming the call into DDP, and their graph_break diagnoses fold
-    into it (they said "graph break in torch/nn/parallel" only)."""
+    diagnosis at the torch.compile(ddp) line naming the call into DDP and the DDP line, and
+    their graph_break diagnoses fold into it (they said "graph break in torch/nn/parallel"
+    only)."""
     r, run = replay(tmp_path, "ddp_compile_wrapper")
     kept, dropped = explain_folded(r, run)
     top = kept[0]
     assert top.kind == "ddp" and top.details.facet == "wrapper"
     assert top.user_frame.lineno == marked_line("ddp_compile_wrapper")
-    assert "called at ddp_compile_wrapper.py:34" in top.reason
+    assert "called at ddp_compile_wrapper.py:34, DDP built at ddp_compile_wrapper.py:30" \
+        in top.reason
+    assert top.details.compiled_at["lineno"] == 31 and top.details.wrapped_at["lineno"] == 30
     assert top.details.model_compiles, top.reason
     assert "before `DDP(model, ...)`" in top.fix
     assert not [d for d in kept if d.kind == "graph_break"]

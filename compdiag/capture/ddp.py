@@ -1,6 +1,7 @@
 """DDP under torch.compile, captured in the user's process: where the program wrapped its
 model in DistributedDataParallel (a thin wrapper around DDP.__init__ records the caller's
-line, the bucket cap and whether the module was compiled already), and the buckets
+line, the bucket cap and whether the module was compiled already; `torch.compile(ddp)` is
+noted at its line too), and the buckets
 DDPOptimizer made (the cap, each bucket's bytes), heard where it hands them to its logging.
 The subgraphs themselves come from torch's structured trace (optimize_ddp_split_child,
 ingest/ddp.py).
@@ -26,6 +27,34 @@ def install(capture: Any) -> None:
 
     after_import("torch.nn.parallel.distributed", lambda m: _wrap_init(capture, m))
     after_import("torch._dynamo.backends.distributed", lambda m: _wrap_buckets(capture, m))
+    import torch
+
+    _wrap_compile(capture, torch)
+
+
+def _wrap_compile(capture: Any, torch: Any) -> None:
+    """`torch.compile(ddp)`: where the program compiled a DDP module (the wrapping line a
+    diagnosis of DDP's own forward points at). Everything else passes straight through."""
+    original = getattr(torch, "compile", None)
+    if original is None or getattr(original, "_compdiag_ddp", False):
+        return
+
+    def compile(*args: Any, **kwargs: Any) -> Any:
+        model = args[0] if args else kwargs.get("model")
+        if model is not None and type(model).__name__ == "DistributedDataParallel":
+            capture.guarded("ddp compile", _on_compile, capture, model, sys._getframe(1))
+        return original(*args, **kwargs)
+
+    compile.__wrapped__ = original  # type: ignore[attr-defined]
+    compile.__doc__ = original.__doc__
+    compile._compdiag_ddp = True  # type: ignore[attr-defined]
+    torch.compile = compile
+
+
+def _on_compile(capture: Any, ddp: Any, caller: FrameType | None) -> None:
+    inner = getattr(ddp, "module", None)
+    value = {"via": "torch.compile", "module": type(inner).__qualname__, **_user_caller(caller)}
+    capture.ing.event("ddp_wrap", None, {}, payload=json.dumps(value, default=repr))
 
 
 def _wrap_init(capture: Any, module: Any) -> None:
@@ -64,7 +93,7 @@ def _on_wrap(capture: Any, ddp: Any, caller: FrameType | None) -> None:
     params = [p for p in ddp.parameters() if p.requires_grad]
     cap = getattr(ddp, "bucket_bytes_cap", None)
     mode = getattr(torch._dynamo.config, "optimize_ddp", None)
-    value = {"module": type(shown).__qualname__ if shown is not None else None,
+    value = {"via": "DDP", "module": type(shown).__qualname__ if shown is not None else None,
              "compiled": compiled, **_user_caller(caller),
              "bucket_cap_mb": cap / 2 ** 20 if isinstance(cap, (int, float)) else None,
              "params": len(params),

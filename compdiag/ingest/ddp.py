@@ -105,7 +105,7 @@ def event_row(kind: str, payload: str | None) -> tuple[str, dict[str, Any]] | No
     if kind == "ddp_wrap":
         settings = value.get("settings")
         return "ddp_wraps", {
-            "module": _str(value.get("module")), "compiled": bool(value.get("compiled")),
+            "via": _str(value.get("via")) or "DDP", "module": _str(value.get("module")), "compiled": bool(value.get("compiled")),
             "filename": _str(value.get("filename")), "lineno": _int(value.get("lineno")),
             "line": _str(value.get("line")), "bucket_cap_mb": _float(value.get("bucket_cap_mb")),
             "params": _int(value.get("params")), "param_bytes": _int(value.get("param_bytes")),

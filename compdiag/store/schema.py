@@ -494,6 +494,7 @@ CREATE TABLE IF NOT EXISTS guard_sources (
 CREATE TABLE IF NOT EXISTS ddp_wraps (
     run_id        INTEGER NOT NULL,
     seq           INTEGER NOT NULL,
+    via           TEXT,                 -- DDP (the DDP(...) call) or torch.compile (of a DDP)
     module        TEXT,                 -- the wrapped module's class (OptimizedModule: compiled)
     compiled      INTEGER NOT NULL DEFAULT 0,  -- the module was torch.compile'd before DDP
     filename      TEXT,

@@ -92,7 +92,8 @@ def ddp_section(reader: Reader, run_id: int) -> dict[str, Any]:
              "cut": {"filename": s["last_filename"], "lineno": s["last_lineno"],
                      "line": s["last_line"]}})
     buckets = {b["compile_id"]: b for b in reader.ddp_buckets(run_id) if b["buckets"]}
-    return {"wraps": [{"module": w["module"], "compiled": bool(w["compiled"]),
+    return {"wraps": [{"via": w["via"] or "DDP", "module": w["module"],
+                       "compiled": bool(w["compiled"]),
                        "bucket_cap_mb": w["bucket_cap_mb"], "params": w["params"],
                        "param_bytes": w["param_bytes"], "settings": w["settings"],
                        "user_frame": {"filename": w["filename"], "lineno": w["lineno"],
@@ -257,6 +258,10 @@ def ddp_lines(ddp: dict[str, Any]) -> list[str]:
     out = []
     for w in ddp.get("wraps") or []:
         uf = w["user_frame"]
+        if w.get("via") == "torch.compile":
+            out.append(f"torch.compile(DDP({w['module']})) at "
+                       f"{os.path.basename(uf['filename'] or '?')}:{uf['lineno']}")
+            continue
         inner = f"torch.compile({w['module']})" if w["compiled"] else w["module"]
         cap = f", bucket_cap_mb={w['bucket_cap_mb']:g}" if w.get("bucket_cap_mb") else ""
         out.append(f"DDP({inner}{cap}): {plural(w['params'] or 0, 'parameter')}, "

@@ -72,8 +72,9 @@ NOTHING_COMPILED_FIX = (
 
 @dataclass(frozen=True)
 class DdpDetails(Details):
-    omit_none = ("bucket_cap_mb", "wrapped_at", "failure")
+    omit_none = ("bucket_cap_mb", "wrapped_at", "failure", "compiled_at")
     facet: str = "split"                       # split | split_failure | wrapper
+    compiled_at: dict[str, Any] | None = None  # wrapper: the torch.compile(ddp) line
     subgraphs: tuple[dict[str, Any], ...] = ()  # idx, params, param_bytes, ops, first, cut
     bucket_cap_mb: float | None = None
     bucket_bytes: tuple[int, ...] = ()         # DDPOptimizer's buckets, in graph order
@@ -95,8 +96,9 @@ def _is_ddp_frame(f: dict[str, Any]) -> bool:
     return DDP_FILE in (f.get("filename") or "").replace("\\", "/")
 
 
-def _wrap_frame(ctx: Any, wraps: list[dict[str, Any]]) -> UserFrame:
-    for w in reversed(wraps):
+def _wrap_frame(ctx: Any, wraps: list[dict[str, Any]], via: str = "DDP") -> UserFrame:
+    """The last line that wrapped a module `via` DDP(...) or torch.compile(ddp)."""
+    for w in reversed([w for w in wraps if (w.get("via") or "DDP") == via]):
         if w.get("filename") and w.get("lineno"):
             return ctx.frame(w["filename"], w["lineno"], w.get("line"))
     return UserFrame()
@@ -249,6 +251,7 @@ def _wrapper(ctx: Any, wraps: list[dict[str, Any]]) -> list[Diagnosis]:
                               "ddp_line": inner.get("lineno"), "n": 0})["n"] += 1
     call = ctx.user_frame(breaks[0].get("user_stack"), cid=breaks[0]["compile_id"])
     wrapped = _wrap_frame(ctx, wraps)
+    compiled_at = _wrap_frame(ctx, wraps, "torch.compile")
     what = "; ".join(f"{v['what']}" + (f" ×{v['n']}" if v["n"] > 1 else "")
                      for v in seen.values())
     if model:
@@ -258,16 +261,20 @@ def _wrapper(ctx: Any, wraps: list[dict[str, Any]]) -> list[Diagnosis]:
     else:
         tail = "nothing of the model was compiled"
         fix, adjust = NOTHING_COMPILED_FIX, ("frame_skipped",)
-    called = f" (called at {_short(call.to_json())})" if call else ""
-    reason = (f"torch.compile(DDP(...)) traced DistributedDataParallel's own forward"
-              f"{called}: {plural(len(breaks), 'graph break')} in DDP ({what}); {tail}")
+    where = [f"called at {_short(call.to_json())}"] if call else []
+    if compiled_at and wrapped:
+        where.append(f"DDP built at {_short(wrapped.to_json())}")
+    reason = (f"torch.compile(DDP(...)) traced DistributedDataParallel's own forward: "
+              f"{plural(len(breaks), 'graph break')} in DDP ({what}); {tail}"
+              + (f" ({', '.join(where)})" if where else ""))
     cids = tuple(dict.fromkeys(b["compile_id"] for b in breaks))
     return [Diagnosis(
         KIND, stage="dynamo", compile_id=cids[0], reason=reason,
-        user_frame=wrapped or call, explanation=WRAPPER_EXPLANATION, fix=fix,
+        user_frame=compiled_at or wrapped or call, explanation=WRAPPER_EXPLANATION, fix=fix,
         score=score("graph_break", len(breaks), *adjust), count=len(breaks),
         compile_ids=cids,
         details=DdpDetails(facet="wrapper", wrapped_at=wrapped.to_json() if wrapped else None,
+                           compiled_at=compiled_at.to_json() if compiled_at else None,
                            ddp_breaks=tuple(seen.values()), model_compiles=tuple(model)))]
 
 
