@@ -3,7 +3,7 @@ forward under torch.compile.
 
 The stores are built from real records: tests/fixtures/ddp/*.jsonl are the records (torch's
 and capture's own) of `compdiag run` on the corpus scripts of the same names (torch 2.13,
-world size 1 on gloo, the corpus folder's path written {CORPUS}), replayed through the
+world size 1 on gloo, the script folder's path written {CORPUS}), replayed through the
 Ingestor as capture feeds them. No compile here: the corpus test runs the scripts."""
 
 from __future__ import annotations
@@ -24,15 +24,16 @@ CORPUS = ROOT / "corpus"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ddp"
 
 
-def replay(tmp_path: Path, name: str, *, exit_code: int = 0) -> tuple[Reader, int]:
-    """A store holding one run of corpus/NAME.py, from its recorded records."""
+def replay(tmp_path: Path, name: str, *, exit_code: int = 0, folder: Path = CORPUS
+           ) -> tuple[Reader, int]:
+    """A store holding one run of FOLDER/NAME.py, from its recorded records."""
     path = tmp_path / f"{name}.db"
     w = Writer(path)
-    script = CORPUS / f"{name}.py"
-    run_id = w.begin_run(source="run", argv=[str(script)], cwd=str(CORPUS))
+    script = folder / f"{name}.py"
+    run_id = w.begin_run(source="run", argv=[str(script)], cwd=str(folder))
     ing = Ingestor(w, run_id)
     for line in (FIXTURES / f"{name}.jsonl").read_text().splitlines():
-        rec = json.loads(line.replace("{CORPUS}", str(CORPUS)))
+        rec = json.loads(line.replace("{CORPUS}", str(folder)))
         if rec["kind"].startswith("compdiag:"):
             ing.event(rec["kind"].split(":", 1)[1], rec["compile_id"], {}, rec["payload"])
         else:
@@ -142,3 +143,24 @@ def test_ddp_facts_are_reindexed(tmp_path: Path, name: str) -> None:
     with Reader(tmp_path / f"{name}.db") as again:
         after = (again.ddp_wraps(run), again.ddp_buckets(run), again.ddp_splits(run))
     assert all(before) and before == after
+
+
+def test_compiled_collectives_are_listed_per_graph_at_the_users_line(tmp_path: Path) -> None:
+    """A functional all_reduce inside a compiled region: `show --json` lists it under
+    `collectives` with its graph and the user's line that issued it (the post-grad graph
+    names only torch's own _functional_collectives.py line; capture reads the Dynamo graph's
+    stack traces)."""
+    from compdiag.views.show import show_document
+
+    scripts = Path(__file__).resolve().parent / "scripts"
+    r, run = replay(tmp_path, "funcol_step", folder=scripts)
+    doc = show_document(r, run)
+    (c,) = doc["collectives"]
+    assert c["target"] == "_c10d_functional.all_reduce" and c["compile_id"] == "0/0"
+    assert c["meta"] == "float32[8, 16]"
+    lines = (scripts / "funcol_step.py").read_text().splitlines()
+    assert c["user_frame"]["lineno"] == next(
+        i for i, line in enumerate(lines, 1) if "# <- collective" in line)
+    assert "funcol.all_reduce" in c["user_frame"]["line"]
+    post_grad = [n for n in r.graph_nodes(run, "0/0") if n["op"] == "all_reduce"]
+    assert all("_functional_collectives.py" in n["filename"] for n in post_grad)

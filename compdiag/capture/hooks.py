@@ -85,7 +85,8 @@ class Capture:
                          ("autotune hook", self._install_autotune_hook),
                          ("failure graphs", self._install_failure_graphs),
                          ("warnings", self._install_warnings),
-                         ("ddp", self._install_ddp)):
+                         ("ddp", self._install_ddp),
+                         ("collectives", self._install_collectives)):
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001
@@ -196,6 +197,11 @@ class Capture:
 
     def _install_ddp(self) -> None:
         from compdiag.capture.ddp import install
+
+        install(self)
+
+    def _install_collectives(self) -> None:
+        from compdiag.capture.collectives import install
 
         install(self)
 

@@ -1,4 +1,4 @@
-"""DDP under torch.compile, as rows: the subgraphs DDPOptimizer split a compile into (torch's
+"""DDP under torch.compile (and the collectives of compiled graphs), as rows: the subgraphs DDPOptimizer split a compile into (torch's
 `optimize_ddp_split_child` trace records), and capture's own records of the DDP wrappers a
 program built and of DDPOptimizer's bucket line.
 
@@ -24,6 +24,20 @@ _ELEMENT_BYTES = {"f64": 8, "f32": 4, "f16": 2, "bf16": 2, "i64": 8, "i32": 4, "
                   "i8": 1, "u8": 1, "b8": 1, "c128": 16, "c64": 8, "c32": 4}
 
 DDP_EVENTS = ("ddp_wrap", "ddp_buckets")
+
+
+def collective_rows(payload: str | None) -> list[dict[str, Any]]:
+    """capture/collectives.py's record: the collectives of one compiled graph, in order."""
+    try:
+        value = json.loads(payload or "")
+    except ValueError:
+        return []
+    if not isinstance(value, list):
+        return []
+    return [{"idx": i, "node": _str(n.get("node")), "target": _str(n.get("target")),
+             "meta": _str(n.get("meta")), "filename": _str(n.get("filename")),
+             "lineno": _int(n.get("lineno")), "line": _str(n.get("line"))}
+            for i, n in enumerate(value) if isinstance(n, dict)]
 
 
 def is_parameter(name: str) -> bool:

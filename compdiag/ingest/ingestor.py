@@ -147,6 +147,10 @@ class Ingestor:
             if row is not None:
                 self.w.insert(row[0], run_id=self.run_id, seq=self.seq, **row[1],
                               **({"compile_id": compile_id} if row[0] == "ddp_buckets" else {}))
+        elif kind == "collective_nodes":
+            for row in D.collective_rows(payload):
+                self.w.insert("collective_nodes", run_id=self.run_id, compile_id=compile_id,
+                              seq=self.seq, **row)
         elif kind == "warning" and payload:
             self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
                           category=None, message=payload[:4000], filename=None, lineno=None)

@@ -197,6 +197,11 @@ class Reader:
         return self._newer_rows("SELECT * FROM ddp_splits WHERE run_id = ? ORDER BY seq, idx",
                                 (run_id,))
 
+    def collective_nodes(self, run_id: int) -> list[dict[str, Any]]:
+        """The collectives each compiled graph issues, with the user line (capture's)."""
+        return self._newer_rows("SELECT * FROM collective_nodes WHERE run_id = ? "
+                                "ORDER BY seq, idx", (run_id,))
+
     def _newer_rows(self, sql: str, params: tuple) -> list[dict[str, Any]]:
         """Rows of a table a store written before it (opened read-only) does not have: none."""
         try:

@@ -531,6 +531,21 @@ CREATE TABLE IF NOT EXISTS ddp_splits (
     last_line      TEXT,
     last_op        TEXT
 );
+-- Collectives traced into a compiled graph, in graph order, with the user's line that issued
+-- each (capture reads the Dynamo graph's stack traces: the post-grad graph keeps only torch's
+-- own _functional_collectives.py line).
+CREATE TABLE IF NOT EXISTS collective_nodes (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    seq        INTEGER NOT NULL,
+    idx        INTEGER NOT NULL,
+    node       TEXT,
+    target     TEXT,
+    meta       TEXT,                 -- dtype and shape of its result (f32[8, 16])
+    filename   TEXT,
+    lineno     INTEGER,
+    line       TEXT
+);
 """
 
 DERIVED_TABLES = (
@@ -542,7 +557,7 @@ DERIVED_TABLES = (
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "torch_warnings",
     "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "cache_key_components", "compile_stages", "compile_events", "guard_sources",
-    "ddp_wraps", "ddp_buckets", "ddp_splits",
+    "ddp_wraps", "ddp_buckets", "ddp_splits", "collective_nodes",
 )
 
 # What `compdiag reindex` rebuilds from each run's raw records: every table derived from
@@ -554,7 +569,8 @@ REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard
                     "torch_warnings", "epilogue_misses", "program_exceptions",
                     "call_stacks", "shape_specializations",
                     "cache_events", "cache_key_components", "compile_stages", "compile_events",
-                    "guard_sources", "ddp_wraps", "ddp_buckets", "ddp_splits")
+                    "guard_sources", "ddp_wraps", "ddp_buckets", "ddp_splits",
+                    "collective_nodes")
 # Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
     # schema 3: the ranks of a torchrun job.

@@ -78,6 +78,9 @@ def show_document(reader: Reader, run_id: int) -> dict[str, Any]:
                       "detail": a["detail"]}
                      for a in reader.accuracy(run_id)],
         "ddp": ddp_section(reader, run_id),
+        "collectives": [{"compile_id": c["compile_id"], "node": c["node"], "target": c["target"],
+                         "meta": c["meta"], "user_frame": _frame(c)}
+                        for c in reader.collective_nodes(run_id)],
     })
 
 
@@ -245,6 +248,10 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
     for line in [*compile_time_lines(doc.get("compile_time")),
                  *cache_lines(doc.get("caches") or [])]:
         console.print(line, markup=False, highlight=False)
+    for c in doc.get("collectives") or []:
+        console.print(f"collective {escape(str(c['compile_id']))} {escape(c['target'] or '?')} "
+                      f"{escape(c['meta'] or '')}{_at(c['user_frame'], console.width)}",
+                      highlight=False)
     for line in ddp_lines(doc.get("ddp") or {}):
         console.print(line, markup=False, highlight=False)
     not_fused = [f for f in doc["fusion"] if not f["fused"]]
