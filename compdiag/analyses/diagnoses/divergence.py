@@ -130,17 +130,28 @@ def _collectives(ctx: RunContext) -> dict[Any, Fact]:
     """The job's collectives as each rank's compiled graphs issue them, in compile order."""
     seq: list[tuple[str, str]] = []
     where: list[str] = []
+    frames: list[Any] = []
+    # The user line of each: capture's record of the Dynamo graph (collective_nodes, in graph
+    # order) where it has one; the post-grad node's line is torch's own funcol file.
+    issued: dict[str, list[dict[str, Any]]] = {}
+    for c in ctx.r.collective_nodes(ctx.run_id):
+        issued.setdefault(c["compile_id"], []).append(c)
     for cid in ctx.compiles:
+        k = 0
         for n in ctx.r.graph_nodes(ctx.run_id, cid):
             target = n.get("target") or ""
             if not target.startswith(COLLECTIVE_NAMESPACES) or n.get("op") in NOT_COLLECTIVES:
                 continue
             seq.append((target.split(".")[1], _SYMBOL.sub("s*", n.get("meta") or "?")))
             where.append(cid)
+            mine = issued.get(cid) or []
+            frames.append(ctx.user_frame(mine[k], cid=cid) if k < len(mine) and
+                          mine[k].get("filename") else _frame_of(ctx, cid))
+            k += 1
     if not seq:
         return {}
     return {("at", i): Fact(item, f"{item[0]} {item[1]} (collective #{i + 1}, compile "
-                                  f"{where[i]})", _frame_of(ctx, where[i]), where[i],
+                                  f"{where[i]})", frames[i], where[i],
                             _fn(frame_key(ctx.code_row(where[i]))))
             for i, item in enumerate(seq)}
 
