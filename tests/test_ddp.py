@@ -164,3 +164,44 @@ def test_compiled_collectives_are_listed_per_graph_at_the_users_line(tmp_path: P
     assert "funcol.all_reduce" in c["user_frame"]["line"]
     post_grad = [n for n in r.graph_nodes(run, "0/0") if n["op"] == "all_reduce"]
     assert all("_functional_collectives.py" in n["filename"] for n in post_grad)
+
+
+def test_collective_mismatch_ending_in_a_timeout_is_one_diagnosis(tmp_path: Path) -> None:
+    """Two gloo ranks under torchrun: rank 0's compiled step all-reduces, rank 1's does not,
+    and rank 0 ends in gloo's timeout. One diagnosis: the divergence as the cause, at the line
+    that issued the collective, the timeout as its consequence, each rank's sequence side by
+    side and the first position where they part; rank 0's own crash diagnosis folds into it
+    (before, it outranked the divergence as a separate crash)."""
+    from compdiag.analyses.explain import explain_job
+
+    scripts = Path(__file__).resolve().parent / "scripts"
+    path = tmp_path / "job.db"
+    w = Writer(path)
+    script = scripts / "ranks_collective_timeout.py"
+    for rank in (0, 1):
+        run_id = w.begin_run(source="run", argv=[str(script)], cwd=str(scripts))
+        w.update_run(run_id, rank=rank, world_size=2, local_rank=rank, job="j1")
+        ing = Ingestor(w, run_id)
+        name = f"ranks_collective_timeout.rank{rank}.jsonl"
+        for line in (FIXTURES / name).read_text().splitlines():
+            rec = json.loads(line.replace("{CORPUS}", str(scripts)))
+            if rec["kind"].startswith("compdiag:"):
+                ing.event(rec["kind"].split(":", 1)[1], rec["compile_id"], {}, rec["payload"])
+            else:
+                ing.record(rec["metadata"], rec["payload"])
+        ing.flush()
+        w.end_run(run_id, exit_code=1 if rank == 0 else 143, status="done")
+    w.close()
+    with Reader(path) as r:
+        found = explain_job(r, "j1")
+    top, ranks = found[0]
+    assert top.kind == "divergence" and top.details.facet == "collective" and ranks == (0,)
+    assert "Timed out waiting" in top.reason and "then rank 0" in top.reason
+    assert top.details.position == 1
+    assert top.details.sequences == {"0": ["all_reduce_ f32[8, 32][32, 1]cpu"], "1": []}
+    assert list(top.details.consequence) == ["0"]
+    lines = script.read_text().splitlines()
+    assert top.user_frame.lineno == next(
+        i for i, line in enumerate(lines, 1) if "<- only rank 0 issues it" in line)
+    assert not [d for d, _ in found[1:] if d.kind in ("failure", "program")
+                and "Timed out" in (d.reason + (d.torch_message or ""))]

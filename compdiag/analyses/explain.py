@@ -122,8 +122,15 @@ def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ..
     found = [d for got in plugin_manager().hook.compdiag_diagnose_job(job=jctx) for d in got or ()]
     ranks_of: dict[int, tuple[int, ...]] = {id(d): d.details.ranks for d in found}
     merged: dict[tuple, Diagnosis] = {}
+    # A rank's timeout or abort that a collective divergence caused: that diagnosis says it.
+    caused = {(int(r), line) for d in found
+              for r, line in (getattr(d.details, "consequence", None) or {}).items()}
     for r, ctx in sorted(jctx.ranks.items()):
         for d in fold(collect(ctx), ctx):
+            if d.kind in ("failure", "program") and any(
+                    rank == r and (line in d.reason or line in (d.torch_message or ""))
+                    for rank, line in caused):
+                continue
             key = (d.kind, d.reason, d.user_frame, d.gb_code)
             first = merged.setdefault(key, d)
             if r not in ranks_of.get(id(first), ()):
