@@ -205,3 +205,19 @@ def test_collective_mismatch_ending_in_a_timeout_is_one_diagnosis(tmp_path: Path
         i for i, line in enumerate(lines, 1) if "<- only rank 0 issues it" in line)
     assert not [d for d, _ in found[1:] if d.kind in ("failure", "program")
                 and "Timed out" in (d.reason + (d.torch_message or ""))]
+
+
+def test_explain_job_prints_each_ranks_collectives_side_by_side() -> None:
+    """The terminal view of a collective divergence: a column per rank, the first differing
+    position in bold, '-' where a rank's sequence has ended."""
+    from rich.console import Console
+
+    from compdiag.views.job import collective_table
+
+    console = Console(record=True, width=100, color_system=None)
+    console.print(collective_table({"0": ["all_reduce_ f32[8]", "all_gather f32[4]"],
+                                    "1": ["all_reduce_ f32[8]"]}, 2))
+    text = console.export_text()
+    assert "rank 0" in text and "rank 1" in text
+    row = next(line for line in text.splitlines() if "all_gather" in line)
+    assert row.split("│")[1].strip() == "2" and row.split("│")[3].strip() == "-"
