@@ -221,3 +221,20 @@ def test_explain_job_prints_each_ranks_collectives_side_by_side() -> None:
     assert "rank 0" in text and "rank 1" in text
     row = next(line for line in text.splitlines() if "all_gather" in line)
     assert row.split("│")[1].strip() == "2" and row.split("│")[3].strip() == "-"
+
+
+def test_compiled_autograd_graphs_are_compiles_of_their_own_with_why(tmp_path: Path) -> None:
+    """Compiled autograd: each graph it made is listed in `show` with Dynamo's compiles of it
+    (`!N/...`) and why it was made, read off what differs from the graph before (torch names
+    the reason only in its C++ verbose log)."""
+    from compdiag.views.show import show_document
+
+    scripts = Path(__file__).resolve().parent / "scripts"
+    r, run = replay(tmp_path, "compiled_autograd_steps", folder=scripts)
+    ca = show_document(r, run)["compiled_autograd"]
+    assert [g["ca_id"] for g in ca] == [0, 1, 2]
+    assert all(g["compile_ids"] and g["compile_ids"][0].startswith(f"!{g['ca_id']}/")
+               for g in ca)
+    assert ca[0]["reason"] == "the first backward compiled autograd saw"
+    assert "changed tensor shapes (1 size now dynamic)" in ca[2]["reason"]
+    assert "different autograd nodes" in ca[2]["reason"]

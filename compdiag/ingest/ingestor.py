@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from compdiag.formats.user_code import is_user_file
+from compdiag.ingest import compiled_autograd as CA
 from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
 from compdiag.ingest.timeline import Timeline
@@ -500,6 +501,15 @@ class Ingestor:
         row = D.split_child(payload, name, self.ddp_children[cid] - 1)
         if row is not None:
             self.w.insert("ddp_splits", run_id=self.run_id, compile_id=cid, seq=self.seq, **row)
+
+    def _on_compiled_autograd_graph(self, value: Any, cid: str | None, payload: str | None,
+                                    md: dict) -> None:
+        """One compiled-autograd graph (ingest/compiled_autograd.py), by its id."""
+        row = CA.graph_row(payload)
+        ca = md.get("compiled_autograd_id")
+        if row is not None and isinstance(ca, int):
+            self.w.insert("compiled_autograd_graphs", run_id=self.run_id, ca_id=ca,
+                          seq=self.seq, **row)
 
     def _on_inductor_output_code(self, value: Any, cid: str | None, payload: str | None,
                                  md: dict) -> None:

@@ -17,7 +17,7 @@ from compdiag.store.schema import StoreError, connect
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
                  "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
-                 "sources", "objects", "args", "param_names"}
+                 "sources", "objects", "args", "param_names", "nodes"}
 
 
 class Reader:
@@ -201,6 +201,11 @@ class Reader:
         """The collectives each compiled graph issues, with the user line (capture's)."""
         return self._newer_rows("SELECT * FROM collective_nodes WHERE run_id = ? "
                                 "ORDER BY seq, idx", (run_id,))
+
+    def compiled_autograd_graphs(self, run_id: int) -> list[dict[str, Any]]:
+        """Compiled autograd's graphs, in the order they were made."""
+        return self._newer_rows("SELECT * FROM compiled_autograd_graphs WHERE run_id = ? "
+                                "ORDER BY seq", (run_id,))
 
     def _newer_rows(self, sql: str, params: tuple) -> list[dict[str, Any]]:
         """Rows of a table a store written before it (opened read-only) does not have: none."""

@@ -531,6 +531,17 @@ CREATE TABLE IF NOT EXISTS ddp_splits (
     last_line      TEXT,
     last_op        TEXT
 );
+-- Compiled autograd's graphs (compiled_autograd_graph records), one per cache miss: the
+-- autograd nodes it runs, its inputs and the sizes it reads as dynamic; Dynamo compiles
+-- graph N under compile ids `!N/...`.
+CREATE TABLE IF NOT EXISTS compiled_autograd_graphs (
+    run_id        INTEGER NOT NULL,
+    ca_id         INTEGER NOT NULL,
+    seq           INTEGER NOT NULL,
+    nodes         TEXT NOT NULL DEFAULT '[]',
+    inputs        INTEGER,
+    dynamic_sizes INTEGER
+);
 -- Collectives traced into a compiled graph, in graph order, with the user's line that issued
 -- each (capture reads the Dynamo graph's stack traces: the post-grad graph keeps only torch's
 -- own _functional_collectives.py line).
@@ -557,7 +568,7 @@ DERIVED_TABLES = (
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "torch_warnings",
     "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "cache_key_components", "compile_stages", "compile_events", "guard_sources",
-    "ddp_wraps", "ddp_buckets", "ddp_splits", "collective_nodes",
+    "ddp_wraps", "ddp_buckets", "ddp_splits", "collective_nodes", "compiled_autograd_graphs",
 )
 
 # What `compdiag reindex` rebuilds from each run's raw records: every table derived from
@@ -570,7 +581,7 @@ REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard
                     "call_stacks", "shape_specializations",
                     "cache_events", "cache_key_components", "compile_stages", "compile_events",
                     "guard_sources", "ddp_wraps", "ddp_buckets", "ddp_splits",
-                    "collective_nodes")
+                    "collective_nodes", "compiled_autograd_graphs")
 # Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
     # schema 3: the ranks of a torchrun job.

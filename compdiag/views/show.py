@@ -10,6 +10,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from compdiag.analyses.compiled_autograd import ca_id
+from compdiag.analyses.compiled_autograd import graphs as ca_graphs
 from compdiag.analyses.cudagraph_coverage import coverage, summary_line
 from compdiag.formats.words import plural
 from compdiag.store.reader import Reader
@@ -78,6 +80,7 @@ def show_document(reader: Reader, run_id: int) -> dict[str, Any]:
                       "detail": a["detail"]}
                      for a in reader.accuracy(run_id)],
         "ddp": ddp_section(reader, run_id),
+        "compiled_autograd": ca_graphs(reader, run_id),
         "collectives": [{"compile_id": c["compile_id"], "node": c["node"], "target": c["target"],
                          "meta": c["meta"], "user_frame": _frame(c)}
                         for c in reader.collective_nodes(run_id)],
@@ -205,7 +208,9 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
     rows = []
     for c in compiles:
         total = c["stage_times"].get("total")
-        rows.append((c["compile_id"], c["co_name"] or "-", _where(c["filename"], c["lineno"]),
+        ca = ca_id(c["compile_id"])
+        name = f"compiled autograd #{ca}" if ca is not None else c["co_name"] or "-"
+        rows.append((c["compile_id"], name, _where(c["filename"], c["lineno"]),
                      Text(c["status"], style=_STATUS_STYLE.get(c["status"], "")),
                      f"{total:.2f}" if total is not None else "-"))
     if rows:
@@ -248,6 +253,11 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
     for line in [*compile_time_lines(doc.get("compile_time")),
                  *cache_lines(doc.get("caches") or [])]:
         console.print(line, markup=False, highlight=False)
+    for g in doc.get("compiled_autograd") or []:
+        console.print(f"compiled autograd #{g['ca_id']} "
+                      f"({', '.join(g['compile_ids']) or 'not compiled'}): "
+                      f"{plural(g['nodes'], 'autograd node')}, {plural(g['inputs'] or 0, 'input')}"
+                      f"; made for: {escape(g['reason'])}", highlight=False)
     for c in doc.get("collectives") or []:
         console.print(f"collective {escape(str(c['compile_id']))} {escape(c['target'] or '?')} "
                       f"{escape(c['meta'] or '')}{_at(c['user_frame'], console.width)}",
