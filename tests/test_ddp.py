@@ -238,3 +238,17 @@ def test_compiled_autograd_graphs_are_compiles_of_their_own_with_why(tmp_path: P
     assert ca[0]["reason"] == "the first backward compiled autograd saw"
     assert "changed tensor shapes (1 size now dynamic)" in ca[2]["reason"]
     assert "different autograd nodes" in ca[2]["reason"]
+
+
+def test_breaks_at_fsdp2_hooks_are_named_as_fsdps(tmp_path: Path) -> None:
+    """Compiling the model that holds fully_shard'ed blocks: the breaks at FSDP's hooks are one
+    `ddp` diagnosis at the line that calls the blocks, with the per-block compile as the fix;
+    the graph_break diagnoses ("marked as skipped ... disable") fold into it."""
+    r, run = replay(tmp_path, "fsdp_hooks_break")
+    kept, dropped = explain_folded(r, run)
+    top = kept[0]
+    assert top.kind == "ddp" and top.details.facet == "fsdp_hooks"
+    assert top.user_frame.lineno == marked_line("fsdp_hooks_break")
+    assert top.count == 2 and "block.compile()" in top.fix
+    assert not [d for d in kept if d.kind == "graph_break"]
+    assert {d.kind for d, _ in dropped} == {"graph_break"}

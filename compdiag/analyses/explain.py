@@ -51,6 +51,10 @@ FOLDS: tuple[Fold, ...] = (
          "ddp diagnosis of torch.compile(DDP(...)) reports it",
          lambda d, into, ctx: _shares_compile(d, [o for o in into
                                                   if o.details.facet == "wrapper"])),
+    Fold("graph_break", "ddp", "a break at FSDP2's hooks: the ddp diagnosis of the "
+         "fully_shard'ed calls reports it",
+         lambda d, into, ctx: _shares_compile(d, [o for o in into
+                                                  if o.details.facet == "fsdp_hooks"])),
     Fold("failure", "ddp", "a compile failure inside DDPOptimizer's split: the ddp diagnosis "
          "reports it with the piece and the bisecting step",
          lambda d, into, ctx: _shares_compile(d, [o for o in into

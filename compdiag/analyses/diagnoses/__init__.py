@@ -14,7 +14,8 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
     divergence.py     divergence    ranks of one job compiled differently (job-level)
     cache.py          cache         a compile cache bypassed, a miss explained by its key
     ddp.py            ddp           DistributedDataParallel's doing: DDPOptimizer's split,
-                                    a failure inside it, DDP's own forward under compile
+                                    a failure inside it, DDP's own forward under compile;
+                                    breaks at FSDP2's hooks
 """
 
 from compdiag.analyses.diagnoses import (accuracy, cache, cudagraphs, ddp, divergence,

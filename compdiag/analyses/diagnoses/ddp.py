@@ -9,6 +9,9 @@ compile (issue 31).
 - `split_failure`: a compile failed inside the split (the backend compiling one piece):
   pointed at the op at the cut that ends the failing piece, with `optimize_ddp = False` as
   the step that tells whether the split is involved.
+- `fsdp_hooks`: a compiled region calling fully_shard'ed (FSDP2) submodules breaks at each
+  call, at FSDP's hooks (which torch keeps out of Dynamo): named as FSDP's, with the per-unit
+  compile as the fix; the graph_break diagnoses fold into it.
 - `wrapper`: `torch.compile(DDP(model))` traces DDP's own forward, which graph-breaks
   (its logger, the `_inside_ddp_forward` context it may not trace): those breaks are DDP's,
   said at the DDP line with the call into DDP; and when nothing of the model compiled, that
@@ -64,6 +67,17 @@ WRAPPER_FIX = (
     "`model.compile()`) before `DDP(model, ...)`. DDP's forward then runs eagerly, as it "
     "would anyway, and the model's forward compiles whole (DDPOptimizer still splits it at "
     "bucket boundaries).")
+FSDP_DIR = "/torch/distributed/fsdp/"
+FSDP_EXPLANATION = (
+    "FSDP2 (fully_shard) all-gathers a unit's parameters in a hook before its forward and "
+    "frees them after; torch runs those hooks outside Dynamo (torch._dynamo.disable, "
+    "\"skipping FSDP hooks\"), so a compiled region that calls a fully_shard'ed submodule "
+    "breaks its graph there, on every call.")
+FSDP_FIX = (
+    "Compile each fully_shard unit on its own instead of the model that holds them: "
+    "`block.compile()` (or `torch.compile(block)`) for every sharded block, as torchtitan does "
+    "per transformer block; FSDP's hooks then run eagerly between compiled blocks, and each "
+    "block's graph is whole.")
 NOTHING_COMPILED_FIX = (
     "The model's own forward never became a compiled frame (a torch.nn container's forward "
     "called from DDP is not a frame torch.compile starts at): compile the model before "
@@ -73,7 +87,7 @@ NOTHING_COMPILED_FIX = (
 @dataclass(frozen=True)
 class DdpDetails(Details):
     omit_none = ("bucket_cap_mb", "wrapped_at", "failure", "compiled_at")
-    facet: str = "split"                       # split | split_failure | wrapper
+    facet: str = "split"                       # split | split_failure | wrapper | fsdp_hooks
     compiled_at: dict[str, Any] | None = None  # wrapper: the torch.compile(ddp) line
     subgraphs: tuple[dict[str, Any], ...] = ()  # idx, params, param_bytes, ops, first, cut
     bucket_cap_mb: float | None = None
@@ -278,6 +292,38 @@ def _wrapper(ctx: Any, wraps: list[dict[str, Any]]) -> list[Diagnosis]:
                            ddp_breaks=tuple(seen.values()), model_compiles=tuple(model)))]
 
 
+def _in_fsdp_hook(b: dict[str, Any]) -> bool:
+    """A break at one of FSDP2's hooks: torch disables Dynamo on them ("skipping FSDP hooks"),
+    so the innermost frames past the user's call are fully_shard's."""
+    stack = b.get("user_stack") or []
+    last_user = max((i for i, f in enumerate(stack) if is_user_file(f.get("filename"))),
+                    default=-1)
+    inner = stack[last_user + 1:] or [{"filename": b.get("filename")}]
+    return any(FSDP_DIR in (f.get("filename") or "").replace("\\", "/") for f in inner)
+
+
+def _fsdp(ctx: Any) -> list[Diagnosis]:
+    breaks = [b for b in ctx.r.graph_breaks(ctx.run_id) if _in_fsdp_hook(b)]
+    if not breaks:
+        return []
+    calls: dict[tuple, dict[str, Any]] = {}
+    for b in breaks:
+        frame = ctx.user_frame(b.get("user_stack"), cid=b["compile_id"])
+        calls.setdefault((frame.filename, frame.lineno), {"frame": frame, "n": 0})["n"] += 1
+    first = next(iter(calls.values()))["frame"]
+    where = ", ".join(f"{_short(c['frame'].to_json())}" + (f" ×{c['n']}" if c["n"] > 1 else "")
+                      for c in calls.values() if c["frame"])
+    cids = tuple(dict.fromkeys(b["compile_id"] for b in breaks))
+    return [Diagnosis(
+        KIND, stage="dynamo", compile_id=cids[0],
+        reason=(f"{plural(len(breaks), 'graph break')} at FSDP2's hooks: each call into a "
+                f"fully_shard'ed submodule runs FSDP's pre-forward hook, which torch keeps out "
+                f"of Dynamo (\"skipping FSDP hooks\"); calls at {where}"),
+        user_frame=first, explanation=FSDP_EXPLANATION, fix=FSDP_FIX,
+        score=score("graph_break", len(breaks)), count=len(breaks), compile_ids=cids,
+        details=DdpDetails(facet="fsdp_hooks"))]
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     wraps = [w for w in ctx.r.ddp_wraps(ctx.run_id)]
@@ -288,4 +334,5 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
            for cid, rows in splits.items() if len(rows) > 1 and cid.split("_")[0] not in failed]
     out += _split_failures(ctx, splits, buckets, wraps)
     out += _wrapper(ctx, wraps)
+    out += _fsdp(ctx)
     return out
