@@ -2,8 +2,9 @@
 `optimize_ddp_split_child` trace records), and capture's own records of the DDP wrappers a
 program built and of DDPOptimizer's bucket line.
 
-Pure text to rows, no store: the Ingestor writes what these return, live, at import and at
-reindex alike (an imported TORCH_TRACE log has the split records too)."""
+Pure text to rows, and the Ingestor's handlers that write them (DistributedRows, a mixin of
+the Ingestor, also for compiled autograd's graphs): live, at import and at reindex alike (an
+imported TORCH_TRACE log has the split records too)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import json
 import math
 import re
 from typing import Any
+
+from compdiag.ingest import compiled_autograd as CA
 
 # The child's forward signature and its placeholders' fake-tensor annotations.
 _SIGNATURE = re.compile(r"def forward\(self,?(?P<args>[^\n]*)\):")
@@ -24,6 +27,7 @@ _ELEMENT_BYTES = {"f64": 8, "f32": 4, "f16": 2, "bf16": 2, "i64": 8, "i32": 4, "
                   "i8": 1, "u8": 1, "b8": 1, "c128": 16, "c64": 8, "c32": 4}
 
 DDP_EVENTS = ("ddp_wrap", "ddp_buckets")
+EVENTS = (*DDP_EVENTS, "collective_nodes")  # capture's own records this module turns into rows
 
 
 def collective_rows(payload: str | None) -> list[dict[str, Any]]:
@@ -144,3 +148,44 @@ def _int(v: Any) -> int | None:
 
 def _float(v: Any) -> float | None:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+class DistributedRows:
+    """The Ingestor's handlers for these records (a mixin: the Ingestor finds a trace record's
+    handler by name, `_on_<kind>`); it provides `w`, `run_id`, `seq` and `ddp_children`."""
+
+    w: Any
+    run_id: int
+    seq: int
+    ddp_children: dict[str | None, int]
+
+    def _on_optimize_ddp_split_child(self, value: Any, cid: str | None, payload: str | None,
+                                     md: dict) -> None:
+        """One piece of DDPOptimizer's split of compile `cid`."""
+        name = value.get("name") if isinstance(value, dict) else None
+        self.ddp_children[cid] = self.ddp_children.get(cid, 0) + 1
+        row = split_child(payload, name, self.ddp_children[cid] - 1)
+        if row is not None:
+            self.w.insert("ddp_splits", run_id=self.run_id, compile_id=cid, seq=self.seq, **row)
+
+    def _on_compiled_autograd_graph(self, value: Any, cid: str | None, payload: str | None,
+                                    md: dict) -> None:
+        """One compiled-autograd graph (ingest/compiled_autograd.py), by its id."""
+        row = CA.graph_row(payload)
+        ca = md.get("compiled_autograd_id")
+        if row is not None and isinstance(ca, int):
+            self.w.insert("compiled_autograd_graphs", run_id=self.run_id, ca_id=ca,
+                          seq=self.seq, **row)
+
+    def distributed_event(self, kind: str, compile_id: str | None, payload: str | None) -> None:
+        """Capture's DDP and collective records (live, and again at reindex)."""
+        if kind == "collective_nodes":
+            for row in collective_rows(payload):
+                self.w.insert("collective_nodes", run_id=self.run_id, compile_id=compile_id,
+                              seq=self.seq, **row)
+            return
+        found = event_row(kind, payload)
+        if found is not None:
+            table, cols = found
+            extra = {"compile_id": compile_id} if table == "ddp_buckets" else {}
+            self.w.insert(table, run_id=self.run_id, seq=self.seq, **cols, **extra)

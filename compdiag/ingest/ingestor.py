@@ -9,7 +9,6 @@ import re
 from typing import Any
 
 from compdiag.formats.user_code import is_user_file
-from compdiag.ingest import compiled_autograd as CA
 from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
 from compdiag.ingest.timeline import Timeline
@@ -48,7 +47,7 @@ def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-class Ingestor:
+class Ingestor(D.DistributedRows):
     """Feeds one run's records into a Writer; keeps per-run state (interned file names,
     compile rows in progress). Every method is defensive: unknown shapes are kept raw."""
 
@@ -83,7 +82,7 @@ class Ingestor:
         # leaves out split the graph (recorded as splits), they do not skip it.
         self.partitioned: dict[str | None, dict[str, int]] = {}
         self.timeline = Timeline()
-        self.ddp_children: dict[str | None, int] = {}  # cid -> DDPOptimizer subgraphs seen
+        self.ddp_children: dict[str | None, int] = {}  # cid -> DDPOptimizer pieces seen
 
     # -- entry points -----------------------------------------------------------------------
     def record(self, metadata: dict[str, Any], payload: str | None,
@@ -143,15 +142,8 @@ class Ingestor:
                               compiled=exc.get("compiled"), stage=exc.get("stage"))
         elif kind == "cudagraphs" and payload:
             self._cudagraph_facts(compile_id, payload)
-        elif kind in D.DDP_EVENTS:
-            row = D.event_row(kind, payload)
-            if row is not None:
-                self.w.insert(row[0], run_id=self.run_id, seq=self.seq, **row[1],
-                              **({"compile_id": compile_id} if row[0] == "ddp_buckets" else {}))
-        elif kind == "collective_nodes":
-            for row in D.collective_rows(payload):
-                self.w.insert("collective_nodes", run_id=self.run_id, compile_id=compile_id,
-                              seq=self.seq, **row)
+        elif kind in D.EVENTS:
+            self.distributed_event(kind, compile_id, payload)
         elif kind == "warning" and payload:
             self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
                           category=None, message=payload[:4000], filename=None, lineno=None)
@@ -492,24 +484,6 @@ class Ingestor:
     def _on_inductor_post_grad_graph(self, value: Any, cid: str | None, payload: str | None,
                                      md: dict) -> None:
         self._on_artifact_inductor_post_grad_graph(value, cid, payload, md)
-
-    def _on_optimize_ddp_split_child(self, value: Any, cid: str | None, payload: str | None,
-                                     md: dict) -> None:
-        """One subgraph of DDPOptimizer's split of compile `cid` (ingest/ddp.py)."""
-        name = value.get("name") if isinstance(value, dict) else None
-        self.ddp_children[cid] = self.ddp_children.get(cid, 0) + 1
-        row = D.split_child(payload, name, self.ddp_children[cid] - 1)
-        if row is not None:
-            self.w.insert("ddp_splits", run_id=self.run_id, compile_id=cid, seq=self.seq, **row)
-
-    def _on_compiled_autograd_graph(self, value: Any, cid: str | None, payload: str | None,
-                                    md: dict) -> None:
-        """One compiled-autograd graph (ingest/compiled_autograd.py), by its id."""
-        row = CA.graph_row(payload)
-        ca = md.get("compiled_autograd_id")
-        if row is not None and isinstance(ca, int):
-            self.w.insert("compiled_autograd_graphs", run_id=self.run_id, ca_id=ca,
-                          seq=self.seq, **row)
 
     def _on_inductor_output_code(self, value: Any, cid: str | None, payload: str | None,
                                  md: dict) -> None:
