@@ -5,20 +5,18 @@ node, or changed tensor shapes)."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
+from compdiag.formats.compile_id import CompileId
 from compdiag.formats.words import plural
 from compdiag.store.reader import Reader
-
-_CA_ID = re.compile(r"^!(\d+)/")
 
 
 def ca_id(compile_id: str | None) -> int | None:
     """N of a compiled-autograd compile id `!N/F/C`; None for any other."""
-    m = _CA_ID.match(compile_id or "")
-    return int(m.group(1)) if m else None
+    cid = CompileId.of(compile_id)
+    return cid.compiled_autograd if cid is not None else None
 
 
 def why(prev: dict[str, Any] | None, graph: dict[str, Any]) -> str:
