@@ -27,6 +27,7 @@ from typing import Any
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.ranking import score
+from compdiag.formats.compile_id import first_attempt
 from compdiag.formats.user_code import is_user_file
 from compdiag.formats.words import plural
 
@@ -203,7 +204,7 @@ def _split_failures(ctx: Any, splits: dict[str, list[dict[str, Any]]],
     out = []
     for f in ctx.r.failures(ctx.run_id):
         cid = f.get("compile_id")
-        base = (cid or "").split("_")[0]
+        base = first_attempt(cid)
         rows = splits.get(cid) or splits.get(base) or []
         in_split = bool(rows) or DDP_BACKEND_FILE in (f.get("traceback") or "")
         if not cid or not in_split or f.get("stage") in ("runtime", "accuracy"):
@@ -251,7 +252,7 @@ def _wrapper(ctx: Any, wraps: list[dict[str, Any]]) -> list[Diagnosis]:
     model = []
     for cid, c in ctx.compiles.items():
         stack = ctx.start_stack(cid)
-        if "_" in cid or not any(_is_ddp_frame(f) for f in stack):
+        if first_attempt(cid) != cid or not any(_is_ddp_frame(f) for f in stack):
             continue
         if is_user_file(ctx.resolve(c.get("filename"))) or \
                 (c.get("co_name") == "forward" and not _is_ddp_frame(c)):
@@ -329,9 +330,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     wraps = [w for w in ctx.r.ddp_wraps(ctx.run_id)]
     splits = _splits_by_compile(ctx)
     buckets = _buckets_by_compile(ctx)
-    failed = {(f.get("compile_id") or "").split("_")[0] for f in ctx.r.failures(ctx.run_id)}
+    failed = {first_attempt(f.get("compile_id")) for f in ctx.r.failures(ctx.run_id)}
     out = [_split(ctx, cid, rows, buckets.get(cid) or {}, wraps)
-           for cid, rows in splits.items() if len(rows) > 1 and cid.split("_")[0] not in failed]
+           for cid, rows in splits.items() if len(rows) > 1 and first_attempt(cid) not in failed]
     out += _split_failures(ctx, splits, buckets, wraps)
     out += _wrapper(ctx, wraps)
     out += _fsdp(ctx)
