@@ -141,7 +141,7 @@ def test_explain_words_a_gradient_mismatch_at_the_op_whose_backward_differs(tmp_
                            "fp64": {"eager_rel": 0.0, "compiled_rel": 1.9}})], node=node)
     (d,) = s.explain()
     assert d["kind"] == "accuracy" and d["reason"].startswith("backward: compiled grad of l_y_")
-    assert "first op whose backward differs: relu (relu)" in d["reason"]
+    assert "first op whose backward differs: relu (node relu)" in d["reason"]
     assert "under autocast(cpu, bfloat16)" in d["explanation"]
     assert d["user_frame"]["lineno"] == 7
 
@@ -159,3 +159,36 @@ def test_explain_words_an_input_eager_rejects(tmp_path):
     (d,) = s.explain()
     assert "accepted an input that eager rejects: eager raised IndexError" in d["reason"]
     assert d["user_frame"]["lineno"] == 5 and "miscompile" in d["explanation"]
+
+
+def test_a_users_check_that_saw_a_difference_is_told_what_the_check_compared(tmp_path):
+    """The program's own check failed and --check-accuracy found the graphs equal: the fix
+    says which inputs and outputs the check compared, at which tolerance, how far apart they
+    were and how much rounding the computation amplifies (ill-conditioned near zero)."""
+    from test_explain import Store
+
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text("import torch\n" * 9 + "assert torch.equal(eager, compiled)\n")
+    s.compile("0/0")
+    s.accuracy("0/0", [("output 0", True, 2e-5, 0.3, {
+        "tol": 1e-4, "amplification": 2.5e3, "inputs": ["float32[64, 1000] (3 nan)"]}),
+                       ("grad of x", True, 1e-7, 1e-7, {"backward": True, "tol": 1e-4})])
+    s.ing.program_exception(None, exc_type="AssertionError", message="",
+                            frames=[{"filename": str(s.user), "lineno": 10, "name": "<module>",
+                                     "line": None}], compiled=None, stage=None)
+    top = s.explain()[0]
+    assert top["kind"] == "program"
+    assert ("--check-accuracy compared 1 output and 1 gradient (of the program's own "
+            "backward) of 1 compiled graph on the program's own inputs (float32[64, 1000] "
+            "(3 nan)) at tolerance 0.0001; the largest difference was 2e-05 abs, 0.3 rel "
+            "(output 0), float rounding amplified ~2500x there: ill-conditioned.") in top["fix"]
+
+
+def test_an_output_within_tolerance_keeps_its_amplification():
+    from compdiag.capture.accuracy import compare_output
+
+    exact = torch.tensor([1e-3, 1.0], dtype=torch.float64)
+    eager = (exact + torch.tensor([1e-6, 0.0], dtype=torch.float64)).float()
+    check = compare_output("o", eager, exact.float(), exact, Tolerance())
+    assert check.ok and "verdict" not in check.detail
+    assert check.detail["tol"] == 1e-4 and check.detail["amplification"] > 1

@@ -39,6 +39,7 @@ class GraphCheck:
     nondeterministic: bool = False
     divergent_node: dict[str, Any] | None = None
     error: str | None = None
+    inputs: list[str] = field(default_factory=list)  # what was compared on (describe_inputs)
 
     @property
     def ok(self) -> bool:
@@ -73,6 +74,27 @@ def _leaves(value: Any) -> list[Any]:
     return pytree.tree_leaves(value)
 
 
+def describe_inputs(args: list[Any], limit: int = 8) -> list[str]:
+    """The program's own inputs a check ran on, in words: dtype, shape, and the inf/nan they
+    hold (the values a freshly drawn input would not have)."""
+    out = []
+    for a in args:
+        if len(out) == limit:
+            out.append(f"... {len(args) - limit} more")
+            break
+        if not isinstance(a, torch.Tensor):
+            out.append(repr(a)[:40])
+            continue
+        text = f"{str(a.dtype).replace('torch.', '')}{list(a.shape)}"
+        if a.is_floating_point() and a.numel():
+            nan, inf = int(torch.isnan(a).sum()), int(torch.isinf(a).sum())
+            extra = [f"{nan} nan"] * bool(nan) + [f"{inf} inf"] * bool(inf)
+            if extra:
+                text += f" ({', '.join(extra)})"
+        out.append(text)
+    return out
+
+
 # -- verdicts against the float64 reference (torchbench's same(): the RMSE of each side against
 # fp64) -----------------------------------------------------------------------------------------
 # Eager and compiled both further from fp64 than the tolerance, compiled within this factor of
@@ -105,10 +127,15 @@ def fp64_errors(ref: torch.Tensor, res: torch.Tensor, ref64: Any) -> dict[str, f
 def numeric_verdict(ok: bool, close: bool, errs: dict[str, float] | None, tol: float,
                     dtype: torch.dtype) -> dict[str, Any]:
     """What a numeric difference between eager and compiled is, judged against fp64."""
-    if close or errs is None:
+    if errs is None:
         return {}  # no float64 reference to judge by: the difference is all there is
     e, k = errs["eager_rel"], errs["compiled_rel"]
     out: dict[str, Any] = {"fp64": {key: float(f"{v:.4g}") for key, v in errs.items()}}
+    if close:  # within the tolerance: how much rounding the computation amplifies, no verdict
+        eps = torch.finfo(dtype).eps if dtype.is_floating_point else 0.0
+        if eps and (e or k):
+            out["amplification"] = float(f"{max(e, k) / eps:.3g}")
+        return out
     if e > tol and k <= ILL_CONDITIONED_RATIO * e:
         eps = torch.finfo(dtype).eps if dtype.is_floating_point else 0.0
         out["verdict"] = "ill_conditioned"
@@ -164,6 +191,7 @@ def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) ->
     inf_mismatch = bool((torch.isinf(r64) != torch.isinf(c64)).any())
     detail.update(nan_mismatch=nan_mismatch, inf_mismatch=inf_mismatch)
     t = tol.tol_for(res.dtype)
+    detail["tol"] = t
     ok = bool(same(r, c, fp64_ref=ref64.detach() if isinstance(ref64, torch.Tensor) else None,
                    tol=t, equal_nan=True, log_error=lambda *a, **k: None))
     if tol.rtol is not None or tol.atol is not None:
@@ -286,7 +314,8 @@ def check_graph(gm: torch.fx.GraphModule, compiled_out: Any, args_before: list[A
                 o.detail["reason"] = ("eager itself is non-deterministic on this graph (two eager "
                                       "runs disagree); not attributed to the compiler")
                 o.ok = True
-    return GraphCheck(compile_id, outs, nondeterministic=nondeterministic)
+    return GraphCheck(compile_id, outs, nondeterministic=nondeterministic,
+                      inputs=describe_inputs(args_before))
 
 
 def eager_rejects(gm: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor,
@@ -316,7 +345,7 @@ def eager_rejects(gm: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor,
         "verdict": "eager_rejects", "eager_error": message,
         "reason": f"eager raised {message}; the compiled graph returned a value"})
     node = _described(failing[-1]) if failing else None
-    return GraphCheck(compile_id, [out], divergent_node=node)
+    return GraphCheck(compile_id, [out], divergent_node=node, inputs=describe_inputs(args))
 
 
 # -- localisation -----------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import torch.fx
 from torch.utils import _pytree as pytree
 
 from compdiag.capture.accuracy import GraphCheck, OutputCheck, Tolerance, _described, \
-    _preserved_state, compare_output
+    _preserved_state, compare_output, describe_inputs
 
 _DEVICE_TYPES = ("cpu", "cuda")
 
@@ -122,7 +122,27 @@ class BackwardWatch:
 
 
 def _input_names(gm: torch.fx.GraphModule) -> list[str]:
-    return [n.name for n in gm.graph.nodes if n.op == "placeholder"]
+    """Each input as the program names it (Dynamo's source, `x` for L['x'], `self.lin.weight`
+    for a parameter), else the placeholder's name."""
+    out = []
+    for n in gm.graph.nodes:
+        if n.op != "placeholder":
+            continue
+        try:
+            src = n.meta["grapharg"].source
+            name = src.name() if callable(src.name) else src.name
+        except (KeyError, AttributeError, TypeError):
+            name = n.name
+        out.append(_readable(str(name)))
+    return out
+
+
+def _readable(source: str) -> str:
+    """L['x'] -> x; L['self']._modules['lin']._parameters['weight'] -> self.lin.weight."""
+    import re
+
+    text = re.sub(r"^[LG]\['([^']+)'\]", r"\1", source)
+    return re.sub(r"\._(?:modules|parameters|buffers)\['([^']+)'\]", r".\1", text)
 
 
 def _fresh(args: list[Any], requires: list[bool], to64: bool = False) -> list[Any]:
@@ -203,7 +223,8 @@ def compare_grads(watch: BackwardWatch, compiled: list[torch.Tensor | None], tol
                                       "graph (two eager runs disagree); not attributed to the "
                                       "compiler")
                 o.ok = True
-    return GraphCheck(cid, outs, nondeterministic=nondeterministic)
+    return GraphCheck(cid, outs, nondeterministic=nondeterministic,
+                      inputs=describe_inputs(watch.args))
 
 
 def _gm64(fn: Any) -> Any:

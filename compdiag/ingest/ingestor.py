@@ -592,6 +592,8 @@ class Ingestor:
                 detail["eager_nondeterministic"] = True
             if check.divergent_node:
                 detail["divergent_node"] = check.divergent_node
+            if getattr(check, "inputs", None):
+                detail["inputs"] = check.inputs
             self.w.insert("accuracy", run_id=self.run_id, compile_id=check.compile_id,
                           output=o.output, max_abs=o.max_abs, max_rel=o.max_rel, ok=o.ok,
                           detail=json.dumps(detail, default=repr))

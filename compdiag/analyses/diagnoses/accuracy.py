@@ -189,7 +189,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
         if backward:
             reason = "backward: " + reason
         if node.get("node") and backward and node.get("backward"):
-            reason += f"; first op whose backward differs: {node['node']} ({node.get('op')})"
+            reason += f"; first op whose backward differs: {node.get('op')} (node {node['node']})"
             explanation += f", first in the backward of node {node['node']}"
         elif node.get("node"):
             reason += f"; first divergent node {node['node']} ({node.get('op')})"
