@@ -9,7 +9,7 @@ import torch._inductor.config as inductor_config
 
 def step(x, y):
     h = torch.relu(x)  # <- diagnosis
-    return (h * y).sum()
+    return (h * y).sum() * 2
 
 
 x = torch.randn(16, requires_grad=True)

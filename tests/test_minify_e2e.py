@@ -20,7 +20,8 @@ from cdtest import base_env, run_cmd
 from json_doc import assert_documented
 
 SCRIPTS = Path(__file__).parent / "minify_scripts"
-KINDS = ("compile_error", "runtime_error", "accuracy", "custom_op_no_fake")
+KINDS = ("compile_error", "runtime_error", "accuracy", "custom_op_no_fake",
+         "backward_compile_error", "backward_runtime_error")
 INJECTOR = re.compile(r"^torch\._inductor\.config\.cpp\.inject_relu_bug_TESTING_ONLY = .*\n",
                       re.M)
 # the Dynamo failure's fix: the fake implementation the op lacked, right after its definition
@@ -48,7 +49,7 @@ def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
     out["repro"] = run_cmd([sys.executable, "-I", "repro.py"], env=clean, cwd=work)
     text = (work / "repro.py").read_text()
     fixed = work / "fixed.py"
-    fixed.write_text(INJECTOR.sub("", text) if kind in KINDS[:3]
+    fixed.write_text(INJECTOR.sub("", text) if kind != "custom_op_no_fake"
                      else text.replace("\n\n\ndef f(", FAKE_IMPL, 1))
     out["fixed"] = run_cmd([sys.executable, "-I", "fixed.py"], env=clean, cwd=work)
     if kind in ("compile_error", "custom_op_no_fake"):   # the full checker, once each way
@@ -154,6 +155,20 @@ def test_dynamo_failure_custom_op_without_fake_impl(results):
     text = (r["work"] / "repro.py").read_text()
     assert '@torch.library.custom_op("cdtest::clamp_abs", mutates_args=())' in text
     assert 'torch.compile(f, backend="eager")(' in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind,exc_type,error", [
+    ("compile_error", "CppCompileError", "C++ compile error"),
+    ("runtime_error", "RuntimeError", "unhandled error")])
+def test_backward_graph_failure(results, kind, exc_type, error):
+    """Issue 33: a failure of the lazily compiled backward graph is kept with its real inputs
+    (saved tensors, incoming gradient) and shrinks to the one op that fails, replayed with grad
+    off as in backward. Before, minify said "a backward graph's failure is not kept yet"."""
+    r = results[f"backward_{kind}"]
+    doc = _check(r, kind, exc_type, "relu", error)
+    assert doc["initial_nodes"] >= 4 and doc["queries"] <= 6, doc
+    assert "torch.set_grad_enabled(False)" in (r["work"] / "repro.py").read_text()
 
 
 def test_minify_without_failing_graph_is_one_line_error(tmp_path, capsys):
