@@ -21,7 +21,7 @@ from json_doc import assert_documented
 
 SCRIPTS = Path(__file__).parent / "minify_scripts"
 KINDS = ("compile_error", "runtime_error", "accuracy", "custom_op_no_fake",
-         "backward_compile_error", "backward_runtime_error")
+         "backward_compile_error", "backward_runtime_error", "backward_accuracy")
 INJECTOR = re.compile(r"^torch\._inductor\.config\.cpp\.inject_relu_bug_TESTING_ONLY = .*\n",
                       re.M)
 # the Dynamo failure's fix: the fake implementation the op lacked, right after its definition
@@ -35,7 +35,7 @@ def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
     store = work / "s.db"
     out: dict = {"work": work}
     run = [sys.executable, "-m", "compdiag", "run", "--store", str(store)]
-    if kind == "accuracy":
+    if kind.endswith("accuracy"):
         run.append("--check-accuracy")
     script = SCRIPTS / f"{kind}.py"
     out["run"] = run_cmd(run + [str(script)], env=env, cwd=work)
@@ -57,8 +57,29 @@ def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
     return out
 
 
+# Which pipelines each test reads (only the selected tests' pipelines run).
+NEEDS = {"test_compile_error": "compile_error",
+         "test_runtime_error_with_parameters": "runtime_error",
+         "test_accuracy_with_int_input_and_shrunk_shape": "accuracy",
+         "test_dynamo_failure_custom_op_without_fake_impl": "custom_op_no_fake"}
+
+
+def _selected(request: pytest.FixtureRequest) -> list[str]:
+    kinds = set()
+    for item in request.session.items:
+        if item.module is not request.module:
+            continue
+        name = getattr(item, "originalname", item.name)
+        if name in NEEDS:
+            kinds.add(NEEDS[name])
+        elif name == "test_backward_graph_failure":
+            kinds.add("backward_" + item.callspec.params["kind"])
+    return [k for k in KINDS if k in kinds]
+
+
 @pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+def results(request: pytest.FixtureRequest,
+            tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     root = tmp_path_factory.mktemp("minify")
     env = base_env(root / "inductor-cache")
     res: dict[str, dict] = {}
@@ -70,7 +91,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
         except BaseException as exc:  # noqa: BLE001 - reported by the tests
             errors.append(exc)
 
-    threads = [threading.Thread(target=go, args=(k,)) for k in KINDS]
+    threads = [threading.Thread(target=go, args=(k,)) for k in _selected(request)]
     for t in threads:
         t.start()
     for t in threads:
@@ -160,13 +181,17 @@ def test_dynamo_failure_custom_op_without_fake_impl(results):
 @pytest.mark.slow
 @pytest.mark.parametrize("kind,exc_type,error", [
     ("compile_error", "CppCompileError", "C++ compile error"),
-    ("runtime_error", "RuntimeError", "unhandled error")])
+    ("runtime_error", "RuntimeError", "unhandled error"),
+    ("accuracy", "AccuracyMismatch", "Tensor-likes are not close!")])
 def test_backward_graph_failure(results, kind, exc_type, error):
     """Issue 33: a failure of the lazily compiled backward graph is kept with its real inputs
     (saved tensors, incoming gradient) and shrinks to the one op that fails, replayed with grad
-    off as in backward. Before, minify said "a backward graph's failure is not kept yet"."""
+    off as in backward. Before, minify said "a backward graph's failure is not kept yet".
+    A wrong gradient (`--check-accuracy`'s gradient check) keeps the backward graph the same
+    way and shrinks to the first op whose value differs beyond the float64 tolerance."""
     r = results[f"backward_{kind}"]
-    doc = _check(r, kind, exc_type, "relu", error)
+    doc = _check(r, kind, exc_type, "aten.relu.default", error,
+                 **({"doc_error": "beyond tolerance"} if kind == "accuracy" else {}))
     assert doc["initial_nodes"] >= 4 and doc["queries"] <= 6, doc
     assert "torch.set_grad_enabled(False)" in (r["work"] / "repro.py").read_text()
 
