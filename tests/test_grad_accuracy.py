@@ -192,3 +192,51 @@ def test_an_output_within_tolerance_keeps_its_amplification():
     check = compare_output("o", eager, exact.float(), exact, Tolerance())
     assert check.ok and "verdict" not in check.detail
     assert check.detail["tol"] == 1e-4 and check.detail["amplification"] > 1
+
+
+PROBE_SCRIPT = '''
+import torch
+
+
+def backend(gm, example_inputs):
+    """compiles nothing: gm under an autograd Function named like AOTAutograd's, whose
+    backward doubles every gradient"""
+    class CompiledFunction(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, *args):
+            ctx.save_for_backward(*args)
+            return tuple(gm(*args))
+
+        @staticmethod
+        def backward(ctx, *grads):
+            ins = [t.detach().requires_grad_(True) for t in ctx.saved_tensors]
+            with torch.enable_grad():
+                got = torch.autograd.grad(gm(*ins), ins, grads, allow_unused=True)
+            return tuple(None if g is None else 2 * g for g in got)
+
+    return lambda *args: CompiledFunction.apply(*args)
+
+
+def step(x):
+    return (x.sin() * 3).sum()
+
+
+x = torch.randn(8, requires_grad=True)
+torch.compile(step, backend=backend)(x).backward()
+'''
+
+
+def test_bisect_accuracy_probe_counts_a_wrong_gradient(tmp_path):
+    """`compdiag bisect RUN`'s oracle for an accuracy run (accuracy_probe) is bad when only a
+    gradient differs: the program exits 0 and its forward is right. Before, the probe compared
+    forward outputs only and called it good, so bisect had nothing to search for."""
+    import subprocess
+    import sys
+
+    from compdiag.bisect.accuracy_probe import MARKER
+
+    (tmp_path / "prog.py").write_text(PROBE_SCRIPT)
+    p = subprocess.run([sys.executable, "-m", "compdiag.bisect.accuracy_probe", "prog.py"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 1, p.stderr[-2000:]
+    assert f"{MARKER}: graph 0/0 output grad of x:" in p.stderr

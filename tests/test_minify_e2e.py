@@ -193,7 +193,9 @@ def test_backward_graph_failure(results, kind, exc_type, error):
     doc = _check(r, kind, exc_type, "aten.relu.default", error,
                  **({"doc_error": "beyond tolerance"} if kind == "accuracy" else {}))
     assert doc["initial_nodes"] >= 4 and doc["queries"] <= 6, doc
-    assert "torch.set_grad_enabled(False)" in (r["work"] / "repro.py").read_text()
+    text = (r["work"] / "repro.py").read_text()
+    # the saved tensors need a gradient: the repro compiles them as backward does, grad off
+    assert "torch.set_grad_enabled(False)" in text or "requires_grad_()" not in text
 
 
 def test_minify_without_failing_graph_is_one_line_error(tmp_path, capsys):
