@@ -3,8 +3,11 @@ failure Dynamo raises (a custom op without a fake implementation): capture under
 run`, minify, then the plain repro.py under plain python (it fails with torch's error), and
 the same repro with the bug removed (exit 0); the full checker repro_check.py once (exit 1).
 
-The pipelines run side by side (compiles dominate; a busy 2-core machine). The Dynamo one
-compiles nothing (backend "eager")."""
+The backward graph too (issue 33): a compile error, a runtime error and a wrong gradient of the
+lazily compiled backward graph, the injector set after the forward compiled.
+
+The pipelines run side by side (compiles dominate; a busy 2-core machine), only those of the
+selected tests. The Dynamo one compiles nothing (backend "eager")."""
 
 from __future__ import annotations
 
