@@ -211,6 +211,13 @@ class RunContext:
         return bool(self.r.accuracy(self.run_id))
 
 
+def exception_frames(exc: dict[str, Any] | None) -> tuple[dict | None, dict | None]:
+    """(the user's frame it surfaced at, the frame it was raised in) of a program exception."""
+    frames = (exc or {}).get("frames") or []
+    user = [f for f in frames if is_user_file(f.get("filename"))]
+    return (user[-1] if user else None), (frames[-1] if frames else None)
+
+
 def is_recompile_limit(failure: dict[str, Any]) -> bool:
     text = " ".join(x for x in (failure.get("message"), failure.get("traceback")) if x)
     return failure.get("exc_type") == "Unsupported" and any(m in text for m in _LIMIT_MARKERS)

@@ -9,20 +9,19 @@ from rich.text import Text
 from textual.message import Message
 from textual.reactive import reactive
 
+from compdiag.analyses.registry import kind_spec
 from compdiag_tui.widgets._line_list import LineList
 
-KIND_STYLE = {"graph_break": "yellow", "recompile": "magenta", "failure": "bold red",
-              "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue",
-              "cache": "green"}
 
 
 def diagnosis_label(d: dict[str, Any]) -> Text:
+    """One row: the kind in its colour (its KindSpec's), where, ×N, the reason, the line."""
     kind = d.get("kind") or "?"
     uf = d.get("user_frame") or {}
     cids = d.get("compile_ids") or []
     more = "…" if len(cids) > 3 else ""
     where = d.get("compile_id") or (", ".join(map(str, cids[:3])) + more)
-    text = Text.assemble((f" {kind.replace('_', ' '):<12}", KIND_STYLE.get(kind, "")), " ",
+    text = Text.assemble((f" {kind.replace('_', ' '):<12}", kind_spec(kind).style), " ",
                          (f"[{where or '-'}] ", "bold"))
     if isinstance(d.get("count"), int) and d["count"] > 1:
         text.append(f"×{d['count']} ", "bold")

@@ -21,7 +21,8 @@ from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.job_context import (JobContext, compile_seconds, frame_compile,
                                            frame_key, is_resume)
-from compdiag.analyses.ranking import BANDS
+from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.ranking import Cost
 
 KIND = "divergence"
 
@@ -58,6 +59,16 @@ class DivergenceDetails(Details):
     in_resume: bool = False  # about a resume function (one a graph break made)
 
     internal: ClassVar[tuple[str, ...]] = ("in_resume",)
+
+
+SPEC = KindSpec(KIND, title="ranks diverged", words=("divergence", "divergences"),
+                style="bold magenta", tie=90, costs={"divergence": Cost(720)},
+                details=(DivergenceDetails,))
+
+
+@hookimpl
+def compdiag_kinds() -> list[KindSpec]:
+    return [SPEC]
 
 
 @dataclass(frozen=True)
@@ -248,7 +259,7 @@ def _diagnose_facet(job: JobContext, facet: Facet,
             kind=KIND, stage=None, compile_id=first.compile_id, reason=reason,
             user_frame=first.frame, explanation=facet.explanation,
             fix=facet.fix + _diff_hint(job, differ, agree),
-            score=BANDS[KIND] + facet.bonus,
+            score=SPEC.score(KIND) + facet.bonus,
             details=DivergenceDetails(facet=facet.name, ranks=tuple(differ),
                                       agreeing_ranks=tuple(agree), facts=texts,
                                       run_ids=run_ids, in_resume=first.in_resume)))
@@ -300,7 +311,7 @@ def _skew(job: JobContext) -> list[Diagnosis]:
     return [Diagnosis(
         kind=KIND, stage=None, compile_id=cid, reason=reason, user_frame=ctx.user_frame(cid=cid),
         explanation=SKEW_EXPLANATION, fix=SKEW_FIX + _diff_hint(job, differ, agree),
-        score=BANDS[KIND] + min(30.0, ratio),
+        score=SPEC.score(KIND) + min(30.0, ratio),
         details=DivergenceDetails(facet="compile_time", ranks=tuple(differ),
                                   agreeing_ranks=tuple(agree), facts=facts,
                                   run_ids={str(r): job.ranks[r].run_id for r in sorted(totals)}))]
