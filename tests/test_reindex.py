@@ -57,6 +57,7 @@ def test_a_read_command_refuses_an_older_store_in_one_line_and_leaves_it_alone(
 def test_reindex_derives_the_facts_explain_reads(old_store: Path) -> None:
     conn = sqlite3.connect(old_store)
     compiles_before = conn.execute("SELECT * FROM compiles ORDER BY compile_id").fetchall()
+    old_columns = [row[1] for row in conn.execute("PRAGMA table_info(compiles)")]
     conn.close()
     p = _cli("reindex", "--store", old_store)
     assert p.returncode == 0, p.stderr
@@ -68,10 +69,15 @@ def test_reindex_derives_the_facts_explain_reads(old_store: Path) -> None:
         assert [(e["compile_id"], e["category"], e["guarded"]) for e in events] == [
             ("0/1", "training", "fn._modules['1'].training")]
         assert r.compile_stacks(1)["0/0"], "dynamo_start stacks were not derived"
-    # What only the old tables held is untouched.
+    # What only the old tables held is untouched; the facts ingest derives from their text
+    # (schema.BACKFILLED_COLUMNS: here compilation_metrics' guard count) are added.
     conn = sqlite3.connect(old_store)
-    assert conn.execute("SELECT * FROM compiles ORDER BY compile_id").fetchall() == \
-        compiles_before
+    assert conn.execute(f"SELECT {', '.join(old_columns)} FROM compiles ORDER BY compile_id"
+                        ).fetchall() == compiles_before
+    counts = [json.loads(metrics).get("guard_count") for metrics, in conn.execute(
+        "SELECT metrics FROM compiles ORDER BY compile_id")]
+    assert conn.execute("SELECT guard_count FROM compiles ORDER BY compile_id").fetchall() == \
+        [(n,) for n in counts] and any(counts)
     conn.close()
     doc = json.loads(_cli("explain", "--store", old_store, "--json").stdout)
     top = doc["diagnoses"][0]

@@ -11,13 +11,9 @@ from typing import Any, Iterable
 
 from compdiag.analyses.diagnosis import UserFrame
 from compdiag.formats.user_code import is_user_file
-from compdiag.ingest import parsers as P
 from compdiag.store.reader import Reader
 from compdiag.store.schema import DEFAULT_STORE
 
-# A failure of this kind is Dynamo refusing a function that recompiled too often.
-_LIMIT_MARKERS = ("recompile limit exceeded", "recompile_limit", "cache_size_limit",
-                  "accumulated_recompile_limit")
 
 
 class RunContext:
@@ -174,12 +170,10 @@ class RunContext:
         return self.r.failures(self.run_id)
 
     def automatic_dynamic(self, cid: str | None) -> bool:
-        """Whether automatic dynamic shapes were on for a compile (its dynamo_config; on,
-        torch's default, when the store does not say)."""
-        metrics = (self.compiles.get(cid or "") or {}).get("metrics")
-        config = metrics.get("dynamo_config") if isinstance(metrics, dict) else None
-        m = re.search(r'"automatic_dynamic_shapes":\s*(true|false)', str(config or ""))
-        return m is None or m.group(1) == "true"
+        """Whether automatic dynamic shapes were on for a compile (stored at ingest from its
+        dynamo_config; on, torch's default, when the store does not say)."""
+        on = (self.compiles.get(cid or "") or {}).get("automatic_dynamic")
+        return on is None or bool(on)
 
     @functools.cached_property
     def program_exceptions(self) -> list[dict[str, Any]]:
@@ -201,8 +195,7 @@ class RunContext:
                 cid = f["compile_id"]
                 row = self.code_row(cid)
                 key = row.get("frame") if row else (cid or "").split("/")[0]
-                limits[key] = {"compile_id": cid, "explanation":
-                               P.parse_graph_break(f.get("traceback") or "")["explanation"],
+                limits[key] = {"compile_id": cid, "explanation": f.get("gb_explanation"),
                                "torch_message": f.get("torch_message") or f.get("message")}
         return limits
 
@@ -219,5 +212,5 @@ def exception_frames(exc: dict[str, Any] | None) -> tuple[dict | None, dict | No
 
 
 def is_recompile_limit(failure: dict[str, Any]) -> bool:
-    text = " ".join(x for x in (failure.get("message"), failure.get("traceback")) if x)
-    return failure.get("exc_type") == "Unsupported" and any(m in text for m in _LIMIT_MARKERS)
+    """Dynamo gave up on the function at the recompile limit (a fact stored at ingest)."""
+    return bool(failure.get("recompile_limit"))

@@ -107,7 +107,7 @@ class InductorRecords:
         if not applied:
             self.counts["cudagraph_skips"] += 1
         self.w.insert("cudagraphs", run_id=self.run_id, compile_id=cid, applied=applied,
-                      reason=reason)
+                      reason=reason, **(P.cudagraph_skip_facts(reason) if not applied else {}))
 
     def fusion_line(self, cid: str | None, msg: str) -> None:
         row = P.parse_fusion_line(msg)

@@ -159,7 +159,8 @@ class Ingestor(InductorRecords):
             row = {"compile_id": cid, "frame": md.get("frame_id"),
                    "frame_compile": md.get("frame_compile_id"), "attempt": md.get("attempt") or 0,
                    "co_name": None, "filename": None, "lineno": None, "status": "started",
-                   "stage_times": {}, "metrics": None, "call_site": None}
+                   "stage_times": {}, "metrics": None, "call_site": None,
+                   "automatic_dynamic": None, "guard_count": None}
             first = self.compiles.get(cid.split("_")[0]) if "_" in cid else None
             if first is not None:  # a restart attempt: same frame, same code location
                 for key in ("co_name", "filename", "lineno", "call_site"):
@@ -171,7 +172,8 @@ class Ingestor(InductorRecords):
     def _write_compile(self, row: dict[str, Any]) -> None:
         cols = dict(frame=row["frame"], frame_compile=row["frame_compile"],
                     attempt=row["attempt"], co_name=row["co_name"], filename=row["filename"],
-                    lineno=row["lineno"], status=row["status"], stage_times=row["stage_times"])
+                    lineno=row["lineno"], status=row["status"], stage_times=row["stage_times"],
+                    automatic_dynamic=row["automatic_dynamic"], guard_count=row["guard_count"])
         if row.get("metrics_written"):
             self.w.update("compiles", {"run_id": self.run_id, "compile_id": row["compile_id"]},
                           **cols)
@@ -238,6 +240,7 @@ class Ingestor(InductorRecords):
         row["filename"] = value.get("co_filename") or row["filename"]
         row["lineno"] = value.get("co_firstlineno") or row["lineno"]
         row["stage_times"] = stage_times(value)
+        row.update(P.metrics_facts(value))
         self.torch_version = value.get("pytorch_version") or self.torch_version
         if value.get("fail_type"):
             row["status"] = "failed"
@@ -323,7 +326,8 @@ class Ingestor(InductorRecords):
         self.counts["failures"] += 1
         self.w.insert("failures", run_id=self.run_id, compile_id=cid, stage=stage,
                       exc_type=exc_type, message=message, filename=filename, lineno=lineno,
-                      line=line, traceback=traceback, torch_message=torch_message)
+                      line=line, traceback=traceback, torch_message=torch_message,
+                      **P.failure_facts(exc_type, message, traceback))
 
     def program_exception(self, cid: str | None, **exc: Any) -> None:
         """The exception that ended the program (capture/failures.py): type, message (every

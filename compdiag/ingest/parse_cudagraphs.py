@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.formats.user_code import frames_in
+
 # -- skips (perf hints, partitioning's left-out ops) ------------------------------------------
 CUDAGRAPH_RECORDING = re.compile(r"Recording function=|Recording function \d+")
 _CG_SKIP = re.compile(r"skipping cudagraphs due to (.*)", re.I | re.S)
@@ -111,3 +113,16 @@ def output_code_splits(code: str | None) -> dict[str, Any] | None:
             if not current:
                 runs, current = runs + 1, True
     return {"cudagraphable": len(names), "non_cudagraphable": runs, "work": work}
+
+
+# -- the facts analyses read of a skip (stored with it: store.schema.BACKFILLED_COLUMNS) ----
+_CG_OP = re.compile(r"\baten\.(\w+)\.\w+\(")
+
+
+def cudagraph_skip_facts(reason: str | None) -> dict[str, Any]:
+    """A skip reason's parts: its head (without the "Found from" trace torch appends), the
+    user frames of that trace, and the aten ops it names (a partition's reason names its op:
+    "cpu ops (aten.sum.default(arg1_1))")."""
+    text = (reason or "unknown reason").strip()
+    return {"head": text.split("Found from", 1)[0].strip().rstrip("."),
+            "frames": frames_in(text), "ops": _CG_OP.findall(text)}

@@ -265,3 +265,18 @@ def guard_sources(guards_text: str | None) -> dict[str, int]:
             source = managers[-1][1] if managers else "(global)"
             counts[source] = counts.get(source, 0) + 1
     return counts
+
+
+# -- the facts analyses read of compilation_metrics (stored with the compile) ----------------
+_AUTOMATIC_DYNAMIC = re.compile(r'"automatic_dynamic_shapes":\s*(true|false)')
+
+
+def metrics_facts(metrics: dict[str, Any]) -> dict[str, Any]:
+    """automatic_dynamic: whether automatic dynamic shapes were on (dynamo_config, a JSON
+    string; None when the record does not say) and guard_count, torch's count of the
+    compile's guards."""
+    m = _AUTOMATIC_DYNAMIC.search(str(metrics.get("dynamo_config") or ""))
+    count = metrics.get("guard_count")
+    return {"automatic_dynamic": None if m is None else m.group(1) == "true",
+            "guard_count": count if isinstance(count, int) and not isinstance(count, bool)
+            else None}

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.formats.user_code import frames_in
+from compdiag.ingest.parse_dynamo import parse_graph_break
 from compdiag.ingest.parse_text import TB_FRAME
 
 
@@ -159,3 +161,35 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
             return "inductor_lowering"
         return "aot"
     return "dynamo"
+
+
+# -- the facts analyses read of a failure (stored with it: store.schema.BACKFILLED_COLUMNS) --
+_GB_URL = re.compile(r"/gb/(gb\d{4})\.html", re.I)
+# A failure of this kind is Dynamo refusing a function that recompiled too often.
+_LIMIT_MARKERS = ("recompile limit exceeded", "recompile_limit", "cache_size_limit",
+                  "accumulated_recompile_limit")
+_CONSTRAINED = re.compile(r"Constraints violated \((?P<src>.+?)\)!")
+_USER_STACK = re.compile(r"^User stack:\s*$", re.M)
+
+
+def failure_facts(exc_type: str | None, message: str | None, traceback: str | None
+                  ) -> dict[str, Any]:
+    """What explain reads of a failure's text, parsed once: the graph break it reports (GB
+    code, torch's explanation), whether it is Dynamo giving up at the recompile limit, and for
+    a ConstraintViolationError (mark_dynamic) the sources violated and its "User stack:"
+    frames."""
+    tb = traceback or ""
+    code = _GB_URL.search(tb)
+    text = " ".join(x for x in (message, traceback) if x)
+    facts: dict[str, Any] = {
+        "gb_code": code.group(1).upper() if code else None,
+        "gb_explanation": parse_graph_break(tb)["explanation"] if tb else None,
+        "recompile_limit": exc_type == "Unsupported" and any(m in text for m in _LIMIT_MARKERS),
+        "constraint_sources": None, "constraint_frames": None}
+    if exc_type == "ConstraintViolationError":
+        both = "\n".join(x for x in (message, traceback) if x)
+        m = _CONSTRAINED.search(both)
+        facts["constraint_sources"] = [x.strip() for x in m.group("src").split(",")] if m else []
+        stack = _USER_STACK.split(both)
+        facts["constraint_frames"] = frames_in(stack[-1]) if len(stack) > 1 else []
+    return facts

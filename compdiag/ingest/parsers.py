@@ -22,17 +22,19 @@ from compdiag.ingest.parse_text import (  # noqa: F401 - re-exported
     TB_FRAME, first_line)
 from compdiag.ingest.parse_dynamo import (  # noqa: F401 - re-exported
     call_stack, classify_guard, debug_context, graph_break_details, guard_location, guard_of,
-    guard_sources, guard_values, parse_graph_break, parse_recompile_reasons, split_recompile)
+    guard_sources, guard_values, metrics_facts, parse_graph_break, parse_recompile_reasons,
+    split_recompile)
 from compdiag.ingest.parse_failures import (  # noqa: F401 - re-exported
-    KERNEL_TOOLCHAIN_ERRORS, STAGES, classify_stage, codegen_ops, import_failure_cause,
-    kernel_of_error, lowering_target, node_trace_frames)
+    KERNEL_TOOLCHAIN_ERRORS, STAGES, classify_stage, codegen_ops, failure_facts,
+    import_failure_cause, kernel_of_error, lowering_target, node_trace_frames)
 from compdiag.ingest.parse_inductor import (  # noqa: F401 - re-exported
     epilogue_misses, fallback_calls, graph_node_lines, graph_nodes, injected_bugs, node_lines,
     parse_fusion_line, parse_output_code, perf_hint, scheduler_node, scheduler_node_names,
     user_line_frame)
 from compdiag.ingest.parse_cudagraphs import (  # noqa: F401 - re-exported
-    CUDAGRAPH_RECORDING, output_code_partitions, output_code_splits, parse_cudagraph_recording,
-    parse_cudagraph_skip, parse_partition_op, parse_partition_skip, parse_partition_summary)
+    CUDAGRAPH_RECORDING, cudagraph_skip_facts, output_code_partitions, output_code_splits,
+    parse_cudagraph_recording, parse_cudagraph_skip, parse_partition_op, parse_partition_skip,
+    parse_partition_summary)
 from compdiag.ingest.parse_caches import (  # noqa: F401 - re-exported
     COMPONENT_VALUE_LIMIT, cache_artifact, cache_lookup, key_component, remote_cache_lookups)
 from compdiag.ingest.parse_dynamo import _CID_PREFIX  # noqa: F401 - the ingestor's

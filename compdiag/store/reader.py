@@ -17,7 +17,8 @@ from compdiag.store.schema import StoreError, connect
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
                  "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
-                 "sources", "objects", "args"}
+                 "sources", "objects", "args", "constraint_sources", "constraint_frames",
+                 "ops"}
 
 
 class Reader:

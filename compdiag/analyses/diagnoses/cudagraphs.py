@@ -16,7 +16,6 @@ from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, first, one_of
-from compdiag.formats.user_code import frames_in
 from compdiag.ingest.parsers import user_line_frame
 
 KIND = "cudagraph"
@@ -68,7 +67,6 @@ FALLBACK_FIX = ("Remove what the reason names from the compiled region, or compi
 EXPLANATION = ("mode='reduce-overhead' records the compiled graph as a CUDA graph; this graph "
                "could not be recorded and runs without it, paying the kernel-launch overhead "
                "on every call.")
-_CG_OP = re.compile(r"\baten\.(\w+)\.\w+\(")
 
 
 def cudagraph_fix(reason: str) -> str:
@@ -195,12 +193,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     for c in ctx.r.cudagraphs(ctx.run_id):
         if c.get("applied"):
             continue
-        reason = (c.get("reason") or "unknown reason").strip()
-        head = reason.split("Found from", 1)[0].strip().rstrip(".")
-        frames = frames_in(reason)
+        # Facts of torch's reason, stored at ingest: its head (without the "Found from"
+        # trace), that trace's frames, the ops a partition's reason names.
+        head = c.get("head") or (c.get("reason") or "unknown reason").strip()
+        frames = list(c.get("frames") or [])
         if not frames:
-            # Partition reasons name the op: "cpu ops (aten.sum.default(arg1_1))".
-            for op in _CG_OP.findall(reason):
+            for op in c.get("ops") or []:
                 frames += ctx.op_user_lines(c.get("compile_id"), op)
         frame = ctx.user_frame(frames, cid=c.get("compile_id"))
         g = groups.setdefault((head, frame.filename, frame.lineno),

@@ -57,7 +57,6 @@ def compdiag_kinds() -> list[KindSpec]:
 _INNER_EXC = re.compile(r"^\s*([A-Za-z_][\w.]*(?:Error|Exception|Failed|Unsupported|"
                         r"Interrupt)):\s*(.+)$", re.M)
 _GOT = re.compile(r"got (\w+)\((['\"])(.+?)\2\)")
-_GB_URL = re.compile(r"/gb/(gb\d{4})\.html", re.I)
 
 
 def one_line(exc_type: str | None, message: str | None, traceback: str | None,
@@ -90,8 +89,6 @@ MARKED_FIX = ("Either let the dimension be a constant there: use "
               "mark); or rewrite line {lineno} so it does not need the concrete size (no "
               "Python loop over `range(<size>)`, no `if` on an exact size, no size converted "
               "to a Python int).")
-_CONSTRAINED = re.compile(r"Constraints violated \((?P<src>.+?)\)!")
-_USER_STACK = re.compile(r"^User stack:\s*$", re.M)
 
 
 def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame, str, str] | None:
@@ -100,9 +97,7 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
     quotes), what happened and the fix. None for any other failure."""
     if failure.get("exc_type") != "ConstraintViolationError":
         return None
-    text = "\n".join(x for x in (failure.get("message"), failure.get("traceback")) if x)
-    m = _CONSTRAINED.search(text)
-    sources = [x.strip() for x in m.group("src").split(",")] if m else []
+    sources = failure.get("constraint_sources") or []
     cid = failure.get("compile_id")
     spec = next((sp for sp in (ctx.specialization(src, [cid]) for src in sources) if sp), None)
     if spec is None:
@@ -114,8 +109,7 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
                    (spec.get("sources") or sources or ["the dimension"])[0])
         value, why = spec.get("value"), spec.get("reason") or "specialised"
     else:
-        stack = _USER_STACK.split(text)
-        frame = ctx.user_frame(frames_in(stack[-1]) if len(stack) > 1 else None)
+        frame = ctx.user_frame(failure.get("constraint_frames") or None)
         if not frame:
             return None
         src, value, why = (sources or ["the dimension"])[0], "a constant", "specialised"
@@ -142,8 +136,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         frame = ctx.user_frame({"filename": f.get("filename"), "lineno": f.get("lineno"),
                                 "line": f.get("line")}, frames_in(tb), cid=cid)
         one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
-        code_m = _GB_URL.search(tb)
-        gb = code_m.group(1).upper() if code_m else None
+        gb = f.get("gb_code")
         injected = ctx.injected_bugs(cid)
         fix = failure_fix(f["stage"], f.get("exc_type") or "", one, run_id=ctx.run_id,
                           argv=ctx.argv, store_arg=ctx.store_arg, injected=injected,
@@ -158,8 +151,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             frame, more, fix = marked
             expl = f"{expl} {more}"
         if gb and f.get("exc_type") == "Unsupported":
-            more = P.parse_graph_break(tb)["explanation"] or gb_registry().get(gb, {}).get(
-                "Explanation")
+            more = f.get("gb_explanation") or gb_registry().get(gb, {}).get("Explanation")
             expl = (expl + " " + (more or "")).strip()
         surfaced, raised = exception_frames(exc) if fatal and exc else (None, None)
         out.append(Diagnosis(KIND, stage=f["stage"], compile_id=cid, reason=one,
