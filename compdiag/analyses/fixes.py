@@ -23,7 +23,7 @@ def commands(run_id: int, argv: list[str], store_arg: str) -> tuple[str, str]:
             f"compdiag bisect{store_arg} {run_id} -- python {script}")
 
 
-# -- graph breaks (the graph_break kind; a failure under fullgraph=True) -----------------------------------------------------------------------------
+# -- graph breaks (the graph_break kind; a failure under fullgraph=True) ------------------------
 @dataclass(frozen=True)
 class Rule:
     """One of `words` in the graph-break type, or its explanation and debug context; with

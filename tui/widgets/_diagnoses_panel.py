@@ -9,13 +9,16 @@ from rich.text import Text
 from textual.message import Message
 from textual.reactive import reactive
 
-from compdiag.analyses.registry import kind_spec
 from compdiag_tui.widgets._line_list import LineList
 
 
 
 def diagnosis_label(d: dict[str, Any]) -> Text:
     """One row: the kind in its colour (its KindSpec's), where, ×N, the reason, the line."""
+    # Here, not at import: the first screen is drawn without the analyses (a row exists only
+    # once explain's list has come).
+    from compdiag.analyses.registry import kind_spec
+
     kind = d.get("kind") or "?"
     uf = d.get("user_frame") or {}
     cids = d.get("compile_ids") or []

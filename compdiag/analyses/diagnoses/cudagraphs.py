@@ -51,16 +51,16 @@ RULES: tuple[tuple[Words, str], ...] = (
      "with torch.where instead of nonzero) or move the op out of the compiled region."),
     (one_of("cpu ops"), "A CPU op sits in the graph, so its partition runs without CUDA graphs: "
      "move the tensor it uses to CUDA (`.cuda()` once, outside the loop)."),
-    (one_of("cpu device"), "A CPU tensor is part of the graph: move every input and constant to CUDA "
-     "(or keep CPU scalars as Python numbers)."),
+    (one_of("cpu device"), "A CPU tensor is part of the graph: move every input and constant "
+     "to CUDA (or keep CPU scalars as Python numbers)."),
     (one_of("non-cuda"), "A non-CUDA input reached the graph: move every input to the GPU."),
     (one_of("dynamic shape"), "Input sizes vary: pad to a few fixed sizes, or mark the dimension "
      "static; each distinct size records its own graph."),
     (one_of("incompatible op"), "An op that cannot be captured (CPU sync, data-dependent output, "
      "RNG/collective) is in the graph: move it outside the compiled region or replace it."),
     (one_of("complex"), "Complex tensors are not supported by CUDA graphs: keep them outside."),
-    (one_of("deterministic"), "torch.use_deterministic_algorithms is incompatible with this op under "
-     "CUDA graphs."),
+    (one_of("deterministic"), "torch.use_deterministic_algorithms is incompatible with this op "
+     "under CUDA graphs."),
 )
 FALLBACK_FIX = ("Remove what the reason names from the compiled region, or compile this "
                 "function without mode='reduce-overhead'.")

@@ -42,9 +42,10 @@ def compdiag_kinds() -> list[KindSpec]:
 NOT_A_HINT = ("skipping cudagraphs", "skip comprehensive padding")
 # (the words of the hint, the fix), first match wins (analyses/rules.py).
 RULES: tuple[tuple[Words, str], ...] = (
-    (Words(all=("reduction",), any=("contiguous", "stride")), "Reduce over the innermost, contiguous dimension "
-     "(transpose once beforehand)."),
-    (Words(all=("fallback",)), "Replace the op with one Inductor lowers, or accept the eager kernel."),
+    (Words(all=("reduction",), any=("contiguous", "stride")),
+     "Reduce over the innermost, contiguous dimension (transpose once beforehand)."),
+    (Words(all=("fallback",)),
+     "Replace the op with one Inductor lowers, or accept the eager kernel."),
 )
 FALLBACK_FIX = "Follow the hint, or see the kernels with `compdiag show`."
 FALLBACK_EXPLANATION = ("Inductor has no lowering or decomposition for this op here, so it "
