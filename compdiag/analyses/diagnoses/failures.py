@@ -9,7 +9,10 @@ that diagnosis by explain (FOLDS there). The program exception that ended the ru
 raised in; a failure is fatal only when that exception came through compiled code.
 
 A run-time failure's fix starts with the rule of RUNTIME_FIXES that matches torch's message
-(data: one row per known error of compiled code at run time), then the way to narrow it down."""
+(data: one row per known error of compiled code at run time), then the way to narrow it down;
+the fix texts are in analyses/fixes.py, since the program kind prints them too. What it reads
+of torch's text (the graph break a traceback reports, the recompile limit, a mark_dynamic
+violation) is stored at ingest (failures' fact columns)."""
 
 from __future__ import annotations
 

@@ -2,11 +2,11 @@
 and the change that removes the break.
 
 Explanations and hints are torch's (the break's own text, else the installed torch's
-graph_break_registry.json); the fixes are compdiag's rules, RULES below, keyed on the
-graph-break type torch names and refined by its explanation, debug context and the user's
-source line. Cost: a break that throws the whole function back to eager ranks above one that
-only splits it, then by how often it was hit; a follow-on of an earlier break ranks below its
-cause."""
+graph_break_registry.json); the fixes are compdiag's rules (RULES in analyses/fixes.py, since
+a failure under fullgraph=True prints them too), keyed on the graph-break type torch names and
+refined by its explanation, debug context and the user's source line. Cost: a break that
+throws the whole function back to eager ranks above one that only splits it, then by how often
+it was hit; a follow-on of an earlier break ranks below its cause."""
 
 from __future__ import annotations
 
