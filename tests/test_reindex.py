@@ -56,8 +56,9 @@ def test_a_read_command_refuses_an_older_store_in_one_line_and_leaves_it_alone(
 
 def test_reindex_derives_the_facts_explain_reads(old_store: Path) -> None:
     conn = sqlite3.connect(old_store)
-    compiles_before = conn.execute("SELECT * FROM compiles ORDER BY compile_id").fetchall()
-    old_columns = [row[1] for row in conn.execute("PRAGMA table_info(compiles)")]
+    cursor = conn.execute("SELECT * FROM compiles ORDER BY compile_id")
+    compiles_before = cursor.fetchall()
+    columns = ", ".join(d[0] for d in cursor.description)
     conn.close()
     p = _cli("reindex", "--store", old_store)
     assert p.returncode == 0, p.stderr
@@ -69,11 +70,13 @@ def test_reindex_derives_the_facts_explain_reads(old_store: Path) -> None:
         assert [(e["compile_id"], e["category"], e["guarded"]) for e in events] == [
             ("0/1", "training", "fn._modules['1'].training")]
         assert r.compile_stacks(1)["0/0"], "dynamo_start stacks were not derived"
-    # What only the old tables held is untouched; the facts ingest derives from their text
-    # (schema.BACKFILLED_COLUMNS: here compilation_metrics' guard count) are added.
+    # The compiles are re-derived as they were, with the generation (none: no reset) added,
+    # and the facts ingest derives from their text (schema.BACKFILLED_COLUMNS: here
+    # compilation_metrics' guard count).
     conn = sqlite3.connect(old_store)
-    assert conn.execute(f"SELECT {', '.join(old_columns)} FROM compiles ORDER BY compile_id"
-                        ).fetchall() == compiles_before
+    assert conn.execute(f"SELECT {columns} FROM compiles ORDER BY compile_id").fetchall() == \
+        compiles_before
+    assert {g for (g,) in conn.execute("SELECT generation FROM compiles")} == {0}
     counts = [json.loads(metrics).get("guard_count") for metrics, in conn.execute(
         "SELECT metrics FROM compiles ORDER BY compile_id")]
     assert conn.execute("SELECT guard_count FROM compiles ORDER BY compile_id").fetchall() == \

@@ -26,6 +26,7 @@ class InductorRecords:
     partitioned: dict[str | None, dict[str, int]]
     last_compiled: str | None
     _seen_cudagraphs: set[tuple[str | None, bool]]
+    gens: Any  # ingest/generations.py's Generations: qualifies torch's ids with a generation
 
     def _generated_code_frames(self, cid: str | None, traceback: str | None
                                ) -> tuple[list[dict[str, Any]], str | None]:
@@ -110,6 +111,7 @@ class InductorRecords:
                       reason=reason, **(P.cudagraph_skip_facts(reason) if not applied else {}))
 
     def fusion_line(self, cid: str | None, msg: str) -> None:
+        cid = self.gens.qualify(cid)
         row = P.parse_fusion_line(msg)
         if row:
             self.w.insert("fusion", run_id=self.run_id, compile_id=cid, **row)
@@ -117,8 +119,7 @@ class InductorRecords:
     def _cudagraph_facts(self, cid: str | None, msg: str) -> None:
         """Recordings and partitions, from a cudagraphs line (live, and again at reindex)."""
         named = P.CID_IN_LINE.match(msg)
-        if named:
-            cid = named.group(1)
+        cid = self.gens.qualify(named.group(1) if named else cid)
         rec = P.parse_cudagraph_recording(msg)
         if rec:
             self.w.insert("cudagraph_recordings", run_id=self.run_id, compile_id=cid, **rec)
@@ -138,8 +139,7 @@ class InductorRecords:
         the compile id is the one the line names ('[0/0] Recording ...') or, for a skip, the
         graph compiled last (the call that follows a compile is the one that records)."""
         named = P.CID_IN_LINE.match(msg)
-        if named:
-            cid = named.group(1)
+        cid = self.gens.qualify(named.group(1) if named else cid)
         reason = P.parse_cudagraph_skip(msg) or P.parse_partition_skip(msg)
         summary = P.parse_partition_summary(msg)
         if summary:
@@ -155,9 +155,10 @@ class InductorRecords:
 
     def scheduler_node_line(self, cid: str | None, msg: str) -> None:
         """A fusion-candidate entry: which FX nodes and user lines a scheduler node is."""
+        cid = self.gens.qualify(cid)
         node = P.scheduler_node(msg)
         if node:
             self.w.upsert("sched_nodes", run_id=self.run_id, compile_id=cid, **node)
 
     def cudagraph_applied(self, cid: str | None, detail: str | None = None) -> None:
-        self._cudagraph(cid, True, detail)
+        self._cudagraph(self.gens.qualify(cid), True, detail)

@@ -7,9 +7,11 @@ import json
 import linecache
 from typing import Any
 
+from compdiag.formats.compile_id import CompileId, first_attempt
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
 from compdiag.ingest.inductor_records import InductorRecords
+from compdiag.ingest.generations import RESET_KIND, Generations, starts_compile
 from compdiag.ingest.timeline import Timeline
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 from compdiag.store.writer import Writer
@@ -81,6 +83,10 @@ class Ingestor(InductorRecords):
         # leaves out split the graph (recorded as splits), they do not skip it.
         self.partitioned: dict[str | None, dict[str, int]] = {}
         self.timeline = Timeline()
+        # torch counts compiles from 0/0 again after torch._dynamo.reset(): every id torch
+        # names is stored with the generation it belongs to (ingest/generations.py).
+        self.gens = Generations()
+        self._generation = 0  # the last generation a dynamo_resets row was written for
 
     # -- entry points -----------------------------------------------------------------------
     def record(self, metadata: dict[str, Any], payload: str | None,
@@ -88,7 +94,10 @@ class Ingestor(InductorRecords):
         """One structured-trace record; `raw` is its envelope's JSON text when the caller has
         it verbatim (an imported log), kept as is instead of encoding `metadata` again."""
         kind = P.record_kind(metadata)
-        cid = P.compile_id_of(metadata)
+        cid = self.gens.qualify(P.compile_id_of(metadata), starts=starts_compile(kind, payload),
+                                ends=kind == "compilation_metrics")
+        if self.gens.generation != self._generation:  # a reset seen only as a repeated id
+            self._reset_row(None)
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
                       metadata=raw if raw is not None else json.dumps(metadata, default=repr),
@@ -110,6 +119,7 @@ class Ingestor(InductorRecords):
     def event(self, kind: str, compile_id: str | None, data: dict[str, Any],
               payload: str | None = None) -> None:
         """compdiag's own records (artifact-logger lines, bytecode, failures at runtime)."""
+        compile_id = self.gens.qualify(compile_id)
         md = {"compdiag": {"kind": kind, **data}}
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind="compdiag:" + kind,
@@ -119,7 +129,11 @@ class Ingestor(InductorRecords):
 
     def event_facts(self, kind: str, compile_id: str | None, payload: str | None) -> None:
         """The facts one of compdiag's own records holds (also replayed by reindex)."""
-        if kind == "perf_hints" and payload and payload.strip():
+        compile_id = self.gens.qualify(compile_id)
+        if kind == RESET_KIND:
+            self.gens.reset()
+            self._reset_row(payload)
+        elif kind == "perf_hints" and payload and payload.strip():
             hint = P.perf_hint(payload)
             self.w.insert("perf_hints", run_id=self.run_id, compile_id=compile_id, **hint)
         elif kind == "call_stack" and payload and compile_id:
@@ -144,6 +158,18 @@ class Ingestor(InductorRecords):
             self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
                           category=None, message=payload[:4000], filename=None, lineno=None)
 
+    def _reset_row(self, payload: str | None) -> None:
+        """The generation a reset began, with the user line that called it (capture's record)."""
+        try:
+            at = json.loads(payload) if payload else None
+        except ValueError:
+            at = None
+        at = at if isinstance(at, dict) else {}
+        self._generation = self.gens.generation
+        self.w.insert("dynamo_resets", run_id=self.run_id, seq=self.seq,
+                      generation=self.gens.generation, filename=at.get("filename"),
+                      lineno=at.get("lineno"), line=at.get("line"))
+
     def flush(self) -> None:
         for row in self.compiles.values():
             self._write_compile(row)
@@ -156,12 +182,15 @@ class Ingestor(InductorRecords):
     def _compile_row(self, cid: str, md: dict) -> dict[str, Any]:
         row = self.compiles.get(cid)
         if row is None:
-            row = {"compile_id": cid, "frame": md.get("frame_id"),
-                   "frame_compile": md.get("frame_compile_id"), "attempt": md.get("attempt") or 0,
+            parts = CompileId.of(cid) or CompileId(md.get("frame_id"),
+                                                   md.get("frame_compile_id"))
+            row = {"compile_id": cid, "frame": parts.frame,
+                   "frame_compile": parts.frame_compile, "attempt": parts.attempt,
+                   "generation": parts.generation, "compiled_autograd": parts.compiled_autograd,
                    "co_name": None, "filename": None, "lineno": None, "status": "started",
                    "stage_times": {}, "metrics": None, "call_site": None,
                    "automatic_dynamic": None, "guard_count": None}
-            first = self.compiles.get(cid.split("_")[0]) if "_" in cid else None
+            first = self.compiles.get(first_attempt(cid)) if parts.attempt else None
             if first is not None:  # a restart attempt: same frame, same code location
                 for key in ("co_name", "filename", "lineno", "call_site"):
                     row[key] = first[key]
@@ -171,9 +200,11 @@ class Ingestor(InductorRecords):
 
     def _write_compile(self, row: dict[str, Any]) -> None:
         cols = dict(frame=row["frame"], frame_compile=row["frame_compile"],
-                    attempt=row["attempt"], co_name=row["co_name"], filename=row["filename"],
-                    lineno=row["lineno"], status=row["status"], stage_times=row["stage_times"],
-                    automatic_dynamic=row["automatic_dynamic"], guard_count=row["guard_count"])
+                    attempt=row["attempt"], generation=row["generation"],
+                    compiled_autograd=row["compiled_autograd"], co_name=row["co_name"],
+                    filename=row["filename"], lineno=row["lineno"], status=row["status"],
+                    stage_times=row["stage_times"], automatic_dynamic=row["automatic_dynamic"],
+                    guard_count=row["guard_count"])
         if row.get("metrics_written"):
             self.w.update("compiles", {"run_id": self.run_id, "compile_id": row["compile_id"]},
                           **cols)
@@ -231,7 +262,10 @@ class Ingestor(InductorRecords):
 
     def _on_compilation_metrics(self, value: Any, cid: str | None, payload: str | None,
                                 md: dict) -> None:
+        named = cid is None  # the id the record names, not the envelope's (already read)
         cid = _metrics_cid(value, cid)
+        if named:
+            cid = self.gens.qualify(cid, ends=True)
         if cid is None:
             return
         row = self._compile_row(cid, md)
@@ -274,7 +308,7 @@ class Ingestor(InductorRecords):
         there is reported here, under the forward's compile id, not in compilation_metrics.
         Without it the failure was only the exception escaping `loss.backward()`: no compile
         id, and that line as the user's."""
-        cid = _metrics_cid(value, cid)
+        cid = self.gens.qualify(_metrics_cid(value, cid))
         if cid is None or not value.get("fail_type"):
             return
         row = self._compile_row(cid, md)
@@ -314,6 +348,7 @@ class Ingestor(InductorRecords):
         error carries the failing FX node's stack trace, the op's own line is the user frame
         (the one the caller found is only the compiled function's). Codegen and kernel-compile
         errors carry none; the op or kernel they name leads to the same lines."""
+        cid = self.gens.qualify(cid)
         op = [f for f in P.node_trace_frames(traceback) if is_user_file(f.get("filename"))]
         if not op:
             op, where = self._generated_code_frames(cid, traceback)
@@ -366,7 +401,7 @@ class Ingestor(InductorRecords):
     def _recompile(self, cid: str | None, reason: str) -> None:
         text = P._CID_PREFIX.sub("", reason).strip()
         # A restart attempt (0/1_1) repeats the reason of its first try (0/1).
-        key = ((cid or "").split("_")[0], text)
+        key = (first_attempt(cid), text)
         if key in self._seen_recompiles:
             return
         self._seen_recompiles.add(key)
@@ -429,8 +464,14 @@ class Ingestor(InductorRecords):
         if not isinstance(ev, dict):
             return
         args = ev.get("args") if isinstance(ev.get("args"), dict) else {}
-        if not isinstance(args.get("compile_id"), str) and cid is not None:
-            ev = {**ev, "args": {**args, "compile_id": cid}}
+        named = args.get("compile_id")
+        if isinstance(named, str):  # torch's id without its generation
+            named = self.gens.qualify(named, starts=cid is None and
+                                      starts_compile("chromium_event", payload))
+        elif cid is not None:
+            named = cid
+        if named is not None:
+            ev = {**ev, "args": {**args, "compile_id": named}}
         for iv in self.timeline.event(ev):
             if iv.compile_id is None:
                 continue
@@ -451,9 +492,9 @@ class Ingestor(InductorRecords):
     # -- compdiag's own events --------------------------------------------------------------
     def accuracy(self, check: Any) -> None:
         """A GraphCheck from capture/accuracy.py: one row per output, a failure if it fails."""
+        cid = self.gens.qualify(check.compile_id)
         if check.error:
-            self.w.warn(self.run_id, f"accuracy check of {check.compile_id} could not run: "
-                                     f"{check.error}")
+            self.w.warn(self.run_id, f"accuracy check of {cid} could not run: {check.error}")
             return
         for o in check.outputs:
             detail = dict(o.detail)
@@ -461,11 +502,11 @@ class Ingestor(InductorRecords):
                 detail["eager_nondeterministic"] = True
             if check.divergent_node:
                 detail["divergent_node"] = check.divergent_node
-            self.w.insert("accuracy", run_id=self.run_id, compile_id=check.compile_id,
+            self.w.insert("accuracy", run_id=self.run_id, compile_id=cid,
                           output=o.output, max_abs=o.max_abs, max_rel=o.max_rel, ok=o.ok,
                           detail=json.dumps(detail, default=repr))
         if check.nondeterministic:
-            self.w.warn(self.run_id, f"eager is non-deterministic on graph {check.compile_id}: "
+            self.w.warn(self.run_id, f"eager is non-deterministic on graph {cid}: "
                                      "accuracy differences there are not attributed to the compiler")
         bad = [o for o in check.outputs if not o.ok]
         if bad:
@@ -473,7 +514,7 @@ class Ingestor(InductorRecords):
             frame = node.get("user_frame") or {}
             where = (f"; first divergent node {node['node']} ({node['op']})"
                      if node.get("node") else "")
-            self.failure(check.compile_id, stage="accuracy", exc_type="AccuracyMismatch",
+            self.failure(cid, stage="accuracy", exc_type="AccuracyMismatch",
                          message=f"{bad[0].output}: {bad[0].detail.get('reason', 'mismatch')}"
                                  f"{where}",
                          filename=frame.get("filename"), lineno=frame.get("lineno"),
@@ -481,8 +522,8 @@ class Ingestor(InductorRecords):
                          traceback=json.dumps([o.detail for o in bad], default=repr))
 
     def autotune_choice(self, cid: str | None, op: str, choice: str, detail: str) -> None:
-        self.w.insert("autotune", run_id=self.run_id, compile_id=cid, op=op, choice=choice,
-                      detail=detail)
+        self.w.insert("autotune", run_id=self.run_id, compile_id=self.gens.qualify(cid), op=op,
+                      choice=choice, detail=detail)
 
     # -- the rest of what capture's taps write (they write only through the ingestor) --------
     def warn(self, message: str) -> None:
@@ -491,10 +532,12 @@ class Ingestor(InductorRecords):
     def tensor(self, cid: str | None, role: str, *, dtype: str, shape: list[int],
                stride: list[int], data: bytes) -> None:
         """One tensor of a failing graph, as raw bytes (formats/failure_graph.py)."""
-        self.w.insert("tensors", run_id=self.run_id, compile_id=cid, role=role, dtype=dtype,
-                      shape=shape, stride=stride, data=data)
+        self.w.insert("tensors", run_id=self.run_id, compile_id=self.gens.qualify(cid),
+                      role=role, dtype=dtype, shape=shape, stride=stride, data=data)
 
     def perf_graph(self, **cols: Any) -> None:
+        if "compile_id" in cols:
+            cols["compile_id"] = self.gens.qualify(cols["compile_id"])
         self.w.upsert("perf_graphs", run_id=self.run_id, **cols)
 
     def perf_call(self, **cols: Any) -> None:

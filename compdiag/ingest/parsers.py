@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.formats.compile_id import CompileId
 from compdiag.ingest.parse_text import (  # noqa: F401 - re-exported
     TB_FRAME, first_line)
 from compdiag.ingest.parse_dynamo import (  # noqa: F401 - re-exported
@@ -38,7 +39,6 @@ from compdiag.ingest.parse_cudagraphs import (  # noqa: F401 - re-exported
 from compdiag.ingest.parse_caches import (  # noqa: F401 - re-exported
     COMPONENT_VALUE_LIMIT, cache_artifact, cache_lookup, key_component, remote_cache_lookups)
 from compdiag.ingest.parse_dynamo import _CID_PREFIX  # noqa: F401 - the ingestor's
-from compdiag.ingest.parse_text import is_int as _is_int
 
 ENVELOPE_KEYS = {"frame_id", "frame_compile_id", "attempt", "compiled_autograd_id", "rank",
                  "has_payload", "stack", "subgraph_name"}
@@ -58,17 +58,8 @@ def record_kind(metadata: dict[str, Any]) -> str:
 def compile_id_of(metadata: dict[str, Any]) -> str | None:
     """torch's own spelling: '0/1', with '_N' for restart attempts and '!ca/' for compiled
     autograd, so ids match what TORCH_LOGS and tlparse print."""
-    frame, fcid = metadata.get("frame_id"), metadata.get("frame_compile_id")
-    if not _is_int(frame) or not _is_int(fcid):
-        return None
-    cid = f"{frame}/{fcid}"
-    ca = metadata.get("compiled_autograd_id")
-    if _is_int(ca):
-        cid = f"!{ca}/{cid}"
-    attempt = metadata.get("attempt")
-    if _is_int(attempt) and attempt:
-        cid += f"_{attempt}"
-    return cid
+    cid = CompileId.from_trace(metadata)
+    return None if cid is None else str(cid)
 
 
 CID_IN_LINE = re.compile(r"^\s*\[(!?\d+/\d+(?:_\d+)?)\]")
