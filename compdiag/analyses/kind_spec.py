@@ -8,7 +8,7 @@ these specs, collected by the registry from every kind through the `compdiag_kin
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Any, Mapping
 
 from compdiag.analyses.ranking import SHARED, Cost, score
 from compdiag.formats.words import plural
@@ -41,7 +41,9 @@ class KindSpec:
         return cls(name, words, (words, words + "s"))
 
     def cost(self, cls: str) -> Cost:
-        found = self.costs.get(cls) or SHARED.get(cls)
+        """Its own class `cls`, else a shared one, else another registered kind's (a kind may
+        file a diagnosis under the class of the kind it stands in for: ddp's graph breaks)."""
+        found = self.costs.get(cls) or SHARED.get(cls) or _borrowed("costs", cls)
         if found is None:
             raise ValueError(f"kind {self.name!r} has no cost class {cls!r} "
                              f"(its own: {', '.join(self.costs)}; shared: {', '.join(SHARED)})")
@@ -49,9 +51,20 @@ class KindSpec:
 
     def score(self, cls: str, events: float = 0, *adjustments: str, order: int = 0) -> float:
         """The score of a diagnosis of this kind filed under cost class `cls`
-        (ranking.score)."""
-        return score(self.cost(cls), events, self.adjust, *adjustments, order=order)
+        (ranking.score); an adjustment it does not declare is the registered kind's that
+        does."""
+        borrowed = {a: _borrowed("adjust", a) for a in adjustments if a not in self.adjust}
+        adjust = {**{a: v for a, v in borrowed.items() if v is not None}, **self.adjust}
+        return score(self.cost(cls), events, adjust, *adjustments, order=order)
 
     def count(self, n: int) -> str:
         """`n` diagnoses in words: "1 graph break", "3 graph breaks"."""
         return plural(n, *self.words)
+
+
+def _borrowed(attr: str, name: str) -> Any:
+    """A cost class or adjustment (`attr` costs | adjust) another registered kind declares."""
+    from compdiag.analyses.registry import kind_specs
+
+    return next((getattr(s, attr)[name] for s in kind_specs().values()
+                 if name in getattr(s, attr)), None)

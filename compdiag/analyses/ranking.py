@@ -32,6 +32,9 @@ The classes, by what each costs a run (highest base first; the kind that declare
   above any count of missed fusions and the other perf hints.
 - `cache` (cache): a compile-cache bypass: every warm start of the program pays a cold compile,
   above the per-kernel perf hints.
+- `ddp` (ddp): DDPOptimizer split a compiled graph at DDP's bucket boundaries: by design,
+  but each cut costs graphs, kernels and fusion across it; per extra graph, below a cache
+  bypass (which costs every start a whole cold compile), above the perf hints.
 - `perf`, `fusion`: per event.
 - `program` (program): the program raised outside compiled code; shown (it is why the run
   failed), but not torch.compile's doing, so below everything torch.compile did.

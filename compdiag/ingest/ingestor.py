@@ -9,6 +9,7 @@ from typing import Any
 
 from compdiag.formats.compile_id import CompileId, first_attempt
 from compdiag.formats.user_code import is_user_file
+from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
 from compdiag.ingest.inductor_records import InductorRecords
 from compdiag.ingest.generations import RESET_KIND, Generations, starts_compile
@@ -48,7 +49,7 @@ def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-class Ingestor(InductorRecords):
+class Ingestor(InductorRecords, D.DistributedRows):
     """Feeds one run's records into a Writer; keeps per-run state (interned file names,
     compile rows in progress). Every method is defensive: unknown shapes are kept raw."""
 
@@ -83,6 +84,7 @@ class Ingestor(InductorRecords):
         # leaves out split the graph (recorded as splits), they do not skip it.
         self.partitioned: dict[str | None, dict[str, int]] = {}
         self.timeline = Timeline()
+        self.ddp_children: dict[str | None, int] = {}  # cid -> DDPOptimizer pieces seen
         # torch counts compiles from 0/0 again after torch._dynamo.reset(): every id torch
         # names is stored with the generation it belongs to (ingest/generations.py).
         self.gens = Generations()
@@ -154,6 +156,8 @@ class Ingestor(InductorRecords):
                               compiled=exc.get("compiled"), stage=exc.get("stage"))
         elif kind == "cudagraphs" and payload:
             self._cudagraph_facts(compile_id, payload)
+        elif kind in D.EVENTS:
+            self.distributed_event(kind, compile_id, payload)
         elif kind == "warning" and payload:
             self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
                           category=None, message=payload[:4000], filename=None, lineno=None)

@@ -19,8 +19,8 @@ from compdiag.store.schema import StoreError, connect
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
                  "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
-                 "sources", "objects", "args", "constraint_sources", "constraint_frames",
-                 "ops"}
+                 "sources", "objects", "args", "param_names", "nodes", "constraint_sources",
+                 "constraint_frames", "ops"}
 
 
 class Reader:
@@ -184,6 +184,39 @@ class Reader:
     def cudagraph_splits(self, run_id: int, compile_id: str | None = None
                          ) -> list[dict[str, Any]]:
         return self._newer_table("cudagraph_splits", run_id, compile_id)
+
+    def ddp_wraps(self, run_id: int) -> list[dict[str, Any]]:
+        """Each DistributedDataParallel the program built, in order (capture's record)."""
+        return self._newer_rows("SELECT * FROM ddp_wraps WHERE run_id = ? ORDER BY seq",
+                                (run_id,))
+
+    def ddp_buckets(self, run_id: int) -> list[dict[str, Any]]:
+        """DDPOptimizer's bucket cap and bucket count, per compile it split."""
+        return self._newer_rows("SELECT * FROM ddp_buckets WHERE run_id = ? ORDER BY seq",
+                                (run_id,))
+
+    def ddp_splits(self, run_id: int) -> list[dict[str, Any]]:
+        """The subgraphs DDPOptimizer split compiles into, in compile then graph order."""
+        return self._newer_rows("SELECT * FROM ddp_splits WHERE run_id = ? ORDER BY seq, idx",
+                                (run_id,))
+
+    def collective_nodes(self, run_id: int) -> list[dict[str, Any]]:
+        """The collectives each compiled graph issues, with the user line (capture's)."""
+        return self._newer_rows("SELECT * FROM collective_nodes WHERE run_id = ? "
+                                "ORDER BY seq, idx", (run_id,))
+
+    def compiled_autograd_graphs(self, run_id: int) -> list[dict[str, Any]]:
+        """Compiled autograd's graphs, in the order they were made."""
+        return self._newer_rows("SELECT * FROM compiled_autograd_graphs WHERE run_id = ? "
+                                "ORDER BY seq", (run_id,))
+
+    def _newer_rows(self, sql: str, params: tuple) -> list[dict[str, Any]]:
+        """Rows of a table a store written before it (opened read-only) does not have: none."""
+        try:
+            rows = self.conn.execute(sql, params).fetchall()
+        except sqlite3.OperationalError:
+            return []
+        return [_decode(dict(row)) for row in rows]
 
     def torch_warnings(self, run_id: int) -> list[dict[str, Any]]:
         return self._newer_table("torch_warnings", run_id, None)

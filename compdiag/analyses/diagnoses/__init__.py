@@ -14,6 +14,9 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
     perf_hints.py     perf          Inductor's perf hints (fallback kernels, slow patterns)
     divergence.py     divergence    ranks of one job compiled differently (job-level)
     cache.py          cache         a compile cache bypassed, a miss explained by its key
+    ddp.py            ddp           DistributedDataParallel's doing: DDPOptimizer's split,
+                                    a failure inside it, DDP's own forward under compile;
+                                    breaks at FSDP2's hooks
 
 Kinds never import each other: what two kinds share is in analyses/ (fixes.py, rules.py,
 context.py)."""
@@ -25,7 +28,7 @@ from types import ModuleType
 
 # The modules registered, in this order, before any plugin's.
 BUILTIN = ("failures", "recompiles", "graph_breaks", "accuracy", "cudagraphs", "fusion",
-           "perf_hints", "program", "divergence", "cache")
+           "perf_hints", "program", "divergence", "cache", "ddp")
 
 
 def builtin_modules() -> list[ModuleType]:
