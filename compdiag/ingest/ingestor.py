@@ -366,7 +366,7 @@ class Ingestor(InductorRecords, D.DistributedRows):
         self.w.insert("failures", run_id=self.run_id, compile_id=cid, stage=stage,
                       exc_type=exc_type, message=message, filename=filename, lineno=lineno,
                       line=line, traceback=traceback, torch_message=torch_message,
-                      **P.failure_facts(exc_type, message, traceback))
+                      **P.failure_facts(exc_type, message, traceback, torch_message))
 
     def program_exception(self, cid: str | None, **exc: Any) -> None:
         """The exception that ended the program (capture/failures.py): type, message (every
@@ -484,9 +484,12 @@ class Ingestor(InductorRecords, D.DistributedRows):
                           dur_us=iv.dur_us, depth=iv.depth, stage=iv.stage,
                           args=_event_args(iv.args))
             if iv.depth == 0 and iv.dur_us is not None:
-                for stage, us in self.timeline.clocks[iv.compile_id].stages.items():
-                    self.w.upsert("compile_stages", run_id=self.run_id,
-                                  compile_id=iv.compile_id, stage=stage, seconds=us / 1e6)
+                for clock in iv.clocks:  # the compile ids whose time this region held
+                    if clock is None:
+                        continue
+                    for stage, us in self.timeline.clocks[clock].stages.items():
+                        self.w.upsert("compile_stages", run_id=self.run_id,
+                                      compile_id=clock, stage=stage, seconds=us / 1e6)
 
     def _on_artifact_dynamo_error(self, value: Any, cid: str | None, payload: str | None,
                                   md: dict) -> None:

@@ -172,17 +172,30 @@ _CONSTRAINED = re.compile(r"Constraints violated \((?P<src>.+?)\)!")
 _USER_STACK = re.compile(r"^User stack:\s*$", re.M)
 
 
-def failure_facts(exc_type: str | None, message: str | None, traceback: str | None
-                  ) -> dict[str, Any]:
+def gb_code_of(torch_message: str | None, traceback: str | None) -> str | None:
+    """The GB code of the failure's own exception: the first in torch's message for it (a
+    break torch hit "while handling this graph break" comes after it, its consequence), else
+    the last in the traceback. A traceback chains the exceptions it was raised while handling
+    ("During handling of the above exception, another exception occurred") before the
+    failure's own, so its first code may be another break's (step_unsupported's GB4636 under
+    the "cannot resume" GB0284 raised while handling it)."""
+    own = _GB_URL.search(torch_message or "")
+    if own:
+        return own.group(1).upper()
+    chained = _GB_URL.findall(traceback or "")
+    return chained[-1].upper() if chained else None
+
+
+def failure_facts(exc_type: str | None, message: str | None, traceback: str | None,
+                  torch_message: str | None = None) -> dict[str, Any]:
     """What explain reads of a failure's text, parsed once: the graph break it reports (GB
     code, torch's explanation), whether it is Dynamo giving up at the recompile limit, and for
     a ConstraintViolationError (mark_dynamic) the sources violated and its "User stack:"
     frames."""
     tb = traceback or ""
-    code = _GB_URL.search(tb)
     text = " ".join(x for x in (message, traceback) if x)
     facts: dict[str, Any] = {
-        "gb_code": code.group(1).upper() if code else None,
+        "gb_code": gb_code_of(torch_message, tb),
         "gb_explanation": parse_graph_break(tb)["explanation"] if tb else None,
         "recompile_limit": exc_type == "Unsupported" and any(m in text for m in _LIMIT_MARKERS),
         "constraint_sources": None, "constraint_frames": None}

@@ -93,7 +93,7 @@ def reindex(path: Path | str, *, only_if_older: bool = False) -> Reindexed:
 
 # table -> (the columns a row's facts derive from, the ingest function deriving them)
 _BACKFILL: dict[str, tuple[tuple[str, ...], Any]] = {
-    "failures": (("exc_type", "message", "traceback"), P.failure_facts),
+    "failures": (("exc_type", "message", "traceback", "torch_message"), P.failure_facts),
     "cudagraphs": (("reason",), lambda reason: P.cudagraph_skip_facts(reason)),
     "compiles": (("metrics",), lambda metrics: P.metrics_facts(_json_dict(metrics))),
 }

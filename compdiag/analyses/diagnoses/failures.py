@@ -133,7 +133,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if is_recompile_limit(f):
             continue  # the recompiles kind reports it, with the guard that kept failing
         cid = f["compile_id"]
-        fatal = ctx.crashed and idx == len(rows) - 1 and ended_here
+        # An Unsupported torch caught itself (it skipped the frame) ended nothing.
+        handled = f.get("exc_type") == "Unsupported" and ctx.torch_skipped(cid)
+        fatal = ctx.crashed and idx == len(rows) - 1 and ended_here and not handled
         tb = f.get("traceback") or ""
         whole = f.get("torch_message") or (exc.get("message") if fatal and exc else None)
         frame = ctx.user_frame({"filename": f.get("filename"), "lineno": f.get("lineno"),
