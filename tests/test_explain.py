@@ -17,6 +17,7 @@ import pytest
 from compdiag.analyses.diagnoses import fusion as FU
 from compdiag.analyses.diagnoses import graph_breaks as GB
 from compdiag.analyses.diagnoses import recompiles as RC
+from compdiag.analyses import fixes as FX
 from compdiag.analyses.explain import explain
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.formats.user_code import is_user_file
@@ -320,7 +321,7 @@ def test_bad_input_is_one_line_error(tmp_path, args, msg):
     ("Something new", "", "", "do this instead"),
 ])
 def test_graph_break_fix_rules(gb_type, expl, line, want):
-    assert want in GB.graph_break_fix(gb_type, expl, "", line, ["do this instead"])
+    assert want in FX.graph_break_fix(gb_type, expl, "", line, ["do this instead"])
 
 
 @pytest.mark.parametrize("text, category, source, before, after", [

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from gpu_replay import FIXTURES, feed_lines, log_lines, replay  # noqa: E402
 
 from compdiag.analyses.cudagraph_coverage import coverage, summary_line  # noqa: E402
-from compdiag.analyses.diagnoses import failures as FA  # noqa: E402
+from compdiag.analyses import fixes as FA  # noqa: E402
 from compdiag.analyses.explain import explain  # noqa: E402
 from compdiag.analyses.library_calls import is_library_call  # noqa: E402
 from compdiag.analyses.perf import limiters  # noqa: E402

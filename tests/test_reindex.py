@@ -70,11 +70,17 @@ def test_reindex_derives_the_facts_explain_reads(old_store: Path) -> None:
         assert [(e["compile_id"], e["category"], e["guarded"]) for e in events] == [
             ("0/1", "training", "fn._modules['1'].training")]
         assert r.compile_stacks(1)["0/0"], "dynamo_start stacks were not derived"
-    # The compiles are re-derived as they were, with the generation (none: no reset) added.
+    # The compiles are re-derived as they were, with the generation (none: no reset) added,
+    # and the facts ingest derives from their text (schema.BACKFILLED_COLUMNS: here
+    # compilation_metrics' guard count).
     conn = sqlite3.connect(old_store)
     assert conn.execute(f"SELECT {columns} FROM compiles ORDER BY compile_id").fetchall() == \
         compiles_before
     assert {g for (g,) in conn.execute("SELECT generation FROM compiles")} == {0}
+    counts = [json.loads(metrics).get("guard_count") for metrics, in conn.execute(
+        "SELECT metrics FROM compiles ORDER BY compile_id")]
+    assert conn.execute("SELECT guard_count FROM compiles ORDER BY compile_id").fetchall() == \
+        [(n,) for n in counts] and any(counts)
     conn.close()
     doc = json.loads(_cli("explain", "--store", old_store, "--json").stdout)
     top = doc["diagnoses"][0]

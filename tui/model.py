@@ -15,8 +15,7 @@ from typing import Any
 from compdiag.formats.compile_id import frame_of
 from compdiag.store.reader import Reader, compile_id_key
 
-# Status of one compile id as the tree shows it: the worst thing that happened to it first.
-STATUS_ORDER = ("failed", "graph_break", "recompile", "ok", "empty", "started")
+# Status of one compile id as the tree shows it, and its colour.
 STATUS_STYLE = {
     "failed": "bold red", "graph_break": "yellow", "recompile": "magenta", "ok": "green",
     "empty": "dim", "started": "dim",

@@ -74,8 +74,7 @@ def guards(reader: Reader, run_id: int, c: dict[str, Any],
            stages: dict[str, float]) -> dict[str, Any] | None:
     """A compile's guards: torch's count, the time build_guards took, and the sources with
     the most leaf guards (list entries collapsed: guard explosions, pytorch #128398)."""
-    metrics = c.get("metrics") or {}
-    count = metrics.get("guard_count") if isinstance(metrics, dict) else None
+    count = c.get("guard_count")
     per = reader.guard_sources(run_id, c["compile_id"])
     if count is None and not per and "guard_building" not in stages:
         return None

@@ -12,13 +12,9 @@ from typing import Any, Iterable
 from compdiag.analyses.diagnosis import UserFrame
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.user_code import is_user_file
-from compdiag.ingest import parsers as P
 from compdiag.store.reader import Reader
 from compdiag.store.schema import DEFAULT_STORE
 
-# A failure of this kind is Dynamo refusing a function that recompiled too often.
-_LIMIT_MARKERS = ("recompile limit exceeded", "recompile_limit", "cache_size_limit",
-                  "accumulated_recompile_limit")
 
 
 class RunContext:
@@ -175,12 +171,10 @@ class RunContext:
         return self.r.failures(self.run_id)
 
     def automatic_dynamic(self, cid: str | None) -> bool:
-        """Whether automatic dynamic shapes were on for a compile (its dynamo_config; on,
-        torch's default, when the store does not say)."""
-        metrics = (self.compiles.get(cid or "") or {}).get("metrics")
-        config = metrics.get("dynamo_config") if isinstance(metrics, dict) else None
-        m = re.search(r'"automatic_dynamic_shapes":\s*(true|false)', str(config or ""))
-        return m is None or m.group(1) == "true"
+        """Whether automatic dynamic shapes were on for a compile (stored at ingest from its
+        dynamo_config; on, torch's default, when the store does not say)."""
+        on = (self.compiles.get(cid or "") or {}).get("automatic_dynamic")
+        return on is None or bool(on)
 
     @functools.cached_property
     def program_exceptions(self) -> list[dict[str, Any]]:
@@ -201,9 +195,10 @@ class RunContext:
         for f in self.failures:
             if is_recompile_limit(f):
                 cid = f["compile_id"]
-                limits[frame_of(cid)] = {"compile_id": cid, "explanation":
-                               P.parse_graph_break(f.get("traceback") or "")["explanation"],
-                               "torch_message": f.get("torch_message") or f.get("message")}
+                limits[frame_of(cid)] = {"compile_id": cid,
+                                         "explanation": f.get("gb_explanation"),
+                                         "torch_message": f.get("torch_message")
+                                         or f.get("message")}
         return limits
 
     @functools.cached_property
@@ -227,6 +222,13 @@ class RunContext:
         return bool(self.r.accuracy(self.run_id))
 
 
+def exception_frames(exc: dict[str, Any] | None) -> tuple[dict | None, dict | None]:
+    """(the user's frame it surfaced at, the frame it was raised in) of a program exception."""
+    frames = (exc or {}).get("frames") or []
+    user = [f for f in frames if is_user_file(f.get("filename"))]
+    return (user[-1] if user else None), (frames[-1] if frames else None)
+
+
 def is_recompile_limit(failure: dict[str, Any]) -> bool:
-    text = " ".join(x for x in (failure.get("message"), failure.get("traceback")) if x)
-    return failure.get("exc_type") == "Unsupported" and any(m in text for m in _LIMIT_MARKERS)
+    """Dynamo gave up on the function at the recompile limit (a fact stored at ingest)."""
+    return bool(failure.get("recompile_limit"))

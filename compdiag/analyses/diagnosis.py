@@ -1,9 +1,10 @@
 """A diagnosis is a typed value: what went wrong, where in the user's code, why, and the fix.
 
-Every kind (graph_break, recompile, failure, program, accuracy, cudagraph, fusion, perf) returns
-Diagnosis objects with a `details` object of its own type; `to_json()` gives the keys
-DESIGN.md fixes for `explain --json`. Readers use the typed fields (perf's limiters read
-`details.limit_hit`, not the reason's wording)."""
+Every kind (graph_break, recompile, failure, program, accuracy, cudagraph, fusion, perf,
+divergence, cache) returns Diagnosis objects with a `details` object of its own type (its
+KindSpec names the types); `to_json()` gives the keys DESIGN.md fixes for `explain --json`.
+Readers use the typed fields (perf's limiters read `details.limit_hit`, not the reason's
+wording)."""
 
 from __future__ import annotations
 

@@ -12,8 +12,7 @@ from typing import Any, Callable
 from compdiag.analyses.context import RunContext
 from compdiag.analyses.diagnoses.program import ProgramDetails
 from compdiag.analyses.diagnosis import Diagnosis
-from compdiag.analyses.ranking import kind_rank
-from compdiag.analyses.registry import plugin_manager
+from compdiag.analyses.registry import kind_spec, plugin_manager
 from compdiag.formats.compile_id import first_attempt
 from compdiag.store.reader import Reader
 
@@ -100,9 +99,11 @@ def folded(diagnoses: list[Diagnosis], ctx: RunContext
 
 
 def rank(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
-    """Highest score first; equal scores by kind (ranking.KIND_ORDER), then as produced."""
+    """Highest score first; equal scores by their kinds' tie order (KindSpec.tie), then as
+    produced."""
     order = {id(d): i for i, d in enumerate(diagnoses)}
-    return sorted(diagnoses, key=lambda d: (-d.score, kind_rank(d.kind), order[id(d)]))
+    tie = {k: kind_spec(k).tie for k in {d.kind for d in diagnoses}}
+    return sorted(diagnoses, key=lambda d: (-d.score, tie[d.kind], order[id(d)]))
 
 
 def explain(reader: Reader, run_id: int) -> list[Diagnosis]:

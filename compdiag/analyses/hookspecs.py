@@ -15,6 +15,13 @@ hookimpl = pluggy.HookimplMarker("compdiag")
 
 
 @hookspec
+def compdiag_kinds() -> list[Any]:
+    """The kinds this plugin diagnoses: analyses.kind_spec.KindSpec values (title, words,
+    style, cost classes, tie order, details types), which ranking, the views and the TUI read;
+    a kind without one is shown by its name and ranked last on a tie."""
+
+
+@hookspec
 def compdiag_diagnose(ctx: Any) -> list[Any]:
     """The diagnoses of one run (analyses.context.RunContext), in the kind's own order."""
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compdiag.analyses import perf_stats as S
+from compdiag.analyses.rules import found
 
 
 @dataclass(frozen=True)
@@ -38,8 +39,8 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
             "each iteration", outside=False),
 )}
 
-# (limiter kind, words one of which its fix names (empty: any fix), setting), first match
-# per limiter wins; a limiter with no row has no setting to try.
+# (limiter kind, words one of which its fix names (empty: any fix; analyses/rules.py),
+# setting), first match per limiter wins; a limiter with no row has no setting to try.
 TRY_RULES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("tf32_off", (), "tf32"),
     ("launch_overhead", (), "reduce-overhead"),
@@ -69,7 +70,7 @@ def choose(limiters: list[dict[str, Any]], device: str | None, mode: str | None,
     for lim in limiters:
         fix = (lim.get("fix") or "")
         for kind, words, name in TRY_RULES:
-            if lim.get("kind") != kind or (words and not any(w in fix for w in words)):
+            if lim.get("kind") != kind or not found(words, fix):
                 continue
             if name in seen or (only is not None and name not in only):
                 continue

@@ -42,8 +42,6 @@ import torch.fx
 from compdiag.capture.accuracy import _preserved_state
 from compdiag.capture.progress import emit
 
-ENV = "COMPDIAG_PERF"
-
 
 def _env_float(name: str, default: float) -> float:
     try:

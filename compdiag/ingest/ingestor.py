@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import linecache
-import re
 from typing import Any
 
 from compdiag.formats.compile_id import CompileId, first_attempt
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
+from compdiag.ingest.inductor_records import InductorRecords
 from compdiag.ingest.generations import RESET_KIND, Generations, starts_compile
 from compdiag.ingest.timeline import Timeline
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
@@ -49,7 +49,7 @@ def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-class Ingestor(D.DistributedRows):
+class Ingestor(InductorRecords, D.DistributedRows):
     """Feeds one run's records into a Writer; keeps per-run state (interned file names,
     compile rows in progress). Every method is defensive: unknown shapes are kept raw."""
 
@@ -192,7 +192,8 @@ class Ingestor(D.DistributedRows):
                    "frame_compile": parts.frame_compile, "attempt": parts.attempt,
                    "generation": parts.generation, "compiled_autograd": parts.compiled_autograd,
                    "co_name": None, "filename": None, "lineno": None, "status": "started",
-                   "stage_times": {}, "metrics": None, "call_site": None}
+                   "stage_times": {}, "metrics": None, "call_site": None,
+                   "automatic_dynamic": None, "guard_count": None}
             first = self.compiles.get(first_attempt(cid)) if parts.attempt else None
             if first is not None:  # a restart attempt: same frame, same code location
                 for key in ("co_name", "filename", "lineno", "call_site"):
@@ -206,7 +207,8 @@ class Ingestor(D.DistributedRows):
                     attempt=row["attempt"], generation=row["generation"],
                     compiled_autograd=row["compiled_autograd"], co_name=row["co_name"],
                     filename=row["filename"], lineno=row["lineno"], status=row["status"],
-                    stage_times=row["stage_times"])
+                    stage_times=row["stage_times"], automatic_dynamic=row["automatic_dynamic"],
+                    guard_count=row["guard_count"])
         if row.get("metrics_written"):
             self.w.update("compiles", {"run_id": self.run_id, "compile_id": row["compile_id"]},
                           **cols)
@@ -276,6 +278,7 @@ class Ingestor(D.DistributedRows):
         row["filename"] = value.get("co_filename") or row["filename"]
         row["lineno"] = value.get("co_firstlineno") or row["lineno"]
         row["stage_times"] = stage_times(value)
+        row.update(P.metrics_facts(value))
         self.torch_version = value.get("pytorch_version") or self.torch_version
         if value.get("fail_type"):
             row["status"] = "failed"
@@ -362,7 +365,8 @@ class Ingestor(D.DistributedRows):
         self.counts["failures"] += 1
         self.w.insert("failures", run_id=self.run_id, compile_id=cid, stage=stage,
                       exc_type=exc_type, message=message, filename=filename, lineno=lineno,
-                      line=line, traceback=traceback, torch_message=torch_message)
+                      line=line, traceback=traceback, torch_message=torch_message,
+                      **P.failure_facts(exc_type, message, traceback, torch_message))
 
     def program_exception(self, cid: str | None, **exc: Any) -> None:
         """The exception that ended the program (capture/failures.py): type, message (every
@@ -370,30 +374,6 @@ class Ingestor(D.DistributedRows):
         `compdiag reindex` re-derives the fact."""
         self.event("program_exception", cid, {"exc_type": exc.get("exc_type")},
                    payload=json.dumps(exc, default=repr))
-
-    def _generated_code_frames(self, cid: str | None, traceback: str | None
-                               ) -> tuple[list[dict[str, Any]], str | None]:
-        """The user frame of a failure in generated code: the kernel whose source the compiler
-        quoted (its ops' '# File:' lines), or the op whose codegen raised (the post-grad nodes
-        named after it); the earliest user line of them, and what it was found from."""
-        kernels = self.kernel_sources.get(cid) or []
-        name = P.kernel_of_error(traceback, [(n, src) for n, src, _ in kernels])
-        found: list[tuple[list[str], str]] = []
-        if name:
-            found.append((next(u for n, _, u in kernels if n == name), f"kernel {name}"))
-        nodes = self.post_grad.get(cid) or {}
-        for op in P.codegen_ops(traceback):
-            named = re.compile(rf"{re.escape(op)}(?:_\d+)?")
-            hits = [line for n, line in nodes.items() if named.fullmatch(n)]
-            if hits:
-                found.append((hits, f"codegen of {op}"))
-                break
-        for lines, where in found:
-            frames = [f for f in map(P.user_line_frame, lines)
-                      if f and is_user_file(f.get("filename"))]
-            if frames:
-                return [min(frames, key=lambda f: (f["filename"], f["lineno"]))], where
-        return [], None
 
     def _on_artifact_dynamo_graph_break_reason(self, value: Any, cid: str | None,
                                                payload: str | None, md: dict) -> None:
@@ -516,118 +496,7 @@ class Ingestor(D.DistributedRows):
         if payload:
             self.dynamo_errors[cid] = payload
 
-    def _on_artifact_inductor_post_grad_graph(self, value: Any, cid: str | None,
-                                              payload: str | None, md: dict) -> None:
-        if payload:
-            nodes = P.graph_nodes(payload)
-            self.post_grad[cid] = P.node_lines(nodes)
-            for n in nodes:
-                self.w.insert("graph_nodes", run_id=self.run_id, compile_id=cid, seq=self.seq,
-                              **n)
-
-    def _on_inductor_post_grad_graph(self, value: Any, cid: str | None, payload: str | None,
-                                     md: dict) -> None:
-        self._on_artifact_inductor_post_grad_graph(value, cid, payload, md)
-
-    def _on_inductor_output_code(self, value: Any, cid: str | None, payload: str | None,
-                                 md: dict) -> None:
-        if isinstance(value, dict):
-            for key in ("filename", "file_path"):
-                if isinstance(value.get(key), str):
-                    self.output_code_files[value[key]] = cid
-        if not payload:
-            return
-        split = P.output_code_splits(payload)
-        if split and split["cudagraphable"] and cid not in self.partitioned:
-            # A cache hit logs no scheduling: the wrapper is all there is. (Default mode
-            # partitions too, into no CUDA-graphed partition: nothing to record.)
-            non = split["non_cudagraphable"]
-            self.w.insert("cudagraph_partitions", run_id=self.run_id, compile_id=cid,
-                          source="output_code",
-                          partitions=None if non is None else split["cudagraphable"] + non,
-                          cudagraphable=split["cudagraphable"], non_cudagraphable=non)
-            for w in split["work"][:20]:
-                self.w.insert("cudagraph_splits", run_id=self.run_id, compile_id=cid, **w)
-        for miss in P.epilogue_misses(payload):
-            self.w.insert("epilogue_misses", run_id=self.run_id, compile_id=cid, **miss)
-        for op in P.fallback_calls(payload):
-            self.w.insert("fallback_calls", run_id=self.run_id, compile_id=cid, seq=self.seq,
-                          op=op)
-        nodes = self.post_grad.get(cid) or {}
-        if cid not in self.kernel_sources:
-            self.kernel_sources = {cid: []}
-        for k in P.parse_output_code(payload, nodes):
-            self.counts["kernels"] += 1
-            self.w.insert("kernels", run_id=self.run_id, compile_id=cid, name=k["name"],
-                          backend=k["backend"], source=k["source"], fx_nodes=k["fx_nodes"],
-                          fused_ops=k["fused_ops"], user_lines=k.get("user_lines", []))
-            self.kernel_sources[cid].append(
-                (k["name"], k["source"] or "", k.get("user_lines") or []))
-
-    def _cudagraph(self, cid: str | None, applied: bool, reason: str | None) -> None:
-        # The same skip is reported by perf_hints and by compilation_metrics: keep one.
-        if (cid, applied) in self._seen_cudagraphs:
-            return
-        self._seen_cudagraphs.add((cid, applied))
-        if not applied:
-            self.counts["cudagraph_skips"] += 1
-        self.w.insert("cudagraphs", run_id=self.run_id, compile_id=cid, applied=applied,
-                      reason=reason)
-
     # -- compdiag's own events --------------------------------------------------------------
-    def fusion_line(self, cid: str | None, msg: str) -> None:
-        cid = self.gens.qualify(cid)
-        row = P.parse_fusion_line(msg)
-        if row:
-            self.w.insert("fusion", run_id=self.run_id, compile_id=cid, **row)
-
-    def _cudagraph_facts(self, cid: str | None, msg: str) -> None:
-        """Recordings and partitions, from a cudagraphs line (live, and again at reindex)."""
-        named = P.CID_IN_LINE.match(msg)
-        cid = self.gens.qualify(named.group(1) if named else cid)
-        rec = P.parse_cudagraph_recording(msg)
-        if rec:
-            self.w.insert("cudagraph_recordings", run_id=self.run_id, compile_id=cid, **rec)
-            return
-        summary = P.parse_partition_summary(msg)
-        if summary:
-            self.partitioned[cid] = summary
-            self.w.insert("cudagraph_partitions", run_id=self.run_id, compile_id=cid,
-                          source="scheduler", **summary)
-            return
-        op = P.parse_partition_op(msg)
-        if op and (self.partitioned.get(cid) or {}).get("cudagraphable"):
-            self.w.insert("cudagraph_splits", run_id=self.run_id, compile_id=cid, **op)
-
-    def cudagraph_line(self, cid: str | None, msg: str) -> None:
-        """cudagraph_trees logs skips and recordings at the first call, outside any compile:
-        the compile id is the one the line names ('[0/0] Recording ...') or, for a skip, the
-        graph compiled last (the call that follows a compile is the one that records)."""
-        named = P.CID_IN_LINE.match(msg)
-        cid = self.gens.qualify(named.group(1) if named else cid)
-        reason = P.parse_cudagraph_skip(msg) or P.parse_partition_skip(msg)
-        summary = P.parse_partition_summary(msg)
-        if summary:
-            self.partitioned[cid] = summary
-        if reason and not P.parse_cudagraph_skip(msg) and (
-                self.partitioned.get(cid) or {}).get("cudagraphable"):
-            return  # an op left out of a partitioned graph: a split (_cudagraph_facts)
-        if reason:
-            self._cudagraph(cid or self.last_compiled, False, reason)
-        elif P.CUDAGRAPH_RECORDING.search(msg) and cid is not None:
-            if (cid, False) not in self._seen_cudagraphs:
-                self._cudagraph(cid, True, None)
-
-    def scheduler_node_line(self, cid: str | None, msg: str) -> None:
-        """A fusion-candidate entry: which FX nodes and user lines a scheduler node is."""
-        cid = self.gens.qualify(cid)
-        node = P.scheduler_node(msg)
-        if node:
-            self.w.upsert("sched_nodes", run_id=self.run_id, compile_id=cid, **node)
-
-    def cudagraph_applied(self, cid: str | None, detail: str | None = None) -> None:
-        self._cudagraph(self.gens.qualify(cid), True, detail)
-
     def accuracy(self, check: Any) -> None:
         """A GraphCheck from capture/accuracy.py: one row per output, a failure if it fails."""
         cid = self.gens.qualify(check.compile_id)

@@ -5,7 +5,8 @@ The `records` table keeps every record torch emitted, verbatim, so what ingest d
 them can always be derived again: by a newer parser, or into tables an older layout lacked.
 Replaying goes through the same Ingestor as live capture and import, with a writer that lets
 through only the tables rebuilt here (schema.REINDEXED_TABLES); what only live capture saw
-(accuracy checks, tensors, timings, fusion candidates) stays as it is.
+(accuracy checks, tensors, timings, fusion candidates) stays as it is, and the facts ingest
+derives from those rows' own text (schema.BACKFILLED_COLUMNS) are derived again from it.
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from compdiag.ingest import parsers as P
 from compdiag.ingest.ingestor import Ingestor
-from compdiag.store.schema import (REINDEXED_TABLES, STORE_VERSION, StoreError,
-                                   StoreNeedsReindex, connect, migrate)
+from compdiag.store.schema import (BACKFILLED_COLUMNS, REINDEXED_TABLES, STORE_VERSION,
+                                   StoreError, StoreNeedsReindex, connect, migrate)
 from compdiag.store.writer import Writer
+from compdiag.store.writer import _cell as sql_value  # the Writer's own conversion
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ def reindex(path: Path | str, *, only_if_older: bool = False) -> Reindexed:
         conn.execute("BEGIN IMMEDIATE")
         for table in REINDEXED_TABLES:
             conn.execute(f"DELETE FROM {table}")
+        _backfill(conn)
         conn.execute("COMMIT")
         writer = Writer(path, flush_interval=1.0)
         total = 0
@@ -85,6 +89,36 @@ def reindex(path: Path | str, *, only_if_older: bool = False) -> Reindexed:
     finally:
         conn.close()
     return Reindexed(path=path, from_version=version, runs=len(run_ids), records=total)
+
+
+# table -> (the columns a row's facts derive from, the ingest function deriving them)
+_BACKFILL: dict[str, tuple[tuple[str, ...], Any]] = {
+    "failures": (("exc_type", "message", "traceback", "torch_message"), P.failure_facts),
+    "cudagraphs": (("reason",), lambda reason: P.cudagraph_skip_facts(reason)),
+    "compiles": (("metrics",), lambda metrics: P.metrics_facts(_json_dict(metrics))),
+}
+
+
+def _backfill(conn: sqlite3.Connection) -> None:
+    """BACKFILLED_COLUMNS of every row, from the row's own text, by the functions the
+    Ingestor calls when it writes the row."""
+    for table, (source, derive) in _BACKFILL.items():
+        cols = BACKFILLED_COLUMNS[table]
+        sets = ", ".join(f"{c} = ?" for c in cols)
+        where = "WHERE applied = 0" if table == "cudagraphs" else ""
+        rows = conn.execute(f"SELECT rowid, {', '.join(source)} FROM {table} {where}").fetchall()
+        for rowid, *text in rows:
+            facts = derive(*text)
+            conn.execute(f"UPDATE {table} SET {sets} WHERE rowid = ?",
+                         [sql_value(facts[c]) for c in cols] + [rowid])
+
+
+def _json_dict(text: str | None) -> dict[str, Any]:
+    try:
+        value = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def _replay(conn: sqlite3.Connection, ing: Ingestor, run_id: int) -> int:

@@ -19,7 +19,8 @@ from compdiag.store.schema import StoreError, connect
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
                  "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
-                 "sources", "objects", "args", "param_names", "nodes"}
+                 "sources", "objects", "args", "param_names", "nodes", "constraint_sources",
+                 "constraint_frames", "ops"}
 
 
 def _is_int64(n: int) -> bool:

@@ -101,6 +101,9 @@ CREATE TABLE IF NOT EXISTS compiles (
     status      TEXT NOT NULL DEFAULT 'started',  -- started | ok | graph_break | failed | empty
     stage_times TEXT NOT NULL DEFAULT '{}',       -- JSON {stage: seconds}
     metrics     TEXT,                             -- compilation_metrics, JSON, verbatim
+    -- facts of compilation_metrics (ingest; reindex fills them in older stores):
+    automatic_dynamic INTEGER,                    -- dynamo_config's automatic_dynamic_shapes
+    guard_count INTEGER,
     PRIMARY KEY (run_id, compile_id)
 );
 CREATE TABLE IF NOT EXISTS graph_breaks (
@@ -139,7 +142,13 @@ CREATE TABLE IF NOT EXISTS failures (
     lineno     INTEGER,
     line       TEXT,
     traceback  TEXT,
-    torch_message TEXT                 -- the exception's message, every line (schema 3)
+    torch_message TEXT,                -- the exception's message, every line (schema 3)
+    -- facts of the failure's text (ingest; reindex fills them in older stores):
+    gb_code    TEXT,                   -- the graph break it reports (its registry URL)
+    gb_explanation TEXT,               -- torch's explanation of that break
+    recompile_limit INTEGER,           -- Dynamo gave up: the recompile limit was hit
+    constraint_sources TEXT,           -- ConstraintViolationError: the sources violated (JSON)
+    constraint_frames TEXT             -- ... and its "User stack:" frames (JSON)
 );
 CREATE TABLE IF NOT EXISTS kernels (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -166,7 +175,11 @@ CREATE TABLE IF NOT EXISTS cudagraphs (
     run_id     INTEGER NOT NULL,
     compile_id TEXT,
     applied    INTEGER NOT NULL,
-    reason     TEXT
+    reason     TEXT,
+    -- facts of the skip reason (ingest; reindex fills them in older stores):
+    head       TEXT,                   -- the reason without the trace torch appends
+    frames     TEXT,                   -- JSON: the "Found from" frames
+    ops        TEXT                    -- JSON: the aten ops it names
 );
 CREATE TABLE IF NOT EXISTS autotune (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -598,20 +611,34 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
                     "cache_events", "cache_key_components", "compile_stages", "compile_events",
                     "guard_sources", "dynamo_resets", "ddp_wraps", "ddp_buckets", "ddp_splits",
                     "collective_nodes", "compiled_autograd_graphs")
+# Facts ingest derives from the text of rows reindex does not rebuild (they also hold what
+# only live capture saw): reindex recomputes these columns from each row's own text.
+BACKFILLED_COLUMNS = {
+    "failures": ("gb_code", "gb_explanation", "recompile_limit", "constraint_sources",
+                 "constraint_frames"),
+    "compiles": ("automatic_dynamic", "guard_count"),
+    "cudagraphs": ("head", "frames", "ops"),
+}
 # Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
     # schema 3: the ranks of a torchrun job.
     "runs": ("rank INTEGER", "world_size INTEGER", "local_rank INTEGER", "job TEXT"),
     # store 3: a compile's generation (torch._dynamo.reset() restarts torch's ids) and its
     # compiled-autograd id, parts of its CompileId; `compdiag reindex` fills them.
-    "compiles": ("generation INTEGER NOT NULL DEFAULT 0", "compiled_autograd INTEGER"),
+    "compiles": ("generation INTEGER NOT NULL DEFAULT 0", "compiled_autograd INTEGER",
+                 # facts of compilation_metrics, stored at ingest (BACKFILLED_COLUMNS)
+                 "automatic_dynamic INTEGER", "guard_count INTEGER"),
     "graph_nodes": ("meta TEXT",),
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
                      "frame_skipped INTEGER NOT NULL DEFAULT 0",
                      "torch_message TEXT"),
-    # schema 3: torch's message, whole (the `message` column is its one-line summary)
-    "failures": ("torch_message TEXT",),
+    # schema 3: torch's message, whole (the `message` column is its one-line summary); the
+    # facts of its text, stored at ingest (BACKFILLED_COLUMNS)
+    "failures": ("torch_message TEXT", "gb_code TEXT", "gb_explanation TEXT",
+                 "recompile_limit INTEGER", "constraint_sources TEXT",
+                 "constraint_frames TEXT"),
+    "cudagraphs": ("head TEXT", "frames TEXT", "ops TEXT"),
     # store 3: a cache lookup's result, reason and timings
     "cache_events": ("result TEXT", "reason TEXT", "detail TEXT", "seq INTEGER",
                      "time_saved_s REAL"),

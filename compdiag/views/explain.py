@@ -8,20 +8,13 @@ from typing import Any
 
 from rich.markup import escape
 
+from compdiag.analyses.registry import kind_spec
 from compdiag.formats.compile_id import display
 from compdiag.formats.words import plural
 from compdiag.store.schema import SCHEMA_VERSION
 from compdiag.views.show import run_line, run_summary
 
-_KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
-               "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue",
-               "program": "red", "cache": "green", "divergence": "bold magenta",
-               "ddp": "bold cyan"}
-_KIND_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "graph break",
-               "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs",
-               "fusion": "missed fusion", "perf": "perf", "program": "program error",
-               "cache": "compile cache", "divergence": "ranks diverged",
-               "ddp": "DDP"}
+# A kind's title, words and colour are its KindSpec's (in its module; analyses/kind_spec.py).
 
 
 def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
@@ -40,17 +33,8 @@ def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
             "cudagraph_coverage": coverage(reader, run_id)}
 
 
-_KIND_WORDS = {"failure": ("failure", "failures"), "recompile": ("recompile", "recompiles"),
-               "graph_break": ("graph break", "graph breaks"),
-               "accuracy": ("accuracy mismatch", "accuracy mismatches"),
-               "cudagraph": ("CUDA-graph problem", "CUDA-graph problems"),
-               "fusion": ("missed fusion", "missed fusions"), "perf": ("perf hint", "perf hints"),
-               "ddp": ("DDP", "DDP")}
-
-
 def _kind_count(n: int, kind: str) -> str:
-    one, many = _KIND_WORDS.get(kind, (kind, kind + "s"))
-    return plural(n, one, many)
+    return kind_spec(kind).count(n)
 
 
 def header_lines(doc: dict[str, Any]) -> list[str]:
@@ -94,7 +78,7 @@ def header_lines(doc: dict[str, Any]) -> list[str]:
         key = (f["kind"], f["into"], f["why"])
         folds[key] = folds.get(key, 0) + 1
     for (kind, into, why), n in folds.items():
-        notes.append(f"{_kind_count(n, kind)} folded into the {_KIND_WORDS.get(into, (into,))[0]} "
+        notes.append(f"{_kind_count(n, kind)} folded into the {kind_spec(into).words[0]} "
                      f"{'diagnosis' if len(by_kind.get(into, [])) == 1 else 'diagnoses'} "
                      f"({why})")
     lines += [f"[dim]  · {escape(n)}[/]" for n in notes]
@@ -123,7 +107,7 @@ def _excerpt(frame: dict[str, Any]):
 
 def diagnosis_title(i: int, d: dict[str, Any]) -> str:
     """`#1 graph break GB0059 ×2  compile 0/0` (the panel's title; report.md's heading)."""
-    title = f"#{i} {_KIND_TITLE.get(d['kind'], d['kind'])}"
+    title = f"#{i} {kind_spec(d['kind']).title}"
     if d.get("stage"):
         title += f" [{d['stage']}]"
     if d.get("gb_code"):
@@ -161,7 +145,7 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
         for d in info[:limit]:
             uf = d.get("user_frame") or {}
             at = f" at {uf['filename']}:{uf['lineno']}" if uf.get("filename") else ""
-            console.print(Text(f"  {_KIND_TITLE.get(d['kind'], d['kind'])}: {d['reason']}{at}",
+            console.print(Text(f"  {kind_spec(d['kind']).title}: {d['reason']}{at}",
                                style="dim"))
 
 
@@ -172,7 +156,7 @@ def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10) -> 
     from rich.text import Text
 
     for i, d in enumerate(diags[:limit], 1):
-        style = _KIND_STYLE.get(d["kind"], "")
+        style = kind_spec(d["kind"]).style
         title = diagnosis_title(i, d)
         if d.get("ranks"):
             title += f"  rank{'s' if len(d['ranks']) > 1 else ''} " + \

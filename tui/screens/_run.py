@@ -17,7 +17,7 @@ from compdiag.formats.words import plural
 from compdiag_tui.model import STATUS_NOUN
 from compdiag_tui.widgets._compile_summary import CompileSummary
 from compdiag_tui.widgets._compile_tree import CompileTree
-from compdiag_tui.widgets._diagnoses_panel import DiagnosesPanel
+from compdiag_tui.widgets._diagnoses_panel import DiagnosesPanel, kind_styles
 from compdiag_tui.widgets._key_bar import KeyBar
 
 
@@ -111,6 +111,7 @@ class RunScreen(Screen):
                 "explain"
         except Exception as exc:  # noqa: BLE001 - a panel that failed must not end the app
             diagnoses, source = [], f"nowhere: {type(exc).__name__}: {exc}"[:200]
+        kind_styles(d.get("kind") for d in diagnoses)  # the kinds' specs, loaded here
         self.app.call_from_thread(self._show_diagnoses, diagnoses, source)
 
     def _show_diagnoses(self, diagnoses: list[dict[str, Any]], source: str) -> None:

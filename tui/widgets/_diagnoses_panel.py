@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, Iterable
 
 from rich.text import Text
 from textual.message import Message
@@ -11,18 +11,31 @@ from textual.reactive import reactive
 
 from compdiag_tui.widgets._line_list import LineList
 
-KIND_STYLE = {"graph_break": "yellow", "recompile": "magenta", "failure": "bold red",
-              "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue",
-              "cache": "green", "ddp": "bold cyan"}
+
+
+_STYLES: dict[str, str] = {}
+
+
+def kind_styles(kinds: Iterable[str | None]) -> dict[str, str]:
+    """Each kind's colour, its KindSpec's. The specs are read on first use, not at import
+    (the first screen is drawn without the analyses): the diagnoses worker calls this before
+    the rows are drawn, so the kinds' modules load in its thread, not the UI's."""
+    missing = [k for k in kinds if k and k not in _STYLES]
+    if missing:
+        from compdiag.analyses.registry import kind_spec
+
+        _STYLES.update({k: kind_spec(k).style for k in missing})
+    return _STYLES
 
 
 def diagnosis_label(d: dict[str, Any]) -> Text:
+    """One row: the kind in its colour (its KindSpec's), where, ×N, the reason, the line."""
     kind = d.get("kind") or "?"
     uf = d.get("user_frame") or {}
     cids = d.get("compile_ids") or []
     more = "…" if len(cids) > 3 else ""
     where = d.get("compile_id") or (", ".join(map(str, cids[:3])) + more)
-    text = Text.assemble((f" {kind.replace('_', ' '):<12}", KIND_STYLE.get(kind, "")), " ",
+    text = Text.assemble((f" {kind.replace('_', ' '):<12}", kind_styles([kind])[kind]), " ",
                          (f"[{where or '-'}] ", "bold"))
     if isinstance(d.get("count"), int) and d["count"] > 1:
         text.append(f"×{d['count']} ", "bold")

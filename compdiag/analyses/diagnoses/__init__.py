@@ -1,5 +1,6 @@
-"""The built-in diagnosis kinds, one module each: where a kind is diagnosed, ranked, fixed and
-costed for `compdiag perf`. A new kind is one new module here (listed in BUILTIN) or in a
+"""The built-in diagnosis kinds, one module each: where a kind is diagnosed, declared (its
+KindSpec: title, words, colour, cost classes, tie order, details), fixed and costed for
+`compdiag perf`. A new kind is one new module here plus its name in BUILTIN, or a module in a
 plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py).
 
     graph_breaks.py   graph_break   Dynamo split the graph or gave up on a function
@@ -16,11 +17,19 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
     ddp.py            ddp           DistributedDataParallel's doing: DDPOptimizer's split,
                                     a failure inside it, DDP's own forward under compile;
                                     breaks at FSDP2's hooks
-"""
 
-from compdiag.analyses.diagnoses import (accuracy, cache, cudagraphs, ddp, divergence,
-                                         failures, fusion, graph_breaks, perf_hints, program,
-                                         recompiles)
+Kinds never import each other: what two kinds share is in analyses/ (fixes.py, rules.py,
+context.py)."""
 
-BUILTIN = (failures, recompiles, graph_breaks, accuracy, cudagraphs, fusion, perf_hints, program,
-           divergence, cache, ddp)
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+# The modules registered, in this order, before any plugin's.
+BUILTIN = ("failures", "recompiles", "graph_breaks", "accuracy", "cudagraphs", "fusion",
+           "perf_hints", "program", "divergence", "cache", "ddp")
+
+
+def builtin_modules() -> list[ModuleType]:
+    return [importlib.import_module(f"{__name__}.{name}") for name in BUILTIN]

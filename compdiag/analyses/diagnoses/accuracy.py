@@ -12,10 +12,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from compdiag.analyses.diagnoses.failures import commands
 from compdiag.analyses.diagnosis import Details, Diagnosis
+from compdiag.analyses.fixes import commands
 from compdiag.analyses.hookspecs import hookimpl
-from compdiag.analyses.ranking import score
+from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.ranking import Cost
 
 KIND = "accuracy"
 
@@ -36,6 +37,20 @@ class AccuracyDetails(Details):
 class InjectorDetails(Details):
     config: str
     value: Any
+
+
+SPEC = KindSpec(KIND, title="accuracy mismatch", words=("accuracy mismatch", "accuracy mismatches"),
+                style="bold red", tie=40,
+                # accuracy's events: the max relative error, capped
+                costs={"accuracy": Cost(700, per_event=1.0, cap=50), "numerics": Cost(190)},
+                adjust={"nondeterministic": -100.0,  # eager itself differs run to run
+                        "configured_only": -1.0},  # an injector in the config, nothing measured
+                details=(AccuracyDetails, InjectorDetails))
+
+
+@hookimpl
+def compdiag_kinds() -> list[KindSpec]:
+    return [SPEC]
 
 
 REPORTED_FP_NOISE = ("fp16/bf16 differences within ~1e-2 are expected reordering, not a bug "
@@ -210,7 +225,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
             fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
                                              dtype=detail.get("dtype"), minify=minify,
                                              bisect=f"`{bisect}`")
-        cost = score("numerics") if kind in NEGATIVE else score(
+        cost = SPEC.score("numerics") if kind in NEGATIVE else SPEC.score(
             KIND, float(worst.get("max_rel") or 0), *(("nondeterministic",) if nondet else ()))
         frame = op_frame(ctx, cid, nf, node.get("op"))
         out.append(Diagnosis(
@@ -269,6 +284,6 @@ def injected(ctx: Any) -> list[Diagnosis]:
                         "compile with it on returns wrong numbers. Found in the compile's "
                         "inductor_config, not by comparing outputs.",
             fix=f"Unset it: `torch._inductor.config.{key} = None`.",
-            score=score(KIND, 0, "configured_only"), compile_ids=tuple(cids),
+            score=SPEC.score(KIND, 0, "configured_only"), compile_ids=tuple(cids),
             details=InjectorDetails(config=key, value=value)))
     return out

@@ -17,15 +17,15 @@ from typing import Any, ClassVar
 from compdiag.analyses import caches as C
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
-from compdiag.analyses.ranking import score
+from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.ranking import Cost
+from compdiag.analyses.rules import Words, every, first, found, one_of
 from compdiag.formats.compile_id import display, generation
 from compdiag.formats.user_code import is_user_file
 
 KIND = "cache"
 # A bypass: cost class `cache`; an explained miss: `cache_miss`, information about compile
-# time below every fault (ranking.COSTS).
-BYPASS_SCORE = score("cache")
-MISS_SCORE = score("cache_miss")
+# time below every fault (SPEC below).
 
 
 @dataclass(frozen=True)
@@ -38,34 +38,45 @@ class CacheDetails(Details):
     compared_to: dict[str, Any] | None = None
 
 
-# Bypass reasons (torch's words, lower case; every word must be in the reason) -> the fix.
-BYPASS_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("custom pass",), "Make the pass a torch._inductor.custom_graph_pass.CustomGraphPass "
+SPEC = KindSpec(KIND, title="compile cache", words=("cache", "caches"), style="green", tie=100,
+                costs={"cache": Cost(120), "cache_miss": Cost(10)}, details=(CacheDetails,))
+BYPASS_SCORE = SPEC.score("cache")
+MISS_SCORE = SPEC.score("cache_miss")
+
+
+@hookimpl
+def compdiag_kinds() -> list[KindSpec]:
+    return [SPEC]
+
+
+# Bypass reasons (torch's words; every word must be in the reason, analyses/rules.py) -> the fix.
+BYPASS_RULES: tuple[tuple[Words, str], ...] = (
+    (every("custom pass"), "Make the pass a torch._inductor.custom_graph_pass.CustomGraphPass "
      "(a class with __call__(graph) and uuid() returning a stable id, e.g. "
      "get_hash_for_files((__file__,))): a plain function has no stable identity, so Inductor "
      "cannot put it in the cache key and bypasses the cache."),
-    (("higherorderoperator",), "The graph holds a higher-order op the cache cannot serialize: "
+    (every("higherorderoperator"), "The graph holds a higher-order op the cache cannot serialize: "
      "move it out of the compiled region, or accept a cold compile for this graph."),
-    (("unpicklable type",), "An input or constant of that type cannot be hashed into the key: "
+    (every("unpicklable type"), "An input or constant of that type cannot be hashed into the key: "
      "pass tensors or plain Python values instead, or give the object a stable __reduce__."),
-    (("torchbind",), "TorchBind objects cannot be cached: keep them out of the compiled graph "
+    (every("torchbind"), "TorchBind objects cannot be cached: keep them out of the compiled graph "
      "or accept a cold compile."),
-    (("frozen constants",), "Freezing (torch._inductor.config.freezing) turns weights into "
+    (every("frozen constants"), "Freezing (torch._inductor.config.freezing) turns weights into "
      "constants the cache does not store: turn freezing off where warm starts matter."),
-    (("freezing",), "Freezing (torch._inductor.config.freezing) turns weights into constants "
+    (every("freezing"), "Freezing (torch._inductor.config.freezing) turns weights into constants "
      "the cache does not store: turn freezing off where warm starts matter."),
-    (("fx graph cache is not enabled",), "Set torch._inductor.config.fx_graph_cache = True (or "
+    (every("fx graph cache is not enabled"), "Set torch._inductor.config.fx_graph_cache = True (or "
      "TORCHINDUCTOR_FX_GRAPH_CACHE=1): the AOTAutograd cache needs it."),
-    (("raw callable without uuid",), "Wrap the callable in the Custom* class the reason names "
+    (every("raw callable without uuid"), "Wrap the callable in the Custom* class the reason names "
      "(it adds uuid()), so the cache can key on it."),
-    (("uuid() returned none",), "Return a stable string from uuid(), not None."),
-    (("cache_hash",), "Add a `cache_hash` attribute to the selective-checkpoint context_fn."),
-    (("unsupported call_function target",), "The graph calls a function AOTAutograd's cache "
+    (every("uuid() returned none"), "Return a stable string from uuid(), not None."),
+    (every("cache_hash"), "Add a `cache_hash` attribute to the selective-checkpoint context_fn."),
+    (every("unsupported call_function target"), "The graph calls a function AOTAutograd's cache "
      "does not know is safe: register it as a custom op (torch.library.custom_op), or set "
      "torch._functorch.config.autograd_cache_allow_custom_autograd_functions where it applies."),
-    (("compiler bisector",), "The compiler bisector is on (compdiag bisect or "
+    (every("compiler bisector"), "The compiler bisector is on (compdiag bisect or "
      "TORCH_BISECT_*): the cache is off while it runs; nothing to fix."),
-    (("no shape env",), "Inductor was called without a ShapeEnv (a direct compile_fx call): "
+    (every("no shape env"), "Inductor was called without a ShapeEnv (a direct compile_fx call): "
      "go through torch.compile to get the cache."),
 )
 # Bypasses the program asked for (it turned the cache off, or a tool did): stated as
@@ -91,15 +102,15 @@ SAME_KEY_EXPLANATION = ("An earlier run compiled this graph with this very key, 
 
 # Bypass reasons that name an Inductor config (torch's words, lower case) -> the config
 # attributes a program sets: the user line is where it sets one, when its own files show it.
-BYPASS_CONFIGS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("post grad custom pass", ("post_grad_custom_post_pass", "post_grad_custom_pre_pass")),
-    ("pre grad custom pass", ("pre_grad_custom_pass",)),
-    ("joint custom pass", ("joint_custom_pre_pass", "joint_custom_post_pass")),
-    ("_pre_fusion_custom_pass", ("_pre_fusion_custom_pass",)),
-    ("_post_fusion_custom_pass", ("_post_fusion_custom_pass",)),
-    ("_fuse_ddp_communication_pass", ("_fuse_ddp_communication_passes",)),
-    ("frozen constants", ("freezing",)),
-    ("freezing", ("freezing",)),
+BYPASS_CONFIGS: tuple[tuple[Words, tuple[str, ...]], ...] = (
+    (one_of("post grad custom pass"), ("post_grad_custom_post_pass", "post_grad_custom_pre_pass")),
+    (one_of("pre grad custom pass"), ("pre_grad_custom_pass",)),
+    (one_of("joint custom pass"), ("joint_custom_pre_pass", "joint_custom_post_pass")),
+    (one_of("_pre_fusion_custom_pass"), ("_pre_fusion_custom_pass",)),
+    (one_of("_post_fusion_custom_pass"), ("_post_fusion_custom_pass",)),
+    (one_of("_fuse_ddp_communication_pass"), ("_fuse_ddp_communication_passes",)),
+    (one_of("frozen constants"), ("freezing",)),
+    (one_of("freezing"), ("freezing",)),
 )
 
 
@@ -114,8 +125,7 @@ def config_line(ctx: Any, cid: str | None, reason: str | None) -> UserFrame | No
     """Where the program sets the config the bypass reason names: the first line assigning
     it (`...config.NAME = ...` or `NAME=` in a patch) in the user files the compile started
     from, the compiled function's file first."""
-    low = (reason or "").lower()
-    names = next((n for words, n in BYPASS_CONFIGS if words in low), ())
+    names = first(BYPASS_CONFIGS, reason, default=())
     if not names:
         return None
     return _source_line(ctx, cid, re.compile(r"\b(?:%s)\s*=(?!=)" %
@@ -166,14 +176,11 @@ def changed_line(ctx: Any, cid: str | None, changes: tuple[C.Change, ...],
 
 
 def bypass_fix(reason: str | None) -> str:
-    low = (reason or "").lower()
-    return next((fix for words, fix in BYPASS_RULES if all(w in low for w in words)),
-                BYPASS_FALLBACK)
+    return first(BYPASS_RULES, reason, default=BYPASS_FALLBACK)
 
 
 def deliberate(reason: str | None) -> bool:
-    low = (reason or "").lower()
-    return any(words in low for words in DELIBERATE_BYPASSES)
+    return found(DELIBERATE_BYPASSES, reason)
 
 
 def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
@@ -195,7 +202,7 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
             user_frame=config_line(ctx, cid, reason) or ctx.user_frame(cid=cid),
             explanation=BYPASS_EXPLANATION,
             fix=bypass_fix(reason), count=len(rows),
-            score=score("info") if asked else BYPASS_SCORE,
+            score=SPEC.score("info") if asked else BYPASS_SCORE,
             severity="info" if asked else "problem",
             compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),
             details=CacheDetails(caches=caches, result="bypass")))

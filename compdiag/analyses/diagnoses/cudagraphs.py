@@ -7,48 +7,70 @@ each new input size (re-recording: the sizes, and the dynamic-shape fixes). One 
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
-from compdiag.analyses.ranking import score
-from compdiag.formats.user_code import frames_in
+from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.ranking import Cost
+from compdiag.analyses.rules import Words, first, one_of
 from compdiag.ingest.parsers import user_line_frame
 
 KIND = "cudagraph"
+# The three problems this kind reports (CudagraphDetails.problem).
+SKIPPED, PARTITIONED_GRAPH, RERECORDED_GRAPH = "skipped", "partitioned", "rerecorded"
 
-# (words in torch's reason, the fix), first match wins.
-RULES: tuple[tuple[str, str], ...] = (
-    ("mutated inputs", "An input is mutated in place inside the graph: return a new tensor "
+
+@dataclass(frozen=True)
+class CudagraphDetails(Details):
+    """Which problem a diagnosis is: `skipped` (torch recorded no CUDA graph for the graph),
+    `partitioned` (some partitions run outside CUDA graphs) or `rerecorded` (one recording
+    per input size). For compdiag's readers (perf's limiter); not in the JSON."""
+    internal: ClassVar[tuple[str, ...]] = ("problem",)
+    problem: str = SKIPPED
+
+
+SPEC = KindSpec(KIND, title="CUDA graphs", words=("CUDA-graph problem", "CUDA-graph problems"),
+                style="cyan", tie=50, costs={"cudagraph": Cost(250, per_event=1.0, cap=50)},
+                # CUDA graphs cover part of a graph (partitioned), not none
+                adjust={"partial_coverage": -20.0}, details=(CudagraphDetails,))
+
+
+@hookimpl
+def compdiag_kinds() -> list[KindSpec]:
+    return [SPEC]
+
+# (words in torch's reason, the fix), first match wins (analyses/rules.py).
+RULES: tuple[tuple[Words, str], ...] = (
+    (one_of("mutated inputs"), "An input is mutated in place inside the graph: return a new tensor "
      "instead of mutating the argument (or mutate only buffers), so the graph can be replayed."),
-    ("unbacked binding", "An op with a data-dependent output (nonzero, item, unique...) "
+    (one_of("unbacked binding"), "An op with a data-dependent output (nonzero, item, unique...) "
      "splits the graph: that partition runs without CUDA graphs. Keep shapes static (a mask "
      "with torch.where instead of nonzero) or move the op out of the compiled region."),
-    ("cpu ops", "A CPU op sits in the graph, so its partition runs without CUDA graphs: "
+    (one_of("cpu ops"), "A CPU op sits in the graph, so its partition runs without CUDA graphs: "
      "move the tensor it uses to CUDA (`.cuda()` once, outside the loop)."),
-    ("cpu device", "A CPU tensor is part of the graph: move every input and constant to CUDA "
-     "(or keep CPU scalars as Python numbers)."),
-    ("non-cuda", "A non-CUDA input reached the graph: move every input to the GPU."),
-    ("dynamic shape", "Input sizes vary: pad to a few fixed sizes, or mark the dimension "
+    (one_of("cpu device"), "A CPU tensor is part of the graph: move every input and constant "
+     "to CUDA (or keep CPU scalars as Python numbers)."),
+    (one_of("non-cuda"), "A non-CUDA input reached the graph: move every input to the GPU."),
+    (one_of("dynamic shape"), "Input sizes vary: pad to a few fixed sizes, or mark the dimension "
      "static; each distinct size records its own graph."),
-    ("incompatible op", "An op that cannot be captured (CPU sync, data-dependent output, "
+    (one_of("incompatible op"), "An op that cannot be captured (CPU sync, data-dependent output, "
      "RNG/collective) is in the graph: move it outside the compiled region or replace it."),
-    ("complex", "Complex tensors are not supported by CUDA graphs: keep them outside."),
-    ("deterministic", "torch.use_deterministic_algorithms is incompatible with this op under "
-     "CUDA graphs."),
+    (one_of("complex"), "Complex tensors are not supported by CUDA graphs: keep them outside."),
+    (one_of("deterministic"), "torch.use_deterministic_algorithms is incompatible with this op "
+     "under CUDA graphs."),
 )
 FALLBACK_FIX = ("Remove what the reason names from the compiled region, or compile this "
                 "function without mode='reduce-overhead'.")
 EXPLANATION = ("mode='reduce-overhead' records the compiled graph as a CUDA graph; this graph "
                "could not be recorded and runs without it, paying the kernel-launch overhead "
                "on every call.")
-_CG_OP = re.compile(r"\baten\.(\w+)\.\w+\(")
 
 
 def cudagraph_fix(reason: str) -> str:
-    low = reason.lower()
-    return next((fix for key, fix in RULES if key in low), FALLBACK_FIX)
+    return first(RULES, reason, default=FALLBACK_FIX)
 
 
 RERECORD_EXPLANATION = (
@@ -124,9 +146,9 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
                         + (f" (split by {', '.join(why)})" if why else "")),
                 user_frame=ctx.user_frame(_split_frames(ctx, cid, splits), cid=cid),
                 explanation=PARTITION_EXPLANATION, fix=fix,
-                score=score(KIND, 0, "partial_coverage", order=-len(splits)),
-                count=max(1, len(splits)),
-                compile_ids=(cid,) if cid else (), details=Details()))
+                score=SPEC.score(KIND, 0, "partial_coverage", order=-len(splits)),
+                count=max(1, len(splits)), compile_ids=(cid,) if cid else (),
+                details=CudagraphDetails(PARTITIONED_GRAPH)))
     # Re-recording: the recordings of one function (its compiles, the recompile for a new
     # size included), when they were made for more than one set of sizes.
     by_fn: dict[Any, list[dict[str, Any]]] = {}
@@ -152,8 +174,8 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
                     f"sizes ({shown}) across {len(cids)} compile(s)"),
             user_frame=ctx.user_frame([], cid=cids[0] if cids else None),
             explanation=RERECORD_EXPLANATION + " " + _memory_note(cov),
-            fix=RERECORD_FIX, score=score(KIND, len(recs)), count=len(recs),
-            compile_ids=cids, details=Details()))
+            fix=RERECORD_FIX, score=SPEC.score(KIND, len(recs)), count=len(recs),
+            compile_ids=cids, details=CudagraphDetails(RERECORDED_GRAPH)))
     return out
 
 
@@ -171,12 +193,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     for c in ctx.r.cudagraphs(ctx.run_id):
         if c.get("applied"):
             continue
-        reason = (c.get("reason") or "unknown reason").strip()
-        head = reason.split("Found from", 1)[0].strip().rstrip(".")
-        frames = frames_in(reason)
+        # Facts of torch's reason, stored at ingest: its head (without the "Found from"
+        # trace), that trace's frames, the ops a partition's reason names.
+        head = c.get("head") or (c.get("reason") or "unknown reason").strip()
+        frames = list(c.get("frames") or [])
         if not frames:
-            # Partition reasons name the op: "cpu ops (aten.sum.default(arg1_1))".
-            for op in _CG_OP.findall(reason):
+            for op in c.get("ops") or []:
                 frames += ctx.op_user_lines(c.get("compile_id"), op)
         frame = ctx.user_frame(frames, cid=c.get("compile_id"))
         g = groups.setdefault((head, frame.filename, frame.lineno),
@@ -188,8 +210,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         out.append(Diagnosis(KIND, stage="inductor", compile_id=cids[0] if cids else None,
                              reason=f"CUDA graphs skipped: {g['head']}", user_frame=g["frame"],
                              explanation=EXPLANATION, fix=cudagraph_fix(g["head"]),
-                             score=score(KIND, len(g["rows"])), count=len(g["rows"]),
-                             compile_ids=cids, details=Details(),
+                             score=SPEC.score(KIND, len(g["rows"])), count=len(g["rows"]),
+                             compile_ids=cids, details=CudagraphDetails(SKIPPED),
                              torch_message=g["rows"][0].get("reason")))
     return out + _coverage_diagnoses(ctx)
 
@@ -201,13 +223,14 @@ def compdiag_limiter(diagnosis: Diagnosis, timings: Any) -> Limiter | None:
     if diagnosis.kind != KIND:
         return None
     gs = timings.graphs_of(diagnosis.compile_ids)
-    if diagnosis.reason.startswith(RERECORDED):
+    problem = getattr(diagnosis.details, "problem", SKIPPED)
+    if problem == RERECORDED_GRAPH:
         # Each recording is a warm-up and a capture (paid once per size, like a compile) and
         # memory kept in the pool; the replays themselves run at full speed.
         return structural("cudagraph_rerecord", 0.05 + 0.1 * (timings.share(gs) if gs else 0),
                           diagnosis, f"{diagnosis.count} CUDA-graph recordings, one per input "
                           "size: each warms up and captures again, and keeps its own memory")
-    if diagnosis.reason.startswith(PARTITIONED):
+    if problem == PARTITIONED_GRAPH:
         return structural("cudagraph_partitioned", 0.3 * (timings.share(gs) if gs else 0.1),
                           diagnosis, "the ops outside the CUDA-graphed partitions launch one "
                           "by one on every call, between the replays")

@@ -26,7 +26,8 @@ from typing import Any
 
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
-from compdiag.analyses.ranking import score
+from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.ranking import Cost
 from compdiag.formats.compile_id import first_attempt
 from compdiag.formats.user_code import is_user_file
 from compdiag.formats.words import plural
@@ -99,6 +100,19 @@ class DdpDetails(Details):
     ddp_breaks: tuple[dict[str, Any], ...] = ()  # DDP's own graph breaks: where, what
     model_compiles: tuple[str, ...] = ()       # the model's forward compiled under DDP
     failure: dict[str, Any] | None = None      # split_failure: the failure it explains
+
+
+# Its graph breaks and failures file under the graph_break and failure classes (their kinds').
+SPEC = KindSpec(KIND, title="DDP", words=("DDP", "DDP"), style="bold cyan", tie=110,
+                # per extra graph, below a cache bypass, above the perf hints
+                costs={"ddp": Cost(112, per_event=1.0, cap=5)},
+                # a DDP split whose pieces bypass the compile cache (above the bypass)
+                adjust={"cache_bypassed": 10.0}, details=(DdpDetails,))
+
+
+@hookimpl
+def compdiag_kinds() -> list[KindSpec]:
+    return [SPEC]
 
 
 def _mib(n: int | float | None) -> str:
@@ -183,7 +197,7 @@ def _split(ctx: Any, cid: str, rows: list[dict[str, Any]], buckets: dict[str, An
         KIND, stage="dynamo", compile_id=cid, reason=reason,
         user_frame=wrapped or ctx.user_frame(cid=cid), explanation=SPLIT_EXPLANATION,
         fix=SPLIT_FIX,
-        score=score("ddp", len(subs) - 1, *(("cache_bypassed",) if bypassed else ())),
+        score=SPEC.score("ddp", len(subs) - 1, *(("cache_bypassed",) if bypassed else ())),
         details=DdpDetails(facet="split", subgraphs=subs, bucket_cap_mb=cap_mb,
                            bucket_bytes=sizes, graphs=len(subs), kernels=kernels,
                            wrapped_at=wrapped.to_json() if wrapped else None))
@@ -224,7 +238,7 @@ def _split_failures(ctx: Any, splits: dict[str, list[dict[str, Any]]],
         out.append(Diagnosis(
             KIND, stage=f.get("stage"), compile_id=cid, reason=reason[:1000],
             user_frame=where, explanation=FAILURE_EXPLANATION, fix=FAILURE_FIX,
-            score=score("crash" if ctx.crashed else "failure"),
+            score=SPEC.score("crash" if ctx.crashed else "failure"),
             torch_message=f.get("torch_message"),
             details=DdpDetails(facet="split_failure", subgraphs=_subgraphs(ctx, rows),
                                graphs=n, bucket_bytes=tuple(
@@ -286,7 +300,7 @@ def _wrapper(ctx: Any, wraps: list[dict[str, Any]]) -> list[Diagnosis]:
     return [Diagnosis(
         KIND, stage="dynamo", compile_id=cids[0], reason=reason,
         user_frame=compiled_at or wrapped or call, explanation=WRAPPER_EXPLANATION, fix=fix,
-        score=score("graph_break", len(breaks), *adjust), count=len(breaks),
+        score=SPEC.score("graph_break", len(breaks), *adjust), count=len(breaks),
         compile_ids=cids,
         details=DdpDetails(facet="wrapper", wrapped_at=wrapped.to_json() if wrapped else None,
                            compiled_at=compiled_at.to_json() if compiled_at else None,
@@ -321,7 +335,7 @@ def _fsdp(ctx: Any) -> list[Diagnosis]:
                 f"fully_shard'ed submodule runs FSDP's pre-forward hook, which torch keeps out "
                 f"of Dynamo (\"skipping FSDP hooks\"); calls at {where}"),
         user_frame=first, explanation=FSDP_EXPLANATION, fix=FSDP_FIX,
-        score=score("graph_break", len(breaks)), count=len(breaks), compile_ids=cids,
+        score=SPEC.score("graph_break", len(breaks)), count=len(breaks), compile_ids=cids,
         details=DdpDetails(facet="fsdp_hooks"))]
 
 

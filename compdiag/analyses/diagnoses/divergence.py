@@ -21,7 +21,8 @@ from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.job_context import (JobContext, compile_seconds, frame_compile,
                                            frame_key, is_resume)
-from compdiag.analyses.ranking import BANDS
+from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.ranking import Cost
 from compdiag.formats.compile_id import frame_of
 
 KIND = "divergence"
@@ -72,6 +73,16 @@ class DivergenceDetails(Details):
 
     internal: ClassVar[tuple[str, ...]] = ("in_resume",)
     omit_none: ClassVar[tuple[str, ...]] = ("sequences", "position", "consequence")
+
+
+SPEC = KindSpec(KIND, title="ranks diverged", words=("divergence", "divergences"),
+                style="bold magenta", tie=90, costs={"divergence": Cost(720)},
+                details=(DivergenceDetails,))
+
+
+@hookimpl
+def compdiag_kinds() -> list[KindSpec]:
+    return [SPEC]
 
 
 @dataclass(frozen=True)
@@ -273,7 +284,7 @@ def _diagnose_facet(job: JobContext, facet: Facet,
             kind=KIND, stage=None, compile_id=first.compile_id, reason=reason,
             user_frame=first.frame, explanation=facet.explanation,
             fix=facet.fix + _diff_hint(job, differ, agree),
-            score=BANDS[KIND] + facet.bonus,
+            score=SPEC.score(KIND) + facet.bonus,
             details=DivergenceDetails(facet=facet.name, ranks=tuple(differ),
                                       agreeing_ranks=tuple(agree), facts=texts,
                                       run_ids=run_ids, in_resume=first.in_resume)))
@@ -325,7 +336,7 @@ def _skew(job: JobContext) -> list[Diagnosis]:
     return [Diagnosis(
         kind=KIND, stage=None, compile_id=cid, reason=reason, user_frame=ctx.user_frame(cid=cid),
         explanation=SKEW_EXPLANATION, fix=SKEW_FIX + _diff_hint(job, differ, agree),
-        score=BANDS[KIND] + min(30.0, ratio),
+        score=SPEC.score(KIND) + min(30.0, ratio),
         details=DivergenceDetails(facet="compile_time", ranks=tuple(differ),
                                   agreeing_ranks=tuple(agree), facts=facts,
                                   run_ids={str(r): job.ranks[r].run_id for r in sorted(totals)}))]
@@ -374,7 +385,7 @@ def _with_sequences(job: JobContext, d: Diagnosis) -> Diagnosis:
     ended = "; ".join(f"rank {r}: {line}" for r, line in hung.items())
     return replace(d, details=details, reason=f"{d.reason}; then {ended}",
                    explanation=(d.explanation or "") + HANG_EXPLANATION,
-                   score=BANDS["crash"] + 40)
+                   score=SPEC.score("crash") + 40)
 
 
 def _fold(found: list[Diagnosis]) -> list[Diagnosis]:

@@ -18,7 +18,9 @@ from typing import Any
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
-from compdiag.analyses.ranking import score
+from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.ranking import Cost
+from compdiag.analyses.rules import Words, first, one_of
 from compdiag.formats.words import plural
 from compdiag.ingest.parsers import scheduler_node_names, user_line_frame
 
@@ -31,20 +33,31 @@ class FusionDetails(Details):
     reason_class: str
 
 
-# The scheduler's cannot-fuse reason -> its class, first match wins; class None is benign.
-REASON_CLASSES: tuple[tuple[str | None, tuple[str, ...]], ...] = (
-    (None, ("no shared data",)),
-    ("cycle", ("will create cycle", "would create a cycle", "create a cycle")),
-    ("distance", ("too far", "far apart")),
-    ("peak_memory", ("memory threshold", "memory_threshold", "increase peak memory",
-                     "peak memory")),
-    ("size_limit", ("exceeds max fusion", "fusion size", "too many")),
-    ("template", ("template", "epilogue", "prologue")),
-    ("mismatched_ranges", ("numel", "rnumel", "different ranges", "shape")),
-    ("no_benefit", ("memory", "score", "benefit")),
-    ("layout", ("loop order", "stride", "indexing")),
-    ("config", ("config", "disabled")),
-    ("dependency", ("intermediate", "dependency", "cycle")),
+SPEC = KindSpec(KIND, title="missed fusion", words=("missed fusion", "missed fusions"),
+                style="blue", tie=60, costs={"fusion": Cost(100, per_event=1.0, cap=30)},
+                details=(FusionDetails,))
+
+
+@hookimpl
+def compdiag_kinds() -> list[KindSpec]:
+    return [SPEC]
+
+
+# The scheduler's cannot-fuse reason -> its class, first match wins (analyses/rules.py); class
+# None is benign.
+REASON_CLASSES: tuple[tuple[Words, str | None], ...] = (
+    (one_of("no shared data"), None),
+    (one_of("will create cycle", "would create a cycle", "create a cycle"), "cycle"),
+    (one_of("too far", "far apart"), "distance"),
+    (one_of("memory threshold", "memory_threshold", "increase peak memory", "peak memory"),
+     "peak_memory"),
+    (one_of("exceeds max fusion", "fusion size", "too many"), "size_limit"),
+    (one_of("template", "epilogue", "prologue"), "template"),
+    (one_of("numel", "rnumel", "different ranges", "shape"), "mismatched_ranges"),
+    (one_of("memory", "score", "benefit"), "no_benefit"),
+    (one_of("loop order", "stride", "indexing"), "layout"),
+    (one_of("config", "disabled"), "config"),
+    (one_of("intermediate", "dependency", "cycle"), "dependency"),
 )
 # Classes Inductor refuses on purpose: information unless perf measured them to matter.
 BENIGN = ("cycle", "distance", "peak_memory")
@@ -110,8 +123,7 @@ EPILOGUE = (
 
 def fusion_reason_class(reason: str) -> str | None:
     """Which cannot-fuse reasons are worth a diagnosis (None: benign, e.g. no shared data)."""
-    low = reason.lower()
-    return next((cls for cls, words in REASON_CLASSES if any(w in low for w in words)), None)
+    return first(REASON_CLASSES, reason)
 
 
 def fusion_fix(cls: str, reason: str) -> tuple[str, str, str]:
@@ -167,7 +179,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             reason=f"{title}: cannot fuse {first['node1']} with {first['node2']}: "
                    f"{first['reason']}",
             user_frame=ctx.user_frame(*frames, cid=cid), explanation=expl, fix=fix,
-            score=score("info" if info else KIND, len(rows)), count=len(rows),
+            score=SPEC.score("info" if info else KIND, len(rows)), count=len(rows),
             severity="info" if info else "problem",
             torch_message="\n".join(f"cannot fuse {r['node1']} with {r['node2']}: {r['reason']}"
                                     for r in rows[:10]),
@@ -196,7 +208,7 @@ def _epilogue_misses(ctx: Any) -> list[Diagnosis]:
             reason=f"{title}: {first['op']} ({first['buffer']}) is followed by a separate "
                    f"pointwise kernel {first['kernel']}{more}",
             user_frame=ctx.user_frame(frames, cid=cid), explanation=expl, fix=fix,
-            score=score(KIND, len(rows)), count=len(rows),
+            score=SPEC.score(KIND, len(rows)), count=len(rows),
             details=FusionDetails(pairs=tuple((r["op"], r["kernel"], "epilogue")
                                               for r in rows[:10]), reason_class="epilogue")))
     return out

@@ -14,7 +14,9 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.library_calls import is_library_call
 from compdiag.analyses.limiter import Limiter, structural
-from compdiag.analyses.ranking import score
+from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.ranking import Cost
+from compdiag.analyses.rules import Words, first, found
 
 KIND = "perf"
 
@@ -26,13 +28,24 @@ class PerfHintDetails(Details):
     tf32: bool = False  # the TF32-off warning
 
 
+SPEC = KindSpec(KIND, title="perf", words=("perf hint", "perf hints"), style="blue", tie=70,
+                costs={"global_setting": Cost(131), "perf": Cost(110)},
+                details=(PerfHintDetails,))
+
+
+@hookimpl
+def compdiag_kinds() -> list[KindSpec]:
+    return [SPEC]
+
+
 # Hints that are not a diagnosis: CUDA-graph skips (their own kind) and benign notes.
 NOT_A_HINT = ("skipping cudagraphs", "skip comprehensive padding")
-# (words all in the hint, words one of which is, the fix), first match wins.
-RULES: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
-    (("reduction",), ("contiguous", "stride"), "Reduce over the innermost, contiguous dimension "
-     "(transpose once beforehand)."),
-    (("fallback",), (), "Replace the op with one Inductor lowers, or accept the eager kernel."),
+# (the words of the hint, the fix), first match wins (analyses/rules.py).
+RULES: tuple[tuple[Words, str], ...] = (
+    (Words(all=("reduction",), any=("contiguous", "stride")),
+     "Reduce over the innermost, contiguous dimension (transpose once beforehand)."),
+    (Words(all=("fallback",)),
+     "Replace the op with one Inductor lowers, or accept the eager kernel."),
 )
 FALLBACK_FIX = "Follow the hint, or see the kernels with `compdiag show`."
 FALLBACK_EXPLANATION = ("Inductor has no lowering or decomposition for this op here, so it "
@@ -55,13 +68,11 @@ TF32_FIX = ("Call `torch.set_float32_matmul_precision('high')` once at program s
 
 # One setting speeds up every fp32 matmul of the program: above any count of missed fusions
 # and the other perf hints (ranking's `global_setting` class).
-TF32_SCORE = score("global_setting")
+TF32_SCORE = SPEC.score("global_setting")
 
 
 def perf_hint_fix(msg: str) -> str:
-    low = msg.lower()
-    return next((fix for all_of, any_of, fix in RULES if all(w in low for w in all_of)
-                 and (not any_of or any(w in low for w in any_of))), FALLBACK_FIX)
+    return first(RULES, msg, default=FALLBACK_FIX)
 
 
 def fallback_fix(op: str) -> str:
@@ -75,8 +86,7 @@ def fallback_fix(op: str) -> str:
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     groups: dict[tuple, list[dict[str, Any]]] = {}
     for hint in ctx.r.perf_hints(ctx.run_id):
-        low = hint["message"].lower()
-        if any(b in low for b in NOT_A_HINT):
+        if found(NOT_A_HINT, hint["message"]):
             continue
         groups.setdefault((hint["compile_id"], hint["head"]), []).append(hint)
     out = _tf32(ctx)
@@ -92,14 +102,14 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           user_frame=ctx.user_frame(h["frames"] or ctx.op_user_lines(cid, op),
                                                     cid=cid),
                           explanation=FALLBACK_EXPLANATION, fix=fallback_fix(op),
-                          score=score(KIND), count=len(hints), details=PerfHintDetails(op),
+                          score=SPEC.score(KIND), count=len(hints), details=PerfHintDetails(op),
                           torch_message=h["message"])
         else:
             d = Diagnosis(KIND, stage="inductor", compile_id=cid,
                           reason=f"Inductor perf hint: {head}",
                           user_frame=ctx.user_frame(h["frames"], cid=cid),
                           explanation="Inductor reported a known slow pattern while compiling.",
-                          fix=perf_hint_fix(h["message"]), score=score(KIND), count=len(hints),
+                          fix=perf_hint_fix(h["message"]), score=SPEC.score(KIND), count=len(hints),
                           details=PerfHintDetails(), torch_message=h["message"])
         out.append(d)
     return out
@@ -107,7 +117,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
 
 def _tf32(ctx: Any) -> list[Diagnosis]:
     warned = [w for w in ctx.r.torch_warnings(ctx.run_id)
-              if any(m in (w.get("message") or "") for m in TF32_MARKERS)]
+              if found(TF32_MARKERS, w.get("message"))]
     if not warned:
         return []
     w = warned[0]

@@ -21,12 +21,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from compdiag.analyses.diagnoses.failures import (exception_frames, failure_fix,
-                                                  stage_explanation)
 from compdiag.analyses.accuracy import what_was_compared
+from compdiag.analyses.context import exception_frames
 from compdiag.analyses.diagnosis import Details, Diagnosis
+from compdiag.analyses.fixes import failure_fix, stage_explanation
 from compdiag.analyses.hookspecs import hookimpl
-from compdiag.analyses.ranking import score
+from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.ranking import Cost
+from compdiag.analyses.rules import Words, every, first
 from compdiag.analyses.summary import summarise
 
 KIND = "program"
@@ -44,6 +46,16 @@ class ProgramDetails(Details):
     check: str | None = None
     accuracy: str | None = None
     omit_none = ("came_through", "check", "accuracy")
+
+
+# It also files the fatal exception that came through compiled code as a `failure`.
+SPEC = KindSpec(KIND, title="program error", words=("program", "programs"), style="red", tie=80,
+                costs={"user_check": Cost(650), "program": Cost(90)}, details=(ProgramDetails,))
+
+
+@hookimpl
+def compdiag_kinds() -> list[KindSpec]:
+    return [SPEC]
 
 
 # What a user's own accuracy check looks like: the exception types it raises, and the
@@ -64,8 +76,8 @@ CHECK_MISMATCH = ("`run --check-accuracy` found a compiled graph that differs fr
 CHECK_UNMEASURED = ("Run it again under `compdiag run --check-accuracy` to see whether any "
                     "compiled graph differs from eager.")
 # Known errors of the program's own that torch.compile set up (every word in the message).
-PROGRAM_FIXES: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("_orig_mod.",),
+PROGRAM_FIXES: tuple[tuple[Words, str], ...] = (
+    (every("_orig_mod."),
      "torch.compile wraps a module in an OptimizedModule whose state_dict keys start with "
      "`_orig_mod.` (pytorch/pytorch#101107): save `compiled._orig_mod.state_dict()` (the "
      "original module's), or strip the prefix before `load_state_dict`."),
@@ -127,7 +139,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                                          f"{exc['compiled']}.",
             fix=failure_fix(stage, exc_type, reason, run_id=ctx.run_id, argv=ctx.argv,
                             store_arg=ctx.store_arg, torch_message=message),
-            score=score("crash"), **common,
+            score=SPEC.score("crash"), **common,
             details=ProgramDetails(exc_type=exc_type, compiled=True, surfaced_at=surfaced,
                                    raised_in=raised, came_through=exc.get("compiled")))]
     check = user_check(exc, surfaced)
@@ -144,7 +156,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             KIND, stage=None, reason=f"{head}: `{check[:200]}` ({said})",
             explanation=f"The program raised {exc_type}{where}, outside compiled code, in a "
                         f"check that compares `{check[:300]}`.",
-            fix=verdict, score=score("user_check"), **common,
+            fix=verdict, score=SPEC.score("user_check"), **common,
             details=ProgramDetails(exc_type=exc_type, compiled=False, surfaced_at=surfaced,
                                    raised_in=raised, check=check, accuracy=accuracy))]
     return [Diagnosis(
@@ -153,9 +165,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         explanation=f"The run ended with {exc_type}{where}; the exception was raised in "
                     f"{(raised or {}).get('filename')}:{(raised or {}).get('lineno')} "
                     f"({(raised or {}).get('name')}), outside compiled code.",
-        fix=" ".join(x for x in (next((fix for words, fix in PROGRAM_FIXES
-                                       if all(w in message for w in words)), None), OUTSIDE)
-                     if x),
-        score=score(KIND), **common,
+        fix=" ".join(x for x in (first(PROGRAM_FIXES, message), OUTSIDE) if x),
+        score=SPEC.score(KIND), **common,
         details=ProgramDetails(exc_type=exc_type, compiled=False, surfaced_at=surfaced,
                                raised_in=raised))]

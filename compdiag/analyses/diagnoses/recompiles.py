@@ -21,10 +21,11 @@ from typing import Any, ClassVar
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
-from compdiag.analyses.ranking import score as cost
+from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.ranking import Cost
+from compdiag.analyses.rules import Words, every, first
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.compile_id import first_attempt, frame_of
-from compdiag.formats.user_code import frames_in
 from compdiag.store.reader import compile_id_key
 
 KIND = "recompile"
@@ -62,6 +63,18 @@ class LimitDetails(Details):
     """A recompile limit with no recorded guard failure (e.g. a partial log)."""
     limit_hit: bool
     function: str | None
+
+
+SPEC = KindSpec(KIND, title="recompile", words=("recompile", "recompiles"), style="magenta",
+                tie=20, costs={"limit": Cost(900),
+                               "recurring_recompile": Cost(600, per_event=20.0, cap=10),
+                               "recompile": Cost(200, per_event=20.0, cap=10)},
+                details=(RecompileDetails, LimitDetails))
+
+
+@hookimpl
+def compdiag_kinds() -> list[KindSpec]:
+    return [SPEC]
 
 
 # -- rules: what changed, why it recompiles, the fix ({src} the guarded expression, {where} the
@@ -157,23 +170,23 @@ RECURRING = 3
 # The fix torch documents for a value that changes every step ("Dealing with Recompilations",
 # docs.pytorch.org/docs/stable/compile/programming_model.recompilation.html; torch's own HINT
 # in the guard text): first rule whose words all occur in the guard text or the guarded line.
-RECURRING_FIXES: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("integer attributes of the nn.Module",),
+RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
+    (every("integer attributes of the nn.Module"),
      "torch.compile treats int attributes of an nn.Module as constants, so {src} changing "
      "every call recompiles every call: set "
      "`torch.compiler.config.allow_unspec_int_on_nn_module = True` (torch's hint), or keep "
      "the counter in a tensor buffer (`self.register_buffer('step', torch.zeros((), "
      "dtype=torch.long))`) or outside the module."),
-    (("param_groups", "lr"),
+    (every("param_groups", "lr"),
      "The optimizer's learning rate is a Python float the LR scheduler changes every step: "
      "create the optimizer with a tensor learning rate, `lr=torch.tensor(0.01)`, so that the "
      "scheduler updates the tensor in place (torch's tutorial 'compiling the optimizer with "
      "an LR scheduler')."),
-    (("range(",),
+    (every("range("),
      "{src} sets a Python loop's trip count (`range(...)`), so Dynamo unrolls the loop and "
      "specialises on the count: every new value is a new graph. Keep the count fixed, move "
      "the loop out of the compiled function, or write it with tensor ops."),
-    ((), "{src} is a Python number that changes every call and Dynamo guards on its exact "
+    (every(), "{src} is a Python number that changes every call and Dynamo guards on its exact "
          "value: wrap it in a tensor (`torch.tensor(value)`, torch's 'Wrapping Constants with "
          "Tensors'), so it is an input of one graph."),
 )
@@ -218,8 +231,7 @@ def tensor_and_dim(source: str) -> tuple[str, str]:
 
 def recurring_fix(source: str, text: str) -> str:
     """The documented fix for a value that changes every step (RECURRING_FIXES)."""
-    return next(fix for words, fix in RECURRING_FIXES
-                if all(w in text for w in words)).format(src=source)
+    return str(first(RECURRING_FIXES, text)).format(src=source)
 
 
 def recompile_fix(category: str, source: str, *, count: int, limit: bool,
@@ -307,48 +319,6 @@ def instances_of(ctx: Any, frame_no: Any, event: dict[str, Any], source: str) ->
     if earlier and mine[1] not in earlier:
         return str(mine[0]).rsplit(".", 1)[-1]
     return None
-
-
-MARKED_EXPLANATION = ("{src} was marked dynamic (mark_dynamic), but `{line}` (line {lineno}) "
-                      "specialised it to the constant {value} ({why}), which a dimension "
-                      "marked dynamic must not be.")
-MARKED_FIX = ("Either let the dimension be a constant there: use "
-              "`torch._dynamo.maybe_mark_dynamic` instead of `mark_dynamic` (or drop the "
-              "mark); or rewrite line {lineno} so it does not need the concrete size (no "
-              "Python loop over `range(<size>)`, no `if` on an exact size, no size converted "
-              "to a Python int).")
-_CONSTRAINED = re.compile(r"Constraints violated \((?P<src>.+?)\)!")
-_USER_STACK = re.compile(r"^User stack:\s*$", re.M)
-
-
-def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame, str, str] | None:
-    """A ConstraintViolationError from `mark_dynamic`: the line that specialised the marked
-    dimension (symbolic_shape_specialization; else the "User stack:" torch's message
-    quotes), what happened and the fix. None for any other failure."""
-    if failure.get("exc_type") != "ConstraintViolationError":
-        return None
-    text = "\n".join(x for x in (failure.get("message"), failure.get("traceback")) if x)
-    m = _CONSTRAINED.search(text)
-    sources = [x.strip() for x in m.group("src").split(",")] if m else []
-    cid = failure.get("compile_id")
-    spec = next((sp for sp in (ctx.specialization(src, [cid]) for src in sources) if sp), None)
-    if spec is None:
-        spec = next((sp for sp in ctx.specializations if sp["compile_id"] == cid
-                     and sp.get("filename")), None)
-    if spec is not None:
-        frame = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"))
-        src = next((x for x in spec.get("sources") or [] if x in sources),
-                   (spec.get("sources") or sources or ["the dimension"])[0])
-        value, why = spec.get("value"), spec.get("reason") or "specialised"
-    else:
-        stack = _USER_STACK.split(text)
-        frame = ctx.user_frame(frames_in(stack[-1]) if len(stack) > 1 else None)
-        if not frame:
-            return None
-        src, value, why = (sources or ["the dimension"])[0], "a constant", "specialised"
-    explanation = MARKED_EXPLANATION.format(src=src, line=frame.line or "?",
-                                            lineno=frame.lineno, value=value, why=why)
-    return frame, explanation, MARKED_FIX.format(lineno=frame.lineno)
 
 
 MAX_ALSO = 3
@@ -447,7 +417,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             fix = LIMIT_FIX.format(fn=fn or "The function", fix=cause.fix) \
                 if limit is not None else cause.fix
         reason = head + change + ("; also changed: " + ", ".join(also) if also else "")
-        score = cost("recurring_recompile" if changing else "info" if expected else KIND,
+        score = SPEC.score("recurring_recompile" if changing else "info" if expected else KIND,
                      count)
         torch_message = first["failed_guard"]
         if changing and limit is None and cause is None:
@@ -462,7 +432,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             torch_message = "\n".join(dict.fromkeys((first["failed_guard"],
                                                       last["failed_guard"])))
         if limit is not None:
-            score = cost("limit")
+            score = SPEC.score("limit")
             total = per_frame[frame_no]
             on = (f"{count} times on {source}" if total == count else
                   f"{total} times, {count} of them on {source},")
@@ -495,7 +465,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             reason=f"recompile limit hit: {fn or 'a function'}() now runs in eager",
             user_frame=call or ctx.user_frame(cid=limit.get("compile_id")),
             explanation=limit.get("explanation"),
-            fix=recompile_fix("other", "?", count=0, limit=True, fn=fn), score=cost("limit"),
+            fix=recompile_fix("other", "?", count=0, limit=True, fn=fn), score=SPEC.score("limit"),
             torch_message=limit.get("torch_message"),
             details=LimitDetails(limit_hit=True, function=fn)))
     return out

@@ -1,0 +1,323 @@
+"""Fix texts more than one diagnosis kind prints, so that kinds need not import each other:
+the command lines a fix names (minify, bisect), a failure's fix (the failure kind's, and the
+program kind's for an exception that came through compiled code) and the graph-break fix
+rules (the graph_break kind's, and a failure's under fullgraph=True).
+
+The rules are data, matched by analyses/rules.py; the wording of each fix is torch's
+documented fix where torch documents one."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from compdiag.analyses.rules import Words, every, first, found
+
+
+def commands(run_id: int, argv: list[str], store_arg: str) -> tuple[str, str]:
+    """The minify and bisect command lines a fix names for this run."""
+    script = " ".join(shlex.quote(a) for a in argv) or "SCRIPT"
+    return (f"compdiag minify{store_arg} {run_id}",
+            f"compdiag bisect{store_arg} {run_id} -- python {script}")
+
+
+# -- graph breaks (the graph_break kind; a failure under fullgraph=True) ------------------------
+@dataclass(frozen=True)
+class Rule:
+    """One of `words` in the graph-break type, or its explanation and debug context; with
+    `on_line`, in the user's source line (analyses/rules.py). `fix` is the text, or a function
+    of (gb_type, explanation, debug context, line) for a fix that names what the break
+    names."""
+
+    words: tuple[str, ...]
+    fix: str | Callable[[str, str, str, str], str]
+    on_line: bool = False
+
+    def matches(self, gb_type: str, expl: str, ctx: str, line: str) -> bool:
+        return found(self.words, *((line,) if self.on_line else (gb_type, expl, ctx)))
+
+    def text(self, gb_type: str, expl: str, ctx: str, line: str) -> str:
+        return self.fix if isinstance(self.fix, str) else self.fix(gb_type, expl, ctx, line)
+
+
+PRINT_FIX = ("Remove the print() from the compiled function or log after the call returns; to "
+             "keep it, let Dynamo move it to the end of the graph with "
+             "`torch._dynamo.config.reorderable_logging_functions.add(print)`, or guard it with "
+             "`if not torch.compiler.is_compiling():`.")
+FORMAT_FIX = ("Formatting a tensor into a string needs its values, which a graph does not "
+              "have: build the message outside the compiled function (return the tensor and "
+              "format it after the call), or guard it with "
+              "`if not torch.compiler.is_compiling():`.")
+TIME_FIX = ("Timing inside a compiled function measures tracing, not execution, and breaks "
+            "the graph: time the call from outside (with torch.cuda.synchronize() on GPU).")
+_BUILTIN_NAME = re.compile(r"builtin (?:operator )?`?(\w+)`?")
+
+
+def _builtin(gb_type: str, expl: str, ctx: str, line: str) -> str:
+    name = _BUILTIN_NAME.search(expl + " " + ctx)
+    fn = name.group(1) if name else "the builtin"
+    if fn == "print":
+        return PRINT_FIX
+    if fn in ("str", "repr", "format") or "format" in line:
+        return FORMAT_FIX
+    return (f"Dynamo cannot trace `{fn}` with these argument types: compute it outside the "
+            f"compiled function and pass the result in, use a torch equivalent, or move the call "
+            f"behind a `torch.compiler.disable` helper so only that call runs in eager.")
+
+
+_SKIP_CTX = re.compile(r"module: ([\w.]+), qualname: ([\w.<>]+)")
+
+
+def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
+    m = _SKIP_CTX.search(ctx) or _SKIP_CTX.search(expl)
+    module, qualname = (m.group(1), m.group(2)) if m else ("", "")
+    target = f"{module}.{qualname}" if m else "this function"
+    if module.lstrip("_") == "warnings":
+        return ("warnings.* calls and context managers are not traceable: silence or emit the "
+                "warning outside the compiled function (e.g. configure warnings.filterwarnings "
+                "once at start-up).")
+    if module in ("inspect", "sys", "traceback") and ("frame" in qualname or
+                                                      "stack" in qualname):
+        return ("Stack introspection (inspect.stack, sys._getframe, traceback) cannot be "
+                "traced: compute it once outside the compiled function and pass the result in.")
+    if module == "time":
+        return TIME_FIX
+    return (f"`{target}` is a builtin or C-extension function Dynamo will not trace. Call it "
+            "outside the compiled region and pass its result in; if it must stay, wrap it as a "
+            "custom op (`torch.library.custom_op`, with a fake implementation) so it stays in "
+            "the graph, or use `torch.compiler.allow_in_graph` if it only does tensor math.")
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(("logging.Logger", "logger method"),
+         "Move the logging call out of the compiled function, or let Dynamo reorder it after "
+         "the graph: `torch._dynamo.config.reorderable_logging_functions.add(logger.info)` "
+         "(for the methods you use); or guard it with `if not torch.compiler.is_compiling():`."),
+    Rule(("builtin operator `print`", "builtin print"), PRINT_FIX),
+    Rule(("Data-dependent branching", "generic_jump"),
+         "The `if` depends on a tensor's value, which is unknown while tracing. Compute both "
+         "branches and select with `torch.where(cond, a, b)`, or use `torch.cond(pred, "
+         "true_fn, false_fn, (x,))` so one graph holds both branches."),
+    Rule(("Tensor.item()", "_local_scalar_dense"),
+         "`.item()` turns a tensor into a Python number. Keep it a tensor (e.g. `x * t` "
+         "instead of `x * t.item()`), or set `torch._dynamo.config.capture_scalar_outputs = "
+         "True` to trace it as an unbacked SymInt/SymFloat."),
+    Rule(("tolist()",),
+         "`.tolist()` leaves tensor land. Keep the computation vectorised on tensors (index, "
+         "`torch.where`, reductions) instead of iterating over Python values; for integer "
+         "tensors `torch._dynamo.config.capture_scalar_outputs = True` lets it trace."),
+    Rule(("numpy function", "numpy"),
+         "This numpy call has no torch._numpy equivalent: use the torch function (e.g. "
+         "torch.save/torch.fft/...) on the tensor, or do the numpy work outside the compiled "
+         "function."),
+    Rule(("Dynamic shape operator", "output shape depends on input tensor data"),
+         "The op's output size depends on the data (nonzero, unique, masked_select...). Keep "
+         "shapes static with a mask (`torch.where(mask, x, 0)`), or set `torch._dynamo.config."
+         "capture_dynamic_output_shape_ops = True` to trace it with an unbacked size."),
+    Rule(("torch.compiler.disable",),
+         "This call is to a function wrapped in torch.compiler.disable, so it always runs in "
+         "eager and splits the graph. Remove the disable if the function is traceable, or move "
+         "the call to the start or end of the compiled function so only one break remains."),
+    Rule(("torch._dynamo.graph_break()",),
+         "An explicit `torch._dynamo.graph_break()` is in the code: remove it (it is a "
+         "debugging aid) unless you mean to split the graph here."),
+    Rule(("Tensor.backward()",),
+         "Compile the forward/loss only and call `loss.backward()` outside the compiled "
+         "function (compiled autograd, `torch._dynamo.config.compiled_autograd = True`, "
+         "compiles the backward itself)."),
+    Rule(("copy.deepcopy",),
+         "Use `x.clone()` (or `.detach().clone()`) instead of copy.deepcopy on tensors inside "
+         "compiled code; deep-copy modules before compiling, not inside."),
+    Rule(("Unsupported context manager",),
+         "Dynamo cannot enter this context manager: move the `with` block (files, locks, "
+         "profilers) outside the compiled function and compile only the tensor code inside "
+         "it. torch's own managers (no_grad, autocast, set_grad_enabled) are supported when "
+         "created inside the compiled function."),
+    Rule(("Observed exception",),
+         "Dynamo traced an exception the code raises (see the debug context): the same code "
+         "would raise in eager too. Fix the error itself (check it with "
+         "`torch.compiler.set_stance(\"force_eager\")`), or catch it inside the compiled "
+         "function."),
+    Rule(("Failed to trace builtin operator",), _builtin),
+    # torch 2.15 names these itself (GB0569, GB9193); earlier ones said "builtin str" and
+    # "marked as skipped ... module: time".
+    Rule(("repr() on tensor", "str() on tensor"), FORMAT_FIX),
+    Rule(("Call to a time function",), TIME_FIX),
+    Rule(("marked as skipped", "skipfiles", "skipped function"), _skipped),
+    Rule(("generator",),
+         "Materialise the generator outside the compiled function (pass a list/tuple in) or "
+         "rewrite it as a loop that returns a list."),
+    Rule(("Reconstruction failure",),
+         "A follow-on of an earlier break in this function: fix that one first. If it stays, "
+         "do not return or keep across the break objects Dynamo cannot rebuild (context "
+         "managers, iterators, generators)."),
+    Rule(("Attempted to call function marked as skipped",), _skipped),
+    Rule(("unsupported method call", "call_method"),
+         "Dynamo cannot trace this method on this object: call it outside the compiled "
+         "function and pass the result in, or replace it with a tensor op."),
+    Rule((".numpy()",), "Converting to numpy inside compiled code breaks the graph: stay on "
+         "torch tensors.", on_line=True),
+)
+# A type that names no cause by itself: the explanation must decide (print, str, open, ...).
+_NEEDS_EXPLANATION = "Failed to trace builtin operator"
+FALLBACK_FIX = ("Move this statement out of the compiled function, or wrap it in a "
+                "torch.compiler.disable helper so that only it runs in eager.")
+
+
+def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
+                    hints: list[str] | tuple[str, ...]) -> str:
+    """The concrete change for a graph break; torch's first specific hint when no rule knows."""
+    if gb_type != _NEEDS_EXPLANATION:
+        for rule in RULES:
+            if rule.matches(gb_type, "", "", ""):
+                return rule.text(gb_type, explanation, debug_ctx, line)
+    for rule in RULES:
+        if rule.matches(gb_type, explanation, debug_ctx, line):
+            return rule.text(gb_type, explanation, debug_ctx, line)
+    for h in hints:
+        if "report an issue" not in h.lower() and "file an issue" not in h.lower():
+            return h
+    return FALLBACK_FIX
+
+
+# -- failures (the failure kind; the program kind's exception through compiled code) ---------
+@dataclass(frozen=True)
+class RuntimeFix:
+    """A known error of compiled code: `when` in torch's message (analyses/rules.py), at one
+    of `stages` (run time unless said)."""
+    when: Words
+    fix: str
+    stages: tuple[str, ...] = ("runtime",)
+
+
+RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    RuntimeFix(every("overwritten by a subsequent run"),
+               "A CUDA graph's output was read after a later replay of the same graph reused "
+               "its memory (mode='reduce-overhead' keeps outputs in the graph's static pool "
+               "until the next step). torch's two fixes: clone the output before the next call "
+               "(`out = model(x).clone()`, outside torch.compile) if you keep it across calls, "
+               "or call `torch.compiler.cudagraph_mark_step_begin()` before each model "
+               "invocation so cudagraph_trees knows a new iteration starts."),
+    RuntimeFix(every("backward through the graph a second time"),
+               "AOTAutograd makes one CompiledFunctionBackward node per compiled graph and frees "
+               "its saved tensors after the first backward(), so a second backward() through "
+               "another output of the same graph fails where eager keeps one node per op "
+               "(pytorch/pytorch#118739): call backward() once on the sum of the outputs, or "
+               "pass `retain_graph=True` to the first backward()."),
+    RuntimeFix(every("CompiledFunction", "is a view and is being modified inplace"),
+               "An output of the compiled function is a view created inside AOTAutograd's "
+               "CompiledFunction, and autograd forbids modifying it in place afterwards "
+               "(pytorch/pytorch#90507): clone it first (`out = out.clone()`), or do the "
+               "in-place op inside the compiled function."),
+    RuntimeFix(every("fail_on_recompile"),
+               "The call needed a new graph, which `torch.compiler.set_stance("
+               "\"fail_on_recompile\")` forbids; the guard in torch's message says what "
+               "changed. Call it with inputs like the ones it was compiled for (same dtype, "
+               "device, rank), mark the varying dimension dynamic before the first call, or set "
+               "the stance only after warming up every variant."),
+    RuntimeFix(every("Recompiling function", "triggered by the following guard failure"),
+               "`torch._dynamo.config.error_on_recompile = True` turned a recompile into an "
+               "error; the guard in torch's message says what changed between the calls. Call "
+               "the function with inputs like the first ones (same dtype, device, rank), mark "
+               "a varying dimension dynamic, or unset error_on_recompile if the recompile is "
+               "expected.", stages=("dynamo",)),
+    RuntimeFix(every("expected size", "stride"),
+               "The compiled code checked a tensor's size/stride and it differed from what the "
+               "graph was traced with: usually a custom op's fake (meta) kernel that returns "
+               "another shape or layout than the real kernel; fix its `register_fake` and check "
+               "it with `torch.library.opcheck`."),
+)
+
+
+def runtime_fix(message: str | None, stage: str = "runtime") -> str | None:
+    return first(((r.when, r.fix) for r in RUNTIME_FIXES if stage in r.stages), message)
+
+
+STAGE_TEXT = {
+    "dynamo": "Dynamo failed while tracing the Python code into a graph.",
+    "aot": "AOTAutograd failed while functionalising/partitioning the traced graph.",
+    "inductor_lowering": "Inductor failed while lowering the graph to its IR.",
+    "inductor_codegen": "Inductor failed while generating kernel code.",
+    "kernel_compile": "A kernel Inductor generated failed to compile (C++/Triton compiler).",
+    "runtime": "The compiled code failed while running.",
+    "accuracy": "The compiled code computed different results than eager.",
+}
+INJECTED = ("An Inductor *_TESTING_ONLY bug injector was on ({names}); it makes Inductor emit "
+            "broken code on purpose. Unset it.")
+FULLGRAPH = ("fullgraph=True (or torch._dynamo.config.error_on_graph_break) turned a graph "
+             "break into an error. {fix} Or drop fullgraph=True to accept the break.")
+DYNAMO_RAISED = ("The traced code raised while Dynamo ran it on fake tensors: check that the "
+                 "line runs in eager (`torch.compiler.set_stance(\"force_eager\")`); a "
+                 "shape/dtype error there is a bug in the code, a missing fake/meta kernel "
+                 "(custom ops) needs `register_fake`.")
+# Per stage: what to try first, before bisect and minify.
+FIRST_STEP = {
+    "runtime": "Check whether backend='aot_eager' runs it correctly (if it does, the bug is in "
+               "Inductor's generated code).",
+    "inductor_lowering": "Confirm it is Inductor: backend='aot_eager' should compile it.",
+    "inductor_codegen": "Confirm it is Inductor: backend='aot_eager' should compile it.",
+    "kernel_compile": "Confirm it is Inductor: backend='aot_eager' should compile it.",
+}
+COMPILER_STAGES = ("aot", "inductor_lowering", "inductor_codegen", "kernel_compile", "runtime")
+
+
+# Kernel compile failures that are not a Python error in generated code: the Triton/PTX/
+# ptxas/MLIR toolchain or the GPU's limits refused the kernel. (words in torch's message, fix)
+KERNEL_COMPILE_FIXES: tuple[tuple[Words, str], ...] = (
+    (every("out of resource: shared memory"),
+     "The kernel's block sizes or pipeline stages need more shared memory than the GPU has: "
+     "lower them (`torch._inductor.config.triton.max_tiles`, fewer `num_stages` in a custom "
+     "config), or avoid max-autotune's largest configs for this op."),
+    (every("out of resource"), "The kernel needs more GPU resources (registers, threads) than "
+     "the GPU allows: smaller blocks or fewer warps, or compile this op without max-autotune."),
+    (every("too many resources requested for launch"), "The kernel uses too many registers per "
+     "thread for its block size: fewer warps per block, or `maxnreg` in the Triton config."),
+    (every("ptxas"), "ptxas (CUDA's assembler) rejected the PTX Triton emitted: check that "
+     "triton's bundled ptxas matches the driver (TRITON_PTXAS_PATH), then report it with the "
+     "minified repro."),
+    (every("PassManager::run failed"), "Triton's MLIR lowering failed for this kernel: a "
+     "Triton bug; report it with the minified repro, or compile without max-autotune for this op."),
+)
+
+
+def kernel_compile_fix(message: str | None) -> str | None:
+    return first(KERNEL_COMPILE_FIXES, message)
+
+
+def stage_explanation(stage: str, fatal: bool) -> str:
+    text = STAGE_TEXT.get(stage, f"The {stage} stage failed.")
+    return text + (" The exception ended the program." if fatal else "")
+
+
+def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: list[str],
+                store_arg: str = "", injected: dict[str, Any] | None = None,
+                gb_type: str = "", debug: str = "", line: str = "", message: str = "",
+                torch_message: str | None = None) -> str:
+    minify, bisect = commands(run_id, argv, store_arg)
+    parts = []
+    text = f"{one_line}\n{torch_message or ''}\n{message}"
+    known = (kernel_compile_fix(text) if stage == "kernel_compile" else
+             runtime_fix(text, stage))
+    if known:
+        parts.append(known)
+    if injected:
+        parts.append(INJECTED.format(names=", ".join(f"{k}={v!r}" for k, v in injected.items())))
+    if stage == "dynamo":
+        if exc_type == "Unsupported":
+            parts.append(FULLGRAPH.format(fix=graph_break_fix(gb_type, one_line, debug, line,
+                                                              [])))
+        elif not known:
+            parts.append(DYNAMO_RAISED)
+            parts.append(f"Narrow it down: `{bisect}`.")
+    elif stage in COMPILER_STAGES:
+        if stage in FIRST_STEP and not known:
+            parts.append(FIRST_STEP[stage])
+        parts.append(f"Find the culprit: `{bisect}`; then shrink the graph to a standalone "
+                     f"repro: `{minify}`.")
+    else:
+        parts.append(f"Narrow it down with `{bisect}` and `{minify}`.")
+    return " ".join(parts)
+
+

@@ -1,0 +1,87 @@
+"""Parsers of compile-cache records: the cache and result an artifact's name gives, a lookup's
+key components, the remote caches' counters in compilation_metrics. Pure text (re-exported by
+ingest/parsers.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from compdiag.ingest.parse_text import is_int
+
+
+# An artifact `<cache>_cache_<result>`: fx_graph_cache_hit, aotautograd_cache_bypass, ...
+_CACHE_ARTIFACT = re.compile(r"^(?P<cache>\w+?)_cache_(?P<result>hit|miss|bypass|disabled)$")
+_KEY_COMPONENT = re.compile(r"^\[(?P<hash>[0-9a-z]+)\] (?P<name>[^:\n]+?): ?(?P<value>.*)$", re.S)
+COMPONENT_VALUE_LIMIT = 20000  # a component's text kept (a graph's code, a config value)
+
+
+def cache_artifact(name: str) -> tuple[str, str] | None:
+    """(cache, result) of a cache artifact's name, None for any other artifact."""
+    m = _CACHE_ARTIFACT.match(name)
+    return (m.group("cache"), m.group("result")) if m else None
+
+
+def key_component(line: Any) -> dict[str, str] | None:
+    """One line of torch's cache key details, '[HASH] NAME: VALUE' (FxGraphCachePickler's
+    debug_lines, also logged as 'FX graph cache hash details for key K'), as name, hash and
+    value; None for anything else."""
+    if not isinstance(line, str):
+        return None
+    m = _KEY_COMPONENT.match(line)
+    if not m:
+        return None
+    return {"name": m.group("name").strip(), "hash": m.group("hash"),
+            "value": m.group("value")[:COMPONENT_VALUE_LIMIT]}
+
+
+def cache_lookup(payload: str | None) -> dict[str, Any]:
+    """The facts of one cache artifact's JSON payload (cache_info): the key, the bypass
+    reason, torch's detailed state, the time a hit saved and the key's components. Missing or
+    unreadable fields are None (the payload's keys differ between torch versions)."""
+    try:
+        info = json.loads(payload) if payload else {}
+    except ValueError:
+        info = {}
+    if not isinstance(info, dict):
+        info = {}
+    key = next((info[k] for k in ("key", "cache_key", "fx_graph_cache_key",
+                                  "aot_autograd_cache_key") if isinstance(info.get(k), str)), None)
+    saved = None
+    if isinstance(info.get("time_saved_ns"), (int, float)):
+        saved = info["time_saved_ns"] / 1e9
+    elif isinstance(info.get("time_saved_ms"), (int, float)):
+        saved = info["time_saved_ms"] / 1e3
+    reason = info.get("cache_bypass_reason")
+    lines = info.get("components")
+    components = [c for c in map(key_component, lines) if c] if isinstance(lines, list) else []
+    return {"key": key, "reason": str(reason) if reason else None,
+            "detail": info.get("cache_status_detailed") if isinstance(
+                info.get("cache_status_detailed"), str) else None,
+            "time_saved_s": saved, "components": components}
+
+
+# compilation_metrics' remote-cache counters: (cache, count field prefix, keys field prefix).
+_REMOTE_CACHES = (("fx_graph_remote", "inductor_fx_remote_cache", "inductor_fx_remote_cache"),
+                  ("aotautograd_remote", "aotautograd_remote_cache", None))
+
+
+def remote_cache_lookups(metrics: dict[str, Any]) -> list[tuple[str, str, str | None]]:
+    """(cache, hit|miss, key) of each remote-cache lookup a compile's metrics count (a remote
+    cache logs no artifact of its own): one per key where torch lists them (comma-separated),
+    else one per count without a key."""
+    out: list[tuple[str, str, str | None]] = []
+    for cache, counts, keys_field in _REMOTE_CACHES:
+        for result in ("hit", "miss"):
+            n = metrics.get(f"{counts}_{result}_count")
+            if not is_int(n) or n <= 0:
+                continue
+            keys = metrics.get(f"{keys_field}_{result}_keys") if keys_field else None
+            listed = [k for k in keys.split(",") if k and k != "<unknown>"] \
+                if isinstance(keys, str) else []
+            if listed:
+                out.extend((cache, result, k) for k in listed[:n])
+            else:
+                out.extend((cache, result, None) for _ in range(min(n, 1000)))
+    return out

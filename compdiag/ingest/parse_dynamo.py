@@ -1,0 +1,282 @@
+"""Parsers of Dynamo's records: graph-break reasons (the break's type, explanation, hints,
+debug context, user frames), recompile reasons and the guards they name, guard trees, the
+user's call stack at a compile. Pure text, no torch, no store (re-exported by
+ingest/parsers.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from compdiag.formats.user_code import frames_in
+from compdiag.ingest.parse_text import TB_FRAME
+
+
+# -- graph breaks -----------------------------------------------------------------------------
+_GB_AT = re.compile(r"Graph break in user code at (.+?):(\d+)\s*$", re.M)
+_GB_URL = re.compile(r"/gb/(gb\d{4})\.html", re.I)
+_GB_CODE = re.compile(r"\b(GB\d{4})\b")
+
+
+def parse_graph_break(text: str) -> dict[str, Any]:
+    """Split a dynamo_graph_break_reason payload into type, code, hints and user frame."""
+    out: dict[str, Any] = {"reason": text.strip(), "gb_type": None, "gb_code": None,
+                           "explanation": None, "hints": [], "filename": None, "lineno": None,
+                           "line": None}
+    at = _GB_AT.search(text)
+    if at:
+        out["filename"], out["lineno"] = at.group(1), int(at.group(2))
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Graph Break Reason:"):
+            rest = line.split(":", 1)[1].strip()
+            # New-style: a header line, a blank, then the gb_type on its own line.
+            j = i + 1
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            if j < len(lines) and not lines[j].startswith(" ") and rest.startswith("Encountered"):
+                out["gb_type"] = lines[j].strip()
+            else:
+                out["gb_type"] = rest
+            break
+    head = text.split("User code traceback:", 1)[0]
+    for line in head.splitlines():
+        s = line.strip()
+        if s.startswith("Explanation:") and out["explanation"] is None:
+            out["explanation"] = s.split(":", 1)[1].strip()
+        elif s.startswith("Hint:"):
+            hint = s.split(":", 1)[1].strip()
+            if hint not in out["hints"]:
+                out["hints"].append(hint)
+    code = _GB_URL.search(text) or _GB_CODE.search(text)
+    if code:
+        out["gb_code"] = code.group(1).upper()
+    # The user frame is the last frame of the "User code traceback" section.
+    if "User code traceback:" in text:
+        section = text.split("User code traceback:", 1)[1]
+        section = section.split("Traceback (most recent call last)", 1)[0]
+        tb = section.splitlines()
+        for k, line in enumerate(tb):
+            m = TB_FRAME.match(line)
+            if m:
+                out["filename"], out["lineno"] = m.group(1), int(m.group(2))
+                nxt = tb[k + 1].strip() if k + 1 < len(tb) else ""
+                out["line"] = nxt if nxt and not nxt.startswith("File ") else None
+    if out["gb_type"] is None:
+        out["gb_type"] = lines[0].strip() if lines else None
+    return out
+
+
+# -- recompiles -------------------------------------------------------------------------------
+_SIZE_MISMATCH = re.compile(r"tensor '(.+?)' (size|stride) mismatch at index (\d+)")
+_CID_PREFIX = re.compile(r"^\s*\d+/\d+:\s*")
+
+
+def parse_recompile_reasons(payload: str | None) -> list[str]:
+    if not payload:
+        return []
+    try:
+        value = json.loads(payload)
+    except ValueError:
+        return [s for s in payload.splitlines() if s.strip()]
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return [str(value)]
+
+
+def guard_of(reason: str) -> str:
+    """The guard expression a recompile reason names, e.g. L['x'].size()[0]."""
+    text = _CID_PREFIX.sub("", reason).strip()
+    m = _SIZE_MISMATCH.search(text)
+    if m:
+        name, what, idx = m.groups()
+        src = name if ("[" in name or "." in name) else f"L['{name}']"
+        return f"{src}.{'size' if what == 'size' else 'stride'}()[{idx}]"
+    return text
+
+
+# -- graph-break details, guards, call stacks: facts explain reads, stored at ingest -------------
+_GB_WRAPPER = "Failed to handle graph break gracefully"
+_DEBUG_CTX = re.compile(r"Developer debug context:\s*(.*)")
+
+
+def graph_break_details(payload: str) -> dict[str, Any]:
+    """What a dynamo_graph_break_reason payload says beyond type, code and hints: the inner
+    graph-break type under Dynamo's 'failed gracefully' wrapper, the developer debug context,
+    the user traceback's frames, and whether Dynamo skipped the whole frame."""
+    inner = None
+    lines = payload.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Graph Break Reason:") and _GB_WRAPPER in line:
+            for nxt in lines[i + 1:]:
+                if nxt.strip():
+                    inner = nxt.strip()
+                    break
+            break
+    m = _DEBUG_CTX.search(payload.split("User code traceback:", 1)[0])
+    user_tb = ""
+    if "User code traceback:" in payload:
+        user_tb = payload.split("User code traceback:", 1)[1]
+        user_tb = user_tb.split("Traceback (most recent call last)", 1)[0]
+    return {"gb_type_inner": inner, "debug_context": m.group(1).strip() if m else "",
+            "user_stack": frames_in(user_tb),
+            "frame_skipped": _GB_WRAPPER in payload or "Skipping frame" in payload}
+
+
+def debug_context(text: str | None) -> str:
+    """The 'Developer debug context:' of a graph-break or Unsupported error text."""
+    m = _DEBUG_CTX.search(text or "")
+    return m.group(1) if m else ""
+
+
+_EXPECTED = re.compile(r"expected (?P<before>[^,]+?), actual (?P<after>\S+)")
+_EQ_GUARD = re.compile(r"^(?P<lhs>.+?)\s*==\s*(?P<value>.+?)\s*(?:#.*)?$")
+_GUARD_LOC = re.compile(r"#\s*(?P<code>.*?)\s+#\s*(?P<file>[^#:]+):(?P<line>\d+) in (?P<fn>\S+)\s*$")
+
+
+def split_recompile(text: str) -> tuple[str, list[dict[str, Any]]]:
+    """'0/0: guard  # code  # file:line in fn\\nUser stack trace: ...' -> (guard, frames)."""
+    text = _CID_PREFIX.sub("", text).strip()
+    head, _, stack = text.partition("User stack trace:")
+    return head.strip().splitlines()[0].strip() if head.strip() else text, frames_in(stack)
+
+
+def guard_location(guard_text: str) -> dict[str, Any] | None:
+    """Where the failed guard's value is read: the '# code  # file:line in fn' torch appends."""
+    loc = _GUARD_LOC.search(guard_text)
+    if not loc:
+        return None
+    return {"filename": loc.group("file"), "lineno": int(loc.group("line")),
+            "line": loc.group("code")}
+
+
+def classify_guard(text: str) -> dict[str, Any]:
+    """A failed guard as {category, source, tensor, before, after}."""
+    t = text.strip()
+    code_part = t.split("#", 1)[0].strip()
+    m = _SIZE_MISMATCH.search(t)
+    if m:
+        ex = _EXPECTED.search(t)
+        return {"category": "size" if m.group(2) == "size" else "stride",
+                "source": guard_of(t), "tensor": m.group(1),
+                "before": ex.group("before") if ex else None,
+                "after": ex.group("after") if ex else None}
+    m = re.search(r"tensor '(.+?)' (dtype|device|requires_grad|dispatch key set|rank)"
+                  r"(?: mismatch)?", t)
+    if m:
+        ex = _EXPECTED.search(t)
+        before = ex.group("before") if ex else None
+        after = ex.group("after") if ex else None
+        if m.group(2) == "requires_grad":
+            rg = re.search(r"requires_grad=(\d)", t)
+            if rg:
+                before = "requires_grad=" + ("True" if rg.group(1) == "1" else "False")
+                after = "requires_grad=" + ("False" if rg.group(1) == "1" else "True")
+        return {"category": m.group(2).replace(" ", "_"), "source": f"L['{m.group(1)}']",
+                "tensor": m.group(1), "before": before, "after": after}
+    if t.startswith("GLOBAL_STATE"):
+        what = t.split(":", 1)[1].strip() if ":" in t else "global state"
+        return {"category": "global_state", "source": what, "tensor": None, "before": None,
+                "after": None}
+    m = _EQ_GUARD.match(code_part)
+    if m:
+        lhs, value = m.group("lhs").strip(), m.group("value").strip()
+        if lhs.endswith(".training"):
+            cat = "training"
+        elif lhs.startswith("len("):
+            cat = "length"
+        elif lhs.startswith("G[") or lhs.startswith("___as_tensor(G"):
+            cat = "global"
+        else:
+            cat = "value"
+        return {"category": cat, "source": lhs, "tensor": None, "before": value, "after": None}
+    if "ID_MATCH" in t or "___check_obj_id" in t or " is " in code_part:
+        src = re.search(r"\((.+?),", code_part)
+        return {"category": "identity", "source": src.group(1) if src else code_part,
+                "tensor": None, "before": None, "after": None}
+    if "TYPE_MATCH" in t or "___check_type_id" in t:
+        src = re.search(r"\((.+?),", code_part)
+        return {"category": "type", "source": src.group(1) if src else code_part,
+                "tensor": None, "before": None, "after": None}
+    return {"category": "other", "source": code_part[:120], "tensor": None, "before": None,
+            "after": None}
+
+
+_GUARD_TREE = re.compile(r"^[\s|+\-]*(?:[A-Z_]+:\s*)?(?P<lhs>.+?)\s*==\s*(?P<value>.+)$")
+
+
+def guard_values(guards_text: str | None) -> list[tuple[str, str]]:
+    """(expression, value) of every `X == V` guard in a dynamo_cpp_guards_str tree: the value
+    a recompiled entry holds for the guard that failed against the previous one."""
+    out: list[tuple[str, str]] = []
+    for line in (guards_text or "").splitlines():
+        if "==" not in line:
+            continue  # most of a guard tree; the regex would scan each such line lazily
+        body = line.split("  #", 1)[0].rstrip()
+        m = _GUARD_TREE.match(body)
+        if m and "==" not in m.group("lhs"):
+            out.append((m.group("lhs").strip(), m.group("value").strip()))
+    return out
+
+
+def call_stack(payload: str) -> dict[str, Any] | None:
+    """capture's call_stack record (JSON: frames, objects) as call_stacks columns; None for a
+    payload that is not one."""
+    try:
+        doc = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(doc, dict) or not isinstance(doc.get("frames"), list):
+        return None
+    frames = [{"filename": f.get("filename"), "lineno": f.get("lineno"),
+               "line": f.get("line"), "name": f.get("name")}
+              for f in doc["frames"] if isinstance(f, dict)]
+    objects = doc.get("objects") if isinstance(doc.get("objects"), dict) else {}
+    return {"frames": frames, "objects": {
+        str(k): v for k, v in objects.items()
+        if isinstance(v, list) and len(v) == 2 and isinstance(v[1], int)}}
+
+
+_GUARD_LINE = re.compile(r"^(?P<indent>(?:\| )*)\+- (?P<body>.*)$")
+_GUARD_MANAGER = re.compile(r"^\w*GuardManager: source=(?P<source>.+?)(?:, accessed_by=|, type=|$)")
+_LEAF_GUARD = re.compile(r"^[A-Z][A-Z0-9_]+:")
+
+
+def guard_sources(guards_text: str | None) -> dict[str, int]:
+    """Source -> how many leaf guards check it, in a dynamo_cpp_guards_str tree: each guard
+    counts for the innermost GuardManager around it ('(global)' for the root's own: global
+    state, torch function mode). Where a guard count explodes, the sources with the most
+    guards say which inputs or module attributes cause it."""
+    counts: dict[str, int] = {}
+    managers: list[tuple[int, str]] = []  # (depth, source) of the enclosing managers
+    for line in (guards_text or "").splitlines():
+        m = _GUARD_LINE.match(line.strip())
+        if not m:
+            continue
+        depth = len(m.group("indent")) // 2
+        body = m.group("body")
+        while managers and managers[-1][0] >= depth:
+            managers.pop()
+        manager = _GUARD_MANAGER.match(body)
+        if manager:
+            managers.append((depth, manager.group("source").strip()))
+        elif _LEAF_GUARD.match(body):
+            source = managers[-1][1] if managers else "(global)"
+            counts[source] = counts.get(source, 0) + 1
+    return counts
+
+
+# -- the facts analyses read of compilation_metrics (stored with the compile) ----------------
+_AUTOMATIC_DYNAMIC = re.compile(r'"automatic_dynamic_shapes":\s*(true|false)')
+
+
+def metrics_facts(metrics: dict[str, Any]) -> dict[str, Any]:
+    """automatic_dynamic: whether automatic dynamic shapes were on (dynamo_config, a JSON
+    string; None when the record does not say) and guard_count, torch's count of the
+    compile's guards."""
+    m = _AUTOMATIC_DYNAMIC.search(str(metrics.get("dynamo_config") or ""))
+    count = metrics.get("guard_count")
+    return {"automatic_dynamic": None if m is None else m.group(1) == "true",
+            "guard_count": count if isinstance(count, int) and not isinstance(count, bool)
+            else None}

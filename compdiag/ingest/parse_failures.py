@@ -1,0 +1,208 @@
+"""Parsers of a compile failure's text: which stage it escaped from (classify_stage), the
+user's line of the op that failed (a node's stack trace in the error), the generated kernel
+an error points into, the import error behind a failed load. Pure text (re-exported by
+ingest/parsers.py)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from compdiag.formats.user_code import frames_in
+from compdiag.ingest.parse_dynamo import parse_graph_break
+from compdiag.ingest.parse_text import TB_FRAME
+
+
+
+
+# -- the op a compile failure names -------------------------------------------------------------
+# Inductor's LoweringException appends the failing FX node's stack trace after "Found from :";
+# an FX Interpreter error (extra_traceback) appends it after "Original traceback:"; Dynamo's own
+# errors end with the user frames it was tracing after "from user code:" (innermost last). Each
+# is the user's line of the op that failed, where Dynamo's own frame is only the function.
+_NODE_TRACE_MARKERS = ("Found from :", "Original traceback:", "from user code:")
+
+
+def node_trace_frames(text: str | None) -> list[dict[str, Any]]:
+    """The frames (filename, lineno, line) of the first node stack trace in an error text (or
+    of the user code Dynamo was tracing)."""
+    if not text:
+        return []
+    at = min((i for i in (text.find(m) for m in _NODE_TRACE_MARKERS) if i >= 0), default=-1)
+    if at < 0:
+        return []
+    frames: list[dict[str, Any]] = []
+    lines = text[at:].splitlines()[1:]
+    for k, line in enumerate(lines):
+        m = TB_FRAME.match(line)
+        if m:
+            nxt = lines[k + 1].strip() if k + 1 < len(lines) else ""
+            frames.append({"filename": m.group(1), "lineno": int(m.group(2)),
+                           "line": nxt if nxt and not nxt.startswith("File ") else None})
+        elif frames and not line.strip():
+            break  # the trace ends at the first blank line after it began
+    return frames
+
+
+_CODEGEN_FRAME = re.compile(r'^\s*File "[^"]*[/\\]_inductor[/\\]codegen[/\\][^"]*", line \d+, '
+                            r'in (\w+)\s*$', re.M)
+
+
+def codegen_ops(traceback: str | None) -> list[str]:
+    """Function names of the traceback's frames inside Inductor's codegen, innermost first.
+    A codegen error raised while emitting one op is raised from the op handler's method named
+    after it (`cpp.py ... in log1p`), so one of them is the op's name; which one is for the
+    caller to check against the graph's nodes."""
+    return list(reversed(_CODEGEN_FRAME.findall(traceback or "")))
+
+
+_QUOTED = re.compile(r"^\s*(?:\d+\s*\|)?\s*(.*?)\s*$")
+
+
+def kernel_of_error(text: str | None, kernels: list[tuple[str, str]]) -> str | None:
+    """The kernel (name, source) whose source holds a line the compiler quoted in its error
+    (g++ prints `   15 |   auto tmp1 = ...;`, Triton the line above its caret). Only lines long
+    enough to be specific count; with several candidates, the one matching most lines."""
+    if not text or not kernels:
+        return None
+    quoted = set()
+    for line in text.splitlines():
+        m = _QUOTED.match(line)
+        body = m.group(1) if m else ""
+        if len(body) >= 12 and not body.startswith(("File ", "/", "In file", "from ")):
+            quoted.add(body)
+    best, hits = None, 0
+    for name, source in kernels:
+        lines = {ln.strip() for ln in (source or "").splitlines() if len(ln.strip()) >= 12}
+        n = len(quoted & lines)
+        if n > hits:
+            best, hits = name, n
+    if best:
+        return best
+    # A Triton kernel is Python: its SyntaxError names only the kernel's hashed file, but the
+    # traceback passes through the wrapper's line that loads it, `NAME = async_compile.triton(
+    # 'NAME', ...`; the innermost such line of a known kernel names it.
+    names = {name for name, _ in kernels}
+    loaded = [n for n in _ASYNC_LOAD.findall(text) if n in names]
+    return loaded[-1] if loaded else None
+
+
+_ASYNC_LOAD = re.compile(r"=\s*async_compile\.\w+\(\s*'(\w+)'")
+
+
+_IMPORT_CAUSE = re.compile(r"Failed to import [^\n]*\n\s*(\w+Error: [^\n]{1,200})")
+
+
+def import_failure_cause(text: str | None) -> str | None:
+    """Why generated code did not import: Inductor's "Failed to import FILE" puts the error (a
+    SyntaxError in a Triton kernel) on the next line."""
+    m = _IMPORT_CAUSE.search(text or "")
+    return m.group(1) if m else None
+
+
+_LOWERING_TARGET = re.compile(r"LoweringException: [^\n]*\n\s*target: (\S+)")
+
+
+def lowering_target(text: str | None) -> str | None:
+    """The op Inductor was lowering when it failed (LoweringException's `target:` line): the
+    message alone is often a bare assertion that names nothing."""
+    m = _LOWERING_TARGET.search(text or "")
+    return m.group(1) if m else None
+
+
+# -- failures ---------------------------------------------------------------------------------
+STAGES = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kernel_compile", "runtime",
+          "accuracy")
+
+# Errors of the kernel toolchain or the GPU's limits, named in the exception's type or message
+# head (triton.runtime.errors.OutOfResources: 'out of resource: shared memory, Required: ...';
+# PTXASError; MLIR's 'PassManager::run failed'; the CUDA launch limit on registers).
+KERNEL_TOOLCHAIN_ERRORS = ("CppCompileError", "CompilationError", "PTXASError", "OutOfResources",
+                           "out of resource:", "ptxas", "PassManager::run failed",
+                           "MLIRCompilationError", "too many resources requested for launch")
+_KERNEL_COMPILE = ("CppCompileError", "CompilationError", "triton.compiler", "ptxas",
+                   "torch/_inductor/codecache.py", "torch/_inductor/cpp_builder.py",
+                   "torch/_inductor/async_compile.py", "torch/_inductor/runtime/triton_heuristics")
+_AOT = ("torch/_functorch/", "torch/_subclasses/", "torch/fx/experimental/proxy_tensor.py")
+
+
+def classify_stage(exc_type: str | None, message: str | None, traceback: str | None,
+                   *, at_runtime: bool = False) -> str:
+    """Which compile stage an exception escaped from, from its type, message and frames.
+
+    The deepest torch frame decides: Dynamo wraps backend errors (BackendCompilerFailed,
+    InductorError), so the wrapper's own type says little."""
+    text = "\n".join(x for x in (exc_type, message, traceback) if x)
+    head = (exc_type or "") + " " + (message or "")[:400]
+    if any(k in head for k in KERNEL_TOOLCHAIN_ERRORS):
+        return "kernel_compile"
+    if "LoweringException" in head or "MissingOperatorWith" in head:
+        return "inductor_lowering"
+    if at_runtime:
+        return "runtime"
+    frames = [m.group(1) for m in re.finditer(r'File "(.+?)", line \d+', text)]
+    deepest = next((f for f in reversed(frames) if "/torch/" in f), "")
+    if any(k in deepest for k in _KERNEL_COMPILE):
+        return "kernel_compile"
+    if deepest.endswith("torch/_inductor/runtime/compile_tasks.py"):
+        # Importing generated code failed: a kernel when async_compile was loading it (a
+        # Triton kernel's SyntaxError), else the wrapper module Inductor generated.
+        loading = any(f.endswith("torch/_inductor/async_compile.py") for f in frames)
+        return "kernel_compile" if loading else "inductor_codegen"
+    if "torch/_inductor/codegen/" in deepest or deepest.endswith("torch/_inductor/scheduler.py"):
+        return "inductor_codegen"
+    if "torch/_inductor/" in deepest:
+        return "inductor_lowering"
+    if any(k in deepest for k in _AOT):
+        return "aot"
+    if "BackendCompilerFailed" in head or "InductorError" in head:
+        # The wrapped error text often names the inner stage even when frames are cut.
+        if "compile_fx" in text or "inductor" in text.lower():
+            return "inductor_lowering"
+        return "aot"
+    return "dynamo"
+
+
+# -- the facts analyses read of a failure (stored with it: store.schema.BACKFILLED_COLUMNS) --
+_GB_URL = re.compile(r"/gb/(gb\d{4})\.html", re.I)
+# A failure of this kind is Dynamo refusing a function that recompiled too often.
+_LIMIT_MARKERS = ("recompile limit exceeded", "recompile_limit", "cache_size_limit",
+                  "accumulated_recompile_limit")
+_CONSTRAINED = re.compile(r"Constraints violated \((?P<src>.+?)\)!")
+_USER_STACK = re.compile(r"^User stack:\s*$", re.M)
+
+
+def gb_code_of(torch_message: str | None, traceback: str | None) -> str | None:
+    """The GB code of the failure's own exception: the first in torch's message for it (a
+    break torch hit "while handling this graph break" comes after it, its consequence), else
+    the last in the traceback. A traceback chains the exceptions it was raised while handling
+    ("During handling of the above exception, another exception occurred") before the
+    failure's own, so its first code may be another break's (step_unsupported's GB4636 under
+    the "cannot resume" GB0284 raised while handling it)."""
+    own = _GB_URL.search(torch_message or "")
+    if own:
+        return own.group(1).upper()
+    chained = _GB_URL.findall(traceback or "")
+    return chained[-1].upper() if chained else None
+
+
+def failure_facts(exc_type: str | None, message: str | None, traceback: str | None,
+                  torch_message: str | None = None) -> dict[str, Any]:
+    """What explain reads of a failure's text, parsed once: the graph break it reports (GB
+    code, torch's explanation), whether it is Dynamo giving up at the recompile limit, and for
+    a ConstraintViolationError (mark_dynamic) the sources violated and its "User stack:"
+    frames."""
+    tb = traceback or ""
+    text = " ".join(x for x in (message, traceback) if x)
+    facts: dict[str, Any] = {
+        "gb_code": gb_code_of(torch_message, tb),
+        "gb_explanation": parse_graph_break(tb)["explanation"] if tb else None,
+        "recompile_limit": exc_type == "Unsupported" and any(m in text for m in _LIMIT_MARKERS),
+        "constraint_sources": None, "constraint_frames": None}
+    if exc_type == "ConstraintViolationError":
+        both = "\n".join(x for x in (message, traceback) if x)
+        m = _CONSTRAINED.search(both)
+        facts["constraint_sources"] = [x.strip() for x in m.group("src").split(",")] if m else []
+        stack = _USER_STACK.split(both)
+        facts["constraint_frames"] = frames_in(stack[-1]) if len(stack) > 1 else []
+    return facts

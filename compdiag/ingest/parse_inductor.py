@@ -1,0 +1,276 @@
+"""Parsers of Inductor's records: the output code (kernels, their FX nodes and user lines,
+extern calls, missed epilogue fusions, ATen fallbacks), post-grad graphs' nodes, the fusion
+and scheduler loggers' lines, perf hints, the bug injectors in a compile's config. Pure text
+(re-exported by ingest/parsers.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from compdiag.formats.user_code import frames_in
+from compdiag.ingest.parse_text import first_line
+
+
+# -- a kernel's user line --------------------------------------------------------------------
+def user_line_frame(text: str | None) -> dict[str, Any] | None:
+    """A kernel's user line as stored ('file:line  code', graph_node_lines) as a frame."""
+    m = re.match(r"^(?P<file>.+?):(?P<line>\d+)(?:  (?P<code>.*))?$", text or "")
+    if not m:
+        return None
+    return {"filename": m.group("file"), "lineno": int(m.group("line")),
+            "line": (m.group("code") or "").strip() or None}
+
+
+# -- Inductor output code ---------------------------------------------------------------------
+_CPP_KERNEL = re.compile(
+    r"^(?P<name>\w+) = async_compile\.cpp(?:_pybinding)?\((?:\[.*?\],\s*)?r?'''(?P<src>.*?)'''",
+    re.S | re.M)
+_TRITON_KERNEL = re.compile(
+    r"^(?P<name>\w+) = async_compile\.triton\('(?P<kname>\w+)',\s*r?'''(?P<src>.*?)'''",
+    re.S | re.M)
+_SOURCE_NODES = re.compile(
+    r"#\s*(?:Topologically Sorted )?Source Nodes: \[(?P<nodes>[^\]]*)\]"
+    r"(?:, Original ATen: \[(?P<aten>[^\]]*)\])?")
+_EXTERN = re.compile(r"\bextern_kernels\.(\w+)\(")
+_FUSED_PREFIX = re.compile(r"^(?:cpp|triton)_(?:poi|red|per|tem|for|spl)?_?fused_")
+
+
+def parse_output_code(code: str, post_grad_nodes: dict[str, str] | None = None
+                      ) -> list[dict[str, Any]]:
+    """Every kernel an Inductor wrapper defines (C++ or Triton) plus its extern calls.
+
+    FX nodes come from Inductor's own 'Source Nodes' comments where it writes them (Triton,
+    extern calls); C++ kernels carry none, so their ops come from the fused name and are
+    matched to post-grad nodes by ATen op (`post_grad_nodes`: node name -> user line)."""
+    kernels: list[dict[str, Any]] = []
+    for backend, pattern in (("cpp", _CPP_KERNEL), ("triton", _TRITON_KERNEL)):
+        for m in pattern.finditer(code):
+            name = m.group("name")
+            src = m.group("src")
+            # Comments just above the definition (Triton) or inside the source.
+            before = code[max(0, m.start() - 2000):m.start()]
+            block = before.rsplit("\n\n\n", 1)[-1] + "\n" + src[:4000]
+            nodes, aten = [], []
+            sm = None
+            for sm in _SOURCE_NODES.finditer(block):
+                pass
+            if sm:
+                nodes = [n.strip() for n in sm.group("nodes").split(",") if n.strip()]
+                aten = [a.strip() for a in (sm.group("aten") or "").split(",") if a.strip()]
+            fused = _fused_ops(name)
+            kernels.append({"name": name, "backend": backend, "source": src.strip("\n"),
+                            "fx_nodes": nodes, "fused_ops": fused or aten})
+    for call in _call_sites(code, "extern_kernels."):
+        kernels.append(call)
+    if post_grad_nodes:
+        for k in kernels:
+            if not k["fx_nodes"]:
+                k["fx_nodes"] = [n for n in post_grad_nodes
+                                 if _node_op(n) in set(k["fused_ops"])]
+            k["user_lines"] = sorted({post_grad_nodes[n] for n in k["fx_nodes"]
+                                      if post_grad_nodes.get(n)})
+    else:
+        for k in kernels:
+            k["user_lines"] = []
+    return kernels
+
+
+def _node_op(node: str) -> str:
+    return re.sub(r"_\d+$", "", node)
+
+
+def _fused_ops(name: str) -> list[str]:
+    m = _FUSED_PREFIX.match(name)
+    if not m:
+        return []
+    rest = re.sub(r"_\d+$", "", name[m.end():])
+    return [p for p in rest.split("_") if p]
+
+
+def _call_sites(code: str, prefix: str) -> list[dict[str, Any]]:
+    out = []
+    lines = code.splitlines()
+    for i, line in enumerate(lines):
+        m = _EXTERN.search(line)
+        if not m or prefix not in line:
+            continue
+        nodes, aten = [], []
+        for back in range(i - 1, max(-1, i - 4), -1):
+            sm = _SOURCE_NODES.search(lines[back])
+            if sm:
+                nodes = [n.strip() for n in sm.group("nodes").split(",") if n.strip()]
+                aten = [a.strip() for a in (sm.group("aten") or "").split(",") if a.strip()]
+                break
+        out.append({"name": f"extern_kernels.{m.group(1)}", "backend": "extern",
+                    "source": line.strip(), "fx_nodes": nodes, "fused_ops": aten})
+    return out
+
+
+# '# File: f.py:8 in step, code: ...'; torch 2.15 writes a backward node's as '# Backward of
+# forward node: File: f.py:8 in step, code: ...'.
+_GRAPH_FILE = re.compile(r"#[^#\n]*?\bFile: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), "
+                         r"code: (?P<code>.*)")
+_GRAPH_NODE = re.compile(
+    r"^\s*(?P<name>\w+)(?:: \"(?P<meta>[^\"]*)\")? = torch\.ops\.(?P<op>[\w.]+)\(")
+
+
+def graph_node_lines(graph_text: str | None) -> dict[str, str]:
+    """Post-grad graph node -> 'file:line  code' from the '# File:' comments torch writes."""
+    return node_lines(graph_nodes(graph_text))
+
+
+def node_lines(nodes: list[dict[str, Any]]) -> dict[str, str]:
+    """graph_nodes' rows as node -> 'file:line  code' ('' for a node torch noted no line for)."""
+    return {n["node"]: f"{n['filename']}:{n['lineno']}  {n['line']}" if n["filename"] else ""
+            for n in nodes}
+
+
+# -- the fusion logger's lines (live capture only) ---------------------------------------------
+_FUSING = re.compile(r"fusing (\S+) with (\S+)")
+_CANNOT = re.compile(r"cannot fuse (\S+) with (\S+): (.*)")
+
+
+def parse_fusion_line(msg: str) -> dict[str, Any] | None:
+    m = _CANNOT.search(msg)
+    if m:
+        return {"node1": m.group(1), "node2": m.group(2), "fused": False,
+                "reason": m.group(3).strip()}
+    m = _FUSING.search(msg)
+    if m and m.group(2).rstrip(":,"):
+        return {"node1": m.group(1), "node2": m.group(2).rstrip(":,"), "fused": True,
+                "reason": None}
+    return None
+
+
+# -- missed epilogue fusion: a library mm/conv whose output a separate pointwise kernel reads --
+_EPILOGUE_HOSTS = ("mm", "addmm", "bmm", "baddbmm", "convolution")
+_EXTERN_OUT = re.compile(r"^\s*(?:(?P<ret>\w+) = )?extern_kernels\.(?P<op>\w+)\((?P<args>.*)\)\s*$")
+_REUSE = re.compile(r"^\s*(?P<new>\w+) = (?P<old>\w+); del \w+\s*# reuse")
+_TRITON_RUN = re.compile(r"^\s*(?P<kernel>triton_\w+)\.run\((?P<args>.*)\)\s*$")
+_OUT_KW = re.compile(r"\bout=(\w+)")
+
+
+def epilogue_misses(code: str | None) -> list[dict[str, str]]:
+    """Where a library matmul/convolution's output is read next by a separate Triton
+    pointwise kernel, in the wrapper's `call`: `extern_kernels.mm(a, b, out=buf0)` then
+    `triton_poi_fused_add_relu_0.run(buf0, ...)` (through `buf1 = buf0; del buf0  # reuse`).
+    A Triton template (max-autotune) could have run that pointwise work in its epilogue."""
+    out: list[dict[str, str]] = []
+    pending: dict[str, tuple[str, str]] = {}  # buffer -> (op, original buffer)
+    for line in (code or "").splitlines():
+        m = _EXTERN_OUT.match(line)
+        if m and m.group("op") in _EPILOGUE_HOSTS:
+            kw = _OUT_KW.search(m.group("args"))
+            buf = kw.group(1) if kw else m.group("ret")
+            if buf:
+                pending[buf] = (m.group("op"), buf)
+            continue
+        r = _REUSE.match(line)
+        if r and r.group("old") in pending:
+            pending[r.group("new")] = pending.pop(r.group("old"))
+            continue
+        t = _TRITON_RUN.match(line)
+        if t and pending:
+            args = {a.strip() for a in t.group("args").split(",")}
+            for buf in [b for b in pending if b in args]:
+                op, first = pending.pop(buf)
+                if t.group("kernel").startswith("triton_poi"):
+                    out.append({"op": f"extern_kernels.{op}", "buffer": first,
+                                "kernel": t.group("kernel")})
+    return out
+
+
+def graph_nodes(graph_text: str | None) -> list[dict[str, Any]]:
+    """Post-grad graph nodes with their ATen op and the user line torch noted ('# File:')."""
+    out: list[dict[str, Any]] = []
+    if not graph_text:
+        return out
+    where: dict[str, Any] | None = None
+    for line in graph_text.splitlines():
+        fm = _GRAPH_FILE.search(line)
+        if fm:
+            where = {"filename": fm.group("file"), "lineno": int(fm.group("line")),
+                     "line": fm.group("code").strip()}
+            continue
+        nm = _GRAPH_NODE.match(line)
+        if nm:
+            out.append({"node": nm.group("name"), "op": _node_op(nm.group("name")),
+                        "target": nm.group("op"), "meta": nm.group("meta"),
+                        **(where or {"filename": None, "lineno": None, "line": None})})
+    return out
+
+
+_ATEN_CALL = re.compile(r"^\s+\w+ = torch\.ops\.aten\.(\w+)\.\w+\(", re.M)
+
+
+def fallback_calls(output_code: str | None) -> list[str]:
+    """ATen ops the Inductor wrapper calls directly (`buf1 = torch.ops.aten.cumsum.default(`):
+    fallback kernels, which the kernels table (generated and extern_kernels.* calls) omits."""
+    if not output_code:
+        return []
+    return list(dict.fromkeys(f"aten.{op}" for op in _ATEN_CALL.findall(output_code)))
+
+
+def injected_bugs(metrics: dict[str, Any]) -> dict[str, Any]:
+    """Inductor's *_TESTING_ONLY bug injectors switched on in a compile's inductor_config
+    (compilation_metrics holds that config as a JSON string)."""
+    cfg = metrics.get("inductor_config") if isinstance(metrics, dict) else None
+    if isinstance(cfg, str):
+        try:
+            cfg = json.loads(cfg)
+        except ValueError:
+            cfg = None
+    found: dict[str, Any] = {}
+    if isinstance(cfg, dict):
+        for k, v in cfg.items():
+            if "inject_" in k and k.endswith("TESTING_ONLY") and v not in (None, False, ""):
+                found[k] = v
+    return found
+
+
+_FALLBACK_HINT = re.compile(r"FallbackKernel:\s*(?:torch\.ops\.)?aten\.(\w+)")
+
+
+def perf_hint(message: str) -> dict[str, Any]:
+    """An Inductor perf_hints line: its first line, the frames it quotes, and the ATen op when
+    it reports a fallback kernel."""
+    msg = message.strip()
+    fb = _FALLBACK_HINT.search(msg)
+    return {"message": msg, "head": first_line(msg, 300), "frames": frames_in(msg),
+            "fallback_op": fb.group(1) if fb else None}
+
+
+_SCHED_NODE = re.compile(r"^\s*\w*SchedulerNode\(name='(?P<name>[\w]+)'\)")
+_ORIGINS = re.compile(r"origins=OrderedSet\(\[(?P<names>[^\]]*)\]\)")
+_QUOTED_FRAME = re.compile(r"File \"(?P<file>.+?)\", line (?P<line>\d+), in (?P<fn>[^'\"]+)")
+
+
+def scheduler_node(msg: str) -> dict[str, Any] | None:
+    """One entry of the fusion logger's candidate list: a scheduler node ('op3'), the FX nodes
+    it came from and the user lines of their stack traces. A fusion decision names scheduler
+    nodes only; this is how it reaches the user's code."""
+    m = _SCHED_NODE.match(msg)
+    if not m:
+        return None
+    origins: list[str] = []
+    for om in _ORIGINS.finditer(msg):
+        origins += [n.strip() for n in om.group("names").split(",") if n.strip()]
+    frames = []
+    # The stack traces are a list repr: 'File "f.py", line 4, in f', '    code', ...
+    parts = re.split(r"',\s*'|\",\s*'|',\s*\"", msg)
+    for i, part in enumerate(parts):
+        fm = _QUOTED_FRAME.search(part)
+        if fm:
+            code = parts[i + 1].strip() if i + 1 < len(parts) else ""
+            frames.append({"filename": fm.group("file"), "lineno": int(fm.group("line")),
+                           "line": code if code and not code.startswith(("File ", "^")) else None})
+    return {"name": m.group("name"), "origins": list(dict.fromkeys(origins)),
+            "frames": frames}
+
+
+def scheduler_node_names(name: str) -> list[str]:
+    """The scheduler nodes a fused node's name joins ('op0_op1_op6' -> op0, op1, op6)."""
+    parts = re.findall(r"(?:op|buf)\d+", name)
+    return parts or [name]
