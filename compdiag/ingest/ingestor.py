@@ -10,6 +10,7 @@ from typing import Any
 
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
+from compdiag.ingest.endings import program_end_row
 from compdiag.ingest.timeline import Timeline
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 from compdiag.store.writer import Writer
@@ -138,6 +139,10 @@ class Ingestor:
                               frames=[f for f in exc.get("frames") or []
                                       if isinstance(f, dict)],
                               compiled=exc.get("compiled"), stage=exc.get("stage"))
+        elif kind == "program_end":
+            row = program_end_row(payload)
+            if row is not None:
+                self.w.insert("program_ends", run_id=self.run_id, seq=self.seq, **row)
         elif kind == "cudagraphs" and payload:
             self._cudagraph_facts(compile_id, payload)
         elif kind == "warning" and payload:
@@ -331,6 +336,12 @@ class Ingestor:
         `compdiag reindex` re-derives the fact."""
         self.event("program_exception", cid, {"exc_type": exc.get("exc_type")},
                    payload=json.dumps(exc, default=repr))
+
+    def program_end(self, **end: Any) -> None:
+        """How the program ended when not well (ingest/endings.py): os._exit's call, or the
+        status or signal with faulthandler's dump and the end of stderr, kept raw."""
+        self.event("program_end", None, {"how": end.get("how")},
+                   payload=json.dumps(end, default=repr))
 
     def _generated_code_frames(self, cid: str | None, traceback: str | None
                                ) -> tuple[list[dict[str, Any]], str | None]:

@@ -392,6 +392,21 @@ CREATE TABLE IF NOT EXISTS program_exceptions (
     stage       TEXT,                   -- the compile stage a compile-time exception escaped from
     PRIMARY KEY (run_id, seq)
 );
+-- How the program ended when it did not end well (issue 29): os._exit's call (the child), and
+-- the exit status or signal with what a native crash left (the parent: faulthandler's Python
+-- stack, the end of stderr where the C++ runtime or torch wrote the reason).
+CREATE TABLE IF NOT EXISTS program_ends (
+    run_id         INTEGER NOT NULL,
+    seq            INTEGER NOT NULL,
+    how            TEXT NOT NULL,       -- os._exit | exit | signal
+    exit_code      INTEGER,             -- the status; 128+N when signal N killed it
+    signal         INTEGER,             -- the signal that killed it (NULL: it exited)
+    frames         TEXT NOT NULL DEFAULT '[]',  -- JSON [{filename, lineno, name, line}], outermost first
+    fatal_error    TEXT,                -- faulthandler's 'Fatal Python error: ...'
+    native_message TEXT,                -- the C++ runtime's or torch's last words on stderr
+    stderr_tail    TEXT,                -- the end of the program's stderr
+    PRIMARY KEY (run_id, seq)
+);
 -- CUDA-graph coverage (issue 17): each recording cudagraph_trees made (one per distinct set
 -- of input sizes), how the scheduler partitioned a graph and which ops split it.
 CREATE TABLE IF NOT EXISTS cudagraph_recordings (
@@ -497,6 +512,7 @@ DERIVED_TABLES = (
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "torch_warnings",
     "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "cache_key_components", "compile_stages", "compile_events", "guard_sources",
+    "program_ends",
 )
 
 # What `compdiag reindex` rebuilds from each run's raw records: every table derived from
@@ -508,7 +524,7 @@ REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard
                     "torch_warnings", "epilogue_misses", "program_exceptions",
                     "call_stacks", "shape_specializations",
                     "cache_events", "cache_key_components", "compile_stages", "compile_events",
-                    "guard_sources")
+                    "guard_sources", "program_ends")
 # Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
     # schema 3: the ranks of a torchrun job.
