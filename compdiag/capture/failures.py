@@ -75,7 +75,7 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
         # the program's own error, one compilation_metrics already described, or an end the
         # program asked for (SystemExit) or the user (KeyboardInterrupt): not a failure
         return
-    ing.failure(None if in_compile else cid, stage=stage, exc_type=exc_type, message=message,
+    ing.escaped_failure(None if in_compile else cid, stage=stage, exc_type=exc_type, message=message,
                 filename=frame.filename if frame else None,
                 lineno=frame.lineno if frame else None,
                 line=(frame.line or None) if frame else None, traceback=text[-20000:],

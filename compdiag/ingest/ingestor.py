@@ -82,6 +82,8 @@ class Ingestor:
         # leaves out split the graph (recorded as splits), they do not skip it.
         self.partitioned: dict[str | None, dict[str, int]] = {}
         self.timeline = Timeline()
+        # The exit status a `program_end` record said (an imported run has no other).
+        self.exit_code: int | None = None
 
     # -- entry points -----------------------------------------------------------------------
     def record(self, metadata: dict[str, Any], payload: str | None,
@@ -89,6 +91,8 @@ class Ingestor:
         """One structured-trace record; `raw` is its envelope's JSON text when the caller has
         it verbatim (an imported log), kept as is instead of encoding `metadata` again."""
         kind = P.record_kind(metadata)
+        if kind == "compdiag" and self._own_record(metadata, payload, raw):
+            return
         cid = P.compile_id_of(metadata)
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
@@ -118,6 +122,23 @@ class Ingestor:
                       payload=payload)
         self.event_facts(kind, compile_id, payload)
 
+    def _own_record(self, metadata: dict[str, Any], payload: str | None,
+                    raw: str | None) -> bool:
+        """One of compdiag's own records read back from a trace log (`compdiag report` writes
+        them, importer/trace_writer.py adds their record kind and compile id): stored as
+        capture stored it, its facts derived as capture derived them."""
+        own = metadata.get("compdiag")
+        kind = own.get("record_kind") if isinstance(own, dict) else None
+        if not isinstance(kind, str) or not kind.startswith("compdiag:"):
+            return False
+        cid = own.get("compile_id") if isinstance(own.get("compile_id"), str) else None
+        md = {"compdiag": {k: v for k, v in own.items() if k not in ("record_kind", "compile_id")}}
+        self.seq += 1
+        self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
+                      metadata=json.dumps(md, default=repr), payload=payload)
+        self.event_facts(kind.split(":", 1)[1], cid, payload)
+        return True
+
     def event_facts(self, kind: str, compile_id: str | None, payload: str | None) -> None:
         """The facts one of compdiag's own records holds (also replayed by reindex)."""
         if kind == "perf_hints" and payload and payload.strip():
@@ -143,6 +164,17 @@ class Ingestor:
             row = program_end_row(payload)
             if row is not None:
                 self.w.insert("program_ends", run_id=self.run_id, seq=self.seq, **row)
+                if row["how"] != "os._exit":
+                    self.exit_code = row["exit_code"]
+        elif kind in ("failure", "accuracy") and payload:
+            try:
+                fact = json.loads(payload)
+            except ValueError:
+                return
+            if kind == "accuracy" and isinstance(fact, dict):
+                self._accuracy_facts(compile_id, fact)
+            elif isinstance(fact, dict) and isinstance(fact.get("stage"), str):
+                self.failure(compile_id, **{k: fact.get(k) for k in FAILURE_FIELDS})
         elif kind == "cudagraphs" and payload:
             self._cudagraph_facts(compile_id, payload)
         elif kind == "warning" and payload:
@@ -329,6 +361,12 @@ class Ingestor:
         self.w.insert("failures", run_id=self.run_id, compile_id=cid, stage=stage,
                       exc_type=exc_type, message=message, filename=filename, lineno=lineno,
                       line=line, traceback=traceback, torch_message=torch_message)
+
+    def escaped_failure(self, cid: str | None, **failure: Any) -> None:
+        """A failure capture saw itself (an exception out of compiled code at run time), kept
+        as a record of compdiag's own so that a report's trace log carries it to import."""
+        self.event("failure", cid, {"stage": failure.get("stage")},
+                   payload=json.dumps(failure, default=repr))
 
     def program_exception(self, cid: str | None, **exc: Any) -> None:
         """The exception that ended the program (capture/failures.py): type, message (every
@@ -592,35 +630,48 @@ class Ingestor:
         self._cudagraph(cid, True, detail)
 
     def accuracy(self, check: Any) -> None:
-        """A GraphCheck from capture/accuracy.py: one row per output, a failure if it fails."""
-        if check.error:
-            self.w.warn(self.run_id, f"accuracy check of {check.compile_id} could not run: "
-                                     f"{check.error}")
+        """A GraphCheck from capture/accuracy.py, kept as a record of compdiag's own (so a
+        report's trace log carries it to `compdiag import`); its facts: one row per output, a
+        failure if it fails."""
+        doc = {"compile_id": check.compile_id, "error": check.error,
+               "nondeterministic": bool(check.nondeterministic),
+               "divergent_node": check.divergent_node,
+               "outputs": [{"output": o.output, "max_abs": o.max_abs, "max_rel": o.max_rel,
+                            "ok": bool(o.ok), "detail": dict(o.detail)} for o in check.outputs]}
+        self.event("accuracy", check.compile_id, {}, payload=json.dumps(doc, default=repr))
+
+    def _accuracy_facts(self, cid: str | None, check: dict[str, Any]) -> None:
+        if check.get("error"):
+            self.w.warn(self.run_id, f"accuracy check of {cid} could not run: "
+                                     f"{check['error']}")
             return
-        for o in check.outputs:
-            detail = dict(o.detail)
-            if check.nondeterministic:
+        outputs = [o for o in check.get("outputs") or [] if isinstance(o, dict)]
+        node = check.get("divergent_node") or {}
+        for o in outputs:
+            detail = dict(o.get("detail") or {})
+            if check.get("nondeterministic"):
                 detail["eager_nondeterministic"] = True
-            if check.divergent_node:
-                detail["divergent_node"] = check.divergent_node
-            self.w.insert("accuracy", run_id=self.run_id, compile_id=check.compile_id,
-                          output=o.output, max_abs=o.max_abs, max_rel=o.max_rel, ok=o.ok,
+            if node:
+                detail["divergent_node"] = node
+            self.w.insert("accuracy", run_id=self.run_id, compile_id=cid,
+                          output=o.get("output"), max_abs=o.get("max_abs"),
+                          max_rel=o.get("max_rel"), ok=bool(o.get("ok")),
                           detail=json.dumps(detail, default=repr))
-        if check.nondeterministic:
-            self.w.warn(self.run_id, f"eager is non-deterministic on graph {check.compile_id}: "
+        if check.get("nondeterministic"):
+            self.w.warn(self.run_id, f"eager is non-deterministic on graph {cid}: "
                                      "accuracy differences there are not attributed to the compiler")
-        bad = [o for o in check.outputs if not o.ok]
+        bad = [o for o in outputs if not o.get("ok")]
         if bad:
-            node = check.divergent_node or {}
             frame = node.get("user_frame") or {}
             where = (f"; first divergent node {node['node']} ({node['op']})"
                      if node.get("node") else "")
-            self.failure(check.compile_id, stage="accuracy", exc_type="AccuracyMismatch",
-                         message=f"{bad[0].output}: {bad[0].detail.get('reason', 'mismatch')}"
+            self.failure(cid, stage="accuracy", exc_type="AccuracyMismatch",
+                         message=f"{bad[0].get('output')}: "
+                                 f"{(bad[0].get('detail') or {}).get('reason', 'mismatch')}"
                                  f"{where}",
                          filename=frame.get("filename"), lineno=frame.get("lineno"),
                          line=frame.get("line"),
-                         traceback=json.dumps([o.detail for o in bad], default=repr))
+                         traceback=json.dumps([o.get("detail") for o in bad], default=repr))
 
     def autotune_choice(self, cid: str | None, op: str, choice: str, detail: str) -> None:
         self.w.insert("autotune", run_id=self.run_id, compile_id=cid, op=op, choice=choice,
@@ -651,6 +702,10 @@ class Ingestor:
     def commit(self) -> None:
         """Write what is queued now, not at the next flush tick (the process may die)."""
         self.w.flush()
+
+
+FAILURE_FIELDS = ("stage", "exc_type", "message", "filename", "lineno", "line", "traceback",
+                  "torch_message")
 
 
 def _event_args(args: dict[str, Any]) -> str:
