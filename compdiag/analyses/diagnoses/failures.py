@@ -28,6 +28,7 @@ from compdiag.analyses.ranking import score
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest import parsers as P
+from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
 KIND = "failure"
 
@@ -165,10 +166,30 @@ def commands(run_id: int, argv: list[str], store_arg: str) -> tuple[str, str]:
             f"compdiag bisect{store_arg} {run_id} -- python {script}")
 
 
+def minify_unavailable(ctx: Any, cid: str | None, message: str | None) -> str | None:
+    """Why `compdiag minify` cannot replay this failure (None: it can). It replays the graph
+    and inputs capture kept when the failure happened (minify/graph.py's `load`); an imported
+    log holds no input tensors, a backward graph's failure is not kept yet."""
+    if ctx.run.get("source") == "import":
+        return ("this run was imported from a trace log, which does not hold the failing "
+                "graph's inputs; run the script under `compdiag run` to keep them")
+    kept = ctx.r.kept_failure_graphs(ctx.run_id)
+    if cid in kept or (cid is None and kept) or \
+            (cid or "").split("_")[0] in {(k or "").split("_")[0] for k in kept}:
+        return None
+    if f"({BACKWARD_FAILURE_NOTE})" in (message or ""):
+        return "compdiag does not keep a backward graph's failing graph yet"
+    unkept = next((w for w in ctx.r.warnings(ctx.run_id)
+                   if "cannot be kept for minify" in w), None)
+    return unkept or "compdiag kept no failing graph for it (no graph and inputs to replay)"
+
+
 def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: list[str],
                 store_arg: str = "", injected: dict[str, Any] | None = None,
                 gb_type: str = "", debug: str = "", line: str = "", message: str = "",
-                torch_message: str | None = None) -> str:
+                torch_message: str | None = None, no_minify: str | None = None) -> str:
+    """The fix of a failure; `no_minify` (minify_unavailable's reason) says why `compdiag
+    minify` is not offered."""
     minify, bisect = commands(run_id, argv, store_arg)
     parts = []
     text = f"{one_line}\n{torch_message or ''}\n{message}"
@@ -189,9 +210,13 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
         if stage in FIRST_STEP and not known:
             parts.append(FIRST_STEP[stage])
         parts.append(f"Find the culprit: `{bisect}`; then shrink the graph to a standalone "
-                     f"repro: `{minify}`.")
+                     f"repro: `{minify}`." if not no_minify else
+                     f"Find the culprit: `{bisect}` (`compdiag minify` cannot replay this "
+                     f"failure: {no_minify}).")
     else:
-        parts.append(f"Narrow it down with `{bisect}` and `{minify}`.")
+        parts.append(f"Narrow it down with `{bisect}` and `{minify}`." if not no_minify else
+                     f"Narrow it down with `{bisect}` (`compdiag minify` cannot replay this "
+                     f"failure: {no_minify}).")
     return " ".join(parts)
 
 
@@ -257,7 +282,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                    or f.get("message") or ""),
                           debug=P.debug_context(tb), line=frame.line or "",
                           message=f"{f.get('message') or ''}\n{tb[-4000:]}",
-                          torch_message=whole)
+                          torch_message=whole,
+                          no_minify=minify_unavailable(ctx, cid, f.get("message")))
         expl = stage_explanation(f["stage"], fatal)
         marked = marked_dynamic_failure(ctx, f)
         if marked is not None:  # the line that specialised a dimension marked dynamic

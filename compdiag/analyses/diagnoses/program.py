@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compdiag.analyses.diagnoses.failures import (commands, exception_frames, failure_fix,
-                                                  stage_explanation)
+                                                  minify_unavailable, stage_explanation)
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.ranking import score
@@ -235,6 +235,8 @@ def ending(ctx: Any) -> list[Diagnosis]:
                        frame=frame, end=end)]
     if end is not None and end.get("signal"):
         return [_killed(ctx, end)]
+    if end is None and ctx.failures:
+        return []  # nothing but the failure says how it ended: the failures kind's fatal one
     native = _native(end)
     said = f" ({native})" if native else ""
     if end is None:
@@ -306,7 +308,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             explanation=stage_explanation(stage, True) + f" It came through "
                                                          f"{exc['compiled']}.",
             fix=failure_fix(stage, exc_type, reason, run_id=ctx.run_id, argv=ctx.argv,
-                            store_arg=ctx.store_arg, torch_message=message),
+                            store_arg=ctx.store_arg, torch_message=message,
+                            no_minify=minify_unavailable(ctx, exc.get("compile_id"), message)),
             score=score("crash"), **common,
             details=ProgramDetails(exc_type=exc_type, compiled=True, surfaced_at=surfaced,
                                    raised_in=raised, came_through=exc.get("compiled")))]
