@@ -189,12 +189,19 @@ def _sleeper(folder: Path) -> Path:
     return script
 
 
+def _default_sigint() -> None:
+    """SIGINT as a terminal's foreground job has it (a job started in the background of a
+    non-interactive shell inherits it ignored, and python then never raises
+    KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, str]:
     """Run ARGS in its own process group, press Ctrl-C (SIGINT to the group, as a terminal
     does) once the program printed 'ready', and return (status, stdout, stderr)."""
     proc = subprocess.Popen(args, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_default_sigint)
     first = proc.stdout.readline()
     assert first == "ready\n", (first, proc.stderr.read()[-3000:])
     time.sleep(0.5)

@@ -163,3 +163,57 @@ def test_minify_is_offered_only_where_it_can_replay_the_failure(tmp_path: Path) 
                    payload="{}")
     (d,) = kept.explain()
     assert OFFERED.search(d["fix"]) and "cannot replay" not in d["fix"]
+
+
+def _round_trip(s: Store, tmp_path: Path) -> tuple[list[dict], list[dict], dict]:
+    """(explain before, explain after report's trace log -> import, the imported run)."""
+    from compdiag.analyses.explain import explain
+    from compdiag.importer.trace_log import import_trace
+    from compdiag.importer.trace_writer import glog_prefix, trace_entries
+    from compdiag.report.bundle import _trace
+    from compdiag.store.reader import Reader
+
+    before = s.explain()
+    with Reader(s.path) as r:
+        text, _ = _trace(list(trace_entries(r, s.run_id)), glog_prefix(0.0, 1), lambda t: t,
+                         set(), 10**9)
+    log = tmp_path / "torch_trace.log"
+    log.write_bytes(text)
+    (res,) = import_trace(tmp_path / "imported.db", log, workers=1)
+    with Reader(tmp_path / "imported.db") as r:
+        return before, [d.to_json() for d in explain(r, res.run_id)], r.run(res.run_id)
+
+
+def _key(d: dict) -> tuple:
+    return (d["kind"], d["stage"], d["reason"], d["user_frame"]["lineno"])
+
+
+def test_a_reports_trace_log_imports_with_compdiags_own_facts(tmp_path: Path) -> None:
+    """Issue 30 item 4: `compdiag import` of a report's torch_trace.log stored compdiag's own
+    records under kind `compdiag` and never replayed them: the run-time failure, the
+    program's exception, the accuracy check and the exit status were lost ("no problems
+    found"). Each now comes back as capture stored it."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    s.accuracy("0/0", [("out0", False, 0.5, 0.25, {"reason": "max abs 0.5 > atol"})])
+    exc = _through([(str(s.user), "main"), (f"{TORCH}/_functorch/_aot_autograd/"
+                                            "runtime_wrappers.py", "runtime_wrapper")],
+                   RuntimeError("Trying to backward through the graph a second time"))
+    record_escaped_exception(s.ing, exc)
+    s.ing.program_end(how="exit", exit_code=1, stderr_tail="Traceback ...\n")
+    before, after, run = _round_trip(s, tmp_path)
+    assert run["exit_code"] == 1
+    assert [_key(d) for d in after] == [_key(d) for d in before]
+    assert {d["kind"] for d in after} >= {"failure", "accuracy"}
+
+
+def test_a_native_crash_survives_report_and_import(tmp_path: Path) -> None:
+    s = Store(tmp_path, exit_code=134)
+    s.compile("0/0")
+    s.ing.program_end(how="signal", exit_code=134, signal=6, stderr_tail=(
+        "terminate called after throwing an instance of 'c10::Error'\n  what():  boom\n"),
+        fault=_dump([(str(s.user), 7, "<module>")], "Aborted"))
+    before, after, run = _round_trip(s, tmp_path)
+    assert run["exit_code"] == 134
+    assert _key(after[0]) == _key(before[0])
+    assert after[0]["reason"].startswith("killed by SIGABRT at line 7: terminate called")
