@@ -200,10 +200,11 @@ def test_a_reports_trace_log_imports_with_compdiags_own_facts(tmp_path: Path) ->
                                             "runtime_wrappers.py", "runtime_wrapper")],
                    RuntimeError("Trying to backward through the graph a second time"))
     record_escaped_exception(s.ing, exc)
-    s.ing.program_end(how="exit", exit_code=1, stderr_tail="Traceback ...\n")
+    if hasattr(s.ing, "program_end"):  # what `compdiag run`'s parent adds for exit 1
+        s.ing.program_end(how="exit", exit_code=1, stderr_tail="Traceback ...\n")
     before, after, run = _round_trip(s, tmp_path)
-    assert run["exit_code"] == 1
     assert [_key(d) for d in after] == [_key(d) for d in before]
+    assert run["exit_code"] == 1
     assert {d["kind"] for d in after} >= {"failure", "accuracy"}
 
 
