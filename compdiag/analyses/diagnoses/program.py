@@ -274,7 +274,10 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store_arg)
     fix = (CRASH_COMPILED_FIX.format(bisect=bisect, minify=minify) if what else
            KILLED_FIX if cls == "killed" else CRASH_EAGER_FIX.format(where=in_code))
-    own = frame.lineno and inner.get("lineno") == frame.lineno and not what
+    # The innermost Python frame is the user's own line (os.abort(), a C extension's call):
+    # the line says it all.
+    own = not what and (inner.get("filename"), inner.get("lineno")) == (frame.filename,
+                                                                        frame.lineno)
     return _ended(ctx, ended="signal",
                   reason=f"killed by {sig}{where}" + ("" if own else f" ({in_code})")
                          + (f": {native}" if native else ""),
