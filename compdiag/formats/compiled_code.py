@@ -59,10 +59,9 @@ def first_compiled(files: list[str], generated: frozenset[str] = frozenset()) ->
 
 
 def compiled_in(files: list[str]) -> str | None:
-    """What compiled code a stack (outermost first) was running, innermost first, whoever
-    raised: for a native crash, whose innermost Python frame says nothing of who crashed."""
-    for f in reversed(files):
-        for marker, what in COMPILED_FRAMES:
-            if marker in f:
-                return what
-    return None
+    """What compiled code a stack was running, the most specific COMPILED_FRAMES names
+    (an Inductor module over the eval frame that called it, or over torch's own
+    `disable` wrappers deeper in), whoever raised: for a native crash, whose innermost Python
+    frame says nothing of who crashed."""
+    return next((what for marker, what in COMPILED_FRAMES if any(marker in f for f in files)),
+                None)

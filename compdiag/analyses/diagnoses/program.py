@@ -37,6 +37,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.ranking import score
 from compdiag.analyses.summary import summarise
 from compdiag.formats.compiled_code import compiled_in, first_compiled
+from compdiag.formats.user_code import is_user_file
 
 KIND = "program"
 
@@ -268,7 +269,10 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     frame = ctx.user_frame(frames[:first] if first is not None else frames)
     where = f" at line {frame.lineno}" if frame.lineno else ""
     inner = frames[-1]
-    in_code = f"in compiled code: {what}" if what else \
+    mine = [f for f in frames[first:] if is_user_file(f.get("filename"))] \
+        if first is not None else []
+    of = f" of {mine[0].get('name')}" if mine else ""
+    in_code = f"in compiled code{of}: {what}" if what else \
         f"in {inner.get('name')}, {os.path.basename(inner.get('filename') or '?')}:" \
         f"{inner.get('lineno')}"
     minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store_arg)
@@ -282,7 +286,10 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
                   reason=f"killed by {sig}{where}" + ("" if own else f" ({in_code})")
                          + (f": {native}" if native else ""),
                   explanation=f"The program was killed by {sig}{where}: {meaning}. "
-                              f"faulthandler's Python stack ends {in_code}."
+                              f"faulthandler's Python stack ends {in_code}"
+                              + (f", last in your {mine[-1].get('name')} at "
+                                 f"{os.path.basename(mine[-1].get('filename') or '')}:"
+                                 f"{mine[-1].get('lineno')}" if len(mine) > 1 else "") + "."
                               + (f" Native code said: {native}" if native else ""),
                   fix=fix, frame=frame, cls="crash" if what else KIND, end=end, sig=sig,
                   came_through=what)
