@@ -68,7 +68,8 @@ def test_a_segfault_in_compiled_code_points_at_the_compiled_call(tmp_path: Path)
             (user, 3, "f"), (OUTPUT_MODULE, 80, "call")]))
     top = s.explain()[0]
     assert top["kind"] == "program" and top["severity"] == "problem"
-    assert top["reason"].startswith("killed by SIGSEGV at line 12 (in compiled code: "), top
+    assert top["reason"].startswith(
+        "killed by SIGSEGV at line 12 (in compiled code of f: an Inductor output module)"), top
     assert "what():  boom" in top["reason"]
     assert top["user_frame"]["lineno"] == 12
     assert top["details"]["came_through"] and top["details"]["fatal_error"] == \
