@@ -25,15 +25,16 @@ def _torch_compile_error(exc: BaseException) -> bool:
 
 
 def _chain_files(exc: BaseException) -> list[str]:
-    """The files of every frame of the exception and of those chained to it (a compile's
-    error re-raised `from` the lowering's keeps the lowering's frames on its cause)."""
+    """The files of every frame of the exception and of its causes (a compile's error raised
+    `from` the lowering's keeps the lowering's frames on its cause). Not its context: an
+    exception torch caught and handled along the way is no part of this one's path."""
     files: list[str] = []
     seen: set[int] = set()
     e: BaseException | None = exc
     while e is not None and id(e) not in seen:
         seen.add(id(e))
         files += [f.filename for f in traceback.extract_tb(e.__traceback__)]
-        e = e.__cause__ or (None if e.__suppress_context__ else e.__context__)
+        e = e.__cause__
     return files
 
 

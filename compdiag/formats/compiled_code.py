@@ -30,9 +30,10 @@ COMPILED_WORDS: tuple[tuple[str, str], ...] = (
 )
 # Frames of a compile in progress (Dynamo tracing, AOTAutograd, Inductor lowering/codegen):
 # an exception whose stack passed through them escaped a compile, never the program's own.
+# (Not AOTAutograd's module: its `forward` is on the path of every compiled call at run time.)
 COMPILE_FRAMES = ("torch/_dynamo/convert_frame.py", "torch/_inductor/compile_fx.py",
                   "torch/_dynamo/symbolic_convert.py", "torch/_inductor/graph.py",
-                  "torch/_inductor/lowering.py", "torch/_functorch/aot_autograd.py")
+                  "torch/_inductor/lowering.py")
 
 
 def compiled_marker(files: list[str], message: str, generated: set[str]) -> str | None:
