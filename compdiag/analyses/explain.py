@@ -14,6 +14,7 @@ from compdiag.analyses.diagnoses.program import ProgramDetails
 from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.ranking import kind_rank
 from compdiag.analyses.registry import plugin_manager
+from compdiag.formats.compile_id import first_attempt
 from compdiag.store.reader import Reader
 
 
@@ -30,9 +31,9 @@ class Fold:
 
 def _shares_compile(d: Diagnosis, others: list[Diagnosis]) -> bool:
     cids = {c for o in others for c in o.compile_ids}
-    cids |= {c.split("_")[0] for c in cids}
+    cids |= {first_attempt(c) for c in cids}
     cid = d.compile_id
-    return cid in cids or (cid or "").split("_")[0] in cids
+    return cid in cids or first_attempt(cid) in cids
 
 
 def _from_program_exception(d: Diagnosis) -> bool:
@@ -47,6 +48,22 @@ FOLDS: tuple[Fold, ...] = (
              for o in into)),
     Fold("failure", "accuracy", "the accuracy diagnosis reports it, with the measured errors",
          lambda d, into, ctx: d.stage == "accuracy" and ctx.has_accuracy_rows),
+    Fold("graph_break", "ddp", "a break inside DistributedDataParallel's own forward: the "
+         "ddp diagnosis of torch.compile(DDP(...)) reports it",
+         lambda d, into, ctx: _shares_compile(d, [o for o in into
+                                                  if o.details.facet == "wrapper"])),
+    Fold("graph_break", "ddp", "a break at FSDP2's hooks: the ddp diagnosis of the "
+         "fully_shard'ed calls reports it",
+         lambda d, into, ctx: _shares_compile(d, [o for o in into
+                                                  if o.details.facet == "fsdp_hooks"])),
+    Fold("failure", "ddp", "a compile failure inside DDPOptimizer's split: the ddp diagnosis "
+         "reports it with the piece and the bisecting step",
+         lambda d, into, ctx: _shares_compile(d, [o for o in into
+                                                  if o.details.facet == "split_failure"])),
+    Fold("cache", "ddp", "DDPOptimizer's pieces are compiled with fakify_first_call, which "
+         "the AOTAutograd cache refuses: the ddp diagnosis of the split reports it",
+         lambda d, into, ctx: "fakify_first_call" in d.reason and _shares_compile(
+             d, [o for o in into if o.details.facet in ("split", "split_failure")])),
     Fold("failure", "graph_break", "Dynamo skipped the frame after a graph break, and the "
          "run went on: the break reports it",
          lambda d, into, ctx: (d.details.exc_type == "Unsupported" and not ctx.crashed
@@ -110,8 +127,15 @@ def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ..
     found = [d for got in plugin_manager().hook.compdiag_diagnose_job(job=jctx) for d in got or ()]
     ranks_of: dict[int, tuple[int, ...]] = {id(d): d.details.ranks for d in found}
     merged: dict[tuple, Diagnosis] = {}
+    # A rank's timeout or abort that a collective divergence caused: that diagnosis says it.
+    caused = {(int(r), line) for d in found
+              for r, line in (getattr(d.details, "consequence", None) or {}).items()}
     for r, ctx in sorted(jctx.ranks.items()):
         for d in fold(collect(ctx), ctx):
+            if d.kind in ("failure", "program") and any(
+                    rank == r and (line in d.reason or line in (d.torch_message or ""))
+                    for rank, line in caused):
+                continue
             key = (d.kind, d.reason, d.user_frame, d.gb_code)
             first = merged.setdefault(key, d)
             if r not in ranks_of.get(id(first), ()):

@@ -84,7 +84,10 @@ class Capture:
                          ("bytecode hook", self._install_bytecode_hook),
                          ("autotune hook", self._install_autotune_hook),
                          ("failure graphs", self._install_failure_graphs),
-                         ("warnings", self._install_warnings)):
+                         ("reset hook", self._install_reset_hook),
+                         ("warnings", self._install_warnings),
+                         ("ddp", self._install_ddp),
+                         ("collectives", self._install_collectives)):
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001
@@ -192,6 +195,16 @@ class Capture:
             self.ing.cudagraph_line(cid, msg)
         self.ing.event(name, cid, {"logger": record.name, "level": record.levelname}, msg)
 
+    def _install_ddp(self) -> None:
+        from compdiag.capture.ddp import install
+
+        install(self)
+
+    def _install_collectives(self) -> None:
+        from compdiag.capture.collectives import install
+
+        install(self)
+
     def _install_warnings(self) -> None:
         """torch's own notices (TF32 left off, ...) are Python warnings that scroll by on
         stderr: keep torch's, then show them exactly as before."""
@@ -228,6 +241,34 @@ class Capture:
         from compdiag.capture.failure_graphs import install
 
         self.failure_graphs = install(self, compile_id=current_compile_id)
+
+    def _install_reset_hook(self) -> None:
+        """torch._dynamo.reset() (torch.compiler.reset() calls it) makes torch count compile
+        ids from 0/0 again: a record of it, with the user's line that reset, starts a new
+        generation of ids at ingest (ingest/generations.py). Recorded while paused too: a
+        reset drops the program's compiled code whoever asks for it."""
+        import torch._dynamo
+
+        from compdiag.ingest.generations import RESET_KIND
+
+        original = torch._dynamo.reset
+        if getattr(original, "_compdiag", False):
+            return
+        capture = self
+
+        def reset(*args: Any, **kwargs: Any) -> Any:
+            result = original(*args, **kwargs)
+            try:
+                with capture.lock:
+                    capture.ing.event(RESET_KIND, None, {}, json.dumps(_user_line()))
+            except Exception as exc:  # noqa: BLE001 - fail open
+                capture.warn("reset hook", exc)
+            return result
+
+        reset._compdiag = True  # type: ignore[attr-defined]
+        reset.__wrapped__ = original  # type: ignore[attr-defined]
+        reset.__doc__ = original.__doc__
+        torch._dynamo.reset = reset
 
     def _install_autotune_hook(self) -> None:
         """Autotuning results arrive as real timings through AlgorithmSelectorCache.log_results
@@ -280,6 +321,23 @@ class Capture:
         source = _decompile(new_code)
         if source is not None:
             self.ing.event("transformed_source", cid, info, source)
+
+
+def _user_line() -> dict[str, Any] | None:
+    """The innermost user frame of the live stack (the line that called reset)."""
+    import linecache
+    import sys
+
+    from compdiag.formats.user_code import is_user_file
+
+    frame = sys._getframe(1)
+    while frame is not None:
+        if is_user_file(frame.f_code.co_filename):
+            fn, lineno = frame.f_code.co_filename, frame.f_lineno
+            return {"filename": fn, "lineno": lineno, "name": frame.f_code.co_name,
+                    "line": linecache.getline(fn, lineno).strip() or None}
+        frame = frame.f_back
+    return None
 
 
 def after_import(name: str, fn: Callable[[Any], None]) -> None:

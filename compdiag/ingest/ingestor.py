@@ -8,8 +8,11 @@ import linecache
 import re
 from typing import Any
 
+from compdiag.formats.compile_id import CompileId, first_attempt
 from compdiag.formats.user_code import is_user_file
+from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
+from compdiag.ingest.generations import Generations, starts_compile
 from compdiag.ingest.own_records import OwnRecords
 from compdiag.ingest.timeline import Timeline
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
@@ -47,7 +50,7 @@ def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-class Ingestor(OwnRecords):
+class Ingestor(D.DistributedRows, OwnRecords):
     """Feeds one run's records into a Writer; keeps per-run state (interned file names,
     compile rows in progress). Every method is defensive: unknown shapes are kept raw."""
 
@@ -82,6 +85,11 @@ class Ingestor(OwnRecords):
         # leaves out split the graph (recorded as splits), they do not skip it.
         self.partitioned: dict[str | None, dict[str, int]] = {}
         self.timeline = Timeline()
+        self.ddp_children: dict[str | None, int] = {}  # cid -> DDPOptimizer pieces seen
+        # torch counts compiles from 0/0 again after torch._dynamo.reset(): every id torch
+        # names is stored with the generation it belongs to (ingest/generations.py).
+        self.gens = Generations()
+        self._generation = 0  # the last generation a dynamo_resets row was written for
         self._sched_seen: dict[tuple[str | None, str], dict[str, Any]] = {}
         # The exit status a `program_end` record said (an imported run has no other).
         self.exit_code: int | None = None
@@ -94,7 +102,10 @@ class Ingestor(OwnRecords):
         kind = P.record_kind(metadata)
         if kind == "compdiag" and self._own_record(metadata, payload, raw):
             return
-        cid = P.compile_id_of(metadata)
+        cid = self.gens.qualify(P.compile_id_of(metadata), starts=starts_compile(kind, payload),
+                                ends=kind == "compilation_metrics")
+        if self.gens.generation != self._generation:  # a reset seen only as a repeated id
+            self._reset_row(None)
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
                       metadata=raw if raw is not None else json.dumps(metadata, default=repr),
@@ -113,6 +124,18 @@ class Ingestor(OwnRecords):
         if handler is not None:
             handler(metadata.get(kind, metadata.get(kind.split(":")[0])), cid, payload, metadata)
 
+    def _reset_row(self, payload: str | None) -> None:
+        """The generation a reset began, with the user line that called it (capture's record)."""
+        try:
+            at = json.loads(payload) if payload else None
+        except ValueError:
+            at = None
+        at = at if isinstance(at, dict) else {}
+        self._generation = self.gens.generation
+        self.w.insert("dynamo_resets", run_id=self.run_id, seq=self.seq,
+                      generation=self.gens.generation, filename=at.get("filename"),
+                      lineno=at.get("lineno"), line=at.get("line"))
+
     def flush(self) -> None:
         for row in self.compiles.values():
             self._write_compile(row)
@@ -125,11 +148,14 @@ class Ingestor(OwnRecords):
     def _compile_row(self, cid: str, md: dict) -> dict[str, Any]:
         row = self.compiles.get(cid)
         if row is None:
-            row = {"compile_id": cid, "frame": md.get("frame_id"),
-                   "frame_compile": md.get("frame_compile_id"), "attempt": md.get("attempt") or 0,
+            parts = CompileId.of(cid) or CompileId(md.get("frame_id"),
+                                                   md.get("frame_compile_id"))
+            row = {"compile_id": cid, "frame": parts.frame,
+                   "frame_compile": parts.frame_compile, "attempt": parts.attempt,
+                   "generation": parts.generation, "compiled_autograd": parts.compiled_autograd,
                    "co_name": None, "filename": None, "lineno": None, "status": "started",
                    "stage_times": {}, "metrics": None, "call_site": None}
-            first = self.compiles.get(cid.split("_")[0]) if "_" in cid else None
+            first = self.compiles.get(first_attempt(cid)) if parts.attempt else None
             if first is not None:  # a restart attempt: same frame, same code location
                 for key in ("co_name", "filename", "lineno", "call_site"):
                     row[key] = first[key]
@@ -139,8 +165,10 @@ class Ingestor(OwnRecords):
 
     def _write_compile(self, row: dict[str, Any]) -> None:
         cols = dict(frame=row["frame"], frame_compile=row["frame_compile"],
-                    attempt=row["attempt"], co_name=row["co_name"], filename=row["filename"],
-                    lineno=row["lineno"], status=row["status"], stage_times=row["stage_times"])
+                    attempt=row["attempt"], generation=row["generation"],
+                    compiled_autograd=row["compiled_autograd"], co_name=row["co_name"],
+                    filename=row["filename"], lineno=row["lineno"], status=row["status"],
+                    stage_times=row["stage_times"])
         if row.get("metrics_written"):
             self.w.update("compiles", {"run_id": self.run_id, "compile_id": row["compile_id"]},
                           **cols)
@@ -198,7 +226,10 @@ class Ingestor(OwnRecords):
 
     def _on_compilation_metrics(self, value: Any, cid: str | None, payload: str | None,
                                 md: dict) -> None:
+        named = cid is None  # the id the record names, not the envelope's (already read)
         cid = _metrics_cid(value, cid)
+        if named:
+            cid = self.gens.qualify(cid, ends=True)
         if cid is None:
             return
         row = self._compile_row(cid, md)
@@ -240,7 +271,7 @@ class Ingestor(OwnRecords):
         there is reported here, under the forward's compile id, not in compilation_metrics.
         Without it the failure was only the exception escaping `loss.backward()`: no compile
         id, and that line as the user's."""
-        cid = _metrics_cid(value, cid)
+        cid = self.gens.qualify(_metrics_cid(value, cid))
         if cid is None or not value.get("fail_type"):
             return
         row = self._compile_row(cid, md)
@@ -280,6 +311,7 @@ class Ingestor(OwnRecords):
         error carries the failing FX node's stack trace, the op's own line is the user frame
         (the one the caller found is only the compiled function's). Codegen and kernel-compile
         errors carry none; the op or kernel they name leads to the same lines."""
+        cid = self.gens.qualify(cid)
         op = [f for f in P.node_trace_frames(traceback) if is_user_file(f.get("filename"))]
         if not op:
             op, where = self._generated_code_frames(cid, traceback)
@@ -348,7 +380,7 @@ class Ingestor(OwnRecords):
     def _recompile(self, cid: str | None, reason: str) -> None:
         text = P._CID_PREFIX.sub("", reason).strip()
         # A restart attempt (0/1_1) repeats the reason of its first try (0/1).
-        key = ((cid or "").split("_")[0], text)
+        key = (first_attempt(cid), text)
         if key in self._seen_recompiles:
             return
         self._seen_recompiles.add(key)
@@ -411,8 +443,14 @@ class Ingestor(OwnRecords):
         if not isinstance(ev, dict):
             return
         args = ev.get("args") if isinstance(ev.get("args"), dict) else {}
-        if not isinstance(args.get("compile_id"), str) and cid is not None:
-            ev = {**ev, "args": {**args, "compile_id": cid}}
+        named = args.get("compile_id")
+        if isinstance(named, str):  # torch's id without its generation
+            named = self.gens.qualify(named, starts=cid is None and
+                                      starts_compile("chromium_event", payload))
+        elif cid is not None:
+            named = cid
+        if named is not None:
+            ev = {**ev, "args": {**args, "compile_id": named}}
         for iv in self.timeline.event(ev):
             if iv.compile_id is None:
                 continue
@@ -492,8 +530,7 @@ class Ingestor(OwnRecords):
     def _cudagraph_facts(self, cid: str | None, msg: str) -> None:
         """Recordings and partitions, from a cudagraphs line (live, and again at reindex)."""
         named = P.CID_IN_LINE.match(msg)
-        if named:
-            cid = named.group(1)
+        cid = self.gens.qualify(named.group(1) if named else cid)
         rec = P.parse_cudagraph_recording(msg)
         if rec:
             self.w.insert("cudagraph_recordings", run_id=self.run_id, compile_id=cid, **rec)
@@ -513,8 +550,7 @@ class Ingestor(OwnRecords):
         the compile id is the one the line names ('[0/0] Recording ...') or, for a skip, the
         graph compiled last (the call that follows a compile is the one that records)."""
         named = P.CID_IN_LINE.match(msg)
-        if named:
-            cid = named.group(1)
+        cid = self.gens.qualify(named.group(1) if named else cid)
         reason = P.parse_cudagraph_skip(msg) or P.parse_partition_skip(msg)
         summary = P.parse_partition_summary(msg)
         if summary:
@@ -529,11 +565,11 @@ class Ingestor(OwnRecords):
                 self._cudagraph(cid, True, None)
 
     def cudagraph_applied(self, cid: str | None, detail: str | None = None) -> None:
-        self._cudagraph(cid, True, detail)
+        self._cudagraph(self.gens.qualify(cid), True, detail)
 
     def autotune_choice(self, cid: str | None, op: str, choice: str, detail: str) -> None:
-        self.w.insert("autotune", run_id=self.run_id, compile_id=cid, op=op, choice=choice,
-                      detail=detail)
+        self.w.insert("autotune", run_id=self.run_id, compile_id=self.gens.qualify(cid), op=op,
+                      choice=choice, detail=detail)
 
     # -- the rest of what capture's taps write (they write only through the ingestor) --------
     def warn(self, message: str) -> None:
@@ -542,10 +578,12 @@ class Ingestor(OwnRecords):
     def tensor(self, cid: str | None, role: str, *, dtype: str, shape: list[int],
                stride: list[int], data: bytes) -> None:
         """One tensor of a failing graph, as raw bytes (formats/failure_graph.py)."""
-        self.w.insert("tensors", run_id=self.run_id, compile_id=cid, role=role, dtype=dtype,
-                      shape=shape, stride=stride, data=data)
+        self.w.insert("tensors", run_id=self.run_id, compile_id=self.gens.qualify(cid),
+                      role=role, dtype=dtype, shape=shape, stride=stride, data=data)
 
     def perf_graph(self, **cols: Any) -> None:
+        if "compile_id" in cols:
+            cols["compile_id"] = self.gens.qualify(cols["compile_id"])
         self.w.upsert("perf_graphs", run_id=self.run_id, **cols)
 
     def perf_call(self, **cols: Any) -> None:

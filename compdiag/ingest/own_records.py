@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
 from compdiag.ingest.endings import program_end_row
+from compdiag.ingest.generations import RESET_KIND
 
 FAILURE_FIELDS = ("stage", "exc_type", "message", "filename", "lineno", "line", "traceback",
                   "torch_message")
@@ -22,6 +24,7 @@ class OwnRecords:
     def event(self, kind: str, compile_id: str | None, data: dict[str, Any],
               payload: str | None = None) -> None:
         """compdiag's own records (artifact-logger lines, bytecode, failures at runtime)."""
+        compile_id = self.gens.qualify(compile_id)
         md = {"compdiag": {"kind": kind, **data}}
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind="compdiag:" + kind,
@@ -38,7 +41,8 @@ class OwnRecords:
         kind = own.get("record_kind") if isinstance(own, dict) else None
         if not isinstance(kind, str) or not kind.startswith("compdiag:"):
             return False
-        cid = own.get("compile_id") if isinstance(own.get("compile_id"), str) else None
+        cid = self.gens.qualify(own.get("compile_id") if isinstance(own.get("compile_id"), str)
+                                else None)
         md = {"compdiag": {k: v for k, v in own.items() if k not in ("record_kind", "compile_id")}}
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
@@ -48,7 +52,11 @@ class OwnRecords:
 
     def event_facts(self, kind: str, compile_id: str | None, payload: str | None) -> None:
         """The facts one of compdiag's own records holds (also replayed by reindex)."""
-        if kind == "perf_hints" and payload and payload.strip():
+        compile_id = self.gens.qualify(compile_id)
+        if kind == RESET_KIND:
+            self.gens.reset()
+            self._reset_row(payload)
+        elif kind == "perf_hints" and payload and payload.strip():
             hint = P.perf_hint(payload)
             self.w.insert("perf_hints", run_id=self.run_id, compile_id=compile_id, **hint)
         elif kind == "call_stack" and payload and compile_id:
@@ -89,6 +97,8 @@ class OwnRecords:
         elif kind == "sched_node" and payload:
             node = json.loads(payload)
             self.w.upsert("sched_nodes", run_id=self.run_id, compile_id=compile_id, **node)
+        elif kind in D.EVENTS:
+            self.distributed_event(kind, compile_id, payload)
         elif kind == "warning" and payload:
             self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
                           category=None, message=payload[:4000], filename=None, lineno=None)
@@ -116,12 +126,13 @@ class OwnRecords:
         """A GraphCheck from capture/accuracy.py, kept as a record of compdiag's own (so a
         report's trace log carries it to `compdiag import`); its facts: one row per output, a
         failure if it fails."""
-        doc = {"compile_id": check.compile_id, "error": check.error,
+        cid = self.gens.qualify(check.compile_id)
+        doc = {"compile_id": cid, "error": check.error,
                "nondeterministic": bool(check.nondeterministic),
                "divergent_node": check.divergent_node,
                "outputs": [{"output": o.output, "max_abs": o.max_abs, "max_rel": o.max_rel,
                             "ok": bool(o.ok), "detail": dict(o.detail)} for o in check.outputs]}
-        self.event("accuracy", check.compile_id, {}, payload=json.dumps(doc, default=repr))
+        self.event("accuracy", cid, {}, payload=json.dumps(doc, default=repr))
 
     def _accuracy_facts(self, cid: str | None, check: dict[str, Any]) -> None:
         if check.get("error"):
@@ -157,6 +168,7 @@ class OwnRecords:
                          traceback=json.dumps([o.get("detail") for o in bad], default=repr))
 
     def fusion_line(self, cid: str | None, msg: str) -> None:
+        cid = self.gens.qualify(cid)
         row = P.parse_fusion_line(msg)
         if row:
             self.w.insert("fusion", run_id=self.run_id, compile_id=cid, **row)
@@ -165,6 +177,7 @@ class OwnRecords:
         """A fusion-candidate entry: which FX nodes and user lines a scheduler node is; kept
         as a small record of its own (the parsed node, once per change, not the listing) so
         a report's trace log carries it to import."""
+        cid = self.gens.qualify(cid)
         node = P.scheduler_node(msg)
         if node and self._sched_seen.get((cid, node["name"])) != node:
             self._sched_seen[(cid, node["name"])] = node

@@ -79,7 +79,8 @@ CREATE TABLE IF NOT EXISTS records (
     run_id     INTEGER NOT NULL,
     seq        INTEGER NOT NULL,
     kind       TEXT NOT NULL,          -- envelope key, or 'artifact:<name>' / 'compdiag:<name>'
-    compile_id TEXT,                   -- '0/1', '0/1_1' (attempt), '!0/0/1' (compiled autograd)
+    compile_id TEXT,                   -- '0/1', '0/1_1' (attempt), '!0/0/1' (compiled autograd),
+                                       -- '0/1@1' (after a reset): formats/compile_id.py
     metadata   TEXT NOT NULL,          -- the envelope, JSON, verbatim
     payload    TEXT
 );
@@ -87,10 +88,12 @@ CREATE INDEX IF NOT EXISTS records_run_kind ON records(run_id, kind);
 CREATE INDEX IF NOT EXISTS records_run_cid ON records(run_id, compile_id);
 CREATE TABLE IF NOT EXISTS compiles (
     run_id      INTEGER NOT NULL,
-    compile_id  TEXT NOT NULL,
+    compile_id  TEXT NOT NULL,          -- formats/compile_id.py: '0/1', '0/1_2', '0/1@1'
     frame       INTEGER,
     frame_compile INTEGER,
     attempt     INTEGER NOT NULL DEFAULT 0,
+    generation  INTEGER NOT NULL DEFAULT 0,  -- torch._dynamo.reset()s before it (store 3)
+    compiled_autograd INTEGER,              -- the '!N' of a compiled-autograd compile
     co_name     TEXT,
     filename    TEXT,
     lineno      INTEGER,
@@ -501,6 +504,88 @@ CREATE TABLE IF NOT EXISTS guard_sources (
     source     TEXT NOT NULL,
     guards     INTEGER NOT NULL
 );
+-- DDP under torch.compile (issue 31): each DistributedDataParallel the program built (capture
+-- wraps its __init__: the user's line, the bucket cap, whether the module was compiled
+-- already); DDPOptimizer's cap and buckets for a compile (as it logs them); and each
+-- subgraph it split a compile into (the optimize_ddp_split_child records: parameters, ops,
+-- the user lines of its first op and of the op at the cut that ends it).
+CREATE TABLE IF NOT EXISTS ddp_wraps (
+    run_id        INTEGER NOT NULL,
+    seq           INTEGER NOT NULL,
+    via           TEXT,                 -- DDP (the DDP(...) call) or torch.compile (of a DDP)
+    module        TEXT,                 -- the wrapped module's class (OptimizedModule: compiled)
+    compiled      INTEGER NOT NULL DEFAULT 0,  -- the module was torch.compile'd before DDP
+    filename      TEXT,
+    lineno        INTEGER,
+    line          TEXT,
+    bucket_cap_mb REAL,
+    params        INTEGER,
+    param_bytes   INTEGER,
+    settings      TEXT NOT NULL DEFAULT '{}'   -- find_unused_parameters, static_graph, ...
+);
+CREATE TABLE IF NOT EXISTS ddp_buckets (
+    run_id      INTEGER NOT NULL,
+    compile_id  TEXT,
+    seq         INTEGER NOT NULL,
+    cap_bytes   INTEGER,
+    buckets     INTEGER,
+    sizes       TEXT NOT NULL DEFAULT '[]',  -- each bucket's parameter bytes, in graph order
+    extended    INTEGER NOT NULL DEFAULT 0   -- torch grew a bucket past the cap (its warning)
+);
+CREATE TABLE IF NOT EXISTS ddp_splits (
+    run_id         INTEGER NOT NULL,
+    compile_id     TEXT,
+    seq            INTEGER NOT NULL,
+    idx            INTEGER NOT NULL,        -- submod_N, in graph order
+    name           TEXT,
+    param_names    TEXT NOT NULL DEFAULT '[]',
+    param_bytes    INTEGER NOT NULL DEFAULT 0,
+    ops            INTEGER NOT NULL DEFAULT 0,
+    first_filename TEXT,
+    first_lineno   INTEGER,
+    first_line     TEXT,
+    last_filename  TEXT,                    -- the op at the cut that ends this subgraph
+    last_lineno    INTEGER,
+    last_line      TEXT,
+    last_op        TEXT
+);
+-- Compiled autograd's graphs (compiled_autograd_graph records), one per cache miss: the
+-- autograd nodes it runs, its inputs and the sizes it reads as dynamic; Dynamo compiles
+-- graph N under compile ids `!N/...`.
+CREATE TABLE IF NOT EXISTS compiled_autograd_graphs (
+    run_id        INTEGER NOT NULL,
+    ca_id         INTEGER NOT NULL,
+    seq           INTEGER NOT NULL,
+    nodes         TEXT NOT NULL DEFAULT '[]',
+    inputs        INTEGER,
+    dynamic_sizes INTEGER
+);
+-- Collectives traced into a compiled graph, in graph order, with the user's line that issued
+-- each (capture reads the Dynamo graph's stack traces: the post-grad graph keeps only torch's
+-- own _functional_collectives.py line).
+CREATE TABLE IF NOT EXISTS collective_nodes (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    seq        INTEGER NOT NULL,
+    idx        INTEGER NOT NULL,
+    node       TEXT,
+    target     TEXT,
+    meta       TEXT,                 -- dtype and shape of its result (f32[8, 16])
+    filename   TEXT,
+    lineno     INTEGER,
+    line       TEXT
+);
+-- torch._dynamo.reset() between compiles (torch counts compile ids from 0/0 again): the
+-- generation of ids after it (formats/compile_id.py) and the user line that called it (NULL
+-- when an imported log only showed a compile id repeating).
+CREATE TABLE IF NOT EXISTS dynamo_resets (
+    run_id     INTEGER NOT NULL,
+    seq        INTEGER NOT NULL,
+    generation INTEGER NOT NULL,
+    filename   TEXT,
+    lineno     INTEGER,
+    line       TEXT
+);
 """
 
 DERIVED_TABLES = (
@@ -512,23 +597,28 @@ DERIVED_TABLES = (
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "torch_warnings",
     "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "cache_key_components", "compile_stages", "compile_events", "guard_sources",
-    "program_ends",
+    "ddp_wraps", "ddp_buckets", "ddp_splits", "collective_nodes", "compiled_autograd_graphs",
+    "dynamo_resets", "program_ends",
 )
 
 # What `compdiag reindex` rebuilds from each run's raw records: every table derived from
 # records alone (graph_breaks gained columns in schema 2). The others hold what only live
 # capture saw (accuracy, tensors, timings, scheduler nodes) and are kept as they are.
-REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard_values",
-                    "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls",
+REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_stacks",
+                    "guard_values", "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls",
                     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits",
                     "torch_warnings", "epilogue_misses", "program_exceptions",
                     "call_stacks", "shape_specializations",
                     "cache_events", "cache_key_components", "compile_stages", "compile_events",
-                    "guard_sources", "program_ends")
+                    "guard_sources", "dynamo_resets", "ddp_wraps", "ddp_buckets", "ddp_splits",
+                    "collective_nodes", "compiled_autograd_graphs", "program_ends")
 # Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
     # schema 3: the ranks of a torchrun job.
     "runs": ("rank INTEGER", "world_size INTEGER", "local_rank INTEGER", "job TEXT"),
+    # store 3: a compile's generation (torch._dynamo.reset() restarts torch's ids) and its
+    # compiled-autograd id, parts of its CompileId; `compdiag reindex` fills them.
+    "compiles": ("generation INTEGER NOT NULL DEFAULT 0", "compiled_autograd INTEGER"),
     "graph_nodes": ("meta TEXT",),
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
