@@ -41,8 +41,8 @@ def _from_program_exception(d: Diagnosis) -> bool:
 
 
 FOLDS: tuple[Fold, ...] = (
-    Fold("failure", "failure", "the program's exception came through compiled code and a "
-         "failure row (a compile stage's, or the run-time one capture wrote) reports it",
+    Fold("failure", "failure", "the program's exception is the same error, reported where "
+         "torch.compile raised it",
          lambda d, into, ctx: _from_program_exception(d) and any(
              not _from_program_exception(o) and getattr(o.details, "fatal", False)
              for o in into)),
@@ -66,7 +66,8 @@ FOLDS: tuple[Fold, ...] = (
              d, [o for o in into if o.details.facet in ("split", "split_failure")])),
     Fold("failure", "graph_break", "Dynamo skipped the frame after a graph break, and the "
          "run went on: the break reports it",
-         lambda d, into, ctx: (d.details.exc_type == "Unsupported" and not ctx.crashed
+         lambda d, into, ctx: (d.details.exc_type == "Unsupported"
+                               and ctx.torch_skipped(d.compile_id)
                                and _shares_compile(d, into))),
 )
 

@@ -459,9 +459,12 @@ class Ingestor(D.DistributedRows, OwnRecords):
                           dur_us=iv.dur_us, depth=iv.depth, stage=iv.stage,
                           args=_event_args(iv.args))
             if iv.depth == 0 and iv.dur_us is not None:
-                for stage, us in self.timeline.clocks[iv.compile_id].stages.items():
-                    self.w.upsert("compile_stages", run_id=self.run_id,
-                                  compile_id=iv.compile_id, stage=stage, seconds=us / 1e6)
+                for clock in iv.clocks:  # the compile ids whose time this region held
+                    if clock is None:
+                        continue
+                    for stage, us in self.timeline.clocks[clock].stages.items():
+                        self.w.upsert("compile_stages", run_id=self.run_id,
+                                      compile_id=clock, stage=stage, seconds=us / 1e6)
 
     def _on_artifact_dynamo_error(self, value: Any, cid: str | None, payload: str | None,
                                   md: dict) -> None:

@@ -22,6 +22,17 @@ _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_o
                  "sources", "objects", "args", "param_names", "nodes"}
 
 
+def _is_int64(n: int) -> bool:
+    """Whether SQLite can hold `n` (a larger one is no run id: binding it is an OverflowError)."""
+    return -(2 ** 63) <= n < 2 ** 63
+
+
+def _shown(run: object, most: int = 24) -> str:
+    """RUN as the user typed it, a 4000-digit one shortened in its middle."""
+    text = str(run)
+    return text if len(text) <= most else f"{text[:most // 2]}…{text[-most // 2:]}"
+
+
 class Reader:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
@@ -66,9 +77,10 @@ class Reader:
         try:
             run_id = int(run)  # type: ignore[arg-type]
         except (TypeError, ValueError):
-            raise StoreError(f"RUN must be a run id or 'latest', not {run!r}") from None
-        if not self._rows("SELECT id FROM runs WHERE id = ?", (run_id,)):
-            raise StoreError(f"no run {run_id} in {self.path} (see `compdiag runs`)")
+            raise StoreError(f"RUN must be a run id or 'latest', not {_shown(run)!r}") from None
+        if not _is_int64(run_id) or not self._rows("SELECT id FROM runs WHERE id = ?",
+                                                    (run_id,)):
+            raise StoreError(f"no run {_shown(run)} in {self.path} (see `compdiag runs`)")
         return run_id
 
     def run(self, run_id: int) -> dict[str, Any]:
@@ -106,11 +118,11 @@ class Reader:
             return row[0]["job"]
         if self._rows("SELECT 1 FROM runs WHERE job = ? LIMIT 1", (job,)):
             return str(job)
-        if str(job).isdigit():
+        if str(job).isdigit() and len(str(job)) < 19:  # longer: no run id SQLite could hold
             row = self._rows("SELECT job FROM runs WHERE id = ?", (int(job),))
             if row and row[0]["job"] is not None:
                 return row[0]["job"]
-        raise StoreError(f"no job {job!r} in {self.path} (see `compdiag runs`)")
+        raise StoreError(f"no job {_shown(job)!r} in {self.path} (see `compdiag runs`)")
 
     def warnings(self, run_id: int) -> list[str]:
         return [r["message"] for r in

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 # The `--json` documents' "schema_version": their keys, which DESIGN.md fixes. It is not the
 # store file's layout: a new store layout must not change what scripts parse.
@@ -662,11 +663,7 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
             _set_wal(conn)
             conn.execute("PRAGMA synchronous=NORMAL")
         else:
-            # A reader never changes the file it opens (not even to WAL mode): it may be
-            # another program's database, or a store it refuses.
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
-                                   timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                                   check_same_thread=False)
+            conn = _open_read_only(path)
         # Several processes may create the same new store at once (parallel `compdiag run`s):
         # check and create under one write lock, so each sees no store or a whole one.
         if create:
@@ -701,6 +698,45 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
         raise StoreError(f"{path} is not a readable compdiag store ({exc})") from None
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """A reader's connection, which changes nothing and creates nothing beside the store (a
+    CI artifact, a colleague's store, a folder the reader cannot write: issue 30).
+
+    - No `-wal` file: no connection has the store open (the last one checkpointed and removed
+      it), so the main file holds every committed page and `immutable=1` reads it exactly,
+      without locks and without the `-wal`/`-shm` files that even `mode=ro` creates for a WAL
+      database. What a writer commits after this connection opened is not seen by it (the
+      TUI shows the store as it was when it started).
+    - A `-wal` file: a writer is at work, or one was killed; its pages are only there, so
+      `immutable` would miss them. `mode=ro` reads them through the `-shm` beside it (read-only
+      files in a read-only folder work: SQLite >= 3.22).
+    - A `-wal` without its `-shm` in a folder the reader cannot write (a copied artifact):
+      SQLite cannot build the wal index there, so the store and its wal are copied into a
+      private temporary folder, removed at exit, and read from there."""
+    opts: dict[str, Any] = {"timeout": BUSY_TIMEOUT_S, "isolation_level": None,
+                            "check_same_thread": False, "uri": True}
+    uri = path.resolve().as_uri()
+    wal = Path(f"{path}-wal")
+    if not wal.exists():
+        return sqlite3.connect(f"{uri}?mode=ro&immutable=1", **opts)
+    try:
+        conn = sqlite3.connect(f"{uri}?mode=ro", **opts)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        if os.access(path.parent, os.W_OK) or Path(f"{path}-shm").exists():
+            raise
+    import atexit
+    import shutil
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp(prefix="compdiag-ro-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    shutil.copyfile(path, tmp / path.name)
+    shutil.copyfile(wal, tmp / wal.name)
+    return sqlite3.connect(f"{(tmp / path.name).as_uri()}?mode=ro", **opts)
 
 
 def _refuse_foreign(path: Path) -> None:

@@ -209,7 +209,9 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
             Col("status", 90), Col("total s", 80, "right"))
     rows = []
     for c in compiles:
-        total = c["stage_times"].get("total")
+        total = (c.get("compile_time") or {}).get("total_s")  # its own time, counted once
+        if total is None:
+            total = c["stage_times"].get("total")
         ca = ca_id(c["compile_id"])
         name = f"compiled autograd #{ca}" if ca is not None else c["co_name"] or "-"
         rows.append((display(c["compile_id"]), name, _where(c["filename"], c["lineno"]),
