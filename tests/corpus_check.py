@@ -61,7 +61,30 @@ def run_case(name: str, workdir: Path, cache_dir: Path, run_args: list[str] | No
                          timeout=120)
     doc = json.loads(exp.stdout) if exp.returncode == 0 and exp.stdout.strip() else None
     return {"run_rc": run.returncode, "run_stderr": run.stderr[-3000:], "explain_rc":
-            exp.returncode, "explain_stderr": exp.stderr[-3000:], "doc": doc}
+            exp.returncode, "explain_stderr": exp.stderr[-3000:], "doc": doc,
+            "store": str(store)}
+
+
+def says_how_it_ended(diagnosis: dict[str, Any]) -> bool:
+    """A problem diagnosis that says how the run ended (issue 29 §3): the program's ending
+    (kind `program`: an exception outside compiled code, sys.exit, a signal, os._exit,
+    Ctrl-C), the exception that ended it through compiled code, or the fatal failure."""
+    details = diagnosis.get("details") or {}
+    return diagnosis.get("severity", "problem") == "problem" and (
+        diagnosis["kind"] == "program" or bool(details.get("fatal")) or "compiled" in details)
+
+
+def ending_problems(result: dict[str, Any]) -> list[str]:
+    """The invariant over one run: a run that did not exit 0 has a diagnosis saying how it
+    ended; one that did has no such diagnosis."""
+    diagnoses = (result.get("doc") or {}).get("diagnoses") or []
+    told = [d for d in diagnoses if says_how_it_ended(d)]
+    if result["run_rc"] != 0 and not told:
+        return [f"the run exited {result['run_rc']} and no diagnosis says how it ended "
+                f"(kinds: {[d['kind'] for d in diagnoses]})"]
+    if result["run_rc"] == 0 and any(d["kind"] == "program" for d in told):
+        return ["the run exited 0 and a program diagnosis says it ended badly"]
+    return []
 
 
 def top_problems(diag: dict[str, Any], spec: dict[str, Any], folder: str = "corpus"

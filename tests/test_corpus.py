@@ -15,7 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from corpus_check import CORPUS, TIMEOUT, case_problems, load_sidecar, run_case
+from compdiag.importer.trace_log import import_trace
+from compdiag.importer.trace_writer import glog_prefix, trace_entries
+from compdiag.report.bundle import _trace
+from compdiag.store.reader import Reader
+from compdiag.views.explain import explain_document
+from corpus_check import (CORPUS, TIMEOUT, case_problems, ending_problems, load_sidecar,
+                          run_case)
 
 SIDECARS = sorted(CORPUS.glob("*.expected.json"))
 JOBS = int(os.environ.get("COMPDIAG_CORPUS_JOBS", "3"))
@@ -31,6 +37,7 @@ def corpus_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
         if callspec is not None and "sidecar" in callspec.params and \
                 item.module.__name__.endswith("test_corpus"):
             selected.append(callspec.params["sidecar"].name[:-len(".expected.json")])
+    selected = list(dict.fromkeys(selected))  # one run per case, whatever reads it
     workdir = tmp_path_factory.mktemp("corpus")
     cache = workdir / "inductor-cache"
     cache.mkdir()
@@ -58,6 +65,58 @@ def test_corpus_top_diagnosis(sidecar: Path, corpus_runs: dict[str, Future]) -> 
     problems = case_problems(result, spec)
     top = (result["doc"] or {}).get("diagnoses", [None])[:1]
     assert not problems, f"{name}: " + "; ".join(problems) + f"\n top: {json.dumps(top)[:1500]}"
+
+
+def _case(sidecar: Path, corpus_runs: dict[str, Future]) -> dict:
+    return corpus_runs[sidecar.name[:-len(".expected.json")]].result(timeout=TIMEOUT + 200)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
+def test_corpus_abnormal_end_is_explained(sidecar: Path, corpus_runs: dict[str, Future]
+                                          ) -> None:
+    """Issue 29 §3's invariant over every corpus run (the stores test_corpus_top_diagnosis
+    made, no new compile): a run that exited non-zero has a problem diagnosis saying how it
+    ended. On main a run its program ended with sys.exit, os._exit or a signal had none."""
+    result = _case(sidecar, corpus_runs)
+    assert result["doc"] is not None, result["explain_stderr"]
+    assert not ending_problems(result), ending_problems(result)
+
+
+def _top(doc: dict) -> tuple | None:
+    d = next(iter(doc.get("diagnoses") or []), None)
+    if d is None:
+        return None
+    return (d["kind"], d["stage"], d["reason"], d["user_frame"]["filename"],
+            d["user_frame"]["lineno"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
+def test_corpus_report_import_round_trip(sidecar: Path, corpus_runs: dict[str, Future],
+                                         tmp_path: Path) -> None:
+    """Issue 30 item 4: the trace log `compdiag report` writes (its own `_trace`, as in the
+    archive) imported again gives the same top diagnosis. On main, import stored compdiag's
+    records (the program's exception, run-time failures, accuracy checks) under kind
+    `compdiag` and never replayed them: a failing run imported as "no problems found"."""
+    result = _case(sidecar, corpus_runs)
+    want = _top(result["doc"] or {})
+    if want is None:
+        pytest.skip("no diagnosis to carry over")
+    with Reader(Path(result["store"])) as r:
+        run_id = r.resolve_run(None)
+        run = r.run(run_id)
+        entries = list(trace_entries(r, run_id))
+    log = tmp_path / "torch_trace.log"
+    text, dropped = _trace(entries, glog_prefix(run.get("started_at") or 0.0, run.get("pid")),
+                           lambda s: s, set(), 10**9)
+    assert dropped is None
+    log.write_bytes(text)
+    (imported,) = import_trace(tmp_path / "imported.db", log, workers=1)
+    with Reader(tmp_path / "imported.db") as r:
+        got = explain_document(r, imported.run_id)
+    assert got["run"]["exit_code"] == (result["run_rc"] or None)
+    assert _top(got) == want
 
 
 def test_every_corpus_script_has_a_sidecar() -> None:

@@ -197,6 +197,8 @@ def test_crash_failure_ranks_first_with_commands_for_this_run(tmp_path):
               message="CppCompileError: C++ compile error", filename=TORCH_FILE, lineno=10,
               traceback=f'  File "{s.user}", line 12, in <module>\n    f(x)\n'
                         f'  File "{TORCH_FILE}", line 10, in compile\n    raise\n')
+    # capture kept the failing graph (what `compdiag minify` replays): minify is offered
+    s.ing.event("failure_graph", "0/0", {"kind": "compile", "stage": "kernel_compile"}, "{}")
     top = s.explain()[0]
     assert top["kind"] == "failure" and top["stage"] == "kernel_compile"
     assert top["user_frame"]["lineno"] == 12

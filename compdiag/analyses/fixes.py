@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from compdiag.analyses.rules import Words, every, first, found
+from compdiag.formats.compile_id import CompileId
+from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
 
 def commands(run_id: int, argv: list[str], store_arg: str) -> tuple[str, str]:
@@ -294,7 +296,9 @@ def stage_explanation(stage: str, fatal: bool) -> str:
 def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: list[str],
                 store_arg: str = "", injected: dict[str, Any] | None = None,
                 gb_type: str = "", debug: str = "", line: str = "", message: str = "",
-                torch_message: str | None = None) -> str:
+                torch_message: str | None = None, no_minify: str | None = None) -> str:
+    """The fix of a failure; `no_minify` (minify_unavailable's reason) says why `compdiag
+    minify` is not offered."""
     minify, bisect = commands(run_id, argv, store_arg)
     parts = []
     text = f"{one_line}\n{torch_message or ''}\n{message}"
@@ -315,9 +319,38 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
         if stage in FIRST_STEP and not known:
             parts.append(FIRST_STEP[stage])
         parts.append(f"Find the culprit: `{bisect}`; then shrink the graph to a standalone "
-                     f"repro: `{minify}`.")
+                     f"repro: `{minify}`." if not no_minify else
+                     f"Find the culprit: `{bisect}` (`compdiag minify` cannot replay this "
+                     f"failure: {no_minify}).")
     else:
-        parts.append(f"Narrow it down with `{bisect}` and `{minify}`.")
+        parts.append(f"Narrow it down with `{bisect}` and `{minify}`." if not no_minify else
+                     f"Narrow it down with `{bisect}` (`compdiag minify` cannot replay this "
+                     f"failure: {no_minify}).")
     return " ".join(parts)
+
+
+def _frame_compile(cid: str | None) -> tuple | None:
+    parsed = CompileId.of(cid)
+    return None if parsed is None else (parsed.generation, parsed.frame, parsed.frame_compile,
+                                        parsed.compiled_autograd)
+
+
+def minify_unavailable(ctx: Any, cid: str | None, message: str | None) -> str | None:
+    """Why `compdiag minify` cannot replay this failure (None: it can). It replays the graph
+    and inputs capture kept when the failure happened (minify/graph.py's `load`); an imported
+    log holds no input tensors, a backward graph's failure is not kept by every capture."""
+    if ctx.run.get("source") == "import":
+        return ("this run was imported from a trace log, which does not hold the failing "
+                "graph's inputs; run the script under `compdiag run` to keep them")
+    kept = ctx.r.kept_failure_graphs(ctx.run_id)
+    if cid in kept or (cid is None and kept) or \
+            (_frame_compile(cid) is not None
+             and _frame_compile(cid) in {_frame_compile(k) for k in kept}):
+        return None
+    if f"({BACKWARD_FAILURE_NOTE})" in (message or ""):
+        return "compdiag kept no backward graph for this failure"
+    unkept = next((w for w in ctx.r.warnings(ctx.run_id)
+                   if "cannot be kept for minify" in w), None)
+    return unkept or "compdiag kept no failing graph for it (no graph and inputs to replay)"
 
 

@@ -16,10 +16,15 @@ import traceback
 import zipfile
 from types import TracebackType
 
-from compdiag.capture.failures import record_escaped_exception
+from compdiag.capture.failures import record_escaped_exception, record_exit_call
 
 ENV_STORE = "COMPDIAG_STORE_PATH"
 ENV_RUN = "COMPDIAG_RUN_ID"
+# A file the parent made for faulthandler's dump: a native crash (SIGSEGV, SIGABRT of a C++
+# exception or a failed assertion, ...) leaves the Python stack there, not on the user's
+# stderr, where plain python would print nothing of it.
+ENV_FAULT_FILE = "COMPDIAG_FAULT_FILE"
+_fault_file = None  # kept open for faulthandler, which writes to its descriptor
 
 
 def _start_capture():
@@ -56,10 +61,52 @@ def _start_capture():
             if applied:
                 writer.warn(run_id, "compdiag perf --try applied: " + ", ".join(applied))
         atexit.register(_finish, capture)
+        _watch_os_exit(capture)
         return capture
     except Exception as exc:  # noqa: BLE001 - fail open
         print(f"compdiag: capture disabled ({type(exc).__name__}: {exc})", file=sys.stderr)
         return None
+
+
+def _enable_faulthandler() -> None:
+    """faulthandler into the parent's side file, unless the program's environment enabled it
+    already (PYTHONFAULTHANDLER, -X faulthandler: then it writes to stderr, as plain python)."""
+    global _fault_file
+    path = os.environ.pop(ENV_FAULT_FILE, None)
+    if not path:
+        return
+    try:
+        import faulthandler
+
+        if faulthandler.is_enabled():
+            return
+        _fault_file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - open for the process
+        faulthandler.enable(file=_fault_file, all_threads=True)
+    except Exception:  # noqa: BLE001 - fail open
+        pass
+
+
+def _watch_os_exit(capture) -> None:
+    """os._exit(N != 0) ends the process without an exception: record where it was called
+    (this process only; a forked child inherits the wrapper and passes straight through)."""
+    original = os._exit
+    pid = os.getpid()
+
+    def _exit(status: int) -> None:
+        if status != 0 and os.getpid() == pid:
+            frames = traceback.extract_stack()[:-1]
+            capture.guarded("os._exit", record_exit_call, capture.ing, "os._exit", status,
+                            frames)
+            try:
+                with capture.lock:
+                    capture.ing.commit()
+            except Exception:  # noqa: BLE001
+                pass
+        original(status)
+
+    _exit.__wrapped__ = original  # type: ignore[attr-defined]
+    _exit.__name__, _exit.__doc__ = original.__name__, original.__doc__
+    os._exit = _exit
 
 
 def _float_env(name: str) -> float | None:
@@ -143,6 +190,25 @@ def _strip_compdiag_frames(exc: BaseException) -> None:
                     if isinstance(x, BaseException))
 
 
+def _exit_status(code: object) -> int:
+    """The status SystemExit(code) ends python with (a message is printed and means 1)."""
+    if code is None:
+        return 0
+    return code if isinstance(code, int) else 1
+
+
+def _user_frames_hook(hook):
+    """sys.excepthook that shows the traceback plain python would (no compdiag frames)."""
+
+    def excepthook(exc_type, exc, tb):
+        if exc is not None:
+            _strip_compdiag_frames(exc)
+            tb = exc.__traceback__
+        hook(exc_type, exc, tb)
+
+    return excepthook
+
+
 def _run_script(target: str) -> None:
     """Run TARGET as `python TARGET` does (3.9+): __file__ and code filenames absolute,
     sys.argv[0] as given. runpy.run_path would set both to the path as given."""
@@ -178,13 +244,23 @@ def main(argv: list[str]) -> None:
     else:
         sys.argv = [target, *args]
         sys.path[0] = os.path.dirname(os.path.abspath(target))
+    _enable_faulthandler()
     capture = _start_capture()
     try:
         if module:
             runpy.run_module(target, run_name="__main__", alter_sys=True)
         else:
             _run_script(target)
-    except (SystemExit, KeyboardInterrupt):
+    except SystemExit as exc:
+        if capture is not None and _exit_status(exc.code) != 0:
+            capture.guarded("exception", record_escaped_exception, capture.ing, exc)
+        raise
+    except KeyboardInterrupt as exc:
+        # Python prints it through sys.excepthook and then ends by SIGINT (exit 130): let it,
+        # with compdiag's and runpy's frames out of what the hook prints.
+        if capture is not None:
+            capture.guarded("exception", record_escaped_exception, capture.ing, exc)
+        sys.excepthook = _user_frames_hook(sys.excepthook)
         raise
     except BaseException as exc:  # noqa: BLE001 - report like python, record, exit 1
         if capture is not None:

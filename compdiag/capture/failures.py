@@ -9,45 +9,33 @@ from __future__ import annotations
 import traceback
 from typing import Any
 
+from compdiag.formats.compiled_code import (COMPILE_FRAMES, COMPILED_FRAMES,  # noqa: F401
+                                            COMPILED_WORDS, compiled_marker)
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
 
-_COMPILE_MARKERS = ("torch/_dynamo/convert_frame.py", "torch/_inductor/compile_fx.py")
-# A frame of one of these files means the exception came through compiled code (its name is
-# what explain says it came through). Inductor's output modules live in its cache dir
-# (TORCHINDUCTOR_CACHE_DIR, default /tmp/torchinductor_USER): the trace names them, the
-# 'torchinductor_' prefix finds them in a store without that record.
-COMPILED_FRAMES: tuple[tuple[str, str], ...] = (
-    ("torch/_inductor/cudagraph_trees.py", "cudagraph trees"),
-    ("torch/_inductor/output_code.py", "an Inductor compiled module"),
-    ("torchinductor_", "an Inductor output module"),
-    ("torch/_functorch/_aot_autograd/", "AOTAutograd's runtime wrappers (CompiledFunction)"),
-    ("torch/_dynamo/convert_frame.py", "Dynamo's convert_frame (a compile)"),
-    ("torch/_inductor/compile_fx.py", "Inductor's compile_fx (a compile)"),
-    ("torch/_dynamo/eval_frame.py", "Dynamo's eval frame (a compiled function's call)"),
-)
-# Errors of compiled code raised in C++ with no Python frame of torch's: autograd's checks on
-# compiled outputs name the compiled autograd node, cudagraph trees the CUDA graph.
-COMPILED_WORDS: tuple[tuple[str, str], ...] = (
-    ("CompiledFunction", "AOTAutograd's CompiledFunction (autograd on a compiled output)"),
-    # A CUDA graph's output poisoned by a later replay raises from C++ at the user's own line.
-    ("overwritten by a subsequent run", "cudagraph trees (a CUDA graph's reused output)"),
-    ("CUDAGraphs", "cudagraph trees"),
-)
+# The modules of torch's compile-time exception classes (InductorError, BackendCompilerFailed,
+# Unsupported, TorchRuntimeError, ...): the program's own code does not raise them.
+_COMPILE_EXC_MODULES = ("torch._dynamo.", "torch._inductor.", "torch._functorch.")
 
 
-def compiled_marker(files: list[str], message: str, generated: set[str]) -> str | None:
-    """What compiled code the exception came through (None: none of it), innermost first.
-    An exception the user's own code raised (its innermost frame is the user's `raise` or
-    `assert`) is the program's, even inside a compiled function's call."""
-    raised_by_user = bool(files) and is_user_file(files[-1]) and files[-1] not in generated
-    for f in reversed(files if not raised_by_user else []):
-        if f in generated:
-            return "an Inductor output module"
-        for marker, what in COMPILED_FRAMES:
-            if marker in f:
-                return what
-    return next((what for word, what in COMPILED_WORDS if word in message), None)
+def _torch_compile_error(exc: BaseException) -> bool:
+    module = getattr(type(exc), "__module__", "") or ""
+    return module.startswith(_COMPILE_EXC_MODULES)
+
+
+def _chain_files(exc: BaseException) -> list[str]:
+    """The files of every frame of the exception and of its causes (a compile's error raised
+    `from` the lowering's keeps the lowering's frames on its cause). Not its context: an
+    exception torch caught and handled along the way is no part of this one's path."""
+    files: list[str] = []
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        files += [f.filename for f in traceback.extract_tb(e.__traceback__)]
+        e = e.__cause__
+    return files
 
 
 def record_escaped_exception(ing: Any, exc: BaseException) -> None:
@@ -62,8 +50,12 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
     exc_type = type(exc).__name__
     whole = str(exc)
     message = P.first_line(whole, 500) or exc_type
-    in_compile = any(any(m in f for m in _COMPILE_MARKERS) for f in files)
+    in_compile = any(any(m in f for m in COMPILE_FRAMES) for f in _chain_files(exc))
     marker = compiled_marker(files, whole, generated)
+    if marker is None and (in_compile or _torch_compile_error(exc)):
+        # torch cut its own frames (`remove_dynamo_frames`) and re-raised a compile's error at
+        # the compiled function's call: it came through a compile all the same.
+        in_compile, marker = True, "a compile (torch.compile raised it at the compiled call)"
     # A compile failure torch reported, re-raised at the compiled function's call (Dynamo cuts
     # the compile's own frames, e.g. fullgraph=True's Unsupported): that compile stage's.
     known = next((stage for t, stage, first in ing.compile_failures
@@ -79,10 +71,20 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
                           frames=[{"filename": f.filename, "lineno": f.lineno, "name": f.name,
                                    "line": f.line or None} for f in frames][-60:],
                           compiled=marker, stage=stage)
-    if marker is None or (in_compile and ing.counts["failures"]):
-        return  # the program's own error, or one compilation_metrics already described
-    ing.failure(None if in_compile else cid, stage=stage, exc_type=exc_type, message=message,
+    if marker is None or (in_compile and ing.counts["failures"]) or \
+            not isinstance(exc, Exception):
+        # the program's own error, one compilation_metrics already described, or an end the
+        # program asked for (SystemExit) or the user (KeyboardInterrupt): not a failure
+        return
+    ing.escaped_failure(None if in_compile else cid, stage=stage, exc_type=exc_type, message=message,
                 filename=frame.filename if frame else None,
                 lineno=frame.lineno if frame else None,
                 line=(frame.line or None) if frame else None, traceback=text[-20000:],
                 torch_message=whole[:20000])
+
+
+def record_exit_call(ing: Any, how: str, status: int, frames: list[Any]) -> None:
+    """An exit that raises nothing (os._exit(N)): the status and where it was called."""
+    ing.program_end(how=how, exit_code=status,
+                    frames=[{"filename": f.filename, "lineno": f.lineno, "name": f.name,
+                             "line": f.line or None} for f in frames][-60:])

@@ -187,8 +187,7 @@ class Capture:
             # Keep the decisions; of the large candidate listings, only which FX nodes and
             # user lines each scheduler node is (what places a decision in the user's code).
             if "fuse" in msg and ("fusing " in msg or "cannot fuse" in msg):
-                self.ing.fusion_line(cid, msg)
-                self.ing.event("fusion", cid, {"logger": record.name}, msg)
+                self.ing.event("fusion", cid, {"logger": record.name}, msg)  # + its row
             elif "SchedulerNode(name=" in msg:
                 self.ing.scheduler_node_line(cid, msg)
             return

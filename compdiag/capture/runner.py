@@ -7,11 +7,13 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from compdiag.capture import ranks
-from compdiag.capture.child import ENV_RUN, ENV_STORE
+from compdiag.capture.child import ENV_FAULT_FILE, ENV_RUN, ENV_STORE
+from compdiag.capture.stderr_tee import StderrTee
 from compdiag.formats.words import plural
 from compdiag.ingest.reindex import ensure_current
 from compdiag.store.writer import Writer
@@ -35,8 +37,13 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
         env["COMPDIAG_MODE"] = mode
     env.update(extra_env or {})
     cmd = [sys.executable, "-m", "compdiag.capture.child", *argv]
+    fault = _fault_file(env)
+    tee = StderrTee()
     started = time.time()
-    proc = subprocess.Popen(cmd, env=env, pass_fds=pass_fds)
+    try:
+        proc = subprocess.Popen(cmd, env=env, pass_fds=pass_fds, stderr=tee.child_fd)
+    finally:
+        tee.started()
     writer.update_run(run_id, pid=proc.pid)
     writer.flush()
     old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)  # the child gets Ctrl-C itself
@@ -47,6 +54,7 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
         signal.signal(signal.SIGINT, old_int)
         signal.signal(signal.SIGTERM, old_term)
     exit_code, status = ranks.exit_status(rc)
+    _record_end(writer, run_id, rc, exit_code, tee.tail(), _read_fault(fault))
     if rc < 0:
         writer.warn(run_id, f"the program was killed by signal {-rc} "
                             f"({ranks.signal_name(-rc)}); capture holds what was written before")
@@ -60,6 +68,55 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
         if job is not None:
             _job_summary(store, job)
     return exit_code, run_id
+
+
+def _fault_file(env: dict[str, str]) -> str | None:
+    """A file for the child's faulthandler dump (capture/child.py), named in its env."""
+    try:
+        fd, path = tempfile.mkstemp(prefix="compdiag-fault-", suffix=".txt")
+        os.close(fd)
+    except OSError:
+        return None
+    env[ENV_FAULT_FILE] = path
+    return path
+
+
+def _read_fault(path: str | None) -> str:
+    if path is None:
+        return ""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()[-200_000:]
+    except OSError:
+        return ""
+    finally:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def _record_end(writer: Writer, run_id: int, rc: int, exit_code: int, stderr_tail: str,
+                fault: str) -> None:
+    """A run that did not exit 0 gets a program_end record: its status or signal, the end of
+    its stderr and faulthandler's dump (ingest/endings.py reads them), after the child's own
+    records. Fail open: the exit status is the program's whatever happens here."""
+    if rc == 0:
+        return
+    try:
+        from compdiag.ingest.ingestor import Ingestor
+
+        writer.flush()
+        last = writer.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM records WHERE "
+                                   "run_id = ?", (run_id,)).fetchone()[0]
+        ing = Ingestor(writer, run_id)
+        ing.seq = int(last)
+        ing.program_end(how="signal" if rc < 0 else "exit", exit_code=exit_code,
+                        signal=-rc if rc < 0 else None, stderr_tail=stderr_tail,
+                        fault=fault or None)
+        writer.flush()
+    except Exception as exc:  # noqa: BLE001
+        writer.warn(run_id, f"how the program ended was not recorded ({exc})")
 
 
 def _join_job(writer: Writer, run_id: int, env: dict[str, str], target: list[str],

@@ -69,7 +69,8 @@ def _modes(text: str | None) -> list[str] | None:
 
 
 def cmd_perf(args: argparse.Namespace) -> int:
-    from compdiag.perf.session import build_document, file_report, recorded_runs, run_modes
+    from compdiag.perf.session import (INTERRUPTED, build_document, file_report, recorded_runs,
+                                       run_modes)
     from compdiag.store.reader import Reader
     from compdiag.store.schema import StoreError
 
@@ -132,6 +133,11 @@ def cmd_perf(args: argparse.Namespace) -> int:
                              announce=None if args.json else _announce([target, *argv]),
                              progress=view)
         exit_code = next((c for _, _, c in runs if c), 0)
+        if runs and runs[-1][2] == INTERRUPTED:
+            mode, run_id, _ = runs[-1]
+            print(f"compdiag: perf interrupted (Ctrl-C) in mode {mode}, run {run_id}: "
+                  "no report", file=sys.stderr)
+            return INTERRUPTED
     else:
         with Reader(store) as reader:
             run_id = reader.resolve_run(target)

@@ -339,5 +339,6 @@ def _import_file(writer: Writer, path: Path, run_id: int) -> ImportResult:
         writer.warn(run_id, w)
     status = "imported" if not (result.skipped or result.bad_payloads) else "partial"
     writer.update_run(run_id, torch_version=ing.torch_version, ended_at=time.time())
-    writer.end_run(run_id, exit_code=None, status=status)
+    # A log `compdiag report` wrote says how its program ended (a program_end record).
+    writer.end_run(run_id, exit_code=ing.exit_code, status=status)
     return result

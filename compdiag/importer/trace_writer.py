@@ -4,8 +4,10 @@ run recorded by `compdiag run` can be opened by tlparse and re-imported by `comp
 It lives beside the importer because it is the other place that knows the format: one
 glog-prefixed line per record, `V1201 14:48:31.553018 771 torch/_logging/structured.py:0]
 {envelope}`, then the payload's lines, each after a tab. The records are the store's verbatim
-envelopes; compdiag's own records (`{"compdiag": {...}}`, e.g. the failure and its graph) go out
-too, so `compdiag import` finds the same failure; tlparse counts them as unknown fields. Every
+envelopes; compdiag's own records (`{"compdiag": {...}}`, e.g. the failure and its graph, the
+program's exception, accuracy checks, how the program ended) go out too, with their record kind
+and compile id, so `compdiag import` replays them through the Ingestor and finds the same
+facts; tlparse counts them as unknown fields. Every
 payload gets an envelope `has_payload` (its md5, as torch writes it): without it tlparse reads
 a payload line as a broken log line."""
 
@@ -37,6 +39,11 @@ def trace_entries(reader: Any, run_id: int) -> Iterator[TraceEntry]:
         md = rec["metadata"]
         if not isinstance(md, dict):
             md = {"compdiag": {"kind": "unreadable_envelope", "text": str(md)}}
+        elif rec["kind"].startswith("compdiag:") and isinstance(md.get("compdiag"), dict):
+            # What import needs to store it as capture did: its record kind (the envelope's
+            # `kind` may be the record's own field) and compile id (no frame_id here).
+            md = {**md, "compdiag": {**md["compdiag"], "record_kind": rec["kind"],
+                                     "compile_id": rec["compile_id"]}}
         yield TraceEntry(rec["id"], rec["compile_id"], rec["kind"], md, rec["payload"])
 
 

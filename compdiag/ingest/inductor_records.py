@@ -110,12 +110,6 @@ class InductorRecords:
         self.w.insert("cudagraphs", run_id=self.run_id, compile_id=cid, applied=applied,
                       reason=reason, **(P.cudagraph_skip_facts(reason) if not applied else {}))
 
-    def fusion_line(self, cid: str | None, msg: str) -> None:
-        cid = self.gens.qualify(cid)
-        row = P.parse_fusion_line(msg)
-        if row:
-            self.w.insert("fusion", run_id=self.run_id, compile_id=cid, **row)
-
     def _cudagraph_facts(self, cid: str | None, msg: str) -> None:
         """Recordings and partitions, from a cudagraphs line (live, and again at reindex)."""
         named = P.CID_IN_LINE.match(msg)
@@ -152,13 +146,6 @@ class InductorRecords:
         elif P.CUDAGRAPH_RECORDING.search(msg) and cid is not None:
             if (cid, False) not in self._seen_cudagraphs:
                 self._cudagraph(cid, True, None)
-
-    def scheduler_node_line(self, cid: str | None, msg: str) -> None:
-        """A fusion-candidate entry: which FX nodes and user lines a scheduler node is."""
-        cid = self.gens.qualify(cid)
-        node = P.scheduler_node(msg)
-        if node:
-            self.w.upsert("sched_nodes", run_id=self.run_id, compile_id=cid, **node)
 
     def cudagraph_applied(self, cid: str | None, detail: str | None = None) -> None:
         self._cudagraph(self.gens.qualify(cid), True, detail)

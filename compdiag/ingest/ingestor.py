@@ -12,7 +12,8 @@ from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
 from compdiag.ingest.inductor_records import InductorRecords
-from compdiag.ingest.generations import RESET_KIND, Generations, starts_compile
+from compdiag.ingest.generations import Generations, starts_compile
+from compdiag.ingest.own_records import OwnRecords
 from compdiag.ingest.timeline import Timeline
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 from compdiag.store.writer import Writer
@@ -49,7 +50,7 @@ def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-class Ingestor(InductorRecords, D.DistributedRows):
+class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
     """Feeds one run's records into a Writer; keeps per-run state (interned file names,
     compile rows in progress). Every method is defensive: unknown shapes are kept raw."""
 
@@ -89,6 +90,9 @@ class Ingestor(InductorRecords, D.DistributedRows):
         # names is stored with the generation it belongs to (ingest/generations.py).
         self.gens = Generations()
         self._generation = 0  # the last generation a dynamo_resets row was written for
+        self._sched_seen: dict[tuple[str | None, str], dict[str, Any]] = {}
+        # The exit status a `program_end` record said (an imported run has no other).
+        self.exit_code: int | None = None
 
     # -- entry points -----------------------------------------------------------------------
     def record(self, metadata: dict[str, Any], payload: str | None,
@@ -96,6 +100,8 @@ class Ingestor(InductorRecords, D.DistributedRows):
         """One structured-trace record; `raw` is its envelope's JSON text when the caller has
         it verbatim (an imported log), kept as is instead of encoding `metadata` again."""
         kind = P.record_kind(metadata)
+        if kind == "compdiag" and self._own_record(metadata, payload, raw):
+            return
         cid = self.gens.qualify(P.compile_id_of(metadata), starts=starts_compile(kind, payload),
                                 ends=kind == "compilation_metrics")
         if self.gens.generation != self._generation:  # a reset seen only as a repeated id
@@ -117,50 +123,6 @@ class Ingestor(InductorRecords, D.DistributedRows):
             return
         if handler is not None:
             handler(metadata.get(kind, metadata.get(kind.split(":")[0])), cid, payload, metadata)
-
-    def event(self, kind: str, compile_id: str | None, data: dict[str, Any],
-              payload: str | None = None) -> None:
-        """compdiag's own records (artifact-logger lines, bytecode, failures at runtime)."""
-        compile_id = self.gens.qualify(compile_id)
-        md = {"compdiag": {"kind": kind, **data}}
-        self.seq += 1
-        self.w.insert("records", run_id=self.run_id, seq=self.seq, kind="compdiag:" + kind,
-                      compile_id=compile_id, metadata=json.dumps(md, default=repr),
-                      payload=payload)
-        self.event_facts(kind, compile_id, payload)
-
-    def event_facts(self, kind: str, compile_id: str | None, payload: str | None) -> None:
-        """The facts one of compdiag's own records holds (also replayed by reindex)."""
-        compile_id = self.gens.qualify(compile_id)
-        if kind == RESET_KIND:
-            self.gens.reset()
-            self._reset_row(payload)
-        elif kind == "perf_hints" and payload and payload.strip():
-            hint = P.perf_hint(payload)
-            self.w.insert("perf_hints", run_id=self.run_id, compile_id=compile_id, **hint)
-        elif kind == "call_stack" and payload and compile_id:
-            call = P.call_stack(payload)
-            if call is not None:
-                self.w.upsert("call_stacks", run_id=self.run_id, compile_id=compile_id, **call)
-        elif kind == "program_exception" and payload:
-            try:
-                exc = json.loads(payload)
-            except ValueError:
-                return
-            if isinstance(exc, dict) and exc.get("exc_type"):
-                self.w.insert("program_exceptions", run_id=self.run_id, seq=self.seq,
-                              compile_id=compile_id, exc_type=str(exc["exc_type"]),
-                              message=str(exc.get("message") or ""),
-                              frames=[f for f in exc.get("frames") or []
-                                      if isinstance(f, dict)],
-                              compiled=exc.get("compiled"), stage=exc.get("stage"))
-        elif kind == "cudagraphs" and payload:
-            self._cudagraph_facts(compile_id, payload)
-        elif kind in D.EVENTS:
-            self.distributed_event(kind, compile_id, payload)
-        elif kind == "warning" and payload:
-            self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
-                          category=None, message=payload[:4000], filename=None, lineno=None)
 
     def _reset_row(self, payload: str | None) -> None:
         """The generation a reset began, with the user line that called it (capture's record)."""
@@ -368,13 +330,6 @@ class Ingestor(InductorRecords, D.DistributedRows):
                       line=line, traceback=traceback, torch_message=torch_message,
                       **P.failure_facts(exc_type, message, traceback, torch_message))
 
-    def program_exception(self, cid: str | None, **exc: Any) -> None:
-        """The exception that ended the program (capture/failures.py): type, message (every
-        line), frames, the compiled code it came through. A record of compdiag's own, so
-        `compdiag reindex` re-derives the fact."""
-        self.event("program_exception", cid, {"exc_type": exc.get("exc_type")},
-                   payload=json.dumps(exc, default=repr))
-
     def _on_artifact_dynamo_graph_break_reason(self, value: Any, cid: str | None,
                                                payload: str | None, md: dict) -> None:
         if not payload:
@@ -497,39 +452,6 @@ class Ingestor(InductorRecords, D.DistributedRows):
             self.dynamo_errors[cid] = payload
 
     # -- compdiag's own events --------------------------------------------------------------
-    def accuracy(self, check: Any) -> None:
-        """A GraphCheck from capture/accuracy.py: one row per output, a failure if it fails."""
-        cid = self.gens.qualify(check.compile_id)
-        if check.error:
-            self.w.warn(self.run_id, f"accuracy check of {cid} could not run: {check.error}")
-            return
-        for o in check.outputs:
-            detail = dict(o.detail)
-            if check.nondeterministic:
-                detail["eager_nondeterministic"] = True
-            if check.divergent_node:
-                detail["divergent_node"] = check.divergent_node
-            if getattr(check, "inputs", None):
-                detail["inputs"] = check.inputs
-            self.w.insert("accuracy", run_id=self.run_id, compile_id=cid,
-                          output=o.output, max_abs=o.max_abs, max_rel=o.max_rel, ok=o.ok,
-                          detail=json.dumps(detail, default=repr))
-        if check.nondeterministic:
-            self.w.warn(self.run_id, f"eager is non-deterministic on graph {cid}: "
-                                     "accuracy differences there are not attributed to the compiler")
-        bad = [o for o in check.outputs if not o.ok]
-        if bad:
-            node = check.divergent_node or {}
-            frame = node.get("user_frame") or {}
-            where = (f"; first divergent node {node['node']} ({node['op']})"
-                     if node.get("node") else "")
-            self.failure(cid, stage="accuracy", exc_type="AccuracyMismatch",
-                         message=f"{bad[0].output}: {bad[0].detail.get('reason', 'mismatch')}"
-                                 f"{where}",
-                         filename=frame.get("filename"), lineno=frame.get("lineno"),
-                         line=frame.get("line"),
-                         traceback=json.dumps([o.detail for o in bad], default=repr))
-
     def autotune_choice(self, cid: str | None, op: str, choice: str, detail: str) -> None:
         self.w.insert("autotune", run_id=self.run_id, compile_id=self.gens.qualify(cid), op=op,
                       choice=choice, detail=detail)

@@ -72,12 +72,17 @@ def run_modes(store: Path, target: list[str], modes: list[str] | None, *,
                         channel.close()
                         progress.process_done(mode or "default")
                 runs.append((mode or "default", run_id, code))
+                if code == INTERRUPTED:
+                    return runs  # Ctrl-C: no other mode or repeat either
                 if code:
                     break  # a failing program is not run again
     finally:
         if not keep_caches:
             shutil.rmtree(tmp, ignore_errors=True)
     return runs
+
+
+INTERRUPTED = 128 + 2  # the exit status of a program Ctrl-C ended (SIGINT), as a shell shows it
 
 
 def _channel(progress: Any, mode: str, i: int, repeat: int) -> Any:

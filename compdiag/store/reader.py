@@ -170,6 +170,20 @@ class Reader:
         return self._rows("SELECT * FROM program_exceptions WHERE run_id = ? ORDER BY seq",
                           (run_id,))
 
+    def kept_failure_graphs(self, run_id: int) -> set[str | None]:
+        """The compile ids whose failing graph capture kept for `compdiag minify` (its
+        `compdiag:failure_graph` records; None for one kept without a compile id)."""
+        return {r["compile_id"] for r in self._rows(
+            "SELECT compile_id FROM records WHERE run_id = ? AND kind = ?",
+            (run_id, "compdiag:failure_graph"))}
+
+    def program_ends(self, run_id: int) -> list[dict[str, Any]]:
+        """How the program ended when not well (os._exit's call, a signal, a status), in the
+        order recorded; none for a run that exited 0 or a store older than the table."""
+        if not self._has_table("program_ends"):
+            return []
+        return self._rows("SELECT * FROM program_ends WHERE run_id = ? ORDER BY seq", (run_id,))
+
     def fusion(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
         return self._table("fusion", run_id, compile_id)
 

@@ -409,6 +409,21 @@ CREATE TABLE IF NOT EXISTS program_exceptions (
     stage       TEXT,                   -- the compile stage a compile-time exception escaped from
     PRIMARY KEY (run_id, seq)
 );
+-- How the program ended when it did not end well (issue 29): os._exit's call (the child), and
+-- the exit status or signal with what a native crash left (the parent: faulthandler's Python
+-- stack, the end of stderr where the C++ runtime or torch wrote the reason).
+CREATE TABLE IF NOT EXISTS program_ends (
+    run_id         INTEGER NOT NULL,
+    seq            INTEGER NOT NULL,
+    how            TEXT NOT NULL,       -- os._exit | exit | signal
+    exit_code      INTEGER,             -- the status; 128+N when signal N killed it
+    signal         INTEGER,             -- the signal that killed it (NULL: it exited)
+    frames         TEXT NOT NULL DEFAULT '[]',  -- JSON [{filename, lineno, name, line}], outermost first
+    fatal_error    TEXT,                -- faulthandler's 'Fatal Python error: ...'
+    native_message TEXT,                -- the C++ runtime's or torch's last words on stderr
+    stderr_tail    TEXT,                -- the end of the program's stderr
+    PRIMARY KEY (run_id, seq)
+);
 -- CUDA-graph coverage (issue 17): each recording cudagraph_trees made (one per distinct set
 -- of input sizes), how the scheduler partitioned a graph and which ops split it.
 CREATE TABLE IF NOT EXISTS cudagraph_recordings (
@@ -597,7 +612,7 @@ DERIVED_TABLES = (
     "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "cache_key_components", "compile_stages", "compile_events", "guard_sources",
     "ddp_wraps", "ddp_buckets", "ddp_splits", "collective_nodes", "compiled_autograd_graphs",
-    "dynamo_resets",
+    "dynamo_resets", "program_ends",
 )
 
 # What `compdiag reindex` rebuilds from each run's raw records: every table derived from
@@ -610,7 +625,7 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
                     "call_stacks", "shape_specializations",
                     "cache_events", "cache_key_components", "compile_stages", "compile_events",
                     "guard_sources", "dynamo_resets", "ddp_wraps", "ddp_buckets", "ddp_splits",
-                    "collective_nodes", "compiled_autograd_graphs")
+                    "collective_nodes", "compiled_autograd_graphs", "program_ends")
 # Facts ingest derives from the text of rows reindex does not rebuild (they also hold what
 # only live capture saw): reindex recomputes these columns from each row's own text.
 BACKFILLED_COLUMNS = {

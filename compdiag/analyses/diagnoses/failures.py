@@ -22,7 +22,7 @@ from typing import Any
 
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
-from compdiag.analyses.fixes import failure_fix, stage_explanation
+from compdiag.analyses.fixes import failure_fix, minify_unavailable, stage_explanation
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
@@ -149,7 +149,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                    or f.get("message") or ""),
                           debug=P.debug_context(tb), line=frame.line or "",
                           message=f"{f.get('message') or ''}\n{tb[-4000:]}",
-                          torch_message=whole)
+                          torch_message=whole,
+                          no_minify=minify_unavailable(ctx, cid, f.get("message")))
         expl = stage_explanation(f["stage"], fatal)
         marked = marked_dynamic_failure(ctx, f)
         if marked is not None:  # the line that specialised a dimension marked dynamic

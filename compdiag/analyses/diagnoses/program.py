@@ -12,24 +12,35 @@ found": at the user's line where it surfaced, with the frame it was raised in.
 - A user's own check that failed (an assert, or a raise right after a comparison) when
   `run --check-accuracy` found every compiled graph equal to eager says exactly that, and
   names what the check compared.
+- No abnormal end is left unexplained (issue 29): a run that exited non-zero or was killed
+  says how it ended, from the `program_ends` facts when no exception says it: "killed by
+  SIGSEGV at line N (in compiled code: ...)" at the user's call that was running (the Python
+  stack faulthandler dumped), with the C++ runtime's last words ("terminate called after
+  throwing ..."); "exited with status 4 via os._exit at line N"; "killed by SIGKILL (nothing
+  after it was recorded)". sys.exit(N) and Ctrl-C (KeyboardInterrupt) are exceptions: "exited
+  with status N via sys.exit at line N", "interrupted (Ctrl-C) at line N".
 """
 
 from __future__ import annotations
 
 import linecache
+import os
 import re
+import signal as signals
 from dataclasses import dataclass
 from typing import Any
 
 from compdiag.analyses.accuracy import what_was_compared
 from compdiag.analyses.context import exception_frames
-from compdiag.analyses.diagnosis import Details, Diagnosis
-from compdiag.analyses.fixes import failure_fix, stage_explanation
+from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
+from compdiag.analyses.fixes import commands, failure_fix, minify_unavailable, stage_explanation
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first
 from compdiag.analyses.summary import summarise
+from compdiag.formats.compiled_code import compiled_in, first_compiled
+from compdiag.formats.user_code import is_user_file
 
 KIND = "program"
 
@@ -45,7 +56,15 @@ class ProgramDetails(Details):
     # --check-accuracy found (equal | mismatch | not run).
     check: str | None = None
     accuracy: str | None = None
-    omit_none = ("came_through", "check", "accuracy")
+    # How the run ended when no exception of the program's says it (program_ends): signal,
+    # exit, os._exit, sys.exit or interrupt; the signal's name, what native code said last.
+    ended: str | None = None
+    signal: str | None = None
+    exit_code: int | None = None
+    native_message: str | None = None
+    fatal_error: str | None = None
+    omit_none = ("came_through", "check", "accuracy", "ended", "signal", "exit_code",
+                 "native_message", "fatal_error")
 
 
 # It also files the fatal exception that came through compiled code as a `failure`.
@@ -117,11 +136,185 @@ def _accuracy_state(ctx: Any) -> str:
     return "equal" if all(r.get("ok") for r in rows) else "mismatch"
 
 
+# What each signal means for a program, and what to do (data: one row per signal).
+SIGNALS: dict[str, tuple[str, str]] = {
+    "SIGSEGV": ("native code (a kernel, an extension, torch's C++) read or wrote memory it "
+                "does not own", "crash"),
+    "SIGBUS": ("native code touched memory that is not there (a truncated mmap'd file, a "
+               "misaligned access)", "crash"),
+    "SIGILL": ("the CPU met an instruction it does not have (code built for a newer CPU: "
+               "Inductor's C++ kernels are built for this machine's ISA)", "crash"),
+    "SIGFPE": ("native code divided an integer by zero", "crash"),
+    "SIGABRT": ("native code gave up: an uncaught C++ exception, a failed assertion, or a "
+                "heap check", "crash"),
+    "SIGKILL": ("something outside the program killed it: most often the kernel's "
+                "out-of-memory killer (`dmesg` says 'Out of memory: Killed process'), a job "
+                "scheduler's limit, or `kill -9`", "killed"),
+    "SIGTERM": ("something asked it to stop (a scheduler's time limit, a timeout, `kill`)",
+                "killed"),
+    "SIGINT": ("it was interrupted (Ctrl-C)", "killed"),
+}
+KILLED_FIX = ("Nothing in the program failed: see what killed it. For the out-of-memory killer, "
+              "compile with fewer workers (`TORCHINDUCTOR_COMPILE_THREADS=1`) or a smaller "
+              "batch; `compdiag show` lists what was compiled before it.")
+CRASH_COMPILED_FIX = ("Native code crashed inside compiled code: check whether backend="
+                      "'aot_eager' runs it (if it does, Inductor's generated code is at fault). "
+                      "Find the culprit: `{bisect}` (a crash is a failing exit status). "
+                      "`compdiag minify` cannot replay a crash from this run: a crash leaves "
+                      "no chance to store the graph, so run it again with "
+                      "`COMPDIAG_KEEP_GRAPHS=1`, which keeps each graph before its first "
+                      "call, then `{minify}`.")
+CRASH_EAGER_FIX = ("The crash is outside compiled code ({where}): run the script without "
+                   "torch.compile (`torch.compiler.set_stance(\"force_eager\")`) to confirm "
+                   "it is not torch.compile's.")
+INTERRUPT_FIX = ("Nothing to fix: the run was stopped before its end, so what it would have "
+                 "done after line {line} was not recorded. If it seemed stuck, `compdiag "
+                 "show` lists its compiles and their times; run it to the end to diagnose it.")
+EXIT_FIX = ("The program chose to exit with status {code}{where}: see why it did (the "
+            "message it printed before).")
+NATIVE_EXIT_FIX = ("It exited without an exception, sys.exit or os._exit: native code called "
+                   "exit(){said}. Run it without torch.compile (`torch.compiler.set_stance("
+                   "\"force_eager\")`) to see whether torch.compile is involved.")
+ASKED_ENDS = ("SystemExit", "KeyboardInterrupt")
+
+
+def _signal_name(num: int | None) -> str:
+    try:
+        return signals.Signals(int(num or 0)).name
+    except ValueError:
+        return f"signal {num}"
+
+
+def _native(end: dict[str, Any] | None) -> str | None:
+    text = (end or {}).get("native_message")
+    return " ".join(line.strip() for line in text.splitlines())[:400] if text else None
+
+
+def _ended(ctx: Any, *, ended: str, reason: str, explanation: str, fix: str,
+           frame: Any, cls: str = KIND, exc: dict[str, Any] | None = None,
+           end: dict[str, Any] | None = None, sig: str | None = None,
+           came_through: str | None = None) -> Diagnosis:
+    exc_type = (exc or {}).get("exc_type") or (sig or ended)
+    surfaced, raised = exception_frames(exc) if exc else (None, None)
+    return Diagnosis(
+        KIND, stage=None, compile_id=(exc or {}).get("compile_id"), reason=reason,
+        user_frame=frame, explanation=explanation, fix=fix, score=SPEC.score(cls),
+        torch_message=(exc or {}).get("message") or (end or {}).get("native_message"),
+        details=ProgramDetails(exc_type=exc_type, compiled=bool(came_through),
+                               surfaced_at=surfaced, raised_in=raised,
+                               came_through=came_through, ended=ended, signal=sig,
+                               exit_code=ctx.run.get("exit_code"),
+                               native_message=(end or {}).get("native_message"),
+                               fatal_error=(end or {}).get("fatal_error")))
+
+
+def asked_end(ctx: Any, exc: dict[str, Any]) -> Diagnosis:
+    """sys.exit(N != 0) or Ctrl-C: the end the program or its user asked for, where it was."""
+    surfaced, _ = exception_frames(exc)
+    frame = ctx.user_frame(surfaced)
+    where = f" at line {frame.lineno}" if frame.lineno else ""
+    code = ctx.run.get("exit_code")
+    if exc.get("exc_type") == "KeyboardInterrupt":
+        inside = f", inside {exc['compiled']}" if exc.get("compiled") else ""
+        return _ended(ctx, ended="interrupt", reason=f"interrupted (Ctrl-C){where}{inside}",
+                      explanation=f"KeyboardInterrupt stopped the run{where}{inside}; "
+                                  "nothing after it ran.",
+                      fix=INTERRUPT_FIX.format(line=frame.lineno or "?"), frame=frame,
+                      exc=exc, came_through=exc.get("compiled"))
+    said = (exc.get("message") or "").strip()
+    text = f" ({said[:200]})" if said and not said.lstrip("-").isdigit() else ""
+    return _ended(ctx, ended="sys.exit",
+                  reason=f"exited with status {code} via sys.exit{where}{text}",
+                  explanation=f"The program raised SystemExit{where}, which ends python "
+                              f"with status {code}: it ended itself, no exception escaped.",
+                  fix=EXIT_FIX.format(code=code, where=where), frame=frame, exc=exc)
+
+
+def ending(ctx: Any) -> list[Diagnosis]:
+    """How a run that exited non-zero without an exception of its own ended."""
+    ends = ctx.r.program_ends(ctx.run_id)
+    code = ctx.run.get("exit_code")
+    exited = next((e for e in ends if e.get("how") == "os._exit"), None)
+    end = next((e for e in reversed(ends) if e.get("how") != "os._exit"), None)
+    if exited is not None:
+        frame = ctx.user_frame(exited.get("frames"))
+        where = f" at line {frame.lineno}" if frame.lineno else ""
+        return [_ended(ctx, ended="os._exit",
+                       reason=f"exited with status {exited.get('exit_code')} via os._exit"
+                              f"{where}",
+                       explanation=f"os._exit({exited.get('exit_code')}){where} ended the "
+                                   "process at once: no exception, no atexit handlers, "
+                                   "buffered output not flushed.",
+                       fix=EXIT_FIX.format(code=exited.get("exit_code"), where=where),
+                       frame=frame, end=end)]
+    if end is not None and end.get("signal"):
+        return [_killed(ctx, end)]
+    if end is None and ctx.failures:
+        return []  # nothing but the failure says how it ended: the failures kind's fatal one
+    native = _native(end)
+    said = f" ({native})" if native else ""
+    if end is None:
+        reason = f"exited with status {code}; nothing recorded says how"
+    else:
+        reason = f"exited with status {code} without an exception{said}"
+    return [_ended(ctx, ended="exit", reason=reason,
+                   explanation=f"The run ended with status {code}, but no exception, "
+                               "sys.exit or os._exit of the program's was recorded.",
+                   fix=NATIVE_EXIT_FIX.format(said=said), frame=UserFrame(), end=end)]
+
+
+def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
+    sig = _signal_name(end.get("signal"))
+    meaning, cls = SIGNALS.get(sig, (f"{sig} ended it", "crash"))
+    frames = end.get("frames") or []
+    native = _native(end)
+    if not frames:
+        return _ended(ctx, ended="signal", reason=f"killed by {sig} (nothing after it was "
+                                                 f"recorded)" + (f": {native}" if native else ""),
+                      explanation=f"The program was killed by {sig}: {meaning}. The process "
+                                  "had no chance to say where it was.",
+                      fix=KILLED_FIX if cls == "killed" else CRASH_EAGER_FIX.format(
+                          where="no Python stack was left"),
+                      frame=UserFrame(), end=end, sig=sig)
+    files = [f.get("filename") or "" for f in frames]
+    first = first_compiled(files)
+    what = compiled_in(files)
+    frame = ctx.user_frame(frames[:first] if first is not None else frames)
+    where = f" at line {frame.lineno}" if frame.lineno else ""
+    inner = frames[-1]
+    mine = [f for f in frames[first:] if is_user_file(f.get("filename"))] \
+        if first is not None else []
+    of = f" of {mine[0].get('name')}" if mine else ""
+    in_code = f"in compiled code{of}: {what}" if what else \
+        f"in {inner.get('name')}, {os.path.basename(inner.get('filename') or '?')}:" \
+        f"{inner.get('lineno')}"
+    minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store_arg)
+    fix = (CRASH_COMPILED_FIX.format(bisect=bisect, minify=minify) if what else
+           KILLED_FIX if cls == "killed" else CRASH_EAGER_FIX.format(where=in_code))
+    # The innermost Python frame is the user's own line (os.abort(), a C extension's call):
+    # the line says it all.
+    own = not what and (inner.get("filename"), inner.get("lineno")) == (frame.filename,
+                                                                        frame.lineno)
+    return _ended(ctx, ended="signal",
+                  reason=f"killed by {sig}{where}" + ("" if own else f" ({in_code})")
+                         + (f": {native}" if native else ""),
+                  explanation=f"The program was killed by {sig}{where}: {meaning}. "
+                              f"faulthandler's Python stack ends {in_code}"
+                              + (f", last in your {mine[-1].get('name')} at "
+                                 f"{os.path.basename(mine[-1].get('filename') or '')}:"
+                                 f"{mine[-1].get('lineno')}" if len(mine) > 1 else "") + "."
+                              + (f" Native code said: {native}" if native else ""),
+                  fix=fix, frame=frame, cls="crash" if what else KIND, end=end, sig=sig,
+                  came_through=what)
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     exc = ctx.program_exception
+    if exc is not None and exc.get("exc_type") in ASKED_ENDS:
+        return [asked_end(ctx, exc)]
     if exc is None:
-        return []
+        return ending(ctx) if ctx.crashed else []
     surfaced, raised = exception_frames(exc)
     frame = ctx.user_frame(surfaced)
     exc_type = exc.get("exc_type") or "Exception"
@@ -138,7 +331,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             explanation=stage_explanation(stage, True) + f" It came through "
                                                          f"{exc['compiled']}.",
             fix=failure_fix(stage, exc_type, reason, run_id=ctx.run_id, argv=ctx.argv,
-                            store_arg=ctx.store_arg, torch_message=message),
+                            store_arg=ctx.store_arg, torch_message=message,
+                            no_minify=minify_unavailable(ctx, exc.get("compile_id"), message)),
             score=SPEC.score("crash"), **common,
             details=ProgramDetails(exc_type=exc_type, compiled=True, surfaced_at=surfaced,
                                    raised_in=raised, came_through=exc.get("compiled")))]

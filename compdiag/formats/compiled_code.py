@@ -1,0 +1,68 @@
+"""What counts as compiled code in a stack: the frames (and, for errors raised in C++ with no
+Python frame of torch's, the words) that say an exception or a crash came through what
+torch.compile made. One definition for capture (an escaping exception) and analyses (a native
+crash's Python stack, dumped by faulthandler)."""
+
+from __future__ import annotations
+
+from compdiag.formats.user_code import is_user_file
+
+# A frame of one of these files means the stack came through compiled code (its name is
+# what explain says it came through). Inductor's output modules live in its cache dir
+# (TORCHINDUCTOR_CACHE_DIR, default /tmp/torchinductor_USER): the trace names them, the
+# 'torchinductor_' prefix finds them in a store without that record.
+COMPILED_FRAMES: tuple[tuple[str, str], ...] = (
+    ("torch/_inductor/cudagraph_trees.py", "cudagraph trees"),
+    ("torch/_inductor/output_code.py", "an Inductor compiled module"),
+    ("torchinductor_", "an Inductor output module"),
+    ("torch/_functorch/_aot_autograd/", "AOTAutograd's runtime wrappers (CompiledFunction)"),
+    ("torch/_dynamo/convert_frame.py", "Dynamo's convert_frame (a compile)"),
+    ("torch/_inductor/compile_fx.py", "Inductor's compile_fx (a compile)"),
+    ("torch/_dynamo/eval_frame.py", "Dynamo's eval frame (a compiled function's call)"),
+)
+# Errors of compiled code raised in C++ with no Python frame of torch's: autograd's checks on
+# compiled outputs name the compiled autograd node, cudagraph trees the CUDA graph.
+COMPILED_WORDS: tuple[tuple[str, str], ...] = (
+    ("CompiledFunction", "AOTAutograd's CompiledFunction (autograd on a compiled output)"),
+    # A CUDA graph's output poisoned by a later replay raises from C++ at the user's own line.
+    ("overwritten by a subsequent run", "cudagraph trees (a CUDA graph's reused output)"),
+    ("CUDAGraphs", "cudagraph trees"),
+)
+# Frames of a compile in progress (Dynamo tracing, AOTAutograd, Inductor lowering/codegen):
+# an exception whose stack passed through them escaped a compile, never the program's own.
+# (Not AOTAutograd's module: its `forward` is on the path of every compiled call at run time.)
+COMPILE_FRAMES = ("torch/_dynamo/convert_frame.py", "torch/_inductor/compile_fx.py",
+                  "torch/_dynamo/symbolic_convert.py", "torch/_inductor/graph.py",
+                  "torch/_inductor/lowering.py")
+
+
+def compiled_marker(files: list[str], message: str, generated: set[str]) -> str | None:
+    """What compiled code the stack came through (None: none of it), innermost first.
+    An exception the user's own code raised (its innermost frame is the user's `raise` or
+    `assert`) is the program's, even inside a compiled function's call."""
+    raised_by_user = bool(files) and is_user_file(files[-1]) and files[-1] not in generated
+    for f in reversed(files if not raised_by_user else []):
+        if f in generated:
+            return "an Inductor output module"
+        for marker, what in COMPILED_FRAMES:
+            if marker in f:
+                return what
+    return next((what for word, what in COMPILED_WORDS if word in message), None)
+
+
+def first_compiled(files: list[str], generated: frozenset[str] = frozenset()) -> int | None:
+    """The index of the outermost frame (files outermost first) that is compiled code: the
+    frames before it are the program's, the last user one of them the compiled call's site."""
+    for i, f in enumerate(files):
+        if f in generated or any(marker in f for marker, _ in COMPILED_FRAMES):
+            return i
+    return None
+
+
+def compiled_in(files: list[str]) -> str | None:
+    """What compiled code a stack was running, the most specific COMPILED_FRAMES names
+    (an Inductor module over the eval frame that called it, or over torch's own
+    `disable` wrappers deeper in), whoever raised: for a native crash, whose innermost Python
+    frame says nothing of who crashed."""
+    return next((what for marker, what in COMPILED_FRAMES if any(marker in f for f in files)),
+                None)

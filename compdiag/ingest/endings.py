@@ -1,0 +1,94 @@
+"""How a program ended, from what it left: the text parsers for a `program_end` record.
+
+A native crash raises no Python exception: what says where and why is faulthandler's dump
+(`Fatal Python error: Segmentation fault`, then each thread's stack, most recent call first)
+and the last words the C++ runtime or torch wrote on stderr (`terminate called after throwing
+an instance of 'c10::Error'` and its `what():`, a failed `Assertion`, glibc's heap checks).
+Capture keeps both as raw text in the record; these parsers turn them into the row of
+`program_ends` at ingest (and again at reindex)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+_FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+) in (?P<name>.+?)\s*$')
+_FATAL = re.compile(r"^Fatal Python error: (?P<what>.+)$", re.M)
+_CURRENT = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+.*\(most recent call first\):",
+                      re.M | re.I)
+# The C++ runtime's and libc's own words before an abort, in the order they are looked for.
+_TERMINATE = re.compile(r"^terminate called (?:after throwing an instance of .+|"
+                        r"without an active exception|recursively)$", re.M)
+_ASSERTION = re.compile(r"^.*Assertion [`'].*[`'] failed\.?$", re.M)
+_LIBC = re.compile(r"^(?:\*\*\* .+ \*\*\*.*|(?:free|malloc|realloc|munmap_chunk|corrupted"
+                   r"|double free)[^\n]*(?:\(\)|corruption|pointer)[^\n]*)$", re.M)
+_WHAT_LINES = 12  # lines of a C++ exception's what() kept (c10::Error adds a C++ stack)
+TAIL_CHARS = 8000  # the end of stderr kept in the row
+
+
+def fault_dump(text: str | None) -> dict[str, Any]:
+    """{fatal_error, frames (outermost first)} of faulthandler's last dump in TEXT: the
+    crashed thread's stack ('Current thread'), else the first thread it lists."""
+    text = text or ""
+    fatal = list(_FATAL.finditer(text))
+    if not fatal:
+        return {"fatal_error": None, "frames": []}
+    dump = text[fatal[-1].start():]
+    blocks = list(_CURRENT.finditer(dump))
+    current = next((b for b in blocks if b.group(0).lower().startswith("current")),
+                   blocks[0] if blocks else None)
+    frames = []
+    for line in dump[current.end():].splitlines() if current is not None else []:
+        m = _FRAME.match(line)
+        if m is not None:
+            frames.append({"filename": m.group("file"), "lineno": int(m.group("line")),
+                           "name": m.group("name"), "line": None})
+        elif line.strip() == "..." or (not line.strip() and not frames):
+            continue  # frames left out, or the header line's end
+        else:
+            break
+    return {"fatal_error": fatal[-1].group("what").strip(), "frames": frames[::-1]}
+
+
+def native_message(stderr_tail: str | None) -> str | None:
+    """The decisive native error at the end of stderr: a C++ exception std::terminate
+    reported (with its what()), a failed assertion, or glibc's heap check; None if none."""
+    text = stderr_tail or ""
+    hit = list(_TERMINATE.finditer(text))
+    if hit:
+        lines = text[hit[-1].start():].splitlines()
+        kept = [lines[0]]
+        for line in lines[1:_WHAT_LINES]:
+            if line.startswith(("Exception raised from", "frame #", "Fatal Python error")):
+                break
+            kept.append(line.rstrip())
+        return "\n".join(kept).strip()
+    for pattern in (_ASSERTION, _LIBC):
+        found = list(pattern.finditer(text))
+        if found:
+            return found[-1].group(0).strip()
+    return None
+
+
+def program_end_row(payload: str | None) -> dict[str, Any] | None:
+    """The program_ends columns of one `program_end` record's payload (None: unreadable)."""
+    try:
+        end = json.loads(payload or "")
+    except ValueError:
+        return None
+    if not isinstance(end, dict) or not isinstance(end.get("how"), str):
+        return None
+    tail = str(end.get("stderr_tail") or "")[-TAIL_CHARS:] or None
+    dump = fault_dump(end.get("fault"))
+    if not dump["frames"] and end.get("how") == "signal":
+        dump = fault_dump(tail)  # faulthandler on stderr: the program enabled it itself
+    frames = [f for f in end.get("frames") or [] if isinstance(f, dict)] or dump["frames"]
+    return {"how": end["how"], "exit_code": _int(end.get("exit_code")),
+            "signal": _int(end.get("signal")), "frames": frames,
+            "fatal_error": dump["fatal_error"], "native_message": native_message(tail),
+            "stderr_tail": tail}
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

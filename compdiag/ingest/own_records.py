@@ -1,0 +1,187 @@
+"""compdiag's own records: what capture saw that torch does not emit (artifact-logger
+lines, bytecode, the program's exception, failures at run time, accuracy checks, how the
+program ended), each kept as a `compdiag:KIND` record whose facts are derived from it here,
+live, again at reindex, and at import of a trace log `compdiag report` wrote (which carries
+these records with their record kind and compile id: importer/trace_writer.py).
+
+A mixin of the Ingestor (its writer `w`, `run_id`, `seq` and per-run state)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from compdiag.ingest import ddp as D
+from compdiag.ingest import parsers as P
+from compdiag.ingest.endings import program_end_row
+from compdiag.ingest.generations import RESET_KIND
+
+FAILURE_FIELDS = ("stage", "exc_type", "message", "filename", "lineno", "line", "traceback",
+                  "torch_message")
+
+
+class OwnRecords:
+    def event(self, kind: str, compile_id: str | None, data: dict[str, Any],
+              payload: str | None = None) -> None:
+        """compdiag's own records (artifact-logger lines, bytecode, failures at runtime)."""
+        compile_id = self.gens.qualify(compile_id)
+        md = {"compdiag": {"kind": kind, **data}}
+        self.seq += 1
+        self.w.insert("records", run_id=self.run_id, seq=self.seq, kind="compdiag:" + kind,
+                      compile_id=compile_id, metadata=json.dumps(md, default=repr),
+                      payload=payload)
+        self.event_facts(kind, compile_id, payload)
+
+    def _own_record(self, metadata: dict[str, Any], payload: str | None,
+                    raw: str | None) -> bool:
+        """One of compdiag's own records read back from a trace log (`compdiag report` writes
+        them, importer/trace_writer.py adds their record kind and compile id): stored as
+        capture stored it, its facts derived as capture derived them."""
+        own = metadata.get("compdiag")
+        kind = own.get("record_kind") if isinstance(own, dict) else None
+        if not isinstance(kind, str) or not kind.startswith("compdiag:"):
+            return False
+        cid = self.gens.qualify(own.get("compile_id") if isinstance(own.get("compile_id"), str)
+                                else None)
+        md = {"compdiag": {k: v for k, v in own.items() if k not in ("record_kind", "compile_id")}}
+        self.seq += 1
+        self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
+                      metadata=json.dumps(md, default=repr), payload=payload)
+        self.event_facts(kind.split(":", 1)[1], cid, payload)
+        return True
+
+    def event_facts(self, kind: str, compile_id: str | None, payload: str | None) -> None:
+        """The facts one of compdiag's own records holds (also replayed by reindex)."""
+        compile_id = self.gens.qualify(compile_id)
+        if kind == RESET_KIND:
+            self.gens.reset()
+            self._reset_row(payload)
+        elif kind == "perf_hints" and payload and payload.strip():
+            hint = P.perf_hint(payload)
+            self.w.insert("perf_hints", run_id=self.run_id, compile_id=compile_id, **hint)
+        elif kind == "call_stack" and payload and compile_id:
+            call = P.call_stack(payload)
+            if call is not None:
+                self.w.upsert("call_stacks", run_id=self.run_id, compile_id=compile_id, **call)
+        elif kind == "program_exception" and payload:
+            try:
+                exc = json.loads(payload)
+            except ValueError:
+                return
+            if isinstance(exc, dict) and exc.get("exc_type"):
+                self.w.insert("program_exceptions", run_id=self.run_id, seq=self.seq,
+                              compile_id=compile_id, exc_type=str(exc["exc_type"]),
+                              message=str(exc.get("message") or ""),
+                              frames=[f for f in exc.get("frames") or []
+                                      if isinstance(f, dict)],
+                              compiled=exc.get("compiled"), stage=exc.get("stage"))
+        elif kind == "program_end":
+            row = program_end_row(payload)
+            if row is not None:
+                self.w.insert("program_ends", run_id=self.run_id, seq=self.seq, **row)
+                if row["how"] != "os._exit":
+                    self.exit_code = row["exit_code"]
+        elif kind in ("failure", "accuracy") and payload:
+            try:
+                fact = json.loads(payload)
+            except ValueError:
+                return
+            if kind == "accuracy" and isinstance(fact, dict):
+                self._accuracy_facts(compile_id, fact)
+            elif isinstance(fact, dict) and isinstance(fact.get("stage"), str):
+                self.failure(compile_id, **{k: fact.get(k) for k in FAILURE_FIELDS})
+        elif kind == "cudagraphs" and payload:
+            self._cudagraph_facts(compile_id, payload)
+        elif kind == "fusion" and payload:
+            self.fusion_line(compile_id, payload)
+        elif kind == "sched_node" and payload:
+            node = json.loads(payload)
+            self.w.upsert("sched_nodes", run_id=self.run_id, compile_id=compile_id, **node)
+        elif kind in D.EVENTS:
+            self.distributed_event(kind, compile_id, payload)
+        elif kind == "warning" and payload:
+            self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
+                          category=None, message=payload[:4000], filename=None, lineno=None)
+
+    def escaped_failure(self, cid: str | None, **failure: Any) -> None:
+        """A failure capture saw itself (an exception out of compiled code at run time), kept
+        as a record of compdiag's own so that a report's trace log carries it to import."""
+        self.event("failure", cid, {"stage": failure.get("stage")},
+                   payload=json.dumps(failure, default=repr))
+
+    def program_exception(self, cid: str | None, **exc: Any) -> None:
+        """The exception that ended the program (capture/failures.py): type, message (every
+        line), frames, the compiled code it came through. A record of compdiag's own, so
+        `compdiag reindex` re-derives the fact."""
+        self.event("program_exception", cid, {"exc_type": exc.get("exc_type")},
+                   payload=json.dumps(exc, default=repr))
+
+    def program_end(self, **end: Any) -> None:
+        """How the program ended when not well (ingest/endings.py): os._exit's call, or the
+        status or signal with faulthandler's dump and the end of stderr, kept raw."""
+        self.event("program_end", None, {"how": end.get("how")},
+                   payload=json.dumps(end, default=repr))
+
+    def accuracy(self, check: Any) -> None:
+        """A GraphCheck from capture/accuracy.py, kept as a record of compdiag's own (so a
+        report's trace log carries it to `compdiag import`); its facts: one row per output, a
+        failure if it fails."""
+        cid = self.gens.qualify(check.compile_id)
+        doc = {"compile_id": cid, "error": check.error,
+               "nondeterministic": bool(check.nondeterministic),
+               "divergent_node": check.divergent_node,
+               "inputs": getattr(check, "inputs", None),
+               "outputs": [{"output": o.output, "max_abs": o.max_abs, "max_rel": o.max_rel,
+                            "ok": bool(o.ok), "detail": dict(o.detail)} for o in check.outputs]}
+        self.event("accuracy", cid, {}, payload=json.dumps(doc, default=repr))
+
+    def _accuracy_facts(self, cid: str | None, check: dict[str, Any]) -> None:
+        if check.get("error"):
+            self.w.warn(self.run_id, f"accuracy check of {cid} could not run: "
+                                     f"{check['error']}")
+            return
+        outputs = [o for o in check.get("outputs") or [] if isinstance(o, dict)]
+        node = check.get("divergent_node") or {}
+        for o in outputs:
+            detail = dict(o.get("detail") or {})
+            if check.get("nondeterministic"):
+                detail["eager_nondeterministic"] = True
+            if node:
+                detail["divergent_node"] = node
+            if check.get("inputs"):
+                detail["inputs"] = check["inputs"]
+            self.w.insert("accuracy", run_id=self.run_id, compile_id=cid,
+                          output=o.get("output"), max_abs=o.get("max_abs"),
+                          max_rel=o.get("max_rel"), ok=bool(o.get("ok")),
+                          detail=json.dumps(detail, default=repr))
+        if check.get("nondeterministic"):
+            self.w.warn(self.run_id, f"eager is non-deterministic on graph {cid}: "
+                                     "accuracy differences there are not attributed to the compiler")
+        bad = [o for o in outputs if not o.get("ok")]
+        if bad:
+            frame = node.get("user_frame") or {}
+            where = (f"; first divergent node {node['node']} ({node['op']})"
+                     if node.get("node") else "")
+            self.failure(cid, stage="accuracy", exc_type="AccuracyMismatch",
+                         message=f"{bad[0].get('output')}: "
+                                 f"{(bad[0].get('detail') or {}).get('reason', 'mismatch')}"
+                                 f"{where}",
+                         filename=frame.get("filename"), lineno=frame.get("lineno"),
+                         line=frame.get("line"),
+                         traceback=json.dumps([o.get("detail") for o in bad], default=repr))
+
+    def fusion_line(self, cid: str | None, msg: str) -> None:
+        cid = self.gens.qualify(cid)
+        row = P.parse_fusion_line(msg)
+        if row:
+            self.w.insert("fusion", run_id=self.run_id, compile_id=cid, **row)
+
+    def scheduler_node_line(self, cid: str | None, msg: str) -> None:
+        """A fusion-candidate entry: which FX nodes and user lines a scheduler node is; kept
+        as a small record of its own (the parsed node, once per change, not the listing) so
+        a report's trace log carries it to import."""
+        cid = self.gens.qualify(cid)
+        node = P.scheduler_node(msg)
+        if node and self._sched_seen.get((cid, node["name"])) != node:
+            self._sched_seen[(cid, node["name"])] = node
+            self.event("sched_node", cid, {}, payload=json.dumps(node))

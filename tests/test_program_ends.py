@@ -1,0 +1,221 @@
+"""How a run ended, fed through the Ingestor as capture feeds it (no compile): the facts of
+a native crash (faulthandler's dump, the C++ runtime's last words), an exception classified
+once (issue 30 item 5), and `compdiag minify` offered only where it can replay the failure."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from compdiag.capture.failures import record_escaped_exception
+from compdiag.ingest.endings import fault_dump, native_message
+from test_explain import Store
+
+TORCH = "/usr/lib/python3.11/site-packages/torch"
+EVAL_FRAME = f"{TORCH}/_dynamo/eval_frame.py"
+COMPILE_FX = f"{TORCH}/_inductor/compile_fx.py"
+LOWERING = f"{TORCH}/_inductor/lowering.py"
+OUTPUT_MODULE = "/tmp/torchinductor_me/ab/cabc123.py"
+
+
+def _dump(frames: list[tuple[str, int, str]], what: str = "Segmentation fault") -> str:
+    """faulthandler's dump (all_threads=True), frames given outermost first."""
+    lines = [f"Fatal Python error: {what}", "",
+             "Thread 0x00007f00aa (most recent call first):",
+             '  File "/usr/lib/python3.11/threading.py", line 320 in wait', "",
+             "Current thread 0x00007f00bb (most recent call first):"]
+    lines += [f'  File "{f}", line {n} in {name}' for f, n, name in reversed(frames)]
+    lines += ["", "Extension modules: numpy.core._multiarray_umath, torch._C (total: 2)", ""]
+    return "\n".join(lines)
+
+
+def test_fault_dump_reads_the_crashed_threads_stack_outermost_first() -> None:
+    dump = _dump([("/u/train.py", 9, "<module>"), ("/u/train.py", 4, "step")])
+    got = fault_dump("some earlier output\n" + dump)
+    assert got["fatal_error"] == "Segmentation fault"
+    assert [(f["filename"], f["lineno"]) for f in got["frames"]] == [
+        ("/u/train.py", 9), ("/u/train.py", 4)]
+    assert fault_dump("no dump here") == {"fatal_error": None, "frames": []}
+
+
+def test_native_message_keeps_the_c_runtimes_words_not_its_stack() -> None:
+    tail = ("warming up\nterminate called after throwing an instance of 'c10::Error'\n"
+            "  what():  CUDA error: an illegal memory access was encountered\n"
+            "Exception raised from c10_cuda_check_implementation at "
+            "/pytorch/c10/cuda/CUDAException.cpp:44\nframe #0: c10::Error::Error()\n")
+    assert native_message(tail) == (
+        "terminate called after throwing an instance of 'c10::Error'\n"
+        "  what():  CUDA error: an illegal memory access was encountered")
+    assert native_message("python: ops.cpp:12: void f(): Assertion `n > 0' failed.\n") == \
+        "python: ops.cpp:12: void f(): Assertion `n > 0' failed."
+    assert native_message("free(): invalid pointer\n") == "free(): invalid pointer"
+    assert native_message("just a warning\n") is None
+
+
+def test_a_segfault_in_compiled_code_points_at_the_compiled_call(tmp_path: Path) -> None:
+    """Issue 29 §3: a native crash got "no problems found". Now it is the top diagnosis (a
+    crash outranks everything else), at the user's call of the compiled function that was
+    running, naming the compiled code, with the C++ runtime's words."""
+    s = Store(tmp_path, exit_code=139)
+    s.compile("0/0", lineno=3)
+    s.compile("0/1", lineno=3, recompile_reason="0/0: tensor 'x' size mismatch at index 0. "
+                                                "expected 2, actual 3")
+    user = str(s.user)
+    s.ing.program_end(how="signal", exit_code=139, signal=11, stderr_tail=(
+        "terminate called after throwing an instance of 'std::runtime_error'\n"
+        "  what():  boom\n"), fault=_dump([
+            (user, 20, "<module>"), (user, 12, "train"), (EVAL_FRAME, 655, "_fn"),
+            (user, 3, "f"), (OUTPUT_MODULE, 80, "call")]))
+    top = s.explain()[0]
+    assert top["kind"] == "program" and top["severity"] == "problem"
+    assert top["reason"].startswith(
+        "killed by SIGSEGV at line 12 (in compiled code of f: an Inductor output module)"), top
+    assert "what():  boom" in top["reason"]
+    assert top["user_frame"]["lineno"] == 12
+    assert top["details"]["came_through"] and top["details"]["fatal_error"] == \
+        "Segmentation fault"
+    assert "COMPDIAG_KEEP_GRAPHS=1" in top["fix"] and "compdiag bisect" in top["fix"]
+
+
+def test_every_non_zero_exit_says_how_even_with_nothing_recorded(tmp_path: Path) -> None:
+    s = Store(tmp_path, exit_code=3)
+    s.compile("0/0")
+    (d,) = s.explain()
+    assert d["kind"] == "program" and d["reason"] == \
+        "exited with status 3; nothing recorded says how"
+
+
+def test_a_clean_exit_stays_without_problems(tmp_path: Path) -> None:
+    s = Store(tmp_path, exit_code=0)
+    s.compile("0/0")
+    assert s.explain() == []
+
+
+def _through(frames: list[tuple[str, str]], exc: BaseException) -> BaseException:
+    """`exc` raised through functions whose code lives in each (file, name), outermost
+    first; the innermost raises it."""
+    call = None
+    for filename, name in reversed(frames):
+        ns: dict = {"exc": exc, "inner": call}
+        body = "    raise exc\n" if call is None else "    inner()\n"
+        exec(compile(f"def {name}():\n{body}", filename, "exec"), ns)  # noqa: S102
+        call = ns[name]
+    try:
+        call()
+    except BaseException as e:  # noqa: BLE001
+        return e
+    raise AssertionError("did not raise")
+
+
+class InductorError(Exception):
+    pass
+
+
+InductorError.__module__ = "torch._inductor.exc"
+OFFERED = re.compile(r"`compdiag minify [^`]*\d+`")  # the command line, for this run
+LOWERING_MESSAGE = "LoweringException: RuntimeError: broken lowering for log1p"
+
+
+def _lowering_failure(tmp_path: Path) -> Store:
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", fail_type="torch._inductor.exc.InductorError",
+              fail_reason=LOWERING_MESSAGE + "\n  target: aten.log1p.default")
+    return s
+
+
+def test_an_exception_through_a_compile_is_classified_once(tmp_path: Path) -> None:
+    """Issue 30 item 5: a lowering that raised from the user's own code (a patched lowering,
+    a custom op's) showed as the lowering failure and again as "the program raised
+    InductorError ... outside compiled code", though its traceback passes through Inductor."""
+    s = _lowering_failure(tmp_path)
+    user = str(s.user)
+    exc = _through([(user, "main"), (EVAL_FRAME, "compile_wrapper"), (COMPILE_FX, "compile_fx"),
+                    (LOWERING, "run_node"), (user, "broken_lowering")],
+                   InductorError(LOWERING_MESSAGE))
+    record_escaped_exception(s.ing, exc)
+    diagnoses = s.explain()
+    assert [(d["kind"], d["stage"]) for d in diagnoses] == [("failure", "inductor_lowering")]
+    assert diagnoses[0]["details"]["fatal"]
+    assert not any("outside compiled code" in (d["reason"] + (d["explanation"] or ""))
+                   for d in diagnoses)
+
+
+def test_a_compile_error_whose_frames_torch_cut_is_still_the_compiles(tmp_path: Path) -> None:
+    """torch re-raises a compile's error at the compiled call with its own frames removed
+    (`remove_dynamo_frames`): the exception's class (torch._inductor.exc) still says so."""
+    s = _lowering_failure(tmp_path)
+    exc = _through([(str(s.user), "main")], InductorError(LOWERING_MESSAGE))
+    record_escaped_exception(s.ing, exc)
+    diagnoses = s.explain()
+    assert [(d["kind"], d["stage"]) for d in diagnoses] == [("failure", "inductor_lowering")]
+
+
+def test_minify_is_offered_only_where_it_can_replay_the_failure(tmp_path: Path) -> None:
+    """Issue 30 item 5: every compiler-stage failure's fix offered `compdiag minify`, also
+    where no failing graph was kept (minify then fails with "no failing graph to minify");
+    the fix now says why instead, and offers it once a graph was kept."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (d,) = _lowering_failure(tmp_path / "a").explain()
+    assert not OFFERED.search(d["fix"]) and "cannot replay this failure" in d["fix"]
+    assert "compdiag bisect" in d["fix"]
+    kept = _lowering_failure(tmp_path / "b")
+    kept.ing.event("failure_graph", "0/0", {"kind": "compile", "stage": "inductor_lowering"},
+                   payload="{}")
+    (d,) = kept.explain()
+    assert OFFERED.search(d["fix"]) and "cannot replay" not in d["fix"]
+
+
+def _round_trip(s: Store, tmp_path: Path) -> tuple[list[dict], list[dict], dict]:
+    """(explain before, explain after report's trace log -> import, the imported run)."""
+    from compdiag.analyses.explain import explain
+    from compdiag.importer.trace_log import import_trace
+    from compdiag.importer.trace_writer import glog_prefix, trace_entries
+    from compdiag.report.bundle import _trace
+    from compdiag.store.reader import Reader
+
+    before = s.explain()
+    with Reader(s.path) as r:
+        text, _ = _trace(list(trace_entries(r, s.run_id)), glog_prefix(0.0, 1), lambda t: t,
+                         set(), 10**9)
+    log = tmp_path / "torch_trace.log"
+    log.write_bytes(text)
+    (res,) = import_trace(tmp_path / "imported.db", log, workers=1)
+    with Reader(tmp_path / "imported.db") as r:
+        return before, [d.to_json() for d in explain(r, res.run_id)], r.run(res.run_id)
+
+
+def _key(d: dict) -> tuple:
+    return (d["kind"], d["stage"], d["reason"], d["user_frame"]["lineno"])
+
+
+def test_a_reports_trace_log_imports_with_compdiags_own_facts(tmp_path: Path) -> None:
+    """Issue 30 item 4: `compdiag import` of a report's torch_trace.log stored compdiag's own
+    records under kind `compdiag` and never replayed them: the run-time failure, the
+    program's exception, the accuracy check and the exit status were lost ("no problems
+    found"). Each now comes back as capture stored it."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    s.accuracy("0/0", [("out0", False, 0.5, 0.25, {"reason": "max abs 0.5 > atol"})])
+    exc = _through([(str(s.user), "main"), (f"{TORCH}/_functorch/_aot_autograd/"
+                                            "runtime_wrappers.py", "runtime_wrapper")],
+                   RuntimeError("Trying to backward through the graph a second time"))
+    record_escaped_exception(s.ing, exc)
+    if hasattr(s.ing, "program_end"):  # what `compdiag run`'s parent adds for exit 1
+        s.ing.program_end(how="exit", exit_code=1, stderr_tail="Traceback ...\n")
+    before, after, run = _round_trip(s, tmp_path)
+    assert [_key(d) for d in after] == [_key(d) for d in before]
+    assert run["exit_code"] == 1
+    assert {d["kind"] for d in after} >= {"failure", "accuracy"}
+
+
+def test_a_native_crash_survives_report_and_import(tmp_path: Path) -> None:
+    s = Store(tmp_path, exit_code=134)
+    s.compile("0/0")
+    s.ing.program_end(how="signal", exit_code=134, signal=6, stderr_tail=(
+        "terminate called after throwing an instance of 'c10::Error'\n  what():  boom\n"),
+        fault=_dump([(str(s.user), 7, "<module>")], "Aborted"))
+    before, after, run = _round_trip(s, tmp_path)
+    assert run["exit_code"] == 134
+    assert _key(after[0]) == _key(before[0])
+    assert after[0]["reason"].startswith("killed by SIGABRT at line 7: terminate called")
