@@ -10,10 +10,10 @@ import re
 from typing import Any, Iterable
 
 from compdiag.analyses.diagnosis import UserFrame
+from compdiag.formats.command_line import is_default_store
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
 from compdiag.store.reader import Reader
-from compdiag.store.schema import DEFAULT_STORE
 
 # A failure of this kind is Dynamo refusing a function that recompiled too often.
 _LIMIT_MARKERS = ("recompile limit exceeded", "recompile_limit", "cache_size_limit",
@@ -36,11 +36,11 @@ class RunContext:
 
     # -- the store's path as the fix commands spell it -------------------------------------
     @property
-    def store_arg(self) -> str:
-        """' --store PATH' for the commands a fix names, '' for the default store."""
+    def store(self) -> str | None:
+        """The store's path for the commands a fix names (formats.command_line adds
+        `--store` unless it is the default store); None for the default store."""
         path = str(self.r.path)
-        return "" if os.path.normpath(path) == os.path.normpath(DEFAULT_STORE) else \
-            f" --store {path}"
+        return None if is_default_store(path) else path
 
     # -- code locations --------------------------------------------------------------------
     def resolve(self, filename: str | None) -> str | None:

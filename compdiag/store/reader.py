@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Iterator
 
+from compdiag.formats.command_line import command_line
 from compdiag.store.schema import StoreError, connect
 
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
@@ -24,6 +25,11 @@ class Reader:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self.conn = connect(self.path, create=False)
+
+    @property
+    def _runs_cmd(self) -> str:
+        """`compdiag runs` for this store, as an error's next step prints it."""
+        return command_line("runs", store=self.path)
 
     def close(self) -> None:
         self.conn.close()
@@ -66,7 +72,7 @@ class Reader:
         except (TypeError, ValueError):
             raise StoreError(f"RUN must be a run id or 'latest', not {run!r}") from None
         if not self._rows("SELECT id FROM runs WHERE id = ?", (run_id,)):
-            raise StoreError(f"no run {run_id} in {self.path} (see `compdiag runs`)")
+            raise StoreError(f"no run {run_id} in {self.path} (see `{self._runs_cmd}`)")
         return run_id
 
     def run(self, run_id: int) -> dict[str, Any]:
@@ -100,7 +106,7 @@ class Reader:
         if job in (None, "", "latest", "last"):
             row = self._rows("SELECT job FROM runs WHERE job IS NOT NULL ORDER BY id DESC LIMIT 1")
             if not row:
-                raise StoreError(f"{self.path} holds no multi-rank job (see `compdiag runs`)")
+                raise StoreError(f"{self.path} holds no multi-rank job (see `{self._runs_cmd}`)")
             return row[0]["job"]
         if self._rows("SELECT 1 FROM runs WHERE job = ? LIMIT 1", (job,)):
             return str(job)
@@ -108,7 +114,7 @@ class Reader:
             row = self._rows("SELECT job FROM runs WHERE id = ?", (int(job),))
             if row and row[0]["job"] is not None:
                 return row[0]["job"]
-        raise StoreError(f"no job {job!r} in {self.path} (see `compdiag runs`)")
+        raise StoreError(f"no job {job!r} in {self.path} (see `{self._runs_cmd}`)")
 
     def warnings(self, run_id: int) -> list[str]:
         return [r["message"] for r in

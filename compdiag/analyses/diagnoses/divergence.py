@@ -22,6 +22,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.job_context import (JobContext, compile_seconds, frame_compile,
                                            frame_key, is_resume)
 from compdiag.analyses.ranking import BANDS
+from compdiag.formats.command_line import command_line
 
 KIND = "divergence"
 
@@ -270,8 +271,8 @@ def _diff_hint(job: JobContext, differ: list[int], agree: list[int]) -> str:
     if not differ or not agree:
         return ""
     a, b = job.ranks[agree[0]].run_id, job.ranks[differ[0]].run_id
-    store = job.ranks[agree[0]].store_arg
-    return f" Compare the two ranks: `compdiag diff{store} {a} {b}`."
+    diff = command_line("diff", a, b, store=job.ranks[agree[0]].store)
+    return f" Compare the two ranks: `{diff}`."
 
 
 def _skew(job: JobContext) -> list[Diagnosis]:

@@ -14,7 +14,6 @@ A run-time failure's fix starts with the rule of RUNTIME_FIXES that matches torc
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +25,7 @@ from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.ranking import score
 from compdiag.analyses.summary import with_decisive
+from compdiag.formats.command_line import command_line
 from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest import parsers as P
 
@@ -158,18 +158,22 @@ def stage_explanation(stage: str, fatal: bool) -> str:
     return text + (" The exception ended the program." if fatal else "")
 
 
-def commands(run_id: int, argv: list[str], store_arg: str) -> tuple[str, str]:
-    """The minify and bisect command lines a fix names for this run."""
-    script = " ".join(shlex.quote(a) for a in argv) or "SCRIPT"
-    return (f"compdiag minify{store_arg} {run_id}",
-            f"compdiag bisect{store_arg} {run_id} -- python {script}")
+def commands(run_id: int, argv: list[str], store: str | None) -> tuple[str, str]:
+    """The minify and bisect command lines a fix names for this run, as they run pasted
+    (formats.command_line: shell-quoted, `--store` for a store other than the default).
+    `compdiag bisect RUN` re-runs the run's own argv in its cwd; a run with no argv (an
+    imported log) has no command to re-run, so its bisect is `-- CMD` over the program."""
+    minify = command_line("minify", run_id, store=store)
+    bisect = (command_line("bisect", run_id, store=store) if argv else
+              command_line("bisect", "--", "python", "SCRIPT", store=store))
+    return minify, bisect
 
 
 def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: list[str],
-                store_arg: str = "", injected: dict[str, Any] | None = None,
+                store: str | None = None, injected: dict[str, Any] | None = None,
                 gb_type: str = "", debug: str = "", line: str = "", message: str = "",
                 torch_message: str | None = None) -> str:
-    minify, bisect = commands(run_id, argv, store_arg)
+    minify, bisect = commands(run_id, argv, store)
     parts = []
     text = f"{one_line}\n{torch_message or ''}\n{message}"
     known = (kernel_compile_fix(text) if stage == "kernel_compile" else
@@ -252,7 +256,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         gb = code_m.group(1).upper() if code_m else None
         injected = ctx.injected_bugs(cid)
         fix = failure_fix(f["stage"], f.get("exc_type") or "", one, run_id=ctx.run_id,
-                          argv=ctx.argv, store_arg=ctx.store_arg, injected=injected,
+                          argv=ctx.argv, store=ctx.store, injected=injected,
                           gb_type=(gb_registry().get(gb or "", {}).get("Gb_type")
                                    or f.get("message") or ""),
                           debug=P.debug_context(tb), line=frame.line or "",

@@ -125,7 +125,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             explanation=stage_explanation(stage, True) + f" It came through "
                                                          f"{exc['compiled']}.",
             fix=failure_fix(stage, exc_type, reason, run_id=ctx.run_id, argv=ctx.argv,
-                            store_arg=ctx.store_arg, torch_message=message),
+                            store=ctx.store, torch_message=message),
             score=score("crash"), **common,
             details=ProgramDetails(exc_type=exc_type, compiled=True, surfaced_at=surfaced,
                                    raised_in=raised, came_through=exc.get("compiled")))]
