@@ -101,7 +101,7 @@ def all_examples() -> list[Example]:
 
 def scratch_dir() -> Path:
     """A new directory to run the examples in, with the checkout's corpus/ and tests/."""
-    root = Path(tempfile.mkdtemp(prefix="compdiag-docs-"))
+    root = Path(tempfile.mkdtemp(prefix="cd", dir="/tmp" if os.path.isdir("/tmp") else None))
     for name in ("corpus", "tests", "benchmarks"):
         (root / name).symlink_to(REPO / name)
     return root
@@ -127,9 +127,21 @@ def run_step(step: Step, root: Path, env: dict[str, str]) -> None:
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        timeout=TIMEOUT)
     step.seconds = time.monotonic() - t0
-    text = p.stdout.replace(str(root), "$PWD").replace(str(REPO), "$PWD")
-    step.actual = [line.rstrip() for line in text.rstrip("\n").split("\n")] if text.strip() \
-        else []
+    text = p.stdout.rstrip("\n")
+    step.actual = [as_pwd(as_pwd(line, str(root)), str(REPO)).rstrip()
+                   for line in text.split("\n")] if text.strip() else []
+
+
+def as_pwd(line: str, path: str) -> str:
+    """`path` in a line of output written as `$PWD`, the table cell or panel it is in padded
+    back to its width (the next border moves back to where it was)."""
+    while path in line:
+        i = line.index(path)
+        line = line[:i] + "$PWD" + line[i + len(path):]
+        border = min((j for j in (line.find(c, i) for c in "│┃|") if j >= 0), default=-1)
+        if border >= 0:
+            line = line[:border] + " " * (len(path) - 4) + line[border:]
+    return line
 
 
 _TIMING = re.compile(r"(?<![\w.])\d+\.\d+(?=s\b|\s|\)|$)")

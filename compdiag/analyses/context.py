@@ -10,7 +10,7 @@ import re
 from typing import Any, Iterable
 
 from compdiag.analyses.diagnosis import UserFrame
-from compdiag.formats.command_line import is_default_store
+from compdiag.formats.command_line import command_line, is_default_store
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
 from compdiag.store.reader import Reader
@@ -41,6 +41,10 @@ class RunContext:
         `--store` unless it is the default store); None for the default store."""
         path = str(self.r.path)
         return None if is_default_store(path) else path
+
+    def perf_try_command(self) -> str:
+        """`compdiag perf --try` over this run's own command line, as a fix prints it."""
+        return command_line("perf", "--try", *(self.argv or ["SCRIPT"]), store=self.store)
 
     # -- code locations --------------------------------------------------------------------
     def resolve(self, filename: str | None) -> str | None:
