@@ -118,11 +118,12 @@ def environment(root: Path) -> dict[str, str]:
     return env
 
 
-def run_step(step: Step, root: Path, env: dict[str, str]) -> None:
-    """Run one `$ ` line in the scratch directory; `export X=Y` lines carry over."""
+def run_step(step: Step, root: Path, env: dict[str, str], env_file: Path) -> None:
+    """Run one `$ ` line in the scratch directory; a page's `export X=Y` lines carry over to
+    its later lines (through `env_file`, one per page)."""
     t0 = time.monotonic()
-    script = f"{step.command}\nexport -p > {root / '.env.sh'}"
-    pre = f". {root / '.env.sh'} 2>/dev/null\n" if (root / ".env.sh").exists() else ""
+    script = f"{step.command}\nexport -p > {env_file}"
+    pre = f". {env_file} 2>/dev/null\n" if env_file.exists() else ""
     p = subprocess.run(["bash", "-c", pre + script], cwd=root, env=env, stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        timeout=TIMEOUT)
@@ -148,8 +149,12 @@ _TIMING = re.compile(r"(?<![\w.])\d+\.\d+(?=s\b|\s|\)|$)")
 
 
 def normalise(lines: list[str]) -> list[str]:
-    """Output as compared: timings as N.N, no trailing spaces."""
-    return [_TIMING.sub("N.N", line).rstrip() for line in lines]
+    """Output as compared: timings as N.N, no trailing spaces, no blank lines at the end (a
+    page may leave one between two commands)."""
+    out = [_TIMING.sub("N.N", line).rstrip() for line in lines]
+    while out and not out[-1]:
+        out.pop()
+    return out
 
 
 def differences(ex: Example) -> list[str]:
@@ -163,12 +168,27 @@ def differences(ex: Example) -> list[str]:
 
 
 def run_examples(todo: list[Example], root: Path, *, include_slow: bool) -> None:
+    """README.md's examples first (later pages read its store), then the other pages side by
+    side, each page's examples in order (a page's steps may depend on its earlier ones)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     env = environment(root)
+    by_page: dict[Path, list[Example]] = {}
     for ex in todo:
-        if ex.slow and not include_slow:
-            continue
-        for step in ex.steps:
-            run_step(step, root, env)
+        if include_slow or not ex.slow:
+            by_page.setdefault(ex.page, []).append(ex)
+
+    def run_page(page: Path) -> None:
+        for ex in by_page[page]:
+            for step in ex.steps:
+                run_step(step, root, env, root / f".env-{page.stem}.sh")
+
+    first = [p for p in by_page if p.name == "README.md"]
+    for page in first:
+        run_page(page)
+    rest = [p for p in by_page if p not in first]
+    with ThreadPoolExecutor(max_workers=max(1, min(4, len(rest)))) as pool:
+        list(pool.map(run_page, rest))
 
 
 def update(ex: Example) -> None:
@@ -179,6 +199,8 @@ def update(ex: Example) -> None:
     for step in ex.steps:
         block.append(f"{INDENT}$ {step.command}")
         block += [f"{INDENT}{line}".rstrip() for line in step.actual or []]
+        if step is not ex.steps[-1] and step.expected and not step.expected[-1].strip():
+            block.append("")  # the page's blank line between two commands stays
     lines[ex.start:ex.end] = block
     ex.page.write_text("\n".join(lines))
 

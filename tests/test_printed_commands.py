@@ -33,11 +33,11 @@ import pytest
 
 from cdtest import REPO
 from compdiag import cli
-from compdiag.analyses.explain import explain
 from compdiag.commands import bisect as bisect_cmd
 from compdiag.commands._common import store_path
 from compdiag.store.reader import Reader
 from compdiag.store.schema import StoreError, connect
+from compdiag.views.report import report_markdown
 from test_explain import TORCH_FILE, Store
 
 # A command line in backticks, or after a `$ ` prompt (a shell comment or pipe ends it).
@@ -158,8 +158,8 @@ def _tf32(root: Path) -> Store:
 
 @pytest.mark.parametrize("build", [_crash, _mismatch, _plain_mismatch, _tf32])
 @pytest.mark.parametrize("where", ["my store", ".compdiag"])
-def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch):
-    """A fix's commands name this run in this store: with `--store` (quoted: the folder's
+def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch, capsys):
+    """A fix's commands (in explain's JSON, and in report.md) name this run in this store: with `--store` (quoted: the folder's
     name has a space) for any store but the default, without it for the default one
     (`.compdiag/compdiag.db` under the run's cwd, the store a bare `compdiag explain` reads)."""
     root = tmp_path / where
@@ -172,10 +172,16 @@ def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch):
         s.path.rename(store)
     cwd = tmp_path if where == ".compdiag" else root
     monkeypatch.chdir(cwd)
-    with Reader(store.relative_to(cwd) if where == ".compdiag" else store) as r:
-        docs = [d.to_json() for d in explain(r, s.run_id)]
-    lines = [c for d in docs for text in strings_in(d) for c in command_lines(text)]
-    assert lines and all(c.startswith("compdiag ") for c in lines), lines
+    monkeypatch.delenv("COMPDIAG_STORE", raising=False)
+    store_args = [] if where == ".compdiag" else ["--store", str(store)]
+    assert cli.main(["explain", *store_args, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    # report.md (compdiag report) quotes the same diagnoses (its last section names the tool
+    # that made it, for the issue's reader: not a command line for this store).
+    report = report_markdown(doc, {}, repro=None, repro_note="no repro", listing=[],
+                             left_out=[], bound=10**7).split("## What this archive")[0]
+    lines = [c for text in strings_in(doc["diagnoses"]) + [report]
+             for c in command_lines(text)]
     for line in lines:
         check_printed(line, cwd, monkeypatch)
 
@@ -233,7 +239,7 @@ def example_command_lines(text: str) -> list[str]:
     """The compdiag command lines of a page's example blocks (indented blocks: a line that is
     a command, or one after a `$ ` prompt; a pipe, redirect or shell comment ends it). A
     command named in prose (`compdiag perf --json`) is a name, not a line to paste."""
-    lines = [m.split(" #")[0].strip() for m in _BLOCK_LINE.findall(text)]
+    lines = [re.sub(r" \d$", "", m.split(" #")[0].strip()) for m in _BLOCK_LINE.findall(text)]
     # Not command lines: a usage synopsis (`[--store DB]`, `...`) or compdiag's own output
     # (`compdiag check: 1 of 1 ...`).
     return [c for c in lines if not re.search(r" \[|\.\.\.|^compdiag [a-z]+:", c)]
