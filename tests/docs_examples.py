@@ -10,7 +10,7 @@ name order, so a later page may read a store an earlier one wrote; `corpus` and 
 are links to the checkout's, so a page's paths are the project's relative paths.
 
 What is compared is normalised: the scratch directory is `$PWD`, timings (`56.2s`, `20.46`
-in a `total s` column, ...) are `N.N` (the padding after one counts as one space), trailing
+in a `total s` column, ...) are `N.N` (the padding around one counts as one space), trailing
 spaces go. Rich output is 100 columns wide.
 
     python -m tests.docs_examples              # run every example, print what differs
@@ -146,14 +146,15 @@ def as_pwd(line: str, path: str) -> str:
     return line
 
 
-_TIMING = re.compile(r"(?<![\w.])\d+\.\d+(?=s\b|\s|\)|$)")
+_TIMING = re.compile(r"(?<![\w.])\d+\.\d+(?=s\b|\s|\)|%|$)")
 
 
 def normalise(lines: list[str]) -> list[str]:
     """Output as compared: timings as N.N, no trailing spaces, no blank lines at the end (a
     page may leave one between two commands)."""
-    # A timing's width varies: the spaces after it (a column's padding) count as one.
-    out = [re.sub(r"N\.N +", "N.N ", _TIMING.sub("N.N", line)).rstrip() for line in lines]
+    # A timing's width varies: the spaces around it (a column's padding) count as one.
+    out = [re.sub(r" +(?=N\.N)|(?<=N\.N) +", " ", _TIMING.sub("N.N", line)).rstrip()
+           for line in lines]
     while out and not out[-1]:
         out.pop()
     return out
