@@ -159,9 +159,10 @@ def _tf32(root: Path) -> Store:
 @pytest.mark.parametrize("build", [_crash, _mismatch, _plain_mismatch, _tf32])
 @pytest.mark.parametrize("where", ["my store", ".compdiag"])
 def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch, capsys):
-    """A fix's commands (in explain's JSON, and in report.md) name this run in this store: with `--store` (quoted: the folder's
-    name has a space) for any store but the default, without it for the default one
-    (`.compdiag/compdiag.db` under the run's cwd, the store a bare `compdiag explain` reads)."""
+    """A fix's commands (in explain's JSON, and in report.md) name this run in this store:
+    with `--store` (quoted: the folder's name has a space) for any store but the default,
+    without it for the default one (`.compdiag/compdiag.db` under the run's cwd, the store a
+    bare `compdiag explain` reads)."""
     root = tmp_path / where
     root.mkdir()
     s = build(root)
@@ -232,14 +233,16 @@ def _doc_files() -> list[Path]:
     return [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 
 
-_BLOCK_LINE = re.compile(r"^(?: {4,}|\t)(?:\$ )?(?:\w+=\S+ )*(compdiag [a-z][^|>\n]*)", re.M)
+_BLOCK_LINE = re.compile(r"^(?: {4,}|\t)(?:\$ )?(?:\w+=\S+ )*(compdiag [a-z].*)$", re.M)
+# Where the shell takes over from the command: a pipe, a redirect, a comment.
+_SHELL = re.compile(r"\s(?:\||\d?>|#)")
 
 
 def example_command_lines(text: str) -> list[str]:
     """The compdiag command lines of a page's example blocks (indented blocks: a line that is
     a command, or one after a `$ ` prompt; a pipe, redirect or shell comment ends it). A
     command named in prose (`compdiag perf --json`) is a name, not a line to paste."""
-    lines = [re.sub(r" \d$", "", m.split(" #")[0].strip()) for m in _BLOCK_LINE.findall(text)]
+    lines = [_SHELL.split(m, 1)[0].strip() for m in _BLOCK_LINE.findall(text)]
     # Not command lines: a usage synopsis (`[--store DB]`, `...`) or compdiag's own output
     # (`compdiag check: 1 of 1 ...`).
     return [c for c in lines if not re.search(r" \[|\.\.\.|^compdiag [a-z]+:", c)]

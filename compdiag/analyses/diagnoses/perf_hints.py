@@ -116,7 +116,8 @@ def _tf32(ctx: Any) -> list[Diagnosis]:
                       reason="fp32 matmuls run without TF32 tensor cores (torch: "
                              f"{TF32_MARKERS[0]})",
                       user_frame=ctx.user_frame([], cid=cid), explanation=TF32_EXPLANATION,
-                      fix=TF32_FIX.format(perf_try=ctx.perf_try_command()), score=TF32_SCORE, count=len(warned),
+                      fix=TF32_FIX.format(perf_try=ctx.perf_try_command()),
+                      score=TF32_SCORE, count=len(warned),
                       torch_message=w.get("message"),
                       compile_ids=(cid,) if cid else (), details=PerfHintDetails(tf32=True))]
 
