@@ -22,6 +22,9 @@ running a `model.py` that does not exist, under an explain header of an older fo
 
 from __future__ import annotations
 
+import shutil
+from typing import Iterator
+
 import pytest
 
 import docs_examples as D
@@ -30,10 +33,15 @@ EXAMPLES = D.all_examples()
 
 
 @pytest.fixture(scope="module")
-def ran(tmp_path_factory: pytest.TempPathFactory) -> dict[str, D.Example]:
+def ran() -> Iterator[dict[str, D.Example]]:
+    """Every example run once. The scratch directory is D.scratch_dir()'s, not pytest's: its
+    path's length is fixed, so what wraps in a panel wraps as on the page."""
     root = D.scratch_dir()
-    D.run_examples(EXAMPLES, root, include_slow=False)
-    return {ex.name: ex for ex in EXAMPLES}
+    try:
+        D.run_examples(EXAMPLES, root, include_slow=False)
+        yield {ex.name: ex for ex in EXAMPLES}
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def test_the_docs_have_runnable_examples():
