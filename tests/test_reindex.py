@@ -56,7 +56,9 @@ def test_a_read_command_refuses_an_older_store_in_one_line_and_leaves_it_alone(
 
 def test_reindex_derives_the_facts_explain_reads(old_store: Path) -> None:
     conn = sqlite3.connect(old_store)
-    compiles_before = conn.execute("SELECT * FROM compiles ORDER BY compile_id").fetchall()
+    cursor = conn.execute("SELECT * FROM compiles ORDER BY compile_id")
+    compiles_before = cursor.fetchall()
+    columns = ", ".join(d[0] for d in cursor.description)
     conn.close()
     p = _cli("reindex", "--store", old_store)
     assert p.returncode == 0, p.stderr
@@ -68,10 +70,11 @@ def test_reindex_derives_the_facts_explain_reads(old_store: Path) -> None:
         assert [(e["compile_id"], e["category"], e["guarded"]) for e in events] == [
             ("0/1", "training", "fn._modules['1'].training")]
         assert r.compile_stacks(1)["0/0"], "dynamo_start stacks were not derived"
-    # What only the old tables held is untouched.
+    # The compiles are re-derived as they were, with the generation (none: no reset) added.
     conn = sqlite3.connect(old_store)
-    assert conn.execute("SELECT * FROM compiles ORDER BY compile_id").fetchall() == \
+    assert conn.execute(f"SELECT {columns} FROM compiles ORDER BY compile_id").fetchall() == \
         compiles_before
+    assert {g for (g,) in conn.execute("SELECT generation FROM compiles")} == {0}
     conn.close()
     doc = json.loads(_cli("explain", "--store", old_store, "--json").stdout)
     top = doc["diagnoses"][0]

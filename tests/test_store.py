@@ -158,9 +158,11 @@ def test_compiles_upsert_and_order(store: Path, first, second, metrics, ids) -> 
 
 
 def test_compile_id_key_orders_like_torch() -> None:
-    ids = ["1/0", "0/10", "0/2", "0/2_1", "0/0", "!0/0/1", None, "0/1"]
+    """Compiled autograd's compiles ('!0/0/1') follow the frames' (they were sorted as if
+    '!0' were frame 0 before CompileId); generations after a reset come last."""
+    ids = ["1/0", "0/10", "0/2", "0/2_1", "0/0", "!0/0/1", None, "0/1", "0/0@1"]
     assert sorted(ids, key=compile_id_key) == \
-        ["0/0", "!0/0/1", "0/1", "0/2", "0/2_1", "0/10", "1/0", None]
+        ["0/0", "0/1", "0/2", "0/2_1", "0/10", "1/0", "!0/0/1", "0/0@1", None]
 
 
 # -- durability: a SIGKILLed writer loses at most the last flush interval -------------------

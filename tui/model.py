@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from compdiag.formats.command_line import command_line
+from compdiag.formats.compile_id import frame_of
 from compdiag.store.reader import Reader, compile_id_key
 
 # Status of one compile id as the tree shows it: the worst thing that happened to it first.
@@ -168,7 +169,9 @@ class StoreModel:
     def frames(self, run_id: int) -> list[FrameInfo]:
         frames: dict[Any, FrameInfo] = {}
         for c in self.compile_index(run_id):
-            key = c.frame if c.frame is not None else ("?", c.co_name)
+            # One function per frame of a generation: torch numbers frames from 0 again
+            # after torch._dynamo.reset().
+            key = frame_of(c.compile_id) if c.frame is not None else ("?", c.co_name)
             f = frames.get(key)
             if f is None:
                 f = frames[key] = FrameInfo(c.frame, c.co_name, c.filename, c.lineno)

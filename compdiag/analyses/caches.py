@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from compdiag.formats.compile_id import CompileId
 from compdiag.store.reader import Reader
 
 # Components whose text means nothing to a reader (pickled bytes): named, not quoted.
@@ -115,19 +116,24 @@ class MissExplained:
 def explain_miss(reader: Reader, run_id: int, lookup: dict[str, Any],
                  compile_row: dict[str, Any] | None) -> MissExplained:
     """Compare a missed lookup's key with the earlier lookups of the same cache by the same
-    function at the same place (any earlier run of the store): those of the same compile id
-    first (the n-th compile of a function pairs with the n-th), then the key that differs in
-    the fewest components, then the earliest."""
+    function at the same place: in this process before a torch._dynamo.reset() first (the
+    compile the program repeated after it), else in any earlier run of the store. Those of
+    the same compile id first (the n-th compile of a function pairs with the n-th), then the
+    key that differs in the fewest components, then the earliest."""
     row = compile_row or {}
     if not row.get("co_name") or not row.get("filename"):
         return MissExplained("unknown")  # a compile that never named its function
+    mine_id = CompileId.of(lookup["compile_id"])
     earlier = reader.earlier_cache_events(run_id, lookup["cache"], row.get("co_name"),
-                                          row.get("filename"), row.get("lineno"))
+                                          row.get("filename"), row.get("lineno"),
+                                          generation=mine_id.generation if mine_id else 0)
     earlier = [e for e in earlier if e.get("key")]
     if not earlier:
         return MissExplained("cold")
-    same = [e for e in earlier if e["compile_id"] == lookup["compile_id"]]
-    candidates = same or earlier
+    here = [e for e in earlier if e["run_id"] == run_id]
+    pool = here or earlier
+    same = [e for e in pool if _torch_id(e["compile_id"]) == _torch_id(lookup["compile_id"])]
+    candidates = same or pool
     if any(e["key"] == lookup.get("key") for e in candidates):
         e = next(e for e in candidates if e["key"] == lookup.get("key"))
         return MissExplained("same_key", _ref(e))
@@ -149,6 +155,12 @@ def explain_miss(reader: Reader, run_id: int, lookup: dict[str, Any],
     if best is None:
         return MissExplained("changed", _ref(candidates[0]))
     return MissExplained("changed", _ref(best[2]), tuple(best[3]))
+
+
+def _torch_id(text: str | None) -> str | None:
+    """torch's own id, without the generation: '0/0' before and after a reset pair up."""
+    cid = CompileId.of(text)
+    return cid.torch_id() if cid is not None else text
 
 
 def _ref(e: dict[str, Any]) -> dict[str, Any]:

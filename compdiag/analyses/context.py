@@ -11,6 +11,7 @@ from typing import Any, Iterable
 
 from compdiag.analyses.diagnosis import UserFrame
 from compdiag.formats.command_line import command_line, is_default_store
+from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
 from compdiag.store.reader import Reader
@@ -82,7 +83,7 @@ class RunContext:
         """The Python stack at compile start (dynamo_start)."""
         if cid in self._stacks:
             return self._stacks[cid]
-        return self._stacks.get((cid or "").split("_")[0], [])
+        return self._stacks.get(first_attempt(cid) or "", [])
 
     @functools.cached_property
     def _calls(self) -> dict[str, dict[str, Any]]:
@@ -91,7 +92,7 @@ class RunContext:
     def call(self, cid: str | None) -> dict[str, Any]:
         """{frames, objects} of the user's call that started the compile (capture's
         call_stacks), {} when the store has none (an imported log)."""
-        return self._calls.get(cid or "") or self._calls.get((cid or "").split("_")[0]) or {}
+        return self._calls.get(cid or "") or self._calls.get(first_attempt(cid) or "") or {}
 
     def call_chain(self, cid: str | None) -> list[UserFrame]:
         """The user frames of the call that started the compile, outermost first: capture's
@@ -119,7 +120,7 @@ class RunContext:
     def specialization(self, source: str, cids: Iterable[str | None]) -> dict[str, Any] | None:
         """The first specialisation of `source` (L['x'].size()[0]) in one of these compiles
         that names a user line."""
-        want = {c for c in cids if c} | {(c or "").split("_")[0] for c in cids if c}
+        want = {c for c in cids if c} | {first_attempt(c) for c in cids if c}
         for s in self.specializations:
             if (s["compile_id"] in want and source in (s.get("sources") or [])
                     and s.get("filename") and s.get("lineno")):
@@ -197,15 +198,14 @@ class RunContext:
 
     @functools.cached_property
     def recompile_limits(self) -> dict[Any, dict[str, Any]]:
-        """frame -> {compile_id, explanation} for each function Dynamo stopped compiling
-        because it hit the recompile limit (a failure row of type Unsupported)."""
+        """frame (CompileId.frame_key) -> {compile_id, explanation} for each function Dynamo
+        stopped compiling because it hit the recompile limit (a failure row of type
+        Unsupported)."""
         limits: dict[Any, dict[str, Any]] = {}
         for f in self.failures:
             if is_recompile_limit(f):
                 cid = f["compile_id"]
-                row = self.code_row(cid)
-                key = row.get("frame") if row else (cid or "").split("/")[0]
-                limits[key] = {"compile_id": cid, "explanation":
+                limits[frame_of(cid)] = {"compile_id": cid, "explanation":
                                P.parse_graph_break(f.get("traceback") or "")["explanation"],
                                "torch_message": f.get("torch_message") or f.get("message")}
         return limits

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from compdiag.formats.compile_id import sort_key
 from compdiag.store.reader import Reader
 
 # torch logs no memory figure per recording (cudagraph_trees' pool is shared by the
@@ -61,7 +62,7 @@ def coverage(reader: Reader, run_id: int, timed: list[dict[str, Any]] | None = N
         g["status"] = status(g, cid in applied)
         g["recorded"] = len(g["recordings"])
         g["recorded_sizes"] = distinct_sizes(g["recordings"])
-    rows = sorted(graphs.values(), key=lambda g: str(g["compile_id"]))
+    rows = sorted(graphs.values(), key=lambda g: sort_key(g["compile_id"]))
     out = {
         "graphs": rows,
         "graphed": sum(g["status"] == "graphed" for g in rows),

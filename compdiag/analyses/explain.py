@@ -14,6 +14,7 @@ from compdiag.analyses.diagnoses.program import ProgramDetails
 from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.ranking import kind_rank
 from compdiag.analyses.registry import plugin_manager
+from compdiag.formats.compile_id import first_attempt
 from compdiag.store.reader import Reader
 
 
@@ -30,9 +31,9 @@ class Fold:
 
 def _shares_compile(d: Diagnosis, others: list[Diagnosis]) -> bool:
     cids = {c for o in others for c in o.compile_ids}
-    cids |= {c.split("_")[0] for c in cids}
+    cids |= {first_attempt(c) for c in cids}
     cid = d.compile_id
-    return cid in cids or (cid or "").split("_")[0] in cids
+    return cid in cids or first_attempt(cid) in cids
 
 
 def _from_program_exception(d: Diagnosis) -> bool:

@@ -3,10 +3,10 @@ RunContext per rank, through the store's query API only."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from compdiag.analyses.context import RunContext
+from compdiag.formats.compile_id import CompileId
 from compdiag.store.reader import Reader
 
 _RESUME = "torch_dynamo_resume_in_"
@@ -45,7 +45,9 @@ def is_resume(key: tuple[str, str, int] | None) -> bool:
 
 
 def frame_compile(compile_id: str) -> str | None:
-    """'0/1' of '0/1_2' (an attempt of the same compile); None for compiled autograd's."""
-    if not compile_id or compile_id.startswith("!"):
+    """'0/1' of '0/1_2' (an attempt of the same compile), '0/1@1' of '0/1_2@1' (after a
+    reset); None for compiled autograd's."""
+    cid = CompileId.of(compile_id)
+    if cid is None or cid.compiled_autograd is not None:
         return None
-    return re.sub(r"_\d+$", "", compile_id)
+    return str(cid.first_attempt())

@@ -84,6 +84,7 @@ class Capture:
                          ("bytecode hook", self._install_bytecode_hook),
                          ("autotune hook", self._install_autotune_hook),
                          ("failure graphs", self._install_failure_graphs),
+                         ("reset hook", self._install_reset_hook),
                          ("warnings", self._install_warnings)):
             try:
                 fn()
@@ -230,6 +231,34 @@ class Capture:
 
         self.failure_graphs = install(self, compile_id=current_compile_id)
 
+    def _install_reset_hook(self) -> None:
+        """torch._dynamo.reset() (torch.compiler.reset() calls it) makes torch count compile
+        ids from 0/0 again: a record of it, with the user's line that reset, starts a new
+        generation of ids at ingest (ingest/generations.py). Recorded while paused too: a
+        reset drops the program's compiled code whoever asks for it."""
+        import torch._dynamo
+
+        from compdiag.ingest.generations import RESET_KIND
+
+        original = torch._dynamo.reset
+        if getattr(original, "_compdiag", False):
+            return
+        capture = self
+
+        def reset(*args: Any, **kwargs: Any) -> Any:
+            result = original(*args, **kwargs)
+            try:
+                with capture.lock:
+                    capture.ing.event(RESET_KIND, None, {}, json.dumps(_user_line()))
+            except Exception as exc:  # noqa: BLE001 - fail open
+                capture.warn("reset hook", exc)
+            return result
+
+        reset._compdiag = True  # type: ignore[attr-defined]
+        reset.__wrapped__ = original  # type: ignore[attr-defined]
+        reset.__doc__ = original.__doc__
+        torch._dynamo.reset = reset
+
     def _install_autotune_hook(self) -> None:
         """Autotuning results arrive as real timings through AlgorithmSelectorCache.log_results
         (torch prints them to stderr only under max-autotune); wrap it once Inductor loads."""
@@ -281,6 +310,23 @@ class Capture:
         source = _decompile(new_code)
         if source is not None:
             self.ing.event("transformed_source", cid, info, source)
+
+
+def _user_line() -> dict[str, Any] | None:
+    """The innermost user frame of the live stack (the line that called reset)."""
+    import linecache
+    import sys
+
+    from compdiag.formats.user_code import is_user_file
+
+    frame = sys._getframe(1)
+    while frame is not None:
+        if is_user_file(frame.f_code.co_filename):
+            fn, lineno = frame.f_code.co_filename, frame.f_lineno
+            return {"filename": fn, "lineno": lineno, "name": frame.f_code.co_name,
+                    "line": linecache.getline(fn, lineno).strip() or None}
+        frame = frame.f_back
+    return None
 
 
 def after_import(name: str, fn: Callable[[Any], None]) -> None:

@@ -21,7 +21,8 @@ def register(p: argparse.ArgumentParser) -> None:
     add_store_arg(p)
     p.add_argument("run", nargs="?", metavar="RUN", help="run id (default: the latest)")
     p.add_argument("--graph", metavar="ID", default=None,
-                   help="which failing graph: its compile id (e.g. 0/0); default the last one")
+                   help="which failing graph: its compile id (e.g. 0/0, or 0/0@1 after a reset); "
+                        "default the last one")
     p.add_argument("-o", "--output", type=Path, default=Path("repro.py"), metavar="REPRO",
                    help="where to write the plain repro (default ./repro.py); the full "
                         "checker goes beside it (repro_check.py)")
@@ -47,7 +48,7 @@ def cmd_minify(args: argparse.Namespace) -> int:
         run_id = reader.resolve_run(args.run)
         try:
             with ProgressView(Console(stderr=True)) as view:
-                result, _ = minify_run(reader, run_id, args.output, graph=args.graph,
+                result, _ = minify_run(reader, run_id, args.output, graph=_graph(args.graph),
                                        progress=view.update, max_queries=args.max_queries,
                                        isolate=args.isolate)
         except MinifyError as exc:
@@ -60,3 +61,11 @@ def cmd_minify(args: argparse.Namespace) -> int:
         print_minify(result, args.output, Console(stderr=True))
         sys.stderr.flush()
     return 0
+
+
+def _graph(text: str | None) -> str | None:
+    """--graph as the store keys it: '0/0 (after reset 1)' as printed is '0/0@1'."""
+    from compdiag.formats.compile_id import CompileId
+
+    cid = CompileId.of(text)
+    return str(cid) if cid is not None else text

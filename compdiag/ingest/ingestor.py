@@ -8,8 +8,10 @@ import linecache
 import re
 from typing import Any
 
+from compdiag.formats.compile_id import CompileId, first_attempt
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
+from compdiag.ingest.generations import RESET_KIND, Generations, starts_compile
 from compdiag.ingest.timeline import Timeline
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 from compdiag.store.writer import Writer
@@ -81,6 +83,10 @@ class Ingestor:
         # leaves out split the graph (recorded as splits), they do not skip it.
         self.partitioned: dict[str | None, dict[str, int]] = {}
         self.timeline = Timeline()
+        # torch counts compiles from 0/0 again after torch._dynamo.reset(): every id torch
+        # names is stored with the generation it belongs to (ingest/generations.py).
+        self.gens = Generations()
+        self._generation = 0  # the last generation a dynamo_resets row was written for
 
     # -- entry points -----------------------------------------------------------------------
     def record(self, metadata: dict[str, Any], payload: str | None,
@@ -88,7 +94,10 @@ class Ingestor:
         """One structured-trace record; `raw` is its envelope's JSON text when the caller has
         it verbatim (an imported log), kept as is instead of encoding `metadata` again."""
         kind = P.record_kind(metadata)
-        cid = P.compile_id_of(metadata)
+        cid = self.gens.qualify(P.compile_id_of(metadata), starts=starts_compile(kind, payload),
+                                ends=kind == "compilation_metrics")
+        if self.gens.generation != self._generation:  # a reset seen only as a repeated id
+            self._reset_row(None)
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
                       metadata=raw if raw is not None else json.dumps(metadata, default=repr),
@@ -110,6 +119,7 @@ class Ingestor:
     def event(self, kind: str, compile_id: str | None, data: dict[str, Any],
               payload: str | None = None) -> None:
         """compdiag's own records (artifact-logger lines, bytecode, failures at runtime)."""
+        compile_id = self.gens.qualify(compile_id)
         md = {"compdiag": {"kind": kind, **data}}
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind="compdiag:" + kind,
@@ -119,7 +129,11 @@ class Ingestor:
 
     def event_facts(self, kind: str, compile_id: str | None, payload: str | None) -> None:
         """The facts one of compdiag's own records holds (also replayed by reindex)."""
-        if kind == "perf_hints" and payload and payload.strip():
+        compile_id = self.gens.qualify(compile_id)
+        if kind == RESET_KIND:
+            self.gens.reset()
+            self._reset_row(payload)
+        elif kind == "perf_hints" and payload and payload.strip():
             hint = P.perf_hint(payload)
             self.w.insert("perf_hints", run_id=self.run_id, compile_id=compile_id, **hint)
         elif kind == "call_stack" and payload and compile_id:
@@ -144,6 +158,18 @@ class Ingestor:
             self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
                           category=None, message=payload[:4000], filename=None, lineno=None)
 
+    def _reset_row(self, payload: str | None) -> None:
+        """The generation a reset began, with the user line that called it (capture's record)."""
+        try:
+            at = json.loads(payload) if payload else None
+        except ValueError:
+            at = None
+        at = at if isinstance(at, dict) else {}
+        self._generation = self.gens.generation
+        self.w.insert("dynamo_resets", run_id=self.run_id, seq=self.seq,
+                      generation=self.gens.generation, filename=at.get("filename"),
+                      lineno=at.get("lineno"), line=at.get("line"))
+
     def flush(self) -> None:
         for row in self.compiles.values():
             self._write_compile(row)
@@ -156,11 +182,14 @@ class Ingestor:
     def _compile_row(self, cid: str, md: dict) -> dict[str, Any]:
         row = self.compiles.get(cid)
         if row is None:
-            row = {"compile_id": cid, "frame": md.get("frame_id"),
-                   "frame_compile": md.get("frame_compile_id"), "attempt": md.get("attempt") or 0,
+            parts = CompileId.of(cid) or CompileId(md.get("frame_id"),
+                                                   md.get("frame_compile_id"))
+            row = {"compile_id": cid, "frame": parts.frame,
+                   "frame_compile": parts.frame_compile, "attempt": parts.attempt,
+                   "generation": parts.generation, "compiled_autograd": parts.compiled_autograd,
                    "co_name": None, "filename": None, "lineno": None, "status": "started",
                    "stage_times": {}, "metrics": None, "call_site": None}
-            first = self.compiles.get(cid.split("_")[0]) if "_" in cid else None
+            first = self.compiles.get(first_attempt(cid)) if parts.attempt else None
             if first is not None:  # a restart attempt: same frame, same code location
                 for key in ("co_name", "filename", "lineno", "call_site"):
                     row[key] = first[key]
@@ -170,8 +199,10 @@ class Ingestor:
 
     def _write_compile(self, row: dict[str, Any]) -> None:
         cols = dict(frame=row["frame"], frame_compile=row["frame_compile"],
-                    attempt=row["attempt"], co_name=row["co_name"], filename=row["filename"],
-                    lineno=row["lineno"], status=row["status"], stage_times=row["stage_times"])
+                    attempt=row["attempt"], generation=row["generation"],
+                    compiled_autograd=row["compiled_autograd"], co_name=row["co_name"],
+                    filename=row["filename"], lineno=row["lineno"], status=row["status"],
+                    stage_times=row["stage_times"])
         if row.get("metrics_written"):
             self.w.update("compiles", {"run_id": self.run_id, "compile_id": row["compile_id"]},
                           **cols)
@@ -229,7 +260,10 @@ class Ingestor:
 
     def _on_compilation_metrics(self, value: Any, cid: str | None, payload: str | None,
                                 md: dict) -> None:
+        named = cid is None  # the id the record names, not the envelope's (already read)
         cid = _metrics_cid(value, cid)
+        if named:
+            cid = self.gens.qualify(cid, ends=True)
         if cid is None:
             return
         row = self._compile_row(cid, md)
@@ -271,7 +305,7 @@ class Ingestor:
         there is reported here, under the forward's compile id, not in compilation_metrics.
         Without it the failure was only the exception escaping `loss.backward()`: no compile
         id, and that line as the user's."""
-        cid = _metrics_cid(value, cid)
+        cid = self.gens.qualify(_metrics_cid(value, cid))
         if cid is None or not value.get("fail_type"):
             return
         row = self._compile_row(cid, md)
@@ -311,6 +345,7 @@ class Ingestor:
         error carries the failing FX node's stack trace, the op's own line is the user frame
         (the one the caller found is only the compiled function's). Codegen and kernel-compile
         errors carry none; the op or kernel they name leads to the same lines."""
+        cid = self.gens.qualify(cid)
         op = [f for f in P.node_trace_frames(traceback) if is_user_file(f.get("filename"))]
         if not op:
             op, where = self._generated_code_frames(cid, traceback)
@@ -386,7 +421,7 @@ class Ingestor:
     def _recompile(self, cid: str | None, reason: str) -> None:
         text = P._CID_PREFIX.sub("", reason).strip()
         # A restart attempt (0/1_1) repeats the reason of its first try (0/1).
-        key = ((cid or "").split("_")[0], text)
+        key = (first_attempt(cid), text)
         if key in self._seen_recompiles:
             return
         self._seen_recompiles.add(key)
@@ -449,8 +484,14 @@ class Ingestor:
         if not isinstance(ev, dict):
             return
         args = ev.get("args") if isinstance(ev.get("args"), dict) else {}
-        if not isinstance(args.get("compile_id"), str) and cid is not None:
-            ev = {**ev, "args": {**args, "compile_id": cid}}
+        named = args.get("compile_id")
+        if isinstance(named, str):  # torch's id without its generation
+            named = self.gens.qualify(named, starts=cid is None and
+                                      starts_compile("chromium_event", payload))
+        elif cid is not None:
+            named = cid
+        if named is not None:
+            ev = {**ev, "args": {**args, "compile_id": named}}
         for iv in self.timeline.event(ev):
             if iv.compile_id is None:
                 continue
@@ -528,6 +569,7 @@ class Ingestor:
 
     # -- compdiag's own events --------------------------------------------------------------
     def fusion_line(self, cid: str | None, msg: str) -> None:
+        cid = self.gens.qualify(cid)
         row = P.parse_fusion_line(msg)
         if row:
             self.w.insert("fusion", run_id=self.run_id, compile_id=cid, **row)
@@ -535,8 +577,7 @@ class Ingestor:
     def _cudagraph_facts(self, cid: str | None, msg: str) -> None:
         """Recordings and partitions, from a cudagraphs line (live, and again at reindex)."""
         named = P.CID_IN_LINE.match(msg)
-        if named:
-            cid = named.group(1)
+        cid = self.gens.qualify(named.group(1) if named else cid)
         rec = P.parse_cudagraph_recording(msg)
         if rec:
             self.w.insert("cudagraph_recordings", run_id=self.run_id, compile_id=cid, **rec)
@@ -556,8 +597,7 @@ class Ingestor:
         the compile id is the one the line names ('[0/0] Recording ...') or, for a skip, the
         graph compiled last (the call that follows a compile is the one that records)."""
         named = P.CID_IN_LINE.match(msg)
-        if named:
-            cid = named.group(1)
+        cid = self.gens.qualify(named.group(1) if named else cid)
         reason = P.parse_cudagraph_skip(msg) or P.parse_partition_skip(msg)
         summary = P.parse_partition_summary(msg)
         if summary:
@@ -573,18 +613,19 @@ class Ingestor:
 
     def scheduler_node_line(self, cid: str | None, msg: str) -> None:
         """A fusion-candidate entry: which FX nodes and user lines a scheduler node is."""
+        cid = self.gens.qualify(cid)
         node = P.scheduler_node(msg)
         if node:
             self.w.upsert("sched_nodes", run_id=self.run_id, compile_id=cid, **node)
 
     def cudagraph_applied(self, cid: str | None, detail: str | None = None) -> None:
-        self._cudagraph(cid, True, detail)
+        self._cudagraph(self.gens.qualify(cid), True, detail)
 
     def accuracy(self, check: Any) -> None:
         """A GraphCheck from capture/accuracy.py: one row per output, a failure if it fails."""
+        cid = self.gens.qualify(check.compile_id)
         if check.error:
-            self.w.warn(self.run_id, f"accuracy check of {check.compile_id} could not run: "
-                                     f"{check.error}")
+            self.w.warn(self.run_id, f"accuracy check of {cid} could not run: {check.error}")
             return
         for o in check.outputs:
             detail = dict(o.detail)
@@ -592,11 +633,11 @@ class Ingestor:
                 detail["eager_nondeterministic"] = True
             if check.divergent_node:
                 detail["divergent_node"] = check.divergent_node
-            self.w.insert("accuracy", run_id=self.run_id, compile_id=check.compile_id,
+            self.w.insert("accuracy", run_id=self.run_id, compile_id=cid,
                           output=o.output, max_abs=o.max_abs, max_rel=o.max_rel, ok=o.ok,
                           detail=json.dumps(detail, default=repr))
         if check.nondeterministic:
-            self.w.warn(self.run_id, f"eager is non-deterministic on graph {check.compile_id}: "
+            self.w.warn(self.run_id, f"eager is non-deterministic on graph {cid}: "
                                      "accuracy differences there are not attributed to the compiler")
         bad = [o for o in check.outputs if not o.ok]
         if bad:
@@ -604,7 +645,7 @@ class Ingestor:
             frame = node.get("user_frame") or {}
             where = (f"; first divergent node {node['node']} ({node['op']})"
                      if node.get("node") else "")
-            self.failure(check.compile_id, stage="accuracy", exc_type="AccuracyMismatch",
+            self.failure(cid, stage="accuracy", exc_type="AccuracyMismatch",
                          message=f"{bad[0].output}: {bad[0].detail.get('reason', 'mismatch')}"
                                  f"{where}",
                          filename=frame.get("filename"), lineno=frame.get("lineno"),
@@ -612,8 +653,8 @@ class Ingestor:
                          traceback=json.dumps([o.detail for o in bad], default=repr))
 
     def autotune_choice(self, cid: str | None, op: str, choice: str, detail: str) -> None:
-        self.w.insert("autotune", run_id=self.run_id, compile_id=cid, op=op, choice=choice,
-                      detail=detail)
+        self.w.insert("autotune", run_id=self.run_id, compile_id=self.gens.qualify(cid), op=op,
+                      choice=choice, detail=detail)
 
     # -- the rest of what capture's taps write (they write only through the ingestor) --------
     def warn(self, message: str) -> None:
@@ -622,10 +663,12 @@ class Ingestor:
     def tensor(self, cid: str | None, role: str, *, dtype: str, shape: list[int],
                stride: list[int], data: bytes) -> None:
         """One tensor of a failing graph, as raw bytes (formats/failure_graph.py)."""
-        self.w.insert("tensors", run_id=self.run_id, compile_id=cid, role=role, dtype=dtype,
-                      shape=shape, stride=stride, data=data)
+        self.w.insert("tensors", run_id=self.run_id, compile_id=self.gens.qualify(cid),
+                      role=role, dtype=dtype, shape=shape, stride=stride, data=data)
 
     def perf_graph(self, **cols: Any) -> None:
+        if "compile_id" in cols:
+            cols["compile_id"] = self.gens.qualify(cols["compile_id"])
         self.w.upsert("perf_graphs", run_id=self.run_id, **cols)
 
     def perf_call(self, **cols: Any) -> None:

@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+from compdiag.formats.compile_id import CompileId
 from compdiag.formats.user_code import frames_in
 
 ENVELOPE_KEYS = {"frame_id", "frame_compile_id", "attempt", "compiled_autograd_id", "rank",
@@ -27,17 +28,8 @@ def record_kind(metadata: dict[str, Any]) -> str:
 def compile_id_of(metadata: dict[str, Any]) -> str | None:
     """torch's own spelling: '0/1', with '_N' for restart attempts and '!ca/' for compiled
     autograd, so ids match what TORCH_LOGS and tlparse print."""
-    frame, fcid = metadata.get("frame_id"), metadata.get("frame_compile_id")
-    if not _is_int(frame) or not _is_int(fcid):
-        return None
-    cid = f"{frame}/{fcid}"
-    ca = metadata.get("compiled_autograd_id")
-    if _is_int(ca):
-        cid = f"!{ca}/{cid}"
-    attempt = metadata.get("attempt")
-    if _is_int(attempt) and attempt:
-        cid += f"_{attempt}"
-    return cid
+    cid = CompileId.from_trace(metadata)
+    return None if cid is None else str(cid)
 
 
 def _is_int(value: Any) -> bool:

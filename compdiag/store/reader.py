@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from compdiag.formats.command_line import command_line
+from compdiag.formats.compile_id import first_attempt, sort_key
+from compdiag.formats.compile_id import generation as compile_generation
 from compdiag.store.schema import StoreError, connect
 
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
@@ -217,14 +219,28 @@ class Reader:
             " ORDER BY rowid", (run_id, seq))}
 
     def earlier_cache_events(self, run_id: int, cache: str, co_name: str | None,
-                             filename: str | None, lineno: int | None) -> list[dict[str, Any]]:
+                             filename: str | None, lineno: int | None, *,
+                             generation: int = 0) -> list[dict[str, Any]]:
         """Lookups of one cache by compiles of the same function at the same place (name,
-        file, first line) in runs before `run_id`, earliest run first."""
-        return self._rows(
+        file, first line) in runs before `run_id`, earliest run first, then those of `run_id`
+        itself before `generation` (compiles before a torch._dynamo.reset())."""
+        rows = self._rows(
             "SELECT e.* FROM cache_events e JOIN compiles c ON c.run_id = e.run_id AND"
-            " c.compile_id = e.compile_id WHERE e.run_id < ? AND e.cache = ? AND"
+            " c.compile_id = e.compile_id WHERE e.run_id <= ? AND e.cache = ? AND"
             " c.co_name IS ? AND c.filename IS ? AND c.lineno IS ? ORDER BY e.run_id, e.id",
             (run_id, cache, co_name, filename, lineno))
+        return [r for r in rows if r["run_id"] < run_id
+                or compile_generation(r["compile_id"]) < generation]
+
+    def dynamo_resets(self, run_id: int) -> dict[int, dict[str, Any]]:
+        """generation -> the torch._dynamo.reset() that began it ({filename, lineno, line},
+        None where an imported log only showed a compile id repeating); the last one of a
+        generation when several resets separated no compile."""
+        if not self._has_table("dynamo_resets"):
+            return {}
+        return {r["generation"]: r for r in self._rows(
+            "SELECT generation, filename, lineno, line FROM dynamo_resets WHERE run_id = ?"
+            " AND generation > 0 ORDER BY seq", (run_id,))}
 
     def compile_stages(self, run_id: int) -> dict[str, dict[str, float]]:
         """compile id -> {stage: seconds} of its wall time ('unaccounted' included)."""
@@ -291,9 +307,9 @@ class Reader:
         the recompile_reasons rows only where no compile of that frame count had metrics."""
         rows = self._rows("SELECT * FROM recompile_events WHERE run_id = ? ORDER BY seq",
                           (run_id,))
-        have = {r["compile_id"].split("_")[0] for r in rows if r["source"] == "metrics"}
+        have = {first_attempt(r["compile_id"]) for r in rows if r["source"] == "metrics"}
         rows = [r for r in rows if r["source"] == "metrics"
-                or r["compile_id"].split("_")[0] not in have]
+                or first_attempt(r["compile_id"]) not in have]
         rows.sort(key=lambda r: compile_id_key(r["compile_id"]))
         return rows
 
@@ -483,14 +499,8 @@ class Reader:
         return out
 
 
-def compile_id_key(compile_id: str | None) -> tuple:
-    """Sort '0/10' after '0/9' and attempts after their first try."""
-    if not compile_id:
-        return (1 << 30,)
-    parts = []
-    for piece in compile_id.lstrip("!").replace("_", "/").split("/"):
-        parts.append(int(piece) if piece.isdigit() else 0)
-    return tuple(parts)
+# Sorts compile ids in compile order (formats/compile_id.py, the one place that reads them).
+compile_id_key = sort_key
 
 
 def _decode(row: dict[str, Any]) -> dict[str, Any]:

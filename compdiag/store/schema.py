@@ -80,7 +80,8 @@ CREATE TABLE IF NOT EXISTS records (
     run_id     INTEGER NOT NULL,
     seq        INTEGER NOT NULL,
     kind       TEXT NOT NULL,          -- envelope key, or 'artifact:<name>' / 'compdiag:<name>'
-    compile_id TEXT,                   -- '0/1', '0/1_1' (attempt), '!0/0/1' (compiled autograd)
+    compile_id TEXT,                   -- '0/1', '0/1_1' (attempt), '!0/0/1' (compiled autograd),
+                                       -- '0/1@1' (after a reset): formats/compile_id.py
     metadata   TEXT NOT NULL,          -- the envelope, JSON, verbatim
     payload    TEXT
 );
@@ -88,10 +89,12 @@ CREATE INDEX IF NOT EXISTS records_run_kind ON records(run_id, kind);
 CREATE INDEX IF NOT EXISTS records_run_cid ON records(run_id, compile_id);
 CREATE TABLE IF NOT EXISTS compiles (
     run_id      INTEGER NOT NULL,
-    compile_id  TEXT NOT NULL,
+    compile_id  TEXT NOT NULL,          -- formats/compile_id.py: '0/1', '0/1_2', '0/1@1'
     frame       INTEGER,
     frame_compile INTEGER,
     attempt     INTEGER NOT NULL DEFAULT 0,
+    generation  INTEGER NOT NULL DEFAULT 0,  -- torch._dynamo.reset()s before it (store 3)
+    compiled_autograd INTEGER,              -- the '!N' of a compiled-autograd compile
     co_name     TEXT,
     filename    TEXT,
     lineno      INTEGER,
@@ -487,6 +490,17 @@ CREATE TABLE IF NOT EXISTS guard_sources (
     source     TEXT NOT NULL,
     guards     INTEGER NOT NULL
 );
+-- torch._dynamo.reset() between compiles (torch counts compile ids from 0/0 again): the
+-- generation of ids after it (formats/compile_id.py) and the user line that called it (NULL
+-- when an imported log only showed a compile id repeating).
+CREATE TABLE IF NOT EXISTS dynamo_resets (
+    run_id     INTEGER NOT NULL,
+    seq        INTEGER NOT NULL,
+    generation INTEGER NOT NULL,
+    filename   TEXT,
+    lineno     INTEGER,
+    line       TEXT
+);
 """
 
 DERIVED_TABLES = (
@@ -498,22 +512,26 @@ DERIVED_TABLES = (
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "torch_warnings",
     "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "cache_key_components", "compile_stages", "compile_events", "guard_sources",
+    "dynamo_resets",
 )
 
 # What `compdiag reindex` rebuilds from each run's raw records: every table derived from
 # records alone (graph_breaks gained columns in schema 2). The others hold what only live
 # capture saw (accuracy, tensors, timings, scheduler nodes) and are kept as they are.
-REINDEXED_TABLES = ("graph_breaks", "recompile_events", "compile_stacks", "guard_values",
-                    "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls",
+REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_stacks",
+                    "guard_values", "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls",
                     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits",
                     "torch_warnings", "epilogue_misses", "program_exceptions",
                     "call_stacks", "shape_specializations",
                     "cache_events", "cache_key_components", "compile_stages", "compile_events",
-                    "guard_sources")
+                    "guard_sources", "dynamo_resets")
 # Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
     # schema 3: the ranks of a torchrun job.
     "runs": ("rank INTEGER", "world_size INTEGER", "local_rank INTEGER", "job TEXT"),
+    # store 3: a compile's generation (torch._dynamo.reset() restarts torch's ids) and its
+    # compiled-autograd id, parts of its CompileId; `compdiag reindex` fills them.
+    "compiles": ("generation INTEGER NOT NULL DEFAULT 0", "compiled_autograd INTEGER"),
     "graph_nodes": ("meta TEXT",),
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",

@@ -7,6 +7,7 @@ from typing import Any
 
 from compdiag.analyses import caches as C
 from compdiag.analyses import compile_time as T
+from compdiag.formats.compile_id import display
 from compdiag.store.reader import Reader
 
 
@@ -84,17 +85,23 @@ def cache_lines(caches: list[dict[str, Any]], most: int = 8) -> list[str]:
         elif why.get("status") == "cold":
             text += ": cold (no earlier compile of this function in the store)"
         elif why.get("status") == "same_key":
-            ref = why.get("compared_to") or {}
-            text += f": same key as run {ref.get('run_id')}, entry not in this cache"
+            text += f": same key as {_ref(why, c)}, entry not in this cache"
         elif why.get("changed"):
-            ref = why.get("compared_to") or {}
             text += (f": {'; '.join(x['summary'] for x in why['changed'][:3])} "
-                     f"(vs run {ref.get('run_id')})")
+                     f"(vs {_ref(why, c)})")
         elif why.get("status") == "changed":
-            ref = why.get("compared_to") or {}
-            text += (f": key changed since run {ref.get('run_id')} (no components of it "
+            text += (f": key changed since {_ref(why, c)} (no components of it "
                      "stored: torch logs none for this cache)")
         out.append("  " + text)
     if len(shown) > most:
         out.append(f"  ... {len(shown) - most} more (show --json: caches)")
     return out
+
+
+def _ref(why: dict[str, Any], lookup: dict[str, Any]) -> str:
+    """The compile a miss was compared with: 'run 1', and its compile id when that is not the
+    lookup's own ('run 1 0/0' for a compile before torch._dynamo.reset() in the same run)."""
+    ref = why.get("compared_to") or {}
+    cid = ref.get("compile_id")
+    return f"run {ref.get('run_id')}" + (
+        f" {display(cid)}" if cid and cid != lookup.get("compile_id") else "")

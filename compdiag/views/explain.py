@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from compdiag.formats.compile_id import display
 from compdiag.formats.words import plural
 from compdiag.store.schema import SCHEMA_VERSION
 from compdiag.views.show import run_line, run_summary
@@ -127,7 +128,7 @@ def diagnosis_title(i: int, d: dict[str, Any]) -> str:
     if d.get("count", 1) > 1:
         title += f" ×{d['count']}"
     if d.get("compile_id"):
-        title += f"  compile {d['compile_id']}"
+        title += f"  compile {display(d['compile_id'])}"
     return title
 
 

@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from compdiag.analyses.cudagraph_coverage import coverage, summary_line
+from compdiag.formats.compile_id import display
 from compdiag.formats.words import plural
 from compdiag.store.reader import Reader
 from compdiag.store.schema import SCHEMA_VERSION
@@ -49,7 +50,8 @@ def show_document(reader: Reader, run_id: int) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "run": run_summary(reader, run),
         "compiles": [{"compile_id": c["compile_id"], "frame": c["frame"],
-                      "attempt": c["attempt"], "co_name": c["co_name"],
+                      "attempt": c["attempt"], "generation": c.get("generation") or 0,
+                      "co_name": c["co_name"],
                       "filename": c["filename"], "lineno": c["lineno"], "status": c["status"],
                       "stage_times": c["stage_times"]} for c in reader.compiles(run_id)],
         "graph_breaks": [{"compile_id": g["compile_id"], "reason": g["reason"],
@@ -177,29 +179,33 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
     rows = []
     for c in compiles:
         total = c["stage_times"].get("total")
-        rows.append((c["compile_id"], c["co_name"] or "-", _where(c["filename"], c["lineno"]),
+        rows.append((display(c["compile_id"]), c["co_name"] or "-",
+                     _where(c["filename"], c["lineno"]),
                      Text(c["status"], style=_STATUS_STYLE.get(c["status"], "")),
                      f"{total:.2f}" if total is not None else "-"))
     if rows:
+        reset = (", (after reset R) after the R-th torch._dynamo.reset()"
+                 if any(c.get("generation") for c in compiles) else "")
         console.print(f"[bold]{plural(len(rows), 'compile')}[/] (compile id F/N: frame F's "
-                      "N-th compile, _A an attempt; docs/explain.md)", highlight=False)
+                      f"N-th compile, _A an attempt{reset}; docs/explain.md)", highlight=False)
         console.print(fitted_table(console.width, cols, rows))
     for g in doc["graph_breaks"]:
         code = f" {g['gb_code']}" if g.get("gb_code") else ""
-        console.print(f"[yellow]graph break[/] {g['compile_id'] or '-'}{code} "
+        console.print(f"[yellow]graph break[/] {display(g['compile_id']) or '-'}{code} "
                       f"{escape(g['reason'])}{_at(g['user_frame'], console.width)}",
                       highlight=False)
     for r in doc["recompiles"]:
-        console.print(f"[magenta]recompile[/] {r['compile_id'] or '-'} {escape(r['reason'])}",
+        console.print(f"[magenta]recompile[/] {display(r['compile_id']) or '-'} "
+                      f"{escape(r['reason'])}",
                       highlight=False)
     for f in doc["failures"]:
-        console.print(f"[bold red]failure[/] {f['compile_id'] or '-'} {f['stage']}: "
+        console.print(f"[bold red]failure[/] {display(f['compile_id']) or '-'} {f['stage']}: "
                       f"{f['exc_type'] or 'error'}: {escape(f['message'] or '')}"
                       f"{_at(f['user_frame'], console.width)}", highlight=False)
     if doc["kernels"]:
         cols = (Col("compile id"), Col("kernel", flex=True, min_width=16), Col("backend", 70),
                 Col("fx nodes", 60, flex=True))
-        rows = [(k["compile_id"], k["name"], k["backend"],
+        rows = [(display(k["compile_id"]), k["name"], k["backend"],
                  ", ".join(k["fx_nodes"] or k["fused_ops"]) or "-") for k in doc["kernels"]]
         console.print(f"[bold]{plural(len(rows), 'kernel')}[/]", highlight=False)
         console.print(fitted_table(console.width, cols, rows))

@@ -18,6 +18,7 @@ from compdiag.analyses import caches as C
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.ranking import score
+from compdiag.formats.compile_id import display, generation
 from compdiag.formats.user_code import is_user_file
 
 KIND = "cache"
@@ -79,6 +80,10 @@ BYPASS_EXPLANATION = ("Inductor could not build a cache key for this graph, so i
 MISS_EXPLANATION = ("The cache key hashes the graph, its inputs' metadata, Inductor's config, "
                     "the torch build and the system; any component that differs makes a new "
                     "key, and the compile starts cold.")
+RESET_EXPLANATION = ("torch._dynamo.reset() drops Dynamo's compiled code, not Inductor's caches: "
+                     "the compile after it looks its graph up again, and a key component that "
+                     "changed since the compile before it (a config, an input's dtype or "
+                     "device, a global, deterministic algorithms) makes a new key.")
 SAME_KEY_EXPLANATION = ("An earlier run compiled this graph with this very key, so the entry "
                         "was written to another cache directory, was evicted, or was not "
                         "copied with the cache (keys are local to TORCHINDUCTOR_CACHE_DIR).")
@@ -98,6 +103,13 @@ BYPASS_CONFIGS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+# Key components a program changes by a call rather than an assignment: the call's pattern.
+COMPONENT_CALLS: tuple[tuple[str, str], ...] = (
+    ("deterministic_algorithms_settings", r"\buse_deterministic_algorithms\s*\("),
+)
+_CONFIG_COMPONENT = re.compile(r"^\w*config\[(?P<name>\w+)\]$")
+
+
 def config_line(ctx: Any, cid: str | None, reason: str | None) -> UserFrame | None:
     """Where the program sets the config the bypass reason names: the first line assigning
     it (`...config.NAME = ...` or `NAME=` in a patch) in the user files the compile started
@@ -106,13 +118,21 @@ def config_line(ctx: Any, cid: str | None, reason: str | None) -> UserFrame | No
     names = next((n for words, n in BYPASS_CONFIGS if words in low), ())
     if not names:
         return None
+    return _source_line(ctx, cid, re.compile(r"\b(?:%s)\s*=(?!=)" %
+                                             "|".join(map(re.escape, names))))
+
+
+def _source_line(ctx: Any, cid: str | None, pattern: re.Pattern[str],
+                 after: dict[str, Any] | None = None) -> UserFrame | None:
+    """The first line matching `pattern` in the user files the compile started from (the
+    compiled function's file first); past `after` ({filename, lineno}) when that file has one."""
     files: list[str] = []
     row = ctx.code_row(cid)
     for f in [row or {}, *reversed(ctx.start_stack(cid))]:
         fn = ctx.resolve(f.get("filename"))
         if fn and is_user_file(fn) and fn not in files:
             files.append(fn)
-    pattern = re.compile(r"\b(?:%s)\s*=(?!=)" % "|".join(map(re.escape, names)))
+    found: list[UserFrame] = []
     for fn in files:
         try:
             lines = Path(fn).read_text(errors="replace").splitlines()
@@ -120,7 +140,28 @@ def config_line(ctx: Any, cid: str | None, reason: str | None) -> UserFrame | No
             continue
         for i, line in enumerate(lines, 1):
             if pattern.search(line) and not line.lstrip().startswith("#"):
-                return ctx.frame(fn, i, line.strip())
+                found.append(ctx.frame(fn, i, line.strip()))
+    if after and after.get("filename") and after.get("lineno"):
+        here = ctx.resolve(after["filename"])
+        later = [f for f in found if f.filename == here and f.lineno > after["lineno"]]
+        if later:
+            return later[0]
+    return found[0] if found else None
+
+
+def changed_line(ctx: Any, cid: str | None, changes: tuple[C.Change, ...],
+                 after: dict[str, Any] | None = None) -> UserFrame | None:
+    """The user line that changed a key component, where the program's source shows it: the
+    assignment of a changed config (`inductor_config[NAME]`), the call that switched
+    deterministic algorithms; after the reset that separated the two compiles when known."""
+    for change in changes:
+        m = _CONFIG_COMPONENT.match(change.component)
+        pattern = (r"\b%s\s*=(?!=)|[\"']%s[\"']" % ((re.escape(m.group("name")),) * 2) if m
+                   else next((p for name, p in COMPONENT_CALLS if name == change.component),
+                             None))
+        frame = _source_line(ctx, cid, re.compile(pattern), after) if pattern else None
+        if frame is not None:
+            return frame
     return None
 
 
@@ -165,6 +206,12 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
     cid, cache = e["compile_id"], e["cache"]
     ref = why.compared_to or {}
     where = f"run {ref.get('run_id')} ({ref.get('compile_id')})"
+    reset = None
+    if ref.get("run_id") == ctx.run_id:  # the same process, before torch._dynamo.reset()
+        reset = ctx.r.dynamo_resets(ctx.run_id).get(generation(cid)) or {}
+        at = (f" at {Path(reset['filename']).name}:{reset['lineno']}"
+              if reset.get("filename") and reset.get("lineno") else "")
+        where = f"{display(ref.get('compile_id'))}, the compile before torch._dynamo.reset(){at}"
     if why.status == "same_key":
         reason = f"{cache} cache missed although {where} compiled this graph with the same key"
         explanation, fix = SAME_KEY_EXPLANATION, (
@@ -178,11 +225,17 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
             "Keep the named components the same between runs (set configs before the first "
             "compile, the same way each time) where warm starts matter; a changed graph or "
             "input shape is expected to miss.")
+        if reset is not None:
+            explanation, fix = RESET_EXPLANATION, (
+                "Change configs, input dtypes and devices, and torch.use_deterministic_"
+                "algorithms() before the first compile rather than between compiles, or accept "
+                "a cold compile after each change; a changed graph is expected to miss.")
     else:
         return None  # a key that changed with no components logged: nothing to name
+    frame = changed_line(ctx, cid, why.changes, reset) if why.changes else None
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
-                     user_frame=ctx.user_frame(cid=cid), explanation=explanation, fix=fix,
-                     score=MISS_SCORE,
+                     user_frame=frame or ctx.user_frame(cid=cid), explanation=explanation,
+                     fix=fix, score=MISS_SCORE,
                      details=CacheDetails(caches=(cache,), result="miss", key=e.get("key"),
                                           changed=tuple(c.to_json() for c in why.changes),
                                           compared_to=why.compared_to))

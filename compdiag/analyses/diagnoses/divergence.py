@@ -23,6 +23,7 @@ from compdiag.analyses.job_context import (JobContext, compile_seconds, frame_co
                                            frame_key, is_resume)
 from compdiag.analyses.ranking import BANDS
 from compdiag.formats.command_line import command_line
+from compdiag.formats.compile_id import frame_of
 
 KIND = "divergence"
 
@@ -325,11 +326,11 @@ def _fold(found: list[Diagnosis]) -> list[Diagnosis]:
     consequences, not more divergences."""
     broken = {(d.user_frame.filename, r) for d in found if d.details.facet == "graph_break"
               for r in d.details.ranks}
-    broken_cids = {(d.compile_id or "").split("/")[0] for d in found
+    broken_cids = {frame_of(d.compile_id) for d in found
                    if d.details.facet == "graph_break"}
     if broken:
         found = [d for d in found if not (d.details.facet == "guard" and d.details.in_resume)]
     return [d for d in found if not (
         d.details.facet in ("cache", "compiles")
-        and ((d.compile_id or "").split("/")[0] in broken_cids
+        and (frame_of(d.compile_id) in broken_cids
              or any((d.user_frame.filename, r) in broken for r in d.details.ranks)))]

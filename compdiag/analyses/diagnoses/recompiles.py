@@ -22,6 +22,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.ranking import score as cost
+from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.user_code import frames_in
 from compdiag.store.reader import compile_id_key
 
@@ -275,7 +276,7 @@ def call_site(ctx: Any, cid: str | None) -> tuple[UserFrame, tuple[str, ...]]:
 
 
 def frame_cids(ctx: Any, frame_no: Any) -> list[str]:
-    return [c for c, row in ctx.compiles.items() if row.get("frame") == frame_no]
+    return [c for c in ctx.compiles if frame_of(c) == frame_no]
 
 
 def guard_root(source: str) -> str | None:
@@ -381,8 +382,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     limits = dict(ctx.recompile_limits)
     groups: dict[tuple, dict[str, Any]] = {}
     for ev in ctx.r.recompile_events(ctx.run_id):
-        row = ctx.code_row(ev["compile_id"])
-        frame_no = row.get("frame") if row else ev["compile_id"].split("/")[0]
+        frame_no = frame_of(ev["compile_id"])
         key = (frame_no, ev["category"], ev["guarded"])
         groups.setdefault(key, []).append(ev)
     # A resume function recompiles for the same input change as its parent: fold it in.
@@ -466,7 +466,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                                    last["failed_guard"]) if x)
         out.append(Diagnosis(
             KIND, stage="dynamo",
-            compile_id=((limit or {}).get("compile_id") or last["compile_id"]).split("_")[0],
+            compile_id=first_attempt((limit or {}).get("compile_id") or last["compile_id"]),
             reason=reason, user_frame=frame, explanation=explanation.strip(),
             fix=fix, score=score, count=count, compile_ids=tuple(e["compile_id"] for e in evs),
             torch_message=torch_message, severity="info" if expected else "problem",
