@@ -7,11 +7,11 @@ not change while a run is displayed are memoised here, so a keystroke never re-q
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import frame_of
 from compdiag.store.reader import Reader, compile_id_key
 
@@ -254,15 +254,12 @@ class StoreModel:
 
     # -- commands for the selected item -----------------------------------------------------
     def minify_command(self, run_id: int, compile_id: str | None) -> str:
-        parts = ["compdiag", "minify", "--store", str(self.path.resolve()), str(run_id)]
-        if compile_id:
-            parts += ["--graph", compile_id]
-        return shlex.join(parts)
+        graph = ["--graph", compile_id] if compile_id else []
+        return command_line("minify", run_id, *graph, store=self.path.resolve())
 
     def bisect_command(self, run_id: int) -> str:
         """`compdiag bisect` re-runs a captured run's argv in its cwd (RUN or -- CMD, not both)."""
-        return shlex.join(["compdiag", "bisect", "--store", str(self.path.resolve()),
-                           str(run_id)])
+        return command_line("bisect", run_id, store=self.path.resolve())
 
 
 def resolve_source(filename: str | None, cwd: str | None) -> Path | None:

@@ -10,10 +10,10 @@ import re
 from typing import Any, Iterable
 
 from compdiag.analyses.diagnosis import UserFrame
+from compdiag.formats.command_line import command_line, is_default_store
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.user_code import is_user_file
 from compdiag.store.reader import Reader
-from compdiag.store.schema import DEFAULT_STORE
 
 
 
@@ -33,11 +33,15 @@ class RunContext:
 
     # -- the store's path as the fix commands spell it -------------------------------------
     @property
-    def store_arg(self) -> str:
-        """' --store PATH' for the commands a fix names, '' for the default store."""
+    def store(self) -> str | None:
+        """The store's path for the commands a fix names (formats.command_line adds
+        `--store` unless it is the default store); None for the default store."""
         path = str(self.r.path)
-        return "" if os.path.normpath(path) == os.path.normpath(DEFAULT_STORE) else \
-            f" --store {path}"
+        return None if is_default_store(path) else path
+
+    def perf_try_command(self) -> str:
+        """`compdiag perf --try` over this run's own command line, as a fix prints it."""
+        return command_line("perf", "--try", *(self.argv or ["SCRIPT"]), store=self.store)
 
     # -- code locations --------------------------------------------------------------------
     def resolve(self, filename: str | None) -> str | None:

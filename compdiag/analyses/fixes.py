@@ -9,20 +9,24 @@ documented fix where torch documents one."""
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from compdiag.analyses.rules import Words, every, first, found
+from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import CompileId
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
 
-def commands(run_id: int, argv: list[str], store_arg: str) -> tuple[str, str]:
-    """The minify and bisect command lines a fix names for this run."""
-    script = " ".join(shlex.quote(a) for a in argv) or "SCRIPT"
-    return (f"compdiag minify{store_arg} {run_id}",
-            f"compdiag bisect{store_arg} {run_id} -- python {script}")
+def commands(run_id: int, argv: list[str], store: str | None) -> tuple[str, str]:
+    """The minify and bisect command lines a fix names for this run, as they run pasted
+    (formats.command_line: shell-quoted, `--store` for a store other than the default).
+    `compdiag bisect RUN` re-runs the run's own argv in its cwd; a run with no argv (an
+    imported log) has no command to re-run, so its bisect is `-- CMD` over the program."""
+    minify = command_line("minify", run_id, store=store)
+    bisect = (command_line("bisect", run_id, store=store) if argv else
+              command_line("bisect", "--", "python", "SCRIPT", store=store))
+    return minify, bisect
 
 
 # -- graph breaks (the graph_break kind; a failure under fullgraph=True) ------------------------
@@ -294,12 +298,12 @@ def stage_explanation(stage: str, fatal: bool) -> str:
 
 
 def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: list[str],
-                store_arg: str = "", injected: dict[str, Any] | None = None,
+                store: str | None = None, injected: dict[str, Any] | None = None,
                 gb_type: str = "", debug: str = "", line: str = "", message: str = "",
                 torch_message: str | None = None, no_minify: str | None = None) -> str:
     """The fix of a failure; `no_minify` (minify_unavailable's reason) says why `compdiag
     minify` is not offered."""
-    minify, bisect = commands(run_id, argv, store_arg)
+    minify, bisect = commands(run_id, argv, store)
     parts = []
     text = f"{one_line}\n{torch_message or ''}\n{message}"
     known = (kernel_compile_fix(text) if stage == "kernel_compile" else

@@ -14,6 +14,7 @@ from pathlib import Path
 from compdiag.capture import ranks
 from compdiag.capture.child import ENV_FAULT_FILE, ENV_RUN, ENV_STORE
 from compdiag.capture.stderr_tee import StderrTee
+from compdiag.formats.command_line import command_line
 from compdiag.formats.words import plural
 from compdiag.ingest.reindex import ensure_current
 from compdiag.store.writer import Writer
@@ -144,7 +145,7 @@ def _job_summary(store: Path, job: str) -> None:
         with Reader(store) as r:
             rows = r.job_runs(job)
         print(f"compdiag: job {job}: {plural(len(rows), 'rank')}"
-              f" (`compdiag explain --job {job}`)", file=sys.stderr)
+              f" (`{command_line('explain', '--job', job, store=store)}`)", file=sys.stderr)
         for row in rows:
             code = row["exit_code"]
             if row["status"] == "killed" and code is not None and code > 128:

@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Iterator
 
+from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import first_attempt, sort_key
 from compdiag.formats.compile_id import generation as compile_generation
 from compdiag.store.schema import StoreError, connect
@@ -38,6 +39,11 @@ class Reader:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self.conn = connect(self.path, create=False)
+
+    @property
+    def _runs_cmd(self) -> str:
+        """`compdiag runs` for this store, as an error's next step prints it."""
+        return command_line("runs", store=self.path)
 
     def close(self) -> None:
         self.conn.close()
@@ -81,7 +87,7 @@ class Reader:
             raise StoreError(f"RUN must be a run id or 'latest', not {_shown(run)!r}") from None
         if not _is_int64(run_id) or not self._rows("SELECT id FROM runs WHERE id = ?",
                                                     (run_id,)):
-            raise StoreError(f"no run {_shown(run)} in {self.path} (see `compdiag runs`)")
+            raise StoreError(f"no run {_shown(run)} in {self.path} (see `{self._runs_cmd}`)")
         return run_id
 
     def run(self, run_id: int) -> dict[str, Any]:
@@ -115,7 +121,7 @@ class Reader:
         if job in (None, "", "latest", "last"):
             row = self._rows("SELECT job FROM runs WHERE job IS NOT NULL ORDER BY id DESC LIMIT 1")
             if not row:
-                raise StoreError(f"{self.path} holds no multi-rank job (see `compdiag runs`)")
+                raise StoreError(f"{self.path} holds no multi-rank job (see `{self._runs_cmd}`)")
             return row[0]["job"]
         if self._rows("SELECT 1 FROM runs WHERE job = ? LIMIT 1", (job,)):
             return str(job)
@@ -123,7 +129,7 @@ class Reader:
             row = self._rows("SELECT job FROM runs WHERE id = ?", (int(job),))
             if row and row[0]["job"] is not None:
                 return row[0]["job"]
-        raise StoreError(f"no job {_shown(job)!r} in {self.path} (see `compdiag runs`)")
+        raise StoreError(f"no job {_shown(job)!r} in {self.path} (see `{self._runs_cmd}`)")
 
     def warnings(self, run_id: int) -> list[str]:
         return [r["message"] for r in

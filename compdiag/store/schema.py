@@ -12,6 +12,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from compdiag.formats.command_line import DEFAULT_STORE, command_line
+
 # The `--json` documents' "schema_version": their keys, which DESIGN.md fixes. It is not the
 # store file's layout: a new store layout must not change what scripts parse.
 SCHEMA_VERSION = 1
@@ -26,7 +28,6 @@ STORE_VERSION = 3
 # backward failed (bwd_compilation_metrics): the one fact about a failure with no column of its own.
 BACKWARD_FAILURE_NOTE = "in the backward graph"
 
-DEFAULT_STORE = Path(".compdiag") / "compdiag.db"
 
 
 class StoreError(Exception):
@@ -39,7 +40,7 @@ class StoreNeedsReindex(StoreError):
     def __init__(self, path: Path, version: int) -> None:
         self.path, self.version = path, version
         super().__init__(f"{path} is a store of schema {version}, this compdiag reads schema "
-                         f"{STORE_VERSION}: run `compdiag reindex --store {path}` once (it "
+                         f"{STORE_VERSION}: run `{command_line('reindex', store=path)}` once (it "
                          "re-derives the facts from the store's raw records; nothing is lost)")
 
 

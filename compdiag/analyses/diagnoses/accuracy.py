@@ -58,8 +58,9 @@ REPORTED_FP_NOISE = ("fp16/bf16 differences within ~1e-2 are expected reordering
 _INJECTOR_OP = re.compile(r"inject_(\w+?)_bug")
 
 
-def accuracy_fix(run_id: int, argv: list[str], injected: dict[str, Any]) -> str:
-    minify, bisect = commands(run_id, argv, "")
+def accuracy_fix(run_id: int, argv: list[str], injected: dict[str, Any],
+                 store: str | None = None) -> str:
+    minify, bisect = commands(run_id, argv, store)
     out = ""
     if injected:
         out = ("An Inductor *_TESTING_ONLY bug injector was on (" +
@@ -219,9 +220,9 @@ def measured(ctx: Any) -> list[Diagnosis]:
             explanation += (" Eager itself is non-deterministic on this graph, so part of the "
                             "difference may not be the compiler's.")
         kind = _kind_of(verdict, detail)
-        fix = accuracy_fix(ctx.run_id, ctx.argv, bugs)
+        fix = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store)
         if kind in VERDICT_FIXES:
-            minify, bisect = commands(ctx.run_id, ctx.argv, "")
+            minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
             fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
                                              dtype=detail.get("dtype"), minify=minify,
                                              bisect=f"`{bisect}`")

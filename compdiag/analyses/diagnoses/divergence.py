@@ -23,6 +23,7 @@ from compdiag.analyses.job_context import (JobContext, compile_seconds, frame_co
                                            frame_key, is_resume)
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.ranking import Cost
+from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import frame_of
 
 KIND = "divergence"
@@ -306,8 +307,8 @@ def _diff_hint(job: JobContext, differ: list[int], agree: list[int]) -> str:
     if not differ or not agree:
         return ""
     a, b = job.ranks[agree[0]].run_id, job.ranks[differ[0]].run_id
-    store = job.ranks[agree[0]].store_arg
-    return f" Compare the two ranks: `compdiag diff{store} {a} {b}`."
+    diff = command_line("diff", a, b, store=job.ranks[agree[0]].store)
+    return f" Compare the two ranks: `{diff}`."
 
 
 def _skew(job: JobContext) -> list[Diagnosis]:

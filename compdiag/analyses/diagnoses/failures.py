@@ -144,7 +144,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         gb = f.get("gb_code")
         injected = ctx.injected_bugs(cid)
         fix = failure_fix(f["stage"], f.get("exc_type") or "", one, run_id=ctx.run_id,
-                          argv=ctx.argv, store_arg=ctx.store_arg, injected=injected,
+                          argv=ctx.argv, store=ctx.store, injected=injected,
                           gb_type=(gb_registry().get(gb or "", {}).get("Gb_type")
                                    or f.get("message") or ""),
                           debug=P.debug_context(tb), line=frame.line or "",

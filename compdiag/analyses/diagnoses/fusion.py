@@ -118,7 +118,7 @@ EPILOGUE = (
     "product back from memory and writes it again.",
     "Compile with mode='max-autotune' (or set `torch._inductor.config.max_autotune_gemm = "
     "True`): Inductor then benchmarks Triton matmul/conv templates, which fuse this pointwise "
-    "work into their epilogue when they win. Measure it with `compdiag perf --try SCRIPT`.")
+    "work into their epilogue when they win. Measure it with `{perf_try}`.")
 
 
 def fusion_reason_class(reason: str) -> str | None:
@@ -207,7 +207,8 @@ def _epilogue_misses(ctx: Any) -> list[Diagnosis]:
             KIND, stage="inductor_scheduling", compile_id=cid,
             reason=f"{title}: {first['op']} ({first['buffer']}) is followed by a separate "
                    f"pointwise kernel {first['kernel']}{more}",
-            user_frame=ctx.user_frame(frames, cid=cid), explanation=expl, fix=fix,
+            user_frame=ctx.user_frame(frames, cid=cid), explanation=expl,
+            fix=fix.format(perf_try=ctx.perf_try_command()),
             score=SPEC.score(KIND, len(rows)), count=len(rows),
             details=FusionDetails(pairs=tuple((r["op"], r["kernel"], "epilogue")
                                               for r in rows[:10]), reason_class="epilogue")))

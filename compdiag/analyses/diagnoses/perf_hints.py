@@ -63,7 +63,7 @@ TF32_EXPLANATION = (
     "most training and inference tolerates). torch warns about it once, on stderr.")
 TF32_FIX = ("Call `torch.set_float32_matmul_precision('high')` once at program start, before "
             "compiling (and `torch.backends.cudnn.allow_tf32 = True` for convolutions, the "
-            "default); measure it with `compdiag perf --try SCRIPT`.")
+            "default); measure it with `{perf_try}`.")
 
 
 # One setting speeds up every fp32 matmul of the program: above any count of missed fusions
@@ -126,7 +126,8 @@ def _tf32(ctx: Any) -> list[Diagnosis]:
                       reason="fp32 matmuls run without TF32 tensor cores (torch: "
                              f"{TF32_MARKERS[0]})",
                       user_frame=ctx.user_frame([], cid=cid), explanation=TF32_EXPLANATION,
-                      fix=TF32_FIX, score=TF32_SCORE, count=len(warned),
+                      fix=TF32_FIX.format(perf_try=ctx.perf_try_command()),
+                      score=TF32_SCORE, count=len(warned),
                       torch_message=w.get("message"),
                       compile_ids=(cid,) if cid else (), details=PerfHintDetails(tf32=True))]
 

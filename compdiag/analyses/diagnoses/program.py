@@ -288,7 +288,7 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     in_code = f"in compiled code{of}: {what}" if what else \
         f"in {inner.get('name')}, {os.path.basename(inner.get('filename') or '?')}:" \
         f"{inner.get('lineno')}"
-    minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store_arg)
+    minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
     fix = (CRASH_COMPILED_FIX.format(bisect=bisect, minify=minify) if what else
            KILLED_FIX if cls == "killed" else CRASH_EAGER_FIX.format(where=in_code))
     # The innermost Python frame is the user's own line (os.abort(), a C extension's call):
@@ -331,7 +331,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             explanation=stage_explanation(stage, True) + f" It came through "
                                                          f"{exc['compiled']}.",
             fix=failure_fix(stage, exc_type, reason, run_id=ctx.run_id, argv=ctx.argv,
-                            store_arg=ctx.store_arg, torch_message=message,
+                            store=ctx.store, torch_message=message,
                             no_minify=minify_unavailable(ctx, exc.get("compile_id"), message)),
             score=SPEC.score("crash"), **common,
             details=ProgramDetails(exc_type=exc_type, compiled=True, surfaced_at=surfaced,
