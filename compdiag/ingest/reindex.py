@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from compdiag.ingest.ingestor import Ingestor
+from compdiag.store import blobs
 from compdiag.store.schema import (REINDEXED_TABLES, STORE_VERSION, StoreError,
                                    StoreNeedsReindex, connect, migrate)
 from compdiag.store.writer import Writer
@@ -80,6 +81,7 @@ def reindex(path: Path | str, *, only_if_older: bool = False) -> Reindexed:
                 total += _replay(conn, Ingestor(_FactsOnly(writer), run_id), run_id)
         finally:
             writer.close()
+        conn.execute(blobs.UNUSED_SQL)  # blobs only the old derived rows named
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path}: cannot reindex the store ({exc})") from None
     finally:
@@ -89,9 +91,11 @@ def reindex(path: Path | str, *, only_if_older: bool = False) -> Reindexed:
 
 def _replay(conn: sqlite3.Connection, ing: Ingestor, run_id: int) -> int:
     n = 0
+    text = blobs.has_blobs(conn, "records")
     for seq, kind, cid, metadata, payload in conn.execute(
-            "SELECT seq, kind, compile_id, metadata, payload FROM records WHERE run_id = ? "
-            "ORDER BY seq", (run_id,)):
+            f"SELECT seq, kind, compile_id, {blobs.text_sql('records', 'metadata', blobs=text)},"
+            f" {blobs.text_sql('records', 'payload', blobs=text)} FROM records WHERE run_id = ?"
+            " ORDER BY seq", (run_id,)):
         n += 1
         ing.seq = seq - 1  # the record's own seq, as it was ingested
         if kind.startswith("compdiag:"):

@@ -11,6 +11,8 @@ import os
 import sqlite3
 from pathlib import Path
 
+from compdiag.store import blobs
+
 # The `--json` documents' "schema_version": their keys, which DESIGN.md fixes. It is not the
 # store file's layout: a new store layout must not change what scripts parse.
 SCHEMA_VERSION = 1
@@ -500,6 +502,14 @@ CREATE TABLE IF NOT EXISTS dynamo_resets (
     lineno     INTEGER,
     line       TEXT
 );
+-- Large texts of records and compiles, once each, by content (store/blobs.py): the row keeps
+-- the hash in its *_blob column. zlib = 1 when data is zlib-compressed UTF-8, else plain UTF-8.
+CREATE TABLE IF NOT EXISTS blobs (
+    hash       TEXT PRIMARY KEY,
+    size       INTEGER NOT NULL,       -- the text's UTF-8 bytes
+    zlib       INTEGER NOT NULL,
+    data       BLOB NOT NULL
+) WITHOUT ROWID;
 """
 
 DERIVED_TABLES = (
@@ -527,10 +537,13 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
 # Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
     # schema 3: the ranks of a torchrun job.
-    "runs": ("rank INTEGER", "world_size INTEGER", "local_rank INTEGER", "job TEXT"),
+    "runs": ("rank INTEGER", "world_size INTEGER", "local_rank INTEGER", "job TEXT",
+             # issue 34: capture's own CPU seconds in the program, and the program's
+             "capture_cpu_s REAL", "cpu_s REAL"),
     # store 3: a compile's generation (torch._dynamo.reset() restarts torch's ids) and its
     # compiled-autograd id, parts of its CompileId; `compdiag reindex` fills them.
-    "compiles": ("generation INTEGER NOT NULL DEFAULT 0", "compiled_autograd INTEGER"),
+    "compiles": ("generation INTEGER NOT NULL DEFAULT 0", "compiled_autograd INTEGER",
+                 "metrics_blob TEXT"),  # issue 34: store/blobs.py
     "graph_nodes": ("meta TEXT",),
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
@@ -541,6 +554,8 @@ ADDED_COLUMNS = {
     # store 3: a cache lookup's result, reason and timings
     "cache_events": ("result TEXT", "reason TEXT", "detail TEXT", "seq INTEGER",
                      "time_saved_s REAL"),
+    # issue 34: a large payload or envelope in `blobs` (store/blobs.py)
+    "records": ("payload_blob TEXT", "metadata_blob TEXT"),
 }
 
 # Tables added after stores were already in use: created (IF NOT EXISTS) whenever a store is
@@ -592,6 +607,7 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
                 if not create:
                     raise StoreError(f"{path} is an empty store")
                 _execute_script(conn, DDL)
+                _add_columns(conn)
                 conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
                              (str(STORE_VERSION),))
             elif version < STORE_VERSION and not upgrade:
@@ -611,6 +627,7 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
             )
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path} is not a readable compdiag store ({exc})") from None
+    blobs.register(conn)
     conn.row_factory = sqlite3.Row
     return conn
 

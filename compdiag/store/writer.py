@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from compdiag.store import blobs
 from compdiag.store.schema import connect
 
 
@@ -23,6 +24,7 @@ class Writer:
         self.conn = connect(self.path, create=True)
         self.flush_interval = flush_interval
         self._pending: list[tuple[str, tuple]] = []
+        self._blobs_seen: set[str] = set()
         self._lock = threading.RLock()
         self._last_flush = time.monotonic()
         self._closed = False
@@ -70,6 +72,8 @@ class Writer:
                 for table in DERIVED_TABLES:
                     self.conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
                 self.conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+                self.conn.execute(blobs.UNUSED_SQL)
+                self._blobs_seen.clear()
                 self.conn.execute("COMMIT")
             except BaseException:
                 if self.conn.in_transaction:
@@ -92,11 +96,32 @@ class Writer:
 
     # -- rows -------------------------------------------------------------------------------
     def insert(self, table: str, **cols: Any) -> None:
+        if table in blobs.BLOB_COLUMNS:
+            cols = self._to_blobs(table, cols)
         self._queue(_sql("INSERT", table, tuple(cols)), tuple(map(_cell, cols.values())))
 
     def upsert(self, table: str, **cols: Any) -> None:
+        if table in blobs.BLOB_COLUMNS:
+            cols = self._to_blobs(table, cols)
         self._queue(_sql("INSERT OR REPLACE", table, tuple(cols)),
                     tuple(map(_cell, cols.values())))
+
+    def _to_blobs(self, table: str, cols: dict[str, Any]) -> dict[str, Any]:
+        """A large text goes to `blobs` once (store/blobs.py): the row keeps its hash. A text
+        this writer has stored already costs a hash, not a compression."""
+        for col, blob_col in blobs.BLOB_COLUMNS[table].items():
+            value = cols.get(col)
+            if value is None:
+                continue
+            text = _cell(value)
+            if not isinstance(text, str) or len(text) < blobs.MIN_CHARS:
+                continue
+            digest = blobs.key(text)
+            if digest not in self._blobs_seen:
+                self._blobs_seen.add(digest)
+                self._queue(blobs.INSERT_SQL, (digest, *blobs.encode(text)))
+            cols = {**cols, col: blobs.NOT_NULL_EMPTY.get((table, col)), blob_col: digest}
+        return cols
 
     def update(self, table: str, where: dict[str, Any], **cols: Any) -> None:
         """UPDATE table SET cols WHERE every `where` column equals its value."""
