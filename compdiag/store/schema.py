@@ -538,8 +538,9 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
 ADDED_COLUMNS = {
     # schema 3: the ranks of a torchrun job.
     "runs": ("rank INTEGER", "world_size INTEGER", "local_rank INTEGER", "job TEXT",
-             # issue 34: capture's own CPU seconds in the program, and the program's
-             "capture_cpu_s REAL", "cpu_s REAL"),
+             # issue 34: capture's own time in the program (capture/self_time.py):
+             # compdiag's code (CPU), torch building trace records for it, the program's CPU
+             "capture_cpu_s REAL", "capture_trace_s REAL", "cpu_s REAL"),
     # store 3: a compile's generation (torch._dynamo.reset() restarts torch's ids) and its
     # compiled-autograd id, parts of its CompileId; `compdiag reindex` fills them.
     "compiles": ("generation INTEGER NOT NULL DEFAULT 0", "compiled_autograd INTEGER",
