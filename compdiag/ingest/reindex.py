@@ -81,7 +81,7 @@ def reindex(path: Path | str, *, only_if_older: bool = False) -> Reindexed:
                 total += _replay(conn, Ingestor(_FactsOnly(writer), run_id), run_id)
         finally:
             writer.close()
-        conn.execute(blobs.UNUSED_SQL)  # blobs only the old derived rows named
+        blobs.drop_unused(conn)  # blobs only the old derived rows named
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path}: cannot reindex the store ({exc})") from None
     finally:

@@ -506,22 +506,38 @@ class Reader:
 
     def record_bytes(self, run_id: int) -> dict[str, int]:
         """What a run's records take in the store against their raw text (UTF-8 bytes of
-        envelopes and payloads, as a trace log holds them): `stored` counts each blob the run
-        names once, at its stored (compressed) size."""
+        envelopes and payloads, as a trace log holds them): `stored` counts the texts kept in
+        the rows (compressed or not) and each shared blob the run names once, at its stored
+        size; `raw` every text at its full size, as often as the records hold it."""
+        try:
+            return self._record_bytes(run_id)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
+
+    def _record_bytes(self, run_id: int) -> dict[str, int]:
         inline = ("coalesce(sum(length(CAST(metadata AS BLOB))), 0) +"
                   " coalesce(sum(length(CAST(payload AS BLOB))), 0)")
         if self._payload == "payload":  # a store written before blobs
             n = int(self._scalar(f"SELECT {inline} FROM records WHERE run_id = ?", (run_id,)))
             return {"stored": n, "raw": n}
-        stored = int(self._scalar(f"SELECT {inline} FROM records WHERE run_id = ?", (run_id,)))
-        named = ("SELECT payload_blob AS h FROM records WHERE run_id = ? AND payload_blob IS NOT"
-                 " NULL UNION ALL SELECT metadata_blob FROM records WHERE run_id = ? AND"
-                 " metadata_blob IS NOT NULL")
-        row = self.conn.execute(
-            f"SELECT coalesce(sum(b.size), 0), (SELECT coalesce(sum(length(d.data)), 0) FROM"
-            f" blobs d WHERE d.hash IN (SELECT h FROM ({named}))) FROM ({named}) n"
-            " JOIN blobs b ON b.hash = n.h", (run_id, run_id, run_id, run_id)).fetchone()
-        return {"stored": stored + int(row[1]), "raw": stored + int(row[0])}
+        stored = raw = 0
+        for col in ("payload_blob", "metadata_blob"):
+            packed, full = self.conn.execute(
+                f"SELECT coalesce(sum(length({col})), 0), coalesce(sum(length(CAST("
+                f"{blobs.TEXT_FN}({blobs.ZDICT}, {col}) AS BLOB))), 0) FROM records"
+                f" WHERE run_id = ? AND typeof({col}) = 'blob'", (run_id,)).fetchone()
+            shared = self.conn.execute(
+                f"SELECT coalesce(sum(b.size), 0) FROM records r JOIN blobs b ON b.hash ="
+                f" r.{col} WHERE r.run_id = ? AND typeof(r.{col}) = 'text'", (run_id,)
+            ).fetchone()[0]
+            stored, raw = stored + int(packed), raw + int(full) + int(shared)
+        named = ("SELECT payload_blob FROM records WHERE run_id = ? AND typeof(payload_blob) ="
+                 " 'text' UNION SELECT metadata_blob FROM records WHERE run_id = ? AND"
+                 " typeof(metadata_blob) = 'text'")
+        stored += int(self._scalar(f"SELECT coalesce(sum(length(data)), 0) FROM blobs WHERE"
+                                   f" hash IN ({named})", (run_id, run_id)))
+        n = int(self._scalar(f"SELECT {inline} FROM records WHERE run_id = ?", (run_id,)))
+        return {"stored": stored + n, "raw": raw + n}
 
     def counts(self, run_id: int) -> dict[str, int]:
         out = {}

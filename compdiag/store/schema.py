@@ -502,14 +502,17 @@ CREATE TABLE IF NOT EXISTS dynamo_resets (
     lineno     INTEGER,
     line       TEXT
 );
--- Large texts of records and compiles, once each, by content (store/blobs.py): the row keeps
--- the hash in its *_blob column. zlib = 1 when data is zlib-compressed UTF-8, else plain UTF-8.
+-- Large texts of records and compiles, once each, by content (store/blobs.py): a row keeps
+-- the hash in its *_blob column. codec: 0 UTF-8, 1 zlib, 2 deflate with store/zdict.py's
+-- dictionary, 3 deflate with the text of the blob `base` as dictionary (a delta).
 CREATE TABLE IF NOT EXISTS blobs (
-    hash       TEXT PRIMARY KEY,
+    id         INTEGER PRIMARY KEY,
+    hash       TEXT NOT NULL UNIQUE,
     size       INTEGER NOT NULL,       -- the text's UTF-8 bytes
-    zlib       INTEGER NOT NULL,
-    data       BLOB NOT NULL
-) WITHOUT ROWID;
+    codec      INTEGER NOT NULL,
+    data       BLOB NOT NULL,
+    base       TEXT                    -- codec 3: the blob whose text is the dictionary
+);
 """
 
 DERIVED_TABLES = (
@@ -564,6 +567,7 @@ ADDED_COLUMNS = {
 ADDITIVE_DDL = DDL[DDL.index("-- compdiag perf"):]
 
 
+PAGE_SIZE = 1024  # a new store's (issue 34); an existing one keeps its own
 BUSY_TIMEOUT_S = 30.0  # how long a connection waits for another process' lock
 
 
@@ -587,6 +591,10 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
             if _read_version(conn) is None and _has_tables(conn):
                 conn.close()
                 raise StoreError(f"{path} is an SQLite file but not a compdiag store")
+            if not _has_tables(conn):
+                # A new store: small pages (every table and index takes one page at least;
+                # at 4 KiB they were half of a small run's store). Set before WAL mode.
+                conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             _set_wal(conn)
             conn.execute("PRAGMA synchronous=NORMAL")
         else:
