@@ -11,7 +11,7 @@ import importlib
 import sys
 from typing import Callable, Sequence
 
-from compdiag.commands._common import EXIT_USAGE, CLIError
+from compdiag.commands._common import EXIT_USAGE, CLIError, document_stdout
 from compdiag.store.schema import StoreError
 
 # (subcommand, module), in the order `compdiag --help` lists them. Each module defines HELP and
@@ -215,7 +215,8 @@ def _run_module_flag(argv: list[str]) -> int | None:
 
 def _dispatch(args: argparse.Namespace) -> int:
     try:
-        return int(args.func(args) or 0)
+        with document_stdout(getattr(args, "json", False) is True):
+            return int(args.func(args) or 0)
     except (CLIError, StoreError) as exc:
         print(f"compdiag: error: {exc}", file=sys.stderr)
         return getattr(exc, "code", EXIT_USAGE)

@@ -104,8 +104,9 @@ def case_problems(result: dict[str, Any], spec: dict[str, Any], folder: str = "c
     if not result["doc"]["diagnoses"]:
         return [f"no diagnosis; run stderr: {result['run_stderr'][-500:]}"]
     problems = top_problems(result["doc"]["diagnoses"][0], spec, folder)
-    if spec["kind"] in ENDS_IN_EXCEPTION and result["run_rc"] == 0:
+    ends = spec["kind"] in ENDS_IN_EXCEPTION or spec.get("ends_in_exception")
+    if ends and result["run_rc"] == 0:
         problems.append(f"the run exited 0, a {spec['kind']} case must not")
-    if spec["kind"] not in ENDS_IN_EXCEPTION and result["run_rc"] != 0:
+    if not ends and result["run_rc"] != 0:
         problems.append(f"the run exited {result['run_rc']}: {result['run_stderr'][-500:]}")
     return problems

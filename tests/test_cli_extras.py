@@ -71,3 +71,36 @@ def test_layers_import_downward_only(folder, banned):
     for path in sorted((PACKAGE / folder).rglob("*.py")):
         bad = [m for m in _imports(path) if any(m == b or m.startswith(b + ".") for b in banned)]
         assert not bad, f"{path.relative_to(PACKAGE.parent)} imports {bad}"
+
+
+OUTPUTS = [["minify", "-o", "{missing}/repro.py"], ["report", "-o", "{missing}/r.zip"],
+           ["export", "--perfetto", "{missing}/t.json"],
+           ["check", "1", "--junit", "{missing}/j.xml"],
+           ["check", "--junit", "{missing}/j.xml", "{script}"]]
+
+
+@pytest.mark.parametrize("argv", OUTPUTS, ids=lambda a: " ".join(a[:2]))
+def test_output_into_a_missing_folder_is_one_line(argv, demo_store, tmp_path, monkeypatch,
+                                                  capsys):
+    """Issue 30 item 11: `-o` (and --junit, --perfetto) into a folder that does not exist
+    created it silently; it is one line, exit 2, before anything runs or is written, and the
+    folder is not made. Fails on main."""
+    import shutil
+
+    from compdiag.store.reader import Reader
+
+    monkeypatch.chdir(tmp_path)
+    store = tmp_path / "s.db"
+    shutil.copyfile(demo_store, store)
+    script = tmp_path / "prog.py"
+    script.write_text("print('ran')\n")
+    missing = tmp_path / "no" / "such"
+    words = [w.format(missing=missing, script=script) for w in argv]
+    code = main([*words[:1], "--store", str(store), *words[1:]])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "", (code, out, err)
+    assert err.startswith("compdiag: error: ") and err.count("\n") == 1, err
+    assert "there is no folder" in err and str(missing) in err
+    assert not (tmp_path / "no").exists()
+    with Reader(store) as r:
+        assert len(r.runs()) == 2  # the demo store's two runs: check SCRIPT ran nothing

@@ -129,3 +129,48 @@ def test_count_changes_list_exactly_the_keys_counted_differently(xs, ys) -> None
     assert all(r["a"] == a[(r["k"],)] and r["b"] == b[(r["k"],)] for r in forward)
     assert [(r["k"], r["a"], r["b"]) for r in forward] == [(r["k"], r["b"], r["a"])
                                                            for r in backward]
+
+
+def _cache_run(w: Writer, root: Path, result: str, saved: float | None) -> int:
+    """A run of model.py whose one compile looked its graphs up in two caches, `result` in
+    both (a cold run misses, a warm one hits under the same keys)."""
+    user = str(root / "model.py")
+    rid = w.begin_run(source="run", argv=[user], cwd=str(root))
+    w.upsert("compiles", run_id=rid, compile_id="0/0", frame=0, frame_compile=0, attempt=0,
+             co_name="forward", filename=user, lineno=7, status="ok",
+             stage_times={"total": 9.0 if result == "miss" else 1.5})
+    for seq, cache in enumerate(("fx_graph", "aotautograd")):
+        w.insert("cache_events", run_id=rid, compile_id="0/0", cache=cache,
+                 hit=int(result == "hit"), key=f"key-{cache}", result=result, seq=seq,
+                 time_saved_s=saved)
+    w.end_run(rid, exit_code=0, status="done")
+    return rid
+
+
+def test_a_warm_rerun_shows_its_cache_hits_first(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture) -> None:
+    """Issue 30 item 7: a cold run and a warm one, every lookup miss -> hit under the same
+    key, differ first by their cache results, with the compile time the hits saved. Fails on
+    main ("no differences (times and compile ids aside)")."""
+    path = tmp_path / "s.db"
+    w = Writer(path)
+    cold = _cache_run(w, tmp_path, "miss", None)
+    warm = _cache_run(w, tmp_path, "hit", 3.75)
+    w.close()
+    with Reader(path) as r:
+        doc = diff_runs(r, cold, warm)
+    assert not doc["same"]
+    assert list(doc["sections"])[0] == "caches"
+    assert [(row["cache"], row["a"], row["b"], row["time_saved_s"])
+            for row in doc["sections"]["caches"]] == \
+        [("aotautograd", "miss", "hit", 3.75), ("fx_graph", "miss", "hit", 3.75)]
+    assert doc["b"]["cache_saved_s"] == 7.5 and doc["a"]["cache_saved_s"] is None
+    assert main(["diff", "--store", str(path), str(cold), str(warm)]) == 0
+    out = capsys.readouterr().out
+    assert "no differences" not in out
+    lines = out.splitlines()
+    first = next(i for i, line in enumerate(lines) if line and not line.startswith(("run ", " ")))
+    assert lines[first] == "cache lookups (2): 2 miss -> hit (7.50 s of compile time saved)", \
+        out
+    assert "compile time 9.0 s vs 1.5 s" in out
+    assert "~ forward (model.py:7) fx_graph: miss -> hit" in out

@@ -57,6 +57,14 @@ class Job:
             self.ing[r].record({"frame_id": int(frame), "frame_compile_id": int(rest),
                                 "inductor_post_grad_graph": {}}, text)
 
+    def issued(self, ranks, cid: str, lineno: int, op: str = "all_reduce"):
+        """capture's record of the collectives of one compiled graph, with the user's line
+        (capture/collectives.py reads it off the Dynamo graph)."""
+        nodes = [{"node": "tensor", "target": f"_c10d_functional.{op}", "meta": "float32[8, 32]",
+                  "filename": str(self.user), "lineno": lineno, "line": f"line_{lineno} = 1"}]
+        for r in ranks:
+            self.ing[r].event("collective_nodes", cid, {}, json.dumps(nodes))
+
     def divergences(self) -> list[dict]:
         for ing in self.ing.values():
             ing.flush()
@@ -88,6 +96,20 @@ def test_a_collective_of_another_shape_on_one_rank_names_it(tmp_path):
     assert d["details"]["ranks"] == [2] and d["details"]["agreeing_ranks"] == [0, 1, 3]
     assert "f32[16, 32]" in d["details"]["facts"]["2"]
     assert d["user_frame"]["lineno"] == 3  # the compiled function (the node's line is torch's)
+
+
+def test_a_collective_divergence_points_at_the_line_that_issued_it(tmp_path):
+    """Issue 31: with capture's record of the Dynamo graph, the divergence names the user's
+    line of the collective, not the compiled function's def (the post-grad node's line is
+    torch's own _functional_collectives.py)."""
+    job = Job(tmp_path, world=2)
+    job.compile(range(2), "0/0")
+    job.collective([0], "0/0")
+    job.collective([1], "0/0", meta="f32[16, 32][32, 1]cpu")
+    job.issued(range(2), "0/0", lineno=12)
+    (d,) = job.divergences()
+    assert d["details"]["facet"] == "collective"
+    assert d["user_frame"]["lineno"] == 12
 
 
 def test_a_missing_collective_is_the_first_place_the_sequences_part(tmp_path):

@@ -231,12 +231,23 @@ def test_shell_completion(capsys) -> None:
     ("module", 1, "No module named 'no_such_module_xyz'"),
     ("dotted", 1, "No module named 'json.no_such_part'"),
     ("missing", 2, "can't open file"),
+    # issue 30 item 11: a folder without __main__.py printed python's chained ImportError
+    # from the child and recorded a run (fails on main); python's own status for it is 1
+    ("folder", 1, "can't find '__main__' module in 'pkg'"),
+    ("zip", 1, "can't find '__main__' module in 'app.zip'"),
 ])
 def test_a_program_that_cannot_start_fails_fast_before_torch(case: str, code: int, words: str,
                                                              tmp_path: Path) -> None:
+    import zipfile
+
     (tmp_path / "bad.py").write_text("x = 1\ndef f(:\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "model.py").write_text("print('not __main__')\n")
+    with zipfile.ZipFile(tmp_path / "app.zip", "w") as z:
+        z.writestr("model.py", "print('not __main__')\n")
     target = {"syntax": ["bad.py"], "module": ["-m", "no_such_module_xyz"],
-              "dotted": ["-m", "json.no_such_part"], "missing": ["nope.py"]}[case]
+              "dotted": ["-m", "json.no_such_part"], "missing": ["nope.py"],
+              "folder": ["pkg"], "zip": ["app.zip"]}[case]
     prog = ("import sys\nfrom compdiag.cli import main\n"
             f"rc = main(['run', '--store', 's.db', *{target!r}])\n"
             "print(rc, 'torch' in sys.modules)\n")
@@ -346,6 +357,24 @@ def test_a_failed_import_leaves_no_run(tmp_path: Path, capsys) -> None:
         assert r.resolve_run(None) == 1
 
 
+def test_failed_imports_use_up_no_run_ids(tmp_path: Path, capsys) -> None:
+    """Issue 30 item 11: three failed imports, then a good one, made run 5 of a store holding
+    two runs. The next run after a discarded one takes its id. Fails on main (run 5)."""
+    store = tmp_path / "s.db"
+    good = tmp_path / "good.log"
+    good.write_text('V1130 02:17:30.020000 1797 torch/_dynamo/convert_frame.py:1] '
+                    '{"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0}\n')
+    garbage = tmp_path / "garbage.log"
+    garbage.write_bytes(bytes(range(256)) * 40 + b"\nnot a trace\n")
+    assert _cli(capsys, "import", good, "--store", store)[0] == 0
+    for _ in range(3):
+        assert _cli(capsys, "import", garbage, "--store", store)[0] == 1
+    code, _, err = _cli(capsys, "import", good, "--store", store)
+    assert code == 0 and "as run 2" in err, err
+    with Reader(store) as r:
+        assert [run["id"] for run in r.runs()] == [1, 2]
+
+
 # -- output a person reads, at 80 columns ------------------------------------------------------
 def _render(fn, *args) -> str:
     console = Console(width=WIDTH, record=True, file=io.StringIO(), force_terminal=False)
@@ -447,6 +476,22 @@ def test_explain_header_says_what_was_folded(tmp_path: Path) -> None:
     assert "recompile reasons, " not in text.split("╭")[0].split("·")[0]
 
 
+def test_explain_header_speaks_without_jargon() -> None:
+    """Issue 30 item 11: explain's header said "a failure row (a compile stage's, or the
+    run-time one capture wrote)": store and capture internals. Every fold's note reads in a
+    user's words. Fails on main."""
+    from compdiag.analyses.explain import FOLDS
+    from compdiag.views.explain import header_lines
+
+    run = {"id": 1, "argv": ["m.py"], "status": "done", "exit_code": 1, "counts": {}}
+    for fold in FOLDS:
+        doc = {"run": run, "diagnoses": [{"kind": fold.into, "severity": "error"}],
+               "folded": [{"kind": fold.drop, "into": fold.into, "why": fold.why}]}
+        text = " ".join(header_lines(doc)).lower()
+        for jargon in ("row", "capture", "stage's", "ctx", "record"):
+            assert not re.search(rf"\b{jargon}", text), (jargon, text)
+
+
 # -- perf's progress ---------------------------------------------------------------------------
 def test_perf_progress_channel_and_bars(monkeypatch) -> None:
     from compdiag.capture.progress import Channel, emit
@@ -501,3 +546,118 @@ def test_tui_help_explains_compile_ids_and_resume_functions(demo: Path) -> None:
     asyncio.run(go())
     doc = (REPO / "docs" / "explain.md").read_text()
     assert "## Reading compile ids and resume functions" in doc
+
+
+# -- --json commands that run a program: stdout is the document alone (issue 30 item 2) ------
+_PRINTS = """import os, sys
+print("the program's own line")
+sys.stdout.flush()
+os.system("echo a child process line")
+"""
+
+
+def _runs_program_with_json(parser) -> list[str]:
+    """Every subcommand that has --json and runs a program (SCRIPT, or bisect's -- CMD)."""
+    import argparse
+
+    out = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                dests = {a.dest for a in sub._actions}
+                if "json" in dests and ({"target", "words"} & dests):
+                    out.append(name)
+    return sorted(set(out))
+
+
+def test_json_commands_that_run_a_script_print_the_document_alone(tmp_path: Path) -> None:
+    """Issue 30 item 2: `check --json SCRIPT`, `perf --json SCRIPT` and `bisect --json -- CMD`
+    pipe into json.loads although the program prints (itself and from a child process): its
+    stdout goes to stderr. Fails on main (check's stdout starts with the program's line).
+    The script compiles nothing, so each command costs a python start, not a compile."""
+    assert _runs_program_with_json(build_parser()) == ["bisect", "check", "perf"]
+    script = tmp_path / "prints.py"
+    script.write_text(_PRINTS)
+    store = tmp_path / "s.db"
+    commands = {
+        "check": ["check", "--json", "--store", store, script],
+        "perf": ["perf", "--json", "--store", tmp_path / "p.db", script],
+        "bisect": ["bisect", "--json", "--store", tmp_path / "b.db", "--",
+                   sys.executable, script],
+    }
+    procs = {name: subprocess.Popen(compdiag_args(*args), cwd=tmp_path, env=base_env(),
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    stdin=subprocess.DEVNULL)
+             for name, args in commands.items()}
+    for name, p in procs.items():
+        out, err = p.communicate(timeout=600)
+        assert "Traceback" not in err and out.startswith("{"), (name, out, err)
+        doc = json.loads(out)  # the whole of stdout is one document
+        assert doc["schema_version"] == 1, name
+        if name != "bisect":  # bisect's probes keep their output to themselves
+            assert "the program's own line" in err and "a child process line" in err, \
+                (name, err)
+
+
+# -- tables at any width: names whole or shortened in the middle, never broken (item 9) ----
+from hypothesis import example, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_ident = st.from_regex(r"\A[a-z_][a-z0-9_]{0,39}\Z")
+_path = st.builds(lambda dirs, name: "/" + "/".join([*dirs, name + ".py"]),
+                  st.lists(st.from_regex(r"\A[a-z][a-z0-9_-]{0,11}\Z"), max_size=6),
+                  st.from_regex(r"\A[a-z_][a-z0-9_]{0,17}\Z"))
+
+
+def _middle_of(token: str, name: str) -> bool:
+    if token == name:
+        return True
+    head, sep, tail = token.partition("…")
+    return bool(sep) and name.startswith(head) and name.endswith(tail) and \
+        len(head) + len(tail) < len(name)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.lists(st.tuples(_ident, _path, st.integers(1, 99999),
+                               st.sampled_from(["ok", "graph_break", "failed"]),
+                               st.floats(0, 1000)), min_size=1, max_size=6),
+       width=st.integers(50, 200))
+@example(rows=[("f", "/work/wt-ux/corpus/gb_print.py", 5, "graph_break", 0.66),
+               ("torch_dynamo_resume_in_f_at_7", "/work/wt-ux/corpus/gb_print.py", 7, "ok",
+                5.06)], width=80)  # the issue's `torch_dynamo_resume_` / `in_f_at_7`
+@example(rows=[("forward", "/home/someone/projects/compdiag/corpus/fail_lowering.py", 12,
+                "failed", 1.0)], width=60)  # the issue's `fail_lowering.` / `py`
+def test_table_cells_are_never_broken_inside_a_name(rows, width: int) -> None:
+    """Issue 30 item 9: at any width a table's function names and file names are whole or
+    shortened in the middle ('…'), never broken across lines (`fail_lowering.` / `py`), and
+    when the width holds everything, everything is shown whole. Fails on main (a long
+    function name folds onto a second line)."""
+    from compdiag.views.show import _where
+    from compdiag.views.table import Col, fitted_table
+
+    cols = (Col("compile id"), Col("function", 60, flex=True, min_width=10),
+            Col("where", shrink=True, min_width=20), Col("status", 90),
+            Col("total s", 80, "right"))
+    cells = [(f"{i}/0", name, _where(path, line), status, f"{total:.2f}")
+             for i, (name, path, line, status, total) in enumerate(rows)]
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(fitted_table(width, cols, cells))
+    lines = console.export_text().splitlines()
+    assert all(len(line) <= width for line in lines), lines
+    body = lines[2:]
+    assert len(body) == len(rows), lines  # one line a row: nothing wrapped
+    shown = lines[0].split()  # a column the width cannot hold is dropped, by its keep
+    for line, (name, path, lineno, _, _) in zip(body, rows):
+        tokens = line.split()
+        assert "function" not in shown or any(_middle_of(t, name) for t in tokens), \
+            (name, line)
+        where = f"{Path(path).name}:{lineno}"
+        assert any(t.endswith(where) and (t == where or t.startswith(("…", "/")))
+                   for t in tokens), (where, line)
+    roomy = sum(max(len(h), *(len(str(c)) for c in col)) for h, col in zip(
+        ["compile id", "function", "where", "status", "total s"],
+        zip(*[(a, n, f"{p}:{ln}", s, f"{t:.2f}") for a, (n, p, ln, s, t)
+              in zip([c[0] for c in cells], rows)]))) + 3 * 4
+    if roomy <= width:  # the room is used: every name and path whole
+        text = "\n".join(lines)
+        assert all(f" {n} " in f" {text} " for n, *_ in rows)

@@ -668,6 +668,24 @@ def test_time_outside_the_graphs_is_a_measured_limiter():
     assert _outside_graphs(modules * 2, graphs) is None
 
 
+def test_time_outside_the_graphs_names_graph_breaks_only_when_there_are_some():
+    """Issue 30 item 11: perf's top limiter advised "remove graph breaks" for a program with
+    none. Fails on main (the advice and the reason name graph breaks whatever the compiles)."""
+    from compdiag.analyses.perf import _outside_graphs, limiters
+
+    graphs = [{"compile_id": "0/0", "calls": 10, "compiled": {"median": 1e-3},
+               "eager": {"median": 2e-3}, "kernels": {}, "fallbacks": [], "device": "cpu"}]
+    modules = [{"target": "Net", "calls": 10, "compiled": {"median": 2e-3},
+                "eager": {"median": 4e-3}}]
+    o = _outside_graphs(modules, graphs)
+    (none,) = [x for x in limiters(graphs, [], [{"compile_id": "0/0", "status": "ok"}], o)
+               if x["kind"] == "outside_graphs"]
+    assert "graph break" not in none["fix"] and "graph break" not in none["reason"], none
+    two = [{"compile_id": cid, "status": "graph_break"} for cid in ("0/0", "1/0")]
+    (some,) = [x for x in limiters(graphs, [], two, o) if x["kind"] == "outside_graphs"]
+    assert some["fix"].startswith("remove the 2 graph breaks so more of the call runs")
+
+
 def test_module_timer_leaves_a_recompile_to_the_live_capture():
     """Call 2 with a new shape recompiles. The recompile must happen in the module timer's
     first, unpaused call (the capture records it as the user's call would have), never inside

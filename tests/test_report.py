@@ -238,3 +238,27 @@ def test_written_trace_reads_like_torchs_own_log(session, scenario, tmp_path):
         assert t.returncode == 0 and "fail_glog" not in t.stderr, t.stderr[-2000:]
         ids.append(set(json.loads((out / "compile_directory.json").read_text())) - {"[-/-]"})
     assert ids[0] == ids[1] and len(ids[1]) == 5, ids
+
+
+def test_report_md_has_no_none_and_counts_in_words() -> None:
+    """Issue 30 item 11: report.md said `1 failures`, `GPU None`, `triton None` on a CPU
+    machine. Counts go through formats/words.py's plural; what is unknown is said or left
+    out. Fails on main. Cheap: report_markdown on a hand-made document."""
+    from compdiag.views.report import report_markdown
+
+    doc = {"run": {"id": 3, "argv": ["model.py"], "exit_code": 1, "status": "done",
+                   "torch_version": "2.13.0", "device": "cpu",
+                   "counts": {"compiles": 1, "graph_breaks": 2, "recompiles": 1,
+                              "failures": 1}},
+           "diagnoses": []}
+    env = {"machine": {"torch_version": "2.13.0", "triton_version": None, "python": "3.11.7",
+                       "cuda_compiled_version": None, "cuda_runtime_version": None,
+                       "nvidia_driver_version": None, "nvidia_gpu_models": None,
+                       "os": "Debian 12"}}
+    repro = {"failure": {"kind": "failure", "stage": None, "exc_type": None}, "ops": []}
+    md = report_markdown(doc, env, repro=repro, repro_note=None, listing=[], left_out=[],
+                         bound=10_000_000)
+    assert "None" not in md, md
+    assert "1 compile, 2 graph breaks, 1 recompile reason, 1 failure." in md
+    assert "torch built without CUDA; no GPU" in md and "no triton" in md
+    assert "reproduces the failure with torch alone" in md

@@ -3,6 +3,7 @@ store files (corrupt, foreign, newer schema) giving one-line errors, never a tra
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -335,6 +336,30 @@ def test_show_unknown_run_is_one_line(tmp_path: Path) -> None:
     assert p.returncode == 0 and '"schema_version"' in p.stdout
 
 
+HUGE = "9" * 30
+RUN_COMMANDS = [["show", HUGE], ["show", HUGE, "--json"], ["explain", HUGE],
+                ["explain", HUGE, "--json"], ["show", "--job", HUGE], ["explain", "--job", HUGE],
+                ["diff", HUGE, "1"], ["diff", "1", HUGE], ["diff", "--job", HUGE, "1", "2"],
+                ["minify", HUGE], ["bisect", HUGE],
+                ["check", HUGE], ["perf", HUGE], ["tui", HUGE], ["report", HUGE],
+                ["export", "--perfetto", "out.json", HUGE], ["show", "9" * 5000]]
+
+
+@pytest.mark.parametrize("args", RUN_COMMANDS, ids=lambda a: " ".join(a)[:40])
+def test_huge_run_id_is_one_line(args: list[str], tmp_path: Path) -> None:
+    """Issue 30 item 10: a run id SQLite cannot hold is a missing run, one line and exit 2, in
+    every command that takes RUN. Fails on main (OverflowError: Python int too large to
+    convert to SQLite INTEGER)."""
+    path = tmp_path / "ok.db"
+    _real_store(path, rows=1)
+    p = run_cmd(compdiag_args(*args, "--store", path), env=base_env(), cwd=tmp_path)
+    _one_line_error(p)
+    assert ("no run" in p.stderr or "no job" in p.stderr or "RUN must be" in p.stderr), \
+        p.stderr
+    assert len(p.stderr) < 300, p.stderr
+    assert sorted(os.listdir(tmp_path)) == ["ok.db"]
+
+
 @SETTINGS
 @given(values=st.lists(st.one_of(st.integers(), st.text(alphabet=st.characters()),
                                  st.binary(max_size=8), st.floats(), st.none(),
@@ -357,6 +382,118 @@ def test_writer_never_fails_a_batch_on_odd_values(store: Path, values) -> None:
         assert len(r.graph_breaks(run_id)) == len(values)
         assert r.warnings(run_id) == ["after the odd rows"]
         assert r.run(run_id)["status"] == "done"
+
+
+# -- read-only stores (issue 30 item 3) ------------------------------------------------------
+READ_ONLY_COMMANDS = [["runs"], ["runs", "--json"], ["show"], ["show", "1", "--json"],
+                      ["explain"], ["explain", "--json"]]
+
+
+def _unprivileged() -> tuple[list[str], dict[str, str]] | str:
+    """How to run compdiag as a user who cannot write a chmod 555 folder: ourselves when not
+    root; as root, `setpriv` to nobody with a python that user may execute and compdiag's
+    packages on its path. A reason (str) when there is no such way."""
+    import shutil
+    import sysconfig
+
+    env = base_env()
+    if os.geteuid() != 0:
+        return [sys.executable], env
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return "running as root and no setpriv to become an unprivileged user"
+    paths = [str(Path(__file__).resolve().parent.parent),
+             sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+    env["HOME"] = "/nonexistent"
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    pythons = [os.path.realpath(sys.executable), shutil.which(version),
+               f"/usr/bin/{version}", f"/usr/local/bin/{version}"]
+    for python in dict.fromkeys(p for p in pythons if p):
+        prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", python]
+        probe = subprocess.run([*prefix, "-c", "import compdiag.cli, rich"], env=env,
+                               capture_output=True, timeout=60)
+        if probe.returncode == 0:
+            return prefix, env
+    return f"no {version} that user nobody may run with compdiag importable"
+
+
+def _store_copies(root: Path) -> dict[str, Path]:
+    """One store three ways, each in its own folder: closed cleanly (no -wal); as a running
+    writer's folder holds it (its -wal and -shm beside it, the run only in the -wal); and
+    with that -wal but not its -shm (a copied artifact)."""
+    import shutil
+
+    out = {name: root / name / "store.db" for name in ("clean", "live", "wal_only", "writer")}
+    for store in out.values():
+        store.parent.mkdir()
+    _real_store(out["clean"], rows=5)
+    w = Writer(out.pop("writer"))
+    w.conn.execute("PRAGMA wal_autocheckpoint=0")  # its pages stay in the -wal
+    run_id = w.begin_run(source="run", argv=["live.py"])
+    w.upsert("compiles", run_id=run_id, compile_id="0/0")
+    w.end_run(run_id, exit_code=0, status="done")
+    w.flush()
+    for name, suffixes in (("live", ("", "-wal", "-shm")), ("wal_only", ("", "-wal"))):
+        for suffix in suffixes:
+            shutil.copyfile(f"{w.path}{suffix}", f"{out[name]}{suffix}")
+    w.close()
+    return out
+
+
+def test_read_commands_create_nothing_beside_a_store(tmp_path: Path) -> None:
+    """Issue 30 item 3, writable folder: read commands leave no -wal/-shm beside a store that
+    had none. Fails on main (a `mode=ro` connection to a WAL database creates both)."""
+    store = tmp_path / "store.db"
+    _real_store(store, rows=5)
+    for args in READ_ONLY_COMMANDS:
+        p = run_cmd(compdiag_args(*args, "--store", store), env=base_env(), cwd=tmp_path)
+        assert p.returncode == 0, (args, p.stderr)
+        assert sorted(os.listdir(tmp_path)) == ["store.db"], (args, os.listdir(tmp_path))
+
+
+def test_read_commands_on_a_read_only_folder() -> None:
+    """Issue 30 item 3: a store in a chmod 555 folder (a CI artifact, a colleague's store) is
+    read by every read command as an unprivileged user, whether it was closed cleanly, has a
+    live writer's -wal and -shm, or a -wal without its -shm; nothing is created there. Fails
+    on main ("attempt to write a readonly database")."""
+    import shutil
+    import tempfile
+
+    how = _unprivileged()
+    if isinstance(how, str):
+        pytest.skip(how)
+    prefix, env = how
+    root = Path(tempfile.mkdtemp(prefix="compdiag-ro-test-"))
+    try:
+        os.chmod(root, 0o755)
+        stores = _store_copies(root)
+        before = {}
+        for name, store in stores.items():
+            for f in store.parent.iterdir():
+                f.chmod(0o444)
+            store.parent.chmod(0o555)
+            before[name] = sorted(os.listdir(store.parent))
+        assert before["live"] == ["store.db", "store.db-shm", "store.db-wal"]
+        assert before["wal_only"] == ["store.db", "store.db-wal"]
+        for name, store in stores.items():
+            for args in READ_ONLY_COMMANDS:
+                p = run_cmd([*prefix, "-m", "compdiag", *args, "--store", str(store)],
+                            env=env, cwd=store.parent)
+                assert p.returncode == 0 and "Traceback" not in p.stderr, (name, args, p.stderr)
+                assert sorted(os.listdir(store.parent)) == before[name], (name, args)
+            p = run_cmd([*prefix, "-m", "compdiag", "runs", "--json", "--store", str(store)],
+                        env=env, cwd=store.parent)
+            argvs = [r["argv"] for r in json.loads(p.stdout)["runs"]]
+            # what only the -wal holds is read too
+            assert argvs == {"clean": [["x"]], "live": [["live.py"]],
+                             "wal_only": [["live.py"]]}[name], (name, argvs)
+    finally:
+        for d in root.iterdir():
+            d.chmod(0o755)
+            for f in d.iterdir():
+                f.chmod(0o644)
+        shutil.rmtree(root)
 
 
 # -- issue 34: a repeated text stored once, compressed ------------------------------------------

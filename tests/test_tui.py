@@ -425,3 +425,22 @@ async def test_o_opens_the_source_of_the_highlighted_compile(demo: Path) -> None
         assert isinstance(screen, SourceScreen)
         assert (screen.filename, screen.lineno) == ("model.py", 8)
         assert screen.path == demo.parent / "model.py"
+
+
+def test_counts_in_the_tree_and_titles_are_words() -> None:
+    """Issue 30 item 11: the TUI printed `2 graph break`, `1 failed` counts and `exit=None`;
+    every count goes through formats/words.py's plural. Fails on main."""
+    from compdiag_tui.model import CompileInfo, FrameInfo
+    from compdiag_tui.widgets._compile_tree import frame_label
+
+    def info(cid: str, status: str, failure: str | None = None) -> CompileInfo:
+        return CompileInfo(cid, 0, 0, "f", "m.py", 3, status, {}, failure=failure)
+
+    frame = FrameInfo(0, "f", "m.py", 3, [info("0/0", "graph_break"), info("0/1", "graph_break"),
+                                          info("0/2", "failed", "boom")])
+    text = frame_label(frame, expanded=False).plain
+    assert "3 compiles" in text and "2 graph breaks" in text and "1 failure" in text, text
+    assert "1 failed" not in text
+    one = FrameInfo(0, "f", "m.py", 3, [info("0/0", "graph_break")])
+    text = frame_label(one, expanded=True).plain
+    assert "1 compile " in text + " " and "1 graph break" in text and "breaks" not in text

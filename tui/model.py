@@ -25,6 +25,8 @@ STATUS_WORD = {
     "failed": "failed", "graph_break": "graph break", "recompile": "recompile", "ok": "ok",
     "empty": "empty", "started": "started",
 }
+# A status counted: "2 failures", "1 graph break" (formats/words.py's plural).
+STATUS_NOUN = {"failed": "failure", "graph_break": "graph break", "recompile": "recompile"}
 
 # The stage tabs of a compile id: (tab id, title, [(label, record kinds tried in order, lexer)]).
 ARTIFACT_TABS: dict[str, list[tuple[str, tuple[str, ...], str]]] = {

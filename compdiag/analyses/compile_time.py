@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.formats.compile_id import first_attempt
 from compdiag.ingest.timeline import STAGES, UNACCOUNTED
 from compdiag.store.reader import Reader
 
@@ -88,6 +89,13 @@ def guards(reader: Reader, run_id: int, c: dict[str, Any],
             "top_sources": [{"source": s, "guards": n} for s, n in top]}
 
 
+def _frame_total(regions: dict[str, dict[str, float]], cid: str) -> float:
+    """The regions' seconds of every attempt of `cid`'s frame compile ('0/0', '0/0_1', ...)."""
+    base = first_attempt(cid)
+    return sum(sum(stages.values()) for c, stages in regions.items()
+               if first_attempt(c) == base)
+
+
 def per_compile(reader: Reader, run_id: int, compile_id: str | None = None
                 ) -> dict[str, dict[str, Any]]:
     """compile id -> {total_s, stages, unaccounted_s, source, note?, guards}; one compile's
@@ -99,16 +107,24 @@ def per_compile(reader: Reader, run_id: int, compile_id: str | None = None
     for c in rows:
         cid = c["compile_id"]
         st = c.get("stage_times") or {}
-        doc = _from_regions(regions[cid]) if cid in regions else _from_metrics(st)
+        if cid in regions:
+            doc: dict[str, Any] | None = _from_regions(regions[cid])
+        elif _frame_total(regions, cid):
+            continue  # its frame compile's regions hold its time already (counted once)
+        else:
+            doc = _from_metrics(st)
         if doc is None:
             continue
         metrics_total = st.get("total")
         if doc["source"] == "chromium_events" and isinstance(metrics_total, (int, float)):
-            gap = abs(doc["total_s"] - metrics_total)
+            # torch times a frame compile once, every attempt in it ('0/0' broke, '0/0_1'
+            # restarted): its metrics are set against all the attempts' regions
+            regions_total = _frame_total(regions, cid)
+            gap = abs(regions_total - metrics_total)
             if gap > DISAGREE_S and gap > DISAGREE_FRACTION * max(metrics_total, 1e-9):
                 doc["note"] = (f"torch's compilation_metrics time this compile at "
                                f"{metrics_total:.2f} s, its timed regions at "
-                               f"{doc['total_s']:.2f} s (a lazily compiled backward, or work "
+                               f"{regions_total:.2f} s (a lazily compiled backward, or work "
                                "outside the regions, makes the difference)")
         g = guards(reader, run_id, c, regions.get(cid, {}))
         if g is not None:

@@ -81,7 +81,15 @@ def _run_facts(reader: Reader, run_id: int, compiles: list[dict[str, Any]]) -> d
             "status": run.get("status"), "torch_version": run.get("torch_version"),
             "device": run.get("device"), "mode": run.get("mode"),
             "compile_s": round(sum(t for t in totals if t), 3) if any(totals) else None,
-            "counts": reader.counts(run_id), "perf": _perf(reader, run_id)}
+            "counts": reader.counts(run_id), "perf": _perf(reader, run_id),
+            "cache_saved_s": _saved(reader.cache_events(run_id))}
+
+
+def _saved(events: list[dict[str, Any]]) -> float | None:
+    """The compile time the run's cache hits saved, torch's figure (None: no hit says)."""
+    saved = [e["time_saved_s"] for e in events
+             if e.get("result") == "hit" and isinstance(e.get("time_saved_s"), (int, float))]
+    return round(sum(saved), 3) if saved else None
 
 
 def _cache_lookups(reader: Reader, run_id: int,
@@ -100,18 +108,16 @@ def _cache_lookups(reader: Reader, run_id: int,
 
 def _cache_section(reader: Reader, run_a: int, run_b: int, ca: list[dict[str, Any]],
                    cb: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Lookups whose key differs (with the key components that differ), that only one run
-    made, or that one run bypassed. A miss in one and a hit in the other under the same key is
-    the cache's state, not the program's (like the times): not a difference."""
+    """Lookups whose result differs (a cold run's misses that a warm run hit: what its
+    compile time saved, torch's figure, in `time_saved_s`), whose key differs (with the key
+    components that differ), or that only one run made."""
     from compdiag.analyses.caches import changed_components
 
     la, lb = _cache_lookups(reader, run_a, ca), _cache_lookups(reader, run_b, cb)
     rows = []
     for k in sorted(set(la) | set(lb), key=lambda k: tuple(str(x) for x in k)):
         ea, eb = la.get(k), lb.get(k)
-        bypass = {ea["result"], eb["result"]} & {"bypass", "disabled"} if ea and eb else set()
-        if ea and eb and ea.get("key") == eb.get("key") and (
-                not bypass or ea["result"] == eb["result"]):
+        if ea and eb and ea.get("key") == eb.get("key") and ea["result"] == eb["result"]:
             continue
         changed = []
         if ea and eb and ea.get("seq") and eb.get("seq"):
@@ -119,9 +125,12 @@ def _cache_section(reader: Reader, run_a: int, run_b: int, ca: list[dict[str, An
             kb = reader.cache_key_components(run_b, eb["seq"])
             if ka and kb:  # a bypass has no key to compare
                 changed = [c.to_json() for c in changed_components(ka, kb)]
+        hit = eb if eb and eb["result"] == "hit" else ea if ea and ea["result"] == "hit" \
+            else None
         rows.append({"function": k[0], "where": k[1], "cache": k[2], "n": k[3],
                      "a": ea["result"] if ea else None, "b": eb["result"] if eb else None,
-                     "changed": changed})
+                     "changed": changed,
+                     "time_saved_s": hit.get("time_saved_s") if hit else None})
     return rows
 
 
@@ -131,6 +140,8 @@ def diff_runs(reader: Reader, run_a: int, run_b: int) -> dict[str, Any]:
     ca, cb = reader.compiles(run_a), reader.compiles(run_b)
     a, b = _run_facts(reader, run_a, ca), _run_facts(reader, run_b, cb)
     sections: dict[str, list[dict[str, Any]]] = {}
+    # First: a warm cache changes a rerun more than anything (every lookup miss -> hit).
+    sections["caches"] = _cache_section(reader, run_a, run_b, ca, cb)
 
     sections["run"] = [{"field": f, "a": a[f], "b": b[f]}
                        for f in ("exit_code", "status", "torch_version", "device", "mode")
@@ -183,8 +194,6 @@ def diff_runs(reader: Reader, run_a: int, run_b: int) -> dict[str, Any]:
     sections["accuracy"] = _count_changes(
         _counted(reader.accuracy(run_a), acc), _counted(reader.accuracy(run_b), acc),
         ("output", "result"))
-
-    sections["caches"] = _cache_section(reader, run_a, run_b, ca, cb)
 
     return {"a": a, "b": b, "sections": sections,
             "same": not any(sections.values())}

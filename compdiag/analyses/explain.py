@@ -41,13 +41,29 @@ def _from_program_exception(d: Diagnosis) -> bool:
 
 
 FOLDS: tuple[Fold, ...] = (
-    Fold("failure", "failure", "the program's exception came through compiled code and a "
-         "failure row (a compile stage's, or the run-time one capture wrote) reports it",
+    Fold("failure", "failure", "the program's exception is the same error, reported where "
+         "torch.compile raised it",
          lambda d, into, ctx: _from_program_exception(d) and any(
              not _from_program_exception(o) and getattr(o.details, "fatal", False)
              for o in into)),
     Fold("failure", "accuracy", "the accuracy diagnosis reports it, with the measured errors",
          lambda d, into, ctx: d.stage == "accuracy" and ctx.has_accuracy_rows),
+    Fold("graph_break", "ddp", "a break inside DistributedDataParallel's own forward: the "
+         "ddp diagnosis of torch.compile(DDP(...)) reports it",
+         lambda d, into, ctx: _shares_compile(d, [o for o in into
+                                                  if o.details.facet == "wrapper"])),
+    Fold("graph_break", "ddp", "a break at FSDP2's hooks: the ddp diagnosis of the "
+         "fully_shard'ed calls reports it",
+         lambda d, into, ctx: _shares_compile(d, [o for o in into
+                                                  if o.details.facet == "fsdp_hooks"])),
+    Fold("failure", "ddp", "a compile failure inside DDPOptimizer's split: the ddp diagnosis "
+         "reports it with the piece and the bisecting step",
+         lambda d, into, ctx: _shares_compile(d, [o for o in into
+                                                  if o.details.facet == "split_failure"])),
+    Fold("cache", "ddp", "DDPOptimizer's pieces are compiled with fakify_first_call, which "
+         "the AOTAutograd cache refuses: the ddp diagnosis of the split reports it",
+         lambda d, into, ctx: "fakify_first_call" in d.reason and _shares_compile(
+             d, [o for o in into if o.details.facet in ("split", "split_failure")])),
     Fold("failure", "graph_break", "Dynamo skipped the frame after a graph break, and the "
          "run went on: the break reports it",
          lambda d, into, ctx: (d.details.exc_type == "Unsupported" and not ctx.crashed
@@ -111,8 +127,15 @@ def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ..
     found = [d for got in plugin_manager().hook.compdiag_diagnose_job(job=jctx) for d in got or ()]
     ranks_of: dict[int, tuple[int, ...]] = {id(d): d.details.ranks for d in found}
     merged: dict[tuple, Diagnosis] = {}
+    # A rank's timeout or abort that a collective divergence caused: that diagnosis says it.
+    caused = {(int(r), line) for d in found
+              for r, line in (getattr(d.details, "consequence", None) or {}).items()}
     for r, ctx in sorted(jctx.ranks.items()):
         for d in fold(collect(ctx), ctx):
+            if d.kind in ("failure", "program") and any(
+                    rank == r and (line in d.reason or line in (d.torch_message or ""))
+                    for rank, line in caused):
+                continue
             key = (d.kind, d.reason, d.user_frame, d.gb_code)
             first = merged.setdefault(key, d)
             if r not in ranks_of.get(id(first), ()):

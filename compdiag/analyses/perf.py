@@ -26,6 +26,7 @@ from compdiag.analyses.library_calls import is_library_call
 from compdiag.analyses.limiter import Limiter, TimedRun
 from compdiag.analyses.limiter import weight as _weight
 from compdiag.analyses.registry import plugin_manager
+from compdiag.formats.words import plural
 from compdiag.store.reader import Reader
 
 # Per-kernel dispatch cost used by the launch-overhead estimate (seconds). CPU: a call from
@@ -259,17 +260,21 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[Diagnosis],
     # Time outside the compiled graphs, measured: the whole compiled call minus its graphs.
     if outside and outside["outside_frac"] >= 0.1:
         o = outside
+        breaks = sum(1 for c in compiles if c.get("status") == "graph_break")
+        between = ("the Python between graphs (graph breaks) and " if breaks else "")
+        advice = (f"remove the {plural(breaks, 'graph break')} so more of the call runs in one "
+                  "graph; " if breaks else "")
         found.append(Limiter(
             "outside_graphs", o["outside_frac"], "measured",
             f"{o['outside_frac']:.0%} of each compiled call of {o['target']} runs outside its "
             "compiled graphs",
             f"a whole compiled call takes {S.fmt_time(o['call_compiled_s'])}, its graphs "
             f"{S.fmt_time(o['graphs_compiled_s'])}; the other {S.fmt_time(o['outside_s'])} is "
-            "Dynamo's guard checks, the Python between graphs (graph breaks) and the compiled "
+            f"Dynamo's guard checks, {between}the compiled "
             f"wrappers' own work (eager: the call {S.fmt_time(o['call_eager_s'])}, its graphs' "
             f"ops {S.fmt_time(o['graphs_eager_s'])})",
             tuple(g["compile_id"] for g in graphs),
-            "remove graph breaks so more of the call runs in one graph; "
+            advice
             + ("CUDA graphs already replay the graphs here, so what remains is Dynamo's guard "
                "checks and the Python around the graphs" if o.get("cudagraphs_applied") else
                "on CUDA, mode='reduce-overhead' replays the graphs as CUDA graphs with one "

@@ -28,6 +28,9 @@ that change the cost (ADJUST). The classes are ordered by what each costs a run:
   count of missed fusions and the other perf hints.
 - `cache`: a compile-cache bypass: every warm start of the program pays a cold compile
   (diagnoses/cache.py), above the per-kernel perf hints.
+- `ddp`: DDPOptimizer split a compiled graph at DDP's bucket boundaries (diagnoses/ddp.py):
+  by design, but each cut costs graphs, kernels and fusion across it; per extra graph, below
+  a cache bypass (which costs every start a whole cold compile), above the perf hints.
 - `perf`, `fusion`: per event.
 - `program`: the program raised outside compiled code; shown (it is why the run failed), but
   not torch.compile's doing, so below everything torch.compile did.
@@ -64,6 +67,7 @@ COSTS: dict[str, Cost] = {
     "numerics": Cost(190),
     "global_setting": Cost(131),  # one setting (TF32) speeds up every matmul of the program
     "cache": Cost(120),
+    "ddp": Cost(112, per_event=1.0, cap=5),
     "perf": Cost(110),
     "fusion": Cost(100, per_event=1.0, cap=30),
     "program": Cost(90),
@@ -77,13 +81,14 @@ ADJUST: dict[str, float] = {
     "nondeterministic": -100.0,  # eager itself differs run to run: not the compiler's fault
     "configured_only": -1.0,    # an injector in the config, nothing measured
     "partial_coverage": -20.0,  # CUDA graphs cover part of a graph (partitioned), not none
+    "cache_bypassed": 10.0,     # a DDP split whose pieces bypass the compile cache (above it)
 }
 # The classes' bases, by name (kinds read their class' base to place a diagnosis).
 BANDS = {name: cost.base for name, cost in COSTS.items()}
 
 # Tie-break between kinds of equal score: the order explain has always listed them in.
 KIND_ORDER = ("failure", "recompile", "graph_break", "accuracy", "cudagraph", "fusion", "perf",
-              "program", "divergence", "cache")
+              "program", "divergence", "cache", "ddp")
 
 
 def score(cls: str, events: float = 0, *adjustments: str, order: int = 0) -> float:

@@ -95,7 +95,9 @@ class Capture:
                          ("autotune hook", self._install_autotune_hook),
                          ("failure graphs", self._install_failure_graphs),
                          ("reset hook", self._install_reset_hook),
-                         ("warnings", self._install_warnings)):
+                         ("warnings", self._install_warnings),
+                         ("ddp", self._install_ddp),
+                         ("collectives", self._install_collectives)):
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001
@@ -206,6 +208,16 @@ class Capture:
         if name in ("perf_hints", "cudagraphs"):
             self.ing.cudagraph_line(cid, msg)
         self.ing.event(name, cid, {"logger": record.name, "level": record.levelname}, msg)
+
+    def _install_ddp(self) -> None:
+        from compdiag.capture.ddp import install
+
+        install(self)
+
+    def _install_collectives(self) -> None:
+        from compdiag.capture.collectives import install
+
+        install(self)
 
     def _install_warnings(self) -> None:
         """torch's own notices (TF32 left off, ...) are Python warnings that scroll by on

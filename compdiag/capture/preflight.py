@@ -31,7 +31,11 @@ def check_script(target: str) -> None:
     if not os.path.exists(target):
         raise WontStart(f"can't open file {target!r}: no such file", 2)
     if os.path.isdir(target) or zipfile.is_zipfile(target):
-        return  # a directory or zip with __main__.py: python looks inside, so does the child
+        # a directory or zip runs its __main__.py (python looks inside, so does the child)
+        if not _has_main(target):
+            raise WontStart(f"can't find '__main__' module in {target!r} (the program did not "
+                            "start; no run recorded)", 1)
+        return
     try:
         with open(target, "rb") as f:
             source = f.read()
@@ -48,6 +52,18 @@ def check_script(target: str) -> None:
                         "".join(traceback.format_exception_only(type(exc), exc))) from None
     except ValueError as exc:  # null bytes in the source
         raise WontStart(f"{target}: SyntaxError: {exc} (the program did not start)", 1) from None
+
+
+def _has_main(target: str) -> bool:
+    """Whether a directory or zip archive holds the `__main__` python would run."""
+    names = ("__main__.py", "__main__.pyc")
+    if os.path.isdir(target):
+        return any(os.path.isfile(os.path.join(target, n)) for n in names)
+    try:
+        with zipfile.ZipFile(target) as z:
+            return any(n in z.namelist() for n in names)
+    except (OSError, zipfile.BadZipFile):
+        return True  # python's own open decides, in the child
 
 
 def check_module(name: str, cwd: str | None = None) -> None:

@@ -86,7 +86,7 @@ def _job_summary(store: Path, job: str) -> None:
 
         with Reader(store) as r:
             rows = r.job_runs(job)
-        print(f"compdiag: job {job}: {len(rows)} ranks"
+        print(f"compdiag: job {job}: {plural(len(rows), 'rank')}"
               f" (`compdiag explain --job {job}`)", file=sys.stderr)
         for row in rows:
             code = row["exit_code"]

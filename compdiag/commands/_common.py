@@ -5,10 +5,12 @@ one JSON document on stdout, and CLIError, the one-line error the cli prints bef
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator, TextIO
 
 from compdiag.store.schema import default_store_path
 
@@ -97,6 +99,18 @@ def options_after_run(args: argparse.Namespace) -> None:
     args.args = []
 
 
+def output_file(path: Path | None, option: str) -> None:
+    """A file a command will write (-o, --junit, --perfetto), refused in one line before any
+    work when its folder does not exist (a typo would otherwise create a folder silently) or
+    when it names a folder."""
+    if path is None:
+        return
+    if not path.parent.is_dir():
+        raise CLIError(f"{option} {path}: there is no folder {path.parent} (create it first)")
+    if path.is_dir():
+        raise CLIError(f"{option} {path} is a folder: give the file's name")
+
+
 def add_store_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", type=Path, default=None, metavar="DB",
                    help="the SQLite log store (default ./.compdiag/compdiag.db, or "
@@ -113,6 +127,42 @@ def store_path(args: argparse.Namespace) -> Path:
     return args.store if args.store is not None else default_store_path()
 
 
+_document: TextIO | None = None  # stdout itself while document_stdout() holds it
+
+
+@contextlib.contextmanager
+def document_stdout(on: bool) -> Iterator[None]:
+    """While a `--json` command runs, file descriptor 1 is stderr: whatever else writes to
+    stdout (the script it runs, which inherits descriptor 1; torch or a library printing in
+    this process) goes to stderr, and stdout carries emit_json's one document alone (DESIGN:
+    `check --json SCRIPT`, `perf --json SCRIPT`, ...). A sys.stdout that is not descriptor 1
+    (a test's capture) is left as it is."""
+    global _document
+    try:
+        real = on and _document is None and sys.stdout.fileno() == 1
+    except (AttributeError, OSError, ValueError):
+        real = False
+    if not real:
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(1)
+    _document = open(saved, "w", encoding="utf-8", closefd=False)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        with contextlib.suppress(OSError, ValueError):
+            _document.close()  # flushes; the descriptor stays open (closefd=False)
+        _document = None
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def emit_json(doc: dict[str, Any]) -> None:
-    json.dump(doc, sys.stdout, default=repr)
-    sys.stdout.write("\n")
+    out = _document or sys.stdout
+    json.dump(doc, out, default=repr)
+    out.write("\n")
+    out.flush()

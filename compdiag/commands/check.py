@@ -10,7 +10,8 @@ import argparse
 from pathlib import Path
 
 from compdiag.commands._common import (CLIError, add_script_args, add_store_arg, check_program,
-                                       emit_json, options_after_run, script_argv, store_path)
+                                       emit_json, options_after_run, output_file, script_argv,
+                                       store_path)
 
 HELP = "accuracy of compiled graphs against eager (CI exit code)"
 DESCRIPTION = ("Run SCRIPT with every compiled graph replayed eagerly and compared within "
@@ -48,6 +49,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         if target.endswith(".py"):
             raise CLIError(f"can't open file {target!r}: no such file")
         options_after_run(args)  # `compdiag check RUN --json`
+    output_file(args.junit, "--junit")
     store = store_path(args)
     need_cg = bool(args.require_cudagraphs)
     accuracy = not need_cg or args.rtol is not None or args.atol is not None
@@ -79,7 +81,6 @@ def cmd_check(args: argparse.Namespace) -> int:
     with Reader(store) as reader:
         rep = report(reader, run_id, require_cudagraphs=need_cg)
     if args.junit:
-        args.junit.parent.mkdir(parents=True, exist_ok=True)
         args.junit.write_text(junit_xml(rep, name))
     if args.json:
         emit_json(check_document(rep))

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from compdiag.commands._common import CLIError, add_store_arg, store_path
+from compdiag.commands._common import CLIError, add_store_arg, output_file, store_path
 
 HELP = "write a run's compile timeline as Perfetto / Chrome trace JSON"
 DESCRIPTION = ("Write a run's compile timeline as Chrome/Perfetto trace JSON: one track per "
@@ -31,6 +31,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from compdiag.store.reader import Reader
     from compdiag.views.perfetto import perfetto_trace
 
+    output_file(args.perfetto, "--perfetto")
     with Reader(store_path(args)) as reader:
         run_id = reader.resolve_run(args.run)
         trace = perfetto_trace(reader, run_id)

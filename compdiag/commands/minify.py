@@ -7,7 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from compdiag.commands._common import CLIError, add_store_arg, emit_json, store_path
+from compdiag.commands._common import (CLIError, add_store_arg, emit_json, output_file,
+                                       store_path)
 
 HELP = "shrink a failing graph to a 1-minimal standalone repro"
 DESCRIPTION = ("Take the failing graph and inputs a run kept, and shrink it until removing any "
@@ -44,6 +45,7 @@ def cmd_minify(args: argparse.Namespace) -> int:
 
     if args.max_queries is not None and args.max_queries < 1:
         raise CLIError("--max-queries must be at least 1")
+    output_file(args.output, "-o")
     with Reader(store_path(args)) as reader:
         run_id = reader.resolve_run(args.run)
         try:

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from compdiag.commands._common import CLIError, add_store_arg, store_path
+from compdiag.commands._common import CLIError, add_store_arg, output_file, store_path
 
 HELP = "one zip for a PyTorch issue: diagnoses, env, minified repro, graphs, trace log"
 DESCRIPTION = ("Bundle one run into a zip to attach to a PyTorch issue: report.md (the top "
@@ -41,6 +41,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise CLIError("--minify-timeout must be positive")
     if args.repro is not None and not args.repro.is_file():
         raise CLIError(f"{args.repro}: no such repro file")
+    output_file(args.output, "-o")
     try:
         b = build(store_path(args), args.run, args.output, minify=not args.no_minify,
                   repro=args.repro, minify_timeout=timeout,

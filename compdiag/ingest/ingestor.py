@@ -10,6 +10,7 @@ from typing import Any
 
 from compdiag.formats.compile_id import CompileId, first_attempt
 from compdiag.formats.user_code import is_user_file
+from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
 from compdiag.ingest.generations import RESET_KIND, Generations, starts_compile
 from compdiag.ingest.timeline import Timeline
@@ -48,7 +49,7 @@ def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-class Ingestor:
+class Ingestor(D.DistributedRows):
     """Feeds one run's records into a Writer; keeps per-run state (interned file names,
     compile rows in progress). Every method is defensive: unknown shapes are kept raw."""
 
@@ -83,6 +84,7 @@ class Ingestor:
         # leaves out split the graph (recorded as splits), they do not skip it.
         self.partitioned: dict[str | None, dict[str, int]] = {}
         self.timeline = Timeline()
+        self.ddp_children: dict[str | None, int] = {}  # cid -> DDPOptimizer pieces seen
         # torch counts compiles from 0/0 again after torch._dynamo.reset(): every id torch
         # names is stored with the generation it belongs to (ingest/generations.py).
         self.gens = Generations()
@@ -154,6 +156,8 @@ class Ingestor:
                               compiled=exc.get("compiled"), stage=exc.get("stage"))
         elif kind == "cudagraphs" and payload:
             self._cudagraph_facts(compile_id, payload)
+        elif kind in D.EVENTS:
+            self.distributed_event(kind, compile_id, payload)
         elif kind == "warning" and payload:
             self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
                           category=None, message=payload[:4000], filename=None, lineno=None)
@@ -500,9 +504,12 @@ class Ingestor:
                           dur_us=iv.dur_us, depth=iv.depth, stage=iv.stage,
                           args=_event_args(iv.args))
             if iv.depth == 0 and iv.dur_us is not None:
-                for stage, us in self.timeline.clocks[iv.compile_id].stages.items():
-                    self.w.upsert("compile_stages", run_id=self.run_id,
-                                  compile_id=iv.compile_id, stage=stage, seconds=us / 1e6)
+                for clock in iv.clocks:  # the compile ids whose time this region held
+                    if clock is None:
+                        continue
+                    for stage, us in self.timeline.clocks[clock].stages.items():
+                        self.w.upsert("compile_stages", run_id=self.run_id,
+                                      compile_id=clock, stage=stage, seconds=us / 1e6)
 
     def _on_artifact_dynamo_error(self, value: Any, cid: str | None, payload: str | None,
                                   md: dict) -> None:

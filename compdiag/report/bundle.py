@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from compdiag.formats.words import plural
 from compdiag.importer.trace_writer import TraceEntry, format_entry, glog_prefix, \
     trace_entries
 from compdiag.report import env as envinfo
@@ -193,7 +194,7 @@ def _compile_members(reader: Reader, run_id: int, compile_ids: list[str],
                 continue
             used += cost
             out.append(m)
-    note = (f"{len(skipped)} graphs and output codes of the diagnosed compile ids, over "
+    note = (f"{plural(len(skipped), 'graph')} and output codes of the diagnosed compile ids, over "
             f"their share of the bound ({', '.join(skipped[:4])}"
             f"{', ...' if len(skipped) > 4 else ''}; they are in the trace log's payloads "
             "when those fit)") if skipped else None

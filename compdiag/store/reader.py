@@ -20,7 +20,18 @@ from compdiag.store.schema import StoreError, connect
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
                  "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
-                 "sources", "objects", "args"}
+                 "sources", "objects", "args", "param_names", "nodes"}
+
+
+def _is_int64(n: int) -> bool:
+    """Whether SQLite can hold `n` (a larger one is no run id: binding it is an OverflowError)."""
+    return -(2 ** 63) <= n < 2 ** 63
+
+
+def _shown(run: object, most: int = 24) -> str:
+    """RUN as the user typed it, a 4000-digit one shortened in its middle."""
+    text = str(run)
+    return text if len(text) <= most else f"{text[:most // 2]}…{text[-most // 2:]}"
 
 
 class Reader:
@@ -75,9 +86,10 @@ class Reader:
         try:
             run_id = int(run)  # type: ignore[arg-type]
         except (TypeError, ValueError):
-            raise StoreError(f"RUN must be a run id or 'latest', not {run!r}") from None
-        if not self._rows("SELECT id FROM runs WHERE id = ?", (run_id,)):
-            raise StoreError(f"no run {run_id} in {self.path} (see `compdiag runs`)")
+            raise StoreError(f"RUN must be a run id or 'latest', not {_shown(run)!r}") from None
+        if not _is_int64(run_id) or not self._rows("SELECT id FROM runs WHERE id = ?",
+                                                    (run_id,)):
+            raise StoreError(f"no run {_shown(run)} in {self.path} (see `compdiag runs`)")
         return run_id
 
     def run(self, run_id: int) -> dict[str, Any]:
@@ -115,11 +127,11 @@ class Reader:
             return row[0]["job"]
         if self._rows("SELECT 1 FROM runs WHERE job = ? LIMIT 1", (job,)):
             return str(job)
-        if str(job).isdigit():
+        if str(job).isdigit() and len(str(job)) < 19:  # longer: no run id SQLite could hold
             row = self._rows("SELECT job FROM runs WHERE id = ?", (int(job),))
             if row and row[0]["job"] is not None:
                 return row[0]["job"]
-        raise StoreError(f"no job {job!r} in {self.path} (see `compdiag runs`)")
+        raise StoreError(f"no job {_shown(job)!r} in {self.path} (see `compdiag runs`)")
 
     def warnings(self, run_id: int) -> list[str]:
         return [r["message"] for r in
@@ -201,6 +213,39 @@ class Reader:
     def cudagraph_splits(self, run_id: int, compile_id: str | None = None
                          ) -> list[dict[str, Any]]:
         return self._newer_table("cudagraph_splits", run_id, compile_id)
+
+    def ddp_wraps(self, run_id: int) -> list[dict[str, Any]]:
+        """Each DistributedDataParallel the program built, in order (capture's record)."""
+        return self._newer_rows("SELECT * FROM ddp_wraps WHERE run_id = ? ORDER BY seq",
+                                (run_id,))
+
+    def ddp_buckets(self, run_id: int) -> list[dict[str, Any]]:
+        """DDPOptimizer's bucket cap and bucket count, per compile it split."""
+        return self._newer_rows("SELECT * FROM ddp_buckets WHERE run_id = ? ORDER BY seq",
+                                (run_id,))
+
+    def ddp_splits(self, run_id: int) -> list[dict[str, Any]]:
+        """The subgraphs DDPOptimizer split compiles into, in compile then graph order."""
+        return self._newer_rows("SELECT * FROM ddp_splits WHERE run_id = ? ORDER BY seq, idx",
+                                (run_id,))
+
+    def collective_nodes(self, run_id: int) -> list[dict[str, Any]]:
+        """The collectives each compiled graph issues, with the user line (capture's)."""
+        return self._newer_rows("SELECT * FROM collective_nodes WHERE run_id = ? "
+                                "ORDER BY seq, idx", (run_id,))
+
+    def compiled_autograd_graphs(self, run_id: int) -> list[dict[str, Any]]:
+        """Compiled autograd's graphs, in the order they were made."""
+        return self._newer_rows("SELECT * FROM compiled_autograd_graphs WHERE run_id = ? "
+                                "ORDER BY seq", (run_id,))
+
+    def _newer_rows(self, sql: str, params: tuple) -> list[dict[str, Any]]:
+        """Rows of a table a store written before it (opened read-only) does not have: none."""
+        try:
+            rows = self.conn.execute(sql, params).fetchall()
+        except sqlite3.OperationalError:
+            return []
+        return [_decode(dict(row)) for row in rows]
 
     def torch_warnings(self, run_id: int) -> list[dict[str, Any]]:
         return self._newer_table("torch_warnings", run_id, None)

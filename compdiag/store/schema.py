@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from compdiag.store import blobs
 
@@ -491,6 +492,77 @@ CREATE TABLE IF NOT EXISTS guard_sources (
     source     TEXT NOT NULL,
     guards     INTEGER NOT NULL
 );
+-- DDP under torch.compile (issue 31): each DistributedDataParallel the program built (capture
+-- wraps its __init__: the user's line, the bucket cap, whether the module was compiled
+-- already); DDPOptimizer's cap and buckets for a compile (as it logs them); and each
+-- subgraph it split a compile into (the optimize_ddp_split_child records: parameters, ops,
+-- the user lines of its first op and of the op at the cut that ends it).
+CREATE TABLE IF NOT EXISTS ddp_wraps (
+    run_id        INTEGER NOT NULL,
+    seq           INTEGER NOT NULL,
+    via           TEXT,                 -- DDP (the DDP(...) call) or torch.compile (of a DDP)
+    module        TEXT,                 -- the wrapped module's class (OptimizedModule: compiled)
+    compiled      INTEGER NOT NULL DEFAULT 0,  -- the module was torch.compile'd before DDP
+    filename      TEXT,
+    lineno        INTEGER,
+    line          TEXT,
+    bucket_cap_mb REAL,
+    params        INTEGER,
+    param_bytes   INTEGER,
+    settings      TEXT NOT NULL DEFAULT '{}'   -- find_unused_parameters, static_graph, ...
+);
+CREATE TABLE IF NOT EXISTS ddp_buckets (
+    run_id      INTEGER NOT NULL,
+    compile_id  TEXT,
+    seq         INTEGER NOT NULL,
+    cap_bytes   INTEGER,
+    buckets     INTEGER,
+    sizes       TEXT NOT NULL DEFAULT '[]',  -- each bucket's parameter bytes, in graph order
+    extended    INTEGER NOT NULL DEFAULT 0   -- torch grew a bucket past the cap (its warning)
+);
+CREATE TABLE IF NOT EXISTS ddp_splits (
+    run_id         INTEGER NOT NULL,
+    compile_id     TEXT,
+    seq            INTEGER NOT NULL,
+    idx            INTEGER NOT NULL,        -- submod_N, in graph order
+    name           TEXT,
+    param_names    TEXT NOT NULL DEFAULT '[]',
+    param_bytes    INTEGER NOT NULL DEFAULT 0,
+    ops            INTEGER NOT NULL DEFAULT 0,
+    first_filename TEXT,
+    first_lineno   INTEGER,
+    first_line     TEXT,
+    last_filename  TEXT,                    -- the op at the cut that ends this subgraph
+    last_lineno    INTEGER,
+    last_line      TEXT,
+    last_op        TEXT
+);
+-- Compiled autograd's graphs (compiled_autograd_graph records), one per cache miss: the
+-- autograd nodes it runs, its inputs and the sizes it reads as dynamic; Dynamo compiles
+-- graph N under compile ids `!N/...`.
+CREATE TABLE IF NOT EXISTS compiled_autograd_graphs (
+    run_id        INTEGER NOT NULL,
+    ca_id         INTEGER NOT NULL,
+    seq           INTEGER NOT NULL,
+    nodes         TEXT NOT NULL DEFAULT '[]',
+    inputs        INTEGER,
+    dynamic_sizes INTEGER
+);
+-- Collectives traced into a compiled graph, in graph order, with the user's line that issued
+-- each (capture reads the Dynamo graph's stack traces: the post-grad graph keeps only torch's
+-- own _functional_collectives.py line).
+CREATE TABLE IF NOT EXISTS collective_nodes (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    seq        INTEGER NOT NULL,
+    idx        INTEGER NOT NULL,
+    node       TEXT,
+    target     TEXT,
+    meta       TEXT,                 -- dtype and shape of its result (f32[8, 16])
+    filename   TEXT,
+    lineno     INTEGER,
+    line       TEXT
+);
 -- torch._dynamo.reset() between compiles (torch counts compile ids from 0/0 again): the
 -- generation of ids after it (formats/compile_id.py) and the user line that called it (NULL
 -- when an imported log only showed a compile id repeating).
@@ -524,6 +596,7 @@ DERIVED_TABLES = (
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "torch_warnings",
     "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "cache_key_components", "compile_stages", "compile_events", "guard_sources",
+    "ddp_wraps", "ddp_buckets", "ddp_splits", "collective_nodes", "compiled_autograd_graphs",
     "dynamo_resets",
 )
 
@@ -536,7 +609,8 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
                     "torch_warnings", "epilogue_misses", "program_exceptions",
                     "call_stacks", "shape_specializations",
                     "cache_events", "cache_key_components", "compile_stages", "compile_events",
-                    "guard_sources", "dynamo_resets")
+                    "guard_sources", "dynamo_resets", "ddp_wraps", "ddp_buckets", "ddp_splits",
+                    "collective_nodes", "compiled_autograd_graphs")
 # Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
     # schema 3: the ranks of a torchrun job.
@@ -598,11 +672,7 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
             _set_wal(conn)
             conn.execute("PRAGMA synchronous=NORMAL")
         else:
-            # A reader never changes the file it opens (not even to WAL mode): it may be
-            # another program's database, or a store it refuses.
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
-                                   timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                                   check_same_thread=False)
+            conn = _open_read_only(path)
         # Several processes may create the same new store at once (parallel `compdiag run`s):
         # check and create under one write lock, so each sees no store or a whole one.
         if create:
@@ -639,6 +709,45 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
     blobs.register(conn)
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """A reader's connection, which changes nothing and creates nothing beside the store (a
+    CI artifact, a colleague's store, a folder the reader cannot write: issue 30).
+
+    - No `-wal` file: no connection has the store open (the last one checkpointed and removed
+      it), so the main file holds every committed page and `immutable=1` reads it exactly,
+      without locks and without the `-wal`/`-shm` files that even `mode=ro` creates for a WAL
+      database. What a writer commits after this connection opened is not seen by it (the
+      TUI shows the store as it was when it started).
+    - A `-wal` file: a writer is at work, or one was killed; its pages are only there, so
+      `immutable` would miss them. `mode=ro` reads them through the `-shm` beside it (read-only
+      files in a read-only folder work: SQLite >= 3.22).
+    - A `-wal` without its `-shm` in a folder the reader cannot write (a copied artifact):
+      SQLite cannot build the wal index there, so the store and its wal are copied into a
+      private temporary folder, removed at exit, and read from there."""
+    opts: dict[str, Any] = {"timeout": BUSY_TIMEOUT_S, "isolation_level": None,
+                            "check_same_thread": False, "uri": True}
+    uri = path.resolve().as_uri()
+    wal = Path(f"{path}-wal")
+    if not wal.exists():
+        return sqlite3.connect(f"{uri}?mode=ro&immutable=1", **opts)
+    try:
+        conn = sqlite3.connect(f"{uri}?mode=ro", **opts)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        if os.access(path.parent, os.W_OK) or Path(f"{path}-shm").exists():
+            raise
+    import atexit
+    import shutil
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp(prefix="compdiag-ro-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    shutil.copyfile(path, tmp / path.name)
+    shutil.copyfile(wal, tmp / wal.name)
+    return sqlite3.connect(f"{(tmp / path.name).as_uri()}?mode=ro", **opts)
 
 
 def _refuse_foreign(path: Path) -> None:

@@ -74,6 +74,10 @@ class Writer:
                 for table in DERIVED_TABLES:
                     self.conn.execute(f"DELETE FROM {table} WHERE run_id = ?", (run_id,))
                 self.conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+                # the id is free again: the next run is numbered as if this one never was
+                # (a failed import does not use up run ids), never below a run still stored
+                self.conn.execute("UPDATE sqlite_sequence SET seq = (SELECT coalesce(max(id), 0)"
+                                  " FROM runs) WHERE name = 'runs'")
                 blobs.drop_unused(self.conn)
                 self._blobs_seen.clear()
                 self._bases.clear()

@@ -65,6 +65,22 @@ def _item(section: str, row: dict[str, Any]) -> tuple[str, str]:
     return mark, f"{mark} {what}  ({row['a']} -> {row['b']})"
 
 
+def _cache_summary(rows: list[dict[str, Any]]) -> str:
+    """': 4 miss -> hit (3.20 s of compile time saved)', or '' (the time: torch's figure
+    for the hits)."""
+    parts = []
+    for was, now in (("miss", "hit"), ("hit", "miss")):
+        moved = [r for r in rows if r["a"] == was and r["b"] == now]
+        if not moved:
+            continue
+        text = f"{len(moved)} {was} -> {now}"
+        saved = [r["time_saved_s"] for r in moved if r.get("time_saved_s") is not None]
+        if saved:
+            text += f" ({sum(saved):.2f} s of compile time saved)"
+        parts.append(text)
+    return ": " + "; ".join(parts) if parts else ""
+
+
 def describe(doc: dict[str, Any]) -> list[tuple[str, str]]:
     """The diff as (kind, text) lines, kind one of title, note, section, -, +, ~, same: `-` is
     only in RUN_A, `+` only in RUN_B, `~` in both but a different number of times (or, for
@@ -74,13 +90,16 @@ def describe(doc: dict[str, Any]) -> list[tuple[str, str]]:
     totals = _totals(a, b)
     if totals:
         lines.append(("note", f"  {totals}"))
-    same = []
-    for section, rows in doc["sections"].items():
+    same = [TITLES.get(k, k) for k in TITLES if not doc["sections"].get(k)]
+    same += [k for k, rows in doc["sections"].items() if k not in TITLES and not rows]
+    for section, rows in sorted(doc["sections"].items(), key=lambda kv: kv[0] != "caches"):
         title = TITLES.get(section, section)
         if not rows:
-            same.append(title)
             continue
-        lines.append(("section", f"{title} ({len(rows)})"))
+        head = f"{title} ({len(rows)})"
+        if section == "caches":
+            head += _cache_summary(rows)
+        lines.append(("section", head))
         lines.extend((kind, f"  {text}") for kind, text in (_item(section, r) for r in rows))
     if doc["same"]:
         lines.append(("same", "no differences (times and compile ids aside)"))

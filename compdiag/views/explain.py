@@ -15,11 +15,13 @@ from compdiag.views.show import run_line, run_summary
 
 _KIND_STYLE = {"failure": "bold red", "recompile": "magenta", "graph_break": "yellow",
                "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue",
-               "program": "red", "cache": "green", "divergence": "bold magenta"}
+               "program": "red", "cache": "green", "divergence": "bold magenta",
+               "ddp": "bold cyan"}
 _KIND_TITLE = {"failure": "failure", "recompile": "recompile", "graph_break": "graph break",
                "accuracy": "accuracy mismatch", "cudagraph": "CUDA graphs",
                "fusion": "missed fusion", "perf": "perf", "program": "program error",
-               "cache": "compile cache", "divergence": "ranks diverged"}
+               "cache": "compile cache", "divergence": "ranks diverged",
+               "ddp": "DDP"}
 
 
 def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
@@ -42,7 +44,8 @@ _KIND_WORDS = {"failure": ("failure", "failures"), "recompile": ("recompile", "r
                "graph_break": ("graph break", "graph breaks"),
                "accuracy": ("accuracy mismatch", "accuracy mismatches"),
                "cudagraph": ("CUDA-graph problem", "CUDA-graph problems"),
-               "fusion": ("missed fusion", "missed fusions"), "perf": ("perf hint", "perf hints")}
+               "fusion": ("missed fusion", "missed fusions"), "perf": ("perf hint", "perf hints"),
+               "ddp": ("DDP", "DDP")}
 
 
 def _kind_count(n: int, kind: str) -> str:

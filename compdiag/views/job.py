@@ -86,4 +86,24 @@ def print_explain_job(doc: dict[str, Any], console: Any, limit: int = 10) -> Non
     if not diverged:
         console.print(f"[green]job {job['id']}: the {len(job['ranks'])} ranks compiled alike[/]"
                       " — same compiles, graph breaks, guards, collectives and cache results.")
+    for d in diverged:
+        seqs = (d.get("details") or {}).get("sequences")
+        if seqs:
+            console.print(collective_table(seqs, (d["details"] or {}).get("position")))
     print_panels(doc["diagnoses"], console, limit)
+
+
+def collective_table(seqs: dict[str, list[str]], position: int | None) -> Any:
+    """Each rank's collectives in compile order, side by side; the row where they first part
+    in bold (a rank whose sequence ended there shows '-')."""
+    from rich.table import Table
+
+    t = Table(title="collectives, in compile order", title_style="bold")
+    t.add_column("#", justify="right")
+    ranks = sorted(seqs, key=int)
+    for r in ranks:
+        t.add_column(f"rank {r}")
+    for i in range(max((len(v) for v in seqs.values()), default=0)):
+        t.add_row(str(i + 1), *(seqs[r][i] if i < len(seqs[r]) else "-" for r in ranks),
+                  style="bold yellow" if position == i + 1 else "")
+    return t

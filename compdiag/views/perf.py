@@ -11,6 +11,7 @@ from typing import Any
 
 from compdiag.analyses.cudagraph_coverage import summary_line
 from compdiag.analyses.perf_stats import autotune_share, fmt_time, sig3
+from compdiag.formats.words import plural
 from compdiag.views.compile_time import compile_time_lines
 from compdiag.views.table import Col, fitted_table
 
@@ -112,7 +113,7 @@ def print_document(doc: dict[str, Any], console: Any) -> None:
                           f"{fmt_time(tot.get('eager_s'))}, compiled "
                           f"{fmt_time(tot.get('compiled_s'))} -> {fmt_x(sp.get('ratio'))}{ci} "
                           f"({sp['verdict']}); compile {fmt_time(tot.get('compile_s'))}"
-                          f" over {tot['compiles']} compiles"
+                          f" over {plural(tot['compiles'] or 0, 'compile')}"
                           + (f"; pays back after {tot['payback_runs']} runs like this one"
                              if tot.get("payback_runs") else "")
                           + f"; peak memory {fmt_mib(rep.get('peak_rss_bytes'))}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from compdiag.formats.words import plural
 from compdiag.views.explain import diagnosis_title
 
 MESSAGE_LINES = 25        # torch's own message is often a whole compiler log: its head only
@@ -21,11 +22,15 @@ def report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: dict[str
     c = run.get("counts") or {}
     argv = " ".join(run.get("argv") or [])
     m = env.get("machine") or {}
+    exited = (f"exited {run['exit_code']}" if run.get("exit_code") is not None
+              else "did not finish")
+    status = f" ({run['status']})" if run.get("status") else ""
+    counts = ", ".join(plural(c.get(key) or 0, word) for key, word in (
+        ("compiles", "compile"), ("graph_breaks", "graph break"),
+        ("recompiles", "recompile reason"), ("failures", "failure")))
     out = [f"# compdiag report: run {run['id']}", "",
-           f"`{argv}` exited {run.get('exit_code')} ({run.get('status')}) with torch "
-           f"{run.get('torch_version')} on {run.get('device') or 'an unknown device'}: "
-           f"{c.get('compiles', 0)} compiles, {c.get('graph_breaks', 0)} graph breaks, "
-           f"{c.get('recompiles', 0)} recompile reasons, {c.get('failures', 0)} failures.", ""]
+           f"`{argv}` {exited}{status} with torch {_known(run.get('torch_version'))} on "
+           f"{run.get('device') or 'an unknown device'}: {counts}.", ""]
     diags = doc.get("diagnoses") or []
     out += [f"## Top diagnoses ({min(limit, len(diags))} of {len(diags)}, "
             "most important first)", ""]
@@ -42,8 +47,9 @@ def report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: dict[str
     elif repro is not None:
         f = repro.get("failure") or {}
         ops = ", ".join(f"`{o}`" for o in repro.get("ops") or []) or "none"
-        out += [f"`python repro.py` reproduces the {f.get('kind')} ({f.get('stage')}, "
-                f"{f.get('exc_type')}) with torch alone: it fails with torch's error while "
+        what = ", ".join(str(x) for x in (f.get("stage"), f.get("exc_type")) if x)
+        out += [f"`python repro.py` reproduces the {f.get('kind') or 'failure'}"
+                f"{f' ({what})' if what else ''} with torch alone: it fails with torch's error while "
                 "the bug is present and exits 0 once it is fixed; `python repro_check.py` is "
                 "the full check (exit 1 bug present, 0 fixed, 2 fails differently). "
                 f"Ops left in the minimal graph: {ops}.", ""]
@@ -51,12 +57,10 @@ def report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: dict[str
         out += [repro_note or "No repro: the run has no failure to minify.", ""]
     out += ["## Environment", ""]
     config = env.get("config") or {}
-    out += [f"- torch {m.get('torch_version')}, triton {m.get('triton_version')}, "
-            f"Python {m.get('python')}",
-            f"- torch built with CUDA {m.get('cuda_compiled_version')}; CUDA runtime "
-            f"{m.get('cuda_runtime_version')}, driver {m.get('nvidia_driver_version')}, "
-            f"GPU {m.get('nvidia_gpu_models')}",
-            f"- {m.get('os') or m.get('platform')}"]
+    triton = f"triton {m['triton_version']}" if m.get("triton_version") else "no triton"
+    out += [f"- torch {_known(m.get('torch_version'))}, {triton}, "
+            f"Python {_known(m.get('python'))}", "- " + _cuda_line(m),
+            f"- {m.get('os') or m.get('platform') or 'unknown OS'}"]
     for field, values in sorted(config.items()):
         if values:
             items = ", ".join(f"`{k}={_short(v)}`" for k, v in sorted(values.items()))
@@ -74,11 +78,30 @@ def report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: dict[str
     return "\n".join(out)
 
 
+def _known(value: Any) -> str:
+    """A value a person reads: 'unknown' for none, never 'None'."""
+    return "unknown" if value is None or value == "" else str(value)
+
+
+def _cuda_line(m: dict[str, Any]) -> str:
+    """'torch built with CUDA 12.8; CUDA runtime 12.8, driver 570.1, GPU H100', what is
+    known of it ('torch built without CUDA; no GPU' on a CPU build)."""
+    built = m.get("cuda_compiled_version")
+    head = f"torch built with CUDA {built}" if built else "torch built without CUDA"
+    parts = [f"{label} {m[key]}" for key, label in (
+        ("cuda_runtime_version", "CUDA runtime"), ("nvidia_driver_version", "driver"),
+        ("nvidia_gpu_models", "GPU")) if m.get(key)]
+    if not m.get("nvidia_gpu_models"):
+        parts.append("no GPU")
+    return f"{head}; {', '.join(parts)}"
+
+
 def _diagnosis(i: int, d: dict[str, Any]) -> list[str]:
     out = [f"### {diagnosis_title(i, d)}", "", f"**{d['reason']}**", ""]
     uf = d.get("user_frame") or {}
     if uf.get("filename"):
-        out.append(f"at `{uf['filename']}:{uf['lineno']}`")
+        line = f":{uf['lineno']}" if uf.get("lineno") is not None else ""
+        out.append(f"at `{uf['filename']}{line}`")
         if uf.get("line"):
             out += ["", "```python", uf["line"], "```"]
         out.append("")

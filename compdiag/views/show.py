@@ -3,12 +3,15 @@ or as rich tables for a terminal."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from compdiag.analyses.compiled_autograd import ca_id
+from compdiag.analyses.compiled_autograd import graphs as ca_graphs
 from compdiag.analyses.cudagraph_coverage import coverage, summary_line
 from compdiag.formats.compile_id import display
 from compdiag.formats.words import plural
@@ -78,6 +81,11 @@ def show_document(reader: Reader, run_id: int) -> dict[str, Any]:
                       "max_abs": a["max_abs"], "max_rel": a["max_rel"], "ok": a["ok"],
                       "detail": a["detail"]}
                      for a in reader.accuracy(run_id)],
+        "ddp": ddp_section(reader, run_id),
+        "compiled_autograd": ca_graphs(reader, run_id),
+        "collectives": [{"compile_id": c["compile_id"], "node": c["node"], "target": c["target"],
+                         "meta": c["meta"], "user_frame": _frame(c)}
+                        for c in reader.collective_nodes(run_id)],
         "capture": capture_cost(run),
         "store_size": store_size(reader, run_id),
     })
@@ -102,6 +110,29 @@ def store_size(reader: Reader, run_id: int) -> dict[str, Any]:
     raw = size["raw"]
     return {"records_raw_bytes": raw, "records_stored_bytes": size["stored"],
             "ratio": round(size["stored"] / raw, 3) if raw else None}
+
+
+def ddp_section(reader: Reader, run_id: int) -> dict[str, Any]:
+    """DDP under torch.compile: each DDP(...) the program built, and DDPOptimizer's split of
+    each compile it cut (its buckets, each piece's parameters, ops and the cut's user line)."""
+    splits: dict[str, list[dict[str, Any]]] = {}
+    for s in reader.ddp_splits(run_id):
+        splits.setdefault(s["compile_id"], []).append(
+            {"idx": s["idx"], "params": len(s["param_names"] or []),
+             "param_bytes": s["param_bytes"], "ops": s["ops"], "cut_op": s["last_op"],
+             "cut": {"filename": s["last_filename"], "lineno": s["last_lineno"],
+                     "line": s["last_line"]}})
+    buckets = {b["compile_id"]: b for b in reader.ddp_buckets(run_id) if b["buckets"]}
+    return {"wraps": [{"via": w["via"] or "DDP", "module": w["module"],
+                       "compiled": bool(w["compiled"]),
+                       "bucket_cap_mb": w["bucket_cap_mb"], "params": w["params"],
+                       "param_bytes": w["param_bytes"], "settings": w["settings"],
+                       "user_frame": {"filename": w["filename"], "lineno": w["lineno"],
+                                      "line": w["line"]}} for w in reader.ddp_wraps(run_id)],
+            "splits": [{"compile_id": cid, "subgraphs": pieces,
+                        "cap_bytes": (buckets.get(cid) or {}).get("cap_bytes"),
+                        "bucket_bytes": (buckets.get(cid) or {}).get("sizes") or []}
+                       for cid, pieces in splits.items()]}
 
 
 def _timed(reader: Reader, run_id: int) -> list[dict[str, Any]]:
@@ -219,9 +250,12 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
             Col("status", 90), Col("total s", 80, "right"))
     rows = []
     for c in compiles:
-        total = c["stage_times"].get("total")
-        rows.append((display(c["compile_id"]), c["co_name"] or "-",
-                     _where(c["filename"], c["lineno"]),
+        total = (c.get("compile_time") or {}).get("total_s")  # its own time, counted once
+        if total is None:
+            total = c["stage_times"].get("total")
+        ca = ca_id(c["compile_id"])
+        name = f"compiled autograd #{ca}" if ca is not None else c["co_name"] or "-"
+        rows.append((display(c["compile_id"]), name, _where(c["filename"], c["lineno"]),
                      Text(c["status"], style=_STATUS_STYLE.get(c["status"], "")),
                      f"{total:.2f}" if total is not None else "-"))
     if rows:
@@ -267,7 +301,47 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
     for line in [*compile_time_lines(doc.get("compile_time")),
                  *cache_lines(doc.get("caches") or [])]:
         console.print(line, markup=False, highlight=False)
+    for g in doc.get("compiled_autograd") or []:
+        console.print(f"compiled autograd #{g['ca_id']} "
+                      f"({', '.join(g['compile_ids']) or 'not compiled'}): "
+                      f"{plural(g['nodes'], 'autograd node')}, {plural(g['inputs'] or 0, 'input')}"
+                      f"; made for: {escape(g['reason'])}", highlight=False)
+    for c in doc.get("collectives") or []:
+        console.print(f"collective {escape(str(c['compile_id']))} {escape(c['target'] or '?')} "
+                      f"{escape(c['meta'] or '')}{_at(c['user_frame'], console.width)}",
+                      highlight=False)
+    for line in ddp_lines(doc.get("ddp") or {}):
+        console.print(line, markup=False, highlight=False)
     not_fused = [f for f in doc["fusion"] if not f["fused"]]
     if doc["fusion"]:
         console.print(f"fusion: {len(doc['fusion']) - len(not_fused)} fused pairs, "
                       f"{len(not_fused)} 'cannot fuse' decisions")
+
+
+def ddp_lines(ddp: dict[str, Any]) -> list[str]:
+    """One line per DDP(...) and per DDPOptimizer split, then one per piece."""
+    out = []
+    for w in ddp.get("wraps") or []:
+        uf = w["user_frame"]
+        if w.get("via") == "torch.compile":
+            out.append(f"torch.compile(DDP({w['module']})) at "
+                       f"{os.path.basename(uf['filename'] or '?')}:{uf['lineno']}")
+            continue
+        inner = f"torch.compile({w['module']})" if w["compiled"] else w["module"]
+        cap = f", bucket_cap_mb={w['bucket_cap_mb']:g}" if w.get("bucket_cap_mb") else ""
+        out.append(f"DDP({inner}{cap}): {plural(w['params'] or 0, 'parameter')}, "
+                   f"{(w['param_bytes'] or 0) / 2 ** 20:.3g} MiB at "
+                   f"{os.path.basename(uf['filename'] or '?')}:{uf['lineno']}")
+    for s in ddp.get("splits") or []:
+        out.append(f"DDPOptimizer split [{s['compile_id']}] into "
+                   f"{plural(len(s['subgraphs']), 'graph')}"
+                   + (f" (cap {s['cap_bytes'] / 2 ** 20:.3g} MiB)" if s.get("cap_bytes") else ""))
+        for g in s["subgraphs"]:
+            cut = g["cut"]
+            where = f"{os.path.basename(cut['filename'])}:{cut['lineno']}" \
+                if cut.get("filename") else "?"
+            out.append(f"  piece {g['idx'] + 1}: {plural(g['ops'], 'op')}, "
+                       f"{plural(g['params'], 'parameter')} "
+                       f"({g['param_bytes'] / 2 ** 20:.3g} MiB), ends at {where} "
+                       f"({g['cut_op'] or '?'})")
+    return out

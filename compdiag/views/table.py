@@ -1,7 +1,9 @@
 """Tables that stay readable in a narrow terminal (80 columns): a header is never cut ("sour…"),
-a number never ellipsised ("57.9…"). Columns the width cannot hold are dropped, least important
-first; one flexible column (argv, a function name) takes what is left and wraps; a file:line
-is shortened in the middle of its path, never at its line number."""
+a number never ellipsised ("57.9…"), a file or function name never broken across lines
+(`fail_lowering.` / `py`, issue 30). Columns the width cannot hold are dropped, least important
+first; a flexible column (argv, a function name) wraps between words and shortens a word too
+long for it in the middle; a file:line is shortened in the middle of its path, never in its
+file name or line number; room left over is used, names first."""
 
 from __future__ import annotations
 
@@ -35,17 +37,56 @@ def _width(cell: Any) -> int:
     return max((len(line) for line in text.splitlines()), default=0)
 
 
+def _longest_word(cell: Any) -> int:
+    text = cell.plain if isinstance(cell, Text) else str(cell)
+    return max((len(w) for w in text.split()), default=0)
+
+
+def middle(word: str, width: int) -> str:
+    """`word` in at most `width` characters, its middle replaced by '…' (both ends kept: a
+    function's name and where it resumes, `torch_dynamo_r…_in_f_at_7`)."""
+    if len(word) <= width:
+        return word
+    if width <= 1:
+        return "…"[:width]
+    head = (width - 1 + 1) // 2
+    tail = width - 1 - head
+    return word[:head] + "…" + (word[-tail:] if tail else "")
+
+
+def _fit_words(cell: Any, width: int) -> Any:
+    """A flexible cell whose every word fits `width`, so it wraps between words only."""
+    if isinstance(cell, Text) or _longest_word(cell) <= width:
+        return cell if isinstance(cell, Text) else str(cell)
+    return "\n".join(" ".join(middle(w, width) for w in line.split(" "))
+                     for line in str(cell).splitlines())
+
+
 def fitted_table(width: int, cols: Sequence[Col], rows: Sequence[Sequence[Any]],
                  **table_kw: Any) -> Table:
     """A rich Table of `rows` that fits `width` columns: fixed columns as wide as their widest
-    cell (never wrapped or cut), dropped by `keep` while they do not fit."""
+    cell (never wrapped or cut), dropped by `keep` while they do not fit. A shrinking column
+    (a file:line) is never narrower than its shortest form (the file name and line whole); a
+    flexible one wraps between words, a word longer than its width shortened in the middle
+    (never broken across lines). Room left over goes first to the flexible columns' words,
+    then to the shrinking columns, then to the flexible columns' whole text."""
     need = [max([len(c.header)] + [_width(r[i](10**6) if c.shrink else r[i]) for r in rows])
             for i, c in enumerate(cols)]
+    # a shrinking cell at its shortest (a file name and line, argv's words) may still wrap
+    # between its words
+    shortest = [max([len(c.header)] + [_longest_word(r[i](1)) for r in rows]) if c.shrink
+                else 0 for i, c in enumerate(cols)]
+    words = [max([len(c.header)] + [_longest_word(r[i]) for r in rows]) if c.flex else 0
+             for i, c in enumerate(cols)]
     shown = list(range(len(cols)))
 
     def least(i: int) -> int:
         c = cols[i]
-        return max(len(c.header), min(c.min_width, need[i])) if c.flex or c.shrink else need[i]
+        if c.shrink:
+            return shortest[i]
+        if c.flex:
+            return max(len(c.header), min(c.min_width, words[i]))
+        return need[i]
 
     def total(idx: list[int]) -> int:
         return sum(least(i) for i in idx) + _GAP * (len(idx) - 1)
@@ -54,22 +95,32 @@ def fitted_table(width: int, cols: Sequence[Col], rows: Sequence[Sequence[Any]],
         if total(shown) <= width or cols[i].keep >= 100:
             break
         shown.remove(i)
+    widths = {i: least(i) for i in shown}
     spare = max(0, width - total(shown))
+    for goal in ("words", "shrink", "flex"):  # the room, in that order
+        for i in shown:
+            c = cols[i]
+            if goal == "words" and c.flex:
+                want = words[i]
+            elif goal == "shrink" and c.shrink:
+                want = need[i]
+            elif goal == "flex" and c.flex:
+                want = need[i]
+            else:
+                continue
+            more = min(spare, max(0, want - widths[i]))
+            widths[i] += more
+            spare -= more
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, **table_kw)
-    fits: dict[int, int] = {}
     for i in shown:
         c = cols[i]
-        if c.shrink:
-            fits[i] = min(need[i], least(i) + spare)
-            spare -= fits[i] - least(i)
-            table.add_column(c.header, justify=c.justify, overflow="fold", min_width=fits[i])
-        elif c.flex:
-            table.add_column(c.header, justify=c.justify, overflow="fold", ratio=1,
-                             min_width=least(i))
+        if c.shrink or c.flex:
+            table.add_column(c.header, justify=c.justify, overflow="fold", width=widths[i])
         else:
             table.add_column(c.header, justify=c.justify, no_wrap=True, min_width=need[i])
     for r in rows:
-        table.add_row(*(r[i](fits[i]) if i in fits else
+        table.add_row(*(_fit_words(r[i](widths[i]), widths[i]) if cols[i].shrink else
+                        _fit_words(r[i], widths[i]) if cols[i].flex else
                         r[i] if isinstance(r[i], Text) else str(r[i]) for i in shown))
     return table
 

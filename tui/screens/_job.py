@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
+from compdiag.formats.words import plural
 from compdiag_tui.widgets import JobTable, KeyBar
 
 
@@ -46,8 +47,8 @@ class JobScreen(Screen):
         self.query_one(JobTable).document = doc
         divs = [d for d in doc["diagnoses"] if d["kind"] == "divergence"]
         n = len(doc["job"]["ranks"])
-        title = (f"job {self.job}: {n} ranks, "
-                 + (f"{len(divs)} divergences" if divs else "the ranks compiled alike"))
+        title = (f"job {self.job}: {plural(n, 'rank')}, "
+                 + (plural(len(divs), "divergence") if divs else "the ranks compiled alike"))
         self.query_one("#job-title", Static).update(title)
         self.query_one("#job-reasons", Static).update(
             "\n".join(f"≠ {d['reason']}" for d in divs))

@@ -15,6 +15,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
+from compdiag.formats.words import plural
 from compdiag_tui.perf_format import mib
 from compdiag_tui.widgets import (KeyBar, LimitersList, PerfBars, PerfGraphs, PerfModes,
                                   PerfSummary, RowsTable)
@@ -54,7 +55,7 @@ class PerfScreen(Screen):
                               ("  perf report", "bold"), ("  mode ", "dim"),
                               str(rep.get("mode") or "?"), ("  device ", "dim"),
                               str(rep.get("device") or "cpu"))
-        title.append(f"  {len(rep.get('graphs') or [])} graphs timed", "dim")
+        title.append(f"  {plural(len(rep.get('graphs') or []), 'graph')} timed", "dim")
         title.append("  peak memory ", "dim")
         title.append(mib(rep.get("peak_rss_bytes")))
         if rep.get("peak_cuda_bytes"):

@@ -13,6 +13,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
+from compdiag.formats.words import plural
+from compdiag_tui.model import STATUS_NOUN
 from compdiag_tui.widgets._compile_summary import CompileSummary
 from compdiag_tui.widgets._compile_tree import CompileTree
 from compdiag_tui.widgets._diagnoses_panel import DiagnosesPanel
@@ -55,12 +57,14 @@ class RunScreen(Screen):
         yield Header()
         title = Text.assemble(("run ", "dim"), (str(self.run_id), "bold"), "  ",
                               " ".join(run.get("argv") or []), "  ",
-                              (f"{len(index)} compiles", "bold"))
+                              (plural(len(index), "compile"), "bold"))
         for status, style in (("graph_break", "yellow"), ("recompile", "magenta"),
                               ("failed", "bold red")):
             if counts.get(status):
-                title.append(f"  {counts[status]} {status.replace('_', ' ')}", style)
-        title.append(f"  status={run['status']} exit={run.get('exit_code')}", "dim")
+                title.append(f"  {plural(counts[status], STATUS_NOUN[status])}", style)
+        exit_code = run.get("exit_code")
+        title.append(f"  status={run['status']} exit={'-' if exit_code is None else exit_code}",
+                     "dim")
         yield Static(title, classes="title")
         with Horizontal(id="main"):
             with Vertical(id="tree-box"):

@@ -11,7 +11,9 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 
-from compdiag_tui.model import STATUS_STYLE, STATUS_WORD, CompileInfo, FrameInfo
+from compdiag.formats.words import plural
+from compdiag_tui.model import (STATUS_NOUN, STATUS_STYLE, STATUS_WORD, CompileInfo,
+                                  FrameInfo)
 from compdiag_tui.widgets._line_list import LineList
 
 
@@ -36,11 +38,11 @@ def frame_label(f: FrameInfo, expanded: bool) -> Text:
     label = Text.assemble(("▼ " if expanded else "▶ ", "bold"), ("frame ", "dim"),
                           (f"{f.frame if f.frame is not None else '?'} ", "bold"),
                           (f.co_name or "?", "bold cyan"), "  ", (where, "dim"), "  ")
-    label.append(f"{len(f.compiles)} compile{'s' if len(f.compiles) != 1 else ''}", "dim")
+    label.append(plural(len(f.compiles), "compile"), "dim")
     for status in ("failed", "graph_break", "recompile"):
         n = f.count(status)
         if n:
-            label.append(f"  {n} {STATUS_WORD[status]}", STATUS_STYLE[status])
+            label.append(f"  {plural(n, STATUS_NOUN[status])}", STATUS_STYLE[status])
     return label
 
 

@@ -13,7 +13,7 @@ from compdiag_tui.widgets._line_list import LineList
 
 KIND_STYLE = {"graph_break": "yellow", "recompile": "magenta", "failure": "bold red",
               "accuracy": "bold red", "cudagraph": "cyan", "fusion": "blue", "perf": "blue",
-              "cache": "green"}
+              "cache": "green", "ddp": "bold cyan"}
 
 
 def diagnosis_label(d: dict[str, Any]) -> Text:

@@ -13,10 +13,14 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
     perf_hints.py     perf          Inductor's perf hints (fallback kernels, slow patterns)
     divergence.py     divergence    ranks of one job compiled differently (job-level)
     cache.py          cache         a compile cache bypassed, a miss explained by its key
+    ddp.py            ddp           DistributedDataParallel's doing: DDPOptimizer's split,
+                                    a failure inside it, DDP's own forward under compile;
+                                    breaks at FSDP2's hooks
 """
 
-from compdiag.analyses.diagnoses import (accuracy, cache, cudagraphs, divergence, failures,
-                                         fusion, graph_breaks, perf_hints, program, recompiles)
+from compdiag.analyses.diagnoses import (accuracy, cache, cudagraphs, ddp, divergence,
+                                         failures, fusion, graph_breaks, perf_hints, program,
+                                         recompiles)
 
 BUILTIN = (failures, recompiles, graph_breaks, accuracy, cudagraphs, fusion, perf_hints, program,
-           divergence, cache)
+           divergence, cache, ddp)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, ClassVar
 
 from compdiag.analyses.context import RunContext
@@ -33,6 +33,13 @@ NOT_COLLECTIVES = ("wait_tensor",)  # the wait pairs with its collective; the co
 # Compile-time skew: the slowest rank against the median rank (the lower one of an even count).
 SKEW_RATIO = 2.0
 SKEW_MIN_S = 5.0
+# How a rank that waited at a collective its partner never issued ends (lower case): gloo's
+# timeout or a peer that closed the connection, NCCL's watchdog, an aborted communicator.
+HANG_WORDS = ("timed out", "timeout", "connection closed by peer", "connection reset by peer",
+              "watchdog", "aborted", "abort")
+HANG_EXPLANATION = (" A rank that waits at a collective its partner never issues blocks until "
+                    "the process group's timeout, then ends in the backend's error: that "
+                    "timeout is the consequence, this divergence the cause.")
 _SYMBOL = re.compile(r"\b[su]\d+\b")
 
 
@@ -57,8 +64,14 @@ class DivergenceDetails(Details):
     facts: dict = field(default_factory=dict)    # rank -> what it did (text)
     run_ids: dict = field(default_factory=dict)  # rank -> run id (for `compdiag diff`)
     in_resume: bool = False  # about a resume function (one a graph break made)
+    # collective: each rank's collectives in order (side by side), the first position where
+    # they part, and the timeout or abort it ended in on the ranks that waited (rank -> line)
+    sequences: dict | None = None
+    position: int | None = None
+    consequence: dict | None = None
 
     internal: ClassVar[tuple[str, ...]] = ("in_resume",)
+    omit_none: ClassVar[tuple[str, ...]] = ("sequences", "position", "consequence")
 
 
 @dataclass(frozen=True)
@@ -131,17 +144,28 @@ def _collectives(ctx: RunContext) -> dict[Any, Fact]:
     """The job's collectives as each rank's compiled graphs issue them, in compile order."""
     seq: list[tuple[str, str]] = []
     where: list[str] = []
+    frames: list[Any] = []
+    # The user line of each: capture's record of the Dynamo graph (collective_nodes, in graph
+    # order) where it has one; the post-grad node's line is torch's own funcol file.
+    issued: dict[str, list[dict[str, Any]]] = {}
+    for c in ctx.r.collective_nodes(ctx.run_id):
+        issued.setdefault(c["compile_id"], []).append(c)
     for cid in ctx.compiles:
+        k = 0
         for n in ctx.r.graph_nodes(ctx.run_id, cid):
             target = n.get("target") or ""
             if not target.startswith(COLLECTIVE_NAMESPACES) or n.get("op") in NOT_COLLECTIVES:
                 continue
             seq.append((target.split(".")[1], _SYMBOL.sub("s*", n.get("meta") or "?")))
             where.append(cid)
+            mine = issued.get(cid) or []
+            frames.append(ctx.user_frame(mine[k], cid=cid) if k < len(mine) and
+                          mine[k].get("filename") else _frame_of(ctx, cid))
+            k += 1
     if not seq:
         return {}
     return {("at", i): Fact(item, f"{item[0]} {item[1]} (collective #{i + 1}, compile "
-                                  f"{where[i]})", _frame_of(ctx, where[i]), where[i],
+                                  f"{where[i]})", frames[i], where[i],
                             _fn(frame_key(ctx.code_row(where[i]))))
             for i, item in enumerate(seq)}
 
@@ -316,7 +340,41 @@ def compdiag_diagnose_job(job: JobContext) -> list[Diagnosis]:
         facts = {rank: facet.facts(ctx) for rank, ctx in sorted(job.ranks.items())}
         out.extend(_diagnose_facet(job, facet, facts))
     out.extend(_skew(job))
-    return _fold(out)
+    return _fold([_with_sequences(job, d) if d.details.facet == "collective" else d
+                  for d in out])
+
+
+def hang_line(ctx: RunContext) -> str | None:
+    """The first line of the exception that ended this rank, when it is a collective's
+    timeout or abort (the last program exception, else a runtime failure)."""
+    texts = [f"{e['exc_type']}: {e['message']}" for e in reversed(ctx.program_exceptions)]
+    texts += [f"{f.get('exc_type')}: {f.get('message')}" for f in ctx.failures
+              if f.get("stage") == "runtime"]
+    for text in texts:
+        first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+        if any(w in text.lower() for w in HANG_WORDS):
+            return first[:300]
+    return None
+
+
+def _with_sequences(job: JobContext, d: Diagnosis) -> Diagnosis:
+    """A collective divergence with every rank's sequence side by side, the position where
+    they part, and (when a rank then ended in a timeout or abort) that consequence: one
+    diagnosis, ranked with the crash it caused."""
+    seqs = {str(r): [f.text.split(" (collective #")[0] for _, f in
+                     sorted(_collectives(ctx).items(), key=lambda kv: kv[0][1])]
+            for r, ctx in sorted(job.ranks.items())}
+    m = re.search(r"collective #(\d+)", d.reason)
+    hung = {str(r): line for r, ctx in sorted(job.ranks.items())
+            if (line := hang_line(ctx)) is not None}
+    details = replace(d.details, sequences=seqs, position=int(m.group(1)) if m else None,
+                      consequence=hung or None)
+    if not hung:
+        return replace(d, details=details)
+    ended = "; ".join(f"rank {r}: {line}" for r, line in hung.items())
+    return replace(d, details=details, reason=f"{d.reason}; then {ended}",
+                   explanation=(d.explanation or "") + HANG_EXPLANATION,
+                   score=BANDS["crash"] + 40)
 
 
 def _fold(found: list[Diagnosis]) -> list[Diagnosis]:

@@ -1,0 +1,151 @@
+"""pytest plugin: every test of one pytest process captured into a store of its own.
+
+The in-process equivalent of `compdiag run --store STORE -m pytest FILE::CLASS::TEST` once
+per test, at one torch import per test file instead of one per test (on a shared two-core
+machine that import is most of a small test's cost). compdiag's Capture is installed once;
+before each test a new run is begun in that test's store and the capture's ingestor is
+pointed at it; after the test the run is ended with the test's outcome as its exit status.
+Tests of torch's own suite reset Dynamo around each test (`torch._dynamo.test_case`), so a
+test's store holds its own compiles only.
+
+Load with `-p torch_tests_capture` (this folder on PYTHONPATH) and the stores' folder in
+COMPDIAG_TORCH_TESTS_STORES."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+STORES_ENV = "COMPDIAG_TORCH_TESTS_STORES"
+SHIMS_FILE = "shims.json"
+
+
+def store_for(stores: Path, nodeid: str) -> Path:
+    """The store of one test, named after its pytest node id."""
+    return stores / (re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid).strip("_") + ".db")
+
+
+class _PerTest:
+    def __init__(self, stores: Path) -> None:
+        self.stores = stores
+        self.capture: Any = None
+        self.current: tuple[Any, Any, int] | None = None
+        self.failed = False
+
+    def begin(self, nodeid: str) -> None:
+        try:
+            import torch
+            from compdiag.capture.hooks import Capture
+            from compdiag.ingest.ingestor import Ingestor
+            from compdiag.store.writer import Writer
+
+            path = store_for(self.stores, nodeid)
+            for stale in path.parent.glob(path.name + "*"):
+                stale.unlink()
+            runs = Writer(path)  # as the parent of `compdiag run` does
+            run_id = runs.begin_run(source="run", argv=["-m", "pytest", nodeid],
+                                    cwd=os.getcwd())
+            runs.flush()
+            writer = Writer(path, background=True)  # as its child does
+            writer.update_run(run_id, torch_version=torch.__version__)
+            ing = Ingestor(writer, run_id)
+            if self.capture is None:
+                self.capture = Capture(ing)
+                self.capture.install()
+            else:
+                with self.capture.lock:
+                    self.capture.ing = ing
+            self.current = (runs, writer, run_id)
+            self.failed = False
+        except Exception as exc:  # noqa: BLE001 - the test runs whatever happens here
+            print(f"torch_tests_capture: no store for {nodeid}: {exc!r}")
+            self.current = None
+
+    def end(self) -> None:
+        if self.current is None:
+            return
+        runs, writer, run_id = self.current
+        self.current = None
+        try:
+            ing = self.capture.ing
+            with self.capture.lock:
+                ing.flush()
+                ing.update_run(device="cpu")
+                ing.commit()
+            writer.close()
+            runs.end_run(run_id, exit_code=1 if self.failed else 0, status="done")
+            runs.close()
+        except Exception as exc:  # noqa: BLE001
+            print(f"torch_tests_capture: run {run_id} not closed: {exc!r}")
+
+
+_STATE: _PerTest | None = None
+
+
+def _shims() -> list[str]:
+    """Names a test file newer than the installed torch imports and the wheel lacks, given
+    the nearest meaning so the module imports; each one applied is listed in the results."""
+    applied = []
+    import torch
+    import torch._dynamo.test_case as test_case
+
+    if not hasattr(test_case, "TestCaseWithNestedGraphBreaks"):
+        class TestCaseWithNestedGraphBreaks(test_case.TestCase):
+            """Newer torch's base class: the test runs with config.nested_graph_breaks on."""
+
+            def setUp(self) -> None:
+                super().setUp()
+                self._nested = torch._dynamo.config.patch(nested_graph_breaks=True)
+                self._nested.__enter__()
+
+            def tearDown(self) -> None:
+                self._nested.__exit__(None, None, None)
+                super().tearDown()
+
+        test_case.TestCaseWithNestedGraphBreaks = TestCaseWithNestedGraphBreaks
+        applied.append("torch._dynamo.test_case.TestCaseWithNestedGraphBreaks "
+                       "(config.nested_graph_breaks=True)")
+    import torch._C._dynamo.eval_frame as eval_frame
+
+    if not hasattr(eval_frame, "_clear_cache_entries_for_region"):
+        def _clear_cache_entries_for_region(*args: Any, **kwargs: Any) -> None:
+            raise NotImplementedError("_clear_cache_entries_for_region: not in torch "
+                                      + torch.__version__)
+
+        eval_frame._clear_cache_entries_for_region = _clear_cache_entries_for_region
+        applied.append("torch._C._dynamo.eval_frame._clear_cache_entries_for_region "
+                       "(raises NotImplementedError)")
+    return applied
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _STATE
+    stores = os.environ.get(STORES_ENV)
+    if not stores:
+        return
+    _STATE = _PerTest(Path(stores))
+    _STATE.stores.mkdir(parents=True, exist_ok=True)
+    try:
+        applied = _shims()
+    except ImportError as exc:  # torch's test utilities need expecttest; a file that does
+        applied = [f"none ({exc})"]  # not use them (the smoke test's fixture) runs without
+    (_STATE.stores / SHIMS_FILE).write_text(json.dumps(applied))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    if _STATE is not None:  # FILE::CLASS::TEST whatever pytest's rootdir is
+        _STATE.begin(item.path.name + "::" + item.nodeid.split("::", 1)[-1])
+    yield
+    if _STATE is not None:
+        _STATE.end()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if _STATE is not None and report.failed:
+        _STATE.failed = True

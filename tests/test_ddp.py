@@ -1,0 +1,254 @@
+"""DDP under torch.compile (issue 31): DDPOptimizer's split, a failure inside it, DDP's own
+forward under torch.compile.
+
+The stores are built from real records: tests/fixtures/ddp/*.jsonl are the records (torch's
+and capture's own) of `compdiag run` on the corpus scripts of the same names (torch 2.13,
+world size 1 on gloo, the script folder's path written {CORPUS}), replayed through the
+Ingestor as capture feeds them. No compile here: the corpus test runs the scripts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from compdiag.analyses.explain import explain, explain_folded
+from compdiag.ingest import ddp as D
+from compdiag.ingest.ingestor import Ingestor
+from compdiag.store.reader import Reader
+from compdiag.store.writer import Writer
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "corpus"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ddp"
+
+
+def replay(tmp_path: Path, name: str, *, exit_code: int = 0, folder: Path = CORPUS
+           ) -> tuple[Reader, int]:
+    """A store holding one run of FOLDER/NAME.py, from its recorded records."""
+    path = tmp_path / f"{name}.db"
+    w = Writer(path)
+    script = folder / f"{name}.py"
+    run_id = w.begin_run(source="run", argv=[str(script)], cwd=str(folder))
+    ing = Ingestor(w, run_id)
+    for line in (FIXTURES / f"{name}.jsonl").read_text().splitlines():
+        rec = json.loads(line.replace("{CORPUS}", str(folder)))
+        if rec["kind"].startswith("compdiag:"):
+            ing.event(rec["kind"].split(":", 1)[1], rec["compile_id"], {}, rec["payload"])
+        else:
+            ing.record(rec["metadata"], rec["payload"])
+    ing.flush()
+    w.end_run(run_id, exit_code=exit_code, status="done")
+    w.close()
+    return Reader(path), run_id
+
+
+def marked_line(name: str) -> int:
+    lines = (CORPUS / f"{name}.py").read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if "# <- diagnosis" in line)
+
+
+def test_split_child_is_read_from_torchs_graph_text() -> None:
+    """A piece's parameters (Dynamo's `_parameters_` placeholders, their bytes from the fake
+    tensor annotations), its ops and the user lines of its first op and of the op at the cut."""
+    payload = (
+        "class GraphModule(torch.nn.Module):\n"
+        '    def forward(self, x: "f32[8, 512]", l_self_modules_b_parameters_weight_: '
+        '"f32[512, 512]", l_self_modules_b_parameters_bias_: "f32[512]"):\n'
+        "        # File: /u/train.py:15 in forward, code: x = torch.relu(self.b(x))\n"
+        '        linear: "f32[8, 512]" = torch._C._nn.linear(x, l_self_modules_b_parameters'
+        "_weight_, l_self_modules_b_parameters_bias_);  x = None\n"
+        '        relu: "f32[8, 512]" = torch.relu(linear);  linear = None\n'
+        "        return relu\n")
+    row = D.split_child(payload, "submod_1", 0)
+    assert row["idx"] == 1 and row["ops"] == 2 and row["last_op"] == "torch.relu"
+    assert row["param_names"] == ["l_self_modules_b_parameters_weight_",
+                                  "l_self_modules_b_parameters_bias_"]
+    assert row["param_bytes"] == (512 * 512 + 512) * 4
+    assert (row["last_filename"], row["last_lineno"]) == ("/u/train.py", 15)
+    assert D.tensor_bytes("bf16", "s0, 4") is None and D.tensor_bytes("bf16", "2, 4") == 16
+    assert D.split_child("no graph here", "submod_0", 0) is None
+
+
+def test_split_is_one_ddp_diagnosis_at_the_ddp_line(tmp_path: Path) -> None:
+    """DDPOptimizer's split of the compiled forward: one `ddp` diagnosis at the DDP(...) line,
+    with the buckets, the cuts' user lines, the graphs and kernels, torch's knobs."""
+    r, run = replay(tmp_path, "ddp_split_buckets")
+    wraps = r.ddp_wraps(run)
+    assert wraps and wraps[0]["module"] == "ToyModel" and wraps[0]["compiled"]
+    assert wraps[0]["bucket_cap_mb"] == 1.0
+    top = explain(r, run)[0]
+    assert top.kind == "ddp" and top.details.facet == "split"
+    assert top.user_frame.lineno == marked_line("ddp_split_buckets")
+    assert "DDP(" in top.user_frame.line
+    assert top.details.graphs == 3 and len(top.details.bucket_bytes) == 3
+    assert [s["cut"]["lineno"] for s in top.details.subgraphs] == [25, 26, 27]
+    assert "cuts after ddp_split_buckets.py:25, ddp_split_buckets.py:26" in top.reason
+    assert "bucket_cap_mb" in top.fix and "python_reducer" in top.fix
+
+
+def test_compiling_the_ddp_module_names_ddps_own_breaks(tmp_path: Path) -> None:
+    """torch.compile(DDP(model)): DDP's own forward graph-breaks; the breaks are one `ddp`
+    diagnosis at the torch.compile(ddp) line naming the call into DDP and the DDP line, and
+    their graph_break diagnoses fold into it (they said "graph break in torch/nn/parallel"
+    only)."""
+    r, run = replay(tmp_path, "ddp_compile_wrapper")
+    kept, dropped = explain_folded(r, run)
+    top = kept[0]
+    assert top.kind == "ddp" and top.details.facet == "wrapper"
+    assert top.user_frame.lineno == marked_line("ddp_compile_wrapper")
+    assert "called at ddp_compile_wrapper.py:34, DDP built at ddp_compile_wrapper.py:30" \
+        in top.reason
+    assert top.details.compiled_at["lineno"] == 31 and top.details.wrapped_at["lineno"] == 30
+    assert top.details.model_compiles, top.reason
+    assert "before `DDP(model, ...)`" in top.fix
+    assert not [d for d in kept if d.kind == "graph_break"]
+    assert {d.kind for d, _ in dropped} == {"graph_break"}
+
+
+def test_nothing_of_the_model_compiled_is_said(tmp_path: Path) -> None:
+    """torch.compile(DDP(nn.Sequential)): no frame of the model compiled at all."""
+    r, run = replay(tmp_path, "ddp_compile_sequential")
+    top = explain(r, run)[0]
+    assert top.kind == "ddp" and top.details.facet == "wrapper"
+    assert "nothing of the model was compiled" in top.reason
+    assert not top.details.model_compiles
+    assert top.user_frame.lineno == marked_line("ddp_compile_sequential")
+
+
+def test_failure_inside_the_split_points_at_the_cut(tmp_path: Path) -> None:
+    """A backend failure while compiling one piece: the piece, the op at its cut, and
+    optimize_ddp=False as the bisecting step; the failure diagnosis folds into it."""
+    r, run = replay(tmp_path, "ddp_split_failure", exit_code=1)
+    kept, dropped = explain_folded(r, run)
+    top = kept[0]
+    assert top.kind == "ddp" and top.details.facet == "split_failure"
+    assert "piece 2 of 3" in top.reason
+    assert top.user_frame.lineno == marked_line("ddp_split_failure")
+    assert "optimize_ddp = False" in top.fix
+    assert top.torch_message
+    assert "failure" in {d.kind for d, _ in dropped}
+
+
+@pytest.mark.parametrize("name", ["ddp_split_buckets"])
+def test_ddp_facts_are_reindexed(tmp_path: Path, name: str) -> None:
+    """The ddp tables derive from records alone: `compdiag reindex` rebuilds them."""
+    from compdiag.ingest.reindex import reindex
+
+    r, run = replay(tmp_path, name)
+    before = (r.ddp_wraps(run), r.ddp_buckets(run), r.ddp_splits(run))
+    r.close()
+    reindex(tmp_path / f"{name}.db")
+    with Reader(tmp_path / f"{name}.db") as again:
+        after = (again.ddp_wraps(run), again.ddp_buckets(run), again.ddp_splits(run))
+    assert all(before) and before == after
+
+
+def test_compiled_collectives_are_listed_per_graph_at_the_users_line(tmp_path: Path) -> None:
+    """A functional all_reduce inside a compiled region: `show --json` lists it under
+    `collectives` with its graph and the user's line that issued it (the post-grad graph
+    names only torch's own _functional_collectives.py line; capture reads the Dynamo graph's
+    stack traces)."""
+    from compdiag.views.show import show_document
+
+    scripts = Path(__file__).resolve().parent / "scripts"
+    r, run = replay(tmp_path, "funcol_step", folder=scripts)
+    doc = show_document(r, run)
+    (c,) = doc["collectives"]
+    assert c["target"] == "_c10d_functional.all_reduce" and c["compile_id"] == "0/0"
+    assert c["meta"] == "float32[8, 16]"
+    lines = (scripts / "funcol_step.py").read_text().splitlines()
+    assert c["user_frame"]["lineno"] == next(
+        i for i, line in enumerate(lines, 1) if "# <- collective" in line)
+    assert "funcol.all_reduce" in c["user_frame"]["line"]
+    post_grad = [n for n in r.graph_nodes(run, "0/0") if n["op"] == "all_reduce"]
+    assert all("_functional_collectives.py" in n["filename"] for n in post_grad)
+
+
+def test_collective_mismatch_ending_in_a_timeout_is_one_diagnosis(tmp_path: Path) -> None:
+    """Two gloo ranks under torchrun: rank 0's compiled step all-reduces, rank 1's does not,
+    and rank 0 ends in gloo's timeout. One diagnosis: the divergence as the cause, at the line
+    that issued the collective, the timeout as its consequence, each rank's sequence side by
+    side and the first position where they part; rank 0's own crash diagnosis folds into it
+    (before, it outranked the divergence as a separate crash)."""
+    from compdiag.analyses.explain import explain_job
+
+    scripts = Path(__file__).resolve().parent / "scripts"
+    path = tmp_path / "job.db"
+    w = Writer(path)
+    script = scripts / "ranks_collective_timeout.py"
+    for rank in (0, 1):
+        run_id = w.begin_run(source="run", argv=[str(script)], cwd=str(scripts))
+        w.update_run(run_id, rank=rank, world_size=2, local_rank=rank, job="j1")
+        ing = Ingestor(w, run_id)
+        name = f"ranks_collective_timeout.rank{rank}.jsonl"
+        for line in (FIXTURES / name).read_text().splitlines():
+            rec = json.loads(line.replace("{CORPUS}", str(scripts)))
+            if rec["kind"].startswith("compdiag:"):
+                ing.event(rec["kind"].split(":", 1)[1], rec["compile_id"], {}, rec["payload"])
+            else:
+                ing.record(rec["metadata"], rec["payload"])
+        ing.flush()
+        w.end_run(run_id, exit_code=1 if rank == 0 else 143, status="done")
+    w.close()
+    with Reader(path) as r:
+        found = explain_job(r, "j1")
+    top, ranks = found[0]
+    assert top.kind == "divergence" and top.details.facet == "collective" and ranks == (0,)
+    assert "Timed out waiting" in top.reason and "then rank 0" in top.reason
+    assert top.details.position == 1
+    assert top.details.sequences == {"0": ["all_reduce_ f32[8, 32][32, 1]cpu"], "1": []}
+    assert list(top.details.consequence) == ["0"]
+    lines = script.read_text().splitlines()
+    assert top.user_frame.lineno == next(
+        i for i, line in enumerate(lines, 1) if "<- only rank 0 issues it" in line)
+    assert not [d for d, _ in found[1:] if d.kind in ("failure", "program")
+                and "Timed out" in (d.reason + (d.torch_message or ""))]
+
+
+def test_explain_job_prints_each_ranks_collectives_side_by_side() -> None:
+    """The terminal view of a collective divergence: a column per rank, the first differing
+    position in bold, '-' where a rank's sequence has ended."""
+    from rich.console import Console
+
+    from compdiag.views.job import collective_table
+
+    console = Console(record=True, width=100, color_system=None)
+    console.print(collective_table({"0": ["all_reduce_ f32[8]", "all_gather f32[4]"],
+                                    "1": ["all_reduce_ f32[8]"]}, 2))
+    text = console.export_text()
+    assert "rank 0" in text and "rank 1" in text
+    row = next(line for line in text.splitlines() if "all_gather" in line)
+    assert row.split("│")[1].strip() == "2" and row.split("│")[3].strip() == "-"
+
+
+def test_compiled_autograd_graphs_are_compiles_of_their_own_with_why(tmp_path: Path) -> None:
+    """Compiled autograd: each graph it made is listed in `show` with Dynamo's compiles of it
+    (`!N/...`) and why it was made, read off what differs from the graph before (torch names
+    the reason only in its C++ verbose log)."""
+    from compdiag.views.show import show_document
+
+    scripts = Path(__file__).resolve().parent / "scripts"
+    r, run = replay(tmp_path, "compiled_autograd_steps", folder=scripts)
+    ca = show_document(r, run)["compiled_autograd"]
+    assert [g["ca_id"] for g in ca] == [0, 1, 2]
+    assert all(g["compile_ids"] and g["compile_ids"][0].startswith(f"!{g['ca_id']}/")
+               for g in ca)
+    assert ca[0]["reason"] == "the first backward compiled autograd saw"
+    assert "changed tensor shapes (1 size now dynamic)" in ca[2]["reason"]
+    assert "different autograd nodes" in ca[2]["reason"]
+
+
+def test_breaks_at_fsdp2_hooks_are_named_as_fsdps(tmp_path: Path) -> None:
+    """Compiling the model that holds fully_shard'ed blocks: the breaks at FSDP's hooks are one
+    `ddp` diagnosis at the line that calls the blocks, with the per-block compile as the fix;
+    the graph_break diagnoses ("marked as skipped ... disable") fold into it."""
+    r, run = replay(tmp_path, "fsdp_hooks_break")
+    kept, dropped = explain_folded(r, run)
+    top = kept[0]
+    assert top.kind == "ddp" and top.details.facet == "fsdp_hooks"
+    assert top.user_frame.lineno == marked_line("fsdp_hooks_break")
+    assert top.count == 2 and "block.compile()" in top.fix
+    assert not [d for d in kept if d.kind == "graph_break"]
+    assert {d.kind for d, _ in dropped} == {"graph_break"}
