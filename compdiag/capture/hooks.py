@@ -84,6 +84,10 @@ class Capture:
     # -- install ----------------------------------------------------------------------------
     def install(self) -> None:
         import torch  # noqa: F401 - the capture is installed before the program's own import
+        # torch's own modules the hooks attach to: imported first, outside compdiag's time
+        # (a program that compiles imports them anyway, at its first torch.compile)
+        import torch._dynamo.convert_frame  # noqa: F401
+        import torch._logging._internal  # noqa: F401
 
         self.self_time.call(self._install)
 
