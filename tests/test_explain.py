@@ -28,13 +28,18 @@ from compdiag.store.writer import Writer
 TORCH_FILE = "/usr/lib/python3.11/site-packages/torch/_dynamo/variables/builtin.py"
 
 
+SKIPPED_FRAME = ("Failed to handle graph break gracefully. Skipping the function and falling "
+                 "back to eager. Graph break encountered:")
+
+
 def _gb_payload(user_file: str, user_line: int, code: str, *, gb_type: str, code_id: str,
-                extra_frame: str | None = None) -> str:
+                extra_frame: str | None = None, skipped: bool = False) -> str:
     frames = f'  File "{user_file}", line {user_line}, in f\n    {code}\n'
     if extra_frame:
         frames += f'  File "{extra_frame}", line 153, in deepcopy\n    y = copier(x, memo)\n'
+    why = SKIPPED_FRAME if skipped else "Encountered graph break when attempting to trace CALL:"
     return (f"Graph break in user code at {extra_frame or user_file}:{user_line}\n"
-            "Graph Break Reason: Encountered graph break when attempting to trace CALL:\n\n"
+            f"Graph Break Reason: {why}\n\n"
             f"{gb_type}\n  Explanation: it cannot be traced\n  Hint: do something else\n\n"
             "  Developer debug context: builtin print [] False\n\n"
             f" For more details about this graph break, please visit: "
@@ -65,11 +70,12 @@ class Store:
             **metrics}}, None)
 
     def graph_break(self, cid: str, line: int, *, gb_type="Failed to trace builtin operator",
-                    code="GB0059", extra_frame=None) -> None:
+                    code="GB0059", extra_frame=None, skipped=False) -> None:
         self.ing.record({**_ids(cid), "artifact": {"name": "dynamo_graph_break_reason",
                                                    "encoding": "string"}},
                         _gb_payload(str(self.user), line, f"line_{line} = {line}",
-                                    gb_type=gb_type, code_id=code, extra_frame=extra_frame))
+                                    gb_type=gb_type, code_id=code, extra_frame=extra_frame,
+                                    skipped=skipped))
 
     def failure(self, cid: str | None, **cols) -> None:
         """An exception capture recorded (as capture/failures.py records one)."""
@@ -201,7 +207,7 @@ def test_crash_failure_ranks_first_with_commands_for_this_run(tmp_path):
 def test_graceful_frame_skip_is_reported_as_the_break_not_a_failure(tmp_path):
     s = Store(tmp_path, exit_code=0)
     s.compile("0/0")
-    s.graph_break("0/0", 5, gb_type="Unsupported context manager", code="GB0142")
+    s.graph_break("0/0", 5, gb_type="Unsupported context manager", code="GB0142", skipped=True)
     s.failure("0/0", stage="dynamo", exc_type="Unsupported",
               message="Unsupported context manager", traceback="")
     diags = s.explain()

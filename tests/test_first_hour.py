@@ -458,7 +458,7 @@ def test_explain_header_says_what_was_folded(tmp_path: Path) -> None:
     from compdiag.views.explain import explain_document, print_explain
 
     s = resume_recompile_store(tmp_path)
-    s.graph_break("0/0", 5, gb_type="Unsupported context manager", code="GB0142")
+    s.graph_break("0/0", 5, gb_type="Unsupported context manager", code="GB0142", skipped=True)
     s.graph_break("0/1", 5, gb_type="Unsupported context manager", code="GB0142")
     s.failure("0/0", stage="dynamo", exc_type="Unsupported",
               message="Unsupported context manager", traceback="")

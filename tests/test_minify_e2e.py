@@ -3,8 +3,11 @@ failure Dynamo raises (a custom op without a fake implementation): capture under
 run`, minify, then the plain repro.py under plain python (it fails with torch's error), and
 the same repro with the bug removed (exit 0); the full checker repro_check.py once (exit 1).
 
-The pipelines run side by side (compiles dominate; a busy 2-core machine). The Dynamo one
-compiles nothing (backend "eager")."""
+The backward graph too (issue 33): a compile error, a runtime error and a wrong gradient of the
+lazily compiled backward graph, the injector set after the forward compiled.
+
+The pipelines run side by side (compiles dominate; a busy 2-core machine), only those of the
+selected tests. The Dynamo one compiles nothing (backend "eager")."""
 
 from __future__ import annotations
 
@@ -20,7 +23,8 @@ from cdtest import base_env, run_cmd
 from json_doc import assert_documented
 
 SCRIPTS = Path(__file__).parent / "minify_scripts"
-KINDS = ("compile_error", "runtime_error", "accuracy", "custom_op_no_fake")
+KINDS = ("compile_error", "runtime_error", "accuracy", "custom_op_no_fake",
+         "backward_compile_error", "backward_runtime_error", "backward_accuracy")
 INJECTOR = re.compile(r"^torch\._inductor\.config\.cpp\.inject_relu_bug_TESTING_ONLY = .*\n",
                       re.M)
 # the Dynamo failure's fix: the fake implementation the op lacked, right after its definition
@@ -34,7 +38,7 @@ def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
     store = work / "s.db"
     out: dict = {"work": work}
     run = [sys.executable, "-m", "compdiag", "run", "--store", str(store)]
-    if kind == "accuracy":
+    if kind.endswith("accuracy"):
         run.append("--check-accuracy")
     script = SCRIPTS / f"{kind}.py"
     out["run"] = run_cmd(run + [str(script)], env=env, cwd=work)
@@ -48,7 +52,7 @@ def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
     out["repro"] = run_cmd([sys.executable, "-I", "repro.py"], env=clean, cwd=work)
     text = (work / "repro.py").read_text()
     fixed = work / "fixed.py"
-    fixed.write_text(INJECTOR.sub("", text) if kind in KINDS[:3]
+    fixed.write_text(INJECTOR.sub("", text) if kind != "custom_op_no_fake"
                      else text.replace("\n\n\ndef f(", FAKE_IMPL, 1))
     out["fixed"] = run_cmd([sys.executable, "-I", "fixed.py"], env=clean, cwd=work)
     if kind in ("compile_error", "custom_op_no_fake"):   # the full checker, once each way
@@ -56,8 +60,29 @@ def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
     return out
 
 
+# Which pipelines each test reads (only the selected tests' pipelines run).
+NEEDS = {"test_compile_error": "compile_error",
+         "test_runtime_error_with_parameters": "runtime_error",
+         "test_accuracy_with_int_input_and_shrunk_shape": "accuracy",
+         "test_dynamo_failure_custom_op_without_fake_impl": "custom_op_no_fake"}
+
+
+def _selected(request: pytest.FixtureRequest) -> list[str]:
+    kinds = set()
+    for item in request.session.items:
+        if item.module is not request.module:
+            continue
+        name = getattr(item, "originalname", item.name)
+        if name in NEEDS:
+            kinds.add(NEEDS[name])
+        elif name == "test_backward_graph_failure":
+            kinds.add("backward_" + item.callspec.params["kind"])
+    return [k for k in KINDS if k in kinds]
+
+
 @pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+def results(request: pytest.FixtureRequest,
+            tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     root = tmp_path_factory.mktemp("minify")
     env = base_env(root / "inductor-cache")
     res: dict[str, dict] = {}
@@ -69,7 +94,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
         except BaseException as exc:  # noqa: BLE001 - reported by the tests
             errors.append(exc)
 
-    threads = [threading.Thread(target=go, args=(k,)) for k in KINDS]
+    threads = [threading.Thread(target=go, args=(k,)) for k in _selected(request)]
     for t in threads:
         t.start()
     for t in threads:
@@ -154,6 +179,26 @@ def test_dynamo_failure_custom_op_without_fake_impl(results):
     text = (r["work"] / "repro.py").read_text()
     assert '@torch.library.custom_op("cdtest::clamp_abs", mutates_args=())' in text
     assert 'torch.compile(f, backend="eager")(' in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind,exc_type,error", [
+    ("compile_error", "CppCompileError", "C++ compile error"),
+    ("runtime_error", "RuntimeError", "unhandled error"),
+    ("accuracy", "AccuracyMismatch", "Tensor-likes are not close!")])
+def test_backward_graph_failure(results, kind, exc_type, error):
+    """Issue 33: a failure of the lazily compiled backward graph is kept with its real inputs
+    (saved tensors, incoming gradient) and shrinks to the one op that fails, replayed with grad
+    off as in backward. Before, minify said "a backward graph's failure is not kept yet".
+    A wrong gradient (`--check-accuracy`'s gradient check) keeps the backward graph the same
+    way and shrinks to the first op whose value differs beyond the float64 tolerance."""
+    r = results[f"backward_{kind}"]
+    doc = _check(r, kind, exc_type, "aten.relu.default", error,
+                 **({"doc_error": "beyond tolerance"} if kind == "accuracy" else {}))
+    assert doc["initial_nodes"] >= 4 and doc["queries"] <= 6, doc
+    text = (r["work"] / "repro.py").read_text()
+    # the saved tensors need a gradient: the repro compiles them as backward does, grad off
+    assert "torch.set_grad_enabled(False)" in text or "requires_grad_()" not in text
 
 
 def test_minify_without_failing_graph_is_one_line_error(tmp_path, capsys):

@@ -332,8 +332,10 @@ def test_iter_records_keeps_every_well_formed_record(items) -> None:
 
 
 @FUZZ
-@given(st.lists(st.text(max_size=120) | garbage, max_size=30))
+@given(st.lists(st.text(alphabet=line_chars, max_size=120) | garbage, max_size=30))
 def test_iter_records_never_raises_on_arbitrary_lines(lines: list[str]) -> None:
+    # A file yields lines, each ending at its first newline: an element with a newline inside
+    # (hypothesis found "\n0") is two lines, never one a log reader can be handed.
     result = ImportResult(run_id=0, path="fuzz")
     got = list(iter_records(iter(line + "\n" for line in lines), result))
     for md, payload in got:

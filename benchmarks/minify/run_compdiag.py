@@ -24,6 +24,9 @@ OUT = HERE / "results_compdiag.json"
 
 def run(sc) -> dict:
     work = Path(tempfile.mkdtemp(prefix=f"cdmin_{sc.name}_"))
+    # One Inductor cache per scenario: AOTAutograd caches a backward graph compiled with
+    # one scenario's injector, and another scenario's identical graph would load it.
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(work / "inductor-cache")
     script = work / "prog.py"
     script.write_text(sc.script())
     store = work / "s.db"

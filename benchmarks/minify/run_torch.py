@@ -31,6 +31,9 @@ def final_nodes(repro: str) -> list[str]:
 
 def run(sc) -> dict:
     work = Path(tempfile.mkdtemp(prefix=f"torchmin_{sc.name}_"))
+    # One Inductor cache per scenario: AOTAutograd caches a backward graph compiled with
+    # one scenario's injector, and another scenario's identical graph would load it.
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(work / "inductor-cache")
     # 4: accuracy; 3: dump the launcher before compiling (a crash leaves nothing after)
     level = {"accuracy": 4, "crash": 3}.get(sc.kind, 2)
     prelude = (f'torch._dynamo.config.repro_after = "aot"\n'

@@ -17,8 +17,10 @@ class Scenario:
 
     def script(self, prelude: str = "") -> str:
         lines = ["import torch", "import torch._inductor.config as inductor_config", prelude]
-        lines += [f"inductor_config.{k} = {v!r}" for k, v in self.config.items()]
-        return "\n".join(lines) + "\n" + self.code
+        config = [f"inductor_config.{k} = {v!r}" for k, v in self.config.items()]
+        if "{config}" in self.code:  # set where the code says (after the forward compiled)
+            return "\n".join(lines) + "\n" + self.code.replace("{config}", "\n".join(config))
+        return "\n".join(lines + config) + "\n" + self.code
 
 
 _RELU_COS = """
@@ -78,6 +80,23 @@ for _ in range(2):
     opt.step()
 """
 
+# The backward graph, which AOTAutograd compiles lazily at the first backward(): the injector
+# is set after the forward compiled, so only the backward graph (where Inductor recomputes
+# relu) has the bug.
+_BACKWARD = """
+def step(x, y):
+    h = torch.sin(x)
+    h = torch.relu(h)
+    h = torch.cos(h) * y
+    return h.sum()
+
+x = torch.randn(20, 20, requires_grad=True)
+y = torch.randn(20, 20, requires_grad=True)
+loss = torch.compile(step)(x, y)
+{config}
+loss.backward()
+"""
+
 _RELU = "cpp.inject_relu_bug_TESTING_ONLY"
 SCENARIOS = [
     Scenario("relu_compile_error", "compile_error", {_RELU: "compile_error"}, _RELU_COS),
@@ -90,4 +109,7 @@ SCENARIOS = [
     Scenario("training_step", "compile_error", {_RELU: "compile_error"}, _TRAIN),
     # the same injected `throw` aborts the process in training mode (std::terminate)
     Scenario("training_crash", "crash", {_RELU: "runtime_error"}, _TRAIN),
+    Scenario("backward_compile_error", "compile_error", {_RELU: "compile_error"}, _BACKWARD),
+    Scenario("backward_runtime_error", "runtime_error", {_RELU: "runtime_error"}, _BACKWARD),
+    Scenario("backward_accuracy", "accuracy", {_RELU: "accuracy"}, _BACKWARD),
 ]

@@ -138,3 +138,46 @@ def junit_xml(rep: AccuracyReport, name: str) -> str:
     cases.set("failures", str(failures))
     cases.set("errors", str(errors))
     return ET.tostring(cases, encoding="unicode", xml_declaration=True)
+
+
+# Rounding amplified this much (eager's error against float64 over the dtype's eps) is an
+# ill-conditioned computation even within the tolerance.
+ILL_CONDITIONED_AMPLIFICATION = 100.0
+
+
+def what_was_compared(rows: list[dict[str, Any]]) -> str:
+    """What a `--check-accuracy` run compared, in one sentence: the graphs, their outputs and
+    gradients, the program's own inputs they ran on (inf/nan counted), the tolerance and the
+    largest difference it saw with its amplification of float rounding. Said when the
+    program's own comparison found a difference the check did not, so the user can tell
+    which values the two compared differently."""
+    if not rows:
+        return ""
+    details = [r["detail"] if isinstance(r.get("detail"), dict) else {} for r in rows]
+    graphs = {r.get("compile_id") for r in rows}
+    grads = sum(1 for d in details if d.get("backward"))
+    parts = [f"{len(rows) - grads} output{'s' * (len(rows) - grads != 1)}"]
+    if grads:
+        parts.append(f"{grads} gradient{'s' * (grads != 1)} (of the program's own backward)")
+    inputs = next((d["inputs"] for d in details if d.get("inputs")), None)
+    text = (f"--check-accuracy compared {' and '.join(parts)} of {len(graphs)} compiled "
+            f"graph{'s' * (len(graphs) != 1)}")
+    if inputs:
+        text += f" on the program's own inputs ({', '.join(map(str, inputs[:4]))}" + (
+            ", ..." if len(inputs) > 4 else "") + ")"
+    tols = sorted({d["tol"] for d in details if isinstance(d.get("tol"), (int, float))})
+    if tols:
+        text += f" at tolerance {', '.join(f'{t:g}' for t in tols)}"
+    worst = max(rows, key=lambda r: float(r.get("max_abs") or 0.0))
+    if worst.get("max_abs"):
+        d = worst["detail"] if isinstance(worst.get("detail"), dict) else {}
+        text += (f"; the largest difference was {worst['max_abs']:.3g} abs, "
+                 f"{float(worst.get('max_rel') or 0):.3g} rel ({worst.get('output')})")
+        amp = d.get("amplification")
+        if isinstance(amp, (int, float)) and amp >= ILL_CONDITIONED_AMPLIFICATION:
+            text += f", float rounding amplified ~{amp:g}x there: ill-conditioned"
+        elif isinstance(amp, (int, float)):
+            text += f", float rounding (amplified ~{amp:g}x)"
+    else:
+        text += "; compiled and eager were bitwise equal there"
+    return text + "."

@@ -207,6 +207,22 @@ class RunContext:
         return limits
 
     @functools.cached_property
+    def _torch_skipped(self) -> set[str]:
+        cids = {g["compile_id"] for g in self.r.graph_breaks(self.run_id)
+                if g.get("frame_skipped") and g.get("compile_id")}
+        return cids | {first_attempt(c) for c in cids}
+
+    def torch_skipped(self, cid: str | None) -> bool:
+        """Whether torch said, at a break of this compile, that it skipped the function and
+        fell back to eager ("Failed to handle graph break gracefully"): the Unsupported it
+        raised there was caught by torch and the program went on, so a failure of that
+        compile is the break's consequence, never the end of the program. Without that line
+        (fullgraph=True, error_on_graph_break, a backend's exception torch logs as WON'T
+        CONVERT) the exception reached the program, whether the program caught it or not."""
+        return bool(cid) and (cid in self._torch_skipped
+                              or first_attempt(cid) in self._torch_skipped)
+
+    @functools.cached_property
     def has_accuracy_rows(self) -> bool:
         return bool(self.r.accuracy(self.run_id))
 

@@ -66,7 +66,8 @@ FOLDS: tuple[Fold, ...] = (
              d, [o for o in into if o.details.facet in ("split", "split_failure")])),
     Fold("failure", "graph_break", "Dynamo skipped the frame after a graph break, and the "
          "run went on: the break reports it",
-         lambda d, into, ctx: (d.details.exc_type == "Unsupported" and not ctx.crashed
+         lambda d, into, ctx: (d.details.exc_type == "Unsupported"
+                               and ctx.torch_skipped(d.compile_id)
                                and _shares_compile(d, into))),
 )
 

@@ -42,11 +42,13 @@ MAX_PICKED = 2
 SEP = " — "
 
 
-def decisive_lines(message: str) -> list[str]:
-    """The lines after the first that a DECISIVE rule matches, in the message's order."""
+def decisive_lines(message: str, *, from_first: bool = False) -> list[str]:
+    """The lines after the first (or from the first: a message with no heading, such as the
+    guard failures torch lists for a recompile) that a DECISIVE rule matches, in the
+    message's order."""
     lines = [re.sub(r"^[-*•]\s+", "", ln.strip()) for ln in (message or "").strip().splitlines()]
     picked: list[str] = []
-    for line in lines[1:]:
+    for line in lines[0 if from_first else 1:]:
         if STOP.match(line):
             break
         if not line or NOISE.match(line) or line in picked:
@@ -81,11 +83,13 @@ def summarise(message: str | None, exc_type: str | None = None, limit: int = 400
     return out[:limit]
 
 
-def with_decisive(line: str, message: str | None, limit: int = 400) -> str:
+def with_decisive(line: str, message: str | None, limit: int = 400, *,
+                  from_first: bool = False) -> str:
     """compdiag's own one-line reason, plus the decisive lines of torch's message (and its GB
     code) that the line does not already hold."""
     text = message or ""
-    extra = [d for d in decisive_lines(text) if d not in line and d[:80] not in line]
+    extra = [d for d in decisive_lines(text, from_first=from_first)
+             if d not in line and d[:80] not in line]
     code = GB_CODE.search(text)
     tail = SEP.join(extra)
     if code and code.group(1).upper() not in line + tail:

@@ -39,6 +39,7 @@ class GraphCheck:
     nondeterministic: bool = False
     divergent_node: dict[str, Any] | None = None
     error: str | None = None
+    inputs: list[str] = field(default_factory=list)  # what was compared on (describe_inputs)
 
     @property
     def ok(self) -> bool:
@@ -73,6 +74,27 @@ def _leaves(value: Any) -> list[Any]:
     return pytree.tree_leaves(value)
 
 
+def describe_inputs(args: list[Any], limit: int = 8) -> list[str]:
+    """The program's own inputs a check ran on, in words: dtype, shape, and the inf/nan they
+    hold (the values a freshly drawn input would not have)."""
+    out = []
+    for a in args:
+        if len(out) == limit:
+            out.append(f"... {len(args) - limit} more")
+            break
+        if not isinstance(a, torch.Tensor):
+            out.append(repr(a)[:40])
+            continue
+        text = f"{str(a.dtype).replace('torch.', '')}{list(a.shape)}"
+        if a.is_floating_point() and a.numel():
+            nan, inf = int(torch.isnan(a).sum()), int(torch.isinf(a).sum())
+            extra = [f"{nan} nan"] * bool(nan) + [f"{inf} inf"] * bool(inf)
+            if extra:
+                text += f" ({', '.join(extra)})"
+        out.append(text)
+    return out
+
+
 # -- verdicts against the float64 reference (torchbench's same(): the RMSE of each side against
 # fp64) -----------------------------------------------------------------------------------------
 # Eager and compiled both further from fp64 than the tolerance, compiled within this factor of
@@ -80,7 +102,7 @@ def _leaves(value: Any) -> list[Any]:
 # arithmetic runs in; the compiler is allowed to reorder it.
 ILL_CONDITIONED_RATIO = 10.0
 VERDICTS = ("miscompile", "ill_conditioned", "dtype_promotion", "inf_nan",
-            "compiled_more_accurate")
+            "compiled_more_accurate", "eager_rejects")
 
 
 def fp64_errors(ref: torch.Tensor, res: torch.Tensor, ref64: Any) -> dict[str, float] | None:
@@ -105,10 +127,15 @@ def fp64_errors(ref: torch.Tensor, res: torch.Tensor, ref64: Any) -> dict[str, f
 def numeric_verdict(ok: bool, close: bool, errs: dict[str, float] | None, tol: float,
                     dtype: torch.dtype) -> dict[str, Any]:
     """What a numeric difference between eager and compiled is, judged against fp64."""
-    if close or errs is None:
+    if errs is None:
         return {}  # no float64 reference to judge by: the difference is all there is
     e, k = errs["eager_rel"], errs["compiled_rel"]
     out: dict[str, Any] = {"fp64": {key: float(f"{v:.4g}") for key, v in errs.items()}}
+    if close:  # within the tolerance: how much rounding the computation amplifies, no verdict
+        eps = torch.finfo(dtype).eps if dtype.is_floating_point else 0.0
+        if eps and (e or k):
+            out["amplification"] = float(f"{max(e, k) / eps:.3g}")
+        return out
     if e > tol and k <= ILL_CONDITIONED_RATIO * e:
         eps = torch.finfo(dtype).eps if dtype.is_floating_point else 0.0
         out["verdict"] = "ill_conditioned"
@@ -164,6 +191,7 @@ def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) ->
     inf_mismatch = bool((torch.isinf(r64) != torch.isinf(c64)).any())
     detail.update(nan_mismatch=nan_mismatch, inf_mismatch=inf_mismatch)
     t = tol.tol_for(res.dtype)
+    detail["tol"] = t
     ok = bool(same(r, c, fp64_ref=ref64.detach() if isinstance(ref64, torch.Tensor) else None,
                    tol=t, equal_nan=True, log_error=lambda *a, **k: None))
     if tol.rtol is not None or tol.atol is not None:
@@ -242,19 +270,37 @@ def _gm64(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
     return g.to(torch.float64)
 
 
-def _eager(gm: Callable[..., Any], args: list[Any], rng: torch.Tensor) -> Any:
+def _eager(gm: Callable[..., Any], args: list[Any], rng: torch.Tensor,
+           exact: bool = False) -> Any:
+    """Eager on clones of `args`, under the program's modes (the call's own: this runs inside
+    it); `exact`: with autocast off, for the float64 reference autocast would round down."""
     torch.random.set_rng_state(rng)
-    with torch.no_grad():
+    with torch.no_grad(), _no_autocast() if exact else contextlib.nullcontext():
         return gm(*_clone(args))
+
+
+@contextlib.contextmanager
+def _no_autocast():
+    with contextlib.ExitStack() as stack:
+        for dt in ("cpu", "cuda"):
+            try:
+                if torch.is_autocast_enabled(dt):
+                    stack.enter_context(torch.autocast(dt, enabled=False))
+            except (TypeError, RuntimeError, AttributeError):  # another torch's signature
+                continue
+        yield
 
 
 def check_graph(gm: torch.fx.GraphModule, compiled_out: Any, args_before: list[Any],
                 rng_before: torch.Tensor, tol: Tolerance, compile_id: str | None) -> GraphCheck:
     with _preserved_state(gm):
-        eager1 = _eager(gm, args_before, rng_before)
+        try:
+            eager1 = _eager(gm, args_before, rng_before)
+        except Exception as exc:  # noqa: BLE001 - compiled returned a value: a verdict
+            return eager_rejects(gm, args_before, rng_before, exc, compile_id)
         eager2 = _eager(gm, args_before, rng_before)
         try:
-            ref64 = _eager(_gm64(gm), _to64(args_before), rng_before)
+            ref64 = _eager(_gm64(gm), _to64(args_before), rng_before, exact=True)
         except Exception:  # noqa: BLE001 - some graphs have no float64 kernels
             ref64 = None
     again = compare_outputs(eager1, eager2, eager1, Tolerance(rtol=0.0, atol=0.0))
@@ -268,7 +314,38 @@ def check_graph(gm: torch.fx.GraphModule, compiled_out: Any, args_before: list[A
                 o.detail["reason"] = ("eager itself is non-deterministic on this graph (two eager "
                                       "runs disagree); not attributed to the compiler")
                 o.ok = True
-    return GraphCheck(compile_id, outs, nondeterministic=nondeterministic)
+    return GraphCheck(compile_id, outs, nondeterministic=nondeterministic,
+                      inputs=describe_inputs(args_before))
+
+
+def eager_rejects(gm: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor,
+                  exc: BaseException, compile_id: str | None) -> GraphCheck:
+    """Eager raised on the program's own inputs where the compiled graph returned a value:
+    the compiled code accepted what the op rejects (a check Inductor dropped), a miscompile at
+    the op that raised (found by running the graph node by node)."""
+    failing: list[torch.fx.Node] = []
+
+    class Find(torch.fx.Interpreter):
+        def run_node(self, n: torch.fx.Node) -> Any:
+            try:
+                return super().run_node(n)
+            except Exception:
+                failing.append(n)
+                raise
+
+    try:
+        with _preserved_state(gm):
+            torch.random.set_rng_state(rng)
+            with torch.no_grad():
+                Find(gm).run(*_clone(args))
+    except Exception:  # noqa: BLE001, S110 - the node it raised at is what we wanted
+        pass
+    message = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+    out = OutputCheck("outputs", False, None, None, {
+        "verdict": "eager_rejects", "eager_error": message,
+        "reason": f"eager raised {message}; the compiled graph returned a value"})
+    node = _described(failing[-1]) if failing else None
+    return GraphCheck(compile_id, [out], divergent_node=node, inputs=describe_inputs(args))
 
 
 # -- localisation -----------------------------------------------------------------------------
@@ -422,8 +499,9 @@ class AccuracyChecker:
     def __init__(self, sink: Callable[[GraphCheck], None], *, tol: Tolerance | None = None,
                  calls: int = 1, localise: bool = True,
                  compile_id: Callable[[], str | None] = lambda: None,
-                 quiet: Callable[[], Any] = contextlib.nullcontext) -> None:
+                 quiet: Callable[[], Any] = contextlib.nullcontext, grads: bool = True) -> None:
         self.sink = sink
+        self.grads = grads
         self.tol = tol or Tolerance()
         self.calls = calls
         self.localise = localise
@@ -454,8 +532,10 @@ class AccuracyChecker:
             after_rng = torch.random.get_rng_state()
             checker._active = True
             try:
+                if checker.grads:
+                    checker.watch(gm, list(args), before, out, rng, cid, compiler)
                 check = check_graph(gm, out, before, rng, checker.tol, cid)
-                if not check.ok and checker.localise:
+                if not check.ok and checker.localise and check.divergent_node is None:
                     try:
                         with checker.quiet():
                             check.divergent_node = localise(gm, compiler, before, rng,
@@ -475,3 +555,38 @@ class AccuracyChecker:
 
         checked._compdiag_accuracy = True  # type: ignore[attr-defined]
         return checked
+
+    def watch(self, gm: torch.fx.GraphModule, args: list[Any], before: list[Any], out: Any,
+              rng: torch.Tensor, cid: str | None, compiler: Callable[..., Any]) -> None:
+        """Check the gradients the program's own backward computes through this call
+        (capture/grad_accuracy.py); the sink hears of them when that backward has run."""
+        from compdiag.capture.grad_accuracy import Modes, compare_grads, localise_backward, \
+            watch_backward
+
+        checker = self
+
+        def on_grads(watch: Any, grads: list[Any]) -> None:
+            if checker._active:
+                return
+            checker._active = True
+            rng_now = torch.random.get_rng_state()
+            try:
+                check = compare_grads(watch, grads, checker.tol, cid)
+                if not check.ok and checker.localise:
+                    try:
+                        with checker.quiet():
+                            check.divergent_node = localise_backward(watch, compiler,
+                                                                     checker.tol)
+                    except Exception as exc:  # noqa: BLE001
+                        check.divergent_node = {"error": f"{type(exc).__name__}: {exc}"[:300]}
+            except Exception as exc:  # noqa: BLE001 - a checker fault is not the user's
+                check = GraphCheck(cid, [], error=f"backward: {type(exc).__name__}: {exc}"[:500])
+            finally:
+                checker._active = False
+                torch.random.set_rng_state(rng_now)
+            checker.sink(check)
+
+        try:
+            watch_backward(gm, args, before, out, rng, Modes.now(), on_grads)
+        except Exception:  # noqa: BLE001, S110 - fail open: the forward check still runs
+            pass

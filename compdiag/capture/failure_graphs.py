@@ -140,6 +140,7 @@ class FailureGraphs:
         self.recorded: set[tuple[str | None, str]] = set()
         self.keep_all = keep_all
         self._busy = False
+        self.backward: Any = None  # capture/backward_graphs.BackwardGraphs, once installed
 
     def install(self) -> None:
         from compdiag.capture.backend_hook import hook_backend_call
@@ -169,6 +170,10 @@ class FailureGraphs:
         hook_backend_call(lambda: bool(fg._busy or fg.capture.paused_depth), wrap, keep=keep,
                           on_error=on_error)
         DynamoPrefix(self).install()
+        from compdiag.capture.backward_graphs import BackwardGraphs
+
+        self.backward = BackwardGraphs(self)
+        self.backward.install()
 
     def _wrap(self, gm: Kept, compiled: Callable[..., Any],
               cid: str | None) -> Callable[..., Any]:
@@ -223,6 +228,10 @@ class FailureGraphs:
     def on_check(self, check: Any) -> None:
         """An accuracy check (capture/accuracy.GraphCheck): a mismatch keeps its graph."""
         if not self.accuracy or check.ok or check.error or check.nondeterministic:
+            return
+        if any(o.detail.get("backward") for o in check.outputs):  # a gradient: its graph
+            if self.backward is not None:
+                self.backward.on_check(check)
             return
         kept = self.kept.get(check.compile_id)
         if kept is None or not kept[1]:

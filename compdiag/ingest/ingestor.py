@@ -640,6 +640,8 @@ class Ingestor(D.DistributedRows):
                 detail["eager_nondeterministic"] = True
             if check.divergent_node:
                 detail["divergent_node"] = check.divergent_node
+            if getattr(check, "inputs", None):
+                detail["inputs"] = check.inputs
             self.w.insert("accuracy", run_id=self.run_id, compile_id=cid,
                           output=o.output, max_abs=o.max_abs, max_rel=o.max_rel, ok=o.ok,
                           detail=json.dumps(detail, default=repr))

@@ -105,7 +105,8 @@ def load(reader: Any, run_id: int, graph: str | None) -> Problem:
                 "there is no graph to shrink; that line, compiled alone, is the repro")
         why = (f"its failure ({fails[0]['stage']}: {fails[0]['exc_type']}) was not kept with its "
                "graph" if fails else "it has no failure")
-        hint = ("a backward graph's failure is not kept yet" if fails and
+        hint = ("the backward graph was not kept: this torch's AOTAutograd runtime is not "
+                "the one compdiag wraps, see the run's warnings" if fails and
                 f"({BACKWARD_FAILURE_NOTE})" in (fails[0].get("message") or "")
                 else "accuracy needs `compdiag run --check-accuracy`")
         raise MinifyError(f"run {run_id} has no failing graph to minify: {why} ({hint})")

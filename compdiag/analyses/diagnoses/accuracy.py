@@ -78,6 +78,8 @@ VERDICT_REASONS = {
                        "{compiled_dtype} compiled{values}",
     "inf_nan": "only inf/nan positions differ in {out} ({n} positions; the finite values "
                "agree){side}",
+    "eager_rejects": "compiled code accepted an input that eager rejects: eager raised "
+                     "{eager_error}, the compiled graph returned a value",
 }
 VERDICT_EXPLANATIONS = {
     "miscompile": "Eager agrees with the float64 reference and the compiled graph does not: "
@@ -91,6 +93,10 @@ VERDICT_EXPLANATIONS = {
                        "inputs: Inductor's type promotion for this op differs from eager's",
     "inf_nan": "Eager and compiled agree wherever both are finite; they differ only in where "
                "the result overflows or is undefined",
+    "eager_rejects": "On the program's own inputs eager raises at this op while the compiled "
+                     "graph returns numbers: the compiled code dropped the op's check (an "
+                     "index or shape check, a dtype check), so its result is undefined there; "
+                     "a miscompile",
 }
 VERDICT_FIXES = {
     "ill_conditioned": "Improve the conditioning, not the compiler: compute this step in "
@@ -131,11 +137,17 @@ def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, s
               "amp": _num(detail.get("amplification")), "n": detail.get("nonfinite_positions",
                                                                          "some"),
               "eager_dtype": detail.get("eager_dtype"), "values": values, "side": side,
-              "compiled_dtype": detail.get("compiled_dtype"), "dtype": detail.get("dtype")}
+              "compiled_dtype": detail.get("compiled_dtype"), "dtype": detail.get("dtype"),
+              "eager_error": detail.get("eager_error")}
     if verdict not in VERDICT_REASONS:
         return "", ""
     return (VERDICT_REASONS[verdict].format(**fields),
             VERDICT_EXPLANATIONS[verdict].format(**fields))
+
+
+def _modes(detail: dict[str, Any]) -> str:
+    modes = detail.get("modes")
+    return f" under {', '.join(modes)}" if isinstance(modes, list) and modes else ""
 
 
 def _kind_of(verdict: str | None, detail: dict[str, Any]) -> str | None:
@@ -173,10 +185,20 @@ def measured(ctx: Any) -> list[Diagnosis]:
                 reason += f" ({detail['reason']})"
             explanation = "The compiled graph computed different numbers than eager beyond " \
                           "the tolerance"
-        if node.get("node"):
+        backward = bool(detail.get("backward"))
+        if backward:
+            reason = "backward: " + reason
+        if node.get("node") and backward and node.get("backward"):
+            reason += f"; first op whose backward differs: {node.get('op')} (node {node['node']})"
+            explanation += f", first in the backward of node {node['node']}"
+        elif node.get("node"):
             reason += f"; first divergent node {node['node']} ({node.get('op')})"
             explanation += f", first at node {node['node']}"
         explanation += "."
+        if backward:
+            explanation += (" This is the gradient the compiled backward computed in the "
+                            "program's own backward(), compared with eager's for the same "
+                            "incoming gradient" + _modes(detail) + ".")
         nf = node.get("user_frame") if isinstance(node.get("user_frame"), dict) else None
         if nondet:
             explanation += (" Eager itself is non-deterministic on this graph, so part of the "

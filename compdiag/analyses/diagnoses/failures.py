@@ -223,6 +223,20 @@ def _first(exc_type: str | None, message: str | None, traceback: str | None) -> 
     return (head + P.first_line(msg, 300)).strip()
 
 
+def gb_code_of(torch_message: str | None, traceback: str | None) -> str | None:
+    """The GB code of the failure's own exception: the first in torch's message for it (a
+    break torch hit "while handling this graph break" comes after it, its consequence), else
+    the last in the traceback. A traceback chains the exceptions it was raised while handling
+    ("During handling of the above exception, another exception occurred") before the
+    failure's own, so its first code may be another break's (step_unsupported's GB4636 under
+    the "cannot resume" GB0284 raised while handling it)."""
+    own = _GB_URL.search(torch_message or "")
+    if own:
+        return own.group(1).upper()
+    chained = _GB_URL.findall(traceback or "")
+    return chained[-1].upper() if chained else None
+
+
 def exception_frames(exc: dict[str, Any] | None) -> tuple[dict | None, dict | None]:
     """(the user's frame it surfaced at, the frame it was raised in) of a program exception."""
     frames = (exc or {}).get("frames") or []
@@ -242,14 +256,15 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if is_recompile_limit(f):
             continue  # the recompiles kind reports it, with the guard that kept failing
         cid = f["compile_id"]
-        fatal = ctx.crashed and idx == len(rows) - 1 and ended_here
+        # An Unsupported torch caught itself (it skipped the frame) ended nothing.
+        handled = f.get("exc_type") == "Unsupported" and ctx.torch_skipped(cid)
+        fatal = ctx.crashed and idx == len(rows) - 1 and ended_here and not handled
         tb = f.get("traceback") or ""
         whole = f.get("torch_message") or (exc.get("message") if fatal and exc else None)
         frame = ctx.user_frame({"filename": f.get("filename"), "lineno": f.get("lineno"),
                                 "line": f.get("line")}, frames_in(tb), cid=cid)
         one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
-        code_m = _GB_URL.search(tb)
-        gb = code_m.group(1).upper() if code_m else None
+        gb = gb_code_of(f.get("torch_message"), tb)
         injected = ctx.injected_bugs(cid)
         fix = failure_fix(f["stage"], f.get("exc_type") or "", one, run_id=ctx.run_id,
                           argv=ctx.argv, store_arg=ctx.store_arg, injected=injected,

@@ -23,6 +23,7 @@ from typing import Any
 
 from compdiag.analyses.diagnoses.failures import (exception_frames, failure_fix,
                                                   stage_explanation)
+from compdiag.analyses.accuracy import what_was_compared
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.ranking import score
@@ -134,6 +135,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     if check:
         verdict = {"equal": CHECK_EQUAL, "mismatch": CHECK_MISMATCH}.get(accuracy or "",
                                                                          CHECK_UNMEASURED)
+        if accuracy == "equal":  # say what the check compared: which values, how close
+            verdict = f"{what_was_compared(ctx.r.accuracy(ctx.run_id))} {verdict}"
         head = f"your own check{where} failed" + (
             ", while --check-accuracy found the compiled graphs equal to eager"
             if accuracy == "equal" else "")

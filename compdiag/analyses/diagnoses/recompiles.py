@@ -22,6 +22,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.ranking import score as cost
+from compdiag.analyses.summary import with_decisive
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.user_code import frames_in
 from compdiag.store.reader import compile_id_key
@@ -453,6 +454,13 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             reason += f", {count} recompiles: a new value every call"
             explanation += (f" It failed {count} times with a new value each time: a compile "
                             "every step.")
+        if count > 1 and limit is None:
+            # The change above spans several recompiles; torch's own words for the latest
+            # (the text a user searches for, "expected 11, actual 12") stay in the reason.
+            latest = last["failed_guard"].split("  #")[0].strip()
+            reason = with_decisive(reason, latest, from_first=True)
+            torch_message = "\n".join(dict.fromkeys((first["failed_guard"],
+                                                      last["failed_guard"])))
         if limit is not None:
             score = cost("limit")
             total = per_frame[frame_no]

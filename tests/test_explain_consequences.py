@@ -1,0 +1,122 @@
+"""explain on PyTorch's own tests' miss classes (issue 29, sections 1 and 2; docs/corpus.md's
+"misses by class"): the cause ranks above its consequences, torch's own words and line stay.
+
+Each test is a regression test for one class: it fails on the code before its fix. Stores are
+built the way a run's are, trace-shaped records through the Ingestor (test_explain's Store);
+the records are shaped after torch 2.13's for test/dynamo/test_error_messages.py and
+test_recompile_ux.py. No compile."""
+
+from __future__ import annotations
+
+from test_explain import AOT_FILE, BACKWARD_TWICE, TORCH_FILE, Store, _frames
+
+URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
+
+
+def _user_call(s: Store, line: int) -> str:
+    return f'  File "{s.user}", line {line}, in f\n    line_{line} = {line}\n'
+
+
+def test_a_break_torch_skipped_the_frame_for_is_one_graph_break_though_the_run_failed(
+        tmp_path):
+    """torch logged "Failed to handle graph break gracefully. Skipping the function and falling
+    back to eager" and went on: its Unsupported is the break's consequence, folded into the
+    one graph_break diagnosis, even when the run failed later for another reason (a test's
+    own assertion). Before: a fatal `failure` on top of the break."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", fail_type="Unsupported",
+              fail_reason="Call to `torch._dynamo.graph_break()`\n  Explanation: User-inserted "
+                          f"graph break.\n\n For more details: {URL.format('gb0025')}")
+    s.graph_break("0/0", 7, gb_type="Call to `torch._dynamo.graph_break()`", code="GB0025",
+                  skipped=True)
+    (d,) = s.explain()
+    assert (d["kind"], d["gb_code"], d["user_frame"]["lineno"]) == ("graph_break", "GB0025", 7)
+    assert d["details"]["frame_skipped"]
+
+
+def test_a_crash_after_a_skipped_frame_is_the_crash_not_the_skipped_break(tmp_path):
+    """The Unsupported torch caught when it skipped a frame ended nothing: the run's crash
+    through compiled code later is the fatal failure on top, the skip stays one graph_break.
+    Without it the skipped frame's failure was the fatal one, took the crash in, and was
+    folded into the break with it (no crash reported)."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", fail_type="Unsupported",
+              fail_reason="Call to `torch._dynamo.graph_break()`\n  Explanation: User-inserted "
+                          "graph break.")
+    s.graph_break("0/0", 7, gb_type="Call to `torch._dynamo.graph_break()`", code="GB0025",
+                  skipped=True)
+    s.compile("1/0", co_name="g", lineno=12)
+    s.ing.program_exception(None, exc_type="RuntimeError", message=BACKWARD_TWICE,
+                            frames=_frames(s.user, (AOT_FILE, 3473, "backward")),
+                            compiled="AOTAutograd's runtime wrappers", stage="runtime")
+    diags = s.explain()
+    assert [(d["kind"], d["stage"]) for d in diags] == [("failure", "runtime"),
+                                                        ("graph_break", "dynamo")]
+    assert "The exception ended the program" in diags[0]["explanation"]
+
+
+def test_an_unsupported_that_reached_the_program_stays_a_failure_though_it_was_caught(tmp_path):
+    """fullgraph=True: a backend's exception is torch's Unsupported GB0219, raised to the
+    program (which caught it: the run ended well); torch's WON'T CONVERT line for the frame is
+    no break torch recovered from. The failure ranks first, with its GB code, at the line
+    torch's message names (not the def line). Before: folded into a code-less graph_break at
+    the def line."""
+    s = Store(tmp_path, exit_code=0)
+    tb = (f'Traceback (most recent call last):\n  File "{TORCH_FILE}", line 3119, in '
+          "_call_user_compiler\n    compiled_fn = compiler_fn(gm, example_inputs)\n")
+    s.compile("0/0", fail_type="Unsupported", exception_stack_trace=tb, fail_reason=(
+        "Backend compiler exception\n  Explanation: Backend compiler `bad_backend` failed with "
+        "test. Adding a graph break.\n  Hint: Report an issue to the backend compiler repo.\n\n"
+        "  Developer debug context: Backend: bad_backend\n    Exception:test\n    Traceback:\n"
+        f"  {_user_call(s, 9)}\n\n For more details about this graph break, please visit: "
+        f"{URL.format('gb0219')}"))
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0, "artifact": {
+        "name": "dynamo_graph_break_reason", "encoding": "string"}},
+        f"WON'T CONVERT f {s.user} line 3\n========== TorchDynamo Stack Trace ==========\n{tb}")
+    top = s.explain()[0]
+    assert (top["kind"], top["gb_code"], top["user_frame"]["lineno"]) == ("failure", "GB0219", 9)
+    assert top["reason"].startswith("Unsupported: Backend compiler exception")
+
+
+def test_a_failure_raised_while_handling_another_break_has_its_own_gb_code(tmp_path):
+    """torch's traceback chains the exception it was handling (step_unsupported's GB4636)
+    before the failure's own ("cannot resume", GB0284): the code is the failure's. Before: the
+    first URL in the traceback, GB4636 (seen after torch._dynamo.reset(), test_step_graph_break,
+    where the break at 0/0 had that code)."""
+    s = Store(tmp_path, exit_code=0)
+    inner = ("torch._dynamo.exc.StepUnsupported: Call to `torch._dynamo.step_unsupported()`\n"
+             f"\n For more details about this graph break, please visit: {URL.format('gb4636')}")
+    own = ("cannot resume from torch._dynamo.step_unsupported()\n  Explanation: traced "
+           "torch._dynamo.step_unsupported(), but Dynamo is instructed to error on graph break."
+           f"\n\n For more details about this graph break, please visit: {URL.format('gb0284')}")
+    tb = (f'Traceback (most recent call last):\n  File "{TORCH_FILE}", line 1603, in step\n'
+          f"    self.dispatch_table[inst.opcode](self, inst)\n{inner}\n\nDuring handling of the "
+          "above exception, another exception occurred:\n\nTraceback (most recent call last):\n"
+          f'  File "{TORCH_FILE}", line 1610, in step\n    unimplemented(...)\n'
+          f"torch._dynamo.exc.Unsupported: {own}\n")
+    s.compile("0/0", fail_type="Unsupported", exception_stack_trace=tb, fail_reason=own)
+    # A break torch hit while handling the failure's own comes after it in torch's message:
+    # the failure's code is still the first there (test_cond_with_generator_gb_skip).
+    nested = (f"Got graph break/error:\n\nCall to `torch._dynamo.graph_break()`\n\n "
+              f"{URL.format('gb0025')}\n\n*** While handling this graph break, another graph "
+              f"break occurred: ***\n\nGraph break under GenericContextWrappingVariable\n"
+              f"\n {URL.format('gb0066')}")
+    s.compile("1/0", fail_type="UncapturedHigherOrderOpError", fail_reason=nested,
+              exception_stack_trace=f"Traceback (most recent call last):\n{nested}\n{nested}")
+    codes = {d["compile_id"]: d["gb_code"] for d in s.explain() if d["kind"] == "failure"}
+    assert codes == {"0/0": "GB0284", "1/0": "GB0025"}
+
+
+def test_a_guard_that_failed_on_several_calls_keeps_torch_words_for_the_latest(tmp_path):
+    """The reason's change spans the recompiles (8 -> 12); torch's own statement of the latest
+    failure ("expected 11, actual 12", what test_multiple_guard_fails looks for) stays in it
+    and in torch_message. Before: only compdiag's rewording, and the first guard's text."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    for i in range(1, 5):
+        s.compile(f"0/{i}", recompile_reason=f"0/{i - 1}: tensor 'x' size mismatch at index 0. "
+                                             f"expected {7 + i}, actual {8 + i}")
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["reason"].startswith("size L['x'].size()[0] changed (8 -> 12)")
+    assert "tensor 'x' size mismatch at index 0. expected 11, actual 12" in d["reason"]
+    assert "expected 11, actual 12" in d["details"]["torch_message"]
