@@ -38,10 +38,10 @@ def main() -> None:
     calls: collections.Counter = collections.Counter()
 
     def timed(label, fn):
-        def wrapper(*args):
+        def wrapper(*args, **kwargs):
             t0 = time.thread_time()  # CPU of this thread: robust to other load
             try:
-                return fn(*args)
+                return fn(*args, **kwargs)
             finally:
                 spent[label if isinstance(label, str) else label(args)] += \
                     time.thread_time() - t0

@@ -132,7 +132,9 @@ def payload_mb(store: Path) -> float:
     from compdiag.store.reader import Reader
 
     with Reader(store) as r:
-        a = r.conn.execute("SELECT coalesce(sum(length(payload)), 0) FROM records").fetchone()[0]
+        # the payloads' text, wherever the store keeps it (store/blobs.py)
+        a = r.conn.execute(f"SELECT coalesce(sum(length({r._payload})), 0) FROM records"
+                           ).fetchone()[0]
         b = r.conn.execute("SELECT coalesce(sum(length(source)), 0) FROM kernels").fetchone()[0]
         n = r.conn.execute("SELECT count(*) FROM compiles").fetchone()[0]
     return round((a + b) / 1e6, 1), n

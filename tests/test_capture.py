@@ -103,6 +103,23 @@ def test_scenario_contract_and_run(scenario: Proc) -> None:
     assert run["warnings"] == []
 
 
+def test_scenario_capture_time_and_store_size_are_recorded(scenario: Proc,
+                                                             session: Session) -> None:
+    """Issue 34: the run says what capture cost inside the program (compdiag's hooks and
+    store writes, torch's trace records for it) and what its records take in the store."""
+    cost, size = scenario.extra["show"]["capture"], scenario.extra["show"]["store_size"]
+    assert cost is not None, "the child wrote no capture time at exit"
+    assert 0 < cost["compdiag_cpu_s"] <= cost["seconds"] < cost["run_cpu_s"]
+    assert cost["torch_trace_s"] >= 0 and 0 < cost["share"] < 1
+    assert 0 < size["records_stored_bytes"] < size["records_raw_bytes"]
+    # The raw bytes are the log's own records (TORCH_TRACE wrote the same run beside it).
+    assert size["records_raw_bytes"] < scenario.extra["trace_log"].stat().st_size * 1.5
+    text = session.compdiag("show", str(scenario.run_id), "--store", session.store).stdout
+    assert re.search(r"capture\s+\d+\.\d\d\s+s\s+=\s+\d+\.\d%\s+of\s+the\s+program's",
+                     text), text
+    assert re.search(r"MB\s+stored\s+of", text), text
+
+
 def test_graph_break(scenario: Proc) -> None:
     doc = scenario.extra["show"]
     script = SCRIPTS / "scenario.py"

@@ -494,3 +494,73 @@ def test_read_commands_on_a_read_only_folder() -> None:
             for f in d.iterdir():
                 f.chmod(0o644)
         shutil.rmtree(root)
+
+
+# -- issue 34: a repeated text stored once, compressed ------------------------------------------
+def _store_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
+
+
+def _records_with(path: Path, payload: str, n: int) -> None:
+    w = Writer(path)
+    run = w.begin_run(source="run", argv=["x.py"])
+    for i in range(n):
+        w.insert("records", run_id=run, seq=i + 1, kind="artifact:fx_graph_cache_hash",
+                 compile_id=f"0/{i}", metadata='{"artifact": {"name": "x"}}', payload=payload)
+    w.insert("records", run_id=run, seq=n + 1, kind="small", compile_id=None,
+             metadata="{}", payload="short")
+    w.close()
+
+
+def test_a_payload_repeated_n_times_is_stored_once_and_read_back_identical(
+        tmp_path: Path) -> None:
+    """Issue 34: a cache lookup's key components (~65 KB) repeat at every lookup; before
+    blobs each copy took its full size in `records`, so 40 copies took 40 times the bytes."""
+    import random
+
+    rng = random.Random(0)
+    # Text that compresses like torch's (repetitive lines) but not to nothing; non-ASCII too.
+    payload = "\n".join(f"[{rng.getrandbits(64):016x}] example_inputs[{i}]: "
+                        f"TensorMetadata(dtype=torch.float32, shape=({i}, 16)) é"
+                        for i in range(800))
+    assert len(payload) > 60_000
+    one, many = tmp_path / "one.db", tmp_path / "many.db"
+    _records_with(one, payload, 1)
+    _records_with(many, payload, 40)
+    grown = _store_bytes(many) - _store_bytes(one)
+    assert grown < len(payload.encode()), (grown, _store_bytes(one))  # 39 more copies: < 1
+    with Reader(many) as r:
+        recs = list(r.records(1))
+        assert [x["payload"] for x in recs] == [payload] * 40 + ["short"]
+        assert recs[0]["metadata"] == {"artifact": {"name": "x"}}
+        assert r.artifact(1, "0/7", "artifact:fx_graph_cache_hash") == payload
+        assert r.search(1, "example_inputs[799]")[0]["kind"] == "artifact:fx_graph_cache_hash"
+        size = r.record_bytes(1)
+        assert size["raw"] > 40 * len(payload.encode()) > 10 * size["stored"]
+        assert r.conn.execute("SELECT count(*) FROM blobs").fetchone()[0] == 1
+
+
+def test_a_large_envelope_and_metrics_go_to_blobs_and_come_back(tmp_path: Path) -> None:
+    """compilation_metrics' envelope carries the whole inductor config (~38 KB) at every
+    compile, and the compiles row kept it a second time."""
+    metrics = {"compile_id": "0/0", "inductor_config": {f"opt_{i}": i for i in range(2000)}}
+    store = tmp_path / "s.db"
+    w = Writer(store)
+    run = w.begin_run(source="run", argv=["x.py"])
+    import json as _json
+
+    w.insert("records", run_id=run, seq=1, kind="compilation_metrics", compile_id="0/0",
+             metadata=_json.dumps({"compilation_metrics": metrics}), payload=None)
+    w.upsert("compiles", run_id=run, compile_id="0/0", status="ok", metrics=metrics)
+    w.close()
+    with Reader(store) as r:
+        assert next(r.records(1))["metadata"] == {"compilation_metrics": metrics}
+        assert r.compiles(1)[0]["metrics"] == metrics
+        assert r.compile(1, "0/0")["metrics"] == metrics
+        assert "metrics_blob" not in r.compiles(1)[0]
+    # The writer deletes what only a deleted run named.
+    w = Writer(store)
+    w.delete_run(run)
+    w.close()
+    with Reader(store) as r:
+        assert r.conn.execute("SELECT count(*) FROM blobs").fetchone()[0] == 0

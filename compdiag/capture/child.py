@@ -136,8 +136,8 @@ def _finish(capture) -> None:
             device = "cuda:" + torch.cuda.get_device_name()
         ing = capture.ing
         with capture.lock:
-            ing.flush()
-            ing.update_run(device=device)
+            capture.self_time.call(ing.flush)
+            ing.update_run(device=device, **capture.self_time.facts())
             ing.commit()
     except Exception:  # noqa: BLE001
         pass

@@ -16,6 +16,7 @@ import threading
 from typing import Any, Callable, Iterator
 
 from compdiag.capture.compile_context import current_compile_id
+from compdiag.capture.self_time import SelfTime
 from compdiag.ingest.ingestor import Ingestor
 
 # artifact name -> what to do with a line of it
@@ -32,6 +33,11 @@ class Capture:
         self._trace_handler: logging.Handler | None = None
         self._artifact_handler: logging.Handler | None = None
         self.failure_graphs: Any = None  # a failure_graphs.FailureGraphs once installed
+        # compdiag's own time in the program (issue 34): every hook and store flush counts
+        self.self_time = SelfTime()
+        writer = getattr(ingestor, "w", None)
+        if callable(getattr(writer, "flush", None)):  # its timer thread's flushes too
+            writer.flush = self.self_time.wrap(writer.flush)
 
     # -- fail-open plumbing -----------------------------------------------------------------
     def warn(self, where: str, exc: BaseException) -> None:
@@ -71,16 +77,24 @@ class Capture:
             return
         try:
             with self.lock:
-                fn(*args)
+                self.self_time.call(fn, *args)
         except Exception as exc:  # noqa: BLE001 - fail open
             self.warn(where, exc)
 
     # -- install ----------------------------------------------------------------------------
     def install(self) -> None:
         import torch  # noqa: F401 - the capture is installed before the program's own import
+        # torch's own modules the hooks attach to: imported first, outside compdiag's time
+        # (a program that compiles imports them anyway, at its first torch.compile)
+        import torch._dynamo.convert_frame  # noqa: F401
+        import torch._logging._internal  # noqa: F401
 
+        self.self_time.call(self._install)
+
+    def _install(self) -> None:
         self._install_trace()
-        for name, fn in (("artifact loggers", self._install_artifacts),
+        for name, fn in (("trace timer", self.self_time.install_trace_timer),
+                         ("artifact loggers", self._install_artifacts),
                          ("bytecode hook", self._install_bytecode_hook),
                          ("autotune hook", self._install_autotune_hook),
                          ("failure graphs", self._install_failure_graphs),
@@ -98,6 +112,9 @@ class Capture:
 
         class TraceHandler(logging.Handler):
             def emit(self, record: logging.LogRecord) -> None:
+                capture.self_time.call(self._emit, record, trace=True)
+
+            def _emit(self, record: logging.LogRecord) -> None:
                 md = getattr(record, "metadata", None)
                 if not isinstance(md, dict):
                     return

@@ -19,6 +19,7 @@ from typing import Any
 
 from compdiag.ingest import parsers as P
 from compdiag.ingest.ingestor import Ingestor
+from compdiag.store import blobs
 from compdiag.store.schema import (BACKFILLED_COLUMNS, REINDEXED_TABLES, STORE_VERSION,
                                    StoreError, StoreNeedsReindex, connect, migrate)
 from compdiag.store.writer import Writer
@@ -84,6 +85,7 @@ def reindex(path: Path | str, *, only_if_older: bool = False) -> Reindexed:
                 total += _replay(conn, Ingestor(_FactsOnly(writer), run_id), run_id)
         finally:
             writer.close()
+        blobs.drop_unused(conn)  # blobs only the old derived rows named
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path}: cannot reindex the store ({exc})") from None
     finally:
@@ -102,11 +104,15 @@ _BACKFILL: dict[str, tuple[tuple[str, ...], Any]] = {
 def _backfill(conn: sqlite3.Connection) -> None:
     """BACKFILLED_COLUMNS of every row, from the row's own text, by the functions the
     Ingestor calls when it writes the row."""
+    blobs.register(conn)
     for table, (source, derive) in _BACKFILL.items():
         cols = BACKFILLED_COLUMNS[table]
         sets = ", ".join(f"{c} = ?" for c in cols)
         where = "WHERE applied = 0" if table == "cudagraphs" else ""
-        rows = conn.execute(f"SELECT rowid, {', '.join(source)} FROM {table} {where}").fetchall()
+        # A text store/blobs.py moved out of its row (compilation_metrics) is read back.
+        exprs = [blobs.text_sql(table, c, blobs=blobs.has_blobs(conn, table))
+                 if c in blobs.BLOB_COLUMNS.get(table, {}) else c for c in source]
+        rows = conn.execute(f"SELECT rowid, {', '.join(exprs)} FROM {table} {where}").fetchall()
         for rowid, *text in rows:
             facts = derive(*text)
             conn.execute(f"UPDATE {table} SET {sets} WHERE rowid = ?",
@@ -123,9 +129,11 @@ def _json_dict(text: str | None) -> dict[str, Any]:
 
 def _replay(conn: sqlite3.Connection, ing: Ingestor, run_id: int) -> int:
     n = 0
+    text = blobs.has_blobs(conn, "records")
     for seq, kind, cid, metadata, payload in conn.execute(
-            "SELECT seq, kind, compile_id, metadata, payload FROM records WHERE run_id = ? "
-            "ORDER BY seq", (run_id,)):
+            f"SELECT seq, kind, compile_id, {blobs.text_sql('records', 'metadata', blobs=text)},"
+            f" {blobs.text_sql('records', 'payload', blobs=text)} FROM records WHERE run_id = ?"
+            " ORDER BY seq", (run_id,)):
         n += 1
         ing.seq = seq - 1  # the record's own seq, as it was ingested
         if kind.startswith("compdiag:"):

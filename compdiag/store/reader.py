@@ -15,6 +15,7 @@ from typing import Any, Iterator
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import first_attempt, sort_key
 from compdiag.formats.compile_id import generation as compile_generation
+from compdiag.store import blobs
 from compdiag.store.schema import StoreError, connect
 
 _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
@@ -39,6 +40,14 @@ class Reader:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self.conn = connect(self.path, create=False)
+        try:  # a store written before blobs (store/blobs.py) keeps every text inline
+            has = {t: blobs.has_blobs(self.conn, t) for t in blobs.BLOB_COLUMNS}
+        except sqlite3.DatabaseError as exc:
+            self.conn.close()
+            raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
+        self._metadata = blobs.text_sql("records", "metadata", blobs=has["records"])
+        self._payload = blobs.text_sql("records", "payload", blobs=has["records"])
+        self._metrics = blobs.text_sql("compiles", "metrics", blobs=has["compiles"])
 
     @property
     def _runs_cmd(self) -> str:
@@ -137,14 +146,23 @@ class Reader:
 
     # -- derived facts ----------------------------------------------------------------------
     def compiles(self, run_id: int) -> list[dict[str, Any]]:
-        rows = self._rows("SELECT * FROM compiles WHERE run_id = ?", (run_id,))
+        rows = self._compile_rows("run_id = ?", (run_id,))
         rows.sort(key=lambda r: compile_id_key(r["compile_id"]))
         return rows
 
     def compile(self, run_id: int, compile_id: str) -> dict[str, Any] | None:
-        rows = self._rows("SELECT * FROM compiles WHERE run_id = ? AND compile_id = ?",
-                          (run_id, compile_id))
+        rows = self._compile_rows("run_id = ? AND compile_id = ?", (run_id, compile_id))
         return rows[0] if rows else None
+
+    def _compile_rows(self, where: str, params: tuple) -> list[dict[str, Any]]:
+        """Whole compile rows, compilation_metrics put back from its blob."""
+        rows = self._rows(f"SELECT *, {self._metrics} AS metrics_text FROM compiles"
+                          f" WHERE {where}", params)
+        for row in rows:
+            text = row.pop("metrics_text", None)
+            if row.pop("metrics_blob", None) is not None:
+                row["metrics"] = _decode({"metrics": text})["metrics"]
+        return rows
 
     def compile_index(self, run_id: int) -> list[dict[str, Any]]:
         """Every compile of a run without its compilation_metrics blob (the TUI's tree)."""
@@ -499,7 +517,9 @@ class Reader:
     # -- raw records and artifacts ----------------------------------------------------------
     def records(self, run_id: int, *, kind: str | None = None, compile_id: str | None = None,
                 with_payload: bool = True) -> Iterator[dict[str, Any]]:
-        cols = "*" if with_payload else "id, run_id, seq, kind, compile_id, metadata"
+        cols = f"id, run_id, seq, kind, compile_id, {self._metadata} AS metadata"
+        if with_payload:
+            cols += f", {self._payload} AS payload"
         sql = f"SELECT {cols} FROM records WHERE run_id = ?"
         params: list[Any] = [run_id]
         if kind is not None:
@@ -533,7 +553,7 @@ class Reader:
 
     def artifact(self, run_id: int, compile_id: str | None, kind: str) -> str | None:
         """The last payload of one record kind for one compile id (e.g. a graph or code)."""
-        sql = "SELECT payload FROM records WHERE run_id = ? AND kind = ? AND "
+        sql = f"SELECT {self._payload} FROM records WHERE run_id = ? AND kind = ? AND "
         if compile_id is None:
             return self._scalar(sql + "compile_id IS NULL ORDER BY seq DESC LIMIT 1",
                                 (run_id, kind))
@@ -545,8 +565,45 @@ class Reader:
         like = f"%{text}%"
         return self._rows(
             "SELECT id, kind, compile_id, substr(payload, max(1, instr(payload, ?) - 60), 160)"
-            " AS excerpt FROM records WHERE run_id = ? AND (payload LIKE ? OR metadata LIKE ?)"
+            f" AS excerpt FROM (SELECT id, kind, compile_id, seq, {self._payload} AS payload,"
+            f" {self._metadata} AS metadata FROM records WHERE run_id = ?)"
+            " WHERE (payload LIKE ? OR metadata LIKE ?)"
             " ORDER BY seq LIMIT ?", (text, run_id, like, like, limit))
+
+    def record_bytes(self, run_id: int) -> dict[str, int]:
+        """What a run's records take in the store against their raw text (UTF-8 bytes of
+        envelopes and payloads, as a trace log holds them): `stored` counts the texts kept in
+        the rows (compressed or not) and each shared blob the run names once, at its stored
+        size; `raw` every text at its full size, as often as the records hold it."""
+        try:
+            return self._record_bytes(run_id)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
+
+    def _record_bytes(self, run_id: int) -> dict[str, int]:
+        inline = ("coalesce(sum(length(CAST(metadata AS BLOB))), 0) +"
+                  " coalesce(sum(length(CAST(payload AS BLOB))), 0)")
+        if self._payload == "payload":  # a store written before blobs
+            n = int(self._scalar(f"SELECT {inline} FROM records WHERE run_id = ?", (run_id,)))
+            return {"stored": n, "raw": n}
+        stored = raw = 0
+        for col in ("payload_blob", "metadata_blob"):
+            packed, full = self.conn.execute(
+                f"SELECT coalesce(sum(length({col})), 0), coalesce(sum(length(CAST("
+                f"{blobs.TEXT_FN}({blobs.ZDICT}, {col}) AS BLOB))), 0) FROM records"
+                f" WHERE run_id = ? AND typeof({col}) = 'blob'", (run_id,)).fetchone()
+            shared = self.conn.execute(
+                f"SELECT coalesce(sum(b.size), 0) FROM records r JOIN blobs b ON b.hash ="
+                f" r.{col} WHERE r.run_id = ? AND typeof(r.{col}) = 'text'", (run_id,)
+            ).fetchone()[0]
+            stored, raw = stored + int(packed), raw + int(full) + int(shared)
+        named = ("SELECT payload_blob FROM records WHERE run_id = ? AND typeof(payload_blob) ="
+                 " 'text' UNION SELECT metadata_blob FROM records WHERE run_id = ? AND"
+                 " typeof(metadata_blob) = 'text'")
+        stored += int(self._scalar(f"SELECT coalesce(sum(length(data)), 0) FROM blobs WHERE"
+                                   f" hash IN ({named})", (run_id, run_id)))
+        n = int(self._scalar(f"SELECT {inline} FROM records WHERE run_id = ?", (run_id,)))
+        return {"stored": stored + n, "raw": raw + n}
 
     def counts(self, run_id: int) -> dict[str, int]:
         out = {}

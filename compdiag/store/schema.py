@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from compdiag.formats.command_line import DEFAULT_STORE, command_line
+from compdiag.store import blobs
 
 # The `--json` documents' "schema_version": their keys, which DESIGN.md fixes. It is not the
 # store file's layout: a new store layout must not change what scripts parse.
@@ -601,6 +602,17 @@ CREATE TABLE IF NOT EXISTS dynamo_resets (
     lineno     INTEGER,
     line       TEXT
 );
+-- Large texts of records and compiles, once each, by content (store/blobs.py): a row keeps
+-- the hash in its *_blob column. codec: 0 UTF-8, 1 zlib, 2 deflate with store/zdict.py's
+-- dictionary, 3 deflate with the text of the blob `base` as dictionary (a delta).
+CREATE TABLE IF NOT EXISTS blobs (
+    id         INTEGER PRIMARY KEY,
+    hash       TEXT NOT NULL UNIQUE,
+    size       INTEGER NOT NULL,       -- the text's UTF-8 bytes
+    codec      INTEGER NOT NULL,
+    data       BLOB NOT NULL,
+    base       TEXT                    -- codec 3: the blob whose text is the dictionary
+);
 """
 
 DERIVED_TABLES = (
@@ -638,12 +650,16 @@ BACKFILLED_COLUMNS = {
 # Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
     # schema 3: the ranks of a torchrun job.
-    "runs": ("rank INTEGER", "world_size INTEGER", "local_rank INTEGER", "job TEXT"),
+    "runs": ("rank INTEGER", "world_size INTEGER", "local_rank INTEGER", "job TEXT",
+             # issue 34: capture's own time in the program (capture/self_time.py):
+             # compdiag's code (CPU), torch building trace records for it, the program's CPU
+             "capture_cpu_s REAL", "capture_trace_s REAL", "cpu_s REAL"),
     # store 3: a compile's generation (torch._dynamo.reset() restarts torch's ids) and its
     # compiled-autograd id, parts of its CompileId; `compdiag reindex` fills them.
     "compiles": ("generation INTEGER NOT NULL DEFAULT 0", "compiled_autograd INTEGER",
                  # facts of compilation_metrics, stored at ingest (BACKFILLED_COLUMNS)
-                 "automatic_dynamic INTEGER", "guard_count INTEGER"),
+                 "automatic_dynamic INTEGER", "guard_count INTEGER",
+                 "metrics_blob TEXT"),  # issue 34: store/blobs.py
     "graph_nodes": ("meta TEXT",),
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
@@ -658,6 +674,8 @@ ADDED_COLUMNS = {
     # store 3: a cache lookup's result, reason and timings
     "cache_events": ("result TEXT", "reason TEXT", "detail TEXT", "seq INTEGER",
                      "time_saved_s REAL"),
+    # issue 34: a large payload or envelope in `blobs` (store/blobs.py)
+    "records": ("payload_blob TEXT", "metadata_blob TEXT"),
 }
 
 # Tables added after stores were already in use: created (IF NOT EXISTS) whenever a store is
@@ -665,6 +683,7 @@ ADDED_COLUMNS = {
 ADDITIVE_DDL = DDL[DDL.index("-- compdiag perf"):]
 
 
+PAGE_SIZE = 1024  # a new store's (issue 34); an existing one keeps its own
 BUSY_TIMEOUT_S = 30.0  # how long a connection waits for another process' lock
 
 
@@ -688,6 +707,10 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
             if _read_version(conn) is None and _has_tables(conn):
                 conn.close()
                 raise StoreError(f"{path} is an SQLite file but not a compdiag store")
+            if not _has_tables(conn):
+                # A new store: small pages (every table and index takes one page at least;
+                # at 4 KiB they were half of a small run's store). Set before WAL mode.
+                conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             _set_wal(conn)
             conn.execute("PRAGMA synchronous=NORMAL")
         else:
@@ -705,6 +728,7 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
                 if not create:
                     raise StoreError(f"{path} is an empty store")
                 _execute_script(conn, DDL)
+                _add_columns(conn)
                 conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
                              (str(STORE_VERSION),))
             elif version < STORE_VERSION and not upgrade:
@@ -724,6 +748,7 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
             )
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path} is not a readable compdiag store ({exc})") from None
+    blobs.register(conn)
     conn.row_factory = sqlite3.Row
     return conn
 

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from compdiag.store import blobs
 from compdiag.store.schema import connect
 
 
@@ -23,6 +24,9 @@ class Writer:
         self.conn = connect(self.path, create=True)
         self.flush_interval = flush_interval
         self._pending: list[tuple[str, tuple]] = []
+        self._blobs_seen: set[str] = set()
+        # (column, record kind) -> the (hash, text) deltas of that kind are taken against
+        self._bases: dict[tuple[str, Any], tuple[str, str]] = {}
         self._lock = threading.RLock()
         self._last_flush = time.monotonic()
         self._closed = False
@@ -74,6 +78,9 @@ class Writer:
                 # (a failed import does not use up run ids), never below a run still stored
                 self.conn.execute("UPDATE sqlite_sequence SET seq = (SELECT coalesce(max(id), 0)"
                                   " FROM runs) WHERE name = 'runs'")
+                blobs.drop_unused(self.conn)
+                self._blobs_seen.clear()
+                self._bases.clear()
                 self.conn.execute("COMMIT")
             except BaseException:
                 if self.conn.in_transaction:
@@ -96,11 +103,47 @@ class Writer:
 
     # -- rows -------------------------------------------------------------------------------
     def insert(self, table: str, **cols: Any) -> None:
+        if table in blobs.BLOB_COLUMNS:
+            cols = self._to_blobs(table, cols)
         self._queue(_sql("INSERT", table, tuple(cols)), tuple(map(_cell, cols.values())))
 
     def upsert(self, table: str, **cols: Any) -> None:
+        if table in blobs.BLOB_COLUMNS:
+            cols = self._to_blobs(table, cols)
         self._queue(_sql("INSERT OR REPLACE", table, tuple(cols)),
                     tuple(map(_cell, cols.values())))
+
+    def _to_blobs(self, table: str, cols: dict[str, Any]) -> dict[str, Any]:
+        """A large text goes to `blobs` once, a small one is compressed in its row
+        (store/blobs.py). A text this writer has stored already costs a hash, not a
+        compression."""
+        for col, blob_col in blobs.BLOB_COLUMNS[table].items():
+            value = cols.get(col)
+            if value is None:
+                continue
+            text = _cell(value)
+            if not isinstance(text, str) or len(text) < blobs.MIN_PACK:
+                continue
+            if len(text) < blobs.MIN_BLOB:
+                ref: str | bytes | None = blobs.pack(text)
+                if ref is None:
+                    continue
+            else:
+                ref = blobs.key(text)
+                if ref not in self._blobs_seen:
+                    self._blobs_seen.add(ref)
+                    # The first text of its kind is the base later ones are deltas against
+                    # (a compile's metrics: its compilation_metrics envelope's).
+                    kind = ("metadata", "compilation_metrics") if table == "compiles" \
+                        else (col, cols.get("kind"))
+                    base = self._bases.get(kind)
+                    size, codec, data, delta = blobs.encode(text, base and base[1])
+                    self._queue(blobs.INSERT_SQL,
+                                (ref, size, codec, data, base[0] if delta and base else None))
+                    if base is None and self._may_be_base(ref):
+                        self._bases[kind] = (ref, text)
+            cols = {**cols, col: blobs.NOT_NULL_EMPTY.get((table, col)), blob_col: ref}
+        return cols
 
     def update(self, table: str, where: dict[str, Any], **cols: Any) -> None:
         """UPDATE table SET cols WHERE every `where` column equals its value."""
@@ -108,6 +151,12 @@ class Writer:
         cond = " AND ".join(f"{k} = ?" for k in where)
         self._queue(f"UPDATE {table} SET {sets} WHERE {cond}",
                     tuple(map(_cell, (*cols.values(), *where.values()))))
+
+    def _may_be_base(self, ref: str) -> bool:
+        """A blob can be a base unless the store already has it as a delta (another run)."""
+        with self._lock:
+            row = self.conn.execute("SELECT codec FROM blobs WHERE hash = ?", (ref,)).fetchone()
+        return row is None or row[0] != blobs.DELTA
 
     def _queue(self, sql: str, params: tuple) -> None:
         with self._lock:

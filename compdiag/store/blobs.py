@@ -1,0 +1,141 @@
+"""Large texts stored once, content-addressed; every text compressed where that pays (issue 34).
+
+A run repeats big texts: the same guard tree, graph, config dump or cache key components for
+every compile and every lookup, and compilation_metrics' envelope carries the whole inductor
+config each time; and it has thousands of small ones (chromium events, tensor descriptions)
+that share their words. So a text in one of BLOB_COLUMNS is kept
+
+- from MIN_BLOB characters: once in `blobs`, under its hash, compressed when that saves a
+  tenth or more; the row's `*_blob` column holds the hash (TEXT);
+- from MIN_PACK characters: in the row itself, compressed with the preset dictionary of
+  store/zdict.py, in the same `*_blob` column (BLOB), where that saves a tenth or more;
+- otherwise inline, as before.
+
+The text column then holds NULL ('' where it is NOT NULL). Readers put the text back with
+`text_sql()`, so every query still sees the same column. zlib only: nothing read back is
+unpickled or executed. Codecs (blobs.codec): 0 UTF-8, 1 zlib, 2 raw deflate with ZDICT_V1,
+3 raw deflate with the text of the blob named in `base` as its dictionary: a record like one
+before it (the next compile's guard tree or compilation_metrics) costs what differs. A base
+is never itself a delta, so a text is at most two inflations away.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import sqlite3
+import zlib
+
+from compdiag.store.zdict import ZDICT_V1
+
+MIN_BLOB = 512
+MIN_PACK = 48
+# table -> {text column: the column holding its blob's hash or its packed bytes}
+BLOB_COLUMNS: dict[str, dict[str, str]] = {
+    "records": {"payload": "payload_blob", "metadata": "metadata_blob"},
+    "compiles": {"metrics": "metrics_blob"},
+}
+# The value a NOT NULL text column keeps while its text is elsewhere.
+NOT_NULL_EMPTY = {("records", "metadata"): ""}
+LEVEL = 6  # zlib's default: a shared text is compressed once however often it repeats
+RAW, ZLIB, ZDICT, DELTA = 0, 1, 2, 3
+WINDOW = 32768  # deflate reads no further back: a base's last 32 KiB are its dictionary
+
+INSERT_SQL = ("INSERT OR IGNORE INTO blobs (hash, size, codec, data, base) VALUES (?, ?, ?, ?, ?)")
+TEXT_FN = "compdiag_blob_text"
+# Blobs no row names any more (after a run is deleted or its facts re-derived).
+UNUSED_SQL = ("DELETE FROM blobs WHERE hash NOT IN (SELECT payload_blob FROM records WHERE"
+              " typeof(payload_blob) = 'text' UNION SELECT metadata_blob FROM records WHERE"
+              " typeof(metadata_blob) = 'text' UNION SELECT metrics_blob FROM compiles WHERE"
+              " typeof(metrics_blob) = 'text' UNION SELECT base FROM blobs WHERE base IS NOT NULL)")
+
+
+def drop_unused(conn: sqlite3.Connection) -> None:
+    """Delete the blobs no row names; twice, so a base whose deltas went goes too (a base is
+    never a delta: two passes reach every blob)."""
+    for _ in range(2):
+        conn.execute(UNUSED_SQL)
+
+
+def key(text: str) -> str:
+    """The blob's name: a hash of the text's UTF-8 (the writer makes every text encodable)."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def _deflate(raw: bytes, zdict: bytes) -> bytes:
+    co = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, zdict)
+    return co.compress(raw) + co.flush()
+
+
+def _inflate(data: bytes, zdict: bytes) -> bytes:
+    do = zlib.decompressobj(-15, zdict)
+    return do.decompress(data) + do.flush()
+
+
+def encode(text: str, base: str | None = None) -> tuple[int, int, bytes, bool]:
+    """A shared text as (size in UTF-8 bytes, codec, stored bytes, whether it uses `base`),
+    the smallest of: plain, zlib, a delta against `base` (a text stored before it)."""
+    raw = text.encode("utf-8")
+    best = (len(raw), RAW, raw, False)
+    packed = zlib.compress(raw, LEVEL)
+    if len(packed) <= len(raw) * 0.9:
+        best = (len(raw), ZLIB, packed, False)
+    if base is not None:
+        delta = _deflate(raw, base.encode("utf-8")[-WINDOW:])
+        if len(delta) < len(best[2]) * 0.9:
+            best = (len(raw), DELTA, delta, True)
+    return best
+
+
+def pack(text: str) -> bytes | None:
+    """A small text compressed on its own (codec ZDICT), or None where that does not pay."""
+    raw = text.encode("utf-8")
+    packed = _deflate(raw, ZDICT_V1)
+    return packed if len(packed) <= len(raw) * 0.9 else None
+
+
+def decode(codec: int | None, data: bytes | None, base_codec: int | None = None,
+           base_data: bytes | None = None) -> str | None:
+    """The text of stored bytes (for a delta, its base's codec and bytes too)."""
+    if data is None:
+        return None
+    if codec == ZLIB:
+        raw = zlib.decompress(data)
+    elif codec == ZDICT:
+        raw = _inflate(data, ZDICT_V1)
+    elif codec == DELTA:
+        raw = _inflate(data, _base_dict(base_codec, bytes(base_data or b"")))
+    else:
+        raw = bytes(data)
+    return raw.decode("utf-8")
+
+
+@functools.lru_cache(maxsize=8)
+def _base_dict(codec: int | None, data: bytes) -> bytes:
+    """A base's dictionary, kept for the deltas read after it (they come in runs)."""
+    if codec == DELTA:
+        raise ValueError("a delta's base is itself a delta")
+    return (decode(codec, data) or "").encode("utf-8")[-WINDOW:]
+
+
+def register(conn: sqlite3.Connection) -> None:
+    """The SQL function text_sql() uses (a pure one: it only inflates bytes it is given)."""
+    conn.create_function(TEXT_FN, -1, decode, deterministic=True)
+
+
+def has_blobs(conn: sqlite3.Connection, table: str) -> bool:
+    """Whether this store's `table` can hold blobs (a store written before them cannot)."""
+    blob_col = next(iter(BLOB_COLUMNS[table].values()))
+    return any(row[1] == blob_col for row in conn.execute(f"PRAGMA table_info({table})"))
+
+
+def text_sql(table: str, column: str, alias: str = "", *, blobs: bool = True) -> str:
+    """An SQL expression for the text of `column`, wherever it is kept (`alias`: the table's
+    alias in the query, with its dot). Without blobs (an older store) the column itself."""
+    if not blobs:
+        return f"{alias}{column}"
+    b = f"{alias}{BLOB_COLUMNS[table][column]}"
+    return (f"CASE WHEN {b} IS NULL THEN {alias}{column}"
+            f" WHEN typeof({b}) = 'blob' THEN {TEXT_FN}({ZDICT}, {b})"
+            f" ELSE (SELECT {TEXT_FN}(x.codec, x.data, y.codec, y.data) FROM blobs x"
+            f" LEFT JOIN blobs y ON y.hash = x.base WHERE x.hash = {b}) END")
