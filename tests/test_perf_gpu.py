@@ -13,6 +13,7 @@ import pytest
 import torch
 
 from compdiag.analyses import perf_stats as S
+from compdiag.store import blobs
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")]
@@ -117,8 +118,10 @@ def test_timing_records_each_cuda_graph_once(tmp_path: Path):
                         str(script)], capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr[-4000:]
     with sqlite3.connect(db) as conn:
+        blobs.register(conn)  # payloads may be compressed or stored once (store/blobs.py)
         lines = [m for (m,) in conn.execute(
-            "SELECT payload FROM records WHERE kind = 'compdiag:cudagraphs'") if m]
+            f"SELECT {blobs.text_sql('records', 'payload')} FROM records"
+            " WHERE kind = 'compdiag:cudagraphs'") if m]
     recordings = [m for m in lines if "Recording function" in m]
     assert len(recordings) == 1, lines
     assert not [m for m in lines if "Re-recording" in m], lines
