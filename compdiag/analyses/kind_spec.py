@@ -15,6 +15,9 @@ from compdiag.formats.words import plural
 
 # An undeclared kind (a plugin without a spec) goes after every declared one on a tie.
 UNKNOWN_TIE = 10_000
+# Every spec that declares cost classes or adjustments, as its module declared it: the
+# classes a kind may borrow from another (ddp scores its breaks as graph breaks).
+_DECLARED: list["KindSpec"] = []
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,10 @@ class KindSpec:
     costs: Mapping[str, Cost] = field(default_factory=dict)
     adjust: Mapping[str, float] = field(default_factory=dict)
     details: tuple[type, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.costs or self.adjust:
+            _DECLARED.append(self)
 
     @classmethod
     def unknown(cls, name: str) -> "KindSpec":
@@ -63,8 +70,9 @@ class KindSpec:
 
 
 def _borrowed(attr: str, name: str) -> Any:
-    """A cost class or adjustment (`attr` costs | adjust) another registered kind declares."""
-    from compdiag.analyses.registry import kind_specs
-
-    return next((getattr(s, attr)[name] for s in kind_specs().values()
+    """A cost class or adjustment (`attr` costs | adjust) another declared kind declares:
+    every kind module is imported (so its SPEC declared) before any kind scores, and the
+    lowest tie wins as in the registry's order; no import of the registry, which imports
+    this module."""
+    return next((getattr(s, attr)[name] for s in sorted(_DECLARED, key=lambda s: s.tie)
                  if name in getattr(s, attr)), None)

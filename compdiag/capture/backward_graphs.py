@@ -140,3 +140,11 @@ def _compile_id(info: Any, fg: Any) -> str | None:
     return compile_id_of({"frame_id": c.frame_id, "frame_compile_id": c.frame_compile_id,
                           "attempt": getattr(ctx, "attempt", 0),
                           "compiled_autograd_id": getattr(c, "compiled_autograd_id", None)})
+
+
+def install(fg: Any) -> BackwardGraphs:
+    """Keep the failing backward graphs of `fg`'s compiles (hooks.Capture installs it right
+    after the FailureGraphs it feeds)."""
+    fg.backward = BackwardGraphs(fg)
+    fg.backward.install()
+    return fg.backward

@@ -18,13 +18,12 @@ import sys
 from types import FrameType
 from typing import Any
 
+from compdiag.capture.after_import import after_import
 from compdiag.capture.compile_context import current_compile_id
 from compdiag.formats.user_code import is_user_file
 
 
 def install(capture: Any) -> None:
-    from compdiag.capture.hooks import after_import
-
     after_import("torch.nn.parallel.distributed", lambda m: _wrap_init(capture, m))
     after_import("torch._dynamo.backends.distributed", lambda m: _wrap_buckets(capture, m))
     import torch

@@ -140,7 +140,7 @@ class FailureGraphs:
         self.recorded: set[tuple[str | None, str]] = set()
         self.keep_all = keep_all
         self._busy = False
-        self.backward: Any = None  # capture/backward_graphs.BackwardGraphs, once installed
+        self.backward: Any = None  # capture/backward_graphs.BackwardGraphs (its install())
 
     def install(self) -> None:
         from compdiag.capture.backend_hook import hook_backend_call
@@ -170,10 +170,6 @@ class FailureGraphs:
         hook_backend_call(lambda: bool(fg._busy or fg.capture.paused_depth), wrap, keep=keep,
                           on_error=on_error)
         DynamoPrefix(self).install()
-        from compdiag.capture.backward_graphs import BackwardGraphs
-
-        self.backward = BackwardGraphs(self)
-        self.backward.install()
 
     def _wrap(self, gm: Kept, compiled: Callable[..., Any],
               cid: str | None) -> Callable[..., Any]:

@@ -27,7 +27,7 @@ import torch
 import torch.fx
 from torch.utils import _pytree as pytree
 
-from compdiag.capture.accuracy import GraphCheck, OutputCheck, Tolerance, _described, \
+from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck, Tolerance, _described, \
     _preserved_state, compare_output, describe_inputs
 
 _DEVICE_TYPES = ("cpu", "cuda")

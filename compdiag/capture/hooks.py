@@ -15,6 +15,7 @@ import logging
 import threading
 from typing import Any, Callable, Iterator
 
+from compdiag.capture.after_import import after_import
 from compdiag.capture.compile_context import current_compile_id
 from compdiag.capture.self_time import SelfTime
 from compdiag.ingest.ingestor import Ingestor
@@ -255,9 +256,12 @@ class Capture:
             self.guarded("failure graph (accuracy)", self.failure_graphs.on_check, check)
 
     def _install_failure_graphs(self) -> None:
-        from compdiag.capture.failure_graphs import install
+        from compdiag.capture import backward_graphs, failure_graphs
 
-        self.failure_graphs = install(self, compile_id=current_compile_id)
+        self.failure_graphs = failure_graphs.install(self, compile_id=current_compile_id)
+        # The lazily compiled backward's graphs, kept the same way (it builds on the forward's
+        # FailureGraphs, so it is installed after it, from here).
+        backward_graphs.install(self.failure_graphs)
 
     def _install_reset_hook(self) -> None:
         """torch._dynamo.reset() (torch.compiler.reset() calls it) makes torch count compile
@@ -355,40 +359,6 @@ def _user_line() -> dict[str, Any] | None:
                     "line": linecache.getline(fn, lineno).strip() or None}
         frame = frame.f_back
     return None
-
-
-def after_import(name: str, fn: Callable[[Any], None]) -> None:
-    """Call fn(module) once `name` is imported (now, if it already is)."""
-    import importlib.abc
-    import sys
-
-    if name in sys.modules:
-        fn(sys.modules[name])
-        return
-
-    class Finder(importlib.abc.MetaPathFinder):
-        def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-            if fullname != name:
-                return None
-            sys.meta_path.remove(self)
-            import importlib.util
-
-            spec = importlib.util.find_spec(fullname)
-            if spec is None or spec.loader is None:
-                return spec
-            exec_module = spec.loader.exec_module
-
-            def exec_and_patch(module: Any) -> None:
-                exec_module(module)
-                try:
-                    fn(module)
-                except Exception:  # noqa: BLE001 - fail open
-                    pass
-
-            spec.loader.exec_module = exec_and_patch  # type: ignore[method-assign]
-            return spec
-
-    sys.meta_path.insert(0, Finder())
 
 
 def _dis(code: Any) -> str:

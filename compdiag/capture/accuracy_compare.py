@@ -1,0 +1,280 @@
+"""What an accuracy check compares and how: one output against eager and its float64
+reference (torch._dynamo.utils.same's rules plus the fp64 verdicts), the check's result types,
+and the node helpers that name an op's user line. Shared by the forward check
+(capture/accuracy.py) and the gradient check (capture/grad_accuracy.py), which import it and
+not each other."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+import torch.fx
+from torch.utils import _pytree as pytree
+
+from compdiag.formats.tolerances import default_tol, user_tol
+from compdiag.formats.user_code import frames_in, is_user_file
+
+@dataclass
+class OutputCheck:
+    output: str
+    ok: bool
+    max_abs: float | None
+    max_rel: float | None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GraphCheck:
+    compile_id: str | None
+    outputs: list[OutputCheck]
+    nondeterministic: bool = False
+    divergent_node: dict[str, Any] | None = None
+    error: str | None = None
+    inputs: list[str] = field(default_factory=list)  # what was compared on (describe_inputs)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and all(o.ok for o in self.outputs)
+
+
+@dataclass
+class Tolerance:
+    rtol: float | None = None
+    atol: float | None = None
+
+    def tol_for(self, dtype: torch.dtype) -> float:
+        """same()'s `tol`: the user's --rtol/--atol when given, else the dtype's default."""
+        tol = user_tol(self.rtol, self.atol)
+        return default_tol(dtype) if tol is None else tol
+
+
+def _clone(value: Any) -> Any:
+    return pytree.tree_map(lambda t: t.detach().clone() if isinstance(t, torch.Tensor) else t,
+                           value)
+
+
+def _to64(value: Any) -> Any:
+    def cast(t: Any) -> Any:
+        if isinstance(t, torch.Tensor) and t.is_floating_point():
+            return t.detach().to(torch.float64)
+        return t.detach().clone() if isinstance(t, torch.Tensor) else t
+    return pytree.tree_map(cast, value)
+
+
+def _leaves(value: Any) -> list[Any]:
+    return pytree.tree_leaves(value)
+
+
+def describe_inputs(args: list[Any], limit: int = 8) -> list[str]:
+    """The program's own inputs a check ran on, in words: dtype, shape, and the inf/nan they
+    hold (the values a freshly drawn input would not have)."""
+    out = []
+    for a in args:
+        if len(out) == limit:
+            out.append(f"... {len(args) - limit} more")
+            break
+        if not isinstance(a, torch.Tensor):
+            out.append(repr(a)[:40])
+            continue
+        text = f"{str(a.dtype).replace('torch.', '')}{list(a.shape)}"
+        if a.is_floating_point() and a.numel():
+            nan, inf = int(torch.isnan(a).sum()), int(torch.isinf(a).sum())
+            extra = [f"{nan} nan"] * bool(nan) + [f"{inf} inf"] * bool(inf)
+            if extra:
+                text += f" ({', '.join(extra)})"
+        out.append(text)
+    return out
+
+
+# -- verdicts against the float64 reference (torchbench's same(): the RMSE of each side against
+# fp64) -----------------------------------------------------------------------------------------
+# Eager and compiled both further from fp64 than the tolerance, compiled within this factor of
+# eager's error: the computation amplifies rounding (ill-conditioned), whichever order the
+# arithmetic runs in; the compiler is allowed to reorder it.
+ILL_CONDITIONED_RATIO = 10.0
+VERDICTS = ("miscompile", "ill_conditioned", "dtype_promotion", "inf_nan",
+            "compiled_more_accurate", "eager_rejects")
+
+
+def fp64_errors(ref: torch.Tensor, res: torch.Tensor, ref64: Any) -> dict[str, float] | None:
+    """RMSE of eager and of compiled against the float64 reference (torch's own `rmse`), on the
+    positions all three hold finite values, absolute and relative to the reference's RMS."""
+    from torch._dynamo.utils import rmse
+
+    if not isinstance(ref64, torch.Tensor) or ref64.shape != res.shape or \
+            not (ref64.is_floating_point() and ref64.dtype == torch.float64):
+        return None
+    f64, r64, c64 = ref64.detach().double(), ref.detach().double(), res.detach().double()
+    mask = torch.isfinite(f64) & torch.isfinite(r64) & torch.isfinite(c64)
+    if not bool(mask.any()):
+        return None
+    f, r, c = f64[mask], r64[mask], c64[mask]
+    scale = float(torch.sqrt(torch.mean(f * f))) or 1e-300
+    e, k = float(rmse(f, r)), float(rmse(f, c))
+    return {"eager_rmse": e, "compiled_rmse": k, "scale": scale, "eager_rel": e / scale,
+            "compiled_rel": k / scale}
+
+
+def numeric_verdict(ok: bool, close: bool, errs: dict[str, float] | None, tol: float,
+                    dtype: torch.dtype) -> dict[str, Any]:
+    """What a numeric difference between eager and compiled is, judged against fp64."""
+    if errs is None:
+        return {}  # no float64 reference to judge by: the difference is all there is
+    e, k = errs["eager_rel"], errs["compiled_rel"]
+    out: dict[str, Any] = {"fp64": {key: float(f"{v:.4g}") for key, v in errs.items()}}
+    if close:  # within the tolerance: how much rounding the computation amplifies, no verdict
+        eps = torch.finfo(dtype).eps if dtype.is_floating_point else 0.0
+        if eps and (e or k):
+            out["amplification"] = float(f"{max(e, k) / eps:.3g}")
+        return out
+    if e > tol and k <= ILL_CONDITIONED_RATIO * e:
+        eps = torch.finfo(dtype).eps if dtype.is_floating_point else 0.0
+        out["verdict"] = "ill_conditioned"
+        if eps:
+            out["amplification"] = float(f"{e / eps:.3g}")
+    elif not ok:
+        out["verdict"] = "miscompile"
+    elif k < e:
+        out["verdict"] = "compiled_more_accurate"
+    return out
+
+
+def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) -> OutputCheck:
+    """One output: eager `ref` vs compiled `res`, judged with the fp64 reference."""
+    from torch._dynamo.utils import same
+
+    if not isinstance(ref, torch.Tensor) or not isinstance(res, torch.Tensor):
+        equal = bool(ref == res) if not isinstance(ref, torch.Tensor) else False
+        return OutputCheck(name, equal, None, None, {"kind": "non-tensor", "eager": repr(ref)[:200],
+                                                    "compiled": repr(res)[:200]})
+    detail: dict[str, Any] = {"dtype": str(res.dtype), "shape": list(res.shape)}
+    if ref.shape != res.shape:
+        detail["reason"] = f"shape mismatch: eager {list(ref.shape)} vs compiled {list(res.shape)}"
+        return OutputCheck(name, False, None, None, detail)
+    if ref.dtype != res.dtype:
+        detail.update(reason=f"dtype mismatch: eager {ref.dtype} vs compiled {res.dtype}",
+                      verdict="dtype_promotion", eager_dtype=str(ref.dtype),
+                      compiled_dtype=str(res.dtype))
+        try:
+            wide = torch.promote_types(ref.dtype, res.dtype)
+            detail["values_equal"] = bool(torch.allclose(
+                ref.detach().to(wide), res.detach().to(wide), equal_nan=True,
+                rtol=tol.tol_for(ref.dtype), atol=tol.tol_for(ref.dtype))) \
+                if wide.is_floating_point else bool(torch.equal(ref.to(wide), res.to(wide)))
+        except Exception:  # noqa: BLE001 - the verdict stands without it
+            pass
+        return OutputCheck(name, False, None, None, detail)
+    r, c = ref.detach(), res.detach()
+    if not r.is_floating_point() and not r.is_complex():
+        equal = bool(torch.equal(r, c))
+        max_abs = float((r.long() - c.long()).abs().max()) if r.numel() and r.dtype != torch.bool \
+            else (0.0 if equal else 1.0)
+        if not equal:
+            detail["reason"] = "integer/bool values differ"
+        return OutputCheck(name, equal, max_abs, None, detail)
+    r64, c64 = r.double(), c.double()
+    finite = torch.isfinite(r64) & torch.isfinite(c64)
+    diff = (r64 - c64).abs()
+    max_abs = float(diff[finite].max()) if bool(finite.any()) else 0.0
+    denom = r64.abs().clamp_min(1e-12)
+    max_rel = float((diff / denom)[finite].max()) if bool(finite.any()) else 0.0
+    nan_mismatch = bool((torch.isnan(r64) != torch.isnan(c64)).any())
+    inf_mismatch = bool((torch.isinf(r64) != torch.isinf(c64)).any())
+    detail.update(nan_mismatch=nan_mismatch, inf_mismatch=inf_mismatch)
+    t = tol.tol_for(res.dtype)
+    detail["tol"] = t
+    ok = bool(same(r, c, fp64_ref=ref64.detach() if isinstance(ref64, torch.Tensor) else None,
+                   tol=t, equal_nan=True, log_error=lambda *a, **k: None))
+    if tol.rtol is not None or tol.atol is not None:
+        ok = ok or bool(torch.allclose(c64, r64, rtol=tol.rtol or 0.0, atol=tol.atol or 0.0,
+                                       equal_nan=True))
+    close = bool(torch.allclose(r64[finite], c64[finite], rtol=t, atol=t)) \
+        if bool(finite.any()) else True
+    errs = fp64_errors(r, c, ref64)
+    if nan_mismatch or inf_mismatch:
+        ok = False
+        which = "NaN" if nan_mismatch else "Inf"
+        detail["reason"] = f"{which} pattern differs between eager and compiled"
+        detail["nonfinite_positions"] = int(((torch.isnan(r64) != torch.isnan(c64)) |
+                                             (torch.isinf(r64) != torch.isinf(c64))).sum())
+        if isinstance(ref64, torch.Tensor):
+            f64 = torch.isfinite(ref64.double())
+            detail["fp64_nonfinite"] = int((~f64).sum())
+            if bool((f64 & torch.isfinite(c64)).all()) and not bool(torch.isfinite(r64).all()):
+                detail["reason"] += (f" (eager overflows in {res.dtype}; compiled stays finite "
+                                     "like the float64 reference)")
+                detail["matches_fp64"] = "compiled"
+            elif bool((f64 & torch.isfinite(r64)).all()) and \
+                    not bool(torch.isfinite(c64).all()):
+                detail["matches_fp64"] = "eager"
+            elif bool(((~f64) == ~torch.isfinite(c64)).all()):
+                detail["matches_fp64"] = "compiled"
+            elif bool(((~f64) == ~torch.isfinite(r64)).all()):
+                detail["matches_fp64"] = "eager"
+        if close:
+            detail["verdict"] = "inf_nan"
+        else:
+            detail.update(numeric_verdict(False, False, errs, t, res.dtype))
+    else:
+        if not ok:
+            detail["reason"] = (f"max abs error {max_abs:.3g}, max rel error {max_rel:.3g} "
+                                f"beyond tolerance {t:g} (torch._dynamo.utils.same rules)")
+        detail.update(numeric_verdict(ok, close, errs, t, res.dtype))
+    if detail.get("verdict") is None:
+        detail.pop("verdict", None)
+    return OutputCheck(name, ok, _finite(max_abs), _finite(max_rel), detail)
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+def compare_outputs(ref: Any, res: Any, ref64: Any, tol: Tolerance) -> list[OutputCheck]:
+    refs, ress, r64s = _leaves(ref), _leaves(res), _leaves(ref64)
+    if len(refs) != len(ress):
+        return [OutputCheck("outputs", False, None, None,
+                            {"reason": f"{len(refs)} eager outputs vs {len(ress)} compiled"})]
+    return [compare_output(f"output {i}", a, b, r64s[i] if i < len(r64s) else None, tol)
+            for i, (a, b) in enumerate(zip(refs, ress))]
+
+
+@contextlib.contextmanager
+def _preserved_state(gm: torch.nn.Module):
+    """RNG streams and module buffers as they were: the replays must leave no trace."""
+    cpu = torch.random.get_rng_state()
+    cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_initialized() else None
+    buffers = {k: b.detach().clone() for k, b in gm.named_buffers()}
+    try:
+        yield
+    finally:
+        torch.random.set_rng_state(cpu)
+        if cuda is not None:
+            torch.cuda.set_rng_state_all(cuda)
+        with torch.no_grad():
+            for k, b in gm.named_buffers():
+                if k in buffers:
+                    b.copy_(buffers[k])
+
+
+def user_line(node: torch.fx.Node) -> dict[str, Any] | None:
+    """The innermost user frame of the node's stack trace (an op inside torch.distributions
+    or nn.functional is reached from the user's line), else its innermost frame."""
+    frames = frames_in(node.meta.get("stack_trace") or "")
+    mine = [f for f in frames if is_user_file(f["filename"])]
+    f = (mine or frames or [None])[-1]
+    if f is None:
+        return None
+    return {"filename": f["filename"], "lineno": f["lineno"], "line": f["line"]}
+
+
+def _op_name(node: torch.fx.Node) -> str:
+    return node.target if isinstance(node.target, str) else getattr(
+        node.target, "__name__", str(node.target))
+
+
+def _described(node: torch.fx.Node, **more: Any) -> dict[str, Any]:
+    return {"node": node.name, "op": str(_op_name(node)), "user_frame": user_line(node), **more}
