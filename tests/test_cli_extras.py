@@ -73,6 +73,69 @@ def test_layers_import_downward_only(folder, banned):
         assert not bad, f"{path.relative_to(PACKAGE.parent)} imports {bad}"
 
 
+def _module_graph() -> dict[str, set[str]]:
+    """compdiag's modules and the compdiag modules each imports (lazy imports too; `from
+    pkg import name` counts the submodule `pkg.name` when there is one, else `pkg`)."""
+    root = PACKAGE.parent
+    names = {".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): p
+             for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names if a.name in names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for a in node.names:
+                    sub = f"{node.module}.{a.name}"
+                    deps.add(sub if sub in names else node.module)
+        graph[name] = {d for d in deps if d in names and d != name}
+    return graph
+
+
+def test_no_import_circles() -> None:
+    """No two modules import each other, directly or round a longer loop, lazy imports
+    included (farm-studio's `look` counts these as circles): four appeared in one round of
+    parallel work (kind_spec <-> registry, accuracy <-> grad_accuracy, failure_graphs <->
+    backward_graphs, hooks <-> ddp) with every layer test still green."""
+    graph = _module_graph()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                circles.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    # A package's __init__ that imports its own modules (the built-in kinds' list) is its
+    # face, not a circle: drop packages from the loops they close.
+    real = [c for c in circles if len([m for m in c if (PACKAGE.parent / m.replace(".", "/")
+                                                        / "__init__.py").exists()]) == 0]
+    assert not real, real
+
+
 OUTPUTS = [["minify", "-o", "{missing}/repro.py"], ["report", "-o", "{missing}/r.zip"],
            ["export", "--perfetto", "{missing}/t.json"],
            ["check", "1", "--junit", "{missing}/j.xml"],
