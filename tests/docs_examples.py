@@ -10,7 +10,7 @@ name order, so a later page may read a store an earlier one wrote; `corpus` and 
 are links to the checkout's, so a page's paths are the project's relative paths.
 
 What is compared is normalised: the scratch directory is `$PWD`, timings (`56.2s`, `20.46`
-in a `total s` column, ...) are `N.N` (the padding around one counts as one space), trailing
+in a `total s` column, a ratio such as `0.20x`, ...) are `N.N` (the padding around one counts as one space), trailing
 spaces go. Rich output is 100 columns wide.
 
     python -m tests.docs_examples              # run every example, print what differs
@@ -146,7 +146,7 @@ def as_pwd(line: str, path: str) -> str:
     return line
 
 
-_TIMING = re.compile(r"(?<![\w.])\d+\.\d+(?=s\b|\s|\)|%|$)")
+_TIMING = re.compile(r"(?<![\w.])\d+\.\d+(?=s\b|\s|\)|%|x\b|$)")
 
 
 def normalise(lines: list[str]) -> list[str]:

@@ -324,11 +324,11 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
             parts.append(FIRST_STEP[stage])
         parts.append(f"Find the culprit: `{bisect}`; then shrink the graph to a standalone "
                      f"repro: `{minify}`." if not no_minify else
-                     f"Find the culprit: `{bisect}` (`compdiag minify` cannot replay this "
+                     f"Find the culprit: `{bisect}` (compdiag's minifier cannot replay this "
                      f"failure: {no_minify}).")
     else:
         parts.append(f"Narrow it down with `{bisect}` and `{minify}`." if not no_minify else
-                     f"Narrow it down with `{bisect}` (`compdiag minify` cannot replay this "
+                     f"Narrow it down with `{bisect}` (compdiag's minifier cannot replay this "
                      f"failure: {no_minify}).")
     return " ".join(parts)
 

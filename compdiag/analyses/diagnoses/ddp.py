@@ -88,7 +88,7 @@ NOTHING_COMPILED_FIX = (
 
 @dataclass(frozen=True)
 class DdpDetails(Details):
-    omit_none = ("bucket_cap_mb", "wrapped_at", "failure", "compiled_at")
+    omit_none = ("bucket_cap_mb", "wrapped_at", "failure", "compiled_at", "fatal")
     facet: str = "split"                       # split | split_failure | wrapper | fsdp_hooks
     compiled_at: dict[str, Any] | None = None  # wrapper: the torch.compile(ddp) line
     subgraphs: tuple[dict[str, Any], ...] = ()  # idx, params, param_bytes, ops, first, cut
@@ -100,6 +100,9 @@ class DdpDetails(Details):
     ddp_breaks: tuple[dict[str, Any], ...] = ()  # DDP's own graph breaks: where, what
     model_compiles: tuple[str, ...] = ()       # the model's forward compiled under DDP
     failure: dict[str, Any] | None = None      # split_failure: the failure it explains
+    # split_failure: the folded failure ended the program (as the failure kind's `fatal`): a
+    # cause that folds its consequence says how the run ended too.
+    fatal: bool | None = None
 
 
 # Its graph breaks and failures file under the graph_break and failure classes (their kinds').
@@ -237,11 +240,13 @@ def _split_failures(ctx: Any, splits: dict[str, list[dict[str, Any]]],
                   f"graph DDP's buckets split: {f.get('message') or ''}").strip()
         out.append(Diagnosis(
             KIND, stage=f.get("stage"), compile_id=cid, reason=reason[:1000],
-            user_frame=where, explanation=FAILURE_EXPLANATION, fix=FAILURE_FIX,
+            user_frame=where, explanation=FAILURE_EXPLANATION + (
+                " The exception ended the program." if ctx.crashed else ""), fix=FAILURE_FIX,
             score=SPEC.score("crash" if ctx.crashed else "failure"),
             torch_message=f.get("torch_message"),
             details=DdpDetails(facet="split_failure", subgraphs=_subgraphs(ctx, rows),
-                               graphs=n, bucket_bytes=tuple(
+                               graphs=n, fatal=True if ctx.crashed else None,
+                               bucket_bytes=tuple(
                                    (buckets.get(cid) or {}).get("sizes") or ()),
                                failure={"stage": f.get("stage"), "exc_type": f.get("exc_type"),
                                         "message": f.get("message"),

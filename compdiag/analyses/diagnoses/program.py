@@ -160,7 +160,7 @@ KILLED_FIX = ("Nothing in the program failed: see what killed it. For the out-of
 CRASH_COMPILED_FIX = ("Native code crashed inside compiled code: check whether backend="
                       "'aot_eager' runs it (if it does, Inductor's generated code is at fault). "
                       "Find the culprit: `{bisect}` (a crash is a failing exit status). "
-                      "`compdiag minify` cannot replay a crash from this run: a crash leaves "
+                      "compdiag's minifier cannot replay a crash from this run: a crash leaves "
                       "no chance to store the graph, so run it again with "
                       "`COMPDIAG_KEEP_GRAPHS=1`, which keeps each graph before its first "
                       "call, then `{minify}`.")
