@@ -35,6 +35,11 @@ def _shares_compile(d: Diagnosis, others: list[Diagnosis]) -> bool:
     return cid in cids or first_attempt(cid) in cids
 
 
+def _shares_facet(d: Diagnosis, into: list[Diagnosis], *facets: str) -> bool:
+    """d shares a compile with a ddp diagnosis of one of `facets` (ddp.py's DdpDetails)."""
+    return _shares_compile(d, [o for o in into if o.details.facet in facets])
+
+
 def _from_program_exception(d: Diagnosis) -> bool:
     return isinstance(d.details, ProgramDetails)
 
@@ -49,20 +54,17 @@ FOLDS: tuple[Fold, ...] = (
          lambda d, into, ctx: d.stage == "accuracy" and ctx.has_accuracy_rows),
     Fold("graph_break", "ddp", "a break inside DistributedDataParallel's own forward: the "
          "ddp diagnosis of torch.compile(DDP(...)) reports it",
-         lambda d, into, ctx: _shares_compile(d, [o for o in into
-                                                  if o.details.facet == "wrapper"])),
+         lambda d, into, ctx: _shares_facet(d, into, "wrapper")),
     Fold("graph_break", "ddp", "a break at FSDP2's hooks: the ddp diagnosis of the "
          "fully_shard'ed calls reports it",
-         lambda d, into, ctx: _shares_compile(d, [o for o in into
-                                                  if o.details.facet == "fsdp_hooks"])),
+         lambda d, into, ctx: _shares_facet(d, into, "fsdp_hooks")),
     Fold("failure", "ddp", "a compile failure inside DDPOptimizer's split: the ddp diagnosis "
          "reports it with the piece and the bisecting step",
-         lambda d, into, ctx: _shares_compile(d, [o for o in into
-                                                  if o.details.facet == "split_failure"])),
+         lambda d, into, ctx: _shares_facet(d, into, "split_failure")),
     Fold("cache", "ddp", "DDPOptimizer's pieces are compiled with fakify_first_call, which "
          "the AOTAutograd cache refuses: the ddp diagnosis of the split reports it",
-         lambda d, into, ctx: "fakify_first_call" in d.reason and _shares_compile(
-             d, [o for o in into if o.details.facet in ("split", "split_failure")])),
+         lambda d, into, ctx: "fakify_first_call" in d.reason and _shares_facet(
+             d, into, "split", "split_failure")),
     Fold("failure", "graph_break", "Dynamo skipped the frame after a graph break, and the "
          "run went on: the break reports it",
          lambda d, into, ctx: (d.details.exc_type == "Unsupported"
