@@ -925,3 +925,26 @@ def test_a_compiled_code_error_at_run_time_gets_a_failure_row_and_the_fact(tmp_p
     (d,) = s.explain()
     assert (d["kind"], d["stage"]) == ("failure", "runtime")
     assert d["details"]["torch_message"] == BACKWARD_TWICE
+
+
+def test_one_recompile_with_a_user_stack_is_one_recompile_and_says_none_changed(tmp_path):
+    """Issue 32 (the zoo's BERT classifier): torch 2.13 logs a single recompile reason as raw
+    text with its 'User stack trace:' lines; compdiag stored each line as a recompile (7 where
+    torch made 1) and called `config.problem_type is None` an identity guard ("a different
+    object was passed")."""
+    from test_parsers import BERT_REASON
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.record({**_ids("0/1"), "artifact": {"name": "recompile_reasons",
+                                              "encoding": "json"}}, BERT_REASON)
+    s.compile("0/1", recompile_reason=BERT_REASON)
+    diags = s.explain()
+    with Reader(s.path) as r:
+        assert len(r.recompiles(s.run_id)) == 1
+    (d,) = [d for d in diags if d["kind"] == "recompile"]
+    assert d["count"] == 1
+    assert "self.config.problem_type" in d["reason"] and "None" in d["reason"]
+    assert "different object" not in d["explanation"]
+    assert "before the first call" in d["fix"]
+

@@ -155,6 +155,37 @@ def test_parse_recompile_reasons() -> None:
     assert P.parse_recompile_reasons(None) == []
 
 
+# torch 2.13's recompile_reasons payload for one failed guard (BERT for sequence
+# classification: it sets config.problem_type on its first call), logged as raw text.
+BERT_REASON = (
+    "self.config.problem_type is None                         # if self.config.problem_type "
+    "is None:  # transformers/models/bert/modeling_bert.py:1115 in forward\n"
+    "User stack trace:\n"
+    '  File "/venv/site-packages/transformers/utils/generic.py", line 1036, in wrapper\n'
+    "    output = func(self, *args, **kwargs)\n"
+    '  File "/venv/site-packages/transformers/models/bert/modeling_bert.py", line 1115, in '
+    "forward\n"
+    "    if self.config.problem_type is None:")
+
+
+def test_a_recompile_reason_with_its_user_stack_is_one_reason() -> None:
+    """Issue 32 (the zoo's BERT): the user stack torch 2.13 appends to a single reason's raw
+    text was split into one 'reason' per line, 7 recompiles where torch made 1."""
+    (reason,) = P.parse_recompile_reasons(BERT_REASON)
+    assert reason == BERT_REASON
+    two = P.parse_recompile_reasons(BERT_REASON + "\n\nL['x'].size()[0] == 3")
+    assert two == [BERT_REASON, "L['x'].size()[0] == 3"]
+
+
+def test_an_is_none_guard_is_its_own_category() -> None:
+    """Issue 32: `x is None` failing means x was set since the compile, not that "a different
+    object was passed" (the identity category's words)."""
+    g = P.classify_guard(BERT_REASON.split("\nUser stack trace:")[0])
+    assert (g["category"], g["source"]) == ("none", "self.config.problem_type")
+    assert P.classify_guard("L['mask'] is not None  # x")["category"] == "none"
+    assert P.classify_guard("___check_obj_id(L['m'], 1234)")["category"] == "identity"
+
+
 @pytest.mark.parametrize("exc_type, message, tb, runtime, stage", [
     ("InductorError", "CppCompileError: C++ compile error", None, False, "kernel_compile"),
     ("BackendCompilerFailed", "LoweringException: x", None, False, "inductor_lowering"),

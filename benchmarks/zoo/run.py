@@ -296,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
             stem = keep / f"{r['model']}-{r['mode']}"
             if not r.get("skipped") and Path(f"{stem}.db").exists():
                 derive(r, Path(f"{stem}.db"), Path(f"{stem}.torch.json"))
+            r["compdiag_stderr"] = [ln for ln in r.get("compdiag_stderr", [])
+                                    if not SUMMARY.search(ln)]
+            r.pop("capture_self_s", None)
         out.write_text(json.dumps(rows, indent=1) + "\n")
         return 0
     names = args.models.split(",") if args.models else list(MODELS)

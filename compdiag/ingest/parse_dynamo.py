@@ -74,15 +74,39 @@ _CID_PREFIX = re.compile(r"^\s*\d+/\d+:\s*")
 
 
 def parse_recompile_reasons(payload: str | None) -> list[str]:
+    """The recompile_reasons artifact as one string per failed guard.
+
+    Torch logs a list as JSON but a single reason as its raw text, which since torch 2.13
+    carries the guard's 'User stack trace:' block on the lines after it: those lines (the
+    header and the indented frames) belong to the reason above them, not reasons of their
+    own (one BERT recompile was 7 recompiles, issue 32's zoo)."""
     if not payload:
         return []
     try:
         value = json.loads(payload)
     except ValueError:
-        return [s for s in payload.splitlines() if s.strip()]
+        return _reasons_in_text(payload)
     if isinstance(value, list):
         return [str(v) for v in value]
     return [str(value)]
+
+
+def _reasons_in_text(text: str) -> list[str]:
+    reasons: list[str] = []
+    in_stack = False
+    for line in text.splitlines():
+        if not line.strip():
+            in_stack = False
+            continue
+        cont = reasons and (line.startswith((" ", "\t")) or line.strip() == "User stack trace:"
+                            or (in_stack and line.lstrip().startswith("File ")))
+        if cont:
+            reasons[-1] += "\n" + line
+            in_stack = in_stack or line.strip() == "User stack trace:"
+        else:
+            reasons.append(line)
+            in_stack = False
+    return reasons
 
 
 def guard_of(reason: str) -> str:
@@ -151,6 +175,9 @@ def guard_location(guard_text: str) -> dict[str, Any] | None:
             "line": loc.group("code")}
 
 
+_NONE_GUARD = re.compile(r"^(?:not\s+)?\(?(?P<src>[^()]+?) is (?P<neg>not )?None\)?$")
+
+
 def classify_guard(text: str) -> dict[str, Any]:
     """A failed guard as {category, source, tensor, before, after}."""
     t = text.strip()
@@ -191,6 +218,10 @@ def classify_guard(text: str) -> dict[str, Any]:
         else:
             cat = "value"
         return {"category": cat, "source": lhs, "tensor": None, "before": value, "after": None}
+    m = _NONE_GUARD.match(code_part)
+    if m:  # `x is None` / `x is not None`: a value that was None (or not) at the compile
+        return {"category": "none", "source": m.group("src").strip(), "tensor": None,
+                "before": "None" if m.group("neg") is None else "not None", "after": None}
     if "ID_MATCH" in t or "___check_obj_id" in t or " is " in code_part:
         src = re.search(r"\((.+?),", code_part)
         return {"category": "identity", "source": src.group(1) if src else code_part,

@@ -86,6 +86,7 @@ REASONS = {
     "global_state": "global state {src} changed", "training": "train/eval mode {src} changed",
     "global": "global {src} changed", "value": "Python value {src} changed",
     "length": "{src} changed",
+    "none": "{src} changed between None and a value",
 }
 EXPLANATIONS = {
     "size": "A guard on the size {src} failed: {where} was compiled for one size and called "
@@ -103,6 +104,9 @@ EXPLANATIONS = {
              "constants.",
     "length": "{src} changed: the length of a list/tuple argument is part of the graph.",
     "identity": "A different object was passed as {src}; Dynamo guards on its identity.",
+    "none": "{src} was None when {where} was compiled and is not now (or the reverse): "
+            "Dynamo guards on whether it is None, so the value set since (e.g. by the module "
+            "itself on its first call) needs a graph of its own.",
     "type": "{src} changed type.",
 }
 SIZE_REPEATED = ("; repeated size recompiles mean automatic dynamic shapes were off "
@@ -136,6 +140,8 @@ FIXES = {
     "identity": "Create the object (module, function, optimizer) once and reuse it; a new "
                 "object per call forces a new compile.",
     "type": "Call the function with the same argument types every time.",
+    "none": "Give {src} its final value before the first call (where the code sets it on "
+            "first use, set it yourself up front), so that the first compile is the only one.",
 }
 # A size made dynamic (automatic dynamic shapes, dynamic=True, maybe_mark_dynamic) that a line
 # specialised back to a constant: each new size recompiles, and mark_dynamic would only turn
