@@ -197,8 +197,8 @@ def derive(row: dict, store: Path, counters: Path) -> dict:
     if True:
         tc = json.loads(counters.read_text()) if counters.exists() else {}
         row.update(graphs_torch=tc.get("graphs"), graph_breaks_torch=tc.get("graph_breaks"),
-                   recompiles_torch=tc.get("recompiles"),
                    graph_break_reasons_torch=tc.get("graph_break_reasons"))
+        row.pop("recompiles_torch", None)
         row["store_bytes"] = store_bytes(store)
         show = store_json(store, "show")
         run = show.get("run", {})
@@ -292,9 +292,15 @@ def main(argv: list[str] | None = None) -> int:
     keep = Path(args.keep) if args.keep else None
     if args.rederive:
         rows = json.loads(out.read_text())
+        only = set(args.models.split(",")) if args.models else None
         for r in rows:
+            if only is not None and r["model"] not in only:
+                continue
             stem = keep / f"{r['model']}-{r['mode']}"
             if not r.get("skipped") and Path(f"{stem}.db").exists():
+                # the store again through this compdiag's ingest (its fixes since the run)
+                subprocess.run([compdiag_bin(), "reindex", "--store", f"{stem}.db"],
+                               capture_output=True, check=True)
                 derive(r, Path(f"{stem}.db"), Path(f"{stem}.torch.json"))
             r["compdiag_stderr"] = [ln for ln in r.get("compdiag_stderr", [])
                                     if not SUMMARY.search(ln)]
