@@ -222,6 +222,12 @@ def derive(row: dict, store: Path, counters: Path) -> dict:
         row["top_user_line"] = (f"{short(frame['filename'])}:{frame['lineno']}"
                                 if frame.get("filename") else None)
         row["top_line_exists"] = line_exists(frame)
+        # A graph break at the top must be one torch itself reported: its type heads a key
+        # of counters["graph_break"] (None: torch counted no break there, all unresumable).
+        if top and top["kind"] == "graph_break":
+            keys = list((tc.get("graph_break_reasons") or {}).keys())
+            row["top_in_torch_reasons"] = any(top["reason"] in k for k in keys) if keys \
+                else None
     return row
 
 
