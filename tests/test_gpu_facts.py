@@ -343,3 +343,27 @@ def test_child_keeps_torchs_warnings_and_still_shows_them(tmp_path, monkeypatch)
         kept = [x["message"] for x in r.torch_warnings(rid)]
     assert kept == [_tf32_warning()]
     assert shown == [_tf32_warning(), "the user's own"]  # shown as before, both
+
+
+def test_data_dependent_split_owns_its_rerecordings(tmp_path):
+    """The H200 run of corpus/gpu/cg_incompatible_op.py (nonzero under reduce-overhead, the
+    same [16] input on every call): torch split the graph at the unbacked binding, and the
+    partition after it recorded again for each nonzero count the random data brought. Those
+    recordings are the split's consequence: one diagnosis, the split's, at nonzero's line, with
+    its torch.where fix; never "re-recorded ... for 2 input sizes" ranked above it (what main
+    ranked first at 3711016)."""
+    shape = "Tensor(size={}, stride=(1,), dtype=torch.int64, data_ptr=0x7F0000000000)"
+    path, rid = _lines_store(tmp_path, [
+        ("0/0", "Created 2 graph partitions: 1 cudagraphable, 1 non-cudagraphable"),
+        ("0/0", "  Partition 0: 4 nodes, non-cudagraphable, inputs=1, outputs=2"),
+        ("0/0", "    op0: reason=unbacked binding ops, ir=FallbackKernel, "
+                "fx=aten.nonzero.default(gt)"),
+        ("0/0", "  Partition 1: 2 nodes, cudagraphable, inputs=2, outputs=1"),
+        (None, "[0/0] Recording function=partition_1, cuda_graph_id=0, inputs: [0]: "
+               + shape.format("[9, 1]")),
+        (None, "[0/0] Recording function=partition_1, cuda_graph_id=1, inputs: [0]: "
+               + shape.format("[6, 1]"))], "cg_incompatible_op.py")
+    cg = [d for d in _diags(path, rid) if d["kind"] == "cudagraph"]
+    assert len(cg) == 1, [d["reason"] for d in cg]
+    assert "unbacked binding" in cg[0]["reason"] and "torch.where" in cg[0]["fix"]
+    assert "recorded 2 times for 2 data-dependent sizes" in cg[0]["reason"]

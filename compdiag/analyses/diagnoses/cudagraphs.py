@@ -15,7 +15,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.ranking import Cost
-from compdiag.analyses.rules import Words, first, one_of
+from compdiag.analyses.rules import Words, first, found, one_of
 from compdiag.ingest.parsers import user_line_frame
 
 KIND = "cudagraph"
@@ -93,6 +93,10 @@ PARTITION_FIX = (
     "Move what splits the graph out of the compiled region or onto the GPU (a CPU tensor "
     "`.cuda()` once outside the loop, a device copy done before the call), so the graph records "
     "as one CUDA graph.")
+# A split torch names as data-dependent: the partitions after it see sizes that change with
+# the data, so cudagraph_trees records them again whenever the data brings a new size (the
+# H200 run of corpus/gpu/cg_incompatible_op.py: nonzero on the same [16] input recorded twice).
+DATA_DEPENDENT_SPLIT = one_of("unbacked")
 RERECORDED = "CUDA graphs re-recorded:"
 PARTITIONED = "CUDA graphs partitioned:"
 _SPLIT_OP = re.compile(r"\b(?:aten|prims)\.(\w+)\.\w+\(")
@@ -135,6 +139,10 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
             splits = g["splits"]
             why = sorted({s["reason"] for s in splits if s.get("reason")})
             n_out = parts.get("non_cudagraphable")
+            # Its re-recordings are this split's consequence, not a problem of their own.
+            again = (f"; recorded {len(g['recordings'])} times for "
+                     f"{len(g['recorded_sizes'])} data-dependent sizes"
+                     if _data_dependent(g) and len(g["recorded_sizes"]) > 1 else "")
             # What split it has its own fix when torch named it (cpu ops, unbacked binding...)
             # (RULES' order decides between several: 'unbacked binding' before 'cpu ops').
             fix = cudagraph_fix(" ".join(why)) if why else PARTITION_FIX
@@ -143,7 +151,7 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
                 KIND, stage="inductor", compile_id=cid,
                 reason=(f"{PARTITIONED} {parts.get('cudagraphable')} CUDA-graphed "
                         f"partition(s), {n_out if n_out is not None else 'some'} left out"
-                        + (f" (split by {', '.join(why)})" if why else "")),
+                        + (f" (split by {', '.join(why)})" if why else "") + again),
                 user_frame=ctx.user_frame(_split_frames(ctx, cid, splits), cid=cid),
                 explanation=PARTITION_EXPLANATION, fix=fix,
                 score=SPEC.score(KIND, 0, "partial_coverage", order=-len(splits)),
@@ -159,6 +167,9 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
         # A graph torch skipped is the skip's diagnosis (its fix covers varying sizes), even
         # where cudagraph_trees still recorded per size (pytorch/pytorch#196385).
         gs = [g for g in gs if not g.get("reason")]
+        # A graph split by a data-dependent op records again for each size the data brings:
+        # the split's diagnosis says so (above), with the fix that stops both.
+        gs = [g for g in gs if not _data_dependent(g)]
         recs = [r for g in gs for r in g["recordings"]]
         sizes = []
         for r in recs:
@@ -177,6 +188,11 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
             fix=RERECORD_FIX, score=SPEC.score(KIND, len(recs)), count=len(recs),
             compile_ids=cids, details=CudagraphDetails(RERECORDED_GRAPH)))
     return out
+
+
+def _data_dependent(g: dict[str, Any]) -> bool:
+    """Whether torch split the graph at a data-dependent op (an unbacked size binding)."""
+    return any(found(DATA_DEPENDENT_SPLIT, s.get("reason")) for s in g["splits"])
 
 
 def _fmt_sizes(sizes: list[list[int]]) -> str:
