@@ -937,3 +937,30 @@ def test_a_compiled_code_error_at_run_time_gets_a_failure_row_and_the_fact(tmp_p
     (d,) = s.explain()
     assert (d["kind"], d["stage"]) == ("failure", "runtime")
     assert d["details"]["torch_message"] == BACKWARD_TWICE
+
+
+def _bypass(s: Store, cid: str, reason: str) -> None:
+    s.ing.record({**_ids(cid), "artifact": {"name": "aotautograd_cache_bypass",
+                                            "encoding": "json"}},
+                 json.dumps({"cache_bypass_reason": reason,
+                             "cache_bypass_exception_type": "BypassAOTAutogradCache"}))
+
+
+def test_a_bypass_of_torchs_own_function_is_information_not_a_fix_to_make(tmp_path):
+    """A DDP step under compiled autograd (optimize_ddp="python_reducer", torch 2.13 CPU):
+    the only diagnosis was the compiled-autograd graph's AOTAutograd bypass on torch's own
+    `validate_outputs`, ranked as a problem with the fix "register it as a custom op", which a
+    user cannot do. The function's module is torch's: information, with no fix to make; a
+    bypass on the user's own function keeps its fix."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("1/0")
+    _bypass(s, "0/0", "Unsupported call_function target torch._dynamo.compiled_autograd.ops."
+                      "validate_outputs. \n Function module: torch._dynamo.compiled_autograd."
+                      "ops, \nFunction name: validate_outputs")
+    _bypass(s, "1/0", "Unsupported call_function target mylib.scale. \n Function module: "
+                      "mylib, \nFunction name: scale")
+    diags = {d["reason"].split("target ")[1].split(".")[0]: d for d in s.explain()
+             if d["kind"] == "cache"}
+    assert diags["torch"]["severity"] == "info" and "Nothing to change" in diags["torch"]["fix"]
+    assert diags["mylib"]["severity"] == "problem" and "custom_op" in diags["mylib"]["fix"]
