@@ -211,7 +211,7 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
         out.append(Diagnosis(
             KIND, stage="cache", compile_id=cid,
             reason=f"{' and '.join(caches)} cache{'s' if len(caches) > 1 else ''} bypassed: "
-                   f"{reason}",
+                   f"{' '.join(reason.split())}",  # torch writes some over several lines
             user_frame=config_line(ctx, cid, reason) or ctx.user_frame(cid=cid),
             explanation=BYPASS_EXPLANATION,
             fix=TORCH_OWN_FIX if torchs else bypass_fix(reason), count=len(rows),
