@@ -325,3 +325,29 @@ def test_call_line_skips_the_code_dynamo_made():
     line = compiled_fn()  # <- the call
     assert line["name"] == "test_call_line_skips_the_code_dynamo_made"
     assert line["line"] == "line = compiled_fn()  # <- the call"
+
+
+def test_bytecode_hook_takes_code_whose_constants_are_unhashable(tmp_path):
+    """Issue 32 (the zoo's SegFormer): Dynamo's transformed code can hold a dict among its
+    constants, which makes the code object unhashable; the bytecode hook kept transformed code
+    in a WeakSet and failed ("compdiag hook bytecode hook failed: TypeError: unhashable type:
+    'dict'"), losing that compile's bytecode and warning in a run that was fine."""
+    from compdiag.capture.hooks import Capture, _call_line
+    from compdiag.ingest.ingestor import Ingestor
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    cap = Capture(Ingestor(w, rid))
+    code = compile("x = 1", "user.py", "exec")
+    new = code.replace(co_consts=(*code.co_consts, {"a": 1}))
+    cap.guarded("bytecode hook", cap._on_bytecode, code, new)
+    assert new in cap.transformed_codes and code not in cap.transformed_codes
+    assert _call_line(cap.transformed_codes)["name"] == (
+        "test_bytecode_hook_takes_code_whose_constants_are_unhashable")
+    cap.ing.flush()
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        assert r.warnings(rid) == []
+

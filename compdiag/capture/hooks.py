@@ -25,6 +25,22 @@ from compdiag.ingest.ingestor import Ingestor
 ARTIFACTS = ("fusion", "perf_hints", "cudagraphs", "autotuning")
 
 
+class CodeSet:
+    """Code objects by identity, held weakly. A set of code objects hashes them, and a code
+    object's hash hashes its constants: Dynamo's transformed code can hold a dict among them
+    (the zoo's SegFormer, issue 32), which made the bytecode hook fail with "unhashable type:
+    'dict'" and lose that compile's bytecode."""
+
+    def __init__(self) -> None:
+        self._codes: "weakref.WeakValueDictionary[int, Any]" = weakref.WeakValueDictionary()
+
+    def add(self, code: Any) -> None:
+        self._codes[id(code)] = code
+
+    def __contains__(self, code: object) -> bool:
+        return self._codes.get(id(code)) is code
+
+
 class Capture:
     def __init__(self, ingestor: Ingestor) -> None:
         self.ing = ingestor
@@ -37,7 +53,7 @@ class Capture:
         self.failure_graphs: Any = None  # a failure_graphs.FailureGraphs once installed
         # The code Dynamo made of the user's functions: a frame running one is inside a
         # compiled call, not the user's line that made it (_call_line).
-        self.transformed_codes: "weakref.WeakSet[Any]" = weakref.WeakSet()
+        self.transformed_codes = CodeSet()
         # compdiag's own time in the program (issue 34): every hook and store flush counts
         self.self_time = SelfTime()
         writer = getattr(ingestor, "w", None)
