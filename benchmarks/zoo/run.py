@@ -250,8 +250,16 @@ def store_facts(store: Path) -> tuple[int, int]:
     return graphs, sum(1 for m in msgs if any(u in m for u in UNRESUMABLE))
 
 
+def capture(r: dict) -> str:
+    """The paired CPU ratio where the row has one, else compdiag's own share of the run."""
+    if r.get("capture_cpu_ratio") is not None:
+        return f"{r['capture_cpu_ratio']}x"
+    share = r.get("capture_share")
+    return f"{100 * share:.1f}% own" if share is not None else ""
+
+
 def markdown(rows: list[dict]) -> str:
-    head = ("| model | mode | unchanged | graphs (torch) | breaks (torch) | capture CPU | "
+    head = ("| model | mode | unchanged | graphs (torch) | breaks (torch) | capture | "
             "store | top diagnosis | its line |\n|---|---|---|---|---|---|---|---|---|")
     out = [head]
     for r in rows:
@@ -265,7 +273,7 @@ def markdown(rows: list[dict]) -> str:
         out.append(f"| {r['model']} | {r['mode']} | {'yes' if r.get('unchanged') else 'NO'} | "
                    f"{r.get('graphs')} ({r.get('graphs_torch')}) | "
                    f"{r.get('graph_breaks')} ({r.get('graph_breaks_torch')}) | "
-                   f"{r.get('capture_cpu_ratio')}x | {round((r.get('store_bytes') or 0) / 1e6, 2)} MB | "
+                   f"{capture(r)} | {round((r.get('store_bytes') or 0) / 1e6, 2)} MB | "
                    f"{top} | {line} |")
     return "\n".join(out)
 
@@ -288,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", help="keep each run's store and torch's counts in this directory")
     ap.add_argument("--rederive", action="store_true",
                     help="recompute --out's rows from the stores in --keep (no runs)")
+    ap.add_argument("--reindex", action="store_true",
+                    help="with --rederive: `compdiag reindex` each store first (this "
+                    "compdiag's ingest fixes since the run)")
     args = ap.parse_args(argv)
     import torch
 
@@ -304,9 +315,9 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             stem = keep / f"{r['model']}-{r['mode']}"
             if not r.get("skipped") and Path(f"{stem}.db").exists():
-                # the store again through this compdiag's ingest (its fixes since the run)
-                subprocess.run([compdiag_bin(), "reindex", "--store", f"{stem}.db"],
-                               capture_output=True, check=True)
+                if args.reindex:  # the store again through this compdiag's ingest
+                    subprocess.run([compdiag_bin(), "reindex", "--store", f"{stem}.db"],
+                                   capture_output=True, check=True)
                 derive(r, Path(f"{stem}.db"), Path(f"{stem}.torch.json"))
             r["compdiag_stderr"] = [ln for ln in r.get("compdiag_stderr", [])
                                     if not SUMMARY.search(ln)]
