@@ -14,6 +14,7 @@ from xml.etree import ElementTree as ET
 import pytest
 import torch
 
+from cdtest import shared_cache
 from compdiag.capture.accuracy import Tolerance, compare_output
 
 SCRIPTS = Path(__file__).parent / "accuracy_scripts"
@@ -111,24 +112,28 @@ def test_eager_nondeterminism_is_not_blamed_on_the_compiler():
 # -- end to end -------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
-    """Each script once under `compdiag check --junit`, and once under plain python."""
+    """Each script once under `compdiag check --junit`, and once under plain python, all
+    started together (each a compile of its own; the session's shared Inductor cache)."""
     base = tmp_path_factory.mktemp("accuracy")
-    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(base / "cache"))
-    out = {}
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(shared_cache()))
+    started = {}
     for name in ("relu_bug", "log1p_bug", "clean", "crash", "fp16_overflow"):
         junit = base / f"{name}.xml"
         store = base / f"{name}.db"
-        proc = subprocess.run(
+        started[name] = (junit, store, subprocess.Popen(
             [sys.executable, "-m", "compdiag", "check", "--store", str(store), "--junit",
              str(junit), str(SCRIPTS / f"{name}.py")],
-            capture_output=True, text=True, env=env, cwd=base, timeout=600)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=base))
+    plain = subprocess.Popen([sys.executable, str(SCRIPTS / "clean.py")], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=env, cwd=base)
+    out = {}
+    for name, (junit, store, proc) in started.items():
+        stdout, stderr = proc.communicate(timeout=600)
         shown = subprocess.run([sys.executable, "-m", "compdiag", "show", "--store", str(store),
                                 "--json"], capture_output=True, text=True, check=True)
-        out[name] = {"rc": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr,
+        out[name] = {"rc": proc.returncode, "stdout": stdout, "stderr": stderr,
                      "junit": ET.parse(junit).getroot(), "doc": json.loads(shown.stdout)}
-    plain = subprocess.run([sys.executable, str(SCRIPTS / "clean.py")], capture_output=True,
-                           text=True, env=env, cwd=base, timeout=600)
-    out["clean"]["plain_stdout"] = plain.stdout
+    out["clean"]["plain_stdout"] = plain.communicate(timeout=600)[0]
     return out
 
 

@@ -1,9 +1,10 @@
 """Every CPU corpus script, end to end: `compdiag run` it, `compdiag explain --json` it, and the
 top diagnosis must match the script's sidecar (corpus/NAME.expected.json).
 
-The scripts run a few at a time in a thread pool (each its own store, one shared Inductor
-cache directory in a session temp dir), started once for the selected cases; each test waits
-only for its own script. COMPDIAG_CORPUS_JOBS sets the parallelism (default 3)."""
+The scripts run a few at a time in a thread pool (each its own store, the session's shared
+Inductor cache directory but for the cache_* cases), started once for the selected cases of a
+half of the corpus (conftest.py runs the halves on two xdist workers); each test waits only for
+its own script. COMPDIAG_CORPUS_JOBS sets the parallelism (default 3)."""
 
 from __future__ import annotations
 
@@ -20,17 +21,49 @@ from compdiag.importer.trace_writer import glog_prefix, trace_entries
 from compdiag.report.bundle import _trace
 from compdiag.store.reader import Reader
 from compdiag.views.explain import explain_document
-from corpus_check import (CORPUS, TIMEOUT, case_problems, ending_problems, load_sidecar,
-                          run_case)
+from cdtest import shared_cache
+from corpus_check import (CORPUS, TIMEOUT, case_problems, corpus_half, ending_problems,
+                          load_sidecar, run_case)
 
 SIDECARS = sorted(CORPUS.glob("*.expected.json"))
 JOBS = int(os.environ.get("COMPDIAG_CORPUS_JOBS", "3"))
 TORCH = version("torch")
 
 
+class CorpusRuns:
+    """name -> Future of run_case. A half's selected cases are submitted together, longest
+    first, the first time any of them is read: under xdist a worker captures only the half it
+    was given; without xdist both halves run, the second submitted as soon as it is needed."""
+
+    def __init__(self, selected: list[str], workdir: Path, cache: Path, fresh: Path) -> None:
+        self.selected, self.workdir, self.cache, self.fresh = selected, workdir, cache, fresh
+        self.pool = ThreadPoolExecutor(max_workers=max(1, JOBS))
+        self.futures: dict[str, Future] = {}
+
+    def __getitem__(self, name: str) -> Future:
+        if name not in self.futures:
+            half = corpus_half(CORPUS / f"{name}.expected.json")
+            for n in self.selected:
+                if corpus_half(CORPUS / f"{n}.expected.json") == half:
+                    self.futures[n] = self.pool.submit(
+                        run_case, n, self.workdir, self._cache(n),
+                        load_sidecar(CORPUS / f"{n}.expected.json", TORCH).get("run_args"))
+        return self.futures[name]
+
+    def _cache(self, name: str) -> Path:
+        """The session's shared Inductor cache, except for the cache_* cases: their diagnosis
+        is about a cache miss, so each compiles into its own fresh directory (a hit left by an
+        earlier run of the same graph would hide it)."""
+        if not name.startswith("cache_"):
+            return self.cache
+        own = self.fresh / name
+        own.mkdir()
+        return own
+
+
 @pytest.fixture(scope="session")
 def corpus_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
-    """name -> Future of run_case, submitted for the selected cases only, longest first."""
+    """The selected cases' runs (CorpusRuns), each captured once whatever reads it."""
     selected = []
     for item in request.session.items:
         callspec = getattr(item, "callspec", None)
@@ -39,23 +72,17 @@ def corpus_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
             selected.append(callspec.params["sidecar"].name[:-len(".expected.json")])
     selected = list(dict.fromkeys(selected))  # one run per case, whatever reads it
     workdir = tmp_path_factory.mktemp("corpus")
-    cache = workdir / "inductor-cache"
-    cache.mkdir()
     # Inductor cases are the slow ones: start them first so the pool drains evenly.
     selected.sort(key=lambda n: (not n.startswith(("acc_backend", "fail_", "acc_", "perf_")),
                                  not n.startswith("acc_backend"), n))
-    pool = ThreadPoolExecutor(max_workers=max(1, JOBS))
-    futures: dict[str, Future] = {
-        n: pool.submit(run_case, n, workdir, cache,
-                       load_sidecar(CORPUS / f"{n}.expected.json", TORCH).get("run_args"))
-        for n in selected}
-    yield futures
-    pool.shutdown(wait=False, cancel_futures=True)
+    runs = CorpusRuns(selected, workdir, shared_cache(), tmp_path_factory.mktemp("corpus-own"))
+    yield runs
+    runs.pool.shutdown(wait=False, cancel_futures=True)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
-def test_corpus_top_diagnosis(sidecar: Path, corpus_runs: dict[str, Future]) -> None:
+def test_corpus_top_diagnosis(sidecar: Path, corpus_runs: CorpusRuns) -> None:
     spec = load_sidecar(sidecar, TORCH)
     name = sidecar.name[:-len(".expected.json")]
     if spec.get("known_gap"):
@@ -67,13 +94,13 @@ def test_corpus_top_diagnosis(sidecar: Path, corpus_runs: dict[str, Future]) -> 
     assert not problems, f"{name}: " + "; ".join(problems) + f"\n top: {json.dumps(top)[:1500]}"
 
 
-def _case(sidecar: Path, corpus_runs: dict[str, Future]) -> dict:
+def _case(sidecar: Path, corpus_runs: CorpusRuns) -> dict:
     return corpus_runs[sidecar.name[:-len(".expected.json")]].result(timeout=TIMEOUT + 200)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
-def test_corpus_abnormal_end_is_explained(sidecar: Path, corpus_runs: dict[str, Future]
+def test_corpus_abnormal_end_is_explained(sidecar: Path, corpus_runs: CorpusRuns
                                           ) -> None:
     """Issue 29 §3's invariant over every corpus run (the stores test_corpus_top_diagnosis
     made, no new compile): a run that exited non-zero has a problem diagnosis saying how it
@@ -93,7 +120,7 @@ def _top(doc: dict) -> tuple | None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
-def test_corpus_report_import_round_trip(sidecar: Path, corpus_runs: dict[str, Future],
+def test_corpus_report_import_round_trip(sidecar: Path, corpus_runs: CorpusRuns,
                                          tmp_path: Path) -> None:
     """Issue 30 item 4: the trace log `compdiag report` writes (its own `_trace`, as in the
     archive) imported again gives the same top diagnosis. On main, import stored compdiag's

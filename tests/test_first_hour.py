@@ -283,8 +283,9 @@ def test_traceback_of_a_compiled_graph_is_plain_pythons(session: Session, fail_k
                                                         tmp_path: Path) -> None:
     """A runtime error inside compiled code: stderr's traceback is the one plain python prints
     (no compdiag frame such as capture/failure_graphs.py's `run`, no doubled torch `_fn`).
-    Both runs compile cold (the fixture into the session's fresh cache, this one into its
-    own), so torch builds its wrappers the same way."""
+    Both runs compile cold (the fixture into the session's shared cache, where no other test
+    compiles fail_kernel.py's graphs; this one into its own), so torch builds its wrappers the
+    same way."""
     cache = tmp_path / "cache"
     plain = run_cmd([sys.executable, str(SCRIPTS / "fail_kernel.py")],
                     env=base_env(cache), cwd=session.root)
