@@ -258,6 +258,26 @@ def test_perf_hint_fallback_kernel(tmp_path):
     assert d["user_frame"]["lineno"] == 14
 
 
+def test_fallbacks_of_one_warned_cause_are_one_diagnosis(tmp_path):
+    """Issue 29 section 2 (corpus/perf_complex_fallbacks.py, after pytorch/pytorch#125718):
+    torch warns once that Inductor generates no code for complex operators, then falls back
+    for every complex op. Before, explain gave one perf diagnosis per op (aten.mul, aten.add,
+    aten.pow, ...) and none named the cause; now one names it, with the ops."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.event("warning", "0/0", {}, "Torchinductor does not support code generation for "
+                "complex operators. Performance may be worse than eager.")
+    for op in ("aten.mul.Tensor", "aten.pow.Tensor_Scalar"):
+        s.ing.event("perf_hints", "0/0", {}, f"Using FallbackKernel: torch.ops.{op}")
+    s.post_grad("0/0", f"        # File: {s.user}:11 in f, code: z = (x + 1j * y).pow(4)\n"
+                "        mul: \"c64[5]\" = torch.ops.aten.mul.Tensor(arg1_1, 1j)\n"
+                "        pow_1: \"c64[5]\" = torch.ops.aten.pow.Tensor_Scalar(mul, 4)\n")
+    (d,) = s.explain()
+    assert d["kind"] == "perf" and "complex" in d["reason"] and "complex" in d["fix"]
+    assert "aten.mul" in d["reason"] and "aten.pow" in d["reason"]
+    assert d["user_frame"]["lineno"] == 11
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "compdiag", *args], capture_output=True,
                           text=True, env={"COLUMNS": "120", "PATH": ""})
