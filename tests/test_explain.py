@@ -945,3 +945,19 @@ def test_a_compiled_code_error_at_run_time_gets_a_failure_row_and_the_fact(tmp_p
     (d,) = s.explain()
     assert (d["kind"], d["stage"]) == ("failure", "runtime")
     assert d["details"]["torch_message"] == BACKWARD_TWICE
+
+
+def test_a_size_fix_names_the_tensor_and_torch_s_own_hint_wins():
+    """corpus/fail_recompile_limit_params.py: the size source `xs[0].size()[1]` was spelled
+    into `mark_dynamic(xs[0].size()[1], 1)` (not a tensor), and torch's own advice in the
+    failed guard (force_parameter_static_shapes for a parameter) was not the fix."""
+    assert RC.tensor_and_dim("xs[0].size()[1]") == ("xs[0]", "1")
+    assert RC.tensor_and_dim("L['x'].size()[0]") == ("x", "0")
+    guard = ("tensor 'xs[0]' size mismatch at index 1. expected 9, actual 10. Guard failed on "
+             "a parameter, consider using torch._dynamo.config.force_parameter_static_shapes "
+             "= False to allow dynamism on parameters.")
+    fix = RC.recompile_fix("size", "xs[0].size()[1]", count=8, limit=True, fn="f",
+                           guard_text=guard)
+    assert "force_parameter_static_shapes = False" in fix and "mark_dynamic" not in fix
+    assert "mark_dynamic(x, 0)" in RC.recompile_fix("size", "L['x'].size()[0]", count=1,
+                                                   limit=False, fn="f")
