@@ -621,3 +621,20 @@ def test_a_cache_the_program_turned_off_is_information_not_a_problem(tmp_path: P
         (d_custom,) = [d for d in explain(r, custom) if d.kind == "cache"]
     assert d_off.severity == "info" and d_custom.severity == "problem"
     assert d_off.score < d_custom.score
+
+
+def test_an_input_change_is_at_the_call_that_passed_the_input() -> None:
+    """corpus/cache_reset_dtype.py (after pytorch/pytorch#111421): after a reset the same
+    function is called with float64 inputs and misses the FX graph cache on
+    example_inputs[0]. Before, the miss pointed at the compiled function's def line: no
+    source line assigns an input's dtype; the call that passed the input is the line."""
+    from types import SimpleNamespace
+
+    from compdiag.analyses.diagnoses.cache import changed_line
+    from compdiag.analyses.diagnosis import UserFrame
+
+    call = UserFrame("/u/s.py", 14, "torch.compile(poly)(torch.ones(8, dtype=torch.float64))")
+    ctx = SimpleNamespace(call_chain=lambda cid: [UserFrame("/u/s.py", 3, "main()"), call])
+    change = C.Change("example_inputs[0]", "float32[8] stride (1,)", "float64[8] stride (1,)",
+                      "example_inputs[0]: float32[8] -> float64[8]")
+    assert changed_line(ctx, "0/0", (change,)) == call

@@ -163,8 +163,16 @@ def changed_line(ctx: Any, cid: str | None, changes: tuple[C.Change, ...],
                  after: dict[str, Any] | None = None) -> UserFrame | None:
     """The user line that changed a key component, where the program's source shows it: the
     assignment of a changed config (`inductor_config[NAME]`), the call that switched
-    deterministic algorithms; after the reset that separated the two compiles when known."""
+    deterministic algorithms, the call that passed an input of another dtype, device or shape;
+    after the reset that separated the two compiles when known."""
     for change in changes:
+        if change.component.startswith("example_inputs"):
+            # An input's dtype, device or shape changed: the call that passed it in (the
+            # user's call that started this compile) is the line that changed it.
+            chain = ctx.call_chain(cid)
+            if chain and chain[-1].lineno:
+                return chain[-1]
+            continue
         m = _CONFIG_COMPONENT.match(change.component)
         pattern = (r"\b%s\s*=(?!=)|[\"']%s[\"']" % ((re.escape(m.group("name")),) * 2) if m
                    else next((p for name, p in COMPONENT_CALLS if name == change.component),
