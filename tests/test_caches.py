@@ -638,3 +638,19 @@ def test_an_input_change_is_at_the_call_that_passed_the_input() -> None:
     change = C.Change("example_inputs[0]", "float32[8] stride (1,)", "float64[8] stride (1,)",
                       "example_inputs[0]: float32[8] -> float64[8]")
     assert changed_line(ctx, "0/0", (change,)) == call
+
+
+def test_a_global_baked_into_the_graph_is_named_when_it_changed() -> None:
+    """corpus/cache_reset_global.py (after pytorch/pytorch#110107): a module global the
+    compiled function reads changes between two compiles separated by a reset; the miss said
+    only "the graph changed", at the def line. Dynamo guarded `G['SCALE'] == 2.0` in the first
+    and `== 3.0` in the second: the global is the component that changed."""
+    from types import SimpleNamespace
+
+    from compdiag.analyses.diagnoses.cache import changed_globals
+
+    values = {"0/0": {"G['SCALE']": "2.0", "L['x']": None, "G['K']": "1"},
+              "0/0@1": {"G['SCALE']": "3.0", "G['K']": "1"}}
+    ctx = SimpleNamespace(run_id=1, r=SimpleNamespace(guard_values=lambda rid, c: values[c]))
+    assert changed_globals(ctx, "0/0", "0/0@1") == [("SCALE", "2.0", "3.0")]
+    assert changed_globals(ctx, None, "0/0@1") == []

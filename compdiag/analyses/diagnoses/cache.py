@@ -183,6 +183,20 @@ def changed_line(ctx: Any, cid: str | None, changes: tuple[C.Change, ...],
     return None
 
 
+_GLOBAL = re.compile(r"^G\['(\w+)'\]$")
+
+
+def changed_globals(ctx: Any, before: str | None, cid: str | None
+                    ) -> list[tuple[str, str | None, str | None]]:
+    """Module globals both compiles guarded on (`G['NAME'] == V`: Dynamo baked the value into
+    the graph) whose values differ: (NAME, before, after)."""
+    if not before or not cid:
+        return []
+    old, new = ctx.r.guard_values(ctx.run_id, before), ctx.r.guard_values(ctx.run_id, cid)
+    return [(m.group(1), old[g], new[g]) for g in old
+            if (m := _GLOBAL.match(g)) and g in new and old[g] != new[g]]
+
+
 def bypass_fix(reason: str | None) -> str:
     return first(BYPASS_RULES, reason, default=BYPASS_FALLBACK)
 
@@ -247,7 +261,14 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
                 "a cold compile after each change; a changed graph is expected to miss.")
     else:
         return None  # a key that changed with no components logged: nothing to name
-    frame = changed_line(ctx, cid, why.changes, reset) if why.changes else None
+    frame = None
+    moved = changed_globals(ctx, ref.get("compile_id"), cid) if reset is not None else []
+    if moved:  # the graph baked in a global that changed between the two compiles
+        reason += "; " + "; ".join(f"the global {name} changed {a} -> {b}"
+                                   for name, a, b in moved)
+        frame = _source_line(ctx, cid, re.compile(r"\b%s\s*=(?!=)" % re.escape(moved[0][0])),
+                             reset)
+    frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
                      user_frame=frame or ctx.user_frame(cid=cid), explanation=explanation,
                      fix=fix, score=MISS_SCORE,
