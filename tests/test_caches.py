@@ -654,3 +654,19 @@ def test_a_global_baked_into_the_graph_is_named_when_it_changed() -> None:
     ctx = SimpleNamespace(run_id=1, r=SimpleNamespace(guard_values=lambda rid, c: values[c]))
     assert changed_globals(ctx, "0/0", "0/0@1") == [("SCALE", "2.0", "3.0")]
     assert changed_globals(ctx, None, "0/0@1") == []
+
+
+def test_an_inference_compile_after_a_training_one_is_the_grad_mode() -> None:
+    """corpus/cache_reset_grad_mode.py (after pytorch/pytorch#191418): a compile under
+    torch.no_grad() after a reset misses on `fx_kwargs[is_inference]`, torch's internal name;
+    before, the miss never said grad mode and pointed at the call, not at the line that
+    switched it."""
+    import re
+
+    from compdiag.analyses.diagnoses.cache import COMPONENT_CALLS
+
+    assert "grad mode" in C.describe_change("fx_kwargs[is_inference]", "False", "True")
+    pattern = dict(COMPONENT_CALLS)["fx_kwargs[is_inference]"]
+    assert re.search(pattern, "with torch.no_grad():")
+    assert re.search(pattern, "with torch.inference_mode():")
+    assert not re.search(pattern, "y = model(x)")

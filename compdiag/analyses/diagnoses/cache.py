@@ -117,6 +117,7 @@ BYPASS_CONFIGS: tuple[tuple[Words, tuple[str, ...]], ...] = (
 # Key components a program changes by a call rather than an assignment: the call's pattern.
 COMPONENT_CALLS: tuple[tuple[str, str], ...] = (
     ("deterministic_algorithms_settings", r"\buse_deterministic_algorithms\s*\("),
+    ("fx_kwargs[is_inference]", r"\b(?:no_grad|inference_mode|set_grad_enabled|enable_grad)\s*\("),
 )
 _CONFIG_COMPONENT = re.compile(r"^\w*config\[(?P<name>\w+)\]$")
 
