@@ -964,3 +964,32 @@ def test_a_bypass_of_torchs_own_function_is_information_not_a_fix_to_make(tmp_pa
              if d["kind"] == "cache"}
     assert diags["torch"]["severity"] == "info" and "Nothing to change" in diags["torch"]["fix"]
     assert diags["mylib"]["severity"] == "problem" and "custom_op" in diags["mylib"]["fix"]
+
+
+def test_an_amplified_difference_within_the_tolerance_is_a_verdict_not_no_problems(tmp_path):
+    """Issue 29 §4: a --check-accuracy run whose outputs were within the tolerance, but where
+    eager and compiled differ and float rounding is amplified ~500x, printed "no problems
+    found" (main at d728d29: capture recorded the amplification, no verdict). It is an
+    ill-conditioned verdict with the amplification, ranked below every other problem."""
+    import torch
+
+    from compdiag.capture.accuracy_compare import numeric_verdict
+
+    errs = {"eager_rel": 6e-5, "compiled_rel": 4e-5, "eager_rmse": 6e-5, "compiled_rmse": 4e-5,
+            "scale": 1.0}
+    v = numeric_verdict(True, True, errs, 1e-3, torch.float32)
+    assert v["verdict"] == "ill_conditioned" and v["within_tolerance"] and v["amplification"] > 100
+    same = {**errs, "compiled_rel": 6e-5}  # bitwise-equal results: nothing to say
+    assert "verdict" not in numeric_verdict(True, True, same, 1e-3, torch.float32)
+    quiet = {**errs, "eager_rel": 2e-6, "compiled_rel": 1e-6}  # fp32 noise
+    assert "verdict" not in numeric_verdict(True, True, quiet, 1e-3, torch.float32)
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.accuracy("0/0", [("out0", True, 1e-6, 1e-4, {**v, "dtype": "torch.float32"})])
+    s.graph_break("0/0", 7)
+    diags = s.explain()
+    acc = [d for d in diags if d["kind"] == "accuracy"]
+    assert acc and acc[0]["severity"] == "problem" and diags[-1] is acc[0]
+    assert acc[0]["reason"].startswith("within the tolerance, but ill-conditioned")
+    assert "amplified" in acc[0]["reason"]
