@@ -21,8 +21,8 @@ from corpus_check import corpus_half
 
 # The fixtures that start the session's compile scenarios: their readers share one worker.
 SCENARIO_FIXTURES = frozenset({"launched", "scenario", "fail_kernel", "killed", "hook_fault"})
-CORPUS_HALVES = 2
-# Groups by CPU seconds, heaviest first (benchmarks/test_time.md); the rest keep file order.
+# Heaviest groups first (by the slowest tests of the last idle run and the number of cold
+# compiles each group's fixtures make; benchmarks/test_time.md); the rest keep file order.
 HEAVY_FIRST = ("corpus-0", "corpus-1", "test_minify_e2e", "scenarios", "test_docs_examples",
                "test_perf_e2e", "test_accuracy", "test_bisect", "test_endings", "test_caches",
                "test_report", "test_compile_id", "test_grad_accuracy")
