@@ -15,19 +15,28 @@ from typing import Any, ClassVar, Mapping
 
 @dataclass(frozen=True)
 class UserFrame:
-    """The user's own line a diagnosis points at (never a torch, library or stdlib frame)."""
+    """The user's own line a diagnosis points at (never a torch, library or stdlib frame),
+    and the evidence it was found by (analyses/locate.py): `torch` (torch named it), `fx_node`
+    (an FX node's stack trace), `call` (the call that triggered the compile), `source` (a line
+    of the program a kind found, the setting its fix changes) or `def` (the compiled
+    function's line, a fallback). Two frames of one line are equal whatever their evidence."""
 
     filename: str | None = None
     lineno: int | None = None
     line: str | None = None
+    evidence: str | None = field(default=None, compare=False)
 
     @classmethod
     def of(cls, frame: Mapping[str, Any] | None) -> "UserFrame":
         frame = frame or {}
-        return cls(frame.get("filename"), frame.get("lineno"), frame.get("line"))
+        return cls(frame.get("filename"), frame.get("lineno"), frame.get("line"),
+                   frame.get("evidence"))
 
     def to_json(self) -> dict[str, Any]:
-        return {"filename": self.filename, "lineno": self.lineno, "line": self.line}
+        out = {"filename": self.filename, "lineno": self.lineno, "line": self.line}
+        if self.evidence:
+            out["evidence"] = self.evidence
+        return out
 
     def __bool__(self) -> bool:
         return bool(self.filename)

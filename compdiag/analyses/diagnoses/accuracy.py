@@ -16,6 +16,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import commands
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 
 KIND = "accuracy"
@@ -242,21 +243,17 @@ def measured(ctx: Any) -> list[Diagnosis]:
 
 def op_frame(ctx: Any, cid: str | None, frame: dict[str, Any] | None, op: str | None) -> Any:
     """The divergent op's user line; failing that, the post-grad graph's nodes of that op, or
-    its last node with a user line: an accuracy diagnosis never points at the `def` line."""
-    if frame and frame.get("filename"):
-        found = ctx.user_frame(frame, cid=None)
-        if found:
-            return found
-    nodes = ctx.r.graph_nodes(ctx.run_id, cid) if cid else []
-    lines = [n for n in nodes if n["filename"] and n["lineno"]]
-    mine = [n for n in lines if op and (n["op"] == op or (n["target"] or "").split(".")[
-        -2:-1] == [op])]
-    for cand in (mine, lines):
-        found = ctx.user_frame([{"filename": n["filename"], "lineno": n["lineno"],
-                                 "line": n["line"]} for n in cand], cid=None) if cand else None
-        if found:
-            return found
-    return ctx.user_frame(cid=cid)
+    its last node with a user line (locate's `fx_node` evidence), before the call."""
+    nodes = [n for n in (ctx.r.graph_nodes(ctx.run_id, cid) if cid else [])
+             if n["filename"] and n["lineno"]]
+    mine = [n for n in nodes
+            if op and (n["op"] == op or (n["target"] or "").split(".")[-2:-1] == [op])]
+    lines = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
+             for n in nodes]
+    mine = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
+            for n in mine]
+    return locate(ctx, cid, nodes=[frame if frame and frame.get("filename") else [],
+                                   mine, lines])
 
 
 def injected(ctx: Any) -> list[Diagnosis]:
@@ -279,7 +276,7 @@ def injected(ctx: Any) -> list[Diagnosis]:
             KIND, stage="inductor_codegen", compile_id=cids[0],
             reason=f"Inductor bug injector {key}={value!r} was on: compiled {op or 'code'} "
                    "deliberately computes wrong values",
-            user_frame=ctx.user_frame(frames, cid=cids[0]),
+            user_frame=locate(ctx, cids[0], nodes=[frames]),
             explanation="This testing-only config makes Inductor's C++ codegen emit a wrong "
                         f"{op or 'op'} (x + 1) so that accuracy tooling can be tested; every "
                         "compile with it on returns wrong numbers. Found in the compile's "

@@ -14,6 +14,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, first, one_of
 from compdiag.ingest.parsers import user_line_frame
@@ -144,7 +145,7 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
                 reason=(f"{PARTITIONED} {parts.get('cudagraphable')} CUDA-graphed "
                         f"partition(s), {n_out if n_out is not None else 'some'} left out"
                         + (f" (split by {', '.join(why)})" if why else "")),
-                user_frame=ctx.user_frame(_split_frames(ctx, cid, splits), cid=cid),
+                user_frame=locate(ctx, cid, nodes=[_split_frames(ctx, cid, splits)]),
                 explanation=PARTITION_EXPLANATION, fix=fix,
                 score=SPEC.score(KIND, 0, "partial_coverage", order=-len(splits)),
                 count=max(1, len(splits)), compile_ids=(cid,) if cid else (),
@@ -172,7 +173,7 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
             KIND, stage="runtime", compile_id=cids[0] if cids else None,
             reason=(f"{RERECORDED} {len(recs)} recordings for {len(sizes)} input "
                     f"sizes ({shown}) across {len(cids)} compile(s)"),
-            user_frame=ctx.user_frame([], cid=cids[0] if cids else None),
+            user_frame=locate(ctx, cids[0] if cids else None),
             explanation=RERECORD_EXPLANATION + " " + _memory_note(cov),
             fix=RERECORD_FIX, score=SPEC.score(KIND, len(recs)), count=len(recs),
             compile_ids=cids, details=CudagraphDetails(RERECORDED_GRAPH)))
@@ -196,11 +197,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         # Facts of torch's reason, stored at ingest: its head (without the "Found from"
         # trace), that trace's frames, the ops a partition's reason names.
         head = c.get("head") or (c.get("reason") or "unknown reason").strip()
-        frames = list(c.get("frames") or [])
-        if not frames:
-            for op in c.get("ops") or []:
-                frames += ctx.op_user_lines(c.get("compile_id"), op)
-        frame = ctx.user_frame(frames, cid=c.get("compile_id"))
+        nodes: list[dict[str, Any]] = []
+        for op in c.get("ops") or []:
+            nodes += ctx.op_user_lines(c.get("compile_id"), op)
+        frame = locate(ctx, c.get("compile_id"), torch=[c.get("frames") or []], nodes=[nodes])
         g = groups.setdefault((head, frame.filename, frame.lineno),
                               {"rows": [], "frame": frame, "head": head})
         g["rows"].append(c)

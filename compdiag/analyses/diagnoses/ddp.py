@@ -27,6 +27,7 @@ from typing import Any
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import FX_NODE, SOURCE, TORCH, locate
 from compdiag.analyses.ranking import Cost
 from compdiag.formats.compile_id import first_attempt
 from compdiag.formats.user_code import is_user_file
@@ -132,7 +133,7 @@ def _wrap_frame(ctx: Any, wraps: list[dict[str, Any]], via: str = "DDP") -> User
     """The last line that wrapped a module `via` DDP(...) or torch.compile(ddp)."""
     for w in reversed([w for w in wraps if (w.get("via") or "DDP") == via]):
         if w.get("filename") and w.get("lineno"):
-            return ctx.frame(w["filename"], w["lineno"], w.get("line"))
+            return ctx.frame(w["filename"], w["lineno"], w.get("line"), SOURCE)
     return UserFrame()
 
 
@@ -140,7 +141,7 @@ def _where(ctx: Any, prefix: str, row: dict[str, Any]) -> dict[str, Any] | None:
     fn, ln = row.get(f"{prefix}_filename"), row.get(f"{prefix}_lineno")
     if not fn or not ln:
         return None
-    return ctx.frame(fn, ln, row.get(f"{prefix}_line")).to_json()
+    return ctx.frame(fn, ln, row.get(f"{prefix}_line"), FX_NODE).to_json()
 
 
 def _short(frame: dict[str, Any] | None) -> str:
@@ -198,7 +199,7 @@ def _split(ctx: Any, cid: str, rows: list[dict[str, Any]], buckets: dict[str, An
     wrapped = _wrap_frame(ctx, wraps)
     return Diagnosis(
         KIND, stage="dynamo", compile_id=cid, reason=reason,
-        user_frame=wrapped or ctx.user_frame(cid=cid), explanation=SPLIT_EXPLANATION,
+        user_frame=wrapped or locate(ctx, cid), explanation=SPLIT_EXPLANATION,
         fix=SPLIT_FIX,
         score=SPEC.score("ddp", len(subs) - 1, *(("cache_bypassed",) if bypassed else ())),
         details=DdpDetails(facet="split", subgraphs=subs, bucket_cap_mb=cap_mb,
@@ -228,11 +229,11 @@ def _split_failures(ctx: Any, splits: dict[str, list[dict[str, Any]]],
             continue
         piece = _failing_piece(ctx, cid, rows) if rows else None
         cut = _where(ctx, "last", piece) if piece else None
-        own = ctx.frame(f["filename"], f["lineno"], f.get("line")) \
+        own = ctx.frame(f["filename"], f["lineno"], f.get("line"), TORCH) \
             if f.get("filename") and f.get("lineno") and is_user_file(f["filename"]) \
             else UserFrame()
         where = UserFrame.of(cut) if cut else (own or _wrap_frame(ctx, wraps)
-                                                 or ctx.user_frame(cid=cid))
+                                                 or locate(ctx, cid))
         n = len(rows)
         piece_words = (f"piece {piece['idx'] + 1} of {n} (the cut after {_short(cut)})"
                        if piece else "a piece of DDPOptimizer's split")
@@ -283,7 +284,7 @@ def _wrapper(ctx: Any, wraps: list[dict[str, Any]]) -> list[Diagnosis]:
         key = f"{inner.get('name') or '?'}: {b.get('gb_type') or b.get('reason')}"
         seen.setdefault(key, {"compile_id": b["compile_id"], "what": key,
                               "ddp_line": inner.get("lineno"), "n": 0})["n"] += 1
-    call = ctx.user_frame(breaks[0].get("user_stack"), cid=breaks[0]["compile_id"])
+    call = locate(ctx, breaks[0]["compile_id"], torch=[breaks[0].get("user_stack") or []])
     wrapped = _wrap_frame(ctx, wraps)
     compiled_at = _wrap_frame(ctx, wraps, "torch.compile")
     what = "; ".join(f"{v['what']}" + (f" ×{v['n']}" if v["n"] > 1 else "")
@@ -328,7 +329,7 @@ def _fsdp(ctx: Any) -> list[Diagnosis]:
         return []
     calls: dict[tuple, dict[str, Any]] = {}
     for b in breaks:
-        frame = ctx.user_frame(b.get("user_stack"), cid=b["compile_id"])
+        frame = locate(ctx, b["compile_id"], torch=[b.get("user_stack") or []])
         calls.setdefault((frame.filename, frame.lineno), {"frame": frame, "n": 0})["n"] += 1
     first = next(iter(calls.values()))["frame"]
     where = ", ".join(f"{_short(c['frame'].to_json())}" + (f" ×{c['n']}" if c["n"] > 1 else "")

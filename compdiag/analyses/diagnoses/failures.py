@@ -26,6 +26,7 @@ from compdiag.analyses.fixes import failure_fix, minify_unavailable, stage_expla
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.user_code import frames_in
@@ -107,12 +108,12 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
         spec = next((sp for sp in ctx.specializations if sp["compile_id"] == cid
                      and sp.get("filename")), None)
     if spec is not None:
-        frame = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"))
+        frame = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"), "torch")
         src = next((x for x in spec.get("sources") or [] if x in sources),
                    (spec.get("sources") or sources or ["the dimension"])[0])
         value, why = spec.get("value"), spec.get("reason") or "specialised"
     else:
-        frame = ctx.user_frame(failure.get("constraint_frames") or None)
+        frame = locate(ctx, torch=[failure.get("constraint_frames") or []])
         if not frame:
             return None
         src, value, why = (sources or ["the dimension"])[0], "a constant", "specialised"
@@ -138,8 +139,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         fatal = ctx.crashed and idx == len(rows) - 1 and ended_here and not handled
         tb = f.get("traceback") or ""
         whole = f.get("torch_message") or (exc.get("message") if fatal and exc else None)
-        frame = ctx.user_frame({"filename": f.get("filename"), "lineno": f.get("lineno"),
-                                "line": f.get("line")}, frames_in(tb), cid=cid)
+        frame = locate(ctx, cid, torch=[{"filename": f.get("filename"),
+                                         "lineno": f.get("lineno"), "line": f.get("line")},
+                                        frames_in(tb)])
         one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
         gb = f.get("gb_code")
         injected = ctx.injected_bugs(cid)

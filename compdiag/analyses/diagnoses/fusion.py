@@ -19,6 +19,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, first, one_of
 from compdiag.formats.words import plural
@@ -178,7 +179,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             KIND, stage="inductor_scheduling", compile_id=cid,
             reason=f"{title}: cannot fuse {first['node1']} with {first['node2']}: "
                    f"{first['reason']}",
-            user_frame=ctx.user_frame(*frames, cid=cid), explanation=expl, fix=fix,
+            user_frame=locate(ctx, cid, nodes=frames), explanation=expl, fix=fix,
             score=SPEC.score("info" if info else KIND, len(rows)), count=len(rows),
             severity="info" if info else "problem",
             torch_message="\n".join(f"cannot fuse {r['node1']} with {r['node2']}: {r['reason']}"
@@ -207,7 +208,7 @@ def _epilogue_misses(ctx: Any) -> list[Diagnosis]:
             KIND, stage="inductor_scheduling", compile_id=cid,
             reason=f"{title}: {first['op']} ({first['buffer']}) is followed by a separate "
                    f"pointwise kernel {first['kernel']}{more}",
-            user_frame=ctx.user_frame(frames, cid=cid), explanation=expl,
+            user_frame=locate(ctx, cid, nodes=[frames]), explanation=expl,
             fix=fix.format(perf_try=ctx.perf_try_command()),
             score=SPEC.score(KIND, len(rows)), count=len(rows),
             details=FusionDetails(pairs=tuple((r["op"], r["kernel"], "epilogue")

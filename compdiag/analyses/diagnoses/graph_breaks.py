@@ -20,6 +20,7 @@ from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found
 from compdiag.store.reader import compile_id_key
@@ -73,8 +74,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         code = (row.get("gb_code") or "").upper() or None
         kind = (gb_type(code) or row.get("gb_type_inner") or row.get("gb_type")
                 or row["reason"])
-        frame = ctx.user_frame({"filename": row.get("filename"), "lineno": row.get("lineno"),
-                                "line": row.get("line")}, row.get("user_stack") or [], cid=cid)
+        frame = locate(ctx, cid, torch=[{"filename": row.get("filename"),
+                                         "lineno": row.get("lineno"), "line": row.get("line")},
+                                        row.get("user_stack") or []])
         key = (frame.filename, frame.lineno, kind)
         g = groups.get(key)
         if g is None:

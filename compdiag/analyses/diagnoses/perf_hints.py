@@ -15,6 +15,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.library_calls import is_library_call
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, first, found
 
@@ -66,6 +67,9 @@ TF32_FIX = ("Call `torch.set_float32_matmul_precision('high')` once at program s
             "default); measure it with `{perf_try}`.")
 
 
+# The ATen ops TF32 speeds up (the matmuls and convolutions a TF32 warning is about).
+TF32_OPS = frozenset({"mm", "addmm", "bmm", "baddbmm", "matmul", "convolution", "_convolution",
+                      "addmv", "mv", "linear"})
 # One setting speeds up every fp32 matmul of the program: above any count of missed fusions
 # and the other perf hints (ranking's `global_setting` class).
 TF32_SCORE = SPEC.score("global_setting")
@@ -99,15 +103,15 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             d = Diagnosis(KIND, stage="inductor_lowering", compile_id=cid,
                           reason=f"aten.{op} runs as an eager fallback kernel (Inductor perf "
                                  f"hint: {head})",
-                          user_frame=ctx.user_frame(h["frames"] or ctx.op_user_lines(cid, op),
-                                                    cid=cid),
+                          user_frame=locate(ctx, cid, torch=[h["frames"]],
+                                            nodes=[ctx.op_user_lines(cid, op)]),
                           explanation=FALLBACK_EXPLANATION, fix=fallback_fix(op),
                           score=SPEC.score(KIND), count=len(hints), details=PerfHintDetails(op),
                           torch_message=h["message"])
         else:
             d = Diagnosis(KIND, stage="inductor", compile_id=cid,
                           reason=f"Inductor perf hint: {head}",
-                          user_frame=ctx.user_frame(h["frames"], cid=cid),
+                          user_frame=locate(ctx, cid, torch=[h["frames"]]),
                           explanation="Inductor reported a known slow pattern while compiling.",
                           fix=perf_hint_fix(h["message"]), score=SPEC.score(KIND), count=len(hints),
                           details=PerfHintDetails(), torch_message=h["message"])
@@ -125,11 +129,28 @@ def _tf32(ctx: Any) -> list[Diagnosis]:
     return [Diagnosis(KIND, stage="inductor", compile_id=cid,
                       reason="fp32 matmuls run without TF32 tensor cores (torch: "
                              f"{TF32_MARKERS[0]})",
-                      user_frame=ctx.user_frame([], cid=cid), explanation=TF32_EXPLANATION,
+                      user_frame=locate(ctx, cid, torch=[{"filename": w.get("filename"),
+                                                          "lineno": w.get("lineno")}],
+                                        nodes=_matmul_nodes(ctx, cid)),
+                      explanation=TF32_EXPLANATION,
                       fix=TF32_FIX.format(perf_try=ctx.perf_try_command()),
                       score=TF32_SCORE, count=len(warned),
                       torch_message=w.get("message"),
                       compile_ids=(cid,) if cid else (), details=PerfHintDetails(tf32=True))]
+
+
+def _matmul_nodes(ctx: Any, cid: str | None) -> list[dict[str, Any]]:
+    """The matmuls and convolutions a TF32 warning is about, in graph order: the nodes of the
+    compile it was warned in (of every compile when torch's warning names none)."""
+    out = []
+    for c in [cid] if cid else list(ctx.compiles):
+        for n in ctx.r.graph_nodes(ctx.run_id, c):
+            target = (n.get("target") or "").split(".")
+            if (n.get("op") in TF32_OPS or (len(target) > 1 and target[1] in TF32_OPS)) \
+                    and n.get("filename") and n.get("lineno"):
+                out.append({"filename": n["filename"], "lineno": n["lineno"],
+                            "line": n.get("line")})
+    return out
 
 
 def tf32_impact(timings: Any) -> float:

@@ -36,6 +36,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.fixes import commands, failure_fix, minify_unavailable, stage_explanation
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first
 from compdiag.analyses.summary import summarise
@@ -211,7 +212,7 @@ def _ended(ctx: Any, *, ended: str, reason: str, explanation: str, fix: str,
 def asked_end(ctx: Any, exc: dict[str, Any]) -> Diagnosis:
     """sys.exit(N != 0) or Ctrl-C: the end the program or its user asked for, where it was."""
     surfaced, _ = exception_frames(exc)
-    frame = ctx.user_frame(surfaced)
+    frame = locate(ctx, torch=[surfaced])
     where = f" at line {frame.lineno}" if frame.lineno else ""
     code = ctx.run.get("exit_code")
     if exc.get("exc_type") == "KeyboardInterrupt":
@@ -237,7 +238,7 @@ def ending(ctx: Any) -> list[Diagnosis]:
     exited = next((e for e in ends if e.get("how") == "os._exit"), None)
     end = next((e for e in reversed(ends) if e.get("how") != "os._exit"), None)
     if exited is not None:
-        frame = ctx.user_frame(exited.get("frames"))
+        frame = locate(ctx, torch=[exited.get("frames") or []])
         where = f" at line {frame.lineno}" if frame.lineno else ""
         return [_ended(ctx, ended="os._exit",
                        reason=f"exited with status {exited.get('exit_code')} via os._exit"
@@ -279,7 +280,7 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     files = [f.get("filename") or "" for f in frames]
     first = first_compiled(files)
     what = compiled_in(files)
-    frame = ctx.user_frame(frames[:first] if first is not None else frames)
+    frame = locate(ctx, torch=[frames[:first] if first is not None else frames])
     where = f" at line {frame.lineno}" if frame.lineno else ""
     inner = frames[-1]
     mine = [f for f in frames[first:] if is_user_file(f.get("filename"))] \
@@ -316,7 +317,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     if exc is None:
         return ending(ctx) if ctx.crashed else []
     surfaced, raised = exception_frames(exc)
-    frame = ctx.user_frame(surfaced)
+    frame = locate(ctx, torch=[surfaced])
     exc_type = exc.get("exc_type") or "Exception"
     message = exc.get("message") or ""
     reason = summarise(message, exc_type)

@@ -22,6 +22,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first
 from compdiag.analyses.summary import with_decisive
@@ -391,7 +392,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         fn = ctx.fn_name(first["compile_id"])
         loc = ({"filename": first["loc_filename"], "lineno": first["loc_lineno"],
                 "line": first["loc_line"]} if first["loc_filename"] else None)
-        guard_line = ctx.user_frame(loc, first["user_stack"] or [], cid=first["compile_id"])
+        guard_line = locate(ctx, first["compile_id"], torch=[loc, first["user_stack"] or []])
         call, chain = call_site(ctx, first["compile_id"])
         frame = call or guard_line
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
@@ -463,7 +464,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         out.append(Diagnosis(
             KIND, stage="dynamo", compile_id=limit.get("compile_id"),
             reason=f"recompile limit hit: {fn or 'a function'}() now runs in eager",
-            user_frame=call or ctx.user_frame(cid=limit.get("compile_id")),
+            user_frame=call or locate(ctx, limit.get("compile_id")),
             explanation=limit.get("explanation"),
             fix=recompile_fix("other", "?", count=0, limit=True, fn=fn), score=SPEC.score("limit"),
             torch_message=limit.get("torch_message"),
