@@ -1,0 +1,59 @@
+"""Issue 29 §1's property, over one stored run: no diagnosis points at the `def` or decorator
+line of its compiled function while the store holds a deeper user frame for it (the call
+that triggered that compile). tests/test_corpus.py checks it over every corpus run,
+tests/test_locate.py over every fixture store.
+
+It reads the store's facts (compiles, call stacks), not the diagnosis' own `evidence`, so it
+holds a build that never said where its line came from to the same standard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from compdiag.analyses.context import RunContext
+from compdiag.store.reader import Reader
+
+
+def def_span(ctx: RunContext, cid: str | None) -> tuple[str, int, int] | None:
+    """(file, first line, def line) of the compiled function of `cid`: its decorators (the
+    code object's first line) through its `def`."""
+    row = ctx.code_row(cid)
+    if not row or not row.get("filename") or not row.get("lineno"):
+        return None
+    filename, first = ctx.resolve(row["filename"]), int(row["lineno"])
+    try:
+        lines = Path(filename).read_text(errors="replace").splitlines()
+    except OSError:
+        return filename, first, first
+    # A resume function's first line is the line it resumes at, no def: not a def span.
+    if first > len(lines) or not lines[first - 1].lstrip().startswith(("@", "def ",
+                                                                          "async def ")):
+        return None
+    for i in range(first, min(first + 40, len(lines) + 1)):
+        if lines[i - 1].lstrip().startswith(("def ", "async def ")):
+            return filename, first, i
+    return filename, first, first
+
+
+def def_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                      ) -> list[str]:
+    """One line per diagnosis (explain --json's) that points at its compiled function's def
+    or decorator line although the store holds the user's call of that compile."""
+    ctx = RunContext(reader, run_id)
+    out = []
+    for d in diagnoses:
+        uf = d.get("user_frame") or {}
+        for cid in dict.fromkeys([d.get("compile_id"), *(d.get("compile_ids") or [])]):
+            span = def_span(ctx, cid) if cid else None
+            if not span or not uf.get("lineno") or ctx.resolve(uf.get("filename")) != span[0] \
+                    or not span[1] <= int(uf["lineno"]) <= span[2]:
+                continue
+            deeper = [f for f in ctx.call_chain(cid)
+                      if (f.filename, f.lineno) != (span[0], uf["lineno"])]
+            if deeper:
+                out.append(f"{d['kind']} {d['reason'][:80]!r} points at the def line "
+                           f"{Path(span[0]).name}:{uf['lineno']} of compile {cid}, while the "
+                           f"call at line {deeper[-1].lineno} triggered it")
+                break
+    return out
