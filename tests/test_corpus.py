@@ -22,6 +22,7 @@ from compdiag.store.reader import Reader
 from compdiag.views.explain import explain_document
 from corpus_check import (CORPUS, TIMEOUT, case_problems, ending_problems, load_sidecar,
                           run_case)
+from locate_check import def_line_problems
 
 SIDECARS = sorted(CORPUS.glob("*.expected.json"))
 JOBS = int(os.environ.get("COMPDIAG_CORPUS_JOBS", "3"))
@@ -81,6 +82,24 @@ def test_corpus_abnormal_end_is_explained(sidecar: Path, corpus_runs: dict[str, 
     result = _case(sidecar, corpus_runs)
     assert result["doc"] is not None, result["explain_stderr"]
     assert not ending_problems(result), ending_problems(result)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
+def test_corpus_no_def_line_over_a_deeper_frame(sidecar: Path, corpus_runs: dict[str, Future]
+                                                ) -> None:
+    """Issue 29 §1's property over every corpus run (the stores test_corpus_top_diagnosis
+    made, no new compile): no diagnosis points at its compiled function's def or decorator
+    line while the store holds the call that triggered that compile (tests/locate_check.py).
+    On main it caught fail_error_on_recompile (the RecompileError at `def gate`, not the call
+    with a float64 input), fail_runtime (the kernel's runtime error at `def block`, not the
+    call) and the cache, recompile-limit and CUDA-graph diagnoses that fell back to the def
+    line before the call."""
+    result = _case(sidecar, corpus_runs)
+    assert result["doc"] is not None, result["explain_stderr"]
+    with Reader(Path(result["store"])) as r:
+        problems = def_line_problems(r, r.resolve_run(None), result["doc"]["diagnoses"])
+    assert not problems, problems
 
 
 def _top(doc: dict) -> tuple | None:

@@ -90,6 +90,9 @@ class Diagnosis:
     # "problem", or "info" for what torch does on purpose and needs no fix (one automatic-
     # dynamic recompile per new dimension): ranked last, listed apart.
     severity: str = "problem"
+    # What this diagnosis caused, folded under it by explain (analyses/consequences.py's
+    # Consequence: the diagnosis and why), each with torch's message for it.
+    consequences: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.compile_ids and self.compile_id:
@@ -105,4 +108,5 @@ class Diagnosis:
                 "user_frame": self.user_frame.to_json(), "explanation": self.explanation,
                 "fix": self.fix, "hints": list(self.hints), "count": self.count,
                 "compile_ids": list(self.compile_ids), "severity": self.severity,
+                "consequences": [c.to_json() for c in self.consequences],
                 "details": {**self.details.to_json(), "torch_message": self.torch_message}}

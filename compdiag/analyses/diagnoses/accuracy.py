@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import commands
 from compdiag.analyses.hookspecs import hookimpl
@@ -46,7 +47,12 @@ SPEC = KindSpec(KIND, title="accuracy mismatch", words=("accuracy mismatch", "ac
                 costs={"accuracy": Cost(700, per_event=1.0, cap=50), "numerics": Cost(190)},
                 adjust={"nondeterministic": -100.0,  # eager itself differs run to run
                         "configured_only": -1.0},  # an injector in the config, nothing measured
-                details=(AccuracyDetails, InjectorDetails))
+                details=(AccuracyDetails, InjectorDetails),
+                # the accuracy checker's own failure row repeats what it measured
+                causes=(Causes(KIND, "failure", "the accuracy diagnosis reports it, with the "
+                               "measured errors",
+                               lambda effect, cause, ctx: effect.stage == "accuracy"
+                               and ctx.has_accuracy_rows),))
 
 
 @hookimpl

@@ -15,7 +15,7 @@ compile (issue 31).
 - `wrapper`: `torch.compile(DDP(model))` traces DDP's own forward, which graph-breaks
   (its logger, the `_inside_ddp_forward` context it may not trace): those breaks are DDP's,
   said at the DDP line with the call into DDP; and when nothing of the model compiled, that
-  is said too. graph_break diagnoses of those breaks fold into it (explain.FOLDS).
+  is said too. graph_break diagnoses of those breaks fold into it (the relations in its SPEC, analyses/consequences.py).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
@@ -111,7 +112,27 @@ SPEC = KindSpec(KIND, title="DDP", words=("DDP", "DDP"), style="bold cyan", tie=
                 # per extra graph, below a cache bypass, above the perf hints
                 costs={"ddp": Cost(112, per_event=1.0, cap=5)},
                 # a DDP split whose pieces bypass the compile cache (above the bypass)
-                adjust={"cache_bypassed": 10.0}, details=(DdpDetails,))
+                adjust={"cache_bypassed": 10.0}, details=(DdpDetails,),
+                causes=(
+                    Causes(KIND, "graph_break", "a break inside DistributedDataParallel's own "
+                           "forward: the ddp diagnosis of torch.compile(DDP(...)) reports it",
+                           lambda e, c, ctx: _facet_of_compile(e, c, "wrapper")),
+                    Causes(KIND, "graph_break", "a break at FSDP2's hooks: the ddp diagnosis "
+                           "of the fully_shard'ed calls reports it",
+                           lambda e, c, ctx: _facet_of_compile(e, c, "fsdp_hooks")),
+                    Causes(KIND, "failure", "a compile failure inside DDPOptimizer's split: "
+                           "the ddp diagnosis reports it with the piece and the bisecting step",
+                           lambda e, c, ctx: _facet_of_compile(e, c, "split_failure")),
+                    Causes(KIND, "cache", "DDPOptimizer's pieces are compiled with "
+                           "fakify_first_call, which the AOTAutograd cache refuses: the ddp "
+                           "diagnosis of the split reports it",
+                           lambda e, c, ctx: FAKIFY in e.reason
+                           and _facet_of_compile(e, c, "split", "split_failure"))))
+
+
+def _facet_of_compile(effect: Diagnosis, cause: Diagnosis, *facets: str) -> bool:
+    """The cause is a ddp diagnosis of one of `facets` about the effect's compile."""
+    return cause.details.facet in facets and same_compile(effect, cause)
 
 
 @hookimpl

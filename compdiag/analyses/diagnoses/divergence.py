@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, ClassVar
 
+from compdiag.analyses.consequences import Causes
 from compdiag.analyses.context import RunContext
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
@@ -77,9 +78,21 @@ class DivergenceDetails(Details):
     omit_none: ClassVar[tuple[str, ...]] = ("sequences", "position", "consequence")
 
 
+HUNG_WHY = ("the rank timed out or aborted waiting on a collective the ranks issued "
+            "differently: the divergence is the cause")
 SPEC = KindSpec(KIND, title="ranks diverged", words=("divergence", "divergences"),
                 style="bold magenta", tie=90, costs={"divergence": Cost(720)},
-                details=(DivergenceDetails,))
+                details=(DivergenceDetails,),
+                causes=tuple(Causes(KIND, effect, HUNG_WHY, lambda e, c, ctx: _hung(e, c, ctx))
+                             for effect in ("failure", "program")))
+
+
+def _hung(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    """A rank's failure or exception that is the timeout or abort a collective divergence
+    ended in on that rank (the divergence's details.consequence: rank -> torch's line)."""
+    rank = str((ctx.run or {}).get("rank"))
+    line = (cause.details.consequence or {}).get(rank)
+    return bool(line) and (line in effect.reason or line in (effect.torch_message or ""))
 
 
 @hookimpl

@@ -4,7 +4,7 @@ by stage, at the user's line, with the way to narrow it down (bisect, then minif
 The failure that ended the program ranks as a crash, above everything; the others in the
 `failure` class, in the order they happened. A recompile-limit failure is the recompiles kind's
 (it names the guard); one that repeats a graph break or an accuracy mismatch is folded into
-that diagnosis by explain (FOLDS there). The program exception that ended the run
+that diagnosis by explain (the relations kinds declare, analyses/consequences.py). The program exception that ended the run
 (program_exceptions) says where the failure surfaced in the user's code and the frame it was
 raised in; a failure is fatal only when that exception came through compiled code.
 

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import graph_break_fix
 from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
@@ -42,7 +43,14 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                 tie=30, costs={"graph_break": Cost(300, per_event=10.0, cap=20)},
                 adjust={"frame_skipped": 60.0,  # the whole function thrown back to eager
                         "follow_on": -80.0},  # caused by an earlier break (reconstruction)
-                details=(GraphBreakDetails,))
+                details=(GraphBreakDetails,),
+                # torch caught the Unsupported when it skipped the frame, and went on
+                causes=(Causes(KIND, "failure", "Dynamo skipped the frame after a graph "
+                               "break, and the run went on: the break reports it",
+                               lambda effect, cause, ctx: (
+                                   effect.details.exc_type == "Unsupported"
+                                   and ctx.torch_skipped(effect.compile_id)
+                                   and same_compile(effect, cause))),))
 
 
 @hookimpl

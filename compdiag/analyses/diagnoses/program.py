@@ -5,7 +5,7 @@ found": at the user's line where it surfaced, with the frame it was raised in.
   runtime wrappers, an Inductor output module, cudagraph trees: capture/failures.py decides):
   a `failure` of stage `runtime` (or the compile stage it escaped from). The failures kind
   usually reports it already, from the failure row capture wrote; explain folds this one into
-  it then (FOLDS), so it shows only where no row did.
+  it then (a relation in its SPEC), so it shows only where no row did.
 - It did not: kind `program`, "the program raised X at line N, outside compiled code", in the
   `program` cost class (below everything torch.compile did, but shown).
   A failed check of the user's own is the `user_check` class, next to accuracy.
@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compdiag.analyses.accuracy import what_was_compared
+from compdiag.analyses.consequences import Causes
 from compdiag.analyses.context import exception_frames
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.fixes import commands, failure_fix, minify_unavailable, stage_explanation
@@ -68,9 +69,16 @@ class ProgramDetails(Details):
                  "native_message", "fatal_error")
 
 
-# It also files the fatal exception that came through compiled code as a `failure`.
+# It also files the fatal exception that came through compiled code as a `failure`; where
+# the failure kind reported the compile failure that ended the program, that one is the cause.
 SPEC = KindSpec(KIND, title="program error", words=("program", "programs"), style="red", tie=80,
-                costs={"user_check": Cost(650), "program": Cost(90)}, details=(ProgramDetails,))
+                costs={"user_check": Cost(650), "program": Cost(90)}, details=(ProgramDetails,),
+                causes=(Causes("failure", "failure", "the program's exception is the same "
+                               "error, reported where torch.compile raised it",
+                               lambda effect, cause, ctx: isinstance(effect.details,
+                                                                     ProgramDetails)
+                               and not isinstance(cause.details, ProgramDetails)
+                               and bool(getattr(cause.details, "fatal", False))),))
 
 
 @hookimpl
