@@ -409,6 +409,9 @@ def test_fusion_rows_benign_ones_left_out(tmp_path):
     (d,) = s.explain()
     assert d["kind"] == "fusion" and "intermediate nodes" in d["reason"]
     assert d["count"] == 1 and FU.fusion_reason_class("no shared data") is None
+    # issue 29 §2: "intermediate nodes between" is torch's other wording of a cycle, refused
+    # to protect the schedule: information (on main a `dependency` problem).
+    assert d["severity"] == "info" and d["details"]["reason_class"] == "cycle"
 
 
 def _candidate(name: str, origins: str, user: Path, line: int) -> str:
@@ -436,7 +439,7 @@ def test_a_missed_fusion_points_at_its_own_nodes_lines(tmp_path):
     diags = s.explain()
     lines = {(d["compile_id"], d["details"]["reason_class"]): d["user_frame"]["lineno"]
              for d in diags}
-    assert lines == {("0/0", "dependency"): 20, ("1/0", "dependency"): 44,
+    assert lines == {("0/0", "cycle"): 20, ("1/0", "cycle"): 44,
                      ("0/0", "size_limit"): 5}
     assert all(d["user_frame"]["line"] == f"line_{d['user_frame']['lineno']} = "
                f"{d['user_frame']['lineno']}" for d in diags)
