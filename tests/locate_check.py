@@ -1,10 +1,14 @@
-"""Issue 29 §1's property, over one stored run: no diagnosis points at the `def` or decorator
-line of its compiled function while the store holds a deeper user frame for it (the call
-that triggered that compile). tests/test_corpus.py checks it over every corpus run,
-tests/test_locate.py over every fixture store.
+"""Issue 29's properties over one stored run; tests/test_corpus.py checks them over every
+corpus run, tests/test_locate.py over every fixture store.
 
-It reads the store's facts (compiles, call stacks), not the diagnosis' own `evidence`, so it
-holds a build that never said where its line came from to the same standard."""
+§1: no diagnosis points at the `def` or decorator line of its compiled function while the
+store holds a deeper user frame for it (the call that triggered that compile). It reads the
+store's facts (compiles, call stacks), not the diagnosis' own `evidence`, so it holds a build
+that never said where its line came from to the same standard.
+
+§2: no diagnosis that is another's consequence ranks above its cause: each consequence the
+kinds' relations find is folded under its cause, and the cause ranks at least where the
+consequence would have ranked on its own."""
 
 from __future__ import annotations
 
@@ -39,7 +43,8 @@ def def_span(ctx: RunContext, cid: str | None) -> tuple[str, int, int] | None:
 def def_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                       ) -> list[str]:
     """One line per diagnosis (explain --json's) that points at its compiled function's def
-    or decorator line although the store holds the user's call of that compile."""
+    or decorator line although the store holds the user's call of that compile, or the line
+    where its fatal exception surfaced."""
     ctx = RunContext(reader, run_id)
     out = []
     for d in diagnoses:
@@ -49,11 +54,48 @@ def def_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any
             if not span or not uf.get("lineno") or ctx.resolve(uf.get("filename")) != span[0] \
                     or not span[1] <= int(uf["lineno"]) <= span[2]:
                 continue
-            deeper = [f for f in ctx.call_chain(cid)
-                      if (f.filename, f.lineno) != (span[0], uf["lineno"])]
+            # the call of that compile, and where a fatal exception surfaced in the user's
+            # code (its traceback, torch's own)
+            surfaced = (d.get("details") or {}).get("surfaced_at") or {}
+            frames = [*ctx.call_chain(cid), *([ctx.frame(surfaced.get("filename"),
+                                                         surfaced.get("lineno"))]
+                                              if surfaced.get("lineno") else [])]
+            deeper = [f for f in frames if (f.filename, f.lineno) != (span[0], uf["lineno"])]
             if deeper:
                 out.append(f"{d['kind']} {d['reason'][:80]!r} points at the def line "
                            f"{Path(span[0]).name}:{uf['lineno']} of compile {cid}, while the "
                            f"call at line {deeper[-1].lineno} triggered it")
                 break
+    return out
+
+
+def consequence_problems(reader: Reader, run_id: int) -> list[str]:
+    """One line per consequence (by the kinds' declared relations) that explain shows on its
+    own, or whose cause ranks below where it would have ranked."""
+    from compdiag.analyses.explain import causes_of, collect, explain
+
+    ctx = RunContext(reader, run_id)
+    found = collect(ctx)
+    links = causes_of(found, found, ctx)
+    shown = explain(reader, run_id)
+    out = []
+
+    def key(d: Any) -> tuple:
+        return (d.kind, d.reason, d.compile_id, d.user_frame)
+    where = {key(d): i for i, d in enumerate(shown)}
+    for effect in found:
+        if id(effect) not in links:
+            continue
+        cause = links[id(effect)][0]
+        if key(effect) in where and key(effect) != key(cause):
+            out.append(f"{effect.kind} {effect.reason[:60]!r} is shown on its own, though it "
+                       f"is the consequence of {cause.kind} {cause.reason[:60]!r}")
+            continue
+        at = where.get(key(cause))
+        if at is None:
+            out.append(f"the cause {cause.kind} {cause.reason[:60]!r} is not shown")
+        elif shown[at].score < effect.score:
+            out.append(f"{cause.kind} {cause.reason[:60]!r} ranks at {shown[at].score}, below "
+                       f"its consequence {effect.kind} {effect.reason[:60]!r} "
+                       f"({effect.score})")
     return out

@@ -22,7 +22,7 @@ from compdiag.store.reader import Reader
 from compdiag.views.explain import explain_document
 from corpus_check import (CORPUS, TIMEOUT, case_problems, ending_problems, load_sidecar,
                           run_case)
-from locate_check import def_line_problems
+from locate_check import consequence_problems, def_line_problems
 
 SIDECARS = sorted(CORPUS.glob("*.expected.json"))
 JOBS = int(os.environ.get("COMPDIAG_CORPUS_JOBS", "3"))
@@ -99,6 +99,21 @@ def test_corpus_no_def_line_over_a_deeper_frame(sidecar: Path, corpus_runs: dict
     assert result["doc"] is not None, result["explain_stderr"]
     with Reader(Path(result["store"])) as r:
         problems = def_line_problems(r, r.resolve_run(None), result["doc"]["diagnoses"])
+    assert not problems, problems
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
+def test_corpus_no_consequence_ranks_above_its_cause(sidecar: Path,
+                                                    corpus_runs: dict[str, Future]) -> None:
+    """Issue 29 §2's property over every corpus run (the stores test_corpus_top_diagnosis
+    made, no new compile): a diagnosis the kinds' relations make another's consequence is
+    folded under that cause, which ranks at least where the consequence would have
+    (tests/locate_check.py). On main the folds dropped the consequence and left the cause at
+    its own, lower score."""
+    result = _case(sidecar, corpus_runs)
+    with Reader(Path(result["store"])) as r:
+        problems = consequence_problems(r, r.resolve_run(None))
     assert not problems, problems
 
 

@@ -1,7 +1,7 @@
 """Issue 29 §1: one locate() for every kind, with its evidence in a fixed order (torch's own
 frames, the FX nodes' stack traces, the call that triggered the compile, the def line last and
-said to be a fallback); and the property over every fixture store (the corpus runs are
-checked in tests/test_corpus.py). Fast: trace-shaped records through the Ingestor, no
+said to be a fallback); and §1's and §2's properties over every fixture store (the corpus
+runs are checked in tests/test_corpus.py). Fast: trace-shaped records through the Ingestor, no
 compile."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from compdiag.store.reader import Reader
 from compdiag.views.explain import explain_document
 from gpu_replay import FIXTURES as GPU_FIXTURES
 from gpu_replay import replay as gpu_replay
-from locate_check import def_line_problems
+from locate_check import consequence_problems, def_line_problems
 from test_ddp import replay as ddp_replay
 from test_explain import Store, _call, _ids
 
@@ -115,6 +115,7 @@ def test_no_fixture_diagnosis_points_at_a_def_line_over_a_deeper_frame_gpu(case,
     with Reader(path) as r:
         doc = explain_document(r, run_id)
         assert not def_line_problems(r, run_id, doc["diagnoses"])
+        assert not consequence_problems(r, run_id)
 
 
 @pytest.mark.parametrize("case,folder", DDP_CASES, ids=[c for c, _ in DDP_CASES])
@@ -126,3 +127,4 @@ def test_no_fixture_diagnosis_points_at_a_def_line_over_a_deeper_frame_ddp(case,
     with r:
         doc = explain_document(r, run_id)
         assert not def_line_problems(r, run_id, doc["diagnoses"])
+        assert not consequence_problems(r, run_id)

@@ -139,9 +139,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         fatal = ctx.crashed and idx == len(rows) - 1 and ended_here and not handled
         tb = f.get("traceback") or ""
         whole = f.get("torch_message") or (exc.get("message") if fatal and exc else None)
+        surfaced, raised = exception_frames(exc) if fatal and exc else (None, None)
+        # torch's traceback: the failure's own, then (the fatal one) where the program's
+        # exception surfaced in the user's code
         frame = locate(ctx, cid, torch=[{"filename": f.get("filename"),
                                          "lineno": f.get("lineno"), "line": f.get("line")},
-                                        frames_in(tb)])
+                                        frames_in(tb), surfaced])
         one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
         gb = f.get("gb_code")
         injected = ctx.injected_bugs(cid)
@@ -161,7 +164,6 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if gb and f.get("exc_type") == "Unsupported":
             more = f.get("gb_explanation") or gb_registry().get(gb, {}).get("Explanation")
             expl = (expl + " " + (more or "")).strip()
-        surfaced, raised = exception_frames(exc) if fatal and exc else (None, None)
         out.append(Diagnosis(KIND, stage=f["stage"], compile_id=cid, reason=one,
                              user_frame=frame, explanation=expl, fix=fix,
                              score=SPEC.score("crash" if fatal else KIND, order=idx), gb_code=gb,
