@@ -157,3 +157,31 @@ def test_the_consequence_property_holds_on_a_hand_built_store(tmp_path):
     s.done()
     with Reader(s.path) as r:
         assert consequence_problems(r, s.run_id) == []
+
+
+def _dynamic_true_recompile(s: Store, before: int, config: str) -> None:
+    s.compile("0/0", dynamo_config=config)
+    s.compile("0/1", dynamo_config=config,
+              recompile_reason=f"0/0: tensor 'x' size mismatch at index 0. expected {before}, "
+                               "actual 2")
+
+
+def test_a_size_dynamic_true_still_specialised_that_recompiles_is_a_problem(tmp_path):
+    """Issue 29 §2: torch.compile(dynamic=True) still specialises sizes 0 and 1; the call with
+    size 2 then recompiles. That is the problem the user asked dynamic shapes to avoid, with
+    its fix, not automatic-dynamic information (on main: info, "nothing to do")."""
+    s = Store(tmp_path)
+    _dynamic_true_recompile(s, 1, '{"assume_static_by_default": false, '
+                                  '"automatic_dynamic_shapes": true}')
+    (d,) = s.explain()
+    assert (d["kind"], d["severity"]) == ("recompile", "problem")
+    assert "0/1 specialisation" in d["explanation"] and "mark_unbacked" in d["fix"]
+
+
+def test_one_automatic_dynamic_recompile_stays_information(tmp_path):
+    """Without dynamic=True the same recompile is what torch does on purpose."""
+    s = Store(tmp_path)
+    _dynamic_true_recompile(s, 1, '{"assume_static_by_default": true, '
+                                  '"automatic_dynamic_shapes": true}')
+    (d,) = s.explain()
+    assert (d["kind"], d["severity"]) == ("recompile", "info")

@@ -156,6 +156,11 @@ class RunContext:
         on = (self.compiles.get(cid or "") or {}).get("automatic_dynamic")
         return on is None or bool(on)
 
+    def dynamic_requested(self, cid: str | None) -> bool:
+        """Whether the compile asked for dynamic shapes up front (torch.compile(dynamic=True):
+        dynamo_config's assume_static_by_default off, stored at ingest)."""
+        return (self.compiles.get(cid or "") or {}).get("assume_static") == 0
+
     @functools.cached_property
     def program_exceptions(self) -> list[dict[str, Any]]:
         return self.r.program_exceptions(self.run_id)

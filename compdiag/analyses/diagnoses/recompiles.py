@@ -195,6 +195,14 @@ AUTOMATIC_DYNAMIC = ("Nothing to do: torch compiles once more for a new size and
                      "dimension dynamic from then on (automatic dynamic shapes). To save that one "
                      "compile, mark it dynamic before the first call: "
                      "`torch._dynamo.mark_dynamic({tensor}, {dim})`.")
+SPECIALISED_01_EXPLANATION = (
+    "The function was compiled with dynamic=True, yet the first call's size {value} was "
+    "specialised: torch always specialises sizes 0 and 1 (0/1 specialisation), so the next "
+    "size recompiled.")
+SPECIALISED_01_FIX = (
+    "Call it first with a size of 2 or more, or keep the dimension from being specialised: "
+    "`torch._dynamo.decorators.mark_unbacked({tensor}, {dim})` before the first call (or "
+    "`torch.fx.experimental._config.backed_size_oblivious = True`).")
 FIX_OTHER = ("Keep the guarded input the same between calls, or make it dynamic "
              "(torch._dynamo.mark_dynamic / dynamic=True).")
 LIMIT_FIX = ("{fn} hit torch._dynamo.config.recompile_limit and now runs uncompiled. {fix} "
@@ -405,12 +413,21 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         changing = len(set(values)) >= RECURRING and count >= RECURRING - 1
         guard_text = " ".join(str(x) for x in (first["failed_guard"], first["loc_line"]) if x)
         cause = other_cause(ctx, frame_no, first, category, source, fn)
+        # A size that dynamic=True still specialised (torch specialises sizes 0 and 1) and
+        # that then recompiled is the problem the user asked dynamic shapes to avoid.
+        specialised_01 = (category == "size" and ctx.dynamic_requested(first["compile_id"])
+                          and str(before) in ("0", "1"))
         expected = (category == "size" and count == 1 and limit is None and cause is None
-                    and ctx.automatic_dynamic(first["compile_id"]))
+                    and ctx.automatic_dynamic(first["compile_id"])
+                    and not ctx.dynamic_requested(first["compile_id"]))
         fix = (AUTOMATIC_DYNAMIC.format(tensor=tensor_and_dim(source)[0],
                                         dim=tensor_and_dim(source)[1]) if expected else
                recompile_fix(category, source, count=count, limit=limit is not None, fn=fn,
                              recurring_text=guard_text if changing else None))
+        if specialised_01 and cause is None:
+            explanation += " " + SPECIALISED_01_EXPLANATION.format(value=before)
+            fix = SPECIALISED_01_FIX.format(tensor=tensor_and_dim(source)[0],
+                                            dim=tensor_and_dim(source)[1])
         also = also_changed(ctx, frame_no, first["compile_id"], source)
         if cause is not None:
             frame, explanation = cause.frame or frame, cause.explanation
