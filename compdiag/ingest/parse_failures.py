@@ -197,7 +197,8 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
     facts: dict[str, Any] = {
         "gb_code": gb_code_of(torch_message, tb),
         "gb_explanation": parse_graph_break(tb)["explanation"] if tb else None,
-        "recompile_limit": exc_type == "Unsupported" and any(m in text for m in _LIMIT_MARKERS),
+        "recompile_limit": (exc_type == "Unsupported" and any(m in text for m in _LIMIT_MARKERS))
+        or exc_type == "FailOnRecompileLimitHit",  # set_stance / fail_on_recompile_limit_hit
         "constraint_sources": None, "constraint_frames": None}
     if exc_type == "ConstraintViolationError":
         both = "\n".join(x for x in (message, traceback) if x)

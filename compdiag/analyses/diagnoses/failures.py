@@ -2,11 +2,11 @@
 by stage, at the user's line, with the way to narrow it down (bisect, then minify).
 
 The failure that ended the program ranks as a crash, above everything; the others in the
-`failure` class, in the order they happened. A recompile-limit failure is the recompiles kind's
-(it names the guard); one that repeats a graph break or an accuracy mismatch is folded into
-that diagnosis by explain (the relations kinds declare, analyses/consequences.py). The program exception that ended the run
-(program_exceptions) says where the failure surfaced in the user's code and the frame it was
-raised in; a failure is fatal only when that exception came through compiled code.
+`failure` class, in the order they happened. A recompile-limit failure, one that repeats a
+graph break or an accuracy mismatch, is folded under that diagnosis (its cause) by explain: the
+relations kinds declare (KindSpec.causes, analyses/consequences.py). The program exception
+that ended the run (program_exceptions) says where the failure surfaced in the user's code and
+the frame it was raised in; a failure is fatal only when that exception came through compiled code.
 
 A run-time failure's fix starts with the rule of RUNTIME_FIXES that matches torch's message
 (data: one row per known error of compiled code at run time), then the way to narrow it down;
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
@@ -46,7 +46,10 @@ class FailureDetails(Details):
     surfaced_at: dict[str, Any] | None = None
     raised_in: dict[str, Any] | None = None
     came_through: str | None = None
+    # Dynamo gave up at the recompile limit: the recompiles kind's diagnosis is its cause.
+    recompile_limit: bool = False
     omit_none = ("surfaced_at", "raised_in", "came_through")
+    internal: ClassVar[tuple[str, ...]] = ("recompile_limit",)
 
 
 SPEC = KindSpec(KIND, title="failure", words=("failure", "failures"), style="bold red", tie=10,
@@ -131,8 +134,6 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     # failure of a compile ended it.
     ended_here = exc is None or bool(exc.get("compiled"))
     for idx, f in enumerate(rows):
-        if is_recompile_limit(f):
-            continue  # the recompiles kind reports it, with the guard that kept failing
         cid = f["compile_id"]
         # An Unsupported torch caught itself (it skipped the frame) ended nothing.
         handled = f.get("exc_type") == "Unsupported" and ctx.torch_skipped(cid)
@@ -169,6 +170,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                              score=SPEC.score("crash" if fatal else KIND, order=idx), gb_code=gb,
                              torch_message=whole or f.get("message"),
                              details=FailureDetails(exc_type=f.get("exc_type"), fatal=fatal,
+                                                    recompile_limit=is_recompile_limit(f),
                                                     injected_bugs=injected,
                                                     function=ctx.fn_name(cid),
                                                     surfaced_at=surfaced, raised_in=raised,

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
@@ -70,7 +71,21 @@ SPEC = KindSpec(KIND, title="recompile", words=("recompile", "recompiles"), styl
                 tie=20, costs={"limit": Cost(900),
                                "recurring_recompile": Cost(600, per_event=20.0, cap=10),
                                "recompile": Cost(200, per_event=20.0, cap=10)},
-                details=(RecompileDetails, LimitDetails))
+                details=(RecompileDetails, LimitDetails),
+                # Dynamo's own failure at the limit: the guard that kept failing caused it
+                causes=(Causes(KIND, "failure", "Dynamo gave up on the function at the "
+                               "recompile limit: the recompile diagnosis names the guard that "
+                               "kept failing and the call that made it fail",
+                               lambda e, c, ctx: _limit_of(e, c)),))
+
+
+def _limit_of(effect: Diagnosis, cause: Diagnosis) -> bool:
+    """The effect is the recompile-limit failure (not the one that ended the program) of the
+    function whose limit the cause reports."""
+    return (bool(getattr(effect.details, "recompile_limit", False))
+            and not effect.details.fatal and bool(cause.details.limit_hit)
+            and frame_of(effect.compile_id) in {frame_of(c) for c in
+                                                (cause.compile_id, *cause.compile_ids)})
 
 
 @hookimpl
