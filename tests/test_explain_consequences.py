@@ -185,3 +185,23 @@ def test_one_automatic_dynamic_recompile_stays_information(tmp_path):
                                   '"automatic_dynamic_shapes": true}')
     (d,) = s.explain()
     assert (d["kind"], d["severity"]) == ("recompile", "info")
+
+
+def test_the_recompile_limit_failure_is_folded_under_the_guard_that_kept_failing(tmp_path):
+    """Issue 29 §2: Dynamo's failure at the recompile limit is the consequence of the guard
+    that kept failing: one recompile diagnosis, with torch's failure folded under it (a
+    relation in recompiles' KindSpec). On main the failures kind skipped it unsaid."""
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="pool", lineno=30)
+    for i in range(1, 9):
+        s.compile(f"0/{i}", co_name="pool", lineno=30,
+                  recompile_reason=f"0/{i - 1}: tensor 'x' size mismatch at index 0. "
+                                   f"expected {i}, actual {i + 1}")
+    s.failure("0/8", stage="dynamo", exc_type="Unsupported",
+              message="Dynamo recompile limit exceeded",
+              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+    (d,) = s.explain()
+    assert d["kind"] == "recompile" and d["details"]["limit_hit"]
+    (c,) = d["consequences"]
+    assert c["kind"] == "failure" and "recompile limit" in c["why"]
+    assert "recompile limit exceeded" in (c["torch_message"] or c["reason"])

@@ -49,9 +49,12 @@ def locate(ctx: Any, cid: str | None = None, *, torch: Iterable[Frames] = (),
     first, searched from the innermost). `call=False` for a fact whose compile's call is
     not its line (an exception outside compiled code). An empty UserFrame when none is the
     user's."""
+    # The compiled function's own first line, wherever a traceback passes through the
+    # compiled frame: that is the `def` fallback, never evidence of its own.
+    skip = _def_line(ctx, cid)
     for evidence, groups in ((TORCH, torch), (FX_NODE, nodes)):
         for cand in _groups(groups):
-            found = first_user_frame(ctx, cand, evidence)
+            found = first_user_frame(ctx, cand, evidence, skip)
             if found:
                 return found
     if cid is None:
@@ -67,8 +70,10 @@ def locate(ctx: Any, cid: str | None = None, *, torch: Iterable[Frames] = (),
     return first_user_frame(ctx, ctx.start_stack(cid), DEF)
 
 
-def first_user_frame(ctx: Any, cand: Frames, evidence: str) -> UserFrame:
-    """The innermost user frame of `cand` (a frame or a list, outermost first)."""
+def first_user_frame(ctx: Any, cand: Frames, evidence: str,
+                     skip: tuple[str | None, int] | None = None) -> UserFrame:
+    """The innermost user frame of `cand` (a frame or a list, outermost first), other than
+    `skip` (file, line)."""
     if cand is None:
         return UserFrame()
     frames = [cand] if isinstance(cand, (Mapping, UserFrame)) else list(cand)
@@ -77,9 +82,18 @@ def first_user_frame(ctx: Any, cand: Frames, evidence: str) -> UserFrame:
         fn = ctx.resolve(f.get("filename"))
         if fn and not os.path.isabs(fn) and not os.path.exists(fn):
             continue  # a path torch shortened (nn/modules/x.py), not the user's file
+        if skip is not None and (fn, f.get("lineno")) == skip:
+            continue
         if is_user_file(fn) and f.get("lineno"):
             return ctx.frame(fn, f.get("lineno"), f.get("line"), evidence=evidence)
     return UserFrame()
+
+
+def _def_line(ctx: Any, cid: str | None) -> tuple[str | None, int] | None:
+    row = ctx.code_row(cid) if cid else None
+    if not row or not row.get("filename") or not row.get("lineno"):
+        return None
+    return ctx.resolve(row["filename"]), int(row["lineno"])
 
 
 def with_evidence(frame: UserFrame, evidence: str) -> UserFrame:

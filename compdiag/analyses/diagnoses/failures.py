@@ -125,6 +125,16 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
     return frame, explanation, MARKED_FIX.format(lineno=frame.lineno)
 
 
+def _outer_frames(tb: str, failure: dict[str, Any]) -> list[dict[str, Any]]:
+    """The traceback's frames outside the user frame capture stored for the failure (deeper
+    ones are torch's or Inductor's generated code, wherever its cache dir is)."""
+    frames = frames_in(tb)
+    own = (failure.get("filename"), failure.get("lineno"))
+    at = next((i for i, fr in enumerate(frames) if (fr.get("filename"), fr.get("lineno")) == own),
+              None)
+    return frames[:at] if at is not None else frames
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     out = []
@@ -145,7 +155,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         # exception surfaced in the user's code
         frame = locate(ctx, cid, torch=[{"filename": f.get("filename"),
                                          "lineno": f.get("lineno"), "line": f.get("line")},
-                                        frames_in(tb), surfaced])
+                                        _outer_frames(tb, f), surfaced])
         one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
         gb = f.get("gb_code")
         injected = ctx.injected_bugs(cid)
