@@ -5,7 +5,7 @@ dynamic size and cudagraph_trees records again for 512 and 1024: three recording
 import torch
 
 
-def fn(x):  # <- diagnosis
+def fn(x):
     return torch.sin(x) * 2 + 1
 
 
@@ -13,6 +13,6 @@ opt = torch.compile(fn, mode="reduce-overhead")
 for n in (256, 512, 1024):
     x = torch.randn(n, device="cuda")
     for _ in range(3):
-        out = opt(x)
+        out = opt(x)  # <- diagnosis
 torch.cuda.synchronize()
 print("ok", out.shape)
