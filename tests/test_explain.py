@@ -153,19 +153,24 @@ def test_registry_is_read_from_the_installed_torch():
     assert reg["GB0059"]["Gb_type"] == data["GB0059"][-1]["Gb_type"]
 
 
+def recompile_to_the_limit(s: Store, frame: int) -> None:
+    """pool() (line 30) recompiled 8 times on a size, then Dynamo's recompile-limit failure."""
+    s.compile(f"{frame}/0", co_name="pool", lineno=30)
+    for i in range(1, 9):
+        s.compile(f"{frame}/{i}", co_name="pool", lineno=30,
+                  recompile_reason=f"{frame}/{i - 1}: tensor 'x' size mismatch at index 0. "
+                                   f"expected {i}, actual {i + 1}")
+    s.failure(f"{frame}/8", stage="dynamo", exc_type="Unsupported",
+              message="Dynamo recompile limit exceeded",
+              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+
+
 def test_recompile_limit_is_the_top_diagnosis(tmp_path):
     s = Store(tmp_path)
     s.compile("0/0")
     s.graph_break("0/0", 5)
     s.graph_break("0/0", 6, gb_type="Call to `torch._dynamo.graph_break()`", code="GB0025")
-    s.compile("1/0", co_name="pool", lineno=30)
-    for i in range(1, 9):
-        s.compile(f"1/{i}", co_name="pool", lineno=30,
-                  recompile_reason=f"1/{i - 1}: tensor 'x' size mismatch at index 0. "
-                                   f"expected {i}, actual {i + 1}")
-    s.failure("1/8", stage="dynamo", exc_type="Unsupported",
-              message="Dynamo recompile limit exceeded",
-              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+    recompile_to_the_limit(s, 1)
     diags = s.explain()
     top = diags[0]
     assert top["kind"] == "recompile"

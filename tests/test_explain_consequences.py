@@ -8,7 +8,8 @@ test_recompile_ux.py. No compile."""
 
 from __future__ import annotations
 
-from test_explain import AOT_FILE, BACKWARD_TWICE, TORCH_FILE, Store, _frames
+from test_explain import (AOT_FILE, BACKWARD_TWICE, TORCH_FILE, Store, _frames,
+                          recompile_to_the_limit)
 
 URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
 
@@ -192,14 +193,7 @@ def test_the_recompile_limit_failure_is_folded_under_the_guard_that_kept_failing
     that kept failing: one recompile diagnosis, with torch's failure folded under it (a
     relation in recompiles' KindSpec). On main the failures kind skipped it unsaid."""
     s = Store(tmp_path)
-    s.compile("0/0", co_name="pool", lineno=30)
-    for i in range(1, 9):
-        s.compile(f"0/{i}", co_name="pool", lineno=30,
-                  recompile_reason=f"0/{i - 1}: tensor 'x' size mismatch at index 0. "
-                                   f"expected {i}, actual {i + 1}")
-    s.failure("0/8", stage="dynamo", exc_type="Unsupported",
-              message="Dynamo recompile limit exceeded",
-              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+    recompile_to_the_limit(s, 0)
     (d,) = s.explain()
     assert d["kind"] == "recompile" and d["details"]["limit_hit"]
     (c,) = d["consequences"]
