@@ -674,8 +674,8 @@ def _frames(user: Path, *rest: tuple[str, int, str]) -> list[dict]:
 
 def test_a_runtime_failure_through_compiled_code_is_one_fatal_failure(tmp_path):
     """Capture writes a failure row and the program exception for the same error: explain
-    reports it once (a relation in program's SPEC), fatal, at the user's line, with the frame it was raised in and
-    torch's whole message."""
+    reports it once (a relation in program's SPEC), fatal, at the user's line, with the
+    frame it was raised in and torch's whole message."""
     s = Store(tmp_path, exit_code=1)
     s.compile("0/0")
     s.graph_break("0/0", 5)

@@ -15,7 +15,8 @@ compile (issue 31).
 - `wrapper`: `torch.compile(DDP(model))` traces DDP's own forward, which graph-breaks
   (its logger, the `_inside_ddp_forward` context it may not trace): those breaks are DDP's,
   said at the DDP line with the call into DDP; and when nothing of the model compiled, that
-  is said too. graph_break diagnoses of those breaks fold into it (the relations in its SPEC, analyses/consequences.py).
+  is said too. graph_break diagnoses of those breaks fold into it (the relations in its
+  SPEC, analyses/consequences.py).
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ kernel reads next (from the output code), which a Triton template could have fus
 
 'no shared data' is benign (nothing to fuse) and never a diagnosis. The refusals Inductor
 makes on purpose to protect the schedule ("will create cycle", nodes "too far away", the
-peak-memory and score thresholds: REASON_CLASSES' benign column) are information, not problems, unless a `compdiag
-perf` report of the run measured a fusion limiter on that graph. One diagnosis per
+peak-memory and score thresholds: REASON_CLASSES' benign column) are information, not
+problems, unless a `compdiag perf` report of the run measured a fusion limiter on that graph. One diagnosis per
 (compile, reason class); cost: the `fusion` class plus the count (capped)."""
 
 from __future__ import annotations
