@@ -142,6 +142,18 @@ def test_is_user_file():
     assert is_user_file("/home/me/project/train.py")
 
 
+def test_inductors_generated_code_is_never_the_users_in_any_cache_dir():
+    """The H200 run of corpus/gpu/cg_rerecord_warned.py put a CUDA-graph recording at line 112
+    of Inductor's wrapper (`self.partitions[0](...)`) in a TORCHINDUCTOR_CACHE_DIR outside
+    /tmp/torchinductor_*: generated code is known by its name (c<hash>.py in the folder named
+    after the hash), wherever the cache is."""
+    gen = ("/tmp/pytest-of-root/pytest-0/corpus-gpu0/inductor-cache/mj/"
+           "cmj7bllodso4llzpvbj2kks3ydxsadli5wr7riu7ma6gwcxvmnwb.py")
+    assert not is_user_file(gen)
+    assert is_user_file("/home/me/mj/cmj7.py")  # a short name: the user's own
+    assert is_user_file("/home/me/ab/c" + "x" * 51 + ".py")  # folder is not the hash's
+
+
 def test_registry_is_read_from_the_installed_torch():
     import importlib.util
 

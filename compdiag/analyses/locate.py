@@ -41,18 +41,20 @@ Frames = Union[Mapping[str, Any], UserFrame, Iterable[Union[Mapping[str, Any], U
 
 
 def locate(ctx: Any, cid: str | None = None, *, torch: Iterable[Frames] = (),
-           nodes: Iterable[Frames] = (), call: bool = True) -> UserFrame:
+           nodes: Iterable[Frames] = (), calls: Iterable[Frames] = (),
+           call: bool = True) -> UserFrame:
     """The user frame a diagnosis of compile `cid` points at: the first user frame among
     `torch` (frames torch named), then `nodes` (FX nodes' stack traces), then the call that
     triggered the compile, then the compiled function's def line. `torch` and `nodes` are
     sequences of candidates, tried in order, each a frame or a list of frames (outermost
-    first, searched from the innermost). `call=False` for a fact whose compile's call is
+    first, searched from the innermost); `calls`, the user's calls the fact is about, when
+    capture saw them (the call that brought a new size), before the compile's own call. `call=False` for a fact whose compile's call is
     not its line (an exception outside compiled code). An empty UserFrame when none is the
     user's."""
     # The compiled function's own first line, wherever a traceback passes through the
     # compiled frame: that is the `def` fallback, never evidence of its own.
     skip = _def_line(ctx, cid)
-    for evidence, groups in ((TORCH, torch), (FX_NODE, nodes)):
+    for evidence, groups in ((TORCH, torch), (FX_NODE, nodes), (CALL, calls)):
         for cand in _groups(groups):
             found = first_user_frame(ctx, cand, evidence, skip)
             if found:
