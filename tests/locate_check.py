@@ -8,7 +8,8 @@ that never said where its line came from to the same standard.
 
 §2: no diagnosis that is another's consequence ranks above its cause: each consequence the
 kinds' relations find is folded under its cause, and the cause ranks at least where the
-consequence would have ranked on its own."""
+consequence would have ranked on its own (unless the consequence is the cause's own finding
+reported again: the cause's cost is then its own)."""
 
 from __future__ import annotations
 
@@ -86,7 +87,7 @@ def consequence_problems(reader: Reader, run_id: int) -> list[str]:
     for effect in found:
         if id(effect) not in links:
             continue
-        cause = links[id(effect)][0]
+        cause, rel = links[id(effect)]
         if key(effect) in where and key(effect) != key(cause):
             out.append(f"{effect.kind} {effect.reason[:60]!r} is shown on its own, though it "
                        f"is the consequence of {cause.kind} {cause.reason[:60]!r}")
@@ -94,7 +95,7 @@ def consequence_problems(reader: Reader, run_id: int) -> list[str]:
         at = where.get(key(cause))
         if at is None:
             out.append(f"the cause {cause.kind} {cause.reason[:60]!r} is not shown")
-        elif shown[at].score < effect.score:
+        elif shown[at].score < effect.score and not rel.same_finding:
             out.append(f"{cause.kind} {cause.reason[:60]!r} ranks at {shown[at].score}, below "
                        f"its consequence {effect.kind} {effect.reason[:60]!r} "
                        f"({effect.score})")

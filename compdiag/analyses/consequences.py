@@ -24,12 +24,16 @@ from compdiag.formats.compile_id import first_attempt
 @dataclass(frozen=True)
 class Causes:
     """A `cause`-kind diagnosis causes an `effect`-kind one when `when(effect, cause, ctx)`
-    holds (ctx: the run's RunContext); `why` is said where the consequence is folded."""
+    holds (ctx: the run's RunContext); `why` is said where the consequence is folded.
+    `same_finding`: the effect is the cause's own finding reported again (the program's
+    exception a failure already reports, the checker's row of a measured mismatch): folded,
+    but the cause keeps its own, better informed cost."""
 
     cause: str
     effect: str
     why: str
     when: Callable[[Diagnosis, Diagnosis, Any], bool]
+    same_finding: bool = False
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,7 @@ class Consequence:
 
     diagnosis: Diagnosis
     why: str
+    same_finding: bool = False
 
     def to_json(self) -> dict[str, Any]:
         d = self.diagnosis

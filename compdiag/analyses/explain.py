@@ -34,25 +34,25 @@ def relations() -> list[Causes]:
 
 
 def causes_of(effects: list[Diagnosis], causes: list[Diagnosis], ctx: Any
-              ) -> dict[int, tuple[Diagnosis, str]]:
-    """id(effect) -> (its cause, why), for each of `effects` some relation makes the
+              ) -> dict[int, tuple[Diagnosis, Causes]]:
+    """id(effect) -> (its cause, the relation), for each of `effects` some relation makes the
     consequence of one of `causes` (tried most important first); a chain is followed to the
     root cause, and a loop is never closed (the first link of it wins)."""
     rels = relations()
     if not rels:
         return {}
     ordered = sorted(causes, key=lambda d: -d.score)
-    links: dict[int, tuple[Diagnosis, str]] = {}
+    links: dict[int, tuple[Diagnosis, Causes]] = {}
     for e in effects:
         for c in ordered:
             if c is e or id(c) in links and _root(links, c) is e:
                 continue
-            why = next((r.why for r in rels if r.effect == e.kind and r.cause == c.kind
+            rel = next((r for r in rels if r.effect == e.kind and r.cause == c.kind
                         and _holds(r, e, c, ctx)), None)
-            if why is not None:
-                links[id(e)] = (c, why)
+            if rel is not None:
+                links[id(e)] = (c, rel)
                 break
-    return {k: (_root(links, c), why) for k, (c, why) in links.items()}
+    return {k: (_root(links, c), rel) for k, (c, rel) in links.items()}
 
 
 def _holds(r: Causes, effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
@@ -62,7 +62,7 @@ def _holds(r: Causes, effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
         return False
 
 
-def _root(links: dict[int, tuple[Diagnosis, str]], d: Diagnosis) -> Diagnosis:
+def _root(links: dict[int, tuple[Diagnosis, Causes]], d: Diagnosis) -> Diagnosis:
     seen = {id(d)}
     while id(d) in links and id(links[id(d)][0]) not in seen:
         d = links[id(d)][0]
@@ -90,9 +90,9 @@ def folded(diagnoses: list[Diagnosis], ctx: Any, causes: list[Diagnosis] | None 
     dropped = []
     for d in diagnoses:
         if id(d) in links:
-            cause, why = links[id(d)]
-            under.setdefault(id(cause), []).append(Consequence(d, why))
-            dropped.append((d, Fold(cause.kind, why, cause)))
+            cause, rel = links[id(d)]
+            under.setdefault(id(cause), []).append(Consequence(d, rel.why, rel.same_finding))
+            dropped.append((d, Fold(cause.kind, rel.why, cause)))
     lifted: dict[int, Diagnosis] = {}
     for d in [*diagnoses, *(causes or [])]:
         if id(d) in under and id(d) not in links:
@@ -103,8 +103,9 @@ def folded(diagnoses: list[Diagnosis], ctx: Any, causes: list[Diagnosis] | None 
 
 
 def with_consequences(cause: Diagnosis, more: list[Consequence]) -> Diagnosis:
-    """The cause with its consequences under it, scored at least as its costliest one."""
-    top = max([cause.score, *(c.diagnosis.score for c in more)])
+    """The cause with its consequences under it, scored at least as its costliest one (not
+    counting its own finding reported again)."""
+    top = max([cause.score, *(c.diagnosis.score for c in more if not c.same_finding)])
     return replace(cause, score=top, consequences=cause.consequences + tuple(more))
 
 
@@ -147,8 +148,8 @@ def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ..
         links = causes_of(mine, found, ctx)
         for d in mine:
             if id(d) in links:
-                cause, why = links[id(d)]
-                under.setdefault(id(cause), []).append(Consequence(d, why))
+                cause, rel = links[id(d)]
+                under.setdefault(id(cause), []).append(Consequence(d, rel.why, rel.same_finding))
                 continue
             key = (d.kind, d.reason, d.user_frame, d.gb_code)
             first = merged.setdefault(key, d)

@@ -52,7 +52,7 @@ SPEC = KindSpec(KIND, title="accuracy mismatch", words=("accuracy mismatch", "ac
                 causes=(Causes(KIND, "failure", "the accuracy diagnosis reports it, with the "
                                "measured errors",
                                lambda effect, cause, ctx: effect.stage == "accuracy"
-                               and ctx.has_accuracy_rows),))
+                               and ctx.has_accuracy_rows, same_finding=True),))
 
 
 @hookimpl

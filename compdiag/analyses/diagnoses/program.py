@@ -78,7 +78,8 @@ SPEC = KindSpec(KIND, title="program error", words=("program", "programs"), styl
                                lambda effect, cause, ctx: isinstance(effect.details,
                                                                      ProgramDetails)
                                and not isinstance(cause.details, ProgramDetails)
-                               and bool(getattr(cause.details, "fatal", False))),))
+                               and bool(getattr(cause.details, "fatal", False)),
+                               same_finding=True),))
 
 
 @hookimpl
