@@ -92,10 +92,15 @@ def first_user_frame(ctx: Any, cand: Frames, evidence: str,
 
 
 def _def_line(ctx: Any, cid: str | None) -> tuple[str | None, int] | None:
+    """(file, line) of the compiled function's `def` or first decorator; None for a resume
+    function (its first line is the line it resumes at, a real line) or unreadable source."""
     row = ctx.code_row(cid) if cid else None
     if not row or not row.get("filename") or not row.get("lineno"):
         return None
-    return ctx.resolve(row["filename"]), int(row["lineno"])
+    here = ctx.frame(row["filename"], row["lineno"])
+    if not (here.line or "").startswith(("def ", "async def ", "@")):
+        return None
+    return here.filename, int(row["lineno"])
 
 
 def with_evidence(frame: UserFrame, evidence: str) -> UserFrame:
