@@ -7,9 +7,11 @@ NCCL: analyses/library_calls.py) is the fast path, never a fallback. One diagnos
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.library_calls import is_library_call
@@ -24,14 +26,24 @@ KIND = "perf"
 
 @dataclass(frozen=True)
 class PerfHintDetails(Details):
-    internal: ClassVar[tuple[str, ...]] = ("op", "tf32")
+    internal: ClassVar[tuple[str, ...]] = ("op", "tf32", "complex_node")
     op: str | None = None  # the ATen op of a fallback hint
     tf32: bool = False  # the TF32-off warning
+    complex_node: bool = False  # a fallback op whose graph node computes a complex dtype
+    # torch's warning that Inductor generates no code for complex operators: the ops it made
+    # fallbacks of (the fallback diagnoses are its consequences)
+    unsupported_ops: tuple[str, ...] | None = None
+    omit_none: ClassVar[tuple[str, ...]] = ("unsupported_ops",)
 
 
 SPEC = KindSpec(KIND, title="perf", words=("perf hint", "perf hints"), style="blue", tie=70,
                 costs={"global_setting": Cost(131), "perf": Cost(110)},
-                details=(PerfHintDetails,))
+                details=(PerfHintDetails,),
+                # many fallback kernels from one cause: a dtype Inductor generates no code for
+                causes=(Causes(KIND, KIND, "Inductor generates no code for complex operators "
+                               "(torch warned once): each such op runs as a fallback kernel",
+                               lambda e, c, ctx: c.details.unsupported_ops is not None
+                               and e.details.complex_node),))
 
 
 @hookimpl
@@ -67,6 +79,15 @@ TF32_FIX = ("Call `torch.set_float32_matmul_precision('high')` once at program s
             "default); measure it with `{perf_try}`.")
 
 
+COMPLEX_MARKERS = ("does not support code generation for complex operators",)
+_COMPLEX_META = re.compile(r"\bc(?:32|64|128)\[|complex")
+COMPLEX_EXPLANATION = (
+    "Inductor generates no code for complex dtypes: every op on a complex tensor runs as an "
+    "eager ATen kernel inside the compiled graph, with a launch and a memory round trip each "
+    "(torch warns about it once).")
+COMPLEX_FIX = (
+    "Keep complex tensors out of the compiled region, or compute on their real and imaginary "
+    "parts (`torch.view_as_real(z)`, two float tensors), which Inductor fuses.")
 # The ATen ops TF32 speeds up (the matmuls and convolutions a TF32 warning is about).
 TF32_OPS = frozenset({"mm", "addmm", "bmm", "baddbmm", "matmul", "convolution", "_convolution",
                       "addmv", "mv", "linear"})
@@ -106,7 +127,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           user_frame=locate(ctx, cid, torch=[h["frames"]],
                                             nodes=[ctx.op_user_lines(cid, op)]),
                           explanation=FALLBACK_EXPLANATION, fix=fallback_fix(op),
-                          score=SPEC.score(KIND), count=len(hints), details=PerfHintDetails(op),
+                          score=SPEC.score(KIND), count=len(hints),
+                          details=PerfHintDetails(op, complex_node=_is_complex(ctx, cid, op)),
                           torch_message=h["message"])
         else:
             d = Diagnosis(KIND, stage="inductor", compile_id=cid,
@@ -116,7 +138,37 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           fix=perf_hint_fix(h["message"]), score=SPEC.score(KIND), count=len(hints),
                           details=PerfHintDetails(), torch_message=h["message"])
         out.append(d)
-    return out
+    return out + _complex_unsupported(ctx, out)
+
+
+def _complex_unsupported(ctx: Any, fallbacks: list[Diagnosis]) -> list[Diagnosis]:
+    """torch's one warning that Inductor generates no code for complex operators, as one
+    diagnosis naming the ops it made fallback kernels of (their diagnoses fold under it)."""
+    warned = [w for w in ctx.r.torch_warnings(ctx.run_id)
+              if found(COMPLEX_MARKERS, w.get("message"))]
+    if not warned:
+        return []
+    mine = [d for d in fallbacks if d.details.complex_node]
+    ops = tuple(dict.fromkeys(f"aten.{d.details.op}" for d in mine))
+    cid = mine[0].compile_id if mine else warned[0].get("compile_id")
+    return [Diagnosis(KIND, stage="inductor_lowering", compile_id=cid,
+                      reason="Inductor generates no code for complex operators"
+                             + (f": {len(ops)} op(s) run as eager fallback kernels "
+                                f"({', '.join(ops[:8])})" if ops else ""),
+                      user_frame=mine[0].user_frame if mine else locate(ctx, cid),
+                      explanation=COMPLEX_EXPLANATION, fix=COMPLEX_FIX,
+                      score=max([SPEC.score(KIND), *(d.score for d in mine)]),
+                      count=max(1, len(mine)), torch_message=warned[0].get("message"),
+                      compile_ids=tuple(dict.fromkeys(c for d in mine for c in d.compile_ids))
+                      or ((cid,) if cid else ()),
+                      details=PerfHintDetails(unsupported_ops=ops))]
+
+
+def _is_complex(ctx: Any, cid: str | None, op: str) -> bool:
+    """Whether a node of `op` in the compile's graph computes a complex dtype (torch's
+    annotation: c64, c128, complex)."""
+    return any(n.get("op") == op and _COMPLEX_META.search(n.get("meta") or "")
+               for n in ctx.r.graph_nodes(ctx.run_id, cid))
 
 
 def _tf32(ctx: Any) -> list[Diagnosis]:
