@@ -48,7 +48,7 @@ class Consequence:
         d = self.diagnosis
         return {"kind": d.kind, "stage": d.stage, "compile_id": d.compile_id,
                 "reason": d.reason, "user_frame": d.user_frame.to_json(), "why": self.why,
-                "torch_message": d.torch_message}
+                "same_finding": self.same_finding, "torch_message": d.torch_message}
 
 
 def same_compile(a: Diagnosis, b: Diagnosis) -> bool:

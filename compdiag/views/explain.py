@@ -181,6 +181,10 @@ def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10) -> 
                 body.append(Text(f"    {uf['line']}", style="italic"))
         if d.get("explanation"):
             body.append(Text(d["explanation"]))
+        for c in d.get("consequences") or []:
+            if not c.get("same_finding"):  # what it caused, folded under it
+                body.append(Text(f"caused: {kind_spec(c['kind']).title}: {c['reason']}",
+                                 style="dim"))
         details = d.get("details") or {}
         if d["kind"] == "recompile" and details.get("values"):
             vals = ", ".join(str(v) for v in details["values"][:8])
