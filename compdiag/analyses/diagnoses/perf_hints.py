@@ -219,6 +219,12 @@ def compdiag_limiter(diagnosis: Diagnosis, timings: Any) -> Limiter | None:
         return structural("tf32_off", tf32_impact(timings), diagnosis,
                           "torch warned that TF32 is available but off; the graphs' matmuls "
                           "and convolutions run in full fp32")
+    if diagnosis.kind == KIND and diagnosis.details.unsupported_ops:
+        cids = diagnosis.compile_ids
+        return structural("fallback", timings.fallback_impact(timings.graphs_of(cids)),
+                          diagnosis, f"{', '.join(diagnosis.details.unsupported_ops)} run as "
+                          "ATen fallback kernels: Inductor generates no code for complex "
+                          "operators")
     if diagnosis.kind != KIND or not diagnosis.details.op:
         return None
     op = diagnosis.details.op
