@@ -91,10 +91,12 @@ def test_corpus_no_def_line_over_a_deeper_frame(sidecar: Path, corpus_runs: dict
     """Issue 29 §1's property over every corpus run (the stores test_corpus_top_diagnosis
     made, no new compile): no diagnosis points at its compiled function's def or decorator
     line while the store holds the call that triggered that compile (tests/locate_check.py).
-    On main it caught fail_error_on_recompile (the RecompileError at `def gate`, not the call
-    with a float64 input), fail_runtime (the kernel's runtime error at `def block`, not the
-    call) and the cache, recompile-limit and CUDA-graph diagnoses that fell back to the def
-    line before the call."""
+    On main it caught 8 runs: fail_error_on_recompile (the RecompileError at `def gate`, not
+    the float64 call at line 16 torch's traceback names), fail_runtime (the kernel's runtime
+    error at `def block`, not the call at line 12), acc_inverse_ill_conditioned (a cache
+    bypass and a fallback kernel at the def line, the call at line 17), and the AOTAutograd
+    cache bypass at the def line of fusion_outer_softmax and perf_fallback_{cumsum,kthvalue,
+    median}."""
     result = _case(sidecar, corpus_runs)
     assert result["doc"] is not None, result["explain_stderr"]
     with Reader(Path(result["store"])) as r:
@@ -110,7 +112,8 @@ def test_corpus_no_consequence_ranks_above_its_cause(sidecar: Path,
     made, no new compile): a diagnosis the kinds' relations make another's consequence is
     folded under that cause, which ranks at least where the consequence would have
     (tests/locate_check.py). On main the folds dropped the consequence and left the cause at
-    its own, lower score."""
+    its own, lower score: gb_context_manager and gb_warnings (the graph break ranked at 370
+    and 310, below the 800 of the skipped frame's failure folded into it)."""
     result = _case(sidecar, corpus_runs)
     with Reader(Path(result["store"])) as r:
         problems = consequence_problems(r, r.resolve_run(None))
