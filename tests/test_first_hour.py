@@ -483,7 +483,9 @@ def test_explain_header_speaks_without_jargon() -> None:
     from compdiag.analyses.explain import relations
     from compdiag.views.explain import header_lines
 
-    run = {"id": 1, "argv": ["m.py"], "status": "done", "exit_code": 1, "counts": {}}
+    # one recompile reason for the one recompile panel: the counts note stays out of it
+    run = {"id": 1, "argv": ["m.py"], "status": "done", "exit_code": 1,
+           "counts": {"recompiles": 1}}
     for rel in relations():
         doc = {"run": run, "diagnoses": [{"kind": rel.cause, "severity": "error"}],
                "folded": [{"kind": rel.effect, "into": rel.cause, "why": rel.why}]}
