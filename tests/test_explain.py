@@ -275,6 +275,26 @@ def test_perf_hint_fallback_kernel(tmp_path):
     assert d["user_frame"]["lineno"] == 14
 
 
+def test_fallbacks_of_one_warned_cause_are_one_diagnosis(tmp_path):
+    """Issue 29 section 2 (corpus/perf_complex_fallbacks.py, after pytorch/pytorch#125718):
+    torch warns once that Inductor generates no code for complex operators, then falls back
+    for every complex op. Before, explain gave one perf diagnosis per op (aten.mul, aten.add,
+    aten.pow, ...) and none named the cause; now one names it, with the ops."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.event("warning", "0/0", {}, "Torchinductor does not support code generation for "
+                "complex operators. Performance may be worse than eager.")
+    for op in ("aten.mul.Tensor", "aten.pow.Tensor_Scalar"):
+        s.ing.event("perf_hints", "0/0", {}, f"Using FallbackKernel: torch.ops.{op}")
+    s.post_grad("0/0", f"        # File: {s.user}:11 in f, code: z = (x + 1j * y).pow(4)\n"
+                "        mul: \"c64[5]\" = torch.ops.aten.mul.Tensor(arg1_1, 1j)\n"
+                "        pow_1: \"c64[5]\" = torch.ops.aten.pow.Tensor_Scalar(mul, 4)\n")
+    (d,) = s.explain()
+    assert d["kind"] == "perf" and "complex" in d["reason"] and "complex" in d["fix"]
+    assert "aten.mul" in d["reason"] and "aten.pow" in d["reason"]
+    assert d["user_frame"]["lineno"] == 11
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "compdiag", *args], capture_output=True,
                           text=True, env={"COLUMNS": "120", "PATH": ""})
@@ -945,3 +965,75 @@ def test_a_compiled_code_error_at_run_time_gets_a_failure_row_and_the_fact(tmp_p
     (d,) = s.explain()
     assert (d["kind"], d["stage"]) == ("failure", "runtime")
     assert d["details"]["torch_message"] == BACKWARD_TWICE
+
+
+def test_a_size_fix_names_the_tensor_and_torch_s_own_hint_wins():
+    """corpus/fail_recompile_limit_params.py: the size source `xs[0].size()[1]` was spelled
+    into `mark_dynamic(xs[0].size()[1], 1)` (not a tensor), and torch's own advice in the
+    failed guard (force_parameter_static_shapes for a parameter) was not the fix."""
+    assert RC.tensor_and_dim("xs[0].size()[1]") == ("xs[0]", "1")
+    assert RC.tensor_and_dim("L['x'].size()[0]") == ("x", "0")
+    guard = ("tensor 'xs[0]' size mismatch at index 1. expected 9, actual 10. Guard failed on "
+             "a parameter, consider using torch._dynamo.config.force_parameter_static_shapes "
+             "= False to allow dynamism on parameters.")
+    fix = RC.recompile_fix("size", "xs[0].size()[1]", count=8, limit=True, fn="f",
+                           guard_text=guard)
+    assert "force_parameter_static_shapes = False" in fix and "mark_dynamic" not in fix
+    assert "mark_dynamic(x, 0)" in RC.recompile_fix("size", "L['x'].size()[0]", count=1,
+                                                   limit=False, fn="f")
+
+
+def _bypass(s: Store, cid: str, reason: str) -> None:
+    s.ing.record({**_ids(cid), "artifact": {"name": "aotautograd_cache_bypass",
+                                            "encoding": "json"}},
+                 json.dumps({"cache_bypass_reason": reason,
+                             "cache_bypass_exception_type": "BypassAOTAutogradCache"}))
+
+
+def test_a_bypass_of_torchs_own_function_is_information_not_a_fix_to_make(tmp_path):
+    """A DDP step under compiled autograd (optimize_ddp="python_reducer", torch 2.13 CPU):
+    the only diagnosis was the compiled-autograd graph's AOTAutograd bypass on torch's own
+    `validate_outputs`, ranked as a problem with the fix "register it as a custom op", which a
+    user cannot do. The function's module is torch's: information, with no fix to make; a
+    bypass on the user's own function keeps its fix."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("1/0")
+    _bypass(s, "0/0", "Unsupported call_function target torch._dynamo.compiled_autograd.ops."
+                      "validate_outputs. \n Function module: torch._dynamo.compiled_autograd."
+                      "ops, \nFunction name: validate_outputs")
+    _bypass(s, "1/0", "Unsupported call_function target mylib.scale. \n Function module: "
+                      "mylib, \nFunction name: scale")
+    diags = {d["reason"].split("target ")[1].split(".")[0]: d for d in s.explain()
+             if d["kind"] == "cache"}
+    assert diags["torch"]["severity"] == "info" and "Nothing to change" in diags["torch"]["fix"]
+    assert diags["mylib"]["severity"] == "problem" and "custom_op" in diags["mylib"]["fix"]
+
+
+def test_an_amplified_difference_within_the_tolerance_is_a_verdict_not_no_problems(tmp_path):
+    """Issue 29 §4: a --check-accuracy run whose outputs were within the tolerance, but where
+    eager and compiled differ and float rounding is amplified ~500x, printed "no problems
+    found" (main at d728d29: capture recorded the amplification, no verdict). It is an
+    ill-conditioned verdict with the amplification, ranked below every other problem."""
+    import torch
+
+    from compdiag.capture.accuracy_compare import numeric_verdict
+
+    errs = {"eager_rel": 6e-5, "compiled_rel": 4e-5, "eager_rmse": 6e-5, "compiled_rmse": 4e-5,
+            "scale": 1.0}
+    v = numeric_verdict(True, True, errs, 1e-3, torch.float32)
+    assert v["verdict"] == "ill_conditioned" and v["within_tolerance"] and v["amplification"] > 100
+    same = {**errs, "compiled_rel": 6e-5}  # bitwise-equal results: nothing to say
+    assert "verdict" not in numeric_verdict(True, True, same, 1e-3, torch.float32)
+    quiet = {**errs, "eager_rel": 2e-6, "compiled_rel": 1e-6}  # fp32 noise
+    assert "verdict" not in numeric_verdict(True, True, quiet, 1e-3, torch.float32)
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.accuracy("0/0", [("out0", True, 1e-6, 1e-4, {**v, "dtype": "torch.float32"})])
+    s.graph_break("0/0", 7)
+    diags = s.explain()
+    acc = [d for d in diags if d["kind"] == "accuracy"]
+    assert acc and acc[0]["severity"] == "problem" and diags[-1] is acc[0]
+    assert acc[0]["reason"].startswith("within the tolerance, but ill-conditioned")
+    assert "amplified" in acc[0]["reason"]

@@ -200,25 +200,3 @@ def test_the_recompile_limit_failure_is_folded_under_the_guard_that_kept_failing
     assert c["kind"] == "failure" and "recompile limit" in c["why"]
     assert "recompile limit exceeded" in (c["torch_message"] or c["reason"])
 
-
-def test_many_fallback_kernels_from_one_dtype_are_one_diagnosis_naming_it(tmp_path):
-    """Issue 29 §2: Inductor generates no code for complex operators (torch warns once); each
-    complex op then runs as a fallback kernel. One diagnosis names the cause with the ops
-    listed, the per-op fallbacks folded under it (a relation in perf's KindSpec). On main:
-    one fallback diagnosis per op, the warning unsaid."""
-    s = Store(tmp_path)
-    s.compile("0/0")
-    for op in ("mul", "add"):
-        s.ing.event("perf_hints", "0/0", {}, f"Using FallbackKernel: torch.ops.aten.{op}.Tensor")
-    s.post_grad("0/0", f"        # File: {s.user}:14 in f, code: y = z * z\n"
-                "        mul: \"c64[8]\" = torch.ops.aten.mul.Tensor(arg0_1, arg0_1)\n"
-                f"        # File: {s.user}:15 in f, code: w = y + z\n"
-                "        add: \"c64[8]\" = torch.ops.aten.add.Tensor(mul, arg0_1)\n")
-    s.ing.event("warning", "0/0", {}, "Torchinductor does not support code generation for "
-                "complex operators. Performance may be worse than eager.")
-    (d,) = s.explain()
-    assert d["kind"] == "perf" and "complex operators" in d["reason"]
-    assert "aten.mul" in d["reason"] and "aten.add" in d["reason"]
-    assert sorted(c["reason"].split(" ")[0] for c in d["consequences"]) == ["aten.add",
-                                                                            "aten.mul"]
-    assert d["user_frame"]["lineno"] in (14, 15)

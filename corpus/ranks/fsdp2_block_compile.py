@@ -32,7 +32,7 @@ for blk in model:
 fully_shard(model, mesh=mesh)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for step in range(3):
-    loss = model(torch.randn(8, 32)).sum()
+    loss = model(torch.randn(8, 32)).sum()  # <- diagnosis
     loss.backward()
     opt.step()
     opt.zero_grad()

@@ -84,6 +84,14 @@ BYPASS_RULES: tuple[tuple[Words, str], ...] = (
 # information, not a problem with a fix; the setting is deliberate (corpus scripts that need a
 # real compile turn the FX graph cache off, and so do users who time cold compiles).
 DELIBERATE_BYPASSES: tuple[str, ...] = ("fx graph cache is not enabled", "compiler bisector")
+# Bypasses torch's own code causes (the function the cache does not support is torch's, e.g.
+# compiled autograd's validate_outputs): the program has nothing to change, so information.
+TORCH_OWN_BYPASSES: tuple[Words, ...] = (
+    every("unsupported call_function target", "function module: torch."),
+)
+TORCH_OWN_FIX = ("Nothing to change in your code: the function the cache refuses is torch's "
+                 "own (its module is torch's), so this graph compiles cold on every start "
+                 "until torch's cache supports it; a newer torch may.")
 BYPASS_FALLBACK = ("Remove what the reason names from the compiled graph or Inductor's config, "
                    "or accept a cold compile on every start.")
 BYPASS_EXPLANATION = ("Inductor could not build a cache key for this graph, so it neither "
@@ -118,6 +126,7 @@ BYPASS_CONFIGS: tuple[tuple[Words, tuple[str, ...]], ...] = (
 # Key components a program changes by a call rather than an assignment: the call's pattern.
 COMPONENT_CALLS: tuple[tuple[str, str], ...] = (
     ("deterministic_algorithms_settings", r"\buse_deterministic_algorithms\s*\("),
+    ("fx_kwargs[is_inference]", r"\b(?:no_grad|inference_mode|set_grad_enabled|enable_grad)\s*\("),
 )
 _CONFIG_COMPONENT = re.compile(r"^\w*config\[(?P<name>\w+)\]$")
 
@@ -164,8 +173,16 @@ def changed_line(ctx: Any, cid: str | None, changes: tuple[C.Change, ...],
                  after: dict[str, Any] | None = None) -> UserFrame | None:
     """The user line that changed a key component, where the program's source shows it: the
     assignment of a changed config (`inductor_config[NAME]`), the call that switched
-    deterministic algorithms; after the reset that separated the two compiles when known."""
+    deterministic algorithms, the call that passed an input of another dtype, device or shape;
+    after the reset that separated the two compiles when known."""
     for change in changes:
+        if change.component.startswith("example_inputs"):
+            # An input's dtype, device or shape changed: the call that passed it in (the
+            # user's call that started this compile) is the line that changed it.
+            chain = ctx.call_chain(cid)
+            if chain and chain[-1].lineno:
+                return chain[-1]
+            continue
         m = _CONFIG_COMPONENT.match(change.component)
         pattern = (r"\b%s\s*=(?!=)|[\"']%s[\"']" % ((re.escape(m.group("name")),) * 2) if m
                    else next((p for name, p in COMPONENT_CALLS if name == change.component),
@@ -176,12 +193,31 @@ def changed_line(ctx: Any, cid: str | None, changes: tuple[C.Change, ...],
     return None
 
 
+_GLOBAL = re.compile(r"^G\['(\w+)'\]$")
+
+
+def changed_globals(ctx: Any, before: str | None, cid: str | None
+                    ) -> list[tuple[str, str | None, str | None]]:
+    """Module globals both compiles guarded on (`G['NAME'] == V`: Dynamo baked the value into
+    the graph) whose values differ: (NAME, before, after)."""
+    if not before or not cid:
+        return []
+    old, new = ctx.r.guard_values(ctx.run_id, before), ctx.r.guard_values(ctx.run_id, cid)
+    return [(m.group(1), old[g], new[g]) for g in old
+            if (m := _GLOBAL.match(g)) and g in new and old[g] != new[g]]
+
+
 def bypass_fix(reason: str | None) -> str:
     return first(BYPASS_RULES, reason, default=BYPASS_FALLBACK)
 
 
 def deliberate(reason: str | None) -> bool:
     return found(DELIBERATE_BYPASSES, reason)
+
+
+def torch_own(reason: str | None) -> bool:
+    """Whether torch's own code is what the cache refused (TORCH_OWN_BYPASSES)."""
+    return any(words.found_in(reason) for words in TORCH_OWN_BYPASSES)
 
 
 def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
@@ -195,16 +231,16 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
     for reason, rows in groups.items():
         cid = rows[0]["compile_id"]
         caches = tuple(dict.fromkeys(r["cache"] for r in rows))
-        asked = deliberate(reason)
+        asked, torchs = deliberate(reason), torch_own(reason)
         out.append(Diagnosis(
             KIND, stage="cache", compile_id=cid,
             reason=f"{' and '.join(caches)} cache{'s' if len(caches) > 1 else ''} bypassed: "
-                   f"{reason}",
+                   f"{' '.join(reason.split())}",  # torch writes some over several lines
             user_frame=config_line(ctx, cid, reason) or locate(ctx, cid),
             explanation=BYPASS_EXPLANATION,
-            fix=bypass_fix(reason), count=len(rows),
-            score=SPEC.score("info") if asked else BYPASS_SCORE,
-            severity="info" if asked else "problem",
+            fix=TORCH_OWN_FIX if torchs else bypass_fix(reason), count=len(rows),
+            score=SPEC.score("info") if asked or torchs else BYPASS_SCORE,
+            severity="info" if asked or torchs else "problem",
             compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),
             details=CacheDetails(caches=caches, result="bypass")))
     return out
@@ -240,7 +276,14 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
                 "a cold compile after each change; a changed graph is expected to miss.")
     else:
         return None  # a key that changed with no components logged: nothing to name
-    frame = changed_line(ctx, cid, why.changes, reset) if why.changes else None
+    frame = None
+    moved = changed_globals(ctx, ref.get("compile_id"), cid) if reset is not None else []
+    if moved:  # the graph baked in a global that changed between the two compiles
+        reason += "; " + "; ".join(f"the global {name} changed {a} -> {b}"
+                                   for name, a, b in moved)
+        frame = _source_line(ctx, cid, re.compile(r"\b%s\s*=(?!=)" % re.escape(moved[0][0])),
+                             reset)
+    frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
                      user_frame=frame or locate(ctx, cid), explanation=explanation,
                      fix=fix, score=MISS_SCORE,

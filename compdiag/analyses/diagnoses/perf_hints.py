@@ -1,17 +1,18 @@
 """Inductor's own perf hints (its perf_hints logger), kind `perf`: an op that runs as an eager
 ATen fallback kernel inside a compiled graph, or another slow pattern Inductor named while
 compiling; and torch's warning that fp32 matmuls run without TF32 on a GPU that has it.
+Fallbacks that share one cause torch warned about for that compile (a dtype Inductor generates
+no code for, e.g. complex) are one diagnosis naming the cause, with the ops listed (issue 29
+section 2: the cause above its consequences), not one per op.
 CUDA-graph skips are the cudagraphs kind's; a library call (cuBLAS, cuDNN, SDPA attention,
 NCCL: analyses/library_calls.py) is the fast path, never a fallback. One diagnosis per
 (compile, hint)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.library_calls import is_library_call
@@ -26,24 +27,15 @@ KIND = "perf"
 
 @dataclass(frozen=True)
 class PerfHintDetails(Details):
-    internal: ClassVar[tuple[str, ...]] = ("op", "tf32", "complex_node")
-    op: str | None = None  # the ATen op of a fallback hint
+    internal: ClassVar[tuple[str, ...]] = ("op", "tf32", "heads")
+    op: str | None = None  # the ATen op of a fallback hint (the first, for a shared cause)
     tf32: bool = False  # the TF32-off warning
-    complex_node: bool = False  # a fallback op whose graph node computes a complex dtype
-    # torch's warning that Inductor generates no code for complex operators: the ops it made
-    # fallbacks of (the fallback diagnoses are its consequences)
-    unsupported_ops: tuple[str, ...] | None = None
-    omit_none: ClassVar[tuple[str, ...]] = ("unsupported_ops",)
+    heads: tuple[str, ...] = ()  # the hints folded under one cause (FALLBACK_CAUSES)
 
 
 SPEC = KindSpec(KIND, title="perf", words=("perf hint", "perf hints"), style="blue", tie=70,
                 costs={"global_setting": Cost(131), "perf": Cost(110)},
-                details=(PerfHintDetails,),
-                # many fallback kernels from one cause: a dtype Inductor generates no code for
-                causes=(Causes(KIND, KIND, "Inductor generates no code for complex operators "
-                               "(torch warned once): each such op runs as a fallback kernel",
-                               lambda e, c, ctx: c.details.unsupported_ops is not None
-                               and e.details.complex_node),))
+                details=(PerfHintDetails,))
 
 
 @hookimpl
@@ -66,6 +58,16 @@ FALLBACK_EXPLANATION = ("Inductor has no lowering or decomposition for this op h
                         "and outputs go through memory.")
 
 
+# Causes that make Inductor fall back for every op they touch, as torch warns about them once
+# per compile (torch/_inductor/lowering.py): (torch's words, the cause, the fix).
+FALLBACK_CAUSES: tuple[tuple[str, str, str], ...] = (
+    ("does not support code generation for complex operators", "complex dtypes",
+     "Keep complex tensors out of the compiled region, or carry the real and imaginary parts "
+     "as real tensors (`torch.view_as_real`, or two float tensors) so Inductor can fuse them "
+     "into one kernel."),
+)
+
+
 # torch's own words (torch/_inductor/compile_fx.py warns once per process, on a GPU with TF32
 # tensor cores, when float32 matmul precision is 'highest').
 TF32_MARKERS = ("TensorFloat32 tensor cores for float32 matrix multiplication available but "
@@ -79,21 +81,12 @@ TF32_FIX = ("Call `torch.set_float32_matmul_precision('high')` once at program s
             "default); measure it with `{perf_try}`.")
 
 
-COMPLEX_MARKERS = ("does not support code generation for complex operators",)
-_COMPLEX_META = re.compile(r"\bc(?:32|64|128)\[|complex")
-COMPLEX_EXPLANATION = (
-    "Inductor generates no code for complex dtypes: every op on a complex tensor runs as an "
-    "eager ATen kernel inside the compiled graph, with a launch and a memory round trip each "
-    "(torch warns about it once).")
-COMPLEX_FIX = (
-    "Keep complex tensors out of the compiled region, or compute on their real and imaginary "
-    "parts (`torch.view_as_real(z)`, two float tensors), which Inductor fuses.")
-# The ATen ops TF32 speeds up (the matmuls and convolutions a TF32 warning is about).
-TF32_OPS = frozenset({"mm", "addmm", "bmm", "baddbmm", "matmul", "convolution", "_convolution",
-                      "addmv", "mv", "linear"})
 # One setting speeds up every fp32 matmul of the program: above any count of missed fusions
 # and the other perf hints (ranking's `global_setting` class).
 TF32_SCORE = SPEC.score("global_setting")
+# The ATen ops TF32 speeds up (the matmuls and convolutions a TF32 warning is about).
+TF32_OPS = frozenset({"mm", "addmm", "bmm", "baddbmm", "matmul", "convolution", "_convolution",
+                      "addmv", "mv", "linear"})
 
 
 def perf_hint_fix(msg: str) -> str:
@@ -115,7 +108,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             continue
         groups.setdefault((hint["compile_id"], hint["head"]), []).append(hint)
     out = _tf32(ctx)
+    caused = _caused_fallbacks(ctx, groups)
+    out += caused
+    folded = {(d.compile_id, head) for d in caused for head in d.details.heads}
     for (cid, head), hints in groups.items():
+        if (cid, head) in folded:
+            continue
         h = hints[0]
         op = h["fallback_op"]
         if op and is_library_call(f"aten.{op}"):
@@ -127,8 +125,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           user_frame=locate(ctx, cid, torch=[h["frames"]],
                                             nodes=[ctx.op_user_lines(cid, op)]),
                           explanation=FALLBACK_EXPLANATION, fix=fallback_fix(op),
-                          score=SPEC.score(KIND), count=len(hints),
-                          details=PerfHintDetails(op, complex_node=_is_complex(ctx, cid, op)),
+                          score=SPEC.score(KIND), count=len(hints), details=PerfHintDetails(op),
                           torch_message=h["message"])
         else:
             d = Diagnosis(KIND, stage="inductor", compile_id=cid,
@@ -138,37 +135,38 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           fix=perf_hint_fix(h["message"]), score=SPEC.score(KIND), count=len(hints),
                           details=PerfHintDetails(), torch_message=h["message"])
         out.append(d)
-    return out + _complex_unsupported(ctx, out)
+    return out
 
 
-def _complex_unsupported(ctx: Any, fallbacks: list[Diagnosis]) -> list[Diagnosis]:
-    """torch's one warning that Inductor generates no code for complex operators, as one
-    diagnosis naming the ops it made fallback kernels of (their diagnoses fold under it)."""
-    warned = [w for w in ctx.r.torch_warnings(ctx.run_id)
-              if found(COMPLEX_MARKERS, w.get("message"))]
-    if not warned:
-        return []
-    mine = [d for d in fallbacks if d.details.complex_node]
-    ops = tuple(dict.fromkeys(f"aten.{d.details.op}" for d in mine))
-    cid = mine[0].compile_id if mine else warned[0].get("compile_id")
-    return [Diagnosis(KIND, stage="inductor_lowering", compile_id=cid,
-                      reason="Inductor generates no code for complex operators"
-                             + (f": {len(ops)} op(s) run as eager fallback kernels "
-                                f"({', '.join(ops[:8])})" if ops else ""),
-                      user_frame=mine[0].user_frame if mine else locate(ctx, cid),
-                      explanation=COMPLEX_EXPLANATION, fix=COMPLEX_FIX,
-                      score=max([SPEC.score(KIND), *(d.score for d in mine)]),
-                      count=max(1, len(mine)), torch_message=warned[0].get("message"),
-                      compile_ids=tuple(dict.fromkeys(c for d in mine for c in d.compile_ids))
-                      or ((cid,) if cid else ()),
-                      details=PerfHintDetails(unsupported_ops=ops))]
-
-
-def _is_complex(ctx: Any, cid: str | None, op: str) -> bool:
-    """Whether a node of `op` in the compile's graph computes a complex dtype (torch's
-    annotation: c64, c128, complex)."""
-    return any(n.get("op") == op and _COMPLEX_META.search(n.get("meta") or "")
-               for n in ctx.r.graph_nodes(ctx.run_id, cid))
+def _caused_fallbacks(ctx: Any, groups: dict[tuple, list[dict[str, Any]]]
+                      ) -> list[Diagnosis]:
+    """One diagnosis per (compile, cause) for the fallback hints of a compile for which torch
+    warned about a cause that makes Inductor fall back (FALLBACK_CAUSES), with the ops."""
+    out = []
+    for words, cause, fix in FALLBACK_CAUSES:
+        warned = [w for w in ctx.r.torch_warnings(ctx.run_id) if words in (w.get("message") or "")]
+        for cid in dict.fromkeys(w.get("compile_id") for w in warned):
+            heads = [(head, hints) for (c, head), hints in groups.items()
+                     if c == cid and hints[0]["fallback_op"]
+                     and not is_library_call(f"aten.{hints[0]['fallback_op']}")]
+            if not heads:
+                continue
+            ops = list(dict.fromkeys(h[0]["fallback_op"] for _, h in heads))
+            frames = [f for _, h in heads for f in (h[0]["frames"] or [])]
+            nodes = [f for op in ops for f in ctx.op_user_lines(cid, op)]
+            message = next(w["message"] for w in warned if w.get("compile_id") == cid)
+            out.append(Diagnosis(
+                KIND, stage="inductor_lowering", compile_id=cid,
+                reason=f"{len(ops)} ops run as eager fallback kernels because of {cause} "
+                       f"(torch: {message.strip()}): " + ", ".join(f"aten.{op}" for op in ops),
+                user_frame=locate(ctx, cid, torch=[frames[:1]], nodes=[nodes[:1]]),
+                explanation=f"Inductor generates no code for {cause}, so every op on them "
+                            f"calls its ATen kernel: nothing around those ops fuses with them and "
+                            f"their inputs and outputs go through memory.",
+                fix=fix, score=SPEC.score(KIND), count=sum(len(h) for _, h in heads),
+                details=PerfHintDetails(ops[0], heads=tuple(head for head, _ in heads)),
+                torch_message=message))
+    return out
 
 
 def _tf32(ctx: Any) -> list[Diagnosis]:
@@ -219,12 +217,6 @@ def compdiag_limiter(diagnosis: Diagnosis, timings: Any) -> Limiter | None:
         return structural("tf32_off", tf32_impact(timings), diagnosis,
                           "torch warned that TF32 is available but off; the graphs' matmuls "
                           "and convolutions run in full fp32")
-    if diagnosis.kind == KIND and diagnosis.details.unsupported_ops:
-        cids = diagnosis.compile_ids
-        return structural("fallback", timings.fallback_impact(timings.graphs_of(cids)),
-                          diagnosis, f"{', '.join(diagnosis.details.unsupported_ops)} run as "
-                          "ATen fallback kernels: Inductor generates no code for complex "
-                          "operators")
     if diagnosis.kind != KIND or not diagnosis.details.op:
         return None
     op = diagnosis.details.op
