@@ -8,7 +8,7 @@ consequence under its cause, which then ranks at least where the consequence wou
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from compdiag.analyses.consequences import Causes, Consequence
@@ -104,9 +104,18 @@ def folded(diagnoses: list[Diagnosis], ctx: Any, causes: list[Diagnosis] | None 
 
 def with_consequences(cause: Diagnosis, more: list[Consequence]) -> Diagnosis:
     """The cause with its consequences under it, scored at least as its costliest one (not
-    counting its own finding reported again)."""
+    counting its own finding reported again); when one of them ended the program, the cause
+    says so (its details' `fatal`, where its kind has one, and its explanation)."""
     top = max([cause.score, *(c.diagnosis.score for c in more if not c.same_finding)])
-    return replace(cause, score=top, consequences=cause.consequences + tuple(more))
+    ended = next((c.diagnosis for c in more if getattr(c.diagnosis.details, "fatal", False)),
+                 None)
+    details, explanation = cause.details, cause.explanation
+    if ended is not None and not getattr(details, "fatal", False):
+        if "fatal" in {f.name for f in fields(details)}:
+            details = replace(details, fatal=True)
+        explanation = (f"{explanation or ''} It ended the program: {ended.reason}").strip()
+    return replace(cause, score=top, consequences=cause.consequences + tuple(more),
+                   details=details, explanation=explanation)
 
 
 def rank(diagnoses: list[Diagnosis]) -> list[Diagnosis]:

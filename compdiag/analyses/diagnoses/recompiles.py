@@ -42,7 +42,7 @@ class RecompileDetails(Details):
     made a dynamic size a constant; `instances` the class whose instances share the code;
     `also_changed` the other guarded values that differ between the two entries (torch names
     only the first guard that failed)."""
-    omit_none: ClassVar[tuple[str, ...]] = ("specialized", "instances")
+    omit_none: ClassVar[tuple[str, ...]] = ("specialized", "instances", "fatal")
 
     guard: str
     category: str
@@ -58,13 +58,18 @@ class RecompileDetails(Details):
     specialized: dict[str, Any] | None = None
     instances: str | None = None
     also_changed: tuple[str, ...] = ()
+    # the limit's failure folded under it ended the program (explain sets it: a cause says
+    # how the run ended when its consequence did)
+    fatal: bool | None = None
 
 
 @dataclass(frozen=True)
 class LimitDetails(Details):
     """A recompile limit with no recorded guard failure (e.g. a partial log)."""
+    omit_none: ClassVar[tuple[str, ...]] = ("fatal",)
     limit_hit: bool
     function: str | None
+    fatal: bool | None = None
 
 
 SPEC = KindSpec(KIND, title="recompile", words=("recompile", "recompiles"), style="magenta",
@@ -80,10 +85,10 @@ SPEC = KindSpec(KIND, title="recompile", words=("recompile", "recompiles"), styl
 
 
 def _limit_of(effect: Diagnosis, cause: Diagnosis) -> bool:
-    """The effect is the recompile-limit failure (not the one that ended the program) of the
-    function whose limit the cause reports."""
+    """The effect is the recompile-limit failure (FailOnRecompileLimitHit included, which may
+    end the program) of the function whose limit the cause reports."""
     return (bool(getattr(effect.details, "recompile_limit", False))
-            and not effect.details.fatal and bool(cause.details.limit_hit)
+            and bool(cause.details.limit_hit)
             and frame_of(effect.compile_id) in {frame_of(c) for c in
                                                 (cause.compile_id, *cause.compile_ids)})
 
