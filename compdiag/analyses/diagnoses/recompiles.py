@@ -317,7 +317,7 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
                 fn: str | None) -> Cause | None:
     spec = ctx.specialization(source, frame_cids(ctx, frame_no)) if category == "size" else None
     if spec is not None:
-        at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"))
+        at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"), "torch")
         return Cause(at, None, SPECIALIZED_REASON.format(lineno=spec["lineno"]),
                      SPECIALIZED_EXPLANATION.format(
                          src=source, line=at.line or "?", lineno=spec["lineno"],
