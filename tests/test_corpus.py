@@ -117,7 +117,9 @@ def test_corpus_no_consequence_ranks_above_its_cause(sidecar: Path,
     folded under that cause, which ranks at least where the consequence would have
     (tests/locate_check.py). On main the folds dropped the consequence and left the cause at
     its own, lower score: gb_context_manager and gb_warnings (the graph break ranked at 370
-    and 310, below the 800 of the skipped frame's failure folded into it)."""
+    and 310, below the 800 of the skipped frame's failure folded into it), and
+    fail_recompile_limit_params (torch's FailOnRecompileLimitHit shown on its own, as the
+    crash, above the recompile of the guard that kept failing)."""
     result = _case(sidecar, corpus_runs)
     with Reader(Path(result["store"])) as r:
         problems = consequence_problems(r, r.resolve_run(None))
