@@ -89,12 +89,23 @@ def show_problems(exp: Expectation, show: dict[str, Any] | None) -> list[str]:
         return [] if graphs == exp.count else [f"{graphs} compiled graphs in show "
                                               f"(the test counts {exp.count})"]
     if exp.kind == "cache" and exp.counter:
-        result = next((r for r in ("hit", "miss", "bypass") if r in exp.counter), None)
+        # counters["aot_autograd"]["autograd_cache_hit"] counts torch's aotautograd_cache_hit
+        # artifacts, counters["inductor"]["fxgraph_cache_miss"] its fx_graph_cache_miss ones
+        result = next((r for r in ("hit", "miss", "bypass")
+                       if exp.counter.endswith("_" + r)), None)
         cache = "aot" if "aot" in exp.counter else "fx"
-        n = sum(1 for c in show.get("caches") or []
-                if c.get("result") == result and cache in (c.get("cache") or "").lower())
-        return [] if n == exp.count else [f"{n} {cache} cache {result}s in show "
-                                         f"(the test counts {exp.count})"]
+        rows = [c for c in show.get("caches") or []
+                if c.get("result") == result and cache in (c.get("cache") or "").lower()]
+        out = []
+        if (len(rows) < (exp.count or 0)) if exp.at_least else len(rows) != exp.count:
+            out.append(f"{len(rows)} {cache} cache {result}s in show (the test counts "
+                       f"{'at least ' if exp.at_least else ''}{exp.count})")
+        if exp.reason and not any(_norm(exp.reason) in _norm(str(c.get("reason") or ""))
+                                  for c in rows):
+            out.append(f"no {cache} cache {result} in show gives the reason "
+                       f"{exp.reason[:60]!r} (reasons: "
+                       f"{sorted({str(c.get('reason'))[:60] for c in rows})})")
+        return out
     return [f"no show check for {exp.kind}"]
 
 

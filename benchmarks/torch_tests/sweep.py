@@ -253,6 +253,31 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
     return rows, summary
 
 
+def _merged(out: Path, rows: list[dict[str, Any]], summary: dict[str, Any]
+            ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """ROWS and SUMMARY with the rows, commits and wall times of the files an earlier sweep
+    wrote to OUT and this one did not sweep (a sweep of one file adds to the others)."""
+    swept = {r["id"].split("::")[0] for r in rows} | set(summary["source_commits"])
+    kept = [r for r in json.loads(out.read_text()) if r["id"].split("::")[0] not in swept]
+    before_path = out.with_suffix(".summary.json")
+    before = json.loads(before_path.read_text()) if before_path.exists() else {}
+    walls = {f: w for f, w in (before.get("sweep_wall_s_per_file") or {}).items()
+             if f not in swept}
+    walls.update(summary.get("sweep_wall_s_per_file") or {})
+    commits = {f: c for f, c in (before.get("source_commits") or {}).items()
+               if f not in swept}
+    commits.update(summary["source_commits"])
+    rows = kept + rows
+    summary = dict(summary, source_commits=commits, sweep_wall_s_per_file=walls,
+                   sweep_wall_s=round(sum(w for w in walls.values() if w), 1),
+                   files_missing=[f for f in before.get("files_missing") or []
+                                  if f not in commits and f not in swept] +
+                   [f for f in summary["files_missing"] if f not in commits],
+                   shims=sorted(set(before.get("shims") or []) | set(summary["shims"])),
+                   table=summarize(rows))
+    return rows, summary
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--src", required=True, type=Path, help="a PyTorch source checkout")
@@ -268,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
                     "per test instead of one pytest process per file")
     ap.add_argument("--no-run", action="store_true", help="score the stores an earlier "
                     "sweep left in --stores, without running the tests again")
+    ap.add_argument("--update", action="store_true", help="keep the rows (and wall times) "
+                    "of the files not swept now from the results file already there; the "
+                    "table is made again over all of them")
     args = ap.parse_args(argv)
     if not args.src.is_dir():
         print(f"sweep: {args.src} is not a directory", file=sys.stderr)
@@ -282,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
 
     out = args.out or HERE / "results" / f"{torch.__version__.split('+')[0]}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
+    if args.update and out.exists():
+        rows, summary = _merged(out, rows, summary)
     out.write_text(json.dumps(rows, indent=1) + "\n")
     out.with_suffix(".summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(markdown(summary["table"]))
