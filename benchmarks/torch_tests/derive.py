@@ -12,6 +12,9 @@ and turns the text the test expects into an `Expectation`:
   reasons (`assert_single_log_contains`, `assertIn` over a list of guard texts, or a string
   a local helper passes on to one of those).
 - `assertRaises(X)` / `assertRaisesRegex(X, TEXT)` with X one of torch._dynamo's exceptions.
+- `assertExpectedInline(buffer, TEXT)` of structured-trace records (one JSON object a line,
+  test_structured_trace.py): the compiles they name (frame/compile ids), which of them
+  restarted (attempt >= 1), and the cache artifacts (`fx_graph_cache_miss`, ...) per kind.
 - `assertEqual(<counter>.frame_count, N)`: the number of graphs the backend received.
 - `assertEqual(counters[GROUP][NAME], N)` of a cache's hit / miss / bypass counter: the
   total over the test (derive_caches.py), and `assertRaisesRegex(BackendCompilerFailed,
@@ -22,6 +25,7 @@ A test none of these rules reads is "not derivable", with the reason."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -59,10 +63,13 @@ class Expectation:
     counter: str | None = None  # "aot_autograd.autograd_cache_hit"
     at_least: bool = False  # the count is a lower bound (assertGreater)
     reason: str | None = None  # a cache bypass's reason
+    compile_ids: list[str] = field(default_factory=list)  # trace: "0/1", "!0/3/0"
+    restarted: list[str] = field(default_factory=list)  # trace: compiles with attempt >= 1
+    records: dict[str, int] = field(default_factory=dict)  # trace: cache artifacts by name
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items()
-                if not (v is None or v is False or v == [])}
+                if not (v is None or v is False or v == [] or v == {})}
 
 
 @dataclass
@@ -107,6 +114,39 @@ def regex_literal(pattern: str) -> str:
     parts = re.split(r"(?<!\\)(?:\.[*+?]|\.|[*+?]|\[[^\]]*\]|[()|^$])", pattern)
     best = max((p.replace("\\", "") for p in parts), key=len, default="")
     return best.strip()
+
+
+CACHE_RECORD = re.compile(r"^\w+?_cache_(hit|miss|bypass)$")
+
+
+def parse_trace(text: str) -> dict[str, Any] | None:
+    """Structured-trace records as test_structured_trace.py prints them (one JSON object a
+    line, payload lines between): the compile ids they name, those restarted (attempt >= 1)
+    and the cache artifacts by name; None when no line is a record of a compile."""
+    ids: list[str] = []
+    restarted: list[str] = []
+    records: dict[str, int] = {}
+    for line in text.splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(rec, dict) or "frame_id" not in rec:
+            continue
+        cid = f"{rec['frame_id']}/{rec.get('frame_compile_id')}"
+        if rec.get("compiled_autograd_id") is not None:
+            cid = f"!{rec['compiled_autograd_id']}/{cid}"
+        if cid not in ids:
+            ids.append(cid)
+        if (rec.get("attempt") or 0) >= 1 and cid not in restarted:
+            restarted.append(cid)
+        name = (rec.get("artifact") or {}).get("name") if isinstance(rec.get("artifact"),
+                                                                     dict) else None
+        if name and CACHE_RECORD.match(name):
+            records[name] = records.get(name, 0) + 1
+    if not ids:
+        return None
+    return {"compile_ids": ids, "restarted": restarted, "records": records}
 
 
 def parse_message(text: str, context_kind: str) -> dict[str, Any] | None:
@@ -239,6 +279,8 @@ def derive(checkout: Path, case: Case) -> Derived:
         if texts:
             exps.append(Expectation(kind="recompile", source=where, guards=texts))
 
+    branches = [(n.lineno, n.end_lineno or n.lineno) for n in ast.walk(fn)
+                if isinstance(n, ast.If)]
     for node in sorted((n for n in ast.walk(fn) if isinstance(n, (ast.Call, ast.For))),
                        key=lambda n: (n.lineno, n.col_offset)):
         where = f"line {node.lineno}"
@@ -255,6 +297,13 @@ def derive(checkout: Path, case: Case) -> Derived:
         if name == "assertExpectedInlineMunged" and len(args) >= 3 and _str(args[2]):
             add_message(_str(args[2]) or "", "failure", where + f" ({name}, "
                         f"{_exc_name(args[0])})")
+        elif name == "assertExpectedInline" and len(args) >= 2 and _str(args[1]) and \
+                parse_trace(_str(args[1]) or ""):
+            if any(a <= node.lineno <= b for a, b in branches):
+                seen_reasons.append(f"{where}: trace records expected under an `if`")
+                continue
+            exps.append(Expectation(kind="trace", source=where + " (trace records)",
+                                    **parse_trace(_str(args[1]) or "")))
         elif name == "assertExpectedInline" and len(args) >= 2 and _str(args[1]):
             add_message(_str(args[1]) or "", "graph_break", where + f" ({name})")
         elif name == "assert_single_log_contains" and len(args) >= 2 and _str(args[1]):

@@ -106,7 +106,37 @@ def show_problems(exp: Expectation, show: dict[str, Any] | None) -> list[str]:
                        f"{exp.reason[:60]!r} (reasons: "
                        f"{sorted({str(c.get('reason'))[:60] for c in rows})})")
         return out
+    if exp.kind == "trace":
+        return trace_problems(exp, show)
     return [f"no show check for {exp.kind}"]
+
+
+def _base_id(compile_id: Any) -> str:
+    """"0/0_1@2" (attempt 1 of 0/0, after the second reset) -> "0/0"."""
+    return re.sub(r"_\d+$", "", str(compile_id).split("@")[0])
+
+
+def trace_problems(exp: Expectation, show: dict[str, Any]) -> list[str]:
+    """The compiles, restarts and cache records a structured-trace test expects, held
+    against show --json's compiles and caches."""
+    compiles = show.get("compiles") or []
+    got = sorted({_base_id(c.get("compile_id")) for c in compiles})
+    out = []
+    if got != sorted(set(exp.compile_ids)):
+        out.append(f"compiles {got} in show (the trace names {sorted(set(exp.compile_ids))})")
+    restarted = sorted({_base_id(c.get("compile_id")) for c in compiles
+                        if (c.get("attempt") or 0) >= 1})
+    if restarted != sorted(set(exp.restarted)):
+        out.append(f"restarted compiles {restarted} in show (the trace restarts "
+                   f"{sorted(set(exp.restarted))})")
+    counts: dict[str, int] = {}
+    for c in show.get("caches") or []:
+        name = f"{c.get('cache')}_cache_{c.get('result')}"
+        counts[name] = counts.get(name, 0) + 1
+    for name, n in sorted(exp.records.items()):
+        if counts.get(name, 0) != n:
+            out.append(f"{counts.get(name, 0)} {name} in show (the trace has {n})")
+    return out
 
 
 def judge(exps: list[Expectation], diagnoses: list[dict[str, Any]],

@@ -36,7 +36,7 @@ sys.path.insert(0, str(HERE))
 from collect import Case, collect  # noqa: E402
 from derive import Derived, derive  # noqa: E402
 from score import judge  # noqa: E402
-from torch_tests_capture import SHIMS_FILE, STORES_ENV, store_for  # noqa: E402
+from torch_tests_capture import OUTCOMES_FILE, SHIMS_FILE, STORES_ENV, store_for  # noqa: E402,E501
 
 FILES = ("test/dynamo/test_error_messages.py", "test/dynamo/test_recompile_ux.py",
          "test/dynamo/test_recompiles.py", "test/dynamo/test_exc.py",
@@ -75,7 +75,7 @@ def _env(stores: Path, cache: Path) -> dict[str, str]:
 
 
 def run_file(src: Path, relpath: str, cases: list[Case], stores: Path, *, nice: int,
-             isolated: bool, log: Path) -> dict[str, str]:
+             isolated: bool, log: Path, timeout: float = FILE_TIMEOUT) -> dict[str, str]:
     """Run CASES of one file; returns node id -> outcome (passed, failed, skipped: why,
     not run)."""
     cwd = (src / relpath).parent
@@ -99,10 +99,25 @@ def run_file(src: Path, relpath: str, cases: list[Case], stores: Path, *, nice: 
                                 _nodeid(case)], cwd=cwd, env={**env, STORES_ENV: ""},
                                stdout=out, stderr=subprocess.STDOUT, timeout=FILE_TIMEOUT)
         else:
-            subprocess.run([*base, *pytest_args, "-p", "torch_tests_capture", "--junitxml",
-                            str(junit), *map(_nodeid, cases)], cwd=cwd, env=env, stdout=out,
-                           stderr=subprocess.STDOUT, timeout=FILE_TIMEOUT)
-    return _outcomes(junit.parent.glob(junit.name + "*"))
+            (stores / OUTCOMES_FILE).unlink(missing_ok=True)
+            try:
+                subprocess.run([*base, *pytest_args, "-p", "torch_tests_capture",
+                                "--junitxml", str(junit), *map(_nodeid, cases)], cwd=cwd,
+                               env=env, stdout=out, stderr=subprocess.STDOUT,
+                               timeout=max(1.0, timeout))
+            except subprocess.TimeoutExpired:  # the deadline: score what finished
+                print(f"{relpath}: stopped at the deadline", file=out)
+    return _outcomes(junit.parent.glob(junit.name + "*")) or _partial(stores)
+
+
+def _partial(stores: Path) -> dict[str, str]:
+    """The outcomes the plugin wrote test by test (a run stopped before pytest wrote its
+    junit file); the last test, cut short, has none and counts as not run."""
+    path = stores / OUTCOMES_FILE
+    if not path.exists():
+        return {}
+    rows = [json.loads(ln) for ln in path.read_text().splitlines() if ln.strip()]
+    return {r["key"]: r["outcome"] for r in rows}
 
 
 def _outcomes(paths: Any) -> dict[str, str]:
@@ -209,7 +224,8 @@ def markdown(table: list[dict[str, Any]]) -> str:
 
 
 def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nice: int,
-          isolated: bool, run: bool = True) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+          isolated: bool, run: bool = True, deadline: float | None = None
+          ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Collect, derive, run and score every case of FILES; returns (rows, summary)."""
     started = time.time()
     rows, commits, shims, walls, missing = [], {}, [], {}, []
@@ -224,10 +240,12 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
         todo = [c for c in cases if derived[c.id].derivable]
         t0 = time.time()
         if run and todo:
+            left = FILE_TIMEOUT if deadline is None else deadline - (time.time() - started)
             outcomes = run_file(src, relpath, todo, stores, nice=nice, isolated=isolated,
-                                log=stores / "pytest.log")
+                                log=stores / "pytest.log", timeout=min(FILE_TIMEOUT, left))
         else:  # score the stores an earlier sweep left in STORES
-            outcomes = _outcomes(stores.glob(Path(relpath).stem + ".junit.xml*"))
+            outcomes = _outcomes(stores.glob(Path(relpath).stem + ".junit.xml*")) or \
+                _partial(stores)
         walls[relpath] = round(time.time() - t0, 1)
         if (stores / SHIMS_FILE).exists():
             shims += [s for s in json.loads((stores / SHIMS_FILE).read_text())
@@ -293,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
                     "per test instead of one pytest process per file")
     ap.add_argument("--no-run", action="store_true", help="score the stores an earlier "
                     "sweep left in --stores, without running the tests again")
+    ap.add_argument("--deadline", type=float, help="stop running tests after this many "
+                    "seconds of the sweep and score the tests that finished")
     ap.add_argument("--update", action="store_true", help="keep the rows (and wall times) "
                     "of the files not swept now from the results file already there; the "
                     "table is made again over all of them")
@@ -305,7 +325,8 @@ def main(argv: list[str] | None = None) -> int:
         stores.mkdir(parents=True, exist_ok=True)
         rows, summary = sweep(args.src.resolve(), args.files, keyword=args.keyword,
                               stores=stores.resolve(), nice=args.nice,
-                              isolated=args.isolated, run=not args.no_run)
+                              isolated=args.isolated, run=not args.no_run,
+                              deadline=args.deadline)
     import torch
 
     out = args.out or HERE / "results" / f"{torch.__version__.split('+')[0]}.json"

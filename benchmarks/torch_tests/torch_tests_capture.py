@@ -148,15 +148,40 @@ def pytest_configure(config: pytest.Config) -> None:
     (_STATE.stores / SHIMS_FILE).write_text(json.dumps(applied))
 
 
+OUTCOMES_FILE = "outcomes.jsonl"
+_REPORTS: list[pytest.TestReport] = []
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
     if _STATE is not None:  # FILE::CLASS::TEST whatever pytest's rootdir is
         _STATE.begin(item.path.name + "::" + item.nodeid.split("::", 1)[-1])
+    _REPORTS.clear()
     yield
     if _STATE is not None:
         _STATE.end()
+        _record(item)
+
+
+def _record(item: pytest.Item) -> None:
+    """The test's outcome, appended as it ends: a sweep stopped at its deadline (pytest
+    killed, no junit file) still knows the outcome of every test that finished."""
+    failed = next((r for r in _REPORTS if r.failed), None)
+    skipped = next((r for r in _REPORTS if r.skipped), None)
+    if failed is not None:
+        outcome = "failure: " + str(failed.longrepr).splitlines()[-1][:160] \
+            if failed.longrepr else "failure"
+    elif skipped is not None:
+        reason = skipped.longrepr[2] if isinstance(skipped.longrepr, tuple) else ""
+        outcome = "skipped: " + str(reason)[:160]
+    else:
+        outcome = "passed"
+    key = item.nodeid.split("::", 1)[-1]
+    with open(_STATE.stores / OUTCOMES_FILE, "a") as out:  # type: ignore[union-attr]
+        out.write(json.dumps({"key": key, "outcome": outcome}) + "\n")
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _REPORTS.append(report)
     if _STATE is not None and report.failed:
         _STATE.failed = True
