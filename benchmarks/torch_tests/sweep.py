@@ -36,7 +36,8 @@ sys.path.insert(0, str(HERE))
 from collect import Case, collect  # noqa: E402
 from derive import Derived, derive  # noqa: E402
 from score import judge  # noqa: E402
-from torch_tests_capture import OUTCOMES_FILE, SHIMS_FILE, STORES_ENV, store_for  # noqa: E402,E501
+from torch_tests_capture import (ONLY_ENV, OUTCOMES_FILE, SHIMS_FILE,  # noqa: E402
+                                 STORES_ENV, store_for)
 
 FILES = ("test/dynamo/test_error_messages.py", "test/dynamo/test_recompile_ux.py",
          "test/dynamo/test_recompiles.py", "test/dynamo/test_exc.py",
@@ -100,11 +101,12 @@ def run_file(src: Path, relpath: str, cases: list[Case], stores: Path, *, nice: 
                                stdout=out, stderr=subprocess.STDOUT, timeout=FILE_TIMEOUT)
         else:
             (stores / OUTCOMES_FILE).unlink(missing_ok=True)
+            only = json.dumps([f"{c.cls}::{c.name}" for c in cases])
             try:
                 subprocess.run([*base, *pytest_args, "-p", "torch_tests_capture",
-                                "--junitxml", str(junit), *map(_nodeid, cases)], cwd=cwd,
-                               env=env, stdout=out, stderr=subprocess.STDOUT,
-                               timeout=max(1.0, timeout))
+                                "--junitxml", str(junit), Path(relpath).name], cwd=cwd,
+                               env={**env, ONLY_ENV: only}, stdout=out,
+                               stderr=subprocess.STDOUT, timeout=max(1.0, timeout))
             except subprocess.TimeoutExpired:  # the deadline: score what finished
                 print(f"{relpath}: stopped at the deadline", file=out)
     return _outcomes(junit.parent.glob(junit.name + "*")) or _partial(stores)

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 STORES_ENV = "COMPDIAG_TORCH_TESTS_STORES"
+ONLY_ENV = "COMPDIAG_TORCH_TESTS_ONLY"  # JSON list of "Class::test" to keep
 SHIMS_FILE = "shims.json"
 
 
@@ -146,6 +147,22 @@ def pytest_configure(config: pytest.Config) -> None:
     except ImportError as exc:  # torch's test utilities need expecttest; a file that does
         applied = [f"none ({exc})"]  # not use them (the smoke test's fixture) runs without
     (_STATE.stores / SHIMS_FILE).write_text(json.dumps(applied))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep the tests the sweep asks for (ONLY_ENV), deselect the rest. Node ids on pytest's
+    command line would do the same, but one that does not exist here (a parametrized test,
+    collected under its instances' names) makes pytest run nothing at all."""
+    only = os.environ.get(ONLY_ENV)
+    if not only:
+        return
+    wanted = set(json.loads(only))
+    keep, drop = [], []
+    for item in items:
+        (keep if item.nodeid.split("::", 1)[-1] in wanted else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 OUTCOMES_FILE = "outcomes.jsonl"
