@@ -70,6 +70,19 @@ def miss_class(probs: list[str]) -> str:
     return first or "unknown"
 
 
+SHOW_CLASSES = (("compiled graphs in show", "show: compiled graphs in show"),
+                ("restarted compiles", "show: restarts differ from the trace"),
+                ("compiles [", "show: compiles differ from the trace"),
+                ("(the trace has", "show: cache records differ from the trace"),
+                ("gives the reason", "show: bypass reason missing"),
+                ("cache ", "show: cache lookups differ from the counters"))
+
+
+def show_class(problem: str) -> str:
+    """The class of a miss `show --json` made, from its first problem's words."""
+    return next((cls for key, cls in SHOW_CLASSES if key in problem), "show: " + problem)
+
+
 def show_problems(exp: Expectation, show: dict[str, Any] | None) -> list[str]:
     """A graph count or a cache counter held against `show --json`."""
     if show is None:
@@ -151,8 +164,7 @@ def judge(exps: list[Expectation], diagnoses: list[dict[str, Any]],
     if not diag_exps:  # only counts: the show document is the verdict
         out.update(top_right=not show_probs, top3_right=not show_probs,
                    why="; ".join(show_probs) or None,
-                   miss_class=("show: " + show_probs[0].split(" (")[0].split(" ", 1)[1])
-                   if show_probs else None)
+                   miss_class=show_class(show_probs[0]) if show_probs else None)
         return out
     if not diagnoses:
         out.update(top_right=False, top3_right=False, why="no diagnosis",
