@@ -7,6 +7,7 @@ it is still collected, and then reported as not run."""
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +27,13 @@ class Case:
     @property
     def id(self) -> str:
         return f"{self.file}::{self.cls}::{self.name}"
+
+
+@functools.lru_cache(maxsize=8)
+def parse(path: Path) -> ast.Module:
+    """The file's AST, parsed once per sweep (a case's derivation looks up its method and
+    class again; test_aot_autograd_cache.py is 186 KB and has 159 cases)."""
+    return ast.parse(path.read_text(), filename=str(path))
 
 
 def _decorator_name(node: ast.expr) -> str:
@@ -64,7 +72,7 @@ def collect(checkout: Path, relpath: str) -> list[Case]:
     A class that inherits tests from a base class of the same file runs them again under its
     own decorators (`@config.patch(bundled_autograd_cache=True) class B(A): pass`): pytest
     collects them as `FILE::B::test_x`, so they are cases of their own (`owner` names A)."""
-    tree = ast.parse((checkout / relpath).read_text(), filename=relpath)
+    tree = parse(checkout / relpath)
     classes = {c.name: c for c in tree.body if isinstance(c, ast.ClassDef)}
     cases = []
     for cls in classes.values():
@@ -81,8 +89,7 @@ def collect(checkout: Path, relpath: str) -> list[Case]:
 
 def class_node(checkout: Path, case: Case) -> ast.ClassDef:
     """The class the case runs in (its decorators patch configs for every test)."""
-    tree = ast.parse((checkout / case.file).read_text(), filename=case.file)
-    for cls in tree.body:
+    for cls in parse(checkout / case.file).body:
         if isinstance(cls, ast.ClassDef) and cls.name == case.cls:
             return cls
     raise LookupError(case.id)
@@ -90,8 +97,7 @@ def class_node(checkout: Path, case: Case) -> ast.ClassDef:
 
 def method_node(checkout: Path, case: Case) -> ast.FunctionDef | ast.AsyncFunctionDef:
     """The test method's AST node (parsed again: cases stay small, plain data)."""
-    tree = ast.parse((checkout / case.file).read_text(), filename=case.file)
-    for cls in tree.body:
+    for cls in parse(checkout / case.file).body:
         if isinstance(cls, ast.ClassDef) and cls.name == (case.owner or case.cls):
             for fn in cls.body:
                 if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
