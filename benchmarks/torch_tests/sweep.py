@@ -172,6 +172,10 @@ def score_case(case: Case, derived: Derived, outcome: str | None, store: Path,
                            "why": derived.why_not, "miss_class": None}
     if not derived.derivable:
         return row
+    if outcome is None and any("parametrize" in d for d in case.decorators):
+        row["why"] = ("not run: parametrized (pytest collects its instances, "
+                      "test_x_device_cpu..., not the method)")
+        return row
     if outcome is None or outcome.startswith("skipped") or not store.exists():
         row["why"] = "not run: " + (outcome or "no store (the test did not start)")
         return row
@@ -262,10 +266,12 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
               f"{walls[relpath]}s", file=sys.stderr)
     import torch
 
-    walls_file = stores / WALLS_FILE  # the run's wall times, kept for a later --no-run
-    if run:
-        walls_file.write_text(json.dumps({"wall_s": round(time.time() - started, 1),
-                                          "wall_s_per_file": walls}))
+    walls_file = stores / WALLS_FILE  # the runs' wall times, kept for a later --no-run
+    if run:  # per file: a run of some files keeps the walls of the others run before
+        before = json.loads(walls_file.read_text()) if walls_file.exists() else {}
+        per_file = {**(before.get("wall_s_per_file") or {}), **walls}
+        walls_file.write_text(json.dumps({"wall_s": round(sum(per_file.values()), 1),
+                                          "wall_s_per_file": per_file}))
     ran = json.loads(walls_file.read_text()) if walls_file.exists() else {}
     summary = {"torch": torch.__version__, "torch_git": torch.version.git_version,
                "source_commits": commits, "files_missing": missing, "shims": shims,
