@@ -84,10 +84,20 @@ def kernel_of_error(text: str | None, kernels: list[tuple[str, str]]) -> str | N
     # 'NAME', ...`; the innermost such line of a known kernel names it.
     names = {name for name, _ in kernels}
     loaded = [n for n in _ASYNC_LOAD.findall(text) if n in names]
-    return loaded[-1] if loaded else None
+    if loaded:
+        return loaded[-1]
+    # An error a kernel raised while it ran (the CPU kernel's bounds check, `kernel, FILE.cpp:N,
+    # index out of bounds: ...`) names only its hashed source file, but the traceback passes
+    # through the wrapper's line that calls it (`NAME(buf0, ...)`, a Triton `NAME.run(...)`):
+    # the innermost such call of a known kernel is the kernel that was running.
+    called = [n for n in _KERNEL_CALL.findall(text) if n in names]
+    return called[-1] if called else None
 
 
 _ASYNC_LOAD = re.compile(r"=\s*async_compile\.\w+\(\s*'(\w+)'")
+# A traceback frame whose code line calls a function (or its `.run`) as a statement.
+_KERNEL_CALL = re.compile(r'^\s*File "[^"\n]+", line \d+, in \w+\n\s+(\w+)(?:\.run)?\(',
+                          re.MULTILINE)
 
 
 _IMPORT_CAUSE = re.compile(r"Failed to import [^\n]*\n\s*(\w+Error: [^\n]{1,200})")

@@ -1,0 +1,88 @@
+"""Principles the held-out repros (benchmarks/explain_holdout) found missing, each tested on
+trace-shaped records fed through the Ingestor, never on a holdout script's names or lines."""
+
+from __future__ import annotations
+
+from test_explain import Store
+
+from compdiag.ingest import parsers as P
+
+# What Inductor's C++ wrapper calls, and how the kernel's bounds check ends a run (the real
+# shapes from torch 2.13's CPU backend: an index an op's eager kernel rejects).
+KERNEL_SOURCE = (
+    "#include <torch/csrc/inductor/cpp_prefix.h>\n"
+    'extern "C"  void  kernel(const int64_t* in_ptr0, const float* in_ptr1, float* out_ptr0)\n'
+    "{\n"
+    "    for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(3L); x0+=1L)\n"
+    "    {\n"
+    "        auto tmp0 = in_ptr0[static_cast<int64_t>(x0)];\n"
+    '        TORCH_CHECK((0 <= tmp0) & (tmp0 < 5L), "index out of bounds: 0 <= tmp0 < 5L");\n'
+    "        out_ptr0[x0] = in_ptr1[tmp0];\n"
+    "    }\n"
+    "}\n")
+
+
+def _output_code(kernel: str) -> str:
+    return ("from torch._inductor.async_compile import AsyncCompile\n"
+            "async_compile = AsyncCompile()\n\n\n"
+            f"{kernel} = async_compile.cpp_pybinding(['const int64_t*', 'const float*', "
+            f"'float*'], r'''\n{KERNEL_SOURCE}''')\n\n\n"
+            "async_compile.wait(globals())\ndel async_compile\n\n"
+            "class Runner:\n"
+            "    def call(self, args):\n"
+            "        arg0_1, arg1_1 = args\n"
+            "        buf0 = empty_strided_cpu((3, 2), (2, 1), torch.float32)\n"
+            f"        {kernel}(arg0_1, arg1_1, buf0)\n"
+            "        return (buf0, )\n")
+
+
+def _runtime_traceback(user: str, wrapper: str, kernel: str) -> str:
+    return ("Traceback (most recent call last):\n"
+            f'  File "{user}", line 30, in <module>\n    out = compiled(idx, w)\n'
+            f'  File "{user}", line 3, in f\n    def f(i, w):\n'
+            '  File "/site/torch/_inductor/output_code.py", line 763, in __call__\n'
+            "    return self.current_callable(inputs)\n"
+            f'  File "{wrapper}", line 86, in call\n    {kernel}(arg0_1, arg1_1, buf0)\n'
+            "RuntimeError: kernel, /tmp/cache/pj/cpj.main.cpp:7, index out of bounds: "
+            "0 <= tmp0 < 5L\n")
+
+
+def test_the_running_kernel_is_named_by_the_wrapper_line_that_called_it():
+    """A kernel's own check (Inductor's bounds check) names only its hashed .cpp file; the
+    traceback's innermost call of a known kernel in the wrapper names the kernel. Fails on
+    the code before this change (kernel_of_error returned None: no line of the kernel's
+    source is quoted, and no `async_compile` load line is on the stack)."""
+    kernels = [("cpp_fused_sin_0", "auto tmp0 = std::sin(in_ptr0[x0]);"),
+               ("cpp_fused_embedding_1", KERNEL_SOURCE)]
+    tb = _runtime_traceback("/u/prog.py", "/tmp/cache/q6/cq6.py", "cpp_fused_embedding_1")
+    assert P.kernel_of_error(tb, kernels) == "cpp_fused_embedding_1"
+    # A call the traceback passes through that is no kernel of this compile names nothing.
+    assert P.kernel_of_error(tb, kernels[:1]) is None
+    triton = tb.replace("cpp_fused_embedding_1(arg0_1", "triton_poi_fused_1.run(arg0_1")
+    assert P.kernel_of_error(triton, [("triton_poi_fused_1", "tl.device_assert(x)")]) == \
+        "triton_poi_fused_1"
+
+
+def test_a_kernels_runtime_error_points_at_the_op_line_not_the_def(tmp_path):
+    """issue 29 §1, evidence 2: a failure raised while a generated kernel ran is at the user
+    line of the ops that kernel computes (its post-grad nodes' stack traces), not at the
+    compiled function's `def` the Python traceback shows. Before this change the failure
+    kept the `def` line (3)."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    s.post_grad("0/0", "def forward(self, arg0_1, arg1_1):\n"
+                       f"    # File: {s.user}:11 in f, code: line_11 = 11\n"
+                       '    embedding: "f32[3, 2]" = torch.ops.aten.embedding.default('
+                       "arg1_1, arg0_1)\n"
+                       "    return (embedding,)\n")
+    wrapper = str(tmp_path / "cq6.py")
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
+                  "inductor_output_code": {"filename": wrapper}},
+                 _output_code("cpp_fused_embedding_0"))
+    tb = _runtime_traceback(str(s.user), wrapper, "cpp_fused_embedding_0")
+    s.failure("0/0", stage="runtime", exc_type="RuntimeError",
+              message="kernel, /tmp/cache/pj/cpj.main.cpp:7, index out of bounds: "
+                      "0 <= tmp0 < 5L", filename=str(s.user), lineno=3, traceback=tb)
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 11
+    assert "cpp_fused_embedding_0" in d["reason"]
