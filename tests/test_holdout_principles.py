@@ -86,3 +86,39 @@ def test_a_kernels_runtime_error_points_at_the_op_line_not_the_def(tmp_path):
     (d,) = [x for x in s.explain() if x["kind"] == "failure"]
     assert d["user_frame"]["lineno"] == 11
     assert "cpp_fused_embedding_0" in d["reason"]
+
+
+def test_ill_conditioned_needs_both_sides_far_from_float64():
+    """issue 29 §4: a gradient where compiled equals the float64 reference and eager (rounding
+    in bfloat16 at a clamp's boundary) is 0.5 off a zero reference is compiled being more
+    accurate, not ill-conditioning. Before this change the verdict was `ill_conditioned` with
+    "both far from the float64 reference (relative RMSE eager 5e+299, compiled 0)"."""
+    import torch
+
+    from compdiag.capture.accuracy_compare import numeric_verdict
+
+    errs = {"eager_rmse": 0.5, "compiled_rmse": 0.0, "scale": 1e-300, "eager_rel": 5e299,
+            "compiled_rel": 0.0}
+    assert numeric_verdict(False, False, errs, 1e-2, torch.bfloat16)["verdict"] == \
+        "compiled_more_accurate"
+    both = {"eager_rmse": 0.5, "compiled_rmse": 0.9, "scale": 1.0, "eager_rel": 0.5,
+            "compiled_rel": 0.9}
+    assert numeric_verdict(False, False, both, 1e-2, torch.float32)["verdict"] == \
+        "ill_conditioned"
+
+
+def test_compiled_more_accurate_is_worded_as_eagers_rounding(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.post_grad("0/0", "def forward(self, x):\n"
+                       f"    # File: {s.user}:14 in f, code: line_14 = 14\n"
+                       '    relu: "bf16[2]" = torch.ops.aten.relu.default(x)\n'
+                       "    return (relu,)\n")
+    detail = {"verdict": "compiled_more_accurate", "dtype": "torch.bfloat16", "backward": True,
+              "fp64": {"eager_rel": 5e299, "compiled_rel": 0.0}}
+    s.accuracy("0/0", [("grad of x", False, 0.5, 1.0, detail)],
+               node={"node": "relu", "op": "relu", "backward": True})
+    (d,) = [x for x in s.explain() if x["kind"] == "accuracy"]
+    assert "closer to the float64 reference than eager" in d["reason"]
+    assert "differs from eager: max abs" not in d["reason"]
+    assert "emulate_precision_casts" in d["fix"]
