@@ -122,3 +122,25 @@ def test_compiled_more_accurate_is_worded_as_eagers_rounding(tmp_path):
     assert "closer to the float64 reference than eager" in d["reason"]
     assert "differs from eager: max abs" not in d["reason"]
     assert "emulate_precision_casts" in d["fix"]
+
+
+def test_a_recompile_limit_failure_is_known_by_its_type_and_folds_under_its_guard(tmp_path):
+    """issue 29 §2: FailOnRecompileLimitHit ends a fullgraph=True run whose message on torch
+    2.13 names no limit ("Hard failure due to fullgraph=True"); it is the consequence of the
+    guard that kept failing, so the recompile ranks first at the call and the failure is not
+    reported on its own. Before this change the failure ranked first, at the `def` line."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=9)
+    for i in range(1, 9):
+        s.compile(f"0/{i}", lineno=9,
+                  recompile_reason=f"0/{i - 1}: tensor 'X' size mismatch at index 1. expected "
+                                   f"{8 * i}, actual {8 * i + 8}. Guard failed on a parameter, "
+                                   "consider using torch._dynamo.config."
+                                   "force_parameter_static_shapes = False to allow dynamism "
+                                   "on parameters.")
+    s.failure("0/8", stage="dynamo", exc_type="FailOnRecompileLimitHit",
+              message="Hard failure due to fullgraph=True")
+    diags = s.explain()
+    assert diags[0]["kind"] == "recompile" and diags[0]["details"]["limit_hit"] is True
+    assert "parameter" in diags[0]["reason"]
+    assert not [d for d in diags if d["kind"] == "failure"]

@@ -176,6 +176,9 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
 # -- the facts analyses read of a failure (stored with it: store.schema.BACKFILLED_COLUMNS) --
 _GB_URL = re.compile(r"/gb/(gb\d{4})\.html", re.I)
 # A failure of this kind is Dynamo refusing a function that recompiled too often.
+# The exceptions Dynamo raises at the recompile limit, whatever their message says (with
+# fullgraph=True, torch 2.13's FailOnRecompileLimitHit reads "Hard failure due to fullgraph=True").
+_LIMIT_TYPES = ("FailOnRecompileLimitHit", "RecompileLimitExceeded", "CacheLimitExceeded")
 _LIMIT_MARKERS = ("recompile limit exceeded", "recompile_limit", "cache_size_limit",
                   "accumulated_recompile_limit")
 _CONSTRAINED = re.compile(r"Constraints violated \((?P<src>.+?)\)!")
@@ -207,7 +210,8 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
     facts: dict[str, Any] = {
         "gb_code": gb_code_of(torch_message, tb),
         "gb_explanation": parse_graph_break(tb)["explanation"] if tb else None,
-        "recompile_limit": exc_type == "Unsupported" and any(m in text for m in _LIMIT_MARKERS),
+        "recompile_limit": (exc_type or "").rsplit(".", 1)[-1] in _LIMIT_TYPES or (
+            exc_type == "Unsupported" and any(m in text for m in _LIMIT_MARKERS)),
         "constraint_sources": None, "constraint_frames": None}
     if exc_type == "ConstraintViolationError":
         both = "\n".join(x for x in (message, traceback) if x)
