@@ -144,3 +144,25 @@ def test_a_recompile_limit_failure_is_known_by_its_type_and_folds_under_its_guar
     assert diags[0]["kind"] == "recompile" and diags[0]["details"]["limit_hit"] is True
     assert "parameter" in diags[0]["reason"]
     assert not [d for d in diags if d["kind"] == "failure"]
+
+
+def test_a_rerecording_is_at_the_call_that_brought_the_sizes_not_the_def(tmp_path):
+    """issue 29 §6: a reduce-overhead function called with a new batch size every step records
+    a CUDA graph per size; the diagnosis is at the user's call (capture's call stack of the
+    call that started the compile), not at the compiled function's `def`. Before this change
+    it was at the def (line 3)."""
+    import json
+
+    s = Store(tmp_path)
+    s.compile("0/0", lineno=3)
+    s.ing.event("call_stack", "0/0", {}, payload=json.dumps({
+        "frames": [{"filename": str(s.user), "lineno": 14, "name": "<module>"}],
+        "objects": {}}))
+    for gid, n in enumerate((2, 3, 4)):
+        msg = (f"[0/0] Recording function=partition_0, cuda_graph_id={gid}, inputs: [0]: "
+               f"Tensor(size=[{n}, 32], stride=(32, 1), dtype=torch.float32, "
+               f"data_ptr=0x7FB64FE00000), [1]: int({n})")
+        s.ing.cudagraph_line("0/0", msg)
+        s.ing.event("cudagraphs", "0/0", {}, msg)
+    (d,) = [x for x in s.explain() if x["kind"] == "cudagraph"]
+    assert "re-recorded" in d["reason"] and d["user_frame"]["lineno"] == 14

@@ -172,7 +172,10 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
             KIND, stage="runtime", compile_id=cids[0] if cids else None,
             reason=(f"{RERECORDED} {len(recs)} recordings for {len(sizes)} input "
                     f"sizes ({shown}) across {len(cids)} compile(s)"),
-            user_frame=ctx.user_frame([], cid=cids[0] if cids else None),
+            # A recording is made at a call, not at a compile: the user's call that started
+            # the compile (issue 29 §6: at the call that brought the sizes), before the def.
+            user_frame=ctx.user_frame(ctx.call_chain(cids[0]) if cids else [],
+                                      cid=cids[0] if cids else None),
             explanation=RERECORD_EXPLANATION + " " + _memory_note(cov),
             fix=RERECORD_FIX, score=SPEC.score(KIND, len(recs)), count=len(recs),
             compile_ids=cids, details=CudagraphDetails(RERECORDED_GRAPH)))
