@@ -166,3 +166,23 @@ def test_a_rerecording_is_at_the_call_that_brought_the_sizes_not_the_def(tmp_pat
         s.ing.event("cudagraphs", "0/0", {}, msg)
     (d,) = [x for x in s.explain() if x["kind"] == "cudagraph"]
     assert "re-recorded" in d["reason"] and d["user_frame"]["lineno"] == 14
+
+
+def test_the_tf32_warning_is_at_the_float32_matmul_it_is_about(tmp_path):
+    """issue 29 §1: torch's TF32 warning concerns float32 matmuls; the diagnosis points at the
+    matmul's line (its post-grad node's stack trace), not the compiled function's `def`.
+    Before this change it was at the def (line 3)."""
+    s = Store(tmp_path)
+    s.compile("0/0", lineno=3)
+    s.post_grad("0/0", "def forward(self, arg0_1, arg1_1):\n"
+                       f"    # File: {s.user}:5 in f, code: line_5 = 5\n"
+                       '    sin: "bf16[64, 64]" = torch.ops.aten.sin.default(arg0_1)\n'
+                       f"    # File: {s.user}:8 in f, code: line_8 = 8\n"
+                       '    mm: "f32[64, 64]" = torch.ops.aten.mm.default(arg0_1, arg1_1)\n'
+                       "    return (mm, sin)\n")
+    s.ing.event("warning", "0/0", {"category": "UserWarning"},
+                "TensorFloat32 tensor cores for float32 matrix multiplication available but "
+                "not enabled. Consider setting `torch.set_float32_matmul_precision('high')` "
+                "for better performance.")
+    (d,) = [x for x in s.explain() if x["kind"] == "perf"]
+    assert "TF32" in d["reason"] and d["user_frame"]["lineno"] == 8
