@@ -82,8 +82,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
 # torchbench's same() does; these are the words for each) ----------------------------------------
 # Verdicts that say the compiler is not to blame: reported below the measured mismatches.
 NEGATIVE = ("ill_conditioned", "inf_nan_compiled_right", "compiled_more_accurate")
-# An ok row (same() passed) is still reported when its verdict explains a visible difference.
-REPORTED_WHEN_OK = ("ill_conditioned",)
+# An ok row (same() passed) is still reported when its verdict explains a visible difference
+# (issue 29 §4: a check that compared values differing beyond fp64 noise is never "no
+# problems found"; same() passes when compiled is the closer to float64).
+REPORTED_WHEN_OK = ("ill_conditioned", "compiled_more_accurate")
 VERDICT_REASONS = {
     "miscompile": "compiled {out} differs from eager: compiled is {ratio} further from "
                   "the float64 reference than eager (relative RMSE {k} vs {e})",
