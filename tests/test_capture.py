@@ -306,3 +306,22 @@ def test_hook_fault_becomes_a_run_warning(hook_fault: Proc) -> None:
     assert doc["graph_breaks"] == []
     assert len(compiles_of(doc, "f")) >= 1
     assert ", 1 warning |" in p.stderr.splitlines()[-1]
+
+
+def test_call_line_skips_the_code_dynamo_made():
+    """The user line that called a compiled function (what a CUDA-graph recording is
+    diagnosed at, issue 29 §6): frames running code Dynamo transformed are inside the
+    compiled call, so the line is their caller's."""
+    import weakref
+
+    from compdiag.capture.hooks import _call_line
+
+    transformed: "weakref.WeakSet" = weakref.WeakSet()
+
+    def compiled_fn():
+        return _call_line(transformed)
+
+    transformed.add(compiled_fn.__code__)
+    line = compiled_fn()  # <- the call
+    assert line["name"] == "test_call_line_skips_the_code_dynamo_made"
+    assert line["line"] == "line = compiled_fn()  # <- the call"

@@ -252,3 +252,42 @@ def test_breaks_at_fsdp2_hooks_are_named_as_fsdps(tmp_path: Path) -> None:
     assert top.count == 2 and "block.compile()" in top.fix
     assert not [d for d in kept if d.kind == "graph_break"]
     assert {d.kind for d, _ in dropped} == {"graph_break"}
+
+
+def test_fsdp2_per_block_compile_at_two_ranks_recompiles_once_on_requires_grad(
+        tmp_path: Path) -> None:
+    """FSDP2 at 2 gloo ranks under torchrun, each block compiled on its own
+    (corpus/ranks/fsdp2_block_compile.py, the records of its real run): the blocks share one
+    `forward`, so the second block's activation (requires grad) fails the first block's guard
+    (the batch does not). One recompile diagnosis for both ranks, at the step's call, whose fix
+    says a compiled block stack's one extra graph is expected; the ranks compiled alike."""
+    from compdiag.analyses.explain import explain_job
+
+    folder = CORPUS / "ranks"
+    path = tmp_path / "job.db"
+    w = Writer(path)
+    for rank in (0, 1):
+        run_id = w.begin_run(source="run", argv=[str(folder / "fsdp2_block_compile.py")],
+                             cwd=str(ROOT))
+        w.update_run(run_id, rank=rank, world_size=2, local_rank=rank, job="j1")
+        ing = Ingestor(w, run_id)
+        name = f"fsdp2_block_compile.rank{rank}.jsonl"
+        for line in (FIXTURES / name).read_text().splitlines():
+            rec = json.loads(line.replace("{CORPUS}", str(folder)))
+            if rec["kind"].startswith("compdiag:"):
+                ing.event(rec["kind"].split(":", 1)[1], rec["compile_id"], {}, rec["payload"])
+            else:
+                ing.record(rec["metadata"], rec["payload"])
+        ing.flush()
+        w.end_run(run_id, exit_code=0, status="done")
+    w.close()
+    with Reader(path) as r:
+        found = explain_job(r, "j1")
+    top, ranks = found[0]
+    assert top.kind == "recompile" and ranks == (0, 1), (top.reason, ranks)
+    assert "requires_grad of L['x'] changed" in top.reason
+    assert "block.compile()" in top.fix and "expected" in top.fix
+    lines = (folder / "fsdp2_block_compile.py").read_text().splitlines()
+    assert top.user_frame.lineno == next(
+        i for i, line in enumerate(lines, 1) if "# <- diagnosis" in line)
+    assert not [d for d, _ in found if d.kind == "divergence"]

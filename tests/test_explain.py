@@ -142,6 +142,18 @@ def test_is_user_file():
     assert is_user_file("/home/me/project/train.py")
 
 
+def test_inductors_generated_code_is_never_the_users_in_any_cache_dir():
+    """The H200 run of corpus/gpu/cg_rerecord_warned.py put a CUDA-graph recording at line 112
+    of Inductor's wrapper (`self.partitions[0](...)`) in a TORCHINDUCTOR_CACHE_DIR outside
+    /tmp/torchinductor_*: generated code is known by its name (c<hash>.py in the folder named
+    after the hash), wherever the cache is."""
+    gen = ("/tmp/pytest-of-root/pytest-0/corpus-gpu0/inductor-cache/mj/"
+           "cmj7bllodso4llzpvbj2kks3ydxsadli5wr7riu7ma6gwcxvmnwb.py")
+    assert not is_user_file(gen)
+    assert is_user_file("/home/me/mj/cmj7.py")  # a short name: the user's own
+    assert is_user_file("/home/me/ab/c" + "x" * 51 + ".py")  # folder is not the hash's
+
+
 def test_registry_is_read_from_the_installed_torch():
     import importlib.util
 
@@ -925,3 +937,59 @@ def test_a_compiled_code_error_at_run_time_gets_a_failure_row_and_the_fact(tmp_p
     (d,) = s.explain()
     assert (d["kind"], d["stage"]) == ("failure", "runtime")
     assert d["details"]["torch_message"] == BACKWARD_TWICE
+
+
+def _bypass(s: Store, cid: str, reason: str) -> None:
+    s.ing.record({**_ids(cid), "artifact": {"name": "aotautograd_cache_bypass",
+                                            "encoding": "json"}},
+                 json.dumps({"cache_bypass_reason": reason,
+                             "cache_bypass_exception_type": "BypassAOTAutogradCache"}))
+
+
+def test_a_bypass_of_torchs_own_function_is_information_not_a_fix_to_make(tmp_path):
+    """A DDP step under compiled autograd (optimize_ddp="python_reducer", torch 2.13 CPU):
+    the only diagnosis was the compiled-autograd graph's AOTAutograd bypass on torch's own
+    `validate_outputs`, ranked as a problem with the fix "register it as a custom op", which a
+    user cannot do. The function's module is torch's: information, with no fix to make; a
+    bypass on the user's own function keeps its fix."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("1/0")
+    _bypass(s, "0/0", "Unsupported call_function target torch._dynamo.compiled_autograd.ops."
+                      "validate_outputs. \n Function module: torch._dynamo.compiled_autograd."
+                      "ops, \nFunction name: validate_outputs")
+    _bypass(s, "1/0", "Unsupported call_function target mylib.scale. \n Function module: "
+                      "mylib, \nFunction name: scale")
+    diags = {d["reason"].split("target ")[1].split(".")[0]: d for d in s.explain()
+             if d["kind"] == "cache"}
+    assert diags["torch"]["severity"] == "info" and "Nothing to change" in diags["torch"]["fix"]
+    assert diags["mylib"]["severity"] == "problem" and "custom_op" in diags["mylib"]["fix"]
+
+
+def test_an_amplified_difference_within_the_tolerance_is_a_verdict_not_no_problems(tmp_path):
+    """Issue 29 §4: a --check-accuracy run whose outputs were within the tolerance, but where
+    eager and compiled differ and float rounding is amplified ~500x, printed "no problems
+    found" (main at d728d29: capture recorded the amplification, no verdict). It is an
+    ill-conditioned verdict with the amplification, ranked below every other problem."""
+    import torch
+
+    from compdiag.capture.accuracy_compare import numeric_verdict
+
+    errs = {"eager_rel": 6e-5, "compiled_rel": 4e-5, "eager_rmse": 6e-5, "compiled_rmse": 4e-5,
+            "scale": 1.0}
+    v = numeric_verdict(True, True, errs, 1e-3, torch.float32)
+    assert v["verdict"] == "ill_conditioned" and v["within_tolerance"] and v["amplification"] > 100
+    same = {**errs, "compiled_rel": 6e-5}  # bitwise-equal results: nothing to say
+    assert "verdict" not in numeric_verdict(True, True, same, 1e-3, torch.float32)
+    quiet = {**errs, "eager_rel": 2e-6, "compiled_rel": 1e-6}  # fp32 noise
+    assert "verdict" not in numeric_verdict(True, True, quiet, 1e-3, torch.float32)
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.accuracy("0/0", [("out0", True, 1e-6, 1e-4, {**v, "dtype": "torch.float32"})])
+    s.graph_break("0/0", 7)
+    diags = s.explain()
+    acc = [d for d in diags if d["kind"] == "accuracy"]
+    assert acc and acc[0]["severity"] == "problem" and diags[-1] is acc[0]
+    assert acc[0]["reason"].startswith("within the tolerance, but ill-conditioned")
+    assert "amplified" in acc[0]["reason"]

@@ -343,3 +343,111 @@ def test_child_keeps_torchs_warnings_and_still_shows_them(tmp_path, monkeypatch)
         kept = [x["message"] for x in r.torch_warnings(rid)]
     assert kept == [_tf32_warning()]
     assert shown == [_tf32_warning(), "the user's own"]  # shown as before, both
+
+
+def test_data_dependent_split_owns_its_rerecordings(tmp_path):
+    """The H200 run of corpus/gpu/cg_incompatible_op.py (nonzero under reduce-overhead, the
+    same [16] input on every call): torch split the graph at the unbacked binding, and the
+    partition after it recorded again for each nonzero count the random data brought. Those
+    recordings are the split's consequence: one diagnosis, the split's, at nonzero's line, with
+    its torch.where fix; never "re-recorded ... for 2 input sizes" ranked above it (what main
+    ranked first at 3711016)."""
+    shape = "Tensor(size={}, stride=(1,), dtype=torch.int64, data_ptr=0x7F0000000000)"
+    path, rid = _lines_store(tmp_path, [
+        ("0/0", "Created 2 graph partitions: 1 cudagraphable, 1 non-cudagraphable"),
+        ("0/0", "  Partition 0: 4 nodes, non-cudagraphable, inputs=1, outputs=2"),
+        ("0/0", "    op0: reason=unbacked binding ops, ir=FallbackKernel, "
+                "fx=aten.nonzero.default(gt)"),
+        ("0/0", "  Partition 1: 2 nodes, cudagraphable, inputs=2, outputs=1"),
+        (None, "[0/0] Recording function=partition_1, cuda_graph_id=0, inputs: [0]: "
+               + shape.format("[9, 1]")),
+        (None, "[0/0] Recording function=partition_1, cuda_graph_id=1, inputs: [0]: "
+               + shape.format("[6, 1]"))], "cg_incompatible_op.py")
+    cg = [d for d in _diags(path, rid) if d["kind"] == "cudagraph"]
+    assert len(cg) == 1, [d["reason"] for d in cg]
+    assert "unbacked binding" in cg[0]["reason"] and "torch.where" in cg[0]["fix"]
+    assert "recorded 2 times for 2 data-dependent sizes" in cg[0]["reason"]
+
+
+def _tree_lines(keys: list[int], observed: int | None = None) -> list[tuple[str | None, str]]:
+    """cudagraph_trees' INFO lines for a function recorded for each int key (torch 2.11
+    names no compile in them), and its warning once past the warn limit."""
+    lines: list[tuple[str | None, str]] = [(None, f"Recording cudagraph tree for symint key {k}")
+                                           for k in keys]
+    if observed:
+        lines.append((None, "CUDAGraph supports dynamic shapes by recording a new graph for "
+                            "each distinct input size. Recording too many CUDAGraphs may lead "
+                            f"to extra overhead. We have observed {observed} distinct sizes. "
+                            "Please consider the following options for better performance: "
+                            "a) padding inputs to a few fixed number of shapes; or b) set "
+                            "torch._inductor.config.triton.cudagraph_skip_dynamic_graphs=True."))
+    return lines
+
+
+def test_rerecordings_counted_from_torchs_own_warning(tmp_path):
+    """Issue 29 §6: a program that turned the cudagraphs log on itself at INFO keeps no DEBUG
+    'Recording function=' lines; cudagraph_trees' tree lines and its warning ('We have observed
+    9 distinct sizes') still say the graph re-recorded. main at 3711016 said nothing."""
+    lines = [("0/1", "Recording cudagraph tree for graph without symints")]
+    path, rid = _lines_store(tmp_path, lines + _tree_lines(list(range(2, 10)), observed=9))
+    cg = [d for d in _diags(path, rid) if d["kind"] == "cudagraph"]
+    assert len(cg) == 1 and cg[0]["reason"].startswith("CUDA graphs re-recorded: 9 recordings "
+                                                         "for 9 input sizes")
+    assert "torch warned it observed 9 distinct sizes" in cg[0]["reason"]
+    assert "pad" in cg[0]["fix"]
+
+
+def test_two_partitions_recorded_once_are_not_a_rerecording(tmp_path):
+    """A graph of two CUDA-graphed partitions records two functions for one input size, each
+    with its own inputs: one size, not two (main at 3711016 counted 'partition_0' and
+    'partition_1' inputs as two sizes and reported a re-recording)."""
+    t = "Tensor(size=[{}], stride=(1,), dtype=torch.float32, data_ptr=0x7F0000000000)"
+    path, rid = _lines_store(tmp_path, [
+        ("0/0", "Created 3 graph partitions: 2 cudagraphable, 1 non-cudagraphable"),
+        (None, "[0/0] Recording function=partition_0, cuda_graph_id=0, inputs: [0]: "
+               + t.format(128) + ", [1]: " + t.format(128)),
+        (None, "[0/0] Recording function=partition_1, cuda_graph_id=1, inputs: [0]: "
+               + t.format(64))])
+    assert not [d for d in _diags(path, rid) if "re-recorded" in d["reason"]]
+
+
+def test_rerecording_points_at_the_call_that_brought_the_new_size(tmp_path):
+    """Issue 29 §6: capture keeps the user line that called the compiled function when
+    cudagraph_trees recorded (Capture._on_artifact_line); the re-recording is diagnosed at
+    the call that brought the second size, not at the compiled function's def line."""
+    script = tmp_path / "loop.py"
+    script.write_text("import torch\nf = torch.compile(lambda x: x * 2, mode='reduce-overhead')\n"
+                      "f(torch.ones(8, device='cuda'))\nf(torch.ones(16, device='cuda'))\n")
+    path = tmp_path / "s.db"
+    w = Writer(path)
+    rid = w.begin_run(source="run", argv=[str(script)])
+    ing = Ingestor(w, rid)
+    for lineno, (key, n) in enumerate(((8, 8), (16, 16)), start=3):
+        call = {"filename": str(script), "lineno": lineno, "name": "<module>", "line": None}
+        for msg in (f"[0/0] Recording cudagraph tree for symint key {key}",
+                    f"[0/0] Recording function=partition_0, cuda_graph_id={n}, inputs: [0]: "
+                    f"Tensor(size=[{n}], stride=(1,), dtype=torch.float32, data_ptr=0x7F00), "
+                    f"[1]: int({n})"):
+            ing.cudagraph_line(None, msg)
+            ing.event("cudagraphs", None, {"call": call}, msg)
+    w.end_run(rid, exit_code=0, status="done")
+    w.close()
+    cg = [d for d in _diags(path, rid) if "re-recorded" in d["reason"]]
+    assert len(cg) == 1 and "2 recordings for 2 input sizes" in cg[0]["reason"]
+    assert cg[0]["user_frame"]["lineno"] == 4, cg[0]["user_frame"]
+    # ... and the fact survives reindex (the call is in the record's own metadata)
+    from compdiag.ingest.reindex import reindex
+    reindex(path)
+    cg2 = [d for d in _diags(path, rid) if "re-recorded" in d["reason"]]
+    assert cg2 == cg
+
+
+def test_tree_lines_and_the_warning_parse():
+    assert P.parse_cudagraph_tree("[0/1] Recording cudagraph tree for symint key 512") == \
+        {"key": "512", "observed": None}
+    assert P.parse_cudagraph_tree("Recording cudagraph tree for graph without symints") == \
+        {"key": "", "observed": None}
+    assert P.parse_cudagraph_tree(_tree_lines([], observed=9)[0][1]) == \
+        {"key": None, "observed": 9}
+    assert P.parse_cudagraph_tree("[0/0] Recording function=partition_0, cuda_graph_id=0") \
+        is None

@@ -13,6 +13,7 @@ import io
 import json
 import logging
 import threading
+import weakref
 from typing import Any, Callable, Iterator
 
 from compdiag.capture.after_import import after_import
@@ -34,6 +35,9 @@ class Capture:
         self._trace_handler: logging.Handler | None = None
         self._artifact_handler: logging.Handler | None = None
         self.failure_graphs: Any = None  # a failure_graphs.FailureGraphs once installed
+        # The code Dynamo made of the user's functions: a frame running one is inside a
+        # compiled call, not the user's line that made it (_call_line).
+        self.transformed_codes: "weakref.WeakSet[Any]" = weakref.WeakSet()
         # compdiag's own time in the program (issue 34): every hook and store flush counts
         self.self_time = SelfTime()
         writer = getattr(ingestor, "w", None)
@@ -209,9 +213,14 @@ class Capture:
             elif "SchedulerNode(name=" in msg:
                 self.ing.scheduler_node_line(cid, msg)
             return
+        data = {"logger": record.name, "level": record.levelname}
         if name in ("perf_hints", "cudagraphs"):
             self.ing.cudagraph_line(cid, msg)
-        self.ing.event(name, cid, {"logger": record.name, "level": record.levelname}, msg)
+            if "Recording" in msg or "distinct sizes" in msg:
+                # cudagraph_trees records (and warns) inside a call: the user line that made
+                # it is the call that brought the sizes (a few lines a run; issue 29 §6).
+                data["call"] = _call_line(self.transformed_codes)
+        self.ing.event(name, cid, data, msg)
 
     def _install_ddp(self) -> None:
         from compdiag.capture.ddp import install
@@ -335,6 +344,7 @@ class Capture:
 
     def _on_bytecode(self, code: Any, new_code: Any) -> None:
         cid = current_compile_id()
+        self.transformed_codes.add(new_code)
         info = {"co_name": code.co_name, "filename": code.co_filename,
                 "lineno": code.co_firstlineno}
         self.ing.event("bytecode_original", cid, info, _dis(code))
@@ -356,6 +366,25 @@ def _user_line() -> dict[str, Any] | None:
         if is_user_file(frame.f_code.co_filename):
             fn, lineno = frame.f_code.co_filename, frame.f_lineno
             return {"filename": fn, "lineno": lineno, "name": frame.f_code.co_name,
+                    "line": linecache.getline(fn, lineno).strip() or None}
+        frame = frame.f_back
+    return None
+
+
+def _call_line(transformed: Any) -> dict[str, Any] | None:
+    """The innermost user frame of the live stack that is not Dynamo's code for a compiled
+    function: the user's line that called the compiled function."""
+    import linecache
+    import sys
+
+    from compdiag.formats.user_code import is_user_file
+
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code not in transformed and is_user_file(code.co_filename):
+            fn, lineno = code.co_filename, frame.f_lineno
+            return {"filename": fn, "lineno": lineno, "name": code.co_name,
                     "line": linecache.getline(fn, lineno).strip() or None}
         frame = frame.f_back
     return None

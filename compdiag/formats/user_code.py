@@ -38,6 +38,9 @@ _LIB_ROOTS = _lib_roots()
 _LIB_MARKERS = ("/site-packages/", "/dist-packages/", "torchinductor_", "/torch/",
                 "/compdiag/capture/")
 _STDLIB_RE = re.compile(r"/lib/python3[^/]*/")
+# Inductor's generated code in any cache dir (TORCHINDUCTOR_CACHE_DIR may be anywhere): the
+# module is named c<hash>.py in a folder named after the hash's 2nd and 3rd characters.
+_GENERATED_RE = re.compile(r"/(?P<dir>[a-z0-9]{2})/c(?P<hash>[a-z0-9]{40,64})\.py$")
 
 
 def is_user_file(filename: str | None) -> bool:
@@ -46,6 +49,9 @@ def is_user_file(filename: str | None) -> bool:
         return False
     path = filename.replace("\\", "/")
     if any(m in path for m in _LIB_MARKERS) or _STDLIB_RE.search(path):
+        return False
+    gen = _GENERATED_RE.search(path)
+    if gen and gen.group("dir") == gen.group("hash")[:2]:
         return False
     return not (os.path.isabs(filename) and _under_lib_root(filename))
 

@@ -25,6 +25,7 @@ class InductorRecords:
     output_code_files: dict[str, str | None]
     partitioned: dict[str | None, dict[str, int]]
     last_compiled: str | None
+    last_recorded: str | None
     _seen_cudagraphs: set[tuple[str | None, bool]]
     gens: Any  # ingest/generations.py's Generations: qualifies torch's ids with a generation
 
@@ -110,13 +111,24 @@ class InductorRecords:
         self.w.insert("cudagraphs", run_id=self.run_id, compile_id=cid, applied=applied,
                       reason=reason, **(P.cudagraph_skip_facts(reason) if not applied else {}))
 
-    def _cudagraph_facts(self, cid: str | None, msg: str) -> None:
-        """Recordings and partitions, from a cudagraphs line (live, and again at reindex)."""
+    def _cudagraph_facts(self, cid: str | None, msg: str, call: Any = None) -> None:
+        """Recordings and partitions, from a cudagraphs line (live, and again at reindex);
+        `call` is the user line that called the compiled function (capture's, when it recorded)."""
         named = P.CID_IN_LINE.match(msg)
         cid = self.gens.qualify(named.group(1) if named else cid)
+        call = call if isinstance(call, dict) else None
         rec = P.parse_cudagraph_recording(msg)
         if rec:
-            self.w.insert("cudagraph_recordings", run_id=self.run_id, compile_id=cid, **rec)
+            self.w.insert("cudagraph_recordings", run_id=self.run_id, compile_id=cid,
+                          call=call, **rec)
+            self.last_recorded = cid
+            return
+        tree = P.parse_cudagraph_tree(msg)
+        if tree:
+            # torch < 2.13 names no compile in these lines, which come before the recording
+            # they announce: the graph that recorded last (or compiled last) is the one.
+            self.w.insert("cudagraph_trees", run_id=self.run_id, compile_id=cid or
+                          self.last_recorded or self.last_compiled, call=call, **tree)
             return
         summary = P.parse_partition_summary(msg)
         if summary:

@@ -77,6 +77,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         # where compilation_metrics keeps only the innermost frame (often torch's own).
         self.dynamo_errors: dict[str | None, str] = {}
         self.last_compiled: str | None = None
+        self.last_recorded: str | None = None  # the compile a CUDA graph was recorded for last
         # (exception type, stage, first line) of each compile failure compilation_metrics
         # reported: the exception that escapes the program may be one of them, re-raised by
         # the compiled function's wrapper with the compile's frames cut.

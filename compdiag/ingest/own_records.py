@@ -30,7 +30,7 @@ class OwnRecords:
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind="compdiag:" + kind,
                       compile_id=compile_id, metadata=json.dumps(md, default=repr),
                       payload=payload)
-        self.event_facts(kind, compile_id, payload)
+        self.event_facts(kind, compile_id, payload, data)
 
     def _own_record(self, metadata: dict[str, Any], payload: str | None,
                     raw: str | None) -> bool:
@@ -47,11 +47,13 @@ class OwnRecords:
         self.seq += 1
         self.w.insert("records", run_id=self.run_id, seq=self.seq, kind=kind, compile_id=cid,
                       metadata=json.dumps(md, default=repr), payload=payload)
-        self.event_facts(kind.split(":", 1)[1], cid, payload)
+        self.event_facts(kind.split(":", 1)[1], cid, payload, md["compdiag"])
         return True
 
-    def event_facts(self, kind: str, compile_id: str | None, payload: str | None) -> None:
-        """The facts one of compdiag's own records holds (also replayed by reindex)."""
+    def event_facts(self, kind: str, compile_id: str | None, payload: str | None,
+                    data: dict[str, Any] | None = None) -> None:
+        """The facts one of compdiag's own records holds (also replayed by reindex); `data`
+        is the record's own metadata (capture's, under its `compdiag` key)."""
         compile_id = self.gens.qualify(compile_id)
         if kind == RESET_KIND:
             self.gens.reset()
@@ -91,7 +93,7 @@ class OwnRecords:
             elif isinstance(fact, dict) and isinstance(fact.get("stage"), str):
                 self.failure(compile_id, **{k: fact.get(k) for k in FAILURE_FIELDS})
         elif kind == "cudagraphs" and payload:
-            self._cudagraph_facts(compile_id, payload)
+            self._cudagraph_facts(compile_id, payload, (data or {}).get("call"))
         elif kind == "fusion" and payload:
             self.fusion_line(compile_id, payload)
         elif kind == "sched_node" and payload:

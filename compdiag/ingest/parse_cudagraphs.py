@@ -57,6 +57,25 @@ def parse_cudagraph_recording(msg: str) -> dict[str, Any] | None:
             "symints": [int(i.group("v")) for i in _CG_INT_IN.finditer(inputs)]}
 
 
+_CG_TREE = re.compile(r"Recording cudagraph tree for (?:graph without symints|symint key "
+                      r"(?P<key>.+?))\s*$")
+_CG_OBSERVED = re.compile(r"We have observed (\d+) distinct sizes")
+
+
+def parse_cudagraph_tree(msg: str) -> dict[str, Any] | None:
+    """cudagraph_trees' own count for a function: a tree recorded for a new int key ('Recording
+    cudagraph tree for symint key 512'; key '' for 'graph without symints'), or its warning
+    '... recording a new graph for each distinct input size ... We have observed 9 distinct
+    sizes' (key None, observed 9), logged once, when a function passes the warn limit."""
+    m = _CG_OBSERVED.search(msg)
+    if m:
+        return {"key": None, "observed": int(m.group(1))}
+    m = _CG_TREE.search(msg)
+    if m:
+        return {"key": (m.group("key") or "").strip(), "observed": None}
+    return None
+
+
 def parse_partition_summary(msg: str) -> dict[str, int] | None:
     """The scheduler's 'Created 2 graph partitions: 1 cudagraphable, 1 non-cudagraphable'."""
     m = _CG_PARTITIONS.search(msg)

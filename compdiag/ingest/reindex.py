@@ -138,7 +138,9 @@ def _replay(conn: sqlite3.Connection, ing: Ingestor, run_id: int) -> int:
         ing.seq = seq - 1  # the record's own seq, as it was ingested
         if kind.startswith("compdiag:"):
             ing.seq = seq
-            ing.event_facts(kind.split(":", 1)[1], cid, payload)
+            own = _json_dict(metadata).get("compdiag")
+            ing.event_facts(kind.split(":", 1)[1], cid, payload,
+                            own if isinstance(own, dict) else None)
             continue
         try:
             md = json.loads(metadata)

@@ -22,7 +22,7 @@ _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_o
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
                  "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
                  "sources", "objects", "args", "param_names", "nodes", "constraint_sources",
-                 "constraint_frames", "ops"}
+                 "constraint_frames", "ops", "call"}
 
 
 def _is_int64(n: int) -> bool:
@@ -230,6 +230,10 @@ class Reader:
     def cudagraph_partitions(self, run_id: int, compile_id: str | None = None
                              ) -> list[dict[str, Any]]:
         return self._newer_table("cudagraph_partitions", run_id, compile_id)
+
+    def cudagraph_trees(self, run_id: int, compile_id: str | None = None
+                        ) -> list[dict[str, Any]]:
+        return self._newer_table("cudagraph_trees", run_id, compile_id)
 
     def cudagraph_splits(self, run_id: int, compile_id: str | None = None
                          ) -> list[dict[str, Any]]:

@@ -454,6 +454,18 @@ CREATE TABLE IF NOT EXISTS cudagraph_splits (
     reason     TEXT,
     fx         TEXT
 );
+-- cudagraph_trees' own count of what it recorded for a function (issue 29 §6): a tree recorded
+-- for a new int key ("Recording cudagraph tree for symint key 512"; key '' without symints),
+-- and its warning that it has observed N distinct sizes (key NULL, observed N); `call` is the
+-- user line that called the compiled function then (the call that brought the sizes).
+CREATE TABLE IF NOT EXISTS cudagraph_trees (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    key        TEXT,
+    observed   INTEGER,
+    call       TEXT
+);
 -- Python warnings raised while the program ran (torch's TF32 notice among them).
 CREATE TABLE IF NOT EXISTS torch_warnings (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -621,8 +633,8 @@ DERIVED_TABLES = (
     "perf_graphs", "perf_runs", "perf_reports", "perf_calls",
     "recompile_events", "compile_stacks", "guard_values", "graph_nodes", "perf_hints",
     "injected_bugs", "fallback_calls", "sched_nodes",
-    "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "torch_warnings",
-    "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
+    "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "cudagraph_trees",
+    "torch_warnings", "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "cache_key_components", "compile_stages", "compile_events", "guard_sources",
     "ddp_wraps", "ddp_buckets", "ddp_splits", "collective_nodes", "compiled_autograd_graphs",
     "dynamo_resets", "program_ends",
@@ -634,7 +646,7 @@ DERIVED_TABLES = (
 REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_stacks",
                     "guard_values", "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls",
                     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits",
-                    "torch_warnings", "epilogue_misses", "program_exceptions",
+                    "cudagraph_trees", "torch_warnings", "epilogue_misses", "program_exceptions",
                     "call_stacks", "shape_specializations",
                     "cache_events", "cache_key_components", "compile_stages", "compile_events",
                     "guard_sources", "dynamo_resets", "ddp_wraps", "ddp_buckets", "ddp_splits",
@@ -671,6 +683,8 @@ ADDED_COLUMNS = {
                  "recompile_limit INTEGER", "constraint_sources TEXT",
                  "constraint_frames TEXT"),
     "cudagraphs": ("head TEXT", "frames TEXT", "ops TEXT"),
+    # issue 29 §6: the user line that called the compiled function when it recorded
+    "cudagraph_recordings": ("call TEXT",),
     # store 3: a cache lookup's result, reason and timings
     "cache_events": ("result TEXT", "reason TEXT", "detail TEXT", "seq INTEGER",
                      "time_saved_s REAL"),

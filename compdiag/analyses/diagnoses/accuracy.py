@@ -241,6 +241,11 @@ def measured(ctx: Any) -> list[Diagnosis]:
                                              bisect=f"`{bisect}`")
         cost = SPEC.score("numerics") if kind in NEGATIVE else SPEC.score(
             KIND, float(worst.get("max_rel") or 0), *(("nondeterministic",) if nondet else ()))
+        if detail.get("within_tolerance") and all(r.get("ok") for r in rows):
+            # Within the tolerance: a verdict to know (the results are not reliable to more
+            # digits than that), below every other problem (benign never outranks real).
+            reason = "within the tolerance, but " + reason
+            cost = SPEC.score("info") + 1.0
         frame = op_frame(ctx, cid, nf, node.get("op"))
         out.append(Diagnosis(
             KIND, stage="accuracy", compile_id=cid, reason=reason, user_frame=frame,

@@ -83,6 +83,14 @@ BYPASS_RULES: tuple[tuple[Words, str], ...] = (
 # information, not a problem with a fix; the setting is deliberate (corpus scripts that need a
 # real compile turn the FX graph cache off, and so do users who time cold compiles).
 DELIBERATE_BYPASSES: tuple[str, ...] = ("fx graph cache is not enabled", "compiler bisector")
+# Bypasses torch's own code causes (the function the cache does not support is torch's, e.g.
+# compiled autograd's validate_outputs): the program has nothing to change, so information.
+TORCH_OWN_BYPASSES: tuple[Words, ...] = (
+    every("unsupported call_function target", "function module: torch."),
+)
+TORCH_OWN_FIX = ("Nothing to change in your code: the function the cache refuses is torch's "
+                 "own (its module is torch's), so this graph compiles cold on every start "
+                 "until torch's cache supports it; a newer torch may.")
 BYPASS_FALLBACK = ("Remove what the reason names from the compiled graph or Inductor's config, "
                    "or accept a cold compile on every start.")
 BYPASS_EXPLANATION = ("Inductor could not build a cache key for this graph, so it neither "
@@ -183,6 +191,11 @@ def deliberate(reason: str | None) -> bool:
     return found(DELIBERATE_BYPASSES, reason)
 
 
+def torch_own(reason: str | None) -> bool:
+    """Whether torch's own code is what the cache refused (TORCH_OWN_BYPASSES)."""
+    return any(words.found_in(reason) for words in TORCH_OWN_BYPASSES)
+
+
 def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
     """One diagnosis per bypass reason, over the caches and compiles it bypassed (the FX
     graph cache's reason is usually the AOTAutograd cache's too)."""
@@ -194,16 +207,16 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
     for reason, rows in groups.items():
         cid = rows[0]["compile_id"]
         caches = tuple(dict.fromkeys(r["cache"] for r in rows))
-        asked = deliberate(reason)
+        asked, torchs = deliberate(reason), torch_own(reason)
         out.append(Diagnosis(
             KIND, stage="cache", compile_id=cid,
             reason=f"{' and '.join(caches)} cache{'s' if len(caches) > 1 else ''} bypassed: "
-                   f"{reason}",
+                   f"{' '.join(reason.split())}",  # torch writes some over several lines
             user_frame=config_line(ctx, cid, reason) or ctx.user_frame(cid=cid),
             explanation=BYPASS_EXPLANATION,
-            fix=bypass_fix(reason), count=len(rows),
-            score=SPEC.score("info") if asked else BYPASS_SCORE,
-            severity="info" if asked else "problem",
+            fix=TORCH_OWN_FIX if torchs else bypass_fix(reason), count=len(rows),
+            score=SPEC.score("info") if asked or torchs else BYPASS_SCORE,
+            severity="info" if asked or torchs else "problem",
             compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),
             details=CacheDetails(caches=caches, result="bypass")))
     return out

@@ -15,7 +15,9 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.ranking import Cost
-from compdiag.analyses.rules import Words, first, one_of
+from compdiag.analyses.cudagraph_coverage import MEMORY_NOTE, distinct_sizes
+from compdiag.analyses.rules import Words, first, found, one_of
+from compdiag.formats.compile_id import sort_key
 from compdiag.ingest.parsers import user_line_frame
 
 KIND = "cudagraph"
@@ -93,6 +95,10 @@ PARTITION_FIX = (
     "Move what splits the graph out of the compiled region or onto the GPU (a CPU tensor "
     "`.cuda()` once outside the loop, a device copy done before the call), so the graph records "
     "as one CUDA graph.")
+# A split torch names as data-dependent: the partitions after it see sizes that change with
+# the data, so cudagraph_trees records them again whenever the data brings a new size (the
+# H200 run of corpus/gpu/cg_incompatible_op.py: nonzero on the same [16] input recorded twice).
+DATA_DEPENDENT_SPLIT = one_of("unbacked")
 RERECORDED = "CUDA graphs re-recorded:"
 PARTITIONED = "CUDA graphs partitioned:"
 _SPLIT_OP = re.compile(r"\b(?:aten|prims)\.(\w+)\.\w+\(")
@@ -126,7 +132,9 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
 
     cov = coverage(ctx.r, ctx.run_id)
     if not cov:
-        return []
+        # No recording line kept (the program set the cudagraphs log to INFO itself), yet
+        # cudagraph_trees' own lines may still say it recorded per size.
+        return _rerecord_diagnoses(ctx, {"graphs": [], "memory": MEMORY_NOTE})
     out = []
     for g in cov["graphs"]:
         cid = g["compile_id"]
@@ -135,6 +143,10 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
             splits = g["splits"]
             why = sorted({s["reason"] for s in splits if s.get("reason")})
             n_out = parts.get("non_cudagraphable")
+            # Its re-recordings are this split's consequence, not a problem of their own.
+            again = (f"; recorded {len(g['recordings'])} times for "
+                     f"{len(g['recorded_sizes'])} data-dependent sizes"
+                     if _data_dependent(g) and len(g["recorded_sizes"]) > 1 else "")
             # What split it has its own fix when torch named it (cpu ops, unbacked binding...)
             # (RULES' order decides between several: 'unbacked binding' before 'cpu ops').
             fix = cudagraph_fix(" ".join(why)) if why else PARTITION_FIX
@@ -143,43 +155,95 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
                 KIND, stage="inductor", compile_id=cid,
                 reason=(f"{PARTITIONED} {parts.get('cudagraphable')} CUDA-graphed "
                         f"partition(s), {n_out if n_out is not None else 'some'} left out"
-                        + (f" (split by {', '.join(why)})" if why else "")),
+                        + (f" (split by {', '.join(why)})" if why else "") + again),
                 user_frame=ctx.user_frame(_split_frames(ctx, cid, splits), cid=cid),
                 explanation=PARTITION_EXPLANATION, fix=fix,
                 score=SPEC.score(KIND, 0, "partial_coverage", order=-len(splits)),
                 count=max(1, len(splits)), compile_ids=(cid,) if cid else (),
                 details=CudagraphDetails(PARTITIONED_GRAPH)))
-    # Re-recording: the recordings of one function (its compiles, the recompile for a new
-    # size included), when they were made for more than one set of sizes.
+    out += _rerecord_diagnoses(ctx, cov)
+    return out
+
+
+def _rerecord_diagnoses(ctx: Any, cov: dict[str, Any]) -> list[Diagnosis]:
+    """Re-recording: one function's graphs recorded for more than one set of sizes, counted
+    from what torch says three ways (issue 29 §6): the recordings (per partition: a graph of
+    two partitions records two functions for one size), the trees cudagraph_trees recorded
+    for new int keys, and its warning that it observed N distinct sizes (once, past its warn
+    limit). At the call that brought the second size, when capture saw it."""
+    trees = ctx.r.cudagraph_trees(ctx.run_id)
+    recordings = ctx.r.cudagraph_recordings(ctx.run_id)  # with the call of each, if seen
     by_fn: dict[Any, list[dict[str, Any]]] = {}
     for g in cov["graphs"]:
-        row = ctx.code_row(g["compile_id"]) or {}
-        by_fn.setdefault((row.get("filename"), row.get("co_name")), []).append(g)
+        by_fn.setdefault(_fn_key(ctx, g["compile_id"]), []).append(g)
+    for t in trees:
+        if not any(t["compile_id"] == g["compile_id"] for gs in by_fn.values() for g in gs):
+            by_fn.setdefault(_fn_key(ctx, t["compile_id"]), []).append(
+                {"compile_id": t["compile_id"], "recordings": [], "splits": [], "reason": None})
+    out = []
     for gs in by_fn.values():
         # A graph torch skipped is the skip's diagnosis (its fix covers varying sizes), even
-        # where cudagraph_trees still recorded per size (pytorch/pytorch#196385).
-        gs = [g for g in gs if not g.get("reason")]
-        recs = [r for g in gs for r in g["recordings"]]
-        sizes = []
+        # where cudagraph_trees still recorded per size (pytorch/pytorch#196385); a graph
+        # split by a data-dependent op records again for each size the data brings: the
+        # split's diagnosis says so, with the fix that stops both.
+        gs = [g for g in gs if not g.get("reason") and not _data_dependent(g)]
+        cids = {g["compile_id"] for g in gs}
+        recs = [r for r in recordings if r["compile_id"] in cids]
+        by_part: dict[Any, list[dict[str, Any]]] = {}
         for r in recs:
-            if r["sizes"] not in sizes:
-                sizes.append(r["sizes"])
-        if len(recs) < 2 or len(sizes) < 2:
+            by_part.setdefault(r.get("function"), []).append(r)
+        part = max(by_part.values(), key=lambda rs: len(distinct_sizes(rs)), default=[])
+        sizes = distinct_sizes(part)
+        mine = [t for t in trees if t["compile_id"] in cids]
+        keys = {(t["compile_id"], t["key"]) for t in mine if t["key"] is not None}
+        observed = max((t["observed"] or 0 for t in mine), default=0)
+        n_sizes = max(len(sizes), len(keys), observed)
+        n_recs = max(max((len(rs) for rs in by_part.values()), default=0), len(keys), observed)
+        if n_sizes < 2:
             continue
-        cids = tuple(g["compile_id"] for g in gs if g["recordings"] and g["compile_id"])
+        graphs = tuple(sorted((c for c in cids if c), key=sort_key))
         shown = ", ".join(_fmt_sizes(s) for s in sizes[:6]) + (", ..." if len(sizes) > 6 else "")
+        warned = f"; torch warned it observed {observed} distinct sizes" if observed else ""
         out.append(Diagnosis(
-            KIND, stage="runtime", compile_id=cids[0] if cids else None,
-            reason=(f"{RERECORDED} {len(recs)} recordings for {len(sizes)} input "
-                    f"sizes ({shown}) across {len(cids)} compile(s)"),
-            # A recording is made at a call, not at a compile: the user's call that started
-            # the compile (issue 29 §6: at the call that brought the sizes), before the def.
-            user_frame=ctx.user_frame(ctx.call_chain(cids[0]) if cids else [],
-                                      cid=cids[0] if cids else None),
+            KIND, stage="runtime", compile_id=graphs[0] if graphs else None,
+            reason=(f"{RERECORDED} {n_recs} recordings for {n_sizes} input sizes"
+                    + (f" ({shown})" if shown else "") + f" across {len(graphs)} compile(s)"
+                    + warned),
+            # Without the call of each recording: the user's call that started the compile
+            # (the same loop's call, issue 29 §1's evidence 3), before the def.
+            user_frame=ctx.user_frame(_new_size_call(mine, part),
+                                      ctx.call_chain(graphs[0]) if graphs else [],
+                                      cid=graphs[0] if graphs else None),
             explanation=RERECORD_EXPLANATION + " " + _memory_note(cov),
-            fix=RERECORD_FIX, score=SPEC.score(KIND, len(recs)), count=len(recs),
-            compile_ids=cids, details=CudagraphDetails(RERECORDED_GRAPH)))
+            fix=RERECORD_FIX, score=SPEC.score(KIND, n_recs), count=n_recs,
+            compile_ids=graphs, details=CudagraphDetails(RERECORDED_GRAPH)))
     return out
+
+
+def _fn_key(ctx: Any, cid: str | None) -> tuple[Any, Any]:
+    """The user function a compile is of (its graphs' recordings are one function's)."""
+    row = ctx.code_row(cid) or {}
+    return row.get("filename"), row.get("co_name")
+
+
+def _new_size_call(trees: list[dict[str, Any]], recs: list[dict[str, Any]]
+                   ) -> list[dict[str, Any]]:
+    """The user line of the call that brought the second size (capture's, when it saw one):
+    the second tree recorded, else the second recording of a new size."""
+    calls = [t["call"] for t in trees if t["key"] is not None and t.get("call")][1:2]
+    if not calls:
+        seen: list[Any] = []
+        for r in recs:
+            if r["sizes"] not in seen:
+                seen.append(r["sizes"])
+                if len(seen) == 2 and r.get("call"):
+                    calls = [r["call"]]
+    return calls
+
+
+def _data_dependent(g: dict[str, Any]) -> bool:
+    """Whether torch split the graph at a data-dependent op (an unbacked size binding)."""
+    return any(found(DATA_DEPENDENT_SPLIT, s.get("reason")) for s in g["splits"])
 
 
 def _fmt_sizes(sizes: list[list[int]]) -> str:

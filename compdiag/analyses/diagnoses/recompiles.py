@@ -120,7 +120,11 @@ FIXES = {
     "device": "Move {tensor} to one device before calling the compiled function.",
     "requires_grad": "Keep requires_grad consistent across calls: run inference calls under "
                      "`torch.no_grad()` with the same inputs, or detach() the inputs that "
-                     "should not require grad.",
+                     "should not require grad. Where one compiled forward serves several "
+                     "instances of a module (blocks compiled one by one, e.g. FSDP2's "
+                     "`block.compile()`), the first block gets the batch and the others get "
+                     "activations that require grad: one graph each, compiled once, which is "
+                     "expected; more recompiles than that are not.",
     "global_state": "Call the compiled function under one grad/autocast mode, or compile "
                     "separate functions for training and for inference (torch.no_grad()).",
     "training": "Switching train()/eval() costs one graph per mode, which is fine; avoid "
