@@ -270,6 +270,26 @@ def test_perf_hint_fallback_kernel(tmp_path):
     assert d["user_frame"]["lineno"] == 14
 
 
+def test_fallbacks_of_one_warned_cause_are_one_diagnosis(tmp_path):
+    """Issue 29 section 2 (corpus/perf_complex_fallbacks.py, after pytorch/pytorch#125718):
+    torch warns once that Inductor generates no code for complex operators, then falls back
+    for every complex op. Before, explain gave one perf diagnosis per op (aten.mul, aten.add,
+    aten.pow, ...) and none named the cause; now one names it, with the ops."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.event("warning", "0/0", {}, "Torchinductor does not support code generation for "
+                "complex operators. Performance may be worse than eager.")
+    for op in ("aten.mul.Tensor", "aten.pow.Tensor_Scalar"):
+        s.ing.event("perf_hints", "0/0", {}, f"Using FallbackKernel: torch.ops.{op}")
+    s.post_grad("0/0", f"        # File: {s.user}:11 in f, code: z = (x + 1j * y).pow(4)\n"
+                "        mul: \"c64[5]\" = torch.ops.aten.mul.Tensor(arg1_1, 1j)\n"
+                "        pow_1: \"c64[5]\" = torch.ops.aten.pow.Tensor_Scalar(mul, 4)\n")
+    (d,) = s.explain()
+    assert d["kind"] == "perf" and "complex" in d["reason"] and "complex" in d["fix"]
+    assert "aten.mul" in d["reason"] and "aten.pow" in d["reason"]
+    assert d["user_frame"]["lineno"] == 11
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "compdiag", *args], capture_output=True,
                           text=True, env={"COLUMNS": "120", "PATH": ""})
@@ -937,6 +957,22 @@ def test_a_compiled_code_error_at_run_time_gets_a_failure_row_and_the_fact(tmp_p
     (d,) = s.explain()
     assert (d["kind"], d["stage"]) == ("failure", "runtime")
     assert d["details"]["torch_message"] == BACKWARD_TWICE
+
+
+def test_a_size_fix_names_the_tensor_and_torch_s_own_hint_wins():
+    """corpus/fail_recompile_limit_params.py: the size source `xs[0].size()[1]` was spelled
+    into `mark_dynamic(xs[0].size()[1], 1)` (not a tensor), and torch's own advice in the
+    failed guard (force_parameter_static_shapes for a parameter) was not the fix."""
+    assert RC.tensor_and_dim("xs[0].size()[1]") == ("xs[0]", "1")
+    assert RC.tensor_and_dim("L['x'].size()[0]") == ("x", "0")
+    guard = ("tensor 'xs[0]' size mismatch at index 1. expected 9, actual 10. Guard failed on "
+             "a parameter, consider using torch._dynamo.config.force_parameter_static_shapes "
+             "= False to allow dynamism on parameters.")
+    fix = RC.recompile_fix("size", "xs[0].size()[1]", count=8, limit=True, fn="f",
+                           guard_text=guard)
+    assert "force_parameter_static_shapes = False" in fix and "mark_dynamic" not in fix
+    assert "mark_dynamic(x, 0)" in RC.recompile_fix("size", "L['x'].size()[0]", count=1,
+                                                   limit=False, fn="f")
 
 
 def _bypass(s: Store, cid: str, reason: str) -> None:

@@ -125,6 +125,7 @@ BYPASS_CONFIGS: tuple[tuple[Words, tuple[str, ...]], ...] = (
 # Key components a program changes by a call rather than an assignment: the call's pattern.
 COMPONENT_CALLS: tuple[tuple[str, str], ...] = (
     ("deterministic_algorithms_settings", r"\buse_deterministic_algorithms\s*\("),
+    ("fx_kwargs[is_inference]", r"\b(?:no_grad|inference_mode|set_grad_enabled|enable_grad)\s*\("),
 )
 _CONFIG_COMPONENT = re.compile(r"^\w*config\[(?P<name>\w+)\]$")
 
@@ -171,8 +172,16 @@ def changed_line(ctx: Any, cid: str | None, changes: tuple[C.Change, ...],
                  after: dict[str, Any] | None = None) -> UserFrame | None:
     """The user line that changed a key component, where the program's source shows it: the
     assignment of a changed config (`inductor_config[NAME]`), the call that switched
-    deterministic algorithms; after the reset that separated the two compiles when known."""
+    deterministic algorithms, the call that passed an input of another dtype, device or shape;
+    after the reset that separated the two compiles when known."""
     for change in changes:
+        if change.component.startswith("example_inputs"):
+            # An input's dtype, device or shape changed: the call that passed it in (the
+            # user's call that started this compile) is the line that changed it.
+            chain = ctx.call_chain(cid)
+            if chain and chain[-1].lineno:
+                return chain[-1]
+            continue
         m = _CONFIG_COMPONENT.match(change.component)
         pattern = (r"\b%s\s*=(?!=)|[\"']%s[\"']" % ((re.escape(m.group("name")),) * 2) if m
                    else next((p for name, p in COMPONENT_CALLS if name == change.component),
@@ -181,6 +190,20 @@ def changed_line(ctx: Any, cid: str | None, changes: tuple[C.Change, ...],
         if frame is not None:
             return frame
     return None
+
+
+_GLOBAL = re.compile(r"^G\['(\w+)'\]$")
+
+
+def changed_globals(ctx: Any, before: str | None, cid: str | None
+                    ) -> list[tuple[str, str | None, str | None]]:
+    """Module globals both compiles guarded on (`G['NAME'] == V`: Dynamo baked the value into
+    the graph) whose values differ: (NAME, before, after)."""
+    if not before or not cid:
+        return []
+    old, new = ctx.r.guard_values(ctx.run_id, before), ctx.r.guard_values(ctx.run_id, cid)
+    return [(m.group(1), old[g], new[g]) for g in old
+            if (m := _GLOBAL.match(g)) and g in new and old[g] != new[g]]
 
 
 def bypass_fix(reason: str | None) -> str:
@@ -252,7 +275,14 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
                 "a cold compile after each change; a changed graph is expected to miss.")
     else:
         return None  # a key that changed with no components logged: nothing to name
-    frame = changed_line(ctx, cid, why.changes, reset) if why.changes else None
+    frame = None
+    moved = changed_globals(ctx, ref.get("compile_id"), cid) if reset is not None else []
+    if moved:  # the graph baked in a global that changed between the two compiles
+        reason += "; " + "; ".join(f"the global {name} changed {a} -> {b}"
+                                   for name, a, b in moved)
+        frame = _source_line(ctx, cid, re.compile(r"\b%s\s*=(?!=)" % re.escape(moved[0][0])),
+                             reset)
+    frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
                      user_frame=frame or ctx.user_frame(cid=cid), explanation=explanation,
                      fix=fix, score=MISS_SCORE,

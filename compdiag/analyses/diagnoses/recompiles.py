@@ -228,9 +228,22 @@ def recompile_explanation(category: str, source: str, fn: str | None, count: int
 
 
 def tensor_and_dim(source: str) -> tuple[str, str]:
-    """`L['x'].size()[0]` -> ('x', '0'): the names a fix spells."""
+    """`L['x'].size()[0]` -> ('x', '0'), `xs[0].size()[1]` -> ('xs[0]', '1'): the names a
+    fix spells (the tensor, not its size)."""
     dim = re.search(r"\[(\d+)\]$", source)
-    return re.sub(r"^L\['(.+?)'\].*$", r"\1", source), dim.group(1) if dim else "0"
+    tensor = re.sub(r"\.(?:size|stride)\(\)\[\d+\]$", "", source)
+    return re.sub(r"^L\['(.+?)'\].*$", r"\1", tensor), dim.group(1) if dim else "0"
+
+
+# torch's own advice in a failed guard ("Guard failed on a parameter, consider using
+# torch._dynamo.config.force_parameter_static_shapes = False"): the fix it names.
+_TORCH_HINT = re.compile(r"((?:[^.;]*?)consider using (`?)torch\.[\w.]+(?: = \w+)?\2)")
+
+
+def torch_hint(guard_text: str | None) -> str | None:
+    """The advice torch wrote into the failed guard, as a sentence, or None."""
+    m = _TORCH_HINT.search(guard_text or "")
+    return m.group(1).strip().rstrip(".") + "." if m else None
 
 
 def recurring_fix(source: str, text: str) -> str:
@@ -239,8 +252,13 @@ def recurring_fix(source: str, text: str) -> str:
 
 
 def recompile_fix(category: str, source: str, *, count: int, limit: bool,
-                  fn: str | None, recurring_text: str | None = None) -> str:
+                  fn: str | None, recurring_text: str | None = None,
+                  guard_text: str | None = None) -> str:
     tensor, dim = tensor_and_dim(source)
+    hint = torch_hint(guard_text)
+    if hint is not None:  # torch named the fix for this guard itself (e.g. a parameter)
+        hint = f"torch says: {hint[0].lower()}{hint[1:]}"
+        return LIMIT_FIX.format(fn=fn or "The function", fix=hint) if limit else hint
     if recurring_text is not None and category in ("value", "global"):
         fix = recurring_fix(source, recurring_text)
         return LIMIT_FIX.format(fn=fn or "The function", fix=fix) if limit else fix
@@ -413,7 +431,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         fix = (AUTOMATIC_DYNAMIC.format(tensor=tensor_and_dim(source)[0],
                                         dim=tensor_and_dim(source)[1]) if expected else
                recompile_fix(category, source, count=count, limit=limit is not None, fn=fn,
-                             recurring_text=guard_text if changing else None))
+                             recurring_text=guard_text if changing else None,
+                             guard_text=first["failed_guard"]))
         also = also_changed(ctx, frame_no, first["compile_id"], source)
         if cause is not None:
             frame, explanation = cause.frame or frame, cause.explanation
