@@ -209,7 +209,10 @@ def _rerecord_diagnoses(ctx: Any, cov: dict[str, Any]) -> list[Diagnosis]:
             reason=(f"{RERECORDED} {n_recs} recordings for {n_sizes} input sizes"
                     + (f" ({shown})" if shown else "") + f" across {len(graphs)} compile(s)"
                     + warned),
+            # Without the call of each recording: the user's call that started the compile
+            # (the same loop's call, issue 29 §1's evidence 3), before the def.
             user_frame=ctx.user_frame(_new_size_call(mine, part),
+                                      ctx.call_chain(graphs[0]) if graphs else [],
                                       cid=graphs[0] if graphs else None),
             explanation=RERECORD_EXPLANATION + " " + _memory_note(cov),
             fix=RERECORD_FIX, score=SPEC.score(KIND, n_recs), count=n_recs,

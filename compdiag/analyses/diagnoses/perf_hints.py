@@ -83,6 +83,8 @@ TF32_FIX = ("Call `torch.set_float32_matmul_precision('high')` once at program s
 # One setting speeds up every fp32 matmul of the program: above any count of missed fusions
 # and the other perf hints (ranking's `global_setting` class).
 TF32_SCORE = SPEC.score("global_setting")
+# The post-grad ops a float32 matmul lowers to (what TF32 would speed up).
+TF32_OPS = ("mm", "addmm", "bmm", "baddbmm")
 
 
 def perf_hint_fix(msg: str) -> str:
@@ -172,10 +174,17 @@ def _tf32(ctx: Any) -> list[Diagnosis]:
         return []
     w = warned[0]
     cid = w.get("compile_id")
+    # The warning is about float32 matmuls: the user lines of those nodes (issue 29 §1,
+    # evidence 2), before the compiled function's def.
+    matmuls = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
+               for n in ctx.r.graph_nodes(ctx.run_id, cid)
+               if n.get("op") in TF32_OPS and str(n.get("meta") or "").startswith("f32")
+               and n.get("filename") and n.get("lineno")]
     return [Diagnosis(KIND, stage="inductor", compile_id=cid,
                       reason="fp32 matmuls run without TF32 tensor cores (torch: "
                              f"{TF32_MARKERS[0]})",
-                      user_frame=ctx.user_frame([], cid=cid), explanation=TF32_EXPLANATION,
+                      user_frame=ctx.user_frame(matmuls[:1], cid=cid),
+                      explanation=TF32_EXPLANATION,
                       fix=TF32_FIX.format(perf_try=ctx.perf_try_command()),
                       score=TF32_SCORE, count=len(warned),
                       torch_message=w.get("message"),
