@@ -130,7 +130,7 @@ def numeric_verdict(ok: bool, close: bool, errs: dict[str, float] | None, tol: f
         return {}  # no float64 reference to judge by: the difference is all there is
     e, k = errs["eager_rel"], errs["compiled_rel"]
     out: dict[str, Any] = {"fp64": {key: float(f"{v:.4g}") for key, v in errs.items()}}
-    if close:  # within the tolerance: how much rounding the computation amplifies, no verdict
+    if close:  # within the tolerance: the rounding amplification; a verdict only past AMPLIFIED
         eps = torch.finfo(dtype).eps if dtype.is_floating_point else 0.0
         if eps and (e or k):
             out["amplification"] = float(f"{max(e, k) / eps:.3g}")
