@@ -84,9 +84,8 @@ TF32_FIX = ("Call `torch.set_float32_matmul_precision('high')` once at program s
 # One setting speeds up every fp32 matmul of the program: above any count of missed fusions
 # and the other perf hints (ranking's `global_setting` class).
 TF32_SCORE = SPEC.score("global_setting")
-# The ATen ops TF32 speeds up (the matmuls and convolutions a TF32 warning is about).
-TF32_OPS = frozenset({"mm", "addmm", "bmm", "baddbmm", "matmul", "convolution", "_convolution",
-                      "addmv", "mv", "linear"})
+# The post-grad ops a float32 matmul lowers to (what TF32 would speed up).
+TF32_OPS = ("mm", "addmm", "bmm", "baddbmm")
 
 
 def perf_hint_fix(msg: str) -> str:
@@ -176,31 +175,21 @@ def _tf32(ctx: Any) -> list[Diagnosis]:
         return []
     w = warned[0]
     cid = w.get("compile_id")
+    # The warning is about float32 matmuls: the user lines of those nodes (issue 29 §1,
+    # evidence 2), before the compiled function's def.
+    matmuls = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
+               for n in ctx.r.graph_nodes(ctx.run_id, cid)
+               if n.get("op") in TF32_OPS and str(n.get("meta") or "").startswith("f32")
+               and n.get("filename") and n.get("lineno")]
     return [Diagnosis(KIND, stage="inductor", compile_id=cid,
                       reason="fp32 matmuls run without TF32 tensor cores (torch: "
                              f"{TF32_MARKERS[0]})",
-                      user_frame=locate(ctx, cid, torch=[{"filename": w.get("filename"),
-                                                          "lineno": w.get("lineno")}],
-                                        nodes=_matmul_nodes(ctx, cid)),
+                      user_frame=locate(ctx, cid, nodes=[matmuls[:1]]),
                       explanation=TF32_EXPLANATION,
                       fix=TF32_FIX.format(perf_try=ctx.perf_try_command()),
                       score=TF32_SCORE, count=len(warned),
                       torch_message=w.get("message"),
                       compile_ids=(cid,) if cid else (), details=PerfHintDetails(tf32=True))]
-
-
-def _matmul_nodes(ctx: Any, cid: str | None) -> list[dict[str, Any]]:
-    """The matmuls and convolutions a TF32 warning is about, in graph order: the nodes of the
-    compile it was warned in (of every compile when torch's warning names none)."""
-    out = []
-    for c in [cid] if cid else list(ctx.compiles):
-        for n in ctx.r.graph_nodes(ctx.run_id, c):
-            target = (n.get("target") or "").split(".")
-            if (n.get("op") in TF32_OPS or (len(target) > 1 and target[1] in TF32_OPS)) \
-                    and n.get("filename") and n.get("lineno"):
-                out.append({"filename": n["filename"], "lineno": n["lineno"],
-                            "line": n.get("line")})
-    return out
 
 
 def tf32_impact(timings: Any) -> float:
