@@ -1037,3 +1037,25 @@ def test_an_amplified_difference_within_the_tolerance_is_a_verdict_not_no_proble
     assert acc and acc[0]["severity"] == "problem" and diags[-1] is acc[0]
     assert acc[0]["reason"].startswith("within the tolerance, but ill-conditioned")
     assert "amplified" in acc[0]["reason"]
+
+
+def test_a_kernel_that_fails_to_compile_unlogged_is_at_the_graphs_only_user_line(tmp_path):
+    """benchmarks/explain_holdout/gpu/float8_int_cast.py on the H200 (torch 2.11): Triton
+    refuses the int -> float8 cast ("CompilationError: at 8:11:"), before any output code is
+    logged, so no kernel source names the failing kernel; the failure pointed at the call.
+    Every node of the graph comes from the one conversion line: that is the line. A graph of
+    several user lines keeps no such guess."""
+    s = Store(tmp_path)
+    s.compile("0/0", lineno=7)
+    u = s.user
+    s.post_grad("0/0", "class <lambda>(torch.nn.Module):\n"
+                "    def forward(self, arg0_1: \"i32[16]\"):\n"
+                f"        # File: {u}:8 in fn, code: line_8 = 8\n"
+                "        convert_element_type: \"f8e5m2[16]\" = torch.ops.prims."
+                "convert_element_type.default(arg0_1, torch.float8_e5m2);  arg0_1 = None\n"
+                "        return (convert_element_type,)\n")
+    s.failure("0/0", stage="kernel_compile", exc_type="CompilationError",
+              message="CompilationError: at 8:11:", traceback="CompilationError: at 8:11:\n"
+              "    tmp1 = tmp0.to(tl.float8e5)\n           ^")
+    top = [d for d in s.explain() if d["kind"] == "failure"][0]
+    assert top["user_frame"]["lineno"] == 8, top["user_frame"]

@@ -318,7 +318,8 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         cid = self.gens.qualify(cid)
         op = [f for f in P.node_trace_frames(traceback) if is_user_file(f.get("filename"))]
         if not op:
-            op, where = self._generated_code_frames(cid, traceback)
+            op, where = self._generated_code_frames(cid, traceback,
+                                                    whole_graph=stage == "kernel_compile")
             if where and where not in message:
                 message = f"{message} ({where})"
         if op:

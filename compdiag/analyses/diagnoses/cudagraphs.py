@@ -102,7 +102,7 @@ PARTITION_FIX = (
 DATA_DEPENDENT_SPLIT = one_of("unbacked")
 RERECORDED = "CUDA graphs re-recorded:"
 PARTITIONED = "CUDA graphs partitioned:"
-_SPLIT_OP = re.compile(r"\b(?:aten|prims)\.(\w+)\.\w+\(")
+_SPLIT_OP = re.compile(r"\b\w+\.(\w+)\.\w+\(")  # aten.x.default(, a custom op ns.x.default(
 
 
 def _split_frames(ctx: Any, cid: str | None, splits: list[dict[str, Any]]) -> list[dict]:
