@@ -24,6 +24,7 @@ from compdiag.views.explain import explain_document
 from cdtest import shared_cache
 from corpus_check import (CORPUS, TIMEOUT, case_problems, corpus_half, ending_problems,
                           load_sidecar, run_case)
+from locate_check import consequence_problems, def_line_problems
 
 SIDECARS = sorted(CORPUS.glob("*.expected.json"))
 JOBS = int(os.environ.get("COMPDIAG_CORPUS_JOBS", "3"))
@@ -112,6 +113,44 @@ def test_corpus_abnormal_end_is_explained(sidecar: Path, corpus_runs: CorpusRuns
     result = _case(sidecar, corpus_runs)
     assert result["doc"] is not None, result["explain_stderr"]
     assert not ending_problems(result), ending_problems(result)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
+def test_corpus_no_def_line_over_a_deeper_frame(sidecar: Path, corpus_runs: CorpusRuns
+                                                ) -> None:
+    """Issue 29 §1's property over every corpus run (the stores test_corpus_top_diagnosis
+    made, no new compile): no diagnosis points at its compiled function's def or decorator
+    line while the store holds the call that triggered that compile (tests/locate_check.py).
+    On main it caught 8 runs: fail_error_on_recompile (the RecompileError at `def gate`, not
+    the float64 call at line 16 torch's traceback names), fail_runtime (the kernel's runtime
+    error at `def block`, not the call at line 12), acc_inverse_ill_conditioned (a cache
+    bypass and a fallback kernel at the def line, the call at line 17), and the AOTAutograd
+    cache bypass at the def line of fusion_outer_softmax and perf_fallback_{cumsum,kthvalue,
+    median}."""
+    result = _case(sidecar, corpus_runs)
+    assert result["doc"] is not None, result["explain_stderr"]
+    with Reader(Path(result["store"])) as r:
+        problems = def_line_problems(r, r.resolve_run(None), result["doc"]["diagnoses"])
+    assert not problems, problems
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
+def test_corpus_no_consequence_ranks_above_its_cause(sidecar: Path,
+                                                    corpus_runs: CorpusRuns) -> None:
+    """Issue 29 §2's property over every corpus run (the stores test_corpus_top_diagnosis
+    made, no new compile): a diagnosis the kinds' relations make another's consequence is
+    folded under that cause, which ranks at least where the consequence would have
+    (tests/locate_check.py). On main the folds dropped the consequence and left the cause at
+    its own, lower score: gb_context_manager and gb_warnings (the graph break ranked at 370
+    and 310, below the 800 of the skipped frame's failure folded into it), and
+    fail_recompile_limit_params (torch's FailOnRecompileLimitHit shown on its own, as the
+    crash, above the recompile of the guard that kept failing)."""
+    result = _case(sidecar, corpus_runs)
+    with Reader(Path(result["store"])) as r:
+        problems = consequence_problems(r, r.resolve_run(None))
+    assert not problems, problems
 
 
 def _top(doc: dict) -> tuple | None:

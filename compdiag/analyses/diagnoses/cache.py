@@ -18,6 +18,7 @@ from compdiag.analyses import caches as C
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import SOURCE, locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first, found, one_of
 from compdiag.formats.compile_id import display, generation
@@ -159,7 +160,7 @@ def _source_line(ctx: Any, cid: str | None, pattern: re.Pattern[str],
             continue
         for i, line in enumerate(lines, 1):
             if pattern.search(line) and not line.lstrip().startswith("#"):
-                found.append(ctx.frame(fn, i, line.strip()))
+                found.append(ctx.frame(fn, i, line.strip(), SOURCE))
     if after and after.get("filename") and after.get("lineno"):
         here = ctx.resolve(after["filename"])
         later = [f for f in found if f.filename == here and f.lineno > after["lineno"]]
@@ -235,7 +236,7 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
             KIND, stage="cache", compile_id=cid,
             reason=f"{' and '.join(caches)} cache{'s' if len(caches) > 1 else ''} bypassed: "
                    f"{' '.join(reason.split())}",  # torch writes some over several lines
-            user_frame=config_line(ctx, cid, reason) or ctx.user_frame(cid=cid),
+            user_frame=config_line(ctx, cid, reason) or locate(ctx, cid),
             explanation=BYPASS_EXPLANATION,
             fix=TORCH_OWN_FIX if torchs else bypass_fix(reason), count=len(rows),
             score=SPEC.score("info") if asked or torchs else BYPASS_SCORE,
@@ -284,7 +285,7 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
                              reset)
     frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
-                     user_frame=frame or ctx.user_frame(cid=cid), explanation=explanation,
+                     user_frame=frame or locate(ctx, cid), explanation=explanation,
                      fix=fix, score=MISS_SCORE,
                      details=CacheDetails(caches=(cache,), result="miss", key=e.get("key"),
                                           changed=tuple(c.to_json() for c in why.changes),

@@ -18,6 +18,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.library_calls import is_library_call
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, first, found
 
@@ -83,6 +84,8 @@ TF32_FIX = ("Call `torch.set_float32_matmul_precision('high')` once at program s
 # One setting speeds up every fp32 matmul of the program: above any count of missed fusions
 # and the other perf hints (ranking's `global_setting` class).
 TF32_SCORE = SPEC.score("global_setting")
+# The post-grad ops a float32 matmul lowers to (what TF32 would speed up).
+TF32_OPS = ("mm", "addmm", "bmm", "baddbmm")
 
 
 def perf_hint_fix(msg: str) -> str:
@@ -118,15 +121,15 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             d = Diagnosis(KIND, stage="inductor_lowering", compile_id=cid,
                           reason=f"aten.{op} runs as an eager fallback kernel (Inductor perf "
                                  f"hint: {head})",
-                          user_frame=ctx.user_frame(h["frames"] or ctx.op_user_lines(cid, op),
-                                                    cid=cid),
+                          user_frame=locate(ctx, cid, torch=[h["frames"]],
+                                            nodes=[ctx.op_user_lines(cid, op)]),
                           explanation=FALLBACK_EXPLANATION, fix=fallback_fix(op),
                           score=SPEC.score(KIND), count=len(hints), details=PerfHintDetails(op),
                           torch_message=h["message"])
         else:
             d = Diagnosis(KIND, stage="inductor", compile_id=cid,
                           reason=f"Inductor perf hint: {head}",
-                          user_frame=ctx.user_frame(h["frames"], cid=cid),
+                          user_frame=locate(ctx, cid, torch=[h["frames"]]),
                           explanation="Inductor reported a known slow pattern while compiling.",
                           fix=perf_hint_fix(h["message"]), score=SPEC.score(KIND), count=len(hints),
                           details=PerfHintDetails(), torch_message=h["message"])
@@ -148,14 +151,14 @@ def _caused_fallbacks(ctx: Any, groups: dict[tuple, list[dict[str, Any]]]
             if not heads:
                 continue
             ops = list(dict.fromkeys(h[0]["fallback_op"] for _, h in heads))
-            frames = [f for _, h in heads for f in (h[0]["frames"] or [])] or [
-                f for op in ops for f in ctx.op_user_lines(cid, op)]
+            frames = [f for _, h in heads for f in (h[0]["frames"] or [])]
+            nodes = [f for op in ops for f in ctx.op_user_lines(cid, op)]
             message = next(w["message"] for w in warned if w.get("compile_id") == cid)
             out.append(Diagnosis(
                 KIND, stage="inductor_lowering", compile_id=cid,
                 reason=f"{len(ops)} ops run as eager fallback kernels because of {cause} "
                        f"(torch: {message.strip()}): " + ", ".join(f"aten.{op}" for op in ops),
-                user_frame=ctx.user_frame(frames[:1], cid=cid),
+                user_frame=locate(ctx, cid, torch=[frames[:1]], nodes=[nodes[:1]]),
                 explanation=f"Inductor generates no code for {cause}, so every op on them "
                             f"calls its ATen kernel: nothing around those ops fuses with them and "
                             f"their inputs and outputs go through memory.",
@@ -172,10 +175,17 @@ def _tf32(ctx: Any) -> list[Diagnosis]:
         return []
     w = warned[0]
     cid = w.get("compile_id")
+    # The warning is about float32 matmuls: the user lines of those nodes (issue 29 §1,
+    # evidence 2), before the compiled function's def.
+    matmuls = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
+               for n in ctx.r.graph_nodes(ctx.run_id, cid)
+               if n.get("op") in TF32_OPS and str(n.get("meta") or "").startswith("f32")
+               and n.get("filename") and n.get("lineno")]
     return [Diagnosis(KIND, stage="inductor", compile_id=cid,
                       reason="fp32 matmuls run without TF32 tensor cores (torch: "
                              f"{TF32_MARKERS[0]})",
-                      user_frame=ctx.user_frame([], cid=cid), explanation=TF32_EXPLANATION,
+                      user_frame=locate(ctx, cid, nodes=[matmuls[:1]]),
+                      explanation=TF32_EXPLANATION,
                       fix=TF32_FIX.format(perf_try=ctx.perf_try_command()),
                       score=TF32_SCORE, count=len(warned),
                       torch_message=w.get("message"),
