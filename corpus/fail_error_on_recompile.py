@@ -7,11 +7,11 @@ import torch._dynamo
 torch._dynamo.config.error_on_recompile = True
 
 
-def gate(x):  # <- diagnosis
+def gate(x):
     return torch.sigmoid(x) * x
 
 
 compiled = torch.compile(gate, backend="eager")
 compiled(torch.randn(8))
-compiled(torch.randn(8, dtype=torch.float64))
+compiled(torch.randn(8, dtype=torch.float64))  # <- diagnosis
 print("ok")

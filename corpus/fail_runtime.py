@@ -5,9 +5,9 @@ import torch._inductor.config as inductor_config
 inductor_config.cpp.inject_relu_bug_TESTING_ONLY = "runtime_error"
 
 
-def block(x):  # <- diagnosis
+def block(x):
     return torch.relu(x) * 2
 
 
-torch.compile(block)(torch.randn(16))
+torch.compile(block)(torch.randn(16))  # <- diagnosis
 print("ok")

@@ -2,8 +2,11 @@
 
 Compiling is the expensive part (10-40 s for a cold tiny graph on a busy 2-core machine), so
 every scenario script under tests/scripts/ runs once per session into ONE session store, and
-all tests read that store. TORCHINDUCTOR_CACHE_DIR points at a session temp dir, so Inductor's
-caches are shared between scenarios but never with the user's own ~/.cache or /tmp."""
+all tests read that store. TORCHINDUCTOR_CACHE_DIR points at one temp dir for the whole pytest
+session (shared_cache(), xdist's workers included), so Inductor's caches are shared between
+every test that is not about caching, but never with the user's own ~/.cache or /tmp. A test
+whose expectation depends on a compile really happening (a cache miss, a cold run) passes its
+own fresh directory and says why."""
 
 from __future__ import annotations
 
@@ -18,6 +21,10 @@ from pathlib import Path
 SCRIPTS = Path(__file__).parent / "scripts"
 REPO = Path(__file__).resolve().parent.parent
 TIMEOUT = 600
+
+# The session's shared Inductor cache dir: made by conftest.py's pytest_configure in the
+# controlling process and inherited through the environment by pytest-xdist's workers.
+SHARED_CACHE_ENV = "COMPDIAG_TESTS_INDUCTOR_CACHE"
 
 _SUMMARY = re.compile(r"^compdiag: .* \| run (\d+) in ", re.M)
 
@@ -42,6 +49,12 @@ def base_env(cache_dir: Path | None = None) -> dict[str, str]:
     if cache_dir is not None:
         env["TORCHINDUCTOR_CACHE_DIR"] = str(cache_dir)
     return env
+
+
+def shared_cache() -> Path:
+    """The Inductor cache dir shared by every test not about caching in this pytest session
+    (one cold compile of a kernel for the whole suite, whichever worker needs it first)."""
+    return Path(os.environ[SHARED_CACHE_ENV])
 
 
 def run_cmd(args: list[str], *, env: dict[str, str], cwd: Path | str | None = None,

@@ -1,17 +1,79 @@
 """Session fixtures for the CPU suite: every scenario script under tests/scripts/ runs once
-per session into ONE session store, and the tests read that store (see cdtest.py)."""
+per session into ONE session store, and the tests read that store (see cdtest.py).
+
+The suite runs on two pytest-xdist workers (pyproject's addopts: `-n 2 --dist loadgroup`):
+compiles are subprocesses, and while one worker waits on a compile the other has work. Every
+test gets an xdist group here (pytest_collection_modifyitems), so what one expensive fixture
+serves runs on one worker and the fixture is built once: a test file is a group, the tests
+that read the session's compile scenarios (`launched`) are one group, and the corpus splits in
+two halves by case. Heaviest groups are queued first so both workers end together."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 import pytest
 
-from cdtest import SCRIPTS, Launch, Proc, Session
+from cdtest import SCRIPTS, SHARED_CACHE_ENV, Launch, Proc, Session, shared_cache
+from corpus_check import corpus_half
+
+# The fixtures that start the session's compile scenarios: their readers share one worker.
+SCENARIO_FIXTURES = frozenset({"launched", "scenario", "fail_kernel", "killed", "hook_fault"})
+# Heaviest groups first (by the slowest tests of the last idle run and the number of cold
+# compiles each group's fixtures make; benchmarks/test_time.md); the rest keep file order.
+HEAVY_FIRST = ("corpus-0", "corpus-1", "test_minify_e2e", "scenarios", "test_docs_examples",
+               "test_perf_e2e", "test_accuracy", "test_bisect", "test_endings", "test_caches",
+               "test_report", "test_compile_id", "test_grad_accuracy")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One Inductor cache dir for the session (cdtest.shared_cache). The controlling process
+    makes it; xdist's workers inherit it through the environment."""
+    if hasattr(config, "workerinput") and os.environ.get(SHARED_CACHE_ENV):
+        return
+    path = tempfile.mkdtemp(prefix="compdiag-tests-inductor-")
+    os.environ[SHARED_CACHE_ENV] = path
+    config.stash[_OWNED] = path
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    path = config.stash.get(_OWNED, None)
+    if path:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+_OWNED = pytest.StashKey[str]()
+
+
+def xdist_group(item: pytest.Item) -> str:
+    """The work unit `item` belongs to under `--dist loadgroup` (see the module docstring)."""
+    if SCENARIO_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return "scenarios"
+    callspec = getattr(item, "callspec", None)
+    if item.path.name == "test_corpus.py" and callspec is not None and \
+            "sidecar" in callspec.params:
+        return f"corpus-{corpus_half(callspec.params['sidecar'])}"
+    return item.path.stem
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not hasattr(config, "workerinput"):  # one process (`-n 0`): file order, no groups
+        return
+    groups = {}
+    for item in items:
+        groups[item] = xdist_group(item)
+        item.add_marker(pytest.mark.xdist_group(groups[item]))
+    rank = {name: i for i, name in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda it: rank.get(groups[it], len(rank)))  # stable: file order otherwise
 
 
 @pytest.fixture(scope="session")
 def session(tmp_path_factory: pytest.TempPathFactory) -> Session:
     root = tmp_path_factory.mktemp("compdiag")
-    return Session(root=root, store=root / "session.db", cache=root / "inductor-cache")
+    return Session(root=root, store=root / "session.db", cache=shared_cache())
 
 
 @pytest.fixture(scope="session")

@@ -43,6 +43,13 @@ def load_sidecar(path: Path, torch_version: str | None = None) -> dict[str, Any]
     return spec
 
 
+def corpus_half(sidecar: Path) -> int:
+    """Which half of the CPU corpus a case (its sidecar's path) is in: tests/conftest.py gives
+    each half its own pytest-xdist group, so two workers capture one half each. The halves
+    alternate in name order, so each gets its share of the slow acc_/fail_/perf_ cases."""
+    return sorted(CORPUS.glob("*.expected.json")).index(sidecar) % 2
+
+
 def run_case(name: str, workdir: Path, cache_dir: Path, run_args: list[str] | None = None,
              python: str = sys.executable, folder: Path = CORPUS) -> dict[str, Any]:
     """Run one corpus script (of `folder`) under capture, then explain it; both as the CLI

@@ -14,6 +14,7 @@ from xml.etree import ElementTree as ET
 import pytest
 import torch
 
+from cdtest import shared_cache
 from compdiag.capture.accuracy import Tolerance, compare_output
 
 SCRIPTS = Path(__file__).parent / "accuracy_scripts"
@@ -111,24 +112,39 @@ def test_eager_nondeterminism_is_not_blamed_on_the_compiler():
 # -- end to end -------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
-    """Each script once under `compdiag check --junit`, and once under plain python."""
+    """Each script once under `compdiag check --junit`, all started together (each a compile
+    of its own, in the session's shared Inductor cache), and clean.py once more under plain
+    python once its check is done."""
     base = tmp_path_factory.mktemp("accuracy")
-    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(base / "cache"))
-    out = {}
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(shared_cache()))
+    started = {}
     for name in ("relu_bug", "log1p_bug", "clean", "crash", "fp16_overflow"):
         junit = base / f"{name}.xml"
         store = base / f"{name}.db"
-        proc = subprocess.run(
+        started[name] = (junit, store, subprocess.Popen(
             [sys.executable, "-m", "compdiag", "check", "--store", str(store), "--junit",
              str(junit), str(SCRIPTS / f"{name}.py")],
-            capture_output=True, text=True, env=env, cwd=base, timeout=600)
-        shown = subprocess.run([sys.executable, "-m", "compdiag", "show", "--store", str(store),
-                                "--json"], capture_output=True, text=True, check=True)
-        out[name] = {"rc": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr,
-                     "junit": ET.parse(junit).getroot(), "doc": json.loads(shown.stdout)}
-    plain = subprocess.run([sys.executable, str(SCRIPTS / "clean.py")], capture_output=True,
-                           text=True, env=env, cwd=base, timeout=600)
-    out["clean"]["plain_stdout"] = plain.stdout
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=base))
+    plain = None
+    out = {}
+    try:
+        for name, (junit, store, proc) in started.items():
+            stdout, stderr = proc.communicate(timeout=600)
+            if name == "clean":  # after its check: the same graph, a cache hit, no 2nd compile
+                plain = subprocess.Popen([sys.executable, str(SCRIPTS / "clean.py")],
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         text=True, env=env, cwd=base)
+            shown = subprocess.run([sys.executable, "-m", "compdiag", "show", "--store",
+                                    str(store), "--json"], capture_output=True, text=True,
+                                   check=True)
+            out[name] = {"rc": proc.returncode, "stdout": stdout, "stderr": stderr,
+                         "junit": ET.parse(junit).getroot(), "doc": json.loads(shown.stdout)}
+        out["clean"]["plain_stdout"] = plain.communicate(timeout=600)[0]
+    finally:  # a timeout or a failed check leaves no process behind
+        for proc in [p for _, _, p in started.values()] + [plain]:
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.communicate()
     return out
 
 

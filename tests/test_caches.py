@@ -621,3 +621,52 @@ def test_a_cache_the_program_turned_off_is_information_not_a_problem(tmp_path: P
         (d_custom,) = [d for d in explain(r, custom) if d.kind == "cache"]
     assert d_off.severity == "info" and d_custom.severity == "problem"
     assert d_off.score < d_custom.score
+
+
+def test_an_input_change_is_at_the_call_that_passed_the_input() -> None:
+    """corpus/cache_reset_dtype.py (after pytorch/pytorch#111421): after a reset the same
+    function is called with float64 inputs and misses the FX graph cache on
+    example_inputs[0]. Before, the miss pointed at the compiled function's def line: no
+    source line assigns an input's dtype; the call that passed the input is the line."""
+    from types import SimpleNamespace
+
+    from compdiag.analyses.diagnoses.cache import changed_line
+    from compdiag.analyses.diagnosis import UserFrame
+
+    call = UserFrame("/u/s.py", 14, "torch.compile(poly)(torch.ones(8, dtype=torch.float64))")
+    ctx = SimpleNamespace(call_chain=lambda cid: [UserFrame("/u/s.py", 3, "main()"), call])
+    change = C.Change("example_inputs[0]", "float32[8] stride (1,)", "float64[8] stride (1,)",
+                      "example_inputs[0]: float32[8] -> float64[8]")
+    assert changed_line(ctx, "0/0", (change,)) == call
+
+
+def test_a_global_baked_into_the_graph_is_named_when_it_changed() -> None:
+    """corpus/cache_reset_global.py (after pytorch/pytorch#110107): a module global the
+    compiled function reads changes between two compiles separated by a reset; the miss said
+    only "the graph changed", at the def line. Dynamo guarded `G['SCALE'] == 2.0` in the first
+    and `== 3.0` in the second: the global is the component that changed."""
+    from types import SimpleNamespace
+
+    from compdiag.analyses.diagnoses.cache import changed_globals
+
+    values = {"0/0": {"G['SCALE']": "2.0", "L['x']": None, "G['K']": "1"},
+              "0/0@1": {"G['SCALE']": "3.0", "G['K']": "1"}}
+    ctx = SimpleNamespace(run_id=1, r=SimpleNamespace(guard_values=lambda rid, c: values[c]))
+    assert changed_globals(ctx, "0/0", "0/0@1") == [("SCALE", "2.0", "3.0")]
+    assert changed_globals(ctx, None, "0/0@1") == []
+
+
+def test_an_inference_compile_after_a_training_one_is_the_grad_mode() -> None:
+    """corpus/cache_reset_grad_mode.py (after pytorch/pytorch#191418): a compile under
+    torch.no_grad() after a reset misses on `fx_kwargs[is_inference]`, torch's internal name;
+    before, the miss never said grad mode and pointed at the call, not at the line that
+    switched it."""
+    import re
+
+    from compdiag.analyses.diagnoses.cache import COMPONENT_CALLS
+
+    assert "grad mode" in C.describe_change("fx_kwargs[is_inference]", "False", "True")
+    pattern = dict(COMPONENT_CALLS)["fx_kwargs[is_inference]"]
+    assert re.search(pattern, "with torch.no_grad():")
+    assert re.search(pattern, "with torch.inference_mode():")
+    assert not re.search(pattern, "y = model(x)")

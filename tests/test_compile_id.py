@@ -253,8 +253,12 @@ def reset_run(session: Session) -> Proc:
     """corpus/cache_reset_config.py once, with TORCH_TRACE on (imported below)."""
     root = session.root / "reset_run"
     root.mkdir()
+    # Its own fresh Inductor cache, not the session's shared one: the explain test below
+    # names the config change that made the second compile a cache miss, and the first
+    # compile must be a cold one (corpus/cache_reset_config.py runs in the corpus too).
     p = session.run(SCRIPT, store=root / "s.db", cwd=root,
-                    env=session.env(TORCH_TRACE=str(root / "trace")))
+                    env=session.env(TORCH_TRACE=str(root / "trace"),
+                                    TORCHINDUCTOR_CACHE_DIR=str(root / "inductor-cache")))
     assert p.returncode == 0 and p.run_id is not None, p.stderr[-4000:]
     p.extra.update(root=root, store=root / "s.db",
                    show=session.show(p.run_id, store=root / "s.db"))

@@ -165,19 +165,24 @@ def test_registry_is_read_from_the_installed_torch():
     assert reg["GB0059"]["Gb_type"] == data["GB0059"][-1]["Gb_type"]
 
 
+def recompile_to_the_limit(s: Store, frame: int) -> None:
+    """pool() (line 30) recompiled 8 times on a size, then Dynamo's recompile-limit failure."""
+    s.compile(f"{frame}/0", co_name="pool", lineno=30)
+    for i in range(1, 9):
+        s.compile(f"{frame}/{i}", co_name="pool", lineno=30,
+                  recompile_reason=f"{frame}/{i - 1}: tensor 'x' size mismatch at index 0. "
+                                   f"expected {i}, actual {i + 1}")
+    s.failure(f"{frame}/8", stage="dynamo", exc_type="Unsupported",
+              message="Dynamo recompile limit exceeded",
+              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+
+
 def test_recompile_limit_is_the_top_diagnosis(tmp_path):
     s = Store(tmp_path)
     s.compile("0/0")
     s.graph_break("0/0", 5)
     s.graph_break("0/0", 6, gb_type="Call to `torch._dynamo.graph_break()`", code="GB0025")
-    s.compile("1/0", co_name="pool", lineno=30)
-    for i in range(1, 9):
-        s.compile(f"1/{i}", co_name="pool", lineno=30,
-                  recompile_reason=f"1/{i - 1}: tensor 'x' size mismatch at index 0. "
-                                   f"expected {i}, actual {i + 1}")
-    s.failure("1/8", stage="dynamo", exc_type="Unsupported",
-              message="Dynamo recompile limit exceeded",
-              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+    recompile_to_the_limit(s, 1)
     diags = s.explain()
     top = diags[0]
     assert top["kind"] == "recompile"
@@ -268,6 +273,26 @@ def test_perf_hint_fallback_kernel(tmp_path):
     (d,) = s.explain()
     assert d["kind"] == "perf" and "cumsum" in d["reason"]
     assert d["user_frame"]["lineno"] == 14
+
+
+def test_fallbacks_of_one_warned_cause_are_one_diagnosis(tmp_path):
+    """Issue 29 section 2 (corpus/perf_complex_fallbacks.py, after pytorch/pytorch#125718):
+    torch warns once that Inductor generates no code for complex operators, then falls back
+    for every complex op. Before, explain gave one perf diagnosis per op (aten.mul, aten.add,
+    aten.pow, ...) and none named the cause; now one names it, with the ops."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.event("warning", "0/0", {}, "Torchinductor does not support code generation for "
+                "complex operators. Performance may be worse than eager.")
+    for op in ("aten.mul.Tensor", "aten.pow.Tensor_Scalar"):
+        s.ing.event("perf_hints", "0/0", {}, f"Using FallbackKernel: torch.ops.{op}")
+    s.post_grad("0/0", f"        # File: {s.user}:11 in f, code: z = (x + 1j * y).pow(4)\n"
+                "        mul: \"c64[5]\" = torch.ops.aten.mul.Tensor(arg1_1, 1j)\n"
+                "        pow_1: \"c64[5]\" = torch.ops.aten.pow.Tensor_Scalar(mul, 4)\n")
+    (d,) = s.explain()
+    assert d["kind"] == "perf" and "complex" in d["reason"] and "complex" in d["fix"]
+    assert "aten.mul" in d["reason"] and "aten.pow" in d["reason"]
+    assert d["user_frame"]["lineno"] == 11
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
@@ -421,6 +446,9 @@ def test_fusion_rows_benign_ones_left_out(tmp_path):
     (d,) = s.explain()
     assert d["kind"] == "fusion" and "intermediate nodes" in d["reason"]
     assert d["count"] == 1 and FU.fusion_reason_class("no shared data") is None
+    # issue 29 §2: "intermediate nodes between" is torch's other wording of a cycle, refused
+    # to protect the schedule: information (on main a `dependency` problem).
+    assert d["severity"] == "info" and d["details"]["reason_class"] == "cycle"
 
 
 def _candidate(name: str, origins: str, user: Path, line: int) -> str:
@@ -448,7 +476,7 @@ def test_a_missed_fusion_points_at_its_own_nodes_lines(tmp_path):
     diags = s.explain()
     lines = {(d["compile_id"], d["details"]["reason_class"]): d["user_frame"]["lineno"]
              for d in diags}
-    assert lines == {("0/0", "dependency"): 20, ("1/0", "dependency"): 44,
+    assert lines == {("0/0", "cycle"): 20, ("1/0", "cycle"): 44,
                      ("0/0", "size_limit"): 5}
     assert all(d["user_frame"]["line"] == f"line_{d['user_frame']['lineno']} = "
                f"{d['user_frame']['lineno']}" for d in diags)
@@ -678,8 +706,8 @@ def _frames(user: Path, *rest: tuple[str, int, str]) -> list[dict]:
 
 def test_a_runtime_failure_through_compiled_code_is_one_fatal_failure(tmp_path):
     """Capture writes a failure row and the program exception for the same error: explain
-    reports it once (FOLDS), fatal, at the user's line, with the frame it was raised in and
-    torch's whole message."""
+    reports it once (a relation in program's SPEC), fatal, at the user's line, with the
+    frame it was raised in and torch's whole message."""
     s = Store(tmp_path, exit_code=1)
     s.compile("0/0")
     s.graph_break("0/0", 5)
@@ -961,6 +989,22 @@ def test_one_recompile_with_a_user_stack_is_one_recompile_and_says_none_changed(
     assert "before the first call" in d["fix"]
 
 
+def test_a_size_fix_names_the_tensor_and_torch_s_own_hint_wins():
+    """corpus/fail_recompile_limit_params.py: the size source `xs[0].size()[1]` was spelled
+    into `mark_dynamic(xs[0].size()[1], 1)` (not a tensor), and torch's own advice in the
+    failed guard (force_parameter_static_shapes for a parameter) was not the fix."""
+    assert RC.tensor_and_dim("xs[0].size()[1]") == ("xs[0]", "1")
+    assert RC.tensor_and_dim("L['x'].size()[0]") == ("x", "0")
+    guard = ("tensor 'xs[0]' size mismatch at index 1. expected 9, actual 10. Guard failed on "
+             "a parameter, consider using torch._dynamo.config.force_parameter_static_shapes "
+             "= False to allow dynamism on parameters.")
+    fix = RC.recompile_fix("size", "xs[0].size()[1]", count=8, limit=True, fn="f",
+                           guard_text=guard)
+    assert "force_parameter_static_shapes = False" in fix and "mark_dynamic" not in fix
+    assert "mark_dynamic(x, 0)" in RC.recompile_fix("size", "L['x'].size()[0]", count=1,
+                                                   limit=False, fn="f")
+
+
 def _bypass(s: Store, cid: str, reason: str) -> None:
     s.ing.record({**_ids(cid), "artifact": {"name": "aotautograd_cache_bypass",
                                             "encoding": "json"}},
@@ -986,3 +1030,54 @@ def test_a_bypass_of_torchs_own_function_is_information_not_a_fix_to_make(tmp_pa
              if d["kind"] == "cache"}
     assert diags["torch"]["severity"] == "info" and "Nothing to change" in diags["torch"]["fix"]
     assert diags["mylib"]["severity"] == "problem" and "custom_op" in diags["mylib"]["fix"]
+
+
+def test_an_amplified_difference_within_the_tolerance_is_a_verdict_not_no_problems(tmp_path):
+    """Issue 29 §4: a --check-accuracy run whose outputs were within the tolerance, but where
+    eager and compiled differ and float rounding is amplified ~500x, printed "no problems
+    found" (main at d728d29: capture recorded the amplification, no verdict). It is an
+    ill-conditioned verdict with the amplification, ranked below every other problem."""
+    import torch
+
+    from compdiag.capture.accuracy_compare import numeric_verdict
+
+    errs = {"eager_rel": 6e-5, "compiled_rel": 4e-5, "eager_rmse": 6e-5, "compiled_rmse": 4e-5,
+            "scale": 1.0}
+    v = numeric_verdict(True, True, errs, 1e-3, torch.float32)
+    assert v["verdict"] == "ill_conditioned" and v["within_tolerance"] and v["amplification"] > 100
+    same = {**errs, "compiled_rel": 6e-5}  # bitwise-equal results: nothing to say
+    assert "verdict" not in numeric_verdict(True, True, same, 1e-3, torch.float32)
+    quiet = {**errs, "eager_rel": 2e-6, "compiled_rel": 1e-6}  # fp32 noise
+    assert "verdict" not in numeric_verdict(True, True, quiet, 1e-3, torch.float32)
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.accuracy("0/0", [("out0", True, 1e-6, 1e-4, {**v, "dtype": "torch.float32"})])
+    s.graph_break("0/0", 7)
+    diags = s.explain()
+    acc = [d for d in diags if d["kind"] == "accuracy"]
+    assert acc and acc[0]["severity"] == "problem" and diags[-1] is acc[0]
+    assert acc[0]["reason"].startswith("within the tolerance, but ill-conditioned")
+    assert "amplified" in acc[0]["reason"]
+
+
+def test_a_kernel_that_fails_to_compile_unlogged_is_at_the_graphs_only_user_line(tmp_path):
+    """benchmarks/explain_holdout/gpu/float8_int_cast.py on the H200 (torch 2.11): Triton
+    refuses the int -> float8 cast ("CompilationError: at 8:11:"), before any output code is
+    logged, so no kernel source names the failing kernel; the failure pointed at the call.
+    Every node of the graph comes from the one conversion line: that is the line. A graph of
+    several user lines keeps no such guess."""
+    s = Store(tmp_path)
+    s.compile("0/0", lineno=7)
+    u = s.user
+    s.post_grad("0/0", "class <lambda>(torch.nn.Module):\n"
+                "    def forward(self, arg0_1: \"i32[16]\"):\n"
+                f"        # File: {u}:8 in fn, code: line_8 = 8\n"
+                "        convert_element_type: \"f8e5m2[16]\" = torch.ops.prims."
+                "convert_element_type.default(arg0_1, torch.float8_e5m2);  arg0_1 = None\n"
+                "        return (convert_element_type,)\n")
+    s.failure("0/0", stage="kernel_compile", exc_type="CompilationError",
+              message="CompilationError: at 8:11:", traceback="CompilationError: at 8:11:\n"
+              "    tmp1 = tmp0.to(tl.float8e5)\n           ^")
+    top = [d for d in s.explain() if d["kind"] == "failure"][0]
+    assert top["user_frame"]["lineno"] == 8, top["user_frame"]

@@ -8,7 +8,8 @@ test_recompile_ux.py. No compile."""
 
 from __future__ import annotations
 
-from test_explain import AOT_FILE, BACKWARD_TWICE, TORCH_FILE, Store, _frames
+from test_explain import (AOT_FILE, BACKWARD_TWICE, TORCH_FILE, Store, _frames,
+                          recompile_to_the_limit)
 
 URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
 
@@ -120,3 +121,82 @@ def test_a_guard_that_failed_on_several_calls_keeps_torch_words_for_the_latest(t
     assert d["reason"].startswith("size L['x'].size()[0] changed (8 -> 12)")
     assert "tensor 'x' size mismatch at index 0. expected 11, actual 12" in d["reason"]
     assert "expected 11, actual 12" in d["details"]["torch_message"]
+
+
+def test_a_consequence_is_folded_under_its_cause_which_ranks_where_it_would_have(tmp_path):
+    """Issue 29 §2, one mechanism: the Unsupported torch raised when it skipped the frame is
+    the graph break's consequence (graph_breaks' KindSpec.causes). It is folded under the
+    break with torch's message for it, and the break ranks at least where the failure would
+    have ranked: above an accuracy mismatch of another compile. On main the failure was
+    dropped (FOLDS) and the break kept its own graph-break score, below the mismatch."""
+    s = Store(tmp_path)
+    s.compile("0/0", fail_type="Unsupported",
+              fail_reason="Call to `torch._dynamo.graph_break()`\n  Explanation: User-inserted "
+                          f"graph break.\n\n For more details: {URL.format('gb0025')}")
+    s.graph_break("0/0", 7, gb_type="Call to `torch._dynamo.graph_break()`", code="GB0025",
+                  skipped=True)
+    s.compile("1/0", co_name="g", lineno=20)
+    s.accuracy("1/0", [("out0", False, 1.0, 0.5, {})])
+    diags = s.explain()
+    assert [d["kind"] for d in diags] == ["graph_break", "accuracy"]
+    (folded,) = diags[0]["consequences"]
+    assert folded["kind"] == "failure" and "Dynamo skipped the frame" in folded["why"]
+    assert "graph_break()" in (folded["torch_message"] or folded["reason"])
+
+
+def test_the_consequence_property_holds_on_a_hand_built_store(tmp_path):
+    """The property tests/test_corpus.py checks over every corpus run, on the store above."""
+    from compdiag.store.reader import Reader
+    from locate_check import consequence_problems
+
+    s = Store(tmp_path)
+    s.compile("0/0", fail_type="Unsupported", fail_reason="Call to `torch._dynamo.graph_break()`")
+    s.graph_break("0/0", 7, gb_type="Call to `torch._dynamo.graph_break()`", code="GB0025",
+                  skipped=True)
+    s.compile("1/0", co_name="g", lineno=20)
+    s.accuracy("1/0", [("out0", False, 1.0, 0.5, {})])
+    s.done()
+    with Reader(s.path) as r:
+        assert consequence_problems(r, s.run_id) == []
+
+
+def _dynamic_true_recompile(s: Store, before: int, config: str) -> None:
+    s.compile("0/0", dynamo_config=config)
+    s.compile("0/1", dynamo_config=config,
+              recompile_reason=f"0/0: tensor 'x' size mismatch at index 0. expected {before}, "
+                               "actual 2")
+
+
+def test_a_size_dynamic_true_still_specialised_that_recompiles_is_a_problem(tmp_path):
+    """Issue 29 §2: torch.compile(dynamic=True) still specialises sizes 0 and 1; the call with
+    size 2 then recompiles. That is the problem the user asked dynamic shapes to avoid, with
+    its fix, not automatic-dynamic information (on main: info, "nothing to do")."""
+    s = Store(tmp_path)
+    _dynamic_true_recompile(s, 1, '{"assume_static_by_default": false, '
+                                  '"automatic_dynamic_shapes": true}')
+    (d,) = s.explain()
+    assert (d["kind"], d["severity"]) == ("recompile", "problem")
+    assert "0/1 specialisation" in d["explanation"] and "mark_unbacked" in d["fix"]
+
+
+def test_one_automatic_dynamic_recompile_stays_information(tmp_path):
+    """Without dynamic=True the same recompile is what torch does on purpose."""
+    s = Store(tmp_path)
+    _dynamic_true_recompile(s, 1, '{"assume_static_by_default": true, '
+                                  '"automatic_dynamic_shapes": true}')
+    (d,) = s.explain()
+    assert (d["kind"], d["severity"]) == ("recompile", "info")
+
+
+def test_the_recompile_limit_failure_is_folded_under_the_guard_that_kept_failing(tmp_path):
+    """Issue 29 §2: Dynamo's failure at the recompile limit is the consequence of the guard
+    that kept failing: one recompile diagnosis, with torch's failure folded under it (a
+    relation in recompiles' KindSpec). On main the failures kind skipped it unsaid."""
+    s = Store(tmp_path)
+    recompile_to_the_limit(s, 0)
+    (d,) = s.explain()
+    assert d["kind"] == "recompile" and d["details"]["limit_hit"]
+    (c,) = d["consequences"]
+    assert c["kind"] == "failure" and "recompile limit" in c["why"]
+    assert "recompile limit exceeded" in (c["torch_message"] or c["reason"])
+

@@ -283,8 +283,9 @@ def test_traceback_of_a_compiled_graph_is_plain_pythons(session: Session, fail_k
                                                         tmp_path: Path) -> None:
     """A runtime error inside compiled code: stderr's traceback is the one plain python prints
     (no compdiag frame such as capture/failure_graphs.py's `run`, no doubled torch `_fn`).
-    Both runs compile cold (the fixture into the session's fresh cache, this one into its
-    own), so torch builds its wrappers the same way."""
+    Both runs compile cold (the fixture into the session's shared cache, where no other test
+    compiles fail_kernel.py's graphs; this one into its own), so torch builds its wrappers the
+    same way."""
     cache = tmp_path / "cache"
     plain = run_cmd([sys.executable, str(SCRIPTS / "fail_kernel.py")],
                     env=base_env(cache), cwd=session.root)
@@ -480,13 +481,15 @@ def test_explain_header_speaks_without_jargon() -> None:
     """Issue 30 item 11: explain's header said "a failure row (a compile stage's, or the
     run-time one capture wrote)": store and capture internals. Every fold's note reads in a
     user's words. Fails on main."""
-    from compdiag.analyses.explain import FOLDS
+    from compdiag.analyses.explain import relations
     from compdiag.views.explain import header_lines
 
-    run = {"id": 1, "argv": ["m.py"], "status": "done", "exit_code": 1, "counts": {}}
-    for fold in FOLDS:
-        doc = {"run": run, "diagnoses": [{"kind": fold.into, "severity": "error"}],
-               "folded": [{"kind": fold.drop, "into": fold.into, "why": fold.why}]}
+    # one recompile reason for the one recompile panel: the counts note stays out of it
+    run = {"id": 1, "argv": ["m.py"], "status": "done", "exit_code": 1,
+           "counts": {"recompiles": 1}}
+    for rel in relations():
+        doc = {"run": run, "diagnoses": [{"kind": rel.cause, "severity": "error"}],
+               "folded": [{"kind": rel.effect, "into": rel.cause, "why": rel.why}]}
         text = " ".join(header_lines(doc)).lower()
         for jargon in ("row", "capture", "stage's", "ctx", "record"):
             assert not re.search(rf"\b{jargon}", text), (jargon, text)

@@ -451,3 +451,29 @@ def test_tree_lines_and_the_warning_parse():
         {"key": None, "observed": 9}
     assert P.parse_cudagraph_tree("[0/0] Recording function=partition_0, cuda_graph_id=0") \
         is None
+
+
+def test_a_partition_split_by_a_custom_op_is_at_the_custom_ops_line(tmp_path):
+    """benchmarks/explain_holdout/gpu/cg_partition_unsafe_op.py on the H200: a cudagraph_unsafe
+    custom op (`holdout.host_scale`) splits the graph; the split's op was looked up only for
+    the aten/prims namespaces, so the diagnosis fell back to the call. Any namespace's op
+    names its post-grad node and so the op's line."""
+    script = tmp_path / "unsafe.py"
+    script.write_text("".join(f"line_{i} = {i}\n" for i in range(1, 30)))
+    path = tmp_path / "s.db"
+    w = Writer(path)
+    rid = w.begin_run(source="run", argv=[str(script)])
+    ing = Ingestor(w, rid)
+    ing.record({"frame_id": 0, "frame_compile_id": 0, "inductor_post_grad_graph": {}},
+               "class <lambda>(torch.nn.Module):\n    def forward(self, arg0_1: \"f32[128]\"):\n"
+               f"        # File: {script}:22 in f, code: line_22 = 22\n"
+               "        host_scale: \"f32[128]\" = torch.ops.holdout.host_scale.default(add)\n"
+               "        return (host_scale,)\n")
+    feed_lines(ing, [
+        ("0/0", "Created 3 graph partitions: 2 cudagraphable, 1 non-cudagraphable"),
+        ("0/0", "    op1: reason=CUDAGraph-unsafe custom ops, ir=FallbackKernel, "
+                "fx=holdout.host_scale.default(add)")])
+    w.end_run(rid, exit_code=0, status="done")
+    w.close()
+    cg = [d for d in _diags(path, rid) if d["kind"] == "cudagraph"]
+    assert cg and "partitioned" in cg[0]["reason"] and cg[0]["user_frame"]["lineno"] == 22, cg

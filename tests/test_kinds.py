@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 
 KIND = "toy"
@@ -57,7 +58,7 @@ def compdiag_kinds():
 def compdiag_diagnose(ctx):
     cid = next(iter(ctx.compiles), None)
     return [Diagnosis(KIND, stage=None, compile_id=cid, reason="a toy reason",
-                      user_frame=ctx.user_frame(cid=cid), explanation="toy explanation",
+                      user_frame=locate(ctx, cid), explanation="toy explanation",
                       fix="toy fix", score=SPEC.score("toy"),
                       details=ToyDetails(compiles=len(ctx.compiles)))]
 '''

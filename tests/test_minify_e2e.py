@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from cdtest import base_env, run_cmd
+from cdtest import base_env, run_cmd, shared_cache
 from json_doc import assert_documented
 
 SCRIPTS = Path(__file__).parent / "minify_scripts"
@@ -84,7 +84,7 @@ def _selected(request: pytest.FixtureRequest) -> list[str]:
 def results(request: pytest.FixtureRequest,
             tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     root = tmp_path_factory.mktemp("minify")
-    env = base_env(root / "inductor-cache")
+    env = base_env(shared_cache())
     res: dict[str, dict] = {}
     errors: list[BaseException] = []
 

@@ -678,3 +678,33 @@ def test_a_log_read_in_blocks_gives_what_its_lines_give(items, chunk) -> None:
         trace_log._CHUNK = old
     assert got == want
     assert (by_block.skipped, by_block.bad_payloads) == (by_line.skipped, by_line.bad_payloads)
+
+
+def test_a_cpp_check_out_of_a_kernel_names_that_kernel() -> None:
+    """corpus/fail_oob_index_kernel.py (pytorch/pytorch#111952) and fail_int_div_zero.py
+    (#143649): a C++ check a generated kernel made at run time ("kernel, FILE.main.cpp:13,
+    index out of bounds: tmp1 < 2L", or a prefix helper the kernel calls) names the kernel by
+    its message or the helper. Before, no kernel was found and the failure pointed at the
+    compiled function's def line instead of the op's."""
+    kernels = [("cpp_fused_add_index_0",
+                'TORCH_CHECK(tmp1 < 2L, "index out of bounds: tmp1 < 2L");\n'
+                "inductor_cpu_integer_div_error{0};"),
+               ("cpp_fused_floor_divide_1",
+                "inductor_cpu_integer_div_error{0};\n"
+                "inductor_cpu_throw_if_integer_div_error(inductor_cpu_integer_div_error);")]
+    oob = ("RuntimeError: kernel, /tmp/c/zt/cztu6.main.cpp:13, index out of bounds: tmp1 < 2L")
+    div = ("RuntimeError: inductor_cpu_throw_if_integer_div_error, /v/torch/include/torch/csrc/"
+           "inductor/cpp_prefix.h:827, ZeroDivisionError")
+    assert P.kernel_of_error(oob, kernels) == "cpp_fused_add_index_0"
+    assert P.kernel_of_error(div, kernels) == "cpp_fused_floor_divide_1"
+    assert P.kernel_of_error("RuntimeError: f, /x/a.cpp:3, nothing like it", kernels) is None
+
+
+def test_fail_on_recompile_limit_hit_is_the_recompile_limit() -> None:
+    """corpus/fail_recompile_limit_params.py (microsoft/dion#23): under fullgraph=True the
+    recompile limit raises FailOnRecompileLimitHit, whose torch 2.13 message ("Hard failure
+    due to fullgraph=True") names no limit. Before, it was filed as a Dynamo failure of its
+    own, at the def line, with the fake-tensor fix."""
+    facts = P.failure_facts("FailOnRecompileLimitHit", "Hard failure due to fullgraph=True", "")
+    assert facts["recompile_limit"]
+    assert not P.failure_facts("Unsupported", "Tensor.item", "")["recompile_limit"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cdtest import REPO, base_env, run_cmd
+from cdtest import REPO, base_env, run_cmd, shared_cache
 
 from compdiag.report.bundle import BOUND, TRACE_NAME, build, home_relative
 
@@ -24,7 +24,7 @@ SCRIPT = REPO / "corpus" / "fail_kernel_compile.py"
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     root = tmp_path_factory.mktemp("report")
-    env = base_env(root / "inductor-cache")
+    env = base_env(shared_cache())
     store = root / "s.db"
     run = run_cmd([sys.executable, "-m", "compdiag", "run", "--store", str(store), str(SCRIPT)],
                   env=env, cwd=root)

@@ -117,3 +117,91 @@ def test_sweep_runs_scores_and_counts_the_fixture(tmp_path):
     total = summary["table"][-1]
     assert (total["cases"], total["derivable"], total["run"], total["top_right"]) == (
         3, 2, 2, 2)
+
+
+CACHES = "test/dynamo/oracle_caches.py"
+
+
+def _cache_cases():
+    return {(c.cls, c.name): c for c in collect(SRC, CACHES)}
+
+
+def _expected(case):
+    return {e.counter: (e.count, e.at_least) for e in derive(SRC, case).expectations
+            if e.kind == "cache"}
+
+
+def test_inherited_tests_are_cases_of_the_class_that_runs_them():
+    """A class whose body is `pass` runs its base's tests again (pytest collects
+    `FILE::BundledCacheCases::test_x`): collected as its own cases. Regression (issue 28):
+    before, only classes that defined tests themselves had cases, and test_aot_autograd_cache's
+    AOTAutogradCacheBundledTests (57 tests) was missing."""
+    cases = _cache_cases()
+    own = sorted(n for c, n in cases if c == "CacheCases")
+    assert sorted(n for c, n in cases if c == "BundledCacheCases") == own
+    assert cases[("BundledCacheCases", "test_phases")].owner == "CacheCases"
+
+
+def test_cache_counters_are_totals_over_the_test():
+    """Running totals: the last value asserted in each phase between counters.clear(), summed;
+    a config branch read from the class's patch (else torch's default); a helper's
+    parameters bound from the call. Regression (issue 28): before, every assertEqual on a
+    counter was an expectation of its own (hit == 0 and hit == 1 of the same test could not
+    both hold of one store), and both arms of an `if` were read."""
+    cases = _cache_cases()
+    assert _expected(cases[("CacheCases", "test_hit_after_reset")]) == {
+        "aot_autograd.autograd_cache_miss": (1, False),
+        "aot_autograd.autograd_cache_hit": (1, False)}
+    assert _expected(cases[("CacheCases", "test_phases")]) == {
+        "inductor.fxgraph_cache_miss": (1, False)}  # hit: not asserted in the first phase
+    assert _expected(cases[("CacheCases", "test_helper")]) == {
+        "aot_autograd.autograd_cache_miss": (1, False),
+        "aot_autograd.autograd_cache_hit": (1, False)}
+    from torch._functorch import config as functorch_config
+
+    default = 0 if functorch_config.bundled_autograd_cache else 1
+    assert _expected(cases[("CacheCases", "test_config_branch")]) == {
+        "inductor.fxgraph_cache_miss": (default, False)}
+    assert _expected(cases[("BundledCacheCases", "test_config_branch")]) == {
+        "inductor.fxgraph_cache_miss": (0, False)}
+    loop = derive(SRC, cases[("CacheCases", "test_in_a_loop")])
+    assert not loop.derivable and "in a loop" in loop.why_not
+
+
+def test_a_raised_bypass_gives_its_reason():
+    (fail, bypass) = derive(SRC, _cache_cases()[("CacheCases", "test_bypass_raised")]
+                            ).expectations
+    assert (fail.kind, fail.first_line) == (
+        "failure", "BypassAOTAutogradCache: Unsupported call_function target")
+    assert (bypass.counter, bypass.count, bypass.at_least, bypass.reason) == (
+        "aot_autograd.autograd_cache_bypass", 1, True, "Unsupported call_function target")
+
+
+def test_cache_and_trace_expectations_held_against_show():
+    from derive import Expectation
+    from score import show_problems
+
+    caches = [{"compile_id": "0/0", "cache": "aotautograd", "result": "miss", "reason": None},
+              {"compile_id": "0/0@1", "cache": "aotautograd", "result": "hit", "reason": None},
+              {"compile_id": "1/0", "cache": "aotautograd", "result": "bypass",
+               "reason": "Unsupported call_function target foo"}]
+    hits = Expectation(kind="cache", source="t", counter="aot_autograd.autograd_cache_hit",
+                       count=1)
+    assert show_problems(hits, {"caches": caches}) == []
+    assert show_problems(hits, {"caches": caches[:1]}) == [
+        "0 aot cache hits in show (the test counts 1)"]
+    bypass = Expectation(kind="cache", source="t", counter="aot_autograd.autograd_cache_bypass",
+                         count=1, at_least=True, reason="Unsupported call_function target")
+    assert show_problems(bypass, {"caches": caches}) == []
+    (trace,) = derive(SRC, _cache_cases()[("TraceCases", "test_records_of_a_graph_break")]
+                      ).expectations
+    assert (trace.compile_ids, trace.restarted, trace.records) == (
+        ["0/0", "1/0"], ["0/0"], {"aotautograd_cache_miss": 1, "fx_graph_cache_miss": 1})
+    compiles = [{"compile_id": "0/0", "attempt": 0}, {"compile_id": "0/0_1", "attempt": 1},
+                {"compile_id": "1/0", "attempt": 0}]
+    show = {"compiles": compiles, "caches": [
+        {"cache": "aotautograd", "result": "miss"}, {"cache": "fx_graph", "result": "miss"}]}
+    assert show_problems(trace, show) == []
+    assert show_problems(trace, dict(show, compiles=compiles[:1])) == [
+        "compiles ['0/0'] in show (the trace names ['0/0', '1/0'])",
+        "restarted compiles [] in show (the trace restarts ['0/0'])"]

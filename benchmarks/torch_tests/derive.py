@@ -12,20 +12,27 @@ and turns the text the test expects into an `Expectation`:
   reasons (`assert_single_log_contains`, `assertIn` over a list of guard texts, or a string
   a local helper passes on to one of those).
 - `assertRaises(X)` / `assertRaisesRegex(X, TEXT)` with X one of torch._dynamo's exceptions.
+- `assertExpectedInline(buffer, TEXT)` of structured-trace records (one JSON object a line,
+  test_structured_trace.py): the compiles they name (frame/compile ids), which of them
+  restarted (attempt >= 1), and the cache artifacts (`fx_graph_cache_miss`, ...) per kind.
 - `assertEqual(<counter>.frame_count, N)`: the number of graphs the backend received.
-- `assertEqual(counters[GROUP][NAME], N)` / `counters[...][...]` checks: a cache counter.
+- `assertEqual(counters[GROUP][NAME], N)` of a cache's hit / miss / bypass counter: the
+  total over the test (derive_caches.py), and `assertRaisesRegex(BackendCompilerFailed,
+  "BypassAOTAutogradCache: REASON")`: a bypass and its reason.
 
 A test none of these rules reads is "not derivable", with the reason."""
 
 from __future__ import annotations
 
 import ast
+import json
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from collect import Case, method_node
+from collect import Case, class_node, method_node
+from derive_caches import cache_counts, config_patches
 
 GB_CODE = re.compile(r"/gb/gb(\d{4})\.html")
 USER_FRAME = re.compile(r'File "([^"]+)", line (?:N|\d+), in (\S+)\n[ ]{4,}(\S.*)')
@@ -54,9 +61,15 @@ class Expectation:
     guards: list[str] = field(default_factory=list)  # guard-failure texts
     count: int | None = None  # graphs, or a counter's value
     counter: str | None = None  # "aot_autograd.autograd_cache_hit"
+    at_least: bool = False  # the count is a lower bound (assertGreater)
+    reason: str | None = None  # a cache bypass's reason
+    compile_ids: list[str] = field(default_factory=list)  # trace: "0/1", "!0/3/0"
+    restarted: list[str] = field(default_factory=list)  # trace: compiles with attempt >= 1
+    records: dict[str, int] = field(default_factory=dict)  # trace: cache artifacts by name
 
     def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v not in (None, [])}
+        return {k: v for k, v in asdict(self).items()
+                if not (v is None or v is False or v == [] or v == {})}
 
 
 @dataclass
@@ -90,6 +103,50 @@ def _exc_name(node: ast.AST) -> str:
     if isinstance(node, ast.Name):
         return node.id
     return ""
+
+
+BYPASS = re.compile(r"Bypass\w*Cache: (.+)")
+
+
+def regex_literal(pattern: str) -> str:
+    """The longest literal run of a regex (`.*BypassAOTAutogradCache: Unsupported .*` ->
+    "BypassAOTAutogradCache: Unsupported"): what a message matching it contains verbatim."""
+    parts = re.split(r"(?<!\\)(?:\.[*+?]|\.|[*+?]|\[[^\]]*\]|[()|^$])", pattern)
+    best = max((p.replace("\\", "") for p in parts), key=len, default="")
+    return best.strip()
+
+
+CACHE_RECORD = re.compile(r"^\w+?_cache_(hit|miss|bypass)$")
+
+
+def parse_trace(text: str) -> dict[str, Any] | None:
+    """Structured-trace records as test_structured_trace.py prints them (one JSON object a
+    line, payload lines between): the compile ids they name, those restarted (attempt >= 1)
+    and the cache artifacts by name; None when no line is a record of a compile."""
+    ids: list[str] = []
+    restarted: list[str] = []
+    records: dict[str, int] = {}
+    for line in text.splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(rec, dict) or "frame_id" not in rec:
+            continue
+        cid = f"{rec['frame_id']}/{rec.get('frame_compile_id')}"
+        if rec.get("compiled_autograd_id") is not None:
+            cid = f"!{rec['compiled_autograd_id']}/{cid}"
+        if cid not in ids:
+            ids.append(cid)
+        if (rec.get("attempt") or 0) >= 1 and cid not in restarted:
+            restarted.append(cid)
+        name = (rec.get("artifact") or {}).get("name") if isinstance(rec.get("artifact"),
+                                                                     dict) else None
+        if name and CACHE_RECORD.match(name):
+            records[name] = records.get(name, 0) + 1
+    if not ids:
+        return None
+    return {"compile_ids": ids, "restarted": restarted, "records": records}
 
 
 def parse_message(text: str, context_kind: str) -> dict[str, Any] | None:
@@ -222,6 +279,8 @@ def derive(checkout: Path, case: Case) -> Derived:
         if texts:
             exps.append(Expectation(kind="recompile", source=where, guards=texts))
 
+    branches = [(n.lineno, n.end_lineno or n.lineno) for n in ast.walk(fn)
+                if isinstance(n, ast.If)]
     for node in sorted((n for n in ast.walk(fn) if isinstance(n, (ast.Call, ast.For))),
                        key=lambda n: (n.lineno, n.col_offset)):
         where = f"line {node.lineno}"
@@ -238,6 +297,13 @@ def derive(checkout: Path, case: Case) -> Derived:
         if name == "assertExpectedInlineMunged" and len(args) >= 3 and _str(args[2]):
             add_message(_str(args[2]) or "", "failure", where + f" ({name}, "
                         f"{_exc_name(args[0])})")
+        elif name == "assertExpectedInline" and len(args) >= 2 and _str(args[1]) and \
+                parse_trace(_str(args[1]) or ""):
+            if any(a <= node.lineno <= b for a, b in branches):
+                seen_reasons.append(f"{where}: trace records expected under an `if`")
+                continue
+            exps.append(Expectation(kind="trace", source=where + " (trace records)",
+                                    **parse_trace(_str(args[1]) or "")))
         elif name == "assertExpectedInline" and len(args) >= 2 and _str(args[1]):
             add_message(_str(args[1]) or "", "graph_break", where + f" ({name})")
         elif name == "assert_single_log_contains" and len(args) >= 2 and _str(args[1]):
@@ -252,14 +318,23 @@ def derive(checkout: Path, case: Case) -> Derived:
         elif name in ("assertRaises", "assertRaisesRegex") and args and \
                 _exc_name(args[0]) in COMPILE_EXCEPTIONS:
             text = _str(args[1]) if len(args) > 1 else None
+            if text and name == "assertRaisesRegex":
+                text = regex_literal(text)
             exps.append(Expectation(kind="failure", source=where + f" ({name}, "
                                     f"{_exc_name(args[0])})", first_line=text or
                                     _exc_name(args[0])))
+            bypass = BYPASS.search(text or "")
+            if bypass:
+                exps.append(Expectation(kind="cache", source=where + " (bypass reason)",
+                                        counter="aot_autograd.autograd_cache_bypass",
+                                        count=1, at_least=True,
+                                        reason=bypass.group(1).strip()))
         elif name == "assertEqual" and len(args) >= 2:
             _counts(node, where, exps)
     exps, why_graphs = _graphs_total(fn, exps)
     if why_graphs:
         seen_reasons.append(why_graphs)
+    exps += _caches(checkout, case, fn, exps, seen_reasons)
     if not exps:
         return Derived([], "; ".join(seen_reasons) or _why_nothing(fn))
     return Derived(exps, None)
@@ -292,8 +367,34 @@ def _graphs_total(fn: ast.AST, exps: list[Expectation]) -> tuple[list[Expectatio
         e.source for e in last.values()), count=total)], ""
 
 
+def _caches(checkout: Path, case: Case, fn: ast.AST, exps: list[Expectation],
+            why: list[str]) -> list[Expectation]:
+    """One `cache` expectation per hit / miss / bypass counter whose total the test's
+    assertions give (derive_caches.py); a bypass the test expects to raise merges into the
+    bypass counter's expectation (its reason)."""
+    if "counters[" not in ast.unparse(fn):
+        return []
+    cls = class_node(checkout, case)
+    owner = None
+    if case.owner:
+        owner = class_node(checkout, Case(case.file, case.owner, case.name, 0, 0))
+    counted, left_out = cache_counts(fn, config_patches(cls, fn, owner))
+    why += left_out
+    raised = {e.counter: e for e in exps if e.kind == "cache"}
+    out = []
+    for c in counted:
+        exp = Expectation(kind="cache", source="lines " + ", ".join(map(str, c.lines)) +
+                          " (counters)", counter=c.counter, count=c.count,
+                          at_least=c.at_least)
+        if c.counter in raised:  # the counter's total and the raise's reason, one check
+            exp.reason = raised[c.counter].reason
+            exps.remove(raised[c.counter])
+        out.append(exp)
+    return out
+
+
 def _counts(call: ast.Call, where: str, exps: list[Expectation]) -> None:
-    """`assertEqual(cnt.frame_count, N)` and `assertEqual(counters[G][K], N)`."""
+    """`assertEqual(cnt.frame_count, N)` (a cache counter: _caches)."""
     a, b = call.args[0], call.args[1]
     if not (isinstance(b, ast.Constant) and isinstance(b.value, int)):
         a, b = b, a
@@ -303,12 +404,6 @@ def _counts(call: ast.Call, where: str, exps: list[Expectation]) -> None:
     if isinstance(a, ast.Attribute) and a.attr in FRAME_COUNT_ATTRS:
         exps.append(Expectation(kind="graphs", source=where + " (frame_count)",
                                 count=b.value, counter=ast.unparse(a.value)))
-    elif isinstance(a, ast.Subscript) and isinstance(a.value, ast.Subscript) and \
-            isinstance(a.value.value, ast.Name) and a.value.value.id == "counters":
-        group, key = _str(a.value.slice), _str(a.slice)
-        if group and key and any(r in key for r in ("_hit", "_miss", "_bypass")):
-            exps.append(Expectation(kind="cache", source=where + " (counters)",
-                                    counter=f"{group}.{key}", count=b.value))
 
 
 def _why_nothing(fn: ast.AST) -> str:

@@ -70,6 +70,19 @@ def miss_class(probs: list[str]) -> str:
     return first or "unknown"
 
 
+SHOW_CLASSES = (("compiled graphs in show", "show: compiled graphs in show"),
+                ("restarted compiles", "show: restarts differ from the trace"),
+                ("compiles [", "show: compiles differ from the trace"),
+                ("(the trace has", "show: cache records differ from the trace"),
+                ("gives the reason", "show: bypass reason missing"),
+                ("cache ", "show: cache lookups differ from the counters"))
+
+
+def show_class(problem: str) -> str:
+    """The class of a miss `show --json` made, from its first problem's words."""
+    return next((cls for key, cls in SHOW_CLASSES if key in problem), "show: " + problem)
+
+
 def show_problems(exp: Expectation, show: dict[str, Any] | None) -> list[str]:
     """A graph count or a cache counter held against `show --json`."""
     if show is None:
@@ -89,13 +102,54 @@ def show_problems(exp: Expectation, show: dict[str, Any] | None) -> list[str]:
         return [] if graphs == exp.count else [f"{graphs} compiled graphs in show "
                                               f"(the test counts {exp.count})"]
     if exp.kind == "cache" and exp.counter:
-        result = next((r for r in ("hit", "miss", "bypass") if r in exp.counter), None)
+        # counters["aot_autograd"]["autograd_cache_hit"] counts torch's aotautograd_cache_hit
+        # artifacts, counters["inductor"]["fxgraph_cache_miss"] its fx_graph_cache_miss ones
+        result = next((r for r in ("hit", "miss", "bypass")
+                       if exp.counter.endswith("_" + r)), None)
         cache = "aot" if "aot" in exp.counter else "fx"
-        n = sum(1 for c in show.get("caches") or []
-                if c.get("result") == result and cache in (c.get("cache") or "").lower())
-        return [] if n == exp.count else [f"{n} {cache} cache {result}s in show "
-                                         f"(the test counts {exp.count})"]
+        rows = [c for c in show.get("caches") or []
+                if c.get("result") == result and cache in (c.get("cache") or "").lower()]
+        out = []
+        if (len(rows) < (exp.count or 0)) if exp.at_least else len(rows) != exp.count:
+            out.append(f"{len(rows)} {cache} cache {result}s in show (the test counts "
+                       f"{'at least ' if exp.at_least else ''}{exp.count})")
+        if exp.reason and not any(_norm(exp.reason) in _norm(str(c.get("reason") or ""))
+                                  for c in rows):
+            out.append(f"no {cache} cache {result} in show gives the reason "
+                       f"{exp.reason[:60]!r} (reasons: "
+                       f"{sorted({str(c.get('reason'))[:60] for c in rows})})")
+        return out
+    if exp.kind == "trace":
+        return trace_problems(exp, show)
     return [f"no show check for {exp.kind}"]
+
+
+def _base_id(compile_id: Any) -> str:
+    """"0/0_1@2" (attempt 1 of 0/0, after the second reset) -> "0/0"."""
+    return re.sub(r"_\d+$", "", str(compile_id).split("@")[0])
+
+
+def trace_problems(exp: Expectation, show: dict[str, Any]) -> list[str]:
+    """The compiles, restarts and cache records a structured-trace test expects, held
+    against show --json's compiles and caches."""
+    compiles = show.get("compiles") or []
+    got = sorted({_base_id(c.get("compile_id")) for c in compiles})
+    out = []
+    if got != sorted(set(exp.compile_ids)):
+        out.append(f"compiles {got} in show (the trace names {sorted(set(exp.compile_ids))})")
+    restarted = sorted({_base_id(c.get("compile_id")) for c in compiles
+                        if (c.get("attempt") or 0) >= 1})
+    if restarted != sorted(set(exp.restarted)):
+        out.append(f"restarted compiles {restarted} in show (the trace restarts "
+                   f"{sorted(set(exp.restarted))})")
+    counts: dict[str, int] = {}
+    for c in show.get("caches") or []:
+        name = f"{c.get('cache')}_cache_{c.get('result')}"
+        counts[name] = counts.get(name, 0) + 1
+    for name, n in sorted(exp.records.items()):
+        if counts.get(name, 0) != n:
+            out.append(f"{counts.get(name, 0)} {name} in show (the trace has {n})")
+    return out
 
 
 def judge(exps: list[Expectation], diagnoses: list[dict[str, Any]],
@@ -110,8 +164,7 @@ def judge(exps: list[Expectation], diagnoses: list[dict[str, Any]],
     if not diag_exps:  # only counts: the show document is the verdict
         out.update(top_right=not show_probs, top3_right=not show_probs,
                    why="; ".join(show_probs) or None,
-                   miss_class=("show: " + show_probs[0].split(" (")[0].split(" ", 1)[1])
-                   if show_probs else None)
+                   miss_class=show_class(show_probs[0]) if show_probs else None)
         return out
     if not diagnoses:
         out.update(top_right=False, top3_right=False, why="no diagnosis",

@@ -63,8 +63,21 @@ def _first_graph_difference(before: str, after: str) -> str | None:
     return a[len(b)] if len(a) > len(b) else None
 
 
+# What a key component's change means in the program's terms (a component named after torch's
+# internals; the words a user acts on).
+MEANINGS = {
+    "fx_kwargs[is_inference]": "the grad mode changed (a compile under torch.no_grad() or "
+                               "inference_mode() is an inference graph, not the training one)",
+}
+
+
 def describe_change(name: str, before: str | None, after: str | None) -> str:
     """One line saying how a component changed, in the words a user acts on."""
+    line = _describe_change(name, before, after)
+    return f"{line}: {MEANINGS[name]}" if name in MEANINGS else line
+
+
+def _describe_change(name: str, before: str | None, after: str | None) -> str:
     if before is None:
         return f"{name}: new in this compile"
     if after is None:

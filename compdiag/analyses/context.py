@@ -51,12 +51,12 @@ class RunContext:
                 return os.path.normpath(cand)
         return filename
 
-    def frame(self, filename: str | None, lineno: int | None, line: str | None = None
-              ) -> UserFrame:
+    def frame(self, filename: str | None, lineno: int | None, line: str | None = None,
+              evidence: str | None = None) -> UserFrame:
         filename = self.resolve(filename)
         if not line and filename and lineno:
             line = linecache.getline(filename, int(lineno)).strip() or None
-        return UserFrame(filename, lineno, line)
+        return UserFrame(filename, lineno, line, evidence)
 
     def code_row(self, cid: str | None) -> dict[str, Any] | None:
         """The compile row naming the code object (an attempt or a failed compile may not)."""
@@ -97,7 +97,8 @@ class RunContext:
         frames = self.call(cid).get("frames")
         if not frames:
             frames = self.start_stack(cid)[:-1]
-        return [self.frame(self.resolve(f.get("filename")), f.get("lineno"), f.get("line"))
+        return [self.frame(self.resolve(f.get("filename")), f.get("lineno"), f.get("line"),
+                           "call")
                 for f in frames or [] if is_user_file(self.resolve(f.get("filename")))
                 and f.get("lineno")]
 
@@ -105,7 +106,7 @@ class RunContext:
         """The compiled function's `def` line, when it is the user's."""
         row = self.code_row(cid)
         if row and is_user_file(self.resolve(row.get("filename"))) and row.get("lineno"):
-            return self.frame(row["filename"], row["lineno"])
+            return self.frame(row["filename"], row["lineno"], evidence="def")
         return UserFrame()
 
     @functools.cached_property
@@ -122,31 +123,6 @@ class RunContext:
                     and s.get("filename") and s.get("lineno")):
                 return s
         return None
-
-    def user_frame(self, *candidates: Iterable[Any] | Any | None,
-                   cid: str | None = None) -> UserFrame:
-        """The first user frame among the candidates (each a frame or a list searched from
-        the innermost), then the compiled function if it is user code, then the user's call
-        that started the compile."""
-        for cand in candidates:
-            if cand is None:
-                continue
-            frames = [cand] if isinstance(cand, (dict, UserFrame)) else list(cand)
-            for f in reversed(frames):
-                f = f.to_json() if isinstance(f, UserFrame) else f
-                fn = self.resolve(f.get("filename"))
-                if fn and not os.path.isabs(fn) and not os.path.exists(fn):
-                    continue  # a path torch shortened (nn/modules/x.py), not the user's file
-                if is_user_file(fn) and f.get("lineno"):
-                    return self.frame(fn, f.get("lineno"), f.get("line"))
-        row = self.code_row(cid)
-        if row and is_user_file(self.resolve(row.get("filename"))) and row.get("lineno"):
-            return self.frame(row["filename"], row["lineno"])
-        for f in reversed(self.start_stack(cid)):
-            fn = self.resolve(f.get("filename"))
-            if is_user_file(fn) and f.get("lineno"):
-                return self.frame(fn, f["lineno"], f.get("line"))
-        return UserFrame()
 
     def fn_name(self, cid: str | None) -> str | None:
         row = self.code_row(cid)
@@ -179,6 +155,11 @@ class RunContext:
         dynamo_config; on, torch's default, when the store does not say)."""
         on = (self.compiles.get(cid or "") or {}).get("automatic_dynamic")
         return on is None or bool(on)
+
+    def dynamic_requested(self, cid: str | None) -> bool:
+        """Whether the compile asked for dynamic shapes up front (torch.compile(dynamic=True):
+        dynamo_config's assume_static_by_default off, stored at ingest)."""
+        return (self.compiles.get(cid or "") or {}).get("assume_static") == 0
 
     @functools.cached_property
     def program_exceptions(self) -> list[dict[str, Any]]:

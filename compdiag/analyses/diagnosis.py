@@ -15,19 +15,28 @@ from typing import Any, ClassVar, Mapping
 
 @dataclass(frozen=True)
 class UserFrame:
-    """The user's own line a diagnosis points at (never a torch, library or stdlib frame)."""
+    """The user's own line a diagnosis points at (never a torch, library or stdlib frame),
+    and the evidence it was found by (analyses/locate.py): `torch` (torch named it), `fx_node`
+    (an FX node's stack trace), `call` (the call that triggered the compile), `source` (a line
+    of the program a kind found, the setting its fix changes) or `def` (the compiled
+    function's line, a fallback). Two frames of one line are equal whatever their evidence."""
 
     filename: str | None = None
     lineno: int | None = None
     line: str | None = None
+    evidence: str | None = field(default=None, compare=False)
 
     @classmethod
     def of(cls, frame: Mapping[str, Any] | None) -> "UserFrame":
         frame = frame or {}
-        return cls(frame.get("filename"), frame.get("lineno"), frame.get("line"))
+        return cls(frame.get("filename"), frame.get("lineno"), frame.get("line"),
+                   frame.get("evidence"))
 
     def to_json(self) -> dict[str, Any]:
-        return {"filename": self.filename, "lineno": self.lineno, "line": self.line}
+        out = {"filename": self.filename, "lineno": self.lineno, "line": self.line}
+        if self.evidence:
+            out["evidence"] = self.evidence
+        return out
 
     def __bool__(self) -> bool:
         return bool(self.filename)
@@ -81,6 +90,9 @@ class Diagnosis:
     # "problem", or "info" for what torch does on purpose and needs no fix (one automatic-
     # dynamic recompile per new dimension): ranked last, listed apart.
     severity: str = "problem"
+    # What this diagnosis caused, folded under it by explain (analyses/consequences.py's
+    # Consequence: the diagnosis and why), each with torch's message for it.
+    consequences: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.compile_ids and self.compile_id:
@@ -96,4 +108,5 @@ class Diagnosis:
                 "user_frame": self.user_frame.to_json(), "explanation": self.explanation,
                 "fix": self.fix, "hints": list(self.hints), "count": self.count,
                 "compile_ids": list(self.compile_ids), "severity": self.severity,
+                "consequences": [c.to_json() for c in self.consequences],
                 "details": {**self.details.to_json(), "torch_message": self.torch_message}}

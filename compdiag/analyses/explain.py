@@ -2,75 +2,72 @@
 folded, ranked by one cost model, each pointing at the user's own line with a concrete fix.
 
 The kinds live in analyses/diagnoses/ (one module each) and are found through the plugin
-manager (analyses/registry.py); this module only collects, folds and ranks."""
+manager (analyses/registry.py); this module only collects, folds and ranks. Folding is one
+mechanism: the relations kinds declare (KindSpec.causes, analyses/consequences.py) put each
+consequence under its cause, which then ranks at least where the consequence would have."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
+from compdiag.analyses.consequences import Causes, Consequence
 from compdiag.analyses.context import RunContext
-from compdiag.analyses.diagnoses.program import ProgramDetails
 from compdiag.analyses.diagnosis import Diagnosis
-from compdiag.analyses.registry import kind_spec, plugin_manager
-from compdiag.formats.compile_id import first_attempt
+from compdiag.analyses.registry import kind_spec, kind_specs, plugin_manager
 from compdiag.store.reader import Reader
 
 
 @dataclass(frozen=True)
 class Fold:
-    """A diagnosis of kind `drop` that repeats what the `into` kind already reports, when
-    `when(diagnosis, the into kind's diagnoses, ctx)` holds."""
+    """A diagnosis folded into its cause: the cause's kind (`into`), the relation's words
+    (`why`) and the cause itself."""
 
-    drop: str
     into: str
     why: str
-    when: Callable[[Diagnosis, list[Diagnosis], RunContext], bool]
+    cause: Diagnosis
 
 
-def _shares_compile(d: Diagnosis, others: list[Diagnosis]) -> bool:
-    cids = {c for o in others for c in o.compile_ids}
-    cids |= {first_attempt(c) for c in cids}
-    cid = d.compile_id
-    return cid in cids or first_attempt(cid) in cids
+def relations() -> list[Causes]:
+    """Every registered kind's declared relations (KindSpec.causes), in tie order."""
+    return [c for spec in kind_specs().values() for c in spec.causes]
 
 
-def _shares_facet(d: Diagnosis, into: list[Diagnosis], *facets: str) -> bool:
-    """d shares a compile with a ddp diagnosis of one of `facets` (ddp.py's DdpDetails)."""
-    return _shares_compile(d, [o for o in into if o.details.facet in facets])
+def causes_of(effects: list[Diagnosis], causes: list[Diagnosis], ctx: Any
+              ) -> dict[int, tuple[Diagnosis, Causes]]:
+    """id(effect) -> (its cause, the relation), for each of `effects` some relation makes the
+    consequence of one of `causes` (tried most important first); a chain is followed to the
+    root cause, and a loop is never closed (the first link of it wins)."""
+    rels = relations()
+    if not rels:
+        return {}
+    ordered = sorted(causes, key=lambda d: -d.score)
+    links: dict[int, tuple[Diagnosis, Causes]] = {}
+    for e in effects:
+        for c in ordered:
+            if c is e or id(c) in links and _root(links, c) is e:
+                continue
+            rel = next((r for r in rels if r.effect == e.kind and r.cause == c.kind
+                        and _holds(r, e, c, ctx)), None)
+            if rel is not None:
+                links[id(e)] = (c, rel)
+                break
+    return {k: (_root(links, c), rel) for k, (c, rel) in links.items()}
 
 
-def _from_program_exception(d: Diagnosis) -> bool:
-    return isinstance(d.details, ProgramDetails)
+def _holds(r: Causes, effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    try:
+        return bool(r.when(effect, cause, ctx))
+    except (AttributeError, KeyError, TypeError):  # a relation about another details type
+        return False
 
 
-FOLDS: tuple[Fold, ...] = (
-    Fold("failure", "failure", "the program's exception is the same error, reported where "
-         "torch.compile raised it",
-         lambda d, into, ctx: _from_program_exception(d) and any(
-             not _from_program_exception(o) and getattr(o.details, "fatal", False)
-             for o in into)),
-    Fold("failure", "accuracy", "the accuracy diagnosis reports it, with the measured errors",
-         lambda d, into, ctx: d.stage == "accuracy" and ctx.has_accuracy_rows),
-    Fold("graph_break", "ddp", "a break inside DistributedDataParallel's own forward: the "
-         "ddp diagnosis of torch.compile(DDP(...)) reports it",
-         lambda d, into, ctx: _shares_facet(d, into, "wrapper")),
-    Fold("graph_break", "ddp", "a break at FSDP2's hooks: the ddp diagnosis of the "
-         "fully_shard'ed calls reports it",
-         lambda d, into, ctx: _shares_facet(d, into, "fsdp_hooks")),
-    Fold("failure", "ddp", "a compile failure inside DDPOptimizer's split: the ddp diagnosis "
-         "reports it with the piece and the bisecting step",
-         lambda d, into, ctx: _shares_facet(d, into, "split_failure")),
-    Fold("cache", "ddp", "DDPOptimizer's pieces are compiled with fakify_first_call, which "
-         "the AOTAutograd cache refuses: the ddp diagnosis of the split reports it",
-         lambda d, into, ctx: "fakify_first_call" in d.reason and _shares_facet(
-             d, into, "split", "split_failure")),
-    Fold("failure", "graph_break", "Dynamo skipped the frame after a graph break, and the "
-         "run went on: the break reports it",
-         lambda d, into, ctx: (d.details.exc_type == "Unsupported"
-                               and ctx.torch_skipped(d.compile_id)
-                               and _shares_compile(d, into))),
-)
+def _root(links: dict[int, tuple[Diagnosis, Causes]], d: Diagnosis) -> Diagnosis:
+    seen = {id(d)}
+    while id(d) in links and id(links[id(d)][0]) not in seen:
+        d = links[id(d)][0]
+        seen.add(id(d))
+    return d
 
 
 def collect(ctx: RunContext) -> list[Diagnosis]:
@@ -82,22 +79,43 @@ def fold(diagnoses: list[Diagnosis], ctx: RunContext) -> list[Diagnosis]:
     return folded(diagnoses, ctx)[0]
 
 
-def folded(diagnoses: list[Diagnosis], ctx: RunContext
+def folded(diagnoses: list[Diagnosis], ctx: Any, causes: list[Diagnosis] | None = None
            ) -> tuple[list[Diagnosis], list[tuple[Diagnosis, Fold]]]:
-    """(the diagnoses kept, [(a diagnosis dropped, the fold that dropped it)]): what was
-    folded is said, not hidden (explain's header counts must add up)."""
-    by_kind: dict[str, list[Diagnosis]] = {}
+    """(the diagnoses kept, [(a diagnosis folded, its Fold)]): each consequence is folded
+    under its cause (`causes`, default the diagnoses themselves), which then carries it
+    (Diagnosis.consequences) and ranks at least where it would have ranked. What was folded
+    is said, not hidden (explain's header counts must add up)."""
+    links = causes_of(diagnoses, diagnoses if causes is None else causes, ctx)
+    under: dict[int, list[Consequence]] = {}
+    dropped = []
     for d in diagnoses:
-        by_kind.setdefault(d.kind, []).append(d)
-    kept, dropped = [], []
-    for d in diagnoses:
-        why = next((f for f in FOLDS
-                    if f.drop == d.kind and f.when(d, by_kind.get(f.into, []), ctx)), None)
-        if why is None:
-            kept.append(d)
-        else:
-            dropped.append((d, why))
-    return kept, dropped
+        if id(d) in links:
+            cause, rel = links[id(d)]
+            under.setdefault(id(cause), []).append(Consequence(d, rel.why, rel.same_finding))
+            dropped.append((d, Fold(cause.kind, rel.why, cause)))
+    lifted: dict[int, Diagnosis] = {}
+    for d in [*diagnoses, *(causes or [])]:
+        if id(d) in under and id(d) not in links:
+            lifted[id(d)] = with_consequences(d, under[id(d)])
+    kept = [lifted.get(id(d), d) for d in diagnoses if id(d) not in links]
+    return kept, [(d, Fold(f.into, f.why, lifted.get(id(f.cause), f.cause)))
+                  for d, f in dropped]
+
+
+def with_consequences(cause: Diagnosis, more: list[Consequence]) -> Diagnosis:
+    """The cause with its consequences under it, scored at least as its costliest one (not
+    counting its own finding reported again); when one of them ended the program, the cause
+    says so (its details' `fatal`, where its kind has one, and its explanation)."""
+    top = max([cause.score, *(c.diagnosis.score for c in more if not c.same_finding)])
+    ended = next((c.diagnosis for c in more if getattr(c.diagnosis.details, "fatal", False)),
+                 None)
+    details, explanation = cause.details, cause.explanation
+    if ended is not None and not getattr(details, "fatal", False):
+        if "fatal" in {f.name for f in fields(details)}:
+            details = replace(details, fatal=True)
+        explanation = (f"{explanation or ''} It ended the program: {ended.reason}").strip()
+    return replace(cause, score=top, consequences=cause.consequences + tuple(more),
+                   details=details, explanation=explanation)
 
 
 def rank(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
@@ -131,20 +149,27 @@ def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ..
     found = [d for got in plugin_manager().hook.compdiag_diagnose_job(job=jctx) for d in got or ()]
     ranks_of: dict[int, tuple[int, ...]] = {id(d): d.details.ranks for d in found}
     merged: dict[tuple, Diagnosis] = {}
-    # A rank's timeout or abort that a collective divergence caused: that diagnosis says it.
-    caused = {(int(r), line) for d in found
-              for r, line in (getattr(d.details, "consequence", None) or {}).items()}
+    # A rank's diagnosis a job-level one caused (a timeout or abort after ranks that issued
+    # collectives differently) folds under it, by the same relations as a run's.
+    under: dict[int, list[Consequence]] = {}
     for r, ctx in sorted(jctx.ranks.items()):
-        for d in fold(collect(ctx), ctx):
-            if d.kind in ("failure", "program") and any(
-                    rank == r and (line in d.reason or line in (d.torch_message or ""))
-                    for rank, line in caused):
+        mine = fold(collect(ctx), ctx)
+        links = causes_of(mine, found, ctx)
+        for d in mine:
+            if id(d) in links:
+                cause, rel = links[id(d)]
+                under.setdefault(id(cause), []).append(Consequence(d, rel.why, rel.same_finding))
                 continue
             key = (d.kind, d.reason, d.user_frame, d.gb_code)
             first = merged.setdefault(key, d)
             if r not in ranks_of.get(id(first), ()):
                 ranks_of[id(first)] = ranks_of.get(id(first), ()) + (r,)
-    everything = rank(found + list(merged.values()))
+    job_level = []
+    for d in found:
+        lifted = with_consequences(d, under[id(d)]) if id(d) in under else d
+        ranks_of[id(lifted)] = ranks_of[id(d)]
+        job_level.append(lifted)
+    everything = rank(job_level + list(merged.values()))
     return [(d, ranks_of[id(d)]) for d in everything]
 
 

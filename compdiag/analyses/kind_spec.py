@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from compdiag.analyses.consequences import Causes
 from compdiag.analyses.ranking import SHARED, Cost, score
 from compdiag.formats.words import plural
 
@@ -26,7 +27,8 @@ class KindSpec:
     breaks"); `style`: the rich style of its panels and TUI rows; `tie`: its place among kinds
     of equal score (lower first); `costs`: the cost classes it files diagnoses under (besides
     ranking.SHARED), `adjust`: named facts that move a score; `details`: the Details types its
-    diagnoses carry."""
+    diagnoses carry; `causes`: the relations (analyses/consequences.py) that make a diagnosis
+    another's consequence, folded under it by explain."""
 
     name: str
     title: str
@@ -36,6 +38,7 @@ class KindSpec:
     costs: Mapping[str, Cost] = field(default_factory=dict)
     adjust: Mapping[str, float] = field(default_factory=dict)
     details: tuple[type, ...] = ()
+    causes: tuple[Causes, ...] = ()
 
     def __post_init__(self) -> None:
         if self.costs or self.adjust:

@@ -96,6 +96,10 @@ def describe_inputs(args: list[Any], limit: int = 8) -> list[str]:
 # eager's error: the computation amplifies rounding (ill-conditioned), whichever order the
 # arithmetic runs in; the compiler is allowed to reorder it.
 ILL_CONDITIONED_RATIO = 10.0
+# Within the tolerance, eager and compiled that differ while the computation amplifies float
+# rounding this much (the bar of analyses/accuracy.py's ILL_CONDITIONED_AMPLIFICATION) are an
+# ill-conditioned verdict too (issue 29 §4): the run is not "no problems found".
+AMPLIFIED = 100.0
 VERDICTS = ("miscompile", "ill_conditioned", "dtype_promotion", "inf_nan",
             "compiled_more_accurate", "eager_rejects")
 
@@ -126,12 +130,19 @@ def numeric_verdict(ok: bool, close: bool, errs: dict[str, float] | None, tol: f
         return {}  # no float64 reference to judge by: the difference is all there is
     e, k = errs["eager_rel"], errs["compiled_rel"]
     out: dict[str, Any] = {"fp64": {key: float(f"{v:.4g}") for key, v in errs.items()}}
-    if close:  # within the tolerance: how much rounding the computation amplifies, no verdict
+    if close:  # within the tolerance: the rounding amplification; a verdict only past AMPLIFIED
         eps = torch.finfo(dtype).eps if dtype.is_floating_point else 0.0
         if eps and (e or k):
             out["amplification"] = float(f"{max(e, k) / eps:.3g}")
+            if out["amplification"] >= AMPLIFIED and e != k:
+                out["verdict"], out["within_tolerance"] = "ill_conditioned", True
         return out
-    if e > tol and k <= ILL_CONDITIONED_RATIO * e:
+    if e > tol and k <= tol:
+        # Compiled agrees with the float64 reference and eager does not (eager rounds in the
+        # low precision where compiled keeps float32 intermediates): not ill-conditioning,
+        # whatever the ratio of the two errors (eager's may be huge against a zero reference).
+        out["verdict"] = "compiled_more_accurate"
+    elif e > tol and k <= ILL_CONDITIONED_RATIO * e:
         eps = torch.finfo(dtype).eps if dtype.is_floating_point else 0.0
         out["verdict"] = "ill_conditioned"
         if eps:

@@ -29,7 +29,8 @@ class InductorRecords:
     _seen_cudagraphs: set[tuple[str | None, bool]]
     gens: Any  # ingest/generations.py's Generations: qualifies torch's ids with a generation
 
-    def _generated_code_frames(self, cid: str | None, traceback: str | None
+    def _generated_code_frames(self, cid: str | None, traceback: str | None,
+                               whole_graph: bool = False
                                ) -> tuple[list[dict[str, Any]], str | None]:
         """The user frame of a failure in generated code: the kernel whose source the compiler
         quoted (its ops' '# File:' lines), or the op whose codegen raised (the post-grad nodes
@@ -46,9 +47,16 @@ class InductorRecords:
             if hits:
                 found.append((hits, f"codegen of {op}"))
                 break
+        # A kernel that failed to compile was made of the graph's nodes: when they all come
+        # from one user line, that is the line (a Triton error quoting a kernel never logged).
+        if whole_graph:
+            found.append((list(nodes.values()), "the graph's only user line"))
         for lines, where in found:
             frames = [f for f in map(P.user_line_frame, lines)
                       if f and is_user_file(f.get("filename"))]
+            if where == "the graph's only user line" and \
+                    len({(f["filename"], f["lineno"]) for f in frames}) != 1:
+                continue
             if frames:
                 return [min(frames, key=lambda f: (f["filename"], f["lineno"]))], where
         return [], None

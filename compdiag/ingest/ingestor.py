@@ -156,7 +156,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
                    "generation": parts.generation, "compiled_autograd": parts.compiled_autograd,
                    "co_name": None, "filename": None, "lineno": None, "status": "started",
                    "stage_times": {}, "metrics": None, "call_site": None,
-                   "automatic_dynamic": None, "guard_count": None}
+                   "automatic_dynamic": None, "guard_count": None, "assume_static": None}
             first = self.compiles.get(first_attempt(cid)) if parts.attempt else None
             if first is not None:  # a restart attempt: same frame, same code location
                 for key in ("co_name", "filename", "lineno", "call_site"):
@@ -171,7 +171,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
                     compiled_autograd=row["compiled_autograd"], co_name=row["co_name"],
                     filename=row["filename"], lineno=row["lineno"], status=row["status"],
                     stage_times=row["stage_times"], automatic_dynamic=row["automatic_dynamic"],
-                    guard_count=row["guard_count"])
+                    guard_count=row["guard_count"], assume_static=row["assume_static"])
         if row.get("metrics_written"):
             self.w.update("compiles", {"run_id": self.run_id, "compile_id": row["compile_id"]},
                           **cols)
@@ -318,7 +318,8 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         cid = self.gens.qualify(cid)
         op = [f for f in P.node_trace_frames(traceback) if is_user_file(f.get("filename"))]
         if not op:
-            op, where = self._generated_code_frames(cid, traceback)
+            op, where = self._generated_code_frames(cid, traceback,
+                                                    whole_graph=stage == "kernel_compile")
             if where and where not in message:
                 message = f"{message} ({where})"
         if op:

@@ -300,14 +300,19 @@ def guard_sources(guards_text: str | None) -> dict[str, int]:
 
 # -- the facts analyses read of compilation_metrics (stored with the compile) ----------------
 _AUTOMATIC_DYNAMIC = re.compile(r'"automatic_dynamic_shapes":\s*(true|false)')
+_ASSUME_STATIC = re.compile(r'"assume_static_by_default":\s*(true|false)')
 
 
 def metrics_facts(metrics: dict[str, Any]) -> dict[str, Any]:
     """automatic_dynamic: whether automatic dynamic shapes were on (dynamo_config, a JSON
-    string; None when the record does not say) and guard_count, torch's count of the
-    compile's guards."""
-    m = _AUTOMATIC_DYNAMIC.search(str(metrics.get("dynamo_config") or ""))
+    string; None when the record does not say), assume_static: whether sizes were static
+    until they changed (False under torch.compile(dynamic=True)), and guard_count, torch's
+    count of the compile's guards."""
+    config = str(metrics.get("dynamo_config") or "")
+    m = _AUTOMATIC_DYNAMIC.search(config)
+    static = _ASSUME_STATIC.search(config)
     count = metrics.get("guard_count")
     return {"automatic_dynamic": None if m is None else m.group(1) == "true",
+            "assume_static": None if static is None else static.group(1) == "true",
             "guard_count": count if isinstance(count, int) and not isinstance(count, bool)
             else None}

@@ -79,15 +79,44 @@ def kernel_of_error(text: str | None, kernels: list[tuple[str, str]]) -> str | N
             best, hits = name, n
     if best:
         return best
+    checked = kernel_of_check(text, kernels)
+    if checked:
+        return checked
     # A Triton kernel is Python: its SyntaxError names only the kernel's hashed file, but the
     # traceback passes through the wrapper's line that loads it, `NAME = async_compile.triton(
     # 'NAME', ...`; the innermost such line of a known kernel names it.
     names = {name for name, _ in kernels}
     loaded = [n for n in _ASYNC_LOAD.findall(text) if n in names]
-    return loaded[-1] if loaded else None
+    if loaded:
+        return loaded[-1]
+    # An error a kernel raised while it ran (the CPU kernel's bounds check, `kernel, FILE.cpp:N,
+    # index out of bounds: ...`) names only its hashed source file, but the traceback passes
+    # through the wrapper's line that calls it (`NAME(buf0, ...)`, a Triton `NAME.run(...)`):
+    # the innermost such call of a known kernel is the kernel that was running.
+    called = [n for n in _KERNEL_CALL.findall(text) if n in names]
+    return called[-1] if called else None
 
 
 _ASYNC_LOAD = re.compile(r"=\s*async_compile\.\w+\(\s*'(\w+)'")
+# A traceback frame whose code line calls a function (or its `.run`) as a statement.
+_KERNEL_CALL = re.compile(r'^\s*File "[^"\n]+", line \d+, in \w+\n\s+(\w+)(?:\.run)?\(',
+                          re.MULTILINE)
+
+# A check in generated C++ that failed at run time: c10's message is "FUNCTION, FILE:LINE,
+# MESSAGE" (Inductor's kernels: `TORCH_CHECK(cond, "index out of bounds: tmp1 < 2L")`, or a
+# helper of its C++ prefix the kernel calls, `inductor_cpu_throw_if_integer_div_error`).
+_CPP_CHECK = re.compile(r"(\w+), \S+\.(?:cpp|h|hpp|cc):\d+, ([^\n]+)")
+
+
+def kernel_of_check(text: str | None, kernels: list[tuple[str, str]]) -> str | None:
+    """The kernel that raised a C++ check at run time: the one kernel whose source holds the
+    check's message as a string literal, or else calls the function the error names."""
+    for func, message in _CPP_CHECK.findall(text or ""):
+        for needle in (f'"{message.strip()}"', f"{func}("):
+            hits = [name for name, source in kernels if needle in (source or "")]
+            if len(hits) == 1:
+                return hits[0]
+    return None
 
 
 _IMPORT_CAUSE = re.compile(r"Failed to import [^\n]*\n\s*(\w+Error: [^\n]{1,200})")
@@ -166,6 +195,9 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
 # -- the facts analyses read of a failure (stored with it: store.schema.BACKFILLED_COLUMNS) --
 _GB_URL = re.compile(r"/gb/(gb\d{4})\.html", re.I)
 # A failure of this kind is Dynamo refusing a function that recompiled too often.
+# The exceptions Dynamo raises at the recompile limit, whatever their message says (with
+# fullgraph=True, torch 2.13's FailOnRecompileLimitHit reads "Hard failure due to fullgraph=True").
+_LIMIT_TYPES = ("FailOnRecompileLimitHit", "RecompileLimitExceeded", "CacheLimitExceeded")
 _LIMIT_MARKERS = ("recompile limit exceeded", "recompile_limit", "cache_size_limit",
                   "accumulated_recompile_limit")
 _CONSTRAINED = re.compile(r"Constraints violated \((?P<src>.+?)\)!")
@@ -197,7 +229,10 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
     facts: dict[str, Any] = {
         "gb_code": gb_code_of(torch_message, tb),
         "gb_explanation": parse_graph_break(tb)["explanation"] if tb else None,
-        "recompile_limit": exc_type == "Unsupported" and any(m in text for m in _LIMIT_MARKERS),
+        # fullgraph=True turns the limit into FailOnRecompileLimitHit, whose message (torch
+        # 2.13: "Hard failure due to fullgraph=True") names no limit.
+        "recompile_limit": (exc_type or "").rsplit(".", 1)[-1] in _LIMIT_TYPES or (
+            exc_type == "Unsupported" and any(m in text for m in _LIMIT_MARKERS)),
         "constraint_sources": None, "constraint_frames": None}
     if exc_type == "ConstraintViolationError":
         both = "\n".join(x for x in (message, traceback) if x)

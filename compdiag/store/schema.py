@@ -106,6 +106,8 @@ CREATE TABLE IF NOT EXISTS compiles (
     -- facts of compilation_metrics (ingest; reindex fills them in older stores):
     automatic_dynamic INTEGER,                    -- dynamo_config's automatic_dynamic_shapes
     guard_count INTEGER,
+    assume_static INTEGER,                        -- dynamo_config's assume_static_by_default
+                                                  -- (0: torch.compile(dynamic=True))
     PRIMARY KEY (run_id, compile_id)
 );
 CREATE TABLE IF NOT EXISTS graph_breaks (
@@ -656,7 +658,7 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
 BACKFILLED_COLUMNS = {
     "failures": ("gb_code", "gb_explanation", "recompile_limit", "constraint_sources",
                  "constraint_frames"),
-    "compiles": ("automatic_dynamic", "guard_count"),
+    "compiles": ("automatic_dynamic", "guard_count", "assume_static"),
     "cudagraphs": ("head", "frames", "ops"),
 }
 # Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
@@ -671,7 +673,8 @@ ADDED_COLUMNS = {
     "compiles": ("generation INTEGER NOT NULL DEFAULT 0", "compiled_autograd INTEGER",
                  # facts of compilation_metrics, stored at ingest (BACKFILLED_COLUMNS)
                  "automatic_dynamic INTEGER", "guard_count INTEGER",
-                 "metrics_blob TEXT"),  # issue 34: store/blobs.py
+                 "metrics_blob TEXT",  # issue 34: store/blobs.py
+                 "assume_static INTEGER"),  # issue 29 §2: dynamic=True (BACKFILLED_COLUMNS)
     "graph_nodes": ("meta TEXT",),
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",

@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from compdiag.analyses.locate import DEF, DEF_NOTE
 from compdiag.analyses.registry import kind_spec
 from compdiag.formats.compile_id import display
 from compdiag.formats.words import plural
@@ -144,9 +145,16 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
         console.print(f"[dim]info ({len(info)}, nothing to fix):[/]")
         for d in info[:limit]:
             uf = d.get("user_frame") or {}
-            at = f" at {uf['filename']}:{uf['lineno']}" if uf.get("filename") else ""
+            at = (f" at {uf['filename']}:{uf['lineno']}{fallback_note(uf)}"
+                  if uf.get("filename") else "")
             console.print(Text(f"  {kind_spec(d['kind']).title}: {d['reason']}{at}",
                                style="dim"))
+
+
+def fallback_note(uf: dict[str, Any]) -> str:
+    """" (the compiled function; torch named no line)" after a line that is only the compiled
+    function's (locate's evidence `def`, the last resort): the reader knows to look inside."""
+    return f" ({DEF_NOTE})" if uf.get("evidence") == DEF else ""
 
 
 def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10) -> None:
@@ -164,7 +172,7 @@ def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10) -> 
         body: list[Any] = [Text(d["reason"], style="bold")]
         uf = d.get("user_frame") or {}
         if uf.get("filename"):
-            loc = Text(f"at {uf['filename']}:{uf['lineno']}", style="dim")
+            loc = Text(f"at {uf['filename']}:{uf['lineno']}{fallback_note(uf)}", style="dim")
             body.append(loc)
             ex = _excerpt(uf)
             if ex is not None:
@@ -173,6 +181,10 @@ def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10) -> 
                 body.append(Text(f"    {uf['line']}", style="italic"))
         if d.get("explanation"):
             body.append(Text(d["explanation"]))
+        for c in d.get("consequences") or []:
+            if not c.get("same_finding"):  # what it caused, folded under it
+                body.append(Text(f"caused: {kind_spec(c['kind']).title}: {c['reason']}",
+                                 style="dim"))
         details = d.get("details") or {}
         if d["kind"] == "recompile" and details.get("values"):
             vals = ", ".join(str(v) for v in details["values"][:8])

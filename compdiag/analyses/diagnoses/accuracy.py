@@ -12,10 +12,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import commands
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 
 KIND = "accuracy"
@@ -45,7 +47,12 @@ SPEC = KindSpec(KIND, title="accuracy mismatch", words=("accuracy mismatch", "ac
                 costs={"accuracy": Cost(700, per_event=1.0, cap=50), "numerics": Cost(190)},
                 adjust={"nondeterministic": -100.0,  # eager itself differs run to run
                         "configured_only": -1.0},  # an injector in the config, nothing measured
-                details=(AccuracyDetails, InjectorDetails))
+                details=(AccuracyDetails, InjectorDetails),
+                # the accuracy checker's own failure row repeats what it measured
+                causes=(Causes(KIND, "failure", "the accuracy diagnosis reports it, with the "
+                               "measured errors",
+                               lambda effect, cause, ctx: effect.stage == "accuracy"
+                               and ctx.has_accuracy_rows, same_finding=True),))
 
 
 @hookimpl
@@ -82,8 +89,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
 # torchbench's same() does; these are the words for each) ----------------------------------------
 # Verdicts that say the compiler is not to blame: reported below the measured mismatches.
 NEGATIVE = ("ill_conditioned", "inf_nan_compiled_right", "compiled_more_accurate")
-# An ok row (same() passed) is still reported when its verdict explains a visible difference.
-REPORTED_WHEN_OK = ("ill_conditioned",)
+# An ok row (same() passed) is still reported when its verdict explains a visible difference
+# (issue 29 §4: a check that compared values differing beyond fp64 noise is never "no
+# problems found"; same() passes when compiled is the closer to float64).
+REPORTED_WHEN_OK = ("ill_conditioned", "compiled_more_accurate")
 VERDICT_REASONS = {
     "miscompile": "compiled {out} differs from eager: compiled is {ratio} further from "
                   "the float64 reference than eager (relative RMSE {k} vs {e})",
@@ -96,6 +105,9 @@ VERDICT_REASONS = {
                "agree){side}",
     "eager_rejects": "compiled code accepted an input that eager rejects: eager raised "
                      "{eager_error}, the compiled graph returned a value",
+    "compiled_more_accurate": "compiled is closer to the float64 reference than eager, not a "
+                              "compiler bug: {out} differs from eager (relative RMSE eager {e}, "
+                              "compiled {k})",
 }
 VERDICT_EXPLANATIONS = {
     "miscompile": "Eager agrees with the float64 reference and the compiled graph does not: "
@@ -109,6 +121,10 @@ VERDICT_EXPLANATIONS = {
                        "inputs: Inductor's type promotion for this op differs from eager's",
     "inf_nan": "Eager and compiled agree wherever both are finite; they differ only in where "
                "the result overflows or is undefined",
+    "compiled_more_accurate": "Eager rounds in {dtype} where the compiled code keeps "
+                              "higher-precision intermediates: the compiled result agrees with "
+                              "the float64 reference within the tolerance and eager's does not, "
+                              "so the difference is eager's rounding, not the compiler's",
     "eager_rejects": "On the program's own inputs eager raises at this op while the compiled "
                      "graph returns numbers: the compiled code dropped the op's check (an "
                      "index or shape check, a dtype check), so its result is undefined there; "
@@ -124,6 +140,10 @@ VERDICT_FIXES = {
     "dtype_promotion": "Cast explicitly at that line (`.to({eager_dtype})`) so both agree; a "
                        "compiled dtype that differs from eager's is an Inductor type-promotion "
                        "bug worth reporting with a repro (`{minify}`).",
+    "compiled_more_accurate": "Nothing to fix in the compiler: compare against a float64 "
+                              "reference, not against eager; to make the compiled code round "
+                              "like eager, set `torch._inductor.config.emulate_precision_casts "
+                              "= True`.",
     "inf_nan_compiled_right": "Eager overflows (or divides by zero) in {dtype} where the "
                               "compiled code keeps higher-precision intermediates, like the "
                               "float64 reference; compute in float32 to avoid the overflow, "
@@ -228,6 +248,11 @@ def measured(ctx: Any) -> list[Diagnosis]:
                                              bisect=f"`{bisect}`")
         cost = SPEC.score("numerics") if kind in NEGATIVE else SPEC.score(
             KIND, float(worst.get("max_rel") or 0), *(("nondeterministic",) if nondet else ()))
+        if detail.get("within_tolerance") and all(r.get("ok") for r in rows):
+            # Within the tolerance: a verdict to know (the results are not reliable to more
+            # digits than that), below every other problem (benign never outranks real).
+            reason = "within the tolerance, but " + reason
+            cost = SPEC.score("info") + 1.0
         frame = op_frame(ctx, cid, nf, node.get("op"))
         out.append(Diagnosis(
             KIND, stage="accuracy", compile_id=cid, reason=reason, user_frame=frame,
@@ -242,21 +267,17 @@ def measured(ctx: Any) -> list[Diagnosis]:
 
 def op_frame(ctx: Any, cid: str | None, frame: dict[str, Any] | None, op: str | None) -> Any:
     """The divergent op's user line; failing that, the post-grad graph's nodes of that op, or
-    its last node with a user line: an accuracy diagnosis never points at the `def` line."""
-    if frame and frame.get("filename"):
-        found = ctx.user_frame(frame, cid=None)
-        if found:
-            return found
-    nodes = ctx.r.graph_nodes(ctx.run_id, cid) if cid else []
-    lines = [n for n in nodes if n["filename"] and n["lineno"]]
-    mine = [n for n in lines if op and (n["op"] == op or (n["target"] or "").split(".")[
-        -2:-1] == [op])]
-    for cand in (mine, lines):
-        found = ctx.user_frame([{"filename": n["filename"], "lineno": n["lineno"],
-                                 "line": n["line"]} for n in cand], cid=None) if cand else None
-        if found:
-            return found
-    return ctx.user_frame(cid=cid)
+    its last node with a user line (locate's `fx_node` evidence), before the call."""
+    nodes = [n for n in (ctx.r.graph_nodes(ctx.run_id, cid) if cid else [])
+             if n["filename"] and n["lineno"]]
+    mine = [n for n in nodes
+            if op and (n["op"] == op or (n["target"] or "").split(".")[-2:-1] == [op])]
+    lines = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
+             for n in nodes]
+    mine = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
+            for n in mine]
+    return locate(ctx, cid, nodes=[frame if frame and frame.get("filename") else [],
+                                   mine, lines])
 
 
 def injected(ctx: Any) -> list[Diagnosis]:
@@ -279,7 +300,7 @@ def injected(ctx: Any) -> list[Diagnosis]:
             KIND, stage="inductor_codegen", compile_id=cids[0],
             reason=f"Inductor bug injector {key}={value!r} was on: compiled {op or 'code'} "
                    "deliberately computes wrong values",
-            user_frame=ctx.user_frame(frames, cid=cids[0]),
+            user_frame=locate(ctx, cids[0], nodes=[frames]),
             explanation="This testing-only config makes Inductor's C++ codegen emit a wrong "
                         f"{op or 'op'} (x + 1) so that accuracy tooling can be tested; every "
                         "compile with it on returns wrong numbers. Found in the compile's "

@@ -18,6 +18,7 @@ from compdiag.analyses import caches as C
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import SOURCE, locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first, found, one_of
 from compdiag.formats.compile_id import display, generation
@@ -125,6 +126,7 @@ BYPASS_CONFIGS: tuple[tuple[Words, tuple[str, ...]], ...] = (
 # Key components a program changes by a call rather than an assignment: the call's pattern.
 COMPONENT_CALLS: tuple[tuple[str, str], ...] = (
     ("deterministic_algorithms_settings", r"\buse_deterministic_algorithms\s*\("),
+    ("fx_kwargs[is_inference]", r"\b(?:no_grad|inference_mode|set_grad_enabled|enable_grad)\s*\("),
 )
 _CONFIG_COMPONENT = re.compile(r"^\w*config\[(?P<name>\w+)\]$")
 
@@ -158,7 +160,7 @@ def _source_line(ctx: Any, cid: str | None, pattern: re.Pattern[str],
             continue
         for i, line in enumerate(lines, 1):
             if pattern.search(line) and not line.lstrip().startswith("#"):
-                found.append(ctx.frame(fn, i, line.strip()))
+                found.append(ctx.frame(fn, i, line.strip(), SOURCE))
     if after and after.get("filename") and after.get("lineno"):
         here = ctx.resolve(after["filename"])
         later = [f for f in found if f.filename == here and f.lineno > after["lineno"]]
@@ -171,8 +173,16 @@ def changed_line(ctx: Any, cid: str | None, changes: tuple[C.Change, ...],
                  after: dict[str, Any] | None = None) -> UserFrame | None:
     """The user line that changed a key component, where the program's source shows it: the
     assignment of a changed config (`inductor_config[NAME]`), the call that switched
-    deterministic algorithms; after the reset that separated the two compiles when known."""
+    deterministic algorithms, the call that passed an input of another dtype, device or shape;
+    after the reset that separated the two compiles when known."""
     for change in changes:
+        if change.component.startswith("example_inputs"):
+            # An input's dtype, device or shape changed: the call that passed it in (the
+            # user's call that started this compile) is the line that changed it.
+            chain = ctx.call_chain(cid)
+            if chain and chain[-1].lineno:
+                return chain[-1]
+            continue
         m = _CONFIG_COMPONENT.match(change.component)
         pattern = (r"\b%s\s*=(?!=)|[\"']%s[\"']" % ((re.escape(m.group("name")),) * 2) if m
                    else next((p for name, p in COMPONENT_CALLS if name == change.component),
@@ -181,6 +191,20 @@ def changed_line(ctx: Any, cid: str | None, changes: tuple[C.Change, ...],
         if frame is not None:
             return frame
     return None
+
+
+_GLOBAL = re.compile(r"^G\['(\w+)'\]$")
+
+
+def changed_globals(ctx: Any, before: str | None, cid: str | None
+                    ) -> list[tuple[str, str | None, str | None]]:
+    """Module globals both compiles guarded on (`G['NAME'] == V`: Dynamo baked the value into
+    the graph) whose values differ: (NAME, before, after)."""
+    if not before or not cid:
+        return []
+    old, new = ctx.r.guard_values(ctx.run_id, before), ctx.r.guard_values(ctx.run_id, cid)
+    return [(m.group(1), old[g], new[g]) for g in old
+            if (m := _GLOBAL.match(g)) and g in new and old[g] != new[g]]
 
 
 def bypass_fix(reason: str | None) -> str:
@@ -212,7 +236,7 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
             KIND, stage="cache", compile_id=cid,
             reason=f"{' and '.join(caches)} cache{'s' if len(caches) > 1 else ''} bypassed: "
                    f"{' '.join(reason.split())}",  # torch writes some over several lines
-            user_frame=config_line(ctx, cid, reason) or ctx.user_frame(cid=cid),
+            user_frame=config_line(ctx, cid, reason) or locate(ctx, cid),
             explanation=BYPASS_EXPLANATION,
             fix=TORCH_OWN_FIX if torchs else bypass_fix(reason), count=len(rows),
             score=SPEC.score("info") if asked or torchs else BYPASS_SCORE,
@@ -252,9 +276,16 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
                 "a cold compile after each change; a changed graph is expected to miss.")
     else:
         return None  # a key that changed with no components logged: nothing to name
-    frame = changed_line(ctx, cid, why.changes, reset) if why.changes else None
+    frame = None
+    moved = changed_globals(ctx, ref.get("compile_id"), cid) if reset is not None else []
+    if moved:  # the graph baked in a global that changed between the two compiles
+        reason += "; " + "; ".join(f"the global {name} changed {a} -> {b}"
+                                   for name, a, b in moved)
+        frame = _source_line(ctx, cid, re.compile(r"\b%s\s*=(?!=)" % re.escape(moved[0][0])),
+                             reset)
+    frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
-                     user_frame=frame or ctx.user_frame(cid=cid), explanation=explanation,
+                     user_frame=frame or locate(ctx, cid), explanation=explanation,
                      fix=fix, score=MISS_SCORE,
                      details=CacheDetails(caches=(cache,), result="miss", key=e.get("key"),
                                           changed=tuple(c.to_json() for c in why.changes),

@@ -14,6 +14,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.cudagraph_coverage import MEMORY_NOTE, distinct_sizes
 from compdiag.analyses.rules import Words, first, found, one_of
@@ -101,7 +102,7 @@ PARTITION_FIX = (
 DATA_DEPENDENT_SPLIT = one_of("unbacked")
 RERECORDED = "CUDA graphs re-recorded:"
 PARTITIONED = "CUDA graphs partitioned:"
-_SPLIT_OP = re.compile(r"\b(?:aten|prims)\.(\w+)\.\w+\(")
+_SPLIT_OP = re.compile(r"\b\w+\.(\w+)\.\w+\(")  # aten.x.default(, a custom op ns.x.default(
 
 
 def _split_frames(ctx: Any, cid: str | None, splits: list[dict[str, Any]]) -> list[dict]:
@@ -156,7 +157,7 @@ def _coverage_diagnoses(ctx: Any) -> list[Diagnosis]:
                 reason=(f"{PARTITIONED} {parts.get('cudagraphable')} CUDA-graphed "
                         f"partition(s), {n_out if n_out is not None else 'some'} left out"
                         + (f" (split by {', '.join(why)})" if why else "") + again),
-                user_frame=ctx.user_frame(_split_frames(ctx, cid, splits), cid=cid),
+                user_frame=locate(ctx, cid, nodes=[_split_frames(ctx, cid, splits)]),
                 explanation=PARTITION_EXPLANATION, fix=fix,
                 score=SPEC.score(KIND, 0, "partial_coverage", order=-len(splits)),
                 count=max(1, len(splits)), compile_ids=(cid,) if cid else (),
@@ -209,8 +210,8 @@ def _rerecord_diagnoses(ctx: Any, cov: dict[str, Any]) -> list[Diagnosis]:
             reason=(f"{RERECORDED} {n_recs} recordings for {n_sizes} input sizes"
                     + (f" ({shown})" if shown else "") + f" across {len(graphs)} compile(s)"
                     + warned),
-            user_frame=ctx.user_frame(_new_size_call(mine, part),
-                                      cid=graphs[0] if graphs else None),
+            user_frame=locate(ctx, graphs[0] if graphs else None,
+                              calls=[_new_size_call(mine, part)]),
             explanation=RERECORD_EXPLANATION + " " + _memory_note(cov),
             fix=RERECORD_FIX, score=SPEC.score(KIND, n_recs), count=n_recs,
             compile_ids=graphs, details=CudagraphDetails(RERECORDED_GRAPH)))
@@ -260,11 +261,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         # Facts of torch's reason, stored at ingest: its head (without the "Found from"
         # trace), that trace's frames, the ops a partition's reason names.
         head = c.get("head") or (c.get("reason") or "unknown reason").strip()
-        frames = list(c.get("frames") or [])
-        if not frames:
-            for op in c.get("ops") or []:
-                frames += ctx.op_user_lines(c.get("compile_id"), op)
-        frame = ctx.user_frame(frames, cid=c.get("compile_id"))
+        nodes: list[dict[str, Any]] = []
+        for op in c.get("ops") or []:
+            nodes += ctx.op_user_lines(c.get("compile_id"), op)
+        frame = locate(ctx, c.get("compile_id"), torch=[c.get("frames") or []], nodes=[nodes])
         g = groups.setdefault((head, frame.filename, frame.lineno),
                               {"rows": [], "frame": frame, "head": head})
         g["rows"].append(c)

@@ -15,7 +15,8 @@ compile (issue 31).
 - `wrapper`: `torch.compile(DDP(model))` traces DDP's own forward, which graph-breaks
   (its logger, the `_inside_ddp_forward` context it may not trace): those breaks are DDP's,
   said at the DDP line with the call into DDP; and when nothing of the model compiled, that
-  is said too. graph_break diagnoses of those breaks fold into it (explain.FOLDS).
+  is said too. graph_break diagnoses of those breaks fold into it (the relations in its
+  SPEC, analyses/consequences.py).
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import FX_NODE, SOURCE, TORCH, locate
 from compdiag.analyses.ranking import Cost
 from compdiag.formats.compile_id import first_attempt
 from compdiag.formats.user_code import is_user_file
@@ -110,7 +113,27 @@ SPEC = KindSpec(KIND, title="DDP", words=("DDP", "DDP"), style="bold cyan", tie=
                 # per extra graph, below a cache bypass, above the perf hints
                 costs={"ddp": Cost(112, per_event=1.0, cap=5)},
                 # a DDP split whose pieces bypass the compile cache (above the bypass)
-                adjust={"cache_bypassed": 10.0}, details=(DdpDetails,))
+                adjust={"cache_bypassed": 10.0}, details=(DdpDetails,),
+                causes=(
+                    Causes(KIND, "graph_break", "a break inside DistributedDataParallel's own "
+                           "forward: the ddp diagnosis of torch.compile(DDP(...)) reports it",
+                           lambda e, c, ctx: _facet_of_compile(e, c, "wrapper")),
+                    Causes(KIND, "graph_break", "a break at FSDP2's hooks: the ddp diagnosis "
+                           "of the fully_shard'ed calls reports it",
+                           lambda e, c, ctx: _facet_of_compile(e, c, "fsdp_hooks")),
+                    Causes(KIND, "failure", "a compile failure inside DDPOptimizer's split: "
+                           "the ddp diagnosis reports it with the piece and the bisecting step",
+                           lambda e, c, ctx: _facet_of_compile(e, c, "split_failure")),
+                    Causes(KIND, "cache", "DDPOptimizer's pieces are compiled with "
+                           "fakify_first_call, which the AOTAutograd cache refuses: the ddp "
+                           "diagnosis of the split reports it",
+                           lambda e, c, ctx: FAKIFY in e.reason
+                           and _facet_of_compile(e, c, "split", "split_failure"))))
+
+
+def _facet_of_compile(effect: Diagnosis, cause: Diagnosis, *facets: str) -> bool:
+    """The cause is a ddp diagnosis of one of `facets` about the effect's compile."""
+    return cause.details.facet in facets and same_compile(effect, cause)
 
 
 @hookimpl
@@ -132,7 +155,7 @@ def _wrap_frame(ctx: Any, wraps: list[dict[str, Any]], via: str = "DDP") -> User
     """The last line that wrapped a module `via` DDP(...) or torch.compile(ddp)."""
     for w in reversed([w for w in wraps if (w.get("via") or "DDP") == via]):
         if w.get("filename") and w.get("lineno"):
-            return ctx.frame(w["filename"], w["lineno"], w.get("line"))
+            return ctx.frame(w["filename"], w["lineno"], w.get("line"), SOURCE)
     return UserFrame()
 
 
@@ -140,7 +163,7 @@ def _where(ctx: Any, prefix: str, row: dict[str, Any]) -> dict[str, Any] | None:
     fn, ln = row.get(f"{prefix}_filename"), row.get(f"{prefix}_lineno")
     if not fn or not ln:
         return None
-    return ctx.frame(fn, ln, row.get(f"{prefix}_line")).to_json()
+    return ctx.frame(fn, ln, row.get(f"{prefix}_line"), FX_NODE).to_json()
 
 
 def _short(frame: dict[str, Any] | None) -> str:
@@ -198,7 +221,7 @@ def _split(ctx: Any, cid: str, rows: list[dict[str, Any]], buckets: dict[str, An
     wrapped = _wrap_frame(ctx, wraps)
     return Diagnosis(
         KIND, stage="dynamo", compile_id=cid, reason=reason,
-        user_frame=wrapped or ctx.user_frame(cid=cid), explanation=SPLIT_EXPLANATION,
+        user_frame=wrapped or locate(ctx, cid), explanation=SPLIT_EXPLANATION,
         fix=SPLIT_FIX,
         score=SPEC.score("ddp", len(subs) - 1, *(("cache_bypassed",) if bypassed else ())),
         details=DdpDetails(facet="split", subgraphs=subs, bucket_cap_mb=cap_mb,
@@ -228,11 +251,11 @@ def _split_failures(ctx: Any, splits: dict[str, list[dict[str, Any]]],
             continue
         piece = _failing_piece(ctx, cid, rows) if rows else None
         cut = _where(ctx, "last", piece) if piece else None
-        own = ctx.frame(f["filename"], f["lineno"], f.get("line")) \
+        own = ctx.frame(f["filename"], f["lineno"], f.get("line"), TORCH) \
             if f.get("filename") and f.get("lineno") and is_user_file(f["filename"]) \
             else UserFrame()
         where = UserFrame.of(cut) if cut else (own or _wrap_frame(ctx, wraps)
-                                                 or ctx.user_frame(cid=cid))
+                                                 or locate(ctx, cid))
         n = len(rows)
         piece_words = (f"piece {piece['idx'] + 1} of {n} (the cut after {_short(cut)})"
                        if piece else "a piece of DDPOptimizer's split")
@@ -283,7 +306,7 @@ def _wrapper(ctx: Any, wraps: list[dict[str, Any]]) -> list[Diagnosis]:
         key = f"{inner.get('name') or '?'}: {b.get('gb_type') or b.get('reason')}"
         seen.setdefault(key, {"compile_id": b["compile_id"], "what": key,
                               "ddp_line": inner.get("lineno"), "n": 0})["n"] += 1
-    call = ctx.user_frame(breaks[0].get("user_stack"), cid=breaks[0]["compile_id"])
+    call = locate(ctx, breaks[0]["compile_id"], torch=[breaks[0].get("user_stack") or []])
     wrapped = _wrap_frame(ctx, wraps)
     compiled_at = _wrap_frame(ctx, wraps, "torch.compile")
     what = "; ".join(f"{v['what']}" + (f" ×{v['n']}" if v["n"] > 1 else "")
@@ -328,7 +351,7 @@ def _fsdp(ctx: Any) -> list[Diagnosis]:
         return []
     calls: dict[tuple, dict[str, Any]] = {}
     for b in breaks:
-        frame = ctx.user_frame(b.get("user_stack"), cid=b["compile_id"])
+        frame = locate(ctx, b["compile_id"], torch=[b.get("user_stack") or []])
         calls.setdefault((frame.filename, frame.lineno), {"frame": frame, "n": 0})["n"] += 1
     first = next(iter(calls.values()))["frame"]
     where = ", ".join(f"{_short(c['frame'].to_json())}" + (f" ×{c['n']}" if c["n"] > 1 else "")

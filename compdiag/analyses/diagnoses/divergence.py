@@ -16,12 +16,14 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, ClassVar
 
+from compdiag.analyses.consequences import Causes
 from compdiag.analyses.context import RunContext
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.job_context import (JobContext, compile_seconds, frame_compile,
                                            frame_key, is_resume)
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import frame_of
@@ -76,9 +78,21 @@ class DivergenceDetails(Details):
     omit_none: ClassVar[tuple[str, ...]] = ("sequences", "position", "consequence")
 
 
+HUNG_WHY = ("the rank timed out or aborted waiting on a collective the ranks issued "
+            "differently: the divergence is the cause")
 SPEC = KindSpec(KIND, title="ranks diverged", words=("divergence", "divergences"),
                 style="bold magenta", tie=90, costs={"divergence": Cost(720)},
-                details=(DivergenceDetails,))
+                details=(DivergenceDetails,),
+                causes=tuple(Causes(KIND, effect, HUNG_WHY, lambda e, c, ctx: _hung(e, c, ctx))
+                             for effect in ("failure", "program")))
+
+
+def _hung(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    """A rank's failure or exception that is the timeout or abort a collective divergence
+    ended in on that rank (the divergence's details.consequence: rank -> torch's line)."""
+    rank = str((ctx.run or {}).get("rank"))
+    line = (cause.details.consequence or {}).get(rank)
+    return bool(line) and (line in effect.reason or line in (effect.torch_message or ""))
 
 
 @hookimpl
@@ -99,7 +113,7 @@ class Facet:
 
 
 def _frame_of(ctx: RunContext, cid: str | None) -> UserFrame:
-    return ctx.user_frame(cid=cid)
+    return locate(ctx, cid)
 
 
 def _fn(key: tuple | None) -> str:
@@ -109,9 +123,9 @@ def _fn(key: tuple | None) -> str:
 def _graph_breaks(ctx: RunContext) -> dict[Any, Fact]:
     out: dict[Any, list] = {}
     for g in ctx.r.graph_breaks(ctx.run_id):
-        frame = ctx.user_frame(g.get("user_stack") or [],
-                               {"filename": g.get("filename"), "lineno": g.get("lineno"),
-                                "line": g.get("line")}, cid=g.get("compile_id"))
+        frame = locate(ctx, g.get("compile_id"), torch=[
+            g.get("user_stack") or [], {"filename": g.get("filename"),
+                                        "lineno": g.get("lineno"), "line": g.get("line")}])
         key = (frame.filename, frame.lineno, g.get("gb_type") or g.get("reason"))
         out.setdefault(key, [frame, g, 0])[2] += 1
     return {k: Fact(n, f"graph break ×{n}: {g.get('gb_type') or g['reason']}"
@@ -130,7 +144,7 @@ def _guards(ctx: RunContext) -> dict[Any, Fact]:
         n = sum(1 for (k, _) in seen if k == key)
         where = {"filename": e.get("loc_filename"), "lineno": e.get("loc_lineno"),
                  "line": e.get("loc_line")}
-        frame = ctx.user_frame(where, e.get("user_stack") or [], cid=e["compile_id"])
+        frame = locate(ctx, e["compile_id"], torch=[where, e.get("user_stack") or []])
         out[key] = Fact(n, f"guard failed ×{n}: {e['failed_guard']}", frame, e["compile_id"],
                         _fn(key[0]), is_resume(key[0]))
     return out
@@ -171,7 +185,7 @@ def _collectives(ctx: RunContext) -> dict[Any, Fact]:
             seq.append((target.split(".")[1], _SYMBOL.sub("s*", n.get("meta") or "?")))
             where.append(cid)
             mine = issued.get(cid) or []
-            frames.append(ctx.user_frame(mine[k], cid=cid) if k < len(mine) and
+            frames.append(locate(ctx, cid, nodes=[mine[k]]) if k < len(mine) and
                           mine[k].get("filename") else _frame_of(ctx, cid))
             k += 1
     if not seq:
@@ -335,7 +349,7 @@ def _skew(job: JobContext) -> list[Diagnosis]:
               f"{ratio:.1f}× the median rank's {median:.1f} s")
     facts = {str(r): f"{totals[r]:.1f} s compiling" for r in sorted(totals)}
     return [Diagnosis(
-        kind=KIND, stage=None, compile_id=cid, reason=reason, user_frame=ctx.user_frame(cid=cid),
+        kind=KIND, stage=None, compile_id=cid, reason=reason, user_frame=locate(ctx, cid),
         explanation=SKEW_EXPLANATION, fix=SKEW_FIX + _diff_hint(job, differ, agree),
         score=SPEC.score(KIND) + min(30.0, ratio),
         details=DivergenceDetails(facet="compile_time", ranks=tuple(differ),

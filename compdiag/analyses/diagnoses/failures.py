@@ -2,11 +2,11 @@
 by stage, at the user's line, with the way to narrow it down (bisect, then minify).
 
 The failure that ended the program ranks as a crash, above everything; the others in the
-`failure` class, in the order they happened. A recompile-limit failure is the recompiles kind's
-(it names the guard); one that repeats a graph break or an accuracy mismatch is folded into
-that diagnosis by explain (FOLDS there). The program exception that ended the run
-(program_exceptions) says where the failure surfaced in the user's code and the frame it was
-raised in; a failure is fatal only when that exception came through compiled code.
+`failure` class, in the order they happened. A recompile-limit failure, one that repeats a
+graph break or an accuracy mismatch, is folded under that diagnosis (its cause) by explain: the
+relations kinds declare (KindSpec.causes, analyses/consequences.py). The program exception
+that ended the run (program_exceptions) says where the failure surfaced in the user's code and
+the frame it was raised in; a failure is fatal only when that exception came through compiled code.
 
 A run-time failure's fix starts with the rule of RUNTIME_FIXES that matches torch's message
 (data: one row per known error of compiled code at run time), then the way to narrow it down;
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
@@ -26,6 +26,7 @@ from compdiag.analyses.fixes import failure_fix, minify_unavailable, stage_expla
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.user_code import frames_in
@@ -45,7 +46,10 @@ class FailureDetails(Details):
     surfaced_at: dict[str, Any] | None = None
     raised_in: dict[str, Any] | None = None
     came_through: str | None = None
+    # Dynamo gave up at the recompile limit: the recompiles kind's diagnosis is its cause.
+    recompile_limit: bool = False
     omit_none = ("surfaced_at", "raised_in", "came_through")
+    internal: ClassVar[tuple[str, ...]] = ("recompile_limit",)
 
 
 SPEC = KindSpec(KIND, title="failure", words=("failure", "failures"), style="bold red", tie=10,
@@ -107,18 +111,28 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
         spec = next((sp for sp in ctx.specializations if sp["compile_id"] == cid
                      and sp.get("filename")), None)
     if spec is not None:
-        frame = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"))
+        frame = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"), "torch")
         src = next((x for x in spec.get("sources") or [] if x in sources),
                    (spec.get("sources") or sources or ["the dimension"])[0])
         value, why = spec.get("value"), spec.get("reason") or "specialised"
     else:
-        frame = ctx.user_frame(failure.get("constraint_frames") or None)
+        frame = locate(ctx, torch=[failure.get("constraint_frames") or []])
         if not frame:
             return None
         src, value, why = (sources or ["the dimension"])[0], "a constant", "specialised"
     explanation = MARKED_EXPLANATION.format(src=src, line=frame.line or "?",
                                             lineno=frame.lineno, value=value, why=why)
     return frame, explanation, MARKED_FIX.format(lineno=frame.lineno)
+
+
+def _outer_frames(tb: str, failure: dict[str, Any]) -> list[dict[str, Any]]:
+    """The traceback's frames outside the user frame capture stored for the failure (deeper
+    ones are torch's or Inductor's generated code, wherever its cache dir is)."""
+    frames = frames_in(tb)
+    own = (failure.get("filename"), failure.get("lineno"))
+    at = next((i for i, fr in enumerate(frames) if (fr.get("filename"), fr.get("lineno")) == own),
+              None)
+    return frames[:at] if at is not None else frames
 
 
 @hookimpl
@@ -130,16 +144,18 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     # failure of a compile ended it.
     ended_here = exc is None or bool(exc.get("compiled"))
     for idx, f in enumerate(rows):
-        if is_recompile_limit(f):
-            continue  # the recompiles kind reports it, with the guard that kept failing
         cid = f["compile_id"]
         # An Unsupported torch caught itself (it skipped the frame) ended nothing.
         handled = f.get("exc_type") == "Unsupported" and ctx.torch_skipped(cid)
         fatal = ctx.crashed and idx == len(rows) - 1 and ended_here and not handled
         tb = f.get("traceback") or ""
         whole = f.get("torch_message") or (exc.get("message") if fatal and exc else None)
-        frame = ctx.user_frame({"filename": f.get("filename"), "lineno": f.get("lineno"),
-                                "line": f.get("line")}, frames_in(tb), cid=cid)
+        surfaced, raised = exception_frames(exc) if fatal and exc else (None, None)
+        # torch's traceback: the failure's own, then (the fatal one) where the program's
+        # exception surfaced in the user's code
+        frame = locate(ctx, cid, torch=[{"filename": f.get("filename"),
+                                         "lineno": f.get("lineno"), "line": f.get("line")},
+                                        _outer_frames(tb, f), surfaced])
         one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
         gb = f.get("gb_code")
         injected = ctx.injected_bugs(cid)
@@ -159,12 +175,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if gb and f.get("exc_type") == "Unsupported":
             more = f.get("gb_explanation") or gb_registry().get(gb, {}).get("Explanation")
             expl = (expl + " " + (more or "")).strip()
-        surfaced, raised = exception_frames(exc) if fatal and exc else (None, None)
         out.append(Diagnosis(KIND, stage=f["stage"], compile_id=cid, reason=one,
                              user_frame=frame, explanation=expl, fix=fix,
                              score=SPEC.score("crash" if fatal else KIND, order=idx), gb_code=gb,
                              torch_message=whole or f.get("message"),
                              details=FailureDetails(exc_type=f.get("exc_type"), fatal=fatal,
+                                                    recompile_limit=is_recompile_limit(f),
                                                     injected_bugs=injected,
                                                     function=ctx.fn_name(cid),
                                                     surfaced_at=surfaced, raised_in=raised,

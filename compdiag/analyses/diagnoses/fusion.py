@@ -6,8 +6,8 @@ kernel reads next (from the output code), which a Triton template could have fus
 
 'no shared data' is benign (nothing to fuse) and never a diagnosis. The refusals Inductor
 makes on purpose to protect the schedule ("will create cycle", nodes "too far away", the
-peak-memory and score thresholds: BENIGN) are information, not problems, unless a `compdiag
-perf` report of the run measured a fusion limiter on that graph. One diagnosis per
+peak-memory and score thresholds: REASON_CLASSES' benign column) are information, not
+problems, unless a `compdiag perf` report of the run measured a fusion limiter on that graph. One diagnosis per
 (compile, reason class); cost: the `fusion` class plus the count (capped)."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, first, one_of
 from compdiag.formats.words import plural
@@ -43,24 +44,29 @@ def compdiag_kinds() -> list[KindSpec]:
     return [SPEC]
 
 
-# The scheduler's cannot-fuse reason -> its class, first match wins (analyses/rules.py); class
-# None is benign.
-REASON_CLASSES: tuple[tuple[Words, str | None], ...] = (
-    (one_of("no shared data"), None),
-    (one_of("will create cycle", "would create a cycle", "create a cycle"), "cycle"),
-    (one_of("too far", "far apart"), "distance"),
+# The one table that decides a cannot-fuse reason: its class and whether it is benign, first
+# match wins (analyses/rules.py). Benign: a refusal Inductor makes on purpose to protect the
+# schedule, whatever words torch uses for it (a cycle, "intermediate nodes between node1 &
+# node2" included; nodes too far apart; peak memory and the fusion-score thresholds; too many
+# reads and writes; register spilling): information unless `compdiag perf` measured this
+# graph's fusions to matter. Class None: nothing to fuse (no shared data), never a diagnosis.
+REASON_CLASSES: tuple[tuple[Words, tuple[str | None, bool]], ...] = (
+    (one_of("no shared data"), (None, True)),
+    (one_of("will create cycle", "would create a cycle", "create a cycle",
+            "intermediate nodes between"), ("cycle", True)),
+    (one_of("too far", "far apart"), ("distance", True)),
     (one_of("memory threshold", "memory_threshold", "increase peak memory", "peak memory"),
-     "peak_memory"),
-    (one_of("exceeds max fusion", "fusion size", "too many"), "size_limit"),
-    (one_of("template", "epilogue", "prologue"), "template"),
-    (one_of("numel", "rnumel", "different ranges", "shape"), "mismatched_ranges"),
-    (one_of("memory", "score", "benefit"), "no_benefit"),
-    (one_of("loop order", "stride", "indexing"), "layout"),
-    (one_of("config", "disabled"), "config"),
-    (one_of("intermediate", "dependency", "cycle"), "dependency"),
+     ("peak_memory", True)),
+    (one_of("too_many_reads_and_writes", "too many reads and writes", "register spilling"),
+     ("peak_memory", True)),
+    (one_of("exceeds max fusion", "fusion size", "too many"), ("size_limit", False)),
+    (one_of("template", "epilogue", "prologue"), ("template", False)),
+    (one_of("numel", "rnumel", "different ranges", "shape"), ("mismatched_ranges", False)),
+    (one_of("memory", "score", "benefit"), ("no_benefit", False)),
+    (one_of("loop order", "stride", "indexing"), ("layout", False)),
+    (one_of("config", "disabled"), ("config", False)),
+    (one_of("intermediate", "dependency", "cycle"), ("dependency", False)),
 )
-# Classes Inductor refuses on purpose: information unless perf measured them to matter.
-BENIGN = ("cycle", "distance", "peak_memory")
 # A measured fusion limiter at least this large (share of the run) makes a benign refusal a
 # problem.
 MEASURED_IMPACT = 0.02
@@ -122,8 +128,14 @@ EPILOGUE = (
 
 
 def fusion_reason_class(reason: str) -> str | None:
-    """Which cannot-fuse reasons are worth a diagnosis (None: benign, e.g. no shared data)."""
-    return first(REASON_CLASSES, reason)
+    """Which cannot-fuse reasons are worth a diagnosis (None: nothing to fuse, e.g. no
+    shared data)."""
+    return first(REASON_CLASSES, reason, default=(None, False))[0]
+
+
+def benign(reason: str) -> bool:
+    """Inductor refused it on purpose to protect the schedule (REASON_CLASSES says)."""
+    return first(REASON_CLASSES, reason, default=(None, False))[1]
 
 
 def fusion_fix(cls: str, reason: str) -> tuple[str, str, str]:
@@ -173,12 +185,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         # Each origin's trace is one candidate, the first node's before the second's.
         frames = node_frames(nodes, first["node1"]) + node_frames(nodes, first["node2"])
         title, expl, fix = fusion_fix(cls, first["reason"])
-        info = cls in BENIGN and cid not in measured
+        info = benign(first["reason"]) and cid not in measured
         out.append(Diagnosis(
             KIND, stage="inductor_scheduling", compile_id=cid,
             reason=f"{title}: cannot fuse {first['node1']} with {first['node2']}: "
                    f"{first['reason']}",
-            user_frame=ctx.user_frame(*frames, cid=cid), explanation=expl, fix=fix,
+            user_frame=locate(ctx, cid, nodes=frames), explanation=expl, fix=fix,
             score=SPEC.score("info" if info else KIND, len(rows)), count=len(rows),
             severity="info" if info else "problem",
             torch_message="\n".join(f"cannot fuse {r['node1']} with {r['node2']}: {r['reason']}"
@@ -207,7 +219,7 @@ def _epilogue_misses(ctx: Any) -> list[Diagnosis]:
             KIND, stage="inductor_scheduling", compile_id=cid,
             reason=f"{title}: {first['op']} ({first['buffer']}) is followed by a separate "
                    f"pointwise kernel {first['kernel']}{more}",
-            user_frame=ctx.user_frame(frames, cid=cid), explanation=expl,
+            user_frame=locate(ctx, cid, nodes=[frames]), explanation=expl,
             fix=fix.format(perf_try=ctx.perf_try_command()),
             score=SPEC.score(KIND, len(rows)), count=len(rows),
             details=FusionDetails(pairs=tuple((r["op"], r["kernel"], "epilogue")

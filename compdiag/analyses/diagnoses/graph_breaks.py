@@ -14,12 +14,14 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import graph_break_fix
 from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found
 from compdiag.store.reader import compile_id_key
@@ -41,7 +43,14 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                 tie=30, costs={"graph_break": Cost(300, per_event=10.0, cap=20)},
                 adjust={"frame_skipped": 60.0,  # the whole function thrown back to eager
                         "follow_on": -80.0},  # caused by an earlier break (reconstruction)
-                details=(GraphBreakDetails,))
+                details=(GraphBreakDetails,),
+                # torch caught the Unsupported when it skipped the frame, and went on
+                causes=(Causes(KIND, "failure", "Dynamo skipped the frame after a graph "
+                               "break, and the run went on: the break reports it",
+                               lambda effect, cause, ctx: (
+                                   effect.details.exc_type == "Unsupported"
+                                   and ctx.torch_skipped(effect.compile_id)
+                                   and same_compile(effect, cause))),))
 
 
 @hookimpl
@@ -73,8 +82,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         code = (row.get("gb_code") or "").upper() or None
         kind = (gb_type(code) or row.get("gb_type_inner") or row.get("gb_type")
                 or row["reason"])
-        frame = ctx.user_frame({"filename": row.get("filename"), "lineno": row.get("lineno"),
-                                "line": row.get("line")}, row.get("user_stack") or [], cid=cid)
+        frame = locate(ctx, cid, torch=[{"filename": row.get("filename"),
+                                         "lineno": row.get("lineno"), "line": row.get("line")},
+                                        row.get("user_stack") or []])
         key = (frame.filename, frame.lineno, kind)
         g = groups.get(key)
         if g is None:

@@ -1,6 +1,9 @@
 """Inductor's own perf hints (its perf_hints logger), kind `perf`: an op that runs as an eager
 ATen fallback kernel inside a compiled graph, or another slow pattern Inductor named while
 compiling; and torch's warning that fp32 matmuls run without TF32 on a GPU that has it.
+Fallbacks that share one cause torch warned about for that compile (a dtype Inductor generates
+no code for, e.g. complex) are one diagnosis naming the cause, with the ops listed (issue 29
+section 2: the cause above its consequences), not one per op.
 CUDA-graph skips are the cudagraphs kind's; a library call (cuBLAS, cuDNN, SDPA attention,
 NCCL: analyses/library_calls.py) is the fast path, never a fallback. One diagnosis per
 (compile, hint)."""
@@ -15,6 +18,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.library_calls import is_library_call
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, first, found
 
@@ -23,9 +27,10 @@ KIND = "perf"
 
 @dataclass(frozen=True)
 class PerfHintDetails(Details):
-    internal: ClassVar[tuple[str, ...]] = ("op", "tf32")
-    op: str | None = None  # the ATen op of a fallback hint
+    internal: ClassVar[tuple[str, ...]] = ("op", "tf32", "heads")
+    op: str | None = None  # the ATen op of a fallback hint (the first, for a shared cause)
     tf32: bool = False  # the TF32-off warning
+    heads: tuple[str, ...] = ()  # the hints folded under one cause (FALLBACK_CAUSES)
 
 
 SPEC = KindSpec(KIND, title="perf", words=("perf hint", "perf hints"), style="blue", tie=70,
@@ -53,6 +58,16 @@ FALLBACK_EXPLANATION = ("Inductor has no lowering or decomposition for this op h
                         "and outputs go through memory.")
 
 
+# Causes that make Inductor fall back for every op they touch, as torch warns about them once
+# per compile (torch/_inductor/lowering.py): (torch's words, the cause, the fix).
+FALLBACK_CAUSES: tuple[tuple[str, str, str], ...] = (
+    ("does not support code generation for complex operators", "complex dtypes",
+     "Keep complex tensors out of the compiled region, or carry the real and imaginary parts "
+     "as real tensors (`torch.view_as_real`, or two float tensors) so Inductor can fuse them "
+     "into one kernel."),
+)
+
+
 # torch's own words (torch/_inductor/compile_fx.py warns once per process, on a GPU with TF32
 # tensor cores, when float32 matmul precision is 'highest').
 TF32_MARKERS = ("TensorFloat32 tensor cores for float32 matrix multiplication available but "
@@ -69,6 +84,8 @@ TF32_FIX = ("Call `torch.set_float32_matmul_precision('high')` once at program s
 # One setting speeds up every fp32 matmul of the program: above any count of missed fusions
 # and the other perf hints (ranking's `global_setting` class).
 TF32_SCORE = SPEC.score("global_setting")
+# The post-grad ops a float32 matmul lowers to (what TF32 would speed up).
+TF32_OPS = ("mm", "addmm", "bmm", "baddbmm")
 
 
 def perf_hint_fix(msg: str) -> str:
@@ -90,7 +107,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             continue
         groups.setdefault((hint["compile_id"], hint["head"]), []).append(hint)
     out = _tf32(ctx)
+    caused = _caused_fallbacks(ctx, groups)
+    out += caused
+    folded = {(d.compile_id, head) for d in caused for head in d.details.heads}
     for (cid, head), hints in groups.items():
+        if (cid, head) in folded:
+            continue
         h = hints[0]
         op = h["fallback_op"]
         if op and is_library_call(f"aten.{op}"):
@@ -99,19 +121,50 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             d = Diagnosis(KIND, stage="inductor_lowering", compile_id=cid,
                           reason=f"aten.{op} runs as an eager fallback kernel (Inductor perf "
                                  f"hint: {head})",
-                          user_frame=ctx.user_frame(h["frames"] or ctx.op_user_lines(cid, op),
-                                                    cid=cid),
+                          user_frame=locate(ctx, cid, torch=[h["frames"]],
+                                            nodes=[ctx.op_user_lines(cid, op)]),
                           explanation=FALLBACK_EXPLANATION, fix=fallback_fix(op),
                           score=SPEC.score(KIND), count=len(hints), details=PerfHintDetails(op),
                           torch_message=h["message"])
         else:
             d = Diagnosis(KIND, stage="inductor", compile_id=cid,
                           reason=f"Inductor perf hint: {head}",
-                          user_frame=ctx.user_frame(h["frames"], cid=cid),
+                          user_frame=locate(ctx, cid, torch=[h["frames"]]),
                           explanation="Inductor reported a known slow pattern while compiling.",
                           fix=perf_hint_fix(h["message"]), score=SPEC.score(KIND), count=len(hints),
                           details=PerfHintDetails(), torch_message=h["message"])
         out.append(d)
+    return out
+
+
+def _caused_fallbacks(ctx: Any, groups: dict[tuple, list[dict[str, Any]]]
+                      ) -> list[Diagnosis]:
+    """One diagnosis per (compile, cause) for the fallback hints of a compile for which torch
+    warned about a cause that makes Inductor fall back (FALLBACK_CAUSES), with the ops."""
+    out = []
+    for words, cause, fix in FALLBACK_CAUSES:
+        warned = [w for w in ctx.r.torch_warnings(ctx.run_id) if words in (w.get("message") or "")]
+        for cid in dict.fromkeys(w.get("compile_id") for w in warned):
+            heads = [(head, hints) for (c, head), hints in groups.items()
+                     if c == cid and hints[0]["fallback_op"]
+                     and not is_library_call(f"aten.{hints[0]['fallback_op']}")]
+            if not heads:
+                continue
+            ops = list(dict.fromkeys(h[0]["fallback_op"] for _, h in heads))
+            frames = [f for _, h in heads for f in (h[0]["frames"] or [])]
+            nodes = [f for op in ops for f in ctx.op_user_lines(cid, op)]
+            message = next(w["message"] for w in warned if w.get("compile_id") == cid)
+            out.append(Diagnosis(
+                KIND, stage="inductor_lowering", compile_id=cid,
+                reason=f"{len(ops)} ops run as eager fallback kernels because of {cause} "
+                       f"(torch: {message.strip()}): " + ", ".join(f"aten.{op}" for op in ops),
+                user_frame=locate(ctx, cid, torch=[frames[:1]], nodes=[nodes[:1]]),
+                explanation=f"Inductor generates no code for {cause}, so every op on them "
+                            f"calls its ATen kernel: nothing around those ops fuses with them and "
+                            f"their inputs and outputs go through memory.",
+                fix=fix, score=SPEC.score(KIND), count=sum(len(h) for _, h in heads),
+                details=PerfHintDetails(ops[0], heads=tuple(head for head, _ in heads)),
+                torch_message=message))
     return out
 
 
@@ -122,10 +175,17 @@ def _tf32(ctx: Any) -> list[Diagnosis]:
         return []
     w = warned[0]
     cid = w.get("compile_id")
+    # The warning is about float32 matmuls: the user lines of those nodes (issue 29 §1,
+    # evidence 2), before the compiled function's def.
+    matmuls = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
+               for n in ctx.r.graph_nodes(ctx.run_id, cid)
+               if n.get("op") in TF32_OPS and str(n.get("meta") or "").startswith("f32")
+               and n.get("filename") and n.get("lineno")]
     return [Diagnosis(KIND, stage="inductor", compile_id=cid,
                       reason="fp32 matmuls run without TF32 tensor cores (torch: "
                              f"{TF32_MARKERS[0]})",
-                      user_frame=ctx.user_frame([], cid=cid), explanation=TF32_EXPLANATION,
+                      user_frame=locate(ctx, cid, nodes=[matmuls[:1]]),
+                      explanation=TF32_EXPLANATION,
                       fix=TF32_FIX.format(perf_try=ctx.perf_try_command()),
                       score=TF32_SCORE, count=len(warned),
                       torch_message=w.get("message"),

@@ -5,7 +5,7 @@ found": at the user's line where it surfaced, with the frame it was raised in.
   runtime wrappers, an Inductor output module, cudagraph trees: capture/failures.py decides):
   a `failure` of stage `runtime` (or the compile stage it escaped from). The failures kind
   usually reports it already, from the failure row capture wrote; explain folds this one into
-  it then (FOLDS), so it shows only where no row did.
+  it then (a relation in its SPEC), so it shows only where no row did.
 - It did not: kind `program`, "the program raised X at line N, outside compiled code", in the
   `program` cost class (below everything torch.compile did, but shown).
   A failed check of the user's own is the `user_check` class, next to accuracy.
@@ -31,11 +31,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from compdiag.analyses.accuracy import what_was_compared
+from compdiag.analyses.consequences import Causes
 from compdiag.analyses.context import exception_frames
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.fixes import commands, failure_fix, minify_unavailable, stage_explanation
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first
 from compdiag.analyses.summary import summarise
@@ -67,9 +69,17 @@ class ProgramDetails(Details):
                  "native_message", "fatal_error")
 
 
-# It also files the fatal exception that came through compiled code as a `failure`.
+# It also files the fatal exception that came through compiled code as a `failure`; where
+# the failure kind reported the compile failure that ended the program, that one is the cause.
 SPEC = KindSpec(KIND, title="program error", words=("program", "programs"), style="red", tie=80,
-                costs={"user_check": Cost(650), "program": Cost(90)}, details=(ProgramDetails,))
+                costs={"user_check": Cost(650), "program": Cost(90)}, details=(ProgramDetails,),
+                causes=(Causes("failure", "failure", "the program's exception is the same "
+                               "error, reported where torch.compile raised it",
+                               lambda effect, cause, ctx: isinstance(effect.details,
+                                                                     ProgramDetails)
+                               and not isinstance(cause.details, ProgramDetails)
+                               and bool(getattr(cause.details, "fatal", False)),
+                               same_finding=True),))
 
 
 @hookimpl
@@ -211,7 +221,7 @@ def _ended(ctx: Any, *, ended: str, reason: str, explanation: str, fix: str,
 def asked_end(ctx: Any, exc: dict[str, Any]) -> Diagnosis:
     """sys.exit(N != 0) or Ctrl-C: the end the program or its user asked for, where it was."""
     surfaced, _ = exception_frames(exc)
-    frame = ctx.user_frame(surfaced)
+    frame = locate(ctx, torch=[surfaced])
     where = f" at line {frame.lineno}" if frame.lineno else ""
     code = ctx.run.get("exit_code")
     if exc.get("exc_type") == "KeyboardInterrupt":
@@ -237,7 +247,7 @@ def ending(ctx: Any) -> list[Diagnosis]:
     exited = next((e for e in ends if e.get("how") == "os._exit"), None)
     end = next((e for e in reversed(ends) if e.get("how") != "os._exit"), None)
     if exited is not None:
-        frame = ctx.user_frame(exited.get("frames"))
+        frame = locate(ctx, torch=[exited.get("frames") or []])
         where = f" at line {frame.lineno}" if frame.lineno else ""
         return [_ended(ctx, ended="os._exit",
                        reason=f"exited with status {exited.get('exit_code')} via os._exit"
@@ -279,7 +289,7 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     files = [f.get("filename") or "" for f in frames]
     first = first_compiled(files)
     what = compiled_in(files)
-    frame = ctx.user_frame(frames[:first] if first is not None else frames)
+    frame = locate(ctx, torch=[frames[:first] if first is not None else frames])
     where = f" at line {frame.lineno}" if frame.lineno else ""
     inner = frames[-1]
     mine = [f for f in frames[first:] if is_user_file(f.get("filename"))] \
@@ -316,7 +326,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     if exc is None:
         return ending(ctx) if ctx.crashed else []
     surfaced, raised = exception_frames(exc)
-    frame = ctx.user_frame(surfaced)
+    frame = locate(ctx, torch=[surfaced])
     exc_type = exc.get("exc_type") or "Exception"
     message = exc.get("message") or ""
     reason = summarise(message, exc_type)

@@ -18,10 +18,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first
 from compdiag.analyses.summary import with_decisive
@@ -40,7 +42,7 @@ class RecompileDetails(Details):
     made a dynamic size a constant; `instances` the class whose instances share the code;
     `also_changed` the other guarded values that differ between the two entries (torch names
     only the first guard that failed)."""
-    omit_none: ClassVar[tuple[str, ...]] = ("specialized", "instances")
+    omit_none: ClassVar[tuple[str, ...]] = ("specialized", "instances", "fatal")
 
     guard: str
     category: str
@@ -56,20 +58,39 @@ class RecompileDetails(Details):
     specialized: dict[str, Any] | None = None
     instances: str | None = None
     also_changed: tuple[str, ...] = ()
+    # the limit's failure folded under it ended the program (explain sets it: a cause says
+    # how the run ended when its consequence did)
+    fatal: bool | None = None
 
 
 @dataclass(frozen=True)
 class LimitDetails(Details):
     """A recompile limit with no recorded guard failure (e.g. a partial log)."""
+    omit_none: ClassVar[tuple[str, ...]] = ("fatal",)
     limit_hit: bool
     function: str | None
+    fatal: bool | None = None
 
 
 SPEC = KindSpec(KIND, title="recompile", words=("recompile", "recompiles"), style="magenta",
                 tie=20, costs={"limit": Cost(900),
                                "recurring_recompile": Cost(600, per_event=20.0, cap=10),
                                "recompile": Cost(200, per_event=20.0, cap=10)},
-                details=(RecompileDetails, LimitDetails))
+                details=(RecompileDetails, LimitDetails),
+                # Dynamo's own failure at the limit: the guard that kept failing caused it
+                causes=(Causes(KIND, "failure", "Dynamo gave up on the function at the "
+                               "recompile limit: the recompile diagnosis names the guard that "
+                               "kept failing and the call that made it fail",
+                               lambda e, c, ctx: _limit_of(e, c)),))
+
+
+def _limit_of(effect: Diagnosis, cause: Diagnosis) -> bool:
+    """The effect is the recompile-limit failure (FailOnRecompileLimitHit included, which may
+    end the program) of the function whose limit the cause reports."""
+    return (bool(getattr(effect.details, "recompile_limit", False))
+            and bool(cause.details.limit_hit)
+            and frame_of(effect.compile_id) in {frame_of(c) for c in
+                                                (cause.compile_id, *cause.compile_ids)})
 
 
 @hookimpl
@@ -204,6 +225,14 @@ AUTOMATIC_DYNAMIC = ("Nothing to do: torch compiles once more for a new size and
                      "dimension dynamic from then on (automatic dynamic shapes). To save that one "
                      "compile, mark it dynamic before the first call: "
                      "`torch._dynamo.mark_dynamic({tensor}, {dim})`.")
+SPECIALISED_01_EXPLANATION = (
+    "The function was compiled with dynamic=True, yet the first call's size {value} was "
+    "specialised: torch always specialises sizes 0 and 1 (0/1 specialisation), so the next "
+    "size recompiled.")
+SPECIALISED_01_FIX = (
+    "Call it first with a size of 2 or more, or keep the dimension from being specialised: "
+    "`torch._dynamo.decorators.mark_unbacked({tensor}, {dim})` before the first call (or "
+    "`torch.fx.experimental._config.backed_size_oblivious = True`).")
 FIX_OTHER = ("Keep the guarded input the same between calls, or make it dynamic "
              "(torch._dynamo.mark_dynamic / dynamic=True).")
 LIMIT_FIX = ("{fn} hit torch._dynamo.config.recompile_limit and now runs uncompiled. {fix} "
@@ -234,9 +263,22 @@ def recompile_explanation(category: str, source: str, fn: str | None, count: int
 
 
 def tensor_and_dim(source: str) -> tuple[str, str]:
-    """`L['x'].size()[0]` -> ('x', '0'): the names a fix spells."""
+    """`L['x'].size()[0]` -> ('x', '0'), `xs[0].size()[1]` -> ('xs[0]', '1'): the names a
+    fix spells (the tensor, not its size)."""
     dim = re.search(r"\[(\d+)\]$", source)
-    return re.sub(r"^L\['(.+?)'\].*$", r"\1", source), dim.group(1) if dim else "0"
+    tensor = re.sub(r"\.(?:size|stride)\(\)\[\d+\]$", "", source)
+    return re.sub(r"^L\['(.+?)'\].*$", r"\1", tensor), dim.group(1) if dim else "0"
+
+
+# torch's own advice in a failed guard ("Guard failed on a parameter, consider using
+# torch._dynamo.config.force_parameter_static_shapes = False"): the fix it names.
+_TORCH_HINT = re.compile(r"((?:[^.;]*?)consider using (`?)torch\.[\w.]+(?: = \w+)?\2)")
+
+
+def torch_hint(guard_text: str | None) -> str | None:
+    """The advice torch wrote into the failed guard, as a sentence, or None."""
+    m = _TORCH_HINT.search(guard_text or "")
+    return m.group(1).strip().rstrip(".") + "." if m else None
 
 
 def recurring_fix(source: str, text: str) -> str:
@@ -245,8 +287,13 @@ def recurring_fix(source: str, text: str) -> str:
 
 
 def recompile_fix(category: str, source: str, *, count: int, limit: bool,
-                  fn: str | None, recurring_text: str | None = None) -> str:
+                  fn: str | None, recurring_text: str | None = None,
+                  guard_text: str | None = None) -> str:
     tensor, dim = tensor_and_dim(source)
+    hint = torch_hint(guard_text)
+    if hint is not None:  # torch named the fix for this guard itself (e.g. a parameter)
+        hint = f"torch says: {hint[0].lower()}{hint[1:]}"
+        return LIMIT_FIX.format(fn=fn or "The function", fix=hint) if limit else hint
     if recurring_text is not None and category in ("value", "global"):
         fix = recurring_fix(source, recurring_text)
         return LIMIT_FIX.format(fn=fn or "The function", fix=fix) if limit else fix
@@ -276,7 +323,7 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
                 fn: str | None) -> Cause | None:
     spec = ctx.specialization(source, frame_cids(ctx, frame_no)) if category == "size" else None
     if spec is not None:
-        at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"))
+        at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"), "torch")
         return Cause(at, None, SPECIALIZED_REASON.format(lineno=spec["lineno"]),
                      SPECIALIZED_EXPLANATION.format(
                          src=source, line=at.line or "?", lineno=spec["lineno"],
@@ -401,7 +448,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         fn = ctx.fn_name(first["compile_id"])
         loc = ({"filename": first["loc_filename"], "lineno": first["loc_lineno"],
                 "line": first["loc_line"]} if first["loc_filename"] else None)
-        guard_line = ctx.user_frame(loc, first["user_stack"] or [], cid=first["compile_id"])
+        guard_line = locate(ctx, first["compile_id"], torch=[loc, first["user_stack"] or []])
         call, chain = call_site(ctx, first["compile_id"])
         frame = call or guard_line
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
@@ -414,12 +461,22 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         changing = len(set(values)) >= RECURRING and count >= RECURRING - 1
         guard_text = " ".join(str(x) for x in (first["failed_guard"], first["loc_line"]) if x)
         cause = other_cause(ctx, frame_no, first, category, source, fn)
+        # A size that dynamic=True still specialised (torch specialises sizes 0 and 1) and
+        # that then recompiled is the problem the user asked dynamic shapes to avoid.
+        specialised_01 = (category == "size" and ctx.dynamic_requested(first["compile_id"])
+                          and str(before) in ("0", "1"))
         expected = (category == "size" and count == 1 and limit is None and cause is None
-                    and ctx.automatic_dynamic(first["compile_id"]))
+                    and ctx.automatic_dynamic(first["compile_id"])
+                    and not ctx.dynamic_requested(first["compile_id"]))
         fix = (AUTOMATIC_DYNAMIC.format(tensor=tensor_and_dim(source)[0],
                                         dim=tensor_and_dim(source)[1]) if expected else
                recompile_fix(category, source, count=count, limit=limit is not None, fn=fn,
-                             recurring_text=guard_text if changing else None))
+                             recurring_text=guard_text if changing else None,
+                             guard_text=first["failed_guard"]))
+        if specialised_01 and cause is None:
+            explanation += " " + SPECIALISED_01_EXPLANATION.format(value=before)
+            fix = SPECIALISED_01_FIX.format(tensor=tensor_and_dim(source)[0],
+                                            dim=tensor_and_dim(source)[1])
         also = also_changed(ctx, frame_no, first["compile_id"], source)
         if cause is not None:
             frame, explanation = cause.frame or frame, cause.explanation
@@ -473,7 +530,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         out.append(Diagnosis(
             KIND, stage="dynamo", compile_id=limit.get("compile_id"),
             reason=f"recompile limit hit: {fn or 'a function'}() now runs in eager",
-            user_frame=call or ctx.user_frame(cid=limit.get("compile_id")),
+            user_frame=call or locate(ctx, limit.get("compile_id")),
             explanation=limit.get("explanation"),
             fix=recompile_fix("other", "?", count=0, limit=True, fn=fn), score=SPEC.score("limit"),
             torch_message=limit.get("torch_message"),

@@ -1,0 +1,102 @@
+"""Issue 29's properties over one stored run; tests/test_corpus.py checks them over every
+corpus run, tests/test_locate.py over every fixture store.
+
+§1: no diagnosis points at the `def` or decorator line of its compiled function while the
+store holds a deeper user frame for it (the call that triggered that compile). It reads the
+store's facts (compiles, call stacks), not the diagnosis' own `evidence`, so it holds a build
+that never said where its line came from to the same standard.
+
+§2: no diagnosis that is another's consequence ranks above its cause: each consequence the
+kinds' relations find is folded under its cause, and the cause ranks at least where the
+consequence would have ranked on its own (unless the consequence is the cause's own finding
+reported again: the cause's cost is then its own)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from compdiag.analyses.context import RunContext
+from compdiag.store.reader import Reader
+
+
+def def_span(ctx: RunContext, cid: str | None) -> tuple[str, int, int] | None:
+    """(file, first line, def line) of the compiled function of `cid`: its decorators (the
+    code object's first line) through its `def`."""
+    row = ctx.code_row(cid)
+    if not row or not row.get("filename") or not row.get("lineno"):
+        return None
+    filename, first = ctx.resolve(row["filename"]), int(row["lineno"])
+    try:
+        lines = Path(filename).read_text(errors="replace").splitlines()
+    except OSError:
+        return filename, first, first
+    # A resume function's first line is the line it resumes at, no def: not a def span.
+    if first > len(lines) or not lines[first - 1].lstrip().startswith(("@", "def ",
+                                                                          "async def ")):
+        return None
+    for i in range(first, min(first + 40, len(lines) + 1)):
+        if lines[i - 1].lstrip().startswith(("def ", "async def ")):
+            return filename, first, i
+    return filename, first, first
+
+
+def def_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                      ) -> list[str]:
+    """One line per diagnosis (explain --json's) that points at its compiled function's def
+    or decorator line although the store holds the user's call of that compile, or the line
+    where its fatal exception surfaced."""
+    ctx = RunContext(reader, run_id)
+    out = []
+    for d in diagnoses:
+        uf = d.get("user_frame") or {}
+        for cid in dict.fromkeys([d.get("compile_id"), *(d.get("compile_ids") or [])]):
+            span = def_span(ctx, cid) if cid else None
+            if not span or not uf.get("lineno") or ctx.resolve(uf.get("filename")) != span[0] \
+                    or not span[1] <= int(uf["lineno"]) <= span[2]:
+                continue
+            # the call of that compile, and where a fatal exception surfaced in the user's
+            # code (its traceback, torch's own)
+            surfaced = (d.get("details") or {}).get("surfaced_at") or {}
+            frames = [*ctx.call_chain(cid), *([ctx.frame(surfaced.get("filename"),
+                                                         surfaced.get("lineno"))]
+                                              if surfaced.get("lineno") else [])]
+            deeper = [f for f in frames if (f.filename, f.lineno) != (span[0], uf["lineno"])]
+            if deeper:
+                out.append(f"{d['kind']} {d['reason'][:80]!r} points at the def line "
+                           f"{Path(span[0]).name}:{uf['lineno']} of compile {cid}, while the "
+                           f"call at line {deeper[-1].lineno} triggered it")
+                break
+    return out
+
+
+def consequence_problems(reader: Reader, run_id: int) -> list[str]:
+    """One line per consequence (by the kinds' declared relations) that explain shows on its
+    own, or whose cause ranks below where it would have ranked."""
+    from compdiag.analyses.explain import causes_of, collect, explain
+
+    ctx = RunContext(reader, run_id)
+    found = collect(ctx)
+    links = causes_of(found, found, ctx)
+    shown = explain(reader, run_id)
+    out = []
+
+    def key(d: Any) -> tuple:
+        return (d.kind, d.reason, d.compile_id, d.user_frame)
+    where = {key(d): i for i, d in enumerate(shown)}
+    for effect in found:
+        if id(effect) not in links:
+            continue
+        cause, rel = links[id(effect)]
+        if key(effect) in where and key(effect) != key(cause):
+            out.append(f"{effect.kind} {effect.reason[:60]!r} is shown on its own, though it "
+                       f"is the consequence of {cause.kind} {cause.reason[:60]!r}")
+            continue
+        at = where.get(key(cause))
+        if at is None:
+            out.append(f"the cause {cause.kind} {cause.reason[:60]!r} is not shown")
+        elif shown[at].score < effect.score and not rel.same_finding:
+            out.append(f"{cause.kind} {cause.reason[:60]!r} ranks at {shown[at].score}, below "
+                       f"its consequence {effect.kind} {effect.reason[:60]!r} "
+                       f"({effect.score})")
+    return out

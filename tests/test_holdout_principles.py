@@ -1,0 +1,190 @@
+"""Principles the held-out repros (benchmarks/explain_holdout) found missing, each tested on
+trace-shaped records fed through the Ingestor, never on a holdout script's names or lines."""
+
+from __future__ import annotations
+
+from test_explain import Store
+
+from compdiag.ingest import parsers as P
+
+# What Inductor's C++ wrapper calls, and how the kernel's bounds check ends a run (the real
+# shapes from torch 2.13's CPU backend: an index an op's eager kernel rejects).
+KERNEL_SOURCE = (
+    "#include <torch/csrc/inductor/cpp_prefix.h>\n"
+    'extern "C"  void  kernel(const int64_t* in_ptr0, const float* in_ptr1, float* out_ptr0)\n'
+    "{\n"
+    "    for(int64_t x0=static_cast<int64_t>(0L); x0<static_cast<int64_t>(3L); x0+=1L)\n"
+    "    {\n"
+    "        auto tmp0 = in_ptr0[static_cast<int64_t>(x0)];\n"
+    '        TORCH_CHECK((0 <= tmp0) & (tmp0 < 5L), "index out of bounds: 0 <= tmp0 < 5L");\n'
+    "        out_ptr0[x0] = in_ptr1[tmp0];\n"
+    "    }\n"
+    "}\n")
+
+
+def _output_code(kernel: str) -> str:
+    return ("from torch._inductor.async_compile import AsyncCompile\n"
+            "async_compile = AsyncCompile()\n\n\n"
+            f"{kernel} = async_compile.cpp_pybinding(['const int64_t*', 'const float*', "
+            f"'float*'], r'''\n{KERNEL_SOURCE}''')\n\n\n"
+            "async_compile.wait(globals())\ndel async_compile\n\n"
+            "class Runner:\n"
+            "    def call(self, args):\n"
+            "        arg0_1, arg1_1 = args\n"
+            "        buf0 = empty_strided_cpu((3, 2), (2, 1), torch.float32)\n"
+            f"        {kernel}(arg0_1, arg1_1, buf0)\n"
+            "        return (buf0, )\n")
+
+
+def _runtime_traceback(user: str, wrapper: str, kernel: str) -> str:
+    return ("Traceback (most recent call last):\n"
+            f'  File "{user}", line 30, in <module>\n    out = compiled(idx, w)\n'
+            f'  File "{user}", line 3, in f\n    def f(i, w):\n'
+            '  File "/site/torch/_inductor/output_code.py", line 763, in __call__\n'
+            "    return self.current_callable(inputs)\n"
+            f'  File "{wrapper}", line 86, in call\n    {kernel}(arg0_1, arg1_1, buf0)\n'
+            "RuntimeError: kernel, /tmp/cache/pj/cpj.main.cpp:7, index out of bounds: "
+            "0 <= tmp0 < 5L\n")
+
+
+def test_the_running_kernel_is_named_by_the_wrapper_line_that_called_it():
+    """A kernel's own check (Inductor's bounds check) names only its hashed .cpp file; the
+    traceback's innermost call of a known kernel in the wrapper names the kernel. Fails on
+    the code before this change (kernel_of_error returned None: no line of the kernel's
+    source is quoted, and no `async_compile` load line is on the stack)."""
+    kernels = [("cpp_fused_sin_0", "auto tmp0 = std::sin(in_ptr0[x0]);"),
+               ("cpp_fused_embedding_1", KERNEL_SOURCE)]
+    tb = _runtime_traceback("/u/prog.py", "/tmp/cache/q6/cq6.py", "cpp_fused_embedding_1")
+    assert P.kernel_of_error(tb, kernels) == "cpp_fused_embedding_1"
+    # A call the traceback passes through that is no kernel of this compile names nothing.
+    assert P.kernel_of_error(tb, kernels[:1]) is None
+    triton = tb.replace("cpp_fused_embedding_1(arg0_1", "triton_poi_fused_1.run(arg0_1")
+    assert P.kernel_of_error(triton, [("triton_poi_fused_1", "tl.device_assert(x)")]) == \
+        "triton_poi_fused_1"
+
+
+def test_a_kernels_runtime_error_points_at_the_op_line_not_the_def(tmp_path):
+    """issue 29 §1, evidence 2: a failure raised while a generated kernel ran is at the user
+    line of the ops that kernel computes (its post-grad nodes' stack traces), not at the
+    compiled function's `def` the Python traceback shows. Before this change the failure
+    kept the `def` line (3)."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    s.post_grad("0/0", "def forward(self, arg0_1, arg1_1):\n"
+                       f"    # File: {s.user}:11 in f, code: line_11 = 11\n"
+                       '    embedding: "f32[3, 2]" = torch.ops.aten.embedding.default('
+                       "arg1_1, arg0_1)\n"
+                       "    return (embedding,)\n")
+    wrapper = str(tmp_path / "cq6.py")
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
+                  "inductor_output_code": {"filename": wrapper}},
+                 _output_code("cpp_fused_embedding_0"))
+    tb = _runtime_traceback(str(s.user), wrapper, "cpp_fused_embedding_0")
+    s.failure("0/0", stage="runtime", exc_type="RuntimeError",
+              message="kernel, /tmp/cache/pj/cpj.main.cpp:7, index out of bounds: "
+                      "0 <= tmp0 < 5L", filename=str(s.user), lineno=3, traceback=tb)
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 11
+    assert "cpp_fused_embedding_0" in d["reason"]
+
+
+def test_ill_conditioned_needs_both_sides_far_from_float64():
+    """issue 29 §4: a gradient where compiled equals the float64 reference and eager (rounding
+    in bfloat16 at a clamp's boundary) is 0.5 off a zero reference is compiled being more
+    accurate, not ill-conditioning. Before this change the verdict was `ill_conditioned` with
+    "both far from the float64 reference (relative RMSE eager 5e+299, compiled 0)"."""
+    import torch
+
+    from compdiag.capture.accuracy_compare import numeric_verdict
+
+    errs = {"eager_rmse": 0.5, "compiled_rmse": 0.0, "scale": 1e-300, "eager_rel": 5e299,
+            "compiled_rel": 0.0}
+    assert numeric_verdict(False, False, errs, 1e-2, torch.bfloat16)["verdict"] == \
+        "compiled_more_accurate"
+    both = {"eager_rmse": 0.5, "compiled_rmse": 0.9, "scale": 1.0, "eager_rel": 0.5,
+            "compiled_rel": 0.9}
+    assert numeric_verdict(False, False, both, 1e-2, torch.float32)["verdict"] == \
+        "ill_conditioned"
+
+
+def test_compiled_more_accurate_is_worded_as_eagers_rounding(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.post_grad("0/0", "def forward(self, x):\n"
+                       f"    # File: {s.user}:14 in f, code: line_14 = 14\n"
+                       '    relu: "bf16[2]" = torch.ops.aten.relu.default(x)\n'
+                       "    return (relu,)\n")
+    detail = {"verdict": "compiled_more_accurate", "dtype": "torch.bfloat16", "backward": True,
+              "fp64": {"eager_rel": 5e299, "compiled_rel": 0.0}}
+    # same() passes (compiled is the closer to float64), yet eager and compiled differ by 0.5:
+    # reported, not "no problems found" (before this change: no diagnosis at all).
+    s.accuracy("0/0", [("grad of x", True, 0.5, 1.0, detail)],
+               node={"node": "relu", "op": "relu", "backward": True})
+    (d,) = [x for x in s.explain() if x["kind"] == "accuracy"]
+    assert "closer to the float64 reference than eager" in d["reason"]
+    assert "differs from eager: max abs" not in d["reason"]
+    assert "emulate_precision_casts" in d["fix"]
+
+
+def test_a_recompile_limit_failure_is_known_by_its_type_and_folds_under_its_guard(tmp_path):
+    """issue 29 §2: FailOnRecompileLimitHit ends a fullgraph=True run whose message on torch
+    2.13 names no limit ("Hard failure due to fullgraph=True"); it is the consequence of the
+    guard that kept failing, so the recompile ranks first at the call and the failure is not
+    reported on its own. Before this change the failure ranked first, at the `def` line."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=9)
+    for i in range(1, 9):
+        s.compile(f"0/{i}", lineno=9,
+                  recompile_reason=f"0/{i - 1}: tensor 'X' size mismatch at index 1. expected "
+                                   f"{8 * i}, actual {8 * i + 8}. Guard failed on a parameter, "
+                                   "consider using torch._dynamo.config."
+                                   "force_parameter_static_shapes = False to allow dynamism "
+                                   "on parameters.")
+    s.failure("0/8", stage="dynamo", exc_type="FailOnRecompileLimitHit",
+              message="Hard failure due to fullgraph=True")
+    diags = s.explain()
+    assert diags[0]["kind"] == "recompile" and diags[0]["details"]["limit_hit"] is True
+    assert "parameter" in diags[0]["reason"]
+    assert not [d for d in diags if d["kind"] == "failure"]
+
+
+def test_a_rerecording_is_at_the_call_that_brought_the_sizes_not_the_def(tmp_path):
+    """issue 29 §6: a reduce-overhead function called with a new batch size every step records
+    a CUDA graph per size; the diagnosis is at the user's call (capture's call stack of the
+    call that started the compile), not at the compiled function's `def`. Before this change
+    it was at the def (line 3)."""
+    import json
+
+    s = Store(tmp_path)
+    s.compile("0/0", lineno=3)
+    s.ing.event("call_stack", "0/0", {}, payload=json.dumps({
+        "frames": [{"filename": str(s.user), "lineno": 14, "name": "<module>"}],
+        "objects": {}}))
+    for gid, n in enumerate((2, 3, 4)):
+        msg = (f"[0/0] Recording function=partition_0, cuda_graph_id={gid}, inputs: [0]: "
+               f"Tensor(size=[{n}, 32], stride=(32, 1), dtype=torch.float32, "
+               f"data_ptr=0x7FB64FE00000), [1]: int({n})")
+        s.ing.cudagraph_line("0/0", msg)
+        s.ing.event("cudagraphs", "0/0", {}, msg)
+    (d,) = [x for x in s.explain() if x["kind"] == "cudagraph"]
+    assert "re-recorded" in d["reason"] and d["user_frame"]["lineno"] == 14
+
+
+def test_the_tf32_warning_is_at_the_float32_matmul_it_is_about(tmp_path):
+    """issue 29 §1: torch's TF32 warning concerns float32 matmuls; the diagnosis points at the
+    matmul's line (its post-grad node's stack trace), not the compiled function's `def`.
+    Before this change it was at the def (line 3)."""
+    s = Store(tmp_path)
+    s.compile("0/0", lineno=3)
+    s.post_grad("0/0", "def forward(self, arg0_1, arg1_1):\n"
+                       f"    # File: {s.user}:5 in f, code: line_5 = 5\n"
+                       '    sin: "bf16[64, 64]" = torch.ops.aten.sin.default(arg0_1)\n'
+                       f"    # File: {s.user}:8 in f, code: line_8 = 8\n"
+                       '    mm: "f32[64, 64]" = torch.ops.aten.mm.default(arg0_1, arg1_1)\n'
+                       "    return (mm, sin)\n")
+    s.ing.event("warning", "0/0", {"category": "UserWarning"},
+                "TensorFloat32 tensor cores for float32 matrix multiplication available but "
+                "not enabled. Consider setting `torch.set_float32_matmul_precision('high')` "
+                "for better performance.")
+    (d,) = [x for x in s.explain() if x["kind"] == "perf"]
+    assert "TF32" in d["reason"] and d["user_frame"]["lineno"] == 8
