@@ -48,9 +48,10 @@ OWN_LINE = re.compile(r"^compdiag[: ]|^Traceback |compdiag/(capture|ingest|store
 SUMMARY = re.compile(r"^compdiag: .*\| run \d+ in ")  # the run's one summary line: not a warning
 
 
-def compdiag_bin() -> str:
-    cand = Path(sys.executable).parent / "compdiag"
-    return str(cand) if cand.exists() else "compdiag"
+def compdiag_cmd() -> list[str]:
+    """compdiag as this Python's module (as the tests run it): a console script can be absent
+    or stale where the package was installed without its scripts (the H200's venv)."""
+    return [sys.executable, "-m", "compdiag"]
 
 
 def timed(cmd: list[str], env: dict, cwd: Path, timeout: float) -> dict:
@@ -92,7 +93,7 @@ def child_env(work: Path, device: str) -> dict:
 
 
 def store_json(store: Path, *args: str) -> dict:
-    p = subprocess.run([compdiag_bin(), *args, "--store", str(store), "--json"],
+    p = subprocess.run([*compdiag_cmd(), *args, "--store", str(store), "--json"],
                        capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"compdiag {' '.join(args)}: {p.stderr.strip()[-500:]}")
@@ -167,7 +168,7 @@ def measure(row: dict, work: Path, model: str, mode: str, device: str, timeout: 
         plain = timed([sys.executable, *cmd("plain.json")], child_env(work, device), work, timeout)
         cold = cold or plain
         store = work / "store.db"
-        cd = timed([compdiag_bin(), "run", "--store", str(store),
+        cd = timed([*compdiag_cmd(), "run", "--store", str(store),
                     *cmd("cd.json")],
                    child_env(work, device), work, timeout)
         row.update(train=train, cold_run=cold_run, plain_exit=plain["rc"], compdiag_exit=cd["rc"],
@@ -316,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
             stem = keep / f"{r['model']}-{r['mode']}"
             if not r.get("skipped") and Path(f"{stem}.db").exists():
                 if args.reindex:  # the store again through this compdiag's ingest
-                    subprocess.run([compdiag_bin(), "reindex", "--store", f"{stem}.db"],
+                    subprocess.run([*compdiag_cmd(), "reindex", "--store", f"{stem}.db"],
                                    capture_output=True, check=True)
                 derive(r, Path(f"{stem}.db"), Path(f"{stem}.torch.json"))
             r["compdiag_stderr"] = [ln for ln in r.get("compdiag_stderr", [])

@@ -110,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
         opt = torch.optim.SGD(model.parameters(), lr=0.01)
         opt.zero_grad(set_to_none=True)
         out = compiled(*inputs, **kwargs)
+        if isinstance(out, dict):  # a ModelOutput: its tensors (not a KV cache object)
+            out = [v for v in out.values() if isinstance(v, torch.Tensor)]
         loss = reduce_to_scalar_loss(out)
         loss.backward()
         opt.step()
