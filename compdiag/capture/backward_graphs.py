@@ -35,6 +35,7 @@ class BackwardGraphs:
         # Under --check-accuracy: each backward graph and clones of its first call's inputs,
         # written when the gradient check finds that call's gradients wrong (on_check).
         self.kept: dict[str | None, tuple[Any, list[Any]]] = {}
+        self.available = True  # False on a torch whose backward compiler it cannot wrap
 
     def install(self) -> None:
         try:
@@ -43,8 +44,11 @@ class BackwardGraphs:
             compiler_cls = rw._AutogradBackwardCompiler
             original_compile = compiler_cls.get_or_compile
             original_call = rw.call_func_at_runtime_with_args
-        except (ImportError, AttributeError) as exc:
-            self.fg.capture.warn("backward failure graphs (this torch)", exc)
+        except (ImportError, AttributeError):
+            # A torch without these internals (2.11 has no _AutogradBackwardCompiler): the
+            # backward's graphs are not kept there, which is no fault of the run, so no
+            # warning on every run of it (the zoo on the H200 showed one per model).
+            self.available = False
             return
         keeper = self
 
