@@ -7,12 +7,12 @@ import torch._inductor.config as inductor_config
 
 
 def step(x, y):
-    return (torch.relu(x) * y).mean()
+    return (torch.relu(x) * y).mean()  # <- diagnosis (the op whose backward kernel threw)
 
 
 x = torch.randn(16, requires_grad=True)
 y = torch.randn(16, requires_grad=True)
 loss = torch.compile(step)(x, y)
 inductor_config.cpp.inject_relu_bug_TESTING_ONLY = "runtime_error"
-loss.backward()  # <- diagnosis
+loss.backward()
 print("ok")

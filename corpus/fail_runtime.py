@@ -6,8 +6,8 @@ inductor_config.cpp.inject_relu_bug_TESTING_ONLY = "runtime_error"
 
 
 def block(x):
-    return torch.relu(x) * 2
+    return torch.relu(x) * 2  # <- diagnosis (the op of the kernel that threw)
 
 
-torch.compile(block)(torch.randn(16))  # <- diagnosis
+torch.compile(block)(torch.randn(16))
 print("ok")
