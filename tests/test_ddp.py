@@ -32,16 +32,35 @@ def replay(tmp_path: Path, name: str, *, exit_code: int = 0, folder: Path = CORP
     script = folder / f"{name}.py"
     run_id = w.begin_run(source="run", argv=[str(script)], cwd=str(folder))
     ing = Ingestor(w, run_id)
-    for line in (FIXTURES / f"{name}.jsonl").read_text().splitlines():
+    feed(ing, f"{name}.jsonl", folder)
+    w.end_run(run_id, exit_code=exit_code, status="done")
+    w.close()
+    return Reader(path), run_id
+
+
+def feed(ing: Ingestor, fixture: str, folder: Path) -> None:
+    """A fixture's recorded records through the Ingestor, as capture fed them."""
+    for line in (FIXTURES / fixture).read_text().splitlines():
         rec = json.loads(line.replace("{CORPUS}", str(folder)))
         if rec["kind"].startswith("compdiag:"):
             ing.event(rec["kind"].split(":", 1)[1], rec["compile_id"], {}, rec["payload"])
         else:
             ing.record(rec["metadata"], rec["payload"])
     ing.flush()
-    w.end_run(run_id, exit_code=exit_code, status="done")
+
+
+def replay_job(tmp_path: Path, name: str, script: Path, cwd: Path, folder: Path,
+               exit_codes: tuple[int, int]) -> Path:
+    """A store holding a 2-rank job (job id j1) of SCRIPT from NAME.rank{0,1}.jsonl."""
+    path = tmp_path / "job.db"
+    w = Writer(path)
+    for rank in (0, 1):
+        run_id = w.begin_run(source="run", argv=[str(script)], cwd=str(cwd))
+        w.update_run(run_id, rank=rank, world_size=2, local_rank=rank, job="j1")
+        feed(Ingestor(w, run_id), f"{name}.rank{rank}.jsonl", folder)
+        w.end_run(run_id, exit_code=exit_codes[rank], status="done")
     w.close()
-    return Reader(path), run_id
+    return path
 
 
 def marked_line(name: str) -> int:
@@ -175,23 +194,8 @@ def test_collective_mismatch_ending_in_a_timeout_is_one_diagnosis(tmp_path: Path
     from compdiag.analyses.explain import explain_job
 
     scripts = Path(__file__).resolve().parent / "scripts"
-    path = tmp_path / "job.db"
-    w = Writer(path)
     script = scripts / "ranks_collective_timeout.py"
-    for rank in (0, 1):
-        run_id = w.begin_run(source="run", argv=[str(script)], cwd=str(scripts))
-        w.update_run(run_id, rank=rank, world_size=2, local_rank=rank, job="j1")
-        ing = Ingestor(w, run_id)
-        name = f"ranks_collective_timeout.rank{rank}.jsonl"
-        for line in (FIXTURES / name).read_text().splitlines():
-            rec = json.loads(line.replace("{CORPUS}", str(scripts)))
-            if rec["kind"].startswith("compdiag:"):
-                ing.event(rec["kind"].split(":", 1)[1], rec["compile_id"], {}, rec["payload"])
-            else:
-                ing.record(rec["metadata"], rec["payload"])
-        ing.flush()
-        w.end_run(run_id, exit_code=1 if rank == 0 else 143, status="done")
-    w.close()
+    path = replay_job(tmp_path, "ranks_collective_timeout", script, scripts, scripts, (1, 143))
     with Reader(path) as r:
         found = explain_job(r, "j1")
     top, ranks = found[0]
@@ -264,23 +268,8 @@ def test_fsdp2_per_block_compile_at_two_ranks_recompiles_once_on_requires_grad(
     from compdiag.analyses.explain import explain_job
 
     folder = CORPUS / "ranks"
-    path = tmp_path / "job.db"
-    w = Writer(path)
-    for rank in (0, 1):
-        run_id = w.begin_run(source="run", argv=[str(folder / "fsdp2_block_compile.py")],
-                             cwd=str(ROOT))
-        w.update_run(run_id, rank=rank, world_size=2, local_rank=rank, job="j1")
-        ing = Ingestor(w, run_id)
-        name = f"fsdp2_block_compile.rank{rank}.jsonl"
-        for line in (FIXTURES / name).read_text().splitlines():
-            rec = json.loads(line.replace("{CORPUS}", str(folder)))
-            if rec["kind"].startswith("compdiag:"):
-                ing.event(rec["kind"].split(":", 1)[1], rec["compile_id"], {}, rec["payload"])
-            else:
-                ing.record(rec["metadata"], rec["payload"])
-        ing.flush()
-        w.end_run(run_id, exit_code=0, status="done")
-    w.close()
+    path = replay_job(tmp_path, "fsdp2_block_compile", folder / "fsdp2_block_compile.py", ROOT,
+                      folder, (0, 0))
     with Reader(path) as r:
         found = explain_job(r, "j1")
     top, ranks = found[0]
