@@ -177,10 +177,12 @@ def _rerecord_diagnoses(ctx: Any, cov: dict[str, Any]) -> list[Diagnosis]:
     by_fn: dict[Any, list[dict[str, Any]]] = {}
     for g in cov["graphs"]:
         by_fn.setdefault(_fn_key(ctx, g["compile_id"]), []).append(g)
-    for t in trees:
-        if not any(t["compile_id"] == g["compile_id"] for gs in by_fn.values() for g in gs):
-            by_fn.setdefault(_fn_key(ctx, t["compile_id"]), []).append(
-                {"compile_id": t["compile_id"], "recordings": [], "splits": [], "reason": None})
+    # A compile cudagraph_trees counted whose recording lines were not kept joins as a graph
+    # without recordings.
+    graphed = {g["compile_id"] for g in cov["graphs"]}
+    for cid in dict.fromkeys(t["compile_id"] for t in trees if t["compile_id"] not in graphed):
+        by_fn.setdefault(_fn_key(ctx, cid), []).append(
+            {"compile_id": cid, "recordings": [], "splits": [], "reason": None})
     out = []
     for gs in by_fn.values():
         # A graph torch skipped is the skip's diagnosis (its fix covers varying sizes), even
