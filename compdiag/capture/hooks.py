@@ -372,24 +372,12 @@ class Capture:
 
 def _user_line() -> dict[str, Any] | None:
     """The innermost user frame of the live stack (the line that called reset)."""
-    import linecache
-    import sys
-
-    from compdiag.formats.user_code import is_user_file
-
-    frame = sys._getframe(1)
-    while frame is not None:
-        if is_user_file(frame.f_code.co_filename):
-            fn, lineno = frame.f_code.co_filename, frame.f_lineno
-            return {"filename": fn, "lineno": lineno, "name": frame.f_code.co_name,
-                    "line": linecache.getline(fn, lineno).strip() or None}
-        frame = frame.f_back
-    return None
+    return _call_line(())
 
 
 def _call_line(transformed: Any) -> dict[str, Any] | None:
-    """The innermost user frame of the live stack that is not Dynamo's code for a compiled
-    function: the user's line that called the compiled function."""
+    """The innermost user frame of the live stack whose code is not in `transformed` (Dynamo's
+    code for a compiled function): the user's line that called the compiled function."""
     import linecache
     import sys
 
