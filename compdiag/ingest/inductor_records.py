@@ -47,18 +47,15 @@ class InductorRecords:
             if hits:
                 found.append((hits, f"codegen of {op}"))
                 break
-        # A kernel that failed to compile was made of the graph's nodes: when they all come
-        # from one user line, that is the line (a Triton error quoting a kernel never logged).
-        if whole_graph:
-            found.append((list(nodes.values()), "the graph's only user line"))
         for lines, where in found:
-            frames = [f for f in map(P.user_line_frame, lines)
-                      if f and is_user_file(f.get("filename"))]
-            if where == "the graph's only user line" and \
-                    len({(f["filename"], f["lineno"]) for f in frames}) != 1:
-                continue
+            frames = _user_frames(lines)
             if frames:
                 return [min(frames, key=lambda f: (f["filename"], f["lineno"]))], where
+        # A kernel that failed to compile was made of the graph's nodes: when they all come
+        # from one user line, that is the line (a Triton error quoting a kernel never logged).
+        frames = _user_frames(nodes.values()) if whole_graph else []
+        if len({(f["filename"], f["lineno"]) for f in frames}) == 1:
+            return frames[:1], "the graph's only user line"
         return [], None
 
     def _on_artifact_inductor_post_grad_graph(self, value: Any, cid: str | None,
@@ -169,3 +166,8 @@ class InductorRecords:
 
     def cudagraph_applied(self, cid: str | None, detail: str | None = None) -> None:
         self._cudagraph(self.gens.qualify(cid), True, detail)
+
+
+def _user_frames(lines: Any) -> list[dict[str, Any]]:
+    """The user frames of graph nodes' 'file:line  code' lines."""
+    return [f for f in map(P.user_line_frame, lines) if f and is_user_file(f.get("filename"))]
