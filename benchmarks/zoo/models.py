@@ -32,6 +32,9 @@ class ZooModel:
     suite: str
     build: Callable[[], tuple[torch.nn.Module, tuple, dict]]
     train: bool = True       # run a training step as well as inference
+    # Keyword arguments only the training step passes (a detection model's targets: in train
+    # mode torchvision's detectors take them and return their losses), built after BUILD.
+    train_kwargs: Callable[[], dict] | None = None
 
 
 def _image(px: int, batch: int = BATCH) -> torch.Tensor:
@@ -103,6 +106,45 @@ def _tv_detect(name: str, px: int) -> Callable[[], tuple[torch.nn.Module, tuple,
     return build
 
 
+def _tv_detect_tiny(kind: str, px: int) -> Callable[[], tuple[torch.nn.Module, tuple, dict]]:
+    """Mask R-CNN or RetinaNet on a ResNet-18 FPN backbone (torchvision's own builders only
+    offer ResNet-50, whose compile is minutes on two cores), built as those builders do."""
+    def build() -> tuple[torch.nn.Module, tuple, dict]:
+        from torchvision.models.detection import MaskRCNN, RetinaNet
+        from torchvision.models.detection.backbone_utils import resnet_fpn_backbone
+        from torchvision.ops.feature_pyramid_network import LastLevelP6P7
+
+        if kind == "maskrcnn":
+            backbone = resnet_fpn_backbone(backbone_name="resnet18", weights=None,
+                                           trainable_layers=5)
+            model = MaskRCNN(backbone, num_classes=3, min_size=px, max_size=px)
+        else:  # retinanet_resnet50_fpn's P3-P7 from layers 2-4, on ResNet-18
+            backbone = resnet_fpn_backbone(backbone_name="resnet18", weights=None,
+                                           trainable_layers=5, returned_layers=[2, 3, 4],
+                                           extra_blocks=LastLevelP6P7(256, 256))
+            model = RetinaNet(backbone, num_classes=3, min_size=px, max_size=px)
+        return model, (list(_image(px)),), {}
+    return build
+
+
+def _targets(px: int, masks: bool = False, batch: int = BATCH, boxes: int = 2
+             ) -> Callable[[], dict]:
+    """torchbench's detection training targets, small: per image BOXES boxes inside the
+    image (x1 < x2, y1 < y2), their labels, and (Mask R-CNN) a binary mask per box."""
+    def targets() -> dict:
+        out = []
+        for _ in range(batch):
+            xy = torch.rand(boxes, 2) * (px / 2)
+            wh = torch.rand(boxes, 2) * (px / 2 - 2) + 2
+            t = {"boxes": torch.cat([xy, xy + wh], dim=1),
+                 "labels": torch.randint(1, 3, (boxes,))}
+            if masks:
+                t["masks"] = (torch.rand(boxes, px, px) > 0.5).to(torch.uint8)
+            out.append(t)
+        return {"targets": out}
+    return targets
+
+
 def _tv_vit() -> tuple[torch.nn.Module, tuple, dict]:
     from torchvision.models.vision_transformer import VisionTransformer
 
@@ -122,9 +164,12 @@ TORCHVISION = [
              _tv_segment("deeplabv3_mobilenet_v3_large", 32)),
     ZooModel("tv_lraspp_mobilenet", "torchvision", _tv_segment("lraspp_mobilenet_v3_large", 32)),
     ZooModel("tv_fasterrcnn_mobilenet", "torchvision",
-             _tv_detect("fasterrcnn_mobilenet_v3_large_320_fpn", 64), train=False),
-    ZooModel("tv_maskrcnn_resnet50", "torchvision",
-             _tv_detect("maskrcnn_resnet50_fpn", 64), train=False),
+             _tv_detect("fasterrcnn_mobilenet_v3_large_320_fpn", 64),
+             train_kwargs=_targets(64)),
+    ZooModel("tv_maskrcnn_resnet18", "torchvision", _tv_detect_tiny("maskrcnn", 64),
+             train_kwargs=_targets(64, masks=True)),
+    ZooModel("tv_retinanet_resnet18", "torchvision", _tv_detect_tiny("retinanet", 64),
+             train_kwargs=_targets(64)),
 ]
 
 

@@ -77,16 +77,19 @@ def timed(cmd: list[str], env: dict, cwd: Path, timeout: float) -> dict:
 
 
 def child_env(work: Path, device: str) -> dict:
-    """One cache dir per model, shared by its runs, and no compile-worker pool (alike for all
-    runs, as benchmarks/bench_capture.py does)."""
+    """One cache dir per model, shared by its runs (or the one --inductor-cache names, shared
+    by every model), and no compile-worker pool (alike for all runs, as
+    benchmarks/bench_capture.py does)."""
     env = dict(os.environ)
     for k in ("TORCH_TRACE", "TORCH_COMPILE_DEBUG", "TORCH_LOGS", "COMPDIAG_STORE"):
         env.pop(k, None)
     env.pop("TORCHINDUCTOR_FORCE_DISABLE_CACHES", None)
     if device == "cpu":  # a GPU host has cores to spare for Triton's compile workers
         env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
-    env["TORCHINDUCTOR_CACHE_DIR"] = str(work / "inductor")
-    env["TRITON_CACHE_DIR"] = str(work / "triton")
+    shared = os.environ.get("ZOO_INDUCTOR_CACHE")
+    env["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(shared, "inductor") if shared \
+        else str(work / "inductor")
+    env["TRITON_CACHE_DIR"] = os.path.join(shared, "triton") if shared else str(work / "triton")
     env.setdefault("TRANSFORMERS_VERBOSITY", "error")
     env.setdefault("HF_HUB_OFFLINE", "1")
     return env
@@ -292,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-cold", action="store_true",
                     help="no separate cold run: the plain run fills the caches (one compile "
                     "less; no paired CPU ratio, the store's capture share only)")
+    ap.add_argument("--inductor-cache",
+                    help="one Inductor cache directory for every model (with --no-cold: "
+                    "kernels two models share are compiled once; a two-core machine's rows)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="models run side by side (a GPU host's spare cores; default 1)")
     ap.add_argument("--keep", help="keep each run's store and torch's counts in this directory")
@@ -308,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
         print(markdown(json.loads(out.read_text())))
         return 0
     keep = Path(args.keep) if args.keep else None
+    if args.inductor_cache:  # read by child_env, in every model's runs
+        os.environ["ZOO_INDUCTOR_CACHE"] = str(Path(args.inductor_cache).resolve())
     if args.rederive:
         rows = json.loads(out.read_text())
         only = set(args.models.split(",")) if args.models else None

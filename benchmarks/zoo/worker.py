@@ -90,8 +90,10 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.manual_seed(1337)
     model, inputs, kwargs = spec.build()
+    train_kwargs = spec.train_kwargs() if spec.train_kwargs else {}
     model = model.to(device)
     inputs, kwargs = to_device(inputs, device), to_device(kwargs, device)
+    train_kwargs = to_device(train_kwargs, device)
 
     model.eval()
     compiled = torch.compile(model, mode=mode)
@@ -109,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         compiled = torch.compile(model, mode=mode)
         opt = torch.optim.SGD(model.parameters(), lr=0.01)
         opt.zero_grad(set_to_none=True)
-        out = compiled(*inputs, **kwargs)
+        out = compiled(*inputs, **kwargs, **train_kwargs)
         if isinstance(out, dict):  # a ModelOutput: its tensors (not a KV cache object)
             out = [v for v in out.values() if isinstance(v, torch.Tensor)]
         loss = reduce_to_scalar_loss(out)
