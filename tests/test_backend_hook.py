@@ -70,3 +70,30 @@ def test_nothing_kept_or_active_means_the_backend_runs_unwrapped():
             uninstall()
         assert torch.equal(out, torch.zeros(2))
     assert wrapped == []
+
+
+def test_a_restart_the_backend_raises_is_not_heard_as_a_failure():
+    """Regression (issue 32, torchvision's Faster R-CNN on torch 2.14): Inductor's tensorify
+    pass raises TensorifyScalarRestartAnalysis out of the backend and Dynamo traces the frame
+    again (attempt _1 fails, _2 compiles); the hook reported that restart to the failure-graph
+    keeper as a compile error, and the run carried the warning "graph 8/1_1 failed
+    (compile_error) but cannot be kept for minify"."""
+    from torch._dynamo.exc import TensorifyScalarRestartAnalysis
+
+    heard, attempts = [], []
+
+    def restarts_once(gm, example_inputs):
+        attempts.append(gm)
+        if len(attempts) == 1:
+            raise TensorifyScalarRestartAnalysis
+        return gm.forward
+
+    uninstall = hook_backend_call(lambda: False, lambda k, c, f: c, keep=lambda gm: "kept",
+                                  on_error=lambda *a: heard.append(a))
+    try:
+        out = _compile(lambda x: torch.cos(x) * 2, restarts_once)(torch.zeros(2))
+    finally:
+        uninstall()
+    assert torch.equal(out, torch.full((2,), 2.0))
+    assert len(attempts) == 2  # Dynamo did restart, and the second attempt compiled
+    assert heard == []

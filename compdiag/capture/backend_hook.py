@@ -30,6 +30,18 @@ def _innermost(compiled: Any) -> Any:
         return compiled
 
 
+def _restart(exc: BaseException) -> bool:
+    """Dynamo's own control flow, not a failure: a backend may raise a RestartAnalysis
+    (Inductor's tensorify pass raises TensorifyScalarRestartAnalysis when a float input
+    cannot become a tensor; OutputGraph.call_user_compiler lets it through) and Dynamo traces
+    the frame again, as the next attempt of the same compile."""
+    try:
+        from torch._dynamo.exc import RestartAnalysis
+    except ImportError:  # another torch: every exception is heard
+        return False
+    return isinstance(exc, RestartAnalysis)
+
+
 def hook_backend_call(active: Callable[[], bool],
                       wrap: Callable[[Any, Callable[..., Any], Any], Any], *,
                       keep: Callable[[torch.fx.GraphModule], Any] = copy_graph,
@@ -40,8 +52,8 @@ def hook_backend_call(active: Callable[[], bool],
     While `active()` the call passes straight through (compiles compdiag makes itself).
     `keep(gm)` runs before the backend; None or an exception means "compile unwrapped".
     `wrap(kept, compiled, compiler_fn)` gives the callable Dynamo will call;
-    `on_error(kept, example_inputs, exc)` hears of a backend that raised. Returns the
-    uninstaller."""
+    `on_error(kept, example_inputs, exc)` hears of a backend that raised (not of a restart
+    Dynamo recovers from by tracing again: `_restart`). Returns the uninstaller."""
     from torch._dynamo.output_graph import OutputGraph
 
     original = OutputGraph.call_user_compiler
@@ -58,7 +70,7 @@ def hook_backend_call(active: Callable[[], bool],
         try:
             compiled = original(self, gm, example_inputs)
         except Exception as exc:
-            if on_error is not None:
+            if on_error is not None and not _restart(exc):
                 try:
                     on_error(kept, example_inputs, exc)
                 except Exception:  # noqa: BLE001, S110 - the user's exception is the one to see
