@@ -230,7 +230,7 @@ def derive(row: dict, store: Path, counters: Path) -> dict:
         # of counters["graph_break"] (None: torch counted no break there, all unresumable).
         if top and top["kind"] == "graph_break":
             keys = list((tc.get("graph_break_reasons") or {}).keys())
-            row["top_in_torch_reasons"] = any(top["reason"] in k for k in keys) if keys \
+            row["top_in_torch_reasons"] = in_torch_reasons(top["reason"], keys) if keys \
                 else None
     return row
 
@@ -242,16 +242,36 @@ UNRESUMABLE = ("Encountered graph break that we cannot resume from",
 
 
 def store_facts(store: Path) -> tuple[int, int]:
-    """From the store's tables (read-only): the graphs Dynamo handed to the backend (the
-    compiles whose FX graph is in graph_nodes: torch's counters["stats"]["unique_graphs"]),
-    and the graph breaks torch's counters["graph_break"] leaves out (UNRESUMABLE)."""
+    """From the store (read-only): the graphs Dynamo handed to the backend, as torch's
+    counters["stats"]["unique_graphs"] counts them, and the graph breaks torch's
+    counters["graph_break"] leaves out (UNRESUMABLE).
+
+    A graph is a compile whose FX graph is in graph_nodes, or an attempt that compiled
+    ('ok') a graph of calls with no tensor op left after AOTAutograd, so no post-grad node:
+    torchvision's `_log_api_usage_once(nms)` before the break at `torchvision.ops.nms` is
+    such a graph. An attempt the backend restarted (Inductor's tensorify restart: status
+    'started', the next attempt compiles) is not one, as torch does not count it."""
+    from compdiag.store.reader import Reader
+
     con = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
     try:
-        graphs = con.execute("SELECT count(DISTINCT compile_id) FROM graph_nodes").fetchone()[0]
+        with_nodes = {r[0] for r in con.execute("SELECT DISTINCT compile_id FROM graph_nodes")}
         msgs = [r[0] or "" for r in con.execute("SELECT torch_message FROM graph_breaks")]
+        run_id = con.execute("SELECT max(id) FROM runs").fetchone()[0]
     finally:
         con.close()
-    return graphs, sum(1 for m in msgs if any(u in m for u in UNRESUMABLE))
+    ok = {c["compile_id"] for c in Reader(store).compiles(run_id) if c["status"] == "ok"
+          and ((c.get("metrics") or {}).get("graph_op_count") or 0) > 0}
+    return len(with_nodes | ok), sum(1 for m in msgs if any(u in m for u in UNRESUMABLE))
+
+
+def in_torch_reasons(reason: str, keys: list[str]) -> bool:
+    """Is explain's graph-break reason one of torch's counters["graph_break"] keys? explain
+    says "TYPE (debug context)" where torch's key is the whole message: TYPE, explanation,
+    hint and "Developer debug context: ..." on lines of their own."""
+    m = re.fullmatch(r"(?s)(.*?) \((.*)\)", reason)
+    head, context = (m.group(1), m.group(2)) if m else (reason, "")
+    return any(reason in k or (k.startswith(head) and context in k) for k in keys)
 
 
 def capture(r: dict) -> str:
