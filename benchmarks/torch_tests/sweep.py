@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import io
 import json
 import os
@@ -68,6 +69,24 @@ def _nodeid(case: Case) -> str:
     return f"{Path(case.file).name}::{case.cls}::{case.name}"
 
 
+def _parametrized(case: Case) -> bool:
+    """torch's `@parametrize` methods run as instances (`test_x_device_cpu_dtype_float32`,
+    made by `instantiate_parametrized_tests`), never under the method's own name."""
+    return any("parametrize" in d for d in case.decorators)
+
+
+def _selector(case: Case) -> str:
+    return f"{case.cls}::{case.name}" + ("_*" if _parametrized(case) else "")
+
+
+def instances(case: Case, outcomes: dict[str, str], methods: set[str]) -> list[Case]:
+    """The instances of a parametrized CASE that ran (their outcome keys), each a case of
+    its own named after the instance; a key that is another method's name is not one."""
+    head = f"{case.cls}::{case.name}_"
+    names = sorted(k.split("::", 1)[1] for k in outcomes if k.startswith(head))
+    return [dataclasses.replace(case, name=n) for n in names if n not in methods]
+
+
 def _env(stores: Path, cache: Path) -> dict[str, str]:
     env = dict(os.environ, PYTHONUNBUFFERED="1", TORCHINDUCTOR_COMPILE_THREADS="1",
                TORCHINDUCTOR_CACHE_DIR=str(cache))
@@ -104,7 +123,7 @@ def run_file(src: Path, relpath: str, cases: list[Case], stores: Path, *, nice: 
                                stdout=out, stderr=subprocess.STDOUT, timeout=FILE_TIMEOUT)
         else:
             (stores / OUTCOMES_FILE).unlink(missing_ok=True)
-            only = json.dumps([f"{c.cls}::{c.name}" for c in cases])
+            only = json.dumps([_selector(c) for c in cases])
             try:
                 subprocess.run([*base, *pytest_args, "-p", "torch_tests_capture",
                                 "--junitxml", str(junit), Path(relpath).name], cwd=cwd,
@@ -172,7 +191,7 @@ def score_case(case: Case, derived: Derived, outcome: str | None, store: Path,
                            "why": derived.why_not, "miss_class": None}
     if not derived.derivable:
         return row
-    if outcome is None and any("parametrize" in d for d in case.decorators):
+    if outcome is None and _parametrized(case):
         row["why"] = ("not run: parametrized (pytest collects its instances, "
                       "test_x_device_cpu..., not the method)")
         return row
@@ -262,9 +281,15 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
         if (stores / SHIMS_FILE).exists():
             shims += [s for s in json.loads((stores / SHIMS_FILE).read_text())
                       if s not in shims]
+        methods = {c.name for c in cases}
         for c in cases:
-            rows.append(score_case(c, derived[c.id], outcomes.get(f"{c.cls}::{c.name}"),
-                                   store_for(stores, _nodeid(c)), commits[relpath]))
+            # A parametrized method is scored once per instance that ran (each its own
+            # test and store, judged by the method's derived expectation); with none, it
+            # stays one row, "not run".
+            for one in (instances(c, outcomes, methods) if _parametrized(c) else []) or [c]:
+                rows.append(score_case(one, derived[c.id],
+                                       outcomes.get(f"{one.cls}::{one.name}"),
+                                       store_for(stores, _nodeid(one)), commits[relpath]))
         print(f"{relpath}: {len(cases)} cases, {len(todo)} derivable, run in "
               f"{walls[relpath]}s", file=sys.stderr)
     import torch
