@@ -69,6 +69,12 @@ def _nodeid(case: Case) -> str:
     return f"{Path(case.file).name}::{case.cls}::{case.name}"
 
 
+def _picked(case_id: str, keyword: str | None) -> bool:
+    """`-k`: the case's id contains KEYWORD, or one of its comma-separated parts (a test id
+    has no comma)."""
+    return not keyword or any(k and k in case_id for k in keyword.split(","))
+
+
 def _parametrized(case: Case) -> bool:
     """torch's `@parametrize` methods run as instances (`test_x_device_cpu_dtype_float32`,
     made by `instantiate_parametrized_tests`), never under the method's own name."""
@@ -266,7 +272,7 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
             missing.append(relpath)
             continue
         commits[relpath] = _commit(src, relpath)
-        cases = [c for c in collect(src, relpath) if not keyword or keyword in c.id]
+        cases = [c for c in collect(src, relpath) if _picked(c.id, keyword)]
         derived = {c.id: derive(src, c) for c in cases}
         todo = [c for c in cases if derived[c.id].derivable]
         t0 = time.time()
@@ -310,17 +316,21 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
     return rows, summary
 
 
-def _merged(out: Path, rows: list[dict[str, Any]], summary: dict[str, Any]
-            ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def _merged(out: Path, rows: list[dict[str, Any]], summary: dict[str, Any],
+            keyword: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """ROWS and SUMMARY with the rows, commits and wall times of the files an earlier sweep
-    wrote to OUT and this one did not sweep (a sweep of one file adds to the others)."""
+    wrote to OUT and this one did not sweep (a sweep of one file adds to the others). With
+    KEYWORD (`-k`), only the cases whose id contains it were swept: the file's other rows
+    and its whole-file wall time stay."""
     swept = {r["id"].split("::")[0] for r in rows} | set(summary["source_commits"])
-    kept = [r for r in json.loads(out.read_text()) if r["id"].split("::")[0] not in swept]
+    kept = [r for r in json.loads(out.read_text()) if r["id"].split("::")[0] not in swept
+            or (keyword and not _picked(r["id"], keyword))]
     before_path = out.with_suffix(".summary.json")
     before = json.loads(before_path.read_text()) if before_path.exists() else {}
     walls = {f: w for f, w in (before.get("sweep_wall_s_per_file") or {}).items()
-             if f not in swept}
-    walls.update(summary.get("sweep_wall_s_per_file") or {})
+             if f not in swept or keyword}
+    if not keyword:
+        walls.update(summary.get("sweep_wall_s_per_file") or {})
     commits = {f: c for f, c in (before.get("source_commits") or {}).items()
                if f not in swept}
     commits.update(summary["source_commits"])
@@ -340,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--src", required=True, type=Path, help="a PyTorch source checkout")
     ap.add_argument("files", nargs="*", default=list(FILES), help="test files, relative "
                     "to the checkout")
-    ap.add_argument("-k", dest="keyword", help="only cases whose id contains this")
+    ap.add_argument("-k", dest="keyword", help="only cases whose id contains this (or one "
+                    "of these, comma-separated)")
     ap.add_argument("--stores", type=Path, help="where the per-test stores go "
                     "(default: a temporary folder)")
     ap.add_argument("--out", type=Path, help="results file (default: "
@@ -371,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or HERE / "results" / f"{torch.__version__.split('+')[0]}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     if args.update and out.exists():
-        rows, summary = _merged(out, rows, summary)
+        rows, summary = _merged(out, rows, summary, args.keyword)
     out.write_text(json.dumps(rows, indent=1) + "\n")
     out.with_suffix(".summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(markdown(summary["table"]))
