@@ -1,7 +1,7 @@
 """Failure (runtime, backward): the forward compiles and runs; the compiled backward graph, compiled
 lazily at the first backward(), fails when it runs. The class of pytorch/pytorch#178080
-(CompiledFunctionBackward raises at the first backward(), eager fine) and #163567 ("fail on
-backwards only in compile"); neither reproduces with torch 2.13 on the CPU, so Inductor's relu
+(CompiledFunctionBackward raises at the first backward(), eager fine; its repro passes on the
+CPU with torch 2.13) and #163567 ("fail on backwards only in compile"), so Inductor's relu
 injector stands in, set to runtime_error after the forward compiled, in the backward graph where
 Inductor recomputes relu. AOTAutograd's cache is off: a warm cache would load a backward
 compiled without the injector and nothing would fail."""
