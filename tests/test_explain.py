@@ -1081,3 +1081,19 @@ def test_a_kernel_that_fails_to_compile_unlogged_is_at_the_graphs_only_user_line
               "    tmp1 = tmp0.to(tl.float8e5)\n           ^")
     top = [d for d in s.explain() if d["kind"] == "failure"][0]
     assert top["user_frame"]["lineno"] == 8, top["user_frame"]
+
+
+def test_a_skipped_frame_names_its_own_function_not_the_groups_first(tmp_path):
+    """Regression (issue 32, torchvision's Faster R-CNN on torch 2.14): one user line broke
+    in forward(), which resumed, and in filter_proposals(), which Dynamo skipped; explain
+    said "the whole function in forward() ran in eager", the group's first compile's
+    function. It names the skipped frames' functions, and how many of the breaks they are."""
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="forward")
+    s.compile("1/0", co_name="filter_proposals", lineno=20)
+    s.graph_break("0/0", 5, gb_type="Dynamic shape operator", code="GB0036")
+    s.graph_break("1/0", 5, gb_type="Dynamic shape operator", code="GB0036", skipped=True)
+    (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert d["count"] == 2 and d["compile_ids"] == ["0/0", "1/0"]
+    assert "1 of these 2 breaks" in d["explanation"]
+    assert "filter_proposals()" in d["explanation"] and "forward()" not in d["explanation"]

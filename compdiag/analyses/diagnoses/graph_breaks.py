@@ -72,6 +72,23 @@ def short_context(debug: str) -> str:
     return re.sub(r",?\s*skip reason:.*$", "", debug)
 
 
+def not_resumed(ctx: Any, skipped: list[dict[str, Any]], count: int) -> str:
+    """Which functions ran in eager because Dynamo gave up on their frame at this break: the
+    skipped frames' own functions, not the first compile's of the group. One user line can
+    break in frames that resumed and in frames that did not (torchvision's Faster R-CNN:
+    `torch.where` in `batched_nms` breaks under `forward`, which resumes, and under
+    `filter_proposals`, whose loop cannot)."""
+    names = list(dict.fromkeys(n for n in (ctx.fn_name(r["compile_id"]) for r in skipped
+                                           if r.get("compile_id")) if n))
+    lead = ("Dynamo could not resume after this break" if len(skipped) == count else
+            f"Dynamo could not resume after {len(skipped)} of these {count} breaks")
+    if not names:
+        return f"{lead}, so the whole function ran in eager."
+    which = ", ".join(f"{n}()" for n in names)
+    return (f"{lead}, so the whole function in {which} ran in eager." if len(names) == 1
+            else f"{lead}, so these whole functions ran in eager: {which}.")
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     """One diagnosis per (user line, graph-break type), counting every hit."""
@@ -91,9 +108,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             g = groups[key] = {"order": len(groups) + 1, "rows": [], "first": row,
                                "code": code, "gb_type": kind, "frame": frame,
                                "entry": registry.get(code or "", {}), "skipped": False,
-                               "cids": []}
+                               "cids": [], "skipped_rows": []}
         g["rows"].append(row)
         g["skipped"] = g["skipped"] or bool(row.get("frame_skipped"))
+        if row.get("frame_skipped"):
+            g["skipped_rows"].append(row)
         if cid and cid not in g["cids"]:
             g["cids"].append(cid)
     out = []
@@ -116,9 +135,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if short:
             reason += f" ({short})"
         if g["skipped"]:
-            where = f" in {fn}()" if g["cids"] else ""
-            explanation = ((explanation or "") + " Dynamo could not resume after this break, "
-                           f"so the whole function{where} ran in eager.").strip()
+            explanation = f"{explanation or ''} {not_resumed(ctx, g['skipped_rows'], count)}"
+            explanation = explanation.strip()
         out.append(Diagnosis(
             KIND, stage="dynamo", compile_id=g["cids"][0] if g["cids"] else None,
             reason=reason, user_frame=g["frame"], explanation=explanation, fix=fix,
