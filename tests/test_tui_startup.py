@@ -99,3 +99,35 @@ def test_escape_is_not_held_for_textual_default_100_ms(tmp_path: Path) -> None:
     users = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env={**env, "ESCDELAY": "250"}, cwd=tmp_path, timeout=120)
     assert float(users.stdout.split()[-1]) == 0.25
+
+
+def test_the_first_screen_is_frozen_out_of_the_collectors_reach(tmp_path: Path) -> None:
+    """Issue 34 (TUI: every key's p95 <= 30 ms): a full collection re-scanned the first
+    screen's objects (the compile index, the tree's rows) inside a later keystroke, 20-70 ms
+    on benchmarks/tui_bench.py's store. `compdiag tui` freezes them once the first screen is
+    drawn; an app made by anyone else (a test) leaves the collector alone."""
+    store = build_demo_store(tmp_path / "demo.db", compiles=14)
+    probe = textwrap.dedent(f"""
+        import asyncio, gc, sys
+        from compdiag_tui import CompdiagApp
+        from compdiag_tui.widgets import CompileSummary
+
+        async def frozen_after_first_screen(freeze):
+            app = CompdiagApp({str(store)!r})
+            app.freeze_first_screen = freeze
+            gc.unfreeze()
+            async with app.run_test(size=(120, 40)) as pilot:
+                for _ in range(500):
+                    if gc.get_freeze_count():
+                        break
+                    await pilot.pause(0.01)
+                assert app.screen.query_one(CompileSummary).info is not None
+                return gc.get_freeze_count()
+
+        print(asyncio.run(frozen_after_first_screen(False)) == 0,
+              asyncio.run(frozen_after_first_screen(True)) > 1000)
+    """)
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                       timeout=300, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout.split()[-2:] == ["True", "True"]

@@ -39,6 +39,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
         from compdiag_tui import CompdiagApp   # Textual is imported only for this subcommand
 
         app = CompdiagApp(store, run_id)
+        app.freeze_first_screen = True      # and again once the first screen is drawn
     finally:
         gc.freeze()
         gc.enable()
