@@ -375,6 +375,8 @@ def test_real_inductor_bug_and_nothing_left_behind(tmp_path: Path) -> None:
     cache = tmp_path / "user-inductor-cache"      # the cache dir the user's torch would use
     cache.mkdir()
     (cache / "an-entry").write_text("x")
+    (cache / "ab").mkdir()                        # a compiled kernel: linked into the probes'
+    (cache / "ab" / "cabc.so").write_text("elf")  # cache, never written to
     home = tmp_path / "home"
     home.mkdir()
     work = tmp_path / "work"
