@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import sys
 from pathlib import Path
 
@@ -30,7 +29,6 @@ def cmd_tui(args: argparse.Namespace) -> int:
                      args.port if args.port is not None else 8000, args.public_url)
     if (args.host, args.port, args.public_url) != (None, None, None):
         raise CLIError("--host, --port and --public-url go with --serve")
-    quick_escape()
     # Start-up allocates a few hundred thousand objects (Textual's modules, the compile index)
     # that live as long as the app: no collection while importing, and frozen afterwards, so
     # that a full collection does not re-scan them all (~45 ms) while the first screen draws.
@@ -45,18 +43,6 @@ def cmd_tui(args: argparse.Namespace) -> int:
         gc.enable()
     app.run()
     return app.return_code or 0
-
-
-# How long Textual waits after an ESC for the rest of an escape sequence before it reads a
-# lone `escape` key (its default, 100 ms, is most of what `escape` costs). Key sequences from a
-# terminal, local or over SSH, arrive in one write; 10 ms is vim's usual `ttimeoutlen`.
-ESCAPE_DELAY_MS = 10
-
-
-def quick_escape() -> None:
-    """`escape` answers in ESCAPE_DELAY_MS, not Textual's 100 ms, unless the user set ESCDELAY
-    (Textual's and curses' variable). Before Textual is imported: it reads it once."""
-    os.environ.setdefault("ESCDELAY", str(ESCAPE_DELAY_MS))
 
 
 def serve(store: Path, run_id: int | None, host: str, port: int,
