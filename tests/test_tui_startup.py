@@ -6,6 +6,7 @@ not timings: the first-screen time itself is measured by benchmarks/tui_bench.py
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -114,3 +115,26 @@ def test_the_first_screen_is_frozen_out_of_the_collectors_reach(tmp_path: Path) 
                        timeout=300, cwd=tmp_path)
     assert p.returncode == 0, p.stderr[-2000:]
     assert p.stdout.split()[-2:] == ["True", "True"]
+
+
+def test_escape_waits_for_neither_textuals_select_nor_its_100_ms(tmp_path: Path) -> None:
+    """Issue 34 (TUI: every key's p95 <= 30 ms, escape included): a lone ESC became `escape`
+    only when the driver's input thread came back from select(0.1), and after ESCDELAY (100 ms
+    by default). `compdiag tui` (quick_escape) caps that wait at 10 ms and sets ESCDELAY to
+    10 ms unless the user set it (measured in a pty at load 13: 137 ms median -> 56 ms)."""
+    code = textwrap.dedent("""
+        from compdiag_tui.escape import ESCAPE_POLL_S, _PollingSelector, quick_escape
+        patched = quick_escape()
+        import textual.constants as c
+        from textual.drivers import linux_driver
+        sel = linux_driver.selectors.SelectSelector()
+        print(patched, isinstance(sel, _PollingSelector), ESCAPE_POLL_S, c.ESCAPE_DELAY)
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "ESCDELAY"}
+    ours = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=120)
+    assert ours.returncode == 0, ours.stderr[-2000:]
+    assert ours.stdout.split() == ["True", "True", "0.01", "0.01"]
+    users = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env={**env, "ESCDELAY": "250"}, cwd=tmp_path, timeout=120)
+    assert users.stdout.split()[-1] == "0.25"
