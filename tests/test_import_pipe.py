@@ -21,11 +21,11 @@ def _line(md: dict) -> str:
     return f"V1202 08:00:00.000000 1 torch/_logging/x.py:1] {json.dumps(md)}"
 
 
-def _log(path: Path) -> Path:
+def _log(path: Path, frames: int = BATCH_CALLS // 4 + 3, big: bool = True) -> Path:
     """A log of more records than a batch holds and a payload larger than a batch's text:
     compiles, a cache lookup with key components, chromium events."""
     lines = []
-    for frame in range(BATCH_CALLS // 4 + 3):
+    for frame in range(frames):
         ids = {"frame_id": frame, "frame_compile_id": 0, "attempt": 0}
         lines.append(_line({"dynamo_start": {"stack": [
             {"line": 3, "name": "f", "filename": 1}]}, **ids}))
@@ -40,11 +40,11 @@ def _log(path: Path) -> Path:
                                         "pid": 0, "args": {}}))
         lines.append(_line({"compilation_metrics": {"co_name": "f", "co_filename": "model.py",
                                                     "co_firstlineno": 3}, **ids}))
-    big = "\n".join(f"line {i} " + "y" * 60 for i in range(BATCH_CHARS // 60 + 10))
+    text = "\n".join(f"line {i} " + "y" * 60 for i in range(BATCH_CHARS // 60 + 10 if big else 3))
     lines.append(_line({"artifact": {"name": "big_text", "encoding": "string"},
                         "frame_id": 0, "frame_compile_id": 0, "attempt": 0,
                         "has_payload": True}))
-    lines += ["\t" + ln for ln in big.splitlines()]
+    lines += ["\t" + ln for ln in text.splitlines()]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
@@ -112,3 +112,21 @@ def test_piped_writer_reports_the_first_failure_and_applies_later_writes(tmp_pat
                                                                                 "after"]
     with pytest.raises(AttributeError):
         p.conn  # noqa: B018 - nothing but the write methods is forwarded
+
+
+def test_bench_import_smoke(tmp_path: Path) -> None:
+    """benchmarks/bench_import.py's smoke: one round on a small log (checks no figure)."""
+    import shutil
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parent.parent
+    tlparse = Path(sys.executable).parent / "tlparse"
+    if not tlparse.exists() and shutil.which("tlparse") is None:
+        pytest.skip("no tlparse (pip install -e '.[dev]')")
+    log = _log(tmp_path / "trace.log", frames=5, big=False)
+    p = subprocess.run([sys.executable, str(repo / "benchmarks" / "bench_import.py"), "--trace",
+                        str(log), "--rounds", "1"], capture_output=True, text=True, timeout=300,
+                       cwd=tmp_path)
+    assert p.returncode == 0, (p.stdout + p.stderr)[-3000:]
+    assert "compdiag import / tlparse:" in p.stdout
