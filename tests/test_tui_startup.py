@@ -138,3 +138,13 @@ def test_escape_waits_for_neither_textuals_select_nor_its_100_ms(tmp_path: Path)
     users = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env={**env, "ESCDELAY": "250"}, cwd=tmp_path, timeout=120)
     assert users.stdout.split()[-1] == "0.25"
+
+
+def test_tui_bench_smoke(tmp_path: Path) -> None:
+    """benchmarks/tui_bench.py's smoke: a small store, one launch in a pty (checks no figure)."""
+    repo = Path(__file__).resolve().parent.parent
+    p = subprocess.run([sys.executable, str(repo / "benchmarks" / "tui_bench.py"), "--smoke",
+                        "--json"], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert p.returncode == 0, (p.stdout + p.stderr)[-3000:]
+    doc = json.loads(p.stdout)
+    assert doc["compiles"] == 20 and doc["pty"]["first_screen_s"]["runs"]
