@@ -60,8 +60,9 @@ class GraphShrinker(Shrinker[Candidate]):
         initial = model.initial()
         self.initial_nodes = len(initial.kept)
         # `values(gm, inputs, config, grad)`: the compiled outputs, for the first differing op
-        self.values = values if values is not None else first_diff.compiled_values \
-            if run is None and first_diff.applies(problem, self.initial_nodes) else None
+        if values is None and run is None:
+            values = first_diff.compiled_values
+        self.values = values if first_diff.applies(problem, self.initial_nodes) else None
         self.first_differing: tuple[str | None, str] | None = None   # (node, why)
         self.speculate: tuple[tuple[int, int], ...] = ()
         # The captured graph is not assumed to fail again: `reproduce` asks.
