@@ -13,8 +13,8 @@ from hypothesis import given, settings
 
 from compdiag.minify import oracle
 from compdiag.minify.driver import minify
-from test_minify_reducer import GRAPH_PASSES, check_minimal, ddmin_bound, fake_accuracy, \
-    graphs, problem_of
+from test_minify_reducer import GRAPH_PASSES, chain, check_minimal, ddmin_bound, \
+    fake_accuracy, graphs, problem_of
 
 INJECTOR = "cpp.inject_relu_bug_TESTING_ONLY"
 
@@ -53,21 +53,12 @@ def fake_values(gm, inputs, config, grad_enabled=False):
     return ("values", oracle._leaves(Buggy(gm, config).run(*inputs)))
 
 
-def chain(ops, shape=(6,)):
-    g = torch.fx.Graph()
-    v = g.placeholder("x")
-    for op in ops:
-        v = g.call_function(op, (v,))
-    g.output((v,))
-    return torch.fx.GraphModule(torch.nn.Module(), g), [torch.randn(shape)]
-
-
 def test_a_wrong_gradient_starts_at_the_first_op_whose_value_differs():
     """One compile with every value an output names relu, which fails alone: 2 compiles for
     a 12-op graph (truncating it cost 5: log2(12) prefixes and the last node alone). Before,
     minify had no such probe (`values`) and spent those 5."""
     ops = [torch.tanh, torch.cos] * 3 + [torch.relu] + [torch.neg, torch.cos] * 2 + [torch.tanh]
-    gm, inputs = chain(ops)
+    gm, inputs = chain(ops, (6,))
     result = minify(backward_problem(gm, inputs), run=fake_run, values=fake_values)
     assert result.ops == ["torch.relu"] and result.one_minimal
     assert result.first_differing[0] == "relu"
@@ -105,7 +96,7 @@ def test_an_op_right_alone_is_kept_with_the_ops_it_reads():
 def test_a_bug_the_probe_does_not_see_still_minifies():
     """With every value an output the bug hides (Inductor fuses otherwise): nothing is named,
     one compile is spent, and the usual passes still end 1-minimal at relu."""
-    gm, inputs = chain([torch.tanh, torch.cos, torch.relu, torch.neg, torch.cos])
+    gm, inputs = chain([torch.tanh, torch.cos, torch.relu, torch.neg, torch.cos], (6,))
 
     def hides(gm_, ins, config, grad_enabled=False):
         return ("values", oracle._leaves(gm_(*ins)))
@@ -154,7 +145,7 @@ def test_a_backward_graph_loaded_from_aotautograds_cache_is_kept():
     graph"."""
     from compdiag.capture.backward_graphs import BackwardGraphs
 
-    gm, inputs = chain([torch.relu])
+    gm, inputs = chain([torch.relu], (6,))
     written = []
     fg = SimpleNamespace(capture=SimpleNamespace(paused_depth=0), recorded=set(),
                          compile_id=lambda: None, _write=lambda *a, **k: written.append(a))
