@@ -163,7 +163,11 @@ class GraphShrinker(Shrinker[Candidate]):
         self.calls += 1   # one compile, counted as a query of this pass
         self.per_pass[self.pass_name] = self.per_pass.get(self.pass_name, 0) + 1
         self.log.compiles += 1
-        self.first_differing = first_diff.first_differing(self.model, self.values)
+        self._report(self.pass_name)
+        try:
+            self.first_differing = first_diff.first_differing(self.model, self.values)
+        except Exception as exc:  # noqa: BLE001 - the probe only guides; the passes decide
+            self.first_differing = (None, f"the probe failed: {type(exc).__name__}: {exc}"[:200])
         name = self.first_differing[0]
         if name is None:
             return False
