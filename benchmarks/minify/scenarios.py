@@ -125,5 +125,5 @@ SCENARIOS = [
     Scenario("backward_compile_error", "compile_error", {_RELU: "compile_error"}, _BACKWARD),
     Scenario("backward_runtime_error", "runtime_error", {_RELU: "runtime_error"}, _BACKWARD),
     Scenario("backward_accuracy", "accuracy", {_RELU: "accuracy"}, _BACKWARD),
-    Scenario("grad_atan2_amin", "accuracy", {}, _ATAN2_AMIN),
+    Scenario("backward_atan2_amin", "accuracy", {}, _ATAN2_AMIN),
 ]
