@@ -154,6 +154,16 @@ def test_corpus_no_consequence_ranks_above_its_cause(sidecar: Path,
     assert not problems, problems
 
 
+def _minified(result: dict, tmp_path: Path) -> tuple[dict, dict[str, str]]:
+    """`compdiag minify --json` of a corpus case's store into tmp_path/repro.py: its document
+    and the environment it ran in."""
+    env = base_env(shared_cache())
+    m = run_cmd([sys.executable, "-m", "compdiag", "minify", "--store", result["store"],
+                 "--json", "-o", str(tmp_path / "repro.py")], env=env, cwd=tmp_path)
+    assert m.returncode == 0, (result["run_stderr"], m.stderr[-3000:])
+    return json.loads(m.stdout), env
+
+
 # The corpus' failures of a lazily compiled backward graph and what torch raises for each.
 BACKWARD_FAILURES = {"fail_backward_compile": "CppCompileError: C++ compile error",
                      "fail_backward_runtime": "RuntimeError: unhandled error"}
@@ -171,12 +181,7 @@ def test_corpus_backward_failure_minifies(sidecar: Path, corpus_runs: CorpusRuns
     AOTAutograd's cache off: under a warm cache, outside this session's fresh one, the
     backward compiled before the injector was set was loaded and nothing failed.)"""
     name = sidecar.name[:-len(".expected.json")]
-    result = _case(sidecar, corpus_runs)
-    env = base_env(shared_cache())
-    m = run_cmd([sys.executable, "-m", "compdiag", "minify", "--store", result["store"],
-                 "--json", "-o", str(tmp_path / "repro.py")], env=env, cwd=tmp_path)
-    assert m.returncode == 0, (result["run_stderr"], m.stderr[-3000:])
-    doc = json.loads(m.stdout)
+    doc, env = _minified(_case(sidecar, corpus_runs), tmp_path)
     want = BACKWARD_FAILURES[name]
     assert want.startswith(doc["failure"]["exc_type"] + ": "), doc["failure"]
     assert doc["ops"] == ["torch.ops.aten.relu.default"] and doc["one_minimal"], doc
@@ -201,12 +206,7 @@ def test_corpus_wrong_gradient_minifies(sidecar: Path, corpus_runs: CorpusRuns,
     graph's recomputed atan2 compared exactly with the saved amin. Before, the backward graph
     of a cache hit was not kept, and the one kept "did not reproduce when compiled again" (its
     float64 reference NaN, so same() passed any compiled value)."""
-    result = _case(sidecar, corpus_runs)
-    env = base_env(shared_cache())
-    m = run_cmd([sys.executable, "-m", "compdiag", "minify", "--store", result["store"],
-                 "--json", "-o", str(tmp_path / "repro.py")], env=env, cwd=tmp_path)
-    assert m.returncode == 0, (result["run_stderr"], m.stderr[-3000:])
-    doc = json.loads(m.stdout)
+    doc, env = _minified(_case(sidecar, corpus_runs), tmp_path)
     assert doc["failure"]["kind"] == "accuracy" and doc["one_minimal"], doc
     assert doc["ops"][:2] == ["torch.ops.aten.atan2.default", "torch.ops.aten.eq.Tensor"], doc
     assert "first_differing" in doc, doc   # the probe ran (it names nothing here: see docs)
