@@ -161,3 +161,34 @@ def test_a_backward_graph_loaded_from_aotautograds_cache_is_kept():
     # a later check with no backward call of its own before it writes nothing more
     keeper.on_check(SimpleNamespace(compile_id="1/0", outputs=[bad]))
     assert len(written) == 1
+
+
+def test_a_failing_backward_loaded_from_aotautograds_cache_is_kept_and_a_bad_entry_is_not_fatal():
+    """The backward failure path read only `bw_module`, so a backward that AOTAutograd's
+    cache loaded (a second run: `bw_module_fn`, the serialised graph) and that then failed at
+    run time was not kept, and minify had nothing to shrink. It is kept now; a cache entry
+    whose graph cannot be rebuilt is a capture warning, and the user's exception stays."""
+    from compdiag.capture.backward_graphs import BackwardGraphs
+
+    gm, inputs = chain([torch.relu], (6,))
+    written, warned = [], []
+
+    def guarded(where, fn, *args):
+        fn(*args)
+
+    fg = SimpleNamespace(capture=SimpleNamespace(paused_depth=0, guarded=guarded,
+                                                 warn=lambda w, e: warned.append((w, e))),
+                         recorded=set(), _busy=False, compile_id=lambda: "0/0",
+                         _write=lambda *a, **k: written.append(a))
+    keeper = BackwardGraphs(fg)
+    cached = SimpleNamespace(lazy_backward_info=SimpleNamespace(bw_module_fn=lambda: gm))
+    keeper.failed(cached, inputs, RuntimeError("boom"), "runtime_error")
+    assert len(written) == 1 and written[0][0].gm is gm and written[0][3] == "runtime_error"
+
+    def unreadable():
+        raise ValueError("entry from another torch")
+
+    broken = SimpleNamespace(lazy_backward_info=SimpleNamespace(bw_module_fn=unreadable))
+    fg.compile_id = lambda: "1/0"
+    keeper.failed(broken, inputs, RuntimeError("boom"), "runtime_error")  # does not raise
+    assert len(written) == 1 and warned and isinstance(warned[0][1], ValueError)

@@ -119,8 +119,14 @@ class BackwardGraphs:
 
         fg = self.fg
         info = getattr(bc, "lazy_backward_info", None)
-        gm = getattr(info, "bw_module", None)
-        if gm is None or inputs is None or fg._busy or fg.capture.paused_depth:
+        if inputs is None or fg._busy or fg.capture.paused_depth:
+            return
+        try:  # a backward loaded from AOTAutograd's cache has its graph only serialised
+            gm = _bw_module(info)
+        except Exception as err:  # noqa: BLE001 - inside the user's exception: never
+            fg.capture.warn("backward failure graph", err)  # replace it with ours
+            return
+        if gm is None:
             return
         cid = _compile_id(info, fg)
         if (cid, f"backward {kind}") in fg.recorded:
