@@ -57,6 +57,12 @@ class SelfTime:
             with self._lock:
                 self.cpu_s += spent
 
+    def add(self, seconds: float) -> None:
+        """CPU time compdiag spent before this counter existed (its imports, the store
+        opened: capture's start in the program)."""
+        with self._lock:
+            self.cpu_s += max(0.0, seconds)
+
     def wrap(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         def counted(*args: Any) -> Any:
             return self.call(fn, *args)

@@ -92,6 +92,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         self.gens = Generations()
         self._generation = 0  # the last generation a dynamo_resets row was written for
         self._sched_seen: dict[tuple[str | None, str], dict[str, Any]] = {}
+        self._sched_lines: dict[tuple[str | None, str], str] = {}  # its last entry's text
         # The exit status a `program_end` record said (an imported run has no other).
         self.exit_code: int | None = None
 
