@@ -37,7 +37,9 @@ def _start_capture():
         from compdiag.ingest.ingestor import Ingestor
         from compdiag.store.writer import Writer
 
-        writer = Writer(os.environ[ENV_STORE], background=True)
+        # commits every half second: a SIGKILL loses at most that much of the capture, and
+        # a run on a loaded machine (long in wall time) does not pay a commit per 0.2 s
+        writer = Writer(os.environ[ENV_STORE], background=True, flush_interval=0.5)
         run_id = int(os.environ[ENV_RUN])
         capture = Capture(Ingestor(writer, run_id))
         capture.self_time.add(time.thread_time() - started)
