@@ -159,3 +159,16 @@ def test_a_small_text_is_packed_in_a_window_its_size(monkeypatch) -> None:
     size, codec, data, delta = blobs.encode(big, big[::-1])
     assert blobs.decode(codec, data, blobs.ZLIB, zlib.compress(big[::-1].encode())) == big
     assert made[-1] == (-15, 9)  # a delta against a 32 KiB base keeps deflate's whole window
+
+
+def test_text_torch_builds_for_a_logger_compdiag_turned_on_is_counted_once() -> None:
+    """The fusion logger's candidate texts (debug_str_short, built before the logger is
+    called) are torch's work for compdiag: counted with the trace records' share, a fused
+    node's text (which builds its nodes' texts) once, and not again inside a compdiag hook."""
+    st = SelfTime()
+    inner = st.count_torch_work(lambda: _burn(0.03))
+    outer = st.count_torch_work(lambda: (_burn(0.02), inner()))
+    outer()
+    assert 0.05 <= st.trace_s < 0.07 and st.cpu_s == 0, (st.trace_s, st.cpu_s)
+    st.call(inner)  # inside a hook: the hook's time
+    assert 0.05 <= st.trace_s < 0.07 and 0.03 <= st.cpu_s < 0.05, (st.trace_s, st.cpu_s)

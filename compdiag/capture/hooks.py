@@ -206,6 +206,17 @@ class Capture:
         internal.configure_artifact_log = configure_artifact_log
         for qname in internal.log_registry.get_artifact_log_qnames():
             self._configure_artifact(logging.getLogger(qname))
+        if "fusion" not in self._user_enabled:
+            after_import("torch._inductor.scheduler", self._count_fusion_listing)
+
+    def _count_fusion_listing(self, module: Any) -> None:
+        """With the fusion logger on, each round of fusion lists every candidate node, its
+        text (debug_str_short) built by torch before the logger is called: torch's work for
+        compdiag, counted with its trace records (issue 34)."""
+        for cls in list(vars(module).values()):
+            fn = vars(cls).get("debug_str_short") if isinstance(cls, type) else None
+            if callable(fn) and not getattr(fn, "_compdiag", False):
+                cls.debug_str_short = self.self_time.count_torch_work(fn)
 
     def _configure_artifact(self, log: logging.Logger) -> None:
         name = getattr(log, "artifact_name", None)

@@ -70,6 +70,30 @@ class SelfTime:
         counted.__wrapped__ = fn  # type: ignore[attr-defined]
         return counted
 
+    def count_torch_work(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """fn, its thread CPU time counted as torch's work for compdiag (with the trace
+        records' share): text torch builds eagerly for a logger only compdiag turned on.
+        Outermost call only; inside a compdiag hook it is counted as the hook's already."""
+        me = self
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            local = me._local
+            if getattr(local, "busy", False) or getattr(local, "torch_work", False):
+                return fn(*args, **kwargs)
+            local.torch_work = True
+            c0 = time.thread_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                local.torch_work = False
+                spent = time.thread_time() - c0
+                with me._lock:
+                    me.trace_s += spent
+
+        counted.__wrapped__ = fn  # type: ignore[attr-defined]
+        counted._compdiag = True  # type: ignore[attr-defined]
+        return counted
+
     def install_trace_timer(self) -> None:
         """Count what torch spends building each structured-trace record (the module doc):
         the trace logger's handler list notes the thread CPU time when trace_structured asks
