@@ -55,6 +55,10 @@ def command(variant: str, work: Path, args: list[str]) -> tuple[list[str], dict,
     for k in ("TORCH_TRACE", "TORCH_COMPILE_DEBUG", "TORCH_LOGS", "COMPDIAG_STORE"):
         env.pop(k, None)
     env["TORCHINDUCTOR_FORCE_DISABLE_CACHES"] = "1"
+    # Python's bytecode cache as a user has it: with PYTHONDONTWRITEBYTECODE set (as in some
+    # sandboxes) every run compiles compdiag's modules from source again, in the parent and
+    # in the program (~0.25 s CPU a run measured here), a cost no installed compdiag pays.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     # Compile in-process: no compile-worker pool (each worker imports torch, a fixed cost
     # that only adds noise on a small shared machine). The same for every variant.
     env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
