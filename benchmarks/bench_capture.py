@@ -11,8 +11,8 @@ is run as
 
 every run with compile caches disabled (TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 and a fresh
 TORCHINDUCTOR_CACHE_DIR), so every run compiles everything from scratch, and with
-TORCHINDUCTOR_COMPILE_THREADS=1 (no compile-worker pool) unless the environment sets it. Variants are
-alternated within each round (and the order rotates between rounds) so that load from other
+TORCHINDUCTOR_COMPILE_THREADS=1 (no compile-worker pool) unless the environment sets it.
+Variants are alternated within each round (and the order rotates between rounds) so that load from other
 processes hits all of them alike. Two figures for `compdiag run`, side by side:
 
 - the CPU ratio: user+sys of the whole process tree against plain python's in the same
@@ -212,9 +212,10 @@ def main() -> int:
             own = [f["compdiag_cpu_s"] for f in inproc]
             trace = [f["torch_trace_s"] for f in inproc]
             share = median(shares)
+            pct = spread([100 * x for x in shares], "{:.2f}")
             print(f"capture's own time, in-process: {100 * share:.2f}% of the program's CPU "
-                  f"(median of {len(shares)}, spread {spread([100 * x for x in shares], '{:.2f}')}%;"
-                  f" compdiag {median(own):.3f}s, torch's trace records {median(trace):.3f}s) - "
+                  f"(median of {len(shares)}, spread {pct}%; compdiag {median(own):.3f}s, "
+                  f"torch's trace records {median(trace):.3f}s) - "
                   f"{'meets' if share <= SHARE_TARGET else 'misses'} the <= "
                   f"{100 * SHARE_TARGET:.0f}% goal")
             summary["compdiag"]["in_process"] = inproc
