@@ -45,7 +45,12 @@ class Reader:
         except sqlite3.DatabaseError as exc:
             self.conn.close()
             raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
-        self._metadata = blobs.text_sql("records", "metadata", blobs=has["records"])
+        # records whose envelope's has_payload is left out (store/blobs.py: HASH_FLAG)
+        self._hashes = has["records"] and blobs.has_column(self.conn, "records",
+                                                           blobs.HASH_FLAG)
+        self._metadata = blobs.text_sql("records", "metadata", blobs=has["records"],
+                                        hashes=self._hashes)
+        self._metadata_stored = blobs.text_sql("records", "metadata", blobs=has["records"])
         self._payload = blobs.text_sql("records", "payload", blobs=has["records"])
         self._metrics = blobs.text_sql("compiles", "metrics", blobs=has["compiles"])
 
@@ -521,9 +526,14 @@ class Reader:
     # -- raw records and artifacts ----------------------------------------------------------
     def records(self, run_id: int, *, kind: str | None = None, compile_id: str | None = None,
                 with_payload: bool = True) -> Iterator[dict[str, Any]]:
-        cols = f"id, run_id, seq, kind, compile_id, {self._metadata} AS metadata"
+        # With the payload, has_payload is put back here, from the payload read once.
+        restore = with_payload and self._hashes
+        cols = (f"id, run_id, seq, kind, compile_id, "
+                f"{self._metadata_stored if restore else self._metadata} AS metadata")
         if with_payload:
             cols += f", {self._payload} AS payload"
+        if restore:
+            cols += f", {blobs.HASH_FLAG}"
         sql = f"SELECT {cols} FROM records WHERE run_id = ?"
         params: list[Any] = [run_id]
         if kind is not None:
@@ -535,7 +545,10 @@ class Reader:
         sql += " ORDER BY seq"
         try:
             for row in self.conn.execute(sql, params):
-                yield _decode(dict(row))
+                rec = dict(row)
+                if restore and rec.pop(blobs.HASH_FLAG) == 1:
+                    rec["metadata"] = blobs.put_payload_md5(rec["metadata"], rec["payload"])
+                yield _decode(rec)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
 
@@ -607,6 +620,10 @@ class Reader:
         stored += int(self._scalar(f"SELECT coalesce(sum(length(data)), 0) FROM blobs WHERE"
                                    f" hash IN ({named})", (run_id, run_id)))
         n = int(self._scalar(f"SELECT {inline} FROM records WHERE run_id = ?", (run_id,)))
+        if self._hashes:  # each envelope's has_payload, left out and put back on read
+            raw += blobs.HASH_BYTES * int(self._scalar(
+                f"SELECT count(*) FROM records WHERE run_id = ? AND {blobs.HASH_FLAG} = 1",
+                (run_id,)))
         return {"stored": stored + n, "raw": raw + n}
 
     def counts(self, run_id: int) -> dict[str, int]:
