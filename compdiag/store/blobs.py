@@ -39,9 +39,14 @@ MIN_PACK = 48
 BLOB_COLUMNS: dict[str, dict[str, str]] = {
     "records": {"payload": "payload_blob", "metadata": "metadata_blob"},
     "compiles": {"metrics": "metrics_blob"},
+    # Inductor's kernels: the source of each (C++ or Triton, ~2 KB, alike from one kernel to
+    # the next and the same again at a recompile), its FX nodes and user lines (JSON lists).
+    "kernels": {"source": "source_blob", "fx_nodes": "fx_nodes_blob",
+                "user_lines": "user_lines_blob"},
 }
 # The value a NOT NULL text column keeps while its text is elsewhere.
-NOT_NULL_EMPTY = {("records", "metadata"): ""}
+NOT_NULL_EMPTY = {("records", "metadata"): "", ("kernels", "fx_nodes"): "",
+                  ("kernels", "user_lines"): ""}
 LEVEL = 6  # zlib's default: a shared text is compressed once however often it repeats
 RAW, ZLIB, ZDICT, DELTA, CHUNKED = 0, 1, 2, 3, 4  # ZLIB: blobs written before ZDICT was tried
 DELTAS = (DELTA, CHUNKED)
@@ -62,10 +67,10 @@ HASH_BYTES = len(_HASH_HEAD) + 32 + 1  # what the stored metadata lacks: `, "has
 INSERT_SQL = ("INSERT OR IGNORE INTO blobs (hash, size, codec, data, base) VALUES (?, ?, ?, ?, ?)")
 TEXT_FN = "compdiag_blob_text"
 # Blobs no row names any more (after a run is deleted or its facts re-derived).
-UNUSED_SQL = ("DELETE FROM blobs WHERE hash NOT IN (SELECT payload_blob FROM records WHERE"
-              " typeof(payload_blob) = 'text' UNION SELECT metadata_blob FROM records WHERE"
-              " typeof(metadata_blob) = 'text' UNION SELECT metrics_blob FROM compiles WHERE"
-              " typeof(metrics_blob) = 'text' UNION SELECT base FROM blobs WHERE base IS NOT NULL)")
+UNUSED_SQL = ("DELETE FROM blobs WHERE hash NOT IN (" + " UNION ".join(
+    f"SELECT {b} FROM {t} WHERE typeof({b}) = 'text'"
+    for t, cols in BLOB_COLUMNS.items() for b in cols.values())
+    + " UNION SELECT base FROM blobs WHERE base IS NOT NULL)")
 
 
 def drop_unused(conn: sqlite3.Connection) -> None:

@@ -53,6 +53,8 @@ class Reader:
         self._metadata_stored = blobs.text_sql("records", "metadata", blobs=has["records"])
         self._payload = blobs.text_sql("records", "payload", blobs=has["records"])
         self._metrics = blobs.text_sql("compiles", "metrics", blobs=has["compiles"])
+        self._kernel = {c: f"{blobs.text_sql('kernels', c, blobs=has['kernels'])} AS {c}"
+                        for c in blobs.BLOB_COLUMNS["kernels"]}
 
     @property
     def _runs_cmd(self) -> str:
@@ -372,16 +374,18 @@ class Reader:
 
     def kernels(self, run_id: int, compile_id: str | None = None, *,
                 with_source: bool = True) -> list[dict[str, Any]]:
-        cols = "*" if with_source else ("id, run_id, compile_id, name, backend, fx_nodes, "
-                                        "fused_ops, user_lines")
+        k = self._kernel  # texts store/blobs.py may keep elsewhere, put back
+        cols = (f"id, run_id, compile_id, name, backend, "
+                f"{k['source'] + ', ' if with_source else ''}{k['fx_nodes']}, fused_ops, "
+                f"{k['user_lines']}")
         where = "run_id = ?" + ("" if compile_id is None else " AND compile_id = ?")
         params = (run_id,) if compile_id is None else (run_id, compile_id)
         return self._rows(f"SELECT {cols} FROM kernels WHERE {where} ORDER BY id", params)
 
     def kernel_source(self, run_id: int, kernel_id: int) -> str | None:
         """One kernel's source, fetched alone (listings use `kernels(with_source=False)`)."""
-        rows = self._rows("SELECT source FROM kernels WHERE run_id = ? AND id = ?",
-                          (run_id, kernel_id))
+        rows = self._rows(f"SELECT {self._kernel['source']} FROM kernels WHERE run_id = ?"
+                          " AND id = ?", (run_id, kernel_id))
         return rows[0]["source"] if rows else None
 
     def tensors(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:

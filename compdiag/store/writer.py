@@ -136,8 +136,8 @@ class Writer:
                     self._blobs_seen.add(ref)
                     # The first text of its kind is the base later ones are deltas against
                     # (a compile's metrics: its compilation_metrics envelope's).
-                    kind = ("metadata", "compilation_metrics") if table == "compiles" \
-                        else (col, cols.get("kind"))
+                    kind = ("records", "metadata", "compilation_metrics") \
+                        if table == "compiles" else (table, col, cols.get("kind"))
                     base = self._bases.get(kind)
                     size, codec, data, delta = blobs.encode(text, base and base[1])
                     self._queue(blobs.INSERT_SQL,
