@@ -43,10 +43,12 @@ BLOB_COLUMNS: dict[str, dict[str, str]] = {
     # the next and the same again at a recompile), its FX nodes and user lines (JSON lists).
     "kernels": {"source": "source_blob", "fx_nodes": "fx_nodes_blob",
                 "user_lines": "user_lines_blob"},
+    # the fusion logger's scheduler nodes: each one's user frames (JSON, the same lines again)
+    "sched_nodes": {"frames": "frames_blob"},
 }
 # The value a NOT NULL text column keeps while its text is elsewhere.
 NOT_NULL_EMPTY = {("records", "metadata"): "", ("kernels", "fx_nodes"): "",
-                  ("kernels", "user_lines"): ""}
+                  ("kernels", "user_lines"): "", ("sched_nodes", "frames"): ""}
 LEVEL = 6  # zlib's default: a shared text is compressed once however often it repeats
 RAW, ZLIB, ZDICT, DELTA, CHUNKED = 0, 1, 2, 3, 4  # ZLIB: blobs written before ZDICT was tried
 DELTAS = (DELTA, CHUNKED)

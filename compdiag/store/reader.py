@@ -55,6 +55,7 @@ class Reader:
         self._metrics = blobs.text_sql("compiles", "metrics", blobs=has["compiles"])
         self._kernel = {c: f"{blobs.text_sql('kernels', c, blobs=has['kernels'])} AS {c}"
                         for c in blobs.BLOB_COLUMNS["kernels"]}
+        self._frames = blobs.text_sql("sched_nodes", "frames", blobs=has["sched_nodes"])
 
     @property
     def _runs_cmd(self) -> str:
@@ -482,8 +483,8 @@ class Reader:
     def sched_nodes(self, run_id: int, compile_id: str | None) -> dict[str, dict[str, Any]]:
         """Scheduler node name -> {origins, frames} for one compile (fusion candidates)."""
         return {r["name"]: r for r in self._rows(
-            "SELECT name, origins, frames FROM sched_nodes WHERE run_id = ? AND compile_id IS ?",
-            (run_id, compile_id))}
+            f"SELECT name, origins, {self._frames} AS frames FROM sched_nodes WHERE run_id = ?"
+            " AND compile_id IS ?", (run_id, compile_id))}
 
     # -- compdiag perf (tables an older store may lack: read as empty) -------------------------
     def _has_table(self, name: str) -> bool:
