@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from importlib.metadata import version
 from pathlib import Path
@@ -21,7 +22,7 @@ from compdiag.importer.trace_writer import glog_prefix, trace_entries
 from compdiag.report.bundle import _trace
 from compdiag.store.reader import Reader
 from compdiag.views.explain import explain_document
-from cdtest import shared_cache
+from cdtest import base_env, run_cmd, shared_cache
 from corpus_check import (CORPUS, TIMEOUT, case_problems, corpus_half, ending_problems,
                           load_sidecar, run_case)
 from locate_check import consequence_problems, def_line_problems
@@ -151,6 +152,41 @@ def test_corpus_no_consequence_ranks_above_its_cause(sidecar: Path,
     with Reader(Path(result["store"])) as r:
         problems = consequence_problems(r, r.resolve_run(None))
     assert not problems, problems
+
+
+# The corpus' failures of a lazily compiled backward graph and what torch raises for each.
+BACKWARD_FAILURES = {"fail_backward_compile": "CppCompileError: C++ compile error",
+                     "fail_backward_runtime": "RuntimeError: unhandled error"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sidecar", [CORPUS / f"{n}.expected.json" for n in BACKWARD_FAILURES],
+                         ids=list(BACKWARD_FAILURES))
+def test_corpus_backward_failure_minifies(sidecar: Path, corpus_runs: CorpusRuns,
+                                          tmp_path: Path) -> None:
+    """Issue 33: each corpus failure of the backward graph AOTAutograd compiles lazily at the
+    first backward() minifies, from the store test_corpus_top_diagnosis made (no second
+    capture), to a 1-minimal repro.py of at most 40 lines that plain python fails with
+    torch's own error, at the op of the user's diagnosed line (relu). (The scripts turn
+    AOTAutograd's cache off: under a warm cache, outside this session's fresh one, the
+    backward compiled before the injector was set was loaded and nothing failed.)"""
+    name = sidecar.name[:-len(".expected.json")]
+    result = _case(sidecar, corpus_runs)
+    env = base_env(shared_cache())
+    m = run_cmd([sys.executable, "-m", "compdiag", "minify", "--store", result["store"],
+                 "--json", "-o", str(tmp_path / "repro.py")], env=env, cwd=tmp_path)
+    assert m.returncode == 0, (result["run_stderr"], m.stderr[-3000:])
+    doc = json.loads(m.stdout)
+    want = BACKWARD_FAILURES[name]
+    assert want.startswith(doc["failure"]["exc_type"] + ": "), doc["failure"]
+    assert doc["ops"] == ["torch.ops.aten.relu.default"] and doc["one_minimal"], doc
+    line = (CORPUS / f"{name}.py").read_text().splitlines()[load_sidecar(sidecar)["lineno"] - 1]
+    assert "torch.relu(" in line
+    text = (tmp_path / "repro.py").read_text()
+    assert doc["repro_lines"] == len(text.splitlines()) <= 40
+    assert doc["queries"] <= doc["initial_nodes"], doc
+    repro = run_cmd([sys.executable, "-I", "repro.py"], env=env, cwd=tmp_path)
+    assert repro.returncode != 0 and want in repro.stderr, repro.stderr[-3000:]
 
 
 def _top(doc: dict) -> tuple | None:

@@ -20,6 +20,7 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- | --- |")
     tq = oq = 0
     ratios = []
+    groups: dict[str, list[int]] = {"forward": [0, 0], "backward": [0, 0]}  # [compdiag, torch]
     for sc in SCENARIOS:
         t, o = torch_rows.get(sc.name, {}), ours.get(sc.name, {})
         if not t and not o:
@@ -31,6 +32,9 @@ def main() -> None:
             tq += t["queries"]
             oq += o["queries"]
             ratios.append(o["queries"] / t["queries"])
+            g = groups["backward" if sc.name.startswith("backward_") else "forward"]
+            g[0] += o["queries"]
+            g[1] += t["queries"]
         note = (f"{o.get('initial_nodes')}→{o.get('final_nodes')} nodes, "
                 f"{'1-minimal' if o.get('one_minimal') else 'not 1-minimal'}, repro exit "
                 f"{o.get('repro_exit')}") if o_ok else f"failed: {str(o.get('error', ''))[-80:]}"
@@ -40,6 +44,9 @@ def main() -> None:
     if tq:
         print(f"\nQueries where both minified: compdiag {oq}, torch {tq}: ratio "
               f"{oq / tq:.2f}x (mean of the per-scenario ratios {sum(ratios) / len(ratios):.2f}x).")
+        # the forward graphs' failures and the lazily compiled backward graph's, apart
+        print("; ".join(f"{name}: compdiag {c}, torch {q}, {c / q:.2f}x"
+                        for name, (c, q) in groups.items() if q) + ".")
     lines = [o["repro_lines"] for o in ours.values() if o.get("ok") and o.get("repro_lines")]
     if lines:
         print(f"repro.py lines: {', '.join(map(str, lines))} (longest {max(lines)}).")
