@@ -346,9 +346,13 @@ class Reader:
         """The closed chromium regions and instants of every compile, in start order."""
         if not self._has_table("compile_events"):
             return []
-        return self._rows("SELECT compile_id, name, cat, start_us, dur_us, depth, stage, args"
+        rows = self._rows("SELECT compile_id, name, cat, start_us, dur_us, depth, stage, args"
                           " FROM compile_events WHERE run_id = ? ORDER BY start_us, depth",
                           (run_id,))
+        for row in rows:  # ingest leaves out the args' compile id where it is the row's
+            if isinstance(row["args"], dict):
+                row["args"].setdefault("compile_id", row["compile_id"])
+        return rows
 
     def compile_event_count(self, run_id: int, name: str) -> int:
         """How many closed regions of one name the run's compiles have."""

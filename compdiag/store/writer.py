@@ -137,7 +137,8 @@ class Writer:
                     # The first text of its kind is the base later ones are deltas against
                     # (a compile's metrics: its compilation_metrics envelope's).
                     kind = ("records", "metadata", "compilation_metrics") \
-                        if table == "compiles" else (table, col, cols.get("kind"))
+                        if table == "compiles" else \
+                        (table, col, _BASE_KIND.get(cols.get("kind"), cols.get("kind")))
                     base = self._bases.get(kind)
                     size, codec, data, delta = blobs.encode(text, base and base[1])
                     self._queue(blobs.INSERT_SQL,
@@ -227,6 +228,9 @@ def _strip_payload_md5(cols: dict[str, Any]) -> dict[str, Any]:
     return {**flagged, "metadata": stripped, "payload": payload, blobs.HASH_FLAG: 1}
 
 
+# Record kinds whose texts are deltas against another kind's first (the backward's metrics
+# carry the same inductor config as the forward's).
+_BASE_KIND = {"bwd_compilation_metrics": "compilation_metrics"}
 _INT64 = range(-(1 << 63), 1 << 63)
 _SQL: dict[tuple[str, str, tuple[str, ...]], str] = {}
 
