@@ -589,10 +589,13 @@ class Reader:
     def search(self, run_id: int, text: str, limit: int = 200) -> list[dict[str, Any]]:
         """Records whose payload or envelope mentions `text` (for the TUI's / search)."""
         like = f"%{text}%"
+        # The has_payload store/blobs.py leaves out is put back (a payload's md5 again) only
+        # where the text could be in it.
+        meta = self._metadata if set(text.lower()) <= _IN_HASH else self._metadata_stored
         return self._rows(
             "SELECT id, kind, compile_id, substr(payload, max(1, instr(payload, ?) - 60), 160)"
             f" AS excerpt FROM (SELECT id, kind, compile_id, seq, {self._payload} AS payload,"
-            f" {self._metadata} AS metadata FROM records WHERE run_id = ?)"
+            f" {meta} AS metadata FROM records WHERE run_id = ?)"
             " WHERE (payload LIKE ? OR metadata LIKE ?)"
             " ORDER BY seq LIMIT ?", (text, run_id, like, like, limit))
 
@@ -645,6 +648,9 @@ class Reader:
             "SELECT count(*) FROM cudagraphs WHERE run_id = ? AND applied = 0", (run_id,))
         return out
 
+
+# What `, "has_payload": "<md5>"` is made of (Reader.search).
+_IN_HASH = set(', "has_payload": "0123456789abcdef')
 
 # Sorts compile ids in compile order (formats/compile_id.py, the one place that reads them).
 compile_id_key = sort_key
