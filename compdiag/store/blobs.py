@@ -13,8 +13,8 @@ that share their words. So a text in one of BLOB_COLUMNS is kept
 - otherwise inline, as before.
 
 The text column then holds NULL ('' where it is NOT NULL). Readers put the text back with
-`text_sql()`, so every query still sees the same column. zlib only: nothing read back is
-unpickled or executed. Codecs (blobs.codec): 0 UTF-8, 1 zlib, 2 raw deflate with ZDICT_V1,
+`text_sql()`, so every query still sees the same column. zlib and md5 only: nothing read
+back is unpickled or executed. Codecs (blobs.codec): 0 UTF-8, 1 zlib, 2 raw deflate with ZDICT_V1,
 3 raw deflate with the text of the blob named in `base` as its dictionary: a record like one
 before it (the next compile's guard tree or compilation_metrics) costs what differs; 4 the
 same for a base longer than deflate's 32 KiB window (compilation_metrics' envelope with the
@@ -126,7 +126,8 @@ def _inflate(data: bytes, zdict: bytes) -> bytes:
 
 def encode(text: str, base: str | None = None) -> tuple[int, int, bytes, bool]:
     """A shared text as (size in UTF-8 bytes, codec, stored bytes, whether it uses `base`),
-    the smallest of: plain, zlib, a delta against `base` (a text stored before it)."""
+    the smallest of: plain, deflated with the preset dictionary, a delta against `base` (a
+    text stored before it; in pieces where `base` is longer than deflate's window)."""
     raw = text.encode("utf-8")
     best = (len(raw), RAW, raw, False)
     # Deflate with the small texts' dictionary: as zlib where it has nothing to offer (less
@@ -210,8 +211,7 @@ def register(conn: sqlite3.Connection) -> None:
 
 def has_blobs(conn: sqlite3.Connection, table: str) -> bool:
     """Whether this store's `table` can hold blobs (a store written before them cannot)."""
-    blob_col = next(iter(BLOB_COLUMNS[table].values()))
-    return any(row[1] == blob_col for row in conn.execute(f"PRAGMA table_info({table})"))
+    return has_column(conn, table, next(iter(BLOB_COLUMNS[table].values())))
 
 
 def has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
