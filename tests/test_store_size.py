@@ -97,11 +97,13 @@ def test_has_payload_is_left_out_of_the_stored_envelope_and_put_back(tmp_path: P
     events = [_event(i) for i in range(40)]
     bad = ({"artifact": {"name": "x"}, "has_payload": "0" * 32}, "not that")
     own = ({"compdiag": {"kind": "warning"}}, "a payload with no has_payload")
-    for seq, (md, payload) in enumerate([*events, bad, own], 1):
+    big_text = "x" * (blobs.MAX_HASHED + 1)  # its md5 is not worth one at every read
+    big = ({"artifact": {"name": "y"}, "has_payload": _md5(big_text)}, big_text)
+    for seq, (md, payload) in enumerate([*events, bad, own, big], 1):
         w.insert("records", run_id=run, seq=seq, kind="k", compile_id=None,
                  metadata=json.dumps(md), payload=payload)
     w.close()
-    want = [md for md, _ in [*events, bad, own]]
+    want = [md for md, _ in [*events, bad, own, big]]
     with Reader(store) as r:
         assert [x["metadata"] for x in r.records(run)] == want
         assert [x["metadata"] for x in r.records(run, with_payload=False)] == want
@@ -112,10 +114,11 @@ def test_has_payload_is_left_out_of_the_stored_envelope_and_put_back(tmp_path: P
         flags = [row[0] for row in r.conn.execute(
             f"SELECT {blobs.HASH_FLAG} FROM records ORDER BY seq")]
         size = r.record_bytes(run)
-    assert flags == [1] * 40 + [None, None]
+    assert flags == [1] * 40 + [None, None, None]
     assert not any("has_payload" in text for text in stored[:40])
     assert json.loads(stored[40]) == bad[0]  # not the payload's md5: kept as it was
-    raw = sum(len(json.dumps(md)) + len(p) for md, p in [*events, bad, own])
+    assert json.loads(stored[42]) == big[0]  # a large payload's: kept as it was
+    raw = sum(len(json.dumps(md)) + len(p) for md, p in [*events, bad, own, big])
     assert size["raw"] == raw  # the figure show prints counts the envelope whole
 
 

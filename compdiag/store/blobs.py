@@ -65,6 +65,9 @@ HASH_FLAG = "payload_md5"
 ENVELOPE_FN = "compdiag_envelope"
 _HASH_HEAD = ', "has_payload": "'
 HASH_BYTES = len(_HASH_HEAD) + 32 + 1  # what the stored metadata lacks: `, "has_payload": "…"`
+# Only a small payload's: there the md5 is a large share of the row, and putting it back on
+# read costs little (a large payload's would cost an md5 of it at every read, for 0.3%).
+MAX_HASHED = 4096
 
 INSERT_SQL = ("INSERT OR IGNORE INTO blobs (hash, size, codec, data, base) VALUES (?, ?, ?, ?, ?)")
 TEXT_FN = "compdiag_blob_text"
@@ -93,10 +96,11 @@ def payload_md5(payload: str) -> str:
 
 
 def strip_payload_md5(metadata: str, payload: str) -> str | None:
-    """The envelope without its last key `has_payload` where that is the payload's md5
-    (None otherwise: the text is kept as it is)."""
+    """The envelope without its last key `has_payload` where that is the md5 of a payload of
+    at most MAX_HASHED characters (None otherwise: the text is kept as it is)."""
     n = HASH_BYTES + 1
-    if len(metadata) < n or metadata[-n:-34] != _HASH_HEAD or not metadata.endswith('"}'):
+    if len(payload) > MAX_HASHED or len(metadata) < n or metadata[-n:-34] != _HASH_HEAD \
+            or not metadata.endswith('"}'):
         return None
     if metadata[-34:-2] != payload_md5(payload):
         return None
