@@ -45,10 +45,13 @@ BLOB_COLUMNS: dict[str, dict[str, str]] = {
                 "user_lines": "user_lines_blob"},
     # the fusion logger's scheduler nodes: each one's user frames (JSON, the same lines again)
     "sched_nodes": {"frames": "frames_blob"},
+    # the Python stack at each compile's start (JSON frames: the same stack again and again)
+    "compile_stacks": {"frames": "frames_blob"},
 }
 # The value a NOT NULL text column keeps while its text is elsewhere.
 NOT_NULL_EMPTY = {("records", "metadata"): "", ("kernels", "fx_nodes"): "",
-                  ("kernels", "user_lines"): "", ("sched_nodes", "frames"): ""}
+                  ("kernels", "user_lines"): "", ("sched_nodes", "frames"): "",
+                  ("compile_stacks", "frames"): ""}
 LEVEL = 6  # zlib's default: a shared text is compressed once however often it repeats
 RAW, ZLIB, ZDICT, DELTA, CHUNKED = 0, 1, 2, 3, 4  # ZLIB: blobs written before ZDICT was tried
 DELTAS = (DELTA, CHUNKED)

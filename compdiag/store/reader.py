@@ -56,6 +56,7 @@ class Reader:
         self._kernel = {c: f"{blobs.text_sql('kernels', c, blobs=has['kernels'])} AS {c}"
                         for c in blobs.BLOB_COLUMNS["kernels"]}
         self._frames = blobs.text_sql("sched_nodes", "frames", blobs=has["sched_nodes"])
+        self._stack = blobs.text_sql("compile_stacks", "frames", blobs=has["compile_stacks"])
 
     @property
     def _runs_cmd(self) -> str:
@@ -412,7 +413,8 @@ class Reader:
     def compile_stacks(self, run_id: int) -> dict[str, list[dict[str, Any]]]:
         """compile id -> the Python stack when that compile started (dynamo_start)."""
         return {r["compile_id"]: r["frames"] for r in
-                self._rows("SELECT compile_id, frames FROM compile_stacks WHERE run_id = ?",
+                self._rows(f"SELECT compile_id, {self._stack} AS frames FROM compile_stacks"
+                           " WHERE run_id = ?",
                            (run_id,))}
 
     def call_stacks(self, run_id: int) -> dict[str, dict[str, Any]]:

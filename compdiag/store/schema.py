@@ -680,6 +680,7 @@ ADDED_COLUMNS = {
     # issue 34: a kernel's source, FX nodes and user lines in `blobs` (store/blobs.py)
     "kernels": ("source_blob TEXT", "fx_nodes_blob TEXT", "user_lines_blob TEXT"),
     "sched_nodes": ("frames_blob TEXT",),  # issue 34: store/blobs.py
+    "compile_stacks": ("frames_blob TEXT",),  # issue 34: store/blobs.py
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
                      "frame_skipped INTEGER NOT NULL DEFAULT 0",
