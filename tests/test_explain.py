@@ -1081,3 +1081,17 @@ def test_a_kernel_that_fails_to_compile_unlogged_is_at_the_graphs_only_user_line
               "    tmp1 = tmp0.to(tl.float8e5)\n           ^")
     top = [d for d in s.explain() if d["kind"] == "failure"][0]
     assert top["user_frame"]["lineno"] == 8, top["user_frame"]
+
+
+def test_a_fusion_illegal_for_its_reads_is_information_not_a_problem(tmp_path):
+    """"memory deps did not match" is Inductor's legality check (the consumer reads other
+    positions of the buffer than the producer writes: x + 1, a gather, a mutation), not a
+    judgement of profit: it fell to the generic "memory" row and ranked as a problem,
+    "fusion judged unprofitable", on top of a run with nothing else wrong (the second unseen
+    set's index_put_dynamic_double, pytorch/pytorch#138908, on torch 2.13)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.fusion_line("0/0", "cannot fuse op0 with op3: memory deps did not match")
+    (d,) = s.explain()
+    assert d["severity"] == "info" and d["details"]["reason_class"] == "other_positions"
+    assert "other positions" in d["reason"]

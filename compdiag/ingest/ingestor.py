@@ -50,6 +50,9 @@ def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+_NO_HANDLER = object()
+
+
 class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
     """Feeds one run's records into a Writer; keeps per-run state (interned file names,
     compile rows in progress). Every method is defensive: unknown shapes are kept raw."""
@@ -92,6 +95,8 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         self.gens = Generations()
         self._generation = 0  # the last generation a dynamo_resets row was written for
         self._sched_seen: dict[tuple[str | None, str], dict[str, Any]] = {}
+        self._sched_lines: dict[tuple[str | None, str], str] = {}  # its last entry's text
+        self._handlers: dict[str, Any] = {}  # record kind -> its _on_ method (or None)
         # The exit status a `program_end` record said (an imported run has no other).
         self.exit_code: int | None = None
 
@@ -116,7 +121,10 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
             # whose compilation_metrics never came: a restart attempt ('0/0_1' has no
             # dynamo_start) cut off by a crash, a SIGKILL or a truncated log.
             self._write_compile(self._compile_row(cid, metadata))
-        handler = getattr(self, "_on_" + kind.replace(":", "_").replace(".", "_"), None)
+        handler = self._handlers.get(kind, _NO_HANDLER)
+        if handler is _NO_HANDLER:  # looked up once per kind (a capture asks per record)
+            handler = getattr(self, "_on_" + kind.replace(":", "_").replace(".", "_"), None)
+            self._handlers[kind] = handler
         if handler is None and kind.startswith("artifact:"):
             cache = P.cache_artifact(kind.split(":", 1)[1])
             if cache is not None:

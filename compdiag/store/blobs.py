@@ -56,6 +56,7 @@ LEVEL = 6  # zlib's default: a shared text is compressed once however often it r
 RAW, ZLIB, ZDICT, DELTA, CHUNKED = 0, 1, 2, 3, 4  # ZLIB: blobs written before ZDICT was tried
 DELTAS = (DELTA, CHUNKED)
 WINDOW = 32768  # deflate reads no further back: a base's last 32 KiB are its dictionary
+_LOOKAHEAD = 262  # deflate's MIN_LOOKAHEAD: a window reaches back this much less than its size
 # CHUNKED: a piece of CHUNK bytes at offset o has the base's bytes [o - SLACK, o + CHUNK +
 # SLACK) as its dictionary (one window). Fixed forever: stores written with them read with them.
 CHUNK, SLACK = 16384, 8192
@@ -117,12 +118,14 @@ def put_payload_md5(metadata: str | None, payload: str | None) -> str | None:
     return f'{metadata[:-1]}{_HASH_HEAD}{payload_md5(payload)}"}}'
 
 
-def _deflate(raw: bytes, zdict: bytes, wbits: int = 15) -> bytes:
-    """Raw deflate with a preset dictionary. A small text takes a small window (`wbits` 13:
-    8 KiB, the dictionary and the text both within reach): zlib's state for a 32 KiB window
-    is ~10 times as long to set up, which was most of the cost of packing a small record.
-    Whatever the window, _inflate's 32 KiB one reads it."""
-    co = zlib.compressobj(LEVEL, zlib.DEFLATED, -wbits, 8, zlib.Z_DEFAULT_STRATEGY, zdict)
+def _deflate(raw: bytes, zdict: bytes) -> bytes:
+    """Raw deflate of `raw` with `zdict` as its dictionary, in a window just large enough
+    for both (any window decodes it: _inflate's is the largest). A compressor costs what it
+    allocates and clears, and a small text packed with the 4 KB preset dictionary in
+    deflate's largest window with memLevel 9 cost ten times its compression (issue 34)."""
+    wbits = min(15, max(9, (len(zdict) + len(raw) + _LOOKAHEAD).bit_length()))
+    co = zlib.compressobj(LEVEL, zlib.DEFLATED, -wbits, 9 if wbits == 15 else 8,
+                          zlib.Z_DEFAULT_STRATEGY, zdict)
     return co.compress(raw) + co.flush()
 
 
@@ -179,8 +182,7 @@ def _inflate_chunks(data: bytes, base: bytes) -> bytes:
 def pack(text: str) -> bytes | None:
     """A small text compressed on its own (codec ZDICT), or None where that does not pay."""
     raw = text.encode("utf-8")
-    # MIN_BLOB characters are at most 4 * MIN_BLOB bytes: with the dictionary, in 8 KiB.
-    packed = _deflate(raw, ZDICT_V1, 13 if len(raw) + len(ZDICT_V1) <= 8192 - 262 else 15)
+    packed = _deflate(raw, ZDICT_V1)
     return packed if len(packed) <= len(raw) * 0.9 else None
 
 
