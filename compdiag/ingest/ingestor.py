@@ -450,7 +450,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
             self.w.insert("compile_events", run_id=self.run_id, compile_id=iv.compile_id,
                           seq=self.seq, name=iv.name, cat=iv.cat, start_us=iv.start_us,
                           dur_us=iv.dur_us, depth=iv.depth, stage=iv.stage,
-                          args=_event_args(iv.args))
+                          args=_event_args(iv.args, iv.compile_id))
             if iv.depth == 0 and iv.dur_us is not None:
                 for clock in iv.clocks:  # the compile ids whose time this region held
                     if clock is None:
@@ -498,10 +498,12 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         self.w.flush()
 
 
-def _event_args(args: dict[str, Any]) -> str:
+def _event_args(args: dict[str, Any], compile_id: str) -> str:
     """A region's args as JSON, without the cache key's components and, past a few KB, without
-    its large values (whole JSON either way: never cut in the middle)."""
-    kept = {k: v for k, v in args.items() if k not in _EVENT_ARGS_DROPPED}
+    its large values (whole JSON either way: never cut in the middle); without its compile id
+    where that is the row's (most regions: the Reader puts it back)."""
+    kept = {k: v for k, v in args.items() if k not in _EVENT_ARGS_DROPPED
+            and not (k == "compile_id" and v == compile_id)}
     text = json.dumps(kept, default=repr)
     if len(text) > _EVENT_ARGS_LIMIT:
         text = json.dumps({k: v for k, v in kept.items()
