@@ -1,27 +1,31 @@
 """Benchmark: a run's store against the TORCH_TRACE log of the same run (issue 34).
 
-One program runs once under `compdiag run` with TORCH_TRACE set as well, so the store and the
+Each program runs once under `compdiag run` with TORCH_TRACE set as well, so the store and the
 log hold the same compiles; then `compdiag import` reads that log into a fresh store. The
 figures are bytes on disk (the store file with its WAL, checkpointed when the last connection
 closed) over the log's bytes, and the records' stored bytes over their raw bytes (what `show`
-says per run). The goal is <= 0.5 for both stores.
+says per run). The goal is <= 0.5 for both stores. Two programs: a small MLP compiled for N
+input sizes, and benchmarks/workload_model.py's transformer blocks (2 layers, a training
+step, then eval at a new batch size: a recompile).
 
-    python benchmarks/bench_store_size.py            # a small MLP compiled for three sizes
-    python benchmarks/bench_store_size.py --sizes 6  # more recompiles: more repeated payloads
-    python benchmarks/bench_store_size.py --smoke    # CI: one small case, checks no figure
+    python benchmarks/bench_store_size.py                 # both programs
+    python benchmarks/bench_store_size.py --case mlp --sizes 8
+    python benchmarks/bench_store_size.py --keep DIR      # keep the logs and stores in DIR
+    python benchmarks/bench_store_size.py --smoke         # CI: the MLP at one size, no figure
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import PYTHON, machine, table  # noqa: E402
+from _common import HERE, PYTHON, machine, table  # noqa: E402
 
 PROGRAM = """
 import sys
@@ -62,37 +66,56 @@ def records_ratio(store: Path) -> tuple[int, int]:
     return size["stored"], size["raw"]
 
 
-def measure(work: Path, sizes: int) -> list[list[str]]:
-    script = work / "mlp.py"
-    script.write_text(PROGRAM)
+def measure(work: Path, label: str, script: Path, args: list[str]) -> list[list[str]]:
+    """One program under `compdiag run` (TORCH_TRACE beside it), then its log imported."""
     trace = work / "trace"
     env = dict(os.environ, TORCH_TRACE=str(trace), TORCHINDUCTOR_FORCE_DISABLE_CACHES="1",
-               TORCHINDUCTOR_CACHE_DIR=str(work / "inductor_cache"))
+               TORCHINDUCTOR_CACHE_DIR=str(work / "inductor_cache"),
+               TORCHINDUCTOR_COMPILE_THREADS="1")
     env.pop("COMPDIAG_STORE", None)
     store, imported = work / "run.db", work / "import.db"
-    compdiag("run", "--store", str(store), str(script), str(sizes), env=env, cwd=work)
+    compdiag("run", "--store", str(store), str(script), *args, env=env, cwd=work)
     compdiag("import", str(trace), "--store", str(imported), cwd=work)
     log = log_bytes(trace)
     rows = []
-    for label, db in (("compdiag run", store), ("compdiag import", imported)):
+    for how, db in (("compdiag run", store), ("compdiag import", imported)):
         stored, raw = records_ratio(db)
-        rows.append([label, f"{log:,}", f"{disk_bytes(db):,}", f"{disk_bytes(db) / log:.2f}x",
-                     f"{stored / raw:.2f}x"])
+        rows.append([label, how, f"{log:,}", f"{disk_bytes(db):,}",
+                     f"{disk_bytes(db) / log:.2f}x", f"{stored / raw:.2f}x"])
     return rows
+
+
+def cases(args: argparse.Namespace, work: Path) -> list[tuple[str, Path, list[str]]]:
+    mlp = work / "mlp.py"
+    mlp.write_text(PROGRAM)
+    sizes = 1 if args.smoke else args.sizes
+    out = [(f"MLP, {sizes} size{'s' * (sizes != 1)}", mlp, [str(sizes)])]
+    if not args.smoke:
+        out.append(("transformer, 2 layers", HERE / "workload_model.py",
+                    ["--layers", "2", "--steps", "1"]))
+    return [c for c in out if args.case == "all" or c[0].lower().startswith(args.case)]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", type=int, default=3, help="input sizes compiled (default 3)")
-    ap.add_argument("--smoke", action="store_true", help="one small case (CI); checks nothing")
+    ap.add_argument("--case", choices=("all", "mlp", "transformer"), default="all")
+    ap.add_argument("--sizes", type=int, default=3, help="the MLP's input sizes (default 3)")
+    ap.add_argument("--keep", type=Path, help="keep each case's log and stores under KEEP/")
+    ap.add_argument("--smoke", action="store_true", help="the MLP at one size (CI); no figure")
     args = ap.parse_args()
-    sizes = 2 if args.smoke else args.sizes
+    rows = []
     with tempfile.TemporaryDirectory(prefix="compdiag-store-size-") as tmp:
-        rows = measure(Path(tmp), sizes)
+        for i, (label, script, argv) in enumerate(cases(args, Path(tmp))):
+            work = Path(tmp) / f"case{i}"
+            work.mkdir()
+            rows += measure(work, label, script, argv)
+            if args.keep:
+                shutil.copytree(work, args.keep / f"case{i}", dirs_exist_ok=True,
+                                ignore=shutil.ignore_patterns("inductor_cache"))
     print(machine())
-    print(f"a small MLP compiled for {sizes} sizes (compile caches off)")
-    print(table(["store", "log bytes", "store bytes", "store/log", "records stored/raw"],
-                rows))
+    print("compile caches off; bytes on disk")
+    print(table(["program", "store", "log bytes", "store bytes", "store/log",
+                 "records stored/raw"], rows))
 
 
 if __name__ == "__main__":

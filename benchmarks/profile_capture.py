@@ -17,6 +17,7 @@ import collections
 import os
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -37,20 +38,35 @@ def main() -> None:
     spent: collections.Counter = collections.Counter()
     calls: collections.Counter = collections.Counter()
 
+    active = threading.local()  # the labels being timed on this thread: outermost call only
+
     def timed(label, fn):
         def wrapper(*args, **kwargs):
+            name = label if isinstance(label, str) else label(args)
+            busy = active.__dict__.setdefault("labels", set())
+            if name in busy:  # a fused node's text calls its nodes': counted once
+                return fn(*args, **kwargs)
+            busy.add(name)
             t0 = time.thread_time()  # CPU of this thread: robust to other load
             try:
                 return fn(*args, **kwargs)
             finally:
-                spent[label if isinstance(label, str) else label(args)] += \
-                    time.thread_time() - t0
-                calls[label if isinstance(label, str) else label(args)] += 1
+                spent[name] += time.thread_time() - t0
+                calls[name] += 1
+                busy.discard(name)
         return wrapper
 
     hooks.Capture.guarded = timed(lambda a: "hook: " + a[1], hooks.Capture.guarded)
     hooks._decompile = timed("  of which depyf decompile", hooks._decompile)
     W.Writer.flush = timed("store flush (any thread; partly inside hooks)", W.Writer.flush)
+    # torch's eager work for the fusion logger compdiag turns on: each round of fusion lists
+    # every candidate node, its text built before the logger is called (not lazily)
+    import torch._inductor.scheduler as sched
+
+    for cls in vars(sched).values():
+        if isinstance(cls, type) and "debug_str_short" in vars(cls):
+            cls.debug_str_short = timed("torch: fusion candidates' text (debug_str_short)",
+                                        cls.debug_str_short)
     t_start = time.perf_counter()
     cpu_start = time.process_time()
 
@@ -63,6 +79,13 @@ def main() -> None:
               "process CPU (flushes from the timer thread come on top)", file=sys.stderr)
         for label, s in sorted(spent.items(), key=lambda kv: -kv[1]):
             print(f"  {label:48s} {s:8.3f}s  {calls[label]:6d} calls", file=sys.stderr)
+        from compdiag.store.reader import Reader
+
+        with Reader(store) as r:  # what the run's own counter stored (capture/self_time.py)
+            run = r.run(run_id)
+        print(f"  the run's counter: compdiag {run.get('capture_cpu_s')}s, torch's trace "
+              f"records {run.get('capture_trace_s')}s, of the program's {run.get('cpu_s')}s CPU",
+              file=sys.stderr)
 
     atexit.register(report)
     child.main(sys.argv[1:])

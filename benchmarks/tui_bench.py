@@ -12,7 +12,7 @@ Builds (or reuses) a synthetic store with 1,200 compile ids and ~100 MB of paylo
   lazily), picking kernels, and typing a search.
 
     python benchmarks/tui_bench.py [--store big.db] [--compiles 1200] [--payload-mb 100]
-                                   [--rounds 3] [--no-keys] [--json]
+                                   [--rounds 3] [--no-keys] [--json] [--smoke]
 
 `--no-keys` times first screens only (use more --rounds). Every child runs as an installed
 compdiag does, with bytecode caches (PYTHONDONTWRITEBYTECODE is dropped for them), after one
@@ -268,7 +268,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--no-keys", action="store_true", help="time first screens only")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--smoke", action="store_true",
+                    help="a 20-compile store, one launch, one sample of each start-up cost: "
+                         "checks the benchmark runs, not its figures")
     args = ap.parse_args(argv)
+    reps = 5
+    if args.smoke:
+        args.compiles, args.payload_mb, args.rounds, args.no_keys, reps = 20, 0.5, 1, True, 1
     tmp = None
     store = args.store
     if store is None:
@@ -279,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         result.update(build(store, args.compiles, args.payload_mb))
     result["payload_mb"], result["compiles"] = payload_mb(store)
     result["pty"] = measure(store, args.rounds, keys_too=not args.no_keys)
-    result["startup"] = startup_costs()
+    result["startup"] = startup_costs(reps)
     result["in_process"] = measure_inprocess(store)
     result["load_avg_1m_after"] = round(os.getloadavg()[0], 2)
     if args.json:

@@ -1,6 +1,6 @@
 """Benchmark workload (a): a stack of transformer-ish blocks compiled with torch.compile,
 run for a few training steps (forward + backward) and a few eval steps on a new batch size
-(one recompile). Usage: python workload_model.py [--layers N] [--steps N]"""
+(one recompile). Usage: python workload_model.py [--layers N] [--steps N] [--backend B]"""
 
 import argparse
 
@@ -50,12 +50,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--layers", type=int, default=4)
     ap.add_argument("--steps", type=int, default=3)
+    ap.add_argument("--backend", default="inductor",
+                    help="torch.compile's backend (eager: a smoke run, no Inductor compile)")
     args = ap.parse_args()
     torch.manual_seed(0)
     torch.set_num_threads(1)
     model = Model(args.layers)
     opt = torch.optim.SGD(model.parameters(), lr=1e-2)
-    cmodel = torch.compile(model)
+    cmodel = torch.compile(model, backend=args.backend)
     for _ in range(args.steps):
         idx = torch.randint(0, 256, (4, 32))
         logits = cmodel(idx)

@@ -375,6 +375,8 @@ def test_real_inductor_bug_and_nothing_left_behind(tmp_path: Path) -> None:
     cache = tmp_path / "user-inductor-cache"      # the cache dir the user's torch would use
     cache.mkdir()
     (cache / "an-entry").write_text("x")
+    (cache / "ab").mkdir()                        # a compiled kernel: linked into the probes'
+    (cache / "ab" / "cabc.so").write_text("elf")  # cache, never written to
     home = tmp_path / "home"
     home.mkdir()
     work = tmp_path / "work"
@@ -432,3 +434,36 @@ def test_accuracy_run_is_bisected_under_the_accuracy_checker(tmp_path: Path) -> 
                          capture_output=True, text=True, timeout=300)
     assert (on.returncode, off.returncode) == (1, 0), (on.stderr[-2000:], off.stderr[-2000:])
     assert MARKER in on.stderr and MARKER not in off.stderr
+
+
+def test_probes_reuse_the_users_compiled_kernels_and_never_write_to_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34 (bisect at 0.2x CompilerBisector): the first Inductor probe compiled every C++
+    kernel again in a fresh cache dir (17 s of CPU cold against 8 s warm on the relu
+    scenario). The user's compiled kernels are hard-linked into the probes' cache dir; the
+    graph caches and locks are not; a probe replacing a file (Inductor writes, then renames)
+    leaves the user's file as it was."""
+    from compdiag.bisect.runner import Runner, seed_kernel_cache
+
+    user = tmp_path / "torchinductor_me"
+    for rel, text in {"3g/c3g.cpp": "kernel", "3g/c3g.so": "elf",
+                      "precompiled_headers/cab.h.gch": "pch",
+                      "fxgraph/ab/graph": "cached graph", "aotautograd/x/entry": "aot",
+                      "locks/c3g.lock": "", "bisect/bisect_status.txt": "stale"}.items():
+        (user / rel).parent.mkdir(parents=True, exist_ok=True)
+        (user / rel).write_text(text)
+    dest = tmp_path / "probes-cache"
+    dest.mkdir()
+    assert seed_kernel_cache(dest, user) == 3
+    seeded = sorted(str(p.relative_to(dest)) for p in dest.rglob("*") if p.is_file())
+    assert seeded == ["3g/c3g.cpp", "3g/c3g.so", "precompiled_headers/cab.h.gch"]
+    assert (dest / "3g/c3g.so").stat().st_ino == (user / "3g/c3g.so").stat().st_ino
+    (dest / "3g/new.so").write_text("rebuilt")
+    os.replace(dest / "3g/new.so", dest / "3g/c3g.so")
+    assert (user / "3g/c3g.so").read_text() == "elf"
+    assert seed_kernel_cache(dest, user) == 0          # already there: nothing linked twice
+    assert seed_kernel_cache(dest, tmp_path / "none") == 0
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(user))
+    with Runner(["true"], tmp_path, warm=False) as runner:
+        assert runner.seeded == 3
+        assert (runner.tmp / "inductor-cache" / "3g" / "c3g.cpp").read_text() == "kernel"

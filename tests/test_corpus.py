@@ -154,6 +154,16 @@ def test_corpus_no_consequence_ranks_above_its_cause(sidecar: Path,
     assert not problems, problems
 
 
+def _minified(result: dict, tmp_path: Path) -> tuple[dict, dict[str, str]]:
+    """`compdiag minify --json` of a corpus case's store into tmp_path/repro.py: its document
+    and the environment it ran in."""
+    env = base_env(shared_cache())
+    m = run_cmd([sys.executable, "-m", "compdiag", "minify", "--store", result["store"],
+                 "--json", "-o", str(tmp_path / "repro.py")], env=env, cwd=tmp_path)
+    assert m.returncode == 0, (result["run_stderr"], m.stderr[-3000:])
+    return json.loads(m.stdout), env
+
+
 # The corpus' failures of a lazily compiled backward graph and what torch raises for each.
 BACKWARD_FAILURES = {"fail_backward_compile": "CppCompileError: C++ compile error",
                      "fail_backward_runtime": "RuntimeError: unhandled error"}
@@ -171,12 +181,7 @@ def test_corpus_backward_failure_minifies(sidecar: Path, corpus_runs: CorpusRuns
     AOTAutograd's cache off: under a warm cache, outside this session's fresh one, the
     backward compiled before the injector was set was loaded and nothing failed.)"""
     name = sidecar.name[:-len(".expected.json")]
-    result = _case(sidecar, corpus_runs)
-    env = base_env(shared_cache())
-    m = run_cmd([sys.executable, "-m", "compdiag", "minify", "--store", result["store"],
-                 "--json", "-o", str(tmp_path / "repro.py")], env=env, cwd=tmp_path)
-    assert m.returncode == 0, (result["run_stderr"], m.stderr[-3000:])
-    doc = json.loads(m.stdout)
+    doc, env = _minified(_case(sidecar, corpus_runs), tmp_path)
     want = BACKWARD_FAILURES[name]
     assert want.startswith(doc["failure"]["exc_type"] + ": "), doc["failure"]
     assert doc["ops"] == ["torch.ops.aten.relu.default"] and doc["one_minimal"], doc
@@ -187,6 +192,29 @@ def test_corpus_backward_failure_minifies(sidecar: Path, corpus_runs: CorpusRuns
     assert doc["queries"] <= doc["initial_nodes"], doc
     repro = run_cmd([sys.executable, "-I", "repro.py"], env=env, cwd=tmp_path)
     assert repro.returncode != 0 and want in repro.stderr, repro.stderr[-3000:]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sidecar", [CORPUS / "acc_grad_atan2_amin.expected.json"],
+                         ids=["acc_grad_atan2_amin"])
+def test_corpus_wrong_gradient_minifies(sidecar: Path, corpus_runs: CorpusRuns,
+                                        tmp_path: Path) -> None:
+    """Issue 33: the corpus' real wrong gradient (pytorch/pytorch#186799, no injector) minifies
+    from the store test_corpus_top_diagnosis made (no second capture; under this session's
+    shared cache its backward may be loaded from AOTAutograd's cache, whose graph capture
+    keeps too) to a 1-minimal repro.py of at most 40 lines that plain python fails: the backward
+    graph's recomputed atan2 compared exactly with the saved amin. Before, the backward graph
+    of a cache hit was not kept, and the one kept "did not reproduce when compiled again" (its
+    float64 reference NaN, so same() passed any compiled value)."""
+    doc, env = _minified(_case(sidecar, corpus_runs), tmp_path)
+    assert doc["failure"]["kind"] == "accuracy" and doc["one_minimal"], doc
+    assert doc["ops"][:2] == ["torch.ops.aten.atan2.default", "torch.ops.aten.eq.Tensor"], doc
+    assert "first_differing" in doc, doc   # the probe ran (it names nothing here: see docs)
+    text = (tmp_path / "repro.py").read_text()
+    assert doc["repro_lines"] == len(text.splitlines()) <= 40
+    repro = run_cmd([sys.executable, "-I", "repro.py"], env=env, cwd=tmp_path)
+    assert repro.returncode != 0 and "Tensor-likes are not close" in repro.stderr, \
+        repro.stderr[-3000:]
 
 
 def _top(doc: dict) -> tuple | None:

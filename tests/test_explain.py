@@ -1097,3 +1097,17 @@ def test_a_skipped_frame_names_its_own_function_not_the_groups_first(tmp_path):
     assert d["count"] == 2 and d["compile_ids"] == ["0/0", "1/0"]
     assert "1 of these 2 breaks" in d["explanation"]
     assert "filter_proposals()" in d["explanation"] and "forward()" not in d["explanation"]
+
+
+def test_a_fusion_illegal_for_its_reads_is_information_not_a_problem(tmp_path):
+    """"memory deps did not match" is Inductor's legality check (the consumer reads other
+    positions of the buffer than the producer writes: x + 1, a gather, a mutation), not a
+    judgement of profit: it fell to the generic "memory" row and ranked as a problem,
+    "fusion judged unprofitable", on top of a run with nothing else wrong (the second unseen
+    set's index_put_dynamic_double, pytorch/pytorch#138908, on torch 2.13)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.fusion_line("0/0", "cannot fuse op0 with op3: memory deps did not match")
+    (d,) = s.explain()
+    assert d["severity"] == "info" and d["details"]["reason_class"] == "other_positions"
+    assert "other positions" in d["reason"]

@@ -36,7 +36,7 @@ def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
     work = root / kind
     work.mkdir()
     store = work / "s.db"
-    out: dict = {"work": work}
+    out: dict = {"work": work, "env": env}
     run = [sys.executable, "-m", "compdiag", "run", "--store", str(store)]
     if kind.endswith("accuracy"):
         run.append("--check-accuracy")
@@ -64,7 +64,8 @@ def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
 NEEDS = {"test_compile_error": "compile_error",
          "test_runtime_error_with_parameters": "runtime_error",
          "test_accuracy_with_int_input_and_shrunk_shape": "accuracy",
-         "test_dynamo_failure_custom_op_without_fake_impl": "custom_op_no_fake"}
+         "test_dynamo_failure_custom_op_without_fake_impl": "custom_op_no_fake",
+         "test_a_wrong_gradient_bisects_to_its_pass": "backward_accuracy"}
 
 
 def _selected(request: pytest.FixtureRequest) -> list[str]:
@@ -196,9 +197,33 @@ def test_backward_graph_failure(results, kind, exc_type, error):
     doc = _check(r, kind, exc_type, "aten.relu.default", error,
                  **({"doc_error": "beyond tolerance"} if kind == "accuracy" else {}))
     assert doc["initial_nodes"] >= 4 and doc["queries"] <= 6, doc
+    if kind == "accuracy":
+        # the first op whose compiled value differs (one compile, every value an output),
+        # then relu alone: 2 compiles where truncating the graph took 4 or 5
+        assert "relu" in (doc["first_differing"]["node"] or ""), doc
+        assert doc["queries"] == 2 and doc["per_pass"] == {"first differing op": 2}, doc
     text = (r["work"] / "repro.py").read_text()
     # the saved tensors need a gradient: the repro compiles them as backward does, grad off
     assert "torch.set_grad_enabled(False)" in text or "requires_grad_()" not in text
+
+
+@pytest.mark.slow
+def test_a_wrong_gradient_bisects_to_its_pass(results):
+    """Issue 33: the wrong-gradient run (its forward right) re-run under the accuracy checker,
+    which compares the program's own gradients: `compdiag bisect RUN` blames Inductor's relu
+    lowering, applied in the backward graph (the injector was set after the forward
+    compiled), and its replay pair is verified by the probes the bisect ran."""
+    r = results["backward_accuracy"]
+    p = run_cmd([sys.executable, "-m", "compdiag", "bisect", "--json", "--store",
+                 str(r["work"] / "s.db"), "latest"], env=r["env"], cwd=r["work"], timeout=900)
+    assert p.returncode == 0, p.stderr[-3000:]
+    doc = json.loads(p.stdout)
+    assert (doc["backend"], doc["subsystem"], doc["debug_info"]) == \
+        ("inductor", "lowerings", "relu"), doc
+    assert (doc["culprit"]["graph"], doc["culprit"]["target"]) == ("backward",
+                                                                   "aten.relu.default")
+    assert doc["replay_verified"] == {"replay": True, "replay_off": True}
+    assert "compdiag.bisect.accuracy_probe" in doc["replay"]
 
 
 def test_minify_without_failing_graph_is_one_line_error(tmp_path, capsys):

@@ -708,3 +708,28 @@ def test_fail_on_recompile_limit_hit_is_the_recompile_limit() -> None:
     facts = P.failure_facts("FailOnRecompileLimitHit", "Hard failure due to fullgraph=True", "")
     assert facts["recompile_limit"]
     assert not P.failure_facts("Unsupported", "Tensor.item", "")["recompile_limit"]
+
+
+def test_a_backend_match_failure_is_a_backend_change_with_both_backends():
+    """torch 2.13 names a recompile for a changed backend ("BACKEND_MATCH failure ... Cached
+    backend: ...(compiler='eager') ... New backend: ...(compiler='aot_eager')"); it was read as
+    an identity guard on "compiler='eager'" and explained as "a different object was passed"
+    (pytorch/pytorch#154707, the second unseen set's backend_change_recompile)."""
+    from compdiag.ingest.parse_dynamo import classify_guard
+
+    text = ("BACKEND_MATCH failure: torch.compile detected different backend callables. "
+            "Cached backend: _TorchCompileWrapper(compiler='eager', dynamic=None) "
+            "(id=0x7f9ac1ca18d0). New backend: _TorchCompileWrapper(compiler='aot_eager', "
+            "dynamic=None) (id=0x7f9ac241dd90). If this is unexpected, wrap your backend in "
+            "functools.partial (or reuse the same cached backend) to avoid creating a new "
+            "backend function each time. More details: "
+            "https://github.com/pytorch/pytorch/issues/168373")
+    got = classify_guard(text)
+    assert (got["category"], got["before"], got["after"]) == ("backend", "eager", "aot_eager")
+    custom = classify_guard("BACKEND_MATCH failure: torch.compile detected different backend "
+                            "callables. Cached backend: <function my_backend at 0x7f01> "
+                            "(id=0x7f01). New backend: <function my_backend at 0x7f02> "
+                            "(id=0x7f02).")
+    assert custom["category"] == "backend"
+    assert custom["before"] == "<function my_backend at 0x7f01>" != custom["after"]
+    assert classify_guard("___check_current_backend(140)")["category"] == "backend"

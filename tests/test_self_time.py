@@ -4,6 +4,7 @@ the run when the program ends, shown by `show` and `show --json`."""
 from __future__ import annotations
 
 import io
+import json
 import threading
 import time
 from pathlib import Path
@@ -83,3 +84,91 @@ def test_a_run_capture_time_is_stored_and_shown(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "capture 0.40 s = 2.0% of the program's 20.0 s CPU" in text, text
     assert "(0.0" in text and "MB raw" in text
+
+
+# -- what capture's own time was cut by (issue 34; each fails on the code before its cut) ------
+def _candidate(name: str, line: int) -> str:
+    """A fusion-candidate entry as the fusion logger prints it (torch 2.13 CPU)."""
+    return (f"  SchedulerNode(name='{name}'), Pointwise(['[4, 32]', 'origins=OrderedSet([add])',"
+            f" 'stack_traces = {{', '  File \"/tmp/m.py\", line {line}, in f', '    y = x + 1',"
+            " '}'])")
+
+
+def test_a_repeated_fusion_candidate_entry_is_parsed_once(tmp_path: Path, monkeypatch) -> None:
+    """Every round of fusion lists every node again, mostly unchanged: an entry identical to
+    the node's last one is not parsed again (on the code before, each of the 7 entries was),
+    and the records kept are the same: one per change (A, B, A again)."""
+    from compdiag.ingest import own_records
+    from compdiag.ingest.ingestor import Ingestor
+
+    parsed = []
+    real = own_records.P.scheduler_node
+    monkeypatch.setattr(own_records.P, "scheduler_node",
+                        lambda msg: parsed.append(msg) or real(msg))
+    w = Writer(tmp_path / "s.db")
+    ing = Ingestor(w, w.begin_run(source="run", argv=["x"]))
+    a, b = _candidate("op0", 3), _candidate("op0", 4)
+    for msg in (a, a, a, a, b, b, a):
+        ing.scheduler_node_line("0/0", msg)
+    ing.flush()
+    w.close()
+    assert parsed == [a, b, a]
+    with Reader(tmp_path / "s.db") as r:
+        kept = [rec["payload"] for rec in r.records(1, kind="compdiag:sched_node")]
+    assert [json.loads(p)["frames"][0]["lineno"] for p in kept] == [3, 4, 3]
+
+
+def test_a_compile_id_text_is_parsed_once(monkeypatch) -> None:
+    """Every record of a capture names its compile: each text is parsed once (on the code
+    before, once per record), the ids and keys being the same."""
+    from compdiag.formats import compile_id as C
+    from compdiag.ingest.generations import Generations
+
+    C._of_text.cache_clear()
+    texts = []
+    real = C.CompileId.parse.__func__
+    monkeypatch.setattr(C.CompileId, "parse",
+                        classmethod(lambda cls, t: texts.append(t) or real(cls, t)))
+    gens = Generations()
+    keys = [gens.qualify("1/2_1", starts=i == 0) for i in range(50)]
+    assert keys == ["1/2_1"] * 50 and texts == ["1/2_1"]
+    gens.reset()
+    assert gens.qualify("1/2_1") == "1/2_1@1" and texts == ["1/2_1"]
+    assert C.CompileId.of("1/2_1@1") == C.CompileId(1, 2, attempt=1, generation=1)
+    assert C.CompileId.of("no id") is None and C.CompileId.of("") is None
+
+
+def test_a_small_text_is_packed_in_a_window_its_size(monkeypatch) -> None:
+    """A few hundred bytes packed with the 4 KB preset dictionary need an 8 KiB window, not
+    deflate's largest with memLevel 9 (on the code before: -15 and 9, a compressor whose
+    set-up cost ten times the compression); it reads back the same, as do large texts."""
+    import zlib
+
+    from compdiag.store import blobs
+
+    made = []
+    real = zlib.compressobj
+    monkeypatch.setattr(blobs.zlib, "compressobj",
+                        lambda *a: made.append(a[2:4]) or real(*a))
+    text = json.dumps({"chromium_event": {}, "frame_id": 0, "frame_compile_id": 0,
+                       "attempt": 0, "has_payload": "0123456789abcdef"})
+    packed = blobs.pack(text)
+    assert packed is not None and blobs.decode(blobs.ZDICT, packed) == text
+    assert made == [(-13, 8)]
+    big = "".join(f"line {i}: {i * i}\n" for i in range(6000))
+    size, codec, data, delta = blobs.encode(big, big[::-1])
+    assert blobs.decode(codec, data, blobs.ZLIB, zlib.compress(big[::-1].encode())) == big
+    assert made[-1] == (-15, 9)  # a delta against a 32 KiB base keeps deflate's whole window
+
+
+def test_text_torch_builds_for_a_logger_compdiag_turned_on_is_counted_once() -> None:
+    """The fusion logger's candidate texts (debug_str_short, built before the logger is
+    called) are torch's work for compdiag: counted with the trace records' share, a fused
+    node's text (which builds its nodes' texts) once, and not again inside a compdiag hook."""
+    st = SelfTime()
+    inner = st.count_torch_work(lambda: _burn(0.03))
+    outer = st.count_torch_work(lambda: (_burn(0.02), inner()))
+    outer()
+    assert 0.05 <= st.trace_s < 0.07 and st.cpu_s == 0, (st.trace_s, st.cpu_s)
+    st.call(inner)  # inside a hook: the hook's time
+    assert 0.05 <= st.trace_s < 0.07 and 0.03 <= st.cpu_s < 0.05, (st.trace_s, st.cpu_s)

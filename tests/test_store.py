@@ -384,6 +384,38 @@ def test_writer_never_fails_a_batch_on_odd_values(store: Path, values) -> None:
         assert r.run(run_id)["status"] == "done"
 
 
+@SETTINGS
+@given(rows=st.lists(st.tuples(st.one_of(st.integers(), st.none(), st.text()),
+                               st.text(alphabet=st.characters()),
+                               st.one_of(st.text(), st.integers(), st.floats(allow_nan=False),
+                                         st.builds(object))), max_size=6))
+def test_insert_rows_stores_what_insert_stores(store: Path, rows) -> None:
+    """Writer.insert_rows (a cache lookup's components in one call, for import speed) keeps
+    each cell as insert() would, odd values included, in the order queued around it."""
+    w = Writer(store, flush_interval=60)
+    try:
+        run_id = w.begin_run(source="import", argv=["x"])
+        names = ("run_id", "cache", "seq", "compile_id", "name", "value", "hash")
+        w.insert("warnings", run_id=run_id, message="before")
+        w.insert_rows("cache_key_components", names,
+                      [(run_id, "fx_graph", 1, *row, "h") for row in rows])
+        for row in rows:
+            w.insert("cache_key_components", **dict(zip(names, (run_id, "fx_graph", 2, *row,
+                                                                 "h"))))
+        w.warn(run_id, "after")
+        with pytest.raises(ValueError):
+            w.insert_rows("records", ("run_id",), [(run_id,)])
+    finally:
+        w.close()
+    with sqlite3.connect(store) as conn:
+        got = {seq: conn.execute("SELECT compile_id, name, value FROM cache_key_components"
+                                 " WHERE run_id = ? AND seq = ? ORDER BY rowid",
+                                 (run_id, seq)).fetchall() for seq in (1, 2)}
+    assert got[1] == got[2] and len(got[1]) == len(rows)
+    with Reader(store) as r:
+        assert r.warnings(run_id) == ["before", "after"]
+
+
 # -- read-only stores (issue 30 item 3) ------------------------------------------------------
 READ_ONLY_COMMANDS = [["runs"], ["runs", "--json"], ["show"], ["show", "1", "--json"],
                       ["explain"], ["explain", "--json"]]

@@ -7,6 +7,7 @@ a run's perf report; the user's source at a line; search. Every read goes throug
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,9 @@ class CompdiagApp(App[int]):
         self.model = StoreModel(store)
         self.run_id = run_id
         self.open_latest = open_latest
+        # `compdiag tui` sets it (cmd_tui); an app inside a test or another program leaves the
+        # collector alone.
+        self.freeze_first_screen = False
         self.last_copied: str | None = None
         self.sub_title = Path(store).name
 
@@ -61,7 +65,16 @@ class CompdiagApp(App[int]):
         if run_id is None and self.open_latest and runs:
             run_id = runs[-1]["id"]
         self.push_screen(RunScreen(run_id) if run_id is not None else screens.RunsScreen())
-        self.call_after_refresh(self._preload)
+        self.call_after_refresh(self._after_first_screen)
+
+    def _after_first_screen(self) -> None:
+        if self.freeze_first_screen:
+            # The first screen's objects (the compile index, the tree's rows, the widgets)
+            # live as long as the app: out of the collector's reach, a full collection no
+            # longer re-scans them all inside some later keystroke (20-70 ms each, measured
+            # with the 1,200-compile store of benchmarks/tui_bench.py).
+            gc.freeze()
+        self._preload()
 
     @work(thread=True, group="preload")
     def _preload(self) -> None:

@@ -6,6 +6,9 @@ subsystem and culprit, and what each leaves behind.
 
     python benchmarks/bisect/run.py [SCENARIO ...] [--out benchmarks/bisect/results.json]
 
+Before each tool, the script runs once, untimed, as the user who found the bug ran it, with
+the Inductor cache dir that tool then gets (compdiag bisect links the compiled kernels it finds
+there into its probes' cache; CompilerBisector deletes the dir at its start).
 CompilerBisector is given a fresh TORCHINDUCTOR_CACHE_DIR of its own: its run mode deletes the
 whole Inductor cache dir (not only its bisect/ subdir) at its start and end, which on a shared
 machine would wipe everybody's cache. A marker file placed there beforehand shows it.
@@ -56,7 +59,8 @@ def _parse_cb(stdout: str) -> dict | None:
 
 def run_cb(script: Path, work: Path) -> dict:
     cache = work / "cb-cache"
-    cache.mkdir()
+    warm_user_cache(script, work, cache)   # as for compdiag (CompilerBisector deletes it)
+    cache.mkdir(exist_ok=True)
     marker = cache / "MARKER-not-a-cache-entry"
     marker.write_text("placed by the benchmark before CompilerBisector ran\n")
     counter = work / "cb-probes"
@@ -73,10 +77,20 @@ def run_cb(script: Path, work: Path) -> dict:
             "stderr_tail": p.stderr[-1500:] if p.returncode else ""}
 
 
+def warm_user_cache(script: Path, work: Path, cache: Path) -> None:
+    """One plain run of the script, untimed, as the user who found the bug ran it: its
+    Inductor cache holds the program's compiled kernels (FX-graph cache off, as in probes)."""
+    subprocess.run([sys.executable, str(script)], cwd=work, capture_output=True,
+                   env=_env(TORCHINDUCTOR_CACHE_DIR=str(cache), TORCHINDUCTOR_FX_GRAPH_CACHE="0"))
+
+
 def run_ours(script: Path, work: Path) -> dict:
+    cache = work / "user-cache"     # the user's own cache, warmed by their run of the program
+    warm_user_cache(script, work, cache)
     t0 = time.monotonic()
     p = subprocess.run([sys.executable, "-m", "compdiag", "bisect", "--json", "--",
-                        sys.executable, str(script)], cwd=work, env=_env(),
+                        sys.executable, str(script)], cwd=work,
+                       env=_env(TORCHINDUCTOR_CACHE_DIR=str(cache)),
                        capture_output=True, text=True)
     wall = time.monotonic() - t0
     try:
@@ -120,6 +134,7 @@ def main() -> int:
             shutil.rmtree(work / "cb-cache", ignore_errors=True)
             (work / "cb-probes").unlink(missing_ok=True)
             ours = run_ours(script, work)
+            shutil.rmtree(work / "user-cache", ignore_errors=True)
             left = sorted(set(os.listdir(work)) - set(before))
         finally:
             shutil.rmtree(work, ignore_errors=True)

@@ -97,6 +97,19 @@ loss = torch.compile(step)(x, y)
 loss.backward()
 """
 
+# A real wrong gradient, no injector: pytorch/pytorch#186799 (corpus/acc_grad_atan2_amin.py).
+# The backward recomputes atan2 and masks the gradient by exact equality with the saved amin;
+# Inductor's CPU atan2 in the backward's reduction differs from the forward's in the last bits.
+_ATAN2_AMIN = """
+def fn(x, y):
+    return torch.atan2(x, y).amin(dim=-1)
+
+torch.manual_seed(0)
+x = torch.randn(2, 3, requires_grad=True)
+y = torch.randn(2, 3)
+torch.compile(fn)(x, y).sum().backward()
+"""
+
 _RELU = "cpp.inject_relu_bug_TESTING_ONLY"
 SCENARIOS = [
     Scenario("relu_compile_error", "compile_error", {_RELU: "compile_error"}, _RELU_COS),
@@ -112,4 +125,5 @@ SCENARIOS = [
     Scenario("backward_compile_error", "compile_error", {_RELU: "compile_error"}, _BACKWARD),
     Scenario("backward_runtime_error", "runtime_error", {_RELU: "runtime_error"}, _BACKWARD),
     Scenario("backward_accuracy", "accuracy", {_RELU: "accuracy"}, _BACKWARD),
+    Scenario("backward_atan2_amin", "accuracy", {}, _ATAN2_AMIN),
 ]

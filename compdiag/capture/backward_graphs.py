@@ -35,6 +35,9 @@ class BackwardGraphs:
         # Under --check-accuracy: each backward graph and clones of its first call's inputs,
         # written when the gradient check finds that call's gradients wrong (on_check).
         self.kept: dict[str | None, tuple[Any, list[Any]]] = {}
+        # A backward loaded from AOTAutograd's cache names no compile: its graph and inputs,
+        # kept at its first call, are the ones the check right after that call is about.
+        self.unnamed: tuple[Any, list[Any]] | None = None
         self.available = True  # False on a torch whose backward compiler it cannot wrap
 
     def install(self) -> None:
@@ -78,12 +81,21 @@ class BackwardGraphs:
 
     def keep(self, bc: Any, inputs: list[Any]) -> None:
         info = getattr(bc, "lazy_backward_info", None)
-        gm = getattr(info, "bw_module", None)
-        cid = _compile_id(info, self.fg)
         # compdiag's own compiles (the gradient check's localisation) run paused
-        if gm is not None and not self.fg.capture.paused_depth and cid not in self.kept:
-            self.kept[cid] = (gm, [
-                a.detach().clone() if hasattr(a, "detach") else a for a in inputs])
+        if self.fg.capture.paused_depth:
+            return
+        cid = _compile_id(info, self.fg)
+        self.unnamed = None
+        if cid in self.kept:
+            return
+        gm = _bw_module(info)
+        if gm is None:
+            return
+        kept = (gm, [a.detach().clone() if hasattr(a, "detach") else a for a in inputs])
+        if cid is None:
+            self.unnamed = kept
+        else:
+            self.kept[cid] = kept
 
     def on_check(self, check: Any) -> None:
         """A gradient check that failed (capture/grad_accuracy.py): keep the backward graph
@@ -91,7 +103,8 @@ class BackwardGraphs:
         from compdiag.capture.failure_graphs import Kept, _user_tolerance
 
         fg = self.fg
-        kept = self.kept.get(check.compile_id)
+        kept = self.kept.get(check.compile_id) or self.unnamed
+        self.unnamed = None
         if kept is None or (check.compile_id, "backward accuracy") in fg.recorded:
             return
         fg.recorded.add((check.compile_id, "backward accuracy"))
@@ -106,8 +119,14 @@ class BackwardGraphs:
 
         fg = self.fg
         info = getattr(bc, "lazy_backward_info", None)
-        gm = getattr(info, "bw_module", None)
-        if gm is None or inputs is None or fg._busy or fg.capture.paused_depth:
+        if inputs is None or fg._busy or fg.capture.paused_depth:
+            return
+        try:  # a backward loaded from AOTAutograd's cache has its graph only serialised
+            gm = _bw_module(info)
+        except Exception as err:  # noqa: BLE001 - inside the user's exception: never
+            fg.capture.warn("backward failure graph", err)  # replace it with ours
+            return
+        if gm is None:
             return
         cid = _compile_id(info, fg)
         if (cid, f"backward {kind}") in fg.recorded:
@@ -118,6 +137,16 @@ class BackwardGraphs:
         fg.capture.guarded("failure graph (backward)", fg._write, Kept(gm), list(inputs), cid,
                            kind, stage, type(inner).__name__, str(inner), signature(inner),
                            None, {"graph": "backward"})
+
+
+def _bw_module(info: Any) -> Any:
+    """The backward graph of AOTAutograd's lazy backward info: `bw_module` when it compiled
+    the backward itself; on a hit in its cache (a second run of the same program), the graph
+    the cache entry serialised (`bw_module_fn`, node metadata stripped); None without either."""
+    gm = getattr(info, "bw_module", None)
+    if gm is None and callable(getattr(info, "bw_module_fn", None)):
+        gm = info.bw_module_fn()
+    return gm
 
 
 def _caller_local(depth: int, name: str) -> Any:

@@ -50,6 +50,7 @@ class Capture:
         self.timing_depth = 0
         self._trace_handler: logging.Handler | None = None
         self._artifact_handler: logging.Handler | None = None
+        self._artifact_names: dict[str, str] = {}  # logger name -> its artifact
         self.failure_graphs: Any = None  # a failure_graphs.FailureGraphs once installed
         # The code Dynamo made of the user's functions: a frame running one is inside a
         # compiled call, not the user's line that made it (_call_line).
@@ -191,9 +192,8 @@ class Capture:
 
         class ArtifactHandler(logging.Handler):
             def emit(self, record: logging.LogRecord) -> None:
-                name = getattr(logging.getLogger(record.name), "artifact_name", None)
                 capture.guarded("artifact log", capture._on_artifact_line, record,
-                                in_timing=name == "cudagraphs")
+                                in_timing=capture._artifact_name(record) == "cudagraphs")
 
         self._artifact_handler = ArtifactHandler(level=logging.DEBUG)
         self._user_enabled = {a for a in ARTIFACTS if internal.log_state.is_artifact_enabled(a)}
@@ -206,6 +206,17 @@ class Capture:
         internal.configure_artifact_log = configure_artifact_log
         for qname in internal.log_registry.get_artifact_log_qnames():
             self._configure_artifact(logging.getLogger(qname))
+        if "fusion" not in self._user_enabled:
+            after_import("torch._inductor.scheduler", self._count_fusion_listing)
+
+    def _count_fusion_listing(self, module: Any) -> None:
+        """With the fusion logger on, each round of fusion lists every candidate node, its
+        text (debug_str_short) built by torch before the logger is called: torch's work for
+        compdiag, counted with its trace records (issue 34)."""
+        for cls in list(vars(module).values()):
+            fn = vars(cls).get("debug_str_short") if isinstance(cls, type) else None
+            if callable(fn) and not getattr(fn, "_compdiag", False):
+                cls.debug_str_short = self.self_time.count_torch_work(fn)
 
     def _configure_artifact(self, log: logging.Logger) -> None:
         name = getattr(log, "artifact_name", None)
@@ -217,8 +228,17 @@ class Capture:
             log.setLevel(logging.DEBUG)
             log.propagate = False
 
+    def _artifact_name(self, record: logging.LogRecord) -> str:
+        """The artifact a record's logger serves ('fusion'), looked up once per logger
+        (logging.getLogger takes logging's module lock: twice a line, hundreds of lines)."""
+        name = self._artifact_names.get(record.name)
+        if name is None:
+            name = getattr(logging.getLogger(record.name), "artifact_name", None) or "log"
+            self._artifact_names[record.name] = name
+        return name
+
     def _on_artifact_line(self, record: logging.LogRecord) -> None:
-        name = getattr(logging.getLogger(record.name), "artifact_name", "log")
+        name = self._artifact_name(record)
         msg = record.getMessage()
         cid = current_compile_id()
         if name == "fusion":

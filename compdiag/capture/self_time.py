@@ -2,7 +2,8 @@
 
 Two parts, kept apart because they are measured differently:
 
-- compdiag's own code: every hook (capture.guarded: the structured-trace and artifact-log
+- compdiag's own code: its start in the program (importing the capture, opening the store,
+  installing the hooks), every hook (capture.guarded: the structured-trace and artifact-log
   handlers, the live call stack read at dynamo_start, the bytecode hook, ...), with the ingest
   and the store writes they do, and every flush of the store writer, also the ones on its
   timer thread. Measured as CPU time of the thread it ran on (time.thread_time), outermost
@@ -14,7 +15,9 @@ Two parts, kept apart because they are measured differently:
   handlers (`if trace_log.handlers:`) and ends by adding its own timing of the record
   (add_structured_logging_overhead); the thread CPU time between the two, less compdiag's
   handler inside, is torch's share, also CPU time. (torch's own figure is wall time: under
-  load it counted several times the CPU actually spent.)
+  load it counted several times the CPU actually spent.) Text torch builds eagerly for an
+  artifact logger only compdiag turned on (the fusion logger's candidate listing) is added
+  to this share (count_torch_work).
 
 The run's CPU time is the program's process CPU time (time.process_time: every thread of the
 process, compile workers in other processes not included), taken when the program ends.
@@ -57,11 +60,41 @@ class SelfTime:
             with self._lock:
                 self.cpu_s += spent
 
+    def add(self, seconds: float) -> None:
+        """CPU time compdiag spent before this counter existed (its imports, the store
+        opened: capture's start in the program)."""
+        with self._lock:
+            self.cpu_s += max(0.0, seconds)
+
     def wrap(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         def counted(*args: Any) -> Any:
             return self.call(fn, *args)
 
         counted.__wrapped__ = fn  # type: ignore[attr-defined]
+        return counted
+
+    def count_torch_work(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """fn, its thread CPU time counted as torch's work for compdiag (with the trace
+        records' share): text torch builds eagerly for a logger only compdiag turned on.
+        Outermost call only; inside a compdiag hook it is counted as the hook's already."""
+        me = self
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            local = me._local
+            if getattr(local, "busy", False) or getattr(local, "torch_work", False):
+                return fn(*args, **kwargs)
+            local.torch_work = True
+            c0 = time.thread_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                local.torch_work = False
+                spent = time.thread_time() - c0
+                with me._lock:
+                    me.trace_s += spent
+
+        counted.__wrapped__ = fn  # type: ignore[attr-defined]
+        counted._compdiag = True  # type: ignore[attr-defined]
         return counted
 
     def install_trace_timer(self) -> None:
@@ -97,8 +130,8 @@ class SelfTime:
         self._record.start = time.thread_time()
 
     def facts(self) -> dict[str, float]:
-        """The run's columns (store/schema.py): capture_cpu_s (compdiag's code), capture_trace_s (torch's
-        records for it), cpu_s (the program's process CPU time so far)."""
+        """The run's columns (store/schema.py): capture_cpu_s (compdiag's code),
+        capture_trace_s (torch's work for it), cpu_s (the program's process CPU time so far)."""
         return {"capture_cpu_s": round(self.cpu_s, 6), "capture_trace_s": round(self.trace_s, 6),
                 "cpu_s": round(time.process_time(), 6)}
 

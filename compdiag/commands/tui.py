@@ -34,9 +34,14 @@ def cmd_tui(args: argparse.Namespace) -> int:
     # that a full collection does not re-scan them all (~45 ms) while the first screen draws.
     gc.disable()
     try:
+        # Before Textual reads ESCDELAY (at import): `escape` without its input thread's 100 ms.
+        from compdiag_tui.escape import quick_escape
+
+        quick_escape()
         from compdiag_tui import CompdiagApp   # Textual is imported only for this subcommand
 
         app = CompdiagApp(store, run_id)
+        app.freeze_first_screen = True      # and again once the first screen is drawn
     finally:
         gc.freeze()
         gc.enable()

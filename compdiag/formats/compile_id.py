@@ -13,6 +13,7 @@ Every table keyed by compile id holds this key, so facts of two generations neve
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, replace
 from typing import Any
@@ -61,9 +62,12 @@ class CompileId:
 
     @classmethod
     def of(cls, text: str | None) -> CompileId | None:
-        """parse(), None for None or text that is not a compile id."""
+        """parse(), None for None or text that is not a compile id. A run names a few ids
+        thousands of times (every record of a capture): each text is parsed once."""
         if not text:
             return None
+        if cls is CompileId and type(text) is str:
+            return _of_text(text)
         try:
             return cls.parse(text)
         except ValueError:
@@ -151,3 +155,12 @@ def frame_of(text: str | None) -> str | None:
 def generation(text: str | None) -> int:
     cid = CompileId.of(text)
     return cid.generation if cid is not None else 0
+
+
+@functools.lru_cache(maxsize=4096)
+def _of_text(text: str) -> CompileId | None:
+    """CompileId.of a text, kept (a CompileId is frozen: one value serves every caller)."""
+    try:
+        return CompileId.parse(text)
+    except ValueError:
+        return None

@@ -21,6 +21,7 @@ from typing import Iterator, TextIO
 from zlib import error as zlib_error
 
 from compdiag.ingest.ingestor import Ingestor
+from compdiag.importer.writer_pipe import PipedWriter, WriteFailed
 from compdiag.ingest.reindex import ensure_current
 from compdiag.store.writer import Writer
 
@@ -166,8 +167,11 @@ def import_trace(store: Path, path: Path, *,
         run_ids = [_begin(writer, f) for f in files]
     finally:
         writer.close()  # no connection crosses the fork below
-    n = min(len(files), workers or os.cpu_count() or 1)
-    tasks = [(str(store), str(f), run_id) for f, run_id in zip(files, run_ids)]
+    cpus = os.cpu_count() or 1
+    n = min(len(files), workers or cpus)
+    # A CPU left over per log: its store writes go to a process of their own (writer_pipe).
+    piped = cpus >= 2 * n
+    tasks = [(str(store), str(f), run_id, piped) for f, run_id in zip(files, run_ids)]
     try:
         if n > 1:
             import multiprocessing
@@ -249,16 +253,35 @@ class _Gzip:
         self.handle.close()
 
 
-def _import_task(task: tuple[str, str, int]) -> ImportResult:
-    store, path, run_id = task
-    writer = Writer(store, flush_interval=1.0)
+def _import_task(task: tuple[str, str, int, bool]) -> ImportResult:
+    store, path, run_id, piped = task
     # One checkpoint (and its fsync) at the end instead of one every 4 MB of WAL: an import
     # writes the whole log into the store.
-    writer.conn.execute("PRAGMA wal_autocheckpoint=0")
+    if not piped:
+        writer = Writer(store, flush_interval=1.0)
+        writer.conn.execute("PRAGMA wal_autocheckpoint=0")
+        try:
+            return _import_file(writer, Path(path), run_id)
+        finally:
+            writer.close()
+    piped_writer = PipedWriter(store, flush_interval=1.0, checkpoint=False)
     try:
-        return _import_file(writer, Path(path), run_id)
-    finally:
-        writer.close()
+        result = _import_file(piped_writer, Path(path), run_id)  # type: ignore[arg-type]
+    except BaseException:
+        piped_writer.kill()   # _import_file asked it to drop the run: done below, for sure
+        _drop_unfinished(store, [run_id])
+        raise
+    try:
+        piped_writer.close()
+    except WriteFailed as exc:
+        # As a write that fails in-process: no half run is left (the run is dropped).
+        writer = Writer(store)
+        try:
+            writer.delete_run(run_id)
+        finally:
+            writer.close()
+        raise ImportError_(f"{path}: the store could not be written ({exc})") from None
+    return result
 
 
 def _begin(writer: Writer, path: Path) -> int:

@@ -16,6 +16,7 @@ resets before each test keeps '0/0' for its first compile."""
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -51,7 +52,7 @@ class Generations:
         cid = CompileId.of(raw)
         if cid is None or cid.generation:
             return raw if cid is None else str(cid)
-        torch_id = cid.torch_id()
+        torch_id = _torch_id(cid)
         if torch_id in self._ended and (ends or starts and torch_id in self._started):
             self.reset()
         self._compiled = True
@@ -59,7 +60,18 @@ class Generations:
             self._started.add(torch_id)
         if ends:
             self._ended.add(torch_id)
-        return str(cid.with_generation(self.generation))
+        return _key(cid, self.generation)
+
+
+@functools.lru_cache(maxsize=4096)
+def _torch_id(cid: CompileId) -> str:
+    return cid.torch_id()
+
+
+@functools.lru_cache(maxsize=4096)
+def _key(cid: CompileId, generation: int) -> str:
+    """The stored key of a generation-0 id in `generation` (every record asks: built once)."""
+    return str(cid.with_generation(generation))
 
 
 def starts_compile(kind: str, payload: str | None) -> bool:

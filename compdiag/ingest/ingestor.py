@@ -36,6 +36,8 @@ _STAGE_FIELDS = {
 # A chromium event's args kept with its interval: not the cache key's components (they are
 # in cache_key_components, and hundreds of lines long).
 _EVENT_ARGS_DROPPED = ("components",)
+# A cache_key_components row (a lookup's components go in with one Writer.insert_rows).
+_COMPONENT_COLUMNS = ("run_id", "compile_id", "cache", "seq", "name", "hash", "value")
 _EVENT_ARGS_LIMIT = 4000
 
 
@@ -48,6 +50,9 @@ def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
                 out[stage] = value / 1e6 if field.endswith("_us") else float(value)
                 break
     return out
+
+
+_NO_HANDLER = object()
 
 
 class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
@@ -92,6 +97,8 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         self.gens = Generations()
         self._generation = 0  # the last generation a dynamo_resets row was written for
         self._sched_seen: dict[tuple[str | None, str], dict[str, Any]] = {}
+        self._sched_lines: dict[tuple[str | None, str], str] = {}  # its last entry's text
+        self._handlers: dict[str, Any] = {}  # record kind -> its _on_ method (or None)
         # The exit status a `program_end` record said (an imported run has no other).
         self.exit_code: int | None = None
 
@@ -116,7 +123,10 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
             # whose compilation_metrics never came: a restart attempt ('0/0_1' has no
             # dynamo_start) cut off by a crash, a SIGKILL or a truncated log.
             self._write_compile(self._compile_row(cid, metadata))
-        handler = getattr(self, "_on_" + kind.replace(":", "_").replace(".", "_"), None)
+        handler = self._handlers.get(kind, _NO_HANDLER)
+        if handler is _NO_HANDLER:  # looked up once per kind (a capture asks per record)
+            handler = getattr(self, "_on_" + kind.replace(":", "_").replace(".", "_"), None)
+            self._handlers[kind] = handler
         if handler is None and kind.startswith("artifact:"):
             cache = P.cache_artifact(kind.split(":", 1)[1])
             if cache is not None:
@@ -409,9 +419,10 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
                       hit=result == "hit", key=info["key"], result=result,
                       reason=info["reason"], detail=info["detail"], seq=self.seq,
                       time_saved_s=info["time_saved_s"])
-        for c in info["components"]:
-            self.w.insert("cache_key_components", run_id=self.run_id, compile_id=cid,
-                          cache=cache, seq=self.seq, **c)
+        run_id, seq = self.run_id, self.seq
+        self.w.insert_rows("cache_key_components", _COMPONENT_COLUMNS,
+                           [(run_id, cid, cache, seq, c["name"], c["hash"], c["value"])
+                            for c in info["components"]])
 
     def _on_chromium_event(self, value: Any, cid: str | None, payload: str | None,
                            md: dict) -> None:
@@ -439,7 +450,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
             self.w.insert("compile_events", run_id=self.run_id, compile_id=iv.compile_id,
                           seq=self.seq, name=iv.name, cat=iv.cat, start_us=iv.start_us,
                           dur_us=iv.dur_us, depth=iv.depth, stage=iv.stage,
-                          args=_event_args(iv.args))
+                          args=_event_args(iv.args, iv.compile_id))
             if iv.depth == 0 and iv.dur_us is not None:
                 for clock in iv.clocks:  # the compile ids whose time this region held
                     if clock is None:
@@ -487,10 +498,12 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         self.w.flush()
 
 
-def _event_args(args: dict[str, Any]) -> str:
+def _event_args(args: dict[str, Any], compile_id: str) -> str:
     """A region's args as JSON, without the cache key's components and, past a few KB, without
-    its large values (whole JSON either way: never cut in the middle)."""
-    kept = {k: v for k, v in args.items() if k not in _EVENT_ARGS_DROPPED}
+    its large values (whole JSON either way: never cut in the middle); without its compile id
+    where that is the row's (most regions: the Reader puts it back)."""
+    kept = {k: v for k, v in args.items() if k not in _EVENT_ARGS_DROPPED
+            and not (k == "compile_id" and v == compile_id)}
     text = json.dumps(kept, default=repr)
     if len(text) > _EVENT_ARGS_LIMIT:
         text = json.dumps({k: v for k, v in kept.items()

@@ -183,6 +183,10 @@ class OwnRecords:
         as a small record of its own (the parsed node, once per change, not the listing) so
         a report's trace log carries it to import."""
         cid = self.gens.qualify(cid)
+        name = P.scheduler_node_name(msg)
+        if name is None or self._sched_lines.get((cid, name)) == msg:
+            return  # the same entry as this node's last one: the same node, nothing new
+        self._sched_lines[(cid, name)] = msg
         node = P.scheduler_node(msg)
         if node and self._sched_seen.get((cid, node["name"])) != node:
             self._sched_seen[(cid, node["name"])] = node

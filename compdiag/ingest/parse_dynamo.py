@@ -178,6 +178,20 @@ def guard_location(guard_text: str) -> dict[str, Any] | None:
 _NONE_GUARD = re.compile(r"^(?:not\s+)?\(?(?P<src>[^()]+?) is (?P<neg>not )?None\)?$")
 
 
+_CACHED_BACKEND = re.compile(r"Cached backend: (?P<b>.+?)(?: \(id=0x[0-9a-f]+\))?\. New backend")
+_NEW_BACKEND = re.compile(r"New backend: (?P<b>.+?)(?: \(id=0x[0-9a-f]+\))?\.(?: |$)")
+_COMPILER = re.compile(r"compiler='(?P<name>[^']+)'")
+
+
+def _backend_name(m: re.Match[str] | None) -> str | None:
+    """`eager` of "_TorchCompileWrapper(compiler='eager', dynamic=None)"; another callable's
+    repr as torch printed it."""
+    if m is None:
+        return None
+    named = _COMPILER.search(m.group("b"))
+    return named.group("name") if named else m.group("b")[:80]
+
+
 def classify_guard(text: str) -> dict[str, Any]:
     """A failed guard as {category, source, tensor, before, after}."""
     t = text.strip()
@@ -202,6 +216,12 @@ def classify_guard(text: str) -> dict[str, Any]:
                 after = "requires_grad=" + ("False" if rg.group(1) == "1" else "True")
         return {"category": m.group(2).replace(" ", "_"), "source": f"L['{m.group(1)}']",
                 "tensor": m.group(1), "before": before, "after": after}
+    if "BACKEND_MATCH" in t or "___check_current_backend" in t:
+        # The frame was compiled under one backend and is called under another (torch.compile
+        # of the same function with another backend, or a new backend callable per call).
+        return {"category": "backend", "source": "backend", "tensor": None,
+                "before": _backend_name(_CACHED_BACKEND.search(t)),
+                "after": _backend_name(_NEW_BACKEND.search(t))}
     if t.startswith("GLOBAL_STATE"):
         what = t.split(":", 1)[1].strip() if ":" in t else "global state"
         return {"category": "global_state", "source": what, "tensor": None, "before": None,

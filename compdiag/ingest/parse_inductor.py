@@ -247,6 +247,13 @@ _ORIGINS = re.compile(r"origins=OrderedSet\(\[(?P<names>[^\]]*)\]\)")
 _QUOTED_FRAME = re.compile(r"File \"(?P<file>.+?)\", line (?P<line>\d+), in (?P<fn>[^'\"]+)")
 
 
+def scheduler_node_name(msg: str) -> str | None:
+    """The scheduler node a fusion-candidate entry is about ('op3'), without parsing the rest
+    (each round of fusion lists every node again, mostly unchanged)."""
+    m = _SCHED_NODE.match(msg)
+    return m.group("name") if m else None
+
+
 def scheduler_node(msg: str) -> dict[str, Any] | None:
     """One entry of the fusion logger's candidate list: a scheduler node ('op3'), the FX nodes
     it came from and the user lines of their stack traces. A fusion decision names scheduler

@@ -15,6 +15,7 @@ re-exported below:
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -30,8 +31,8 @@ from compdiag.ingest.parse_failures import (  # noqa: F401 - re-exported
     import_failure_cause, kernel_of_error, lowering_target, node_trace_frames)
 from compdiag.ingest.parse_inductor import (  # noqa: F401 - re-exported
     epilogue_misses, fallback_calls, graph_node_lines, graph_nodes, injected_bugs, node_lines,
-    parse_fusion_line, parse_output_code, perf_hint, scheduler_node, scheduler_node_names,
-    user_line_frame)
+    parse_fusion_line, parse_output_code, perf_hint, scheduler_node, scheduler_node_name,
+    scheduler_node_names, user_line_frame)
 from compdiag.ingest.parse_cudagraphs import (  # noqa: F401 - re-exported
     CUDAGRAPH_RECORDING, cudagraph_skip_facts, output_code_partitions, output_code_splits,
     parse_cudagraph_recording, parse_cudagraph_skip, parse_cudagraph_tree, parse_partition_op, parse_partition_skip,
@@ -58,7 +59,21 @@ def record_kind(metadata: dict[str, Any]) -> str:
 def compile_id_of(metadata: dict[str, Any]) -> str | None:
     """torch's own spelling: '0/1', with '_N' for restart attempts and '!ca/' for compiled
     autograd, so ids match what TORCH_LOGS and tlparse print."""
-    cid = CompileId.from_trace(metadata)
+    get = metadata.get
+    try:
+        return _trace_id_text(get("frame_id"), get("frame_compile_id"), get("attempt"),
+                              get("compiled_autograd_id"))
+    except TypeError:  # an unhashable value in an odd envelope: no cache for it
+        cid = CompileId.from_trace(metadata)
+        return None if cid is None else str(cid)
+
+
+@functools.lru_cache(maxsize=4096, typed=True)  # typed: True is not the frame id 1
+def _trace_id_text(frame: Any, frame_compile: Any, attempt: Any, ca: Any) -> str | None:
+    """compile_id_of an envelope's four counters, built once per distinct id (every record
+    of a capture asks)."""
+    cid = CompileId.from_trace({"frame_id": frame, "frame_compile_id": frame_compile,
+                                "attempt": attempt, "compiled_autograd_id": ca})
     return None if cid is None else str(cid)
 
 

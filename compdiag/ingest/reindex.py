@@ -130,6 +130,7 @@ def _json_dict(text: str | None) -> dict[str, Any]:
 def _replay(conn: sqlite3.Connection, ing: Ingestor, run_id: int) -> int:
     n = 0
     text = blobs.has_blobs(conn, "records")
+    # The envelope as stored: ingest reads no has_payload (store/blobs.py leaves it out).
     for seq, kind, cid, metadata, payload in conn.execute(
             f"SELECT seq, kind, compile_id, {blobs.text_sql('records', 'metadata', blobs=text)},"
             f" {blobs.text_sql('records', 'payload', blobs=text)} FROM records WHERE run_id = ?"

@@ -4,6 +4,9 @@ predicate and the query count; its passes are its methods.
 Passes, each step re-verified by compiling the candidate:
   failing op         the node a failure names (Dynamo's failing node; the one node of the op an
                      Inductor error names, "target: aten.relu.default"): that node alone
+  first differing op a wrong gradient: one compile with every value an output finds the first
+                     op whose value differs from eager's (minify/first_diff.py); that op
+                     alone, else with the ops it reads from (then no prefix is searched)
   truncate tail      binary-search the shortest failing prefix of the nodes
   truncate head      then the shortest failing suffix of it, its last node alone first (the
                      prefix without that node passed: it is the one spot such a bug is in)
@@ -28,6 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Hashable
 
+from compdiag.minify import first_diff
 from compdiag.minify.graph import INLINE_NUMEL, Candidate, MinifyError, Model, Problem, \
     QueryLog, make_predicate
 from compdiag.minify.result import Result
@@ -43,7 +47,8 @@ class GraphShrinker(Shrinker[Candidate]):
 
     def __init__(self, problem: Problem, *, run: Callable[..., tuple[str, Any]] | None = None,
                  progress: Callable[[str, int, int, int], None] | None = None,
-                 max_queries: int | None = None, isolate: bool = False) -> None:
+                 max_queries: int | None = None, isolate: bool = False,
+                 values: first_diff.Values | None = None) -> None:
         self.started = time.time()
         self.model = model = Model(problem)
         self.log = QueryLog()
@@ -54,6 +59,11 @@ class GraphShrinker(Shrinker[Candidate]):
             run = IsolatedRunner(model)
         initial = model.initial()
         self.initial_nodes = len(initial.kept)
+        # `values(gm, inputs, config, grad)`: the compiled outputs, for the first differing op
+        if values is None and run is None:
+            values = first_diff.compiled_values
+        self.values = values if first_diff.applies(problem, self.initial_nodes) else None
+        self.first_differing: tuple[str | None, str] | None = None   # (node, why)
         self.speculate: tuple[tuple[int, int], ...] = ()
         # The captured graph is not assumed to fail again: `reproduce` asks.
         super().__init__(initial, make_predicate(model, self.log, run), max_calls=max_queries,
@@ -77,7 +87,8 @@ class GraphShrinker(Shrinker[Candidate]):
         self._report("truncate tail")
         self.speculate = self._all_dims_to_one(self.initial)
         self.failing_op()
-        self.truncate_tail()
+        if not self.first_differing_op():
+            self.truncate_tail()
         self.truncate_head()
         if not self.changes:
             self.reproduce()
@@ -95,7 +106,7 @@ class GraphShrinker(Shrinker[Candidate]):
         return Result(self.model.problem, self.model, self.current,
                       self.model.build(self.current), self.log.compiles, self.calls,
                       one_minimal, self.initial_nodes, time.time() - self.started,
-                      dict(self.per_pass))
+                      dict(self.per_pass), self.first_differing)
 
     def run_step(self) -> None:
         self.drop_outputs()
@@ -141,6 +152,28 @@ class GraphShrinker(Shrinker[Candidate]):
         name = self.model.named_node(self.current)
         if name is not None and len(self.current.kept) > 1:
             self._cheap(self.model.only(self.current, name))
+
+    @shrink_pass("first differing op")
+    def first_differing_op(self) -> bool:
+        """True when the first op whose compiled value differs (alone, or with what it reads)
+        is the current candidate: its output is that op, so no prefix of it differs."""
+        if self.values is None or self.changes or (
+                self.max_calls is not None and self.calls >= self.max_calls - 2):
+            return False
+        self.calls += 1   # one compile, counted as a query of this pass
+        self.per_pass[self.pass_name] = self.per_pass.get(self.pass_name, 0) + 1
+        self.log.compiles += 1
+        self._report(self.pass_name)
+        try:
+            self.first_differing = first_diff.first_differing(self.model, self.values)
+        except Exception as exc:  # noqa: BLE001 - the probe only guides; the passes decide
+            self.first_differing = (None, f"the probe failed: {type(exc).__name__}: {exc}"[:200])
+        name = self.first_differing[0]
+        if name is None:
+            return False
+        c = self.current
+        return self._cheap(self.model.only(c, name)) or self._cheap(
+            first_diff.cone(self.model, c, name))
 
     @shrink_pass("truncate tail")
     def truncate_tail(self) -> None:
@@ -255,10 +288,10 @@ class GraphShrinker(Shrinker[Candidate]):
 
 def minify(problem: Problem, *, run: Callable[..., tuple[str, Any]] | None = None,
            progress: Any = None, max_queries: int | None = None,
-           isolate: bool = False) -> Result:
+           isolate: bool = False, values: first_diff.Values | None = None) -> Result:
     """Reduce the failing graph to a 1-minimal one that fails the same way."""
     return GraphShrinker(problem, run=run, progress=progress, max_queries=max_queries,
-                         isolate=isolate).shrink()
+                         isolate=isolate, values=values).shrink()
 
 
 def minify_run(reader: Any, run_id: int, output: Path, *, graph: str | None = None,

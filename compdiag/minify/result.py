@@ -21,6 +21,9 @@ class Result:
     initial_nodes: int
     wall_s: float
     per_pass: dict[str, int]
+    # a wrong gradient's first op whose compiled value differs (minify/first_diff.py): (node or
+    # None, why); None when that probe did not run
+    first_differing: tuple[str | None, str] | None = None
 
     @property
     def ops(self) -> list[str]:

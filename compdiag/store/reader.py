@@ -45,9 +45,18 @@ class Reader:
         except sqlite3.DatabaseError as exc:
             self.conn.close()
             raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
-        self._metadata = blobs.text_sql("records", "metadata", blobs=has["records"])
+        # records whose envelope's has_payload is left out (store/blobs.py: HASH_FLAG)
+        self._hashes = has["records"] and blobs.has_column(self.conn, "records",
+                                                           blobs.HASH_FLAG)
+        self._metadata = blobs.text_sql("records", "metadata", blobs=has["records"],
+                                        hashes=self._hashes)
+        self._metadata_stored = blobs.text_sql("records", "metadata", blobs=has["records"])
         self._payload = blobs.text_sql("records", "payload", blobs=has["records"])
         self._metrics = blobs.text_sql("compiles", "metrics", blobs=has["compiles"])
+        self._kernel = {c: f"{blobs.text_sql('kernels', c, blobs=has['kernels'])} AS {c}"
+                        for c in blobs.BLOB_COLUMNS["kernels"]}
+        self._frames = blobs.text_sql("sched_nodes", "frames", blobs=has["sched_nodes"])
+        self._stack = blobs.text_sql("compile_stacks", "frames", blobs=has["compile_stacks"])
 
     @property
     def _runs_cmd(self) -> str:
@@ -338,9 +347,13 @@ class Reader:
         """The closed chromium regions and instants of every compile, in start order."""
         if not self._has_table("compile_events"):
             return []
-        return self._rows("SELECT compile_id, name, cat, start_us, dur_us, depth, stage, args"
+        rows = self._rows("SELECT compile_id, name, cat, start_us, dur_us, depth, stage, args"
                           " FROM compile_events WHERE run_id = ? ORDER BY start_us, depth",
                           (run_id,))
+        for row in rows:  # ingest leaves out the args' compile id where it is the row's
+            if isinstance(row["args"], dict):
+                row["args"].setdefault("compile_id", row["compile_id"])
+        return rows
 
     def compile_event_count(self, run_id: int, name: str) -> int:
         """How many closed regions of one name the run's compiles have."""
@@ -367,16 +380,18 @@ class Reader:
 
     def kernels(self, run_id: int, compile_id: str | None = None, *,
                 with_source: bool = True) -> list[dict[str, Any]]:
-        cols = "*" if with_source else ("id, run_id, compile_id, name, backend, fx_nodes, "
-                                        "fused_ops, user_lines")
+        k = self._kernel  # texts store/blobs.py may keep elsewhere, put back
+        cols = (f"id, run_id, compile_id, name, backend, "
+                f"{k['source'] + ', ' if with_source else ''}{k['fx_nodes']}, fused_ops, "
+                f"{k['user_lines']}")
         where = "run_id = ?" + ("" if compile_id is None else " AND compile_id = ?")
         params = (run_id,) if compile_id is None else (run_id, compile_id)
         return self._rows(f"SELECT {cols} FROM kernels WHERE {where} ORDER BY id", params)
 
     def kernel_source(self, run_id: int, kernel_id: int) -> str | None:
         """One kernel's source, fetched alone (listings use `kernels(with_source=False)`)."""
-        rows = self._rows("SELECT source FROM kernels WHERE run_id = ? AND id = ?",
-                          (run_id, kernel_id))
+        rows = self._rows(f"SELECT {self._kernel['source']} FROM kernels WHERE run_id = ?"
+                          " AND id = ?", (run_id, kernel_id))
         return rows[0]["source"] if rows else None
 
     def tensors(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
@@ -398,7 +413,8 @@ class Reader:
     def compile_stacks(self, run_id: int) -> dict[str, list[dict[str, Any]]]:
         """compile id -> the Python stack when that compile started (dynamo_start)."""
         return {r["compile_id"]: r["frames"] for r in
-                self._rows("SELECT compile_id, frames FROM compile_stacks WHERE run_id = ?",
+                self._rows(f"SELECT compile_id, {self._stack} AS frames FROM compile_stacks"
+                           " WHERE run_id = ?",
                            (run_id,))}
 
     def call_stacks(self, run_id: int) -> dict[str, dict[str, Any]]:
@@ -473,8 +489,8 @@ class Reader:
     def sched_nodes(self, run_id: int, compile_id: str | None) -> dict[str, dict[str, Any]]:
         """Scheduler node name -> {origins, frames} for one compile (fusion candidates)."""
         return {r["name"]: r for r in self._rows(
-            "SELECT name, origins, frames FROM sched_nodes WHERE run_id = ? AND compile_id IS ?",
-            (run_id, compile_id))}
+            f"SELECT name, origins, {self._frames} AS frames FROM sched_nodes WHERE run_id = ?"
+            " AND compile_id IS ?", (run_id, compile_id))}
 
     # -- compdiag perf (tables an older store may lack: read as empty) -------------------------
     def _has_table(self, name: str) -> bool:
@@ -521,9 +537,14 @@ class Reader:
     # -- raw records and artifacts ----------------------------------------------------------
     def records(self, run_id: int, *, kind: str | None = None, compile_id: str | None = None,
                 with_payload: bool = True) -> Iterator[dict[str, Any]]:
-        cols = f"id, run_id, seq, kind, compile_id, {self._metadata} AS metadata"
+        # With the payload, has_payload is put back here, from the payload read once.
+        restore = with_payload and self._hashes
+        cols = (f"id, run_id, seq, kind, compile_id, "
+                f"{self._metadata_stored if restore else self._metadata} AS metadata")
         if with_payload:
             cols += f", {self._payload} AS payload"
+        if restore:
+            cols += f", {blobs.HASH_FLAG}"
         sql = f"SELECT {cols} FROM records WHERE run_id = ?"
         params: list[Any] = [run_id]
         if kind is not None:
@@ -535,7 +556,10 @@ class Reader:
         sql += " ORDER BY seq"
         try:
             for row in self.conn.execute(sql, params):
-                yield _decode(dict(row))
+                rec = dict(row)
+                if restore and rec.pop(blobs.HASH_FLAG) == 1:
+                    rec["metadata"] = blobs.put_payload_md5(rec["metadata"], rec["payload"])
+                yield _decode(rec)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
 
@@ -567,10 +591,13 @@ class Reader:
     def search(self, run_id: int, text: str, limit: int = 200) -> list[dict[str, Any]]:
         """Records whose payload or envelope mentions `text` (for the TUI's / search)."""
         like = f"%{text}%"
+        # The has_payload store/blobs.py leaves out is put back (a payload's md5 again) only
+        # where the text could be in it.
+        meta = self._metadata if set(text.lower()) <= _IN_HASH else self._metadata_stored
         return self._rows(
             "SELECT id, kind, compile_id, substr(payload, max(1, instr(payload, ?) - 60), 160)"
             f" AS excerpt FROM (SELECT id, kind, compile_id, seq, {self._payload} AS payload,"
-            f" {self._metadata} AS metadata FROM records WHERE run_id = ?)"
+            f" {meta} AS metadata FROM records WHERE run_id = ?)"
             " WHERE (payload LIKE ? OR metadata LIKE ?)"
             " ORDER BY seq LIMIT ?", (text, run_id, like, like, limit))
 
@@ -607,6 +634,10 @@ class Reader:
         stored += int(self._scalar(f"SELECT coalesce(sum(length(data)), 0) FROM blobs WHERE"
                                    f" hash IN ({named})", (run_id, run_id)))
         n = int(self._scalar(f"SELECT {inline} FROM records WHERE run_id = ?", (run_id,)))
+        if self._hashes:  # each envelope's has_payload, left out and put back on read
+            raw += blobs.HASH_BYTES * int(self._scalar(
+                f"SELECT count(*) FROM records WHERE run_id = ? AND {blobs.HASH_FLAG} = 1",
+                (run_id,)))
         return {"stored": stored + n, "raw": raw + n}
 
     def counts(self, run_id: int) -> dict[str, int]:
@@ -619,6 +650,9 @@ class Reader:
             "SELECT count(*) FROM cudagraphs WHERE run_id = ? AND applied = 0", (run_id,))
         return out
 
+
+# What `, "has_payload": "<md5>"` is made of (Reader.search).
+_IN_HASH = set(', "has_payload": "0123456789abcdef')
 
 # Sorts compile ids in compile order (formats/compile_id.py, the one place that reads them).
 compile_id_key = sort_key

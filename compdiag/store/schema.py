@@ -618,14 +618,15 @@ CREATE TABLE IF NOT EXISTS dynamo_resets (
 );
 -- Large texts of records and compiles, once each, by content (store/blobs.py): a row keeps
 -- the hash in its *_blob column. codec: 0 UTF-8, 1 zlib, 2 deflate with store/zdict.py's
--- dictionary, 3 deflate with the text of the blob `base` as dictionary (a delta).
+-- dictionary, 3 deflate with the text of the blob `base` as dictionary (a delta), 4 a delta
+-- in pieces against a base longer than deflate's window.
 CREATE TABLE IF NOT EXISTS blobs (
     id         INTEGER PRIMARY KEY,
     hash       TEXT NOT NULL UNIQUE,
     size       INTEGER NOT NULL,       -- the text's UTF-8 bytes
     codec      INTEGER NOT NULL,
     data       BLOB NOT NULL,
-    base       TEXT                    -- codec 3: the blob whose text is the dictionary
+    base       TEXT                    -- codec 3, 4: the blob whose text is the dictionary
 );
 """
 
@@ -676,6 +677,10 @@ ADDED_COLUMNS = {
                  "metrics_blob TEXT",  # issue 34: store/blobs.py
                  "assume_static INTEGER"),  # issue 29 §2: dynamic=True (BACKFILLED_COLUMNS)
     "graph_nodes": ("meta TEXT",),
+    # issue 34: a kernel's source, FX nodes and user lines in `blobs` (store/blobs.py)
+    "kernels": ("source_blob TEXT", "fx_nodes_blob TEXT", "user_lines_blob TEXT"),
+    "sched_nodes": ("frames_blob TEXT",),  # issue 34: store/blobs.py
+    "compile_stacks": ("frames_blob TEXT",),  # issue 34: store/blobs.py
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
                      "frame_skipped INTEGER NOT NULL DEFAULT 0",
@@ -692,7 +697,10 @@ ADDED_COLUMNS = {
     "cache_events": ("result TEXT", "reason TEXT", "detail TEXT", "seq INTEGER",
                      "time_saved_s REAL"),
     # issue 34: a large payload or envelope in `blobs` (store/blobs.py)
-    "records": ("payload_blob TEXT", "metadata_blob TEXT"),
+    "records": ("payload_blob TEXT", "metadata_blob TEXT",
+                # issue 34: 1 where the envelope's has_payload (the payload's md5) is left
+                # out of `metadata` and put back on read (store/blobs.py)
+                "payload_md5 INTEGER"),
 }
 
 # Tables added after stores were already in use: created (IF NOT EXISTS) whenever a store is
@@ -700,7 +708,7 @@ ADDED_COLUMNS = {
 ADDITIVE_DDL = DDL[DDL.index("-- compdiag perf"):]
 
 
-PAGE_SIZE = 1024  # a new store's (issue 34); an existing one keeps its own
+PAGE_SIZE = 512  # a new store's (issue 34); an existing one keeps its own
 BUSY_TIMEOUT_S = 30.0  # how long a connection waits for another process' lock
 
 
@@ -856,11 +864,13 @@ def _set_wal(conn: sqlite3.Connection) -> None:
 
 def _execute_script(conn: sqlite3.Connection, script: str) -> None:
     """executescript() would COMMIT the caller's transaction first; run statement by statement
-    (comments dropped first: they may hold semicolons; the DDL has no '--' inside literals)."""
+    (comments dropped first: they may hold semicolons; the DDL has no '--' inside literals).
+    Each statement's white space is one space: SQLite keeps its text in the file (a third
+    of it was alignment; its literals hold none)."""
     text = "\n".join(line.split("--", 1)[0] for line in script.splitlines())
     for statement in text.split(";"):
         if statement.strip():
-            conn.execute(statement)
+            conn.execute(" ".join(statement.split()))
 
 
 def _read_version(conn: sqlite3.Connection) -> int | None:

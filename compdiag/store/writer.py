@@ -107,6 +107,23 @@ class Writer:
             cols = self._to_blobs(table, cols)
         self._queue(_sql("INSERT", table, tuple(cols)), tuple(map(_cell, cols.values())))
 
+    def insert_rows(self, table: str, names: tuple[str, ...], rows: list[tuple]) -> None:
+        """Many rows of one table and columns at once (a cache lookup's hundreds of key
+        components): one statement, one lock and one flush check for all of them, and no
+        conversion for the ASCII texts and ints that make up nearly every cell. Not for the
+        tables whose texts go to blobs."""
+        if table in blobs.BLOB_COLUMNS:
+            raise ValueError(f"{table} keeps texts in blobs: insert its rows one by one")
+        if not rows:
+            return
+        sql = _sql("INSERT", table, names)
+        cells = [tuple(v if (type(v) is str and v.isascii()) or type(v) is int and v in _INT64
+                       else _cell(v) for v in row) for row in rows]
+        with self._lock:
+            self._pending.extend((sql, params) for params in cells)
+            if time.monotonic() - self._last_flush >= self.flush_interval:
+                self.flush()
+
     def upsert(self, table: str, **cols: Any) -> None:
         if table in blobs.BLOB_COLUMNS:
             cols = self._to_blobs(table, cols)
@@ -116,7 +133,9 @@ class Writer:
     def _to_blobs(self, table: str, cols: dict[str, Any]) -> dict[str, Any]:
         """A large text goes to `blobs` once, a small one is compressed in its row
         (store/blobs.py). A text this writer has stored already costs a hash, not a
-        compression."""
+        compression. A record's envelope loses the has_payload its payload gives back."""
+        if table == "records":
+            cols = _strip_payload_md5(cols)
         for col, blob_col in blobs.BLOB_COLUMNS[table].items():
             value = cols.get(col)
             if value is None:
@@ -134,8 +153,9 @@ class Writer:
                     self._blobs_seen.add(ref)
                     # The first text of its kind is the base later ones are deltas against
                     # (a compile's metrics: its compilation_metrics envelope's).
-                    kind = ("metadata", "compilation_metrics") if table == "compiles" \
-                        else (col, cols.get("kind"))
+                    kind = ("records", "metadata", "compilation_metrics") \
+                        if table == "compiles" else \
+                        (table, col, _BASE_KIND.get(cols.get("kind"), cols.get("kind")))
                     base = self._bases.get(kind)
                     size, codec, data, delta = blobs.encode(text, base and base[1])
                     self._queue(blobs.INSERT_SQL,
@@ -156,7 +176,7 @@ class Writer:
         """A blob can be a base unless the store already has it as a delta (another run)."""
         with self._lock:
             row = self.conn.execute("SELECT codec FROM blobs WHERE hash = ?", (ref,)).fetchone()
-        return row is None or row[0] != blobs.DELTA
+        return row is None or row[0] not in blobs.DELTAS
 
     def _queue(self, sql: str, params: tuple) -> None:
         with self._lock:
@@ -208,6 +228,26 @@ class Writer:
             self.conn.close()
 
 
+def _strip_payload_md5(cols: dict[str, Any]) -> dict[str, Any]:
+    """A record's columns with the envelope's has_payload left out where it is the md5 of the
+    payload as stored (store/blobs.py puts it back on read)."""
+    # The flag's column is always there: rows with and without it share one statement.
+    flagged = {**cols, blobs.HASH_FLAG: None}
+    metadata, payload = cols.get("metadata"), cols.get("payload")
+    if metadata is None or payload is None:
+        return flagged
+    metadata, payload = _cell(metadata), _cell(payload)
+    if not isinstance(metadata, str) or not isinstance(payload, str):
+        return flagged
+    stripped = blobs.strip_payload_md5(metadata, payload)
+    if stripped is None:
+        return flagged
+    return {**flagged, "metadata": stripped, "payload": payload, blobs.HASH_FLAG: 1}
+
+
+# Record kinds whose texts are deltas against another kind's first (the backward's metrics
+# carry the same inductor config as the forward's).
+_BASE_KIND = {"bwd_compilation_metrics": "compilation_metrics"}
 _INT64 = range(-(1 << 63), 1 << 63)
 _SQL: dict[tuple[str, str, tuple[str, ...]], str] = {}
 

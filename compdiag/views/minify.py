@@ -32,6 +32,9 @@ def minify_document(result: Any, repro: Path) -> dict[str, Any]:
         "repro": str(repro),
         "repro_check": str(checker_path(repro)),
         "repro_lines": _lines(repro),
+        **({"first_differing": {"node": result.first_differing[0],
+                                "why": result.first_differing[1]}}
+           if result.first_differing else {}),
     }
 
 
@@ -80,6 +83,10 @@ def print_minify(result: Any, repro: Path, console: Any) -> None:
     console.print(f"  {result.initial_nodes} → {len(result.candidate.kept)} nodes, "
                   f"{len(result.built.input_names)} inputs, {len(result.candidate.outputs)} "
                   f"outputs; {result.queries} compile queries in {result.wall_s:.1f}s; {mark}")
+    if result.first_differing:
+        node, why = result.first_differing
+        console.print(f"  first op whose compiled value differs from eager's: {node} ({why})"
+                      if node else f"  first op whose compiled value differs: none found ({why})")
     console.print(f"  ops: {', '.join(result.ops)}")
     if result.built.config:
         console.print("  config: " + ", ".join(f"{k}={v!r}"

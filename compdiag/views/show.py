@@ -34,6 +34,7 @@ def run_summary(reader: Reader, run: dict[str, Any]) -> dict[str, Any]:
             "exit_code": run["exit_code"], "status": run["status"],
             "torch_version": run["torch_version"], "device": run["device"],
             "started_at": run["started_at"], "wall_s": wall,
+            "capture_self_s": (capture_cost(run) or {}).get("seconds"),
             "warnings": reader.warnings(run["id"]),
             **{k: run.get(k) for k in ("job", "rank", "world_size", "local_rank")}}
 

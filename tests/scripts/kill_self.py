@@ -12,6 +12,6 @@ def h(x):
 
 torch.compile(h, backend="eager")(torch.randn(3))
 print("compiled", flush=True)
-time.sleep(2.0)  # well past the store's 0.2 s flush interval, even on a busy machine
+time.sleep(2.0)  # well past the store's 0.5 s flush interval, even on a busy machine
 os.kill(os.getpid(), signal.SIGKILL)
 print("not reached")

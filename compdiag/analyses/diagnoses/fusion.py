@@ -6,7 +6,8 @@ kernel reads next (from the output code), which a Triton template could have fus
 
 'no shared data' is benign (nothing to fuse) and never a diagnosis. The refusals Inductor
 makes on purpose to protect the schedule ("will create cycle", nodes "too far away", the
-peak-memory and score thresholds: REASON_CLASSES' benign column) are information, not
+peak-memory and score thresholds; a read of other positions than were written, which makes
+the fusion illegal: REASON_CLASSES' benign column) are information, not
 problems, unless a `compdiag perf` report of the run measured a fusion limiter on that graph. One diagnosis per
 (compile, reason class); cost: the `fusion` class plus the count (capped)."""
 
@@ -59,6 +60,9 @@ REASON_CLASSES: tuple[tuple[Words, tuple[str | None, bool]], ...] = (
      ("peak_memory", True)),
     (one_of("too_many_reads_and_writes", "too many reads and writes", "register spilling"),
      ("peak_memory", True)),
+    # A legality check, not a choice: the consumer reads the producer's buffer at other
+    # positions than each iteration writes (x + 1, a gather, a mutation's star dep).
+    (one_of("memory deps did not match"), ("other_positions", True)),
     (one_of("exceeds max fusion", "fusion size", "too many"), ("size_limit", False)),
     (one_of("template", "epilogue", "prologue"), ("template", False)),
     (one_of("numel", "rnumel", "different ranges", "shape"), ("mismatched_ranges", False)),
@@ -82,6 +86,11 @@ FIXES: dict[str, tuple[str, str, str]] = {
     "peak_memory": ("fusion refused to save peak memory", "Inductor judged that the fusion "
                     "would raise peak memory or save too little traffic.", "Nothing to change "
                     "unless `compdiag perf` measures this graph's fusions to matter."),
+    "other_positions": ("reads other positions than were written", "The second kernel "
+                        "reads the first one's output at other positions than each iteration "
+                        "writes (a shifted, gathered or indirect read, or a buffer mutated in "
+                        "place), so the two loops cannot run as one.", "Nothing to change "
+                        "unless `compdiag perf` measures this graph's fusions to matter."),
     "size_limit": ("fusion capped by size",
                    "Inductor stopped fusing because the fused kernel would exceed "
                    "max_fusion_size.",
@@ -112,7 +121,8 @@ FIXES: dict[str, tuple[str, str, str]] = {
 }
 # How much a refused fusion plausibly costs a timed run, by class: a fusion the scheduler
 # judged unprofitable (peak memory, score) was refused on purpose.
-WEIGHT = {"cycle": 0.05, "distance": 0.05, "peak_memory": 0.05, "epilogue": 0.3,
+WEIGHT = {"cycle": 0.05, "distance": 0.05, "peak_memory": 0.05, "other_positions": 0.05,
+          "epilogue": 0.3,
           "no_benefit": 0.1, "dependency": 0.2, "mismatched_ranges": 0.3, "template": 0.4,
           "layout": 0.4, "size_limit": 0.5, "config": 0.5}
 

@@ -108,6 +108,7 @@ REASONS = {
     "global": "global {src} changed", "value": "Python value {src} changed",
     "length": "{src} changed",
     "none": "{src} changed between None and a value",
+    "backend": "the backend changed",
 }
 EXPLANATIONS = {
     "size": "A guard on the size {src} failed: {where} was compiled for one size and called "
@@ -129,6 +130,9 @@ EXPLANATIONS = {
             "Dynamo guards on whether it is None, so the value set since (e.g. by the module "
             "itself on its first call) needs a graph of its own.",
     "type": "{src} changed type.",
+    "backend": "{where} was compiled under one backend and is now called under another: "
+               "torch.compile of the same function with another backend (or a new backend "
+               "callable at every call) needs a compile of its own.",
 }
 SIZE_REPEATED = ("; repeated size recompiles mean automatic dynamic shapes were off "
                  "(dynamic=False or automatic_dynamic_shapes=False): drop dynamic=False. If "
@@ -165,6 +169,9 @@ FIXES = {
     "identity": "Create the object (module, function, optimizer) once and reuse it; a new "
                 "object per call forces a new compile.",
     "type": "Call the function with the same argument types every time.",
+    "backend": "Compile the function once, with one backend, and reuse the compiled callable; "
+               "where a custom backend is built per call, build it once (or wrap it in "
+               "`functools.partial` once) so that torch sees the same backend.",
     "none": "Give {src} its final value before the first call (where the code sets it on "
             "first use, set it yourself up front), so that the first compile is the only one.",
 }
