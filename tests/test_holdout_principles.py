@@ -242,3 +242,29 @@ def test_a_resume_functions_recompile_on_its_own_input_is_no_breaks_consequence(
     assert [(d["kind"], d["user_frame"]["lineno"], d["count"]) for d in diags] == [
         ("graph_break", 12, 2), ("graph_break", 11, 1), ("recompile", 12, 1)]
     assert not any(d.get("consequences") for d in diags)
+
+
+def test_a_runtime_assertion_points_at_the_check_its_graph_node_came_from(tmp_path):
+    """issue 29 §1, evidence 2 (corpus/fail_runtime_assert_check.py, pytorch/pytorch#151127):
+    a deferred `torch._check` becomes `aten._assert_scalar(le, "Runtime assertion failed for
+    expression u0 <= 5 on node 'le'")` in the traced graph, and at run time the message is
+    all the failure says (no compile id, no post-grad graph under aot_eager). The traced
+    graph's '# File:' comment of that node is the user's check. Before this change the
+    failure fell back to the decorator line the traceback shows (3)."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    msg = "Runtime assertion failed for expression u0 <= 5 on node 'le'"
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0, "aot_inference_graph": {}}, (
+        "class <lambda>(torch.nn.Module):\n"
+        "    def forward(self, arg0_1: \"i64[1][1]cpu\", arg1_1: \"f32[4][1]cpu\"):\n"
+        f"        # File: {s.user}:13 in f, code: k = n.item()\n"
+        "        _local_scalar_dense: \"Sym(u0)\" = torch.ops.aten._local_scalar_dense.default("
+        "arg0_1);  arg0_1 = None\n\n"
+        f"        # File: {s.user}:14 in f, code: torch._check(k <= 5)\n"
+        "        le: \"Sym(u0 <= 5)\" = _local_scalar_dense <= 5\n"
+        f"        _assert_scalar = torch.ops.aten._assert_scalar.default(le, \"{msg}\");  "
+        "le = _assert_scalar = None\n"))
+    s.failure(None, stage="runtime", exc_type="RuntimeError", message=msg,
+              filename=str(s.user), lineno=3, torch_message=msg)
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert (d["user_frame"]["lineno"], d["user_frame"]["line"]) == (14, "torch._check(k <= 5)")
