@@ -70,6 +70,9 @@ def native_message(stderr_tail: str | None) -> str | None:
     reported (with its what()), a failed assertion, or glibc's heap check; None if none."""
     text = stderr_tail or ""
     hit = list(_TERMINATE.finditer(text))
+    # Several threads that throw at once (an OpenMP region) print "terminate called
+    # recursively" around the one that names the exception: that one says why.
+    hit = [m for m in hit if "after throwing" in m.group(0)] or hit
     if hit:
         lines = text[hit[-1].start():].splitlines()
         kept = [lines[0]]

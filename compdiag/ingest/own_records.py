@@ -80,7 +80,7 @@ class OwnRecords:
         elif kind == "program_end":
             row = program_end_row(payload)
             if row is not None:
-                row.update(self._running_kernel(row.get("native_message")))
+                row.update(self._running_kernel(row.get("stderr_tail")))
                 self.w.insert("program_ends", run_id=self.run_id, seq=self.seq, **row)
                 if row["how"] != "os._exit":
                     self.exit_code = row["exit_code"]
@@ -106,16 +106,17 @@ class OwnRecords:
             self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
                           category=None, message=payload[:4000], filename=None, lineno=None)
 
-    def _running_kernel(self, native: str | None) -> dict[str, Any]:
-        """The generated kernel a native end came from, when its last words are that kernel's
-        own check (Inductor's C++ bounds check, `kernel, FILE.cpp:N, index out of bounds: ...`,
-        rethrown by the C++ runtime as terminate's what()): {kernel, kernel_compile_id,
-        kernel_frames (the user lines of its ops)}; empty when none of the kernels the
-        ingestor holds (the latest compile's) says it."""
+    def _running_kernel(self, stderr_tail: str | None) -> dict[str, Any]:
+        """The generated kernel a native end came from, when the end of stderr holds that
+        kernel's own check (Inductor's C++ bounds check, `kernel, FILE.cpp:N, index out of
+        bounds: ...`, printed by the C++ runtime as terminate's what()): {kernel,
+        kernel_compile_id, kernel_frames (the user lines of its ops)}; empty when none of the
+        kernels the ingestor holds says it (the run's, in the parent that records the end:
+        capture/runner.py)."""
         held = [(cid, name, src, lines) for cid, ks in (self.kernel_sources or {}).items()
                 for name, src, lines in ks]
-        name = P.kernel_of_error(native, [(n, src) for _, n, src, _ in held]) if native \
-            else None
+        name = P.kernel_of_error(stderr_tail, [(n, src) for _, n, src, _ in held]) \
+            if stderr_tail else None
         for cid, n, _, lines in held:
             if n == name:
                 return {"kernel": n, "kernel_compile_id": cid,
