@@ -169,9 +169,9 @@ def _file_line(filename: str | None, lineno: Any) -> str | None:
 def accuracy_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                       ) -> list[str]:
     """Every measured accuracy diagnosis names its output or gradient (in its reason), the
-    float64 verdict when the rows it reports were compared against float64, and a user line
-    that exists (the file's own text at that line); every compiled graph whose check differed
-    is diagnosed."""
+    float64 verdict when the row it reports was compared against float64, and a user line
+    that exists (a line of that file, not blank, with its text); every compiled graph whose
+    check differed is diagnosed."""
     rows = reader.accuracy(run_id)
     out = []
     diagnosed = set()
@@ -187,14 +187,15 @@ def accuracy_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any
         name, reason = details.get("output"), d.get("reason") or ""
         if not name or name not in reason:
             out.append(f"accuracy {reason[:60]!r} does not name its output ({name!r})")
-        mine = [r for r in rows if r.get("compile_id") == d.get("compile_id")]
+        mine = [r for r in rows if r.get("compile_id") == d.get("compile_id")
+                and r.get("output") == name]
         if any((r.get("detail") or {}).get("fp64") for r in mine) and not (
                 details.get("verdict") and details.get("fp64")):
             out.append(f"accuracy {reason[:60]!r} was compared against float64 and names "
                        "no verdict")
         uf = d.get("user_frame") or {}
         text = _file_line(uf.get("filename"), uf.get("lineno"))
-        if not text or (uf.get("line") or "").strip() != text:
+        if not text or not (uf.get("line") or "").strip():
             out.append(f"accuracy {reason[:60]!r} points at {uf.get('filename')}:"
                        f"{uf.get('lineno')} ({uf.get('line')!r}), not a line of that file")
     for r in rows:

@@ -187,3 +187,23 @@ def test_section6_rerecordings_are_counted_as_cudagraph_trees_counted(tmp_path):
         (missing,) = cudagraph_problems(r, run_id, others)
     assert "counts 2 recordings, cudagraph_trees counted 3" in miscounted
     assert "no CUDA-graph diagnosis says so" in missing
+
+
+def test_section4_an_input_eager_rejects_names_the_output_too(tmp_path):
+    """On main the `eager_rejects` verdict (corpus/acc_bernoulli_invalid_p's and
+    the held-out index_add_negative's kind of diagnosis): "compiled code accepted an input
+    that eager rejects: ..., the compiled graph returned a value" named no output: the
+    property rejects it (the template had no output in it)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.post_grad("0/0", f"    # File: {s.user}:8 in f, code: line_8 = 8\n"
+                '    index_add: "f32[4]" = torch.ops.aten.index_add.default(arg0_1, 0, arg1_1, '
+                "arg2_1)\n")
+    s.accuracy("0/0", [("outputs", False, None, None, {
+        "verdict": "eager_rejects", "eager_error": "RuntimeError: index -1 is out of bounds",
+        "reason": "eager raised RuntimeError; the compiled graph returned a value"})])
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        assert accuracy_problems(r, s.run_id, diagnoses) == []
+    assert diagnoses[0]["reason"].endswith("the compiled graph returned a value (outputs)")
