@@ -205,3 +205,35 @@ def test_cache_and_trace_expectations_held_against_show():
     assert show_problems(trace, dict(show, compiles=compiles[:1])) == [
         "compiles ['0/0'] in show (the trace names ['0/0', '1/0'])",
         "restarted compiles [] in show (the trace restarts ['0/0'])"]
+
+
+def test_a_parametrized_method_is_scored_per_instance_that_ran():
+    """torch's `@parametrize` methods run only as instances (`test_x_device_cpu`), so the
+    sweep used to count all of them "not run" (9 cases on torch 2.13, issue 28). Now the
+    sweep asks pytest for `Class::test_x_*` and scores each instance that ran; a key that
+    is another method of the class (`test_x_all`, a test of its own) is not an instance."""
+    import types
+
+    from collect import Case
+    from sweep import _selector, instances
+    from torch_tests_capture import pytest_collection_modifyitems
+
+    case = Case("test/dynamo/f.py", "T", "test_x", 1, 2, ("parametrize",))
+    plain = Case("test/dynamo/f.py", "T", "test_y", 3, 4, ())
+    assert _selector(case) == "T::test_x_*" and _selector(plain) == "T::test_y"
+    outcomes = {"T::test_x_device_cpu": "passed", "T::test_x_device_cuda": "skipped: gpu",
+                "T::test_x_all": "passed", "T::test_y": "passed"}
+    got = instances(case, outcomes, {"test_x", "test_y", "test_x_all"})
+    assert [c.name for c in got] == ["test_x_device_cpu", "test_x_device_cuda"]
+    assert got[0].id == "test/dynamo/f.py::T::test_x_device_cpu"
+
+    items = [types.SimpleNamespace(nodeid=f"f.py::{k}") for k in
+             ("T::test_x_device_cpu", "T::test_xa", "T::test_y", "T::test_z")]
+    deselected = []
+    config = types.SimpleNamespace(hook=types.SimpleNamespace(
+        pytest_deselected=lambda items: deselected.extend(items)))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("COMPDIAG_TORCH_TESTS_ONLY", '["T::test_x_*", "T::test_y"]')
+        pytest_collection_modifyitems(config, items)
+    assert [i.nodeid for i in items] == ["f.py::T::test_x_device_cpu", "f.py::T::test_y"]
+    assert [i.nodeid for i in deselected] == ["f.py::T::test_xa", "f.py::T::test_z"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import io
 import json
 import os
@@ -68,6 +69,30 @@ def _nodeid(case: Case) -> str:
     return f"{Path(case.file).name}::{case.cls}::{case.name}"
 
 
+def _picked(case_id: str, keyword: str | None) -> bool:
+    """`-k`: the case's id contains KEYWORD, or one of its comma-separated parts (a test id
+    has no comma)."""
+    return not keyword or any(k and k in case_id for k in keyword.split(","))
+
+
+def _parametrized(case: Case) -> bool:
+    """torch's `@parametrize` methods run as instances (`test_x_device_cpu_dtype_float32`,
+    made by `instantiate_parametrized_tests`), never under the method's own name."""
+    return any("parametrize" in d for d in case.decorators)
+
+
+def _selector(case: Case) -> str:
+    return f"{case.cls}::{case.name}" + ("_*" if _parametrized(case) else "")
+
+
+def instances(case: Case, outcomes: dict[str, str], methods: set[str]) -> list[Case]:
+    """The instances of a parametrized CASE that ran (their outcome keys), each a case of
+    its own named after the instance; a key that is another method's name is not one."""
+    head = f"{case.cls}::{case.name}_"
+    names = sorted(k.split("::", 1)[1] for k in outcomes if k.startswith(head))
+    return [dataclasses.replace(case, name=n) for n in names if n not in methods]
+
+
 def _env(stores: Path, cache: Path) -> dict[str, str]:
     env = dict(os.environ, PYTHONUNBUFFERED="1", TORCHINDUCTOR_COMPILE_THREADS="1",
                TORCHINDUCTOR_CACHE_DIR=str(cache))
@@ -104,7 +129,7 @@ def run_file(src: Path, relpath: str, cases: list[Case], stores: Path, *, nice: 
                                stdout=out, stderr=subprocess.STDOUT, timeout=FILE_TIMEOUT)
         else:
             (stores / OUTCOMES_FILE).unlink(missing_ok=True)
-            only = json.dumps([f"{c.cls}::{c.name}" for c in cases])
+            only = json.dumps([_selector(c) for c in cases])
             try:
                 subprocess.run([*base, *pytest_args, "-p", "torch_tests_capture",
                                 "--junitxml", str(junit), Path(relpath).name], cwd=cwd,
@@ -172,7 +197,7 @@ def score_case(case: Case, derived: Derived, outcome: str | None, store: Path,
                            "why": derived.why_not, "miss_class": None}
     if not derived.derivable:
         return row
-    if outcome is None and any("parametrize" in d for d in case.decorators):
+    if outcome is None and _parametrized(case):
         row["why"] = ("not run: parametrized (pytest collects its instances, "
                       "test_x_device_cpu..., not the method)")
         return row
@@ -247,7 +272,7 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
             missing.append(relpath)
             continue
         commits[relpath] = _commit(src, relpath)
-        cases = [c for c in collect(src, relpath) if not keyword or keyword in c.id]
+        cases = [c for c in collect(src, relpath) if _picked(c.id, keyword)]
         derived = {c.id: derive(src, c) for c in cases}
         todo = [c for c in cases if derived[c.id].derivable]
         t0 = time.time()
@@ -262,9 +287,15 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
         if (stores / SHIMS_FILE).exists():
             shims += [s for s in json.loads((stores / SHIMS_FILE).read_text())
                       if s not in shims]
+        methods = {c.name for c in cases}
         for c in cases:
-            rows.append(score_case(c, derived[c.id], outcomes.get(f"{c.cls}::{c.name}"),
-                                   store_for(stores, _nodeid(c)), commits[relpath]))
+            # A parametrized method is scored once per instance that ran (each its own
+            # test and store, judged by the method's derived expectation); with none, it
+            # stays one row, "not run".
+            for one in (instances(c, outcomes, methods) if _parametrized(c) else []) or [c]:
+                rows.append(score_case(one, derived[c.id],
+                                       outcomes.get(f"{one.cls}::{one.name}"),
+                                       store_for(stores, _nodeid(one)), commits[relpath]))
         print(f"{relpath}: {len(cases)} cases, {len(todo)} derivable, run in "
               f"{walls[relpath]}s", file=sys.stderr)
     import torch
@@ -285,17 +316,21 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
     return rows, summary
 
 
-def _merged(out: Path, rows: list[dict[str, Any]], summary: dict[str, Any]
-            ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def _merged(out: Path, rows: list[dict[str, Any]], summary: dict[str, Any],
+            keyword: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """ROWS and SUMMARY with the rows, commits and wall times of the files an earlier sweep
-    wrote to OUT and this one did not sweep (a sweep of one file adds to the others)."""
+    wrote to OUT and this one did not sweep (a sweep of one file adds to the others). With
+    KEYWORD (`-k`), only the cases whose id contains it were swept: the file's other rows
+    and its whole-file wall time stay."""
     swept = {r["id"].split("::")[0] for r in rows} | set(summary["source_commits"])
-    kept = [r for r in json.loads(out.read_text()) if r["id"].split("::")[0] not in swept]
+    kept = [r for r in json.loads(out.read_text()) if r["id"].split("::")[0] not in swept
+            or (keyword and not _picked(r["id"], keyword))]
     before_path = out.with_suffix(".summary.json")
     before = json.loads(before_path.read_text()) if before_path.exists() else {}
     walls = {f: w for f, w in (before.get("sweep_wall_s_per_file") or {}).items()
-             if f not in swept}
-    walls.update(summary.get("sweep_wall_s_per_file") or {})
+             if f not in swept or keyword}
+    if not keyword:
+        walls.update(summary.get("sweep_wall_s_per_file") or {})
     commits = {f: c for f, c in (before.get("source_commits") or {}).items()
                if f not in swept}
     commits.update(summary["source_commits"])
@@ -315,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--src", required=True, type=Path, help="a PyTorch source checkout")
     ap.add_argument("files", nargs="*", default=list(FILES), help="test files, relative "
                     "to the checkout")
-    ap.add_argument("-k", dest="keyword", help="only cases whose id contains this")
+    ap.add_argument("-k", dest="keyword", help="only cases whose id contains this (or one "
+                    "of these, comma-separated)")
     ap.add_argument("--stores", type=Path, help="where the per-test stores go "
                     "(default: a temporary folder)")
     ap.add_argument("--out", type=Path, help="results file (default: "
@@ -346,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or HERE / "results" / f"{torch.__version__.split('+')[0]}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     if args.update and out.exists():
-        rows, summary = _merged(out, rows, summary)
+        rows, summary = _merged(out, rows, summary, args.keyword)
     out.write_text(json.dumps(rows, indent=1) + "\n")
     out.with_suffix(".summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(markdown(summary["table"]))

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 STORES_ENV = "COMPDIAG_TORCH_TESTS_STORES"
-ONLY_ENV = "COMPDIAG_TORCH_TESTS_ONLY"  # JSON list of "Class::test" to keep
+ONLY_ENV = "COMPDIAG_TORCH_TESTS_ONLY"  # JSON list of "Class::test" (or "Class::test_*") to keep
 SHIMS_FILE = "shims.json"
 
 
@@ -156,10 +156,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     only = os.environ.get(ONLY_ENV)
     if not only:
         return
-    wanted = set(json.loads(only))
-    keep, drop = [], []
+    asked = json.loads(only)
+    wanted = {w for w in asked if not w.endswith("*")}
+    prefixes = tuple(w[:-1] for w in asked if w.endswith("*"))  # a parametrized method's
+    keep, drop = [], []                                         # instances: `Class::test_x_*`
     for item in items:
-        (keep if item.nodeid.split("::", 1)[-1] in wanted else drop).append(item)
+        key = item.nodeid.split("::", 1)[-1]
+        (keep if key in wanted or (prefixes and key.startswith(prefixes)) else drop
+         ).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
