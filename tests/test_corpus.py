@@ -26,6 +26,7 @@ from cdtest import base_env, run_cmd, shared_cache
 from corpus_check import (CORPUS, TIMEOUT, case_problems, corpus_half, ending_problems,
                           load_sidecar, run_case)
 from locate_check import consequence_problems, def_line_problems
+from principles_check import principle_problems
 
 SIDECARS = sorted(CORPUS.glob("*.expected.json"))
 JOBS = int(os.environ.get("COMPDIAG_CORPUS_JOBS", "3"))
@@ -215,6 +216,21 @@ def test_corpus_wrong_gradient_minifies(sidecar: Path, corpus_runs: CorpusRuns,
     repro = run_cmd([sys.executable, "-I", "repro.py"], env=env, cwd=tmp_path)
     assert repro.returncode != 0 and "Tensor-likes are not close" in repro.stderr, \
         repro.stderr[-3000:]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
+def test_corpus_principles_hold(sidecar: Path, corpus_runs: CorpusRuns) -> None:
+    """Issue 29 §2 (by the store's facts) to §6 over every corpus run (the stores
+    test_corpus_top_diagnosis made, no new compile; tests/principles_check.py, and
+    tests/test_principles.py for what each rejects). On main it caught end_abort_oob_index:
+    the abort's diagnosis took compdiag's own writer thread from faulthandler's dump (no
+    user line, while the dump holds the user's thread at line 13)."""
+    result = _case(sidecar, corpus_runs)
+    assert result["doc"] is not None, result["explain_stderr"]
+    with Reader(Path(result["store"])) as r:
+        problems = principle_problems(r, r.resolve_run(None), result["doc"]["diagnoses"])
+    assert not problems, problems
 
 
 def _top(doc: dict) -> tuple | None:

@@ -30,6 +30,7 @@ import pytest
 from cdtest import Launch, Proc, Session, base_env, compdiag_args
 from compdiag.store.reader import Reader
 from compdiag.views.explain import explain_document
+from principles_check import ending_problems
 
 
 @dataclass(frozen=True)
@@ -141,16 +142,19 @@ def _shell_status(rc: int) -> int:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [e.name for e in ENDINGS])
 def test_every_ending_is_explained_and_left_as_it_was(endings: dict[str, Ended],
-                                                      name: str) -> None:
+                                                      session: Session, name: str) -> None:
     """The invariant, for each ending: the program's streams and exit status are plain
     python's, and a run that did not exit 0 has a problem diagnosis first that says how it
-    ended, at the ending's line (the one the script generator put it on)."""
+    ended, at the ending's line (the one the script generator put it on); and §3's property
+    over its store (tests/principles_check.py), as over every corpus run."""
     got = endings[name]
     e, p, plain = got.ending, got.run, got.plain
     assert plain.returncode == e.rc, plain.stderr
     assert p.returncode == _shell_status(e.rc), p.stderr[-3000:]
     assert p.stdout == plain.stdout == "started\n"
     assert _program_stderr(p.stderr) == plain.stderr
+    with Reader(session.store) as r:
+        assert not ending_problems(r, p.run_id, got.doc["diagnoses"])
     diagnoses = [d for d in got.doc["diagnoses"] if d["severity"] == "problem"]
     if e.rc == 0:
         assert diagnoses == []

@@ -188,3 +188,83 @@ def test_the_tf32_warning_is_at_the_float32_matmul_it_is_about(tmp_path):
                 "for better performance.")
     (d,) = [x for x in s.explain() if x["kind"] == "perf"]
     assert "TF32" in d["reason"] and d["user_frame"]["lineno"] == 8
+
+
+def _resumed_recompiles(s: Store) -> None:
+    """f breaks at line 11 (`int()` of a tensor); the resume function torch made there starts
+    at line 11 and breaks at line 12 too; it is passed line 11's int as ___stack0 and
+    recompiles when it changes, re-tracing line 12's break (torch 2.13's records, as
+    capture feeds them)."""
+    resume = "torch_dynamo_resume_in_f_at_11"
+    s.compile("0/0", co_name="f", lineno=10)
+    s.graph_break("0/0", 11, gb_type="Unsupported Tensor.item() call with "
+                  "capture_scalar_outputs=False", code="GB0124")
+    s.compile("1/0", co_name=resume, lineno=11)
+    s.graph_break("1/0", 12, gb_type="Unsupported Tensor.item() call with "
+                  "capture_scalar_outputs=False", code="GB0124")
+    s.compile("1/1", co_name=resume, lineno=11, recompile_reason=(
+        f"1/0: ___stack0 == 10977    # h = line_12  # {s.user}:12 in {resume}"))
+    s.graph_break("1/1", 12, gb_type="Unsupported Tensor.item() call with "
+                  "capture_scalar_outputs=False", code="GB0124")
+
+
+def test_a_recompile_on_a_value_passed_across_a_break_ranks_under_that_break(tmp_path):
+    """issue 29 §2 (held out: pytorch/pytorch#93457's `int()` of box coordinates): the resume
+    function's recompile on `___stack0` is the consequence of the break that made the resume
+    function, and the later break it re-traced is not hit again on its own account. Before
+    this change the later break (line 12) counted its re-trace and ranked first, and the
+    recompile stood alone, worded as the bytecode slot `___stack0`."""
+    s = Store(tmp_path)
+    _resumed_recompiles(s)
+    diags = s.explain()
+    assert [(d["kind"], d["user_frame"]["lineno"]) for d in diags] == [
+        ("graph_break", 11), ("graph_break", 12)]
+    (folded,) = diags[0]["consequences"]
+    assert folded["kind"] == "recompile"
+    assert "computed at line 11 before its graph break" in folded["reason"]
+    assert diags[1]["count"] == 1 and diags[1]["compile_ids"] == ["1/0", "1/1"]
+
+
+def test_a_resume_functions_recompile_on_its_own_input_is_no_breaks_consequence(tmp_path):
+    """The relation needs a value passed across the break: a resume function recompiling on
+    an input of the function (L['x']) stays a recompile of its own, and re-traced breaks
+    count."""
+    s = Store(tmp_path)
+    resume = "torch_dynamo_resume_in_f_at_11"
+    s.compile("0/0", co_name="f", lineno=10)
+    s.graph_break("0/0", 11)
+    s.compile("1/0", co_name=resume, lineno=11)
+    s.graph_break("1/0", 12)
+    s.compile("1/1", co_name=resume, lineno=11, recompile_reason=(
+        f"1/0: L['n'] == 3    # h = line_12  # {s.user}:12 in {resume}"))
+    s.graph_break("1/1", 12)
+    diags = s.explain()
+    assert [(d["kind"], d["user_frame"]["lineno"], d["count"]) for d in diags] == [
+        ("graph_break", 12, 2), ("graph_break", 11, 1), ("recompile", 12, 1)]
+    assert not any(d.get("consequences") for d in diags)
+
+
+def test_a_runtime_assertion_points_at_the_check_its_graph_node_came_from(tmp_path):
+    """issue 29 §1, evidence 2 (corpus/fail_runtime_assert_check.py, pytorch/pytorch#151127):
+    a deferred `torch._check` becomes `aten._assert_scalar(le, "Runtime assertion failed for
+    expression u0 <= 5 on node 'le'")` in the traced graph, and at run time the message is
+    all the failure says (no compile id, no post-grad graph under aot_eager). The traced
+    graph's '# File:' comment of that node is the user's check. Before this change the
+    failure fell back to the decorator line the traceback shows (3)."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    msg = "Runtime assertion failed for expression u0 <= 5 on node 'le'"
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0, "aot_inference_graph": {}}, (
+        "class <lambda>(torch.nn.Module):\n"
+        "    def forward(self, arg0_1: \"i64[1][1]cpu\", arg1_1: \"f32[4][1]cpu\"):\n"
+        f"        # File: {s.user}:13 in f, code: k = n.item()\n"
+        "        _local_scalar_dense: \"Sym(u0)\" = torch.ops.aten._local_scalar_dense.default("
+        "arg0_1);  arg0_1 = None\n\n"
+        f"        # File: {s.user}:14 in f, code: torch._check(k <= 5)\n"
+        "        le: \"Sym(u0 <= 5)\" = _local_scalar_dense <= 5\n"
+        f"        _assert_scalar = torch.ops.aten._assert_scalar.default(le, \"{msg}\");  "
+        "le = _assert_scalar = None\n"))
+    s.failure(None, stage="runtime", exc_type="RuntimeError", message=msg,
+              filename=str(s.user), lineno=3, torch_message=msg)
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert (d["user_frame"]["lineno"], d["user_frame"]["line"]) == (14, "torch._check(k <= 5)")

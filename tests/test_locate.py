@@ -18,6 +18,7 @@ from compdiag.views.explain import explain_document
 from gpu_replay import FIXTURES as GPU_FIXTURES
 from gpu_replay import replay as gpu_replay
 from locate_check import consequence_problems, def_line_problems
+from principles_check import principle_problems
 from test_ddp import replay as ddp_replay
 from test_explain import Store, _call, _ids
 
@@ -109,22 +110,26 @@ def test_a_recompile_keeps_pointing_at_its_call(tmp_path):
 
 @pytest.mark.parametrize("case", GPU_CASES)
 def test_no_fixture_diagnosis_points_at_a_def_line_over_a_deeper_frame_gpu(case, tmp_path):
-    """§1's property over the H200 fixture stores (replayed records)."""
+    """§1's property over the H200 fixture stores (replayed records), and §2 to §6's
+    (tests/principles_check.py)."""
     path = tmp_path / f"{case}.db"
     run_id = gpu_replay(case, path)
     with Reader(path) as r:
         doc = explain_document(r, run_id)
         assert not def_line_problems(r, run_id, doc["diagnoses"])
         assert not consequence_problems(r, run_id)
+        assert not principle_problems(r, run_id, doc["diagnoses"])
 
 
 @pytest.mark.parametrize("case,folder", DDP_CASES, ids=[c for c, _ in DDP_CASES])
 def test_no_fixture_diagnosis_points_at_a_def_line_over_a_deeper_frame_ddp(case, folder,
                                                                            tmp_path):
-    """§1's property over the DDP fixture stores (real records of the corpus scripts)."""
+    """§1's property over the DDP fixture stores (real records of the corpus scripts), and
+    §2 to §6's (tests/principles_check.py)."""
     kw = {"folder": folder} if folder else {}
     r, run_id = ddp_replay(tmp_path, case, **kw)
     with r:
         doc = explain_document(r, run_id)
         assert not def_line_problems(r, run_id, doc["diagnoses"])
         assert not consequence_problems(r, run_id)
+        assert not principle_problems(r, run_id, doc["diagnoses"])

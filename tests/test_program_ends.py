@@ -219,3 +219,45 @@ def test_a_native_crash_survives_report_and_import(tmp_path: Path) -> None:
     assert run["exit_code"] == 134
     assert _key(after[0]) == _key(before[0])
     assert after[0]["reason"].startswith("killed by SIGABRT at line 7: terminate called")
+
+
+def test_a_kernels_check_that_aborts_points_at_its_op_line(tmp_path: Path) -> None:
+    """Issue 29 §3 (corpus/end_abort_oob_index.py, pytorch/pytorch#195402): a C++ kernel's
+    bounds check thrown inside an OpenMP region aborts the process; the thread that crashed
+    has no Python state, so faulthandler marks no 'Current thread' and lists compdiag's own
+    writer thread first. Before this change the diagnosis took that thread's stack ("in
+    _tick, writer.py", no user line); now it is the user's thread, and the kernel the C++
+    runtime's last words name (its own check's message) puts it at the line of the kernel's
+    ops, not the call. Another OpenMP thread's "terminate called recursively" after them does
+    not hide them (the corpus run caught that: it is printed in any order)."""
+    import compdiag.store.writer as writer
+    from test_holdout_principles import _output_code
+
+    s = Store(tmp_path, exit_code=134)
+    s.user.write_text(s.user.read_text().replace("line_3 = 3\n", "def f(i, w):\n"))
+    s.compile("0/0", lineno=3)
+    s.post_grad("0/0", "def forward(self, arg0_1, arg1_1):\n"
+                       f"    # File: {s.user}:11 in f, code: line_11 = 11\n"
+                       '    embedding: "f32[3, 2]" = torch.ops.aten.embedding.default('
+                       "arg1_1, arg0_1)\n"
+                       "    return (embedding,)\n")
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
+                  "inductor_output_code": {"filename": OUTPUT_MODULE}},
+                 _output_code("cpp_fused_embedding_0"))
+    user = str(s.user)
+    dump = _dump([(user, 20, "<module>"), (EVAL_FRAME, 655, "_fn"), (user, 3, "f"),
+                  (OUTPUT_MODULE, 86, "call")], what="Aborted")
+    # no Python state in the crashed thread: every thread is a plain 'Thread', helpers first
+    dump = dump.replace("Current thread", "Thread").replace(
+        '"/usr/lib/python3.11/threading.py", line 320 in wait',
+        f'"{writer.__file__}", line 196 in _tick')
+    s.ing.program_end(how="signal", exit_code=134, signal=6, stderr_tail=(
+        "terminate called after throwing an instance of 'std::runtime_error'\n"
+        "  what():  kernel, /tmp/cache/pj/cpj.main.cpp:7, index out of bounds: "
+        "0 <= tmp0 < 5L\nterminate called recursively\n"), fault=dump)
+    top = s.explain()[0]
+    assert top["kind"] == "program" and "SIGABRT" in top["reason"]
+    assert (top["user_frame"]["lineno"], top["user_frame"]["evidence"]) == (11, "fx_node")
+    assert "kernel cpp_fused_embedding_0" in top["reason"]
+    assert "what():  kernel, /tmp/cache/pj/cpj.main.cpp:7" in top["details"]["native_message"]
+    assert fault_dump(dump)["frames"][0]["lineno"] == 20

@@ -7,9 +7,8 @@ from typing import Any
 
 from compdiag.analyses.context import RunContext
 from compdiag.formats.compile_id import CompileId
+from compdiag.formats.compiled_code import is_resume_function
 from compdiag.store.reader import Reader
-
-_RESUME = "torch_dynamo_resume_in_"
 
 
 class JobContext:
@@ -41,7 +40,7 @@ def frame_key(row: dict[str, Any] | None) -> tuple[str, str, int] | None:
 
 
 def is_resume(key: tuple[str, str, int] | None) -> bool:
-    return bool(key) and key[1].startswith(_RESUME)
+    return bool(key) and is_resume_function(key[1])
 
 
 def frame_compile(compile_id: str) -> str | None:

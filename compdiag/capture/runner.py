@@ -112,12 +112,26 @@ def _record_end(writer: Writer, run_id: int, rc: int, exit_code: int, stderr_tai
                                    "run_id = ?", (run_id,)).fetchone()[0]
         ing = Ingestor(writer, run_id)
         ing.seq = int(last)
+        ing.kernel_sources = _stored_kernels(writer, run_id)
         ing.program_end(how="signal" if rc < 0 else "exit", exit_code=exit_code,
                         signal=-rc if rc < 0 else None, stderr_tail=stderr_tail,
                         fault=fault or None)
         writer.flush()
     except Exception as exc:  # noqa: BLE001
         writer.warn(run_id, f"how the program ended was not recorded ({exc})")
+
+
+def _stored_kernels(writer: Writer, run_id: int) -> dict:
+    """The run's generated kernels as the child's Ingestor held them (compile id -> [(name,
+    source, user lines)]): a native end names the kernel whose check it died in."""
+    from compdiag.store.reader import Reader
+
+    held: dict = {}
+    with Reader(writer.path) as r:
+        for k in r.kernels(run_id):
+            held.setdefault(k["compile_id"], []).append(
+                (k["name"], k.get("source") or "", k.get("user_lines") or []))
+    return held
 
 
 def _join_job(writer: Writer, run_id: int, env: dict[str, str], target: list[str],

@@ -5,7 +5,27 @@ crash's Python stack, dumped by faulthandler)."""
 
 from __future__ import annotations
 
+import re
+
 from compdiag.formats.user_code import is_user_file
+
+# The code object Dynamo makes to run the rest of a function after a graph break is named
+# torch_dynamo_resume_in_<function>_at_<line>, its first line the line of the break; the
+# values on the stack at the break (what the code there computed) are its arguments
+# ___stack0, ___stack1, ...
+RESUME_PREFIX = "torch_dynamo_resume_in_"
+_STACK_VALUE = re.compile(r"^___stack\d+$")
+
+
+def is_resume_function(name: str | None) -> bool:
+    """Whether a code object is one Dynamo made to resume a function after a graph break."""
+    return bool(name) and name.startswith(RESUME_PREFIX)
+
+
+def is_stack_value(source: str | None) -> bool:
+    """Whether a guarded source is a value a resume function was passed from the stack at
+    its graph break (`___stack0`), not one of the function's own inputs."""
+    return bool(source) and bool(_STACK_VALUE.match(source))
 
 # A frame of one of these files means the stack came through compiled code (its name is
 # what explain says it came through). Inductor's output modules live in its cache dir

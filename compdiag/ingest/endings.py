@@ -13,6 +13,8 @@ import json
 import re
 from typing import Any
 
+from compdiag.formats.user_code import is_user_file
+
 _FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+) in (?P<name>.+?)\s*$')
 _FATAL = re.compile(r"^Fatal Python error: (?P<what>.+)$", re.M)
 _CURRENT = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+.*\(most recent call first\):",
@@ -29,17 +31,29 @@ TAIL_CHARS = 8000  # the end of stderr kept in the row
 
 def fault_dump(text: str | None) -> dict[str, Any]:
     """{fatal_error, frames (outermost first)} of faulthandler's last dump in TEXT: the
-    crashed thread's stack ('Current thread'), else the first thread it lists."""
+    crashed thread's stack ('Current thread'), else the first thread it lists that runs
+    the user's code, else the first it lists."""
     text = text or ""
     fatal = list(_FATAL.finditer(text))
     if not fatal:
         return {"fatal_error": None, "frames": []}
     dump = text[fatal[-1].start():]
     blocks = list(_CURRENT.finditer(dump))
-    current = next((b for b in blocks if b.group(0).lower().startswith("current")),
-                   blocks[0] if blocks else None)
-    frames = []
-    for line in dump[current.end():].splitlines() if current is not None else []:
+    stacks = [(b, _stack(dump[b.end():])) for b in blocks]
+    # The crashed thread when faulthandler knows it ('Current thread'); a crash in a thread
+    # with no Python state (an OpenMP worker of a kernel) names none: then the thread that
+    # was running the user's code, not whichever helper thread is listed first.
+    current = next((s for b, s in stacks if b.group(0).lower().startswith("current")), None)
+    if current is None:
+        current = next((s for _, s in stacks if any(is_user_file(f["filename"]) for f in s)),
+                       stacks[0][1] if stacks else [])
+    return {"fatal_error": fatal[-1].group("what").strip(), "frames": current[::-1]}
+
+
+def _stack(text: str) -> list[dict[str, Any]]:
+    """One thread's frames as faulthandler lists them (most recent call first)."""
+    frames: list[dict[str, Any]] = []
+    for line in text.splitlines():
         m = _FRAME.match(line)
         if m is not None:
             frames.append({"filename": m.group("file"), "lineno": int(m.group("line")),
@@ -48,7 +62,7 @@ def fault_dump(text: str | None) -> dict[str, Any]:
             continue  # frames left out, or the header line's end
         else:
             break
-    return {"fatal_error": fatal[-1].group("what").strip(), "frames": frames[::-1]}
+    return frames
 
 
 def native_message(stderr_tail: str | None) -> str | None:
@@ -56,6 +70,9 @@ def native_message(stderr_tail: str | None) -> str | None:
     reported (with its what()), a failed assertion, or glibc's heap check; None if none."""
     text = stderr_tail or ""
     hit = list(_TERMINATE.finditer(text))
+    # Several threads that throw at once (an OpenMP region) print "terminate called
+    # recursively" around the one that names the exception: that one says why.
+    hit = [m for m in hit if "after throwing" in m.group(0)] or hit
     if hit:
         lines = text[hit[-1].start():].splitlines()
         kept = [lines[0]]

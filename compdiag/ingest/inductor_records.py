@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
 
 
@@ -48,12 +47,12 @@ class InductorRecords:
                 found.append((hits, f"codegen of {op}"))
                 break
         for lines, where in found:
-            frames = _user_frames(lines)
+            frames = P.user_frames(lines)
             if frames:
                 return [min(frames, key=lambda f: (f["filename"], f["lineno"]))], where
         # A kernel that failed to compile was made of the graph's nodes: when they all come
         # from one user line, that is the line (a Triton error quoting a kernel never logged).
-        frames = _user_frames(nodes.values()) if whole_graph else []
+        frames = P.user_frames(nodes.values()) if whole_graph else []
         if len({(f["filename"], f["lineno"]) for f in frames}) == 1:
             return frames[:1], "the graph's only user line"
         return [], None
@@ -166,8 +165,3 @@ class InductorRecords:
 
     def cudagraph_applied(self, cid: str | None, detail: str | None = None) -> None:
         self._cudagraph(self.gens.qualify(cid), True, detail)
-
-
-def _user_frames(lines: Any) -> list[dict[str, Any]]:
-    """The user frames of graph nodes' 'file:line  code' lines."""
-    return [f for f in map(P.user_line_frame, lines) if f and is_user_file(f.get("filename"))]

@@ -81,6 +81,9 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         # Dynamo's error text per compile: its "from user code:" frames are the user stack,
         # where compilation_metrics keeps only the innermost frame (often torch's own).
         self.dynamo_errors: dict[str | None, str] = {}
+        # The runtime assertions the traced graphs check (message -> the user frame of its
+        # node), per compile: small, so the run's, not one compile's.
+        self.assertions: dict[str | None, dict[str, dict[str, Any]]] = {}
         self.last_compiled: str | None = None
         self.last_recorded: str | None = None  # the compile a CUDA graph was recorded for last
         # (exception type, stage, first line) of each compile failure compilation_metrics
@@ -328,6 +331,8 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         cid = self.gens.qualify(cid)
         op = [f for f in P.node_trace_frames(traceback) if is_user_file(f.get("filename"))]
         if not op:
+            op = self._assertion_frames(cid, torch_message or message)
+        if not op:
             op, where = self._generated_code_frames(cid, traceback,
                                                     whole_graph=stage == "kernel_compile")
             if where and where not in message:
@@ -341,6 +346,27 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
                       exc_type=exc_type, message=message, filename=filename, lineno=lineno,
                       line=line, traceback=traceback, torch_message=torch_message,
                       **P.failure_facts(exc_type, message, traceback, torch_message))
+
+    def _assertion_frames(self, cid: str | None, message: str | None
+                          ) -> list[dict[str, Any]]:
+        """The user frame of the traced graph's runtime assertion that raised `message` (a
+        deferred `torch._check`, a size check), the failure's compile's first, then any (a
+        failure at run time may not know its compile)."""
+        first = [self.assertions.get(cid) or {}] if cid in self.assertions else []
+        for held in [*first, *reversed(list(self.assertions.values()))]:
+            frame = held.get((message or "").strip())
+            if frame and is_user_file(frame.get("filename")):
+                return [frame]
+        return []
+
+    def _traced_graph(self, value: Any, cid: str | None, payload: str | None,
+                      md: dict) -> None:
+        found = P.assertion_frames(payload)
+        if found:
+            self.assertions.setdefault(cid, {}).update(found)
+
+    _on_dynamo_output_graph = _on_aot_inference_graph = _on_aot_forward_graph = \
+        _on_aot_backward_graph = _traced_graph
 
     def _on_artifact_dynamo_graph_break_reason(self, value: Any, cid: str | None,
                                                payload: str | None, md: dict) -> None:

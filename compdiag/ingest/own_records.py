@@ -80,6 +80,7 @@ class OwnRecords:
         elif kind == "program_end":
             row = program_end_row(payload)
             if row is not None:
+                row.update(self._running_kernel(row.get("stderr_tail")))
                 self.w.insert("program_ends", run_id=self.run_id, seq=self.seq, **row)
                 if row["how"] != "os._exit":
                     self.exit_code = row["exit_code"]
@@ -104,6 +105,23 @@ class OwnRecords:
         elif kind == "warning" and payload:
             self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
                           category=None, message=payload[:4000], filename=None, lineno=None)
+
+    def _running_kernel(self, stderr_tail: str | None) -> dict[str, Any]:
+        """The generated kernel a native end came from, when the end of stderr holds that
+        kernel's own check (Inductor's C++ bounds check, `kernel, FILE.cpp:N, index out of
+        bounds: ...`, printed by the C++ runtime as terminate's what()): {kernel,
+        kernel_compile_id, kernel_frames (the user lines of its ops)}; empty when none of the
+        kernels the ingestor holds says it (the run's, in the parent that records the end:
+        capture/runner.py)."""
+        held = [(cid, name, src, lines) for cid, ks in (self.kernel_sources or {}).items()
+                for name, src, lines in ks]
+        name = P.kernel_of_error(stderr_tail, [(n, src) for _, n, src, _ in held]) \
+            if stderr_tail else None
+        for cid, n, _, lines in held:
+            if n == name:
+                return {"kernel": n, "kernel_compile_id": cid,
+                        "kernel_frames": P.user_frames(lines)}
+        return {}
 
     def escaped_failure(self, cid: str | None, **failure: Any) -> None:
         """A failure capture saw itself (an exception out of compiled code at run time), kept

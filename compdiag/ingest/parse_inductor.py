@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from compdiag.formats.user_code import frames_in
+from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest.parse_text import first_line
 
 
@@ -21,6 +21,11 @@ def user_line_frame(text: str | None) -> dict[str, Any] | None:
         return None
     return {"filename": m.group("file"), "lineno": int(m.group("line")),
             "line": (m.group("code") or "").strip() or None}
+
+
+def user_frames(lines: Any) -> list[dict[str, Any]]:
+    """The user frames of graph nodes' or a kernel's 'file:line  code' lines."""
+    return [f for f in map(user_line_frame, lines) if f and is_user_file(f.get("filename"))]
 
 
 # -- Inductor output code ---------------------------------------------------------------------
@@ -114,6 +119,29 @@ _GRAPH_FILE = re.compile(r"#[^#\n]*?\bFile: (?P<file>.+?):(?P<line>\d+) in (?P<f
                          r"code: (?P<code>.*)")
 _GRAPH_NODE = re.compile(
     r"^\s*(?P<name>\w+)(?:: \"(?P<meta>[^\"]*)\")? = torch\.ops\.(?P<op>[\w.]+)\(")
+
+
+_STRING_ARG = re.compile(r"""\(\s*\w+,\s*(?P<q>["'])(?P<msg>.+?)(?P=q)\s*\)""")
+
+
+def assertion_frames(graph_text: str | None) -> dict[str, dict[str, Any]]:
+    """The runtime assertions a traced graph (Dynamo's output graph, AOTAutograd's) checks,
+    as {the message it raises: the user frame of its node ('# File:')}: a deferred
+    `torch._check` or a size check becomes `aten._assert_scalar(cond, "Runtime assertion
+    failed for expression ... on node 'le'")`, and that message is all the failure says."""
+    out: dict[str, dict[str, Any]] = {}
+    frame = None
+    for line in (graph_text or "").splitlines():
+        m = _GRAPH_FILE.search(line)
+        if m:
+            frame = {"filename": m.group("file"), "lineno": int(m.group("line")),
+                     "line": m.group("code").strip() or None}
+            continue
+        if frame is not None and "_assert" in line:
+            a = _STRING_ARG.search(line)
+            if a:
+                out.setdefault(a.group("msg"), frame)
+    return out
 
 
 def graph_node_lines(graph_text: str | None) -> dict[str, str]:

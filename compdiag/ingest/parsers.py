@@ -30,9 +30,9 @@ from compdiag.ingest.parse_failures import (  # noqa: F401 - re-exported
     KERNEL_TOOLCHAIN_ERRORS, STAGES, classify_stage, codegen_ops, failure_facts,
     import_failure_cause, kernel_of_error, lowering_target, node_trace_frames)
 from compdiag.ingest.parse_inductor import (  # noqa: F401 - re-exported
-    epilogue_misses, fallback_calls, graph_node_lines, graph_nodes, injected_bugs, node_lines,
-    parse_fusion_line, parse_output_code, perf_hint, scheduler_node, scheduler_node_name,
-    scheduler_node_names, user_line_frame)
+    assertion_frames, epilogue_misses, fallback_calls, graph_node_lines, graph_nodes,
+    injected_bugs, node_lines, parse_fusion_line, parse_output_code, perf_hint, scheduler_node,
+    scheduler_node_name, scheduler_node_names, user_frames, user_line_frame)
 from compdiag.ingest.parse_cudagraphs import (  # noqa: F401 - re-exported
     CUDAGRAPH_RECORDING, cudagraph_skip_facts, output_code_partitions, output_code_splits,
     parse_cudagraph_recording, parse_cudagraph_skip, parse_cudagraph_tree, parse_partition_op, parse_partition_skip,

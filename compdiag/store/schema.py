@@ -693,6 +693,9 @@ ADDED_COLUMNS = {
     "cudagraphs": ("head TEXT", "frames TEXT", "ops TEXT"),
     # issue 29 §6: the user line that called the compiled function when it recorded
     "cudagraph_recordings": ("call TEXT",),
+    # issue 29 §3: the generated kernel whose own check ended the program natively, and the
+    # user lines of its ops (ingest/own_records.py)
+    "program_ends": ("kernel TEXT", "kernel_compile_id TEXT", "kernel_frames TEXT"),
     # store 3: a cache lookup's result, reason and timings
     "cache_events": ("result TEXT", "reason TEXT", "detail TEXT", "seq INTEGER",
                      "time_saved_s REAL"),

@@ -104,7 +104,7 @@ VERDICT_REASONS = {
     "inf_nan": "only inf/nan positions differ in {out} ({n} positions; the finite values "
                "agree){side}",
     "eager_rejects": "compiled code accepted an input that eager rejects: eager raised "
-                     "{eager_error}, the compiled graph returned a value",
+                     "{eager_error}, the compiled graph returned a value ({out})",
     "compiled_more_accurate": "compiled is closer to the float64 reference than eager, not a "
                               "compiler bug: {out} differs from eager (relative RMSE eager {e}, "
                               "compiled {k})",

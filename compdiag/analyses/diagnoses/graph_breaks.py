@@ -24,6 +24,8 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found
+from compdiag.formats.compile_id import first_attempt
+from compdiag.formats.compiled_code import is_resume_function, is_stack_value
 from compdiag.store.reader import compile_id_key
 
 KIND = "graph_break"
@@ -50,12 +52,48 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                                lambda effect, cause, ctx: (
                                    effect.details.exc_type == "Unsupported"
                                    and ctx.torch_skipped(effect.compile_id)
-                                   and same_compile(effect, cause))),))
+                                   and same_compile(effect, cause))),
+                        # the resume function a break made guards on what the break's line
+                        # computed: each new value recompiles it
+                        Causes(KIND, "recompile", "the resumed code recompiles on a value "
+                               "computed before the graph break, passed across it: the break "
+                               "is the cause", lambda effect, cause, ctx: _resumes_after(
+                                   effect, cause, ctx)),))
 
 
 @hookimpl
 def compdiag_kinds() -> list[KindSpec]:
     return [SPEC]
+
+
+def _resumes_after(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    """The effect recompiles a resume function on a value from the stack at its break
+    (`___stack0`), and that resume function starts at one of the cause's break lines."""
+    if not (is_resume_function(effect.details.function)
+            and is_stack_value(effect.details.guard)):
+        return False
+    row = ctx.code_row(effect.compile_id) or {}
+    start = (ctx.resolve(row.get("filename")), row.get("lineno"))
+    return start in _break_lines(ctx, cause)
+
+
+def _break_lines(ctx: Any, d: Diagnosis) -> set[tuple[str | None, int | None]]:
+    """Every (file, line) a break diagnosis' stored rows name: its line and its user stack."""
+    lines = {(d.user_frame.filename, d.user_frame.lineno)}
+    for row in ctx.r.graph_breaks(ctx.run_id):
+        if row["compile_id"] in d.compile_ids:
+            for f in [row, *(row.get("user_stack") or [])]:
+                lines.add((ctx.resolve(f.get("filename")), f.get("lineno")))
+    return lines
+
+
+def retraced_by_stack_values(ctx: Any) -> set[str]:
+    """The compiles that re-traced a resume function because a value passed across its graph
+    break changed (a recompile on `___stackN`): a break hit again there is that earlier
+    break's consequence (charged to it through the recompile), not a hit of its own."""
+    return {first_attempt(e["compile_id"]) for e in ctx.r.recompile_events(ctx.run_id)
+            if is_stack_value(e.get("guarded"))
+            and is_resume_function(ctx.fn_name(e["compile_id"]))}
 
 
 # -- the diagnosis -----------------------------------------------------------------------------
@@ -93,6 +131,7 @@ def not_resumed(ctx: Any, skipped: list[dict[str, Any]], count: int) -> str:
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     """One diagnosis per (user line, graph-break type), counting every hit."""
     registry = gb_registry()
+    retraced = retraced_by_stack_values(ctx)
     groups: dict[tuple, dict[str, Any]] = {}
     for row in ctx.r.graph_breaks(ctx.run_id):
         cid = row["compile_id"]
@@ -108,8 +147,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             g = groups[key] = {"order": len(groups) + 1, "rows": [], "first": row,
                                "code": code, "gb_type": kind, "frame": frame,
                                "entry": registry.get(code or "", {}), "skipped": False,
-                               "cids": [], "skipped_rows": []}
+                               "cids": [], "skipped_rows": [], "retraced": 0}
         g["rows"].append(row)
+        g["retraced"] += bool(cid) and first_attempt(cid) in retraced
         g["skipped"] = g["skipped"] or bool(row.get("frame_skipped"))
         if row.get("frame_skipped"):
             g["skipped_rows"].append(row)
@@ -122,7 +162,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         hints = list(first.get("hints") or []) or [h for h in entry.get("Hints", [])
                                                    if "{" not in h]
         debug = first.get("debug_context") or ""
-        count = len(g["rows"])
+        count = max(1, len(g["rows"]) - g["retraced"])
         fix = graph_break_fix(g["gb_type"], explanation or "", debug, g["frame"].line or "",
                               hints)
         follow_on = len(groups) > 1 and (found(FOLLOW_ON, *hints)

@@ -289,7 +289,15 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     files = [f.get("filename") or "" for f in frames]
     first = first_compiled(files)
     what = compiled_in(files)
-    frame = locate(ctx, torch=[frames[:first] if first is not None else frames])
+    kernel = end.get("kernel") if what else None
+    if kernel:
+        # A generated kernel's own check ended it (ingest named the kernel from its last
+        # words): the line of the ops it computes, before the call that was running.
+        frame = locate(ctx, end.get("kernel_compile_id"), torch=[frames[first:]],
+                       nodes=[end.get("kernel_frames") or []], calls=[frames[:first]])
+        what = f"{what}, kernel {kernel}"
+    else:
+        frame = locate(ctx, torch=[frames[:first] if first is not None else frames])
     where = f" at line {frame.lineno}" if frame.lineno else ""
     inner = frames[-1]
     mine = [f for f in frames[first:] if is_user_file(f.get("filename"))] \

@@ -28,10 +28,10 @@ from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.compile_id import first_attempt, frame_of
+from compdiag.formats.compiled_code import is_resume_function, is_stack_value
 from compdiag.store.reader import compile_id_key
 
 KIND = "recompile"
-RESUME = "torch_dynamo_resume_in_"
 
 
 @dataclass(frozen=True)
@@ -341,7 +341,25 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
         return Cause(None, INSTANCES_REASON.format(cls=cls, src=source), "",
                      INSTANCES_EXPLANATION.format(cls=cls, fn=fn or "the method", src=source),
                      INSTANCES_FIX, instances=cls)
+    if is_resume_function(fn) and is_stack_value(source):
+        row = ctx.code_row(event["compile_id"]) or {}
+        at = ctx.frame(row.get("filename"), row.get("lineno"))
+        where = dict(src=source, lineno=at.lineno or "?", line=at.line or "?")
+        return Cause(None, STACK_REASON.format(**where), "", STACK_EXPLANATION.format(**where),
+                     STACK_FIX.format(**where))
     return None
+
+
+# A resume function guards on the values it was passed from the stack at its graph break.
+STACK_REASON = "the value computed at line {lineno} before its graph break ({src}) changed"
+STACK_EXPLANATION = ("Dynamo runs the rest of the function after the graph break at line "
+                     "{lineno} (`{line}`) as a new function, passed the values on the stack "
+                     "there: {src} is what that line computed. It is a Python value, so the "
+                     "resumed code is specialised on it and every new value recompiles it: "
+                     "the recompiles are the graph break's consequence.")
+STACK_FIX = ("Remove the graph break at line {lineno} (`{line}`, see its graph-break "
+             "diagnosis): keep the value a tensor, or let Dynamo capture it "
+             "(`torch._dynamo.config.capture_scalar_outputs = True` for `.item()`/`int()`).")
 
 
 def call_site(ctx: Any, cid: str | None) -> tuple[UserFrame, tuple[str, ...]]:
@@ -425,11 +443,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         return (key[1], evs[0]["before"], evs[-1]["after"])
 
     parents = {signature(k, evs) for k, evs in groups.items()
-               if not (ctx.fn_name(evs[0]["compile_id"]) or "").startswith(RESUME)}
+               if not is_resume_function(ctx.fn_name(evs[0]["compile_id"]))}
     for key in list(groups):
         evs = groups[key]
         fn = ctx.fn_name(evs[0]["compile_id"]) or ""
-        if fn.startswith(RESUME) and signature(key, evs) in parents and key[0] not in limits:
+        if is_resume_function(fn) and signature(key, evs) in parents and key[0] not in limits:
             del groups[key]
     # A function that hit the limit: the limit is the diagnosis of the guard that failed most
     # often there (the last of equals), the frame's other guards stay recompiles of their own.

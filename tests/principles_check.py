@@ -1,0 +1,309 @@
+"""Issue 29's principles §2 to §6 over one stored run (§1, and §2 by the kinds' declared
+relations: tests/locate_check.py).
+tests/test_corpus.py checks them over every corpus run, tests/test_principles.py over every
+fixture store and over hand-made bad stores each must reject.
+
+Each function reads the store's facts (what torch and capture recorded) and explain's
+document for the run (`explain --json`'s diagnoses), and returns one line per violation:
+
+§2 the cause above its consequences, by the facts: a resume function's recompile on a value
+   passed across its graph break is folded under the break; a recompile-limit failure never
+   ranks above the recompile that hit the limit; a failure of a frame torch skipped never
+   above its graph break.
+§3 no silent end: a run that ended abnormally (non-zero exit, a signal) has a problem
+   diagnosis saying how it ended, and at a user line when the store holds one for its end.
+§4 accuracy: every measured accuracy diagnosis names the output or gradient, the float64
+   verdict where the check compared against float64, and a line that exists in the file; and
+   every compared graph that differed is diagnosed.
+§5 compile identity: no compile id of the store spans a `torch._dynamo.reset()` (one
+   dynamo_start per compile id; a compile after a reset carries that reset's generation), and
+   a cache miss explained against a compile before a reset says so.
+§6 CUDA-graph re-recordings: a function cudagraph_trees recorded for two or more input sizes
+   is diagnosed, and a re-recording diagnosis counts what torch counted (its recordings, its
+   trees for new int keys, its "observed N distinct sizes" warning), no fewer and no more."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+from compdiag.formats.compile_id import CompileId
+from compdiag.formats.user_code import is_user_file
+from compdiag.store.reader import Reader
+from corpus_check import says_how_it_ended
+
+
+def _all(diagnoses: list[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+    """Every diagnosis of explain's document, those folded under a cause included."""
+    for d in diagnoses:
+        yield d
+        yield from d.get("consequences") or []
+
+
+def _generation(cid: str | None) -> int:
+    try:
+        return CompileId.parse(cid).generation if cid else 0
+    except ValueError:
+        return 0
+
+
+# -- §2 (from the facts, whatever relations the kinds declare: locate_check.py checks those) --
+def consequence_fact_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                              ) -> list[str]:
+    """Consequences the store's facts make so, never shown above (or apart from) their
+    cause: a resume function's recompile on a value passed across its graph break
+    (`___stackN`); Dynamo's recompile-limit failure, where the guard that kept failing is
+    diagnosed; the failure of a frame torch skipped after a graph break."""
+    out = []
+    rank = {id(d): i for i, d in enumerate(diagnoses)}
+
+    def first(kind: str, cids: set) -> dict[str, Any] | None:
+        return next((d for d in diagnoses if d["kind"] == kind and cids & {
+            d.get("compile_id"), *(d.get("compile_ids") or [])}), None)
+
+    def frame(cid: str | None) -> Any:
+        try:
+            c = CompileId.parse(cid) if cid else None
+        except ValueError:
+            return None
+        return c and (c.frame, c.generation)
+
+    skipped = {g["compile_id"] for g in reader.graph_breaks(run_id) if g.get("frame_skipped")}
+    for d in diagnoses:
+        details = d.get("details") or {}
+        if d["kind"] == "recompile" and is_resume_function(details.get("function")) and \
+                is_stack_value(details.get("guard")):
+            out.append(f"recompile {d['reason'][:60]!r} of a value passed across a graph "
+                       "break is shown on its own, not under the break")
+        if d["kind"] != "failure":
+            continue
+        if details.get("recompile_limit") or details.get("exc_type") in LIMIT_TYPES:
+            cids = {c["compile_id"] for c in reader.compiles(run_id)
+                    if frame(c["compile_id"]) == frame(d.get("compile_id"))}
+            cause = first("recompile", cids) if d.get("compile_id") else next(
+                (x for x in diagnoses if x["kind"] == "recompile"
+                 and (x.get("details") or {}).get("limit_hit")), None)
+            if cause is not None and rank[id(cause)] > rank[id(d)]:
+                out.append(f"the recompile-limit failure {d['reason'][:50]!r} ranks above "
+                           f"the recompile that hit the limit {cause['reason'][:50]!r}")
+        if details.get("exc_type") == "Unsupported" and d.get("compile_id") in skipped:
+            cause = first("graph_break", {d["compile_id"]})
+            if cause is not None and rank[id(cause)] > rank[id(d)]:
+                out.append(f"the failure {d['reason'][:50]!r} of a frame torch skipped ranks "
+                           f"above its graph break {cause['reason'][:50]!r}")
+    return out
+
+
+def is_resume_function(name: str | None) -> bool:
+    """Dynamo's code object for the rest of a function after a graph break (spelled here,
+    apart from compdiag's own definition, so the property does not share its bugs)."""
+    return bool(name) and name.startswith("torch_dynamo_resume_in_")
+
+
+def is_stack_value(source: str | None) -> bool:
+    """A resume function's argument holding a value from the stack at its break."""
+    return bool(re.match(r"^___stack\d+$", source or ""))
+
+
+# Dynamo's exception when a function hits the recompile limit under fullgraph=True.
+LIMIT_TYPES = ("FailOnRecompileLimitHit", "RecompileLimitExceeded")
+
+
+# -- §3 ------------------------------------------------------------------------------------
+def ending_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                    ) -> list[str]:
+    """A run whose program ended abnormally has a diagnosis saying how, at a user line when
+    the store holds one (the exception's frames, the stack faulthandler left, os._exit's
+    call); a run that exited 0 has no program diagnosis saying it ended badly."""
+    code = reader.run(run_id).get("exit_code") or 0
+    ends = reader.program_ends(run_id)
+    abnormal = code != 0 or any(e.get("signal") for e in ends)
+    told = [d for d in diagnoses if says_how_it_ended(d)]
+    if not abnormal:
+        return ["the run exited 0 and a program diagnosis says it ended badly"] \
+            if any(d["kind"] == "program" for d in told) else []
+    if not told:
+        return [f"the run ended with status {code} and no diagnosis says how "
+                f"(kinds: {[d['kind'] for d in diagnoses]})"]
+    held = [f for e in [*reader.program_exceptions(run_id), *ends]
+            for f in e.get("frames") or [] if is_user_file(f.get("filename"))
+            and f.get("lineno")] + _dumped_user_frames(reader, run_id)
+    if held and not any((d.get("user_frame") or {}).get("lineno") for d in told):
+        return [f"{told[0]['kind']} {told[0]['reason'][:60]!r} says how the run ended at no "
+                f"line, while the store holds {Path(held[-1]['filename']).name}:"
+                f"{held[-1]['lineno']}"]
+    return []
+
+
+_DUMPED = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+)', re.M)
+
+
+def _dumped_user_frames(reader: Reader, run_id: int) -> list[dict[str, Any]]:
+    """The user frames of any thread in the stack dumps the program left (faulthandler's,
+    read here from the raw `program_end` records, apart from ingest's parser)."""
+    out = []
+    for rec in reader.records(run_id, kind="compdiag:program_end"):
+        try:
+            end = json.loads(rec.get("payload") or "")
+        except ValueError:
+            continue
+        text = f"{end.get('fault') or ''}\n{end.get('stderr_tail') or ''}" \
+            if isinstance(end, dict) else ""
+        out += [{"filename": m.group("file"), "lineno": int(m.group("line"))}
+                for m in _DUMPED.finditer(text) if is_user_file(m.group("file"))]
+    return out
+
+
+# -- §4 ------------------------------------------------------------------------------------
+def _file_line(filename: str | None, lineno: Any) -> str | None:
+    try:
+        lines = Path(filename or "").read_text(errors="replace").splitlines()
+    except OSError:
+        return None
+    return lines[int(lineno) - 1].strip() if isinstance(lineno, int) and \
+        1 <= lineno <= len(lines) else None
+
+
+def accuracy_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                      ) -> list[str]:
+    """Every measured accuracy diagnosis names its output or gradient (in its reason), the
+    float64 verdict when the row it reports was compared against float64, and a user line
+    that exists (a line of that file, not blank, with its text); every compiled graph whose
+    check differed is diagnosed."""
+    rows = reader.accuracy(run_id)
+    out = []
+    diagnosed = set()
+    for d in _all(diagnoses):
+        if d["kind"] != "accuracy":
+            continue
+        diagnosed.add(d.get("compile_id"))
+        details = d.get("details")
+        if details is None:  # a folded consequence: its cause is checked
+            continue
+        if "output" not in details:  # an injector in the config: nothing was measured
+            continue
+        name, reason = details.get("output"), d.get("reason") or ""
+        if not name or name not in reason:
+            out.append(f"accuracy {reason[:60]!r} does not name its output ({name!r})")
+        mine = [r for r in rows if r.get("compile_id") == d.get("compile_id")
+                and r.get("output") == name]
+        if any((r.get("detail") or {}).get("fp64") for r in mine) and not (
+                details.get("verdict") and details.get("fp64")):
+            out.append(f"accuracy {reason[:60]!r} was compared against float64 and names "
+                       "no verdict")
+        uf = d.get("user_frame") or {}
+        text = _file_line(uf.get("filename"), uf.get("lineno"))
+        if not text or not (uf.get("line") or "").strip():
+            out.append(f"accuracy {reason[:60]!r} points at {uf.get('filename')}:"
+                       f"{uf.get('lineno')} ({uf.get('line')!r}), not a line of that file")
+    for r in rows:
+        verdict = (r.get("detail") or {}).get("verdict")
+        differed = not r.get("ok") and not (r.get("detail") or {}).get("within_tolerance")
+        if (differed or verdict in ("ill_conditioned", "compiled_more_accurate")) and \
+                r.get("compile_id") not in diagnosed:
+            out.append(f"compile {r.get('compile_id')}'s output {r.get('output')} differed "
+                       f"({verdict or 'not ok'}) and no accuracy diagnosis reports it")
+            diagnosed.add(r.get("compile_id"))
+    return out
+
+
+# -- §5 ------------------------------------------------------------------------------------
+def reset_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                   ) -> list[str]:
+    """No compile id spans a reset: each compile id has one dynamo_start, and a compile that
+    started after a reset carries a generation at least that reset's; a cache diagnosis
+    explained against a compile of an earlier generation says it was before a reset."""
+    out = []
+    # each reset capture saw (its own record, in the run's record order) begins a generation
+    resets = [(rec["seq"], g) for g, rec in enumerate(
+        reader.records(run_id, kind="compdiag:dynamo_reset", with_payload=False), 1)]
+    starts: dict[str, int] = {}
+    for rec in reader.records(run_id, kind="dynamo_start"):
+        cid = rec.get("compile_id")
+        if cid is None:
+            continue
+        starts[cid] = starts.get(cid, 0) + 1
+        before = [g for seq, g in resets if seq < rec["seq"]]
+        if before and _generation(cid) < max(before):
+            out.append(f"compile {cid} started after reset {max(before)} and is named as a "
+                       "compile before it")
+    out += [f"compile id {cid} names {n} compiles (dynamo_start {n} times)"
+            for cid, n in starts.items() if n > 1]
+    for d in _all(diagnoses):
+        ref = ((d.get("details") or {}).get("compared_to") or {})
+        if d["kind"] != "cache" or ref.get("run_id") != run_id:
+            continue
+        if _generation(ref.get("compile_id")) < _generation(d.get("compile_id")) and \
+                "reset" not in f"{d.get('reason')} {d.get('explanation')}".lower():
+            out.append(f"cache {d.get('reason', '')[:60]!r} of {d.get('compile_id')} is "
+                       f"explained against {ref.get('compile_id')}, before a reset, and does "
+                       "not say so")
+    return out
+
+
+# -- §6 ------------------------------------------------------------------------------------
+_RECORDINGS = re.compile(r"(\d+) recordings")
+
+
+def cudagraph_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                       ) -> list[str]:
+    """Per compiled function (its compiles' code object): what cudagraph_trees recorded, by
+    its own three counts (the recordings of one partition, its trees for new int keys, the
+    sizes it warned it observed). Two or more distinct sizes: a CUDA-graph diagnosis covers
+    one of its compiles, and a re-recording diagnosis' count is the largest of torch's."""
+    trees = reader.cudagraph_trees(run_id)
+    recordings = reader.cudagraph_recordings(run_id)
+    if not trees and not recordings:
+        return []
+    code = {c["compile_id"]: (c.get("filename"), c.get("co_name"))
+            for c in reader.compiles(run_id) if c.get("co_name")}
+    fn_of = {}
+    for c in reader.compiles(run_id):
+        fn_of[c["compile_id"]] = code.get(c["compile_id"]) or next(
+            (v for k, v in code.items() if k.split("/")[0] == c["compile_id"].split("/")[0]),
+            (None, None))
+    by_fn: dict[Any, dict[str, Any]] = {}
+    for t in trees:
+        g = by_fn.setdefault(fn_of.get(t["compile_id"]), {"cids": set(), "keys": set(),
+                                                           "observed": 0, "parts": {}})
+        g["cids"].add(t["compile_id"])
+        if t.get("key") is not None:
+            g["keys"].add((t["compile_id"], t["key"]))
+        g["observed"] = max(g["observed"], t.get("observed") or 0)
+    for r in recordings:
+        g = by_fn.setdefault(fn_of.get(r["compile_id"]), {"cids": set(), "keys": set(),
+                                                           "observed": 0, "parts": {}})
+        g["cids"].add(r["compile_id"])
+        g["parts"].setdefault(r.get("function"), []).append(
+            json.dumps([r.get("sizes"), r.get("symints")]))
+    shown = [d for d in _all(diagnoses) if d["kind"] == "cudagraph"]
+    out = []
+    for fn, g in by_fn.items():
+        sizes = max((len(set(s)) for s in g["parts"].values()), default=0)
+        if max(sizes, len(g["keys"]), g["observed"]) < 2:
+            continue
+        torch_count = max(max((len(s) for s in g["parts"].values()), default=0),
+                          len(g["keys"]), g["observed"])
+        mine = [d for d in shown if g["cids"] & {d.get("compile_id"),
+                                                  *(d.get("compile_ids") or [])}]
+        if not mine:
+            out.append(f"{fn[1] if fn else '?'}() was recorded for {torch_count} input sizes "
+                       "by cudagraph_trees' own count and no CUDA-graph diagnosis says so")
+            continue
+        for d in mine:
+            m = _RECORDINGS.search(d.get("reason") or "")
+            if m and int(m.group(1)) != torch_count:
+                out.append(f"cudagraph {d['reason'][:70]!r} counts {m.group(1)} recordings, "
+                           f"cudagraph_trees counted {torch_count}")
+    return out
+
+
+def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                       ) -> list[str]:
+    """§2 (from the facts) to §6 together, each line prefixed with its section."""
+    return [f"§{n}: {p}" for n, check in ((2, consequence_fact_problems),
+                                          (3, ending_problems), (4, accuracy_problems),
+                                          (5, reset_problems), (6, cudagraph_problems))
+            for p in check(reader, run_id, diagnoses)]

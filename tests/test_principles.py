@@ -1,0 +1,209 @@
+"""Issue 29's principles §2 to §6 as properties (tests/principles_check.py): each holds on
+stores compdiag builds from real records (the corpus runs: tests/test_corpus.py; the H200 and
+DDP fixture stores: tests/test_locate.py), and each rejects a store, or an explain document,
+that breaks it. Fast: trace-shaped records through the Ingestor, no compile."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import compdiag.store.writer as writer_module
+from compdiag.store.reader import Reader
+from compdiag.store.writer import Writer
+from compdiag.views.explain import explain_document
+from gpu_replay import replay as gpu_replay
+from principles_check import (accuracy_problems, consequence_fact_problems, ending_problems,
+                              cudagraph_problems, reset_problems)
+from test_compile_id import _two_compiles
+from test_explain import Store
+from test_holdout_principles import _resumed_recompiles
+
+EVAL_FRAME = "/usr/lib/python3.11/site-packages/torch/_dynamo/eval_frame.py"
+
+
+def _doc(path: Path, run_id: int) -> tuple[Reader, list[dict]]:
+    r = Reader(path)
+    return r, explain_document(r, run_id)["diagnoses"]
+
+
+# -- §2 ------------------------------------------------------------------------------------
+def test_section2_a_recompile_across_a_break_is_never_shown_apart_from_it(tmp_path):
+    """On main it caught benchmarks/explain_holdout/int_of_tensor_box (its store: the resume
+    function's recompile on `___stack0` shown on its own, below the later break). The same
+    records, hand-made: today they hold; the document with the recompile lifted out of its
+    cause is rejected."""
+    s = Store(tmp_path)
+    _resumed_recompiles(s)
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        assert consequence_fact_problems(r, s.run_id, diagnoses) == []
+        bad = copy.deepcopy(diagnoses)
+        (folded,) = bad[0].pop("consequences")
+        bad.append({**folded, "details": {"function": "torch_dynamo_resume_in_f_at_11",
+                                          "guard": "___stack0"}})
+        (problem,) = consequence_fact_problems(r, s.run_id, bad)
+    assert "passed across a graph break is shown on its own" in problem
+
+
+def test_section2_a_recompile_limit_failure_never_ranks_above_its_recompile(tmp_path):
+    """corpus/fail_recompile_limit_params on main: torch's FailOnRecompileLimitHit ranked
+    first, above the recompile whose guard kept failing (tests/test_corpus.py's consequence
+    test caught it by the declared relation; this one by the facts alone)."""
+    from test_explain import recompile_to_the_limit
+
+    s = Store(tmp_path, exit_code=1)
+    recompile_to_the_limit(s, 0)
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        assert consequence_fact_problems(r, s.run_id, diagnoses) == []
+        limit = next(d for d in diagnoses if d["kind"] == "recompile")
+        failure = {"kind": "failure", "reason": "FailOnRecompileLimitHit: Hard failure",
+                   "compile_id": limit["compile_id"],
+                   "details": {"exc_type": "FailOnRecompileLimitHit"}}
+        (problem,) = consequence_fact_problems(r, s.run_id, [failure, *diagnoses])
+    assert "ranks above the recompile that hit the limit" in problem
+
+
+# -- §3 ------------------------------------------------------------------------------------
+def _aborted_in_a_kernel(s: Store) -> None:
+    """A native abort inside compiled code; faulthandler lists compdiag's writer thread first
+    and marks no thread current (the crashed thread was an OpenMP worker)."""
+    s.compile("0/0", lineno=3)
+    dump = "\n".join([
+        "Fatal Python error: Aborted", "",
+        "Thread 0x00007f00aa (most recent call first):",
+        f'  File "{writer_module.__file__}", line 196 in _tick', "",
+        "Thread 0x00007f00bb (most recent call first):",
+        '  File "/tmp/torchinductor_me/ab/cabc123.py", line 86 in call',
+        f'  File "{EVAL_FRAME}", line 655 in _fn',
+        f'  File "{s.user}", line 20 in <module>', ""])
+    s.ing.program_end(how="signal", exit_code=134, signal=6, fault=dump,
+                      stderr_tail="terminate called after throwing an instance of "
+                                  "'std::runtime_error'\n  what():  boom\n")
+
+
+def test_section3_no_abnormal_end_is_silent_or_without_its_line(tmp_path):
+    """On main it caught corpus/end_abort_oob_index (the abort's diagnosis took compdiag's
+    writer thread from faulthandler's dump: no user line, while the dump holds the user's
+    thread at line 13). Today such a store holds; a document without the ending, or with the
+    ending at no line, is rejected, and so is a clean run said to have ended badly."""
+    s = Store(tmp_path, exit_code=134)
+    _aborted_in_a_kernel(s)
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        assert ending_problems(r, s.run_id, diagnoses) == []
+        assert diagnoses[0]["user_frame"]["lineno"] == 20
+        (silent,) = ending_problems(r, s.run_id, [])
+        lineless = [{**diagnoses[0], "user_frame": {}}]
+        (no_line,) = ending_problems(r, s.run_id, lineless)
+    assert "no diagnosis says how" in silent
+    assert "at no line, while the store holds user_script.py:20" in no_line
+    (tmp_path / "clean").mkdir()
+    clean = Store(tmp_path / "clean")
+    clean.done()
+    r, _ = _doc(clean.path, clean.run_id)
+    with r:
+        assert ending_problems(r, clean.run_id, lineless) == [
+            "the run exited 0 and a program diagnosis says it ended badly"]
+
+
+# -- §4 ------------------------------------------------------------------------------------
+def test_section4_an_accuracy_diagnosis_names_output_verdict_and_a_real_line(tmp_path):
+    """A measured mismatch against float64 holds; each of the three omissions is rejected
+    (no output named, no float64 verdict, a line the file does not have), and so is a
+    mismatch no diagnosis reports."""
+    (tmp_path / "s").mkdir()
+    s = Store(tmp_path / "s")
+    s.compile("0/0")
+    s.post_grad("0/0", f"    # File: {s.user}:12 in f, code: line_12 = 12\n"
+                '    sin: "f32[8]" = torch.ops.aten.sin.default(arg0_1)\n')
+    s.accuracy("0/0", [("output 0", False, 0.5, 0.2, {
+        "verdict": "miscompile", "fp64": {"eager_rel": 2.8e-8, "compiled_rel": 1.2e-3}})])
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        assert accuracy_problems(r, s.run_id, diagnoses) == []
+        (d,) = diagnoses
+        unnamed = {**d, "reason": d["reason"].replace("output 0", "it")}
+        no_verdict = {**d, "details": {**d["details"], "verdict": None}}
+        moved = {**d, "user_frame": {**d["user_frame"], "lineno": 99}}
+        got = [accuracy_problems(r, s.run_id, [bad]) for bad in (unnamed, no_verdict, moved)]
+        unreported = accuracy_problems(r, s.run_id, [])
+    assert "does not name its output" in got[0][0]
+    assert "names no verdict" in got[1][0]
+    assert "not a line of that file" in got[2][0]
+    assert "no accuracy diagnosis reports it" in unreported[0]
+
+
+# -- §5 ------------------------------------------------------------------------------------
+def test_section5_no_compile_id_spans_a_reset(tmp_path):
+    """The two compiles torch names 0/0 around a reset (tests/test_compile_id.py's records)
+    hold. A store written as main wrote it before compile identity had a generation (both
+    dynamo_starts under one '0/0', after the reset too) is rejected, and so is a cache miss
+    explained against the compile before the reset that does not say so."""
+    path, run_id, _ = _two_compiles(tmp_path, reset_record=True)
+    r, diagnoses = _doc(path, run_id)
+    with r:
+        assert reset_problems(r, run_id, diagnoses) == []
+        (miss,) = [d for d in diagnoses if d["kind"] == "cache"]
+        quiet = {**miss, "reason": "fx_graph cache missed", "explanation": ""}
+        (unsaid,) = reset_problems(r, run_id, [quiet])
+    assert "before a reset, and does not say so" in unsaid
+    merged = tmp_path / "merged.db"
+    w = Writer(merged)
+    rid = w.begin_run(source="run", argv=["x.py"])
+    for seq, kind in enumerate(("dynamo_start", "compdiag:dynamo_reset", "dynamo_start"), 1):
+        w.insert("records", run_id=rid, seq=seq, kind=kind,
+                 compile_id=None if kind.startswith("compdiag") else "0/0",
+                 metadata=json.dumps({"frame_id": 0, "frame_compile_id": 0}), payload=None)
+    w.end_run(rid, exit_code=0, status="done")
+    w.close()
+    with Reader(merged) as r:
+        problems = reset_problems(r, rid, [])
+    assert problems == ["compile 0/0 started after reset 1 and is named as a compile before it",
+                        "compile id 0/0 names 2 compiles (dynamo_start 2 times)"]
+
+
+# -- §6 ------------------------------------------------------------------------------------
+def test_section6_rerecordings_are_counted_as_cudagraph_trees_counted(tmp_path):
+    """The H200 run that recorded one function for three sizes (fixtures/gpu/cg_three_sizes)
+    holds: 3 recordings, as torch counted. A count that is not torch's, or no diagnosis of
+    them at all, is rejected. (While this test was written it caught the check's own first
+    draft, which counted per compile rather than per function.)"""
+    path = tmp_path / "cg.db"
+    run_id = gpu_replay("cg_three_sizes", path)
+    r, diagnoses = _doc(path, run_id)
+    with r:
+        assert cudagraph_problems(r, run_id, diagnoses) == []
+        (rec,) = [d for d in diagnoses if d["reason"].startswith("CUDA graphs re-recorded")]
+        fewer = {**rec, "reason": rec["reason"].replace("3 recordings", "2 recordings")}
+        others = [d for d in diagnoses if d is not rec]
+        (miscounted,) = cudagraph_problems(r, run_id, [*others, fewer])
+        (missing,) = cudagraph_problems(r, run_id, others)
+    assert "counts 2 recordings, cudagraph_trees counted 3" in miscounted
+    assert "no CUDA-graph diagnosis says so" in missing
+
+
+def test_section4_an_input_eager_rejects_names_the_output_too(tmp_path):
+    """On main the `eager_rejects` verdict (corpus/acc_bernoulli_invalid_p's and
+    the held-out index_add_negative's kind of diagnosis): "compiled code accepted an input
+    that eager rejects: ..., the compiled graph returned a value" named no output: the
+    property rejects it (the template had no output in it)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.post_grad("0/0", f"    # File: {s.user}:8 in f, code: line_8 = 8\n"
+                '    index_add: "f32[4]" = torch.ops.aten.index_add.default(arg0_1, 0, arg1_1, '
+                "arg2_1)\n")
+    s.accuracy("0/0", [("outputs", False, None, None, {
+        "verdict": "eager_rejects", "eager_error": "RuntimeError: index -1 is out of bounds",
+        "reason": "eager raised RuntimeError; the compiled graph returned a value"})])
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        assert accuracy_problems(r, s.run_id, diagnoses) == []
+    assert diagnoses[0]["reason"].endswith("the compiled graph returned a value (outputs)")
