@@ -310,7 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--suite", help="only this suite (timm, torchvision, transformers)")
     ap.add_argument("--out", default=str(HERE / "results"), help="directory for the JSON")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per child run")
-    ap.add_argument("--markdown", action="store_true", help="print the table from --out's JSON")
+    ap.add_argument("--markdown", nargs="?", const=True, metavar="JSON",
+                    help="print the table from --out's JSON for this torch and --device, or "
+                    "from the results file JSON (e.g. results/2.11.0-cuda.json)")
     ap.add_argument("--infer-only", action="store_true", help="no training step")
     ap.add_argument("--no-cold", action="store_true",
                     help="no separate cold run: the plain run fills the caches (one compile "
@@ -330,6 +332,13 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     out = Path(args.out) / f"{torch.__version__.split('+')[0]}-{args.device}.json"
+    if isinstance(args.markdown, str):
+        out = Path(args.markdown)
+    if args.markdown or args.rederive:
+        if not out.is_file():
+            print(f"run.py: no results at {out} (run the models first, or pass the --out and "
+                  f"--device they were run with)", file=sys.stderr)
+            return 2
     if args.markdown:
         print(markdown(json.loads(out.read_text())))
         return 0
