@@ -477,6 +477,10 @@ class _Rows:
 
     upsert = insert
 
+    def insert_rows(self, table: str, names: tuple[str, ...], rows: list[tuple]) -> None:
+        for row in rows:
+            self.insert(table, **dict(zip(names, row)))
+
     def warn(self, run_id: int, message: str) -> None:
         self.rows.setdefault("warnings", []).append({"message": message})
 

@@ -44,6 +44,10 @@ class _FactsOnly:
         if table in REINDEXED_TABLES:
             self._w.insert(table, **cols)
 
+    def insert_rows(self, table: str, names: tuple[str, ...], rows: list[tuple]) -> None:
+        if table in REINDEXED_TABLES:
+            self._w.insert_rows(table, names, rows)
+
     def upsert(self, table: str, **cols: Any) -> None:
         if table in REINDEXED_TABLES:
             self._w.upsert(table, **cols)
