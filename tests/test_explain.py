@@ -1111,3 +1111,28 @@ def test_a_fusion_illegal_for_its_reads_is_information_not_a_problem(tmp_path):
     (d,) = s.explain()
     assert d["severity"] == "info" and d["details"]["reason_class"] == "other_positions"
     assert "other positions" in d["reason"]
+
+
+def test_show_names_a_skipped_frames_break_by_its_own_type(tmp_path, capsys):
+    """Where Dynamo gave up on the whole frame, torch's reason is its wrapper ("Failed to handle
+    graph break gracefully. Skipping the function ..."): show listed that for the break's type
+    and reason (the zoo's Faster R-CNN and SegFormer), though the store has the type under it.
+    It now says the break's own type and that the function ran in eager."""
+    import json
+
+    from compdiag.cli import main
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.graph_break("0/0", 7, gb_type="Unsupported context manager", code="GB0142", skipped=True)
+    s.graph_break("0/0", 9)
+    path = s.done()
+    assert main(["show", "--store", str(path), "--json"]) == 0
+    gbs = json.loads(capsys.readouterr().out)["graph_breaks"]
+    assert gbs[0]["gb_type"] == "Unsupported context manager" and gbs[0]["frame_skipped"]
+    assert gbs[0]["reason"].startswith("Unsupported context manager (torch skipped")
+    assert gbs[1]["gb_type"] == "Failed to trace builtin operator"
+    assert not gbs[1]["frame_skipped"]
+    assert main(["show", "--store", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "GB0142 Unsupported context manager" in text and "Failed to handle" not in text

@@ -22,6 +22,19 @@ from compdiag.views.compile_time import cache_lines, compile_time_lines
 from compdiag.views.table import Col, fitted_table, short_path
 
 
+def _graph_break(g: dict[str, Any]) -> dict[str, Any]:
+    """A graph break as show lists it. Where Dynamo gave up on the whole frame, torch's
+    reason is its wrapper ("Failed to handle graph break gracefully. Skipping the function
+    ..."): the break's own type is the one under it, with the skip said after it."""
+    inner = g.get("gb_type_inner")
+    skipped = bool(g.get("frame_skipped"))
+    reason = (f"{inner} (torch skipped the function and ran it in eager)"
+              if inner else g["reason"])
+    return {"compile_id": g["compile_id"], "reason": reason,
+            "gb_type": inner or g["gb_type"], "gb_code": g["gb_code"],
+            "frame_skipped": skipped, "user_frame": _frame(g), "hints": g["hints"]}
+
+
 def _frame(row: dict[str, Any]) -> dict[str, Any]:
     return {"filename": row.get("filename"), "lineno": row.get("lineno"), "line": row.get("line")}
 
@@ -58,10 +71,7 @@ def show_document(reader: Reader, run_id: int) -> dict[str, Any]:
                       "co_name": c["co_name"],
                       "filename": c["filename"], "lineno": c["lineno"], "status": c["status"],
                       "stage_times": c["stage_times"]} for c in reader.compiles(run_id)],
-        "graph_breaks": [{"compile_id": g["compile_id"], "reason": g["reason"],
-                          "gb_type": g["gb_type"], "gb_code": g["gb_code"],
-                          "user_frame": _frame(g), "hints": g["hints"]}
-                         for g in reader.graph_breaks(run_id)],
+        "graph_breaks": [_graph_break(g) for g in reader.graph_breaks(run_id)],
         "recompiles": [{"compile_id": r["compile_id"], "reason": r["reason"],
                         "guard": r["guard"]} for r in reader.recompiles(run_id)],
         "failures": [{"compile_id": f["compile_id"], "stage": f["stage"],
