@@ -22,6 +22,14 @@ KERNEL_SOURCE = (
     "}\n")
 
 
+def embedding_graph(user: object) -> str:
+    """The post-grad graph of compile 0/0: one embedding node, traced from USER's line 11."""
+    return ("def forward(self, arg0_1, arg1_1):\n"
+            f"    # File: {user}:11 in f, code: line_11 = 11\n"
+            '    embedding: "f32[3, 2]" = torch.ops.aten.embedding.default(arg1_1, arg0_1)\n'
+            "    return (embedding,)\n")
+
+
 def _output_code(kernel: str) -> str:
     return ("from torch._inductor.async_compile import AsyncCompile\n"
             "async_compile = AsyncCompile()\n\n\n"
@@ -70,11 +78,7 @@ def test_a_kernels_runtime_error_points_at_the_op_line_not_the_def(tmp_path):
     kept the `def` line (3)."""
     s = Store(tmp_path, exit_code=1)
     s.compile("0/0", lineno=3)
-    s.post_grad("0/0", "def forward(self, arg0_1, arg1_1):\n"
-                       f"    # File: {s.user}:11 in f, code: line_11 = 11\n"
-                       '    embedding: "f32[3, 2]" = torch.ops.aten.embedding.default('
-                       "arg1_1, arg0_1)\n"
-                       "    return (embedding,)\n")
+    s.post_grad("0/0", embedding_graph(s.user))
     wrapper = str(tmp_path / "cq6.py")
     s.ing.record({"frame_id": 0, "frame_compile_id": 0,
                   "inductor_output_code": {"filename": wrapper}},

@@ -231,16 +231,12 @@ def test_a_kernels_check_that_aborts_points_at_its_op_line(tmp_path: Path) -> No
     ops, not the call. Another OpenMP thread's "terminate called recursively" after them does
     not hide them (the corpus run caught that: it is printed in any order)."""
     import compdiag.store.writer as writer
-    from test_holdout_principles import _output_code
+    from test_holdout_principles import _output_code, embedding_graph
 
     s = Store(tmp_path, exit_code=134)
     s.user.write_text(s.user.read_text().replace("line_3 = 3\n", "def f(i, w):\n"))
     s.compile("0/0", lineno=3)
-    s.post_grad("0/0", "def forward(self, arg0_1, arg1_1):\n"
-                       f"    # File: {s.user}:11 in f, code: line_11 = 11\n"
-                       '    embedding: "f32[3, 2]" = torch.ops.aten.embedding.default('
-                       "arg1_1, arg0_1)\n"
-                       "    return (embedding,)\n")
+    s.post_grad("0/0", embedding_graph(s.user))
     s.ing.record({"frame_id": 0, "frame_compile_id": 0,
                   "inductor_output_code": {"filename": OUTPUT_MODULE}},
                  _output_code("cpp_fused_embedding_0"))
