@@ -22,7 +22,7 @@ _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_o
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
                  "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
                  "sources", "objects", "args", "param_names", "nodes", "constraint_sources",
-                 "constraint_frames", "ops", "call", "kernel_frames"}
+                 "constraint_frames", "ops", "call", "kernel_frames", "stack"}
 
 
 def _is_int64(n: int) -> bool:
@@ -456,8 +456,9 @@ class Reader:
     def graph_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
         """The nodes of the compile's last post-grad graph, in graph order."""
         meta = "meta" if self._has_column("graph_nodes", "meta") else "NULL AS meta"
+        stack = "stack" if self._has_column("graph_nodes", "stack") else "NULL AS stack"
         return self._of_last_record("graph_nodes", f"node, op, target, {meta}, filename, lineno,"
-                                    " line", run_id, compile_id)
+                                    f" line, {stack}", run_id, compile_id)
 
     def _has_column(self, table: str, column: str) -> bool:
         """A column of this layout that a schema-3 store written before it lacks (read-only

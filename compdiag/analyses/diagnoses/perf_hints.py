@@ -178,7 +178,7 @@ def _tf32(ctx: Any) -> list[Diagnosis]:
     # The warning is about float32 matmuls: the user lines of those nodes (issue 29 §1,
     # evidence 2), before the compiled function's def.
     matmuls = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
-               for n in ctx.r.graph_nodes(ctx.run_id, cid)
+               for n in ctx.graph_nodes(cid)
                if n.get("op") in TF32_OPS and str(n.get("meta") or "").startswith("f32")
                and n.get("filename") and n.get("lineno")]
     return [Diagnosis(KIND, stage="inductor", compile_id=cid,
