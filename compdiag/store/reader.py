@@ -323,6 +323,18 @@ class Reader:
         return [r for r in rows if r["run_id"] < run_id
                 or compile_generation(r["compile_id"]) < generation]
 
+    def cache_entry_origin(self, run_id: int, cache: str, key: str, before_id: int
+                           ) -> dict[str, Any] | None:
+        """The lookup that made the cache entry `key` (a miss: that compile ran the stage the
+        entry caches), latest first: in a run before `run_id`, or in `run_id` before the
+        lookup `before_id`. {run_id, compile_id, id}; None when this store never saw it made."""
+        rows = self._rows(
+            "SELECT run_id, compile_id, id FROM cache_events WHERE cache = ? AND key = ? AND"
+            " (result = 'miss' OR result IS NULL AND hit = 0) AND (run_id < ? OR (run_id = ? AND"
+            " id < ?))"
+            " ORDER BY run_id DESC, id DESC LIMIT 1", (cache, key, run_id, run_id, before_id))
+        return rows[0] if rows else None
+
     def dynamo_resets(self, run_id: int) -> dict[int, dict[str, Any]]:
         """generation -> the torch._dynamo.reset() that began it ({filename, lineno, line},
         None where an imported log only showed a compile id repeating); the last one of a

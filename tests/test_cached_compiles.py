@@ -1,0 +1,82 @@
+"""A compile served from the FX graph cache keeps the facts of the compile that made the
+entry (issue 29; analyses/cached_compiles.py): on a hit Inductor replays no lowering, so a
+warm run has no perf hints and an eager-fallback diagnosis vanished. explain now says the same
+on the warm run as on the cold one, marked as coming from the cached compile, and says the
+lowering facts are missing where the store never saw the entry made. Fast: trace-shaped
+records through the Ingestor, no compile."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from compdiag.analyses.explain import explain
+from compdiag.ingest.ingestor import Ingestor
+from compdiag.store.reader import Reader
+from compdiag.store.writer import Writer
+from compdiag.views.explain import explain_document
+
+KEY = "fcumsumkey"
+POST_GRAD = ('        # File: {user}:5 in f, code: return x.cumsum(0)\n'
+             '        cumsum: "f32[8][1]cpu" = torch.ops.aten.cumsum.default(arg0_1, 0)\n')
+
+
+def _run(w: Writer, user: Path, result: str) -> int:
+    """corpus/perf_fallback_cumsum's compile 0/0, cold (`miss`: lowered, Inductor's
+    FallbackKernel perf hint) or warm (`hit`: the cached graph and no hint)."""
+    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(user.parent))
+    ing = Ingestor(w, run_id)
+    ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+    ing.record({"artifact": {"name": f"fx_graph_cache_{result}", "encoding": "json"}, **ids},
+               json.dumps({"key": KEY, "cache_state": result,
+                           "components": ["[h1] gm: cumsum", "[h2] inductor_config[x]: 1"]}))
+    ing.record({"inductor_post_grad_graph": {}, **ids}, POST_GRAD.format(user=user))
+    if result == "miss":
+        ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: torch.ops.aten.cumsum.default")
+    ing.record({"compilation_metrics": {"co_name": "f", "co_filename": str(user),
+                                        "co_firstlineno": 4}, **ids}, None)
+    ing.flush()
+    w.end_run(run_id, exit_code=0, status="done")
+    return run_id
+
+
+def _user(tmp_path: Path) -> Path:
+    user = tmp_path / "model.py"
+    user.write_text("import torch\n\n\ndef f(x):\n    return x.cumsum(0)\n")
+    return user
+
+
+def test_a_warm_run_says_what_the_cold_run_said(tmp_path):
+    """Cold then warm into one store: the same top (the cumsum fallback at line 5), on the
+    warm run marked as coming from run 1's compile 0/0. On main the warm run said "no
+    problems found"."""
+    user = _user(tmp_path)
+    w = Writer(tmp_path / "s.db")
+    cold, warm = _run(w, user, "miss"), _run(w, user, "hit")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        c, h = explain(r, cold), explain(r, warm)
+        warm_doc = explain_document(r, warm)["diagnoses"]
+    assert c and h, (c, h)
+    assert (h[0].kind, h[0].reason, h[0].user_frame.lineno) == \
+        (c[0].kind, c[0].reason, c[0].user_frame.lineno) == (c[0].kind, c[0].reason, 5)
+    assert c[0].from_cache is None
+    assert h[0].from_cache == {"run": cold, "compile_id": "0/0", "cache": "fx_graph",
+                               "key": KEY}
+    assert warm_doc[0]["from_cache"]["run"] == cold
+    assert not [d for d in h if d.kind == "cache"]  # the entry's origin is known: no note
+
+
+def test_a_hit_the_store_never_saw_made_says_the_facts_are_missing(tmp_path):
+    """Only the warm run (the cache was warmed without compdiag): one information line of
+    kind cache says the run was served from the cache and lowering facts are missing. On
+    main: silence ("no problems found", nothing listed)."""
+    user = _user(tmp_path)
+    w = Writer(tmp_path / "s.db")
+    warm = _run(w, user, "hit")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        (d,) = explain(r, warm)
+    assert (d.kind, d.severity) == ("cache", "info")
+    assert "served from the FX graph cache" in d.reason and "missing" in d.reason
+    assert "TORCHINDUCTOR_FORCE_DISABLE_CACHES=1" in d.fix and "compdiag run" in d.fix
