@@ -10,12 +10,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from cdtest import Session
 from compdiag.analyses.explain import explain
 from compdiag.ingest.ingestor import Ingestor
 from compdiag.store.reader import Reader
 from compdiag.store.writer import Writer
 from compdiag.views.explain import explain_document
 
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 KEY = "fcumsumkey"
 POST_GRAD = ('        # File: {user}:5 in f, code: return x.cumsum(0)\n'
              '        cumsum: "f32[8][1]cpu" = torch.ops.aten.cumsum.default(arg0_1, 0)\n')
@@ -80,3 +84,27 @@ def test_a_hit_the_store_never_saw_made_says_the_facts_are_missing(tmp_path):
     assert (d.kind, d.severity) == ("cache", "info")
     assert "served from the FX graph cache" in d.reason and "missing" in d.reason
     assert "TORCHINDUCTOR_FORCE_DISABLE_CACHES=1" in d.fix and "compdiag run" in d.fix
+
+
+@pytest.mark.slow
+def test_a_corpus_fallback_run_cold_then_warm_has_the_same_top(tmp_path):
+    """corpus/perf_fallback_cumsum with Inductor's caches left on (the script turns the FX
+    graph cache off only because a warm run lost its perf hint), run cold then warm into one
+    store with its own cache dir: the warm run hits and its top is the cold run's (the cumsum
+    fallback at the marked line), from run 1's compile. On main the warm run said "no
+    problems found". Two small compiles, the second a cache hit."""
+    text = (CORPUS / "perf_fallback_cumsum.py").read_text()
+    script = tmp_path / "perf_fallback_cumsum.py"
+    script.write_text(text.replace("torch._inductor.config.fx_graph_cache = False", ""))
+    s = Session(root=tmp_path, store=tmp_path / "s.db", cache=tmp_path / "inductor-cache")
+    cold, warm = s.run(script, cwd=tmp_path), s.run(script, cwd=tmp_path)
+    assert cold.returncode == 0 and warm.returncode == 0, (cold.stderr[-2000:],
+                                                          warm.stderr[-2000:])
+    caches = [c["result"] for c in s.show(warm.run_id)["caches"] if c["cache"] == "fx_graph"]
+    assert caches == ["hit"], caches
+    with Reader(s.store) as r:
+        c, h = explain(r, cold.run_id), explain(r, warm.run_id)
+    marked = 1 + next(i for i, ln in enumerate(text.splitlines()) if "<- diagnosis" in ln)
+    assert (c[0].kind, c[0].user_frame.lineno) == ("perf", marked)
+    assert (h[0].kind, h[0].reason, h[0].user_frame.lineno) == ("perf", c[0].reason, marked)
+    assert h[0].from_cache and h[0].from_cache["run"] == cold.run_id
