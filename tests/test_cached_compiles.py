@@ -25,6 +25,11 @@ POST_GRAD = ('        # File: {user}:5 in f, code: return x.cumsum(0)\n'
              '        cumsum: "f32[8][1]cpu" = torch.ops.aten.cumsum.default(arg0_1, 0)\n')
 
 
+# The wrapper's call of the fallback (cold and warm alike: a hit logs the cached code).
+OUTPUT_CODE = ("def call(args):\n    arg0_1, = args\n"
+               "    buf0 = torch.ops.aten.cumsum.default(arg0_1, 0)\n    return (buf0, )\n")
+
+
 def _run(w: Writer, user: Path, result: str) -> int:
     """corpus/perf_fallback_cumsum's compile 0/0, cold (`miss`: lowered, Inductor's
     FallbackKernel perf hint) or warm (`hit`: the cached graph and no hint)."""
@@ -35,6 +40,7 @@ def _run(w: Writer, user: Path, result: str) -> int:
                json.dumps({"key": KEY, "cache_state": result,
                            "components": ["[h1] gm: cumsum", "[h2] inductor_config[x]: 1"]}))
     ing.record({"inductor_post_grad_graph": {}, **ids}, POST_GRAD.format(user=user))
+    ing.record({"inductor_output_code": {}, **ids}, OUTPUT_CODE)
     if result == "miss":
         ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: torch.ops.aten.cumsum.default")
     ing.record({"compilation_metrics": {"co_name": "f", "co_filename": str(user),
@@ -72,18 +78,21 @@ def test_a_warm_run_says_what_the_cold_run_said(tmp_path):
 
 
 def test_a_hit_the_store_never_saw_made_says_the_facts_are_missing(tmp_path):
-    """Only the warm run (the cache was warmed without compdiag): one information line of
-    kind cache says the run was served from the cache and lowering facts are missing. On
-    main: silence ("no problems found", nothing listed)."""
+    """Only the warm run (the cache was warmed without compdiag): the fallback is read from
+    the cached output code the trace carries (the same kind, op and line as a cold run's), and
+    one information line of kind cache says the run was served from the cache and that the
+    other lowering facts are missing. On main: silence ("no problems found")."""
     user = _user(tmp_path)
     w = Writer(tmp_path / "s.db")
     warm = _run(w, user, "hit")
     w.close()
     with Reader(tmp_path / "s.db") as r:
-        (d,) = explain(r, warm)
-    assert (d.kind, d.severity) == ("cache", "info")
-    assert "served from the FX graph cache" in d.reason and "missing" in d.reason
-    assert "TORCHINDUCTOR_FORCE_DISABLE_CACHES=1" in d.fix and "compdiag run" in d.fix
+        perf, note = explain(r, warm)
+    assert (perf.kind, perf.details.op, perf.user_frame.lineno) == ("perf", "cumsum", 5)
+    assert "cached output code" in perf.reason and perf.from_cache is None
+    assert (note.kind, note.severity) == ("cache", "info")
+    assert "served from the FX graph cache" in note.reason and "missing" in note.reason
+    assert "TORCHINDUCTOR_FORCE_DISABLE_CACHES=1" in note.fix and "compdiag run" in note.fix
 
 
 @pytest.mark.slow

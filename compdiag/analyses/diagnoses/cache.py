@@ -313,9 +313,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
 # A compile served from the FX graph cache made elsewhere (analyses/cached_compiles.py).
 SERVED_EXPLANATION = (
     "On an FX graph cache hit Inductor loads the compiled code and replays neither lowering "
-    "nor scheduling, so this run has none of the facts those produce: eager-fallback kernels "
-    "(perf hints), fusion decisions. This store never saw the compile that made the entry, "
-    "so compdiag cannot carry them over; a cold compile records them.")
+    "nor scheduling, so this run has none of the facts those produce: perf hints, fusion "
+    "decisions (the eager fallbacks are still read from the cached output code). This store "
+    "never saw the compile that made the entry, so compdiag cannot carry them over; a cold "
+    "compile records them.")
 
 
 def _served_from_cache(ctx: Any) -> list[Diagnosis]:
@@ -330,7 +331,7 @@ def _served_from_cache(ctx: Any) -> list[Diagnosis]:
         KIND, stage=None, compile_id=cids[0],
         reason=f"served from the FX graph cache ({len(cids)} "
                f"{'compile' if len(cids) == 1 else 'compiles'}: {shown}): lowering-time facts "
-               "(fallback kernels, fusion decisions) are missing from this run",
+               "(perf hints, fusion decisions) are missing from this run",
         user_frame=locate(ctx, cids[0]), explanation=SERVED_EXPLANATION,
         fix="Nothing is wrong. To see those facts, run it once more with Inductor's caches "
             "off (environment variable TORCHINDUCTOR_FORCE_DISABLE_CACHES=1): "
