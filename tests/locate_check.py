@@ -117,8 +117,9 @@ def library_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str,
     """Issue 29 §1, library frames: one line per diagnosis whose line is inside torch, a
     site-package or the stdlib; and per diagnosis of an op whose post-grad nodes' stored
     stacks (graph_nodes.stack, the user's part of a stack the graph text cut) or own lines
-    hold a user frame, while the diagnosis points elsewhere than a line torch named or one of
-    those frames (the call, the def line). Reads the store's facts, not the evidence field."""
+    hold a user frame, while the diagnosis falls back to the call or the def line. Reads the
+    store's facts for the frames; the evidence field only to tell a fallback from a line of
+    its own."""
     ctx = RunContext(reader, run_id)
     out = []
     for d in _every(diagnoses):
@@ -129,7 +130,9 @@ def library_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str,
                        f"{fn}:{uf.get('lineno')}")
             continue
         ops, cid = _ops_named(d), d.get("compile_id")
-        if not ops or not cid or uf.get("evidence") in ("torch", "source"):
+        # a line torch named, one the kind found in the program, or one of an FX node's
+        # stack: evidence of its own; the call and the def line are what a lost stack leaves
+        if not ops or not cid or uf.get("evidence") in ("torch", "source", "fx_node"):
             continue
         users = set()
         for n in reader.graph_nodes(run_id, cid):
@@ -140,7 +143,7 @@ def library_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str,
                 if is_user_file(ctx.resolve(f.get("filename"))) and f.get("lineno"):
                     users.add((ctx.resolve(f["filename"]), int(f["lineno"])))
                     break
-        if users and (ctx.resolve(fn), uf.get("lineno")) not in users:
+        if users:
             line = sorted(users)[0]
             out.append(f"{d['kind']} {d['reason'][:80]!r} points at "
                        f"{Path(fn or '?').name}:{uf.get('lineno')} ({uf.get('evidence')}), "
