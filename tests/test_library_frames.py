@@ -146,6 +146,6 @@ def test_capture_keeps_only_the_cut_part_of_library_stacks():
     ((args, kw),) = events
     assert args[0] == "node_stacks"
     (entry,) = json.loads(kw["payload"])
-    assert entry["nodes"] == [lib1.name, lib2.name]
+    assert (entry["nodes"], entry["count"]) == ([lib1.name, lib2.name], 2)
     assert entry["stack"].lstrip().startswith(f'File "{user}", line 13')
     assert entry["stack"].rstrip().endswith("torch._standard_gamma(concentration)")

@@ -68,5 +68,7 @@ def _record(capture: Any, gm: Any) -> None:
             if part is not None:
                 stacks.setdefault(part, []).append(node.name)
     if stacks:
+        # a few node names to read it by (a model's layers share a stack by the hundred)
         capture.ing.event("node_stacks", current_compile_id(), {}, payload=json.dumps(
-            [{"stack": part, "nodes": nodes} for part, nodes in stacks.items()]))
+            [{"stack": part, "nodes": nodes[:3], "count": len(nodes)}
+             for part, nodes in stacks.items()]))
