@@ -95,6 +95,38 @@ def test_a_hit_the_store_never_saw_made_says_the_facts_are_missing(tmp_path):
     assert "TORCHINDUCTOR_FORCE_DISABLE_CACHES=1" in note.fix and "compdiag run" in note.fix
 
 
+def test_a_hit_of_another_function_is_at_its_own_op_line(tmp_path):
+    """Two functions with one graph in one run: 0/0 (f, line 4) misses and lowers, 1/0 (g,
+    line 8) hits the entry 0/0 made. g's carried fallback is at g's own cumsum line (9, from
+    the cached post-grad graph this run has), not f's line 5."""
+    user = tmp_path / "model.py"
+    user.write_text("import torch\n\n\ndef f(x):\n    return x.cumsum(0)\n\n\n"
+                    "def g(x):\n    return x.cumsum(0)\n")
+    w = Writer(tmp_path / "s.db")
+    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(tmp_path))
+    ing = Ingestor(w, run_id)
+    for frame, (result, fn, first) in enumerate((("miss", "f", 4), ("hit", "g", 8))):
+        ids = {"frame_id": frame, "frame_compile_id": 0, "attempt": 0}
+        ing.record({"artifact": {"name": f"fx_graph_cache_{result}", "encoding": "json"},
+                    **ids}, json.dumps({"key": KEY, "components": ["[h1] gm: cumsum"]}))
+        ing.record({"inductor_post_grad_graph": {}, **ids}, POST_GRAD.format(user=user)
+                   .replace(":5 in f", f":{first + 1} in {fn}"))
+        if result == "miss":
+            ing.event("perf_hints", "0/0", {},
+                      "Using FallbackKernel: torch.ops.aten.cumsum.default")
+        ing.record({"compilation_metrics": {"co_name": fn, "co_filename": str(user),
+                                            "co_firstlineno": first}, **ids}, None)
+    ing.flush()
+    w.end_run(run_id, exit_code=0, status="done")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        perf = {d.compile_id: d for d in explain(r, run_id) if d.kind == "perf"}
+    assert perf["0/0"].user_frame.lineno == 5 and perf["0/0"].from_cache is None
+    assert perf["1/0"].user_frame.lineno == 9
+    assert perf["1/0"].from_cache == {"run": run_id, "compile_id": "0/0", "cache": "fx_graph",
+                                      "key": KEY}
+
+
 @pytest.mark.slow
 def test_a_corpus_fallback_run_cold_then_warm_has_the_same_top(tmp_path):
     """corpus/perf_fallback_cumsum with Inductor's caches left on (the script turns the FX

@@ -58,7 +58,27 @@ def carried(ctx: Any, found: list[Diagnosis],
                     or d.stage not in LOWERING_STAGES or (d.kind, d.reason, cid) in have:
                 continue
             have.add((d.kind, d.reason, cid))
-            out.append(replace(d, compile_id=cid, compile_ids=(cid,), from_cache={
-                "run": run, "compile_id": origin["compile_id"], "cache": CACHE,
-                "key": hit["key"]}))
+            out.append(replace(d, compile_id=cid, compile_ids=(cid,),
+                               user_frame=_relocated(ctx, cid, d, origin), from_cache={
+                                   "run": run, "compile_id": origin["compile_id"],
+                                   "cache": CACHE, "key": hit["key"]}))
     return out
+
+
+def _relocated(ctx: Any, cid: str, d: Diagnosis, origin: dict[str, Any]) -> Any:
+    """The carried diagnosis' line in this run: its op's nodes in the cached post-grad graph
+    this run has (at their user frames); else the origin's line when the origin compiled the
+    same function (a line it named, e.g. a refused fusion's), else this compile's own."""
+    from compdiag.analyses.context import RunContext
+    from compdiag.analyses.locate import FX_NODE, locate
+
+    op = getattr(d.details, "op", None)
+    if op:
+        found = locate(ctx, cid, nodes=[ctx.op_user_lines(cid, op)])
+        if found.evidence == FX_NODE:
+            return found
+    mine = ctx.code_row(cid) or {}
+    theirs = (ctx if origin["run_id"] == ctx.run_id
+              else RunContext(ctx.r, origin["run_id"])).code_row(origin["compile_id"]) or {}
+    same = all(mine.get(k) == theirs.get(k) for k in ("co_name", "filename", "lineno"))
+    return d.user_frame if same and d.user_frame else locate(ctx, cid)
