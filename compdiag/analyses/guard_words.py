@@ -101,7 +101,7 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
                   "Tensor in nn.Parameter where the Parameter is meant), "
                   if tensorish else "convert at the call site, ")
                + "or keep one compiled function per type on purpose. Dynamic shapes "
-               "(mark_dynamic) do not apply to a type change.")
+               "do not apply to a type change.")
         return Said(f"type of {name} changed", change, explanation, fix)
     if category == "dispatch_key_set":
         before, after = _keyset(event.get("before")), _keyset(event.get("after"))
@@ -219,4 +219,4 @@ def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
 
 
 def fn_call(where: str) -> str:
-    return where if where.endswith(")") else "f(...)"
+    return where[:-1] + "...)" if where.endswith("()") else "f(...)"

@@ -482,7 +482,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         frame = call or guard_line
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
                                                                         source) else None
-        head = REASONS.get(category, "torch's guard failed: {src}").format(src=source)
+        head = REASONS.get(category, "guard {src} failed").format(src=source)
         change = "" if before is None and after is None else (
             f" ({before if before is not None else '?'} -> "
             f"{after if after is not None else 'another value'})")
