@@ -111,3 +111,22 @@ def test_a_torch_generator_graph_break_keeps_its_type_and_its_own_fix():
                           "Opaque objects cannot be created inside the torch.compile region.",
                           debug, "g = torch.Generator()", [])
     assert "torch.Generator" in fix and "Materialise the generator" not in fix
+
+
+def test_aliased_inputs_name_the_aliasing_not_a_shape(tmp_path):
+    """NO_TENSOR_ALIASING: on main an 'other' guard whose fix offered mark_dynamic."""
+    d = _recompile(Store(tmp_path), "0/0: Duplicate tensor found where not expected! "
+                   "L['b']should not alias to anything, but is aliased", ("", ""))
+    assert d["reason"].startswith("input aliasing changed (L['b']) (distinct tensors -> the "
+                                  "same tensor)")
+    assert "clone()" in d["fix"]
+    _no_shape_fix(d)
+
+
+def test_mark_dynamic_between_calls_is_named(tmp_path):
+    """A DIMENSION_DYNAMIC_MARKING_GUARD: on main 'Python value hasattr(...) changed' with the
+    fix 'pass it as a tensor'."""
+    d = _recompile(Store(tmp_path), "0/0: hasattr(L['x'], '_dynamo_dynamic_indices') == False"
+                   "  # return x.sin()  # a.py:3 in f", ("", ""))
+    assert d["reason"].startswith("x was marked dynamic after the compile")
+    assert "before the first call" in d["fix"] and "torch.tensor" not in d["fix"]

@@ -154,6 +154,32 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
                     "the key was added or removed since.",
                     "Set the key (or remove it) before the first call and keep it so, or "
                     "read it outside the compiled function and pass the value in.")
+    if category == "aliasing":
+        before, after = event.get("before"), event.get("after")
+        explanation = (f"{where} was compiled for inputs that were {before} and is now called "
+                       f"with {after} ({source}): Dynamo guards on which inputs alias each "
+                       "other, because a graph for aliased inputs (one written through the "
+                       "other) differs from one for distinct inputs.")
+        fix = ("Pass distinct tensors every call (`b = a.clone()`), or the same aliasing "
+               "every call.")
+        return Said(f"input aliasing changed ({source})", f" ({before} -> {after})",
+                    explanation, fix)
+    if category == "dynamic_marking":
+        how = (event.get("before") or "dynamic").split()[0]
+        return Said(f"{name} was marked {how} after the compile",
+                    f" ({event.get('before')} -> {event.get('after')})",
+                    f"torch._dynamo.mark_{how} (or maybe_mark_{how}) was called on {name} "
+                    f"between calls of {where}: Dynamo guards on those marks, so the marked "
+                    "tensor compiles again.",
+                    f"Mark {name} before the first call of the compiled function (and the "
+                    "same way every call), not between calls.")
+    if category == "mode_stack":
+        return Said("the torch function mode stack changed", "",
+                    f"{where} was compiled under one stack of TorchFunctionModes (`with "
+                    "SomeMode():`, torch.device(...) as a context manager) and is called "
+                    "under another.",
+                    "Call the compiled function under the same modes every time (enter the "
+                    "`with` outside the loop, or inside the compiled function).")
     if category == "version":
         tensor = source[:-len("._version")]
         return Said(f"{bare(tensor)} was modified in place", "",

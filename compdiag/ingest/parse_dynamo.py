@@ -176,7 +176,10 @@ def guard_location(guard_text: str) -> dict[str, Any] | None:
 
 
 _TYPE_MISMATCH = re.compile(r"expected type of '(.+?)' to be a tensor type,\s*'?\s*but found "
-                            r"<class '([\w.]+)'>")
+                            r"(?:<class '([\w.]+)'>|a different type)")
+_ALIASED = re.compile(r"Duplicate tensor found where not expected!\s*(.+?)\s*should not alias")
+_OBJECT_ALIASING = re.compile(r"^(?P<a>[LG]\[.+?)\s+is\s+(?P<b>[LG]\[.+)$")
+_MARKED = re.compile(r"^hasattr\((?P<src>.+?), '_dynamo_(?P<how>\w+?)_indices'\)$")
 _DISPATCH_KEYS = re.compile(r"tensor '(.+?)' dispatch key set mismatch\. expected "
                             r"(DispatchKeySet\([^)]*\)), actual (DispatchKeySet\([^)]*\))")
 _DEALLOCATED = re.compile(r"Cache line invalidated because (.+?) got deallocated")
@@ -224,6 +227,17 @@ def classify_guard(text: str) -> dict[str, Any]:
     if m:  # inference tensors, subclasses, conj/neg bits: the tensor's dispatch key set
         return {"category": "dispatch_key_set", "source": _local(m.group(1)),
                 "tensor": m.group(1), "before": m.group(2), "after": m.group(3)}
+    m = _ALIASED.search(t)
+    if m:  # NO_TENSOR_ALIASING: two inputs are now one tensor (they were distinct)
+        return {"category": "aliasing", "source": _local(m.group(1)), "tensor": m.group(1),
+                "before": "distinct tensors", "after": "the same tensor"}
+    m = _OBJECT_ALIASING.match(code_part)
+    if m:  # OBJECT_ALIASING: two inputs were one object and are not now
+        return {"category": "aliasing", "source": f"{m.group('a')} is {m.group('b')}",
+                "tensor": None, "before": "the same object", "after": "distinct objects"}
+    if "___check_torch_function_mode_stack" in t or "TORCH_FUNCTION_MODE_STACK" in t:
+        return {"category": "mode_stack", "source": "torch function mode stack",
+                "tensor": None, "before": None, "after": None}
     m = _DEALLOCATED.search(t)
     if m:  # an object guarded by identity (ID_MATCH) was freed: replaced by a new object
         return {"category": "identity", "source": m.group(1), "tensor": None,
@@ -259,6 +273,11 @@ def classify_guard(text: str) -> dict[str, Any]:
     m = _EQ_GUARD.match(code_part)
     if m:
         lhs, value = m.group("lhs").strip(), m.group("value").strip()
+        marked = _MARKED.match(lhs)
+        if marked:  # mark_dynamic & co. called on the input after the compile (or before)
+            return {"category": "dynamic_marking", "source": marked.group("src"),
+                    "tensor": None, "before": f"{marked.group('how')} {value}",
+                    "after": f"{marked.group('how')} {value != 'True'}"}
         if lhs.endswith(".training"):
             cat = "training"
         elif lhs.endswith("._version"):
