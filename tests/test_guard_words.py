@@ -130,3 +130,55 @@ def test_mark_dynamic_between_calls_is_named(tmp_path):
                    "  # return x.sin()  # a.py:3 in f", ("", ""))
     assert d["reason"].startswith("x was marked dynamic after the compile")
     assert "before the first call" in d["fix"] and "torch.tensor" not in d["fix"]
+
+
+HOOKS_WARNING = ("Using `torch.compile(module)` when there are global hooks on modules (e.g., "
+                 "from `register_module_forward_hook`); this will cause the hooks to fire an "
+                 "extra time for the `OptimizedModule` created by `torch.compile(module)`.")
+
+
+def test_torch_s_warning_at_a_user_line_is_shown_with_the_failed_check(tmp_path):
+    """set3 global_pre_hook: torch warned (at the torch.compile(m) line) that global module
+    hooks fire twice; on main the capture dropped a warning attributed to the user's file,
+    ingest kept no line for it, and the failed check never said it."""
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text("import torch\n" * 18 + "torch.testing.assert_close(compiled, eager)\n")
+    s.compile("0/0")
+    s.ing.event("warning", None, {"category": "UserWarning", "filename": str(s.user),
+                                  "lineno": 17}, HOOKS_WARNING)
+    s.ing.program_exception(None, exc_type="AssertionError", message="Tensor-likes are not "
+                            "close!", frames=[{"filename": str(s.user), "lineno": 19,
+                                               "name": "<module>", "line": None}],
+                            compiled=None, stage=None)
+    (d,) = [d for d in s.explain() if d["kind"] == "program"]
+    assert d["user_frame"]["lineno"] == 19
+    assert "torch warned at line 17" in d["explanation"] and "global hooks" in d["explanation"]
+
+
+def test_capture_keeps_a_warning_torch_attributes_to_the_user_s_line():
+    """warnings.warn(..., stacklevel=2) from torch names the user's file: still torch's."""
+    import warnings
+
+    from compdiag.capture import hooks
+
+    seen = []
+    original = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        seen.append(hooks._warned_by_torch())
+
+    warnings.showwarning = show
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            warnings.showwarning = show
+            warnings.warn("mine", UserWarning, stacklevel=1)
+            import torch.nn.modules.module as mod  # torch's own warn site, called from torch
+            code = compile("import warnings\ndef w():\n    warnings.warn('t', UserWarning, "
+                           "stacklevel=2)\n", mod.__file__, "exec")
+            ns: dict = {}
+            exec(code, ns)
+            ns["w"]()
+    finally:
+        warnings.showwarning = original
+    assert seen == [False, True]

@@ -284,7 +284,9 @@ class Capture:
 
         def showwarning(message: Any, category: Any, filename: str, lineno: int,
                         file: Any = None, line: Any = None) -> None:
-            if "torch" in str(filename):
+            # torch attributes some warnings to the user's line (stacklevel): the global
+            # hooks warning names the torch.compile(module) call; keep those too
+            if "torch" in str(filename) or _warned_by_torch():
                 capture.guarded("warning", capture.ing.event, "warning", current_compile_id(),
                                 {"category": getattr(category, "__name__", str(category)),
                                  "filename": filename, "lineno": lineno}, str(message))
@@ -440,3 +442,22 @@ def _decompile(code: Any) -> str | None:
 
 def dumps(value: Any) -> str:
     return json.dumps(value, default=repr)
+
+
+def _warned_by_torch() -> bool:
+    """Whether the code that called warnings.warn is torch's: the first frame above
+    showwarning outside the warnings module (warnings.warn itself is C code)."""
+    import sys
+
+    try:
+        f = sys._getframe(2)
+    except ValueError:
+        return False
+    for _ in range(6):
+        if f is None:
+            return False
+        name = f.f_code.co_filename.replace("\\", "/")
+        if not name.endswith(("/warnings.py", "/_py_warnings.py")):
+            return "/torch/" in name and "/compdiag/" not in name
+        f = f.f_back
+    return False
