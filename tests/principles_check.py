@@ -308,7 +308,7 @@ MANGLED = ("___check_type_id", "___check_obj_id", "._version", "' but found")
 def recompile_reason_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                               ) -> list[str]:
     """A recompile (or its limit) whose guard is not a size/stride guard never suggests
-    dynamic shapes or stacking, and its reason never shows torch's mangled guard text alone
+    dynamic shapes (nor stacking, but for a list's length), and its reason never shows torch's mangled guard text alone
     (without compdiag's plain words: a head that is not just 'guard ... failed')."""
     out = []
     for d in _all(diagnoses):
@@ -316,8 +316,10 @@ def recompile_reason_problems(reader: Reader, run_id: int, diagnoses: list[dict[
         if d.get("kind") != "recompile" or "category" not in det:
             continue
         reason = d.get("reason") or ""
+        # a list whose length changes is one stacked tensor (then a size): stacking fits it
+        allowed = ("torch.stack",) if det["category"] == "length" else ()
         if det["category"] not in ("size", "stride") and any(
-                w in (d.get("fix") or "") for w in SHAPE_FIXES):
+                w in (d.get("fix") or "") for w in SHAPE_FIXES if w not in allowed):
             out.append(f"a {det['category']} recompile suggests dynamic shapes: {reason}")
         mangled = [w for w in MANGLED if w in reason]
         if mangled and reason.startswith("guard "):
