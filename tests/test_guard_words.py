@@ -182,3 +182,19 @@ def test_capture_keeps_a_warning_torch_attributes_to_the_user_s_line():
     finally:
         warnings.showwarning = original
     assert seen == [False, True]
+
+
+def test_a_limit_on_a_type_guard_says_the_type_changed_and_no_shape_fix(tmp_path):
+    """The recompile limit names its guard in plain words too (on main: torch's
+    `___check_type_id(...)` alone, and FIX_OTHER's mark_dynamic)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    for i in range(1, 9):
+        s.compile(f"0/{i}", recompile_reason=f"0/{i - 1}: ___check_type_id(L['x'], {i})  "
+                                             "# return x  # a.py:3 in f")
+    s.failure("0/8", stage="dynamo", exc_type="Unsupported",
+              message="Dynamo recompile limit exceeded", traceback="recompile_limit")
+    top = s.explain()[0]
+    assert top["details"]["limit_hit"]
+    assert "recompiled 8 times on L['x'] (type of x changed) and now" in top["reason"]
+    _no_shape_fix(top)

@@ -88,7 +88,7 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
     if category == "type":
         old = short_type(event.get("before") or type_of(ctx, prev, source))
         new = short_type(event.get("after") or type_of(ctx, cid, source))
-        change = f" ({old or '?'} -> {new or 'another type'})"
+        change = f" ({old or '?'} -> {new or 'another type'})" if old or new else ""
         tensorish = "Parameter" in f"{old}{new}"
         explanation = (f"{where} was compiled for {name} of type {old or 'one type'} and is "
                        f"now called with {new or 'another type'}. Dynamo guards on the exact "

@@ -538,8 +538,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             total = per_frame[frame_no]
             on = (f"{count} times on {source}" if total == count else
                   f"{total} times, {count} of them on {source},")
-            reason = (f"recompile limit hit: {fn or 'a function'}() recompiled {on} and now "
-                      f"runs in eager; last guard that failed: "
+            plain = f" ({said.head}{said.change})" if said is not None else ""
+            reason = (f"recompile limit hit: {fn or 'a function'}() recompiled {on}{plain} "
+                      f"and now runs in eager; last guard that failed: "
                       f"{last['failed_guard'].split('  #')[0].strip()[:160]}")
             explanation = (limit.get("explanation") or "") + " " + explanation
             torch_message = "\n".join(x for x in (limit.get("torch_message"),
