@@ -165,7 +165,7 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
         return Said(f"input aliasing changed ({source})", f" ({before} -> {after})",
                     explanation, fix)
     if category == "dynamic_marking":
-        how = (event.get("before") or "dynamic").split()[0]
+        how = (event.get("before") or "dynamic").split()[-1]
         return Said(f"{name} was marked {how} after the compile",
                     f" ({event.get('before')} -> {event.get('after')})",
                     f"torch._dynamo.mark_{how} (or maybe_mark_{how}) was called on {name} "

@@ -276,8 +276,9 @@ def classify_guard(text: str) -> dict[str, Any]:
         marked = _MARKED.match(lhs)
         if marked:  # mark_dynamic & co. called on the input after the compile (or before)
             return {"category": "dynamic_marking", "source": marked.group("src"),
-                    "tensor": None, "before": f"{marked.group('how')} {value}",
-                    "after": f"{marked.group('how')} {value != 'True'}"}
+                    "tensor": None,
+                    "before": f"{'' if value == 'True' else 'not '}marked {marked.group('how')}",
+                    "after": f"{'not ' if value == 'True' else ''}marked {marked.group('how')}"}
         if lhs.endswith(".training"):
             cat = "training"
         elif lhs.endswith("._version"):
