@@ -198,3 +198,11 @@ def test_a_limit_on_a_type_guard_says_the_type_changed_and_no_shape_fix(tmp_path
     assert top["details"]["limit_hit"]
     assert "recompiled 8 times on L['x'] (type of x changed) and now" in top["reason"]
     _no_shape_fix(top)
+
+
+def test_a_rank_change_is_named_with_old_and_new(tmp_path):
+    """TENSOR_MATCH's rank check: on main 'guard L['x'] failed' with a mark_dynamic fix."""
+    d = _recompile(Store(tmp_path), "0/0: tensor 'x' rank mismatch. expected 2, actual 3",
+                   ("", ""))
+    assert d["reason"].startswith("number of dimensions of x changed (2 -> 3)")
+    _no_shape_fix(d)

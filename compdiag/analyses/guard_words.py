@@ -180,6 +180,14 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
                     "under another.",
                     "Call the compiled function under the same modes every time (enter the "
                     "`with` outside the loop, or inside the compiled function).")
+    if category == "rank":
+        return Said(f"number of dimensions of {name} changed",
+                    f" ({event.get('before') or '?'} -> {event.get('after') or 'another'})",
+                    f"{name} reached {where} with another number of dimensions than it was "
+                    "compiled for; each rank is a graph of its own (dynamic shapes cover a "
+                    "dimension's size, not how many dimensions there are).",
+                    f"Call it with {name} of one rank every time (reshape or unsqueeze at the "
+                    "call site), or keep one compiled function per rank on purpose.")
     if category == "version":
         tensor = source[:-len("._version")]
         return Said(f"{bare(tensor)} was modified in place", "",
