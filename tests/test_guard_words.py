@@ -79,7 +79,8 @@ def test_a_function_that_adds_a_key_to_its_input_dict_is_named_with_its_line(tmp
     d = _recompile(Store(tmp_path), f"0/0: len(state) == 1  # {line}  # a.py:10 in step",
                    (_tree("L['state']", "dict", leaf.format(n=1)),
                     _tree("L['state']", "dict", leaf.format(n=2))))
-    assert d["reason"].startswith("f() adds to its input dict state (line 10) (1 -> 2 keys)")
+    assert d["reason"].startswith("f() adds to its input dict state (line 10) (len(state): 1 -> 2 "
+                                  "keys)")
     assert line in d["explanation"]
     assert "Don't mutate the input container" in d["fix"]
     _no_shape_fix(d)
@@ -91,7 +92,7 @@ def test_a_dict_whose_length_the_caller_changed_is_not_blamed_on_the_function(tm
     d = _recompile(Store(tmp_path), "0/0: len(state) == 1  # y = state['a']  # a.py:4 in f",
                    (_tree("L['state']", "dict", leaf.format(n=1)),
                     _tree("L['state']", "dict", leaf.format(n=2))))
-    assert d["reason"].startswith("the dict state changed length (1 -> 2 keys)")
+    assert d["reason"].startswith("the dict state changed length (len(state): 1 -> 2 keys)")
     _no_shape_fix(d)
 
 

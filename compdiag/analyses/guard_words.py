@@ -230,7 +230,8 @@ def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
     line, lineno = event.get("loc_line") or "", event.get("loc_lineno")
     writes = bool(re.search(_MUTATES.format(root=re.escape(name)), line))
     before, after = event.get("before"), event.get("after")
-    change = f" ({before or '?'} -> {after or 'another number of'} {noun}s)"
+    # torch's own expression stays in the reason (what a user searches for)
+    change = f" ({source}: {before or '?'} -> {after or 'another number of'} {noun}s)"
     if writes:
         head = f"{where} adds to its input {typ} {name} (line {lineno})"
         explanation = (f"{where} writes into its own input {name} at line {lineno} "
