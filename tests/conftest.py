@@ -16,7 +16,8 @@ import tempfile
 
 import pytest
 
-from cdtest import SCRIPTS, SHARED_CACHE_ENV, Launch, Proc, Session, shared_cache
+from cdtest import (SCRIPTS, SHARED_CACHE_ENV, Launch, Proc, Session, shared_cache,
+                    torch_test_env)
 from corpus_check import corpus_half
 
 # The fixtures that start the session's compile scenarios: their readers share one worker.
@@ -30,7 +31,9 @@ HEAVY_FIRST = ("corpus-0", "corpus-1", "test_minify_e2e", "scenarios", "test_doc
 
 def pytest_configure(config: pytest.Config) -> None:
     """One Inductor cache dir for the session (cdtest.shared_cache). The controlling process
-    makes it; xdist's workers inherit it through the environment."""
+    makes it; xdist's workers inherit it through the environment, as every child does
+    cdtest.TORCH_TEST_ENV."""
+    os.environ.update(torch_test_env())
     if hasattr(config, "workerinput") and os.environ.get(SHARED_CACHE_ENV):
         return
     path = tempfile.mkdtemp(prefix="compdiag-tests-inductor-")

@@ -32,6 +32,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+try:
+    from cdtest import torch_test_env
+except ImportError:  # `python -m tests.docs_examples --update`
+    from tests.cdtest import torch_test_env
+
 REPO = Path(__file__).resolve().parent.parent
 MARKER = re.compile(r"^<!-- example(?::\s*(\w+))?\s*-->\s*$")
 INDENT = "    "
@@ -114,7 +119,7 @@ def environment(root: Path) -> dict[str, str]:
                                 "TORCHDYNAMO_", "PYTHONPATH"))}
     env.update(COLUMNS=str(WIDTH), LINES="50", PYTHONUNBUFFERED="1", PYTHONHASHSEED="0",
                TORCHINDUCTOR_CACHE_DIR=str(root / "inductor-cache"), TERM="dumb",
-               NO_COLOR="1")
+               NO_COLOR="1", **torch_test_env())
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return env
 
