@@ -32,11 +32,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-try:
-    from cdtest import torch_test_env
-except ImportError:  # `python -m tests.docs_examples --update`
-    from tests.cdtest import torch_test_env
-
 REPO = Path(__file__).resolve().parent.parent
 MARKER = re.compile(r"^<!-- example(?::\s*(\w+))?\s*-->\s*$")
 INDENT = "    "
@@ -114,12 +109,15 @@ def scratch_dir() -> Path:
 
 
 def environment(root: Path) -> dict[str, str]:
+    """The examples' environment: torch's defaults, without the suite's TORCHINDUCTOR_*
+    settings (cdtest.TORCH_TEST_ENV), so a page shows what a user's cold run prints (with
+    TORCHINDUCTOR_VEC_ISA_OK=1 a cold run has fewer compile events: docs/caches.md's export)."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("COMPDIAG_", "TORCH_LOGS", "TORCH_TRACE", "TORCHINDUCTOR_",
                                 "TORCHDYNAMO_", "PYTHONPATH"))}
     env.update(COLUMNS=str(WIDTH), LINES="50", PYTHONUNBUFFERED="1", PYTHONHASHSEED="0",
                TORCHINDUCTOR_CACHE_DIR=str(root / "inductor-cache"), TERM="dumb",
-               NO_COLOR="1", **torch_test_env())
+               NO_COLOR="1")
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return env
 
