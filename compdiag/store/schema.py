@@ -619,7 +619,8 @@ CREATE TABLE IF NOT EXISTS dynamo_resets (
 -- Large texts of records and compiles, once each, by content (store/blobs.py): a row keeps
 -- the hash in its *_blob column. codec: 0 UTF-8, 1 zlib, 2 deflate with store/zdict.py's
 -- dictionary, 3 deflate with the text of the blob `base` as dictionary (a delta), 4 a delta
--- in pieces against a base longer than deflate's window.
+-- in pieces against a base longer than deflate's window, 5 zstd, 6 zstd with the text of
+-- the blob `base` as its dictionary (what is written now: 2, 5, 6).
 CREATE TABLE IF NOT EXISTS blobs (
     id         INTEGER PRIMARY KEY,
     hash       TEXT NOT NULL UNIQUE,
