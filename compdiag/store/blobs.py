@@ -60,6 +60,8 @@ BLOB_COLUMNS: dict[str, dict[str, str]] = {
     "sched_nodes": {"frames": "frames_blob"},
     # the Python stack at each compile's start (JSON frames: the same stack again and again)
     "compile_stacks": {"frames": "frames_blob"},
+    # a cache lookup's key components (JSON, ~50 KB: the next lookup's differs a little)
+    "cache_keys": {"components": "components_blob"},
 }
 # The value a NOT NULL text column keeps while its text is elsewhere.
 NOT_NULL_EMPTY = {("records", "metadata"): "", ("kernels", "fx_nodes"): "",

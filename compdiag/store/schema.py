@@ -500,6 +500,17 @@ CREATE TABLE IF NOT EXISTS cache_key_components (
     value      TEXT                    -- torch's text of it (cut at 20,000 characters)
 );
 CREATE INDEX IF NOT EXISTS cache_key_components_run ON cache_key_components(run_id, seq);
+-- A lookup's key components in one row (issue 34, import speed): [[name, hash, value], ...]
+-- in torch's order, as JSON, kept in `blobs` (store/blobs.py: the next lookup's list is a
+-- delta of the first). Written instead of cache_key_components' row per component (300 a
+-- lookup, a quarter of an import's CPU); that table is still read in stores written before.
+CREATE TABLE IF NOT EXISTS cache_keys (
+    run_id     INTEGER NOT NULL,
+    seq        INTEGER NOT NULL,       -- the cache_events row's
+    components TEXT,                   -- NULL where components_blob holds it
+    components_blob
+);
+CREATE INDEX IF NOT EXISTS cache_keys_run ON cache_keys(run_id, seq);
 -- A miss is explained against earlier runs' lookups of the same cache.
 CREATE INDEX IF NOT EXISTS cache_events_cache_run ON cache_events(cache, run_id);
 -- Exclusive wall time per compile stage, from the chromium events (ingest/timeline.py); the
@@ -639,7 +650,7 @@ DERIVED_TABLES = (
     "injected_bugs", "fallback_calls", "sched_nodes",
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "cudagraph_trees",
     "torch_warnings", "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
-    "cache_key_components", "compile_stages", "compile_events", "guard_sources",
+    "cache_key_components", "cache_keys", "compile_stages", "compile_events", "guard_sources",
     "ddp_wraps", "ddp_buckets", "ddp_splits", "collective_nodes", "compiled_autograd_graphs",
     "dynamo_resets", "program_ends",
 )
@@ -652,7 +663,8 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
                     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits",
                     "cudagraph_trees", "torch_warnings", "epilogue_misses", "program_exceptions",
                     "call_stacks", "shape_specializations",
-                    "cache_events", "cache_key_components", "compile_stages", "compile_events",
+                    "cache_events", "cache_key_components", "cache_keys", "compile_stages",
+                    "compile_events",
                     "guard_sources", "dynamo_resets", "ddp_wraps", "ddp_buckets", "ddp_splits",
                     "collective_nodes", "compiled_autograd_graphs", "program_ends")
 # Facts ingest derives from the text of rows reindex does not rebuild (they also hold what
