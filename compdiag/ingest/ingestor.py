@@ -445,8 +445,8 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
                       time_saved_s=info["time_saved_s"])
         if info["components"]:
             # one row for the lookup (a JSON list), not one per component: store/schema.py
-            self.w.insert("cache_keys", run_id=self.run_id, seq=self.seq, components=json.dumps(
-                [[c["name"], c["hash"], c["value"]] for c in info["components"]]))
+            self.w.insert("cache_keys", run_id=self.run_id, seq=self.seq,
+                          components=json.dumps(info["components"]))
 
     def _on_chromium_event(self, value: Any, cid: str | None, payload: str | None,
                            md: dict) -> None:
