@@ -130,3 +130,28 @@ def test_bench_import_smoke(tmp_path: Path) -> None:
                        cwd=tmp_path)
     assert p.returncode == 0, (p.stdout + p.stderr)[-3000:]
     assert "compdiag import / tlparse:" in p.stdout
+
+
+def test_bench_ranks_smoke(tmp_path: Path) -> None:
+    """benchmarks/ranks/run.py's smoke: a small 8-rank directory made from two trace-shaped
+    rank logs (no torchrun, no compile), one round (checks no figure)."""
+    import shutil
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parent.parent
+    if not (Path(sys.executable).parent / "tlparse").exists() and shutil.which("tlparse") is None:
+        pytest.skip("no tlparse (pip install -e '.[dev]')")
+    source = tmp_path / "source"
+    source.mkdir()
+    for rank in (0, 1):
+        log = _log(tmp_path / f"r{rank}.log", frames=4, big=False)
+        text = log.read_text(encoding="utf-8")
+        text = text.replace('"frame_id"', f'"rank": {rank}, "frame_id"')
+        (source / f"dedicated_log_torch_trace_rank_{rank}_x.log").write_text(text, "utf-8")
+    p = subprocess.run([sys.executable, str(repo / "benchmarks" / "ranks" / "run.py"),
+                        "--source", str(source), "--mb", "0.2", "--rounds", "1"],
+                       capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert p.returncode == 0, (p.stdout + p.stderr)[-3000:]
+    assert "compdiag import / tlparse --all-ranks-html:" in p.stdout
+    assert "8 runs, 8 ranks" in p.stdout
