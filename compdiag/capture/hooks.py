@@ -16,6 +16,7 @@ import threading
 import weakref
 from typing import Any, Callable, Iterator
 
+from compdiag.capture import direct_log
 from compdiag.capture.after_import import after_import
 from compdiag.capture.compile_context import current_compile_id
 from compdiag.capture.self_time import SelfTime
@@ -152,6 +153,7 @@ class Capture:
         trace_log.addHandler(self._trace_handler)
         trace_log.setLevel(logging.DEBUG)
         trace_log.propagate = False
+        direct_log.install(trace_log, self._trace_handler)
         self._keep_trace_enabled()
 
     def _on_dynamo_start(self, md: dict[str, Any]) -> None:
@@ -224,6 +226,7 @@ class Capture:
             return
         if self._artifact_handler not in log.handlers:
             log.addHandler(self._artifact_handler)
+        direct_log.install(log, self._artifact_handler)
         if name not in self._user_enabled:
             log.setLevel(logging.DEBUG)
             log.propagate = False
