@@ -57,6 +57,11 @@ def main() -> None:
         return wrapper
 
     hooks.Capture.guarded = timed(lambda a: "hook: " + a[1], hooks.Capture.guarded)
+    # torch's records and fusion lines wait in a backlog (Capture.defer) and are ingested
+    # together: the handlers' own part, and the ingest (on any thread, inline or at a tick)
+    hooks.Capture.defer = timed(lambda a: "hook: " + a[1] + " (handed over)", hooks.Capture.defer)
+    hooks.Capture._drain = timed("backlog ingested (records, fusion lines; any thread)",
+                                 hooks.Capture._drain)
     hooks._decompile = timed("  of which depyf decompile", hooks._decompile)
     W.Writer.flush = timed("store flush (any thread; partly inside hooks)", W.Writer.flush)
     # torch's eager work for the fusion logger compdiag turns on: each round of fusion lists
@@ -74,7 +79,7 @@ def main() -> None:
         wall, cpu = time.perf_counter() - t_start, time.process_time() - cpu_start
         print(f"\nprofile_capture: process wall {wall:.2f}s, process CPU {cpu:.2f}s "
               f"(compile workers not included); store {store}", file=sys.stderr)
-        hooks_cpu = sum(v for k, v in spent.items() if k.startswith("hook: "))
+        hooks_cpu = sum(v for k, v in spent.items() if k.startswith(("hook: ", "backlog")))
         print(f"  compdiag hooks: {hooks_cpu:.3f}s CPU = {100 * hooks_cpu / cpu:.1f}% of the "
               "process CPU (flushes from the timer thread come on top)", file=sys.stderr)
         for label, s in sorted(spent.items(), key=lambda kv: -kv[1]):

@@ -59,7 +59,10 @@ def install(log: logging.Logger, handler: logging.Handler) -> None:
         if (handlers_len(handlers) == 1 and handlers[0] is handler and not log.propagate
                 and not log.filters and not handler.filters and log.isEnabledFor(_DEBUG)
                 and handler.level <= _DEBUG and _plain(kwargs)):
-            handler.emit(DirectRecord(name, msg, args, kwargs.get("extra")))
+            try:
+                handler.emit(DirectRecord(name, msg, args, kwargs.get("extra")))
+            except Exception:  # noqa: BLE001 - compdiag's handlers fail open themselves;
+                pass  # this only keeps the program's logging call from raising
             return
         original(msg, *args, **kwargs)
 
