@@ -172,7 +172,8 @@ class Capture:
                          ("reset hook", self._install_reset_hook),
                          ("warnings", self._install_warnings),
                          ("ddp", self._install_ddp),
-                         ("collectives", self._install_collectives)):
+                         ("collectives", self._install_collectives),
+                         ("node stacks", self._install_node_stacks)):
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001
@@ -340,6 +341,11 @@ class Capture:
 
     def _install_collectives(self) -> None:
         from compdiag.capture.collectives import install
+
+        install(self)
+
+    def _install_node_stacks(self) -> None:
+        from compdiag.capture.node_stacks import install
 
         install(self)
 

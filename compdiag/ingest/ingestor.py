@@ -66,6 +66,9 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         self.strings: dict[int, str] = {}
         self.compiles: dict[str, dict[str, Any]] = {}
         self.post_grad: dict[str | None, dict[str, str]] = {}  # cid -> node -> 'file:line  code'
+        # cid -> innermost frame -> the user's part of the stack the post-grad graph cuts
+        # (capture/node_stacks.py), for the compiles whose post-grad graphs are still to come
+        self.node_stacks: dict[str | None, dict[tuple[str, int], list[dict[str, Any]]]] = {}
         self.counts = {"compiles": 0, "graph_breaks": 0, "recompiles": 0, "failures": 0,
                        "kernels": 0, "cudagraph_skips": 0}
         self.torch_version: str | None = None

@@ -22,7 +22,7 @@ _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_o
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
                  "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
                  "sources", "objects", "args", "param_names", "nodes", "constraint_sources",
-                 "constraint_frames", "ops", "call", "kernel_frames"}
+                 "constraint_frames", "ops", "call", "kernel_frames", "stack"}
 
 
 def _is_int64(n: int) -> bool:
@@ -323,6 +323,18 @@ class Reader:
         return [r for r in rows if r["run_id"] < run_id
                 or compile_generation(r["compile_id"]) < generation]
 
+    def cache_entry_origin(self, run_id: int, cache: str, key: str, before_id: int
+                           ) -> dict[str, Any] | None:
+        """The lookup that made the cache entry `key` (a miss: that compile ran the stage the
+        entry caches), latest first: in a run before `run_id`, or in `run_id` before the
+        lookup `before_id`. {run_id, compile_id, id}; None when this store never saw it made."""
+        rows = self._rows(
+            "SELECT run_id, compile_id, id FROM cache_events WHERE cache = ? AND key = ? AND"
+            " (result = 'miss' OR result IS NULL AND hit = 0) AND (run_id < ? OR (run_id = ? AND"
+            " id < ?))"
+            " ORDER BY run_id DESC, id DESC LIMIT 1", (cache, key, run_id, run_id, before_id))
+        return rows[0] if rows else None
+
     def dynamo_resets(self, run_id: int) -> dict[int, dict[str, Any]]:
         """generation -> the torch._dynamo.reset() that began it ({filename, lineno, line},
         None where an imported log only showed a compile id repeating); the last one of a
@@ -456,8 +468,9 @@ class Reader:
     def graph_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
         """The nodes of the compile's last post-grad graph, in graph order."""
         meta = "meta" if self._has_column("graph_nodes", "meta") else "NULL AS meta"
+        stack = "stack" if self._has_column("graph_nodes", "stack") else "NULL AS stack"
         return self._of_last_record("graph_nodes", f"node, op, target, {meta}, filename, lineno,"
-                                    " line", run_id, compile_id)
+                                    f" line, {stack}", run_id, compile_id)
 
     def _has_column(self, table: str, column: str) -> bool:
         """A column of this layout that a schema-3 store written before it lacks (read-only

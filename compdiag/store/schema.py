@@ -283,7 +283,9 @@ CREATE TABLE IF NOT EXISTS graph_nodes (
     meta       TEXT,                   -- torch's annotation: dtype, shape, stride, device
     filename   TEXT,
     lineno     INTEGER,
-    line       TEXT
+    line       TEXT,
+    stack      TEXT                    -- JSON frames, the user's first, where the graph text
+                                       -- names a library's innermost frame only (issue 29 §1)
 );
 CREATE INDEX IF NOT EXISTS graph_nodes_run_cid ON graph_nodes(run_id, compile_id);
 -- Inductor's perf_hints lines.
@@ -676,7 +678,8 @@ ADDED_COLUMNS = {
                  "automatic_dynamic INTEGER", "guard_count INTEGER",
                  "metrics_blob TEXT",  # issue 34: store/blobs.py
                  "assume_static INTEGER"),  # issue 29 §2: dynamic=True (BACKFILLED_COLUMNS)
-    "graph_nodes": ("meta TEXT",),
+    # issue 29 §1: the user's part of a node's stack (capture/node_stacks.py)
+    "graph_nodes": ("meta TEXT", "stack TEXT"),
     # issue 34: a kernel's source, FX nodes and user lines in `blobs` (store/blobs.py)
     "kernels": ("source_blob TEXT", "fx_nodes_blob TEXT", "user_lines_blob TEXT"),
     "sched_nodes": ("frames_blob TEXT",),  # issue 34: store/blobs.py
