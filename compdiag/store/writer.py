@@ -31,6 +31,8 @@ class Writer:
         self._last_flush = time.monotonic()
         self._closed = False
         self._timer: threading.Thread | None = None
+        # called by the timer thread before each of its flushes (capture's backlog)
+        self.on_tick: Any = None
         if background:
             self._timer = threading.Thread(target=self._tick, name="compdiag-flush", daemon=True)
             self._timer.start()
@@ -215,6 +217,8 @@ class Writer:
         while not self._closed:
             time.sleep(self.flush_interval)
             try:
+                if self.on_tick is not None:
+                    self.on_tick()
                 self.flush()
             except Exception:  # noqa: BLE001 - the timer must never kill the program
                 pass
