@@ -83,6 +83,9 @@ class CompdiagApp(App[int]):
         for name in ("CompileScreen", "SearchScreen", "SourceScreen", "RunsScreen",
                      "PerfScreen"):
             getattr(screens, name)
+        # The Timings tab's first visit imports these (~8 ms of CPU on the shared box)
+        import compdiag.analyses.compile_time  # noqa: F401
+        import compdiag.views.compile_time  # noqa: F401
         from compdiag_tui.widgets._code_view import highlight_line
 
         for language in ("python", "cpp"):     # pygments compiles a lexer's regexes on use
