@@ -13,10 +13,12 @@ reported again: the cause's cost is then its own)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from compdiag.analyses.context import RunContext
+from compdiag.formats.user_code import is_user_file
 from compdiag.store.reader import Reader
 
 
@@ -99,4 +101,60 @@ def consequence_problems(reader: Reader, run_id: int) -> list[str]:
             out.append(f"{cause.kind} {cause.reason[:60]!r} ranks at {shown[at].score}, below "
                        f"its consequence {effect.kind} {effect.reason[:60]!r} "
                        f"({effect.score})")
+    return out
+
+
+def _ops_named(d: dict[str, Any]) -> set[str]:
+    """The ATen ops a diagnosis is about: its details' `op`/`ops`, and `aten.X` in its reason."""
+    details = d.get("details") or {}
+    ops = {details.get("op"), *(details.get("ops") or [])} - {None}
+    ops |= set(re.findall(r"\baten\.(\w+)", d.get("reason") or ""))
+    return {str(o).split(".")[-1] if str(o).startswith("aten.") else str(o) for o in ops}
+
+
+def library_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                          ) -> list[str]:
+    """Issue 29 §1, library frames: one line per diagnosis whose line is inside torch, a
+    site-package or the stdlib; and per diagnosis of an op whose post-grad nodes' stored
+    stacks (graph_nodes.stack, the user's part of a stack the graph text cut) or own lines
+    hold a user frame, while the diagnosis falls back to the call or the def line. Reads the
+    store's facts for the frames; the evidence field only to tell a fallback from a line of
+    its own."""
+    ctx = RunContext(reader, run_id)
+    out = []
+    for d in _every(diagnoses):
+        uf = d.get("user_frame") or {}
+        fn = uf.get("filename")
+        if fn and not is_user_file(fn):
+            out.append(f"{d['kind']} {d['reason'][:80]!r} points at library code "
+                       f"{fn}:{uf.get('lineno')}")
+            continue
+        ops, cid = _ops_named(d), d.get("compile_id")
+        # a line torch named, one the kind found in the program, or one of an FX node's
+        # stack: evidence of its own; the call and the def line are what a lost stack leaves
+        if not ops or not cid or uf.get("evidence") in ("torch", "source", "fx_node"):
+            continue
+        users = set()
+        for n in reader.graph_nodes(run_id, cid):
+            if n.get("op") not in ops:
+                continue
+            own = [{"filename": n.get("filename"), "lineno": n.get("lineno")}]
+            for f in [*(n.get("stack") or []), *own]:
+                if is_user_file(ctx.resolve(f.get("filename"))) and f.get("lineno"):
+                    users.add((ctx.resolve(f["filename"]), int(f["lineno"])))
+                    break
+        if users:
+            line = sorted(users)[0]
+            out.append(f"{d['kind']} {d['reason'][:80]!r} points at "
+                       f"{Path(fn or '?').name}:{uf.get('lineno')} ({uf.get('evidence')}), "
+                       f"while its op's node stack holds the user line "
+                       f"{Path(line[0]).name}:{line[1]}")
+    return out
+
+
+def _every(diagnoses: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for d in diagnoses:
+        out.append(d)
+        out += [c for c in d.get("consequences") or [] if isinstance(c, dict)]
     return out

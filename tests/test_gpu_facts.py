@@ -397,6 +397,21 @@ def test_rerecordings_counted_from_torchs_own_warning(tmp_path):
     assert "pad" in cg[0]["fix"]
 
 
+def test_rerecordings_of_a_partition_counted_from_torchs_own_warning(tmp_path):
+    """Issue 29 §6 in a partitioned graph (graph_partition, torch 2.11's default on CUDA: the
+    H200 run of corpus/gpu/cg_rerecord_warned recorded `partition_0` through the wrapper's
+    `self.partitions[0](...)`): the one cudagraphable partition recorded once per int key,
+    at INFO only (no DEBUG 'Recording function=' lines), and torch's warning. The count is
+    torch's, the diagnosis one, and no partition split is taken for a re-recording."""
+    lines = [("0/0", "Created 1 graph partitions: 1 cudagraphable, 0 non-cudagraphable"),
+             ("0/0", "  Partition 0: 3 nodes, cudagraphable, inputs=2, outputs=1")]
+    path, rid = _lines_store(tmp_path, lines + _tree_lines(list(range(16, 25)), observed=9))
+    cg = [d for d in _diags(path, rid) if d["kind"] == "cudagraph"]
+    assert len(cg) == 1, [d["reason"] for d in cg]
+    assert cg[0]["reason"].startswith("CUDA graphs re-recorded: 9 recordings")
+    assert "torch warned it observed 9 distinct sizes" in cg[0]["reason"]
+
+
 def test_two_partitions_recorded_once_are_not_a_rerecording(tmp_path):
     """A graph of two CUDA-graphed partitions records two functions for one input size, each
     with its own inputs: one size, not two (main at 3711016 counted 'partition_0' and

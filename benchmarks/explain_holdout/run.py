@@ -8,6 +8,7 @@ issue before the script was first run under compdiag, saying what a right top di
     python benchmarks/explain_holdout/run.py [NAME ...]              # the CPU cases
     python benchmarks/explain_holdout/run.py --gpu --out DIR --jobs 4  # the CUDA cases (gpu/)
     python benchmarks/explain_holdout/run.py --set set2 [NAME ...]   # a later unseen set (set2/)
+    python benchmarks/explain_holdout/run.py --set set3 --gpu --out DIR  # that set's CUDA cases (set3/gpu/)
 
 prints one line per case and the hit rate. `--out DIR` keeps each case's store there and
 writes `summary.json` and `summary.md` (one row per case, the hit rate) beside them; `--jobs N`
@@ -49,7 +50,7 @@ def _judge(sidecar: Path, folder: Path, work: Path, cache: Path) -> dict[str, An
     spec = load_sidecar(sidecar, torch.__version__)
     started = time.monotonic()
     result = run_case(name, work, cache, spec.get("run_args"), folder=folder)
-    label = folder.name if folder == HERE else f"{HERE.name}/{folder.name}"
+    label = folder.name if folder == HERE else f"{HERE.name}/{folder.relative_to(HERE).as_posix()}"
     problems = case_problems(result, spec, folder=label)
     diagnoses = (result["doc"] or {}).get("diagnoses") or []
     top = diagnoses[0] if diagnoses else {}
@@ -83,16 +84,18 @@ def _markdown(rows: list[dict[str, Any]], hits: int, title: str) -> str:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", metavar="NAME")
-    parser.add_argument("--gpu", action="store_true", help="run the CUDA cases in gpu/")
+    parser.add_argument("--gpu", action="store_true",
+                        help="run the CUDA cases in gpu/ (with --set SET: in SET/gpu/)")
     parser.add_argument("--out", type=Path, help="keep the stores and write summary.json/.md here")
     parser.add_argument("--jobs", type=int, default=1, help="cases run at a time (default 1)")
     parser.add_argument("--set", dest="set_name", metavar="SET",
                         help="run the CPU cases of the subfolder SET (e.g. set2), a later unseen set")
     args = parser.parse_args(argv)
-    if args.set_name and (args.gpu or not (HERE / args.set_name).is_dir()):
-        parser.error(f"--set {args.set_name}: no such set folder in {HERE}"
-                     if not args.gpu else "--set and --gpu are separate sets; give one")
-    folder = HERE / "gpu" if args.gpu else HERE / args.set_name if args.set_name else HERE
+    base = HERE / args.set_name if args.set_name else HERE
+    folder = base / "gpu" if args.gpu else base
+    if args.set_name and not folder.is_dir():
+        parser.error(f"--set {args.set_name}{' --gpu' if args.gpu else ''}: no such set folder "
+                     f"{folder.relative_to(HERE)} in {HERE}")
     sidecars = _cases(folder, args.names)
     with tempfile.TemporaryDirectory() as tmp:
         work = args.out.resolve() if args.out else Path(tmp)
@@ -113,7 +116,7 @@ def main(argv: list[str]) -> int:
                    "cases": len(rows), "rows": rows}
             (work / "summary.json").write_text(json.dumps(doc, indent=2) + "\n")
             (work / "summary.md").write_text(_markdown(
-                rows, hits, f"explain holdout ({'gpu' if args.gpu else args.set_name or 'cpu'}), torch "
+                rows, hits, f"explain holdout ({'/'.join(filter(None, [args.set_name, 'gpu' if args.gpu else None])) or 'cpu'}), torch "
                 f"{torch.__version__}"))
     return 0
 

@@ -27,6 +27,7 @@ class RunContext:
         self.crashed = (self.run.get("exit_code") or 0) != 0
         self.compiles = {c["compile_id"]: c for c in reader.compiles(run_id)}
         self.frame_rows: dict[Any, dict[str, Any]] = {}
+        self._graph_nodes: dict[str | None, list[dict[str, Any]]] = {}
         for c in self.compiles.values():
             if c.get("co_name") and c.get("frame") not in self.frame_rows:
                 self.frame_rows[c.get("frame")] = c
@@ -128,10 +129,26 @@ class RunContext:
         row = self.code_row(cid)
         return row.get("co_name") if row else None
 
+    def graph_nodes(self, cid: str | None) -> list[dict[str, Any]]:
+        """The compile's post-grad nodes, each at its user frame (issue 29 §1): torch's graph
+        text names a node's innermost frame, which for an op reached through library code is
+        the library's; the first frame of the node's stored `stack` is the user line that
+        called into it. `lib_frame`: torch's innermost frame, where it was replaced."""
+        if cid not in self._graph_nodes:
+            rows = []
+            for n in self.r.graph_nodes(self.run_id, cid):
+                stack = n.get("stack") or []
+                if stack and isinstance(stack[0], dict) and stack[0].get("lineno"):
+                    n = {**n, "lib_frame": {k: n.get(k) for k in ("filename", "lineno", "line")},
+                         **{k: stack[0].get(k) for k in ("filename", "lineno", "line")}}
+                rows.append(n)
+            self._graph_nodes[cid] = rows
+        return self._graph_nodes[cid]
+
     def op_user_lines(self, cid: str | None, op: str) -> list[dict[str, Any]]:
-        """User lines of the post-grad graph nodes calling aten.<op>."""
+        """User lines of the post-grad graph nodes calling aten.<op> (graph_nodes)."""
         return [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
-                for n in self.r.graph_nodes(self.run_id, cid)
+                for n in self.graph_nodes(cid)
                 if n["op"] == op and n["filename"] and n["lineno"]]
 
     # -- facts several kinds read ------------------------------------------------------------

@@ -93,6 +93,9 @@ class Diagnosis:
     # What this diagnosis caused, folded under it by explain (analyses/consequences.py's
     # Consequence: the diagnosis and why), each with torch's message for it.
     consequences: tuple[Any, ...] = ()
+    # A diagnosis of the compile that made the cache entry this run's compile was served
+    # from (analyses/cached_compiles.py): {run, compile_id, cache, key}; None otherwise.
+    from_cache: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if not self.compile_ids and self.compile_id:
@@ -109,4 +112,5 @@ class Diagnosis:
                 "fix": self.fix, "hints": list(self.hints), "count": self.count,
                 "compile_ids": list(self.compile_ids), "severity": self.severity,
                 "consequences": [c.to_json() for c in self.consequences],
-                "details": {**self.details.to_json(), "torch_message": self.torch_message}}
+                "details": {**self.details.to_json(), "torch_message": self.torch_message},
+                **({"from_cache": self.from_cache} if self.from_cache else {})}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from compdiag.analyses.cached_compiles import carried
 from compdiag.analyses.consequences import Causes, Consequence
 from compdiag.analyses.context import RunContext
 from compdiag.analyses.diagnosis import Diagnosis
@@ -70,9 +71,14 @@ def _root(links: dict[int, tuple[Diagnosis, Causes]], d: Diagnosis) -> Diagnosis
     return d
 
 
-def collect(ctx: RunContext) -> list[Diagnosis]:
-    """Every registered kind's diagnoses (the order between kinds is rank's business)."""
-    return [d for found in plugin_manager().hook.compdiag_diagnose(ctx=ctx) for d in found or ()]
+def collect(ctx: RunContext, *, cached: bool = True) -> list[Diagnosis]:
+    """Every registered kind's diagnoses (the order between kinds is rank's business), and
+    with `cached`, those of the compiles that made the cache entries this run was served
+    from (analyses/cached_compiles.py)."""
+    found = [d for got in plugin_manager().hook.compdiag_diagnose(ctx=ctx) for d in got or ()]
+    if cached:
+        found += carried(ctx, found, lambda c: collect(c, cached=False))
+    return found
 
 
 def fold(diagnoses: list[Diagnosis], ctx: RunContext) -> list[Diagnosis]:

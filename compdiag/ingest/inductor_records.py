@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
 
 
@@ -20,6 +21,7 @@ class InductorRecords:
     seq: int
     counts: dict[str, int]
     post_grad: dict[str | None, dict[str, str]]
+    node_stacks: dict[str | None, dict[tuple[str, int], list[dict[str, Any]]]]
     kernel_sources: dict[str | None, list[tuple[str, str, list[str]]]]
     output_code_files: dict[str, str | None]
     partitioned: dict[str | None, dict[str, int]]
@@ -61,7 +63,16 @@ class InductorRecords:
                                               payload: str | None, md: dict) -> None:
         if payload:
             nodes = P.graph_nodes(payload)
-            self.post_grad[cid] = P.node_lines(nodes)
+            stacks = self.node_stacks.get(cid) or {}
+            for n in nodes:
+                # The graph text names a node's innermost frame only: where that is a
+                # library's, the user's part of its stack that capture kept (issue 29 §1).
+                stack = stacks.get(P.frame_key(n["filename"], n["lineno"])) \
+                    if n["filename"] and not is_user_file(n["filename"]) else None
+                n["stack"] = stack or None
+            # a kernel's user lines: its nodes' user frames (the first of a cut stack)
+            self.post_grad[cid] = P.node_lines([{**n, **n["stack"][0]} if n["stack"] else n
+                                                for n in nodes])
             for n in nodes:
                 self.w.insert("graph_nodes", run_id=self.run_id, compile_id=cid, seq=self.seq,
                               **n)

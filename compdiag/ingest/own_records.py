@@ -97,6 +97,11 @@ class OwnRecords:
             self._cudagraph_facts(compile_id, payload, (data or {}).get("call"))
         elif kind == "fusion" and payload:
             self.fusion_line(compile_id, payload)
+        elif kind == "node_stacks" and payload:
+            stacks = self.node_stacks
+            stacks.setdefault(compile_id, {}).update(P.node_stacks(payload))
+            for old in list(stacks)[:-4]:  # a few compiles' worth: their graphs come next
+                del stacks[old]
         elif kind == "sched_node" and payload:
             node = json.loads(payload)
             self.w.upsert("sched_nodes", run_id=self.run_id, compile_id=compile_id, **node)

@@ -230,6 +230,37 @@ def graph_nodes(graph_text: str | None) -> list[dict[str, Any]]:
     return out
 
 
+# -- the user's part of a node's stack (capture/node_stacks.py) -------------------------------
+_PACKAGE_ROOT = re.compile(r"^.*/(?:site-packages|dist-packages)/")
+
+
+def frame_key(filename: str | None, lineno: Any) -> tuple[str, int] | None:
+    """A frame as the same line of the same file, wherever the library is installed: a cached
+    post-grad graph names the paths of the process that compiled it (another checkout's venv)."""
+    if not filename or not lineno:
+        return None
+    path = filename.replace("\\", "/")
+    return _PACKAGE_ROOT.sub("", path), int(lineno)
+
+
+def node_stacks(payload: str | None) -> dict[tuple[str, int], list[dict[str, Any]]]:
+    """capture's node_stacks record: innermost frame (frame_key) -> the frames from the first
+    user frame (first) to that innermost library frame (last). The first stack of a key wins
+    (two user lines calling the same library line: the earlier node's)."""
+    try:
+        value = json.loads(payload or "")
+    except ValueError:
+        return {}
+    out: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for entry in value if isinstance(value, list) else []:
+        frames = frames_in(entry.get("stack")) if isinstance(entry, dict) else []
+        key = frame_key(frames[-1]["filename"], frames[-1]["lineno"]) if frames else None
+        if key and is_user_file(frames[0]["filename"]):
+            out.setdefault(key, [{k: f[k] for k in ("filename", "lineno", "line")}
+                                 for f in frames])
+    return out
+
+
 _ATEN_CALL = re.compile(r"^\s+\w+ = torch\.ops\.aten\.(\w+)\.\w+\(", re.M)
 
 

@@ -30,8 +30,8 @@ from compdiag.ingest.parse_failures import (  # noqa: F401 - re-exported
     KERNEL_TOOLCHAIN_ERRORS, STAGES, classify_stage, codegen_ops, failure_facts,
     import_failure_cause, kernel_of_error, lowering_target, node_trace_frames)
 from compdiag.ingest.parse_inductor import (  # noqa: F401 - re-exported
-    assertion_frames, epilogue_misses, fallback_calls, graph_node_lines, graph_nodes,
-    injected_bugs, node_lines, parse_fusion_line, parse_output_code, perf_hint, scheduler_node,
+    assertion_frames, epilogue_misses, fallback_calls, frame_key, graph_node_lines, graph_nodes,
+    injected_bugs, node_lines, node_stacks, parse_fusion_line, parse_output_code, perf_hint, scheduler_node,
     scheduler_node_name, scheduler_node_names, user_frames, user_line_frame)
 from compdiag.ingest.parse_cudagraphs import (  # noqa: F401 - re-exported
     CUDAGRAPH_RECORDING, cudagraph_skip_facts, output_code_partitions, output_code_splits,

@@ -22,7 +22,7 @@ _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_o
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
                  "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
                  "sources", "objects", "args", "param_names", "nodes", "constraint_sources",
-                 "constraint_frames", "ops", "call", "kernel_frames"}
+                 "constraint_frames", "ops", "call", "kernel_frames", "stack"}
 
 
 def _is_int64(n: int) -> bool:
@@ -57,6 +57,7 @@ class Reader:
                         for c in blobs.BLOB_COLUMNS["kernels"]}
         self._frames = blobs.text_sql("sched_nodes", "frames", blobs=has["sched_nodes"])
         self._stack = blobs.text_sql("compile_stacks", "frames", blobs=has["compile_stacks"])
+        self._cache_keys = blobs.text_sql("cache_keys", "components", blobs=has["cache_keys"])
 
     @property
     def _runs_cmd(self) -> str:
@@ -302,7 +303,14 @@ class Reader:
 
     # Layout 3's tables are read as empty where a store of that layout predates them.
     def cache_key_components(self, run_id: int, seq: int) -> dict[str, dict[str, Any]]:
-        """name -> {hash, value} of one lookup's key (the cache_events row's `seq`)."""
+        """name -> {hash, value} of one lookup's key (the cache_events row's `seq`): its
+        cache_keys row, or in a store written before that table its cache_key_components."""
+        if self._has_table("cache_keys"):
+            row = self.conn.execute(f"SELECT {self._cache_keys} FROM cache_keys WHERE"
+                                    " run_id = ? AND seq = ?", (run_id, seq)).fetchone()
+            if row is not None:
+                return {name: {"hash": h, "value": value}
+                        for name, h, value in json.loads(row[0] or "[]")}
         if not self._has_table("cache_key_components"):
             return {}
         return {r["name"]: {"hash": r["hash"], "value": r["value"]} for r in self._rows(
@@ -322,6 +330,18 @@ class Reader:
             (run_id, cache, co_name, filename, lineno))
         return [r for r in rows if r["run_id"] < run_id
                 or compile_generation(r["compile_id"]) < generation]
+
+    def cache_entry_origin(self, run_id: int, cache: str, key: str, before_id: int
+                           ) -> dict[str, Any] | None:
+        """The lookup that made the cache entry `key` (a miss: that compile ran the stage the
+        entry caches), latest first: in a run before `run_id`, or in `run_id` before the
+        lookup `before_id`. {run_id, compile_id, id}; None when this store never saw it made."""
+        rows = self._rows(
+            "SELECT run_id, compile_id, id FROM cache_events WHERE cache = ? AND key = ? AND"
+            " (result = 'miss' OR result IS NULL AND hit = 0) AND (run_id < ? OR (run_id = ? AND"
+            " id < ?))"
+            " ORDER BY run_id DESC, id DESC LIMIT 1", (cache, key, run_id, run_id, before_id))
+        return rows[0] if rows else None
 
     def dynamo_resets(self, run_id: int) -> dict[int, dict[str, Any]]:
         """generation -> the torch._dynamo.reset() that began it ({filename, lineno, line},
@@ -456,8 +476,9 @@ class Reader:
     def graph_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
         """The nodes of the compile's last post-grad graph, in graph order."""
         meta = "meta" if self._has_column("graph_nodes", "meta") else "NULL AS meta"
+        stack = "stack" if self._has_column("graph_nodes", "stack") else "NULL AS stack"
         return self._of_last_record("graph_nodes", f"node, op, target, {meta}, filename, lineno,"
-                                    " line", run_id, compile_id)
+                                    f" line, {stack}", run_id, compile_id)
 
     def _has_column(self, table: str, column: str) -> bool:
         """A column of this layout that a schema-3 store written before it lacks (read-only

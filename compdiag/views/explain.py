@@ -157,6 +157,13 @@ def fallback_note(uf: dict[str, Any]) -> str:
     return f" ({DEF_NOTE})" if uf.get("evidence") == DEF else ""
 
 
+def cached_note(origin: dict[str, Any]) -> str:
+    """Where a diagnosis of a compile served from the FX graph cache comes from."""
+    return (f"from the cached compile: this compile was served from the FX graph cache; "
+            f"run {origin.get('run')}, compile {origin.get('compile_id')} made the entry "
+            "and lowered it")
+
+
 def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10) -> None:
     """One panel per diagnosis (a job's name the ranks they concern)."""
     from rich.console import Group
@@ -181,6 +188,8 @@ def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10) -> 
                 body.append(Text(f"    {uf['line']}", style="italic"))
         if d.get("explanation"):
             body.append(Text(d["explanation"]))
+        if d.get("from_cache"):
+            body.append(Text(cached_note(d["from_cache"]), style="dim"))
         for c in d.get("consequences") or []:
             if not c.get("same_finding"):  # what it caused, folded under it
                 body.append(Text(f"caused: {kind_spec(c['kind']).title}: {c['reason']}",

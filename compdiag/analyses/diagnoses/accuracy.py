@@ -268,7 +268,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
 def op_frame(ctx: Any, cid: str | None, frame: dict[str, Any] | None, op: str | None) -> Any:
     """The divergent op's user line; failing that, the post-grad graph's nodes of that op, or
     its last node with a user line (locate's `fx_node` evidence), before the call."""
-    nodes = [n for n in (ctx.r.graph_nodes(ctx.run_id, cid) if cid else [])
+    nodes = [n for n in (ctx.graph_nodes(cid) if cid else [])
              if n["filename"] and n["lineno"]]
     mine = [n for n in nodes
             if op and (n["op"] == op or (n["target"] or "").split(".")[-2:-1] == [op])]

@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from compdiag.analyses import caches as C
+from compdiag.analyses.cached_compiles import served_from_cache
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import SOURCE, locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first, found, one_of
+from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import display, generation
 from compdiag.formats.user_code import is_user_file
 
@@ -305,4 +307,36 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         d = _miss(ctx, e, why)
         if d is not None:
             out.append(d)
-    return out
+    return out + _served_from_cache(ctx)
+
+
+# A compile served from the FX graph cache made elsewhere (analyses/cached_compiles.py).
+SERVED_EXPLANATION = (
+    "On an FX graph cache hit Inductor loads the compiled code and replays neither lowering "
+    "nor scheduling, so this run has none of the facts those produce: perf hints, fusion "
+    "decisions (the eager fallbacks are still read from the cached output code). This store "
+    "never saw the compile that made the entry, so compdiag cannot carry them over; a cold "
+    "compile records them.")
+
+
+def _served_from_cache(ctx: Any) -> list[Diagnosis]:
+    """One information line for the run's compiles served from an FX graph cache entry this
+    store never saw made: the lowering-time facts are missing, not absent."""
+    unknown = [h for h in served_from_cache(ctx) if h["origin"] is None and h["compile_id"]]
+    if not unknown:
+        return []
+    cids = tuple(dict.fromkeys(h["compile_id"] for h in unknown))
+    shown = ", ".join(display(c) for c in cids[:5]) + (", ..." if len(cids) > 5 else "")
+    return [Diagnosis(
+        KIND, stage=None, compile_id=cids[0],
+        reason=f"served from the FX graph cache ({len(cids)} "
+               f"{'compile' if len(cids) == 1 else 'compiles'}: {shown}): lowering-time facts "
+               "(perf hints, fusion decisions) are missing from this run",
+        user_frame=locate(ctx, cids[0]), explanation=SERVED_EXPLANATION,
+        fix="Nothing is wrong. To see those facts, run it once more with Inductor's caches "
+            "off (environment variable TORCHINDUCTOR_FORCE_DISABLE_CACHES=1): "
+            + command_line("run", *(ctx.argv or ["SCRIPT"]), store=ctx.store)
+            + "; later warm runs into this store then carry them over.",
+        score=MISS_SCORE, count=len(cids), compile_ids=cids, severity="info",
+        details=CacheDetails(caches=("fx_graph",), result="hit",
+                             key=unknown[0]["key"]))]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from compdiag.analyses.cached_compiles import served_from_cache
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.library_calls import is_library_call
@@ -106,7 +107,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if found(NOT_A_HINT, hint["message"]):
             continue
         groups.setdefault((hint["compile_id"], hint["head"]), []).append(hint)
-    out = _tf32(ctx)
+    out = _tf32(ctx) + _cached_fallbacks(ctx, groups)
     caused = _caused_fallbacks(ctx, groups)
     out += caused
     folded = {(d.compile_id, head) for d in caused for head in d.details.heads}
@@ -134,6 +135,31 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           fix=perf_hint_fix(h["message"]), score=SPEC.score(KIND), count=len(hints),
                           details=PerfHintDetails(), torch_message=h["message"])
         out.append(d)
+    return out
+
+
+def _cached_fallbacks(ctx: Any, groups: dict[tuple, list[dict[str, Any]]]) -> list[Diagnosis]:
+    """The eager fallbacks of a compile served from an FX graph cache entry this store never
+    saw made (analyses/cached_compiles.py): Inductor lowered nothing, so it logged no perf
+    hint, but the cached output code the trace carries still calls each fallback op
+    (fallback_calls). One diagnosis per op, as its hint would have made."""
+    hinted = {c for c, _ in groups}
+    out = []
+    for hit in served_from_cache(ctx):
+        cid = hit["compile_id"]
+        if hit["origin"] is not None or cid is None or cid in hinted:
+            continue
+        for call in ctx.r.fallback_calls(ctx.run_id, cid):
+            if is_library_call(call):
+                continue
+            op = call.split(".", 1)[-1]
+            out.append(Diagnosis(
+                KIND, stage="inductor_lowering", compile_id=cid,
+                reason=f"aten.{op} runs as an eager fallback kernel (the cached output code "
+                       f"calls {call}; served from the FX graph cache, so no perf hint)",
+                user_frame=locate(ctx, cid, nodes=[ctx.op_user_lines(cid, op)]),
+                explanation=FALLBACK_EXPLANATION, fix=fallback_fix(op),
+                score=SPEC.score(KIND), details=PerfHintDetails(op)))
     return out
 
 
@@ -178,7 +204,7 @@ def _tf32(ctx: Any) -> list[Diagnosis]:
     # The warning is about float32 matmuls: the user lines of those nodes (issue 29 §1,
     # evidence 2), before the compiled function's def.
     matmuls = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
-               for n in ctx.r.graph_nodes(ctx.run_id, cid)
+               for n in ctx.graph_nodes(cid)
                if n.get("op") in TF32_OPS and str(n.get("meta") or "").startswith("f32")
                and n.get("filename") and n.get("lineno")]
     return [Diagnosis(KIND, stage="inductor", compile_id=cid,
