@@ -57,6 +57,11 @@ def main() -> None:
         return wrapper
 
     hooks.Capture.guarded = timed(lambda a: "hook: " + a[1], hooks.Capture.guarded)
+    # torch's records and fusion lines wait in a backlog (Capture.defer) and are ingested
+    # together: the handlers' own part, and the ingest (on any thread, inline or at a tick)
+    hooks.Capture.defer = timed(lambda a: "hook: " + a[1] + " (handed over)", hooks.Capture.defer)
+    hooks.Capture._drain = timed("backlog ingested (records, fusion lines; any thread)",
+                                 hooks.Capture._drain)
     hooks._decompile = timed("  of which depyf decompile", hooks._decompile)
     W.Writer.flush = timed("store flush (any thread; partly inside hooks)", W.Writer.flush)
     # torch's eager work for the fusion logger compdiag turns on: each round of fusion lists
@@ -67,6 +72,39 @@ def main() -> None:
         if isinstance(cls, type) and "debug_str_short" in vars(cls):
             cls.debug_str_short = timed("torch: fusion candidates' text (debug_str_short)",
                                         cls.debug_str_short)
+    # Python's cyclic GC runs whenever allocations pass its threshold, in whatever code
+    # allocates then: a pass that starts inside a counted section lands in that section's
+    # figure (a full pass of a compiling process takes tens of ms). Timed here, by where it ran.
+    import gc
+
+    gc_start = threading.local()
+
+    def on_gc(phase, info):
+        if phase == "start":
+            gc_start.t = time.thread_time()
+            return
+        t0 = getattr(gc_start, "t", None)
+        if t0 is None:
+            return
+        gc_start.t = None
+        st = getattr(counted.get("capture"), "self_time", None)
+        where = "program"
+        if st is not None and getattr(st._local, "busy", False):
+            where = "compdiag's counted code"
+        elif st is not None and getattr(st._record, "start", None) is not None:
+            where = "a torch trace record (counted as torch's work for compdiag)"
+        spent[f"gc pass (gen {info.get('generation')}) inside {where}"] += time.thread_time() - t0
+        calls[f"gc pass (gen {info.get('generation')}) inside {where}"] += 1
+
+    counted: dict = {}
+    gc.callbacks.append(on_gc)
+    original_install = hooks.Capture.install
+
+    def install(self):
+        counted["capture"] = self
+        return original_install(self)
+
+    hooks.Capture.install = install
     t_start = time.perf_counter()
     cpu_start = time.process_time()
 
@@ -74,7 +112,7 @@ def main() -> None:
         wall, cpu = time.perf_counter() - t_start, time.process_time() - cpu_start
         print(f"\nprofile_capture: process wall {wall:.2f}s, process CPU {cpu:.2f}s "
               f"(compile workers not included); store {store}", file=sys.stderr)
-        hooks_cpu = sum(v for k, v in spent.items() if k.startswith("hook: "))
+        hooks_cpu = sum(v for k, v in spent.items() if k.startswith(("hook: ", "backlog")))
         print(f"  compdiag hooks: {hooks_cpu:.3f}s CPU = {100 * hooks_cpu / cpu:.1f}% of the "
               "process CPU (flushes from the timer thread come on top)", file=sys.stderr)
         for label, s in sorted(spent.items(), key=lambda kv: -kv[1]):

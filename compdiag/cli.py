@@ -50,7 +50,10 @@ def build_parser(commands: Sequence[tuple[str, str]] = COMMANDS) -> argparse.Arg
     parser.add_argument("--version", action=_Version, help="compdiag's version and the torch "
                         "version it sees, then exit")
     _add_completion(parser)
+    # prog given: argparse would otherwise format a usage line to find it, which imports
+    # rich (0.1 s of every command's start, `compdiag import` of a small log's half)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                prog=parser.prog,
                                 help="what to do (compdiag COMMAND --help for its options)")
     for name, module in commands:
         try:

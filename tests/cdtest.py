@@ -28,6 +28,23 @@ SHARED_CACHE_ENV = "COMPDIAG_TESTS_INDUCTOR_CACHE"
 
 _SUMMARY = re.compile(r"^compdiag: .* \| run (\d+) in ", re.M)
 
+# Torch's own settings that every child of the suite gets (conftest.py puts them in the session's
+# environment, base_env() puts them back after stripping TORCHINDUCTOR_*; a value already in
+# the environment wins). Test-only, measured in benchmarks/test_time.md:
+# TORCHINDUCTOR_VEC_ISA_OK=1 lets Inductor take the CPU's vector ISA from cpuinfo instead of
+# proving it by building three probe kernels with g++ in every process whose
+# TORCHINDUCTOR_CACHE_DIR is fresh (about 10 CPU s each: perf's runs, the cache_* cases,
+# test_caches, the zoo). The ISA picked, hence every kernel's source and g++ flags, is the same,
+# but a cold run records fewer compile events, so the docs examples keep torch's defaults
+# (docs_examples.environment). On a machine whose compiler cannot build for its CPU's ISA, run
+# the suite with TORCHINDUCTOR_VEC_ISA_OK=0.
+TORCH_TEST_ENV = {"TORCHINDUCTOR_VEC_ISA_OK": "1"}
+
+
+def torch_test_env() -> dict[str, str]:
+    """TORCH_TEST_ENV, each value overridden by the environment's."""
+    return {k: os.environ.get(k, v) for k, v in TORCH_TEST_ENV.items()}
+
 
 @dataclass
 class Proc:
@@ -46,6 +63,7 @@ def base_env(cache_dir: Path | None = None) -> dict[str, str]:
                                 "TORCHDYNAMO_", "TORCHINDUCTOR_", "PYTHONPATH"))}
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHONHASHSEED"] = "0"
+    env.update(torch_test_env())
     if cache_dir is not None:
         env["TORCHINDUCTOR_CACHE_DIR"] = str(cache_dir)
     return env

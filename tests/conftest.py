@@ -16,7 +16,8 @@ import tempfile
 
 import pytest
 
-from cdtest import SCRIPTS, SHARED_CACHE_ENV, Launch, Proc, Session, shared_cache
+from cdtest import (SCRIPTS, SHARED_CACHE_ENV, Launch, Proc, Session, shared_cache,
+                    torch_test_env)
 from corpus_check import corpus_half
 
 # The fixtures that start the session's compile scenarios: their readers share one worker.
@@ -28,9 +29,28 @@ HEAVY_FIRST = ("corpus-0", "corpus-1", "test_minify_e2e", "scenarios", "test_doc
                "test_report", "test_compile_id", "test_grad_accuracy")
 
 
+def _import_the_tui_first() -> None:
+    """Every compdiag_tui module imported once, here, in the main thread. compdiag is a pytest
+    plugin (pyproject's pytest11), so pytest rewrites the modules of its distribution with `ast`
+    as they are imported, and CPython 3.11's ast is not safe across threads
+    (python/cpython#106905): the TUI's `_preload` worker importing its screens while a test's
+    thread imported too raised `SystemError: AST constructor recursion depth mismatch`
+    (test_caches' timings-tab test, once in a few runs). Imported here, the worker's imports
+    are lookups in sys.modules."""
+    import importlib
+    import pkgutil
+
+    import compdiag_tui
+    for module in pkgutil.walk_packages(compdiag_tui.__path__, "compdiag_tui."):
+        importlib.import_module(module.name)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """One Inductor cache dir for the session (cdtest.shared_cache). The controlling process
-    makes it; xdist's workers inherit it through the environment."""
+    makes it; xdist's workers inherit it through the environment, as every child does
+    cdtest.TORCH_TEST_ENV."""
+    os.environ.update(torch_test_env())
+    _import_the_tui_first()
     if hasattr(config, "workerinput") and os.environ.get(SHARED_CACHE_ENV):
         return
     path = tempfile.mkdtemp(prefix="compdiag-tests-inductor-")

@@ -109,6 +109,9 @@ def scratch_dir() -> Path:
 
 
 def environment(root: Path) -> dict[str, str]:
+    """The examples' environment: torch's defaults, without the suite's TORCHINDUCTOR_*
+    settings (cdtest.TORCH_TEST_ENV), so a page shows what a user's cold run prints (with
+    TORCHINDUCTOR_VEC_ISA_OK=1 a cold run has fewer compile events: docs/caches.md's export)."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("COMPDIAG_", "TORCH_LOGS", "TORCH_TRACE", "TORCHINDUCTOR_",
                                 "TORCHDYNAMO_", "PYTHONPATH"))}

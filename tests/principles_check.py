@@ -300,10 +300,38 @@ def cudagraph_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
     return out
 
 
+# Dynamic shapes help a size or stride guard only; torch's own spellings of a guard.
+SHAPE_FIXES = ("mark_dynamic", "dynamic=True", "torch.stack")
+MANGLED = ("___check_type_id", "___check_obj_id", "._version", "' but found")
+
+
+def recompile_reason_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                              ) -> list[str]:
+    """A recompile (or its limit) whose guard is not a size/stride guard never suggests
+    dynamic shapes (nor stacking, but for a list's length), and its reason never shows torch's mangled guard text alone
+    (without compdiag's plain words: a head that is not just 'guard ... failed')."""
+    out = []
+    for d in _all(diagnoses):
+        det = d.get("details") or {}
+        if d.get("kind") != "recompile" or "category" not in det:
+            continue
+        reason = d.get("reason") or ""
+        # a list whose length changes is one stacked tensor (then a size): stacking fits it
+        allowed = ("torch.stack",) if det["category"] == "length" else ()
+        if det["category"] not in ("size", "stride") and any(
+                w in (d.get("fix") or "") for w in SHAPE_FIXES if w not in allowed):
+            out.append(f"a {det['category']} recompile suggests dynamic shapes: {reason}")
+        mangled = [w for w in MANGLED if w in reason]
+        if mangled and reason.startswith("guard "):
+            out.append(f"a recompile shows torch's guard text {mangled[0]} alone: {reason}")
+    return out
+
+
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                        ) -> list[str]:
-    """§2 (from the facts) to §6 together, each line prefixed with its section."""
+    """§2 (from the facts) to §7 together, each line prefixed with its section."""
     return [f"§{n}: {p}" for n, check in ((2, consequence_fact_problems),
                                           (3, ending_problems), (4, accuracy_problems),
-                                          (5, reset_problems), (6, cudagraph_problems))
+                                          (5, reset_problems), (6, cudagraph_problems),
+                                          (7, recompile_reason_problems))
             for p in check(reader, run_id, diagnoses)]

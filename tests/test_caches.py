@@ -572,7 +572,8 @@ def test_a_layout_3_store_from_before_these_tables_reads_and_upgrades(tmp_path: 
     run = _fed_run(w, user, ["[h1] gm: g"], "k1")
     w.close()
     conn = sqlite3.connect(tmp_path / "s.db")
-    for table in ("cache_key_components", "compile_stages", "compile_events", "guard_sources"):
+    for table in ("cache_key_components", "cache_keys", "compile_stages", "compile_events",
+                  "guard_sources"):
         conn.execute(f"DROP TABLE {table}")
     conn.execute("ALTER TABLE cache_events DROP COLUMN result")
     conn.commit()

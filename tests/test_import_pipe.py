@@ -70,7 +70,7 @@ def test_a_piped_import_stores_what_an_in_process_one_does(tmp_path: Path,
         assert result.run_id == 1 and not result.skipped
     one, two = _tables(stores[1]), _tables(stores[2])
     assert one == two
-    assert len(one["cache_key_components"]) == 20 * (BATCH_CALLS // 4 + 3)
+    assert len(one["cache_keys"]) == BATCH_CALLS // 4 + 3  # one row a lookup, 20 components
     assert one["runs"] == [(1, "imported", None)]
 
 
@@ -78,14 +78,14 @@ def test_a_write_that_fails_in_the_writer_process_fails_the_import_and_keeps_no_
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     log = _log(tmp_path / "trace.log")
     monkeypatch.setattr(trace_log.os, "cpu_count", lambda: 2)
-    real = Writer.insert_rows
+    real = Writer.insert
 
-    def broken(self, table, names, rows):  # the child is forked: it inherits this patch
-        if table == "cache_key_components":
+    def broken(self, table, **cols):  # the child is forked: it inherits this patch
+        if table == "cache_keys":
             raise sqlite3.OperationalError("disk I/O error")
-        return real(self, table, names, rows)
+        return real(self, table, **cols)
 
-    monkeypatch.setattr(Writer, "insert_rows", broken)
+    monkeypatch.setattr(Writer, "insert", broken)
     store = tmp_path / "s.db"
     with pytest.raises(ImportError_, match="could not be written.*disk I/O error"):
         import_trace(store, log)
@@ -130,3 +130,28 @@ def test_bench_import_smoke(tmp_path: Path) -> None:
                        cwd=tmp_path)
     assert p.returncode == 0, (p.stdout + p.stderr)[-3000:]
     assert "compdiag import / tlparse:" in p.stdout
+
+
+def test_bench_ranks_smoke(tmp_path: Path) -> None:
+    """benchmarks/ranks/run.py's smoke: a small 8-rank directory made from two trace-shaped
+    rank logs (no torchrun, no compile), one round (checks no figure)."""
+    import shutil
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parent.parent
+    if not (Path(sys.executable).parent / "tlparse").exists() and shutil.which("tlparse") is None:
+        pytest.skip("no tlparse (pip install -e '.[dev]')")
+    source = tmp_path / "source"
+    source.mkdir()
+    for rank in (0, 1):
+        log = _log(tmp_path / f"r{rank}.log", frames=4, big=False)
+        text = log.read_text(encoding="utf-8")
+        text = text.replace('"frame_id"', f'"rank": {rank}, "frame_id"')
+        (source / f"dedicated_log_torch_trace_rank_{rank}_x.log").write_text(text, "utf-8")
+    p = subprocess.run([sys.executable, str(repo / "benchmarks" / "ranks" / "run.py"),
+                        "--source", str(source), "--mb", "0.2", "--rounds", "1"],
+                       capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert p.returncode == 0, (p.stdout + p.stderr)[-3000:]
+    assert "compdiag import / tlparse --all-ranks-html:" in p.stdout
+    assert "8 runs, 8 ranks" in p.stdout

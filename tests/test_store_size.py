@@ -11,6 +11,7 @@ import json
 import random
 import sqlite3
 import subprocess
+import zlib
 import sys
 from pathlib import Path
 
@@ -61,8 +62,42 @@ def test_a_text_like_a_base_longer_than_the_window_costs_what_differs(tmp_path: 
                                                               json.loads(later)]
         (base, zlib_size), (codec, delta_size) = r.conn.execute(
             "SELECT codec, length(data) FROM blobs ORDER BY id").fetchall()
-    assert base == blobs.ZDICT and codec == blobs.CHUNKED
+    assert base == blobs.ZSTD and codec == blobs.ZSTD_DELTA
     assert delta_size < zlib_size / 10, (delta_size, zlib_size)
+
+
+def test_a_large_text_is_compressed_once_and_older_codecs_still_read(tmp_path: Path) -> None:
+    """Regression (issue 34, import speed): each large text was deflated twice or more (with
+    the preset dictionary, as a delta, in pieces past the window) to keep the smaller; zstd's
+    delta reaches the whole base in one pass. The deflate codecs of older stores still read."""
+    rng = random.Random(1)
+    base = json.dumps(_config(rng))
+    text = base[:len(base) // 2] + '"opt_7": 3, ' + base[len(base) // 2:]
+    calls = []
+    real = blobs._zstd_compressor
+
+    class Counting:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def compress(self, *a):
+            calls.append(1)
+            return self.inner.compress(*a)
+
+    blobs._zstd_compressor = lambda b: Counting(real(b))
+    try:
+        size, codec, data, delta = blobs.encode(text, base)
+    finally:
+        blobs._zstd_compressor = real
+    assert (codec, delta, len(calls)) == (blobs.ZSTD_DELTA, True, 1)
+    assert len(data) < len(zlib.compress(base.encode())) / 20, len(data)
+    b_size, b_codec, b_data, _ = blobs.encode(base)
+    assert blobs.decode(codec, data, b_codec, b_data) == text
+    # what the deflate writer stored reads back through the same decode
+    old_base = blobs.encode_deflate(base)
+    old = blobs.encode_deflate(text, base)
+    assert old[1] == blobs.CHUNKED and old_base[1] == blobs.ZDICT
+    assert blobs.decode(old[1], old[2], old_base[1], old_base[2]) == text
 
 
 @settings(max_examples=30, deadline=None)

@@ -83,6 +83,9 @@ class CompdiagApp(App[int]):
         for name in ("CompileScreen", "SearchScreen", "SourceScreen", "RunsScreen",
                      "PerfScreen"):
             getattr(screens, name)
+        # The Timings tab's first visit imports these (~8 ms of CPU on the shared box)
+        import compdiag.analyses.compile_time  # noqa: F401
+        import compdiag.views.compile_time  # noqa: F401
         from compdiag_tui.widgets._code_view import highlight_line
 
         for language in ("python", "cpp"):     # pygments compiles a lexer's regexes on use
@@ -139,9 +142,26 @@ class CompdiagApp(App[int]):
         if isinstance(self.screen, screens.SearchScreen):
             return
         if len(self.screen_stack) > 2:
-            self.pop_screen()
+            self._pop_screen_remove_later()
         elif isinstance(self.screen, RunScreen):
             self.switch_screen(screens.RunsScreen())
+
+    def _pop_screen_remove_later(self) -> None:
+        """Pop the top screen, and remove it once the screen below is on the terminal.
+        Textual's pop_screen removes the popped screen (every widget of a compile id's tabs)
+        before the screen below is repainted, all inside the `escape` key; kept installed
+        until the next frame, its removal waits until the user already sees the screen below."""
+        screen = self.screen
+        name = f"-popped-{id(screen)}"
+        self.install_screen(screen, name)
+        self.pop_screen()
+
+        def remove() -> None:
+            self.uninstall_screen(name)
+            if not any(screen in stack for stack in self._screen_stacks.values()):
+                screen.remove()
+
+        self.call_after_refresh(remove)
 
     def action_runs(self) -> None:
         while len(self.screen_stack) > 2:

@@ -104,7 +104,13 @@ def run_ours(script: Path, work: Path) -> dict:
                    probes=doc["probes"], culprit=doc.get("culprit"), replay=doc.get("replay"),
                    replay_off=doc.get("replay_off"),
                    answered_from_evidence=sum(s["result"] in ("skipped", "inferred")
-                                              for s in doc["steps"]))
+                                              for s in doc["steps"]),
+                   # where the wall time went: each probe run, its wall and whether it ran
+                   # ahead of the search (speculative) or was cancelled
+                   steps=[{k: s.get(k) for k in ("n", "probe", "result", "wall_s",
+                                                 "speculative")}
+                          for s in doc["steps"] if s.get("wall_s") is not None],
+                   wall_in_driver_s=doc.get("wall_s"))
     return out
 
 

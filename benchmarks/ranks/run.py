@@ -12,6 +12,8 @@ r, in torch's file naming (dedicated_log_torch_trace_rank_<r>_<suffix>.log).
     pip install -e '.[bench]'          # tlparse (the Rust tool, from the package registry)
     python benchmarks/ranks/run.py [--mb 100] [--rounds 3] [--source DIR]
 
+Smoke (CI, tests/test_import_pipe.py): `--source` two small rank logs `--mb 0.2 --rounds 1`.
+
 Peak RSS is the largest process of each tool (ru_maxrss of a wrapper's children: compdiag's
 import runs one process per CPU, each reading its share of the rank logs). compdiag's is also
 measured on a directory a quarter of the size: an import streams, its memory does not grow

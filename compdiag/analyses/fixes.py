@@ -48,6 +48,11 @@ class Rule:
         return self.fix if isinstance(self.fix, str) else self.fix(gb_type, expl, ctx, line)
 
 
+TORCH_GENERATOR_FIX = (
+    "A torch.Generator (random-number state) cannot be created or seeded inside the compiled "
+    "function: create and seed it before the call and pass it in (as an argument or a "
+    "global), or use the global RNG (`torch.manual_seed(...)` outside the compiled "
+    "function) instead of a generator of its own.")
 PRINT_FIX = ("Remove the print() from the compiled function or log after the call returns; to "
              "keep it, let Dynamo move it to the end of the graph with "
              "`torch._dynamo.config.reorderable_logging_functions.add(print)`, or guard it with "
@@ -152,6 +157,9 @@ RULES: tuple[Rule, ...] = (
     Rule(("repr() on tensor", "str() on tensor"), FORMAT_FIX),
     Rule(("Call to a time function",), TIME_FIX),
     Rule(("marked as skipped", "skipfiles", "skipped function"), _skipped),
+    # A torch.Generator (an RNG state object, torch._C.Generator) is not a Python generator:
+    # Dynamo cannot create one or call its methods inside the graph (pytorch#88576).
+    Rule(("torch._C.Generator", "torch.Generator"), TORCH_GENERATOR_FIX),
     Rule(("generator",),
          "Materialise the generator outside the compiled function (pass a list/tuple in) or "
          "rewrite it as a loop that returns a list."),

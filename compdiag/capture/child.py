@@ -105,6 +105,7 @@ def _watch_os_exit(capture) -> None:
                             frames)
             try:
                 with capture.lock:
+                    capture.drain()
                     capture.ing.commit()
             except Exception:  # noqa: BLE001
                 pass
@@ -142,6 +143,7 @@ def _finish(capture) -> None:
             device = "cuda:" + torch.cuda.get_device_name()
         ing = capture.ing
         with capture.lock:
+            capture.drain()  # what torch handed over last
             capture.self_time.call(ing.flush)
             ing.update_run(device=device, **capture.self_time.facts())
             ing.commit()

@@ -125,6 +125,18 @@ def write(ing: Any, compile_id: str | None, doc: dict[str, Any],
     ing.commit()
 
 
+def _self_time(capture: Any) -> Any:
+    """The capture's counter of its own time (capture/self_time.py), or one that only calls."""
+    counter = getattr(capture, "self_time", None)
+    return counter if callable(getattr(counter, "call", None)) else _Uncounted
+
+
+class _Uncounted:
+    @staticmethod
+    def call(fn: Callable[..., Any], *args: Any) -> Any:
+        return fn(*args)
+
+
 # -- the hook -------------------------------------------------------------------------------------
 class FailureGraphs:
     """Installed by Capture, which it reports to: writes go through `capture.guarded` (fail
@@ -149,8 +161,9 @@ class FailureGraphs:
 
         def keep(gm: torch.fx.GraphModule) -> tuple[str | None, Kept] | None:
             try:
-                # The user's config, before Inductor's own patches.
-                return fg.compile_id(), Kept(gm)
+                # The user's config, before Inductor's own patches; capture's own time
+                # (issue 34: every graph's nodes listed at its compile).
+                return fg.compile_id(), _self_time(fg.capture).call(Kept, gm)
             except Exception as exc:  # noqa: BLE001 - fail open
                 fg.capture.warn("failure graph copy", exc)
                 return None

@@ -16,6 +16,7 @@ import threading
 import weakref
 from typing import Any, Callable, Iterator
 
+from compdiag.capture import direct_log
 from compdiag.capture.after_import import after_import
 from compdiag.capture.compile_context import current_compile_id
 from compdiag.capture.self_time import SelfTime
@@ -23,6 +24,10 @@ from compdiag.ingest.ingestor import Ingestor
 
 # artifact name -> what to do with a line of it
 ARTIFACTS = ("fusion", "perf_hints", "cudagraphs", "autotuning")
+# The records and lines waiting to be ingested (Capture.defer): ingested together once this
+# many wait, at the store writer's next tick (every flush interval), before any other hook
+# and at exit.
+BACKLOG = 256
 
 
 class CodeSet:
@@ -57,9 +62,14 @@ class Capture:
         self.transformed_codes = CodeSet()
         # compdiag's own time in the program (issue 34): every hook and store flush counts
         self.self_time = SelfTime()
+        # What torch handed over, not yet ingested (defer): (where, fn, args), in order.
+        self._backlog: list[tuple[str, Callable[..., Any], tuple]] = []
+        self._draining = False
         writer = getattr(ingestor, "w", None)
         if callable(getattr(writer, "flush", None)):  # its timer thread's flushes too
             writer.flush = self.self_time.wrap(writer.flush)
+        if hasattr(writer, "on_tick"):  # the timer ingests the backlog before it commits
+            writer.on_tick = self.drain
 
     # -- fail-open plumbing -----------------------------------------------------------------
     def warn(self, where: str, exc: BaseException) -> None:
@@ -99,9 +109,48 @@ class Capture:
             return
         try:
             with self.lock:
+                if self._backlog:  # what came before is ingested before this hook runs
+                    self.self_time.call(self._drain)
                 self.self_time.call(fn, *args)
         except Exception as exc:  # noqa: BLE001 - fail open
             self.warn(where, exc)
+
+    def defer(self, where: str, fn: Callable[..., Any], *args: Any) -> None:
+        """fn(*args) later, in order with every other hook: torch's records and log lines
+        wait in a backlog and are ingested BACKLOG at a time (issue 34). Ingesting one record
+        between two steps of torch's compile cost about twice what it costs among others
+        (the compile evicts compdiag's code and data from the CPU's caches), and each paid
+        the lock and the CPU timers on its own. The backlog is ingested before any other hook
+        runs (one that reads what was ingested, such as the program's exception, sees it
+        all), at the store writer's timer tick, so a SIGKILL still loses at most the last
+        flush interval, and at exit. Everything that depends on the moment (the compile id
+        running now, a message's text, the live stack) is taken before it waits."""
+        if self.paused_depth:
+            return
+        self._backlog.append((where, fn, args))
+        if len(self._backlog) >= BACKLOG:
+            self.drain()
+
+    def drain(self) -> None:
+        """Ingest the backlog now (any thread; compdiag's own time)."""
+        if self._backlog:
+            with self.lock:
+                self.self_time.call(self._drain)
+
+    def _drain(self) -> None:
+        if self._draining:  # a hook that ingestion itself set off (a warning)
+            return
+        self._draining = True
+        try:
+            while self._backlog:
+                batch, self._backlog = self._backlog, []
+                for where, fn, args in batch:
+                    try:
+                        fn(*args)
+                    except Exception as exc:  # noqa: BLE001 - fail open, as guarded
+                        self.warn(where, exc)
+        finally:
+            self._draining = False
 
     # -- install ----------------------------------------------------------------------------
     def install(self) -> None:
@@ -135,16 +184,19 @@ class Capture:
 
         class TraceHandler(logging.Handler):
             def emit(self, record: logging.LogRecord) -> None:
-                capture.self_time.call(self._emit, record, trace=True)
+                try:
+                    capture.self_time.call(self._emit, record, trace=True)
+                except Exception as exc:  # noqa: BLE001 - fail open
+                    capture.warn("trace record", exc)
 
             def _emit(self, record: logging.LogRecord) -> None:
                 md = getattr(record, "metadata", None)
                 if not isinstance(md, dict):
                     return
                 payload = getattr(record, "payload", None)
-                capture.guarded("trace record", capture.ing.record, md,
-                                payload if isinstance(payload, str) or payload is None
-                                else str(payload))
+                capture.defer("trace record", capture.ing.record, md,
+                              payload if isinstance(payload, str) or payload is None
+                              else str(payload))
                 if "dynamo_start" in md:
                     capture.guarded("call stack", capture._on_dynamo_start, md)
 
@@ -153,6 +205,7 @@ class Capture:
         trace_log.addHandler(self._trace_handler)
         trace_log.setLevel(logging.DEBUG)
         trace_log.propagate = False
+        direct_log.install(trace_log, self._trace_handler)
         self._keep_trace_enabled()
 
     def _on_dynamo_start(self, md: dict[str, Any]) -> None:
@@ -193,6 +246,18 @@ class Capture:
 
         class ArtifactHandler(logging.Handler):
             def emit(self, record: logging.LogRecord) -> None:
+                try:
+                    capture.self_time.call(self._emit, record)
+                except Exception as exc:  # noqa: BLE001 - fail open
+                    capture.warn("artifact log", exc)
+
+            def _emit(self, record: logging.LogRecord) -> None:
+                if capture._artifact_name(record) == "fusion":  # hundreds a compile
+                    if not capture.paused_depth:
+                        line = capture._fusion_line(record)
+                        if line is not None:
+                            capture.defer("artifact log", *line)
+                    return
                 capture.guarded("artifact log", capture._on_artifact_line, record,
                                 in_timing=capture._artifact_name(record) == "cudagraphs")
 
@@ -225,6 +290,7 @@ class Capture:
             return
         if self._artifact_handler not in log.handlers:
             log.addHandler(self._artifact_handler)
+        direct_log.install(log, self._artifact_handler)
         if name not in self._user_enabled:
             log.setLevel(logging.DEBUG)
             log.propagate = False
@@ -238,18 +304,27 @@ class Capture:
             self._artifact_names[record.name] = name
         return name
 
+    def _fusion_line(self, record: logging.LogRecord) -> tuple[Any, ...] | None:
+        """What a fusion logger line is ingested as, (fn, *args), its text and compile id
+        taken now. Keep the decisions; of the large candidate listings, only which FX nodes
+        and user lines each scheduler node is (what places a decision in the user's code)."""
+        msg = record.getMessage()
+        if "fuse" in msg and ("fusing " in msg or "cannot fuse" in msg):
+            return (self.ing.event, "fusion", current_compile_id(),  # + its row
+                    {"logger": record.name}, msg)
+        if "SchedulerNode(name=" in msg:
+            return (self.ing.scheduler_node_line, current_compile_id(), msg)
+        return None
+
     def _on_artifact_line(self, record: logging.LogRecord) -> None:
         name = self._artifact_name(record)
+        if name == "fusion":
+            line = self._fusion_line(record)
+            if line is not None:
+                line[0](*line[1:])
+            return
         msg = record.getMessage()
         cid = current_compile_id()
-        if name == "fusion":
-            # Keep the decisions; of the large candidate listings, only which FX nodes and
-            # user lines each scheduler node is (what places a decision in the user's code).
-            if "fuse" in msg and ("fusing " in msg or "cannot fuse" in msg):
-                self.ing.event("fusion", cid, {"logger": record.name}, msg)  # + its row
-            elif "SchedulerNode(name=" in msg:
-                self.ing.scheduler_node_line(cid, msg)
-            return
         data = {"logger": record.name, "level": record.levelname}
         if name in ("perf_hints", "cudagraphs"):
             self.ing.cudagraph_line(cid, msg)
@@ -284,7 +359,9 @@ class Capture:
 
         def showwarning(message: Any, category: Any, filename: str, lineno: int,
                         file: Any = None, line: Any = None) -> None:
-            if "torch" in str(filename):
+            # torch attributes some warnings to the user's line (stacklevel): the global
+            # hooks warning names the torch.compile(module) call; keep those too
+            if "torch" in str(filename) or _warned_by_torch():
                 capture.guarded("warning", capture.ing.event, "warning", current_compile_id(),
                                 {"category": getattr(category, "__name__", str(category)),
                                  "filename": filename, "lineno": lineno}, str(message))
@@ -302,6 +379,7 @@ class Capture:
 
     def _on_accuracy(self, check: Any) -> None:
         with self.lock:
+            self.drain()
             self.ing.accuracy(check)
         if self.failure_graphs is not None:  # a failing check keeps its graph for minify
             self.guarded("failure graph (accuracy)", self.failure_graphs.on_check, check)
@@ -332,6 +410,7 @@ class Capture:
             result = original(*args, **kwargs)
             try:
                 with capture.lock:
+                    capture.drain()  # the records before the reset are of the generation before
                     capture.ing.event(RESET_KIND, None, {}, json.dumps(_user_line()))
             except Exception as exc:  # noqa: BLE001 - fail open
                 capture.warn("reset hook", exc)
@@ -440,3 +519,22 @@ def _decompile(code: Any) -> str | None:
 
 def dumps(value: Any) -> str:
     return json.dumps(value, default=repr)
+
+
+def _warned_by_torch() -> bool:
+    """Whether the code that called warnings.warn is torch's: the first frame above
+    showwarning outside the warnings module (warnings.warn itself is C code)."""
+    import sys
+
+    try:
+        f = sys._getframe(2)
+    except ValueError:
+        return False
+    for _ in range(6):
+        if f is None:
+            return False
+        name = f.f_code.co_filename.replace("\\", "/")
+        if not name.endswith(("/warnings.py", "/_py_warnings.py")):
+            return "/torch/" in name and "/compdiag/" not in name
+        f = f.f_back
+    return False

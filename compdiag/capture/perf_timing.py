@@ -467,12 +467,16 @@ def install(capture: Any) -> PerfTimer:
 
     ing = capture.ing
 
+    drain = getattr(capture, "drain", lambda: None)  # the records before, ingested first
+
     def sink(t: GraphTiming) -> None:
         with capture.lock:
+            drain()
             ing.perf_graph(**graph_row(t))
 
     def call_sink(t: GraphTiming) -> None:
         with capture.lock:
+            drain()
             ing.perf_call(**call_row(t))
 
     timer = PerfTimer(sink, settings=Settings.from_env(), compile_id=current_compile_id,

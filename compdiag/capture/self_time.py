@@ -19,14 +19,22 @@ Two parts, kept apart because they are measured differently:
   artifact logger only compdiag turned on (the fusion logger's candidate listing) is added
   to this share (count_torch_work).
 
+Neither part counts Python's cyclic garbage collector: a pass runs in whatever code allocates
+when its threshold is passed, and a full pass of a compiling process (0.3 s each, three a run
+of benchmarks/workload_model.py) that started inside a record or a hook made that run's
+figure jump by as much (two of three runs of one program). The passes collect the whole
+program's objects; their time stays in the program's.
+
 The run's CPU time is the program's process CPU time (time.process_time: every thread of the
 process, compile workers in other processes not included), taken when the program ends.
 """
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
+import weakref
 from typing import Any, Callable
 
 
@@ -39,6 +47,19 @@ class SelfTime:
         # per thread: the CPU time when its current record began (None: no record open),
         # and what compdiag's handler took inside it
         self._record = threading.local()
+        # per thread: CPU seconds of the GC passes it ran so far (the module doc), and when
+        # the one running now began
+        self._gc = threading.local()
+        ref = weakref.ref(self)
+
+        def on_gc(phase: str, info: dict) -> None:
+            me = ref()
+            if me is not None:
+                me._on_gc(phase, info)
+            elif on_gc in gc.callbacks:  # this counter is gone (a test's)
+                gc.callbacks.remove(on_gc)
+
+        gc.callbacks.append(on_gc)
 
     def call(self, fn: Callable[..., Any], *args: Any, trace: bool = False) -> Any:
         """fn(*args), its thread CPU time counted unless an outer call already counts it.
@@ -49,11 +70,11 @@ class SelfTime:
         if getattr(local, "busy", False):
             return fn(*args)
         local.busy = True
-        c0 = time.thread_time()
+        c0, g0 = time.thread_time(), self._gc_s()
         try:
             return fn(*args)
         finally:
-            spent = time.thread_time() - c0
+            spent = time.thread_time() - c0 - (self._gc_s() - g0)
             if trace:  # one handler call per record: the record's end comes next
                 self._record.handler = spent
             local.busy = False
@@ -84,12 +105,12 @@ class SelfTime:
             if getattr(local, "busy", False) or getattr(local, "torch_work", False):
                 return fn(*args, **kwargs)
             local.torch_work = True
-            c0 = time.thread_time()
+            c0, g0 = time.thread_time(), me._gc_s()
             try:
                 return fn(*args, **kwargs)
             finally:
                 local.torch_work = False
-                spent = time.thread_time() - c0
+                spent = time.thread_time() - c0 - (me._gc_s() - g0)
                 with me._lock:
                     me.trace_s += spent
 
@@ -116,7 +137,8 @@ class SelfTime:
             rec = me._record
             start, rec.start = getattr(rec, "start", None), None
             if start is not None:
-                spent = time.thread_time() - start - getattr(rec, "handler", 0.0)
+                spent = time.thread_time() - start - getattr(rec, "handler", 0.0) - \
+                    (me._gc_s() - getattr(rec, "gc_start", 0.0))
                 if spent > 0:
                     with me._lock:
                         me.trace_s += spent
@@ -128,6 +150,22 @@ class SelfTime:
 
     def _mark(self) -> None:
         self._record.start = time.thread_time()
+        self._record.gc_start = self._gc_s()
+
+    def _gc_s(self) -> float:
+        return getattr(self._gc, "total", 0.0)
+
+    def _on_gc(self, phase: str, info: dict) -> None:
+        """gc.callbacks: the CPU time of each pass, on the thread that ran it."""
+        try:
+            g = self._gc
+            if phase == "start":
+                g.began = time.thread_time()
+            elif getattr(g, "began", None) is not None:
+                g.total = getattr(g, "total", 0.0) + time.thread_time() - g.began
+                g.began = None
+        except Exception:  # noqa: BLE001 - a gc callback must never raise
+            pass
 
     def facts(self) -> dict[str, float]:
         """The run's columns (store/schema.py): capture_cpu_s (compdiag's code),

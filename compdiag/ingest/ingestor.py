@@ -34,10 +34,8 @@ _STAGE_FIELDS = {
 }
 
 # A chromium event's args kept with its interval: not the cache key's components (they are
-# in cache_key_components, and hundreds of lines long).
+# in cache_keys, and hundreds of lines long).
 _EVENT_ARGS_DROPPED = ("components",)
-# A cache_key_components row (a lookup's components go in with one Writer.insert_rows).
-_COMPONENT_COLUMNS = ("run_id", "compile_id", "cache", "seq", "name", "hash", "value")
 _EVENT_ARGS_LIMIT = 4000
 
 
@@ -448,10 +446,10 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
                       hit=result == "hit", key=info["key"], result=result,
                       reason=info["reason"], detail=info["detail"], seq=self.seq,
                       time_saved_s=info["time_saved_s"])
-        run_id, seq = self.run_id, self.seq
-        self.w.insert_rows("cache_key_components", _COMPONENT_COLUMNS,
-                           [(run_id, cid, cache, seq, c["name"], c["hash"], c["value"])
-                            for c in info["components"]])
+        if info["components"]:
+            # one row for the lookup (a JSON list), not one per component: store/schema.py
+            self.w.insert("cache_keys", run_id=self.run_id, seq=self.seq,
+                          components=json.dumps(info["components"]))
 
     def _on_chromium_event(self, value: Any, cid: str | None, payload: str | None,
                            md: dict) -> None:

@@ -108,8 +108,15 @@ class OwnRecords:
         elif kind in D.EVENTS:
             self.distributed_event(kind, compile_id, payload)
         elif kind == "warning" and payload:
+            where = data if isinstance(data, dict) else {}
+            lineno = where.get("lineno")
             self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
-                          category=None, message=payload[:4000], filename=None, lineno=None)
+                          category=where.get("category") if isinstance(
+                              where.get("category"), str) else None,
+                          message=payload[:4000],
+                          filename=where.get("filename") if isinstance(
+                              where.get("filename"), str) else None,
+                          lineno=lineno if isinstance(lineno, int) else None)
 
     def _running_kernel(self, stderr_tail: str | None) -> dict[str, Any]:
         """The generated kernel a native end came from, when the end of stderr holds that

@@ -36,6 +36,19 @@ def key_component(line: Any) -> dict[str, str] | None:
             "value": m.group("value")[:COMPONENT_VALUE_LIMIT]}
 
 
+def key_components(lines: list[Any]) -> list[list[str]]:
+    """key_component of each line, as [name, hash, value] (what the store keeps, a list per
+    lookup), the lines that are not components left out: one loop, no dict per line (a
+    lookup has hundreds)."""
+    match, out = _KEY_COMPONENT.match, []
+    for line in lines:
+        m = match(line) if type(line) is str else None
+        if m is not None:
+            hash_, name, value = m.groups()
+            out.append([name.strip(), hash_, value[:COMPONENT_VALUE_LIMIT]])
+    return out
+
+
 def cache_lookup(payload: str | None) -> dict[str, Any]:
     """The facts of one cache artifact's JSON payload (cache_info): the key, the bypass
     reason, torch's detailed state, the time a hit saved and the key's components. Missing or
@@ -55,7 +68,7 @@ def cache_lookup(payload: str | None) -> dict[str, Any]:
         saved = info["time_saved_ms"] / 1e3
     reason = info.get("cache_bypass_reason")
     lines = info.get("components")
-    components = [c for c in map(key_component, lines) if c] if isinstance(lines, list) else []
+    components = key_components(lines) if isinstance(lines, list) else []
     return {"key": key, "reason": str(reason) if reason else None,
             "detail": info.get("cache_status_detailed") if isinstance(
                 info.get("cache_status_detailed"), str) else None,

@@ -175,6 +175,22 @@ def guard_location(guard_text: str) -> dict[str, Any] | None:
             "line": loc.group("code")}
 
 
+_TYPE_MISMATCH = re.compile(r"expected type of '(.+?)' to be a tensor type,\s*'?\s*but found "
+                            r"(?:<class '([\w.]+)'>|a different type)")
+_ALIASED = re.compile(r"Duplicate tensor found where not expected!\s*(.+?)\s*should not alias")
+_OBJECT_ALIASING = re.compile(r"^(?P<a>[LG]\[.+?)\s+is\s+(?P<b>[LG]\[.+)$")
+_MARKED = re.compile(r"^hasattr\((?P<src>.+?), '_dynamo_(?P<how>\w+?)_indices'\)$")
+_DISPATCH_KEYS = re.compile(r"tensor '(.+?)' dispatch key set mismatch\. expected "
+                            r"(DispatchKeySet\([^)]*\)), actual (DispatchKeySet\([^)]*\))")
+_DEALLOCATED = re.compile(r"Cache line invalidated because (.+?) got deallocated")
+_DICT_CONTAINS = re.compile(r"^(not\s+)?___dict_contains\((.+?),\s*(.+)\)$")
+
+
+def _local(name: str) -> str:
+    """A tensor torch names bare ('x') as the guard tree spells it (L['x'])."""
+    return name if ("[" in name or "." in name) else f"L['{name}']"
+
+
 _NONE_GUARD = re.compile(r"^(?:not\s+)?\(?(?P<src>[^()]+?) is (?P<neg>not )?None\)?$")
 
 
@@ -203,6 +219,34 @@ def classify_guard(text: str) -> dict[str, Any]:
                 "source": guard_of(t), "tensor": m.group(1),
                 "before": ex.group("before") if ex else None,
                 "after": ex.group("after") if ex else None}
+    m = _TYPE_MISMATCH.search(t)
+    if m:  # TENSOR_MATCH's type check: a Parameter passed where a Tensor was (or the reverse)
+        return {"category": "type", "source": _local(m.group(1)), "tensor": m.group(1),
+                "before": None, "after": m.group(2)}
+    m = _DISPATCH_KEYS.search(t)
+    if m:  # inference tensors, subclasses, conj/neg bits: the tensor's dispatch key set
+        return {"category": "dispatch_key_set", "source": _local(m.group(1)),
+                "tensor": m.group(1), "before": m.group(2), "after": m.group(3)}
+    m = _ALIASED.search(t)
+    if m:  # NO_TENSOR_ALIASING: two inputs are now one tensor (they were distinct)
+        return {"category": "aliasing", "source": _local(m.group(1)), "tensor": m.group(1),
+                "before": "distinct tensors", "after": "the same tensor"}
+    m = _OBJECT_ALIASING.match(code_part)
+    if m:  # OBJECT_ALIASING: two inputs were one object and are not now
+        return {"category": "aliasing", "source": f"{m.group('a')} is {m.group('b')}",
+                "tensor": None, "before": "the same object", "after": "distinct objects"}
+    if "___check_torch_function_mode_stack" in t or "TORCH_FUNCTION_MODE_STACK" in t:
+        return {"category": "mode_stack", "source": "torch function mode stack",
+                "tensor": None, "before": None, "after": None}
+    m = _DEALLOCATED.search(t)
+    if m:  # an object guarded by identity (ID_MATCH) was freed: replaced by a new object
+        return {"category": "identity", "source": m.group(1), "tensor": None,
+                "before": None, "after": None}
+    m = _DICT_CONTAINS.search(code_part)
+    if m:  # DICT_CONTAINS: whether a key is in a dict (os.environ, a config dict)
+        return {"category": "dict_contains", "source": m.group(3).strip(), "tensor": None,
+                "before": f"{m.group(2)} {'absent' if m.group(1) else 'present'}",
+                "after": f"{m.group(2)} {'present' if m.group(1) else 'absent'}"}
     m = re.search(r"tensor '(.+?)' (dtype|device|requires_grad|dispatch key set|rank)"
                   r"(?: mismatch)?", t)
     if m:
@@ -229,8 +273,16 @@ def classify_guard(text: str) -> dict[str, Any]:
     m = _EQ_GUARD.match(code_part)
     if m:
         lhs, value = m.group("lhs").strip(), m.group("value").strip()
+        marked = _MARKED.match(lhs)
+        if marked:  # mark_dynamic & co. called on the input after the compile (or before)
+            return {"category": "dynamic_marking", "source": marked.group("src"),
+                    "tensor": None,
+                    "before": f"{'' if value == 'True' else 'not '}marked {marked.group('how')}",
+                    "after": f"{'not ' if value == 'True' else ''}marked {marked.group('how')}"}
         if lhs.endswith(".training"):
             cat = "training"
+        elif lhs.endswith("._version"):
+            cat = "version"
         elif lhs.startswith("len("):
             cat = "length"
         elif lhs.startswith("G[") or lhs.startswith("___as_tensor(G"):
@@ -257,11 +309,23 @@ def classify_guard(text: str) -> dict[str, Any]:
 _GUARD_TREE = re.compile(r"^[\s|+\-]*(?:[A-Z_]+:\s*)?(?P<lhs>.+?)\s*==\s*(?P<value>.+)$")
 
 
+_ROOT_MANAGER = re.compile(r"GuardManager: source=(?P<src>[LG]\['[^']+'\]), .*?"
+                           r"type=<class '(?P<type>[\w.]+)'>")
+
+
 def guard_values(guards_text: str | None) -> list[tuple[str, str]]:
     """(expression, value) of every `X == V` guard in a dynamo_cpp_guards_str tree: the value
-    a recompiled entry holds for the guard that failed against the previous one."""
+    a recompiled entry holds for the guard that failed against the previous one. The type of
+    each argument and global the tree guards (`type(L['x'])`, its GuardManager's type=) is
+    kept too: a type or identity guard's failure names no type, and a Parameter that became a
+    Tensor, or a dict that gained a key, is said in those types' terms."""
     out: list[tuple[str, str]] = []
     for line in (guards_text or "").splitlines():
+        if "GuardManager: source=" in line and "type=<class" in line:
+            root = _ROOT_MANAGER.search(line)
+            if root:
+                out.append((f"type({root.group('src')})", root.group("type")))
+            continue
         if "==" not in line:
             continue  # most of a guard tree; the regex would scan each such line lazily
         body = line.split("  #", 1)[0].rstrip()

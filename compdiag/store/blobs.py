@@ -20,8 +20,16 @@ before it (the next compile's guard tree or compilation_metrics) costs what diff
 same for a base longer than deflate's 32 KiB window (compilation_metrics' envelope with the
 whole inductor config, ~38 KB): the text in CHUNK-byte pieces, each deflated with the base's
 bytes around the same offset as its dictionary, so a repeat anywhere in the base is in reach
-(two texts of one kind differ in a few values, so offsets drift little). A base is never
-itself a delta, so a text is at most two inflations away.
+(two texts of one kind differ in a few values, so offsets drift little); 5 zstd; 6 zstd with
+the text of the blob named in `base` as its raw dictionary (zstd reaches the whole base, however
+long). A base is never itself a delta, so a text is at most two decompressions away.
+
+What is written now: a small text, codec 2 (zstd's frame and its weaker use of a short
+dictionary make a 200-byte record a third larger); a large text, codec 6 where its kind has a
+base, else 5. Codecs 1, 3 and 4 are still read (stores written before), no longer written: a
+large text was deflated twice (with the dictionary and as a delta, in pieces past 32 KiB) to
+keep the smaller, 1.5 s of CPU for a 23 MB log, where zstd's delta is one pass of 0.07 s and
+smaller (issue 34, docs/capture.md).
 """
 
 from __future__ import annotations
@@ -32,6 +40,11 @@ import sqlite3
 import zlib
 
 from compdiag.store.zdict import ZDICT_V1
+
+try:  # the standard library's from Python 3.14; before it, the same module as a backport
+    from compression import zstd  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - depends on the Python version
+    from backports import zstd  # type: ignore[import-not-found,no-redef]
 
 MIN_BLOB = 512
 MIN_PACK = 48
@@ -47,14 +60,24 @@ BLOB_COLUMNS: dict[str, dict[str, str]] = {
     "sched_nodes": {"frames": "frames_blob"},
     # the Python stack at each compile's start (JSON frames: the same stack again and again)
     "compile_stacks": {"frames": "frames_blob"},
+    # a cache lookup's key components (JSON, ~50 KB: the next lookup's differs a little)
+    "cache_keys": {"components": "components_blob"},
 }
 # The value a NOT NULL text column keeps while its text is elsewhere.
 NOT_NULL_EMPTY = {("records", "metadata"): "", ("kernels", "fx_nodes"): "",
                   ("kernels", "user_lines"): "", ("sched_nodes", "frames"): "",
                   ("compile_stacks", "frames"): ""}
 LEVEL = 6  # zlib's default: a shared text is compressed once however often it repeats
-RAW, ZLIB, ZDICT, DELTA, CHUNKED = 0, 1, 2, 3, 4  # ZLIB: blobs written before ZDICT was tried
-DELTAS = (DELTA, CHUNKED)
+# ZLIB, DELTA, CHUNKED: read in stores written before ZSTD (no longer written)
+RAW, ZLIB, ZDICT, DELTA, CHUNKED, ZSTD, ZSTD_DELTA = 0, 1, 2, 3, 4, 5, 6
+DELTAS = (DELTA, CHUNKED, ZSTD_DELTA)
+ZSTD_LEVEL = 3  # zstd's default; level 1 was 1.5x the bytes of a delta for 20 % less time
+# The frame without what the row says already (its size) or nothing needs (a checksum: the
+# blob's hash names the text; a dictionary id: the row names its base).
+_ZSTD_OPTIONS = {zstd.CompressionParameter.compression_level: ZSTD_LEVEL,
+                 zstd.CompressionParameter.checksum_flag: 0,
+                 zstd.CompressionParameter.content_size_flag: 0,
+                 zstd.CompressionParameter.dict_id_flag: 0}
 WINDOW = 32768  # deflate reads no further back: a base's last 32 KiB are its dictionary
 _LOOKAHEAD = 262  # deflate's MIN_LOOKAHEAD: a window reaches back this much less than its size
 # CHUNKED: a piece of CHUNK bytes at offset o has the base's bytes [o - SLACK, o + CHUNK +
@@ -123,7 +146,7 @@ def _deflate(raw: bytes, zdict: bytes) -> bytes:
     for both (any window decodes it: _inflate's is the largest). A compressor costs what it
     allocates and clears, and a small text packed with the 4 KB preset dictionary in
     deflate's largest window with memLevel 9 cost ten times its compression (issue 34)."""
-    wbits = min(15, max(9, (len(zdict) + len(raw) + _LOOKAHEAD).bit_length()))
+    wbits = _wbits(len(zdict) + len(raw))
     co = zlib.compressobj(LEVEL, zlib.DEFLATED, -wbits, 9 if wbits == 15 else 8,
                           zlib.Z_DEFAULT_STRATEGY, zdict)
     return co.compress(raw) + co.flush()
@@ -135,9 +158,34 @@ def _inflate(data: bytes, zdict: bytes) -> bytes:
 
 
 def encode(text: str, base: str | None = None) -> tuple[int, int, bytes, bool]:
-    """A shared text as (size in UTF-8 bytes, codec, stored bytes, whether it uses `base`),
-    the smallest of: plain, deflated with the preset dictionary, a delta against `base` (a
-    text stored before it; in pieces where `base` is longer than deflate's window)."""
+    """A shared text as (size in UTF-8 bytes, codec, stored bytes, whether it uses `base`):
+    zstd, with `base` (a text stored before it, of the same kind) as its dictionary where
+    there is one; plain where that does not save a tenth. One compression per text."""
+    raw = text.encode("utf-8")
+    data = _zstd_compressor(base).compress(raw, zstd.ZstdCompressor.FLUSH_FRAME)
+    if len(data) > len(raw) * 0.9:
+        return len(raw), RAW, raw, False
+    return len(raw), (ZSTD if base is None else ZSTD_DELTA), data, base is not None
+
+
+@functools.lru_cache(maxsize=64)
+def _zstd_compressor(base: str | None) -> "zstd.ZstdCompressor":
+    """One compressor per base, reused: loading a dictionary costs more than compressing a
+    text with it (a run's bases are one per record kind, a few dozen; the writer keeps each
+    base's str object, so its hash is computed once)."""
+    if base is None:
+        return zstd.ZstdCompressor(options=_ZSTD_OPTIONS)
+    return zstd.ZstdCompressor(options=_ZSTD_OPTIONS, zstd_dict=_zstd_dict(base.encode("utf-8")))
+
+
+def _zstd_dict(base: bytes) -> "zstd.ZstdDict":
+    return zstd.ZstdDict(base, is_raw=True)
+
+
+def encode_deflate(text: str, base: str | None = None) -> tuple[int, int, bytes, bool]:
+    """encode() as it was before zstd (codecs 2, 3, 4; tests and stores written by older
+    versions): the smallest of plain, deflated with the preset dictionary, a delta against
+    `base` (in pieces where `base` is longer than deflate's window)."""
     raw = text.encode("utf-8")
     best = (len(raw), RAW, raw, False)
     # Deflate with the small texts' dictionary: as zlib where it has nothing to offer (less
@@ -180,10 +228,25 @@ def _inflate_chunks(data: bytes, base: bytes) -> bytes:
 
 
 def pack(text: str) -> bytes | None:
-    """A small text compressed on its own (codec ZDICT), or None where that does not pay."""
+    """A small text compressed on its own (codec ZDICT), or None where that does not pay.
+    The compressor is a copy of one already primed with the preset dictionary for that
+    window (the same bytes as _deflate's; setting the dictionary each time was a seventh of
+    the packing, thousands of small records a log)."""
     raw = text.encode("utf-8")
-    packed = _deflate(raw, ZDICT_V1)
+    co = _primed(_wbits(len(ZDICT_V1) + len(raw))).copy()
+    packed = co.compress(raw) + co.flush()
     return packed if len(packed) <= len(raw) * 0.9 else None
+
+
+@functools.lru_cache(maxsize=None)
+def _primed(wbits: int) -> "zlib._Compress":
+    return zlib.compressobj(LEVEL, zlib.DEFLATED, -wbits, 9 if wbits == 15 else 8,
+                            zlib.Z_DEFAULT_STRATEGY, ZDICT_V1)
+
+
+def _wbits(n: int) -> int:
+    """The smallest window that holds n bytes (dictionary and text) and deflate's lookahead."""
+    return min(15, max(9, (n + _LOOKAHEAD).bit_length()))
 
 
 def decode(codec: int | None, data: bytes | None, base_codec: int | None = None,
@@ -199,6 +262,11 @@ def decode(codec: int | None, data: bytes | None, base_codec: int | None = None,
         raw = _inflate(data, _base_text(base_codec, bytes(base_data or b""))[-WINDOW:])
     elif codec == CHUNKED:
         raw = _inflate_chunks(bytes(data), _base_text(base_codec, bytes(base_data or b"")))
+    elif codec == ZSTD:
+        raw = zstd.decompress(bytes(data))
+    elif codec == ZSTD_DELTA:
+        raw = zstd.decompress(bytes(data), zstd_dict=_base_dict(base_codec,
+                                                                 bytes(base_data or b"")))
     else:
         raw = bytes(data)
     return raw.decode("utf-8")
@@ -210,6 +278,11 @@ def _base_text(codec: int | None, data: bytes) -> bytes:
     if codec in DELTAS:
         raise ValueError("a delta's base is itself a delta")
     return (decode(codec, data) or "").encode("utf-8")
+
+
+@functools.lru_cache(maxsize=8)
+def _base_dict(codec: int | None, data: bytes) -> "zstd.ZstdDict":
+    return _zstd_dict(_base_text(codec, data))
 
 
 def register(conn: sqlite3.Connection) -> None:

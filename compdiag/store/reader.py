@@ -57,6 +57,7 @@ class Reader:
                         for c in blobs.BLOB_COLUMNS["kernels"]}
         self._frames = blobs.text_sql("sched_nodes", "frames", blobs=has["sched_nodes"])
         self._stack = blobs.text_sql("compile_stacks", "frames", blobs=has["compile_stacks"])
+        self._cache_keys = blobs.text_sql("cache_keys", "components", blobs=has["cache_keys"])
 
     @property
     def _runs_cmd(self) -> str:
@@ -302,7 +303,14 @@ class Reader:
 
     # Layout 3's tables are read as empty where a store of that layout predates them.
     def cache_key_components(self, run_id: int, seq: int) -> dict[str, dict[str, Any]]:
-        """name -> {hash, value} of one lookup's key (the cache_events row's `seq`)."""
+        """name -> {hash, value} of one lookup's key (the cache_events row's `seq`): its
+        cache_keys row, or in a store written before that table its cache_key_components."""
+        if self._has_table("cache_keys"):
+            row = self.conn.execute(f"SELECT {self._cache_keys} FROM cache_keys WHERE"
+                                    " run_id = ? AND seq = ?", (run_id, seq)).fetchone()
+            if row is not None:
+                return {name: {"hash": h, "value": value}
+                        for name, h, value in json.loads(row[0] or "[]")}
         if not self._has_table("cache_key_components"):
             return {}
         return {r["name"]: {"hash": r["hash"], "value": r["value"]} for r in self._rows(

@@ -11,11 +11,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Header, Static
 
 from compdiag_tui.model import ARTIFACT_TABS, KIND_TAB, STATUS_STYLE, STATUS_WORD
+from compdiag_tui.screens._steady import SteadyScreen
 from compdiag_tui.widgets import (ArtifactView, CodeView, CompileSummary, KernelView, KeyBar,
                                   RecordsView, RowsTable, TabStrip, TimingChart)
 
@@ -28,7 +28,7 @@ TABS = [
 TAB_KEYS = "1234567890r"
 
 
-class CompileScreen(Screen):
+class CompileScreen(SteadyScreen):
     DEFAULT_CSS = """
     CompileScreen .title { height: 1; padding: 0 1; background: $boost; }
     CompileScreen ContentSwitcher { height: 1fr; }

@@ -6,14 +6,14 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from compdiag.views.diff import STYLES
+from compdiag_tui.screens._steady import SteadyScreen
 from compdiag_tui.widgets import KeyBar
 
 
-class DiffScreen(Screen):
+class DiffScreen(SteadyScreen):
     DEFAULT_CSS = """
     DiffScreen .title { height: 1; padding: 0 1; background: $boost; }
     DiffScreen #diff-body { padding: 0 1; }

@@ -8,14 +8,14 @@ from typing import Any
 
 from textual import work
 from textual.app import ComposeResult
-from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from compdiag.formats.words import plural
+from compdiag_tui.screens._steady import SteadyScreen
 from compdiag_tui.widgets import JobTable, KeyBar
 
 
-class JobScreen(Screen):
+class JobScreen(SteadyScreen):
     DEFAULT_CSS = """
     JobScreen .title { height: 1; padding: 0 1; background: $boost; }
     JobScreen #job-reasons { height: auto; max-height: 12; padding: 0 1; }

@@ -12,18 +12,18 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from compdiag.formats.words import plural
 from compdiag_tui.perf_format import mib
+from compdiag_tui.screens._steady import SteadyScreen
 from compdiag_tui.widgets import (KeyBar, LimitersList, PerfBars, PerfGraphs, PerfModes,
                                   PerfSummary, RowsTable)
 from compdiag_tui.widgets._limiters_list import limiter_detail
 from compdiag_tui.widgets._perf_modes import recommendation_text
 
 
-class PerfScreen(Screen):
+class PerfScreen(SteadyScreen):
     DEFAULT_CSS = """
     PerfScreen .title { height: 1; padding: 0 1; background: $boost; }
     PerfScreen #perf-body { height: 1fr; }

@@ -10,18 +10,18 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from compdiag.formats.words import plural
 from compdiag_tui.model import STATUS_NOUN
+from compdiag_tui.screens._steady import SteadyScreen
 from compdiag_tui.widgets._compile_summary import CompileSummary
 from compdiag_tui.widgets._compile_tree import CompileTree
 from compdiag_tui.widgets._diagnoses_panel import DiagnosesPanel, kind_styles
 from compdiag_tui.widgets._key_bar import KeyBar
 
 
-class RunScreen(Screen):
+class RunScreen(SteadyScreen):
     DEFAULT_CSS = """
     RunScreen .title { height: 1; padding: 0 1; background: $boost; }
     RunScreen #main { height: 1fr; }

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.screen import Screen
 from textual.widgets import Header, Static
 
+from compdiag_tui.screens._steady import SteadyScreen
 from compdiag_tui.widgets import RunsTable, KeyBar
 
 
-class RunsScreen(Screen):
+class RunsScreen(SteadyScreen):
     DEFAULT_CSS = """
     RunsScreen .title { height: 1; padding: 0 1; background: $boost; }
     """

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from compdiag_tui.model import resolve_source
+from compdiag_tui.screens._steady import SteadyScreen
 from compdiag_tui.widgets import CodeView, KeyBar
 
 
-class SourceScreen(Screen):
+class SourceScreen(SteadyScreen):
     DEFAULT_CSS = """
     SourceScreen .title { height: auto; padding: 0 1; background: $boost; }
     """

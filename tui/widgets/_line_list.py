@@ -72,7 +72,9 @@ class LineList(ScrollView, can_focus=True):
                  cursor: int | None = None) -> None:
         self._rows = rows
         self._row_cache.clear()
-        self.virtual_size = Size(self.size.width or 80, len(rows))
+        # Rows are cropped to the width, never scrolled sideways: the virtual width stays 0, so
+        # that the list's first resize (its real width) asks for no second layout.
+        self.virtual_size = Size(0, len(rows))
         if cursor is not None:
             self.cursor = cursor
         self.cursor = min(self.cursor, len(rows) - 1)
@@ -142,8 +144,7 @@ class LineList(ScrollView, can_focus=True):
         self._refresh_row(self.cursor)
 
     def on_resize(self) -> None:
-        self._row_cache.clear()
-        self.virtual_size = Size(self.size.width, len(self._rows))
+        self._row_cache.clear()     # the rows' strips are cropped to the old width
 
     # -- rendering --------------------------------------------------------------------------
     def render_line(self, y: int) -> Strip:

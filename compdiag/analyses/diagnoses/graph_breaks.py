@@ -101,10 +101,16 @@ FOLLOW_ON = ("caused by an earlier graph break",)
 FOLLOW_ON_TYPES = ("Reconstruction failure",)
 
 
+_BARE_TYPE = re.compile(r"(?<!\[)<class '((?![\w.]*Variable)[\w.]+)'>")
+
+
 def short_context(debug: str) -> str:
     """Dynamo's debug context without its VariableTracker dumps: 'builtin print', 'module:
     zlib, qualname: crc32'."""
-    debug = re.split(r"\s*\[(?:<class|\])|\s*<class", debug or "", maxsplit=1)[0].strip()
+    # a bare type name torch prints as `<class 'torch._C.Generator'>` is what the break is
+    # about ("Opaque object type: ..."): keep it, drop only the VariableTracker dumps
+    debug = _BARE_TYPE.sub(r"\1", debug or "")
+    debug = re.split(r"\s*\[(?:<class|\])|\s*<class", debug, maxsplit=1)[0].strip()
     if not debug or "Variable" in debug or len(debug) > 160:
         return ""
     return re.sub(r",?\s*skip reason:.*$", "", debug)

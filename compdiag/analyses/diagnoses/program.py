@@ -139,6 +139,21 @@ def user_check(exc: dict[str, Any], surfaced: dict[str, Any] | None) -> str | No
     return None
 
 
+MAX_WARNED = 2
+
+
+def torch_warned(ctx: Any) -> str:
+    """torch's own warnings that torch pinned on a line of the user's code (the global module
+    hooks that fire an extra time for torch.compile(module), ...): where compiled and eager
+    differ, torch's warning about the user's call is the first cause to look at."""
+    said = []
+    for w in ctx.r.torch_warnings(ctx.run_id):
+        if w.get("lineno") and is_user_file(w.get("filename")):
+            text = " ".join(str(w.get("message") or "").split())[:400]
+            said.append(f" torch warned at line {w['lineno']}: \"{text}\"")
+    return "".join(list(dict.fromkeys(said))[:MAX_WARNED])
+
+
 def _accuracy_state(ctx: Any) -> str:
     rows = ctx.r.accuracy(ctx.run_id)
     if not rows:
@@ -367,7 +382,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         return [Diagnosis(
             KIND, stage=None, reason=f"{head}: `{check[:200]}` ({said})",
             explanation=f"The program raised {exc_type}{where}, outside compiled code, in a "
-                        f"check that compares `{check[:300]}`.",
+                        f"check that compares `{check[:300]}`." + torch_warned(ctx),
             fix=verdict, score=SPEC.score("user_check"), **common,
             details=ProgramDetails(exc_type=exc_type, compiled=False, surfaced_at=surfaced,
                                    raised_in=raised, check=check, accuracy=accuracy))]

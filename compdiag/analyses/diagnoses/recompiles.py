@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
+from compdiag.analyses.guard_words import in_user_terms
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
@@ -240,8 +241,10 @@ SPECIALISED_01_FIX = (
     "Call it first with a size of 2 or more, or keep the dimension from being specialised: "
     "`torch._dynamo.decorators.mark_unbacked({tensor}, {dim})` before the first call (or "
     "`torch.fx.experimental._config.backed_size_oblivious = True`).")
-FIX_OTHER = ("Keep the guarded input the same between calls, or make it dynamic "
-             "(torch._dynamo.mark_dynamic / dynamic=True).")
+# A guard compdiag has no category for: torch's own words, and no other category's fix
+# (dynamic shapes help a size or stride guard only).
+FIX_OTHER = ("Keep what this guard checks the same between calls (torch's words for it are "
+             "in the reason).")
 LIMIT_FIX = ("{fn} hit torch._dynamo.config.recompile_limit and now runs uncompiled. {fix} "
              "Raising `torch._dynamo.config.recompile_limit` only hides the cost.")
 # Categories whose new value the recompiled entry's own guards hold (guard_values).
@@ -418,7 +421,8 @@ def also_changed(ctx: Any, frame_no: Any, cid: str, source: str) -> tuple[str, .
     new = ctx.r.guard_values(ctx.run_id, cid)
     named = {source, tree_spelling(source)}
     return tuple(f"{g} {old[g]} -> {v}" for g, v in new.items()
-                 if g in old and old[g] != v and g not in named)[:MAX_ALSO]
+                 if g in old and old[g] != v and g not in named
+                 and not (g.startswith("type(") and source.startswith(g[5:-1])))[:MAX_ALSO]
 
 
 def _spec_json(spec: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -503,6 +507,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             fix = SPECIALISED_01_FIX.format(tensor=tensor_and_dim(source)[0],
                                             dim=tensor_and_dim(source)[1])
         also = also_changed(ctx, frame_no, first["compile_id"], source)
+        said = (in_user_terms(ctx, {**first, "before": before, "after": after}, category,
+                              source, fn) if cause is None else None)
+        if said is not None:
+            head, change, explanation = said.head, said.change, said.explanation
+            fix = LIMIT_FIX.format(fn=fn or "The function", fix=said.fix) \
+                if limit is not None else said.fix
         if cause is not None:
             frame, explanation = cause.frame or frame, cause.explanation
             head, change = cause.head or head, change + cause.suffix
@@ -528,8 +538,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             total = per_frame[frame_no]
             on = (f"{count} times on {source}" if total == count else
                   f"{total} times, {count} of them on {source},")
-            reason = (f"recompile limit hit: {fn or 'a function'}() recompiled {on} and now "
-                      f"runs in eager; last guard that failed: "
+            plain = f" ({said.head}{said.change})" if said is not None else ""
+            reason = (f"recompile limit hit: {fn or 'a function'}() recompiled {on}{plain} "
+                      f"and now runs in eager; last guard that failed: "
                       f"{last['failed_guard'].split('  #')[0].strip()[:160]}")
             explanation = (limit.get("explanation") or "") + " " + explanation
             torch_message = "\n".join(x for x in (limit.get("torch_message"),

@@ -1,0 +1,257 @@
+"""A failed guard in the user's terms, for the guard categories whose text alone misleads:
+what changed between the compiled call and this one (old -> new where the stored facts hold
+both), why Dynamo guards on it, and the fix that fits that category.
+
+Torch names only the guard that failed, often in its own spelling (`___check_type_id`, a
+DispatchKeySet, "Cache line invalidated because G['ctx'] got deallocated"); ingest classifies
+it (recompile_events.category) and keeps the type of every argument and global each compile
+guarded (guard_values `type(L['x'])`). This module reads those stored facts only; none of it
+suggests dynamic shapes, which help only a size or stride guard (docs/explain.md)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from compdiag.formats.compile_id import frame_of
+from compdiag.store.reader import compile_id_key
+
+
+@dataclass(frozen=True)
+class Said:
+    """A guard failure said plainly: the reason's head and change, explanation and fix."""
+    head: str
+    change: str
+    explanation: str
+    fix: str
+
+
+# Dynamic shapes help only a guard on a size or stride: the fix of any other guard never
+# names them (tests/principles_check.py checks every store for it).
+SHAPE_CATEGORIES = ("size", "stride")
+_KEYS = re.compile(r"DispatchKeySet\(([^)]*)\)")
+# the dispatch keys whose presence says what kind of tensor it is
+KEY_WORDS = (("Autograd", "a normal tensor", "an inference tensor"),
+             ("Python", "a tensor subclass or a tensor under a Python dispatch mode",
+              "a plain tensor (no Python dispatch key)"),
+             ("Conjugate", "a tensor with the conjugate bit set (x.conj())",
+              "a tensor without the conjugate bit"),
+             ("Negative", "a tensor with the negative bit set", "a tensor without the negative "
+              "bit"),
+             ("Functionalize", "a functional tensor", "a non-functional tensor"),
+             ("Sparse", "a sparse tensor", "a dense tensor"))
+# a line that writes into the container `{root}` names: item assignment, del, a mutating method
+_MUTATES = r"(?:\b{root}\s*\[[^\]]*\]\s*(?:[-+*/|&]?=)(?!=)|\bdel\s+{root}\s*\[|" \
+           r"\b{root}\s*\.\s*(?:append|extend|insert|update|setdefault|pop|popitem|clear|" \
+           r"remove|add|discard)\s*\()"
+
+
+def previous_compile(ctx: Any, cid: str) -> str | None:
+    """The latest earlier compile of the same frame: the entry whose guard failed."""
+    earlier = sorted((c for c in ctx.compiles if frame_of(c) == frame_of(cid)
+                      and compile_id_key(c) < compile_id_key(cid)), key=compile_id_key)
+    return earlier[-1] if earlier else None
+
+
+def type_of(ctx: Any, cid: str | None, source: str) -> str | None:
+    """The type the compile's guard tree gave the argument or global `source` starts from."""
+    root = re.match(r"^[LG]\['[^']+'\]", source)
+    if cid is None or root is None:
+        return None
+    return ctx.r.guard_value(ctx.run_id, cid, f"type({root.group(0)})")
+
+
+def short_type(name: str | None) -> str | None:
+    """torch.nn.parameter.Parameter -> nn.Parameter; builtins as they are."""
+    if not name:
+        return None
+    if name == "torch.nn.parameter.Parameter":
+        return "nn.Parameter"
+    return name
+
+
+def bare(source: str) -> str:
+    """L['state'] -> state, G['ctx'] -> ctx (the name in the user's code)."""
+    m = re.match(r"^[LG]\['([^']+)'\]$", source)
+    return m.group(1) if m else source
+
+
+def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
+                  fn: str | None) -> Said | None:
+    """The plain words for the categories torch's text leaves mangled or misleading; None
+    where the generic table already says it (size, dtype, a value, ...)."""
+    cid = event["compile_id"]
+    prev = previous_compile(ctx, cid)
+    where = f"{fn}()" if fn else "the function"
+    name = bare(source)
+    if category == "type":
+        old = short_type(event.get("before") or type_of(ctx, prev, source))
+        new = short_type(event.get("after") or type_of(ctx, cid, source))
+        change = f" ({old or '?'} -> {new or 'another type'})" if old or new else ""
+        tensorish = "Parameter" in f"{old}{new}"
+        explanation = (f"{where} was compiled for {name} of type {old or 'one type'} and is "
+                       f"now called with {new or 'another type'}. Dynamo guards on the exact "
+                       "Python type of each input"
+                       + (" (an nn.Parameter and a plain Tensor of the same shape and dtype "
+                          "are different inputs to it)" if tensorish else "")
+                       + ", so the new type needs a graph of its own.")
+        fix = ("Pass the same type every call: "
+               + (f"`{name}.detach()` gives a plain Tensor for an nn.Parameter (or wrap the "
+                  "Tensor in nn.Parameter where the Parameter is meant), "
+                  if tensorish else "convert at the call site, ")
+               + "or keep one compiled function per type on purpose. Dynamic shapes "
+               "do not apply to a type change.")
+        return Said(f"type of {name} changed", change, explanation, fix)
+    if category == "dispatch_key_set":
+        before, after = _keyset(event.get("before")), _keyset(event.get("after"))
+        old, new = _what_tensor(before, after), _what_tensor(after, before)
+        change = (f" ({old} -> {new})" if old and new else
+                  f" ({event.get('before')} -> {event.get('after')})"
+                  if event.get("before") else "")
+        inference = any("Autograd" in k for k in before ^ after)
+        explanation = (f"{name} reached {where} as a different kind of tensor than it was "
+                       "compiled for: the tensor guard checks its dispatch key set, which "
+                       "differs" + (f" ({', '.join(sorted(after - before))} added"
+                                    if after - before else " (")
+                       + (f"; {', '.join(sorted(before - after))} removed)"
+                          if before - after else ")" if after - before else "")
+                       + ". Same shape and dtype, new graph."
+                       + (" An inference tensor (made under torch.inference_mode()) has no "
+                          "autograd keys; a normal tensor has them." if inference else ""))
+        fix = ("Pass the same kind of tensor every call: create all of its inputs under "
+               "torch.inference_mode() or none of them (`x.clone()` outside inference mode "
+               "gives a normal tensor), or run every call of the compiled function under "
+               "torch.inference_mode()." if inference else
+               "Pass the same kind of tensor every call (the same subclass, no conj/neg bit "
+               "pending: `x.resolve_conj()`), or keep one compiled function per kind.")
+        return Said(f"{name} is another kind of tensor", change, explanation, fix)
+    if category == "identity":
+        typ = short_type(type_of(ctx, cid, source) or type_of(ctx, prev, source))
+        freed = "deallocated" in (event.get("failed_guard") or "")
+        obj = f"a {typ} object" if typ else "an object"
+        head = (f"{name} was replaced by a new {typ or 'object'}" if freed else
+                f"{name} is another {typ or 'object'}")
+        explanation = (f"{where} uses {obj} ({name}) that Dynamo guards by identity "
+                       "(ID_MATCH): "
+                       + ("the object it was compiled with was freed (replaced by a new "
+                          "one, even an equal one), so torch dropped that compiled entry "
+                          "and compiled again for the new object." if freed else
+                          "a different object, even an equal one, fails the guard and "
+                          "compiles again."))
+        fix = (f"Create {name} once and reuse the same object (don't rebuild it between "
+               "calls" + (", e.g. a new torch.autocast(...) per call; or write the `with "
+                          "torch.autocast(...)` inside the compiled function" if typ and
+                          "autocast" in typ else "")
+               + "). Dynamic shapes do not apply to an identity guard.")
+        return Said(head, "", explanation, fix)
+    if category == "length":
+        return _container(ctx, event, source, prev, where)
+    if category == "dict_contains":
+        return Said(f"whether {source} holds a key changed",
+                    f" ({event.get('before')} -> {event.get('after')})",
+                    f"{where} read {source} and Dynamo guarded on whether the key is in it; "
+                    "the key was added or removed since.",
+                    "Set the key (or remove it) before the first call and keep it so, or "
+                    "read it outside the compiled function and pass the value in.")
+    if category == "aliasing":
+        before, after = event.get("before"), event.get("after")
+        explanation = (f"{where} was compiled for inputs that were {before} and is now called "
+                       f"with {after} ({source}): Dynamo guards on which inputs alias each "
+                       "other, because a graph for aliased inputs (one written through the "
+                       "other) differs from one for distinct inputs.")
+        fix = ("Pass distinct tensors every call (`b = a.clone()`), or the same aliasing "
+               "every call.")
+        return Said(f"input aliasing changed ({source})", f" ({before} -> {after})",
+                    explanation, fix)
+    if category == "dynamic_marking":
+        how = (event.get("before") or "dynamic").split()[-1]
+        return Said(f"{name} was marked {how} after the compile",
+                    f" ({event.get('before')} -> {event.get('after')})",
+                    f"torch._dynamo.mark_{how} (or maybe_mark_{how}) was called on {name} "
+                    f"between calls of {where}: Dynamo guards on those marks, so the marked "
+                    "tensor compiles again.",
+                    f"Mark {name} before the first call of the compiled function (and the "
+                    "same way every call), not between calls.")
+    if category == "mode_stack":
+        return Said("the torch function mode stack changed", "",
+                    f"{where} was compiled under one stack of TorchFunctionModes (`with "
+                    "SomeMode():`, torch.device(...) as a context manager) and is called "
+                    "under another.",
+                    "Call the compiled function under the same modes every time (enter the "
+                    "`with` outside the loop, or inside the compiled function).")
+    if category == "rank":
+        return Said(f"number of dimensions of {name} changed",
+                    f" ({event.get('before') or '?'} -> {event.get('after') or 'another'})",
+                    f"{name} reached {where} with another number of dimensions than it was "
+                    "compiled for; each rank is a graph of its own (dynamic shapes cover a "
+                    "dimension's size, not how many dimensions there are).",
+                    f"Call it with {name} of one rank every time (reshape or unsqueeze at the "
+                    "call site), or keep one compiled function per rank on purpose.")
+    if category == "version":
+        tensor = source[:-len("._version")]
+        return Said(f"{bare(tensor)} was modified in place", "",
+                    f"Dynamo guarded on {bare(tensor)}'s version counter: the tensor was "
+                    "changed in place (an in-place op, `.data` or `.copy_()`) since the "
+                    "compile, and the compiled code depends on it not changing.",
+                    "Don't modify the tensor in place between calls: pass a new tensor, or "
+                    "modify it inside the compiled function.")
+    return None
+
+
+def _keyset(text: str | None) -> set[str]:
+    m = _KEYS.search(text or "")
+    return {k.strip() for k in m.group(1).split(",") if k.strip()} if m else set()
+
+
+def _what_tensor(mine: set[str], other: set[str]) -> str | None:
+    """The kind of tensor a key set is, by the first key family only one of them has."""
+    for family, has, lacks in KEY_WORDS:
+        a, b = any(family in k for k in mine), any(family in k for k in other)
+        if a != b:
+            return has if a else lacks
+    return None
+
+
+def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
+               where: str) -> Said | None:
+    """A dict or list argument whose length changed: when the line torch ties the guard to
+    writes into that container, the compiled function mutates its own input (a key it adds
+    is there on the next call); else the caller changed it."""
+    root = re.match(r"^len\((.+)\)$", source)
+    if root is None:
+        return None
+    inner = root.group(1)
+    spelt = inner if inner.startswith(("L[", "G[")) else f"L['{inner}']"
+    typ = type_of(ctx, event["compile_id"], spelt) or type_of(ctx, prev, spelt)
+    if typ not in ("dict", "list", "collections.OrderedDict", "collections.defaultdict"):
+        return None
+    name, noun = bare(spelt), ("key" if "dict" in typ.lower() else "item")
+    line, lineno = event.get("loc_line") or "", event.get("loc_lineno")
+    writes = bool(re.search(_MUTATES.format(root=re.escape(name)), line))
+    before, after = event.get("before"), event.get("after")
+    # torch's own expression stays in the reason (what a user searches for)
+    change = f" ({source}: {before or '?'} -> {after or 'another number of'} {noun}s)"
+    if writes:
+        head = f"{where} adds to its input {typ} {name} (line {lineno})"
+        explanation = (f"{where} writes into its own input {name} at line {lineno} "
+                       f"(`{line.strip()}`). Dynamo guards on the {typ}'s length (and "
+                       f"keys), so the {noun} it adds is there on the next call, which "
+                       "fails that guard and compiles again.")
+        fix = (f"Don't mutate the input container inside the compiled function: return the "
+               f"new value and set it outside (`out = {fn_call(where)}; {name}[...] = out`), "
+               f"or put every {noun} in {name} before the first call.")
+    else:
+        head = f"the {typ} {name} changed length"
+        explanation = (f"{name} ({typ}) has another number of {noun}s than when {where} was "
+                       f"compiled: Dynamo guards on a {typ}'s length and keys, so each new "
+                       f"{noun} set compiles again.")
+        fix = (f"Keep {name}'s {noun}s fixed between calls (fill every {noun} before the "
+               "first call)" + (", or pass one stacked tensor (`torch.stack(items)`) instead "
+                                "of a list whose length changes" if typ == "list" else "")
+               + ".")
+    return Said(head, change, explanation, fix)
+
+
+def fn_call(where: str) -> str:
+    return where[:-1] + "...)" if where.endswith("()") else "f(...)"
