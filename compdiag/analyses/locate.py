@@ -28,6 +28,7 @@ import os
 from typing import Any, Iterable, Mapping, Union
 
 from compdiag.analyses.diagnosis import UserFrame
+from compdiag.formats.compiled_code import first_compiled
 from compdiag.formats.user_code import is_user_file
 
 # The evidence a UserFrame carries, deepest first (`source`: a line of the user's program a
@@ -110,3 +111,86 @@ def with_evidence(frame: UserFrame, evidence: str) -> UserFrame:
 def _groups(groups: Iterable[Frames] | None) -> list[Frames]:
     """`torch=`/`nodes=`: a sequence of candidates, each a frame or a list of frames."""
     return list(groups or ())
+
+
+def compiled_ops(ctx: Any, frames: Iterable[Mapping[str, Any]] | None,
+                 cid: str | None = None, kernel_frames: Frames = None) -> list[Frames]:
+    """Evidence `fx_node` for a failure raised, or a native crash, while compiled code ran
+    (issue 29 §1): the op inside the compiled function, never the call that ran it.
+
+    The kernel the failure names (`kernel_frames`: its nodes' user lines, stored at ingest)
+    first; else the ops of the compile that ran: `cid`, or the compile of the compiled
+    function the stack passes through (its frame is at its `def` line), when all its graph
+    nodes come from one user line (which op of several raised, nothing stored says)."""
+    out: list[Frames] = [kernel_frames] if kernel_frames else []
+    cid = cid or _running_compile(ctx, frames or ())
+    if cid is not None:
+        lines = {(n["filename"], n["lineno"]): n for n in ctx.graph_nodes(cid)
+                 if n.get("filename") and n.get("lineno")
+                 and is_user_file(ctx.resolve(n["filename"]))}
+        if len(lines) == 1:
+            out.append(next(iter(lines.values())))
+    return out
+
+
+def _running_compile(ctx: Any, frames: Iterable[Mapping[str, Any]]) -> str | None:
+    """The latest compile of the compiled function whose frame (at its `def` line) the stack
+    passes through, innermost first."""
+    for f in reversed(list(frames)):
+        fn = ctx.resolve(f.get("filename"))
+        if not is_user_file(fn):
+            continue
+        mine = [cid for cid in ctx.compiles
+                if _def_line(ctx, cid) == (fn, f.get("lineno"))]
+        if mine:
+            return mine[-1]
+    return None
+
+
+def inside_compiled(ctx: Any, frames: Iterable[Mapping[str, Any]] | None,
+                    first: int | None) -> list[Mapping[str, Any]]:
+    """Evidence `torch` for a failure inside compiled code: the frames of torch's traceback
+    (or faulthandler's dump) from the first compiled one (`first`) inwards, less any compiled
+    function's own frame (Dynamo shows it at its `def` line: the `def` fallback, never
+    evidence). A user frame left is one the compiled code called (a function it skipped)."""
+    if first is None:
+        return []
+    return [f for f in list(frames or ())[first:] if not _is_def(ctx, f)]
+
+
+def ran_op(ctx: Any, frames: Iterable[Mapping[str, Any]] | None, cid: str | None = None, *,
+           kernel_frames: Frames = None, calls: Iterable[Frames] = ()) -> UserFrame:
+    """The user line of a failure raised, or a native crash, while compiled code ran
+    (issue 29 §1): a user frame torch's traceback (or faulthandler's dump) has inside the
+    compiled code, then the op that ran (compiled_ops), then `calls` (where it surfaced),
+    then the compile's own call."""
+    stack = list(frames or ())
+    at = first_compiled([f.get("filename") or "" for f in stack])
+    # where it surfaced, less the compiled function's own frame (at its `def`)
+    outside = [[f for f in _frames(c) if not _is_def(ctx, f)]
+               for c in [*calls, stack[:at] if at is not None else []]]
+    return locate(ctx, cid, torch=[inside_compiled(ctx, stack, at)],
+                  nodes=compiled_ops(ctx, stack, cid, kernel_frames), calls=outside)
+
+
+def _frames(cand: Frames) -> list[Mapping[str, Any]]:
+    if cand is None:
+        return []
+    items = [cand] if isinstance(cand, (Mapping, UserFrame)) else list(cand)
+    return [f.to_json() if isinstance(f, UserFrame) else f for f in items]
+
+
+def _is_def(ctx: Any, f: Mapping[str, Any]) -> bool:
+    """Whether a frame is a compiled function's own, at its `def` line."""
+    return (ctx.resolve(f.get("filename")), f.get("lineno")) in _defs(ctx)
+
+
+def _defs(ctx: Any) -> set[tuple[str | None, int]]:
+    return {d for d in (_def_line(ctx, cid) for cid in ctx.compiles) if d is not None}
+
+
+def kernel_frames(ctx: Any) -> list[dict[str, Any]]:
+    """The user lines of the generated kernel ingest found the run's end in (its own check,
+    or the generated line a traceback ended at), if any."""
+    return next((e.get("kernel_frames") or [] for e in ctx.r.program_ends(ctx.run_id)
+                 if e.get("kernel")), [])

@@ -57,7 +57,7 @@ def _record(capture: Any, gm: Any) -> None:
     for module in gm.modules():
         graph = getattr(module, "graph", None)
         for node in getattr(graph, "nodes", ()):
-            if node.op != "call_function":
+            if node.op not in ("call_function", "call_method"):  # x.t(), x.matmul(y)
                 continue
             trace = node.meta.get("stack_trace")
             if not isinstance(trace, str):

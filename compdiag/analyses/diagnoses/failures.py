@@ -26,7 +26,7 @@ from compdiag.analyses.fixes import failure_fix, minify_unavailable, stage_expla
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.locate import locate
+from compdiag.analyses.locate import kernel_frames, locate, ran_op
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.user_code import frames_in
@@ -153,9 +153,14 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         surfaced, raised = exception_frames(exc) if fatal and exc else (None, None)
         # torch's traceback: the failure's own, then (the fatal one) where the program's
         # exception surfaced in the user's code
-        frame = locate(ctx, cid, torch=[{"filename": f.get("filename"),
-                                         "lineno": f.get("lineno"), "line": f.get("line")},
-                                        _outer_frames(tb, f), surfaced])
+        if f["stage"] == "runtime" and tb:
+            # raised while compiled code ran: the op inside it, before the call
+            frame = ran_op(ctx, frames_in(tb), cid, kernel_frames=kernel_frames(ctx),
+                           calls=[surfaced])
+        else:
+            frame = locate(ctx, cid, torch=[{"filename": f.get("filename"),
+                                             "lineno": f.get("lineno"), "line": f.get("line")},
+                                            _outer_frames(tb, f), surfaced])
         one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
         gb = f.get("gb_code")
         injected = ctx.injected_bugs(cid)

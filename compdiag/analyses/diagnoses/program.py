@@ -37,7 +37,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.fixes import commands, failure_fix, minify_unavailable, stage_explanation
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.locate import locate
+from compdiag.analyses.locate import kernel_frames, locate, ran_op
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first
 from compdiag.analyses.summary import summarise
@@ -311,6 +311,9 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
         frame = locate(ctx, end.get("kernel_compile_id"), torch=[frames[first:]],
                        nodes=[end.get("kernel_frames") or []], calls=[frames[:first]])
         what = f"{what}, kernel {kernel}"
+    elif what:
+        # A crash inside compiled code: the op of the compiled function, before its call.
+        frame = ran_op(ctx, frames)
     else:
         frame = locate(ctx, torch=[frames[:first] if first is not None else frames])
     where = f" at line {frame.lineno}" if frame.lineno else ""
@@ -349,13 +352,18 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     if exc is None:
         return ending(ctx) if ctx.crashed else []
     surfaced, raised = exception_frames(exc)
-    frame = locate(ctx, torch=[surfaced])
+    compiled = bool(exc.get("compiled"))
+    if compiled and (exc.get("stage") or "runtime") == "runtime":
+        # Raised while compiled code ran: the op inside it that raised, before its call.
+        frame = ran_op(ctx, exc.get("frames"), exc.get("compile_id"),
+                       kernel_frames=kernel_frames(ctx), calls=[surfaced])
+    else:
+        frame = locate(ctx, torch=[surfaced])
     exc_type = exc.get("exc_type") or "Exception"
     message = exc.get("message") or ""
     reason = summarise(message, exc_type)
     said = summarise(message) or exc_type
     where = f" at line {frame.lineno}" if frame.lineno else ""
-    compiled = bool(exc.get("compiled"))
     common = dict(compile_id=exc.get("compile_id"), user_frame=frame, torch_message=message)
     if compiled:
         stage = exc.get("stage") or "runtime"
