@@ -8,9 +8,10 @@ documented fix where torch documents one."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from compdiag.analyses.rules import Words, every, first, found
 from compdiag.formats.command_line import command_line
@@ -40,6 +41,10 @@ class Rule:
     words: tuple[str, ...]
     fix: str | Callable[[str, str, str, str], str]
     on_line: bool = False
+    # the calls on the user's line the fix tells them to change (`.item()`): when the break
+    # is inside library code and the user's line makes none of them, the fix is the
+    # library's (library_fix), never advice about a call the user never wrote
+    user_calls: tuple[str, ...] = ()
 
     def matches(self, gb_type: str, expl: str, ctx: str, line: str) -> bool:
         return found(self.words, *((line,) if self.on_line else (gb_type, expl, ctx)))
@@ -114,11 +119,13 @@ RULES: tuple[Rule, ...] = (
     Rule(("Tensor.item()", "_local_scalar_dense"),
          "`.item()` turns a tensor into a Python number. Keep it a tensor (e.g. `x * t` "
          "instead of `x * t.item()`), or set `torch._dynamo.config.capture_scalar_outputs = "
-         "True` to trace it as an unbacked SymInt/SymFloat."),
+         "True` to trace it as an unbacked SymInt/SymFloat.",
+         user_calls=(".item(", "int(", "float(", "bool(", "if ", "while ", " and ", " or ")),
     Rule(("tolist()",),
          "`.tolist()` leaves tensor land. Keep the computation vectorised on tensors (index, "
          "`torch.where`, reductions) instead of iterating over Python values; for integer "
-         "tensors `torch._dynamo.config.capture_scalar_outputs = True` lets it trace."),
+         "tensors `torch._dynamo.config.capture_scalar_outputs = True` lets it trace.",
+         user_calls=(".tolist(",)),
     Rule(("numpy function", "numpy"),
          "This numpy call has no torch._numpy equivalent: use the torch function (e.g. "
          "torch.save/torch.fft/...) on the tensor, or do the numpy work outside the compiled "
@@ -181,19 +188,45 @@ FALLBACK_FIX = ("Move this statement out of the compiled function, or wrap it in
 
 
 def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
-                    hints: list[str] | tuple[str, ...]) -> str:
-    """The concrete change for a graph break; torch's first specific hint when no rule knows."""
+                    hints: list[str] | tuple[str, ...],
+                    lib_frame: Mapping[str, Any] | None = None) -> str:
+    """The concrete change for a graph break; torch's first specific hint when no rule knows.
+    `lib_frame`: the library code the break is inside (ingest's graph_breaks.lib_frame), when
+    the user's line only calls into it."""
+    rule = _rule_for(gb_type, explanation, debug_ctx, line)
+    if rule is not None and lib_frame and rule.user_calls \
+            and not any(c in (line or "") for c in rule.user_calls):
+        return library_fix(lib_frame, hints)
+    if rule is not None:
+        return rule.text(gb_type, explanation, debug_ctx, line)
+    return _first_hint(hints) or FALLBACK_FIX
+
+
+def _rule_for(gb_type: str, explanation: str, debug_ctx: str, line: str) -> Rule | None:
     if gb_type != _NEEDS_EXPLANATION:
         for rule in RULES:
             if rule.matches(gb_type, "", "", ""):
-                return rule.text(gb_type, explanation, debug_ctx, line)
-    for rule in RULES:
-        if rule.matches(gb_type, explanation, debug_ctx, line):
-            return rule.text(gb_type, explanation, debug_ctx, line)
-    for h in hints:
-        if "report an issue" not in h.lower() and "file an issue" not in h.lower():
-            return h
-    return FALLBACK_FIX
+                return rule
+    return next((r for r in RULES if r.matches(gb_type, explanation, debug_ctx, line)), None)
+
+
+def _first_hint(hints: list[str] | tuple[str, ...]) -> str | None:
+    return next((h for h in hints if "report an issue" not in h.lower()
+                 and "file an issue" not in h.lower()), None)
+
+
+def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...]) -> str:
+    """The fix for a break inside library code the user's line calls: it names that library
+    function and what works for a call the user cannot edit (issue 29 §1)."""
+    name = lib_frame.get("name") or "a library function"
+    where = f"{os.path.basename(str(lib_frame.get('filename') or '?'))}:{lib_frame.get('lineno')}"
+    code = f": `{lib_frame['line']}`" if lib_frame.get("line") else ""
+    hint = _first_hint(hints)
+    return (f"The break is inside `{name}` ({where}{code}), library code your line calls, "
+            "not in your own code. " + (f"torch's way through it: {hint}. " if hint else "")
+            + f"Otherwise keep the `{name}` call out of the compiled region (call it from a "
+            "small function decorated with `@torch.compiler.disable`), or wrap it in a custom "
+            "op (`torch.library.custom_op`) so it stays one node of the graph.")
 
 
 # -- failures (the failure kind; the program kind's exception through compiled code) ---------

@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from compdiag.formats.user_code import frames_in
+from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest.parse_text import TB_FRAME
 
 
@@ -66,6 +66,45 @@ def parse_graph_break(text: str) -> dict[str, Any]:
     if out["gb_type"] is None:
         out["gb_type"] = lines[0].strip() if lines else None
     return out
+
+
+def library_frame(text: str | None) -> dict[str, Any] | None:
+    """The library code a graph break is inside (issue 29 §1, set4's gaussian_nll_break): the
+    innermost frame of the break's "User code traceback" when it is not the user's (Dynamo
+    inlined a library function), else the frame a graph node's target ran when Dynamo ran
+    it on fake tensors (the frame after `run_node` in the exception's traceback: an
+    `F.gaussian_nll_loss` node whose `torch.any(var < 0)` check needs a value). None when
+    the break is the user's own code."""
+    if not text or "User code traceback:" not in text:
+        return None
+    section, _, rest = text.split("User code traceback:", 1)[1].partition(
+        "Traceback (most recent call last)")
+    own = _frames_of(section)
+    if own and not is_user_file(own[-1]["filename"]):
+        return own[-1]
+    ran = _frames_of(rest)
+    at = next((i for i, f in enumerate(ran) if f["name"] == "run_node"
+               and "_dynamo" in f["filename"]), None)
+    if at is not None and at + 1 < len(ran) and not is_user_file(ran[at + 1]["filename"]) \
+            and "/torch/_" not in ran[at + 1]["filename"].replace("\\", "/"):
+        return ran[at + 1]
+    return None
+
+
+def _frames_of(section: str) -> list[dict[str, Any]]:
+    """The frames of a traceback's text, each with its code line, outermost first."""
+    lines = section.splitlines()
+    out = []
+    for k, line in enumerate(lines):
+        m = _TB_NAMED.match(line)
+        if m:
+            nxt = lines[k + 1].strip() if k + 1 < len(lines) else ""
+            out.append({"filename": m.group(1), "lineno": int(m.group(2)), "name": m.group(3),
+                        "line": nxt if nxt and not nxt.startswith("File ") else None})
+    return out
+
+
+_TB_NAMED = re.compile(r'^\s*File "([^"]+)", line (\d+), in (.+?)\s*$')
 
 
 # -- recompiles -------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_o
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
                  "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
                  "sources", "objects", "args", "param_names", "nodes", "constraint_sources",
-                 "constraint_frames", "ops", "call", "kernel_frames", "stack"}
+                 "constraint_frames", "ops", "call", "kernel_frames", "stack", "lib_frame"}
 
 
 def _is_int64(n: int) -> bool:

@@ -126,7 +126,8 @@ CREATE TABLE IF NOT EXISTS graph_breaks (
     gb_type_inner TEXT,                -- the type under "Failed to handle graph break gracefully"
     user_stack    TEXT NOT NULL DEFAULT '[]',  -- JSON frames of 'User code traceback:'
     frame_skipped INTEGER NOT NULL DEFAULT 0,  -- Dynamo could not resume: the frame ran in eager
-    torch_message TEXT                 -- torch's graph-break reason, whole (schema 3)
+    torch_message TEXT,                -- torch's graph-break reason, whole (schema 3)
+    lib_frame     TEXT                 -- JSON frame: the library code the break is inside
 );
 CREATE TABLE IF NOT EXISTS recompiles (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -700,7 +701,7 @@ ADDED_COLUMNS = {
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
                      "frame_skipped INTEGER NOT NULL DEFAULT 0",
-                     "torch_message TEXT"),
+                     "torch_message TEXT", "lib_frame TEXT"),
     # schema 3: torch's message, whole (the `message` column is its one-line summary); the
     # facts of its text, stored at ingest (BACKFILLED_COLUMNS)
     "failures": ("torch_message TEXT", "gb_code TEXT", "gb_explanation TEXT",

@@ -170,7 +170,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         debug = first.get("debug_context") or ""
         count = max(1, len(g["rows"]) - g["retraced"])
         fix = graph_break_fix(g["gb_type"], explanation or "", debug, g["frame"].line or "",
-                              hints)
+                              hints, lib_frame=first.get("lib_frame"))
         follow_on = len(groups) > 1 and (found(FOLLOW_ON, *hints)
                                          or g["gb_type"] in FOLLOW_ON_TYPES)
         score = SPEC.score(KIND, count, *(("frame_skipped",) if g["skipped"] else ()),

@@ -1,0 +1,81 @@
+"""Issue 29 §1 (set4's gaussian_nll_break): a graph break inside library code is fixed at the
+user's line, in terms of what the user wrote. F.gaussian_nll_loss checks `torch.any(var < 0)`
+when Dynamo runs it on fake tensors: a data-dependent `_local_scalar_dense` inside torch. On
+main the fix said "`.item()` turns a tensor into a Python number. Keep it a tensor", about a
+call the user never wrote. Ingest now keeps the library frame the break is inside
+(graph_breaks.lib_frame) and the fix names that library call. Fast: trace-shaped records
+through the Ingestor, no compile."""
+
+from __future__ import annotations
+
+from compdiag.ingest.parsers import library_frame
+from test_explain import Store, _gb_payload, _ids
+
+LIB = "/usr/lib/python3.11/site-packages/torch"
+RUN_NODE = (
+    "\nTraceback (most recent call last):\n"
+    f'  File "{LIB}/_dynamo/utils.py", line 4231, in run_node\n'
+    "    return node.target(*args, **kwargs)  # type: ignore[operator]\n"
+    f'  File "{LIB}/nn/functional.py", line 3344, in gaussian_nll_loss\n'
+    "    elif torch.any(var < 0):\n"
+    f'  File "{LIB}/_compile.py", line 54, in inner\n'
+    "    return disable_fn(*args, **kwargs)\n"
+    "torch._dynamo.exc.Unsupported: Data dependent operator\n")
+HINT = ("Enable tracing of data-dependent output operators with "
+        "`torch._dynamo.config.capture_scalar_outputs = True`")
+
+
+def _break(s: Store, line: int, code: str) -> None:
+    s.user.write_text(s.user.read_text().replace(f"line_{line} = {line}\n", code + "\n"))
+    payload = _gb_payload(str(s.user), line, code, gb_type="Data dependent operator",
+                          code_id="GB0033").replace("Hint: do something else", f"Hint: {HINT}")
+    payload = payload.replace("Developer debug context: builtin print [] False",
+                              "Developer debug context: aten._local_scalar_dense.default")
+    s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}}, payload + RUN_NODE)
+
+
+def test_a_break_inside_a_library_call_names_the_library_call(tmp_path):
+    """The fix names gaussian_nll_loss and its check, offers capture_scalar_outputs and ways
+    for a call the user cannot edit, and says nothing of `.item()` (main's fix did)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    _break(s, 12, "return F.gaussian_nll_loss(input, target, var)")
+    (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert d["user_frame"]["lineno"] == 12
+    assert "gaussian_nll_loss" in d["fix"] and "torch.any(var < 0)" in d["fix"]
+    assert "capture_scalar_outputs" in d["fix"]
+    assert ".item()" not in d["fix"], d["fix"]
+
+
+def test_the_users_own_item_keeps_the_item_fix(tmp_path):
+    """The user's line does call `.item()`: the fix about it stands."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    _break(s, 12, "return F.gaussian_nll_loss(input, target, var.sum().item())")
+    (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert "`.item()` turns a tensor" in d["fix"]
+
+
+def test_library_frame_is_none_for_the_users_own_code():
+    """A break in the user's own line (no library frame after it, no node run) has none."""
+    plain = _gb_payload("/home/me/t.py", 5, "y = x.item()", gb_type="Data dependent operator",
+                        code_id="GB0033")
+    assert library_frame(plain) is None
+    lib = library_frame(plain + RUN_NODE)
+    assert (lib["name"], lib["lineno"], lib["line"]) == ("gaussian_nll_loss", 3344,
+                                                         "elif torch.any(var < 0):")
+
+
+def test_property_no_library_break_fix_quotes_an_api_the_user_line_lacks(tmp_path):
+    """Over library breaks of every fix rule that names a user call: the fix quotes that
+    call only when the user's line makes it."""
+    from compdiag.analyses.fixes import RULES, graph_break_fix
+
+    lib = library_frame(_gb_payload("/home/me/t.py", 5, "y = f(x)", gb_type="x",
+                                    code_id="GB0033") + RUN_NODE)
+    for rule in [r for r in RULES if r.user_calls]:
+        words = rule.words[0]
+        fix = graph_break_fix(words, "", words, "return F.some_loss(a, b)", [HINT], lib)
+        assert "some_loss" not in fix and "gaussian_nll_loss" in fix, (rule.words, fix)
+        assert not any(c.strip() in fix for c in rule.user_calls if c.startswith(".")), fix
