@@ -141,7 +141,7 @@ def _running_compile(ctx: Any, frames: Iterable[Mapping[str, Any]]) -> str | Non
         if not is_user_file(fn):
             continue
         mine = [cid for cid in ctx.compiles
-                if _def_line(ctx, cid) == (fn, f.get("lineno"))]
+                if _code_line(ctx, cid) == (fn, f.get("lineno"))]
         if mine:
             return mine[-1]
     return None
@@ -181,12 +181,20 @@ def _frames(cand: Frames) -> list[Mapping[str, Any]]:
 
 
 def _is_def(ctx: Any, f: Mapping[str, Any]) -> bool:
-    """Whether a frame is a compiled function's own, at its `def` line."""
+    """Whether a frame is a compiled function's own: Dynamo shows it at the code object's
+    first line (its `def` or decorator), where no op is."""
     return (ctx.resolve(f.get("filename")), f.get("lineno")) in _defs(ctx)
 
 
-def _defs(ctx: Any) -> set[tuple[str | None, int]]:
-    return {d for d in (_def_line(ctx, cid) for cid in ctx.compiles) if d is not None}
+def _defs(ctx: Any) -> set[tuple[str | None, Any]]:
+    return {d for d in (_code_line(ctx, cid) for cid in ctx.compiles) if d is not None}
+
+
+def _code_line(ctx: Any, cid: str) -> tuple[str | None, Any] | None:
+    """(file, first line) of a compile's code object."""
+    r = ctx.code_row(cid)
+    return (ctx.resolve(r.get("filename")), r.get("lineno")) \
+        if r and r.get("filename") and r.get("lineno") else None
 
 
 def kernel_frames(ctx: Any) -> list[dict[str, Any]]:
