@@ -156,7 +156,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if f["stage"] == "runtime" and tb:
             # raised while compiled code ran: the op inside it, before the call
             frame = ran_op(ctx, frames_in(tb), cid, kernel_frames=kernel_frames(ctx),
-                           calls=[surfaced])
+                           calls=[surfaced], own={k: f.get(k)
+                                                  for k in ("filename", "lineno", "line")})
         else:
             frame = locate(ctx, cid, torch=[{"filename": f.get("filename"),
                                              "lineno": f.get("lineno"), "line": f.get("line")},
