@@ -342,7 +342,7 @@ def unset_option_problems(reader: Reader, run_id: int, diagnoses: list[dict[str,
 
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                        ) -> list[str]:
-    """§2 (from the facts) to §7 together, each line prefixed with its section."""
+    """§2 (from the facts) to §8 together, each line prefixed with its section."""
     return [f"§{n}: {p}" for n, check in ((2, consequence_fact_problems),
                                           (3, ending_problems), (4, accuracy_problems),
                                           (5, reset_problems), (6, cudagraph_problems),
