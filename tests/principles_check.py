@@ -20,7 +20,9 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
    a cache miss explained against a compile before a reset says so.
 §6 CUDA-graph re-recordings: a function cudagraph_trees recorded for two or more input sizes
    is diagnosed, and a re-recording diagnosis counts what torch counted (its recordings, its
-   trees for new int keys, its "observed N distinct sizes" warning), no fewer and no more."""
+   trees for new int keys, its "observed N distinct sizes" warning), no fewer and no more.
+§8 options: a fix never tells the user to change an option the run did not set (a graph
+   break's fix never names fullgraph: the break shows it was off)."""
 
 from __future__ import annotations
 
@@ -327,11 +329,23 @@ def recompile_reason_problems(reader: Reader, run_id: int, diagnoses: list[dict[
     return out
 
 
+def unset_option_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                          ) -> list[str]:
+    """A fix never tells the user to change an option the run did not set: a graph break
+    Dynamo took shows that fullgraph=True (and error_on_graph_break) were off for it, so a
+    graph break's fix never names them."""
+    return [f"a graph break's fix names fullgraph, which the break shows was off: "
+            f"{(d.get('fix') or '')[:80]}" for d in _all(diagnoses)
+            if d.get("kind") == "graph_break"
+            and re.search(r"fullgraph|error_on_graph_break", d.get("fix") or "", re.I)]
+
+
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                        ) -> list[str]:
-    """§2 (from the facts) to §7 together, each line prefixed with its section."""
+    """§2 (from the facts) to §8 together, each line prefixed with its section."""
     return [f"§{n}: {p}" for n, check in ((2, consequence_fact_problems),
                                           (3, ending_problems), (4, accuracy_problems),
                                           (5, reset_problems), (6, cudagraph_problems),
-                                          (7, recompile_reason_problems))
+                                          (7, recompile_reason_problems),
+                                          (8, unset_option_problems))
             for p in check(reader, run_id, diagnoses)]

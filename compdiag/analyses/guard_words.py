@@ -14,7 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from compdiag.analyses.closure_cells import cell_name, closure_index
 from compdiag.formats.compile_id import frame_of
+from compdiag.formats.user_code import is_user_file
 from compdiag.store.reader import compile_id_key
 
 
@@ -85,6 +87,9 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
     prev = previous_compile(ctx, cid)
     where = f"{fn}()" if fn else "the function"
     name = bare(source)
+    cell = closure_index(source)
+    if category == "value" and cell is not None:
+        return _closure_cell(ctx, event, cell, where)
     if category == "type":
         old = short_type(event.get("before") or type_of(ctx, prev, source))
         new = short_type(event.get("after") or type_of(ctx, cid, source))
@@ -197,6 +202,32 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
                     "Don't modify the tensor in place between calls: pass a new tensor, or "
                     "modify it inside the compiled function.")
     return None
+
+
+def _closure_cell(ctx: Any, event: dict[str, Any], cell: tuple[str, int],
+                  where: str) -> Said | None:
+    """A guard on `F.__closure__[i].cell_contents`: the captured variable by its name (the
+    function whose code the guard's innermost user frame is in, analyses/closure_cells.py)."""
+    owner, index = cell
+    inner = next((f for f in reversed(event.get("user_stack") or [])
+                  if is_user_file(ctx.resolve(f.get("filename")))), None)
+    name = cell_name(ctx.resolve(inner.get("filename")), inner.get("lineno"), index) \
+        if inner else None
+    if name is None:
+        return None
+    func = f"{inner.get('name')}()" if inner.get("name") else bare(owner)
+    before, after = event.get("before"), event.get("after")
+    change = "" if before is None and after is None else \
+        f" ({before if before is not None else '?'} -> " \
+        f"{after if after is not None else 'another value'})"
+    explanation = (f"{where} calls {bare(owner)}, a closure, and {func} reads the variable "
+                   f"{name} it captured (torch's `{owner}.__closure__[{index}]`). Dynamo "
+                   f"baked {name}'s value into the graph and guards on it, so a closure that "
+                   f"captured another {name} needs a graph of its own.")
+    fix = (f"Pass {name} as an argument (of {where} and on to {func}) instead of capturing "
+           f"it in the closure: a changing Python number argument becomes dynamic after one "
+           f"recompile; or keep {name} the same for every closure you pass (a constant).")
+    return Said(f"captured variable {name} of {func} changed", change, explanation, fix)
 
 
 def _keyset(text: str | None) -> set[str]:

@@ -12,6 +12,7 @@ from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
 from compdiag.ingest.inductor_records import InductorRecords
+from compdiag.ingest.graph_calls import graph_calls, refused_node
 from compdiag.ingest.generations import Generations, starts_compile
 from compdiag.ingest.own_records import OwnRecords
 from compdiag.ingest.timeline import Timeline
@@ -85,6 +86,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         # The runtime assertions the traced graphs check (message -> the user frame of its
         # node), per compile: small, so the run's, not one compile's.
         self.assertions: dict[str | None, dict[str, dict[str, Any]]] = {}
+        self.graph_calls: dict[str | None, list[dict[str, Any]]] = {}
         self.last_compiled: str | None = None
         self.last_recorded: str | None = None  # the compile a CUDA graph was recorded for last
         # (exception type, stage, first line) of each compile failure compilation_metrics
@@ -366,8 +368,13 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         if found:
             self.assertions.setdefault(cid, {}).update(found)
 
-    _on_dynamo_output_graph = _on_aot_inference_graph = _on_aot_forward_graph = \
-        _on_aot_backward_graph = _traced_graph
+    _on_aot_inference_graph = _on_aot_forward_graph = _on_aot_backward_graph = _traced_graph
+
+    def _on_dynamo_output_graph(self, value: Any, cid: str | None, payload: str | None,
+                                md: dict) -> None:
+        self._traced_graph(value, cid, payload, md)
+        # the calls a cache bypass may name, with their user lines (ingest/graph_calls.py)
+        self.graph_calls[cid] = graph_calls(payload)
 
     def _on_artifact_dynamo_graph_break_reason(self, value: Any, cid: str | None,
                                                payload: str | None, md: dict) -> None:
@@ -442,10 +449,13 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         """One cache artifact (fx_graph_cache_miss, aotautograd_cache_hit, ...): the lookup
         and its key's components, which explain a miss against an earlier compile."""
         info = P.cache_lookup(payload)
+        node = (refused_node(self.graph_calls.get(cid) or [], info["reason"])
+                if result == "bypass" else None)
         self.w.insert("cache_events", run_id=self.run_id, compile_id=cid, cache=cache,
                       hit=result == "hit", key=info["key"], result=result,
                       reason=info["reason"], detail=info["detail"], seq=self.seq,
-                      time_saved_s=info["time_saved_s"])
+                      time_saved_s=info["time_saved_s"],
+                      node=json.dumps(node) if node else None)
         if info["components"]:
             # one row for the lookup (a JSON list), not one per component: store/schema.py
             self.w.insert("cache_keys", run_id=self.run_id, seq=self.seq,

@@ -205,7 +205,9 @@ CREATE TABLE IF NOT EXISTS cache_events (
     reason     TEXT,                   -- torch's bypass reason
     detail     TEXT,                   -- torch's cache_status_detailed (full_miss, ...)
     seq        INTEGER,                -- the record's: its key components share it
-    time_saved_s REAL                  -- the compile time a hit saved, torch's figure
+    time_saved_s REAL,                 -- the compile time a hit saved, torch's figure
+    node       TEXT                    -- a bypass: JSON {target, name, call, frame, after} of
+                                       -- the graph node it refused (ingest/graph_calls.py)
 );
 CREATE TABLE IF NOT EXISTS accuracy (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -715,7 +717,8 @@ ADDED_COLUMNS = {
     "program_ends": ("kernel TEXT", "kernel_compile_id TEXT", "kernel_frames TEXT"),
     # store 3: a cache lookup's result, reason and timings
     "cache_events": ("result TEXT", "reason TEXT", "detail TEXT", "seq INTEGER",
-                     "time_saved_s REAL"),
+                     "time_saved_s REAL",
+                     "node TEXT"),  # issue 29 §1: the node a bypass refused
     # issue 34: a large payload or envelope in `blobs` (store/blobs.py)
     "records": ("payload_blob TEXT", "metadata_blob TEXT",
                 # issue 34: 1 where the envelope's has_payload (the payload's md5) is left

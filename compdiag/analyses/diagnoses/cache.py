@@ -9,6 +9,8 @@ below every other kind: it answers "why was this compile slow", it is not a faul
 
 from __future__ import annotations
 
+import ast
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +21,7 @@ from compdiag.analyses.cached_compiles import served_from_cache
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.locate import SOURCE, locate
+from compdiag.analyses.locate import FX_NODE, SOURCE, locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first, found, one_of
 from compdiag.formats.command_line import command_line
@@ -209,6 +211,71 @@ def changed_globals(ctx: Any, before: str | None, cid: str | None
             if (m := _GLOBAL.match(g)) and g in new and old[g] != new[g]]
 
 
+# A bypass whose refused node is the user's own construct (ingest/graph_calls.py stored the
+# node): torch's target -> what it is in the user's words ({name}: the Function's class), the
+# fix, and whether the line is the `with` statement enclosing the region's first op.
+@dataclass(frozen=True)
+class Construct:
+    what: str
+    fix: str
+    region: bool = False
+
+
+CONSTRUCTS: dict[str, Construct] = {
+    "_enter_autocast": Construct(
+        "a torch.autocast region",
+        "AOTAutograd's cache refuses any graph that enters autocast itself (_enter_autocast), "
+        "so this graph compiles cold on every start: enter the autocast region around the "
+        "compiled call instead (`with torch.autocast(...): compiled(x)`), so the traced graph "
+        "holds no _enter_autocast node, or accept a cold compile until torch caches autocast "
+        "regions (pytorch#191106).", region=True),
+    "autograd_function_apply": Construct(
+        "autograd.Function {name}",
+        "AOTAutograd's cache refuses a graph with a custom autograd.Function unless you set "
+        "torch._functorch.config.autograd_cache_allow_custom_autograd_functions = True before "
+        "compiling; do so when its forward and backward depend only on their inputs (no "
+        "globals or closed-over state the cache key cannot see), or write the op as a "
+        "torch.library.custom_op with register_autograd."),
+}
+_APPLY = re.compile(r"([A-Za-z_][\w]*)\.apply\s*\(")
+
+
+def user_construct(ctx: Any, node: dict[str, Any] | None
+                   ) -> tuple[str, str, UserFrame] | None:
+    """(what, fix, line) of the user's construct a bypass refused, from the stored node: an
+    autocast region at its `with` line (the statement enclosing the region's first op; torch
+    notes no line for _enter_autocast itself), an autograd.Function at its `.apply` call."""
+    rule = CONSTRUCTS.get((node or {}).get("target") or "")
+    if rule is None:
+        return None
+    frame = node.get("frame") or (node.get("after") if rule.region else None)
+    if not frame or not is_user_file(ctx.resolve(frame.get("filename"))):
+        return None
+    where = ctx.frame(frame["filename"], frame["lineno"], frame.get("line"), FX_NODE)
+    if rule.region:
+        where = _enclosing_with(ctx, where, "autocast") or where
+    m = _APPLY.search(frame.get("line") or "")
+    what = rule.what.format(name=m.group(1) if m else "(custom)")
+    return what, rule.fix, where
+
+
+def _enclosing_with(ctx: Any, at: UserFrame, word: str) -> UserFrame | None:
+    """The innermost `with` statement of `at`'s file that encloses its line and whose items
+    name `word` (the user's `with torch.autocast(...)`)."""
+    try:
+        tree = ast.parse(Path(at.filename).read_text(errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    best = None
+    for node in ast.walk(tree):
+        if (isinstance(node, (ast.With, ast.AsyncWith)) and node.lineno <= at.lineno
+                <= (node.end_lineno or node.lineno)
+                and any(word in ast.unparse(i.context_expr) for i in node.items)
+                and (best is None or node.lineno > best.lineno)):
+            best = node
+    return ctx.frame(at.filename, best.lineno, evidence=FX_NODE) if best else None
+
+
 def bypass_fix(reason: str | None) -> str:
     return first(BYPASS_RULES, reason, default=BYPASS_FALLBACK)
 
@@ -234,13 +301,21 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
         cid = rows[0]["compile_id"]
         caches = tuple(dict.fromkeys(r["cache"] for r in rows))
         asked, torchs = deliberate(reason), torch_own(reason)
+        node = next((json.loads(r["node"]) for r in rows if r.get("node")), None)
+        mine = user_construct(ctx, node)  # the refused node is the user's own construct
+        torchs = torchs and mine is None
+        said = f"{' '.join(reason.split())}"  # torch writes some over several lines
+        if mine is not None:
+            said = f"{mine[0]} (line {mine[2].lineno}) cannot be cached: {said}"
         out.append(Diagnosis(
             KIND, stage="cache", compile_id=cid,
             reason=f"{' and '.join(caches)} cache{'s' if len(caches) > 1 else ''} bypassed: "
-                   f"{' '.join(reason.split())}",  # torch writes some over several lines
-            user_frame=config_line(ctx, cid, reason) or locate(ctx, cid),
+                   f"{said}",
+            user_frame=(mine[2] if mine else None) or config_line(ctx, cid, reason)
+            or locate(ctx, cid),
             explanation=BYPASS_EXPLANATION,
-            fix=TORCH_OWN_FIX if torchs else bypass_fix(reason), count=len(rows),
+            fix=(mine[1] if mine else TORCH_OWN_FIX if torchs else bypass_fix(reason)),
+            count=len(rows),
             score=SPEC.score("info") if asked or torchs else BYPASS_SCORE,
             severity="info" if asked or torchs else "problem",
             compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),

@@ -10,6 +10,7 @@ it was hit; a follow-on of an earlier break ranks below its cause."""
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -58,6 +59,12 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                         Causes(KIND, "recompile", "the resumed code recompiles on a value "
                                "computed before the graph break, passed across it: the break "
                                "is the cause", lambda effect, cause, ctx: _resumes_after(
+                                   effect, cause, ctx)),
+                        # a break on the value an earlier break's op produced (the resumed
+                        # code wraps what the skipped call returned)
+                        Causes(KIND, KIND, "the resumed code breaks on the value the earlier "
+                               "break's call returned: that break is the cause",
+                               lambda effect, cause, ctx: _consumes_output(
                                    effect, cause, ctx)),))
 
 
@@ -75,6 +82,67 @@ def _resumes_after(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
     row = ctx.code_row(effect.compile_id) or {}
     start = (ctx.resolve(row.get("filename")), row.get("lineno"))
     return start in _break_lines(ctx, cause)
+
+
+def _consumes_output(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    """The effect breaks in the resume function that starts at the cause's break line, on a
+    line that reads a name the cause's line assigned (`s = torch.sparse_coo_tensor(...)`,
+    then `s.to_dense()` breaks on the sparse `s`)."""
+    if effect is cause or not is_resume_function(effect.details.function):
+        return False
+    row = ctx.code_row(effect.compile_id) or {}
+    if (ctx.resolve(row.get("filename")), row.get("lineno")) not in _break_lines(ctx, cause):
+        return False
+    made = assigned_names(cause.user_frame.line)
+    return bool(made) and bool(made & read_names(effect.user_frame.line))
+
+
+def assigned_names(line: str | None) -> set[str]:
+    """The plain names a user line assigns (`a, b = f(x)`, `s: T = f(x)`, `y += 1`)."""
+    try:
+        tree = ast.parse((line or "").strip())
+    except SyntaxError:
+        return set()
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+    return out
+
+
+def read_names(line: str | None) -> set[str]:
+    """The names a user line reads; a line that does not parse alone (`with f(x) as y:`, a
+    clause of a longer statement) is read word by word."""
+    text = (line or "").strip()
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return set(re.findall(r"[A-Za-z_]\w*", text))
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}
+
+
+# A clause of torch's hint that tells the user to change fullgraph: a graph break diagnosis is
+# a break Dynamo took, so fullgraph=True (and error_on_graph_break) were off for it; the fix
+# keeps the hint's other alternatives (issue 29 §2: never remove an option the run did not set).
+_OPTION = re.compile(r"fullgraph|error_on_graph_break", re.I)
+
+
+def without_unset_options(hints: list[str]) -> list[str]:
+    """The hints, less each sentence's alternatives (`X, or Y`) that name fullgraph."""
+    out = []
+    for hint in hints:
+        kept = []
+        for sentence in re.split(r"(?<=\.)\s+", hint):
+            if not _OPTION.search(sentence):
+                kept.append(sentence)
+                continue
+            rest = [c for c in re.split(r",?\s+or\s+", sentence) if not _OPTION.search(c)]
+            if rest:
+                kept.append(" or ".join(rest)[0].upper() + " or ".join(rest)[1:])
+        if kept:
+            out.append(" ".join(kept))
+    return out
 
 
 def _break_lines(ctx: Any, d: Diagnosis) -> set[tuple[str | None, int | None]]:
@@ -170,7 +238,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         debug = first.get("debug_context") or ""
         count = max(1, len(g["rows"]) - g["retraced"])
         fix = graph_break_fix(g["gb_type"], explanation or "", debug, g["frame"].line or "",
-                              hints, lib_frame=first.get("lib_frame"))
+                              without_unset_options(hints),
+                              lib_frame=first.get("lib_frame"))
         follow_on = len(groups) > 1 and (found(FOLLOW_ON, *hints)
                                          or g["gb_type"] in FOLLOW_ON_TYPES)
         score = SPEC.score(KIND, count, *(("frame_skipped",) if g["skipped"] else ()),

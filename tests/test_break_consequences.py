@@ -1,0 +1,75 @@
+"""A graph break on the value an earlier break's call produced is that break's consequence,
+and a graph break's fix never tells the user to change fullgraph, which a break shows was
+off (issue 29 §2; set4's sparse_coo_break after pytorch#118856)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from compdiag.analyses.diagnoses.graph_breaks import (assigned_names, read_names,
+                                                      without_unset_options)
+from test_explain import SKIPPED_FRAME, Store, _ids
+
+SRC = """import torch
+
+
+@torch.compile
+def step(i, v, dense):
+    s = torch.sparse_coo_tensor(i, v, torch.Size([2, 3]))
+    return (s.to_dense() * 2 + dense).sum()
+"""
+SPARSE_HINT = ("Sparse tensor operations are not yet fully supported in torch.compile with "
+               "fullgraph=True. Consider using fullgraph=False to allow graph breaks, or move "
+               "sparse tensor creation outside the compiled region.")
+
+
+def _break(user: Path, line: int, code: str, gb_type: str, gb_code: str, hint: str,
+           skipped: bool = False) -> str:
+    why = SKIPPED_FRAME if skipped else "Encountered graph break when attempting to trace CALL:"
+    return (f"Graph break in user code at {user}:{line}\nGraph Break Reason: {why}\n\n"
+            f"{gb_type}\n  Explanation: it cannot be traced\n  Hint: {hint}\n\n"
+            "  Developer debug context: \n\n For more details about this graph break, please "
+            f"visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/"
+            f"{gb_code.lower()}.html\n\nUser code traceback:\n"
+            f'  File "{user}", line {line}, in step\n    {code}\n')
+
+
+def test_a_break_on_the_value_an_earlier_breaks_call_returned_is_folded_under_it(
+        tmp_path: Path) -> None:
+    """Before: the sparse-wrap break at line 7 (frame skipped) ranked first, with the fix
+    "Consider using fullgraph=False" for a script that never set fullgraph; the break at
+    line 6 that made `s` ranked second."""
+    s = Store(tmp_path)
+    s.user.write_text(SRC)
+    s.compile("0/0", co_name="step", lineno=4)
+    s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}},
+                 _break(s.user, 6, "s = torch.sparse_coo_tensor(i, v, torch.Size([2, 3]))",
+                        "Attempted to call function marked as skipped", "GB0007",
+                        "If it is a third-party C/C++ Python extension, wrap it."))
+    s.compile("1/0", co_name="torch_dynamo_resume_in_step_at_6", lineno=6)
+    s.ing.record({**_ids("1/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}},
+                 _break(s.user, 7, "return (s.to_dense() * 2 + dense).sum()",
+                        "Attempted to wrap sparse Tensor", "GB0015", SPARSE_HINT,
+                        skipped=True))
+    ds = s.explain()
+    top = ds[0]
+    assert top["kind"] == "graph_break" and top["user_frame"]["lineno"] == 6
+    (under,) = [c for c in top["consequences"] if c["kind"] == "graph_break"]
+    assert under["user_frame"]["lineno"] == 7
+    assert not [d for d in ds[1:] if d["kind"] == "graph_break"]
+
+
+def test_a_graph_break_fix_keeps_only_the_hints_alternatives_without_fullgraph() -> None:
+    assert without_unset_options([SPARSE_HINT]) == [
+        "Move sparse tensor creation outside the compiled region."]
+    assert without_unset_options(["Use fullgraph=False."]) == []
+    assert without_unset_options(["Call it outside."]) == ["Call it outside."]
+
+
+def test_names_a_line_assigns_and_reads() -> None:
+    assert assigned_names("s = torch.sparse_coo_tensor(i, v)") == {"s"}
+    assert assigned_names("a, (b, c) = f(x)") == {"a", "b", "c"}
+    assert read_names("return (s.to_dense() * 2 + dense).sum()") == {"s", "dense"}
+    assert "y" in read_names("with f(y) as z:")
