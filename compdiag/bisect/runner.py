@@ -234,8 +234,9 @@ def user_cache_dir() -> Path:
     return default_cache_dir()
 
 
-# What of the user's Inductor cache the probes reuse: compiled kernels and the precompiled C++
-# headers, each file named by a hash of what it was built from (source, compiler and flags).
+# What of the user's Inductor cache the probes reuse: compiled kernels (and the ISA checks'
+# builds), each file named by a hash of what it was built from (source, compiler and flags).
+# The precompiled C++ headers are not in this dir in torch 2.13: see seed_header_cache.
 # Never the caches of whole graphs (CompilerBisector's rule, and FX-graph caching is off in
 # probes: a graph-cache hit would skip the applications being counted), nor another bisect's.
 _NOT_SEEDED = frozenset({"fxgraph", "aotautograd", "bisect", "locks"})
