@@ -467,3 +467,41 @@ def test_probes_reuse_the_users_compiled_kernels_and_never_write_to_them(
     with Runner(["true"], tmp_path, warm=False) as runner:
         assert runner.seeded == 3
         assert (runner.tmp / "inductor-cache" / "3g" / "c3g.cpp").read_text() == "kernel"
+
+
+
+def test_probes_find_the_users_precompiled_headers_where_their_inductor_looks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34 (bisect at 0.2x CompilerBisector): regression test. The first Inductor probe
+    of every scenario took 38-47 s against 3-19 s for later ones: Inductor keeps its
+    precompiled C++ headers in its *default* cache dir under TMPDIR whatever
+    TORCHINDUCTOR_CACHE_DIR says, the probes' TMPDIR is the bisect's temp dir, so the first
+    probe built the header again (9 of its 19 CPU s on the relu scenario). The user's headers
+    are now linked where torch computes that dir for the probes' TMPDIR; locks are not. Fails
+    before the fix (nothing there)."""
+    import tempfile
+
+    from torch._inductor.runtime.cache_dir_utils import default_cache_dir as torch_default
+
+    from compdiag.bisect.runner import Runner
+
+    user_tmp = tmp_path / "user-tmp"
+    user_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(user_tmp))
+    monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    headers = Path(torch_default()) / "precompiled_headers"
+    assert headers.parent.parent == user_tmp
+    (headers / "locks").mkdir(parents=True)
+    for name, text in {"cab.h": "#include <x.h>", "cab.h.gch": "pch",
+                       "locks/cab.lock": ""}.items():
+        (headers / name).write_text(text)
+    with Runner(["true"], tmp_path, warm=False) as runner:
+        monkeypatch.setattr(tempfile, "tempdir", None)
+        monkeypatch.setenv("TMPDIR", str(runner.tmp))   # as each probe's env() sets it
+        probes = Path(torch_default()) / "precompiled_headers"
+        assert probes.parent.parent == runner.tmp
+        assert sorted(p.name for p in probes.iterdir()) == ["cab.h", "cab.h.gch"]
+        assert (probes / "cab.h.gch").stat().st_ino == (headers / "cab.h.gch").stat().st_ino
+        assert runner.seeded_headers == 2
+    assert (headers / "cab.h.gch").read_text() == "pch"
