@@ -221,3 +221,22 @@ def test_the_run_process_own_cpu_is_counted(tmp_path: Path) -> None:
     assert runs[counted]["capture_cpu_s"] >= 0.3 + me.ru_utime + me.ru_stime - 1e-6
     assert runs[counted]["capture_trace_s"] == 0.1 and runs[counted]["cpu_s"] == 20.0
     assert runs[uncounted]["capture_cpu_s"] is None
+
+
+def test_compdiag_run_starts_light_and_the_child_counts_all_of_compdiag() -> None:
+    """Regression (issue 34, capture's uncounted CPU): the `compdiag run` process imported the
+    whole Ingestor (every parser, ~35 ms CPU a run) only for reindex's store-version check;
+    and the child imported compdiag's failure recording (and with it the ingest parsers)
+    before capture's counter started, so that part of its start was nobody's. Both fail on
+    the code before the fix."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import compdiag.capture.{}; "
+            "print(sorted(m for m in sys.modules if m.startswith('compdiag.')))")
+    parent = subprocess.run([sys.executable, "-c", code.format("runner")], capture_output=True,
+                            text=True, check=True).stdout
+    assert "compdiag.ingest.ingestor" not in parent, parent
+    child = subprocess.run([sys.executable, "-c", code.format("child")], capture_output=True,
+                           text=True, check=True).stdout
+    assert child.strip() == "['compdiag.capture', 'compdiag.capture.child']", child
