@@ -195,3 +195,48 @@ def test_a_garbage_collection_inside_a_hook_is_not_capture_s_time() -> None:
         del junk
     assert collect_s > 0.05, collect_s  # a pass long enough to tell apart
     assert 0.02 <= st.cpu_s < 0.02 + collect_s / 2, (st.cpu_s, collect_s)
+
+
+def test_the_run_process_own_cpu_is_counted(tmp_path: Path) -> None:
+    """Regression (issue 34, the tree's CPU ratio against the in-process figure): the
+    `compdiag run` process's own CPU (its imports, the store, the stderr relay) is capture's
+    cost too, and the program's counter cannot see it; the parent adds it to the figure the
+    program wrote. A run whose program counted nothing (capture disabled) stays without one.
+    Fails before the fix: the parent added nothing (runner.count_own_cpu did not exist)."""
+    import resource
+
+    from compdiag.capture.runner import count_own_cpu
+
+    store = tmp_path / "s.db"
+    w = Writer(store)
+    counted = w.begin_run(source="run", argv=["prog.py"])
+    w.update_run(counted, capture_cpu_s=0.3, capture_trace_s=0.1, cpu_s=20.0)
+    uncounted = w.begin_run(source="run", argv=["prog.py"])
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    count_own_cpu(w, counted)
+    count_own_cpu(w, uncounted)
+    w.close()
+    with Reader(store) as r:
+        runs = {run["id"]: run for run in r.runs()}
+    assert runs[counted]["capture_cpu_s"] >= 0.3 + me.ru_utime + me.ru_stime - 1e-6
+    assert runs[counted]["capture_trace_s"] == 0.1 and runs[counted]["cpu_s"] == 20.0
+    assert runs[uncounted]["capture_cpu_s"] is None
+
+
+def test_compdiag_run_starts_light_and_the_child_counts_all_of_compdiag() -> None:
+    """Regression (issue 34, capture's uncounted CPU): the `compdiag run` process imported the
+    whole Ingestor (every parser, ~35 ms CPU a run) only for reindex's store-version check;
+    and the child imported compdiag's failure recording (and with it the ingest parsers)
+    before capture's counter started, so that part of its start was nobody's. Both fail on
+    the code before the fix."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import compdiag.capture.{}; "
+            "print(sorted(m for m in sys.modules if m.startswith('compdiag.')))")
+    parent = subprocess.run([sys.executable, "-c", code.format("runner")], capture_output=True,
+                            text=True, check=True).stdout
+    assert "compdiag.ingest.ingestor" not in parent, parent
+    child = subprocess.run([sys.executable, "-c", code.format("child")], capture_output=True,
+                           text=True, check=True).stdout
+    assert child.strip() == "['compdiag.capture', 'compdiag.capture.child']", child

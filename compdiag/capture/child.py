@@ -17,8 +17,6 @@ import traceback
 import zipfile
 from types import TracebackType
 
-from compdiag.capture.failures import record_escaped_exception, record_exit_call
-
 ENV_STORE = "COMPDIAG_STORE_PATH"
 ENV_RUN = "COMPDIAG_RUN_ID"
 # A file the parent made for faulthandler's dump: a native crash (SIGSEGV, SIGABRT of a C++
@@ -30,7 +28,8 @@ _fault_file = None  # kept open for faulthandler, which writes to its descriptor
 
 def _start_capture():
     """Open the store and install hooks; on any fault run the program uncaptured. Importing
-    compdiag's capture and opening the store count as capture's own time, as the hooks do."""
+    compdiag's capture (this module imports none of it before here, so all of it is counted)
+    and opening the store count as capture's own time, as the hooks do."""
     started = time.thread_time()
     try:
         from compdiag.capture.hooks import Capture
@@ -101,6 +100,8 @@ def _watch_os_exit(capture) -> None:
     def _exit(status: int) -> None:
         if status != 0 and os.getpid() == pid:
             frames = traceback.extract_stack()[:-1]
+            from compdiag.capture.failures import record_exit_call
+
             capture.guarded("os._exit", record_exit_call, capture.ing, "os._exit", status,
                             frames)
             try:
@@ -198,6 +199,14 @@ def _strip_compdiag_frames(exc: BaseException) -> None:
                     if isinstance(x, BaseException))
 
 
+def _record_escaped(ing, exc: BaseException) -> None:
+    """failures.record_escaped_exception, imported when used: the child imports none of
+    compdiag's capture before _start_capture counts it (capture.hooks has it loaded by then)."""
+    from compdiag.capture.failures import record_escaped_exception
+
+    record_escaped_exception(ing, exc)
+
+
 def _exit_status(code: object) -> int:
     """The status SystemExit(code) ends python with (a message is printed and means 1)."""
     if code is None:
@@ -261,18 +270,18 @@ def main(argv: list[str]) -> None:
             _run_script(target)
     except SystemExit as exc:
         if capture is not None and _exit_status(exc.code) != 0:
-            capture.guarded("exception", record_escaped_exception, capture.ing, exc)
+            capture.guarded("exception", _record_escaped, capture.ing, exc)
         raise
     except KeyboardInterrupt as exc:
         # Python prints it through sys.excepthook and then ends by SIGINT (exit 130): let it,
         # with compdiag's and runpy's frames out of what the hook prints.
         if capture is not None:
-            capture.guarded("exception", record_escaped_exception, capture.ing, exc)
+            capture.guarded("exception", _record_escaped, capture.ing, exc)
         sys.excepthook = _user_frames_hook(sys.excepthook)
         raise
     except BaseException as exc:  # noqa: BLE001 - report like python, record, exit 1
         if capture is not None:
-            capture.guarded("exception", record_escaped_exception, capture.ing, exc)
+            capture.guarded("exception", _record_escaped, capture.ing, exc)
         _strip_compdiag_frames(exc)
         traceback.print_exception(type(exc), exc, exc.__traceback__)
         sys.stderr.flush()

@@ -4,6 +4,7 @@ streams through untouched, and exit with its own status (128+N when killed by si
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -60,6 +61,7 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
         writer.warn(run_id, f"the program was killed by signal {-rc} "
                             f"({ranks.signal_name(-rc)}); capture holds what was written before")
     writer.update_run(run_id, ended_at=time.time())
+    count_own_cpu(writer, run_id)
     writer.end_run(run_id, exit_code=exit_code, status=status)
     if job is not None:  # a rank whose process vanished without anyone seeing its status
         writer.update("runs", {"job": job, "status": "running"}, status="crashed")
@@ -69,6 +71,20 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
         if job is not None:
             _job_summary(store, job)
     return exit_code, run_id
+
+
+def count_own_cpu(writer: Writer, run_id: int) -> None:
+    """Add this `compdiag run` process's own CPU time (its start, imports and argument
+    parsing, the store opened, its stderr relay while the program ran, the run's end) to the
+    capture's own time the program counted (`runs.capture_cpu_s`): a cost of capture that
+    the process tree pays and the program's counter cannot see (issue 34, the gap between the
+    tree's CPU ratio and the in-process figure). Not when the program counted nothing
+    (capture disabled, killed before its exit)."""
+    try:
+        me = resource.getrusage(resource.RUSAGE_SELF)
+        writer.add_to_run(run_id, "capture_cpu_s", round(me.ru_utime + me.ru_stime, 6))
+    except Exception:  # noqa: BLE001 - fail open: the figure is not worth the exit status
+        pass
 
 
 def _fault_file(env: dict[str, str]) -> str | None:

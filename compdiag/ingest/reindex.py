@@ -15,15 +15,17 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from compdiag.ingest import parsers as P
-from compdiag.ingest.ingestor import Ingestor
 from compdiag.store import blobs
 from compdiag.store.schema import (BACKFILLED_COLUMNS, REINDEXED_TABLES, STORE_VERSION,
                                    StoreError, StoreNeedsReindex, connect, migrate)
 from compdiag.store.writer import Writer
 from compdiag.store.writer import _cell as sql_value  # the Writer's own conversion
+
+if TYPE_CHECKING:
+    from compdiag.ingest.ingestor import Ingestor
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,10 @@ def reindex(path: Path | str, *, only_if_older: bool = False) -> Reindexed:
             conn.execute(f"DELETE FROM {table}")
         _backfill(conn)
         conn.execute("COMMIT")
+        # imported here: `compdiag run` imports this module for ensure_current on every run,
+        # and needs the Ingestor only for an old store (~35 ms of its start, issue 34)
+        from compdiag.ingest.ingestor import Ingestor
+
         writer = Writer(path, flush_interval=1.0)
         total = 0
         try:

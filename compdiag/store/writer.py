@@ -174,6 +174,11 @@ class Writer:
         self._queue(f"UPDATE {table} SET {sets} WHERE {cond}",
                     tuple(map(_cell, (*cols.values(), *where.values()))))
 
+    def add_to_run(self, run_id: int, column: str, seconds: float) -> None:
+        """Add to a run's figure where it has one (a NULL stays NULL: nothing was counted)."""
+        self._queue(f"UPDATE runs SET {column} = {column} + ? WHERE id = ? AND {column} IS NOT "
+                    "NULL", (seconds, run_id))
+
     def _may_be_base(self, ref: str) -> bool:
         """A blob can be a base unless the store already has it as a delta (another run)."""
         with self._lock:
