@@ -73,6 +73,9 @@ class _PerTest:
         runs, writer, run_id = self.current
         self.current = None
         try:
+            # torch's records wait in capture's backlog (Capture.defer): this test's go into
+            # this test's store before it closes, as `compdiag run`'s child drains at exit
+            self.capture.drain()
             ing = self.capture.ing
             with self.capture.lock:
                 ing.flush()
