@@ -10,7 +10,9 @@ the cache kind points at the user's construct without reading torch's text (issu
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 from typing import Any
 
 _FILE = re.compile(r"^\s*# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)$")
@@ -62,8 +64,34 @@ def refused_node(calls: list[dict[str, Any]], reason: str | None) -> dict[str, A
         if pattern.search(node["call"]):
             after = next((c["frame"] for c in calls[i + 1:] if c["frame"]), None)
             return {"target": target, "name": node["name"], "call": node["call"],
-                    "frame": node["frame"], "after": after}
+                    "frame": node["frame"], "after": after,
+                    "with": enclosing_with(node["frame"] or after)}
     return None
+
+
+def enclosing_with(frame: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The innermost `with` statement of the frame's file that encloses its line ({filename,
+    lineno, line}, the statement's first line): the region a refused enter node opens (torch
+    notes no line for `_enter_autocast` itself, only for the region's first op). Read from the
+    user's source here, at ingest, so the kinds read a stored fact."""
+    if not frame or not frame.get("filename") or not frame.get("lineno"):
+        return None
+    try:
+        source = Path(frame["filename"]).read_text(errors="replace")
+        tree = ast.parse(source)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    at, best = int(frame["lineno"]), None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.With, ast.AsyncWith)) and \
+                node.lineno <= at <= (node.end_lineno or node.lineno) and \
+                (best is None or node.lineno > best.lineno):
+            best = node
+    if best is None:
+        return None
+    lines = source.splitlines()
+    return {"filename": frame["filename"], "lineno": best.lineno,
+            "line": lines[best.lineno - 1].strip() if best.lineno <= len(lines) else None}
 
 
 
