@@ -235,6 +235,39 @@ def test_overwritten_output_is_a_runtime_failure_with_both_fixes(tmp_path):
     assert "clone" in top["fix"] and "cudagraph_mark_step_begin" in top["fix"]
 
 
+def test_an_error_raised_below_running_compiled_code_is_runtime_not_a_compile(tmp_path):
+    """set5's cg_rerecord_output_slots on the H200 (torch 2.11): the overwritten-output error
+    came up from the CUDA-graph trees under compile_fx.py's runtime wrapper `run`, which the
+    output module's `call` ran; the compile_fx.py frame made it a compile failure
+    ("Inductor failed while lowering"). Below the frame that runs
+    an output module, code runs, whatever file it is in."""
+    from compdiag.capture.failures import record_escaped_exception
+
+    fake = tmp_path / "site" / "torch" / "_inductor"
+    fake.mkdir(parents=True)
+    files = {"output_code.py": "def __call__(f):\n    return f()\n",
+             "compile_fx.py": "def run():\n    raise RuntimeError(MSG)\n"}
+    spaces: dict[str, dict] = {}
+    for name, src in files.items():
+        (fake / name).write_text(src)
+        spaces[name] = {"MSG": OVERWRITTEN}
+        exec(compile(src, str(fake / name), "exec"), spaces[name])
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    ing = Ingestor(w, rid)
+    try:
+        spaces["output_code.py"]["__call__"](spaces["compile_fx.py"]["run"])
+    except RuntimeError as exc:
+        record_escaped_exception(ing, exc)
+    w.end_run(rid, exit_code=1, status="done")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        assert [f["stage"] for f in r.failures(rid)] == ["runtime"]
+    top = _diags(tmp_path / "s.db", rid)[0]
+    assert top["kind"] == "failure" and top["stage"] == "runtime", top
+    assert "lowering" not in top["explanation"] and "clone" in top["fix"], top
+
+
 # triton/runtime/errors.py and triton's compiler, as Inductor wraps them.
 KERNEL_ERRORS = {
     "OutOfResources": ("InductorError", "OutOfResources: out of resource: shared memory, "

@@ -17,6 +17,8 @@ from compdiag.ingest import parsers as P
 # The modules of torch's compile-time exception classes (InductorError, BackendCompilerFailed,
 # Unsupported, TorchRuntimeError, ...): the program's own code does not raise them.
 _COMPILE_EXC_MODULES = ("torch._dynamo.", "torch._inductor.", "torch._functorch.")
+# The frame that runs an Inductor output module: below it, compiled code runs.
+_RUNNING_COMPILED = "torch/_inductor/output_code.py"
 
 
 def _torch_compile_error(exc: BaseException) -> bool:
@@ -24,16 +26,25 @@ def _torch_compile_error(exc: BaseException) -> bool:
     return module.startswith(_COMPILE_EXC_MODULES)
 
 
-def _chain_files(exc: BaseException) -> list[str]:
+def _chain_files(exc: BaseException, generated: frozenset[str] = frozenset()) -> list[str]:
     """The files of every frame of the exception and of its causes (a compile's error raised
     `from` the lowering's keeps the lowering's frames on its cause). Not its context: an
-    exception torch caught and handled along the way is no part of this one's path."""
+    exception torch caught and handled along the way is no part of this one's path.
+
+    Each traceback stops where compiled code started running (an Inductor output module, or
+    `CompiledFxGraph.__call__` calling it): what runs below it is the compiled program, not a
+    compile, even in a compile module's file (compile_fx.py's CUDA-graph wrapper `run`, the
+    CUDA-graph trees recording on a first call). Only a kernel's lazy compile happens there,
+    and `classify_stage` tells that from the error itself."""
     files: list[str] = []
     seen: set[int] = set()
     e: BaseException | None = exc
     while e is not None and id(e) not in seen:
         seen.add(id(e))
-        files += [f.filename for f in traceback.extract_tb(e.__traceback__)]
+        own = [f.filename for f in traceback.extract_tb(e.__traceback__)]
+        running = next((i for i, f in enumerate(own)
+                        if f in generated or f.endswith(_RUNNING_COMPILED)), len(own))
+        files += own[:running]
         e = e.__cause__
     return files
 
@@ -50,7 +61,8 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
     exc_type = type(exc).__name__
     whole = str(exc)
     message = P.first_line(whole, 500) or exc_type
-    in_compile = any(any(m in f for m in COMPILE_FRAMES) for f in _chain_files(exc))
+    in_compile = any(any(m in f for m in COMPILE_FRAMES)
+                     for f in _chain_files(exc, frozenset(generated)))
     marker = compiled_marker(files, whole, generated)
     if marker is None and (in_compile or _torch_compile_error(exc)):
         # torch cut its own frames (`remove_dynamo_frames`) and re-raised a compile's error at
