@@ -525,3 +525,24 @@ def test_a_partition_split_by_a_custom_op_is_at_the_custom_ops_line(tmp_path):
     w.close()
     cg = [d for d in _diags(path, rid) if d["kind"] == "cudagraph"]
     assert cg and "partitioned" in cg[0]["reason"] and cg[0]["user_frame"]["lineno"] == 22, cg
+
+
+def test_rerecordings_of_one_size_are_counted_with_torchs_reason(tmp_path):
+    """Issue 29 §6, however torch reports them: a parameter replaced by a new nn.Parameter
+    each step (the H200 run of set5's cg_param_swap_rerecord, recorded after its first run was
+    scored) made cudagraph_trees log 29 'Re-recording function=partition_0, reason=static
+    input data pointer changed' lines for one input size. Only size changes were counted, so
+    explain said nothing about CUDA graphs and a TF32 hint came first."""
+    assert P.parse_cudagraph_rerecord(
+        "[0/0] Re-recording function=partition_0, mode=FunctionID, reason=static input data "
+        "pointer changed.\ninput name: arg0_1. data pointer changed from 1 to 2.") == {
+        "function": "partition_0", "reason": "static input data pointer changed",
+        "input": "arg0_1"}
+    path, rid = _store(tmp_path, "cg_param_swap")
+    with Reader(path) as r:
+        again = r.cudagraph_rerecords(rid)
+    assert len(again) == 29 and {a["input"] for a in again} == {"arg0_1"}
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "cudagraph" and top["count"] == 29, top
+    assert "static input data pointer changed" in top["reason"]
+    assert "copy_" in top["fix"] and "mark_dynamic" not in top["fix"]

@@ -328,7 +328,7 @@ class Capture:
         data = {"logger": record.name, "level": record.levelname}
         if name in ("perf_hints", "cudagraphs"):
             self.ing.cudagraph_line(cid, msg)
-            if "Recording" in msg or "distinct sizes" in msg:
+            if "ecording" in msg or "distinct sizes" in msg:  # (Re-)recording
                 # cudagraph_trees records (and warns) inside a call: the user line that made
                 # it is the call that brought the sizes (a few lines a run; issue 29 §6).
                 data["call"] = _call_line(self.transformed_codes)

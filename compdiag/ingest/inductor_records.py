@@ -138,6 +138,11 @@ class InductorRecords:
                           call=call, **rec)
             self.last_recorded = cid
             return
+        again = P.parse_cudagraph_rerecord(msg)
+        if again:
+            self.w.insert("cudagraph_rerecords", run_id=self.run_id, compile_id=cid or
+                          self.last_recorded or self.last_compiled, call=call, **again)
+            return
         tree = P.parse_cudagraph_tree(msg)
         if tree:
             # torch < 2.13 names no compile in these lines, which come before the recording

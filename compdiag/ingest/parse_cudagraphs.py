@@ -76,6 +76,25 @@ def parse_cudagraph_tree(msg: str) -> dict[str, Any] | None:
     return None
 
 
+_CG_RERECORD = re.compile(r"Re-recording function=(?P<fn>\w+)(?:, mode=\w+)?, reason=(?P<why>.+)",
+                          re.S)
+_CG_INPUT_NAME = re.compile(r"input name: (\w+)")
+
+
+def parse_cudagraph_rerecord(msg: str) -> dict[str, Any] | None:
+    """cudagraph_trees re-recording a function whose recorded graph no longer fits the call
+    (DEBUG; '[0/0] Re-recording function=partition_0, reason=static input data pointer
+    changed.\ninput name: arg0_1. data pointer changed from ...'; torch 2.13 adds 'mode=...').
+    Not a new size: an address or liveness check the recording failed (issue 29 §6)."""
+    m = _CG_RERECORD.search(msg)
+    if not m:
+        return None
+    why = m.group("why").strip()
+    name = _CG_INPUT_NAME.search(why)
+    return {"function": m.group("fn"), "reason": why.splitlines()[0].strip().rstrip("."),
+            "input": name.group(1) if name else None}
+
+
 def parse_partition_summary(msg: str) -> dict[str, int] | None:
     """The scheduler's 'Created 2 graph partitions: 1 cudagraphable, 1 non-cudagraphable'."""
     m = _CG_PARTITIONS.search(msg)

@@ -35,7 +35,8 @@ from compdiag.ingest.parse_inductor import (  # noqa: F401 - re-exported
     scheduler_node_name, scheduler_node_names, user_frames, user_line_frame)
 from compdiag.ingest.parse_cudagraphs import (  # noqa: F401 - re-exported
     CUDAGRAPH_RECORDING, cudagraph_skip_facts, output_code_partitions, output_code_splits,
-    parse_cudagraph_recording, parse_cudagraph_skip, parse_cudagraph_tree, parse_partition_op, parse_partition_skip,
+    parse_cudagraph_recording, parse_cudagraph_rerecord, parse_cudagraph_skip,
+    parse_cudagraph_tree, parse_partition_op, parse_partition_skip,
     parse_partition_summary)
 from compdiag.ingest.parse_caches import (  # noqa: F401 - re-exported
     COMPONENT_VALUE_LIMIT, cache_artifact, cache_lookup, key_component, remote_cache_lookups)

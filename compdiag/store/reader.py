@@ -245,6 +245,10 @@ class Reader:
                         ) -> list[dict[str, Any]]:
         return self._newer_table("cudagraph_trees", run_id, compile_id)
 
+    def cudagraph_rerecords(self, run_id: int, compile_id: str | None = None
+                            ) -> list[dict[str, Any]]:
+        return self._newer_table("cudagraph_rerecords", run_id, compile_id)
+
     def cudagraph_splits(self, run_id: int, compile_id: str | None = None
                          ) -> list[dict[str, Any]]:
         return self._newer_table("cudagraph_splits", run_id, compile_id)

@@ -487,6 +487,19 @@ CREATE TABLE IF NOT EXISTS cudagraph_trees (
     observed   INTEGER,
     call       TEXT
 );
+-- cudagraph_trees re-recording a function for a reason other than a new size (issue 29 §6):
+-- a static input's address or a managed input changed ("Re-recording function=partition_0,
+-- reason=static input data pointer changed"); `input` is the graph input torch names, `call`
+-- the user line that called the compiled function then.
+CREATE TABLE IF NOT EXISTS cudagraph_rerecords (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    function   TEXT,
+    reason     TEXT,
+    input      TEXT,
+    call       TEXT
+);
 -- Python warnings raised while the program ran (torch's TF32 notice among them).
 CREATE TABLE IF NOT EXISTS torch_warnings (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -668,7 +681,7 @@ DERIVED_TABLES = (
     "recompile_events", "compile_stacks", "guard_values", "graph_nodes", "dynamo_nodes",
     "perf_hints", "injected_bugs", "fallback_calls", "sched_nodes",
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "cudagraph_trees",
-    "torch_warnings", "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
+    "cudagraph_rerecords", "torch_warnings", "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "cache_key_components", "cache_keys", "compile_stages", "compile_events", "guard_sources",
     "ddp_wraps", "ddp_buckets", "ddp_splits", "collective_nodes", "compiled_autograd_graphs",
     "dynamo_resets", "program_ends",
@@ -681,7 +694,8 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
                     "guard_values", "graph_nodes", "dynamo_nodes", "perf_hints", "injected_bugs",
                     "fallback_calls",
                     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits",
-                    "cudagraph_trees", "torch_warnings", "epilogue_misses", "program_exceptions",
+                    "cudagraph_trees", "cudagraph_rerecords", "torch_warnings", "epilogue_misses",
+                    "program_exceptions",
                     "call_stacks", "shape_specializations",
                     "cache_events", "cache_key_components", "cache_keys", "compile_stages",
                     "compile_events",

@@ -100,6 +100,29 @@ PARTITION_FIX = (
 # the data, so cudagraph_trees records them again whenever the data brings a new size (the
 # H200 run of corpus/gpu/cg_incompatible_op.py: nonzero on the same [16] input recorded twice).
 DATA_DEPENDENT_SPLIT = one_of("unbacked")
+# cudagraph_trees re-records a graph whose recording no longer fits a call of the same sizes:
+# its invariant check names why (torch/_inductor/cudagraph_utils.py CheckInvariantStatus).
+# (words of the reason, what the user does about it)
+REASON_FIXES = (
+    (one_of("static input data pointer changed"),
+     "A static input of the recorded graph (a parameter or buffer, or a tensor marked static) "
+     "is a different tensor at each call, and the recording baked in its address: update it "
+     "in place (`with torch.no_grad(): param.copy_(new_value)`) instead of assigning a new "
+     "tensor or nn.Parameter to the attribute, so every call passes the same storage."),
+    (one_of("cudagraph managed tensor data pointer changed"),
+     "An input is an output of an earlier CUDA-graph replay, from a different output or step "
+     "than at recording: `.clone()` it before passing it on, or call "
+     "`torch.compiler.cudagraph_mark_step_begin()` at the start of each iteration."),
+    (one_of("dead", "live"),
+     "Outputs of an earlier replay are still alive when the graph runs again: drop or "
+     "`.clone()` them before the next call, and call "
+     "`torch.compiler.cudagraph_mark_step_begin()` at the start of each iteration."),
+)
+REREASON_EXPLANATION = (
+    "cudagraph_trees checks at each call that the recorded CUDA graph still fits the inputs "
+    "(the same addresses for static inputs, the same live outputs); when the check fails it "
+    "records the graph again instead of replaying it, and past its re-record limit it runs "
+    "the function without CUDA graphs.")
 RERECORDED = "CUDA graphs re-recorded:"
 PARTITIONED = "CUDA graphs partitioned:"
 _SPLIT_OP = re.compile(r"\b\w+\.(\w+)\.\w+\(")  # aten.x.default(, a custom op ns.x.default(
@@ -203,6 +226,7 @@ def _rerecord_diagnoses(ctx: Any, cov: dict[str, Any]) -> list[Diagnosis]:
         n_sizes = max(len(sizes), len(keys), observed)
         n_recs = max(max((len(rs) for rs in by_part.values()), default=0), len(keys), observed)
         if n_sizes < 2:
+            out += _rerecord_reasons(ctx, cids)
             continue
         graphs = tuple(sorted((c for c in cids if c), key=sort_key))
         shown = ", ".join(_fmt_sizes(s) for s in sizes[:6]) + (", ..." if len(sizes) > 6 else "")
@@ -217,6 +241,30 @@ def _rerecord_diagnoses(ctx: Any, cov: dict[str, Any]) -> list[Diagnosis]:
             explanation=RERECORD_EXPLANATION + " " + _memory_note(cov),
             fix=RERECORD_FIX, score=SPEC.score(KIND, n_recs), count=n_recs,
             compile_ids=graphs, details=CudagraphDetails(RERECORDED_GRAPH)))
+    return out
+
+
+def _rerecord_reasons(ctx: Any, cids: set[Any]) -> list[Diagnosis]:
+    """Re-recordings of one size, each for the reason cudagraph_trees logged (issue 29 §6:
+    however torch reports them), one diagnosis per reason, at the call that made the first."""
+    again = [r for r in ctx.r.cudagraph_rerecords(ctx.run_id) if r["compile_id"] in cids]
+    by_reason: dict[str, list[dict[str, Any]]] = {}
+    for r in again:
+        by_reason.setdefault(r.get("reason") or "", []).append(r)
+    out = []
+    for why, rs in by_reason.items():
+        graphs = tuple(sorted({r["compile_id"] for r in rs if r["compile_id"]}, key=sort_key))
+        inputs = sorted({r["input"] for r in rs if r.get("input")})
+        named = f" (graph input {', '.join(inputs[:3])})" if inputs else ""
+        out.append(Diagnosis(
+            KIND, stage="runtime", compile_id=graphs[0] if graphs else None,
+            reason=f"{RERECORDED} {len(rs)} re-recordings of one input size: {why}{named}",
+            user_frame=locate(ctx, graphs[0] if graphs else None,
+                              calls=[r["call"] for r in rs if r.get("call")][:1]),
+            explanation=REREASON_EXPLANATION,
+            fix=first(REASON_FIXES, why, default=RERECORD_FIX),
+            score=SPEC.score(KIND, len(rs)), count=len(rs), compile_ids=graphs,
+            details=CudagraphDetails(RERECORDED_GRAPH)))
     return out
 
 
