@@ -219,9 +219,16 @@ def reset_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
     started after a reset carries a generation at least that reset's; a cache diagnosis
     explained against a compile of an earlier generation says it was before a reset."""
     out = []
-    # each reset capture saw (its own record, in the run's record order) begins a generation
-    resets = [(rec["seq"], g) for g, rec in enumerate(
-        reader.records(run_id, kind="compdiag:dynamo_reset", with_payload=False), 1)]
+    # each reset capture saw (its own record, in the run's record order) begins a generation,
+    # once a compile started since the last one did (docs/explain.md: a reset before any
+    # compile of its generation advances nothing)
+    started = sorted(r["seq"] for r in reader.records(run_id, kind="dynamo_start",
+                                                      with_payload=False))
+    resets, last = [], 0
+    for rec in reader.records(run_id, kind="compdiag:dynamo_reset", with_payload=False):
+        if any(last < seq < rec["seq"] for seq in started):
+            resets.append((rec["seq"], len(resets) + 1))
+        last = rec["seq"]
     starts: dict[str, int] = {}
     for rec in reader.records(run_id, kind="dynamo_start"):
         cid = rec.get("compile_id")

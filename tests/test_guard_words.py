@@ -207,3 +207,24 @@ def test_a_rank_change_is_named_with_old_and_new(tmp_path):
                    ("", ""))
     assert d["reason"].startswith("number of dimensions of x changed (2 -> 3)")
     _no_shape_fix(d)
+
+
+def test_a_guard_whose_lookup_failed_is_a_replaced_attribute(tmp_path):
+    """corpus/rc_replaced_adapter (after pytorch/pytorch#120958): a module assigned where None
+    was moves the attribute from __dict__ to _modules, and torch reports the guard's failed
+    lookup as the failed guard, `KeyError on self.lora_layer`. On main that was category
+    `other`: "guard KeyError on self.lora_layer failed", fix "keep what this guard checks
+    the same"."""
+    from compdiag.ingest.parse_dynamo import classify_guard
+    from test_explain import Store
+
+    assert classify_guard("KeyError on self.lora_layer")["category"] == "replaced"
+    assert classify_guard("KeyError on self.lora_layer")["source"] == "self.lora_layer"
+    assert classify_guard("x == KeyError on y")["category"] != "replaced"
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="forward", lineno=3)
+    s.compile("0/1", co_name="forward", lineno=3,
+              recompile_reason="0/0: KeyError on self.lora_layer")
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["reason"].startswith("self.lora_layer was replaced or removed"), d["reason"]
+    assert "Set self.lora_layer before the first compiled call" in d["fix"]

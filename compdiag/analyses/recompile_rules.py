@@ -22,6 +22,7 @@ REASONS = {
     "length": "{src} changed",
     "none": "{src} changed between None and a value",
     "backend": "the backend changed",
+    "replaced": "{src} was replaced or removed since the compile",
 }
 EXPLANATIONS = {
     "size": "A guard on the size {src} failed: {where} was compiled for one size and called "
@@ -39,6 +40,10 @@ EXPLANATIONS = {
              "constants.",
     "length": "{src} changed: the length of a list/tuple argument is part of the graph.",
     "identity": "A different object was passed as {src}; Dynamo guards on its identity.",
+    "replaced": "Dynamo's guard could not find {src} where the compile found it (torch reports "
+                "the lookup's error as the failed guard): the program assigned or deleted it "
+                "since, e.g. set a module where a plain value or None was, which moves it from "
+                "the instance's __dict__ to _modules.",
     "none": "{src} was None when {where} was compiled and is not now (or the reverse): "
             "Dynamo guards on whether it is None, so the value set since (e.g. by the module "
             "itself on its first call) needs a graph of its own.",
@@ -81,6 +86,9 @@ FIXES = {
               "changes, or pad the list to a fixed length.",
     "identity": "Create the object (module, function, optimizer) once and reuse it; a new "
                 "object per call forces a new compile.",
+    "replaced": "Set {src} before the first compiled call and keep it (swap what it holds "
+                "rather than the attribute itself), or accept one recompile per replacement; "
+                "replacing it every call recompiles every call.",
     "type": "Call the function with the same argument types every time.",
     "backend": "Compile the function once, with one backend, and reuse the compiled callable; "
                "where a custom backend is built per call, build it once (or wrap it in "

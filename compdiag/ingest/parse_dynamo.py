@@ -341,8 +341,18 @@ def classify_guard(text: str) -> dict[str, Any]:
         src = re.search(r"\((.+?),", code_part)
         return {"category": "type", "source": src.group(1) if src else code_part,
                 "tensor": None, "before": None, "after": None}
+    m = _LOOKUP_FAILED.match(code_part)
+    if m:  # the guard could not even look its object up where the compile found it: the
+        # attribute was replaced or removed (a module assigned where a plain value was moves
+        # it from the instance's __dict__ to _modules)
+        return {"category": "replaced", "source": m.group("src"), "tensor": None,
+                "before": None, "after": None}
     return {"category": "other", "source": code_part[:120], "tensor": None, "before": None,
             "after": None}
+
+
+# torch's failed-guard text when looking the guarded object up raised: `KeyError on self.x`
+_LOOKUP_FAILED = re.compile(r"^(?P<exc>KeyError|AttributeError|IndexError) on (?P<src>\S+)$")
 
 
 _GUARD_TREE = re.compile(r"^[\s|+\-]*(?:[A-Z_]+:\s*)?(?P<lhs>.+?)\s*==\s*(?P<value>.+)$")
