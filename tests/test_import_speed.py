@@ -81,3 +81,43 @@ def test_the_kept_lines_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for i in range(200):
         assert PC.key_components([f"[{i:x}] n{i}: v", long])[1][2] == "x" * PC.COMPONENT_VALUE_LIMIT
         assert sum(map(len, PC._seen)) <= 1000 + len(long) + 20
+
+
+def test_profile_import_compares_stores_table_by_table(tmp_path) -> None:
+    """benchmarks/profile_import.py (the round's tool): two imports of one log compare equal
+    table by table, a store with one record changed does not (exit 1), and `cpu` imports a log
+    in one process. Caught: the tool did not exist before."""
+    import sqlite3
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tool = Path(__file__).resolve().parent.parent / "benchmarks" / "profile_import.py"
+    ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+    head = "V1202 08:00:00.000000 1 torch/_logging/x.py:1] "
+    log = tmp_path / "trace.log"
+    log.write_text("\n".join([
+        head + json.dumps({"dynamo_start": {"stack": []}, **ids}),
+        head + json.dumps({"artifact": {"name": "fx_graph_cache_miss", "encoding": "json"},
+                           "has_payload": True, **ids}),
+        "\t" + json.dumps({"key": "k", "components": [f"[h{i}] opt{i}: {i}" for i in range(5)]}),
+        head + json.dumps({"chromium_event": {}, "has_payload": True, **ids}),
+        "\t" + json.dumps({"name": "dynamo", "ph": "B", "ts": 1, "pid": 0, "args": {}}),
+        head + json.dumps({"compilation_metrics": {"co_name": "f"}, **ids})]) + "\n")
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(tool), *args], capture_output=True,
+                              text=True, timeout=300, cwd=tmp_path)
+
+    for name in ("a.db", "b.db"):
+        p = subprocess.run([sys.executable, "-m", "compdiag", "import", str(log), "--store",
+                            str(tmp_path / name)], capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+    same = run("compare", "a.db", "b.db")
+    assert same.returncode == 0 and " tables equal" in same.stdout, same.stdout + same.stderr
+    with sqlite3.connect(tmp_path / "b.db") as conn:
+        conn.execute("UPDATE records SET kind = 'changed' WHERE seq = 1")
+    differ = run("compare", "a.db", "b.db")
+    assert differ.returncode == 1 and "records:" in differ.stdout, differ.stdout
+    cpu = run("cpu", str(log))
+    assert cpu.returncode == 0 and "s of CPU in one process" in cpu.stdout, cpu.stderr
