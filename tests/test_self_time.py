@@ -155,7 +155,7 @@ def test_a_small_text_is_packed_in_a_window_its_size(monkeypatch) -> None:
                        "attempt": 0, "has_payload": "0123456789abcdef"})
     packed = blobs.pack(text)
     assert packed is not None and blobs.decode(blobs.ZDICT, packed) == text
-    assert made == [(-13, 8)]
+    assert made == [(-13, 2)]  # memLevel 2: a copy of it is cheap (issue 34, round 12)
     big = "".join(f"line {i}: {i * i}\n" for i in range(6000))
     size, codec, data, delta = blobs.encode_deflate(big, big[::-1])
     assert blobs.decode(codec, data, blobs.ZLIB, zlib.compress(big[::-1].encode())) == big

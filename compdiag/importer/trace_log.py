@@ -11,7 +11,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import sys
-import json
 import os
 import re
 import time
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Iterator, TextIO
 from zlib import error as zlib_error
 
+from compdiag.formats import fast_json
 from compdiag.ingest.ingestor import Ingestor
 from compdiag.importer.writer_pipe import PipedWriter, WriteFailed
 from compdiag.ingest.reindex import ensure_current
@@ -125,7 +125,7 @@ def _parse_blocks(blocks: Iterator[str], result: ImportResult
             continue
         raw_json = m.group("json")
         try:
-            value = json.loads(raw_json)
+            value = fast_json.loads(raw_json)
         except ValueError:
             result.skipped += 1
             result.truncated = True

@@ -17,9 +17,9 @@ resets before each test keeps '0/0' for its first compile."""
 from __future__ import annotations
 
 import functools
-import json
 from typing import Any
 
+from compdiag.formats import fast_json
 from compdiag.formats.compile_id import CompileId
 
 RESET_KIND = "dynamo_reset"  # compdiag:dynamo_reset, capture's record of a reset
@@ -82,7 +82,7 @@ def starts_compile(kind: str, payload: str | None) -> bool:
     if kind != "chromium_event" or not payload or f'"{_COMPILE_REGION}"' not in payload:
         return False
     try:
-        ev: Any = json.loads(payload)
+        ev: Any = fast_json.loads(payload)
     except ValueError:
         return False
     return isinstance(ev, dict) and ev.get("name") == _COMPILE_REGION and ev.get("ph") == "B"

@@ -7,6 +7,7 @@ import json
 import linecache
 from typing import Any
 
+from compdiag.formats import fast_json
 from compdiag.formats.compile_id import CompileId, first_attempt
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import ddp as D
@@ -145,7 +146,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
     def _reset_row(self, payload: str | None) -> None:
         """The generation a reset began, with the user line that called it (capture's record)."""
         try:
-            at = json.loads(payload) if payload else None
+            at = fast_json.loads(payload) if payload else None
         except ValueError:
             at = None
         at = at if isinstance(at, dict) else {}
@@ -467,7 +468,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         if info["components"]:
             # one row for the lookup (a JSON list), not one per component: store/schema.py
             self.w.insert("cache_keys", run_id=self.run_id, seq=self.seq,
-                          components=json.dumps(info["components"]))
+                          components=info["components_json"])
 
     def _on_chromium_event(self, value: Any, cid: str | None, payload: str | None,
                            md: dict) -> None:
@@ -475,7 +476,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         compile id, and a compile's stage times are rewritten whenever one of its outermost
         regions closes (a killed process keeps what closed before it died)."""
         try:
-            ev = json.loads(payload) if payload else None
+            ev = fast_json.loads(payload) if payload else None
         except ValueError:
             return
         if not isinstance(ev, dict):

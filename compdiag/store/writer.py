@@ -107,7 +107,7 @@ class Writer:
     def insert(self, table: str, **cols: Any) -> None:
         if table in blobs.BLOB_COLUMNS:
             cols = self._to_blobs(table, cols)
-        self._queue(_sql("INSERT", table, tuple(cols)), tuple(map(_cell, cols.values())))
+        self._queue(_sql("INSERT", table, tuple(cols)), _cells(cols.values()))
 
     def insert_rows(self, table: str, names: tuple[str, ...], rows: list[tuple]) -> None:
         """Many rows of one table and columns at once (a cache lookup's hundreds of key
@@ -129,8 +129,7 @@ class Writer:
     def upsert(self, table: str, **cols: Any) -> None:
         if table in blobs.BLOB_COLUMNS:
             cols = self._to_blobs(table, cols)
-        self._queue(_sql("INSERT OR REPLACE", table, tuple(cols)),
-                    tuple(map(_cell, cols.values())))
+        self._queue(_sql("INSERT OR REPLACE", table, tuple(cols)), _cells(cols.values()))
 
     def _to_blobs(self, table: str, cols: dict[str, Any]) -> dict[str, Any]:
         """A large text goes to `blobs` once, a small one is compressed in its row
@@ -270,6 +269,13 @@ def _sql(verb: str, table: str, names: tuple[str, ...]) -> str:
         sql = _SQL[key] = (f"{verb} INTO {table} ({', '.join(names)}) "
                            f"VALUES ({', '.join('?' for _ in names)})")
     return sql
+
+
+def _cells(values: Any) -> tuple:
+    """_cell of each value, the values that bind as they are (ASCII text, ints in range,
+    None, floats, bytes: nearly every cell of an import) without a call each."""
+    return tuple([v if ((c := type(v)) is str and v.isascii()) or v is None or c is float
+                  or c is bytes or (c is int and v in _INT64) else _cell(v) for v in values])
 
 
 def _cell(value: Any) -> Any:
