@@ -240,3 +240,24 @@ def test_compdiag_run_starts_light_and_the_child_counts_all_of_compdiag() -> Non
     child = subprocess.run([sys.executable, "-c", code.format("child")], capture_output=True,
                            text=True, check=True).stdout
     assert child.strip() == "['compdiag.capture', 'compdiag.capture.child']", child
+
+
+def test_compdiag_run_parent_imports_no_parser_and_no_reader() -> None:
+    """Regression (issue 34, session 12): the `compdiag run` process still compiled the
+    ingest parsers' ~90 regexes (reindex imported them at module level for an old store's
+    backfill), imported the store's reader (the package's __init__ imported every module of
+    it) and dataclasses with inspect, ast and dis (reindex's result type): ~40 ms of CPU a
+    run, before the program starts. Fails on the code before the fix: the parsers, the
+    reader and dataclasses were all in sys.modules."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import compdiag.cli, compdiag.commands.run, compdiag.capture.runner, "
+            "compdiag.capture.preflight; print(sorted(m for m in sys.modules "
+            "if m.startswith('compdiag.') or m in ('dataclasses', 'inspect')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout
+    assert "compdiag.ingest.parsers" not in loaded, loaded
+    assert "compdiag.ingest.parse_dynamo" not in loaded, loaded
+    assert "compdiag.store.reader" not in loaded, loaded
+    assert "'dataclasses'" not in loaded, loaded

@@ -10,16 +10,17 @@ and compiles nothing itself (fail-open: a fault is a run warning)."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from compdiag.capture.compile_context import current_compile_id
+from compdiag.formats import lazy_re
 from compdiag.formats.user_code import is_user_file
 
 # The namespaces of collective ops in a Dynamo or post-grad graph (waits are not collectives).
 COLLECTIVE_MARKERS = ("_c10d_functional.", "c10d_functional.", "c10d.", "_dtensor.")
 NOT_COLLECTIVES = ("wait_tensor",)
-_FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in [^\n]*\n\s*(?P<code>[^\n]*)')
+_FRAME = lazy_re.compile(
+    r'File "(?P<file>[^"]+)", line (?P<line>\d+), in [^\n]*\n\s*(?P<code>[^\n]*)')
 
 
 def install(capture: Any) -> None:

@@ -20,10 +20,11 @@ import re
 from typing import Any
 
 from compdiag.capture.compile_context import current_compile_id
+from compdiag.formats import lazy_re
 from compdiag.formats.user_code import is_user_file
 
 # A frame header of a traceback-like stack trace (the code line follows it).
-_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line \d+', re.M)
+_FRAME = lazy_re.compile(r'^\s*File "(?P<file>[^"]+)", line \d+', re.M)
 
 
 def install(capture: Any) -> None:

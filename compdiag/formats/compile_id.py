@@ -14,11 +14,12 @@ Every table keyed by compile id holds this key, so facts of two generations neve
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-_TEXT = re.compile(
+from compdiag.formats import lazy_re
+
+_TEXT = lazy_re.compile(
     r"^\[?(?:!(?P<ca>\d+)(?:/(?P<caf>\d+)/(?P<cafc>\d+))?|(?P<frame>\d+)/(?P<fc>\d+))"
     r"(?:_(?P<attempt>\d+))?\]?"
     r"(?:@(?P<gen>\d+)|\s*\(after reset (?P<reset>\d+)\))?$")

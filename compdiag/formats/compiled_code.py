@@ -5,8 +5,8 @@ crash's Python stack, dumped by faulthandler)."""
 
 from __future__ import annotations
 
-import re
 
+from compdiag.formats import lazy_re
 from compdiag.formats.user_code import is_user_file
 
 # The code object Dynamo makes to run the rest of a function after a graph break is named
@@ -14,7 +14,7 @@ from compdiag.formats.user_code import is_user_file
 # values on the stack at the break (what the code there computed) are its arguments
 # ___stack0, ___stack1, ...
 RESUME_PREFIX = "torch_dynamo_resume_in_"
-_STACK_VALUE = re.compile(r"^___stack\d+$")
+_STACK_VALUE = lazy_re.compile(r"^___stack\d+$")
 
 
 def is_resume_function(name: str | None) -> bool:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import sys
 import sysconfig
 from typing import Any
+
+from compdiag.formats import lazy_re
 
 
 def _lib_roots() -> tuple[str, ...]:
@@ -37,10 +38,10 @@ def _lib_roots() -> tuple[str, ...]:
 _LIB_ROOTS = _lib_roots()
 _LIB_MARKERS = ("/site-packages/", "/dist-packages/", "torchinductor_", "/torch/",
                 "/compdiag/capture/")
-_STDLIB_RE = re.compile(r"/lib/python3[^/]*/")
+_STDLIB_RE = lazy_re.compile(r"/lib/python3[^/]*/")
 # Inductor's generated code in any cache dir (TORCHINDUCTOR_CACHE_DIR may be anywhere): the
 # module is named c<hash>.py in a folder named after the hash's 2nd and 3rd characters.
-_GENERATED_RE = re.compile(r"/(?P<dir>[a-z0-9]{2})/c(?P<hash>[a-z0-9]{40,64})\.py$")
+_GENERATED_RE = lazy_re.compile(r"/(?P<dir>[a-z0-9]{2})/c(?P<hash>[a-z0-9]{40,64})\.py$")
 
 
 def is_user_file(filename: str | None) -> bool:
@@ -62,7 +63,7 @@ def _under_lib_root(filename: str) -> bool:
     return any(real == r or real.startswith(r + os.sep) for r in _LIB_ROOTS)
 
 
-_FRAME_RE = re.compile(r'^\s*File "(?P<file>.+?)", line (?P<line>\d+)(?:, in (?P<fn>.+))?\s*$')
+_FRAME_RE = lazy_re.compile(r'^\s*File "(?P<file>.+?)", line (?P<line>\d+)(?:, in (?P<fn>.+))?\s*$')
 
 
 def frames_in(text: str | None) -> list[dict[str, Any]]:

@@ -7,12 +7,13 @@ default, and costly); what differs between consecutive graphs says it from the r
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-_NODE = re.compile(r"code: ([\w:]+) \(NodeCall \d+\)")
-_INPUT = re.compile(r"\binputs\[(\d+)\]")
-_SIZE = re.compile(r"\bsizes\[(\d+)\]")
+from compdiag.formats import lazy_re
+
+_NODE = lazy_re.compile(r"code: ([\w:]+) \(NodeCall \d+\)")
+_INPUT = lazy_re.compile(r"\binputs\[(\d+)\]")
+_SIZE = lazy_re.compile(r"\bsizes\[(\d+)\]")
 
 
 def graph_row(payload: str | None) -> dict[str, Any] | None:

@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from typing import Any
 
+from compdiag.formats import lazy_re
 from compdiag.ingest import compiled_autograd as CA
 
 # The child's forward signature and its placeholders' fake-tensor annotations.
-_SIGNATURE = re.compile(r"def forward\(self,?(?P<args>[^\n]*)\):")
-_ARG = re.compile(r'(?P<name>\w+): "(?P<dtype>[a-z]+\d*(?:e\d+m\d+\w*)?)\[(?P<shape>[^\]]*)\]')
+_SIGNATURE = lazy_re.compile(r"def forward\(self,?(?P<args>[^\n]*)\):")
+_ARG = lazy_re.compile(r'(?P<name>\w+): "(?P<dtype>[a-z]+\d*(?:e\d+m\d+\w*)?)\[(?P<shape>[^\]]*)\]')
 # One FX node: `name: "f32[8, 512]" = torch._C._nn.linear(...)`.
-_NODE = re.compile(r'^(?P<indent> +)(?P<name>\w+)(?:: "[^"]*")? = (?P<target>[\w.]+)\(')
-_FILE = re.compile(r"# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)")
-_SUBMOD = re.compile(r"submod_(\d+)$")
+_NODE = lazy_re.compile(r'^(?P<indent> +)(?P<name>\w+)(?:: "[^"]*")? = (?P<target>[\w.]+)\(')
+_FILE = lazy_re.compile(r"# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)")
+_SUBMOD = lazy_re.compile(r"submod_(\d+)$")
 # Bytes per element of the dtypes torch abbreviates in graph annotations.
 _ELEMENT_BYTES = {"f64": 8, "f32": 4, "f16": 2, "bf16": 2, "i64": 8, "i32": 4, "i16": 2,
                   "i8": 1, "u8": 1, "b8": 1, "c128": 16, "c64": 8, "c32": 4}

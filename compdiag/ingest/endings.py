@@ -13,17 +13,18 @@ import json
 import re
 from typing import Any
 
+from compdiag.formats import lazy_re
 from compdiag.formats.user_code import is_user_file
 
-_FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+) in (?P<name>.+?)\s*$')
-_FATAL = re.compile(r"^Fatal Python error: (?P<what>.+)$", re.M)
-_CURRENT = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+.*\(most recent call first\):",
+_FRAME = lazy_re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+) in (?P<name>.+?)\s*$')
+_FATAL = lazy_re.compile(r"^Fatal Python error: (?P<what>.+)$", re.M)
+_CURRENT = lazy_re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+.*\(most recent call first\):",
                       re.M | re.I)
 # The C++ runtime's and libc's own words before an abort, in the order they are looked for.
-_TERMINATE = re.compile(r"^terminate called (?:after throwing an instance of .+|"
+_TERMINATE = lazy_re.compile(r"^terminate called (?:after throwing an instance of .+|"
                         r"without an active exception|recursively)$", re.M)
-_ASSERTION = re.compile(r"^.*Assertion [`'].*[`'] failed\.?$", re.M)
-_LIBC = re.compile(r"^(?:\*\*\* .+ \*\*\*.*|(?:free|malloc|realloc|munmap_chunk|corrupted"
+_ASSERTION = lazy_re.compile(r"^.*Assertion [`'].*[`'] failed\.?$", re.M)
+_LIBC = lazy_re.compile(r"^(?:\*\*\* .+ \*\*\*.*|(?:free|malloc|realloc|munmap_chunk|corrupted"
                    r"|double free)[^\n]*(?:\(\)|corruption|pointer)[^\n]*)$", re.M)
 _WHAT_LINES = 12  # lines of a C++ exception's what() kept (c10::Error adds a C++ stack)
 TAIL_CHARS = 8000  # the end of stderr kept in the row

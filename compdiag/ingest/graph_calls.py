@@ -15,12 +15,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-_FILE = re.compile(r"^\s*# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)$")
-_NO_STACK = re.compile(r"^\s*# No stacktrace found")
-_NODE = re.compile(r"^\s*(?P<name>\w+)(?:\s*:\s*\"[^\"]*\")?\s*=\s*(?P<call>.+)$")
+from compdiag.formats import lazy_re
+
+_FILE = lazy_re.compile(
+    r"^\s*# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)$")
+_NO_STACK = lazy_re.compile(r"^\s*# No stacktrace found")
+_NODE = lazy_re.compile(r"^\s*(?P<name>\w+)(?:\s*:\s*\"[^\"]*\")?\s*=\s*(?P<call>.+)$")
 # torch's bypass reason: the refused target, then (on 2.11+) its module and name.
-_FUNCTION_NAME = re.compile(r"Function name:\s*(?P<name>[\w.]+)")
-_TARGET = re.compile(r"call_function target\s+(?:<function\s+)?(?P<name>[\w.]+)")
+_FUNCTION_NAME = lazy_re.compile(r"Function name:\s*(?P<name>[\w.]+)")
+_TARGET = lazy_re.compile(r"call_function target\s+(?:<function\s+)?(?P<name>[\w.]+)")
 
 
 def refused_target(reason: str | None) -> str | None:

@@ -8,17 +8,18 @@ import json
 import re
 from typing import Any
 
-from compdiag.formats import fast_json
+from compdiag.formats import fast_json, lazy_re
 from compdiag.ingest.parse_text import is_int
 
 
 # An artifact `<cache>_cache_<result>`: fx_graph_cache_hit, aotautograd_cache_bypass, ...
-_CACHE_ARTIFACT = re.compile(r"^(?P<cache>\w+?)_cache_(?P<result>hit|miss|bypass|disabled)$")
-_KEY_COMPONENT = re.compile(r"^\[(?P<hash>[0-9a-z]+)\] (?P<name>[^:\n]+?): ?(?P<value>.*)$", re.S)
+_CACHE_ARTIFACT = lazy_re.compile(r"^(?P<cache>\w+?)_cache_(?P<result>hit|miss|bypass|disabled)$")
+_KEY_COMPONENT = lazy_re.compile(
+    r"^\[(?P<hash>[0-9a-z]+)\] (?P<name>[^:\n]+?): ?(?P<value>.*)$", re.S)
 COMPONENT_VALUE_LIMIT = 20000  # a component's text kept (a graph's code, a config value)
 # _KEY_COMPONENT's head: its value is the rest of the line (`.*$` with re.S), taken by slicing
 # instead of by the regex engine walking it (a value can be a graph's code).
-_KEY_HEAD = re.compile(r"\[([0-9a-z]+)\] ([^:\n]+?): ?")
+_KEY_HEAD = lazy_re.compile(r"\[([0-9a-z]+)\] ([^:\n]+?): ?")
 
 
 def cache_artifact(name: str) -> tuple[str, str] | None:

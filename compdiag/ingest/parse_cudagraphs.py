@@ -7,14 +7,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.formats import lazy_re
 from compdiag.formats.user_code import frames_in
 
 # -- skips (perf hints, partitioning's left-out ops) ------------------------------------------
-CUDAGRAPH_RECORDING = re.compile(r"Recording function=|Recording function \d+")
-_CG_SKIP = re.compile(r"skipping cudagraphs due to (.*)", re.I | re.S)
+CUDAGRAPH_RECORDING = lazy_re.compile(r"Recording function=|Recording function \d+")
+_CG_SKIP = lazy_re.compile(r"skipping cudagraphs due to (.*)", re.I | re.S)
 
 
-_PARTITION_OP = re.compile(r"^\s*(\w+): reason=(.+?), ir=\w+, fx=(.+)$")
+_PARTITION_OP = lazy_re.compile(r"^\s*(\w+): reason=(.+?), ir=\w+, fx=(.+)$")
 
 
 def parse_partition_skip(msg: str) -> str | None:
@@ -34,13 +35,13 @@ def parse_cudagraph_skip(msg: str) -> str | None:
 
 
 # -- CUDA-graph coverage: recordings, partitions (cudagraph_trees and the scheduler log them) ---
-_CG_RECORDED = re.compile(r"Recording function=(?P<fn>\w+), cuda_graph_id=(?P<gid>\d+)"
+_CG_RECORDED = lazy_re.compile(r"Recording function=(?P<fn>\w+), cuda_graph_id=(?P<gid>\d+)"
                           r"(?:, inputs: (?P<inputs>.*))?", re.S)
-_CG_TENSOR_IN = re.compile(r"Tensor\(size=\[(?P<size>[^\]]*)\]")
-_CG_INT_IN = re.compile(r"\]: int\((?P<v>-?\d+)\)")
-_CG_PARTITIONS = re.compile(r"Created (\d+) graph partitions: (\d+) cudagraphable, "
+_CG_TENSOR_IN = lazy_re.compile(r"Tensor\(size=\[(?P<size>[^\]]*)\]")
+_CG_INT_IN = lazy_re.compile(r"\]: int\((?P<v>-?\d+)\)")
+_CG_PARTITIONS = lazy_re.compile(r"Created (\d+) graph partitions: (\d+) cudagraphable, "
                             r"(\d+) non-cudagraphable")
-_RUNNER_PARTITIONS = re.compile(r"^runner = Runner\(partitions=\[(?P<names>[^\]]*)\]\)", re.M)
+_RUNNER_PARTITIONS = lazy_re.compile(r"^runner = Runner\(partitions=\[(?P<names>[^\]]*)\]\)", re.M)
 
 
 def parse_cudagraph_recording(msg: str) -> dict[str, Any] | None:
@@ -57,9 +58,9 @@ def parse_cudagraph_recording(msg: str) -> dict[str, Any] | None:
             "symints": [int(i.group("v")) for i in _CG_INT_IN.finditer(inputs)]}
 
 
-_CG_TREE = re.compile(r"Recording cudagraph tree for (?:graph without symints|symint key "
+_CG_TREE = lazy_re.compile(r"Recording cudagraph tree for (?:graph without symints|symint key "
                       r"(?P<key>.+?))\s*$")
-_CG_OBSERVED = re.compile(r"We have observed (\d+) distinct sizes")
+_CG_OBSERVED = lazy_re.compile(r"We have observed (\d+) distinct sizes")
 
 
 def parse_cudagraph_tree(msg: str) -> dict[str, Any] | None:
@@ -76,9 +77,9 @@ def parse_cudagraph_tree(msg: str) -> dict[str, Any] | None:
     return None
 
 
-_CG_RERECORD = re.compile(r"Re-recording function=(?P<fn>\w+)(?:, mode=\w+)?, reason=(?P<why>.+)",
+_CG_RERECORD = lazy_re.compile(r"Re-recording function=(?P<fn>\w+)(?:, mode=\w+)?, reason=(?P<why>.+)",
                           re.S)
-_CG_INPUT_NAME = re.compile(r"input name: (\w+)")
+_CG_INPUT_NAME = lazy_re.compile(r"input name: (\w+)")
 
 
 def parse_cudagraph_rerecord(msg: str) -> dict[str, Any] | None:
@@ -123,7 +124,8 @@ def output_code_partitions(code: str | None) -> list[str] | None:
     return [n.strip() for n in m.group("names").split(",") if n.strip()]
 
 
-_CALL_WORK = re.compile(r"^\s*(?:\w+ = )?(?:(?P<copy>\w+\.copy_)\(|(?P<kernel>(?:cpp|triton)_\w+)"
+_CALL_WORK = lazy_re.compile(
+    r"^\s*(?:\w+ = )?(?:(?P<copy>\w+\.copy_)\(|(?P<kernel>(?:cpp|triton)_\w+)"
                         r"(?:\.run)?\(|extern_kernels\.(?P<ext>\w+)\(|torch\.ops\.(?P<op>[\w.]+)\()")
 
 
@@ -154,7 +156,7 @@ def output_code_splits(code: str | None) -> dict[str, Any] | None:
 
 
 # -- the facts analyses read of a skip (stored with it: store.schema.BACKFILLED_COLUMNS) ----
-_CG_OP = re.compile(r"\baten\.(\w+)\.\w+\(")
+_CG_OP = lazy_re.compile(r"\baten\.(\w+)\.\w+\(")
 
 
 def cudagraph_skip_facts(reason: str | None) -> dict[str, Any]:

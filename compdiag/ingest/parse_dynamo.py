@@ -9,14 +9,15 @@ import json
 import re
 from typing import Any
 
+from compdiag.formats import lazy_re
 from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest.parse_text import TB_FRAME
 
 
 # -- graph breaks -----------------------------------------------------------------------------
-_GB_AT = re.compile(r"Graph break in user code at (.+?):(\d+)\s*$", re.M)
-_GB_URL = re.compile(r"/gb/(gb\d{4})\.html", re.I)
-_GB_CODE = re.compile(r"\b(GB\d{4})\b")
+_GB_AT = lazy_re.compile(r"Graph break in user code at (.+?):(\d+)\s*$", re.M)
+_GB_URL = lazy_re.compile(r"/gb/(gb\d{4})\.html", re.I)
+_GB_CODE = lazy_re.compile(r"\b(GB\d{4})\b")
 
 
 def parse_graph_break(text: str) -> dict[str, Any]:
@@ -104,12 +105,12 @@ def _frames_of(section: str) -> list[dict[str, Any]]:
     return out
 
 
-_TB_NAMED = re.compile(r'^\s*File "([^"]+)", line (\d+), in (.+?)\s*$')
+_TB_NAMED = lazy_re.compile(r'^\s*File "([^"]+)", line (\d+), in (.+?)\s*$')
 
 
 # -- recompiles -------------------------------------------------------------------------------
-_SIZE_MISMATCH = re.compile(r"tensor '(.+?)' (size|stride) mismatch at index (\d+)")
-_CID_PREFIX = re.compile(r"^\s*\d+/\d+:\s*")
+_SIZE_MISMATCH = lazy_re.compile(r"tensor '(.+?)' (size|stride) mismatch at index (\d+)")
+_CID_PREFIX = lazy_re.compile(r"^\s*\d+/\d+:\s*")
 
 
 def parse_recompile_reasons(payload: str | None) -> list[str]:
@@ -161,7 +162,7 @@ def guard_of(reason: str) -> str:
 
 # -- graph-break details, guards, call stacks: facts explain reads, stored at ingest -------------
 _GB_WRAPPER = "Failed to handle graph break gracefully"
-_DEBUG_CTX = re.compile(r"Developer debug context:\s*(.*)")
+_DEBUG_CTX = lazy_re.compile(r"Developer debug context:\s*(.*)")
 
 
 def graph_break_details(payload: str) -> dict[str, Any]:
@@ -193,9 +194,10 @@ def debug_context(text: str | None) -> str:
     return m.group(1) if m else ""
 
 
-_EXPECTED = re.compile(r"expected (?P<before>[^,]+?), actual (?P<after>\S+)")
-_EQ_GUARD = re.compile(r"^(?P<lhs>.+?)\s*==\s*(?P<value>.+?)\s*(?:#.*)?$")
-_GUARD_LOC = re.compile(r"#\s*(?P<code>.*?)\s+#\s*(?P<file>[^#:]+):(?P<line>\d+) in (?P<fn>\S+)\s*$")
+_EXPECTED = lazy_re.compile(r"expected (?P<before>[^,]+?), actual (?P<after>\S+)")
+_EQ_GUARD = lazy_re.compile(r"^(?P<lhs>.+?)\s*==\s*(?P<value>.+?)\s*(?:#.*)?$")
+_GUARD_LOC = lazy_re.compile(
+    r"#\s*(?P<code>.*?)\s+#\s*(?P<file>[^#:]+):(?P<line>\d+) in (?P<fn>\S+)\s*$")
 
 
 def split_recompile(text: str) -> tuple[str, list[dict[str, Any]]]:
@@ -214,15 +216,15 @@ def guard_location(guard_text: str) -> dict[str, Any] | None:
             "line": loc.group("code")}
 
 
-_TYPE_MISMATCH = re.compile(r"expected type of '(.+?)' to be a tensor type,\s*'?\s*but found "
+_TYPE_MISMATCH = lazy_re.compile(r"expected type of '(.+?)' to be a tensor type,\s*'?\s*but found "
                             r"(?:<class '([\w.]+)'>|a different type)")
-_ALIASED = re.compile(r"Duplicate tensor found where not expected!\s*(.+?)\s*should not alias")
-_OBJECT_ALIASING = re.compile(r"^(?P<a>[LG]\[.+?)\s+is\s+(?P<b>[LG]\[.+)$")
-_MARKED = re.compile(r"^hasattr\((?P<src>.+?), '_dynamo_(?P<how>\w+?)_indices'\)$")
-_DISPATCH_KEYS = re.compile(r"tensor '(.+?)' dispatch key set mismatch\. expected "
+_ALIASED = lazy_re.compile(r"Duplicate tensor found where not expected!\s*(.+?)\s*should not alias")
+_OBJECT_ALIASING = lazy_re.compile(r"^(?P<a>[LG]\[.+?)\s+is\s+(?P<b>[LG]\[.+)$")
+_MARKED = lazy_re.compile(r"^hasattr\((?P<src>.+?), '_dynamo_(?P<how>\w+?)_indices'\)$")
+_DISPATCH_KEYS = lazy_re.compile(r"tensor '(.+?)' dispatch key set mismatch\. expected "
                             r"(DispatchKeySet\([^)]*\)), actual (DispatchKeySet\([^)]*\))")
-_DEALLOCATED = re.compile(r"Cache line invalidated because (.+?) got deallocated")
-_DICT_CONTAINS = re.compile(r"^(not\s+)?___dict_contains\((.+?),\s*(.+)\)$")
+_DEALLOCATED = lazy_re.compile(r"Cache line invalidated because (.+?) got deallocated")
+_DICT_CONTAINS = lazy_re.compile(r"^(not\s+)?___dict_contains\((.+?),\s*(.+)\)$")
 
 
 def _local(name: str) -> str:
@@ -230,12 +232,13 @@ def _local(name: str) -> str:
     return name if ("[" in name or "." in name) else f"L['{name}']"
 
 
-_NONE_GUARD = re.compile(r"^(?:not\s+)?\(?(?P<src>[^()]+?) is (?P<neg>not )?None\)?$")
+_NONE_GUARD = lazy_re.compile(r"^(?:not\s+)?\(?(?P<src>[^()]+?) is (?P<neg>not )?None\)?$")
 
 
-_CACHED_BACKEND = re.compile(r"Cached backend: (?P<b>.+?)(?: \(id=0x[0-9a-f]+\))?\. New backend")
-_NEW_BACKEND = re.compile(r"New backend: (?P<b>.+?)(?: \(id=0x[0-9a-f]+\))?\.(?: |$)")
-_COMPILER = re.compile(r"compiler='(?P<name>[^']+)'")
+_CACHED_BACKEND = lazy_re.compile(
+    r"Cached backend: (?P<b>.+?)(?: \(id=0x[0-9a-f]+\))?\. New backend")
+_NEW_BACKEND = lazy_re.compile(r"New backend: (?P<b>.+?)(?: \(id=0x[0-9a-f]+\))?\.(?: |$)")
+_COMPILER = lazy_re.compile(r"compiler='(?P<name>[^']+)'")
 
 
 def _backend_name(m: re.Match[str] | None) -> str | None:
@@ -352,13 +355,13 @@ def classify_guard(text: str) -> dict[str, Any]:
 
 
 # torch's failed-guard text when looking the guarded object up raised: `KeyError on self.x`
-_LOOKUP_FAILED = re.compile(r"^(?P<exc>KeyError|AttributeError|IndexError) on (?P<src>\S+)$")
+_LOOKUP_FAILED = lazy_re.compile(r"^(?P<exc>KeyError|AttributeError|IndexError) on (?P<src>\S+)$")
 
 
-_GUARD_TREE = re.compile(r"^[\s|+\-]*(?:[A-Z_]+:\s*)?(?P<lhs>.+?)\s*==\s*(?P<value>.+)$")
+_GUARD_TREE = lazy_re.compile(r"^[\s|+\-]*(?:[A-Z_]+:\s*)?(?P<lhs>.+?)\s*==\s*(?P<value>.+)$")
 
 
-_ROOT_MANAGER = re.compile(r"GuardManager: source=(?P<src>[LG]\['[^']+'\]), .*?"
+_ROOT_MANAGER = lazy_re.compile(r"GuardManager: source=(?P<src>[LG]\['[^']+'\]), .*?"
                            r"type=<class '(?P<type>[\w.]+)'>")
 
 
@@ -402,9 +405,10 @@ def call_stack(payload: str) -> dict[str, Any] | None:
         if isinstance(v, list) and len(v) == 2 and isinstance(v[1], int)}}
 
 
-_GUARD_LINE = re.compile(r"^(?P<indent>(?:\| )*)\+- (?P<body>.*)$")
-_GUARD_MANAGER = re.compile(r"^\w*GuardManager: source=(?P<source>.+?)(?:, accessed_by=|, type=|$)")
-_LEAF_GUARD = re.compile(r"^[A-Z][A-Z0-9_]+:")
+_GUARD_LINE = lazy_re.compile(r"^(?P<indent>(?:\| )*)\+- (?P<body>.*)$")
+_GUARD_MANAGER = lazy_re.compile(
+    r"^\w*GuardManager: source=(?P<source>.+?)(?:, accessed_by=|, type=|$)")
+_LEAF_GUARD = lazy_re.compile(r"^[A-Z][A-Z0-9_]+:")
 
 
 def guard_sources(guards_text: str | None) -> dict[str, int]:
@@ -432,8 +436,8 @@ def guard_sources(guards_text: str | None) -> dict[str, int]:
 
 
 # -- the facts analyses read of compilation_metrics (stored with the compile) ----------------
-_AUTOMATIC_DYNAMIC = re.compile(r'"automatic_dynamic_shapes":\s*(true|false)')
-_ASSUME_STATIC = re.compile(r'"assume_static_by_default":\s*(true|false)')
+_AUTOMATIC_DYNAMIC = lazy_re.compile(r'"automatic_dynamic_shapes":\s*(true|false)')
+_ASSUME_STATIC = lazy_re.compile(r'"assume_static_by_default":\s*(true|false)')
 
 
 def metrics_facts(metrics: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.formats import lazy_re
 from compdiag.formats.user_code import frames_in
 from compdiag.ingest.parse_dynamo import parse_graph_break
 from compdiag.ingest.parse_text import TB_FRAME
@@ -44,7 +45,7 @@ def node_trace_frames(text: str | None) -> list[dict[str, Any]]:
     return frames
 
 
-_CODEGEN_FRAME = re.compile(r'^\s*File "[^"]*[/\\]_inductor[/\\]codegen[/\\][^"]*", line \d+, '
+_CODEGEN_FRAME = lazy_re.compile(r'^\s*File "[^"]*[/\\]_inductor[/\\]codegen[/\\][^"]*", line \d+, '
                             r'in (\w+)\s*$', re.M)
 
 
@@ -56,7 +57,7 @@ def codegen_ops(traceback: str | None) -> list[str]:
     return list(reversed(_CODEGEN_FRAME.findall(traceback or "")))
 
 
-_QUOTED = re.compile(r"^\s*(?:\d+\s*\|)?\s*(.*?)\s*$")
+_QUOTED = lazy_re.compile(r"^\s*(?:\d+\s*\|)?\s*(.*?)\s*$")
 
 
 def kernel_of_error(text: str | None, kernels: list[tuple[str, str]]) -> str | None:
@@ -97,15 +98,15 @@ def kernel_of_error(text: str | None, kernels: list[tuple[str, str]]) -> str | N
     return called[-1] if called else None
 
 
-_ASYNC_LOAD = re.compile(r"=\s*async_compile\.\w+\(\s*'(\w+)'")
+_ASYNC_LOAD = lazy_re.compile(r"=\s*async_compile\.\w+\(\s*'(\w+)'")
 # A traceback frame whose code line calls a function (or its `.run`) as a statement.
-_KERNEL_CALL = re.compile(r'^\s*File "[^"\n]+", line \d+, in \w+\n\s+(\w+)(?:\.run)?\(',
+_KERNEL_CALL = lazy_re.compile(r'^\s*File "[^"\n]+", line \d+, in \w+\n\s+(\w+)(?:\.run)?\(',
                           re.MULTILINE)
 
 # A check in generated C++ that failed at run time: c10's message is "FUNCTION, FILE:LINE,
 # MESSAGE" (Inductor's kernels: `TORCH_CHECK(cond, "index out of bounds: tmp1 < 2L")`, or a
 # helper of its C++ prefix the kernel calls, `inductor_cpu_throw_if_integer_div_error`).
-_CPP_CHECK = re.compile(r"(\w+), \S+\.(?:cpp|h|hpp|cc):\d+, ([^\n]+)")
+_CPP_CHECK = lazy_re.compile(r"(\w+), \S+\.(?:cpp|h|hpp|cc):\d+, ([^\n]+)")
 
 
 def kernel_of_check(text: str | None, kernels: list[tuple[str, str]]) -> str | None:
@@ -119,7 +120,7 @@ def kernel_of_check(text: str | None, kernels: list[tuple[str, str]]) -> str | N
     return None
 
 
-_IMPORT_CAUSE = re.compile(r"Failed to import [^\n]*\n\s*(\w+Error: [^\n]{1,200})")
+_IMPORT_CAUSE = lazy_re.compile(r"Failed to import [^\n]*\n\s*(\w+Error: [^\n]{1,200})")
 
 
 def import_failure_cause(text: str | None) -> str | None:
@@ -129,7 +130,7 @@ def import_failure_cause(text: str | None) -> str | None:
     return m.group(1) if m else None
 
 
-_LOWERING_TARGET = re.compile(r"LoweringException: [^\n]*\n\s*target: (\S+)")
+_LOWERING_TARGET = lazy_re.compile(r"LoweringException: [^\n]*\n\s*target: (\S+)")
 
 
 def lowering_target(text: str | None) -> str | None:
@@ -193,15 +194,15 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
 
 
 # -- the facts analyses read of a failure (stored with it: store.schema.BACKFILLED_COLUMNS) --
-_GB_URL = re.compile(r"/gb/(gb\d{4})\.html", re.I)
+_GB_URL = lazy_re.compile(r"/gb/(gb\d{4})\.html", re.I)
 # A failure of this kind is Dynamo refusing a function that recompiled too often.
 # The exceptions Dynamo raises at the recompile limit, whatever their message says (with
 # fullgraph=True, torch 2.13's FailOnRecompileLimitHit reads "Hard failure due to fullgraph=True").
 _LIMIT_TYPES = ("FailOnRecompileLimitHit", "RecompileLimitExceeded", "CacheLimitExceeded")
 _LIMIT_MARKERS = ("recompile limit exceeded", "recompile_limit", "cache_size_limit",
                   "accumulated_recompile_limit")
-_CONSTRAINED = re.compile(r"Constraints violated \((?P<src>.+?)\)!")
-_USER_STACK = re.compile(r"^User stack:\s*$", re.M)
+_CONSTRAINED = lazy_re.compile(r"Constraints violated \((?P<src>.+?)\)!")
+_USER_STACK = lazy_re.compile(r"^User stack:\s*$", re.M)
 
 
 def gb_code_of(torch_message: str | None, traceback: str | None) -> str | None:

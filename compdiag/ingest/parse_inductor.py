@@ -9,6 +9,7 @@ import json
 import re
 from typing import Any
 
+from compdiag.formats import lazy_re
 from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest.parse_text import first_line
 
@@ -29,17 +30,17 @@ def user_frames(lines: Any) -> list[dict[str, Any]]:
 
 
 # -- Inductor output code ---------------------------------------------------------------------
-_CPP_KERNEL = re.compile(
+_CPP_KERNEL = lazy_re.compile(
     r"^(?P<name>\w+) = async_compile\.cpp(?:_pybinding)?\((?:\[.*?\],\s*)?r?'''(?P<src>.*?)'''",
     re.S | re.M)
-_TRITON_KERNEL = re.compile(
+_TRITON_KERNEL = lazy_re.compile(
     r"^(?P<name>\w+) = async_compile\.triton\('(?P<kname>\w+)',\s*r?'''(?P<src>.*?)'''",
     re.S | re.M)
-_SOURCE_NODES = re.compile(
+_SOURCE_NODES = lazy_re.compile(
     r"#\s*(?:Topologically Sorted )?Source Nodes: \[(?P<nodes>[^\]]*)\]"
     r"(?:, Original ATen: \[(?P<aten>[^\]]*)\])?")
-_EXTERN = re.compile(r"\bextern_kernels\.(\w+)\(")
-_FUSED_PREFIX = re.compile(r"^(?:cpp|triton)_(?:poi|red|per|tem|for|spl)?_?fused_")
+_EXTERN = lazy_re.compile(r"\bextern_kernels\.(\w+)\(")
+_FUSED_PREFIX = lazy_re.compile(r"^(?:cpp|triton)_(?:poi|red|per|tem|for|spl)?_?fused_")
 
 
 def parse_output_code(code: str, post_grad_nodes: dict[str, str] | None = None
@@ -115,13 +116,13 @@ def _call_sites(code: str, prefix: str) -> list[dict[str, Any]]:
 
 # '# File: f.py:8 in step, code: ...'; torch 2.15 writes a backward node's as '# Backward of
 # forward node: File: f.py:8 in step, code: ...'.
-_GRAPH_FILE = re.compile(r"#[^#\n]*?\bFile: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), "
+_GRAPH_FILE = lazy_re.compile(r"#[^#\n]*?\bFile: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), "
                          r"code: (?P<code>.*)")
-_GRAPH_NODE = re.compile(
+_GRAPH_NODE = lazy_re.compile(
     r"^\s*(?P<name>\w+)(?:: \"(?P<meta>[^\"]*)\")? = torch\.ops\.(?P<op>[\w.]+)\(")
 
 
-_STRING_ARG = re.compile(r"""\(\s*\w+,\s*(?P<q>["'])(?P<msg>.+?)(?P=q)\s*\)""")
+_STRING_ARG = lazy_re.compile(r"""\(\s*\w+,\s*(?P<q>["'])(?P<msg>.+?)(?P=q)\s*\)""")
 
 
 def assertion_frames(graph_text: str | None) -> dict[str, dict[str, Any]]:
@@ -156,8 +157,8 @@ def node_lines(nodes: list[dict[str, Any]]) -> dict[str, str]:
 
 
 # -- the fusion logger's lines (live capture only) ---------------------------------------------
-_FUSING = re.compile(r"fusing (\S+) with (\S+)")
-_CANNOT = re.compile(r"cannot fuse (\S+) with (\S+): (.*)")
+_FUSING = lazy_re.compile(r"fusing (\S+) with (\S+)")
+_CANNOT = lazy_re.compile(r"cannot fuse (\S+) with (\S+): (.*)")
 
 
 def parse_fusion_line(msg: str) -> dict[str, Any] | None:
@@ -174,10 +175,11 @@ def parse_fusion_line(msg: str) -> dict[str, Any] | None:
 
 # -- missed epilogue fusion: a library mm/conv whose output a separate pointwise kernel reads --
 _EPILOGUE_HOSTS = ("mm", "addmm", "bmm", "baddbmm", "convolution")
-_EXTERN_OUT = re.compile(r"^\s*(?:(?P<ret>\w+) = )?extern_kernels\.(?P<op>\w+)\((?P<args>.*)\)\s*$")
-_REUSE = re.compile(r"^\s*(?P<new>\w+) = (?P<old>\w+); del \w+\s*# reuse")
-_TRITON_RUN = re.compile(r"^\s*(?P<kernel>triton_\w+)\.run\((?P<args>.*)\)\s*$")
-_OUT_KW = re.compile(r"\bout=(\w+)")
+_EXTERN_OUT = lazy_re.compile(
+    r"^\s*(?:(?P<ret>\w+) = )?extern_kernels\.(?P<op>\w+)\((?P<args>.*)\)\s*$")
+_REUSE = lazy_re.compile(r"^\s*(?P<new>\w+) = (?P<old>\w+); del \w+\s*# reuse")
+_TRITON_RUN = lazy_re.compile(r"^\s*(?P<kernel>triton_\w+)\.run\((?P<args>.*)\)\s*$")
+_OUT_KW = lazy_re.compile(r"\bout=(\w+)")
 
 
 def epilogue_misses(code: str | None) -> list[dict[str, str]]:
@@ -231,7 +233,7 @@ def graph_nodes(graph_text: str | None) -> list[dict[str, Any]]:
 
 
 # -- the user's part of a node's stack (capture/node_stacks.py) -------------------------------
-_PACKAGE_ROOT = re.compile(r"^.*/(?:site-packages|dist-packages)/")
+_PACKAGE_ROOT = lazy_re.compile(r"^.*/(?:site-packages|dist-packages)/")
 
 
 def frame_key(filename: str | None, lineno: Any) -> tuple[str, int] | None:
@@ -261,7 +263,7 @@ def node_stacks(payload: str | None) -> dict[tuple[str, int], list[dict[str, Any
     return out
 
 
-_ATEN_CALL = re.compile(r"^\s+\w+ = torch\.ops\.aten\.(\w+)\.\w+\(", re.M)
+_ATEN_CALL = lazy_re.compile(r"^\s+\w+ = torch\.ops\.aten\.(\w+)\.\w+\(", re.M)
 
 
 def fallback_calls(output_code: str | None) -> list[str]:
@@ -289,7 +291,7 @@ def injected_bugs(metrics: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
-_FALLBACK_HINT = re.compile(r"FallbackKernel:\s*(?:torch\.ops\.)?aten\.(\w+)")
+_FALLBACK_HINT = lazy_re.compile(r"FallbackKernel:\s*(?:torch\.ops\.)?aten\.(\w+)")
 
 
 def perf_hint(message: str) -> dict[str, Any]:
@@ -301,9 +303,9 @@ def perf_hint(message: str) -> dict[str, Any]:
             "fallback_op": fb.group(1) if fb else None}
 
 
-_SCHED_NODE = re.compile(r"^\s*\w*SchedulerNode\(name='(?P<name>[\w]+)'\)")
-_ORIGINS = re.compile(r"origins=OrderedSet\(\[(?P<names>[^\]]*)\]\)")
-_QUOTED_FRAME = re.compile(r"File \"(?P<file>.+?)\", line (?P<line>\d+), in (?P<fn>[^'\"]+)")
+_SCHED_NODE = lazy_re.compile(r"^\s*\w*SchedulerNode\(name='(?P<name>[\w]+)'\)")
+_ORIGINS = lazy_re.compile(r"origins=OrderedSet\(\[(?P<names>[^\]]*)\]\)")
+_QUOTED_FRAME = lazy_re.compile(r"File \"(?P<file>.+?)\", line (?P<line>\d+), in (?P<fn>[^'\"]+)")
 
 
 def scheduler_node_name(msg: str) -> str | None:

@@ -3,10 +3,11 @@ JSON int that is not a bool. (Re-exported by ingest/parsers.py.)"""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-TB_FRAME = re.compile(r'^\s*File "(.+?)", line (\d+), in (.+)$')
+from compdiag.formats import lazy_re
+
+TB_FRAME = lazy_re.compile(r'^\s*File "(.+?)", line (\d+), in (.+)$')
 
 
 def is_int(value: Any) -> bool:

@@ -16,9 +16,9 @@ re-exported below:
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any
 
+from compdiag.formats import lazy_re
 from compdiag.formats.compile_id import CompileId
 from compdiag.ingest.parse_text import (  # noqa: F401 - re-exported
     TB_FRAME, first_line)
@@ -78,4 +78,4 @@ def _trace_id_text(frame: Any, frame_compile: Any, attempt: Any, ca: Any) -> str
     return None if cid is None else str(cid)
 
 
-CID_IN_LINE = re.compile(r"^\s*\[(!?\d+/\d+(?:_\d+)?)\]")
+CID_IN_LINE = lazy_re.compile(r"^\s*\[(!?\d+/\d+(?:_\d+)?)\]")

@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from compdiag.ingest import parsers as P
 from compdiag.store import blobs
 from compdiag.store.schema import (BACKFILLED_COLUMNS, REINDEXED_TABLES, STORE_VERSION,
                                    StoreError, StoreNeedsReindex, connect, migrate)
@@ -28,8 +26,10 @@ if TYPE_CHECKING:
     from compdiag.ingest.ingestor import Ingestor
 
 
-@dataclass(frozen=True)
-class Reindexed:
+class Reindexed(NamedTuple):
+    """A NamedTuple, not a dataclass: `compdiag run` imports this module on every run, and
+    dataclasses brings inspect, ast and dis with it (issue 34)."""
+
     path: Path
     from_version: int
     runs: int
@@ -103,19 +103,25 @@ def reindex(path: Path | str, *, only_if_older: bool = False) -> Reindexed:
     return Reindexed(path=path, from_version=version, runs=len(run_ids), records=total)
 
 
-# table -> (the columns a row's facts derive from, the ingest function deriving them)
-_BACKFILL: dict[str, tuple[tuple[str, ...], Any]] = {
-    "failures": (("exc_type", "message", "traceback", "torch_message"), P.failure_facts),
-    "cudagraphs": (("reason",), lambda reason: P.cudagraph_skip_facts(reason)),
-    "compiles": (("metrics",), lambda metrics: P.metrics_facts(_json_dict(metrics))),
-}
+def _backfill_rules() -> dict[str, tuple[tuple[str, ...], Any]]:
+    """table -> (the columns a row's facts derive from, the ingest function deriving them).
+    The parsers are imported here, not with the module: `compdiag run` imports this module
+    on every run and needs them only for an old store (their ~90 regexes compiled: ~50 ms
+    of the parent's CPU, issue 34)."""
+    from compdiag.ingest import parsers as P
+
+    return {
+        "failures": (("exc_type", "message", "traceback", "torch_message"), P.failure_facts),
+        "cudagraphs": (("reason",), lambda reason: P.cudagraph_skip_facts(reason)),
+        "compiles": (("metrics",), lambda metrics: P.metrics_facts(_json_dict(metrics))),
+    }
 
 
 def _backfill(conn: sqlite3.Connection) -> None:
     """BACKFILLED_COLUMNS of every row, from the row's own text, by the functions the
     Ingestor calls when it writes the row."""
     blobs.register(conn)
-    for table, (source, derive) in _BACKFILL.items():
+    for table, (source, derive) in _backfill_rules().items():
         cols = BACKFILLED_COLUMNS[table]
         sets = ", ".join(f"{c} = ?" for c in cols)
         where = "WHERE applied = 0" if table == "cudagraphs" else ""

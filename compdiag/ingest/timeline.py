@@ -11,10 +11,10 @@ never add up to more than its wall clock, and what no named region covers is `un
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
 
+from compdiag.formats import lazy_re
 from compdiag.formats.compile_id import CompileId
 
 # torch's region name -> the stage its own time (children excluded) counts for.
@@ -118,7 +118,7 @@ class CompileClock:
 
 # torch times each try of a frame compile as `compile_attempt_N` inside the frame's regions,
 # all under the first try's compile id ('0/0'); try N >= 1 is the restart torch calls '0/0_N'.
-_ATTEMPT = re.compile(r"compile_attempt_(\d+)")
+_ATTEMPT = lazy_re.compile(r"compile_attempt_(\d+)")
 
 
 def attempt_id(cid: str | None, name: str) -> str | None:
