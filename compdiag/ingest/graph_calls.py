@@ -103,8 +103,8 @@ def enclosing_with(frame: dict[str, Any] | None) -> dict[str, Any] | None:
 # the generated line in the traceback torch.fx prints (`File "<eval_with_key>.N", line L, in
 # forward` and the line, `z = y.index_select(0, l_idx_);  y = l_idx_ = None`): that line is
 # one node of the graph, with its name and its code.
-_GENERATED = re.compile(r'^\s*File "(?P<module><eval_with_key>\.\d+)", line \d+, in forward\n'
-                        r'\s*(?P<name>\w+)(?:\s*:\s*"[^"]*")?\s*=\s*(?P<call>.+?)\s*$', re.M)
+_GENERATED = lazy_re.compile(r'^\s*File "(?P<module><eval_with_key>\.\d+)", line \d+, in forward\n'
+                             r'\s*(?P<name>\w+)(?:\s*:\s*"[^"]*")?\s*=\s*(?P<call>.+?)\s*$', re.M)
 
 
 def generated_node(text: str | None, graphs: dict[str | None, list[dict[str, Any]]]
