@@ -38,7 +38,22 @@ _SUMMARY = re.compile(r"^compdiag: .* \| run (\d+) in ", re.M)
 # but a cold run records fewer compile events, so the docs examples keep torch's defaults
 # (docs_examples.environment). On a machine whose compiler cannot build for its CPU's ISA, run
 # the suite with TORCHINDUCTOR_VEC_ISA_OK=0.
-TORCH_TEST_ENV = {"TORCHINDUCTOR_VEC_ISA_OK": "1"}
+# TORCHINDUCTOR_COMPILE_THREADS=1: torch reads it at import, so the capture children that the
+# fork server (fork_server_env) serves must all agree on it; 1 is what the corpus and bisect
+# always used, and a CPU-only torch compiles C++ kernels the same either way (test_time.md).
+TORCH_TEST_ENV = {"TORCHINDUCTOR_VEC_ISA_OK": "1", "TORCHINDUCTOR_COMPILE_THREADS": "1"}
+
+# This process's fork server for capture children (capture/zygote.py), started by conftest.py's
+# pytest_configure in each process that runs tests; None: every child starts fresh.
+FORK_SERVER: str | None = None
+
+
+def fork_server_env() -> dict[str, str]:
+    """What a test adds to a `compdiag run`'s environment to have its capture child forked by
+    the session's server (COMPDIAG_ZYGOTE; falls back to a fresh interpreter by itself). Only
+    for ordinary captures: a test about process start, exit statuses, signals, import failures
+    or ranks leaves it out, so the users' path is what it tests."""
+    return {"COMPDIAG_ZYGOTE": FORK_SERVER} if FORK_SERVER else {}
 
 
 def torch_test_env() -> dict[str, str]:
