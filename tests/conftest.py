@@ -110,6 +110,7 @@ def _stop_fork_server(config: pytest.Config) -> None:
     proc, folder = config.stash.get(_FORK, (None, None))
     if proc is None:
         return
+    del config.stash[_FORK]
     cdtest.FORK_SERVER = None
     proc.stdin.close()  # the server's cue to exit
     try:
@@ -124,8 +125,13 @@ def _stop_fork_server(config: pytest.Config) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Here, not in pytest_unconfigure: xdist may end a worker before that one finishes."""
+    _stop_fork_server(session.config)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
-    _stop_fork_server(config)
+    _stop_fork_server(config)  # when sessionfinish did not run (an internal error)
     path = config.stash.get(_OWNED, None)
     if path:
         shutil.rmtree(path, ignore_errors=True)

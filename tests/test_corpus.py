@@ -54,10 +54,14 @@ class CorpusRuns:
             for n in self.selected:
                 if corpus_half(CORPUS / f"{n}.expected.json") == half:
                     self.futures[n] = self.pool.submit(
-                        run_case, n, self.workdir, self._cache(n),
-                        load_sidecar(CORPUS / f"{n}.expected.json", TORCH).get("run_args"),
-                        extra_env=None if n.startswith(EXEC_PATH) else fork_server_env())
+                        self._run, n, self._cache(n),
+                        load_sidecar(CORPUS / f"{n}.expected.json", TORCH).get("run_args"))
         return self.futures[name]
+
+    def _run(self, name: str, cache: Path, run_args: list[str] | None) -> dict:
+        """run_case in a pool thread; an ordinary case waits there for the fork server."""
+        return run_case(name, self.workdir, cache, run_args,
+                        extra_env=None if name.startswith(EXEC_PATH) else fork_server_env())
 
     def _cache(self, name: str) -> Path:
         """The session's shared Inductor cache, except for the cache_* cases: their diagnosis

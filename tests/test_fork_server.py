@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -33,19 +32,13 @@ SCRIPTS = {
 }
 
 
-def _server_ready(timeout: float = 600) -> Path:
+def _server_ready() -> Path:
     """The log of this process's fork server once it has imported torch."""
     if not cdtest.FORK_SERVER:
         pytest.skip("no fork server in this session (COMPDIAG_TESTS_FORK_SERVER=0)")
     log = Path(cdtest.FORK_SERVER + ".log")
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        text = log.read_text() if log.exists() else ""
-        if " ready " in text:
-            return log
-        assert "could not start" not in text, text
-        time.sleep(0.5)
-    raise AssertionError(f"the fork server was not ready in {timeout} s: {log.read_text()}")
+    assert fork_server_env(wait_s=600), f"the fork server is not ready: {log.read_text()}"
+    return log
 
 
 def _facts(session: Session, store: Path) -> dict:
