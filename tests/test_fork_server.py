@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,21 +16,28 @@ import cdtest
 from cdtest import Session, base_env, fork_server_env, run_cmd, compdiag_args, shared_cache
 from compdiag.capture.zygote import mismatch
 
+# One graph for all three (the same FX graph, hence Inductor cache entries): warmed once by
+# `warm_cache`, every run below is a cache hit whatever its order, and none compiles cold.
+GRAPH = "import torch\ntorch.compile(lambda t: torch.sin(t) + 1)(torch.ones(3))\n"
 SCRIPTS = {
-    "exits": "import sys, torch\n"
-             "f = torch.compile(lambda t: torch.sin(t) + 1)\n"
-             "print('sum', f(torch.ones(3)).sum().item())\n"
-             "sys.exit(3)\n",
-    "raises": "import torch\n"
-              "torch.compile(lambda t: t * 2)(torch.ones(2))\n"
-              "raise ValueError('boom')\n",
+    "exits": GRAPH + "import sys\nprint('out')\nsys.exit(3)\n",
+    "raises": GRAPH + "raise ValueError('boom')\n",
     # the sleep: capture commits every 0.5 s, so what the store holds before the SIGKILL
     # does not depend on how fast the child got there
-    "killed": "import os, signal, time, torch\n"
-              "torch.compile(lambda t: t + 1)(torch.ones(2))\n"
-              "time.sleep(1.5)\n"
-              "os.kill(os.getpid(), signal.SIGKILL)\n",
+    "killed": GRAPH + "import os, signal, time\ntime.sleep(1.5)\n"
+                      "os.kill(os.getpid(), signal.SIGKILL)\n",
 }
+
+
+@pytest.fixture(scope="module")
+def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An Inductor cache holding GRAPH's compile (plain python, once)."""
+    root = tmp_path_factory.mktemp("fork-warm")
+    (root / "warm.py").write_text(GRAPH)
+    cache = root / "cache"
+    p = run_cmd([sys.executable, str(root / "warm.py")], env=base_env(cache), cwd=root)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return cache
 
 
 def _server_ready() -> Path:
@@ -62,12 +70,12 @@ def _facts(session: Session, store: Path) -> dict:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
 def test_fork_gives_the_same_facts_and_status_as_a_fresh_interpreter(
-        name: str, session: Session, tmp_path: Path) -> None:
+        name: str, session: Session, tmp_path: Path, warm_cache: Path) -> None:
     """An exit, a raise and a SIGKILL under `compdiag run`, once as users run it and once
     forked by the server: the same exit status, program output and stored facts, and the
-    server's log shows the second really was forked. Each run on a fresh Inductor cache of its
-    own (the second in the shared cache would be a cache hit, an information diagnosis more).
-    Fails on main (no server: no fork)."""
+    server's log shows the second really was forked. Both in a cache that holds the graph
+    already (cold then warm would differ by an information diagnosis, the cache hit). Fails on
+    main (no server: no fork)."""
     log = _server_ready()
     script = tmp_path / f"{name}.py"
     script.write_text(SCRIPTS[name])
@@ -75,9 +83,9 @@ def test_fork_gives_the_same_facts_and_status_as_a_fresh_interpreter(
     for how, extra in (("exec", {}), ("fork", fork_server_env())):
         store = tmp_path / f"{how}.db"
         before = log.read_text().count("forked pid=")
-        cache = str(tmp_path / f"{how}-cache")
         p = run_cmd(compdiag_args("run", "--store", store, script),
-                    env=session.env(**extra, TORCHINDUCTOR_CACHE_DIR=cache), cwd=tmp_path)
+                    env=session.env(**extra, TORCHINDUCTOR_CACHE_DIR=str(warm_cache)),
+                    cwd=tmp_path)
         forks = log.read_text().count("forked pid=") - before
         results[how] = (p, _facts(session, store), forks)
     (exec_p, exec_facts, exec_forks), (fork_p, fork_facts, fork_forks) = \
@@ -103,7 +111,7 @@ def test_forked_child_takes_the_requests_cache_dir_and_counts_the_import(
     child's is. Fails on main (no server)."""
     log = _server_ready()
     script = tmp_path / "one.py"
-    script.write_text(SCRIPTS["exits"].replace("sys.exit(3)", "pass"))
+    script.write_text(GRAPH)
     cache = tmp_path / "own-cache"
     store = tmp_path / "one.db"
     p = run_cmd(compdiag_args("run", "--store", store, script),

@@ -15,7 +15,13 @@ torch, its compilers and libraries read many variables at import (config entries
 names, TORCH_LOGS, TORCHINDUCTOR_COMPILE_THREADS, OMP_NUM_THREADS, TMPDIR for Inductor's
 header dir), so the request's `fingerprint` must equal the server's (every variable torch or
 Python may read at start, but the few verified to be read later). And the server must hold no
-thread but the one torch's import starts."""
+thread but the one torch's import starts.
+
+What stays different, and why this is a test option and not the users' path: the child is
+in the server's session and process group, not `compdiag run`'s, so a terminal's Ctrl-C (sent
+to the foreground group) does not reach it (SIGTERM does: run_program forwards it); its
+PYTHONHASHSEED is the server's when the request sets none; it is not the runner's child
+(the server reaps it and reports the status)."""
 
 from __future__ import annotations
 
