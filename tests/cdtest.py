@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,36 @@ _SUMMARY = re.compile(r"^compdiag: .* \| run (\d+) in ", re.M)
 # but a cold run records fewer compile events, so the docs examples keep torch's defaults
 # (docs_examples.environment). On a machine whose compiler cannot build for its CPU's ISA, run
 # the suite with TORCHINDUCTOR_VEC_ISA_OK=0.
-TORCH_TEST_ENV = {"TORCHINDUCTOR_VEC_ISA_OK": "1"}
+# TORCHINDUCTOR_COMPILE_THREADS=1: torch reads it at import, so the capture children that the
+# fork server (fork_server_env) serves must all agree on it; 1 is what the corpus and bisect
+# always used, and a CPU-only torch compiles C++ kernels the same either way (test_time.md).
+TORCH_TEST_ENV = {"TORCHINDUCTOR_VEC_ISA_OK": "1", "TORCHINDUCTOR_COMPILE_THREADS": "1"}
+
+# This process's fork server for capture children (capture/zygote.py), started by conftest.py's
+# pytest_configure in each process that runs tests; None: every child starts fresh.
+FORK_SERVER: str | None = None
+
+
+def fork_server_env(wait_s: float = 300) -> dict[str, str]:
+    """What a test adds to a `compdiag run`'s environment to have its capture child forked by
+    the session's server (COMPDIAG_ZYGOTE; falls back to a fresh interpreter by itself). Only
+    for ordinary captures: a test about process start, exit statuses, signals, import failures
+    or ranks leaves it out, so the users' path is what it tests.
+
+    Waits (up to `wait_s`) for the server to finish importing torch: a child started fresh
+    meanwhile would import torch a second time, and CPU, not wall time, is what two cores lack.
+    A server that did not start or get ready in time: {} (fresh interpreters)."""
+    if not FORK_SERVER:
+        return {}
+    log = Path(FORK_SERVER + ".log")
+    end = time.monotonic() + wait_s
+    while True:
+        text = log.read_text() if log.exists() else ""
+        if " ready " in text:
+            return {"COMPDIAG_ZYGOTE": FORK_SERVER}
+        if "could not start" in text or time.monotonic() > end:
+            return {}
+        time.sleep(0.5)
 
 
 def torch_test_env() -> dict[str, str]:

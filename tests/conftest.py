@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 
 import pytest
 
+import cdtest
 from cdtest import (SCRIPTS, SHARED_CACHE_ENV, Launch, Proc, Session, shared_cache,
                     torch_test_env)
 from corpus_check import corpus_half
@@ -48,23 +51,95 @@ def _import_the_tui_first() -> None:
 def pytest_configure(config: pytest.Config) -> None:
     """One Inductor cache dir for the session (cdtest.shared_cache). The controlling process
     makes it; xdist's workers inherit it through the environment, as every child does
-    cdtest.TORCH_TEST_ENV."""
+    cdtest.TORCH_TEST_ENV. (Each process that runs tests starts its own fork server:
+    pytest_collection_finish.)"""
     os.environ.update(torch_test_env())
     _import_the_tui_first()
-    if hasattr(config, "workerinput") and os.environ.get(SHARED_CACHE_ENV):
+    if not (hasattr(config, "workerinput") and os.environ.get(SHARED_CACHE_ENV)):
+        path = tempfile.mkdtemp(prefix="compdiag-tests-inductor-")
+        os.environ[SHARED_CACHE_ENV] = path
+        config.stash[_OWNED] = path
+
+
+# The test files whose captures use the fork server (cdtest.fork_server_env): the server is
+# started only in a process that collected one of them and runs tests.
+FORK_SERVER_USERS = frozenset({"test_corpus.py", "test_accuracy.py", "test_fork_server.py",
+                               "test_minify_e2e.py", "test_report.py"})
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    config = session.config
+    runs_tests = hasattr(config, "workerinput") or not getattr(config.option, "numprocesses",
+                                                               None)
+    if runs_tests and any(item.path.name in FORK_SERVER_USERS for item in session.items):
+        _start_fork_server(config)
+
+
+# COMPDIAG_TESTS_FORK_SERVER=0 runs every capture child as a fresh interpreter (the users'
+# path, as before the server); COMPDIAG_TESTS_FORK_LOG=FILE appends the server's log (one line
+# per fork, refusal and fallback, with each child's CPU) to FILE at the end.
+FORK_SERVER_SWITCH = "COMPDIAG_TESTS_FORK_SERVER"
+FORK_LOG = "COMPDIAG_TESTS_FORK_LOG"
+
+
+def _start_fork_server(config: pytest.Config) -> None:
+    """One fork server (capture/zygote.py) for the capture children of this process's tests
+    (cdtest.fork_server_env). Started now, it imports torch while the tests are collected;
+    until it is ready its clients fall back to a fresh interpreter. Its environment is the one
+    corpus_check.run_case gives its children, less the store and cache (read lazily)."""
+    if os.environ.get(FORK_SERVER_SWITCH) == "0":
         return
-    path = tempfile.mkdtemp(prefix="compdiag-tests-inductor-")
-    os.environ[SHARED_CACHE_ENV] = path
-    config.stash[_OWNED] = path
+    folder = tempfile.mkdtemp(prefix="compdiag-fork-")
+    sock = os.path.join(folder, "sock")
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("COMPDIAG_", "TORCH_LOGS", "TORCH_TRACE"))}
+    # base_env's seed: its children (which set it) match, run_case's (which do not) take it
+    env.update(PYTHONUNBUFFERED="1", PYTHONHASHSEED="0")
+    try:
+        with open(sock + ".log", "a") as log:
+            proc = subprocess.Popen([sys.executable, "-m", "compdiag.capture.zygote", sock],
+                                    env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                    stderr=log, start_new_session=True)
+    except OSError:
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    config.stash[_FORK] = (proc, folder)
+    cdtest.FORK_SERVER = sock
+
+
+def _stop_fork_server(config: pytest.Config) -> None:
+    proc, folder = config.stash.get(_FORK, (None, None))
+    if proc is None:
+        return
+    del config.stash[_FORK]
+    cdtest.FORK_SERVER = None
+    proc.stdin.close()  # the server's cue to exit
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    keep = os.environ.get(FORK_LOG)
+    if keep:
+        with open(os.path.join(folder, "sock.log")) as src, open(keep, "a") as dst:
+            dst.write(src.read())
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Here, not in pytest_unconfigure: xdist may end a worker before that one finishes."""
+    _stop_fork_server(session.config)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    _stop_fork_server(config)  # when sessionfinish did not run (an internal error)
     path = config.stash.get(_OWNED, None)
     if path:
         shutil.rmtree(path, ignore_errors=True)
 
 
 _OWNED = pytest.StashKey[str]()
+_FORK = pytest.StashKey[tuple]()
 
 
 def xdist_group(item: pytest.Item) -> str:

@@ -51,15 +51,18 @@ def corpus_half(sidecar: Path) -> int:
 
 
 def run_case(name: str, workdir: Path, cache_dir: Path, run_args: list[str] | None = None,
-             python: str = sys.executable, folder: Path = CORPUS) -> dict[str, Any]:
+             python: str = sys.executable, folder: Path = CORPUS,
+             extra_env: dict[str, str] | None = None) -> dict[str, Any]:
     """Run one corpus script (of `folder`) under capture, then explain it; both as the CLI
-    would."""
+    would. `extra_env`: the test suite's fork server (cdtest.fork_server_env), or nothing."""
     store = workdir / (name.replace("/", "_") + ".db")
     # One compile thread: no worker pool to spawn per script on a 2-core machine.
     env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(cache_dir), PYTHONUNBUFFERED="1",
                TORCHINDUCTOR_COMPILE_THREADS="1")
     env.pop("TORCH_LOGS", None)
     env.pop("TORCH_TRACE", None)
+    env.pop("COMPDIAG_ZYGOTE", None)
+    env.update(extra_env or {})
     run = subprocess.run([python, "-m", "compdiag", "run", "--store", str(store),
                           *(run_args or []), str(folder / f"{name}.py")], cwd=workdir, env=env,
                          capture_output=True, text=True, timeout=TIMEOUT)

@@ -14,7 +14,7 @@ from xml.etree import ElementTree as ET
 import pytest
 import torch
 
-from cdtest import shared_cache
+from cdtest import fork_server_env, shared_cache
 from compdiag.capture.accuracy import Tolerance, compare_output
 
 SCRIPTS = Path(__file__).parent / "accuracy_scripts"
@@ -117,6 +117,7 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     python once its check is done."""
     base = tmp_path_factory.mktemp("accuracy")
     env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(shared_cache()))
+    check_env = dict(env, **fork_server_env())  # the checks' capture children: forked
     started = {}
     for name in ("relu_bug", "log1p_bug", "clean", "crash", "fp16_overflow"):
         junit = base / f"{name}.xml"
@@ -124,7 +125,7 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
         started[name] = (junit, store, subprocess.Popen(
             [sys.executable, "-m", "compdiag", "check", "--store", str(store), "--junit",
              str(junit), str(SCRIPTS / f"{name}.py")],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=base))
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=check_env, cwd=base))
     plain = None
     out = {}
     try:

@@ -22,7 +22,7 @@ from compdiag.importer.trace_writer import glog_prefix, trace_entries
 from compdiag.report.bundle import _trace
 from compdiag.store.reader import Reader
 from compdiag.views.explain import explain_document
-from cdtest import base_env, run_cmd, shared_cache
+from cdtest import base_env, fork_server_env, run_cmd, shared_cache
 from corpus_check import (CORPUS, TIMEOUT, case_problems, corpus_half, ending_problems,
                           load_sidecar, run_case)
 from locate_check import (consequence_problems, def_line_problems, ended_node_problems,
@@ -32,6 +32,11 @@ from principles_check import principle_problems
 SIDECARS = sorted(CORPUS.glob("*.expected.json"))
 JOBS = int(os.environ.get("COMPDIAG_CORPUS_JOBS", "3"))
 TORCH = version("torch")
+# Cases captured by a fresh interpreter even when the session has a fork server (cdtest's
+# fork_server_env, capture/zygote.py): the ones about how a process ends (program_*: exits
+# and exceptions outside compiled code, end_*: a native abort) and about ranks (ddp_*), so
+# the users' own path keeps running over real corpus scripts.
+EXEC_PATH = ("program_", "end_", "ddp_")
 
 
 class CorpusRuns:
@@ -50,9 +55,14 @@ class CorpusRuns:
             for n in self.selected:
                 if corpus_half(CORPUS / f"{n}.expected.json") == half:
                     self.futures[n] = self.pool.submit(
-                        run_case, n, self.workdir, self._cache(n),
+                        self._run, n, self._cache(n),
                         load_sidecar(CORPUS / f"{n}.expected.json", TORCH).get("run_args"))
         return self.futures[name]
+
+    def _run(self, name: str, cache: Path, run_args: list[str] | None) -> dict:
+        """run_case in a pool thread; an ordinary case waits there for the fork server."""
+        return run_case(name, self.workdir, cache, run_args,
+                        extra_env=None if name.startswith(EXEC_PATH) else fork_server_env())
 
     def _cache(self, name: str) -> Path:
         """The session's shared Inductor cache, except for the cache_* cases: their diagnosis

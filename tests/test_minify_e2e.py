@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from cdtest import base_env, run_cmd, shared_cache
+from cdtest import base_env, fork_server_env, run_cmd, shared_cache
 from json_doc import assert_documented
 
 SCRIPTS = Path(__file__).parent / "minify_scripts"
@@ -41,7 +41,7 @@ def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
     if kind.endswith("accuracy"):
         run.append("--check-accuracy")
     script = SCRIPTS / f"{kind}.py"
-    out["run"] = run_cmd(run + [str(script)], env=env, cwd=work)
+    out["run"] = run_cmd(run + [str(script)], env=dict(env, **fork_server_env()), cwd=work)
     out["minify"] = run_cmd([sys.executable, "-m", "compdiag", "minify", "--store", str(store),
                              "--json", "-o", str(work / "repro.py")], env=env, cwd=work)
     if out["minify"].returncode != 0:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cdtest import REPO, base_env, run_cmd, shared_cache
+from cdtest import REPO, base_env, fork_server_env, run_cmd, shared_cache
 
 from compdiag.report.bundle import BOUND, TRACE_NAME, build, home_relative
 
@@ -27,7 +27,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     env = base_env(shared_cache())
     store = root / "s.db"
     run = run_cmd([sys.executable, "-m", "compdiag", "run", "--store", str(store), str(SCRIPT)],
-                  env=env, cwd=root)
+                  env=dict(env, **fork_server_env()), cwd=root)
     assert run.run_id is not None, run.stderr[-3000:]
     # HOME is the checkout here, so the corpus script is under it and must show as ~/corpus/...
     made = run_cmd([sys.executable, "-m", "compdiag", "report", "--store", str(store),

@@ -15,6 +15,7 @@ from pathlib import Path
 from compdiag.capture import ranks
 from compdiag.capture.child import ENV_FAULT_FILE, ENV_RUN, ENV_STORE
 from compdiag.capture.stderr_tee import StderrTee
+from compdiag.capture.zygote_client import ENV_ZYGOTE
 from compdiag.formats.command_line import command_line
 from compdiag.formats.words import plural
 from compdiag.ingest.reindex import ensure_current
@@ -43,7 +44,7 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
     tee = StderrTee()
     started = time.time()
     try:
-        proc = subprocess.Popen(cmd, env=env, pass_fds=pass_fds, stderr=tee.child_fd)
+        proc = _start_child(cmd, env, pass_fds, tee.child_fd)
     finally:
         tee.started()
     writer.update_run(run_id, pid=proc.pid)
@@ -71,6 +72,21 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
         if job is not None:
             _job_summary(store, job)
     return exit_code, run_id
+
+
+def _start_child(cmd: list[str], env: dict[str, str], pass_fds: tuple[int, ...],
+                 stderr: int | None):
+    """The capture child: a fresh interpreter, or (COMPDIAG_ZYGOTE, an internal option the
+    test suite sets) a fork of a server that imported torch already, where it would behave
+    the same (capture/zygote.py); the fresh interpreter whenever the server cannot."""
+    server = os.environ.get(ENV_ZYGOTE)
+    if server:
+        from compdiag.capture import zygote_client
+
+        forked = zygote_client.start(server, cmd[3:], env, stderr, pass_fds)
+        if forked is not None:
+            return forked
+    return subprocess.Popen(cmd, env=env, pass_fds=pass_fds, stderr=stderr)
 
 
 def count_own_cpu(writer: Writer, run_id: int) -> None:
