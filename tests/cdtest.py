@@ -17,6 +17,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 SCRIPTS = Path(__file__).parent / "scripts"
 REPO = Path(__file__).resolve().parent.parent
@@ -151,3 +152,29 @@ class Session:
         p = self.compdiag(*args)
         assert p.returncode == 0, p.stderr
         return json.loads(p.stdout)
+
+
+# -- hand-fed stores: trace-shaped records through the Ingestor, no compile ------------------
+def fed_run(tmp_path: Path, source: str, writer: Any = None) -> tuple[Path, Any, int, Any]:
+    """(user file, Writer, run id, Ingestor) of one new run of model.py holding `source`,
+    into tmp_path/s.db (or `writer`'s store)."""
+    from compdiag.ingest.ingestor import Ingestor
+    from compdiag.store.writer import Writer
+
+    user = tmp_path / "model.py"
+    user.write_text(source)
+    w = writer or Writer(tmp_path / "s.db")
+    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(tmp_path))
+    return user, w, run_id, Ingestor(w, run_id)
+
+
+def end_fed_run(w: Any, ing: Any, run_id: int, user: Path, first_line: int,
+                ids: dict[str, int] | None = None, co_name: str = "f", **metrics: Any) -> int:
+    """Close a hand-fed compile (its compilation_metrics: `co_name` of `user` at
+    `first_line`) and the run; the run id."""
+    ids = ids or {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+    ing.record({"compilation_metrics": {"co_name": co_name, "co_filename": str(user),
+                                        "co_firstlineno": first_line, **metrics}, **ids}, None)
+    ing.flush()
+    w.end_run(run_id, exit_code=0, status="done")
+    return run_id

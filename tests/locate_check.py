@@ -144,12 +144,18 @@ def library_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str,
                     users.add((ctx.resolve(f["filename"]), int(f["lineno"])))
                     break
         if users:
-            line = sorted(users)[0]
-            out.append(f"{d['kind']} {d['reason'][:80]!r} points at "
-                       f"{Path(fn or '?').name}:{uf.get('lineno')} ({uf.get('evidence')}), "
-                       f"while its op's node stack holds the user line "
-                       f"{Path(line[0]).name}:{line[1]}")
+            out.append(f"{d['kind']} {d['reason'][:80]!r} points at {_where(uf)}, while its "
+                       f"op's node stack holds the user line {_line(sorted(users)[0])}")
     return out
+
+
+def _where(uf: dict[str, Any]) -> str:
+    """A diagnosis' line as a problem names it: file:line (evidence)."""
+    return f"{Path(uf.get('filename') or '?').name}:{uf.get('lineno')} ({uf.get('evidence')})"
+
+
+def _line(at: tuple[str, int]) -> str:
+    return f"{Path(at[0]).name}:{at[1]}"
 
 
 def _every(diagnoses: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -157,4 +163,31 @@ def _every(diagnoses: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for d in diagnoses:
         out.append(d)
         out += [c for c in d.get("consequences") or [] if isinstance(c, dict)]
+    return out
+
+
+def ended_node_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                        ) -> list[str]:
+    """Issue 29 §1 for every backend: when the store names the node of the compiled graph
+    the run ended in (program_ends' kernel_frames: an Inductor kernel's ops, or the Dynamo
+    graph's node whose generated line an eager backend ran), every failure or program
+    diagnosis that says how the run ended points at one of those user lines, not at the
+    call of the compiled function or its def."""
+    from corpus_check import says_how_it_ended
+
+    ctx = RunContext(reader, run_id)
+    lines = {(ctx.resolve(f.get("filename")), f.get("lineno"))
+             for e in reader.program_ends(run_id) if e.get("kernel")
+             for f in e.get("kernel_frames") or []
+             if f.get("lineno") and is_user_file(ctx.resolve(f.get("filename")))}
+    out = []
+    for d in _every(diagnoses):
+        uf = d.get("user_frame") or {}
+        if not lines or d["kind"] not in ("failure", "program") or not says_how_it_ended(d) \
+                or uf.get("evidence") == "torch" or not uf.get("lineno"):
+            continue  # a user frame the compiled code called; no line at all: §3's to judge
+        if (ctx.resolve(uf.get("filename")), uf.get("lineno")) not in lines:
+            out.append(f"{d['kind']} {d['reason'][:70]!r} says how the run ended at "
+                       f"{_where(uf)}, while the store names the node it ended in, at "
+                       f"{_line(sorted(lines)[0])}")
     return out

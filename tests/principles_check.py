@@ -22,7 +22,8 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
    is diagnosed, and a re-recording diagnosis counts what torch counted (its recordings, its
    trees for new int keys, its "observed N distinct sizes" warning), no fewer and no more.
 §8 options: a fix never tells the user to change an option the run did not set (a graph
-   break's fix never names fullgraph: the break shows it was off)."""
+   break's fix never names fullgraph: the break shows it was off).
+§9 words: a headline never says a glossary term only in torch's phrasing of it."""
 
 from __future__ import annotations
 
@@ -340,12 +341,23 @@ def unset_option_problems(reader: Reader, run_id: int, diagnoses: list[dict[str,
             and re.search(r"fullgraph|error_on_graph_break", d.get("fix") or "", re.I)]
 
 
+def glossary_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                      ) -> list[str]:
+    """A headline in the user's words: no diagnosis' reason says a term of the glossary
+    (compdiag/analyses/glossary.py: data-dependent, ...) only in torch's phrasing of it
+    ("Data dependent operator", "unbacked symbols", "Dynamic shape operator")."""
+    from compdiag.analyses.glossary import only_torch_words
+
+    return [f"{d.get('kind')} {(d.get('reason') or '')[:80]!r} says {term!r} only in torch's "
+            "words" for d in _all(diagnoses) for term in only_torch_words(d.get("reason") or "")]
+
+
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                        ) -> list[str]:
-    """§2 (from the facts) to §8 together, each line prefixed with its section."""
+    """§2 (from the facts) to §9 together, each line prefixed with its section."""
     return [f"§{n}: {p}" for n, check in ((2, consequence_fact_problems),
                                           (3, ending_problems), (4, accuracy_problems),
                                           (5, reset_problems), (6, cudagraph_problems),
                                           (7, recompile_reason_problems),
-                                          (8, unset_option_problems))
+                                          (8, unset_option_problems), (9, glossary_problems))
             for p in check(reader, run_id, diagnoses)]

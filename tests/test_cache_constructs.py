@@ -1,7 +1,10 @@
-"""A cache bypass whose refused node is the user's own construct (issue 29 §1, set4's
-autocast_cache_bypass and custom_function_cache_bypass): the line of that construct, what it
-is in the user's words, and a fix the user can apply, fed through the Ingestor as capture
-feeds it (Dynamo's output graph and the bypass artifact as torch 2.13 writes them)."""
+"""A cache bypass whose refused node is the user's own construct (issue 29 §1, the class of
+set4's autocast_cache_bypass and custom_function_cache_bypass, on the corpus' own sources:
+corpus/cache_bypass_autocast_head.py and cache_bypass_custom_function.py): the line of that
+construct, what it is in the user's words, and a fix the user can apply, fed through the
+Ingestor as capture feeds it (Dynamo's output graph and the bypass artifact as torch 2.13
+writes them). The autocast region's `with` line is found at ingest (cache_events.node's
+`with`), so the cache kind reads a stored fact, not the user's file."""
 
 from __future__ import annotations
 
@@ -10,83 +13,65 @@ from pathlib import Path
 
 from compdiag.ingest.graph_calls import graph_calls, refused_node, refused_target
 
-AUTOCAST_SRC = """import torch
-
-w = torch.randn(16, 16, requires_grad=True)
-
-
-def step(x):
-    with torch.autocast("cpu", dtype=torch.bfloat16):
-        y = x @ w
-    return y.float().relu().sum()
-
-
-torch.compile(step)(torch.randn(4, 16)).backward()
-"""
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+# corpus/cache_bypass_autocast_head.py's forward: the head's Linear (line 19) is the region's
+# first op, inside the `with torch.autocast` of line 18
+AUTOCAST_SRC = (CORPUS / "cache_bypass_autocast_head.py").read_text()
 AUTOCAST_GRAPH = '''class GraphModule(torch.nn.Module):
-    def forward(self, L_x_: "f32[4, 16][16, 1]cpu", G_w_: "f32[16, 16][16, 1]cpu"):
+    def forward(self, L_x_: "f32[4, 16][16, 1]cpu", L_self_modules_trunk_parameters_weight_: "f32[16, 16][16, 1]cpu"):
         l_x_ = L_x_
-        g_w_ = G_w_
+
+        # File: {file}:17 in forward, code: h = self.trunk(x).tanh()
+        linear: "f32[4, 16][16, 1]cpu" = torch._C._nn.linear(l_x_, L_self_modules_trunk_parameters_weight_);  l_x_ = None
+        h: "f32[4, 16][16, 1]cpu" = linear.tanh();  linear = None
 
         # No stacktrace found for following nodes
         _enter_autocast = torch.amp.autocast_mode._enter_autocast('cpu', torch.bfloat16, True, None)
 
-        # File: {file}:8 in step, code: y = x @ w
-        y: "bf16[4, 16][16, 1]cpu" = l_x_ @ g_w_;  l_x_ = g_w_ = None
+        # File: {file}:19 in forward, code: e = self.energy(h)
+        e: "bf16[4, 1][1, 1]cpu" = torch._C._nn.linear(h, L_self_modules_trunk_parameters_weight_);  h = None
 
         # No stacktrace found for following nodes
         _exit_autocast = torch.amp.autocast_mode._exit_autocast(_enter_autocast);  _enter_autocast = _exit_autocast = None
 
-        # File: {file}:9 in step, code: return y.float().relu().sum()
-        float_1: "f32[4, 16][16, 1]cpu" = y.float();  y = None
+        # File: {file}:20 in forward, code: return e.float().sum()
+        float_1: "f32[4, 1][1, 1]cpu" = e.float();  e = None
         return (float_1,)
 '''
 AUTOCAST_REASON = ("Unsupported call_function target <function _enter_autocast at 0x7f553a9d7a60>."
                    " \n Function module: torch.amp.autocast_mode, \nFunction name: _enter_autocast")
 
-FUNCTION_SRC = """import torch
-
-
-class Scale(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x * 2
-
-    @staticmethod
-    def backward(ctx, g):
-        return g * 2
-
-
-def step(x):
-    return Scale.apply(x).sin().sum()
-
-
-torch.compile(step)(torch.randn(8, requires_grad=True)).backward()
-"""
+# corpus/cache_bypass_custom_function.py: RoundSTE.apply at line 21 of quantized()
+FUNCTION_SRC = (CORPUS / "cache_bypass_custom_function.py").read_text()
 FUNCTION_GRAPH = '''class GraphModule(torch.nn.Module):
-    def forward(self, L_x_: "f32[8][1]cpu"):
+    def forward(self, L_w_: "f32[8, 8][8, 1]cpu", L_x_: "f32[2, 8][8, 1]cpu"):
+        l_w_ = L_w_
         l_x_ = L_x_
 
-        # File: {file}:15 in step, code: return Scale.apply(x).sin().sum()
+        # File: {file}:21 in quantized, code: q = RoundSTE.apply(w * 8) / 8  # <- diagnosis
+        mul: "f32[8, 8][8, 1]cpu" = l_w_ * 8;  l_w_ = None
         fwd_body_0 = self.fwd_body_0
         bwd_body_0 = self.bwd_body_0
-        autograd_function_apply = torch.ops.higher_order.autograd_function_apply(fwd_body_0, bwd_body_0, l_x_, non_differentiable_idx = [], saved_for_backward_idx = []);  fwd_body_0 = bwd_body_0 = l_x_ = None
-        getitem: "f32[8][1]cpu" = autograd_function_apply[0];  autograd_function_apply = None
-        return (getitem,)
+        autograd_function_apply = torch.ops.higher_order.autograd_function_apply(fwd_body_0, bwd_body_0, mul, non_differentiable_idx = [], saved_for_backward_idx = []);  fwd_body_0 = bwd_body_0 = mul = None
+        getitem: "f32[8, 8][8, 1]cpu" = autograd_function_apply[0];  autograd_function_apply = None
+        q: "f32[8, 8][8, 1]cpu" = getitem / 8;  getitem = None
+        return (q,)
 
     class fwd_body_0(torch.nn.Module):
-        def forward(self, l_x_: "f32[8][1]cpu"):
-            # File: {file}:7 in forward, code: return x * 2
-            outs: "f32[8][1]cpu" = l_x_ * 2;  l_x_ = None
+        def forward(self, mul: "f32[8, 8][8, 1]cpu"):
+            # File: {file}:13 in forward, code: return torch.round(x)
+            outs: "f32[8, 8][8, 1]cpu" = torch.round(mul);  mul = None
             return ((outs,), ())
 '''
 FUNCTION_REASON = ("Unsupported call_function target autograd_function_apply. \n Function "
                    "module: torch.ops.higher_order, \nFunction name: autograd_function_apply")
 
 
-def _bypass_run(tmp_path: Path, src: str, graph: str, reason: str):
-    """explain's cache diagnoses of one run whose compile 0/0 of `step` logged Dynamo's
-    output graph, then an AOTAutograd cache bypass with `reason`."""
+def _bypass_run(tmp_path: Path, src: str, graph: str, reason: str, co_name: str,
+                first_line: int):
+    """explain's cache diagnoses of one run whose compile 0/0 of `co_name` (its def at
+    `first_line`) logged Dynamo's output graph, then an AOTAutograd cache bypass with
+    `reason`."""
     from compdiag.analyses.explain import explain
     from compdiag.ingest.ingestor import Ingestor
     from compdiag.store.reader import Reader
@@ -101,11 +86,9 @@ def _bypass_run(tmp_path: Path, src: str, graph: str, reason: str):
     ing.record({"dynamo_output_graph": {}, **ids}, graph.format(file=user))
     ing.record({"artifact": {"name": "aotautograd_cache_bypass", "encoding": "json"}, **ids},
                json.dumps({"cache_bypass_reason": reason}))
-    ing.record({"compilation_metrics": {"co_name": "step", "co_filename": str(user),
-                                        "co_firstlineno": src.splitlines().index(
-                                            next(l for l in src.splitlines()
-                                                 if l.startswith("def step"))) + 1,
-                                        "graph_op_count": 3}, **ids}, None)
+    ing.record({"compilation_metrics": {"co_name": co_name, "co_filename": str(user),
+                                        "co_firstlineno": first_line, "graph_op_count": 3},
+                **ids}, None)
     ing.flush()
     w.end_run(run_id, exit_code=0, status="done")
     w.close()
@@ -118,8 +101,8 @@ def test_an_autocast_region_bypass_is_at_its_with_line_with_a_fix_that_fits(
     """Before: information at the compile's call ("Nothing to change in your code: the
     function the cache refuses is torch's own"), though the user's autocast region is what
     makes the graph uncacheable. Now: a problem at the `with torch.autocast` line, named."""
-    (d,) = _bypass_run(tmp_path, AUTOCAST_SRC, AUTOCAST_GRAPH, AUTOCAST_REASON)
-    assert d.user_frame.lineno == 7 and "torch.autocast" in d.user_frame.line
+    (d,) = _bypass_run(tmp_path, AUTOCAST_SRC, AUTOCAST_GRAPH, AUTOCAST_REASON, "forward", 16)
+    assert d.user_frame.lineno == 18 and "torch.autocast" in d.user_frame.line
     assert "torch.autocast region" in d.reason
     assert d.severity == "problem" and "Nothing to change" not in d.fix
     assert "around the compiled call" in d.fix
@@ -129,18 +112,32 @@ def test_an_autograd_function_bypass_names_the_function_at_its_apply_line(
         tmp_path: Path) -> None:
     """Before: "Nothing to change in your code" at the compile's call; the user's own
     autograd.Function is what the cache refused, and torch has a flag for it."""
-    (d,) = _bypass_run(tmp_path, FUNCTION_SRC, FUNCTION_GRAPH, FUNCTION_REASON)
-    assert d.user_frame.lineno == 15 and "autograd.Function Scale" in d.reason
+    (d,) = _bypass_run(tmp_path, FUNCTION_SRC, FUNCTION_GRAPH, FUNCTION_REASON, "quantized", 20)
+    assert d.user_frame.lineno == 21 and "autograd.Function RoundSTE" in d.reason
     assert "autograd_cache_allow_custom_autograd_functions" in d.fix
     assert d.severity == "problem"
 
 
 def test_refused_node_reads_the_top_graph_only() -> None:
     calls = graph_calls(FUNCTION_GRAPH.format(file="/u/t.py"))
-    assert [c["name"] for c in calls][-1] == "getitem"  # the bodies' nodes are not the graph's
+    assert [c["name"] for c in calls][-1] == "q"  # the bodies' nodes are not the graph's
     node = refused_node(calls, FUNCTION_REASON)
-    assert node["frame"]["lineno"] == 15
+    assert node["frame"]["lineno"] == 21
     node = refused_node(graph_calls(AUTOCAST_GRAPH.format(file="/u/t.py")), AUTOCAST_REASON)
-    assert node["frame"] is None and node["after"]["lineno"] == 8
+    assert node["frame"] is None and node["after"]["lineno"] == 19
     assert refused_target("Unsupported post grad custom pass") is None
     assert refused_node(calls, None) is None
+
+
+def test_the_region_line_is_stored_at_ingest(tmp_path: Path) -> None:
+    """The `with` statement around an autocast region is a stored fact (cache_events.node's
+    `with`), found when the bypass is ingested; on main the cache kind parsed the user's file
+    at analysis time."""
+    from compdiag.ingest.graph_calls import enclosing_with
+
+    user = tmp_path / "train.py"
+    user.write_text(AUTOCAST_SRC)
+    node = refused_node(graph_calls(AUTOCAST_GRAPH.format(file=user)), AUTOCAST_REASON)
+    assert node["with"]["lineno"] == 18 and "torch.autocast" in node["with"]["line"]
+    assert enclosing_with({"filename": str(user), "lineno": 17}) is None
+    assert enclosing_with({"filename": str(tmp_path / "gone.py"), "lineno": 3}) is None

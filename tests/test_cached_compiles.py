@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cdtest import Session
+from cdtest import Session, end_fed_run, fed_run
 from compdiag.analyses.explain import explain
 from compdiag.ingest.ingestor import Ingestor
 from compdiag.store.reader import Reader
@@ -43,11 +43,7 @@ def _run(w: Writer, user: Path, result: str) -> int:
     ing.record({"inductor_output_code": {}, **ids}, OUTPUT_CODE)
     if result == "miss":
         ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: torch.ops.aten.cumsum.default")
-    ing.record({"compilation_metrics": {"co_name": "f", "co_filename": str(user),
-                                        "co_firstlineno": 4}, **ids}, None)
-    ing.flush()
-    w.end_run(run_id, exit_code=0, status="done")
-    return run_id
+    return end_fed_run(w, ing, run_id, user, 4, ids)
 
 
 def _user(tmp_path: Path) -> Path:
@@ -99,12 +95,8 @@ def test_a_hit_of_another_function_is_at_its_own_op_line(tmp_path):
     """Two functions with one graph in one run: 0/0 (f, line 4) misses and lowers, 1/0 (g,
     line 8) hits the entry 0/0 made. g's carried fallback is at g's own cumsum line (9, from
     the cached post-grad graph this run has), not f's line 5."""
-    user = tmp_path / "model.py"
-    user.write_text("import torch\n\n\ndef f(x):\n    return x.cumsum(0)\n\n\n"
-                    "def g(x):\n    return x.cumsum(0)\n")
-    w = Writer(tmp_path / "s.db")
-    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(tmp_path))
-    ing = Ingestor(w, run_id)
+    user, w, run_id, ing = fed_run(tmp_path, "import torch\n\n\ndef f(x):\n    return "
+                                   "x.cumsum(0)\n\n\ndef g(x):\n    return x.cumsum(0)\n")
     for frame, (result, fn, first) in enumerate((("miss", "f", 4), ("hit", "g", 8))):
         ids = {"frame_id": frame, "frame_compile_id": 0, "attempt": 0}
         ing.record({"artifact": {"name": f"fx_graph_cache_{result}", "encoding": "json"},

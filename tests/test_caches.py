@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cdtest import SCRIPTS, Proc, Session
+from cdtest import SCRIPTS, Proc, Session, end_fed_run
 from compdiag.analyses import caches as C
 from compdiag.analyses.diagnoses.cache import bypass_fix
 from compdiag.ingest import parsers as P
@@ -524,11 +524,7 @@ def _artifact_run(w, user: Path, name: str, payload: dict) -> int:
     ing = Ingestor(w, run_id)
     ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
     ing.record({"artifact": {"name": name, "encoding": "json"}, **ids}, json.dumps(payload))
-    ing.record({"compilation_metrics": {"co_name": "f", "co_filename": str(user),
-                                        "co_firstlineno": 3, "graph_op_count": 1}, **ids}, None)
-    ing.flush()
-    w.end_run(run_id, exit_code=0, status="done")
-    return run_id
+    return end_fed_run(w, ing, run_id, user, 3, ids, graph_op_count=1)
 
 
 def test_a_miss_under_a_known_key_and_a_changed_graph_are_explained(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
-"""A recompile on a closure cell names the captured variable (issue 29, set4's
-closure_cell_recompile after pytorch#172382): torch says `cl.__closure__[1].cell_contents`,
-the user wrote `n2`."""
+"""A recompile on a closure cell names the captured variable (issue 29, the class of set4's
+closure_cell_recompile, on the corpus' own source corpus/rc_closure_cell.py): torch says
+`score_mod.__closure__[1].cell_contents`, the user wrote `window`."""
 
 from __future__ import annotations
 
@@ -9,40 +9,28 @@ from pathlib import Path
 from compdiag.analyses.closure_cells import cell_name, closure_index
 from test_explain import Store
 
-SRC = """import torch
-
-
-def make_cl(n1, n2):
-    def inner(x):
-        return x + n1 + n2
-
-    return inner
-
-
-@torch.compile(backend="eager")
-def fn(cl, x):
-    return cl(x)
-
-
-fn(make_cl(0, 1), torch.ones(3))
-fn(make_cl(0, 2), torch.ones(3))
-"""
+# corpus/rc_closure_cell.py: score() (line 10) closes over (scale, window); attend() (def at
+# line 17, decorator 16) calls it at line 19; the guard's line is score()'s line 12
+SRC = (Path(__file__).resolve().parent.parent / "corpus" / "rc_closure_cell.py").read_text()
 
 
 def test_a_closure_cell_recompile_names_the_captured_variable(tmp_path: Path) -> None:
-    """Before: "Python value cl.__closure__[1].cell_contents changed", fix "Pass
-    cl.__closure__[1].cell_contents as a tensor". The guard's innermost user frame is in
-    inner(), whose sorted free variables (co_freevars) are (n1, n2): cell 1 is n2."""
+    """Before: "Python value score_mod.__closure__[1].cell_contents changed", fix "Pass
+    score_mod.__closure__[1].cell_contents as a tensor". The guard's innermost user frame is
+    in score(), whose sorted free variables (co_freevars) are (scale, window): cell 1 is
+    window."""
     s = Store(tmp_path)
     s.user.write_text(SRC)
-    s.compile("0/0", co_name="fn", lineno=11)
-    s.compile("0/1", co_name="fn", lineno=11, recompile_reason=(
-        f"0/0: cl.__closure__[1].cell_contents == 1                     # return x + n1 + n2"
-        f"  # {s.user}:6 in inner\nUser stack trace:\n  File \"{s.user}\", line 13, in fn\n"
-        f"    return cl(x)\n  File \"{s.user}\", line 6, in inner\n    return x + n1 + n2"))
+    s.compile("0/0", co_name="attend", lineno=16)
+    s.compile("0/1", co_name="attend", lineno=16, recompile_reason=(
+        "0/0: score_mod.__closure__[1].cell_contents == 1  # return torch.where(d <= window, "
+        f"d * scale, torch.zeros_like(d))  # {s.user}:12 in score\nUser stack trace:\n"
+        f'  File "{s.user}", line 19, in attend\n    return score_mod(q, k).sum(-1)\n'
+        f'  File "{s.user}", line 12, in score\n'
+        "    return torch.where(d <= window, d * scale, torch.zeros_like(d))"))
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
-    assert "captured variable n2 of inner() changed" in d["reason"]
-    assert "Pass n2 as an argument" in d["fix"] and "tensor" not in d["fix"]
+    assert "captured variable window of score() changed" in d["reason"]
+    assert "Pass window as an argument" in d["fix"] and "tensor" not in d["fix"]
 
 
 def test_cell_name_follows_co_freevars_order(tmp_path: Path) -> None:

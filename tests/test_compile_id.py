@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cdtest import REPO, Proc, Session
+from cdtest import REPO, Proc, Session, fed_run
 from compdiag.formats.compile_id import CompileId, display, first_attempt, frame_of, sort_key
 from compdiag.ingest.generations import RESET_KIND
 from compdiag.ingest.ingestor import Ingestor
@@ -192,12 +192,9 @@ def test_a_deterministic_algorithms_switch_is_the_line_of_the_miss(tmp_path: Pat
     """A key component changed by a call, not an assignment: the call after the reset."""
     from compdiag.analyses.explain import explain
 
-    user = tmp_path / "model.py"
-    user.write_text("import torch\n\ndef f(x):\n    return x.sin()\n\nf(x)\n"
-                    "torch._dynamo.reset()\ntorch.use_deterministic_algorithms(True)\nf(x)\n")
-    w = Writer(tmp_path / "s.db")
-    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(tmp_path))
-    ing = Ingestor(w, run_id)
+    user, w, run_id, ing = fed_run(tmp_path, "import torch\n\ndef f(x):\n    return x.sin()"
+                                   "\n\nf(x)\ntorch._dynamo.reset()\n"
+                                   "torch.use_deterministic_algorithms(True)\nf(x)\n")
     for on, key in ((False, "k1"), (True, "k2")):
         _compile(ing, user, fallback_random=False, key=key, extra=(
             f"[d{int(on)}] deterministic_algorithms_settings: ({on}, False, True)",))

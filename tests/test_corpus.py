@@ -25,7 +25,8 @@ from compdiag.views.explain import explain_document
 from cdtest import base_env, run_cmd, shared_cache
 from corpus_check import (CORPUS, TIMEOUT, case_problems, corpus_half, ending_problems,
                           load_sidecar, run_case)
-from locate_check import consequence_problems, def_line_problems, library_line_problems
+from locate_check import (consequence_problems, def_line_problems, ended_node_problems,
+                          library_line_problems)
 from principles_check import principle_problems
 
 SIDECARS = sorted(CORPUS.glob("*.expected.json"))
@@ -137,6 +138,9 @@ def test_corpus_no_def_line_over_a_deeper_frame(sidecar: Path, corpus_runs: Corp
         # §1's library frames (tests/test_library_frames.py): no line in torch or a library,
         # and an op's diagnosis at the user line its node's stack holds
         problems += library_line_problems(r, r.resolve_run(None), result["doc"]["diagnoses"])
+        # §1 for every backend: an end in a node the store names is at that node's line
+        # (tests/test_backend_nodes.py; on main an eager backend's end was at the call)
+        problems += ended_node_problems(r, r.resolve_run(None), result["doc"]["diagnoses"])
     assert not problems, problems
 
 

@@ -79,3 +79,28 @@ def test_property_no_library_break_fix_quotes_an_api_the_user_line_lacks(tmp_pat
         fix = graph_break_fix(words, "", words, "return F.some_loss(a, b)", [HINT], lib)
         assert "some_loss" not in fix and "gaussian_nll_loss" in fix, (rule.words, fix)
         assert not any(c.strip() in fix for c in rule.user_calls if c.startswith(".")), fix
+
+
+def test_a_branch_inside_a_library_call_is_not_the_users_if(tmp_path):
+    """corpus/gb_library_data_dependent's class (pytorch/pytorch#60691): a data-dependent
+    `if` inside clip_grad_norm_. On main the fix said "The `if` depends on a tensor's value
+    ... select with torch.where", about an `if` the user's line does not have; now it names
+    the library function and what works for a call the user cannot edit. A user's own `if`
+    keeps the branching fix."""
+    inner = RUN_NODE.replace("nn/functional.py\", line 3344, in gaussian_nll_loss",
+                             "nn/utils/clip_grad.py\", line 109, in _get_total_norm").replace(
+        "elif torch.any(var < 0):", "if error_if_nonfinite and torch.logical_or(n.isnan(), "
+        "n.isinf()):").replace("Data dependent operator", "Data-dependent branching")
+    for code, library in (("return clip_grad_norm_(params, m, error_if_nonfinite=True)", True),
+                          ("if x.sum() > 0: return clip_grad_norm_(params, m)", False)):
+        (tmp_path / str(library)).mkdir()
+        s = Store(tmp_path / str(library))
+        s.compile("0/0")
+        s.user.write_text(s.user.read_text().replace("line_12 = 12\n", code + "\n"))
+        payload = _gb_payload(str(s.user), 12, code, gb_type="Data-dependent branching",
+                              code_id="GB0170")
+        s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                                  "encoding": "string"}}, payload + inner)
+        (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+        assert ("_get_total_norm" in d["fix"]) is library, d["fix"]
+        assert ("The `if` depends on a tensor's value" in d["fix"]) is not library, d["fix"]

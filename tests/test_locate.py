@@ -17,7 +17,8 @@ from compdiag.store.reader import Reader
 from compdiag.views.explain import explain_document
 from gpu_replay import FIXTURES as GPU_FIXTURES
 from gpu_replay import replay as gpu_replay
-from locate_check import consequence_problems, def_line_problems, library_line_problems
+from locate_check import (consequence_problems, def_line_problems, ended_node_problems,
+                          library_line_problems)
 from principles_check import principle_problems
 from test_ddp import replay as ddp_replay
 from test_explain import Store, _call, _ids
@@ -118,6 +119,7 @@ def test_no_fixture_diagnosis_points_at_a_def_line_over_a_deeper_frame_gpu(case,
         doc = explain_document(r, run_id)
         assert not def_line_problems(r, run_id, doc["diagnoses"])
         assert not library_line_problems(r, run_id, doc["diagnoses"])
+        assert not ended_node_problems(r, run_id, doc["diagnoses"])
         assert not consequence_problems(r, run_id)
         assert not principle_problems(r, run_id, doc["diagnoses"])
 
@@ -133,5 +135,6 @@ def test_no_fixture_diagnosis_points_at_a_def_line_over_a_deeper_frame_ddp(case,
         doc = explain_document(r, run_id)
         assert not def_line_problems(r, run_id, doc["diagnoses"])
         assert not library_line_problems(r, run_id, doc["diagnoses"])
+        assert not ended_node_problems(r, run_id, doc["diagnoses"])
         assert not consequence_problems(r, run_id)
         assert not principle_problems(r, run_id, doc["diagnoses"])

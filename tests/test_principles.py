@@ -15,7 +15,7 @@ from compdiag.store.writer import Writer
 from compdiag.views.explain import explain_document
 from gpu_replay import replay as gpu_replay
 from principles_check import (accuracy_problems, consequence_fact_problems, ending_problems,
-                              cudagraph_problems, reset_problems)
+                              cudagraph_problems, glossary_problems, reset_problems)
 from test_compile_id import _two_compiles
 from test_explain import Store
 from test_holdout_principles import _resumed_recompiles
@@ -207,3 +207,23 @@ def test_section4_an_input_eager_rejects_names_the_output_too(tmp_path):
     with r:
         assert accuracy_problems(r, s.run_id, diagnoses) == []
     assert diagnoses[0]["reason"].endswith("the compiled graph returned a value (outputs)")
+
+
+# -- §9 ------------------------------------------------------------------------------------
+def test_section9_a_headline_says_the_users_term_whatever_torchs_phrasing(tmp_path):
+    """set4 gaussian_nll_break's class: torch's graph-break type "Data dependent operator"
+    was the headline as torch wrote it, so the user's term ("data-dependent") was not in it
+    (on main the reason was "Data dependent operator (...)"). Now every kind's headline goes
+    through the glossary; the property rejects the document main made."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.graph_break("0/0", 12, gb_type="Data dependent operator", code="GB0033")
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (gb,) = [d for d in diagnoses if d["kind"] == "graph_break"]
+        assert gb["reason"].startswith("Data-dependent operator"), gb["reason"]
+        assert glossary_problems(r, s.run_id, diagnoses) == []
+        as_main = [{**gb, "reason": "Data dependent operator (aten._local_scalar_dense.default)"}]
+        (problem,) = glossary_problems(r, s.run_id, as_main)
+        assert "'data-dependent' only in torch's words" in problem

@@ -40,9 +40,11 @@ from compdiag.store.schema import StoreError, connect
 from compdiag.views.report import report_markdown
 from test_explain import TORCH_FILE, Store
 
-# A command line in backticks, or after a `$ ` prompt (a shell comment or pipe ends it).
-_TICKED = re.compile(r"`(compdiag [a-z][^`\n]*)`")
-_PROMPT = re.compile(r"^\s*\$ (?:\w+=\S+ )*(compdiag [a-z][^|#\n]*)", re.M)
+# A command line in backticks, or after a `$ ` prompt (a shell comment or pipe ends it),
+# with any `NAME=VALUE` environment assignments it starts with (kept: they are the command's).
+_ENV = r"(?:[A-Za-z_]\w*=\S+ )*"
+_TICKED = re.compile(r"`(%scompdiag [a-z][^`\n]*)`" % _ENV)
+_PROMPT = re.compile(r"^\s*\$ (%scompdiag [a-z][^|#\n]*)" % _ENV, re.M)
 # Commands that only read a store: run as printed. (export writes OUT.json, into a temp cwd.)
 READ_ONLY = {"show", "explain", "runs", "diff", "export"}
 
@@ -65,8 +67,9 @@ def strings_in(doc: object) -> list[str]:
 
 def parse(line: str) -> argparse.Namespace:
     """`line` split as a shell splits it and parsed by compdiag's own parser; a usage error
-    fails the test with the line."""
-    words = shlex.split(line, comments=True)
+    fails the test with the line. Leading `NAME=VALUE` words are the shell's environment
+    assignments (each must be one: a name, `=`, a value)."""
+    words = without_env(shlex.split(line, comments=True))
     assert words[:1] == ["compdiag"] and len(words) > 1, line
     parser = cli.build_parser([c for c in cli.COMMANDS if c[0] == words[1]])
     try:
@@ -84,6 +87,13 @@ def parse(line: str) -> argparse.Namespace:
     return args
 
 
+def without_env(words: list[str]) -> list[str]:
+    """A command's words after the environment assignments it starts with."""
+    while words and re.fullmatch(r"[A-Za-z_]\w*=.*", words[0]):
+        words = words[1:]
+    return words
+
+
 def _run_of(args: argparse.Namespace, run: str | None, line: str) -> dict:
     """The stored run a command names (it must be in the store the command names)."""
     try:
@@ -98,7 +108,7 @@ def check_printed(line: str, cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None
     args = parse(line)
     monkeypatch.chdir(cwd)
     monkeypatch.delenv("COMPDIAG_STORE", raising=False)
-    words = shlex.split(line)
+    words = without_env(shlex.split(line))
     if args.command in READ_ONLY or args.command == "reindex" or (
             args.command == "check" and not Path(args.target).is_file()):
         assert cli.main(words[1:]) == 0, f"a printed command failed: {line}"
@@ -156,7 +166,20 @@ def _tf32(root: Path) -> Store:
     return s
 
 
-@pytest.mark.parametrize("build", [_crash, _mismatch, _plain_mismatch, _tf32])
+def _served(root: Path) -> Store:
+    """A compile served from an FX graph cache entry this store never saw made: the
+    information line's fix is `TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 compdiag run ...` (before,
+    the variable was named in prose and the printed `compdiag run` left it out: pasted, it
+    ran warm again)."""
+    s = Store(root)
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0, "artifact": {
+        "name": "fx_graph_cache_hit", "encoding": "json"}}, json.dumps(
+        {"key": "fabc123", "cache_state": "hit", "components": ["[h1] gm: cumsum"]}))
+    s.compile("0/0")
+    return s
+
+
+@pytest.mark.parametrize("build", [_crash, _mismatch, _plain_mismatch, _tf32, _served])
 @pytest.mark.parametrize("where", ["my store", ".compdiag"])
 def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch, capsys):
     """A fix's commands (in explain's JSON, and in report.md) name this run in this store:
@@ -183,6 +206,9 @@ def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch, caps
                              left_out=[], bound=10**7).split("## What this archive")[0]
     lines = [c for text in strings_in(doc["diagnoses"]) + [report]
              for c in command_lines(text)]
+    if build is _served:  # the one line that needs its environment says so on the line
+        assert any(c.startswith("TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 compdiag run ")
+                   for c in lines), lines
     for line in lines:
         check_printed(line, cwd, monkeypatch)
 

@@ -145,6 +145,11 @@ class RunContext:
             self._graph_nodes[cid] = rows
         return self._graph_nodes[cid]
 
+    def dynamo_nodes(self, cid: str | None) -> list[dict[str, Any]]:
+        """The nodes of the graph Dynamo handed the backend, at their user lines: node
+        evidence for a backend that writes no post-grad graph (eager, aot_eager)."""
+        return self.r.dynamo_nodes(self.run_id, cid)
+
     def op_user_lines(self, cid: str | None, op: str) -> list[dict[str, Any]]:
         """User lines of the post-grad graph nodes calling aten.<op> (graph_nodes)."""
         return [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}

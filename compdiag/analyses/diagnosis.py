@@ -12,6 +12,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
+from compdiag.analyses.glossary import in_user_words
+
 
 @dataclass(frozen=True)
 class UserFrame:
@@ -98,6 +100,8 @@ class Diagnosis:
     from_cache: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
+        # the headline in the user's words, whatever torch's phrasing (analyses/glossary.py)
+        object.__setattr__(self, "reason", in_user_words(self.reason or ""))
         if not self.compile_ids and self.compile_id:
             object.__setattr__(self, "compile_ids", (self.compile_id,))
         object.__setattr__(self, "score", round(self.score, 3))

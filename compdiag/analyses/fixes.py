@@ -115,7 +115,9 @@ RULES: tuple[Rule, ...] = (
     Rule(("Data-dependent branching", "generic_jump"),
          "The `if` depends on a tensor's value, which is unknown while tracing. Compute both "
          "branches and select with `torch.where(cond, a, b)`, or use `torch.cond(pred, "
-         "true_fn, false_fn, (x,))` so one graph holds both branches."),
+         "true_fn, false_fn, (x,))` so one graph holds both branches.",
+         # the branch is the user's only where their line branches; else a library's
+         user_calls=("if ", "while ", " and ", " or ", "assert ", " else ")),
     Rule(("Tensor.item()", "_local_scalar_dense"),
          "`.item()` turns a tensor into a Python number. Keep it a tensor (e.g. `x * t` "
          "instead of `x * t.item()`), or set `torch._dynamo.config.capture_scalar_outputs = "
@@ -223,10 +225,11 @@ def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...]
     code = f": `{lib_frame['line']}`" if lib_frame.get("line") else ""
     hint = _first_hint(hints)
     return (f"The break is inside `{name}` ({where}{code}), library code your line calls, "
-            "not in your own code. " + (f"torch's way through it: {hint}. " if hint else "")
-            + f"Otherwise keep the `{name}` call out of the compiled region (call it from a "
-            "small function decorated with `@torch.compiler.disable`), or wrap it in a custom "
-            "op (`torch.library.custom_op`) so it stays one node of the graph.")
+            "not in your own code. " + (f"torch's way through it: {hint.rstrip('.')}. "
+                                        if hint else "")
+            + "Otherwise keep your line's call into it out of the compiled region (call it "
+            "from a small function decorated with `@torch.compiler.disable`), or wrap it in a "
+            "custom op (`torch.library.custom_op`) so it stays one node of the graph.")
 
 
 # -- failures (the failure kind; the program kind's exception through compiled code) ---------

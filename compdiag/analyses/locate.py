@@ -125,11 +125,16 @@ def compiled_ops(ctx: Any, frames: Iterable[Mapping[str, Any]] | None,
     out: list[Frames] = [kernel_frames] if kernel_frames else []
     cid = cid or _running_compile(ctx, frames or ())
     if cid is not None:
-        lines = {(n["filename"], n["lineno"]): n for n in ctx.graph_nodes(cid)
-                 if n.get("filename") and n.get("lineno")
-                 and is_user_file(ctx.resolve(n["filename"]))}
-        if len(lines) == 1:
-            out.append(next(iter(lines.values())))
+        # the post-grad graph's nodes, else (a backend that writes none: eager, aot_eager)
+        # those of the graph Dynamo handed the backend
+        for nodes in (ctx.graph_nodes(cid), ctx.dynamo_nodes(cid)):
+            lines = {(n["filename"], n["lineno"]): n for n in nodes
+                     if n.get("filename") and n.get("lineno")
+                     and is_user_file(ctx.resolve(n["filename"]))}
+            if lines:
+                if len(lines) == 1:
+                    out.append(next(iter(lines.values())))
+                break
     return out
 
 

@@ -129,6 +129,7 @@ def _record_end(writer: Writer, run_id: int, rc: int, exit_code: int, stderr_tai
         ing = Ingestor(writer, run_id)
         ing.seq = int(last)
         ing.kernel_sources = _stored_kernels(writer, run_id)
+        ing.graph_calls = _stored_graph_calls(writer, run_id)
         ing.program_end(how="signal" if rc < 0 else "exit", exit_code=exit_code,
                         signal=-rc if rc < 0 else None, stderr_tail=stderr_tail,
                         fault=fault or None)
@@ -147,6 +148,21 @@ def _stored_kernels(writer: Writer, run_id: int) -> dict:
         for k in r.kernels(run_id):
             held.setdefault(k["compile_id"], []).append(
                 (k["name"], k.get("source") or "", k.get("user_lines") or []))
+    return held
+
+
+def _stored_graph_calls(writer: Writer, run_id: int) -> dict:
+    """The run's Dynamo graphs' nodes as the child's Ingestor held them (compile id ->
+    graph_calls' nodes): an end in an eager backend's generated code names one of them."""
+    from compdiag.store.reader import Reader
+
+    held: dict = {}
+    with Reader(writer.path) as r:
+        for c in r.compiles(run_id):
+            held[c["compile_id"]] = [
+                {"name": n["node"], "call": n["call"] or "",
+                 "frame": {k: n[k] for k in ("filename", "lineno", "line")}
+                 if n["filename"] else None} for n in r.dynamo_nodes(run_id, c["compile_id"])]
     return held
 
 

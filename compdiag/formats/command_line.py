@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
+from typing import Mapping
 
 # The store every subcommand reads when `--store` is not given (and COMPDIAG_STORE is unset).
 DEFAULT_STORE = Path(".compdiag") / "compdiag.db"
@@ -22,12 +23,15 @@ def is_default_store(store: str | os.PathLike[str] | None) -> bool:
     return store is None or os.path.normpath(os.fspath(store)) == os.path.normpath(DEFAULT_STORE)
 
 
-def command_line(command: str, *args: object, store: str | os.PathLike[str] | None = None
-                 ) -> str:
-    """`compdiag COMMAND [--store STORE] ARGS...`, shell-quoted. `command` is the subcommand's
-    name; ARGS are its words (a RUN, options, `--`, a script and its argv), each one word."""
+def command_line(command: str, *args: object, store: str | os.PathLike[str] | None = None,
+                 env: Mapping[str, str] | None = None) -> str:
+    """`[NAME=VALUE ...] compdiag COMMAND [--store STORE] ARGS...`, shell-quoted. `command` is
+    the subcommand's name; ARGS are its words (a RUN, options, `--`, a script and its argv),
+    each one word; `env`, environment variables the command needs, set on the same line (as a
+    POSIX shell reads `NAME=VALUE cmd`), so that the pasted line runs as it was meant to."""
     words = ["compdiag", command]
     if not is_default_store(store):
         words += ["--store", os.fspath(store)]  # type: ignore[arg-type]
     words += [os.fspath(a) if isinstance(a, os.PathLike) else str(a) for a in args]
-    return shlex.join(words)
+    prefix = "".join(f"{name}={shlex.quote(str(value))} " for name, value in (env or {}).items())
+    return prefix + shlex.join(words)

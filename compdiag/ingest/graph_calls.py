@@ -10,7 +10,9 @@ the cache kind points at the user's construct without reading torch's text (issu
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 from typing import Any
 
 _FILE = re.compile(r"^\s*# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)$")
@@ -62,5 +64,65 @@ def refused_node(calls: list[dict[str, Any]], reason: str | None) -> dict[str, A
         if pattern.search(node["call"]):
             after = next((c["frame"] for c in calls[i + 1:] if c["frame"]), None)
             return {"target": target, "name": node["name"], "call": node["call"],
-                    "frame": node["frame"], "after": after}
+                    "frame": node["frame"], "after": after,
+                    "with": enclosing_with(node["frame"] or after)}
     return None
+
+
+def enclosing_with(frame: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The innermost `with` statement of the frame's file that encloses its line ({filename,
+    lineno, line}, the statement's first line): the region a refused enter node opens (torch
+    notes no line for `_enter_autocast` itself, only for the region's first op). Read from the
+    user's source here, at ingest, so the kinds read a stored fact."""
+    if not frame or not frame.get("filename") or not frame.get("lineno"):
+        return None
+    try:
+        source = Path(frame["filename"]).read_text(errors="replace")
+        tree = ast.parse(source)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    at, best = int(frame["lineno"]), None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.With, ast.AsyncWith)) and \
+                node.lineno <= at <= (node.end_lineno or node.lineno) and \
+                (best is None or node.lineno > best.lineno):
+            best = node
+    if best is None:
+        return None
+    lines = source.splitlines()
+    return {"filename": frame["filename"], "lineno": best.lineno,
+            "line": lines[best.lineno - 1].strip() if best.lineno <= len(lines) else None}
+
+
+
+# -- a failure inside the Dynamo graph's own generated code (issue 29 §1) -----------------------
+# Where a backend runs the Dynamo graph's own Python code (eager), an exception in it leaves
+# the generated line in the traceback torch.fx prints (`File "<eval_with_key>.N", line L, in
+# forward` and the line, `z = y.index_select(0, l_idx_);  y = l_idx_ = None`): that line is
+# one node of the graph, with its name and its code.
+_GENERATED = re.compile(r'^\s*File "(?P<module><eval_with_key>\.\d+)", line \d+, in forward\n'
+                        r'\s*(?P<name>\w+)(?:\s*:\s*"[^"]*")?\s*=\s*(?P<call>.+?)\s*$', re.M)
+
+
+def generated_node(text: str | None, graphs: dict[str | None, list[dict[str, Any]]]
+                   ) -> dict[str, Any] | None:
+    """The node of a Dynamo graph whose generated line the innermost FX-module frame of
+    `text` (a traceback, the end of stderr) names, by its name and code, the latest
+    compile's first: {kernel (the FX module), compile_id, frame}; None when none holds it."""
+    found = list(_GENERATED.finditer(text or ""))
+    if not found:
+        return None
+    m = found[-1]
+    for cid, calls in reversed(list(graphs.items())):
+        for c in calls:
+            if c["name"] == m.group("name") and c["call"] == m.group("call")[:300] \
+                    and c["frame"]:
+                return {"kernel": m.group("module"), "compile_id": cid, "frame": c["frame"]}
+    return None
+
+
+def dynamo_node_rows(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """graph_calls' nodes as dynamo_nodes rows (store/schema.py)."""
+    return [{"node": c["name"], "call": c["call"],
+             **{k: (c["frame"] or {}).get(k) for k in ("filename", "lineno", "line")}}
+            for c in calls]

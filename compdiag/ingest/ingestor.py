@@ -12,7 +12,8 @@ from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
 from compdiag.ingest.inductor_records import InductorRecords
-from compdiag.ingest.graph_calls import graph_calls, refused_node
+from compdiag.ingest.graph_calls import (dynamo_node_rows, generated_node, graph_calls,
+                                         refused_node)
 from compdiag.ingest.generations import Generations, starts_compile
 from compdiag.ingest.own_records import OwnRecords
 from compdiag.ingest.timeline import Timeline
@@ -340,6 +341,9 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
                                                     whole_graph=stage == "kernel_compile")
             if where and where not in message:
                 message = f"{message} ({where})"
+        if not op:  # raised in the Dynamo graph's own code (an eager backend): its node's
+            at = generated_node(traceback, self.graph_calls)
+            op = [at["frame"]] if at and is_user_file(at["frame"].get("filename")) else []
         if op:
             filename, lineno, line = op[-1]["filename"], op[-1]["lineno"], op[-1]["line"]
         if line is None and filename and lineno:
@@ -375,6 +379,10 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         self._traced_graph(value, cid, payload, md)
         # the calls a cache bypass may name, with their user lines (ingest/graph_calls.py)
         self.graph_calls[cid] = graph_calls(payload)
+        # every node at its user line: node evidence for every backend (issue 29 §1)
+        for row in dynamo_node_rows(self.graph_calls[cid]):
+            self.w.insert("dynamo_nodes", run_id=self.run_id, compile_id=cid, seq=self.seq,
+                          **row)
 
     def _on_artifact_dynamo_graph_break_reason(self, value: Any, cid: str | None,
                                                payload: str | None, md: dict) -> None:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
 from compdiag.ingest.endings import program_end_row
 from compdiag.ingest.generations import RESET_KIND
+from compdiag.ingest.graph_calls import generated_node
 
 FAILURE_FIELDS = ("stage", "exc_type", "message", "filename", "lineno", "line", "traceback",
                   "torch_message")
@@ -133,6 +135,12 @@ class OwnRecords:
             if n == name:
                 return {"kernel": n, "kernel_compile_id": cid,
                         "kernel_frames": P.user_frames(lines)}
+        # or the Dynamo graph's own code an eager backend ran: the node of its line
+        node = generated_node(stderr_tail, self.graph_calls) if stderr_tail else None
+        if node and is_user_file(node["frame"].get("filename")):
+            return {"kernel": node["kernel"], "kernel_compile_id": node["compile_id"],
+                    "kernel_frames": [{k: node["frame"].get(k)
+                                       for k in ("filename", "lineno", "line")}]}
         return {}
 
     def escaped_failure(self, cid: str | None, **failure: Any) -> None:

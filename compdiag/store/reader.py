@@ -480,6 +480,13 @@ class Reader:
         return self._of_last_record("graph_nodes", f"node, op, target, {meta}, filename, lineno,"
                                     f" line, {stack}", run_id, compile_id)
 
+    def dynamo_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
+        """The nodes of the compile's last Dynamo graph, each at its user line (any backend)."""
+        if not self._has_table("dynamo_nodes"):
+            return []
+        return self._of_last_record("dynamo_nodes", "node, call, filename, lineno, line",
+                                    run_id, compile_id)
+
     def _has_column(self, table: str, column: str) -> bool:
         """A column of this layout that a schema-3 store written before it lacks (read-only
         here: the next write upgrades the store)."""

@@ -291,6 +291,20 @@ CREATE TABLE IF NOT EXISTS graph_nodes (
                                        -- names a library's innermost frame only (issue 29 §1)
 );
 CREATE INDEX IF NOT EXISTS graph_nodes_run_cid ON graph_nodes(run_id, compile_id);
+-- The nodes of the graph Dynamo handed its backend, each at the user line torch noted
+-- (dynamo_output_graph): node evidence for every backend, also one that writes no post-grad
+-- graph (eager, aot_eager), and the node a failure in an FX module's generated code names.
+CREATE TABLE IF NOT EXISTS dynamo_nodes (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    seq        INTEGER NOT NULL,       -- the record's: a compile's last Dynamo graph counts
+    node       TEXT NOT NULL,
+    call       TEXT,                   -- the node's code (torch.sin(l_x_), l_a_.pow_(l_b_))
+    filename   TEXT,
+    lineno     INTEGER,
+    line       TEXT
+);
+CREATE INDEX IF NOT EXISTS dynamo_nodes_run_cid ON dynamo_nodes(run_id, compile_id);
 -- Inductor's perf_hints lines.
 CREATE TABLE IF NOT EXISTS perf_hints (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -651,8 +665,8 @@ DERIVED_TABLES = (
     "warnings", "records", "compiles", "graph_breaks", "recompiles", "failures", "kernels",
     "fusion", "cudagraphs", "autotune", "cache_events", "accuracy", "tensors",
     "perf_graphs", "perf_runs", "perf_reports", "perf_calls",
-    "recompile_events", "compile_stacks", "guard_values", "graph_nodes", "perf_hints",
-    "injected_bugs", "fallback_calls", "sched_nodes",
+    "recompile_events", "compile_stacks", "guard_values", "graph_nodes", "dynamo_nodes",
+    "perf_hints", "injected_bugs", "fallback_calls", "sched_nodes",
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "cudagraph_trees",
     "torch_warnings", "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "cache_key_components", "cache_keys", "compile_stages", "compile_events", "guard_sources",
@@ -664,7 +678,8 @@ DERIVED_TABLES = (
 # records alone (graph_breaks gained columns in schema 2). The others hold what only live
 # capture saw (accuracy, tensors, timings, scheduler nodes) and are kept as they are.
 REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_stacks",
-                    "guard_values", "graph_nodes", "perf_hints", "injected_bugs", "fallback_calls",
+                    "guard_values", "graph_nodes", "dynamo_nodes", "perf_hints", "injected_bugs",
+                    "fallback_calls",
                     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits",
                     "cudagraph_trees", "torch_warnings", "epilogue_misses", "program_exceptions",
                     "call_stacks", "shape_specializations",

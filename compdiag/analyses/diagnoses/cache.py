@@ -9,7 +9,6 @@ below every other kind: it answers "why was this compile slow", it is not a faul
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from dataclasses import dataclass
@@ -219,6 +218,7 @@ class Construct:
     what: str
     fix: str
     region: bool = False
+    word: str = ""  # a region's: the word its `with` statement names (autocast)
 
 
 CONSTRUCTS: dict[str, Construct] = {
@@ -228,7 +228,7 @@ CONSTRUCTS: dict[str, Construct] = {
         "so this graph compiles cold on every start: enter the autocast region around the "
         "compiled call instead (`with torch.autocast(...): compiled(x)`), so the traced graph "
         "holds no _enter_autocast node, or accept a cold compile until torch caches autocast "
-        "regions (pytorch#191106).", region=True),
+        "regions (pytorch#191106).", region=True, word="autocast"),
     "autograd_function_apply": Construct(
         "autograd.Function {name}",
         "AOTAutograd's cache refuses a graph with a custom autograd.Function unless you set "
@@ -252,28 +252,13 @@ def user_construct(ctx: Any, node: dict[str, Any] | None
     if not frame or not is_user_file(ctx.resolve(frame.get("filename"))):
         return None
     where = ctx.frame(frame["filename"], frame["lineno"], frame.get("line"), FX_NODE)
-    if rule.region:
-        where = _enclosing_with(ctx, where, "autocast") or where
+    region = node.get("with") or {}  # the `with` ingest found around the region's first op
+    if rule.region and rule.word in (region.get("line") or "") and region.get("lineno"):
+        where = ctx.frame(region.get("filename") or frame["filename"], region["lineno"],
+                          region.get("line"), FX_NODE)
     m = _APPLY.search(frame.get("line") or "")
     what = rule.what.format(name=m.group(1) if m else "(custom)")
     return what, rule.fix, where
-
-
-def _enclosing_with(ctx: Any, at: UserFrame, word: str) -> UserFrame | None:
-    """The innermost `with` statement of `at`'s file that encloses its line and whose items
-    name `word` (the user's `with torch.autocast(...)`)."""
-    try:
-        tree = ast.parse(Path(at.filename).read_text(errors="replace"))
-    except (OSError, SyntaxError, ValueError):
-        return None
-    best = None
-    for node in ast.walk(tree):
-        if (isinstance(node, (ast.With, ast.AsyncWith)) and node.lineno <= at.lineno
-                <= (node.end_lineno or node.lineno)
-                and any(word in ast.unparse(i.context_expr) for i in node.items)
-                and (best is None or node.lineno > best.lineno)):
-            best = node
-    return ctx.frame(at.filename, best.lineno, evidence=FX_NODE) if best else None
 
 
 def bypass_fix(reason: str | None) -> str:
@@ -409,9 +394,9 @@ def _served_from_cache(ctx: Any) -> list[Diagnosis]:
                "(perf hints, fusion decisions) are missing from this run",
         user_frame=locate(ctx, cids[0]), explanation=SERVED_EXPLANATION,
         fix="Nothing is wrong. To see those facts, run it once more with Inductor's caches "
-            "off (environment variable TORCHINDUCTOR_FORCE_DISABLE_CACHES=1): "
-            + command_line("run", *(ctx.argv or ["SCRIPT"]), store=ctx.store)
-            + "; later warm runs into this store then carry them over.",
+            "off: `" + command_line("run", *(ctx.argv or ["SCRIPT"]), store=ctx.store,
+                                    env={"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"})
+            + "`; later warm runs into this store then carry them over.",
         score=MISS_SCORE, count=len(cids), compile_ids=cids, severity="info",
         details=CacheDetails(caches=("fx_graph",), result="hit",
                              key=unknown[0]["key"]))]

@@ -10,7 +10,8 @@ Cost (analyses/ranking.py): a guard that kept failing with a new value each time
 or more distinct values on one input: a learning rate, a step counter) is a compile every step,
 the `recurring_recompile` class, above graph breaks, with the fix torch documents for it
 (RECURRING_FIXES). One size recompile with automatic dynamic shapes on is what torch does on
-purpose (the dimension is dynamic from then on): information, not a problem."""
+purpose (the dimension is dynamic from then on): information, not a problem. The words (what
+changed, why, the fix, per guard category) are analyses/recompile_rules.py's."""
 
 from __future__ import annotations
 
@@ -26,7 +27,11 @@ from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
-from compdiag.analyses.rules import Words, every, first
+from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
+    AUTOMATIC_DYNAMIC, INSTANCES_EXPLANATION, INSTANCES_FIX, INSTANCES_REASON, LIMIT_FIX,
+    REASONS, recompile_explanation, recompile_fix, RECURRING, RECURRING_FIXES,
+    SPECIALISED_01_EXPLANATION, SPECIALISED_01_FIX, SPECIALIZED_EXPLANATION, SPECIALIZED_FIX,
+    SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS)
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, is_stack_value
@@ -99,222 +104,8 @@ def compdiag_kinds() -> list[KindSpec]:
     return [SPEC]
 
 
-# -- rules: what changed, why it recompiles, the fix ({src} the guarded expression, {where} the
-# function, {tensor} the tensor's name, {dim} the dimension) ------------------------------------
-REASONS = {
-    "size": "size {src} changed", "stride": "stride {src} changed",
-    "dtype": "dtype of {src} changed", "device": "device of {src} changed",
-    "requires_grad": "requires_grad of {src} changed",
-    "global_state": "global state {src} changed", "training": "train/eval mode {src} changed",
-    "global": "global {src} changed", "value": "Python value {src} changed",
-    "length": "{src} changed",
-    "none": "{src} changed between None and a value",
-    "backend": "the backend changed",
-}
-EXPLANATIONS = {
-    "size": "A guard on the size {src} failed: {where} was compiled for one size and called "
-            "with another.",
-    "stride": "A guard on the stride {src} failed: an input with a different memory layout (a "
-              "transposed or sliced view) reached the compiled code.",
-    "dtype": "The tensor {src} arrived with a different dtype; each dtype needs its own graph.",
-    "device": "The tensor {src} arrived on a different device.",
-    "requires_grad": "The tensor {src} changed requires_grad; graphs with and without autograd "
-                     "are different graphs.",
-    "global_state": "Global torch state ({src}) differs from when {where} was compiled.",
-    "training": "{src} changed: the module switched between train() and eval().",
-    "global": "The global {src} changed value; Dynamo baked the old value into the graph.",
-    "value": "The Python value {src} changed; Dynamo specialises on Python scalars and "
-             "constants.",
-    "length": "{src} changed: the length of a list/tuple argument is part of the graph.",
-    "identity": "A different object was passed as {src}; Dynamo guards on its identity.",
-    "none": "{src} was None when {where} was compiled and is not now (or the reverse): "
-            "Dynamo guards on whether it is None, so the value set since (e.g. by the module "
-            "itself on its first call) needs a graph of its own.",
-    "type": "{src} changed type.",
-    "backend": "{where} was compiled under one backend and is now called under another: "
-               "torch.compile of the same function with another backend (or a new backend "
-               "callable at every call) needs a compile of its own.",
-}
-SIZE_REPEATED = ("; repeated size recompiles mean automatic dynamic shapes were off "
-                 "(dynamic=False or automatic_dynamic_shapes=False): drop dynamic=False. If "
-                 "only a few sizes occur, pad inputs to a fixed set of sizes.")
-SIZE_ONCE = ("; one recompile per new dimension is expected (automatic dynamic shapes), more "
-             "is not.")
-FIXES = {
-    "size": "Mark the varying dimension dynamic before the first call, "
-            "`torch._dynamo.mark_dynamic({tensor}, {dim})`, or compile with `dynamic=True`",
-    "stride": "Make the layout consistent: pass `{tensor}.contiguous()` (or always the same "
-              "view) to the compiled function.",
-    "dtype": "Call it with one dtype: convert at the call site (`{tensor}.to(torch.float32)`) "
-             "or keep separate compiled functions per dtype on purpose.",
-    "device": "Move {tensor} to one device before calling the compiled function.",
-    "requires_grad": "Keep requires_grad consistent across calls: run inference calls under "
-                     "`torch.no_grad()` with the same inputs, or detach() the inputs that "
-                     "should not require grad. Where one compiled forward serves several "
-                     "instances of a module (blocks compiled one by one, e.g. FSDP2's "
-                     "`block.compile()`), the first block gets the batch and the others get "
-                     "activations that require grad: one graph each, compiled once, which is "
-                     "expected; more recompiles than that are not.",
-    "global_state": "Call the compiled function under one grad/autocast mode, or compile "
-                    "separate functions for training and for inference (torch.no_grad()).",
-    "training": "Switching train()/eval() costs one graph per mode, which is fine; avoid "
-                "toggling it inside a loop, or keep one compiled copy per mode (e.g. compile "
-                "the model after model.eval() for evaluation).",
-    "global": "Don't mutate the global {src} between calls: pass it as an argument (a tensor, "
-              "so its value is not baked into the graph) or make it a constant.",
-    "value": "Pass {src} as a tensor (`torch.tensor(value)`) instead of a Python "
-             "number/constant, or mark it dynamic; each distinct Python value otherwise "
-             "compiles a new graph.",
-    "length": "Pass one stacked tensor (`torch.stack(items)`) instead of a list whose length "
-              "changes, or pad the list to a fixed length.",
-    "identity": "Create the object (module, function, optimizer) once and reuse it; a new "
-                "object per call forces a new compile.",
-    "type": "Call the function with the same argument types every time.",
-    "backend": "Compile the function once, with one backend, and reuse the compiled callable; "
-               "where a custom backend is built per call, build it once (or wrap it in "
-               "`functools.partial` once) so that torch sees the same backend.",
-    "none": "Give {src} its final value before the first call (where the code sets it on "
-            "first use, set it yourself up front), so that the first compile is the only one.",
-}
-# A size made dynamic (automatic dynamic shapes, dynamic=True, maybe_mark_dynamic) that a line
-# specialised back to a constant: each new size recompiles, and mark_dynamic would only turn
-# that into a ConstraintViolationError at the same line.
-SPECIALIZED_REASON = "; line {lineno} specialises it to a constant"
-SPECIALIZED_EXPLANATION = ("{src} was dynamic, but `{line}` (line {lineno}) specialised it to "
-                           "the constant {value} ({why}), so every new size compiles a new "
-                           "graph.")
-SPECIALIZED_FIX = ("Rewrite line {lineno} so it does not need the concrete size: a Python "
-                   "loop over `range(<size>)`, an `if` on an exact size, or a size converted "
-                   "to a Python int for a non-symbolic op makes it a constant; vectorise the "
-                   "loop or branch with torch ops (`torch.where`), or pad inputs to a few "
-                   "fixed sizes. `torch._dynamo.mark_dynamic` does not help here: it raises "
-                   "ConstraintViolationError at this line (use `maybe_mark_dynamic` to allow "
-                   "the specialisation).")
-# Two instances of one class, compiled in turn: they share the method's code object, hence its
-# compiled entries, and each instance whose Python attributes differ gets its own graph.
-INSTANCES_REASON = "another instance of {cls} ({src} differs)"
-INSTANCES_EXPLANATION = ("Instances of {cls} share {fn}()'s compiled code; the instance called "
-                         "here differs from the one it was compiled for in {src}, so it got "
-                         "its own graph. This is one graph per instance configuration, not a "
-                         "changing input: marking dimensions dynamic does not apply.")
-INSTANCES_FIX = ("Expected once per distinct instance. To share one graph, keep values that "
-                 "differ between instances out of Python attributes (a tensor buffer, "
-                 "`self.register_buffer(...)`, is an input, not a constant); with many "
-                 "instances compiled in turn, raise `torch._dynamo.config.recompile_limit` to "
-                 "their number.")
 _ROOT = re.compile(r"^(?:L\['(\w+)'\]|([A-Za-z_]\w*))(?:[.\[]|$)")
 _SELF_ID_GUARD = re.compile(r"___check_obj_id\(\s*(?:L\['self'\]|self)\s*,")
-# A guard that failed this many times, each time with a new value, recurs every step.
-RECURRING = 3
-# The fix torch documents for a value that changes every step ("Dealing with Recompilations",
-# docs.pytorch.org/docs/stable/compile/programming_model.recompilation.html; torch's own HINT
-# in the guard text): first rule whose words all occur in the guard text or the guarded line.
-RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
-    (every("integer attributes of the nn.Module"),
-     "torch.compile treats int attributes of an nn.Module as constants, so {src} changing "
-     "every call recompiles every call: set "
-     "`torch.compiler.config.allow_unspec_int_on_nn_module = True` (torch's hint), or keep "
-     "the counter in a tensor buffer (`self.register_buffer('step', torch.zeros((), "
-     "dtype=torch.long))`) or outside the module."),
-    (every("param_groups", "lr"),
-     "The optimizer's learning rate is a Python float the LR scheduler changes every step: "
-     "create the optimizer with a tensor learning rate, `lr=torch.tensor(0.01)`, so that the "
-     "scheduler updates the tensor in place (torch's tutorial 'compiling the optimizer with "
-     "an LR scheduler')."),
-    (every("range("),
-     "{src} sets a Python loop's trip count (`range(...)`), so Dynamo unrolls the loop and "
-     "specialises on the count: every new value is a new graph. Keep the count fixed, move "
-     "the loop out of the compiled function, or write it with tensor ops."),
-    (every(), "{src} is a Python number that changes every call and Dynamo guards on its exact "
-         "value: wrap it in a tensor (`torch.tensor(value)`, torch's 'Wrapping Constants with "
-         "Tensors'), so it is an input of one graph."),
-)
-AUTOMATIC_DYNAMIC = ("Nothing to do: torch compiles once more for a new size and marks the "
-                     "dimension dynamic from then on (automatic dynamic shapes). To save that one "
-                     "compile, mark it dynamic before the first call: "
-                     "`torch._dynamo.mark_dynamic({tensor}, {dim})`.")
-SPECIALISED_01_EXPLANATION = (
-    "The function was compiled with dynamic=True, yet the first call's size {value} was "
-    "specialised: torch always specialises sizes 0 and 1 (0/1 specialisation), so the next "
-    "size recompiled.")
-SPECIALISED_01_FIX = (
-    "Call it first with a size of 2 or more, or keep the dimension from being specialised: "
-    "`torch._dynamo.decorators.mark_unbacked({tensor}, {dim})` before the first call (or "
-    "`torch.fx.experimental._config.backed_size_oblivious = True`).")
-# A guard compdiag has no category for: torch's own words, and no other category's fix
-# (dynamic shapes help a size or stride guard only).
-FIX_OTHER = ("Keep what this guard checks the same between calls (torch's words for it are "
-             "in the reason).")
-LIMIT_FIX = ("{fn} hit torch._dynamo.config.recompile_limit and now runs uncompiled. {fix} "
-             "Raising `torch._dynamo.config.recompile_limit` only hides the cost.")
-# Categories whose new value the recompiled entry's own guards hold (guard_values).
-VALUE_GUARDS = ("value", "global", "training", "length")
-# A name the recompile reason writes bare (`kind`, `len(xs)`, `fn._modules['1'].training`):
-# not after '.', a quote, ']' or another name character, and not a call (`len(`).
-_BARE_LOCAL = re.compile(r"(?<![\w'\].])([A-Za-z_]\w*)(?![\w(])")
-
-
-def tree_spelling(source: str) -> str:
-    """The guarded expression as the guard tree writes it: the recompile reason names a
-    frame's locals bare, the tree as L['name']."""
-    return _BARE_LOCAL.sub(lambda m: m.group(1) if m.group(1) in ("L", "G")
-                           else f"L['{m.group(1)}']", source)
-
-
-def recompile_explanation(category: str, source: str, fn: str | None, count: int,
-                          guard: str) -> str:
-    where = f"{fn}()" if fn else "the function"
-    template = EXPLANATIONS.get(category)
-    what = template.format(src=source, where=where) if template else \
-        f"A guard failed: {guard[:200]}"
-    if count > 1:
-        what += f" It happened {count} times."
-    return what
-
-
-def tensor_and_dim(source: str) -> tuple[str, str]:
-    """`L['x'].size()[0]` -> ('x', '0'), `xs[0].size()[1]` -> ('xs[0]', '1'): the names a
-    fix spells (the tensor, not its size)."""
-    dim = re.search(r"\[(\d+)\]$", source)
-    tensor = re.sub(r"\.(?:size|stride)\(\)\[\d+\]$", "", source)
-    return re.sub(r"^L\['(.+?)'\].*$", r"\1", tensor), dim.group(1) if dim else "0"
-
-
-# torch's own advice in a failed guard ("Guard failed on a parameter, consider using
-# torch._dynamo.config.force_parameter_static_shapes = False"): the fix it names.
-_TORCH_HINT = re.compile(r"((?:[^.;]*?)consider using (`?)torch\.[\w.]+(?: = \w+)?\2)")
-
-
-def torch_hint(guard_text: str | None) -> str | None:
-    """The advice torch wrote into the failed guard, as a sentence, or None."""
-    m = _TORCH_HINT.search(guard_text or "")
-    return m.group(1).strip().rstrip(".") + "." if m else None
-
-
-def recurring_fix(source: str, text: str) -> str:
-    """The documented fix for a value that changes every step (RECURRING_FIXES)."""
-    return str(first(RECURRING_FIXES, text)).format(src=source)
-
-
-def recompile_fix(category: str, source: str, *, count: int, limit: bool,
-                  fn: str | None, recurring_text: str | None = None,
-                  guard_text: str | None = None) -> str:
-    tensor, dim = tensor_and_dim(source)
-    hint = torch_hint(guard_text)
-    if hint is not None:  # torch named the fix for this guard itself (e.g. a parameter)
-        hint = f"torch says: {hint[0].lower()}{hint[1:]}"
-        return LIMIT_FIX.format(fn=fn or "The function", fix=hint) if limit else hint
-    if recurring_text is not None and category in ("value", "global"):
-        fix = recurring_fix(source, recurring_text)
-        return LIMIT_FIX.format(fn=fn or "The function", fix=fix) if limit else fix
-    template = FIXES.get(category)
-    fix = template.format(src=source, tensor=tensor, dim=dim) if template else FIX_OTHER
-    if category == "size":
-        fix += SIZE_REPEATED if count > 1 else SIZE_ONCE
-    if limit:
-        fix = LIMIT_FIX.format(fn=fn or "The function", fix=fix)
-    return fix
-
 
 @dataclass(frozen=True)
 class Cause:
