@@ -104,12 +104,32 @@ def test_corpus_top_diagnosis(sidecar: Path, corpus_runs: CorpusRuns) -> None:
     name = sidecar.name[:-len(".expected.json")]
     result = corpus_runs[name].result(timeout=TIMEOUT + 200)
     assert result["doc"] is None or result["doc"]["schema_version"] >= 1
+    missing = premise_missing(spec)
+    if missing:
+        pytest.skip(f"{name}: the issue's eager behaviour does not show on this machine "
+                    f"({missing})")
     problems = case_problems(result, spec)
     top = (result["doc"] or {}).get("diagnoses", [None])[:1]
     if spec.get("known_gap"):
         assert problems, f"{name} passes now: remove its sidecar's known_gap"
         pytest.xfail(f"known gap: {spec['known_gap']} ({'; '.join(problems)})")
     assert not problems, f"{name}: " + "; ".join(problems) + f"\n top: {json.dumps(top)[:1500]}"
+
+
+def premise_missing(spec: dict) -> str | None:
+    """A sidecar's `premise`: the eager behaviour the issue is about, as a statement that
+    raises where it does not hold (e.g. a kernel whose result differs by CPU: the vectorized
+    gelu of #185770 gives NaN at +inf with AVX-512 and +inf with AVX2). Where it does not
+    hold, the case has nothing to find on this machine: the test says so instead of failing
+    or passing. What failed, or None."""
+    premise = spec.get("premise")
+    if not premise:
+        return None
+    try:
+        exec(compile(premise["check"], "<premise>", "exec"), {})
+    except Exception as exc:  # the premise's own assertion, or anything it raised
+        return f"{premise['what']}: {type(exc).__name__} {exc}".strip()
+    return None
 
 
 def _case(sidecar: Path, corpus_runs: CorpusRuns) -> dict:
