@@ -70,3 +70,49 @@ def test_a_compiled_call_through_eval_frame_is_still_compiled_code(tmp_path):
     record_escaped_exception(s.ing, exc)
     top = s.explain()[0]
     assert (top["kind"], top["stage"]) == ("failure", "runtime")
+
+
+CONVERT_FRAME = "/x/site-packages/torch/_dynamo/convert_frame.py"
+INNER = "'int' object has no attribute 'as_subclass'"
+
+
+def _internal_error() -> type:
+    """An exception class named as torch's, in torch's module (capture tells torch's compile
+    errors by their module)."""
+    return type("InternalTorchDynamoError", (RuntimeError,), {"__module__": "torch._dynamo.exc"})
+
+
+def test_an_internal_dynamo_error_is_torchs_bug_with_the_way_round_it(tmp_path):
+    """set5's torch_function_recursion, as a class: compilation_metrics gives the wrapped
+    error's type (AttributeError), the program ends in InternalTorchDynamoError. On main the
+    top was the bare AttributeError with "check that the line runs in eager ... a bug in the
+    code" and a bisect. An internal error of Dynamo is torch's bug: say so, report it, and
+    keep Dynamo off that function (torch.compiler.disable; suppress_errors last)."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", co_name="fn", lineno=17, fail_type="AttributeError", fail_reason=INNER,
+              fail_user_frame_filename=str(s.user), fail_user_frame_lineno=18)
+    exc = _raised_through(str(s.user), 24, [(EVAL_FRAME, "compile_wrapper"),
+                                            (CONVERT_FRAME, "_compile")],
+                          _internal_error()(f"AttributeError: {INNER}"))
+    record_escaped_exception(s.ing, exc)
+    top = s.explain()[0]
+    assert (top["kind"], top["stage"]) == ("failure", "dynamo")
+    assert top["user_frame"]["lineno"] == 18
+    assert "InternalTorchDynamoError" in top["reason"] and INNER in top["reason"]
+    assert "bug in torch" in top["explanation"]
+    fix = top["fix"]
+    assert "torch.compiler.disable" in fix and "`fn`" in fix and "suppress_errors" in fix
+    assert "pytorch/pytorch/issues" in fix
+    assert not [w for w in ("force_eager", "bisect", "bug in the code") if w in fix]
+
+
+def test_an_ordinary_dynamo_failure_keeps_its_own_fix(tmp_path):
+    """The other side: a dynamo-stage failure torch did not call internal keeps the
+    run-it-in-eager advice."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", co_name="fn", lineno=17, fail_type="TorchRuntimeError",
+              fail_reason="shape mismatch", fail_user_frame_filename=str(s.user),
+              fail_user_frame_lineno=18)
+    top = s.explain()[0]
+    assert top["kind"] == "failure" and "InternalTorchDynamoError" not in top["reason"]
+    assert "force_eager" in top["fix"]

@@ -34,7 +34,8 @@ from compdiag.analyses.accuracy import what_was_compared
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.context import exception_frames
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
-from compdiag.analyses.fixes import commands, failure_fix, minify_unavailable, stage_explanation
+from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, commands, failure_fix,
+                                     minify_unavailable, stage_explanation)
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import kernel_frames, locate, ran_op
@@ -377,8 +378,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         return [Diagnosis(
             "failure", stage=stage, reason=reason,
             explanation=stage_explanation(stage, True) + f" It came through "
-                                                         f"{exc['compiled']}.",
+                                                         f"{exc['compiled']}."
+            + (" " + INTERNAL_EXPLANATION.format(inner=said) if exc_type == INTERNAL_ERROR
+               else ""),
             fix=failure_fix(stage, exc_type, reason, run_id=ctx.run_id, argv=ctx.argv,
+                            function=ctx.fn_name(exc.get("compile_id")),
                             store=ctx.store, torch_message=message,
                             no_minify=minify_unavailable(ctx, exc.get("compile_id"), message)),
             score=SPEC.score("crash"), **common,
