@@ -283,18 +283,27 @@ def torch_own(reason: str | None) -> bool:
 
 def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
     """One diagnosis per bypass reason, over the caches and compiles it bypassed (the FX
-    graph cache's reason is usually the AOTAutograd cache's too)."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    graph cache's reason is usually the AOTAutograd cache's too); one per user construct
+    the bypasses refused, whatever words each cache used for it (the FX graph cache's
+    "Can't cache HigherOrderOperator: cond" and AOTAutograd's "Unsupported call_function
+    target cond" are one torch.cond)."""
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    constructs: dict[tuple, tuple[str, str, UserFrame]] = {}
     for e in events:
         if e["result"] == "bypass":
-            groups.setdefault(e.get("reason") or "?", []).append(e)
+            mine = user_construct(ctx, json.loads(e["node"]) if e.get("node") else None)
+            key = (("construct", mine[0], mine[2].filename, mine[2].lineno) if mine
+                   else ("reason", e.get("reason") or "?"))
+            groups.setdefault(key, []).append(e)
+            if mine:
+                constructs[key] = mine
     out = []
-    for reason, rows in groups.items():
+    for key, rows in groups.items():
         cid = rows[0]["compile_id"]
         caches = tuple(dict.fromkeys(r["cache"] for r in rows))
+        reason = " / ".join(dict.fromkeys(r.get("reason") or "?" for r in rows))
         asked, torchs = deliberate(reason), torch_own(reason)
-        node = next((json.loads(r["node"]) for r in rows if r.get("node")), None)
-        mine = user_construct(ctx, node)  # the refused node is the user's own construct
+        mine = constructs.get(key)  # the refused node is the user's own construct
         # torch's own function, called at the user's line, stays torch's (no fix of its own)
         torchs = torchs and (mine is None or not mine[1])
         said = f"{' '.join(reason.split())}"  # torch writes some over several lines
