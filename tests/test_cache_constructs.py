@@ -68,10 +68,10 @@ FUNCTION_REASON = ("Unsupported call_function target autograd_function_apply. \n
 
 
 def _bypass_run(tmp_path: Path, src: str, graph: str, reason: str, co_name: str,
-                first_line: int):
+                first_line: int, fx_reason: str | None = None):
     """explain's cache diagnoses of one run whose compile 0/0 of `co_name` (its def at
     `first_line`) logged Dynamo's output graph, then an AOTAutograd cache bypass with
-    `reason`."""
+    `reason` (and, with `fx_reason`, an FX graph cache bypass before it)."""
     from compdiag.analyses.explain import explain
     from compdiag.ingest.ingestor import Ingestor
     from compdiag.store.reader import Reader
@@ -84,6 +84,9 @@ def _bypass_run(tmp_path: Path, src: str, graph: str, reason: str, co_name: str,
     ing = Ingestor(w, run_id)
     ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
     ing.record({"dynamo_output_graph": {}, **ids}, graph.format(file=user))
+    if fx_reason:
+        ing.record({"artifact": {"name": "fx_graph_cache_bypass", "encoding": "json"}, **ids},
+                   json.dumps({"cache_bypass_reason": fx_reason}))
     ing.record({"artifact": {"name": "aotautograd_cache_bypass", "encoding": "json"}, **ids},
                json.dumps({"cache_bypass_reason": reason}))
     ing.record({"compilation_metrics": {"co_name": co_name, "co_filename": str(user),
@@ -141,3 +144,56 @@ def test_the_region_line_is_stored_at_ingest(tmp_path: Path) -> None:
     assert node["with"]["lineno"] == 18 and "torch.autocast" in node["with"]["line"]
     assert enclosing_with({"filename": str(user), "lineno": 17}) is None
     assert enclosing_with({"filename": str(tmp_path / "gone.py"), "lineno": 3}) is None
+
+
+# A higher-order op the caches refuse (torch.cond here; any higher-order op's node): a function
+# whose def is line 3, the op at line 5, compiled from line 9.
+HOP_SRC = ("import torch\n\ndef step(x):\n    x = x + 1\n"
+           "    y = torch.cond(x.sum() > 0, lambda t: t.sin(), lambda t: t.cos(), (x,))\n"
+           "    return y * 2\n\n\ntorch.compile(step)(torch.randn(8))\n")
+HOP_GRAPH = '''class GraphModule(torch.nn.Module):
+    def forward(self, L_x_: "f32[8][1]cpu"):
+        l_x_ = L_x_
+
+        # File: {file}:4 in step, code: x = x + 1
+        x: "f32[8][1]cpu" = l_x_ + 1;  l_x_ = None
+
+        # File: {file}:5 in step, code: y = torch.cond(x.sum() > 0, lambda t: t.sin(), lambda t: t.cos(), (x,))
+        sum_1: "f32[][]cpu" = x.sum()
+        gt: "b8[][]cpu" = sum_1 > 0;  sum_1 = None
+        cond_true_0 = self.cond_true_0
+        cond_false_0 = self.cond_false_0
+        cond = torch.ops.higher_order.cond(gt, cond_true_0, cond_false_0, (x,));  gt = cond_true_0 = cond_false_0 = x = None
+        y: "f32[8][1]cpu" = cond[0];  cond = None
+
+        # File: {file}:6 in step, code: return y * 2
+        mul: "f32[8][1]cpu" = y * 2;  y = None
+        return (mul,)
+
+    class cond_true_0(torch.nn.Module):
+        def forward(self, l_x_: "f32[8][1]cpu"):
+            # File: {file}:5 in <lambda>, code: y = torch.cond(x.sum() > 0, lambda t: t.sin(), lambda t: t.cos(), (x,))
+            sin: "f32[8][1]cpu" = l_x_.sin();  l_x_ = None
+            return (sin,)
+'''
+HOP_FX_REASON = "Can't cache HigherOrderOperator: cond"
+HOP_AOT_REASON = ("Unsupported call_function target cond. \n Function module: "
+                  "torch.ops.higher_order, \nFunction name: cond")
+
+
+def test_every_cache_bypass_of_a_higher_order_op_is_at_its_user_line(tmp_path: Path) -> None:
+    """set5's cond_cache_bypass, as a class: both caches refuse a graph holding a higher-order
+    op, each naming it in its own words. On main the FX graph cache's reason ("Can't cache
+    HigherOrderOperator: cond") named no node, and a node no rule knew was not the user's
+    construct: both bypasses fell back to the function (its `def` here, the first compile's
+    call in set5's run), the AOTAutograd one as "nothing to change, torch's own". Now every bypass is at the op's line, named, a problem
+    with the higher-order op's fix, and one diagnosis for the one construct, whatever words
+    each cache used for it (on main: two, one per reason)."""
+    (d,) = _bypass_run(tmp_path, HOP_SRC, HOP_GRAPH, HOP_AOT_REASON, "step", 3,
+                       fx_reason=HOP_FX_REASON)
+    assert set(d.details.caches) == {"fx_graph", "aotautograd"}
+    assert d.user_frame.lineno == 5 and "torch.cond" in d.user_frame.line
+    assert "higher-order op `cond`" in d.reason and "(line 5)" in d.reason
+    assert d.severity == "problem" and "Nothing to change" not in d.fix
+    assert "higher-order op" in d.fix
+    assert refused_target(HOP_FX_REASON) == "cond"

@@ -302,6 +302,26 @@ DYNAMO_RAISED = ("The traced code raised while Dynamo ran it on fake tensors: ch
                  "line runs in eager (`torch.compiler.set_stance(\"force_eager\")`); a "
                  "shape/dtype error there is a bug in the code, a missing fake/meta kernel "
                  "(custom ops) needs `register_fake`.")
+# Dynamo re-raises an exception of its own tracing that it does not expect (not a graph break,
+# a user error or a fake-tensor error) as InternalTorchDynamoError: torch's bug, not the
+# user's, however the wrapped error reads (issue 29 §3). Checking the line in eager or
+# narrowing a graph helps nothing there.
+INTERNAL_ERROR = "InternalTorchDynamoError"
+INTERNAL_EXPLANATION = ("Dynamo itself failed while tracing this line ({inner}): an internal "
+                        "error of torch, a bug in torch rather than in your code (the same "
+                        "line may well run in eager).")
+INTERNAL_FIX = ("Report it to PyTorch (https://github.com/pytorch/pytorch/issues) with a small "
+                "repro and the internal stack `TORCHDYNAMO_VERBOSE=1` prints. Until it is "
+                "fixed, keep Dynamo off that code: decorate {function} with "
+                "`@torch.compiler.disable` (or move the line into a small disabled helper) so "
+                "it runs in eager; as a last resort, `torch._dynamo.config.suppress_errors = "
+                "True` runs every frame Dynamo fails on in eager.")
+
+
+def internal_error_fix(function: str | None) -> str:
+    return INTERNAL_FIX.format(function=f"`{function}`" if function else "the function")
+
+
 # Per stage: what to try first, before bisect and minify.
 FIRST_STEP = {
     "runtime": "Check whether backend='aot_eager' runs it correctly (if it does, the bug is in "
@@ -344,9 +364,13 @@ def stage_explanation(stage: str, fatal: bool) -> str:
 def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: list[str],
                 store: str | None = None, injected: dict[str, Any] | None = None,
                 gb_type: str = "", debug: str = "", line: str = "", message: str = "",
-                torch_message: str | None = None, no_minify: str | None = None) -> str:
+                torch_message: str | None = None, no_minify: str | None = None,
+                function: str | None = None) -> str:
     """The fix of a failure; `no_minify` (minify_unavailable's reason) says why `compdiag
-    minify` is not offered."""
+    minify` is not offered; `function`, the compiled function (an internal error's fix names
+    it)."""
+    if exc_type == INTERNAL_ERROR:
+        return internal_error_fix(function)
     minify, bisect = commands(run_id, argv, store)
     parts = []
     text = f"{one_line}\n{torch_message or ''}\n{message}"

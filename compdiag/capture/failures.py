@@ -10,7 +10,8 @@ import traceback
 from typing import Any
 
 from compdiag.formats.compiled_code import (COMPILE_FRAMES, COMPILED_FRAMES,  # noqa: F401
-                                            COMPILED_WORDS, compiled_marker)
+                                            COMPILED_WORDS, compile_api_refusal,
+                                            compiled_marker)
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
 
@@ -64,7 +65,11 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
     in_compile = any(any(m in f for m in COMPILE_FRAMES)
                      for f in _chain_files(exc, frozenset(generated)))
     marker = compiled_marker(files, whole, generated)
-    if marker is None and (in_compile or _torch_compile_error(exc)):
+    if compile_api_refusal([(f.filename, f.name) for f in frames]):
+        # torch.compile(...) refused its argument at the user's call: nothing was compiled
+        # and nothing compiled ran (its wrapper's eval_frame.py frame is no compiled call)
+        in_compile, marker = False, None
+    elif marker is None and (in_compile or _torch_compile_error(exc)):
         # torch cut its own frames (`remove_dynamo_frames`) and re-raised a compile's error at
         # the compiled function's call: it came through a compile all the same.
         in_compile, marker = True, "a compile (torch.compile raised it at the compiled call)"

@@ -56,6 +56,21 @@ COMPILE_FRAMES = ("torch/_dynamo/convert_frame.py", "torch/_inductor/compile_fx.
                   "torch/_inductor/lowering.py")
 
 
+# torch's compile API itself: `torch.compile(...)` (which `nn.Module.compile()` calls) checks
+# what it is given and wraps it; it compiles nothing and runs nothing compiled. An exception
+# raised below its frame is torch.compile() refusing its argument (a TorchScript module, an
+# unknown backend or mode) at the user's call, before any compile: never compiled code
+# failing while it ran, and nothing bisect or minify could narrow (issue 29 §3).
+COMPILE_API_FRAMES: tuple[tuple[str, str], ...] = (("torch/__init__.py", "compile"),)
+
+
+def compile_api_refusal(frames: list[tuple[str, str]]) -> bool:
+    """Whether a stack's (filename, function name) frames, outermost first, pass through
+    torch's compile API call itself (COMPILE_API_FRAMES)."""
+    return any(file.replace("\\", "/").endswith(api) and name == fn
+               for file, name in frames for api, fn in COMPILE_API_FRAMES)
+
+
 def compiled_marker(files: list[str], message: str, generated: set[str]) -> str | None:
     """What compiled code the stack came through (None: none of it), innermost first.
     An exception the user's own code raised (its innermost frame is the user's `raise` or

@@ -24,12 +24,15 @@ _NODE = lazy_re.compile(r"^\s*(?P<name>\w+)(?:\s*:\s*\"[^\"]*\")?\s*=\s*(?P<call
 # torch's bypass reason: the refused target, then (on 2.11+) its module and name.
 _FUNCTION_NAME = lazy_re.compile(r"Function name:\s*(?P<name>[\w.]+)")
 _TARGET = lazy_re.compile(r"call_function target\s+(?:<function\s+)?(?P<name>[\w.]+)")
+# the FX graph cache's: "Can't cache HigherOrderOperator: cond" (any higher-order op's name)
+_HOP = lazy_re.compile(r"HigherOrderOperators?:?\s+(?P<name>[\w.]+)")
 
 
 def refused_target(reason: str | None) -> str | None:
     """The function a bypass reason says the cache refused (`_enter_autocast`,
-    `autograd_function_apply`), or None."""
-    m = _FUNCTION_NAME.search(reason or "") or _TARGET.search(reason or "")
+    `autograd_function_apply`, a higher-order op's `cond`), or None."""
+    m = (_FUNCTION_NAME.search(reason or "") or _TARGET.search(reason or "")
+         or _HOP.search(reason or ""))
     return m.group("name").rsplit(".", 1)[-1] if m else None
 
 

@@ -53,14 +53,15 @@ def compdiag_kinds() -> list[KindSpec]:
     return [SPEC]
 
 
+HOP_FIX = ("The graph holds a higher-order op the cache cannot serialize: move it out of the "
+           "compiled region, or accept a cold compile for this graph.")
 # Bypass reasons (torch's words; every word must be in the reason, analyses/rules.py) -> the fix.
 BYPASS_RULES: tuple[tuple[Words, str], ...] = (
     (every("custom pass"), "Make the pass a torch._inductor.custom_graph_pass.CustomGraphPass "
      "(a class with __call__(graph) and uuid() returning a stable id, e.g. "
      "get_hash_for_files((__file__,))): a plain function has no stable identity, so Inductor "
      "cannot put it in the cache key and bypasses the cache."),
-    (every("higherorderoperator"), "The graph holds a higher-order op the cache cannot serialize: "
-     "move it out of the compiled region, or accept a cold compile for this graph."),
+    (every("higherorderoperator"), HOP_FIX),
     (every("unpicklable type"), "An input or constant of that type cannot be hashed into the key: "
      "pass tensors or plain Python values instead, or give the object a stable __reduce__."),
     (every("torchbind"), "TorchBind objects cannot be cached: keep them out of the compiled graph "
@@ -238,6 +239,7 @@ CONSTRUCTS: dict[str, Construct] = {
         "torch.library.custom_op with register_autograd."),
 }
 _APPLY = re.compile(r"([A-Za-z_][\w]*)\.apply\s*\(")
+_HOP_CALL = "torch.ops.higher_order."  # how Dynamo's graph calls a higher-order op
 
 
 def user_construct(ctx: Any, node: dict[str, Any] | None
@@ -245,9 +247,14 @@ def user_construct(ctx: Any, node: dict[str, Any] | None
     """(what, fix, line) of the user's construct a bypass refused, from the stored node: an
     autocast region at its `with` line (the statement enclosing the region's first op; torch
     notes no line for _enter_autocast itself), an autograd.Function at its `.apply` call."""
-    rule = CONSTRUCTS.get((node or {}).get("target") or "")
-    if rule is None:
+    if not node or not node.get("target"):
         return None
+    # Any other node the bypass names is placed at its own line all the same (a higher-order
+    # op's call, torch.cond's, say): the construct torch refused is where the user wrote it.
+    rule = CONSTRUCTS.get(node["target"]) or Construct(
+        f"the higher-order op `{node['target']}`" if _HOP_CALL in (node.get("call") or "")
+        else f"the call `{node['target']}`",
+        HOP_FIX if _HOP_CALL in (node.get("call") or "") else "")
     frame = node.get("frame") or (node.get("after") if rule.region else None)
     if not frame or not is_user_file(ctx.resolve(frame.get("filename"))):
         return None
@@ -276,19 +283,29 @@ def torch_own(reason: str | None) -> bool:
 
 def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
     """One diagnosis per bypass reason, over the caches and compiles it bypassed (the FX
-    graph cache's reason is usually the AOTAutograd cache's too)."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    graph cache's reason is usually the AOTAutograd cache's too); one per user construct
+    the bypasses refused, whatever words each cache used for it (the FX graph cache's
+    "Can't cache HigherOrderOperator: cond" and AOTAutograd's "Unsupported call_function
+    target cond" are one torch.cond)."""
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    constructs: dict[tuple, tuple[str, str, UserFrame]] = {}
     for e in events:
         if e["result"] == "bypass":
-            groups.setdefault(e.get("reason") or "?", []).append(e)
+            mine = user_construct(ctx, json.loads(e["node"]) if e.get("node") else None)
+            key = (("construct", mine[0], mine[2].filename, mine[2].lineno) if mine
+                   else ("reason", e.get("reason") or "?"))
+            groups.setdefault(key, []).append(e)
+            if mine:
+                constructs[key] = mine
     out = []
-    for reason, rows in groups.items():
+    for key, rows in groups.items():
         cid = rows[0]["compile_id"]
         caches = tuple(dict.fromkeys(r["cache"] for r in rows))
+        reason = " / ".join(dict.fromkeys(r.get("reason") or "?" for r in rows))
         asked, torchs = deliberate(reason), torch_own(reason)
-        node = next((json.loads(r["node"]) for r in rows if r.get("node")), None)
-        mine = user_construct(ctx, node)  # the refused node is the user's own construct
-        torchs = torchs and mine is None
+        mine = constructs.get(key)  # the refused node is the user's own construct
+        # torch's own function, called at the user's line, stays torch's (no fix of its own)
+        torchs = torchs and (mine is None or not mine[1])
         said = f"{' '.join(reason.split())}"  # torch writes some over several lines
         if mine is not None:
             said = f"{mine[0]} (line {mine[2].lineno}) cannot be cached: {said}"
@@ -299,7 +316,8 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
             user_frame=(mine[2] if mine else None) or config_line(ctx, cid, reason)
             or locate(ctx, cid),
             explanation=BYPASS_EXPLANATION,
-            fix=(mine[1] if mine else TORCH_OWN_FIX if torchs else bypass_fix(reason)),
+            fix=(mine[1] if mine and mine[1] else TORCH_OWN_FIX if torchs
+                 else bypass_fix(reason)),
             count=len(rows),
             score=SPEC.score("info") if asked or torchs else BYPASS_SCORE,
             severity="info" if asked or torchs else "problem",

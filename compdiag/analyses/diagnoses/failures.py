@@ -22,7 +22,8 @@ from typing import Any, ClassVar
 
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
-from compdiag.analyses.fixes import failure_fix, minify_unavailable, stage_explanation
+from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, failure_fix,
+                                     minify_unavailable, stage_explanation)
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
@@ -163,9 +164,17 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                              "lineno": f.get("lineno"), "line": f.get("line")},
                                             _outer_frames(tb, f), surfaced])
         one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
+        # Dynamo's own error: torch named it (the failure's type, or the exception it ended
+        # the program with), whatever error it wraps
+        internal = INTERNAL_ERROR in (f.get("exc_type"), (exc or {}).get("exc_type") if fatal
+                                      else None)
+        inner = one
+        if internal and INTERNAL_ERROR not in one:
+            one = f"{INTERNAL_ERROR} (Dynamo's own error): {one}"
         gb = f.get("gb_code")
         injected = ctx.injected_bugs(cid)
-        fix = failure_fix(f["stage"], f.get("exc_type") or "", one, run_id=ctx.run_id,
+        fix = failure_fix(f["stage"], INTERNAL_ERROR if internal else f.get("exc_type") or "",
+                          one, run_id=ctx.run_id, function=ctx.fn_name(cid),
                           argv=ctx.argv, store=ctx.store, injected=injected,
                           gb_type=(gb_registry().get(gb or "", {}).get("Gb_type")
                                    or f.get("message") or ""),
@@ -174,6 +183,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           torch_message=whole,
                           no_minify=minify_unavailable(ctx, cid, f.get("message")))
         expl = stage_explanation(f["stage"], fatal)
+        if internal:
+            expl = f"{expl} {INTERNAL_EXPLANATION.format(inner=inner)}"
         marked = marked_dynamic_failure(ctx, f)
         if marked is not None:  # the line that specialised a dimension marked dynamic
             frame, more, fix = marked

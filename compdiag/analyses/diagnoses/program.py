@@ -34,14 +34,15 @@ from compdiag.analyses.accuracy import what_was_compared
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.context import exception_frames
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
-from compdiag.analyses.fixes import commands, failure_fix, minify_unavailable, stage_explanation
+from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, commands, failure_fix,
+                                     minify_unavailable, stage_explanation)
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import kernel_frames, locate, ran_op
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first
 from compdiag.analyses.summary import summarise
-from compdiag.formats.compiled_code import compiled_in, first_compiled
+from compdiag.formats.compiled_code import compile_api_refusal, compiled_in, first_compiled
 from compdiag.formats.user_code import is_user_file
 
 KIND = "program"
@@ -111,6 +112,10 @@ PROGRAM_FIXES: tuple[tuple[Words, str], ...] = (
      "`_orig_mod.` (pytorch/pytorch#101107): save `compiled._orig_mod.state_dict()` (the "
      "original module's), or strip the prefix before `load_state_dict`."),
 )
+REFUSED = ("torch.compile() itself refused what it was given, at the call, before compiling "
+           "anything ({compiles} compiles in this run): no compiled code ran, so there is no "
+           "graph or backend to narrow down. Change the torch.compile(...) call as torch's "
+           "message says{workaround}.")
 OUTSIDE = ("The traceback does not pass through compiled code: this is the program's own "
            "error, not torch.compile's. Check whether the script raises it without "
            "torch.compile (`torch.compiler.set_stance(\"force_eager\")`).")
@@ -352,7 +357,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     if exc is None:
         return ending(ctx) if ctx.crashed else []
     surfaced, raised = exception_frames(exc)
-    compiled = bool(exc.get("compiled"))
+    # torch.compile(...) raised at its own call: not compiled code, whatever frame it passed
+    refused = compile_api_refusal([(f.get("filename") or "", f.get("name") or "")
+                                   for f in exc.get("frames") or []])
+    compiled = bool(exc.get("compiled")) and not refused
     if compiled and (exc.get("stage") or "runtime") == "runtime":
         # Raised while compiled code ran: the op inside it that raised, before its call.
         frame = ran_op(ctx, exc.get("frames"), exc.get("compile_id"),
@@ -370,13 +378,18 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         return [Diagnosis(
             "failure", stage=stage, reason=reason,
             explanation=stage_explanation(stage, True) + f" It came through "
-                                                         f"{exc['compiled']}.",
+                                                         f"{exc['compiled']}."
+            + (" " + INTERNAL_EXPLANATION.format(inner=said) if exc_type == INTERNAL_ERROR
+               else ""),
             fix=failure_fix(stage, exc_type, reason, run_id=ctx.run_id, argv=ctx.argv,
+                            function=ctx.fn_name(exc.get("compile_id")),
                             store=ctx.store, torch_message=message,
                             no_minify=minify_unavailable(ctx, exc.get("compile_id"), message)),
             score=SPEC.score("crash"), **common,
             details=ProgramDetails(exc_type=exc_type, compiled=True, surfaced_at=surfaced,
                                    raised_in=raised, came_through=exc.get("compiled")))]
+    if refused:
+        return [refusal(ctx, exc, frame, exc_type, said, where, surfaced, raised)]
     check = user_check(exc, surfaced)
     accuracy = _accuracy_state(ctx) if check else None
     if check:
@@ -404,3 +417,28 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         score=SPEC.score(KIND), **common,
         details=ProgramDetails(exc_type=exc_type, compiled=False, surfaced_at=surfaced,
                                raised_in=raised))]
+
+
+_WORKAROUND = re.compile(r"^\s*(?:Workaround|Fix|Hint|Instead)\b[^:\n]*:\s*(.+)$", re.M | re.I)
+
+
+def refusal(ctx: Any, exc: dict[str, Any], frame: UserFrame, exc_type: str, said: str,
+            where: str, surfaced: dict[str, Any] | None,
+            raised: dict[str, Any] | None) -> Diagnosis:
+    """torch.compile(...) refused its argument at the user's call (formats/compiled_code.py's
+    compile_api_refusal): what torch refused, and torch's own way round it, never a compiled
+    code failure or a bisect (issue 29 §3)."""
+    message = exc.get("message") or ""
+    hint = _WORKAROUND.search(message)
+    workaround = f" ({hint.group(1).strip().rstrip('.:')})" if hint else ""
+    return Diagnosis(
+        KIND, stage=None,
+        reason=f"torch.compile() refused its argument{where} ({exc_type}): {said}",
+        explanation=f"The call to torch.compile{where} raised {exc_type} before any compile: "
+                    f"the exception was raised in {(raised or {}).get('filename')}:"
+                    f"{(raised or {}).get('lineno')} ({(raised or {}).get('name')}), inside "
+                    "torch.compile's own checks of its argument.",
+        fix=REFUSED.format(compiles=len(ctx.compiles), workaround=workaround),
+        score=SPEC.score(KIND), compile_id=None, user_frame=frame, torch_message=message,
+        details=ProgramDetails(exc_type=exc_type, compiled=False, surfaced_at=surfaced,
+                               raised_in=raised))

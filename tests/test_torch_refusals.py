@@ -1,0 +1,118 @@
+"""Ends torch itself is responsible for (issue 29 §3, set5's misses as classes): a
+torch.compile() call that refused its argument before compiling anything, and an internal
+error of Dynamo. Hand-fed stores through capture's own recording, no compile."""
+
+from __future__ import annotations
+
+from test_explain import Store
+
+from compdiag.capture.failures import record_escaped_exception
+from compdiag.store.reader import Reader
+
+TORCH_INIT = "/x/site-packages/torch/__init__.py"
+EVAL_FRAME = "/x/site-packages/torch/_dynamo/eval_frame.py"
+
+
+def _raised_through(user_file: str, user_line: int, chain: list[tuple[str, str]],
+                    exc: BaseException) -> BaseException:
+    """`exc` raised at the end of a call chain: the user's line (padded so the call sits at
+    `user_line` of `user_file`), then each (torch file, function name) in turn."""
+    ns: dict = {"exc": exc}
+    names = [name for _, name in chain]
+    for i, (filename, name) in enumerate(reversed(chain)):
+        inner = names[len(chain) - i] if i else None
+        body = f"    return {inner}()\n" if inner else "    raise exc\n"
+        exec(compile(f"def {name}():\n{body}", filename, "exec"), ns)
+    src = "\n" * (user_line - 2) + f"def user():\n    {names[0]}()\n"
+    exec(compile(src, user_file, "exec"), ns)
+    try:
+        ns["user"]()
+    except BaseException as e:  # noqa: BLE001
+        return e
+    raise AssertionError("did not raise")
+
+
+REFUSED = ("torch.compile does not support compiling a ThingModule directly.\n\n"
+           "Workaround: compile the original module instead:\n  compiled = torch.compile(m)\n")
+
+
+def test_a_refusal_by_torch_compile_itself_is_no_compiled_code_failure(tmp_path):
+    """set5's compile_scripted_module, as a class: torch.compile(...) raised while checking its
+    argument (its own frame in torch/__init__.py, then eval_frame.py's wrapper), with 0
+    compiles. On main capture took the eval_frame.py frame for a compiled function's call:
+    a fatal `runtime` failure, "The compiled code failed while running", with bisect and
+    minify. It is torch.compile() refusing its argument at the user's call."""
+    s = Store(tmp_path, exit_code=1)
+    exc = _raised_through(str(s.user), 22, [(TORCH_INIT, "compile"), (EVAL_FRAME, "__call__")],
+                          RuntimeError(REFUSED))
+    record_escaped_exception(s.ing, exc)
+    diags = s.explain()
+    with Reader(s.path) as r:
+        assert r.failures(s.run_id) == []
+        (pe,) = r.program_exceptions(s.run_id)
+    assert pe["compiled"] is None
+    top = diags[0]
+    assert top["kind"] == "program" and top["user_frame"]["lineno"] == 22
+    assert "torch.compile() refused" in top["reason"] and "ThingModule" in top["reason"]
+    assert "compile the original module instead" in top["fix"]
+    for word in ("compiled code failed", "outside compiled code"):
+        assert word not in top["explanation"] + top["reason"]
+    assert not [w for w in ("bisect", "minify", "aot_eager") if w in top["fix"]]
+    assert not [d for d in diags if d["kind"] == "failure"]
+
+
+def test_a_compiled_call_through_eval_frame_is_still_compiled_code(tmp_path):
+    """The other side of the refusal rule: a compiled function's call (eval_frame.py's
+    wrapper, no torch.compile() frame) that raises stays a run-time failure."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    exc = _raised_through(str(s.user), 22, [(EVAL_FRAME, "_fn")], RuntimeError("boom"))
+    record_escaped_exception(s.ing, exc)
+    top = s.explain()[0]
+    assert (top["kind"], top["stage"]) == ("failure", "runtime")
+
+
+CONVERT_FRAME = "/x/site-packages/torch/_dynamo/convert_frame.py"
+INNER = "'int' object has no attribute 'as_subclass'"
+
+
+def _internal_error() -> type:
+    """An exception class named as torch's, in torch's module (capture tells torch's compile
+    errors by their module)."""
+    return type("InternalTorchDynamoError", (RuntimeError,), {"__module__": "torch._dynamo.exc"})
+
+
+def test_an_internal_dynamo_error_is_torchs_bug_with_the_way_round_it(tmp_path):
+    """set5's torch_function_recursion, as a class: compilation_metrics gives the wrapped
+    error's type (AttributeError), the program ends in InternalTorchDynamoError. On main the
+    top was the bare AttributeError with "check that the line runs in eager ... a bug in the
+    code" and a bisect. An internal error of Dynamo is torch's bug: say so, report it, and
+    keep Dynamo off that function (torch.compiler.disable; suppress_errors last)."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", co_name="fn", lineno=17, fail_type="AttributeError", fail_reason=INNER,
+              fail_user_frame_filename=str(s.user), fail_user_frame_lineno=18)
+    exc = _raised_through(str(s.user), 24, [(EVAL_FRAME, "compile_wrapper"),
+                                            (CONVERT_FRAME, "_compile")],
+                          _internal_error()(f"AttributeError: {INNER}"))
+    record_escaped_exception(s.ing, exc)
+    top = s.explain()[0]
+    assert (top["kind"], top["stage"]) == ("failure", "dynamo")
+    assert top["user_frame"]["lineno"] == 18
+    assert "InternalTorchDynamoError" in top["reason"] and INNER in top["reason"]
+    assert "bug in torch" in top["explanation"]
+    fix = top["fix"]
+    assert "torch.compiler.disable" in fix and "`fn`" in fix and "suppress_errors" in fix
+    assert "pytorch/pytorch/issues" in fix
+    assert not [w for w in ("force_eager", "bisect", "bug in the code") if w in fix]
+
+
+def test_an_ordinary_dynamo_failure_keeps_its_own_fix(tmp_path):
+    """The other side: a dynamo-stage failure torch did not call internal keeps the
+    run-it-in-eager advice."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", co_name="fn", lineno=17, fail_type="TorchRuntimeError",
+              fail_reason="shape mismatch", fail_user_frame_filename=str(s.user),
+              fail_user_frame_lineno=18)
+    top = s.explain()[0]
+    assert top["kind"] == "failure" and "InternalTorchDynamoError" not in top["reason"]
+    assert "force_eager" in top["fix"]
