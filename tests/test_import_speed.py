@@ -26,9 +26,9 @@ _JSON = st.recursive(
 @example({"n": [2**64, -2**70]})
 def test_fast_json_reads_what_json_reads(value: object) -> None:
     """Any JSON the standard library writes (integers past 64 bits and lone surrogates
-    included) reads back as json.loads reads it. Caught: orjson 3.13 (what a fresh install
-    takes, 2026-12-03) reads integers past 64 bits as floats where earlier versions refused
-    them, so -9223372036854775809 came back as -9.223372036854776e+18."""
+    included) reads back as json.loads reads it. Caught: orjson reads integers past 64 bits
+    as floats (the module assumed it refused them), so -9223372036854775809 came back as
+    -9.223372036854776e+18 (hypothesis drew it on a fresh clone, 2026-12-03)."""
     text = json.dumps(value)
     assert fast_json.loads(text) == json.loads(text)
 
@@ -131,15 +131,11 @@ def test_profile_import_compares_stores_table_by_table(tmp_path) -> None:
     assert cpu.returncode == 0 and "s of CPU in one process" in cpu.stdout, cpu.stderr
 
 
-def test_an_orjson_that_reads_big_integers_as_floats_is_guarded(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Whatever orjson is installed (pyproject pins it below 3.13, which reads integers past
-    64 bits as floats), a text holding one reads as json.loads reads it: the scan is on
-    whenever the installed orjson does not refuse them. Caught: orjson 3.13 installed, every
-    such integer came back as a float."""
-    def lossy(text: str) -> object:
-        return json.loads(text, parse_int=float)
-    monkeypatch.setattr(fast_json, "_fast", lossy)
-    monkeypatch.setattr(fast_json, "_SCAN", not fast_json._refuses_big_integers())
-    assert fast_json._SCAN
-    assert fast_json.loads('{"n": -9223372036854775809}') == {"n": -9223372036854775809}
+def test_a_big_float_is_still_the_float_json_reads() -> None:
+    """The re-read is only ever json.loads: a float written large (1e19, -2e300) and an
+    integer past 64 bits beside ordinary values come back as json.loads gives them. Caught:
+    orjson (3.10-3.13) read -9223372036854775809 as -9.223372036854776e+18."""
+    for text in ('{"a": 1e19, "b": [1, -2e300]}', '[0, {"n": -9223372036854775809}]',
+                 '{"n": 18446744073709551616, "s": "x", "t": true, "u": null}'):
+        got = fast_json.loads(text)
+        assert got == json.loads(text) and repr(got) == repr(json.loads(text))
