@@ -733,3 +733,42 @@ def test_a_backend_match_failure_is_a_backend_change_with_both_backends():
     assert custom["category"] == "backend"
     assert custom["before"] == "<function my_backend at 0x7f01>" != custom["after"]
     assert classify_guard("___check_current_backend(140)")["category"] == "backend"
+
+
+def test_a_graph_breaks_root_cause_is_the_innermost_chained_exception() -> None:
+    """Issue 29 (set5's data_ptr_pack_tensor, pytorch/pytorch#136271): torch raised 'Failed to
+    convert args/kwargs to proxy' from `NotImplementedError: DataPtrVariable()`, the value it
+    had no graph form for; the break's row keeps that innermost exception (ingest), and no
+    root for a message that chains none. Caught: main kept only the outer type."""
+    text = ("Graph break in user code at /u/a.py:12\nGraph Break Reason: Encountered graph "
+            "break when attempting to trace CALL\n\nFailed to convert args/kwargs to proxy\n"
+            "  Explanation: Missing `as_proxy()` implementation for some arg/kwarg.\n\n"
+            "User code traceback:\n  File \"/u/a.py\", line 12, in f\n    torch.tensor(p)\n\n"
+            "Traceback (most recent call last):\n  File \"/t/utils.py\", line 1528, in p\n"
+            "    raise NotImplementedError(str(self))\nNotImplementedError: DataPtrVariable()\n"
+            "\nThe above exception was the direct cause of the following exception:\n\n"
+            "Traceback (most recent call last):\n  File \"/t/exc.py\", line 723, in u\n"
+            "torch._dynamo.exc.Unsupported: Failed to convert args/kwargs to proxy\n")
+    d = P.graph_break_details(text)
+    assert (d["root_cause"], d["root_value"]) == ("NotImplementedError: DataPtrVariable()",
+                                                  "data_ptr")
+    assert P.graph_break_details((FIXTURES / "gb_skipped_frame.txt").read_text()
+                                 )["root_cause"] is None
+
+
+def test_the_root_causes_words_name_the_value_or_the_error() -> None:
+    """What a graph break's headline adds from its root cause: a VariableTracker as the kind
+    of value (snake case, parsed at ingest), another exception with a message as itself,
+    nothing for a bare type or a root that repeats the break's type."""
+    from compdiag.analyses.diagnoses.graph_breaks import root_words
+    value = P.root_cause("NotImplementedError: UserDefinedObjectVariable(Foo)\n\n"
+                         "The above exception was the direct cause of the following "
+                         "exception:\n")["root_value"]
+    assert value == "user_defined_object"
+    assert root_words("NotImplementedError: X()", value, "Failed to convert") == \
+        "a user_defined_object value"
+    assert root_words("RuntimeError: shape '[3]' is invalid", None, "x") == \
+        "RuntimeError: shape '[3]' is invalid"
+    assert root_words("AssertionError", None, "x") == ""
+    assert root_words("Unsupported: Failed to convert", None, "Failed to convert") == ""
+    assert root_words(None, None, "x") == ""
