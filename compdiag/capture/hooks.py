@@ -157,7 +157,7 @@ class Capture:
         import torch  # noqa: F401 - the capture is installed before the program's own import
         # torch's own modules the hooks attach to: imported first, outside compdiag's time
         # (a program that compiles imports them anyway, at its first torch.compile)
-        import torch._dynamo.convert_frame  # noqa: F401
+        import torch._dynamo  # noqa: F401 - (its __init__ imports convert_frame)
         import torch._logging._internal  # noqa: F401
 
         self.self_time.call(self._install)
@@ -453,7 +453,9 @@ class Capture:
         self.ing.autotune_choice(cid, name, best, "\n".join(lines))
 
     def _install_bytecode_hook(self) -> None:
-        from torch._dynamo.convert_frame import register_bytecode_hook
+        import torch._dynamo
+
+        register_bytecode_hook = torch._dynamo.convert_frame.register_bytecode_hook
 
         capture = self
 
