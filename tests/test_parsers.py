@@ -772,3 +772,19 @@ def test_the_root_causes_words_name_the_value_or_the_error() -> None:
     assert root_words("AssertionError", None, "x") == ""
     assert root_words("Unsupported: Failed to convert", None, "Failed to convert") == ""
     assert root_words(None, None, "x") == ""
+
+
+def test_the_op_a_failure_names_is_a_fact_of_it() -> None:
+    """Issue 29 §1 (corpus/fail_custom_op_fake_strides.py, pytorch/pytorch#143579): a custom
+    op's output failing Inductor's size/stride check names the op, in torch's message or in
+    the generated check itself; stored with the failure (a post-grad node's target), so the
+    diagnosis finds the op's line. Caught: main had no such fact and pointed at the call."""
+    msg = ("expected size 4==4, stride 1==8 at dim=0\nError in op: "
+           "torch.ops.demo.col_major_scale.default\nThis error most often comes from ...")
+    assert P.failure_facts("AssertionError", "expected size", None, msg)["op"] == \
+        "demo.col_major_scale.default"
+    tb = ("  File \"/tmp/torchinductor_u/pa/cpa.py\", line 117, in call\n"
+          "    assert_size_stride(buf2, (4, 8), (8, 1), 'torch.ops.mylib.op.default')\n"
+          "AssertionError: expected size 4==4, stride 1==8 at dim=0\n")
+    assert P.failure_facts("AssertionError", "expected size", tb)["op"] == "mylib.op.default"
+    assert P.failure_facts("RuntimeError", "boom", "no op here")["op"] is None

@@ -156,6 +156,19 @@ class RunContext:
                 for n in self.graph_nodes(cid)
                 if n["op"] == op and n["filename"] and n["lineno"]]
 
+    def target_user_lines(self, cid: str | None, op: str | None) -> list[dict[str, Any]]:
+        """User lines of the nodes calling `op` (`ns.name.overload`, as a failure names it,
+        stored at ingest): the post-grad graph's nodes of that target, else (a backend that
+        writes no post-grad graph) the nodes of Dynamo's graph that call it."""
+        if not op:
+            return []
+        found = [n for n in self.graph_nodes(cid) if n.get("target") == op]
+        if not found:
+            call = f"torch.ops.{op}("
+            found = [n for n in self.dynamo_nodes(cid) if (n.get("call") or "").startswith(call)]
+        return [{"filename": n["filename"], "lineno": n["lineno"], "line": n.get("line")}
+                for n in found if n.get("filename") and n.get("lineno")]
+
     # -- facts several kinds read ------------------------------------------------------------
     @functools.cached_property
     def _injected(self) -> list[dict[str, Any]]:
