@@ -788,3 +788,16 @@ def test_the_op_a_failure_names_is_a_fact_of_it() -> None:
           "AssertionError: expected size 4==4, stride 1==8 at dim=0\n")
     assert P.failure_facts("AssertionError", "expected size", tb)["op"] == "mylib.op.default"
     assert P.failure_facts("RuntimeError", "boom", "no op here")["op"] is None
+
+
+def test_a_guard_worded_as_what_failed_is_classified_like_its_equality() -> None:
+    """torch 2.13 words a failed length check as `len(feats) != 1` (the guard was
+    `len(feats) == 1`): one category and source for every length the program passed, so a
+    dict whose key set grows each call is one recompile diagnosis, at the call, not one
+    'other' diagnosis per length at the def line (found on a program of a growing dict that
+    hit the recompile limit: eight diagnoses, the limit's at the def)."""
+    for text, value in (("len(feats) != 1", "1"), ("len(feats) == 3", "3"),
+                        ("len(L['feats']) != 8  # for k in feats", "8")):
+        g = P.classify_guard(text)
+        assert g["category"] == "length" and g["before"] == value, (text, g)
+        assert g["source"].startswith("len(") and "!" not in g["source"], g

@@ -223,6 +223,9 @@ def debug_context(text: str | None) -> str:
 
 _EXPECTED = lazy_re.compile(r"expected (?P<before>[^,]+?), actual (?P<after>\S+)")
 _EQ_GUARD = lazy_re.compile(r"^(?P<lhs>.+?)\s*==\s*(?P<value>.+?)\s*(?:#.*)?$")
+# torch 2.13 words some failed guards as what failed, `len(feats) != 1`: the guard was
+# `len(feats) == 1`, the value the compile saw is on the right.
+_NE_GUARD = lazy_re.compile(r"^(?P<lhs>[^=!<>]+?)\s*!=\s*(?P<value>[^=!<>]+?)\s*(?:#.*)?$")
 _GUARD_LOC = lazy_re.compile(
     r"#\s*(?P<code>.*?)\s+#\s*(?P<file>[^#:]+):(?P<line>\d+) in (?P<fn>\S+)\s*$")
 
@@ -339,7 +342,7 @@ def classify_guard(text: str) -> dict[str, Any]:
         what = t.split(":", 1)[1].strip() if ":" in t else "global state"
         return {"category": "global_state", "source": what, "tensor": None, "before": None,
                 "after": None}
-    m = _EQ_GUARD.match(code_part)
+    m = _EQ_GUARD.match(code_part) or _NE_GUARD.match(code_part)
     if m:
         lhs, value = m.group("lhs").strip(), m.group("value").strip()
         marked = _MARKED.match(lhs)
