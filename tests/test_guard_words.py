@@ -228,3 +228,24 @@ def test_a_guard_whose_lookup_failed_is_a_replaced_attribute(tmp_path):
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
     assert d["reason"].startswith("self.lora_layer was replaced or removed"), d["reason"]
     assert "Set self.lora_layer before the first compiled call" in d["fix"]
+
+
+def test_a_compiled_modules_wrapper_is_named_by_the_module_called(tmp_path) -> None:
+    """torch 2.13 compiles `torch.compile(module)` as torch's own wrapper
+    (`torch/_dynamo/external_utils.py` `inner`); a diagnosis that names the function says
+    the class of the module the user called, as capture recorded it at the call (seen:
+    "Global torch state (grad_mode) differs from when inner() was compiled")."""
+    import json as _json
+    from test_explain import Store, _ids
+    from compdiag.analyses.context import RunContext
+    from compdiag.store.reader import Reader
+    s = Store(tmp_path)
+    wrapper = "/usr/lib/python3/site-packages/torch/_dynamo/external_utils.py"
+    s.ing.record({**_ids("0/0"), "compilation_metrics": {
+        "co_name": "inner", "co_filename": wrapper, "co_firstlineno": 67}}, None)
+    s.ing.event("call_stack", "0/0", {}, _json.dumps({
+        "frames": [{"filename": str(s.user), "lineno": 8, "line": None, "name": "<module>"}],
+        "objects": {"fn": ["torch.nn.modules.container.Sequential", 1]}}))
+    s.done()
+    with Reader(s.path) as r:
+        assert RunContext(r, s.run_id).fn_name("0/0") == "Sequential.forward"
