@@ -5,6 +5,8 @@ once (issue 30 item 5), and `compdiag minify` offered only where it can replay t
 from __future__ import annotations
 
 import re
+
+import pytest
 from pathlib import Path
 
 from compdiag.capture.failures import record_escaped_exception
@@ -257,3 +259,33 @@ def test_a_kernels_check_that_aborts_points_at_its_op_line(tmp_path: Path) -> No
     assert "kernel cpp_fused_embedding_0" in top["reason"]
     assert "what():  kernel, /tmp/cache/pj/cpj.main.cpp:7" in top["details"]["native_message"]
     assert fault_dump(dump)["frames"][0]["lineno"] == 20
+
+
+@pytest.mark.parametrize("dump", ["other_thread", "none"])
+def test_a_kernels_abort_is_placed_by_the_kernel_whatever_the_dump_shows(
+        tmp_path: Path, dump: str) -> None:
+    """The same abort when faulthandler's dump has no frame of the compiled code: only a
+    helper thread's stack (threading.wait), or nothing (a second OpenMP thread's abort ended
+    the process while the first was dumping). The kernel the C++ runtime's last words name is
+    evidence of its own: the diagnosis is at its ops' line. Caught on main, flakily, on an
+    idle machine: corpus end_abort_oob_index ended "in wait, threading.py:331" and "nothing
+    after it was recorded" with no line."""
+    from test_holdout_principles import _output_code, embedding_graph
+
+    s = Store(tmp_path, exit_code=134)
+    s.user.write_text(s.user.read_text().replace("line_3 = 3\n", "def f(i, w):\n"))
+    s.compile("0/0", lineno=3)
+    s.post_grad("0/0", embedding_graph(s.user))
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
+                  "inductor_output_code": {"filename": OUTPUT_MODULE}},
+                 _output_code("cpp_fused_embedding_0"))
+    fault = (_dump([("/usr/lib/python3.11/threading.py", 331, "wait")], what="Aborted")
+             if dump == "other_thread" else "")
+    s.ing.program_end(how="signal", exit_code=134, signal=6, stderr_tail=(
+        "terminate called after throwing an instance of 'std::runtime_error'\n"
+        "  what():  kernel, /tmp/cache/pj/cpj.main.cpp:7, index out of bounds: "
+        "0 <= tmp0 < 5L\nterminate called recursively\n"), fault=fault)
+    top = s.explain()[0]
+    assert top["kind"] == "program" and "SIGABRT" in top["reason"]
+    assert (top["user_frame"]["lineno"], top["user_frame"]["evidence"]) == (11, "fx_node")
+    assert "kernel cpp_fused_embedding_0" in top["reason"]
