@@ -249,3 +249,16 @@ def test_a_compiled_modules_wrapper_is_named_by_the_module_called(tmp_path) -> N
     s.done()
     with Reader(s.path) as r:
         assert RunContext(r, s.run_id).fn_name("0/0") == "Sequential.forward"
+
+
+def test_a_scalar_read_is_fixed_as_the_call_the_line_makes() -> None:
+    """A data-dependent break on aten._local_scalar_dense is the user's `.item()` or
+    `.tolist()`: the fix names the one their line calls (seen: `.tolist()` fixed with
+    "`.item()` turns a tensor into a Python number")."""
+    from compdiag.analyses.fixes import graph_break_fix
+    expl = ("Operator `aten._local_scalar_dense.default` has a non-Tensor output whose value "
+            "is dependent on the data of Tensor inputs.")
+    gb = "Data-dependent operator"
+    assert graph_break_fix(gb, expl, "", "idx = logits.argmax(-1).tolist()", []).startswith(
+        "`.tolist()`")
+    assert graph_break_fix(gb, expl, "", "k = n.item()", []).startswith("`.item()`")

@@ -69,6 +69,19 @@ FORMAT_FIX = ("Formatting a tensor into a string needs its values, which a graph
 TIME_FIX = ("Timing inside a compiled function measures tracing, not execution, and breaks "
             "the graph: time the call from outside (with torch.cuda.synchronize() on GPU).")
 _BUILTIN_NAME = re.compile(r"builtin (?:operator )?`?(\w+)`?")
+ITEM_FIX = ("`.item()` turns a tensor into a Python number. Keep it a tensor (e.g. `x * t` "
+            "instead of `x * t.item()`), or set `torch._dynamo.config.capture_scalar_outputs = "
+            "True` to trace it as an unbacked SymInt/SymFloat.")
+TOLIST_FIX = ("`.tolist()` leaves tensor land. Keep the computation vectorised on tensors "
+              "(index, `torch.where`, reductions) instead of iterating over Python values; for "
+              "integer tensors `torch._dynamo.config.capture_scalar_outputs = True` lets it "
+              "trace.")
+
+
+def _scalar_read(gb_type: str, expl: str, ctx: str, line: str) -> str:
+    """A tensor's value read into Python (aten._local_scalar_dense): the fix for the call the
+    user's line makes, `.tolist()` or `.item()` (and what reads one implicitly)."""
+    return TOLIST_FIX if ".tolist(" in line and ".item(" not in line else ITEM_FIX
 
 
 def _builtin(gb_type: str, expl: str, ctx: str, line: str) -> str:
@@ -118,16 +131,10 @@ RULES: tuple[Rule, ...] = (
          "true_fn, false_fn, (x,))` so one graph holds both branches.",
          # the branch is the user's only where their line branches; else a library's
          user_calls=("if ", "while ", " and ", " or ", "assert ", " else ")),
-    Rule(("Tensor.item()", "_local_scalar_dense"),
-         "`.item()` turns a tensor into a Python number. Keep it a tensor (e.g. `x * t` "
-         "instead of `x * t.item()`), or set `torch._dynamo.config.capture_scalar_outputs = "
-         "True` to trace it as an unbacked SymInt/SymFloat.",
-         user_calls=(".item(", "int(", "float(", "bool(", "if ", "while ", " and ", " or ")),
-    Rule(("tolist()",),
-         "`.tolist()` leaves tensor land. Keep the computation vectorised on tensors (index, "
-         "`torch.where`, reductions) instead of iterating over Python values; for integer "
-         "tensors `torch._dynamo.config.capture_scalar_outputs = True` lets it trace.",
-         user_calls=(".tolist(",)),
+    Rule(("Tensor.item()", "_local_scalar_dense"), _scalar_read,
+         user_calls=(".item(", ".tolist(", "int(", "float(", "bool(", "if ", "while ", " and ",
+                     " or ")),
+    Rule(("tolist()",), TOLIST_FIX, user_calls=(".tolist(",)),
     Rule(("numpy function", "numpy"),
          "This numpy call has no torch._numpy equivalent: use the torch function (e.g. "
          "torch.save/torch.fft/...) on the tensor, or do the numpy work outside the compiled "
