@@ -168,6 +168,29 @@ def test_minify_is_offered_only_where_it_can_replay_the_failure(tmp_path: Path) 
     assert OFFERED.search(d["fix"]) and "cannot replay" not in d["fix"]
 
 
+def test_minify_is_not_offered_for_a_failure_in_a_custom_op(tmp_path: Path) -> None:
+    """A runtime failure torch names a custom op for (corpus fail_custom_op_fake_strides:
+    its output failed Inductor's size/stride check) replays only with that op, which only
+    the program registers: the fix says why minify cannot replay it, even with a graph kept,
+    and names the op; a failure in torch's own op still offers minify. Before: the fix
+    offered `compdiag minify`, which ended in an AttributeError traceback."""
+    msg = ("expected size 4==4, stride 1==8 at dim=0\nError in op: torch.ops.{op}\nThis error "
+           "most often comes from a incorrect fake (aka meta) kernel for a custom op.")
+    fixes = []
+    for name, op in (("custom", "demo.col_major_scale.default"), ("torch", "aten.mm.default")):
+        (tmp_path / name).mkdir()
+        s = Store(tmp_path / name, exit_code=1)
+        s.compile("0/0")
+        s.failure("0/0", stage="runtime", exc_type="AssertionError",
+                  message="expected size 4==4, stride 1==8 at dim=0", traceback="",
+                  torch_message=msg.format(op=op))
+        s.ing.event("failure_graph", "0/0", {"kind": "compile", "stage": "runtime"},
+                    payload="{}")
+        fixes.append(s.explain()[0]["fix"])
+    assert not OFFERED.search(fixes[0]) and "torch.ops.demo.col_major_scale" in fixes[0]
+    assert OFFERED.search(fixes[1]), fixes[1]
+
+
 def _round_trip(s: Store, tmp_path: Path) -> tuple[list[dict], list[dict], dict]:
     """(explain before, explain after report's trace log -> import, the imported run)."""
     from compdiag.analyses.explain import explain

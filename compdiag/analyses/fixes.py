@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 from compdiag.analyses.rules import Words, every, first, found
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import CompileId
+from compdiag.formats.failure_graph import TORCH_NAMESPACES
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
 
@@ -414,10 +415,17 @@ def _frame_compile(cid: str | None) -> tuple | None:
                                         parsed.compiled_autograd)
 
 
-def minify_unavailable(ctx: Any, cid: str | None, message: str | None) -> str | None:
+def minify_unavailable(ctx: Any, cid: str | None, message: str | None,
+                       op: str | None = None) -> str | None:
     """Why `compdiag minify` cannot replay this failure (None: it can). It replays the graph
     and inputs capture kept when the failure happened (minify/graph.py's `load`); an imported
-    log holds no input tensors, a backward graph's failure is not kept by every capture."""
+    log holds no input tensors, a backward graph's failure is not kept by every capture, and
+    a failure about a custom op (`op`, the op torch named, stored at ingest) needs that op,
+    which only the program registers (minify imports nothing of it)."""
+    if op and op.split(".", 1)[0] not in TORCH_NAMESPACES:
+        return (f"the failure is in torch.ops.{op}, a custom op only your program registers: "
+                "minify replays the graph in a process of its own, without your program; check "
+                "the op with `torch.library.opcheck` instead")
     if ctx.run.get("source") == "import":
         return ("this run was imported from a trace log, which does not hold the failing "
                 "graph's inputs; run the script under `compdiag run` to keep them")

@@ -184,7 +184,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           debug=P.debug_context(tb), line=frame.line or "",
                           message=f"{f.get('message') or ''}\n{tb[-4000:]}",
                           torch_message=whole,
-                          no_minify=minify_unavailable(ctx, cid, f.get("message")))
+                          no_minify=minify_unavailable(ctx, cid, f.get("message"), f.get("op")))
         expl = stage_explanation(f["stage"], fatal)
         if internal:
             expl = f"{expl} {INTERNAL_EXPLANATION.format(inner=inner)}"
