@@ -262,3 +262,21 @@ def test_a_scalar_read_is_fixed_as_the_call_the_line_makes() -> None:
     assert graph_break_fix(gb, expl, "", "idx = logits.argmax(-1).tolist()", []).startswith(
         "`.tolist()`")
     assert graph_break_fix(gb, expl, "", "k = n.item()", []).startswith("`.item()`")
+
+
+def test_an_optional_argument_passed_none_then_a_value_once_is_information(tmp_path):
+    """A function called once with mask=None and once with a mask: one graph per call
+    pattern, both cached (as train()/eval() is): information, not a problem to fix by
+    "giving mask its final value before the first call" (what main said, as for a module
+    attribute set lazily). An attribute that changes stays a problem (below)."""
+    leaf = "___check_obj_id(L['mask'], 1)  # if mask is not None:  # a.py:7 in attend"
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    d = _recompile(Store(tmp_path / "a"), "0/0: mask is not None",
+                   (_tree("L['mask']", "NoneType", leaf), _tree("L['mask']", "torch.Tensor",
+                                                                 leaf)))
+    assert d["severity"] == "info" and d["fix"].startswith("Nothing to do"), d
+    d = _recompile(Store(tmp_path / "b"), "0/0: self.cache is not None",
+                   (_tree("L['self'].cache", "NoneType", leaf),
+                    _tree("L['self'].cache", "torch.Tensor", leaf)))
+    assert d["severity"] == "problem", d
