@@ -29,7 +29,8 @@ from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
     AUTOMATIC_DYNAMIC, OPTIONAL_ARGUMENT, INSTANCES_EXPLANATION, INSTANCES_FIX,
-    INSTANCES_REASON, LIMIT_FIX, REASONS, recompile_explanation, recompile_fix, RECURRING, RECURRING_FIXES,
+    INSTANCES_REASON, LIMIT_FIX, REASONS, recompile_explanation, recompile_fix, RECURRING,
+    RECURRING_FIXES,
     SPECIALISED_01_EXPLANATION, SPECIALISED_01_FIX, SPECIALIZED_EXPLANATION, SPECIALIZED_FIX,
     SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS)
 from compdiag.analyses.summary import with_decisive
