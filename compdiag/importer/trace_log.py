@@ -21,6 +21,7 @@ from zlib import error as zlib_error
 
 from compdiag.formats import fast_json
 from compdiag.ingest.ingestor import Ingestor
+from compdiag.ingest.sources import keep_sources
 from compdiag.importer.writer_pipe import PipedWriter, WriteFailed
 from compdiag.ingest.reindex import ensure_current
 from compdiag.store.writer import Writer
@@ -362,6 +363,9 @@ def _import_file(writer: Writer, path: Path, run_id: int) -> ImportResult:
         writer.warn(run_id, w)
     status = "imported" if not (result.skipped or result.bad_payloads) else "partial"
     writer.update_run(run_id, torch_version=ing.torch_version, ended_at=time.time())
+    # The user files its facts name, where they are on this machine (a TORCH_TRACE log
+    # carries no user source: torch dumps only generated FX code, `dump_file`).
+    keep_sources(writer, run_id)
     # A log `compdiag report` wrote says how its program ended (a program_end record).
     writer.end_run(run_id, exit_code=ing.exit_code, status=status)
     return result
