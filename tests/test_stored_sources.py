@@ -19,6 +19,7 @@ from compdiag.analyses.explain import explain
 from compdiag.ingest.reindex import reindex
 from compdiag.store.reader import Reader
 from compdiag.store.schema import StoreNeedsReindex
+from cdtest import SCRIPTS
 from corpus_check import CORPUS, load_sidecar, run_case
 from test_closure_cells import SRC as CLOSURE_SRC
 from test_closure_cells import closure_reason
@@ -155,3 +156,23 @@ def test_reindex_fills_an_older_stores_sources_from_the_files_still_there(
     reindex(db)
     with Reader(db) as r:
         assert r.source_lines(s.run_id, str(s.user)) == CLOSURE_SRC.splitlines()
+
+
+@pytest.mark.slow
+def test_an_imported_trace_keeps_the_user_files_its_facts_name(scenario, tmp_path: Path
+                                                                ) -> None:
+    """Fails on main (no `sources`): `compdiag import` of the scenario's TORCH_TRACE log keeps
+    the text of tests/scripts/scenario.py, which its facts name and which is on this
+    machine; with one log on two CPUs the import writes through writer_pipe, whose writer
+    cannot read the facts back (the first cut kept nothing there: a run warning)."""
+    from compdiag.importer.trace_log import import_trace
+
+    script = SCRIPTS / "scenario.py"
+    store = tmp_path / "imported.db"
+    (res,) = import_trace(store, scenario.extra["trace_log"], workers=1)
+    with Reader(store) as r:
+        assert not [w for w in r.warnings(res.run_id) if "source files" in w]
+        named = {p for p in r.source_paths(res.run_id) if Path(p).name == script.name}
+        assert named, r.source_paths(res.run_id)
+        for path in named:
+            assert r.source_text(res.run_id, path) == script.read_text()

@@ -188,6 +188,12 @@ def import_trace(store: Path, path: Path, *,
     writer = Writer(store)
     try:
         kept = [(f, r) for f, r in zip(files, results) if r.run_id is not None]
+        for _, r in kept:
+            # The user files its facts name, where they are on this machine (a TORCH_TRACE
+            # log carries no user source: torch dumps only generated FX code, `dump_file`).
+            # Here, with a Writer of its own: a file's runs may have been written through
+            # writer_pipe, which has no connection to read the facts back with.
+            keep_sources(writer, r.run_id)
         if kept:
             _join_job(writer, [f for f, _ in kept], [r for _, r in kept])
     finally:
@@ -363,9 +369,6 @@ def _import_file(writer: Writer, path: Path, run_id: int) -> ImportResult:
         writer.warn(run_id, w)
     status = "imported" if not (result.skipped or result.bad_payloads) else "partial"
     writer.update_run(run_id, torch_version=ing.torch_version, ended_at=time.time())
-    # The user files its facts name, where they are on this machine (a TORCH_TRACE log
-    # carries no user source: torch dumps only generated FX code, `dump_file`).
-    keep_sources(writer, run_id)
     # A log `compdiag report` wrote says how its program ended (a program_end record).
     writer.end_run(run_id, exit_code=ing.exit_code, status=status)
     return result

@@ -541,19 +541,23 @@ class Reader:
                 if self._has_table("sources") else set())
         return cache[run_id]
 
-    def source_lines(self, run_id: int, path: str | None) -> list[str] | None:
-        """The lines of a user file as the run kept it (ingest/sources.py), or None when the
-        run keeps no text for it. What analyses quote of the user's code: never the file,
-        which may have changed or moved since (issue 29 §1)."""
+    def source_text(self, run_id: int, path: str | None) -> str | None:
+        """A user file's text as the run kept it (ingest/sources.py), or None when the run
+        keeps no text for it. What analyses and views quote of the user's code: never the
+        file, which may have changed or moved since (issue 29 §1)."""
         if not path or path not in self.source_paths(run_id):
             return None
         cache = self.__dict__.setdefault("_sources", {})
         if (run_id, path) not in cache:
             expr = blobs.text_sql("sources", "text")
-            text = self._scalar(f"SELECT {expr} FROM sources WHERE run_id = ? AND path = ?",
-                                (run_id, path))
-            cache[(run_id, path)] = None if text is None else _file_lines(text)
+            cache[(run_id, path)] = self._scalar(
+                f"SELECT {expr} FROM sources WHERE run_id = ? AND path = ?", (run_id, path))
         return cache[(run_id, path)]
+
+    def source_lines(self, run_id: int, path: str | None) -> list[str] | None:
+        """source_text's lines (without their ends), or None."""
+        text = self.source_text(run_id, path)
+        return None if text is None else _file_lines(text)
 
     def source_line(self, run_id: int, path: str | None, lineno: int | None) -> str | None:
         """Line `lineno` (1-based) of a kept user file, its text as written (no newline), or

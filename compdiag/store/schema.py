@@ -678,14 +678,15 @@ CREATE TABLE IF NOT EXISTS blobs (
 -- The text of a user file a stored fact of the run names (frames, stack traces, compile call
 -- sites; store 4), read when the run was captured or imported (ingest/sources.py): analyses
 -- read the user's lines from here. `text` goes to blobs (store/blobs.py): a file is kept once
--- per content, however many runs name it; `text_blob` holds its hash.
+-- per content, however many runs name it; `text_blob` holds its hash. WITHOUT ROWID: one
+-- b-tree, not a table and its key's index (a page each in every store).
 CREATE TABLE IF NOT EXISTS sources (
     run_id     INTEGER NOT NULL,
     path       TEXT NOT NULL,
     text       TEXT,
     text_blob  TEXT,
     PRIMARY KEY (run_id, path)
-);
+) WITHOUT ROWID;
 """
 
 DERIVED_TABLES = (
