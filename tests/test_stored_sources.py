@@ -75,7 +75,8 @@ ALLOWED_READS = {
     ("compdiag/views/minify.py", "_lines", "the repro minify wrote, not a user file"),
 }
 FILE_READS = {"getline", "getlines", "updatecache", "checkcache", "open", "read_text",
-              "read_bytes", "readlines", "lazycache"}
+              "read_bytes", "readlines", "lazycache", "exists", "isfile", "is_file",
+              "getsize", "stat"}
 
 
 def _file_reads(path: Path) -> list[tuple[str, int, str]]:
@@ -106,7 +107,8 @@ def _file_reads(path: Path) -> list[tuple[str, int, str]]:
 def test_no_analysis_or_view_reads_a_users_file() -> None:
     """Fails on main: analyses/context.py, diagnoses/program.py (linecache), diagnoses/cache.py
     and closure_cells.py (read_text) and views/explain.py (open) read the user's files at
-    analysis time. Only the Reader's `sources` may give their text."""
+    analysis time, and context.py and locate.py asked whether one exists. Only the Reader's
+    `sources` may give their text, or say which the run kept."""
     bad = []
     for folder in ("compdiag/analyses", "compdiag/views"):
         for path in sorted((ROOT / folder).rglob("*.py")):
@@ -123,9 +125,11 @@ def test_the_lint_sees_the_reads_it_forbids(tmp_path: Path) -> None:
     src.write_text("import linecache\nfrom pathlib import Path\n"
                    "def a(f):\n    return linecache.getline(f, 1)\n"
                    "def b(f):\n    return Path(f).read_text()\n"
-                   "def c(f):\n    with open(f) as fh:\n        return fh.read()\n")
+                   "def c(f):\n    with open(f) as fh:\n        return fh.read()\n"
+                   "def d(f):\n    return os.path.exists(f)\n")
     calls = [(f, c) for f, _, c in _file_reads(src)]
     assert ("a", "getline") in calls and ("b", "read_text") in calls and ("c", "open") in calls
+    assert ("d", "exists") in calls
     assert ("<module>", "import linecache/tokenize") in calls
 
 
