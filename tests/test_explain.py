@@ -22,6 +22,7 @@ from compdiag.analyses.explain import explain
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest.ingestor import Ingestor
+from compdiag.ingest.sources import keep_sources
 from compdiag.ingest.parsers import classify_guard
 from compdiag.store.reader import Reader
 from compdiag.store.writer import Writer
@@ -94,6 +95,7 @@ class Store:
 
     def done(self) -> Path:
         self.ing.flush()
+        keep_sources(self.w, self.run_id)  # as capture does when a run ends
         self.w.end_run(self.run_id, exit_code=self.exit_code, status="done")
         self.w.close()
         return self.path

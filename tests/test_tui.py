@@ -415,18 +415,37 @@ async def test_mouse_picks_tabs_and_tree_rows(demo: Path) -> None:
         await until(pilot, lambda: screen.active_tab == "timings" and "timings" in screen.loaded)
 
 
-@sync
-async def test_o_opens_the_source_of_the_highlighted_compile(demo: Path) -> None:
-    app = CompdiagApp(demo)
+async def _source_of_compile(store: Path, cid: str) -> tuple[SourceScreen, str, str]:
+    """The SourceScreen `o` opens on compile `cid`, its code view's text and current line."""
+    app = CompdiagApp(store)
     async with app.run_test(size=SIZE) as pilot:
         await started(pilot)
-        assert app.screen.query_one(CompileTree).select_compile("1/0")   # a graph break
+        assert app.screen.query_one(CompileTree).select_compile(cid)
         await pilot.press("o")
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, SourceScreen)
-        assert (screen.filename, screen.lineno) == ("model.py", 8)
-        assert screen.path == demo.parent / "model.py"
+        view = screen.query_one(CodeView)
+        return screen, view.code, view.lines[view.cursor_line]
+
+
+@sync
+async def test_o_opens_the_source_of_the_highlighted_compile(demo: Path) -> None:
+    screen, _, _ = await _source_of_compile(demo, "1/0")   # a graph break
+    assert (screen.filename, screen.lineno) == ("model.py", 8)
+    assert screen.kept == USER_SOURCE  # the run's text (the store's)
+
+
+@sync
+async def test_the_source_is_the_runs_after_the_file_is_gone(tmp_path: Path) -> None:
+    """Fails on main: with model.py removed after the run, the source screen said "file not
+    found on this machine" and showed the recorded line alone; the store keeps the run's
+    text (`sources`), which it shows whole, at the line."""
+    (tmp_path / "model.py").write_text(USER_SOURCE)
+    store = build_demo_store(tmp_path / "demo.db", compiles=4, cwd=str(tmp_path))
+    (tmp_path / "model.py").unlink()
+    _, code, line = await _source_of_compile(store, "1/0")   # a graph break
+    assert code == USER_SOURCE and "print(" in line
 
 
 def test_counts_in_the_tree_and_titles_are_words() -> None:

@@ -111,7 +111,8 @@ class CompdiagApp(App[int]):
     def open_source(self, run_id: int, filename: str, lineno: int, line: str | None, *,
                     title: str = "") -> None:
         cwd = self.model.run(run_id).get("cwd")
-        self.push_screen(screens.SourceScreen(filename, lineno, line, cwd=cwd, title=title))
+        self.push_screen(screens.SourceScreen(filename, lineno, line, cwd=cwd, title=title,
+                                              kept=self.model.source_text(run_id, filename)))
 
     def open_finding(self, run_id: int, finding: dict[str, Any]) -> bool:
         """A diagnosis or a perf limiter: the user's source at its line, else its (first)

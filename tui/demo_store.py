@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from compdiag.ingest.parsers import classify_guard
+from compdiag.ingest.sources import keep_sources
 from compdiag.store.writer import Writer
 
 STARTED_AT = 1_790_000_000.0          # fixed: snapshots must not depend on the clock
@@ -108,6 +109,7 @@ def build_demo_store(path: Path | str, *, compiles: int = 14, payload_mb: float 
         timed[run_id] = (PERF_MODES[(runs - 1 - r) % len(PERF_MODES)], graphs)
         if perf:
             _write_perf_samples(w, run_id, timed[run_id][0], graphs)
+        keep_sources(w, run_id)  # as capture does: model.py's text where it is (cwd)
         w.end_run(run_id, exit_code=0 if small else 1, status="done")
         w.update_run(run_id, ended_at=STARTED_AT + 3600 * r + 42.5)
         w.flush()

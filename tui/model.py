@@ -7,6 +7,8 @@ not change while a run is displayed are memoised here, so a keystroke never re-q
 
 from __future__ import annotations
 
+import os
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,6 +126,18 @@ class StoreModel:
             if r["id"] == run_id:
                 return r
         return self.reader.run(run_id)
+
+    def source_text(self, run_id: int, filename: str | None) -> str | None:
+        """A user file's text as the run kept it (a relative name is the run's cwd's, as
+        explain resolves it), or None when the run kept no text of it."""
+        if not filename:
+            return None
+        cwd = self.run(run_id).get("cwd")
+        for path in (filename, os.path.normpath(os.path.join(cwd, filename)) if cwd else None):
+            text = self.reader.source_text(run_id, path)
+            if text is not None:
+                return text
+        return None
 
     def counts(self, run_id: int) -> dict[str, int]:
         return self.reader.counts(run_id)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import re
 import symtable
-from pathlib import Path
 
 _CELL = re.compile(r"^(?P<owner>.+?)\.__closure__\[(?P<index>\d+)\]\.cell_contents$")
 
@@ -25,16 +24,16 @@ def closure_index(source: str | None) -> tuple[str, int] | None:
     return (m.group("owner"), int(m.group("index"))) if m else None
 
 
-def cell_name(filename: str | None, lineno: int | None, index: int) -> str | None:
-    """The name of cell `index` of the innermost function of `filename` enclosing `lineno`,
-    or None when the source does not say (unreadable, no such function, too few cells)."""
-    if not filename or not lineno:
+def cell_name(text: str | None, lineno: int | None, index: int) -> str | None:
+    """The name of cell `index` of the innermost function of the source `text` (a user file
+    as the run kept it: Reader.source_lines) enclosing `lineno`, or None when the source does
+    not say (not kept, unparsable, no such function, too few cells)."""
+    if text is None or not lineno:
         return None
     try:
-        text = Path(filename).read_text(errors="replace")
         tree = ast.parse(text)
-        table = symtable.symtable(text, filename, "exec")
-    except (OSError, SyntaxError, ValueError):
+        table = symtable.symtable(text, "<source>", "exec")
+    except (SyntaxError, ValueError):
         return None
     best: ast.AST | None = None
     for node in ast.walk(tree):

@@ -4,7 +4,6 @@ run's compiles, the user frame a diagnosis points at, injected bugs, op lines.""
 from __future__ import annotations
 
 import functools
-import linecache
 import os
 import re
 from typing import Any, Iterable
@@ -51,17 +50,28 @@ class RunContext:
 
     # -- code locations --------------------------------------------------------------------
     def resolve(self, filename: str | None) -> str | None:
+        """A relative path as the run's cwd's, where the run kept that file (the store, not
+        the file system: the folder may be gone)."""
         if filename and not os.path.isabs(filename) and not filename.startswith("<") and self.cwd:
-            cand = os.path.join(self.cwd, filename)
-            if os.path.exists(cand):
-                return os.path.normpath(cand)
+            cand = os.path.normpath(os.path.join(self.cwd, filename))
+            if cand in self.r.source_paths(self.run_id):
+                return cand
         return filename
+
+    def source_line(self, filename: str | None, lineno: int | None) -> str | None:
+        """Line `lineno` of a user file as the run kept it, stripped; None when not kept."""
+        line = self.r.source_line(self.run_id, self.resolve(filename), lineno)
+        return (line or "").strip() or None
+
+    def source_lines(self, filename: str | None) -> list[str] | None:
+        """The lines of a user file as the run kept it (ingest/sources.py), or None."""
+        return self.r.source_lines(self.run_id, self.resolve(filename))
 
     def frame(self, filename: str | None, lineno: int | None, line: str | None = None,
               evidence: str | None = None) -> UserFrame:
         filename = self.resolve(filename)
         if not line and filename and lineno:
-            line = linecache.getline(filename, int(lineno)).strip() or None
+            line = self.source_line(filename, lineno)
         return UserFrame(filename, lineno, line, evidence)
 
     def code_row(self, cid: str | None) -> dict[str, Any] | None:

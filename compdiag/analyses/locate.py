@@ -83,8 +83,8 @@ def first_user_frame(ctx: Any, cand: Frames, evidence: str,
     for f in reversed(frames):
         f = f.to_json() if isinstance(f, UserFrame) else f
         fn = ctx.resolve(f.get("filename"))
-        if fn and not os.path.isabs(fn) and not os.path.exists(fn):
-            continue  # a path torch shortened (nn/modules/x.py), not the user's file
+        if fn and not os.path.isabs(fn) and ctx.source_lines(fn) is None:
+            continue  # a path torch shortened (nn/modules/x.py), not a file the run kept
         if skip is not None and (fn, f.get("lineno")) == skip:
             continue
         if is_user_file(fn) and f.get("lineno"):

@@ -173,7 +173,10 @@ def _end_worker(store: str, run_id: int, state: dict[str, Any]) -> None:
     try:
         from compdiag.store.writer import Writer
 
+        from compdiag.ingest.sources import keep_sources
+
         writer = Writer(store)
+        keep_sources(writer, run_id)
         writer.end_run(run_id, exit_code=state["code"] or 0, status="done")
         writer.close()
     except Exception:  # noqa: BLE001 - fail open

@@ -19,6 +19,7 @@ from compdiag.capture.zygote_client import ENV_ZYGOTE
 from compdiag.formats.command_line import command_line
 from compdiag.formats.words import plural
 from compdiag.ingest.reindex import ensure_current
+from compdiag.ingest.sources import keep_sources
 from compdiag.store.writer import Writer
 
 
@@ -63,6 +64,7 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
                             f"({ranks.signal_name(-rc)}); capture holds what was written before")
     writer.update_run(run_id, ended_at=time.time())
     count_own_cpu(writer, run_id)
+    keep_sources(writer, run_id)
     writer.end_run(run_id, exit_code=exit_code, status=status)
     if job is not None:  # a rank whose process vanished without anyone seeing its status
         writer.update("runs", {"job": job, "status": "running"}, status="crashed")

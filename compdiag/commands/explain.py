@@ -28,7 +28,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     from compdiag.store.reader import Reader
-    from compdiag.views.explain import explain_document, print_explain
+    from compdiag.views.explain import explain_document, excerpt_sources, print_explain
 
     if args.limit < 1:
         raise CLIError(f"--limit must be at least 1, not {args.limit}")
@@ -37,13 +37,17 @@ def cmd_explain(args: argparse.Namespace) -> int:
             from compdiag.views.job import explain_job_document
             from compdiag.views.job import print_explain_job as print_explain
 
-            doc = explain_job_document(reader, reader.resolve_job(args.job))
+            job = reader.resolve_job(args.job)
+            doc = explain_job_document(reader, job)
+            run_ids = [r["id"] for r in reader.job_runs(job)]
         else:
             doc = explain_document(reader, reader.resolve_run(args.run))
+            run_ids = [doc["run"]["id"]]
+        sources = None if args.json else excerpt_sources(reader, run_ids, doc["diagnoses"])
     if args.json:
         emit_json(doc)
     else:
         from rich.console import Console
 
-        print_explain(doc, Console(), limit=args.limit)
+        print_explain(doc, Console(), limit=args.limit, sources=sources)
     return 0

@@ -21,6 +21,7 @@ from zlib import error as zlib_error
 
 from compdiag.formats import fast_json
 from compdiag.ingest.ingestor import Ingestor
+from compdiag.ingest.sources import keep_sources
 from compdiag.importer.writer_pipe import PipedWriter, WriteFailed
 from compdiag.ingest.reindex import ensure_current
 from compdiag.store.writer import Writer
@@ -187,6 +188,12 @@ def import_trace(store: Path, path: Path, *,
     writer = Writer(store)
     try:
         kept = [(f, r) for f, r in zip(files, results) if r.run_id is not None]
+        for _, r in kept:
+            # The user files its facts name, where they are on this machine (a TORCH_TRACE
+            # log carries no user source: torch dumps only generated FX code, `dump_file`).
+            # Here, with a Writer of its own: a file's runs may have been written through
+            # writer_pipe, which has no connection to read the facts back with.
+            keep_sources(writer, r.run_id)
         if kept:
             _join_job(writer, [f for f, _ in kept], [r for _, r in kept])
     finally:

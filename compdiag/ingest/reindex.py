@@ -93,6 +93,13 @@ def reindex(path: Path | str, *, only_if_older: bool = False) -> Reindexed:
         try:
             for run_id in run_ids:
                 total += _replay(conn, Ingestor(_FactsOnly(writer), run_id), run_id)
+            # The user files the facts name that a run keeps no text of yet (a store older
+            # than `sources`, or a file that was not readable then): from the files still
+            # there. A text the run kept stays as it was when it ran.
+            from compdiag.ingest.sources import store_sources
+
+            for run_id in run_ids:
+                store_sources(writer, run_id, only_missing=True)
         finally:
             writer.close()
         blobs.drop_unused(conn)  # blobs only the old derived rows named

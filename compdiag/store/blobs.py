@@ -62,6 +62,9 @@ BLOB_COLUMNS: dict[str, dict[str, str]] = {
     "compile_stacks": {"frames": "frames_blob"},
     # a cache lookup's key components (JSON, ~50 KB: the next lookup's differs a little)
     "cache_keys": {"components": "components_blob"},
+    # the user's source files the run's facts name (ingest/sources.py): the same script in
+    # every run of it, kept once
+    "sources": {"text": "text_blob"},
 }
 # The value a NOT NULL text column keeps while its text is elsewhere.
 NOT_NULL_EMPTY = {("records", "metadata"): "", ("kernels", "fx_nodes"): "",

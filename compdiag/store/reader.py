@@ -13,6 +13,7 @@ from typing import Any
 
 from compdiag.formats.compile_id import first_attempt
 from compdiag.formats.compile_id import generation as compile_generation
+from compdiag.store import blobs
 from compdiag.store.read_base import _decode, compile_id_key  # noqa: F401 - compile_id_key re-exported
 from compdiag.store.read_perf import PerfReader
 from compdiag.store.read_records import RecordsReader
@@ -28,6 +29,13 @@ def _shown(run: object, most: int = 24) -> str:
     """RUN as the user typed it, a 4000-digit one shortened in its middle."""
     text = str(run)
     return text if len(text) <= most else f"{text[:most // 2]}…{text[-most // 2:]}"
+
+
+def _file_lines(text: str) -> list[str]:
+    """A file's lines as Python numbers them (universal newlines; not str.splitlines, which
+    also splits at form feeds and other separators a traceback's line numbers count past)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
 
 
 class Reader(RecordsReader, PerfReader):
@@ -459,3 +467,39 @@ class Reader(RecordsReader, PerfReader):
         return {r["name"]: r for r in self._rows(
             f"SELECT name, origins, {self._frames} AS frames FROM sched_nodes WHERE run_id = ?"
             " AND compile_id IS ?", (run_id, compile_id))}
+
+    # -- the user's source files (store 4: ingest/sources.py) -------------------------------
+    def source_paths(self, run_id: int) -> set[str]:
+        """The paths of the user files whose text the run keeps."""
+        cache = self.__dict__.setdefault("_source_paths", {})
+        if run_id not in cache:
+            cache[run_id] = ({r["path"] for r in self._rows(
+                "SELECT path FROM sources WHERE run_id = ?", (run_id,))}
+                if self._has_table("sources") else set())
+        return cache[run_id]
+
+    def source_text(self, run_id: int, path: str | None) -> str | None:
+        """A user file's text as the run kept it (ingest/sources.py), or None when the run
+        keeps no text for it. What analyses and views quote of the user's code: never the
+        file, which may have changed or moved since (issue 29 §1)."""
+        if not path or path not in self.source_paths(run_id):
+            return None
+        cache = self.__dict__.setdefault("_sources", {})
+        if (run_id, path) not in cache:
+            expr = blobs.text_sql("sources", "text")
+            cache[(run_id, path)] = self._scalar(
+                f"SELECT {expr} FROM sources WHERE run_id = ? AND path = ?", (run_id, path))
+        return cache[(run_id, path)]
+
+    def source_lines(self, run_id: int, path: str | None) -> list[str] | None:
+        """source_text's lines (without their ends), or None."""
+        text = self.source_text(run_id, path)
+        return None if text is None else _file_lines(text)
+
+    def source_line(self, run_id: int, path: str | None, lineno: int | None) -> str | None:
+        """Line `lineno` (1-based) of a kept user file, its text as written (no newline), or
+        None when the run keeps no such line."""
+        lines = self.source_lines(run_id, path)
+        if lines is None or not lineno or not 1 <= int(lineno) <= len(lines):
+            return None
+        return lines[int(lineno) - 1]

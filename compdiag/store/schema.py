@@ -24,7 +24,10 @@ SCHEMA_VERSION = 1
 # layout is refused by readers with a one-line note; `compdiag reindex` upgrades it in place.
 # 3: cache lookups with their key components, compile-time stages, ranks and jobs, runtime
 # exceptions (new tables and columns only: migrate() adds them).
-STORE_VERSION = 3
+# 4: the text of every user file a stored fact names (`sources`, issue 29 §1), so analyses
+# read the user's lines from the store, not from files that may have moved; `compdiag
+# reindex` fills it for older runs from the files that are still there.
+STORE_VERSION = 4
 # A failure message holds "(in the backward graph)" when AOTAutograd's lazily compiled
 # backward failed (bwd_compilation_metrics): the one fact about a failure with no column of its own.
 BACKWARD_FAILURE_NOTE = "in the backward graph"
@@ -675,6 +678,18 @@ CREATE TABLE IF NOT EXISTS blobs (
     data       BLOB NOT NULL,
     base       TEXT                    -- codec 3, 4: the blob whose text is the dictionary
 );
+-- The text of a user file a stored fact of the run names (frames, stack traces, compile call
+-- sites; store 4), read when the run was captured or imported (ingest/sources.py): analyses
+-- read the user's lines from here. `text` goes to blobs (store/blobs.py): a file is kept once
+-- per content, however many runs name it; `text_blob` holds its hash. WITHOUT ROWID: one
+-- b-tree, not a table and its key's index (a page each in every store).
+CREATE TABLE IF NOT EXISTS sources (
+    run_id     INTEGER NOT NULL,
+    path       TEXT NOT NULL,
+    text       TEXT,
+    text_blob  TEXT,
+    PRIMARY KEY (run_id, path)
+) WITHOUT ROWID;
 """
 
 DERIVED_TABLES = (
@@ -687,7 +702,7 @@ DERIVED_TABLES = (
     "cudagraph_rerecords", "torch_warnings", "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "cache_key_components", "cache_keys", "compile_stages", "compile_events", "guard_sources",
     "ddp_wraps", "ddp_buckets", "ddp_splits", "collective_nodes", "compiled_autograd_graphs",
-    "dynamo_resets", "program_ends",
+    "dynamo_resets", "program_ends", "sources",
 )
 
 # What `compdiag reindex` rebuilds from each run's raw records: every table derived from

@@ -3,7 +3,6 @@ panel per diagnosis, most important first, with the user's line and the fix."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from rich.markup import escape
@@ -86,19 +85,31 @@ def header_lines(doc: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _excerpt(frame: dict[str, Any]):
-    """Syntax-highlighted lines around the user's line, or None when the file is gone."""
+def excerpt_sources(reader: Any, run_ids: list[int],
+                    diags: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """{path: lines} of the user files the diagnoses point at, as the runs kept them (the
+    store, never the file: it may have changed or moved since the run), read while the
+    store is open so that the panels can be printed after it is closed."""
+    out: dict[str, list[str]] = {}
+    for d in diags:
+        fn = (d.get("user_frame") or {}).get("filename")
+        for run_id in run_ids:
+            if not fn or fn in out:
+                break
+            lines = reader.source_lines(run_id, fn)
+            if lines is not None:
+                out[fn] = lines
+    return out
+
+
+def _excerpt(frame: dict[str, Any], sources: dict[str, list[str]]):
+    """Syntax-highlighted lines around the user's line, or None when the run kept no text
+    of its file."""
     from rich.syntax import Syntax
 
     fn, lineno = frame.get("filename"), frame.get("lineno")
-    if not fn or not lineno or not os.path.isfile(fn):
-        return None
-    try:
-        with open(fn, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
-    except OSError:
-        return None
-    if not 1 <= lineno <= len(lines):
+    lines = sources.get(fn or "")
+    if not lines or not lineno or not 1 <= lineno <= len(lines):
         return None
     start, end = max(1, lineno - 2), min(len(lines), lineno + 2)
     code = "\n".join(lines[start - 1:end])
@@ -120,7 +131,9 @@ def diagnosis_title(i: int, d: dict[str, Any]) -> str:
     return title
 
 
-def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
+def print_explain(doc: dict[str, Any], console: Any, limit: int = 10,
+                  sources: dict[str, list[str]] | None = None) -> None:
+    """`sources`: excerpt_sources() of the doc's diagnoses (no excerpts without it)."""
     run = doc["run"]
     diags = doc["diagnoses"]
     for line in header_lines(doc):
@@ -136,7 +149,7 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
         console.print(f"[green]run {run['id']}: no problems found[/] — no graph breaks, "
                       "recompiles, failures, CUDA-graph skips or missed fusions recorded"
                       + (" (only what torch does on purpose, below)." if info else "."))
-    print_panels(diags, console, limit)
+    print_panels(diags, console, limit, sources)
     if info:
         from rich.text import Text
 
@@ -164,7 +177,8 @@ def cached_note(origin: dict[str, Any]) -> str:
             "and lowered it")
 
 
-def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10) -> None:
+def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10,
+                 sources: dict[str, list[str]] | None = None) -> None:
     """One panel per diagnosis (a job's name the ranks they concern)."""
     from rich.console import Group
     from rich.panel import Panel
@@ -181,7 +195,7 @@ def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10) -> 
         if uf.get("filename"):
             loc = Text(f"at {uf['filename']}:{uf['lineno']}{fallback_note(uf)}", style="dim")
             body.append(loc)
-            ex = _excerpt(uf)
+            ex = _excerpt(uf, sources or {})
             if ex is not None:
                 body.append(ex)
             elif uf.get("line"):

@@ -77,7 +77,8 @@ def print_show_job(doc: dict[str, Any], console: Any) -> None:
                           f"{uf['lineno']}  {uf['line'] or ''}")
 
 
-def print_explain_job(doc: dict[str, Any], console: Any, limit: int = 10) -> None:
+def print_explain_job(doc: dict[str, Any], console: Any, limit: int = 10,
+                      sources: dict[str, list[str]] | None = None) -> None:
     from compdiag.views.explain import print_panels
 
     job = doc["job"]
@@ -90,7 +91,7 @@ def print_explain_job(doc: dict[str, Any], console: Any, limit: int = 10) -> Non
         seqs = (d.get("details") or {}).get("sequences")
         if seqs:
             console.print(collective_table(seqs, (d["details"] or {}).get("position")))
-    print_panels(doc["diagnoses"], console, limit)
+    print_panels(doc["diagnoses"], console, limit, sources)
 
 
 def collective_table(seqs: dict[str, list[str]], position: int | None) -> Any:

@@ -158,9 +158,8 @@ def _source_line(ctx: Any, cid: str | None, pattern: re.Pattern[str],
             files.append(fn)
     found: list[UserFrame] = []
     for fn in files:
-        try:
-            lines = Path(fn).read_text(errors="replace").splitlines()
-        except OSError:
+        lines = ctx.source_lines(fn)
+        if lines is None:
             continue
         for i, line in enumerate(lines, 1):
             if pattern.search(line) and not line.lstrip().startswith("#"):

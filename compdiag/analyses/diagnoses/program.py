@@ -23,7 +23,6 @@ found": at the user's line where it surfaced, with the frame it was raised in.
 
 from __future__ import annotations
 
-import linecache
 import os
 import re
 import signal as signals
@@ -121,16 +120,16 @@ OUTSIDE = ("The traceback does not pass through compiled code: this is the progr
            "torch.compile (`torch.compiler.set_stance(\"force_eager\")`).")
 
 
-def _source(frame: dict[str, Any] | None) -> str:
+def _source(ctx: Any, frame: dict[str, Any] | None) -> str:
     if not frame or not frame.get("filename") or not frame.get("lineno"):
         return ""
-    return (frame.get("line") or linecache.getline(frame["filename"], int(frame["lineno"]))
+    return (frame.get("line") or ctx.source_line(frame["filename"], int(frame["lineno"]))
             or "").strip()
 
 
-def user_check(exc: dict[str, Any], surfaced: dict[str, Any] | None) -> str | None:
+def user_check(ctx: Any, exc: dict[str, Any], surfaced: dict[str, Any] | None) -> str | None:
     """The source of the comparison a failed check made, or None when it is not a check."""
-    line = _source(surfaced)
+    line = _source(ctx, surfaced)
     if not line:
         return None
     if exc.get("exc_type") in CHECK_TYPES and (line.startswith("assert") or
@@ -138,7 +137,7 @@ def user_check(exc: dict[str, Any], surfaced: dict[str, Any] | None) -> str | No
         return line
     if RAISE.match(line) and surfaced:
         for back in range(1, LOOK_BACK + 1):
-            above = linecache.getline(surfaced["filename"], int(surfaced["lineno"]) - back)
+            above = ctx.source_line(surfaced["filename"], int(surfaced["lineno"]) - back) or ""
             if above.strip() and COMPARISON.search(above):
                 return f"{above.strip()} … {line}"
     return None
@@ -394,7 +393,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                    raised_in=raised, came_through=exc.get("compiled")))]
     if refused:
         return [refusal(ctx, exc, frame, exc_type, said, where, surfaced, raised)]
-    check = user_check(exc, surfaced)
+    check = user_check(ctx, exc, surfaced)
     accuracy = _accuracy_state(ctx) if check else None
     if check:
         verdict = {"equal": CHECK_EQUAL, "mismatch": CHECK_MISMATCH}.get(accuracy or "",
