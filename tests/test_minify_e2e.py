@@ -51,7 +51,8 @@ def pipeline(kind: str, root: Path, env: dict[str, str], warm: WarmPython) -> di
     if out["minify"].returncode != 0:
         return out
     out["doc"] = json.loads(out["minify"].stdout)
-    # plain python, outside the repo, no compdiag on the path
+    # plain python, outside the repo, no PYTHONPATH (forked by the warm interpreter, which
+    # imported compdiag's warm server: that the repro needs only torch is _check's text test)
     clean = {k: v for k, v in env.items() if k != "PYTHONPATH"}
     out["repro"] = warm.run([sys.executable, "-I", "repro.py"], env=clean, cwd=work)
     text = (work / "repro.py").read_text()
