@@ -61,15 +61,84 @@ def fork_server_env(wait_s: float = 300) -> dict[str, str]:
     A server that did not start or get ready in time: {} (fresh interpreters)."""
     if not FORK_SERVER:
         return {}
-    log = Path(FORK_SERVER + ".log")
+    return _when_ready(FORK_SERVER, wait_s)
+
+
+def _when_ready(sock: str, wait_s: float) -> dict[str, str]:
+    """{"COMPDIAG_ZYGOTE": SOCK} once the server at SOCK imported torch; {} if it failed or
+    was not ready within `wait_s`."""
+    log = Path(sock + ".log")
     end = time.monotonic() + wait_s
     while True:
         text = log.read_text() if log.exists() else ""
         if " ready " in text:
-            return {"COMPDIAG_ZYGOTE": FORK_SERVER}
+            return {"COMPDIAG_ZYGOTE": sock}
         if "could not start" in text or time.monotonic() > end:
             return {}
         time.sleep(0.5)
+
+
+def start_fork_server(env: dict[str, str]) -> tuple[subprocess.Popen, str] | None:
+    """A fork server (capture/zygote.py) whose children import torch as a fresh interpreter
+    with `env` would: (its process, its folder; the socket is FOLDER/sock, its log
+    FOLDER/sock.log), or None when it cannot start. Ended by stop_fork_server."""
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="compdiag-fork-")
+    sock = os.path.join(folder, "sock")
+    try:
+        with open(sock + ".log", "a") as log:
+            proc = subprocess.Popen([sys.executable, "-m", "compdiag.capture.zygote", sock],
+                                    env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                    stderr=log, start_new_session=True)
+    except OSError:
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
+    return proc, folder
+
+
+def stop_fork_server(proc: subprocess.Popen, folder: str, keep_log: str | None) -> None:
+    """Closes the server's stdin (its cue to exit), appends its log to `keep_log` if given,
+    removes its folder."""
+    import shutil
+
+    proc.stdin.close()  # type: ignore[union-attr]
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    if keep_log:
+        with open(os.path.join(folder, "sock.log")) as src, open(keep_log, "a") as dst:
+            dst.write(src.read())
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+class OwnForkServer:
+    """A fork server of a test's own, for captures whose environment the session's server
+    would refuse (test_perf_e2e's OMP_NUM_THREADS=1: capture/zygote.py's fingerprint).
+    `with OwnForkServer(env) as extra:` gives what to add to the `compdiag` command's
+    environment ({} when it did not start: fresh interpreters). COMPDIAG_TESTS_FORK_SERVER=0
+    starts none; COMPDIAG_TESTS_FORK_LOG=FILE keeps its log, as for the session's."""
+
+    def __init__(self, env: dict[str, str], wait_s: float = 300) -> None:
+        self.env, self.wait_s = env, wait_s
+        self.started: tuple[subprocess.Popen, str] | None = None
+
+    def __enter__(self) -> dict[str, str]:
+        if os.environ.get("COMPDIAG_TESTS_FORK_SERVER") == "0":
+            return {}
+        self.started = start_fork_server(self.env)
+        if self.started is None:
+            return {}
+        return _when_ready(os.path.join(self.started[1], "sock"), self.wait_s)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.started is not None:
+            stop_fork_server(*self.started, os.environ.get("COMPDIAG_TESTS_FORK_LOG"))
+            self.started = None
 
 
 def torch_test_env() -> dict[str, str]:
@@ -111,6 +180,70 @@ def run_cmd(args: list[str], *, env: dict[str, str], cwd: Path | str | None = No
     p = subprocess.run(args, env=env, cwd=cwd, input=stdin if stdin is not None else "",
                        capture_output=True, text=True, timeout=timeout)
     return _proc(args, p.returncode, p.stdout, p.stderr)
+
+
+class WarmPython:
+    """`python SCRIPT` and `python -m MODULE` runs of one environment, forked from one warm
+    interpreter (compdiag/bisect/warm.py, bisect's server: torch and Inductor imported once)
+    instead of each importing torch again: about 5 CPU s a run (benchmarks/test_time.md,
+    round 4). For the test_minify_e2e runs that need no fresh interpreter: `compdiag minify`
+    and the plain runs of the repros it writes. Thread-safe (the pipelines run side by side).
+
+    A run goes to the server only when warm.eligible says a fork cannot behave differently
+    (this interpreter, a script that does not touch os.environ) and its environment is the
+    server's (torch read it at import); otherwise, or when the server failed, `run_cmd`.
+    `-I` is dropped from a forked run's argv: the server's environment has no PYTHONPATH
+    and this venv no user site, so what -I would hide is not there; the forked run's
+    sys.path[0] is its script's folder (the repro's work dir) and its hash seed the server's
+    (PYTHONHASHSEED=0, one draw of -I's random one). Exit statuses: 128+N for signal N."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        import threading
+
+        from compdiag.bisect.warm import WarmServer
+
+        self.env = dict(env)
+        self.server = WarmServer(self.env)
+        self.lock = threading.Lock()
+        self.next_id = 0
+
+    def run(self, args: list[str], *, env: dict[str, str], cwd: Path,
+            timeout: int = TIMEOUT) -> Proc:
+        import tempfile
+
+        from compdiag.bisect.warm import eligible
+
+        argv = [a for a in args[1:] if a != "-I"]
+        if env != self.env or self.server.failed or \
+                not eligible([args[0], *argv], Path(cwd))[0]:
+            return run_cmd(args, env=env, cwd=cwd, timeout=timeout)
+        with tempfile.TemporaryDirectory(prefix="cdtest-warm-") as tmp:
+            out, err = Path(tmp) / "out", Path(tmp) / "err"
+            with self.lock:
+                self.next_id += 1
+                rid = self.next_id
+                self.server.send({"id": rid, "argv": argv, "cwd": str(cwd), "env": env,
+                                  "out": str(out), "err": str(err)})
+            end = time.monotonic() + timeout
+            while True:
+                with self.lock:
+                    self.server.pump()
+                    rc = self.server.rcs.pop(rid, None)
+                    failed = self.server.failed
+                if rc is not None:
+                    break
+                if failed:   # the server is gone: this run starts fresh
+                    return run_cmd(args, env=env, cwd=cwd, timeout=timeout)
+                if time.monotonic() > end:
+                    with self.lock:
+                        self.server.send({"kill": rid})
+                    raise subprocess.TimeoutExpired(args, timeout)
+                time.sleep(0.05)
+            return _proc(args, rc, out.read_text(errors="replace"),
+                         err.read_text(errors="replace"))
+
+    def close(self) -> None:
+        self.server.close()
 
 
 def _proc(args: list[str], returncode: int, stdout: str, stderr: str) -> Proc:

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 
 import pytest
@@ -89,22 +87,15 @@ def _start_fork_server(config: pytest.Config) -> None:
     corpus_check.run_case gives its children, less the store and cache (read lazily)."""
     if os.environ.get(FORK_SERVER_SWITCH) == "0":
         return
-    folder = tempfile.mkdtemp(prefix="compdiag-fork-")
-    sock = os.path.join(folder, "sock")
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("COMPDIAG_", "TORCH_LOGS", "TORCH_TRACE"))}
     # base_env's seed: its children (which set it) match, run_case's (which do not) take it
     env.update(PYTHONUNBUFFERED="1", PYTHONHASHSEED="0")
-    try:
-        with open(sock + ".log", "a") as log:
-            proc = subprocess.Popen([sys.executable, "-m", "compdiag.capture.zygote", sock],
-                                    env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                    stderr=log, start_new_session=True)
-    except OSError:
-        shutil.rmtree(folder, ignore_errors=True)
+    started = cdtest.start_fork_server(env)
+    if started is None:
         return
-    config.stash[_FORK] = (proc, folder)
-    cdtest.FORK_SERVER = sock
+    config.stash[_FORK] = started
+    cdtest.FORK_SERVER = os.path.join(started[1], "sock")
 
 
 def _stop_fork_server(config: pytest.Config) -> None:
@@ -113,17 +104,7 @@ def _stop_fork_server(config: pytest.Config) -> None:
         return
     del config.stash[_FORK]
     cdtest.FORK_SERVER = None
-    proc.stdin.close()  # the server's cue to exit
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    keep = os.environ.get(FORK_LOG)
-    if keep:
-        with open(os.path.join(folder, "sock.log")) as src, open(keep, "a") as dst:
-            dst.write(src.read())
-    shutil.rmtree(folder, ignore_errors=True)
+    cdtest.stop_fork_server(proc, folder, os.environ.get(FORK_LOG))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

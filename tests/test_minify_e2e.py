@@ -7,7 +7,10 @@ The backward graph too (issue 33): a compile error, a runtime error and a wrong 
 lazily compiled backward graph, the injector set after the forward compiled.
 
 The pipelines run side by side (compiles dominate; a busy 2-core machine), only those of the
-selected tests. The Dynamo one compiles nothing (backend "eager")."""
+selected tests. The Dynamo one compiles nothing (backend "eager"). The captures are forked by
+the session's fork server (capture/zygote.py); `compdiag minify` and the runs of the repros
+it writes by one warm interpreter (cdtest.WarmPython, bisect's warm server: torch imported
+once instead of 18 times; benchmarks/test_time.md, round 4)."""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from cdtest import base_env, fork_server_env, run_cmd, shared_cache
+from cdtest import WarmPython, base_env, fork_server_env, run_cmd, shared_cache
 from json_doc import assert_documented
 
 SCRIPTS = Path(__file__).parent / "minify_scripts"
@@ -32,7 +35,7 @@ FAKE_IMPL = ("\n\n@clamp_abs.register_fake\ndef _(x):\n    return torch.empty_li
              "def f(")
 
 
-def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
+def pipeline(kind: str, root: Path, env: dict[str, str], warm: WarmPython) -> dict:
     work = root / kind
     work.mkdir()
     store = work / "s.db"
@@ -42,21 +45,24 @@ def pipeline(kind: str, root: Path, env: dict[str, str]) -> dict:
         run.append("--check-accuracy")
     script = SCRIPTS / f"{kind}.py"
     out["run"] = run_cmd(run + [str(script)], env=dict(env, **fork_server_env()), cwd=work)
-    out["minify"] = run_cmd([sys.executable, "-m", "compdiag", "minify", "--store", str(store),
-                             "--json", "-o", str(work / "repro.py")], env=env, cwd=work)
+    out["minify"] = warm.run([sys.executable, "-m", "compdiag", "minify", "--store",
+                              str(store), "--json", "-o", str(work / "repro.py")],
+                             env=env, cwd=work)
     if out["minify"].returncode != 0:
         return out
     out["doc"] = json.loads(out["minify"].stdout)
-    # plain python, outside the repo, no compdiag on the path
+    # plain python, outside the repo, no PYTHONPATH (forked by the warm interpreter, which
+    # imported compdiag's warm server: that the repro needs only torch is _check's text test)
     clean = {k: v for k, v in env.items() if k != "PYTHONPATH"}
-    out["repro"] = run_cmd([sys.executable, "-I", "repro.py"], env=clean, cwd=work)
+    out["repro"] = warm.run([sys.executable, "-I", "repro.py"], env=clean, cwd=work)
     text = (work / "repro.py").read_text()
     fixed = work / "fixed.py"
     fixed.write_text(INJECTOR.sub("", text) if kind != "custom_op_no_fake"
                      else text.replace("\n\n\ndef f(", FAKE_IMPL, 1))
-    out["fixed"] = run_cmd([sys.executable, "-I", "fixed.py"], env=clean, cwd=work)
+    out["fixed"] = warm.run([sys.executable, "-I", "fixed.py"], env=clean, cwd=work)
     if kind in ("compile_error", "custom_op_no_fake"):   # the full checker, once each way
-        out["check"] = run_cmd([sys.executable, "-I", "repro_check.py"], env=clean, cwd=work)
+        out["check"] = warm.run([sys.executable, "-I", "repro_check.py"], env=clean,
+                                cwd=work)
     return out
 
 
@@ -91,15 +97,20 @@ def results(request: pytest.FixtureRequest,
 
     def go(kind: str) -> None:
         try:
-            res[kind] = pipeline(kind, root, env)
+            res[kind] = pipeline(kind, root, env, warm)
         except BaseException as exc:  # noqa: BLE001 - reported by the tests
             errors.append(exc)
 
-    threads = [threading.Thread(target=go, args=(k,)) for k in _selected(request)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    kinds = _selected(request)
+    warm = WarmPython(env)
+    try:
+        threads = [threading.Thread(target=go, args=(k,)) for k in kinds]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        warm.close()
     if errors:
         raise errors[0]
     return res

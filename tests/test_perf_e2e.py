@@ -7,7 +7,11 @@ limiter, at its line) and one with a planted ATen fallback (cumsum, named).
 
 The machine's load makes absolute times meaningless, so the assertions are about what the
 report says, never about a particular speed-up figure: every timed graph has enough samples
-and a 95% interval around its ratio, and a verdict consistent with that interval."""
+and a 95% interval around its ratio, and a verdict consistent with that interval.
+
+The six capture children (two modes twice, two programs once) are forked by a fork server of
+this module's own (cdtest.OwnForkServer; the session's would refuse OMP_NUM_THREADS=1):
+torch imported once instead of six times (benchmarks/test_time.md, round 4)."""
 
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from cdtest import base_env
+from cdtest import OwnForkServer, base_env
 
 SCRIPTS = Path(__file__).parent / "perf_scripts"
 TIMEOUT = 900
@@ -39,20 +43,22 @@ def perf_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
         "graph_break": [str(SCRIPTS / "graph_break.py")],
         "fallback": [str(SCRIPTS / "fallback.py")],
     }
-    procs = {}
-    for name, args in jobs.items():
-        cmd = [sys.executable, "-m", "compdiag", "perf", "--store", str(root / f"{name}.db"),
-               "--json", "--budget", "1.0", *args]
-        procs[name] = (cmd, subprocess.Popen(cmd, env=env, cwd=root, stdout=subprocess.PIPE,
-                                             stderr=subprocess.PIPE, text=True))
-    out = {}
-    for name, (cmd, p) in procs.items():
-        stdout, stderr = p.communicate(timeout=TIMEOUT)
-        assert p.returncode == 0, stderr[-4000:]
-        doc = json.loads(stdout)
-        doc["_store"] = root / f"{name}.db"
-        doc["_stderr"] = stderr
-        out[name] = doc
+    with OwnForkServer(env) as forked:
+        procs = {}
+        for name, args in jobs.items():
+            cmd = [sys.executable, "-m", "compdiag", "perf", "--store",
+                   str(root / f"{name}.db"), "--json", "--budget", "1.0", *args]
+            procs[name] = (cmd, subprocess.Popen(cmd, env={**env, **forked}, cwd=root,
+                                                 stdout=subprocess.PIPE,
+                                                 stderr=subprocess.PIPE, text=True))
+        out = {}
+        for name, (cmd, p) in procs.items():
+            stdout, stderr = p.communicate(timeout=TIMEOUT)
+            assert p.returncode == 0, stderr[-4000:]
+            doc = json.loads(stdout)
+            doc["_store"] = root / f"{name}.db"
+            doc["_stderr"] = stderr
+            out[name] = doc
     return out
 
 

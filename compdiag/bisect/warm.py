@@ -8,8 +8,10 @@ CMD is this interpreter running a script or module, the script does not touch os
 warm process holds a single thread when it forks.
 
 Protocol, one JSON object per line: the driver writes {"id", "argv", "cwd", "env", "out"}
-(or {"kill": id}); the server answers {"ready": true} once, then {"id", "pid"} when a child
-started and {"id", "rc"} when it ended (128+N when killed by signal N)."""
+and optionally "err" (or {"kill": id}); the server answers {"ready": true} once, then
+{"id", "pid"} when a child started and {"id", "rc"} when it ended (128+N when killed by signal
+N). The child's stdout and stderr go to the file "out" names, or stderr to "err" when given (a
+caller that reads the two apart, as the test suite's runs of minify's repros do)."""
 
 from __future__ import annotations
 
@@ -167,10 +169,12 @@ def _child(req: dict) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     fd = os.open(req["out"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    err = os.open(req["err"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600) \
+        if req.get("err") else fd
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(fd, 1)
-    os.dup2(fd, 2)
+    os.dup2(err, 2)
     os.chdir(req["cwd"])
     os.environ.clear()
     os.environ.update(req["env"])
