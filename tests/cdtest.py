@@ -335,9 +335,12 @@ def end_fed_run(w: Any, ing: Any, run_id: int, user: Path, first_line: int,
                 ids: dict[str, int] | None = None, co_name: str = "f", **metrics: Any) -> int:
     """Close a hand-fed compile (its compilation_metrics: `co_name` of `user` at
     `first_line`) and the run; the run id."""
+    from compdiag.ingest.sources import keep_sources
+
     ids = ids or {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
     ing.record({"compilation_metrics": {"co_name": co_name, "co_filename": str(user),
                                         "co_firstlineno": first_line, **metrics}, **ids}, None)
     ing.flush()
+    keep_sources(w, run_id)  # as capture does when a run ends
     w.end_run(run_id, exit_code=0, status="done")
     return run_id

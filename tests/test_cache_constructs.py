@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from compdiag.ingest.sources import keep_sources
 from compdiag.ingest.graph_calls import graph_calls, refused_node, refused_target
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
@@ -93,6 +94,7 @@ def _bypass_run(tmp_path: Path, src: str, graph: str, reason: str, co_name: str,
                                         "co_firstlineno": first_line, "graph_op_count": 3},
                 **ids}, None)
     ing.flush()
+    keep_sources(w, run_id)  # as capture does when a run ends
     w.end_run(run_id, exit_code=0, status="done")
     w.close()
     with Reader(tmp_path / "s.db") as r:

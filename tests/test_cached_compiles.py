@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from cdtest import Session, end_fed_run, fed_run
+from compdiag.ingest.sources import keep_sources
 from compdiag.analyses.explain import explain
 from compdiag.ingest.ingestor import Ingestor
 from compdiag.store.reader import Reader
@@ -109,6 +110,7 @@ def test_a_hit_of_another_function_is_at_its_own_op_line(tmp_path):
         ing.record({"compilation_metrics": {"co_name": fn, "co_filename": str(user),
                                             "co_firstlineno": first}, **ids}, None)
     ing.flush()
+    keep_sources(w, run_id)  # as capture does when a run ends
     w.end_run(run_id, exit_code=0, status="done")
     w.close()
     with Reader(tmp_path / "s.db") as r:

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cdtest import SCRIPTS, Proc, Session, end_fed_run
+from compdiag.ingest.sources import keep_sources
 from compdiag.analyses import caches as C
 from compdiag.analyses.diagnoses.cache import bypass_fix
 from compdiag.ingest import parsers as P
@@ -384,6 +385,7 @@ def test_a_restarted_compile_is_counted_once_within_the_wall_time(tmp_path: Path
         ing.record(md, payload)
     ing.flush()
     w.update_run(run_id, ended_at=1_000_000_050.0)  # a 60 s run
+    keep_sources(w, run_id)  # as capture does when a run ends
     w.end_run(run_id, exit_code=0, status="done")
     w.close()
     with Reader(tmp_path / "s.db") as r:
@@ -422,6 +424,7 @@ def test_perfetto_tracks_are_the_compile_ids(tmp_path: Path) -> None:
     for md, payload in sorted(records, key=lambda r: json.loads(r[1])["ts"] if r[1] else 1e99):
         ing.record(md, payload)
     ing.flush()
+    keep_sources(w, run_id)  # as capture does when a run ends
     w.end_run(run_id, exit_code=0, status="done")
     w.close()
     with Reader(tmp_path / "s.db") as r:

@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cdtest import REPO, Proc, Session, fed_run
+from compdiag.ingest.sources import keep_sources
 from compdiag.formats.compile_id import CompileId, display, first_attempt, frame_of, sort_key
 from compdiag.ingest.generations import RESET_KIND
 from compdiag.ingest.ingestor import Ingestor
@@ -151,6 +152,7 @@ def _two_compiles(tmp_path: Path, *, reset_record: bool) -> tuple[Path, int, Pat
             {"filename": str(user), "lineno": 7, "line": "torch._dynamo.reset()"}))
     _compile(ing, user, fallback_random=True, key="k2")
     ing.flush()
+    keep_sources(w, run_id)  # as capture does when a run ends
     w.end_run(run_id, exit_code=0, status="done")
     w.close()
     return path, run_id, user
@@ -199,6 +201,7 @@ def test_a_deterministic_algorithms_switch_is_the_line_of_the_miss(tmp_path: Pat
         _compile(ing, user, fallback_random=False, key=key, extra=(
             f"[d{int(on)}] deterministic_algorithms_settings: ({on}, False, True)",))
     ing.flush()
+    keep_sources(w, run_id)  # as capture does when a run ends
     w.close()
     with Reader(tmp_path / "s.db") as r:
         (d,) = explain(r, run_id)
@@ -236,6 +239,7 @@ def test_a_reset_before_any_compile_keeps_0_0(tmp_path: Path) -> None:
     ing.record({**ENVELOPE, "frame_compile_id": 1,
                 "compilation_metrics": {"co_name": "f", "graph_op_count": 1}}, None)
     ing.flush()
+    keep_sources(w, run_id)  # as capture does when a run ends
     w.close()
     with Reader(path) as r:
         assert [c["compile_id"] for c in r.compiles(run_id)] == ["0/0", "0/1"]

@@ -13,6 +13,7 @@ import pytest
 
 from compdiag.analyses.explain import explain_job
 from compdiag.ingest.ingestor import Ingestor
+from compdiag.ingest.sources import keep_sources
 from compdiag.store.reader import Reader
 from compdiag.store.writer import Writer
 
@@ -68,6 +69,7 @@ class Job:
     def divergences(self) -> list[dict]:
         for ing in self.ing.values():
             ing.flush()
+            keep_sources(self.w, ing.run_id)  # as a rank's capture does when it ends
         self.w.close()
         with Reader(self.path) as r:
             return [{**d.to_json(), "ranks": list(ranks)} for d, ranks in explain_job(r, "j1")

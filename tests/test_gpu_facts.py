@@ -15,6 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from gpu_replay import FIXTURES, feed_lines, log_lines, replay  # noqa: E402
 
+from compdiag.ingest.sources import keep_sources  # noqa: E402
 from compdiag.analyses.cudagraph_coverage import coverage, summary_line  # noqa: E402
 from compdiag.analyses import fixes as FA  # noqa: E402
 from compdiag.analyses.explain import explain  # noqa: E402
@@ -83,6 +84,7 @@ def _lines_store(tmp_path: Path, lines: list[tuple[str | None, str]], script: st
     w = Writer(path)
     rid = w.begin_run(source="run", argv=[script])
     feed_lines(Ingestor(w, rid), lines)
+    keep_sources(w, rid)  # as capture does when a run ends
     w.end_run(rid, exit_code=0, status="done")
     w.close()
     return path, rid
@@ -201,6 +203,7 @@ def test_sdpa_fallback_hint_is_not_a_diagnosis(tmp_path):
     ing = Ingestor(w, rid)
     ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: aten._scaled_dot_product_efficient_attention")
     ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: aten.cumsum")
+    keep_sources(w, rid)  # as capture does when a run ends
     w.end_run(rid, exit_code=0, status="done")
     w.close()
     reasons = [d["reason"] for d in _diags(tmp_path / "s.db", rid) if d["kind"] == "perf"]
@@ -225,6 +228,7 @@ def test_overwritten_output_is_a_runtime_failure_with_both_fixes(tmp_path):
         raise RuntimeError(OVERWRITTEN)
     except RuntimeError as exc:
         record_escaped_exception(ing, exc)
+    keep_sources(w, rid)  # as capture does when a run ends
     w.end_run(rid, exit_code=1, status="done")
     w.close()
     with Reader(tmp_path / "s.db") as r:
@@ -259,6 +263,7 @@ def test_an_error_raised_below_running_compiled_code_is_runtime_not_a_compile(tm
         spaces["output_code.py"]["__call__"](spaces["compile_fx.py"]["run"])
     except RuntimeError as exc:
         record_escaped_exception(ing, exc)
+    keep_sources(w, rid)  # as capture does when a run ends
     w.end_run(rid, exit_code=1, status="done")
     w.close()
     with Reader(tmp_path / "s.db") as r:
@@ -350,6 +355,7 @@ def test_scheduler_partition_diagnosis_takes_torchs_split_reason(tmp_path):
     for n in nodes:
         w.insert("graph_nodes", run_id=rid, compile_id="0/0", seq=1, **n)
     feed_lines(ing, _partition_lines())
+    keep_sources(w, rid)  # as capture does when a run ends
     w.end_run(rid, exit_code=0, status="done")
     w.close()
     top = _diags(tmp_path / "s.db", rid)[0]
@@ -478,6 +484,7 @@ def test_rerecording_points_at_the_call_that_brought_the_new_size(tmp_path):
                     f"[1]: int({n})"):
             ing.cudagraph_line(None, msg)
             ing.event("cudagraphs", None, {"call": call}, msg)
+    keep_sources(w, rid)  # as capture does when a run ends
     w.end_run(rid, exit_code=0, status="done")
     w.close()
     cg = [d for d in _diags(path, rid) if "re-recorded" in d["reason"]]
@@ -521,6 +528,7 @@ def test_a_partition_split_by_a_custom_op_is_at_the_custom_ops_line(tmp_path):
         ("0/0", "Created 3 graph partitions: 2 cudagraphable, 1 non-cudagraphable"),
         ("0/0", "    op1: reason=CUDAGraph-unsafe custom ops, ir=FallbackKernel, "
                 "fx=holdout.host_scale.default(add)")])
+    keep_sources(w, rid)  # as capture does when a run ends
     w.end_run(rid, exit_code=0, status="done")
     w.close()
     cg = [d for d in _diags(path, rid) if d["kind"] == "cudagraph"]

@@ -17,6 +17,7 @@ import pytest
 from compdiag.analyses.context import RunContext, is_recompile_limit
 from compdiag.analyses.explain import explain
 from compdiag.ingest.ingestor import Ingestor
+from compdiag.ingest.sources import keep_sources
 from compdiag.ingest.reindex import reindex
 from compdiag.store.reader import Reader
 from compdiag.store.schema import BACKFILLED_COLUMNS
@@ -52,6 +53,7 @@ def store(tmp_path: Path) -> tuple[Path, Path, int]:
                 message=CONSTRAINT.format(user=user), filename=None, lineno=None)
     ing.cudagraph_line("0/0", SKIP.format(user=user))
     ing.flush()
+    keep_sources(w, run_id)  # as capture does when a run ends
     w.end_run(run_id, exit_code=0, status="done")
     w.close()
     return path, user, run_id
