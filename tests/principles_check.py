@@ -23,7 +23,9 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
    trees for new int keys, its "observed N distinct sizes" warning), no fewer and no more.
 §8 options: a fix never tells the user to change an option the run did not set (a graph
    break's fix never names fullgraph: the break shows it was off).
-§9 words: a headline never says a glossary term only in torch's phrasing of it."""
+§9 words: a headline never says a glossary term only in torch's phrasing of it.
+§1 torch's words: a graph break raised from another exception names, in its headline, what
+   that cause says torch refused (refused_problems)."""
 
 from __future__ import annotations
 
@@ -359,6 +361,36 @@ def glossary_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any
             "words" for d in _all(diagnoses) for term in only_torch_words(d.get("reason") or "")]
 
 
+_DIRECT_CAUSE = "The above exception was the direct cause of the following exception:"
+
+
+def refused_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                     ) -> list[str]:
+    """§1 evidence, torch's own words: where torch raised a graph break *from* another
+    exception (its message's 'direct cause'), that cause names what torch refused (Dynamo's
+    `NotImplementedError: DataPtrVariable()`: a data_ptr value). The headline of the break at
+    that line names it: the tracker's words (DataPtr, as data_ptr or DataPtr), or else the
+    cause's own message. Read from the stored torch message, independently of ingest."""
+    out = []
+    for row in reader.graph_breaks(run_id):
+        head = (row.get("torch_message") or "").split(_DIRECT_CAUSE, 1)
+        if len(head) < 2:
+            continue
+        cause = next((ln.strip() for ln in reversed(head[0].splitlines()) if ln.strip()), "")
+        m = re.match(r"^[\w.]*?(\w*(?:Error|Exception)):\s*(.+)$", cause)
+        if not m:
+            continue
+        tracker = re.match(r"([A-Z]\w*?)Variable\(", m.group(2))
+        want = (tracker.group(1) if tracker else m.group(2)[:40]).lower()
+        mine = [d for d in _all(diagnoses) if d.get("kind") == "graph_break"
+                and (d.get("user_frame") or {}).get("lineno") == row.get("lineno")]
+        if mine and not any(want in (d.get("reason") or "").lower().replace("_", "")
+                            for d in mine):
+            out.append(f"the break at line {row.get('lineno')} was raised from {cause[:80]!r}, "
+                       f"its headline {(mine[0].get('reason') or '')[:80]!r} does not name it")
+    return out
+
+
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                        ) -> list[str]:
     """§2 (from the facts) to §9 together, each line prefixed with its section."""
@@ -366,5 +398,6 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (3, ending_problems), (4, accuracy_problems),
                                           (5, reset_problems), (6, cudagraph_problems),
                                           (7, recompile_reason_problems),
-                                          (8, unset_option_problems), (9, glossary_problems))
+                                          (8, unset_option_problems), (9, glossary_problems),
+                                          (1, refused_problems))
             for p in check(reader, run_id, diagnoses)]

@@ -15,7 +15,8 @@ from compdiag.store.writer import Writer
 from compdiag.views.explain import explain_document
 from gpu_replay import replay as gpu_replay
 from principles_check import (accuracy_problems, consequence_fact_problems, ending_problems,
-                              cudagraph_problems, glossary_problems, reset_problems)
+                              cudagraph_problems, glossary_problems, refused_problems,
+                              reset_problems)
 from test_compile_id import _two_compiles
 from test_explain import Store
 from test_holdout_principles import _resumed_recompiles
@@ -227,3 +228,27 @@ def test_section9_a_headline_says_the_users_term_whatever_torchs_phrasing(tmp_pa
         as_main = [{**gb, "reason": "Data dependent operator (aten._local_scalar_dense.default)"}]
         (problem,) = glossary_problems(r, s.run_id, as_main)
         assert "'data-dependent' only in torch's words" in problem
+
+
+# -- §1 torch's words: what torch refused --------------------------------------------------
+def test_section1_a_break_names_what_torch_refused(tmp_path):
+    """set5 data_ptr_pack_tensor's class: Dynamo's "Failed to convert args/kwargs to proxy"
+    was raised from `NotImplementedError: DataPtrVariable()`, and on main the headline was the
+    wrapper's type alone ("Failed to convert args/kwargs to proxy"), which does not say that
+    data_ptr was refused; the property rejects it (fails on main). The payload is the real
+    torch 2.13 one (tests/fixtures/gb_refused_cause.txt), for any refusal of this shape."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    text = (Path(__file__).parent / "fixtures" / "gb_refused_cause.txt").read_text()
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0, "attempt": 0,
+                  "artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"}},
+                 text.replace("{user}", str(s.user)))
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (gb,) = [d for d in diagnoses if d["kind"] == "graph_break"]
+        assert "data_ptr" in gb["reason"], gb["reason"]
+        assert refused_problems(r, s.run_id, diagnoses) == []
+        as_main = [{**gb, "reason": "Failed to convert args/kwargs to proxy"}]
+        (problem,) = refused_problems(r, s.run_id, as_main)
+        assert "DataPtrVariable" in problem

@@ -185,7 +185,35 @@ def graph_break_details(payload: str) -> dict[str, Any]:
         user_tb = user_tb.split("Traceback (most recent call last)", 1)[0]
     return {"gb_type_inner": inner, "debug_context": m.group(1).strip() if m else "",
             "user_stack": frames_in(user_tb),
-            "frame_skipped": _GB_WRAPPER in payload or "Skipping frame" in payload}
+            "frame_skipped": _GB_WRAPPER in payload or "Skipping frame" in payload,
+            "refused": refused_value(payload)}
+
+
+_DIRECT_CAUSE = "The above exception was the direct cause of the following exception:"
+_EXC_LINE = lazy_re.compile(r"^(?:[\w.]+\.)?(?P<exc>\w*(?:Error|Exception|Unsupported))"
+                            r":\s*(?P<msg>.+)$")
+_TRACKER = lazy_re.compile(r"^(?P<name>[A-Z]\w*?)Variable\(")
+
+
+def refused_value(payload: str | None) -> str | None:
+    """What torch itself refused, in its own words, when a graph-break type is only the
+    wrapper: the exception Dynamo's Unsupported was raised *from* (the line above 'The above
+    exception was the direct cause'). A VariableTracker in that line (DataPtrVariable()) is
+    Dynamo's name for the value it could not put in the graph; its stem (DataPtr -> data_ptr)
+    is the Python thing the user wrote, so the headline can name it."""
+    head = (payload or "").split(_DIRECT_CAUSE, 1)
+    if len(head) < 2:
+        return None
+    cause = next((ln.strip() for ln in reversed(head[0].splitlines()) if ln.strip()), "")
+    m = _EXC_LINE.match(cause)
+    if not m:
+        return None
+    msg = m.group("msg").strip()
+    t = _TRACKER.match(msg)
+    if t:
+        stem = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", t.group("name")).lower()
+        return f"{stem} ({t.group('name')}Variable)"
+    return f"{m.group('exc')}: {msg}"[:200]
 
 
 def debug_context(text: str | None) -> str:

@@ -127,7 +127,8 @@ CREATE TABLE IF NOT EXISTS graph_breaks (
     user_stack    TEXT NOT NULL DEFAULT '[]',  -- JSON frames of 'User code traceback:'
     frame_skipped INTEGER NOT NULL DEFAULT 0,  -- Dynamo could not resume: the frame ran in eager
     torch_message TEXT,                -- torch's graph-break reason, whole (schema 3)
-    lib_frame     TEXT                 -- JSON frame: the library code the break is inside
+    lib_frame     TEXT,                -- JSON frame: the library code the break is inside
+    refused       TEXT                 -- what torch refused, from the cause torch raised from
 );
 CREATE TABLE IF NOT EXISTS recompiles (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -732,7 +733,8 @@ ADDED_COLUMNS = {
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
                      "frame_skipped INTEGER NOT NULL DEFAULT 0",
-                     "torch_message TEXT", "lib_frame TEXT"),
+                     "torch_message TEXT", "lib_frame TEXT",
+                     "refused TEXT"),  # issue 29: torch's refused value (parse_dynamo.py)
     # schema 3: torch's message, whole (the `message` column is its one-line summary); the
     # facts of its text, stored at ingest (BACKFILLED_COLUMNS)
     "failures": ("torch_message TEXT", "gb_code TEXT", "gb_explanation TEXT",

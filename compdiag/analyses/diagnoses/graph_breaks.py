@@ -249,6 +249,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         short = short_context(debug)
         if short:
             reason += f" ({short})"
+        refused = first.get("refused")
+        if refused and refused.split(" ", 1)[0] not in reason:
+            reason += f": torch refused {refused}"
         if g["skipped"]:
             explanation = f"{explanation or ''} {not_resumed(ctx, g['skipped_rows'], count)}"
             explanation = explanation.strip()
