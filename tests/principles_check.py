@@ -25,7 +25,8 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
    break's fix never names fullgraph: the break shows it was off).
 §9 words: a headline never says a glossary term only in torch's phrasing of it.
 §1 torch's words: a graph break raised from another exception names, in its headline, what
-   that cause says torch refused (refused_problems)."""
+   that cause says torch refused (refused_problems); a failure whose message points at a
+   user line ("Stack trace: File ...") is diagnosed there (pointed_line_problems)."""
 
 from __future__ import annotations
 
@@ -391,6 +392,34 @@ def refused_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
     return out
 
 
+def pointed_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                          ) -> list[str]:
+    """§1 evidence order, step 1: where torch's own message for a failure points at a frame of
+    the user's file ("Stack trace: File "x.py", line N, in fn"), the failure's diagnosis is at
+    that line, not at the line that happened to raise. Read from the stored message."""
+    out = []
+    for f in reader.failures(run_id):
+        text = f.get("torch_message") or f.get("message") or ""
+        body = text.split("Stack trace:", 1)
+        if len(body) < 2:
+            continue
+        named = [(fn, int(n)) for fn, n in re.findall(r'File "([^"]+)", line (\d+)', body[1])
+                 if is_user_file(fn)]
+        if not named:
+            continue
+        want = named[-1][1]
+        # the headline diagnosis of the failure (a consequence folded under it may restate
+        # it where it surfaced: that is the raising line, rightly)
+        mine = [d for d in diagnoses if d.get("kind") == "failure"
+                and (d.get("torch_message") or "")[:200] in text]
+        for d in mine:
+            got = (d.get("user_frame") or {}).get("lineno")
+            if got != want:
+                out.append(f"torch's message points at line {want}, the failure is at {got}: "
+                           f"{(d.get('reason') or '')[:80]!r}")
+    return out
+
+
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                        ) -> list[str]:
     """§2 (from the facts) to §9 together, each line prefixed with its section."""
@@ -399,5 +428,5 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (5, reset_problems), (6, cudagraph_problems),
                                           (7, recompile_reason_problems),
                                           (8, unset_option_problems), (9, glossary_problems),
-                                          (1, refused_problems))
+                                          (1, refused_problems), (1, pointed_line_problems))
             for p in check(reader, run_id, diagnoses)]

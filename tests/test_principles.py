@@ -15,7 +15,8 @@ from compdiag.store.writer import Writer
 from compdiag.views.explain import explain_document
 from gpu_replay import replay as gpu_replay
 from principles_check import (accuracy_problems, consequence_fact_problems, ending_problems,
-                              cudagraph_problems, glossary_problems, refused_problems,
+                              cudagraph_problems, glossary_problems, pointed_line_problems,
+                              refused_problems,
                               reset_problems)
 from test_compile_id import _two_compiles
 from test_explain import Store
@@ -252,3 +253,34 @@ def test_section1_a_break_names_what_torch_refused(tmp_path):
         as_main = [{**gb, "reason": "Failed to convert args/kwargs to proxy"}]
         (problem,) = refused_problems(r, s.run_id, as_main)
         assert "DataPtrVariable" in problem
+
+
+def test_section1_a_failure_is_at_the_line_torchs_message_points_at(tmp_path):
+    """set5 inference_mode_then_train's class (and cg_rerecord_output_slots'): torch's
+    overwritten-output error says "Stack trace: File ..., line N" (the frame whose output was
+    overwritten), and on main the failure pointed at the line that raised instead, the later
+    access (fails on main). The frame is parsed at ingest (failures.torch_frames)."""
+    from compdiag.capture.failures import record_escaped_exception
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    msg = ("Error: accessing tensor output of CUDAGraphs that has been overwritten by a "
+           f'subsequent run. Stack trace: File "{s.user}", line 4, in fn\n    line_4 = 4. To '
+           "prevent overwriting, clone the tensor outside of torch.compile() or call "
+           "torch.compiler.cudagraph_mark_step_begin() before each model invocation.")
+    try:
+        exec(compile("\n" * 9 + "raise RuntimeError(msg)", str(s.user), "exec"), {"msg": msg})
+    except RuntimeError as exc:
+        record_escaped_exception(s.ing, exc)
+    s.exit_code = 1
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (f,) = r.failures(s.run_id)
+        assert f["lineno"] == 10 and f["torch_frames"][0]["lineno"] == 4, f
+        (d,) = [d for d in diagnoses if d["kind"] == "failure"]
+        assert d["user_frame"]["lineno"] == 4, d["user_frame"]
+        assert pointed_line_problems(r, s.run_id, diagnoses) == []
+        as_main = [{**d, "user_frame": {**d["user_frame"], "lineno": 10}}]
+        (problem,) = pointed_line_problems(r, s.run_id, as_main)
+        assert "points at line 4" in problem

@@ -154,7 +154,8 @@ CREATE TABLE IF NOT EXISTS failures (
     gb_explanation TEXT,               -- torch's explanation of that break
     recompile_limit INTEGER,           -- Dynamo gave up: the recompile limit was hit
     constraint_sources TEXT,           -- ConstraintViolationError: the sources violated (JSON)
-    constraint_frames TEXT             -- ... and its "User stack:" frames (JSON)
+    constraint_frames TEXT,            -- ... and its "User stack:" frames (JSON)
+    torch_frames TEXT                  -- frames torch's message points at, "Stack trace:" (JSON)
 );
 CREATE TABLE IF NOT EXISTS kernels (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -706,7 +707,7 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
 # only live capture saw): reindex recomputes these columns from each row's own text.
 BACKFILLED_COLUMNS = {
     "failures": ("gb_code", "gb_explanation", "recompile_limit", "constraint_sources",
-                 "constraint_frames"),
+                 "constraint_frames", "torch_frames"),
     "compiles": ("automatic_dynamic", "guard_count", "assume_static"),
     "cudagraphs": ("head", "frames", "ops"),
 }
@@ -739,7 +740,8 @@ ADDED_COLUMNS = {
     # facts of its text, stored at ingest (BACKFILLED_COLUMNS)
     "failures": ("torch_message TEXT", "gb_code TEXT", "gb_explanation TEXT",
                  "recompile_limit INTEGER", "constraint_sources TEXT",
-                 "constraint_frames TEXT"),
+                 "constraint_frames TEXT",
+                 "torch_frames TEXT"),  # issue 29 §1: "Stack trace: File ..." frames
     "cudagraphs": ("head TEXT", "frames TEXT", "ops TEXT"),
     # issue 29 §6: the user line that called the compiled function when it recorded
     "cudagraph_recordings": ("call TEXT",),
