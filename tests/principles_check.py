@@ -396,26 +396,36 @@ def pointed_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str,
                           ) -> list[str]:
     """§1 evidence order, step 1: where torch's own message for a failure points at a frame of
     the user's file ("Stack trace: File "x.py", line N, in fn"), the failure's diagnosis is at
-    that line, not at the line that happened to raise. Read from the stored message."""
+    that line, not at the line that happened to raise; where it names the op of a runtime
+    failure ("Error in op: ns.op.overload"), at a user line of that op's graph node. Read from
+    the stored message and graph nodes."""
     out = []
     for f in reader.failures(run_id):
         text = f.get("torch_message") or f.get("message") or ""
         body = text.split("Stack trace:", 1)
-        if len(body) < 2:
-            continue
         named = [(fn, int(n)) for fn, n in re.findall(r'File "([^"]+)", line (\d+)', body[1])
-                 if is_user_file(fn)]
-        if not named:
+                 if is_user_file(fn)] if len(body) > 1 else []
+        op = re.search(r"Error in op: (?:torch\.ops\.)?([\w.]+)",
+                       f"{text}\n{f.get('traceback') or ''}")
+        if named:
+            want = {named[-1][1]}
+        elif op and f.get("stage") == "runtime":
+            # torch named the op: the user lines of that op's graph nodes
+            want = {n["lineno"] for n in reader.graph_nodes(run_id, f.get("compile_id"))
+                    if (n.get("target") or "") == op.group(1) and n.get("lineno")
+                    and is_user_file(n.get("filename"))}
+        else:
             continue
-        want = named[-1][1]
+        if not want:
+            continue
         # the headline diagnosis of the failure (a consequence folded under it may restate
         # it where it surfaced: that is the raising line, rightly)
         mine = [d for d in diagnoses if d.get("kind") == "failure"
                 and (d.get("torch_message") or "")[:200] in text]
         for d in mine:
             got = (d.get("user_frame") or {}).get("lineno")
-            if got != want:
-                out.append(f"torch's message points at line {want}, the failure is at {got}: "
+            if got not in want:
+                out.append(f"torch's message points at line {min(want)}, the failure is at {got}: "
                            f"{(d.get('reason') or '')[:80]!r}")
     return out
 

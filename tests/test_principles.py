@@ -278,9 +278,47 @@ def test_section1_a_failure_is_at_the_line_torchs_message_points_at(tmp_path):
     with r:
         (f,) = r.failures(s.run_id)
         assert f["lineno"] == 10 and f["torch_frames"][0]["lineno"] == 4, f
-        (d,) = [d for d in diagnoses if d["kind"] == "failure"]
-        assert d["user_frame"]["lineno"] == 4, d["user_frame"]
-        assert pointed_line_problems(r, s.run_id, diagnoses) == []
-        as_main = [{**d, "user_frame": {**d["user_frame"], "lineno": 10}}]
-        (problem,) = pointed_line_problems(r, s.run_id, as_main)
-        assert "points at line 4" in problem
+        _placed_and_main_rejected(r, s.run_id, diagnoses, want=4, on_main=10)
+
+
+def test_section1_a_runtime_failure_is_at_the_op_torch_names(tmp_path):
+    """corpus/fail_custom_op_fake_shape's class (after pytorch/pytorch#143579): Inductor's
+    assert_size_stride on a custom op's output fails below the output module and torch says
+    "Error in op: torch.ops.ns.op.default"; on main the failure was at the call of the compiled
+    function (fails on main), now at that op's graph node's user line, whichever node of the
+    graph comes first (the op is parsed at ingest: failures.torch_op)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.post_grad("0/0", f"        # File: {s.user}:13 in f, code: y = x * 2\n"
+                "        mul: \"f32[4, 8]\" = torch.ops.aten.mul.Tensor(arg0_1, 2)\n"
+                f"        # File: {s.user}:14 in f, code: z = swap(y)\n"
+                "        swap: \"f32[4, 8]\" = torch.ops.ns.swap.default(mul)\n"
+                f"        # File: {s.user}:15 in f, code: return z + 1\n"
+                "        add: \"f32[4, 8]\" = torch.ops.aten.add.Tensor(swap, 1)\n")
+    msg = ("expected size 8==4, stride 4==8 at dim=0\nError in op: torch.ops.ns.swap.default\n"
+           "This error most often comes from a incorrect fake (aka meta) kernel for a custom op.")
+    tb = (f'  File "{s.user}", line 30, in <module>\n    line_30 = 30\n'
+          '  File "/usr/lib/python3.11/site-packages/torch/_inductor/output_code.py", line 460, '
+          'in __call__\n    return self.current_callable(inputs)\n'
+          '  File "/tmp/torchinductor_u/ab/cab.py", line 112, in call\n'
+          "    assert_size_stride(buf2, (4, 8), (8, 1), 'torch.ops.ns.swap.default')\n"
+          f"AssertionError: {msg}")
+    s.failure("0/0", stage="runtime", exc_type="AssertionError", message=msg, traceback=tb,
+              torch_message=msg)
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (f,) = r.failures(s.run_id)
+        assert f["torch_op"] == "ns.swap.default", f["torch_op"]
+        _placed_and_main_rejected(r, s.run_id, diagnoses, want=14, on_main=30)
+
+
+def _placed_and_main_rejected(r: Reader, run_id: int, diagnoses: list[dict], *, want: int,
+                              on_main: int) -> None:
+    """The failure is at `want` and holds the property; main's placement (`on_main`) breaks it."""
+    (d,) = [d for d in diagnoses if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == want, d["user_frame"]
+    assert pointed_line_problems(r, run_id, diagnoses) == []
+    as_main = [{**d, "user_frame": {**d["user_frame"], "lineno": on_main}}]
+    (problem,) = pointed_line_problems(r, run_id, as_main)
+    assert f"points at line {want}" in problem

@@ -156,6 +156,19 @@ class RunContext:
                 for n in self.graph_nodes(cid)
                 if n["op"] == op and n["filename"] and n["lineno"]]
 
+    def target_user_lines(self, cid: str | None, target: str) -> list[dict[str, Any]]:
+        """User lines of the compile's graph nodes whose target is `target` (ns.op.overload,
+        or ns.op for any overload): post-grad nodes, else Dynamo's (torch.ops.<target>(...))."""
+        def mine(t: str) -> bool:
+            t = t.removeprefix("torch.ops.")
+            return t == target or t.rsplit(".", 1)[0] == target
+        lines = [n for n in self.graph_nodes(cid) if mine(n.get("target") or "")]
+        if not lines:
+            lines = [n for n in self.dynamo_nodes(cid)
+                     if mine((n.get("call") or "").split("(", 1)[0])]
+        return [{"filename": n["filename"], "lineno": n["lineno"], "line": n.get("line")}
+                for n in lines if n.get("filename") and n.get("lineno")]
+
     # -- facts several kinds read ------------------------------------------------------------
     @functools.cached_property
     def _injected(self) -> list[dict[str, Any]]:

@@ -210,6 +210,22 @@ _MSG_FRAME = lazy_re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?
                              r'(?:[ \t]*\n[ \t]+(?P<code>[^\n]+))?')
 
 
+# torch naming the op a failure of generated code is about: "Error in op: torch.ops.x.y.default"
+# (assert_size_stride, torch >= 2.7), or the op name generated code passes that check
+_NAMED_OP = lazy_re.compile(r"Error in op: (?:torch\.ops\.)?(?P<op>[\w.]+)"
+                            r"|assert_size_stride\([^\n]*'(?:torch\.ops\.)?(?P<arg>[\w.]+)'\)")
+
+
+def named_op(*texts: str | None) -> str | None:
+    """The op torch's own words say a failure is about, as a graph node's target
+    (`ns.op.overload`): the node whose user line the failure is at."""
+    for text in texts:
+        m = _NAMED_OP.search(text or "")
+        if m:
+            return m.group("op") or m.group("arg")
+    return None
+
+
 def pointed_frames(message: str | None) -> list[dict[str, Any]]:
     """The frames torch's own message points at ("Stack trace: File ..., line N, in fn"),
     outermost first: torch saying which line the fact is about, evidence before the line that
@@ -249,7 +265,8 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
     """What explain reads of a failure's text, parsed once: the graph break it reports (GB
     code, torch's explanation), whether it is Dynamo giving up at the recompile limit, and for
     a ConstraintViolationError (mark_dynamic) the sources violated and its "User stack:"
-    frames; the frames torch's message points at ("Stack trace: File ...")."""
+    frames; the frames torch's message points at ("Stack trace: File ...") and the op it
+    names ("Error in op: ...")."""
     tb = traceback or ""
     text = " ".join(x for x in (message, traceback) if x)
     facts: dict[str, Any] = {
@@ -260,7 +277,8 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
         "recompile_limit": (exc_type or "").rsplit(".", 1)[-1] in _LIMIT_TYPES or (
             exc_type == "Unsupported" and any(m in text for m in _LIMIT_MARKERS)),
         "constraint_sources": None, "constraint_frames": None,
-        "torch_frames": pointed_frames(torch_message or message) or None}
+        "torch_frames": pointed_frames(torch_message or message) or None,
+        "torch_op": named_op(torch_message, message, tb)}
     if exc_type == "ConstraintViolationError":
         both = "\n".join(x for x in (message, traceback) if x)
         m = _CONSTRAINED.search(both)

@@ -155,7 +155,8 @@ CREATE TABLE IF NOT EXISTS failures (
     recompile_limit INTEGER,           -- Dynamo gave up: the recompile limit was hit
     constraint_sources TEXT,           -- ConstraintViolationError: the sources violated (JSON)
     constraint_frames TEXT,            -- ... and its "User stack:" frames (JSON)
-    torch_frames TEXT                  -- frames torch's message points at, "Stack trace:" (JSON)
+    torch_frames TEXT,                 -- frames torch's message points at, "Stack trace:" (JSON)
+    torch_op   TEXT                    -- the op torch's message names, "Error in op: ns.op.ovl"
 );
 CREATE TABLE IF NOT EXISTS kernels (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -707,7 +708,7 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
 # only live capture saw): reindex recomputes these columns from each row's own text.
 BACKFILLED_COLUMNS = {
     "failures": ("gb_code", "gb_explanation", "recompile_limit", "constraint_sources",
-                 "constraint_frames", "torch_frames"),
+                 "constraint_frames", "torch_frames", "torch_op"),
     "compiles": ("automatic_dynamic", "guard_count", "assume_static"),
     "cudagraphs": ("head", "frames", "ops"),
 }
@@ -741,7 +742,8 @@ ADDED_COLUMNS = {
     "failures": ("torch_message TEXT", "gb_code TEXT", "gb_explanation TEXT",
                  "recompile_limit INTEGER", "constraint_sources TEXT",
                  "constraint_frames TEXT",
-                 "torch_frames TEXT"),  # issue 29 §1: "Stack trace: File ..." frames
+                 "torch_frames TEXT",  # issue 29 §1: "Stack trace: File ..." frames
+                 "torch_op TEXT"),  # issue 29 §1: "Error in op: ..." (the node it is about)
     "cudagraphs": ("head TEXT", "frames TEXT", "ops TEXT"),
     # issue 29 §6: the user line that called the compiled function when it recorded
     "cudagraph_recordings": ("call TEXT",),

@@ -161,7 +161,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             frame = named
         elif f["stage"] == "runtime" and tb:
             # raised while compiled code ran: the op inside it, before the call
-            frame = ran_op(ctx, frames_in(tb), cid, kernel_frames=kernel_frames(ctx),
+            # the op torch's message names (stored at ingest): its node's user line
+            op_lines = ctx.target_user_lines(cid, f["torch_op"]) if f.get("torch_op") else []
+            frame = ran_op(ctx, frames_in(tb), cid,
+                           kernel_frames=op_lines or kernel_frames(ctx),
                            calls=[surfaced], own={k: f.get(k)
                                                   for k in ("filename", "lineno", "line")})
         else:
