@@ -143,6 +143,36 @@ def ending_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
     return []
 
 
+def break_end_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                       ) -> list[str]:
+    """§3 with §1/§2: a native end (a signal) while only Dynamo's eval frame ran (its stack
+    has eval_frame.py as the innermost compiled frame: no graph, no generated module) in a
+    call whose graph break's user traceback passes through the call site is Dynamo's code
+    generated for that break: the diagnosis saying how the run ended is at the break's line,
+    not at the call (the cause is the break; the end is its consequence)."""
+    out = []
+    deeper = ("torchinductor_", "_inductor/", "_functorch/_aot_autograd/")
+    for end in reader.program_ends(run_id):
+        frames = end.get("frames") or []
+        files = [f.get("filename") or "" for f in frames]
+        at = next((i for i, fn in enumerate(files) if fn.endswith("torch/_dynamo/eval_frame.py")),
+                  None)
+        if not end.get("signal") or at is None or any(m in fn for fn in files for m in deeper):
+            continue
+        site = [f for f in frames[:at] if is_user_file(f.get("filename"))]
+        if not site:
+            continue
+        breaks = [g["lineno"] for g in reader.graph_breaks(run_id) if any(
+            (f.get("filename"), f.get("lineno")) == (site[-1]["filename"], site[-1]["lineno"])
+            for f in (g.get("user_stack") or [])[:-1])]
+        told = [d for d in diagnoses if says_how_it_ended(d)]
+        if breaks and told and (told[0].get("user_frame") or {}).get("lineno") not in breaks:
+            out.append(f"the run was killed in Dynamo's code for the graph break at line "
+                       f"{breaks[0]}, the ending is at "
+                       f"{(told[0].get('user_frame') or {}).get('lineno')}")
+    return out
+
+
 _DUMPED = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+)', re.M)
 
 
@@ -438,5 +468,6 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (5, reset_problems), (6, cudagraph_problems),
                                           (7, recompile_reason_problems),
                                           (8, unset_option_problems), (9, glossary_problems),
-                                          (1, refused_problems), (1, pointed_line_problems))
+                                          (1, refused_problems), (1, pointed_line_problems),
+                                          (3, break_end_problems))
             for p in check(reader, run_id, diagnoses)]

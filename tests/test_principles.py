@@ -14,12 +14,12 @@ from compdiag.store.reader import Reader
 from compdiag.store.writer import Writer
 from compdiag.views.explain import explain_document
 from gpu_replay import replay as gpu_replay
-from principles_check import (accuracy_problems, consequence_fact_problems, ending_problems,
+from principles_check import (accuracy_problems, break_end_problems, consequence_fact_problems, ending_problems,
                               cudagraph_problems, glossary_problems, pointed_line_problems,
                               refused_problems,
                               reset_problems)
 from test_compile_id import _two_compiles
-from test_explain import Store
+from test_explain import Store, _ids
 from test_holdout_principles import _resumed_recompiles
 
 EVAL_FRAME = "/usr/lib/python3.11/site-packages/torch/_dynamo/eval_frame.py"
@@ -86,6 +86,40 @@ def _aborted_in_a_kernel(s: Store) -> None:
     s.ing.program_end(how="signal", exit_code=134, signal=6, fault=dump,
                       stderr_tail="terminate called after throwing an instance of "
                                   "'std::runtime_error'\n  what():  boom\n")
+
+
+def test_section3_an_abort_in_dynamos_code_for_a_break_is_at_the_break(tmp_path):
+    """set5 iinfo_across_break's class (pytorch/pytorch#193288): the process aborted while
+    only Dynamo's eval frame ran (its C++ callback hashed the generated code, whose resume
+    function holds an unhashable value live across the break). On main the ending was at the
+    call (20), which says nothing of the cause (fails on main); now at the break (16), the
+    break's own user traceback (torch's) tying it to that call."""
+    s = Store(tmp_path, exit_code=134)
+    s.compile("0/0", lineno=12)
+    s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}},
+                 f"Graph break in user code at {s.user}:16\nGraph Break Reason: Call to "
+                 "`torch._dynamo.graph_break()`\n  Explanation: the user asked\n\n"
+                 f"User code traceback:\n  File \"{s.user}\", line 20, in <module>\n"
+                 f"    line_20 = 20\n  File \"{s.user}\", line 16, in f\n    line_16 = 16\n")
+    dump = "\n".join(["Fatal Python error: Aborted", "",
+                      "Current thread 0x00007f00bb (most recent call first):",
+                      f'  File "{EVAL_FRAME}", line 1166 in compile_wrapper',
+                      f'  File "{s.user}", line 20 in <module>', ""])
+    s.ing.program_end(how="signal", exit_code=134, signal=6, fault=dump,
+                      stderr_tail="terminate called after throwing an instance of "
+                                  "'pybind11::error_already_set'\n  what():  TypeError: "
+                                  "unhashable type: 'torch.iinfo'\n")
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (end,) = [d for d in diagnoses if d["kind"] == "program"]
+        assert end["user_frame"]["lineno"] == 16 and "SIGABRT" in end["reason"], end
+        assert "graph break at line 16" in end["reason"]
+        assert break_end_problems(r, s.run_id, diagnoses) == []
+        as_main = [{**end, "user_frame": {**end["user_frame"], "lineno": 20}}]
+        (problem,) = break_end_problems(r, s.run_id, as_main)
+        assert "graph break at line 16, the ending is at 20" in problem
 
 
 def test_section3_no_abnormal_end_is_silent_or_without_its_line(tmp_path):
