@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from compdiag.ingest.ingestor import Ingestor
+from compdiag.ingest.sources import keep_sources
 from compdiag.store.writer import Writer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "gpu"
@@ -38,6 +39,7 @@ def replay(case: str, store: Path, *, exit_code: int | None = None) -> int:
         else:
             ing.record(md, payload)
     ing.flush()
+    keep_sources(w, run_id)  # the recorded script's text, where it is here (as a run's end does)
     w.end_run(run_id, exit_code=head["exit_code"] if exit_code is None else exit_code,
               status="done")
     w.close()

@@ -23,7 +23,10 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
    trees for new int keys, its "observed N distinct sizes" warning), no fewer and no more.
 §8 options: a fix never tells the user to change an option the run did not set (a graph
    break's fix never names fullgraph: the break shows it was off).
-§9 words: a headline never says a glossary term only in torch's phrasing of it."""
+§9 words: a headline never says a glossary term only in torch's phrasing of it.
+§1 torch's words: a graph break raised from another exception names, in its headline, what
+   that cause says torch refused (refused_problems); a failure whose message points at a
+   user line ("Stack trace: File ...") is diagnosed there (pointed_line_problems)."""
 
 from __future__ import annotations
 
@@ -138,6 +141,36 @@ def ending_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                 f"line, while the store holds {Path(held[-1]['filename']).name}:"
                 f"{held[-1]['lineno']}"]
     return []
+
+
+def break_end_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                       ) -> list[str]:
+    """§3 with §1/§2: a native end (a signal) while only Dynamo's eval frame ran (its stack
+    has eval_frame.py as the innermost compiled frame: no graph, no generated module) in a
+    call whose graph break's user traceback passes through the call site is Dynamo's code
+    generated for that break: the diagnosis saying how the run ended is at the break's line,
+    not at the call (the cause is the break; the end is its consequence)."""
+    out = []
+    deeper = ("torchinductor_", "_inductor/", "_functorch/_aot_autograd/")
+    for end in reader.program_ends(run_id):
+        frames = end.get("frames") or []
+        files = [f.get("filename") or "" for f in frames]
+        at = next((i for i, fn in enumerate(files) if fn.endswith("torch/_dynamo/eval_frame.py")),
+                  None)
+        if not end.get("signal") or at is None or any(m in fn for fn in files for m in deeper):
+            continue
+        site = [f for f in frames[:at] if is_user_file(f.get("filename"))]
+        if not site:
+            continue
+        breaks = [g["lineno"] for g in reader.graph_breaks(run_id) if any(
+            (f.get("filename"), f.get("lineno")) == (site[-1]["filename"], site[-1]["lineno"])
+            for f in (g.get("user_stack") or [])[:-1])]
+        told = [d for d in diagnoses if says_how_it_ended(d)]
+        if breaks and told and (told[0].get("user_frame") or {}).get("lineno") not in breaks:
+            out.append(f"the run was killed in Dynamo's code for the graph break at line "
+                       f"{breaks[0]}, the ending is at "
+                       f"{(told[0].get('user_frame') or {}).get('lineno')}")
+    return out
 
 
 _DUMPED = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+)', re.M)
@@ -359,6 +392,78 @@ def glossary_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any
             "words" for d in _all(diagnoses) for term in only_torch_words(d.get("reason") or "")]
 
 
+_DIRECT_CAUSE = "The above exception was the direct cause of the following exception:"
+
+
+def refused_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                     ) -> list[str]:
+    """§1 evidence, torch's own words: where torch raised a graph break *from* another
+    exception (its message's 'direct cause'), that cause names what torch refused (Dynamo's
+    `NotImplementedError: DataPtrVariable()`: a data_ptr value). The headline of the break at
+    that line names it: the tracker's words (DataPtr, as data_ptr or DataPtr). A cause that
+    names no tracker is often Dynamo's own bookkeeping ("module_name called on base" under
+    corpus gb_warnings' skipped-function break) and is not required of the headline. Read
+    from the stored torch message, independently of ingest."""
+    out = []
+    for row in reader.graph_breaks(run_id):
+        head = (row.get("torch_message") or "").split(_DIRECT_CAUSE, 1)
+        if len(head) < 2:
+            continue
+        cause = next((ln.strip() for ln in reversed(head[0].splitlines()) if ln.strip()), "")
+        m = re.match(r"^[\w.]*?(\w*(?:Error|Exception)):\s*(.+)$", cause)
+        if not m:
+            continue
+        tracker = re.match(r"([A-Z]\w*?)Variable\(", m.group(2))
+        if not tracker:
+            continue
+        want = tracker.group(1).lower()
+        mine = [d for d in _all(diagnoses) if d.get("kind") == "graph_break"
+                and (d.get("user_frame") or {}).get("lineno") == row.get("lineno")]
+        if mine and not any(want in (d.get("reason") or "").lower().replace("_", "")
+                            for d in mine):
+            out.append(f"the break at line {row.get('lineno')} was raised from {cause[:80]!r}, "
+                       f"its headline {(mine[0].get('reason') or '')[:80]!r} does not name it")
+    return out
+
+
+def pointed_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                          ) -> list[str]:
+    """§1 evidence order, step 1: where torch's own message for a failure points at a frame of
+    the user's file ("Stack trace: File "x.py", line N, in fn"), the failure's diagnosis is at
+    that line, not at the line that happened to raise; where it names the op of a runtime
+    failure ("Error in op: ns.op.overload"), at a user line of that op's graph node. Read from
+    the stored message and graph nodes."""
+    out = []
+    for f in reader.failures(run_id):
+        text = f.get("torch_message") or f.get("message") or ""
+        body = text.split("Stack trace:", 1)
+        named = [(fn, int(n)) for fn, n in re.findall(r'File "([^"]+)", line (\d+)', body[1])
+                 if is_user_file(fn)] if len(body) > 1 else []
+        op = re.search(r"Error in op: (?:torch\.ops\.)?([\w.]+)",
+                       f"{text}\n{f.get('traceback') or ''}")
+        if named:
+            want = {named[-1][1]}
+        elif op and f.get("stage") == "runtime":
+            # torch named the op: the user lines of that op's graph nodes
+            want = {n["lineno"] for n in reader.graph_nodes(run_id, f.get("compile_id"))
+                    if (n.get("target") or "") == op.group(1) and n.get("lineno")
+                    and is_user_file(n.get("filename"))}
+        else:
+            continue
+        if not want:
+            continue
+        # the headline diagnosis of the failure (a consequence folded under it may restate
+        # it where it surfaced: that is the raising line, rightly)
+        mine = [d for d in diagnoses if d.get("kind") == "failure"
+                and (d.get("torch_message") or "")[:200] in text]
+        for d in mine:
+            got = (d.get("user_frame") or {}).get("lineno")
+            if got not in want:
+                out.append(f"torch's message points at line {min(want)}, the failure is at {got}: "
+                           f"{(d.get('reason') or '')[:80]!r}")
+    return out
+
+
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                        ) -> list[str]:
     """§2 (from the facts) to §9 together, each line prefixed with its section."""
@@ -366,5 +471,7 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (3, ending_problems), (4, accuracy_problems),
                                           (5, reset_problems), (6, cudagraph_problems),
                                           (7, recompile_reason_problems),
-                                          (8, unset_option_problems), (9, glossary_problems))
+                                          (8, unset_option_problems), (9, glossary_problems),
+                                          (1, refused_problems), (1, pointed_line_problems),
+                                          (3, break_end_problems))
             for p in check(reader, run_id, diagnoses)]

@@ -554,3 +554,39 @@ def test_rerecordings_of_one_size_are_counted_with_torchs_reason(tmp_path):
     assert top["kind"] == "cudagraph" and top["count"] == 29, top
     assert "static input data pointer changed" in top["reason"]
     assert "copy_" in top["fix"] and "mark_dynamic" not in top["fix"]
+
+
+def test_a_rerecord_on_a_replaced_parameter_points_at_the_rebinding(tmp_path):
+    """set5 cg_param_swap_rerecord's class (PR #129349): a parameter replaced by a new
+    nn.Parameter each step re-records the CUDA graph; the fix (copy_ in place) changes the
+    assignment, so the diagnosis points at it (evidence `source`), not at the call after it.
+    On main it was the call (line 17; fails on main). The graph input `arg0_1` is Dynamo's
+    first placeholder, `L_fn_parameters_weight_`: the attribute `weight`, whatever the
+    program's names."""
+    from types import SimpleNamespace
+
+    from compdiag.analyses.diagnosis import UserFrame
+    from compdiag.analyses.rebinding import input_attribute, rebinding_frame
+
+    script = tmp_path / "swap.py"
+    script.write_text("import torch\nm = torch.nn.Linear(2, 2)\nfor i in range(3):\n"
+                      "    m.bias = torch.nn.Parameter(torch.zeros(2))\n    setattr(m, 'w', 1)\n"
+                      "    y = m(torch.ones(2))\n")
+    ctx = SimpleNamespace(
+        frame=lambda f, n, line=None, evidence=None: UserFrame(f, n, line, evidence),
+        # the run's kept copy of the script (store 4), as RunContext.source_lines gives it
+        source_lines=lambda f: script.read_text().splitlines() if f == str(script) else None,
+        dynamo_nodes=lambda cid: [{"call": "L_m_parameters_weight_"},
+                                  {"call": "L_m_parameters_bias_"}, {"call": "L_x_"},
+                                  {"call": "torch._C._nn.linear(l_x_)", "lineno": 6}])
+    assert input_attribute(ctx, "0/0", "arg1_1") == "bias"
+    assert input_attribute(ctx, "0/0", "arg2_1") is None  # a user input, no attribute
+    call = UserFrame(str(script), 6, "y = m(torch.ones(2))", "call")
+    assert rebinding_frame(ctx, call, "bias").lineno == 4
+    assert rebinding_frame(ctx, call, "w").lineno == 5
+    assert rebinding_frame(ctx, call, "weight") is None  # not rebound: the call stays
+    path, rid = _store(tmp_path, "cg_param_swap")
+    top = _diags(path, rid)[0]
+    if not Path(top["user_frame"]["filename"]).exists():
+        pytest.skip("the recorded script is not at its recorded path on this machine")
+    assert top["user_frame"]["lineno"] == 16 and top["user_frame"]["evidence"] == "source"

@@ -14,10 +14,12 @@ from compdiag.store.reader import Reader
 from compdiag.store.writer import Writer
 from compdiag.views.explain import explain_document
 from gpu_replay import replay as gpu_replay
-from principles_check import (accuracy_problems, consequence_fact_problems, ending_problems,
-                              cudagraph_problems, glossary_problems, reset_problems)
+from principles_check import (accuracy_problems, break_end_problems, consequence_fact_problems, ending_problems,
+                              cudagraph_problems, glossary_problems, pointed_line_problems,
+                              refused_problems,
+                              reset_problems)
 from test_compile_id import _two_compiles
-from test_explain import Store
+from test_explain import Store, _ids
 from test_holdout_principles import _resumed_recompiles
 
 EVAL_FRAME = "/usr/lib/python3.11/site-packages/torch/_dynamo/eval_frame.py"
@@ -84,6 +86,40 @@ def _aborted_in_a_kernel(s: Store) -> None:
     s.ing.program_end(how="signal", exit_code=134, signal=6, fault=dump,
                       stderr_tail="terminate called after throwing an instance of "
                                   "'std::runtime_error'\n  what():  boom\n")
+
+
+def test_section3_an_abort_in_dynamos_code_for_a_break_is_at_the_break(tmp_path):
+    """set5 iinfo_across_break's class (pytorch/pytorch#193288): the process aborted while
+    only Dynamo's eval frame ran (its C++ callback hashed the generated code, whose resume
+    function holds an unhashable value live across the break). On main the ending was at the
+    call (20), which says nothing of the cause (fails on main); now at the break (16), the
+    break's own user traceback (torch's) tying it to that call."""
+    s = Store(tmp_path, exit_code=134)
+    s.compile("0/0", lineno=12)
+    s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}},
+                 f"Graph break in user code at {s.user}:16\nGraph Break Reason: Call to "
+                 "`torch._dynamo.graph_break()`\n  Explanation: the user asked\n\n"
+                 f"User code traceback:\n  File \"{s.user}\", line 20, in <module>\n"
+                 f"    line_20 = 20\n  File \"{s.user}\", line 16, in f\n    line_16 = 16\n")
+    dump = "\n".join(["Fatal Python error: Aborted", "",
+                      "Current thread 0x00007f00bb (most recent call first):",
+                      f'  File "{EVAL_FRAME}", line 1166 in compile_wrapper',
+                      f'  File "{s.user}", line 20 in <module>', ""])
+    s.ing.program_end(how="signal", exit_code=134, signal=6, fault=dump,
+                      stderr_tail="terminate called after throwing an instance of "
+                                  "'pybind11::error_already_set'\n  what():  TypeError: "
+                                  "unhashable type: 'torch.iinfo'\n")
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (end,) = [d for d in diagnoses if d["kind"] == "program"]
+        assert end["user_frame"]["lineno"] == 16 and "SIGABRT" in end["reason"], end
+        assert "graph break at line 16" in end["reason"]
+        assert break_end_problems(r, s.run_id, diagnoses) == []
+        as_main = [{**end, "user_frame": {**end["user_frame"], "lineno": 20}}]
+        (problem,) = break_end_problems(r, s.run_id, as_main)
+        assert "graph break at line 16, the ending is at 20" in problem
 
 
 def test_section3_no_abnormal_end_is_silent_or_without_its_line(tmp_path):
@@ -227,3 +263,96 @@ def test_section9_a_headline_says_the_users_term_whatever_torchs_phrasing(tmp_pa
         as_main = [{**gb, "reason": "Data dependent operator (aten._local_scalar_dense.default)"}]
         (problem,) = glossary_problems(r, s.run_id, as_main)
         assert "'data-dependent' only in torch's words" in problem
+
+
+# -- §1 torch's words: what torch refused --------------------------------------------------
+def test_section1_a_break_names_what_torch_refused(tmp_path):
+    """set5 data_ptr_pack_tensor's class: Dynamo's "Failed to convert args/kwargs to proxy"
+    was raised from `NotImplementedError: DataPtrVariable()`, and on main the headline was the
+    wrapper's type alone ("Failed to convert args/kwargs to proxy"), which does not say that
+    data_ptr was refused; the property rejects it (fails on main). The payload is the real
+    torch 2.13 one (tests/fixtures/gb_refused_cause.txt), for any refusal of this shape."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    text = (Path(__file__).parent / "fixtures" / "gb_refused_cause.txt").read_text()
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0, "attempt": 0,
+                  "artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"}},
+                 text.replace("{user}", str(s.user)))
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (gb,) = [d for d in diagnoses if d["kind"] == "graph_break"]
+        assert "data_ptr" in gb["reason"], gb["reason"]
+        assert refused_problems(r, s.run_id, diagnoses) == []
+        as_main = [{**gb, "reason": "Failed to convert args/kwargs to proxy"}]
+        (problem,) = refused_problems(r, s.run_id, as_main)
+        assert "DataPtrVariable" in problem
+
+
+def test_section1_a_failure_is_at_the_line_torchs_message_points_at(tmp_path):
+    """set5 inference_mode_then_train's class (and cg_rerecord_output_slots'): torch's
+    overwritten-output error says "Stack trace: File ..., line N" (the frame whose output was
+    overwritten), and on main the failure pointed at the line that raised instead, the later
+    access (fails on main). The frame is parsed at ingest (failures.torch_frames)."""
+    from compdiag.capture.failures import record_escaped_exception
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    msg = ("Error: accessing tensor output of CUDAGraphs that has been overwritten by a "
+           f'subsequent run. Stack trace: File "{s.user}", line 4, in fn\n    line_4 = 4. To '
+           "prevent overwriting, clone the tensor outside of torch.compile() or call "
+           "torch.compiler.cudagraph_mark_step_begin() before each model invocation.")
+    try:
+        exec(compile("\n" * 9 + "raise RuntimeError(msg)", str(s.user), "exec"), {"msg": msg})
+    except RuntimeError as exc:
+        record_escaped_exception(s.ing, exc)
+    s.exit_code = 1
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (f,) = r.failures(s.run_id)
+        assert f["lineno"] == 10 and f["torch_frames"][0]["lineno"] == 4, f
+        _placed_and_main_rejected(r, s.run_id, diagnoses, want=4, on_main=10)
+
+
+def test_section1_a_runtime_failure_is_at_the_op_torch_names(tmp_path):
+    """corpus/fail_custom_op_fake_shape's class (after pytorch/pytorch#143579): Inductor's
+    assert_size_stride on a custom op's output fails below the output module and torch says
+    "Error in op: torch.ops.ns.op.default"; on main the failure was at the call of the compiled
+    function (fails on main), now at that op's graph node's user line, whichever node of the
+    graph comes first (the op is parsed at ingest: failures.op)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.post_grad("0/0", f"        # File: {s.user}:13 in f, code: y = x * 2\n"
+                "        mul: \"f32[4, 8]\" = torch.ops.aten.mul.Tensor(arg0_1, 2)\n"
+                f"        # File: {s.user}:14 in f, code: z = swap(y)\n"
+                "        swap: \"f32[4, 8]\" = torch.ops.ns.swap.default(mul)\n"
+                f"        # File: {s.user}:15 in f, code: return z + 1\n"
+                "        add: \"f32[4, 8]\" = torch.ops.aten.add.Tensor(swap, 1)\n")
+    msg = ("expected size 8==4, stride 4==8 at dim=0\nError in op: torch.ops.ns.swap.default\n"
+           "This error most often comes from a incorrect fake (aka meta) kernel for a custom op.")
+    tb = (f'  File "{s.user}", line 30, in <module>\n    line_30 = 30\n'
+          '  File "/usr/lib/python3.11/site-packages/torch/_inductor/output_code.py", line 460, '
+          'in __call__\n    return self.current_callable(inputs)\n'
+          '  File "/tmp/torchinductor_u/ab/cab.py", line 112, in call\n'
+          "    assert_size_stride(buf2, (4, 8), (8, 1), 'torch.ops.ns.swap.default')\n"
+          f"AssertionError: {msg}")
+    s.failure("0/0", stage="runtime", exc_type="AssertionError", message=msg, traceback=tb,
+              torch_message=msg)
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (f,) = r.failures(s.run_id)
+        assert f["op"] == "ns.swap.default", f["op"]
+        _placed_and_main_rejected(r, s.run_id, diagnoses, want=14, on_main=30)
+
+
+def _placed_and_main_rejected(r: Reader, run_id: int, diagnoses: list[dict], *, want: int,
+                              on_main: int) -> None:
+    """The failure is at `want` and holds the property; main's placement (`on_main`) breaks it."""
+    (d,) = [d for d in diagnoses if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == want, d["user_frame"]
+    assert pointed_line_problems(r, run_id, diagnoses) == []
+    as_main = [{**d, "user_frame": {**d["user_frame"], "lineno": on_main}}]
+    (problem,) = pointed_line_problems(r, run_id, as_main)
+    assert f"points at line {want}" in problem

@@ -181,18 +181,22 @@ class RunContext:
                 for n in self.graph_nodes(cid)
                 if n["op"] == op and n["filename"] and n["lineno"]]
 
-    def target_user_lines(self, cid: str | None, op: str | None) -> list[dict[str, Any]]:
-        """User lines of the nodes calling `op` (`ns.name.overload`, as a failure names it,
-        stored at ingest): the post-grad graph's nodes of that target, else (a backend that
-        writes no post-grad graph) the nodes of Dynamo's graph that call it."""
-        if not op:
+    def target_user_lines(self, cid: str | None, target: str | None) -> list[dict[str, Any]]:
+        """User lines of the compile's graph nodes whose target is `target` (ns.op.overload,
+        or ns.op for any overload): post-grad nodes, else Dynamo's (torch.ops.<target>(...));
+        none for no target."""
+        if not target:
             return []
-        found = [n for n in self.graph_nodes(cid) if n.get("target") == op]
-        if not found:
-            call = f"torch.ops.{op}("
-            found = [n for n in self.dynamo_nodes(cid) if (n.get("call") or "").startswith(call)]
+
+        def mine(t: str) -> bool:
+            t = t.removeprefix("torch.ops.")
+            return t == target or t.rsplit(".", 1)[0] == target
+        lines = [n for n in self.graph_nodes(cid) if mine(n.get("target") or "")]
+        if not lines:
+            lines = [n for n in self.dynamo_nodes(cid)
+                     if mine((n.get("call") or "").split("(", 1)[0])]
         return [{"filename": n["filename"], "lineno": n["lineno"], "line": n.get("line")}
-                for n in found if n.get("filename") and n.get("lineno")]
+                for n in lines if n.get("filename") and n.get("lineno")]
 
     # -- facts several kinds read ------------------------------------------------------------
     @functools.cached_property

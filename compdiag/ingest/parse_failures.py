@@ -203,6 +203,31 @@ _LIMIT_MARKERS = ("recompile limit exceeded", "recompile_limit", "cache_size_lim
                   "accumulated_recompile_limit")
 _CONSTRAINED = lazy_re.compile(r"Constraints violated \((?P<src>.+?)\)!")
 _USER_STACK = lazy_re.compile(r"^User stack:\s*$", re.M)
+# torch naming a frame inside its own message, e.g. cudagraph_trees' overwritten output:
+# 'Stack trace: File "x.py", line 13, in parent\n    return x + 1. To prevent ...'
+_STACK_TRACE = lazy_re.compile(r"Stack trace:\s*(?P<body>File .*?)(?:\.\s+[A-Z][^\n]*)?\Z", re.S)
+_MSG_FRAME = lazy_re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>[\w<>.]+)'
+                             r'(?:[ \t]*\n[ \t]+(?P<code>[^\n]+))?')
+
+
+def pointed_frames(message: str | None) -> list[dict[str, Any]]:
+    """The frames torch's own message points at ("Stack trace: File ..., line N, in fn"),
+    outermost first: torch saying which line the fact is about, evidence before the line that
+    happened to raise (issue 29 §1 step 1). Empty where torch found none ("[Could not find
+    stack trace]") or says no such thing."""
+    m = _STACK_TRACE.search(message or "")
+    if not m:
+        return []
+    return [{"filename": f.group("file"), "lineno": int(f.group("line")),
+             "line": _code(f.group("code")), "name": f.group("fn")}
+            for f in _MSG_FRAME.finditer(m.group("body"))]
+
+
+def _code(code: str | None) -> str | None:
+    """A quoted code line, less the sentence torch ran on after it ("x + 4. To prevent")."""
+    if not code:
+        return None
+    return re.split(r"\.\s+(?=[A-Z])", code.strip(), maxsplit=1)[0] or None
 
 
 def gb_code_of(torch_message: str | None, traceback: str | None) -> str | None:
@@ -241,7 +266,8 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
     """What explain reads of a failure's text, parsed once: the graph break it reports (GB
     code, torch's explanation), whether it is Dynamo giving up at the recompile limit, and for
     a ConstraintViolationError (mark_dynamic) the sources violated and its "User stack:"
-    frames."""
+    frames; the frames torch's message points at ("Stack trace: File ...") and the op it
+    names ("Error in op: ...")."""
     tb = traceback or ""
     text = " ".join(x for x in (message, traceback) if x)
     facts: dict[str, Any] = {
@@ -252,6 +278,7 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
         "recompile_limit": (exc_type or "").rsplit(".", 1)[-1] in _LIMIT_TYPES or (
             exc_type == "Unsupported" and any(m in text for m in _LIMIT_MARKERS)),
         "constraint_sources": None, "constraint_frames": None,
+        "torch_frames": pointed_frames(torch_message or message) or None,
         "op": named_op(torch_message, message, traceback)}
     if exc_type == "ConstraintViolationError":
         both = "\n".join(x for x in (message, traceback) if x)

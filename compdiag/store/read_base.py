@@ -18,7 +18,8 @@ _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_o
                  "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
                  "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
                  "sources", "objects", "args", "param_names", "nodes", "constraint_sources",
-                 "constraint_frames", "ops", "call", "kernel_frames", "stack", "lib_frame"}
+                 "constraint_frames", "ops", "call", "kernel_frames", "stack", "lib_frame",
+                 "torch_frames"}
 
 _R = TypeVar("_R", bound="ReaderBase")
 

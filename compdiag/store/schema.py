@@ -159,6 +159,7 @@ CREATE TABLE IF NOT EXISTS failures (
     recompile_limit INTEGER,           -- Dynamo gave up: the recompile limit was hit
     constraint_sources TEXT,           -- ConstraintViolationError: the sources violated (JSON)
     constraint_frames TEXT,            -- ... and its "User stack:" frames (JSON)
+    torch_frames TEXT,                 -- frames torch's message points at, "Stack trace:" (JSON)
     op         TEXT                    -- the op torch names ("Error in op: ..."), `ns.name.overload`
 );
 CREATE TABLE IF NOT EXISTS kernels (
@@ -723,7 +724,7 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
 # only live capture saw): reindex recomputes these columns from each row's own text.
 BACKFILLED_COLUMNS = {
     "failures": ("gb_code", "gb_explanation", "recompile_limit", "constraint_sources",
-                 "constraint_frames", "op"),
+                 "constraint_frames", "torch_frames", "op"),
     "compiles": ("automatic_dynamic", "guard_count", "assume_static"),
     "cudagraphs": ("head", "frames", "ops"),
 }
@@ -758,6 +759,7 @@ ADDED_COLUMNS = {
     "failures": ("torch_message TEXT", "gb_code TEXT", "gb_explanation TEXT",
                  "recompile_limit INTEGER", "constraint_sources TEXT",
                  "constraint_frames TEXT",
+                 "torch_frames TEXT",  # issue 29 §1: "Stack trace: File ..." frames
                  "op TEXT"),  # issue 29 §1: the op torch names (BACKFILLED_COLUMNS)
     "cudagraphs": ("head TEXT", "frames TEXT", "ops TEXT"),
     # issue 29 §6: the user line that called the compiled function when it recorded

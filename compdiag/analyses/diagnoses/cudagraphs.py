@@ -14,6 +14,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.rebinding import input_attribute, rebinding_frame
 from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.cudagraph_coverage import MEMORY_NOTE, distinct_sizes
@@ -256,11 +257,16 @@ def _rerecord_reasons(ctx: Any, cids: set[Any]) -> list[Diagnosis]:
         graphs = tuple(sorted({r["compile_id"] for r in rs if r["compile_id"]}, key=sort_key))
         inputs = sorted({r["input"] for r in rs if r.get("input")})
         named = f" (graph input {', '.join(inputs[:3])})" if inputs else ""
+        frame = locate(ctx, graphs[0] if graphs else None,
+                       calls=[r["call"] for r in rs if r.get("call")][:1])
+        # the line that rebinds the attribute behind the changed input, where the program
+        # shows one (the fix changes it): evidence `source`, before the call
+        attr = input_attribute(ctx, rs[0]["compile_id"], inputs[0] if inputs else None)
+        frame = rebinding_frame(ctx, frame, attr) or frame
         out.append(Diagnosis(
             KIND, stage="runtime", compile_id=graphs[0] if graphs else None,
             reason=f"{RERECORDED} {len(rs)} re-recordings of one input size: {why}{named}",
-            user_frame=locate(ctx, graphs[0] if graphs else None,
-                              calls=[r["call"] for r in rs if r.get("call")][:1]),
+            user_frame=frame,
             explanation=REREASON_EXPLANATION,
             fix=first(REASON_FIXES, why, default=RERECORD_FIX),
             score=SPEC.score(KIND, len(rs)), count=len(rs), compile_ids=graphs,
