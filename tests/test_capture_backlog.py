@@ -80,3 +80,30 @@ def test_nothing_waits_while_capture_is_paused(tmp_path: Path) -> None:
     cap.drain()
     assert _kinds(w, rid) == []
     w.close()
+
+
+def test_a_compiles_rows_are_committed_when_it_ends(tmp_path: Path) -> None:
+    """A compile's end (its compilation_metrics record) commits what capture holds, before
+    its compiled code runs: a kernel that aborts the process natively leaves no chance to
+    write after it, and the run's end is explained by the kernel rows. Caught: corpus
+    end_abort_oob_index's store held no kernel (killed before the next flush) in 2 of 3
+    idle runs. Another connection reads the rows without any flush of the test's."""
+    import logging
+    import sqlite3
+
+    cap, w, rid = _capture(tmp_path, flush_interval=3600)
+    cap._install_trace()
+    try:
+        record = logging.LogRecord("torch.__trace", logging.DEBUG, __file__, 1, "", (), None)
+        record.metadata = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0,
+                           "compilation_metrics": {"co_name": "f", "co_filename": "/u/f.py",
+                                                   "co_firstlineno": 3}}
+        record.payload = None
+        cap._trace_handler.emit(record)
+        other = sqlite3.connect(w.path)
+        assert other.execute("SELECT count(*) FROM compiles WHERE run_id = ?",
+                             (rid,)).fetchone()[0] == 1
+        other.close()
+    finally:
+        logging.getLogger("torch.__trace").removeHandler(cap._trace_handler)
+        w.close()

@@ -106,3 +106,15 @@ def test_pyproject_caps_no_torch_release():
     (torch_req,) = re.findall(r'"(torch[^"]*)"', text.split("dependencies = [", 1)[1]
                               .split("]", 1)[0])
     assert torch_req == "torch>=2.11"
+
+
+def test_a_target_this_process_lacks_is_an_unsupported_graph() -> None:
+    """A kept graph's custom op that only the program registers (torch.ops.demo.x) cannot be
+    resolved in minify's process: UnsupportedGraph (minify's one line), never the
+    AttributeError torch.ops raised (a traceback from `compdiag minify`)."""
+    import pytest
+
+    from compdiag.formats.failure_graph import UnsupportedGraph, resolve_target
+    with pytest.raises(UnsupportedGraph, match="not defined in this process"):
+        resolve_target("torch.ops.compdiag_nowhere.col_major_scale.default")
+    assert callable(resolve_target("torch.ops.aten.relu.default"))

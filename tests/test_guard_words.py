@@ -228,3 +228,55 @@ def test_a_guard_whose_lookup_failed_is_a_replaced_attribute(tmp_path):
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
     assert d["reason"].startswith("self.lora_layer was replaced or removed"), d["reason"]
     assert "Set self.lora_layer before the first compiled call" in d["fix"]
+
+
+def test_a_compiled_modules_wrapper_is_named_by_the_module_called(tmp_path) -> None:
+    """torch 2.13 compiles `torch.compile(module)` as torch's own wrapper
+    (`torch/_dynamo/external_utils.py` `inner`); a diagnosis that names the function says
+    the class of the module the user called, as capture recorded it at the call (seen:
+    "Global torch state (grad_mode) differs from when inner() was compiled")."""
+    import json as _json
+    from test_explain import Store, _ids
+    from compdiag.analyses.context import RunContext
+    from compdiag.store.reader import Reader
+    s = Store(tmp_path)
+    wrapper = "/usr/lib/python3/site-packages/torch/_dynamo/external_utils.py"
+    s.ing.record({**_ids("0/0"), "compilation_metrics": {
+        "co_name": "inner", "co_filename": wrapper, "co_firstlineno": 67}}, None)
+    s.ing.event("call_stack", "0/0", {}, _json.dumps({
+        "frames": [{"filename": str(s.user), "lineno": 8, "line": None, "name": "<module>"}],
+        "objects": {"fn": ["torch.nn.modules.container.Sequential", 1]}}))
+    s.done()
+    with Reader(s.path) as r:
+        assert RunContext(r, s.run_id).fn_name("0/0") == "Sequential.forward"
+
+
+def test_a_scalar_read_is_fixed_as_the_call_the_line_makes() -> None:
+    """A data-dependent break on aten._local_scalar_dense is the user's `.item()` or
+    `.tolist()`: the fix names the one their line calls (seen: `.tolist()` fixed with
+    "`.item()` turns a tensor into a Python number")."""
+    from compdiag.analyses.fixes import graph_break_fix
+    expl = ("Operator `aten._local_scalar_dense.default` has a non-Tensor output whose value "
+            "is dependent on the data of Tensor inputs.")
+    gb = "Data-dependent operator"
+    assert graph_break_fix(gb, expl, "", "idx = logits.argmax(-1).tolist()", []).startswith(
+        "`.tolist()`")
+    assert graph_break_fix(gb, expl, "", "k = n.item()", []).startswith("`.item()`")
+
+
+def test_an_optional_argument_passed_none_then_a_value_once_is_information(tmp_path):
+    """A function called once with mask=None and once with a mask: one graph per call
+    pattern, both cached (as train()/eval() is): information, not a problem to fix by
+    "giving mask its final value before the first call" (what main said, as for a module
+    attribute set lazily). An attribute that changes stays a problem (below)."""
+    leaf = "___check_obj_id(L['mask'], 1)  # if mask is not None:  # a.py:7 in attend"
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    d = _recompile(Store(tmp_path / "a"), "0/0: mask is not None",
+                   (_tree("L['mask']", "NoneType", leaf), _tree("L['mask']", "torch.Tensor",
+                                                                 leaf)))
+    assert d["severity"] == "info" and d["fix"].startswith("Nothing to do"), d
+    d = _recompile(Store(tmp_path / "b"), "0/0: self.cache is not None",
+                   (_tree("L['self'].cache", "NoneType", leaf),
+                    _tree("L['self'].cache", "torch.Tensor", leaf)))
+    assert d["severity"] == "problem", d

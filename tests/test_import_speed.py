@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from compdiag.formats import fast_json
@@ -21,10 +22,13 @@ _JSON = st.recursive(
 
 @settings(max_examples=200, deadline=None)
 @given(_JSON)
+@example(-2**63 - 1)
+@example({"n": [2**64, -2**70]})
 def test_fast_json_reads_what_json_reads(value: object) -> None:
     """Any JSON the standard library writes (integers past 64 bits and lone surrogates
-    included, which orjson refuses) reads back as json.loads reads it. Caught: nothing
-    before (the module is new); it guards the fallback."""
+    included) reads back as json.loads reads it. Caught: orjson reads integers past 64 bits
+    as floats (the module assumed it refused them), so -9223372036854775809 came back as
+    -9.223372036854776e+18 (hypothesis drew it on a fresh clone, 2026-12-03)."""
     text = json.dumps(value)
     assert fast_json.loads(text) == json.loads(text)
 
@@ -41,11 +45,15 @@ def test_fast_json_falls_back_where_orjson_refuses() -> None:
             fast_json.loads(bad)
 
 
+# The oracle: the format as one full-line regex, as the parser read it before round 12.
+_KEY_COMPONENT = re.compile(r"^\[(?P<hash>[0-9a-z]+)\] (?P<name>[^:\n]+?): ?(?P<value>.*)$", re.S)
+
+
 def _components_before(lines: list) -> list[list[str]]:
     """key_components as it was before round 12: one full-line regex match per line."""
     out = []
     for line in lines:
-        m = PC._KEY_COMPONENT.match(line) if type(line) is str else None
+        m = _KEY_COMPONENT.match(line) if type(line) is str else None
         if m is not None:
             out.append([m["name"].strip(), m["hash"], m["value"][:PC.COMPONENT_VALUE_LIMIT]])
     return out
@@ -121,3 +129,13 @@ def test_profile_import_compares_stores_table_by_table(tmp_path) -> None:
     assert differ.returncode == 1 and "records:" in differ.stdout, differ.stdout
     cpu = run("cpu", str(log))
     assert cpu.returncode == 0 and "s of CPU in one process" in cpu.stdout, cpu.stderr
+
+
+def test_a_big_float_is_still_the_float_json_reads() -> None:
+    """The re-read is only ever json.loads: a float written large (1e19, -2e300) and an
+    integer past 64 bits beside ordinary values come back as json.loads gives them. Caught:
+    orjson (3.10-3.13) read -9223372036854775809 as -9.223372036854776e+18."""
+    for text in ('{"a": 1e19, "b": [1, -2e300]}', '[0, {"n": -9223372036854775809}]',
+                 '{"n": 18446744073709551616, "s": "x", "t": true, "u": null}'):
+        got = fast_json.loads(text)
+        assert got == json.loads(text) and repr(got) == repr(json.loads(text))

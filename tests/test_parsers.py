@@ -733,3 +733,71 @@ def test_a_backend_match_failure_is_a_backend_change_with_both_backends():
     assert custom["category"] == "backend"
     assert custom["before"] == "<function my_backend at 0x7f01>" != custom["after"]
     assert classify_guard("___check_current_backend(140)")["category"] == "backend"
+
+
+def test_a_graph_breaks_root_cause_is_the_innermost_chained_exception() -> None:
+    """Issue 29 (set5's data_ptr_pack_tensor, pytorch/pytorch#136271): torch raised 'Failed to
+    convert args/kwargs to proxy' from `NotImplementedError: DataPtrVariable()`, the value it
+    had no graph form for; the break's row keeps that innermost exception (ingest), and no
+    root for a message that chains none. Caught: main kept only the outer type."""
+    text = ("Graph break in user code at /u/a.py:12\nGraph Break Reason: Encountered graph "
+            "break when attempting to trace CALL\n\nFailed to convert args/kwargs to proxy\n"
+            "  Explanation: Missing `as_proxy()` implementation for some arg/kwarg.\n\n"
+            "User code traceback:\n  File \"/u/a.py\", line 12, in f\n    torch.tensor(p)\n\n"
+            "Traceback (most recent call last):\n  File \"/t/utils.py\", line 1528, in p\n"
+            "    raise NotImplementedError(str(self))\nNotImplementedError: DataPtrVariable()\n"
+            "\nThe above exception was the direct cause of the following exception:\n\n"
+            "Traceback (most recent call last):\n  File \"/t/exc.py\", line 723, in u\n"
+            "torch._dynamo.exc.Unsupported: Failed to convert args/kwargs to proxy\n")
+    d = P.graph_break_details(text)
+    assert (d["root_cause"], d["root_value"]) == ("NotImplementedError: DataPtrVariable()",
+                                                  "data_ptr")
+    assert P.graph_break_details((FIXTURES / "gb_skipped_frame.txt").read_text()
+                                 )["root_cause"] is None
+
+
+def test_the_root_causes_words_name_the_value_or_the_error() -> None:
+    """What a graph break's headline adds from its root cause: a VariableTracker as the kind
+    of value (snake case, parsed at ingest), another exception with a message as itself,
+    nothing for a bare type or a root that repeats the break's type."""
+    from compdiag.analyses.diagnoses.graph_breaks import root_words
+    value = P.root_cause("NotImplementedError: UserDefinedObjectVariable(Foo)\n\n"
+                         "The above exception was the direct cause of the following "
+                         "exception:\n")["root_value"]
+    assert value == "user_defined_object"
+    assert root_words("NotImplementedError: X()", value, "Failed to convert") == \
+        "a user_defined_object value"
+    assert root_words("RuntimeError: shape '[3]' is invalid", None, "x") == \
+        "RuntimeError: shape '[3]' is invalid"
+    assert root_words("AssertionError", None, "x") == ""
+    assert root_words("Unsupported: Failed to convert", None, "Failed to convert") == ""
+    assert root_words(None, None, "x") == ""
+
+
+def test_the_op_a_failure_names_is_a_fact_of_it() -> None:
+    """Issue 29 §1 (corpus/fail_custom_op_fake_strides.py, pytorch/pytorch#143579): a custom
+    op's output failing Inductor's size/stride check names the op, in torch's message or in
+    the generated check itself; stored with the failure (a post-grad node's target), so the
+    diagnosis finds the op's line. Caught: main had no such fact and pointed at the call."""
+    msg = ("expected size 4==4, stride 1==8 at dim=0\nError in op: "
+           "torch.ops.demo.col_major_scale.default\nThis error most often comes from ...")
+    assert P.failure_facts("AssertionError", "expected size", None, msg)["op"] == \
+        "demo.col_major_scale.default"
+    tb = ("  File \"/tmp/torchinductor_u/pa/cpa.py\", line 117, in call\n"
+          "    assert_size_stride(buf2, (4, 8), (8, 1), 'torch.ops.mylib.op.default')\n"
+          "AssertionError: expected size 4==4, stride 1==8 at dim=0\n")
+    assert P.failure_facts("AssertionError", "expected size", tb)["op"] == "mylib.op.default"
+    assert P.failure_facts("RuntimeError", "boom", "no op here")["op"] is None
+
+
+def test_a_guard_worded_as_what_failed_is_classified_like_its_equality() -> None:
+    """torch 2.13 words a failed length check as `len(feats) != 1` (the guard was
+    `len(feats) == 1`): one category and source for every length the program passed, so a
+    dict whose key set grows each call is one recompile diagnosis, at the call, not one
+    'other' diagnosis per length at the def line (found on a program of a growing dict that
+    hit the recompile limit: eight diagnoses, the limit's at the def)."""
+    for text, value in (("len(feats) != 1", "1"), ("len(feats) == 3", "3"),
+                        ("len(L['feats']) != 8  # for k in feats", "8")):
+        g = P.classify_guard(text)
+        assert g["category"] == "length" and g["before"] == value, (text, g)
+        assert g["source"].startswith("len(") and "!" not in g["source"], g

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from compdiag.capture.failures import record_escaped_exception
 from compdiag.ingest.endings import fault_dump, native_message
 from test_explain import Store
@@ -166,6 +168,29 @@ def test_minify_is_offered_only_where_it_can_replay_the_failure(tmp_path: Path) 
     assert OFFERED.search(d["fix"]) and "cannot replay" not in d["fix"]
 
 
+def test_minify_is_not_offered_for_a_failure_in_a_custom_op(tmp_path: Path) -> None:
+    """A runtime failure torch names a custom op for (corpus fail_custom_op_fake_strides:
+    its output failed Inductor's size/stride check) replays only with that op, which only
+    the program registers: the fix says why minify cannot replay it, even with a graph kept,
+    and names the op; a failure in torch's own op still offers minify. Before: the fix
+    offered `compdiag minify`, which ended in an AttributeError traceback."""
+    msg = ("expected size 4==4, stride 1==8 at dim=0\nError in op: torch.ops.{op}\nThis error "
+           "most often comes from a incorrect fake (aka meta) kernel for a custom op.")
+    fixes = []
+    for name, op in (("custom", "demo.col_major_scale.default"), ("torch", "aten.mm.default")):
+        (tmp_path / name).mkdir()
+        s = Store(tmp_path / name, exit_code=1)
+        s.compile("0/0")
+        s.failure("0/0", stage="runtime", exc_type="AssertionError",
+                  message="expected size 4==4, stride 1==8 at dim=0", traceback="",
+                  torch_message=msg.format(op=op))
+        s.ing.event("failure_graph", "0/0", {"kind": "compile", "stage": "runtime"},
+                    payload="{}")
+        fixes.append(s.explain()[0]["fix"])
+    assert not OFFERED.search(fixes[0]) and "torch.ops.demo.col_major_scale" in fixes[0]
+    assert OFFERED.search(fixes[1]), fixes[1]
+
+
 def _round_trip(s: Store, tmp_path: Path) -> tuple[list[dict], list[dict], dict]:
     """(explain before, explain after report's trace log -> import, the imported run)."""
     from compdiag.analyses.explain import explain
@@ -221,6 +246,26 @@ def test_a_native_crash_survives_report_and_import(tmp_path: Path) -> None:
     assert after[0]["reason"].startswith("killed by SIGABRT at line 7: terminate called")
 
 
+# The C++ runtime's last words when a kernel's bounds check throws inside an OpenMP region.
+KERNEL_ABORT = ("terminate called after throwing an instance of 'std::runtime_error'\n"
+                "  what():  kernel, /tmp/cache/pj/cpj.main.cpp:7, index out of bounds: "
+                "0 <= tmp0 < 5L\nterminate called recursively\n")
+
+
+def _kernel_store(tmp_path: Path) -> Store:
+    """A run whose compile made cpp_fused_embedding_0 from the op at the user's line 11."""
+    from test_holdout_principles import _output_code, embedding_graph
+
+    s = Store(tmp_path, exit_code=134)
+    s.user.write_text(s.user.read_text().replace("line_3 = 3\n", "def f(i, w):\n"))
+    s.compile("0/0", lineno=3)
+    s.post_grad("0/0", embedding_graph(s.user))
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
+                  "inductor_output_code": {"filename": OUTPUT_MODULE}},
+                 _output_code("cpp_fused_embedding_0"))
+    return s
+
+
 def test_a_kernels_check_that_aborts_points_at_its_op_line(tmp_path: Path) -> None:
     """Issue 29 §3 (corpus/end_abort_oob_index.py, pytorch/pytorch#195402): a C++ kernel's
     bounds check thrown inside an OpenMP region aborts the process; the thread that crashed
@@ -231,15 +276,7 @@ def test_a_kernels_check_that_aborts_points_at_its_op_line(tmp_path: Path) -> No
     ops, not the call. Another OpenMP thread's "terminate called recursively" after them does
     not hide them (the corpus run caught that: it is printed in any order)."""
     import compdiag.store.writer as writer
-    from test_holdout_principles import _output_code, embedding_graph
-
-    s = Store(tmp_path, exit_code=134)
-    s.user.write_text(s.user.read_text().replace("line_3 = 3\n", "def f(i, w):\n"))
-    s.compile("0/0", lineno=3)
-    s.post_grad("0/0", embedding_graph(s.user))
-    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
-                  "inductor_output_code": {"filename": OUTPUT_MODULE}},
-                 _output_code("cpp_fused_embedding_0"))
+    s = _kernel_store(tmp_path)
     user = str(s.user)
     dump = _dump([(user, 20, "<module>"), (EVAL_FRAME, 655, "_fn"), (user, 3, "f"),
                   (OUTPUT_MODULE, 86, "call")], what="Aborted")
@@ -247,13 +284,29 @@ def test_a_kernels_check_that_aborts_points_at_its_op_line(tmp_path: Path) -> No
     dump = dump.replace("Current thread", "Thread").replace(
         '"/usr/lib/python3.11/threading.py", line 320 in wait',
         f'"{writer.__file__}", line 196 in _tick')
-    s.ing.program_end(how="signal", exit_code=134, signal=6, stderr_tail=(
-        "terminate called after throwing an instance of 'std::runtime_error'\n"
-        "  what():  kernel, /tmp/cache/pj/cpj.main.cpp:7, index out of bounds: "
-        "0 <= tmp0 < 5L\nterminate called recursively\n"), fault=dump)
+    s.ing.program_end(how="signal", exit_code=134, signal=6, stderr_tail=KERNEL_ABORT, fault=dump)
     top = s.explain()[0]
     assert top["kind"] == "program" and "SIGABRT" in top["reason"]
     assert (top["user_frame"]["lineno"], top["user_frame"]["evidence"]) == (11, "fx_node")
     assert "kernel cpp_fused_embedding_0" in top["reason"]
     assert "what():  kernel, /tmp/cache/pj/cpj.main.cpp:7" in top["details"]["native_message"]
     assert fault_dump(dump)["frames"][0]["lineno"] == 20
+
+
+@pytest.mark.parametrize("dump", ["other_thread", "none"])
+def test_a_kernels_abort_is_placed_by_the_kernel_whatever_the_dump_shows(
+        tmp_path: Path, dump: str) -> None:
+    """The same abort when faulthandler's dump has no frame of the compiled code: only a
+    helper thread's stack (threading.wait), or nothing (a second OpenMP thread's abort ended
+    the process while the first was dumping). The kernel the C++ runtime's last words name is
+    evidence of its own: the diagnosis is at its ops' line. Caught on main, flakily, on an
+    idle machine: corpus end_abort_oob_index ended "in wait, threading.py:331" and "nothing
+    after it was recorded" with no line."""
+    s = _kernel_store(tmp_path)
+    fault = (_dump([("/usr/lib/python3.11/threading.py", 331, "wait")], what="Aborted")
+             if dump == "other_thread" else "")
+    s.ing.program_end(how="signal", exit_code=134, signal=6, stderr_tail=KERNEL_ABORT, fault=fault)
+    top = s.explain()[0]
+    assert top["kind"] == "program" and "SIGABRT" in top["reason"]
+    assert (top["user_frame"]["lineno"], top["user_frame"]["evidence"]) == (11, "fx_node")
+    assert "kernel cpp_fused_embedding_0" in top["reason"]

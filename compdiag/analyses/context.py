@@ -17,6 +17,11 @@ from compdiag.store.reader import Reader
 
 
 
+# The frames torch compiles in place of the user's callable (torch/_dynamo/external_utils.py
+# `wrap_inline`'s `inner`; nn.Module's call path).
+_TORCH_WRAPPERS = frozenset({"inner", "_call_impl", "_wrapped_call_impl", "__call__"})
+
+
 class RunContext:
     def __init__(self, reader: Reader, run_id: int) -> None:
         self.r = reader
@@ -126,8 +131,18 @@ class RunContext:
         return None
 
     def fn_name(self, cid: str | None) -> str | None:
+        """The compiled function's name as the user knows it: its code object's, except for
+        the wrapper torch compiles in its place (torch 2.13 compiles `torch.compile(module)`
+        as `external_utils.inner` around the module's call): then the class of the object the
+        user called, as capture saw it at the call (`Sequential.forward`)."""
         row = self.code_row(cid)
-        return row.get("co_name") if row else None
+        name = row.get("co_name") if row else None
+        if name and not is_user_file(self.resolve(row.get("filename"))):
+            called = (self.call(cid).get("objects") or {}).get("fn")
+            if isinstance(called, list) and called and isinstance(called[0], str):
+                return f"{called[0].rsplit('.', 1)[-1]}.forward" \
+                    if name in _TORCH_WRAPPERS else name
+        return name
 
     def graph_nodes(self, cid: str | None) -> list[dict[str, Any]]:
         """The compile's post-grad nodes, each at its user frame (issue 29 §1): torch's graph
@@ -155,6 +170,19 @@ class RunContext:
         return [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
                 for n in self.graph_nodes(cid)
                 if n["op"] == op and n["filename"] and n["lineno"]]
+
+    def target_user_lines(self, cid: str | None, op: str | None) -> list[dict[str, Any]]:
+        """User lines of the nodes calling `op` (`ns.name.overload`, as a failure names it,
+        stored at ingest): the post-grad graph's nodes of that target, else (a backend that
+        writes no post-grad graph) the nodes of Dynamo's graph that call it."""
+        if not op:
+            return []
+        found = [n for n in self.graph_nodes(cid) if n.get("target") == op]
+        if not found:
+            call = f"torch.ops.{op}("
+            found = [n for n in self.dynamo_nodes(cid) if (n.get("call") or "").startswith(call)]
+        return [{"filename": n["filename"], "lineno": n["lineno"], "line": n.get("line")}
+                for n in found if n.get("filename") and n.get("lineno")]
 
     # -- facts several kinds read ------------------------------------------------------------
     @functools.cached_property

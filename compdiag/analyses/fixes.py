@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 from compdiag.analyses.rules import Words, every, first, found
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import CompileId
+from compdiag.formats.failure_graph import TORCH_NAMESPACES
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
 
@@ -69,6 +70,19 @@ FORMAT_FIX = ("Formatting a tensor into a string needs its values, which a graph
 TIME_FIX = ("Timing inside a compiled function measures tracing, not execution, and breaks "
             "the graph: time the call from outside (with torch.cuda.synchronize() on GPU).")
 _BUILTIN_NAME = re.compile(r"builtin (?:operator )?`?(\w+)`?")
+ITEM_FIX = ("`.item()` turns a tensor into a Python number. Keep it a tensor (e.g. `x * t` "
+            "instead of `x * t.item()`), or set `torch._dynamo.config.capture_scalar_outputs = "
+            "True` to trace it as an unbacked SymInt/SymFloat.")
+TOLIST_FIX = ("`.tolist()` leaves tensor land. Keep the computation vectorised on tensors "
+              "(index, `torch.where`, reductions) instead of iterating over Python values; for "
+              "integer tensors `torch._dynamo.config.capture_scalar_outputs = True` lets it "
+              "trace.")
+
+
+def _scalar_read(gb_type: str, expl: str, ctx: str, line: str) -> str:
+    """A tensor's value read into Python (aten._local_scalar_dense): the fix for the call the
+    user's line makes, `.tolist()` or `.item()` (and what reads one implicitly)."""
+    return TOLIST_FIX if ".tolist(" in line and ".item(" not in line else ITEM_FIX
 
 
 def _builtin(gb_type: str, expl: str, ctx: str, line: str) -> str:
@@ -118,16 +132,10 @@ RULES: tuple[Rule, ...] = (
          "true_fn, false_fn, (x,))` so one graph holds both branches.",
          # the branch is the user's only where their line branches; else a library's
          user_calls=("if ", "while ", " and ", " or ", "assert ", " else ")),
-    Rule(("Tensor.item()", "_local_scalar_dense"),
-         "`.item()` turns a tensor into a Python number. Keep it a tensor (e.g. `x * t` "
-         "instead of `x * t.item()`), or set `torch._dynamo.config.capture_scalar_outputs = "
-         "True` to trace it as an unbacked SymInt/SymFloat.",
-         user_calls=(".item(", "int(", "float(", "bool(", "if ", "while ", " and ", " or ")),
-    Rule(("tolist()",),
-         "`.tolist()` leaves tensor land. Keep the computation vectorised on tensors (index, "
-         "`torch.where`, reductions) instead of iterating over Python values; for integer "
-         "tensors `torch._dynamo.config.capture_scalar_outputs = True` lets it trace.",
-         user_calls=(".tolist(",)),
+    Rule(("Tensor.item()", "_local_scalar_dense"), _scalar_read,
+         user_calls=(".item(", ".tolist(", "int(", "float(", "bool(", "if ", "while ", " and ",
+                     " or ")),
+    Rule(("tolist()",), TOLIST_FIX, user_calls=(".tolist(",)),
     Rule(("numpy function", "numpy"),
          "This numpy call has no torch._numpy equivalent: use the torch function (e.g. "
          "torch.save/torch.fft/...) on the tensor, or do the numpy work outside the compiled "
@@ -407,10 +415,17 @@ def _frame_compile(cid: str | None) -> tuple | None:
                                         parsed.compiled_autograd)
 
 
-def minify_unavailable(ctx: Any, cid: str | None, message: str | None) -> str | None:
+def minify_unavailable(ctx: Any, cid: str | None, message: str | None,
+                       op: str | None = None) -> str | None:
     """Why `compdiag minify` cannot replay this failure (None: it can). It replays the graph
     and inputs capture kept when the failure happened (minify/graph.py's `load`); an imported
-    log holds no input tensors, a backward graph's failure is not kept by every capture."""
+    log holds no input tensors, a backward graph's failure is not kept by every capture, and
+    a failure about a custom op (`op`, the op torch named, stored at ingest) needs that op,
+    which only the program registers (minify imports nothing of it)."""
+    if op and op.split(".", 1)[0] not in TORCH_NAMESPACES:
+        return (f"the failure is in torch.ops.{op}, a custom op only your program registers: "
+                "minify replays the graph in a process of its own, without your program; check "
+                "the op with `torch.library.opcheck` instead")
     if ctx.run.get("source") == "import":
         return ("this run was imported from a trace log, which does not hold the failing "
                 "graph's inputs; run the script under `compdiag run` to keep them")

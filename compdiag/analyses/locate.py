@@ -165,12 +165,13 @@ def inside_compiled(ctx: Any, frames: Iterable[Mapping[str, Any]] | None,
 
 def ran_op(ctx: Any, frames: Iterable[Mapping[str, Any]] | None, cid: str | None = None, *,
            kernel_frames: Frames = None, calls: Iterable[Frames] = (),
-           own: Mapping[str, Any] | None = None) -> UserFrame:
+           own: Mapping[str, Any] | None = None, named: Frames = None) -> UserFrame:
     """The user line of a failure raised, or a native crash, while compiled code ran
     (issue 29 §1): `own` (the line ingest found for the failure, from the generated line it
     ended at) or a user frame torch's traceback (or faulthandler's dump) has inside the
-    compiled code, then the op that ran (compiled_ops), then `calls` (where it surfaced),
-    then the compile's own call."""
+    compiled code, then the nodes of the op torch named (`named`: a custom op whose output
+    failed its size/stride check), then the op that ran (compiled_ops), then `calls` (where
+    it surfaced), then the compile's own call."""
     stack = list(frames or ())
     at = first_compiled([f.get("filename") or "" for f in stack])
     # where it surfaced, less the compiled function's own frame (at its `def`)
@@ -178,7 +179,8 @@ def ran_op(ctx: Any, frames: Iterable[Mapping[str, Any]] | None, cid: str | None
                for c in [*calls, stack[:at] if at is not None else []]]
     mine = [own] if own and own.get("filename") and not _is_def(ctx, own) else []
     return locate(ctx, cid, torch=[mine, inside_compiled(ctx, stack, at)],
-                  nodes=compiled_ops(ctx, stack, cid, kernel_frames), calls=outside)
+                  nodes=[*_frames(named), *compiled_ops(ctx, stack, cid, kernel_frames)],
+                  calls=outside)
 
 
 def _frames(cand: Frames) -> list[Mapping[str, Any]]:

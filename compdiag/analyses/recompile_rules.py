@@ -151,6 +151,9 @@ AUTOMATIC_DYNAMIC = ("Nothing to do: torch compiles once more for a new size and
                      "dimension dynamic from then on (automatic dynamic shapes). To save that one "
                      "compile, mark it dynamic before the first call: "
                      "`torch._dynamo.mark_dynamic({tensor}, {dim})`.")
+OPTIONAL_ARGUMENT = ("Nothing to do: a call with {src}=None and one with a value each get a "
+                     "graph of their own (Dynamo guards on whether an argument is None); both "
+                     "stay cached, so switching between them costs nothing more.")
 SPECIALISED_01_EXPLANATION = (
     "The function was compiled with dynamic=True, yet the first call's size {value} was "
     "specialised: torch always specialises sizes 0 and 1 (0/1 specialisation), so the next "

@@ -24,7 +24,7 @@ import torch
 import torch.fx
 
 from compdiag.formats import failure_graph as codec
-from compdiag.formats.failure_graph import UnsupportedGraph
+from compdiag.formats.failure_graph import TORCH_NAMESPACES, UnsupportedGraph
 from compdiag.formats.signature import innermost, signature
 from compdiag.formats.tolerances import user_tol
 
@@ -368,15 +368,8 @@ def _snapshot(value: Any) -> Any:
         if isinstance(value, torch.Tensor) else value
 
 
-# Namespaces of torch's own operators: everything else a graph calls is a user's custom op.
-_TORCH_NAMESPACES = {"aten", "prims", "quantized", "_quantized", "inductor", "higher_order",
-                     "profiler", "debugprims", "_c10d_functional", "c10d_functional",
-                     "_c10d_functional_autograd", "_dtensor", "fsdp", "mkldnn", "onednn",
-                     "quantized_decomposed", "_inductor_test", "rngprims", "cudnn"}
-
-
 def custom_ops(gm: torch.fx.GraphModule) -> list[dict[str, Any]]:
-    """The user's custom ops a graph calls: qualified name, schema, whether a fake
+    """The user's custom ops a graph calls (an op outside TORCH_NAMESPACES): qualified name, schema, whether a fake
     implementation was registered, and the source of its definition (for the repro only:
     minify never runs it)."""
     import inspect
@@ -385,7 +378,7 @@ def custom_ops(gm: torch.fx.GraphModule) -> list[dict[str, Any]]:
     for n in gm.graph.nodes:
         op = n.target
         if n.op != "call_function" or not isinstance(op, torch._ops.OpOverload) \
-                or op.namespace in _TORCH_NAMESPACES:
+                or op.namespace in TORCH_NAMESPACES:
             continue
         qualname = op._schema.name
         if qualname in out:

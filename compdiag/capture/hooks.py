@@ -157,7 +157,7 @@ class Capture:
         import torch  # noqa: F401 - the capture is installed before the program's own import
         # torch's own modules the hooks attach to: imported first, outside compdiag's time
         # (a program that compiles imports them anyway, at its first torch.compile)
-        import torch._dynamo.convert_frame  # noqa: F401
+        import torch._dynamo  # noqa: F401 - (its __init__ imports convert_frame)
         import torch._logging._internal  # noqa: F401
 
         self.self_time.call(self._install)
@@ -199,6 +199,8 @@ class Capture:
                               else str(payload))
                 if "dynamo_start" in md:
                     capture.guarded("call stack", capture._on_dynamo_start, md)
+                elif "compilation_metrics" in md:
+                    capture.guarded("compile end", capture._settle)
 
         trace_log = logging.getLogger("torch.__trace")
         self._trace_handler = TraceHandler(level=logging.DEBUG)
@@ -207,6 +209,16 @@ class Capture:
         trace_log.propagate = False
         direct_log.install(trace_log, self._trace_handler)
         self._keep_trace_enabled()
+
+    def _settle(self) -> None:
+        """A compile ended (its compilation_metrics record): what it produced (kernels,
+        graphs, the output code) is committed now, before its compiled code first runs. A
+        kernel that aborts the process natively (a C++ exception thrown in an OpenMP region)
+        leaves no chance to write after it, and the run's end is explained by those rows
+        (the kernel whose check the C++ runtime's last words quote). One commit a compile."""
+        writer = getattr(self.ing, "w", None)
+        if callable(getattr(writer, "flush", None)):
+            writer.flush()
 
     def _on_dynamo_start(self, md: dict[str, Any]) -> None:
         from compdiag.capture.call_sites import call_record
@@ -453,7 +465,9 @@ class Capture:
         self.ing.autotune_choice(cid, name, best, "\n".join(lines))
 
     def _install_bytecode_hook(self) -> None:
-        from torch._dynamo.convert_frame import register_bytecode_hook
+        import torch._dynamo
+
+        register_bytecode_hook = torch._dynamo.convert_frame.register_bytecode_hook
 
         capture = self
 

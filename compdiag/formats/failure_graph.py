@@ -73,6 +73,15 @@ def target_name(target: Any) -> str:
     raise UnsupportedGraph(f"cannot name the call target {target!r}")
 
 
+# The op namespaces torch itself defines; an op of any other is a custom op some program or
+# library registers (minify, which imports nothing, cannot call it).
+TORCH_NAMESPACES = frozenset({
+    "aten", "prims", "quantized", "_quantized", "inductor", "higher_order", "profiler",
+    "debugprims", "_c10d_functional", "c10d_functional", "_c10d_functional_autograd",
+    "_dtensor", "fsdp", "mkldnn", "onednn", "quantized_decomposed", "_inductor_test",
+    "rngprims", "cudnn"})
+
+
 def resolve_target(name: str) -> Any:
     """The callable a dotted name refers to, from torch/operator/math only (never an import)."""
     parts = name.split(".")
@@ -85,7 +94,12 @@ def resolve_target(name: str) -> Any:
     for p in parts[1:]:
         if p.startswith("__"):
             raise UnsupportedGraph(f"target {name!r} names a dunder attribute")
-        obj = getattr(obj, p)
+        try:
+            obj = getattr(obj, p)
+        except AttributeError:
+            raise UnsupportedGraph(
+                f"{name} is not defined in this process (a custom op only the program "
+                "registers: it cannot be run outside that program)") from None
     if not callable(obj):
         raise UnsupportedGraph(f"target {name!r} is not callable")
     return obj

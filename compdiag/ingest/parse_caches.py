@@ -5,7 +5,6 @@ ingest/parsers.py)."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from compdiag.formats import fast_json, lazy_re
@@ -14,12 +13,21 @@ from compdiag.ingest.parse_text import is_int
 
 # An artifact `<cache>_cache_<result>`: fx_graph_cache_hit, aotautograd_cache_bypass, ...
 _CACHE_ARTIFACT = lazy_re.compile(r"^(?P<cache>\w+?)_cache_(?P<result>hit|miss|bypass|disabled)$")
-_KEY_COMPONENT = lazy_re.compile(
-    r"^\[(?P<hash>[0-9a-z]+)\] (?P<name>[^:\n]+?): ?(?P<value>.*)$", re.S)
 COMPONENT_VALUE_LIMIT = 20000  # a component's text kept (a graph's code, a config value)
-# _KEY_COMPONENT's head: its value is the rest of the line (`.*$` with re.S), taken by slicing
+# A key component's head, '[HASH] NAME: '; its value is the rest of the line, taken by slicing
 # instead of by the regex engine walking it (a value can be a graph's code).
 _KEY_HEAD = lazy_re.compile(r"\[([0-9a-z]+)\] ([^:\n]+?): ?")
+
+
+def _split(line: str) -> tuple[str, str, str] | None:
+    """(name, hash, value) of one '[HASH] NAME: VALUE' line, None for any other line: the one
+    reading of the format (key_component and the cached _parsed both use it)."""
+    m = _KEY_HEAD.match(line)
+    if m is None:
+        return None
+    hash_, name = m.groups()
+    end = m.end()
+    return name.strip(), hash_, line[end:end + COMPONENT_VALUE_LIMIT]
 
 
 def cache_artifact(name: str) -> tuple[str, str] | None:
@@ -32,13 +40,8 @@ def key_component(line: Any) -> dict[str, str] | None:
     """One line of torch's cache key details, '[HASH] NAME: VALUE' (FxGraphCachePickler's
     debug_lines, also logged as 'FX graph cache hash details for key K'), as name, hash and
     value; None for anything else."""
-    if not isinstance(line, str):
-        return None
-    m = _KEY_COMPONENT.match(line)
-    if not m:
-        return None
-    return {"name": m.group("name").strip(), "hash": m.group("hash"),
-            "value": m.group("value")[:COMPONENT_VALUE_LIMIT]}
+    c = _split(line) if isinstance(line, str) else None
+    return None if c is None else {"name": c[0], "hash": c[1], "value": c[2]}
 
 
 def key_components(lines: list[Any]) -> list[list[str]]:
@@ -59,20 +62,14 @@ _SEEN_CHARS = 1 << 20
 
 def _parsed(lines: list[Any]) -> list[tuple[tuple[str, str, str], str]]:
     global _seen_chars
-    match, seen, limit, out = _KEY_HEAD.match, _seen, COMPONENT_VALUE_LIMIT, []
+    seen, out = _seen, []
     for line in lines:
         if type(line) is not str:
             continue
         got = seen.get(line, False)
         if got is False:
-            m = match(line)
-            if m is None:
-                got = None
-            else:
-                hash_, name = m.groups()
-                end = m.end()
-                c = (name.strip(), hash_, line[end:end + limit])
-                got = (c, json.dumps(list(c)))
+            c = _split(line)
+            got = None if c is None else (c, json.dumps(list(c)))
             if _seen_chars > _SEEN_CHARS:
                 seen.clear()
                 _seen_chars = 0

@@ -185,7 +185,34 @@ def graph_break_details(payload: str) -> dict[str, Any]:
         user_tb = user_tb.split("Traceback (most recent call last)", 1)[0]
     return {"gb_type_inner": inner, "debug_context": m.group(1).strip() if m else "",
             "user_stack": frames_in(user_tb),
-            "frame_skipped": _GB_WRAPPER in payload or "Skipping frame" in payload}
+            "frame_skipped": _GB_WRAPPER in payload or "Skipping frame" in payload,
+            **root_cause(payload)}
+
+
+_DIRECT_CAUSE = "The above exception was the direct cause of the following exception:"
+_EXC_LINE = lazy_re.compile(r"^(?P<type>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)"
+                            r"|NotImplementedError)(?::\s*(?P<message>.*))?$")
+
+
+_TRACKER = lazy_re.compile(r"\b([A-Z]\w*?)Variable(?:Tracker)?\b")
+
+
+def root_cause(text: str | None) -> dict[str, str | None]:
+    """The innermost exception of a chained traceback in torch's message: `root_cause`,
+    'Type: message', what torch itself could not handle under the graph break or error it
+    raised for it (`NotImplementedError: DataPtrVariable()` under 'Failed to convert
+    args/kwargs to proxy'); and `root_value`, the kind of value a VariableTracker there names,
+    in snake case ('data_ptr'). Both None when the message chains no cause."""
+    found = None
+    if text and _DIRECT_CAUSE in text:
+        for line in text.split(_DIRECT_CAUSE, 1)[0].splitlines():
+            if _EXC_LINE.match(line):
+                found = line.strip()[:300]
+    m = _TRACKER.search(found) if found else None
+    value = None
+    if m and m.group(1) not in ("Lazy", "Base"):
+        value = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", m.group(1)).lower()
+    return {"root_cause": found, "root_value": value}
 
 
 def debug_context(text: str | None) -> str:
@@ -196,6 +223,9 @@ def debug_context(text: str | None) -> str:
 
 _EXPECTED = lazy_re.compile(r"expected (?P<before>[^,]+?), actual (?P<after>\S+)")
 _EQ_GUARD = lazy_re.compile(r"^(?P<lhs>.+?)\s*==\s*(?P<value>.+?)\s*(?:#.*)?$")
+# torch 2.13 words some failed guards as what failed, `len(feats) != 1`: the guard was
+# `len(feats) == 1`, the value the compile saw is on the right.
+_NE_GUARD = lazy_re.compile(r"^(?P<lhs>[^=!<>]+?)\s*!=\s*(?P<value>[^=!<>]+?)\s*(?:#.*)?$")
 _GUARD_LOC = lazy_re.compile(
     r"#\s*(?P<code>.*?)\s+#\s*(?P<file>[^#:]+):(?P<line>\d+) in (?P<fn>\S+)\s*$")
 
@@ -312,7 +342,7 @@ def classify_guard(text: str) -> dict[str, Any]:
         what = t.split(":", 1)[1].strip() if ":" in t else "global state"
         return {"category": "global_state", "source": what, "tensor": None, "before": None,
                 "after": None}
-    m = _EQ_GUARD.match(code_part)
+    m = _EQ_GUARD.match(code_part) or _NE_GUARD.match(code_part)
     if m:
         lhs, value = m.group("lhs").strip(), m.group("value").strip()
         marked = _MARKED.match(lhs)

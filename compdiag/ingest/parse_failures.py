@@ -219,6 +219,23 @@ def gb_code_of(torch_message: str | None, traceback: str | None) -> str | None:
     return chained[-1].upper() if chained else None
 
 
+# The op a failure is about, as torch names it: `Error in op: torch.ops.NS.NAME.OVERLOAD` (the
+# size/stride check of a custom op's output, torch 2.6+), or the op the generated check
+# itself names (`assert_size_stride(buf2, (4, 8), (8, 1), 'torch.ops.NS.NAME.OVERLOAD')`).
+_NAMED_OP = lazy_re.compile(r"Error in op: torch\.ops\.([\w.]+)|"
+                            r"assert_(?:size_stride|alignment)\([^\n]*'torch\.ops\.([\w.]+)'\)")
+
+
+def named_op(*texts: str | None) -> str | None:
+    """The op (`ns.name.overload`, as a post-grad graph node's target) torch names in a
+    failure's texts, the first found; None when none names one."""
+    for text in texts:
+        m = _NAMED_OP.search(text or "")
+        if m:
+            return (m.group(1) or m.group(2)).rstrip(".")
+    return None
+
+
 def failure_facts(exc_type: str | None, message: str | None, traceback: str | None,
                   torch_message: str | None = None) -> dict[str, Any]:
     """What explain reads of a failure's text, parsed once: the graph break it reports (GB
@@ -234,7 +251,8 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
         # 2.13: "Hard failure due to fullgraph=True") names no limit.
         "recompile_limit": (exc_type or "").rsplit(".", 1)[-1] in _LIMIT_TYPES or (
             exc_type == "Unsupported" and any(m in text for m in _LIMIT_MARKERS)),
-        "constraint_sources": None, "constraint_frames": None}
+        "constraint_sources": None, "constraint_frames": None,
+        "op": named_op(torch_message, message, traceback)}
     if exc_type == "ConstraintViolationError":
         both = "\n".join(x for x in (message, traceback) if x)
         m = _CONSTRAINED.search(both)

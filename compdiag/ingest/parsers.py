@@ -25,7 +25,7 @@ from compdiag.ingest.parse_text import (  # noqa: F401 - re-exported
 from compdiag.ingest.parse_dynamo import (  # noqa: F401 - re-exported
     call_stack, classify_guard, debug_context, graph_break_details, guard_location, guard_of,
     guard_sources, guard_values, library_frame, metrics_facts, parse_graph_break,
-    parse_recompile_reasons, split_recompile)
+    parse_recompile_reasons, root_cause, split_recompile)
 from compdiag.ingest.parse_failures import (  # noqa: F401 - re-exported
     KERNEL_TOOLCHAIN_ERRORS, STAGES, classify_stage, codegen_ops, failure_facts,
     import_failure_cause, kernel_of_error, lowering_target, node_trace_frames)

@@ -9,20 +9,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from compdiag.formats.command_line import command_line
-from compdiag.formats.compile_id import first_attempt, sort_key
+from compdiag.formats.compile_id import first_attempt
 from compdiag.formats.compile_id import generation as compile_generation
-from compdiag.store import blobs
-from compdiag.store.schema import StoreError, connect
-
-_JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_ops",
-                 "user_lines", "metadata", "shape", "stride", "eager_s", "compiled_s",
-                 "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
-                 "sources", "objects", "args", "param_names", "nodes", "constraint_sources",
-                 "constraint_frames", "ops", "call", "kernel_frames", "stack", "lib_frame"}
+from compdiag.store.read_base import _decode, compile_id_key  # noqa: F401 - compile_id_key re-exported
+from compdiag.store.read_perf import PerfReader
+from compdiag.store.read_records import RecordsReader
+from compdiag.store.schema import StoreError
 
 
 def _is_int64(n: int) -> bool:
@@ -36,58 +30,8 @@ def _shown(run: object, most: int = 24) -> str:
     return text if len(text) <= most else f"{text[:most // 2]}…{text[-most // 2:]}"
 
 
-class Reader:
-    def __init__(self, path: Path | str) -> None:
-        self.path = Path(path)
-        self.conn = connect(self.path, create=False)
-        try:  # a store written before blobs (store/blobs.py) keeps every text inline
-            has = {t: blobs.has_blobs(self.conn, t) for t in blobs.BLOB_COLUMNS}
-        except sqlite3.DatabaseError as exc:
-            self.conn.close()
-            raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
-        # records whose envelope's has_payload is left out (store/blobs.py: HASH_FLAG)
-        self._hashes = has["records"] and blobs.has_column(self.conn, "records",
-                                                           blobs.HASH_FLAG)
-        self._metadata = blobs.text_sql("records", "metadata", blobs=has["records"],
-                                        hashes=self._hashes)
-        self._metadata_stored = blobs.text_sql("records", "metadata", blobs=has["records"])
-        self._payload = blobs.text_sql("records", "payload", blobs=has["records"])
-        self._metrics = blobs.text_sql("compiles", "metrics", blobs=has["compiles"])
-        self._kernel = {c: f"{blobs.text_sql('kernels', c, blobs=has['kernels'])} AS {c}"
-                        for c in blobs.BLOB_COLUMNS["kernels"]}
-        self._frames = blobs.text_sql("sched_nodes", "frames", blobs=has["sched_nodes"])
-        self._stack = blobs.text_sql("compile_stacks", "frames", blobs=has["compile_stacks"])
-        self._cache_keys = blobs.text_sql("cache_keys", "components", blobs=has["cache_keys"])
-
-    @property
-    def _runs_cmd(self) -> str:
-        """`compdiag runs` for this store, as an error's next step prints it."""
-        return command_line("runs", store=self.path)
-
-    def close(self) -> None:
-        self.conn.close()
-
-    def __enter__(self) -> "Reader":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    # -- helpers ----------------------------------------------------------------------------
-    def _rows(self, sql: str, params: tuple = ()) -> list[dict[str, Any]]:
-        try:
-            rows = self.conn.execute(sql, params).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
-        return [_decode(dict(row)) for row in rows]
-
-    def _scalar(self, sql: str, params: tuple = ()) -> Any:
-        """The first column of the first row, or None; a damaged store is a StoreError."""
-        try:
-            row = self.conn.execute(sql, params).fetchone()
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
-        return None if row is None else row[0]
+class Reader(RecordsReader, PerfReader):
+    """Every query analyses and views make (read_base.py: the connection and helpers)."""
 
     # -- runs -------------------------------------------------------------------------------
     def runs(self) -> list[dict[str, Any]]:
@@ -491,14 +435,6 @@ class Reader:
         return self._of_last_record("dynamo_nodes", "node, call, filename, lineno, line",
                                     run_id, compile_id)
 
-    def _has_column(self, table: str, column: str) -> bool:
-        """A column of this layout that a schema-3 store written before it lacks (read-only
-        here: the next write upgrades the store)."""
-        cache = self.__dict__.setdefault("_columns", {})
-        if table not in cache:
-            cache[table] = {row["name"] for row in self._rows(f"PRAGMA table_info({table})")}
-        return column in cache[table]
-
     def perf_hints(self, run_id: int) -> list[dict[str, Any]]:
         return self._rows("SELECT * FROM perf_hints WHERE run_id = ? ORDER BY id", (run_id,))
 
@@ -523,182 +459,3 @@ class Reader:
         return {r["name"]: r for r in self._rows(
             f"SELECT name, origins, {self._frames} AS frames FROM sched_nodes WHERE run_id = ?"
             " AND compile_id IS ?", (run_id, compile_id))}
-
-    # -- compdiag perf (tables an older store may lack: read as empty) -------------------------
-    def _has_table(self, name: str) -> bool:
-        return bool(self._scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND"
-                                 " name = ?", (name,)))
-
-    def perf_graphs(self, run_id: int) -> list[dict[str, Any]]:
-        """Raw eager/compiled samples per compiled graph (`compdiag perf`), by compile id."""
-        if not self._has_table("perf_graphs"):
-            return []
-        rows = self._rows("SELECT * FROM perf_graphs WHERE run_id = ?", (run_id,))
-        for row in rows:
-            row["grad_enabled"] = bool(row["grad_enabled"]) if row["grad_enabled"] is not None \
-                else None
-        rows.sort(key=lambda r: compile_id_key(r["compile_id"]))
-        return rows
-
-    def perf_calls(self, run_id: int) -> list[dict[str, Any]]:
-        """Raw samples of whole calls of compiled nn.Modules (`compdiag perf`), by target."""
-        if not self._has_table("perf_calls"):
-            return []
-        rows = self._rows("SELECT * FROM perf_calls WHERE run_id = ? ORDER BY target",
-                          (run_id,))
-        for row in rows:
-            row["grad_enabled"] = bool(row["grad_enabled"]) if row["grad_enabled"] is not None \
-                else None
-        return rows
-
-    def perf_run(self, run_id: int) -> dict[str, Any] | None:
-        """The process' peak memory and timing settings of a `compdiag perf` run."""
-        if not self._has_table("perf_runs"):
-            return None
-        rows = self._rows("SELECT * FROM perf_runs WHERE run_id = ?", (run_id,))
-        return rows[0] if rows else None
-
-    def perf_report(self, run_id: int) -> dict[str, Any] | None:
-        """The last `compdiag perf` report filed under this run (its --json document)."""
-        if not self._has_table("perf_reports"):
-            return None
-        rows = self._rows("SELECT document FROM perf_reports WHERE run_id = ?", (run_id,))
-        doc = rows[0]["document"] if rows else None
-        return doc if isinstance(doc, dict) else None
-
-    # -- raw records and artifacts ----------------------------------------------------------
-    def records(self, run_id: int, *, kind: str | None = None, compile_id: str | None = None,
-                with_payload: bool = True) -> Iterator[dict[str, Any]]:
-        # With the payload, has_payload is put back here, from the payload read once.
-        restore = with_payload and self._hashes
-        cols = (f"id, run_id, seq, kind, compile_id, "
-                f"{self._metadata_stored if restore else self._metadata} AS metadata")
-        if with_payload:
-            cols += f", {self._payload} AS payload"
-        if restore:
-            cols += f", {blobs.HASH_FLAG}"
-        sql = f"SELECT {cols} FROM records WHERE run_id = ?"
-        params: list[Any] = [run_id]
-        if kind is not None:
-            sql += " AND kind = ?"
-            params.append(kind)
-        if compile_id is not None:
-            sql += " AND compile_id = ?"
-            params.append(compile_id)
-        sql += " ORDER BY seq"
-        try:
-            for row in self.conn.execute(sql, params):
-                rec = dict(row)
-                if restore and rec.pop(blobs.HASH_FLAG) == 1:
-                    rec["metadata"] = blobs.put_payload_md5(rec["metadata"], rec["payload"])
-                yield _decode(rec)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
-
-    def record_kinds(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
-        """Which record kinds exist (with counts), without touching payloads."""
-        sql = "SELECT kind, count(*) AS n FROM records WHERE run_id = ?"
-        params: tuple = (run_id,)
-        if compile_id is not None:
-            sql += " AND compile_id = ?"
-            params = (run_id, compile_id)
-        return self._rows(sql + " GROUP BY kind ORDER BY kind", params)
-
-    def compile_record_kinds(self, run_id: int, compile_id: str) -> list[dict[str, Any]]:
-        """record_kinds for one compile id, pinned to the (run_id, compile_id) index: SQLite
-        otherwise walks every record of the run in kind order (80 ms on a 1,200-compile run)."""
-        return self._rows("SELECT kind, count(*) AS n FROM records INDEXED BY records_run_cid"
-                          " WHERE run_id = ? AND compile_id = ? GROUP BY kind ORDER BY kind",
-                          (run_id, compile_id))
-
-    def artifact(self, run_id: int, compile_id: str | None, kind: str) -> str | None:
-        """The last payload of one record kind for one compile id (e.g. a graph or code)."""
-        sql = f"SELECT {self._payload} FROM records WHERE run_id = ? AND kind = ? AND "
-        if compile_id is None:
-            return self._scalar(sql + "compile_id IS NULL ORDER BY seq DESC LIMIT 1",
-                                (run_id, kind))
-        return self._scalar(sql + "compile_id = ? ORDER BY seq DESC LIMIT 1",
-                            (run_id, kind, compile_id))
-
-    def search(self, run_id: int, text: str, limit: int = 200) -> list[dict[str, Any]]:
-        """Records whose payload or envelope mentions `text` (for the TUI's / search)."""
-        like = f"%{text}%"
-        # The has_payload store/blobs.py leaves out is put back (a payload's md5 again) only
-        # where the text could be in it.
-        meta = self._metadata if set(text.lower()) <= _IN_HASH else self._metadata_stored
-        return self._rows(
-            "SELECT id, kind, compile_id, substr(payload, max(1, instr(payload, ?) - 60), 160)"
-            f" AS excerpt FROM (SELECT id, kind, compile_id, seq, {self._payload} AS payload,"
-            f" {meta} AS metadata FROM records WHERE run_id = ?)"
-            " WHERE (payload LIKE ? OR metadata LIKE ?)"
-            " ORDER BY seq LIMIT ?", (text, run_id, like, like, limit))
-
-    def record_bytes(self, run_id: int) -> dict[str, int]:
-        """What a run's records take in the store against their raw text (UTF-8 bytes of
-        envelopes and payloads, as a trace log holds them): `stored` counts the texts kept in
-        the rows (compressed or not) and each shared blob the run names once, at its stored
-        size; `raw` every text at its full size, as often as the records hold it."""
-        try:
-            return self._record_bytes(run_id)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: cannot read the store ({exc})") from None
-
-    def _record_bytes(self, run_id: int) -> dict[str, int]:
-        inline = ("coalesce(sum(length(CAST(metadata AS BLOB))), 0) +"
-                  " coalesce(sum(length(CAST(payload AS BLOB))), 0)")
-        if self._payload == "payload":  # a store written before blobs
-            n = int(self._scalar(f"SELECT {inline} FROM records WHERE run_id = ?", (run_id,)))
-            return {"stored": n, "raw": n}
-        stored = raw = 0
-        for col in ("payload_blob", "metadata_blob"):
-            packed, full = self.conn.execute(
-                f"SELECT coalesce(sum(length({col})), 0), coalesce(sum(length(CAST("
-                f"{blobs.TEXT_FN}({blobs.ZDICT}, {col}) AS BLOB))), 0) FROM records"
-                f" WHERE run_id = ? AND typeof({col}) = 'blob'", (run_id,)).fetchone()
-            shared = self.conn.execute(
-                f"SELECT coalesce(sum(b.size), 0) FROM records r JOIN blobs b ON b.hash ="
-                f" r.{col} WHERE r.run_id = ? AND typeof(r.{col}) = 'text'", (run_id,)
-            ).fetchone()[0]
-            stored, raw = stored + int(packed), raw + int(full) + int(shared)
-        named = ("SELECT payload_blob FROM records WHERE run_id = ? AND typeof(payload_blob) ="
-                 " 'text' UNION SELECT metadata_blob FROM records WHERE run_id = ? AND"
-                 " typeof(metadata_blob) = 'text'")
-        stored += int(self._scalar(f"SELECT coalesce(sum(length(data)), 0) FROM blobs WHERE"
-                                   f" hash IN ({named})", (run_id, run_id)))
-        n = int(self._scalar(f"SELECT {inline} FROM records WHERE run_id = ?", (run_id,)))
-        if self._hashes:  # each envelope's has_payload, left out and put back on read
-            raw += blobs.HASH_BYTES * int(self._scalar(
-                f"SELECT count(*) FROM records WHERE run_id = ? AND {blobs.HASH_FLAG} = 1",
-                (run_id,)))
-        return {"stored": stored + n, "raw": raw + n}
-
-    def counts(self, run_id: int) -> dict[str, int]:
-        out = {}
-        for table in ("compiles", "graph_breaks", "recompiles", "failures", "kernels",
-                      "fusion", "cudagraphs", "accuracy", "records"):
-            out[table] = self._scalar(f"SELECT count(*) FROM {table} WHERE run_id = ?",
-                                      (run_id,))
-        out["cudagraph_skips"] = self._scalar(
-            "SELECT count(*) FROM cudagraphs WHERE run_id = ? AND applied = 0", (run_id,))
-        return out
-
-
-# What `, "has_payload": "<md5>"` is made of (Reader.search).
-_IN_HASH = set(', "has_payload": "0123456789abcdef')
-
-# Sorts compile ids in compile order (formats/compile_id.py, the one place that reads them).
-compile_id_key = sort_key
-
-
-def _decode(row: dict[str, Any]) -> dict[str, Any]:
-    for key in _JSON_COLUMNS.intersection(row):
-        value = row[key]
-        if isinstance(value, str):
-            try:
-                row[key] = json.loads(value)
-            except ValueError:
-                pass
-    for key in ("fused", "applied", "ok", "hit", "frame_skipped"):
-        if key in row and row[key] is not None:
-            row[key] = bool(row[key])
-    return row

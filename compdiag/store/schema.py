@@ -127,7 +127,9 @@ CREATE TABLE IF NOT EXISTS graph_breaks (
     user_stack    TEXT NOT NULL DEFAULT '[]',  -- JSON frames of 'User code traceback:'
     frame_skipped INTEGER NOT NULL DEFAULT 0,  -- Dynamo could not resume: the frame ran in eager
     torch_message TEXT,                -- torch's graph-break reason, whole (schema 3)
-    lib_frame     TEXT                 -- JSON frame: the library code the break is inside
+    lib_frame     TEXT,                -- JSON frame: the library code the break is inside
+    root_cause    TEXT,                -- the innermost chained exception: 'Type: message'
+    root_value    TEXT                 -- the kind of value it names ('data_ptr'), if any
 );
 CREATE TABLE IF NOT EXISTS recompiles (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -153,7 +155,8 @@ CREATE TABLE IF NOT EXISTS failures (
     gb_explanation TEXT,               -- torch's explanation of that break
     recompile_limit INTEGER,           -- Dynamo gave up: the recompile limit was hit
     constraint_sources TEXT,           -- ConstraintViolationError: the sources violated (JSON)
-    constraint_frames TEXT             -- ... and its "User stack:" frames (JSON)
+    constraint_frames TEXT,            -- ... and its "User stack:" frames (JSON)
+    op         TEXT                    -- the op torch names ("Error in op: ..."), `ns.name.overload`
 );
 CREATE TABLE IF NOT EXISTS kernels (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -705,7 +708,7 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
 # only live capture saw): reindex recomputes these columns from each row's own text.
 BACKFILLED_COLUMNS = {
     "failures": ("gb_code", "gb_explanation", "recompile_limit", "constraint_sources",
-                 "constraint_frames"),
+                 "constraint_frames", "op"),
     "compiles": ("automatic_dynamic", "guard_count", "assume_static"),
     "cudagraphs": ("head", "frames", "ops"),
 }
@@ -732,12 +735,15 @@ ADDED_COLUMNS = {
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",
                      "frame_skipped INTEGER NOT NULL DEFAULT 0",
-                     "torch_message TEXT", "lib_frame TEXT"),
+                     "torch_message TEXT", "lib_frame TEXT",
+                     # issue 29: what torch could not handle (ingest/parse_dynamo.root_cause)
+                     "root_cause TEXT", "root_value TEXT"),
     # schema 3: torch's message, whole (the `message` column is its one-line summary); the
     # facts of its text, stored at ingest (BACKFILLED_COLUMNS)
     "failures": ("torch_message TEXT", "gb_code TEXT", "gb_explanation TEXT",
                  "recompile_limit INTEGER", "constraint_sources TEXT",
-                 "constraint_frames TEXT"),
+                 "constraint_frames TEXT",
+                 "op TEXT"),  # issue 29 §1: the op torch names (BACKFILLED_COLUMNS)
     "cudagraphs": ("head TEXT", "frames TEXT", "ops TEXT"),
     # issue 29 §6: the user line that called the compiled function when it recorded
     "cudagraph_recordings": ("call TEXT",),

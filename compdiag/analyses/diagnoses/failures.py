@@ -158,12 +158,15 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             # raised while compiled code ran: the op inside it, before the call
             frame = ran_op(ctx, frames_in(tb), cid, kernel_frames=kernel_frames(ctx),
                            calls=[surfaced], own={k: f.get(k)
-                                                  for k in ("filename", "lineno", "line")})
+                                                  for k in ("filename", "lineno", "line")},
+                           named=ctx.target_user_lines(cid, f.get("op")))
         else:
             frame = locate(ctx, cid, torch=[{"filename": f.get("filename"),
                                              "lineno": f.get("lineno"), "line": f.get("line")},
                                             _outer_frames(tb, f), surfaced])
         one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
+        if f.get("op") and f["op"] not in one:  # the op torch named: what the user fixes
+            one = f"{one} (in op {f['op']})"
         # Dynamo's own error: torch named it (the failure's type, or the exception it ended
         # the program with), whatever error it wraps
         internal = INTERNAL_ERROR in (f.get("exc_type"), (exc or {}).get("exc_type") if fatal
@@ -181,7 +184,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           debug=P.debug_context(tb), line=frame.line or "",
                           message=f"{f.get('message') or ''}\n{tb[-4000:]}",
                           torch_message=whole,
-                          no_minify=minify_unavailable(ctx, cid, f.get("message")))
+                          no_minify=minify_unavailable(ctx, cid, f.get("message"), f.get("op")))
         expl = stage_explanation(f["stage"], fatal)
         if internal:
             expl = f"{expl} {INTERNAL_EXPLANATION.format(inner=inner)}"

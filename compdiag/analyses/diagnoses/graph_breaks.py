@@ -184,6 +184,20 @@ def short_context(debug: str) -> str:
     return re.sub(r",?\s*skip reason:.*$", "", debug)
 
 
+def root_words(root: str | None, value: str | None, kind: str) -> str:
+    """What torch could not handle, from the innermost exception it chained under the break
+    (both facts stored at ingest): the kind of value Dynamo had no graph form for ('a
+    data_ptr value'), else that exception's own line. Empty when there is none or it only
+    repeats the break's type."""
+    if not root or kind.lower() in root.lower():
+        return ""
+    if value:
+        return f"a {value} value"
+    if ": " not in root:  # a bare `AssertionError` says nothing the break's type does not
+        return ""
+    return root if len(root) <= 120 else root[:117] + "..."
+
+
 def not_resumed(ctx: Any, skipped: list[dict[str, Any]], count: int) -> str:
     """Which functions ran in eager because Dynamo gave up on their frame at this break: the
     skipped frames' own functions, not the first compile's of the group. One user line can
@@ -246,7 +260,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                      *(("follow_on",) if follow_on else ()), order=g["order"])
         fn = ctx.fn_name(g["cids"][0]) if g["cids"] else None
         reason = g["gb_type"]
-        short = short_context(debug)
+        short = short_context(debug) or root_words(first.get("root_cause"),
+                                                          first.get("root_value"), g["gb_type"])
         if short:
             reason += f" ({short})"
         if g["skipped"]:

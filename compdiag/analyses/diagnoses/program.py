@@ -298,7 +298,11 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     meaning, cls = SIGNALS.get(sig, (f"{sig} ended it", "crash"))
     frames = end.get("frames") or []
     native = _native(end)
-    if not frames:
+    # A generated kernel's own check ended it (ingest named the kernel from the C++
+    # runtime's last words): evidence of its own, whatever faulthandler's dump shows (another
+    # thread's stack when OpenMP workers abort together, or nothing at all).
+    kernel = end.get("kernel")
+    if not frames and not kernel:
         return _ended(ctx, ended="signal", reason=f"killed by {sig} (nothing after it was "
                                                  f"recorded)" + (f": {native}" if native else ""),
                       explanation=f"The program was killed by {sig}: {meaning}. The process "
@@ -309,20 +313,20 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     files = [f.get("filename") or "" for f in frames]
     first = first_compiled(files)
     what = compiled_in(files)
-    kernel = end.get("kernel") if what else None
     if kernel:
-        # A generated kernel's own check ended it (ingest named the kernel from its last
-        # words): the line of the ops it computes, before the call that was running.
-        frame = locate(ctx, end.get("kernel_compile_id"), torch=[frames[first:]],
-                       nodes=[end.get("kernel_frames") or []], calls=[frames[:first]])
-        what = f"{what}, kernel {kernel}"
+        # the line of the ops the kernel computes, before the call that was running
+        frame = locate(ctx, end.get("kernel_compile_id"),
+                       torch=[frames[first:] if first is not None else []],
+                       nodes=[end.get("kernel_frames") or []],
+                       calls=[frames[:first] if first is not None else []])
+        what = f"{what or 'a generated kernel'}, kernel {kernel}"
     elif what:
         # A crash inside compiled code: the op of the compiled function, before its call.
         frame = ran_op(ctx, frames)
     else:
         frame = locate(ctx, torch=[frames[:first] if first is not None else frames])
     where = f" at line {frame.lineno}" if frame.lineno else ""
-    inner = frames[-1]
+    inner = frames[-1] if frames else {}
     mine = [f for f in frames[first:] if is_user_file(f.get("filename"))] \
         if first is not None else []
     of = f" of {mine[0].get('name')}" if mine else ""

@@ -28,8 +28,9 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
-    AUTOMATIC_DYNAMIC, INSTANCES_EXPLANATION, INSTANCES_FIX, INSTANCES_REASON, LIMIT_FIX,
-    REASONS, recompile_explanation, recompile_fix, RECURRING, RECURRING_FIXES,
+    AUTOMATIC_DYNAMIC, OPTIONAL_ARGUMENT, INSTANCES_EXPLANATION, INSTANCES_FIX,
+    INSTANCES_REASON, LIMIT_FIX, REASONS, recompile_explanation, recompile_fix, RECURRING,
+    RECURRING_FIXES,
     SPECIALISED_01_EXPLANATION, SPECIALISED_01_FIX, SPECIALIZED_EXPLANATION, SPECIALIZED_FIX,
     SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS)
 from compdiag.analyses.summary import with_decisive
@@ -97,6 +98,10 @@ def _limit_of(effect: Diagnosis, cause: Diagnosis) -> bool:
             and bool(cause.details.limit_hit)
             and frame_of(effect.compile_id) in {frame_of(c) for c in
                                                 (cause.compile_id, *cause.compile_ids)})
+
+
+# A function's own argument (`mask`, `L['mask']`), not an attribute or a global.
+_ARGUMENT = re.compile(r"^(?:L\['\w+'\]|\w+)$")
 
 
 @hookimpl
@@ -285,10 +290,16 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         # that then recompiled is the problem the user asked dynamic shapes to avoid.
         specialised_01 = (category == "size" and ctx.dynamic_requested(first["compile_id"])
                           and str(before) in ("0", "1"))
-        expected = (category == "size" and count == 1 and limit is None and cause is None
-                    and ctx.automatic_dynamic(first["compile_id"])
-                    and not ctx.dynamic_requested(first["compile_id"]))
-        fix = (AUTOMATIC_DYNAMIC.format(tensor=tensor_and_dim(source)[0],
+        # An optional argument passed as None once and as a value once: one graph per call
+        # pattern, both cached, as train()/eval() is; a value that alternates recompiles again.
+        optional = (category == "none" and count == 1 and limit is None and cause is None
+                    and _ARGUMENT.match(source or "") is not None)
+        expected = optional or (
+            category == "size" and count == 1 and limit is None and cause is None
+            and ctx.automatic_dynamic(first["compile_id"])
+            and not ctx.dynamic_requested(first["compile_id"]))
+        fix = (OPTIONAL_ARGUMENT.format(src=source) if optional else
+               AUTOMATIC_DYNAMIC.format(tensor=tensor_and_dim(source)[0],
                                         dim=tensor_and_dim(source)[1]) if expected else
                recompile_fix(category, source, count=count, limit=limit is not None, fn=fn,
                              recurring_text=guard_text if changing else None,

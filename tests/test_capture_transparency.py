@@ -1,0 +1,37 @@
+"""Fail open, where torch's own behaviour hangs on what capture does before the program: a
+program that plain python ends one way ends the same way under `compdiag run`.
+
+pytorch/pytorch#193288 (tests/scripts/import_order_abort.py) aborts on torch 2.13 only when
+`torch._dynamo.convert_frame` was not imported explicitly before the program; capture imported
+it (`import torch._dynamo.convert_frame`, `from torch._dynamo.convert_frame import
+register_bytecode_hook`) to install its hooks, so under `compdiag run` the program printed its
+result and exited 0 where plain python was killed by SIGABRT (set5's iinfo_across_break: the
+run looked clean). Capture now imports the package only and reaches the module through it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from cdtest import SCRIPTS, base_env, compdiag_args, run_cmd, shared_cache
+
+SCRIPT = SCRIPTS / "import_order_abort.py"
+
+
+@pytest.mark.slow
+def test_a_program_torch_aborts_is_aborted_under_capture_too(tmp_path: Path) -> None:
+    env = base_env(shared_cache())  # no fork server: its preloads are what this is about
+    plain = run_cmd([sys.executable, str(SCRIPT)], env=env, cwd=tmp_path)
+    run = run_cmd(compdiag_args("run", "--store", tmp_path / "s.db", SCRIPT), env=env,
+                  cwd=tmp_path)
+    assert plain.returncode == -6, (plain.returncode, plain.stderr[-2000:])
+    assert run.returncode == 128 + 6, run.stderr[-2000:]  # the shell's status of SIGABRT
+    assert run.stdout == plain.stdout
+    assert "unhashable type: 'torch.iinfo'" in run.stderr
+    doc = run_cmd(compdiag_args("explain", "--store", tmp_path / "s.db", "--json"), env=env,
+                  cwd=tmp_path)
+    top = json.loads(doc.stdout)["diagnoses"][0]
+    assert top["kind"] == "program" and "SIGABRT" in top["reason"], top
