@@ -26,7 +26,7 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
 §9 words: a headline never says a glossary term only in torch's phrasing of it.
 §1 torch's words: a graph break raised from another exception names, in its headline, what
    that cause says torch refused (refused_problems); a failure whose message points at a
-   user line ("Stack trace: File ...") is diagnosed there (pointed_line_problems)."""
+   user op ("Error in op: ...") is diagnosed at that op's line (pointed_line_problems)."""
 
 from __future__ import annotations
 
@@ -428,22 +428,18 @@ def refused_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
 
 def pointed_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                           ) -> list[str]:
-    """§1 evidence order, step 1: where torch's own message for a failure points at a frame of
-    the user's file ("Stack trace: File "x.py", line N, in fn"), the failure's diagnosis is at
-    that line, not at the line that happened to raise; where it names the op of a runtime
-    failure ("Error in op: ns.op.overload"), at a user line of that op's graph node. Read from
-    the stored message and graph nodes."""
+    """§1 evidence order: where torch's own message names the op of a runtime failure ("Error
+    in op: ns.op.overload"), the failure's diagnosis is at a user line of that op's graph node.
+    (Not torch's "Stack trace: File ..." of an overwritten CUDA-graph output: that frame is
+    where the output was made inside the compiled function; the user's problem is the later
+    read, the corpus' cg_output_overwritten convention, which the H200 held to.) Read from the
+    stored message and graph nodes."""
     out = []
     for f in reader.failures(run_id):
         text = f.get("torch_message") or f.get("message") or ""
-        body = text.split("Stack trace:", 1)
-        named = [(fn, int(n)) for fn, n in re.findall(r'File "([^"]+)", line (\d+)', body[1])
-                 if is_user_file(fn)] if len(body) > 1 else []
         op = re.search(r"Error in op: (?:torch\.ops\.)?([\w.]+)",
                        f"{text}\n{f.get('traceback') or ''}")
-        if named:
-            want = {named[-1][1]}
-        elif op and f.get("stage") == "runtime":
+        if op and f.get("stage") == "runtime":
             # torch named the op: the user lines of that op's graph nodes
             want = {n["lineno"] for n in reader.graph_nodes(run_id, f.get("compile_id"))
                     if (n.get("target") or "") == op.group(1) and n.get("lineno")

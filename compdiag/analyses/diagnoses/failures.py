@@ -27,7 +27,7 @@ from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, failu
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.locate import TORCH, first_user_frame, kernel_frames, locate, ran_op
+from compdiag.analyses.locate import kernel_frames, locate, ran_op
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.user_code import frames_in
@@ -154,12 +154,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         surfaced, raised = exception_frames(exc) if fatal and exc else (None, None)
         # torch's traceback: the failure's own, then (the fatal one) where the program's
         # exception surfaced in the user's code
-        # the frame torch's own message points at ("Stack trace: File ..."), stored at
-        # ingest: what torch says the failure is about wins over the line that raised it
-        named = first_user_frame(ctx, f.get("torch_frames"), TORCH)
-        if named:
-            frame = named
-        elif f["stage"] == "runtime" and tb:
+        if f["stage"] == "runtime" and tb:
             # raised while compiled code ran: the op inside it, before the call; the op
             # torch's message names (stored at ingest) first: its node's user line
             frame = ran_op(ctx, frames_in(tb), cid, kernel_frames=kernel_frames(ctx),
