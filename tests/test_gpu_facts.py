@@ -574,8 +574,8 @@ def test_a_rerecord_on_a_replaced_parameter_points_at_the_rebinding(tmp_path):
                       "    y = m(torch.ones(2))\n")
     ctx = SimpleNamespace(
         frame=lambda f, n, line=None, evidence=None: UserFrame(f, n, line, evidence),
-        # the run's kept copy of the script (store 4), as RunContext.source_lines gives it
-        source_lines=lambda f: script.read_text().splitlines() if f == str(script) else None,
+        # the run's kept copy of the script (store 4), as RunContext.source_text gives it
+        source_text=lambda f: script.read_text() if f == str(script) else None,
         dynamo_nodes=lambda cid: [{"call": "L_m_parameters_weight_"},
                                   {"call": "L_m_parameters_bias_"}, {"call": "L_x_"},
                                   {"call": "torch._C._nn.linear(l_x_)", "lineno": 6}])

@@ -67,6 +67,10 @@ class RunContext:
         """The lines of a user file as the run kept it (ingest/sources.py), or None."""
         return self.r.source_lines(self.run_id, self.resolve(filename))
 
+    def source_text(self, filename: str | None) -> str | None:
+        """A user file's whole text as the run kept it (what ast parses), or None."""
+        return self.r.source_text(self.run_id, self.resolve(filename))
+
     def frame(self, filename: str | None, lineno: int | None, line: str | None = None,
               evidence: str | None = None) -> UserFrame:
         filename = self.resolve(filename)
@@ -147,11 +151,10 @@ class RunContext:
         user called, as capture saw it at the call (`Sequential.forward`)."""
         row = self.code_row(cid)
         name = row.get("co_name") if row else None
-        if name and not is_user_file(self.resolve(row.get("filename"))):
+        if name in _TORCH_WRAPPERS and not is_user_file(self.resolve(row.get("filename"))):
             called = (self.call(cid).get("objects") or {}).get("fn")
             if isinstance(called, list) and called and isinstance(called[0], str):
-                return f"{called[0].rsplit('.', 1)[-1]}.forward" \
-                    if name in _TORCH_WRAPPERS else name
+                return f"{called[0].rsplit('.', 1)[-1]}.forward"
         return name
 
     def graph_nodes(self, cid: str | None) -> list[dict[str, Any]]:

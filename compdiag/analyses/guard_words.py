@@ -211,9 +211,8 @@ def _closure_cell(ctx: Any, event: dict[str, Any], cell: tuple[str, int],
     owner, index = cell
     inner = next((f for f in reversed(event.get("user_stack") or [])
                   if is_user_file(ctx.resolve(f.get("filename")))), None)
-    lines = ctx.source_lines(inner.get("filename")) if inner else None
-    name = cell_name("\n".join(lines), inner.get("lineno"), index) \
-        if inner and lines is not None else None
+    name = cell_name(ctx.source_text(inner.get("filename")), inner.get("lineno"), index) \
+        if inner else None
     if name is None:
         return None
     func = f"{inner.get('name')}()" if inner.get("name") else bare(owner)

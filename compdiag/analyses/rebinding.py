@@ -39,11 +39,11 @@ def rebinding_frame(ctx: Any, call: UserFrame, attr: str | None) -> UserFrame | 
     a new object on every iteration. None when the source shows no such line."""
     if not attr or not call or not call.filename or not call.lineno:
         return None
-    lines = ctx.source_lines(call.filename)  # the file as the run kept it (store 4)
-    if lines is None:
+    text = ctx.source_text(call.filename)  # the file as the run kept it (store 4)
+    if text is None:
         return None
     try:
-        tree = ast.parse("\n".join(lines))
+        tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
     loops = [n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While, ast.AsyncFor))
