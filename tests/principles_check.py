@@ -26,7 +26,9 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
 §9 words: a headline never says a glossary term only in torch's phrasing of it.
 §1 torch's words: a graph break raised from another exception names, in its headline, what
    that cause says torch refused (refused_problems); a failure whose message points at a
-   user op ("Error in op: ...") is diagnosed at that op's line (pointed_line_problems)."""
+   user op ("Error in op: ...") is diagnosed at that op's line (pointed_line_problems); a
+   failure whose message says where its tensor was made ("Stack trace: File ...") at another
+   user line shows that line as details.made_at (made_at_problems)."""
 
 from __future__ import annotations
 
@@ -460,6 +462,35 @@ def pointed_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str,
     return out
 
 
+def made_at_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                     ) -> list[str]:
+    """§1 torch's words kept: a failure whose stored torch_frames (torch's "Stack trace: File
+    ..." of the tensor it is about) name a user line other than the failure diagnosis's own
+    line carries `details.made_at` naming that line; torch said where the tensor was made, and
+    the user fixes it there as often as where it was read. Read from the stored frames."""
+    out = []
+    for f in reader.failures(run_id):
+        named = [fr for fr in f.get("torch_frames") or []
+                 if is_user_file(fr.get("filename")) and fr.get("lineno")]
+        if not named:
+            continue
+        want = named[-1]  # the innermost user frame torch named
+        text = f.get("torch_message") or f.get("message") or ""
+        for d in diagnoses:
+            if d.get("kind") != "failure" or (d.get("torch_message") or "")[:200] not in text:
+                continue
+            uf = d.get("user_frame") or {}
+            if (Path(uf.get("filename") or "").name, uf.get("lineno")) == (
+                    Path(want["filename"]).name, want["lineno"]):
+                continue  # the failure is at torch's line itself: nothing more to say
+            made = (d.get("details") or {}).get("made_at") or {}
+            if made.get("lineno") != want["lineno"]:
+                out.append(f"torch says the tensor was made at line {want['lineno']}, the "
+                           f"failure at {uf.get('lineno')} does not say so (made_at: "
+                           f"{made.get('lineno')}): {(d.get('reason') or '')[:80]!r}")
+    return out
+
+
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                        ) -> list[str]:
     """§2 (from the facts) to §9 together, each line prefixed with its section."""
@@ -469,5 +500,6 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (7, recompile_reason_problems),
                                           (8, unset_option_problems), (9, glossary_problems),
                                           (1, refused_problems), (1, pointed_line_problems),
+                                          (1, made_at_problems),
                                           (3, break_end_problems))
             for p in check(reader, run_id, diagnoses)]

@@ -295,20 +295,9 @@ def test_an_overwritten_outputs_stack_trace_is_kept_not_where_the_failure_is(tmp
     the failure stays at the line that read the stale output, the corpus' cg_output_overwritten
     convention: the H200 run of the branch that placed it at torch's frame failed that case
     (line 11, the matmul, instead of 18, the read)."""
-    from compdiag.capture.failures import record_escaped_exception
+    from test_made_at import _overwritten
 
-    s = Store(tmp_path)
-    s.compile("0/0")
-    msg = ("Error: accessing tensor output of CUDAGraphs that has been overwritten by a "
-           f'subsequent run. Stack trace: File "{s.user}", line 4, in fn\n    line_4 = 4. To '
-           "prevent overwriting, clone the tensor outside of torch.compile() or call "
-           "torch.compiler.cudagraph_mark_step_begin() before each model invocation.")
-    try:
-        exec(compile("\n" * 9 + "raise RuntimeError(msg)", str(s.user), "exec"), {"msg": msg})
-    except RuntimeError as exc:
-        record_escaped_exception(s.ing, exc)
-    s.exit_code = 1
-    s.done()
+    s = _overwritten(tmp_path)
     r, diagnoses = _doc(s.path, s.run_id)
     with r:
         (f,) = r.failures(s.run_id)

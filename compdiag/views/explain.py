@@ -170,6 +170,15 @@ def fallback_note(uf: dict[str, Any]) -> str:
     return f" ({DEF_NOTE})" if uf.get("evidence") == DEF else ""
 
 
+def made_at_words(made: dict[str, Any], uf: dict[str, Any]) -> str:
+    """Beside the failure's own line (where the tensor is read): the line torch's message says
+    the tensor was made at, the file named only where it is not the failure's."""
+    where = (f"line {made['lineno']}" if made.get("filename") == uf.get("filename")
+             else f"{made.get('filename')}:{made['lineno']}")
+    line = f": {made['line'].strip()}" if made.get("line") else ""
+    return f"torch says the tensor was made at {where}{line}"
+
+
 def cached_note(origin: dict[str, Any]) -> str:
     """Where a diagnosis of a compile served from the FX graph cache comes from."""
     return (f"from the cached compile: this compile was served from the FX graph cache; "
@@ -200,6 +209,9 @@ def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10,
                 body.append(ex)
             elif uf.get("line"):
                 body.append(Text(f"    {uf['line']}", style="italic"))
+        made = (d.get("details") or {}).get("made_at") or {}
+        if made.get("lineno"):  # torch's word on where the failing tensor came from
+            body.append(Text(made_at_words(made, uf), style="dim"))
         if d.get("explanation"):
             body.append(Text(d["explanation"]))
         if d.get("from_cache"):

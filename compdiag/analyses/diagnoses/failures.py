@@ -27,7 +27,7 @@ from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, failu
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.locate import kernel_frames, locate, ran_op
+from compdiag.analyses.locate import TORCH, first_user_frame, kernel_frames, locate, ran_op
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.user_code import frames_in
@@ -49,7 +49,11 @@ class FailureDetails(Details):
     came_through: str | None = None
     # Dynamo gave up at the recompile limit: the recompiles kind's diagnosis is its cause.
     recompile_limit: bool = False
-    omit_none = ("surfaced_at", "raised_in", "came_through")
+    # The user's line torch's own message says the failing tensor was made at ("Stack trace:
+    # File ..." of an overwritten CUDA-graph output): the failure stays where the tensor is
+    # read, but the fix is often where it was made, so both are shown (issue 29 §1).
+    made_at: dict[str, Any] | None = None
+    omit_none = ("surfaced_at", "raised_in", "came_through", "made_at")
     internal: ClassVar[tuple[str, ...]] = ("recompile_limit",)
 
 
@@ -175,6 +179,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         inner = one
         if internal and INTERNAL_ERROR not in one:
             one = f"{INTERNAL_ERROR} (Dynamo's own error): {one}"
+        made = first_user_frame(ctx, f.get("torch_frames"), TORCH)
+        made_at = made.to_json() if made and (made.filename, made.lineno) != (
+            frame.filename, frame.lineno) else None
         gb = f.get("gb_code")
         injected = ctx.injected_bugs(cid)
         fix = failure_fix(f["stage"], INTERNAL_ERROR if internal else f.get("exc_type") or "",
@@ -205,6 +212,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                                     injected_bugs=injected,
                                                     function=ctx.fn_name(cid),
                                                     surfaced_at=surfaced, raised_in=raised,
+                                                    made_at=made_at,
                                                     came_through=(exc or {}).get("compiled")
                                                     if fatal else None)))
     return out
