@@ -105,6 +105,9 @@ def top_problems(diag: dict[str, Any], spec: dict[str, Any], folder: str = "corp
         problems.append(f"kind {diag['kind']!r} != {spec['kind']!r}")
     if spec.get("stage") and diag.get("stage") != spec["stage"]:
         problems.append(f"stage {diag.get('stage')!r} != {spec['stage']!r}")
+    if spec.get("severity") and diag.get("severity", "problem") != spec["severity"]:
+        # a recompile torch makes on purpose is information (issue 29 §2)
+        problems.append(f"severity {diag.get('severity')!r} != {spec['severity']!r}")
     if spec.get("gb_code") and diag.get("gb_code") != spec["gb_code"]:
         problems.append(f"gb_code {diag.get('gb_code')!r} != {spec['gb_code']!r}")
     text = f"{diag.get('reason')} {diag.get('explanation')}".lower()

@@ -61,3 +61,14 @@ def test_no_page_shows_a_path_of_the_machine_it_was_written_on():
              for m in MACHINE_PATH.finditer(line)]
     assert not found, "machine paths in the docs (use a relative path or $PWD):\n" + \
         "\n".join(found)
+
+
+def test_corpus_md_counts_the_scripts_in_the_folder():
+    """docs/corpus.md said "106 small scripts (96 CPU, 10 in corpus/gpu/)" while the folder
+    held more (issue 29): the counts it states are the folder's."""
+    text = (REPO / "docs/corpus.md").read_text()
+    m = re.search(r"holds (\d+) small scripts \((\d+) CPU, (\d+) in `corpus/gpu/`\)", text)
+    assert m, "docs/corpus.md no longer states the corpus' script counts"
+    cpu = len(list((REPO / "corpus").glob("*.py")))
+    gpu = len(list((REPO / "corpus/gpu").glob("*.py")))
+    assert tuple(map(int, m.groups())) == (cpu + gpu, cpu, gpu)

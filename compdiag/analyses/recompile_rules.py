@@ -151,6 +151,10 @@ AUTOMATIC_DYNAMIC = ("Nothing to do: torch compiles once more for a new size and
                      "dimension dynamic from then on (automatic dynamic shapes). To save that one "
                      "compile, mark it dynamic before the first call: "
                      "`torch._dynamo.mark_dynamic({tensor}, {dim})`.")
+AUTOMATIC_DYNAMIC_SCALAR = (
+    "Nothing to do: torch compiles once more for a new value of {src} and makes it symbolic "
+    "from then on (automatic dynamic), so later values reuse that graph. To save that one "
+    "compile, pass it as a tensor (`torch.tensor(value)`).")
 OPTIONAL_ARGUMENT = ("Nothing to do: a call with {src}=None and one with a value each get a "
                      "graph of their own (Dynamo guards on whether an argument is None); both "
                      "stay cached, so switching between them costs nothing more.")

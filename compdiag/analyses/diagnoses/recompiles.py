@@ -28,7 +28,7 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
-    AUTOMATIC_DYNAMIC, OPTIONAL_ARGUMENT, INSTANCES_EXPLANATION, INSTANCES_FIX,
+    AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, OPTIONAL_ARGUMENT, INSTANCES_EXPLANATION, INSTANCES_FIX,
     INSTANCES_REASON, LIMIT_FIX, REASONS, recompile_explanation, recompile_fix, RECURRING,
     RECURRING_FIXES,
     SPECIALISED_01_EXPLANATION, SPECIALISED_01_FIX, SPECIALIZED_EXPLANATION, SPECIALIZED_FIX,
@@ -102,6 +102,30 @@ def _limit_of(effect: Diagnosis, cause: Diagnosis) -> bool:
 
 # A function's own argument (`mask`, `L['mask']`), not an attribute or a global.
 _ARGUMENT = re.compile(r"^(?:L\['\w+'\]|\w+)$")
+
+# Recompiles torch makes on purpose, per guard category: information, not a problem, when it
+# happened once and the facts named hold (issue 29 §2). `size`: automatic dynamic shapes marks
+# the dimension dynamic on the first size change; `value`: likewise a Python int/float
+# argument, seen in the store as the next compile no longer guarding `n == V`; `none`: an
+# optional argument None once and a value once gets a graph per pattern, both cached. The same
+# recompile repeated (dynamic=False, sizes 0/1, a learning rate changing every step) is not.
+ON_PURPOSE: dict[str, dict[str, Any]] = {
+    "size": {"needs": ("automatic_dynamic", "not_requested"), "fix": AUTOMATIC_DYNAMIC},
+    "value": {"needs": ("automatic_dynamic", "not_requested", "argument", "made_dynamic"),
+              "fix": AUTOMATIC_DYNAMIC_SCALAR},
+    "none": {"needs": ("argument",), "fix": OPTIONAL_ARGUMENT},
+}
+
+
+def made_dynamic(ctx: Any, first: dict[str, Any], cid: str, source: str | None) -> bool:
+    """Whether the compile `cid` that the recompile made stopped guarding the value it failed
+    on (`n == 1` in the compile before, no `n == V` now, while that compile's guards were
+    stored): Dynamo made the input symbolic."""
+    if not source or first.get("before") is None or not ctx.r.guard_values(ctx.run_id, cid):
+        return False
+    return all(ctx.r.guard_value(ctx.run_id, cid, spelling) is None
+               for spelling in dict.fromkeys((source, tree_spelling(source))))
+
 
 
 @hookimpl
@@ -290,17 +314,17 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         # that then recompiled is the problem the user asked dynamic shapes to avoid.
         specialised_01 = (category == "size" and ctx.dynamic_requested(first["compile_id"])
                           and str(before) in ("0", "1"))
-        # An optional argument passed as None once and as a value once: one graph per call
-        # pattern, both cached, as train()/eval() is; a value that alternates recompiles again.
-        optional = (category == "none" and count == 1 and limit is None and cause is None
-                    and _ARGUMENT.match(source or "") is not None)
-        expected = optional or (
-            category == "size" and count == 1 and limit is None and cause is None
-            and ctx.automatic_dynamic(first["compile_id"])
-            and not ctx.dynamic_requested(first["compile_id"]))
-        fix = (OPTIONAL_ARGUMENT.format(src=source) if optional else
-               AUTOMATIC_DYNAMIC.format(tensor=tensor_and_dim(source)[0],
-                                        dim=tensor_and_dim(source)[1]) if expected else
+        # A recompile torch makes on purpose (ON_PURPOSE): once, not at the limit, no other
+        # cause, and the facts its row names hold in the store.
+        facts = {"argument": _ARGUMENT.match(source or "") is not None,
+                 "automatic_dynamic": ctx.automatic_dynamic(first["compile_id"]),
+                 "not_requested": not ctx.dynamic_requested(first["compile_id"]),
+                 "made_dynamic": made_dynamic(ctx, first, last["compile_id"], source)}
+        purpose = ON_PURPOSE.get(category)
+        expected = (purpose is not None and count == 1 and limit is None and cause is None
+                    and all(facts[n] for n in purpose["needs"]))
+        tensor, dim = tensor_and_dim(source)
+        fix = (purpose["fix"].format(src=source, tensor=tensor, dim=dim) if expected else
                recompile_fix(category, source, count=count, limit=limit is not None, fn=fn,
                              recurring_text=guard_text if changing else None,
                              guard_text=first["failed_guard"]))
