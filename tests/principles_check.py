@@ -520,6 +520,8 @@ def fake_run_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any
                     out.append(f"{where}: the fix says to check it in eager: {fix[:80]!r}")
                 if _MINIFY.search(fix):
                     out.append(f"{where}: the fix offers compdiag minify: {fix[:80]!r}")
+            if not any(d is top for top in diagnoses):
+                continue  # a consequence folded under it restates it where it surfaced
             if f.get("origin") == "torch" and f.get("fake_op") and f["fake_op"] not in reason:
                 out.append(f"{where}: the headline does not name {f['fake_op']}: {reason[:80]!r}")
             if f.get("origin") == "fake_kernel" and "fake" not in reason.lower():
