@@ -28,7 +28,10 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
    that cause says torch refused (refused_problems); a failure whose message points at a
    user op ("Error in op: ...") is diagnosed at that op's line (pointed_line_problems); a
    failure whose message says where its tensor was made ("Stack trace: File ...") at another
-   user line shows that line as details.made_at (made_at_problems)."""
+   user line shows that line as details.made_at (made_at_problems).
+§1/§3 who is at fault for a fake-tensor run that raised (fake_run_problems): torch's own
+   kernel, or an exception the program's own try/except catches in eager, is never told to
+   check the line in eager nor offered the minifier."""
 
 from __future__ import annotations
 
@@ -491,6 +494,76 @@ def made_at_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
     return out
 
 
+# What a fake-run failure's fix must not say where torch's kernel or the program's own handler
+# is at fault: check the line in eager (it runs there, or eager catches what it raises), or
+# shrink a graph with the minifier (the failure came before any graph).
+_EAGER_CHECK = re.compile(r"runs in eager|force_eager|bug in (?:the|your) code", re.I)
+_MINIFY = re.compile(r"compdiag minify")
+
+
+def _caught_in_eager(source: str | None, lineno: Any, exc_type: str) -> bool:
+    """Whether the source has a `try` whose body holds the line and one of whose handlers names
+    the exception's class or one of its builtin bases (or is bare): this module's own reading
+    of the user's source, apart from compdiag's."""
+    import ast
+    import builtins
+
+    cls = getattr(builtins, exc_type, None)
+    names = {c.__name__ for c in cls.__mro__} if isinstance(cls, type) else {exc_type}
+    try:
+        tree = ast.parse(source or "")
+    except SyntaxError:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and node.body and isinstance(lineno, int) and \
+                node.body[0].lineno <= lineno <= (node.body[-1].end_lineno or 0):
+            for h in node.handlers:
+                kinds = (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type])
+                if h.type is None or any(getattr(k, "id", getattr(k, "attr", None)) in names
+                                         for k in kinds):
+                    return True
+    return False
+
+
+def fake_run_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                      ) -> list[str]:
+    """Issue 29 §1/§3, who is at fault when a fake-tensor run raised: a failure whose stored
+    origin is torch's own kernel (`torch`), or whose traced exception the program's own
+    try/except around the line catches in eager, is never told to check the line in eager nor
+    offered `compdiag minify`; torch's kernel's headline names the op whose fake run failed, a
+    custom op's fake implementation's headline says `fake`, a caught one's names the handler
+    (`except`). Read from the failures' stored facts and the kept source."""
+    out = []
+    for f in reader.failures(run_id):
+        mine = [d for d in _all(diagnoses) if d.get("kind") == "failure"
+                and d.get("compile_id") == f.get("compile_id") and d.get("stage") == f.get("stage")]
+        if not mine:
+            continue
+        exc = (f.get("origin_exc") or "").split(":", 1)[0] or f.get("exc_type") or ""
+        caught = f.get("origin") in (None, "check") and f.get("stage") in ("dynamo", "aot") \
+            and _caught_in_eager(reader.source_text(run_id, f.get("filename")), f.get("lineno"),
+                                 exc)
+        for d in mine:
+            reason, fix = d.get("reason") or "", d.get("fix") or ""
+            where = f"failure at line {f.get('lineno')} ({f.get('origin') or 'caught'})"
+            if f.get("origin") == "torch" or caught:
+                if _EAGER_CHECK.search(fix):
+                    out.append(f"{where}: the fix says to check it in eager: {fix[:80]!r}")
+                if _MINIFY.search(fix):
+                    out.append(f"{where}: the fix offers compdiag minify: {fix[:80]!r}")
+            if not any(d is top for top in diagnoses):
+                continue  # a consequence folded under it restates it where it surfaced
+            if f.get("origin") == "torch" and f.get("fake_op") and f["fake_op"] not in reason:
+                out.append(f"{where}: the headline does not name {f['fake_op']}: {reason[:80]!r}")
+            if f.get("origin") == "fake_kernel" and "fake" not in reason.lower():
+                out.append(f"{where}: the headline does not blame the fake implementation: "
+                           f"{reason[:80]!r}")
+            if caught and "except" not in reason:
+                out.append(f"{where}: the headline does not say the program's except catches "
+                           f"it in eager: {reason[:80]!r}")
+    return out
+
+
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                        ) -> list[str]:
     """§2 (from the facts) to §9 together, each line prefixed with its section."""
@@ -501,5 +574,5 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (8, unset_option_problems), (9, glossary_problems),
                                           (1, refused_problems), (1, pointed_line_problems),
                                           (1, made_at_problems),
-                                          (3, break_end_problems))
+                                          (3, break_end_problems), (3, fake_run_problems))
             for p in check(reader, run_id, diagnoses)]

@@ -348,3 +348,33 @@ def _placed_and_main_rejected(r: Reader, run_id: int, diagnoses: list[dict], *, 
     as_main = [{**d, "user_frame": {**d["user_frame"], "lineno": on_main}}]
     (problem,) = pointed_line_problems(r, run_id, as_main)
     assert f"points at line {want}" in problem
+
+
+def test_section3_a_custom_ops_fake_that_raised_while_tracing_is_blamed_in_the_headline(tmp_path):
+    """Issue 29 §1/§3 (principles_check.fake_run_problems): a fake implementation a program
+    registered for a custom op raised while Dynamo traced (capture's record: origin
+    `fake_kernel`). On main the headline was torch's wrapper ("TorchRuntimeError: ValueError:
+    ...") and the fix "check that the line runs in eager"; the property rejects a headline
+    that does not blame the fake, and explain's names it and the op."""
+    from compdiag.ingest.own_records import FAKE_RUN_KIND
+    from principles_check import fake_run_problems
+
+    s = Store(tmp_path, exit_code=1)
+    s.ing.event(FAKE_RUN_KIND, "0/0", {}, json.dumps(
+        {"op": "ns.twice.default", "origin": "fake_kernel", "exc_type": "ValueError",
+         "message": "bad input rank"}))
+    s.compile("0/0", fail_type="TorchRuntimeError", fail_user_frame_filename=str(s.user),
+              fail_user_frame_lineno=7, fail_reason=(
+                  "RuntimeError when making fake tensor call\n  Explanation: Dynamo failed to "
+                  "run FX node with fake tensors: call_function ns.twice.default(*(FakeTensor(..."
+                  ", size=(3,)),), **{}): got ValueError('bad input rank')"))
+    s.exit_code = 1
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (d,) = [d for d in diagnoses if d["kind"] == "failure"]
+        assert "fake implementation" in d["reason"] and "ns.twice.default" in d["reason"], d
+        assert "register_fake" in d["fix"] and "runs in eager" not in d["fix"], d["fix"]
+        assert fake_run_problems(r, s.run_id, diagnoses) == []
+        main = [{**d, "reason": "TorchRuntimeError: ValueError: bad input rank"}]
+        assert len(fake_run_problems(r, s.run_id, main)) == 1

@@ -173,7 +173,8 @@ class Capture:
                          ("warnings", self._install_warnings),
                          ("ddp", self._install_ddp),
                          ("collectives", self._install_collectives),
-                         ("node stacks", self._install_node_stacks)):
+                         ("node stacks", self._install_node_stacks),
+                         ("exception origin", self._install_exception_origin)):
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001
@@ -358,6 +359,11 @@ class Capture:
 
     def _install_node_stacks(self) -> None:
         from compdiag.capture.node_stacks import install
+
+        install(self)
+
+    def _install_exception_origin(self) -> None:
+        from compdiag.capture.exception_origin import install
 
         install(self)
 

@@ -89,6 +89,9 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         # node), per compile: small, so the run's, not one compile's.
         self.assertions: dict[str | None, dict[str, dict[str, Any]]] = {}
         self.graph_calls: dict[str | None, list[dict[str, Any]]] = {}
+        # The last exception a fake-tensor run raised, per compile (capture/exception_origin.py):
+        # joined to that compile's failure whose text it is (fake_run_origin).
+        self.fake_runs: dict[str | None, dict[str, Any]] = {}
         self.last_compiled: str | None = None
         self.last_recorded: str | None = None  # the compile a CUDA graph was recorded for last
         # (exception type, stage, first line) of each compile failure compilation_metrics
@@ -353,7 +356,9 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         self.w.insert("failures", run_id=self.run_id, compile_id=cid, stage=stage,
                       exc_type=exc_type, message=message, filename=filename, lineno=lineno,
                       line=line, traceback=traceback, torch_message=torch_message,
-                      **P.failure_facts(exc_type, message, traceback, torch_message))
+                      **self.fake_run_origin(cid, P.failure_facts(
+                          exc_type, message, traceback, torch_message),
+                          "\n".join(x for x in (message, torch_message, traceback) if x)))
 
     def _assertion_frames(self, cid: str | None, message: str | None
                           ) -> list[dict[str, Any]]:

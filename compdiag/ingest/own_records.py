@@ -18,6 +18,7 @@ from compdiag.ingest.endings import program_end_row
 from compdiag.ingest.generations import RESET_KIND
 from compdiag.ingest.graph_calls import generated_node
 
+FAKE_RUN_KIND = "fake_run_error"  # capture/exception_origin.py's record
 FAILURE_FIELDS = ("stage", "exc_type", "message", "filename", "lineno", "line", "traceback",
                   "torch_message")
 
@@ -99,6 +100,15 @@ class OwnRecords:
             self._cudagraph_facts(compile_id, payload, (data or {}).get("call"))
         elif kind == "fusion" and payload:
             self.fusion_line(compile_id, payload)
+        elif kind == FAKE_RUN_KIND and payload:
+            try:
+                fact = json.loads(payload)
+            except ValueError:
+                return
+            if isinstance(fact, dict) and fact.get("exc_type"):
+                self.fake_runs[compile_id] = fact
+                for old in list(self.fake_runs)[:-4]:  # a failure follows its run at once
+                    del self.fake_runs[old]
         elif kind == "node_stacks" and payload:
             stacks = self.node_stacks
             stacks.setdefault(compile_id, {}).update(P.node_stacks(payload))
@@ -142,6 +152,25 @@ class OwnRecords:
                     "kernel_frames": [{k: node["frame"].get(k)
                                        for k in ("filename", "lineno", "line")}]}
         return {}
+
+    def fake_run_origin(self, cid: str | None, facts: dict[str, Any], text: str
+                        ) -> dict[str, Any]:
+        """A failure's facts with what capture recorded of the fake-tensor run that raised it
+        (capture/exception_origin.py): the op whose kernel raised, the original exception and
+        who raised it, where the failure's text is that exception's (its message in it: a
+        graph break of the same compile that Dynamo handled is another exception). The
+        text's own facts (parse_failures.fake_run_facts) where capture recorded none."""
+        run = self.fake_runs.get(cid)
+        if run is None and cid is not None and cid not in self.fake_runs:
+            run = self.fake_runs.get(None)  # a compile context capture did not see
+        msg = str((run or {}).get("message") or "").strip()
+        first = msg.splitlines()[0] if msg else ""
+        if run is None or not first or first not in text:
+            return facts
+        self.fake_runs.pop(cid, None)
+        return {**facts, "fake_op": run.get("op") or facts.get("fake_op"),
+                "origin_exc": f"{run.get('exc_type')}: {msg}"[:4000],
+                "origin": run.get("origin") or facts.get("origin")}
 
     def escaped_failure(self, cid: str | None, **failure: Any) -> None:
         """A failure capture saw itself (an exception out of compiled code at run time), kept

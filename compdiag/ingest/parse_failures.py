@@ -9,7 +9,8 @@ import re
 from typing import Any
 
 from compdiag.formats import lazy_re
-from compdiag.formats.user_code import frames_in
+from compdiag.formats.failure_graph import TORCH_NAMESPACES
+from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest.parse_dynamo import parse_graph_break
 from compdiag.ingest.parse_text import TB_FRAME
 
@@ -261,6 +262,136 @@ def named_op(*texts: str | None) -> str | None:
     return None
 
 
+# Dynamo's GB4315 ("RuntimeError when making fake tensor call") and its kin name the FX node
+# whose fake run raised and, as `got TYPE('message')`, the exception it raised.
+_FAKE_RUN = lazy_re.compile(r"with fake tensors: call_(?P<kind>function|method|module) "
+                            r"(?P<target>.+?)\(\*\(")
+_FAKE_GOT = lazy_re.compile(r"""got (?P<type>\w+)\((?P<q>['"])(?P<msg>.*?)(?P=q)\)\s*$""", re.M)
+_OVERLOAD = lazy_re.compile(r"^[A-Za-z_]\w*\.[A-Za-z_]\w*\.[A-Za-z_]\w*$")
+_BUILTIN = lazy_re.compile(r"^<built-in (?:function|method) (?P<name>\w+)")
+# torch saying, of a size/stride check on a custom op's output at run time, that the op's
+# fake implementation is the likely culprit (torch 2.6+'s assert_size_stride message).
+_FAKE_KERNEL_WORDS = ("incorrect fake (aka meta) kernel", "incorrect fake kernel")
+
+
+# -- who raised a traced run's exception (issue 29) ---------------------------------------------
+# torch's own frames that run a kernel the program registered for a custom op (its fake
+# implementation): below them, the raising frame is the program's code.
+REGISTERED_KERNEL_FILES = ("torch/_library/", "torch/library.py")
+# torch's input checks: `torch._check*` (torch/__init__.py) and the dimension and shape checks
+# of the prims' common helpers. An exception of a validating type raised there, or by a C++
+# kernel (no Python frame below the dispatch), is an op refusing its inputs, which eager's
+# kernel refuses alike.
+CHECK_FUNCTIONS = ("_check", "_check_with", "_check_is_size", "_check_index", "_check_value",
+                   "_check_type", "_check_not_implemented")
+CHECK_FILES = ("torch/__init__.py", "torch/_prims_common/")
+VALIDATION_TYPES = ("RuntimeError", "IndexError", "ValueError")
+DISPATCH_FILES = ("torch/_ops.py", "torch/_subclasses/fake_tensor.py")
+# Anything else escaping torch's own Python kernels (an `assert`, a TypeError, an
+# AttributeError inside a meta kernel or a decomposition) is that kernel failing: torch's bug.
+TORCH_FILES = ("/torch/",)
+# The dispatch of a traced run: an exception raised below one of these was raised while torch
+# ran the ops on fake tensors (Dynamo's fake run, AOTAutograd's tracing).
+TRACED_RUN_FILES = ("torch/_subclasses/fake_tensor.py", "torch/fx/experimental/proxy_tensor.py")
+
+
+def _torch_file(filename: str) -> bool:
+    return any(p in filename.replace("\\", "/") for p in TORCH_FILES) and \
+        not is_user_file(filename)
+
+
+def exception_origin(type_names: list[str] | tuple[str, ...], frames: list[dict[str, Any]]
+                     ) -> tuple[str | None, dict[str, Any] | None]:
+    """(origin, the frame that decided it) of an exception a traced run raised, from its
+    classes' names and its traceback's frames (outermost first): `fake_kernel` when the raising
+    code is the program's own below a kernel it registered (a custom op's fake
+    implementation), `check` when a torch input check or a C++ kernel refused the inputs with
+    a validating type, `torch` when torch's own Python kernel failed otherwise, None when the
+    frames do not say."""
+    names = set(type_names)
+    files = [str(f.get("filename") or "").replace("\\", "/") for f in frames]
+    registered = next((i for i, f in enumerate(files)
+                       if any(p in f for p in REGISTERED_KERNEL_FILES)), None)
+    if registered is not None:
+        user = [f for f, name in zip(frames[registered:], files[registered:])
+                if is_user_file(name)]
+        if user:
+            return "fake_kernel", _plain(user[-1])
+    if not frames:
+        return None, None
+    last, file = frames[-1], files[-1]
+    validating = bool(names & set(VALIDATION_TYPES))
+    if validating and (last.get("name") in CHECK_FUNCTIONS or any(p in file for p in CHECK_FILES)
+                       or any(p in file for p in DISPATCH_FILES)):
+        return "check", _plain(last)  # a torch check, or the C++ kernel the dispatch called
+    if _torch_file(file):
+        return ("check" if validating else "torch"), _plain(last)
+    return None, _plain(last)
+
+
+def _plain(frame: dict[str, Any]) -> dict[str, Any]:
+    return {k: frame.get(k) for k in ("filename", "lineno", "name")}
+
+
+def builtin_classes(name: str | None) -> list[str]:
+    """The names of a builtin exception class and its bases (IndexError, LookupError,
+    Exception, BaseException); the name alone for any other."""
+    import builtins
+
+    cls = getattr(builtins, name or "", None)
+    if isinstance(cls, type) and issubclass(cls, BaseException):
+        return [c.__name__ for c in cls.__mro__ if c is not object]
+    return [name] if name else []
+
+
+def _raised_frames(exc_type: str, message: str | None, traceback: str) -> list[dict[str, Any]]:
+    """The frames of the traceback block that ends in `exc_type: message` (the exception
+    itself, not one chained before or after it), outermost first."""
+    first = _first_line(message)
+    end = traceback.find(f"\n{exc_type}: {first}") if first else -1
+    if end < 0:
+        return []
+    block = traceback[:end]
+    start = block.rfind("Traceback (most recent call last):")
+    return frames_in(block[start:] if start >= 0 else block)
+
+
+def _first_line(text: str | None) -> str:
+    return next((ln.strip() for ln in (text or "").splitlines() if ln.strip()), "")
+
+
+def fake_run_facts(exc_type: str | None, message: str | None, traceback: str | None,
+                   torch_message: str | None, op: str | None) -> dict[str, Any]:
+    """The fake-tensor run a failure's text reports: the op Dynamo names (`fake_op`), the
+    exception it raised (`origin_exc`, "Type: message") and, where torch's words say it, who
+    raised it (`origin`: `fake_kernel` for a custom op's fake implementation torch blames).
+    Capture's record of the original exception says more (capture/exception_origin.py); these
+    are what the text alone holds, for any store."""
+    text = "\n".join(x for x in (torch_message, message, traceback) if x)
+    facts: dict[str, Any] = {"fake_op": None, "origin_exc": None, "origin": None}
+    run = _FAKE_RUN.search(text)
+    if run:
+        target = run.group("target").strip()
+        builtin = _BUILTIN.match(target)
+        facts["fake_op"] = (target if _OVERLOAD.match(target) else
+                            builtin.group("name") if builtin else
+                            f"Tensor.{target}" if run.group("kind") == "method" else target)
+        got = _FAKE_GOT.search(text, run.end())
+        if got:
+            facts["origin_exc"] = f"{got.group('type')}: {got.group('msg')}"[:4000]
+    elif exc_type and traceback and "." not in exc_type:
+        # the failure is the traced run's own exception (not Dynamo's wrapper of it): its
+        # frames say who raised it, when they pass through a traced run's dispatch
+        frames = _raised_frames(exc_type, message, traceback)
+        if any(any(p in str(f.get("filename")) for p in TRACED_RUN_FILES) for f in frames):
+            facts["origin_exc"] = f"{exc_type}: {(message or '').strip()}"[:4000]
+            facts["origin"] = exception_origin(builtin_classes(exc_type), frames)[0]
+    if op and op.split(".", 1)[0] not in TORCH_NAMESPACES and \
+            any(w in text for w in _FAKE_KERNEL_WORDS):
+        facts.update(fake_op=op, origin="fake_kernel")
+    return facts
+
+
 def failure_facts(exc_type: str | None, message: str | None, traceback: str | None,
                   torch_message: str | None = None) -> dict[str, Any]:
     """What explain reads of a failure's text, parsed once: the graph break it reports (GB
@@ -280,6 +411,7 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
         "constraint_sources": None, "constraint_frames": None,
         "torch_frames": pointed_frames(torch_message or message) or None,
         "op": named_op(torch_message, message, traceback)}
+    facts.update(fake_run_facts(exc_type, message, traceback, torch_message, facts["op"]))
     if exc_type == "ConstraintViolationError":
         both = "\n".join(x for x in (message, traceback) if x)
         m = _CONSTRAINED.search(both)

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from compdiag.store import blobs
-from compdiag.store.schema import (BACKFILLED_COLUMNS, REINDEXED_TABLES, STORE_VERSION,
-                                   StoreError, StoreNeedsReindex, connect, migrate)
+from compdiag.store.schema import (BACKFILLED_COLUMNS, BACKFILLED_WHEN_EMPTY, REINDEXED_TABLES,
+                                   STORE_VERSION, StoreError, StoreNeedsReindex, connect, migrate)
 from compdiag.store.writer import Writer
 from compdiag.store.writer import _cell as sql_value  # the Writer's own conversion
 
@@ -130,7 +130,8 @@ def _backfill(conn: sqlite3.Connection) -> None:
     blobs.register(conn)
     for table, (source, derive) in _backfill_rules().items():
         cols = BACKFILLED_COLUMNS[table]
-        sets = ", ".join(f"{c} = ?" for c in cols)
+        keep = BACKFILLED_WHEN_EMPTY.get(table, ())
+        sets = ", ".join(f"{c} = COALESCE({c}, ?)" if c in keep else f"{c} = ?" for c in cols)
         where = "WHERE applied = 0" if table == "cudagraphs" else ""
         # A text store/blobs.py moved out of its row (compilation_metrics) is read back.
         exprs = [blobs.text_sql(table, c, blobs=blobs.has_blobs(conn, table))

@@ -160,7 +160,11 @@ CREATE TABLE IF NOT EXISTS failures (
     constraint_sources TEXT,           -- ConstraintViolationError: the sources violated (JSON)
     constraint_frames TEXT,            -- ... and its "User stack:" frames (JSON)
     torch_frames TEXT,                 -- frames torch's message points at, "Stack trace:" (JSON)
-    op         TEXT                    -- the op torch names ("Error in op: ..."), `ns.name.overload`
+    op         TEXT,                   -- the op torch names ("Error in op: ..."), `ns.name.overload`
+    -- issue 29: a fake-tensor run that raised (capture/exception_origin.py, else torch's text)
+    fake_op    TEXT,                   -- the op whose fake run raised
+    origin_exc TEXT,                   -- the exception it raised, "Type: message"
+    origin     TEXT                    -- who raised it: torch | check | fake_kernel (NULL: unknown)
 );
 CREATE TABLE IF NOT EXISTS kernels (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -724,10 +728,15 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
 # only live capture saw): reindex recomputes these columns from each row's own text.
 BACKFILLED_COLUMNS = {
     "failures": ("gb_code", "gb_explanation", "recompile_limit", "constraint_sources",
-                 "constraint_frames", "torch_frames", "op"),
+                 "constraint_frames", "torch_frames", "op", "fake_op", "origin_exc",
+                 "origin"),
     "compiles": ("automatic_dynamic", "guard_count", "assume_static"),
     "cudagraphs": ("head", "frames", "ops"),
 }
+# Of BACKFILLED_COLUMNS, those capture may know better than the row's text: reindex fills
+# them from the text only where they are empty (capture's record of a fake-tensor run's own
+# exception, capture/exception_origin.py, is kept).
+BACKFILLED_WHEN_EMPTY = {"failures": ("fake_op", "origin_exc", "origin")}
 # Columns later layouts added to older tables (ALTER TABLE on upgrade and on open for writing).
 ADDED_COLUMNS = {
     # schema 3: the ranks of a torchrun job.
@@ -760,7 +769,9 @@ ADDED_COLUMNS = {
                  "recompile_limit INTEGER", "constraint_sources TEXT",
                  "constraint_frames TEXT",
                  "torch_frames TEXT",  # issue 29 §1: "Stack trace: File ..." frames
-                 "op TEXT"),  # issue 29 §1: the op torch names (BACKFILLED_COLUMNS)
+                 "op TEXT",  # issue 29 §1: the op torch names (BACKFILLED_COLUMNS)
+                 # issue 29: a fake-tensor run's exception and who raised it
+                 "fake_op TEXT", "origin_exc TEXT", "origin TEXT"),
     "cudagraphs": ("head TEXT", "frames TEXT", "ops TEXT"),
     # issue 29 §6: the user line that called the compiled function when it recorded
     "cudagraph_recordings": ("call TEXT",),

@@ -23,8 +23,9 @@ from typing import Any, ClassVar
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, failure_fix,
-                                     minify_unavailable, stage_explanation)
+                                     minify_unavailable, origin_fix, stage_explanation)
 from compdiag.analyses.gb_registry import gb_registry
+from compdiag.analyses.handlers import enclosing_handler
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import TORCH, first_user_frame, kernel_frames, locate, ran_op
@@ -130,6 +131,69 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
     return frame, explanation, MARKED_FIX.format(lineno=frame.lineno)
 
 
+# A fake-tensor run that raised, by who raised it (failures.origin, stored at ingest from
+# capture's record of the original exception): (headline, explanation) templates. The fix of
+# each is analyses/fixes.py's origin_fix.
+ORIGIN_TEXT = {
+    "torch": ("torch's fake kernel for {op} failed on a line eager runs: {exc}",
+              "While tracing, Dynamo runs each op on fake tensors; torch's own fake (meta) "
+              "implementation of `{op}` raised {exc_type}, an internal failure of torch's code "
+              "rather than a check of your inputs: a bug in torch, not in your code."),
+    "fake_kernel": ("the fake implementation (register_fake) of custom op {op} is the likely "
+                    "cause: {exc}",
+                    "torch trusts a custom op's fake implementation for the sizes, dtypes and "
+                    "strides of its outputs (Dynamo runs it while tracing, Inductor plans "
+                    "memory and checks the real outputs against it); the one registered for "
+                    "`{op}` raised or disagrees with the real kernel."),
+    "caught": ("{exc} at line {lineno}, which eager's `{clause}` (line {handler}) catches: "
+               "Dynamo does not trace the handling of an exception raised on fake tensors",
+               "In eager the op raises {exc_type} inside your `try` and the handler runs; "
+               "under torch.compile the same exception is raised while the ops run on fake "
+               "tensors during tracing, which ends the compile instead of reaching the "
+               "handler."),
+}
+# The stages whose ops run on fake tensors while torch traces them (Dynamo, AOTAutograd).
+TRACED_STAGES = ("dynamo", "aot")
+# torch's documented exception classes and the builtin one each derives from (a handler that
+# names the builtin base catches them).
+TORCH_EXCEPTION_BASES = {"LinAlgError": "RuntimeError", "_LinAlgError": "RuntimeError",
+                         "OutOfMemoryError": "RuntimeError", "AcceleratorError": "RuntimeError"}
+
+
+def _exception_classes(name: str | None) -> list[str]:
+    classes = P.builtin_classes(name)
+    base = TORCH_EXCEPTION_BASES.get(name or "")
+    return classes + P.builtin_classes(base) if base else classes
+
+
+def origin_verdict(ctx: Any, failure: dict[str, Any], frame: UserFrame, one: str
+                   ) -> tuple[str, str, str] | None:
+    """(origin, headline, explanation) of a failure whose traced run raised, by who raised
+    it: torch's own kernel, a custom op's fake implementation, or (`caught`) an exception of
+    the program's own kind that the program's try/except around the line catches in eager
+    (analyses/handlers.py, from the kept source). None where the store does not say."""
+    origin, op = failure.get("origin"), failure.get("fake_op") or failure.get("op")
+    exc = failure.get("origin_exc") or ""
+    exc_type = exc.split(":", 1)[0] if exc else None
+    if origin == "torch" and op:
+        head, expl = ORIGIN_TEXT["torch"]
+        return "torch", head.format(op=op, exc=exc or one), expl.format(op=op, exc_type=exc_type)
+    if origin == "fake_kernel" and op:
+        head, expl = ORIGIN_TEXT["fake_kernel"]
+        return "fake_kernel", head.format(op=op, exc=exc or one), expl.format(op=op)
+    if origin not in (None, "check") or failure.get("stage") not in TRACED_STAGES:
+        return None
+    if exc_type is None and len(P.builtin_classes(failure.get("exc_type"))) > 1:
+        exc_type, exc = failure["exc_type"], one  # the traced run's own exception, unwrapped
+    handler = enclosing_handler(ctx.source_text(frame.filename), frame.lineno,
+                                _exception_classes(exc_type))
+    if handler is None:
+        return None
+    head, expl = ORIGIN_TEXT["caught"]
+    return "caught", head.format(exc=exc or one, lineno=frame.lineno, clause=handler.clause,
+                                 handler=handler.lineno), expl.format(exc_type=exc_type)
+
+
 def _outer_frames(tb: str, failure: dict[str, Any]) -> list[dict[str, Any]]:
     """The traceback's frames outside the user frame capture stored for the failure (deeper
     ones are torch's or Inductor's generated code, wherever its cache dir is)."""
@@ -200,6 +264,16 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if marked is not None:  # the line that specialised a dimension marked dynamic
             frame, more, fix = marked
             expl = f"{expl} {more}"
+        verdict = None if internal or marked else origin_verdict(ctx, f, frame, one)
+        if verdict is not None:  # who raised the traced run's exception decides the fix
+            origin, one, more = verdict
+            expl = f"{expl} {more}"
+            if not (origin == "fake_kernel" and f["stage"] == "runtime"):
+                # (at run time the size/stride rule already says to fix register_fake, and
+                # how to narrow it down)
+                fix = origin_fix(origin, op=f.get("fake_op") or f.get("op"),
+                                 function=ctx.fn_name(cid), run_id=ctx.run_id,
+                                 store=ctx.store) or fix
         if gb and f.get("exc_type") == "Unsupported":
             more = f.get("gb_explanation") or gb_registry().get(gb, {}).get("Explanation")
             expl = (expl + " " + (more or "")).strip()
