@@ -11,7 +11,8 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
    ranks above the recompile that hit the limit; a failure of a frame torch skipped never
    above its graph break.
 §3 no silent end: a run that ended abnormally (non-zero exit, a signal) has a problem
-   diagnosis saying how it ended, and at a user line when the store holds one for its end.
+   diagnosis saying how it ended, and at a user line when the store holds one for its end;
+   no graph break, recompile or perf diagnosis ranks above it unless it is its cause.
 §4 accuracy: every measured accuracy diagnosis names the output or gradient, the float64
    verdict where the check compared against float64, and a line that exists in the file; and
    every compared graph that differed is diagnosed.
@@ -146,6 +147,28 @@ def ending_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                 f"line, while the store holds {Path(held[-1]['filename']).name}:"
                 f"{held[-1]['lineno']}"]
     return []
+
+
+# Kinds whose diagnoses never outrank how a run ended unless they are declared its cause.
+NOT_AN_ENDING = ("graph_break", "recompile", "perf", "fusion", "cudagraph", "cache", "ddp")
+
+
+def ending_rank_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                         ) -> list[str]:
+    """§2/§3: a run that ended abnormally has the diagnosis saying how it ended ranked above
+    every graph break, recompile and perf diagnosis, unless that one is declared its cause
+    (the ending is folded under it, or it carries the ending); a graph break is never above
+    the ending it is a consequence of."""
+    code = reader.run(run_id).get("exit_code") or 0
+    if code == 0 and not any(e.get("signal") for e in reader.program_ends(run_id)):
+        return []
+    at = next((i for i, d in enumerate(diagnoses) if says_how_it_ended(d) or any(
+        says_how_it_ended(c) for c in d.get("consequences") or [])), None)
+    if at is None:
+        return []  # ending_problems says the end is silent
+    return [f"{d['kind']} {d['reason'][:50]!r} ranks above how the run ended "
+            f"({diagnoses[at]['reason'][:50]!r}) and did not cause it"
+            for d in diagnoses[:at] if d["kind"] in NOT_AN_ENDING]
 
 
 def break_end_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
@@ -574,5 +597,6 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (8, unset_option_problems), (9, glossary_problems),
                                           (1, refused_problems), (1, pointed_line_problems),
                                           (1, made_at_problems),
-                                          (3, break_end_problems), (3, fake_run_problems))
+                                          (3, break_end_problems), (3, fake_run_problems),
+                                          (2, ending_rank_problems))
             for p in check(reader, run_id, diagnoses)]

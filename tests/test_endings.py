@@ -2,7 +2,8 @@
 
 A property over a fuzzed set of endings: every way a program can end that is not "exit 0"
 (sys.exit(n), an exception, SIGABRT after a C++ runtime's words, SIGSEGV, SIGKILL,
-os._exit(n), native code calling exit(), Ctrl-C) gets a problem diagnosis that says how it
+SIGTERM (with and without a handler of the program's), os._exit(n), native code calling
+exit(), Ctrl-C) gets a problem diagnosis that says how it
 ended, at the line where it did; an ending at exit 0 stays "no problems". The scripts come
 from a small table, with the ending at a generated depth and line (seeded), and import
 nothing heavy: no compile, all started at once into the session store (like conftest's
@@ -11,6 +12,8 @@ program prints or its exit status.
 
 On main before this change a native crash, SIGKILL, os._exit, sys.exit(3) and native exit()
 got "no problems found" (no diagnosis at all), and Ctrl-C printed compdiag's own frames.
+SIGTERM said "killed by SIGTERM (nothing after it was recorded)", at no line, before capture
+registered faulthandler for it (issue 29 §3).
 """
 
 from __future__ import annotations
@@ -63,6 +66,11 @@ ENDINGS = (
            r"killed by SIGSEGV at line LINE \(in string_at"),
     Ending("sigkill", "os.kill(os.getpid(), signal.SIGKILL)", "import os, signal", -9,
            r"killed by SIGKILL \(nothing after it was recorded\)", at_line=False),
+    Ending("sigterm", "os.kill(os.getpid(), signal.SIGTERM)", "import os, signal", -15,
+           r"killed by SIGTERM at line LINE"),
+    Ending("sigterm_own_handler", "signal.signal(signal.SIGTERM, lambda *a: sys.exit(7)); "
+           "os.kill(os.getpid(), signal.SIGTERM)", "import os, signal, sys", 7,
+           r"exited with status 7 via sys\.exit at line LINE"),
     Ending("os_exit", "os._exit(4)", "import os", 4,
            r"exited with status 4 via os\._exit at line LINE"),
     Ending("native_exit", "ctypes.CDLL(None).exit(5)", "import ctypes", 5,

@@ -742,9 +742,10 @@ def test_a_compiled_code_exception_without_a_failure_row_is_still_a_failure(tmp_
     assert "clone" in d["fix"]
 
 
-def test_an_exception_outside_compiled_code_is_a_program_diagnosis_ranked_low(tmp_path):
+def test_an_exception_outside_compiled_code_is_a_program_diagnosis_ranked_first(tmp_path):
     """Not "no problems found", and not a compile failure: a suppressed compile failure
-    earlier in the run is no longer the fatal one."""
+    earlier in the run is no longer the fatal one. How the run ended ranks above the
+    failure and the break that did not cause it (issue 29 §2; it ranked last before)."""
     s = Store(tmp_path, exit_code=1)
     s.compile("0/0")
     s.graph_break("0/0", 5)
@@ -754,9 +755,9 @@ def test_an_exception_outside_compiled_code_is_a_program_diagnosis_ranked_low(tm
                             frames=_frames(s.user, ("/usr/lib/python3.11/json/x.py", 3, "get")),
                             compiled=None, stage=None)
     diags = s.explain()
-    assert [d["kind"] for d in diags] == ["failure", "graph_break", "program"]
-    assert diags[0]["details"]["fatal"] is False
-    prog = diags[-1]
+    assert [d["kind"] for d in diags] == ["program", "failure", "graph_break"]
+    assert diags[1]["details"]["fatal"] is False
+    prog = diags[0]
     assert prog["reason"].startswith("the program raised KeyError at line 20, outside "
                                      "compiled code")
     assert prog["details"]["raised_in"]["name"] == "get" and prog["severity"] == "problem"

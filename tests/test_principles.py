@@ -15,6 +15,7 @@ from compdiag.store.writer import Writer
 from compdiag.views.explain import explain_document
 from gpu_replay import replay as gpu_replay
 from principles_check import (accuracy_problems, break_end_problems, consequence_fact_problems, ending_problems,
+                              ending_rank_problems,
                               cudagraph_problems, glossary_problems, pointed_line_problems,
                               refused_problems,
                               reset_problems)
@@ -146,6 +147,34 @@ def test_section3_no_abnormal_end_is_silent_or_without_its_line(tmp_path):
     with r:
         assert ending_problems(r, clean.run_id, lineless) == [
             "the run exited 0 and a program diagnosis says it ended badly"]
+
+
+def test_section2_an_interrupt_in_compiled_code_ranks_above_what_did_not_cause_it(tmp_path):
+    """corpus/end_interrupt_in_compiled's class (issue 29 §2/§3): a compiled function raised
+    KeyboardInterrupt at line 17 after a one-off graph break (15). On main
+    the interruption ranked 4th, below the break Dynamo made tracing the `raise` itself (17),
+    and the one-off break (fails on main: ending_rank_problems reports both breaks).
+    Now it ranks first, the break at the raising statement folded under it; a document
+    that ranks a break above it is rejected."""
+    s = Store(tmp_path, exit_code=130)
+    s.compile("0/0", lineno=12)
+    s.compile("0/1", lineno=12)
+    s.graph_break("0/0", 15)
+    s.graph_break("0/1", 17, gb_type="Observed exception", code="GB0088")
+    s.ing.program_exception(None, exc_type="KeyboardInterrupt", message="",
+                            frames=[{"filename": str(s.user), "lineno": 23, "name": "<module>"},
+                                    {"filename": str(s.user), "lineno": 17, "name": "step"}])
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        assert ending_rank_problems(r, s.run_id, diagnoses) == []
+        top = diagnoses[0]
+        assert (top["kind"], top["user_frame"]["lineno"]) == ("program", 17), top
+        assert [c["user_frame"]["lineno"] for c in top["consequences"]] == [17]
+        assert [d["user_frame"]["lineno"] for d in diagnoses[1:]
+                if d["kind"] == "graph_break"] == [15]
+        (problem,) = ending_rank_problems(r, s.run_id, [diagnoses[1], top])
+    assert "ranks above how the run ended" in problem
 
 
 # -- §4 ------------------------------------------------------------------------------------

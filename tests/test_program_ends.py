@@ -310,3 +310,20 @@ def test_a_kernels_abort_is_placed_by_the_kernel_whatever_the_dump_shows(
     assert top["kind"] == "program" and "SIGABRT" in top["reason"]
     assert (top["user_frame"]["lineno"], top["user_frame"]["evidence"]) == (11, "fx_node")
     assert "kernel cpp_fused_embedding_0" in top["reason"]
+
+
+def test_a_registered_signals_dump_without_a_fatal_error_line_gives_its_frames():
+    """faulthandler.register(SIGTERM) (capture/child.py) dumps the threads with no "Fatal
+    Python error" line. On main fault_dump read no frames from such a dump (a SIGTERM was
+    "killed by SIGTERM (nothing after it was recorded)"); now the current thread's frames,
+    outermost first, and no fatal error."""
+    dump = ("Thread 0x00007f00aa (most recent call first):\n"
+            '  File "/usr/lib/python3.11/threading.py", line 331 in wait\n\n'
+            "Current thread 0x00007f00bb (most recent call first):\n"
+            '  File "/tmp/job/train.py", line 8 in step\n'
+            '  File "/tmp/job/train.py", line 12 in <module>\n')
+    got = fault_dump(dump)
+    assert got["fatal_error"] is None
+    assert [(f["filename"], f["lineno"]) for f in got["frames"]] == [
+        ("/tmp/job/train.py", 12), ("/tmp/job/train.py", 8)]
+    assert fault_dump("no dump here") == {"fatal_error": None, "frames": []}

@@ -12,6 +12,10 @@ The classes, by what each costs a run (highest base first; the kind that declare
 
 - `crash` (shared): the exception that ended the program through compiled code: nothing after
   it ran.
+- `ending` (program): the run ended abnormally without a fault of compiled code (the
+  program's own exception, Ctrl-C, a signal, an exit status): it did not finish, so above
+  every problem that did not cause it (the recompile limit included, issue 29 §2); what
+  caused it lifts it or folds it.
 - `limit` (recompile): a function stuck in eager by the recompile limit: its whole speed-up
   is gone.
 - `failure` (failure): other compile failures (the frame ran in eager).
@@ -36,8 +40,6 @@ The classes, by what each costs a run (highest base first; the kind that declare
   but each cut costs graphs, kernels and fusion across it; per extra graph, below a cache
   bypass (which costs every start a whole cold compile), above the perf hints.
 - `perf`, `fusion`: per event.
-- `program` (program): the program raised outside compiled code; shown (it is why the run
-  failed), but not torch.compile's doing, so below everything torch.compile did.
 - `cache_miss` (cache): a cache miss explained by the key components that changed: why a
   compile was slow, information rather than a fault.
 - `info` (shared): what torch does on purpose (one automatic-dynamic recompile per new

@@ -73,9 +73,16 @@ def _start_capture():
         return None
 
 
+# Signals that end a process by default and that faulthandler.enable() does not cover (it
+# covers SIGSEGV, SIGFPE, SIGABRT, SIGBUS, SIGILL; SIGINT is Python's KeyboardInterrupt): a
+# scheduler's preemption or time limit (SIGTERM, SLURM's SIGUSR1/2), a closed terminal.
+STOP_SIGNALS = ("SIGTERM", "SIGHUP", "SIGUSR1", "SIGUSR2")
+
+
 def _enable_faulthandler() -> None:
     """faulthandler into the parent's side file, unless the program's environment enabled it
-    already (PYTHONFAULTHANDLER, -X faulthandler: then it writes to stderr, as plain python)."""
+    already (PYTHONFAULTHANDLER, -X faulthandler: then it writes to stderr, as plain python);
+    and for the STOP_SIGNALS, so that a SIGTERM says which line was running (issue 29 §3)."""
     global _fault_file
     path = os.environ.pop(ENV_FAULT_FILE, None)
     if not path:
@@ -87,8 +94,27 @@ def _enable_faulthandler() -> None:
             return
         _fault_file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - open for the process
         faulthandler.enable(file=_fault_file, all_threads=True)
+        _register_stop_signals(faulthandler)
     except Exception:  # noqa: BLE001 - fail open
         pass
+
+
+def _register_stop_signals(faulthandler) -> None:
+    """Dump the Python stack on each STOP_SIGNALS signal whose disposition is still the
+    default, then chain to it (chain=True re-raises with the default disposition), so the
+    process dies by the same signal with the same exit status as under plain python. Only
+    the default: an inherited SIG_IGN stays ignored, and a handler the program installs later
+    (signal.signal) replaces this one, so theirs wins; Python's signal.getsignal still says
+    SIG_DFL."""
+    import signal
+
+    for name in STOP_SIGNALS:
+        sig = getattr(signal, name, None)
+        try:
+            if sig is not None and signal.getsignal(sig) == signal.SIG_DFL:
+                faulthandler.register(sig, file=_fault_file, all_threads=True, chain=True)
+        except (OSError, RuntimeError, ValueError):  # fail open, signal by signal
+            continue
 
 
 def _watch_os_exit(capture) -> None:

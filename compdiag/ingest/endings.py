@@ -31,14 +31,18 @@ TAIL_CHARS = 8000  # the end of stderr kept in the row
 
 
 def fault_dump(text: str | None) -> dict[str, Any]:
-    """{fatal_error, frames (outermost first)} of faulthandler's last dump in TEXT: the
-    crashed thread's stack ('Current thread'), else the first thread it lists that runs
-    the user's code, else the first it lists."""
+    """{fatal_error, frames (outermost first)} of faulthandler's last dump in TEXT (a fatal
+    error's, or a registered signal's, which has no fatal error line): the crashed thread's
+    stack ('Current thread'), else the first thread it lists that runs the user's code, else
+    the first it lists."""
     text = text or ""
     fatal = list(_FATAL.finditer(text))
-    if not fatal:
+    # A signal faulthandler.register()ed (SIGTERM: capture/child.py) dumps the threads with
+    # no "Fatal Python error" line: the dump is then the threads listed from the first.
+    blocks = list(_CURRENT.finditer(text))
+    if not fatal and not blocks:
         return {"fatal_error": None, "frames": []}
-    dump = text[fatal[-1].start():]
+    dump = text[fatal[-1].start():] if fatal else text[blocks[0].start():]
     blocks = list(_CURRENT.finditer(dump))
     stacks = [(b, _stack(dump[b.end():])) for b in blocks]
     # The crashed thread when faulthandler knows it ('Current thread'); a crash in a thread
@@ -48,7 +52,8 @@ def fault_dump(text: str | None) -> dict[str, Any]:
     if current is None:
         current = next((s for _, s in stacks if any(is_user_file(f["filename"]) for f in s)),
                        stacks[0][1] if stacks else [])
-    return {"fatal_error": fatal[-1].group("what").strip(), "frames": current[::-1]}
+    return {"fatal_error": fatal[-1].group("what").strip() if fatal else None,
+            "frames": current[::-1]}
 
 
 def _stack(text: str) -> list[dict[str, Any]]:

@@ -7,7 +7,8 @@ found": at the user's line where it surfaced, with the frame it was raised in.
   usually reports it already, from the failure row capture wrote; explain folds this one into
   it then (a relation in its SPEC), so it shows only where no row did.
 - It did not: kind `program`, "the program raised X at line N, outside compiled code", in the
-  `program` cost class (below everything torch.compile did, but shown).
+  `ending` cost class: the run did not finish, so it ranks above every graph break, recompile
+  and perf hint that did not cause it (issue 29 §2), though torch.compile did not raise it.
   A failed check of the user's own is the `user_check` class, next to accuracy.
 - A user's own check that failed (an assert, or a raise right after a comparison) when
   `run --check-accuracy` found every compiled graph equal to eager says exactly that, and
@@ -69,17 +70,39 @@ class ProgramDetails(Details):
                  "native_message", "fatal_error")
 
 
+def _at_the_raise(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    """The effect (a graph break) is Dynamo tracing the very statement that raised the
+    exception that ended the run (same file and line as the frame it was raised in, or the
+    user's frame it surfaced at): Dynamo breaks on a `raise` it cannot trace, so the break is
+    what the ending looked like while tracing, not a problem of its own (issue 29 §2)."""
+    d = cause.details
+    if not isinstance(d, ProgramDetails) or not d.ended or not effect.user_frame.lineno:
+        return False
+    at = (ctx.resolve(effect.user_frame.filename), effect.user_frame.lineno)
+    return any(f and (ctx.resolve(f.get("filename")), f.get("lineno")) == at
+               for f in (d.raised_in, d.surfaced_at))
+
+
 # It also files the fatal exception that came through compiled code as a `failure`; where
 # the failure kind reported the compile failure that ended the program, that one is the cause.
+# How a run ended abnormally (`ending`: the program's own exception, an interrupt, a signal,
+# an exit status) ranks above every problem that did not cause it (graph breaks, recompiles,
+# the limit, perf): the run did not finish, which is the first thing to know (issue 29 §2/§3);
+# below `crash`, a fault of compiled code that ended it. What caused it folds it (failures)
+# or lifts it; a graph break at the statement that raised it is its consequence.
 SPEC = KindSpec(KIND, title="program error", words=("program", "programs"), style="red", tie=80,
-                costs={"user_check": Cost(650), "program": Cost(90)}, details=(ProgramDetails,),
+                costs={"ending": Cost(950), "user_check": Cost(650)},
+                details=(ProgramDetails,),
                 causes=(Causes("failure", "failure", "the program's exception is the same "
                                "error, reported where torch.compile raised it",
                                lambda effect, cause, ctx: isinstance(effect.details,
                                                                      ProgramDetails)
                                and not isinstance(cause.details, ProgramDetails)
                                and bool(getattr(cause.details, "fatal", False)),
-                               same_finding=True),))
+                               same_finding=True),
+                        Causes(KIND, "graph_break", "Dynamo broke the graph tracing the "
+                               "statement that raised the exception that ended the run",
+                               _at_the_raise)))
 
 
 @hookimpl
@@ -220,7 +243,7 @@ def _native(end: dict[str, Any] | None) -> str | None:
 
 
 def _ended(ctx: Any, *, ended: str, reason: str, explanation: str, fix: str,
-           frame: Any, cls: str = KIND, exc: dict[str, Any] | None = None,
+           frame: Any, cls: str = "ending", exc: dict[str, Any] | None = None,
            end: dict[str, Any] | None = None, sig: str | None = None,
            came_through: str | None = None) -> Diagnosis:
     exc_type = (exc or {}).get("exc_type") or (sig or ended)
@@ -378,7 +401,7 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
                                  f"{os.path.basename(mine[-1].get('filename') or '')}:"
                                  f"{mine[-1].get('lineno')}" if len(mine) > 1 else "") + "."
                               + (f" Native code said: {native}" if native else ""),
-                  fix=fix, frame=frame, cls="crash" if what else KIND, end=end, sig=sig,
+                  fix=fix, frame=frame, cls="crash" if what else "ending", end=end, sig=sig,
                   came_through=what)
 
 
@@ -447,7 +470,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                     f"{(raised or {}).get('filename')}:{(raised or {}).get('lineno')} "
                     f"({(raised or {}).get('name')}), outside compiled code.",
         fix=" ".join(x for x in (first(PROGRAM_FIXES, message), OUTSIDE) if x),
-        score=SPEC.score(KIND), **common,
+        score=SPEC.score("ending"), **common,
         details=ProgramDetails(exc_type=exc_type, compiled=False, surfaced_at=surfaced,
                                raised_in=raised))]
 
@@ -472,6 +495,6 @@ def refusal(ctx: Any, exc: dict[str, Any], frame: UserFrame, exc_type: str, said
                     f"{(raised or {}).get('lineno')} ({(raised or {}).get('name')}), inside "
                     "torch.compile's own checks of its argument.",
         fix=REFUSED.format(compiles=len(ctx.compiles), workaround=workaround),
-        score=SPEC.score(KIND), compile_id=None, user_frame=frame, torch_message=message,
+        score=SPEC.score("ending"), compile_id=None, user_frame=frame, torch_message=message,
         details=ProgramDetails(exc_type=exc_type, compiled=False, surfaced_at=surfaced,
                                raised_in=raised))
