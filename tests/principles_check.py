@@ -18,7 +18,8 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
    every compared graph that differed is diagnosed.
 §5 compile identity: no compile id of the store spans a `torch._dynamo.reset()` (one
    dynamo_start per compile id; a compile after a reset carries that reset's generation), and
-   a cache miss explained against a compile before a reset says so.
+   a cache miss explained against a compile before a reset says so, and a compile after a
+   reset served from an entry a compile before it stored is said (information at least).
 §6 CUDA-graph re-recordings: a function cudagraph_trees recorded for two or more input sizes
    is diagnosed, and a re-recording diagnosis counts what torch counted (its recordings, its
    trees for new int keys, its "observed N distinct sizes" warning), no fewer and no more.
@@ -311,6 +312,23 @@ def reset_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
             out.append(f"cache {d.get('reason', '')[:60]!r} of {d.get('compile_id')} is "
                        f"explained against {ref.get('compile_id')}, before a reset, and does "
                        "not say so")
+    # a compile after a reset served from an entry a compile before it stored (the reset did
+    # not compile fresh) is said, as information at least, under that compile's id
+    made: dict[tuple[str, str], int] = {}
+    told = {c for d in _all(diagnoses) if d["kind"] == "cache"
+            for c in [d.get("compile_id"), *(d.get("compile_ids") or [])] if c}
+    for e in reader.cache_events(run_id):
+        key = (e.get("cache"), e.get("key"))
+        if not e.get("key"):
+            continue
+        gen = _generation(e.get("compile_id"))
+        if e.get("result") == "miss":
+            made.setdefault(key, gen)
+        elif e.get("result") == "hit" and made.get(key, gen) < gen and \
+                e.get("compile_id") not in told:
+            out.append(f"compile {e.get('compile_id')} after a reset hit the {e.get('cache')} "
+                       "cache with an entry a compile before the reset stored, and no cache "
+                       "diagnosis says so")
     return out
 
 

@@ -115,7 +115,7 @@ GRAPH = "def forward(self, x):\n    sin = torch.ops.aten.sin.default(x)\n    ret
 
 
 def _compile(ing: Ingestor, user: Path, *, fallback_random: bool, key: str,
-             extra: tuple[str, ...] = ()) -> None:
+             extra: tuple[str, ...] = (), hit: bool = False) -> None:
     """The records torch 2.13 logs for one compile of `f` (user:3), in their order: the
     outermost chromium region opens before dynamo_start, the FX graph cache lookup, the
     metrics, the region's end."""
@@ -126,7 +126,8 @@ def _compile(ing: Ingestor, user: Path, *, fallback_random: bool, key: str,
     ing.record({**ENVELOPE, "chromium_event": {}}, ev("B", 1))
     ing.record({**ENVELOPE, "dynamo_start": {"stack": [
         {"filename": str(user), "line": 3, "name": "f", "loc": "def f(x):"}]}}, None)
-    ing.record({**ENVELOPE, "artifact": {"name": "fx_graph_cache_miss", "encoding": "json"}},
+    ing.record({**ENVELOPE, "artifact": {"name": f"fx_graph_cache_{'hit' if hit else 'miss'}",
+                                         "encoding": "json"}},
                json.dumps({"key": key, "components": [
                    f"[g1] gm: {GRAPH}",
                    f"[{'r1' if fallback_random else 'r0'}] inductor_config[fallback_random]: "
@@ -188,6 +189,33 @@ def test_a_compile_id_torch_reuses_after_a_reset_stays_two_compiles(
     assert ("at model.py:7" in d.reason) is reset_record
     # The line that changed the key component, after the reset.
     assert (d.user_frame.filename, d.user_frame.lineno) == (str(user), 8)
+
+
+def test_a_hit_after_a_reset_is_said_against_the_compile_before_it(tmp_path: Path) -> None:
+    """pytorch#172024's class: torch.compiler.reset() leaves Inductor's caches, so the compile
+    after it is served from the entry the compile before it stored. On main before this
+    change the run had no diagnosis at all ("no problems found") and principles_check's §5
+    (reset_problems) rejects that; now it is information naming the reset's line."""
+    from compdiag.analyses.explain import explain
+    from principles_check import reset_problems
+
+    user, w, run_id, ing = fed_run(tmp_path, "import torch\n\ndef f(x):\n    return x.sin()"
+                                   "\n\nf(x)\ntorch._dynamo.reset()\nf(x)\n")
+    _compile(ing, user, fallback_random=False, key="k1")
+    ing.event(RESET_KIND, None, {}, json.dumps(
+        {"filename": str(user), "lineno": 7, "line": "torch._dynamo.reset()"}))
+    _compile(ing, user, fallback_random=False, key="k1", hit=True)
+    ing.flush()
+    w.end_run(run_id, exit_code=0, status="done")
+    w.close()
+    with Reader(w.path) as r:
+        (unsaid,) = reset_problems(r, run_id, [])
+        assert "0/0@1 after a reset hit the fx_graph cache" in unsaid
+        (d,) = explain(r, run_id)
+        assert reset_problems(r, run_id, [d.to_json()]) == []
+    assert d.kind == "cache" and d.severity == "info" and d.compile_id == "0/0@1"
+    assert d.reason.startswith("compiled from the cache after torch._dynamo.reset() at line 7")
+    assert "force_disable_caches" in d.fix
 
 
 def test_a_deterministic_algorithms_switch_is_the_line_of_the_miss(tmp_path: Path) -> None:

@@ -272,3 +272,44 @@ def test_a_runtime_assertion_points_at_the_check_its_graph_node_came_from(tmp_pa
               filename=str(s.user), lineno=3, torch_message=msg)
     (d,) = [x for x in s.explain() if x["kind"] == "failure"]
     assert (d["user_frame"]["lineno"], d["user_frame"]["line"]) == (14, "torch._check(k <= 5)")
+
+
+def test_a_backward_that_fails_while_tracing_is_at_the_forward_line_anomaly_mode_names(
+        tmp_path):
+    """issue 29 §1, evidence 1 (set8's std_attr_index_put class): AOTAutograd traces the
+    joint graph under anomaly mode, so before a backward fails torch warns "Error detected in
+    StdBackward0. Traceback of forward call that caused the error:" with the forward op's
+    frames. The failure is at that op's line (18), not at the `.backward()` call the
+    exception surfaced from (30). Before this change: line 30."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=16)
+    user = str(s.user)
+    s.ing.event("warning", "0/0", {"category": "UserWarning", "lineno": 979,
+                                   "filename": "/site/torch/autograd/graph.py"},
+                payload="Error detected in StdBackward0. Traceback of forward call that "
+                        f'caused the error:\n  File "{user}", line 18, in forward\n'
+                        "    line_18 = 18\n               ^^^^^^^\n (Triggered internally "
+                        "at /pytorch/torch/csrc/autograd/python_anomaly_mode.cpp:122.)")
+    s.failure("0/0", stage="aot", exc_type="BackendCompilerFailed",
+              message="backend='aot_eager' raised:\nRuntimeError: one of the variables needed "
+                      "for gradient computation has been modified by an inplace operation",
+              filename=user, lineno=30)
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 18
+    assert d["user_frame"]["line"] == "line_18 = 18"
+
+
+def test_an_anomaly_warning_names_nothing_for_another_compile(tmp_path):
+    """The forward call anomaly mode named belongs to its compile's backward: a failure of
+    another compile keeps its own line."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=16)
+    s.compile("1/0", co_name="g", lineno=40)
+    user = str(s.user)
+    s.ing.event("warning", "0/0", {}, payload="Error detected in MulBackward0. Traceback of "
+                f'forward call that caused the error:\n  File "{user}", line 18, in forward\n'
+                "    line_18 = 18\n")
+    s.failure("1/0", stage="aot", exc_type="RuntimeError", message="boom", filename=user,
+              lineno=42)
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 42

@@ -64,6 +64,44 @@ def test_a_crash_of_several_op_lines_stays_at_the_call(tmp_path: Path) -> None:
     assert (top["user_frame"]["lineno"], top["user_frame"]["evidence"]) == (20, "call")
 
 
+def _two_kernels() -> str:
+    """An output code module of two C++ kernels, one per user line (wrapper lines 22 and 23
+    call them)."""
+    def kernel(name: str) -> str:
+        return (f"{name} = async_compile.cpp_pybinding(['float*'], r\'\'\'\n"
+                'extern "C"  void  kernel(float* out_ptr0)\n{\n    out_ptr0[0] = 1;\n}\n'
+                "\'\'\')\n\n\n")
+    code = ("import torch\n\n\n" + kernel("cpp_fused_add_select_0")
+            + kernel("cpp_fused_mul_sin_1")
+            + "def call(args):\n    buf0 = empty(())\n    cpp_fused_add_select_0(buf0)\n"
+              "    cpp_fused_mul_sin_1(buf0)\n    return (buf0, )\n")
+    assert code.splitlines()[21:23] == ["    cpp_fused_add_select_0(buf0)",
+                                        "    cpp_fused_mul_sin_1(buf0)"]
+    return code
+
+
+def test_a_crash_inside_a_kernel_is_at_the_line_of_that_kernels_ops(tmp_path: Path) -> None:
+    """set8's jacfwd2_trace_segv class: SIGSEGV inside a generated C++ kernel, the compiled
+    function's ops several user lines; faulthandler's innermost frame is the output code's
+    wrapper line that called the kernel, and that kernel's ops are one line (12). The
+    diagnosis is there, naming the kernel and the call. Before this change: the call (20)."""
+    s = _store(tmp_path, 139)
+    s.post_grad("0/0", _op_graph(s.user) + (
+        f"    # File: {s.user}:12 in f, code: line_12 = 12\n"
+        '    mul: "f32[]" = torch.ops.aten.mul.Tensor(add, 2)\n'
+        '    sin: "f32[]" = torch.ops.aten.sin.default(mul)\n'))
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
+                  "inductor_output_code": {"filename": OUTPUT_MODULE}}, _two_kernels())
+    user = str(s.user)
+    s.ing.program_end(how="signal", exit_code=139, signal=11, stderr_tail="", fault=_dump([
+        (user, 20, "<module>"), (EVAL_FRAME, 655, "_fn"), (user, 3, "f"),
+        (OUTPUT_MODULE, 23, "call")]))
+    top = s.explain()[0]
+    assert top["kind"] == "program" and "SIGSEGV at line 12" in top["reason"], top["reason"]
+    assert "kernel cpp_fused_mul_sin_1, called at line 20" in top["reason"]
+    assert (top["user_frame"]["lineno"], top["user_frame"]["evidence"]) == (12, "fx_node")
+
+
 def test_an_exception_raised_by_compiled_code_is_at_its_op_line(tmp_path: Path) -> None:
     """bare_subclass_mm's class: the generated code's extern mm raises TypeError while the
     compiled function runs; torch's traceback passes the call (20), the compiled frame at its

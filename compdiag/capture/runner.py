@@ -148,12 +148,38 @@ def _record_end(writer: Writer, run_id: int, rc: int, exit_code: int, stderr_tai
         ing.seq = int(last)
         ing.kernel_sources = _stored_kernels(writer, run_id)
         ing.graph_calls = _stored_graph_calls(writer, run_id)
+        ing.wrapper_calls = _stored_wrapper_calls(writer, run_id)
         ing.program_end(how="signal" if rc < 0 else "exit", exit_code=exit_code,
                         signal=-rc if rc < 0 else None, stderr_tail=stderr_tail,
                         fault=fault or None)
         writer.flush()
     except Exception as exc:  # noqa: BLE001
         writer.warn(run_id, f"how the program ended was not recorded ({exc})")
+
+
+def _stored_wrapper_calls(writer: Writer, run_id: int) -> dict:
+    """Each output code file's wrapper lines that call a kernel, as the child's Ingestor held
+    them (file -> line -> {kernel, kernel_compile_id, kernel_frames}): a crash whose Python
+    stack ends on such a line died in that kernel."""
+    from compdiag.ingest import parsers as P
+    from compdiag.store.reader import Reader
+
+    held: dict = {}
+    with Reader(writer.path) as r:
+        kernels: dict = {}
+        for k in r.kernels(run_id, with_source=False):
+            kernels.setdefault(k["compile_id"], []).append(k)
+        for rec in r.records(run_id, kind="inductor_output_code"):
+            md = (rec.get("metadata") or {}).get("inductor_output_code") or {}
+            files = {md.get(key) for key in ("filename", "file_path")
+                     if isinstance(md.get(key), str)}
+            if not files or not rec.get("payload"):
+                continue
+            cid = rec.get("compile_id")
+            calls = P.wrapper_kernel_calls(rec["payload"], kernels.get(cid) or [], cid)
+            for f in files:
+                held[f] = calls
+    return held
 
 
 def _stored_kernels(writer: Writer, run_id: int) -> dict:

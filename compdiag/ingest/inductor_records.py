@@ -24,6 +24,7 @@ class InductorRecords:
     node_stacks: dict[str | None, dict[tuple[str, int], list[dict[str, Any]]]]
     kernel_sources: dict[str | None, list[tuple[str, str, list[str]]]]
     output_code_files: dict[str, str | None]
+    wrapper_calls: dict[str, dict[int, dict[str, Any]]]
     partitioned: dict[str | None, dict[str, int]]
     last_compiled: str | None
     last_recorded: str | None
@@ -108,7 +109,16 @@ class InductorRecords:
         nodes = self.post_grad.get(cid) or {}
         if cid not in self.kernel_sources:
             self.kernel_sources = {cid: []}
-        for k in P.parse_output_code(payload, nodes):
+        kernels = P.parse_output_code(payload, nodes)
+        files = [value[key] for key in ("filename", "file_path")
+                 if isinstance(value, dict) and isinstance(value.get(key), str)]
+        if files:
+            calls = P.wrapper_kernel_calls(payload, kernels, cid)
+            for f in files:
+                self.wrapper_calls[f] = calls
+            for old in list(self.wrapper_calls)[:-64]:  # the latest compiles' are the ones run
+                del self.wrapper_calls[old]
+        for k in kernels:
             self.counts["kernels"] += 1
             self.w.insert("kernels", run_id=self.run_id, compile_id=cid, name=k["name"],
                           backend=k["backend"], source=k["source"], fx_nodes=k["fx_nodes"],

@@ -77,6 +77,12 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         self._seen_cudagraphs: set[tuple[str | None, bool]] = set()
         self._reason_events: dict[str | None, bool] = {}  # cid -> its event has a user stack
         self.output_code_files: dict[str, str | None] = {}
+        # Each output code file's wrapper lines that call a kernel (file -> line -> {kernel,
+        # kernel_compile_id, kernel_frames}): a native crash whose Python stack ends on such a
+        # line died in that kernel (own_records._running_kernel).
+        self.wrapper_calls: dict[str, dict[int, dict[str, Any]]] = {}
+        # compile id -> the forward call anomaly mode's warning named (a backward failing)
+        self.forward_ops: dict[str | None, list[dict[str, Any]]] = {}
         # The kernels (name, source, user lines) of the compile whose output code came last, to
         # place a kernel-compile error: it fails right after its output code is logged (a lazy
         # backward logs its own under the forward's id). One compile's worth, not the run's:
@@ -338,6 +344,8 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         errors carry none; the op or kernel they name leads to the same lines."""
         cid = self.gens.qualify(cid)
         op = [f for f in P.node_trace_frames(traceback) if is_user_file(f.get("filename"))]
+        if not op:  # anomaly mode's forward call of the backward that failed (own_records)
+            op = self.forward_ops.pop(cid, None) or []
         if not op:
             op = self._assertion_frames(cid, torch_message or message)
         if not op:

@@ -83,7 +83,7 @@ class OwnRecords:
         elif kind == "program_end":
             row = program_end_row(payload)
             if row is not None:
-                row.update(self._running_kernel(row.get("stderr_tail")))
+                row.update(self._running_kernel(row.get("stderr_tail"), row.get("frames")))
                 self.w.insert("program_ends", run_id=self.run_id, seq=self.seq, **row)
                 if row["how"] != "os._exit":
                     self.exit_code = row["exit_code"]
@@ -121,6 +121,9 @@ class OwnRecords:
             self.distributed_event(kind, compile_id, payload)
         elif kind == "warning" and payload:
             where = data if isinstance(data, dict) else {}
+            forward = [f for f in P.anomaly_frames(payload) if is_user_file(f.get("filename"))]
+            if forward:  # the op whose backward fails next (Ingestor.failure)
+                self.forward_ops[compile_id] = forward
             lineno = where.get("lineno")
             self.w.insert("torch_warnings", run_id=self.run_id, compile_id=compile_id,
                           category=where.get("category") if isinstance(
@@ -130,13 +133,15 @@ class OwnRecords:
                               where.get("filename"), str) else None,
                           lineno=lineno if isinstance(lineno, int) else None)
 
-    def _running_kernel(self, stderr_tail: str | None) -> dict[str, Any]:
+    def _running_kernel(self, stderr_tail: str | None,
+                        frames: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """The generated kernel a native end came from, when the end of stderr holds that
         kernel's own check (Inductor's C++ bounds check, `kernel, FILE.cpp:N, index out of
-        bounds: ...`, printed by the C++ runtime as terminate's what()): {kernel,
-        kernel_compile_id, kernel_frames (the user lines of its ops)}; empty when none of the
-        kernels the ingestor holds says it (the run's, in the parent that records the end:
-        capture/runner.py)."""
+        bounds: ...`, printed by the C++ runtime as terminate's what()), or when faulthandler's
+        Python stack (`frames`) ends on an output code's wrapper line that calls it (a crash
+        inside the kernel: SIGSEGV, SIGFPE, SIGBUS): {kernel, kernel_compile_id, kernel_frames
+        (the user lines of its ops)}; empty when none of the kernels the ingestor holds says
+        it (the run's, in the parent that records the end: capture/runner.py)."""
         held = [(cid, name, src, lines) for cid, ks in (self.kernel_sources or {}).items()
                 for name, src, lines in ks]
         name = P.kernel_of_error(stderr_tail, [(n, src) for _, n, src, _ in held]) \
@@ -145,6 +150,13 @@ class OwnRecords:
             if n == name:
                 return {"kernel": n, "kernel_compile_id": cid,
                         "kernel_frames": P.user_frames(lines)}
+        # or the wrapper line faulthandler's innermost frame in an output code module is on
+        for f in reversed(frames or []):
+            call = (self.wrapper_calls.get(f.get("filename") or "") or {}).get(f.get("lineno"))
+            if call is not None:
+                return dict(call)
+            if f.get("filename") in self.wrapper_calls:
+                break  # the wrapper, but on no kernel's call (an allocation, a copy)
         # or the Dynamo graph's own code an eager backend ran: the node of its line
         node = generated_node(stderr_tail, self.graph_calls) if stderr_tail else None
         if node and is_user_file(node["frame"].get("filename")):

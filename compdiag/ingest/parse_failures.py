@@ -25,12 +25,19 @@ from compdiag.ingest.parse_text import TB_FRAME
 _NODE_TRACE_MARKERS = ("Found from :", "Original traceback:", "from user code:")
 
 
-def node_trace_frames(text: str | None) -> list[dict[str, Any]]:
+# Anomaly mode (AOTAutograd traces the joint graph under it) warns, before a backward fails:
+# "Error detected in StdBackward0. Traceback of forward call that caused the error:" and the
+# forward frames of the op whose backward failed.
+_ANOMALY_MARKERS = ("Traceback of forward call that caused the error:",)
+
+
+def node_trace_frames(text: str | None, markers: tuple[str, ...] = _NODE_TRACE_MARKERS
+                      ) -> list[dict[str, Any]]:
     """The frames (filename, lineno, line) of the first node stack trace in an error text (or
     of the user code Dynamo was tracing)."""
     if not text:
         return []
-    at = min((i for i in (text.find(m) for m in _NODE_TRACE_MARKERS) if i >= 0), default=-1)
+    at = min((i for i in (text.find(m) for m in markers) if i >= 0), default=-1)
     if at < 0:
         return []
     frames: list[dict[str, Any]] = []
@@ -202,6 +209,12 @@ _GB_URL = lazy_re.compile(r"/gb/(gb\d{4})\.html", re.I)
 _LIMIT_TYPES = ("FailOnRecompileLimitHit", "RecompileLimitExceeded", "CacheLimitExceeded")
 _LIMIT_MARKERS = ("recompile limit exceeded", "recompile_limit", "cache_size_limit",
                   "accumulated_recompile_limit")
+def anomaly_frames(text: str | None) -> list[dict[str, Any]]:
+    """The forward call anomaly mode's warning names for a backward that failed (its frames,
+    outermost first): the op whose gradient could not be computed, where torch points."""
+    return node_trace_frames(text, _ANOMALY_MARKERS)
+
+
 _CONSTRAINED = lazy_re.compile(r"Constraints violated \((?P<src>.+?)\)!")
 _USER_STACK = lazy_re.compile(r"^User stack:\s*$", re.M)
 # torch naming a frame inside its own message, e.g. cudagraph_trees' overwritten output:

@@ -83,6 +83,27 @@ def parse_output_code(code: str, post_grad_nodes: dict[str, str] | None = None
     return kernels
 
 
+_WRAPPER_CALL = lazy_re.compile(r"^\s*(?:[\w, ]+=\s*)?(?P<name>[\w.]+?)(?:\.run)?\(")
+
+
+def wrapper_kernel_calls(code: str, kernels: list[dict[str, Any]], compile_id: str | None
+                         ) -> dict[int, dict[str, Any]]:
+    """The wrapper lines (1-based, as a traceback or faulthandler's dump numbers the output
+    code's module) that call one of `kernels` (kernels rows or parse_output_code's:
+    `cpp_fused_x_0(buf0, ...)`, `triton_poi_fused_x_0.run(...)`, `extern_kernels.mm(...)`), each
+    as {kernel, kernel_compile_id, kernel_frames (the user lines of its ops)}. A kernel's
+    definition line (`NAME = async_compile...`) is not a call."""
+    names = {k["name"]: k for k in kernels}
+    out: dict[int, dict[str, Any]] = {}
+    for i, line in enumerate(code.splitlines(), 1):
+        m = _WRAPPER_CALL.match(line)
+        k = names.get(m.group("name")) if m else None
+        if k is not None:
+            out[i] = {"kernel": k["name"], "kernel_compile_id": compile_id,
+                      "kernel_frames": user_frames(k.get("user_lines") or [])}
+    return out
+
+
 def _node_op(node: str) -> str:
     return re.sub(r"_\d+$", "", node)
 

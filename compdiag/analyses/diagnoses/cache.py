@@ -384,7 +384,54 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         d = _miss(ctx, e, why)
         if d is not None:
             out.append(d)
-    return out + _served_from_cache(ctx)
+    return out + _hits_across_reset(ctx) + _served_from_cache(ctx)
+
+
+HIT_AFTER_RESET_EXPLANATION = (
+    "torch._dynamo.reset() (torch.compiler.reset()) drops Dynamo's compiled code and guards, "
+    "not Inductor's caches on disk: the compile after it traced the function again, found the "
+    "same key and loaded what the compile before the reset had stored, so it was not the "
+    "fresh compile a reset is often called for (to time a cold compile, or to see a config "
+    "change take effect).")
+
+
+def _hits_across_reset(ctx: Any) -> list[Diagnosis]:
+    """Information for each torch._dynamo.reset() whose next compiles were served from the
+    cache entries a compile before it made in this very process (issue 29 §5: a compile
+    after a reset is explained against the one before it, hit or miss)."""
+    resets = ctx.r.dynamo_resets(ctx.run_id)
+    groups: dict[int, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+    for e in ctx.r.cache_events(ctx.run_id):
+        gen = generation(e.get("compile_id"))
+        if e.get("result") != "hit" or not e.get("key") or not gen:
+            continue
+        origin = ctx.r.cache_entry_origin(ctx.run_id, e["cache"], e["key"], e["id"])
+        if origin and origin["run_id"] == ctx.run_id and \
+                generation(origin.get("compile_id")) < gen:
+            groups.setdefault(gen, []).append((e, origin))
+    out = []
+    for gen, hits in groups.items():
+        reset = resets.get(gen) or {}
+        at = (f" at line {reset['lineno']}" if reset.get("lineno") else "")
+        cids = tuple(dict.fromkeys(e["compile_id"] for e, _ in hits))
+        caches = tuple(dict.fromkeys(e["cache"] for e, _ in hits))
+        made = display(hits[0][1].get("compile_id"))
+        out.append(Diagnosis(
+            KIND, stage="cache", compile_id=cids[0],
+            reason=f"compiled from the cache after torch._dynamo.reset(){at}: "
+                   f"{display(cids[0])} hit the {' and '.join(caches)} "
+                   f"cache{'s' if len(caches) > 1 else ''} with the entry {made} stored "
+                   "before the reset",
+            user_frame=locate(ctx, cids[0]), explanation=HIT_AFTER_RESET_EXPLANATION,
+            fix="Nothing is wrong if a warm compile is what you want. For a compile from "
+                "scratch after a reset, turn Inductor's caches off as well: "
+                "`torch._inductor.config.force_disable_caches = True` (or "
+                "TORCHINDUCTOR_FORCE_DISABLE_CACHES=1) before the compile.",
+            score=MISS_SCORE, count=len(cids), compile_ids=cids, severity="info",
+            details=CacheDetails(caches=caches, result="hit", key=hits[0][0]["key"],
+                                 compared_to={"run_id": ctx.run_id,
+                                              "compile_id": hits[0][1].get("compile_id")})))
+    return out
 
 
 # A compile served from the FX graph cache made elsewhere (analyses/cached_compiles.py).
