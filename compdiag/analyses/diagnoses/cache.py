@@ -1,7 +1,8 @@
 """Compile caches, kind `cache`: a lookup torch bypassed (every warm start then pays a cold
 compile: pytorch #192555), and a miss explained by the key components that changed since an
 earlier compile of the same function (#152065, #141790) or by an entry missing from this
-cache (#144859).
+cache (#144859); and, as information, a compile after torch._dynamo.reset() served from an
+entry a compile before the reset stored (#172024: the reset did not compile fresh).
 
 A cold miss (no earlier compile of the function in the store) is not a diagnosis: it is what
 every first run does; `show --json` says it under `caches[].why`. An explained miss ranks
