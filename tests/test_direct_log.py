@@ -129,3 +129,22 @@ def test_capture_s_trace_handler_takes_torch_s_records_directly(tmp_path: Path, 
         kinds = [row[0] for row in r.conn.execute(
             "SELECT kind FROM records WHERE run_id = ? ORDER BY seq", (rid,))]
     assert kinds == ["str", "artifact:x"]
+
+
+def test_a_route_left_for_an_earlier_handler_is_replaced(made) -> None:
+    """Regression: install() was idempotent per logger, so a capture installed earlier in the
+    same process and never uninstalled left a route bound to its own handler, and every record
+    for the new handler took logging's own path (CI failed on
+    test_capture_s_trace_handler_takes_torch_s_records_directly after such a test ran first
+    in its worker)."""
+    old, new = _Keep(), _Keep()
+    log = _logger("compdiag.test.direct.replaced", old)
+    direct_log.install(log, old)
+    log.handlers = [new]
+    direct_log.install(log, new)
+    try:
+        log.debug("to %s", "new")
+    finally:
+        direct_log.uninstall(log)
+    assert made[0] == 0
+    assert [r.getMessage() for r in new.records] == ["to new"] and not old.records

@@ -47,9 +47,14 @@ class DirectRecord:
 
 def install(log: logging.Logger, handler: logging.Handler) -> None:
     """Route `log.debug` straight to `handler` while it is the logger's only listener (the
-    module doc); idempotent."""
-    if getattr(vars(log).get("debug"), "_compdiag", False):
-        return
+    module doc); idempotent for one handler. A route left for an earlier handler (a capture
+    installed before in the same process and never uninstalled) is replaced, not kept: it
+    would send every record down logging's own path for the rest of the process."""
+    installed = vars(log).get("debug")
+    if getattr(installed, "_compdiag", False):
+        if getattr(installed, "_handler", None) is handler:
+            return
+        del log.debug
     original = log.debug  # the class's method, bound: logging's own path
     name = log.name
     handlers_len = list.__len__  # not len(): the trace timer's handler list counts that call
@@ -67,6 +72,7 @@ def install(log: logging.Logger, handler: logging.Handler) -> None:
         original(msg, *args, **kwargs)
 
     debug._compdiag = True  # type: ignore[attr-defined]
+    debug._handler = handler  # type: ignore[attr-defined]
     debug.__wrapped__ = original  # type: ignore[attr-defined]
     log.debug = debug  # type: ignore[method-assign]
 
