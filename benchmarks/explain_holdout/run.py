@@ -31,6 +31,26 @@ sys.path.insert(0, str(HERE.parent.parent / "tests"))
 from corpus_check import case_problems, load_sidecar, run_case  # noqa: E402
 
 
+def property_problems(store: str | None, diagnoses: list[dict[str, Any]]) -> list[str]:
+    """Issue 29's principles as the corpus tests hold them (tests/locate_check.py,
+    tests/principles_check.py), over this case's store: a hit can still break one (a right
+    top with a consequence left unfolded below it), and a miss says which principle it broke.
+    Empty when the case left no store."""
+    if not store or not Path(store).exists():
+        return []
+    from locate_check import (consequence_problems, def_line_problems, ended_node_problems,
+                              library_line_problems)
+    from principles_check import principle_problems
+
+    from compdiag.store.reader import Reader
+
+    with Reader(Path(store)) as r:
+        run_id = r.resolve_run(None)
+        return [p for check in (def_line_problems, library_line_problems, ended_node_problems,
+                                principle_problems)
+                for p in check(r, run_id, diagnoses)] + consequence_problems(r, run_id)
+
+
 def _cases(folder: Path, names: list[str]) -> list[Path]:
     sidecars = sorted(folder.glob("*.expected.json"))
     if names:
@@ -60,6 +80,7 @@ def _judge(sidecar: Path, folder: Path, work: Path, cache: Path) -> dict[str, An
                     "lineno": (top.get("user_frame") or {}).get("lineno"),
                     "reason": (top.get("reason") or "")[:300]},
             "kinds": [d.get("kind") for d in diagnoses], "run_rc": result["run_rc"],
+            "properties": property_problems(result["store"], diagnoses) if result["doc"] else [],
             "run_stderr_tail": result["run_stderr"][-800:], "wall_s":
             round(time.monotonic() - started, 1), "store": result["store"]}
 
@@ -74,6 +95,10 @@ def _markdown(rows: list[dict[str, Any]], hits: int, title: str) -> str:
             f"{exp['lineno']}{' ' + repr(exp['reason']) if exp.get('reason') else ''} | "
             f"{top['kind']} {top['stage'] or ''} line {top['lineno']}: "
             f"{top['reason'][:120].replace('|', '/')} | {r['wall_s']} |")
+    broken = [r for r in rows if r.get("properties")]
+    if broken:
+        lines += ["", "## Principles broken (tests/principles_check.py, tests/locate_check.py)", ""]
+        lines += [f"- `{r['case']}`: {'; '.join(r['properties'])[:400]}" for r in broken]
     misses = [r for r in rows if not r["hit"]]
     if misses:
         lines += ["", "## Why each miss missed", ""]
@@ -106,7 +131,8 @@ def main(argv: list[str]) -> int:
         for r in rows:
             print(f"{'hit ' if r['hit'] else 'MISS'} {r['case']}: " + "; ".join(r["problems"])
                   + f"\n      top: {r['top']['kind']} {r['top']['stage']} line "
-                    f"{r['top']['lineno']}: {r['top']['reason'][:160]}")
+                    f"{r['top']['lineno']}: {r['top']['reason'][:160]}"
+                  + "".join(f"\n      property: {p[:200]}" for p in r["properties"]))
         hits = sum(r["hit"] for r in rows)
         print(f"hit rate: {hits}/{len(rows)}")
         if args.out:
