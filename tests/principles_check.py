@@ -537,8 +537,10 @@ def made_at_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
 
 # What a fake-run failure's fix must not say where torch's kernel or the program's own handler
 # is at fault: check the line in eager (it runs there, or eager catches what it raises), or
-# shrink a graph with the minifier (the failure came before any graph).
-_EAGER_CHECK = re.compile(r"runs in eager|force_eager|bug in (?:the|your) code", re.I)
+# shrink a graph with the minifier (the failure came before any graph). Advice to run the code
+# in eager as a workaround ("decorate fn ... so it runs in eager") is not a check.
+_EAGER_CHECK = re.compile(r"(?:check|see|confirm|whether)\b[^.;]*\bruns in eager|force_eager|"
+                          r"bug in (?:the|your) code", re.I)
 _MINIFY = re.compile(r"compdiag minify")
 
 
@@ -605,6 +607,19 @@ def fake_run_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any
     return out
 
 
+def resume_name_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                         ) -> list[str]:
+    """Issue 29 §1, the user's terms: no headline or fix names a resume function
+    (`torch_dynamo_resume_in_fn_at_18`), a code object Dynamo makes after a graph break that
+    the user cannot decorate, search for or configure; the function it resumes is the name.
+    Caught on main: an internal error's fix said to decorate a resume function with
+    `@torch.compiler.disable` (set5's subclass_getattr_flatten)."""
+    return [f"{d.get('kind')} at line {(d.get('user_frame') or {}).get('lineno')}: the "
+            f"{field} names a resume function: {text[:100]!r}"
+            for d in _all(diagnoses) for field in ("reason", "fix")
+            for text in [d.get(field) or ""] if "torch_dynamo_resume_in_" in text]
+
+
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                        ) -> list[str]:
     """§2 (from the facts) to §9 together, each line prefixed with its section."""
@@ -616,5 +631,6 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (1, refused_problems), (1, pointed_line_problems),
                                           (1, made_at_problems),
                                           (3, break_end_problems), (3, fake_run_problems),
-                                          (2, ending_rank_problems))
+                                          (2, ending_rank_problems),
+                                          (1, resume_name_problems))
             for p in check(reader, run_id, diagnoses)]

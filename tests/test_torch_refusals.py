@@ -116,3 +116,28 @@ def test_an_ordinary_dynamo_failure_keeps_its_own_fix(tmp_path):
     top = s.explain()[0]
     assert top["kind"] == "failure" and "InternalTorchDynamoError" not in top["reason"]
     assert "force_eager" in top["fix"]
+
+
+def test_an_internal_error_in_a_resume_function_names_the_users_function(tmp_path):
+    """set5's subclass_getattr_flatten, as a class: the internal error happened in the code
+    Dynamo resumes after a graph break (its code object `torch_dynamo_resume_in_fn_at_18`).
+    On main the fix said to decorate `torch_dynamo_resume_in_fn_at_18` with
+    `@torch.compiler.disable`, a name that exists only inside Dynamo; the user's function
+    is `fn` (principles_check.resume_name_problems holds it over every store)."""
+    from principles_check import resume_name_problems
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", co_name="fn", lineno=12)
+    s.compile("1/0", co_name="torch_dynamo_resume_in_fn_at_18", lineno=18,
+              fail_type="AttributeError", fail_reason=INNER,
+              fail_user_frame_filename=str(s.user), fail_user_frame_lineno=19)
+    exc = _raised_through(str(s.user), 24, [(EVAL_FRAME, "compile_wrapper"),
+                                            (CONVERT_FRAME, "_compile")],
+                          _internal_error()(f"AttributeError: {INNER}"))
+    record_escaped_exception(s.ing, exc)
+    diags = s.explain()
+    top = diags[0]
+    assert (top["kind"], top["stage"]) == ("failure", "dynamo")
+    assert "decorate `fn` with" in top["fix"]
+    with Reader(s.path) as r:
+        assert resume_name_problems(r, s.run_id, diags) == []

@@ -11,6 +11,7 @@ from typing import Any, Iterable
 from compdiag.analyses.diagnosis import UserFrame
 from compdiag.formats.command_line import command_line, is_default_store
 from compdiag.formats.compile_id import first_attempt, frame_of
+from compdiag.formats.compiled_code import resumed_function
 from compdiag.formats.user_code import is_user_file
 from compdiag.store.reader import Reader
 
@@ -156,6 +157,12 @@ class RunContext:
             if isinstance(called, list) and called and isinstance(called[0], str):
                 return f"{called[0].rsplit('.', 1)[-1]}.forward"
         return name
+
+    def user_fn_name(self, cid: str | None) -> str | None:
+        """fn_name as text a user can act on: a resume function is named by the function it
+        resumes (a fix never says to decorate `torch_dynamo_resume_in_fn_at_18`, which
+        exists only inside Dynamo)."""
+        return resumed_function(self.fn_name(cid))
 
     def graph_nodes(self, cid: str | None) -> list[dict[str, Any]]:
         """The compile's post-grad nodes, each at its user frame (issue 29 §1): torch's graph

@@ -22,6 +22,21 @@ def is_resume_function(name: str | None) -> bool:
     return bool(name) and name.startswith(RESUME_PREFIX)
 
 
+_RESUMED = lazy_re.compile(r"^torch_dynamo_resume_in_(.+)_at_\d+$")
+
+
+def resumed_function(name: str | None) -> str | None:
+    """The user's function a resume function resumes (`torch_dynamo_resume_in_fn_at_18` is
+    `fn` after its break at line 18; a resume of a resume is unwrapped too): the name a user
+    can decorate, search for or pass to a setting. Any other name is returned as it is."""
+    while name and name.startswith(RESUME_PREFIX):
+        m = _RESUMED.match(name)
+        if not m:
+            break
+        name = m.group(1)
+    return name
+
+
 def is_stack_value(source: str | None) -> bool:
     """Whether a guarded source is a value a resume function was passed from the stack at
     its graph break (`___stack0`), not one of the function's own inputs."""

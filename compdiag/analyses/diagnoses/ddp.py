@@ -203,7 +203,7 @@ def _split(ctx: Any, cid: str, rows: list[dict[str, Any]], buckets: dict[str, An
         (w["bucket_cap_mb"] for w in reversed(wraps) if w.get("bucket_cap_mb")), None)
     sizes = tuple(buckets.get("sizes") or (s["param_bytes"] for s in subs))
     cuts = [_short(s["cut"]) for s in subs[:-1]]
-    fn = ctx.fn_name(cid) or "the compiled function"
+    fn = ctx.user_fn_name(cid) or "the compiled function"
     reason = (f"DDPOptimizer split {fn} into {len(subs)} graphs at DDP's bucket boundaries "
               f"(bucket_cap_mb={cap_mb:g}; buckets of {', '.join(_mib(s) for s in sizes)}); "
               f"cuts after {', '.join(cuts)}; {plural(kernels, 'kernel')} in all"

@@ -249,7 +249,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         gb = f.get("gb_code")
         injected = ctx.injected_bugs(cid)
         fix = failure_fix(f["stage"], INTERNAL_ERROR if internal else f.get("exc_type") or "",
-                          one, run_id=ctx.run_id, function=ctx.fn_name(cid),
+                          one, run_id=ctx.run_id, function=ctx.user_fn_name(cid),
                           argv=ctx.argv, store=ctx.store, injected=injected,
                           gb_type=(gb_registry().get(gb or "", {}).get("Gb_type")
                                    or f.get("message") or ""),
@@ -272,7 +272,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                 # (at run time the size/stride rule already says to fix register_fake, and
                 # how to narrow it down)
                 fix = origin_fix(origin, op=f.get("fake_op") or f.get("op"),
-                                 function=ctx.fn_name(cid), run_id=ctx.run_id,
+                                 function=ctx.user_fn_name(cid), run_id=ctx.run_id,
                                  store=ctx.store) or fix
         if gb and f.get("exc_type") == "Unsupported":
             more = f.get("gb_explanation") or gb_registry().get(gb, {}).get("Explanation")
@@ -284,7 +284,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                              details=FailureDetails(exc_type=f.get("exc_type"), fatal=fatal,
                                                     recompile_limit=is_recompile_limit(f),
                                                     injected_bugs=injected,
-                                                    function=ctx.fn_name(cid),
+                                                    function=ctx.user_fn_name(cid),
                                                     surfaced_at=surfaced, raised_in=raised,
                                                     made_at=made_at,
                                                     came_through=(exc or {}).get("compiled")

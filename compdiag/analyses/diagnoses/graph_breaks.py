@@ -204,7 +204,7 @@ def not_resumed(ctx: Any, skipped: list[dict[str, Any]], count: int) -> str:
     break in frames that resumed and in frames that did not (torchvision's Faster R-CNN:
     `torch.where` in `batched_nms` breaks under `forward`, which resumes, and under
     `filter_proposals`, whose loop cannot)."""
-    names = list(dict.fromkeys(n for n in (ctx.fn_name(r["compile_id"]) for r in skipped
+    names = list(dict.fromkeys(n for n in (ctx.user_fn_name(r["compile_id"]) for r in skipped
                                            if r.get("compile_id")) if n))
     lead = ("Dynamo could not resume after this break" if len(skipped) == count else
             f"Dynamo could not resume after {len(skipped)} of these {count} breaks")

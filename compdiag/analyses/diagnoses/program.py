@@ -442,7 +442,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             + (" " + INTERNAL_EXPLANATION.format(inner=said) if exc_type == INTERNAL_ERROR
                else ""),
             fix=failure_fix(stage, exc_type, reason, run_id=ctx.run_id, argv=ctx.argv,
-                            function=ctx.fn_name(exc.get("compile_id")),
+                            function=ctx.user_fn_name(exc.get("compile_id")),
                             store=ctx.store, torch_message=message,
                             no_minify=minify_unavailable(ctx, exc.get("compile_id"), message)),
             score=SPEC.score("crash"), **common,

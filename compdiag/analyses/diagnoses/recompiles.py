@@ -35,7 +35,7 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS)
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.compile_id import first_attempt, frame_of
-from compdiag.formats.compiled_code import is_resume_function, is_stack_value
+from compdiag.formats.compiled_code import is_resume_function, is_stack_value, resumed_function
 from compdiag.store.reader import compile_id_key
 
 KIND = "recompile"
@@ -295,6 +295,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if last["after"] is not None:
             values.append(last["after"])
         fn = ctx.fn_name(first["compile_id"])
+        shown = resumed_function(fn)  # what the words name: the user's function
         loc = ({"filename": first["loc_filename"], "lineno": first["loc_lineno"],
                 "line": first["loc_line"]} if first["loc_filename"] else None)
         guard_line = locate(ctx, first["compile_id"], torch=[loc, first["user_stack"] or []])
@@ -306,7 +307,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         change = "" if before is None and after is None else (
             f" ({before if before is not None else '?'} -> "
             f"{after if after is not None else 'another value'})")
-        explanation = recompile_explanation(category, source, fn, count, first["failed_guard"])
+        explanation = recompile_explanation(category, source, shown, count, first["failed_guard"])
         changing = len(set(values)) >= RECURRING and count >= RECURRING - 1
         guard_text = " ".join(str(x) for x in (first["failed_guard"], first["loc_line"]) if x)
         cause = other_cause(ctx, frame_no, first, category, source, fn)
@@ -325,7 +326,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                     and all(facts[n] for n in purpose["needs"]))
         tensor, dim = tensor_and_dim(source)
         fix = (purpose["fix"].format(src=source, tensor=tensor, dim=dim) if expected else
-               recompile_fix(category, source, count=count, limit=limit is not None, fn=fn,
+               recompile_fix(category, source, count=count, limit=limit is not None, fn=shown,
                              recurring_text=guard_text if changing else None,
                              guard_text=first["failed_guard"]))
         if specialised_01 and cause is None:
@@ -334,15 +335,15 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                             dim=tensor_and_dim(source)[1])
         also = also_changed(ctx, frame_no, first["compile_id"], source)
         said = (in_user_terms(ctx, {**first, "before": before, "after": after}, category,
-                              source, fn) if cause is None else None)
+                              source, shown) if cause is None else None)
         if said is not None:
             head, change, explanation = said.head, said.change, said.explanation
-            fix = LIMIT_FIX.format(fn=fn or "The function", fix=said.fix) \
+            fix = LIMIT_FIX.format(fn=shown or "The function", fix=said.fix) \
                 if limit is not None else said.fix
         if cause is not None:
             frame, explanation = cause.frame or frame, cause.explanation
             head, change = cause.head or head, change + cause.suffix
-            fix = LIMIT_FIX.format(fn=fn or "The function", fix=cause.fix) \
+            fix = LIMIT_FIX.format(fn=shown or "The function", fix=cause.fix) \
                 if limit is not None else cause.fix
         reason = head + change + ("; also changed: " + ", ".join(also) if also else "")
         score = SPEC.score("recurring_recompile" if changing else "info" if expected else KIND,
@@ -365,7 +366,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             on = (f"{count} times on {source}" if total == count else
                   f"{total} times, {count} of them on {source},")
             plain = f" ({said.head}{said.change})" if said is not None else ""
-            reason = (f"recompile limit hit: {fn or 'a function'}() recompiled {on}{plain} "
+            reason = (f"recompile limit hit: {shown or 'a function'}() recompiled {on}{plain} "
                       f"and now runs in eager; last guard that failed: "
                       f"{last['failed_guard'].split('  #')[0].strip()[:160]}")
             explanation = (limit.get("explanation") or "") + " " + explanation
@@ -387,7 +388,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                      instances=cause and cause.instances,
                                      also_changed=also)))
     for limit in limits.values():
-        fn = ctx.fn_name(limit.get("compile_id"))
+        fn = resumed_function(ctx.fn_name(limit.get("compile_id")))
         call, _ = call_site(ctx, limit.get("compile_id"))
         out.append(Diagnosis(
             KIND, stage="dynamo", compile_id=limit.get("compile_id"),
