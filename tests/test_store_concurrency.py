@@ -47,3 +47,33 @@ def test_wal_switch_waits_out_a_lock_reported_without_the_busy_handler(tmp_path,
     assert Flaky.refusals == 0
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
+
+
+def test_a_store_created_between_two_looks_is_not_foreign(tmp_path):
+    """The race behind a CI failure of test_concurrent_creation_of_one_new_store: outside a
+    transaction each statement reads its own snapshot, and the foreign-file check read the
+    schema version first (none yet) and the tables second (another process had just
+    committed the whole store), so a new compdiag store was refused as "an SQLite file but
+    not a compdiag store". Here the other process commits between the first two statements
+    (with the old order this returned True)."""
+    import sqlite3
+
+    from compdiag.store import schema
+
+    db = tmp_path / "s.db"
+    sqlite3.connect(str(db)).close()
+
+    class Racing(sqlite3.Connection):
+        looks = 0
+
+        def execute(self, sql, *args):  # noqa: ANN001, ANN002
+            Racing.looks += 1
+            if Racing.looks == 2:  # the other process commits between the first two looks
+                schema.connect(db, create=True).close()
+            return super().execute(sql, *args)
+
+    conn = sqlite3.connect(str(db), factory=Racing, isolation_level=None)
+    try:
+        assert schema._foreign(conn) is False
+    finally:
+        conn.close()

@@ -815,7 +815,7 @@ def connect(path: Path | str, *, create: bool, upgrade: bool = False) -> sqlite3
             conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                    check_same_thread=False)
             # Look before switching the file to WAL: somebody else's database stays as it is.
-            if _read_version(conn) is None and _has_tables(conn):
+            if _foreign(conn):
                 conn.close()
                 raise StoreError(f"{path} is an SQLite file but not a compdiag store")
             if not _has_tables(conn):
@@ -916,12 +916,21 @@ def _refuse_foreign(path: Path) -> None:
     except sqlite3.Error:
         return
     try:
-        if _read_version(conn) is None and _has_tables(conn):
+        if _foreign(conn):
             raise StoreError(f"{path} is an SQLite file but not a compdiag store")
     except sqlite3.DatabaseError:
         return  # not SQLite at all: the ordinary open says so in one line
     finally:
         conn.close()
+
+
+def _foreign(conn: sqlite3.Connection) -> bool:
+    """Tables but no schema version: somebody else's database. The tables are looked at
+    first: outside a transaction each statement reads its own snapshot, and another process
+    creating the same store commits its tables and its version together, so a version read
+    after the tables were seen is there too. Read the other way round, a creation committed
+    between the two reads looked foreign (CI: test_concurrent_creation_of_one_new_store)."""
+    return _has_tables(conn) and _read_version(conn) is None
 
 
 def _has_tables(conn: sqlite3.Connection) -> bool:
