@@ -634,3 +634,18 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (2, ending_rank_problems),
                                           (1, resume_name_problems))
             for p in check(reader, run_id, diagnoses)]
+
+
+def store_property_problems(store: Path, diagnoses: list[dict[str, Any]]) -> list[str]:
+    """Every principle the corpus tests hold a run to (tests/locate_check.py's §1 lines and
+    folds, and principle_problems above), over the last run of STORE with explain's
+    DIAGNOSES: what a benchmark (the holdout sets, the model zoo) asks of every store it
+    keeps, so that a run nobody here wrote is held to the same properties."""
+    from locate_check import (consequence_problems, def_line_problems, ended_node_problems,
+                              library_line_problems)
+
+    with Reader(Path(store)) as r:
+        run_id = r.resolve_run(None)
+        return [p for check in (def_line_problems, library_line_problems, ended_node_problems,
+                                principle_problems)
+                for p in check(r, run_id, diagnoses)] + consequence_problems(r, run_id)

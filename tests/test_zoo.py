@@ -6,7 +6,8 @@ must say that compdiag left the program's exit status and output unchanged, rais
 and printed no traceback of its own, and counted the graphs and graph breaks torch counted in
 the plain run (`torch._dynamo.utils.counters`: breaks Dynamo cannot resume from are the
 documented difference, docs/zoo.md); and explain's top diagnosis must point at a line that
-exists. The full zoo (30+ models, training steps) is `python benchmarks/zoo/run.py`.
+exists, and the store must keep issue 29's principles (tests/principles_check.py, as every
+corpus store does). The full zoo (30+ models, training steps) is `python benchmarks/zoo/run.py`.
 """
 
 from __future__ import annotations
@@ -40,5 +41,6 @@ def test_zoo_smoke_two_models(tmp_path):
         assert r["graphs"] == r["graphs_torch"] > 0, r
         assert r["graph_breaks"] - r["graph_breaks_unresumable"] == r["graph_breaks_torch"], r
         assert r["top_line_exists"] is not False, r
+        assert r["principles"] == [], r["principles"]  # issue 29's, as over the corpus
     gpt2 = next(r for r in rows if r["model"] == "hf_gpt2")
     assert gpt2["graph_breaks"] > 0 and gpt2["top_kind"] == "graph_break", gpt2

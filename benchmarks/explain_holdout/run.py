@@ -32,23 +32,14 @@ from corpus_check import case_problems, load_sidecar, run_case  # noqa: E402
 
 
 def property_problems(store: str | None, diagnoses: list[dict[str, Any]]) -> list[str]:
-    """Issue 29's principles as the corpus tests hold them (tests/locate_check.py,
-    tests/principles_check.py), over this case's store: a hit can still break one (a right
-    top with a consequence left unfolded below it), and a miss says which principle it broke.
-    Empty when the case left no store."""
+    """Issue 29's principles as the corpus tests hold them (principles_check), over this
+    case's store: a hit can still break one (a right top with a consequence left unfolded
+    below it), and a miss says which principle it broke. Empty when the case left no store."""
     if not store or not Path(store).exists():
         return []
-    from locate_check import (consequence_problems, def_line_problems, ended_node_problems,
-                              library_line_problems)
-    from principles_check import principle_problems
+    from principles_check import store_property_problems
 
-    from compdiag.store.reader import Reader
-
-    with Reader(Path(store)) as r:
-        run_id = r.resolve_run(None)
-        return [p for check in (def_line_problems, library_line_problems, ended_node_problems,
-                                principle_problems)
-                for p in check(r, run_id, diagnoses)] + consequence_problems(r, run_id)
+    return store_property_problems(Path(store), diagnoses)
 
 
 def _cases(folder: Path, names: list[str]) -> list[Path]:

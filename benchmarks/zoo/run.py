@@ -226,6 +226,8 @@ def derive(row: dict, store: Path, counters: Path) -> dict:
         row["top_user_line"] = (f"{short(frame['filename'])}:{frame['lineno']}"
                                 if frame.get("filename") else None)
         row["top_line_exists"] = line_exists(frame)
+        # issue 29's principles, as the corpus tests hold every store to them
+        row["principles"] = principles(store, diags)
         # A graph break at the top must be one torch itself reported: its type heads a key
         # of counters["graph_break"] (None: torch counted no break there, all unresumable).
         if top and top["kind"] == "graph_break":
@@ -233,6 +235,20 @@ def derive(row: dict, store: Path, counters: Path) -> dict:
             row["top_in_torch_reasons"] = in_torch_reasons(top["reason"], keys) if keys \
                 else None
     return row
+
+
+def principles(store: Path, diagnoses: list[dict]) -> list[str]:
+    """The principle checks of tests/principles_check.py over a zoo run's store: real models
+    held to the properties the corpus is (None when the checks cannot be imported, outside a
+    checkout)."""
+    tests = str(Path(__file__).resolve().parents[2] / "tests")
+    if tests not in sys.path:
+        sys.path.insert(0, tests)
+    try:
+        from principles_check import store_property_problems
+    except ImportError:
+        return None
+    return store_property_problems(store, diagnoses)
 
 
 # Dynamo's words for a break it logs but does not count in counters["graph_break"]: the ones
