@@ -40,3 +40,19 @@ def test_gpu_corpus_top_diagnosis(sidecar: Path, gpu_runs) -> None:
     problems = case_problems(result, {**spec, "script": f"gpu/{spec['script']}"})
     top = (result["doc"] or {}).get("diagnoses", [None])[:1]
     assert not problems, f"{name}: " + "; ".join(problems) + f"\n top: {json.dumps(top)[:1500]}"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
+def test_gpu_corpus_store_keeps_the_principles(sidecar: Path, gpu_runs) -> None:
+    """Issue 29's principles over every GPU corpus store, as tests/test_corpus.py holds every
+    CPU one (tests/principles_check.py's store_property_problems: §1's lines, the folds, §2
+    to §6). Until now only replays of recorded GPU fixtures were held to them
+    (tests/test_locate.py), never a live CUDA run."""
+    from principles_check import store_property_problems
+
+    name = sidecar.name[:-len(".expected.json")]
+    result = gpu_runs[name].result()
+    assert result["doc"] is not None, result.get("explain_stderr")
+    problems = store_property_problems(Path(result["store"]), result["doc"]["diagnoses"])
+    assert not problems, f"{name}: {problems}"
