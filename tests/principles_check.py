@@ -620,6 +620,21 @@ def resume_name_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, 
             for text in [d.get(field) or ""] if "torch_dynamo_resume_in_" in text]
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]{4,}>")
+
+
+def address_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                     ) -> list[str]:
+    """The user's terms again: no headline or fix quotes a repr's memory address
+    (`<function _enter_autocast at 0x7fb1329ce980>`), which differs in every process, so
+    two runs of one program would read as two different diagnoses. Caught on main: an
+    AOTAutograd cache bypass's headline (set4's autocast_cache_bypass, set8's jacfwd cases)."""
+    return [f"{d.get('kind')} at line {(d.get('user_frame') or {}).get('lineno')}: the "
+            f"{field} quotes a memory address: {text[:100]!r}"
+            for d in _all(diagnoses) for field in ("reason", "fix")
+            for text in [d.get(field) or ""] if _ADDRESS.search(text)]
+
+
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                        ) -> list[str]:
     """§2 (from the facts) to §9 together, each line prefixed with its section."""
@@ -632,7 +647,8 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (1, made_at_problems),
                                           (3, break_end_problems), (3, fake_run_problems),
                                           (2, ending_rank_problems),
-                                          (1, resume_name_problems))
+                                          (1, resume_name_problems),
+                                          (1, address_problems))
             for p in check(reader, run_id, diagnoses)]
 
 

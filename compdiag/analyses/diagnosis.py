@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
 from compdiag.analyses.glossary import in_user_words
+from compdiag.formats.addresses import without_addresses
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,10 @@ class Diagnosis:
 
     def __post_init__(self) -> None:
         # the headline in the user's words, whatever torch's phrasing (analyses/glossary.py)
-        object.__setattr__(self, "reason", in_user_words(self.reason or ""))
+        object.__setattr__(self, "reason", without_addresses(in_user_words(self.reason or "")))
+        # a repr's address differs in every process: the same diagnosis reads the same in
+        # every run (formats/addresses.py); torch_message keeps it, verbatim
+        object.__setattr__(self, "fix", without_addresses(self.fix) if self.fix else self.fix)
         if not self.compile_ids and self.compile_id:
             object.__setattr__(self, "compile_ids", (self.compile_id,))
         object.__setattr__(self, "score", round(self.score, 3))
