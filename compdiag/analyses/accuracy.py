@@ -33,6 +33,8 @@ class GraphVerdict:
         if node.get("node"):
             frame = node.get("user_frame") or {}
             text += f"; first divergent node {node['node']} ({node['op']})"
+            if isinstance(node.get("shows_at"), dict):
+                text += f", fused into {node['shows_at'].get('node')}, where it shows"
             if frame.get("filename"):
                 text += f" at {frame['filename']}:{frame['lineno']}"
         return text

@@ -22,7 +22,8 @@ from torch.utils import _pytree as pytree
 # What one check compares (capture/accuracy_compare.py, shared with the gradient check);
 # the names other modules take from here are re-exported.
 from compdiag.capture.accuracy_compare import (  # noqa: F401
-    GraphCheck, OutputCheck, Tolerance, _clone, _described, _leaves, _preserved_state, _to64,
+    GraphCheck, OutputCheck, Tolerance, _clone, _described, _leaves, _op_name, _preserved_state,
+    _to64,
     compare_output, compare_outputs, describe_inputs, fp64_errors, user_line)
 
 
@@ -187,10 +188,25 @@ def first_true(n: int, pred: Callable[[int], bool]) -> tuple[int, int] | None:
     return lo, queries
 
 
+# Verdicts where the compiled numbers are not wrong code: closer to float64 than eager's, an
+# ill-conditioned computation, only where the result overflows, a dtype torch promotes
+# differently. No op "computes wrongly" there; the first node that differs is the answer.
+NOT_WRONG_CODE = ("compiled_more_accurate", "ill_conditioned", "inf_nan", "dtype_promotion")
+
+
+def wrong_code(check: GraphCheck) -> bool:
+    """Whether a failed check's first differing output is a plain miscompile (different
+    numbers, integers or floats, with no verdict that explains them away)."""
+    bad = [o for o in check.outputs if not o.ok]
+    return bool(bad) and (bad[0].detail or {}).get("verdict") not in NOT_WRONG_CODE
+
+
 def localise(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[Any],
-             rng: torch.Tensor, tol: Tolerance) -> dict[str, Any] | None:
+             rng: torch.Tensor, tol: Tolerance, fused: bool = True) -> dict[str, Any] | None:
     """The first node whose compiled value diverges from eager: binary search over graph
-    prefixes (each prefix compiled on its own), about log2(nodes) compiles."""
+    prefixes (each prefix compiled on its own), about log2(nodes) compiles. `fused`: then
+    look for an op fused into that node whose code is the wrong one (fused_culprit; for a
+    miscompile, not for a precision verdict)."""
     nodes = _computational(gm)
     if not nodes:
         return None
@@ -207,7 +223,114 @@ def localise(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[
         return not all(c.ok for c in checks)
 
     found = first_true(len(nodes), diverges)
-    return None if found is None else _described(nodes[found[0]], compiles=found[1])
+    if found is None:
+        return None
+    k, compiles = found
+    if not fused:
+        return _described(nodes[k], compiles=compiles)
+    try:
+        culprit, more = fused_culprit(gm, compiler, args, rng, tol, nodes, k)
+    except Exception:  # noqa: BLE001 - fail open: the node whose output diverged stands
+        culprit, more = None, 0
+    if culprit is None:
+        return _described(nodes[k], compiles=compiles + more)
+    return _described(nodes[culprit], compiles=compiles + more,
+                      shows_at={"node": nodes[k].name, "op": str(_op_name(nodes[k]))})
+
+
+def _values(sub: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor) -> dict[str, Any]:
+    """Every node's eager value in SUB, by name (one eager run)."""
+    seen: dict[str, Any] = {}
+
+    class Keep(torch.fx.Interpreter):
+        def run_node(self, n: torch.fx.Node) -> Any:
+            seen[n.name] = out = super().run_node(n)
+            return out
+
+    torch.random.set_rng_state(rng)
+    with torch.no_grad():
+        Keep(sub).run(*_clone(args))
+    return seen
+
+
+def _suffix_graph(sub: torch.fx.GraphModule, after: torch.fx.Node
+                  ) -> tuple[torch.fx.GraphModule, list[str]]:
+    """SUB's nodes after AFTER (in graph order), every value they read from before it a
+    placeholder of its own: what the compiled code computes when the values up to AFTER come
+    from eager. With the names of those placeholders' nodes, in order."""
+    graph = torch.fx.Graph()
+    env: dict[torch.fx.Node, torch.fx.Node] = {}
+    fed: list[str] = []
+    started = False
+    for node in sub.graph.nodes:
+        if node.op == "output":
+            outs = node.args
+        if not started:
+            started = node is after
+            continue
+        if node.op == "output":
+            break
+
+        def arg(n: torch.fx.Node) -> torch.fx.Node:
+            if n not in env:
+                env[n] = graph.placeholder(f"fed_{n.name}")
+                fed.append(n.name)
+            return env[n]
+        env[node] = graph.node_copy(node, arg)
+    graph.output(pytree.tree_map(lambda a: env.get(a, a) if isinstance(a, torch.fx.Node)
+                                 else a, outs[0]))
+    out = torch.fx.GraphModule(sub, graph)
+    out.recompile()
+    return out, fed
+
+
+def fused_culprit(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[Any],
+                  rng: torch.Tensor, tol: Tolerance, nodes: list[torch.fx.Node], k: int
+                  ) -> tuple[int | None, int]:
+    """The op whose compiled code is wrong when its own output does not show it (issue 29 §4,
+    the op's line): Inductor fuses an op into its consumer, so a value it computes wrongly
+    may never be stored (uint8 `abs` promoted to int inside a sum's kernel) and the first
+    node whose output differs is the consumer. Here the graph up to the divergent node K is
+    compiled from a later start, the values before it fed from eager: while the divergence
+    remains, the ops cut off are innocent; the first op whose removal ends it is the one the
+    compiled code gets wrong. None when node K diverges on its own (its inputs from eager),
+    or when no cut ends the divergence. With the number of compiles it took."""
+    if k == 0:
+        return None, 0
+    sub = _prefix_graph(gm, nodes[k])
+    with _preserved_state(gm):
+        values = _values(sub, args, rng)
+    by_name = {n.name: n for n in sub.graph.nodes}
+    own = [n.name for n in nodes[:k + 1]]
+    compiles = 0
+
+    def diverges(j: int) -> bool:
+        """Divergence with nodes[j]'s own value and everything before it from eager."""
+        nonlocal compiles
+        suffix, fed = _suffix_graph(sub, by_name[own[j]])
+        inputs = [values[name] for name in fed]
+        with _preserved_state(gm):
+            torch.random.set_rng_state(rng)
+            with torch.no_grad():
+                eager = suffix(*_clone(inputs))
+            compiles += 1
+            compiled = compiler(suffix, _clone(inputs))
+            torch.random.set_rng_state(rng)
+            with torch.no_grad():
+                res = compiled(*_clone(inputs))
+        return not all(c.ok for c in compare_outputs(eager, res, eager, tol))
+
+    if diverges(k - 1):  # node K alone, its inputs from eager: its own code
+        return None, compiles
+    # the largest j < k - 1 whose cut still diverges: nodes[j + 1] is needed inside
+    lo, hi = -1, k - 1  # diverges at lo (the whole prefix, known), not at hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if diverges(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo + 1, compiles
 
 
 def point_at_an_op(check: GraphCheck, gm: torch.fx.GraphModule, args: list[Any],
@@ -280,7 +403,8 @@ class AccuracyChecker:
                     try:
                         with checker.quiet():
                             check.divergent_node = localise(gm, compiler, before, rng,
-                                                            checker.tol)
+                                                            checker.tol,
+                                                            fused=wrong_code(check))
                     except Exception as exc:  # noqa: BLE001
                         check.error = None
                         check.divergent_node = {"error": f"{type(exc).__name__}: {exc}"[:300]}

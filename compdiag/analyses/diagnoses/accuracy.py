@@ -227,6 +227,16 @@ def measured(ctx: Any) -> list[Diagnosis]:
         if node.get("node") and backward and node.get("backward"):
             reason += f"; first op whose backward differs: {node.get('op')} (node {node['node']})"
             explanation += f", first in the backward of node {node['node']}"
+        elif node.get("node") and isinstance(node.get("shows_at"), dict):
+            shows = node["shows_at"]
+            reason += (f"; computed wrongly by {node.get('op')} (node {node['node']}), fused "
+                       f"into {shows.get('op')} (node {shows.get('node')}), the first output "
+                       f"that differs")
+            explanation += (f", first at node {shows.get('node')}. Fed eager's value of "
+                            f"{node.get('op')} (node {node['node']}) and everything before "
+                            f"it, the compiled {shows.get('op')} agrees with eager: the wrong "
+                            f"numbers come from {node.get('op')}'s code inside the kernel it "
+                            f"was fused into, where its value is never stored")
         elif node.get("node"):
             reason += f"; first divergent node {node['node']} ({node.get('op')})"
             explanation += f", first at node {node['node']}"

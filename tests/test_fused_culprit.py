@@ -1,0 +1,90 @@
+"""The op whose compiled code is wrong, when fusion hides it until a later node (issue 29 §4,
+at the op's line): capture/accuracy.py's localise() finds the first node whose compiled output
+differs by graph prefixes, and fused_culprit() then feeds eager's values to ever later cuts of
+that prefix to find the op the divergence needs. Fast oracles: a "compiler" that runs the graph
+eagerly and adds an error whenever a chosen op is compiled together with its consumer (what
+Inductor's fusion does to uint8 `abs` in a sum, pytorch/pytorch#187018)."""
+
+from __future__ import annotations
+
+import torch
+import torch.fx
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compdiag.capture.accuracy import Tolerance, localise
+
+UNARY = [torch.abs, torch.neg, torch.sin, torch.cos, torch.exp, torch.tanh]
+
+
+def _chain(ops: list) -> torch.fx.GraphModule:
+    """x -> ops[0] -> ... -> ops[-1] -> sum, every node with its example value."""
+    graph = torch.fx.Graph()
+    value = graph.placeholder("x")
+    for op in ops:
+        value = graph.call_function(op, (value,))
+    total = graph.call_function(torch.sum, (value,))
+    graph.output((total,))
+    gm = torch.fx.GraphModule(torch.nn.Module(), graph)
+
+    class Meta(torch.fx.Interpreter):
+        def run_node(self, n):
+            out = super().run_node(n)
+            n.meta["val"] = out
+            return out
+
+    Meta(gm).run(torch.linspace(-1, 1, 8))
+    return gm
+
+
+def _fusing_bug(bad):
+    """Compiled code that is wrong when op BAD and the sum are in one graph (fused), right
+    when either is compiled alone."""
+    def compiler(gm, _args):
+        targets = {n.target for n in gm.graph.nodes}
+        wrong = bad in targets and torch.sum in targets
+
+        def run(*args):
+            out = gm(*args)
+            return tuple(o + 1000 for o in out) if wrong else out
+        return run
+    return compiler
+
+
+def _own_bug(target):
+    def compiler(gm, _args):
+        wrong = target in {n.target for n in gm.graph.nodes}
+
+        def run(*args):
+            out = gm(*args)
+            return tuple(o + 1000 for o in out) if wrong else out
+        return run
+    return compiler
+
+
+def test_an_op_fused_into_its_consumer_is_the_one_named():
+    """On main the verdict named the sum (the first output that differs) and its line; the
+    wrong code is abs's, inside the sum's kernel."""
+    gm = _chain([torch.abs, torch.neg, torch.sin])
+    found = localise(gm, _fusing_bug(torch.abs), [torch.linspace(-1, 1, 8)],
+                     torch.random.get_rng_state(), Tolerance())
+    assert found["op"] == "abs" and found["shows_at"]["op"] == "sum"
+
+
+def test_a_node_wrong_on_its_own_is_named_as_before():
+    gm = _chain([torch.abs, torch.neg])
+    found = localise(gm, _own_bug(torch.sum), [torch.linspace(-1, 1, 8)],
+                     torch.random.get_rng_state(), Tolerance())
+    assert found["op"] == "sum" and "shows_at" not in found
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(UNARY), min_size=1, max_size=8, unique=True), st.data())
+def test_whichever_op_is_wrong_inside_the_fusion_is_found(ops, data):
+    bad = data.draw(st.sampled_from(ops))
+    gm = _chain(ops)
+    found = localise(gm, _fusing_bug(bad), [torch.linspace(-1, 1, 8)],
+                     torch.random.get_rng_state(), Tolerance())
+    assert found["op"] == bad.__name__
+    assert found["shows_at"]["op"] == "sum"
+
