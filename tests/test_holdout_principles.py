@@ -313,3 +313,17 @@ def test_an_anomaly_warning_names_nothing_for_another_compile(tmp_path):
               lineno=42)
     (d,) = [x for x in s.explain() if x["kind"] == "failure"]
     assert d["user_frame"]["lineno"] == 42
+
+
+def test_an_integer_mismatch_says_what_was_measured_and_nothing_else(tmp_path):
+    """set9's int8_min_reduction: an integer output has no relative error, and the headline
+    read "compiled output output 0 differs from eager: max abs 1, max rel ? ..." (the output's
+    name doubled, an unmeasured value printed as "?")."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.accuracy("0/0", [("output 0", False, 1, None, {"reason": "integer/bool values differ",
+                                                      "dtype": "torch.uint8"})],
+               node={"node": "min_1", "op": "min"})
+    (d,) = [x for x in s.explain() if x["kind"] == "accuracy"]
+    assert d["reason"].startswith("compiled output 0 differs from eager: max abs 1 (")
+    assert "?" not in d["reason"] and "output output" not in d["reason"]

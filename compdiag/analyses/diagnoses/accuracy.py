@@ -215,8 +215,13 @@ def measured(ctx: Any) -> list[Diagnosis]:
         name = worst.get("output") or "?"
         reason, explanation = verdict_text(verdict, detail, name)
         if not reason:
-            reason = (f"compiled output {name} differs from eager: max abs "
-                      f"{_num(worst.get('max_abs'))}, max rel {_num(worst.get('max_rel'))}")
+            # "output 0" is the output's name already; an error the check could not measure
+            # (integers have no relative error) is left out, never printed as "?"
+            errors = ", ".join(f"{label} {_num(worst.get(key))}"
+                               for label, key in (("max abs", "max_abs"), ("max rel", "max_rel"))
+                               if isinstance(worst.get(key), (int, float)))
+            reason = (f"compiled {name if name.startswith('output') else 'output ' + name} "
+                      f"differs from eager" + (f": {errors}" if errors else ""))
             if detail.get("reason"):
                 reason += f" ({detail['reason']})"
             explanation = "The compiled graph computed different numbers than eager beyond " \
