@@ -607,6 +607,14 @@ def fake_run_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any
     return out
 
 
+def _words_problems(diagnoses: list[dict[str, Any]], says: Any, what: str) -> list[str]:
+    """Each headline or fix (consequences included) for which `says(text)` holds."""
+    return [f"{d.get('kind')} at line {(d.get('user_frame') or {}).get('lineno')}: the "
+            f"{field} {what}: {text[:100]!r}"
+            for d in _all(diagnoses) for field in ("reason", "fix")
+            for text in [d.get(field) or ""] if says(text)]
+
+
 def resume_name_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                          ) -> list[str]:
     """Issue 29 §1, the user's terms: no headline or fix names a resume function
@@ -614,10 +622,8 @@ def resume_name_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, 
     the user cannot decorate, search for or configure; the function it resumes is the name.
     Caught on main: an internal error's fix said to decorate a resume function with
     `@torch.compiler.disable` (set5's subclass_getattr_flatten)."""
-    return [f"{d.get('kind')} at line {(d.get('user_frame') or {}).get('lineno')}: the "
-            f"{field} names a resume function: {text[:100]!r}"
-            for d in _all(diagnoses) for field in ("reason", "fix")
-            for text in [d.get(field) or ""] if "torch_dynamo_resume_in_" in text]
+    return _words_problems(diagnoses, lambda t: "torch_dynamo_resume_in_" in t,
+                           "names a resume function")
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]{4,}>")
@@ -629,10 +635,7 @@ def address_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
     (`<function _enter_autocast at 0x7fb1329ce980>`), which differs in every process, so
     two runs of one program would read as two different diagnoses. Caught on main: an
     AOTAutograd cache bypass's headline (set4's autocast_cache_bypass, set8's jacfwd cases)."""
-    return [f"{d.get('kind')} at line {(d.get('user_frame') or {}).get('lineno')}: the "
-            f"{field} quotes a memory address: {text[:100]!r}"
-            for d in _all(diagnoses) for field in ("reason", "fix")
-            for text in [d.get(field) or ""] if _ADDRESS.search(text)]
+    return _words_problems(diagnoses, _ADDRESS.search, "quotes a memory address")
 
 
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]

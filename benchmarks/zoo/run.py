@@ -237,7 +237,7 @@ def derive(row: dict, store: Path, counters: Path) -> dict:
     return row
 
 
-def principles(store: Path, diagnoses: list[dict]) -> list[str]:
+def principles(store: Path, diagnoses: list[dict]) -> list[str] | None:
     """The principle checks of tests/principles_check.py over a zoo run's store: real models
     held to the properties the corpus is (None when the checks cannot be imported, outside a
     checkout)."""

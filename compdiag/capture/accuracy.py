@@ -211,18 +211,8 @@ def localise(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[
     if not nodes:
         return None
 
-    def diverges(k: int) -> bool:
-        sub = _prefix_graph(gm, nodes[k])
-        with _preserved_state(gm):
-            eager = _eager(sub, args, rng)
-            compiled = compiler(sub, _clone(args))
-            torch.random.set_rng_state(rng)
-            with torch.no_grad():
-                res = compiled(*_clone(args))
-        checks = compare_outputs(eager, res, eager, tol)
-        return not all(c.ok for c in checks)
-
-    found = first_true(len(nodes), diverges)
+    found = first_true(len(nodes), lambda k: _compiled_differs(
+        gm, _prefix_graph(gm, nodes[k]), args, compiler, rng, tol))
     if found is None:
         return None
     k, compiles = found
@@ -236,6 +226,19 @@ def localise(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[
         return _described(nodes[k], compiles=compiles + more)
     return _described(nodes[culprit], compiles=compiles + more,
                       shows_at={"node": nodes[k].name, "op": str(_op_name(nodes[k]))})
+
+
+def _compiled_differs(gm: torch.fx.GraphModule, sub: torch.fx.GraphModule, args: list[Any],
+                      compiler: Callable[..., Any], rng: torch.Tensor, tol: Tolerance) -> bool:
+    """SUB (a piece of GM) compiled on its own and run on clones of ARGS differs from SUB run
+    eagerly, beyond the tolerance; GM's state and the RNG restored around both."""
+    with _preserved_state(gm):
+        eager = _eager(sub, args, rng)
+        compiled = compiler(sub, _clone(args))
+        torch.random.set_rng_state(rng)
+        with torch.no_grad():
+            res = compiled(*_clone(args))
+    return not all(c.ok for c in compare_outputs(eager, res, eager, tol))
 
 
 def _values(sub: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor) -> dict[str, Any]:
@@ -264,12 +267,10 @@ def _suffix_graph(sub: torch.fx.GraphModule, after: torch.fx.Node
     started = False
     for node in sub.graph.nodes:
         if node.op == "output":
-            outs = node.args
+            break
         if not started:
             started = node is after
             continue
-        if node.op == "output":
-            break
 
         def arg(n: torch.fx.Node) -> torch.fx.Node:
             if n not in env:
@@ -278,7 +279,7 @@ def _suffix_graph(sub: torch.fx.GraphModule, after: torch.fx.Node
             return env[n]
         env[node] = graph.node_copy(node, arg)
     graph.output(pytree.tree_map(lambda a: env.get(a, a) if isinstance(a, torch.fx.Node)
-                                 else a, outs[0]))
+                                 else a, node.args[0]))  # the loop ends at the output node
     out = torch.fx.GraphModule(sub, graph)
     out.recompile()
     return out, fed
@@ -308,17 +309,9 @@ def fused_culprit(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: 
         """Divergence with nodes[j]'s own value and everything before it from eager."""
         nonlocal compiles
         suffix, fed = _suffix_graph(sub, by_name[own[j]])
-        inputs = [values[name] for name in fed]
-        with _preserved_state(gm):
-            torch.random.set_rng_state(rng)
-            with torch.no_grad():
-                eager = suffix(*_clone(inputs))
-            compiles += 1
-            compiled = compiler(suffix, _clone(inputs))
-            torch.random.set_rng_state(rng)
-            with torch.no_grad():
-                res = compiled(*_clone(inputs))
-        return not all(c.ok for c in compare_outputs(eager, res, eager, tol))
+        compiles += 1
+        return _compiled_differs(gm, suffix, [values[name] for name in fed], compiler, rng,
+                                 tol)
 
     if diverges(k - 1):  # node K alone, its inputs from eager: its own code
         return None, compiles

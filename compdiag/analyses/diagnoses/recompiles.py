@@ -388,7 +388,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                      instances=cause and cause.instances,
                                      also_changed=also)))
     for limit in limits.values():
-        fn = resumed_function(ctx.fn_name(limit.get("compile_id")))
+        fn = ctx.user_fn_name(limit.get("compile_id"))
         call, _ = call_site(ctx, limit.get("compile_id"))
         out.append(Diagnosis(
             KIND, stage="dynamo", compile_id=limit.get("compile_id"),
