@@ -32,18 +32,22 @@ dist.all_reduce(total)
 dist.barrier()
 if mode == "kill":
     pidfile = os.environ["RANKS_PIDFILE"]
-    if rank == 0:
-        with open(pidfile, "w") as f:
+    if rank == 0:  # written whole or not at all: rank 1 must never read a half-made file
+        with open(pidfile + ".tmp", "w") as f:
             f.write(str(os.getpid()))
+        os.replace(pidfile + ".tmp", pidfile)
     else:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # rank 0's whole capture first
             try:
                 pid = int(open(pidfile).read())
+            except (OSError, ValueError):  # not written yet
+                time.sleep(0.1)
+                continue
+            try:
                 os.kill(pid, 0)
-            except (OSError, ValueError):
-                if os.path.exists(pidfile) and os.path.getsize(pidfile):
-                    break
+            except OSError:  # rank 0 has exited and its launcher has reaped it
+                break
             time.sleep(0.1)
         time.sleep(0.5)
         os.kill(os.getpid(), signal.SIGKILL)
