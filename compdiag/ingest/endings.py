@@ -24,6 +24,11 @@ _CURRENT = lazy_re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+.*\(most rece
 _TERMINATE = lazy_re.compile(r"^terminate called (?:after throwing an instance of .+|"
                         r"without an active exception|recursively)$", re.M)
 _ASSERTION = lazy_re.compile(r"^.*Assertion [`'].*[`'] failed\.?$", re.M)
+# A device-side assert of a GPU kernel (CUDA prints one line per failing thread): FILE:LINE:
+# FUNCTION: block: [..], thread: [..] Assertion `MESSAGE` failed. The file is a generated
+# kernel's hashed path and the thread varies, so the kept words are the assertion alone.
+_DEVICE_ASSERT = lazy_re.compile(r"^\S+:\d+: [^\n]*block: \[[^\]\n]*\], thread: \[[^\]\n]*\]"
+                                 r" (?P<what>Assertion `[^`\n]*` failed\.?)$", re.M)
 _LIBC = lazy_re.compile(r"^(?:\*\*\* .+ \*\*\*.*|(?:free|malloc|realloc|munmap_chunk|corrupted"
                    r"|double free)[^\n]*(?:\(\)|corruption|pointer)[^\n]*)$", re.M)
 _WHAT_LINES = 12  # lines of a C++ exception's what() kept (c10::Error adds a C++ stack)
@@ -87,6 +92,9 @@ def native_message(stderr_tail: str | None) -> str | None:
                 break
             kept.append(line.rstrip())
         return "\n".join(kept).strip()
+    device = list(_DEVICE_ASSERT.finditer(text))
+    if device:
+        return f"device-side {device[-1].group('what')}"
     for pattern in (_ASSERTION, _LIBC):
         found = list(pattern.finditer(text))
         if found:

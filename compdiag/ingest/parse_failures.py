@@ -117,14 +117,23 @@ _CPP_CHECK = lazy_re.compile(r"(\w+), \S+\.(?:cpp|h|hpp|cc):\d+, ([^\n]+)")
 
 
 def kernel_of_check(text: str | None, kernels: list[tuple[str, str]]) -> str | None:
-    """The kernel that raised a C++ check at run time: the one kernel whose source holds the
-    check's message as a string literal, or else calls the function the error names."""
-    for func, message in _CPP_CHECK.findall(text or ""):
-        for needle in (f'"{message.strip()}"', f"{func}("):
+    """The kernel that raised a check at run time (a C++ kernel's TORCH_CHECK, a GPU kernel's
+    device-side assert): the one kernel whose source holds the check's message as a string
+    literal, or else calls the function a C++ error names."""
+    checks = [(f'"{message.strip()}"', f"{func}(") for func, message in
+              _CPP_CHECK.findall(text or "")]
+    # a GPU kernel's device-side assert (Triton's tl.device_assert: Inductor's bounds checks)
+    checks += [(f'"{message}"',) for message in _DEVICE_ASSERT.findall(text or "")]
+    for needles in checks:
+        for needle in needles:
             hits = [name for name, source in kernels if needle in (source or "")]
             if len(hits) == 1:
                 return hits[0]
     return None
+
+
+_DEVICE_ASSERT = lazy_re.compile(r"block: \[[^\]\n]*\], thread: \[[^\]\n]*\] Assertion `([^`\n]+)`"
+                                 r" failed")
 
 
 _IMPORT_CAUSE = lazy_re.compile(r"Failed to import [^\n]*\n\s*(\w+Error: [^\n]{1,200})")
