@@ -590,3 +590,30 @@ def test_a_rerecord_on_a_replaced_parameter_points_at_the_rebinding(tmp_path):
     if not Path(top["user_frame"]["filename"]).exists():
         pytest.skip("the recorded script is not at its recorded path on this machine")
     assert top["user_frame"]["lineno"] == 16 and top["user_frame"]["evidence"] == "source"
+
+
+def test_a_device_assert_reported_later_is_at_the_kernels_line(tmp_path):
+    """A Triton kernel's device-side assert (Inductor's bounds check on an indirect load)
+    surfaces as `AcceleratorError: CUDA error: device-side assert triggered` at the program's
+    next torch.cuda.synchronize() (set10/gpu/triton_index_assert.py, pytorch#141560). On main
+    before this test the top diagnosis was "the program raised AcceleratorError at line 33,
+    outside compiled code": the line CUDA reported it at, not the lookup the kernel computes."""
+    path, rid = _store(tmp_path, "triton_index_assert")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "program" and top["user_frame"]["lineno"] == 22, top
+    assert "index out of bounds: 0 <= tmp4 < 1000" in top["reason"]
+    assert "at line 33" in top["reason"] and "outside compiled code" not in top["reason"]
+    assert "/root/" not in top["reason"]  # the kernel file's hashed path is not kept
+    assert "compdiag bisect" in top["fix"]
+
+
+def test_a_device_assert_names_the_kernel_that_holds_its_message():
+    text = ("/tmp/c/oi/coi6g.py:40: unknown: block: [0,0,0], thread: [39,0,0] Assertion "
+            "`index out of bounds: 0 <= tmp4 < 1000` failed.\n" * 3
+            + "RuntimeError: CUDA error: device-side assert triggered\n")
+    kernels = [("k_other", 'tl.device_assert(x, "index out of bounds: 0 <= tmp2 < 8")'),
+               ("k_lookup", 'tl.device_assert(m, "index out of bounds: 0 <= tmp4 < 1000")')]
+    assert P.kernel_of_error(text, kernels) == "k_lookup"
+    from compdiag.ingest.endings import native_message
+    assert native_message(text) == ("device-side Assertion `index out of bounds: "
+                                    "0 <= tmp4 < 1000` failed.")

@@ -40,7 +40,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import kernel_frames, locate, ran_op
 from compdiag.analyses.ranking import Cost
-from compdiag.analyses.rules import Words, every, first
+from compdiag.analyses.rules import Words, every, first, found, one_of
 from compdiag.analyses.summary import summarise
 from compdiag.formats.compiled_code import compile_api_refusal, compiled_in, first_compiled
 from compdiag.formats.user_code import is_user_file
@@ -309,10 +309,15 @@ def ending(ctx: Any) -> list[Diagnosis]:
         reason = f"exited with status {code}; nothing recorded says how"
     else:
         reason = f"exited with status {code} without an exception{said}"
+    # a generated kernel's own check that ingest found in its last words: its ops' line
+    frame = locate(ctx, end.get("kernel_compile_id"), nodes=[end.get("kernel_frames") or []]) \
+        if end is not None and end.get("kernel") else UserFrame()
+    if frame.lineno:
+        reason += f" (kernel {end['kernel']}, generated for line {frame.lineno})"
     return [_ended(ctx, ended="exit", reason=reason,
                    explanation=f"The run ended with status {code}, but no exception, "
                                "sys.exit or os._exit of the program's was recorded.",
-                   fix=NATIVE_EXIT_FIX.format(said=said), frame=UserFrame(), end=end)]
+                   fix=NATIVE_EXIT_FIX.format(said=said), frame=frame, end=end)]
 
 
 # A native end whose innermost compiled frame is Dynamo's eval frame itself: no graph, no
@@ -450,6 +455,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                    raised_in=raised, came_through=exc.get("compiled")))]
     if refused:
         return [refusal(ctx, exc, frame, exc_type, said, where, surfaced, raised)]
+    late = None if compiled else async_kernel_error(ctx, exc, surfaced)
+    if late is not None:
+        return [late]
     check = user_check(ctx, exc, surfaced)
     accuracy = _accuracy_state(ctx) if check else None
     if check:
@@ -477,6 +485,56 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         score=SPEC.score("ending"), **common,
         details=ProgramDetails(exc_type=exc_type, compiled=False, surfaced_at=surfaced,
                                raised_in=raised))]
+
+
+# A GPU kernel's error reaches Python only at the next call that waits for the device (CUDA
+# reports it asynchronously): torch's words for such an exception.
+ASYNC_DEVICE_ERROR = one_of("device-side assert triggered", "asynchronously reported",
+                            "illegal memory access", "misaligned address")
+ASYNC_EXPLANATION = (
+    "GPU kernels run asynchronously: an error inside one is reported at the next call that "
+    "waits for the device{surfaced}, so the traceback's line is where it surfaced, not where it "
+    "happened. The kernel that failed its check is {kernel}, generated for the ops of line "
+    "{line}; its check says which value was out of range.")
+ASYNC_FIX = (
+    "The data reaching line {line} holds a value the op cannot take (an index past the end of "
+    "its tensor, most often), and eager then fails there too. Run the function without torch.compile "
+    "under CUDA_LAUNCH_BLOCKING=1 to see it raise at that line. If eager runs cleanly on the "
+    "same data, the generated code is at fault: `{bisect}`.")
+
+
+def async_kernel_error(ctx: Any, exc: dict[str, Any], surfaced: dict[str, Any] | None
+                       ) -> Diagnosis | None:
+    """An asynchronous device error raised outside compiled code whose cause ingest found in a
+    generated kernel (its device-side assert on stderr: program_ends.kernel): the kernel's
+    ops' line is the cause, the exception's line only where CUDA reported it (issue 29 §1,
+    §3). None when it is not such an error or no kernel was named."""
+    message = exc.get("message") or ""
+    if not found(ASYNC_DEVICE_ERROR, message):
+        return None
+    end = next((e for e in ctx.r.program_ends(ctx.run_id) if e.get("kernel")), None)
+    if end is None:
+        return None
+    frame = locate(ctx, end.get("kernel_compile_id"), nodes=[end.get("kernel_frames") or []])
+    where = f" at line {frame.lineno}" if frame.lineno else ""
+    late = (surfaced or {}).get("lineno")
+    exc_type = exc.get("exc_type") or "Exception"
+    native = (_native(end) or "a device-side check failed").rstrip(".")
+    _, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
+    return Diagnosis(
+        KIND, stage="runtime", compile_id=end.get("kernel_compile_id"),
+        reason=f"a compiled kernel failed its check{where}: {native} ({end['kernel']}); "
+               f"CUDA reported it later, as {exc_type}"
+               + (f" at line {late}" if late else ""),
+        explanation=ASYNC_EXPLANATION.format(
+            surfaced=f" (line {late})" if late else "", kernel=end["kernel"],
+            line=frame.lineno or "?"),
+        fix=ASYNC_FIX.format(line=frame.lineno or "?", bisect=bisect),
+        user_frame=frame, torch_message=message + (f"\n{native}" if native else ""),
+        score=SPEC.score("crash"),
+        details=ProgramDetails(exc_type=exc_type, compiled=True, surfaced_at=surfaced,
+                               raised_in=None, came_through=f"kernel {end['kernel']}",
+                               native_message=end.get("native_message")))
 
 
 _WORKAROUND = re.compile(r"^\s*(?:Workaround|Fix|Hint|Instead)\b[^:\n]*:\s*(.+)$", re.M | re.I)
