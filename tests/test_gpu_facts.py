@@ -617,3 +617,37 @@ def test_a_device_assert_names_the_kernel_that_holds_its_message():
     from compdiag.ingest.endings import native_message
     assert native_message(text) == ("device-side Assertion `index out of bounds: "
                                     "0 <= tmp4 < 1000` failed.")
+
+
+def test_a_warning_torch_raises_keeps_the_users_call_running_then(tmp_path, monkeypatch):
+    """cudagraph_trees warns from inside a compiled call ("Unable to hit fast path of
+    CUDAGraphs ..."): what it is about is the user's call running then, which capture keeps
+    beside the warning (before: only torch's own file and line were kept)."""
+    import inspect
+    import warnings
+
+    from compdiag.capture.hooks import Capture
+
+    monkeypatch.setattr(warnings, "showwarning", lambda *a, **k: None)
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    Capture(Ingestor(w, rid))._install_warnings()
+    line = inspect.currentframe().f_lineno + 1
+    warnings.showwarning("Unable to hit fast path", UserWarning,
+                         "/site-packages/torch/_inductor/cudagraph_trees.py", 2582)
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        (kept,) = r.torch_warnings(rid)
+    assert kept["call"]["filename"] == __file__ and kept["call"]["lineno"] == line, kept
+
+
+def test_calls_that_cannot_replay_their_cuda_graph_are_a_problem_at_the_call(tmp_path):
+    """set10/gpu/cg_pending_backward_warn.py (pytorch#176846) on the H200: torch.func's
+    gradients computed inside a reduce-overhead function leave each step's outputs waiting for
+    a backward, and cudagraph_trees warns it cannot take its fast path. On main before this
+    test, no diagnosis read that warning: the top was the TF32 perf hint."""
+    path, rid = _store(tmp_path, "cg_pending_backward_warn")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "cudagraph" and "not replayed" in top["reason"], top
+    assert "backward" in top["reason"] and top["user_frame"]["lineno"] == 41, top
+    assert "cudagraph_mark_step_begin" in top["fix"] and "detach" in top["fix"]

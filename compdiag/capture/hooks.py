@@ -380,9 +380,12 @@ class Capture:
             # torch attributes some warnings to the user's line (stacklevel): the global
             # hooks warning names the torch.compile(module) call; keep those too
             if "torch" in str(filename) or _warned_by_torch():
+                # the user's call running then: a warning torch raises while compiled code
+                # runs (cudagraph_trees' slow path) is about that call (issue 29 §6)
                 capture.guarded("warning", capture.ing.event, "warning", current_compile_id(),
                                 {"category": getattr(category, "__name__", str(category)),
-                                 "filename": filename, "lineno": lineno}, str(message))
+                                 "filename": filename, "lineno": lineno,
+                                 "call": _call_line(capture.transformed_codes)}, str(message))
             return original(message, category, filename, lineno, file, line)
 
         warnings.showwarning = showwarning

@@ -131,7 +131,9 @@ class OwnRecords:
                           message=payload[:4000],
                           filename=where.get("filename") if isinstance(
                               where.get("filename"), str) else None,
-                          lineno=lineno if isinstance(lineno, int) else None)
+                          lineno=lineno if isinstance(lineno, int) else None,
+                          call=where.get("call") if isinstance(where.get("call"), dict)
+                          else None)
 
     def _running_kernel(self, stderr_tail: str | None,
                         frames: list[dict[str, Any]] | None = None) -> dict[str, Any]:

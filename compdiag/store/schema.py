@@ -519,7 +519,8 @@ CREATE TABLE IF NOT EXISTS torch_warnings (
     category   TEXT,
     message    TEXT,
     filename   TEXT,
-    lineno     INTEGER
+    lineno     INTEGER,
+    call       TEXT      -- JSON {filename, lineno, name, line}: the user's call then (issue 29)
 );
 -- A library mm/conv whose output a separate Triton pointwise kernel reads (output code).
 CREATE TABLE IF NOT EXISTS epilogue_misses (
@@ -775,6 +776,8 @@ ADDED_COLUMNS = {
     "cudagraphs": ("head TEXT", "frames TEXT", "ops TEXT"),
     # issue 29 §6: the user line that called the compiled function when it recorded
     "cudagraph_recordings": ("call TEXT",),
+    # issue 29 §6: the user line that called the compiled function when torch warned
+    "torch_warnings": ("call TEXT",),
     # issue 29 §3: the generated kernel whose own check ended the program natively, and the
     # user lines of its ops (ingest/own_records.py)
     "program_ends": ("kernel TEXT", "kernel_compile_id TEXT", "kernel_frames TEXT"),

@@ -23,15 +23,17 @@ from compdiag.formats.compile_id import sort_key
 from compdiag.ingest.parsers import user_line_frame
 
 KIND = "cudagraph"
-# The three problems this kind reports (CudagraphDetails.problem).
+# The problems this kind reports (CudagraphDetails.problem).
 SKIPPED, PARTITIONED_GRAPH, RERECORDED_GRAPH = "skipped", "partitioned", "rerecorded"
+SLOWED_GRAPH = "slow_path"  # recorded, yet calls could not replay it
 
 
 @dataclass(frozen=True)
 class CudagraphDetails(Details):
     """Which problem a diagnosis is: `skipped` (torch recorded no CUDA graph for the graph),
-    `partitioned` (some partitions run outside CUDA graphs) or `rerecorded` (one recording
-    per input size). For compdiag's readers (perf's limiter); not in the JSON."""
+    `partitioned` (some partitions run outside CUDA graphs), `rerecorded` (one recording
+    per input size) or `slow_path` (recorded, yet calls could not replay it). For compdiag's
+    readers (perf's limiter); not in the JSON."""
     internal: ClassVar[tuple[str, ...]] = ("problem",)
     problem: str = SKIPPED
 
@@ -124,6 +126,22 @@ REREASON_EXPLANATION = (
     "(the same addresses for static inputs, the same live outputs); when the check fails it "
     "records the graph again instead of replaying it, and past its re-record limit it runs "
     "the function without CUDA graphs.")
+# cudagraph_trees' warnings that a call could not take the fast path (replaying the recorded
+# graph), by the words of each torch since 2.11, rules as data: (words, what it means, fix).
+SLOW_PATH: tuple[tuple[Words, tuple[str, str, str]], ...] = (
+    (one_of("pending, uninvoked backwards", "still require backward"), (
+        "outputs of an earlier call still wait for their backward",
+        "CUDA-graph trees replay a recorded graph only when the previous step is over: its "
+        "outputs freed, or their backward run. Outputs that require grad and are never "
+        "backpropagated (a value returned for logging, gradients computed inside the compiled "
+        "function with torch.func) keep each step pending, so every call warms up and records "
+        "again instead of replaying: the speed of mode='reduce-overhead' is lost and memory "
+        "grows with each new recording.",
+        "Call `torch.compiler.cudagraph_mark_step_begin()` before each call of the compiled "
+        "function, or `.detach()` the outputs you keep (or run their backward). "
+        "torch.no_grad() helps only where nothing inside the function needs gradients.")),
+)
+SLOWED = "CUDA graphs not replayed:"
 RERECORDED = "CUDA graphs re-recorded:"
 PARTITIONED = "CUDA graphs partitioned:"
 _SPLIT_OP = re.compile(r"\b\w+\.(\w+)\.\w+\(")  # aten.x.default(, a custom op ns.x.default(
@@ -274,6 +292,35 @@ def _rerecord_reasons(ctx: Any, cids: set[Any]) -> list[Diagnosis]:
     return out
 
 
+def _slow_path_diagnoses(ctx: Any) -> list[Diagnosis]:
+    """torch warned that calls could not replay their CUDA graph (SLOW_PATH): one diagnosis
+    per rule, at the user's call running when torch first warned (capture's), else the call
+    that recorded the graph."""
+    by_rule: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for w in ctx.r.torch_warnings(ctx.run_id):
+        rule = first(SLOW_PATH, w.get("message"))
+        if rule:
+            by_rule.setdefault(rule, []).append(w)
+    if not by_rule:
+        return []
+    trees = ctx.r.cudagraph_trees(ctx.run_id)
+    graphed = [c["compile_id"] for c in ctx.r.cudagraphs(ctx.run_id) if c.get("applied")]
+    out = []
+    for (means, explanation, fix), ws in by_rule.items():
+        w = ws[0]
+        cid = w.get("compile_id") or next(iter(graphed + [t["compile_id"] for t in trees]),
+                                          None)
+        calls = [w.get("call")] + [t["call"] for t in trees if t.get("call")][:1]
+        said = (w.get("message") or "").split(". ")[0]
+        out.append(Diagnosis(
+            KIND, stage="runtime", compile_id=cid,
+            reason=f"{SLOWED} {means} (torch: {said})",
+            user_frame=locate(ctx, cid, calls=calls), explanation=explanation, fix=fix,
+            score=SPEC.score(KIND, len(ws)), count=len(ws), compile_ids=(cid,) if cid else (),
+            torch_message=w.get("message"), details=CudagraphDetails(SLOWED_GRAPH)))
+    return out
+
+
 def _fn_key(ctx: Any, cid: str | None) -> tuple[Any, Any]:
     """The user function a compile is of (its graphs' recordings are one function's)."""
     row = ctx.code_row(cid) or {}
@@ -333,7 +380,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                              score=SPEC.score(KIND, len(g["rows"])), count=len(g["rows"]),
                              compile_ids=cids, details=CudagraphDetails(SKIPPED),
                              torch_message=g["rows"][0].get("reason")))
-    return out + _coverage_diagnoses(ctx)
+    return out + _coverage_diagnoses(ctx) + _slow_path_diagnoses(ctx)
 
 
 @hookimpl
@@ -350,6 +397,10 @@ def compdiag_limiter(diagnosis: Diagnosis, timings: Any) -> Limiter | None:
         return structural("cudagraph_rerecord", 0.05 + 0.1 * (timings.share(gs) if gs else 0),
                           diagnosis, f"{diagnosis.count} CUDA-graph recordings, one per input "
                           "size: each warms up and captures again, and keeps its own memory")
+    if problem == SLOWED_GRAPH:
+        return structural("cudagraph_slow_path", 0.4 * (timings.share(gs) if gs else 0.2),
+                          diagnosis, "calls warm up and record again instead of replaying "
+                          "their CUDA graph")
     if problem == PARTITIONED_GRAPH:
         return structural("cudagraph_partitioned", 0.3 * (timings.share(gs) if gs else 0.1),
                           diagnosis, "the ops outside the CUDA-graphed partitions launch one "
