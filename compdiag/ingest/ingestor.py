@@ -414,7 +414,8 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
                       debug_context=more["debug_context"], gb_type_inner=more["gb_type_inner"],
                       user_stack=more["user_stack"], frame_skipped=more["frame_skipped"],
                       torch_message=payload[:20000], lib_frame=P.library_frame(payload),
-                      root_cause=more["root_cause"], root_value=more["root_value"])
+                      root_cause=more["root_cause"], root_value=more["root_value"],
+                      skip_why=more["skip_why"])
         if cid is not None:
             row = self._compile_row(cid, md)
             if row["status"] in ("started", "ok"):

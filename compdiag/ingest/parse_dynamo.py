@@ -186,7 +186,20 @@ def graph_break_details(payload: str) -> dict[str, Any]:
     return {"gb_type_inner": inner, "debug_context": m.group(1).strip() if m else "",
             "user_stack": frames_in(user_tb),
             "frame_skipped": _GB_WRAPPER in payload or "Skipping frame" in payload,
-            **root_cause(payload)}
+            "skip_why": skip_why(payload), **root_cause(payload)}
+
+
+_CHAINED_BREAK = lazy_re.compile(r"\*\*\* While handling this graph break, another graph break "
+                                 r"occurred: \*\*\*\s*\n\s*(?P<type>[^\n]+)\n\s*Explanation: "
+                                 r"(?P<why>[^\n]+)")
+
+
+def skip_why(text: str | None) -> str | None:
+    """Why Dynamo gave up on the whole frame at a break, where torch chained a second break for
+    it ("*** While handling this graph break, another graph break occurred: ***", e.g. `graph
+    break in loop`): 'TYPE: explanation', else None."""
+    m = _CHAINED_BREAK.search(text or "")
+    return f"{m.group('type').strip()}: {m.group('why').strip()}"[:400] if m else None
 
 
 _DIRECT_CAUSE = "The above exception was the direct cause of the following exception:"

@@ -132,7 +132,8 @@ CREATE TABLE IF NOT EXISTS graph_breaks (
     torch_message TEXT,                -- torch's graph-break reason, whole (schema 3)
     lib_frame     TEXT,                -- JSON frame: the library code the break is inside
     root_cause    TEXT,                -- the innermost chained exception: 'Type: message'
-    root_value    TEXT                 -- the kind of value it names ('data_ptr'), if any
+    root_value    TEXT,                -- the kind of value it names ('data_ptr'), if any
+    skip_why      TEXT                 -- why the whole frame was skipped: torch's chained break
 );
 CREATE TABLE IF NOT EXISTS recompiles (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -763,7 +764,9 @@ ADDED_COLUMNS = {
                      "frame_skipped INTEGER NOT NULL DEFAULT 0",
                      "torch_message TEXT", "lib_frame TEXT",
                      # issue 29: what torch could not handle (ingest/parse_dynamo.root_cause)
-                     "root_cause TEXT", "root_value TEXT"),
+                     "root_cause TEXT", "root_value TEXT",
+                     # issue 29 §2: why Dynamo skipped the whole frame (torch's chained break)
+                     "skip_why TEXT"),
     # schema 3: torch's message, whole (the `message` column is its one-line summary); the
     # facts of its text, stored at ingest (BACKFILLED_COLUMNS)
     "failures": ("torch_message TEXT", "gb_code TEXT", "gb_explanation TEXT",

@@ -208,6 +208,10 @@ def not_resumed(ctx: Any, skipped: list[dict[str, Any]], count: int) -> str:
                                            if r.get("compile_id")) if n))
     lead = ("Dynamo could not resume after this break" if len(skipped) == count else
             f"Dynamo could not resume after {len(skipped)} of these {count} breaks")
+    # why, where torch said it in a second break it chained (`graph break in loop`)
+    why = next((r["skip_why"] for r in skipped if r.get("skip_why")), None)
+    if why:
+        lead += f" (torch: {why.rstrip('.')})"
     if not names:
         return f"{lead}, so the whole function ran in eager."
     which = ", ".join(f"{n}()" for n in names)
