@@ -121,6 +121,13 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
 
 
 RULES: tuple[Rule, ...] = (
+    Rule(("dispatch mode present",),
+         "Dynamo does not trace while a TorchDispatchMode is active (FlopCounterMode, a "
+         "debug or logging mode): call the compiled function outside the mode, and measure "
+         "with the mode on the uncompiled model (`model`, not `torch.compile(model)`). Up to "
+         "torch 2.13 a skip made under the mode is remembered for the function's code, so "
+         "later calls outside it stay eager too (pytorch/pytorch#186085): make the first call "
+         "outside the mode."),
     Rule(("logging.Logger", "logger method"),
          "Move the logging call out of the compiled function, or let Dynamo reorder it after "
          "the graph: `torch._dynamo.config.reorderable_logging_functions.add(logger.info)` "

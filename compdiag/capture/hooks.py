@@ -174,7 +174,8 @@ class Capture:
                          ("ddp", self._install_ddp),
                          ("collectives", self._install_collectives),
                          ("node stacks", self._install_node_stacks),
-                         ("exception origin", self._install_exception_origin)):
+                         ("exception origin", self._install_exception_origin),
+                         ("frame skips", self._install_frame_skips)):
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001
@@ -366,6 +367,11 @@ class Capture:
         from compdiag.capture.exception_origin import install
 
         install(self)
+
+    def _install_frame_skips(self) -> None:
+        from compdiag.capture.frame_skips import install
+
+        install(self, lambda: _call_line(self.transformed_codes))
 
     def _install_warnings(self) -> None:
         """torch's own notices (TF32 left off, ...) are Python warnings that scroll by on

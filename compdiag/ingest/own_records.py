@@ -19,6 +19,7 @@ from compdiag.ingest.generations import RESET_KIND
 from compdiag.ingest.graph_calls import generated_node
 
 FAKE_RUN_KIND = "fake_run_error"  # capture/exception_origin.py's record
+FRAME_SKIPPED = "Dynamo skipped the frame"  # a frame_skip record's graph-break type
 FAILURE_FIELDS = ("stage", "exc_type", "message", "filename", "lineno", "line", "traceback",
                   "torch_message")
 
@@ -119,6 +120,8 @@ class OwnRecords:
             self.w.upsert("sched_nodes", run_id=self.run_id, compile_id=compile_id, **node)
         elif kind in D.EVENTS:
             self.distributed_event(kind, compile_id, payload)
+        elif kind == "frame_skip" and payload:
+            self._frame_skip(data if isinstance(data, dict) else {}, payload)
         elif kind == "warning" and payload:
             where = data if isinstance(data, dict) else {}
             forward = [f for f in P.anomaly_frames(payload) if is_user_file(f.get("filename"))]
@@ -134,6 +137,24 @@ class OwnRecords:
                           lineno=lineno if isinstance(lineno, int) else None,
                           call=where.get("call") if isinstance(where.get("call"), dict)
                           else None)
+
+    def _frame_skip(self, where: dict[str, Any], reason: str) -> None:
+        """A frame Dynamo declined to trace (capture/frame_skips.py): a graph-break row of a
+        skipped frame at the user's call, so the run is never silent about it; torch counts
+        no graph break for it, and neither do the run's counts."""
+        call = where.get("call") if isinstance(where.get("call"), dict) else {}
+        name, file = str(where.get("name") or ""), where.get("filename")
+        what = (f"{name}() ({file}:{where.get('firstlineno')})" if name and is_user_file(file)
+                else "the compiled function")
+        self.w.insert("graph_breaks", run_id=self.run_id, compile_id=None,
+                      reason=reason[:500], gb_type=f"{FRAME_SKIPPED}: {reason}"[:500],
+                      filename=call.get("filename"), lineno=call.get("lineno"),
+                      line=call.get("line"), hints=[],
+                      explanation=f"Dynamo did not trace {what} at this call: {reason}. "
+                                  "The call ran in eager.",
+                      debug_context="", user_stack=[call] if call else [], frame_skipped=1,
+                      torch_message=f"skipping: {name} (reason: {reason}, file: "
+                                    f"{where.get('filename')})")
 
     def _running_kernel(self, stderr_tail: str | None,
                         frames: list[dict[str, Any]] | None = None) -> dict[str, Any]:

@@ -1,0 +1,75 @@
+"""A compiled call Dynamo declined to trace at all is never silent (issue 29 §3). set10's
+flops_first_batch_skip (PR pytorch#186085): a model compiled and first called under
+FlopCounterMode runs in eager for good, with no compile, no graph break and no log line above
+DEBUG; on main before this test, explain said "no problems found" for it. Capture now keeps
+torch's skip reason (convert_frame's add_skip_reason) with the user's call."""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import types
+
+from compdiag.analyses.explain import explain
+from compdiag.capture import frame_skips
+from compdiag.ingest.ingestor import Ingestor
+from compdiag.store.reader import Reader
+from compdiag.store.writer import Writer
+
+DISPATCH = "non-infra torch dispatch mode present, this is not supported today in torch.compile"
+
+
+class _Capture:
+    paused_depth = 0
+
+    def __init__(self, ing):
+        self.ing = ing
+
+    def guarded(self, _what, fn, *args):
+        fn(*args)
+
+
+def _store(tmp_path, monkeypatch, reasons):
+    from torch._dynamo import convert_frame
+
+    got = []
+    monkeypatch.setattr(convert_frame, "add_skip_reason", lambda r, f: got.append(r))
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    ing = Ingestor(w, rid)
+    here = {"filename": __file__, "lineno": inspect.currentframe().f_back.f_lineno,
+            "name": "test", "line": "compiled(x)"}
+    frame_skips.install(_Capture(ing), lambda: here)
+    frame = sys._getframe()
+    for reason in reasons:
+        convert_frame.add_skip_reason(reason, frame)
+    ing.flush()
+    w.end_run(rid, exit_code=0, status="done")
+    w.close()
+    assert got == reasons  # torch's own bookkeeping still runs
+    return rid, here
+
+
+def test_a_call_under_a_dispatch_mode_is_a_skipped_frame_at_the_call(tmp_path, monkeypatch):
+    rid, here = _store(tmp_path, monkeypatch, [DISPATCH, DISPATCH])
+    with Reader(tmp_path / "s.db") as r:
+        diags = explain(r, rid)
+    (d,) = [d for d in diags if d.kind == "graph_break"]
+    assert "dispatch mode" in d.reason and d.user_frame.lineno == here["lineno"], d
+    assert "FlopCounterMode" in d.fix and d.count == 1  # the same call's skips once
+
+
+def test_routine_skips_are_not_news(tmp_path, monkeypatch):
+    rid, _ = _store(tmp_path, monkeypatch, ["frame is in the Dynamo skipfiles list",
+                                            "no tensor-related objects found in frame",
+                                            "tracing is non-recursively disabled for this frame"])
+    with Reader(tmp_path / "s.db") as r:
+        assert list(r.graph_breaks(rid)) == []
+
+
+def test_a_torch_without_the_function_is_left_alone(monkeypatch):
+    from torch._dynamo import convert_frame
+
+    monkeypatch.delattr(convert_frame, "add_skip_reason", raising=False)
+    frame_skips.install(_Capture(types.SimpleNamespace()), lambda: None)
+    assert not hasattr(convert_frame, "add_skip_reason")
