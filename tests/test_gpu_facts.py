@@ -651,3 +651,15 @@ def test_calls_that_cannot_replay_their_cuda_graph_are_a_problem_at_the_call(tmp
     assert top["kind"] == "cudagraph" and "not replayed" in top["reason"], top
     assert "backward" in top["reason"] and top["user_frame"]["lineno"] == 41, top
     assert "cudagraph_mark_step_begin" in top["fix"] and "detach" in top["fix"]
+
+
+def test_a_failed_check_of_random_values_names_inductors_generator(tmp_path):
+    """set10/gpu/rand_like_seeded_mismatch.py (pytorch#172206): eager and compiled outputs of a
+    model that draws rand_like/randn_like, compared after the same manual_seed, differ by
+    design (Inductor's own generator, fallback_random=False). On main before this test the top
+    diagnosis said only "your own check at line 45 failed", without the cause."""
+    path, rid = _store(tmp_path, "rand_like_seeded_mismatch")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "program" and top["user_frame"]["lineno"] == 45, top
+    assert "random numbers (line 32)" in top["reason"], top
+    assert "fallback_random = True" in top["fix"]

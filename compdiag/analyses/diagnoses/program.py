@@ -123,6 +123,26 @@ CHECK_EQUAL = ("`run --check-accuracy` compared every compiled graph with eager 
                "torch.compile is allowed (reordered reductions, fused ops): compare with the "
                "tolerances of `torch.testing.assert_close` (or against an fp64 reference, as "
                "`torch._dynamo.utils.same` does) instead of exact equality or tighter bounds.")
+# Inductor's own random-number ops (torch._inductor.config.fallback_random=False, the
+# default): a graph that holds one draws from another stream than eager, whatever the seed.
+INDUCTOR_RANDOM = ("prims.inductor_random.", "prims.inductor_randint.")
+RANDOM_FIX = ("Inductor generates the random numbers of line {line} itself, so they never match "
+              "eager's, seed or no seed (by design: torch.compile promises the distribution, "
+              "not the values). To compare compiled with eager, set "
+              "`torch._inductor.config.fallback_random = True` before compiling (eager's "
+              "generator, slower), or compare statistics instead of values.")
+
+
+def inductor_random(ctx: Any) -> dict[str, Any] | None:
+    """The first post-grad node of the run that draws Inductor's own random numbers, at its
+    user line; None when no compiled graph does."""
+    for cid in ctx.compiles:
+        for n in ctx.graph_nodes(cid):
+            if str(n.get("target") or "").startswith(INDUCTOR_RANDOM) and n.get("lineno"):
+                return n
+    return None
+
+
 CHECK_MISMATCH = ("`run --check-accuracy` found a compiled graph that differs from eager: see "
                   "the accuracy diagnosis.")
 CHECK_UNMEASURED = ("Run it again under `compdiag run --check-accuracy` to see whether any "
@@ -468,6 +488,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         head = f"your own check{where} failed" + (
             ", while --check-accuracy found the compiled graphs equal to eager"
             if accuracy == "equal" else "")
+        drawn = inductor_random(ctx)
+        if drawn is not None:  # a cause torch.compile has by design, named before the rest
+            head += (f"; the compiled graph draws random numbers (line {drawn['lineno']}) "
+                     "with Inductor's own generator")
+            verdict = RANDOM_FIX.format(line=drawn["lineno"]) + " " + verdict
         return [Diagnosis(
             KIND, stage=None, reason=f"{head}: `{check[:200]}` ({said})",
             explanation=f"The program raised {exc_type}{where}, outside compiled code, in a "
