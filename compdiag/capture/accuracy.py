@@ -21,6 +21,7 @@ from torch.utils import _pytree as pytree
 
 # What one check compares (capture/accuracy_compare.py, shared with the gradient check);
 # the names other modules take from here are re-exported.
+from compdiag.capture import tf32
 from compdiag.capture.accuracy_compare import (  # noqa: F401
     GraphCheck, OutputCheck, Tolerance, _clone, _described, _leaves, _op_name, _preserved_state,
     _to64,
@@ -69,6 +70,10 @@ def check_graph(gm: torch.fx.GraphModule, compiled_out: Any, args_before: list[A
     nondeterministic = not all(o.ok for o in again)
     outs = compare_outputs(eager1, compiled_out,
                            ref64 if ref64 is not None else eager1, tol)
+    if ref64 is not None and tf32.notable(outs) and tf32.may_apply(gm, args_before):
+        with _preserved_state(gm), tf32.off():
+            without = _eager(gm, args_before, rng_before)
+        tf32.judge(outs, _leaves(without), _leaves(ref64), fp64_errors)
     if nondeterministic:
         for o in outs:
             o.detail["eager_nondeterministic"] = True
@@ -191,7 +196,8 @@ def first_true(n: int, pred: Callable[[int], bool]) -> tuple[int, int] | None:
 # Verdicts where the compiled numbers are not wrong code: closer to float64 than eager's, an
 # ill-conditioned computation, only where the result overflows, a dtype torch promotes
 # differently. No op "computes wrongly" there; the first node that differs is the answer.
-NOT_WRONG_CODE = ("compiled_more_accurate", "ill_conditioned", "inf_nan", "dtype_promotion")
+NOT_WRONG_CODE = ("compiled_more_accurate", "ill_conditioned", "inf_nan", "dtype_promotion",
+                  "tf32")
 
 
 def wrong_code(check: GraphCheck) -> bool:

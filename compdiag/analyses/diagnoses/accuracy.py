@@ -88,11 +88,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
 # -- verdicts against the float64 reference (capture/accuracy.py judges each output as
 # torchbench's same() does; these are the words for each) ----------------------------------------
 # Verdicts that say the compiler is not to blame: reported below the measured mismatches.
-NEGATIVE = ("ill_conditioned", "inf_nan_compiled_right", "compiled_more_accurate")
+NEGATIVE = ("ill_conditioned", "inf_nan_compiled_right", "compiled_more_accurate", "tf32")
 # An ok row (same() passed) is still reported when its verdict explains a visible difference
 # (issue 29 §4: a check that compared values differing beyond fp64 noise is never "no
 # problems found"; same() passes when compiled is the closer to float64).
-REPORTED_WHEN_OK = ("ill_conditioned", "compiled_more_accurate")
+REPORTED_WHEN_OK = ("ill_conditioned", "compiled_more_accurate", "tf32")
 VERDICT_REASONS = {
     "miscompile": "compiled {out} differs from eager: compiled is {ratio} further from "
                   "the float64 reference than eager (relative RMSE {k} vs {e})",
@@ -105,6 +105,9 @@ VERDICT_REASONS = {
                "agree){side}",
     "eager_rejects": "compiled code accepted an input that eager rejects: eager raised "
                      "{eager_error}, the compiled graph returned a value ({out})",
+    "tf32": "TF32, not a compiler bug: eager and compiled alike compute {out}'s float32 "
+            "matmuls/convolutions in TF32 (relative RMSE against float64 {tf32_on} with TF32, "
+            "{tf32_off} with it off)",
     "compiled_more_accurate": "compiled is closer to the float64 reference than eager, not a "
                               "compiler bug: {out} differs from eager (relative RMSE eager {e}, "
                               "compiled {k})",
@@ -121,6 +124,12 @@ VERDICT_EXPLANATIONS = {
                        "inputs: Inductor's type promotion for this op differs from eager's",
     "inf_nan": "Eager and compiled agree wherever both are finite; they differ only in where "
                "the result overflows or is undefined",
+    "tf32": "On this GPU float32 convolutions run in TF32 by default "
+            "(`torch.backends.cudnn.allow_tf32`), and matmuls do under "
+            "`torch.set_float32_matmul_precision('high')`: ten mantissa bits, about 1e-3 "
+            "relative error where float32 gives 1e-7. The check ran eager again with TF32 off "
+            "and its distance from float64 fell by {tf32_ratio}x: the difference from a float64 "
+            "reference is TF32's, in eager as much as in compiled code",
     "compiled_more_accurate": "Eager rounds in {dtype} where the compiled code keeps "
                               "higher-precision intermediates: the compiled result agrees with "
                               "the float64 reference within the tolerance and eager's does not, "
@@ -140,6 +149,10 @@ VERDICT_FIXES = {
     "dtype_promotion": "Cast explicitly at that line (`.to({eager_dtype})`) so both agree; a "
                        "compiled dtype that differs from eager's is an Inductor type-promotion "
                        "bug worth reporting with a repro (`{minify}`).",
+    "tf32": "Turn TF32 off where float32 accuracy matters, before the computation: "
+            "`torch.backends.cudnn.allow_tf32 = False` (convolutions) and "
+            "`torch.set_float32_matmul_precision('highest')` (matmuls); or compare with a "
+            "tolerance TF32 meets (about 1e-2 relative). The compiler is not to blame.",
     "compiled_more_accurate": "Nothing to fix in the compiler: compare against a float64 "
                               "reference, not against eager; to make the compiled code round "
                               "like eager, set `torch._inductor.config.emulate_precision_casts "
@@ -175,6 +188,10 @@ def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, s
               "eager_dtype": detail.get("eager_dtype"), "values": values, "side": side,
               "compiled_dtype": detail.get("compiled_dtype"), "dtype": detail.get("dtype"),
               "eager_error": detail.get("eager_error")}
+    t32 = detail.get("tf32") if isinstance(detail.get("tf32"), dict) else {}
+    on, off = t32.get("eager_rel"), t32.get("eager_rel_without_tf32")
+    fields.update(tf32_on=_num(on), tf32_off=_num(off),
+                  tf32_ratio=f"{on / off:.3g}" if on and off else "many")
     if verdict not in VERDICT_REASONS:
         return "", ""
     return (VERDICT_REASONS[verdict].format(**fields),

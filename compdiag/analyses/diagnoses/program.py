@@ -133,6 +133,28 @@ RANDOM_FIX = ("Inductor generates the random numbers of line {line} itself, so t
               "generator, slower), or compare statistics instead of values.")
 
 
+# What --check-accuracy measured that explains a user's failed check while compiled equals
+# eager (the verdicts capture/accuracy_compare.py and capture/tf32.py give an output): the
+# head's words, the fix (first verdict found wins, in this order).
+CHECKED_CAUSES: tuple[tuple[str, str, str], ...] = (
+    ("tf32", "eager and compiled alike compute its float32 matmuls/convolutions in TF32",
+     "The difference is TF32's, in eager as much as compiled (see the accuracy diagnosis): "
+     "turn TF32 off before the computation (`torch.backends.cudnn.allow_tf32 = False`, "
+     "`torch.set_float32_matmul_precision('highest')`) or compare with a tolerance TF32 "
+     "meets."),
+    ("ill_conditioned", "the computation amplifies rounding error (ill-conditioned), in eager "
+     "and compiled alike", "The difference is the computation's conditioning, not the "
+     "compiler's (see the accuracy diagnosis)."),
+)
+
+
+def checked_cause(ctx: Any) -> tuple[str, str] | None:
+    """The (words, fix) of the first CHECKED_CAUSES verdict among the run's accuracy rows."""
+    verdicts = {(r.get("detail") or {}).get("verdict") for r in ctx.r.accuracy(ctx.run_id)
+                if isinstance(r.get("detail"), dict)}
+    return next(((words, fix) for v, words, fix in CHECKED_CAUSES if v in verdicts), None)
+
+
 def inductor_random(ctx: Any) -> dict[str, Any] | None:
     """The first post-grad node of the run that draws Inductor's own random numbers, at its
     user line; None when no compiled graph does."""
@@ -488,6 +510,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         head = f"your own check{where} failed" + (
             ", while --check-accuracy found the compiled graphs equal to eager"
             if accuracy == "equal" else "")
+        why = checked_cause(ctx) if accuracy == "equal" else None
+        if why is not None:  # what --check-accuracy measured behind the difference
+            head += f"; {why[0]}"
+            verdict = f"{why[1]} {verdict}"
         drawn = inductor_random(ctx)
         if drawn is not None:  # a cause torch.compile has by design, named before the rest
             head += (f"; the compiled graph draws random numbers (line {drawn['lineno']}) "
