@@ -663,3 +663,20 @@ def test_a_failed_check_of_random_values_names_inductors_generator(tmp_path):
     assert top["kind"] == "program" and top["user_frame"]["lineno"] == 45, top
     assert "random numbers (line 32)" in top["reason"], top
     assert "fallback_random = True" in top["fix"]
+
+
+def test_a_failed_check_against_float64_names_tf32_measured_on_the_h200(tmp_path):
+    """set10/gpu/conv_tf32_fp64_reference.py (pytorch#158530) under --check-accuracy on the
+    H200: eager's distance from the float64 reference fell 675x with TF32 off (2.96e-4 to
+    4.38e-7), so the program's failed assert_close is TF32's, in eager and compiled alike. On
+    main before this change the check called it ill-conditioned (rounding judged against
+    float32's) and the failed check's headline named no cause."""
+    path, rid = _store(tmp_path, "conv_tf32_fp64_reference")
+    diags = _diags(path, rid)
+    top = diags[0]
+    assert top["kind"] == "program" and top["user_frame"]["lineno"] == 41, top
+    assert "TF32" in top["reason"] and "allow_tf32 = False" in top["fix"]
+    assert "ill-conditioned" not in top["fix"]
+    acc = next(d for d in diags if d["kind"] == "accuracy")
+    assert acc["reason"].startswith("TF32, not a compiler bug") and "4.38e-07" in acc["reason"]
+    assert acc["user_frame"]["lineno"] == 28  # the convolution

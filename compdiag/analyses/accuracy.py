@@ -176,7 +176,9 @@ def what_was_compared(rows: list[dict[str, Any]]) -> str:
         text += (f"; the largest difference was {worst['max_abs']:.3g} abs, "
                  f"{float(worst.get('max_rel') or 0):.3g} rel ({worst.get('output')})")
         amp = d.get("amplification")
-        if isinstance(amp, (int, float)) and amp >= ILL_CONDITIONED_AMPLIFICATION:
+        if d.get("verdict") == "tf32":  # measured: the rounding is TF32's, not float32's
+            text += ", TF32's rounding there (measured with TF32 off)"
+        elif isinstance(amp, (int, float)) and amp >= ILL_CONDITIONED_AMPLIFICATION:
             text += f", float rounding amplified ~{amp:g}x there: ill-conditioned"
         elif isinstance(amp, (int, float)):
             text += f", float rounding (amplified ~{amp:g}x)"

@@ -503,17 +503,16 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     check = user_check(ctx, exc, surfaced)
     accuracy = _accuracy_state(ctx) if check else None
     if check:
+        why = checked_cause(ctx) if accuracy == "equal" else None
         verdict = {"equal": CHECK_EQUAL, "mismatch": CHECK_MISMATCH}.get(accuracy or "",
                                                                          CHECK_UNMEASURED)
+        if why is not None:  # what --check-accuracy measured behind the difference says it
+            verdict = why[1]
         if accuracy == "equal":  # say what the check compared: which values, how close
             verdict = f"{what_was_compared(ctx.r.accuracy(ctx.run_id))} {verdict}"
         head = f"your own check{where} failed" + (
             ", while --check-accuracy found the compiled graphs equal to eager"
-            if accuracy == "equal" else "")
-        why = checked_cause(ctx) if accuracy == "equal" else None
-        if why is not None:  # what --check-accuracy measured behind the difference
-            head += f"; {why[0]}"
-            verdict = f"{why[1]} {verdict}"
+            if accuracy == "equal" else "") + (f"; {why[0]}" if why else "")
         drawn = inductor_random(ctx)
         if drawn is not None:  # a cause torch.compile has by design, named before the rest
             head += (f"; the compiled graph draws random numbers (line {drawn['lineno']}) "
