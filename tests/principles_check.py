@@ -659,12 +659,16 @@ def store_property_problems(store: Path, diagnoses: list[dict[str, Any]]) -> lis
     """Every principle the corpus tests hold a run to (tests/locate_check.py's §1 lines and
     folds, and principle_problems above), over the last run of STORE with explain's
     DIAGNOSES: what a benchmark (the holdout sets, the model zoo) asks of every store it
-    keeps, so that a run nobody here wrote is held to the same properties."""
+    keeps, so that a run nobody here wrote is held to the same properties. Every line starts
+    with its section (`§1: ...`; locate_check's lines and folds are §1 and §2), so that a
+    sweep can count the problems by principle."""
     from locate_check import (consequence_problems, def_line_problems, ended_node_problems,
                               library_line_problems)
 
     with Reader(Path(store)) as r:
         run_id = r.resolve_run(None)
-        return [p for check in (def_line_problems, library_line_problems, ended_node_problems,
-                                principle_problems)
-                for p in check(r, run_id, diagnoses)] + consequence_problems(r, run_id)
+        return [f"§1: {p}" for check in (def_line_problems, library_line_problems,
+                                         ended_node_problems)
+                for p in check(r, run_id, diagnoses)] + \
+            principle_problems(r, run_id, diagnoses) + \
+            [f"§2: {p}" for p in consequence_problems(r, run_id)]

@@ -99,24 +99,46 @@ def test_graph_count_folds_attempts_and_keeps_compiles_after_a_reset():
 
 @pytest.mark.slow
 def test_sweep_runs_scores_and_counts_the_fixture(tmp_path):
-    """One pytest process for the two derivable cases, a store each, explain scored."""
+    """One pytest process for the fixture's cases, a store each, explain scored, and every
+    store held to issue 29's principles (tests/principles_check.py). With all_cases the case
+    no rule derives from runs too, held to the principles alone and kept out of the table's
+    scores. Before the principles were checked here, rows had no `principles` and the
+    summary no count of them."""
     from sweep import sweep
 
     rows, summary = sweep(SRC, [FILE], keyword=None, stores=tmp_path, nice=0,
-                          isolated=False)
+                          isolated=False, all_cases=True)
     by = {r["id"].rsplit("::", 1)[1]: r for r in rows}
     assert len(rows) == 3
-    skipped = by["test_no_diagnosis_asserted"]
-    assert (skipped["derivable"], skipped["top_right"], skipped["test_outcome"]) == (
-        False, None, None)
+    underived = by["test_no_diagnosis_asserted"]
+    assert (underived["derivable"], underived["top_right"], underived["test_outcome"],
+            underived["principles"]) == (False, None, "passed", [])
     for name in ("test_print_under_fullgraph", "test_dtype_recompile_at_the_limit"):
         row = by[name]
         assert row["derivable"] and row["test_outcome"] == "passed", row
         assert row["top_right"] is True and row["top3_right"] is True, row
+        assert row["principles"] == [], row
     assert by["test_print_under_fullgraph"]["kind_got"] == "failure"
     total = summary["table"][-1]
     assert (total["cases"], total["derivable"], total["run"], total["top_right"]) == (
         3, 2, 2, 2)
+    assert (summary["principles"]["stores"], summary["principles"]["problems"]) == (3, 0)
+
+
+def test_principles_summary_counts_problems_by_principle_and_file():
+    """The sweep's count of principle problems: by section and per file, a store not run
+    (principles None) not counted as checked."""
+    from sweep import principles_summary
+
+    rows = [{"id": "a.py::C::t1", "principles": ["§3: silent end", "§1: def line"]},
+            {"id": "a.py::C::t2", "principles": []},
+            {"id": "b.py::C::t3", "principles": ["§3: another"]},
+            {"id": "b.py::C::t4", "principles": None}]
+    got = principles_summary(rows)
+    assert (got["stores"], got["with_problems"], got["problems"]) == (3, 2, 3)
+    assert got["by_principle"] == {"§3": 2, "§1": 1}
+    assert got["by_file"] == {"a.py": {"stores": 2, "with_problems": 1, "problems": 2},
+                              "b.py": {"stores": 1, "with_problems": 1, "problems": 1}}
 
 
 CACHES = "test/dynamo/oracle_caches.py"
