@@ -301,7 +301,7 @@ def ending(ctx: Any) -> list[Diagnosis]:
                        frame=frame, end=end)]
     if end is not None and end.get("signal"):
         return [_killed(ctx, end)]
-    if end is None and ctx.failures:
+    if end is None and ctx.ending_failure is not None:
         return []  # nothing but the failure says how it ended: the failures kind's fatal one
     native = _native(end)
     said = f" ({native})" if native else ""
