@@ -60,6 +60,27 @@ def test_a_run_that_failed_after_torch_caught_its_only_failure_says_how_it_ended
         assert ending_rank_problems(r, s.run_id, diags) == []
 
 
+def test_a_backend_exception_is_at_the_line_torch_names_not_the_frame_its_metrics_name(
+        tmp_path):
+    """Issue 29 §1, torch's words: a backend compiler's exception (GB0219) names the user code
+    Dynamo was tracing in its developer context ("    Traceback:" and the frames, innermost
+    last); that line is the diagnosis', even where compilation_metrics' fail_user_frame names
+    another frame (the caller's statement: test_graph_break_messages.py's
+    test_backend_fake_tensor_exc, where it named `self.assertExpectedInlineMunged(`). Caught
+    on main by the oracle sweep: the failure was at the caller's line, torch's line 195 only
+    in the message; the earlier fix held only where the metrics named no frame."""
+    s = Store(tmp_path, exit_code=0)
+    s.compile("0/0", fail_type="Unsupported", fail_user_frame_filename=str(s.user),
+              fail_user_frame_lineno=20, fail_reason=(
+                  "Backend compiler exception\n  Explanation: Backend compiler `bad_backend` "
+                  "failed with test. Adding a graph break.\n\n  Developer debug context: "
+                  f"Backend: bad_backend\n    Exception:test\n    Traceback:\n  {_user_call(s, 9)}"
+                  f"\n\n For more details about this graph break, please visit: "
+                  f"{URL.format('gb0219')}"))
+    top = s.explain()[0]
+    assert (top["kind"], top["gb_code"], top["user_frame"]["lineno"]) == ("failure", "GB0219", 9)
+
+
 def test_an_unsupported_that_reached_the_program_is_how_the_run_ended(tmp_path):
     """The other side of the same fact (RunContext.ending_failure): an Unsupported torch did
     not catch (fullgraph=True: no "Skipping the function" line) that ended a run with no
