@@ -30,7 +30,9 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
    that cause says torch refused (refused_problems); a failure whose message points at a
    user op ("Error in op: ...") is diagnosed at that op's line (pointed_line_problems); a
    failure whose message says where its tensor was made ("Stack trace: File ...") at another
-   user line shows that line as details.made_at (made_at_problems).
+   user line shows that line as details.made_at (made_at_problems); a failure while Dynamo
+   traced, whose message lists the user code it traced, is at a line the message names
+   (traced_line_problems).
 §1/§3 who is at fault for a fake-tensor run that raised (fake_run_problems): torch's own
    kernel, or an exception the program's own try/except catches in eager, is never told to
    check the line in eager nor offered the minifier."""
@@ -535,6 +537,42 @@ def made_at_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
     return out
 
 
+# The sections of a Dynamo error where torch lists the user code it was tracing: "from user
+# code:" at its end, and a backend compiler exception's (GB0219) developer context.
+_TRACED_SECTIONS = re.compile(r"^(?:from user code:|\s+Traceback:)\s*$", re.M)
+_FRAME = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+)', re.M)
+
+
+def traced_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                         ) -> list[str]:
+    """§1 evidence order, torch's words: a failure while Dynamo traced (stage `dynamo`) whose
+    message lists the user code it was tracing ("from user code:", a backend exception's
+    "Traceback:") is diagnosed at a user line torch's message names, never at one it does not
+    (the caller's statement compilation_metrics may name). Read from the stored message,
+    apart from ingest's parser."""
+    out = []
+    for f in reader.failures(run_id):
+        text = f.get("torch_message") or ""
+        at = _TRACED_SECTIONS.search(text)
+        if f.get("stage") != "dynamo" or not at:
+            continue
+        traced = [m for m in _FRAME.finditer(text[at.end():]) if is_user_file(m.group("file"))]
+        if not traced:
+            continue
+        named = {(Path(m.group("file")).name, int(m.group("line")))
+                 for m in _FRAME.finditer(text) if is_user_file(m.group("file"))}
+        for d in diagnoses:
+            if d.get("kind") != "failure" or d.get("compile_id") != f.get("compile_id") or \
+                    (d.get("torch_message") or "")[:200] not in text:
+                continue
+            uf = d.get("user_frame") or {}
+            if (Path(uf.get("filename") or "").name, uf.get("lineno")) not in named:
+                out.append(f"torch's message names line {traced[-1].group('line')} as the code "
+                           f"it traced, the failure is at {uf.get('lineno')}, a line it does "
+                           f"not name: {(d.get('reason') or '')[:80]!r}")
+    return out
+
+
 # What a fake-run failure's fix must not say where torch's kernel or the program's own handler
 # is at fault: check the line in eager (it runs there, or eager catches what it raises), or
 # shrink a graph with the minifier (the failure came before any graph). Advice to run the code
@@ -647,7 +685,7 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (7, recompile_reason_problems),
                                           (8, unset_option_problems), (9, glossary_problems),
                                           (1, refused_problems), (1, pointed_line_problems),
-                                          (1, made_at_problems),
+                                          (1, made_at_problems), (1, traced_line_problems),
                                           (3, break_end_problems), (3, fake_run_problems),
                                           (2, ending_rank_problems),
                                           (1, resume_name_problems),

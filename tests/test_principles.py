@@ -18,7 +18,7 @@ from principles_check import (accuracy_problems, break_end_problems, consequence
                               ending_rank_problems,
                               cudagraph_problems, glossary_problems, pointed_line_problems,
                               refused_problems,
-                              reset_problems)
+                              reset_problems, traced_line_problems)
 from test_compile_id import _two_compiles
 from test_explain import Store, _ids
 from test_holdout_principles import _resumed_recompiles
@@ -366,6 +366,30 @@ def test_section1_a_runtime_failure_is_at_the_op_torch_names(tmp_path):
         (f,) = r.failures(s.run_id)
         assert f["op"] == "ns.swap.default", f["op"]
         _placed_and_main_rejected(r, s.run_id, diagnoses, want=14, on_main=30)
+
+
+def test_section1_a_dynamo_failure_is_at_a_line_of_the_code_torch_says_it_traced(tmp_path):
+    """The oracle sweep's test_graph_break_messages.py::test_backend_fake_tensor_exc class: a
+    backend's exception (GB0219) lists the user code Dynamo traced in its developer context
+    ("    Traceback:"), compilation_metrics' fail_user_frame names the caller's statement. The
+    failure at torch's line holds; at the caller's line (main's placement, a line the message
+    never names) it is rejected. Before this check no property caught it (the def-line and
+    "Error in op" checks do not read a Dynamo failure's traced frames)."""
+    s = Store(tmp_path)
+    s.compile("0/0", fail_type="Unsupported", fail_user_frame_filename=str(s.user),
+              fail_user_frame_lineno=20, fail_reason=(
+                  "Backend compiler exception\n  Explanation: Backend compiler `bad` failed."
+                  "\n\n  Developer debug context: Backend: bad\n    Exception:test\n"
+                  f'    Traceback:\n      File "{s.user}", line 9, in f\n        line_9 = 9\n\n'))
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (d,) = [d for d in diagnoses if d["kind"] == "failure"]
+        assert d["user_frame"]["lineno"] == 9, d["user_frame"]
+        assert traced_line_problems(r, s.run_id, diagnoses) == []
+        as_main = [{**d, "user_frame": {**d["user_frame"], "lineno": 20}}]
+        (problem,) = traced_line_problems(r, s.run_id, as_main)
+        assert "names line 9" in problem and "at 20" in problem
 
 
 def _placed_and_main_rejected(r: Reader, run_id: int, diagnoses: list[dict], *, want: int,
