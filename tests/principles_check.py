@@ -450,8 +450,9 @@ def refused_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
     `NotImplementedError: DataPtrVariable()`: a data_ptr value). The headline of the break at
     that line names it: the tracker's words (DataPtr, as data_ptr or DataPtr). A cause that
     names no tracker is often Dynamo's own bookkeeping ("module_name called on base" under
-    corpus gb_warnings' skipped-function break) and is not required of the headline. Read
-    from the stored torch message, independently of ingest."""
+    corpus gb_warnings' skipped-function break) and is not required of the headline; nor is
+    the argument of an exception the program raised itself (OBSERVED). Read from the stored
+    torch message, independently of ingest."""
     out = []
     for row in reader.graph_breaks(run_id):
         head = (row.get("torch_message") or "").split(_DIRECT_CAUSE, 1)
@@ -459,7 +460,7 @@ def refused_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
             continue
         cause = next((ln.strip() for ln in reversed(head[0].splitlines()) if ln.strip()), "")
         m = re.match(r"^[\w.]*?(\w*(?:Error|Exception)):\s*(.+)$", cause)
-        if not m:
+        if not m or m.group(1).startswith(OBSERVED):
             continue
         tracker = re.match(r"([A-Z]\w*?)Variable\(", m.group(2))
         if not tracker:
@@ -472,6 +473,13 @@ def refused_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
             out.append(f"the break at line {row.get('lineno')} was raised from {cause[:80]!r}, "
                        f"its headline {(mine[0].get('reason') or '')[:80]!r} does not name it")
     return out
+
+
+# Dynamo's exceptions for one the program itself raised while it was traced (an
+# AttributeError of `None.max()`, an IndexError): their message is the exception's arguments
+# as trackers (`ObservedAttributeError: ConstantVariable(str: 'max')`), values of the
+# program's, not a thing torch refused.
+OBSERVED = "Observed"
 
 
 def pointed_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]

@@ -318,6 +318,31 @@ def test_section1_a_break_names_what_torch_refused(tmp_path):
         assert "DataPtrVariable" in problem
 
 
+def test_section1_an_exception_the_program_raised_is_not_a_refusal(tmp_path):
+    """The oracle sweep's test_compile.py (test_compilation_constant_hasattr_fail,
+    test_list_bad_access): the break (GB0088, "Observed exception") was raised from Dynamo's
+    `ObservedAttributeError: ConstantVariable(str: 'max')`, the program's own AttributeError
+    whose argument is the attribute's name; the check asked the headline to say "constant"
+    (a false alarm: nothing was refused; fails before OBSERVED). The DataPtr refusal above
+    is still rejected."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    text = (Path(__file__).parent / "fixtures" / "gb_refused_cause.txt").read_text()
+    observed = text.replace("NotImplementedError: DataPtrVariable()",
+                            "torch._dynamo.exc.ObservedAttributeError: "
+                            "ConstantVariable(str: 'max')")
+    assert observed != text
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0, "attempt": 0,
+                  "artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"}},
+                 observed.replace("{user}", str(s.user)))
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (gb,) = [d for d in diagnoses if d["kind"] == "graph_break"]
+        headline = [{**gb, "reason": "Observed exception (raised exception AttributeError('max'))"}]
+        assert refused_problems(r, s.run_id, headline) == []
+
+
 def test_an_overwritten_outputs_stack_trace_is_kept_not_where_the_failure_is(tmp_path):
     """torch's overwritten-output error says "Stack trace: File ..., line N": the frame that
     made the output inside the compiled function. Ingest keeps it (failures.torch_frames), but
