@@ -125,6 +125,27 @@ def test_sweep_runs_scores_and_counts_the_fixture(tmp_path):
     assert (summary["principles"]["stores"], summary["principles"]["problems"]) == (3, 0)
 
 
+@pytest.mark.slow
+def test_a_failed_tests_exception_is_how_its_run_ended(tmp_path):
+    """The plugin records the exception that failed a test as its run's program exception,
+    so the store says how the run ended at the test's line ("your own check at line 16
+    failed: `self.assertEqual(...)`"), as `compdiag run` does for a script's uncaught one.
+    Before, the store held exit status 1 and nothing else: "exited with status 1; nothing
+    recorded says how", whose fix blamed native code calling exit()."""
+    from sweep import _cli_json, sweep
+    from torch_tests_capture import store_for
+
+    rows, summary = sweep(SRC, ["test/dynamo/oracle_ends.py"], keyword=None, stores=tmp_path,
+                          nice=0, isolated=False, all_cases=True)
+    (row,) = rows
+    assert row["test_outcome"].startswith("failure") and row["principles"] == [], row
+    doc = _cli_json("explain", "--store",
+                    str(store_for(tmp_path, "oracle_ends.py::OracleEnds::test_own_check_fails")))
+    top = doc["diagnoses"][0]
+    assert top["kind"] == "program" and "line 16" in top["reason"], top
+    assert top["user_frame"]["lineno"] == 16, top["user_frame"]
+
+
 def test_principles_summary_counts_problems_by_principle_and_file():
     """The sweep's count of principle problems: by section and per file, a store not run
     (principles None) not counted as checked."""
