@@ -81,6 +81,29 @@ def test_a_backend_exception_is_at_the_line_torch_names_not_the_frame_its_metric
     assert (top["kind"], top["gb_code"], top["user_frame"]["lineno"]) == ("failure", "GB0219", 9)
 
 
+def test_a_users_failed_check_ranks_above_a_break_torch_skipped_the_frame_for(tmp_path):
+    """Issue 29 §2/§3: the user's own check that failed is how the run ended, and ranks above
+    every graph break, recompile and limit that did not cause it. A break whose frame torch
+    skipped takes the cost of the compile failure folded under it (800), which ranked it
+    above the failed check (`user_check` at 650, "next to accuracy"). Caught on main by the
+    oracle sweep (test_exceptions.py's test_nn_reraise on torch 2.13: the "Observed
+    exception" break above "your own check at line 472 failed")."""
+    from principles_check import ending_rank_problems
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", fail_type="Unsupported",
+              fail_reason=f"Observed exception\n\n For more details: {URL.format('gb0088')}")
+    s.graph_break("0/0", 7, gb_type="Observed exception", code="GB0088", skipped=True)
+    s.ing.program_exception(None, exc_type="AssertionError", message="1 != 2",
+                            frames=[{"filename": str(s.user), "lineno": 30, "name": "<module>",
+                                     "line": "assert compiled == eager"}], compiled=None)
+    diags = s.explain()
+    assert [d["kind"] for d in diags] == ["program", "graph_break"], diags
+    assert diags[0]["reason"].startswith("your own check at line 30 failed"), diags[0]
+    with Reader(s.path) as r:
+        assert ending_rank_problems(r, s.run_id, diags) == []
+
+
 def test_an_unsupported_that_reached_the_program_is_how_the_run_ended(tmp_path):
     """The other side of the same fact (RunContext.ending_failure): an Unsupported torch did
     not catch (fullgraph=True: no "Skipping the function" line) that ended a run with no
