@@ -162,6 +162,41 @@ def test_principles_summary_counts_problems_by_principle_and_file():
                               "b.py": {"stores": 1, "with_problems": 1, "problems": 1}}
 
 
+def test_a_counter_reset_between_its_assertions_adds_its_phases():
+    """`assertEqual(cnts.frame_count, 2)`, `cnts.clear()` (or `cnts.frame_count = 0`), then
+    `assertEqual(cnts.frame_count, 1)`: the test compiled 3 graphs, each phase's last count
+    summed. Before, the last assertion alone (1) was the expectation, and show's 3 compiles
+    of test_pgo.py's four passing tests were scored as misses."""
+    import ast
+    import textwrap
+
+    from derive import Expectation, _graphs_total
+
+    src = textwrap.dedent("""\
+        def test_basic(self):
+            f(a)
+            f(b)
+            self.assertEqual(cnts.frame_count, 2)
+            cnts.clear()
+            f(c)
+            self.assertEqual(cnts.frame_count, 1)
+            cnt.frame_count = 0
+            g(d)
+            self.assertEqual(cnt.frame_count, 1)
+        """)
+    fn = ast.parse(src).body[0]
+
+    def graphs(line, n, counter):
+        return Expectation(kind="graphs", source=f"line {line} (frame_count)", count=n,
+                           counter=counter)
+
+    exps, why = _graphs_total(fn, [graphs(4, 2, "cnts"), graphs(7, 1, "cnts"),
+                                   graphs(10, 1, "cnt")])
+    assert why == "" and [e.count for e in exps] == [4]
+    exps, _ = _graphs_total(fn, [graphs(4, 2, "cnts"), graphs(4, 2, "cnts")])
+    assert [e.count for e in exps] == [2]  # asserted twice in one phase: counted once
+
+
 CACHES = "test/dynamo/oracle_caches.py"
 
 
