@@ -30,7 +30,9 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
    that cause says torch refused (refused_problems); a failure whose message points at a
    user op ("Error in op: ...") is diagnosed at that op's line (pointed_line_problems); a
    failure whose message says where its tensor was made ("Stack trace: File ...") at another
-   user line shows that line as details.made_at (made_at_problems).
+   user line shows that line as details.made_at (made_at_problems); a failure while Dynamo
+   traced, whose message lists the user code it traced, is at a line the message names
+   (traced_line_problems).
 §1/§3 who is at fault for a fake-tensor run that raised (fake_run_problems): torch's own
    kernel, or an exception the program's own try/except catches in eager, is never told to
    check the line in eager nor offered the minifier."""
@@ -448,8 +450,9 @@ def refused_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
     `NotImplementedError: DataPtrVariable()`: a data_ptr value). The headline of the break at
     that line names it: the tracker's words (DataPtr, as data_ptr or DataPtr). A cause that
     names no tracker is often Dynamo's own bookkeeping ("module_name called on base" under
-    corpus gb_warnings' skipped-function break) and is not required of the headline. Read
-    from the stored torch message, independently of ingest."""
+    corpus gb_warnings' skipped-function break) and is not required of the headline; nor is
+    the argument of an exception the program raised itself (OBSERVED). Read from the stored
+    torch message, independently of ingest."""
     out = []
     for row in reader.graph_breaks(run_id):
         head = (row.get("torch_message") or "").split(_DIRECT_CAUSE, 1)
@@ -457,7 +460,7 @@ def refused_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
             continue
         cause = next((ln.strip() for ln in reversed(head[0].splitlines()) if ln.strip()), "")
         m = re.match(r"^[\w.]*?(\w*(?:Error|Exception)):\s*(.+)$", cause)
-        if not m:
+        if not m or m.group(1).startswith(OBSERVED):
             continue
         tracker = re.match(r"([A-Z]\w*?)Variable\(", m.group(2))
         if not tracker:
@@ -470,6 +473,13 @@ def refused_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
             out.append(f"the break at line {row.get('lineno')} was raised from {cause[:80]!r}, "
                        f"its headline {(mine[0].get('reason') or '')[:80]!r} does not name it")
     return out
+
+
+# Dynamo's exceptions for one the program itself raised while it was traced (an
+# AttributeError of `None.max()`, an IndexError): their message is the exception's arguments
+# as trackers (`ObservedAttributeError: ConstantVariable(str: 'max')`), values of the
+# program's, not a thing torch refused.
+OBSERVED = "Observed"
 
 
 def pointed_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
@@ -532,6 +542,42 @@ def made_at_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
                 out.append(f"torch says the tensor was made at line {want['lineno']}, the "
                            f"failure at {uf.get('lineno')} does not say so (made_at: "
                            f"{made.get('lineno')}): {(d.get('reason') or '')[:80]!r}")
+    return out
+
+
+# The sections of a Dynamo error where torch lists the user code it was tracing: "from user
+# code:" at its end, and a backend compiler exception's (GB0219) developer context.
+_TRACED_SECTIONS = re.compile(r"^(?:from user code:|\s+Traceback:)\s*$", re.M)
+_FRAME = re.compile(r'^\s*File "(?P<file>[^"\n]+)", line (?P<line>\d+)', re.M)
+
+
+def traced_line_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                         ) -> list[str]:
+    """§1 evidence order, torch's words: a failure while Dynamo traced (stage `dynamo`) whose
+    message lists the user code it was tracing ("from user code:", a backend exception's
+    "Traceback:") is diagnosed at a user line torch's message names, never at one it does not
+    (the caller's statement compilation_metrics may name). Read from the stored message,
+    apart from ingest's parser."""
+    out = []
+    for f in reader.failures(run_id):
+        text = f.get("torch_message") or ""
+        at = _TRACED_SECTIONS.search(text)
+        if f.get("stage") != "dynamo" or not at:
+            continue
+        traced = [m for m in _FRAME.finditer(text[at.end():]) if is_user_file(m.group("file"))]
+        if not traced:
+            continue
+        named = {(Path(m.group("file")).name, int(m.group("line")))
+                 for m in _FRAME.finditer(text) if is_user_file(m.group("file"))}
+        for d in diagnoses:
+            if d.get("kind") != "failure" or d.get("compile_id") != f.get("compile_id") or \
+                    (d.get("torch_message") or "")[:200] not in text:
+                continue
+            uf = d.get("user_frame") or {}
+            if (Path(uf.get("filename") or "").name, uf.get("lineno")) not in named:
+                out.append(f"torch's message names line {traced[-1].group('line')} as the code "
+                           f"it traced, the failure is at {uf.get('lineno')}, a line it does "
+                           f"not name: {(d.get('reason') or '')[:80]!r}")
     return out
 
 
@@ -647,7 +693,7 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (7, recompile_reason_problems),
                                           (8, unset_option_problems), (9, glossary_problems),
                                           (1, refused_problems), (1, pointed_line_problems),
-                                          (1, made_at_problems),
+                                          (1, made_at_problems), (1, traced_line_problems),
                                           (3, break_end_problems), (3, fake_run_problems),
                                           (2, ending_rank_problems),
                                           (1, resume_name_problems),
@@ -659,12 +705,16 @@ def store_property_problems(store: Path, diagnoses: list[dict[str, Any]]) -> lis
     """Every principle the corpus tests hold a run to (tests/locate_check.py's §1 lines and
     folds, and principle_problems above), over the last run of STORE with explain's
     DIAGNOSES: what a benchmark (the holdout sets, the model zoo) asks of every store it
-    keeps, so that a run nobody here wrote is held to the same properties."""
+    keeps, so that a run nobody here wrote is held to the same properties. Every line starts
+    with its section (`§1: ...`; locate_check's lines and folds are §1 and §2), so that a
+    sweep can count the problems by principle."""
     from locate_check import (consequence_problems, def_line_problems, ended_node_problems,
                               library_line_problems)
 
     with Reader(Path(store)) as r:
         run_id = r.resolve_run(None)
-        return [p for check in (def_line_problems, library_line_problems, ended_node_problems,
-                                principle_problems)
-                for p in check(r, run_id, diagnoses)] + consequence_problems(r, run_id)
+        return [f"§1: {p}" for check in (def_line_problems, library_line_problems,
+                                         ended_node_problems)
+                for p in check(r, run_id, diagnoses)] + \
+            principle_problems(r, run_id, diagnoses) + \
+            [f"§2: {p}" for p in consequence_problems(r, run_id)]

@@ -8,6 +8,7 @@ test_recompile_ux.py. No compile."""
 
 from __future__ import annotations
 
+from compdiag.store.reader import Reader
 from test_explain import (AOT_FILE, BACKWARD_TWICE, TORCH_FILE, Store, _frames,
                           recompile_to_the_limit)
 
@@ -30,9 +31,89 @@ def test_a_break_torch_skipped_the_frame_for_is_one_graph_break_though_the_run_f
                           f"graph break.\n\n For more details: {URL.format('gb0025')}")
     s.graph_break("0/0", 7, gb_type="Call to `torch._dynamo.graph_break()`", code="GB0025",
                   skipped=True)
-    (d,) = s.explain()
+    ended, d = s.explain()  # how the run ended: test_a_run_that_failed_after_torch_caught_...
     assert (d["kind"], d["gb_code"], d["user_frame"]["lineno"]) == ("graph_break", "GB0025", 7)
     assert d["details"]["frame_skipped"]
+    assert [c["kind"] for c in d["consequences"]] == ["failure"]
+    assert ended["kind"] == "program"
+
+
+def test_a_run_that_failed_after_torch_caught_its_only_failure_says_how_it_ended(tmp_path):
+    """Issue 29 §3, no silent end: the run exited 1 and recorded no exception of its own (a
+    torch test whose own assertion failed, pytest exiting 1), and its only compile failure
+    was an Unsupported torch caught itself (it skipped the frame, the program went on). That
+    failure ended nothing, so the program kind says how the run ended. Caught on main by the
+    oracle sweep (test_exc.py's test_unsupported_error on torch 2.13): the program kind stood
+    back whenever the run had any failure, the failures kind called none fatal, and no
+    diagnosis said the run ended with status 1."""
+    from principles_check import ending_problems, ending_rank_problems
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", fail_type="Unsupported",
+              fail_reason=f"missing BUILD_SET handler\n\n For more details: {URL.format('gb0200')}")
+    s.graph_break("0/0", 7, gb_type="missing BUILD_SET handler", code="GB0200", skipped=True)
+    diags = s.explain()
+    assert [d["kind"] for d in diags] == ["program", "graph_break"]
+    assert diags[0]["reason"] == "exited with status 1; nothing recorded says how"
+    with Reader(s.path) as r:
+        assert ending_problems(r, s.run_id, diags) == []
+        assert ending_rank_problems(r, s.run_id, diags) == []
+
+
+def test_a_backend_exception_is_at_the_line_torch_names_not_the_frame_its_metrics_name(
+        tmp_path):
+    """Issue 29 §1, torch's words: a backend compiler's exception (GB0219) names the user code
+    Dynamo was tracing in its developer context ("    Traceback:" and the frames, innermost
+    last); that line is the diagnosis', even where compilation_metrics' fail_user_frame names
+    another frame (the caller's statement: test_graph_break_messages.py's
+    test_backend_fake_tensor_exc, where it named `self.assertExpectedInlineMunged(`). Caught
+    on main by the oracle sweep: the failure was at the caller's line, torch's line 195 only
+    in the message; the earlier fix held only where the metrics named no frame."""
+    s = Store(tmp_path, exit_code=0)
+    s.compile("0/0", fail_type="Unsupported", fail_user_frame_filename=str(s.user),
+              fail_user_frame_lineno=20, fail_reason=(
+                  "Backend compiler exception\n  Explanation: Backend compiler `bad_backend` "
+                  "failed with test. Adding a graph break.\n\n  Developer debug context: "
+                  f"Backend: bad_backend\n    Exception:test\n    Traceback:\n  {_user_call(s, 9)}"
+                  f"\n\n For more details about this graph break, please visit: "
+                  f"{URL.format('gb0219')}"))
+    top = s.explain()[0]
+    assert (top["kind"], top["gb_code"], top["user_frame"]["lineno"]) == ("failure", "GB0219", 9)
+
+
+def test_a_users_failed_check_ranks_above_a_break_torch_skipped_the_frame_for(tmp_path):
+    """Issue 29 §2/§3: the user's own check that failed is how the run ended, and ranks above
+    every graph break, recompile and limit that did not cause it. A break whose frame torch
+    skipped takes the cost of the compile failure folded under it (800), which ranked it
+    above the failed check (`user_check` at 650, "next to accuracy"). Caught on main by the
+    oracle sweep (test_exceptions.py's test_nn_reraise on torch 2.13: the "Observed
+    exception" break above "your own check at line 472 failed")."""
+    from principles_check import ending_rank_problems
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", fail_type="Unsupported",
+              fail_reason=f"Observed exception\n\n For more details: {URL.format('gb0088')}")
+    s.graph_break("0/0", 7, gb_type="Observed exception", code="GB0088", skipped=True)
+    s.ing.program_exception(None, exc_type="AssertionError", message="1 != 2",
+                            frames=[{"filename": str(s.user), "lineno": 30, "name": "<module>",
+                                     "line": "assert compiled == eager"}], compiled=None)
+    diags = s.explain()
+    assert [d["kind"] for d in diags] == ["program", "graph_break"], diags
+    assert diags[0]["reason"].startswith("your own check at line 30 failed"), diags[0]
+    with Reader(s.path) as r:
+        assert ending_rank_problems(r, s.run_id, diags) == []
+
+
+def test_an_unsupported_that_reached_the_program_is_how_the_run_ended(tmp_path):
+    """The other side of the same fact (RunContext.ending_failure): an Unsupported torch did
+    not catch (fullgraph=True: no "Skipping the function" line) that ended a run with no
+    exception recorded is the fatal failure, and the program kind adds no second ending."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", fail_type="Unsupported",
+              fail_reason=f"missing BUILD_SET handler\n\n For more details: {URL.format('gb0200')}")
+    diags = s.explain()
+    assert [d["kind"] for d in diags] == ["failure"]
+    assert diags[0]["details"]["fatal"] is True
 
 
 def test_a_crash_after_a_skipped_frame_is_the_crash_not_the_skipped_break(tmp_path):

@@ -18,7 +18,7 @@ from principles_check import (accuracy_problems, break_end_problems, consequence
                               ending_rank_problems,
                               cudagraph_problems, glossary_problems, pointed_line_problems,
                               refused_problems,
-                              reset_problems)
+                              reset_problems, traced_line_problems)
 from test_compile_id import _two_compiles
 from test_explain import Store, _ids
 from test_holdout_principles import _resumed_recompiles
@@ -301,14 +301,7 @@ def test_section1_a_break_names_what_torch_refused(tmp_path):
     wrapper's type alone ("Failed to convert args/kwargs to proxy"), which does not say that
     data_ptr was refused; the property rejects it (fails on main). The payload is the real
     torch 2.13 one (tests/fixtures/gb_refused_cause.txt), for any refusal of this shape."""
-    s = Store(tmp_path)
-    s.compile("0/0")
-    text = (Path(__file__).parent / "fixtures" / "gb_refused_cause.txt").read_text()
-    s.ing.record({"frame_id": 0, "frame_compile_id": 0, "attempt": 0,
-                  "artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"}},
-                 text.replace("{user}", str(s.user)))
-    s.done()
-    r, diagnoses = _doc(s.path, s.run_id)
+    s, r, diagnoses = _refused_break(tmp_path)
     with r:
         (gb,) = [d for d in diagnoses if d["kind"] == "graph_break"]
         assert "data_ptr" in gb["reason"], gb["reason"]
@@ -316,6 +309,39 @@ def test_section1_a_break_names_what_torch_refused(tmp_path):
         as_main = [{**gb, "reason": "Failed to convert args/kwargs to proxy"}]
         (problem,) = refused_problems(r, s.run_id, as_main)
         assert "DataPtrVariable" in problem
+
+
+def test_section1_an_exception_the_program_raised_is_not_a_refusal(tmp_path):
+    """The oracle sweep's test_compile.py (test_compilation_constant_hasattr_fail,
+    test_list_bad_access): the break (GB0088, "Observed exception") was raised from Dynamo's
+    `ObservedAttributeError: ConstantVariable(str: 'max')`, the program's own AttributeError
+    whose argument is the attribute's name; the check asked the headline to say "constant"
+    (a false alarm: nothing was refused; fails before OBSERVED). The DataPtr refusal above
+    is still rejected."""
+    s, r, diagnoses = _refused_break(tmp_path, cause="torch._dynamo.exc.ObservedAttributeError: "
+                                                     "ConstantVariable(str: 'max')")
+    with r:
+        (gb,) = [d for d in diagnoses if d["kind"] == "graph_break"]
+        said = [{**gb, "reason": "Observed exception (raised exception AttributeError('max'))"}]
+        assert refused_problems(r, s.run_id, said) == []
+
+
+def _refused_break(tmp_path: Path, cause: str | None = None) -> tuple[Store, Reader, list]:
+    """A store of torch 2.13's break raised from another exception
+    (tests/fixtures/gb_refused_cause.txt: `NotImplementedError: DataPtrVariable()`, or CAUSE
+    in its place), and explain's diagnoses of it."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    text = (Path(__file__).parent / "fixtures" / "gb_refused_cause.txt").read_text()
+    if cause is not None:
+        assert "NotImplementedError: DataPtrVariable()" in text
+        text = text.replace("NotImplementedError: DataPtrVariable()", cause)
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0, "attempt": 0,
+                  "artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"}},
+                 text.replace("{user}", str(s.user)))
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    return s, r, diagnoses
 
 
 def test_an_overwritten_outputs_stack_trace_is_kept_not_where_the_failure_is(tmp_path):
@@ -366,6 +392,30 @@ def test_section1_a_runtime_failure_is_at_the_op_torch_names(tmp_path):
         (f,) = r.failures(s.run_id)
         assert f["op"] == "ns.swap.default", f["op"]
         _placed_and_main_rejected(r, s.run_id, diagnoses, want=14, on_main=30)
+
+
+def test_section1_a_dynamo_failure_is_at_a_line_of_the_code_torch_says_it_traced(tmp_path):
+    """The oracle sweep's test_graph_break_messages.py::test_backend_fake_tensor_exc class: a
+    backend's exception (GB0219) lists the user code Dynamo traced in its developer context
+    ("    Traceback:"), compilation_metrics' fail_user_frame names the caller's statement. The
+    failure at torch's line holds; at the caller's line (main's placement, a line the message
+    never names) it is rejected. Before this check no property caught it (the def-line and
+    "Error in op" checks do not read a Dynamo failure's traced frames)."""
+    s = Store(tmp_path)
+    s.compile("0/0", fail_type="Unsupported", fail_user_frame_filename=str(s.user),
+              fail_user_frame_lineno=20, fail_reason=(
+                  "Backend compiler exception\n  Explanation: Backend compiler `bad` failed."
+                  "\n\n  Developer debug context: Backend: bad\n    Exception:test\n"
+                  f'    Traceback:\n      File "{s.user}", line 9, in f\n        line_9 = 9\n\n'))
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (d,) = [d for d in diagnoses if d["kind"] == "failure"]
+        assert d["user_frame"]["lineno"] == 9, d["user_frame"]
+        assert traced_line_problems(r, s.run_id, diagnoses) == []
+        as_main = [{**d, "user_frame": {**d["user_frame"], "lineno": 20}}]
+        (problem,) = traced_line_problems(r, s.run_id, as_main)
+        assert "names line 9" in problem and "at 20" in problem
 
 
 def _placed_and_main_rejected(r: Reader, run_id: int, diagnoses: list[dict], *, want: int,

@@ -99,24 +99,102 @@ def test_graph_count_folds_attempts_and_keeps_compiles_after_a_reset():
 
 @pytest.mark.slow
 def test_sweep_runs_scores_and_counts_the_fixture(tmp_path):
-    """One pytest process for the two derivable cases, a store each, explain scored."""
+    """One pytest process for the fixture's cases, a store each, explain scored, and every
+    store held to issue 29's principles (tests/principles_check.py). With all_cases the case
+    no rule derives from runs too, held to the principles alone and kept out of the table's
+    scores. Before the principles were checked here, rows had no `principles` and the
+    summary no count of them."""
     from sweep import sweep
 
     rows, summary = sweep(SRC, [FILE], keyword=None, stores=tmp_path, nice=0,
-                          isolated=False)
+                          isolated=False, all_cases=True)
     by = {r["id"].rsplit("::", 1)[1]: r for r in rows}
     assert len(rows) == 3
-    skipped = by["test_no_diagnosis_asserted"]
-    assert (skipped["derivable"], skipped["top_right"], skipped["test_outcome"]) == (
-        False, None, None)
+    underived = by["test_no_diagnosis_asserted"]
+    assert (underived["derivable"], underived["top_right"], underived["test_outcome"],
+            underived["principles"]) == (False, None, "passed", [])
     for name in ("test_print_under_fullgraph", "test_dtype_recompile_at_the_limit"):
         row = by[name]
         assert row["derivable"] and row["test_outcome"] == "passed", row
         assert row["top_right"] is True and row["top3_right"] is True, row
+        assert row["principles"] == [], row
     assert by["test_print_under_fullgraph"]["kind_got"] == "failure"
     total = summary["table"][-1]
     assert (total["cases"], total["derivable"], total["run"], total["top_right"]) == (
         3, 2, 2, 2)
+    assert (summary["principles"]["stores"], summary["principles"]["problems"]) == (3, 0)
+
+
+@pytest.mark.slow
+def test_a_failed_tests_exception_is_how_its_run_ended(tmp_path):
+    """The plugin records the exception that failed a test as its run's program exception,
+    so the store says how the run ended at the test's line ("your own check at line 16
+    failed: `self.assertEqual(...)`"), as `compdiag run` does for a script's uncaught one.
+    Before, the store held exit status 1 and nothing else: "exited with status 1; nothing
+    recorded says how", whose fix blamed native code calling exit()."""
+    from sweep import _cli_json, sweep
+    from torch_tests_capture import store_for
+
+    rows, summary = sweep(SRC, ["test/dynamo/oracle_ends.py"], keyword=None, stores=tmp_path,
+                          nice=0, isolated=False, all_cases=True)
+    (row,) = rows
+    assert row["test_outcome"].startswith("failure") and row["principles"] == [], row
+    doc = _cli_json("explain", "--store",
+                    str(store_for(tmp_path, "oracle_ends.py::OracleEnds::test_own_check_fails")))
+    top = doc["diagnoses"][0]
+    assert top["kind"] == "program" and "line 16" in top["reason"], top
+    assert top["user_frame"]["lineno"] == 16, top["user_frame"]
+
+
+def test_principles_summary_counts_problems_by_principle_and_file():
+    """The sweep's count of principle problems: by section and per file, a store not run
+    (principles None) not counted as checked."""
+    from sweep import principles_summary
+
+    rows = [{"id": "a.py::C::t1", "principles": ["§3: silent end", "§1: def line"]},
+            {"id": "a.py::C::t2", "principles": []},
+            {"id": "b.py::C::t3", "principles": ["§3: another"]},
+            {"id": "b.py::C::t4", "principles": None}]
+    got = principles_summary(rows)
+    assert (got["stores"], got["with_problems"], got["problems"]) == (3, 2, 3)
+    assert got["by_principle"] == {"§3": 2, "§1": 1}
+    assert got["by_file"] == {"a.py": {"stores": 2, "with_problems": 1, "problems": 2},
+                              "b.py": {"stores": 1, "with_problems": 1, "problems": 1}}
+
+
+def test_a_counter_reset_between_its_assertions_adds_its_phases():
+    """`assertEqual(cnts.frame_count, 2)`, `cnts.clear()` (or `cnts.frame_count = 0`), then
+    `assertEqual(cnts.frame_count, 1)`: the test compiled 3 graphs, each phase's last count
+    summed. Before, the last assertion alone (1) was the expectation, and show's 3 compiles
+    of test_pgo.py's four passing tests were scored as misses."""
+    import ast
+    import textwrap
+
+    from derive import Expectation, _graphs_total
+
+    src = textwrap.dedent("""\
+        def test_basic(self):
+            f(a)
+            f(b)
+            self.assertEqual(cnts.frame_count, 2)
+            cnts.clear()
+            f(c)
+            self.assertEqual(cnts.frame_count, 1)
+            cnt.frame_count = 0
+            g(d)
+            self.assertEqual(cnt.frame_count, 1)
+        """)
+    fn = ast.parse(src).body[0]
+
+    def graphs(line, n, counter):
+        return Expectation(kind="graphs", source=f"line {line} (frame_count)", count=n,
+                           counter=counter)
+
+    exps, why = _graphs_total(fn, [graphs(4, 2, "cnts"), graphs(7, 1, "cnts"),
+                                   graphs(10, 1, "cnt")])
+    assert why == "" and [e.count for e in exps] == [4]
+    exps, _ = _graphs_total(fn, [graphs(4, 2, "cnts"), graphs(4, 2, "cnts")])
+    assert [e.count for e in exps] == [2]  # asserted twice in one phase: counted once
 
 
 CACHES = "test/dynamo/oracle_caches.py"

@@ -341,10 +341,10 @@ def derive(checkout: Path, case: Case) -> Derived:
 
 
 def _graphs_total(fn: ast.AST, exps: list[Expectation]) -> tuple[list[Expectation], str]:
-    """The graphs a test compiles in all: per counter its last asserted frame_count, summed
-    over the counters. Only where each counter is bound once in the test (a name bound
-    again, `without = run(); ...; without = run()`, is another counter the sum would
-    miss)."""
+    """The graphs a test compiles in all: per counter its last asserted frame_count in each
+    phase between resets of the counter (_counter_resets), summed. Only where each counter
+    is bound once in the test (a name bound again, `without = run(); ...; without = run()`,
+    is another counter the sum would miss)."""
     graphs = [e for e in exps if e.kind == "graphs"]
     others = [e for e in exps if e.kind != "graphs"]
     if not graphs:
@@ -356,15 +356,36 @@ def _graphs_total(fn: ast.AST, exps: list[Expectation]) -> tuple[list[Expectatio
         for t in targets:
             if isinstance(t, ast.Name):
                 bound[t.id] = bound.get(t.id, 0) + 1
-    last: dict[str, Expectation] = {}
+    resets = _counter_resets(fn)
+    last: dict[tuple[str, int], Expectation] = {}  # (counter, phase) -> its last assertion
     for e in graphs:
-        last[e.counter or ""] = e
-    rebound = sorted(n for n in last if bound.get(n.split(".")[0], 0) > 1)
+        at = re.match(r"line (\d+)", e.source)  # _counts' `where`
+        line = int(at.group(1)) if at else 0
+        phase = sum(1 for reset in resets.get(e.counter or "", []) if reset < line)
+        last[(e.counter or "", phase)] = e
+    rebound = sorted(n for n, _ in last if bound.get(n.split(".")[0], 0) > 1)
     if rebound:
         return others, f"graph counts of a counter bound more than once ({rebound[0]})"
     total = sum(e.count or 0 for e in last.values())
     return others + [Expectation(kind="graphs", source=", ".join(
         e.source for e in last.values()), count=total)], ""
+
+
+def _counter_resets(fn: ast.AST) -> dict[str, list[int]]:
+    """counter -> the lines that set it back to zero (`cnts.clear()`, `cnt.frame_count = 0`):
+    a counter asserted, reset and asserted again counts each phase's graphs apart, and the
+    test compiled their sum (test_pgo.py: 2 graphs, `cnts.clear()`, then 1)."""
+    out: dict[str, list[int]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr == "clear" and not node.args:
+            out.setdefault(ast.unparse(node.func.value), []).append(node.lineno)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and \
+                node.value.value == 0:
+            for t in node.targets:
+                if isinstance(t, ast.Attribute) and t.attr in FRAME_COUNT_ATTRS:
+                    out.setdefault(ast.unparse(t.value), []).append(node.lineno)
+    return out
 
 
 def _caches(checkout: Path, case: Case, fn: ast.AST, exps: list[Expectation],

@@ -10,6 +10,13 @@ the derivable ones under capture, one store per test (torch_tests_capture.py; `-
 (score.py), and writes `results/<torch version>.json` (one object per collected case) and
 `results/<torch version>.summary.json` (the table, wall time, the files' commits).
 
+Every store the sweep leaves is also held to issue 29's principles, the properties the corpus
+is held to (tests/principles_check.py's store_property_problems: diagnoses at the line torch
+points at, cause above consequence, no abnormal end unexplained, no torch-internal name in a
+headline, ...): each row's `principles` lists the problems found in its store, and the
+summary counts them by principle and by file. `--all-cases` runs the cases no rule derives an
+expectation from as well, held to the principles alone.
+
 The checkout's test files are input, read at run time; nothing of them is kept here. A
 SOURCES.json at the checkout's root ({"test/dynamo/x.py": "<commit>"}) names the commit each
 file came from when the checkout is not a git work tree."""
@@ -33,6 +40,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.append(str(HERE.parent.parent / "tests"))  # principles_check, in a checkout
 
 from collect import Case, collect  # noqa: E402
 from derive import Derived, derive  # noqa: E402
@@ -169,6 +177,17 @@ def _outcomes(paths: Any) -> dict[str, str]:
     return out
 
 
+def property_problems(store: Path, diagnoses: list[dict[str, Any]]) -> list[str] | None:
+    """Issue 29's principles over one test's store (tests/principles_check.py, as the holdout
+    sets and the model zoo check theirs); None outside a checkout, where the checks are not."""
+    try:
+        from principles_check import store_property_problems
+    except ImportError:
+        return None
+    else:
+        return store_property_problems(store, diagnoses)
+
+
 def _cli_json(*argv: str) -> dict[str, Any] | None:
     """`compdiag ARGV --json`'s document, through the CLI's own entry point, in-process."""
     from compdiag.cli import main
@@ -194,19 +213,22 @@ def score_case(case: Case, derived: Derived, outcome: str | None, store: Path,
                            if derived.expectations else None,
                            "test_outcome": outcome, "top_right": None, "top3_right": None,
                            "show_right": None, "kind_got": None, "top": None,
-                           "why": derived.why_not, "miss_class": None}
+                           "why": derived.why_not, "miss_class": None, "principles": None}
+    ran = outcome is not None and not outcome.startswith("skipped") and store.exists()
+    explain = _cli_json("explain", "--store", str(store)) if ran else None
+    diagnoses = (explain or {}).get("diagnoses") or []
+    if ran:  # every store is held to the principles, derivable or not
+        row["principles"] = property_problems(store, diagnoses)
     if not derived.derivable:
         return row
     if outcome is None and _parametrized(case):
         row["why"] = ("not run: parametrized (pytest collects its instances, "
                       "test_x_device_cpu..., not the method)")
         return row
-    if outcome is None or outcome.startswith("skipped") or not store.exists():
+    if not ran:
         row["why"] = "not run: " + (outcome or "no store (the test did not start)")
         return row
-    explain = _cli_json("explain", "--store", str(store))
     show = _cli_json("show", "--store", str(store))
-    diagnoses = (explain or {}).get("diagnoses") or []
     verdict = judge(derived.expectations, diagnoses, show, case.file)
     row.update(verdict)
     if not row["top_right"] and not outcome.startswith("passed") and (
@@ -249,6 +271,26 @@ def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return table
 
 
+def principles_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The principle checks over the sweep's stores: how many were checked, how many broke
+    one, the problems by principle (§N) and per file."""
+    from collections import Counter
+
+    checked = [r for r in rows if r.get("principles") is not None]
+    by_file: dict[str, dict[str, int]] = {}
+    for r in checked:
+        f = by_file.setdefault(r["id"].split("::")[0], {"stores": 0, "with_problems": 0,
+                                                         "problems": 0})
+        f["stores"] += 1
+        f["with_problems"] += bool(r["principles"])
+        f["problems"] += len(r["principles"])
+    by_principle = Counter(p.split(":", 1)[0] for r in checked for p in r["principles"])
+    return {"stores": len(checked),
+            "with_problems": sum(bool(r["principles"]) for r in checked),
+            "problems": sum(len(r["principles"]) for r in checked),
+            "by_principle": dict(by_principle.most_common()), "by_file": by_file}
+
+
 def markdown(table: list[dict[str, Any]]) -> str:
     lines = ["| file | cases | derivable | run | right on top | right in top three | "
              "test passes here | of those: right on top | in top three |",
@@ -261,9 +303,10 @@ def markdown(table: list[dict[str, Any]]) -> str:
 
 
 def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nice: int,
-          isolated: bool, run: bool = True, deadline: float | None = None
-          ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Collect, derive, run and score every case of FILES; returns (rows, summary)."""
+          isolated: bool, run: bool = True, deadline: float | None = None,
+          all_cases: bool = False) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Collect, derive, run and score every case of FILES; returns (rows, summary). With
+    ALL_CASES the cases no rule derives from run too, held to the principles alone."""
     started = time.time()
     rows, commits, shims, walls, missing = [], {}, [], {}, []
     for relpath in files:
@@ -274,7 +317,7 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
         commits[relpath] = _commit(src, relpath)
         cases = [c for c in collect(src, relpath) if _picked(c.id, keyword)]
         derived = {c.id: derive(src, c) for c in cases}
-        todo = [c for c in cases if derived[c.id].derivable]
+        todo = [c for c in cases if all_cases or derived[c.id].derivable]
         t0 = time.time()
         if run and todo:
             left = FILE_TIMEOUT if deadline is None else deadline - (time.time() - started)
@@ -296,7 +339,7 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
                 rows.append(score_case(one, derived[c.id],
                                        outcomes.get(f"{one.cls}::{one.name}"),
                                        store_for(stores, _nodeid(one)), commits[relpath]))
-        print(f"{relpath}: {len(cases)} cases, {len(todo)} derivable, run in "
+        print(f"{relpath}: {len(cases)} cases, {len(todo)} to run, run in "
               f"{walls[relpath]}s", file=sys.stderr)
     import torch
 
@@ -312,7 +355,8 @@ def sweep(src: Path, files: list[str], *, keyword: str | None, stores: Path, nic
                "sweep_wall_s": ran.get("wall_s"),
                "sweep_wall_s_per_file": ran.get("wall_s_per_file"),
                "scoring_wall_s": round(time.time() - started, 1),
-               "mode": "isolated" if isolated else "in-process", "table": summarize(rows)}
+               "mode": "isolated" if isolated else "in-process", "table": summarize(rows),
+               "principles": principles_summary(rows)}
     return rows, summary
 
 
@@ -341,7 +385,7 @@ def _merged(out: Path, rows: list[dict[str, Any]], summary: dict[str, Any],
                                   if f not in commits and f not in swept] +
                    [f for f in summary["files_missing"] if f not in commits],
                    shims=sorted(set(before.get("shims") or []) | set(summary["shims"])),
-                   table=summarize(rows))
+                   table=summarize(rows), principles=principles_summary(rows))
     return rows, summary
 
 
@@ -363,6 +407,9 @@ def main(argv: list[str] | None = None) -> int:
                     "sweep left in --stores, without running the tests again")
     ap.add_argument("--deadline", type=float, help="stop running tests after this many "
                     "seconds of the sweep and score the tests that finished")
+    ap.add_argument("--all-cases", action="store_true", help="run the cases no rule "
+                    "derives an expectation from as well, each store held to the "
+                    "principles (tests/principles_check.py) alone")
     ap.add_argument("--update", action="store_true", help="keep the rows (and wall times) "
                     "of the files not swept now from the results file already there; the "
                     "table is made again over all of them")
@@ -376,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
         rows, summary = sweep(args.src.resolve(), args.files, keyword=args.keyword,
                               stores=stores.resolve(), nice=args.nice,
                               isolated=args.isolated, run=not args.no_run,
-                              deadline=args.deadline)
+                              deadline=args.deadline, all_cases=args.all_cases)
     import torch
 
     out = args.out or HERE / "results" / f"{torch.__version__.split('+')[0]}.json"
@@ -389,6 +436,12 @@ def main(argv: list[str] | None = None) -> int:
     for t in summary["table"][-1:]:
         for cls, n in t["miss_classes"].items():
             print(f"  miss: {n} x {cls}")
+    pr = summary["principles"]
+    print(f"principles: {pr['problems']} problems in {pr['with_problems']} of {pr['stores']} "
+          f"stores; by principle {pr['by_principle']}")
+    for r in rows:
+        for problem in r.get("principles") or []:
+            print(f"  {r['id']}: {problem[:160]}")
     print(f"sweep wall {summary['sweep_wall_s']}s (scoring {summary['scoring_wall_s']}s); "
           f"results in {out}")
     return 0

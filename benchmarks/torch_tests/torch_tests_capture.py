@@ -4,7 +4,9 @@ The in-process equivalent of `compdiag run --store STORE -m pytest FILE::CLASS::
 per test, at one torch import per test file instead of one per test (on a shared two-core
 machine that import is most of a small test's cost). compdiag's Capture is installed once;
 before each test a new run is begun in that test's store and the capture's ingestor is
-pointed at it; after the test the run is ended with the test's outcome as its exit status.
+pointed at it; after the test the run is ended with the test's outcome as its exit status,
+and the exception that failed a test is recorded as its program's (how its run ended, at the
+test's line), as `compdiag run` records a script's uncaught exception.
 Tests of torch's own suite reset Dynamo around each test (`torch._dynamo.test_case`), so a
 test's store holds its own compiles only.
 
@@ -37,6 +39,7 @@ class _PerTest:
         self.capture: Any = None
         self.current: tuple[Any, Any, int] | None = None
         self.failed = False
+        self.raised: BaseException | None = None
 
     def begin(self, nodeid: str) -> None:
         try:
@@ -63,6 +66,7 @@ class _PerTest:
                     self.capture.ing = ing
             self.current = (runs, writer, run_id)
             self.failed = False
+            self.raised = None
         except Exception as exc:  # noqa: BLE001 - the test runs whatever happens here
             print(f"torch_tests_capture: no store for {nodeid}: {exc!r}")
             self.current = None
@@ -77,6 +81,12 @@ class _PerTest:
             # this test's store before it closes, as `compdiag run`'s child drains at exit
             self.capture.drain()
             ing = self.capture.ing
+            if self.raised is not None:
+                # the exception that failed the test ended its run, as an uncaught one ends
+                # `compdiag run`'s program (pytest catches it; the store is the test's alone)
+                from compdiag.capture.failures import record_escaped_exception
+
+                self.capture.guarded("exception", record_escaped_exception, ing, self.raised)
             with self.capture.lock:
                 ing.flush()
                 ing.update_run(device="cpu")
@@ -92,8 +102,9 @@ _STATE: _PerTest | None = None
 
 
 def _shims() -> list[str]:
-    """Names a test file newer than the installed torch imports and the wheel lacks, given
-    the nearest meaning so the module imports; each one applied is listed in the results."""
+    """Names a test file newer (or older) than the installed torch imports and the wheel
+    lacks, given the nearest meaning so the module imports; each one applied is listed in
+    the results."""
     applied = []
     import torch
     import torch._dynamo.test_case as test_case
@@ -135,6 +146,15 @@ def _shims() -> list[str]:
         builtins.requires_cuda_and_triton = triton_utils.requires_cuda_and_triton
         applied.append("builtins.requires_cuda_and_triton (torch.testing._internal."
                        "triton_utils.requires_cuda_and_triton; used, not imported)")
+    import torch.testing._internal.inductor_utils as inductor_utils
+
+    if not hasattr(inductor_utils, "HAS_CUDA") and \
+            hasattr(inductor_utils, "HAS_CUDA_AND_TRITON"):
+        # older test files (test_logging.py as stored, 00277889) import the name newer
+        # torch renamed; without it the module does not import at all
+        inductor_utils.HAS_CUDA = inductor_utils.HAS_CUDA_AND_TRITON
+        applied.append("torch.testing._internal.inductor_utils.HAS_CUDA "
+                       "(HAS_CUDA_AND_TRITON, its newer name)")
     return applied
 
 
@@ -203,6 +223,17 @@ def _record(item: pytest.Item) -> None:
     key = item.nodeid.split("::", 1)[-1]
     with open(_STATE.stores / OUTCOMES_FILE, "a") as out:  # type: ignore[union-attr]
         out.write(json.dumps({"key": key, "outcome": outcome}) + "\n")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
+    """The exception of a test that failed (not one skipped or expected to fail): kept for
+    the test's run, whose end it is."""
+    outcome = yield
+    report = outcome.get_result()
+    if _STATE is not None and report.when == "call" and report.failed and \
+            call.excinfo is not None:
+        _STATE.raised = call.excinfo.value
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

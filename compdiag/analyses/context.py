@@ -246,6 +246,22 @@ class RunContext:
             else None
 
     @functools.cached_property
+    def ending_failure(self) -> dict[str, Any] | None:
+        """The failure that ended the run, if one did: the last failure of a run that exited
+        non-zero, unless the program's own exception (raised outside compiled code) ended it
+        or torch caught the failure itself (an Unsupported of a compile whose frame it
+        skipped: the program went on). One fact for the failures kind (its fatal failure) and
+        the program kind (which says how the run ended when no failure did)."""
+        exc = self.program_exception
+        if not (self.crashed and self.failures) or (exc is not None
+                                                    and not exc.get("compiled")):
+            return None
+        last = self.failures[-1]
+        caught = last.get("exc_type") == "Unsupported" and self.torch_skipped(
+            last["compile_id"])
+        return None if caught else last
+
+    @functools.cached_property
     def recompile_limits(self) -> dict[Any, dict[str, Any]]:
         """frame (CompileId.frame_key) -> {compile_id, explanation} for each function Dynamo
         stopped compiling because it hit the recompile limit (a failure row of type

@@ -16,15 +16,17 @@ The classes, by what each costs a run (highest base first; the kind that declare
   program's own exception, Ctrl-C, a signal, an exit status): it did not finish, so above
   every problem that did not cause it (the recompile limit included, issue 29 §2); what
   caused it lifts it or folds it.
+- `user_check` (program): the program failed on an accuracy check of the user's own (an
+  assert comparing eager and compiled): how the run ended, so just below `ending` and above
+  the limit (a graph break lifted to a compile failure's cost by the frame torch skipped
+  ranked above it, against issue 29 §2/§3); the measured `accuracy` diagnosis of the op
+  follows it, and the check's fix carries its verdict.
 - `limit` (recompile): a function stuck in eager by the recompile limit: its whole speed-up
   is gone.
 - `failure` (failure): other compile failures (the frame ran in eager).
 - `divergence` (divergence): ranks of one job compiled differently (a collective that waits on
   a rank that took another path hangs the job): below failures, above wrong numbers.
 - `accuracy` (accuracy): compiled code computed other numbers than eager.
-- `user_check` (program): the program failed on an accuracy check of the user's own (an
-  assert comparing eager and compiled): the run's failure, and a verdict on compiled numbers,
-  so next to `accuracy`.
 - `recurring_recompile` (recompile): a guard on one input that failed again and again with a
   new value each time (a learning rate, a step counter): a whole compile every step, which
   costs more than any graph break; hence above graph breaks, whatever the break's hit count.

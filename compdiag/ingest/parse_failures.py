@@ -19,9 +19,12 @@ from compdiag.ingest.parse_text import TB_FRAME
 # -- the op a compile failure names -------------------------------------------------------------
 # Inductor's LoweringException appends the failing FX node's stack trace after "Found from :";
 # an FX Interpreter error (extra_traceback) appends it after "Original traceback:"; Dynamo's own
-# errors end with the user frames it was tracing after "from user code:" (innermost last). Each
-# is the user's line of the op that failed, where Dynamo's own frame is only the function.
-_NODE_TRACE_MARKERS = ("Found from :", "Original traceback:", "from user code:")
+# errors end with the user frames it was tracing after "from user code:" (innermost last); a
+# backend compiler's exception (GB0219) names them in its developer context, after an indented
+# "Traceback:" line (not Python's "Traceback (most recent call last):"). Each is the user's
+# line of the op that failed, where Dynamo's own frame is only the function (or its caller).
+_NODE_TRACE_MARKERS = ("Found from :", "Original traceback:", "from user code:",
+                       "    Traceback:\n")
 
 
 # Anomaly mode (AOTAutograd traces the joint graph under it) warns, before a backward fails:

@@ -209,14 +209,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     out = []
     rows = ctx.failures
     exc = ctx.program_exception
-    # The run ended in an exception of the program's own (not through compiled code): no
-    # failure of a compile ended it.
-    ended_here = exc is None or bool(exc.get("compiled"))
     for idx, f in enumerate(rows):
         cid = f["compile_id"]
-        # An Unsupported torch caught itself (it skipped the frame) ended nothing.
-        handled = f.get("exc_type") == "Unsupported" and ctx.torch_skipped(cid)
-        fatal = ctx.crashed and idx == len(rows) - 1 and ended_here and not handled
+        fatal = f is ctx.ending_failure
         tb = f.get("traceback") or ""
         whole = f.get("torch_message") or (exc.get("message") if fatal and exc else None)
         surfaced, raised = exception_frames(exc) if fatal and exc else (None, None)

@@ -9,7 +9,9 @@ found": at the user's line where it surfaced, with the frame it was raised in.
 - It did not: kind `program`, "the program raised X at line N, outside compiled code", in the
   `ending` cost class: the run did not finish, so it ranks above every graph break, recompile
   and perf hint that did not cause it (issue 29 §2), though torch.compile did not raise it.
-  A failed check of the user's own is the `user_check` class, next to accuracy.
+  A failed check of the user's own is the `user_check` class, just below `ending`: above
+  every graph break, recompile and limit that did not cause it, and above the accuracy
+  diagnosis that names the op (the check is how the run ended; its fix carries the verdict).
 - A user's own check that failed (an assert, or a raise right after a comparison) when
   `run --check-accuracy` found every compiled graph equal to eager says exactly that, and
   names what the check compared.
@@ -91,7 +93,11 @@ def _at_the_raise(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
 # below `crash`, a fault of compiled code that ended it. What caused it folds it (failures)
 # or lifts it; a graph break at the statement that raised it is its consequence.
 SPEC = KindSpec(KIND, title="program error", words=("program", "programs"), style="red", tie=80,
-                costs={"ending": Cost(950), "user_check": Cost(650)},
+                # a failed check of the user's own is how the run ended too: above the
+                # recompile limit (900), so no graph break (lifted to a compile failure's cost
+                # by the failure torch caught when it skipped the frame), recompile or limit
+                # that did not cause it ranks above it (issue 29 §2/§3)
+                costs={"ending": Cost(950), "user_check": Cost(940)},
                 details=(ProgramDetails,),
                 causes=(Causes("failure", "failure", "the program's exception is the same "
                                "error, reported where torch.compile raised it",
@@ -343,7 +349,7 @@ def ending(ctx: Any) -> list[Diagnosis]:
                        frame=frame, end=end)]
     if end is not None and end.get("signal"):
         return [_killed(ctx, end)]
-    if end is None and ctx.failures:
+    if end is None and ctx.ending_failure is not None:
         return []  # nothing but the failure says how it ended: the failures kind's fatal one
     native = _native(end)
     said = f" ({native})" if native else ""
