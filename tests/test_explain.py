@@ -1139,3 +1139,20 @@ def test_show_names_a_skipped_frames_break_by_its_own_type(tmp_path, capsys):
     assert main(["show", "--store", str(path)]) == 0
     text = capsys.readouterr().out
     assert "GB0142 Unsupported context manager" in text and "Failed to handle" not in text
+
+
+def test_a_users_failed_check_on_a_measured_mismatch_folds_under_the_mismatch(tmp_path):
+    """Issue 29 §2: the program's own check failed and --check-accuracy measured the compiled
+    graph to differ from eager: the measured mismatch (at the op) is the cause, the failed
+    check its consequence, folded under it. Since the failed check ranks as how the run ended
+    (940), it ranked above the mismatch that caused it (the oracle sweep's ranking change)."""
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text("import torch\n" * 9 + "assert torch.allclose(eager, compiled)\n")
+    s.compile("0/0")
+    s.accuracy("0/0", [("out0", False, 0.5, 0.5, {"verdict": "miscompile"})])
+    s.ing.program_exception(None, exc_type="AssertionError", message="",
+                            frames=[{"filename": str(s.user), "lineno": 10, "name": "<module>",
+                                     "line": None}], compiled=None, stage=None)
+    top = s.explain()[0]
+    assert top["kind"] == "accuracy", top
+    assert "program" in [c["kind"] for c in top["consequences"]]

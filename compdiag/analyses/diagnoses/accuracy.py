@@ -52,7 +52,17 @@ SPEC = KindSpec(KIND, title="accuracy mismatch", words=("accuracy mismatch", "ac
                 causes=(Causes(KIND, "failure", "the accuracy diagnosis reports it, with the "
                                "measured errors",
                                lambda effect, cause, ctx: effect.stage == "accuracy"
-                               and ctx.has_accuracy_rows, same_finding=True),))
+                               and ctx.has_accuracy_rows, same_finding=True),
+                        # a failed check of the program's own that compares a compiled result
+                        # --check-accuracy measured to differ from eager: the measured
+                        # difference is the cause, the failed check its consequence
+                        Causes(KIND, "program", "the program's own check failed on a compiled "
+                               "result that differs from eager",
+                               lambda effect, cause, ctx: getattr(effect.details, "accuracy",
+                                                                  None) == "mismatch"
+                               and isinstance(cause.details, AccuracyDetails)
+                               and cause.severity == "problem"
+                               and cause.details.verdict not in NEGATIVE)))
 
 
 @hookimpl
