@@ -19,8 +19,9 @@ The classes, by what each costs a run (highest base first; the kind that declare
 - `user_check` (program): the program failed on an accuracy check of the user's own (an
   assert comparing eager and compiled): how the run ended, so just below `ending` and above
   the limit (a graph break lifted to a compile failure's cost by the frame torch skipped
-  ranked above it, against issue 29 §2/§3); the measured `accuracy` diagnosis of the op
-  follows it, and the check's fix carries its verdict.
+  ranked above it, against issue 29 §2/§3). A check whose compiled result --check-accuracy
+  measured to differ from eager folds under that `accuracy` diagnosis (its cause), which then
+  ranks where the check would have.
 - `limit` (recompile): a function stuck in eager by the recompile limit: its whole speed-up
   is gone.
 - `failure` (failure): other compile failures (the frame ran in eager).

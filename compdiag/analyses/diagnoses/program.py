@@ -10,8 +10,8 @@ found": at the user's line where it surfaced, with the frame it was raised in.
   `ending` cost class: the run did not finish, so it ranks above every graph break, recompile
   and perf hint that did not cause it (issue 29 §2), though torch.compile did not raise it.
   A failed check of the user's own is the `user_check` class, just below `ending`: above
-  every graph break, recompile and limit that did not cause it, and above the accuracy
-  diagnosis that names the op (the check is how the run ended; its fix carries the verdict).
+  every graph break, recompile and limit that did not cause it; a measured mismatch of the
+  compiled result it compares is its cause (the accuracy kind's relation folds it there).
 - A user's own check that failed (an assert, or a raise right after a comparison) when
   `run --check-accuracy` found every compiled graph equal to eager says exactly that, and
   names what the check compared.
