@@ -57,3 +57,4 @@ def test_a_cpu_graph_never_pays_the_extra_run():
     gm = torch.fx.symbolic_trace(torch.nn.Linear(4, 4))
     assert not tf32.may_apply(gm, [torch.randn(2, 4)])
     assert not tf32.notable([_out(1e-7)]) and tf32.notable([_out(1e-3)])
+

@@ -154,6 +154,20 @@ def numeric_verdict(ok: bool, close: bool, errs: dict[str, float] | None, tol: f
     return out
 
 
+# 64-bit integers that differ only by multiples of 2**32: the compiled code computed them in 32
+# bits (an index or arange product past 2**31), measured on the outputs, not guessed.
+WRAPPED = ("integer values differ by multiples of 2**32: a 32-bit overflow (the compiled code "
+           "computed them in int32 where eager computes in int64)")
+
+
+def wraps_32(ref: torch.Tensor, res: torch.Tensor) -> bool:
+    """Whether two 64-bit integer tensors differ, and only by multiples of 2**32."""
+    if ref.dtype not in (torch.int64,) or ref.shape != res.shape or not ref.numel():
+        return False
+    d = ref.long() - res.long()
+    return bool((d != 0).any()) and bool(((d % (1 << 32)) == 0).all())
+
+
 def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) -> OutputCheck:
     """One output: eager `ref` vs compiled `res`, judged with the fp64 reference."""
     from torch._dynamo.utils import same
@@ -186,6 +200,9 @@ def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) ->
             else (0.0 if equal else 1.0)
         if not equal:
             detail["reason"] = "integer/bool values differ"
+            if wraps_32(r, c):
+                detail["reason"] = WRAPPED
+                detail["wraps_at_bits"] = 32
         return OutputCheck(name, equal, max_abs, None, detail)
     r64, c64 = r.double(), c.double()
     finite = torch.isfinite(r64) & torch.isfinite(c64)
