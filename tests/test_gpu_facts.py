@@ -680,3 +680,15 @@ def test_a_failed_check_against_float64_names_tf32_measured_on_the_h200(tmp_path
     acc = next(d for d in diags if d["kind"] == "accuracy")
     assert acc["reason"].startswith("TF32, not a compiler bug") and "4.38e-07" in acc["reason"]
     assert acc["user_frame"]["lineno"] == 28  # the convolution
+
+
+def test_recordings_keyed_by_an_int_argument_name_it(tmp_path):
+    """set11/gpu/cg_int_arg_rerecord.py (pytorch#119579) on the H200: a decode step's int
+    `token_pos` became dynamic after one recompile, and cudagraph_trees recorded a graph per
+    value. Before, the headline said "12 recordings for 12 input sizes", naming no input, and
+    the fix was about padding sizes."""
+    path, rid = _store(tmp_path, "cg_int_arg_rerecord")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "cudagraph" and top["user_frame"]["lineno"] == 25, top
+    assert "12 values of `token_pos`" in top["reason"], top
+    assert "0-d tensor" in top["fix"] and "pad" not in top["fix"]

@@ -91,6 +91,16 @@ RERECORD_FIX = (
     "size, so bucket as well when sizes vary widely); and when outputs of one step are "
     "overwritten or kept alive across steps, call `torch.compiler.cudagraph_mark_step_begin()` "
     "at the start of each iteration.")
+# The recordings are keyed by the value of an int argument Dynamo made dynamic (its recompile
+# on `N == value`): each value is a new key of cudagraph_trees.
+INT_KEY_EXPLANATION = (
+    "cudagraph_trees keys its recordings by the graph's int inputs as well as its sizes: {ints} "
+    "became a dynamic int after the recompile on its value, so every new value records a new "
+    "CUDA graph (warm-up, capture, memory) instead of replaying one.")
+INT_KEY_FIX = (
+    "Pass {ints} as a 0-d tensor on the GPU (`torch.tensor(value, device='cuda')`, updated in "
+    "place with `.fill_()` or `.copy_()` each step) so one CUDA graph serves every value; or, "
+    "where it takes only a few values, keep it a Python int and let each value record once.")
 PARTITION_EXPLANATION = (
     "Inductor split this graph into partitions (graph_partition): the CUDA-graphed ones replay "
     "as CUDA graphs, the ops listed run outside them with a kernel launch each, between "
@@ -250,17 +260,30 @@ def _rerecord_diagnoses(ctx: Any, cov: dict[str, Any]) -> list[Diagnosis]:
         graphs = tuple(sorted((c for c in cids if c), key=sort_key))
         shown = ", ".join(_fmt_sizes(s) for s in sizes[:6]) + (", ..." if len(sizes) > 6 else "")
         warned = f"; torch warned it observed {observed} distinct sizes" if observed else ""
+        ints = _int_keys(ctx, cids) if len(keys) > len(sizes) else ""
+        what = f"values of {ints}" if ints else "input sizes"
         out.append(Diagnosis(
             KIND, stage="runtime", compile_id=graphs[0] if graphs else None,
-            reason=(f"{RERECORDED} {n_recs} recordings for {n_sizes} input sizes"
+            reason=(f"{RERECORDED} {n_recs} recordings for {n_sizes} {what}"
                     + (f" ({shown})" if shown else "") + f" across {len(graphs)} compile(s)"
                     + warned),
             user_frame=locate(ctx, graphs[0] if graphs else None,
                               calls=[_new_size_call(mine, part)]),
-            explanation=RERECORD_EXPLANATION + " " + _memory_note(cov),
-            fix=RERECORD_FIX, score=SPEC.score(KIND, n_recs), count=n_recs,
+            explanation=(INT_KEY_EXPLANATION.format(ints=ints) if ints else
+                         RERECORD_EXPLANATION) + " " + _memory_note(cov),
+            fix=INT_KEY_FIX.format(ints=ints) if ints else RERECORD_FIX,
+            score=SPEC.score(KIND, n_recs), count=n_recs,
             compile_ids=graphs, details=CudagraphDetails(RERECORDED_GRAPH)))
     return out
+
+
+def _int_keys(ctx: Any, cids: set[Any]) -> str:
+    """The int arguments whose values key the recordings: those the compiles recompiled on by
+    value (recompile_events' `guarded` of a `value` guard), as the user wrote them."""
+    names = [e["guarded"] for e in ctx.r.recompile_events(ctx.run_id)
+             if e.get("compile_id") in cids and e.get("category") == "value"
+             and e.get("guarded")]
+    return ", ".join(f"`{n}`" for n in dict.fromkeys(names))
 
 
 def _rerecord_reasons(ctx: Any, cids: set[Any]) -> list[Diagnosis]:
