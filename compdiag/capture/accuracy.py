@@ -332,6 +332,25 @@ def fused_culprit(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: 
     return lo + 1, compiles
 
 
+def _undeclared_mutation(gm: torch.fx.GraphModule, args: list[Any],
+                         rng: torch.Tensor) -> dict[str, Any] | None:
+    """The custom op that wrote into an input its schema does not declare (capture/
+    undeclared_mutation.py), described as the divergent node, or None."""
+    from compdiag.capture import undeclared_mutation
+
+    try:
+        with _preserved_state(gm):
+            torch.random.set_rng_state(rng)
+            node = undeclared_mutation.find(gm, _clone(args))
+    except Exception:  # noqa: BLE001 - fail open: the divergent node found before stands
+        return None
+    if node is None:
+        return None
+    name = getattr(node.target, "name", None)  # an OpOverload's 'ns::op'
+    return _described(node, undeclared_mutation=True,
+                      **({"op": name()} if callable(name) else {}))
+
+
 def point_at_an_op(check: GraphCheck, gm: torch.fx.GraphModule, args: list[Any],
                    rng: torch.Tensor, tol: Tolerance) -> None:
     """Every verdict names an op: an ill-conditioned output the op where eager leaves float64,
@@ -407,6 +426,10 @@ class AccuracyChecker:
                     except Exception as exc:  # noqa: BLE001
                         check.error = None
                         check.divergent_node = {"error": f"{type(exc).__name__}: {exc}"[:300]}
+                if checker.localise and not check.ok and wrong_code(check):
+                    blamed = _undeclared_mutation(gm, before, rng)
+                    if blamed is not None:
+                        check.divergent_node = blamed
                 if checker.localise:
                     point_at_an_op(check, gm, before, rng, checker.tol)
             except Exception as exc:  # noqa: BLE001 - a checker fault is not the user's

@@ -177,6 +177,11 @@ VERDICT_FIXES = {
 }
 
 
+UNDECLARED_FIX = ("Declare what {op} writes: `@torch.library.custom_op(..., "
+                  "mutates_args=(\"x\",))` naming each argument it changes in place (or "
+                  "return a new tensor instead of writing into the input).")
+
+
 def _ratio(e: float | None, k: float | None) -> str:
     if not e:
         return "much"
@@ -254,11 +259,22 @@ def measured(ctx: Any) -> list[Diagnosis]:
             explanation = "The compiled graph computed different numbers than eager beyond " \
                           "the tolerance"
         backward = bool(detail.get("backward"))
+        undeclared = False
         if backward:
             reason = "backward: " + reason
         if node.get("node") and backward and node.get("backward"):
             reason += f"; first op whose backward differs: {node.get('op')} (node {node['node']})"
             explanation += f", first in the backward of node {node['node']}"
+        elif node.get("node") and node.get("undeclared_mutation"):
+            reason += (f"; {node.get('op')} (node {node['node']}) writes into an input its "
+                       "schema does not declare (mutates_args), so the compiled graph treats "
+                       "it as pure")
+            explanation = (f"Run op by op in eager, {node.get('op')} changed a tensor "
+                            "argument its schema marks read-only: Inductor may drop or reorder "
+                            "an op it takes for pure (an op that returns nothing and declares "
+                            "no mutation is dead code to it), so what follows reads the "
+                            "unchanged value")
+            undeclared = True
         elif node.get("node") and isinstance(node.get("shows_at"), dict):
             shows = node["shows_at"]
             reason += (f"; computed wrongly by {node.get('op')} (node {node['node']}), fused "
@@ -283,7 +299,9 @@ def measured(ctx: Any) -> list[Diagnosis]:
                             "difference may not be the compiler's.")
         kind = _kind_of(verdict, detail)
         fix = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store)
-        if kind in VERDICT_FIXES:
+        if undeclared:
+            fix = UNDECLARED_FIX.format(op=node.get("op"))
+        elif kind in VERDICT_FIXES:
             minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
             fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
                                              dtype=detail.get("dtype"), minify=minify,
