@@ -1,0 +1,55 @@
+"""What is behind a failed check of the program's own that compares compiled with eager (issue
+29 §4), from stored facts: a cause --check-accuracy measured (TF32, ill-conditioning), or
+random numbers Inductor draws itself. The program kind names it in the check's headline and
+fix, so the user reads the cause, not only that their assert failed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+# Inductor's own random-number ops (torch._inductor.config.fallback_random=False, the
+# default): a graph that holds one draws from another stream than eager, whatever the seed.
+INDUCTOR_RANDOM = ("prims.inductor_random.", "prims.inductor_randint.")
+RANDOM_FIX = ("Inductor generates the random numbers of line {line} itself, so they never match "
+              "eager's, seed or no seed (by design: torch.compile promises the distribution, "
+              "not the values). To compare compiled with eager, set "
+              "`torch._inductor.config.fallback_random = True` before compiling (eager's "
+              "generator, slower), or compare statistics instead of values.")
+
+
+# What --check-accuracy measured that explains a user's failed check while compiled equals
+# eager (the verdicts capture/accuracy_compare.py and capture/tf32.py give an output): the
+# head's words, the fix (first verdict found wins, in this order).
+CHECKED_CAUSES: tuple[tuple[str, str, str], ...] = (
+    ("tf32", "eager and compiled alike compute its float32 matmuls/convolutions in TF32",
+     "The difference is TF32's, in eager as much as compiled (see the accuracy diagnosis): "
+     "turn TF32 off before the computation (`torch.backends.cudnn.allow_tf32 = False`, "
+     "`torch.set_float32_matmul_precision('highest')`) or compare with a tolerance TF32 "
+     "meets."),
+    ("ill_conditioned", "the computation amplifies rounding error (ill-conditioned), in eager "
+     "and compiled alike", "The difference is the computation's conditioning, not the "
+     "compiler's (see the accuracy diagnosis)."),
+)
+
+
+def checked_cause(ctx: Any) -> tuple[str, str] | None:
+    """The (words, fix) of the first CHECKED_CAUSES verdict among the run's accuracy rows."""
+    verdicts = {(r.get("detail") or {}).get("verdict") for r in ctx.r.accuracy(ctx.run_id)
+                if isinstance(r.get("detail"), dict)}
+    return next(((words, fix) for v, words, fix in CHECKED_CAUSES if v in verdicts), None)
+
+
+def random_fix(line: int) -> str:
+    """The fix for a check that compared values Inductor drew itself at `line`."""
+    return RANDOM_FIX.format(line=line)
+
+
+def inductor_random(ctx: Any) -> dict[str, Any] | None:
+    """The first post-grad node of the run that draws Inductor's own random numbers, at its
+    user line; None when no compiled graph does."""
+    for cid in ctx.compiles:
+        for n in ctx.graph_nodes(cid):
+            if str(n.get("target") or "").startswith(INDUCTOR_RANDOM) and n.get("lineno"):
+                return n
+    return None
