@@ -1156,3 +1156,23 @@ def test_a_users_failed_check_on_a_measured_mismatch_folds_under_the_mismatch(tm
     top = s.explain()[0]
     assert top["kind"] == "accuracy", top
     assert "program" in [c["kind"] for c in top["consequences"]]
+
+
+def test_a_failed_check_of_values_inductor_drew_in_library_code_names_the_generator(tmp_path):
+    """set11's dropout_seed_mismatch (pytorch#158643): nn.Dropout inside a compiled
+    nn.Sequential, seeded eager vs compiled compared by assert_close. The post-grad graph's
+    prims.inductor_random has no user frame (the dropout is torch's code), and before this
+    test the cause was named only where the node had the user's line."""
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text("import torch\n" * 18 + "torch.testing.assert_close(actual, expected)\n")
+    s.compile("0/0")
+    s.post_grad("0/0", "        inductor_random_default: \"f32[16, 32]\" = torch.ops.prims."
+                       "inductor_random.default([16, 32], seed, 'rand')\n")
+    s.ing.program_exception(None, exc_type="AssertionError", message="Tensor-likes are not "
+                            "close!", frames=[{"filename": str(s.user), "lineno": 19,
+                                               "name": "<module>", "line": None}],
+                            compiled=None, stage=None)
+    top = s.explain()[0]
+    assert top["kind"] == "program" and top["user_frame"]["lineno"] == 19, top
+    assert "random numbers with Inductor's own generator" in top["reason"], top
+    assert "library code" in top["fix"] and "fallback_random = True" in top["fix"]

@@ -11,7 +11,7 @@ from typing import Any
 # Inductor's own random-number ops (torch._inductor.config.fallback_random=False, the
 # default): a graph that holds one draws from another stream than eager, whatever the seed.
 INDUCTOR_RANDOM = ("prims.inductor_random.", "prims.inductor_randint.")
-RANDOM_FIX = ("Inductor generates the random numbers of line {line} itself, so they never match "
+RANDOM_FIX = ("Inductor generates the random numbers {where} itself, so they never match "
               "eager's, seed or no seed (by design: torch.compile promises the distribution, "
               "not the values). To compare compiled with eager, set "
               "`torch._inductor.config.fallback_random = True` before compiling (eager's "
@@ -40,9 +40,17 @@ def checked_cause(ctx: Any) -> tuple[str, str] | None:
     return next(((words, fix) for v, words, fix in CHECKED_CAUSES if v in verdicts), None)
 
 
-def random_fix(line: int) -> str:
-    """The fix for a check that compared values Inductor drew itself at `line`."""
-    return RANDOM_FIX.format(line=line)
+def random_where(node: dict[str, Any]) -> str:
+    """Where the graph draws them: the user's line, or the op inside library code (dropout in
+    an nn.Module the program compiled) when no user frame is on the node's stack."""
+    if node.get("lineno"):
+        return f"of line {node['lineno']}"
+    return "of the compiled graph (drawn inside library code the compiled call runs)"
+
+
+def random_fix(node: dict[str, Any]) -> str:
+    """The fix for a check that compared values Inductor drew itself."""
+    return RANDOM_FIX.format(where=random_where(node))
 
 
 def inductor_random(ctx: Any) -> dict[str, Any] | None:
@@ -50,6 +58,6 @@ def inductor_random(ctx: Any) -> dict[str, Any] | None:
     user line; None when no compiled graph does."""
     for cid in ctx.compiles:
         for n in ctx.graph_nodes(cid):
-            if str(n.get("target") or "").startswith(INDUCTOR_RANDOM) and n.get("lineno"):
+            if str(n.get("target") or "").startswith(INDUCTOR_RANDOM):
                 return n
     return None

@@ -480,9 +480,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             if accuracy == "equal" else "") + (f"; {why[0]}" if why else "")
         drawn = inductor_random(ctx)
         if drawn is not None:  # a cause torch.compile has by design, named before the rest
-            head += (f"; the compiled graph draws random numbers (line {drawn['lineno']}) "
-                     "with Inductor's own generator")
-            verdict = random_fix(drawn["lineno"]) + " " + verdict
+            at = f" (line {drawn['lineno']})" if drawn.get("lineno") else ""
+            head += (f"; the compiled graph draws random numbers{at} with Inductor's own "
+                     "generator")
+            verdict = random_fix(drawn) + " " + verdict
         return [Diagnosis(
             KIND, stage=None, reason=f"{head}: `{check[:200]}` ({said})",
             explanation=f"The program raised {exc_type}{where}, outside compiled code, in a "
