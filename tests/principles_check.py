@@ -40,6 +40,7 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, Iterable
@@ -684,6 +685,26 @@ def address_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]
     return _words_problems(diagnoses, _ADDRESS.search, "quotes a memory address")
 
 
+def own_code_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                      ) -> list[str]:
+    """Fail open: compdiag's own code is never where the program's graph breaks happen. A
+    wrapper compdiag put on torch's runtime path that Dynamo compiled as a frame of the
+    program added breaks of its own (sys._getframe in capture/backward_graphs.py, set11's
+    gradscaler_step_breaks) before capture.backward_graphs.not_traced."""
+    import compdiag
+
+    own = str(Path(compdiag.__file__).resolve().parent)
+    out = []
+    for g in reader.graph_breaks(run_id):
+        inner = (g.get("user_stack") or [{}])[-1] or {}
+        for f in (g.get("filename"), (g.get("lib_frame") or {}).get("filename"),
+                  inner.get("filename")):
+            if f and str(Path(str(f)).resolve()).startswith(own + os.sep):
+                out.append(f"a graph break in compdiag's own code ({f}): {g.get('gb_type')}")
+                break
+    return out
+
+
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                        ) -> list[str]:
     """§2 (from the facts) to §9 together, each line prefixed with its section."""
@@ -697,7 +718,7 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (3, break_end_problems), (3, fake_run_problems),
                                           (2, ending_rank_problems),
                                           (1, resume_name_problems),
-                                          (1, address_problems))
+                                          (1, address_problems), (0, own_code_problems))
             for p in check(reader, run_id, diagnoses)]
 
 

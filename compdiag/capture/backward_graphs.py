@@ -76,6 +76,8 @@ class BackwardGraphs:
                 keeper.failed(bc, held, exc, "runtime_error")
                 raise
 
+        for wrapper in (get_or_compile, call_func_at_runtime_with_args):
+            not_traced(wrapper)
         compiler_cls.get_or_compile = get_or_compile
         rw.call_func_at_runtime_with_args = call_func_at_runtime_with_args
 
@@ -147,6 +149,27 @@ def _bw_module(info: Any) -> Any:
     if gm is None and callable(getattr(info, "bw_module_fn", None)):
         gm = info.bw_module_fn()
     return gm
+
+
+def not_traced(fn: Any) -> None:
+    """Dynamo never compiles a wrapper compdiag puts on torch's runtime path, nor what it calls.
+    A backward run while a compiled function's frame is active (`loss.backward()` inside it,
+    after the break Tensor.backward makes) runs AOTAutograd's backward with Dynamo's frame
+    callback on, and Dynamo then compiled compdiag's wrapper as a frame of the user's program:
+    compdiag's code (sys._getframe) added graph breaks of its own to the program and to its
+    report (set11's gradscaler_step_breaks: two breaks plain python never makes). torch's own
+    function sits in Dynamo's skip list, so skipping the wrapper leaves the program as it runs
+    without compdiag. Fail open: a torch without these internals compiles it as before."""
+    try:
+        from torch._dynamo.eval_frame import set_code_exec_strategy
+        from torch._dynamo.types import FrameAction, FrameExecStrategy
+
+        # its frame and every frame it calls (compdiag's bookkeeping, then torch's own
+        # function, whose frames Dynamo skips anyway) run as they would with no compile
+        set_code_exec_strategy(fn.__code__,
+                               FrameExecStrategy(FrameAction.SKIP, FrameAction.SKIP))
+    except Exception:  # noqa: BLE001, S110 - another torch's internals
+        pass
 
 
 def _caller_local(depth: int, name: str) -> Any:
