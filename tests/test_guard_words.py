@@ -280,3 +280,22 @@ def test_an_optional_argument_passed_none_then_a_value_once_is_information(tmp_p
                    (_tree("L['self'].cache", "NoneType", leaf),
                     _tree("L['self'].cache", "torch.Tensor", leaf)))
     assert d["severity"] == "problem", d
+
+
+def test_a_function_torch_skips_by_design_is_named_in_the_headline_and_the_fix():
+    """set11's gradscaler_step_breaks (pytorch#138412, #120814): "Attempted to inline function
+    marked as skipped" with a debug context that names `GradScaler.scale` and its file in full
+    (over 160 characters). Before: no name in the headline, and the fix called `this
+    function` a builtin or C extension."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    debug = ("qualname: GradScaler.scale, name: scale, filename: `/venv/lib/python3.11/"
+             "site-packages/torch/amp/grad_scaler.py`, skip reason: file matches MOD_SKIPLIST "
+             "(/venv/lib/python3.11/site-packages/torch/amp)")
+    assert short_context(debug) == "qualname: GradScaler.scale"
+    fix = graph_break_fix("Attempted to inline function marked as skipped",
+                          "Dynamo developers have intentionally marked that the function "
+                          "`GradScaler.scale` should not be traced.", debug,
+                          "scaler.scale(loss).backward()", [])
+    assert "`GradScaler.scale` is torch code Dynamo skips on purpose" in fix
+    assert "C-extension" not in fix

@@ -100,10 +100,24 @@ def _builtin(gb_type: str, expl: str, ctx: str, line: str) -> str:
 _SKIP_CTX = re.compile(r"module: ([\w.]+), qualname: ([\w.<>]+)")
 
 
+_QUALNAME = re.compile(r"qualname: ([\w.<>]+)")
+# torch's own functions Dynamo skips by design (its skip lists): "Dynamo developers have
+# intentionally marked that the function `GradScaler.scale` should not be traced"
+_BY_DESIGN = ("intentionally marked", "MOD_SKIPLIST")
+
+
 def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
     m = _SKIP_CTX.search(ctx) or _SKIP_CTX.search(expl)
     module, qualname = (m.group(1), m.group(2)) if m else ("", "")
     target = f"{module}.{qualname}" if m else "this function"
+    named = _QUALNAME.search(ctx or "")
+    if not m and named and found(_BY_DESIGN, expl, ctx):
+        return (f"`{named.group(1)}` is torch code Dynamo skips on purpose (it is not meant to "
+                "be traced), so calling it inside the compiled function splits the graph "
+                "there: keep the call outside, compiling the model's forward (or the loss) "
+                f"and calling `{named.group(1)}` in the eager code around it. "
+                "`@torch._dynamo.dont_skip_tracing` forces tracing into it, with more breaks "
+                "likely.")
     if module.lstrip("_") == "warnings":
         return ("warnings.* calls and context managers are not traceable: silence or emit the "
                 "warning outside the compiled function (e.g. configure warnings.filterwarnings "

@@ -179,9 +179,15 @@ def short_context(debug: str) -> str:
     # about ("Opaque object type: ..."): keep it, drop only the VariableTracker dumps
     debug = _BARE_TYPE.sub(r"\1", debug or "")
     debug = re.split(r"\s*\[(?:<class|\])|\s*<class", debug, maxsplit=1)[0].strip()
+    # a skipped function's context names it twice and its file in full: 'qualname:
+    # GradScaler.scale, name: scale, filename: `/.../grad_scaler.py`, skip reason: ...'
+    debug = re.sub(r",?\s*skip reason:.*$", "", debug)
+    debug = re.sub(r",?\s*filename: `[^`]*`", "", debug)
+    if "qualname:" in debug:
+        debug = re.sub(r",\s*name: [\w.<>]+", "", debug)
     if not debug or "Variable" in debug or len(debug) > 160:
         return ""
-    return re.sub(r",?\s*skip reason:.*$", "", debug)
+    return debug
 
 
 def root_words(root: str | None, value: str | None, kind: str) -> str:
