@@ -281,3 +281,23 @@ def test_the_recompile_limit_failure_is_folded_under_the_guard_that_kept_failing
     assert c["kind"] == "failure" and "recompile limit" in c["why"]
     assert "recompile limit exceeded" in (c["torch_message"] or c["reason"])
 
+
+
+def test_a_lowering_failure_that_names_no_node_is_at_the_node_inductor_was_lowering(tmp_path):
+    """set11's complex_foreach_div (pytorch#197376): an assertion in GraphLowering.
+    call_function (`<built-in function getitem> is not an OpOverload`) before any
+    LoweringException names the node; capture keeps the node Inductor was lowering
+    (capture/lowering_node.py). Before, the failure was at the compiled function's call."""
+    import json
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", fail_type="InductorError",
+              fail_reason="AssertionError: <built-in function getitem> is not an OpOverload")
+    s.ing.event("lowering_node", "0/0", {"node": "getitem", "target": "getitem"},
+                json.dumps([{"filename": str(s.user), "lineno": 13, "line": "line_13 = 13",
+                             "name": "f"}]))
+    s.failure("0/0", stage="inductor_lowering", exc_type="InductorError",
+              message="AssertionError: <built-in function getitem> is not an OpOverload",
+              traceback='  File "/x/torch/_inductor/graph.py", line 1373, in call_function\n')
+    top = next(d for d in s.explain() if d["kind"] == "failure")
+    assert top["user_frame"]["lineno"] == 13, top

@@ -175,7 +175,8 @@ class Capture:
                          ("collectives", self._install_collectives),
                          ("node stacks", self._install_node_stacks),
                          ("exception origin", self._install_exception_origin),
-                         ("frame skips", self._install_frame_skips)):
+                         ("frame skips", self._install_frame_skips),
+                         ("lowering node", self._install_lowering_node)):
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001
@@ -365,6 +366,11 @@ class Capture:
 
     def _install_exception_origin(self) -> None:
         from compdiag.capture.exception_origin import install
+
+        install(self)
+
+    def _install_lowering_node(self) -> None:
+        from compdiag.capture.lowering_node import install
 
         install(self)
 

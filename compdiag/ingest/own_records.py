@@ -20,6 +20,7 @@ from compdiag.ingest.graph_calls import generated_node
 
 FAKE_RUN_KIND = "fake_run_error"  # capture/exception_origin.py's record
 FRAME_SKIPPED = "Dynamo skipped the frame"  # a frame_skip record's graph-break type
+LOWERING_NODE = "lowering_node"  # capture/lowering_node.py's record
 FAILURE_FIELDS = ("stage", "exc_type", "message", "filename", "lineno", "line", "traceback",
                   "torch_message")
 
@@ -120,6 +121,13 @@ class OwnRecords:
             self.w.upsert("sched_nodes", run_id=self.run_id, compile_id=compile_id, **node)
         elif kind in D.EVENTS:
             self.distributed_event(kind, compile_id, payload)
+        elif kind == LOWERING_NODE and payload:  # capture/lowering_node.py
+            try:
+                frames = json.loads(payload)
+            except ValueError:
+                return
+            if isinstance(frames, list):
+                self.lowering_nodes[compile_id] = [f for f in frames if isinstance(f, dict)]
         elif kind == "frame_skip" and payload:
             self._frame_skip(data if isinstance(data, dict) else {}, payload)
         elif kind == "warning" and payload:
