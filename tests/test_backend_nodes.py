@@ -96,3 +96,31 @@ def test_property_rejects_an_ended_node_diagnosed_at_the_call(tmp_path):
                    if d["kind"] == "failure" else d for d in doc]
         (problem,) = ended_node_problems(r, s.run_id, at_call)
         assert "user_script.py:5" in problem
+
+
+def test_a_saved_tensor_changed_in_place_is_at_the_in_place_op_not_the_backward(tmp_path):
+    """set11's inplace_normalize_backward (pytorch#185497): the compiled function normalises
+    its input in place (`x.sub_(mean).div_(std)`, line 14) after saving a view of it for the
+    backward; the program's loss.backward() (line 24) then fails autograd's version-counter
+    check. Before, the failure was at line 24, where it surfaced; the cause is the in-place op
+    on the graph's input."""
+    user = str(tmp_path / "user_script.py")
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    graph = ("class GraphModule(torch.nn.Module):\n"
+             '    def forward(self, L_x_: "f32[3, 8][8, 1]cpu", L_m_: "f32[3, 1][1, 1]cpu"):\n'
+             "        l_x_ = L_x_\n        l_m_ = L_m_\n\n"
+             f"         # File: {user}:12 in f, code: line_12 = 12\n"
+             '        y: "f32[3, 4][8, 1]cpu" = l_x_[:, :4]\n\n'
+             f"         # File: {user}:14 in f, code: line_14 = 14\n"
+             '        sub_: "f32[3, 8][8, 1]cpu" = l_x_.sub_(l_m_);  l_x_ = l_m_ = None\n'
+             "        return (y, sub_)\n")
+    s.ing.record({**_ids("0/0"), "dynamo_output_graph": {}}, graph)
+    s.failure(None, stage="runtime", exc_type="RuntimeError",
+              message="one of the variables needed for gradient computation has been modified "
+                      "by an inplace operation: [torch.FloatTensor [3, 8]] is at version 1; "
+                      "expected version 0 instead.",
+              filename=user, lineno=24, line="line_24 = 24",
+              traceback=f'  File "{user}", line 24, in <module>\n    line_24 = 24\n')
+    top = next(d for d in s.explain() if d["kind"] == "failure")
+    assert top["user_frame"]["lineno"] == 14, top

@@ -30,6 +30,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import TORCH, first_user_frame, kernel_frames, locate, ran_op
 from compdiag.analyses.ranking import Cost
+from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.user_code import frames_in
 from compdiag.ingest import parsers as P
@@ -204,6 +205,23 @@ def _outer_frames(tb: str, failure: dict[str, Any]) -> list[dict[str, Any]]:
     return frames[:at] if at is not None else frames
 
 
+# autograd's version-counter check: a tensor the backward saved was changed in place after
+VERSION_COUNTER = one_of("modified by an inplace operation")
+# an in-place method or op on one of the graph's inputs in Dynamo's graph code
+# (`l_x_.sub_(l_mean_)`, `torch.ops.aten.add_.Tensor(l_x_, ...)`)
+_INPLACE_ON_INPUT = re.compile(r"^\s*(?:l_\w+\.[a-z]\w*_\(|torch\.ops\.\w+\.\w+_\.\w+\(l_)")
+
+
+def inplace_lines(ctx: Any, cid: str | None) -> list[dict[str, Any]]:
+    """User lines of in-place ops on a compiled graph's inputs (the compile's, or any
+    compile's for a backward that names none), in graph order."""
+    cids = [cid] if cid else list(ctx.compiles)
+    return [{"filename": n["filename"], "lineno": n["lineno"], "line": n.get("line")}
+            for c in cids for n in ctx.dynamo_nodes(c)
+            if n.get("filename") and n.get("lineno")
+            and _INPLACE_ON_INPUT.match(n.get("call") or "")]
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     out = []
@@ -217,7 +235,13 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         surfaced, raised = exception_frames(exc) if fatal and exc else (None, None)
         # torch's traceback: the failure's own, then (the fatal one) where the program's
         # exception surfaced in the user's code
-        if f["stage"] == "runtime" and tb:
+        mutated = inplace_lines(ctx, cid) if f["stage"] == "runtime" and found(
+            VERSION_COUNTER, f.get("message")) else []
+        if mutated:
+            # autograd's saved tensor was changed in place: the in-place op on a compiled
+            # graph's input is the cause, the backward where it surfaced its consequence
+            frame = locate(ctx, cid, nodes=[mutated])
+        elif f["stage"] == "runtime" and tb:
             # raised while compiled code ran: the op inside it, before the call; the op
             # torch's message names (stored at ingest) first: its node's user line
             frame = ran_op(ctx, frames_in(tb), cid, kernel_frames=kernel_frames(ctx),
