@@ -1176,3 +1176,24 @@ def test_a_failed_check_of_values_inductor_drew_in_library_code_names_the_genera
     assert top["kind"] == "program" and top["user_frame"]["lineno"] == 19, top
     assert "random numbers with Inductor's own generator" in top["reason"], top
     assert "library code" in top["fix"] and "fallback_random = True" in top["fix"]
+
+
+def test_a_failed_check_after_an_assumed_constant_changed_names_it(tmp_path):
+    """set11's stale_constant_phase_switch (after TransformerEngine PR #3130): a compiled loss
+    reads a setting through a function marked `torch.compiler.assume_constant_result`; the
+    setting changes, the compiled graph keeps the old constant (no guard), and the program's
+    assert_close fails. Before, the headline said only "your own check failed"."""
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text("import torch\nS = {'on': True}\n\n\n"
+                      "@torch.compiler.assume_constant_result\n"
+                      "def enabled():\n    return S['on']\n\n\n"
+                      "def f(x):\n    if enabled():\n        x = x * 2\n    return x\n\n\n"
+                      "torch.testing.assert_close(a, b)\n")
+    s.compile("0/0", co_name="f", lineno=10)
+    s.ing.program_exception(None, exc_type="AssertionError", message="Scalars are not close!",
+                            frames=[{"filename": str(s.user), "lineno": 16, "name": "<module>",
+                                     "line": None}], compiled=None, stage=None)
+    top = s.explain()[0]
+    assert top["kind"] == "program" and top["user_frame"]["lineno"] == 16, top
+    assert "`enabled()` (line 11, assume_constant_result)" in top["reason"], top
+    assert "torch.compiler.reset()" in top["fix"]

@@ -5,6 +5,7 @@ fix, so the user reads the cause, not only that their assert failed."""
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 
@@ -61,3 +62,47 @@ def inductor_random(ctx: Any) -> dict[str, Any] | None:
             if str(n.get("target") or "").startswith(INDUCTOR_RANDOM):
                 return n
     return None
+
+
+# A function the program marked to be evaluated once at compile time and never guarded.
+ASSUMED = ("assume_constant_result",)
+ASSUMED_FIX = ("`{fn}()` is marked `assume_constant_result`: Dynamo called it once when it "
+               "compiled, put its result into the graph as a constant and guards nothing it "
+               "read, so a later change of what it returns is never seen. Remove the decorator "
+               "where the result can change (Dynamo then guards on what it reads and "
+               "recompiles), or call `torch.compiler.reset()` after changing it.")
+
+
+def assumed_constant(ctx: Any) -> dict[str, Any] | None:
+    """A function decorated with `assume_constant_result` that a compiled function calls, read
+    from the program's stored source: {fn, lineno (its call), line}; None when none."""
+    for cid in ctx.compiles:
+        row = ctx.code_row(cid) or {}
+        text = ctx.source_text(ctx.resolve(row.get("filename")))
+        if not text or not row.get("co_name"):
+            continue
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        assumed = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                   and any(_named(d) in ASSUMED for d in n.decorator_list)}
+        compiled = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                         and n.name == row["co_name"]), None)
+        if not assumed or compiled is None:
+            continue
+        for call in ast.walk(compiled):
+            if isinstance(call, ast.Call) and _named(call.func) in assumed:
+                return {"fn": _named(call.func), "lineno": call.lineno,
+                        "line": ctx.source_line(row.get("filename"), call.lineno)}
+    return None
+
+
+def _named(node: ast.AST) -> str:
+    """The last name of a decorator or callee: `assume_constant_result` in
+    `@torch.compiler.assume_constant_result`, `f` in `f()`."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""

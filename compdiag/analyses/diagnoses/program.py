@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from compdiag.analyses.accuracy import what_was_compared
-from compdiag.analyses.check_causes import checked_cause, inductor_random, random_fix
+from compdiag.analyses.check_causes import (ASSUMED_FIX, assumed_constant, checked_cause,
+                                             inductor_random, random_fix)
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.context import exception_frames
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
@@ -478,6 +479,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         head = f"your own check{where} failed" + (
             ", while --check-accuracy found the compiled graphs equal to eager"
             if accuracy == "equal" else "") + (f"; {why[0]}" if why else "")
+        assumed = assumed_constant(ctx)
+        if assumed is not None:  # a value baked into the graph with no guard on it
+            head += (f"; the compiled graph took `{assumed['fn']}()` (line {assumed['lineno']},"
+                     " assume_constant_result) as a constant when it compiled")
+            verdict = ASSUMED_FIX.format(fn=assumed["fn"]) + " " + verdict
         drawn = inductor_random(ctx)
         if drawn is not None:  # a cause torch.compile has by design, named before the rest
             at = f" (line {drawn['lineno']})" if drawn.get("lineno") else ""
