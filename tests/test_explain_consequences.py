@@ -301,3 +301,31 @@ def test_a_lowering_failure_that_names_no_node_is_at_the_node_inductor_was_lower
               traceback='  File "/x/torch/_inductor/graph.py", line 1373, in call_function\n')
     top = next(d for d in s.explain() if d["kind"] == "failure")
     assert top["user_frame"]["lineno"] == 13, top
+
+
+def test_capture_keeps_the_node_whose_lowering_raised_once(tmp_path):
+    """capture/lowering_node.py on a stand-in for GraphLowering: the innermost node that raised
+    is kept once per graph, with its user frames, and the exception goes on unchanged."""
+    import types
+
+    import pytest
+
+    from compdiag.capture import lowering_node
+
+    events = []
+
+    class Lowering:
+        def run_node(self, n):
+            raise AssertionError("getitem is not an OpOverload")
+
+    cap = types.SimpleNamespace(paused_depth=0, guarded=lambda _w, fn, *a: fn(*a),
+                                ing=types.SimpleNamespace(event=lambda *a, **k: events.append(
+                                    (a, k))))
+    lowering_node._wrap(cap, Lowering)
+    node = types.SimpleNamespace(name="getitem", target="getitem", meta={
+        "stack_trace": f'  File "{tmp_path}/train.py", line 13, in f\n    x.div_(1j)\n'})
+    g = Lowering()
+    for _ in range(2):
+        with pytest.raises(AssertionError):
+            g.run_node(node)
+    assert len(events) == 1 and '"lineno": 13' in events[0][1]["payload"]

@@ -14,14 +14,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from compdiag.capture.after_import import after_import
 from compdiag.capture.compile_context import current_compile_id
 from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest.own_records import LOWERING_NODE
 
 
 def install(capture: Any) -> None:
-    from torch._inductor.graph import GraphLowering
+    """Once Inductor's graph module is imported (a program that never lowers a graph never
+    pays for importing it)."""
+    after_import("torch._inductor.graph", lambda m: _wrap(capture, m.GraphLowering))
 
+
+def _wrap(capture: Any, GraphLowering: Any) -> None:  # noqa: N803 - the class it patches
     original = GraphLowering.run_node
     if getattr(original, "_compdiag", False):
         return
