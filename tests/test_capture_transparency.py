@@ -24,12 +24,30 @@ SCRIPT = SCRIPTS / "import_order_abort.py"
 @pytest.mark.slow
 def test_a_program_torch_aborts_is_aborted_under_capture_too(tmp_path: Path) -> None:
     env = base_env(shared_cache())  # no fork server: its preloads are what this is about
-    plain = run_cmd([sys.executable, str(SCRIPT)], env=env, cwd=tmp_path)
-    run = run_cmd(compdiag_args("run", "--store", tmp_path / "s.db", SCRIPT), env=env,
-                  cwd=tmp_path)
-    assert plain.returncode == -6, (plain.returncode, plain.stderr[-2000:])
-    assert run.returncode == 128 + 6, run.stderr[-2000:]  # the shell's status of SIGABRT
+
+    def plain_run():
+        return run_cmd([sys.executable, str(SCRIPT)], env=env, cwd=tmp_path)
+
+    def captured():
+        return run_cmd(compdiag_args("run", "--store", tmp_path / "s.db", SCRIPT), env=env,
+                       cwd=tmp_path)
+
+    # torch 2.13 aborts here in nearly every run, not in all (a fresh clone's CI once saw plain
+    # python print its result and exit 0): the rare ending is tried once more on either side,
+    # so only an ending that differs twice fails; capture changing it (what this catches: an
+    # import capture makes) differs every time.
+    plain = plain_run()
+    if plain.returncode != -6:
+        plain = plain_run()
+    run = captured()
+    if plain.returncode == -6 and run.returncode != 128 + 6:
+        run = captured()
+    assert plain.returncode in (-6, 0), (plain.returncode, plain.stderr[-2000:])
+    same = 128 + 6 if plain.returncode == -6 else 0  # the shell's status of SIGABRT
+    assert run.returncode == same, (plain.returncode, run.stderr[-2000:])
     assert run.stdout == plain.stdout
+    if plain.returncode != -6:
+        return
     assert "unhashable type: 'torch.iinfo'" in run.stderr
     doc = run_cmd(compdiag_args("explain", "--store", tmp_path / "s.db", "--json"), env=env,
                   cwd=tmp_path)
