@@ -32,22 +32,23 @@ def test_a_program_torch_aborts_is_aborted_under_capture_too(tmp_path: Path) -> 
         return run_cmd(compdiag_args("run", "--store", tmp_path / "s.db", SCRIPT), env=env,
                        cwd=tmp_path)
 
-    # torch 2.13 aborts here in nearly every run, not in all (a fresh clone's CI once saw plain
-    # python print its result and exit 0): the rare ending is tried once more on either side,
-    # so only an ending that differs twice fails; capture changing it (what this catches: an
-    # import capture makes) differs every time.
+    # torch 2.13's abort here is not deterministic across environments: in two fresh clones'
+    # CI runs plain python printed its result and exited 0 (twice in a row in one of them),
+    # while this machine's runs abort. What this test guards is the regression it was written
+    # for, capture keeping a program from aborting that plain python aborts: so plain python
+    # must abort first (one retry), and then capture must abort too (one retry for torch's own
+    # rare miss; capture's import order preventing it fails both).
     plain = plain_run()
     if plain.returncode != -6:
         plain = plain_run()
-    run = captured()
-    if plain.returncode == -6 and run.returncode != 128 + 6:
-        run = captured()
-    assert plain.returncode in (-6, 0), (plain.returncode, plain.stderr[-2000:])
-    same = 128 + 6 if plain.returncode == -6 else 0  # the shell's status of SIGABRT
-    assert run.returncode == same, (plain.returncode, run.stderr[-2000:])
-    assert run.stdout == plain.stdout
     if plain.returncode != -6:
-        return
+        pytest.skip(f"torch did not abort plain python here (exit {plain.returncode}): the "
+                    "premise of pytorch#193288's repro does not hold in this environment")
+    run = captured()
+    if run.returncode != 128 + 6:
+        run = captured()
+    assert run.returncode == 128 + 6, run.stderr[-2000:]  # the shell's status of SIGABRT
+    assert run.stdout == plain.stdout
     assert "unhashable type: 'torch.iinfo'" in run.stderr
     doc = run_cmd(compdiag_args("explain", "--store", tmp_path / "s.db", "--json"), env=env,
                   cwd=tmp_path)
