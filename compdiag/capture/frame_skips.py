@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from compdiag.ingest.own_records import FRAME_SKIP
+
 # The skip reasons that leave a user's compiled call in eager for a reason outside the code
 # (torch's words, 2.11-2.13). The others are routine or reported elsewhere: frames Dynamo never
 # meant to trace (skipfiles, generated code, no tensors, torch.compiler.disable), and skips a
@@ -47,6 +49,6 @@ def _record(capture: Any, reason: str, frame: Any, call_line: Callable[[], Any],
         return
     seen.add(key)
     code = frame.f_code
-    capture.ing.event("frame_skip", None,
+    capture.ing.event(FRAME_SKIP, None,
                       {"name": code.co_name, "filename": code.co_filename,
                        "firstlineno": code.co_firstlineno, "call": call}, reason)

@@ -21,6 +21,7 @@ from compdiag.ingest.graph_calls import generated_node
 FAKE_RUN_KIND = "fake_run_error"  # capture/exception_origin.py's record
 FRAME_SKIPPED = "Dynamo skipped the frame"  # a frame_skip record's graph-break type
 LOWERING_NODE = "lowering_node"  # capture/lowering_node.py's record
+FRAME_SKIP = "frame_skip"  # capture/frame_skips.py's record
 FAILURE_FIELDS = ("stage", "exc_type", "message", "filename", "lineno", "line", "traceback",
                   "torch_message")
 
@@ -128,7 +129,7 @@ class OwnRecords:
                 return
             if isinstance(frames, list):
                 self.lowering_nodes[compile_id] = [f for f in frames if isinstance(f, dict)]
-        elif kind == "frame_skip" and payload:
+        elif kind == FRAME_SKIP and payload:
             self._frame_skip(data if isinstance(data, dict) else {}, payload)
         elif kind == "warning" and payload:
             where = data if isinstance(data, dict) else {}
