@@ -29,6 +29,12 @@ _ASSERTION = lazy_re.compile(r"^.*Assertion [`'].*[`'] failed\.?$", re.M)
 # kernel's hashed path and the thread varies, so the kept words are the assertion alone.
 _DEVICE_ASSERT = lazy_re.compile(r"^\S+:\d+: [^\n]*block: \[[^\]\n]*\], thread: \[[^\]\n]*\]"
                                  r" (?P<what>Assertion `[^`\n]*` failed\.?)$", re.M)
+
+
+def device_asserts(text: str | None) -> list[str]:
+    """Each device-side assert a GPU kernel printed, in order (`Assertion `MESSAGE` failed.`):
+    the ending's words quote the last; parse_failures finds the kernel holding a message."""
+    return [m.group("what") for m in _DEVICE_ASSERT.finditer(text or "")]
 _LIBC = lazy_re.compile(r"^(?:\*\*\* .+ \*\*\*.*|(?:free|malloc|realloc|munmap_chunk|corrupted"
                    r"|double free)[^\n]*(?:\(\)|corruption|pointer)[^\n]*)$", re.M)
 _WHAT_LINES = 12  # lines of a C++ exception's what() kept (c10::Error adds a C++ stack)
@@ -92,9 +98,9 @@ def native_message(stderr_tail: str | None) -> str | None:
                 break
             kept.append(line.rstrip())
         return "\n".join(kept).strip()
-    device = list(_DEVICE_ASSERT.finditer(text))
+    device = device_asserts(text)
     if device:
-        return f"device-side {device[-1].group('what')}"
+        return f"device-side {device[-1]}"
     for pattern in (_ASSERTION, _LIBC):
         found = list(pattern.finditer(text))
         if found:

@@ -10,6 +10,7 @@ from typing import Any
 
 from compdiag.formats import lazy_re
 from compdiag.formats.user_code import frames_in, is_user_file
+from compdiag.ingest.endings import device_asserts
 from compdiag.ingest.parse_dynamo import parse_graph_break
 from compdiag.ingest.parse_text import TB_FRAME
 
@@ -126,17 +127,14 @@ def kernel_of_check(text: str | None, kernels: list[tuple[str, str]]) -> str | N
     checks = [(f'"{message.strip()}"', f"{func}(") for func, message in
               _CPP_CHECK.findall(text or "")]
     # a GPU kernel's device-side assert (Triton's tl.device_assert: Inductor's bounds checks)
-    checks += [(f'"{message}"',) for message in _DEVICE_ASSERT.findall(text or "")]
+    checks += [(f'"{message}"',) for message in (what.split("`")[1] for what in device_asserts(text))
+               if message]
     for needles in checks:
         for needle in needles:
             hits = [name for name, source in kernels if needle in (source or "")]
             if len(hits) == 1:
                 return hits[0]
     return None
-
-
-_DEVICE_ASSERT = lazy_re.compile(r"block: \[[^\]\n]*\], thread: \[[^\]\n]*\] Assertion `([^`\n]+)`"
-                                 r" failed")
 
 
 _IMPORT_CAUSE = lazy_re.compile(r"Failed to import [^\n]*\n\s*(\w+Error: [^\n]{1,200})")
