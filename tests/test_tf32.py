@@ -9,7 +9,7 @@ from __future__ import annotations
 import torch
 
 from compdiag.capture import tf32
-from compdiag.capture.accuracy_compare import OutputCheck, fp64_errors
+from compdiag.capture.accuracy_compare import OutputCheck
 
 
 def _out(eager_rel: float, verdict: str | None = "ill_conditioned") -> OutputCheck:
@@ -23,7 +23,7 @@ def test_an_error_that_falls_with_tf32_off_is_tf32s():
     ref64 = torch.linspace(1, 2, 1000, dtype=torch.float64)
     without = ref64.float()  # float32's own rounding: ~1e-8 relative
     o = _out(3e-4)
-    tf32.judge([o], [without], [ref64], fp64_errors)
+    tf32.judge([o], [without], [ref64])
     assert o.detail["verdict"] == "tf32"
     assert o.detail["tf32"]["eager_rel"] == 3e-4
     assert o.detail["tf32"]["eager_rel_without_tf32"] < 3e-6
@@ -33,10 +33,10 @@ def test_an_error_tf32_does_not_explain_keeps_its_verdict():
     ref64 = torch.linspace(1, 2, 1000, dtype=torch.float64)
     without = (ref64 * (1 + 2e-4)).float()  # as far off with TF32 off: not TF32's
     o = _out(3e-4)
-    tf32.judge([o], [without], [ref64], fp64_errors)
+    tf32.judge([o], [without], [ref64])
     assert o.detail["verdict"] == "ill_conditioned" and "tf32" not in o.detail
     miscompile = _out(3e-4, "miscompile")
-    tf32.judge([miscompile], [ref64.float()], [ref64], fp64_errors)
+    tf32.judge([miscompile], [ref64.float()], [ref64])
     assert miscompile.detail["verdict"] == "miscompile"  # a real verdict is never replaced
 
 

@@ -6,7 +6,15 @@ fix, so the user reads the cause, not only that their assert failed."""
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, NamedTuple
+
+
+class Cause(NamedTuple):
+    """One cause behind a failed check: the headline's words and its fix; `measured` when
+    --check-accuracy measured it (its fix then replaces the plain verdict on the check)."""
+    words: str
+    fix: str
+    measured: bool = False
 
 
 # Inductor's own random-number ops (torch._inductor.config.fallback_random=False, the
@@ -96,6 +104,28 @@ def assumed_constant(ctx: Any) -> dict[str, Any] | None:
                 return {"fn": _named(call.func), "lineno": call.lineno,
                         "line": ctx.source_line(row.get("filename"), call.lineno)}
     return None
+
+
+def failed_check_causes(ctx: Any, accuracy: str | None) -> list[Cause]:
+    """Every cause stored facts name behind a failed check of the program's own, each as
+    (words for the headline, its fix), the one torch.compile has by design first: Inductor's
+    own random numbers, then a value baked in by `assume_constant_result`, then what
+    --check-accuracy measured (only when it found compiled equal to eager)."""
+    causes: list[Cause] = []
+    drawn = inductor_random(ctx)
+    if drawn is not None:
+        at = f" (line {drawn['lineno']})" if drawn.get("lineno") else ""
+        causes.append(Cause(f"the compiled graph draws random numbers{at} with Inductor's "
+                            "own generator", random_fix(drawn)))
+    assumed = assumed_constant(ctx)
+    if assumed is not None:  # a value baked into the graph with no guard on it
+        causes.append(Cause(f"the compiled graph took `{assumed['fn']}()` (line "
+                       f"{assumed['lineno']}, assume_constant_result) as a constant when it "
+                       "compiled", ASSUMED_FIX.format(fn=assumed["fn"])))
+    measured = checked_cause(ctx) if accuracy == "equal" else None
+    if measured is not None:
+        causes.append(Cause(*measured, measured=True))
+    return causes
 
 
 def _named(node: ast.AST) -> str:

@@ -18,6 +18,8 @@ from typing import Any, Iterator
 
 import torch
 
+from compdiag.capture.accuracy_compare import fp64_errors
+
 # The ops TF32 applies to, as they appear in a Dynamo graph's targets (functions, methods,
 # modules' types).
 TF32_OPS = ("conv", "linear", "mm", "matmul", "einsum", "scaled_dot_product", "bilinear")
@@ -76,7 +78,7 @@ def notable(outs: list[Any]) -> bool:
     return any(((o.detail.get("fp64") or {}).get("eager_rel") or 0) > NOTABLE for o in outs)
 
 
-def judge(outs: list[Any], without: list[Any], refs64: list[Any], fp64_errors: Any) -> None:
+def judge(outs: list[Any], without: list[Any], refs64: list[Any]) -> None:
     """Mark each output whose eager error against float64 falls by RATIO with TF32 off:
     detail `tf32` {eager_rel, eager_rel_without_tf32}, verdict `tf32` where no verdict (or
     only ill-conditioning, which TF32's rounding mimics) was given."""

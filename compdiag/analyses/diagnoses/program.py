@@ -33,8 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compdiag.analyses.accuracy import what_was_compared
-from compdiag.analyses.check_causes import (ASSUMED_FIX, assumed_constant, checked_cause,
-                                             inductor_random, random_fix)
+from compdiag.analyses.check_causes import failed_check_causes
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.context import exception_frames
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
@@ -469,27 +468,17 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     check = user_check(ctx, exc, surfaced)
     accuracy = _accuracy_state(ctx) if check else None
     if check:
-        why = checked_cause(ctx) if accuracy == "equal" else None
+        causes = failed_check_causes(ctx, accuracy)
         verdict = {"equal": CHECK_EQUAL, "mismatch": CHECK_MISMATCH}.get(accuracy or "",
                                                                          CHECK_UNMEASURED)
-        if why is not None:  # what --check-accuracy measured behind the difference says it
-            verdict = why[1]
+        # each cause's fix, the first first; a measured cause says more than the plain verdict
+        verdict = " ".join([c.fix for c in causes]
+                           + ([] if any(c.measured for c in causes) else [verdict]))
         if accuracy == "equal":  # say what the check compared: which values, how close
             verdict = f"{what_was_compared(ctx.r.accuracy(ctx.run_id))} {verdict}"
         head = f"your own check{where} failed" + (
             ", while --check-accuracy found the compiled graphs equal to eager"
-            if accuracy == "equal" else "") + (f"; {why[0]}" if why else "")
-        assumed = assumed_constant(ctx)
-        if assumed is not None:  # a value baked into the graph with no guard on it
-            head += (f"; the compiled graph took `{assumed['fn']}()` (line {assumed['lineno']},"
-                     " assume_constant_result) as a constant when it compiled")
-            verdict = ASSUMED_FIX.format(fn=assumed["fn"]) + " " + verdict
-        drawn = inductor_random(ctx)
-        if drawn is not None:  # a cause torch.compile has by design, named before the rest
-            at = f" (line {drawn['lineno']})" if drawn.get("lineno") else ""
-            head += (f"; the compiled graph draws random numbers{at} with Inductor's own "
-                     "generator")
-            verdict = random_fix(drawn) + " " + verdict
+            if accuracy == "equal" else "") + "".join(f"; {c.words}" for c in causes)
         return [Diagnosis(
             KIND, stage=None, reason=f"{head}: `{check[:200]}` ({said})",
             explanation=f"The program raised {exc_type}{where}, outside compiled code, in a "
