@@ -25,7 +25,8 @@ document for the run (`explain --json`'s diagnoses), and returns one line per vi
    trees for new int keys, its "observed N distinct sizes" warning), no fewer and no more.
 §8 options: a fix never tells the user to change an option the run did not set (a graph
    break's fix never names fullgraph: the break shows it was off).
-§9 words: a headline never says a glossary term only in torch's phrasing of it.
+§9 words: a headline never says a glossary term only in torch's phrasing of it, and no
+   reason, explanation or fix spells a guard's source as torch does (`L['cfg']` for `cfg`).
 §1 torch's words: a graph break raised from another exception names, in its headline, what
    that cause says torch refused (refused_problems); a failure whose message points at a
    user op ("Error in op: ...") is diagnosed at that op's line (pointed_line_problems); a
@@ -437,8 +438,16 @@ def glossary_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any
     ("Data dependent operator", "unbacked symbols", "Dynamic shape operator")."""
     from compdiag.analyses.glossary import only_torch_words
 
-    return [f"{d.get('kind')} {(d.get('reason') or '')[:80]!r} says {term!r} only in torch's "
-            "words" for d in _all(diagnoses) for term in only_torch_words(d.get("reason") or "")]
+    from compdiag.formats.guard_source import in_user_spelling
+
+    out = [f"{d.get('kind')} {(d.get('reason') or '')[:80]!r} says {term!r} only in torch's "
+           "words" for d in _all(diagnoses) for term in only_torch_words(d.get("reason") or "")]
+    # a guard's source as the user's code spells it (`cfg`, not torch's `L['cfg']`), in the
+    # headline, the explanation and the fix; torch's message keeps torch's spelling
+    return out + [f"{d.get('kind')} spells a guard's source as torch does in its {key}: "
+                  f"{(d.get(key) or '')[:80]!r}" for d in _all(diagnoses)
+                  for key in ("reason", "explanation", "fix")
+                  if in_user_spelling(d.get(key) or "") != (d.get(key) or "")]
 
 
 _DIRECT_CAUSE = "The above exception was the direct cause of the following exception:"

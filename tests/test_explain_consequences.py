@@ -199,7 +199,7 @@ def test_a_guard_that_failed_on_several_calls_keeps_torch_words_for_the_latest(t
         s.compile(f"0/{i}", recompile_reason=f"0/{i - 1}: tensor 'x' size mismatch at index 0. "
                                              f"expected {7 + i}, actual {8 + i}")
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
-    assert d["reason"].startswith("size L['x'].size()[0] changed (8 -> 12)")
+    assert d["reason"].startswith("size x.shape[0] changed (8 -> 12)")
     assert "tensor 'x' size mismatch at index 0. expected 11, actual 12" in d["reason"]
     assert "expected 11, actual 12" in d["details"]["torch_message"]
 

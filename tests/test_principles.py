@@ -294,6 +294,36 @@ def test_section9_a_headline_says_the_users_term_whatever_torchs_phrasing(tmp_pa
         assert "'data-dependent' only in torch's words" in problem
 
 
+def test_section9_a_guard_source_is_spelled_as_the_users_code_spells_it(tmp_path):
+    """set10 fresh_config_constant_result's headline said "recompiled 8 times on L['cfg']":
+    torch's spelling of the local `cfg` (and `L['x'].size()[0]` for `x.shape[0]`,
+    `L['m']._modules['0'].training` for `m[0].training`), which the user must translate back.
+    On main every recompile headline spelled its source so; now reason, explanation and fix
+    use the code's spelling, torch's message keeps torch's, and the property rejects main's."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("0/1", recompile_reason="0/0: tensor 'x' size mismatch at index 0. expected 16, "
+                                      "actual 32\n\nL['x'].size()[0] == 16")
+    s.compile("0/2", recompile_reason="0/1: L['m']._modules['0'].training == True")
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        for d in _all_of(diagnoses):
+            for key in ("reason", "explanation", "fix"):
+                assert "L['" not in (d.get(key) or ""), (key, d.get(key))
+        assert any("m[0].training" in (d.get("reason") or "") + (d.get("explanation") or "")
+                   for d in _all_of(diagnoses)), [d["reason"] for d in diagnoses]
+        assert any("L['" in (d["details"].get("torch_message") or "") for d in diagnoses)
+        assert glossary_problems(r, s.run_id, diagnoses) == []
+        as_main = [{**diagnoses[0], "reason": "recompiled 8 times on L['cfg']"}]
+        (problem,) = glossary_problems(r, s.run_id, as_main)
+        assert "spells a guard's source as torch does in its reason" in problem
+
+
+def _all_of(diagnoses: list[dict]) -> list[dict]:
+    return diagnoses + [c for d in diagnoses for c in d.get("consequences") or []]
+
+
 # -- §1 torch's words: what torch refused --------------------------------------------------
 def test_section1_a_break_names_what_torch_refused(tmp_path):
     """set5 data_ptr_pack_tensor's class: Dynamo's "Failed to convert args/kwargs to proxy"

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Mapping
 
 from compdiag.analyses.glossary import in_user_words
 from compdiag.formats.addresses import without_addresses
+from compdiag.formats.guard_source import in_user_spelling
 
 
 @dataclass(frozen=True)
@@ -102,10 +103,15 @@ class Diagnosis:
 
     def __post_init__(self) -> None:
         # the headline in the user's words, whatever torch's phrasing (analyses/glossary.py)
-        object.__setattr__(self, "reason", without_addresses(in_user_words(self.reason or "")))
+        # and a guard's source as the user's code spells it (formats/guard_source.py)
+        object.__setattr__(self, "reason", without_addresses(in_user_words(
+            in_user_spelling(self.reason or ""))))
         # a repr's address differs in every process: the same diagnosis reads the same in
         # every run (formats/addresses.py); torch_message keeps it, verbatim
-        object.__setattr__(self, "fix", without_addresses(self.fix) if self.fix else self.fix)
+        object.__setattr__(self, "fix", without_addresses(in_user_spelling(self.fix))
+                           if self.fix else self.fix)
+        if self.explanation:
+            object.__setattr__(self, "explanation", in_user_spelling(self.explanation))
         if not self.compile_ids and self.compile_id:
             object.__setattr__(self, "compile_ids", (self.compile_id,))
         object.__setattr__(self, "score", round(self.score, 3))

@@ -29,6 +29,7 @@ from torch.utils import _pytree as pytree
 
 from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck, Tolerance, _described, \
     _preserved_state, compare_output, describe_inputs
+from compdiag.formats.guard_source import in_user_spelling
 
 _DEVICE_TYPES = ("cpu", "cuda")
 
@@ -133,16 +134,8 @@ def _input_names(gm: torch.fx.GraphModule) -> list[str]:
             name = src.name() if callable(src.name) else src.name
         except (KeyError, AttributeError, TypeError):
             name = n.name
-        out.append(_readable(str(name)))
+        out.append(in_user_spelling(str(name)))
     return out
-
-
-def _readable(source: str) -> str:
-    """L['x'] -> x; L['self']._modules['lin']._parameters['weight'] -> self.lin.weight."""
-    import re
-
-    text = re.sub(r"^[LG]\['([^']+)'\]", r"\1", source)
-    return re.sub(r"\._(?:modules|parameters|buffers)\['([^']+)'\]", r".\1", text)
 
 
 def _fresh(args: list[Any], requires: list[bool], to64: bool = False) -> list[Any]:

@@ -10,6 +10,7 @@ from rich.markup import escape
 from compdiag.analyses.locate import DEF, DEF_NOTE
 from compdiag.analyses.registry import kind_spec
 from compdiag.formats.compile_id import display
+from compdiag.formats.guard_source import in_user_spelling
 from compdiag.formats.words import plural
 from compdiag.store.schema import SCHEMA_VERSION
 from compdiag.views.show import run_line, run_summary
@@ -223,7 +224,8 @@ def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10,
         details = d.get("details") or {}
         if d["kind"] == "recompile" and details.get("values"):
             vals = ", ".join(str(v) for v in details["values"][:8])
-            body.append(Text(f"guard {details.get('guard')}: values seen {vals}", style="dim"))
+            body.append(Text(f"guard {in_user_spelling(str(details.get('guard')))}: values "
+                             f"seen {vals}", style="dim"))
         if d["kind"] == "recompile":
             where = [f"{label} line {f['lineno']}" for label, f in (
                 ("def at", details.get("def_line") or {}),

@@ -1,0 +1,49 @@
+"""A guard's source as the user's code spells it: `L['x'].size()[0]` -> `x.shape[0]`.
+
+Dynamo names what it guards by where it found it: `L['name']` a local of the compiled frame,
+`G['name']` a global, then the path inside it in the module system's own terms
+(`._modules['0']._parameters['weight']`, `.size()[0]`). That is torch's spelling, not the
+user's: a headline that says `recompiled 8 times on L['cfg']` makes the user translate it
+back to `cfg`. Every diagnosis' reason, explanation and fix goes through `in_user_spelling`
+(analyses/diagnosis.py); torch's own message (details.torch_message) keeps torch's spelling,
+verbatim. Capture names a graph's inputs the same way (capture/grad_accuracy.py).
+
+Only the chain from a root `L[...]`/`G[...]` through the steps below is rewritten; a name
+torch invented (`L['___stack0']`, a resume function's stack value; `G['__import_torch']`)
+and any step not listed stay as torch wrote them."""
+
+from __future__ import annotations
+
+import re
+
+# A root with a user's name (never torch's ___/__ names), then the steps of its path.
+_ROOT = r"\b[LG]\['(?!__)([A-Za-z_][A-Za-z0-9_]*)'\]"
+_STEP = (r"(?:\._(?:modules|parameters|buffers)\['[^'\]]+'\]|\.(?:size|stride)\(\)\[\d+\]"
+         r"|\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\]|\['[^'\]]+'\])")
+_CHAIN = re.compile(_ROOT + "(" + _STEP + "*)")
+_MODULE_STEP = re.compile(r"\._(?:modules|parameters|buffers)\['([^'\]]+)'\]")
+_SIZE_STEP = re.compile(r"\.size\(\)\[(\d+)\]")
+_STRIDE_STEP = re.compile(r"\.stride\(\)\[(\d+)\]")
+
+
+def _step(m: re.Match[str]) -> str:
+    """`._modules['lin']` -> `.lin`; `._modules['0']` (a Sequential's child) -> `[0]`."""
+    key = m.group(1)
+    if key.isdigit():
+        return f"[{key}]"
+    return f".{key}" if key.isidentifier() else f"._modules['{key}']"
+
+
+def in_user_spelling(text: str) -> str:
+    """`text` with every guard source torch spelled (`L['self']._modules['fc'].weight`) as the
+    user's code spells it (`self.fc.weight`)."""
+    if "['" not in text:
+        return text
+
+    def one(m: re.Match[str]) -> str:
+        path = _MODULE_STEP.sub(_step, m.group(2))
+        path = _SIZE_STEP.sub(r".shape[\1]", path)
+        path = _STRIDE_STEP.sub(r".stride(\1)", path)
+        return m.group(1) + path
+
+    return _CHAIN.sub(one, text)
