@@ -13,18 +13,8 @@ capture awareness). The torch 2.13 wheel's convert_frame still reads torch.cuda.
 frame it compiles, and the generator's capture check is unchanged."""
 import torch
 
-
-class TinyMLP(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = torch.nn.Linear(10, 20)
-        self.fc2 = torch.nn.Linear(20, 1)
-
-    def forward(self, x):
-        return self.fc2(torch.relu(self.fc1(x)))
-
-
-model = TinyMLP().cuda().eval()
+model = torch.nn.Sequential(torch.nn.Linear(10, 20), torch.nn.ReLU(), torch.nn.Linear(20, 1))
+model = model.cuda().eval()
 compiled = torch.compile(model)
 x = torch.randn(4, 10, device="cuda")
 with torch.no_grad():
