@@ -168,6 +168,14 @@ def wraps_32(ref: torch.Tensor, res: torch.Tensor) -> bool:
     return bool((d != 0).any()) and bool(((d % (1 << 32)) == 0).all())
 
 
+# Floating dtypes torch stores and casts to but has (almost) no arithmetic for (mul, allclose
+# raise NotImplementedError): their values are compared exactly as float32, the tolerance
+# stays the dtype's own.
+_STORAGE_ONLY = frozenset(getattr(torch, n) for n in (
+    "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu")
+    if hasattr(torch, n))
+
+
 def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) -> OutputCheck:
     """One output: eager `ref` vs compiled `res`, judged with the fp64 reference."""
     from torch._dynamo.utils import same
@@ -194,6 +202,10 @@ def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) ->
             pass
         return OutputCheck(name, False, None, None, detail)
     r, c = ref.detach(), res.detach()
+    if r.dtype in _STORAGE_ONLY:  # float8: no arithmetic kernels; compared as float32
+        r, c = r.float(), c.float()
+        ref64 = ref64.detach().float() if isinstance(ref64, torch.Tensor) and \
+            ref64.dtype in _STORAGE_ONLY else ref64
     if not r.is_floating_point() and not r.is_complex():
         equal = bool(torch.equal(r, c))
         max_abs = float((r.long() - c.long()).abs().max()) if r.numel() and r.dtype != torch.bool \

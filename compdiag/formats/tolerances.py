@@ -8,7 +8,10 @@ top). Keyed by dtype name, so this module needs no torch."""
 from __future__ import annotations
 
 # --- compdiag oracle begin ---
-DTYPE_TOL = {"float16": 1e-2, "bfloat16": 1e-2, "float32": 1e-4, "float64": 1e-7}
+DTYPE_TOL = {"float16": 1e-2, "bfloat16": 1e-2, "float32": 1e-4, "float64": 1e-7,
+             # float8: one step of the format's mantissa (e4m3: 2**-3, e5m2: 2**-2)
+             "float8_e4m3fn": 0.125, "float8_e4m3fnuz": 0.125, "float8_e5m2": 0.25,
+             "float8_e5m2fnuz": 0.25}
 OTHER_TOL = 1e-4  # every other dtype
 
 

@@ -1,0 +1,39 @@
+"""Outputs whose dtype needs care when compared (issue 29 §4): integers the compiled code
+computed in 32 bits (wraps_32), float8 that has no arithmetic kernels; measured by
+--check-accuracy (capture/accuracy_compare.py) and named in the verdict."""
+
+import torch
+
+from compdiag.capture.accuracy_compare import Tolerance, compare_output
+
+
+def test_int64_results_off_by_multiples_of_2_to_the_32_are_an_overflow():
+    """set11/gpu's arange_int64_overflow (pytorch#175966) on the H200: the compiled arange
+    product came out 2**33 off; before, the accuracy headline said only "integer/bool values
+    differ"."""
+
+
+    eager = torch.arange(0, 11, dtype=torch.int64) * 10**9
+    compiled = eager.clone()
+    compiled[5:] -= 2 * (1 << 32)
+    out = compare_output("output 0", eager, compiled, eager, Tolerance())
+    assert not out.ok and "32-bit overflow" in out.detail["reason"]
+    other = eager.clone()
+    other[3] += 7
+    assert "overflow" not in compare_output("output 0", eager, other, eager,
+                                            Tolerance()).detail["reason"]
+
+
+def test_float8_outputs_are_compared_not_left_unchecked():
+    """set12/gpu fp8_cast_saturation (ao#1912): eager's float8_e4m3fn cast gave NaN where the
+    compiled Triton cast saturated to 448. On main the check raised NotImplementedError
+    ("mul_cuda" not implemented for 'Float8_e4m3fn': float8 has no arithmetic kernels), and
+    the run said "no problems found". float8 values are now compared as float32, at the
+    format's own tolerance."""
+    eager = torch.tensor([float("nan"), 1.0, 2.0]).to(torch.float8_e4m3fn)
+    compiled = torch.tensor([448.0, 1.0, 2.0]).to(torch.float8_e4m3fn)
+    out = compare_output("output 0", eager, compiled, eager, Tolerance())
+    assert not out.ok and out.detail["nan_mismatch"]
+    assert out.detail["verdict"] == "inf_nan" and out.detail["matches_fp64"] == "eager"
+    assert out.detail["tol"] == 0.125
+    assert compare_output("output 0", compiled, compiled, compiled, Tolerance()).ok
