@@ -60,3 +60,30 @@ def feed_lines(ing: Ingestor, lines: list[tuple[str | None, str]]) -> None:
     for cid, msg in lines:
         ing.cudagraph_line(cid, msg)
         ing.event("cudagraphs", cid, {}, msg)
+
+
+def make_fixture(store: Path, case: str, strip: str, run_id: int = 1) -> Path:
+    """Write a stored run's records as tests/fixtures/gpu/CASE.records.jsonl.gz (what `replay`
+    reads): the run's argv, exit status, torch and device first, then every record but the
+    chromium events (timing only), `strip` (the run's checkout, e.g. '/work/main/') taken out
+    of every path so the replay finds the scripts here. `python -c "import sys;
+    sys.path[:0] = ['tests']; from gpu_replay import make_fixture; make_fixture(...)"`."""
+    from compdiag.store.reader import Reader
+
+    out = FIXTURES / f"{case}.records.jsonl.gz"
+    with Reader(store) as r:
+        run = r.run(run_id)
+        head = {"run": {"argv": [a.replace(strip, "") for a in json.loads(run["argv"])]
+                        if isinstance(run["argv"], str) else
+                        [a.replace(strip, "") for a in run["argv"]],
+                        "exit_code": run["exit_code"], "torch_version": run["torch_version"],
+                        "device": run["device"]}}
+        lines = [json.dumps(head)]
+        for rec in r.records(run_id):
+            if rec["kind"] == "chromium_event":
+                continue
+            line = json.dumps({k: rec[k] for k in ("kind", "compile_id", "metadata", "payload")})
+            lines.append(line.replace(strip, ""))
+    with gzip.open(out, "wt") as f:
+        f.write("\n".join(lines) + "\n")
+    return out

@@ -692,3 +692,28 @@ def test_recordings_keyed_by_an_int_argument_name_it(tmp_path):
     assert top["kind"] == "cudagraph" and top["user_frame"]["lineno"] == 25, top
     assert "12 values of `token_pos`" in top["reason"], top
     assert "0-d tensor" in top["fix"] and "pad" not in top["fix"]
+
+
+def test_a_failed_check_names_the_seed_call_the_graph_dropped(tmp_path):
+    """set12/gpu/cuda_manual_seed_dropped.py (pytorch#149621) on the H200: torch 2.11 traced
+    torch.cuda.manual_seed into the Dynamo graph and AOTAutograd/Inductor dropped it, so two
+    compiled calls drew different noise and the program's reproducibility check failed. On main
+    the headline named Inductor's random numbers only, never the seed call that had no effect."""
+    path, rid = _store(tmp_path, "cuda_manual_seed_dropped")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "program" and top["user_frame"]["lineno"] == 28, top
+    assert "seed call at line 19 (`torch.cuda.manual_seed(1234)`)" in top["reason"], top
+    assert top["fix"].startswith("Seed outside the compiled function"), top["fix"]
+
+
+def test_a_failed_check_names_the_attention_inductor_rewrote(tmp_path):
+    """set12/gpu/sfdp_attention_replaced.py (pytorch#179578) on the H200: Inductor's pattern
+    matcher replaced a hand-written fp16 attention (matmul, softmax, matmul) with a fused
+    scaled_dot_product_attention kernel, and the program's exact check failed. On main the
+    headline said only "your own check at line 46 failed"."""
+    path, rid = _store(tmp_path, "sfdp_attention_replaced")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "program" and top["user_frame"]["lineno"] == 46, top
+    assert "replaced the attention written by hand at line 35" in top["reason"], top
+    assert "scaled_dot_product_attention" in top["reason"]
+    assert "pattern_matcher = False" in top["fix"]

@@ -6,6 +6,7 @@ fix, so the user reads the cause, not only that their assert failed."""
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any, NamedTuple
 
 
@@ -72,6 +73,56 @@ def inductor_random(ctx: Any) -> dict[str, Any] | None:
     return None
 
 
+# A seeding call Dynamo traced into the graph (torch 2.11-2.12 traced torch.cuda.manual_seed
+# as an in-graph function; pytorch/pytorch#149621): AOTAutograd and Inductor keep only ATen
+# ops, so the side effect is gone and the compiled function never reseeds.
+SEED_CALL = re.compile(r"\b(?:manual_seed(?:_all)?|seed(?:_all)?|set_rng_state)\(")
+SEED_FIX = ("Seed outside the compiled function, before each call (or in a helper marked "
+            "`@torch.compiler.disable`, which runs eagerly): a seeding call inside the graph has "
+            "no effect when the compiled graph runs (newer torch graph-breaks on it instead).")
+
+
+def seed_in_graph(ctx: Any) -> dict[str, Any] | None:
+    """The first node of a Dynamo graph of the run that calls a seeding function."""
+    for cid in ctx.compiles:
+        for n in ctx.dynamo_nodes(cid):
+            if SEED_CALL.search(n.get("call") or "") and n.get("lineno"):
+                return n
+    return None
+
+
+# Inductor's pattern rewrites that change how a result is computed: (the op the compiled
+# graph runs, what the program's own graph calls when it asked for it itself, the ops the
+# program wrote it with, the words). Data: a new rewrite is one more row.
+REWRITES: tuple[tuple[str, str, str, str], ...] = (
+    ("aten._scaled_dot_product", "scaled_dot_product_attention", "softmax",
+     "Inductor replaced the attention written by hand at line {line} (matmul, softmax, "
+     "matmul) with a fused scaled_dot_product_attention kernel ({op}), which rounds "
+     "differently"),
+)
+REWRITE_FIX = ("The fused kernel is a different, usually more accurate computation: compare "
+               "with a tolerance the dtype meets (float16/bfloat16: about 1e-3 relative) rather "
+               "than exactly, or turn Inductor's pattern rewrites off where exact agreement "
+               "with eager matters: `torch._inductor.config.pattern_matcher = False`.")
+
+
+def rewritten(ctx: Any) -> tuple[str, dict[str, Any]] | None:
+    """(words, the program's node it rewrote) for the first REWRITES row a compile of the run
+    shows: its op in the compiled graph while the program's own graph never called it."""
+    for cid in ctx.compiles:
+        targets = [str(n.get("target") or "") for n in ctx.graph_nodes(cid)]
+        calls = ctx.dynamo_nodes(cid)
+        for op, asked, wrote, words in REWRITES:
+            ran = next((t for t in targets if t.startswith(op)), None)
+            if ran is None or any(asked in (n.get("call") or "") for n in calls):
+                continue
+            written = next((n for n in calls if wrote in (n.get("call") or "")
+                            and n.get("lineno")), None)
+            if written is not None:
+                return words.format(line=written["lineno"], op=ran), written
+    return None
+
+
 # A function the program marked to be evaluated once at compile time and never guarded.
 ASSUMED = ("assume_constant_result",)
 ASSUMED_FIX = ("`{fn}()` is marked `assume_constant_result`: Dynamo called it once when it "
@@ -108,10 +159,20 @@ def assumed_constant(ctx: Any) -> dict[str, Any] | None:
 
 def failed_check_causes(ctx: Any, accuracy: str | None) -> list[Cause]:
     """Every cause stored facts name behind a failed check of the program's own, each as
-    (words for the headline, its fix), the one torch.compile has by design first: Inductor's
-    own random numbers, then a value baked in by `assume_constant_result`, then what
-    --check-accuracy measured (only when it found compiled equal to eager)."""
+    (words for the headline, its fix): a seeding call the graph dropped, a pattern Inductor
+    rewrote (attention into a fused kernel), Inductor's own random numbers, a value baked in
+    by `assume_constant_result`, then what --check-accuracy measured (only when it found
+    compiled equal to eager)."""
     causes: list[Cause] = []
+    seeded = seed_in_graph(ctx)
+    if seeded is not None:
+        said = seeded.get("line") or "manual_seed"
+        causes.append(Cause(f"the seed call at line {seeded['lineno']} (`{said}`) was traced "
+                            "into the compiled graph, which drops it: the compiled function "
+                            "never reseeds", SEED_FIX))
+    rewrite = rewritten(ctx)
+    if rewrite is not None:
+        causes.append(Cause(rewrite[0], REWRITE_FIX))
     drawn = inductor_random(ctx)
     if drawn is not None:
         at = f" (line {drawn['lineno']})" if drawn.get("lineno") else ""
