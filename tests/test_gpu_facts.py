@@ -717,3 +717,28 @@ def test_a_failed_check_names_the_attention_inductor_rewrote(tmp_path):
     assert "replaced the attention written by hand at line 35" in top["reason"], top
     assert "scaled_dot_product_attention" in top["reason"]
     assert "pattern_matcher = False" in top["fix"]
+
+
+def test_an_error_of_cudagraph_trees_own_check_is_at_the_call_with_the_allocator_fix(tmp_path):
+    """set12/gpu/cg_uncached_allocator.py (PR #183780) on the H200: with
+    PYTORCH_NO_CUDA_MEMORY_CACHING=1, cudagraph_trees' memory-pool check raised "These storage
+    data ptrs are not allocated in pool" (its message blames inductor). It was raised by torch's
+    CUDA-graph runtime, not by an op, so it is at the compiled call (32); on main it was at the
+    function's only op line (24), with the generic bisect/minify fix."""
+    path, rid = _store(tmp_path, "cg_uncached_allocator")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "failure" and top["user_frame"]["lineno"] == 32, top["user_frame"]
+    assert top["user_frame"]["evidence"] == "call"
+    assert "PYTORCH_NO_CUDA_MEMORY_CACHING" in top["fix"], top["fix"]
+
+
+def test_a_compile_inside_a_users_cuda_graph_capture_says_to_warm_up_first(tmp_path):
+    """set12/gpu/cg_compile_during_capture.py (pytorch#167639, #131782) on the H200: the
+    compiled model's first call, inside the program's own torch.cuda.graph capture, compiled
+    there and failed ("Cannot copy between CPU and CUDA tensors during CUDA graph capture").
+    On main the fix was the generic bisect/minify one; now it says to call the function once
+    before capturing."""
+    path, rid = _store(tmp_path, "cg_compile_during_capture")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "failure" and top["user_frame"]["lineno"] == 24, top
+    assert "once before capturing" in top["fix"], top["fix"]

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from compdiag.analyses.rules import Words, every, first, found
+from compdiag.analyses.rules import Words, every, first, found, one_of
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import CompileId
 from compdiag.formats.failure_graph import TORCH_NAMESPACES
@@ -279,6 +279,24 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                "(`out = model(x).clone()`, outside torch.compile) if you keep it across calls, "
                "or call `torch.compiler.cudagraph_mark_step_begin()` before each model "
                "invocation so cudagraph_trees knows a new iteration starts."),
+    RuntimeFix(every("not allocated in pool"),
+               "CUDA graphs (mode='reduce-overhead') keep every output in the graph's private "
+               "pool of the CUDA caching allocator; an output outside it means the caching "
+               "allocator was bypassed (PYTORCH_NO_CUDA_MEMORY_CACHING=1, a memory-debugging "
+               "setting, set in the environment or by the program before its first CUDA "
+               "allocation) or an op allocated it another way (a custom op whose fake kernel "
+               "says it aliases an input). Unset PYTORCH_NO_CUDA_MEMORY_CACHING for compiled "
+               "runs, or compile this function without CUDA graphs (mode='default')."),
+    RuntimeFix(one_of("during CUDA graph capture", "when stream is capturing",
+                      "cudaErrorStreamCaptureUnsupported"),
+               "The compiled function ran for the first time, and so compiled, inside a CUDA "
+               "graph capture (`torch.cuda.graph(...)`): compiling does work a capture forbids "
+               "(copies between CPU and GPU, reading the CUDA generator's state). Call it once "
+               "before capturing, outside `torch.cuda.graph`, so it compiles there and the "
+               "capture only runs it; or let torch.compile record CUDA graphs itself "
+               "(mode='reduce-overhead').", stages=("dynamo", "aot", "inductor_lowering",
+                                                    "inductor_codegen", "kernel_compile",
+                                                    "runtime")),
     RuntimeFix(every("backward through the graph a second time"),
                "AOTAutograd makes one CompiledFunctionBackward node per compiled graph and frees "
                "its saved tensors after the first backward(), so a second backward() through "

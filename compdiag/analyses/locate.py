@@ -178,9 +178,26 @@ def ran_op(ctx: Any, frames: Iterable[Mapping[str, Any]] | None, cid: str | None
     outside = [[f for f in _frames(c) if not _is_def(ctx, f)]
                for c in [*calls, stack[:at] if at is not None else []]]
     mine = [own] if own and own.get("filename") and not _is_def(ctx, own) else []
+    # raised by torch's own runtime (a CUDA-graph tree's memory-pool check), not by an op:
+    # no op ran it, so the call that did (the kernel torch named, if any, still first)
+    ops = compiled_ops(ctx, stack, cid, kernel_frames) if not in_runtime(stack) else \
+        ([kernel_frames] if kernel_frames else [])
     return locate(ctx, cid, torch=[mine, inside_compiled(ctx, stack, at)],
-                  nodes=[*_frames(named), *compiled_ops(ctx, stack, cid, kernel_frames)],
-                  calls=outside)
+                  nodes=[*_frames(named), *ops], calls=outside)
+
+
+# torch's own code that runs around compiled kernels: an exception raised there (innermost,
+# past torch's `_check` helpers) is the runtime's, not an op's.
+RUNTIME = ("torch/_inductor/cudagraph_trees.py", "torch/_inductor/cudagraph_utils.py",
+           "torch/_functorch/_aot_autograd/runtime_wrappers.py")
+_CHECK_HELPERS = ("torch/__init__.py",)
+
+
+def in_runtime(frames: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether a traceback's innermost frame (past torch._check's helpers) is in RUNTIME."""
+    names = [(f.get("filename") or "").replace(os.sep, "/") for f in frames]
+    inner = next((n for n in reversed(names) if not n.endswith(_CHECK_HELPERS)), "")
+    return inner.endswith(RUNTIME)
 
 
 def _frames(cand: Frames) -> list[Mapping[str, Any]]:
