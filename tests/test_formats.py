@@ -49,6 +49,7 @@ assert "torch" not in sys.modules
     "/home/me/pytorch/torch/_refs/__init__.py",        # a torch checkout (ingest's rule)
     "/home/me/pytorch/torch/_dynamo/eval_frame.py",
     "/other/box/compdiag/capture/child.py",            # compdiag's capture, in a foreign log
+    "compdiag/capture/failure_graphs.py",              # the same, its checkout's root taken off
     "/tmp/torchinductor_root/ab/cabc.py",              # Inductor's generated code (capture's)
     "/usr/lib/python3.13t/runpy.py",                   # a free-threaded build's stdlib
     "/usr/lib/python3/dist-packages/numpy/core.py",

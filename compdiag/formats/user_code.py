@@ -48,7 +48,9 @@ def is_user_file(filename: str | None) -> bool:
     """The user's code: not torch, not a library, not the stdlib, not compdiag, not generated."""
     if not isinstance(filename, str) or not filename or filename.startswith("<"):
         return False
-    path = filename.replace("\\", "/")
+    # a relative path (a store recorded in another checkout, its root taken off) matches the
+    # markers as the absolute one would
+    path = "/" + filename.replace("\\", "/").lstrip("/")
     if any(m in path for m in _LIB_MARKERS) or _STDLIB_RE.search(path):
         return False
     gen = _GENERATED_RE.search(path)
