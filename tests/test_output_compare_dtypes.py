@@ -37,3 +37,28 @@ def test_float8_outputs_are_compared_not_left_unchecked():
     assert out.detail["verdict"] == "inf_nan" and out.detail["matches_fp64"] == "eager"
     assert out.detail["tol"] == 0.125
     assert compare_output("output 0", compiled, compiled, compiled, Tolerance()).ok
+
+
+def test_a_graph_the_check_could_not_compare_is_said_not_no_problems_found(tmp_path):
+    """set12/gpu fp8_cast_saturation's other half: when --check-accuracy raised on a graph
+    (there NotImplementedError for float8 arithmetic), main kept only a run warning and explain
+    said "no problems found" for numbers nobody compared. Now the graph is an information
+    diagnosis saying so, and the check's rows of compared outputs stay apart from it (a
+    program's failed check is never "--check-accuracy found the compiled graphs equal")."""
+    from types import SimpleNamespace
+
+    from compdiag.store.reader import Reader
+    from test_explain import Store
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.accuracy(SimpleNamespace(compile_id="0/0", nondeterministic=False, divergent_node=None,
+                                   outputs=[], error="NotImplementedError: \"mul_cuda\" not "
+                                                     "implemented for 'Float8_e4m3fn'"))
+    s.done()
+    (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert d["severity"] == "info" and "could not compare" in d["reason"], d
+    assert "Float8_e4m3fn" in d["reason"]
+    with Reader(s.path) as r:
+        assert r.accuracy(s.run_id) == []
+        assert len(r.accuracy(s.run_id, not_compared=True)) == 1

@@ -17,6 +17,7 @@ from compdiag.ingest import parsers as P
 from compdiag.ingest.endings import program_end_row
 from compdiag.ingest.generations import RESET_KIND
 from compdiag.ingest.graph_calls import generated_node
+from compdiag.store.schema import NOT_COMPARED
 
 FAKE_RUN_KIND = "fake_run_error"  # capture/exception_origin.py's record
 FRAME_SKIPPED = "Dynamo skipped the frame"  # a frame_skip record's graph-break type
@@ -252,6 +253,12 @@ class OwnRecords:
         if check.get("error"):
             self.w.warn(self.run_id, f"accuracy check of {cid} could not run: "
                                      f"{check['error']}")
+            # a fact too, so explain says this graph went unchecked (Reader.accuracy keeps
+            # such rows apart: nothing was compared)
+            self.w.insert("accuracy", run_id=self.run_id, compile_id=cid, output=None,
+                          max_abs=None, max_rel=None, ok=True,
+                          detail=json.dumps({"verdict": NOT_COMPARED,
+                                             "error": str(check["error"])[:2000]}))
             return
         outputs = [o for o in check.get("outputs") or [] if isinstance(o, dict)]
         node = check.get("divergent_node") or {}

@@ -17,7 +17,7 @@ from compdiag.store import blobs
 from compdiag.store.read_base import _decode, compile_id_key  # noqa: F401 - compile_id_key re-exported
 from compdiag.store.read_perf import PerfReader
 from compdiag.store.read_records import RecordsReader
-from compdiag.store.schema import StoreError
+from compdiag.store.schema import NOT_COMPARED, StoreError
 
 
 def _is_int64(n: int) -> bool:
@@ -345,14 +345,18 @@ class Reader(RecordsReader, PerfReader):
         return {r["source"]: r["guards"] for r in self._of_last_record(
             "guard_sources", "source, guards", run_id, compile_id)}
 
-    def accuracy(self, run_id: int, compile_id: str | None = None) -> list[dict[str, Any]]:
+    def accuracy(self, run_id: int, compile_id: str | None = None, *,
+                 not_compared: bool = False) -> list[dict[str, Any]]:
+        """The outputs --check-accuracy compared; `not_compared`: instead, one row per graph
+        whose check could not run (verdict NOT_COMPARED, its error), which compared nothing."""
         rows = self._table("accuracy", run_id, compile_id)
         for row in rows:
             try:
                 row["detail"] = json.loads(row["detail"]) if row["detail"] else {}
             except ValueError:
                 row["detail"] = {"raw": row["detail"]}
-        return rows
+        return [r for r in rows if not_compared == (isinstance(r["detail"], dict) and
+                                                    r["detail"].get("verdict") == NOT_COMPARED)]
 
     def kernels(self, run_id: int, compile_id: str | None = None, *,
                 with_source: bool = True) -> list[dict[str, Any]]:

@@ -31,6 +31,9 @@ STORE_VERSION = 4
 # A failure message holds "(in the backward graph)" when AOTAutograd's lazily compiled
 # backward failed (bwd_compilation_metrics): the one fact about a failure with no column of its own.
 BACKWARD_FAILURE_NOTE = "in the backward graph"
+# An accuracy row's verdict for a graph whose --check-accuracy comparison could not run (its
+# detail holds the error): it compared nothing, so Reader.accuracy keeps it apart.
+NOT_COMPARED = "not_compared"
 
 
 

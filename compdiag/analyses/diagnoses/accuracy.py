@@ -92,7 +92,32 @@ def _num(x: Any) -> str:
 
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
-    return measured(ctx) or injected(ctx)
+    return (measured(ctx) or injected(ctx)) + not_compared(ctx)
+
+
+NOT_COMPARED_FIX = ("Compare this graph's result with eager yourself (for example both as "
+                    "float32: `.float()`), and report the check's error to compdiag with "
+                    "`compdiag report`.")
+
+
+def not_compared(ctx: Any) -> list[Diagnosis]:
+    """A graph --check-accuracy could not compare (the check itself raised): said, never left
+    as "no problems found" for numbers nobody checked (issue 29 §4). Information: it is not a
+    measured difference."""
+    out = []
+    for row in ctx.r.accuracy(ctx.run_id, not_compared=True):
+        cid = row.get("compile_id")
+        error = str((row.get("detail") or {}).get("error") or "an error")
+        out.append(Diagnosis(
+            KIND, stage="accuracy", compile_id=cid, severity="info",
+            reason=f"--check-accuracy could not compare this graph with eager: {error[:200]}",
+            user_frame=op_frame(ctx, cid, None, None),
+            explanation="The accuracy check itself raised on this graph, so nothing it "
+                        "computed was compared with eager: the run's other verdicts do not "
+                        "cover it.",
+            fix=NOT_COMPARED_FIX, score=SPEC.score("info"),
+            details=AccuracyDetails(output=None, max_abs=None, max_rel=None)))
+    return out
 
 
 # -- verdicts against the float64 reference (capture/accuracy.py judges each output as
