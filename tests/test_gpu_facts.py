@@ -742,3 +742,17 @@ def test_a_compile_inside_a_users_cuda_graph_capture_says_to_warm_up_first(tmp_p
     top = _diags(path, rid)[0]
     assert top["kind"] == "failure" and top["user_frame"]["lineno"] == 24, top
     assert "once before capturing" in top["fix"], top["fix"]
+
+
+def test_a_host_crash_on_a_triton_kernels_launch_is_at_the_call_that_ran_it(tmp_path):
+    """set5/gpu/cg_state_buffer_segv.py (pytorch#192748) on the H200: SIGSEGV on the second
+    call of a reduce-overhead module whose state buffer was allocated inside the compiled
+    region; faulthandler's stack ends on the wrapper line that launches a Triton kernel. A
+    Triton kernel runs on the GPU (launched asynchronously), so a host crash there is the
+    launcher's with the program's arguments: the call (31), the kernel still named. On main it
+    was at the kernel's op line (22), as a C++ kernel's crash is."""
+    path, rid = _store(tmp_path, "cg_state_buffer_segv")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "program" and "SIGSEGV" in top["reason"], top
+    assert top["user_frame"]["lineno"] == 31 and top["user_frame"]["evidence"] == "call", top
+    assert "triton_poi_fused_add_addmm_copy__0" in top["reason"]

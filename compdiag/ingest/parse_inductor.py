@@ -92,15 +92,21 @@ def wrapper_kernel_calls(code: str, kernels: list[dict[str, Any]], compile_id: s
     code's module) that call one of `kernels` (kernels rows or parse_output_code's:
     `cpp_fused_x_0(buf0, ...)`, `triton_poi_fused_x_0.run(...)`, `extern_kernels.mm(...)`), each
     as {kernel, kernel_compile_id, kernel_frames (the user lines of its ops)}. A kernel's
-    definition line (`NAME = async_compile...`) is not a call."""
+    definition line (`NAME = async_compile...`) is not a call.
+
+    A Triton kernel runs on the GPU, launched asynchronously: a host crash (SIGSEGV) on its
+    launch line is in the launcher or the driver, with the arguments the program passed, never
+    in the kernel's ops, so its call carries no op lines (the user's call is the line)."""
     names = {k["name"]: k for k in kernels}
     out: dict[int, dict[str, Any]] = {}
     for i, line in enumerate(code.splitlines(), 1):
         m = _WRAPPER_CALL.match(line)
         k = names.get(m.group("name")) if m else None
         if k is not None:
+            on_host = k.get("backend") != "triton"
             out[i] = {"kernel": k["name"], "kernel_compile_id": compile_id,
-                      "kernel_frames": user_frames(k.get("user_lines") or [])}
+                      "kernel_frames": user_frames(k.get("user_lines") or []) if on_host
+                      else []}
     return out
 
 
