@@ -32,10 +32,13 @@ class Router(torch.nn.Module):
 
 torch.manual_seed(0)
 model = torch.compile(Router())
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-for step in range(3):
-    loss = model(torch.randn(8, 16)).pow(2).sum()
-    loss.backward()
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+batches = [torch.randn(8, 16) for _ in range(3)]
+losses = []
+for batch in batches:
+    opt.zero_grad(set_to_none=True)
+    gated = model(batch)
+    (gated.pow(2).sum() / len(batch)).backward()
     opt.step()
-    opt.zero_grad()
-    print(step, loss.item())
+    losses.append(round(gated.detach().abs().mean().item(), 4))
+print(losses)
