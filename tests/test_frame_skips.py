@@ -73,3 +73,39 @@ def test_a_torch_without_the_function_is_left_alone(monkeypatch):
     monkeypatch.delattr(convert_frame, "add_skip_reason", raising=False)
     frame_skips.install(_Capture(types.SimpleNamespace()), lambda: None)
     assert not hasattr(convert_frame, "add_skip_reason")
+
+
+def test_a_compiled_generator_is_a_skipped_frame_with_the_error_dynamo_suppressed(
+        tmp_path, monkeypatch):
+    """set12 compiled_generator_loop (pytorch#126360): torch.compile of a generator function
+    compiles nothing; Dynamo raises "Attempt to trace generator" before any compile starts,
+    suppresses it and skips the frame ("an error was suppressed during compilation"), with no
+    trace record and no graph break. On main explain said "no problems found" (0 compiles).
+    Now the suppressed error, in torch's words with its hint, is a skipped frame at the call;
+    an error raised inside a compile (it has a compile id) is left to the trace's records."""
+    import torch
+    from torch._dynamo import convert_frame
+
+    # whatever install patches, monkeypatch puts back
+    monkeypatch.setattr(convert_frame, "add_skip_reason", convert_frame.add_skip_reason)
+    monkeypatch.setattr(convert_frame, "format_error_msg", convert_frame.format_error_msg)
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    ing = Ingestor(w, rid)
+    here = {"filename": __file__, "lineno": 1, "name": "test", "line": "steps(3)"}
+    frame_skips.install(_Capture(ing), lambda: here)
+
+    def steps(n):
+        for i in range(n):
+            yield torch.ones(2) * i
+
+    torch._dynamo.reset()
+    assert [float(t.sum()) for t in torch.compile(steps, backend="eager")(3)] == [0.0, 2.0, 4.0]
+    torch._dynamo.reset()
+    ing.flush()
+    w.end_run(rid, exit_code=0, status="done")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        (d,) = [d for d in explain(r, rid) if d.kind == "graph_break"]
+    assert "Attempt to trace generator" in d.reason and "Hint:" in d.reason, d.reason
+    assert d.user_frame.lineno == 1 and ".." not in d.explanation

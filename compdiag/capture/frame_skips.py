@@ -4,8 +4,11 @@ Dynamo disabled runs in eager with no compile, no graph break and no log line ab
 a run could end "no problems found" with nothing compiled. torch says why in one place at
 every level: `add_skip_reason(reason, frame)`, which convert_frame calls for each skip. Capture
 wraps convert_frame's reference to it and keeps each reason once per user call (the line
-running then), as a `frame_skip` record, for the reasons in NEWS. An older torch without the
-function: nothing is hooked."""
+running then), as a `frame_skip` record, for the reasons in NEWS, and for an error Dynamo
+suppressed before any compile started (a generator function compiled: "Attempt to trace
+generator"), with that error in torch's words (kept from convert_frame's `format_error_msg`,
+which formats it just before the skip). An older torch without the functions: nothing is
+hooked."""
 
 from __future__ import annotations
 
@@ -18,6 +21,46 @@ from compdiag.ingest.own_records import FRAME_SKIP
 # meant to trace (skipfiles, generated code, no tensors, torch.compiler.disable), and skips a
 # graph break or a suppressed error causes (the trace records those).
 NEWS = ("dispatch mode present", "Dynamo tracing is disabled", "TORCHDYNAMO_DEBUG_FUNCTION")
+# The skip after Dynamo suppressed an error (an Unsupported raised before any compile started,
+# e.g. "Attempt to trace generator": no trace record, no graph break says it).
+SUPPRESSED = "an error was suppressed during compilation"
+
+
+# code object -> the exception convert_frame last formatted for it (one table per process, as
+# convert_frame's functions are patched once).
+_SUPPRESSED: dict[Any, BaseException] = {}
+
+
+def _keep_suppressed(convert_frame: Any) -> None:
+    """convert_frame formats the error it is about to suppress with `format_error_msg(exc,
+    code, ...)` just before it returns the skip: keep that exception per code object for the
+    skip's record (the last few only)."""
+    original = getattr(convert_frame, "format_error_msg", None)
+    if original is None or getattr(original, "_compdiag", False):
+        return
+
+    def format_error_msg(exc: Any, code: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(exc, BaseException):
+            _SUPPRESSED[code] = exc
+            while len(_SUPPRESSED) > 8:
+                _SUPPRESSED.pop(next(iter(_SUPPRESSED)))
+        return original(exc, code, *args, **kwargs)
+
+    format_error_msg._compdiag = True  # type: ignore[attr-defined]
+    convert_frame.format_error_msg = format_error_msg
+
+
+def _said(exc: BaseException) -> str:
+    """The suppressed error in torch's words: its graph-break type and explanation (an
+    Unsupported's first lines), else its type and first line."""
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    gb = getattr(exc, "gb_type", None)
+    expl = next((ln.split(":", 1)[1].strip() for ln in lines
+                 if ln.startswith("Explanation:")), "")
+    hint = next((ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("Hint:")), "")
+    if gb:
+        return " ".join(x for x in (f"{gb}.", expl, f"Hint: {hint}" if hint else "") if x)
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"
 
 
 def install(capture: Any, call_line: Callable[[], Any]) -> None:
@@ -31,12 +74,20 @@ def install(capture: Any, call_line: Callable[[], Any]) -> None:
 
     def add_skip_reason(reason: Any, frame: Any) -> Any:
         text = str(reason)
-        if any(w in text for w in NEWS) and not capture.paused_depth:
+        if text.startswith(SUPPRESSED) and not capture.paused_depth:
+            # the error Dynamo suppressed for this frame, where no compile had started (a
+            # generator's frame): nothing else records it
+            exc = _SUPPRESSED.pop(getattr(frame, "f_code", None), None)
+            if exc is not None and getattr(exc, "compile_id", None) is None:
+                capture.guarded("frame skip", _record, capture, f"{text}: {_said(exc)}", frame,
+                                call_line, seen)
+        elif any(w in text for w in NEWS) and not capture.paused_depth:
             capture.guarded("frame skip", _record, capture, text, frame, call_line, seen)
         return original(reason, frame)
 
     add_skip_reason._compdiag = True  # type: ignore[attr-defined]
     convert_frame.add_skip_reason = add_skip_reason
+    _keep_suppressed(convert_frame)
 
 
 def _record(capture: Any, reason: str, frame: Any, call_line: Callable[[], Any],

@@ -160,7 +160,7 @@ class OwnRecords:
                       reason=reason[:500], gb_type=f"{FRAME_SKIPPED}: {reason}"[:500],
                       filename=call.get("filename"), lineno=call.get("lineno"),
                       line=call.get("line"), hints=[],
-                      explanation=f"Dynamo did not trace {what} at this call: {reason}. "
+                      explanation=f"Dynamo did not trace {what} at this call: {reason.rstrip('.')}. "
                                   "The call ran in eager.",
                       debug_context="", user_stack=[call] if call else [], frame_skipped=1,
                       torch_message=f"skipping: {name} (reason: {reason}, file: "
