@@ -32,3 +32,20 @@ def test_a_break_without_a_chained_one_has_no_reason_to_invent():
     plain = CHAINED.split("*** While")[0]
     assert skip_why(plain) is None and graph_break_details(plain)["skip_why"] is None
     assert skip_why(None) is None
+
+
+def test_a_skipped_frame_says_it_stays_skipped_for_every_later_call(tmp_path):
+    """set12 first_step_skip_until_reset (pytorch#144820): a break Dynamo could not resume from
+    (a print inside a try block, on step 0 only) made torch skip the function's code object, so
+    every later call ran in eager too until torch._dynamo.reset(). On main the explanation said
+    only that "the whole function in step_loss() ran in eager", as if for that call alone."""
+    from test_explain import Store
+
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="step_loss")
+    s.graph_break("0/0", 19, skipped=True)
+    s.done()
+    (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert "Dynamo skipped the whole function step_loss()" in d["explanation"], d
+    assert "every later call of it runs in eager" in d["explanation"]
+    assert "torch._dynamo.reset()" in d["explanation"]

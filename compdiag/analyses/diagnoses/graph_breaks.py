@@ -218,11 +218,17 @@ def not_resumed(ctx: Any, skipped: list[dict[str, Any]], count: int) -> str:
     why = next((r["skip_why"] for r in skipped if r.get("skip_why")), None)
     if why:
         lead += f" (torch: {why.rstrip('.')})"
+    # torch marks the skipped code object: every later call of it runs in eager too, whatever
+    # its inputs, until a reset (pytorch/pytorch#144820)
+    later = (" Torch skips the function's code from then on: every later call of it runs in "
+             "eager too, whatever its inputs, until `torch._dynamo.reset()`.")
     if not names:
-        return f"{lead}, so the whole function ran in eager."
+        return f"{lead}, so Dynamo skipped the whole function and it ran in eager.{later}"
     which = ", ".join(f"{n}()" for n in names)
-    return (f"{lead}, so the whole function in {which} ran in eager." if len(names) == 1
-            else f"{lead}, so these whole functions ran in eager: {which}.")
+    return (f"{lead}, so Dynamo skipped the whole function {which}, which ran in eager.{later}"
+            if len(names) == 1 else
+            f"{lead}, so Dynamo skipped these whole functions, which ran in eager: "
+            f"{which}.{later}")
 
 
 @hookimpl
