@@ -109,6 +109,34 @@ def test_eager_nondeterminism_is_not_blamed_on_the_compiler():
     assert "non-deterministic" in check.outputs[0].detail["reason"]
 
 
+def test_an_input_the_graph_updates_in_place_is_compared_too():
+    """set12 adam_item_addcdiv (pytorch#185382): a hand-written Adam step compiled by Inductor
+    updates its parameter in place (`param.addcdiv_(...)`) and returns nothing, so on main
+    --check-accuracy compared no output at all and explain named only the .item() graph
+    break, while compiled's parameter was 1.4e4x further from float64 than eager's. The
+    inputs a run changes in place are results too: each is compared, by the program's name
+    for it; an input nothing changed is not."""
+    from compdiag.capture.accuracy import check_graph
+
+    class Step(torch.nn.Module):
+        def forward(self, param, grad, lr):
+            param.add_(grad * lr)
+
+    gm = torch.fx.symbolic_trace(Step())
+    param, grad = torch.ones(8), torch.full((8,), 0.5)
+    before = [param.clone(), grad.clone(), 0.1]
+    wrong = param + grad * 0.2  # what a miscompiled step leaves in the parameter
+    check = check_graph(gm, None, before, torch.random.get_rng_state(), Tolerance(), "0/0",
+                        args_after=[wrong, grad, 0.1])
+    (updated,) = [o for o in check.outputs if "updated in place" in o.output]
+    assert not check.ok and not updated.ok and updated.output.startswith("input param"), check
+    right = param + grad * 0.1
+    again = check_graph(gm, None, before, torch.random.get_rng_state(), Tolerance(), "0/0",
+                        args_after=[right, grad, 0.1])
+    assert again.ok and [o.output for o in again.outputs if "in place" in o.output] == \
+        [updated.output]
+
+
 # -- end to end -------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:

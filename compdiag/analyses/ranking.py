@@ -22,12 +22,15 @@ The classes, by what each costs a run (highest base first; the kind that declare
   ranked above it, against issue 29 §2/§3). A check whose compiled result --check-accuracy
   measured to differ from eager folds under that `accuracy` diagnosis (its cause), which then
   ranks where the check would have.
+- `accuracy` (accuracy): compiled code computed other numbers than eager, measured (a
+  miscompile by the float64 reference, a wrong gradient, a dropped check): silently wrong
+  results, so above every problem that costs only speed (the recompile limit, a compile
+  failure whose frame ran in eager, ranks that diverged); below how the run ended.
 - `limit` (recompile): a function stuck in eager by the recompile limit: its whole speed-up
   is gone.
 - `failure` (failure): other compile failures (the frame ran in eager).
 - `divergence` (divergence): ranks of one job compiled differently (a collective that waits on
-  a rank that took another path hangs the job): below failures, above wrong numbers.
-- `accuracy` (accuracy): compiled code computed other numbers than eager.
+  a rank that took another path hangs the job): below failures.
 - `recurring_recompile` (recompile): a guard on one input that failed again and again with a
   new value each time (a learning rate, a step counter): a whole compile every step, which
   costs more than any graph break; hence above graph breaks, whatever the break's hit count.

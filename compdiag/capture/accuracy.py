@@ -34,12 +34,44 @@ def _gm64(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
 
 
 def _eager(gm: Callable[..., Any], args: list[Any], rng: torch.Tensor,
-           exact: bool = False) -> Any:
+           exact: bool = False, keep: list[Any] | None = None) -> Any:
     """Eager on clones of `args`, under the program's modes (the call's own: this runs inside
-    it); `exact`: with autocast off, for the float64 reference autocast would round down."""
+    it); `exact`: with autocast off, for the float64 reference autocast would round down;
+    `keep` receives the clones after the run (what the graph updated in place)."""
     torch.random.set_rng_state(rng)
+    cloned = _clone(args)
     with torch.no_grad(), _no_autocast() if exact else contextlib.nullcontext():
-        return gm(*_clone(args))
+        out = gm(*cloned)
+    if keep is not None:
+        keep.extend(cloned)
+    return out
+
+
+def _updated(before: list[Any], *afters: list[Any]) -> list[int]:
+    """The inputs some run changed in place (an optimizer step's parameters and state): a
+    tensor that differs from its value before the call in any of `afters`."""
+    out = []
+    for i, b in enumerate(before):
+        if not isinstance(b, torch.Tensor):
+            continue
+        for after in afters:
+            a = after[i] if i < len(after) else None
+            if isinstance(a, torch.Tensor) and (
+                    a.shape != b.shape or a.dtype != b.dtype
+                    or not torch.equal(a.detach().to(b.device), b)):
+                out.append(i)
+                break
+    return out
+
+
+def _input_name(gm: torch.fx.GraphModule, i: int) -> str:
+    from compdiag.capture.grad_accuracy import _input_names
+
+    try:
+        names = _input_names(gm)
+    except Exception:  # noqa: BLE001 - a name is a nicety
+        names = []
+    return f"input {names[i] if i < len(names) else i} (updated in place)"
 
 
 @contextlib.contextmanager
@@ -55,21 +87,37 @@ def _no_autocast():
 
 
 def check_graph(gm: torch.fx.GraphModule, compiled_out: Any, args_before: list[Any],
-                rng_before: torch.Tensor, tol: Tolerance, compile_id: str | None) -> GraphCheck:
+                rng_before: torch.Tensor, tol: Tolerance, compile_id: str | None,
+                args_after: list[Any] | None = None) -> GraphCheck:
+    """Eager against compiled on the program's own inputs: the graph's outputs, and each
+    input a run updated in place (`args_after`: the compiled call's arguments after it), which
+    is a result too (an optimizer step returns nothing)."""
+    kept1: list[Any] = []
+    kept2: list[Any] = []
+    kept64: list[Any] = []
     with _preserved_state(gm):
         try:
-            eager1 = _eager(gm, args_before, rng_before)
+            eager1 = _eager(gm, args_before, rng_before, keep=kept1)
         except Exception as exc:  # noqa: BLE001 - compiled returned a value: a verdict
             return eager_rejects(gm, args_before, rng_before, exc, compile_id)
-        eager2 = _eager(gm, args_before, rng_before)
+        eager2 = _eager(gm, args_before, rng_before, keep=kept2)
         try:
-            ref64 = _eager(_gm64(gm), _to64(args_before), rng_before, exact=True)
+            ref64 = _eager(_gm64(gm), _to64(args_before), rng_before, exact=True, keep=kept64)
         except Exception:  # noqa: BLE001 - some graphs have no float64 kernels
             ref64 = None
     again = compare_outputs(eager1, eager2, eager1, Tolerance(rtol=0.0, atol=0.0))
-    nondeterministic = not all(o.ok for o in again)
     outs = compare_outputs(eager1, compiled_out,
                            ref64 if ref64 is not None else eager1, tol)
+    if args_after is not None:
+        for i in _updated(args_before, args_after, kept1):
+            if i >= len(kept1) or i >= len(args_after):
+                continue
+            name = _input_name(gm, i)
+            again.append(compare_output(name, kept1[i], kept2[i], kept1[i],
+                                        Tolerance(rtol=0.0, atol=0.0)))
+            outs.append(compare_output(name, kept1[i], args_after[i],
+                                       kept64[i] if i < len(kept64) else kept1[i], tol))
+    nondeterministic = not all(o.ok for o in again)
     if ref64 is not None and tf32.notable(outs) and tf32.may_apply(gm, args_before):
         with _preserved_state(gm), tf32.off():
             without = _eager(gm, args_before, rng_before)
@@ -416,7 +464,8 @@ class AccuracyChecker:
             try:
                 if checker.grads:
                     checker.watch(gm, list(args), before, out, rng, cid, compiler)
-                check = check_graph(gm, out, before, rng, checker.tol, cid)
+                check = check_graph(gm, out, before, rng, checker.tol, cid,
+                                    args_after=list(args))
                 if not check.ok and checker.localise and check.divergent_node is None:
                     try:
                         with checker.quiet():

@@ -44,7 +44,9 @@ class InjectorDetails(Details):
 SPEC = KindSpec(KIND, title="accuracy mismatch", words=("accuracy mismatch", "accuracy mismatches"),
                 style="bold red", tie=40,
                 # accuracy's events: the max relative error, capped
-                costs={"accuracy": Cost(700, per_event=1.0, cap=50), "numerics": Cost(190)},
+                # a measured miscompile: silently wrong numbers, above every compile failure,
+                # recompile limit or divergence that costs only speed (analyses/ranking.py)
+                costs={"accuracy": Cost(905, per_event=0.5, cap=50), "numerics": Cost(190)},
                 adjust={"nondeterministic": -100.0,  # eager itself differs run to run
                         "configured_only": -1.0},  # an injector in the config, nothing measured
                 details=(AccuracyDetails, InjectorDetails),
