@@ -270,3 +270,17 @@ def test_pytest_plugin_fails_only_the_disagreeing_test(pytester: pytest.Pytester
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*compiled graphs disagree with eager*",
                                  "*first divergent node*relu*"])
+
+
+def test_a_divergent_node_dynamo_made_of_another_call_quotes_the_users_statement():
+    """set12 adam_item_addcdiv: Dynamo turned `param.addcdiv_(...)` into div, prims.fma and
+    copy_, so on main the headline named only "first divergent node copy_ (copy_)", an op the
+    user never wrote. The statement is quoted where the op is not in it, and only there."""
+    from compdiag.analyses.diagnoses.accuracy import _statement
+
+    line = "param.addcdiv_(exp_avg, denom, value=-lr / bias1)"
+    node = {"node": "copy_", "op": "copy_", "user_frame": {"lineno": 19, "line": line}}
+    assert _statement(node) == line
+    assert _statement({"node": "relu", "op": "aten.relu", "user_frame": {
+        "line": "y = torch.relu(x)"}}) is None
+    assert _statement({"node": "mul", "op": "mul"}) is None

@@ -314,6 +314,9 @@ def measured(ctx: Any) -> list[Diagnosis]:
                             f"was fused into, where its value is never stored")
         elif node.get("node"):
             reason += f"; first divergent node {node['node']} ({node.get('op')})"
+            said = _statement(node)
+            if said:  # an op Dynamo made of the user's call (addcdiv_ -> div, fma, copy_)
+                reason += f" of `{said}`"
             explanation += f", first at node {node['node']}"
         explanation += "."
         if backward:
@@ -350,6 +353,17 @@ def measured(ctx: Any) -> list[Diagnosis]:
                                     eager_nondeterministic=nondet, verdict=verdict,
                                     fp64=detail.get("fp64"))))
     return out
+
+
+def _statement(node: dict[str, Any]) -> str | None:
+    """The user's statement a divergent node came from, when the node's op is not what the
+    statement calls (Dynamo or a decomposition made it of another call); None otherwise."""
+    frame = node.get("user_frame") if isinstance(node.get("user_frame"), dict) else {}
+    line = str(frame.get("line") or "").strip()
+    op = str(node.get("op") or "").split(".")[-1].rstrip("_")
+    if not line or not op or op in line:
+        return None
+    return line if len(line) <= 80 else line[:77] + "..."
 
 
 def op_frame(ctx: Any, cid: str | None, frame: dict[str, Any] | None, op: str | None) -> Any:
