@@ -315,3 +315,23 @@ def test_a_parametrized_method_is_scored_per_instance_that_ran():
         pytest_collection_modifyitems(config, items)
     assert [i.nodeid for i in items] == ["f.py::T::test_x_device_cpu", "f.py::T::test_y"]
     assert [i.nodeid for i in deselected] == ["f.py::T::test_xa", "f.py::T::test_z"]
+
+
+def test_a_longer_parametrized_method_keeps_its_own_instances():
+    """Regression (session 20's sweep of test_ctx_manager.py): `test_generic_context_manager`
+    and `test_generic_context_manager_with_graph_break` are both parametrized, and every
+    instance of the longer one (`..._with_graph_break_CustomizedCtxManager`) also starts with
+    the shorter one's name: it was scored twice, once against the other method's expected
+    graph count, so one store counted as two rows. Failed on main: the shorter method got
+    four instances."""
+    from collect import Case
+    from sweep import instances
+
+    short = Case("test/dynamo/f.py", "T", "test_g", 1, 2, ("parametrize",))
+    longer = Case("test/dynamo/f.py", "T", "test_g_with_break", 3, 4, ("parametrize",))
+    outcomes = {"T::test_g_A": "passed", "T::test_g_b": "passed",
+                "T::test_g_with_break_A": "passed", "T::test_g_with_break_b": "passed"}
+    methods = {"test_g", "test_g_with_break"}
+    assert [c.name for c in instances(short, outcomes, methods)] == ["test_g_A", "test_g_b"]
+    assert [c.name for c in instances(longer, outcomes, methods)] == \
+        ["test_g_with_break_A", "test_g_with_break_b"]
