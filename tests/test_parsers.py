@@ -215,15 +215,21 @@ def test_a_custom_backends_own_exception_is_the_backends() -> None:
     exception of the program's own backend in BackendCompilerFailed, and its deepest frame
     is the program's. It was "AOTAutograd failed", or "Inductor failed" where "inductor"
     was only in the test file's own path. Failed on main: 'inductor_lowering'. Inductor's
-    name in torch's message or frames still says Inductor."""
+    name in torch's message or frames still says Inductor; with no frames at all, torch's
+    backend name decides."""
     msg = "backend='inner_compiler' raised:\nAssertionError: "
     assert P.classify_stage("BackendCompilerFailed", msg, CUSTOM_BACKEND_TB) == "backend"
     assert P.classify_stage("BackendCompilerFailed", msg,
                             CUSTOM_BACKEND_TB.replace("test/inductor", "tests")) == "backend"
     assert P.classify_stage("BackendCompilerFailed", "backend='inductor' raised:\nX",
                             None) == "inductor_lowering"
+    # torch's own debugging backend (test_exc.py's relu_compile_error_TESTING_ONLY): still
+    # no compiler stage under it
     assert P.classify_stage("BackendCompilerFailed", msg, CUSTOM_BACKEND_TB +
-                            'File "/v/torch/fx/graph.py", line 3, in lint\n') == "aot"
+                            'File "/v/torch/_dynamo/backends/debugging.py", line 551, in r\n'
+                            ) == "backend"
+    assert P.classify_stage("BackendCompilerFailed", "backend='aot_eager' raised:\nX",
+                            None) == "aot"
 
 
 def test_parse_fusion_and_cudagraph_lines() -> None:

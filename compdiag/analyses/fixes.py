@@ -325,9 +325,9 @@ STAGE_TEXT = {
     "backend": "The backend compiler given to torch.compile raised while compiling the graph "
                "Dynamo traced; no torch compiler stage ran under it.",
 }
-BACKEND_RAISED = ("The exception is the backend's own (its code is the deepest frame): fix it "
-                  "there, or check it with backend='aot_eager' (or 'eager') to tell whether "
-                  "the graph or the backend is at fault.")
+BACKEND_RAISED = ("The exception is the backend's own, not a torch compiler stage's: fix the "
+                  "backend, or run with backend='aot_eager' (or 'eager') to tell whether the "
+                  "graph or the backend is at fault.")
 INJECTED = ("An Inductor *_TESTING_ONLY bug injector was on ({names}); it makes Inductor emit "
             "broken code on purpose. Unset it.")
 FULLGRAPH = ("fullgraph=True (or torch._dynamo.config.error_on_graph_break) turned a graph "

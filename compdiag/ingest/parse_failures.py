@@ -211,9 +211,11 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
         torch_text = head + "\n" + "\n".join(f for f in frames if "/torch/" in f)
         if "compile_fx" in text or "inductor" in torch_text.lower():
             return "inductor_lowering"
-        if "BackendCompilerFailed" in head and frames and "/torch/" not in frames[-1]:
-            # The deepest frame is the program's own backend (`backend=my_backend`) and no
-            # torch compiler stage ran under it: neither AOTAutograd nor Inductor failed.
+        if "BackendCompilerFailed" in head and (frames or "backend='aot" not in head):
+            # torch names the backend that raised (`backend='my_backend' raised`), and no
+            # frame of AOTAutograd or Inductor ran under it (those returned above): the
+            # program's own backend, or one of torch's debugging backends
+            # (relu_compile_error_TESTING_ONLY), not a compiler stage.
             return "backend"
         return "aot"
     return "dynamo"
