@@ -285,8 +285,11 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
             # one). Before, such a compile was "ok", a graph in show and in the divergence
             # kind's count (PyTorch's test_hooks.py and test_ctx_manager.py: 1 graph shown
             # where torch's CompileCounter counted 0).
+            # torch leaves graph_op_count out (None) where Dynamo kept no output graph at all
             no_graph = not value.get("has_guarded_code") or cid not in self.graph_calls
-            row["status"] = "empty" if ops == 0 and no_graph else "ok"
+            rewritten = ops is None and value.get("has_guarded_code") is True and \
+                cid not in self.graph_calls
+            row["status"] = "empty" if (ops == 0 and no_graph) or rewritten else "ok"
         reason = value.get("recompile_reason")
         if reason:
             reasons = reason if isinstance(reason, list) else [reason]
