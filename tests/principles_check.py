@@ -714,6 +714,38 @@ def own_code_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any
     return out
 
 
+# A compiler stage a failure may be blamed on, and the code its traceback then runs through.
+_STAGE_CODE = {"aot": ("torch/_functorch/", "torch/_subclasses/",
+                       "torch/fx/experimental/proxy_tensor.py"),
+               "inductor_lowering": ("torch/_inductor/",),
+               "inductor_codegen": ("torch/_inductor/",)}
+
+
+def stage_owner_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                         ) -> list[str]:
+    """Issue 29 §1, torch's words: a failure said to be AOTAutograd's or Inductor's has a
+    frame of that stage's code in its traceback (or, for Inductor, torch's message names
+    it). Caught on main: a custom backend's own assert (`backend='inner_compiler' raised`,
+    PyTorch's test_compiled_autograd.py) read "Inductor failed while lowering", because
+    "inductor" was in the test file's own path; elsewhere "AOTAutograd failed"."""
+    rows = {f.get("compile_id"): f for f in reader.failures(run_id)}
+    out = []
+    for d in _all(diagnoses):
+        code = _STAGE_CODE.get(d.get("stage") or "")
+        f = rows.get(d.get("compile_id"))
+        if d.get("kind") != "failure" or not code or f is None:
+            continue
+        frames = re.findall(r'File "(.+?)", line \d+', f.get("traceback") or "")
+        if not frames or any(c in fr for fr in frames for c in code):
+            continue
+        words = f"{f.get('exc_type')} {f.get('message') or ''}"[:600]
+        if d["stage"] != "aot" and re.search(r"inductor|compile_fx|Lowering", words, re.I):
+            continue
+        out.append(f"failure {d.get('compile_id')}: said to be the {d['stage']} stage, but "
+                   f"no frame of its traceback is that stage's code (deepest: {frames[-1]})")
+    return out
+
+
 def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                        ) -> list[str]:
     """§2 (from the facts) to §9 together, each line prefixed with its section."""
@@ -727,7 +759,8 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (3, break_end_problems), (3, fake_run_problems),
                                           (2, ending_rank_problems),
                                           (1, resume_name_problems),
-                                          (1, address_problems), (0, own_code_problems))
+                                          (1, address_problems), (1, stage_owner_problems),
+                                          (0, own_code_problems))
             for p in check(reader, run_id, diagnoses)]
 
 

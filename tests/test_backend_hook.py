@@ -97,3 +97,33 @@ def test_a_restart_the_backend_raises_is_not_heard_as_a_failure():
     assert torch.equal(out, torch.full((2,), 2.0))
     assert len(attempts) == 2  # Dynamo did restart, and the second attempt compiled
     assert heard == []
+
+
+def test_a_lazy_graph_module_is_called_as_dynamo_calls_it():
+    """Regression (session 20's sweep of PyTorch's own tests: test_hooks.py's
+    test_global_module_forward_pre_hook passed under plain pytest and failed under capture,
+    "Expected 3 but got 4"). The eager backend returns a lazy GraphModule's `_lazy_forward`,
+    and Dynamo, before it calls it, recompiles the module and takes its real forward
+    (OutputGraph's compile_and_call_fx_graph); a wrapper in between hid the lazy forward from
+    that check, so each call went through the module's `__call__` and every global module
+    hook (`register_module_forward_pre_hook`) ran once more, on the GraphModule. Failed on
+    main: the hook saw the GraphModule once."""
+    seen = []
+
+    def hook(mod, args):
+        seen.append(type(mod).__name__)
+
+    def wrap(k, compiled, _compiler):
+        def run(*args):
+            return compiled(*args)
+        return run
+
+    uninstall = hook_backend_call(lambda: False, wrap)
+    handle = torch.nn.modules.module.register_module_forward_pre_hook(hook)
+    try:
+        out = _compile(lambda x: x - 1, "eager")(torch.ones(2))
+    finally:
+        handle.remove()
+        uninstall()
+    assert torch.equal(out, torch.zeros(2))
+    assert "GraphModule" not in seen, seen

@@ -16,7 +16,7 @@ from compdiag.store.reader import Reader
 pytestmark = pytest.mark.slow
 
 STAGES = {"dynamo", "aot", "inductor_lowering", "inductor_codegen", "kernel_compile", "runtime",
-          "accuracy"}
+          "accuracy", "backend"}
 SHOW_KEYS = {"schema_version", "run", "compiles", "graph_breaks", "recompiles", "failures",
              "kernels", "fusion", "cudagraphs", "accuracy"}
 ITEM_KEYS = {

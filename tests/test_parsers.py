@@ -203,6 +203,35 @@ def test_classify_stage(exc_type, message, tb, runtime, stage) -> None:
     assert P.classify_stage(exc_type, message, tb, at_runtime=runtime) == stage
 
 
+CUSTOM_BACKEND_TB = (
+    'File "/v/torch/_dynamo/output_graph.py", line 3119, in _call_user_compiler\n'
+    'File "/v/torch/__init__.py", line 2568, in __call__\n'
+    'File "/home/u/test/inductor/test_compiled_autograd.py", line 381, in inner_compiler\n')
+
+
+def test_a_custom_backends_own_exception_is_the_backends() -> None:
+    """Regression (session 20's sweep of PyTorch's own tests, test_compiled_autograd.py's
+    test_dynamo_boxed; and a script whose `backend=my_backend` asserts): Dynamo wraps the
+    exception of the program's own backend in BackendCompilerFailed, and its deepest frame
+    is the program's. It was "AOTAutograd failed", or "Inductor failed" where "inductor"
+    was only in the test file's own path. Failed on main: 'inductor_lowering'. Inductor's
+    name in torch's message or frames still says Inductor; with no frames at all, torch's
+    backend name decides."""
+    msg = "backend='inner_compiler' raised:\nAssertionError: "
+    assert P.classify_stage("BackendCompilerFailed", msg, CUSTOM_BACKEND_TB) == "backend"
+    assert P.classify_stage("BackendCompilerFailed", msg,
+                            CUSTOM_BACKEND_TB.replace("test/inductor", "tests")) == "backend"
+    assert P.classify_stage("BackendCompilerFailed", "backend='inductor' raised:\nX",
+                            None) == "inductor_lowering"
+    # torch's own debugging backend (test_exc.py's relu_compile_error_TESTING_ONLY): still
+    # no compiler stage under it
+    assert P.classify_stage("BackendCompilerFailed", msg, CUSTOM_BACKEND_TB +
+                            'File "/v/torch/_dynamo/backends/debugging.py", line 551, in r\n'
+                            ) == "backend"
+    assert P.classify_stage("BackendCompilerFailed", "backend='aot_eager' raised:\nX",
+                            None) == "aot"
+
+
 def test_parse_fusion_and_cudagraph_lines() -> None:
     assert P.parse_fusion_line("fusing op0 with op1") == \
         {"node1": "op0", "node2": "op1", "fused": True, "reason": None}

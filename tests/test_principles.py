@@ -18,7 +18,7 @@ from principles_check import (accuracy_problems, break_end_problems, consequence
                               ending_rank_problems,
                               cudagraph_problems, glossary_problems, pointed_line_problems,
                               refused_problems,
-                              reset_problems, traced_line_problems)
+                              reset_problems, stage_owner_problems, traced_line_problems)
 from test_compile_id import _two_compiles
 from test_explain import Store, _ids
 from test_holdout_principles import _resumed_recompiles
@@ -487,3 +487,39 @@ def test_section3_a_custom_ops_fake_that_raised_while_tracing_is_blamed_in_the_h
         assert fake_run_problems(r, s.run_id, diagnoses) == []
         main = [{**d, "reason": "TorchRuntimeError: ValueError: bad input rank"}]
         assert len(fake_run_problems(r, s.run_id, main)) == 1
+
+
+def test_section1_a_failure_blamed_on_a_compiler_stage_ran_through_its_code(tmp_path):
+    """Session 20's sweep of PyTorch's test_compiled_autograd.py (test_dynamo_boxed): a
+    custom backend's own assert, wrapped by Dynamo in BackendCompilerFailed, was "Inductor
+    failed while lowering" (the test's path holds "inductor"), elsewhere "AOTAutograd
+    failed", though no frame of its traceback is Inductor's or AOTAutograd's. Now it is the
+    backend's; the property rejects the stage main gave it and holds for a real Inductor
+    frame."""
+    tb = ('Traceback (most recent call last):\n'
+          '  File "/v/torch/_dynamo/output_graph.py", line 3119, in _call_user_compiler\n'
+          '  File "/v/torch/__init__.py", line 2568, in __call__\n'
+          '  File "/h/test/inductor/test_x.py", line 381, in inner_compiler\n'
+          'torch._dynamo.exc.BackendCompilerFailed: backend=\'inner_compiler\' raised:\n'
+          'AssertionError: \n')
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.failure("0/0", stage="inductor_lowering", exc_type="BackendCompilerFailed",
+              message="backend='inner_compiler' raised:\nAssertionError: ", traceback=tb)
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        (d,) = [d for d in diagnoses if d["kind"] == "failure"]
+        (problem,) = stage_owner_problems(r, s.run_id, diagnoses)
+        assert "inductor_lowering stage" in problem and "test_x.py" in problem
+        assert stage_owner_problems(r, s.run_id, [{**d, "stage": "backend"}]) == []
+    (tmp_path / "b").mkdir()
+    s = Store(tmp_path / "b")
+    s.compile("0/0")
+    s.failure("0/0", stage="inductor_lowering", exc_type="BackendCompilerFailed",
+              message="backend='inductor' raised:\nAssertionError: ", traceback=tb.replace(
+                  "/h/test/inductor/test_x.py", "/v/torch/_inductor/lowering.py"))
+    s.done()
+    r, diagnoses = _doc(s.path, s.run_id)
+    with r:
+        assert stage_owner_problems(r, s.run_id, diagnoses) == []

@@ -125,3 +125,33 @@ def test_reindex_derives_the_facts_again_for_older_rows(store) -> None:
         assert fails["0/2"]["constraint_sources"] == ["L['x'].size()[0]"]
         assert r.cudagraphs(run_id)[0]["frames"][0]["lineno"] == 6
         assert r.compile(run_id, "0/0")["guard_count"] == 7
+
+
+@pytest.mark.parametrize("graph, ops", [(False, 0), (False, None), (True, 0)])
+def test_a_compile_that_gave_the_backend_no_graph_is_empty(tmp_path: Path, graph: bool,
+                                                            ops: int | None) -> None:
+    """Regression (session 20's sweep of PyTorch's own tests, test_hooks.py and
+    test_ctx_manager.py): a frame Dynamo rewrote without a graph (only a `register_hook` on
+    an input, or the partial graph before a break holding no op) has guarded code, and its
+    compile was "ok": show counted a graph where torch's CompileCounter counted none, and so
+    did the divergence kind. A compile is "empty" (docs/json.md: no graph) when it has no op
+    and no dynamo_output_graph record; one with the record stays "ok". Failed on main: the
+    first case was "ok"; torch 2.13 leaves graph_op_count None where Dynamo kept no output
+    graph (test_hooks.py's register_hook-only frame), the second."""
+    path = tmp_path / "s.db"
+    w = Writer(path)
+    run_id = w.begin_run(source="run", argv=["x.py"], cwd=str(tmp_path))
+    ing = Ingestor(w, run_id)
+    env = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+    ing.record({**env, "dynamo_start": {"stack": []}}, None)
+    if graph:
+        ing.record({**env, "dynamo_output_graph": {"sizes": {}}},
+                   "class GraphModule(torch.nn.Module):\n    def forward(self, L_x_):\n"
+                   "        return (L_x_,)\n")
+    ing.record({**env, "compilation_metrics": {"co_name": "fn", "graph_op_count": ops,
+                                               "has_guarded_code": True}}, None)
+    ing.flush()
+    keep_sources(w, run_id)
+    w.close()
+    with Reader(path) as r:
+        assert [c["status"] for c in r.compiles(run_id)] == ["ok" if graph else "empty"]

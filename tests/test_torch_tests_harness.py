@@ -315,3 +315,79 @@ def test_a_parametrized_method_is_scored_per_instance_that_ran():
         pytest_collection_modifyitems(config, items)
     assert [i.nodeid for i in items] == ["f.py::T::test_x_device_cpu", "f.py::T::test_y"]
     assert [i.nodeid for i in deselected] == ["f.py::T::test_xa", "f.py::T::test_z"]
+
+
+def test_a_longer_parametrized_method_keeps_its_own_instances():
+    """Regression (session 20's sweep of test_ctx_manager.py): `test_generic_context_manager`
+    and `test_generic_context_manager_with_graph_break` are both parametrized, and every
+    instance of the longer one (`..._with_graph_break_CustomizedCtxManager`) also starts with
+    the shorter one's name: it was scored twice, once against the other method's expected
+    graph count, so one store counted as two rows. Failed on main: the shorter method got
+    four instances."""
+    from collect import Case
+    from sweep import instances
+
+    short = Case("test/dynamo/f.py", "T", "test_g", 1, 2, ("parametrize",))
+    longer = Case("test/dynamo/f.py", "T", "test_g_with_break", 3, 4, ("parametrize",))
+    outcomes = {"T::test_g_A": "passed", "T::test_g_b": "passed",
+                "T::test_g_with_break_A": "passed", "T::test_g_with_break_b": "passed"}
+    methods = {"test_g", "test_g_with_break"}
+    assert [c.name for c in instances(short, outcomes, methods)] == ["test_g_A", "test_g_b"]
+    assert [c.name for c in instances(longer, outcomes, methods)] == \
+        ["test_g_with_break_A", "test_g_with_break_b"]
+
+
+def test_a_graph_count_some_compiles_escape_is_not_derived():
+    """Regression (session 20's sweep: test_hooks.py, test_ctx_manager.py,
+    test_autograd_function.py): show counts every graph of the run, a test's counter only
+    those it saw. Not derivable, with the reason, where the count is asserted under an `if`
+    (a parametrization's), where the counter is bound in a loop (a new one after each
+    reset), or where the test also compiles with a named backend or turns compiled autograd
+    on with a compiler that names no counter. Each was scored a miss on main ("10 compiled
+    graphs in show (the test counts 2)")."""
+    import ast
+    import textwrap
+
+    from derive import Expectation, _graphs_total
+
+    def why(body, line):
+        fn = ast.parse(textwrap.dedent(body)).body[0]
+        exp = Expectation(kind="graphs", source=f"line {line} (frame_count)", count=2,
+                          counter="cnts")
+        return _graphs_total(fn, [exp])[1]
+
+    assert "under an `if`" in why("""\
+        def test_x(self):
+            opt(x)
+            if Ctx is A:
+                self.assertEqual(cnts.frame_count, 2)
+        """, 4)
+    assert "bound more than once (cnts)" in why("""\
+        def test_x(self):
+            for m in (a, b):
+                cnts = CompileCounter()
+                torch.compile(m, backend=cnts)(x)
+                self.assertEqual(cnts.frame_count, 2)
+        """, 5)
+    assert "outside the counters" in why("""\
+        def test_x(self):
+            torch.compile(f, backend="aot_eager")(x)
+            with compiled_autograd._enable(functools.partial(torch.compile, backend=cnts)):
+                g(x)
+            self.assertEqual(cnts.frame_count, 2)
+        """, 5)
+    assert "outside the counters" in why("""\
+        def test_x(self):
+            torch.compile(f, backend=cnts)(x)
+            with compiled_autograd._enable(compiler_fn):
+                g(x)
+            self.assertEqual(cnts.frame_count, 2)
+        """, 5)
+    assert why("""\
+        def test_x(self):
+            pattern = re.compile("a")
+            torch.compile(f, backend=cnts)(x)
+            with compiled_autograd._enable(functools.partial(torch.compile, backend=cnts)):
+                g(x)
+            self.assertEqual(cnts.frame_count, 2)
+        """, 6) == ""

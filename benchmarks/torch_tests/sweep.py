@@ -95,10 +95,15 @@ def _selector(case: Case) -> str:
 
 def instances(case: Case, outcomes: dict[str, str], methods: set[str]) -> list[Case]:
     """The instances of a parametrized CASE that ran (their outcome keys), each a case of
-    its own named after the instance; a key that is another method's name is not one."""
+    its own named after the instance; a key that is another method's name is not one, nor
+    is an instance of a longer method whose name starts with this one's
+    (`test_g_with_break_A` is `test_g_with_break`'s, not `test_g`'s): the longest method
+    name a key starts with owns it."""
     head = f"{case.cls}::{case.name}_"
+    longer = [m for m in methods if m.startswith(case.name + "_")]
     names = sorted(k.split("::", 1)[1] for k in outcomes if k.startswith(head))
-    return [dataclasses.replace(case, name=n) for n in names if n not in methods]
+    return [dataclasses.replace(case, name=n) for n in names if n not in methods
+            and not any(n.startswith(m + "_") for m in longer)]
 
 
 def _env(stores: Path, cache: Path) -> dict[str, str]:

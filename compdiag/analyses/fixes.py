@@ -340,7 +340,12 @@ STAGE_TEXT = {
     "kernel_compile": "A kernel Inductor generated failed to compile (C++/Triton compiler).",
     "runtime": "The compiled code failed while running.",
     "accuracy": "The compiled code computed different results than eager.",
+    "backend": "The backend compiler given to torch.compile raised while compiling the graph "
+               "Dynamo traced; no torch compiler stage ran under it.",
 }
+BACKEND_RAISED = ("The exception is the backend's own, not a torch compiler stage's: fix the "
+                  "backend, or run with backend='aot_eager' (or 'eager') to tell whether the "
+                  "graph or the backend is at fault.")
 INJECTED = ("An Inductor *_TESTING_ONLY bug injector was on ({names}); it makes Inductor emit "
             "broken code on purpose. Unset it.")
 FULLGRAPH = ("fullgraph=True (or torch._dynamo.config.error_on_graph_break) turned a graph "
@@ -474,6 +479,10 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
         elif not known:
             parts.append(DYNAMO_RAISED)
             parts.append(f"Narrow it down: `{bisect}`.")
+    elif stage == "backend":
+        parts.append(BACKEND_RAISED)
+        if not no_minify:
+            parts.append(f"Shrink the graph it was given to a standalone repro: `{minify}`.")
     elif stage in COMPILER_STAGES:
         if stage in FIRST_STEP and not known:
             parts.append(FIRST_STEP[stage])

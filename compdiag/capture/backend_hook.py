@@ -30,6 +30,29 @@ def _innermost(compiled: Any) -> Any:
         return compiled
 
 
+def _real_forward(compiled: Any) -> Any:
+    """What Dynamo itself calls when the backend returned a lazy GraphModule's forward (the
+    eager backend returns `gm.forward`, a `_lazy_forward` until the module is recompiled):
+    Dynamo recompiles the module and calls its real forward (OutputGraph, right after
+    call_user_compiler). A wrapper of ours hides the lazy forward from that check, and the
+    lazy one calls the module's `__call__`, so every global module hook
+    (`register_module_forward_pre_hook`) would run once more per call, on the GraphModule:
+    capture would change what the program computes. Done here as Dynamo does it."""
+    try:
+        from torch.fx._lazy_graph_module import _LazyGraphModule
+
+        owner = getattr(compiled, "__self__", None)
+        if isinstance(owner, _LazyGraphModule) and \
+                getattr(compiled, "__name__", None) == "_lazy_forward":
+            _LazyGraphModule.force_recompile(owner)
+            return owner.forward
+        if isinstance(compiled, _LazyGraphModule):
+            _LazyGraphModule.force_recompile(compiled)
+    except Exception:  # noqa: BLE001 - another torch: wrap what the backend returned
+        pass
+    return compiled
+
+
 def _restart(exc: BaseException) -> bool:
     """Dynamo's own control flow, not a failure: a backend may raise a RestartAnalysis
     (Inductor's tensorify pass raises TensorifyScalarRestartAnalysis when a float input
@@ -76,7 +99,7 @@ def hook_backend_call(active: Callable[[], bool],
                 except Exception:  # noqa: BLE001, S110 - the user's exception is the one to see
                     pass
             raise
-        return wrap(kept, _innermost(compiled), self.compiler_fn)
+        return wrap(kept, _real_forward(_innermost(compiled)), self.compiler_fn)
 
     OutputGraph.call_user_compiler = call_user_compiler
 

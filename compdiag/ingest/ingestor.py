@@ -278,7 +278,18 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
             self._failure_from_metrics(cid, row, value)
         elif row["status"] != "graph_break":
             ops = value.get("graph_op_count")
-            row["status"] = "empty" if ops == 0 and not value.get("has_guarded_code") else "ok"
+            # "empty": no graph (docs/json.md). A frame Dynamo rewrote without one (a hook
+            # registered, a side effect replayed, the partial graph before a break that held
+            # no op) has guarded code all the same; what says a graph went to the backend
+            # is its dynamo_output_graph record (a graph of no calls with outputs still has
+            # one). Before, such a compile was "ok", a graph in show and in the divergence
+            # kind's count (PyTorch's test_hooks.py and test_ctx_manager.py: 1 graph shown
+            # where torch's CompileCounter counted 0).
+            # torch leaves graph_op_count out (None) where Dynamo kept no output graph at all
+            no_graph = not value.get("has_guarded_code") or cid not in self.graph_calls
+            rewritten = ops is None and value.get("has_guarded_code") is True and \
+                cid not in self.graph_calls
+            row["status"] = "empty" if (ops == 0 and no_graph) or rewritten else "ok"
         reason = value.get("recompile_reason")
         if reason:
             reasons = reason if isinstance(reason, list) else [reason]

@@ -159,7 +159,7 @@ def lowering_target(text: str | None) -> str | None:
 
 # -- failures ---------------------------------------------------------------------------------
 STAGES = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kernel_compile", "runtime",
-          "accuracy")
+          "accuracy", "backend")
 
 # Errors of the kernel toolchain or the GPU's limits, named in the exception's type or message
 # head (triton.runtime.errors.OutOfResources: 'out of resource: shared memory, Required: ...';
@@ -203,9 +203,18 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
     if any(k in deepest for k in _AOT):
         return "aot"
     if "BackendCompilerFailed" in head or "InductorError" in head:
-        # The wrapped error text often names the inner stage even when frames are cut.
-        if "compile_fx" in text or "inductor" in text.lower():
+        # The wrapped error text often names the inner stage even when frames are cut: in
+        # torch's message or torch's frames, never in a path of the program's own
+        # (PyTorch's test/inductor/ folder made a custom backend's assert Inductor's).
+        torch_text = head + "\n" + "\n".join(f for f in frames if "/torch/" in f)
+        if "compile_fx" in text or "inductor" in torch_text.lower():
             return "inductor_lowering"
+        if "BackendCompilerFailed" in head and (frames or "backend='aot" not in head):
+            # torch names the backend that raised (`backend='my_backend' raised`), and no
+            # frame of AOTAutograd or Inductor ran under it (those returned above): the
+            # program's own backend, or one of torch's debugging backends
+            # (relu_compile_error_TESTING_ONLY), not a compiler stage.
+            return "backend"
         return "aot"
     return "dynamo"
 
