@@ -96,7 +96,7 @@ def _first(exc_type: str | None, message: str | None, traceback: str | None) -> 
 
 
 MARKED_EXPLANATION = ("{src} was marked dynamic (mark_dynamic), but `{line}` (line {lineno}) "
-                      "specialised it to the constant {value} ({why}), which a dimension "
+                      "specialised it to {value}, which a dimension "
                       "marked dynamic must not be.")
 MARKED_FIX = ("Either let the dimension be a constant there: use "
               "`torch._dynamo.maybe_mark_dynamic` instead of `mark_dynamic` (or drop the "
@@ -126,9 +126,10 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
         frame = locate(ctx, torch=[failure.get("constraint_frames") or []])
         if not frame:
             return None
-        src, value, why = (sources or ["the dimension"])[0], "a constant", "specialised"
+        src, value, why = (sources or ["the dimension"])[0], None, None
+    to = f"the constant {value} ({why})" if value is not None else "a constant"
     explanation = MARKED_EXPLANATION.format(src=src, line=frame.line or "?",
-                                            lineno=frame.lineno, value=value, why=why)
+                                            lineno=frame.lineno, value=to)
     return frame, explanation, MARKED_FIX.format(lineno=frame.lineno)
 
 
