@@ -756,3 +756,14 @@ def test_a_host_crash_on_a_triton_kernels_launch_is_at_the_call_that_ran_it(tmp_
     assert top["kind"] == "program" and "SIGSEGV" in top["reason"], top
     assert top["user_frame"]["lineno"] == 31 and top["user_frame"]["evidence"] == "call", top
     assert "triton_poi_fused_add_addmm_copy__0" in top["reason"]
+
+
+def test_a_cudagraph_skip_raised_as_an_error_is_at_the_line_found_from_names(tmp_path):
+    """set13/gpu/cg_or_error_item.py (cudagraph_or_error, PRs #161862/#163220) on the H200:
+    the CUDA-graph skip raised as an error ends "Found from   File ..., line 28" on the same
+    line, which the trace parser skipped (it read the lines after a "Found from :" line), so on
+    main the failure was at the compiled call (35), not at the `.item()` torch named."""
+    path, rid = _store(tmp_path, "cg_or_error_item")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "failure" and top["user_frame"]["lineno"] == 28, top["user_frame"]
+    assert "incompatible op" in top["reason"]

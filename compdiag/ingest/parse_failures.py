@@ -24,7 +24,9 @@ from compdiag.ingest.parse_text import TB_FRAME
 # backend compiler's exception (GB0219) names them in its developer context, after an indented
 # "Traceback:" line (not Python's "Traceback (most recent call last):"). Each is the user's
 # line of the op that failed, where Dynamo's own frame is only the function (or its caller).
-_NODE_TRACE_MARKERS = ("Found from :", "Original traceback:", "from user code:",
+# A CUDA-graph skip raised as an error (`cudagraph_or_error`) says "Found from   File ..." on the
+# same line: the trace begins right after the marker.
+_NODE_TRACE_MARKERS = ("Found from", "Original traceback:", "from user code:",
                        "    Traceback:\n")
 
 
@@ -40,11 +42,12 @@ def node_trace_frames(text: str | None, markers: tuple[str, ...] = _NODE_TRACE_M
     of the user code Dynamo was tracing)."""
     if not text:
         return []
-    at = min((i for i in (text.find(m) for m in markers) if i >= 0), default=-1)
-    if at < 0:
+    found = [(i, m) for i, m in ((text.find(m), m) for m in markers) if i >= 0]
+    if not found:
         return []
+    at, marker = min(found)
     frames: list[dict[str, Any]] = []
-    lines = text[at:].splitlines()[1:]
+    lines = text[at + len(marker):].splitlines()
     for k, line in enumerate(lines):
         m = TB_FRAME.match(line)
         if m:
