@@ -830,3 +830,14 @@ def test_a_guard_worded_as_what_failed_is_classified_like_its_equality() -> None
         g = P.classify_guard(text)
         assert g["category"] == "length" and g["before"] == value, (text, g)
         assert g["source"].startswith("len(") and "!" not in g["source"], g
+
+
+def test_a_backends_own_failure_is_not_sent_to_minify_or_bisect() -> None:
+    """The `backend` stage's fix: the backend is at fault, and `compdiag minify`/`bisect`
+    replay the graph through Inductor and AOTAutograd, which did not raise; before this
+    stage existed such a failure was told to run both."""
+    from compdiag.analyses.fixes import failure_fix
+
+    fix = failure_fix("backend", "AssertionError", "AssertionError: no", run_id=1,
+                      argv=["x.py"])
+    assert "backend" in fix and "minify" not in fix and "bisect" not in fix

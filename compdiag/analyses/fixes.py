@@ -480,9 +480,9 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
             parts.append(DYNAMO_RAISED)
             parts.append(f"Narrow it down: `{bisect}`.")
     elif stage == "backend":
+        # not minify or bisect: both replay the graph through Inductor and AOTAutograd,
+        # which are not what raised
         parts.append(BACKEND_RAISED)
-        if not no_minify:
-            parts.append(f"Shrink the graph it was given to a standalone repro: `{minify}`.")
     elif stage in COMPILER_STAGES:
         if stage in FIRST_STEP and not known:
             parts.append(FIRST_STEP[stage])
