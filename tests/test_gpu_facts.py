@@ -767,3 +767,15 @@ def test_a_cudagraph_skip_raised_as_an_error_is_at_the_line_found_from_names(tmp
     top = _diags(path, rid)[0]
     assert top["kind"] == "failure" and top["user_frame"]["lineno"] == 28, top["user_frame"]
     assert "incompatible op" in top["reason"]
+
+
+def test_a_runtime_error_in_an_op_the_wrapper_calls_is_at_that_ops_line(tmp_path):
+    """set13/gpu/cuda_event_record_device.py (pytorch#176486) on the H200: Dynamo turned
+    `event.record()` into torch.ops.streams.record_event, which raised when the compiled
+    wrapper called it (`torch.ops.streams.record_event.default(0, 1)` in the output code). On
+    main the failure was at the compiled call (26); the wrapper line names the op, whose node
+    is the user's line 22."""
+    path, rid = _store(tmp_path, "cuda_event_record_device")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "failure" and top["user_frame"]["lineno"] == 22, top["user_frame"]
+    assert "streams.record_event" in top["reason"]

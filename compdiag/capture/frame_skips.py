@@ -12,6 +12,8 @@ hooked."""
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any, Callable
 
 from compdiag.ingest.own_records import FRAME_SKIP
@@ -50,6 +52,22 @@ def _keep_suppressed(convert_frame: Any) -> None:
     convert_frame.format_error_msg = format_error_msg
 
 
+# Dynamo's own files between this hook and the frame being converted (the callback's callers).
+_CONVERTING = ("torch/_dynamo/convert_frame.py", "compdiag/capture/frame_skips.py")
+_WRAPPER = "torch/_dynamo/eval_frame.py"
+
+
+def _called_by_compile_wrapper() -> bool:
+    """Whether the frame Dynamo is converting was called by torch.compile's wrapper itself
+    (the user's compiled function), not by code running in eager after a break: Dynamo tries
+    every frame that runs under its callback, and rejects library generators (a module's
+    `parameters()`, inspect's helpers) by design, every time."""
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_filename.replace(os.sep, "/").endswith(_CONVERTING):
+        f = f.f_back
+    return f is not None and f.f_code.co_filename.replace(os.sep, "/").endswith(_WRAPPER)
+
+
 def _said(exc: BaseException) -> str:
     """The suppressed error in torch's words: its graph-break type and explanation (an
     Unsupported's first lines), else its type and first line."""
@@ -78,7 +96,8 @@ def install(capture: Any, call_line: Callable[[], Any]) -> None:
             # the error Dynamo suppressed for this frame, where no compile had started (a
             # generator's frame): nothing else records it
             exc = _SUPPRESSED.pop(getattr(frame, "f_code", None), None)
-            if exc is not None and getattr(exc, "compile_id", None) is None:
+            if exc is not None and getattr(exc, "compile_id", None) is None and \
+                    _called_by_compile_wrapper():
                 capture.guarded("frame skip", _record, capture, f"{text}: {_said(exc)}", frame,
                                 call_line, seen)
         elif any(w in text for w in NEWS) and not capture.paused_depth:

@@ -164,5 +164,7 @@ def cudagraph_skip_facts(reason: str | None) -> dict[str, Any]:
     user frames of that trace, and the aten ops it names (a partition's reason names its op:
     "cpu ops (aten.sum.default(arg1_1))")."""
     text = (reason or "unknown reason").strip()
-    return {"head": text.split("Found from", 1)[0].strip().rstrip("."),
-            "frames": frames_in(text), "ops": _CG_OP.findall(text)}
+    head, found, trace = text.partition("Found from")
+    # the trace may begin on the marker's own line ("Found from   File ...")
+    return {"head": head.strip().rstrip("."),
+            "frames": frames_in(trace if found else text), "ops": _CG_OP.findall(text)}

@@ -286,13 +286,24 @@ _NAMED_OP = lazy_re.compile(r"Error in op: torch\.ops\.([\w.]+)|"
                             r"assert_(?:size_stride|alignment)\([^\n]*'torch\.ops\.([\w.]+)'\)")
 
 
+# A generated wrapper's line that calls an op itself (an ATen fallback, a custom op, torch's own
+# `streams.record_event`): a traceback through Inductor's output code (c<hash>.py) shows it.
+_WRAPPER_OP_CALL = lazy_re.compile(r'File "[^"\n]*/c[a-z0-9]{40,64}\.py", line \d+, in \w+\n'
+                                   r'\s*(?:[^\n=(]*=\s*)?torch\.ops\.([\w.]+)\(')
+
+
 def named_op(*texts: str | None) -> str | None:
     """The op (`ns.name.overload`, as a post-grad graph node's target) torch names in a
-    failure's texts, the first found; None when none names one."""
+    failure's texts, the first found; else the op the innermost generated wrapper line of a
+    traceback was calling when it raised; None when none names one."""
     for text in texts:
         m = _NAMED_OP.search(text or "")
         if m:
             return (m.group(1) or m.group(2)).rstrip(".")
+    for text in texts:
+        calls = _WRAPPER_OP_CALL.findall(text or "")
+        if calls:
+            return calls[-1].rstrip(".")
     return None
 
 
