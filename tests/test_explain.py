@@ -880,15 +880,18 @@ def test_one_automatic_dynamic_size_recompile_is_information(tmp_path):
 def test_benign_fusion_refusals_are_information(tmp_path):
     s = Store(tmp_path)
     s.compile("0/0")
+    # set13/gpu flex_backward_nan_1025 on the H200: "prologue fusion only supported for
+    # pointwise nodes" (a limit of the code generator) was a problem on top of a clean run
     for reason in ("will create cycle", "Nodes are too far away. Fusing them may increase "
-                   "peak memory.", "score_fusion_memory_threshold"):
+                   "peak memory.", "score_fusion_memory_threshold",
+                   "prologue fusion only supported for pointwise nodes"):
         s.ing.fusion_line("0/0", f"cannot fuse op1 with op2: {reason}")
     s.ing.fusion_line("0/0", "cannot fuse op3 with op4: exceeds max fusion")
     diags = s.explain()
     assert [d["details"]["reason_class"] for d in diags if d["severity"] == "problem"] == [
         "size_limit"]
     assert {d["details"]["reason_class"] for d in diags if d["severity"] == "info"} == {
-        "cycle", "distance", "peak_memory"}
+        "cycle", "distance", "peak_memory", "unsupported"}
 
 
 def test_compiled_code_markers():

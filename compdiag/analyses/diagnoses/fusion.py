@@ -63,6 +63,9 @@ REASON_CLASSES: tuple[tuple[Words, tuple[str | None, bool]], ...] = (
     # A legality check, not a choice: the consumer reads the producer's buffer at other
     # positions than each iteration writes (x + 1, a gather, a mutation's star dep).
     (one_of("memory deps did not match"), ("other_positions", True)),
+    # A limit of Inductor's code generator, not a choice to revisit: "prologue fusion only
+    # supported for pointwise nodes" (a template's prologue), "... not supported".
+    (one_of("only supported for", "not supported"), ("unsupported", True)),
     (one_of("exceeds max fusion", "fusion size", "too many"), ("size_limit", False)),
     (one_of("template", "epilogue", "prologue"), ("template", False)),
     (one_of("numel", "rnumel", "different ranges", "shape"), ("mismatched_ranges", False)),
@@ -91,6 +94,11 @@ FIXES: dict[str, tuple[str, str, str]] = {
                         "writes (a shifted, gathered or indirect read, or a buffer mutated in "
                         "place), so the two loops cannot run as one.", "Nothing to change "
                         "unless `compdiag perf` measures this graph's fusions to matter."),
+    "unsupported": ("fusion not supported for these kernels", "Inductor's code generator "
+                    "cannot fuse these two kinds of kernels (a matmul/conv template's prologue "
+                    "takes only pointwise nodes): a limit of the generator, not a choice.",
+                    "Nothing to change unless `compdiag perf` measures this graph's fusions to "
+                    "matter."),
     "size_limit": ("fusion capped by size",
                    "Inductor stopped fusing because the fused kernel would exceed "
                    "max_fusion_size.",
@@ -122,6 +130,7 @@ FIXES: dict[str, tuple[str, str, str]] = {
 # How much a refused fusion plausibly costs a timed run, by class: a fusion the scheduler
 # judged unprofitable (peak memory, score) was refused on purpose.
 WEIGHT = {"cycle": 0.05, "distance": 0.05, "peak_memory": 0.05, "other_positions": 0.05,
+          "unsupported": 0.05,
           "epilogue": 0.3,
           "no_benefit": 0.1, "dependency": 0.2, "mismatched_ranges": 0.3, "template": 0.4,
           "layout": 0.4, "size_limit": 0.5, "config": 0.5}
