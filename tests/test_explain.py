@@ -792,6 +792,25 @@ def test_a_raise_after_a_comparison_is_a_check_too(tmp_path):
     assert d["details"]["accuracy"] == "not run" and "--check-accuracy" in d["fix"]
 
 
+def test_any_assert_helper_is_a_check_of_the_programs_own(tmp_path):
+    """The session-20 oracle sweep: a failed `self.assertExpectedInline(...)` in PyTorch's own
+    tests read "the program raised AssertionError ..., outside compiled code" where a failed
+    `self.assertEqual(...)` read "your own check ... failed": only some assert helpers were
+    known by name. Any `assert*(` call is a check now."""
+    for i, call in enumerate(("self.assertExpectedInline(str(out), 'x')",
+                              "self.assertAlmostEqual(a, b)", "np.testing.assert_allclose(a, b)")):
+        (tmp_path / str(i)).mkdir()
+        s = Store(tmp_path / str(i), exit_code=1)
+        s.user.write_text("import torch\n" * 9 + call + "\n")
+        s.compile("0/0")
+        s.ing.program_exception(None, exc_type="AssertionError", message="",
+                                frames=[{"filename": str(s.user), "lineno": 10,
+                                         "name": "<module>", "line": None}],
+                                compiled=None, stage=None)
+        (d,) = s.explain()
+        assert d["reason"].startswith("your own check at line 10 failed"), (call, d["reason"])
+
+
 def test_every_kind_carries_torchs_message_whole(tmp_path):
     s = Store(tmp_path, exit_code=0)
     s.compile("0/0")

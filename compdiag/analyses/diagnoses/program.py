@@ -120,8 +120,10 @@ def compdiag_kinds() -> list[KindSpec]:
 # What a user's own accuracy check looks like: the exception types it raises, and the
 # comparisons a check line (or the `if` right above a `raise`) makes.
 CHECK_TYPES = ("AssertionError",)
-COMPARISON = re.compile(r"\b(?:allclose|isclose|assert_close|assert_allclose|assertEqual|"
-                        r"assertTrue|equal|same)\s*\(|[=!]=|(?<![-=<>])[<>]=?(?![<>])")
+# a comparison, or any assert helper (torch.testing.assert_close, np.testing.assert_allclose,
+# unittest's assertEqual/assertExpectedInline/assertAlmostEqual/...)
+COMPARISON = re.compile(r"\b(?:allclose|isclose|assert\w*|equal|same)\s*\(|[=!]=|"
+                        r"(?<![-=<>])[<>]=?(?![<>])")
 RAISE = re.compile(r"^\s*raise\b")
 LOOK_BACK = 3  # lines above a `raise` searched for the comparison that led to it
 
