@@ -730,6 +730,8 @@ def test_an_error_of_cudagraph_trees_own_check_is_at_the_call_with_the_allocator
     assert top["kind"] == "failure" and top["user_frame"]["lineno"] == 32, top["user_frame"]
     assert top["user_frame"]["evidence"] == "call"
     assert "PYTORCH_NO_CUDA_MEMORY_CACHING" in top["fix"], top["fix"]
+    # torch's message blames inductor; the explanation says what it means
+    assert "caching allocator was bypassed" in top["explanation"], top["explanation"]
 
 
 def test_a_compile_inside_a_users_cuda_graph_capture_says_to_warm_up_first(tmp_path):
@@ -742,6 +744,7 @@ def test_a_compile_inside_a_users_cuda_graph_capture_says_to_warm_up_first(tmp_p
     top = _diags(path, rid)[0]
     assert top["kind"] == "failure" and top["user_frame"]["lineno"] == 24, top
     assert "once before capturing" in top["fix"], top["fix"]
+    assert "inside a CUDA graph capture" in top["explanation"], top["explanation"]
 
 
 def test_a_host_crash_on_a_triton_kernels_launch_is_at_the_call_that_ran_it(tmp_path):

@@ -265,10 +265,12 @@ def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...]
 @dataclass(frozen=True)
 class RuntimeFix:
     """A known error of compiled code: `when` in torch's message (analyses/rules.py), at one
-    of `stages` (run time unless said)."""
+    of `stages` (run time unless said); `why`, what the message means where torch's words
+    mislead (the failure's explanation says it)."""
     when: Words
     fix: str
     stages: tuple[str, ...] = ("runtime",)
+    why: str = ""
 
 
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
@@ -280,23 +282,24 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                "or call `torch.compiler.cudagraph_mark_step_begin()` before each model "
                "invocation so cudagraph_trees knows a new iteration starts."),
     RuntimeFix(every("not allocated in pool"),
-               "CUDA graphs (mode='reduce-overhead') keep every output in the graph's private "
-               "pool of the CUDA caching allocator; an output outside it means the caching "
-               "allocator was bypassed (PYTORCH_NO_CUDA_MEMORY_CACHING=1, a memory-debugging "
-               "setting, set in the environment or by the program before its first CUDA "
-               "allocation) or an op allocated it another way (a custom op whose fake kernel "
-               "says it aliases an input). Unset PYTORCH_NO_CUDA_MEMORY_CACHING for compiled "
-               "runs, or compile this function without CUDA graphs (mode='default')."),
+               "Unset PYTORCH_NO_CUDA_MEMORY_CACHING for compiled runs, or compile this "
+               "function without CUDA graphs (mode='default').",
+               why="CUDA graphs (mode='reduce-overhead') keep every output in the graph's "
+                   "private pool of the CUDA caching allocator; an output outside it means the "
+                   "caching allocator was bypassed (PYTORCH_NO_CUDA_MEMORY_CACHING=1, a "
+                   "memory-debugging setting, set in the environment or by the program before "
+                   "its first CUDA allocation) or an op allocated it another way (a custom op "
+                   "whose fake kernel says it aliases an input)."),
     RuntimeFix(one_of("during CUDA graph capture", "when stream is capturing",
                       "cudaErrorStreamCaptureUnsupported"),
-               "The compiled function ran for the first time, and so compiled, inside a CUDA "
-               "graph capture (`torch.cuda.graph(...)`): compiling does work a capture forbids "
-               "(copies between CPU and GPU, reading the CUDA generator's state). Call it once "
-               "before capturing, outside `torch.cuda.graph`, so it compiles there and the "
-               "capture only runs it; or let torch.compile record CUDA graphs itself "
-               "(mode='reduce-overhead').", stages=("dynamo", "aot", "inductor_lowering",
-                                                    "inductor_codegen", "kernel_compile",
-                                                    "runtime")),
+               "Call it once before capturing, outside `torch.cuda.graph`, so it compiles "
+               "there and the capture only runs it; or let torch.compile record CUDA graphs "
+               "itself (mode='reduce-overhead').",
+               stages=("dynamo", "aot", "inductor_lowering", "inductor_codegen",
+                       "kernel_compile", "runtime"),
+               why="The compiled function ran for the first time, and so compiled, inside a "
+                   "CUDA graph capture (`torch.cuda.graph(...)`): compiling does work a capture "
+                   "forbids (copies between CPU and GPU, reading the CUDA generator's state)."),
     RuntimeFix(every("backward through the graph a second time"),
                "AOTAutograd makes one CompiledFunctionBackward node per compiled graph and frees "
                "its saved tensors after the first backward(), so a second backward() through "
@@ -330,6 +333,12 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
 
 def runtime_fix(message: str | None, stage: str = "runtime") -> str | None:
     return first(((r.when, r.fix) for r in RUNTIME_FIXES if stage in r.stages), message)
+
+
+def runtime_why(message: str | None, stage: str = "runtime") -> str | None:
+    """What a known error means, where its rule says (RuntimeFix.why); None otherwise."""
+    return first(((r.when, r.why or None) for r in RUNTIME_FIXES if stage in r.stages),
+                 message)
 
 
 STAGE_TEXT = {

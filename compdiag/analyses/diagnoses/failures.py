@@ -23,7 +23,8 @@ from typing import Any, ClassVar
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, failure_fix,
-                                     minify_unavailable, origin_fix, stage_explanation)
+                                     minify_unavailable, origin_fix, runtime_why,
+                                     stage_explanation)
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.handlers import enclosing_handler
 from compdiag.analyses.hookspecs import hookimpl
@@ -278,6 +279,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           torch_message=whole,
                           no_minify=minify_unavailable(ctx, cid, f.get("message"), f.get("op")))
         expl = stage_explanation(f["stage"], fatal)
+        why = runtime_why(f"{one}\n{whole or ''}\n{f.get('message') or ''}", f["stage"])
+        if why:  # what torch's words mean where they mislead
+            expl = f"{expl} {why}"
         if internal:
             expl = f"{expl} {INTERNAL_EXPLANATION.format(inner=inner)}"
         marked = marked_dynamic_failure(ctx, f)
