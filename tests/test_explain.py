@@ -1219,3 +1219,23 @@ def test_a_failed_check_after_an_assumed_constant_changed_names_it(tmp_path):
     assert top["kind"] == "program" and top["user_frame"]["lineno"] == 16, top
     assert "`enabled()` (line 11, assume_constant_result)" in top["reason"], top
     assert "torch.compiler.reset()" in top["fix"]
+
+
+def test_a_failed_check_after_python_random_numbers_in_a_compiled_function_names_them(tmp_path):
+    """set13 stale_python_rng (pytorch#196437): a compiled augmentation draws its shift from a
+    seeded random.Random; a later call that reuses the graph replays the shift drawn when it
+    compiled, and the program's check against eager fails. On main the headline said only
+    "your own check at line 27 failed". torch's own generator (`torch.randint`) is not one."""
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text("import random\nimport torch\n\n\n"
+                      "def augment(x, rng):\n    n = torch.randint(0, 2, ())\n"
+                      "    shift = rng.randint(0, 3)\n    return torch.roll(x, shift) + n\n\n\n"
+                      "torch.testing.assert_close(a, b)\n")
+    s.compile("0/0", co_name="augment", lineno=5)
+    s.ing.program_exception(None, exc_type="AssertionError", message="Tensor-likes are not close!",
+                            frames=[{"filename": str(s.user), "lineno": 11, "name": "<module>",
+                                     "line": None}], compiled=None, stage=None)
+    top = s.explain()[0]
+    assert top["kind"] == "program" and top["user_frame"]["lineno"] == 11, top
+    assert "Python random numbers (`rng.randint`, line 7)" in top["reason"], top["reason"]
+    assert "torch.randint(0, 3, ())" in top["fix"]

@@ -123,6 +123,59 @@ def rewritten(ctx: Any) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
+# Python's own random numbers drawn inside a compiled function (a `random.Random` the program
+# seeded, the `random` module, numpy's): Dynamo evaluates them while it traces and replays what
+# it modelled, so where a graph is reused the value can be the one drawn when it compiled
+# (pytorch/pytorch#196437). torch's own generators (`torch.randint`) are drawn anew each call.
+PY_RANDOM = ("randint", "random", "uniform", "choice", "choices", "shuffle", "sample", "gauss",
+             "randrange", "normalvariate", "rand", "randn")
+PY_RANDOM_FIX = ("Draw the value outside the compiled function and pass it in (as a 0-d "
+                 "tensor, so no recompile), or draw it with torch's generator inside "
+                 "(`torch.randint(0, 3, ())`), which the compiled graph draws anew every call; "
+                 "a Python random value inside the graph can be the one drawn when it "
+                 "compiled.")
+
+
+def python_random(ctx: Any) -> dict[str, Any] | None:
+    """A call to a Python (or numpy) random generator inside a compiled function, read from
+    the program's stored source: {call, lineno, line}; None when none."""
+    for fn, tree in _compiled_functions(ctx):
+        for call in ast.walk(fn):
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                    and call.func.attr in PY_RANDOM and _root(call.func) not in ("torch", "th"):
+                return {"call": ast.unparse(call.func), "lineno": call.lineno}
+    return None
+
+
+def _root(node: ast.AST) -> str:
+    while isinstance(node, (ast.Attribute, ast.Call)):
+        node = node.value if isinstance(node, ast.Attribute) else node.func
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _compiled_functions(ctx: Any) -> Any:
+    """(the compiled function's def node, its module's tree) of each compile of the run whose
+    code is a user function in a stored source."""
+    seen = set()
+    for cid in ctx.compiles:
+        row = ctx.code_row(cid) or {}
+        key = (row.get("filename"), row.get("co_name"))
+        if key in seen or not row.get("co_name"):
+            continue
+        seen.add(key)
+        text = ctx.source_text(ctx.resolve(row.get("filename")))
+        if not text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                   and n.name == row["co_name"]), None)
+        if fn is not None:
+            yield fn, tree
+
+
 # A function the program marked to be evaluated once at compile time and never guarded.
 ASSUMED = ("assume_constant_result",)
 ASSUMED_FIX = ("`{fn}()` is marked `assume_constant_result`: Dynamo called it once when it "
@@ -134,26 +187,13 @@ ASSUMED_FIX = ("`{fn}()` is marked `assume_constant_result`: Dynamo called it on
 
 def assumed_constant(ctx: Any) -> dict[str, Any] | None:
     """A function decorated with `assume_constant_result` that a compiled function calls, read
-    from the program's stored source: {fn, lineno (its call), line}; None when none."""
-    for cid in ctx.compiles:
-        row = ctx.code_row(cid) or {}
-        text = ctx.source_text(ctx.resolve(row.get("filename")))
-        if not text or not row.get("co_name"):
-            continue
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            continue
+    from the program's stored source: {fn, lineno (its call)}; None when none."""
+    for compiled, tree in _compiled_functions(ctx):
         assumed = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
                    and any(_named(d) in ASSUMED for d in n.decorator_list)}
-        compiled = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
-                         and n.name == row["co_name"]), None)
-        if not assumed or compiled is None:
-            continue
-        for call in ast.walk(compiled):
+        for call in ast.walk(compiled) if assumed else ():
             if isinstance(call, ast.Call) and _named(call.func) in assumed:
-                return {"fn": _named(call.func), "lineno": call.lineno,
-                        "line": ctx.source_line(row.get("filename"), call.lineno)}
+                return {"fn": _named(call.func), "lineno": call.lineno}
     return None
 
 
@@ -173,6 +213,11 @@ def failed_check_causes(ctx: Any, accuracy: str | None) -> list[Cause]:
     rewrite = rewritten(ctx)
     if rewrite is not None:
         causes.append(Cause(rewrite[0], REWRITE_FIX))
+    py = python_random(ctx)
+    if py is not None:
+        causes.append(Cause(f"the compiled function draws Python random numbers "
+                            f"(`{py['call']}`, line {py['lineno']}), which Dynamo evaluates "
+                            "while it traces", PY_RANDOM_FIX))
     drawn = inductor_random(ctx)
     if drawn is not None:
         at = f" (line {drawn['lineno']})" if drawn.get("lineno") else ""
