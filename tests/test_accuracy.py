@@ -284,3 +284,20 @@ def test_a_divergent_node_dynamo_made_of_another_call_quotes_the_users_statement
     assert _statement({"node": "relu", "op": "aten.relu", "user_frame": {
         "line": "y = torch.relu(x)"}}) is None
     assert _statement({"node": "mul", "op": "mul"}) is None
+
+
+def test_a_divergent_node_says_the_settings_that_choose_what_it_computes():
+    """set13 nearest_unchanged_dim (pytorch#198201): compiled `F.interpolate(...,
+    mode="nearest")` resampled a dimension its scale leaves unchanged; on main the headline said
+    "first divergent node h_1 (interpolate)", not which interpolation. A node's string and
+    boolean keyword settings are kept with it (`settings`), and said."""
+    import torch.nn.functional as F
+
+    from compdiag.capture.accuracy_compare import _described
+
+    def f(x):
+        return F.interpolate(x, scale_factor=2.0, mode="nearest")
+
+    gm = torch.fx.symbolic_trace(f)
+    (node,) = [n for n in gm.graph.nodes if n.op == "call_function"]
+    assert _described(node)["settings"] == "mode='nearest'"

@@ -316,5 +316,16 @@ def _op_name(node: torch.fx.Node) -> str:
         node.target, "__name__", str(node.target))
 
 
+def _settings(node: torch.fx.Node) -> str | None:
+    """The node's keyword settings that choose what the op computes (`mode='nearest'`,
+    `align_corners=True`, `reduction='sum'`): strings, and flags set (False is every flag's
+    usual default, which a trace may spell out), up to three."""
+    said = [f"{k}={v!r}" for k, v in (node.kwargs or {}).items()
+            if isinstance(v, str) or v is True][:3]
+    return ", ".join(said) or None
+
+
 def _described(node: torch.fx.Node, **more: Any) -> dict[str, Any]:
-    return {"node": node.name, "op": str(_op_name(node)), "user_frame": user_line(node), **more}
+    settings = _settings(node)
+    return {"node": node.name, "op": str(_op_name(node)), "user_frame": user_line(node),
+            **({"settings": settings} if settings else {}), **more}

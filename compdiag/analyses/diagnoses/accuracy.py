@@ -313,7 +313,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
                             f"numbers come from {node.get('op')}'s code inside the kernel it "
                             f"was fused into, where its value is never stored")
         elif node.get("node"):
-            reason += f"; first divergent node {node['node']} ({node.get('op')})"
+            op = node.get("op") + (f", {node['settings']}" if node.get("settings") else "")
+            reason += f"; first divergent node {node['node']} ({op})"
             said = _statement(node)
             if said:  # an op Dynamo made of the user's call (addcdiv_ -> div, fma, copy_)
                 reason += f" of `{said}`"
