@@ -903,7 +903,8 @@ def test_benign_fusion_refusals_are_information(tmp_path):
     # pointwise nodes" (a limit of the code generator) was a problem on top of a clean run
     for reason in ("will create cycle", "Nodes are too far away. Fusing them may increase "
                    "peak memory.", "score_fusion_memory_threshold",
-                   "prologue fusion only supported for pointwise nodes"):
+                   "prologue fusion only supported for pointwise nodes",
+                   "prologue fusion not implemented for kernel for these inputs"):
         s.ing.fusion_line("0/0", f"cannot fuse op1 with op2: {reason}")
     s.ing.fusion_line("0/0", "cannot fuse op3 with op4: exceeds max fusion")
     diags = s.explain()

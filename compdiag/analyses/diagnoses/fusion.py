@@ -64,8 +64,9 @@ REASON_CLASSES: tuple[tuple[Words, tuple[str | None, bool]], ...] = (
     # positions than each iteration writes (x + 1, a gather, a mutation's star dep).
     (one_of("memory deps did not match"), ("other_positions", True)),
     # A limit of Inductor's code generator, not a choice to revisit: "prologue fusion only
-    # supported for pointwise nodes" (a template's prologue), "... not supported".
-    (one_of("only supported for", "not supported"), ("unsupported", True)),
+    # supported for pointwise nodes" (a template's prologue), "prologue fusion not implemented
+    # for kernel for these inputs", "... not supported".
+    (one_of("only supported for", "not supported", "not implemented"), ("unsupported", True)),
     (one_of("exceeds max fusion", "fusion size", "too many"), ("size_limit", False)),
     (one_of("template", "epilogue", "prologue"), ("template", False)),
     (one_of("numel", "rnumel", "different ranges", "shape"), ("mismatched_ranges", False)),
