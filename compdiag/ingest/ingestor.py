@@ -17,7 +17,7 @@ from compdiag.ingest.graph_calls import (dynamo_node_rows, generated_node, graph
                                          refused_node)
 from compdiag.ingest.generations import Generations, starts_compile
 from compdiag.ingest.own_records import OwnRecords
-from compdiag.ingest.timeline import Timeline
+from compdiag.ingest.timeline import Timeline, event_args
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 from compdiag.store.writer import Writer
 
@@ -35,11 +35,6 @@ _STAGE_FIELDS = {
     "autotune": ("compile_time_autotune_time_us",),
     "total": ("duration_us", "entire_frame_compile_time_s"),
 }
-
-# A chromium event's args kept with its interval: not the cache key's components (they are
-# in cache_keys, and hundreds of lines long).
-_EVENT_ARGS_DROPPED = ("components",)
-_EVENT_ARGS_LIMIT = 4000
 
 
 def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
@@ -527,7 +522,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
             self.w.insert("compile_events", run_id=self.run_id, compile_id=iv.compile_id,
                           seq=self.seq, name=iv.name, cat=iv.cat, start_us=iv.start_us,
                           dur_us=iv.dur_us, depth=iv.depth, stage=iv.stage,
-                          args=_event_args(iv.args, iv.compile_id))
+                          args=event_args(iv.args, iv.compile_id))
             if iv.depth == 0 and iv.dur_us is not None:
                 for clock in iv.clocks:  # the compile ids whose time this region held
                     if clock is None:
@@ -573,19 +568,6 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
     def commit(self) -> None:
         """Write what is queued now, not at the next flush tick (the process may die)."""
         self.w.flush()
-
-
-def _event_args(args: dict[str, Any], compile_id: str) -> str:
-    """A region's args as JSON, without the cache key's components and, past a few KB, without
-    its large values (whole JSON either way: never cut in the middle); without its compile id
-    where that is the row's (most regions: the Reader puts it back)."""
-    kept = {k: v for k, v in args.items() if k not in _EVENT_ARGS_DROPPED
-            and not (k == "compile_id" and v == compile_id)}
-    text = json.dumps(kept, default=repr)
-    if len(text) > _EVENT_ARGS_LIMIT:
-        text = json.dumps({k: v for k, v in kept.items()
-                           if len(json.dumps(v, default=repr)) <= 200}, default=repr)
-    return text
 
 
 def _metrics_cid(value: Any, cid: str | None) -> str | None:

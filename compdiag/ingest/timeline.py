@@ -10,6 +10,7 @@ never add up to more than its wall clock, and what no named region covers is `un
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
@@ -235,3 +236,22 @@ class Timeline:
             if c not in parts:
                 self.clocks.setdefault(c, CompileClock()).total_us += us
         return tuple(parts)
+
+
+# A chromium event's args kept with its interval: not the cache key's components (they are
+# in cache_keys, and hundreds of lines long).
+_EVENT_ARGS_DROPPED = ("components",)
+_EVENT_ARGS_LIMIT = 4000
+
+
+def event_args(args: dict[str, Any], compile_id: str) -> str:
+    """A region's args as JSON, without the cache key's components and, past a few KB, without
+    its large values (whole JSON either way: never cut in the middle); without its compile id
+    where that is the row's (most regions: the Reader puts it back)."""
+    kept = {k: v for k, v in args.items() if k not in _EVENT_ARGS_DROPPED
+            and not (k == "compile_id" and v == compile_id)}
+    text = json.dumps(kept, default=repr)
+    if len(text) > _EVENT_ARGS_LIMIT:
+        text = json.dumps({k: v for k, v in kept.items()
+                           if len(json.dumps(v, default=repr)) <= 200}, default=repr)
+    return text
