@@ -333,3 +333,23 @@ def test_capture_keeps_the_node_whose_lowering_raised_once(tmp_path):
         with pytest.raises(AssertionError):
             g.run_node(node)
     assert len(events) == 1 and '"lineno": 13' in events[0][1]["payload"]
+
+
+def test_a_break_torch_says_an_earlier_break_caused_folds_under_it(tmp_path):
+    """The session-20 oracle sweep (test_autograd_function's has_graph_break): after the
+    program's own break, torch raised a "Reconstruction failure" break in the same function,
+    which ranked below it but stood as a problem of its own. It is the first break's
+    consequence now, folded under it; a follow-on break of another function is not."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.graph_break("0/0", 5)
+    s.graph_break("0/0", 7, gb_type="Reconstruction failure", code="GB0092")
+    s.compile("1/0", co_name="g", lineno=20)
+    s.graph_break("1/0", 22, gb_type="AutogradFunctionContextVariable escaped Dynamo-traced "
+                  "region", code="GB0019")
+    diags = s.explain()
+    lines = [(d["kind"], d["user_frame"]["lineno"]) for d in diags]
+    assert lines[0] == ("graph_break", 5) and ("graph_break", 7) not in lines, lines
+    (folded,) = diags[0]["consequences"]
+    assert folded["kind"] == "graph_break" and "earlier graph break" in folded["why"]
+    assert ("graph_break", 22) in lines

@@ -34,12 +34,14 @@ KIND = "graph_break"
 
 @dataclass(frozen=True)
 class GraphBreakDetails(Details):
-    omit_none: ClassVar[tuple[str, ...]] = ("url",)
+    omit_none: ClassVar[tuple[str, ...]] = ("url", "follow_on")
     function: str | None
     frame_skipped: bool
     gb_type: str
     debug_context: str
     url: str | None = None
+    # torch says an earlier break caused it (a reconstruction failure after a break)
+    follow_on: bool | None = None
 
 
 SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks"), style="yellow",
@@ -65,7 +67,21 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                         Causes(KIND, KIND, "the resumed code breaks on the value the earlier "
                                "break's call returned: that break is the cause",
                                lambda effect, cause, ctx: _consumes_output(
-                                   effect, cause, ctx)),))
+                                   effect, cause, ctx)),
+                        # a break torch says an earlier break caused (reconstructing the
+                        # frame's state after it failed), in the same function
+                        Causes(KIND, KIND, "torch says an earlier graph break in this function "
+                               "caused it: that break is the cause",
+                               lambda effect, cause, ctx: bool(effect.details.follow_on)
+                               and not cause.details.follow_on
+                               and _same_frame(effect, cause)),))
+
+
+def _same_frame(a: Diagnosis, b: Diagnosis) -> bool:
+    """a and b concern compiles of one frame (torch's frame id, the first part of `F/C`)."""
+    def frames(d: Diagnosis) -> set[str]:
+        return {str(c).split("/", 1)[0] for c in (*d.compile_ids, d.compile_id) if c}
+    return bool(frames(a) & frames(b))
 
 
 @hookimpl
@@ -166,7 +182,10 @@ def retraced_by_stack_values(ctx: Any) -> set[str]:
 
 # -- the diagnosis -----------------------------------------------------------------------------
 FOLLOW_ON = ("caused by an earlier graph break",)
-FOLLOW_ON_TYPES = ("Reconstruction failure",)
+# Break types only an earlier break makes: the frame's state rebuilt (reconstructed) after a
+# break failed, or an object had to cross a break ("... escaped Dynamo-traced region").
+FOLLOW_ON_TYPES = ("Reconstruction failure", "Reconstruction of ",
+                   "escaped Dynamo-traced region")
 
 
 _BARE_TYPE = re.compile(r"(?<!\[)<class '((?![\w.]*Variable)[\w.]+)'>")
@@ -271,7 +290,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                               without_unset_options(hints),
                               lib_frame=first.get("lib_frame"))
         follow_on = len(groups) > 1 and (found(FOLLOW_ON, *hints)
-                                         or g["gb_type"] in FOLLOW_ON_TYPES)
+                                         or any(t in g["gb_type"] for t in FOLLOW_ON_TYPES))
         score = SPEC.score(KIND, count, *(("frame_skipped",) if g["skipped"] else ()),
                      *(("follow_on",) if follow_on else ()), order=g["order"])
         fn = ctx.fn_name(g["cids"][0]) if g["cids"] else None
@@ -291,7 +310,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             details=GraphBreakDetails(function=fn, frame_skipped=g["skipped"],
                                       gb_type=g["gb_type"], debug_context=debug,
                                       url=URL.format(code=g["code"].lower()) if g["code"]
-                                      else None)))
+                                      else None, follow_on=follow_on or None)))
     return out
 
 
