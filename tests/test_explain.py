@@ -1226,10 +1226,11 @@ def test_a_failed_check_after_python_random_numbers_in_a_compiled_function_names
     """set13 stale_python_rng (pytorch#196437): a compiled augmentation draws its shift from a
     seeded random.Random; a later call that reuses the graph replays the shift drawn when it
     compiled, and the program's check against eager fails. On main the headline said only
-    "your own check at line 27 failed". torch's own generator (`torch.randint`) is not one."""
+    "your own check at line 27 failed". torch's own generator (`torch.randint`) and a
+    Distribution's `sample` are not Python random numbers."""
     s = Store(tmp_path, exit_code=1)
     s.user.write_text("import random\nimport torch\n\n\n"
-                      "def augment(x, rng):\n    n = torch.randint(0, 2, ())\n"
+                      "def augment(x, rng, dist):\n    n = torch.randint(0, 2, ()) + dist.sample()\n"
                       "    shift = rng.randint(0, 3)\n    return torch.roll(x, shift) + n\n\n\n"
                       "torch.testing.assert_close(a, b)\n")
     s.compile("0/0", co_name="augment", lineno=5)

@@ -127,8 +127,12 @@ def rewritten(ctx: Any) -> tuple[str, dict[str, Any]] | None:
 # seeded, the `random` module, numpy's): Dynamo evaluates them while it traces and replays what
 # it modelled, so where a graph is reused the value can be the one drawn when it compiled
 # (pytorch/pytorch#196437). torch's own generators (`torch.randint`) are drawn anew each call.
-PY_RANDOM = ("randint", "random", "uniform", "choice", "choices", "shuffle", "sample", "gauss",
-             "randrange", "normalvariate", "rand", "randn")
+# Methods only Python's and numpy's generators have, on any object (`rng.randint`); and those
+# other objects have too (a torch Distribution's `sample`), only on `random.` / `np.random.`.
+PY_RANDOM = ("randint", "randrange", "gauss", "normalvariate", "choices", "shuffle",
+             "getrandbits")
+PY_RANDOM_MODULE_ONLY = ("random", "uniform", "choice", "sample", "rand", "randn")
+PY_RANDOM_ROOTS = ("random", "np", "numpy")
 PY_RANDOM_FIX = ("Draw the value outside the compiled function and pass it in (as a 0-d "
                  "tensor, so no recompile), or draw it with torch's generator inside "
                  "(`torch.randint(0, 3, ())`), which the compiled graph draws anew every call; "
@@ -141,8 +145,11 @@ def python_random(ctx: Any) -> dict[str, Any] | None:
     the program's stored source: {call, lineno, line}; None when none."""
     for fn, tree in _compiled_functions(ctx):
         for call in ast.walk(fn):
-            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
-                    and call.func.attr in PY_RANDOM and _root(call.func) not in ("torch", "th"):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+                continue
+            attr, root = call.func.attr, _root(call.func)
+            if (attr in PY_RANDOM and root not in ("torch", "th")) or (
+                    attr in PY_RANDOM_MODULE_ONLY and root in PY_RANDOM_ROOTS):
                 return {"call": ast.unparse(call.func), "lineno": call.lineno}
     return None
 
