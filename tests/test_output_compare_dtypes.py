@@ -62,3 +62,31 @@ def test_a_graph_the_check_could_not_compare_is_said_not_no_problems_found(tmp_p
     with Reader(s.path) as r:
         assert r.accuracy(s.run_id) == []
         assert len(r.accuracy(s.run_id, not_compared=True)) == 1
+
+
+def test_a_program_building_distributions_hears_that_torch_compile_turned_validation_off(
+        tmp_path):
+    """set10 categorical_empty_batch (pytorch#194548): `torch.compile(...)` makes Dynamo call
+    `Distribution.set_default_validate_args(False)` for the whole process (checked on torch
+    2.13: `_validate_args` True before the call, False after, and eager then accepts an empty
+    batch). On main nothing said so; a program that compiled something and builds a
+    distribution without `validate_args` now gets an information diagnosis at that line."""
+    from test_explain import Store
+
+    def run(folder, source, compiles=True):
+        folder.mkdir()
+        s = Store(folder)
+        s.user.write_text(source)
+        if compiles:
+            s.compile("0/0")
+        s.done()
+        return [d for d in s.explain() if "argument validation" in d["reason"]]
+
+    (d,) = run(tmp_path / "a", "import torch\nimport torch.distributions as D\n\n"
+                                "def f(x):\n    return D.Categorical(logits=x).sample()\n")
+    assert d["severity"] == "info" and d["user_frame"]["lineno"] == 5, d
+    assert "validate_args=True" in d["fix"]
+    assert run(tmp_path / "b", "import torch\nfrom torch.distributions import Normal\n"
+                               "n = Normal(0.0, 1.0, validate_args=True)\n") == []
+    assert run(tmp_path / "c", "import torch\nn = torch.distributions.Normal(0.0, 1.0)\n",
+               compiles=False) == []

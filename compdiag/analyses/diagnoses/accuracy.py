@@ -18,6 +18,7 @@ from compdiag.analyses.fixes import commands
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
+from compdiag.analyses.process_settings import distribution_built
 from compdiag.analyses.ranking import Cost
 
 KIND = "accuracy"
@@ -94,7 +95,36 @@ def _num(x: Any) -> str:
 
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
-    return (measured(ctx) or injected(ctx)) + not_compared(ctx)
+    return (measured(ctx) or injected(ctx)) + not_compared(ctx) + validation_off(ctx)
+
+
+VALIDATION_OFF = (
+    "torch.compile turned off torch.distributions' argument validation for the whole process "
+    "(Dynamo calls `Distribution.set_default_validate_args(False)` at the first "
+    "torch.compile): {cls}(...) at line {line} no longer checks its arguments, in eager code "
+    "too")
+VALIDATION_EXPLANATION = (
+    "Invalid arguments (an empty batch, probabilities that do not sum to one, a scale of zero) "
+    "now pass silently where plain Python raises a ValueError, so compiled and eager code may "
+    "both return numbers for inputs that should have been rejected.")
+VALIDATION_FIX = (
+    "Where the arguments must be checked, build the distribution with `validate_args=True`, "
+    "or call `torch.distributions.Distribution.set_default_validate_args(True)` after "
+    "`torch.compile(...)` (eager code then checks again; code Dynamo traces stays unchecked).")
+
+
+def validation_off(ctx: Any) -> list[Diagnosis]:
+    """A program that compiled something and builds torch.distributions objects without
+    `validate_args` (analyses/process_settings.py): information, at the first such line."""
+    built = distribution_built(ctx) if ctx.compiles else None
+    if built is None:
+        return []
+    return [Diagnosis(
+        KIND, stage=None, compile_id=None, severity="info",
+        reason=VALIDATION_OFF.format(cls=built["cls"], line=built["lineno"]),
+        user_frame=ctx.frame(built["filename"], built["lineno"], evidence="call"),
+        explanation=VALIDATION_EXPLANATION, fix=VALIDATION_FIX, score=SPEC.score("info"),
+        details=AccuracyDetails(output=None, max_abs=None, max_rel=None))]
 
 
 NOT_COMPARED_FIX = ("Compare this graph's result with eager yourself (for example both as "
