@@ -301,3 +301,27 @@ def test_a_divergent_node_says_the_settings_that_choose_what_it_computes():
     gm = torch.fx.symbolic_trace(f)
     (node,) = [n for n in gm.graph.nodes if n.op == "call_function"]
     assert _described(node)["settings"] == "mode='nearest'"
+
+
+def test_inputs_that_share_memory_are_not_compared_as_updated_in_place():
+    """Review of the in-place comparison: `f(q, q.view(2, 2))` adding to its first argument
+    changes the second too in the real call, but the eager replay clones each input on its own,
+    so the second looked like a miscompile ("input v (updated in place)") with nothing wrong.
+    Inputs whose memory another input shares are left out; NaN equal to NaN is no change."""
+    from compdiag.capture.accuracy import _changed, check_graph
+
+    class F(torch.nn.Module):
+        def forward(self, p, v):
+            s = v.sum()
+            p.add_(1.0)
+            return (s,)
+
+    gm = torch.fx.symbolic_trace(F())
+    q = torch.zeros(4)
+    before = [q.clone(), q.view(2, 2).clone()]
+    out = gm(q, q.view(2, 2))
+    check = check_graph(gm, out, before, torch.random.get_rng_state(), Tolerance(), "0/0",
+                        args_after=[q, q.view(2, 2)])
+    assert check.ok and not [o for o in check.outputs if "in place" in o.output], check
+    nan = torch.tensor([float("nan"), 1.0])
+    assert not _changed(nan, nan.clone()) and _changed(nan, torch.tensor([float("nan"), 2.0]))

@@ -1222,22 +1222,40 @@ def test_a_failed_check_after_an_assumed_constant_changed_names_it(tmp_path):
     assert "torch.compiler.reset()" in top["fix"]
 
 
+def _failed_check_top(tmp_path, source: str, co_name: str, lineno: int, at: int) -> dict:
+    """The top diagnosis of a run whose compiled `co_name` (at `lineno` of `source`) ran and
+    whose own check at line `at` then failed."""
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text(source)
+    s.compile("0/0", co_name=co_name, lineno=lineno)
+    s.ing.program_exception(None, exc_type="AssertionError", message="Tensor-likes are not close!",
+                            frames=[{"filename": str(s.user), "lineno": at, "name": "<module>",
+                                     "line": None}], compiled=None, stage=None)
+    return s.explain()[0]
+
+
 def test_a_failed_check_after_python_random_numbers_in_a_compiled_function_names_them(tmp_path):
     """set13 stale_python_rng (pytorch#196437): a compiled augmentation draws its shift from a
     seeded random.Random; a later call that reuses the graph replays the shift drawn when it
     compiled, and the program's check against eager fails. On main the headline said only
     "your own check at line 27 failed". torch's own generator (`torch.randint`) and a
     Distribution's `sample` are not Python random numbers."""
-    s = Store(tmp_path, exit_code=1)
-    s.user.write_text("import random\nimport torch\n\n\n"
-                      "def augment(x, rng, dist):\n    n = torch.randint(0, 2, ()) + dist.sample()\n"
-                      "    shift = rng.randint(0, 3)\n    return torch.roll(x, shift) + n\n\n\n"
-                      "torch.testing.assert_close(a, b)\n")
-    s.compile("0/0", co_name="augment", lineno=5)
-    s.ing.program_exception(None, exc_type="AssertionError", message="Tensor-likes are not close!",
-                            frames=[{"filename": str(s.user), "lineno": 11, "name": "<module>",
-                                     "line": None}], compiled=None, stage=None)
-    top = s.explain()[0]
+    top = _failed_check_top(tmp_path, "import random\nimport torch\n\n\n"
+                            "def augment(x, rng, dist):\n"
+                            "    n = torch.randint(0, 2, ()) + dist.sample()\n"
+                            "    shift = rng.randint(0, 3)\n    return torch.roll(x, shift) + n\n"
+                            "\n\ntorch.testing.assert_close(a, b)\n", "augment", 5, 11)
     assert top["kind"] == "program" and top["user_frame"]["lineno"] == 11, top
     assert "Python random numbers (`rng.randint`, line 7)" in top["reason"], top["reason"]
     assert "torch.randint(0, 3, ())" in top["fix"]
+
+
+def test_the_compiled_functions_source_is_the_def_at_its_line_not_the_first_of_its_name(tmp_path):
+    """Review of check_causes: with an uncompiled augmentation's `forward` that calls
+    random.random() above the compiled model's `forward`, the first `def forward` of the file
+    was read, and the failed check named a Python-random cause the compiled code never had."""
+    top = _failed_check_top(tmp_path, "import random\nimport torch\n\n\nclass Aug:\n"
+                            "    def forward(self, x):\n        return x * random.random()\n\n\n"
+                            "class Model:\n    def forward(self, x):\n        return x + 1\n\n\n"
+                            "torch.testing.assert_close(a, b)\n", "forward", 11, 15)
+    assert top["kind"] == "program" and "Python random" not in top["reason"], top["reason"]

@@ -177,8 +177,14 @@ def _compiled_functions(ctx: Any) -> Any:
             tree = ast.parse(text)
         except SyntaxError:
             continue
-        fn = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
-                   and n.name == row["co_name"]), None)
+        # the def of that name whose lines hold the code object's first line (a module may
+        # define several `forward`s)
+        first = row.get("lineno") or 0
+        named = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                 and n.name == row["co_name"]]
+        fn = next((n for n in named if min([n.lineno, *(d.lineno for d in n.decorator_list)])
+                   <= first <= (n.end_lineno or n.lineno)), None if first else
+                  next(iter(named), None))
         if fn is not None:
             yield fn, tree
 

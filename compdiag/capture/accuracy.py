@@ -34,34 +34,58 @@ def _gm64(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
 
 
 def _eager(gm: Callable[..., Any], args: list[Any], rng: torch.Tensor,
-           exact: bool = False, keep: list[Any] | None = None) -> Any:
+           exact: bool = False, keep: dict[int, Any] | None = None) -> Any:
     """Eager on clones of `args`, under the program's modes (the call's own: this runs inside
     it); `exact`: with autocast off, for the float64 reference autocast would round down;
-    `keep` receives the clones after the run (what the graph updated in place)."""
+    `keep` receives, by index, the clones the run changed in place (only those: the others
+    would hold a copy of every parameter for nothing)."""
     torch.random.set_rng_state(rng)
     cloned = _clone(args)
     with torch.no_grad(), _no_autocast() if exact else contextlib.nullcontext():
         out = gm(*cloned)
     if keep is not None:
-        keep.extend(cloned)
+        keep.update({i: c for i, c in enumerate(cloned) if _changed(args[i], c)})
     return out
 
 
-def _updated(before: list[Any], *afters: list[Any]) -> list[int]:
-    """The inputs some run changed in place (an optimizer step's parameters and state): a
-    tensor that differs from its value before the call in any of `afters`."""
-    out = []
-    for i, b in enumerate(before):
-        if not isinstance(b, torch.Tensor):
-            continue
-        for after in afters:
-            a = after[i] if i < len(after) else None
-            if isinstance(a, torch.Tensor) and (
-                    a.shape != b.shape or a.dtype != b.dtype
-                    or not torch.equal(a.detach().to(b.device), b)):
-                out.append(i)
-                break
-    return out
+def _changed(before: Any, after: Any) -> bool:
+    """Whether a tensor input differs after a run from its value before (NaN equal to NaN);
+    False for anything that cannot be compared (sparse, nested, meta tensors)."""
+    if not (isinstance(before, torch.Tensor) and isinstance(after, torch.Tensor)):
+        return False
+    try:
+        if after.shape != before.shape or after.dtype != before.dtype:
+            return True
+        a = after.detach().to(before.device)
+        if before.is_floating_point() or before.is_complex():
+            return not bool(torch.equal(a.isnan(), before.isnan())
+                            and torch.equal(a.nan_to_num(0.0), before.nan_to_num(0.0)))
+        return not bool(torch.equal(a, before))
+    except Exception:  # noqa: BLE001 - an input it cannot compare is left out, not the check
+        return False
+
+
+def _updated(before: list[Any], after: list[Any], *replays: dict[int, Any]) -> list[int]:
+    """The inputs a run changed in place (an optimizer step's parameters and state): the
+    compiled call's (`after`, its real arguments) or an eager replay's (`replays`). An input
+    whose memory another input shares is left out: the replays clone each input on its own,
+    so a write through one no longer shows in the other, as it does in the real call."""
+    shared = _sharing(after)
+    return [i for i, b in enumerate(before) if i not in shared and (
+        _changed(b, after[i] if i < len(after) else None)
+        or any(i in r for r in replays))]
+
+
+def _sharing(args: list[Any]) -> set[int]:
+    """Indices of tensor inputs whose storage another input uses too (views of one buffer)."""
+    seen: dict[int, list[int]] = {}
+    for i, a in enumerate(args):
+        if isinstance(a, torch.Tensor):
+            try:
+                seen.setdefault(a.untyped_storage().data_ptr(), []).append(i)
+            except Exception:  # noqa: BLE001 - no storage (nested, functional): its own
+                continue
+    return {i for ids in seen.values() if len(ids) > 1 for i in ids}
 
 
 def _input_name(gm: torch.fx.GraphModule, i: int) -> str:
@@ -92,9 +116,9 @@ def check_graph(gm: torch.fx.GraphModule, compiled_out: Any, args_before: list[A
     """Eager against compiled on the program's own inputs: the graph's outputs, and each
     input a run updated in place (`args_after`: the compiled call's arguments after it), which
     is a result too (an optimizer step returns nothing)."""
-    kept1: list[Any] = []
-    kept2: list[Any] = []
-    kept64: list[Any] = []
+    kept1: dict[int, Any] = {}
+    kept2: dict[int, Any] = {}
+    kept64: dict[int, Any] = {}
     with _preserved_state(gm):
         try:
             eager1 = _eager(gm, args_before, rng_before, keep=kept1)
@@ -110,13 +134,13 @@ def check_graph(gm: torch.fx.GraphModule, compiled_out: Any, args_before: list[A
                            ref64 if ref64 is not None else eager1, tol)
     if args_after is not None:
         for i in _updated(args_before, args_after, kept1):
-            if i >= len(kept1) or i >= len(args_after):
+            if i >= len(args_after):
                 continue
             name = _input_name(gm, i)
-            again.append(compare_output(name, kept1[i], kept2[i], kept1[i],
-                                        Tolerance(rtol=0.0, atol=0.0)))
-            outs.append(compare_output(name, kept1[i], args_after[i],
-                                       kept64[i] if i < len(kept64) else kept1[i], tol))
+            # an input a run left as it was is its value before, in that run
+            e1, e2 = kept1.get(i, args_before[i]), kept2.get(i, args_before[i])
+            again.append(compare_output(name, e1, e2, e1, Tolerance(rtol=0.0, atol=0.0)))
+            outs.append(compare_output(name, e1, args_after[i], kept64.get(i, e1), tol))
     nondeterministic = not all(o.ok for o in again)
     if ref64 is not None and tf32.notable(outs) and tf32.may_apply(gm, args_before):
         with _preserved_state(gm), tf32.off():

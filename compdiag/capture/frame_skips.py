@@ -28,9 +28,10 @@ NEWS = ("dispatch mode present", "Dynamo tracing is disabled", "TORCHDYNAMO_DEBU
 SUPPRESSED = "an error was suppressed during compilation"
 
 
-# code object -> the exception convert_frame last formatted for it (one table per process, as
-# convert_frame's functions are patched once).
-_SUPPRESSED: dict[Any, BaseException] = {}
+# code object -> torch's words for the error convert_frame last formatted for it, where no
+# compile had started (one table per process, as convert_frame's functions are patched once;
+# words, not the exception, which would keep Dynamo's frames alive).
+_SUPPRESSED: dict[Any, str] = {}
 
 
 def _keep_suppressed(convert_frame: Any) -> None:
@@ -42,10 +43,13 @@ def _keep_suppressed(convert_frame: Any) -> None:
         return
 
     def format_error_msg(exc: Any, code: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(exc, BaseException):
-            _SUPPRESSED[code] = exc
-            while len(_SUPPRESSED) > 8:
-                _SUPPRESSED.pop(next(iter(_SUPPRESSED)))
+        try:  # fail open: compdiag's bookkeeping never reaches the program
+            if isinstance(exc, BaseException) and getattr(exc, "compile_id", None) is None:
+                _SUPPRESSED[code] = _said(exc)
+                while len(_SUPPRESSED) > 8:
+                    _SUPPRESSED.pop(next(iter(_SUPPRESSED)), None)
+        except Exception:  # noqa: BLE001, S110
+            pass
         return original(exc, code, *args, **kwargs)
 
     format_error_msg._compdiag = True  # type: ignore[attr-defined]
@@ -95,10 +99,9 @@ def install(capture: Any, call_line: Callable[[], Any]) -> None:
         if text.startswith(SUPPRESSED) and not capture.paused_depth:
             # the error Dynamo suppressed for this frame, where no compile had started (a
             # generator's frame): nothing else records it
-            exc = _SUPPRESSED.pop(getattr(frame, "f_code", None), None)
-            if exc is not None and getattr(exc, "compile_id", None) is None and \
-                    _called_by_compile_wrapper():
-                capture.guarded("frame skip", _record, capture, f"{text}: {_said(exc)}", frame,
+            said = _SUPPRESSED.pop(getattr(frame, "f_code", None), None)
+            if said is not None and _called_by_compile_wrapper():
+                capture.guarded("frame skip", _record, capture, f"{text}: {said}", frame,
                                 call_line, seen)
         elif any(w in text for w in NEWS) and not capture.paused_depth:
             capture.guarded("frame skip", _record, capture, text, frame, call_line, seen)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 # A root with a user's name (never torch's ___/__ names), then the steps of its path.
-_ROOT = r"\b[LG]\['(?!__)([A-Za-z_][A-Za-z0-9_]*)'\]"
+_ROOT = r"(?<![\w.])[LG]\['(?!__)([A-Za-z_][A-Za-z0-9_]*)'\]"
 _STEP = (r"(?:\._(?:modules|parameters|buffers)\['[^'\]]+'\]|\.(?:size|stride)\(\)\[\d+\]"
          r"|\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\]|\['[^'\]]+'\])")
 _CHAIN = re.compile(_ROOT + "(" + _STEP + "*)")

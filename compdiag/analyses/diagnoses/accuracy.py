@@ -48,7 +48,8 @@ SPEC = KindSpec(KIND, title="accuracy mismatch", words=("accuracy mismatch", "ac
                 # a measured miscompile: silently wrong numbers, above every compile failure,
                 # recompile limit or divergence that costs only speed (analyses/ranking.py)
                 costs={"accuracy": Cost(905, per_event=0.5, cap=50), "numerics": Cost(190)},
-                adjust={"nondeterministic": -100.0,  # eager itself differs run to run
+                adjust={"nondeterministic": -200.0,  # eager itself differs run to run:
+                        # below a compile failure, where a mismatch sat before it ranked first
                         "configured_only": -1.0},  # an injector in the config, nothing measured
                 details=(AccuracyDetails, InjectorDetails),
                 # the accuracy checker's own failure row repeats what it measured
