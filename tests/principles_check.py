@@ -253,6 +253,8 @@ def accuracy_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any
             continue
         if "output" not in details:  # an injector in the config: nothing was measured
             continue
+        if d.get("severity") == "info" and details.get("output") is None:
+            continue  # information about no one output (a graph not compared, a setting)
         name, reason = details.get("output"), d.get("reason") or ""
         if not name or name not in reason:
             out.append(f"accuracy {reason[:60]!r} does not name its output ({name!r})")
