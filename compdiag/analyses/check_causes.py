@@ -142,7 +142,7 @@ PY_RANDOM_FIX = ("Draw the value outside the compiled function and pass it in (a
 
 def python_random(ctx: Any) -> dict[str, Any] | None:
     """A call to a Python (or numpy) random generator inside a compiled function, read from
-    the program's stored source: {call, lineno, line}; None when none."""
+    the program's stored source: {call, lineno}; None when none."""
     for fn, tree in _compiled_functions(ctx):
         for call in ast.walk(fn):
             if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):

@@ -88,14 +88,16 @@ def _sharing(args: list[Any]) -> set[int]:
     return {i for ids in seen.values() if len(ids) > 1 for i in ids}
 
 
-def _input_name(gm: torch.fx.GraphModule, i: int) -> str:
+def _updated_names(gm: torch.fx.GraphModule, indices: list[int]) -> dict[int, str]:
+    """Each updated input's output name, as the program names the input (its placeholder's
+    source), read from the graph once."""
     from compdiag.capture.grad_accuracy import _input_names
 
     try:
-        names = _input_names(gm)
+        names = _input_names(gm) if indices else []
     except Exception:  # noqa: BLE001 - a name is a nicety
         names = []
-    return f"input {names[i] if i < len(names) else i} (updated in place)"
+    return {i: f"input {names[i] if i < len(names) else i} (updated in place)" for i in indices}
 
 
 @contextlib.contextmanager
@@ -133,10 +135,8 @@ def check_graph(gm: torch.fx.GraphModule, compiled_out: Any, args_before: list[A
     outs = compare_outputs(eager1, compiled_out,
                            ref64 if ref64 is not None else eager1, tol)
     if args_after is not None:
-        for i in _updated(args_before, args_after, kept1):
-            if i >= len(args_after):
-                continue
-            name = _input_name(gm, i)
+        updated = [i for i in _updated(args_before, args_after, kept1) if i < len(args_after)]
+        for i, name in _updated_names(gm, updated).items():
             # an input a run left as it was is its value before, in that run
             e1, e2 = kept1.get(i, args_before[i]), kept2.get(i, args_before[i])
             again.append(compare_output(name, e1, e2, e1, Tolerance(rtol=0.0, atol=0.0)))

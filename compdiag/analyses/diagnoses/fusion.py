@@ -78,28 +78,26 @@ REASON_CLASSES: tuple[tuple[Words, tuple[str | None, bool]], ...] = (
 # A measured fusion limiter at least this large (share of the run) makes a benign refusal a
 # problem.
 MEASURED_IMPACT = 0.02
+# The fix of every refusal Inductor makes on purpose (REASON_CLASSES' benign column).
+UNLESS_MEASURED = ("Nothing to change unless `compdiag perf` measures this graph's fusions to "
+                   "matter.")
 # class -> (title, explanation, fix)
 FIXES: dict[str, tuple[str, str, str]] = {
     "cycle": ("fusion would create a cycle", "Fusing would make a kernel depend on itself "
               "through another kernel; Inductor refuses it by design.",
-              "Nothing to change unless `compdiag perf` measures this graph's fusions to "
-              "matter."),
+              UNLESS_MEASURED),
     "distance": ("nodes too far apart to fuse", "Inductor does not fuse nodes far apart in the "
-                 "schedule, to keep peak memory down.", "Nothing to change unless `compdiag "
-                 "perf` measures this graph's fusions to matter."),
+                 "schedule, to keep peak memory down.", UNLESS_MEASURED),
     "peak_memory": ("fusion refused to save peak memory", "Inductor judged that the fusion "
-                    "would raise peak memory or save too little traffic.", "Nothing to change "
-                    "unless `compdiag perf` measures this graph's fusions to matter."),
+                    "would raise peak memory or save too little traffic.", UNLESS_MEASURED),
     "other_positions": ("reads other positions than were written", "The second kernel "
                         "reads the first one's output at other positions than each iteration "
                         "writes (a shifted, gathered or indirect read, or a buffer mutated in "
-                        "place), so the two loops cannot run as one.", "Nothing to change "
-                        "unless `compdiag perf` measures this graph's fusions to matter."),
+                        "place), so the two loops cannot run as one.", UNLESS_MEASURED),
     "unsupported": ("fusion not supported for these kernels", "Inductor's code generator "
                     "cannot fuse these two kinds of kernels (a matmul/conv template's prologue "
                     "takes only pointwise nodes): a limit of the generator, not a choice.",
-                    "Nothing to change unless `compdiag perf` measures this graph's fusions to "
-                    "matter."),
+                    UNLESS_MEASURED),
     "size_limit": ("fusion capped by size",
                    "Inductor stopped fusing because the fused kernel would exceed "
                    "max_fusion_size.",

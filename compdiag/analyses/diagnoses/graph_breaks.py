@@ -25,7 +25,7 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found
-from compdiag.formats.compile_id import first_attempt
+from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, is_stack_value
 from compdiag.store.reader import compile_id_key
 
@@ -78,9 +78,9 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
 
 
 def _same_frame(a: Diagnosis, b: Diagnosis) -> bool:
-    """a and b concern compiles of one frame (torch's frame id, the first part of `F/C`)."""
+    """a and b concern compiles of one compiled frame (formats/compile_id.frame_of)."""
     def frames(d: Diagnosis) -> set[str]:
-        return {str(c).split("/", 1)[0] for c in (*d.compile_ids, d.compile_id) if c}
+        return {f for f in (frame_of(c) for c in (*d.compile_ids, d.compile_id)) if f}
     return bool(frames(a) & frames(b))
 
 
