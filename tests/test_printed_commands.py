@@ -179,7 +179,20 @@ def _served(root: Path) -> Store:
     return s
 
 
-@pytest.mark.parametrize("build", [_crash, _mismatch, _plain_mismatch, _tf32, _served])
+def _not_compared(root: Path) -> Store:
+    """A graph --check-accuracy could not compare: its information line's fix names
+    `compdiag report` for this run (it said a bare `compdiag report`, the default store's)."""
+    from types import SimpleNamespace
+
+    s = Store(root)
+    s.compile("0/0")
+    s.ing.accuracy(SimpleNamespace(compile_id="0/0", nondeterministic=False, divergent_node=None,
+                                   outputs=[], error="NotImplementedError: no float8 mul"))
+    return s
+
+
+@pytest.mark.parametrize("build", [_crash, _mismatch, _plain_mismatch, _tf32, _served,
+                                   _not_compared])
 @pytest.mark.parametrize("where", ["my store", ".compdiag"])
 def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch, capsys):
     """A fix's commands (in explain's JSON, and in report.md) name this run in this store:
@@ -206,6 +219,8 @@ def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch, caps
                              left_out=[], bound=10**7).split("## What this archive")[0]
     lines = [c for text in strings_in(doc["diagnoses"]) + [report]
              for c in command_lines(text)]
+    if build is _not_compared:
+        assert any(c.startswith("compdiag report") for c in lines), lines
     if build is _served:  # the one line that needs its environment says so on the line
         assert any(c.startswith("TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 compdiag run ")
                    for c in lines), lines

@@ -20,6 +20,7 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
 from compdiag.analyses.process_settings import distribution_built
 from compdiag.analyses.ranking import Cost
+from compdiag.formats.command_line import command_line
 
 KIND = "accuracy"
 
@@ -130,7 +131,7 @@ def validation_off(ctx: Any) -> list[Diagnosis]:
 
 NOT_COMPARED_FIX = ("Compare this graph's result with eager yourself (for example both as "
                     "float32: `.float()`), and report the check's error to compdiag with "
-                    "`compdiag report`.")
+                    "`{report}`.")
 
 
 def not_compared(ctx: Any) -> list[Diagnosis]:
@@ -148,7 +149,9 @@ def not_compared(ctx: Any) -> list[Diagnosis]:
             explanation="The accuracy check itself raised on this graph, so nothing it "
                         "computed was compared with eager: the run's other verdicts do not "
                         "cover it.",
-            fix=NOT_COMPARED_FIX, score=SPEC.score("info"),
+            fix=NOT_COMPARED_FIX.format(
+                report=command_line("report", ctx.run_id, store=ctx.store)),
+            score=SPEC.score("info"),
             details=AccuracyDetails(output=None, max_abs=None, max_rel=None)))
     return out
 
