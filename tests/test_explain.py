@@ -1031,6 +1031,42 @@ def test_a_size_fix_names_the_tensor_and_torch_s_own_hint_wins():
                                                    limit=False, fn="f")
 
 
+def test_torch_s_shape_hint_is_not_the_fix_for_a_requires_grad_change():
+    """torch.compile(nn.Sequential(...)) on torch 2.13, then `m[0].weight.requires_grad_(False)`:
+    torch appends "consider using force_parameter_static_shapes = False" to every failed guard
+    on a parameter, and the fix said it for a requires_grad change, which that setting does not
+    touch (the module kept recompiling). A shape hint answers a size or stride guard only."""
+    guard = ("tensor 'fn._modules['0']._parameters['weight']' requires_grad mismatch. expected "
+             "requires_grad=1. Guard failed on a parameter, consider using "
+             "torch._dynamo.config.force_parameter_static_shapes = False to allow dynamism "
+             "on parameters.")
+    fix = RC.recompile_fix("requires_grad", "L['fn']._modules['0']._parameters['weight']",
+                           count=1, limit=False, fn="inner", guard_text=guard)
+    assert "force_parameter_static_shapes" not in fix and "requires_grad" in fix
+    assert "force_parameter_static_shapes" in RC.recompile_fix(
+        "size", "L['w'].size()[0]", count=1, limit=False, fn="f",
+        guard_text=guard.replace("requires_grad mismatch", "size mismatch at index 0"))
+
+
+def test_a_tensor_source_with_a_path_is_rooted_at_its_local_only():
+    """The same run: torch 2.13 names the tensor `fn._modules['0']._parameters['weight']` bare;
+    ingest wrapped the whole path as one local (`L['fn._modules['0']._parameters['weight']']`),
+    which no user spelling can undo, so the headline printed that. Only the root is a local."""
+    from compdiag.formats.guard_source import in_user_spelling
+    from compdiag.ingest.parse_dynamo import classify_guard, guard_of
+
+    got = classify_guard("tensor 'fn._modules['0']._parameters['weight']' requires_grad "
+                         "mismatch. expected requires_grad=1.")
+    assert got["source"] == "L['fn']._modules['0']._parameters['weight']"
+    assert in_user_spelling(got["source"]) == "fn[0].weight"
+    assert classify_guard("tensor 'x' dtype mismatch. expected Float, actual Half")[
+        "source"] == "L['x']"
+    assert guard_of("tensor 'args[0]' size mismatch at index 0. expected 2, actual 3") == \
+        "L['args'][0].size()[0]"
+    assert guard_of("tensor 'L['x']' size mismatch at index 1. expected 2, actual 3") == \
+        "L['x'].size()[1]"
+
+
 def _bypass(s: Store, cid: str, reason: str) -> None:
     s.ing.record({**_ids(cid), "artifact": {"name": "aotautograd_cache_bypass",
                                             "encoding": "json"}},

@@ -16,6 +16,7 @@ from typing import Any
 
 from compdiag.analyses.closure_cells import cell_name, closure_index
 from compdiag.formats.compile_id import frame_of
+from compdiag.formats.guard_source import rooted
 from compdiag.formats.user_code import is_user_file
 from compdiag.store.reader import compile_id_key
 
@@ -253,7 +254,7 @@ def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
     if root is None:
         return None
     inner = root.group(1)
-    spelt = inner if inner.startswith(("L[", "G[")) else f"L['{inner}']"
+    spelt = rooted(inner)
     typ = type_of(ctx, event["compile_id"], spelt) or type_of(ctx, prev, spelt)
     if typ not in ("dict", "list", "collections.OrderedDict", "collections.defaultdict"):
         return None

@@ -210,10 +210,23 @@ def tensor_and_dim(source: str) -> tuple[str, str]:
 _TORCH_HINT = re.compile(r"((?:[^.;]*?)consider using (`?)torch\.[\w.]+(?: = \w+)?\2)")
 
 
-def torch_hint(guard_text: str | None) -> str | None:
-    """The advice torch wrote into the failed guard, as a sentence, or None."""
+# torch writes its hint after any failed guard on a parameter, whatever failed; a setting about
+# shapes answers only a guard on a size or a stride (a parameter whose requires_grad changed
+# keeps recompiling with force_parameter_static_shapes off).
+_SHAPE_HINT = re.compile(r"shape|dynamic", re.I)
+_SHAPE_CATEGORIES = ("size", "stride")
+
+
+def torch_hint(guard_text: str | None, category: str | None = None) -> str | None:
+    """The advice torch wrote into the failed guard, as a sentence, or None: None too where
+    the advice is about shapes and the guard that failed is not (`category`)."""
     m = _TORCH_HINT.search(guard_text or "")
-    return m.group(1).strip().rstrip(".") + "." if m else None
+    if m is None:
+        return None
+    if category is not None and category not in _SHAPE_CATEGORIES \
+            and _SHAPE_HINT.search(m.group(1)):
+        return None
+    return m.group(1).strip().rstrip(".") + "."
 
 
 def recurring_fix(source: str, text: str) -> str:
@@ -225,7 +238,7 @@ def recompile_fix(category: str, source: str, *, count: int, limit: bool,
                   fn: str | None, recurring_text: str | None = None,
                   guard_text: str | None = None) -> str:
     tensor, dim = tensor_and_dim(source)
-    hint = torch_hint(guard_text)
+    hint = torch_hint(guard_text, category)
     if hint is not None:  # torch named the fix for this guard itself (e.g. a parameter)
         hint = f"torch says: {hint[0].lower()}{hint[1:]}"
         return LIMIT_FIX.format(fn=fn or "The function", fix=hint) if limit else hint

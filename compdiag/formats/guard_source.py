@@ -34,6 +34,19 @@ def _step(m: re.Match[str]) -> str:
     return f".{key}" if key.isidentifier() else f"._modules['{key}']"
 
 
+_BARE_ROOT = re.compile(r"^([A-Za-z_]\w*)(?=$|[.\[])")
+
+
+def rooted(name: str) -> str:
+    """A source torch writes from a bare local (`x`, `args[0]`, `self._modules['fc'].weight`,
+    as its guard-failure messages do) as the guard tree spells it (`L['x']`, `L['args'][0]`,
+    `L['self']._modules['fc'].weight`): only the root is a frame's local, the path after it
+    stays as torch wrote it."""
+    if name.startswith(("L[", "G[")):
+        return name
+    return _BARE_ROOT.sub(lambda m: f"L['{m.group(1)}']", name, count=1)
+
+
 def in_user_spelling(text: str) -> str:
     """`text` with every guard source torch spelled (`L['self']._modules['fc'].weight`) as the
     user's code spells it (`self.fc.weight`)."""

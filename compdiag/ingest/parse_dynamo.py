@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from compdiag.formats import lazy_re
+from compdiag.formats.guard_source import rooted
 from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest.parse_text import TB_FRAME
 
@@ -155,8 +156,7 @@ def guard_of(reason: str) -> str:
     m = _SIZE_MISMATCH.search(text)
     if m:
         name, what, idx = m.groups()
-        src = name if ("[" in name or "." in name) else f"L['{name}']"
-        return f"{src}.{'size' if what == 'size' else 'stride'}()[{idx}]"
+        return f"{rooted(name)}.{'size' if what == 'size' else 'stride'}()[{idx}]"
     return text
 
 
@@ -270,9 +270,6 @@ _DEALLOCATED = lazy_re.compile(r"Cache line invalidated because (.+?) got deallo
 _DICT_CONTAINS = lazy_re.compile(r"^(not\s+)?___dict_contains\((.+?),\s*(.+)\)$")
 
 
-def _local(name: str) -> str:
-    """A tensor torch names bare ('x') as the guard tree spells it (L['x'])."""
-    return name if ("[" in name or "." in name) else f"L['{name}']"
 
 
 _NONE_GUARD = lazy_re.compile(r"^(?:not\s+)?\(?(?P<src>[^()]+?) is (?P<neg>not )?None\)?$")
@@ -306,15 +303,15 @@ def classify_guard(text: str) -> dict[str, Any]:
                 "after": ex.group("after") if ex else None}
     m = _TYPE_MISMATCH.search(t)
     if m:  # TENSOR_MATCH's type check: a Parameter passed where a Tensor was (or the reverse)
-        return {"category": "type", "source": _local(m.group(1)), "tensor": m.group(1),
+        return {"category": "type", "source": rooted(m.group(1)), "tensor": m.group(1),
                 "before": None, "after": m.group(2)}
     m = _DISPATCH_KEYS.search(t)
     if m:  # inference tensors, subclasses, conj/neg bits: the tensor's dispatch key set
-        return {"category": "dispatch_key_set", "source": _local(m.group(1)),
+        return {"category": "dispatch_key_set", "source": rooted(m.group(1)),
                 "tensor": m.group(1), "before": m.group(2), "after": m.group(3)}
     m = _ALIASED.search(t)
     if m:  # NO_TENSOR_ALIASING: two inputs are now one tensor (they were distinct)
-        return {"category": "aliasing", "source": _local(m.group(1)), "tensor": m.group(1),
+        return {"category": "aliasing", "source": rooted(m.group(1)), "tensor": m.group(1),
                 "before": "distinct tensors", "after": "the same tensor"}
     m = _OBJECT_ALIASING.match(code_part)
     if m:  # OBJECT_ALIASING: two inputs were one object and are not now
@@ -343,7 +340,7 @@ def classify_guard(text: str) -> dict[str, Any]:
             if rg:
                 before = "requires_grad=" + ("True" if rg.group(1) == "1" else "False")
                 after = "requires_grad=" + ("False" if rg.group(1) == "1" else "True")
-        return {"category": m.group(2).replace(" ", "_"), "source": f"L['{m.group(1)}']",
+        return {"category": m.group(2).replace(" ", "_"), "source": rooted(m.group(1)),
                 "tensor": m.group(1), "before": before, "after": after}
     if "BACKEND_MATCH" in t or "___check_current_backend" in t:
         # The frame was compiled under one backend and is called under another (torch.compile
