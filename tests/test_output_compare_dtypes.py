@@ -62,6 +62,11 @@ def test_a_graph_the_check_could_not_compare_is_said_not_no_problems_found(tmp_p
     with Reader(s.path) as r:
         assert r.accuracy(s.run_id) == []
         assert len(r.accuracy(s.run_id, not_compared=True)) == 1
+    # listed as what it is: the kind's title says "accuracy mismatch", which this is not
+    from test_explain import _cli
+    out = _cli("explain", "--store", str(s.path)).stdout
+    assert "accuracy note: --check-accuracy could not compare" in " ".join(out.split()), out
+    assert "1 accuracy note" in " ".join(out.split()) and "mismatch" not in out, out
 
 
 def test_a_program_building_distributions_hears_that_torch_compile_turned_validation_off(

@@ -28,7 +28,9 @@ class KindSpec:
     of equal score (lower first); `costs`: the cost classes it files diagnoses under (besides
     ranking.SHARED), `adjust`: named facts that move a score; `details`: the Details types its
     diagnoses carry; `causes`: the relations (analyses/consequences.py) that make a diagnosis
-    another's consequence, folded under it by explain."""
+    another's consequence, folded under it by explain; `info_words`: (one, many) for its
+    information diagnoses where the title names a problem they are not (an accuracy check
+    that could not compare is no "accuracy mismatch"); the title's words when None."""
 
     name: str
     title: str
@@ -39,6 +41,7 @@ class KindSpec:
     adjust: Mapping[str, float] = field(default_factory=dict)
     details: tuple[type, ...] = ()
     causes: tuple[Causes, ...] = ()
+    info_words: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
         if self.costs or self.adjust:
@@ -67,9 +70,14 @@ class KindSpec:
         adjust = {**{a: v for a, v in borrowed.items() if v is not None}, **self.adjust}
         return score(self.cost(cls), events, adjust, *adjustments, order=order)
 
-    def count(self, n: int) -> str:
-        """`n` diagnoses in words: "1 graph break", "3 graph breaks"."""
-        return plural(n, *self.words)
+    def count(self, n: int, info: bool = False) -> str:
+        """`n` diagnoses in words: "1 graph break", "3 graph breaks" (`info`: information
+        diagnoses, in info_words where the kind declares them)."""
+        return plural(n, *(self.info_words if info and self.info_words else self.words))
+
+    def title_of(self, severity: str | None) -> str:
+        """The title a diagnosis of this severity is listed under."""
+        return self.info_words[0] if severity == "info" and self.info_words else self.title
 
 
 def _borrowed(attr: str, name: str) -> Any:

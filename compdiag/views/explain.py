@@ -34,8 +34,8 @@ def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
             "cudagraph_coverage": coverage(reader, run_id)}
 
 
-def _kind_count(n: int, kind: str) -> str:
-    return kind_spec(kind).count(n)
+def _kind_count(n: int, kind: str, info: bool = False) -> str:
+    return kind_spec(kind).count(n, info)
 
 
 def header_lines(doc: dict[str, Any]) -> list[str]:
@@ -50,17 +50,17 @@ def header_lines(doc: dict[str, Any]) -> list[str]:
     for d in diags:
         by_kind.setdefault(d["kind"], []).append(d)
 
-    def listed(ds: list[dict[str, Any]]) -> str:
+    def listed(ds: list[dict[str, Any]], info: bool = False) -> str:
         kinds: dict[str, int] = {}
         for d in ds:
             kinds[d["kind"]] = kinds.get(d["kind"], 0) + 1
-        return ", ".join(_kind_count(n, k) for k, n in kinds.items())
+        return ", ".join(_kind_count(n, k, info) for k, n in kinds.items())
     problems = [d for d in diags if d.get("severity") != "info"]
     info = [d for d in diags if d.get("severity") == "info"]
     lines.append(f"{plural(c.get('compiles', 0), 'compile')}; "
                  f"{plural(len(problems), 'problem')}"
                  + (f" below: {listed(problems)}" if problems else "")
-                 + (f"; {len(info)} for information (nothing to fix): {listed(info)}"
+                 + (f"; {len(info)} for information (nothing to fix): {listed(info, True)}"
                     if info else ""))
     notes = []
     gb, gb_panels = c.get("graph_breaks", 0), by_kind.get("graph_break", [])
@@ -120,7 +120,7 @@ def _excerpt(frame: dict[str, Any], sources: dict[str, list[str]]):
 
 def diagnosis_title(i: int, d: dict[str, Any]) -> str:
     """`#1 graph break GB0059 ×2  compile 0/0` (the panel's title; report.md's heading)."""
-    title = f"#{i} {kind_spec(d['kind']).title}"
+    title = f"#{i} {kind_spec(d['kind']).title_of(d.get('severity'))}"
     if d.get("stage"):
         title += f" [{d['stage']}]"
     if d.get("gb_code"):
@@ -161,7 +161,7 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10,
             uf = d.get("user_frame") or {}
             at = (f" at {uf['filename']}:{uf['lineno']}{fallback_note(uf)}"
                   if uf.get("filename") else "")
-            console.print(Text(f"  {kind_spec(d['kind']).title}: {d['reason']}{at}",
+            console.print(Text(f"  {kind_spec(d['kind']).title_of('info')}: {d['reason']}{at}",
                                style="dim"))
 
 

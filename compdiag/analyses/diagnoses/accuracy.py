@@ -44,6 +44,9 @@ class InjectorDetails(Details):
 
 
 SPEC = KindSpec(KIND, title="accuracy mismatch", words=("accuracy mismatch", "accuracy mismatches"),
+                # what it says for information: a graph it could not compare, a setting torch
+                # changed for the process; neither is a mismatch
+                info_words=("accuracy note", "accuracy notes"),
                 style="bold red", tie=40,
                 # accuracy's events: the max relative error, capped
                 # a measured miscompile: silently wrong numbers, above every compile failure,
