@@ -344,3 +344,17 @@ def end_fed_run(w: Any, ing: Any, run_id: int, user: Path, first_line: int,
     keep_sources(w, run_id)  # as capture does when a run ends
     w.end_run(run_id, exit_code=0, status="done")
     return run_id
+
+
+class FakeCapture:
+    """What a capture/ module's install() needs of capture/hooks.py's Capture, to test one
+    module in-process: the Ingestor, not paused, and each hook run at once (no lock, no
+    backlog, no fail-open: a test sees the exception)."""
+
+    paused_depth = 0
+
+    def __init__(self, ing: Any) -> None:
+        self.ing = ing
+
+    def guarded(self, _what: str, fn: Any, *args: Any) -> None:
+        fn(*args)

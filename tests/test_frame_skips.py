@@ -15,18 +15,9 @@ from compdiag.capture import frame_skips
 from compdiag.ingest.ingestor import Ingestor
 from compdiag.store.reader import Reader
 from compdiag.store.writer import Writer
+from cdtest import FakeCapture
 
 DISPATCH = "non-infra torch dispatch mode present, this is not supported today in torch.compile"
-
-
-class _Capture:
-    paused_depth = 0
-
-    def __init__(self, ing):
-        self.ing = ing
-
-    def guarded(self, _what, fn, *args):
-        fn(*args)
 
 
 def _store(tmp_path, monkeypatch, reasons):
@@ -39,7 +30,7 @@ def _store(tmp_path, monkeypatch, reasons):
     ing = Ingestor(w, rid)
     here = {"filename": __file__, "lineno": inspect.currentframe().f_back.f_lineno,
             "name": "test", "line": "compiled(x)"}
-    frame_skips.install(_Capture(ing), lambda: here)
+    frame_skips.install(FakeCapture(ing), lambda: here)
     frame = sys._getframe()
     for reason in reasons:
         convert_frame.add_skip_reason(reason, frame)
@@ -71,7 +62,7 @@ def test_a_torch_without_the_function_is_left_alone(monkeypatch):
     from torch._dynamo import convert_frame
 
     monkeypatch.delattr(convert_frame, "add_skip_reason", raising=False)
-    frame_skips.install(_Capture(types.SimpleNamespace()), lambda: None)
+    frame_skips.install(FakeCapture(types.SimpleNamespace()), lambda: None)
     assert not hasattr(convert_frame, "add_skip_reason")
 
 
@@ -93,7 +84,7 @@ def test_a_compiled_generator_is_a_skipped_frame_with_the_error_dynamo_suppresse
     rid = w.begin_run(source="run", argv=["x.py"])
     ing = Ingestor(w, rid)
     here = {"filename": __file__, "lineno": 1, "name": "test", "line": "steps(3)"}
-    frame_skips.install(_Capture(ing), lambda: here)
+    frame_skips.install(FakeCapture(ing), lambda: here)
 
     def steps(n):
         for i in range(n):

@@ -176,6 +176,7 @@ class Capture:
                          ("node stacks", self._install_node_stacks),
                          ("exception origin", self._install_exception_origin),
                          ("frame skips", self._install_frame_skips),
+                         ("module hooks", self._install_module_hooks),
                          ("lowering node", self._install_lowering_node)):
             try:
                 fn()
@@ -376,6 +377,11 @@ class Capture:
 
     def _install_frame_skips(self) -> None:
         from compdiag.capture.frame_skips import install
+
+        install(self, lambda: _call_line(self.transformed_codes))
+
+    def _install_module_hooks(self) -> None:
+        from compdiag.capture.module_hooks import install
 
         install(self, lambda: _call_line(self.transformed_codes))
 

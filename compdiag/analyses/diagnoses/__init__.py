@@ -17,6 +17,8 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
     ddp.py            ddp           DistributedDataParallel's doing: DDPOptimizer's split,
                                     a failure inside it, DDP's own forward under compile;
                                     breaks at FSDP2's hooks
+    unguarded.py      unguarded     a change Dynamo does not guard on, made after the
+                                    compile (a hook added to a compiled module)
 
 Kinds never import each other: what two kinds share is in analyses/ (fixes.py, rules.py,
 context.py)."""
@@ -28,7 +30,7 @@ from types import ModuleType
 
 # The modules registered, in this order, before any plugin's.
 BUILTIN = ("failures", "recompiles", "graph_breaks", "accuracy", "cudagraphs", "fusion",
-           "perf_hints", "program", "divergence", "cache", "ddp")
+           "perf_hints", "program", "divergence", "cache", "ddp", "unguarded")
 
 
 def builtin_modules() -> list[ModuleType]:

@@ -1,0 +1,120 @@
+"""Changes compiled code never sees, kind `unguarded` (issue 29 §4: where bugs hide).
+
+Dynamo guards on what it traced, except where torch chose not to for speed and documents the
+risk ("if your model doesn't [have hooks] and you add them, dynamo will not notice and will
+execute whichever version you first compiled": torch._dynamo.config.skip_nnmodule_hook_guards).
+A program that makes such a change after the first compiled call gets the compiled graph it
+had before, with no recompile, no warning and no error: the activations a hook collects are
+missing, the output a hook changes is not changed. Capture records the change where it is made
+(capture/module_hooks.py: the registering line, the module, the module torch.compile wrapped);
+this kind says it at that line, unless a compile after it traced the change in.
+
+The rules are data: RULES maps each recorded change to its words and fix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from compdiag.analyses.diagnosis import Details, Diagnosis
+from compdiag.analyses.hookspecs import hookimpl
+from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.ranking import Cost
+
+KIND = "unguarded"
+
+
+@dataclass(frozen=True)
+class UnguardedDetails(Details):
+    change: str  # the record's kind (RULES' key)
+    what: str  # e.g. "register_forward_hook"
+    module: str | None = None  # the class of the module changed
+    path: str | None = None  # its name inside the compiled module ("" for the module itself)
+    compiled: str | None = None  # the class torch.compile wrapped
+
+
+@dataclass(frozen=True)
+class Rule:
+    reason: str
+    explanation: str
+    fix: str
+
+
+HOOK_NAMES = {"register_forward_hook": "forward hook",
+              "register_forward_pre_hook": "forward pre-hook",
+              "register_full_backward_hook": "backward hook",
+              "register_full_backward_pre_hook": "backward pre-hook",
+              "register_backward_hook": "backward hook"}
+
+# record kind (capture's) -> what it means; {hook} {module} {compiled} {lineno} filled in
+RULES = {
+    "module_hook": Rule(
+        reason="{hook} registered on {module} after its first compiled call: compiled code "
+               "never runs it",
+        explanation="Dynamo does not guard on a module's hooks that were empty when it traced "
+                    "the module (torch._dynamo.config.skip_nnmodule_hook_guards, on by "
+                    "default), so the graph compiled before line {lineno} keeps running "
+                    "without this {hook}: no recompile, no warning, and whatever the hook "
+                    "collects or changes is missing from every compiled call. Eager runs it.",
+        fix="Register the hook before the first call of the compiled module; or set "
+            "`torch._dynamo.config.skip_nnmodule_hook_guards = False` before compiling "
+            "(Dynamo then guards on hooks and recompiles when they change); or call "
+            "`torch.compiler.reset()` after registering it, so the next call compiles with "
+            "it."),
+}
+
+SPEC = KindSpec(KIND, title="change compiled code ignores",
+                words=("ignored change", "ignored changes"), style="bold red", tie=45,
+                # silently other behaviour than eager, certain (not measured): just below a
+                # measured miscompile (905), above every problem that costs only speed
+                costs={"unguarded": Cost(902)}, details=(UnguardedDetails,))
+
+
+@hookimpl
+def compdiag_kinds() -> list[KindSpec]:
+    return [SPEC]
+
+
+def _spelt(path: str) -> str:
+    """A submodule's name as code reaches it: `1` -> `[1]`, `blocks.0.mlp` -> `blocks[0].mlp`."""
+    out = ""
+    for part in path.split("."):
+        out += f"[{part}]" if part.isdigit() else f".{part}"
+    return out.lstrip(".")
+
+
+def _compile_starts(ctx: Any) -> list[int]:
+    return [rec["seq"] for rec in ctx.r.records(ctx.run_id, kind="dynamo_start",
+                                                with_payload=False)]
+
+
+@hookimpl
+def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
+    out: list[Diagnosis] = []
+    starts: list[int] | None = None
+    for change, rule in RULES.items():
+        for rec in ctx.r.records(ctx.run_id, kind=f"compdiag:{change}", with_payload=False):
+            data = (rec.get("metadata") or {}).get("compdiag") or {}
+            if starts is None:
+                starts = _compile_starts(ctx)
+            if any(seq > rec["seq"] for seq in starts):
+                continue  # a later compile traced the module again, the change with it
+            call = data.get("call") if isinstance(data.get("call"), dict) else {}
+            path, module = data.get("path") or "", data.get("module") or "a module"
+            compiled = data.get("compiled") or "module"
+            words = {"hook": HOOK_NAMES.get(data.get("method"), "hook"),
+                     "module": f"{module} {_spelt(path)} of the compiled {compiled}" if path
+                     else f"the compiled {compiled} itself",
+                     "compiled": compiled,
+                     "lineno": call.get("lineno")}
+            out.append(Diagnosis(
+                KIND, stage=None, compile_id=None,
+                reason=rule.reason.format(**words),
+                user_frame=ctx.frame(call.get("filename"), call.get("lineno"),
+                                     evidence="source"),
+                explanation=rule.explanation.format(**words), fix=rule.fix,
+                score=SPEC.score("unguarded", order=len(out)),
+                details=UnguardedDetails(change=change, what=str(data.get("method")),
+                                         module=data.get("module"), path=path,
+                                         compiled=data.get("compiled"))))
+    return out

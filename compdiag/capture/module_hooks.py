@@ -1,0 +1,136 @@
+"""Hooks a program adds to a module after torch.compile compiled it (issue 29 §4: where bugs
+hide). Dynamo does not guard on a module's hooks that were empty when it traced the module
+(`torch._dynamo.config.skip_nnmodule_hook_guards`, True by default: "if your model doesn't
+[have hooks] and you add them, dynamo will not notice and will execute whichever version you
+first compiled"). A forward hook registered after the first compiled call on a submodule (or,
+for a torch.nn container compiled directly, on the module itself) then never runs in compiled
+code: no recompile, no log line, and the activations it collects or the output it changes are
+silently missing. Checked on torch 2.13: a hook on an inner ReLU added after one call never
+ran; one removed later is noticed (a hook dict that was not empty is guarded).
+
+Capture wraps nn.Module's `register_*hook` methods and keeps, for a module inside a module
+torch.compile wrapped (an OptimizedModule) after a graph was compiled since the wrapping, and
+only where that kind of hook was empty before, the user's line that registered it: a
+`module_hook` record. Nothing else changes: the original method runs, with the same
+arguments, and its handle is returned. A torch without these names: nothing is hooked."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any, Callable
+
+MODULE_HOOK = "module_hook"  # the record's kind
+# method -> the module's dict of hooks of that kind (empty: unguarded by Dynamo)
+METHODS = {
+    "register_forward_hook": "_forward_hooks",
+    "register_forward_pre_hook": "_forward_pre_hooks",
+    "register_full_backward_hook": "_backward_hooks",
+    "register_full_backward_pre_hook": "_backward_pre_hooks",
+    "register_backward_hook": "_backward_hooks",
+}
+
+
+def install(capture: Any, user_line: Callable[[], Any]) -> None:
+    """`user_line()`: the innermost user frame of the live stack (the registering line)."""
+    import torch
+    from torch.compiler import is_compiling
+    from torch._dynamo import config, eval_frame, utils
+
+    wrapper_cls = getattr(eval_frame, "OptimizedModule", None)
+    counters = getattr(utils, "counters", None)
+    if wrapper_cls is None or counters is None or getattr(wrapper_cls.__init__, "_compdiag",
+                                                          False):
+        return
+    # each torch.compile(module) wrapper -> the number of graphs compiled when it was made
+    wrappers: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
+
+    seen = {"last": 0, "base": 0}
+
+    def graphs() -> int:
+        """Graphs compiled in this process so far: torch's count, kept rising across
+        torch._dynamo.reset() (which clears it)."""
+        now = int(counters["stats"].get("unique_graphs", 0))
+        if now < seen["last"]:
+            seen["base"] += seen["last"]
+        seen["last"] = now
+        return seen["base"] + now
+
+    init = wrapper_cls.__init__
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        try:  # fail open: bookkeeping never reaches the program
+            wrappers[self] = graphs()
+        except Exception:  # noqa: BLE001, S110
+            pass
+
+    __init__._compdiag = True  # type: ignore[attr-defined]
+    wrapper_cls.__init__ = __init__
+
+    def compiled_around(module: Any) -> Any:
+        """The compiled wrapper whose module holds `module`, where a graph was compiled since
+        the wrapping; None otherwise (hooks on the wrapper itself run in eager)."""
+        now = graphs()
+        for wrapper, made_at in list(wrappers.items()):
+            if now <= made_at:
+                continue
+            inner = getattr(wrapper, "_orig_mod", None)
+            if inner is None or module is wrapper:
+                continue
+            if module is inner:
+                # a user's class runs its own hooks before Dynamo's frame (eval_frame's
+                # "Invoke hooks outside of dynamo"); a torch.nn module compiled directly is
+                # traced from its __call__, hooks included
+                if type(inner).__module__.startswith("torch.nn"):
+                    return wrapper
+                continue
+            if any(m is module for m in inner.modules()):
+                return wrapper
+        return None
+
+    for method, hooks in METHODS.items():
+        original = getattr(torch.nn.Module, method, None)
+        if original is None:
+            continue
+        setattr(torch.nn.Module, method, _wrapped(capture, original, method, hooks,
+                                                  compiled_around, user_line, config,
+                                                  is_compiling))
+
+
+def _wrapped(capture: Any, original: Callable[..., Any], method: str, hooks: str,
+             compiled_around: Callable[[Any], Any], user_line: Callable[[], Any],
+             config: Any, is_compiling: Callable[[], bool]) -> Callable[..., Any]:
+    def register(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if is_compiling():  # traced by Dynamo: exactly the original, nothing of ours
+            return original(self, *args, **kwargs)
+        unguarded = False
+        try:
+            unguarded = (not getattr(self, hooks, None)
+                         and getattr(config, "skip_nnmodule_hook_guards", False))
+        except Exception:  # noqa: BLE001
+            unguarded = False
+        handle = original(self, *args, **kwargs)
+        if unguarded and not capture.paused_depth:
+            capture.guarded("module hook", _record, capture, self, method, compiled_around,
+                            user_line)
+        return handle
+
+    register.__name__ = method
+    register.__qualname__ = f"Module.{method}"
+    register.__doc__ = original.__doc__
+    register.__wrapped__ = original  # type: ignore[attr-defined]
+    return register
+
+
+def _record(capture: Any, module: Any, method: str, compiled_around: Callable[[Any], Any],
+            user_line: Callable[[], Any]) -> None:
+    wrapper = compiled_around(module)
+    if wrapper is None:
+        return
+    inner = wrapper._orig_mod
+    path = next((name for name, m in inner.named_modules() if m is module), None)
+    capture.ing.event(MODULE_HOOK, None, {
+        "method": method, "module": type(module).__name__,
+        "path": path or "", "compiled": type(inner).__name__,
+        "call": user_line()}, None)
+

@@ -1,0 +1,129 @@
+"""A hook added to a compiled module after its first compiled call never runs in compiled code,
+and is never silent (issue 29 §4: where bugs hide). Dynamo skips guards on a module's hooks
+that were empty when it traced the module (torch._dynamo.config.skip_nnmodule_hook_guards);
+on torch 2.13 a forward hook registered on `model[1]` after one call of
+`torch.compile(model)` never ran, with no recompile and no log line, and explain said "no
+problems found" (the lead's probe: the program printed 0 collected activations). Capture now
+keeps the registering line (capture/module_hooks.py), and the `unguarded` kind says it."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+import torch
+
+from compdiag.analyses.explain import explain
+from compdiag.capture import module_hooks
+from compdiag.ingest.ingestor import Ingestor
+from compdiag.store.reader import Reader
+from compdiag.store.writer import Writer
+from cdtest import FakeCapture
+
+
+class _User(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+        self.act = torch.nn.ReLU()
+
+    def forward(self, x):
+        return self.act(self.lin(x))
+
+
+@pytest.fixture
+def captured(tmp_path, monkeypatch):
+    """A store whose capture has module_hooks installed; torch's classes restored after."""
+    from torch._dynamo import eval_frame
+
+    for name in module_hooks.METHODS:
+        monkeypatch.setattr(torch.nn.Module, name, getattr(torch.nn.Module, name))
+    monkeypatch.setattr(eval_frame.OptimizedModule, "__init__",
+                        eval_frame.OptimizedModule.__init__)
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    ing = Ingestor(w, rid)
+    lines: list[int] = []
+
+    def here():  # the test's own frame: the registering line
+        frame = inspect.currentframe()
+        while not frame.f_code.co_name.startswith("test_"):
+            frame = frame.f_back
+        lines.append(frame.f_lineno)
+        return {"filename": __file__, "lineno": frame.f_lineno, "name": "test", "line": None}
+
+    module_hooks.install(FakeCapture(ing), here)
+    torch._dynamo.reset()
+
+    def done():
+        ing.flush()
+        w.end_run(rid, exit_code=0, status="done")
+        w.close()
+        with Reader(tmp_path / "s.db") as r:
+            return [d for d in explain(r, rid) if d.kind == "unguarded"]
+
+    yield ing, done, lines
+    torch._dynamo.reset()
+
+
+def test_a_hook_added_after_the_first_compiled_call_is_said_at_its_line(captured):
+    ing, done, lines = captured
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())
+    seen: list[int] = []
+    compiled = torch.compile(model, backend="eager")
+    x = torch.randn(2, 4)
+    compiled(x)
+    model[1].register_forward_hook(lambda *a: seen.append(1))
+    at = inspect.currentframe().f_lineno - 1
+    compiled(x)
+    assert seen == []  # torch's behaviour this diagnoses (if it changes, so must the rule)
+    (d,) = done()
+    assert d.user_frame.lineno == at and d.user_frame.evidence == "source", d
+    assert "forward hook" in d.reason and "ReLU [1] of the compiled Sequential" in d.reason
+    assert "never runs it" in d.reason and "skip_nnmodule_hook_guards" in d.fix
+    assert d.severity == "problem"
+
+
+def test_hooks_that_run_are_not_said(captured):
+    """Registered before the first compiled call; on a user class's own top module (its hooks
+    run in eager, before Dynamo's frame); on a module never compiled; on the wrapper."""
+    ing, done, _ = captured
+    user = _User()
+    user.act.register_forward_hook(lambda *a: None)  # before the compile
+    compiled = torch.compile(user, backend="eager")
+    compiled(torch.randn(2, 4))
+    ran: list[int] = []
+    user.register_forward_hook(lambda *a: ran.append(1))
+    torch.nn.Linear(2, 2).register_forward_hook(lambda *a: None)
+    compiled.register_forward_hook(lambda *a: None)
+    compiled(torch.randn(2, 4))
+    assert ran == [1]
+    assert done() == []
+
+
+def test_a_hook_dict_that_was_not_empty_is_guarded_and_not_said(captured):
+    """Dynamo guards a module's hooks it saw non-empty: adding one more recompiles, and the
+    new graph runs both. Not recorded."""
+    ing, done, _ = captured
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())
+    seen: list[int] = []
+    model[1].register_forward_hook(lambda *a: seen.append(0))
+    compiled = torch.compile(model, backend="eager")
+    compiled(torch.randn(2, 4))
+    model[1].register_forward_hook(lambda *a: seen.append(1))
+    compiled(torch.randn(2, 4))
+    assert seen == [0, 0, 1]
+    assert done() == []
+
+
+def test_a_compile_after_the_hook_traces_it_in(captured):
+    """A later compile (here after torch._dynamo.reset()) traces the module with its hook: then
+    nothing is ignored, and nothing is said."""
+    ing, done, _ = captured
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())
+    compiled = torch.compile(model, backend="eager")
+    compiled(torch.randn(2, 4))
+    model[1].register_forward_hook(lambda *a: None)
+    ing.record({"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0,
+                "attempt": 0}, None)
+    assert done() == []
