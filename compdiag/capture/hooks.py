@@ -176,7 +176,7 @@ class Capture:
                          ("node stacks", self._install_node_stacks),
                          ("exception origin", self._install_exception_origin),
                          ("frame skips", self._install_frame_skips),
-                         ("module hooks", self._install_module_hooks),
+                         ("module hooks, config sets", self._install_module_hooks),
                          ("lowering node", self._install_lowering_node)):
             try:
                 fn()
@@ -381,9 +381,13 @@ class Capture:
         install(self, lambda: _call_line(self.transformed_codes))
 
     def _install_module_hooks(self) -> None:
-        from compdiag.capture.module_hooks import install
+        from compdiag.capture import config_sets, module_hooks
+        from compdiag.capture.graph_count import graphs_so_far
+        from compdiag.formats.user_code import is_user_file
 
-        install(self, lambda: _call_line(self.transformed_codes))
+        graphs = graphs_so_far()
+        module_hooks.install(self, lambda: _call_line(self.transformed_codes), graphs)
+        config_sets.install(self, graphs, is_user_file)
 
     def _install_warnings(self) -> None:
         """torch's own notices (TF32 left off, ...) are Python warnings that scroll by on

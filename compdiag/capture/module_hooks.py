@@ -30,31 +30,18 @@ METHODS = {
 }
 
 
-def install(capture: Any, user_line: Callable[[], Any]) -> None:
-    """`user_line()`: the innermost user frame of the live stack (the registering line)."""
+def install(capture: Any, user_line: Callable[[], Any], graphs: Callable[[], int]) -> None:
+    """`user_line()`: the innermost user frame of the live stack (the registering line);
+    `graphs()`: the number of graphs compiled so far (graph_count.py)."""
     import torch
     from torch.compiler import is_compiling
-    from torch._dynamo import config, eval_frame, utils
+    from torch._dynamo import config, eval_frame
 
     wrapper_cls = getattr(eval_frame, "OptimizedModule", None)
-    counters = getattr(utils, "counters", None)
-    if wrapper_cls is None or counters is None or getattr(wrapper_cls.__init__, "_compdiag",
-                                                          False):
+    if wrapper_cls is None or getattr(wrapper_cls.__init__, "_compdiag", False):
         return
     # each torch.compile(module) wrapper -> the number of graphs compiled when it was made
     wrappers: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
-
-    seen = {"last": 0, "base": 0}
-
-    def graphs() -> int:
-        """Graphs compiled in this process so far: torch's count, kept rising across
-        torch._dynamo.reset() (which clears it)."""
-        now = int(counters["stats"].get("unique_graphs", 0))
-        if now < seen["last"]:
-            seen["base"] += seen["last"]
-        seen["last"] = now
-        return seen["base"] + now
-
     init = wrapper_cls.__init__
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:

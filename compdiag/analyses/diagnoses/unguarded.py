@@ -5,9 +5,11 @@ risk ("if your model doesn't [have hooks] and you add them, dynamo will not noti
 execute whichever version you first compiled": torch._dynamo.config.skip_nnmodule_hook_guards).
 A program that makes such a change after the first compiled call gets the compiled graph it
 had before, with no recompile, no warning and no error: the activations a hook collects are
-missing, the output a hook changes is not changed. Capture records the change where it is made
-(capture/module_hooks.py: the registering line, the module, the module torch.compile wrapped);
-this kind says it at that line, unless a compile after it traced the change in.
+missing, the output a hook changes is not changed. Inductor's and AOTAutograd's settings are
+read only when a graph compiles: one set after every compile changes nothing that runs.
+Capture records each change where it is made (capture/module_hooks.py: the registering line,
+the module, the module torch.compile wrapped; capture/config_sets.py: the setting, its value,
+the line); this kind says it at that line, unless a compile after it traced the change in.
 
 The rules are data: RULES maps each recorded change to its words and fix."""
 
@@ -61,6 +63,17 @@ RULES = {
             "(Dynamo then guards on hooks and recompiles when they change); or call "
             "`torch.compiler.reset()` after registering it, so the next call compiles with "
             "it."),
+    "config_set": Rule(
+        reason="{setting} = {value} set after every compile: no compiled code uses it",
+        explanation="Inductor and AOTAutograd read their config when they compile a graph, "
+                    "never when compiled code runs, and Dynamo does not guard on it, so the "
+                    "graphs compiled before line {lineno} run as they were compiled, and "
+                    "nothing compiled after it. {setting} changed nothing this program ran "
+                    "(no recompile, no warning).",
+        fix="Set it before the first compiled call (at the top of the program, or "
+            "`with {module}.patch({key}={value}):` around the first call); or call "
+            "`torch.compiler.reset()` after setting it, so the next call compiles again "
+            "with it."),
 }
 
 SPEC = KindSpec(KIND, title="change compiled code ignores",
@@ -93,28 +106,48 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     out: list[Diagnosis] = []
     starts: list[int] | None = None
     for change, rule in RULES.items():
+        said: set[Any] = set()
         for rec in ctx.r.records(ctx.run_id, kind=f"compdiag:{change}", with_payload=False):
             data = (rec.get("metadata") or {}).get("compdiag") or {}
+            call = data.get("call") if isinstance(data.get("call"), dict) else {}
+            # one change once per line: a hook registered in a loop, a setting a `with
+            # config.patch(...)` line sets and then restores (the first set decides)
+            once = (data.get("module"), data.get("key"), data.get("path"), data.get("method"),
+                    call.get("filename"), call.get("lineno"))
+            if once in said:
+                continue
+            said.add(once)
             if starts is None:
                 starts = _compile_starts(ctx)
             if any(seq > rec["seq"] for seq in starts):
-                continue  # a later compile traced the module again, the change with it
-            call = data.get("call") if isinstance(data.get("call"), dict) else {}
-            path, module = data.get("path") or "", data.get("module") or "a module"
-            compiled = data.get("compiled") or "module"
-            words = {"hook": HOOK_NAMES.get(data.get("method"), "hook"),
-                     "module": f"{module} {_spelt(path)} of the compiled {compiled}" if path
-                     else f"the compiled {compiled} itself",
-                     "compiled": compiled,
-                     "lineno": call.get("lineno")}
+                continue  # a later compile traced the change in
+            words = _words(change, data, call)
+            if words is None:
+                continue
             out.append(Diagnosis(
                 KIND, stage=None, compile_id=None,
                 reason=rule.reason.format(**words),
                 user_frame=ctx.frame(call.get("filename"), call.get("lineno"),
                                      evidence="source"),
-                explanation=rule.explanation.format(**words), fix=rule.fix,
+                explanation=rule.explanation.format(**words), fix=rule.fix.format(**words),
                 score=SPEC.score("unguarded", order=len(out)),
-                details=UnguardedDetails(change=change, what=str(data.get("method")),
-                                         module=data.get("module"), path=path,
+                details=UnguardedDetails(change=change,
+                                         what=str(data.get("method") or data.get("key")),
+                                         module=data.get("module"), path=data.get("path"),
                                          compiled=data.get("compiled"))))
     return out
+
+
+def _words(change: str, data: dict[str, Any], call: dict[str, Any]) -> dict[str, Any] | None:
+    """What RULES[change]'s texts are filled with; None for a record without its facts."""
+    if change == "config_set":
+        if not data.get("module") or not data.get("key"):
+            return None
+        return {"setting": f"{data['module']}.{data['key']}", "value": data.get("value"),
+                "module": data["module"], "key": data["key"], "lineno": call.get("lineno")}
+    path, module = data.get("path") or "", data.get("module") or "a module"
+    compiled = data.get("compiled") or "module"
+    return {"hook": HOOK_NAMES.get(data.get("method"), "hook"),
+            "module": f"{module} {_spelt(path)} of the compiled {compiled}" if path
+            else f"the compiled {compiled} itself",
+            "compiled": compiled, "lineno": call.get("lineno")}

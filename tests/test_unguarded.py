@@ -1,5 +1,6 @@
-"""A hook added to a compiled module after its first compiled call never runs in compiled code,
-and is never silent (issue 29 §4: where bugs hide). Dynamo skips guards on a module's hooks
+"""Changes compiled code ignores are never silent: a hook added to a compiled module after its
+first compiled call, and an Inductor setting made after every compile (below). The hook never
+runs in compiled code, and this is never silent (issue 29 §4: where bugs hide). Dynamo skips guards on a module's hooks
 that were empty when it traced the module (torch._dynamo.config.skip_nnmodule_hook_guards);
 on torch 2.13 a forward hook registered on `model[1]` after one call of
 `torch.compile(model)` never ran, with no recompile and no log line, and explain said "no
@@ -14,11 +15,28 @@ import pytest
 import torch
 
 from compdiag.analyses.explain import explain
-from compdiag.capture import module_hooks
+from compdiag.capture import config_sets, module_hooks
+from compdiag.capture.graph_count import graphs_so_far
 from compdiag.ingest.ingestor import Ingestor
 from compdiag.store.reader import Reader
 from compdiag.store.writer import Writer
 from cdtest import FakeCapture
+
+
+def _store(tmp_path):
+    """(the run's Ingestor, done(): end the run and return its `unguarded` diagnoses)."""
+    w = Writer(tmp_path / "s.db")
+    rid = w.begin_run(source="run", argv=["x.py"])
+    ing = Ingestor(w, rid)
+
+    def done():
+        ing.flush()
+        w.end_run(rid, exit_code=0, status="done")
+        w.close()
+        with Reader(tmp_path / "s.db") as r:
+            return [d for d in explain(r, rid) if d.kind == "unguarded"]
+
+    return ing, done
 
 
 class _User(torch.nn.Module):
@@ -40,9 +58,7 @@ def captured(tmp_path, monkeypatch):
         monkeypatch.setattr(torch.nn.Module, name, getattr(torch.nn.Module, name))
     monkeypatch.setattr(eval_frame.OptimizedModule, "__init__",
                         eval_frame.OptimizedModule.__init__)
-    w = Writer(tmp_path / "s.db")
-    rid = w.begin_run(source="run", argv=["x.py"])
-    ing = Ingestor(w, rid)
+    ing, done = _store(tmp_path)
     lines: list[int] = []
 
     def here():  # the test's own frame: the registering line
@@ -52,16 +68,8 @@ def captured(tmp_path, monkeypatch):
         lines.append(frame.f_lineno)
         return {"filename": __file__, "lineno": frame.f_lineno, "name": "test", "line": None}
 
-    module_hooks.install(FakeCapture(ing), here)
+    module_hooks.install(FakeCapture(ing), here, graphs_so_far())
     torch._dynamo.reset()
-
-    def done():
-        ing.flush()
-        w.end_run(rid, exit_code=0, status="done")
-        w.close()
-        with Reader(tmp_path / "s.db") as r:
-            return [d for d in explain(r, rid) if d.kind == "unguarded"]
-
     yield ing, done, lines
     torch._dynamo.reset()
 
@@ -124,6 +132,59 @@ def test_a_compile_after_the_hook_traces_it_in(captured):
     compiled = torch.compile(model, backend="eager")
     compiled(torch.randn(2, 4))
     model[1].register_forward_hook(lambda *a: None)
+    ing.record({"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0,
+                "attempt": 0}, None)
+    assert done() == []
+
+
+@pytest.fixture
+def config_store(tmp_path, monkeypatch):
+    """A store whose capture has config_sets installed (graphs: as the test says); torch's
+    ConfigModule restored after."""
+    from torch.utils import _config_module
+
+    monkeypatch.setattr(_config_module.ConfigModule, "__setattr__",
+                        _config_module.ConfigModule.__setattr__)
+    ing, done = _store(tmp_path)
+    compiled = [1]
+    config_sets.install(FakeCapture(ing), lambda: compiled[0],
+                        lambda f: f == __file__)
+    return ing, done, compiled
+
+
+def test_an_inductor_setting_made_after_every_compile_is_said_at_its_line(config_store):
+    """The lead's probe: `torch._inductor.config.fallback_random = True` after the first
+    compiled call, then the compiled dropout compared with eager's under the same seed: False,
+    and explain said "no problems found". Inductor reads its config only when it compiles."""
+    from torch._inductor import config
+
+    ing, done, _ = config_store
+    was = config.fallback_random
+    try:
+        config.fallback_random = not was
+        at = inspect.currentframe().f_lineno - 1
+        with config.patch(freezing=True):  # set and restored on one line: said once
+            pass
+        patched = inspect.currentframe().f_lineno - 2
+    finally:
+        config.fallback_random = was
+    got = {d.user_frame.lineno: d for d in done()}
+    assert at in got and patched in got, got
+    assert f"fallback_random = {not was}" in got[at].reason
+    assert "no compiled code uses it" in got[at].reason
+    assert f"patch(fallback_random={not was})" in got[at].fix
+    assert len(got) == 3  # the restore in `finally` is a set of its own line, after every compile
+
+
+def test_settings_before_any_compile_or_followed_by_one_are_not_said(config_store):
+    from torch._inductor import config
+
+    ing, done, compiled = config_store
+    was = config.fallback_random
+    compiled[0] = 0
+    config.fallback_random = not was  # before any compile: torch will use it
+    compiled[0] = 1
+    config.fallback_random = was  # a compile comes after it
     ing.record({"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0,
                 "attempt": 0}, None)
     assert done() == []

@@ -1,0 +1,76 @@
+"""Compile settings a program changes after torch.compile compiled (issue 29 §4: where bugs
+hide). Inductor and AOTAutograd read their config (`torch._inductor.config`,
+`torch._functorch.config`) when they compile a graph, never when compiled code runs, and
+Dynamo does not guard on it: `torch._inductor.config.fallback_random = True` set after the
+first compiled call changes nothing in the graphs compiled before it, with no recompile and no
+warning (checked on torch 2.13: a compiled dropout then still differs from eager's under the
+same seed).
+
+Capture wraps ConfigModule's `__setattr__` (torch/utils/_config_module.py: every config
+module's class inherits it) and keeps, for a set made by the user's own code (a plain
+assignment, or `with config.patch(...)` on the user's line) of one of MODULES after a graph
+was compiled, the module, the key, the value's repr and the user's line: a `config_set`
+record. Whether any compile came after it is the analysis' to read. torch's own sets (its
+patches while it compiles) come from torch's frames and are not kept. A torch without the
+class: nothing is hooked."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable
+
+CONFIG_SET = "config_set"  # the record's kind
+# The config modules read only when a graph compiles (Dynamo's own config is left out: some of
+# its settings are read as compiled code runs, e.g. `disable`, `suppress_errors`).
+MODULES = ("torch._inductor.config", "torch._functorch.config")
+
+_CONFIG_FILE = "torch/utils/_config_module.py"
+
+
+def install(capture: Any, graphs: Callable[[], int],
+            is_user_file: Callable[[str], bool]) -> None:
+    """`graphs()`: the number of graphs compiled so far in this process."""
+    from torch.utils import _config_module
+
+    cls = getattr(_config_module, "ConfigModule", None)
+    original = getattr(cls, "__setattr__", None)
+    if original is None or getattr(original, "_compdiag", False):
+        return
+
+    def __setattr__(self: Any, name: str, value: object) -> None:
+        original(self, name, value)
+        try:  # fail open: the setting is made; bookkeeping never reaches the program
+            module = getattr(self, "__name__", None)
+            if (module in MODULES and not name.startswith("_") and not capture.paused_depth
+                    and graphs() > 0):
+                frame = _user_frame(is_user_file)
+                if frame is not None:
+                    capture.guarded("config set", _record, capture, module, name, value, frame)
+        except Exception:  # noqa: BLE001, S110
+            pass
+
+    __setattr__._compdiag = True  # type: ignore[attr-defined]
+    cls.__setattr__ = __setattr__
+
+
+def _user_frame(is_user_file: Callable[[str], bool]) -> dict[str, Any] | None:
+    """The frame that made the set, past the config module's own (a sub-config's proxy, a
+    patch's __enter__), when it is the user's; None for torch's own sets."""
+    frame = sys._getframe(2)
+    while frame is not None and (frame.f_code.co_filename.replace(os.sep, "/")
+                                 .endswith(_CONFIG_FILE)):
+        frame = frame.f_back
+    if frame is None or not is_user_file(frame.f_code.co_filename):
+        return None
+    import linecache
+
+    code = frame.f_code
+    return {"filename": code.co_filename, "lineno": frame.f_lineno, "name": code.co_name,
+            "line": linecache.getline(code.co_filename, frame.f_lineno).strip() or None}
+
+
+def _record(capture: Any, module: str, name: str, value: object,
+            frame: dict[str, Any]) -> None:
+    capture.ing.event(CONFIG_SET, None, {"module": module, "key": name,
+                                         "value": repr(value)[:200], "call": frame}, None)
