@@ -15,6 +15,7 @@ import pytest
 import torch
 
 from compdiag.analyses.explain import explain
+from compdiag.analyses.diagnoses import unguarded
 from compdiag.capture import config_sets, module_hooks
 from compdiag.capture.graph_count import graphs_so_far
 from compdiag.ingest.ingestor import Ingestor
@@ -188,3 +189,33 @@ def test_settings_before_any_compile_or_followed_by_one_are_not_said(config_stor
     ing.record({"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0,
                 "attempt": 0}, None)
     assert done() == []
+
+
+def test_a_hook_on_a_global_module_a_compiled_function_reads_is_said(tmp_path):
+    """pytorch#117265 / #115750: `f` compiled with `layer` a global it calls, then
+    `layer.register_full_backward_pre_hook(hook)`: the gradient stayed unhooked (torch 2.13:
+    tensor([1., 1., 1.]) where eager doubles it). No OptimizedModule holds `layer`; the compile
+    guarded on `G['layer']`, and the registering line calls the hook on `layer`."""
+    from test_explain import Store, _ids
+
+    def run(folder, line):
+        folder.mkdir()
+        s = Store(folder)
+        s.ing.record({**_ids("0/0"), "dynamo_start": {"stack": []}}, None)
+        s.ing.record({**_ids("0/0"), "dynamo_cpp_guards_str": {}},
+                     "TREE_GUARD_MANAGER:\n+- RootGuardManager\n"
+                     "| +- GuardManager: source=G['layer'], accessed_by=DictGetItemGuardAccessor"
+                     "('layer')\n| | +- TYPE_MATCH: ___check_type_id(G['layer'], 1)\n")
+        s.compile("0/0", co_name="f")
+        s.ing.event(module_hooks.MODULE_HOOK, None, {
+            "method": "register_full_backward_pre_hook", "module": "Linear", "path": None,
+            "compiled": None, "call": {"filename": str(s.user), "lineno": 19, "line": line}})
+        return [d for d in s.explain() if d["kind"] == "unguarded"]
+
+    (d,) = run(tmp_path / "a", "layer.register_full_backward_pre_hook(hook)")
+    assert d["reason"].startswith("backward pre-hook registered on Linear `layer` after f() "
+                                  "compiled it"), d
+    assert d["user_frame"]["lineno"] == 19
+    assert run(tmp_path / "b", "other.register_full_backward_pre_hook(hook)") == []
+    assert unguarded.receiver_root(
+        "h = model.blocks[0].attn.register_forward_hook(f)", "register_forward_hook") == "model"

@@ -8,10 +8,14 @@ code: no recompile, no log line, and the activations it collects or the output i
 silently missing. Checked on torch 2.13: a hook on an inner ReLU added after one call never
 ran; one removed later is noticed (a hook dict that was not empty is guarded).
 
-Capture wraps nn.Module's `register_*hook` methods and keeps, for a module inside a module
-torch.compile wrapped (an OptimizedModule) after a graph was compiled since the wrapping, and
-only where that kind of hook was empty before, the user's line that registered it: a
-`module_hook` record. Nothing else changes: the original method runs, with the same
+The same for a module a compiled function reads as a global (pytorch#117265, #115750: a
+backward hook on `layer` after `f` compiled it).
+
+Capture wraps nn.Module's `register_*hook` methods and keeps, once a graph was compiled and
+only where that kind of hook was empty before, the user's line that registered it, with the
+module torch.compile wrapped (an OptimizedModule) when the hooked module is inside one that
+compiled since the wrapping: a `module_hook` record. The analysis decides whether compiled
+code held the module (the wrapper, or a compile guarding on the global the line names). Nothing else changes: the original method runs, with the same
 arguments, and its handle is returned. A torch without these names: nothing is hooked."""
 
 from __future__ import annotations
@@ -75,18 +79,20 @@ def install(capture: Any, user_line: Callable[[], Any], graphs: Callable[[], int
                 return wrapper
         return None
 
+    kept = [0]
     for method, hooks in METHODS.items():
         original = getattr(torch.nn.Module, method, None)
         if original is None:
             continue
         setattr(torch.nn.Module, method, _wrapped(capture, original, method, hooks,
                                                   compiled_around, user_line, config,
-                                                  is_compiling))
+                                                  is_compiling, kept, graphs))
 
 
 def _wrapped(capture: Any, original: Callable[..., Any], method: str, hooks: str,
              compiled_around: Callable[[Any], Any], user_line: Callable[[], Any],
-             config: Any, is_compiling: Callable[[], bool]) -> Callable[..., Any]:
+             config: Any, is_compiling: Callable[[], bool],
+             kept: list[int], graphs: Callable[[], int]) -> Callable[..., Any]:
     def register(self: Any, *args: Any, **kwargs: Any) -> Any:
         if is_compiling():  # traced by Dynamo: exactly the original, nothing of ours
             return original(self, *args, **kwargs)
@@ -97,9 +103,9 @@ def _wrapped(capture: Any, original: Callable[..., Any], method: str, hooks: str
         except Exception:  # noqa: BLE001
             unguarded = False
         handle = original(self, *args, **kwargs)
-        if unguarded and not capture.paused_depth:
+        if unguarded and not capture.paused_depth and graphs() > 0:
             capture.guarded("module hook", _record, capture, self, method, compiled_around,
-                            user_line)
+                            user_line, kept)
         return handle
 
     register.__name__ = method
@@ -109,15 +115,22 @@ def _wrapped(capture: Any, original: Callable[..., Any], method: str, hooks: str
     return register
 
 
-def _record(capture: Any, module: Any, method: str, compiled_around: Callable[[Any], Any],
-            user_line: Callable[[], Any]) -> None:
-    wrapper = compiled_around(module)
-    if wrapper is None:
-        return
-    inner = wrapper._orig_mod
-    path = next((name for name, m in inner.named_modules() if m is module), None)
-    capture.ing.event(MODULE_HOOK, None, {
-        "method": method, "module": type(module).__name__,
-        "path": path or "", "compiled": type(inner).__name__,
-        "call": user_line()}, None)
+MAX_RECORDS = 200  # a program registering hooks in a loop after compiling: the first ones
 
+
+def _record(capture: Any, module: Any, method: str, compiled_around: Callable[[Any], Any],
+            user_line: Callable[[], Any], kept: list[int]) -> None:
+    """The registering line, and the compiled wrapper holding the module where there is one;
+    without one the module may still be a global a compiled function reads (the analysis
+    matches the line's receiver against the compiles' guards)."""
+    if kept[0] >= MAX_RECORDS:
+        return
+    kept[0] += 1
+    wrapper = compiled_around(module)
+    inner = getattr(wrapper, "_orig_mod", None)
+    path = next((name for name, m in inner.named_modules() if m is module), None) \
+        if inner is not None else None
+    capture.ing.event(MODULE_HOOK, None, {
+        "method": method, "module": type(module).__name__, "path": path,
+        "compiled": type(inner).__name__ if inner is not None else None,
+        "call": user_line()}, None)

@@ -15,6 +15,7 @@ The rules are data: RULES maps each recorded change to its words and fix."""
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,14 +52,13 @@ HOOK_NAMES = {"register_forward_hook": "forward hook",
 # record kind (capture's) -> what it means; {hook} {module} {compiled} {lineno} filled in
 RULES = {
     "module_hook": Rule(
-        reason="{hook} registered on {module} after its first compiled call: compiled code "
-               "never runs it",
+        reason="{hook} registered on {module} after {after}: compiled code never runs it",
         explanation="Dynamo does not guard on a module's hooks that were empty when it traced "
                     "the module (torch._dynamo.config.skip_nnmodule_hook_guards, on by "
                     "default), so the graph compiled before line {lineno} keeps running "
                     "without this {hook}: no recompile, no warning, and whatever the hook "
                     "collects or changes is missing from every compiled call. Eager runs it.",
-        fix="Register the hook before the first call of the compiled module; or set "
+        fix="Register the hook before the first compiled call; or set "
             "`torch._dynamo.config.skip_nnmodule_hook_guards = False` before compiling "
             "(Dynamo then guards on hooks and recompiles when they change); or call "
             "`torch.compiler.reset()` after registering it, so the next call compiles with "
@@ -121,7 +121,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                 starts = _compile_starts(ctx)
             if any(seq > rec["seq"] for seq in starts):
                 continue  # a later compile traced the change in
-            words = _words(change, data, call)
+            words = _words(change, data, call, ctx, rec["seq"])
             if words is None:
                 continue
             out.append(Diagnosis(
@@ -138,16 +138,60 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     return out
 
 
-def _words(change: str, data: dict[str, Any], call: dict[str, Any]) -> dict[str, Any] | None:
-    """What RULES[change]'s texts are filled with; None for a record without its facts."""
+def receiver_root(line: str | None, method: str | None) -> str | None:
+    """The name a registering line calls `method` on starts from: `layer` in
+    `layer.register_forward_hook(h)`, `model` in `model.blocks[0].register_forward_hook(h)`."""
+    if not line or not method:
+        return None
+    try:
+        tree = ast.parse(line.strip().rstrip(":"), mode="exec")
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == method):
+            base: ast.AST = node.func.value
+            while isinstance(base, (ast.Attribute, ast.Subscript, ast.Call)):
+                base = base.value if not isinstance(base, ast.Call) else base.func
+            return base.id if isinstance(base, ast.Name) else None
+    return None
+
+
+def _global_compile(ctx: Any, root: str, before: int) -> str | None:
+    """The function of a compile started before seq `before` that guards on the global `root`
+    (its code read it: `G['layer']...`), or None."""
+    mark = f"G['{root}']"
+    for rec in ctx.r.records(ctx.run_id, kind="dynamo_start", with_payload=False):
+        cid = rec.get("compile_id")
+        if rec["seq"] > before or not cid:
+            continue
+        if any(src == mark or src.startswith((mark + ".", mark + "["))
+               for src in ctx.r.guard_sources(ctx.run_id, cid)):
+            row = ctx.code_row(cid) or {}
+            return f"{row.get('co_name') or 'the compiled function'}()"
+    return None
+
+
+def _words(change: str, data: dict[str, Any], call: dict[str, Any],
+           ctx: Any = None, seq: int = 0) -> dict[str, Any] | None:
+    """What RULES[change]'s texts are filled with; None for a record without its facts (a
+    hook on a module no compiled code held)."""
     if change == "config_set":
         if not data.get("module") or not data.get("key"):
             return None
         return {"setting": f"{data['module']}.{data['key']}", "value": data.get("value"),
                 "module": data["module"], "key": data["key"], "lineno": call.get("lineno")}
     path, module = data.get("path") or "", data.get("module") or "a module"
-    compiled = data.get("compiled") or "module"
-    return {"hook": HOOK_NAMES.get(data.get("method"), "hook"),
-            "module": f"{module} {_spelt(path)} of the compiled {compiled}" if path
-            else f"the compiled {compiled} itself",
-            "compiled": compiled, "lineno": call.get("lineno")}
+    hook = HOOK_NAMES.get(data.get("method"), "hook")
+    if data.get("compiled"):
+        compiled = data["compiled"]
+        where = (f"{module} {_spelt(path)} of the compiled {compiled}" if path
+                 else f"the compiled {compiled} itself")
+        return {"hook": hook, "module": where, "after": "its first compiled call",
+                "lineno": call.get("lineno")}
+    root = receiver_root(call.get("line"), data.get("method"))
+    fn = _global_compile(ctx, root, seq) if root and ctx is not None else None
+    if fn is None:
+        return None
+    return {"hook": hook, "module": f"{module} `{root}`", "after": f"{fn} compiled it",
+            "lineno": call.get("lineno")}
