@@ -16,6 +16,7 @@ The rules are data: RULES maps each recorded change to its words and fix."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,14 +107,15 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     out: list[Diagnosis] = []
     starts: list[int] | None = None
     for change, rule in RULES.items():
+        # one diagnosis per line and change (a hook registered on each layer in a loop: ×N);
+        # a setting a `with config.patch(...)` line sets and then restores: its first set
+        at_line: dict[tuple[Any, ...], Diagnosis] = {}
         said: set[Any] = set()
         for rec in ctx.r.records(ctx.run_id, kind=f"compdiag:{change}", with_payload=False):
             data = (rec.get("metadata") or {}).get("compdiag") or {}
             call = data.get("call") if isinstance(data.get("call"), dict) else {}
-            # one change once per line: a hook registered in a loop, a setting a `with
-            # config.patch(...)` line sets and then restores (the first set decides)
-            once = (data.get("module"), data.get("key"), data.get("path"), data.get("method"),
-                    call.get("filename"), call.get("lineno"))
+            line = (call.get("filename"), call.get("lineno"))
+            once = (data.get("module"), data.get("key"), data.get("path"), *line)
             if once in said:
                 continue
             said.add(once)
@@ -124,17 +126,22 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             words = _words(change, data, call, ctx, rec["seq"])
             if words is None:
                 continue
-            out.append(Diagnosis(
+            if line in at_line:
+                first = at_line[line]
+                at_line[line] = dataclasses.replace(first, count=first.count + 1)
+                continue
+            at_line[line] = Diagnosis(
                 KIND, stage=None, compile_id=None,
                 reason=rule.reason.format(**words),
                 user_frame=ctx.frame(call.get("filename"), call.get("lineno"),
                                      evidence="source"),
                 explanation=rule.explanation.format(**words), fix=rule.fix.format(**words),
-                score=SPEC.score("unguarded", order=len(out)),
+                score=SPEC.score("unguarded", order=len(out) + len(at_line)),
                 details=UnguardedDetails(change=change,
                                          what=str(data.get("method") or data.get("key")),
                                          module=data.get("module"), path=data.get("path"),
-                                         compiled=data.get("compiled"))))
+                                         compiled=data.get("compiled")))
+        out.extend(at_line.values())
     return out
 
 
