@@ -298,4 +298,24 @@ def test_a_function_torch_skips_by_design_is_named_in_the_headline_and_the_fix()
                           "`GradScaler.scale` should not be traced.", debug,
                           "scaler.scale(loss).backward()", [])
     assert "`GradScaler.scale` is torch code Dynamo skips on purpose" in fix
-    assert "C-extension" not in fix
+    assert "C-extension" not in fix and "wrapper" not in fix
+
+
+def test_a_skipped_torch_function_with_a_module_named_is_not_called_a_builtin():
+    """The lead's probe (a training step compiled whole, AdamW with a CosineAnnealingLR):
+    "Attempted to call function marked as skipped (module: torch.optim.adam, qualname:
+    Adam.step)", torch saying "intentionally marked ... in file .../torch/optim/
+    lr_scheduler.py". With a module named, the fix called it "a builtin or C-extension
+    function" and offered a custom op; it is torch code skipped on purpose, and the file
+    torch names is the scheduler's wrapper of the optimizer's step."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    fix = graph_break_fix("Attempted to call function marked as skipped",
+                          "Dynamo developers have intentionally marked that the function "
+                          "`Adam.step` in file `/venv/lib/python3.11/site-packages/torch/optim/"
+                          "lr_scheduler.py` should not be traced.",
+                          "module: torch.optim.adam, qualname: Adam.step, skip reason: <missing "
+                          "reason>", "opt.step()", [])
+    assert "`Adam.step` is torch code Dynamo skips on purpose" in fix
+    assert "a wrapper torch's `lr_scheduler.py` put around it" in fix
+    assert "C-extension" not in fix and "custom op" not in fix

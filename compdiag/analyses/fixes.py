@@ -101,6 +101,7 @@ _SKIP_CTX = re.compile(r"module: ([\w.]+), qualname: ([\w.<>]+)")
 
 
 _QUALNAME = re.compile(r"qualname: ([\w.<>]+)")
+_IN_FILE = re.compile(r"(?:in file|filename:) `?([^`\s,]+\.py)`?")
 # torch's own functions Dynamo skips by design (its skip lists): "Dynamo developers have
 # intentionally marked that the function `GradScaler.scale` should not be traced"
 _BY_DESIGN = ("intentionally marked", "MOD_SKIPLIST")
@@ -111,11 +112,18 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
     module, qualname = (m.group(1), m.group(2)) if m else ("", "")
     target = f"{module}.{qualname}" if m else "this function"
     named = _QUALNAME.search(ctx or "")
-    if not m and named and found(_BY_DESIGN, expl, ctx):
-        return (f"`{named.group(1)}` is torch code Dynamo skips on purpose (it is not meant to "
-                "be traced), so calling it inside the compiled function splits the graph "
+    if (m or named) and found(_BY_DESIGN, expl, ctx):
+        # a Python function in torch's skip lists, never a builtin; torch's own file for it
+        # can be another module's than the name's (a scheduler's wrapper of optimizer.step)
+        name = m.group(2) if m else named.group(1)
+        file = _IN_FILE.search(expl) or _IN_FILE.search(ctx or "")
+        stem = os.path.splitext(os.path.basename(file.group(1)))[0] if file else ""
+        wrapper = (f"; here a wrapper torch's `{stem}.py` put around it at run time"
+                   if stem and module and stem != module.rsplit(".", 1)[-1] else "")
+        return (f"`{name}` is torch code Dynamo skips on purpose (it is not meant to be "
+                f"traced{wrapper}), so calling it inside the compiled function splits the graph "
                 "there: keep the call outside, compiling the model's forward (or the loss) "
-                f"and calling `{named.group(1)}` in the eager code around it. "
+                f"and calling `{name}` in the eager code around it. "
                 "`@torch._dynamo.dont_skip_tracing` forces tracing into it, with more breaks "
                 "likely.")
     if module.lstrip("_") == "warnings":
