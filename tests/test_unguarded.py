@@ -9,13 +9,14 @@ keeps the registering line (capture/module_hooks.py), and the `unguarded` kind s
 
 from __future__ import annotations
 
+import importlib
 import inspect
 
 import pytest
 import torch
 
 from compdiag.analyses.explain import explain
-from compdiag.analyses.diagnoses import unguarded
+from compdiag.analyses import late_changes
 from compdiag.capture import config_sets, module_hooks
 from compdiag.capture.graph_count import graphs_so_far
 from compdiag.ingest.ingestor import Ingestor
@@ -146,6 +147,10 @@ def config_store(tmp_path, monkeypatch):
 
     monkeypatch.setattr(_config_module.ConfigModule, "__setattr__",
                         _config_module.ConfigModule.__setattr__)
+    for dotted in config_sets.SETTERS:  # the setters it wraps, restored after
+        module, name = dotted.rsplit(".", 1)
+        owner = importlib.import_module(module)
+        monkeypatch.setattr(owner, name, getattr(owner, name))
     ing, done = _store(tmp_path)
     compiled = [1]
     config_sets.install(FakeCapture(ing), lambda: compiled[0],
@@ -217,5 +222,46 @@ def test_a_hook_on_a_global_module_a_compiled_function_reads_is_said(tmp_path):
                                   "compiled it"), d
     assert d["user_frame"]["lineno"] == 19
     assert run(tmp_path / "b", "other.register_full_backward_pre_hook(hook)") == []
-    assert unguarded.receiver_root(
+    assert late_changes.receiver_root(
         "h = model.blocks[0].attn.register_forward_hook(f)", "register_forward_hook") == "model"
+
+
+def test_a_default_autocast_dtype_set_after_the_compile_is_said_and_names_the_failed_check(
+        config_store, tmp_path):
+    """set14/gpu autocast_default_dtype_stale (PR pytorch#191110's review), first H200 run: a
+    compiled `torch.autocast("cuda")` without a dtype kept bfloat16 after
+    `torch.set_autocast_dtype("cuda", torch.float16)` (Dynamo's global-state guard compares the
+    dtype only while autocast is on), the program's own assert_close failed on the dtype, and
+    the check named no cause. The call is kept (capture/config_sets.py's setters) and names
+    itself where AOTAutograd baked the dtype in; with Dynamo's graph alone (backend "eager",
+    checked on torch 2.13: it re-reads the default and follows) it says nothing."""
+    ing, done, _ = config_store
+    was = torch.get_autocast_dtype("cpu")
+    try:
+        ing.record({"frame_id": 0, "frame_compile_id": 0, "aot_inference_graph": {}}, "g")
+        torch.set_autocast_dtype("cpu", torch.float16)
+        at = inspect.currentframe().f_lineno - 1
+        with torch.autocast("cpu"):  # torch's own calls from autocast_mode.py: not kept
+            pass
+    finally:
+        torch.set_autocast_dtype("cpu", was)
+    got = {d.user_frame.lineno: d for d in done()}
+    assert "torch.set_autocast_dtype('cpu', torch.float16) called after every compile" in \
+        got[at].reason, got
+    assert "dtype=" in got[at].fix
+    assert len(got) == 2, got  # the call, and the restore in `finally` (its own line)
+
+    from compdiag.analyses.check_causes import late_words
+    words = late_words({"call": {"line": "torch.set_autocast_dtype('cuda', torch.float16)",
+                                 "lineno": 28}})
+    assert words.startswith("`torch.set_autocast_dtype('cuda', torch.float16)` (line 28)")
+
+
+def test_a_setter_with_dynamos_graph_alone_is_not_said(config_store):
+    ing, done, _ = config_store
+    was = torch.get_autocast_dtype("cpu")
+    try:
+        torch.set_autocast_dtype("cpu", torch.float16)
+    finally:
+        torch.set_autocast_dtype("cpu", was)
+    assert done() == []

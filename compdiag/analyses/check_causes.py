@@ -9,6 +9,8 @@ import ast
 import re
 from typing import Any, NamedTuple
 
+from compdiag.analyses.late_changes import late_changes
+
 
 class Cause(NamedTuple):
     """One cause behind a failed check: the headline's words and its fix; `measured` when
@@ -213,8 +215,9 @@ def assumed_constant(ctx: Any) -> dict[str, Any] | None:
 def failed_check_causes(ctx: Any, accuracy: str | None) -> list[Cause]:
     """Every cause stored facts name behind a failed check of the program's own, each as
     (words for the headline, its fix): a seeding call the graph dropped, a pattern Inductor
-    rewrote (attention into a fused kernel), Inductor's own random numbers, a value baked in
-    by `assume_constant_result`, then what --check-accuracy measured (only when it found
+    rewrote (attention into a fused kernel), Inductor's own random numbers, a change made
+    after the last compile that compiled code does not see (analyses/late_changes.py), a value
+    baked in by `assume_constant_result`, then what --check-accuracy measured (only when it found
     compiled equal to eager)."""
     causes: list[Cause] = []
     seeded = seed_in_graph(ctx)
@@ -236,6 +239,8 @@ def failed_check_causes(ctx: Any, accuracy: str | None) -> list[Cause]:
         at = f" (line {drawn['lineno']})" if drawn.get("lineno") else ""
         causes.append(Cause(f"the compiled graph draws random numbers{at} with Inductor's "
                             "own generator", random_fix(drawn)))
+    for late in late_changes(ctx):  # a change the compiled graph never saw, before the check
+        causes.append(Cause(late_words(late), LATE_FIX))
     assumed = assumed_constant(ctx)
     if assumed is not None:  # a value baked into the graph with no guard on it
         causes.append(Cause(f"the compiled graph took `{assumed['fn']}()` (line "
@@ -245,6 +250,20 @@ def failed_check_causes(ctx: Any, accuracy: str | None) -> list[Cause]:
     if measured is not None:
         causes.append(Cause(*measured, measured=True))
     return causes
+
+
+LATE_FIX = ("The compiled graph kept what it traced before that line: make the change before "
+            "the first compiled call, or call `torch.compiler.reset()` after it so the next "
+            "call compiles again (see the `unguarded` diagnosis for this change's own fix).")
+
+
+def late_words(late: dict[str, Any]) -> str:
+    """A change after the last compile in a check's headline: its line, quoted."""
+    call = late["call"]
+    line = (call.get("line") or "").strip()
+    said = f"`{line}`" if line else "a change"
+    return (f"{said} (line {call.get('lineno')}) changed what the compiled graph had traced, "
+            "after its last compile, and compiled code does not see it")
 
 
 def _named(node: ast.AST) -> str:

@@ -12,7 +12,13 @@ assignment, or `with config.patch(...)` on the user's line) of one of MODULES af
 was compiled, the module, the key, the value's repr and the user's line: a `config_set`
 record. Whether any compile came after it is the analysis' to read. torch's own sets (its
 patches while it compiles) come from torch's frames and are not kept. A torch without the
-class: nothing is hooked."""
+class: nothing is hooked.
+
+The same for a few process-wide setters whose value a graph AOTAutograd traced bakes in and no
+guard compares (SETTERS: the default autocast dtype, the SDPA backends): the call, made by the
+user's code after a compile, is a `setting_call` record (set14/gpu's
+autocast_default_dtype_stale, PR pytorch#191110's review: the compiled function kept bfloat16
+after `torch.set_autocast_dtype("cuda", torch.float16)`)."""
 
 from __future__ import annotations
 
@@ -26,6 +32,13 @@ CONFIG_SET = "config_set"  # the record's kind
 MODULES = ("torch._inductor.config", "torch._functorch.config")
 
 _CONFIG_FILE = "torch/utils/_config_module.py"
+SETTING_CALL = "setting_call"  # the record's kind for a setter call
+# Process-wide setters whose value a compiled graph bakes in when it traces and Dynamo's guards
+# never compare: the default autocast dtype (GlobalStateGuard compares a device's autocast
+# dtype only where autocast is on), the SDPA backends (the kernel is chosen at trace time).
+SETTERS = ("torch.set_autocast_dtype", "torch.backends.cuda.enable_flash_sdp",
+           "torch.backends.cuda.enable_mem_efficient_sdp", "torch.backends.cuda.enable_math_sdp",
+           "torch.backends.cuda.enable_cudnn_sdp")
 
 
 def install(capture: Any, graphs: Callable[[], int],
@@ -52,11 +65,52 @@ def install(capture: Any, graphs: Callable[[], int],
 
     __setattr__._compdiag = True  # type: ignore[attr-defined]
     cls.__setattr__ = __setattr__
+    for dotted in SETTERS:
+        _wrap_setter(capture, dotted, graphs, is_user_file)
+
+
+def _wrap_setter(capture: Any, dotted: str, graphs: Callable[[], int],
+                 is_user_file: Callable[[str], bool]) -> None:
+    """Replace the setter `dotted` by one that calls it, then keeps the user's call made after
+    a compile. torch's own calls (autocast's __enter__ sets the dtype) come from torch's
+    frames and are not kept; a call Dynamo traces is the original's alone."""
+    import functools
+    import importlib
+
+    from torch.compiler import is_compiling
+
+    module_name, name = dotted.rsplit(".", 1)
+    module = importlib.import_module(module_name)
+    original = getattr(module, name, None)
+    if original is None or getattr(original, "_compdiag", False):
+        return
+
+    @functools.wraps(original)
+    def setter(*args: Any, **kwargs: Any) -> Any:
+        if is_compiling():
+            return original(*args, **kwargs)
+        out = original(*args, **kwargs)
+        try:  # fail open
+            if not capture.paused_depth and graphs() > 0:
+                frame = _user_frame(is_user_file)
+                if frame is not None:
+                    said = ", ".join([repr(a) for a in args]
+                                     + [f"{k}={v!r}" for k, v in kwargs.items()])
+                    capture.guarded("setting call", capture.ing.event, SETTING_CALL, None,
+                                    {"module": module_name, "key": name,
+                                     "value": said[:200], "call": frame}, None)
+        except Exception:  # noqa: BLE001, S110
+            pass
+        return out
+
+    setter._compdiag = True  # type: ignore[attr-defined]
+    setattr(module, name, setter)
 
 
 def _user_frame(is_user_file: Callable[[str], bool]) -> dict[str, Any] | None:
-    """The frame that made the set, past the config module's own (a sub-config's proxy, a
-    patch's __enter__), when it is the user's; None for torch's own sets."""
+    """The frame that called the set (the caller of this function's caller: a wrapper here),
+    past the config module's own (a sub-config's proxy, a patch's __enter__), when it is the
+    user's; None for torch's own sets."""
     frame = sys._getframe(2)
     while frame is not None and (frame.f_code.co_filename.replace(os.sep, "/")
                                  .endswith(_CONFIG_FILE)):

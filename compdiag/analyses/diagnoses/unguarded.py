@@ -15,7 +15,6 @@ The rules are data: RULES maps each recorded change to its words and fix."""
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +22,7 @@ from typing import Any
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses.late_changes import late_changes
 from compdiag.analyses.ranking import Cost
 
 KIND = "unguarded"
@@ -75,7 +75,35 @@ RULES = {
             "`with {module}.patch({key}={value}):` around the first call); or call "
             "`torch.compiler.reset()` after setting it, so the next call compiles again "
             "with it."),
+    "setting_call": Rule(
+        reason="{setting}({value}) called after every compile: no compiled code uses it",
+        explanation="{why} Dynamo does not guard on it, so the graphs compiled before line "
+                    "{lineno} keep what they traced, and nothing compiled after it: the call "
+                    "changed nothing compiled code ran (no recompile, no warning), while eager "
+                    "follows it.",
+        fix="{own}; or make the call before the first compiled call; or call "
+            "`torch.compiler.reset()` after it, so the next call compiles again with it."),
 }
+
+SETTER_WORDS = ("A compiled graph keeps the value this setting had when it was traced.",
+                "Set it inside the compiled function's own code, where the graph keys on it")
+# setter -> (why compiled code keeps the value it traced with, the fix that does not depend
+# on the process-wide value)
+SETTERS = {
+    "set_autocast_dtype": (
+        "A compiled `torch.autocast(device)` without a dtype bakes the default dtype it was "
+        "traced with into its graph, and Dynamo's global-state guard compares a device's "
+        "autocast dtype only while autocast is on for it.",
+        "Pass the dtype where autocast is entered (`torch.autocast(device, dtype=...)`), so "
+        "the graph keys on it"),
+    "enable_flash_sdp": (
+        "scaled_dot_product_attention's kernel is chosen from the SDPA backend flags when the "
+        "graph is traced.",
+        "Choose the backend around the compiled call with "
+        "`torch.nn.attention.sdpa_kernel(...)` before it first compiles"),
+}
+for _flag in ("enable_mem_efficient_sdp", "enable_math_sdp", "enable_cudnn_sdp"):
+    SETTERS[_flag] = SETTERS["enable_flash_sdp"]
 
 SPEC = KindSpec(KIND, title="change compiled code ignores",
                 words=("ignored change", "ignored changes"), style="bold red", tie=45,
@@ -97,95 +125,48 @@ def _spelt(path: str) -> str:
     return out.lstrip(".")
 
 
-def _compile_starts(ctx: Any) -> list[int]:
-    return [rec["seq"] for rec in ctx.r.records(ctx.run_id, kind="dynamo_start",
-                                                with_payload=False)]
-
-
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
-    out: list[Diagnosis] = []
-    starts: list[int] | None = None
-    for change, rule in RULES.items():
-        # one diagnosis per line and change (a hook registered on each layer in a loop: ×N);
-        # a setting a `with config.patch(...)` line sets and then restores: its first set
-        at_line: dict[tuple[Any, ...], Diagnosis] = {}
-        said: set[Any] = set()
-        for rec in ctx.r.records(ctx.run_id, kind=f"compdiag:{change}", with_payload=False):
-            data = (rec.get("metadata") or {}).get("compdiag") or {}
-            call = data.get("call") if isinstance(data.get("call"), dict) else {}
-            line = (call.get("filename"), call.get("lineno"))
-            once = (data.get("module"), data.get("key"), data.get("path"), *line)
-            if once in said:
-                continue
-            said.add(once)
-            if starts is None:
-                starts = _compile_starts(ctx)
-            if any(seq > rec["seq"] for seq in starts):
-                continue  # a later compile traced the change in
-            words = _words(change, data, call, ctx, rec["seq"])
-            if words is None:
-                continue
-            if line in at_line:
-                first = at_line[line]
-                at_line[line] = dataclasses.replace(first, count=first.count + 1)
-                continue
-            at_line[line] = Diagnosis(
-                KIND, stage=None, compile_id=None,
-                reason=rule.reason.format(**words),
-                user_frame=ctx.frame(call.get("filename"), call.get("lineno"),
-                                     evidence="source"),
-                explanation=rule.explanation.format(**words), fix=rule.fix.format(**words),
-                score=SPEC.score("unguarded", order=len(out) + len(at_line)),
-                details=UnguardedDetails(change=change,
-                                         what=str(data.get("method") or data.get("key")),
-                                         module=data.get("module"), path=data.get("path"),
-                                         compiled=data.get("compiled")))
-        out.extend(at_line.values())
-    return out
-
-
-def receiver_root(line: str | None, method: str | None) -> str | None:
-    """The name a registering line calls `method` on starts from: `layer` in
-    `layer.register_forward_hook(h)`, `model` in `model.blocks[0].register_forward_hook(h)`."""
-    if not line or not method:
-        return None
-    try:
-        tree = ast.parse(line.strip().rstrip(":"), mode="exec")
-    except SyntaxError:
-        return None
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr == method):
-            base: ast.AST = node.func.value
-            while isinstance(base, (ast.Attribute, ast.Subscript, ast.Call)):
-                base = base.value if not isinstance(base, ast.Call) else base.func
-            return base.id if isinstance(base, ast.Name) else None
-    return None
-
-
-def _global_compile(ctx: Any, root: str, before: int) -> str | None:
-    """The function of a compile started before seq `before` that guards on the global `root`
-    (its code read it: `G['layer']...`), or None."""
-    mark = f"G['{root}']"
-    for rec in ctx.r.records(ctx.run_id, kind="dynamo_start", with_payload=False):
-        cid = rec.get("compile_id")
-        if rec["seq"] > before or not cid:
+    # one diagnosis per line and change (a hook registered on each layer in a loop: ×N); a
+    # setting a `with config.patch(...)` line sets and then restores: its first set
+    at_line: dict[tuple[Any, ...], Diagnosis] = {}
+    said: set[Any] = set()
+    for late in late_changes(ctx):
+        change, data, call = late["change"], late["data"], late["call"]
+        rule = RULES.get(change)
+        if rule is None:
             continue
-        if any(src == mark or src.startswith((mark + ".", mark + "["))
-               for src in ctx.r.guard_sources(ctx.run_id, cid)):
-            row = ctx.code_row(cid) or {}
-            return f"{row.get('co_name') or 'the compiled function'}()"
-    return None
+        line = (change, call.get("filename"), call.get("lineno"))
+        once = (data.get("module"), data.get("key"), data.get("path"), *line)
+        if once in said:
+            continue
+        said.add(once)
+        words = _words(late)
+        if line in at_line:
+            first = at_line[line]
+            at_line[line] = dataclasses.replace(first, count=first.count + 1)
+            continue
+        at_line[line] = Diagnosis(
+            KIND, stage=None, compile_id=None,
+            reason=rule.reason.format(**words),
+            user_frame=ctx.frame(call.get("filename"), call.get("lineno"), evidence="source"),
+            explanation=rule.explanation.format(**words), fix=rule.fix.format(**words),
+            score=SPEC.score("unguarded", order=len(at_line)),
+            details=UnguardedDetails(change=change,
+                                     what=str(data.get("method") or data.get("key")),
+                                     module=data.get("module"), path=data.get("path"),
+                                     compiled=data.get("compiled")))
+    return list(at_line.values())
 
 
-def _words(change: str, data: dict[str, Any], call: dict[str, Any],
-           ctx: Any = None, seq: int = 0) -> dict[str, Any] | None:
-    """What RULES[change]'s texts are filled with; None for a record without its facts (a
-    hook on a module no compiled code held)."""
+def _words(late: dict[str, Any]) -> dict[str, Any]:
+    """What RULES[change]'s texts are filled with, from a change late_changes kept."""
+    change, data, call = late["change"], late["data"], late["call"]
+    if change == "setting_call":
+        why, own = SETTERS.get(data["key"], SETTER_WORDS)
+        return {"setting": f"{data['module']}.{data['key']}", "value": data.get("value") or "",
+                "why": why, "own": own, "lineno": call.get("lineno")}
     if change == "config_set":
-        if not data.get("module") or not data.get("key"):
-            return None
         return {"setting": f"{data['module']}.{data['key']}", "value": data.get("value"),
                 "module": data["module"], "key": data["key"], "lineno": call.get("lineno")}
     path, module = data.get("path") or "", data.get("module") or "a module"
@@ -196,9 +177,5 @@ def _words(change: str, data: dict[str, Any], call: dict[str, Any],
                  else f"the compiled {compiled} itself")
         return {"hook": hook, "module": where, "after": "its first compiled call",
                 "lineno": call.get("lineno")}
-    root = receiver_root(call.get("line"), data.get("method"))
-    fn = _global_compile(ctx, root, seq) if root and ctx is not None else None
-    if fn is None:
-        return None
-    return {"hook": hook, "module": f"{module} `{root}`", "after": f"{fn} compiled it",
-            "lineno": call.get("lineno")}
+    return {"hook": hook, "module": f"{module} `{late['root']}`",
+            "after": f"{late['holder']} compiled it", "lineno": call.get("lineno")}
