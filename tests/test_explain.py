@@ -1295,3 +1295,28 @@ def test_the_compiled_functions_source_is_the_def_at_its_line_not_the_first_of_i
                             "class Model:\n    def forward(self, x):\n        return x + 1\n\n\n"
                             "torch.testing.assert_close(a, b)\n", "forward", 11, 15)
     assert top["kind"] == "program" and "Python random" not in top["reason"], top["reason"]
+
+
+def test_a_wrapped_error_of_any_class_name_heads_the_failure_with_the_op_being_executed():
+    """set14 searchsorted_item_boundary (pytorch#150613), first run: the headline was
+    "BackendCompilerFailed: backend='inductor' raised:" and nothing after it. The wrapped
+    error's class (`GuardOnDataDependentSymNode`) does not end in Error/Exception, so neither
+    the wrapper's inner-exception pattern nor summary's "wrapped error" rule took it: the line
+    after a wrapper's "raised:" is the wrapped error whatever its name. And torch named the
+    FX node Inductor was executing ("While executing %searchsorted : ... target=
+    torch.searchsorted"): that op is the failure's op."""
+    from compdiag.analyses.diagnoses.failures import one_line
+    from compdiag.analyses.summary import summarise
+    from compdiag.ingest.parse_failures import named_op
+
+    tb = ("  File \"x.py\", line 3, in f\n    raise err\n"
+          "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+          "GuardOnDataDependentSymNode: Could not guard on data-dependent expression zuf0\n\n"
+          "While executing %searchsorted : [num_users=1] = call_function[target=torch."
+          "searchsorted](args = (%l_m_, %item), kwargs = {right: True})\n")
+    assert one_line("BackendCompilerFailed", "backend='inductor' raised:", tb).startswith(
+        "GuardOnDataDependentSymNode: Could not guard on data-dependent expression zuf0")
+    message = tb.split("BackendCompilerFailed: ", 1)[1]
+    assert summarise(message, "BackendCompilerFailed").startswith(
+        "GuardOnDataDependentSymNode: Could not guard")
+    assert named_op(None, "backend='inductor' raised:", tb) == "torch.searchsorted"

@@ -27,6 +27,7 @@ DECISIVE: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p, r
     ("the keys that did not match", r"^(?:missing|unexpected) key\(s\)"),
 ))
 WRAPPED = DECISIVE[0][1]
+RAISED = re.compile(r"^[A-Za-z_][\w.]*:\s*\S")  # `Name: message`, below a wrapper's "raised:"
 # Lines that are never the decisive part: advice, pointers, tracebacks, Dynamo's sections.
 NOISE = re.compile(
     r"^(?:File \"|Traceback \(most recent|from user code:|set TORCH_LOGS|for more "
@@ -48,12 +49,15 @@ def decisive_lines(message: str, *, from_first: bool = False) -> list[str]:
     message's order."""
     lines = [re.sub(r"^[-*•]\s+", "", ln.strip()) for ln in (message or "").strip().splitlines()]
     picked: list[str] = []
-    for line in lines[0 if from_first else 1:]:
+    start = 0 if from_first else 1
+    for i, line in enumerate(lines[start:], start):
         if STOP.match(line):
             break
         if not line or NOISE.match(line) or line in picked:
             continue
-        if any(rule.search(line) for _, rule in DECISIVE):
+        # the line after a wrapper's "raised:" is the wrapped error, whatever its class name
+        after_raised = i > 0 and lines[i - 1].endswith("raised:") and RAISED.match(line)
+        if after_raised or any(rule.search(line) for _, rule in DECISIVE):
             picked.append(line)
         if len(picked) >= MAX_PICKED:
             break
@@ -66,13 +70,16 @@ def summarise(message: str | None, exc_type: str | None = None, limit: int = 400
     text = (message or "").strip()
     head = text.splitlines()[0].strip() if text else ""
     picked = decisive_lines(text)
-    if picked and (not head or (head.endswith(":") and WRAPPED.search(picked[0]))):
+    wrapped = bool(picked and head.endswith(":") and (WRAPPED.search(picked[0])
+                                                      or head.endswith("raised:")))
+    if picked and (not head or wrapped):
         head, picked = picked[0], picked[1:]  # a wrapper ("... raised:"): the wrapped error
     code = GB_CODE.search(text)
     tail = SEP.join(picked)
     if code and code.group(1).upper() not in head + tail:
         tail = (tail + " " if tail else "") + f"[{code.group(1).upper()}]"
-    if exc_type and exc_type not in head and not re.match(r"^[\w.]*(?:Error|Exception)\b", head):
+    if exc_type and exc_type not in head and not wrapped \
+            and not re.match(r"^[\w.]*(?:Error|Exception)\b", head):
         head = f"{exc_type}: {head}" if head else exc_type
     if not tail:
         return head[:limit]

@@ -292,10 +292,18 @@ _WRAPPER_OP_CALL = lazy_re.compile(r'File "[^"\n]*/c[a-z0-9]{40,64}\.py", line \
                                    r'\s*(?:[^\n=(]*=\s*)?torch\.ops\.([\w.]+)\(')
 
 
+# The FX node an interpreter (Inductor's lowering, a fake-tensor run) was executing when it
+# raised: "While executing %searchsorted : [num_users=1] = call_function[target=torch.searchsorted]"
+_WHILE_EXECUTING = lazy_re.compile(r"While executing %\w+ : \[[^\]\n]*\] = "
+                                   r"call_function\[target=([\w.]+)\]")
+
+
 def named_op(*texts: str | None) -> str | None:
     """The op (`ns.name.overload`, as a post-grad graph node's target) torch names in a
     failure's texts, the first found; else the op the innermost generated wrapper line of a
-    traceback was calling when it raised; None when none names one."""
+    traceback was calling when it raised; else the function the FX node being executed
+    called ("While executing %n : ... call_function[target=torch.searchsorted]"); None when
+    none names one."""
     for text in texts:
         m = _NAMED_OP.search(text or "")
         if m:
@@ -304,6 +312,10 @@ def named_op(*texts: str | None) -> str | None:
         calls = _WRAPPER_OP_CALL.findall(text or "")
         if calls:
             return calls[-1].rstrip(".")
+    for text in texts:
+        executing = _WHILE_EXECUTING.findall(text or "")
+        if executing:
+            return executing[-1].rstrip(".")
     return None
 
 

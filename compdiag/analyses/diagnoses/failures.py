@@ -71,6 +71,9 @@ def compdiag_kinds() -> list[KindSpec]:
 
 _INNER_EXC = re.compile(r"^\s*([A-Za-z_][\w.]*(?:Error|Exception|Failed|Unsupported|"
                         r"Interrupt)):\s*(.+)$", re.M)
+# The exception a wrapper names on the line after its "raised:", whatever its class is called
+# (GuardOnDataDependentSymNode, a user's own class): the wrapped error.
+_AFTER_RAISED = re.compile(r"raised:[ \t]*\n\s*([A-Za-z_][\w.]*):\s*(\S.*)$", re.M)
 _GOT = re.compile(r"got (\w+)\((['\"])(.+?)\2\)")
 
 
@@ -88,7 +91,7 @@ def _first(exc_type: str | None, message: str | None, traceback: str | None) -> 
         return f"{exc_type}: {got.group(1)}: {got.group(3)[:300]}"
     # Dynamo's wrappers ("backend='inductor' raised:") hide the real error on a later line.
     if traceback and (not msg or "raised:" in msg or msg.endswith(":")):
-        inner = [m for m in _INNER_EXC.finditer(traceback)]
+        inner = list(_AFTER_RAISED.finditer(traceback)) or list(_INNER_EXC.finditer(traceback))
         if inner:
             m = inner[-1]
             return f"{m.group(1).split('.')[-1]}: {m.group(2).strip()[:300]}"
