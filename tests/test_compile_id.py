@@ -218,6 +218,29 @@ def test_a_hit_after_a_reset_is_said_against_the_compile_before_it(tmp_path: Pat
     assert "force_disable_caches" in d.fix
 
 
+def test_a_failed_check_after_a_hit_across_a_reset_names_the_cache(tmp_path: Path) -> None:
+    """set14 custom_op_backward_stale_cache (pytorch#144344), first run: a custom op's autograd
+    formula changed, torch._dynamo.reset(), the compile after it was served the old backward
+    from the caches, and the program's own assert_close failed with no cause named (the hit
+    was information only). The failed check now names the hit across the reset."""
+    from compdiag.analyses.check_causes import served_across_reset
+    from compdiag.analyses.context import RunContext
+
+    user, w, run_id, ing = fed_run(tmp_path, "import torch\n\ndef f(x):\n    return x.sin()"
+                                   "\n\nf(x)\ntorch._dynamo.reset()\nf(x)\n")
+    _compile(ing, user, fallback_random=False, key="k1")
+    ing.event(RESET_KIND, None, {}, json.dumps(
+        {"filename": str(user), "lineno": 7, "line": "torch._dynamo.reset()"}))
+    _compile(ing, user, fallback_random=False, key="k1", hit=True)
+    ing.flush()
+    w.end_run(run_id, exit_code=1, status="done")
+    w.close()
+    with Reader(w.path) as r:
+        said = served_across_reset(RunContext(r, run_id))
+    assert said and said.startswith("the compile after torch._dynamo.reset() (line 7) was "
+                                    "served from the fx_graph cache entry"), said
+
+
 def test_a_deterministic_algorithms_switch_is_the_line_of_the_miss(tmp_path: Path) -> None:
     """A key component changed by a call, not an assignment: the call after the reset."""
     from compdiag.analyses.explain import explain

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from compdiag.analyses.diagnosis import Diagnosis
+from compdiag.formats.compile_id import generation
 
 CACHE = "fx_graph"
 # What only Inductor's lowering and scheduling of a graph produce (a hit replays neither):
@@ -34,6 +35,23 @@ def served_from_cache(ctx: Any) -> list[dict[str, Any]]:
         origin = ctx.r.cache_entry_origin(ctx.run_id, CACHE, e["key"], e["id"])
         out.append({"compile_id": e.get("compile_id"), "key": e["key"], "origin": origin})
     return out
+
+
+def hits_across_reset(ctx: Any) -> dict[int, list[tuple[dict[str, Any], dict[str, Any]]]]:
+    """generation -> [(hit, origin)]: each cache hit of a compile after a torch._dynamo.reset()
+    served from an entry a compile before that reset stored in this very process (issue 29 §5:
+    the reset did not compile fresh; the cache kind's information, and a failed check's cause
+    where what changed is not in the key)."""
+    groups: dict[int, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+    for e in ctx.r.cache_events(ctx.run_id):
+        gen = generation(e.get("compile_id"))
+        if e.get("result") != "hit" or not e.get("key") or not gen:
+            continue
+        origin = ctx.r.cache_entry_origin(ctx.run_id, e["cache"], e["key"], e["id"])
+        if origin and origin["run_id"] == ctx.run_id and \
+                generation(origin.get("compile_id")) < gen:
+            groups.setdefault(gen, []).append((e, origin))
+    return groups
 
 
 def carried(ctx: Any, found: list[Diagnosis],

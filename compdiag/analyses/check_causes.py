@@ -9,6 +9,7 @@ import ast
 import re
 from typing import Any, NamedTuple
 
+from compdiag.analyses.cached_compiles import hits_across_reset
 from compdiag.analyses.late_changes import late_changes
 
 
@@ -241,6 +242,9 @@ def failed_check_causes(ctx: Any, accuracy: str | None) -> list[Cause]:
                             "own generator", random_fix(drawn)))
     for late in late_changes(ctx):  # a change the compiled graph never saw, before the check
         causes.append(Cause(late_words(late), LATE_FIX))
+    served = served_across_reset(ctx)
+    if served is not None:
+        causes.append(Cause(served, SERVED_FIX))
     assumed = assumed_constant(ctx)
     if assumed is not None:  # a value baked into the graph with no guard on it
         causes.append(Cause(f"the compiled graph took `{assumed['fn']}()` (line "
@@ -255,6 +259,28 @@ def failed_check_causes(ctx: Any, accuracy: str | None) -> list[Cause]:
 LATE_FIX = ("The compiled graph kept what it traced before that line: make the change before "
             "the first compiled call, or call `torch.compiler.reset()` after it so the next "
             "call compiles again (see the `unguarded` diagnosis for this change's own fix).")
+
+
+SERVED_FIX = ("Turn Inductor's caches off for the compile after the change "
+              "(`torch._inductor.config.force_disable_caches = True`, or "
+              "TORCHINDUCTOR_FORCE_DISABLE_CACHES=1): the caches key on the traced graph, not "
+              "on a custom op's registered autograd formula or kernel, nor on Python code "
+              "outside the graph, so torch._dynamo.reset() alone does not compile fresh.")
+
+
+def served_across_reset(ctx: Any) -> str | None:
+    """A compile after torch._dynamo.reset() served from the cache entry a compile before the
+    reset stored: the headline's words, or None."""
+    groups = hits_across_reset(ctx)
+    if not groups:
+        return None
+    gen, hits = next(iter(groups.items()))
+    reset = ctx.r.dynamo_resets(ctx.run_id).get(gen) or {}
+    at = f" (line {reset['lineno']})" if reset.get("lineno") else ""
+    caches = " and ".join(dict.fromkeys(e["cache"] for e, _ in hits))
+    return (f"the compile after torch._dynamo.reset(){at} was served from the {caches} cache "
+            "entry the compile before the reset stored, so what changed in between and is not "
+            "in the cache key (a custom op's registered autograd or kernel) is as it was")
 
 
 def late_words(late: dict[str, Any]) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from compdiag.analyses import caches as C
-from compdiag.analyses.cached_compiles import served_from_cache
+from compdiag.analyses.cached_compiles import hits_across_reset, served_from_cache
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
@@ -401,15 +401,7 @@ def _hits_across_reset(ctx: Any) -> list[Diagnosis]:
     cache entries a compile before it made in this very process (issue 29 §5: a compile
     after a reset is explained against the one before it, hit or miss)."""
     resets = ctx.r.dynamo_resets(ctx.run_id)
-    groups: dict[int, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
-    for e in ctx.r.cache_events(ctx.run_id):
-        gen = generation(e.get("compile_id"))
-        if e.get("result") != "hit" or not e.get("key") or not gen:
-            continue
-        origin = ctx.r.cache_entry_origin(ctx.run_id, e["cache"], e["key"], e["id"])
-        if origin and origin["run_id"] == ctx.run_id and \
-                generation(origin.get("compile_id")) < gen:
-            groups.setdefault(gen, []).append((e, origin))
+    groups = hits_across_reset(ctx)
     out = []
     for gen, hits in groups.items():
         reset = resets.get(gen) or {}
