@@ -10,6 +10,7 @@ torch's own records and that explain names the cache key component the program c
 from __future__ import annotations
 
 import json
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -191,6 +192,21 @@ def test_a_compile_id_torch_reuses_after_a_reset_stays_two_compiles(
     assert (d.user_frame.filename, d.user_frame.lineno) == (str(user), 8)
 
 
+def _hit_after_reset(tmp_path: Path, exit_code: int) -> tuple[Any, int]:
+    """A run that compiled f, reset at line 7, and compiled f again from the cache entry the
+    first compile stored."""
+    user, w, run_id, ing = fed_run(tmp_path, "import torch\n\ndef f(x):\n    return x.sin()"
+                                   "\n\nf(x)\ntorch._dynamo.reset()\nf(x)\n")
+    _compile(ing, user, fallback_random=False, key="k1")
+    ing.event(RESET_KIND, None, {}, json.dumps(
+        {"filename": str(user), "lineno": 7, "line": "torch._dynamo.reset()"}))
+    _compile(ing, user, fallback_random=False, key="k1", hit=True)
+    ing.flush()
+    w.end_run(run_id, exit_code=exit_code, status="done")
+    w.close()
+    return w, run_id
+
+
 def test_a_hit_after_a_reset_is_said_against_the_compile_before_it(tmp_path: Path) -> None:
     """pytorch#172024's class: torch.compiler.reset() leaves Inductor's caches, so the compile
     after it is served from the entry the compile before it stored. On main before this
@@ -199,15 +215,7 @@ def test_a_hit_after_a_reset_is_said_against_the_compile_before_it(tmp_path: Pat
     from compdiag.analyses.explain import explain
     from principles_check import reset_problems
 
-    user, w, run_id, ing = fed_run(tmp_path, "import torch\n\ndef f(x):\n    return x.sin()"
-                                   "\n\nf(x)\ntorch._dynamo.reset()\nf(x)\n")
-    _compile(ing, user, fallback_random=False, key="k1")
-    ing.event(RESET_KIND, None, {}, json.dumps(
-        {"filename": str(user), "lineno": 7, "line": "torch._dynamo.reset()"}))
-    _compile(ing, user, fallback_random=False, key="k1", hit=True)
-    ing.flush()
-    w.end_run(run_id, exit_code=0, status="done")
-    w.close()
+    w, run_id = _hit_after_reset(tmp_path, exit_code=0)
     with Reader(w.path) as r:
         (unsaid,) = reset_problems(r, run_id, [])
         assert "0/0@1 after a reset hit the fx_graph cache" in unsaid
@@ -226,15 +234,7 @@ def test_a_failed_check_after_a_hit_across_a_reset_names_the_cache(tmp_path: Pat
     from compdiag.analyses.check_causes import served_across_reset
     from compdiag.analyses.context import RunContext
 
-    user, w, run_id, ing = fed_run(tmp_path, "import torch\n\ndef f(x):\n    return x.sin()"
-                                   "\n\nf(x)\ntorch._dynamo.reset()\nf(x)\n")
-    _compile(ing, user, fallback_random=False, key="k1")
-    ing.event(RESET_KIND, None, {}, json.dumps(
-        {"filename": str(user), "lineno": 7, "line": "torch._dynamo.reset()"}))
-    _compile(ing, user, fallback_random=False, key="k1", hit=True)
-    ing.flush()
-    w.end_run(run_id, exit_code=1, status="done")
-    w.close()
+    w, run_id = _hit_after_reset(tmp_path, exit_code=1)
     with Reader(w.path) as r:
         said = served_across_reset(RunContext(r, run_id))
     assert said and said.startswith("the compile after torch._dynamo.reset() (line 7) was "
