@@ -325,3 +325,33 @@ def test_inputs_that_share_memory_are_not_compared_as_updated_in_place():
     assert check.ok and not [o for o in check.outputs if "in place" in o.output], check
     nan = torch.tensor([float("nan"), 1.0])
     assert not _changed(nan, nan.clone()) and _changed(nan, torch.tensor([float("nan"), 2.0]))
+
+
+def test_a_step_function_at_the_divergent_node_names_what_fed_it(tmp_path):
+    """set14 moe_capacity_floor (pytorch#189787), first run: floor(softmax(x).sum(-1) * k)
+    diverged at floor, and the headline named only floor; the rounding difference that floor
+    turned into a whole unit came from the ops before it on that line (Inductor's sum of a
+    softmax). A divergent step function (floor, a comparison, argmax...) now names the ops
+    that fed it, and its fix is about the threshold, not the conditioning."""
+    from test_explain import Store
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0, "dynamo_output_graph": {}},
+                 "class GraphModule(torch.nn.Module):\n"
+                 "    def forward(self, L_x_: \"f32[4, 3]\"):\n"
+                 "        l_x_ = L_x_\n"
+                 f"         # File: {s.user}:12 in f, code: return torch.floor(y)\n"
+                 "        softmax: \"f32[4, 3]\" = torch.softmax(l_x_, dim = -1)\n"
+                 f"         # File: {s.user}:12 in f, code: return torch.floor(y)\n"
+                 "        sum_1: \"f32[4]\" = softmax.sum(dim = -1)\n"
+                 f"         # File: {s.user}:12 in f, code: return torch.floor(y)\n"
+                 "        floor: \"f32[4]\" = torch.floor(sum_1)\n"
+                 "        return (floor,)\n")
+    s.accuracy("0/0", [("output 0", False, 1.0, 1.0, {"verdict": "ill_conditioned"})],
+               node={"node": "floor", "op": "floor", "localised": True,
+                     "user_frame": {"filename": str(s.user), "lineno": 12,
+                                    "line": "return torch.floor(torch.softmax(x, -1).sum(-1))"}})
+    (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert "floor (floor), a step function fed by softmax and sum" in d["reason"], d["reason"]
+    assert "threshold" in d["fix"] and "float64" in d["fix"]
