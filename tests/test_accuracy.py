@@ -355,3 +355,30 @@ def test_a_step_function_at_the_divergent_node_names_what_fed_it(tmp_path):
     (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
     assert "floor (floor), a step function fed by softmax and sum" in d["reason"], d["reason"]
     assert "threshold" in d["fix"] and "float64" in d["fix"]
+
+
+def test_a_nan_self_test_on_a_traced_scalar_is_said_decided_at_trace(tmp_path):
+    """set14 nan_skip_folded (pytorch#198070), first run under --check-accuracy: no diagnosis
+    at all, while the compiled step wrote NaN into the weights. With capture_scalar_outputs,
+    `v = loss.item()` is a symbolic float in the graph and `if v != v:` is folded to False
+    while tracing; the graph itself is wrong, so replaying it against itself (the graph-level
+    check) measures nothing. Read from the source and Dynamo's graph (an `item` node at the
+    assignment's line): an accuracy diagnosis at the test."""
+    from test_explain import Store
+
+    s = Store(tmp_path)
+    s.user.write_text("import torch\n\ndef step(w, x):\n    loss = (x @ w).sum()\n"
+                      "    v = loss.item()\n    if v != v:\n        return w\n"
+                      "    return w - 0.1 * x\n\nstep = torch.compile(step)\n")
+    s.compile("0/0", co_name="step", lineno=3)
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0, "dynamo_output_graph": {}},
+                 "class GraphModule(torch.nn.Module):\n"
+                 "    def forward(self, L_x_: \"f32[4]\", L_w_: \"f32[4]\"):\n"
+                 f"         # File: {s.user}:4 in step, code: loss = (x @ w).sum()\n"
+                 "        loss: \"f32[]\" = (L_x_ @ L_w_).sum()\n"
+                 f"         # File: {s.user}:5 in step, code: v = loss.item()\n"
+                 "        item: \"Sym(zuf0)\" = loss.item()\n"
+                 "        return (loss,)\n")
+    (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert d["reason"].startswith("the NaN test `v != v` at line 6 is decided while tracing")
+    assert d["user_frame"]["lineno"] == 6 and "torch.isnan(loss)" in d["fix"], d

@@ -146,7 +146,7 @@ PY_RANDOM_FIX = ("Draw the value outside the compiled function and pass it in (a
 def python_random(ctx: Any) -> dict[str, Any] | None:
     """A call to a Python (or numpy) random generator inside a compiled function, read from
     the program's stored source: {call, lineno}; None when none."""
-    for fn, tree in _compiled_functions(ctx):
+    for fn, tree in compiled_functions(ctx):
         for call in ast.walk(fn):
             if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
                 continue
@@ -163,9 +163,15 @@ def _root(node: ast.AST) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
-def _compiled_functions(ctx: Any) -> Any:
+def compiled_functions(ctx: Any) -> Any:
     """(the compiled function's def node, its module's tree) of each compile of the run whose
     code is a user function in a stored source."""
+    for fn, tree, _path in compiled_defs(ctx):
+        yield fn, tree
+
+
+def compiled_defs(ctx: Any) -> Any:
+    """compiled_functions' (def, tree) with the source's path."""
     seen = set()
     for cid in ctx.compiles:
         row = ctx.code_row(cid) or {}
@@ -189,7 +195,7 @@ def _compiled_functions(ctx: Any) -> Any:
                    <= first <= (n.end_lineno or n.lineno)), None if first else
                   next(iter(named), None))
         if fn is not None:
-            yield fn, tree
+            yield fn, tree, ctx.resolve(row.get("filename"))
 
 
 # A function the program marked to be evaluated once at compile time and never guarded.
@@ -204,7 +210,7 @@ ASSUMED_FIX = ("`{fn}()` is marked `assume_constant_result`: Dynamo called it on
 def assumed_constant(ctx: Any) -> dict[str, Any] | None:
     """A function decorated with `assume_constant_result` that a compiled function calls, read
     from the program's stored source: {fn, lineno (its call)}; None when none."""
-    for compiled, tree in _compiled_functions(ctx):
+    for compiled, tree in compiled_functions(ctx):
         assumed = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
                    and any(_named(d) in ASSUMED for d in n.decorator_list)}
         for call in ast.walk(compiled) if assumed else ():

@@ -19,6 +19,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
 from compdiag.analyses.process_settings import distribution_built
+from compdiag.analyses.traced_scalars import folded_nan_tests
 from compdiag.analyses.ranking import Cost
 from compdiag.formats.command_line import command_line
 
@@ -33,7 +34,8 @@ class AccuracyDetails(Details):
     injected_bugs: dict[str, Any] = field(default_factory=dict)
     divergent_node: dict[str, Any] | None = None
     eager_nondeterministic: bool = False
-    verdict: str | None = None  # miscompile | ill_conditioned | dtype_promotion | inf_nan
+    verdict: str | None = None  # miscompile | ill_conditioned | dtype_promotion | inf_nan |
+    # decided_at_trace (a branch on a traced scalar, from the source)
     fp64: dict[str, Any] | None = None  # RMSE of eager and compiled against float64
 
 
@@ -54,7 +56,10 @@ SPEC = KindSpec(KIND, title="accuracy mismatch", words=("accuracy mismatch", "ac
                 costs={"accuracy": Cost(905, per_event=0.5, cap=50), "numerics": Cost(190)},
                 adjust={"nondeterministic": -200.0,  # eager itself differs run to run:
                         # below a compile failure, where a mismatch sat before it ranked first
-                        "configured_only": -1.0},  # an injector in the config, nothing measured
+                        "configured_only": -1.0,  # an injector in the config, nothing measured
+                        # a branch Dynamo decided while tracing, read from the source: certain
+                        # for the input it tests, not measured; just below a measured one
+                        "decided_at_trace": -3.0},
                 details=(AccuracyDetails, InjectorDetails),
                 # the accuracy checker's own failure row repeats what it measured
                 causes=(Causes(KIND, "failure", "the accuracy diagnosis reports it, with the "
@@ -100,7 +105,40 @@ def _num(x: Any) -> str:
 
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
-    return (measured(ctx) or injected(ctx)) + not_compared(ctx) + validation_off(ctx)
+    return ((measured(ctx) or injected(ctx)) + folded_nan(ctx) + not_compared(ctx)
+            + validation_off(ctx))
+
+
+FOLDED_NAN = ("the NaN test `{name} {op} {name}` at line {lineno} is decided while tracing: "
+              "`{name}` (line {item_line}, `.item()` kept in the graph) is a symbolic float "
+              "Dynamo takes as never NaN, so the compiled {fn}() never takes that branch")
+FOLDED_NAN_EXPLANATION = (
+    "With capture_scalar_outputs=True, `.item()` stays in the graph as a symbolic float, and "
+    "Python control flow on it is decided by the tracer's symbolic reasoning, which treats the "
+    "value as a finite real number: comparing it with itself is settled at trace time, the "
+    "graph holds no test, and a NaN (or inf) the data brings at run time goes down the other "
+    "path, where eager takes the branch.")
+FOLDED_NAN_FIX = (
+    "Test the tensor, in the graph: `if torch.isnan({tensor}):` (a data-dependent branch: a "
+    "graph break, then correct), or keep it branch-free with `torch.where(torch.isnan("
+    "{tensor}), <if NaN>, <otherwise>)`; or leave `.item()` out of the graph "
+    "(capture_scalar_outputs off: a graph break at `.item()`, then Python tests a real "
+    "float).")
+
+
+def folded_nan(ctx: Any) -> list[Diagnosis]:
+    """A NaN self-comparison of a scalar the graph holds (analyses/traced_scalars.py)."""
+    out = []
+    for t in folded_nan_tests(ctx):
+        out.append(Diagnosis(
+            KIND, stage="dynamo", compile_id=None,
+            reason=FOLDED_NAN.format(**t),
+            user_frame=ctx.frame(t["filename"], t["lineno"], evidence="source"),
+            explanation=FOLDED_NAN_EXPLANATION, fix=FOLDED_NAN_FIX.format(**t),
+            score=SPEC.score(KIND, 0, "decided_at_trace", order=len(out)),
+            details=AccuracyDetails(output=None, max_abs=None, max_rel=None,
+                                    verdict="decided_at_trace")))
+    return out
 
 
 VALIDATION_OFF = (
