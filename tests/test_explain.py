@@ -1320,3 +1320,22 @@ def test_a_wrapped_error_of_any_class_name_heads_the_failure_with_the_op_being_e
     assert summarise(message, "BackendCompilerFailed").startswith(
         "GuardOnDataDependentSymNode: Could not guard")
     assert named_op(None, "backend='inductor' raised:", tb) == "torch.searchsorted"
+
+
+def test_a_torch_func_wrapper_met_outside_its_transform_is_at_the_transform_call(tmp_path):
+    """set14 vjp_fn_escapes_compile (pytorch#172026), first run: "NotImplementedError: Cannot
+    access storage of TensorWrapper" at the compiled call, naming no transform: the
+    `vjp_fn` torch.func.vjp returned escaped the compiled function. torch's words name
+    functorch's wrapper; the compiled function's source names the transform: that call."""
+    s = Store(tmp_path)
+    s.user.write_text("import torch\n\ndef energy(q):\n    return q.pow(2).sum()\n\n"
+                      "def energy_and_vjp(q):\n    return torch.func.vjp(energy, q)\n\n"
+                      "e, f = torch.compile(energy_and_vjp)(torch.ones(3))\n")
+    s.compile("0/0", co_name="energy_and_vjp", lineno=6)
+    s.failure("0/0", stage="aot", exc_type="NotImplementedError",
+              message="Cannot access storage of TensorWrapper",
+              filename=str(s.user), lineno=9, line="e, f = torch.compile(energy_and_vjp)(q)")
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 7, d
+    assert "a tensor of torch.func.vjp escaped the transform" in d["reason"]
+    assert "return plain tensors" in d["fix"]

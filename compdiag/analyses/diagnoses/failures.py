@@ -22,6 +22,8 @@ from typing import Any, ClassVar
 
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
+from compdiag.analyses.func_transforms import FIX as TRANSFORM_FIX
+from compdiag.analyses.func_transforms import escaped_transform
 from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, failure_fix,
                                      minify_unavailable, origin_fix, runtime_why,
                                      stage_explanation)
@@ -29,7 +31,8 @@ from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.handlers import enclosing_handler
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.locate import TORCH, first_user_frame, kernel_frames, locate, ran_op
+from compdiag.analyses.locate import (SOURCE, TORCH, first_user_frame, kernel_frames, locate,
+                                     ran_op)
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
@@ -75,6 +78,13 @@ _INNER_EXC = re.compile(r"^\s*([A-Za-z_][\w.]*(?:Error|Exception|Failed|Unsuppor
 # (GuardOnDataDependentSymNode, a user's own class): the wrapped error.
 _AFTER_RAISED = re.compile(r"raised:[ \t]*\n\s*([A-Za-z_][\w.]*):\s*(\S.*)$", re.M)
 _GOT = re.compile(r"got (\w+)\((['\"])(.+?)\2\)")
+
+
+ESCAPED_EXPLANATION = (
+    "torch names a torch.func wrapper (functorch's TensorWrapper/BatchedTensor) met outside "
+    "its transform: something {call} made inside the compiled function (a returned function, a "
+    "closure, a tensor kept past the transform) left it, and AOTAutograd cannot read a "
+    "wrapper whose level is gone; torch's traceback points only at the compiled call.")
 
 
 def one_line(exc_type: str | None, message: str | None, traceback: str | None,
@@ -291,6 +301,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if marked is not None:  # the line that specialised a dimension marked dynamic
             frame, more, fix = marked
             expl = f"{expl} {more}"
+        escaped = escaped_transform(ctx, f"{one}\n{whole or ''}\n{f.get('message') or ''}")
+        if escaped is not None and marked is None:  # a torch.func transform's tensor escaped
+            frame = ctx.frame(escaped["filename"], escaped["lineno"], evidence=SOURCE)
+            one = f"{one} (a tensor of {escaped['call']} escaped the transform)"
+            expl = f"{expl} {ESCAPED_EXPLANATION.format(call=escaped['call'])}"
+            fix = TRANSFORM_FIX.format(call=escaped["call"])
         verdict = None if internal or marked else origin_verdict(ctx, f, frame, one)
         if verdict is not None:  # who raised the traced run's exception decides the fix
             origin, one, more = verdict

@@ -1,0 +1,45 @@
+"""A torch.func transform's own tensors escaping it in a compiled function (issue 29 §1: the
+line the failure is about). Under grad/vjp/jvp/vmap, torch wraps tensors in functorch's
+TensorWrapper or BatchedTensor for one transform level; when something the transform made
+(vjp's returned `vjp_fn`, a closure, a tensor kept past the transform) leaves the compiled
+function, AOTAutograd meets a wrapper whose level is gone and fails ("Cannot access storage
+of TensorWrapper", pytorch/pytorch#172026). torch's traceback points only at the compiled call;
+the cause is the transform's call inside the compiled function, read from the program's stored
+source."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from compdiag.analyses.check_causes import compiled_defs
+
+# what torch's words say when a transform's wrapper is met where its level is gone
+MARKERS = ("TensorWrapper", "BatchedTensor", "GradTrackingTensor", "functorch level")
+TRANSFORMS = ("vjp", "jvp", "grad", "grad_and_value", "vmap", "jacrev", "jacfwd", "hessian",
+              "linearize")
+PACKAGES = ("torch.func", "functorch")
+FIX = ("Keep what the transform makes inside the compiled function: apply `{call}`'s result "
+       "(call the returned function, use the tensors) there and return plain tensors, or "
+       "compile the function the transform wraps instead of the transform itself.")
+
+
+def escaped_transform(ctx: Any, texts: str) -> dict[str, Any] | None:
+    """{filename, lineno, line, call} of the torch.func transform a compiled function calls,
+    when torch's words (`texts`) say a transform's wrapper was met outside its level; else
+    None."""
+    if not any(m in texts for m in MARKERS):
+        return None
+    for fn, tree, path in compiled_defs(ctx):
+        imported = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                    and (n.module or "") in PACKAGES for a in n.names}
+        for node in ast.walk(fn):
+            if not isinstance(node, ast.Call):
+                continue
+            name = ast.unparse(node.func)
+            last = name.rsplit(".", 1)[-1]
+            if last in TRANSFORMS and (name.rsplit(".", 1)[0] in PACKAGES or (
+                    name == last and last in imported)):
+                return {"filename": path, "lineno": node.lineno, "call": name,
+                        "line": ast.unparse(node)}
+    return None
