@@ -1322,20 +1322,42 @@ def test_a_wrapped_error_of_any_class_name_heads_the_failure_with_the_op_being_e
     assert named_op(None, "backend='inductor' raised:", tb) == "torch.searchsorted"
 
 
+def _failure_of(tmp_path, source: str, compiled: tuple[str, int], **failure) -> dict:
+    """The failure diagnosis of a one-compile store: `source` the program, `compiled` its
+    compiled function (name, def line), `failure` the row capture wrote (its line in it)."""
+    s = Store(tmp_path)
+    s.user.write_text(source)
+    s.compile("0/0", co_name=compiled[0], lineno=compiled[1])
+    s.failure("0/0", filename=str(s.user), **failure)
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    return d
+
+
 def test_a_torch_func_wrapper_met_outside_its_transform_is_at_the_transform_call(tmp_path):
     """set14 vjp_fn_escapes_compile (pytorch#172026), first run: "NotImplementedError: Cannot
     access storage of TensorWrapper" at the compiled call, naming no transform: the
     `vjp_fn` torch.func.vjp returned escaped the compiled function. torch's words name
     functorch's wrapper; the compiled function's source names the transform: that call."""
-    s = Store(tmp_path)
-    s.user.write_text("import torch\n\ndef energy(q):\n    return q.pow(2).sum()\n\n"
-                      "def energy_and_vjp(q):\n    return torch.func.vjp(energy, q)\n\n"
-                      "e, f = torch.compile(energy_and_vjp)(torch.ones(3))\n")
-    s.compile("0/0", co_name="energy_and_vjp", lineno=6)
-    s.failure("0/0", stage="aot", exc_type="NotImplementedError",
-              message="Cannot access storage of TensorWrapper",
-              filename=str(s.user), lineno=9, line="e, f = torch.compile(energy_and_vjp)(q)")
-    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    d = _failure_of(tmp_path, "import torch\n\ndef energy(q):\n    return q.pow(2).sum()\n\n"
+                    "def energy_and_vjp(q):\n    return torch.func.vjp(energy, q)\n\n"
+                    "e, f = torch.compile(energy_and_vjp)(torch.ones(3))\n",
+                    ("energy_and_vjp", 6), stage="aot", exc_type="NotImplementedError",
+                    message="Cannot access storage of TensorWrapper", lineno=9,
+                    line="e, f = torch.compile(energy_and_vjp)(q)")
     assert d["user_frame"]["lineno"] == 7, d
     assert "a tensor of torch.func.vjp escaped the transform" in d["reason"]
     assert "return plain tensors" in d["fix"]
+
+
+def test_a_size_outside_a_mark_dynamic_range_is_at_the_mark(tmp_path):
+    """The lead's probe: `mark_dynamic(x, 0, min=2, max=4)` then a call with 5 rows: Dynamo
+    raised "ConstraintViolationError: 5 not in range [2, 4]" at the first line that read the
+    size, and the fix said the traced code raised on fake tensors. The range the program
+    declared is the cause: at its line, with the sizes."""
+    d = _failure_of(tmp_path, "import torch\n\n@torch.compile\ndef f(x):\n    return x[: x.shape[0]]"
+                    "\n\nx = torch.randn(5)\ntorch._dynamo.mark_dynamic(x, 0, min=2, max=4)\n"
+                    "f(x)\n", ("f", 4), stage="dynamo", exc_type="ConstraintViolationError",
+                    message="5 not in range [2, 4]", lineno=5, line="return x[: x.shape[0]]")
+    assert d["user_frame"]["lineno"] == 8, d
+    assert "size 5 outside the range [2, 4] declared by mark_dynamic at line 8" in d["reason"]
+    assert "widen min/max at line 8" in d["fix"]

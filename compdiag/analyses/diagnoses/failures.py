@@ -119,11 +119,46 @@ MARKED_FIX = ("Either let the dimension be a constant there: use "
               "to a Python int).")
 
 
+# torch's words when a size is outside the range `mark_dynamic(t, dim, min=, max=)` declared
+_OUT_OF_RANGE = re.compile(r"\b(\d+) not in range \[(-?\w+), (-?\w+)\]")
+RANGE_EXPLANATION = ("The size {size} is outside the range [{lo}, {hi}] that `{line}` (line "
+                     "{lineno}) declared for the dimension: a marked dimension's min and max "
+                     "are constraints every input must meet, and Dynamo fails the compile, "
+                     "not recompiles, on one that does not.")
+RANGE_FIX = ("Declare a range that holds every size the program passes (widen min/max at line "
+             "{lineno}, or leave them out), or check the size before the call; "
+             "`torch._dynamo.maybe_mark_dynamic` declares no range.")
+
+
+def range_violation(ctx: Any, failure: dict[str, Any], text: str
+                    ) -> tuple[UserFrame, str, str, str] | None:
+    """A size outside the range a `mark_dynamic(..., min=, max=)` call declared ("5 not in
+    range [2, 4]"): (that call's line in the program's source, the headline's words, the
+    explanation, the fix); None otherwise."""
+    m = _OUT_OF_RANGE.search(text or "")
+    if failure.get("exc_type") != "ConstraintViolationError" or m is None:
+        return None
+    size, lo, hi = m.groups()
+    for path in sorted(ctx.r.source_paths(ctx.run_id)):
+        src = ctx.r.source_text(ctx.run_id, path) or ""
+        for lineno, line in enumerate(src.splitlines(), 1):
+            flat = line.replace(" ", "")
+            if "mark_dynamic(" in flat and (f"={lo}" in flat or f"={hi}" in flat
+                                            or f",{lo},{hi}" in flat):
+                frame = ctx.frame(path, lineno, line, evidence="source")
+                words = dict(size=size, lo=lo, hi=hi, line=line.strip(), lineno=lineno)
+                return (frame, f"size {size} outside the range [{lo}, {hi}] declared by "
+                        f"mark_dynamic at line {lineno}", RANGE_EXPLANATION.format(**words),
+                        RANGE_FIX.format(**words))
+    return None
+
+
 def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame, str, str] | None:
     """A ConstraintViolationError from `mark_dynamic`: the line that specialised the marked
     dimension (symbolic_shape_specialization; else the "User stack:" torch's message
     quotes), what happened and the fix. None for any other failure."""
-    if failure.get("exc_type") != "ConstraintViolationError":
+    if failure.get("exc_type") != "ConstraintViolationError" or _OUT_OF_RANGE.search(
+            f"{failure.get('message') or ''}"):
         return None
     sources = failure.get("constraint_sources") or []
     cid = failure.get("compile_id")
@@ -301,6 +336,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if marked is not None:  # the line that specialised a dimension marked dynamic
             frame, more, fix = marked
             expl = f"{expl} {more}"
+        ranged = range_violation(ctx, f, f"{whole or ''}\n{f.get('message') or ''}")
+        if ranged is not None:  # a size outside the range mark_dynamic declared
+            frame, said, more, fix = ranged
+            one, expl = f"{one} ({said})", f"{expl} {more}"
         escaped = escaped_transform(ctx, f"{one}\n{whole or ''}\n{f.get('message') or ''}")
         if escaped is not None and marked is None:  # a torch.func transform's tensor escaped
             frame = ctx.frame(escaped["filename"], escaped["lineno"], evidence=SOURCE)
