@@ -841,3 +841,37 @@ def test_a_backends_own_failure_is_not_sent_to_minify_or_bisect() -> None:
     fix = failure_fix("backend", "AssertionError", "AssertionError: no", run_id=1,
                       argv=["x.py"])
     assert "backend" in fix and "minify" not in fix and "bisect" not in fix
+
+
+def test_a_guard_on_a_branch_over_a_dynamic_size_is_located_and_named():
+    """The lead's probe (`dynamic=True`, `if n % 2 == 0:` on n = x.shape[0]): torch 2.13 wrote
+    the failed guard as "(x.size()[0] % 2) == 0  # if n % 2 == 0:  # mp/probe/d2.py:6 in f
+    (_dynamo/variables/tensor.py:2606 in evaluate_expr)". The trailing frame of torch's own kept
+    the location from parsing (no "guarded value read at line 6"), and the guard was a
+    "Python value" with the fix "pass it as a tensor"; it is a branch on a size expression."""
+    from compdiag.ingest.parse_dynamo import classify_guard, guard_location
+
+    text = ("(x.size()[0] % 2) == 0  # if n % 2 == 0:  # mp/probe/d2.py:6 in f "
+            "(_dynamo/variables/tensor.py:2606 in evaluate_expr)")
+    assert guard_location(text) == {"filename": "mp/probe/d2.py", "lineno": 6,
+                                    "line": "if n % 2 == 0:"}
+    assert classify_guard(text)["category"] == "size_branch"
+    assert classify_guard("L['n'] == 3")["category"] == "value"
+    assert classify_guard("L['x'].size()[0] == 3")["category"] != "size_branch"
+
+
+def test_a_path_torch_shortened_resolves_to_the_kept_file_it_ends(tmp_path):
+    """torch shortens a guard location's path by a fixed count of characters
+    (`mp/probe/d2.py` for /tmp/probe/d2.py): the kept source it is the end of."""
+    from compdiag.analyses.context import RunContext
+    from compdiag.store.reader import Reader
+    from test_explain import Store
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.done()
+    with Reader(s.path) as r:
+        ctx = RunContext(r, s.run_id)
+        tail = str(s.user)[3:]
+        assert ctx.resolve(tail) == str(s.user)
+        assert ctx.resolve("elsewhere/other.py") == "elsewhere/other.py"

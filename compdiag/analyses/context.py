@@ -52,11 +52,18 @@ class RunContext:
     # -- code locations --------------------------------------------------------------------
     def resolve(self, filename: str | None) -> str | None:
         """A relative path as the run's cwd's, where the run kept that file (the store, not
-        the file system: the folder may be gone)."""
-        if filename and not os.path.isabs(filename) and not filename.startswith("<") and self.cwd:
-            cand = os.path.normpath(os.path.join(self.cwd, filename))
-            if cand in self.r.source_paths(self.run_id):
-                return cand
+        the file system: the folder may be gone); else the one kept file it is the end of
+        (torch shortens the paths in a guard's location by a fixed count of characters:
+        `mp/probe/d2.py` for /tmp/probe/d2.py)."""
+        if filename and not os.path.isabs(filename) and not filename.startswith("<"):
+            kept = self.r.source_paths(self.run_id)
+            if self.cwd:
+                cand = os.path.normpath(os.path.join(self.cwd, filename))
+                if cand in kept:
+                    return cand
+            ends = [k for k in kept if k.endswith(filename)]
+            if len(ends) == 1:
+                return ends[0]
         return filename
 
     def source_line(self, filename: str | None, lineno: int | None) -> str | None:

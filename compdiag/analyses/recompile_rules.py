@@ -19,12 +19,17 @@ REASONS = {
     "requires_grad": "requires_grad of {src} changed",
     "global_state": "global state {src} changed", "training": "train/eval mode {src} changed",
     "global": "global {src} changed", "value": "Python value {src} changed",
+    "size_branch": "a branch on the size expression {src} took the other way",
     "length": "{src} changed",
     "none": "{src} changed between None and a value",
     "backend": "the backend changed",
     "replaced": "{src} was replaced or removed since the compile",
 }
 EXPLANATIONS = {
+    "size_branch": "{where} branches in Python on {src}, an expression of a dynamic size: "
+                   "Dynamo keeps the size dynamic but guards on the branch's outcome, so an "
+                   "input for which it comes out the other way compiles again (once per "
+                   "outcome).",
     "size": "A guard on the size {src} failed: {where} was compiled for one size and called "
             "with another.",
     "stride": "A guard on the stride {src} failed: an input with a different memory layout (a "
@@ -58,6 +63,10 @@ SIZE_REPEATED = ("; repeated size recompiles mean automatic dynamic shapes were 
 SIZE_ONCE = ("; one recompile per new dimension is expected (automatic dynamic shapes), more "
              "is not.")
 FIXES = {
+    "size_branch": "Expected once per outcome of the branch: more compiles than outcomes are "
+                   "not. To keep one graph, compute both sides without a Python `if` on the "
+                   "size (`torch.where`, or `torch.cond` for whole branches), or pad inputs so "
+                   "the expression comes out the same.",
     "size": "Mark the varying dimension dynamic before the first call, "
             "`torch._dynamo.mark_dynamic({tensor}, {dim})`, or compile with `dynamic=True`",
     "stride": "Make the layout consistent: pass `{tensor}.contiguous()` (or always the same "

@@ -240,7 +240,8 @@ _EQ_GUARD = lazy_re.compile(r"^(?P<lhs>.+?)\s*==\s*(?P<value>.+?)\s*(?:#.*)?$")
 # `len(feats) == 1`, the value the compile saw is on the right.
 _NE_GUARD = lazy_re.compile(r"^(?P<lhs>[^=!<>]+?)\s*!=\s*(?P<value>[^=!<>]+?)\s*(?:#.*)?$")
 _GUARD_LOC = lazy_re.compile(
-    r"#\s*(?P<code>.*?)\s+#\s*(?P<file>[^#:]+):(?P<line>\d+) in (?P<fn>\S+)\s*$")
+    r"#\s*(?P<code>.*?)\s+#\s*(?P<file>[^#:]+):(?P<line>\d+) in (?P<fn>\S+)"
+    r"(?:\s+\([^()]*:\d+ in \w+\))?\s*$")  # (torch's own frame that evaluated it, 2.13)
 
 
 def split_recompile(text: str) -> tuple[str, list[dict[str, Any]]]:
@@ -272,6 +273,9 @@ _DICT_CONTAINS = lazy_re.compile(r"^(not\s+)?___dict_contains\((.+?),\s*(.+)\)$"
 
 
 
+# a size or stride read inside an expression (`(x.size()[0] % 2)`, `L['x'].size()[1] // 8`)
+_SIZE_EXPR = lazy_re.compile(r"\.(?:size|stride)\(\)\[\d+\]\s*\)?\s*(?:[-+*/%]|//)|"
+                             r"(?:[-+*/%]|//)\s*\(?[\w\[\]'.]*\.(?:size|stride)\(\)\[\d+\]")
 _NONE_GUARD = lazy_re.compile(r"^(?:not\s+)?\(?(?P<src>[^()]+?) is (?P<neg>not )?None\)?$")
 
 
@@ -369,6 +373,8 @@ def classify_guard(text: str) -> dict[str, Any]:
             cat = "length"
         elif lhs.startswith("G[") or lhs.startswith("___as_tensor(G"):
             cat = "global"
+        elif _SIZE_EXPR.search(lhs):  # arithmetic on a dynamic size a Python branch tested
+            cat = "size_branch"
         else:
             cat = "value"
         return {"category": cat, "source": lhs, "tensor": None, "before": value, "after": None}
