@@ -91,6 +91,9 @@ def _start_fork_server(config: pytest.Config) -> None:
            if not k.startswith(("COMPDIAG_", "TORCH_LOGS", "TORCH_TRACE"))}
     # base_env's seed: its children (which set it) match, run_case's (which do not) take it
     env.update(PYTHONUNBUFFERED="1", PYTHONHASHSEED="0")
+    # where the server's vector-ISA probes are built (capture/zygote.py decide_vector_isa): the
+    # session's cache, not the user's /tmp one (a child reads its own: LAZY)
+    env["TORCHINDUCTOR_CACHE_DIR"] = str(shared_cache())
     started = cdtest.start_fork_server(env)
     if started is None:
         return

@@ -44,14 +44,35 @@ PRELOAD = ("torch", "torch._dynamo", "torch._dynamo.convert_frame", "torch._logg
 
 # Read at start-up by Python, torch or the libraries it loads (a different value would need a
 # different import); every variable with one of these prefixes counts, but LAZY.
+# CXX: Inductor's compiler (config.cpp.cxx, read at import), which also proved the vector ISA
+# (decide_vector_isa).
 READ_AT_START = ("TORCH", "PYTORCH", "TRITON", "OMP_", "KMP_", "GOMP_", "MKL", "CUDA", "NCCL",
-                 "PYTHON", "LD_", "LC_", "LANG", "TMPDIR", "TEMP", "TMP")
+                 "PYTHON", "LD_", "LC_", "LANG", "TMPDIR", "TEMP", "TMP", "CXX")
 # Read when used, never at import (torch 2.13: runtime/cache_dir_utils.cache_dir() reads
 # TORCHINDUCTOR_CACHE_DIR at each call; the child rebuilds its stdio for PYTHONUNBUFFERED).
 LAZY = frozenset({"TORCHINDUCTOR_CACHE_DIR", "PYTHONUNBUFFERED"})
 # The hash seed is fixed at start: a request that sets none wants a random seed, and the
 # server's (fixed) one is as good a draw; a request that sets one must match it.
 HASH_SEED = "PYTHONHASHSEED"
+
+
+def decide_vector_isa() -> None:
+    """Inductor's choice of the CPU's vector ISA, made here once for every forked child.
+
+    Torch 2.13 proves each ISA the CPU claims (AVX-512's bf16, VNNI, AMX) by building a probe
+    kernel with g++ into the cache dir and dlopening it in a `python -c` child
+    (cpu_vec_isa.valid_vec_isa_list, cached per process): three such children, about 1 CPU s,
+    in every process that compiles a C++ kernel, and three g++ builds where the cache dir is
+    fresh. The answer depends on the CPU, the compiler and torch's config at import, which a
+    child shares with this process (the fingerprint), not on the cache dir; a child that
+    inherits it compiles the same kernels with the same flags. Failure is left to the child:
+    it would probe again, as a fresh interpreter does."""
+    try:
+        from torch._inductor.cpu_vec_isa import valid_vec_isa_list
+
+        valid_vec_isa_list()
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def fingerprint(env: dict[str, str]) -> dict[str, str]:
@@ -85,6 +106,7 @@ class Server:
         self.baseline = _threads()  # torch's import starts a native thread of its own
         for name in PRELOAD:
             importlib.import_module(name)
+        decide_vector_isa()
         # What a fresh capture child would have spent before the program: interpreter start
         # and these imports. A forked child's own clock starts at zero; it counts this too.
         self.start_cpu_s = time.process_time()
