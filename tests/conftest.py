@@ -62,7 +62,7 @@ def pytest_configure(config: pytest.Config) -> None:
 # The test files whose captures use the fork server (cdtest.fork_server_env): the server is
 # started only in a process that collected one of them and runs tests.
 FORK_SERVER_USERS = frozenset({"test_corpus.py", "test_accuracy.py", "test_fork_server.py",
-                               "test_minify_e2e.py", "test_report.py"})
+                               "test_minify_e2e.py", "test_report.py", "test_caches.py"})
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -159,14 +159,19 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Session:
 def launched(session: Session) -> dict[str, Launch]:
     """Every compile scenario, started together the first time any of them is needed."""
     fault = SCRIPTS / "fault_inject"
-    return {
+    launches = {
         "scenario": session.start("scenario", SCRIPTS / "scenario.py", env=session.env(
             TORCH_TRACE=str(session.root / "scenario-trace"))),
-        "fail_kernel": session.start("fail_kernel", SCRIPTS / "fail_kernel.py"),
         "killed": session.start("killed", SCRIPTS / "kill_self.py"),
         "hook_fault": session.start("hook_fault", SCRIPTS / "gb_eager.py", env=session.env(
             PYTHONPATH=str(fault), COMPDIAG_TEST_FAULT="hook")),
     }
+    # An ordinary capture, forked by the session's server (started last: fork_server_env
+    # waits for the server's import). The three above stay on the users' path: a SIGKILL,
+    # and a TORCH_TRACE and a PYTHONPATH the server would refuse.
+    launches["fail_kernel"] = session.start("fail_kernel", SCRIPTS / "fail_kernel.py",
+                                            env=session.env(**cdtest.fork_server_env()))
+    return launches
 
 
 def _finished(session: Session, launch: Launch) -> Proc:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cdtest import SCRIPTS, Proc, Session, end_fed_run
+from cdtest import SCRIPTS, Proc, Session, end_fed_run, fork_server_env
 from compdiag.ingest.sources import keep_sources
 from compdiag.analyses import caches as C
 from compdiag.analyses.diagnoses.cache import bypass_fix
@@ -32,8 +32,13 @@ def cache_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Proc]:
     one = {"TORCHINDUCTOR_COMPILE_THREADS": "1"}
     cold = s.run(SCRIPT, env=s.env(**one, TORCH_TRACE=str(root / "trace")), cwd=root)
     assert cold.returncode == 0 and cold.run_id is not None, cold.stderr[-4000:]
-    launches = {name: s.start(name, SCRIPT, env=s.env(**one, **extra)) for name, extra in (
-        ("warm", {}), ("flip", {"CACHE_FLIP": "1"}), ("pass", {"CACHE_PASS": "1"}))}
+    # The cold run writes a trace log (TORCH_TRACE: the fork server would refuse it); the
+    # three after it are ordinary captures, forked (cdtest.fork_server_env): a child reads its
+    # cache dir when it compiles, so a hit, a miss and a bypass are what a fresh one gets.
+    forked = fork_server_env()
+    launches = {name: s.start(name, SCRIPT, env=s.env(**one, **extra, **forked))
+                for name, extra in (("warm", {}), ("flip", {"CACHE_FLIP": "1"}),
+                                    ("pass", {"CACHE_PASS": "1"}))}
     runs = {"cold": cold, **{name: launch.wait() for name, launch in launches.items()}}
     for name, p in runs.items():
         assert p.returncode == 0 and p.run_id is not None, (name, p.stderr[-4000:])
