@@ -92,6 +92,85 @@ def test_a_kernels_runtime_error_points_at_the_op_line_not_the_def(tmp_path):
     assert "cpp_fused_embedding_0" in d["reason"]
 
 
+def _allocation_traceback(user: str, wrapper: str, message: str) -> str:
+    """A traceback that ends at _output_code's allocation of buf0 (its line, as Python
+    numbers the wrapper module's lines)."""
+    line = _output_code("k").splitlines().index(
+        "        buf0 = empty_strided_cpu((3, 2), (2, 1), torch.float32)") + 1
+    return ("Traceback (most recent call last):\n"
+            f'  File "{user}", line 30, in <module>\n    out = compiled(idx, w)\n'
+            f'  File "{user}", line 3, in f\n    def f(i, w):\n'
+            '  File "/site/torch/_inductor/output_code.py", line 763, in __call__\n'
+            "    return self.current_callable(inputs)\n"
+            f'  File "{wrapper}", line {line}, in call\n'
+            "    buf0 = empty_strided_cpu((3, 2), (2, 1), torch.float32)\n"
+            f"RuntimeError: {message}\n")
+
+
+def test_an_allocation_that_fails_in_the_wrapper_is_at_the_ops_of_its_buffer(tmp_path):
+    """issue 29 §1, evidence 2 (the node a buffer came from): an out-of-memory error raised at
+    the generated wrapper's allocation of a kernel's output buffer (`buf0 =
+    empty_strided_cpu(...)`, no kernel on the stack) is at the user line of the ops of the
+    kernel that writes that buffer, and says which kernel. Before this change it was at the
+    compiled call: the wrapper line called no kernel. Found by a probe (a size-driven
+    `new_zeros` in compiled code, DefaultCPUAllocator's "can't allocate memory")."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    s.post_grad("0/0", embedding_graph(s.user))
+    wrapper = str(tmp_path / "cq6.py")
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
+                  "inductor_output_code": {"filename": wrapper}},
+                 _output_code("cpp_fused_embedding_0"))
+    oom = ("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
+           "memory: you tried to allocate 4000000000000000 bytes.")
+    s.failure("0/0", stage="runtime", exc_type="RuntimeError", message=oom,
+              filename=str(s.user), lineno=3,
+              traceback=_allocation_traceback(str(s.user), wrapper, oom))
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 11
+    assert "cpp_fused_embedding_0" in d["reason"]
+    assert "allocate" in d["fix"]
+
+
+def test_an_asynchronous_device_error_at_an_allocation_names_no_buffer(tmp_path):
+    """The same line in an asynchronous CUDA error's traceback says only where it surfaced
+    (an earlier kernel failed): no buffer, no kernel of that line is blamed."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    s.post_grad("0/0", embedding_graph(s.user))
+    wrapper = str(tmp_path / "cq6.py")
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
+                  "inductor_output_code": {"filename": wrapper}},
+                 _output_code("cpp_fused_embedding_0"))
+    msg = "CUDA error: device-side assert triggered"
+    s.failure("0/0", stage="runtime", exc_type="RuntimeError", message=msg,
+              filename=str(s.user), lineno=3,
+              traceback=_allocation_traceback(str(s.user), wrapper, msg))
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert "cpp_fused_embedding_0" not in d["reason"]
+
+
+def test_an_allocation_line_maps_to_the_first_kernel_that_takes_its_buffer():
+    """parse_inductor.wrapper_kernel_calls: each buffer's allocation line maps to the first
+    kernel call whose arguments name it (with `alloc`), whatever the kernel's backend; a
+    later use of the buffer does not move it."""
+    code = ("    def call(self, args):\n"
+            "        buf0 = empty_strided_cuda((3, ), (1, ), torch.float32)\n"
+            "        buf1 = empty_strided_cuda((3, ), (1, ), torch.float32)\n"
+            "        triton_poi_fused_a_0.run(arg0_1, buf1, 3, stream=stream0)\n"
+            "        extern_kernels.mm(buf1, arg1_1, out=buf0)\n")
+    kernels = [{"name": "triton_poi_fused_a_0", "backend": "triton",
+                "user_lines": ["/u/prog.py:7  a = x.exp()"]},
+               {"name": "extern_kernels.mm", "backend": "extern",
+                "user_lines": ["/u/prog.py:8  b = a @ w"]}]
+    calls = P.wrapper_kernel_calls(code, kernels, "0/0")
+    assert calls[3]["alloc"] == "buf1" and calls[3]["kernel"] == "triton_poi_fused_a_0"
+    assert [f["lineno"] for f in calls[3]["kernel_frames"]] == [7]
+    assert calls[2]["alloc"] == "buf0" and calls[2]["kernel"] == "extern_kernels.mm"
+    assert calls[4]["kernel_frames"] == []  # the launch itself: a Triton kernel's, no op line
+    assert "alloc" not in calls[5]
+
+
 def test_ill_conditioned_needs_both_sides_far_from_float64():
     """issue 29 §4: a gradient where compiled equals the float64 reference and eager (rounding
     in bfloat16 at a clamp's boundary) is 0.5 off a zero reference is compiled being more

@@ -308,6 +308,18 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                why="The compiled function ran for the first time, and so compiled, inside a "
                    "CUDA graph capture (`torch.cuda.graph(...)`): compiling does work a capture "
                    "forbids (copies between CPU and GPU, reading the CUDA generator's state)."),
+    RuntimeFix(one_of("out of memory", "can't allocate memory", "OutOfMemoryError",
+                      "cannot allocate memory"),
+               "The compiled code could not allocate the output buffer of the ops at this "
+               "line: check the sizes they were called with (the message says how many bytes "
+               "were asked for), then run the same call in eager (`backend='eager'`, or "
+               "without torch.compile): if eager fails alike, the sizes are the problem, not "
+               "torch.compile; if only compiled code runs out, Inductor keeps more buffers "
+               "alive at once than eager (try `torch._inductor.config.memory_planning = True`, "
+               "a smaller batch, or compile a smaller region).",
+               why="Inductor allocates each kernel's output buffer in the generated wrapper "
+                   "before the kernel runs; the allocation failed for the buffer of the ops at "
+                   "this line."),
     RuntimeFix(every("backward through the graph a second time"),
                "AOTAutograd makes one CompiledFunctionBackward node per compiled graph and frees "
                "its saved tensors after the first backward(), so a second backward() through "

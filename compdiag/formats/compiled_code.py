@@ -116,3 +116,15 @@ def compiled_in(files: list[str]) -> str | None:
     frame says nothing of who crashed."""
     return next((what for marker, what in COMPILED_FRAMES if any(marker in f for f in files)),
                 None)
+
+
+# An error a GPU kernel raised asynchronously: CUDA reports it at the next call that waits for
+# the device, so the line a traceback ends at says where it surfaced, not where it happened.
+ASYNC_DEVICE_WORDS = ("device-side assert triggered", "asynchronously reported",
+                      "illegal memory access", "misaligned address")
+
+
+def async_device_error(text: str | None) -> bool:
+    """Whether `text` (an exception's message, the end of stderr) is such an error's."""
+    low = (text or "").lower()
+    return any(w in low for w in ASYNC_DEVICE_WORDS)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from compdiag.formats.user_code import is_user_file
+from compdiag.formats.compiled_code import async_device_error
+from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest import parsers as P
 
 
@@ -49,8 +50,12 @@ class InductorRecords:
             if hits:
                 found.append((hits, f"codegen of {op}"))
                 break
+        alloc = self._allocation(traceback)
+        if alloc:
+            found.append((alloc["kernel_frames"],
+                          f"allocating the output buffer of kernel {alloc['kernel']}"))
         for lines, where in found:
-            frames = P.user_frames(lines)
+            frames = [f for f in lines if isinstance(f, dict)] or P.user_frames(lines)
             if frames:
                 return [min(frames, key=lambda f: (f["filename"], f["lineno"]))], where
         # A kernel that failed to compile was made of the graph's nodes: when they all come
@@ -59,6 +64,21 @@ class InductorRecords:
         if len({(f["filename"], f["lineno"]) for f in frames}) == 1:
             return frames[:1], "the graph's only user line"
         return [], None
+
+    def _allocation(self, traceback: str | None) -> dict[str, Any] | None:
+        """The wrapper call of the kernel whose output buffer the innermost output-code line
+        of `traceback` allocates (`buf1 = empty_strided_cpu(...)`: an out-of-memory error),
+        {kernel, kernel_frames (its ops' user lines)}; None where the traceback ends
+        elsewhere, or for an asynchronous device error (it surfaces at whatever line runs
+        next)."""
+        if not traceback or async_device_error(traceback):
+            return None
+        for f in reversed(frames_in(traceback)):
+            calls = self.wrapper_calls.get(f.get("filename") or "")
+            if calls is not None:
+                call = calls.get(f.get("lineno")) or {}
+                return call if call.get("alloc") and call.get("kernel_frames") else None
+        return None
 
     def _on_artifact_inductor_post_grad_graph(self, value: Any, cid: str | None,
                                               payload: str | None, md: dict) -> None:

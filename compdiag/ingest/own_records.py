@@ -186,8 +186,8 @@ class OwnRecords:
         # or the wrapper line faulthandler's innermost frame in an output code module is on
         for f in reversed(frames or []):
             call = (self.wrapper_calls.get(f.get("filename") or "") or {}).get(f.get("lineno"))
-            if call is not None:
-                return dict(call)
+            if call is not None and not call.get("alloc"):
+                return {k: v for k, v in call.items() if k != "alloc"}
             if f.get("filename") in self.wrapper_calls:
                 break  # the wrapper, but on no kernel's call (an allocation, a copy)
         # or the Dynamo graph's own code an eager backend ran: the node of its line

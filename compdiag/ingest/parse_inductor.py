@@ -86,20 +86,35 @@ def parse_output_code(code: str, post_grad_nodes: dict[str, str] | None = None
 _WRAPPER_CALL = lazy_re.compile(r"^\s*(?:[\w, ]+=\s*)?(?P<name>[\w.]+?)(?:\.run)?\(")
 
 
+# A wrapper line that allocates a kernel's buffer (`buf1 = empty_strided_cpu((s0, s0), ...)`,
+# `_cuda`, `_xpu`, `_mps`, or torch.empty_strided): an exception there (out of memory) is about
+# the buffer of the first kernel that takes it, whose ops' lines ask for that memory.
+_WRAPPER_ALLOC = lazy_re.compile(r"^\s*(?P<buf>buf\d+) = (?:torch\.)?empty_strided(?:_\w+)?\(")
+_BUFFER = lazy_re.compile(r"\bbuf\d+\b")
+
+
 def wrapper_kernel_calls(code: str, kernels: list[dict[str, Any]], compile_id: str | None
                          ) -> dict[int, dict[str, Any]]:
     """The wrapper lines (1-based, as a traceback or faulthandler's dump numbers the output
     code's module) that call one of `kernels` (kernels rows or parse_output_code's:
     `cpp_fused_x_0(buf0, ...)`, `triton_poi_fused_x_0.run(...)`, `extern_kernels.mm(...)`), each
     as {kernel, kernel_compile_id, kernel_frames (the user lines of its ops)}. A kernel's
-    definition line (`NAME = async_compile...`) is not a call.
+    definition line (`NAME = async_compile...`) is not a call. A line that allocates a buffer
+    maps to the first kernel call that takes the buffer, with `alloc` (the buffer's name) and
+    that kernel's op lines whatever its backend: an allocation fails on the host, before any
+    launch (an out-of-memory error is about the memory those ops' output asks for).
 
     A Triton kernel runs on the GPU, launched asynchronously: a host crash (SIGSEGV) on its
     launch line is in the launcher or the driver, with the arguments the program passed, never
     in the kernel's ops, so its call carries no op lines (the user's call is the line)."""
     names = {k["name"]: k for k in kernels}
     out: dict[int, dict[str, Any]] = {}
+    pending: dict[str, int] = {}  # buffer -> the line that allocated it, until a kernel takes it
     for i, line in enumerate(code.splitlines(), 1):
+        a = _WRAPPER_ALLOC.match(line)
+        if a:
+            pending[a.group("buf")] = i
+            continue
         m = _WRAPPER_CALL.match(line)
         k = names.get(m.group("name")) if m else None
         if k is not None:
@@ -107,6 +122,12 @@ def wrapper_kernel_calls(code: str, kernels: list[dict[str, Any]], compile_id: s
             out[i] = {"kernel": k["name"], "kernel_compile_id": compile_id,
                       "kernel_frames": user_frames(k.get("user_lines") or []) if on_host
                       else []}
+            args = set(_BUFFER.findall(line[m.end():]))
+            for buf in [b for b in pending if b in args]:
+                out[pending.pop(buf)] = {"kernel": k["name"], "kernel_compile_id": compile_id,
+                                         "kernel_frames": user_frames(k.get("user_lines")
+                                                                      or []),
+                                         "alloc": buf}
     return out
 
 

@@ -45,7 +45,8 @@ from compdiag.analyses.locate import kernel_frames, locate, ran_op
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first, found, one_of
 from compdiag.analyses.summary import summarise
-from compdiag.formats.compiled_code import compile_api_refusal, compiled_in, first_compiled
+from compdiag.formats.compiled_code import (ASYNC_DEVICE_WORDS, compile_api_refusal,
+                                            compiled_in, first_compiled)
 from compdiag.formats.user_code import is_user_file
 
 KIND = "program"
@@ -502,8 +503,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
 
 # A GPU kernel's error reaches Python only at the next call that waits for the device (CUDA
 # reports it asynchronously): torch's words for such an exception.
-ASYNC_DEVICE_ERROR = one_of("device-side assert triggered", "asynchronously reported",
-                            "illegal memory access", "misaligned address")
+ASYNC_DEVICE_ERROR = one_of(*ASYNC_DEVICE_WORDS)
 ASYNC_EXPLANATION = (
     "GPU kernels run asynchronously: an error inside one is reported at the next call that "
     "waits for the device{surfaced}, so the traceback's line is where it surfaced, not where it "
