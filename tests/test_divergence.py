@@ -150,6 +150,27 @@ def test_a_guard_failing_on_one_rank_only(tmp_path):
                                         "2": "1 compiles, 1 graphs"}
 
 
+def test_a_break_every_rank_hits_more_often_on_a_recompiling_rank_is_no_divergence(tmp_path):
+    """Cause above consequence (issue 29 §2): a graph break every rank hits, hit once more on
+    the rank that recompiled (its new graph is traced again through the same break), is not
+    "a graph break on some ranks only" ranked above the guard that failed there; the guard
+    is the divergence. Before this change the break's count was the compared value and the
+    break ranked first. Found by a probe (DDP, one rank's short last batch)."""
+    from test_explain import _gb_payload
+
+    job = Job(tmp_path)
+    job.compile([0, 1], "0/0")
+    job.compile([1], "0/1", recompile_reason=["0/0: tensor 'x' size mismatch at index 0. "
+                                              "expected 8, actual 5"])
+    payload = _gb_payload(str(job.user), 9, "line_9 = 9", gb_type="Unsupported method call",
+                          code_id="GB0156")
+    job.artifact([0, 1], "0/0", "dynamo_graph_break_reason", payload)
+    job.artifact([1], "0/1", "dynamo_graph_break_reason", payload)
+    div = job.divergences()
+    assert "graph_break" not in _facets(div), div
+    assert _facets(div)[0] == "guard"
+
+
 def test_cache_results_that_differ_and_compile_time_skew(tmp_path):
     job = Job(tmp_path, world=3)
     job.compile([0, 1], "0/0", seconds=2.0)

@@ -128,7 +128,10 @@ def _graph_breaks(ctx: RunContext) -> dict[Any, Fact]:
                                         "lineno": g.get("lineno"), "line": g.get("line")}])
         key = (frame.filename, frame.lineno, g.get("gb_type") or g.get("reason"))
         out.setdefault(key, [frame, g, 0])[2] += 1
-    return {k: Fact(n, f"graph break ×{n}: {g.get('gb_type') or g['reason']}"
+    # The break's presence is the fact: a rank that hits the same break more often traced
+    # that code more often (a recompile on that rank, which the guard and compile facets
+    # report as the cause), not a break the other ranks lack.
+    return {k: Fact(1, f"graph break ×{n}: {g.get('gb_type') or g['reason']}"
                     + (f" at line {f.lineno}" if f.lineno else ""), f, g.get("compile_id"))
             for k, (f, g, n) in out.items()}
 
