@@ -141,13 +141,48 @@ def test_a_guard_failing_on_one_rank_only(tmp_path):
     job.compile([1], "0/1", recompile_reason=["0/0: tensor 'x' size mismatch at index 0. "
                                               "expected 8, actual 16"])
     div = job.divergences()
-    assert set(_facets(div)) == {"guard", "compiles"}
-    guard = next(d for d in div if d["details"]["facet"] == "guard")
+    # the function's compile count differs on rank 1 because of that guard: its consequence,
+    # folded (before, a second divergence of its own)
+    assert _facets(div) == ["guard"]
+    guard = div[0]
     assert guard["details"]["ranks"] == [1] and guard["compile_id"] == "0/1"
     assert "size mismatch" in guard["reason"]
+    # rank 1's own recompile diagnosis is the same finding: folded under the divergence
+    (under,) = guard["consequences"]
+    assert under["kind"] == "recompile" and under["same_finding"]
+
+
+def test_compile_counts_that_differ_without_a_guard_are_a_divergence(tmp_path):
+    """The compiles facet where nothing else explains it (a second graph on one rank)."""
+    job = Job(tmp_path, world=3)
+    job.compile(range(3), "0/0")
+    job.compile([1], "1/0", co_name="step")
+    div = job.divergences()
     comp = next(d for d in div if d["details"]["facet"] == "compiles")
+    assert comp["details"]["ranks"] == [1]
     assert comp["details"]["facts"] == {"0": "1 compiles, 1 graphs", "1": "2 compiles, 2 graphs",
                                         "2": "1 compiles, 1 graphs"}
+
+
+def test_one_finding_on_every_rank_with_other_numbers_is_listed_once(tmp_path):
+    """A rank's own diagnosis that every rank has, with other numbers in its words on each
+    (the same size guard, a last batch of 5 rows on one rank and 6 on another; a break hit
+    three times on one and four on another), is one diagnosis naming both ranks (before:
+    one per rank, as their reasons differed). Found by a probe (DDP's own breaks, ×3 and
+    ×4)."""
+    job = Job(tmp_path)
+    job.compile([0, 1], "0/0")
+    job.compile([0], "0/1", recompile_reason=["0/0: tensor 'x' size mismatch at index 0. "
+                                              "expected 8, actual 5"])
+    job.compile([1], "0/1", recompile_reason=["0/0: tensor 'x' size mismatch at index 0. "
+                                              "expected 8, actual 6"])
+    for ing in job.ing.values():
+        ing.flush()
+        keep_sources(job.w, ing.run_id)
+    job.w.close()
+    with Reader(job.path) as r:
+        found = [(d, ranks) for d, ranks in explain_job(r, "j1") if d.kind == "recompile"]
+    assert [ranks for _, ranks in found] == [(0, 1)], [d.reason for d, _ in found]
 
 
 def test_a_break_every_rank_hits_more_often_on_a_recompiling_rank_is_no_divergence(tmp_path):

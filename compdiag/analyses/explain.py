@@ -8,6 +8,7 @@ consequence under its cause, which then ranks at least where the consequence wou
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -17,6 +18,8 @@ from compdiag.analyses.context import RunContext
 from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.registry import kind_spec, kind_specs, plugin_manager
 from compdiag.store.reader import Reader
+
+_COUNT = re.compile(r" ×\d+|\d+")
 
 
 @dataclass(frozen=True)
@@ -166,7 +169,9 @@ def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ..
                 cause, rel = links[id(d)]
                 under.setdefault(id(cause), []).append(Consequence(d, rel.why, rel.same_finding))
                 continue
-            key = (d.kind, d.reason, d.user_frame, d.gb_code)
+            # the same finding on several ranks, whatever its counts there (a break hit
+            # three times on one rank and four on another): one diagnosis, every rank named
+            key = (d.kind, _COUNT.sub("", d.reason), d.user_frame, d.gb_code)
             first = merged.setdefault(key, d)
             if r not in ranks_of.get(id(first), ()):
                 ranks_of[id(first)] = ranks_of.get(id(first), ()) + (r,)

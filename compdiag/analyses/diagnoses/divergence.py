@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, ClassVar
 
-from compdiag.analyses.consequences import Causes
+from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import RunContext
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
@@ -80,11 +80,24 @@ class DivergenceDetails(Details):
 
 HUNG_WHY = ("the rank timed out or aborted waiting on a collective the ranks issued "
             "differently: the divergence is the cause")
+GUARD_WHY = ("this rank's recompile is the guard that failed on some ranks only: the "
+             "divergence reports it")
 SPEC = KindSpec(KIND, title="ranks diverged", words=("divergence", "divergences"),
                 style="bold magenta", tie=90, costs={"divergence": Cost(720)},
                 details=(DivergenceDetails,),
-                causes=tuple(Causes(KIND, effect, HUNG_WHY, lambda e, c, ctx: _hung(e, c, ctx))
-                             for effect in ("failure", "program")))
+                causes=(*(Causes(KIND, effect, HUNG_WHY, lambda e, c, ctx: _hung(e, c, ctx))
+                          for effect in ("failure", "program")),
+                        Causes(KIND, "recompile", GUARD_WHY,
+                               lambda e, c, ctx: _recompiled_here(e, c, ctx),
+                               same_finding=True)))
+
+
+def _recompiled_here(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    """A rank's recompile diagnosis of the compile a guard divergence names on that rank:
+    the same finding, seen from one rank."""
+    rank = (ctx.run or {}).get("rank")
+    return (cause.details.facet == "guard" and rank in cause.details.ranks
+            and same_compile(effect, cause))
 
 
 def _hung(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
@@ -416,7 +429,12 @@ def _fold(found: list[Diagnosis]) -> list[Diagnosis]:
                    if d.details.facet == "graph_break"}
     if broken:
         found = [d for d in found if not (d.details.facet == "guard" and d.details.in_resume)]
+    # a guard that failed on some ranks recompiled that function there: its compile count
+    guarded = {(frame_of(d.compile_id), r) for d in found if d.details.facet == "guard"
+               for r in d.details.ranks}
     return [d for d in found if not (
         d.details.facet in ("cache", "compiles")
         and (frame_of(d.compile_id) in broken_cids
-             or any((d.user_frame.filename, r) in broken for r in d.details.ranks)))]
+             or any((d.user_frame.filename, r) in broken for r in d.details.ranks)))
+        and not (d.details.facet == "compiles" and d.details.ranks and all(
+            (frame_of(d.compile_id), r) in guarded for r in d.details.ranks))]
