@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import re
 
+from compdiag.formats import lazy_re
+
 # A root with a user's name (never torch's ___/__ names), then the steps of its path.
 _ROOT = r"(?<![\w.])[LG]\['(?!__)([A-Za-z_][A-Za-z0-9_]*)'\]"
 _STEP = (r"(?:\._(?:modules|parameters|buffers)\['[^'\]]+'\]|\.(?:size|stride)\(\)\[\d+\]"
          r"|\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\]|\['[^'\]]+'\])")
-_CHAIN = re.compile(_ROOT + "(" + _STEP + "*)")
-_MODULE_STEP = re.compile(r"\._(?:modules|parameters|buffers)\['([^'\]]+)'\]")
-_SIZE_STEP = re.compile(r"\.size\(\)\[(\d+)\]")
-_STRIDE_STEP = re.compile(r"\.stride\(\)\[(\d+)\]")
+_CHAIN = lazy_re.compile(_ROOT + "(" + _STEP + "*)")
+_MODULE_STEP = lazy_re.compile(r"\._(?:modules|parameters|buffers)\['([^'\]]+)'\]")
+_SIZE_STEP = lazy_re.compile(r"\.size\(\)\[(\d+)\]")
+_STRIDE_STEP = lazy_re.compile(r"\.stride\(\)\[(\d+)\]")
 
 
 def _step(m: re.Match[str]) -> str:
@@ -34,7 +36,7 @@ def _step(m: re.Match[str]) -> str:
     return f".{key}" if key.isidentifier() else f"._modules['{key}']"
 
 
-_BARE_ROOT = re.compile(r"^([A-Za-z_]\w*)(?=$|[.\[])")
+_BARE_ROOT = lazy_re.compile(r"^([A-Za-z_]\w*)(?=$|[.\[])")
 
 
 def rooted(name: str) -> str:
