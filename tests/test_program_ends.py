@@ -79,6 +79,29 @@ def test_a_segfault_in_compiled_code_points_at_the_compiled_call(tmp_path: Path)
     assert "COMPDIAG_KEEP_GRAPHS=1" in top["fix"] and "compdiag bisect" in top["fix"]
 
 
+def test_a_program_that_aborts_itself_inside_compiled_code_ended_itself(tmp_path: Path) -> None:
+    """Issue 29 §3: the program's own `os.abort()` (a check in a function compiled code calls
+    through `torch.compiler.disable`) is how it chose to end, at that line: not a native
+    crash of compiled code with a bisect of Inductor. Before this change it read "killed by
+    SIGABRT ... (in compiled code ...)" with "Native code crashed inside compiled code".
+    Found by a probe. With the C++ runtime's terminate words before it, it stays a crash."""
+    s = Store(tmp_path, exit_code=134)
+    s.compile("0/0", lineno=3)
+    lines = s.user.read_text().splitlines()
+    lines[7] = "    os.abort()"
+    s.user.write_text("\n".join(lines) + "\n")
+    user = str(s.user)
+    dump = _dump([(user, 20, "<module>"), (EVAL_FRAME, 655, "_fn"), (user, 3, "f"),
+                  (user, 8, "check")], what="Aborted")
+    s.ing.program_end(how="signal", exit_code=134, signal=6, stderr_tail="stopping\n",
+                      fault=dump)
+    top = s.explain()[0]
+    assert top["kind"] == "program"
+    assert top["reason"] == "ended itself with SIGABRT at line 8 (`os.abort()`)", top
+    assert top["user_frame"]["lineno"] == 8
+    assert "bisect" not in top["fix"] and "crashed" not in top["reason"]
+
+
 def test_every_non_zero_exit_says_how_even_with_nothing_recorded(tmp_path: Path) -> None:
     s = Store(tmp_path, exit_code=3)
     s.compile("0/0")

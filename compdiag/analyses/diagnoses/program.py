@@ -238,6 +238,14 @@ NATIVE_EXIT_FIX = ("It exited without an exception, sys.exit or os._exit: native
                    "exit(){said}. Run it without torch.compile (`torch.compiler.set_stance("
                    "\"force_eager\")`) to see whether torch.compile is involved.")
 ASKED_ENDS = ("SystemExit", "KeyboardInterrupt")
+# A line of the program's that ends its own process with a signal: os.abort(),
+# signal.raise_signal(...). The run ended as the program asked, whatever called it (not when
+# native code said something first: a C++ runtime's terminate words make it a crash).
+SELF_SIGNAL = re.compile(r"(?<![\w.])(?:os\.)?abort\s*\(\s*\)|"
+                         r"(?<![\w.])(?:signal\.)?raise_signal\s*\(")
+SELF_SIGNAL_FIX = ("The program sent itself {sig}{where} (`{code}`): see why it did (the "
+                   "message it printed before). Nothing crashed, torch.compile's code "
+                   "included.")
 
 
 def _signal_name(num: int | None) -> str:
@@ -371,6 +379,20 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
                       fix=KILLED_FIX if cls == "killed" else CRASH_EAGER_FIX.format(
                           where="no Python stack was left"),
                       frame=UserFrame(), end=end, sig=sig)
+    inner = frames[-1] if frames else {}
+    if not kernel and not native and is_user_file(inner.get("filename")):
+        asked = ctx.frame(inner.get("filename"), inner.get("lineno"), inner.get("line"),
+                          evidence="torch")
+        if asked.line and SELF_SIGNAL.search(asked.line):
+            where = f" at line {asked.lineno}"
+            return _ended(ctx, ended="signal", reason=f"ended itself with {sig}{where} "
+                                                      f"(`{asked.line.strip()}`)",
+                          explanation=f"Line {asked.lineno} of the program sent its own process {sig}: "
+                                      "it ended itself; no exception escaped and nothing "
+                                      "crashed.",
+                          fix=SELF_SIGNAL_FIX.format(sig=sig, where=where,
+                                                     code=asked.line.strip()),
+                          frame=asked, end=end, sig=sig)
     files = [f.get("filename") or "" for f in frames]
     first = first_compiled(files)
     what = compiled_in(files)
