@@ -423,6 +423,28 @@ def test_debug_context_is_shortened_in_the_reason(tmp_path):
     assert d["reason"] == "Failed to trace builtin operator (builtin print)"
 
 
+def test_an_empty_debug_context_stays_empty(tmp_path):
+    """The torch-tests oracle (test_decorators.py's `step_unsupported()`): torch's
+    "Developer debug context: " line was empty, and the pattern's `\\s*` ran over the line end
+    to take the next line, torch's "For more details about this graph break, please visit:
+    URL", as the context: the headline read "Call to `torch._dynamo.step_unsupported()` (For
+    more details ...)". A debug context is the rest of its own line, or nothing."""
+    from compdiag.ingest.parsers import debug_context, graph_break_details
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    payload = _gb_payload(str(s.user), 5, "line_5 = 5", gb_type="Call to `torch._dynamo."
+                          "step_unsupported()`", code_id="GB4636").replace(
+        "Developer debug context: builtin print [] False", "Developer debug context: ")
+    assert graph_break_details(payload)["debug_context"] == ""
+    assert debug_context(payload).strip() == ""
+    s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}}, payload)
+    (d,) = s.explain()
+    assert d["reason"] == "Call to `torch._dynamo.step_unsupported()`"
+    assert "For more details" not in (d["details"].get("debug_context") or "")
+
+
 def test_accuracy_checker_rows_fold_the_failure_and_point_at_the_divergent_node(tmp_path):
     s = Store(tmp_path)
     s.compile("0/0")
