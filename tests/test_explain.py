@@ -423,6 +423,28 @@ def test_debug_context_is_shortened_in_the_reason(tmp_path):
     assert d["reason"] == "Failed to trace builtin operator (builtin print)"
 
 
+def test_an_empty_debug_context_stays_empty(tmp_path):
+    """The torch-tests oracle (test_decorators.py's `step_unsupported()`): torch's
+    "Developer debug context: " line was empty, and the pattern's `\\s*` ran over the line end
+    to take the next line, torch's "For more details about this graph break, please visit:
+    URL", as the context: the headline read "Call to `torch._dynamo.step_unsupported()` (For
+    more details ...)". A debug context is the rest of its own line, or nothing."""
+    from compdiag.ingest.parsers import debug_context, graph_break_details
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    payload = _gb_payload(str(s.user), 5, "line_5 = 5", gb_type="Call to `torch._dynamo."
+                          "step_unsupported()`", code_id="GB4636").replace(
+        "Developer debug context: builtin print [] False", "Developer debug context: ")
+    assert graph_break_details(payload)["debug_context"] == ""
+    assert debug_context(payload).strip() == ""
+    s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}}, payload)
+    (d,) = s.explain()
+    assert d["reason"] == "Call to `torch._dynamo.step_unsupported()`"
+    assert "For more details" not in (d["details"].get("debug_context") or "")
+
+
 def test_accuracy_checker_rows_fold_the_failure_and_point_at_the_divergent_node(tmp_path):
     s = Store(tmp_path)
     s.compile("0/0")
@@ -1320,6 +1342,46 @@ def test_a_wrapped_error_of_any_class_name_heads_the_failure_with_the_op_being_e
     assert summarise(message, "BackendCompilerFailed").startswith(
         "GuardOnDataDependentSymNode: Could not guard")
     assert named_op(None, "backend='inductor' raised:", tb) == "torch.searchsorted"
+
+
+def test_a_wrapped_bare_assertion_heads_the_failure_with_its_assert_statement(tmp_path):
+    """The torch-tests oracle (test_backends.py's Inductor `_raise_error_for_testing`): a
+    bare `assert` in torch's code under "backend='inductor' raised:" leaves the wrapped error
+    with no message ("AssertionError: "). The inner-exception patterns let `\\s*` run over
+    the line end, so the headline spliced the wrapper's own line onto the class name
+    ("AssertionError: backend='inductor' raised:"), a message nobody wrote. An exception's
+    message is on its own line; a bare assertion's words are its `assert` statement, the
+    innermost frame's source line, with where it is."""
+    from compdiag.analyses.diagnoses.failures import one_line
+    from compdiag.ingest.parsers import bare_assertion
+
+    tb = ('Traceback (most recent call last):\n'
+          '  File "/v/site-packages/torch/_dynamo/output_graph.py", line 3119, in _call\n'
+          '    compiled_fn = compiler_fn(gm, example_inputs)\n'
+          '                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n'
+          '  File "/v/site-packages/torch/_inductor/compile_fx.py", line 2905, in _main\n'
+          '    assert not config._raise_error_for_testing\n'
+          "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+          "AssertionError: \n\nbackend='inductor' raised:\nAssertionError: ")
+    message = "backend='inductor' raised:"
+    assert bare_assertion(tb) == ("assert not config._raise_error_for_testing",
+                                  "torch/_inductor/compile_fx.py", 2905)
+    one = one_line("BackendCompilerFailed", message, tb,
+                   "backend='inductor' raised:\nAssertionError: ")
+    assert "raised:" not in one and one.startswith("AssertionError")
+    assert "`assert not config._raise_error_for_testing` failed" in one
+    assert "torch/_inductor/compile_fx.py:2905" in one
+    # a wrapped error with a message keeps it; nor does a message run onto the next line
+    tb2 = tb.replace("AssertionError: ", "AssertionError: sizes differ")
+    assert one_line("BackendCompilerFailed", message, tb2) == "AssertionError: sizes differ"
+    assert bare_assertion(tb2) is None
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.failure("0/0", stage="inductor_lowering", exc_type="BackendCompilerFailed",
+              message=message, traceback=tb,
+              torch_message="backend='inductor' raised:\nAssertionError: ")
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["reason"].startswith("AssertionError: `assert not config._raise_error_for_testing`")
 
 
 def _failure_of(tmp_path, source: str, compiled: tuple[str, int], **failure) -> dict:

@@ -391,3 +391,21 @@ def test_a_graph_count_some_compiles_escape_is_not_derived():
                 g(x)
             self.assertEqual(cnts.frame_count, 2)
         """, 6) == ""
+
+
+def test_an_exception_class_the_test_expects_is_read_from_the_failures_type():
+    """test_backends.py's `assertRaises(BackendCompilerFailed)` derives the class name as
+    the message's first line; torch's message under it ("backend='inductor' raised:
+    AssertionError: ") never spells the class, which the failure carries as its
+    `details.exc_type`. The scorer missed it ("torch's message not carried")."""
+    from derive import Expectation
+    from score import problems
+
+    exp = Expectation(kind="failure", source="line 9 (assertRaises, BackendCompilerFailed)",
+                      first_line="BackendCompilerFailed")
+    diag = {"kind": "failure", "reason": "AssertionError: `assert x` failed",
+            "details": {"exc_type": "BackendCompilerFailed",
+                        "torch_message": "backend='inductor' raised:\nAssertionError: "}}
+    assert problems(exp, diag, "test_backends.py") == []
+    diag["details"]["exc_type"] = "Unsupported"
+    assert problems(exp, diag, "test_backends.py")

@@ -25,8 +25,10 @@ def _norm(text: str) -> str:
 
 def _text(diag: dict[str, Any]) -> str:
     details = diag.get("details") or {}
+    # the failure's exception class too: a test's `assertRaises(X)` names only X, which
+    # torch's message under it need not spell ("backend='inductor' raised: ...")
     parts = [diag.get("reason"), diag.get("explanation"), details.get("torch_message"),
-             details.get("guard"), details.get("guards")]
+             details.get("guard"), details.get("guards"), details.get("exc_type")]
     return _norm(" ".join(str(p) for p in parts if p))
 
 

@@ -162,7 +162,7 @@ def guard_of(reason: str) -> str:
 
 # -- graph-break details, guards, call stacks: facts explain reads, stored at ingest -------------
 _GB_WRAPPER = "Failed to handle graph break gracefully"
-_DEBUG_CTX = lazy_re.compile(r"Developer debug context:\s*(.*)")
+_DEBUG_CTX = lazy_re.compile(r"Developer debug context:[ \t]*(.*)")  # its own line only
 
 
 def graph_break_details(payload: str) -> dict[str, Any]:

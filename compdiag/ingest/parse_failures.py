@@ -150,6 +150,27 @@ def import_failure_cause(text: str | None) -> str | None:
     return m.group(1) if m else None
 
 
+# An AssertionError with no message: a bare `assert` (after a wrapper's "raised:", or alone)
+_BARE_ASSERTION = lazy_re.compile(r"^(?:[\w.]+\.)?AssertionError:?[ \t]*$", re.M)
+_ASSERT_FRAME = lazy_re.compile(r'File "([^"\n]+)", line (\d+), in [^\n]*\n[ \t]+(\S[^\n]*)')
+
+
+def bare_assertion(traceback: str | None) -> tuple[str, str, int] | None:
+    """The `assert` statement behind an AssertionError that has no message (a bare `assert`
+    in torch's code, under "backend='inductor' raised:"): the innermost frame's source line,
+    its file from `torch/` on, its line; None when the error has words of its own or the
+    innermost line is no `assert`."""
+    text = traceback or ""
+    if not _BARE_ASSERTION.search(text):
+        return None
+    frames = list(_ASSERT_FRAME.finditer(text))
+    if not frames or not frames[-1].group(3).startswith("assert"):
+        return None
+    path, lineno, line = frames[-1].groups()
+    short = path[path.rindex("torch/"):] if "torch/" in path else path
+    return line.strip(), short, int(lineno)
+
+
 _LOWERING_TARGET = lazy_re.compile(r"LoweringException: [^\n]*\n\s*target: (\S+)")
 
 

@@ -72,11 +72,13 @@ def compdiag_kinds() -> list[KindSpec]:
     return [SPEC]
 
 
-_INNER_EXC = re.compile(r"^\s*([A-Za-z_][\w.]*(?:Error|Exception|Failed|Unsupported|"
-                        r"Interrupt)):\s*(.+)$", re.M)
+# (an exception's message is on its own line: the whitespace after the colon never runs over a
+# line end, where a bare assertion's empty "AssertionError: " would take the next line's words)
+_INNER_EXC = re.compile(r"^[ \t]*([A-Za-z_][\w.]*(?:Error|Exception|Failed|Unsupported|"
+                        r"Interrupt)):[ \t]*(\S.*)$", re.M)
 # The exception a wrapper names on the line after its "raised:", whatever its class is called
 # (GuardOnDataDependentSymNode, a user's own class): the wrapped error.
-_AFTER_RAISED = re.compile(r"raised:[ \t]*\n\s*([A-Za-z_][\w.]*):\s*(\S.*)$", re.M)
+_AFTER_RAISED = re.compile(r"raised:[ \t]*\n[ \t]*([A-Za-z_][\w.]*):[ \t]*(\S.*)$", re.M)
 _GOT = re.compile(r"got (\w+)\((['\"])(.+?)\2\)")
 
 
@@ -101,10 +103,15 @@ def _first(exc_type: str | None, message: str | None, traceback: str | None) -> 
         return f"{exc_type}: {got.group(1)}: {got.group(3)[:300]}"
     # Dynamo's wrappers ("backend='inductor' raised:") hide the real error on a later line.
     if traceback and (not msg or "raised:" in msg or msg.endswith(":")):
-        inner = list(_AFTER_RAISED.finditer(traceback)) or list(_INNER_EXC.finditer(traceback))
+        inner = list(_AFTER_RAISED.finditer(traceback)) or [
+            m for m in _INNER_EXC.finditer(traceback)  # not a wrapper's own line
+            if not m.group(2).rstrip().endswith("raised:")]
         if inner:
             m = inner[-1]
             return f"{m.group(1).split('.')[-1]}: {m.group(2).strip()[:300]}"
+        bare = P.bare_assertion(traceback)
+        if bare:  # a wrapped AssertionError with no message: its words are its statement
+            return f"AssertionError: `{bare[0][:200]}` failed ({bare[1]}:{bare[2]})"
     head = f"{exc_type}: " if exc_type and exc_type not in msg else ""
     return (head + P.first_line(msg, 300)).strip()
 
