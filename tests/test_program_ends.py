@@ -102,6 +102,44 @@ def test_a_program_that_aborts_itself_inside_compiled_code_ended_itself(tmp_path
     assert "bisect" not in top["fix"] and "crashed" not in top["reason"]
 
 
+def _unrolled_graph(user: object, line: int, n: int) -> str:
+    body = "".join(f"    # File: {user}:{line} in f, code: line_{line} = {line}\n"
+                   f'    mul_{i}: "f32[64]" = torch.ops.aten.mul.Tensor(arg0_1, arg1_1)\n'
+                   for i in range(n))
+    return f"def forward(self, arg0_1, arg1_1):\n{body}    return (mul_0,)\n"
+
+
+def test_a_run_killed_while_compiling_says_which_compile_at_its_call(tmp_path: Path) -> None:
+    """Issue 29 §3: a run stopped (a time limit's SIGTERM, the out-of-memory killer's SIGKILL)
+    while torch.compile was still compiling left no user frame (the signal landed on a
+    helper thread, or a deep compile's stack lost its outer frames): it read "killed by
+    SIGTERM (nothing after it was recorded)". Now it names the compile that never finished,
+    at the call that started it, and a graph of one line's ops repeated (a Python loop
+    Dynamo unrolled) gets the loop's fix. Found by a probe (a 400-step integrator loop)."""
+    from test_explain import _call, _ids
+
+    s = Store(tmp_path, exit_code=143)
+    s.ing.record({**_ids("0/0"), "str": [str(s.user), 1]}, None)
+    s.ing.record({**_ids("0/0"), "dynamo_start": {"stack": [
+        {"line": 10, "name": "<module>", "filename": 1},
+        {"line": 3, "name": "integrate", "filename": 1}]}}, None)
+    _call(s, "0/0", [10])
+    s.post_grad("0/0", _unrolled_graph(s.user, 6, 40))
+    # a faulthandler dump whose current thread ran no Python code
+    dump = ("Thread 0x00007f00aa (most recent call first):\n"
+            '  File "/usr/lib/python3.11/threading.py", line 320 in wait\n\n'
+            "Current thread 0x00007f00bb (most recent call first):\n"
+            "  <no Python frame>\n")
+    s.ing.program_end(how="signal", exit_code=143, signal=15, stderr_tail="", fault=dump)
+    top = s.explain()[0]
+    assert top["kind"] == "program"
+    assert top["reason"].startswith("killed by SIGTERM while compiling"), top["reason"]
+    assert "compile 0/0" in top["reason"]
+    assert top["user_frame"]["lineno"] == 10
+    assert "line 6 alone made 40 of them" in top["explanation"]
+    assert "scan" in top["fix"]
+
+
 def test_every_non_zero_exit_says_how_even_with_nothing_recorded(tmp_path: Path) -> None:
     s = Store(tmp_path, exit_code=3)
     s.compile("0/0")

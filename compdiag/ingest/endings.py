@@ -60,7 +60,9 @@ def fault_dump(text: str | None) -> dict[str, Any]:
     # with no Python state (an OpenMP worker of a kernel) names none: then the thread that
     # was running the user's code, not whichever helper thread is listed first.
     current = next((s for b, s in stacks if b.group(0).lower().startswith("current")), None)
-    if current is None:
+    # ... and a signal sent from outside (SIGTERM) lands on any thread: one with no Python
+    # frame running (a native pool's, waiting) says nothing of where the program was
+    if not current:
         current = next((s for _, s in stacks if any(is_user_file(f["filename"]) for f in s)),
                        stacks[0][1] if stacks else [])
     return {"fatal_error": fatal[-1].group("what").strip() if fatal else None,

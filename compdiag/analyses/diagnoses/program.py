@@ -45,6 +45,7 @@ from compdiag.analyses.locate import kernel_frames, locate, ran_op
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first, found, one_of
 from compdiag.analyses.summary import summarise
+from compdiag.analyses.unfinished_compile import Unfinished, unfinished_compile
 from compdiag.formats.compiled_code import (ASYNC_DEVICE_WORDS, compile_api_refusal,
                                             compiled_in, first_compiled)
 from compdiag.formats.user_code import is_user_file
@@ -219,6 +220,17 @@ SIGNALS: dict[str, tuple[str, str]] = {
 KILLED_FIX = ("Nothing in the program failed: see what killed it. For the out-of-memory killer, "
               "compile with fewer workers (`TORCHINDUCTOR_COMPILE_THREADS=1`) or a smaller "
               "batch; `compdiag show` lists what was compiled before it.")
+COMPILING_FIX = ("torch.compile was still compiling when the run was stopped: see how long "
+                 "its compiles take (`compdiag show` lists them with their times), warm the "
+                 "compile cache before a timed run (the same TORCHINDUCTOR_CACHE_DIR), or give "
+                 "the first steps more time; for the out-of-memory killer, compile with "
+                 "fewer workers (`TORCHINDUCTOR_COMPILE_THREADS=1`).")
+UNROLLED_FIX = ("A graph this big is slow to compile (Inductor's time grows with its nodes, "
+                "faster than linearly for long chains of fused ops). Keep the loop around line(s) "
+                "{lines} out of the traced graph: compile the loop's body as its own function "
+                "and call it from a plain Python loop, so each iteration reuses one small "
+                "graph, or use a loop torch traces once (`torch._higher_order_ops.scan`, "
+                "`while_loop`).")
 CRASH_COMPILED_FIX = ("Native code crashed inside compiled code: check whether backend="
                       "'aot_eager' runs it (if it does, Inductor's generated code is at fault). "
                       "Find the culprit: `{bisect}` (a crash is a failing exit status). "
@@ -362,6 +374,39 @@ def break_behind_call(ctx: Any, outside: list[dict[str, Any]]) -> dict[str, Any]
     return None
 
 
+def _killed_compiling(ctx: Any, end: dict[str, Any], sig: str, meaning: str, cls: str,
+                      native: str | None, u: Unfinished) -> Diagnosis:
+    """A run that ended by a signal while torch.compile was compiling (nothing of the user's
+    on the stack faulthandler dumped): the compile, at the call that started it."""
+    at = f" (called at line {u.call.lineno})" if u.call.lineno else ""
+    ran = f" for {u.seconds:.0f} s" if u.seconds is not None else ""
+    graph = ""
+    if u.nodes:
+        graph = f" Its graph has {u.nodes} nodes"
+        loops = u.unrolled()
+        if loops:
+            f, k = loops[0]
+            graph += (f"; line {f.lineno} alone made {k} of them: a Python loop Dynamo "
+                      "unrolled into the graph (each iteration's ops are new nodes)")
+        graph += "."
+    loops = u.unrolled()
+    if loops:
+        lines = ", ".join(str(f.lineno) for f, _ in loops)
+        fix = UNROLLED_FIX.format(lines=lines)
+    elif cls == "crash":
+        fix = CRASH_EAGER_FIX.format(where=f"while compiling {u.function}()")
+    else:
+        fix = COMPILING_FIX
+    return _ended(ctx, ended="signal",
+                  reason=f"killed by {sig} while compiling {u.describe()}"
+                         + (f": {native}" if native else ""),
+                  explanation=f"The program was killed by {sig}: {meaning}. torch.compile had "
+                              f"been compiling {u.function}(){at}{ran} and had not finished."
+                              f"{graph}",
+                  fix=fix, frame=u.call, end=end, sig=sig,
+                  came_through=f"the compile of {u.function}()")
+
+
 def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     sig = _signal_name(end.get("signal"))
     meaning, cls = SIGNALS.get(sig, (f"{sig} ended it", "crash"))
@@ -371,6 +416,11 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     # runtime's last words): evidence of its own, whatever faulthandler's dump shows (another
     # thread's stack when OpenMP workers abort together, or nothing at all).
     kernel = end.get("kernel")
+    # torch.compile was still compiling: the compile says where the run was, whatever
+    # faulthandler's dump could not (no Python frame of the user's in it)
+    compiling = unfinished_compile(ctx) if not kernel else None
+    if not frames and compiling is not None:
+        return _killed_compiling(ctx, end, sig, meaning, cls, native, compiling)
     if not frames and not kernel:
         return _ended(ctx, ended="signal", reason=f"killed by {sig} (nothing after it was "
                                                  f"recorded)" + (f": {native}" if native else ""),
@@ -418,6 +468,8 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
         frame = ran_op(ctx, frames)
     else:
         frame = locate(ctx, torch=[frames[:first] if first is not None else frames])
+    if not frame.lineno and compiling is not None:
+        return _killed_compiling(ctx, end, sig, meaning, cls, native, compiling)
     where = f" at line {frame.lineno}" if frame.lineno else ""
     inner = frames[-1] if frames else {}
     mine = [f for f in frames[first:] if is_user_file(f.get("filename"))] \
