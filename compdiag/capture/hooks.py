@@ -177,7 +177,8 @@ class Capture:
                          ("exception origin", self._install_exception_origin),
                          ("frame skips", self._install_frame_skips),
                          ("module hooks, config sets", self._install_module_hooks),
-                         ("lowering node", self._install_lowering_node)):
+                         ("lowering node", self._install_lowering_node),
+                         ("torch log frames", self._install_torch_log_frames)):
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001
@@ -198,6 +199,10 @@ class Capture:
                 if not isinstance(md, dict):
                     return
                 payload = getattr(record, "payload", None)
+                metrics = md.get("compilation_metrics")
+                if isinstance(metrics, dict) and metrics.get("fail_type"):
+                    # before the record: the failure it makes takes the node's line
+                    capture.guarded("failing node", capture._on_failed_compile)
                 capture.defer("trace record", capture.ing.record, md,
                               payload if isinstance(payload, str) or payload is None
                               else str(payload))
@@ -224,6 +229,11 @@ class Capture:
         if callable(getattr(writer, "flush", None)):
             writer.flush()
 
+    def _on_failed_compile(self) -> None:
+        from compdiag.capture.lowering_node import record_failing_node
+
+        record_failing_node(self)
+
     def _on_dynamo_start(self, md: dict[str, Any]) -> None:
         from compdiag.capture.call_sites import call_record
         from compdiag.ingest.parsers import compile_id_of
@@ -245,6 +255,10 @@ class Capture:
                 logging.getLogger("torch.__trace").setLevel(logging.DEBUG)
                 for qname in internal.log_registry.get_artifact_log_qnames():
                     capture._configure_artifact(logging.getLogger(qname))
+                if getattr(capture, "torch_log_handler", None) is not None:
+                    from compdiag.capture.torch_log_frames import attach
+
+                    attach(capture)
             except Exception as exc:  # noqa: BLE001
                 capture.warn("set_logs", exc)
             return result
@@ -372,6 +386,11 @@ class Capture:
 
     def _install_lowering_node(self) -> None:
         from compdiag.capture.lowering_node import install
+
+        install(self)
+
+    def _install_torch_log_frames(self) -> None:
+        from compdiag.capture.torch_log_frames import install
 
         install(self)
 

@@ -45,6 +45,132 @@ def _wrap(capture: Any, GraphLowering: Any) -> None:  # noqa: N803 - the class i
     GraphLowering.run_node = run_node
 
 
+def record_failing_node(capture: Any) -> None:
+    """At a failed compile's compilation_metrics record (torch logs it while the exception is
+    still being handled: sys.exc_info() holds it), the FX node torch's innermost frame of its
+    own was working on: a local that is a graph node, or a pattern match's nodes (a joint-
+    or post-grad pass whose check raised, pytorch#190418), through the exception's causes.
+    Recorded as the lowering node's record is, for a failure that names no op line of its
+    own; nothing when a frame of the user's is innermost (it is the line) or no node is."""
+    import sys
+
+    exc = sys.exc_info()[1]
+    if exc is None:
+        return
+    found = failing_node(exc)
+    if found:
+        frames, facts = found
+        capture.ing.event(LOWERING_NODE, current_compile_id(), {"from": "traceback", **facts},
+                          payload=json.dumps(frames, default=repr))
+
+
+def failing_node_frames(exc: BaseException) -> list[dict[str, Any]]:
+    """failing_node's user frames ([] when none)."""
+    found = failing_node(exc)
+    return found[0] if found else []
+
+
+def failing_node(exc: BaseException) -> tuple[list[dict[str, Any]], dict[str, str]] | None:
+    """The user frames of the graph node the innermost torch frame holding one was working
+    on, the original exception first (its cause or context, then the wrapper), with what
+    names it: {node, target, check (torch's innermost function, file:line), pattern (the
+    handler of the pattern whose check or replacement raised)}; None when no node is."""
+    chain: list[BaseException] = []
+    e: BaseException | None = exc
+    while e is not None and e not in chain and len(chain) < 8:
+        chain.append(e)
+        e = e.__cause__ or e.__context__
+    fallback: tuple[list[dict[str, Any]], Any] | None = None
+    for e in reversed(chain):
+        tbs = []
+        tb = e.__traceback__
+        while tb is not None:
+            tbs.append(tb)
+            tb = tb.tb_next
+        check = next((f"{t.tb_frame.f_code.co_name} ({_short(t.tb_frame.f_code.co_filename)}:"
+                      f"{t.tb_lineno})" for t in reversed(tbs)
+                      if not t.tb_frame.f_code.co_name.startswith("<")), None)
+        pattern = next((name for t in reversed(tbs)
+                        if (name := _pattern_name(t.tb_frame.f_locals))), None)
+        for tb in reversed(tbs):
+            filename = tb.tb_frame.f_code.co_filename
+            if is_user_file(filename):
+                return None  # the user's own code raised: its frame is the evidence
+            if "/compdiag/" in filename.replace("\\", "/"):
+                continue
+            subject, others = _nodes(tb.tb_frame.f_locals)
+            for node in subject:
+                frames = _user_frames(node)
+                if frames:
+                    return frames, _facts(node, check, pattern)
+            for node in others if fallback is None else ():
+                frames = _user_frames(node)
+                if frames:
+                    fallback = (frames, node)
+                    break
+        if fallback is not None:
+            return fallback[0], _facts(fallback[1], check, pattern)
+    return None
+
+
+def _short(filename: str) -> str:
+    """torch/_inductor/fx_passes/joint_graph.py, not the site-packages path."""
+    path = filename.replace("\\", "/")
+    return path[path.rindex("/torch/") + 1:] if "/torch/" in path else path.rsplit("/", 1)[-1]
+
+
+def _pattern_name(local_vars: dict[str, Any]) -> str | None:
+    """The handler of the pattern entry a pattern matcher's frame was applying (`entry`)."""
+    entry = local_vars.get("entry")
+    handler = getattr(entry, "handler", None)
+    name = getattr(handler, "__name__", None)
+    return name if isinstance(name, str) and name != "<lambda>" else None
+
+
+def _facts(node: Any, check: str | None, pattern: str | None) -> dict[str, str]:
+    facts = {"node": str(node.name), "target": str(node.target)}
+    if check:
+        facts["check"] = check
+    if pattern:
+        facts["pattern"] = pattern
+    return facts
+
+
+# The names torch's passes give the node they are working on (GraphLowering.run_node's `n`,
+# the pattern matcher's `node`), as against its operands (`inp`, `other`, `x`): the node a
+# frame works on is its subject; an operand only where no frame names a subject.
+SUBJECT_NAMES = ("node", "n", "cur_node", "anchor", "match", "m")
+
+
+def _user_frames(node: Any) -> list[dict[str, Any]]:
+    return [f for f in frames_in(node.meta.get("stack_trace") or "")
+            if is_user_file(f.get("filename"))]
+
+
+def _nodes(local_vars: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    """The graph nodes among a frame's locals: (the subject's, the others'); a pattern
+    match's nodes are the subject's."""
+    subject: list[Any] = []
+    others: list[Any] = []
+    for name, value in list(local_vars.items()):
+        found = [value] if _is_op_node(value) else []
+        if not found and type(value).__name__ == "Match":
+            # the pattern's output (its anchor, what the pattern is about) first
+            nodes = getattr(value, "nodes", None)
+            found = [n for n in reversed(nodes) if _is_op_node(n)] \
+                if isinstance(nodes, list) else []
+            subject.extend(found)
+            continue
+        (subject if name in SUBJECT_NAMES else others).extend(found)
+    return subject, others
+
+
+def _is_op_node(value: Any) -> bool:
+    return type(value).__name__ == "Node" and getattr(value, "op", None) in (
+        "call_function", "call_method", "call_module") and isinstance(
+        getattr(value, "meta", None), dict)
+
+
 def _record(capture: Any, n: Any) -> None:
     frames = [f for f in frames_in(n.meta.get("stack_trace") or "")
               if is_user_file(f.get("filename"))]

@@ -96,6 +96,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         # the user frames of the node Inductor was lowering when it failed, by compile
         # (capture/lowering_node.py): a failure's op line where its text names none
         self.lowering_nodes: dict[str | None, list[dict[str, Any]]] = {}
+        self.lowering_where: dict[str | None, str | None] = {}
         self.last_compiled: str | None = None
         self.last_recorded: str | None = None  # the compile a CUDA graph was recorded for last
         # (exception type, stage, first line) of each compile failure compilation_metrics
@@ -362,8 +363,11 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
                                                     whole_graph=stage == "kernel_compile")
             if where and where not in message:
                 message = f"{message} ({where})"
-        if not op and stage.startswith("inductor"):  # the node Inductor was lowering
-            op = self.lowering_nodes.pop(cid, None) or []
+        if not op and stage != "runtime":  # the node Inductor was lowering, or the one a
+            op = self.lowering_nodes.pop(cid, None) or []  # failing compile's frames held
+            where = self.lowering_where.pop(cid, None)
+            if op and where and where not in message:
+                message = f"{message} ({where})"
         if not op:  # raised in the Dynamo graph's own code (an eager backend): its node's
             at = generated_node(traceback, self.graph_calls)
             op = [at["frame"]] if at and is_user_file(at["frame"].get("filename")) else []

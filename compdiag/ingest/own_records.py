@@ -22,6 +22,22 @@ from compdiag.store.schema import NOT_COMPARED
 FAKE_RUN_KIND = "fake_run_error"  # capture/exception_origin.py's record
 FRAME_SKIPPED = "Dynamo skipped the frame"  # a frame_skip record's graph-break type
 LOWERING_NODE = "lowering_node"  # capture/lowering_node.py's record
+
+
+def failing_node_words(data: dict[str, Any]) -> str | None:
+    """Where in torch a compile failed and on which node, from the lowering-node record's
+    metadata ({node, target, check, pattern}): "in pattern mul_softmax_pattern's check
+    _other_is_broadcasted_in_dim (torch/_inductor/fx_passes/joint_graph.py:1021), on node sub
+    (aten.sub.Tensor)"; None for the lowering's own record (the failure's text names it)."""
+    if data.get("from") == "torch_log" and data.get("message"):
+        return f"torch logged: {str(data['message']).strip()}"
+    if data.get("from") != "traceback" or not data.get("node"):
+        return None
+    check, pattern = data.get("check"), data.get("pattern")
+    where = (f"in pattern {pattern}'s check {check}" if pattern and check else
+             f"in pattern {pattern}" if pattern else f"in {check}" if check else "")
+    on = f"on node {data['node']}" + (f" ({data['target']})" if data.get("target") else "")
+    return f"{where}, {on}" if where else on
 FRAME_SKIP = "frame_skip"  # capture/frame_skips.py's record
 FAILURE_FIELDS = ("stage", "exc_type", "message", "filename", "lineno", "line", "traceback",
                   "torch_message")
@@ -128,8 +144,12 @@ class OwnRecords:
                 frames = json.loads(payload)
             except ValueError:
                 return
-            if isinstance(frames, list):
+            if isinstance(frames, list) and compile_id not in self.lowering_nodes:
+                # the lowering's own record first; a failing compile's node (its frames at
+                # the failure) says where in torch it failed and on which node
                 self.lowering_nodes[compile_id] = [f for f in frames if isinstance(f, dict)]
+                self.lowering_where[compile_id] = failing_node_words(
+                    data if isinstance(data, dict) else {})
         elif kind == FRAME_SKIP and payload:
             self._frame_skip(data if isinstance(data, dict) else {}, payload)
         elif kind == "warning" and payload:

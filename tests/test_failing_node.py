@@ -1,0 +1,128 @@
+"""The user line of a compile failure whose exception names none (issue 29 §1): the graph
+node torch's own frames were working on when it raised (capture/lowering_node.failing_node),
+and a user frame torch names in a warning it logged just before (capture/torch_log_frames).
+Found by set15's blind cases: a joint-graph pattern's check raising a bare IndexError
+(pytorch#190418) and guard building raising one after logging "Failing guard allocated at"
+(pytorch#183369), both placed at the compiled call before."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+import torch.fx
+
+from compdiag.capture import lowering_node, torch_log_frames
+from compdiag.ingest.own_records import LOWERING_NODE
+from test_explain import Store
+
+# A pass of torch's, as far as the walker can tell: its frames' file is under torch/.
+TORCH_PASS = "/usr/lib/python3.11/site-packages/torch/_inductor/fx_passes/fake_pass.py"
+PASS_SRC = '''
+class Match:
+    def __init__(self, nodes):
+        self.nodes = nodes
+
+class Entry:
+    def __init__(self, handler):
+        self.handler = handler
+
+def softmax_pattern(match):
+    pass
+
+def check(match, inp):
+    return [][0]
+
+def apply(graph_nodes, operand):
+    entry = Entry(softmax_pattern)
+    for node in graph_nodes:
+        m = Match([operand, node])
+        check(m, operand)
+'''
+
+
+def _graph(user: str) -> tuple[torch.fx.Node, torch.fx.Node]:
+    g = torch.fx.Graph()
+    x = g.placeholder("x")
+    mul = g.call_function(torch.mul, (x, x))
+    mul.meta["stack_trace"] = f'  File "{user}", line 14, in f\n    score = best * best\n'
+    sub = g.call_function(torch.sub, (mul, mul))
+    sub.meta["stack_trace"] = f'  File "{user}", line 15, in f\n    return F.log_softmax(score)\n'
+    return mul, sub
+
+
+def test_the_node_a_pattern_check_raised_on_is_its_matchs_output(tmp_path):
+    user = str(tmp_path / "prog.py")
+    mul, sub = _graph(user)
+    scope: dict = {}
+    exec(compile(PASS_SRC, TORCH_PASS, "exec"), scope)
+    with pytest.raises(IndexError) as info:
+        scope["apply"]([sub], mul)
+    frames, facts = lowering_node.failing_node(info.value)
+    # the match's output (the pattern's anchor), not its operand (line 14)
+    assert [f["lineno"] for f in frames] == [15]
+    assert facts["node"] == "sub" and facts["pattern"] == "softmax_pattern"
+    assert facts["check"].startswith("check (torch/_inductor/fx_passes/fake_pass.py:")
+
+
+def test_a_users_own_frame_innermost_needs_no_node(tmp_path):
+    """The user's code raised (a fake implementation of theirs): its frame is the line."""
+    user = str(tmp_path / "prog.py")
+    mul, sub = _graph(user)
+    scope: dict = {}
+    exec(compile(PASS_SRC.replace("return [][0]", "return user_check()"), TORCH_PASS, "exec"),
+         scope)
+    scope["user_check"] = lambda: [][0]  # defined in this (user) file
+    with pytest.raises(IndexError) as info:
+        scope["apply"]([sub], mul)
+    assert lowering_node.failing_node(info.value) is None
+
+
+def test_a_failure_takes_the_nodes_line_and_says_where_torch_failed(tmp_path):
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    s.ing.event(LOWERING_NODE, "0/0", {"from": "traceback", "node": "sub",
+                                       "target": "aten.sub.Tensor",
+                                       "check": "_other_is_broadcasted_in_dim (joint_graph.py:9)",
+                                       "pattern": "mul_softmax_pattern"},
+                payload=json.dumps([{"filename": str(s.user), "lineno": 15, "line": None}]))
+    s.failure("0/0", stage="inductor_lowering", exc_type="IndexError",
+              message="list index out of range", filename=str(s.user), lineno=3)
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 15
+    assert "mul_softmax_pattern" in d["reason"] and "on node sub" in d["reason"]
+
+
+def test_a_user_frame_torch_logged_while_compiling_is_the_failures_line(tmp_path, monkeypatch):
+    user = tmp_path / "prog.py"
+    user.write_text("x = 1\n" * 30)
+    events = []
+
+    class Capture:
+        paused_depth = 0
+        ing = type("Ing", (), {"event": lambda self, *a, **k: events.append((a, k))})()
+
+    monkeypatch.setattr(torch_log_frames, "current_compile_id", lambda: "0/0")
+    record = logging.LogRecord(
+        "torch.fx.experimental.symbolic_shapes", logging.WARNING, "symbolic_shapes.py", 1,
+        "Failing guard allocated at %s", (f"return F.layer_norm(nt, [12])  # {user}:20 in f "
+                                          "(nested/_internal/ops.py:1806 in native_layer_norm)",),
+        None)
+    torch_log_frames._record(Capture(), record)
+    ((args, kwargs),) = events
+    assert args[0] == LOWERING_NODE and args[2]["from"] == "torch_log"
+    assert json.loads(kwargs["payload"])[0]["lineno"] == 20
+    # no compile running, or no user file named: nothing
+    monkeypatch.setattr(torch_log_frames, "current_compile_id", lambda: None)
+    torch_log_frames._record(Capture(), record)
+    assert len(events) == 1
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    s.ing.event(LOWERING_NODE, "0/0", args[2], payload=kwargs["payload"])
+    s.failure("0/0", stage="dynamo", exc_type="IndexError", message="list index out of range",
+              filename=str(s.user), lineno=3)
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 20 and d["user_frame"]["filename"] == str(user)
+    assert "Failing guard allocated at" in d["reason"]
