@@ -171,6 +171,46 @@ def test_an_allocation_line_maps_to_the_first_kernel_that_takes_its_buffer():
     assert "alloc" not in calls[5]
 
 
+def test_a_kernels_source_nodes_named_as_dynamos_nodes_get_their_lines(tmp_path):
+    """torch 2.11's CUDA output code names a Triton kernel's 'Source Nodes' by the Dynamo
+    graph's node names (`sim`, not the post-grad `mm`), and a cache miss logs no post-grad
+    graph before the output code: every kernel had no user line, so an out-of-memory error
+    at its buffer's allocation fell back to the compiled call. The Dynamo graph's nodes name
+    them. Found on the H200 (a probe: a pairwise-similarity matrix too big for the GPU)."""
+    from test_backend_nodes import _dynamo_graph
+    from test_explain import _ids
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    s.ing.record({**_ids("0/0"), "dynamo_output_graph": {}}, _dynamo_graph(str(s.user)))
+    wrapper = str(tmp_path / "cab.py")
+    code = ("triton_poi_fused_sum_0 = async_compile.triton('triton_poi_fused_sum_0', \'\'\'\n"
+            "@triton.jit\ndef triton_poi_fused_sum_0(in_ptr0, out_ptr0):\n    pass\n"
+            "\'\'\', device_str='cuda')\n\n\n"
+            "class Runner:\n"
+            "    def call(self, args):\n"
+            "        arg0_1, = args\n"
+            "        buf0 = empty_strided_cuda((3, 2), (2, 1), torch.float32)\n"
+            "        # Topologically Sorted Source Nodes: [sum_1], Original ATen: [aten.sum]\n"
+            "        triton_poi_fused_sum_0.run(arg0_1, buf0, 6, stream=stream0)\n"
+            "        return (buf0, )\n")
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
+                  "inductor_output_code": {"filename": wrapper}}, code)
+    line = code.splitlines().index("        buf0 = empty_strided_cuda((3, 2), (2, 1), "
+                                   "torch.float32)") + 1
+    oom = "CUDA out of memory. Tried to allocate 180.30 GiB."
+    tb = ("Traceback (most recent call last):\n"
+          f'  File "{s.user}", line 30, in <module>\n    out = compiled(x)\n'
+          f'  File "{wrapper}", line {line}, in call\n'
+          "    buf0 = empty_strided_cuda((3, 2), (2, 1), torch.float32)\n"
+          f"torch.OutOfMemoryError: {oom}\n")
+    s.failure("0/0", stage="runtime", exc_type="OutOfMemoryError", message=oom,
+              filename=str(s.user), lineno=3, traceback=tb)
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 6, d["user_frame"]
+    assert "triton_poi_fused_sum_0" in d["reason"]
+
+
 def test_ill_conditioned_needs_both_sides_far_from_float64():
     """issue 29 §4: a gradient where compiled equals the float64 reference and eager (rounding
     in bfloat16 at a clamp's boundary) is 0.5 off a zero reference is compiled being more

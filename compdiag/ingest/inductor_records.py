@@ -126,7 +126,13 @@ class InductorRecords:
         for op in P.fallback_calls(payload):
             self.w.insert("fallback_calls", run_id=self.run_id, compile_id=cid, seq=self.seq,
                           op=op)
-        nodes = self.post_grad.get(cid) or {}
+        # a kernel's 'Source Nodes' name post-grad nodes, or (torch 2.11's CUDA kernels) the
+        # Dynamo graph's nodes: either's user line; the post-grad graph's where both have one
+        nodes = {**{c["name"]: f"{c['frame']['filename']}:{c['frame']['lineno']}  "
+                               f"{c['frame'].get('line') or ''}".rstrip()
+                    for c in (getattr(self, "graph_calls", {}) or {}).get(cid) or []
+                    if c.get("frame") and c["frame"].get("filename")},
+                 **{k: v for k, v in (self.post_grad.get(cid) or {}).items() if v}}
         if cid not in self.kernel_sources:
             self.kernel_sources = {cid: []}
         kernels = P.parse_output_code(payload, nodes)
