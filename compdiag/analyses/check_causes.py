@@ -69,10 +69,11 @@ def random_fix(node: dict[str, Any]) -> str:
 def inductor_random(ctx: Any) -> dict[str, Any] | None:
     """The first post-grad node of the run that draws Inductor's own random numbers, at its
     user line; None when no compiled graph does."""
-    for cid in ctx.compiles:
-        for n in ctx.graph_nodes(cid):
-            if str(n.get("target") or "").startswith(INDUCTOR_RANDOM):
-                return n
+    for cid in ctx.compiles:  # every graph of it: a training step draws in its forward
+        for prefix in INDUCTOR_RANDOM:
+            found = ctx.r.nodes_with_target(ctx.run_id, cid, prefix)
+            if found:
+                return found[0]
     return None
 
 

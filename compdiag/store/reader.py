@@ -440,6 +440,15 @@ class Reader(RecordsReader, PerfReader):
         return self._of_last_record("graph_nodes", f"node, op, target, {meta}, filename, lineno,"
                                     f" line, {stack}", run_id, compile_id)
 
+    def nodes_with_target(self, run_id: int, compile_id: str | None, prefix: str
+                          ) -> list[dict[str, Any]]:
+        """The nodes of every post-grad graph of the compile (its forward's and its
+        backward's) whose target starts with `prefix`, in graph order."""
+        return self._rows("SELECT node, op, target, filename, lineno, line FROM graph_nodes "
+                          "WHERE run_id = ? AND compile_id IS ? AND target LIKE ? ESCAPE '\\' "
+                          "ORDER BY seq, rowid",
+                          (run_id, compile_id, prefix.replace("_", "\\_") + "%"))
+
     def dynamo_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
         """The nodes of the compile's last Dynamo graph, each at its user line (any backend)."""
         if not self._has_table("dynamo_nodes"):

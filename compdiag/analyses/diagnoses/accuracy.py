@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from compdiag.analyses.check_causes import INDUCTOR_RANDOM, random_fix, random_where
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import commands
@@ -426,15 +427,53 @@ def measured(ctx: Any) -> list[Diagnosis]:
             reason = "within the tolerance, but " + reason
             cost = SPEC.score("info") + 1.0
         frame = op_frame(ctx, cid, nf, node.get("op"))
+        # only where values were compared: an input eager rejects, a dtype that differs or
+        # TF32 say the same whatever the random numbers
+        drawn = _drawn(ctx, cid) if verdict in RANDOM_SENSITIVE and not (
+            detail.get("within_tolerance") and all(r.get("ok") for r in rows)) else None
+        if drawn is not None:
+            # Inductor drew the graph's random numbers itself (dropout, rand): compiled and
+            # eager never see the same values, seed or no seed, so this difference says nothing
+            # of the compiler (an information verdict with the way to compare, never a bug)
+            measured_words = reason
+            reason = (f"not comparable with eager: the compiled graph draws its own random "
+                      f"numbers {random_where(drawn)} ({drawn.get('target') or 'a random op'})"
+                      + (" and the gradients flow through them" if backward else ""))
+            explanation = ("Inductor generates the graph's random numbers itself (torch."
+                           "_inductor.config.fallback_random is off by default): compiled and "
+                           "eager draw different values from the same seed, and everything "
+                           "computed from them differs. What the check measured is that, not "
+                           f"a wrong result: {measured_words}.")
+            fix = random_fix(drawn)
+            cost = SPEC.score("info") + 2.0
+            if drawn.get("lineno") and drawn.get("filename"):
+                frame = ctx.frame(drawn["filename"], drawn["lineno"], drawn.get("line"),
+                                  evidence="fx_node")
         out.append(Diagnosis(
             KIND, stage="accuracy", compile_id=cid, reason=reason, user_frame=frame,
             explanation=explanation, fix=fix, score=cost, count=len(bad),
+            severity="info" if drawn is not None else "problem",
             details=AccuracyDetails(output=worst.get("output"), max_abs=worst.get("max_abs"),
                                     max_rel=worst.get("max_rel"), injected_bugs=bugs,
                                     divergent_node=node or None,
                                     eager_nondeterministic=nondet, verdict=verdict,
                                     fp64=detail.get("fp64"))))
     return out
+
+
+# The verdicts of a comparison of values (a plain mismatch, a miscompile against float64, inf
+# and nan positions): what Inductor's own random numbers make meaningless.
+RANDOM_SENSITIVE = (None, "miscompile", "inf_nan")
+
+
+def _drawn(ctx: Any, cid: str | None) -> dict[str, Any] | None:
+    """The first node of the compile's graphs that draws Inductor's own random numbers (its
+    forward's, for a gradient compared after the program's backward), or None."""
+    for prefix in INDUCTOR_RANDOM:
+        found = ctx.r.nodes_with_target(ctx.run_id, cid, prefix)
+        if found:
+            return found[0]
+    return None
 
 
 # Ops whose output jumps where their input crosses a threshold: a difference of one rounding
