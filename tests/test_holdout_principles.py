@@ -248,6 +248,58 @@ def test_a_gradient_through_inductors_own_random_numbers_is_not_a_mismatch(tmp_p
     assert "<skipped" in xml and 'failures="0"' in xml
 
 
+def test_a_device_assert_shared_by_two_kernels_names_the_one_at_its_line():
+    """Two Triton kernels hold the same bounds message ("index out of bounds: 0 <= tmp4 <
+    500": a gather and a scatter of one index); Triton's assert names the function "unknown"
+    but gives the kernel's file and line, where only one kernel has its device_assert (the
+    stored source lacks the file's first, empty line). Before this change neither was named,
+    and the run's end fell back to where CUDA reported the error. Found by set15's CUDA case
+    gnn_index_add_assert (a scatter's out-of-range index, reported at a synchronize)."""
+    def kernel(at: int) -> str:
+        body = ["import triton"] + [f"    x{i} = {i}" for i in range(1, at - 2)]
+        body.append('    tl.device_assert((0 <= tmp4) & (tmp4 < 500), '
+                    '"index out of bounds: 0 <= tmp4 < 500")')
+        return "\n".join(body + ["    tl.store(out_ptr0, tmp4)"])
+
+    kernels = [("triton_poi_fused_index_0", kernel(34)),
+               ("triton_poi_fused_index_add_2", kernel(35))]
+    tail = ("/cache/yv/cyv.py:35: unknown: block: [51,0,0], thread: [61,0,0] Assertion "
+            "`index out of bounds: 0 <= tmp4 < 500` failed.\n")
+    from compdiag.ingest.parse_failures import kernel_of_check
+
+    assert kernel_of_check(tail, kernels) == "triton_poi_fused_index_add_2"
+    assert kernel_of_check(tail.replace(":35:", ":34:"), kernels) == \
+        "triton_poi_fused_index_0"
+
+
+def test_an_error_raised_by_cuda_graphs_replay_says_so_with_its_fix(tmp_path):
+    """A runtime error raised inside torch's own runtime names it in the headline (where in
+    torch it came from: CUDA graphs' cudagraph_trees, AOTAutograd's runtime wrapper), and a
+    size mismatch while replay copies the inputs into a graph recorded for other sizes says
+    what it means. Before, the headline was only "The size of tensor a (16) must match the
+    size of tensor b (32)". Found by set15's CUDA case cg_backend_dynamic_batch
+    (backend="cudagraphs" with a batch of a new size, pytorch#131009)."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    msg = "The size of tensor a (16) must match the size of tensor b (32) at non-singleton dimension 0"
+    trees = "/site/torch/_inductor/cudagraph_trees.py"
+    tb = ("Traceback (most recent call last):\n"
+          f'  File "{s.user}", line 40, in <module>\n    out = compiled(x)\n'
+          f'  File "{trees}", line 1148, in run\n'
+          "    self._copy_inputs_and_remove_from_src(self.reconstructed_inputs, new_inputs)\n"
+          f'  File "{trees}", line 1111, in _copy_inputs_and_remove_from_src\n'
+          "    torch._foreach_copy_(dst_tensors, src_tensors)\n"
+          f"RuntimeError: {msg}\n")
+    s.failure("0/0", stage="runtime", exc_type="RuntimeError", message=msg,
+              filename=str(s.user), lineno=3, traceback=tb)
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert "raised by CUDA graphs' runtime (cudagraph_trees), in " \
+           "_copy_inputs_and_remove_from_src" in d["reason"], d["reason"]
+    assert "recorded for other input sizes" in d["explanation"]
+    assert "reduce-overhead" in d["fix"]
+    assert d["user_frame"]["lineno"] == 40
+
+
 def test_ill_conditioned_needs_both_sides_far_from_float64():
     """issue 29 §4: a gradient where compiled equals the float64 reference and eager (rounding
     in bfloat16 at a clamp's boundary) is 0.5 off a zero reference is compiled being more

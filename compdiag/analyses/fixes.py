@@ -320,6 +320,17 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                why="Inductor allocates each kernel's output buffer in the generated wrapper "
                    "before the kernel runs; the allocation failed for the buffer of the ops at "
                    "this line."),
+    RuntimeFix(every("must match the size", "_copy_inputs_and_remove_from_src"),
+               "Give the CUDA graph the sizes it was recorded for: compile with "
+               "mode='reduce-overhead' (Inductor's CUDA-graph trees record one graph per "
+               "input size) rather than backend='cudagraphs', pad inputs to a few fixed "
+               "sizes, or compile with dynamic=False so each size gets a graph, and a "
+               "recording, of its own.",
+               why="The call replayed a CUDA graph (cudagraph_trees) recorded for other input "
+                   "sizes: replay copies each new input into the static input buffer recorded "
+                   "at the first sizes, and a batch of another size does not fit it (the "
+                   "compiled graph took the sizes as dynamic, so no guard recompiled or "
+                   "re-recorded it)."),
     RuntimeFix(every("backward through the graph a second time"),
                "AOTAutograd makes one CompiledFunctionBackward node per compiled graph and frees "
                "its saved tensors after the first backward(), so a second backward() through "

@@ -193,6 +193,24 @@ RUNTIME = ("torch/_inductor/cudagraph_trees.py", "torch/_inductor/cudagraph_util
 _CHECK_HELPERS = ("torch/__init__.py",)
 
 
+# What each RUNTIME file is, for a headline: where in torch's runtime an exception came from.
+RUNTIME_NAMES = {"torch/_inductor/cudagraph_trees.py": "CUDA graphs' runtime (cudagraph_trees)",
+                 "torch/_inductor/cudagraph_utils.py": "CUDA graphs' runtime (cudagraph_utils)",
+                 "torch/_functorch/_aot_autograd/runtime_wrappers.py":
+                     "AOTAutograd's runtime wrapper"}
+
+
+def runtime_origin(frames: Iterable[Mapping[str, Any]]) -> str | None:
+    """'CUDA graphs' runtime (cudagraph_trees), in _copy_inputs_and_remove_from_src' for a
+    traceback whose innermost frame (past torch._check's helpers) is in RUNTIME; else None."""
+    stack = [f for f in frames
+             if not (f.get("filename") or "").replace(os.sep, "/").endswith(_CHECK_HELPERS)]
+    inner = stack[-1] if stack else {}
+    name = (inner.get("filename") or "").replace(os.sep, "/")
+    what = next((w for path, w in RUNTIME_NAMES.items() if name.endswith(path)), None)
+    return f"{what}, in {inner.get('name')}" if what and inner.get("name") else what
+
+
 def in_runtime(frames: Iterable[Mapping[str, Any]]) -> bool:
     """Whether a traceback's innermost frame (past torch._check's helpers) is in RUNTIME."""
     names = [(f.get("filename") or "").replace(os.sep, "/") for f in frames]

@@ -132,12 +132,29 @@ def kernel_of_check(text: str | None, kernels: list[tuple[str, str]]) -> str | N
     # a GPU kernel's device-side assert (Triton's tl.device_assert: Inductor's bounds checks)
     checks += [(f'"{message}"',) for message in (what.split("`")[1] for what in device_asserts(text))
                if message]
+    # the line of its file each device assert names (`FILE.py:35: unknown: block: [...]`):
+    # several kernels may hold the same bounds message, one holds the assert at that line
+    at = [int(n) for n in _ASSERT_AT.findall(text or "")]
     for needles in checks:
         for needle in needles:
-            hits = [name for name, source in kernels if needle in (source or "")]
+            hits = [(name, source) for name, source in kernels if needle in (source or "")]
             if len(hits) == 1:
-                return hits[0]
+                return hits[0][0]
+            placed = [name for name, source in hits if _asserts_at(source, at)]
+            if len(set(placed)) == 1:
+                return placed[0]
     return None
+
+
+# A device assert's place: the kernel's own file and line, before Triton's "unknown: block:"
+_ASSERT_AT = lazy_re.compile(r"^\S+\.py:(\d+): \S+: block: \[", re.M)
+
+
+def _asserts_at(source: str | None, lines: list[int]) -> bool:
+    """Whether `source` (a Triton kernel's, stored without its file's first, empty line) has
+    its device assert at one of those lines of its file."""
+    body = (source or "").splitlines()
+    return any(0 < n - 1 <= len(body) and "device_assert" in body[n - 2] for n in lines)
 
 
 _IMPORT_CAUSE = lazy_re.compile(r"Failed to import [^\n]*\n\s*(\w+Error: [^\n]{1,200})")

@@ -32,7 +32,7 @@ from compdiag.analyses.handlers import enclosing_handler
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import (SOURCE, TORCH, first_user_frame, kernel_frames, locate,
-                                     ran_op)
+                                     ran_op, runtime_origin)
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
@@ -312,6 +312,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
         if f.get("op") and f["op"] not in one:  # the op torch named: what the user fixes
             one = f"{one} (in op {f['op']})"
+        origin = runtime_origin(frames_in(tb)) if f["stage"] == "runtime" and tb else None
+        if origin and origin not in one:  # raised by torch's runtime around the kernels
+            one = f"{one} (raised by {origin})"
         # Dynamo's own error: torch named it (the failure's type, or the exception it ended
         # the program with), whatever error it wraps
         internal = INTERNAL_ERROR in (f.get("exc_type"), (exc or {}).get("exc_type") if fatal
