@@ -126,3 +126,20 @@ def test_a_user_frame_torch_logged_while_compiling_is_the_failures_line(tmp_path
     (d,) = [x for x in s.explain() if x["kind"] == "failure"]
     assert d["user_frame"]["lineno"] == 20 and d["user_frame"]["filename"] == str(user)
     assert "Failing guard allocated at" in d["reason"]
+
+
+def test_a_buffer_a_codegen_frame_held_leads_to_the_nodes_it_was_made_from(tmp_path):
+    """An Inductor IR buffer or a scheduler node (a codegen or scheduling failure's subject)
+    is not a graph node: the graph nodes it was made from (`origins`, through a scheduler
+    node's `node`) give the line."""
+    user = str(tmp_path / "prog.py")
+    mul, sub = _graph(user)
+    scope: dict = {}
+    exec(compile("class Buf:\n    def __init__(self, o):\n        self.origins = o\n"
+                 "class SNode:\n    def __init__(self, b):\n        self.node = b\n"
+                 "def codegen(snode):\n    return [][0]\n",
+                 TORCH_PASS, "exec"), scope)
+    with pytest.raises(IndexError) as info:
+        scope["codegen"](scope["SNode"](scope["Buf"]({sub})))
+    frames, facts = lowering_node.failing_node(info.value)
+    assert [f["lineno"] for f in frames] == [15] and facts["node"] == "sub"

@@ -139,7 +139,7 @@ def _facts(node: Any, check: str | None, pattern: str | None) -> dict[str, str]:
 # The names torch's passes give the node they are working on (GraphLowering.run_node's `n`,
 # the pattern matcher's `node`), as against its operands (`inp`, `other`, `x`): the node a
 # frame works on is its subject; an operand only where no frame names a subject.
-SUBJECT_NAMES = ("node", "n", "cur_node", "anchor", "match", "m")
+SUBJECT_NAMES = ("node", "n", "cur_node", "anchor", "match", "m", "snode", "buf", "buffer")
 
 
 def _user_frames(node: Any) -> list[dict[str, Any]]:
@@ -153,7 +153,7 @@ def _nodes(local_vars: dict[str, Any]) -> tuple[list[Any], list[Any]]:
     subject: list[Any] = []
     others: list[Any] = []
     for name, value in list(local_vars.items()):
-        found = [value] if _is_op_node(value) else []
+        found = [value] if _is_op_node(value) else _origins(value)
         if not found and type(value).__name__ == "Match":
             # the pattern's output (its anchor, what the pattern is about) first
             nodes = getattr(value, "nodes", None)
@@ -163,6 +163,21 @@ def _nodes(local_vars: dict[str, Any]) -> tuple[list[Any], list[Any]]:
             continue
         (subject if name in SUBJECT_NAMES else others).extend(found)
     return subject, others
+
+
+def _origins(value: Any) -> list[Any]:
+    """The graph nodes an Inductor IR buffer or a scheduler node was made from (`origins`,
+    a scheduler node's through its `node`): where a codegen or scheduling failure's subject is
+    a buffer, not a graph node, in graph order of their names."""
+    for holder in (value, getattr(value, "node", None)):
+        origins = getattr(holder, "origins", None) if holder is not None else None
+        if isinstance(origins, (set, frozenset)) or type(origins).__name__ == "OrderedSet":
+            try:
+                nodes = [n for n in origins if _is_op_node(n)]
+            except Exception:  # noqa: BLE001 - fail open: a container we cannot walk
+                return []
+            return sorted(nodes, key=lambda n: str(n.name))
+    return []
 
 
 def _is_op_node(value: Any) -> bool:
