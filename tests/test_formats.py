@@ -119,3 +119,22 @@ def test_a_target_this_process_lacks_is_an_unsupported_graph() -> None:
     with pytest.raises(UnsupportedGraph, match="not defined in this process"):
         resolve_target("torch.ops.compdiag_nowhere.col_major_scale.default")
     assert callable(resolve_target("torch.ops.aten.relu.default"))
+
+
+def test_a_prim_torch_defines_on_import_resolves_in_a_fresh_process():
+    """Inductor's prims (prims.fma, prims.inductor_random) exist only once torch's module that
+    makes them is imported: minify, in a fresh process, said "torch.ops.prims.fma.default is not
+    defined in this process (a custom op only the program registers)" for a graph with
+    dropout. torch's own namespaces now import torch's fixed modules for them; an op torch does
+    not define says so, never that a program registered it. Found by a probe."""
+    import subprocess
+    import sys
+
+    code = ("from compdiag.formats.failure_graph import resolve_target, UnsupportedGraph\n"
+            "print(resolve_target('torch.ops.prims.fma.default').__name__)\n"
+            "try:\n    resolve_target('torch.ops.prims.no_such_prim.default')\n"
+            "except UnsupportedGraph as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[0].startswith("fma")
+    assert "is not defined by this torch" in out[1] and "custom op" not in out[1]

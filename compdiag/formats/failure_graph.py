@@ -82,6 +82,28 @@ TORCH_NAMESPACES = frozenset({
     "rngprims", "cudnn"})
 
 
+# torch's own modules that define ops of its namespaces when imported (Inductor's prims: fma,
+# inductor_random; the rng prims): imported, once, only when a graph names such an op.
+TORCH_OP_MODULES = ("torch._prims", "torch._prims.rng_prims", "torch._inductor.inductor_prims")
+_defined: list[bool] = []
+
+
+def _define_torch_ops() -> bool:
+    """Import TORCH_OP_MODULES (fixed names of torch's, never one a graph names); True the
+    first time, False after (nothing more to define)."""
+    if _defined:
+        return False
+    _defined.append(True)
+    import importlib
+
+    for module in TORCH_OP_MODULES:
+        try:
+            importlib.import_module(module)
+        except Exception:  # noqa: BLE001 - a torch without it: the op stays undefined
+            continue
+    return True
+
+
 def resolve_target(name: str) -> Any:
     """The callable a dotted name refers to, from torch/operator/math only (never an import)."""
     parts = name.split(".")
@@ -91,15 +113,24 @@ def resolve_target(name: str) -> Any:
         raise UnsupportedGraph(f"target {name!r} is not an allowed builtin")
     obj: Any = {"torch": _torch(), "operator": operator, "math": math,
                 "builtins": builtins}[parts[0]]
-    for p in parts[1:]:
+    for i, p in enumerate(parts[1:], 1):
         if p.startswith("__"):
             raise UnsupportedGraph(f"target {name!r} names a dunder attribute")
         try:
             obj = getattr(obj, p)
         except AttributeError:
+            if i == 3 and parts[1] == "ops" and parts[2] in TORCH_NAMESPACES and \
+                    _define_torch_ops():  # a prim torch defines when its module loads
+                try:
+                    obj = getattr(obj, p)
+                    continue
+                except AttributeError:
+                    pass
             raise UnsupportedGraph(
                 f"{name} is not defined in this process (a custom op only the program "
-                "registers: it cannot be run outside that program)") from None
+                "registers: it cannot be run outside that program)" if len(parts) < 3 or
+                parts[2] not in TORCH_NAMESPACES else
+                f"{name} is not defined by this torch ({_torch().__version__})") from None
     if not callable(obj):
         raise UnsupportedGraph(f"target {name!r} is not callable")
     return obj
