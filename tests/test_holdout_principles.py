@@ -184,14 +184,15 @@ def test_a_kernels_source_nodes_named_as_dynamos_nodes_get_their_lines(tmp_path)
     s.compile("0/0", lineno=3)
     s.ing.record({**_ids("0/0"), "dynamo_output_graph": {}}, _dynamo_graph(str(s.user)))
     wrapper = str(tmp_path / "cab.py")
-    code = ("triton_poi_fused_sum_0 = async_compile.triton('triton_poi_fused_sum_0', \'\'\'\n"
+    code = ("# kernel path: /cache/ab/cab.py\n"
+            "# Topologically Sorted Source Nodes: [sum_1], Original ATen: [aten.sum]\n"
+            "triton_poi_fused_sum_0 = async_compile.triton('triton_poi_fused_sum_0', \'\'\'\n"
             "@triton.jit\ndef triton_poi_fused_sum_0(in_ptr0, out_ptr0):\n    pass\n"
             "\'\'\', device_str='cuda')\n\n\n"
             "class Runner:\n"
             "    def call(self, args):\n"
             "        arg0_1, = args\n"
             "        buf0 = empty_strided_cuda((3, 2), (2, 1), torch.float32)\n"
-            "        # Topologically Sorted Source Nodes: [sum_1], Original ATen: [aten.sum]\n"
             "        triton_poi_fused_sum_0.run(arg0_1, buf0, 6, stream=stream0)\n"
             "        return (buf0, )\n")
     s.ing.record({"frame_id": 0, "frame_compile_id": 0,

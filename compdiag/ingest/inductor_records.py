@@ -128,14 +128,13 @@ class InductorRecords:
                           op=op)
         # a kernel's 'Source Nodes' name post-grad nodes, or (torch 2.11's CUDA kernels) the
         # Dynamo graph's nodes: either's user line; the post-grad graph's where both have one
-        nodes = {**{c["name"]: f"{c['frame']['filename']}:{c['frame']['lineno']}  "
-                               f"{c['frame'].get('line') or ''}".rstrip()
-                    for c in (getattr(self, "graph_calls", {}) or {}).get(cid) or []
-                    if c.get("frame") and c["frame"].get("filename")},
-                 **{k: v for k, v in (self.post_grad.get(cid) or {}).items() if v}}
+        dynamo = {c["name"]: f"{c['frame']['filename']}:{c['frame']['lineno']}  "
+                             f"{c['frame'].get('line') or ''}".rstrip()
+                  for c in (getattr(self, "graph_calls", {}) or {}).get(cid) or []
+                  if c.get("frame") and c["frame"].get("filename")}
         if cid not in self.kernel_sources:
             self.kernel_sources = {cid: []}
-        kernels = P.parse_output_code(payload, nodes)
+        kernels = P.parse_output_code(payload, self.post_grad.get(cid) or {}, dynamo)
         files = [value[key] for key in ("filename", "file_path")
                  if isinstance(value, dict) and isinstance(value.get(key), str)]
         if files:

@@ -43,13 +43,15 @@ _EXTERN = lazy_re.compile(r"\bextern_kernels\.(\w+)\(")
 _FUSED_PREFIX = lazy_re.compile(r"^(?:cpp|triton)_(?:poi|red|per|tem|for|spl)?_?fused_")
 
 
-def parse_output_code(code: str, post_grad_nodes: dict[str, str] | None = None
-                      ) -> list[dict[str, Any]]:
+def parse_output_code(code: str, post_grad_nodes: dict[str, str] | None = None,
+                      other_nodes: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Every kernel an Inductor wrapper defines (C++ or Triton) plus its extern calls.
 
     FX nodes come from Inductor's own 'Source Nodes' comments where it writes them (Triton,
     extern calls); C++ kernels carry none, so their ops come from the fused name and are
-    matched to post-grad nodes by ATen op (`post_grad_nodes`: node name -> user line)."""
+    matched to post-grad nodes by ATen op (`post_grad_nodes`: node name -> user line).
+    `other_nodes` (the Dynamo graph's, name -> user line) give the lines of Source Nodes that
+    name those (torch 2.11's CUDA kernels), never a kernel's nodes of their own."""
     kernels: list[dict[str, Any]] = []
     for backend, pattern in (("cpp", _CPP_KERNEL), ("triton", _TRITON_KERNEL)):
         for m in pattern.finditer(code):
@@ -80,6 +82,10 @@ def parse_output_code(code: str, post_grad_nodes: dict[str, str] | None = None
     else:
         for k in kernels:
             k["user_lines"] = []
+    for k in kernels if other_nodes else ():
+        if not k["user_lines"]:
+            k["user_lines"] = sorted({other_nodes[n] for n in k["fx_nodes"]
+                                      if other_nodes.get(n)})
     return kernels
 
 

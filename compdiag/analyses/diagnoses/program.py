@@ -39,6 +39,20 @@ from compdiag.analyses.context import exception_frames
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, commands, failure_fix,
                                      minify_unavailable, stage_explanation)
+from compdiag.analyses.ending_words import (
+    SIGNALS,
+    KILLED_FIX,
+    COMPILING_FIX,
+    UNROLLED_FIX,
+    CRASH_COMPILED_FIX,
+    CRASH_EAGER_FIX,
+    INTERRUPT_FIX,
+    EXIT_FIX,
+    NATIVE_EXIT_FIX,
+    SELF_SIGNAL,
+    SELF_SIGNAL_FIX,
+    ASYNC_EXPLANATION,
+    ASYNC_FIX)
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import kernel_frames, locate, ran_op
@@ -200,64 +214,7 @@ def _accuracy_state(ctx: Any) -> str:
 
 
 # What each signal means for a program, and what to do (data: one row per signal).
-SIGNALS: dict[str, tuple[str, str]] = {
-    "SIGSEGV": ("native code (a kernel, an extension, torch's C++) read or wrote memory it "
-                "does not own", "crash"),
-    "SIGBUS": ("native code touched memory that is not there (a truncated mmap'd file, a "
-               "misaligned access)", "crash"),
-    "SIGILL": ("the CPU met an instruction it does not have (code built for a newer CPU: "
-               "Inductor's C++ kernels are built for this machine's ISA)", "crash"),
-    "SIGFPE": ("native code divided an integer by zero", "crash"),
-    "SIGABRT": ("native code gave up: an uncaught C++ exception, a failed assertion, or a "
-                "heap check", "crash"),
-    "SIGKILL": ("something outside the program killed it: most often the kernel's "
-                "out-of-memory killer (`dmesg` says 'Out of memory: Killed process'), a job "
-                "scheduler's limit, or `kill -9`", "killed"),
-    "SIGTERM": ("something asked it to stop (a scheduler's time limit, a timeout, `kill`)",
-                "killed"),
-    "SIGINT": ("it was interrupted (Ctrl-C)", "killed"),
-}
-KILLED_FIX = ("Nothing in the program failed: see what killed it. For the out-of-memory killer, "
-              "compile with fewer workers (`TORCHINDUCTOR_COMPILE_THREADS=1`) or a smaller "
-              "batch; `compdiag show` lists what was compiled before it.")
-COMPILING_FIX = ("torch.compile was still compiling when the run was stopped: see how long "
-                 "its compiles take (`compdiag show` lists them with their times), warm the "
-                 "compile cache before a timed run (the same TORCHINDUCTOR_CACHE_DIR), or give "
-                 "the first steps more time; for the out-of-memory killer, compile with "
-                 "fewer workers (`TORCHINDUCTOR_COMPILE_THREADS=1`).")
-UNROLLED_FIX = ("A graph this big is slow to compile (Inductor's time grows with its nodes, "
-                "faster than linearly for long chains of fused ops). Keep the loop around line(s) "
-                "{lines} out of the traced graph: compile the loop's body as its own function "
-                "and call it from a plain Python loop, so each iteration reuses one small "
-                "graph, or use a loop torch traces once (`torch._higher_order_ops.scan`, "
-                "`while_loop`).")
-CRASH_COMPILED_FIX = ("Native code crashed inside compiled code: check whether backend="
-                      "'aot_eager' runs it (if it does, Inductor's generated code is at fault). "
-                      "Find the culprit: `{bisect}` (a crash is a failing exit status). "
-                      "compdiag's minifier cannot replay a crash from this run: a crash leaves "
-                      "no chance to store the graph, so run it again with "
-                      "`COMPDIAG_KEEP_GRAPHS=1`, which keeps each graph before its first "
-                      "call, then `{minify}`.")
-CRASH_EAGER_FIX = ("The crash is outside compiled code ({where}): run the script without "
-                   "torch.compile (`torch.compiler.set_stance(\"force_eager\")`) to confirm "
-                   "it is not torch.compile's.")
-INTERRUPT_FIX = ("Nothing to fix: the run was stopped before its end, so what it would have "
-                 "done after line {line} was not recorded. If it seemed stuck, `compdiag "
-                 "show` lists its compiles and their times; run it to the end to diagnose it.")
-EXIT_FIX = ("The program chose to exit with status {code}{where}: see why it did (the "
-            "message it printed before).")
-NATIVE_EXIT_FIX = ("It exited without an exception, sys.exit or os._exit: native code called "
-                   "exit(){said}. Run it without torch.compile (`torch.compiler.set_stance("
-                   "\"force_eager\")`) to see whether torch.compile is involved.")
 ASKED_ENDS = ("SystemExit", "KeyboardInterrupt")
-# A line of the program's that ends its own process with a signal: os.abort(),
-# signal.raise_signal(...). The run ended as the program asked, whatever called it (not when
-# native code said something first: a C++ runtime's terminate words make it a crash).
-SELF_SIGNAL = re.compile(r"(?<![\w.])(?:os\.)?abort\s*\(\s*\)|"
-                         r"(?<![\w.])(?:signal\.)?raise_signal\s*\(")
-SELF_SIGNAL_FIX = ("The program sent itself {sig}{where} (`{code}`): see why it did (the "
-                   "message it printed before). Nothing crashed, torch.compile's code "
-                   "included.")
 
 
 def _signal_name(num: int | None) -> str:
@@ -578,18 +535,6 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
 # A GPU kernel's error reaches Python only at the next call that waits for the device (CUDA
 # reports it asynchronously): torch's words for such an exception.
 ASYNC_DEVICE_ERROR = one_of(*ASYNC_DEVICE_WORDS)
-ASYNC_EXPLANATION = (
-    "GPU kernels run asynchronously: an error inside one is reported at the next call that "
-    "waits for the device{surfaced}, so the traceback's line is where it surfaced, not where it "
-    "happened. The kernel that failed its check is {kernel}, generated for the ops of line "
-    "{line}; its check says which value was out of range.")
-ASYNC_FIX = (
-    "The data reaching line {line} holds a value the op cannot take (an index past the end of "
-    "its tensor, most often), and eager then fails there too. Run the function without torch.compile "
-    "under CUDA_LAUNCH_BLOCKING=1 to see it raise at that line. If eager runs cleanly on the "
-    "same data, the generated code is at fault: `{bisect}`.")
-
-
 def async_kernel_error(ctx: Any, exc: dict[str, Any], surfaced: dict[str, Any] | None
                        ) -> Diagnosis | None:
     """An asynchronous device error raised outside compiled code whose cause ingest found in a
