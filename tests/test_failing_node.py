@@ -143,3 +143,25 @@ def test_a_buffer_a_codegen_frame_held_leads_to_the_nodes_it_was_made_from(tmp_p
         scope["codegen"](scope["SNode"](scope["Buf"]({sub})))
     frames, facts = lowering_node.failing_node(info.value)
     assert [f["lineno"] for f in frames] == [15] and facts["node"] == "sub"
+
+
+def test_the_log_handler_never_silences_pythons_last_resort(monkeypatch):
+    """Fail open: on a torch logger with no handler of its own (Python's last-resort handler
+    prints its warnings), capture adds none, so nothing the program printed disappears."""
+    import torch._logging._internal as internal
+
+    bare = logging.getLogger("torch._compdiag_test_bare")
+    served = logging.getLogger("torch._compdiag_test_served")
+    served.addHandler(logging.NullHandler())
+    monkeypatch.setattr(internal.log_registry, "get_log_qnames",
+                        lambda: {"torch._compdiag_test_bare", "torch._compdiag_test_served"})
+
+    class Capture:
+        torch_log_handler = logging.NullHandler()
+
+    cap = Capture()
+    torch_log_frames.attach(cap)
+    assert cap.torch_log_handler not in bare.handlers
+    assert cap.torch_log_handler in served.handlers
+    served.removeHandler(cap.torch_log_handler)
+    logging.getLogger("torch").removeHandler(cap.torch_log_handler)

@@ -60,7 +60,11 @@ def attach(capture: Any) -> None:
         pass
     for name in sorted(names):
         log = logging.getLogger(name)
-        if handler not in log.handlers:
+        # only beside a handler of torch's own: on a logger with none, a handler of ours would
+        # stop Python's last-resort handler from printing its warnings (fail open: the
+        # program's stderr stays exactly as without compdiag)
+        others = [h for h in log.handlers if h is not handler]
+        if others and handler not in log.handlers:
             log.addHandler(handler)
 
 
