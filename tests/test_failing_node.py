@@ -55,7 +55,7 @@ def _graph(user: str) -> tuple[torch.fx.Node, torch.fx.Node]:
 def test_the_node_a_pattern_check_raised_on_is_its_matchs_output(tmp_path):
     user = str(tmp_path / "prog.py")
     mul, sub = _graph(user)
-    scope: dict = {}
+    scope: dict = {"__name__": "torch._inductor.fx_passes.fake_pass"}
     exec(compile(PASS_SRC, TORCH_PASS, "exec"), scope)
     with pytest.raises(IndexError) as info:
         scope["apply"]([sub], mul)
@@ -70,7 +70,7 @@ def test_a_users_own_frame_innermost_needs_no_node(tmp_path):
     """The user's code raised (a fake implementation of theirs): its frame is the line."""
     user = str(tmp_path / "prog.py")
     mul, sub = _graph(user)
-    scope: dict = {}
+    scope: dict = {"__name__": "torch._inductor.fx_passes.fake_pass"}
     exec(compile(PASS_SRC.replace("return [][0]", "return user_check()"), TORCH_PASS, "exec"),
          scope)
     scope["user_check"] = lambda: [][0]  # defined in this (user) file
@@ -134,7 +134,7 @@ def test_a_buffer_a_codegen_frame_held_leads_to_the_nodes_it_was_made_from(tmp_p
     node's `node`) give the line."""
     user = str(tmp_path / "prog.py")
     mul, sub = _graph(user)
-    scope: dict = {}
+    scope: dict = {"__name__": "torch._inductor.fx_passes.fake_pass"}
     exec(compile("class Buf:\n    def __init__(self, o):\n        self.origins = o\n"
                  "class SNode:\n    def __init__(self, b):\n        self.node = b\n"
                  "def codegen(snode):\n    return [][0]\n",

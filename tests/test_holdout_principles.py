@@ -301,6 +301,25 @@ def test_an_error_raised_by_cuda_graphs_replay_says_so_with_its_fix(tmp_path):
     assert d["user_frame"]["lineno"] == 40
 
 
+def test_a_difference_first_seen_before_the_random_draw_stays_a_mismatch(tmp_path):
+    """The random draw excuses only what can come from it: a first divergent node on an
+    earlier line of the same file (it computes without the random numbers) is a real
+    difference, a problem as before. Found by review (`return F.dropout(x), buggy(y)`)."""
+    s = Store(tmp_path)
+    s.compile("0/0", lineno=3)
+    s.post_grad("0/0", "def forward(self, arg0_1):\n"
+                       f"    # File: {s.user}:11 in f, code: line_11 = 11\n"
+                       '    inductor_random_default: "f32[16, 32]" = torch.ops.prims.'
+                       "inductor_random.default([16, 32], seed, 'rand')\n"
+                       "    return (inductor_random_default,)\n")
+    node = {"node": "mul", "op": "mul",
+            "user_frame": {"filename": str(s.user), "lineno": 5, "line": "line_5 = 5"}}
+    s.accuracy("0/0", [("output 1", False, 3.0, 0.41, {"reason": "beyond tolerance"})],
+               node=node)
+    (d,) = [x for x in s.explain() if x["kind"] == "accuracy"]
+    assert d["severity"] == "problem" and not d["reason"].startswith("not comparable")
+
+
 def test_ill_conditioned_needs_both_sides_far_from_float64():
     """issue 29 §4: a gradient where compiled equals the float64 reference and eager (rounding
     in bfloat16 at a clamp's boundary) is 0.5 off a zero reference is compiled being more

@@ -140,6 +140,22 @@ def test_a_run_killed_while_compiling_says_which_compile_at_its_call(tmp_path: P
     assert "scan" in top["fix"]
 
 
+def test_a_kill_at_a_line_that_only_mentions_abort_is_no_self_abort(tmp_path: Path) -> None:
+    """`os.abort()` in a comment or a string, or a signal os.abort cannot send (SIGKILL from
+    the out-of-memory killer), is not the program ending itself. Found by review."""
+    s = Store(tmp_path, exit_code=137)
+    s.compile("0/0", lineno=3)
+    lines = s.user.read_text().splitlines()
+    lines[7] = "    y = torch.mm(a, b)  # os.abort() on NaN"
+    s.user.write_text("\n".join(lines) + "\n")
+    user = str(s.user)
+    s.ing.program_end(how="signal", exit_code=137, signal=9, stderr_tail="",
+                      fault=_dump([(user, 20, "<module>"), (user, 8, "check")],
+                                  what="Killed"))
+    top = s.explain()[0]
+    assert "ended itself" not in top["reason"], top["reason"]
+
+
 def test_every_non_zero_exit_says_how_even_with_nothing_recorded(tmp_path: Path) -> None:
     s = Store(tmp_path, exit_code=3)
     s.compile("0/0")

@@ -53,6 +53,17 @@ def checked_cause(ctx: Any) -> tuple[str, str] | None:
     return next(((words, fix) for v, words, fix in CHECKED_CAUSES if v in verdicts), None)
 
 
+def random_explains(drawn: dict[str, Any], first: dict[str, Any] | None) -> bool:
+    """Whether a difference first seen at `first` (the first divergent node's user frame, or
+    None when the check did not localise it) can come from the random numbers `drawn` draws:
+    nothing localised, or a node on the draw's line or after it in the same file (a node
+    before the draw computes without its numbers: that difference is real)."""
+    if not first or not first.get("lineno") or not drawn.get("lineno") or \
+            first.get("filename") != drawn.get("filename"):
+        return True
+    return int(first["lineno"]) >= int(drawn["lineno"])
+
+
 def random_where(node: dict[str, Any]) -> str:
     """Where the graph draws them: the user's line, or the op inside library code (dropout in
     an nn.Module the program compiled) when no user frame is on the node's stack."""

@@ -58,8 +58,16 @@ NATIVE_EXIT_FIX = ("It exited without an exception, sys.exit or os._exit: native
 # A line of the program's that ends its own process with a signal: os.abort(),
 # signal.raise_signal(...). The run ended as the program asked, whatever called it (not when
 # native code said something first: a C++ runtime's terminate words make it a crash).
-SELF_SIGNAL = re.compile(r"(?<![\w.])(?:os\.)?abort\s*\(\s*\)|"
-                         r"(?<![\w.])(?:signal\.)?raise_signal\s*\(")
+SELF_ABORT = re.compile(r"(?<![\w.])(?:os\.)?abort\s*\(\s*\)")
+SELF_RAISE = re.compile(r"(?<![\w.])(?:signal\.)?raise_signal\s*\(")
+_STRINGS_AND_COMMENT = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|#.*$")
+
+
+def self_signal(line: str, sig: str) -> bool:
+    """Whether a line of code (its strings and comment left out) ends its own process with
+    `sig`: os.abort() only with SIGABRT, signal.raise_signal with any."""
+    code = _STRINGS_AND_COMMENT.sub("", line)
+    return bool(SELF_RAISE.search(code)) or (sig == "SIGABRT" and bool(SELF_ABORT.search(code)))
 SELF_SIGNAL_FIX = ("The program sent itself {sig}{where} (`{code}`): see why it did (the "
                    "message it printed before). Nothing crashed, torch.compile's code "
                    "included.")

@@ -19,7 +19,9 @@ from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.registry import kind_spec, kind_specs, plugin_manager
 from compdiag.store.reader import Reader
 
-_COUNT = re.compile(r" ×\d+|\d+")
+# A count or a measure standing alone in a reason (×3, 4 graph breaks, a batch of 5 rows,
+# 0.002), never a digit inside a name (float16, conv1) or an output's or argument's number.
+_COUNT = re.compile(r" ×\d+|(?<![\w.])(?<!output )(?<!args\[)\d+(?:\.\d+)?(?![\w.])")
 
 
 @dataclass(frozen=True)
@@ -171,10 +173,15 @@ def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ..
                 continue
             # the same finding on several ranks, whatever its counts there (a break hit
             # three times on one rank and four on another): one diagnosis, every rank named
-            key = (d.kind, _COUNT.sub("", d.reason), d.user_frame, d.gb_code)
+            key = (d.kind, _COUNT.sub("#", d.reason), d.user_frame, d.gb_code)
             first = merged.setdefault(key, d)
-            if r not in ranks_of.get(id(first), ()):
-                ranks_of[id(first)] = ranks_of.get(id(first), ()) + (r,)
+            ranks = ranks_of.get(id(first), ())
+            if r not in ranks:
+                ranks = ranks + (r,)
+            if d is not first and d.score > first.score:
+                merged[key] = d  # the worst rank's words and cost stand for all of them
+                first = d
+            ranks_of[id(first)] = ranks
     job_level = []
     for d in found:
         lifted = with_consequences(d, under[id(d)]) if id(d) in under else d

@@ -76,10 +76,17 @@ def failing_node(exc: BaseException) -> tuple[list[dict[str, Any]], dict[str, st
     names it: {node, target, check (torch's innermost function, file:line), pattern (the
     handler of the pattern whose check or replacement raised)}; None when no node is."""
     chain: list[BaseException] = []
+    implicit: set[int] = set()  # links reached through __context__: handled by the program
     e: BaseException | None = exc
     while e is not None and e not in chain and len(chain) < 8:
         chain.append(e)
-        e = e.__cause__ or e.__context__
+        if e.__cause__ is not None:
+            e = e.__cause__
+        elif e.__context__ is not None and not e.__suppress_context__:
+            e = e.__context__
+            implicit.add(id(e))
+        else:
+            e = None
     fallback: tuple[list[dict[str, Any]], Any] | None = None
     for e in reversed(chain):
         tbs = []
@@ -95,6 +102,8 @@ def failing_node(exc: BaseException) -> tuple[list[dict[str, Any]], dict[str, st
         for tb in reversed(tbs):
             filename = tb.tb_frame.f_code.co_filename
             if is_user_file(filename):
+                if id(e) in implicit:
+                    continue  # the program's own exception it was handling, not this one
                 return None  # the user's own code raised: its frame is the evidence
             if "/compdiag/" in filename.replace("\\", "/"):
                 continue
@@ -122,6 +131,8 @@ def _short(filename: str) -> str:
 def _pattern_name(local_vars: dict[str, Any]) -> str | None:
     """The handler of the pattern entry a pattern matcher's frame was applying (`entry`)."""
     entry = local_vars.get("entry")
+    if not _inductors(entry):
+        return None
     handler = getattr(entry, "handler", None)
     name = getattr(handler, "__name__", None)
     return name if isinstance(name, str) and name != "<lambda>" else None
@@ -168,8 +179,12 @@ def _nodes(local_vars: dict[str, Any]) -> tuple[list[Any], list[Any]]:
 def _origins(value: Any) -> list[Any]:
     """The graph nodes an Inductor IR buffer or a scheduler node was made from (`origins`,
     a scheduler node's through its `node`): where a codegen or scheduling failure's subject is
-    a buffer, not a graph node, in graph order of their names."""
+    a buffer, not a graph node; sorted by name, for a stable choice."""
+    if not _inductors(value):
+        return []  # never probe another object's attributes: a __getattr__ may run code
     for holder in (value, getattr(value, "node", None)):
+        if holder is not None and not _inductors(holder):
+            break
         origins = getattr(holder, "origins", None) if holder is not None else None
         if isinstance(origins, (set, frozenset)) or type(origins).__name__ == "OrderedSet":
             try:
@@ -178,6 +193,13 @@ def _origins(value: Any) -> list[Any]:
                 return []
             return sorted(nodes, key=lambda n: str(n.name))
     return []
+
+
+def _inductors(value: Any) -> bool:
+    """Whether `value` is an object of Inductor's own (an IR buffer, a scheduler node, a
+    pattern entry): only those are read for attributes (a Dynamo variable's __getattr__
+    would build what it stands for)."""
+    return type(value).__module__.startswith("torch._inductor")
 
 
 def _is_op_node(value: Any) -> bool:

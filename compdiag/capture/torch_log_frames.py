@@ -32,12 +32,10 @@ def install(capture: Any) -> None:
 
     class TorchLogFrames(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
-            if capture_ref.paused_depth:
-                return
-            try:
-                capture_ref.self_time.call(_record, capture_ref, record)
-            except Exception as exc:  # noqa: BLE001 - fail open
-                capture_ref.warn("torch log frame", exc)
+            if record.levelno < logging.WARNING or ".py:" not in str(record.args or
+                                                                   record.msg):
+                return  # the common case, before any lock: nothing of the user's named
+            capture_ref.guarded("torch log frame", _record, capture_ref, record)
 
     capture.torch_log_handler = TorchLogFrames(level=logging.WARNING)
     attach(capture)
@@ -94,6 +92,14 @@ def _resolve(short: str) -> str | None:
     that folder's ancestors (else under the working directory)."""
     if os.path.isabs(short):
         return short if os.path.exists(short) else None
+    # a file the program runs that ends with it (the script, its modules): torch cuts one
+    # more character where the shared path is only "/" (a script outside torch's tree)
+    import sys
+
+    for module in list(sys.modules.values()):
+        f = getattr(module, "__file__", None)
+        if isinstance(f, str) and f.endswith(short) and os.path.exists(f):
+            return f
     import torch
 
     cur = os.path.dirname(os.path.abspath(torch.__file__))

@@ -83,9 +83,12 @@ def parse_output_code(code: str, post_grad_nodes: dict[str, str] | None = None,
         for k in kernels:
             k["user_lines"] = []
     for k in kernels if other_nodes else ():
-        if not k["user_lines"]:
-            k["user_lines"] = sorted({other_nodes[n] for n in k["fx_nodes"]
-                                      if other_nodes.get(n)})
+        # only a kernel whose nodes the post-grad graph does not name and the Dynamo graph
+        # names every one of: a post-grad `add` is no Dynamo `add` of another line
+        names = k["fx_nodes"]
+        if not k["user_lines"] and names and all(n in other_nodes for n in names) and \
+                not any(n in (post_grad_nodes or {}) for n in names):
+            k["user_lines"] = sorted({other_nodes[n] for n in names if other_nodes.get(n)})
     return kernels
 
 

@@ -49,7 +49,7 @@ from compdiag.analyses.ending_words import (
     INTERRUPT_FIX,
     EXIT_FIX,
     NATIVE_EXIT_FIX,
-    SELF_SIGNAL,
+    self_signal,
     SELF_SIGNAL_FIX,
     ASYNC_EXPLANATION,
     ASYNC_FIX)
@@ -390,7 +390,7 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     if not kernel and not native and is_user_file(inner.get("filename")):
         asked = ctx.frame(inner.get("filename"), inner.get("lineno"), inner.get("line"),
                           evidence="torch")
-        if asked.line and SELF_SIGNAL.search(asked.line):
+        if asked.line and self_signal(asked.line, sig):
             where = f" at line {asked.lineno}"
             return _ended(ctx, ended="signal", reason=f"ended itself with {sig}{where} "
                                                       f"(`{asked.line.strip()}`)",
