@@ -331,3 +331,19 @@ def test_ranks_writing_one_store_at_once_lose_nothing(tmp_path):
         assert [run["rank"] for run in runs] == [0, 1, 2, 3]
         assert [r.counts(run["id"])["records"] for run in runs] == [per_rank] * 4
         assert [len(r.compiles(run["id"])) for run in runs] == [per_rank // 3] * 4
+
+
+def test_the_merge_key_drops_counts_and_keeps_names():
+    """What one finding's words may differ by across ranks (a repeat mark a count of one
+    lacks, a count, a measured number), and what they may not (a dtype, a layer, an output)."""
+    from compdiag.analyses.explain import _COUNT, _counted
+
+    def key(text: str) -> str:
+        return _COUNT.sub(_counted, text)
+
+    assert key("4 graph breaks in DDP (_pre_forward: call ×2; skipped ×2)") == \
+        key("3 graph breaks in DDP (_pre_forward: call; skipped ×2)")
+    assert key("batch of 5 rows, max rel 0.002") == key("batch of 6 rows, max rel 150.0")
+    for a, b in (("float16", "float32"), ("conv1", "conv2"), ("output 0", "output 1"),
+                 ("args[0]", "args[1]")):
+        assert key(a) != key(b)

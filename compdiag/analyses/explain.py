@@ -24,6 +24,11 @@ from compdiag.store.reader import Reader
 _COUNT = re.compile(r" ×\d+|(?<![\w.])(?<!output )(?<!args\[)\d+(?:\.\d+)?(?![\w.])")
 
 
+def _counted(m: re.Match) -> str:
+    """A repeat mark (" ×2") goes, as a count of one has none; a number becomes "#"."""
+    return "" if m.group(0).startswith(" ×") else "#"
+
+
 @dataclass(frozen=True)
 class Fold:
     """A diagnosis folded into its cause: the cause's kind (`into`), the relation's words
@@ -173,7 +178,7 @@ def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ..
                 continue
             # the same finding on several ranks, whatever its counts there (a break hit
             # three times on one rank and four on another): one diagnosis, every rank named
-            key = (d.kind, _COUNT.sub("#", d.reason), d.user_frame, d.gb_code)
+            key = (d.kind, _COUNT.sub(_counted, d.reason), d.user_frame, d.gb_code)
             first = merged.setdefault(key, d)
             ranks = ranks_of.get(id(first), ())
             if r not in ranks:

@@ -96,8 +96,12 @@ def _recompiled_here(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
     """A rank's recompile diagnosis of the compile a guard divergence names on that rank:
     the same finding, seen from one rank."""
     rank = (ctx.run or {}).get("rank")
+    guard = str(getattr(effect.details, "failed_guard", "") or "")
     return (cause.details.facet == "guard" and rank in cause.details.ranks
-            and same_compile(effect, cause))
+            and same_compile(effect, cause)
+            # the same guard: another guard of that compile is a finding of its own
+            and (not guard or any(guard in str(t) for t in
+                                  (cause.details.facts or {}).values())))
 
 
 def _hung(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
