@@ -636,15 +636,18 @@ def test_mark_dynamic_constraint_violation_points_at_the_specialising_line(tmp_p
         d["explanation"]
 
 
-def _method_recompile(tmp_path: Path, first_id: int, second_id: int) -> dict:
-    """forward() recompiled on self.scale, called first with one `self`, then another."""
+def _method_recompile(tmp_path: Path, first_id: int, second_id: int,
+                      module: bool | None = None) -> dict:
+    """forward() recompiled on self.scale, called first with one `self`, then another
+    (`module`: whether capture saw an nn.Module; None: a store from before it said)."""
     tmp_path.mkdir(exist_ok=True)
     s = Store(tmp_path)
     for cid, line, obj in (("0/0", 20, first_id), ("0/1", 21, second_id)):
         reason = (f"0/0: self.scale == 1.0  # y = x * self.scale  # {s.user}:5 in forward"
                   if cid == "0/1" else None)
         s.compile(cid, co_name="forward", **({"recompile_reason": reason} if reason else {}))
-        _call(s, cid, [line], {"self": ["__main__.Net", obj]})
+        _call(s, cid, [line], {"self": ["__main__.Net", obj] + ([] if module is None
+                                                                 else [module])})
     (d,) = s.explain()
     return d
 
@@ -656,6 +659,14 @@ def test_two_instances_of_one_class_say_so_and_do_not_advise_mark_dynamic(tmp_pa
     # The same instance whose attribute changed is a value recompile, as before.
     e = _method_recompile(tmp_path / "one", 1111, 1111)
     assert "instances" not in e["details"] and "torch.tensor" in e["fix"]
+    # Two modules: instances, as before; a plain object built anew for each call (a
+    # dataclass of settings whose value changes every step) is a value that changed, never
+    # "one graph per instance configuration". Found by a probe (a sampling config whose
+    # temperature decays each step).
+    m = _method_recompile(tmp_path / "modules", 1111, 2222, module=True)
+    assert m["details"]["instances"] == "Net"
+    v = _method_recompile(tmp_path / "values", 1111, 2222, module=False)
+    assert "instances" not in v["details"] and not v["reason"].startswith("another instance")
 
 
 # -- accuracy verdicts against float64 (issue 16, class 4) --------------------------------------

@@ -24,7 +24,8 @@ _PLAIN = (int, float, complex, str, bytes, bool, type(None), list, tuple, dict, 
 
 
 def call_record() -> dict[str, Any] | None:
-    """{frames (outermost first), objects: {local: [class, id]}} of the compile starting now."""
+    """{frames (outermost first), objects: {local: [class, id, is a module]}} of the compile
+    starting now."""
     frame: FrameType | None = sys._getframe(1)
     local: dict[str, Any] | None = None
     frames: list[dict[str, Any]] = []
@@ -59,5 +60,8 @@ def _objects(local: dict[str, Any]) -> dict[str, list[Any]]:
                 isinstance(value, torch.nn.Module):
             continue
         cls = type(value)
-        out[name] = [f"{cls.__module__}.{cls.__qualname__}", id(value)]
+        # whether it is a module: a long-lived instance whose attributes configure it, as
+        # against a plain object (a dataclass of settings) that may be built anew every call
+        out[name] = [f"{cls.__module__}.{cls.__qualname__}", id(value),
+                     isinstance(value, torch.nn.Module)]
     return out

@@ -448,7 +448,9 @@ def call_stack(payload: str) -> dict[str, Any] | None:
     objects = doc.get("objects") if isinstance(doc.get("objects"), dict) else {}
     return {"frames": frames, "objects": {
         str(k): v for k, v in objects.items()
-        if isinstance(v, list) and len(v) == 2 and isinstance(v[1], int)}}
+        # [class, id], and since session 22 whether it is a module: [class, id, bool]
+        if isinstance(v, list) and len(v) in (2, 3) and isinstance(v[1], int)
+        and (len(v) == 2 or isinstance(v[2], bool))}}
 
 
 _GUARD_LINE = lazy_re.compile(r"^(?P<indent>(?:\| )*)\+- (?P<body>.*)$")

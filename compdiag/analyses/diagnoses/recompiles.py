@@ -215,6 +215,10 @@ def instances_of(ctx: Any, frame_no: Any, event: dict[str, Any], source: str) ->
     mine = (ctx.call(cid).get("objects") or {}).get(root or "")
     if not mine:
         return "its class" if _SELF_ID_GUARD.search(failed) else None
+    if len(mine) > 2 and mine[2] is False:
+        # a plain object (a dataclass of settings) built anew for the call: its attribute
+        # is a value that changed, not another long-lived instance's configuration
+        return None
     earlier = set()
     for c in frame_cids(ctx, frame_no):
         if compile_id_key(c) < compile_id_key(cid):
