@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from compdiag.analyses.check_causes import INDUCTOR_RANDOM, random_explains
+from compdiag.analyses.check_causes import random_excuse
 from compdiag.store.reader import Reader, compile_id_key
 
 EXIT_OK, EXIT_MISMATCH, EXIT_SCRIPT_FAILED = 0, 1, 2
@@ -107,16 +107,8 @@ def report(reader: Reader, run_id: int, *, require_cudagraphs: bool = False
         g.outputs.append(row)
         g.ok = g.ok and bool(row["ok"])
     for g in by_graph.values():
-        bad = [o for o in g.outputs if not o["ok"]]
-        compared = [o for o in bad if (o.get("detail") or {}).get("verdict") in
-                    (None, "miscompile")]
-        drawn = None if g.ok or len(compared) < len(bad) else next(
-            (n for prefix in INDUCTOR_RANDOM
-             for n in reader.nodes_with_target(run_id, g.compile_id, prefix)), None)
-        if drawn is not None and not all(random_explains(drawn, (
-                (o.get("detail") or {}).get("divergent_node") or {}).get("user_frame"))
-                for o in bad):
-            drawn = None  # a divergent node before the draw: a real difference
+        drawn = None if g.ok else random_excuse(reader, run_id, g.compile_id,
+                                                [o for o in g.outputs if not o["ok"]])
         if drawn is not None:
             # Inductor draws the graph's random numbers itself: no value downstream of them can
             # match eager's, so the gate does not fail on them (JUnit: skipped, with why)

@@ -53,6 +53,39 @@ def checked_cause(ctx: Any) -> tuple[str, str] | None:
     return next(((words, fix) for v, words, fix in CHECKED_CAUSES if v in verdicts), None)
 
 
+# The verdicts of a comparison of values (a plain mismatch, a miscompile against float64):
+# what Inductor's own random numbers make meaningless (random values rarely make a NaN; an
+# input eager rejects, a dtype or TF32 say the same whatever the numbers).
+RANDOM_SENSITIVE = (None, "miscompile")
+
+
+def random_draw(reader: Any, run_id: int, cid: str | None) -> dict[str, Any] | None:
+    """The first node of the compile's graphs (every one of them: a training step draws in
+    its forward, and the gradient is compared after the backward) that draws Inductor's own
+    random numbers, at its user line; None when none does."""
+    for prefix in INDUCTOR_RANDOM:
+        found = reader.nodes_with_target(run_id, cid, prefix)
+        if found:
+            return found[0]
+    return None
+
+
+def random_excuse(reader: Any, run_id: int, cid: str | None,
+                  bad: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The random draw that explains every differing output of a compiled graph (`bad`: its
+    accuracy rows that differ), for explain and the `check` gate alike: each a comparison of
+    values whose first divergent node, where known, comes at or after the draw; None when one
+    does not (that difference is the compiler's to answer) or the graph draws nothing."""
+    details = [o.get("detail") if isinstance(o.get("detail"), dict) else {} for o in bad]
+    if not bad or any(d.get("verdict") not in RANDOM_SENSITIVE for d in details):
+        return None
+    drawn = random_draw(reader, run_id, cid)
+    if drawn is None or not all(random_explains(drawn, (d.get("divergent_node") or {}).get(
+            "user_frame")) for d in details):
+        return None
+    return drawn
+
+
 def random_explains(drawn: dict[str, Any], first: dict[str, Any] | None) -> bool:
     """Whether a difference first seen at `first` (the first divergent node's user frame, or
     None when the check did not localise it) can come from the random numbers `drawn` draws:
@@ -80,12 +113,8 @@ def random_fix(node: dict[str, Any]) -> str:
 def inductor_random(ctx: Any) -> dict[str, Any] | None:
     """The first post-grad node of the run that draws Inductor's own random numbers, at its
     user line; None when no compiled graph does."""
-    for cid in ctx.compiles:  # every graph of it: a training step draws in its forward
-        for prefix in INDUCTOR_RANDOM:
-            found = ctx.r.nodes_with_target(ctx.run_id, cid, prefix)
-            if found:
-                return found[0]
-    return None
+    return next((n for cid in ctx.compiles
+                 if (n := random_draw(ctx.r, ctx.run_id, cid)) is not None), None)
 
 
 # A seeding call Dynamo traced into the graph (torch 2.11-2.12 traced torch.cuda.manual_seed

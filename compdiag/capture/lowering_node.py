@@ -64,12 +64,6 @@ def record_failing_node(capture: Any) -> None:
                           payload=json.dumps(frames, default=repr))
 
 
-def failing_node_frames(exc: BaseException) -> list[dict[str, Any]]:
-    """failing_node's user frames ([] when none)."""
-    found = failing_node(exc)
-    return found[0] if found else []
-
-
 def failing_node(exc: BaseException) -> tuple[list[dict[str, Any]], dict[str, str]] | None:
     """The user frames of the graph node the innermost torch frame holding one was working
     on, the original exception first (its cause or context, then the wrapper), with what

@@ -67,8 +67,6 @@ def attach(capture: Any) -> None:
 
 
 def _record(capture: Any, record: logging.LogRecord) -> None:
-    if "# " not in str(record.msg) and not record.args:
-        return
     text = record.getMessage()
     if ".py:" not in text:
         return

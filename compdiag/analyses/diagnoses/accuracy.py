@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from compdiag.analyses.check_causes import (INDUCTOR_RANDOM, random_explains, random_fix,
-                                           random_where)
+from compdiag.analyses.check_causes import random_excuse, random_fix, random_where
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import commands
@@ -363,6 +362,9 @@ def measured(ctx: Any) -> list[Diagnosis]:
             explanation = "The compiled graph computed different numbers than eager beyond " \
                           "the tolerance"
         backward = bool(detail.get("backward"))
+        # a step function's inputs, for the headline and the fix (one lookup of Dynamo's nodes)
+        fed = _step_input(ctx, cid, node) if node.get("node") and not node.get("shows_at") \
+            else None
         undeclared = False
         if backward:
             reason = "backward: " + reason
@@ -396,7 +398,6 @@ def measured(ctx: Any) -> list[Diagnosis]:
             if said:  # an op Dynamo made of the user's call (addcdiv_ -> div, fma, copy_)
                 reason += f" of `{said}`"
             explanation += f", first at node {node['node']}"
-            fed = _step_input(ctx, cid, node)
             if fed:  # a step function: the divergence is its input's rounding, upstream
                 reason += f", a step function fed by {fed}"
                 explanation += STEP_EXPLANATION.format(op=node.get("op"), fed=fed)
@@ -413,8 +414,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
         fix = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store)
         if undeclared:
             fix = UNDECLARED_FIX.format(op=node.get("op"))
-        elif node.get("node") and not node.get("shows_at") and _step_input(ctx, cid, node):
-            fix = STEP_FIX.format(op=node.get("op"), fed=_step_input(ctx, cid, node))
+        elif fed:
+            fix = STEP_FIX.format(op=node.get("op"), fed=fed)
         elif kind in VERDICT_FIXES:
             minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
             fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
@@ -428,12 +429,9 @@ def measured(ctx: Any) -> list[Diagnosis]:
             reason = "within the tolerance, but " + reason
             cost = SPEC.score("info") + 1.0
         frame = op_frame(ctx, cid, nf, node.get("op"))
-        # only where values were compared: an input eager rejects, a dtype that differs or
-        # TF32 say the same whatever the random numbers
-        drawn = _drawn(ctx, cid) if verdict in RANDOM_SENSITIVE and not (
-            detail.get("within_tolerance") and all(r.get("ok") for r in rows)) else None
-        if drawn is not None and not random_explains(drawn, nf):
-            drawn = None  # the first divergent node computes before the draw: real
+        # the check gate's own rule (analyses/accuracy.report): the same graphs excused
+        drawn = None if detail.get("within_tolerance") and all(r.get("ok") for r in rows) \
+            else random_excuse(ctx.r, ctx.run_id, cid, [r for r in rows if not r.get("ok")])
         if drawn is not None:
             # Inductor drew the graph's random numbers itself (dropout, rand): compiled and
             # eager never see the same values, seed or no seed, so this difference says nothing
@@ -462,21 +460,6 @@ def measured(ctx: Any) -> list[Diagnosis]:
                                     eager_nondeterministic=nondet, verdict=verdict,
                                     fp64=detail.get("fp64"))))
     return out
-
-
-# The verdicts of a comparison of values (a plain mismatch, a miscompile against float64):
-# what Inductor's own random numbers make meaningless (random values rarely make a NaN).
-RANDOM_SENSITIVE = (None, "miscompile")
-
-
-def _drawn(ctx: Any, cid: str | None) -> dict[str, Any] | None:
-    """The first node of the compile's graphs that draws Inductor's own random numbers (its
-    forward's, for a gradient compared after the program's backward), or None."""
-    for prefix in INDUCTOR_RANDOM:
-        found = ctx.r.nodes_with_target(ctx.run_id, cid, prefix)
-        if found:
-            return found[0]
-    return None
 
 
 # Ops whose output jumps where their input crosses a threshold: a difference of one rounding
