@@ -44,15 +44,35 @@ def _output_code(kernel: str) -> str:
             "        return (buf0, )\n")
 
 
-def _runtime_traceback(user: str, wrapper: str, kernel: str) -> str:
+def _wrapper_traceback(user: str, wrapper: str, line: int, code: str, error: str) -> str:
+    """A traceback from the user's compiled call into Inductor's wrapper, ending at `code` on
+    line `line` of the wrapper module with `error`."""
     return ("Traceback (most recent call last):\n"
             f'  File "{user}", line 30, in <module>\n    out = compiled(idx, w)\n'
             f'  File "{user}", line 3, in f\n    def f(i, w):\n'
             '  File "/site/torch/_inductor/output_code.py", line 763, in __call__\n'
             "    return self.current_callable(inputs)\n"
-            f'  File "{wrapper}", line 86, in call\n    {kernel}(arg0_1, arg1_1, buf0)\n'
-            "RuntimeError: kernel, /tmp/cache/pj/cpj.main.cpp:7, index out of bounds: "
-            "0 <= tmp0 < 5L\n")
+            f'  File "{wrapper}", line {line}, in call\n    {code}\n'
+            f"{error}\n")
+
+
+def _runtime_traceback(user: str, wrapper: str, kernel: str) -> str:
+    return _wrapper_traceback(user, wrapper, 86, f"{kernel}(arg0_1, arg1_1, buf0)",
+                              "RuntimeError: kernel, /tmp/cache/pj/cpj.main.cpp:7, index out "
+                              "of bounds: 0 <= tmp0 < 5L")
+
+
+def _compiled_embedding(tmp_path) -> tuple[Store, str]:
+    """A store whose compile 0/0 (def at line 3) has embedding_graph's post-grad graph and
+    _output_code's wrapper (kernel cpp_fused_embedding_0), and that wrapper's file."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    s.post_grad("0/0", embedding_graph(s.user))
+    wrapper = str(tmp_path / "cq6.py")
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
+                  "inductor_output_code": {"filename": wrapper}},
+                 _output_code("cpp_fused_embedding_0"))
+    return s, wrapper
 
 
 def test_the_running_kernel_is_named_by_the_wrapper_line_that_called_it():
@@ -76,13 +96,7 @@ def test_a_kernels_runtime_error_points_at_the_op_line_not_the_def(tmp_path):
     line of the ops that kernel computes (its post-grad nodes' stack traces), not at the
     compiled function's `def` the Python traceback shows. Before this change the failure
     kept the `def` line (3)."""
-    s = Store(tmp_path, exit_code=1)
-    s.compile("0/0", lineno=3)
-    s.post_grad("0/0", embedding_graph(s.user))
-    wrapper = str(tmp_path / "cq6.py")
-    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
-                  "inductor_output_code": {"filename": wrapper}},
-                 _output_code("cpp_fused_embedding_0"))
+    s, wrapper = _compiled_embedding(tmp_path)
     tb = _runtime_traceback(str(s.user), wrapper, "cpp_fused_embedding_0")
     s.failure("0/0", stage="runtime", exc_type="RuntimeError",
               message="kernel, /tmp/cache/pj/cpj.main.cpp:7, index out of bounds: "
@@ -95,16 +109,9 @@ def test_a_kernels_runtime_error_points_at_the_op_line_not_the_def(tmp_path):
 def _allocation_traceback(user: str, wrapper: str, message: str) -> str:
     """A traceback that ends at _output_code's allocation of buf0 (its line, as Python
     numbers the wrapper module's lines)."""
-    line = _output_code("k").splitlines().index(
-        "        buf0 = empty_strided_cpu((3, 2), (2, 1), torch.float32)") + 1
-    return ("Traceback (most recent call last):\n"
-            f'  File "{user}", line 30, in <module>\n    out = compiled(idx, w)\n'
-            f'  File "{user}", line 3, in f\n    def f(i, w):\n'
-            '  File "/site/torch/_inductor/output_code.py", line 763, in __call__\n'
-            "    return self.current_callable(inputs)\n"
-            f'  File "{wrapper}", line {line}, in call\n'
-            "    buf0 = empty_strided_cpu((3, 2), (2, 1), torch.float32)\n"
-            f"RuntimeError: {message}\n")
+    code = "buf0 = empty_strided_cpu((3, 2), (2, 1), torch.float32)"
+    line = _output_code("k").splitlines().index(f"        {code}") + 1
+    return _wrapper_traceback(user, wrapper, line, code, f"RuntimeError: {message}")
 
 
 def test_an_allocation_that_fails_in_the_wrapper_is_at_the_ops_of_its_buffer(tmp_path):
@@ -114,13 +121,7 @@ def test_an_allocation_that_fails_in_the_wrapper_is_at_the_ops_of_its_buffer(tmp
     kernel that writes that buffer, and says which kernel. Before this change it was at the
     compiled call: the wrapper line called no kernel. Found by a probe (a size-driven
     `new_zeros` in compiled code, DefaultCPUAllocator's "can't allocate memory")."""
-    s = Store(tmp_path, exit_code=1)
-    s.compile("0/0", lineno=3)
-    s.post_grad("0/0", embedding_graph(s.user))
-    wrapper = str(tmp_path / "cq6.py")
-    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
-                  "inductor_output_code": {"filename": wrapper}},
-                 _output_code("cpp_fused_embedding_0"))
+    s, wrapper = _compiled_embedding(tmp_path)
     oom = ("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
            "memory: you tried to allocate 4000000000000000 bytes.")
     s.failure("0/0", stage="runtime", exc_type="RuntimeError", message=oom,
@@ -135,13 +136,7 @@ def test_an_allocation_that_fails_in_the_wrapper_is_at_the_ops_of_its_buffer(tmp
 def test_an_asynchronous_device_error_at_an_allocation_names_no_buffer(tmp_path):
     """The same line in an asynchronous CUDA error's traceback says only where it surfaced
     (an earlier kernel failed): no buffer, no kernel of that line is blamed."""
-    s = Store(tmp_path, exit_code=1)
-    s.compile("0/0", lineno=3)
-    s.post_grad("0/0", embedding_graph(s.user))
-    wrapper = str(tmp_path / "cq6.py")
-    s.ing.record({"frame_id": 0, "frame_compile_id": 0,
-                  "inductor_output_code": {"filename": wrapper}},
-                 _output_code("cpp_fused_embedding_0"))
+    s, wrapper = _compiled_embedding(tmp_path)
     msg = "CUDA error: device-side assert triggered"
     s.failure("0/0", stage="runtime", exc_type="RuntimeError", message=msg,
               filename=str(s.user), lineno=3,

@@ -79,6 +79,13 @@ def test_a_segfault_in_compiled_code_points_at_the_compiled_call(tmp_path: Path)
     assert "COMPDIAG_KEEP_GRAPHS=1" in top["fix"] and "compdiag bisect" in top["fix"]
 
 
+def _set_line(s: Store, lineno: int, code: str) -> None:
+    """Line `lineno` of the store's user script reads `code` (faulthandler's dump names it)."""
+    lines = s.user.read_text().splitlines()
+    lines[lineno - 1] = code
+    s.user.write_text("\n".join(lines) + "\n")
+
+
 def test_a_program_that_aborts_itself_inside_compiled_code_ended_itself(tmp_path: Path) -> None:
     """Issue 29 §3: the program's own `os.abort()` (a check in a function compiled code calls
     through `torch.compiler.disable`) is how it chose to end, at that line: not a native
@@ -87,9 +94,7 @@ def test_a_program_that_aborts_itself_inside_compiled_code_ended_itself(tmp_path
     Found by a probe. With the C++ runtime's terminate words before it, it stays a crash."""
     s = Store(tmp_path, exit_code=134)
     s.compile("0/0", lineno=3)
-    lines = s.user.read_text().splitlines()
-    lines[7] = "    os.abort()"
-    s.user.write_text("\n".join(lines) + "\n")
+    _set_line(s, 8, "    os.abort()")
     user = str(s.user)
     dump = _dump([(user, 20, "<module>"), (EVAL_FRAME, 655, "_fn"), (user, 3, "f"),
                   (user, 8, "check")], what="Aborted")
@@ -145,9 +150,7 @@ def test_a_kill_at_a_line_that_only_mentions_abort_is_no_self_abort(tmp_path: Pa
     the out-of-memory killer), is not the program ending itself. Found by review."""
     s = Store(tmp_path, exit_code=137)
     s.compile("0/0", lineno=3)
-    lines = s.user.read_text().splitlines()
-    lines[7] = "    y = torch.mm(a, b)  # os.abort() on NaN"
-    s.user.write_text("\n".join(lines) + "\n")
+    _set_line(s, 8, "    y = torch.mm(a, b)  # os.abort() on NaN")
     user = str(s.user)
     s.ing.program_end(how="signal", exit_code=137, signal=9, stderr_tail="",
                       fault=_dump([(user, 20, "<module>"), (user, 8, "check")],
