@@ -191,8 +191,30 @@ def _not_compared(root: Path) -> Store:
     return s
 
 
+def _killed_compiling(root: Path) -> Store:
+    """A run a time limit's SIGTERM stopped while compile 0/0 had not finished: its fix names
+    `compdiag show` for this run (it said a bare `compdiag show`, the default store's)."""
+    from test_explain import _ids
+
+    s = Store(root, exit_code=143)
+    s.ing.record({**_ids("0/0"), "str": [str(s.user), 1]}, None)
+    s.ing.record({**_ids("0/0"), "dynamo_start": {"stack": [
+        {"line": 10, "name": "<module>", "filename": 1},
+        {"line": 3, "name": "f", "filename": 1}]}}, None)
+    s.ing.program_end(how="signal", exit_code=143, signal=15, stderr_tail="", fault="")
+    return s
+
+
+def _killed(root: Path) -> Store:
+    """The out-of-memory killer's SIGKILL after every compile ended: the same `show`."""
+    s = Store(root, exit_code=137)
+    s.compile("0/0")
+    s.ing.program_end(how="signal", exit_code=137, signal=9, stderr_tail="", fault="")
+    return s
+
+
 @pytest.mark.parametrize("build", [_crash, _mismatch, _plain_mismatch, _tf32, _served,
-                                   _not_compared])
+                                   _not_compared, _killed_compiling, _killed])
 @pytest.mark.parametrize("where", ["my store", ".compdiag"])
 def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch, capsys):
     """A fix's commands (in explain's JSON, and in report.md) name this run in this store:
@@ -221,6 +243,8 @@ def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch, caps
              for c in command_lines(text)]
     if build is _not_compared:
         assert any(c.startswith("compdiag report") for c in lines), lines
+    if build in (_killed_compiling, _killed):
+        assert any(c.startswith("compdiag show") for c in lines), lines
     if build is _served:  # the one line that needs its environment says so on the line
         assert any(c.startswith("TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 compdiag run ")
                    for c in lines), lines

@@ -25,9 +25,9 @@ SIGNALS: dict[str, tuple[str, str]] = {
 }
 KILLED_FIX = ("Nothing in the program failed: see what killed it. For the out-of-memory killer, "
               "compile with fewer workers (`TORCHINDUCTOR_COMPILE_THREADS=1`) or a smaller "
-              "batch; `compdiag show` lists what was compiled before it.")
+              "batch; `{show}` lists what was compiled before it.")
 COMPILING_FIX = ("torch.compile was still compiling when the run was stopped: see how long "
-                 "its compiles take (`compdiag show` lists them with their times), warm the "
+                 "its compiles take (`{show}` lists them with their times), warm the "
                  "compile cache before a timed run (the same TORCHINDUCTOR_CACHE_DIR), or give "
                  "the first steps more time; for the out-of-memory killer, compile with "
                  "fewer workers (`TORCHINDUCTOR_COMPILE_THREADS=1`).")
@@ -48,8 +48,8 @@ CRASH_EAGER_FIX = ("The crash is outside compiled code ({where}): run the script
                    "torch.compile (`torch.compiler.set_stance(\"force_eager\")`) to confirm "
                    "it is not torch.compile's.")
 INTERRUPT_FIX = ("Nothing to fix: the run was stopped before its end, so what it would have "
-                 "done after line {line} was not recorded. If it seemed stuck, `compdiag "
-                 "show` lists its compiles and their times; run it to the end to diagnose it.")
+                 "done after line {line} was not recorded. If it seemed stuck, `{show}` "
+                 "lists its compiles and their times; run it to the end to diagnose it.")
 EXIT_FIX = ("The program chose to exit with status {code}{where}: see why it did (the "
             "message it printed before).")
 NATIVE_EXIT_FIX = ("It exited without an exception, sys.exit or os._exit: native code called "

@@ -437,9 +437,9 @@ def measured(ctx: Any) -> list[Diagnosis]:
             # eager never see the same values, seed or no seed, so this difference says nothing
             # of the compiler (an information verdict with the way to compare, never a bug)
             measured_words = reason
-            reason = (f"not comparable with eager: the compiled graph draws its own random "
-                      f"numbers {random_where(drawn)} ({drawn.get('target') or 'a random op'})"
-                      + (" and the gradients flow through them" if backward else ""))
+            reason = (f"not comparable with eager: {name} depends on random numbers the "
+                      f"compiled graph draws itself {random_where(drawn)} "
+                      f"({drawn.get('target') or 'a random op'})")
             explanation = ("Inductor generates the graph's random numbers itself (torch."
                            "_inductor.config.fallback_random is off by default): compiled and "
                            "eager draw different values from the same seed, and everything "

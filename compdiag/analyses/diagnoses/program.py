@@ -60,6 +60,7 @@ from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first, found, one_of
 from compdiag.analyses.summary import summarise
 from compdiag.analyses.unfinished_compile import Unfinished, unfinished_compile
+from compdiag.formats.command_line import command_line
 from compdiag.formats.compiled_code import (ASYNC_DEVICE_WORDS, compile_api_refusal,
                                             compiled_in, first_compiled)
 from compdiag.formats.user_code import is_user_file
@@ -258,7 +259,8 @@ def asked_end(ctx: Any, exc: dict[str, Any]) -> Diagnosis:
         return _ended(ctx, ended="interrupt", reason=f"interrupted (Ctrl-C){where}{inside}",
                       explanation=f"KeyboardInterrupt stopped the run{where}{inside}; "
                                   "nothing after it ran.",
-                      fix=INTERRUPT_FIX.format(line=frame.lineno or "?"), frame=frame,
+                      fix=INTERRUPT_FIX.format(line=frame.lineno or "?", show=command_line(
+                          "show", ctx.run_id, store=ctx.store)), frame=frame,
                       exc=exc, came_through=exc.get("compiled"))
     said = (exc.get("message") or "").strip()
     text = f" ({said[:200]})" if said and not said.lstrip("-").isdigit() else ""
@@ -353,7 +355,7 @@ def _killed_compiling(ctx: Any, end: dict[str, Any], sig: str, meaning: str, cls
     elif cls == "crash":
         fix = CRASH_EAGER_FIX.format(where=f"while compiling {u.function}()")
     else:
-        fix = COMPILING_FIX
+        fix = COMPILING_FIX.format(show=command_line("show", ctx.run_id, store=ctx.store))
     return _ended(ctx, ended="signal",
                   reason=f"killed by {sig} while compiling {u.describe()}"
                          + (f": {native}" if native else ""),
@@ -376,6 +378,7 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     # torch.compile was still compiling: the compile says where the run was, whatever
     # faulthandler's dump could not (no Python frame of the user's in it)
     compiling = unfinished_compile(ctx) if not kernel else None
+    killed_fix = KILLED_FIX.format(show=command_line("show", ctx.run_id, store=ctx.store))
     if not frames and compiling is not None:
         return _killed_compiling(ctx, end, sig, meaning, cls, native, compiling)
     if not frames and not kernel:
@@ -383,7 +386,7 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
                                                  f"recorded)" + (f": {native}" if native else ""),
                       explanation=f"The program was killed by {sig}: {meaning}. The process "
                                   "had no chance to say where it was.",
-                      fix=KILLED_FIX if cls == "killed" else CRASH_EAGER_FIX.format(
+                      fix=killed_fix if cls == "killed" else CRASH_EAGER_FIX.format(
                           where="no Python stack was left"),
                       frame=UserFrame(), end=end, sig=sig)
     inner = frames[-1] if frames else {}
@@ -394,7 +397,8 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
             where = f" at line {asked.lineno}"
             return _ended(ctx, ended="signal", reason=f"ended itself with {sig}{where} "
                                                       f"(`{asked.line.strip()}`)",
-                          explanation=f"Line {asked.lineno} of the program sent its own process {sig}: "
+                          explanation=f"Line {asked.lineno} of the program sent its own "
+                                      f"process {sig}: "
                                       "it ended itself; no exception escaped and nothing "
                                       "crashed.",
                           fix=SELF_SIGNAL_FIX.format(sig=sig, where=where,
@@ -437,7 +441,7 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
         f"{inner.get('lineno')}"
     minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
     fix = (CRASH_COMPILED_FIX.format(bisect=bisect, minify=minify) if what else
-           KILLED_FIX if cls == "killed" else CRASH_EAGER_FIX.format(where=in_code))
+           killed_fix if cls == "killed" else CRASH_EAGER_FIX.format(where=in_code))
     # The innermost Python frame is the user's own line (os.abort(), a C extension's call):
     # the line says it all.
     own = not what and (inner.get("filename"), inner.get("lineno")) == (frame.filename,
