@@ -256,6 +256,26 @@ def test_corpus_wrong_gradient_minifies(sidecar: Path, corpus_runs: CorpusRuns,
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("sidecar", [CORPUS / "acc_dropout_not_comparable.expected.json"],
+                         ids=["acc_dropout_not_comparable"])
+def test_corpus_random_only_difference_is_not_minified(sidecar: Path, corpus_runs: CorpusRuns,
+                                                      tmp_path: Path) -> None:
+    """A graph whose only differences come from Inductor's own random numbers (dropout) has
+    nothing to minify: `compdiag minify` says so in one line, with the verdict explain and
+    `compdiag check` give it, and writes nothing. Before, it compiled the graph again and
+    said "does not reproduce ... when compiled again (it passes)" (or shrank a chance
+    difference), as if the check had been a fluke."""
+    result = _case(sidecar, corpus_runs)
+    m = run_cmd([sys.executable, "-m", "compdiag", "minify", "--store", result["store"],
+                 "-o", str(tmp_path / "repro.py")], env=base_env(shared_cache()), cwd=tmp_path)
+    lines = m.stderr.strip().splitlines()
+    assert m.returncode == 2 and len(lines) == 1, m.stderr[-3000:]
+    assert "nothing to minify" in lines[0] and "not comparable with eager" in lines[0] \
+        and "fallback_random" in lines[0], lines
+    assert not (tmp_path / "repro.py").exists()
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
 def test_corpus_principles_hold(sidecar: Path, corpus_runs: CorpusRuns) -> None:
     """Issue 29 §2 (by the store's facts) to §6 over every corpus run (the stores

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from compdiag.commands._common import (CLIError, add_store_arg, emit_json, output_file,
                                        store_path)
@@ -48,6 +49,9 @@ def cmd_minify(args: argparse.Namespace) -> int:
     output_file(args.output, "-o")
     with Reader(store_path(args)) as reader:
         run_id = reader.resolve_run(args.run)
+        excuse = _not_comparable(reader, run_id, _graph(args.graph))
+        if excuse is not None:
+            raise CLIError(excuse)
         try:
             with ProgressView(Console(stderr=True)) as view:
                 result, _ = minify_run(reader, run_id, args.output, graph=_graph(args.graph),
@@ -71,3 +75,24 @@ def _graph(text: str | None) -> str | None:
 
     cid = CompileId.of(text)
     return str(cid) if cid is not None else text
+
+
+def _not_comparable(reader: Any, run_id: int, graph: str | None) -> str | None:
+    """Why the graph minify would shrink has nothing to shrink, when its only failure is an
+    accuracy check that Inductor's own random numbers explain (the verdict `compdiag check`
+    and explain give it): compiled again it differs or not by chance, so minify would report
+    that it "does not reproduce". None otherwise."""
+    from compdiag.analyses.accuracy import report
+    from compdiag.minify.graph import failure_graphs
+
+    graphs = failure_graphs(reader, run_id)
+    chosen = graphs[-1] if graphs and graph is None else next(
+        (g for g in graphs if graph in (g["compile_id"], str(g["id"]))), None)
+    if chosen is None or chosen["kind"] != "accuracy":
+        return None
+    verdict = next((g for g in report(reader, run_id).graphs
+                    if g.compile_id == chosen["compile_id"]), None)
+    if verdict is None or not verdict.not_comparable:
+        return None
+    return (f"graph {chosen['compile_id']} of run {run_id} has nothing to minify: its values "
+            f"are {verdict.not_comparable}")
