@@ -782,3 +782,51 @@ def test_a_runtime_error_in_an_op_the_wrapper_calls_is_at_that_ops_line(tmp_path
     top = _diags(path, rid)[0]
     assert top["kind"] == "failure" and top["user_frame"]["lineno"] == 22, top["user_frame"]
     assert "streams.record_event" in top["reason"]
+
+
+def test_a_cudagraph_skip_for_an_op_torch_noted_no_line_for_is_at_its_items_line(tmp_path):
+    """set16/gpu/cg_checkpoint_dropout_rng.py (PR #146878) on the H200: a checkpointed dropout
+    under fallback_random is wrapped in run_and_save_rng_state, which CUDA graphs refuse
+    ("incompatible op run_and_save_rng_state", no "Found from"). The post-grad graph notes no
+    line for that node ("# No stacktrace found"), its item's the dropout's (38). On main the
+    skip was at the compiled call (51): the reason's bare op name was not read as an op, the
+    node took the line of the section before it (37), and only the backward graph was
+    searched."""
+    path, rid = _store(tmp_path, "cg_checkpoint_rng_skip")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "cudagraph" and "run_and_save_rng_state" in top["reason"], top
+    assert top["user_frame"]["lineno"] == 38, top["user_frame"]
+
+
+def test_a_node_torch_noted_no_line_for_has_none_but_its_items():
+    """A post-grad node under '# No stacktrace found' is no longer at the line of the section
+    before it; a multi-output one takes the line of its first item that has one."""
+    text = """
+        # File: /u/m.py:37 in inner, code: h = gelu(x)
+        mul_2: "f32[4]" = torch.ops.aten.mul.Tensor(a, b)
+
+        # No stacktrace found for following nodes
+        rng = torch.ops.higher_order.run_and_save_rng_state(torch.ops.aten.native_dropout.default, mul_2)
+        getitem_2: "u8[16][1]cpu" = rng[0]
+        copy_: "f32[4]" = torch.ops.aten.copy_.default(a, mul_2)
+
+        # File: /u/m.py:38 in inner, code: h = self.drop(h)
+        getitem_3 = rng[1]
+        relu: "f32[4]" = torch.ops.aten.relu.default(getitem_3)
+"""
+    nodes = {n["node"]: n for n in P.graph_nodes(text)}
+    assert nodes["mul_2"]["lineno"] == 37
+    assert nodes["rng"]["lineno"] == 38 and nodes["rng"]["line"] == "h = self.drop(h)"
+    assert nodes["copy_"]["lineno"] is None
+    assert nodes["relu"]["lineno"] == 38
+
+
+def test_an_incompatible_op_is_one_of_the_ops_a_skip_names():
+    assert P.cudagraph_skip_facts(
+        "disabling cudagraphs due to incompatible op run_and_save_rng_state")["ops"] == \
+        ["run_and_save_rng_state"]
+    facts = P.cudagraph_skip_facts(
+        "disabling cudagraphs due to incompatible op aten._fused_moving_avg_obs_fq_helper_"
+        "functional.default Found from \n   File \"/u/q.py\", line 40, in f\n    x = fq(x)\n")
+    assert facts["ops"] == ["_fused_moving_avg_obs_fq_helper_functional"]
+    assert facts["frames"][0]["lineno"] == 40

@@ -177,15 +177,16 @@ class RunContext:
         the library's; the first frame of the node's stored `stack` is the user line that
         called into it. `lib_frame`: torch's innermost frame, where it was replaced."""
         if cid not in self._graph_nodes:
-            rows = []
-            for n in self.r.graph_nodes(self.run_id, cid):
-                stack = n.get("stack") or []
-                if stack and isinstance(stack[0], dict) and stack[0].get("lineno"):
-                    n = {**n, "lib_frame": {k: n.get(k) for k in ("filename", "lineno", "line")},
-                         **{k: stack[0].get(k) for k in ("filename", "lineno", "line")}}
-                rows.append(n)
-            self._graph_nodes[cid] = rows
+            self._graph_nodes[cid] = _at_user_frames(self.r.graph_nodes(self.run_id, cid))
         return self._graph_nodes[cid]
+
+    def every_graph_nodes(self, cid: str | None) -> list[dict[str, Any]]:
+        """graph_nodes of every post-grad graph of the compile, its forward's then its
+        backward's (a fact about an op of the forward: a CUDA-graph skip logged there)."""
+        key = ("every", cid)
+        if key not in self._graph_nodes:
+            self._graph_nodes[key] = _at_user_frames(self.r.every_graph_nodes(self.run_id, cid))
+        return self._graph_nodes[key]
 
     def dynamo_nodes(self, cid: str | None) -> list[dict[str, Any]]:
         """The nodes of the graph Dynamo handed the backend, at their user lines: node
@@ -193,10 +194,14 @@ class RunContext:
         return self.r.dynamo_nodes(self.run_id, cid)
 
     def op_user_lines(self, cid: str | None, op: str) -> list[dict[str, Any]]:
-        """User lines of the post-grad graph nodes calling aten.<op> (graph_nodes)."""
-        return [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
-                for n in self.graph_nodes(cid)
-                if n["op"] == op and n["filename"] and n["lineno"]]
+        """User lines of the post-grad graph nodes calling aten.<op> (graph_nodes): the last
+        graph's, else those of any graph of the compile (an op only its forward has)."""
+        for nodes in (self.graph_nodes(cid), self.every_graph_nodes(cid)):
+            lines = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
+                     for n in nodes if n["op"] == op and n["filename"] and n["lineno"]]
+            if lines:
+                return lines
+        return []
 
     def target_user_lines(self, cid: str | None, target: str | None) -> list[dict[str, Any]]:
         """User lines of the compile's graph nodes whose target is `target` (ns.op.overload,
@@ -302,6 +307,19 @@ class RunContext:
     @functools.cached_property
     def has_accuracy_rows(self) -> bool:
         return bool(self.r.accuracy(self.run_id))
+
+
+def _at_user_frames(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Post-grad nodes each at its user frame: the first frame of its stored `stack` (the user
+    line that called into a library op), torch's innermost one kept as `lib_frame`."""
+    rows = []
+    for n in nodes:
+        stack = n.get("stack") or []
+        if stack and isinstance(stack[0], dict) and stack[0].get("lineno"):
+            n = {**n, "lib_frame": {k: n.get(k) for k in ("filename", "lineno", "line")},
+                 **{k: stack[0].get(k) for k in ("filename", "lineno", "line")}}
+        rows.append(n)
+    return rows
 
 
 def exception_frames(exc: dict[str, Any] | None) -> tuple[dict | None, dict | None]:

@@ -157,14 +157,18 @@ def output_code_splits(code: str | None) -> dict[str, Any] | None:
 
 # -- the facts analyses read of a skip (stored with it: store.schema.BACKFILLED_COLUMNS) ----
 _CG_OP = lazy_re.compile(r"\baten\.(\w+)\.\w+\(")
+# the op torch's "incompatible op" reason names bare (`run_and_save_rng_state`, a higher-order
+# op) or qualified without a call (`aten._fused_moving_avg_obs_fq_helper_functional.default`)
+_CG_INCOMPATIBLE = lazy_re.compile(r"\bincompatible ops? (?:aten\.)?(\w+)")
 
 
 def cudagraph_skip_facts(reason: str | None) -> dict[str, Any]:
     """A skip reason's parts: its head (without the "Found from" trace torch appends), the
-    user frames of that trace, and the aten ops it names (a partition's reason names its op:
-    "cpu ops (aten.sum.default(arg1_1))")."""
+    user frames of that trace, and the ops it names (a partition's reason names its op:
+    "cpu ops (aten.sum.default(arg1_1))"; an incompatible op's, bare or qualified)."""
     text = (reason or "unknown reason").strip()
     head, found, trace = text.partition("Found from")
     # the trace may begin on the marker's own line ("Found from   File ...")
     return {"head": head.strip().rstrip("."),
-            "frames": frames_in(trace if found else text), "ops": _CG_OP.findall(text)}
+            "frames": frames_in(trace if found else text),
+            "ops": list(dict.fromkeys(_CG_OP.findall(text) + _CG_INCOMPATIBLE.findall(head)))}

@@ -177,6 +177,8 @@ _GRAPH_FILE = lazy_re.compile(r"#[^#\n]*?\bFile: (?P<file>.+?):(?P<line>\d+) in 
                          r"code: (?P<code>.*)")
 _GRAPH_NODE = lazy_re.compile(
     r"^\s*(?P<name>\w+)(?:: \"(?P<meta>[^\"]*)\")? = torch\.ops\.(?P<op>[\w.]+)\(")
+_GRAPH_NO_STACK = lazy_re.compile(r"^\s*# No stacktrace found")
+_GRAPH_ITEM = lazy_re.compile(r"^\s*\w+(?:: \"[^\"]*\")? = (?P<of>\w+)\[\d+\]")
 
 
 _STRING_ARG = lazy_re.compile(r"""\(\s*\w+,\s*(?P<q>["'])(?P<msg>.+?)(?P=q)\s*\)""")
@@ -275,17 +277,29 @@ def graph_nodes(graph_text: str | None) -> list[dict[str, Any]]:
     if not graph_text:
         return out
     where: dict[str, Any] | None = None
+    unplaced: dict[str, dict[str, Any]] = {}   # nodes torch noted no line for, by name
     for line in graph_text.splitlines():
         fm = _GRAPH_FILE.search(line)
         if fm:
             where = {"filename": fm.group("file"), "lineno": int(fm.group("line")),
                      "line": fm.group("code").strip()}
             continue
+        if _GRAPH_NO_STACK.match(line):
+            where = None   # not the section before's line: these nodes have none of their own
+            continue
         nm = _GRAPH_NODE.match(line)
         if nm:
             out.append({"node": nm.group("name"), "op": _node_op(nm.group("name")),
                         "target": nm.group("op"), "meta": nm.group("meta"),
                         **(where or {"filename": None, "lineno": None, "line": None})})
+            if where is None:
+                unplaced[nm.group("name")] = out[-1]
+            continue
+        im = _GRAPH_ITEM.match(line)
+        if im and where is not None and im.group("of") in unplaced:
+            # A multi-output op torch noted no line for (a checkpointed dropout's
+            # run_and_save_rng_state) is the line of the first of its items that has one.
+            unplaced.pop(im.group("of")).update(where)
     return out
 
 

@@ -440,6 +440,14 @@ class Reader(RecordsReader, PerfReader):
         return self._of_last_record("graph_nodes", f"node, op, target, {meta}, filename, lineno,"
                                     f" line, {stack}", run_id, compile_id)
 
+    def every_graph_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
+        """The nodes of every post-grad graph of the compile (its forward's, then its
+        backward's), in graph order."""
+        stack = "stack" if self._has_column("graph_nodes", "stack") else "NULL AS stack"
+        return self._rows(f"SELECT node, op, target, filename, lineno, line, {stack} "
+                          "FROM graph_nodes WHERE run_id = ? AND compile_id IS ? "
+                          "ORDER BY seq, rowid", (run_id, compile_id))
+
     def nodes_with_target(self, run_id: int, compile_id: str | None, prefix: str
                           ) -> list[dict[str, Any]]:
         """The nodes of every post-grad graph of the compile (its forward's and its
