@@ -875,3 +875,41 @@ def test_a_path_torch_shortened_resolves_to_the_kept_file_it_ends(tmp_path):
         tail = str(s.user)[3:]
         assert ctx.resolve(tail) == str(s.user)
         assert ctx.resolve("elsewhere/other.py") == "elsewhere/other.py"
+
+
+def test_a_kernels_bounds_check_is_at_its_indexing_op_not_its_first_op():
+    """benchmarks/probes23/static_kv_cache_overflow.py: a static KV cache's `index_copy_` past
+    its length fails Inductor's C++ bounds check in a kernel that fuses the qkv split, the
+    cache writes and the attention; on main the failure was at the kernel's first op (the
+    `chunk`, line 23), not at the `index_copy_` (24) the check is about. The index_copy_ is an
+    index_put node after decomposition; an embedding elsewhere in the graph is not it."""
+    nodes = {"embedding": "/u/m.py:22  h = self.emb(token)",
+             "split": "/u/m.py:23  q, k, v = self.qkv(h).chunk(3, dim=-1)",
+             "index_put": "/u/m.py:24  self.k_cache.index_copy_(1, pos, k)",
+             "index_put_1": "/u/m.py:25  self.v_cache.index_copy_(1, pos, v)", "gt": ""}
+    kernel = "cpp_fused__softmax_arange_bmm_div_gt_index_copy_masked_fill_split_transpose_view_1"
+    err = "RuntimeError: kernel, /tmp/x.main.cpp:30, index out of bounds: 0 <= tmp7 < 16L"
+    assert P.bounds_check_lines(err, kernel, nodes) == [nodes["index_put"], nodes["index_put_1"]]
+    assert P.bounds_check_lines("RuntimeError: boom", kernel, nodes) == []
+    # a kernel named after its gather: that op's node, not every indexing node
+    assert P.bounds_check_lines(err, "triton_poi_fused_gather_0",
+                                {**nodes, "gather": "/u/m.py:30  y = x.gather(1, i)"}) == \
+        ["/u/m.py:30  y = x.gather(1, i)"]
+
+
+def test_an_index_out_of_its_bounds_is_the_datas_error_with_no_minify_or_bisect():
+    """The same probe and probes23/onehot_label_noise.py: the fix told the user to try
+    aot_eager, bisect and minify, as for a miscompilation, though eager raises on the same
+    values (Inductor keeps eager's index checks); the printed minify then refused ("the
+    failing graph does not run eagerly") and bisect blamed a lowering."""
+    from compdiag.analyses.fixes import failure_fix, runtime_why
+
+    for msg in ("RuntimeError: kernel, /tmp/x.main.cpp:30, index out of bounds: 0 <= tmp7 < 16L",
+                "RuntimeError: one_hot: Class values must be smaller than num_classes."):
+        fix = failure_fix("runtime", "RuntimeError", msg, run_id=1, argv=["x.py"])
+        assert "without torch.compile" in fix, fix
+        assert "minify" not in fix and "bisect" not in fix and "aot_eager" not in fix, fix
+        assert "eager rejects alike" in runtime_why(msg)
+    # a miscompilation's runtime error keeps both commands
+    fix = failure_fix("runtime", "RuntimeError", "RuntimeError: boom", run_id=1, argv=["x.py"])
+    assert "compdiag bisect" in fix and "compdiag minify" in fix

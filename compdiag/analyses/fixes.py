@@ -279,9 +279,22 @@ class RuntimeFix:
     fix: str
     stages: tuple[str, ...] = ("runtime",)
     why: str = ""
+    eager_fails: bool = False   # eager raises on the same values: no compiler to bisect/minify
 
 
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    RuntimeFix(one_of("index out of bounds", "Class values must be smaller than num_classes",
+                      "is out of bounds for dimension"),
+               "Check the values that reach this line (the message gives the index and its "
+               "bound): a token id past the vocabulary, a cache position past its length, a "
+               "label not below num_classes. Run the same call without torch.compile to see "
+               "eager raise on them too; only if eager runs it cleanly is the compiled code at "
+               "fault.",
+               why="An index reached an op outside the tensor it indexes. Inductor's kernels "
+                   "keep eager's index checks (a C++ TORCH_CHECK, a Triton device assert), so "
+                   "this is the program's data, which eager rejects alike, not a "
+                   "miscompilation; compdiag's minifier cannot shrink a graph that fails in "
+                   "eager too.", eager_fails=True),
     RuntimeFix(every("overwritten by a subsequent run"),
                "A CUDA graph's output was read after a later replay of the same graph reused "
                "its memory (mode='reduce-overhead' keeps outputs in the graph's static pool "
@@ -364,6 +377,12 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
 
 def runtime_fix(message: str | None, stage: str = "runtime") -> str | None:
     return first(((r.when, r.fix) for r in RUNTIME_FIXES if stage in r.stages), message)
+
+
+def eager_fails(message: str | None, stage: str = "runtime") -> bool:
+    """Whether the known error is one eager raises on the same values (RuntimeFix.eager_fails)."""
+    return bool(first(((r.when, r.eager_fails or None) for r in RUNTIME_FIXES
+                       if stage in r.stages), message))
 
 
 def runtime_why(message: str | None, stage: str = "runtime") -> str | None:
@@ -510,6 +529,8 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
              runtime_fix(text, stage))
     if known:
         parts.append(known)
+    if stage != "kernel_compile" and eager_fails(text, stage):
+        return " ".join(parts)   # the data's error: no compiler to bisect, no graph to shrink
     if injected:
         parts.append(INJECTED.format(names=", ".join(f"{k}={v!r}" for k, v in injected.items())))
     if stage == "dynamo":

@@ -41,9 +41,12 @@ class InductorRecords:
         kernels = self.kernel_sources.get(cid) or []
         name = P.kernel_of_error(traceback, [(n, src) for n, src, _ in kernels])
         found: list[tuple[list[str], str]] = []
-        if name:
-            found.append((next(u for n, _, u in kernels if n == name), f"kernel {name}"))
         nodes = self.post_grad.get(cid) or {}
+        if name:
+            checked = P.bounds_check_lines(traceback, name, nodes)
+            if checked:
+                found.append((checked, f"the indexing op of kernel {name}'s bounds check"))
+            found.append((next(u for n, _, u in kernels if n == name), f"kernel {name}"))
         for op in P.codegen_ops(traceback):
             named = re.compile(rf"{re.escape(op)}(?:_\d+)?")
             hits = [line for n, line in nodes.items() if named.fullmatch(n)]

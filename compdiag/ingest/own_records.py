@@ -201,8 +201,10 @@ class OwnRecords:
             if stderr_tail else None
         for cid, n, _, lines in held:
             if n == name:
+                # a bounds check is about the kernel's indexing op, not its first op
+                checked = P.bounds_check_lines(stderr_tail, n, self.post_grad.get(cid) or {})
                 return {"kernel": n, "kernel_compile_id": cid,
-                        "kernel_frames": P.user_frames(lines)}
+                        "kernel_frames": P.user_frames(checked or lines)}
         # or the wrapper line faulthandler's innermost frame in an output code module is on
         for f in reversed(frames or []):
             call = (self.wrapper_calls.get(f.get("filename") or "") or {}).get(f.get("lineno"))

@@ -146,6 +146,37 @@ def kernel_of_check(text: str | None, kernels: list[tuple[str, str]]) -> str | N
     return None
 
 
+# An index check Inductor puts in a kernel (C++ TORCH_CHECK, Triton device assert): "index out
+# of bounds: 0 <= tmp7 < 16L". Only an op that indexes with a tensor gets one.
+_BOUNDS_CHECK = lazy_re.compile(r"index out of bounds")
+INDEXING_OPS = frozenset((
+    "index", "_unsafe_index", "index_put", "_unsafe_index_put", "index_put_", "index_select",
+    "index_add", "index_copy", "index_fill", "index_reduce", "gather", "scatter", "scatter_add",
+    "scatter_reduce", "embedding", "embedding_bag", "_embedding_bag", "take", "take_along_dim",
+    "masked_scatter", "put"))
+
+
+def bounds_check_lines(text: str | None, kernel: str | None, nodes: dict[str, str]
+                       ) -> list[str]:
+    """The lines of the ops a kernel's failed index check is about: where `text` (the error)
+    is Inductor's bounds check, the graph's nodes (name -> 'file:line  code', ingest's
+    post-grad lines) that index with a tensor: those whose op, or whose user line's code,
+    holds an indexing op the kernel's name lists (its name lists its ops' original names,
+    `..._index_copy_...`, and an index_copy_ is an index_put node after decomposition), else
+    every one. A kernel fuses many ops; the check is about one of these, not its first op."""
+    if not kernel or not _BOUNDS_CHECK.search(text or ""):
+        return []
+    indexing = {n: line for n, line in nodes.items()
+                if line and re.sub(r"_\d+$", "", n) in INDEXING_OPS}
+    # the indexing ops the kernel's name holds, and nodes of those ops or written with them
+    # in the user's code (an index_copy_ is an index_put node after decomposition)
+    words = [w for w in INDEXING_OPS if f"_{w}_" in f"_{kernel}_"]
+    named = [line for n, line in indexing.items()
+             if re.sub(r"_\d+$", "", n) in words
+             or any(w in line.split("  ", 1)[-1] for w in words)]
+    return named or list(indexing.values())
+
+
 # A device assert's place: the kernel's own file and line, before Triton's "unknown: block:"
 _ASSERT_AT = lazy_re.compile(r"^\S+\.py:(\d+): \S+: block: \[", re.M)
 

@@ -28,7 +28,7 @@ from compdiag.ingest.parse_dynamo import (  # noqa: F401 - re-exported
     parse_recompile_reasons, root_cause, split_recompile)
 from compdiag.ingest.parse_failures import (  # noqa: F401 - re-exported
     KERNEL_TOOLCHAIN_ERRORS, STAGES, anomaly_frames, bare_assertion, builtin_classes,
-    classify_stage, codegen_ops, exception_origin, failure_facts, import_failure_cause, kernel_of_error, lowering_target, node_trace_frames)
+    bounds_check_lines, classify_stage, codegen_ops, exception_origin, failure_facts, import_failure_cause, kernel_of_error, lowering_target, node_trace_frames)
 from compdiag.ingest.parse_inductor import (  # noqa: F401 - re-exported
     assertion_frames, epilogue_misses, fallback_calls, frame_key, graph_node_lines, graph_nodes,
     injected_bugs, node_lines, node_stacks, parse_fusion_line, parse_output_code, perf_hint, scheduler_node,

@@ -234,8 +234,13 @@ class Model:
                 # nodes from it on have no eager value, so they can be kept, never cut.
                 self.unrun = {n for n in self.order if n not in values}
                 return values
-            raise MinifyError("the failing graph does not run eagerly on its recorded inputs "
-                              f"({type(exc).__name__}: {str(exc)[:200]})") from None
+            first_line = next((ln.strip() for ln in str(exc).splitlines() if ln.strip()), "")
+            if len(first_line) > 240:
+                first_line = first_line[:239].rstrip() + "…"
+            raise MinifyError("the failing graph fails in eager too, on its recorded inputs "
+                              f"({type(exc).__name__}: {first_line}): the inputs, not the "
+                              "compiler, are at fault; there is no compiler bug to shrink"
+                              ) from None
         return values
 
     def tensor_valued(self, name: str) -> bool:
