@@ -277,6 +277,19 @@ def test_perf_hint_fallback_kernel(tmp_path):
     assert d["user_frame"]["lineno"] == 14
 
 
+def test_a_custom_ops_fallback_hint_is_no_problem(tmp_path):
+    """benchmarks/probes23/ctypes_copy_op_segv.py: Inductor's "Using FallbackKernel:
+    torch.ops.probes23.fast_copy.default" for the program's own custom op was a perf problem
+    ("Replace the op with one Inductor lowers") at the compiled call: Inductor never generates
+    code for a custom op, it runs the op's own kernel by design; torch's ops' hints stay."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: torch.ops.mylib.fast_copy.default")
+    s.ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: torch.ops.aten.cumsum.default")
+    (d,) = s.explain()
+    assert "cumsum" in d["reason"], d
+
+
 def test_fallbacks_of_one_warned_cause_are_one_diagnosis(tmp_path):
     """Issue 29 section 2 (corpus/perf_complex_fallbacks.py, after pytorch/pytorch#125718):
     torch warns once that Inductor generates no code for complex operators, then falls back

@@ -145,6 +145,53 @@ def test_a_run_killed_while_compiling_says_which_compile_at_its_call(tmp_path: P
     assert "scan" in top["fix"]
 
 
+def test_a_crash_in_the_users_own_call_under_compiled_code_is_that_calls(tmp_path: Path
+                                                                         ) -> None:
+    """benchmarks/probes23/ctypes_copy_op_segv.py: a custom op's body (a ctypes.memmove with a
+    wrong byte count) crashed with SIGSEGV while compiled code ran it. faulthandler's stack
+    ends in the user's own function after the compiled frames; on main the fix still said
+    Inductor's generated code might be at fault (aot_eager, bisect, minify), while the pasted
+    bisect answered "culprit: eager"."""
+    s = Store(tmp_path, exit_code=139)
+    s.compile("0/0", lineno=3)
+    _set_line(s, 14, "    ctypes.memmove(out.data_ptr(), x.data_ptr(), nbytes)")
+    user = str(s.user)
+    s.ing.program_end(how="signal", exit_code=139, signal=11, stderr_tail="", fault=_dump([
+        (user, 20, "<module>"), (EVAL_FRAME, 655, "_fn"), (user, 3, "f"),
+        (OUTPUT_MODULE, 80, "call"), (f"{TORCH}/_library/custom_ops.py", 300, "backend_impl"),
+        (user, 14, "fast_copy")]))
+    top = s.explain()[0]
+    assert top["kind"] == "program" and top["user_frame"]["lineno"] == 14, top
+    assert top["fix"].startswith("The crash is in your own code that the compiled code calls: "
+                                 "fast_copy at line 14 (`ctypes.memmove("), top["fix"]
+    assert "bisect" not in top["fix"] and "aot_eager" not in top["fix"]
+
+
+def test_a_run_its_own_timer_ended_while_compiling_names_the_timer(tmp_path: Path) -> None:
+    """benchmarks/probes23/server_alarm_deadline.py: a per-request `signal.alarm(2)` went off
+    while the first call compiled. On main SIGALRM was an unknown signal "ended it", the
+    explanation blamed the graph's size and the fix was the unrolled loop's; nothing outside
+    sends SIGALRM: the program's own timer ended it, armed at its line."""
+    from test_explain import _call, _ids
+
+    s = Store(tmp_path, exit_code=142)
+    _set_line(s, 5, '"""a deadline via signal.alarm(2) (a docstring, not a call)"""')
+    _set_line(s, 9, "signal.alarm(DEADLINE_S)")
+    _set_line(s, 12, "signal.alarm(0)")
+    s.ing.record({**_ids("0/0"), "str": [str(s.user), 1]}, None)
+    s.ing.record({**_ids("0/0"), "dynamo_start": {"stack": [
+        {"line": 10, "name": "<module>", "filename": 1},
+        {"line": 3, "name": "forward", "filename": 1}]}}, None)
+    _call(s, "0/0", [10])
+    s.post_grad("0/0", _unrolled_graph(s.user, 6, 40))
+    s.ing.program_end(how="signal", exit_code=142, signal=14, stderr_tail="", fault=None)
+    top = s.explain()[0]
+    assert top["reason"].startswith("killed by SIGALRM while compiling"), top["reason"]
+    assert "own timer" in top["explanation"], top["explanation"]
+    assert top["fix"].startswith("The program's own timer ended it (armed at line 9: "
+                                 "`signal.alarm(DEADLINE_S)`) while compiling"), top["fix"]
+
+
 def test_a_kill_at_a_line_that_only_mentions_abort_is_no_self_abort(tmp_path: Path) -> None:
     """`os.abort()` in a comment or a string, or a signal os.abort cannot send (SIGKILL from
     the out-of-memory killer), is not the program ending itself. Found by review."""

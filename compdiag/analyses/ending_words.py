@@ -4,6 +4,7 @@ the program kind reads. Kept apart from the kind's logic (analyses/diagnoses/pro
 
 from __future__ import annotations
 
+import ast
 import re
 
 SIGNALS: dict[str, tuple[str, str]] = {
@@ -22,7 +23,38 @@ SIGNALS: dict[str, tuple[str, str]] = {
     "SIGTERM": ("something asked it to stop (a scheduler's time limit, a timeout, `kill`)",
                 "killed"),
     "SIGINT": ("it was interrupted (Ctrl-C)", "killed"),
+    # timers only the process itself sets: nothing outside sends these
+    "SIGALRM": ("the program's own timer went off (`signal.alarm`, `setitimer`) with no "
+                "handler left to catch it", "timer"),
+    "SIGVTALRM": ("the program's own CPU-time timer went off (`setitimer(ITIMER_VIRTUAL)`) "
+                  "with no handler left to catch it", "timer"),
+    "SIGPROF": ("the program's own profiling timer went off (`setitimer(ITIMER_PROF)`) with "
+                "no handler left to catch it", "timer"),
 }
+# The fix of a run its own timer ended: the first call of a compiled function compiles.
+TIMER_FIX = ("The program's own timer ended it{armed}{during}. The first call of a compiled "
+             "function compiles it (seconds, more for a large graph), and each recompile "
+             "again: make a warm-up call before arming the timer, or give the first calls room "
+             "(a longer deadline, a warm compile cache: the same TORCHINDUCTOR_CACHE_DIR).")
+
+
+def timer_fix(source: str | None, during: str = "") -> str:
+    """TIMER_FIX, naming the first call in the program's `source` that arms a timer
+    (`signal.alarm(n)` with n other than 0, `signal.setitimer(...)`)."""
+    at = None
+    try:
+        tree = ast.parse(source or "")
+    except (SyntaxError, ValueError):
+        tree = None
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(
+                node.func, "id", None)) in ("alarm", "setitimer") and not (
+                node.args and isinstance(node.args[-1], ast.Constant)
+                and node.args[-1].value == 0):
+            at = node.lineno if at is None else min(at, node.lineno)
+    line = (source or "").splitlines()[at - 1].strip() if at else ""
+    armed = f" (armed at line {at}: `{line}`)" if at else ""
+    return TIMER_FIX.format(armed=armed, during=during)
 KILLED_FIX = ("Nothing in the program failed: see what killed it. For the out-of-memory killer, "
               "compile with fewer workers (`TORCHINDUCTOR_COMPILE_THREADS=1`) or a smaller "
               "batch; `{show}` lists what was compiled before it.")
@@ -44,6 +76,11 @@ CRASH_COMPILED_FIX = ("Native code crashed inside compiled code: check whether b
                       "no chance to store the graph, so run it again with "
                       "`COMPDIAG_KEEP_GRAPHS=1`, which keeps each graph before its first "
                       "call, then `{minify}`.")
+CRASH_OWN_CALL_FIX = ("The crash is in your own code that the compiled code calls: {name} at "
+                      "line {line}{code}, a native call there read or wrote memory it does "
+                      "not own (a byte count, a pointer, a size). torch.compile runs such code "
+                      "(a custom op's body, a ctypes or extension call) as it is; run the same "
+                      "call without torch.compile to see it crash alike, and fix that call.")
 CRASH_EAGER_FIX = ("The crash is outside compiled code ({where}): run the script without "
                    "torch.compile (`torch.compiler.set_stance(\"force_eager\")`) to confirm "
                    "it is not torch.compile's.")
@@ -83,3 +120,27 @@ ASYNC_FIX = (
     "its tensor, most often), and eager then fails there too. Run the function without torch.compile "
     "under CUDA_LAUNCH_BLOCKING=1 to see it raise at that line. If eager runs cleanly on the "
     "same data, the generated code is at fault: `{bisect}`.")
+
+
+def crash_fix(*, compiled: bool, cls: str, frames: list[dict], first: int | None,
+              kernel: str | None, killed_fix: str, where: str, bisect: str, minify: str,
+              at: tuple[int | None, str | None] = (None, None),
+              source: str | None = None) -> str:
+    """The fix of a native crash or a kill by how faulthandler's stack ends: in the user's own
+    function that compiled code called (its innermost frame the user's, after the compiled
+    frames: a custom op's body, a ctypes call), in compiled code, or outside it. `at`: the
+    diagnosis' (line, code), the code quoted when it is that frame's line; `source`, the
+    program's (a timer's end names the line that armed it)."""
+    from compdiag.formats.user_code import is_user_file
+
+    inner = frames[-1] if frames else {}
+    if cls == "timer":
+        return timer_fix(source)
+    if compiled and cls != "killed" and not kernel and first is not None \
+            and len(frames) - 1 > first and is_user_file(inner.get("filename")):
+        code = inner.get("line") or (at[1] if at[0] == inner.get("lineno") else None)
+        return CRASH_OWN_CALL_FIX.format(name=inner.get("name"), line=inner.get("lineno"),
+                                         code=f" (`{code.strip()}`)" if code else "")
+    if compiled:
+        return CRASH_COMPILED_FIX.format(bisect=bisect, minify=minify)
+    return killed_fix if cls == "killed" else CRASH_EAGER_FIX.format(where=where)

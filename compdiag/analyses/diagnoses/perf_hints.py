@@ -10,6 +10,7 @@ NCCL: analyses/library_calls.py) is the fast path, never a fallback. One diagnos
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -22,6 +23,7 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, first, found
+from compdiag.formats.failure_graph import TORCH_NAMESPACES
 
 KIND = "perf"
 
@@ -93,6 +95,16 @@ def perf_hint_fix(msg: str) -> str:
     return first(RULES, msg, default=FALLBACK_FIX)
 
 
+_FALLBACK_OF = re.compile(r"Using FallbackKernel:\s*torch\.ops\.(\w+)\.")
+
+
+def custom_op_fallback(head: str | None) -> bool:
+    """Whether a fallback hint is about a custom op (`torch.ops.mylib.op`): Inductor never
+    generates code for one, it runs the op's own kernel; the hint says nothing to change."""
+    m = _FALLBACK_OF.search(head or "")
+    return bool(m) and m.group(1) not in TORCH_NAMESPACES
+
+
 def fallback_fix(op: str) -> str:
     return (f"aten.{op} has no Inductor lowering on this device: if it sits in a hot loop, "
             f"express it with ops Inductor generates code for (pointwise/reduction "
@@ -118,6 +130,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         op = h["fallback_op"]
         if op and is_library_call(f"aten.{op}"):
             continue  # cuBLAS/cuDNN/SDPA/NCCL: the fast path, not a gap to fix
+        if custom_op_fallback(head):
+            continue  # the program's own op runs as its own kernel by design: nothing to fix
         if op:
             d = Diagnosis(KIND, stage="inductor_lowering", compile_id=cid,
                           reason=f"aten.{op} runs as an eager fallback kernel (Inductor perf "

@@ -44,12 +44,12 @@ from compdiag.analyses.ending_words import (
     KILLED_FIX,
     COMPILING_FIX,
     UNROLLED_FIX,
-    CRASH_COMPILED_FIX,
     CRASH_EAGER_FIX,
+    crash_fix,
     INTERRUPT_FIX,
     EXIT_FIX,
     NATIVE_EXIT_FIX,
-    self_signal,
+    self_signal, timer_fix,
     SELF_SIGNAL_FIX,
     ASYNC_EXPLANATION,
     ASYNC_FIX)
@@ -339,19 +339,18 @@ def _killed_compiling(ctx: Any, end: dict[str, Any], sig: str, meaning: str, cls
     on the stack faulthandler dumped): the compile, at the call that started it."""
     at = f" (called at line {u.call.lineno})" if u.call.lineno else ""
     ran = f" for {u.seconds:.0f} s" if u.seconds is not None else ""
-    graph = ""
+    graph, loops = "", u.unrolled()
     if u.nodes:
         graph = f" Its graph has {u.nodes} nodes"
-        loops = u.unrolled()
         if loops:
             f, k = loops[0]
             graph += (f"; line {f.lineno} alone made {k} of them: a Python loop Dynamo "
                       "unrolled into the graph (each iteration's ops are new nodes)")
         graph += "."
-    loops = u.unrolled()
-    if loops:
-        lines = ", ".join(str(f.lineno) for f, _ in loops)
-        fix = UNROLLED_FIX.format(lines=lines)
+    if cls == "timer":
+        fix = timer_fix(ctx.source_text(u.call.filename), f" while compiling {u.function}()")
+    elif loops:
+        fix = UNROLLED_FIX.format(lines=", ".join(str(f.lineno) for f, _ in loops))
     elif cls == "crash":
         fix = CRASH_EAGER_FIX.format(where=f"while compiling {u.function}()")
     else:
@@ -440,8 +439,9 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
         f"in {inner.get('name')}, {os.path.basename(inner.get('filename') or '?')}:" \
         f"{inner.get('lineno')}"
     minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
-    fix = (CRASH_COMPILED_FIX.format(bisect=bisect, minify=minify) if what else
-           killed_fix if cls == "killed" else CRASH_EAGER_FIX.format(where=in_code))
+    fix = crash_fix(compiled=bool(what), cls=cls, frames=frames, first=first, kernel=kernel,
+                    killed_fix=killed_fix, where=in_code, bisect=bisect, minify=minify,
+                    at=(frame.lineno, frame.line), source=ctx.source_text(frame.filename))
     # The innermost Python frame is the user's own line (os.abort(), a C extension's call):
     # the line says it all.
     own = not what and (inner.get("filename"), inner.get("lineno")) == (frame.filename,
