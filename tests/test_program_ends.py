@@ -114,6 +114,20 @@ def _unrolled_graph(user: object, line: int, n: int) -> str:
     return f"def forward(self, arg0_1, arg1_1):\n{body}    return (mul_0,)\n"
 
 
+def _compiling(s: Store, function: str) -> Store:
+    """`s` with compile 0/0 of `function` started at line 10 and never finished: its graph
+    (line 6's ops 40 times, a loop Dynamo unrolled) logged, no compilation_metrics."""
+    from test_explain import _call, _ids
+
+    s.ing.record({**_ids("0/0"), "str": [str(s.user), 1]}, None)
+    s.ing.record({**_ids("0/0"), "dynamo_start": {"stack": [
+        {"line": 10, "name": "<module>", "filename": 1},
+        {"line": 3, "name": function, "filename": 1}]}}, None)
+    _call(s, "0/0", [10])
+    s.post_grad("0/0", _unrolled_graph(s.user, 6, 40))
+    return s
+
+
 def test_a_run_killed_while_compiling_says_which_compile_at_its_call(tmp_path: Path) -> None:
     """Issue 29 §3: a run stopped (a time limit's SIGTERM, the out-of-memory killer's SIGKILL)
     while torch.compile was still compiling left no user frame (the signal landed on a
@@ -121,15 +135,7 @@ def test_a_run_killed_while_compiling_says_which_compile_at_its_call(tmp_path: P
     SIGTERM (nothing after it was recorded)". Now it names the compile that never finished,
     at the call that started it, and a graph of one line's ops repeated (a Python loop
     Dynamo unrolled) gets the loop's fix. Found by a probe (a 400-step integrator loop)."""
-    from test_explain import _call, _ids
-
-    s = Store(tmp_path, exit_code=143)
-    s.ing.record({**_ids("0/0"), "str": [str(s.user), 1]}, None)
-    s.ing.record({**_ids("0/0"), "dynamo_start": {"stack": [
-        {"line": 10, "name": "<module>", "filename": 1},
-        {"line": 3, "name": "integrate", "filename": 1}]}}, None)
-    _call(s, "0/0", [10])
-    s.post_grad("0/0", _unrolled_graph(s.user, 6, 40))
+    s = _compiling(Store(tmp_path, exit_code=143), "integrate")
     # a faulthandler dump whose current thread ran no Python code
     dump = ("Thread 0x00007f00aa (most recent call first):\n"
             '  File "/usr/lib/python3.11/threading.py", line 320 in wait\n\n'
@@ -172,18 +178,11 @@ def test_a_run_its_own_timer_ended_while_compiling_names_the_timer(tmp_path: Pat
     while the first call compiled. On main SIGALRM was an unknown signal "ended it", the
     explanation blamed the graph's size and the fix was the unrolled loop's; nothing outside
     sends SIGALRM: the program's own timer ended it, armed at its line."""
-    from test_explain import _call, _ids
-
     s = Store(tmp_path, exit_code=142)
     _set_line(s, 5, '"""a deadline via signal.alarm(2) (a docstring, not a call)"""')
     _set_line(s, 9, "signal.alarm(DEADLINE_S)")
     _set_line(s, 12, "signal.alarm(0)")
-    s.ing.record({**_ids("0/0"), "str": [str(s.user), 1]}, None)
-    s.ing.record({**_ids("0/0"), "dynamo_start": {"stack": [
-        {"line": 10, "name": "<module>", "filename": 1},
-        {"line": 3, "name": "forward", "filename": 1}]}}, None)
-    _call(s, "0/0", [10])
-    s.post_grad("0/0", _unrolled_graph(s.user, 6, 40))
+    _compiling(s, "forward")
     s.ing.program_end(how="signal", exit_code=142, signal=14, stderr_tail="", fault=None)
     top = s.explain()[0]
     assert top["reason"].startswith("killed by SIGALRM while compiling"), top["reason"]
