@@ -793,9 +793,10 @@ def test_the_root_causes_words_name_the_value_or_the_error() -> None:
     value = P.root_cause("NotImplementedError: UserDefinedObjectVariable(Foo)\n\n"
                          "The above exception was the direct cause of the following "
                          "exception:\n")["root_value"]
-    assert value == "user_defined_object"
-    assert root_words("NotImplementedError: X()", value, "Failed to convert") == \
-        "a user_defined_object value"
+    # a user-defined object is its class (probes23/noise_aug_generator.py: "a
+    # user_defined_object value" was a torch.Generator passed as `generator=`)
+    assert value == "Foo"
+    assert root_words("NotImplementedError: X()", value, "Failed to convert") == "a Foo value"
     assert root_words("RuntimeError: shape '[3]' is invalid", None, "x") == \
         "RuntimeError: shape '[3]' is invalid"
     assert root_words("AssertionError", None, "x") == ""
@@ -913,3 +914,19 @@ def test_an_index_out_of_its_bounds_is_the_datas_error_with_no_minify_or_bisect(
     # a miscompilation's runtime error keeps both commands
     fix = failure_fix("runtime", "RuntimeError", "RuntimeError: boom", run_id=1, argv=["x.py"])
     assert "compdiag bisect" in fix and "compdiag minify" in fix
+
+
+def test_a_torch_generator_passed_to_an_op_gets_its_own_fix_not_a_python_generators():
+    """benchmarks/probes23/noise_aug_generator.py: `torch.randn(..., generator=self.gen)` in a
+    compiled step breaks with "Failed to convert args/kwargs to proxy" on
+    UserDefinedObjectVariable(Generator); on main the fix was the Python generator's
+    ("Materialise the generator ... pass a list/tuple in")."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    fix = graph_break_fix("Failed to convert args/kwargs to proxy",
+                          "Missing `as_proxy()` implementation for some arg/kwarg.",
+                          "call_function args: SizeVariable(length=3) LazyVariableTracker("
+                          "realized: UserDefinedObjectVariable(Generator))",
+                          "noise = torch.randn(x.shape, generator=self.gen)", [])
+    assert fix.startswith("A torch.Generator passed to an op"), fix
+    assert "list/tuple" not in fix

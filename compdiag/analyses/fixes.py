@@ -59,6 +59,11 @@ TORCH_GENERATOR_FIX = (
     "function: create and seed it before the call and pass it in (as an argument or a "
     "global), or use the global RNG (`torch.manual_seed(...)` outside the compiled "
     "function) instead of a generator of its own.")
+TORCH_GENERATOR_ARG_FIX = (
+    "A torch.Generator passed to an op (`generator=...`) cannot go into the compiled graph: "
+    "draw the random numbers with it before the compiled call and pass the tensor in, or use "
+    "the global RNG (seeded with `torch.manual_seed(...)` outside the compiled function) "
+    "inside it.")
 PRINT_FIX = ("Remove the print() from the compiled function or log after the call returns; to "
              "keep it, let Dynamo move it to the end of the graph with "
              "`torch._dynamo.config.reorderable_logging_functions.add(print)`, or guard it with "
@@ -206,6 +211,8 @@ RULES: tuple[Rule, ...] = (
     # A torch.Generator (an RNG state object, torch._C.Generator) is not a Python generator:
     # Dynamo cannot create one or call its methods inside the graph (pytorch#88576).
     Rule(("torch._C.Generator", "torch.Generator"), TORCH_GENERATOR_FIX),
+    # one passed to an op (`torch.randn(..., generator=g)`): Dynamo cannot put it in the graph
+    Rule(("UserDefinedObjectVariable(Generator)",), TORCH_GENERATOR_ARG_FIX),
     Rule(("generator",),
          "Materialise the generator outside the compiled function (pass a list/tuple in) or "
          "rewrite it as a loop that returns a list."),

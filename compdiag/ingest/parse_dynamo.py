@@ -215,7 +215,8 @@ def root_cause(text: str | None) -> dict[str, str | None]:
     'Type: message', what torch itself could not handle under the graph break or error it
     raised for it (`NotImplementedError: DataPtrVariable()` under 'Failed to convert
     args/kwargs to proxy'); and `root_value`, the kind of value a VariableTracker there names,
-    in snake case ('data_ptr'). Both None when the message chains no cause."""
+    in snake case ('data_ptr'), or the class of a user-defined object ('Generator'). Both None
+    when the message chains no cause."""
     found = None
     if text and _DIRECT_CAUSE in text:
         for line in text.split(_DIRECT_CAUSE, 1)[0].splitlines():
@@ -225,7 +226,15 @@ def root_cause(text: str | None) -> dict[str, str | None]:
     value = None
     if m and m.group(1) not in ("Lazy", "Base"):
         value = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", m.group(1)).lower()
+        # an object of the program's or a library's class: the class is what it is
+        # ('UserDefinedObjectVariable(Generator)': a torch.Generator, not any object)
+        of = _OBJECT_OF.search(found or "")
+        if value == "user_defined_object" and of:
+            value = of.group(1)
     return {"root_cause": found, "root_value": value}
+
+
+_OBJECT_OF = lazy_re.compile(r"UserDefinedObjectVariable\((\w+)\)")
 
 
 def debug_context(text: str | None) -> str:
