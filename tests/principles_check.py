@@ -120,8 +120,10 @@ def is_resume_function(name: str | None) -> bool:
 
 
 def is_stack_value(source: str | None) -> bool:
-    """A resume function's argument holding a value from the stack at its break."""
-    return bool(re.match(r"^___stack\d+$", source or ""))
+    """A resume function's argument holding a value from the stack at its break, or a part
+    of it (its size: `L['___stack0'].size()[0]`, the masked-select count of
+    benchmarks/probes23/masked_token_loss.py, shown apart before)."""
+    return bool(re.match(r"^(?:L\[['\"])?___stack\d+(?:['\"]\])?(?:[.\[]|$)", source or ""))
 
 
 # Dynamo's exception when a function hits the recompile limit under fullgraph=True.

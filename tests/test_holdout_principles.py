@@ -452,6 +452,25 @@ def test_a_recompile_on_a_value_passed_across_a_break_ranks_under_that_break(tmp
     assert diags[1]["count"] == 1 and diags[1]["compile_ids"] == ["1/0", "1/1"]
 
 
+def test_a_recompile_on_the_size_of_a_value_passed_across_a_break_ranks_under_it(tmp_path):
+    """benchmarks/probes23/masked_token_loss.py: `per_tok[valid]` breaks (nonzero) and the
+    resume function recompiles when the selected count changes: torch's guard is on the size
+    of the value passed across the break (`tensor '___stack0' size mismatch`, source
+    `L['___stack0'].size()[0]`). On main only a bare `___stack0` counted as such a value, so
+    that recompile was listed apart, in torch's spelling."""
+    s = Store(tmp_path)
+    resume = "torch_dynamo_resume_in_f_at_11"
+    s.compile("0/0", co_name="f", lineno=10)
+    s.graph_break("0/0", 11)
+    s.compile("1/0", co_name=resume, lineno=11)
+    s.compile("1/1", co_name=resume, lineno=11, recompile_reason=(
+        "1/0: tensor '___stack0' size mismatch at index 0. expected 48, actual 65"))
+    diags = s.explain()
+    assert [(d["kind"], d["user_frame"]["lineno"]) for d in diags] == [("graph_break", 11)]
+    (folded,) = diags[0]["consequences"]
+    assert folded["kind"] == "recompile" and "___stack0" in folded["reason"], folded
+
+
 def test_a_resume_functions_recompile_on_its_own_input_is_no_breaks_consequence(tmp_path):
     """The relation needs a value passed across the break: a resume function recompiling on
     an input of the function (L['x']) stays a recompile of its own, and re-traced breaks

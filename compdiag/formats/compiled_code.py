@@ -14,7 +14,7 @@ from compdiag.formats.user_code import is_user_file
 # values on the stack at the break (what the code there computed) are its arguments
 # ___stack0, ___stack1, ...
 RESUME_PREFIX = "torch_dynamo_resume_in_"
-_STACK_VALUE = lazy_re.compile(r"^___stack\d+$")
+_STACK_VALUE = lazy_re.compile(r"""^(?:L\[['"])?___stack\d+(?:['"]\])?(?:[.\[]|$)""")
 
 
 def is_resume_function(name: str | None) -> bool:
@@ -39,7 +39,8 @@ def resumed_function(name: str | None) -> str | None:
 
 def is_stack_value(source: str | None) -> bool:
     """Whether a guarded source is a value a resume function was passed from the stack at
-    its graph break (`___stack0`), not one of the function's own inputs."""
+    its graph break (`___stack0`, `L['___stack0']`, or its size `L['___stack0'].size()[0]`),
+    not one of the function's own inputs."""
     return bool(source) and bool(_STACK_VALUE.match(source))
 
 # A frame of one of these files means the stack came through compiled code (its name is

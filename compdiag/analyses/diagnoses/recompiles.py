@@ -164,7 +164,8 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
         return Cause(None, INSTANCES_REASON.format(cls=cls, src=source), "",
                      INSTANCES_EXPLANATION.format(cls=cls, fn=fn or "the method", src=source),
                      INSTANCES_FIX, instances=cls)
-    if is_resume_function(fn) and is_stack_value(source):
+    if is_resume_function(fn) and is_stack_value(source) and \
+            not re.search(r"\.(?:size|stride)\(\)", source or ""):  # its value, not its size
         row = ctx.code_row(event["compile_id"]) or {}
         at = ctx.frame(row.get("filename"), row.get("lineno"))
         where = dict(src=source, lineno=at.lineno or "?", line=at.line or "?")
