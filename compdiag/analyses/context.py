@@ -9,6 +9,7 @@ import re
 from typing import Any, Iterable
 
 from compdiag.analyses.diagnosis import UserFrame
+from compdiag.formats.code_text import code_only_lines
 from compdiag.formats.command_line import command_line, is_default_store
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import resumed_function
@@ -74,6 +75,12 @@ class RunContext:
     def source_lines(self, filename: str | None) -> list[str] | None:
         """The lines of a user file as the run kept it (ingest/sources.py), or None."""
         return self.r.source_lines(self.run_id, self.resolve(filename))
+
+    def code_lines(self, filename: str | None) -> list[str] | None:
+        """source_lines with their strings and comments blanked (formats/code_text.py): what a
+        search for a statement reads, so a docstring quoting it is not its line."""
+        text = self.source_text(filename)
+        return None if text is None else code_only_lines(text)
 
     def source_text(self, filename: str | None) -> str | None:
         """A user file's whole text as the run kept it (what ast parses), or None."""

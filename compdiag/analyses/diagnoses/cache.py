@@ -159,11 +159,11 @@ def _source_line(ctx: Any, cid: str | None, pattern: re.Pattern[str],
             files.append(fn)
     found: list[UserFrame] = []
     for fn in files:
-        lines = ctx.source_lines(fn)
-        if lines is None:
+        lines, code = ctx.source_lines(fn), ctx.code_lines(fn)
+        if lines is None or code is None:
             continue
-        for i, line in enumerate(lines, 1):
-            if pattern.search(line) and not line.lstrip().startswith("#"):
+        for i, (line, bare) in enumerate(zip(lines, code), 1):
+            if pattern.search(bare):   # the code, not a string or comment quoting it
                 found.append(ctx.frame(fn, i, line.strip(), SOURCE))
     if after and after.get("filename") and after.get("lineno"):
         here = ctx.resolve(after["filename"])

@@ -1,0 +1,25 @@
+"""formats/code_text.py: searches for a statement in the user's code read its code only."""
+
+from compdiag.formats.code_text import code_only_lines
+
+
+def test_strings_and_comments_are_blanked_line_for_line():
+    """set16/freezing_stale_weights.py: its docstring quotes `torch._inductor.config.freezing
+    = True`, and the cache kind pointed at that docstring line (4) as where the program set
+    freezing, not at the assignment (14)."""
+    text = ('"""A service.\n'
+            'with `torch._inductor.config.freezing = True` quoted\n'
+            '"""\n'
+            'import torch\n'
+            'torch._inductor.config.freezing = True  # freezing = False\n'
+            's = "freezing = 1"\n')
+    lines = code_only_lines(text)
+    assert len(lines) == len(text.splitlines())
+    assert [i for i, line in enumerate(lines, 1) if "freezing =" in line] == [5]
+    assert lines[4].startswith("torch._inductor.config.freezing = True")
+    assert "False" not in lines[4] and "1" not in lines[5]
+
+
+def test_a_file_that_does_not_tokenize_is_read_as_it_is():
+    text = 'x = 1\ny = """never closed\n'
+    assert code_only_lines(text) == text.splitlines()
