@@ -100,6 +100,59 @@ def _updated_names(gm: torch.fx.GraphModule, indices: list[int]) -> dict[int, st
     return {i: f"input {names[i] if i < len(names) else i} (updated in place)" for i in indices}
 
 
+def _param_versions(gm: torch.fx.GraphModule, args: tuple[Any, ...]
+                    ) -> tuple[tuple[Any, int], ...]:
+    """(where, in-place version counter) of each parameter the graph reads: among its
+    arguments (Dynamo passes a module's parameters in), and its own attributes (under
+    freezing Dynamo keeps them there, for Inductor to fold as constants). A version that
+    moved is a parameter the program changed in place."""
+    out: list[tuple[Any, int]] = [(i, a._version) for i, a in enumerate(args)
+                                  if isinstance(a, torch.nn.Parameter)]
+    try:
+        out += [(name, t._version) for name, t in (*gm.named_parameters(),
+                                                   *gm.named_buffers())]
+    except Exception:  # noqa: BLE001 - no attributes to watch
+        pass
+    return tuple(out)
+
+
+def _changed_params(gm: torch.fx.GraphModule, before: tuple[tuple[Any, int], ...] | None,
+                    now: tuple[tuple[Any, int], ...]) -> list[str]:
+    """The parameters whose version moved, named as the program spells them where it can."""
+    from compdiag.capture.grad_accuracy import _input_names
+    from compdiag.formats.guard_source import in_user_spelling
+
+    try:
+        names = _input_names(gm)
+    except Exception:  # noqa: BLE001 - a name is a nicety
+        names = []
+    out = []
+    for (where, v), (_, v0) in zip(now, before or ()):
+        if v != v0:
+            out.append(names[where] if isinstance(where, int) and where < len(names)
+                       else in_user_spelling(str(where)))
+    return out
+
+
+def _first_reader(gm: torch.fx.GraphModule, names: list[str]) -> dict[str, Any] | None:
+    """The first op (graph order) reading one of the graph's attributes `names`, described
+    as a divergent node is (its user line); None when no op reads one."""
+    from compdiag.capture.accuracy_compare import _described
+
+    attrs = {n for n in gm.graph.nodes if n.op == "get_attr" and n.target in set(names)}
+    return next((_described(n) for n in gm.graph.nodes
+                 if n.op == "call_function" and any(a in attrs for a in n.all_input_nodes)),
+                None)
+
+
+def _freezing() -> bool:
+    try:
+        import torch._inductor.config as inductor_config
+        return bool(getattr(inductor_config, "freezing", False))
+    except Exception:  # noqa: BLE001
+        return False
+
+
 @contextlib.contextmanager
 def _no_autocast():
     with contextlib.ExitStack() as stack:
@@ -474,23 +527,42 @@ class AccuracyChecker:
     def wrap(self, gm: torch.fx.GraphModule, compiled: Callable[..., Any], cid: str | None,
              compiler: Callable[..., Any]) -> Callable[..., Any]:
         checker = self
-        state = {"calls": 0}
+        state: dict[str, Any] = {"calls": 0, "versions": None, "rechecked": False}
 
         def checked(*args: Any) -> Any:
-            if checker._active or state["calls"] >= checker.calls:
+            if checker._active:
                 return compiled(*args)
+            versions = _param_versions(gm, args)
+            recheck = state["calls"] >= checker.calls
+            if recheck and (state["rechecked"] or versions == state["versions"]):
+                return compiled(*args)
+            # checked again, once, at the first call after the program changed a parameter in
+            # place (a weight update, a hot swap): freezing folds parameters into the compiled
+            # graph as constants, and compiled code that ignores the update differs only now
+            state["rechecked"] = state["rechecked"] or recheck
             state["calls"] += 1
+            changed = _changed_params(gm, state["versions"], versions) if recheck else []
+            state["versions"] = versions
             before = _clone(list(args))
             rng = torch.random.get_rng_state()
             out = compiled(*args)
             after_rng = torch.random.get_rng_state()
             checker._active = True
             try:
-                if checker.grads:
+                if checker.grads and not recheck:
                     checker.watch(gm, list(args), before, out, rng, cid, compiler)
                 check = check_graph(gm, out, before, rng, checker.tol, cid,
                                     args_after=list(args))
-                if not check.ok and checker.localise and check.divergent_node is None:
+                for o in check.outputs if recheck else ():
+                    o.detail["after_param_update"] = [n.removeprefix("L__self___")
+                                                      for n in changed]
+                    o.detail["freezing"] = _freezing()
+                # what differs after an update starts at the first op reading an updated
+                # parameter: that is the line, not a search for a wrong kernel
+                stale = _first_reader(gm, changed) if recheck and not check.ok else None
+                if stale is not None:
+                    check.divergent_node = stale
+                elif not check.ok and checker.localise and check.divergent_node is None:
                     try:
                         with checker.quiet():
                             check.divergent_node = localise(gm, compiler, before, rng,
@@ -499,11 +571,11 @@ class AccuracyChecker:
                     except Exception as exc:  # noqa: BLE001
                         check.error = None
                         check.divergent_node = {"error": f"{type(exc).__name__}: {exc}"[:300]}
-                if checker.localise and not check.ok and wrong_code(check):
+                if checker.localise and not check.ok and wrong_code(check) and stale is None:
                     blamed = _undeclared_mutation(gm, before, rng)
                     if blamed is not None:
                         check.divergent_node = blamed
-                if checker.localise:
+                if checker.localise and stale is None:
                     point_at_an_op(check, gm, before, rng, checker.tol)
             except Exception as exc:  # noqa: BLE001 - a checker fault is not the user's
                 check = GraphCheck(cid, [], error=f"{type(exc).__name__}: {exc}"[:500])

@@ -421,6 +421,10 @@ def measured(ctx: Any) -> list[Diagnosis]:
             fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
                                              dtype=detail.get("dtype"), minify=minify,
                                              bisect=f"`{bisect}`")
+        if detail.get("after_param_update") and not worst.get("ok"):
+            # the check at the first call after the program updated parameters in place
+            reason, explanation, fix = updated_params_words(
+                detail["after_param_update"], bool(detail.get("freezing")), name, reason)
         cost = SPEC.score("numerics") if kind in NEGATIVE else SPEC.score(
             KIND, float(worst.get("max_rel") or 0), *(("nondeterministic",) if nondet else ()))
         if detail.get("within_tolerance") and all(r.get("ok") for r in rows):
@@ -460,6 +464,33 @@ def measured(ctx: Any) -> list[Diagnosis]:
                                     eager_nondeterministic=nondet, verdict=verdict,
                                     fp64=detail.get("fp64"))))
     return out
+
+
+def updated_params_words(names: list[str], freezing: bool, out: str, measured: str
+                         ) -> tuple[str, str, str]:
+    """(reason, explanation, fix) of a graph that differs from eager only after the program
+    changed parameters it reads in place (capture re-checks at that call): under freezing
+    Inductor folded them into the graph as constants, so compiled code keeps the old values."""
+    shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+    if freezing:
+        return (f"compiled {out} ignores the in-place update of its parameters ({shown}): "
+                "freezing folded them into the compiled graph as constants",
+                "torch._inductor.config.freezing makes the parameters a graph reads constants "
+                "of its compiled code (folded, pre-packed); the program then changed them in "
+                "place (load_state_dict, an optimizer step, `p.copy_`), which no guard "
+                "checks, so nothing recompiled and the compiled code still computes with the "
+                f"values it was compiled with. Measured at the first call after the update: "
+                f"{measured}.",
+                "Leave freezing off for a model whose weights change after it is compiled; or, "
+                "after updating the weights, recompile (`torch._dynamo.reset()` before the next "
+                "call) so the new values are folded in.")
+    return (f"compiled {out} differs from eager after an in-place update of its parameters "
+            f"({shown})",
+            "The graph agreed with eager at its first call and differs at the first call after "
+            f"the program changed parameters it reads in place: {measured}.",
+            "Check what keeps the old parameter values in the compiled code (a config that "
+            "folds weights, a custom op that caches them); recompile after the update "
+            "(`torch._dynamo.reset()`) to confirm.")
 
 
 # Ops whose output jumps where their input crosses a threshold: a difference of one rounding
