@@ -930,3 +930,25 @@ def test_a_torch_generator_passed_to_an_op_gets_its_own_fix_not_a_python_generat
                           "noise = torch.randn(x.shape, generator=self.gen)", [])
     assert fix.startswith("A torch.Generator passed to an op"), fix
     assert "list/tuple" not in fix
+
+
+def test_a_data_dependent_branch_names_what_the_if_tested():
+    """set16/numpy_temperature_branch.py (test_unspec's expectedFailure
+    test_specializing_numpy_float_in_control_flow): an `if` on a NumPy float32 scalar is
+    "Data-dependent branching" to Dynamo (a 0-d ndarray); on main the headline said only
+    that, and the fix spoke of a tensor's value. Dynamo's debug context names the value."""
+    from compdiag.analyses.diagnoses.graph_breaks import root_words
+    from compdiag.analyses.fixes import graph_break_fix
+
+    payload = ("Graph break in user code at /u/t.py:14\nGraph Break Reason: Data-dependent "
+               "branching\n  Explanation: Detected data-dependent branching.\n  Developer "
+               "debug context: attempted to jump with NumpyNdarrayVariable()\n")
+    d = P.graph_break_details(payload)
+    assert d["root_value"] == "numpy_ndarray", d
+    assert root_words(d["root_cause"], d["root_value"], "Data-dependent branching") == \
+        "on a NumPy value"
+    fix = graph_break_fix("Data-dependent branching", "", "attempted to jump with "
+                          "NumpyNdarrayVariable()", "if temperature > 1.0:", [])
+    assert "Python number" in fix and "float(" in fix
+    assert "torch.where" in graph_break_fix("Data-dependent branching", "", "attempted to "
+                                            "jump with TensorVariable()", "if x.sum() > 0:", [])

@@ -64,6 +64,21 @@ TORCH_GENERATOR_ARG_FIX = (
     "draw the random numbers with it before the compiled call and pass the tensor in, or use "
     "the global RNG (seeded with `torch.manual_seed(...)` outside the compiled function) "
     "inside it.")
+BRANCH_FIX = ("The `if` depends on a tensor's value, which is unknown while tracing. Compute "
+              "both branches and select with `torch.where(cond, a, b)`, or use `torch.cond("
+              "pred, true_fn, false_fn, (x,))` so one graph holds both branches.")
+NUMPY_BRANCH_FIX = ("The `if` tests a NumPy value (a NumPy scalar is a 0-d array to Dynamo, "
+                    "traced like a tensor, not a constant like a Python float): pass it as a "
+                    "Python number (`float(t)`, `t.item()` before the call) so the branch is "
+                    "decided when tracing, or as a tensor and select with `torch.where`.")
+
+
+def _branch(gb_type: str, explanation: str, debug: str, line: str) -> str:
+    """A data-dependent branch's fix by what the `if` tests (Dynamo's debug context names the
+    value: `attempted to jump with NumpyNdarrayVariable()`)."""
+    return NUMPY_BRANCH_FIX if "NumpyNdarrayVariable" in (debug or "") else BRANCH_FIX
+
+
 PRINT_FIX = ("Remove the print() from the compiled function or log after the call returns; to "
              "keep it, let Dynamo move it to the end of the graph with "
              "`torch._dynamo.config.reorderable_logging_functions.add(print)`, or guard it with "
@@ -160,10 +175,7 @@ RULES: tuple[Rule, ...] = (
          "the graph: `torch._dynamo.config.reorderable_logging_functions.add(logger.info)` "
          "(for the methods you use); or guard it with `if not torch.compiler.is_compiling():`."),
     Rule(("builtin operator `print`", "builtin print"), PRINT_FIX),
-    Rule(("Data-dependent branching", "generic_jump"),
-         "The `if` depends on a tensor's value, which is unknown while tracing. Compute both "
-         "branches and select with `torch.where(cond, a, b)`, or use `torch.cond(pred, "
-         "true_fn, false_fn, (x,))` so one graph holds both branches.",
+    Rule(("Data-dependent branching", "generic_jump"), _branch,
          # the branch is the user's only where their line branches; else a library's
          user_calls=("if ", "while ", " and ", " or ", "assert ", " else ")),
     Rule(("Tensor.item()", "_local_scalar_dense"), _scalar_read,

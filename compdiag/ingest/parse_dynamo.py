@@ -183,10 +183,18 @@ def graph_break_details(payload: str) -> dict[str, Any]:
     if "User code traceback:" in payload:
         user_tb = payload.split("User code traceback:", 1)[1]
         user_tb = user_tb.split("Traceback (most recent call last)", 1)[0]
-    return {"gb_type_inner": inner, "debug_context": m.group(1).strip() if m else "",
+    debug = m.group(1).strip() if m else ""
+    root = root_cause(payload)
+    jump = _JUMP_WITH.search(debug)
+    if jump and not root["root_value"]:   # what a data-dependent `if` tested
+        root["root_value"] = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", jump.group(1)).lower()
+    return {"gb_type_inner": inner, "debug_context": debug,
             "user_stack": frames_in(user_tb),
             "frame_skipped": _GB_WRAPPER in payload or "Skipping frame" in payload,
-            "skip_why": skip_why(payload), **root_cause(payload)}
+            "skip_why": skip_why(payload), **root}
+
+
+_JUMP_WITH = lazy_re.compile(r"attempted to jump with (\w+?)Variable\b")
 
 
 _CHAINED_BREAK = lazy_re.compile(r"\*\*\* While handling this graph break, another graph break "

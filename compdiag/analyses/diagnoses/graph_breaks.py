@@ -209,15 +209,22 @@ def short_context(debug: str) -> str:
     return debug
 
 
+# VariableTracker kinds in words (parse_dynamo's snake case of `NumpyNdarrayVariable`)
+VALUE_WORDS = {"numpy_ndarray": "NumPy", "tensor": "tensor", "sym_node": "symbolic (SymInt, "
+               "SymBool)", "constant": "constant"}
+
+
 def root_words(root: str | None, value: str | None, kind: str) -> str:
     """What torch could not handle, from the innermost exception it chained under the break
     (both facts stored at ingest): the kind of value Dynamo had no graph form for ('a
     data_ptr value'), else that exception's own line. Empty when there is none or it only
     repeats the break's type."""
+    if value and not root:   # the value a data-dependent `if` tested: 'on a NumPy value'
+        return f"on a {VALUE_WORDS.get(value, value)} value"
     if not root or kind.lower() in root.lower():
         return ""
     if value:
-        return f"a {value} value"
+        return f"a {VALUE_WORDS.get(value, value)} value"
     if ": " not in root:  # a bare `AssertionError` says nothing the break's type does not
         return ""
     return root if len(root) <= 120 else root[:117] + "..."
