@@ -73,10 +73,10 @@ NUMPY_BRANCH_FIX = ("The `if` tests a NumPy value (a NumPy scalar is a 0-d array
                     "decided when tracing, or as a tensor and select with `torch.where`.")
 
 
-def _branch(gb_type: str, explanation: str, debug: str, line: str) -> str:
-    """A data-dependent branch's fix by what the `if` tests (Dynamo's debug context names the
-    value: `attempted to jump with NumpyNdarrayVariable()`)."""
-    return NUMPY_BRANCH_FIX if "NumpyNdarrayVariable" in (debug or "") else BRANCH_FIX
+def _in_context(word: str, then: str, otherwise: str) -> Callable[[str, str, str, str], str]:
+    """A fix chosen by Dynamo's debug context (a data-dependent branch's names the value the
+    `if` tested: `attempted to jump with NumpyNdarrayVariable()`)."""
+    return lambda gb_type, explanation, debug, line: then if word in (debug or "") else otherwise
 
 
 PRINT_FIX = ("Remove the print() from the compiled function or log after the call returns; to "
@@ -175,7 +175,8 @@ RULES: tuple[Rule, ...] = (
          "the graph: `torch._dynamo.config.reorderable_logging_functions.add(logger.info)` "
          "(for the methods you use); or guard it with `if not torch.compiler.is_compiling():`."),
     Rule(("builtin operator `print`", "builtin print"), PRINT_FIX),
-    Rule(("Data-dependent branching", "generic_jump"), _branch,
+    Rule(("Data-dependent branching", "generic_jump"),
+         _in_context("NumpyNdarrayVariable", NUMPY_BRANCH_FIX, BRANCH_FIX),
          # the branch is the user's only where their line branches; else a library's
          user_calls=("if ", "while ", " and ", " or ", "assert ", " else ")),
     Rule(("Tensor.item()", "_local_scalar_dense"), _scalar_read,
