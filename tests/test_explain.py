@@ -1447,3 +1447,25 @@ def test_a_size_outside_a_mark_dynamic_range_is_at_the_mark(tmp_path):
     assert d["user_frame"]["lineno"] == 8, d
     assert "size 5 outside the range [2, 4] declared by mark_dynamic at line 8" in d["reason"]
     assert "widen min/max at line 8" in d["fix"]
+
+
+def test_a_failed_check_after_torch_compile_turned_off_distribution_checks_names_it(tmp_path):
+    """set16 compile_disables_validation (PR #185438): an eager helper relies on D.Normal
+    raising for a negative scale; after `torch.compile(net)` it no longer does (Dynamo turns
+    torch.distributions' validation off for the whole process), and the program's own
+    finiteness check fails. On main the headline said only "your own check at line 8
+    failed", with the validation note apart as information."""
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text("import torch\nimport torch.distributions as D\n\n\n"
+                      "def nll(mu, sigma, y):\n    return -D.Normal(mu, sigma).log_prob(y)\n\n"
+                      "assert torch.isfinite(nll(a, b, c))\n")
+    s.compile("0/0")
+    s.ing.program_exception(None, exc_type="AssertionError", message="",
+                            frames=[{"filename": str(s.user), "lineno": 8,
+                                     "name": "<module>", "line": None}],
+                            compiled=None, stage=None)
+    top = s.explain()[0]
+    assert top["reason"].startswith("your own check at line 8 failed; torch.compile turned off "
+                                    "torch.distributions' argument validation"), top["reason"]
+    assert "Normal(...) at line 6" in top["reason"]
+    assert "validate_args=True" in top["fix"]

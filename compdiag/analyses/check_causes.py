@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 from compdiag.analyses.cached_compiles import hits_across_reset
 from compdiag.analyses.late_changes import late_changes
+from compdiag.analyses.process_settings import VALIDATION_FIX, VALIDATION_OFF, distribution_built
 
 
 class Cause(NamedTuple):
@@ -265,8 +266,9 @@ def failed_check_causes(ctx: Any, accuracy: str | None) -> list[Cause]:
     (words for the headline, its fix): a seeding call the graph dropped, a pattern Inductor
     rewrote (attention into a fused kernel), Inductor's own random numbers, a change made
     after the last compile that compiled code does not see (analyses/late_changes.py), a value
-    baked in by `assume_constant_result`, then what --check-accuracy measured (only when it found
-    compiled equal to eager)."""
+    baked in by `assume_constant_result`, torch.distributions' argument checks that
+    torch.compile turned off for the whole process, then what --check-accuracy measured (only
+    when it found compiled equal to eager)."""
     causes: list[Cause] = []
     seeded = seed_in_graph(ctx)
     if seeded is not None:
@@ -297,6 +299,10 @@ def failed_check_causes(ctx: Any, accuracy: str | None) -> list[Cause]:
         causes.append(Cause(f"the compiled graph took `{assumed['fn']}()` (line "
                        f"{assumed['lineno']}, assume_constant_result) as a constant when it "
                        "compiled", ASSUMED_FIX.format(fn=assumed["fn"])))
+    built = distribution_built(ctx) if ctx.compiles else None
+    if built is not None:  # a process-wide setting torch.compile changed, eager code included
+        causes.append(Cause(VALIDATION_OFF.format(cls=built["cls"], line=built["lineno"]),
+                            VALIDATION_FIX))
     measured = checked_cause(ctx) if accuracy == "equal" else None
     if measured is not None:
         causes.append(Cause(*measured, measured=True))

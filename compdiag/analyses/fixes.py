@@ -13,7 +13,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from compdiag.analyses.rules import Words, every, first, found, one_of
+from compdiag.analyses.rules import Words, every, first, found
+from compdiag.analyses.runtime_fixes import (  # re-exported: the failure kind's words
+    eager_fails, runtime_fix, runtime_why)
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import CompileId
 from compdiag.formats.failure_graph import TORCH_NAMESPACES
@@ -290,127 +292,6 @@ def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...]
 
 
 # -- failures (the failure kind; the program kind's exception through compiled code) ---------
-@dataclass(frozen=True)
-class RuntimeFix:
-    """A known error of compiled code: `when` in torch's message (analyses/rules.py), at one
-    of `stages` (run time unless said); `why`, what the message means where torch's words
-    mislead (the failure's explanation says it)."""
-    when: Words
-    fix: str
-    stages: tuple[str, ...] = ("runtime",)
-    why: str = ""
-    eager_fails: bool = False   # eager raises on the same values: no compiler to bisect/minify
-
-
-RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
-    RuntimeFix(one_of("index out of bounds", "Class values must be smaller than num_classes",
-                      "is out of bounds for dimension"),
-               "Check the values that reach this line (the message gives the index and its "
-               "bound): a token id past the vocabulary, a cache position past its length, a "
-               "label not below num_classes. Run the same call without torch.compile to see "
-               "eager raise on them too; only if eager runs it cleanly is the compiled code at "
-               "fault.",
-               why="An index reached an op outside the tensor it indexes. Inductor's kernels "
-                   "keep eager's index checks (a C++ TORCH_CHECK, a Triton device assert), so "
-                   "this is the program's data, which eager rejects alike, not a "
-                   "miscompilation; compdiag's minifier cannot shrink a graph that fails in "
-                   "eager too.", eager_fails=True),
-    RuntimeFix(every("overwritten by a subsequent run"),
-               "A CUDA graph's output was read after a later replay of the same graph reused "
-               "its memory (mode='reduce-overhead' keeps outputs in the graph's static pool "
-               "until the next step). torch's two fixes: clone the output before the next call "
-               "(`out = model(x).clone()`, outside torch.compile) if you keep it across calls, "
-               "or call `torch.compiler.cudagraph_mark_step_begin()` before each model "
-               "invocation so cudagraph_trees knows a new iteration starts."),
-    RuntimeFix(every("not allocated in pool"),
-               "Unset PYTORCH_NO_CUDA_MEMORY_CACHING for compiled runs, or compile this "
-               "function without CUDA graphs (mode='default').",
-               why="CUDA graphs (mode='reduce-overhead') keep every output in the graph's "
-                   "private pool of the CUDA caching allocator; an output outside it means the "
-                   "caching allocator was bypassed (PYTORCH_NO_CUDA_MEMORY_CACHING=1, a "
-                   "memory-debugging setting, set in the environment or by the program before "
-                   "its first CUDA allocation) or an op allocated it another way (a custom op "
-                   "whose fake kernel says it aliases an input)."),
-    RuntimeFix(one_of("during CUDA graph capture", "when stream is capturing",
-                      "cudaErrorStreamCaptureUnsupported"),
-               "Call it once before capturing, outside `torch.cuda.graph`, so it compiles "
-               "there and the capture only runs it; or let torch.compile record CUDA graphs "
-               "itself (mode='reduce-overhead').",
-               stages=("dynamo", "aot", "inductor_lowering", "inductor_codegen",
-                       "kernel_compile", "runtime"),
-               why="The compiled function ran for the first time, and so compiled, inside a "
-                   "CUDA graph capture (`torch.cuda.graph(...)`): compiling does work a capture "
-                   "forbids (copies between CPU and GPU, reading the CUDA generator's state)."),
-    RuntimeFix(one_of("out of memory", "can't allocate memory", "OutOfMemoryError",
-                      "cannot allocate memory"),
-               "The compiled code could not allocate the output buffer of the ops at this "
-               "line: check the sizes they were called with (the message says how many bytes "
-               "were asked for), then run the same call in eager (`backend='eager'`, or "
-               "without torch.compile): if eager fails alike, the sizes are the problem, not "
-               "torch.compile; if only compiled code runs out, Inductor keeps more buffers "
-               "alive at once than eager (try `torch._inductor.config.memory_planning = True`, "
-               "a smaller batch, or compile a smaller region).",
-               why="Inductor allocates each kernel's output buffer in the generated wrapper "
-                   "before the kernel runs; the allocation failed for the buffer of the ops at "
-                   "this line."),
-    RuntimeFix(every("must match the size", "_copy_inputs_and_remove_from_src"),
-               "Give the CUDA graph the sizes it was recorded for: compile with "
-               "mode='reduce-overhead' (Inductor's CUDA-graph trees record one graph per "
-               "input size) rather than backend='cudagraphs', pad inputs to a few fixed "
-               "sizes, or compile with dynamic=False so each size gets a graph, and a "
-               "recording, of its own.",
-               why="The call replayed a CUDA graph (cudagraph_trees) recorded for other input "
-                   "sizes: replay copies each new input into the static input buffer recorded "
-                   "at the first sizes, and a batch of another size does not fit it (the "
-                   "compiled graph took the sizes as dynamic, so no guard recompiled or "
-                   "re-recorded it)."),
-    RuntimeFix(every("backward through the graph a second time"),
-               "AOTAutograd makes one CompiledFunctionBackward node per compiled graph and frees "
-               "its saved tensors after the first backward(), so a second backward() through "
-               "another output of the same graph fails where eager keeps one node per op "
-               "(pytorch/pytorch#118739): call backward() once on the sum of the outputs, or "
-               "pass `retain_graph=True` to the first backward()."),
-    RuntimeFix(every("CompiledFunction", "is a view and is being modified inplace"),
-               "An output of the compiled function is a view created inside AOTAutograd's "
-               "CompiledFunction, and autograd forbids modifying it in place afterwards "
-               "(pytorch/pytorch#90507): clone it first (`out = out.clone()`), or do the "
-               "in-place op inside the compiled function."),
-    RuntimeFix(every("fail_on_recompile"),
-               "The call needed a new graph, which `torch.compiler.set_stance("
-               "\"fail_on_recompile\")` forbids; the guard in torch's message says what "
-               "changed. Call it with inputs like the ones it was compiled for (same dtype, "
-               "device, rank), mark the varying dimension dynamic before the first call, or set "
-               "the stance only after warming up every variant."),
-    RuntimeFix(every("Recompiling function", "triggered by the following guard failure"),
-               "`torch._dynamo.config.error_on_recompile = True` turned a recompile into an "
-               "error; the guard in torch's message says what changed between the calls. Call "
-               "the function with inputs like the first ones (same dtype, device, rank), mark "
-               "a varying dimension dynamic, or unset error_on_recompile if the recompile is "
-               "expected.", stages=("dynamo",)),
-    RuntimeFix(every("expected size", "stride"),
-               "The compiled code checked a tensor's size/stride and it differed from what the "
-               "graph was traced with: usually a custom op's fake (meta) kernel that returns "
-               "another shape or layout than the real kernel; fix its `register_fake` and check "
-               "it with `torch.library.opcheck`."),
-)
-
-
-def runtime_fix(message: str | None, stage: str = "runtime") -> str | None:
-    return first(((r.when, r.fix) for r in RUNTIME_FIXES if stage in r.stages), message)
-
-
-def eager_fails(message: str | None, stage: str = "runtime") -> bool:
-    """Whether the known error is one eager raises on the same values (RuntimeFix.eager_fails)."""
-    return bool(first(((r.when, r.eager_fails or None) for r in RUNTIME_FIXES
-                       if stage in r.stages), message))
-
-
-def runtime_why(message: str | None, stage: str = "runtime") -> str | None:
-    """What a known error means, where its rule says (RuntimeFix.why); None otherwise."""
-    return first(((r.when, r.why or None) for r in RUNTIME_FIXES if stage in r.stages),
-                 message)
-
-
 STAGE_TEXT = {
     "dynamo": "Dynamo failed while tracing the Python code into a graph.",
     "aot": "AOTAutograd failed while functionalising/partitioning the traced graph.",

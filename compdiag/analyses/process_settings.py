@@ -20,6 +20,23 @@ DISTRIBUTIONS = "distributions"
 VALIDATE = "validate_args"
 
 
+# In words: the setting, what it means, its fix (the accuracy kind's information, and a cause of
+# the program's own failed check: analyses/check_causes.py).
+VALIDATION_OFF = (
+    "torch.compile turned off torch.distributions' argument validation for the whole process "
+    "(Dynamo calls `Distribution.set_default_validate_args(False)` at the first "
+    "torch.compile): {cls}(...) at line {line} no longer checks its arguments, in eager code "
+    "too")
+VALIDATION_EXPLANATION = (
+    "Invalid arguments (an empty batch, probabilities that do not sum to one, a scale of zero) "
+    "now pass silently where plain Python raises a ValueError, so compiled and eager code may "
+    "both return numbers for inputs that should have been rejected.")
+VALIDATION_FIX = (
+    "Where the arguments must be checked, build the distribution with `validate_args=True`, "
+    "or call `torch.distributions.Distribution.set_default_validate_args(True)` after "
+    "`torch.compile(...)` (eager code then checks again; code Dynamo traces stays unchecked).")
+
+
 def distribution_built(ctx: Any) -> dict[str, Any] | None:
     """The first construction of a torch.distributions class in the program's kept sources
     that does not pass `validate_args`: {filename, lineno, cls}; None when none."""

@@ -19,7 +19,8 @@ from compdiag.analyses.fixes import commands
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
-from compdiag.analyses.process_settings import distribution_built
+from compdiag.analyses.process_settings import (VALIDATION_EXPLANATION, VALIDATION_FIX,
+                                                VALIDATION_OFF, distribution_built)
 from compdiag.analyses.traced_scalars import folded_nan_tests
 from compdiag.analyses.ranking import Cost
 from compdiag.formats.command_line import command_line
@@ -140,21 +141,6 @@ def folded_nan(ctx: Any) -> list[Diagnosis]:
             details=AccuracyDetails(output=None, max_abs=None, max_rel=None,
                                     verdict="decided_at_trace")))
     return out
-
-
-VALIDATION_OFF = (
-    "torch.compile turned off torch.distributions' argument validation for the whole process "
-    "(Dynamo calls `Distribution.set_default_validate_args(False)` at the first "
-    "torch.compile): {cls}(...) at line {line} no longer checks its arguments, in eager code "
-    "too")
-VALIDATION_EXPLANATION = (
-    "Invalid arguments (an empty batch, probabilities that do not sum to one, a scale of zero) "
-    "now pass silently where plain Python raises a ValueError, so compiled and eager code may "
-    "both return numbers for inputs that should have been rejected.")
-VALIDATION_FIX = (
-    "Where the arguments must be checked, build the distribution with `validate_args=True`, "
-    "or call `torch.distributions.Distribution.set_default_validate_args(True)` after "
-    "`torch.compile(...)` (eager code then checks again; code Dynamo traces stays unchecked).")
 
 
 def validation_off(ctx: Any) -> list[Diagnosis]:
