@@ -363,6 +363,7 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
                                    for name, a, b in moved)
         frame = _source_line(ctx, cid, re.compile(r"\b%s\s*=(?!=)" % re.escape(moved[0][0])),
                              reset)
+        fix = GLOBAL_CONSTANT_FIX.format(name=moved[0][0])
     frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
                      user_frame=frame or locate(ctx, cid), explanation=explanation,
@@ -370,6 +371,14 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
                      details=CacheDetails(caches=(cache,), result="miss", key=e.get("key"),
                                           changed=tuple(c.to_json() for c in why.changes),
                                           compared_to=why.compared_to))
+
+
+# A global the traced graph holds as a constant: each value is another graph, another key.
+GLOBAL_CONSTANT_FIX = (
+    "The compiled graph holds the global {name}'s value as a constant, so each new value is a "
+    "new graph with a new cache key (and a recompile without the reset): pass it to the "
+    "compiled function as an argument, as a tensor (`torch.tensor({name})`), so one graph and "
+    "one cache entry serve every value. If each value should compile anew, nothing to fix.")
 
 
 @hookimpl
