@@ -191,6 +191,57 @@ def test_a_run_its_own_timer_ended_while_compiling_names_the_timer(tmp_path: Pat
                                  "`signal.alarm(DEADLINE_S)`) while compiling"), top["fix"]
 
 
+def test_a_stop_signal_on_a_helper_thread_is_placed_by_the_programs_thread() -> None:
+    """corpus/end_killed_compiling_rnn.py, a first run: the watchdog's SIGTERM landed on
+    compdiag's store-writer thread, faulthandler's 'Current thread', and the ending read
+    "killed by SIGTERM (in _tick, writer.py:222)". A signal sent from outside lands on any
+    thread: one running none of the program's code says nothing of where it was. A crash's
+    current thread stays the crashed one."""
+    from compdiag.store import writer
+
+    dump = ("Current thread 0x00007f00cc (most recent call first):\n"
+            f'  File "{writer.__file__}", line 222 in _tick\n'
+            '  File "/usr/lib/python3.11/threading.py", line 1393 in run\n\n'
+            "Thread 0x00007f00bb (most recent call first):\n"
+            f'  File "{TORCH}/_dynamo/convert_frame.py", line 900 in _compile\n'
+            '  File "/u/train.py", line 31 in <module>\n')
+    assert fault_dump(dump)["frames"][-1]["filename"] == f"{TORCH}/_dynamo/convert_frame.py"
+    crashed = "Fatal Python error: Segmentation fault\n\n" + dump
+    assert fault_dump(crashed)["frames"][-1]["filename"] == writer.__file__
+
+
+def test_a_stop_signal_inside_the_compiler_is_a_kill_while_compiling(tmp_path: Path) -> None:
+    """The same corpus script, another run: the SIGTERM landed while Dynamo traced the call
+    (line 10 here); it read "killed by SIGTERM at line 10 (in compiled code: Dynamo's
+    convert_frame (a compile))" with the fix of a native crash in compiled code. A stack
+    through the compiler with a compile unfinished is the compile that never finished."""
+    s = _compiling(Store(tmp_path, exit_code=143), "forward")
+    user = str(s.user)
+    s.ing.program_end(how="signal", exit_code=143, signal=15, stderr_tail="", fault=_dump([
+        (user, 10, "<module>"), (EVAL_FRAME, 655, "_fn"),
+        (f"{TORCH}/_dynamo/convert_frame.py", 900, "_compile")], what="Terminated"))
+    top = s.explain()[0]
+    assert top["reason"].startswith("killed by SIGTERM while compiling"), top["reason"]
+    assert top["user_frame"]["lineno"] == 10 and "aot_eager" not in top["fix"], top
+
+
+def test_a_stop_signal_during_torch_compiles_own_call_is_no_compiled_code(tmp_path: Path
+                                                                          ) -> None:
+    """And a run: the SIGTERM landed while `torch.compile(model)` imported Inductor (its
+    compile_fx module's `<module>` frame): it read "in compiled code: Inductor's compile_fx
+    (a compile)" with the native-crash fix. Below torch.compile()'s own frame nothing is
+    compiled code, and an import is not a compile."""
+    s = Store(tmp_path, exit_code=143)
+    user = str(s.user)
+    s.ing.program_end(how="signal", exit_code=143, signal=15, stderr_tail="", fault=_dump([
+        (user, 9, "<module>"), (f"{TORCH}/__init__.py", 2836, "compile"),
+        (f"{TORCH}/_dynamo/eval_frame.py", 1682, "optimize"),
+        (f"{TORCH}/_inductor/compile_fx.py", 114, "<module>")], what="Terminated"))
+    top = s.explain()[0]
+    assert top["reason"].startswith("killed by SIGTERM at line 9"), top["reason"]
+    assert "compiled code" not in top["reason"] and top["fix"].startswith("Nothing in the program")
+
+
 def test_a_kill_at_a_line_that_only_mentions_abort_is_no_self_abort(tmp_path: Path) -> None:
     """`os.abort()` in a comment or a string, or a signal os.abort cannot send (SIGKILL from
     the out-of-memory killer), is not the program ending itself. Found by review."""

@@ -136,11 +136,13 @@ def crash_fix(*, compiled: bool, cls: str, frames: list[dict], first: int | None
     inner = frames[-1] if frames else {}
     if cls == "timer":
         return timer_fix(source)
-    if compiled and cls != "killed" and not kernel and first is not None \
+    if cls == "killed":   # stopped from outside: nothing crashed, wherever it landed
+        return killed_fix
+    if compiled and not kernel and first is not None \
             and len(frames) - 1 > first and is_user_file(inner.get("filename")):
         code = inner.get("line") or (at[1] if at[0] == inner.get("lineno") else None)
         return CRASH_OWN_CALL_FIX.format(name=inner.get("name"), line=inner.get("lineno"),
                                          code=f" (`{code.strip()}`)" if code else "")
     if compiled:
         return CRASH_COMPILED_FIX.format(bisect=bisect, minify=minify)
-    return killed_fix if cls == "killed" else CRASH_EAGER_FIX.format(where=where)
+    return CRASH_EAGER_FIX.format(where=where)

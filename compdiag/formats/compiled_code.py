@@ -5,6 +5,8 @@ crash's Python stack, dumped by faulthandler)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 
 from compdiag.formats import lazy_re
 from compdiag.formats.user_code import is_user_file
@@ -129,3 +131,19 @@ def async_device_error(text: str | None) -> bool:
     """Whether `text` (an exception's message, the end of stderr) is such an error's."""
     low = (text or "").lower()
     return any(w in low for w in ASYNC_DEVICE_WORDS)
+
+
+def stack_files(frames: list[dict[str, Any]]) -> list[str]:
+    """The files of a stack's frames (outermost first) for the markers above, with "" for
+    frames that are neither compiled code nor a compile: a library module's `<module>` frame
+    (its import: a first torch.compile() importing Inductor's compile_fx) and every frame
+    below torch's compile API call (COMPILE_API_FRAMES: torch.compile() wrapping its argument,
+    which runs and compiles nothing)."""
+    out: list[str] = []
+    api = False
+    for f in frames:
+        file = (f.get("filename") or "").replace("\\", "/")
+        api = api or any(file.endswith(a) and f.get("name") == n for a, n in COMPILE_API_FRAMES)
+        out.append("" if api or (f.get("name") == "<module>" and not is_user_file(file))
+                   else f.get("filename") or "")
+    return out

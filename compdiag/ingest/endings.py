@@ -61,7 +61,10 @@ def fault_dump(text: str | None) -> dict[str, Any]:
     # was running the user's code, not whichever helper thread is listed first.
     current = next((s for b, s in stacks if b.group(0).lower().startswith("current")), None)
     # ... and a signal sent from outside (SIGTERM) lands on any thread: one with no Python
-    # frame running (a native pool's, waiting) says nothing of where the program was
+    # frame running (a native pool's, waiting), or none of the program's (a timer's, compdiag's
+    # store writer's), says nothing of where the program was
+    if not fatal and current and not any(is_user_file(f["filename"]) for f in current):
+        current = None
     if not current:
         current = next((s for _, s in stacks if any(is_user_file(f["filename"]) for f in s)),
                        stacks[0][1] if stacks else [])
