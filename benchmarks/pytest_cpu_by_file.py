@@ -6,7 +6,11 @@ child it reaped (the `compdiag run` children, their compile workers and gcc), su
 test file's tests (fixture setup included: a session fixture is charged to the first test that
 needs it). Under pytest-xdist every worker writes its own file; add them up.
 
-    PYTHONPATH=benchmarks python -m pytest -p pytest_cpu_by_file tests/test_accuracy.py
+    ln -s $PWD/benchmarks/pytest_cpu_by_file.py .venv/lib/python3.*/site-packages/
+    python -m pytest -p pytest_cpu_by_file tests/test_accuracy.py
+
+(Not PYTHONPATH=benchmarks: the session's fork server would inherit it and refuse every
+capture whose environment strips it, base_env's; benchmarks/test_time.md, round 5.)
     python benchmarks/pytest_cpu_by_file.py OUT.*.json      # the table
 
 Output: $CPU_BY_FILE_OUT (default ./cpu_by_file.json) with `.WORKER` before `.json`, written

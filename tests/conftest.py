@@ -62,7 +62,8 @@ def pytest_configure(config: pytest.Config) -> None:
 # The test files whose captures use the fork server (cdtest.fork_server_env): the server is
 # started only in a process that collected one of them and runs tests.
 FORK_SERVER_USERS = frozenset({"test_corpus.py", "test_accuracy.py", "test_fork_server.py",
-                               "test_minify_e2e.py", "test_report.py", "test_caches.py"})
+                               "test_minify_e2e.py", "test_report.py", "test_caches.py",
+                               "test_stored_sources.py"})
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
