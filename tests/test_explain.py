@@ -1469,3 +1469,6 @@ def test_a_failed_check_after_torch_compile_turned_off_distribution_checks_names
                                     "torch.distributions' argument validation"), top["reason"]
     assert "Normal(...) at line 6" in top["reason"]
     assert "validate_args=True" in top["fix"]
+    # the information note of the same setting is that cause, folded under it
+    assert [d["kind"] for d in s.explain()] == ["program"], s.explain()
+    assert [c["kind"] for c in top["consequences"]] == ["accuracy"]

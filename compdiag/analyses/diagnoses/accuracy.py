@@ -77,7 +77,13 @@ SPEC = KindSpec(KIND, title="accuracy mismatch", words=("accuracy mismatch", "ac
                                                                   None) == "mismatch"
                                and isinstance(cause.details, AccuracyDetails)
                                and cause.severity == "problem"
-                               and cause.details.verdict not in NEGATIVE)))
+                               and cause.details.verdict not in NEGATIVE),
+                        # a setting's information note a failed check already names as its
+                        # cause (distributions' validation turned off): the same finding
+                        Causes("program", KIND, "the failed check names it as its cause",
+                               lambda effect, cause, ctx: effect.severity == "info"
+                               and bool(effect.reason) and effect.reason in cause.reason,
+                               same_finding=True)))
 
 
 @hookimpl
