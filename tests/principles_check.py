@@ -373,7 +373,10 @@ def cudagraph_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
         g = by_fn.setdefault(fn_of.get(r["compile_id"]), {"cids": set(), "keys": set(),
                                                            "observed": 0, "parts": {}})
         g["cids"].add(r["compile_id"])
-        g["parts"].setdefault(r.get("function"), []).append(
+        # one graph recorded again keeps its inputs' count and ranks: a forward and its
+        # backward, both `partition_0`, are two graphs (set17/gpu hf_bert_problem_type)
+        ranks = tuple(len(x) if isinstance(x, list) else -1 for x in r.get("sizes") or [])
+        g["parts"].setdefault((r.get("function"), ranks), []).append(
             json.dumps([r.get("sizes"), r.get("symints")]))
     shown = [d for d in _all(diagnoses) if d["kind"] == "cudagraph"]
     out = []

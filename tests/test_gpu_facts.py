@@ -830,3 +830,27 @@ def test_an_incompatible_op_is_one_of_the_ops_a_skip_names():
         "functional.default Found from \n   File \"/u/q.py\", line 40, in f\n    x = fq(x)\n")
     assert facts["ops"] == ["_fused_moving_avg_obs_fq_helper_functional"]
     assert facts["frames"][0]["lineno"] == 40
+
+
+def test_a_forward_and_its_backward_recorded_once_each_are_no_re_recording(tmp_path):
+    """set17/gpu/hf_bert_problem_type_recompile.py on the H200 (transformers 5.17): BERT's
+    classification forward sets `config.problem_type` on its first labelled call, so the
+    step recompiles once (torch: `object.__getattribute__(self.config, 'problem_type') is
+    None`). On main the top was "CUDA graphs re-recorded: 2 recordings for 2 input sizes":
+    the recompiled graph's forward and backward, both `partition_0`, recorded once each; and
+    the recompile read "self.config is another object" (the attribute read spelled as a call
+    was taken for an identity guard)."""
+    path, rid = _store(tmp_path, "hf_bert_problem_type")
+    diags = _diags(path, rid)
+    assert not [d for d in diags if d["kind"] == "cudagraph"], diags[0]["reason"]
+    top = diags[0]
+    assert top["kind"] == "recompile" and "self.config.problem_type" in top["reason"], top
+    assert top["user_frame"]["lineno"] == 53
+
+
+def test_an_attribute_read_spelled_as_a_call_is_the_attribute():
+    g = P.classify_guard("object.__getattribute__(self.config, 'problem_type') is None  # if "
+                         "self.config.problem_type is None:  # modeling_bert.py:1123 in forward")
+    assert (g["category"], g["source"]) == ("none", "self.config.problem_type"), g
+    assert P.classify_guard("getattr(object.__getattribute__(L['m'], 'cfg'), 'k') == 3")[
+        "source"] == "L['m'].cfg.k"

@@ -311,10 +311,26 @@ def _backend_name(m: re.Match[str] | None) -> str | None:
     return named.group("name") if named else m.group("b")[:80]
 
 
+# An attribute read Dynamo spells as a call (a class with its own __getattr__, a config
+# object): `object.__getattribute__(self.config, 'problem_type')` is `self.config.problem_type`.
+_ATTR_CALL = lazy_re.compile(r"\b(?:object\.__getattribute__|getattr)\(\s*(?P<obj>[\w.\[\]'\"]+)"
+                             r"\s*,\s*['\"](?P<attr>\w+)['\"]\s*\)")
+
+
+def attribute_reads(code: str) -> str:
+    """`code` with every attribute read spelled as a call (_ATTR_CALL) written as one."""
+    for _ in range(8):  # nested reads, innermost first
+        new = _ATTR_CALL.sub(lambda m: f"{m.group('obj')}.{m.group('attr')}", code)
+        if new == code:
+            break
+        code = new
+    return code
+
+
 def classify_guard(text: str) -> dict[str, Any]:
     """A failed guard as {category, source, tensor, before, after}."""
     t = text.strip()
-    code_part = t.split("#", 1)[0].strip()
+    code_part = attribute_reads(t.split("#", 1)[0].strip())
     m = _SIZE_MISMATCH.search(t)
     if m:
         ex = _EXPECTED.search(t)

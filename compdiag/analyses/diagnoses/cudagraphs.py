@@ -246,7 +246,9 @@ def _rerecord_diagnoses(ctx: Any, cov: dict[str, Any]) -> list[Diagnosis]:
         recs = [r for r in recordings if r["compile_id"] in cids]
         by_part: dict[Any, list[dict[str, Any]]] = {}
         for r in recs:
-            by_part.setdefault(r.get("function"), []).append(r)
+            # one graph recorded again keeps its inputs' count and ranks (only sizes change):
+            # a forward and its backward, both `partition_0`, are two graphs, not re-recordings
+            by_part.setdefault((r.get("function"), _ranks(r)), []).append(r)
         part = max(by_part.values(), key=lambda rs: len(distinct_sizes(rs)), default=[])
         sizes = distinct_sizes(part)
         mine = [t for t in trees if t["compile_id"] in cids]
@@ -275,6 +277,13 @@ def _rerecord_diagnoses(ctx: Any, cov: dict[str, Any]) -> list[Diagnosis]:
             score=SPEC.score(KIND, n_recs), count=n_recs,
             compile_ids=graphs, details=CudagraphDetails(RERECORDED_GRAPH)))
     return out
+
+
+def _ranks(recording: dict[str, Any]) -> tuple[int, ...] | None:
+    """The rank of each input a recording was made for; None where its sizes were not kept."""
+    sizes = recording.get("sizes")
+    return tuple(len(s) if isinstance(s, list) else -1 for s in sizes) \
+        if isinstance(sizes, list) else None
 
 
 def _int_keys(ctx: Any, cids: set[Any]) -> str:
