@@ -96,6 +96,9 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         # the user frames of the node Inductor was lowering when it failed, by compile
         # (capture/lowering_node.py): a failure's op line where its text names none
         self.lowering_nodes: dict[str | None, list[dict[str, Any]]] = {}
+        # the higher-order operator the next graph break of a compile happened inside
+        # (capture/break_hop.py)
+        self.break_hops: dict[str | None, str] = {}
         self.lowering_where: dict[str | None, str | None] = {}
         self.last_compiled: str | None = None
         self.last_recorded: str | None = None  # the compile a CUDA graph was recorded for last
@@ -430,7 +433,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
                       user_stack=more["user_stack"], frame_skipped=more["frame_skipped"],
                       torch_message=payload[:20000], lib_frame=P.library_frame(payload),
                       root_cause=more["root_cause"], root_value=more["root_value"],
-                      skip_why=more["skip_why"])
+                      skip_why=more["skip_why"], hop=self.break_hops.pop(cid, None))
         if cid is not None:
             row = self._compile_row(cid, md)
             if row["status"] in ("started", "ok"):

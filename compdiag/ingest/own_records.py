@@ -22,6 +22,7 @@ from compdiag.store.schema import NOT_COMPARED
 FAKE_RUN_KIND = "fake_run_error"  # capture/exception_origin.py's record
 FRAME_SKIPPED = "Dynamo skipped the frame"  # a frame_skip record's graph-break type
 LOWERING_NODE = "lowering_node"  # capture/lowering_node.py's record
+BREAK_HOP = "break_hop"  # capture/break_hop.py's record
 
 
 def failing_node_words(data: dict[str, Any]) -> str | None:
@@ -139,6 +140,8 @@ class OwnRecords:
             self.w.upsert("sched_nodes", run_id=self.run_id, compile_id=compile_id, **node)
         elif kind in D.EVENTS:
             self.distributed_event(kind, compile_id, payload)
+        elif kind == BREAK_HOP and payload:  # capture/break_hop.py: for the next break
+            self.break_hops[compile_id] = payload[:100]
         elif kind == LOWERING_NODE and payload:  # capture/lowering_node.py
             try:
                 frames = json.loads(payload)

@@ -769,7 +769,10 @@ ADDED_COLUMNS = {
                      # issue 29: what torch could not handle (ingest/parse_dynamo.root_cause)
                      "root_cause TEXT", "root_value TEXT",
                      # issue 29 §2: why Dynamo skipped the whole frame (torch's chained break)
-                     "skip_why TEXT"),
+                     "skip_why TEXT",
+                     # issue 29 §1: the higher-order operator it happened inside
+                     # (capture/break_hop.py)
+                     "hop TEXT"),
     # schema 3: torch's message, whole (the `message` column is its one-line summary); the
     # facts of its text, stored at ingest (BACKFILLED_COLUMNS)
     "failures": ("torch_message TEXT", "gb_code TEXT", "gb_explanation TEXT",

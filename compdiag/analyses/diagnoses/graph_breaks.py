@@ -209,6 +209,12 @@ def short_context(debug: str) -> str:
     return debug
 
 
+# Higher-order operators in the words of the API that makes them (capture/break_hop.py reads
+# the operator's own name)
+HOP_WORDS = {"tag_activation_checkpoint": "activation checkpointing (torch.utils.checkpoint)",
+             "cond": "torch.cond", "while_loop": "torch.while_loop", "map_impl": "torch.map",
+             "flex_attention": "flex_attention", "scan": "scan",
+             "invoke_subgraph": "a nested compiled region (invoke_subgraph)"}
 # VariableTracker kinds in words (parse_dynamo's snake case of `NumpyNdarrayVariable`)
 VALUE_WORDS = {"numpy_ndarray": "NumPy", "tensor": "tensor", "sym_node": "symbolic (SymInt, "
                "SymBool)", "constant": "constant"}
@@ -306,6 +312,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                                           first.get("root_value"), g["gb_type"])
         if short:
             reason += f" ({short})"
+        if first.get("hop"):  # the higher-order operator's body it broke in (capture's)
+            reason += f", inside {HOP_WORDS.get(first['hop'], first['hop'])}"
         if g["skipped"]:
             explanation = f"{explanation or ''} {not_resumed(ctx, g['skipped_rows'], count)}"
             explanation = explanation.strip()
