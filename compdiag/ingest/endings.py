@@ -18,8 +18,9 @@ from compdiag.formats.user_code import is_user_file
 
 _FRAME = lazy_re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+) in (?P<name>.+?)\s*$')
 _FATAL = lazy_re.compile(r"^Fatal Python error: (?P<what>.+)$", re.M)
-_CURRENT = lazy_re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+.*\(most recent call first\):",
-                      re.M | re.I)
+# a thread's stack; `Stack (most recent call first):` where only the signal's thread was dumped
+_CURRENT = lazy_re.compile(r"^(?:(?:Current thread|Thread) 0x[0-9a-f]+.*|Stack) "
+                           r"\(most recent call first\):", re.M | re.I)
 # The C++ runtime's and libc's own words before an abort, in the order they are looked for.
 _TERMINATE = lazy_re.compile(r"^terminate called (?:after throwing an instance of .+|"
                         r"without an active exception|recursively)$", re.M)
