@@ -530,11 +530,11 @@ class AccuracyChecker:
         state: dict[str, Any] = {"calls": 0, "versions": None, "rechecked": False}
 
         def checked(*args: Any) -> Any:
-            if checker._active:
-                return compiled(*args)
-            versions = _param_versions(gm, args)
             recheck = state["calls"] >= checker.calls
-            if recheck and (state["rechecked"] or versions == state["versions"]):
+            if checker._active or (recheck and state["rechecked"]):
+                return compiled(*args)   # past its checks: nothing read, each call
+            versions = _param_versions(gm, args)
+            if recheck and versions == state["versions"]:
                 return compiled(*args)
             # checked again, once, at the first call after the program changed a parameter in
             # place (a weight update, a hot swap): freezing folds parameters into the compiled
