@@ -106,6 +106,18 @@ def test_a_kernels_runtime_error_points_at_the_op_line_not_the_def(tmp_path):
     assert "cpp_fused_embedding_0" in d["reason"]
 
 
+def _drawing_store(tmp_path) -> Store:
+    """A store whose compile 0/0's forward draws Inductor's own random numbers at line 11."""
+    s = Store(tmp_path)
+    s.compile("0/0", lineno=3)
+    s.post_grad("0/0", "def forward(self, arg0_1):\n"
+                       f"    # File: {s.user}:11 in f, code: line_11 = 11\n"
+                       '    inductor_random_default: "f32[16, 32]" = torch.ops.prims.'
+                       "inductor_random.default([16, 32], seed, 'rand')\n"
+                       "    return (inductor_random_default,)\n")
+    return s
+
+
 def _allocation_traceback(user: str, wrapper: str, message: str) -> str:
     """A traceback that ends at _output_code's allocation of buf0 (its line, as Python
     numbers the wrapper module's lines)."""
@@ -219,13 +231,7 @@ def test_a_gradient_through_inductors_own_random_numbers_is_not_a_mismatch(tmp_p
     from compdiag.analyses.accuracy import junit_xml, report
     from compdiag.store.reader import Reader
 
-    s = Store(tmp_path)
-    s.compile("0/0", lineno=3)
-    s.post_grad("0/0", "def forward(self, arg0_1):\n"
-                       f"    # File: {s.user}:11 in f, code: line_11 = 11\n"
-                       '    inductor_random_default: "f32[16, 32]" = torch.ops.prims.'
-                       "inductor_random.default([16, 32], seed, 'rand')\n"
-                       "    return (inductor_random_default,)\n")
+    s = _drawing_store(tmp_path)
     s.post_grad("0/0", "def forward(self, tangents_1):\n"
                        f"    # File: {s.user}:12 in f, code: line_12 = 12\n"
                        '    mul: "f32[16, 32]" = torch.ops.aten.mul.Tensor(tangents_1, 2)\n'
@@ -300,13 +306,7 @@ def test_a_difference_first_seen_before_the_random_draw_stays_a_mismatch(tmp_pat
     """The random draw excuses only what can come from it: a first divergent node on an
     earlier line of the same file (it computes without the random numbers) is a real
     difference, a problem as before. Found by review (`return F.dropout(x), buggy(y)`)."""
-    s = Store(tmp_path)
-    s.compile("0/0", lineno=3)
-    s.post_grad("0/0", "def forward(self, arg0_1):\n"
-                       f"    # File: {s.user}:11 in f, code: line_11 = 11\n"
-                       '    inductor_random_default: "f32[16, 32]" = torch.ops.prims.'
-                       "inductor_random.default([16, 32], seed, 'rand')\n"
-                       "    return (inductor_random_default,)\n")
+    s = _drawing_store(tmp_path)
     node = {"node": "mul", "op": "mul",
             "user_frame": {"filename": str(s.user), "lineno": 5, "line": "line_5 = 5"}}
     s.accuracy("0/0", [("output 1", False, 3.0, 0.41, {"reason": "beyond tolerance"})],

@@ -65,7 +65,7 @@ def random_draw(reader: Any, run_id: int, cid: str | None) -> dict[str, Any] | N
     its forward, and the gradient is compared after the backward) that draws Inductor's own
     random numbers, at its user line; None when none does."""
     for prefix in INDUCTOR_RANDOM:
-        found = reader.nodes_with_target(run_id, cid, prefix)
+        found = reader.every_graph_nodes(run_id, cid, prefix)
         if found:
             return found[0]
     return None

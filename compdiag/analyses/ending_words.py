@@ -7,6 +7,9 @@ from __future__ import annotations
 import ast
 import re
 
+from compdiag.formats.code_text import code_only_lines
+from compdiag.formats.user_code import is_user_file
+
 SIGNALS: dict[str, tuple[str, str]] = {
     "SIGSEGV": ("native code (a kernel, an extension, torch's C++) read or wrote memory it "
                 "does not own", "crash"),
@@ -97,13 +100,12 @@ NATIVE_EXIT_FIX = ("It exited without an exception, sys.exit or os._exit: native
 # native code said something first: a C++ runtime's terminate words make it a crash).
 SELF_ABORT = re.compile(r"(?<![\w.])(?:os\.)?abort\s*\(\s*\)")
 SELF_RAISE = re.compile(r"(?<![\w.])(?:signal\.)?raise_signal\s*\(")
-_STRINGS_AND_COMMENT = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|#.*$")
 
 
 def self_signal(line: str, sig: str) -> bool:
     """Whether a line of code (its strings and comment left out) ends its own process with
     `sig`: os.abort() only with SIGABRT, signal.raise_signal with any."""
-    code = _STRINGS_AND_COMMENT.sub("", line)
+    code = "".join(code_only_lines(line.strip()))
     return bool(SELF_RAISE.search(code)) or (sig == "SIGABRT" and bool(SELF_ABORT.search(code)))
 SELF_SIGNAL_FIX = ("The program sent itself {sig}{where} (`{code}`): see why it did (the "
                    "message it printed before). Nothing crashed, torch.compile's code "
@@ -131,8 +133,6 @@ def crash_fix(*, compiled: bool, cls: str, frames: list[dict], first: int | None
     frames: a custom op's body, a ctypes call), in compiled code, or outside it. `at`: the
     diagnosis' (line, code), the code quoted when it is that frame's line; `source`, the
     program's (a timer's end names the line that armed it)."""
-    from compdiag.formats.user_code import is_user_file
-
     inner = frames[-1] if frames else {}
     if cls == "timer":
         return timer_fix(source)

@@ -139,7 +139,8 @@ def _first_reader(gm: torch.fx.GraphModule, names: list[str]) -> dict[str, Any] 
     as a divergent node is (its user line); None when no op reads one."""
     from compdiag.capture.accuracy_compare import _described
 
-    attrs = {n for n in gm.graph.nodes if n.op == "get_attr" and n.target in set(names)}
+    wanted = set(names)
+    attrs = {n for n in gm.graph.nodes if n.op == "get_attr" and n.target in wanted}
     return next((_described(n) for n in gm.graph.nodes
                  if n.op == "call_function" and any(a in attrs for a in n.all_input_nodes)),
                 None)

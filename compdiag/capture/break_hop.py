@@ -3,39 +3,41 @@ is about). Dynamo's "HOP: Unsafe side effect" names no operator, and its hint on
 ("If the HOP is activation checkpointing ..."); while torch logs the break, the Unsupported
 it raised is being handled (sys.exc_info() holds it) and its traceback passes through the
 variable tracker of the operator Dynamo was tracing the body of. Capture reads that
-tracker's operator name (`tag_activation_checkpoint`, `cond`, `flex_attention`) as one record
-of its own, before the break's record, for ingest to keep with the break. Reads only."""
+tracker's operator name (`tag_activation_checkpoint`, `cond`, `flex_attention`) then and
+queues it as one record of its own just before the break's record, for ingest to keep with
+the break. Reads only; never raises (the break's record must be kept whatever happens)."""
 
 from __future__ import annotations
 
 import sys
 from typing import Any
 
+from compdiag.ingest.own_records import BREAK_HOP
+
 _HOP_FILE = "torch/_dynamo/variables/higher_order_ops.py"
 
 
 def hop_of_handled_exception() -> str | None:
     """The name of the innermost higher-order operator whose Dynamo variable tracker is on
-    the handled exception's traceback; None when there is none."""
-    exc = sys.exc_info()[1]
-    tb = getattr(exc, "__traceback__", None)
-    found = None
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        if code.co_filename.replace("\\", "/").endswith(_HOP_FILE):
-            tracker = tb.tb_frame.f_locals.get("self")
-            op = getattr(tracker, "value", None)
-            name = getattr(op, "_name", None) or getattr(op, "__name__", None)
-            if isinstance(name, str) and name:
-                found = name
-        tb = tb.tb_next
-    return found
+    the handled exception's traceback; None when there is none (or it cannot be read)."""
+    try:
+        tb = getattr(sys.exc_info()[1], "__traceback__", None)
+        found = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename.replace("\\", "/").endswith(_HOP_FILE):
+                op = getattr(tb.tb_frame.f_locals.get("self"), "value", None)
+                name = getattr(op, "_name", None) or getattr(op, "__name__", None)
+                if isinstance(name, str) and name:
+                    found = name
+            tb = tb.tb_next
+        return found
+    except Exception:  # noqa: BLE001 - fail open: a nicety
+        return None
 
 
-def record(capture: Any, compile_id: str | None) -> None:
+def queue(capture: Any, compile_id: str | None) -> None:
+    """Queue the operator's record, in order before the break's (capture.defer: ingested in
+    the backlog with torch's records, no hook of its own per break)."""
     name = hop_of_handled_exception()
     if name:
-        capture.ing.event(BREAK_HOP, compile_id, {}, payload=name)
-
-
-BREAK_HOP = "break_hop"  # ingest/own_records.py reads it
+        capture.defer("break operator", capture.ing.event, BREAK_HOP, compile_id, {}, name)

@@ -11,7 +11,7 @@ from typing import Any
 
 from compdiag.formats.compiled_code import (COMPILE_FRAMES, COMPILED_FRAMES,  # noqa: F401
                                             COMPILED_WORDS, compile_api_refusal,
-                                            compiled_marker)
+                                            compiled_marker, in_a_compile)
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import parsers as P
 
@@ -62,8 +62,7 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
     exc_type = type(exc).__name__
     whole = str(exc)
     message = P.first_line(whole, 500) or exc_type
-    in_compile = any(any(m in f for m in COMPILE_FRAMES)
-                     for f in _chain_files(exc, frozenset(generated)))
+    in_compile = in_a_compile(_chain_files(exc, frozenset(generated)))
     marker = compiled_marker(files, whole, generated)
     if compile_api_refusal([(f.filename, f.name) for f in frames]):
         # torch.compile(...) refused its argument at the user's call: nothing was compiled

@@ -205,7 +205,10 @@ class Capture:
                     capture.guarded("failing node", capture._on_failed_compile)
                 elif (md.get("artifact") or {}).get("name") == "dynamo_graph_break_reason":
                     # before the record: the break it makes keeps the operator it was inside
-                    capture.guarded("break operator", capture._on_graph_break, md)
+                    from compdiag.capture import break_hop
+                    from compdiag.ingest.parsers import compile_id_of
+
+                    break_hop.queue(capture, compile_id_of(md))
                 capture.defer("trace record", capture.ing.record, md,
                               payload if isinstance(payload, str) or payload is None
                               else str(payload))
@@ -236,12 +239,6 @@ class Capture:
         from compdiag.capture.lowering_node import record_failing_node
 
         record_failing_node(self)
-
-    def _on_graph_break(self, md: dict[str, Any]) -> None:
-        from compdiag.capture import break_hop
-        from compdiag.ingest.parsers import compile_id_of
-
-        break_hop.record(self, compile_id_of(md))
 
     def _on_dynamo_start(self, md: dict[str, Any]) -> None:
         from compdiag.capture.call_sites import call_record

@@ -83,11 +83,9 @@ def _not_comparable(reader: Any, run_id: int, graph: str | None) -> str | None:
     and explain give it): compiled again it differs or not by chance, so minify would report
     that it "does not reproduce". None otherwise."""
     from compdiag.analyses.accuracy import report
-    from compdiag.minify.graph import failure_graphs
+    from compdiag.minify.graph import chosen_graph, failure_graphs
 
-    graphs = failure_graphs(reader, run_id)
-    chosen = graphs[-1] if graphs and graph is None else next(
-        (g for g in graphs if graph in (g["compile_id"], str(g["id"]))), None)
+    chosen = chosen_graph(failure_graphs(reader, run_id), graph)
     if chosen is None or chosen["kind"] != "accuracy":
         return None
     verdict = next((g for g in report(reader, run_id).graphs

@@ -5,7 +5,7 @@ crash's Python stack, dumped by faulthandler)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 
 from compdiag.formats import lazy_re
@@ -72,6 +72,11 @@ COMPILED_WORDS: tuple[tuple[str, str], ...] = (
 COMPILE_FRAMES = ("torch/_dynamo/convert_frame.py", "torch/_inductor/compile_fx.py",
                   "torch/_dynamo/symbolic_convert.py", "torch/_inductor/graph.py",
                   "torch/_inductor/lowering.py")
+
+
+def in_a_compile(files: Iterable[str]) -> bool:
+    """Whether a stack (its frames' files) passes through a compile in progress."""
+    return any(m in f for f in files for m in COMPILE_FRAMES)
 
 
 # torch's compile API itself: `torch.compile(...)` (which `nn.Module.compile()` calls) checks

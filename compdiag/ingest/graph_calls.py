@@ -19,7 +19,8 @@ from compdiag.formats import lazy_re
 
 _FILE = lazy_re.compile(
     r"^\s*# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)$")
-_NO_STACK = lazy_re.compile(r"^\s*# No stacktrace found")
+# the comment torch writes above a graph's nodes that have no stack of their own
+NO_STACK = lazy_re.compile(r"^\s*# No stacktrace found")
 _NODE = lazy_re.compile(r"^\s*(?P<name>\w+)(?:\s*:\s*\"[^\"]*\")?\s*=\s*(?P<call>.+)$")
 # torch's bypass reason: the refused target, then (on 2.11+) its module and name.
 _FUNCTION_NAME = lazy_re.compile(r"Function name:\s*(?P<name>[\w.]+)")
@@ -49,7 +50,7 @@ def graph_calls(payload: str | None) -> list[dict[str, Any]]:
             frame = {"filename": m.group("file"), "lineno": int(m.group("line")),
                      "fn": m.group("fn").strip(), "line": m.group("code").strip()}
             continue
-        if _NO_STACK.match(raw):
+        if NO_STACK.match(raw):
             frame = None
             continue
         n = _NODE.match(raw)

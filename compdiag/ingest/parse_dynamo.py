@@ -187,7 +187,7 @@ def graph_break_details(payload: str) -> dict[str, Any]:
     root = root_cause(payload)
     jump = _JUMP_WITH.search(debug)
     if jump and not root["root_value"]:   # what a data-dependent `if` tested
-        root["root_value"] = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", jump.group(1)).lower()
+        root["root_value"] = _snake(jump.group(1))
     return {"gb_type_inner": inner, "debug_context": debug,
             "user_stack": frames_in(user_tb),
             "frame_skipped": _GB_WRAPPER in payload or "Skipping frame" in payload,
@@ -233,7 +233,7 @@ def root_cause(text: str | None) -> dict[str, str | None]:
     m = _TRACKER.search(found) if found else None
     value = None
     if m and m.group(1) not in ("Lazy", "Base"):
-        value = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", m.group(1)).lower()
+        value = _snake(m.group(1))
         # an object of the program's or a library's class: the class is what it is
         # ('UserDefinedObjectVariable(Generator)': a torch.Generator, not any object)
         of = _OBJECT_OF.search(found or "")
@@ -243,6 +243,11 @@ def root_cause(text: str | None) -> dict[str, str | None]:
 
 
 _OBJECT_OF = lazy_re.compile(r"UserDefinedObjectVariable\((\w+)\)")
+
+
+def _snake(tracker: str) -> str:
+    """A VariableTracker's kind in snake case: `NumpyNdarray` -> `numpy_ndarray`."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", tracker).lower()
 
 
 def debug_context(text: str | None) -> str:

@@ -12,6 +12,7 @@ from compdiag.formats import lazy_re
 from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest.endings import device_asserts
 from compdiag.ingest.parse_dynamo import parse_graph_break
+from compdiag.ingest.parse_inductor import node_op
 from compdiag.ingest.parse_text import TB_FRAME
 
 
@@ -166,15 +167,14 @@ def bounds_check_lines(text: str | None, kernel: str | None, nodes: dict[str, st
     every one. A kernel fuses many ops; the check is about one of these, not its first op."""
     if not kernel or not _BOUNDS_CHECK.search(text or ""):
         return []
-    indexing = {n: line for n, line in nodes.items()
-                if line and re.sub(r"_\d+$", "", n) in INDEXING_OPS}
+    indexing = [(node_op(n), line) for n, line in nodes.items()
+                if line and node_op(n) in INDEXING_OPS]
     # the indexing ops the kernel's name holds, and nodes of those ops or written with them
     # in the user's code (an index_copy_ is an index_put node after decomposition)
     words = [w for w in INDEXING_OPS if f"_{w}_" in f"_{kernel}_"]
-    named = [line for n, line in indexing.items()
-             if re.sub(r"_\d+$", "", n) in words
-             or any(w in line.split("  ", 1)[-1] for w in words)]
-    return named or list(indexing.values())
+    named = [line for op, line in indexing
+             if op in words or any(w in line.split("  ", 1)[-1] for w in words)]
+    return named or [line for _, line in indexing]
 
 
 # A device assert's place: the kernel's own file and line, before Triton's "unknown: block:"

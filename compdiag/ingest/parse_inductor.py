@@ -11,6 +11,7 @@ from typing import Any
 
 from compdiag.formats import lazy_re
 from compdiag.formats.user_code import frames_in, is_user_file
+from compdiag.ingest.graph_calls import NO_STACK
 from compdiag.ingest.parse_text import first_line
 
 
@@ -76,7 +77,7 @@ def parse_output_code(code: str, post_grad_nodes: dict[str, str] | None = None,
         for k in kernels:
             if not k["fx_nodes"]:
                 k["fx_nodes"] = [n for n in post_grad_nodes
-                                 if _node_op(n) in set(k["fused_ops"])]
+                                 if node_op(n) in set(k["fused_ops"])]
             k["user_lines"] = sorted({post_grad_nodes[n] for n in k["fx_nodes"]
                                       if post_grad_nodes.get(n)})
     else:
@@ -140,7 +141,8 @@ def wrapper_kernel_calls(code: str, kernels: list[dict[str, Any]], compile_id: s
     return out
 
 
-def _node_op(node: str) -> str:
+def node_op(node: str) -> str:
+    """A graph node's op by its name: `index_put_1` -> `index_put`."""
     return re.sub(r"_\d+$", "", node)
 
 
@@ -177,7 +179,6 @@ _GRAPH_FILE = lazy_re.compile(r"#[^#\n]*?\bFile: (?P<file>.+?):(?P<line>\d+) in 
                          r"code: (?P<code>.*)")
 _GRAPH_NODE = lazy_re.compile(
     r"^\s*(?P<name>\w+)(?:: \"(?P<meta>[^\"]*)\")? = torch\.ops\.(?P<op>[\w.]+)\(")
-_GRAPH_NO_STACK = lazy_re.compile(r"^\s*# No stacktrace found")
 _GRAPH_ITEM = lazy_re.compile(r"^\s*\w+(?:: \"[^\"]*\")? = (?P<of>\w+)\[\d+\]")
 
 
@@ -284,12 +285,12 @@ def graph_nodes(graph_text: str | None) -> list[dict[str, Any]]:
             where = {"filename": fm.group("file"), "lineno": int(fm.group("line")),
                      "line": fm.group("code").strip()}
             continue
-        if _GRAPH_NO_STACK.match(line):
+        if NO_STACK.match(line):
             where = None   # not the section before's line: these nodes have none of their own
             continue
         nm = _GRAPH_NODE.match(line)
         if nm:
-            out.append({"node": nm.group("name"), "op": _node_op(nm.group("name")),
+            out.append({"node": nm.group("name"), "op": node_op(nm.group("name")),
                         "target": nm.group("op"), "meta": nm.group("meta"),
                         **(where or {"filename": None, "lineno": None, "line": None})})
             if where is None:

@@ -79,6 +79,14 @@ def failure_graphs(reader: Any, run_id: int) -> list[dict[str, Any]]:
     return out
 
 
+def chosen_graph(graphs: list[dict[str, Any]], graph: str | None) -> dict[str, Any] | None:
+    """The failing graph minify shrinks: the last one, or `graph` (a compile id or a record
+    id); None when there is no such graph."""
+    if graph is None:
+        return graphs[-1] if graphs else None
+    return next((g for g in graphs if graph in (g["compile_id"], str(g["id"]))), None)
+
+
 def signal_name(returncode: int) -> str:
     """SIGSEGV for a process killed by signal 11 (returncode -11, or 139 from a shell)."""
     num = -returncode if returncode < 0 else returncode - 128
@@ -110,14 +118,10 @@ def load(reader: Any, run_id: int, graph: str | None) -> Problem:
                 f"({BACKWARD_FAILURE_NOTE})" in (fails[0].get("message") or "")
                 else "accuracy needs `compdiag run --check-accuracy`")
         raise MinifyError(f"run {run_id} has no failing graph to minify: {why} ({hint})")
-    if graph is None:
-        chosen = graphs[-1]
-    else:
-        chosen = next((g for g in graphs if g["compile_id"] == graph or str(g["id"]) == graph),
-                      None)
-        if chosen is None:
-            ids = ", ".join(str(g["compile_id"]) for g in graphs)
-            raise MinifyError(f"no failing graph {graph!r} in run {run_id} (failing graphs: {ids})")
+    chosen = chosen_graph(graphs, graph)
+    if chosen is None:
+        ids = ", ".join(str(g["compile_id"]) for g in graphs)
+        raise MinifyError(f"no failing graph {graph!r} in run {run_id} (failing graphs: {ids})")
     rec = next(r for r in reader.records(run_id, kind="compdiag:" + codec.RECORD_KIND)
                if r["id"] == chosen["id"])
     try:

@@ -440,22 +440,16 @@ class Reader(RecordsReader, PerfReader):
         return self._of_last_record("graph_nodes", f"node, op, target, {meta}, filename, lineno,"
                                     f" line, {stack}", run_id, compile_id)
 
-    def every_graph_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
-        """The nodes of every post-grad graph of the compile (its forward's, then its
-        backward's), in graph order."""
-        stack = "stack" if self._has_column("graph_nodes", "stack") else "NULL AS stack"
-        return self._rows(f"SELECT node, op, target, filename, lineno, line, {stack} "
-                          "FROM graph_nodes WHERE run_id = ? AND compile_id IS ? "
-                          "ORDER BY seq, rowid", (run_id, compile_id))
-
-    def nodes_with_target(self, run_id: int, compile_id: str | None, prefix: str
+    def every_graph_nodes(self, run_id: int, compile_id: str | None, prefix: str = ""
                           ) -> list[dict[str, Any]]:
-        """The nodes of every post-grad graph of the compile (its forward's and its
-        backward's) whose target starts with `prefix`, in graph order."""
-        return self._rows("SELECT node, op, target, filename, lineno, line FROM graph_nodes "
-                          "WHERE run_id = ? AND compile_id IS ? AND target LIKE ? ESCAPE '\\' "
-                          "ORDER BY seq, rowid",
-                          (run_id, compile_id, prefix.replace("_", "\\_") + "%"))
+        """The nodes of every post-grad graph of the compile (its forward's, then its
+        backward's), in graph order; with `prefix`, those whose target starts with it."""
+        stack = "stack" if self._has_column("graph_nodes", "stack") else "NULL AS stack"
+        where, params = ("AND target LIKE ? ESCAPE '\\' ",
+                         (prefix.replace("_", "\\_") + "%",)) if prefix else ("", ())
+        return self._rows(f"SELECT node, op, target, filename, lineno, line, {stack} "
+                          f"FROM graph_nodes WHERE run_id = ? AND compile_id IS ? {where}"
+                          "ORDER BY seq, rowid", (run_id, compile_id, *params))
 
     def dynamo_nodes(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
         """The nodes of the compile's last Dynamo graph, each at its user line (any backend)."""

@@ -61,8 +61,8 @@ from compdiag.analyses.rules import Words, every, first, found, one_of
 from compdiag.analyses.summary import summarise
 from compdiag.analyses.unfinished_compile import Unfinished, unfinished_compile
 from compdiag.formats.command_line import command_line
-from compdiag.formats.compiled_code import (ASYNC_DEVICE_WORDS, COMPILE_FRAMES,
-                                            compile_api_refusal, compiled_in, first_compiled,
+from compdiag.formats.compiled_code import (ASYNC_DEVICE_WORDS, compile_api_refusal,
+                                            compiled_in, first_compiled, in_a_compile,
                                             stack_files)
 from compdiag.formats.user_code import is_user_file
 
@@ -429,8 +429,7 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
         frame = ran_op(ctx, frames)
     else:
         frame = locate(ctx, torch=[frames[:first] if first is not None else frames])
-    if compiling is not None and (not frame.lineno or cls != "crash" and any(
-            m in f for f in files for m in COMPILE_FRAMES)):  # stopped inside the compiler
+    if compiling is not None and (not frame.lineno or cls != "crash" and in_a_compile(files)):
         return _killed_compiling(ctx, end, sig, meaning, cls, native, compiling)
     where = f" at line {frame.lineno}" if frame.lineno else ""
     inner = frames[-1] if frames else {}
