@@ -382,3 +382,84 @@ def test_a_nan_self_test_on_a_traced_scalar_is_said_decided_at_trace(tmp_path):
     (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
     assert d["reason"].startswith("the NaN test `v != v` at line 6 is decided while tracing")
     assert d["user_frame"]["lineno"] == 6 and "torch.isnan(loss)" in d["fix"], d
+
+
+def test_a_python_number_the_graph_takes_as_input_is_compiled_in_for_localisation():
+    """set18b electra_rtd_stale_eps (pytorch#197889), first run: a loss clamping to
+    [eps, 1 - eps] with eps annealed each step differed from eager, and the localiser, which
+    compiles each prefix of the graph on its own, failed on every one (the `.item()` Dynamo
+    reads a lifted float with raises DataDependentOutputException outside its shape
+    environment), so the headline fell back to the output's division. The number is compiled in
+    as this call's value, and the first op reading it is known."""
+    from compdiag.capture import scalar_inputs
+
+    graphs = []
+
+    def keep(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    def loss(x, eps):
+        return torch.sigmoid(x).clamp(eps, 1 - eps).sum()
+
+    f = torch.compile(loss, backend=keep)
+    x = torch.randn(4, 3)
+    for eps in (0.2, 0.1, 0.05):
+        f(x, eps)
+    args = [x, torch.tensor(0.05, dtype=torch.float64)]
+    lifted = [gm for gm in graphs if scalar_inputs.lifted(gm, args)]
+    assert lifted, [gm.code for gm in graphs]
+    gm = lifted[-1]
+    assert [name for name, _ in scalar_inputs.lifted(gm, args).values()] == ["eps"]
+    fixed = scalar_inputs.specialised(gm, args)
+    assert not scalar_inputs.lifted(fixed, args)
+    assert torch.equal(fixed(*args)[0], loss(x, 0.05))
+    node, name = scalar_inputs.first_reader(gm, args)
+    assert name == "eps" and "clamp" in str(node.target), node.format_node()
+    assert scalar_inputs.user_name("L_eps_") == "eps" and scalar_inputs.user_name("l_x_") == "x"
+
+
+def _stale_store(tmp_path, node, backward_too=True):
+    from test_explain import Store
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    rows = [("output 0", False, 0.05, 0.08, {"verdict": "miscompile"})]
+    if backward_too:
+        rows.append(("grad of x", False, 0.002, 0.09, {"verdict": "miscompile",
+                                                       "backward": True, "input": 0}))
+    s.accuracy("0/0", rows, node=node)
+    return s
+
+
+def test_a_forward_that_differs_heads_its_gradients(tmp_path):
+    """set18b electra_rtd_stale_eps, first run: the compiled loss and its gradient both
+    differed, and the headline was the gradient's ("backward: compiled grad of logits
+    differs"), the larger relative error, though the backward only reads what the forward
+    computed. A forward output that differs heads the diagnosis; its gradients are counted."""
+    s = _stale_store(tmp_path, {"node": "truediv", "op": "truediv", "localised": False,
+                                "user_frame": {"filename": str(tmp_path / "user.py"),
+                                               "lineno": 3, "line": "return a / b"}})
+    (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert d["reason"].startswith("compiled output 0 differs"), d["reason"]
+    assert d["count"] == 2
+    # an op the localiser fell back to is not called the first divergent node
+    assert "first divergent node" not in d["reason"]
+    assert "shows at node truediv (truediv), the op computing it" in d["reason"], d["reason"]
+    assert "not localised" in d["explanation"]
+
+
+def test_a_difference_a_fresh_compile_does_not_show_names_the_stale_number(tmp_path):
+    """What the localiser says when the graph, compiled again for the same inputs, agrees
+    with eager while the code that ran did not (pytorch#197889's stale float): the number,
+    its first reader's line, and a fix that does not offer a minified repro (a fresh compile
+    is what minify replays, so it would not reproduce)."""
+    s = _stale_store(tmp_path, {"node": "probs", "op": "clamp", "localised": False,
+                                "fresh_compile_agrees": True, "stale_input": "eps",
+                                "user_frame": {"filename": str(tmp_path / "user.py"),
+                                               "lineno": 2, "line": "p = x.clamp(eps, 1 - eps)"}},
+                     backward_too=False)
+    (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert "used another value of eps" in d["reason"] and "clamp (node probs)" in d["reason"]
+    assert d["user_frame"]["lineno"] == 2
+    assert "torch.tensor(eps)" in d["fix"] and "compdiag minify" not in d["fix"]

@@ -338,7 +338,12 @@ def localise(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[
     """The first node whose compiled value diverges from eager: binary search over graph
     prefixes (each prefix compiled on its own), about log2(nodes) compiles. `fused`: then
     look for an op fused into that node whose code is the wrong one (fused_culprit; for a
-    miscompile, not for a precision verdict)."""
+    miscompile, not for a precision verdict). A Python number the graph takes as an input is
+    compiled in as this call's value (capture/scalar_inputs.py); when the graph so compiled
+    agrees with eager, the first op reading the number."""
+    from compdiag.capture import scalar_inputs
+
+    ran, gm = gm, scalar_inputs.specialised(gm, args)
     nodes = _computational(gm)
     if not nodes:
         return None
@@ -346,7 +351,9 @@ def localise(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[
     found = first_true(len(nodes), lambda k: _compiled_differs(
         gm, _prefix_graph(gm, nodes[k]), args, compiler, rng, tol))
     if found is None:
-        return None
+        reader = scalar_inputs.first_reader(ran, args) if gm is not ran else None
+        return None if reader is None else _described(
+            reader[0], localised=False, fresh_compile_agrees=True, stale_input=reader[1])
     k, compiles = found
     if not fused:
         return _described(nodes[k], compiles=compiles)

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from compdiag.analyses.accuracy_stale import STALE_INPUT_FIX, stale_input_words, \
+    updated_params_words
 from compdiag.analyses.check_causes import random_excuse, random_fix, random_where
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis
@@ -275,8 +277,6 @@ VERDICT_FIXES = {
 UNDECLARED_FIX = ("Declare what {op} writes: `@torch.library.custom_op(..., "
                   "mutates_args=(\"x\",))` naming each argument it changes in place (or "
                   "return a new tensor instead of writing into the input).")
-
-
 def _ratio(e: float | None, k: float | None) -> str:
     if not e:
         return "much"
@@ -330,11 +330,15 @@ def measured(ctx: Any) -> list[Diagnosis]:
     out = []
     for cid, rows in by_cid.items():
         bad = [r for r in rows if not r.get("ok")] or rows
-        worst = max(bad, key=lambda a: float(a.get("max_rel") or 0))
+        # a forward output that differs is the cause of the gradients that differ with it
+        # (the backward reads what the forward saved): the headline is the forward's
+        forward = [r for r in bad if not (r.get("detail") or {}).get("backward")]
+        worst = max(forward or bad, key=lambda a: float(a.get("max_rel") or 0))
         detail = worst.get("detail") if isinstance(worst.get("detail"), dict) else {}
-        node = next((r["detail"].get("divergent_node") for r in rows
-                     if isinstance(r.get("detail"), dict) and r["detail"].get("divergent_node")),
-                    None) or {}
+        node = detail.get("divergent_node") or next(
+            (r["detail"].get("divergent_node") for r in rows
+             if isinstance(r.get("detail"), dict) and r["detail"].get("divergent_node")),
+            None) or {}
         nondet = any(isinstance(r.get("detail"), dict) and r["detail"].get(
             "eager_nondeterministic") for r in rows)
         bugs = ctx.injected_bugs(cid)
@@ -383,6 +387,14 @@ def measured(ctx: Any) -> list[Diagnosis]:
                             f"it, the compiled {shows.get('op')} agrees with eager: the wrong "
                             f"numbers come from {node.get('op')}'s code inside the kernel it "
                             f"was fused into, where its value is never stored")
+        elif node.get("node") and node.get("fresh_compile_agrees"):
+            reason, explanation = stale_input_words(node, reason)
+        elif node.get("node") and node.get("localised") is False:
+            said = _statement(node)
+            reason += (f"; shows at node {node['node']} ({node.get('op')}), the op computing "
+                       f"it" + (f" in `{said}`" if said else ""))
+            explanation += (f"; where it starts was not localised (the graph's pieces did not "
+                            f"compile on their own): the line is the op computing {name}")
         elif node.get("node"):
             op = node.get("op") + (f", {node['settings']}" if node.get("settings") else "")
             reason += f"; first divergent node {node['node']} ({op})"
@@ -406,6 +418,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
         fix = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store)
         if undeclared:
             fix = UNDECLARED_FIX.format(op=node.get("op"))
+        elif node.get("fresh_compile_agrees") and node.get("stale_input"):
+            fix = STALE_INPUT_FIX.format(name=node["stale_input"])
         elif fed:
             fix = STEP_FIX.format(op=node.get("op"), fed=fed)
         elif kind in VERDICT_FIXES:
@@ -456,33 +470,6 @@ def measured(ctx: Any) -> list[Diagnosis]:
                                     eager_nondeterministic=nondet, verdict=verdict,
                                     fp64=detail.get("fp64"))))
     return out
-
-
-def updated_params_words(names: list[str], freezing: bool, out: str, measured: str
-                         ) -> tuple[str, str, str]:
-    """(reason, explanation, fix) of a graph that differs from eager only after the program
-    changed parameters it reads in place (capture re-checks at that call): under freezing
-    Inductor folded them into the graph as constants, so compiled code keeps the old values."""
-    shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
-    if freezing:
-        return (f"compiled {out} ignores the in-place update of its parameters ({shown}): "
-                "freezing folded them into the compiled graph as constants",
-                "torch._inductor.config.freezing makes the parameters a graph reads constants "
-                "of its compiled code (folded, pre-packed); the program then changed them in "
-                "place (load_state_dict, an optimizer step, `p.copy_`), which no guard "
-                "checks, so nothing recompiled and the compiled code still computes with the "
-                f"values it was compiled with. Measured at the first call after the update: "
-                f"{measured}.",
-                "Leave freezing off for a model whose weights change after it is compiled; or, "
-                "after updating the weights, recompile (`torch._dynamo.reset()` before the next "
-                "call) so the new values are folded in.")
-    return (f"compiled {out} differs from eager after an in-place update of its parameters "
-            f"({shown})",
-            "The graph agreed with eager at its first call and differs at the first call after "
-            f"the program changed parameters it reads in place: {measured}.",
-            "Check what keeps the old parameter values in the compiled code (a config that "
-            "folds weights, a custom op that caches them); recompile after the update "
-            "(`torch._dynamo.reset()`) to confirm.")
 
 
 # Ops whose output jumps where their input crosses a threshold: a difference of one rounding
