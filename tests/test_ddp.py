@@ -280,3 +280,41 @@ def test_fsdp2_per_block_compile_at_two_ranks_recompiles_once_on_requires_grad(
     assert top.user_frame.lineno == next(
         i for i, line in enumerate(lines, 1) if "# <- diagnosis" in line)
     assert not [d for d, _ in found if d.kind == "divergence"]
+
+
+def test_capture_leaves_torch_compile_itself_alone() -> None:
+    """set18b gemma_flex_cpu_training, first run: transformers calls torch.compile on
+    flex_attention inside a model's forward, which Dynamo traces as a no-op; capture's wrapper
+    of torch.compile (to see `torch.compile(ddp)`) was traced instead and broke the graph in
+    compdiag/capture/ddp.py ("Failed to convert args/kwargs to proxy"), a break plain python
+    does not have. Capture now hears a compiled DDP where torch.compile builds its module and
+    leaves torch.compile as it is."""
+    from types import SimpleNamespace
+
+    import torch
+    from torch._dynamo.eval_frame import OptimizedModule
+
+    from compdiag.capture import ddp
+
+    before, init = torch.compile, OptimizedModule.__init__
+    events: list = []
+    fake = SimpleNamespace(guarded=lambda name, fn, *a: fn(*a),
+                           ing=SimpleNamespace(event=lambda *a, **k: events.append(a)))
+    try:
+        ddp.install(fake)
+        assert torch.compile is before
+        assert OptimizedModule.__init__ is not init  # the compiled-module hook is in place
+
+        def inner(x):
+            return x.sin()
+
+        def outer(x):
+            return torch.compile(inner, dynamic=False)(x) + 1
+
+        torch._dynamo.reset()
+        seen = torch._dynamo.explain(outer)(torch.randn(3))
+        assert seen.graph_break_count == 0, seen.break_reasons
+        torch.compile(torch.nn.Linear(2, 2))  # not a DDP module: nothing heard
+        assert events == []
+    finally:
+        torch.compile, OptimizedModule.__init__ = before, init
