@@ -25,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cdtest import shared_cache, torch_test_env
 from json_doc import assert_documented
 
 from compdiag.bisect.search import (CROSSREF, DECOMP, Evidence, Probe, Search, Subsystem,
@@ -187,12 +188,32 @@ def test_plan_skips_what_the_evidence_rules_out() -> None:
 
 # -- the command line against the torch-free stand-in ----------------------------------------
 def _env(tmp: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("TORCH_BISECT_", "COMPDIAG_", "TORCHINDUCTOR_"))}
+    """The user's environment for a test that checks what a bisect leaves behind: TMPDIR is a
+    fresh folder, tmp/tmp, which the test finds empty at the end. None of the session's
+    TORCH_BISECT_*, COMPDIAG_* or TORCHINDUCTOR_* settings but the suite's torch settings
+    (cdtest.TORCH_TEST_ENV: the vector ISA from cpuinfo, not three g++ probe kernels built in
+    every fresh Inductor cache dir, the warm interpreter's and the probes' included)."""
+    env = _user_env(**extra)
     (tmp / "tmp").mkdir(exist_ok=True)
     env["TMPDIR"] = str(tmp / "tmp")
+    return env
+
+
+def _user_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("TORCH_BISECT_", "COMPDIAG_", "TORCHINDUCTOR_"))}
+    env.update({k: v for k, v in torch_test_env().items() if k not in extra})
     env.update(extra)
     return env
+
+
+def _warm_env(**extra: str) -> dict[str, str]:
+    """For a test that compiles and does not check the temp dir: the session's own TMPDIR,
+    where Inductor keeps the precompiled C++ header the rest of the suite built (a fresh
+    TMPDIR builds it again in every process, 5-9 CPU s), and the session's shared Inductor
+    cache (cdtest.shared_cache) as the user's cache, whose compiled kernels bisect links into
+    its probes' own cache (never the graph caches: runner.seed_kernel_cache)."""
+    return _user_env(TORCHINDUCTOR_CACHE_DIR=str(shared_cache()), **extra)
 
 
 def _bisect(tmp: Path, *args: str, env: dict | None = None, timeout: int = 120):
@@ -411,7 +432,7 @@ def test_accuracy_run_is_bisected_under_the_accuracy_checker(tmp_path: Path) -> 
     work = tmp_path / "work"
     work.mkdir()
     (work / "acc.py").write_text((REPO / "corpus" / "acc_relu_injected.py").read_text())
-    env = _env(tmp_path)
+    env = _warm_env()
     store = tmp_path / "s.db"
     p = subprocess.run([sys.executable, "-m", "compdiag", "run", "--check-accuracy", "--store",
                         str(store), "acc.py"], cwd=work, env=env, capture_output=True,

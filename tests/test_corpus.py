@@ -22,7 +22,7 @@ from compdiag.importer.trace_writer import glog_prefix, trace_entries
 from compdiag.report.bundle import _trace
 from compdiag.store.reader import Reader
 from compdiag.views.explain import explain_document
-from cdtest import base_env, fork_server_env, run_cmd, shared_cache
+from cdtest import WarmPython, base_env, fork_server_env, run_cmd, shared_cache
 from corpus_check import (CORPUS, TIMEOUT, case_problems, corpus_half, ending_problems,
                           load_sidecar, run_case)
 from locate_check import (consequence_problems, def_line_problems, ended_node_problems,
@@ -192,12 +192,24 @@ def test_corpus_no_consequence_ranks_above_its_cause(sidecar: Path,
     assert not problems, problems
 
 
-def _minified(result: dict, tmp_path: Path) -> tuple[dict, dict[str, str]]:
+@pytest.fixture(scope="session")
+def warm_python():
+    """One warm interpreter (cdtest.WarmPython: torch imported once, a fork per run) for the
+    `compdiag minify` runs of this worker's corpus stores and the plain runs of the repros
+    they write, in the environment they always ran in (base_env with the shared cache), as
+    test_minify_e2e's pipelines do: each was a fresh interpreter importing torch (about 5
+    CPU s). Started the first time a test needs it."""
+    warm = WarmPython(base_env(shared_cache()))
+    yield warm
+    warm.close()
+
+
+def _minified(result: dict, tmp_path: Path, warm: WarmPython) -> tuple[dict, dict[str, str]]:
     """`compdiag minify --json` of a corpus case's store into tmp_path/repro.py: its document
     and the environment it ran in."""
-    env = base_env(shared_cache())
-    m = run_cmd([sys.executable, "-m", "compdiag", "minify", "--store", result["store"],
-                 "--json", "-o", str(tmp_path / "repro.py")], env=env, cwd=tmp_path)
+    env = warm.env
+    m = warm.run([sys.executable, "-m", "compdiag", "minify", "--store", result["store"],
+                  "--json", "-o", str(tmp_path / "repro.py")], env=env, cwd=tmp_path)
     assert m.returncode == 0, (result["run_stderr"], m.stderr[-3000:])
     return json.loads(m.stdout), env
 
@@ -211,7 +223,7 @@ BACKWARD_FAILURES = {"fail_backward_compile": "CppCompileError: C++ compile erro
 @pytest.mark.parametrize("sidecar", [CORPUS / f"{n}.expected.json" for n in BACKWARD_FAILURES],
                          ids=list(BACKWARD_FAILURES))
 def test_corpus_backward_failure_minifies(sidecar: Path, corpus_runs: CorpusRuns,
-                                          tmp_path: Path) -> None:
+                                          tmp_path: Path, warm_python: WarmPython) -> None:
     """Issue 33: each corpus failure of the backward graph AOTAutograd compiles lazily at the
     first backward() minifies, from the store test_corpus_top_diagnosis made (no second
     capture), to a 1-minimal repro.py of at most 40 lines that plain python fails with
@@ -219,7 +231,7 @@ def test_corpus_backward_failure_minifies(sidecar: Path, corpus_runs: CorpusRuns
     AOTAutograd's cache off: under a warm cache, outside this session's fresh one, the
     backward compiled before the injector was set was loaded and nothing failed.)"""
     name = sidecar.name[:-len(".expected.json")]
-    doc, env = _minified(_case(sidecar, corpus_runs), tmp_path)
+    doc, env = _minified(_case(sidecar, corpus_runs), tmp_path, warm_python)
     want = BACKWARD_FAILURES[name]
     assert want.startswith(doc["failure"]["exc_type"] + ": "), doc["failure"]
     assert doc["ops"] == ["torch.ops.aten.relu.default"] and doc["one_minimal"], doc
@@ -228,7 +240,7 @@ def test_corpus_backward_failure_minifies(sidecar: Path, corpus_runs: CorpusRuns
     text = (tmp_path / "repro.py").read_text()
     assert doc["repro_lines"] == len(text.splitlines()) <= 40
     assert doc["queries"] <= doc["initial_nodes"], doc
-    repro = run_cmd([sys.executable, "-I", "repro.py"], env=env, cwd=tmp_path)
+    repro = warm_python.run([sys.executable, "-I", "repro.py"], env=env, cwd=tmp_path)
     assert repro.returncode != 0 and want in repro.stderr, repro.stderr[-3000:]
 
 
@@ -236,7 +248,7 @@ def test_corpus_backward_failure_minifies(sidecar: Path, corpus_runs: CorpusRuns
 @pytest.mark.parametrize("sidecar", [CORPUS / "acc_grad_atan2_amin.expected.json"],
                          ids=["acc_grad_atan2_amin"])
 def test_corpus_wrong_gradient_minifies(sidecar: Path, corpus_runs: CorpusRuns,
-                                        tmp_path: Path) -> None:
+                                        tmp_path: Path, warm_python: WarmPython) -> None:
     """Issue 33: the corpus' real wrong gradient (pytorch/pytorch#186799, no injector) minifies
     from the store test_corpus_top_diagnosis made (no second capture; under this session's
     shared cache its backward may be loaded from AOTAutograd's cache, whose graph capture
@@ -244,13 +256,13 @@ def test_corpus_wrong_gradient_minifies(sidecar: Path, corpus_runs: CorpusRuns,
     graph's recomputed atan2 compared exactly with the saved amin. Before, the backward graph
     of a cache hit was not kept, and the one kept "did not reproduce when compiled again" (its
     float64 reference NaN, so same() passed any compiled value)."""
-    doc, env = _minified(_case(sidecar, corpus_runs), tmp_path)
+    doc, env = _minified(_case(sidecar, corpus_runs), tmp_path, warm_python)
     assert doc["failure"]["kind"] == "accuracy" and doc["one_minimal"], doc
     assert doc["ops"][:2] == ["torch.ops.aten.atan2.default", "torch.ops.aten.eq.Tensor"], doc
     assert "first_differing" in doc, doc   # the probe ran (it names nothing here: see docs)
     text = (tmp_path / "repro.py").read_text()
     assert doc["repro_lines"] == len(text.splitlines()) <= 40
-    repro = run_cmd([sys.executable, "-I", "repro.py"], env=env, cwd=tmp_path)
+    repro = warm_python.run([sys.executable, "-I", "repro.py"], env=env, cwd=tmp_path)
     assert repro.returncode != 0 and "Tensor-likes are not close" in repro.stderr, \
         repro.stderr[-3000:]
 
