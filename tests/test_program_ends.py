@@ -533,3 +533,23 @@ def test_a_stop_signal_dumps_only_its_own_threads_stack() -> None:
     dump = ('Stack (most recent call first):\n  File "/u/a.py", line 9 in f\n'
             '  File "/u/a.py", line 20 in <module>\n')
     assert [f["lineno"] for f in fault_dump(dump)["frames"]] == [20, 9]
+
+
+def test_a_deep_traceback_keeps_the_users_frames_above_its_innermost():
+    """probes24 ctrl_c_during_compile: Ctrl-C while Inductor built a C++ kernel (~60 frames
+    below the user's call) was "interrupted (Ctrl-C), inside Inductor's compile_fx" with no
+    line, and its fix read "after line ?": the stored traceback kept only its innermost 60
+    frames, all torch's. The user's frames above them are kept too."""
+    import traceback
+
+    from compdiag.capture.failures import KEPT_FRAMES, kept_frames
+
+    site = "/venv/lib/python3.11/site-packages/torch/_inductor/x.py"
+    frames = ([traceback.FrameSummary("/home/u/train.py", 35, "<module>", line="train(100)"),
+               traceback.FrameSummary("/home/u/train.py", 27, "train", line="loss = m(x)")]
+              + [traceback.FrameSummary(site, i, f"f{i}", line="pass") for i in range(70)])
+    kept = kept_frames(frames)
+    assert [(f["filename"], f["lineno"]) for f in kept[:2]] == [("/home/u/train.py", 35),
+                                                                ("/home/u/train.py", 27)]
+    assert len(kept) == 2 + KEPT_FRAMES and kept[-1]["lineno"] == 69
+    assert len(kept_frames(frames[:10])) == 10  # a short one whole, nothing twice

@@ -84,8 +84,7 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
              P.classify_stage(exc_type, whole, text) if in_compile else
              P.classify_stage(exc_type, whole, text, at_runtime=True) if marker else None)
     ing.program_exception(cid, exc_type=exc_type, message=whole[:20000] or exc_type,
-                          frames=[{"filename": f.filename, "lineno": f.lineno, "name": f.name,
-                                   "line": f.line or None} for f in frames][-60:],
+                          frames=kept_frames(frames),
                           compiled=marker, stage=stage)
     if marker is None or (in_compile and ing.counts["failures"]) or \
             not isinstance(exc, Exception):
@@ -101,6 +100,18 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
 
 def record_exit_call(ing: Any, how: str, status: int, frames: list[Any]) -> None:
     """An exit that raises nothing (os._exit(N)): the status and where it was called."""
-    ing.program_end(how=how, exit_code=status,
-                    frames=[{"filename": f.filename, "lineno": f.lineno, "name": f.name,
-                             "line": f.line or None} for f in frames][-60:])
+    ing.program_end(how=how, exit_code=status, frames=kept_frames(frames))
+
+
+KEPT_FRAMES = 60
+
+
+def kept_frames(frames: list[Any]) -> list[dict[str, Any]]:
+    """The innermost KEPT_FRAMES frames of a traceback, and every user frame above them: a
+    compile's stack alone is deeper than that (a Ctrl-C in Inductor's C++ build is ~60 frames
+    below the user's call), and the user's frames are the outermost, the ones a plain cut
+    lost."""
+    inner = list(frames[-KEPT_FRAMES:])
+    outer = [f for f in frames[:-KEPT_FRAMES] if is_user_file(f.filename)]
+    return [{"filename": f.filename, "lineno": f.lineno, "name": f.name, "line": f.line or None}
+            for f in outer + inner]
