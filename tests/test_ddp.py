@@ -318,3 +318,29 @@ def test_capture_leaves_torch_compile_itself_alone() -> None:
         assert events == []
     finally:
         torch.compile, OptimizedModule.__init__ = before, init
+
+
+def test_a_backend_abort_and_the_launchers_teardown_are_a_collective_divergences_ends() -> None:
+    """probes24 funcol_uneven_eval_gather: the ranks' compiled all_gather had other shapes;
+    rank 1 died by SIGABRT in gloo ("terminate called after throwing an instance of
+    'gloo::EnforceNotMet' ... Is there a distributed collective mismatch"), and torchrun then
+    stopped rank 0 by SIGTERM. The divergence (the cause) ranked third under both ends: only
+    an exception's timeout words were read. A native abort naming the backend, and the stop
+    signal that then ended the other ranks, are the divergence's consequences."""
+    from types import SimpleNamespace
+
+    from compdiag.analyses.diagnoses.divergence import hang_line, teardown_line
+
+    def rank(*ends: dict) -> SimpleNamespace:
+        return SimpleNamespace(program_exceptions=[], failures=[], run_id=1,
+                               r=SimpleNamespace(program_ends=lambda run_id: list(ends)))
+
+    aborted = rank({"how": "signal", "signal": 6, "native_message":
+                    "terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
+                    "  what():  [enforce fail at pair.cc:456] 60 vs 54."})
+    stopped = rank({"how": "signal", "signal": 15, "native_message": None})
+    crashed = rank({"how": "signal", "signal": 11, "native_message": "Fatal Python error"})
+    assert hang_line(aborted) == ("terminate called after throwing an instance of "
+                                  "'gloo::EnforceNotMet'")
+    assert hang_line(stopped) is None and teardown_line(stopped) == "killed by SIGTERM"
+    assert hang_line(crashed) is None and teardown_line(crashed) is None

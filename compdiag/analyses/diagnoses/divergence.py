@@ -41,6 +41,12 @@ SKEW_MIN_S = 5.0
 # timeout or a peer that closed the connection, NCCL's watchdog, an aborted communicator.
 HANG_WORDS = ("timed out", "timeout", "connection closed by peer", "connection reset by peer",
               "watchdog", "aborted", "abort")
+# A native abort inside the communication backend (gloo's EnforceNotMet on a message of
+# another size than the collective expected, NCCL's errors): its message names the backend.
+BACKEND_WORDS = ("gloo", "nccl", "c10d", "processgroup", "collective")
+# Signals a launcher sends the other ranks once one has failed (torchrun: SIGTERM, then
+# SIGKILL): on such a rank the end is the job's teardown, not anything of its own.
+TEARDOWN_SIGNALS = {1: "SIGHUP", 2: "SIGINT", 9: "SIGKILL", 15: "SIGTERM"}
 HANG_EXPLANATION = (" A rank that waits at a collective its partner never issues blocks until "
                     "the process group's timeout, then ends in the backend's error: that "
                     "timeout is the consequence, this divergence the cause.")
@@ -400,7 +406,20 @@ def hang_line(ctx: RunContext) -> str | None:
         first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
         if any(w in text.lower() for w in HANG_WORDS):
             return first[:300]
+    for end in ctx.r.program_ends(ctx.run_id):
+        text = end.get("native_message") or ""
+        first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+        if first and any(w in text.lower() for w in HANG_WORDS + BACKEND_WORDS):
+            return first[:300]
     return None
+
+
+def teardown_line(ctx: RunContext) -> str | None:
+    """'killed by SIGTERM' when a launcher's stop signal ended this rank (the program kind's
+    words for it): the job's teardown once another rank had failed."""
+    return next((f"killed by {TEARDOWN_SIGNALS[e['signal']]}"
+                 for e in ctx.r.program_ends(ctx.run_id)
+                 if e.get("how") == "signal" and e.get("signal") in TEARDOWN_SIGNALS), None)
 
 
 def _with_sequences(job: JobContext, d: Diagnosis) -> Diagnosis:
@@ -413,6 +432,9 @@ def _with_sequences(job: JobContext, d: Diagnosis) -> Diagnosis:
     m = re.search(r"collective #(\d+)", d.reason)
     hung = {str(r): line for r, ctx in sorted(job.ranks.items())
             if (line := hang_line(ctx)) is not None}
+    if hung:  # the other ranks the launcher then stopped
+        hung.update({str(r): line for r, ctx in sorted(job.ranks.items())
+                     if str(r) not in hung and (line := teardown_line(ctx)) is not None})
     details = replace(d.details, sequences=seqs, position=int(m.group(1)) if m else None,
                       consequence=hung or None)
     if not hung:
