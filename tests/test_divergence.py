@@ -347,3 +347,21 @@ def test_the_merge_key_drops_counts_and_keeps_names():
     for a, b in (("float16", "float32"), ("conv1", "conv2"), ("output 0", "output 1"),
                  ("args[0]", "args[1]")):
         assert key(a) != key(b)
+
+
+def test_a_guard_of_some_ranks_heads_the_counts_its_recompiles_repeat():
+    """probes24 fsdp2_task_scale_recompile: rank 1 recompiled an FSDP block on a Python float
+    (aux_weight == 0.5) that rank 0 kept constant. Each recompile lists one failed guard per
+    cache entry, so rank 1's recompiles listed the requires_grad entry again (×3 against rank
+    0's ×1), and the guard facet, reading only the first reason of each recompile, reported
+    that count as the divergence and never named aux_weight. Every stored reason is read
+    (Reader.recompile_guards), and a guard failing on every rank a different number of times
+    gives way to a guard of the same function failing on some ranks only."""
+    from compdiag.analyses.diagnoses.divergence import Fact, _guards_of_some_ranks_first
+
+    fwd = ("train.py", "forward", 23)
+    grad, aux, other = (fwd, "L['x']"), (fwd, "aux_weight"), (("train.py", "g", 40), "L['y']")
+    facts = {0: {grad: Fact(1, "×1"), other: Fact(1, "×1")},
+             1: {grad: Fact(3, "×3"), aux: Fact(2, "×2"), other: Fact(2, "×2")}}
+    kept = _guards_of_some_ranks_first(facts, [grad, aux, other])
+    assert kept == [aux, other]  # another function's count difference is a finding of its own

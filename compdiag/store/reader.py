@@ -390,6 +390,15 @@ class Reader(RecordsReader, PerfReader):
         rows.sort(key=lambda r: compile_id_key(r["compile_id"]))
         return rows
 
+    def recompile_guards(self, run_id: int) -> list[dict[str, Any]]:
+        """Every failed guard stored for each recompile, from both of torch's records of it
+        (compilation_metrics names the first reason torch lists, the recompile_reasons rows
+        another cache entry's): a recompile lists one failed guard per cache entry."""
+        rows = self._rows("SELECT * FROM recompile_events WHERE run_id = ? ORDER BY seq",
+                          (run_id,))
+        rows.sort(key=lambda r: compile_id_key(r["compile_id"]))
+        return rows
+
     def compile_stacks(self, run_id: int) -> dict[str, list[dict[str, Any]]]:
         """compile id -> the Python stack when that compile started (dynamo_start)."""
         return {r["compile_id"]: r["frames"] for r in

@@ -162,7 +162,7 @@ def _graph_breaks(ctx: RunContext) -> dict[Any, Fact]:
 def _guards(ctx: RunContext) -> dict[Any, Fact]:
     out: dict[Any, Fact] = {}
     seen: Counter = Counter()
-    for e in ctx.r.recompile_events(ctx.run_id):
+    for e in ctx.r.recompile_guards(ctx.run_id):
         key = (frame_key(ctx.code_row(e["compile_id"])), e.get("guarded") or e["failed_guard"])
         if (key, frame_compile(e["compile_id"])) in seen:
             continue  # the same failure, from both of torch's records of it
@@ -171,7 +171,9 @@ def _guards(ctx: RunContext) -> dict[Any, Fact]:
         where = {"filename": e.get("loc_filename"), "lineno": e.get("loc_lineno"),
                  "line": e.get("loc_line")}
         frame = locate(ctx, e["compile_id"], torch=[where, e.get("user_stack") or []])
-        out[key] = Fact(n, f"guard failed ×{n}: {e['failed_guard']}", frame, e["compile_id"],
+        # torch's guard without the code comment it appends ("  # return x + ...  # f.py:24")
+        guard = re.split(r"\s{2,}#", e["failed_guard"])[0].strip() or e["failed_guard"]
+        out[key] = Fact(n, f"guard failed ×{n}: {guard}", frame, e["compile_id"],
                         _fn(key[0]), is_resume(key[0]))
     return out
 
@@ -302,6 +304,8 @@ def _diagnose_facet(job: JobContext, facet: Facet,
     keys = list(dict.fromkeys(k for rank in sorted(facts) for k in facts[rank]))
     if facet.name == "collective":
         keys = _first_collective_difference(facts, keys)
+    if facet.name == "guard":
+        keys = _guards_of_some_ranks_first(facts, keys)
     for key in keys:
         values = {rank: (facts[rank][key].value if key in facts[rank] else facet.empty)
                   for rank in facts}
@@ -330,6 +334,22 @@ def _diagnose_facet(job: JobContext, facet: Facet,
                                       agreeing_ranks=tuple(agree), facts=texts,
                                       run_ids=run_ids, in_resume=first.in_resume)))
     return out
+
+
+def _guards_of_some_ranks_first(facts: dict[int, dict[Any, Fact]], keys: list) -> list:
+    """A function's guards that fail on some ranks only, without its guards that fail on
+    every rank a different number of times: a recompile lists one failed guard per cache
+    entry, so each extra recompile a rank-only guard causes lists the others again (an FSDP
+    module's requires_grad entry, failed once on every rank, is listed again at each of one
+    rank's recompiles on a Python float). Those counts are its consequence."""
+    def everywhere(key: Any) -> bool:
+        return all(key in f for f in facts.values())
+
+    def differs(key: Any) -> bool:
+        return len({f[key].value if key in f else 0 for f in facts.values()}) > 1
+
+    only_some = {k[0] for k in keys if not everywhere(k) and differs(k)}
+    return [k for k in keys if not (everywhere(k) and k[0] in only_some)]
 
 
 def _first_collective_difference(facts: dict[int, dict[Any, Fact]], keys: list) -> list:
