@@ -1472,3 +1472,29 @@ def test_a_failed_check_after_torch_compile_turned_off_distribution_checks_names
     # the information note of the same setting is that cause, folded under it
     assert [d["kind"] for d in s.explain()] == ["program"], s.explain()
     assert [c["kind"] for c in top["consequences"]] == ["accuracy"]
+
+
+def test_a_workers_failure_the_program_reraised_is_one_failure_with_the_inner_error(tmp_path):
+    """probes24 loader_worker_rgba: a compiled transform failed inside a DataLoader worker
+    (recorded there as compile 0/1's failure, with torch's inner error) and DataLoader
+    re-raised it in the main process ("Caught TorchRuntimeError in DataLoader worker process
+    1.", the worker's traceback in its text), which capture recorded again as an escaped
+    failure. Two panels for one error, the re-raise's wrapper words first. The re-raise is the
+    worker's failure: one diagnosis, the inner error's words, the re-raise said."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/1")
+    inner = ("RuntimeError when making fake tensor call\nRuntimeError: The size of tensor a "
+             "(4) must match the size of tensor b (3) at non-singleton dimension 0")
+    s.failure("0/1", stage="dynamo", exc_type="TorchRuntimeError",
+              message="RuntimeError when making fake tensor call", torch_message=inner,
+              filename=str(s.user), lineno=16, line="line_16 = 16")
+    s.failure(None, stage="dynamo", exc_type="TorchRuntimeError",
+              message="Caught TorchRuntimeError in DataLoader worker process 1.",
+              torch_message="Caught TorchRuntimeError in DataLoader worker process 1.\n"
+                            "Original Traceback (most recent call last):\n" + inner,
+              filename=str(s.user), lineno=16, line="line_16 = 16")
+    failures = [d for d in s.explain() if d["kind"] == "failure"]
+    assert len(failures) == 1, [d["reason"] for d in failures]
+    (top,) = failures
+    assert "must match" in top["reason"] and top["details"]["fatal"] is True
+    assert "DataLoader worker process 1" in top["explanation"]

@@ -241,7 +241,22 @@ class RunContext:
 
     @functools.cached_property
     def failures(self) -> list[dict[str, Any]]:
-        return self.r.failures(self.run_id)
+        """The run's failures, one per error: an exception another process of the run
+        recorded as a compile's failure (a DataLoader worker's) and the program then re-raised
+        (DataLoader's "Caught X in DataLoader worker process N", the worker's traceback in its
+        text) is that failure, with the re-raise's first line kept as `reraised`."""
+        rows = self.r.failures(self.run_id)
+        compiled = [f for f in rows if f.get("compile_id")]
+        out = []
+        for f in rows:
+            same = None if f.get("compile_id") else next(
+                (c for c in compiled if _reraises(f, c)), None)
+            if same is None:
+                out.append(f)
+                continue
+            out.remove(same) if same in out else None
+            out.append({**same, "reraised": (f.get("message") or "").splitlines()[0][:200]})
+        return out
 
     def automatic_dynamic(self, cid: str | None) -> bool:
         """Whether automatic dynamic shapes were on for a compile (stored at ingest from its
@@ -327,6 +342,18 @@ def _at_user_frames(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
                  **{k: stack[0].get(k) for k in ("filename", "lineno", "line")}}
         rows.append(n)
     return rows
+
+
+def _reraises(escaped: dict[str, Any], compiled: dict[str, Any]) -> bool:
+    """Whether an escaped failure re-raises a compile's: the same exception type at the same
+    user line, with the compile failure's first line inside the escaped one's text."""
+    first = next((ln.strip() for ln in (compiled.get("message") or "").splitlines()
+                  if ln.strip()), "")
+    text = f"{escaped.get('torch_message') or ''}\n{escaped.get('traceback') or ''}"
+    return (bool(first) and first in text
+            and escaped.get("exc_type") == compiled.get("exc_type")
+            and (escaped.get("filename"), escaped.get("lineno"))
+            == (compiled.get("filename"), compiled.get("lineno")))
 
 
 def exception_frames(exc: dict[str, Any] | None) -> tuple[dict | None, dict | None]:

@@ -337,6 +337,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           torch_message=whole,
                           no_minify=minify_unavailable(ctx, cid, f.get("message"), f.get("op")))
         expl = stage_explanation(f["stage"], fatal)
+        if f.get("reraised"):  # a worker's error the program re-raised (DataLoader's)
+            expl += f" It was raised in another process and re-raised: \"{f['reraised']}\""
         why = runtime_why(f"{one}\n{whole or ''}\n{f.get('message') or ''}", f["stage"])
         if why:  # what torch's words mean where they mislead
             expl = f"{expl} {why}"
