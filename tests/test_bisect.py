@@ -526,3 +526,30 @@ def test_probes_find_the_users_precompiled_headers_where_their_inductor_looks(
         assert (probes / "cab.h.gch").stat().st_ino == (headers / "cab.h.gch").stat().st_ino
         assert runner.seeded_headers == 2
     assert (headers / "cab.h.gch").read_text() == "pch"
+
+
+def test_probes_that_fail_otherwise_are_not_a_passing_command() -> None:
+    """probes24 funcol_uneven_eval_gather: `compdiag bisect RUN` of one torchrun rank re-ran
+    the rank's script without torchrun's environment; every probe died with "environment
+    variable RANK expected, but not set" (exit 1, not the run's 134), counted as passing, and
+    the report said "No failure: the command passes with every backend", with the probe's
+    output wrapped in literal "[dim]" markup. Another error than the run's is said as such, and
+    the output is printed dim, not as markup text."""
+    import io
+
+    from rich.console import Console
+
+    from compdiag.bisect.driver import Report, Step
+    from compdiag.bisect.search import Probe
+    from compdiag.views.bisect import print_report
+
+    tail = "ValueError: environment variable RANK expected, but not set [rank]"
+    report = Report(None, [Step(1, Probe("eager"), "good", 1, 0.2),
+                           Step(2, Probe("inductor"), "good", 1, 0.2)], 1.0, 2, 0,
+                    ["python", "job.py"], baseline_tail=tail)
+    out = io.StringIO()
+    print_report(report, {}, Console(file=out, width=200))
+    text = out.getvalue()
+    assert "did not come back" in text and "exit status 1" in text, text
+    assert "passes with every backend" not in text
+    assert tail in text and "[dim]" not in text

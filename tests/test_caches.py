@@ -549,6 +549,7 @@ def test_a_miss_under_a_known_key_and_a_changed_graph_are_explained(tmp_path: Pa
     moved = _fed_run(w, user, base, "k1")  # the same key missed: another cache directory
     changed = _fed_run(w, user, [f"[h9] gm: {graph.replace('sin.default', 'cos.default')}",
                                  "[h2] inductor_config[debug]: False"], "k2")
+    config = _fed_run(w, user, [f"[h1] gm: {graph}", "[h3] inductor_config[debug]: True"], "k3")
     w.close()
     with Reader(tmp_path / "s.db") as r:
         assert [d.kind for d in explain(r, first)] == []
@@ -560,6 +561,13 @@ def test_a_miss_under_a_known_key_and_a_changed_graph_are_explained(tmp_path: Pa
         assert graph_changed.details.changed[0]["summary"] == \
             "gm: the graph changed (first differing node: sin = torch.ops.aten.cos.default(x))"
         assert graph_changed.user_frame.filename == str(user)
+        # probes24 diff_automatic_dynamic_off: a run of the program with another setting
+        # compiled other graphs, and each miss against the first run's was a problem, though
+        # the fix itself says a changed graph or input is expected to miss: information. A
+        # same-key miss (the cache went) and a changed config stay problems.
+        assert graph_changed.severity == "info" and same.severity == "problem"
+        (flipped,) = explain(r, config)
+        assert "inductor_config[debug]" in flipped.reason and flipped.severity == "problem"
 
 
 def test_a_layout_3_store_from_before_these_tables_reads_and_upgrades(tmp_path: Path) -> None:

@@ -1498,3 +1498,25 @@ def test_a_workers_failure_the_program_reraised_is_one_failure_with_the_inner_er
     (top,) = failures
     assert "must match" in top["reason"] and top["details"]["fatal"] is True
     assert "DataLoader worker process 1" in top["explanation"]
+
+
+def test_size_recompiles_with_automatic_dynamic_turned_off_name_the_line_that_did(tmp_path):
+    """probes24 diff_automatic_dynamic_off: the program set
+    `torch._dynamo.config.automatic_dynamic_shapes = False`, and each new clip length
+    compiled again. The diagnosis guessed "(dynamic=False or automatic_dynamic_shapes=False)"
+    and never named the line; the fix offered mark_dynamic. The program's own setting is the
+    cause: named with its line, and removing it is the fix. A docstring quoting the setting is
+    not the line."""
+    s = Store(tmp_path)
+    s.user.write_text('"""Notes: automatic_dynamic_shapes = False avoids dynamic shapes."""\n'
+                      "import torch\ntorch._dynamo.config.automatic_dynamic_shapes = False\n"
+                      "def g(y):\n    return y * 2\n" + "x = 1\n" * 20)
+    off = json.dumps({"automatic_dynamic_shapes": False})
+    s.compile("0/0", co_name="g", lineno=4, dynamo_config=off)
+    for i, (a, b) in enumerate([(4, 8), (8, 12), (12, 16)], 1):
+        s.compile(f"0/{i}", co_name="g", lineno=4, dynamo_config=off,
+                  recompile_reason=f"0/{i - 1}: tensor 'y' size mismatch at index 0. "
+                                   f"expected {a}, actual {b}")
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert "automatic dynamic shapes off at line 3" in d["reason"], d["reason"]
+    assert d["fix"].startswith("Remove `torch._dynamo.config.automatic_dynamic_shapes = False`")

@@ -25,6 +25,7 @@ itself (the setting its fix changes: a `DDP(...)` call, a config assignment) is 
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Iterable, Mapping, Union
 
 from compdiag.analyses.diagnosis import UserFrame
@@ -247,3 +248,29 @@ def kernel_frames(ctx: Any) -> list[dict[str, Any]]:
     or the generated line a traceback ended at), if any."""
     return next((e.get("kernel_frames") or [] for e in ctx.r.program_ends(ctx.run_id)
                  if e.get("kernel")), [])
+
+
+def source_line(ctx: Any, cid: str | None, pattern: re.Pattern[str],
+                after: dict[str, Any] | None = None) -> UserFrame | None:
+    """The first line matching `pattern` in the user files the compile started from (the
+    compiled function's file first); past `after` ({filename, lineno}) when that file has one."""
+    files: list[str] = []
+    row = ctx.code_row(cid)
+    for f in [row or {}, *reversed(ctx.start_stack(cid))]:
+        fn = ctx.resolve(f.get("filename"))
+        if fn and is_user_file(fn) and fn not in files:
+            files.append(fn)
+    found: list[UserFrame] = []
+    for fn in files:
+        lines, code = ctx.source_lines(fn), ctx.code_lines(fn)
+        if lines is None or code is None:
+            continue
+        for i, (line, bare) in enumerate(zip(lines, code), 1):
+            if pattern.search(bare):   # the code, not a string or comment quoting it
+                found.append(ctx.frame(fn, i, line.strip(), SOURCE))
+    if after and after.get("filename") and after.get("lineno"):
+        here = ctx.resolve(after["filename"])
+        later = [f for f in found if f.filename == here and f.lineno > after["lineno"]]
+        if later:
+            return later[0]
+    return found[0] if found else None

@@ -4,6 +4,8 @@ stdout."""
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from compdiag.bisect.search import Plan, Probe
@@ -53,8 +55,17 @@ def _step_line(step) -> str:
     if step.wall_s is not None:
         text += f"  ({step.wall_s:.1f}s{', speculative' if step.speculative else ''})"
     if step.reason:
-        text += f"  [dim]{step.reason}[/dim]"
+        text += f"  [dim]{escape(step.reason)}[/dim]"
+    elif step.result == "good" and step.rc not in (0, None):
+        text += f"  [dim]another error than the run's (exit status {step.rc})[/dim]"
     return f"[dim]{step.n:>3}[/dim] {text}"
+
+
+def other_errors(steps) -> list[int]:
+    """The exit statuses of probes counted as passing though they failed: another error than
+    the run's (the run's command could not run as it did: a torchrun rank without its
+    launcher, a missing file), which says nothing of the compiler."""
+    return sorted({s.rc for s in steps if s.result == "good" and s.rc not in (0, None)})
 
 
 def print_step(console: Console, step) -> None:
@@ -66,11 +77,18 @@ def print_report(report, doc: dict, console: Console) -> None:
     if r is None:
         if report.error:
             console.print(f"[red]bisect stopped:[/red] {report.error}")
+        elif other_errors(report.steps):
+            statuses = ", ".join(str(rc) for rc in other_errors(report.steps))
+            console.print(f"The run's failure did not come back: the probes ended with exit "
+                          f"status {statuses}, another error than the run's (the last one's "
+                          "output below), so there is nothing to bisect this way. Give "
+                          "compdiag bisect the command as the run was started, its launcher "
+                          "and environment included (torchrun's for a rank), after `--`.")
         else:
             console.print("No failure: the command passes with every backend "
                           "(eager … inductor); nothing to bisect.")
-            if report.baseline_tail:
-                console.print("[dim]" + report.baseline_tail[-600:] + "[/dim]", markup=False)
+        if not report.error and report.baseline_tail:
+            console.print(Text(report.baseline_tail[-600:], style="dim"))
     else:
         head = f"[bold]{r.backend}[/bold]"
         if r.subsystem is not None:

@@ -21,7 +21,7 @@ from compdiag.analyses.cached_compiles import hits_across_reset, served_from_cac
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.locate import FX_NODE, SOURCE, locate
+from compdiag.analyses.locate import FX_NODE, locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first, found, one_of
 from compdiag.formats.command_line import command_line
@@ -143,34 +143,8 @@ def config_line(ctx: Any, cid: str | None, reason: str | None) -> UserFrame | No
     names = first(BYPASS_CONFIGS, reason, default=())
     if not names:
         return None
-    return _source_line(ctx, cid, re.compile(r"\b(?:%s)\s*=(?!=)" %
+    return source_line(ctx, cid, re.compile(r"\b(?:%s)\s*=(?!=)" %
                                              "|".join(map(re.escape, names))))
-
-
-def _source_line(ctx: Any, cid: str | None, pattern: re.Pattern[str],
-                 after: dict[str, Any] | None = None) -> UserFrame | None:
-    """The first line matching `pattern` in the user files the compile started from (the
-    compiled function's file first); past `after` ({filename, lineno}) when that file has one."""
-    files: list[str] = []
-    row = ctx.code_row(cid)
-    for f in [row or {}, *reversed(ctx.start_stack(cid))]:
-        fn = ctx.resolve(f.get("filename"))
-        if fn and is_user_file(fn) and fn not in files:
-            files.append(fn)
-    found: list[UserFrame] = []
-    for fn in files:
-        lines, code = ctx.source_lines(fn), ctx.code_lines(fn)
-        if lines is None or code is None:
-            continue
-        for i, (line, bare) in enumerate(zip(lines, code), 1):
-            if pattern.search(bare):   # the code, not a string or comment quoting it
-                found.append(ctx.frame(fn, i, line.strip(), SOURCE))
-    if after and after.get("filename") and after.get("lineno"):
-        here = ctx.resolve(after["filename"])
-        later = [f for f in found if f.filename == here and f.lineno > after["lineno"]]
-        if later:
-            return later[0]
-    return found[0] if found else None
 
 
 def changed_line(ctx: Any, cid: str | None, changes: tuple[C.Change, ...],
@@ -191,7 +165,7 @@ def changed_line(ctx: Any, cid: str | None, changes: tuple[C.Change, ...],
         pattern = (r"\b%s\s*=(?!=)|[\"']%s[\"']" % ((re.escape(m.group("name")),) * 2) if m
                    else next((p for name, p in COMPONENT_CALLS if name == change.component),
                              None))
-        frame = _source_line(ctx, cid, re.compile(pattern), after) if pattern else None
+        frame = source_line(ctx, cid, re.compile(pattern), after) if pattern else None
         if frame is not None:
             return frame
     return None
@@ -361,16 +335,25 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
     if moved:  # the graph baked in a global that changed between the two compiles
         reason += "; " + "; ".join(f"the global {name} changed {a} -> {b}"
                                    for name, a, b in moved)
-        frame = _source_line(ctx, cid, re.compile(r"\b%s\s*=(?!=)" % re.escape(moved[0][0])),
+        frame = source_line(ctx, cid, re.compile(r"\b%s\s*=(?!=)" % re.escape(moved[0][0])),
                              reset)
         fix = GLOBAL_CONSTANT_FIX.format(name=moved[0][0])
     frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
+    # Against another run, a key whose graph or inputs changed is that run's other program
+    # (other arguments, settings, sizes): expected to miss, as the fix says, not a fault.
+    expected = (reset is None and not moved and bool(why.changes)
+                and all(c.component.startswith(GRAPH_COMPONENTS) for c in why.changes))
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
                      user_frame=frame or locate(ctx, cid), explanation=explanation,
-                     fix=fix, score=MISS_SCORE,
+                     fix=fix, score=MISS_SCORE, severity="info" if expected else "problem",
                      details=CacheDetails(caches=(cache,), result="miss", key=e.get("key"),
                                           changed=tuple(c.to_json() for c in why.changes),
                                           compared_to=why.compared_to))
+
+
+# Key components that are the graph and its inputs (which inputs are static parameters
+# follows from the graph): a key differing only in them is another graph.
+GRAPH_COMPONENTS = ("gm", "example_inputs[", "fx_kwargs[static_input_idxs]")
 
 
 # A global the traced graph holds as a constant: each value is another graph, another key.

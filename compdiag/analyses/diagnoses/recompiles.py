@@ -25,7 +25,7 @@ from compdiag.analyses.guard_words import in_user_terms
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.locate import locate
+from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
     AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, OPTIONAL_ARGUMENT, INSTANCES_EXPLANATION, INSTANCES_FIX,
@@ -164,6 +164,13 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
         return Cause(None, INSTANCES_REASON.format(cls=cls, src=source), "",
                      INSTANCES_EXPLANATION.format(cls=cls, fn=fn or "the method", src=source),
                      INSTANCES_FIX, instances=cls)
+    if category == "size" and not ctx.automatic_dynamic(event["compile_id"]) and \
+            not ctx.dynamic_requested(event["compile_id"]):
+        at = source_line(ctx, event["compile_id"], AUTOMATIC_OFF)
+        if at is not None:  # the program turned automatic dynamic shapes off: that line
+            where = dict(src=source, lineno=at.lineno, line=at.line or "?")
+            return Cause(None, None, AUTO_OFF_SUFFIX.format(**where),
+                         AUTO_OFF_EXPLANATION.format(**where), AUTO_OFF_FIX.format(**where))
     if is_resume_function(fn) and is_stack_value(source) and \
             not re.search(r"\.(?:size|stride)\(\)", source or ""):  # its value, not its size
         row = ctx.code_row(event["compile_id"]) or {}
@@ -174,6 +181,16 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
     return None
 
 
+# The program's own setting that keeps every size static: each new size compiles again.
+AUTOMATIC_OFF = re.compile(r"\bautomatic_dynamic_shapes\s*=\s*False\b|"
+                           r"\bcompile\(.*\bdynamic\s*=\s*False\b")
+AUTO_OFF_SUFFIX = ", with automatic dynamic shapes off at line {lineno} (`{line}`)"
+AUTO_OFF_EXPLANATION = ("Line {lineno} (`{line}`) turned automatic dynamic shapes off, so "
+                        "Dynamo compiles {src} static for each new size instead of marking it "
+                        "dynamic at its first change: every new size is a compile.")
+AUTO_OFF_FIX = ("Remove `{line}` (line {lineno}): by default the first size change makes the "
+                "dimension dynamic and later sizes reuse that graph. To keep static graphs on "
+                "purpose, pad inputs to a few fixed sizes.")
 # A resume function guards on the values it was passed from the stack at its graph break.
 STACK_REASON = "the value computed at line {lineno} before its graph break ({src}) changed"
 STACK_EXPLANATION = ("Dynamo runs the rest of the function after the graph break at line "
