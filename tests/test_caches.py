@@ -687,3 +687,34 @@ def test_an_inference_compile_after_a_training_one_is_the_grad_mode() -> None:
     assert re.search(pattern, "with torch.no_grad():")
     assert re.search(pattern, "with torch.inference_mode():")
     assert not re.search(pattern, "y = model(x)")
+
+
+def test_a_miss_while_another_rank_compiled_the_same_key_is_information(tmp_path: Path) -> None:
+    """probes24 (every torchrun probe): each rank's lookup missed "although run 1 compiled this
+    graph with the same key" with the fix "point TORCHINDUCTOR_CACHE_DIR at the directory the
+    earlier run wrote"; run 1 was the job's other rank, compiling the same graph into the same
+    directory at the same moment. That is information, said as such; a same-key miss against
+    a run of no job stays a problem."""
+    import sqlite3
+
+    from compdiag.analyses.explain import explain
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    user = tmp_path / "train.py"
+    user.write_text("import torch\n\ndef f(x):\n    return x.sin()\n")
+    base = ["[h1] gm: def forward(self, x):\n    return (x.sin(),)"]
+    w = Writer(tmp_path / "s.db")
+    rank0, rank1, later = (_fed_run(w, user, base, "k1") for _ in range(3))
+    w.close()
+    conn = sqlite3.connect(tmp_path / "s.db")
+    conn.executemany("UPDATE runs SET job = 'j1', rank = ? WHERE id = ?", [(0, rank0),
+                                                                           (1, rank1)])
+    conn.commit()
+    conn.close()
+    with Reader(tmp_path / "s.db") as r:
+        (peer,) = explain(r, rank1)
+        assert peer.severity == "info" and "rank 0 of this job" in peer.reason, peer.reason
+        assert "TORCHINDUCTOR_CACHE_DIR" not in peer.fix
+        (lost,) = explain(r, later)
+        assert lost.severity == "problem" and "same key" in lost.reason

@@ -310,7 +310,14 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
         at = (f" at {Path(reset['filename']).name}:{reset['lineno']}"
               if reset.get("filename") and reset.get("lineno") else "")
         where = f"{display(ref.get('compile_id'))}, the compile before torch._dynamo.reset(){at}"
-    if why.status == "same_key":
+    peer = _same_job(ctx, ref.get("run_id"))
+    if why.status == "same_key" and peer is not None:
+        # another rank of this job compiled the same graph at the same time: neither found
+        # the other's entry because neither had written it yet (expected, not a lost cache)
+        reason = (f"{cache} cache missed while rank {peer} of this job compiled the same graph "
+                  f"({ref.get('compile_id')}, run {ref.get('run_id')}) at the same time")
+        explanation, fix = PEER_RANK_EXPLANATION, "Nothing to fix: " + PEER_RANK_FIX
+    elif why.status == "same_key":
         reason = f"{cache} cache missed although {where} compiled this graph with the same key"
         explanation, fix = SAME_KEY_EXPLANATION, (
             "Point TORCHINDUCTOR_CACHE_DIR at the directory the earlier run wrote (copy it whole, "
@@ -341,14 +348,35 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
     frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
     # Against another run, a key whose graph or inputs changed is that run's other program
     # (other arguments, settings, sizes): expected to miss, as the fix says, not a fault.
-    expected = (reset is None and not moved and bool(why.changes)
-                and all(c.component.startswith(GRAPH_COMPONENTS) for c in why.changes))
+    expected = peer is not None and why.status == "same_key" or (
+        reset is None and not moved and bool(why.changes)
+        and all(c.component.startswith(GRAPH_COMPONENTS) for c in why.changes))
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
                      user_frame=frame or locate(ctx, cid), explanation=explanation,
                      fix=fix, score=MISS_SCORE, severity="info" if expected else "problem",
                      details=CacheDetails(caches=(cache,), result="miss", key=e.get("key"),
                                           changed=tuple(c.to_json() for c in why.changes),
                                           compared_to=why.compared_to))
+
+
+PEER_RANK_EXPLANATION = ("The ranks of a job compile the same graphs at about the same time, "
+                         "each into the cache directory they share; a rank looks its key up "
+                         "before the other has written the entry, so both miss and both "
+                         "compile.")
+PEER_RANK_FIX = ("a warm start of the job (the same cache directory, kept) hits on every "
+                 "rank.")
+
+
+def _same_job(ctx: Any, run_id: Any) -> Any:
+    """The rank of run `run_id` when it is another rank of this run's job, else None."""
+    job = (ctx.run or {}).get("job")
+    if not job or not isinstance(run_id, int) or run_id == ctx.run_id:
+        return None
+    try:
+        other = ctx.r.run(run_id)
+    except Exception:  # noqa: BLE001 - a run the store no longer has: no peer
+        return None
+    return other.get("rank") if other.get("job") == job else None
 
 
 # Key components that are the graph and its inputs (which inputs are static parameters
