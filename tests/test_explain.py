@@ -1520,3 +1520,18 @@ def test_size_recompiles_with_automatic_dynamic_turned_off_name_the_line_that_di
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
     assert "automatic dynamic shapes off at line 3" in d["reason"], d["reason"]
     assert d["fix"].startswith("Remove `torch._dynamo.config.automatic_dynamic_shapes = False`")
+
+
+def test_a_scalar_read_break_names_the_users_call():
+    """probes24 perf_topk_tolist_rerank: `.topk(k).indices.tolist()` in a compiled re-ranker
+    broke the graph as "Data-dependent operator (aten._local_scalar_dense.default)", torch's
+    name for reading a value into Python; `.tolist()` appeared only in the fix. The headline
+    names the user's call."""
+    from compdiag.analyses.diagnoses.graph_breaks import scalar_read
+
+    dense = "aten._local_scalar_dense.default"
+    assert scalar_read(dense, "keep = scores.topk(4).indices.tolist()") == ".tolist()"
+    assert scalar_read(dense, "n = int(mask.sum())") == "int(...)"
+    assert scalar_read(dense, "if loss.item() > 3:") == ".item()"
+    assert scalar_read("aten.nonzero.default", "idx = x.tolist()") is None
+    assert scalar_read(dense, "y = x + 1") is None

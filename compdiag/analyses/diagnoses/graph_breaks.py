@@ -211,6 +211,19 @@ def short_context(debug: str) -> str:
 
 # Higher-order operators in the words of the API that makes them (capture/break_hop.py reads
 # the operator's own name)
+# The Python calls that read a tensor's value (aten._local_scalar_dense in torch's words).
+_SCALAR_READ = re.compile(r"\.(tolist|item)\(\)|\b(int|float|bool)\(")
+
+
+def scalar_read(context: str | None, line: str | None) -> str | None:
+    """`.tolist()` (or `.item()`, `int(...)`) when torch's break names
+    aten._local_scalar_dense and the user's line makes that call; None otherwise."""
+    if not context or "_local_scalar_dense" not in context or not line:
+        return None
+    m = _SCALAR_READ.search(line)
+    return None if m is None else (f".{m.group(1)}()" if m.group(1) else f"{m.group(2)}(...)")
+
+
 HOP_WORDS = {"tag_activation_checkpoint": "activation checkpointing (torch.utils.checkpoint)",
              "cond": "torch.cond", "while_loop": "torch.while_loop", "map_impl": "torch.map",
              "flex_attention": "flex_attention", "scan": "scan",
@@ -312,6 +325,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                                           first.get("root_value"), g["gb_type"])
         if short:
             reason += f" ({short})"
+        read = scalar_read(short, g["frame"].line)
+        if read:  # the user's call that read a tensor's value into Python
+            reason += f", from `{read}` at line {g['frame'].lineno}"
         if first.get("hop"):  # the higher-order operator's body it broke in (capture's)
             reason += f", inside {HOP_WORDS.get(first['hop'], first['hop'])}"
         if g["skipped"]:
