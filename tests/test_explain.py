@@ -1535,3 +1535,19 @@ def test_a_scalar_read_break_names_the_users_call():
     assert scalar_read(dense, "if loss.item() > 3:") == ".item()"
     assert scalar_read("aten.nonzero.default", "idx = x.tolist()") is None
     assert scalar_read(dense, "y = x + 1") is None
+
+
+def test_a_guard_on_the_compiled_modules_varargs_is_spelled_as_the_users_argument():
+    """probes24 diff_automatic_dynamic_off: a compiled nn.Sequential (`forward(*input)`)
+    recompiled on `args[0].size()[2]` and the fix said `torch._dynamo.mark_dynamic(args, 2)`,
+    a name the user's code does not have: the call was `encode(mel)`. A guard on the compiled
+    function's varargs is spelled as the argument at the user's call."""
+    from compdiag.analyses.diagnoses.recompiles import passed_as
+
+    assert passed_as("L['args'][0].size()[2]", "out = encode(mel)") == "L['mel'].size()[2]"
+    assert passed_as("args[1]", "y = f(a, b.float())") == "b.float()"
+    assert passed_as("L['args'][2]", "y = f(a, b)") == "L['args'][2]"   # no such argument
+    assert passed_as("L['args'][0]", "y = f(*xs)") == "L['args'][0]"    # unpacked: unknown
+    assert passed_as("L['args'][0]", "y = f(g(x))") == "L['args'][0]"   # two calls: which?
+    assert passed_as("args[0]", "loss = compiled(x).pow(2).mean()") == "L['x']"
+    assert passed_as("L['x'].size()[0]", "y = f(a)") == "L['x'].size()[0]"

@@ -15,6 +15,7 @@ changed, why, the fix, per guard category) are analyses/recompile_rules.py's."""
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -182,8 +183,8 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
 
 
 # The program's own setting that keeps every size static: each new size compiles again.
-AUTOMATIC_OFF = re.compile(r"\bautomatic_dynamic_shapes\s*=\s*False\b|"
-                           r"\bcompile\(.*\bdynamic\s*=\s*False\b")
+# (torch.compile(dynamic=False) asks for static shapes at the call: its fix is the generic one.)
+AUTOMATIC_OFF = re.compile(r"\bautomatic_dynamic_shapes\s*=\s*False\b")
 AUTO_OFF_SUFFIX = ", with automatic dynamic shapes off at line {lineno} (`{line}`)"
 AUTO_OFF_EXPLANATION = ("Line {lineno} (`{line}`) turned automatic dynamic shapes off, so "
                         "Dynamo compiles {src} static for each new size instead of marking it "
@@ -209,6 +210,44 @@ def call_site(ctx: Any, cid: str | None) -> tuple[UserFrame, tuple[str, ...]]:
     chain = ctx.call_chain(cid)
     return (chain[-1] if chain else UserFrame(),
             tuple(f"{f.filename}:{f.lineno}" for f in chain))
+
+
+def _line_of(ctx: Any, frame: UserFrame | None) -> str | None:
+    """The text of a user frame's line (a call chain's frames may not carry it)."""
+    if not frame or not frame.filename or not frame.lineno:
+        return None
+    if frame.line:
+        return frame.line
+    lines = ctx.source_lines(ctx.resolve(frame.filename)) or []
+    return lines[frame.lineno - 1] if 0 < frame.lineno <= len(lines) else None
+
+
+_VARARG = re.compile(r"^(?:L\['args'\]|args)\[(\d+)\]")
+
+
+def passed_as(source: str, call_line: str | None) -> str:
+    """A guard on `args[i]`, the varargs of the compiled function (an nn.Sequential's
+    `forward(*input)`), spelled as the user's own argument at the call (`encode(mel)`: `mel`),
+    so its name and a fix's `mark_dynamic(mel, 2)` are the user's; unchanged where the call
+    line does not parse to one call with that many plain arguments."""
+    m = _VARARG.match(source or "")
+    if m is None or not call_line:
+        return source
+    try:
+        tree = ast.parse(call_line.strip())
+    except SyntaxError:
+        return source
+    i = int(m.group(1))
+    # the calls that can be the compiled one: not a method of another call's result
+    # (`.pow(2)` of `compiled(x).pow(2)`), with an i-th argument
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and i < len(n.args)
+             and not isinstance(getattr(n.func, "value", None), ast.Call)]
+    if len(calls) != 1 or isinstance(calls[0].args[i], ast.Starred):
+        return source
+    arg = calls[0].args[i]
+    # a plain name as a local of the compiled frame, so it is spelled as every other is
+    name = f"L['{arg.id}']" if isinstance(arg, ast.Name) else ast.unparse(arg)
+    return name + source[m.end():]
 
 
 def frame_cids(ctx: Any, frame_no: Any) -> list[str]:
@@ -325,6 +364,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         frame = call or guard_line
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
                                                                         source) else None
+        source = passed_as(source, _line_of(ctx, call))
         head = REASONS.get(category, "guard {src} failed").format(src=source)
         change = "" if before is None and after is None else (
             f" ({before if before is not None else '?'} -> "
