@@ -296,7 +296,10 @@ def test_capture_leaves_torch_compile_itself_alone() -> None:
 
     from compdiag.capture import ddp
 
+    from compdiag.capture import compiled_modules
+
     before, init = torch.compile, OptimizedModule.__init__
+    listening = len(compiled_modules._listeners)
     events: list = []
     fake = SimpleNamespace(guarded=lambda name, fn, *a: fn(*a),
                            ing=SimpleNamespace(event=lambda *a, **k: events.append(a)))
@@ -304,6 +307,13 @@ def test_capture_leaves_torch_compile_itself_alone() -> None:
         ddp.install(fake)
         assert torch.compile is before
         assert OptimizedModule.__init__ is not init  # the compiled-module hook is in place
+        # set18 ca_retain_grad_skipped: compiled autograd builds an OptimizedModule in code
+        # Dynamo traces; the wrapper's file is one Dynamo skips, as torch's own, so the
+        # break lands at the caller and never in compdiag's file
+        from torch._dynamo import trace_rules
+
+        assert trace_rules.SKIP_DIRS_RE.match(compiled_modules.__file__.replace("\\", "/"))
+        assert not trace_rules.SKIP_DIRS_RE.match(ddp.__file__.replace("\\", "/"))
 
         def inner(x):
             return x.sin()
@@ -318,6 +328,7 @@ def test_capture_leaves_torch_compile_itself_alone() -> None:
         assert events == []
     finally:
         torch.compile, OptimizedModule.__init__ = before, init
+        del compiled_modules._listeners[listening:]
 
 
 def test_a_backend_abort_and_the_launchers_teardown_are_a_collective_divergences_ends() -> None:

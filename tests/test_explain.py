@@ -1551,3 +1551,19 @@ def test_a_guard_on_the_compiled_modules_varargs_is_spelled_as_the_users_argumen
     assert passed_as("L['args'][0]", "y = f(g(x))") == "L['args'][0]"   # two calls: which?
     assert passed_as("args[0]", "loss = compiled(x).pow(2).mean()") == "L['x']"
     assert passed_as("L['x'].size()[0]", "y = f(a)") == "L['x'].size()[0]"
+
+
+def test_dynamos_machinery_words_name_the_users_call():
+    """set18 broadcast_object_list_step and multi_grad_hook_compiled, first run: right kind
+    and line, but the headlines were torch's words about its own machinery ("Attempted to
+    access unregistered member on an OpaqueObject", "Failed to convert args/kwargs to proxy
+    (a nested_user_function value)") and never named the call the user's line made
+    (`dist.broadcast_object_list`, `register_multi_grad_hook`). The function the line calls,
+    as it spells it."""
+    from compdiag.formats.code_text import called
+
+    assert called("dist.broadcast_object_list(flag, src=0)") == "dist.broadcast_object_list"
+    assert called("torch.autograd.graph.register_multi_grad_hook((a, b), lambda g: "
+                  "seen.append(len(g)))") == "torch.autograd.graph.register_multi_grad_hook"
+    assert called("loss = compiled(x).pow(2)") == "compiled"
+    assert called("y = x + 1") is None and called("if x:") is None and called(None) is None

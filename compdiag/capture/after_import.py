@@ -40,3 +40,16 @@ def after_import(name: str, fn: Callable[[Any], None]) -> None:
             return spec
 
     sys.meta_path.insert(0, Finder())
+
+
+def untraced(module_name: str) -> None:
+    """Make Dynamo skip the file of a capture module whose wrappers replace torch functions
+    code it traces may call (OptimizedModule.__init__: compiled autograd builds one in traced
+    code): skipped like torch's own file, the call breaks where it would under plain python,
+    at its caller, and never in compdiag's file."""
+    try:
+        from torch._dynamo import trace_rules
+
+        trace_rules.add(module_name)
+    except Exception:  # noqa: BLE001, S110 - fail open: a torch without it traces the wrapper
+        pass

@@ -19,6 +19,7 @@ from types import FrameType
 from typing import Any
 
 from compdiag.capture.after_import import after_import
+from compdiag.capture.compiled_modules import on_compiled_module
 from compdiag.capture.compile_context import current_compile_id
 from compdiag.formats.user_code import is_user_file
 
@@ -26,30 +27,22 @@ from compdiag.formats.user_code import is_user_file
 def install(capture: Any) -> None:
     after_import("torch.nn.parallel.distributed", lambda m: _wrap_init(capture, m))
     after_import("torch._dynamo.backends.distributed", lambda m: _wrap_buckets(capture, m))
-    after_import("torch._dynamo.eval_frame", lambda m: _wrap_compiled_module(capture, m))
+    _wrap_compiled_module(capture)
 
 
-def _wrap_compiled_module(capture: Any, module: Any) -> None:
+def _wrap_compiled_module(capture: Any) -> None:
     """`torch.compile(ddp)`: where the program compiled a DDP module (the wrapping line a
     diagnosis of DDP's own forward points at), heard where torch.compile builds the module it
-    returns (OptimizedModule). Not a wrapper of torch.compile itself: code Dynamo traces may
-    call torch.compile (transformers compiles flex_attention inside a model's forward), which
-    Dynamo treats as a no-op, while a wrapper of ours would be traced and break the graph
-    there ("Failed to convert args/kwargs to proxy"), a break plain python does not have."""
-    cls = getattr(module, "OptimizedModule", None)
-    original = getattr(cls, "__init__", None)
-    if original is None or getattr(original, "_compdiag", False):
-        return
-
-    def __init__(self: Any, mod: Any, *args: Any, **kwargs: Any) -> None:
-        original(self, mod, *args, **kwargs)
+    returns (capture/compiled_modules.py). Not a wrapper of torch.compile itself: code Dynamo
+    traces may call torch.compile (transformers compiles flex_attention inside a model's
+    forward), which Dynamo treats as a no-op, while a wrapper of ours would be traced and
+    break the graph there ("Failed to convert args/kwargs to proxy"), a break plain python
+    does not have."""
+    def heard(wrapper: Any, mod: Any) -> None:
         if type(mod).__name__ == "DistributedDataParallel":
             capture.guarded("ddp compile", _on_compile, capture, mod, sys._getframe(1))
 
-    __init__.__wrapped__ = original  # type: ignore[attr-defined]
-    __init__._compdiag = True  # type: ignore[attr-defined]
-    __init__.__doc__ = original.__doc__
-    cls.__init__ = __init__
+    on_compiled_module(heard)
 
 
 def _on_compile(capture: Any, ddp: Any, caller: FrameType | None) -> None:

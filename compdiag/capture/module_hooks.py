@@ -23,6 +23,8 @@ from __future__ import annotations
 import weakref
 from typing import Any, Callable
 
+from compdiag.capture.compiled_modules import on_compiled_module
+
 MODULE_HOOK = "module_hook"  # the record's kind
 # method -> the module's dict of hooks of that kind (empty: unguarded by Dynamo)
 METHODS = {
@@ -39,24 +41,13 @@ def install(capture: Any, user_line: Callable[[], Any], graphs: Callable[[], int
     `graphs()`: the number of graphs compiled so far (graph_count.py)."""
     import torch
     from torch.compiler import is_compiling
-    from torch._dynamo import config, eval_frame
+    from torch._dynamo import config
 
-    wrapper_cls = getattr(eval_frame, "OptimizedModule", None)
-    if wrapper_cls is None or getattr(wrapper_cls.__init__, "_compdiag", False):
-        return
+    if getattr(torch.nn.Module.register_forward_hook, "_compdiag", False):
+        return  # installed in this process already
     # each torch.compile(module) wrapper -> the number of graphs compiled when it was made
     wrappers: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
-    init = wrapper_cls.__init__
-
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        try:  # fail open: bookkeeping never reaches the program
-            wrappers[self] = graphs()
-        except Exception:  # noqa: BLE001, S110
-            pass
-
-    __init__._compdiag = True  # type: ignore[attr-defined]
-    wrapper_cls.__init__ = __init__
+    on_compiled_module(lambda wrapper, mod: wrappers.__setitem__(wrapper, graphs()))
 
     def compiled_around(module: Any) -> Any:
         """The compiled wrapper whose module holds `module`, where a graph was compiled since
@@ -112,6 +103,7 @@ def _wrapped(capture: Any, original: Callable[..., Any], method: str, hooks: str
     register.__qualname__ = f"Module.{method}"
     register.__doc__ = original.__doc__
     register.__wrapped__ = original  # type: ignore[attr-defined]
+    register._compdiag = True  # type: ignore[attr-defined]
     return register
 
 

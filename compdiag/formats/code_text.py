@@ -30,3 +30,21 @@ def code_only_lines(text: str) -> list[str]:
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return lines
     return ["".join(row) for row in out]
+
+
+def called(line: str | None) -> str | None:
+    """The function a line of code calls, as the line spells it (`dist.broadcast_object_list`
+    of `dist.broadcast_object_list(flag, src=0)`): its outermost call, not a method of another
+    call's result; None where the line does not parse alone or calls nothing. What a headline
+    names when torch's words are about Dynamo's machinery, not the user's call."""
+    import ast
+
+    try:
+        tree = ast.parse((line or "").strip())
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) \
+                and not isinstance(getattr(node.func, "value", None), ast.Call):
+            return ast.unparse(node.func)
+    return None

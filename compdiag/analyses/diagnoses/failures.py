@@ -36,6 +36,7 @@ from compdiag.analyses.locate import (SOURCE, TORCH, first_user_frame, kernel_fr
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
+from compdiag.formats.code_text import called
 from compdiag.formats.user_code import frames_in
 from compdiag.ingest import parsers as P
 
@@ -322,6 +323,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         inner = one
         if internal and INTERNAL_ERROR not in one:
             one = f"{INTERNAL_ERROR} (Dynamo's own error): {one}"
+        callee = called(frame.line) if internal else None
+        if callee and callee.rsplit(".", 1)[-1] not in one:
+            # Dynamo's words are about its machinery: name the user's call it was tracing
+            one = f"{one}, tracing `{callee}(...)` at line {frame.lineno}"
         made = first_user_frame(ctx, f.get("torch_frames"), TORCH)
         made_at = made.to_json() if made and (made.filename, made.lineno) != (
             frame.filename, frame.lineno) else None

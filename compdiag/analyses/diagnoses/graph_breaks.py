@@ -25,6 +25,7 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found
+from compdiag.formats.code_text import called
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, is_stack_value
 from compdiag.store.reader import compile_id_key
@@ -211,6 +212,9 @@ def short_context(debug: str) -> str:
 
 # Higher-order operators in the words of the API that makes them (capture/break_hop.py reads
 # the operator's own name)
+# Break types whose words describe Dynamo's handling of a call, not the call: the headline
+# also names the function the user's line called.
+CALL_MACHINERY = ("Failed to convert args/kwargs to proxy",)
 # The Python calls that read a tensor's value (aten._local_scalar_dense in torch's words).
 _SCALAR_READ = re.compile(r"\.(tolist|item)\(\)|\b(int|float|bool)\(")
 
@@ -325,6 +329,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                                           first.get("root_value"), g["gb_type"])
         if short:
             reason += f" ({short})"
+        callee = called(g["frame"].line) if g["gb_type"] in CALL_MACHINERY else None
+        if callee and callee.rsplit(".", 1)[-1] not in reason:
+            # torch's words are about Dynamo's machinery: name the user's call it could not
+            reason += f", calling `{callee}(...)`"
         read = scalar_read(short, g["frame"].line)
         if read:  # the user's call that read a tensor's value into Python
             reason += f", from `{read}` at line {g['frame'].lineno}"
