@@ -452,6 +452,32 @@ def test_check_says_one_graph(capsys) -> None:
     assert "1 compiled graph matches eager" in _render(print_check, rep)
 
 
+def test_check_says_how_a_failed_script_ended(tmp_path: Path) -> None:
+    """probes24 rmsnorm_bf16_grad_check: `compdiag check` of a script whose own gradient check
+    failed printed only "the script failed (exit 1, run 1)". It says the exception and the
+    line, from the store, in the text and in --json's `ended`."""
+    from test_explain import Store
+
+    from compdiag.analyses.accuracy import report
+    from compdiag.store.reader import Reader
+    from compdiag.views.check import check_document, print_check
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    s.ing.program_exception(None, exc_type="AssertionError",
+                            message="compiled gradients differ from eager\nmore",
+                            frames=[{"filename": str(s.user), "lineno": 46, "name": "<module>",
+                                     "line": "assert torch.equal(a, b)"}], compiled=None)
+    s.done()
+    with Reader(s.path) as r:
+        rep = report(r, s.run_id)
+    text = _render(print_check, rep)
+    assert "the script failed" in text and \
+        "AssertionError at user_script.py:46: compiled gradients differ from eager" in \
+        " ".join(text.split())
+    assert check_document(rep)["ended"].startswith("AssertionError at user_script.py:46")
+
+
 # -- explain's header adds up ------------------------------------------------------------------
 def test_explain_header_says_what_was_folded(tmp_path: Path) -> None:
     from test_explain import resume_recompile_store

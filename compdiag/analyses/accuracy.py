@@ -71,6 +71,8 @@ class AccuracyReport:
     warnings: list[str]
     # None: not required; [] required and nothing ran under CUDA graphs (fails the gate)
     cudagraphs: list[CudagraphVerdict] | None = None
+    # how a failed script ended: its exception's type and first line, at its user line
+    ended: str | None = None
 
     @property
     def cudagraphs_failed(self) -> bool:
@@ -120,7 +122,27 @@ def report(reader: Reader, run_id: int, *, require_cudagraphs: bool = False
     graphs = sorted(by_graph.values(), key=lambda g: compile_id_key(g.compile_id))
     return AccuracyReport(run_id, run["exit_code"], run["status"], graphs,
                           reader.warnings(run_id),
-                          cudagraph_verdicts(reader, run_id) if require_cudagraphs else None)
+                          cudagraph_verdicts(reader, run_id) if require_cudagraphs else None,
+                          ended=_ended(reader, run_id))
+
+
+def _ended(reader: Reader, run_id: int) -> str | None:
+    """The exception that ended the script, in one line at its innermost user frame
+    ("AssertionError at train.py:46: grads differ"); None when none was recorded."""
+    from pathlib import Path
+
+    from compdiag.analyses.context import exception_frames
+
+    excs = reader.program_exceptions(run_id)
+    if not excs:
+        return None
+    exc = excs[-1]
+    first = next((ln.strip() for ln in (exc.get("message") or "").splitlines() if ln.strip()),
+                 "")
+    user, _ = exception_frames(exc)
+    where = (f" at {Path(user['filename']).name}:{user['lineno']}"
+             if user and user.get("filename") and user.get("lineno") else "")
+    return f"{exc.get('exc_type')}{where}" + (f": {first[:200]}" if first else "")
 
 
 def junit_xml(rep: AccuracyReport, name: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.markup import escape
+
 from compdiag.analyses.accuracy import EXIT_SCRIPT_FAILED, AccuracyReport
 from compdiag.formats.words import plural
 
@@ -15,6 +17,7 @@ def check_document(rep: AccuracyReport) -> dict[str, Any]:
     return {"schema_version": SCHEMA_VERSION, "run": rep.run_id, "exit": rep.verdict,
             "graphs": [{"compile_id": g.compile_id, "ok": g.ok, "message": g.message,
                         "outputs": g.outputs} for g in rep.graphs],
+            "ended": rep.ended,
             "cudagraphs": None if rep.cudagraphs is None else
             [{"compile_id": c.compile_id, "status": c.status, "ok": c.ok, "reason": c.reason}
              for c in rep.cudagraphs]}
@@ -23,7 +26,7 @@ def check_document(rep: AccuracyReport) -> dict[str, Any]:
 def print_check(rep: AccuracyReport, console: Any) -> None:
     if rep.verdict == EXIT_SCRIPT_FAILED:
         console.print(f"[bold red]compdiag check: the script failed[/] (exit {rep.exit_code}, "
-                      f"run {rep.run_id})")
+                      f"run {rep.run_id})" + (f": {escape(rep.ended)}" if rep.ended else ""))
     for g in rep.graphs:
         mark = "[green]ok[/]" if g.ok else "[bold red]MISMATCH[/]"
         console.print(f"  graph {g.compile_id}: {mark}  {g.message if not g.ok else ''}")
