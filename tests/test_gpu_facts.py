@@ -854,3 +854,16 @@ def test_an_attribute_read_spelled_as_a_call_is_the_attribute():
     assert (g["category"], g["source"]) == ("none", "self.config.problem_type"), g
     assert P.classify_guard("getattr(object.__getattribute__(L['m'], 'cfg'), 'k') == 3")[
         "source"] == "L['m'].cfg.k"
+
+
+def test_a_rerecording_headline_shows_the_sizes_that_changed():
+    """set18/gpu tv_resnet_last_batch_rerecord (a hit): the headline listed one recording's
+    every input shape, the weights' included ("([64,3,64,64] [64,3,7,7] [64] [64] ...)"), as
+    if they were the sizes recorded for. Only the inputs whose size differs between the
+    recordings are shown, and none where one size set was seen."""
+    from compdiag.analyses.diagnoses.cudagraphs import _varying
+
+    weights = [[64, 3, 7, 7], [64]]
+    assert _varying([[[64, 3, 32, 32], *weights], [[13, 3, 32, 32], *weights]]) == [0]
+    assert _varying([[[64, 3, 32, 32], *weights]]) == []
+    assert _varying([[[8]], [[8], [2]]]) == [1]  # an input only one recording had

@@ -260,7 +260,10 @@ def _rerecord_diagnoses(ctx: Any, cov: dict[str, Any]) -> list[Diagnosis]:
             out += _rerecord_reasons(ctx, cids)
             continue
         graphs = tuple(sorted((c for c in cids if c), key=sort_key))
-        shown = ", ".join(_fmt_sizes(s) for s in sizes[:6]) + (", ..." if len(sizes) > 6 else "")
+        varying = _varying(sizes)   # one size set seen: the recordings' sizes are not known
+        shown = ", ".join(_fmt_sizes([r[i] for i in varying if i < len(r)])
+                          for r in sizes[:6]) + (", ..." if len(sizes) > 6 else "") \
+            if varying else ""
         warned = f"; torch warned it observed {observed} distinct sizes" if observed else ""
         ints = _int_keys(ctx, cids) if len(keys) > len(sizes) else ""
         what = f"values of {ints}" if ints else "input sizes"
@@ -377,6 +380,14 @@ def _new_size_call(trees: list[dict[str, Any]], recs: list[dict[str, Any]]
 def _data_dependent(g: dict[str, Any]) -> bool:
     """Whether torch split the graph at a data-dependent op (an unbacked size binding)."""
     return any(found(DATA_DEPENDENT_SPLIT, s.get("reason")) for s in g["splits"])
+
+
+def _varying(sizes: list[list[list[int]]]) -> list[int]:
+    """The positions of the inputs whose size differs between the recordings (the batch):
+    the headline shows those, not the parameters' sizes that every recording shares."""
+    width = max((len(r) for r in sizes), default=0)
+    return [i for i in range(width)
+            if len({tuple(r[i]) if i < len(r) else None for r in sizes}) > 1]
 
 
 def _fmt_sizes(sizes: list[list[int]]) -> str:
