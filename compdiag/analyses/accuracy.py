@@ -132,13 +132,13 @@ def _ended(reader: Reader, run_id: int) -> str | None:
     from pathlib import Path
 
     from compdiag.analyses.context import exception_frames
+    from compdiag.formats.first_nonblank import first_nonblank
 
     excs = reader.program_exceptions(run_id)
     if not excs:
         return None
     exc = excs[-1]
-    first = next((ln.strip() for ln in (exc.get("message") or "").splitlines() if ln.strip()),
-                 "")
+    first = first_nonblank(exc.get("message"))
     user, _ = exception_frames(exc)
     where = (f" at {Path(user['filename']).name}:{user['lineno']}"
              if user and user.get("filename") and user.get("lineno") else "")

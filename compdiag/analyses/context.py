@@ -13,6 +13,7 @@ from compdiag.formats.code_text import code_only_lines
 from compdiag.formats.command_line import command_line, is_default_store
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import resumed_function
+from compdiag.formats.first_nonblank import first_nonblank
 from compdiag.formats.user_code import is_user_file
 from compdiag.store.reader import Reader
 
@@ -254,8 +255,9 @@ class RunContext:
             if same is None:
                 out.append(f)
                 continue
-            out.remove(same) if same in out else None
-            out.append({**same, "reraised": (f.get("message") or "").splitlines()[0][:200]})
+            if same in out:
+                out.remove(same)
+            out.append({**same, "reraised": first_nonblank(f.get("message"))[:200]})
         return out
 
     def automatic_dynamic(self, cid: str | None) -> bool:
@@ -347,8 +349,7 @@ def _at_user_frames(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _reraises(escaped: dict[str, Any], compiled: dict[str, Any]) -> bool:
     """Whether an escaped failure re-raises a compile's: the same exception type at the same
     user line, with the compile failure's first line inside the escaped one's text."""
-    first = next((ln.strip() for ln in (compiled.get("message") or "").splitlines()
-                  if ln.strip()), "")
+    first = first_nonblank(compiled.get("message"))
     text = f"{escaped.get('torch_message') or ''}\n{escaped.get('traceback') or ''}"
     return (bool(first) and first in text
             and escaped.get("exc_type") == compiled.get("exc_type")

@@ -23,15 +23,15 @@ from torch.utils import _pytree as pytree
 def lifted(gm: torch.fx.GraphModule, args: list[Any]) -> dict[torch.fx.Node, tuple[str, Any]]:
     """The graph's `.item()` reads of 0-d tensor inputs, each with the input's name (Dynamo's
     `l_eps_` is the user's `eps`) and its value in ARGS."""
-    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    position = {n: i for i, n in enumerate(n for n in gm.graph.nodes if n.op == "placeholder")}
     found: dict[torch.fx.Node, tuple[str, Any]] = {}
     for node in gm.graph.nodes:
         if node.op != "call_method" or node.target != "item" or not node.args:
             continue
         src = node.args[0]
-        if not isinstance(src, torch.fx.Node) or src not in placeholders:
+        if not isinstance(src, torch.fx.Node) or src not in position:
             continue
-        i = placeholders.index(src)
+        i = position[src]
         value = args[i] if i < len(args) else None
         if isinstance(value, torch.Tensor) and value.dim() == 0:
             found[node] = (user_name(src.name), value.item())

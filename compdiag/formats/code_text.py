@@ -4,6 +4,7 @@ statement, or a comment about it, is not where the program makes it."""
 
 from __future__ import annotations
 
+import ast
 import io
 import tokenize
 
@@ -32,19 +33,22 @@ def code_only_lines(text: str) -> list[str]:
     return ["".join(row) for row in out]
 
 
-def called(line: str | None) -> str | None:
-    """The function a line of code calls, as the line spells it (`dist.broadcast_object_list`
-    of `dist.broadcast_object_list(flag, src=0)`): its outermost call, not a method of another
-    call's result; None where the line does not parse alone or calls nothing. What a headline
-    names when torch's words are about Dynamo's machinery, not the user's call."""
-    import ast
-
+def calls_in(line: str | None) -> list[ast.Call]:
+    """The calls a line of code makes that can be a call of the user's (outermost first), not
+    a method of another call's result (`.pow(2)` of `compiled(x).pow(2)`); none where the line
+    does not parse alone."""
     try:
         tree = ast.parse((line or "").strip())
     except SyntaxError:
-        return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) \
-                and not isinstance(getattr(node.func, "value", None), ast.Call):
-            return ast.unparse(node.func)
-    return None
+        return []
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+            and not isinstance(getattr(n.func, "value", None), ast.Call)]
+
+
+def called(line: str | None) -> str | None:
+    """The function a line of code calls, as the line spells it (`dist.broadcast_object_list`
+    of `dist.broadcast_object_list(flag, src=0)`): its outermost call; None where the line does
+    not parse alone or calls nothing by name. What a headline names when torch's words are
+    about Dynamo's machinery, not the user's call."""
+    return next((ast.unparse(n.func) for n in calls_in(line)
+                 if isinstance(n.func, (ast.Name, ast.Attribute))), None)

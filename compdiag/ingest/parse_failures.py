@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from compdiag.formats import lazy_re
+from compdiag.formats.first_nonblank import first_nonblank
 from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest.endings import device_asserts
 from compdiag.ingest.parse_dynamo import parse_graph_break
@@ -473,17 +474,13 @@ def builtin_classes(name: str | None) -> list[str]:
 def _raised_frames(exc_type: str, message: str | None, traceback: str) -> list[dict[str, Any]]:
     """The frames of the traceback block that ends in `exc_type: message` (the exception
     itself, not one chained before or after it), outermost first."""
-    first = _first_line(message)
+    first = first_nonblank(message)
     end = traceback.find(f"\n{exc_type}: {first}") if first else -1
     if end < 0:
         return []
     block = traceback[:end]
     start = block.rfind("Traceback (most recent call last):")
     return frames_in(block[start:] if start >= 0 else block)
-
-
-def _first_line(text: str | None) -> str:
-    return next((ln.strip() for ln in (text or "").splitlines() if ln.strip()), "")
 
 
 def fake_run_facts(exc_type: str | None, message: str | None, traceback: str | None,

@@ -20,6 +20,7 @@ import torch
 import torch.fx
 
 from compdiag.formats import failure_graph as codec
+from compdiag.formats.first_nonblank import first_nonblank
 from compdiag.minify import custom_ops, oracle
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
@@ -238,7 +239,7 @@ class Model:
                 # nodes from it on have no eager value, so they can be kept, never cut.
                 self.unrun = {n for n in self.order if n not in values}
                 return values
-            first_line = next((ln.strip() for ln in str(exc).splitlines() if ln.strip()), "")
+            first_line = first_nonblank(str(exc))
             if len(first_line) > 240:
                 first_line = first_line[:239].rstrip() + "…"
             raise MinifyError("the failing graph fails in eager too, on its recorded inputs "

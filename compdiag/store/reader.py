@@ -382,13 +382,10 @@ class Reader(RecordsReader, PerfReader):
         """One event per recompiled compile id (the failed guard, classified). An event from
         compilation_metrics stands for its compile and every attempt of it; one read from
         the recompile_reasons rows only where no compile of that frame count had metrics."""
-        rows = self._rows("SELECT * FROM recompile_events WHERE run_id = ? ORDER BY seq",
-                          (run_id,))
+        rows = self.recompile_guards(run_id)
         have = {first_attempt(r["compile_id"]) for r in rows if r["source"] == "metrics"}
-        rows = [r for r in rows if r["source"] == "metrics"
+        return [r for r in rows if r["source"] == "metrics"
                 or first_attempt(r["compile_id"]) not in have]
-        rows.sort(key=lambda r: compile_id_key(r["compile_id"]))
-        return rows
 
     def recompile_guards(self, run_id: int) -> list[dict[str, Any]]:
         """Every failed guard stored for each recompile, from both of torch's records of it

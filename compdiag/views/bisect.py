@@ -77,8 +77,8 @@ def print_report(report, doc: dict, console: Console) -> None:
     if r is None:
         if report.error:
             console.print(f"[red]bisect stopped:[/red] {report.error}")
-        elif other_errors(report.steps):
-            statuses = ", ".join(str(rc) for rc in other_errors(report.steps))
+        elif (failed := other_errors(report.steps)):
+            statuses = ", ".join(map(str, failed))
             console.print(f"The run's failure did not come back: the probes ended with exit "
                           f"status {statuses}, another error than the run's (the last one's "
                           "output below), so there is nothing to bisect this way. Give "

@@ -27,6 +27,7 @@ from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import frame_of
+from compdiag.formats.first_nonblank import first_nonblank
 
 KIND = "divergence"
 
@@ -423,12 +424,12 @@ def hang_line(ctx: RunContext) -> str | None:
     texts += [f"{f.get('exc_type')}: {f.get('message')}" for f in ctx.failures
               if f.get("stage") == "runtime"]
     for text in texts:
-        first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+        first = first_nonblank(text)
         if any(w in text.lower() for w in HANG_WORDS):
             return first[:300]
     for end in ctx.r.program_ends(ctx.run_id):
         text = end.get("native_message") or ""
-        first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+        first = first_nonblank(text)
         if first and any(w in text.lower() for w in HANG_WORDS + BACKEND_WORDS):
             return first[:300]
     return None

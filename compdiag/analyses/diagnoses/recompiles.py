@@ -35,6 +35,7 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     SPECIALISED_01_EXPLANATION, SPECIALISED_01_FIX, SPECIALIZED_EXPLANATION, SPECIALIZED_FIX,
     SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS)
 from compdiag.analyses.summary import with_decisive
+from compdiag.formats.code_text import calls_in
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, is_stack_value, resumed_function
 from compdiag.store.reader import compile_id_key
@@ -212,16 +213,6 @@ def call_site(ctx: Any, cid: str | None) -> tuple[UserFrame, tuple[str, ...]]:
             tuple(f"{f.filename}:{f.lineno}" for f in chain))
 
 
-def _line_of(ctx: Any, frame: UserFrame | None) -> str | None:
-    """The text of a user frame's line (a call chain's frames may not carry it)."""
-    if not frame or not frame.filename or not frame.lineno:
-        return None
-    if frame.line:
-        return frame.line
-    lines = ctx.source_lines(ctx.resolve(frame.filename)) or []
-    return lines[frame.lineno - 1] if 0 < frame.lineno <= len(lines) else None
-
-
 _VARARG = re.compile(r"^(?:L\['args'\]|args)\[(\d+)\]")
 
 
@@ -233,15 +224,9 @@ def passed_as(source: str, call_line: str | None) -> str:
     m = _VARARG.match(source or "")
     if m is None or not call_line:
         return source
-    try:
-        tree = ast.parse(call_line.strip())
-    except SyntaxError:
-        return source
     i = int(m.group(1))
-    # the calls that can be the compiled one: not a method of another call's result
-    # (`.pow(2)` of `compiled(x).pow(2)`), with an i-th argument
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and i < len(n.args)
-             and not isinstance(getattr(n.func, "value", None), ast.Call)]
+    # the calls that can be the compiled one: with an i-th argument
+    calls = [n for n in calls_in(call_line) if i < len(n.args)]
     if len(calls) != 1 or isinstance(calls[0].args[i], ast.Starred):
         return source
     arg = calls[0].args[i]
@@ -364,7 +349,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         frame = call or guard_line
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
                                                                         source) else None
-        source = passed_as(source, _line_of(ctx, call))
+        source = passed_as(source, (call.line or ctx.source_line(call.filename, call.lineno))
+                           if call and call.filename and call.lineno else None)
         head = REASONS.get(category, "guard {src} failed").format(src=source)
         change = "" if before is None and after is None else (
             f" ({before if before is not None else '?'} -> "
