@@ -163,7 +163,8 @@ NOT_AN_ENDING = ("graph_break", "recompile", "perf", "fusion", "cudagraph", "cac
 def ending_rank_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                          ) -> list[str]:
     """§2/§3: a run that ended abnormally has the diagnosis saying how it ended ranked above
-    every graph break, recompile and perf diagnosis, unless that one is declared its cause
+    every graph break, recompile and perf diagnosis (but an exit the program chose, below a
+    recompile every step), unless that one is declared its cause
     (the ending is folded under it, or it carries the ending); a graph break is never above
     the ending it is a consequence of."""
     code = reader.run(run_id).get("exit_code") or 0
@@ -173,9 +174,13 @@ def ending_rank_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, 
         says_how_it_ended(c) for c in d.get("consequences") or [])), None)
     if at is None:
         return []  # ending_problems says the end is silent
+    # An exit the program chose (sys.exit) ranks below a recompile every step: what makes a
+    # step-time watchdog exit is the news, the exit the program printed why for is not.
+    chosen = (diagnoses[at].get("details") or {}).get("ended") == "sys.exit"
     return [f"{d['kind']} {d['reason'][:50]!r} ranks above how the run ended "
             f"({diagnoses[at]['reason'][:50]!r}) and did not cause it"
-            for d in diagnoses[:at] if d["kind"] in NOT_AN_ENDING]
+            for d in diagnoses[:at] if d["kind"] in NOT_AN_ENDING
+            and not (chosen and (d.get("details") or {}).get("recurring"))]
 
 
 def break_end_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]

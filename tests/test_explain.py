@@ -809,6 +809,30 @@ def test_an_exception_outside_compiled_code_is_a_program_diagnosis_ranked_first(
     assert prog["details"]["raised_in"]["name"] == "get" and prog["severity"] == "problem"
 
 
+def test_a_compile_a_ctrl_c_stopped_is_interrupted_not_ok(tmp_path):
+    """torch's `except Exception` lets a KeyboardInterrupt pass, so its metrics of the compile
+    it stopped carry no fail_type: show listed that compile `ok` (benchmarks/probes24
+    ctrl_c_during_compile). The compile last started is "interrupted"; an earlier one that
+    finished, and a run interrupted outside a compile, keep theirs."""
+    from compdiag.views.show import show_document
+
+    for in_compile, want in ((True, "interrupted"), (False, "ok")):
+        (tmp_path / str(in_compile)).mkdir()
+        s = Store(tmp_path / str(in_compile), exit_code=130)
+        s.compile("0/0", graph_op_count=2, has_guarded_code=True)
+        s.compile("1/0", co_name="g", lineno=20, graph_op_count=2, has_guarded_code=True)
+        s.ing.program_exception(None, exc_type="KeyboardInterrupt", message="",
+                                frames=[{"filename": str(s.user), "lineno": 12,
+                                         "name": "<module>", "line": None}],
+                                compiled="inside Inductor's compile_fx (a compile)"
+                                if in_compile else None, stage=None, in_compile=in_compile)
+        top = s.explain()[0]
+        assert top["reason"].startswith("interrupted (Ctrl-C) at line 12")
+        with Reader(s.path) as r:
+            status = {c["compile_id"]: c["status"] for c in show_document(r, s.run_id)["compiles"]}
+        assert status["1/0"] == want and status["0/0"] != "interrupted", status
+
+
 def test_a_users_own_check_when_the_accuracy_check_found_the_graphs_equal(tmp_path):
     s = Store(tmp_path, exit_code=1)
     s.user.write_text("import torch\n" * 9 + "assert torch.equal(eager, compiled)\n")
@@ -923,6 +947,35 @@ def test_a_recompile_every_step_outranks_a_one_off_graph_break(tmp_path):
     assert top["kind"] == "recompile" and second["kind"] == "graph_break"
     assert "a new value every call" in top["reason"]
     assert "allow_unspec_int_on_nn_module" in top["fix"]
+
+
+def test_an_exit_the_program_chose_ranks_below_the_recompile_every_step(tmp_path):
+    """Issue 29 §2: a step-time watchdog's sys.exit(3) is what the recompile every step (a
+    new lr each step) made it do; the program printed why it exited, the recompile is the
+    news. The exit still says how the run ended, above a one-off graph break. Caught by
+    benchmarks/probes24 watchdog_lr_sys_exit: on main the exit ranked first (`ending`)."""
+    from principles_check import ending_rank_problems
+
+    s = Store(tmp_path, exit_code=3)
+    s.compile("1/0", co_name="snapshot", lineno=40)
+    s.graph_break("1/0", 42, gb_type="Attempted to copy.deepcopy a tensor", code="GB4198")
+    s.compile("0/0", co_name="apply_update")
+    for i in range(1, 5):
+        s.compile(f"0/{i}", co_name="apply_update",
+                  recompile_reason=f"0/{i - 1}: L['lr'] == 0.0{9 - i}")
+    s.ing.program_exception(None, exc_type="SystemExit", message="3",
+                            frames=[{"filename": str(s.user), "lineno": 22,
+                                     "name": "on_step_end", "line": None}],
+                            compiled=None, stage=None)
+    diags = s.explain()
+    assert [d["kind"] for d in diags] == ["recompile", "program", "graph_break"]
+    assert diags[0]["details"]["recurring"] is True
+    assert diags[1]["reason"].startswith("exited with status 3 via sys.exit at line 22")
+    with Reader(s.path) as r:
+        assert ending_rank_problems(r, s.run_id, diags) == []
+        # the property still holds an exit above a recompile that is not every step
+        assert ending_rank_problems(r, s.run_id, [diags[1], diags[0], diags[2]]) == []
+        assert ending_rank_problems(r, s.run_id, [diags[2], diags[1]]) != []
 
 
 def test_one_automatic_dynamic_size_recompile_is_information(tmp_path):

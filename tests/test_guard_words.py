@@ -249,6 +249,15 @@ def test_a_compiled_modules_wrapper_is_named_by_the_module_called(tmp_path) -> N
     s.done()
     with Reader(s.path) as r:
         assert RunContext(r, s.run_id).fn_name("0/0") == "Sequential.forward"
+        # and every view that lists compiles names it so, at the user's call (probes24: show
+        # listed `inner` at torch/_dynamo/external_utils.py:67)
+        from compdiag.views.show import show_document
+        (c,) = show_document(r, s.run_id)["compiles"]
+        assert (c["co_name"], c["function"]) == ("inner", "Sequential.forward")
+        assert c["called_at"] == {"filename": str(s.user), "lineno": 8}
+    from tui.model import StoreModel
+    (info,) = StoreModel(s.path).compile_index(s.run_id)
+    assert (info.co_name, info.filename, info.lineno) == ("Sequential.forward", str(s.user), 8)
 
 
 def test_a_scalar_read_is_fixed_as_the_call_the_line_makes() -> None:

@@ -787,3 +787,38 @@ def test_the_report_and_its_view_carry_the_compile_time(tmp_path):
     print_document({"runs": [rep]}, console)
     out = console.export_text()
     assert "compile time 10.00 s of the run's" in out and "dynamo" in out, out
+
+
+def test_a_recompile_limit_folded_under_a_break_is_still_a_limiter(tmp_path):
+    """explain folds the resumed code's recompile limit under the graph break that made the
+    resume function (its cause); perf costed only the top-level diagnoses, so no limiter said
+    that the resumed code runs in eager from the limit on, and an eager fallback kernel of
+    the graph headed the list (benchmarks/probes24 perf_topk_tolist_rerank). Fails on main:
+    no `recompile` limiter."""
+    from compdiag.analyses.explain import explain
+    from compdiag.analyses.perf import limiters
+    from compdiag.store.reader import Reader
+    from test_explain import Store
+
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="forward", lineno=5)
+    s.graph_break("0/0", 7, gb_type="Data-dependent operator", code="GB0008")
+    resume = "torch_dynamo_resume_in_forward_at_7"
+    s.compile("1/0", co_name=resume, lineno=7)
+    for i in range(1, 9):
+        s.compile(f"1/{i}", co_name=resume, lineno=7,
+                  recompile_reason=f"1/{i - 1}: ___stack0[0] == {i}")
+    s.failure("1/8", stage="dynamo", exc_type="Unsupported",
+              message="Dynamo recompile limit exceeded",
+              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+    s.done()
+    with Reader(s.path) as r:
+        diags = explain(r, s.run_id)
+    (top,) = diags
+    assert [c.diagnosis.kind for c in top.consequences] == ["recompile", "failure"]
+    graphs = [{"compile_id": "0/0", "calls": 20, "compiled": {"median": 1e-3},
+               "eager": {"median": 1e-3}, "kernels": {"cpp": 2, "extern": 1},
+               "fallbacks": ["aten.topk"], "device": "cpu", "function": "forward"}]
+    found = limiters(graphs, diags, [{"compile_id": "0/0", "status": "graph_break"}])
+    kinds = [f["kind"] for f in found]
+    assert "recompile" in kinds and kinds.index("recompile") < kinds.index("fallback"), found

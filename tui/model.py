@@ -16,6 +16,7 @@ from typing import Any
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import frame_of
 from compdiag.store.reader import Reader, compile_id_key
+from compdiag.analyses.compile_names import compile_names
 
 # Status of one compile id as the tree shows it, and its colour.
 STATUS_STYLE = {
@@ -164,10 +165,17 @@ class StoreModel:
 
     def _build_index(self, run_id: int) -> list[CompileInfo]:
         rows = self.reader.compile_index(run_id)
-        infos = {r["compile_id"]: CompileInfo(
-            compile_id=r["compile_id"], frame=r["frame"], attempt=r["attempt"] or 0,
-            co_name=r["co_name"], filename=r["filename"], lineno=r["lineno"],
-            status=r["status"], stage_times=r["stage_times"] or {}) for r in rows}
+        # a module of torch.nn's own is compiled through torch's wrapper: named by its class,
+        # at the user's call (as `compdiag show` names it)
+        names = compile_names(self.reader, run_id, rows)
+        infos = {}
+        for r in rows:
+            name = names.get(r["compile_id"], {})
+            at = name.get("called_at") or r
+            infos[r["compile_id"]] = CompileInfo(
+                compile_id=r["compile_id"], frame=r["frame"], attempt=r["attempt"] or 0,
+                co_name=name.get("function") or r["co_name"], filename=at["filename"],
+                lineno=at["lineno"], status=r["status"], stage_times=r["stage_times"] or {})
         for g in self.reader.graph_breaks(run_id):
             if g["compile_id"] in infos:
                 infos[g["compile_id"]].graph_breaks += 1

@@ -21,7 +21,7 @@ from compdiag.store.reader import Reader
 
 # The frames torch compiles in place of the user's callable (torch/_dynamo/external_utils.py
 # `wrap_inline`'s `inner`; nn.Module's call path).
-_TORCH_WRAPPERS = frozenset({"inner", "_call_impl", "_wrapped_call_impl", "__call__"})
+TORCH_WRAPPERS = frozenset({"inner", "_call_impl", "_wrapped_call_impl", "__call__"})
 
 
 class RunContext:
@@ -167,7 +167,7 @@ class RunContext:
         user called, as capture saw it at the call (`Sequential.forward`)."""
         row = self.code_row(cid)
         name = row.get("co_name") if row else None
-        if name in _TORCH_WRAPPERS and not is_user_file(self.resolve(row.get("filename"))):
+        if name in TORCH_WRAPPERS and not is_user_file(self.resolve(row.get("filename"))):
             called = (self.call(cid).get("objects") or {}).get("fn")
             if isinstance(called, list) and called and isinstance(called[0], str):
                 return f"{called[0].rsplit('.', 1)[-1]}.forward"

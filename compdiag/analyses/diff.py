@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Any, Callable, Iterable
 
 from compdiag.ingest import parsers as P
+from compdiag.analyses.compile_names import as_user_knows
 from compdiag.store.reader import Reader
 
 Key = tuple[Any, ...]
@@ -137,7 +138,9 @@ def _cache_section(reader: Reader, run_a: int, run_b: int, ca: list[dict[str, An
 def diff_runs(reader: Reader, run_a: int, run_b: int) -> dict[str, Any]:
     """The differences between two runs, section by section; `same` when there are none
     (times and compile ids aside, which always differ)."""
-    ca, cb = reader.compiles(run_a), reader.compiles(run_b)
+    # an nn.Sequential's compile by its class, at the user's call (not torch's wrapper `inner`)
+    ca = as_user_knows(reader, run_a, reader.compiles(run_a))
+    cb = as_user_knows(reader, run_b, reader.compiles(run_b))
     a, b = _run_facts(reader, run_a, ca), _run_facts(reader, run_b, cb)
     sections: dict[str, list[dict[str, Any]]] = {}
     # First: a warm cache changes a rerun more than anything (every lookup miss -> hit).

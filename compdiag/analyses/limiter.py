@@ -41,6 +41,20 @@ def structural(kind: str, impact: float, d: Diagnosis, evidence: str,
                    op)
 
 
+def with_consequences(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
+    """The diagnoses and, after each, the consequences explain folded under it that are of
+    another kind and not its own finding again: a consequence still costs speed on its own
+    (a graph break's resumed code stuck in eager by the recompile limit, folded under the
+    break, costs the whole speed-up of that code; benchmarks/probes24 perf_topk_tolist_rerank
+    had no limiter saying so)."""
+    out = []
+    for d in diagnoses:
+        out.append(d)
+        out += [c.diagnosis for c in d.consequences
+                if c.diagnosis.kind != d.kind and not c.same_finding]
+    return out
+
+
 def weight(g: dict[str, Any]) -> int:
     """How many times the graph ran: its time counts that often."""
     return max(1, int(g.get("calls") or 1))

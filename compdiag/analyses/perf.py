@@ -23,7 +23,7 @@ from compdiag.analyses.compile_time import for_run as compile_time_for_run
 from compdiag.analyses.cudagraph_coverage import coverage
 from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.library_calls import is_library_call
-from compdiag.analyses.limiter import Limiter, TimedRun
+from compdiag.analyses.limiter import Limiter, TimedRun, with_consequences
 from compdiag.analyses.limiter import weight as _weight
 from compdiag.analyses.registry import plugin_manager
 from compdiag.formats.words import plural
@@ -196,7 +196,7 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[Diagnosis],
     timed, share = run.timed, run.share
     hook = plugin_manager().hook.compdiag_limiter
     found: list[Limiter] = []
-    for d in diagnoses:
+    for d in with_consequences(diagnoses):
         lim = hook(diagnosis=d, timings=run)
         if lim is not None:
             found.append(lim)

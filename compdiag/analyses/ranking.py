@@ -34,6 +34,10 @@ The classes, by what each costs a run (highest base first; the kind that declare
 - `recurring_recompile` (recompile): a guard on one input that failed again and again with a
   new value each time (a learning rate, a step counter): a whole compile every step, which
   costs more than any graph break; hence above graph breaks, whatever the break's hit count.
+- `asked_end` (program): the program ended itself with sys.exit(N != 0). It did not finish,
+  but it chose to and printed why; what made it choose is the news (a step-time watchdog that
+  exits on the steps a recurring recompile slowed), so below the recurring recompiles and
+  every failure, above the graph breaks and the few recompiles.
 - `graph_break`, `cudagraph`, `recompile` (a few recompiles): per event.
 - `numerics` (accuracy): compiled and eager differ, but the float64 reference shows it is not
   the compiler's (an ill-conditioned computation, eager's own overflow): worth knowing, below

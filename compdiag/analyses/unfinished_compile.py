@@ -54,7 +54,8 @@ class Unfinished:
 
 def unfinished_compile(ctx: Any) -> Unfinished | None:
     """The latest compile of the run that started and never finished, or None."""
-    started = [c for c in ctx.compiles.values() if c.get("status") == "started"]
+    # "interrupted": a Ctrl-C inside it ended the program (ingest marks the compile it stopped)
+    started = [c for c in ctx.compiles.values() if c.get("status") in ("started", "interrupted")]
     if not started:
         return None
     row = started[-1]

@@ -153,16 +153,24 @@ def _float_env(name: str) -> float | None:
 
 
 def _force_mode(torch, mode: str) -> None:
-    """`compdiag run --mode M`: every torch.compile call compiles with mode M."""
-    original = torch.compile
+    """`compdiag run --mode M`: every compile by Inductor compiles with mode M (the user's
+    `options` dropped, as torch refuses both; kept for M = default, which sets nothing).
 
-    def compile(*args, **kwargs):
-        kwargs.pop("options", None) if mode != "default" else None
-        kwargs["mode"] = mode
-        return original(*args, **kwargs)
+    The patch point is the Inductor backend torch.compile builds, not torch.compile itself:
+    Dynamo knows torch.compile by identity (a no-op where a traced function calls it, as
+    transformers' models do), and a replacement would be traced instead and break the graph
+    in compdiag's file (the transparency rule of docs/capture.md)."""
+    wrapper = getattr(torch, "_TorchCompileInductorWrapper", None)
+    original = getattr(wrapper, "__init__", None)
+    if original is None or getattr(original, "_compdiag", False):
+        return
 
-    compile.__wrapped__ = original
-    torch.compile = compile
+    def __init__(self, _mode, options, *args, **kwargs):
+        original(self, mode, options if mode == "default" else None, *args, **kwargs)
+
+    __init__.__wrapped__ = original  # type: ignore[attr-defined]
+    __init__._compdiag = True  # type: ignore[attr-defined]
+    wrapper.__init__ = __init__
 
 
 def _finish(capture) -> None:

@@ -85,7 +85,7 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
              P.classify_stage(exc_type, whole, text, at_runtime=True) if marker else None)
     ing.program_exception(cid, exc_type=exc_type, message=whole[:20000] or exc_type,
                           frames=kept_frames(frames),
-                          compiled=marker, stage=stage)
+                          compiled=marker, stage=stage, in_compile=bool(in_compile))
     if marker is None or (in_compile and ing.counts["failures"]) or \
             not isinstance(exc, Exception):
         # the program's own error, one compilation_metrics already described, or an end the

@@ -101,6 +101,7 @@ class OwnRecords:
                               frames=[f for f in exc.get("frames") or []
                                       if isinstance(f, dict)],
                               compiled=exc.get("compiled"), stage=exc.get("stage"))
+                self._interrupted_compile(exc)
         elif kind == "program_end":
             row = program_end_row(payload)
             if row is not None:
@@ -247,6 +248,20 @@ class OwnRecords:
         as a record of compdiag's own so that a report's trace log carries it to import."""
         self.event("failure", cid, {"stage": failure.get("stage")},
                    payload=json.dumps(failure, default=repr))
+
+    def _interrupted_compile(self, exc: dict[str, Any]) -> None:
+        """A Ctrl-C or sys.exit that ended the program inside a compile (capture saw compile
+        frames on its traceback): torch's `except Exception` let it pass, so its metrics of
+        that compile carry no fail_type and read as a finished compile. The compile last
+        started is the one it stopped (compiles of a thread run one at a time): "interrupted",
+        not "ok" (benchmarks/probes24 ctrl_c_during_compile)."""
+        if not exc.get("in_compile") or exc.get("exc_type") not in ("KeyboardInterrupt",
+                                                                     "SystemExit"):
+            return
+        row = next(reversed(self.compiles.values()), None)
+        if row is not None and row["status"] != "failed":
+            row["status"] = "interrupted"
+            self._write_compile(row)
 
     def program_exception(self, cid: str | None, **exc: Any) -> None:
         """The exception that ended the program (capture/failures.py): type, message (every

@@ -18,6 +18,7 @@ from compdiag.formats.words import plural
 from compdiag.store.reader import Reader
 from compdiag.store.schema import SCHEMA_VERSION
 from compdiag.views.compile_time import attach as attach_compile_time
+from compdiag.analyses.compile_names import compile_names
 from compdiag.views.compile_time import cache_lines, compile_time_lines
 from compdiag.views.table import Col, fitted_table, short_path
 
@@ -61,16 +62,24 @@ def runs_document(reader: Reader) -> dict[str, Any]:
     return {"schema_version": SCHEMA_VERSION, "runs": out}
 
 
+def _compiles(reader: Reader, run_id: int) -> list[dict[str, Any]]:
+    """The run's compiles; each with `function`, the name the user knows it by, and
+    `called_at` where that is not the code object's (views/compile_names.py)."""
+    rows = reader.compiles(run_id)
+    names = compile_names(reader, run_id, rows)
+    return [{"compile_id": c["compile_id"], "frame": c["frame"], "attempt": c["attempt"],
+             "generation": c.get("generation") or 0, "co_name": c["co_name"],
+             "function": c["co_name"], "filename": c["filename"], "lineno": c["lineno"],
+             "status": c["status"], "stage_times": c["stage_times"],
+             **names.get(c["compile_id"], {})} for c in rows]
+
+
 def show_document(reader: Reader, run_id: int) -> dict[str, Any]:
     run = reader.run(run_id)
     return attach_compile_time(reader, run_id, {
         "schema_version": SCHEMA_VERSION,
         "run": run_summary(reader, run),
-        "compiles": [{"compile_id": c["compile_id"], "frame": c["frame"],
-                      "attempt": c["attempt"], "generation": c.get("generation") or 0,
-                      "co_name": c["co_name"],
-                      "filename": c["filename"], "lineno": c["lineno"], "status": c["status"],
-                      "stage_times": c["stage_times"]} for c in reader.compiles(run_id)],
+        "compiles": _compiles(reader, run_id),
         "graph_breaks": [_graph_break(g) for g in reader.graph_breaks(run_id)],
         "recompiles": [{"compile_id": r["compile_id"], "reason": r["reason"],
                         "guard": r["guard"]} for r in reader.recompiles(run_id)],
@@ -244,7 +253,7 @@ def capture_line(cost: dict[str, Any] | None, size: dict[str, Any] | None) -> st
 
 
 _STATUS_STYLE = {"ok": "green", "graph_break": "yellow", "failed": "bold red",
-                 "started": "dim", "empty": "dim"}
+                 "started": "dim", "empty": "dim", "interrupted": "bold red"}
 
 
 def print_show(doc: dict[str, Any], console: Console) -> None:
@@ -265,8 +274,9 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
         if total is None:
             total = c["stage_times"].get("total")
         ca = ca_id(c["compile_id"])
-        name = f"compiled autograd #{ca}" if ca is not None else c["co_name"] or "-"
-        rows.append((display(c["compile_id"]), name, _where(c["filename"], c["lineno"]),
+        name = f"compiled autograd #{ca}" if ca is not None else c["function"] or "-"
+        at = c.get("called_at") or c
+        rows.append((display(c["compile_id"]), name, _where(at["filename"], at["lineno"]),
                      Text(c["status"], style=_STATUS_STYLE.get(c["status"], "")),
                      f"{total:.2f}" if total is not None else "-"))
     if rows:

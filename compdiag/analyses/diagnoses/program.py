@@ -116,7 +116,8 @@ SPEC = KindSpec(KIND, title="program error", words=("program", "programs"), styl
                 # recompile limit (900), so no graph break (lifted to a compile failure's cost
                 # by the failure torch caught when it skipped the frame), recompile or limit
                 # that did not cause it ranks above it (issue 29 §2/§3)
-                costs={"ending": Cost(950), "user_check": Cost(940)},
+                # sys.exit(N): the program chose it and said why (analyses/ranking.py)
+                costs={"ending": Cost(950), "user_check": Cost(940), "asked_end": Cost(590)},
                 details=(ProgramDetails,),
                 causes=(Causes("failure", "failure", "the program's exception is the same "
                                "error, reported where torch.compile raised it",
@@ -265,7 +266,7 @@ def asked_end(ctx: Any, exc: dict[str, Any]) -> Diagnosis:
                       exc=exc, came_through=exc.get("compiled"))
     said = (exc.get("message") or "").strip()
     text = f" ({said[:200]})" if said and not said.lstrip("-").isdigit() else ""
-    return _ended(ctx, ended="sys.exit",
+    return _ended(ctx, ended="sys.exit", cls="asked_end",
                   reason=f"exited with status {code} via sys.exit{where}{text}",
                   explanation=f"The program raised SystemExit{where}, which ends python "
                               f"with status {code}: it ended itself, no exception escaped.",

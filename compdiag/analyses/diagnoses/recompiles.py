@@ -51,7 +51,7 @@ class RecompileDetails(Details):
     made a dynamic size a constant; `instances` the class whose instances share the code;
     `also_changed` the other guarded values that differ between the two entries (torch names
     only the first guard that failed)."""
-    omit_none: ClassVar[tuple[str, ...]] = ("specialized", "instances", "fatal")
+    omit_none: ClassVar[tuple[str, ...]] = ("specialized", "instances", "fatal", "recurring")
 
     guard: str
     category: str
@@ -70,6 +70,9 @@ class RecompileDetails(Details):
     # the limit's failure folded under it ended the program (explain sets it: a cause says
     # how the run ended when its consequence did)
     fatal: bool | None = None
+    # the guard failed again and again with a new value each time (a learning rate, a step
+    # counter): a compile every step (the recurring_recompile class)
+    recurring: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -434,7 +437,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                      guard_line=guard_line, call_stack=chain,
                                      specialized=_spec_json(cause and cause.spec),
                                      instances=cause and cause.instances,
-                                     also_changed=also)))
+                                     also_changed=also, recurring=bool(changing) or None)))
     for limit in limits.values():
         fn = ctx.user_fn_name(limit.get("compile_id"))
         call, _ = call_site(ctx, limit.get("compile_id"))
