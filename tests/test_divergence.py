@@ -98,6 +98,9 @@ def test_a_collective_of_another_shape_on_one_rank_names_it(tmp_path):
     assert d["details"]["ranks"] == [2] and d["details"]["agreeing_ranks"] == [0, 1, 3]
     assert "f32[16, 32]" in d["details"]["facts"]["2"]
     assert d["user_frame"]["lineno"] == 3  # the compiled function (the node's line is torch's)
+    # the same collective with another shape: the fix is the shape (pad), not the path
+    # (benchmarks/probes24 funcol_uneven_eval_gather got "no rank-dependent branches")
+    assert d["fix"].startswith("Give the collective the same shape on every rank: pad")
 
 
 def test_a_collective_divergence_points_at_the_line_that_issued_it(tmp_path):
@@ -125,6 +128,7 @@ def test_a_missing_collective_is_the_first_place_the_sequences_part(tmp_path):
     assert len(coll) == 1 and coll[0]["details"]["ranks"] == [0]
     assert coll[0]["details"]["facts"]["1"] == "no collective there"
     assert "all_gather_into_tensor" in coll[0]["reason"]
+    assert coll[0]["fix"].startswith("Make the compiled region take the same path")
 
 
 def test_symbolic_sizes_compare_equal_across_ranks(tmp_path):

@@ -328,3 +328,30 @@ def test_a_skipped_torch_function_with_a_module_named_is_not_called_a_builtin():
     assert "`Adam.step` is torch code Dynamo skips on purpose" in fix
     assert "a wrapper torch's `lr_scheduler.py` put around it" in fix
     assert "C-extension" not in fix and "custom op" not in fix
+
+
+def test_a_range_guard_on_a_dynamic_size_is_said_as_a_range_at_the_line_that_bounded_it(
+        tmp_path) -> None:
+    """A dynamic size torch bounded (`2 <= L['x'].size()[2] <= 320`: a Python `if` on the
+    size) fails its range, not a value: the reason says the range, the diagnosis points at
+    the line torch's guard names, and the fix is about the bound, not "keep what this guard
+    checks the same" (benchmarks/probes24 diff_automatic_dynamic_off, run A: "guard 2 <=
+    args[0].size()[2] <= 320 failed", the generic words)."""
+    from compdiag.ingest.parse_dynamo import classify_guard
+    from test_explain import Store
+
+    assert classify_guard("2 <= L['x'].size()[2] <= 320")["before"] == "2..320"
+    assert classify_guard("L['x'].size()[0] < 64")["before"] == "<= 63"
+    assert classify_guard("L['x'].size()[0] == 3")["category"] == "value"
+    assert classify_guard("(L['x'].size()[0] % 2) == 0")["category"] == "size_branch"
+    s = Store(tmp_path)
+    s.user.write_text("import torch\n" * 5 + "    if x.shape[2] > 320:\n" + "y = 1\n" * 5)
+    s.compile("0/0", co_name="f", lineno=3)
+    s.compile("0/1", co_name="f", lineno=3,
+              recompile_reason=f"0/0: 2 <= L['x'].size()[2] <= 320  # if x.shape[2] > 320:  "
+                               f"# {s.user}:6 in f")
+    (d,) = s.explain()
+    assert d["reason"].startswith("size x.shape[2] left the range its dynamic graph holds for "
+                                  "(2..320 -> "), d["reason"]
+    assert d["user_frame"]["lineno"] == 6 and d["details"]["category"] == "size_range"
+    assert "mark_dynamic(x, 2, min=..., max=...)" in d["fix"] and "Keep what" not in d["fix"]

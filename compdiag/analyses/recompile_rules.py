@@ -20,6 +20,7 @@ REASONS = {
     "global_state": "global state {src} changed", "training": "train/eval mode {src} changed",
     "global": "global {src} changed", "value": "Python value {src} changed",
     "size_branch": "a branch on the size expression {src} took the other way",
+    "size_range": "size {src} left the range its dynamic graph holds for",
     "length": "{src} changed",
     "none": "{src} changed between None and a value",
     "backend": "the backend changed",
@@ -32,6 +33,10 @@ EXPLANATIONS = {
                    "outcome).",
     "size": "A guard on the size {src} failed: {where} was compiled for one size and called "
             "with another.",
+    "size_range": "{where} was compiled with {src} dynamic, but for a range of sizes only: "
+                  "torch bounded the size where the code compared it (a Python `if` on the "
+                  "size, a torch._check, an op whose shape rule needs the bound), and guards "
+                  "on the range, so a size outside it compiles again (once per range).",
     "stride": "A guard on the stride {src} failed: an input with a different memory layout (a "
               "transposed or sliced view) reached the compiled code.",
     "dtype": "The tensor {src} arrived with a different dtype; each dtype needs its own graph.",
@@ -67,6 +72,11 @@ FIXES = {
                    "not. To keep one graph, compute both sides without a Python `if` on the "
                    "size (`torch.where`, or `torch.cond` for whole branches), or pad inputs so "
                    "the expression comes out the same.",
+    "size_range": "Expected once per range: more compiles than ranges are not. To keep one "
+                  "graph, do not compare the size in Python where the bound came from (the "
+                  "line this points at; `torch.where`, or `torch.cond` for whole branches), or pad "
+                  "inputs so they stay in the range; `torch._dynamo.mark_dynamic({tensor}, "
+                  "{dim}, min=..., max=...)` states the range up front.",
     "size": "Mark the varying dimension dynamic before the first call, "
             "`torch._dynamo.mark_dynamic({tensor}, {dim})`, or compile with `dynamic=True`",
     "stride": "Make the layout consistent: pass `{tensor}.contiguous()` (or always the same "

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import signal
 import sys
 from pathlib import Path
 from typing import Any, Mapping
+
+from compdiag.formats.signal_names import signal_name
 
 ENV_FOLLOW = "COMPDIAG_FOLLOW_JOB"  # set by `compdiag run` of a launcher: the job's id
 ENV_RANK_RUN = "COMPDIAG_RANK_RUN"  # set by a captured rank: its descendants are not ranks
@@ -97,13 +98,6 @@ def exit_status(returncode: int) -> tuple[int, str]:
     if returncode < 0:
         return 128 - returncode, "killed"
     return returncode, "done"
-
-
-def signal_name(num: int) -> str:
-    try:
-        return signal.Signals(num).name
-    except ValueError:
-        return str(num)
 
 
 # -- in the processes of a followed launch (loaded by follow/sitecustomize.py) ----------------

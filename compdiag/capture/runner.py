@@ -17,6 +17,7 @@ from compdiag.capture.child import ENV_FAULT_FILE, ENV_RUN, ENV_STORE
 from compdiag.capture.stderr_tee import StderrTee
 from compdiag.capture.zygote_client import ENV_ZYGOTE
 from compdiag.formats.command_line import command_line
+from compdiag.formats.signal_names import signal_name
 from compdiag.formats.words import plural
 from compdiag.ingest.reindex import ensure_current
 from compdiag.ingest.sources import keep_sources
@@ -61,7 +62,7 @@ def run_program(store: Path, target: list[str], *, module: bool = False,
     _record_end(writer, run_id, rc, exit_code, tee.tail(), _read_fault(fault))
     if rc < 0:
         writer.warn(run_id, f"the program was killed by signal {-rc} "
-                            f"({ranks.signal_name(-rc)}); capture holds what was written before")
+                            f"({signal_name(-rc)}); capture holds what was written before")
     writer.update_run(run_id, ended_at=time.time())
     count_own_cpu(writer, run_id)
     keep_sources(writer, run_id)
@@ -239,7 +240,7 @@ def _job_summary(store: Path, job: str) -> None:
         for row in rows:
             code = row["exit_code"]
             if row["status"] == "killed" and code is not None and code > 128:
-                what = f"killed by {ranks.signal_name(code - 128)} (exit {code})"
+                what = f"killed by {signal_name(code - 128)} (exit {code})"
             elif row["status"] == "crashed":
                 what = "ended without an exit status (its process is gone)"
             else:

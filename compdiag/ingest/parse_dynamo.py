@@ -298,6 +298,11 @@ _DICT_CONTAINS = lazy_re.compile(r"^(not\s+)?___dict_contains\((.+?),\s*(.+)\)$"
 # a size or stride read inside an expression (`(x.size()[0] % 2)`, `L['x'].size()[1] // 8`)
 _SIZE_EXPR = lazy_re.compile(r"\.(?:size|stride)\(\)\[\d+\]\s*\)?\s*(?:[-+*/%]|//)|"
                              r"(?:[-+*/%]|//)\s*\(?[\w\[\]'.]*\.(?:size|stride)\(\)\[\d+\]")
+# a dynamic size bounded by a range (`2 <= L['x'].size()[2] <= 320`, `L['x'].size()[0] <= 64`):
+# the graph holds for the sizes in the range only
+_SIZE_RANGE = lazy_re.compile(
+    r"^(?:(?P<lo>-?\d+)\s*(?P<lop><=?)\s*)?(?P<src>[LG]\[[^\]]+\](?:\.\w+|\[[^\]]+\])*"
+    r"\.(?:size|stride)\(\)\[\d+\])(?:\s*(?P<hop><=?)\s*(?P<hi>-?\d+))?$")
 _NONE_GUARD = lazy_re.compile(r"^(?:not\s+)?\(?(?P<src>[^()]+?) is (?P<neg>not )?None\)?$")
 
 
@@ -394,6 +399,14 @@ def classify_guard(text: str) -> dict[str, Any]:
         what = t.split(":", 1)[1].strip() if ":" in t else "global state"
         return {"category": "global_state", "source": what, "tensor": None, "before": None,
                 "after": None}
+    m = _SIZE_RANGE.match(code_part)
+    if m and (m.group("lo") or m.group("hi")):
+        lo = int(m.group("lo")) + (m.group("lop") == "<") if m.group("lo") else None
+        hi = int(m.group("hi")) - (m.group("hop") == "<") if m.group("hi") else None
+        span = (f"{lo}..{hi}" if lo is not None and hi is not None else
+                f">= {lo}" if lo is not None else f"<= {hi}")
+        return {"category": "size_range", "source": m.group("src"), "tensor": None,
+                "before": span, "after": None}
     m = _EQ_GUARD.match(code_part) or _NE_GUARD.match(code_part)
     if m:
         lhs, value = m.group("lhs").strip(), m.group("value").strip()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import signal
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
@@ -21,6 +20,7 @@ import torch.fx
 
 from compdiag.formats import failure_graph as codec
 from compdiag.formats.first_nonblank import first_nonblank
+from compdiag.formats.signal_names import signal_name
 from compdiag.minify import custom_ops, oracle
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
@@ -88,15 +88,6 @@ def chosen_graph(graphs: list[dict[str, Any]], graph: str | None) -> dict[str, A
     return next((g for g in graphs if graph in (g["compile_id"], str(g["id"]))), None)
 
 
-def signal_name(returncode: int) -> str:
-    """SIGSEGV for a process killed by signal 11 (returncode -11, or 139 from a shell)."""
-    num = -returncode if returncode < 0 else returncode - 128
-    try:
-        return signal.Signals(num).name
-    except ValueError:
-        return f"signal {num}"
-
-
 def load(reader: Any, run_id: int, graph: str | None) -> Problem:
     graphs = failure_graphs(reader, run_id)
     if not graphs:
@@ -130,7 +121,7 @@ def load(reader: Any, run_id: int, graph: str | None) -> Problem:
     except (TypeError, ValueError):
         raise MinifyError(f"the failing graph record {chosen['id']} is unreadable") from None
     if doc.get("kind") == "crash":
-        sig = signal_name(128 + chosen["signal"]) if chosen.get("signal") else "SIGKILL"
+        sig = signal_name(chosen["signal"]) if chosen.get("signal") else "SIGKILL"
         doc["signature"] = ["Signal", sig]
         doc["message"] = f"the process died of {sig} in the first call of this graph"
     if doc.get("format") != codec.FORMAT_VERSION:

@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from compdiag.minify.graph import signal_name
+from compdiag.formats.signal_names import killed_by
 from compdiag.minify.checker import write
 from compdiag.minify.result import Result
 
@@ -41,7 +41,7 @@ class IsolatedRunner:
                 return ("fail", ("Timeout", ""))
         rc = p.returncode
         if rc < 0 or rc > 128:
-            return ("fail", ("Signal", signal_name(rc)))
+            return ("fail", ("Signal", killed_by(rc)))
         if rc == 0:
             return ("pass", None)
         if rc == 3:

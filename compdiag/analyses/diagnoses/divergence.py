@@ -28,6 +28,7 @@ from compdiag.analyses.ranking import Cost
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import frame_of
 from compdiag.formats.first_nonblank import first_nonblank
+from compdiag.formats.signal_names import signal_name
 
 KIND = "divergence"
 
@@ -47,7 +48,7 @@ HANG_WORDS = ("timed out", "timeout", "connection closed by peer", "connection r
 BACKEND_WORDS = ("gloo", "nccl", "c10d", "processgroup", "collective")
 # Signals a launcher sends the other ranks once one has failed (torchrun: SIGTERM, then
 # SIGKILL): on such a rank the end is the job's teardown, not anything of its own.
-TEARDOWN_SIGNALS = {1: "SIGHUP", 2: "SIGINT", 9: "SIGKILL", 15: "SIGTERM"}
+TEARDOWN_SIGNALS = ("SIGHUP", "SIGINT", "SIGKILL", "SIGTERM")
 HANG_EXPLANATION = (" A rank that waits at a collective its partner never issues blocks until "
                     "the process group's timeout, then ends in the backend's error: that "
                     "timeout is the consequence, this divergence the cause.")
@@ -277,6 +278,14 @@ FACETS: tuple[Facet, ...] = (
           "a remote cache) and warm it before the job, so every rank hits.", _caches),
 )
 
+# Every rank issues the same collective, some with other shapes (an uneven last batch per
+# rank gathered as it is): the path is the same, the sizes are not.
+COLLECTIVE_SHAPE_FIX = ("Give the collective the same shape on every rank: pad each rank's "
+                        "tensor to the largest size (all-gather the sizes first if they are "
+                        "not known, and drop the padding after), or drop_last / a sampler that "
+                        "gives every rank equal batches; a rank whose tensor has another shape "
+                        "deadlocks, aborts or reads garbage at the collective.")
+
 SKEW_EXPLANATION = ("The other ranks wait at their first collective while the slowest rank "
                     "compiles (pytorch #108971): a collective timeout, or an idle job.")
 SKEW_FIX = ("Warm the compile cache for every rank (a shared TORCHINDUCTOR_CACHE_DIR or a "
@@ -326,10 +335,14 @@ def _diagnose_facet(job: JobContext, facet: Facet,
         title = facet.title.format(fn=first.fn, cid=first.compile_id)
         reason = f"{title}: " + "; ".join(f"{_ranks_word(rs)}: {t}" for t, rs in groups.items())
         run_ids = {str(r): job.ranks[r].run_id for r in sorted(facts)}
+        fix = facet.fix
+        if facet.name == "collective" and facet.empty not in values.values() and \
+                len({v[0] for v in values.values()}) == 1:
+            fix = COLLECTIVE_SHAPE_FIX  # one collective, of other shapes on some ranks
         out.append(Diagnosis(
             kind=KIND, stage=None, compile_id=first.compile_id, reason=reason,
             user_frame=first.frame, explanation=facet.explanation,
-            fix=facet.fix + _diff_hint(job, differ, agree),
+            fix=fix + _diff_hint(job, differ, agree),
             score=SPEC.score(KIND) + facet.bonus,
             details=DivergenceDetails(facet=facet.name, ranks=tuple(differ),
                                       agreeing_ranks=tuple(agree), facts=texts,
@@ -438,9 +451,9 @@ def hang_line(ctx: RunContext) -> str | None:
 def teardown_line(ctx: RunContext) -> str | None:
     """'killed by SIGTERM' when a launcher's stop signal ended this rank (the program kind's
     words for it): the job's teardown once another rank had failed."""
-    return next((f"killed by {TEARDOWN_SIGNALS[e['signal']]}"
+    return next((f"killed by {signal_name(e['signal'])}"
                  for e in ctx.r.program_ends(ctx.run_id)
-                 if e.get("how") == "signal" and e.get("signal") in TEARDOWN_SIGNALS), None)
+                 if e.get("how") == "signal" and signal_name(e.get("signal")) in TEARDOWN_SIGNALS), None)
 
 
 def _with_sequences(job: JobContext, d: Diagnosis) -> Diagnosis:

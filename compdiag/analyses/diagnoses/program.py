@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal as signals
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +63,7 @@ from compdiag.formats.command_line import command_line
 from compdiag.formats.compiled_code import (ASYNC_DEVICE_WORDS, compile_api_refusal,
                                             compiled_in, first_compiled, in_a_compile,
                                             stack_files)
+from compdiag.formats.signal_names import signal_name
 from compdiag.formats.user_code import is_user_file
 
 KIND = "program"
@@ -220,13 +220,6 @@ def _accuracy_state(ctx: Any) -> str:
 ASKED_ENDS = ("SystemExit", "KeyboardInterrupt")
 
 
-def _signal_name(num: int | None) -> str:
-    try:
-        return signals.Signals(int(num or 0)).name
-    except ValueError:
-        return f"signal {num}"
-
-
 def _native(end: dict[str, Any] | None) -> str | None:
     text = (end or {}).get("native_message")
     return " ".join(line.strip() for line in text.splitlines())[:400] if text else None
@@ -368,7 +361,7 @@ def _killed_compiling(ctx: Any, end: dict[str, Any], sig: str, meaning: str, cls
 
 
 def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
-    sig = _signal_name(end.get("signal"))
+    sig = signal_name(end.get("signal"))
     meaning, cls = SIGNALS.get(sig, (f"{sig} ended it", "crash"))
     frames = end.get("frames") or []
     native = _native(end)

@@ -349,7 +349,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                 "line": first["loc_line"]} if first["loc_filename"] else None)
         guard_line = locate(ctx, first["compile_id"], torch=[loc, first["user_stack"] or []])
         call, chain = call_site(ctx, first["compile_id"])
-        frame = call or guard_line
+        # a range guard points at the line that bounded the size (torch's guard location)
+        frame = guard_line if category == "size_range" and guard_line.evidence == "torch" \
+            else call or guard_line
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
                                                                         source) else None
         source = passed_as(source, (call.line or ctx.source_line(call.filename, call.lineno))
