@@ -82,3 +82,83 @@ def test_a_difference_after_an_update_under_freezing_names_freezing(tmp_path):
     assert d["kind"] == "accuracy" and d["user_frame"]["lineno"] == 24, d
     assert "ignores the in-place update of its parameters (embed_weight)" in d["reason"]
     assert "freezing" in d["reason"] and "freezing off" in d["fix"]
+
+
+@torch.library.custom_op("cdtest_recheck::shift_into", mutates_args=("dst",))
+def shift_into(src: torch.Tensor, dst: torch.Tensor) -> None:
+    for k in range(src.shape[0] - 1):
+        dst[k + 1] = src[k]
+
+
+def _push(history, frame):
+    snapshot = history.clone()
+    torch.ops.cdtest_recheck.shift_into(snapshot, history)
+    history[0] = frame
+    return (history.mean(0),)
+
+
+def _drops_copies(gm: torch.fx.GraphModule, _inputs=None):
+    """A stand-in compiler with pytorch#198031's bug: a clone that an op reads while writing
+    the clone's source is removed (the op gets the source itself)."""
+    from compdiag.capture.mutated_args import dropped_copy
+
+    g = torch.fx.Graph()
+    env: dict = {}
+    for n in gm.graph.nodes:
+        if any(dropped_copy(u, n) for u in n.users):
+            env[n] = env[n.args[0]]
+            continue
+        env[n] = g.node_copy(n, lambda a: env[a])
+    out = torch.fx.GraphModule(gm, g)
+    out.recompile()
+    return out
+
+
+def test_a_graph_that_updates_its_inputs_is_checked_again_and_a_dropped_copy_is_named():
+    """Issue 29 §4 (set19 custom_op_clone_reinplace, pytorch#198031): a graph that updates a
+    history buffer in place was checked once, at its first call, from the program's initial
+    state (zeros), where dropping the clone changes nothing: "no problems". Such a graph is
+    checked again at its next call, and the localiser compares what an op returning nothing
+    writes: the first divergent op is the custom op, which read a clone the compiled code
+    dropped. On main: one check, ok."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from compdiag.capture.mutated_args import written
+
+    gm = make_fx(_push)(torch.zeros(4, 3), torch.ones(3))
+    for i, n in enumerate(gm.graph.nodes):  # each op at a line of its own, as Dynamo's are
+        n.meta["stack_trace"] = f'  File "/home/u/train.py", line {20 + i}, in push\n    op\n'
+    (op,) = [n for n in gm.graph.nodes if "shift_into" in str(n.target)]
+    assert [a.name for a in written(op)] == [op.args[1].name]
+    checks: list = []
+    checked = AccuracyChecker(checks.append, grads=False).wrap(
+        gm, _drops_copies(gm), "0/0", _drops_copies)
+    history = torch.zeros(4, 3)
+    with torch.no_grad():
+        for step in range(4):
+            checked(history, torch.full((3,), float(step + 1)))
+    assert [c.ok for c in checks] == [True, False], checks
+    node = checks[1].divergent_node
+    assert "shift_into" in node["op"], node
+    assert "clone" in node["dropped_copy"]["op"], node
+
+
+def test_a_dropped_copy_is_said_at_the_op_that_read_the_buffer_it_writes(tmp_path):
+    """The diagnosis of such a check: at the op's line, naming the copy and its line, with a
+    fix that gives the op a source it does not write (not "find the pass with bisect")."""
+    from test_explain import Store
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    at = {"filename": str(s.user), "line": "x"}
+    node = {"node": "shift_into", "op": "shift_into.default",
+            "user_frame": {**at, "lineno": 21},
+            "dropped_copy": {"node": "snapshot", "op": "clone",
+                             "user_frame": {**at, "lineno": 20}}}
+    s.accuracy("0/0", [("input history (updated in place)", False, 4.0, 0.6, {
+        "verdict": "miscompile", "divergent_node": node})])
+    (d,) = s.explain()
+    assert d["kind"] == "accuracy" and d["user_frame"]["lineno"] == 21, d
+    assert "reads clone (node snapshot at line 20), a copy of the tensor it writes" in d["reason"]
+    assert d["fix"].startswith("Give shift_into.default a source it does not write")
+    assert "compdiag minify" in d["fix"]

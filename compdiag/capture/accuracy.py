@@ -26,6 +26,7 @@ from compdiag.capture.accuracy_compare import (  # noqa: F401
     GraphCheck, OutputCheck, Tolerance, _clone, _described, _leaves, _op_name, _preserved_state,
     _to64,
     compare_output, compare_outputs, describe_inputs, fp64_errors, user_line)
+from compdiag.capture.mutated_args import dropped_copy, written
 
 
 def _gm64(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
@@ -208,7 +209,8 @@ def check_graph(gm: torch.fx.GraphModule, compiled_out: Any, args_before: list[A
                                       "runs disagree); not attributed to the compiler")
                 o.ok = True
     return GraphCheck(compile_id, outs, nondeterministic=nondeterministic,
-                      inputs=describe_inputs(args_before))
+                      inputs=describe_inputs(args_before),
+                      updated_inputs=bool(args_after is not None and updated))
 
 
 def eager_rejects(gm: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor,
@@ -243,25 +245,49 @@ def eager_rejects(gm: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor,
 
 # -- localisation -----------------------------------------------------------------------------
 def _prefix_graph(gm: torch.fx.GraphModule, upto: torch.fx.Node) -> torch.fx.GraphModule:
+    """The graph up to `upto`, returning its value (for an op that returns nothing and writes
+    its inputs in place, the inputs it wrote), and every graph input written so far: once
+    compiled code has written an input wrongly, every later prefix shows it, so the search
+    for the first divergent prefix stays monotone (a later op reading an untouched view of
+    that input would hide it)."""
     graph = torch.fx.Graph()
     env: dict[torch.fx.Node, torch.fx.Node] = {}
+    inputs: list[torch.fx.Node] = []
     for node in gm.graph.nodes:
         if node.op == "output":
             continue
         env[node] = graph.node_copy(node, lambda n: env[n])
+        inputs += [i for i in map(_input_of, written(node)) if i is not None]
         if node is upto:
             break
-    graph.output((env[upto],))
+    value = upto.meta.get("example_value", upto.meta.get("val"))
+    own = [upto] if isinstance(value, torch.Tensor) else written(upto)
+    graph.output(tuple(env[n] for n in dict.fromkeys([*own, *inputs])))
     sub = torch.fx.GraphModule(gm, graph)
     sub.graph.eliminate_dead_code()
     sub.recompile()
     return sub
 
 
+def _input_of(node: torch.fx.Node) -> torch.fx.Node | None:
+    """The graph input a written node is (or is a view of, through its first arguments)."""
+    for _ in range(32):
+        if node.op == "placeholder":
+            return node
+        if node.op not in ("call_function", "call_method") or not node.args or \
+                not isinstance(node.args[0], torch.fx.Node):
+            return None
+        node = node.args[0]
+    return None
+
+
 def _computational(gm: torch.fx.GraphModule) -> list[torch.fx.Node]:
+    """The nodes whose value can be compared: a tensor, or the inputs an op writes in place
+    (a custom op that mutates its arguments returns nothing)."""
     return [n for n in gm.graph.nodes
             if n.op in ("call_function", "call_method", "call_module")
-            and isinstance(n.meta.get("example_value", n.meta.get("val")), torch.Tensor)]
+            and (isinstance(n.meta.get("example_value", n.meta.get("val")), torch.Tensor)
+                 or written(n))]
 
 
 def output_node(gm: torch.fx.GraphModule, index: int) -> dict[str, Any] | None:
@@ -363,6 +389,11 @@ def localise(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[
         culprit, more = None, 0
     if culprit is None:
         return _described(nodes[k], compiles=compiles + more)
+    if dropped_copy(nodes[k], nodes[culprit]):
+        # fed the copy's eager value the op agrees: compiled code dropped the copy, and the
+        # op read the buffer it writes; the op's line is where that bites
+        return _described(nodes[k], compiles=compiles + more,
+                          dropped_copy=_described(nodes[culprit]))
     return _described(nodes[culprit], compiles=compiles + more,
                       shows_at={"node": nodes[k].name, "op": str(_op_name(nodes[k]))})
 
@@ -535,14 +566,19 @@ class AccuracyChecker:
     def wrap(self, gm: torch.fx.GraphModule, compiled: Callable[..., Any], cid: str | None,
              compiler: Callable[..., Any]) -> Callable[..., Any]:
         checker = self
-        state: dict[str, Any] = {"calls": 0, "versions": None, "rechecked": False}
+        state: dict[str, Any] = {"calls": 0, "versions": None, "rechecked": False,
+                                 "stateful": False}
 
         def checked(*args: Any) -> Any:
             recheck = state["calls"] >= checker.calls
             if checker._active or (recheck and state["rechecked"]):
                 return compiled(*args)   # past its checks: nothing read, each call
             versions = _param_versions(gm, args)
-            if recheck and versions == state["versions"]:
+            # checked again, once, at the next call of a graph that updated its own inputs in
+            # place (a history buffer, a cache, running statistics): its first call started
+            # from the program's initial state (often zeros), which hides what compiled code
+            # gets wrong once the state holds values (pytorch#198031: a dropped clone)
+            if recheck and versions == state["versions"] and not state["stateful"]:
                 return compiled(*args)
             # checked again, once, at the first call after the program changed a parameter in
             # place (a weight update, a hot swap): freezing folds parameters into the compiled
@@ -561,7 +597,7 @@ class AccuracyChecker:
                     checker.watch(gm, list(args), before, out, rng, cid, compiler)
                 check = check_graph(gm, out, before, rng, checker.tol, cid,
                                     args_after=list(args))
-                for o in check.outputs if recheck else ():
+                for o in check.outputs if recheck and changed else ():
                     o.detail["after_param_update"] = [n.removeprefix("L__self___")
                                                       for n in changed]
                     o.detail["freezing"] = _freezing()
@@ -590,6 +626,7 @@ class AccuracyChecker:
             finally:
                 checker._active = False
                 torch.random.set_rng_state(after_rng)
+            state["stateful"] = check.updated_inputs and not recheck and check.ok
             checker.sink(check)
             return out
 

@@ -35,6 +35,9 @@ class GraphCheck:
     divergent_node: dict[str, Any] | None = None
     error: str | None = None
     inputs: list[str] = field(default_factory=list)  # what was compared on (describe_inputs)
+    # the graph updated some of its inputs in place: the state the next call starts from is
+    # the graph's own (not stored; the checker re-checks such a graph once, capture/accuracy.py)
+    updated_inputs: bool = False
 
     @property
     def ok(self) -> bool:

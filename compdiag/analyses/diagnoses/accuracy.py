@@ -277,6 +277,15 @@ VERDICT_FIXES = {
 UNDECLARED_FIX = ("Declare what {op} writes: `@torch.library.custom_op(..., "
                   "mutates_args=(\"x\",))` naming each argument it changes in place (or "
                   "return a new tensor instead of writing into the input).")
+# An op reading a copy of the tensor it writes, whose compiled code dropped the copy.
+DROPPED_COPY_FIX = ("Give {op} a source it does not write, one the compiler cannot fold "
+                    "into the output: make the op out-of-place (return the new tensor, "
+                    "declare no mutation) and assign its result, or let it write into a fresh "
+                    "tensor and copy that back after it (`out = torch.empty_like(x); op(x, "
+                    "out); x.copy_(out)`). Then report the dropped copy to PyTorch with "
+                    "`{minify}`'s repro.")
+
+
 def _ratio(e: float | None, k: float | None) -> str:
     if not e:
         return "much"
@@ -361,7 +370,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
         # a step function's inputs, for the headline and the fix (one lookup of Dynamo's nodes)
         fed = _step_input(ctx, cid, node) if node.get("node") and not node.get("shows_at") \
             else None
-        undeclared = False
+        undeclared = dropped = False
         if backward:
             reason = "backward: " + reason
         if node.get("node") and backward and node.get("backward"):
@@ -377,6 +386,20 @@ def measured(ctx: Any) -> list[Diagnosis]:
                             "no mutation is dead code to it), so what follows reads the "
                             "unchanged value")
             undeclared = True
+        elif node.get("node") and isinstance(node.get("dropped_copy"), dict):
+            copy = node["dropped_copy"]
+            line = (copy.get("user_frame") or {}).get("lineno")
+            at = f" at line {line}" if line else ""
+            reason += (f"; {node.get('op')} (node {node['node']}) reads {copy.get('op')} (node "
+                       f"{copy.get('node')}{at}), a copy of the tensor it writes in place, and "
+                       f"the compiled graph dropped the copy: it read the buffer it was "
+                       f"writing")
+            explanation = (f"Fed eager's value of the copy, the compiled {node.get('op')} "
+                           "agrees with eager: the compiled code did not keep the copy apart "
+                           f"from the tensor {node.get('op')} writes (a copy Inductor's "
+                           "reinplacing can remove, pytorch#198031), so the op read values it "
+                           "had already overwritten")
+            dropped = True
         elif node.get("node") and isinstance(node.get("shows_at"), dict):
             shows = node["shows_at"]
             reason += (f"; computed wrongly by {node.get('op')} (node {node['node']}), fused "
@@ -418,6 +441,9 @@ def measured(ctx: Any) -> list[Diagnosis]:
         fix = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store)
         if undeclared:
             fix = UNDECLARED_FIX.format(op=node.get("op"))
+        elif dropped:
+            fix = DROPPED_COPY_FIX.format(op=node.get("op"),
+                                          minify=commands(ctx.run_id, ctx.argv, ctx.store)[0])
         elif node.get("fresh_compile_agrees") and node.get("stale_input"):
             fix = STALE_INPUT_FIX.format(name=node["stale_input"])
         elif fed:
