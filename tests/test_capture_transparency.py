@@ -72,3 +72,51 @@ def test_capture_imports_no_dynamo_module_by_name() -> None:
     offenders = [p.name for p in Path(capture_pkg.__file__).parent.glob("*.py")
                  if named.search(p.read_text())]
     assert offenders == [], offenders
+
+
+def test_a_trace_record_whose_builder_raises_does_not_end_the_compile() -> None:
+    """Capture turns the structured trace on, so torch builds every record's payload, which
+    a plain run never does; AOTAutograd's `aot_forward_graph_fw_metadata` prints a fake
+    tensor subclass, which raises (masked_select on fake tensors), and the compile failed as
+    a "Backend compiler exception" only under `compdiag run` (set19 subclass_scale_recompile:
+    the function ran in eager where plain python compiled it and recompiled every step).
+    Builders are guarded now: the record is written with a note, capture warns, the call
+    returns. trace_structured stays torch's function object (modules bound it by name)."""
+    import logging
+
+    from torch._logging import _internal, trace_structured
+
+    from compdiag.capture import safe_payloads
+
+    warned: list = []
+    safe_payloads.install(lambda where, exc: warned.append((where, str(exc))))
+    assert trace_structured is _internal.trace_structured
+    got: list = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            got.append(record)
+
+    log = logging.getLogger("torch.__trace")
+    handler, level, propagate = Keep(), log.level, log.propagate
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    log.propagate = False
+
+    def fails() -> str:
+        raise RuntimeError("aten.masked_select.default")
+
+    try:
+        trace_structured("artifact", lambda: {"name": "x", "encoding": "string"},
+                         payload_fn=fails)
+        trace_structured("artifact", lambda: {"name": "y", "encoding": "string"},
+                         payload_fn=lambda: "kept")
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(level)
+        log.propagate = propagate
+    payloads = {r.metadata["artifact"]["name"]: r.payload for r in got
+                if "artifact" in getattr(r, "metadata", {})}
+    assert payloads["y"] == "kept"
+    assert "raised RuntimeError: aten.masked_select.default" in payloads["x"]
+    assert warned == [("torch's trace record artifact", "aten.masked_select.default")]

@@ -353,3 +353,39 @@ def test_a_break_torch_says_an_earlier_break_caused_folds_under_it(tmp_path):
     (folded,) = diags[0]["consequences"]
     assert folded["kind"] == "graph_break" and "earlier graph break" in folded["why"]
     assert ("graph_break", 22) in lines
+
+
+def test_an_error_in_user_code_torch_ran_while_tracing_is_at_that_code(tmp_path):
+    """Issue 29 §1 (set19 subclass_dispatch_branch, pytorch#115646): a tensor subclass's
+    __torch_dispatch__ calls a helper with a data-dependent `if`; AOTAutograd runs it on fake
+    tensors and the compile fails. torch's "from user code" names the traced matmul (line 49);
+    the exception's own traceback holds the user frames torch called (39, then 16), and 16
+    is where it was raised. On main: line 49, and no "data-dependent" in the headline."""
+    s = Store(tmp_path)
+    s.user.write_text("x = 1\n" * 60)
+    torch_file = "/usr/lib/python3/site-packages/torch/_subclasses/fake_tensor.py"
+    tb = (f'Traceback (most recent call last):\n  File "{s.user}", line 52, in <module>\n'
+          f'    x = 1\n  File "{TORCH_FILE}", line 100, in _fn\n    return fn(*args)\n'
+          f'  File "{s.user}", line 39, in __torch_dispatch__\n    x = 1\n'
+          f'  File "{s.user}", line 16, in dequantize\n    x = 1\n'
+          f'  File "{torch_file}", line 1754, in _cached_dispatch_impl\n    raise\n'
+          "torch._subclasses.fake_tensor.DataDependentOutputException: "
+          "aten._local_scalar_dense.default\n\nfrom user code:\n"
+          f'   File "{s.user}", line 49, in layer\n     x = 1\n')
+    s.compile("0/0", co_name="layer", lineno=47)
+    s.failure("0/0", stage="aot", exc_type="DataDependentOutputException",
+              message="aten._local_scalar_dense.default", traceback=tb,
+              filename=str(s.user), lineno=49, line="x = 1")
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 16, d["user_frame"]
+    assert "raised at line 16 in dequantize(), code of yours torch ran while tracing line 49 " \
+           "(through line 39)" in d["reason"], d["reason"]
+    assert "data-dependent" in d["reason"]
+    # the call chain alone (no user code below torch's frames) keeps torch's line
+    s2 = Store(tmp_path / "b") if (tmp_path / "b").mkdir() is None else None
+    s2.compile("0/0", co_name="layer", lineno=47)
+    s2.failure("0/0", stage="aot", exc_type="RuntimeError", message="boom",
+               traceback=tb.split(f'  File "{s.user}", line 39')[0] + "RuntimeError: boom\n",
+               filename=str(s2.user), lineno=49, line="x = 1")
+    (d2,) = [d for d in s2.explain() if d["kind"] == "failure"]
+    assert d2["user_frame"]["lineno"] == 49 and "raised at line" not in d2["reason"]

@@ -355,3 +355,36 @@ def test_a_range_guard_on_a_dynamic_size_is_said_as_a_range_at_the_line_that_bou
                                   "(2..320 -> "), d["reason"]
     assert d["user_frame"]["lineno"] == 6 and d["details"]["category"] == "size_range"
     assert "mark_dynamic(x, 2, min=..., max=...)" in d["fix"] and "Keep what" not in d["fix"]
+
+
+def test_a_tensor_subclass_metadata_guard_is_said_as_the_subclass_argument(tmp_path) -> None:
+    """Issue 29 §1/§2 (set19 subclass_scale_recompile, test_subclasses.py's ctx guards): a
+    traceable subclass whose flatten context holds a new Python float each step fails
+    `___check_metadata_<id>_c0/k`, a name new at every compile that says nothing of the input.
+    The guard tree hangs it under the input's GuardManager (L['wq']): one recompile diagnosis
+    for the input, in the subclass's words, at the call. On main: eight diagnoses, one per
+    guard name, the limit's "1 of them on ___check_metadata_...", at the guard's line."""
+    from test_explain import Store, _ids
+
+    s = Store(tmp_path)
+    s.user.write_text("x = 1\n" * 60)
+
+    def tree(k: int) -> str:
+        return ("TREE_GUARD_MANAGER:\n+- RootGuardManager\n"
+                "| +- GuardManager: source=L['wq'], accessed_by=FrameLocalsGuardAccessor("
+                "key='wq', framelocals_idx=1), type=<class '__main__.Int8Weight'>, "
+                "tag_safe=(False, False)\n"
+                f"| | +- LAMBDA_GUARD: ___check_metadata_1400{k}_c0/{k}        # x = 1  "
+                f"# {s.user}:42 in layer\n"
+                "| | +- GuardManager: source=L['wq'].qdata, accessed_by=GetAttrGuardAccessor("
+                "qdata), type=<class 'torch.Tensor'>, tag_safe=(False, False)\n")
+
+    for k in range(4):
+        s.compile(f"0/{k}", co_name="layer", lineno=40, **({} if k == 0 else {
+            "recompile_reason": f"0/{k - 1}: ___check_metadata_1400{k - 1}_c0/{k - 1}        "
+                                f"# x = 1  # {s.user}:42 in layer"}))
+        s.ing.record({**_ids(f"0/{k}"), "dynamo_cpp_guards_str": {}}, tree(k))
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["details"]["category"] == "subclass_metadata" and d["count"] == 3, d
+    assert "the flatten context (metadata) of tensor subclass wq changed" in d["reason"]
+    assert "__tensor_flatten__" in d["fix"] and "inner tensors" in d["fix"]

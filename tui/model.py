@@ -16,7 +16,7 @@ from typing import Any
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import frame_of
 from compdiag.store.reader import Reader, compile_id_key
-from compdiag.analyses.compile_names import compile_names
+from compdiag.formats.compiled_code import TORCH_WRAPPERS
 
 # Status of one compile id as the tree shows it, and its colour.
 STATUS_STYLE = {
@@ -167,7 +167,11 @@ class StoreModel:
         rows = self.reader.compile_index(run_id)
         # a module of torch.nn's own is compiled through torch's wrapper: named by its class,
         # at the user's call (as `compdiag show` names it)
-        names = compile_names(self.reader, run_id, rows)
+        names: dict[str, dict[str, Any]] = {}
+        if any(r["co_name"] in TORCH_WRAPPERS for r in rows):  # analyses only then: the first
+            from compdiag.analyses.compile_names import compile_names  # screen stays light
+
+            names = compile_names(self.reader, run_id, rows)
         infos = {}
         for r in rows:
             name = names.get(r["compile_id"], {})

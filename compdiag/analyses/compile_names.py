@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from compdiag.analyses.context import TORCH_WRAPPERS, RunContext
+from compdiag.analyses.context import RunContext
+from compdiag.formats.compiled_code import TORCH_WRAPPERS
 from compdiag.store.reader import Reader
 
 

@@ -12,16 +12,11 @@ from compdiag.analyses.diagnosis import UserFrame
 from compdiag.formats.code_text import code_only_lines
 from compdiag.formats.command_line import command_line, is_default_store
 from compdiag.formats.compile_id import first_attempt, frame_of
-from compdiag.formats.compiled_code import resumed_function
+from compdiag.formats.compiled_code import TORCH_WRAPPERS, resumed_function
 from compdiag.formats.first_nonblank import first_nonblank
 from compdiag.formats.user_code import is_user_file
 from compdiag.store.reader import Reader
 
-
-
-# The frames torch compiles in place of the user's callable (torch/_dynamo/external_utils.py
-# `wrap_inline`'s `inner`; nn.Module's call path).
-TORCH_WRAPPERS = frozenset({"inner", "_call_impl", "_wrapped_call_impl", "__call__"})
 
 
 class RunContext:

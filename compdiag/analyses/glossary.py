@@ -9,8 +9,9 @@ reads as that phrase (`Data dependent operator` -> `Data-dependent operator`), e
 in parentheses, so torch's own words stay searchable. Data, like guard_words' tables: a new
 phrasing is one more pattern here, for every kind at once (Diagnosis applies it).
 
-The patterns need a space inside the phrase (never `_`): a headline also quotes code and
-config names (`capture_dynamic_output_shape_ops`, a guard's source), which stay as written.
+The patterns need a space inside the phrase (never `_`), or are an exception's CamelCase class
+name: a headline also quotes code and config names (`capture_dynamic_output_shape_ops`, a
+guard's source), which stay as written.
 tests/principles_check.py checks every stored run: no headline says torch's phrasing alone."""
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ GLOSSARY: tuple[Term, ...] = (
     # shapes": an op whose output's size depends on its input's values (nonzero, unique)
     Term("data-dependent", re.compile(r"\b(?:[Dd]ynamic shape operator|dynamic output shapes?)\b"),
          said="its output's size is data-dependent"),
+    # the fake-tensor exceptions of a value read at trace time (`.item()`, `bool(t)`), by
+    # their class names (CamelCase: never a config or code name written with `_`)
+    Term("data-dependent", re.compile(r"\b(?:DataDependentOutputException|"
+                                      r"GuardOnDataDependentSymNode)\b"),
+         said="a data-dependent value"),
 )
 
 

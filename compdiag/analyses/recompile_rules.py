@@ -21,6 +21,7 @@ REASONS = {
     "global": "global {src} changed", "value": "Python value {src} changed",
     "size_branch": "a branch on the size expression {src} took the other way",
     "size_range": "size {src} left the range its dynamic graph holds for",
+    "subclass_metadata": "the flatten context (metadata) of tensor subclass {src} changed",
     "length": "{src} changed",
     "none": "{src} changed between None and a value",
     "backend": "the backend changed",
@@ -33,6 +34,11 @@ EXPLANATIONS = {
                    "outcome).",
     "size": "A guard on the size {src} failed: {where} was compiled for one size and called "
             "with another.",
+    "subclass_metadata": "{src} is a tensor subclass whose __tensor_flatten__ returns a "
+                         "context (its second value) that Dynamo guards by ==: {where} was "
+                         "compiled for one context, and a {src} whose context holds another "
+                         "value (a Python number such as a scale, computed anew each step) "
+                         "compiles again.",
     "size_range": "{where} was compiled with {src} dynamic, but for a range of sizes only: "
                   "torch bounded the size where the code compared it (a Python `if` on the "
                   "size, a torch._check, an op whose shape rule needs the bound), and guards "
@@ -72,6 +78,11 @@ FIXES = {
                    "not. To keep one graph, compute both sides without a Python `if` on the "
                    "size (`torch.where`, or `torch.cond` for whole branches), or pad inputs so "
                    "the expression comes out the same.",
+    "subclass_metadata": "Keep what changes out of the subclass's flatten context: hold it "
+                         "as a tensor among the inner tensors (`__tensor_flatten__`'s first "
+                         "value, e.g. a 0-dim `scale` tensor: `return [\"qdata\", \"scale\"], "
+                         "None`), so it is a graph input and not a guarded constant; leave in "
+                         "the context only what fixes the layout (a dtype, a block size).",
     "size_range": "Expected once per range: more compiles than ranges are not. To keep one "
                   "graph, do not compare the size in Python where the bound came from (the "
                   "line this points at; `torch.where`, or `torch.cond` for whole branches), or pad "
@@ -191,6 +202,9 @@ FIX_OTHER = ("Keep what this guard checks the same between calls (torch's words 
              "in the reason).")
 LIMIT_FIX = ("{fn} hit torch._dynamo.config.recompile_limit and now runs uncompiled. {fix} "
              "Raising `torch._dynamo.config.recompile_limit` only hides the cost.")
+# Categories whose source alone does not say what the guard checks (`wq`): the recompile
+# limit's headline says it, in REASONS' words.
+SAID_IN_LIMIT = ("subclass_metadata", "size_range")
 # Categories whose new value the recompiled entry's own guards hold (guard_values).
 VALUE_GUARDS = ("value", "global", "training", "length")
 # A name the recompile reason writes bare (`kind`, `len(xs)`, `fn._modules['1'].training`):

@@ -224,6 +224,9 @@ class Capture:
         trace_log.propagate = False
         direct_log.install(trace_log, self._trace_handler)
         self._keep_trace_enabled()
+        from compdiag.capture import safe_payloads
+
+        safe_payloads.install(self.warn)
 
     def _settle(self) -> None:
         """A compile ended (its compilation_metrics record): what it produced (kernels,

@@ -152,3 +152,9 @@ def stack_files(frames: list[dict[str, Any]]) -> list[str]:
         out.append("" if api or (f.get("name") == "<module>" and not is_user_file(file))
                    else f.get("filename") or "")
     return out
+
+
+# The code objects torch compiles in place of the user's function: torch.compile(module) of a
+# module of torch.nn's own compiles torch/_dynamo/external_utils.py's `inner` around the
+# module's call, and nn.Module's call machinery (analyses/compile_names.py names them).
+TORCH_WRAPPERS = frozenset({"inner", "_call_impl", "_wrapped_call_impl", "__call__"})

@@ -69,6 +69,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
                        "kernels": 0, "cudagraph_skips": 0}
         self.torch_version: str | None = None
         self._seen_recompiles: set[tuple[str | None, str]] = set()
+        self.metadata_guards: dict[str, str] = {}  # ___check_metadata_<id>_c0/1 -> its source
         self._seen_cudagraphs: set[tuple[str | None, bool]] = set()
         self._reason_events: dict[str | None, bool] = {}  # cid -> its event has a user stack
         self.output_code_files: dict[str, str | None] = {}
@@ -469,7 +470,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         if cid is None:
             return
         text, frames = P.split_recompile(reason)
-        g = P.classify_guard(text)
+        g = P.classify_guard(text, self.metadata_guards)
         loc = P.guard_location(text) or {}
         self.w.upsert("recompile_events", run_id=self.run_id, compile_id=cid, source=source,
                       seq=self.seq, failed_guard=text, user_stack=frames,
@@ -482,6 +483,7 @@ class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
         for guarded, setting in P.guard_values(payload):
             self.w.insert("guard_values", run_id=self.run_id, compile_id=cid, seq=self.seq,
                           guarded=guarded, value=setting)
+        self.metadata_guards.update(P.metadata_guard_sources(payload))
         for source, n in P.guard_sources(payload).items():
             self.w.insert("guard_sources", run_id=self.run_id, compile_id=cid, seq=self.seq,
                           source=source, guards=n)

@@ -298,6 +298,11 @@ _DICT_CONTAINS = lazy_re.compile(r"^(not\s+)?___dict_contains\((.+?),\s*(.+)\)$"
 # a size or stride read inside an expression (`(x.size()[0] % 2)`, `L['x'].size()[1] // 8`)
 _SIZE_EXPR = lazy_re.compile(r"\.(?:size|stride)\(\)\[\d+\]\s*\)?\s*(?:[-+*/%]|//)|"
                              r"(?:[-+*/%]|//)\s*\(?[\w\[\]'.]*\.(?:size|stride)\(\)\[\d+\]")
+# TENSOR_SUBCLASS_METADATA_MATCH: a traceable tensor subclass's __tensor_flatten__ context
+# compared by ==, a lambda named after the context's id and the compile it was built for
+_METADATA_GUARD = lazy_re.compile(r"___check_metadata_\d+_c[\w/]+")
+# a guard tree's manager line: its depth (where "+-" is) and its source
+_MANAGER = lazy_re.compile(r"^(?P<pad>[\s|]*)\+- GuardManager: source=(?P<src>.+?), accessed_by=")
 # a dynamic size bounded by a range (`2 <= L['x'].size()[2] <= 320`, `L['x'].size()[0] <= 64`):
 # the graph holds for the sizes in the range only
 _SIZE_RANGE = lazy_re.compile(
@@ -337,8 +342,9 @@ def attribute_reads(code: str) -> str:
     return code
 
 
-def classify_guard(text: str) -> dict[str, Any]:
-    """A failed guard as {category, source, tensor, before, after}."""
+def classify_guard(text: str, metadata: dict[str, str] | None = None) -> dict[str, Any]:
+    """A failed guard as {category, source, tensor, before, after}; `metadata`: the sources
+    of the subclass metadata guards seen in the guard trees so far (metadata_guard_sources)."""
     t = text.strip()
     code_part = attribute_reads(t.split("#", 1)[0].strip())
     m = _SIZE_MISMATCH.search(t)
@@ -399,6 +405,10 @@ def classify_guard(text: str) -> dict[str, Any]:
         what = t.split(":", 1)[1].strip() if ":" in t else "global state"
         return {"category": "global_state", "source": what, "tensor": None, "before": None,
                 "after": None}
+    m = _METADATA_GUARD.fullmatch(code_part)
+    if m:  # the source is the tree's (metadata_guard_sources)
+        return {"category": "subclass_metadata", "source": (metadata or {}).get(
+            m.group(0), m.group(0)), "tensor": None, "before": None, "after": None}
     m = _SIZE_RANGE.match(code_part)
     if m and (m.group("lo") or m.group("hi")):
         lo = int(m.group("lo")) + (m.group("lop") == "<") if m.group("lo") else None
@@ -460,6 +470,29 @@ _GUARD_TREE = lazy_re.compile(r"^[\s|+\-]*(?:[A-Z_]+:\s*)?(?P<lhs>.+?)\s*==\s*(?
 
 _ROOT_MANAGER = lazy_re.compile(r"GuardManager: source=(?P<src>[LG]\['[^']+'\]), .*?"
                            r"type=<class '(?P<type>[\w.]+)'>")
+
+
+def metadata_guard_sources(guards_text: str | None) -> dict[str, str]:
+    """`___check_metadata_<id>_c<cid>` -> the source it guards (`L['wq']`): the GuardManager
+    the guard hangs under in a dynamo_cpp_guards_str tree (its name says nothing of it)."""
+    out: dict[str, str] = {}
+    managers: list[tuple[int, str]] = []
+    for line in (guards_text or "").splitlines():
+        if "GuardManager: source=" in line:
+            m = _MANAGER.match(line)
+            if m:
+                depth = len(m.group("pad"))
+                managers = [(d, src) for d, src in managers if d < depth]
+                managers.append((depth, m.group("src")))
+            continue
+        if "___check_metadata_" not in line:
+            continue
+        g = _METADATA_GUARD.search(line)
+        depth = line.find("+-")
+        owner = [src for d, src in managers if d < depth]
+        if g and owner:
+            out[g.group(0)] = owner[-1]
+    return out
 
 
 def guard_values(guards_text: str | None) -> list[tuple[str, str]]:

@@ -24,7 +24,8 @@ from compdiag.ingest.parse_text import (  # noqa: F401 - re-exported
     TB_FRAME, first_line)
 from compdiag.ingest.parse_dynamo import (  # noqa: F401 - re-exported
     call_stack, classify_guard, debug_context, graph_break_details, guard_location, guard_of,
-    guard_sources, guard_values, library_frame, metrics_facts, parse_graph_break,
+    guard_sources, guard_values, library_frame, metadata_guard_sources, metrics_facts,
+    parse_graph_break,
     parse_recompile_reasons, root_cause, split_recompile)
 from compdiag.ingest.parse_failures import (  # noqa: F401 - re-exported
     KERNEL_TOOLCHAIN_ERRORS, STAGES, anomaly_frames, bare_assertion, builtin_classes,

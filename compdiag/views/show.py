@@ -274,7 +274,8 @@ def print_show(doc: dict[str, Any], console: Console) -> None:
         if total is None:
             total = c["stage_times"].get("total")
         ca = ca_id(c["compile_id"])
-        name = f"compiled autograd #{ca}" if ca is not None else c["function"] or "-"
+        name = f"compiled autograd #{ca}" if ca is not None else \
+            c.get("function") or c["co_name"] or "-"
         at = c.get("called_at") or c
         rows.append((display(c["compile_id"]), name, _where(at["filename"], at["lineno"]),
                      Text(c["status"], style=_STATUS_STYLE.get(c["status"], "")),

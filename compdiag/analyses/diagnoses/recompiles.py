@@ -33,7 +33,7 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     INSTANCES_REASON, LIMIT_FIX, REASONS, recompile_explanation, recompile_fix, RECURRING,
     RECURRING_FIXES,
     SPECIALISED_01_EXPLANATION, SPECIALISED_01_FIX, SPECIALIZED_EXPLANATION, SPECIALIZED_FIX,
-    SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS)
+    SAID_IN_LIMIT, SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS)
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.code_text import calls_in
 from compdiag.formats.compile_id import first_attempt, frame_of
@@ -418,7 +418,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             total = per_frame[frame_no]
             on = (f"{count} times on {source}" if total == count else
                   f"{total} times, {count} of them on {source},")
-            plain = f" ({said.head}{said.change})" if said is not None else ""
+            plain = f" ({said.head}{said.change})" if said is not None else \
+                f" ({head})" if category in SAID_IN_LIMIT else ""
             reason = (f"recompile limit hit: {shown or 'a function'}() recompiled {on}{plain} "
                       f"and now runs in eager; last guard that failed: "
                       f"{last['failed_guard'].split('  #')[0].strip()[:160]}")
