@@ -860,6 +860,9 @@ def test_a_raise_after_a_comparison_is_a_check_too(tmp_path):
     (d,) = s.explain()
     assert d["details"]["check"].startswith("if not torch.allclose(a, b, rtol=1e-3):")
     assert d["details"]["accuracy"] == "not run" and "--check-accuracy" in d["fix"]
+    # the command runs as pasted: the run's store and script (benchmarks/probes25: a bare
+    # `compdiag run --check-accuracy` exited 2, "run needs SCRIPT or -m MODULE")
+    assert f"`compdiag run --store {s.path} --check-accuracy {s.user}`" in d["fix"], d["fix"]
 
 
 def test_any_assert_helper_is_a_check_of_the_programs_own(tmp_path):
@@ -1164,6 +1167,21 @@ def test_a_tensor_source_with_a_path_is_rooted_at_its_local_only():
         "L['args'][0].size()[0]"
     assert guard_of("tensor 'L['x']' size mismatch at index 1. expected 2, actual 3") == \
         "L['x'].size()[1]"
+
+
+def test_a_bare_source_with_module_steps_is_spelled_as_the_code_does():
+    """torch's recompile reasons name a module attribute from a bare local,
+    `self._modules['drop'].p` (benchmarks/probes25 trace_dropout_anneal: the limit's headline
+    kept it, where the program writes `model.drop.p`); only a local followed by a module
+    step is rewritten, never `torch._dynamo` or `a._b`."""
+    from compdiag.formats.guard_source import in_user_spelling
+
+    assert in_user_spelling("recompiled 8 times on self._modules['drop'].p and") == \
+        "recompiled 8 times on self.drop.p and"
+    assert in_user_spelling("fn._modules['0']._parameters['weight'].size()[1]") == \
+        "fn[0].weight.shape[1]"
+    for kept in ("torch._dynamo.config", "a._b", "self._modules['my-mod'].p"):
+        assert in_user_spelling(kept) == kept
 
 
 def _bypass(s: Store, cid: str, reason: str) -> None:

@@ -389,3 +389,31 @@ def test_an_error_in_user_code_torch_ran_while_tracing_is_at_that_code(tmp_path)
                filename=str(s2.user), lineno=49, line="x = 1")
     (d2,) = [d for d in s2.explain() if d["kind"] == "failure"]
     assert d2["user_frame"]["lineno"] == 49 and "raised at line" not in d2["reason"]
+
+
+def test_a_limit_the_program_lowered_names_its_line_at_the_call_that_hit_it(tmp_path):
+    """benchmarks/probes25 reset_harness_limit_leak: a test harness set
+    `torch._dynamo.config.recompile_limit = 1` in one test and never restored it
+    (torch._dynamo.reset() keeps config); the next test's second length went to eager. The
+    compile that hit the limit never started, so no call of its own was stored, and the
+    diagnosis fell back to the def (line 8) with the generic fix. Now: the call into the frame
+    before it (line 25), the program's line in the reason and the fix, "1 time"."""
+    import json as _json
+
+    s = Store(tmp_path)
+    s.user.write_text("x = 1\n" * 13 + "torch._dynamo.config.recompile_limit = 1  # once\n"
+                      + "x = 1\n" * 30)
+    s.compile("0/0", co_name="pool_norm", lineno=8)
+    s.ing.event("call_stack", "0/0", {}, _json.dumps({"frames": [
+        {"filename": str(s.user), "lineno": 25, "line": None, "name": "test"}], "objects": {}}))
+    s.compile("0/1", co_name="pool_norm", lineno=8,
+              recompile_reason="0/0: tensor 'x' size mismatch at index 1. expected 10, actual 17")
+    s.failure("0/1", stage="dynamo", exc_type="Unsupported",
+              message="Dynamo recompile limit exceeded",
+              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["user_frame"]["lineno"] == 25, d["user_frame"]
+    assert "recompiled 1 time on x.shape[1]" in d["reason"], d["reason"]
+    assert d["reason"].endswith("; the limit is 1, set by the program at line 14 "
+                                "(`torch._dynamo.config.recompile_limit = 1`)")
+    assert d["fix"].startswith("Line 14 (`torch._dynamo.config.recompile_limit = 1`) lowered")

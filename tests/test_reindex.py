@@ -89,7 +89,7 @@ def test_reindex_derives_the_facts_explain_reads(old_store: Path) -> None:
     doc = json.loads(_cli("explain", "--store", old_store, "--json").stdout)
     top = doc["diagnoses"][0]
     assert top["kind"] == "recompile" and top["details"]["category"] == "training"
-    assert top["reason"] == "train/eval mode fn._modules['1'].training changed (True -> False)"
+    assert top["reason"] == "train/eval mode fn[1].training changed (True -> False)"
     assert top["user_frame"]["lineno"] == 8
 
 

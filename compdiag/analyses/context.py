@@ -46,6 +46,11 @@ class RunContext:
         """`compdiag perf --try` over this run's own command line, as a fix prints it."""
         return command_line("perf", "--try", *(self.argv or ["SCRIPT"]), store=self.store)
 
+    def rerun_command(self, *options: str) -> str:
+        """`compdiag run OPTIONS` over this run's own command line, into the same store: the
+        line a fix prints runs as pasted (SCRIPT where the run kept no argv: an import)."""
+        return command_line("run", *options, *(self.argv or ["SCRIPT"]), store=self.store)
+
     # -- code locations --------------------------------------------------------------------
     def resolve(self, filename: str | None) -> str | None:
         """A relative path as the run's cwd's, where the run kept that file (the store, not

@@ -23,6 +23,10 @@ _ROOT = r"(?<![\w.])[LG]\['(?!__)([A-Za-z_][A-Za-z0-9_]*)'\]"
 _STEP = (r"(?:\._(?:modules|parameters|buffers)\['[^'\]]+'\]|\.(?:size|stride)\(\)\[\d+\]"
          r"|\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\]|\['[^'\]]+'\])")
 _CHAIN = lazy_re.compile(_ROOT + "(" + _STEP + "*)")
+# A bare local (torch's recompile reasons write `self._modules['drop'].p`, no `L[...]`) with a
+# module-system step right after it: only then is it a guard source to rewrite.
+_BARE_CHAIN = lazy_re.compile(r"(?<![\w.'\]])([A-Za-z_]\w*)((?:\._(?:modules|parameters|buffers)"
+                              r"\['[^'\]]+'\])" + _STEP + "*)")
 _MODULE_STEP = lazy_re.compile(r"\._(?:modules|parameters|buffers)\['([^'\]]+)'\]")
 _SIZE_STEP = lazy_re.compile(r"\.size\(\)\[(\d+)\]")
 _STRIDE_STEP = lazy_re.compile(r"\.stride\(\)\[(\d+)\]")
@@ -61,4 +65,5 @@ def in_user_spelling(text: str) -> str:
         path = _STRIDE_STEP.sub(r".stride(\1)", path)
         return m.group(1) + path
 
-    return _CHAIN.sub(one, text)
+    text = _CHAIN.sub(one, text)
+    return _BARE_CHAIN.sub(one, text) if "._" in text else text

@@ -306,7 +306,8 @@ _MANAGER = lazy_re.compile(r"^(?P<pad>[\s|]*)\+- GuardManager: source=(?P<src>.+
 # a dynamic size bounded by a range (`2 <= L['x'].size()[2] <= 320`, `L['x'].size()[0] <= 64`):
 # the graph holds for the sizes in the range only
 _SIZE_RANGE = lazy_re.compile(
-    r"^(?:(?P<lo>-?\d+)\s*(?P<lop><=?)\s*)?(?P<src>[LG]\[[^\]]+\](?:\.\w+|\[[^\]]+\])*"
+    r"^(?:(?P<lo>-?\d+)\s*(?P<lop><=?)\s*)?(?P<src>(?:[LG]\[[^\]]+\]|[A-Za-z_]\w*)"
+    r"(?:\.\w+|\[[^\]]+\])*"
     r"\.(?:size|stride)\(\)\[\d+\])(?:\s*(?P<hop><=?)\s*(?P<hi>-?\d+))?$")
 _NONE_GUARD = lazy_re.compile(r"^(?:not\s+)?\(?(?P<src>[^()]+?) is (?P<neg>not )?None\)?$")
 
@@ -415,7 +416,7 @@ def classify_guard(text: str, metadata: dict[str, str] | None = None) -> dict[st
         hi = int(m.group("hi")) - (m.group("hop") == "<") if m.group("hi") else None
         span = (f"{lo}..{hi}" if lo is not None and hi is not None else
                 f">= {lo}" if lo is not None else f"<= {hi}")
-        return {"category": "size_range", "source": m.group("src"), "tensor": None,
+        return {"category": "size_range", "source": rooted(m.group("src")), "tensor": None,
                 "before": span, "after": None}
     m = _EQ_GUARD.match(code_part) or _NE_GUARD.match(code_part)
     if m:

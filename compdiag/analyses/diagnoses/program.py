@@ -153,8 +153,8 @@ CHECK_EQUAL = ("`run --check-accuracy` compared every compiled graph with eager 
                "`torch._dynamo.utils.same` does) instead of exact equality or tighter bounds.")
 CHECK_MISMATCH = ("`run --check-accuracy` found a compiled graph that differs from eager: see "
                   "the accuracy diagnosis.")
-CHECK_UNMEASURED = ("Run it again under `compdiag run --check-accuracy` to see whether any "
-                    "compiled graph differs from eager.")
+CHECK_UNMEASURED = ("Run it again with `{rerun}` to see whether any compiled graph differs "
+                    "from eager.")
 # Known errors of the program's own that torch.compile set up (every word in the message).
 PROGRAM_FIXES: tuple[tuple[Words, str], ...] = (
     (every("_orig_mod."),
@@ -502,8 +502,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     accuracy = _accuracy_state(ctx) if check else None
     if check:
         causes = failed_check_causes(ctx, accuracy)
-        verdict = {"equal": CHECK_EQUAL, "mismatch": CHECK_MISMATCH}.get(accuracy or "",
-                                                                         CHECK_UNMEASURED)
+        verdict = {"equal": CHECK_EQUAL, "mismatch": CHECK_MISMATCH}.get(
+            accuracy or "", CHECK_UNMEASURED.format(rerun=ctx.rerun_command("--check-accuracy")))
         # each cause's fix, the first first; a measured cause says more than the plain verdict
         verdict = " ".join([c.fix for c in causes]
                            + ([] if any(c.measured for c in causes) else [verdict]))

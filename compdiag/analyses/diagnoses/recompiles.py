@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
-from compdiag.analyses.guard_words import in_user_terms
+from compdiag.analyses.guard_words import in_user_terms, previous_compile
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
@@ -38,6 +38,7 @@ from compdiag.analyses.summary import with_decisive
 from compdiag.formats.code_text import calls_in
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, is_stack_value, resumed_function
+from compdiag.formats.words import plural
 from compdiag.store.reader import compile_id_key
 
 KIND = "recompile"
@@ -208,10 +209,38 @@ STACK_FIX = ("Remove the graph break at line {lineno} (`{line}`, see its graph-b
              "(`torch._dynamo.config.capture_scalar_outputs = True` for `.item()`/`int()`).")
 
 
+# The program's own recompile limit, below torch's default (8): a test harness that sets it
+# for one test and never restores it (torch._dynamo.reset() keeps config).
+LOWERED = re.compile(r"\b(?:recompile_limit|cache_size_limit)\s*=\s*(\d+)\b")
+DEFAULT_LIMIT = 8
+LOWERED_REASON = "; the limit is {n}, set by the program at line {lineno} (`{line}`)"
+LOWERED_FIX = ("Line {lineno} (`{line}`) lowered the recompile limit to {n}, and "
+               "torch._dynamo.reset() does not restore config: set it only around the code "
+               "that needs it (`with torch._dynamo.config.patch(recompile_limit={n}):`) or "
+               "remove the line.")
+
+
+def lowered_limit(ctx: Any, cid: str | None, recompiles: int) -> dict[str, Any] | None:
+    """{n, lineno, line} of the program's line that set the recompile limit the function hit
+    below torch's default; None where no such line holds that value."""
+    at = source_line(ctx, cid, LOWERED)
+    m = LOWERED.search(at.line or "") if at is not None else None
+    if m is None or not int(m.group(1)) < DEFAULT_LIMIT or recompiles > int(m.group(1)):
+        return None
+    return {"n": int(m.group(1)), "lineno": at.lineno,
+            "line": re.sub(r"\s+#.*$", "", at.line or "")}
+
+
 def call_site(ctx: Any, cid: str | None) -> tuple[UserFrame, tuple[str, ...]]:
     """The user's call that triggered the compile (its innermost user frame) and the chain of
     user frames leading to it, "file:line", outermost first."""
     chain = ctx.call_chain(cid)
+    earlier = cid
+    while not chain and earlier:
+        # a compile that hit the recompile limit never started (no call of its own stored):
+        # the call into the same frame before it, the loop's line that keeps calling it
+        earlier = previous_compile(ctx, earlier)
+        chain = ctx.call_chain(earlier) if earlier else []
     return (chain[-1] if chain else UserFrame(),
             tuple(f"{f.filename}:{f.lineno}" for f in chain))
 
@@ -416,13 +445,17 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if limit is not None:
             score = SPEC.score("limit")
             total = per_frame[frame_no]
-            on = (f"{count} times on {source}" if total == count else
-                  f"{total} times, {count} of them on {source},")
+            on = (f"{plural(count, 'time')} on {source}" if total == count else
+                  f"{plural(total, 'time')}, {count} of them on {source},")
             plain = f" ({said.head}{said.change})" if said is not None else \
                 f" ({head})" if category in SAID_IN_LIMIT else ""
             reason = (f"recompile limit hit: {shown or 'a function'}() recompiled {on}{plain} "
                       f"and now runs in eager; last guard that failed: "
                       f"{last['failed_guard'].split('  #')[0].strip()[:160]}")
+            lowered = lowered_limit(ctx, first["compile_id"], total)
+            if lowered is not None:  # the program's own setting made the limit this low
+                reason += LOWERED_REASON.format(**lowered)
+                fix = LOWERED_FIX.format(**lowered) + " " + fix
             explanation = (limit.get("explanation") or "") + " " + explanation
             torch_message = "\n".join(x for x in (limit.get("torch_message"),
                                                    last["failed_guard"]) if x)
