@@ -349,3 +349,21 @@ def test_the_runs_own_trace_log_imports_as_two_compiles(reset_run: Proc, session
     doc = session.show(store=store)
     assert [(c["compile_id"], c["co_name"]) for c in doc["compiles"]] == \
         [("0/0", "scale"), ("0/0@1", "scale")]
+
+
+def test_a_compile_that_restarted_then_a_reset_are_two_generations() -> None:
+    """An imported log without capture's reset record (benchmarks/probes25
+    reset_bench_fullgraph_toggle): the first 0/0 broke its graph and restarted as 0/0_1,
+    which reported the metrics; after torch._dynamo.reset() a new 0/0 started. Its id was
+    compared with the attempt's, so the new compile was merged into the old one. A start
+    after its compile (any attempt of it) ended is a new generation; the restart itself is
+    not."""
+    from compdiag.ingest.generations import Generations
+
+    g = Generations()
+    assert g.qualify("0/0", starts=True) == "0/0"
+    assert g.qualify("0/0_1", starts=True) == "0/0_1"
+    assert g.qualify("0/0_1", ends=True) == "0/0_1"
+    assert g.qualify("1/0", starts=True) == "1/0"
+    assert g.qualify("0/0", starts=True) == "0/0@1"
+    assert g.qualify("0/0", ends=True) == "0/0@1"

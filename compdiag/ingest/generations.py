@@ -65,7 +65,11 @@ class Generations:
 
 @functools.lru_cache(maxsize=4096)
 def _torch_id(cid: CompileId) -> str:
-    return cid.torch_id()
+    """torch's id of the compile, its attempts one: a compile that restarted (0/0, then 0/0_1
+    after a graph break) reports its metrics under the last attempt, and a reset's new 0/0
+    is its first attempt again (benchmarks/probes25 reset_bench_fullgraph_toggle: the import
+    merged the two)."""
+    return cid.first_attempt().torch_id()
 
 
 @functools.lru_cache(maxsize=4096)
