@@ -718,3 +718,44 @@ def test_a_miss_while_another_rank_compiled_the_same_key_is_information(tmp_path
         assert "TORCHINDUCTOR_CACHE_DIR" not in peer.fix
         (lost,) = explain(r, later)
         assert lost.severity == "problem" and "same key" in lost.reason
+
+
+def _two_caches_run(w, user: Path, graph: str, aot: str, fx: str) -> int:
+    """A run whose compile 0/0 looked key `k1` up in AOTAutograd's cache (result `aot`) and
+    key `f1` in the FX graph cache (result `fx`)."""
+    from compdiag.ingest.ingestor import Ingestor
+
+    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(user.parent))
+    ing = Ingestor(w, run_id)
+    ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+    for name, key, result in (("aotautograd", "k1", aot), ("fx_graph", "f1", fx)):
+        ing.record({"artifact": {"name": f"{name}_cache_{result}", "encoding": "json"}, **ids},
+                   json.dumps({"key": key, "cache_state": result,
+                               "components": [f"[h1] gm: {graph}"]}))
+    return end_fed_run(w, ing, run_id, user, 3, ids, graph_op_count=1)
+
+
+def test_a_same_key_miss_beside_a_hit_of_that_run_is_an_entry_never_stored(tmp_path: Path
+                                                                          ) -> None:
+    """benchmarks/probes25 dropout_seed_parity: run 2 hit the FX graph cache entry run 1
+    wrote, and missed AOTAutograd's under the key run 1 looked up: one directory, an entry
+    run 1 never stored. It was a problem with the fix "Point TORCHINDUCTOR_CACHE_DIR at the
+    directory the earlier run wrote"; now information saying so."""
+    from compdiag.analyses.explain import explain
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    user = tmp_path / "model.py"
+    user.write_text("import torch\n\ndef f(x):\n    return x.sin()\n")
+    graph = "def forward(self, x):\n    sin = torch.ops.aten.sin.default(x)\n    return (sin,)"
+    w = Writer(tmp_path / "s.db")
+    first = _two_caches_run(w, user, graph, "miss", "miss")
+    second = _two_caches_run(w, user, graph, "miss", "hit")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        found = [d for d in explain(r, second) if d.kind == "cache" and "aotautograd" in d.reason]
+    (d,) = found
+    assert d.severity == "info", d
+    assert "that run did not store the entry (fx_graph hit in the same directory)" in d.reason
+    assert d.details.compared_to["run_id"] == first
+    assert "TORCHINDUCTOR_CACHE_DIR" not in d.fix and d.fix.startswith("Nothing to fix")

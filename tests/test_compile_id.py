@@ -367,3 +367,34 @@ def test_a_compile_that_restarted_then_a_reset_are_two_generations() -> None:
     assert g.qualify("1/0", starts=True) == "1/0"
     assert g.qualify("0/0", starts=True) == "0/0@1"
     assert g.qualify("0/0", ends=True) == "0/0@1"
+
+
+def test_a_miss_after_a_reset_whose_key_differs_in_its_inputs_only_is_information(
+        tmp_path: Path) -> None:
+    """benchmarks/probes25 reset_bench_fullgraph_toggle: after torch._dynamo.reset() the
+    function traced other code (a whole graph, not the half before a break), and its FX
+    cache miss against the compile before the reset, a key differing in the graph and its
+    inputs only, was a problem with "change configs before the first compile". Another graph
+    is expected to miss, as across runs: information. A config that changed stays a problem
+    (test_a_compile_id_torch_reuses_after_a_reset_stays_two_compiles)."""
+    from compdiag.analyses.explain import explain
+
+    user = tmp_path / "model.py"
+    user.write_text("import torch\n\ndef f(x):\n    return x.sin()\n\nf(x)\n"
+                    "torch._dynamo.reset()\nf(y)\n")
+    w = Writer(tmp_path / "s.db")
+    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(tmp_path))
+    ing = Ingestor(w, run_id)
+    _compile(ing, user, fallback_random=False, key="k1",
+             extra=("[e1] example_inputs[0]: TensorMetadata(shape=torch.Size([2]))",))
+    ing.event(RESET_KIND, None, {}, json.dumps(
+        {"filename": str(user), "lineno": 7, "line": "torch._dynamo.reset()"}))
+    _compile(ing, user, fallback_random=False, key="k2",
+             extra=("[e2] example_inputs[0]: TensorMetadata(shape=torch.Size([3]))",))
+    ing.flush()
+    w.end_run(run_id, exit_code=0, status="done")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        (d,) = explain(r, run_id)
+    assert d.kind == "cache" and d.compile_id == "0/0@1" and d.severity == "info", d
+    assert "before torch._dynamo.reset()" in d.reason

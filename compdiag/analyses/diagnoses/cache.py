@@ -317,6 +317,13 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
         reason = (f"{cache} cache missed while rank {peer} of this job compiled the same graph "
                   f"({ref.get('compile_id')}, run {ref.get('run_id')}) at the same time")
         explanation, fix = PEER_RANK_EXPLANATION, "Nothing to fix: " + PEER_RANK_FIX
+    elif why.status == "same_key" and hit_beside(ctx, e):
+        # another cache of the same compile hit an entry of that run: the directory is the
+        # same, so the earlier run never stored this one (not a directory to point at)
+        reason = (f"{cache} cache missed although {where} compiled this graph with the same "
+                  f"key: that run did not store the entry ({hit_beside(ctx, e)} hit in the "
+                  "same directory)")
+        explanation, fix = NOT_STORED_EXPLANATION, "Nothing to fix: " + NOT_STORED_FIX
     elif why.status == "same_key":
         reason = f"{cache} cache missed although {where} compiled this graph with the same key"
         explanation, fix = SAME_KEY_EXPLANATION, (
@@ -346,10 +353,10 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
                              reset)
         fix = GLOBAL_CONSTANT_FIX.format(name=moved[0][0])
     frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
-    # Against another run, a key whose graph or inputs changed is that run's other program
-    # (other arguments, settings, sizes): expected to miss, as the fix says, not a fault.
-    expected = peer is not None and why.status == "same_key" or (
-        reset is None and not moved and bool(why.changes)
+    # A key whose graph or inputs changed is another program (other arguments, settings,
+    # sizes; after a reset, other code traced): expected to miss, as the fix says, not a fault.
+    expected = (peer is not None or bool(hit_beside(ctx, e))) and why.status == "same_key" or (
+        not moved and bool(why.changes)
         and all(c.component.startswith(GRAPH_COMPONENTS) for c in why.changes))
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
                      user_frame=frame or locate(ctx, cid), explanation=explanation,
@@ -377,6 +384,21 @@ def _same_job(ctx: Any, run_id: Any) -> Any:
     except Exception:  # noqa: BLE001 - a run the store no longer has: no peer
         return None
     return other.get("rank") if other.get("job") == job else None
+
+
+NOT_STORED_EXPLANATION = ("The same compile found the other cache's entry that the earlier "
+                          "run wrote, so both runs used one cache directory: the earlier run "
+                          "looked this key up, missed, compiled, and did not store an entry for "
+                          "it (torch stores some compiled graphs in one cache only).")
+NOT_STORED_FIX = ("the compile still loaded its kernels from the cache that hit; a warm start "
+                  "of this graph pays the part that cache does not hold.")
+
+
+def hit_beside(ctx: Any, e: dict[str, Any]) -> str | None:
+    """The other cache whose lookup for the same compile hit, when one did."""
+    return next((o["cache"] for o in ctx.r.cache_events(ctx.run_id)
+                 if o.get("compile_id") == e["compile_id"] and o.get("cache") != e["cache"]
+                 and o.get("hit")), None)
 
 
 # Key components that are the graph and its inputs (which inputs are static parameters
