@@ -134,6 +134,11 @@ def test_user_frame_is_never_a_library_frame(tmp_path):
     assert d["user_frame"]["filename"] == str(s.user)
     assert d["user_frame"]["lineno"] == 7
     assert "clone()" in d["fix"]
+    # the library's statement torch names is in the headline, beside the user's line (set19b
+    # timm_mixup_in_step: "Data-dependent operator" alone, the `np.random.rand()` it broke on
+    # said only in the fix)
+    assert d["reason"].endswith(", at `y = copier(x, memo)` in deepcopy() (copy.py:153)"), \
+        d["reason"]
 
 
 def test_is_user_file():

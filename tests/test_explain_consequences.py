@@ -417,3 +417,25 @@ def test_a_limit_the_program_lowered_names_its_line_at_the_call_that_hit_it(tmp_
     assert d["reason"].endswith("; the limit is 1, set by the program at line 14 "
                                 "(`torch._dynamo.config.recompile_limit = 1`)")
     assert d["fix"].startswith("Line 14 (`torch._dynamo.config.recompile_limit = 1`) lowered")
+
+
+def test_a_break_whose_resumed_code_hit_the_limit_says_so_in_its_headline(tmp_path):
+    """Issue 29 §2 (set19b timm_mixup_in_step): the resumed code after a break recompiled on
+    the value passed across it until the limit; the limit is folded under the break, which
+    ranks where the limit would, and its headline now says what it costs most (the resumed
+    code runs in eager), named as the user's function, not Dynamo's resume function."""
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="forward", lineno=5)
+    s.graph_break("0/0", 7, gb_type="Data-dependent operator", code="GB0008")
+    resume = "torch_dynamo_resume_in_forward_at_7"
+    s.compile("1/0", co_name=resume, lineno=7)
+    for i in range(1, 9):
+        s.compile(f"1/{i}", co_name=resume, lineno=7,
+                  recompile_reason=f"1/{i - 1}: ___stack0[0] == {i}")
+    s.failure("1/8", stage="dynamo", exc_type="Unsupported",
+              message="Dynamo recompile limit exceeded",
+              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+    (d,) = s.explain()
+    assert d["kind"] == "graph_break"
+    assert d["reason"].endswith("; the code after it then recompiled until the recompile "
+                                "limit (forward() now runs in eager)"), d["reason"]

@@ -17,6 +17,7 @@ from compdiag.analyses.consequences import Causes, Consequence
 from compdiag.analyses.context import RunContext
 from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.registry import kind_spec, kind_specs, plugin_manager
+from compdiag.formats.compiled_code import resumed_function
 from compdiag.store.reader import Reader
 
 # A count or a measure standing alone in a reason (×3, 4 graph breaks, a batch of 5 rows,
@@ -130,8 +131,17 @@ def with_consequences(cause: Diagnosis, more: list[Consequence]) -> Diagnosis:
         if "fatal" in {f.name for f in fields(details)}:
             details = replace(details, fatal=True)
         explanation = (f"{explanation or ''} It ended the program: {ended.reason}").strip()
+    reason = cause.reason
+    limited = [c.diagnosis for c in more if getattr(c.diagnosis.details, "limit_hit", False)]
+    if limited and cause.kind != limited[0].kind and "recompile limit" not in reason:
+        # what the cause costs most, said where the user reads first (issue 29 §2)
+        fns = sorted({f"{resumed_function(c.details.function)}()" for c in limited
+                      if getattr(c.details, "function", None)})
+        reason += (f"; the code after it then recompiled until the recompile limit "
+                   f"({', '.join(fns) or 'the resumed code'} now "
+                   f"{'run' if len(fns) > 1 else 'runs'} in eager)")
     return replace(cause, score=top, consequences=cause.consequences + tuple(more),
-                   details=details, explanation=explanation)
+                   details=details, explanation=explanation, reason=reason)
 
 
 def rank(diagnoses: list[Diagnosis]) -> list[Diagnosis]:

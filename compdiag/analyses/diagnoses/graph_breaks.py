@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from compdiag.analyses.consequences import Causes, same_compile
@@ -336,6 +337,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         read = scalar_read(short, g["frame"].line)
         if read:  # the user's call that read a tensor's value into Python
             reason += f", from `{read}` at line {g['frame'].lineno}"
+        lib = first.get("lib_frame") if isinstance(first.get("lib_frame"), dict) else None
+        if lib and lib.get("line") and ctx.resolve(lib.get("filename")) != g["frame"].filename:
+            # inside library code the user's line calls: the library's statement torch names
+            stmt = lib["line"] if len(lib["line"]) <= 80 else lib["line"][:77] + "..."
+            reason += (f", at `{stmt}` in {lib.get('name') or 'library code'}() "
+                       f"({Path(lib.get('filename') or '?').name}:{lib.get('lineno')})")
         if first.get("hop"):  # the higher-order operator's body it broke in (capture's)
             reason += f", inside {HOP_WORDS.get(first['hop'], first['hop'])}"
         if g["skipped"]:
