@@ -172,6 +172,21 @@ def test_registry_is_read_from_the_installed_torch():
     assert reg["GB0059"]["Gb_type"] == data["GB0059"][-1]["Gb_type"]
 
 
+def break_then_resumed_limit(s: Store) -> None:
+    """forward() (line 5) breaks at line 7; its resume function recompiles on the value
+    passed across the break until the recompile limit (8), then Dynamo's limit failure."""
+    s.compile("0/0", co_name="forward", lineno=5)
+    s.graph_break("0/0", 7, gb_type="Data-dependent operator", code="GB0008")
+    resume = "torch_dynamo_resume_in_forward_at_7"
+    s.compile("1/0", co_name=resume, lineno=7)
+    for i in range(1, 9):
+        s.compile(f"1/{i}", co_name=resume, lineno=7,
+                  recompile_reason=f"1/{i - 1}: ___stack0[0] == {i}")
+    s.failure("1/8", stage="dynamo", exc_type="Unsupported",
+              message="Dynamo recompile limit exceeded",
+              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+
+
 def recompile_to_the_limit(s: Store, frame: int) -> None:
     """pool() (line 30) recompiled 8 times on a size, then Dynamo's recompile-limit failure."""
     s.compile(f"{frame}/0", co_name="pool", lineno=30)

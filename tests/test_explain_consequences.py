@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from compdiag.store.reader import Reader
 from test_explain import (AOT_FILE, BACKWARD_TWICE, TORCH_FILE, Store, _frames,
-                          recompile_to_the_limit)
+                          break_then_resumed_limit, recompile_to_the_limit)
 
 URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
 
@@ -425,16 +425,7 @@ def test_a_break_whose_resumed_code_hit_the_limit_says_so_in_its_headline(tmp_pa
     ranks where the limit would, and its headline now says what it costs most (the resumed
     code runs in eager), named as the user's function, not Dynamo's resume function."""
     s = Store(tmp_path)
-    s.compile("0/0", co_name="forward", lineno=5)
-    s.graph_break("0/0", 7, gb_type="Data-dependent operator", code="GB0008")
-    resume = "torch_dynamo_resume_in_forward_at_7"
-    s.compile("1/0", co_name=resume, lineno=7)
-    for i in range(1, 9):
-        s.compile(f"1/{i}", co_name=resume, lineno=7,
-                  recompile_reason=f"1/{i - 1}: ___stack0[0] == {i}")
-    s.failure("1/8", stage="dynamo", exc_type="Unsupported",
-              message="Dynamo recompile limit exceeded",
-              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+    break_then_resumed_limit(s)
     (d,) = s.explain()
     assert d["kind"] == "graph_break"
     assert d["reason"].endswith("; the code after it then recompiled until the recompile "

@@ -798,19 +798,10 @@ def test_a_recompile_limit_folded_under_a_break_is_still_a_limiter(tmp_path):
     from compdiag.analyses.explain import explain
     from compdiag.analyses.perf import limiters
     from compdiag.store.reader import Reader
-    from test_explain import Store
+    from test_explain import Store, break_then_resumed_limit
 
     s = Store(tmp_path)
-    s.compile("0/0", co_name="forward", lineno=5)
-    s.graph_break("0/0", 7, gb_type="Data-dependent operator", code="GB0008")
-    resume = "torch_dynamo_resume_in_forward_at_7"
-    s.compile("1/0", co_name=resume, lineno=7)
-    for i in range(1, 9):
-        s.compile(f"1/{i}", co_name=resume, lineno=7,
-                  recompile_reason=f"1/{i - 1}: ___stack0[0] == {i}")
-    s.failure("1/8", stage="dynamo", exc_type="Unsupported",
-              message="Dynamo recompile limit exceeded",
-              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+    break_then_resumed_limit(s)
     s.done()
     with Reader(s.path) as r:
         diags = explain(r, s.run_id)
