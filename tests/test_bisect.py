@@ -553,3 +553,31 @@ def test_probes_that_fail_otherwise_are_not_a_passing_command() -> None:
     assert "did not come back" in text and "exit status 1" in text, text
     assert "passes with every backend" not in text
     assert tail in text and "[dim]" not in text
+
+
+def test_a_passing_half_that_failed_otherwise_is_not_called_passing() -> None:
+    """benchmarks/probes25 custom_op_fake_shape: the backend before the culprit (crossref)
+    failed too, with another error (a MetadataMismatchError naming the fake kernel's wrong
+    shape), so it counts as not failing the run's way; the report printed its command as
+    "replay (passes)", which exits 1 when pasted. The document keeps its exit status and the
+    report says what it is, never "passes"."""
+    import io
+
+    from rich.console import Console
+
+    from compdiag.bisect.driver import Report, Step
+    from compdiag.bisect.search import Probe, Result
+    from compdiag.views.bisect import print_report
+
+    good, bad = Probe("aot_eager_decomp_partition_crossref"), Probe("inductor")
+    report = Report(Result("inductor", bad=bad, good=good),
+                    [Step(1, good, "good", 1, 0.2), Step(2, bad, "bad", 1, 0.2)], 1.0, 2, 0,
+                    ["python", "job.py"])
+    doc = report.document()
+    assert doc["replay_off_status"] == 1
+    out = io.StringIO()
+    print_report(report, doc, Console(file=out, width=300))
+    text = out.getvalue()
+    assert "replay (passes)" not in text, text
+    assert "replay (does not fail the run's way; exit status 1, another error)" in text
+    assert "the program fails without inductor too" in text

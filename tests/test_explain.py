@@ -1644,6 +1644,26 @@ def test_a_guard_on_the_compiled_modules_varargs_is_spelled_as_the_users_argumen
     assert passed_as("L['x'].size()[0]", "y = f(a)") == "L['x'].size()[0]"
 
 
+def test_a_guard_on_the_compiled_functions_kwargs_is_spelled_as_the_users_keyword():
+    """benchmarks/probes25 hf_llama_decode_dynamic_false: `torch.compile(model.forward)`
+    called as `forward(input_ids=tok, past_key_values=past)` guards
+    `kwargs['past_key_values'].layers[0].keys.size()[2]`, and the fix said
+    `torch._dynamo.mark_dynamic(kwargs, 2)` (no `kwargs` at the user's line, and the root only,
+    not the tensor's path: `mark_dynamic(self, 1)` for a weight). The keyword's value is the
+    user's name, and a fix names the tensor's whole path."""
+    from compdiag.analyses.diagnoses.recompiles import passed_as
+    from compdiag.analyses.recompile_rules import tensor_and_dim
+
+    src = passed_as("L['kwargs']['past_key_values'].layers[0].keys.size()[2]",
+                    "out = forward(input_ids=tok, past_key_values=past)")
+    assert src == "L['past'].layers[0].keys.size()[2]"
+    assert tensor_and_dim(src) == ("past.layers[0].keys", "2")
+    assert passed_as("kwargs['x'].size()[0]", "f(x=a + b)") == "(a + b).size()[0]"
+    assert passed_as("kwargs['y'].size()[0]", "f(x=a)") == "kwargs['y'].size()[0]"
+    assert tensor_and_dim("L['self']._modules['fc']._parameters['weight'].size()[1]") == \
+        ("self.fc.weight", "1")
+
+
 def test_dynamos_machinery_words_name_the_users_call():
     """set18 broadcast_object_list_step and multi_grad_hook_compiled, first run: right kind
     and line, but the headlines were torch's words about its own machinery ("Attempted to

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from compdiag.analyses.rules import Words, every, first
+from compdiag.formats.guard_source import in_user_spelling
 
 # -- what changed, why it recompiles, the fix ({src} the guarded expression, {where} the
 # function, {tensor} the tensor's name, {dim} the dimension) ------------------------------------
@@ -231,11 +232,13 @@ def recompile_explanation(category: str, source: str, fn: str | None, count: int
 
 
 def tensor_and_dim(source: str) -> tuple[str, str]:
-    """`L['x'].size()[0]` -> ('x', '0'), `xs[0].size()[1]` -> ('xs[0]', '1'): the names a
-    fix spells (the tensor, not its size)."""
+    """`L['x'].size()[0]` -> ('x', '0'), `xs[0].size()[1]` -> ('xs[0]', '1'),
+    `L['self']._modules['fc']._parameters['weight'].size()[1]` -> ('self.fc.weight', '1'): the
+    names a fix spells (the tensor, its whole path, not its size; probes25: `mark_dynamic(self,
+    1)` and `mark_dynamic(kwargs, 2)` named the root only)."""
     dim = re.search(r"\[(\d+)\]$", source)
     tensor = re.sub(r"\.(?:size|stride)\(\)\[\d+\]$", "", source)
-    return re.sub(r"^L\['(.+?)'\].*$", r"\1", tensor), dim.group(1) if dim else "0"
+    return in_user_spelling(tensor), dim.group(1) if dim else "0"
 
 
 # torch's own advice in a failed guard ("Guard failed on a parameter, consider using

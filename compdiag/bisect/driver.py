@@ -100,6 +100,12 @@ class Report:
                      "steps": [s.doc() for s in self.steps],
                      "replay": self.replay(r.bad) if r else None}
         doc["replay_off"] = self.replay(r.good) if r else None
+        # the passing half's exit status where it failed with another error than the run's:
+        # then it does not pass, it only does not fail the run's way
+        done = next((st for st in self.steps if r and st.probe == r.good
+                     and st.result == "good"), None)
+        doc["replay_off_status"] = done.rc if done is not None and done.rc not in (0, None) \
+            else None
         doc["replay_verified"] = {"replay": self.verified(r.bad, False) if r else None,
                                   "replay_off": self.verified(r.good, True) if r else None}
         doc["found"] = r is not None

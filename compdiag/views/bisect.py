@@ -116,7 +116,16 @@ def print_report(report, doc: dict, console: Console) -> None:
                 console.print(f"  source: {c['source']}", markup=False, soft_wrap=True)
         if doc.get("replay"):
             console.print(f"  replay (fails):  {doc['replay']}", markup=False, soft_wrap=True)
-        if doc.get("replay_off"):
+        if doc.get("replay_off") and doc.get("replay_off_status") is not None:
+            # it failed too, otherwise: say so, never "passes" (benchmarks/probes25
+            # custom_op_fake_shape: crossref's MetadataMismatchError named the real cause)
+            console.print(f"  replay (does not fail the run's way; exit status "
+                          f"{doc['replay_off_status']}, another error): {doc['replay_off']}",
+                          markup=False, soft_wrap=True)
+            console.print(f"  note: the program fails without {r.backend} too, with another "
+                          "error: read that replay's output, it may name the cause.",
+                          markup=False, soft_wrap=True)
+        elif doc.get("replay_off"):
             console.print(f"  replay (passes): {doc['replay_off']}", markup=False,
                           soft_wrap=True)
     ran = sum(1 for s in report.steps if s.result in ("good", "bad"))

@@ -246,6 +246,7 @@ def call_site(ctx: Any, cid: str | None) -> tuple[UserFrame, tuple[str, ...]]:
 
 
 _VARARG = re.compile(r"^(?:L\['args'\]|args)\[(\d+)\]")
+_KWARG = re.compile(r"^(?:L\['kwargs'\]|kwargs)\['(\w+)'\]")
 
 
 def passed_as(source: str, call_line: str | None) -> str:
@@ -253,6 +254,14 @@ def passed_as(source: str, call_line: str | None) -> str:
     `forward(*input)`), spelled as the user's own argument at the call (`encode(mel)`: `mel`),
     so its name and a fix's `mark_dynamic(mel, 2)` are the user's; unchanged where the call
     line does not parse to one call with that many plain arguments."""
+    kw = _KWARG.match(source or "")
+    if kw is not None and call_line:
+        # a **kwargs entry: the keyword the user passed at the call (`past_key_values=past`)
+        given = [k.value for n in calls_in(call_line) for k in n.keywords
+                 if k.arg == kw.group(1)]
+        if len(given) != 1:
+            return source
+        return _as_source(given[0]) + source[kw.end():]
     m = _VARARG.match(source or "")
     if m is None or not call_line:
         return source
@@ -261,10 +270,17 @@ def passed_as(source: str, call_line: str | None) -> str:
     calls = [n for n in calls_in(call_line) if i < len(n.args)]
     if len(calls) != 1 or isinstance(calls[0].args[i], ast.Starred):
         return source
-    arg = calls[0].args[i]
-    # a plain name as a local of the compiled frame, so it is spelled as every other is
-    name = f"L['{arg.id}']" if isinstance(arg, ast.Name) else ast.unparse(arg)
-    return name + source[m.end():]
+    return _as_source(calls[0].args[i]) + source[m.end():]
+
+
+def _as_source(arg: ast.expr) -> str:
+    """An argument's expression as a guard source's root: a plain name as a local of the
+    compiled frame (spelled as every other is), an attribute, item or call as written, any
+    other expression in parentheses (so `.size()[0]` applies to the whole of it)."""
+    if isinstance(arg, ast.Name):
+        return f"L['{arg.id}']"
+    text = ast.unparse(arg)
+    return text if isinstance(arg, (ast.Attribute, ast.Subscript, ast.Call)) else f"({text})"
 
 
 def frame_cids(ctx: Any, frame_no: Any) -> list[str]:
