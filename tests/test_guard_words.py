@@ -388,3 +388,14 @@ def test_a_tensor_subclass_metadata_guard_is_said_as_the_subclass_argument(tmp_p
     assert d["details"]["category"] == "subclass_metadata" and d["count"] == 3, d
     assert "the flatten context (metadata) of tensor subclass wq changed" in d["reason"]
     assert "__tensor_flatten__" in d["fix"] and "inner tensors" in d["fix"]
+
+
+def test_a_long_guard_is_cut_at_a_word_in_the_explanation() -> None:
+    """benchmarks/probes25 hf_vit_progressive_resize: the explanation quoted torch's guard
+    line cut mid-word ("(_prims_common/__init__.py:511 i"); it is cut at a word, marked."""
+    from compdiag.analyses.recompile_rules import recompile_explanation
+
+    guard = "16 <= x.size()[2] <= 40  # y = f(x)  # " + "modeling_vit.py:118 in interp " * 8
+    said = recompile_explanation("other", "x", "f", 1, guard)
+    assert said.endswith(" …") and len(said) < len("A guard failed: ") + 205
+    assert said.rsplit(" ", 2)[-2] in guard.split()

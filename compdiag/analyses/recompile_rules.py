@@ -220,12 +220,21 @@ def tree_spelling(source: str) -> str:
                            else f"L['{m.group(1)}']", source)
 
 
+def _clipped(text: str, width: int) -> str:
+    """`text` cut at a word boundary within `width`, marked as cut (never mid-word: probes25's
+    "(_prims_common/__init__.py:511 i")."""
+    if len(text) <= width:
+        return text
+    cut = text[:width].rsplit(" ", 1)[0].rstrip()
+    return f"{cut} …"
+
+
 def recompile_explanation(category: str, source: str, fn: str | None, count: int,
                           guard: str) -> str:
     where = f"{fn}()" if fn else "the function"
     template = EXPLANATIONS.get(category)
     what = template.format(src=source, where=where) if template else \
-        f"A guard failed: {guard[:200]}"
+        f"A guard failed: {_clipped(guard, 200)}"
     if count > 1:
         what += f" It happened {count} times."
     return what
