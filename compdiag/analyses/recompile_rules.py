@@ -189,6 +189,10 @@ AUTOMATIC_DYNAMIC_SCALAR = (
 OPTIONAL_ARGUMENT = ("Nothing to do: a call with {src}=None and one with a value each get a "
                      "graph of their own (Dynamo guards on whether an argument is None); both "
                      "stay cached, so switching between them costs nothing more.")
+KEYWORD_SETS = ("Nothing to do: the function is called with one set of keyword arguments at "
+                "one line and another set at another (a prefill call and a decode step): each "
+                "set is a graph of its own, compiled once and kept. More recompiles than call "
+                "sites would not be expected.")
 SPECIALISED_01_EXPLANATION = (
     "The function was compiled with dynamic=True, yet the first call's size {value} was "
     "specialised: torch always specialises sizes 0 and 1 (0/1 specialisation), so the next "

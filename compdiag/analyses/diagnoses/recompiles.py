@@ -29,7 +29,8 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
-    AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, OPTIONAL_ARGUMENT, INSTANCES_EXPLANATION, INSTANCES_FIX,
+    AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, KEYWORD_SETS, OPTIONAL_ARGUMENT,
+    INSTANCES_EXPLANATION, INSTANCES_FIX,
     INSTANCES_REASON, LIMIT_FIX, REASONS, recompile_explanation, recompile_fix, RECURRING,
     RECURRING_FIXES,
     SPECIALISED_01_EXPLANATION, SPECIALISED_01_FIX, SPECIALIZED_EXPLANATION, SPECIALIZED_FIX,
@@ -120,7 +121,20 @@ ON_PURPOSE: dict[str, dict[str, Any]] = {
     "value": {"needs": ("automatic_dynamic", "not_requested", "argument", "made_dynamic"),
               "fix": AUTOMATIC_DYNAMIC_SCALAR},
     "none": {"needs": ("argument",), "fix": OPTIONAL_ARGUMENT},
+    # `length` of the **kwargs dict: two call sites passing two keyword sets (probes25
+    # hf_llama_decode_dynamic_false: a prefill and a decode call)
+    "length": {"needs": ("keywords", "another_call"), "fix": KEYWORD_SETS},
 }
+_KEYWORDS = re.compile(r"^len\((?:L\['kwargs'\]|kwargs)\)$")
+
+
+def another_call(ctx: Any, cid: str) -> bool:
+    """The compile's call is at another user line than the compile before it of the same
+    frame (the function is called from two places)."""
+    prev = previous_compile(ctx, cid)
+    here, there = call_site(ctx, cid)[0], call_site(ctx, prev)[0] if prev else UserFrame()
+    return bool(here.lineno and there.lineno) and \
+        (here.filename, here.lineno) != (there.filename, there.lineno)
 
 
 def made_dynamic(ctx: Any, first: dict[str, Any], cid: str, source: str | None) -> bool:
@@ -418,7 +432,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         facts = {"argument": _ARGUMENT.match(source or "") is not None,
                  "automatic_dynamic": ctx.automatic_dynamic(first["compile_id"]),
                  "not_requested": not ctx.dynamic_requested(first["compile_id"]),
-                 "made_dynamic": made_dynamic(ctx, first, last["compile_id"], source)}
+                 "made_dynamic": made_dynamic(ctx, first, last["compile_id"], source),
+                 "keywords": _KEYWORDS.match(source or "") is not None,
+                 "another_call": category == "length" and another_call(ctx, first["compile_id"])}
         purpose = ON_PURPOSE.get(category)
         expected = (purpose is not None and count == 1 and limit is None and cause is None
                     and all(facts[n] for n in purpose["needs"]))
@@ -437,7 +453,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if said is not None:
             head, change, explanation = said.head, said.change, said.explanation
             fix = LIMIT_FIX.format(fn=shown or "The function", fix=said.fix) \
-                if limit is not None else said.fix
+                if limit is not None else fix if expected else said.fix
         if cause is not None:
             frame, explanation = cause.frame or frame, cause.explanation
             head, change = cause.head or head, change + cause.suffix
