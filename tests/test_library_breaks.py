@@ -104,3 +104,21 @@ def test_a_branch_inside_a_library_call_is_not_the_users_if(tmp_path):
         (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
         assert ("_get_total_norm" in d["fix"]) is library, d["fix"]
         assert ("The `if` depends on a tensor's value" in d["fix"]) is not library, d["fix"]
+
+
+def test_a_logging_break_inside_a_library_gets_the_library_fix_not_a_logger_snippet():
+    """benchmarks/probes25 hf_gpt2_grad_ckpt_train: transformers' own `logger.warning_once`
+    broke the graph under the user's `loss = model(...)`, and the fix said
+    `reorderable_logging_functions.add(logger.info)` for a logger the program does not have.
+    The logging rule is the user's only where their line logs."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    lib = {"filename": "/x/site-packages/transformers/utils/generic.py", "lineno": 1189,
+           "name": "wrapper", "line": "logger.warning_once(msg)"}
+    gb = "logging.Logger method not supported for non-export cases"
+    fix = graph_break_fix(gb, "", "", "logits = model(input_ids=ids, labels=ids).logits", [],
+                          lib_frame=lib)
+    assert fix.startswith("The break is inside `wrapper` (generic.py:1189"), fix
+    assert "reorderable_logging_functions.add(logger.info)" not in fix
+    mine = graph_break_fix(gb, "", "", "logger.info('step %d', step)", [], lib_frame=None)
+    assert "reorderable_logging_functions" in mine

@@ -175,7 +175,11 @@ RULES: tuple[Rule, ...] = (
     Rule(("logging.Logger", "logger method"),
          "Move the logging call out of the compiled function, or let Dynamo reorder it after "
          "the graph: `torch._dynamo.config.reorderable_logging_functions.add(logger.info)` "
-         "(for the methods you use); or guard it with `if not torch.compiler.is_compiling():`."),
+         "(for the methods you use); or guard it with `if not torch.compiler.is_compiling():`.",
+         # the logger is the user's only where their line logs; else a library's (probes25
+         # hf_gpt2_grad_ckpt_train: `logger.info` named a logger the program does not have)
+         user_calls=("logger", "logging", "log.", ".info(", ".warning(", ".debug(", ".error(",
+                     "warn(")),
     Rule(("builtin operator `print`", "builtin print"), PRINT_FIX),
     Rule(("Data-dependent branching", "generic_jump"),
          _in_context("NumpyNdarrayVariable", NUMPY_BRANCH_FIX, BRANCH_FIX),
