@@ -122,3 +122,23 @@ def test_a_logging_break_inside_a_library_gets_the_library_fix_not_a_logger_snip
     assert "reorderable_logging_functions.add(logger.info)" not in fix
     mine = graph_break_fix(gb, "", "", "logger.info('step %d', step)", [], lib_frame=None)
     assert "reorderable_logging_functions" in mine
+
+
+def test_two_library_statements_under_one_user_line_are_two_breaks(tmp_path):
+    """benchmarks/probes25 hf_gpt2_grad_ckpt_train: two transformers logging sites (a
+    loss_type warning every step, a gradient-checkpointing warning from step 4) broke under
+    the one user line `loss = model(...)` and were one panel quoting one of them. A break
+    inside library code is keyed by the library statement too; the same statement hit again
+    stays one diagnosis."""
+    from test_explain import Store
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    gb = dict(gb_type="Attempted to copy.deepcopy a tensor", code="GB4198")
+    s.graph_break("0/0", 7, extra_frame="/usr/lib/python3.11/copy.py", **gb)
+    s.graph_break("0/0", 7, extra_frame="/usr/lib/python3.11/copy.py", **gb)
+    s.graph_break("0/0", 7, extra_frame="/usr/lib/python3.11/copyreg.py", **gb)
+    breaks = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert sorted((d["count"], d["reason"].rsplit("(", 1)[-1]) for d in breaks) == \
+        [(1, "copyreg.py:153)"), (2, "copy.py:153)")], breaks
+    assert {d["user_frame"]["lineno"] for d in breaks} == {7}

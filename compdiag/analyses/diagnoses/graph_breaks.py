@@ -295,7 +295,13 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         frame = locate(ctx, cid, torch=[{"filename": row.get("filename"),
                                          "lineno": row.get("lineno"), "line": row.get("line")},
                                         row.get("user_stack") or []])
-        key = (frame.filename, frame.lineno, kind)
+        # two library statements under one user line are two breaks (probes25: two
+        # transformers logging sites under `loss = model(...)` were one panel)
+        lib = row.get("lib_frame") if isinstance(row.get("lib_frame"), dict) else {}
+        inside = (ctx.resolve(lib.get("filename")), lib.get("lineno")) \
+            if lib.get("filename") and ctx.resolve(lib.get("filename")) != frame.filename \
+            else None
+        key = (frame.filename, frame.lineno, kind, inside)
         g = groups.get(key)
         if g is None:
             g = groups[key] = {"order": len(groups) + 1, "rows": [], "first": row,
