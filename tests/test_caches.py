@@ -312,9 +312,11 @@ def test_timeline_stages_add_up_to_the_outermost_regions(events: list[dict]) -> 
         named = [iv for iv in around if iv.stage]
         stage = max(named, key=lambda iv: iv.depth).stage if named else UNACCOUNTED
         want[stage] = want.get(stage, 0.0) + hi - lo
-    got = {k: v for k, v in clock.stages.items() if v > 1e-9}
-    assert got.keys() == {k for k, v in want.items() if v > 1e-9}
-    assert all(got[k] == pytest.approx(want[k], abs=1e-6) for k in got)
+    # a stage is compared at the sums' own tolerance (1e-6 us): the oracle and the timeline
+    # round a region 1e-9 us wide differently (hypothesis found one: 1.0000000827e-09 against
+    # the 1e-9 cut), which says nothing of the split
+    for k in {*clock.stages, *want}:
+        assert clock.stages.get(k, 0.0) == pytest.approx(want.get(k, 0.0), abs=1e-6), k
 
 
 @settings(max_examples=200, deadline=None)
