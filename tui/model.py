@@ -167,19 +167,14 @@ class StoreModel:
         rows = self.reader.compile_index(run_id)
         # a module of torch.nn's own is compiled through torch's wrapper: named by its class,
         # at the user's call (as `compdiag show` names it)
-        names: dict[str, dict[str, Any]] = {}
         if any(r["co_name"] in TORCH_WRAPPERS for r in rows):  # analyses only then: the first
-            from compdiag.analyses.compile_names import compile_names  # screen stays light
+            from compdiag.analyses.compile_names import as_user_knows  # screen stays light
 
-            names = compile_names(self.reader, run_id, rows)
-        infos = {}
-        for r in rows:
-            name = names.get(r["compile_id"], {})
-            at = name.get("called_at") or r
-            infos[r["compile_id"]] = CompileInfo(
-                compile_id=r["compile_id"], frame=r["frame"], attempt=r["attempt"] or 0,
-                co_name=name.get("function") or r["co_name"], filename=at["filename"],
-                lineno=at["lineno"], status=r["status"], stage_times=r["stage_times"] or {})
+            rows = as_user_knows(self.reader, run_id, rows)
+        infos = {r["compile_id"]: CompileInfo(
+            compile_id=r["compile_id"], frame=r["frame"], attempt=r["attempt"] or 0,
+            co_name=r["co_name"], filename=r["filename"], lineno=r["lineno"],
+            status=r["status"], stage_times=r["stage_times"] or {}) for r in rows}
         for g in self.reader.graph_breaks(run_id):
             if g["compile_id"] in infos:
                 infos[g["compile_id"]].graph_breaks += 1

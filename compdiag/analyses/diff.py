@@ -13,8 +13,8 @@ import os
 from collections import Counter
 from typing import Any, Callable, Iterable
 
-from compdiag.ingest import parsers as P
 from compdiag.analyses.compile_names import as_user_knows
+from compdiag.ingest import parsers as P
 from compdiag.store.reader import Reader
 
 Key = tuple[Any, ...]

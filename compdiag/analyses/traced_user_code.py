@@ -25,6 +25,7 @@ FROM_USER_CODE = "from user code:"
 class RanWhileTracing:
     frame: UserFrame           # the innermost user frame torch called (where it was raised)
     via: tuple[UserFrame, ...]  # the user frames between, outermost first (__torch_dispatch__)
+    function: str | None       # the function that frame is in
 
 
 def ran_while_tracing(ctx: Any, traceback: str | None, traced: UserFrame
@@ -50,12 +51,4 @@ def ran_while_tracing(ctx: Any, traceback: str | None, traced: UserFrame
     via = tuple(ctx.frame(ctx.resolve(frames[i]["filename"]), frames[i]["lineno"],
                           frames[i].get("line"), evidence=TORCH)
                 for i in called if first <= i < last)
-    return RanWhileTracing(here, via)
-
-
-def function_at(ctx: Any, traceback: str | None, frame: UserFrame) -> str | None:
-    """The name of the function the traceback's frame at `frame` is in."""
-    for f in frames_in((traceback or "").split(FROM_USER_CODE, 1)[0]):
-        if (ctx.resolve(f.get("filename")), f.get("lineno")) == (frame.filename, frame.lineno):
-            return f.get("name")
-    return None
+    return RanWhileTracing(here, via, frames[last].get("name"))

@@ -22,6 +22,12 @@ def _schema(target: Any) -> Any:
     return schema
 
 
+def declared_writes(schema: Any) -> list[int]:
+    """The positions of the arguments an op's schema declares it writes (`Tensor(a!)`)."""
+    return [i for i, a in enumerate(getattr(schema, "arguments", ()) or ())
+            if getattr(getattr(a, "alias_info", None), "is_write", False)]
+
+
 def written(node: torch.fx.Node) -> list[torch.fx.Node]:
     """The argument nodes `node` writes in place (a mutable schema argument, the self of an
     in-place method or of a setitem), each once, in argument order."""
@@ -33,12 +39,9 @@ def written(node: torch.fx.Node) -> list[torch.fx.Node]:
         out = [node.args[0]] if node.args else []
     elif node.op == "call_function":
         schema = _schema(node.target)
-        for i, arg in enumerate(getattr(schema, "arguments", ()) or ()):
-            info = getattr(arg, "alias_info", None)
-            if info is None or not getattr(info, "is_write", False):
-                continue
-            value = node.args[i] if i < len(node.args) else node.kwargs.get(arg.name)
-            out.append(value)
+        for i in declared_writes(schema):
+            out.append(node.args[i] if i < len(node.args)
+                       else node.kwargs.get(schema.arguments[i].name))
     return list(dict.fromkeys(n for n in out if isinstance(n, torch.fx.Node)))
 
 

@@ -16,6 +16,8 @@ from typing import Any
 import torch
 import torch.fx
 
+from compdiag.capture.mutated_args import declared_writes
+
 # Namespaces of torch's own ops, whose schemas are right about mutation.
 TORCH_NAMESPACES = ("aten", "prims", "inductor", "_c10d_functional", "c10d", "_dtensor",
                     "higher_order", "quantized", "_quantized")
@@ -26,7 +28,7 @@ def _undeclared_candidate(target: Any) -> bool:
     ns = getattr(target, "namespace", None)
     if schema is None or ns in TORCH_NAMESPACES:
         return False
-    return not any(a.alias_info is not None and a.alias_info.is_write for a in schema.arguments)
+    return not declared_writes(schema)
 
 
 def find(gm: torch.fx.GraphModule, args: list[Any]) -> torch.fx.Node | None:

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from compdiag.analyses.compile_names import compile_names
 from compdiag.analyses.compiled_autograd import ca_id
 from compdiag.analyses.compiled_autograd import graphs as ca_graphs
 from compdiag.analyses.cudagraph_coverage import coverage, summary_line
@@ -18,7 +19,6 @@ from compdiag.formats.words import plural
 from compdiag.store.reader import Reader
 from compdiag.store.schema import SCHEMA_VERSION
 from compdiag.views.compile_time import attach as attach_compile_time
-from compdiag.analyses.compile_names import compile_names
 from compdiag.views.compile_time import cache_lines, compile_time_lines
 from compdiag.views.table import Col, fitted_table, short_path
 
@@ -64,7 +64,7 @@ def runs_document(reader: Reader) -> dict[str, Any]:
 
 def _compiles(reader: Reader, run_id: int) -> list[dict[str, Any]]:
     """The run's compiles; each with `function`, the name the user knows it by, and
-    `called_at` where that is not the code object's (views/compile_names.py)."""
+    `called_at` where that is not the code object's (analyses/compile_names.py)."""
     rows = reader.compiles(run_id)
     names = compile_names(reader, run_id, rows)
     return [{"compile_id": c["compile_id"], "frame": c["frame"], "attempt": c["attempt"],

@@ -311,17 +311,18 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
               if reset.get("filename") and reset.get("lineno") else "")
         where = f"{display(ref.get('compile_id'))}, the compile before torch._dynamo.reset(){at}"
     peer = _same_job(ctx, ref.get("run_id"))
+    beside = hit_beside(ctx, e) if why.status == "same_key" else None
     if why.status == "same_key" and peer is not None:
         # another rank of this job compiled the same graph at the same time: neither found
         # the other's entry because neither had written it yet (expected, not a lost cache)
         reason = (f"{cache} cache missed while rank {peer} of this job compiled the same graph "
                   f"({ref.get('compile_id')}, run {ref.get('run_id')}) at the same time")
         explanation, fix = PEER_RANK_EXPLANATION, "Nothing to fix: " + PEER_RANK_FIX
-    elif why.status == "same_key" and hit_beside(ctx, e):
+    elif why.status == "same_key" and beside:
         # another cache of the same compile hit an entry of that run: the directory is the
         # same, so the earlier run never stored this one (not a directory to point at)
         reason = (f"{cache} cache missed although {where} compiled this graph with the same "
-                  f"key: that run did not store the entry ({hit_beside(ctx, e)} hit in the "
+                  f"key: that run did not store the entry ({beside} hit in the "
                   "same directory)")
         explanation, fix = NOT_STORED_EXPLANATION, "Nothing to fix: " + NOT_STORED_FIX
     elif why.status == "same_key":
@@ -355,7 +356,7 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
     frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
     # A key whose graph or inputs changed is another program (other arguments, settings,
     # sizes; after a reset, other code traced): expected to miss, as the fix says, not a fault.
-    expected = (peer is not None or bool(hit_beside(ctx, e))) and why.status == "same_key" or (
+    expected = (peer is not None or bool(beside)) and why.status == "same_key" or (
         not moved and bool(why.changes)
         and all(c.component.startswith(GRAPH_COMPONENTS) for c in why.changes))
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,

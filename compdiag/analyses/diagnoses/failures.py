@@ -36,7 +36,7 @@ from compdiag.analyses.locate import (SOURCE, TORCH, first_user_frame, kernel_fr
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
-from compdiag.analyses.traced_user_code import function_at, ran_while_tracing
+from compdiag.analyses.traced_user_code import ran_while_tracing
 from compdiag.formats.code_text import called
 from compdiag.formats.user_code import frames_in
 from compdiag.ingest import parsers as P
@@ -330,9 +330,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             one = f"{one}, tracing `{callee}(...)` at line {frame.lineno}"
         ran = ran_while_tracing(ctx, tb, frame) if f["stage"] in TRACED_STAGES else None
         if ran is not None:  # raised in code of the user's that torch ran while tracing
-            fn = function_at(ctx, tb, ran.frame)
             via = ", ".join(f"line {v.lineno}" for v in ran.via)
-            one = (f"{one}; raised at line {ran.frame.lineno}" + (f" in {fn}()" if fn else "")
+            one = (f"{one}; raised at line {ran.frame.lineno}"
+                   + (f" in {ran.function}()" if ran.function else "")
                    + f", code of yours torch ran while tracing line {frame.lineno}"
                    + (f" (through {via})" if via else ""))
             frame = ran.frame
