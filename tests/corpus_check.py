@@ -52,9 +52,12 @@ def corpus_half(sidecar: Path) -> int:
 
 def run_case(name: str, workdir: Path, cache_dir: Path, run_args: list[str] | None = None,
              python: str = sys.executable, folder: Path = CORPUS,
-             extra_env: dict[str, str] | None = None) -> dict[str, Any]:
+             extra_env: dict[str, str] | None = None,
+             explain_args: list[str] | None = None) -> dict[str, Any]:
     """Run one corpus script (of `folder`) under capture, then explain it; both as the CLI
-    would. `extra_env`: the test suite's fork server (cdtest.fork_server_env), or nothing."""
+    would. `extra_env`: the test suite's fork server (cdtest.fork_server_env), or nothing.
+    `explain_args`: the sidecar's, e.g. `["--job"]` for a case whose `run_args` launch ranks
+    (`-m torch.distributed.run --nproc-per-node 2`): explain the job, not one rank's run."""
     store = workdir / (name.replace("/", "_") + ".db")
     # One compile thread: no worker pool to spawn per script on a 2-core machine.
     env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(cache_dir), PYTHONUNBUFFERED="1",
@@ -67,7 +70,7 @@ def run_case(name: str, workdir: Path, cache_dir: Path, run_args: list[str] | No
                           *(run_args or []), str(folder / f"{name}.py")], cwd=workdir, env=env,
                          capture_output=True, text=True, timeout=TIMEOUT)
     exp = subprocess.run([python, "-m", "compdiag", "explain", "--store", str(store),
-                          "--json"], cwd=workdir, env=env, capture_output=True, text=True,
+                          *(explain_args or []), "--json"], cwd=workdir, env=env, capture_output=True, text=True,
                          timeout=120)
     doc = json.loads(exp.stdout) if exp.returncode == 0 and exp.stdout.strip() else None
     return {"run_rc": run.returncode, "run_stderr": run.stderr[-3000:], "explain_rc":

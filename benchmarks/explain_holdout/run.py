@@ -60,7 +60,8 @@ def _judge(sidecar: Path, folder: Path, work: Path, cache: Path) -> dict[str, An
     name = sidecar.name[:-len(".expected.json")]
     spec = load_sidecar(sidecar, torch.__version__)
     started = time.monotonic()
-    result = run_case(name, work, cache, spec.get("run_args"), folder=folder)
+    result = run_case(name, work, cache, spec.get("run_args"), folder=folder,
+                      explain_args=spec.get("explain_args"))
     label = folder.name if folder == HERE else f"{HERE.name}/{folder.relative_to(HERE).as_posix()}"
     problems = case_problems(result, spec, folder=label)
     diagnoses = (result["doc"] or {}).get("diagnoses") or []
