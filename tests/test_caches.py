@@ -761,3 +761,48 @@ def test_a_same_key_miss_beside_a_hit_of_that_run_is_an_entry_never_stored(tmp_p
     assert "that run did not store the entry (fx_graph hit in the same directory)" in d.reason
     assert d.details.compared_to["run_id"] == first
     assert "TORCHINDUCTOR_CACHE_DIR" not in d.fix and d.fix.startswith("Nothing to fix")
+
+
+def _fw_bw_run(w, user: Path, forward: str, backward: str) -> int:
+    """A run whose compile 0/0 looked two graphs up in the FX graph cache, as a training
+    compile does (its forward's key, then its backward's), and missed both."""
+    from compdiag.ingest.ingestor import Ingestor
+
+    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(user.parent))
+    ing = Ingestor(w, run_id)
+    ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+    for graph in (forward, backward):
+        key = "k" + str(abs(hash(graph)) % 10**8)
+        ing.record({"artifact": {"name": "fx_graph_cache_miss", "encoding": "json"}, **ids},
+                   json.dumps({"key": key, "cache_state": "miss",
+                               "components": [f"[h{key}] gm: {graph}"]}))
+    return end_fed_run(w, ing, run_id, user, 3, ids, graph_op_count=1)
+
+
+def test_a_compiles_misses_in_one_cache_are_one_panel_each_graph_said(tmp_path: Path) -> None:
+    """probes25's torchrun import: rank 1's one compile missed the FX graph cache twice (its
+    forward's graph differed from rank 0's, its backward's was the same), and explain drew two
+    panels about "0/0's fx_graph lookup" that read as a contradiction ("the graph changed" and
+    "compiled the same graph"). One compile's misses in one cache are one diagnosis, each
+    graph's answer in lookup order, the problem's fix leading."""
+    from compdiag.analyses.explain import explain
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    user = tmp_path / "model.py"
+    user.write_text("import torch\n\ndef f(x):\n    return x.sin()\n")
+    fw1 = "def forward(self, x):\n    sin = torch.ops.aten.sin.default(x)\n    return (sin, x)"
+    fw2 = "def forward(self, x):\n    sin = torch.ops.aten.sin.default(x)\n    return (sin,)"
+    bw = "def forward(self, x, g):\n    cos = torch.ops.aten.cos.default(x)\n    return (cos,)"
+    w = Writer(tmp_path / "s.db")
+    _fw_bw_run(w, user, fw1, bw)
+    second = _fw_bw_run(w, user, fw2, bw)
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        found = [d for d in explain(r, second) if d.kind == "cache" and "fx_graph" in d.reason]
+    (d,) = found
+    assert d.reason.startswith("fx_graph cache missed on 2 graphs of 0/0: graph 1 key differs"), d
+    assert "graph 2 missed although run 1 (0/0) compiled this graph with the same key" in \
+        d.reason, d.reason
+    assert d.severity == "problem" and d.count == 2
+    assert d.fix.startswith("Point TORCHINDUCTOR_CACHE_DIR"), d.fix

@@ -399,3 +399,73 @@ def test_a_long_guard_is_cut_at_a_word_in_the_explanation() -> None:
     said = recompile_explanation("other", "x", "f", 1, guard)
     assert said.endswith(" …") and len(said) < len("A guard failed: ") + 205
     assert said.rsplit(" ", 2)[-2] in guard.split()
+
+
+_LIBRARY_DECORATOR = '''
+import functools
+
+def deprecate_kwarg(old):
+    def deco(func):
+        @functools.wraps(func)
+        def wrapped_func(*args, **kwargs):
+            kwargs.pop(old, None)
+            return func(*args, **kwargs)
+        return wrapped_func
+    return deco
+'''
+
+
+def test_a_library_decorators_wrapper_is_named_by_the_function_it_wraps(tmp_path) -> None:
+    """`torch.compile(model.forward)` where the library decorates `forward`
+    (transformers' `deprecate_kwarg`) compiles the decorator's `wrapped_func`: capture records
+    the one function the wrapper closes over, and every diagnosis and listing names that one
+    (probes25: "recompile limit hit: wrapped_func() recompiled 8 times"). Capture's half runs
+    in a real Dynamo compile (the record taken inside the backend, as at dynamo_start)."""
+    import json as _json
+    import torch
+    from compdiag.capture.call_sites import call_record
+    from test_explain import Store, _ids
+    from compdiag.analyses.context import RunContext
+    from compdiag.store.reader import Reader
+
+    lib = "/usr/lib/python3/site-packages/somelib/deprecation.py"
+    space: dict = {}
+    exec(compile(_LIBRARY_DECORATOR, lib, "exec"), space)
+
+    class Block(torch.nn.Module):
+        @space["deprecate_kwarg"]("old")
+        def forward(self, x):
+            return x + 1
+
+    seen: list = []
+
+    def backend(gm, example_inputs):
+        seen.append(call_record())
+        return gm.forward
+
+    torch._dynamo.reset()
+    block = Block()
+    torch.compile(block.forward, backend=backend)(torch.ones(2), old=1)
+    assert seen and seen[0]["wraps"].endswith("Block.forward"), seen
+    # a user's own decorator is the user's code, which the user knows by its name: none
+    user_space: dict = {}
+    exec(compile(_LIBRARY_DECORATOR, __file__, "exec"), user_space)
+    torch._dynamo.reset()
+    torch.compile(user_space["deprecate_kwarg"]("old")(lambda x: x * 2),
+                  backend=backend)(torch.ones(2))
+    torch._dynamo.reset()
+    assert len(seen) == 2 and "wraps" not in seen[1], seen
+
+    s = Store(tmp_path)
+    s.ing.record({**_ids("0/0"), "compilation_metrics": {
+        "co_name": "wrapped_func", "co_filename": lib, "co_firstlineno": 6}}, None)
+    s.ing.event("call_stack", "0/0", {}, _json.dumps({
+        "frames": [{"filename": str(s.user), "lineno": 9, "line": None, "name": "<module>"}],
+        "objects": {}, "wraps": "LlamaForCausalLM.forward"}))
+    s.done()
+    with Reader(s.path) as r:
+        assert RunContext(r, s.run_id).fn_name("0/0") == "LlamaForCausalLM.forward"
+        from compdiag.views.show import show_document
+        (c,) = show_document(r, s.run_id)["compiles"]
+        assert (c["co_name"], c["function"]) == ("wrapped_func", "LlamaForCausalLM.forward")
+        assert c["called_at"] == {"filename": str(s.user), "lineno": 9}

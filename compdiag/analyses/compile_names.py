@@ -3,7 +3,8 @@
 torch compiles a module of torch.nn's own (an nn.Sequential under torch.compile) through a
 wrapper of its own (torch/_dynamo/external_utils.py's `inner`), so the compiled code object is
 torch's: the compile is named by the module's class as capture saw it at the call
-(`Sequential.forward`, RunContext.fn_name), at the user's line that called it."""
+(`Sequential.forward`, RunContext.fn_name), at the user's line that called it. A library
+decorator's wrapper (`wrapped_func`) is named by the function it wraps, as capture saw it."""
 
 from __future__ import annotations
 
@@ -17,11 +18,13 @@ from compdiag.store.reader import Reader
 def compile_names(reader: Reader, run_id: int, rows: list[dict[str, Any]]
                   ) -> dict[str, dict[str, Any]]:
     """{compile_id: {function, called_at?}} for the compiles of `rows` whose code object is
-    one of torch's wrappers; the others keep their code object's name."""
-    wrapped = [c for c in rows if c.get("co_name") in TORCH_WRAPPERS]
+    one of torch's wrappers or a library wrapper of one function; the others keep their code
+    object's name."""
+    ctx = RunContext(reader, run_id)
+    wrapped = [c for c in rows if c.get("co_name") in TORCH_WRAPPERS
+               or (ctx.call(c["compile_id"]).get("wraps") and c.get("co_name"))]
     if not wrapped:
         return {}
-    ctx = RunContext(reader, run_id)
     out: dict[str, dict[str, Any]] = {}
     for c in wrapped:
         name = ctx.fn_name(c["compile_id"])

@@ -164,13 +164,19 @@ class RunContext:
         """The compiled function's name as the user knows it: its code object's, except for
         the wrapper torch compiles in its place (torch 2.13 compiles `torch.compile(module)`
         as `external_utils.inner` around the module's call): then the class of the object the
-        user called, as capture saw it at the call (`Sequential.forward`)."""
+        user called, as capture saw it at the call (`Sequential.forward`); and for a library
+        decorator's wrapper (`wrapped_func` around a model's forward), the function it wraps
+        (`LlamaForCausalLM.forward`)."""
         row = self.code_row(cid)
         name = row.get("co_name") if row else None
-        if name in TORCH_WRAPPERS and not is_user_file(self.resolve(row.get("filename"))):
-            called = (self.call(cid).get("objects") or {}).get("fn")
-            if isinstance(called, list) and called and isinstance(called[0], str):
+        if name and not is_user_file(self.resolve(row.get("filename"))):
+            call = self.call(cid)
+            called = (call.get("objects") or {}).get("fn")
+            if name in TORCH_WRAPPERS and isinstance(called, list) and called and \
+                    isinstance(called[0], str):
                 return f"{called[0].rsplit('.', 1)[-1]}.forward"
+            if isinstance(call.get("wraps"), str) and call["wraps"]:
+                return call["wraps"]
         return name
 
     def user_fn_name(self, cid: str | None) -> str | None:

@@ -7,12 +7,16 @@ at all, is missing from it. The handler of that very record runs inside Dynamo's
 below the user's call, so the frames are there to read. The class and id of each object
 argument (a method's `self`, a module passed in) come along, from the `locals` Dynamo's
 `_compile` was handed: two instances of one class sharing a `forward` recompile on each
-other's attributes, and only the ids tell them apart from one instance that changed."""
+other's attributes, and only the ids tell them apart from one instance that changed.
+
+A library decorator's wrapper (transformers' `deprecate_kwarg` around a model's `forward`, so
+`torch.compile(model.forward)` compiles `wrapped_func`) is not the name the user knows: the one
+function the wrapper closes over is (`wraps`, its `__qualname__`)."""
 
 from __future__ import annotations
 
 import sys
-from types import FrameType
+from types import CodeType, FrameType, FunctionType
 from typing import Any
 
 from compdiag.formats.user_code import is_user_file
@@ -28,6 +32,7 @@ def call_record() -> dict[str, Any] | None:
     starting now."""
     frame: FrameType | None = sys._getframe(1)
     local: dict[str, Any] | None = None
+    compiled: Any = None
     frames: list[dict[str, Any]] = []
     while frame is not None:
         code = frame.f_code
@@ -35,6 +40,7 @@ def call_record() -> dict[str, Any] | None:
                 code.co_filename.endswith("convert_frame.py"):
             value = frame.f_locals.get("locals")
             local = value if isinstance(value, dict) else None
+            compiled = frame.f_locals.get("code")
         if is_user_file(code.co_filename):
             frames.append({"filename": code.co_filename, "lineno": frame.f_lineno,
                            "name": code.co_name})
@@ -44,7 +50,25 @@ def call_record() -> dict[str, Any] | None:
     if not frames:
         return None
     frames.reverse()
-    return {"frames": frames, "objects": _objects(local or {})}
+    record: dict[str, Any] = {"frames": frames, "objects": _objects(local or {})}
+    wraps = _wrapped(compiled, local or {})
+    if wraps:
+        record["wraps"] = wraps
+    return record
+
+
+def _wrapped(code: Any, local: dict[str, Any]) -> str | None:
+    """The qualified name of the one function a library wrapper being compiled closes over
+    (a decorator's `func`), None for user code or a wrapper of none or several."""
+    if not isinstance(code, CodeType) or not code.co_freevars or \
+            is_user_file(code.co_filename):
+        return None
+    found = [v for n in code.co_freevars
+             if isinstance(v := local.get(n), FunctionType) and v.__code__ is not code]
+    if len(found) != 1:
+        return None
+    name = getattr(found[0], "__qualname__", None)
+    return name if isinstance(name, str) and name else None
 
 
 def _objects(local: dict[str, Any]) -> dict[str, list[Any]]:

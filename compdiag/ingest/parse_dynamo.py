@@ -519,8 +519,8 @@ def guard_values(guards_text: str | None) -> list[tuple[str, str]]:
 
 
 def call_stack(payload: str) -> dict[str, Any] | None:
-    """capture's call_stack record (JSON: frames, objects) as call_stacks columns; None for a
-    payload that is not one."""
+    """capture's call_stack record (JSON: frames, objects, wraps?) as call_stacks columns;
+    None for a payload that is not one."""
     try:
         doc = json.loads(payload)
     except ValueError:
@@ -531,7 +531,8 @@ def call_stack(payload: str) -> dict[str, Any] | None:
                "line": f.get("line"), "name": f.get("name")}
               for f in doc["frames"] if isinstance(f, dict)]
     objects = doc.get("objects") if isinstance(doc.get("objects"), dict) else {}
-    return {"frames": frames, "objects": {
+    wraps = doc.get("wraps") if isinstance(doc.get("wraps"), str) else None
+    return {"frames": frames, "wraps": wraps, "objects": {
         str(k): v for k, v in objects.items()
         # [class, id], and since session 22 whether it is a module: [class, id, bool]
         if isinstance(v, list) and len(v) in (2, 3) and isinstance(v[1], int)

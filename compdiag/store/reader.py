@@ -408,8 +408,9 @@ class Reader(RecordsReader, PerfReader):
         store an older compdiag wrote)."""
         if not self._has_table("call_stacks"):
             return {}
+        wraps = "wraps" if self._has_column("call_stacks", "wraps") else "NULL AS wraps"
         return {r.pop("compile_id"): r for r in self._rows(
-            "SELECT compile_id, frames, objects FROM call_stacks WHERE run_id = ?",
+            f"SELECT compile_id, frames, objects, {wraps} FROM call_stacks WHERE run_id = ?",
             (run_id,))}
 
     def shape_specializations(self, run_id: int) -> list[dict[str, Any]]:

@@ -410,12 +410,14 @@ CREATE TABLE IF NOT EXISTS perf_reports (
 -- The call that started each compile, as capture saw the live Python stack at dynamo_start
 -- (torch's own dynamo_start stack drops the caller's frame and compile_wrapper): the user
 -- frames, outermost first, and the compiled frame's object arguments (a method's `self`, a
--- module passed in: {name: [class, id]}, to tell two instances of one class apart).
+-- module passed in: {name: [class, id]}, to tell two instances of one class apart), and the
+-- function a library wrapper being compiled wraps (`wraps`: a decorator's `func`).
 CREATE TABLE IF NOT EXISTS call_stacks (
     run_id     INTEGER NOT NULL,
     compile_id TEXT NOT NULL,
     frames     TEXT NOT NULL DEFAULT '[]',
     objects    TEXT NOT NULL DEFAULT '{}',
+    wraps      TEXT,
     PRIMARY KEY (run_id, compile_id)
 );
 -- A symbol Dynamo specialised to a constant (symbolic_shape_specialization): the sources it
@@ -761,6 +763,8 @@ ADDED_COLUMNS = {
     # issue 34: a kernel's source, FX nodes and user lines in `blobs` (store/blobs.py)
     "kernels": ("source_blob TEXT", "fx_nodes_blob TEXT", "user_lines_blob TEXT"),
     "sched_nodes": ("frames_blob TEXT",),  # issue 34: store/blobs.py
+    # issue 29 §1: the function a library wrapper being compiled wraps (capture/call_sites.py)
+    "call_stacks": ("wraps TEXT",),
     "compile_stacks": ("frames_blob TEXT",),  # issue 34: store/blobs.py
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",

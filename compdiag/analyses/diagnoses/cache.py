@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -419,6 +419,7 @@ GLOBAL_CONSTANT_FIX = (
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     events = ctx.r.cache_events(ctx.run_id)
     out = _bypasses(ctx, events)
+    misses: dict[tuple, list[Diagnosis]] = {}
     for e in events:
         if e["result"] != "miss":
             continue
@@ -427,8 +428,29 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             continue
         d = _miss(ctx, e, why)
         if d is not None:
-            out.append(d)
+            misses.setdefault((e["compile_id"], e["cache"]), []).append(d)
+    out += [_one_panel(key[1], ds) for key, ds in misses.items()]
     return out + _hits_across_reset(ctx) + _served_from_cache(ctx)
+
+
+def _one_panel(cache: str, misses: list[Diagnosis]) -> Diagnosis:
+    """One diagnosis for a compile's misses in one cache: a training compile looks its
+    forward and its backward graph up, and two panels about one compile's cache read as a
+    contradiction ("the graph changed" and "the same graph", probes25's torchrun import) when
+    each is about another graph. Each graph's answer is said in order of lookup; the most
+    severe one's fix and details lead."""
+    if len(misses) == 1:
+        return misses[0]
+    lead = max(misses, key=lambda d: (d.severity == "problem", d.score))
+    said = f"{cache} cache missed"
+    parts = [d.reason[len(said):].lstrip(": ") if d.reason.startswith(said) else d.reason
+             for d in misses]
+    parts = [p if p.startswith(("key ", "missed")) else "missed " + p for p in parts]
+    reason = (f"{said} on {len(misses)} graphs of {display(lead.compile_id)}: " + "; ".join(
+        f"graph {i} {p}" for i, p in enumerate(parts, 1)))
+    fixes = list(dict.fromkeys([lead.fix] + [d.fix for d in misses]))
+    return replace(lead, reason=reason, fix=" ".join(f for f in fixes if f),
+                   count=len(misses))
 
 
 HIT_AFTER_RESET_EXPLANATION = (
