@@ -60,3 +60,17 @@ def test_the_accuracy_diagnosis_names_the_op_and_its_fix(tmp_path):
     top = s.explain()[0]
     assert top["kind"] == "accuracy" and top["user_frame"]["lineno"] == 26, top
     assert "mutates_args" in top["reason"] and "mutates_args=" in top["fix"]
+
+
+def test_a_schemas_declared_writes_are_read_one_way_for_capture_and_minify() -> None:
+    """capture's localiser and undeclared-mutation check and minify's stand-in custom op read
+    a schema's writes through one helper (formats/op_schema.py): minify's `mutates_args` for
+    a recorded schema are the arguments marked `(a!)`, in order."""
+    import torch
+    from compdiag.formats.op_schema import declared_write_names, declared_writes
+
+    schema = torch._C.parse_schema(
+        "lib::op(Tensor(a!) out, Tensor x, Tensor(b!) buf, float alpha) -> ()")
+    assert declared_writes(schema) == [0, 2]
+    assert declared_write_names(schema) == ["out", "buf"]
+    assert declared_write_names(torch._C.parse_schema("lib::pure(Tensor x) -> Tensor")) == []

@@ -11,6 +11,8 @@ from typing import Any
 
 import torch
 
+from compdiag.formats.op_schema import declared_writes
+
 COPY_OPS = ("clone", "contiguous", "copy")
 
 
@@ -20,12 +22,6 @@ def _schema(target: Any) -> Any:
     if schema is None and isinstance(target, torch._ops.OpOverloadPacket):
         schema = getattr(getattr(target, "default", None), "_schema", None)
     return schema
-
-
-def declared_writes(schema: Any) -> list[int]:
-    """The positions of the arguments an op's schema declares it writes (`Tensor(a!)`)."""
-    return [i for i, a in enumerate(getattr(schema, "arguments", ()) or ())
-            if getattr(getattr(a, "alias_info", None), "is_write", False)]
 
 
 def written(node: torch.fx.Node) -> list[torch.fx.Node]:

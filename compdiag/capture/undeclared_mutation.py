@@ -16,7 +16,7 @@ from typing import Any
 import torch
 import torch.fx
 
-from compdiag.capture.mutated_args import declared_writes
+from compdiag.formats.op_schema import declared_writes
 
 # Namespaces of torch's own ops, whose schemas are right about mutation.
 TORCH_NAMESPACES = ("aten", "prims", "inductor", "_c10d_functional", "c10d", "_dtensor",

@@ -20,6 +20,7 @@ import torch.fx
 
 from compdiag.formats import signature, tolerances
 from compdiag.formats.failure_graph import tensor_bytes
+from compdiag.formats.op_schema import declared_write_names
 from compdiag.minify import oracle
 from compdiag.minify.graph import INLINE_NUMEL
 from compdiag.minify.result import Result
@@ -289,8 +290,7 @@ def custom_op_block(doc: dict[str, Any]) -> str:
         else:
             name = op["qualname"].partition("::")[2]
             sig = op["schema"][op["schema"].index("("):]
-            mutated = tuple(a.name for a in torch._C.parse_schema(op["schema"]).arguments
-                            if a.alias_info is not None and a.alias_info.is_write)
+            mutated = tuple(declared_write_names(torch._C.parse_schema(op["schema"])))
             parts.append(f"def {name}(*args):  # the source of {op['qualname']} was not kept\n"
                          f"    raise NotImplementedError\n\n\n"
                          f"torch.library.custom_op({op['qualname']!r}, {name}, "

@@ -12,6 +12,7 @@ from typing import Any
 
 import torch
 
+from compdiag.formats.op_schema import declared_write_names
 
 
 class Unavailable(Exception):
@@ -36,8 +37,7 @@ def ensure(doc: dict[str, Any]) -> list[str]:
                               "program defines (with a fake implementation): minify cannot "
                               "run it outside that program")
         schema = torch._C.parse_schema(op["schema"])
-        mutated = [a.name for a in schema.arguments
-                   if a.alias_info is not None and a.alias_info.is_write]
+        mutated = declared_write_names(schema)
         signature = op["schema"][op["schema"].index("("):]
         torch.library.custom_op(qualname, _body(qualname), mutates_args=mutated,
                                 schema=signature)
