@@ -346,6 +346,12 @@ def test_run_oracle_reruns_the_captured_run(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
     assert (doc["run"], doc["subsystem"], doc["application"]) == (failing, "lowerings", 1)
+    # the run's cause as explain names it, beside the step bisect found (probes25: bisect's
+    # aten.mul lowering said nothing of the custom op's schema explain blamed)
+    assert doc["explained"]["kind"] == "program" and "1" in doc["explained"]["reason"], doc
+    p = _bisect(tmp_path, "--store", str(store), str(failing))
+    assert f"explain's diagnosis of run {failing}" in p.stdout, p.stdout
+    assert "bisect names the step where the failure appears" in p.stdout
     p = _bisect(tmp_path, "--store", str(store), "latest")
     assert p.returncode == 2 and "no failure to bisect" in p.stderr
 

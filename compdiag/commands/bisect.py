@@ -114,6 +114,27 @@ def _from_run(args: argparse.Namespace, run: str | None):
         run_id
 
 
+def _explained(args: argparse.Namespace, run_id: int) -> dict | None:
+    """explain's first problem for the bisected run: bisect names the pass where the failure
+    appears (the mechanism: aten.mul's lowering recomputed a value), explain the cause it
+    found (a custom op writing an input its schema does not declare), and the report says
+    both (benchmarks/probes25 custom_op_undeclared_mutation)."""
+    from compdiag.analyses.explain import explain
+    from compdiag.store.reader import Reader
+
+    try:
+        with Reader(store_path(args)) as reader:
+            top = next((d for d in explain(reader, run_id) if d.severity == "problem"), None)
+    except Exception:  # noqa: BLE001 - the report stands without it
+        return None
+    if top is None:
+        return None
+    frame = top.user_frame
+    return {"kind": top.kind, "reason": top.reason,
+            "filename": frame.filename if frame else None,
+            "lineno": frame.lineno if frame else None}
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -161,6 +182,9 @@ def cmd_bisect(args: argparse.Namespace) -> int:
     doc["warnings"] = warnings
     if run_id is not None:
         doc["run"] = run_id
+        cause = _explained(args, run_id)
+        if cause:
+            doc["explained"] = cause
     if args.json:
         emit_json(doc)
     else:

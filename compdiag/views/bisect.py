@@ -128,6 +128,14 @@ def print_report(report, doc: dict, console: Console) -> None:
         elif doc.get("replay_off"):
             console.print(f"  replay (passes): {doc['replay_off']}", markup=False,
                           soft_wrap=True)
+    cause = doc.get("explained")
+    if cause:
+        at = f" (line {cause['lineno']})" if cause.get("lineno") else ""
+        console.print(f"  explain's diagnosis of run {doc.get('run')}{at}: {cause['reason']}",
+                      markup=False, soft_wrap=True)
+        if r is not None:
+            console.print("  (bisect names the step where the failure appears; explain names "
+                          "its cause)", markup=False, style="dim")
     ran = sum(1 for s in report.steps if s.result in ("good", "bad"))
     free = sum(1 for s in report.steps if s.result in ("skipped", "inferred"))
     warm = f", {report.warm_probes} forked warm" if report.warm_probes else ""
