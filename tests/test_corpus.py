@@ -192,6 +192,26 @@ def test_corpus_no_consequence_ranks_above_its_cause(sidecar: Path,
     assert not problems, problems
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("sidecar", SIDECARS, ids=lambda p: p.name[:-len(".expected.json")])
+def test_corpus_printed_commands_run_as_printed(sidecar: Path, corpus_runs: CorpusRuns,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Every command compdiag prints must work when pasted", as a property over every
+    corpus run (the stores test_corpus_top_diagnosis made, no new compile): each `compdiag
+    ...` line in explain's document (a fix, a hint, an explanation) parses with compdiag's
+    parser, and a read command runs against the store it names while a re-run names a RUN
+    in that store and a SCRIPT that exists (tests/test_printed_commands.py's rule, until
+    now held over hand-built stores only)."""
+    from test_printed_commands import check_printed, command_lines, strings_in
+
+    result = _case(sidecar, corpus_runs)
+    assert result["doc"] is not None, result["explain_stderr"]
+    lines = [line for text in strings_in(result["doc"]["diagnoses"])
+             for line in command_lines(text)]
+    for line in dict.fromkeys(lines):
+        check_printed(line, Path(result["store"]).parent, monkeypatch)
+
+
 @pytest.fixture(scope="session")
 def warm_python():
     """One warm interpreter (cdtest.WarmPython: torch imported once, a fork per run) for the

@@ -46,6 +46,11 @@ class RunContext:
         """`compdiag perf --try` over this run's own command line, as a fix prints it."""
         return command_line("perf", "--try", *(self.argv or ["SCRIPT"]), store=self.store)
 
+    def run_command(self, command: str) -> str:
+        """`compdiag COMMAND [--store S] RUN` for this run (show, perf): a fix names the run
+        and the store, never a bare `compdiag show`, which reads another store's latest run."""
+        return command_line(command, self.run_id, store=self.store)
+
     def rerun_command(self, *options: str) -> str:
         """`compdiag run OPTIONS` over this run's own command line, into the same store: the
         line a fix prints runs as pasted (SCRIPT where the run kept no argv: an import)."""

@@ -482,7 +482,7 @@ def minify_unavailable(ctx: Any, cid: str | None, message: str | None,
                 "the op with `torch.library.opcheck` instead")
     if ctx.run.get("source") == "import":
         return ("this run was imported from a trace log, which does not hold the failing "
-                "graph's inputs; run the script under `compdiag run` to keep them")
+                "graph's inputs; run the script under compdiag run to keep them")
     kept = ctx.r.kept_failure_graphs(ctx.run_id)
     if cid in kept or (cid is None and kept) or \
             (_frame_compile(cid) is not None

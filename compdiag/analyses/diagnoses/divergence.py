@@ -268,8 +268,8 @@ FACETS: tuple[Facet, ...] = (
     Facet("compiles", "{fn} compiles differently across ranks", (0, 0), "not compiled", 10,
           "The ranks compiled this function a different number of times (or into a different "
           "number of graphs): recompiles or breaks happened on some ranks only.",
-          "Compare two ranks' runs with `compdiag diff` and make their inputs and code paths "
-          "the same.", _compiles),
+          "Compare two ranks' runs (compdiag diff) and make their inputs and code paths the "
+          "same.", _compiles),
     Facet("cache", "compile {cid} of {fn} hit the compile caches differently", (),
           "no cache lookup", -40,
           "One rank recompiled from scratch what another loaded from the cache: its compile "

@@ -79,8 +79,7 @@ REASON_CLASSES: tuple[tuple[Words, tuple[str | None, bool]], ...] = (
 # problem.
 MEASURED_IMPACT = 0.02
 # The fix of every refusal Inductor makes on purpose (REASON_CLASSES' benign column).
-UNLESS_MEASURED = ("Nothing to change unless `compdiag perf` measures this graph's fusions to "
-                   "matter.")
+UNLESS_MEASURED = ("Nothing to change unless `{perf}` measures this graph's fusions to matter.")
 # class -> (title, explanation, fix)
 FIXES: dict[str, tuple[str, str, str]] = {
     "cycle": ("fusion would create a cycle", "Fusing would make a kernel depend on itself "
@@ -115,7 +114,7 @@ FIXES: dict[str, tuple[str, str, str]] = {
                           "keep the reduction dim last, use keepdim=True so the broadcast is a "
                           "view), or accept the extra kernel."),
     "no_benefit": ("fusion judged unprofitable", "Inductor scored the fusion as saving no "
-                   "memory traffic.", "Usually fine; check the kernels in `compdiag show`."),
+                   "memory traffic.", "Usually fine; check the kernels in `{show}`."),
     "layout": ("incompatible loop orders", "The nodes read/write with layouts that need "
                "different loop orders.", "Make the layouts agree: .contiguous() once, or avoid "
                "transposes between the ops; torch._inductor.config.loop_ordering_after_fusion "
@@ -158,7 +157,7 @@ def benign(reason: str) -> bool:
 
 def fusion_fix(cls: str, reason: str) -> tuple[str, str, str]:
     """(title, explanation, fix) for a class of missed fusions."""
-    return FIXES.get(cls, ("missed fusion", reason, "See `compdiag show` for the kernels."))
+    return FIXES.get(cls, ("missed fusion", reason, "See `{show}` for the kernels."))
 
 
 def node_frames(nodes: dict[str, dict[str, Any]], name: str) -> list[dict[str, Any]]:
@@ -208,7 +207,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             KIND, stage="inductor_scheduling", compile_id=cid,
             reason=f"{title}: cannot fuse {first['node1']} with {first['node2']}: "
                    f"{first['reason']}",
-            user_frame=locate(ctx, cid, nodes=frames), explanation=expl, fix=fix,
+            user_frame=locate(ctx, cid, nodes=frames), explanation=expl,
+            fix=fix.format(perf=ctx.run_command("perf"), show=ctx.run_command("show")),
             score=SPEC.score("info" if info else KIND, len(rows)), count=len(rows),
             severity="info" if info else "problem",
             torch_message="\n".join(f"cannot fuse {r['node1']} with {r['node2']}: {r['reason']}"

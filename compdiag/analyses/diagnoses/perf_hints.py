@@ -55,7 +55,7 @@ RULES: tuple[tuple[Words, str], ...] = (
     (Words(all=("fallback",)),
      "Replace the op with one Inductor lowers, or accept the eager kernel."),
 )
-FALLBACK_FIX = "Follow the hint, or see the kernels with `compdiag show`."
+FALLBACK_FIX = "Follow the hint, or see the kernels with `{show}`."
 FALLBACK_EXPLANATION = ("Inductor has no lowering or decomposition for this op here, so it "
                         "calls the ATen kernel: nothing around it fuses with it and its inputs "
                         "and outputs go through memory.")
@@ -146,7 +146,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           reason=f"Inductor perf hint: {head}",
                           user_frame=locate(ctx, cid, torch=[h["frames"]]),
                           explanation="Inductor reported a known slow pattern while compiling.",
-                          fix=perf_hint_fix(h["message"]), score=SPEC.score(KIND), count=len(hints),
+                          fix=perf_hint_fix(h["message"]).replace("{show}",
+                                                                  ctx.run_command("show")),
+                          score=SPEC.score(KIND), count=len(hints),
                           details=PerfHintDetails(), torch_message=h["message"])
         out.append(d)
     return out
