@@ -395,3 +395,34 @@ def test_run_mode_leaves_torch_compile_itself_alone() -> None:
     finally:
         wrapper.__init__ = init
         torch._dynamo.reset()
+
+
+def test_a_python_number_a_piece_returns_is_read_at_its_line() -> None:
+    """A piece of DDPOptimizer's split that returns a Python number (a SymFloat or SymInt:
+    `sub: "Sym(1.0 - zf7)" = 1.0 - item`) to the next piece: AOTAutograd compiles a piece's
+    outputs as tensors, so this number is the cause of the piece's failure (set20's
+    ddp_drop_path_float: the diagnosis pointed at the cut, not at the number's line); and
+    the piece torch says it was executing when it raised ("While executing %submod_2")."""
+    from compdiag.ingest.parse_failures import failure_facts
+
+    payload = (
+        "class GraphModule(torch.nn.Module):\n"
+        '    def forward(self, x: "f32[8, 512]", w: "f32[512, 512]", s: "f64[]"):\n'
+        "        # File: /u/train.py:20 in forward, code: h = x @ w\n"
+        '        mm: "f32[8, 512]" = torch.mm(x, w);  x = None\n'
+        "        # File: /u/train.py:21 in forward, code: rate = s.item()\n"
+        '        item: "Sym(zf0)" = s.item();  s = None\n'
+        "        # File: /u/train.py:22 in forward, code: keep = 1.0 - rate\n"
+        '        sub: "Sym(1.0 - zf0)" = 1.0 - item\n'
+        "        return (mm, sub)\n")
+    row = D.split_child(payload, "submod_0", 0)
+    assert row["number_outputs"] == [{"name": "sub", "filename": "/u/train.py", "lineno": 22,
+                                      "line": "keep = 1.0 - rate"}]
+    tensors_only = payload.replace("return (mm, sub)", "return mm")
+    assert D.split_child(tensors_only, "submod_0", 0)["number_outputs"] == []
+    message = ("backend='compile_fn' raised:\nAssertionError: Node mm was invalid\n\n"
+               "While executing %submod_2 : [num_users=1] = call_module[target=submod_2]"
+               "(args = (%submod_1,), kwargs = {})\nOriginal traceback:\nNone")
+    assert failure_facts("BackendCompilerFailed", message, None, message)["submodule"] == \
+        "submod_2"
+    assert failure_facts("RuntimeError", "boom", None)["submodule"] is None

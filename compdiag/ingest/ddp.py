@@ -22,6 +22,9 @@ _ARG = lazy_re.compile(r'(?P<name>\w+): "(?P<dtype>[a-z]+\d*(?:e\d+m\d+\w*)?)\[(
 _NODE = lazy_re.compile(r'^(?P<indent> +)(?P<name>\w+)(?:: "[^"]*")? = (?P<target>[\w.]+)\(')
 _FILE = lazy_re.compile(r"# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)")
 _SUBMOD = lazy_re.compile(r"submod_(\d+)$")
+# A node whose value is a Python number (a SymInt/SymFloat: `sub: "Sym(1.0 - zf7)" = 1.0 - item`)
+_SYM_NODE = lazy_re.compile(r'^ +(?P<name>\w+): "Sym\(')
+_RETURN = lazy_re.compile(r"^ +return \(?(?P<names>[\w, ]*?)\)?\s*$")
 # Bytes per element of the dtypes torch abbreviates in graph annotations.
 _ELEMENT_BYTES = {"f64": 8, "f32": 4, "f16": 2, "bf16": 2, "i64": 8, "i32": 4, "i16": 2,
                   "i8": 1, "u8": 1, "b8": 1, "c128": 16, "c64": 8, "c32": 4}
@@ -64,7 +67,10 @@ def tensor_bytes(dtype: str, shape: str) -> int | None:
 def split_child(payload: str | None, name: str | None, order: int) -> dict[str, Any] | None:
     """One subgraph of a DDPOptimizer split (the child module's print_readable): its index, the
     parameters it owns and their bytes, its op count, the user lines of its first op and of
-    its last one (the op at the cut that ends the bucket)."""
+    its last one (the op at the cut that ends the bucket), and the Python numbers (SymInt,
+    SymFloat) it hands to the next piece, each at the line that computed it: a number that
+    crosses a cut is not a tensor AOTAutograd can compile a piece's output as
+    (pytorch#196227: "'float' object has no attribute 'meta'")."""
     if not payload:
         return None
     sig = _SIGNATURE.search(payload)
@@ -80,6 +86,8 @@ def split_child(payload: str | None, name: str | None, order: int) -> dict[str, 
     last_op = None
     ops = 0
     body_indent = None
+    numbers: dict[str, dict[str, Any]] = {}  # a node holding a Python number, at its line
+    returned: list[str] = []
     for line in payload[sig.end():].splitlines():
         if line.startswith("    class "):
             break  # a nested module (a higher-order op's body): not this graph's own ops
@@ -88,6 +96,12 @@ def split_child(payload: str | None, name: str | None, order: int) -> dict[str, 
             where = {"filename": fm.group("file"), "lineno": int(fm.group("line")),
                      "line": fm.group("code").strip() or None}
             continue
+        sm = _SYM_NODE.match(line)
+        if sm is not None:
+            numbers[sm.group("name")] = {"name": sm.group("name"), **(where or {})}
+        rm = _RETURN.match(line)
+        if rm is not None:
+            returned = [n.strip() for n in rm.group("names").split(",") if n.strip()]
         nm = _NODE.match(line)
         if nm is None:
             continue
@@ -103,6 +117,7 @@ def split_child(payload: str | None, name: str | None, order: int) -> dict[str, 
     m = _SUBMOD.search(name or "")
     return {"idx": int(m.group(1)) if m else order, "name": name, "param_names": params,
             "param_bytes": nbytes, "ops": ops, "last_op": last_op,
+            "number_outputs": [numbers[n] for n in returned if n in numbers],
             **_frame_cols("first", first), **_frame_cols("last", last)}
 
 

@@ -368,6 +368,22 @@ _WHILE_EXECUTING = lazy_re.compile(r"While executing %\w+ : \[[^\]\n]*\] = "
                                    r"call_function\[target=([\w.]+)\]")
 
 
+# The submodule an FX interpreter was running when it raised: DDPOptimizer compiles each piece
+# of its split as `call_module[target=submod_N]` ("While executing %submod_0 : ...").
+_EXECUTING_MODULE = lazy_re.compile(r"While executing %\w+ : \[[^\]\n]*\] = "
+                                    r"call_module\[target=([\w.]+)\]")
+
+
+def executing_module(*texts: str | None) -> str | None:
+    """The submodule torch says it was executing when the failure was raised (the last one
+    named in the first text that names one), None when none does."""
+    for text in texts:
+        found = _EXECUTING_MODULE.findall(text or "")
+        if found:
+            return found[-1]
+    return None
+
+
 def named_op(*texts: str | None) -> str | None:
     """The op (`ns.name.overload`, as a post-grad graph node's target) torch names in a
     failure's texts, the first found; else the op the innermost generated wrapper line of a
@@ -525,8 +541,8 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
     """What explain reads of a failure's text, parsed once: the graph break it reports (GB
     code, torch's explanation), whether it is Dynamo giving up at the recompile limit, and for
     a ConstraintViolationError (mark_dynamic) the sources violated and its "User stack:"
-    frames; the frames torch's message points at ("Stack trace: File ...") and the op it
-    names ("Error in op: ...")."""
+    frames; the frames torch's message points at ("Stack trace: File ..."), the op it
+    names ("Error in op: ...") and the submodule it was executing (a DDP piece)."""
     tb = traceback or ""
     text = " ".join(x for x in (message, traceback) if x)
     facts: dict[str, Any] = {
@@ -538,7 +554,8 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
             exc_type == "Unsupported" and any(m in text for m in _LIMIT_MARKERS)),
         "constraint_sources": None, "constraint_frames": None,
         "torch_frames": pointed_frames(torch_message or message) or None,
-        "op": named_op(torch_message, message, traceback)}
+        "op": named_op(torch_message, message, traceback),
+        "submodule": executing_module(torch_message, message, traceback)}
     facts.update(fake_run_facts(exc_type, message, traceback, torch_message, facts["op"]))
     if exc_type == "ConstraintViolationError":
         both = "\n".join(x for x in (message, traceback) if x)

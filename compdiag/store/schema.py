@@ -168,7 +168,8 @@ CREATE TABLE IF NOT EXISTS failures (
     -- issue 29: a fake-tensor run that raised (capture/exception_origin.py, else torch's text)
     fake_op    TEXT,                   -- the op whose fake run raised
     origin_exc TEXT,                   -- the exception it raised, "Type: message"
-    origin     TEXT                    -- who raised it: torch | check | fake_kernel (NULL: unknown)
+    origin     TEXT,                   -- who raised it: torch | check | fake_kernel (NULL: unknown)
+    submodule  TEXT                    -- the call_module an FX interpreter ran (a DDP piece)
 );
 CREATE TABLE IF NOT EXISTS kernels (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -638,7 +639,9 @@ CREATE TABLE IF NOT EXISTS ddp_splits (
     last_filename  TEXT,                    -- the op at the cut that ends this subgraph
     last_lineno    INTEGER,
     last_line      TEXT,
-    last_op        TEXT
+    last_op        TEXT,
+    number_outputs TEXT NOT NULL DEFAULT '[]' -- Python numbers it returns: [{name, filename,
+                                             -- lineno, line}] (ingest/ddp.split_child)
 );
 -- Compiled autograd's graphs (compiled_autograd_graph records), one per cache miss: the
 -- autograd nodes it runs, its inputs and the sizes it reads as dynamic; Dynamo compiles
@@ -736,7 +739,7 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
 BACKFILLED_COLUMNS = {
     "failures": ("gb_code", "gb_explanation", "recompile_limit", "constraint_sources",
                  "constraint_frames", "torch_frames", "op", "fake_op", "origin_exc",
-                 "origin"),
+                 "origin", "submodule"),
     "compiles": ("automatic_dynamic", "guard_count", "assume_static"),
     "cudagraphs": ("head", "frames", "ops"),
 }
@@ -763,6 +766,8 @@ ADDED_COLUMNS = {
     # issue 34: a kernel's source, FX nodes and user lines in `blobs` (store/blobs.py)
     "kernels": ("source_blob TEXT", "fx_nodes_blob TEXT", "user_lines_blob TEXT"),
     "sched_nodes": ("frames_blob TEXT",),  # issue 34: store/blobs.py
+    # issue 29 §1: the Python numbers a DDP piece hands to the next (ingest/ddp.split_child)
+    "ddp_splits": ("number_outputs TEXT NOT NULL DEFAULT '[]'",),
     # issue 29 §1: the function a library wrapper being compiled wraps (capture/call_sites.py)
     "call_stacks": ("wraps TEXT",),
     "compile_stacks": ("frames_blob TEXT",),  # issue 34: store/blobs.py
@@ -785,7 +790,8 @@ ADDED_COLUMNS = {
                  "torch_frames TEXT",  # issue 29 §1: "Stack trace: File ..." frames
                  "op TEXT",  # issue 29 §1: the op torch names (BACKFILLED_COLUMNS)
                  # issue 29: a fake-tensor run's exception and who raised it
-                 "fake_op TEXT", "origin_exc TEXT", "origin TEXT"),
+                 "fake_op TEXT", "origin_exc TEXT", "origin TEXT",
+                 "submodule TEXT"),  # issue 29 §1: the DDP piece that raised
     "cudagraphs": ("head TEXT", "frames TEXT", "ops TEXT"),
     # issue 29 §6: the user line that called the compiled function when it recorded
     "cudagraph_recordings": ("call TEXT",),

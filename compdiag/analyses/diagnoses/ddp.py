@@ -62,6 +62,18 @@ FAILURE_FIX = (
     "if the failure goes away, the split is involved (report it to PyTorch with the op at the "
     "cut; meanwhile keep optimize_ddp off or change bucket_cap_mb to move the cut); if it "
     "stays, the op fails on its own: see the failure it raised.")
+NUMBER_EXPLANATION = (
+    "DDPOptimizer cut the graph between a Python number's computation and its use, so one "
+    "piece hands the number (a SymFloat or SymInt: a float attribute or an `.item()` Dynamo "
+    "made dynamic) to the next as an output; AOTAutograd compiles a piece's outputs as "
+    "tensors, and a number is not one, so compiling the piece fails (pytorch#196227). The "
+    "same program runs in eager, and without the split.")
+NUMBER_FIX = (
+    "Keep the number from crossing the cut: compute it outside the compiled model or keep it "
+    "a tensor (a buffer, `torch.tensor(value)`) so the graph passes a tensor; or keep such "
+    "floats constants (`torch._dynamo.config.specialize_float = True`, one compile per "
+    "value); or move the cut with bucket_cap_mb, or set torch._dynamo.config.optimize_ddp = "
+    "False (one graph, all-reduces after the whole backward).")
 WRAPPER_EXPLANATION = (
     "torch.compile of the DDP module traces DDP's own forward first: its logging and the "
     "context it sets for DDPOptimizer are not traceable, so Dynamo breaks the graph inside "
@@ -229,13 +241,36 @@ def _split(ctx: Any, cid: str, rows: list[dict[str, Any]], buckets: dict[str, An
                            wrapped_at=wrapped.to_json() if wrapped else None))
 
 
-def _failing_piece(ctx: Any, cid: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The piece whose compile raised: pieces compile in graph order, each starting with its
-    AOT forward graph, so the count of those records names the last one started."""
+def _failing_piece(ctx: Any, cid: str, rows: list[dict[str, Any]],
+                   submodule: str | None = None) -> dict[str, Any]:
+    """The piece whose compile raised: the submodule torch said it was executing
+    (`submod_N`, stored at ingest); else, as pieces compile in graph order, each starting
+    with its AOT forward graph, the last one started (a piece that fails in the partitioner,
+    before its forward graph is logged, is the next one: torch's word decides)."""
+    named = [r for r in rows if submodule and r.get("name") == submodule]
+    if named:
+        return named[0]
     kinds = {k["kind"]: k["n"] for k in ctx.r.compile_record_kinds(ctx.run_id, cid)}
     started = kinds.get("aot_forward_graph", 0) or kinds.get("aot_joint_graph", 0)
     ordered = sorted(rows, key=lambda r: r["idx"])
     return ordered[min(max(started - 1, 0), len(ordered) - 1)]
+
+
+def _crossing_number(ctx: Any, piece: dict[str, Any] | None, rows: list[dict[str, Any]]
+                     ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """(the piece, the number) for a Python number a piece hands to a later one, at a user
+    line, where that piece is the failing one or before it (the failing piece's own first):
+    the cause of a piece that cannot be compiled."""
+    if piece is None:
+        return None
+    for row in sorted(rows, key=lambda r: (r["idx"] != piece["idx"], r["idx"])):
+        if row["idx"] > piece["idx"]:
+            continue
+        for number in row.get("number_outputs") or []:
+            if isinstance(number, dict) and number.get("lineno") and \
+                    is_user_file(ctx.resolve(number.get("filename"))):
+                return row, number
+    return None
 
 
 def _split_failures(ctx: Any, splits: dict[str, list[dict[str, Any]]],
@@ -249,11 +284,11 @@ def _split_failures(ctx: Any, splits: dict[str, list[dict[str, Any]]],
         in_split = bool(rows) or DDP_BACKEND_FILE in (f.get("traceback") or "")
         if not cid or not in_split or f.get("stage") in ("runtime", "accuracy"):
             continue
-        piece = _failing_piece(ctx, cid, rows) if rows else None
-        cut = _where(ctx, "last", piece) if piece else None
         own = ctx.frame(f["filename"], f["lineno"], f.get("line"), TORCH) \
             if f.get("filename") and f.get("lineno") and is_user_file(f["filename"]) \
             else UserFrame()
+        piece = _failing_piece(ctx, cid, rows, f.get("submodule")) if rows else None
+        cut = _where(ctx, "last", piece) if piece else None
         where = UserFrame.of(cut) if cut else (own or _wrap_frame(ctx, wraps)
                                                  or locate(ctx, cid))
         n = len(rows)
@@ -261,10 +296,22 @@ def _split_failures(ctx: Any, splits: dict[str, list[dict[str, Any]]],
                        if piece else "a piece of DDPOptimizer's split")
         reason = (f"{f.get('exc_type') or 'failure'} while compiling {piece_words} of the "
                   f"graph DDP's buckets split: {f.get('message') or ''}").strip()
+        explanation, fix = FAILURE_EXPLANATION, FAILURE_FIX
+        crossing = _crossing_number(ctx, piece, rows)
+        if crossing is not None:
+            row, number = crossing
+            said = f"`{number['line']}`" if number.get("line") else number["name"]
+            reason = (f"a Python number crosses DDPOptimizer's cut: {said} (line "
+                      f"{number.get('lineno')}) is an output of piece {row['idx'] + 1} of "
+                      f"{n}, and compiling {piece_words} failed: "
+                      f"{f.get('exc_type') or 'failure'}: {f.get('message') or ''}").strip()
+            where = ctx.frame(number["filename"], number["lineno"], number.get("line"),
+                              FX_NODE)
+            explanation, fix = NUMBER_EXPLANATION, NUMBER_FIX
         out.append(Diagnosis(
             KIND, stage=f.get("stage"), compile_id=cid, reason=reason[:1000],
-            user_frame=where, explanation=FAILURE_EXPLANATION + (
-                " The exception ended the program." if ctx.crashed else ""), fix=FAILURE_FIX,
+            user_frame=where, explanation=explanation + (
+                " The exception ended the program." if ctx.crashed else ""), fix=fix,
             score=SPEC.score("crash" if ctx.crashed else "failure"),
             torch_message=f.get("torch_message"),
             details=DdpDetails(facet="split_failure", subgraphs=_subgraphs(ctx, rows),
