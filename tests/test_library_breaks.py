@@ -142,3 +142,35 @@ def test_two_library_statements_under_one_user_line_are_two_breaks(tmp_path):
     assert sorted((d["count"], d["reason"].rsplit("(", 1)[-1]) for d in breaks) == \
         [(1, "copyreg.py:153)"), (2, "copy.py:153)")], breaks
     assert {d["user_frame"]["lineno"] for d in breaks} == {7}
+
+
+def test_a_break_in_dynamos_stand_in_is_at_the_library_call_that_reached_it():
+    """Dynamo traces `cls(...)` through its own polyfill (torch/_dynamo/polyfills), so a
+    skipped pybind11 constructor breaks there; the library statement is the frame that
+    called into it, c10d's `opts = BroadcastOptions()` in broadcast(), and the fix names the
+    functional collective that traces (set20 broadcast_in_compiled_helper, first run: the
+    polyfill's `cls.__new__` and "`this function` is a builtin")."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    text = ("Graph break in user code\nUser code traceback:\n"
+            '  File "/home/me/train.py", line 25, in helper\n'
+            "    dist.broadcast(mask, src=0)\n"
+            f'  File "{LIB}/distributed/c10d_logger.py", line 83, in wrapper\n'
+            "    return func(*args, **kwargs)\n"
+            f'  File "{LIB}/distributed/distributed_c10d.py", line 3133, in broadcast\n'
+            "    opts = BroadcastOptions()\n"
+            f'  File "{LIB}/_dynamo/polyfills/__init__.py", line 505, in '
+            "instantiate_user_defined_class_object\n"
+            "    obj = cls.__new__(cls, *args, **kwargs)\n")
+    lib = library_frame(text)
+    assert (lib["name"], lib["lineno"]) == ("broadcast", 3133), lib
+    fix = graph_break_fix("Attempted to call function marked as skipped", "",
+                          "module: <unknown module>, qualname: pybind11_object.__new__",
+                          "dist.broadcast(mask, src=0)", [], lib)
+    assert fix.startswith("`dist.broadcast` is c10d's in-place collective"), fix
+    assert "_functional_collectives.broadcast(" in fix
+    # without a c10d frame, a pybind11 function is named by its qualname, not "this function"
+    plain = graph_break_fix("Attempted to call function marked as skipped", "",
+                            "module: <unknown module>, qualname: pybind11_object.__new__",
+                            "x = Thing()", [], None)
+    assert plain.startswith("`pybind11_object.__new__` is a builtin"), plain

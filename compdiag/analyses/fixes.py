@@ -119,7 +119,7 @@ def _builtin(gb_type: str, expl: str, ctx: str, line: str) -> str:
             f"behind a `torch.compiler.disable` helper so only that call runs in eager.")
 
 
-_SKIP_CTX = re.compile(r"module: ([\w.]+), qualname: ([\w.<>]+)")
+_SKIP_CTX = re.compile(r"module: ([\w.]+|<unknown module>), qualname: ([\w.<>]+)")
 
 
 _QUALNAME = re.compile(r"qualname: ([\w.<>]+)")
@@ -132,7 +132,9 @@ _BY_DESIGN = ("intentionally marked", "MOD_SKIPLIST")
 def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
     m = _SKIP_CTX.search(ctx) or _SKIP_CTX.search(expl)
     module, qualname = (m.group(1), m.group(2)) if m else ("", "")
-    target = f"{module}.{qualname}" if m else "this function"
+    if module == "<unknown module>":  # a C extension's (pybind11) function: its name only
+        module = ""
+    target = (f"{module}.{qualname}" if module else qualname) if m else "this function"
     named = _QUALNAME.search(ctx or "")
     if (m or named) and found(_BY_DESIGN, expl, ctx):
         # a Python function in torch's skip lists, never a builtin; torch's own file for it
@@ -258,6 +260,9 @@ def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
     """The concrete change for a graph break; torch's first specific hint when no rule knows.
     `lib_frame`: the library code the break is inside (ingest's graph_breaks.lib_frame), when
     the user's line only calls into it."""
+    if lib_frame and str(lib_frame.get("filename") or "").replace("\\", "/").endswith(
+            C10D_FILE):
+        return c10d_fix(lib_frame)
     rule = _rule_for(gb_type, explanation, debug_ctx, line)
     if rule is not None and lib_frame and rule.user_calls \
             and not any(c in (line or "") for c in rule.user_calls):
@@ -278,6 +283,33 @@ def _rule_for(gb_type: str, explanation: str, debug_ctx: str, line: str) -> Rule
 def _first_hint(hints: list[str] | tuple[str, ...]) -> str | None:
     return next((h for h in hints if "report an issue" not in h.lower()
                  and "file an issue" not in h.lower()), None)
+
+
+# torch.distributed's c10d API: its collectives work in place on the tensor and return a Work
+# handle, which Dynamo does not trace (it rewrites only all_reduce, all_gather_into_tensor and
+# reduce_scatter_tensor to functional collectives); the functional collectives of the same name
+# return their result and trace into the graph.
+C10D_FILE = "torch/distributed/distributed_c10d.py"
+FUNCTIONAL_COLLECTIVES = frozenset({"all_reduce", "broadcast", "all_to_all_single",
+                                    "all_gather_tensor", "reduce_scatter_tensor",
+                                    "all_reduce_coalesced", "permute_tensor"})
+
+
+def c10d_fix(lib_frame: Mapping[str, Any]) -> str:
+    """A break inside torch.distributed's c10d function the user's line calls (set20's
+    `dist.broadcast` in a compiled helper): the functional collective that traces."""
+    name = str(lib_frame.get("name") or "")
+    head = (f"`dist.{name}` is" if name else "This torch.distributed call is")
+    alt = (f"use the functional collective, which returns its result instead of writing in "
+           f"place and traces into the graph: `t = torch.distributed._functional_collectives."
+           f"{name}(t, ...)` (the group is an argument of its own)"
+           if name in FUNCTIONAL_COLLECTIVES else
+           "use a functional collective (torch.distributed._functional_collectives), which "
+           "returns its result and traces into the graph, where one exists")
+    return (f"{head} c10d's in-place collective, which Dynamo does not trace (it rewrites "
+            "only all_reduce, all_gather_into_tensor and reduce_scatter_tensor into functional "
+            f"collectives), so the graph splits at it on every rank. Inside the compiled "
+            f"function {alt}; or make the call in the eager code around the compiled function.")
 
 
 def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...]) -> str:

@@ -254,6 +254,18 @@ def source_line(ctx: Any, cid: str | None, pattern: re.Pattern[str],
                 after: dict[str, Any] | None = None) -> UserFrame | None:
     """The first line matching `pattern` in the user files the compile started from (the
     compiled function's file first); past `after` ({filename, lineno}) when that file has one."""
+    found = source_matches(ctx, cid, pattern)
+    if after and after.get("filename") and after.get("lineno"):
+        here = ctx.resolve(after["filename"])
+        later = [f for f in found if f.filename == here and f.lineno > after["lineno"]]
+        if later:
+            return later[0]
+    return found[0] if found else None
+
+
+def source_matches(ctx: Any, cid: str | None, pattern: re.Pattern[str]) -> list[UserFrame]:
+    """Every line matching `pattern` in the code (not a string or comment) of the user files
+    the compile started from, the compiled function's file first, each in line order."""
     files: list[str] = []
     row = ctx.code_row(cid)
     for f in [row or {}, *reversed(ctx.start_stack(cid))]:
@@ -268,9 +280,4 @@ def source_line(ctx: Any, cid: str | None, pattern: re.Pattern[str],
         for i, (line, bare) in enumerate(zip(lines, code), 1):
             if pattern.search(bare):   # the code, not a string or comment quoting it
                 found.append(ctx.frame(fn, i, line.strip(), SOURCE))
-    if after and after.get("filename") and after.get("lineno"):
-        here = ctx.resolve(after["filename"])
-        later = [f for f in found if f.filename == here and f.lineno > after["lineno"]]
-        if later:
-            return later[0]
-    return found[0] if found else None
+    return found

@@ -51,3 +51,21 @@ def folded_nan_tests(ctx: Any) -> list[dict[str, Any]]:
                             "tensor": tensors[name], "item_line": traced[name],
                             "fn": fn.name})
     return out
+
+
+# The accuracy kind's words for such a test (analyses/diagnoses/accuracy.py's folded_nan).
+FOLDED_NAN = ("the NaN test `{name} {op} {name}` at line {lineno} is decided while tracing: "
+              "`{name}` (line {item_line}, `.item()` kept in the graph) is a symbolic float "
+              "Dynamo takes as never NaN, so the compiled {fn}() never takes that branch")
+FOLDED_NAN_EXPLANATION = (
+    "With capture_scalar_outputs=True, `.item()` stays in the graph as a symbolic float, and "
+    "Python control flow on it is decided by the tracer's symbolic reasoning, which treats the "
+    "value as a finite real number: comparing it with itself is settled at trace time, the "
+    "graph holds no test, and a NaN (or inf) the data brings at run time goes down the other "
+    "path, where eager takes the branch.")
+FOLDED_NAN_FIX = (
+    "Test the tensor, in the graph: `if torch.isnan({tensor}):` (a data-dependent branch: a "
+    "graph break, then correct), or keep it branch-free with `torch.where(torch.isnan("
+    "{tensor}), <if NaN>, <otherwise>)`; or leave `.item()` out of the graph "
+    "(capture_scalar_outputs off: a graph break at `.item()`, then Python tests a real "
+    "float).")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import operator
 from typing import Any, Callable
 
 import torch
@@ -290,6 +291,17 @@ def _computational(gm: torch.fx.GraphModule) -> list[torch.fx.Node]:
                  or written(n))]
 
 
+def _transform_plumbing(node: torch.fx.Node) -> bool:
+    """A node of torch.func's machinery (functorch's wrapping and unwrapping of levels, and
+    the items taken from what it unpacked)."""
+    if node.op != "call_function":
+        return False
+    if node.target is operator.getitem:
+        return any(_transform_plumbing(a) for a in node.all_input_nodes)
+    module = getattr(node.target, "__module__", None) or ""
+    return module.startswith(("torch._functorch", "torch._C._functorch"))
+
+
 def output_node(gm: torch.fx.GraphModule, index: int) -> dict[str, Any] | None:
     """The node computing output `index` (the last with a user line before it): where a
     divergence shows when no prefix of the graph could be compared on its own."""
@@ -298,6 +310,11 @@ def output_node(gm: torch.fx.GraphModule, index: int) -> dict[str, Any] | None:
         return None
     leaves = [a for a in pytree.tree_leaves(out.args) if isinstance(a, torch.fx.Node)]
     node = leaves[index] if 0 <= index < len(leaves) else None
+    while node is not None and _transform_plumbing(node):
+        # torch.func's unwrapping of the transform's result is at the transform's call: the
+        # value it unwraps is computed at the user's op (acc_traced_custom_jvp: the `@` of
+        # the Function's result, not the `torch.func.jvp(...)` line)
+        node = next((a for a in node.all_input_nodes if a.op != "placeholder"), None)
     if node is None or user_line(node) is None:
         nodes = [n for n in _computational(gm) if user_line(n)]
         node = nodes[-1] if nodes else node
@@ -554,6 +571,9 @@ class AccuracyChecker:
         self.compile_id = compile_id
         self.quiet = quiet
         self._active = False
+        # the graphs a watched call ran, (compile id, graph, outputs, whether its own check
+        # failed) (function_accuracy.py)
+        self.watched: list[tuple[str | None, Any, Any, bool]] | None = None
 
     def install(self) -> Callable[[], None]:
         from compdiag.capture.backend_hook import hook_backend_call
@@ -567,9 +587,15 @@ class AccuracyChecker:
              compiler: Callable[..., Any]) -> Callable[..., Any]:
         checker = self
         state: dict[str, Any] = {"calls": 0, "versions": None, "rechecked": False,
-                                 "stateful": False}
+                                 "stateful": False, "bad": False}
 
         def checked(*args: Any) -> Any:
+            out = _checked(args)
+            if checker.watched is not None:  # a whole function's check (function_accuracy)
+                checker.watched.append((cid, gm, out, state["bad"]))
+            return out
+
+        def _checked(args: tuple[Any, ...]) -> Any:
             recheck = state["calls"] >= checker.calls
             if checker._active or (recheck and state["rechecked"]):
                 return compiled(*args)   # past its checks: nothing read, each call
@@ -627,6 +653,7 @@ class AccuracyChecker:
                 checker._active = False
                 torch.random.set_rng_state(after_rng)
             state["stateful"] = check.updated_inputs and not recheck and check.ok
+            state["bad"] = state["bad"] or not check.ok
             checker.sink(check)
             return out
 

@@ -447,6 +447,16 @@ class Capture:
         checker = AccuracyChecker(self._on_accuracy, tol=Tolerance(rtol, atol),
                                   compile_id=current_compile_id, quiet=self.paused)
         checker.install()
+        # the function whole against eager: what Dynamo traced wrong, which every graph's
+        # own check passes (capture/function_accuracy.py)
+        from compdiag.capture.function_accuracy import FunctionChecker
+
+        def watching(on: bool) -> None:
+            checker.watched = [] if on else None
+
+        self.guarded("function accuracy check", FunctionChecker(
+            self._on_accuracy, Tolerance(rtol, atol), lambda: checker.watched or [],
+            watching).install)
 
     def _on_accuracy(self, check: Any) -> None:
         with self.lock:

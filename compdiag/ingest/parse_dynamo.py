@@ -83,6 +83,13 @@ def library_frame(text: str | None) -> dict[str, Any] | None:
         "Traceback (most recent call last)")
     own = _frames_of(section)
     if own and not is_user_file(own[-1]["filename"]):
+        # Dynamo's own stand-ins (torch/_dynamo/polyfills: how it traces `cls(...)`, a
+        # builtin) are not the library statement: the frame that called into them is
+        # (set20: `opts = BroadcastOptions()` in c10d's broadcast, not the polyfill's
+        # `cls.__new__`)
+        lib = [f for f in own if not _is_dynamo_file(f["filename"])]
+        if lib and not is_user_file(lib[-1]["filename"]):
+            return lib[-1]
         return own[-1]
     ran = _frames_of(rest)
     at = next((i for i, f in enumerate(ran) if f["name"] == "run_node"
@@ -91,6 +98,10 @@ def library_frame(text: str | None) -> dict[str, Any] | None:
             and "/torch/_" not in ran[at + 1]["filename"].replace("\\", "/"):
         return ran[at + 1]
     return None
+
+
+def _is_dynamo_file(filename: str | None) -> bool:
+    return "/torch/_dynamo/" in (filename or "").replace("\\", "/")
 
 
 def _frames_of(section: str) -> list[dict[str, Any]]:

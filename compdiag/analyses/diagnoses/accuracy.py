@@ -23,7 +23,8 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
 from compdiag.analyses.process_settings import (VALIDATION_EXPLANATION, VALIDATION_FIX,
                                                 VALIDATION_OFF, distribution_built)
-from compdiag.analyses.traced_scalars import folded_nan_tests
+from compdiag.analyses.traced_scalars import (FOLDED_NAN, FOLDED_NAN_EXPLANATION, FOLDED_NAN_FIX,
+                                              folded_nan_tests)
 from compdiag.analyses.ranking import Cost
 from compdiag.formats.command_line import command_line
 
@@ -119,23 +120,6 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             + validation_off(ctx))
 
 
-FOLDED_NAN = ("the NaN test `{name} {op} {name}` at line {lineno} is decided while tracing: "
-              "`{name}` (line {item_line}, `.item()` kept in the graph) is a symbolic float "
-              "Dynamo takes as never NaN, so the compiled {fn}() never takes that branch")
-FOLDED_NAN_EXPLANATION = (
-    "With capture_scalar_outputs=True, `.item()` stays in the graph as a symbolic float, and "
-    "Python control flow on it is decided by the tracer's symbolic reasoning, which treats the "
-    "value as a finite real number: comparing it with itself is settled at trace time, the "
-    "graph holds no test, and a NaN (or inf) the data brings at run time goes down the other "
-    "path, where eager takes the branch.")
-FOLDED_NAN_FIX = (
-    "Test the tensor, in the graph: `if torch.isnan({tensor}):` (a data-dependent branch: a "
-    "graph break, then correct), or keep it branch-free with `torch.where(torch.isnan("
-    "{tensor}), <if NaN>, <otherwise>)`; or leave `.item()` out of the graph "
-    "(capture_scalar_outputs off: a graph break at `.item()`, then Python tests a real "
-    "float).")
-
-
 def folded_nan(ctx: Any) -> list[Diagnosis]:
     """A NaN self-comparison of a scalar the graph holds (analyses/traced_scalars.py)."""
     out = []
@@ -218,6 +202,8 @@ VERDICT_REASONS = {
     "compiled_more_accurate": "compiled is closer to the float64 reference than eager, not a "
                               "compiler bug: {out} differs from eager (relative RMSE eager {e}, "
                               "compiled {k})",
+    "traced_wrong": "compiled {fn}() returns another {out} than {fn}() in eager ({why}), while "
+                    "each graph it compiled matches eager: what Dynamo traced differs from the code",
 }
 VERDICT_EXPLANATIONS = {
     "miscompile": "Eager agrees with the float64 reference and the compiled graph does not: "
@@ -245,8 +231,17 @@ VERDICT_EXPLANATIONS = {
                      "graph returns numbers: the compiled code dropped the op's check (an "
                      "index or shape check, a dtype check), so its result is undefined there; "
                      "a miscompile",
+    "traced_wrong": "The function run whole in eager and compiled, from the same arguments and "
+                    "random state, gave different results, while every graph agreed with its "
+                    "own eager replay: the graphs do not do what the Python code does (a "
+                    "silent bug of torch.compile's tracing: a custom autograd rule dropped, an "
+                    "alias or in-place resize lost across a graph break)",
 }
 VERDICT_FIXES = {
+    "traced_wrong": "No backend setting helps: the traced graph itself is wrong. Report it to "
+                    "PyTorch with the function (`{minify}` cannot shrink it: each graph alone "
+                    "is right); until fixed, run the function uncompiled "
+                    "(`@torch.compiler.disable`) or change the construct at this line.",
     "ill_conditioned": "Improve the conditioning, not the compiler: compute this step in "
                        "float64 (`.double()`), use a stable formulation (torch.linalg.solve "
                        "instead of multiplying by an inverse, torch.var instead of "
@@ -306,7 +301,8 @@ def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, s
                                                                          "some"),
               "eager_dtype": detail.get("eager_dtype"), "values": values, "side": side,
               "compiled_dtype": detail.get("compiled_dtype"), "dtype": detail.get("dtype"),
-              "eager_error": detail.get("eager_error")}
+              "eager_error": detail.get("eager_error"),
+              "fn": detail.get("function") or "the function", "why": detail.get("reason")}
     t32 = detail.get("tf32") if isinstance(detail.get("tf32"), dict) else {}
     on, off = t32.get("eager_rel"), t32.get("eager_rel_without_tf32")
     fields.update(tf32_on=_num(on), tf32_off=_num(off),
@@ -416,8 +412,9 @@ def measured(ctx: Any) -> list[Diagnosis]:
             said = _statement(node)
             reason += (f"; shows at node {node['node']} ({node.get('op')}), the op computing "
                        f"it" + (f" in `{said}`" if said else ""))
-            explanation += (f"; where it starts was not localised (the graph's pieces did not "
-                            f"compile on their own): the line is the op computing {name}")
+            explanation += "" if verdict == "traced_wrong" else (
+                f"; where it starts was not localised (the graph's pieces did not compile on "
+                f"their own): the line is the op computing {name}")
         elif node.get("node"):
             op = node.get("op") + (f", {node['settings']}" if node.get("settings") else "")
             reason += f"; first divergent node {node['node']} ({op})"

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from compdiag.analyses.config_cause import config_behind
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.func_transforms import FIX as TRANSFORM_FIX
@@ -281,6 +282,14 @@ def inplace_lines(ctx: Any, cid: str | None) -> list[dict[str, Any]]:
             and _INPLACE_ON_INPUT.match(n.get("call") or "")]
 
 
+CONFIG_EXPLANATION = (
+    "The exception was raised in torch's own code for `{name}`, a setting the program turned "
+    "on: that code runs only because of it, so the setting's line is where to act.")
+CONFIG_FIX = (
+    "Run once without `{name}` (line {line}) to confirm it is the cause; if the failure goes, "
+    "keep it off for this program and report the failure to PyTorch with the traceback.")
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     out = []
@@ -372,6 +381,15 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             one = f"{one} (a tensor of {escaped['call']} escaped the transform)"
             expl = f"{expl} {ESCAPED_EXPLANATION.format(call=escaped['call'])}"
             fix = TRANSFORM_FIX.format(call=escaped["call"])
+        setting = config_behind(ctx, cid, tb) if f["stage"] != "runtime" and not (
+            marked or ranged or escaped or ran) else None
+        if setting is not None:  # raised in torch's code for a setting the program turned on
+            one = (f"{one}; raised in torch's {setting.function}(), which runs for "
+                   f"config.{setting.name}, set at line {setting.frame.lineno}")
+            expl = (f"{expl} {CONFIG_EXPLANATION.format(name=setting.name)}"
+                    .replace("this line", f"line {frame.lineno}"))
+            fix = CONFIG_FIX.format(name=setting.name, line=setting.frame.lineno) + " " + fix
+            frame = setting.frame
         verdict = None if internal or marked else origin_verdict(ctx, f, frame, one)
         if verdict is not None:  # who raised the traced run's exception decides the fix
             origin, one, more = verdict

@@ -1,0 +1,246 @@
+"""The compiled function whole against the same function in eager (`run --check-accuracy`).
+
+The graph check (capture/accuracy.py) replays each graph Dynamo traced, so it finds what the
+backend gets wrong; a graph that is itself wrong, because Dynamo traced the Python code into
+something it does not do, matches its own eager replay. Silent bugs of that kind are a class of
+their own (pytorch#192985: an autograd.Function's custom `jvp` dropped under torch.func.jvp;
+#191449: `resize_()` on a view across a graph break, the original returned at the view's new
+size). So on the first call of a function compiled with torch.compile, after the compiled call
+returned its result to the program untouched, the original Python function runs eagerly on
+clones of the same arguments, from the same random state, and the two results are compared
+with the graph check's rules.
+
+Running the program's function twice must not change what the program computes, so the replay
+runs only for a function that cannot change state outside its arguments: a plain function
+(not a module's method) whose code, the code it defines and the user functions it calls by
+name store no attribute, item or global and write no enclosing variable, draws no random
+numbers, and reaches no module, optimizer or scheduler; the tensors it reads from globals and
+closures are restored if the replay changed them, its prints go nowhere, and the random state
+is put back to where the compiled call left it. Anything else is not replayed."""
+
+from __future__ import annotations
+
+import contextlib
+import dis
+import io
+import sys
+from types import CodeType, FunctionType
+from typing import Any, Callable
+
+import torch
+from torch.utils import _pytree as pytree
+
+from compdiag.capture.accuracy import _changed, output_node
+from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck, Tolerance, _clone, \
+    compare_output
+from compdiag.formats.user_code import is_user_file
+
+# Bytecode that changes state outside the function's own locals.
+_STORES = frozenset({"STORE_GLOBAL", "STORE_ATTR", "STORE_SUBSCR", "DELETE_GLOBAL",
+                     "DELETE_ATTR", "DELETE_SUBSCR"})
+# Names whose use draws random numbers (torch.rand, F.dropout, x.bernoulli_, ...): compiled
+# code draws its own, so the results would differ by design.
+_RANDOM = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like",
+                     "randint_like", "bernoulli", "bernoulli_", "multinomial", "normal",
+                     "normal_", "uniform_", "exponential_", "geometric_", "cauchy_",
+                     "log_normal_", "random_", "dropout", "dropout1d", "dropout2d",
+                     "dropout3d", "alpha_dropout", "feature_alpha_dropout", "rrelu", "Dropout",
+                     "poisson", "gumbel_softmax"})
+_DEPTH = 3  # user functions followed through calls by name
+
+
+def replay_refusal(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
+    """Why the eager replay of `fn` could change the program's state (None: it cannot)."""
+    if not isinstance(fn, FunctionType):
+        return "not a plain function"
+    stateful = (torch.nn.Module, torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler)
+    for leaf in pytree.tree_leaves((args, kwargs)):
+        if isinstance(leaf, stateful):
+            return f"an argument is a {type(leaf).__name__}"
+    seen: set[CodeType] = set()
+    return _code_refusal(fn, seen, stateful, _DEPTH)
+
+
+def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, ...],
+                  depth: int) -> str | None:
+    outer_free = set(fn.__code__.co_freevars)
+    for code in _codes(fn.__code__):
+        if code in seen:
+            continue
+        seen.add(code)
+        if _RANDOM & set(code.co_names):
+            return "it draws random numbers"
+        for ins in dis.get_instructions(code):
+            if ins.opname in _STORES:
+                return f"it stores state ({ins.opname} {ins.argval})"
+            if ins.opname == "STORE_DEREF" and ins.argval in outer_free:
+                return f"it writes the enclosing variable {ins.argval}"
+    for value in _referenced(fn):
+        if isinstance(value, stateful):
+            return f"it reaches a {type(value).__name__}"
+        if isinstance(value, type) and is_user_file(getattr(
+                sys.modules.get(value.__module__), "__file__", None)) and \
+                not issubclass(value, torch.autograd.Function):
+            return f"it uses the class {value.__name__}"
+        if isinstance(value, FunctionType) and value.__code__ not in seen and \
+                is_user_file(value.__code__.co_filename):
+            if depth <= 0:
+                return f"it calls {value.__name__} too deep to follow"
+            why = _code_refusal(value, seen, stateful, depth - 1)
+            if why:
+                return why
+    return None
+
+
+def _codes(code: CodeType):
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            yield from _codes(const)
+
+
+def _referenced(fn: FunctionType) -> list[Any]:
+    """The global and closure values the function's code (and the code it defines) reads."""
+    names = {n for code in _codes(fn.__code__) for n in code.co_names}
+    out = [fn.__globals__[n] for n in names if n in fn.__globals__]
+    for cell in fn.__closure__ or ():
+        try:
+            out.append(cell.cell_contents)
+        except ValueError:  # an empty cell
+            continue
+    return out
+
+
+def _global_tensors(fn: FunctionType) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    """(tensor, a copy) of each tensor the function reads from a global or its closure."""
+    return [(t, t.detach().clone()) for t in _referenced(fn) if isinstance(t, torch.Tensor)]
+
+
+def replay(fn: FunctionType, args: tuple[Any, ...], kwargs: dict[str, Any],
+           rng: torch.Tensor) -> Any:
+    """`fn` in eager on the clones `args`/`kwargs`, from the random state `rng`, its prints
+    discarded and the tensors it reads from globals restored; the random state after is the
+    one before the replay."""
+    after_rng = torch.random.get_rng_state()
+    kept = _global_tensors(fn)
+    sink = io.StringIO()
+    try:
+        torch.random.set_rng_state(rng)
+        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+            return fn(*args, **kwargs)
+    finally:
+        with torch.no_grad():
+            for t, copy in kept:
+                if _changed(copy, t):
+                    t.copy_(copy)
+        torch.random.set_rng_state(after_rng)
+
+
+def compare(eager: Any, compiled: Any, tol: Tolerance) -> list[tuple[int, OutputCheck, Any]]:
+    """(index, check, the compiled leaf) of each output leaf; a structure that differs is one
+    failing check."""
+    e_leaves, e_spec = pytree.tree_flatten(eager)
+    c_leaves, c_spec = pytree.tree_flatten(compiled)
+    if e_spec != c_spec:
+        return [(0, OutputCheck("result", False, None, None, {
+            "reason": f"eager returned {e_spec}, compiled {c_spec}"[:300]}), None)]
+    # "result N": the function's, named apart from its graphs' "output N"
+    return [(i, compare_output(f"result {i}", e, c, None, tol), c)
+            for i, (e, c) in enumerate(zip(e_leaves, c_leaves))
+            if isinstance(e, torch.Tensor) or isinstance(c, torch.Tensor)]
+
+
+class FunctionChecker:
+    """Wraps what torch.compile returns for a plain function; `sink(check)` receives a
+    GraphCheck for each function whose compiled result differs from eager's. `seen` is the
+    graph checker's record of the graphs each call ran (capture/accuracy.py): a differing
+    output is located at the node of the graph that returned it."""
+
+    def __init__(self, sink: Callable[[GraphCheck], None], tol: Tolerance,
+                 seen: Callable[[], list[tuple[str | None, Any, Any, bool]]],
+                 watching: Callable[[bool], None]) -> None:
+        self.sink, self.tol, self.seen, self.watching = sink, tol, seen, watching
+        self.busy = False
+
+    def install(self) -> Callable[[], None]:
+        """Wrap what torch.compile returns for a plain function from now on; the callable
+        returned puts torch's own back (functions compiled before keep their wrapper)."""
+        from torch._dynamo import eval_frame
+
+        original = eval_frame.OptimizeContext.__call__
+        checker = self
+
+        def __call__(ctx: Any, fn: Any) -> Any:
+            result = original(ctx, fn)
+            if isinstance(fn, FunctionType) and callable(result) and result is not fn:
+                return checker.wrap(fn, result)
+            return result
+
+        __call__.__wrapped__ = original  # type: ignore[attr-defined]
+        eval_frame.OptimizeContext.__call__ = __call__  # type: ignore[method-assign]
+
+        def uninstall() -> None:
+            eval_frame.OptimizeContext.__call__ = original  # type: ignore[method-assign]
+
+        return uninstall
+
+    def wrap(self, fn: FunctionType, compiled: Callable[..., Any]) -> Callable[..., Any]:
+        import functools
+
+        checker, state = self, {"done": False}
+
+        @functools.wraps(compiled)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            # one check a function, never inside another's (the graphs it ran are the outer
+            # call's), never while torch traces it (an outer compiled function inlining it)
+            if state["done"] or checker.busy or torch.compiler.is_compiling() or \
+                    replay_refusal(fn, args, kwargs):
+                return compiled(*args, **kwargs)
+            state["done"] = checker.busy = True
+            before = _clone((args, kwargs))
+            rng = torch.random.get_rng_state()
+            checker.watching(True)
+            try:
+                out = compiled(*args, **kwargs)
+            finally:
+                graphs = list(checker.seen())
+                checker.watching(False)
+                checker.busy = False
+            try:
+                checker.check(fn, before, rng, out, graphs)
+            except Exception:  # noqa: BLE001 - a checker fault is never the program's
+                pass
+            return out
+
+        return checked
+
+    def check(self, fn: FunctionType, before: Any, rng: torch.Tensor, out: Any,
+              graphs: list[tuple[str | None, Any, Any, bool]]) -> None:
+        if not graphs or any(bad for *_, bad in graphs):
+            # nothing compiled ran on this call, or a graph's own check failed: that graph's
+            # diagnosis explains the difference (a wrong kernel, not a wrong trace)
+            return
+        args, kwargs = before
+        try:
+            eager = replay(fn, args, kwargs, rng)
+        except Exception:  # noqa: BLE001 - eager rejects what compiled ran: another verdict
+            return
+        bad = [(i, c, leaf) for i, c, leaf in compare(eager, out, self.tol) if not c.ok]
+        if not bad:
+            return
+        i, first, leaf = bad[0]
+        cid, node = _source(graphs, leaf)
+        for _, c, _ in bad:
+            c.detail.update(verdict="traced_wrong", function=fn.__qualname__)
+        self.sink(GraphCheck(cid, [c for _, c, _ in bad], divergent_node=node))
+
+
+def _source(graphs: list[tuple[str | None, Any, Any, bool]], leaf: Any
+            ) -> tuple[str | None, dict[str, Any] | None]:
+    """The compile and output node of the graph whose output `leaf` is (the last graph the
+    call ran when none returned it as is)."""
+    for cid, gm, out, _ in reversed(graphs):
+        for k, value in enumerate(pytree.tree_leaves(out)):
+            if leaf is not None and value is leaf:
+                return cid, output_node(gm, k)
+    return graphs[-1][0], None

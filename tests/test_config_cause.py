@@ -1,0 +1,46 @@
+"""Issue 29 §1 (set20's compiler_collectives_gloo, first run: the failure at the compiled
+call, line 46): an exception raised in torch code that runs only because the program turned a
+setting on is at the line that turned it on, with the setting named, when the raising torch
+function and the config share their words. Fast: a hand-fed store, no compile."""
+
+from __future__ import annotations
+
+from test_explain import TORCH_FILE, Store
+
+
+def _traceback(user: str, fn: str) -> str:
+    return ("Traceback (most recent call last):\n"
+            f'  File "{user}", line 46, in <module>\n    loss = ddp(x).pow(2).mean()\n'
+            f'  File "{TORCH_FILE}", line 2729, in compile_and_call_fx_graph\n'
+            "    self.run_compiler_collective()\n"
+            f'  File "{TORCH_FILE}", line 2577, in {fn}\n    "+".join(device_types)\n'
+            "TypeError: sequence item 0: expected str instance, torch.device found\n")
+
+
+def _store(tmp_path, fn: str, setting: str) -> Store:
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text(s.user.read_text().replace("line_23 = 23\n", setting + "\n"))
+    s.compile("0/0")
+    s.failure("0/0", stage="dynamo", exc_type="InternalTorchDynamoError",
+              message="TypeError: sequence item 0: expected str instance, torch.device found",
+              filename=str(s.user), lineno=46, line="loss = ddp(x).pow(2).mean()",
+              traceback=_traceback(str(s.user), fn))
+    return s
+
+
+def test_a_failure_in_torchs_code_for_a_setting_is_at_the_settings_line(tmp_path) -> None:
+    s = _store(tmp_path, "run_compiler_collective",
+               "torch._dynamo.config.enable_compiler_collectives = True")
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 23, d
+    assert "config.enable_compiler_collectives, set at line 23" in d["reason"]
+    assert d["fix"].startswith("Run once without `enable_compiler_collectives` (line 23)")
+    assert "while tracing line 46" in d["explanation"]
+
+
+def test_a_setting_the_raising_function_is_not_about_is_left_alone(tmp_path) -> None:
+    """One shared word is not enough (`compiler`): the failure stays at the call."""
+    s = _store(tmp_path, "run_compiler_collective",
+               "torch._dynamo.config.compiler_threads = 1")
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] != 23 and "set at line" not in d["reason"], d
