@@ -423,7 +423,9 @@ def recompile_reason_problems(reader: Reader, run_id: int, diagnoses: list[dict[
         reason = d.get("reason") or ""
         # a list whose length changes is one stacked tensor (then a size): stacking fits it
         allowed = ("torch.stack",) if det["category"] == "length" else ()
-        if det["category"] not in ("size", "stride") and any(
+        # a size's range (a dynamic size bounded) is dynamic shapes' own: stating the
+        # range (`mark_dynamic(min=, max=)`) or unbacking it is its fix
+        if det["category"] not in ("size", "stride", "size_range") and any(
                 w in (d.get("fix") or "") for w in SHAPE_FIXES if w not in allowed):
             out.append(f"a {det['category']} recompile suggests dynamic shapes: {reason}")
         mangled = [w for w in MANGLED if w in reason]

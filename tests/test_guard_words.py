@@ -357,6 +357,34 @@ def test_a_range_guard_on_a_dynamic_size_is_said_as_a_range_at_the_line_that_bou
     assert "mark_dynamic(x, 2, min=..., max=...)" in d["fix"] and "Keep what" not in d["fix"]
 
 
+def test_a_range_guard_failed_by_a_size_of_one_is_said_as_0_1_specialisation(tmp_path) -> None:
+    """set20's uneven_last_batch_size_one (first run): a marked-dynamic batch dimension's range
+    guard `2 <= L['x'].size()[0] <= 4096` failed on the last, uneven batch of one, and explain
+    said the size "left the range (2..4096 -> another value)" with the fix about a Python bound.
+    The recompiled entry's guard tree holds the static size (TENSOR_MATCH size=[1, 16]): the
+    size became 1, which torch specialises even for a dynamic dimension; the fix keeps it at 2
+    or makes the dimension unbacked."""
+    from compdiag.ingest.parse_dynamo import guard_values
+    from test_explain import Store
+
+    match = ("| +- TENSOR_MATCH: check_tensor(L['x'], Tensor, DispatchKeySet(CPU), "
+             "torch.float32, device=None, requires_grad=False, size=[1, 16], stride=[16, 1])")
+    assert ("L['x'].size()[0]", "1") in guard_values(match)
+    assert ("L['x'].size()[1]", "16") in guard_values(match)
+    assert not [g for g in guard_values(match.replace("size=[1, 16]", "size=[None, 16]"))
+                if g[0].endswith("[0]")]
+    s = Store(tmp_path)
+    s.user.write_text("import torch\n" * 5 + "    loss = model(x)\n" + "y = 1\n" * 5)
+    s.compile("0/0", co_name="f", lineno=3)
+    s.compile("0/1", co_name="f", lineno=3,
+              recompile_reason="0/0: 2 <= L['x'].size()[0] <= 4096")
+    s.ing.record({**_ids("0/1"), "dynamo_cpp_guards_str": {}}, "TREE_GUARD_MANAGER:\n" + match)
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["reason"].startswith("size x.shape[0] became 1, below its dynamic graph's range "
+                                  "2..4096"), d["reason"]
+    assert "mark_unbacked(x, 0)" in d["fix"] and "drop_last=True" in d["fix"], d["fix"]
+
+
 def test_a_tensor_subclass_metadata_guard_is_said_as_the_subclass_argument(tmp_path) -> None:
     """Issue 29 §1/§2 (set19 subclass_scale_recompile, test_subclasses.py's ctx guards): a
     traceable subclass whose flatten context holds a new Python float each step fails

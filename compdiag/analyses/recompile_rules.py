@@ -201,6 +201,19 @@ SPECIALISED_01_FIX = (
     "Call it first with a size of 2 or more, or keep the dimension from being specialised: "
     "`torch._dynamo.decorators.mark_unbacked({tensor}, {dim})` before the first call (or "
     "`torch.fx.experimental._config.backed_size_oblivious = True`).")
+# A dynamic size whose range guard failed on a size of 0 or 1 (the recompiled entry's static
+# size): torch specialises those even in a dynamic graph (0/1 specialisation).
+RANGE_01_REASON = ("size {src} became {value}, below its dynamic graph's range {span}: torch "
+                   "specialises sizes 0 and 1, so it compiled a graph of its own")
+RANGE_01_EXPLANATION = (
+    "The function was compiled with this size dynamic, for sizes from 2 up: torch "
+    "specialises sizes 0 and 1 even for a dynamic "
+    "dimension (mark_dynamic, dynamic=True): a batch of one, such as the last, uneven batch of "
+    "a split or a DataLoader, does not fit the dynamic graph and compiles a graph of its own.")
+RANGE_01_FIX = (
+    "Keep the size at 2 or more (`drop_last=True`, or pad the last batch), or let the dynamic "
+    "graph take 0 and 1 too: `torch._dynamo.decorators.mark_unbacked({tensor}, {dim})` in "
+    "place of mark_dynamic (or `torch.fx.experimental._config.backed_size_oblivious = True`).")
 # A guard compdiag has no category for: torch's own words, and no other category's fix
 # (dynamic shapes help a size or stride guard only).
 FIX_OTHER = ("Keep what this guard checks the same between calls (torch's words for it are "
@@ -211,7 +224,7 @@ LIMIT_FIX = ("{fn} hit torch._dynamo.config.recompile_limit and now runs uncompi
 # limit's headline says it, in REASONS' words.
 SAID_IN_LIMIT = ("subclass_metadata", "size_range")
 # Categories whose new value the recompiled entry's own guards hold (guard_values).
-VALUE_GUARDS = ("value", "global", "training", "length")
+VALUE_GUARDS = ("value", "global", "training", "length", "size_range")
 # A name the recompile reason writes bare (`kind`, `len(xs)`, `fn._modules['1'].training`):
 # not after '.', a quote, ']' or another name character, and not a call (`len(`).
 _BARE_LOCAL = re.compile(r"(?<![\w'\].])([A-Za-z_]\w*)(?![\w(])")

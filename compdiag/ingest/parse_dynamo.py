@@ -507,18 +507,30 @@ def metadata_guard_sources(guards_text: str | None) -> dict[str, str]:
     return out
 
 
+_TENSOR_MATCH = lazy_re.compile(r"check_tensor\((?P<src>[^,]+),.*?\bsize=\[(?P<size>[^\]]*)\]")
+
+
 def guard_values(guards_text: str | None) -> list[tuple[str, str]]:
     """(expression, value) of every `X == V` guard in a dynamo_cpp_guards_str tree: the value
     a recompiled entry holds for the guard that failed against the previous one. The type of
     each argument and global the tree guards (`type(L['x'])`, its GuardManager's type=) is
     kept too: a type or identity guard's failure names no type, and a Parameter that became a
-    Tensor, or a dict that gained a key, is said in those types' terms."""
+    Tensor, or a dict that gained a key, is said in those types' terms; and each static size
+    of a tensor the tree matches (`L['x'].size()[0]`: `size=[1, 16]`)."""
     out: list[tuple[str, str]] = []
     for line in (guards_text or "").splitlines():
         if "GuardManager: source=" in line and "type=<class" in line:
             root = _ROOT_MANAGER.search(line)
             if root:
                 out.append((f"type({root.group('src')})", root.group("type")))
+            continue
+        if "TENSOR_MATCH:" in line:
+            # a static size the entry holds (`size=[1, 16]`): the value a dynamic size's
+            # range guard failed on (a last batch of one, below the range 2..N)
+            t = _TENSOR_MATCH.search(line)
+            if t:
+                out += [(f"{t.group('src')}.size()[{d}]", v.strip())
+                        for d, v in enumerate(t.group("size").split(",")) if v.strip().isdigit()]
             continue
         if "==" not in line:
             continue  # most of a guard tree; the regex would scan each such line lazily

@@ -33,7 +33,8 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     INSTANCES_EXPLANATION, INSTANCES_FIX,
     INSTANCES_REASON, LIMIT_FIX, REASONS, recompile_explanation, recompile_fix, RECURRING,
     RECURRING_FIXES,
-    SPECIALISED_01_EXPLANATION, SPECIALISED_01_FIX, SPECIALIZED_EXPLANATION, SPECIALIZED_FIX,
+    RANGE_01_EXPLANATION, RANGE_01_FIX, RANGE_01_REASON, SPECIALISED_01_EXPLANATION,
+    SPECIALISED_01_FIX, SPECIALIZED_EXPLANATION, SPECIALIZED_FIX,
     SAID_IN_LIMIT, SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS)
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.code_text import calls_in
@@ -459,6 +460,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             head, change = cause.head or head, change + cause.suffix
             fix = LIMIT_FIX.format(fn=shown or "The function", fix=cause.fix) \
                 if limit is not None else cause.fix
+        if category == "size_range" and str(after) in ("0", "1") and cause is None:
+            head, change = RANGE_01_REASON.format(src=source, span=before, value=after), ""
+            explanation = RANGE_01_EXPLANATION
+            fix = RANGE_01_FIX.format(tensor=tensor, dim=dim)
         reason = head + change + ("; also changed: " + ", ".join(also) if also else "")
         score = SPEC.score("recurring_recompile" if changing else "info" if expected else KIND,
                      count)
