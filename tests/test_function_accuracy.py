@@ -72,6 +72,7 @@ def test_a_function_traced_wrong_is_found_though_its_graph_matches(checks) -> No
     (whole,) = [c for c in checks if c not in graph_checks]
     (o,) = whole.outputs
     assert not o.ok and o.detail["function"] == "sensitivity"
+    assert o.detail["transforms"] == ["jvp"]  # said as "under torch.func.jvp"
     assert whole.compile_id is None or isinstance(whole.compile_id, str)
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import dis
 import io
+import re
 import sys
 from types import CodeType, FunctionType
 from typing import Any, Callable
@@ -230,9 +231,24 @@ class FunctionChecker:
             return
         i, first, leaf = bad[0]
         cid, node = _source(graphs, leaf)
+        transforms = _transforms(graphs)
         for _, c, _ in bad:
             c.detail.update(verdict="traced_wrong", function=fn.__qualname__)
+            if transforms:  # torch.func's transforms the graphs ran the code under
+                c.detail["transforms"] = transforms
         self.sink(GraphCheck(cid, [c for _, c, _ in bad], divergent_node=node))
+
+
+_NESTING = re.compile(r"^_(\w+?)_increment_nesting$")
+
+
+def _transforms(graphs: list[tuple[str | None, Any, Any, bool]]) -> list[str]:
+    """torch.func transforms (jvp, vmap, grad) the call's graphs entered, in order: Dynamo
+    traces each as `_<name>_increment_nesting` around the transformed code."""
+    names = [m.group(1) for _, gm, _, _ in graphs for n in gm.graph.nodes
+             if n.op == "call_function"
+             and (m := _NESTING.match(getattr(n.target, "__name__", "") or ""))]
+    return list(dict.fromkeys(names))
 
 
 def _source(graphs: list[tuple[str | None, Any, Any, bool]], leaf: Any

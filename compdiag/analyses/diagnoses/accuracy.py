@@ -202,8 +202,9 @@ VERDICT_REASONS = {
     "compiled_more_accurate": "compiled is closer to the float64 reference than eager, not a "
                               "compiler bug: {out} differs from eager (relative RMSE eager {e}, "
                               "compiled {k})",
-    "traced_wrong": "compiled {fn}() returns another {out} than {fn}() in eager ({why}), while "
-                    "each graph it compiled matches eager: what Dynamo traced differs from the code",
+    "traced_wrong": "compiled {fn}(){under} returns another {out} than {fn}() in eager ({why}), "
+                    "while each graph it compiled matches eager: what Dynamo traced differs from "
+                    "the code",
 }
 VERDICT_EXPLANATIONS = {
     "miscompile": "Eager agrees with the float64 reference and the compiled graph does not: "
@@ -302,7 +303,8 @@ def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, s
               "eager_dtype": detail.get("eager_dtype"), "values": values, "side": side,
               "compiled_dtype": detail.get("compiled_dtype"), "dtype": detail.get("dtype"),
               "eager_error": detail.get("eager_error"),
-              "fn": detail.get("function") or "the function", "why": detail.get("reason")}
+              "fn": detail.get("function") or "the function", "why": detail.get("reason"),
+              "under": "".join(f" under torch.func.{t}" for t in detail.get("transforms") or [])}
     t32 = detail.get("tf32") if isinstance(detail.get("tf32"), dict) else {}
     on, off = t32.get("eager_rel"), t32.get("eager_rel_without_tf32")
     fields.update(tf32_on=_num(on), tf32_off=_num(off),
