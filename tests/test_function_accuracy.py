@@ -141,3 +141,38 @@ def test_a_wrong_kernel_is_the_graphs_diagnosis_not_a_wrong_trace(checks) -> Non
     torch.compile(f, backend=off_by_one)(torch.randn(4))
     assert any(not c.ok for c in checks), checks
     assert not any(o.detail.get("verdict") == "traced_wrong" for c in checks for o in c.outputs)
+
+
+W = torch.ones(3, requires_grad=True)
+
+
+def test_a_function_whose_replay_would_accumulate_gradients_is_not_replayed(checks) -> None:
+    """A backward inside the function accumulates into a global leaf's `.grad`, which a
+    replay could not put back; a function asking whether it is compiled differs by design."""
+    def step(x):
+        loss = (W * x).sum()
+        loss.backward()
+        return loss.detach()
+
+    def asks(x):
+        return x * 2 if torch.compiler.is_compiling() else x
+
+    x = torch.ones(3)
+    assert replay_refusal(step, (x,), {}) == "it calls backward"
+    assert replay_refusal(asks, (x,), {}) == "it calls is_compiling"
+    torch.compile(step, backend="eager")(x)
+    assert torch.equal(W.grad, torch.ones(3)), W.grad  # once
+
+
+def test_a_compiled_call_that_raises_leaves_the_checker_ready(checks) -> None:
+    def bad(x):
+        return x @ x  # a 1-d @ 1-d is fine; a shape mismatch below raises
+
+    with pytest.raises(RuntimeError):
+        torch.compile(bad, backend="eager")(torch.ones(2, 3))
+
+    # the next function is still checked (the checker was not left busy by the raise)
+    w, d = torch.randn(6), torch.randn(6)
+    if torch.allclose(torch.compile(sensitivity, backend="eager")(w, d), sensitivity(w, d)):
+        pytest.skip("this torch traces the custom jvp right (pytorch#192985 fixed)")
+    assert any(o.detail.get("verdict") == "traced_wrong" for c in checks for o in c.outputs)

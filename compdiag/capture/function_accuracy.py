@@ -47,6 +47,11 @@ _RANDOM = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn
                      "log_normal_", "random_", "dropout", "dropout1d", "dropout2d",
                      "dropout3d", "alpha_dropout", "feature_alpha_dropout", "rrelu", "Dropout",
                      "poisson", "gumbel_softmax"})
+# Names whose use changes state the replay cannot put back (a backward accumulates into
+# `.grad`, an optimizer steps) or asks whether it is compiled (its result differs by design).
+_EFFECTS = frozenset({"backward", "step", "zero_grad", "retain_grad", "requires_grad_",
+                      "register_buffer", "register_parameter", "is_compiling",
+                      "is_dynamo_compiling", "is_exporting"})
 _DEPTH = 3  # user functions followed through calls by name
 
 
@@ -71,6 +76,9 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
         seen.add(code)
         if _RANDOM & set(code.co_names):
             return "it draws random numbers"
+        effects = _EFFECTS & set(code.co_names)
+        if effects:
+            return f"it calls {sorted(effects)[0]}"
         for ins in dis.get_instructions(code):
             if ins.opname in _STORES:
                 return f"it stores state ({ins.opname} {ins.argval})"
@@ -194,23 +202,31 @@ class FunctionChecker:
         def checked(*args: Any, **kwargs: Any) -> Any:
             # one check a function, never inside another's (the graphs it ran are the outer
             # call's), never while torch traces it (an outer compiled function inlining it)
-            if state["done"] or checker.busy or torch.compiler.is_compiling() or \
-                    replay_refusal(fn, args, kwargs):
+            if state["done"] or checker.busy or torch.compiler.is_compiling():
                 return compiled(*args, **kwargs)
-            state["done"] = checker.busy = True
-            before = _clone((args, kwargs))
-            rng = torch.random.get_rng_state()
-            checker.watching(True)
+            state["done"] = True  # decided at the first call: checked once, or never
             try:
-                out = compiled(*args, **kwargs)
+                refused = replay_refusal(fn, args, kwargs)
+            except Exception:  # noqa: BLE001 - what cannot be judged is not replayed
+                refused = "not judged"
+            if refused:
+                return compiled(*args, **kwargs)
+            checker.busy = True
+            try:
+                before = _clone((args, kwargs))
+                rng = torch.random.get_rng_state()
+                checker.watching(True)
+                try:
+                    out = compiled(*args, **kwargs)
+                    graphs = list(checker.seen())
+                finally:
+                    checker.watching(False)
+                try:
+                    checker.check(fn, before, rng, out, graphs)
+                except Exception:  # noqa: BLE001 - a checker fault is never the program's
+                    pass
             finally:
-                graphs = list(checker.seen())
-                checker.watching(False)
                 checker.busy = False
-            try:
-                checker.check(fn, before, rng, out, graphs)
-            except Exception:  # noqa: BLE001 - a checker fault is never the program's
-                pass
             return out
 
         return checked
