@@ -156,6 +156,18 @@ def test_a_guard_failing_on_one_rank_only(tmp_path):
     assert under["kind"] == "recompile" and under["same_finding"]
 
 
+def test_a_recompile_on_one_rank_is_not_also_a_cache_divergence(tmp_path):
+    """set20's uneven_last_batch_size_one: rank 1 recompiled (0/1) on its last batch and
+    looked that compile up in the caches, which rank 0, never compiling it, did not: "compile
+    0/1 hit the compile caches differently: rank 0: no cache lookup" ranked as a second
+    divergence. A compile only some ranks made is the guard's consequence, not the cache's."""
+    job = Job(tmp_path, world=2)
+    job.compile(range(2), "0/0")
+    job.compile([1], "0/1", recompile_reason=["0/0: 2 <= L['x'].size()[0] <= 4096"])
+    job.artifact([1], "0/1", "fx_graph_cache_miss")
+    assert _facets(job.divergences()) == ["guard"]
+
+
 def test_compile_counts_that_differ_without_a_guard_are_a_divergence(tmp_path):
     """The compiles facet where nothing else explains it (a second graph on one rank)."""
     job = Job(tmp_path, world=3)
