@@ -364,7 +364,7 @@ def test_a_range_guard_failed_by_a_size_of_one_is_said_as_0_1_specialisation(tmp
     The recompiled entry's guard tree holds the static size (TENSOR_MATCH size=[1, 16]): the
     size became 1, which torch specialises even for a dynamic dimension; the fix keeps it at 2
     or makes the dimension unbacked."""
-    from compdiag.ingest.parse_dynamo import guard_values
+    from compdiag.ingest.parse_guard_tree import guard_values
     from test_explain import Store
 
     match = ("| +- TENSOR_MATCH: check_tensor(L['x'], Tensor, DispatchKeySet(CPU), "

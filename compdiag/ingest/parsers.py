@@ -24,9 +24,10 @@ from compdiag.ingest.parse_text import (  # noqa: F401 - re-exported
     TB_FRAME, first_line)
 from compdiag.ingest.parse_dynamo import (  # noqa: F401 - re-exported
     call_stack, classify_guard, debug_context, graph_break_details, guard_location, guard_of,
-    guard_sources, guard_values, library_frame, metadata_guard_sources, metrics_facts,
-    parse_graph_break,
+    library_frame, metrics_facts, parse_graph_break,
     parse_recompile_reasons, root_cause, split_recompile)
+from compdiag.ingest.parse_guard_tree import (  # noqa: F401 - re-exported
+    guard_sources, guard_values, metadata_guard_sources)
 from compdiag.ingest.parse_failures import (  # noqa: F401 - re-exported
     KERNEL_TOOLCHAIN_ERRORS, STAGES, anomaly_frames, bare_assertion, builtin_classes,
     bounds_check_lines, classify_stage, codegen_ops, exception_origin, failure_facts, import_failure_cause, kernel_of_error, lowering_target, node_trace_frames)
