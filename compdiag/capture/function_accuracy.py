@@ -46,7 +46,10 @@ _RANDOM = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn
                      "normal_", "uniform_", "exponential_", "geometric_", "cauchy_",
                      "log_normal_", "random_", "dropout", "dropout1d", "dropout2d",
                      "dropout3d", "alpha_dropout", "feature_alpha_dropout", "rrelu", "Dropout",
-                     "poisson", "gumbel_softmax"})
+                     "poisson", "gumbel_softmax",
+                     # Python's and numpy's: a replay would move the program's own stream
+                     "random", "choice", "choices", "shuffle", "sample", "gauss", "uniform",
+                     "randrange", "getrandbits", "permutation", "default_rng"})
 # Names whose use changes state the replay cannot put back (a backward accumulates into
 # `.grad`, an optimizer steps) or asks whether it is compiled (its result differs by design).
 _EFFECTS = frozenset({"backward", "step", "zero_grad", "retain_grad", "requires_grad_",
