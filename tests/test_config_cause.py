@@ -44,3 +44,27 @@ def test_a_setting_the_raising_function_is_not_about_is_left_alone(tmp_path) -> 
                "torch._dynamo.config.compiler_threads = 1")
     (d,) = [d for d in s.explain() if d["kind"] == "failure"]
     assert d["user_frame"]["lineno"] != 23 and "set at line" not in d["reason"], d
+
+
+def test_an_error_reporting_a_graph_break_says_the_break_and_its_fix(tmp_path) -> None:
+    """set21b cond_branch_print (first run): torch.cond's UncapturedHigherOrderOpError ends
+    "Got graph break/error:" and the break (a `print` in the branch) followed on other lines;
+    the reason said only "[GB0059]" and the fix was about fake tensors. The break's own
+    explanation is in the reason, and its fix, for code that must trace whole."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    msg = ("This higher order operator doesn't work unless it is captured completely with "
+           "torch.compile. Got graph break/error:")
+    whole = (msg + "\n\nFailed to trace builtin operator\n  Explanation: Dynamo does not know "
+             "how to trace builtin operator `print` with argument types ['str'] (has_kwargs "
+             "False)\n  Hint: Avoid calling builtin `print`\n\n  Developer debug context: "
+             "builtin print [<class 'ConstantVariable'>] False\n\n For more details about this "
+             "graph break, please visit: https://meta-pytorch.github.io/compile-graph-break-"
+             "site/gb/gb0059.html")
+    s.failure("0/0", stage="dynamo", exc_type="UncapturedHigherOrderOpError", message=msg,
+              torch_message=whole, filename=str(s.user), lineno=19,
+              line='print("gate open")', traceback=whole)
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert "trace builtin operator `print`" in d["reason"], d["reason"]
+    assert d["fix"].startswith("The code must be traced whole here"), d["fix"]
+    assert "print" in d["fix"] and "fake tensors" not in d["fix"]

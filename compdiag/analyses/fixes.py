@@ -346,6 +346,9 @@ INJECTED = ("An Inductor *_TESTING_ONLY bug injector was on ({names}); it makes 
             "broken code on purpose. Unset it.")
 FULLGRAPH = ("fullgraph=True (or torch._dynamo.config.error_on_graph_break) turned a graph "
              "break into an error. {fix} Or drop fullgraph=True to accept the break.")
+WHOLE_BRANCH = ("The code must be traced whole here (a torch.cond / while_loop / scan branch, "
+                "a checkpointed or otherwise wrapped function): a graph break in it is an "
+                "error. {fix}")
 DYNAMO_RAISED = ("The traced code raised while Dynamo ran it on fake tensors: check that the "
                  "line runs in eager (`torch.compiler.set_stance(\"force_eager\")`); a "
                  "shape/dtype error there is a bug in the code, a missing fake/meta kernel "
@@ -474,6 +477,11 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
         if exc_type == "Unsupported":
             parts.append(FULLGRAPH.format(fix=graph_break_fix(gb_type, one_line, debug, line,
                                                               [])))
+        elif gb_type and gb_type != one_line and not known and "[GB" in one_line:
+            # another error reporting a graph break it hit (a higher-order op's branch, which
+            # must trace whole): the break's fix (set21b cond_branch_print: the `print`)
+            parts.append(WHOLE_BRANCH.format(fix=graph_break_fix(gb_type, one_line, debug,
+                                                                 line, [])))
         elif not known:
             parts.append(DYNAMO_RAISED)
             parts.append(f"Narrow it down: `{bisect}`.")

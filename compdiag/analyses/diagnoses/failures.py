@@ -321,6 +321,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                              "lineno": f.get("lineno"), "line": f.get("line")},
                                             _outer_frames(tb, f), surfaced])
         one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
+        inner_break = f.get("gb_explanation")
+        if f.get("gb_code") and inner_break and f.get("exc_type") != "Unsupported" and \
+                inner_break not in one:
+            # another error that reports a graph break it hit (a higher-order op's branch
+            # that cannot be traced whole): the break's own words, or the reason names none
+            one = f"{one}: {inner_break}"
         if f.get("op") and f["op"] not in one:  # the op torch named: what the user fixes
             one = f"{one} (in op {f['op']})"
         origin = runtime_origin(frames_in(tb)) if f["stage"] == "runtime" and tb else None
