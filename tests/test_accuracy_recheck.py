@@ -162,3 +162,29 @@ def test_a_dropped_copy_is_said_at_the_op_that_read_the_buffer_it_writes(tmp_pat
     assert "reads clone (node snapshot at line 20), a copy of the tensor it writes" in d["reason"]
     assert d["fix"].startswith("Give shift_into.default a source it does not write")
     assert "compdiag minify" in d["fix"]
+
+
+def test_a_tensor_the_graph_holds_as_an_attribute_is_restored_after_the_replays() -> None:
+    """probes26: a compiled `opt.step()` holds its parameters as graph attributes (static
+    addresses); the eager replays wrote them in place, so under --check-accuracy the SGD
+    update was applied three times. Every tensor the graph reads by attribute is put back."""
+    import torch
+    import torch.fx
+
+    from compdiag.capture.accuracy_compare import _preserved_state
+
+    class Step(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.ones(3), requires_grad=False)
+
+        def forward(self, g):
+            self.w.add_(g, alpha=-0.1)
+            return self.w * 1
+
+    gm = torch.fx.symbolic_trace(Step())
+    assert any(n.op == "get_attr" for n in gm.graph.nodes)
+    with _preserved_state(gm):
+        gm(torch.ones(3))
+        gm(torch.ones(3))
+    assert torch.equal(gm.w, torch.ones(3)), gm.w

@@ -183,3 +183,58 @@ def test_a_compiled_call_that_raises_leaves_the_checker_ready(checks) -> None:
     if torch.allclose(torch.compile(sensitivity, backend="eager")(w, d), sensitivity(w, d)):
         pytest.skip("this torch traces the custom jvp right (pytorch#192985 fixed)")
     assert any(o.detail.get("verdict") == "traced_wrong" for c in checks for o in c.outputs)
+
+
+RUNNING = torch.zeros(3)
+LOSSES: list = []
+
+
+def test_the_programs_state_is_never_changed_by_the_replay(checks) -> None:
+    """probes26 (acc_global_running_stat, acc_loss_history_logging, acc_dataclass_state_bn,
+    acc_nested_kwargs_returns): a running statistic updated in place was replayed from the
+    updated value (a false traced_wrong); a list of losses got an extra item and a logger an
+    extra line; a BatchNorm reached through a dataclass was run again; an inner compiled
+    function compiled once more during the replay. None of them may happen."""
+    from dataclasses import dataclass
+
+    def normalise(x):
+        RUNNING.mul_(0.9).add_(x.mean(0) * 0.1)
+        return (x - RUNNING) * 2
+
+    torch.compile(normalise, backend="eager")(torch.randn(4, 3))
+    assert not [o for c in checks for o in c.outputs if o.detail.get("verdict") == "traced_wrong"]
+
+    def record(x):
+        loss = (x ** 2).mean()
+        LOSSES.append(loss.detach())
+        return loss
+
+    x = torch.ones(3)
+    assert replay_refusal(record, (x,), {}) == "it calls append"
+
+    @dataclass
+    class State:
+        net: torch.nn.Module
+
+    state = State(torch.nn.BatchNorm1d(3))
+    assert replay_refusal(lambda y: state.net(y), (x,), {}) == "it reaches a BatchNorm1d"
+    assert replay_refusal(lambda s, y: s.net(y), (state, x), {}).startswith(
+        "an argument reaches a BatchNorm1d")
+
+    inner_calls = []
+
+    def inner(y):
+        return y.sin()
+
+    def spy(gm, example_inputs):
+        inner_calls.append(1)
+        return gm.forward
+
+    compiled_inner = torch.compile(inner, backend=spy)
+
+    def outer(y):
+        return compiled_inner(y) * 2
+
+    torch.compile(outer, backend="eager")(torch.ones(3))
+    # Dynamo inlined inner into outer's graph; the replay ran both eagerly: inner never compiled
+    assert inner_calls == [], inner_calls

@@ -287,10 +287,16 @@ def compare_outputs(ref: Any, res: Any, ref64: Any, tol: Tolerance) -> list[Outp
 
 @contextlib.contextmanager
 def _preserved_state(gm: torch.nn.Module):
-    """RNG streams and module buffers as they were: the replays must leave no trace."""
+    """RNG streams, module buffers and the tensors the graph holds as attributes as they
+    were: the replays must leave no trace. A graph attribute is the program's own tensor (a
+    compiled optimizer step holds its parameters and momentum buffers so, by static address):
+    an eager replay writing it in place wrote the program's parameters (probes26: a compiled
+    `opt.step()` applied three times under --check-accuracy)."""
     cpu = torch.random.get_rng_state()
     cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_initialized() else None
-    buffers = {k: b.detach().clone() for k, b in gm.named_buffers()}
+    # restored only where written (its version counter moved): a copy back would move the
+    # counter the checker reads to see the program's own updates (a recheck after them)
+    saved = [(t, t._version, t.detach().clone()) for t in _held_tensors(gm)]
     try:
         yield
     finally:
@@ -298,9 +304,24 @@ def _preserved_state(gm: torch.nn.Module):
         if cuda is not None:
             torch.cuda.set_rng_state_all(cuda)
         with torch.no_grad():
-            for k, b in gm.named_buffers():
-                if k in buffers:
-                    b.copy_(buffers[k])
+            for t, version, copy in saved:
+                if t._version != version and t.shape == copy.shape:
+                    t.copy_(copy)
+
+
+def _held_tensors(gm: torch.nn.Module) -> list[torch.Tensor]:
+    """The module's buffers and every tensor its graph reads by attribute (get_attr), once."""
+    out: dict[int, torch.Tensor] = {id(b): b for _, b in gm.named_buffers()}
+    graph = getattr(gm, "graph", None)
+    for n in graph.nodes if graph is not None else ():
+        if n.op != "get_attr":
+            continue
+        value: Any = gm
+        for part in str(n.target).split("."):
+            value = getattr(value, part, None)
+        if isinstance(value, torch.Tensor):
+            out.setdefault(id(value), value)
+    return list(out.values())
 
 
 def user_line(node: torch.fx.Node) -> dict[str, Any] | None:

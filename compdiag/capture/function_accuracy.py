@@ -55,6 +55,11 @@ _RANDOM = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn
 _EFFECTS = frozenset({"backward", "step", "zero_grad", "retain_grad", "requires_grad_",
                       "register_buffer", "register_parameter", "is_compiling",
                       "is_dynamo_compiling", "is_exporting"})
+# Method names that change a container or write out (a list of losses, a logger's handlers):
+# a replay would append or log again (probes26 acc_loss_history_logging).
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "popitem", "setdefault", "clear",
+                       "remove", "discard", "update", "write", "writelines", "info", "debug",
+                       "warning", "error", "exception", "critical", "warn", "put", "send"})
 _DEPTH = 3  # user functions followed through calls by name
 
 
@@ -64,8 +69,9 @@ def replay_refusal(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> st
         return "not a plain function"
     stateful = (torch.nn.Module, torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler)
     for leaf in pytree.tree_leaves((args, kwargs)):
-        if isinstance(leaf, stateful):
-            return f"an argument is a {type(leaf).__name__}"
+        held = _reaches(leaf, stateful)
+        if held:
+            return f"an argument reaches a {held}"
     seen: set[CodeType] = set()
     return _code_refusal(fn, seen, stateful, _DEPTH)
 
@@ -79,7 +85,7 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
         seen.add(code)
         if _RANDOM & set(code.co_names):
             return "it draws random numbers"
-        effects = _EFFECTS & set(code.co_names)
+        effects = (_EFFECTS | _MUTATORS) & set(code.co_names)
         if effects:
             return f"it calls {sorted(effects)[0]}"
         for ins in dis.get_instructions(code):
@@ -88,8 +94,9 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
             if ins.opname == "STORE_DEREF" and ins.argval in outer_free:
                 return f"it writes the enclosing variable {ins.argval}"
     for value in _referenced(fn):
-        if isinstance(value, stateful):
-            return f"it reaches a {type(value).__name__}"
+        held = _reaches(value, stateful)
+        if held:
+            return f"it reaches a {held}"
         if isinstance(value, type) and is_user_file(getattr(
                 sys.modules.get(value.__module__), "__file__", None)) and \
                 not issubclass(value, torch.autograd.Function):
@@ -101,6 +108,31 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
             why = _code_refusal(value, seen, stateful, depth - 1)
             if why:
                 return why
+    return None
+
+
+def _reaches(value: Any, stateful: tuple[type, ...], depth: int = 2) -> str | None:
+    """The stateful class (a module, an optimizer) `value` is or holds within `depth` steps
+    (a dataclass's field, a list's item, an object's attribute: probes26's BatchNorm reached
+    through a training-state dataclass), None when it holds none."""
+    if isinstance(value, stateful):
+        return type(value).__name__
+    if depth <= 0 or isinstance(value, (torch.Tensor, str, bytes, int, float, bool, type,
+                                        FunctionType)) or value is None:
+        return None
+    if isinstance(value, dict):
+        items: list[Any] = list(value.values())[:64]
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        items = list(value)[:64]
+    else:
+        attrs = getattr(value, "__dict__", None)
+        if not isinstance(attrs, dict) or isinstance(value, type(sys)):
+            return None  # a module object (torch, math) is code, not the program's state
+        items = list(attrs.values())[:64]
+    for item in items:
+        held = _reaches(item, stateful, depth - 1)
+        if held:
+            return held
     return None
 
 
@@ -123,26 +155,34 @@ def _referenced(fn: FunctionType) -> list[Any]:
     return out
 
 
-def _global_tensors(fn: FunctionType) -> list[tuple[torch.Tensor, torch.Tensor]]:
-    """(tensor, a copy) of each tensor the function reads from a global or its closure."""
+def global_tensors(fn: FunctionType) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    """(tensor, a copy) of each tensor the function reads from a global or its closure, taken
+    before the compiled call: the replay starts from the state the compiled call started
+    from (probes26: a running statistic updated in place was replayed from the updated one)."""
     return [(t, t.detach().clone()) for t in _referenced(fn) if isinstance(t, torch.Tensor)]
 
 
 def replay(fn: FunctionType, args: tuple[Any, ...], kwargs: dict[str, Any],
-           rng: torch.Tensor) -> Any:
-    """`fn` in eager on the clones `args`/`kwargs`, from the random state `rng`, its prints
-    discarded and the tensors it reads from globals restored; the random state after is the
-    one before the replay."""
+           rng: torch.Tensor, before: list[tuple[torch.Tensor, torch.Tensor]]) -> Any:
+    """`fn` in eager on the clones `args`/`kwargs`, from the random state `rng` and the
+    global tensors' values `before` the compiled call, every compiled function it calls run
+    eagerly too (no compile the program never made), its prints discarded; afterwards the
+    globals and the random state are as the compiled call left them."""
     after_rng = torch.random.get_rng_state()
-    kept = _global_tensors(fn)
+    after = [(t, t.detach().clone()) for t, _ in before]
     sink = io.StringIO()
     try:
+        with torch.no_grad():
+            for t, copy in before:
+                if _changed(copy, t):
+                    t.copy_(copy)
         torch.random.set_rng_state(rng)
-        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), \
+                torch.compiler.set_stance("force_eager"):
             return fn(*args, **kwargs)
     finally:
         with torch.no_grad():
-            for t, copy in kept:
+            for t, copy in after:
                 if _changed(copy, t):
                     t.copy_(copy)
         torch.random.set_rng_state(after_rng)
@@ -217,6 +257,7 @@ class FunctionChecker:
             checker.busy = True
             try:
                 before = _clone((args, kwargs))
+                globals_before = global_tensors(fn)
                 rng = torch.random.get_rng_state()
                 checker.watching(True)
                 try:
@@ -225,7 +266,7 @@ class FunctionChecker:
                 finally:
                     checker.watching(False)
                 try:
-                    checker.check(fn, before, rng, out, graphs)
+                    checker.check(fn, before, rng, out, graphs, globals_before)
                 except Exception:  # noqa: BLE001 - a checker fault is never the program's
                     pass
             finally:
@@ -235,14 +276,15 @@ class FunctionChecker:
         return checked
 
     def check(self, fn: FunctionType, before: Any, rng: torch.Tensor, out: Any,
-              graphs: list[tuple[str | None, Any, Any, bool]]) -> None:
+              graphs: list[tuple[str | None, Any, Any, bool]],
+              globals_before: list[tuple[torch.Tensor, torch.Tensor]]) -> None:
         if not graphs or any(bad for *_, bad in graphs):
             # nothing compiled ran on this call, or a graph's own check failed: that graph's
             # diagnosis explains the difference (a wrong kernel, not a wrong trace)
             return
         args, kwargs = before
         try:
-            eager = replay(fn, args, kwargs, rng)
+            eager = replay(fn, args, kwargs, rng, globals_before)
         except Exception:  # noqa: BLE001 - eager rejects what compiled ran: another verdict
             return
         bad = [(i, c, leaf) for i, c, leaf in compare(eager, out, self.tol) if not c.ok]
