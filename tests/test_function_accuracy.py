@@ -238,3 +238,47 @@ def test_the_programs_state_is_never_changed_by_the_replay(checks) -> None:
     torch.compile(outer, backend="eager")(torch.ones(3))
     # Dynamo inlined inner into outer's graph; the replay ran both eagerly: inner never compiled
     assert inner_calls == [], inner_calls
+
+
+def test_rounding_is_judged_at_the_precision_the_value_was_computed_in() -> None:
+    """probes26 false positives of the graph check: a float32 loss computed under bfloat16
+    autocast was "ill-conditioned ~281x" against float32's rounding step; a bias gradient that
+    is zero in exact arithmetic (before a BatchNorm) was "amplified ~8e15x" against its
+    4e-17 reference. Neither is a verdict."""
+    from compdiag.capture.accuracy_compare import numeric_verdict
+
+    errs = {"eager_rel": 3.3e-5, "compiled_rel": 3.0e-5, "eager_rmse": 1e-5,
+            "compiled_rmse": 9e-6, "scale": 0.3}
+    assert numeric_verdict(True, True, errs, 1e-4, torch.float32).get("verdict") == \
+        "ill_conditioned"  # in float32 arithmetic, 281x its rounding step
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        assert "verdict" not in numeric_verdict(True, True, errs, 1e-4, torch.float32)
+    zero = {"eager_rel": 2.4e7, "compiled_rel": 3.1e7, "eager_rmse": 1e-9,
+            "compiled_rmse": 1.3e-9, "scale": 4e-17}
+    assert "verdict" not in numeric_verdict(True, True, zero, 1e-4, torch.float32)
+
+
+def test_a_torch_func_graph_is_replayed_with_grad_mode_its_own() -> None:
+    """probes26 acc_func_transforms_opt: the graph of `vmap(grad(f))` replayed under no_grad
+    returned zeros, and the graph check called the compiled (right) result a miscompile."""
+    from compdiag.capture.accuracy import _eager, _transforms_in
+
+    graphs = []
+
+    def keep(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    def per_sample(w, x):
+        return torch.func.vmap(torch.func.grad(lambda w, x: (w * x).sin().sum()),
+                               in_dims=(None, 0))(w, x)
+
+    torch._dynamo.reset()
+    w, x = torch.randn(3), torch.randn(4, 3)
+    out = torch.compile(per_sample, backend=keep)(w, x)
+    torch._dynamo.reset()
+    (gm,) = graphs
+    assert _transforms_in(gm)
+    args = [a for a in (w, x)]
+    replayed = _eager(gm, args, torch.random.get_rng_state())
+    assert torch.allclose(replayed[0], out), (replayed, out)

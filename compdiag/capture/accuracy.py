@@ -43,11 +43,22 @@ def _eager(gm: Callable[..., Any], args: list[Any], rng: torch.Tensor,
     would hold a copy of every parameter for nothing)."""
     torch.random.set_rng_state(rng)
     cloned = _clone(args)
-    with torch.no_grad(), _no_autocast() if exact else contextlib.nullcontext():
+    # a graph of torch.func transforms sets grad mode itself and differentiates inside:
+    # under no_grad its replay returned zeros (probes26 vmap(grad(...)): a false miscompile)
+    grad_off = contextlib.nullcontext() if _transforms_in(gm) else torch.no_grad()
+    with grad_off, _no_autocast() if exact else contextlib.nullcontext():
         out = gm(*cloned)
     if keep is not None:
         keep.update({i: c for i, c in enumerate(cloned) if _changed(args[i], c)})
     return out
+
+
+def _transforms_in(gm: Any) -> bool:
+    """Whether the graph enters a torch.func transform (`_<name>_increment_nesting`)."""
+    graph = getattr(gm, "graph", None)
+    return graph is not None and any(
+        n.op == "call_function" and str(getattr(n.target, "__name__", "")).endswith(
+            "_increment_nesting") for n in graph.nodes)
 
 
 def _changed(before: Any, after: Any) -> bool:
