@@ -331,3 +331,28 @@ def test_every_documented_command_line_parses():
         except pytest.fail.Exception as exc:
             refused.append(f"{where}: {exc}")
     assert not refused, "\n".join(refused)
+
+
+def test_a_ranks_rerun_command_relaunches_its_job(tmp_path) -> None:
+    """probes26: a rank's run under `compdiag run -m torch.distributed.run ...` keeps the
+    worker's own command line (`-u script.py`), and the fix printed `compdiag run --store S -u
+    script.py` ("unrecognized arguments: -u"; without -u, "environment variable RANK
+    expected"). A command that re-runs a rank re-runs the launch."""
+    from compdiag.analyses.context import RunContext
+    from compdiag.store.writer import Writer
+
+    script = tmp_path / "train.py"
+    script.write_text("print('hi')\n")
+    w = Writer(tmp_path / "s.db")
+    launch = ["-m", "torch.distributed.run", "--nproc-per-node", "2", str(script)]
+    launcher = w.begin_run(source="run", argv=launch, cwd=str(tmp_path))
+    w.update_run(launcher, job="run-1")
+    rank = w.begin_run(source="run", argv=["-u", str(script)], cwd=str(tmp_path))
+    w.update_run(rank, rank=1, world_size=2, local_rank=1, job="run-1")
+    for r in (launcher, rank):
+        w.end_run(r, exit_code=0, status="done")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        line = RunContext(r, rank).rerun_command("--check-accuracy")
+    assert shlex.split(line)[-len(launch):] == launch, line
+    assert " -u " not in line

@@ -26,6 +26,12 @@ class RunContext:
         self.run = reader.run(run_id)
         self.cwd = self.run.get("cwd")
         self.argv: list[str] = self.run.get("argv") or []
+        if self.run.get("job") and self.run.get("rank") is not None:
+            # a rank's own command line (`-u script.py`, as torchrun starts a worker) runs
+            # nothing alone: a command that re-runs it re-runs the launch (probes26)
+            launcher = reader.job_launcher(self.run["job"])
+            if launcher and launcher.get("argv"):
+                self.argv = launcher["argv"]
         self.crashed = (self.run.get("exit_code") or 0) != 0
         self.compiles = {c["compile_id"]: c for c in reader.compiles(run_id)}
         self.frame_rows: dict[Any, dict[str, Any]] = {}

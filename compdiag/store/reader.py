@@ -87,6 +87,13 @@ class Reader(RecordsReader, PerfReader):
         return self._rows("SELECT * FROM runs WHERE job = ? AND rank IS NOT NULL"
                           " ORDER BY rank, id", (job,))
 
+    def job_launcher(self, job: str) -> dict[str, Any] | None:
+        """The launcher's own run of a job compdiag ran (`compdiag run -m torch.distributed.run
+        ...`: the run with no rank), None for a job whose ranks each ran compdiag."""
+        rows = self._rows("SELECT * FROM runs WHERE job = ? AND rank IS NULL ORDER BY id LIMIT 1",
+                          (job,))
+        return rows[0] if rows else None
+
     def resolve_job(self, job: str | None) -> str:
         """JOB as given to `--job`: a job id, a run id of one of its runs, or None (latest)."""
         if job in (None, "", "latest", "last"):
