@@ -174,3 +174,20 @@ def test_a_break_in_dynamos_stand_in_is_at_the_library_call_that_reached_it():
                             "module: <unknown module>, qualname: pybind11_object.__new__",
                             "x = Thing()", [], None)
     assert plain.startswith("`pybind11_object.__new__` is a builtin"), plain
+
+
+def test_a_graph_break_call_in_library_code_is_not_for_the_user_to_remove():
+    """probes26: torch's optimizer breaks on purpose (`torch._dynamo.graph_break()` in
+    optimizer.py's `_use_grad`); the fix said "remove it (it is a debugging aid)" and quoted
+    torch's hint "Remove the call", about code the user does not own."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    lib = {"filename": f"{LIB}/optim/optimizer.py", "lineno": 79, "name": "_use_grad",
+           "line": "torch._dynamo.graph_break()"}
+    fix = graph_break_fix("Call to `torch._dynamo.graph_break()`", "", "", "opt.step()",
+                          ["Remove the `torch._dynamo.graph_break()` call."], lib)
+    assert fix.startswith("The break is inside `_use_grad`"), fix
+    assert "Remove the" not in fix and "debugging aid" not in fix
+    own = graph_break_fix("Call to `torch._dynamo.graph_break()`", "", "",
+                          "torch._dynamo.graph_break()", [], None)
+    assert "debugging aid" in own

@@ -205,7 +205,10 @@ RULES: tuple[Rule, ...] = (
          "the call to the start or end of the compiled function so only one break remains."),
     Rule(("torch._dynamo.graph_break()",),
          "An explicit `torch._dynamo.graph_break()` is in the code: remove it (it is a "
-         "debugging aid) unless you mean to split the graph here."),
+         "debugging aid) unless you mean to split the graph here.",
+         # yours only where your line calls it; else a library's own, by design (torch's
+         # optimizer's `_use_grad`: probes26's "remove it" about torch's code)
+         user_calls=("graph_break",)),
     Rule(("Tensor.backward()",),
          "Compile the forward/loss only and call `loss.backward()` outside the compiled "
          "function (compiled autograd, `torch._dynamo.config.compiled_autograd = True`, "
@@ -318,13 +321,15 @@ def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...]
     name = lib_frame.get("name") or "a library function"
     where = f"{os.path.basename(str(lib_frame.get('filename') or '?'))}:{lib_frame.get('lineno')}"
     code = f": `{lib_frame['line']}`" if lib_frame.get("line") else ""
-    hint = _first_hint(hints)
+    # a hint to edit the code that broke is about the library's code, not the user's
+    hint = _first_hint([h for h in hints if not h.lower().startswith("remove ")])
     return (f"The break is inside `{name}` ({where}{code}), library code your line calls, "
             "not in your own code. " + (f"torch's way through it: {hint.rstrip('.')}. "
                                         if hint else "")
-            + "Otherwise keep your line's call into it out of the compiled region (call it "
-            "from a small function decorated with `@torch.compiler.disable`), or wrap it in a "
-            "custom op (`torch.library.custom_op`) so it stays one node of the graph.")
+            + ("Otherwise keep" if hint else "Keep")
+            + " your line's call into it out of the compiled region (call it from a small "
+            "function decorated with `@torch.compiler.disable`), or wrap it in a custom op "
+            "(`torch.library.custom_op`) so it stays one node of the graph.")
 
 
 # -- failures (the failure kind; the program kind's exception through compiled code) ---------
