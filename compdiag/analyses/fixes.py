@@ -482,7 +482,7 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
         if exc_type == "Unsupported":
             parts.append(FULLGRAPH.format(fix=graph_break_fix(gb_type, one_line, debug, line,
                                                               [])))
-        elif gb_type and gb_type != one_line and not known and "[GB" in one_line:
+        elif gb_type and "HigherOrderOp" in exc_type and not known:
             # another error reporting a graph break it hit (a higher-order op's branch, which
             # must trace whole): the break's fix (set21b cond_branch_print: the `print`)
             parts.append(WHOLE_BRANCH.format(fix=graph_break_fix(gb_type, one_line, debug,

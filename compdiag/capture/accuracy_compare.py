@@ -315,7 +315,10 @@ def _preserved_state(gm: torch.nn.Module):
     cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_initialized() else None
     # restored only where written (its version counter moved): a copy back would move the
     # counter the checker reads to see the program's own updates (a recheck after them)
-    saved = [(t, t._version, t.detach().clone()) for t in _held_tensors(gm)]
+    # (buffers always: a kernel updating running statistics need not move the counter)
+    buffers = {id(b) for _, b in gm.named_buffers()}
+    saved = [(t, None if id(t) in buffers else t._version, t.detach().clone())
+             for t in _held_tensors(gm)]
     try:
         yield
     finally:
@@ -324,7 +327,7 @@ def _preserved_state(gm: torch.nn.Module):
             torch.cuda.set_rng_state_all(cuda)
         with torch.no_grad():
             for t, version, copy in saved:
-                if t._version != version and t.shape == copy.shape:
+                if (version is None or t._version != version) and t.shape == copy.shape:
                     t.copy_(copy)
 
 
