@@ -28,6 +28,7 @@ from compdiag.capture.accuracy_compare import (  # noqa: F401
     _to64,
     compare_output, compare_outputs, describe_inputs, fp64_errors, user_line)
 from compdiag.capture.mutated_args import dropped_copy, written
+from compdiag.formats import lazy_re
 
 
 def _gm64(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
@@ -45,7 +46,7 @@ def _eager(gm: Callable[..., Any], args: list[Any], rng: torch.Tensor,
     cloned = _clone(args)
     # a graph of torch.func transforms sets grad mode itself and differentiates inside:
     # under no_grad its replay returned zeros (probes26 vmap(grad(...)): a false miscompile)
-    grad_off = contextlib.nullcontext() if _transforms_in(gm) else torch.no_grad()
+    grad_off = contextlib.nullcontext() if transforms_in(gm) else torch.no_grad()
     with grad_off, _no_autocast() if exact else contextlib.nullcontext():
         out = gm(*cloned)
     if keep is not None:
@@ -53,12 +54,17 @@ def _eager(gm: Callable[..., Any], args: list[Any], rng: torch.Tensor,
     return out
 
 
-def _transforms_in(gm: Any) -> bool:
-    """Whether the graph enters a torch.func transform (`_<name>_increment_nesting`)."""
+_NESTING = lazy_re.compile(r"^_(\w+?)_increment_nesting$")
+
+
+def transforms_in(gm: Any) -> list[str]:
+    """The torch.func transforms (jvp, vmap, grad) the graph enters, in order: Dynamo traces
+    each as `_<name>_increment_nesting` around the transformed code."""
     graph = getattr(gm, "graph", None)
-    return graph is not None and any(
-        n.op == "call_function" and str(getattr(n.target, "__name__", "")).endswith(
-            "_increment_nesting") for n in graph.nodes)
+    names = [m.group(1) for n in (graph.nodes if graph is not None else ())
+             if n.op == "call_function"
+             and (m := _NESTING.match(str(getattr(n.target, "__name__", "") or "")))]
+    return list(dict.fromkeys(names))
 
 
 def _changed(before: Any, after: Any) -> bool:

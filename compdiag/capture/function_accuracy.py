@@ -13,17 +13,20 @@ with the graph check's rules.
 Running the program's function twice must not change what the program computes, so the replay
 runs only for a function that cannot change state outside its arguments: a plain function
 (not a module's method) whose code, the code it defines and the user functions it calls by
-name store no attribute, item or global and write no enclosing variable, draws no random
-numbers, and reaches no module, optimizer or scheduler; the tensors it reads from globals and
-closures are restored if the replay changed them, its prints go nowhere, and the random state
-is put back to where the compiled call left it. Anything else is not replayed."""
+name store no attribute, item or global, write no enclosing variable, append to no container,
+log nothing, draw no random numbers (torch's, Python's, numpy's), call no backward or step,
+and reach no module, optimizer or scheduler (through its arguments, globals, a dataclass or a
+container either). The replay starts from the values the tensors it reads from globals and
+closures had before the compiled call, runs the compiled functions it calls eagerly, sends its
+prints nowhere, and leaves those tensors and the random state as the compiled call left them.
+Anything else is not replayed."""
 
 from __future__ import annotations
 
 import contextlib
 import dis
+import functools
 import io
-import re
 import sys
 from types import CodeType, FunctionType
 from typing import Any, Callable
@@ -31,7 +34,7 @@ from typing import Any, Callable
 import torch
 from torch.utils import _pytree as pytree
 
-from compdiag.capture.accuracy import _changed, output_node
+from compdiag.capture.accuracy import AccuracyChecker, _changed, output_node, transforms_in
 from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck, Tolerance, _clone, \
     compare_output
 from compdiag.formats.user_code import is_user_file
@@ -188,30 +191,30 @@ def replay(fn: FunctionType, args: tuple[Any, ...], kwargs: dict[str, Any],
         torch.random.set_rng_state(after_rng)
 
 
-def compare(eager: Any, compiled: Any, tol: Tolerance) -> list[tuple[int, OutputCheck, Any]]:
-    """(index, check, the compiled leaf) of each output leaf; a structure that differs is one
+def compare(eager: Any, compiled: Any, tol: Tolerance) -> list[tuple[OutputCheck, Any]]:
+    """(check, the compiled leaf) of each output leaf; a structure that differs is one
     failing check."""
     e_leaves, e_spec = pytree.tree_flatten(eager)
     c_leaves, c_spec = pytree.tree_flatten(compiled)
     if e_spec != c_spec:
-        return [(0, OutputCheck("result", False, None, None, {
+        return [(OutputCheck("result", False, None, None, {
             "reason": f"eager returned {e_spec}, compiled {c_spec}"[:300]}), None)]
     # "result N": the function's, named apart from its graphs' "output N"
-    return [(i, compare_output(f"result {i}", e, c, None, tol), c)
+    return [(compare_output(f"result {i}", e, c, None, tol), c)
             for i, (e, c) in enumerate(zip(e_leaves, c_leaves))
             if isinstance(e, torch.Tensor) or isinstance(c, torch.Tensor)]
 
 
 class FunctionChecker:
     """Wraps what torch.compile returns for a plain function; `sink(check)` receives a
-    GraphCheck for each function whose compiled result differs from eager's. `seen` is the
-    graph checker's record of the graphs each call ran (capture/accuracy.py): a differing
-    output is located at the node of the graph that returned it."""
+    GraphCheck for each function whose compiled result differs from eager's. `graphs`, the
+    graph checker (capture/accuracy.py), records the graphs a watched call ran
+    (`AccuracyChecker.watched`) and their own checks: a differing output is located at the node
+    of the graph that returned it."""
 
     def __init__(self, sink: Callable[[GraphCheck], None], tol: Tolerance,
-                 seen: Callable[[], list[tuple[str | None, Any, Any, bool]]],
-                 watching: Callable[[bool], None]) -> None:
-        self.sink, self.tol, self.seen, self.watching = sink, tol, seen, watching
+                 graphs: AccuracyChecker) -> None:
+        self.sink, self.tol, self.graphs = sink, tol, graphs
         self.busy = False
 
     def install(self) -> Callable[[], None]:
@@ -237,8 +240,6 @@ class FunctionChecker:
         return uninstall
 
     def wrap(self, fn: FunctionType, compiled: Callable[..., Any]) -> Callable[..., Any]:
-        import functools
-
         checker, state = self, {"done": False}
 
         @functools.wraps(compiled)
@@ -259,12 +260,12 @@ class FunctionChecker:
                 before = _clone((args, kwargs))
                 globals_before = global_tensors(fn)
                 rng = torch.random.get_rng_state()
-                checker.watching(True)
+                checker.graphs.watched = []
                 try:
                     out = compiled(*args, **kwargs)
-                    graphs = list(checker.seen())
+                    graphs = checker.graphs.watched
                 finally:
-                    checker.watching(False)
+                    checker.graphs.watched = None
                 try:
                     checker.check(fn, before, rng, out, graphs, globals_before)
                 except Exception:  # noqa: BLE001 - a checker fault is never the program's
@@ -287,29 +288,21 @@ class FunctionChecker:
             eager = replay(fn, args, kwargs, rng, globals_before)
         except Exception:  # noqa: BLE001 - eager rejects what compiled ran: another verdict
             return
-        bad = [(i, c, leaf) for i, c, leaf in compare(eager, out, self.tol) if not c.ok]
+        bad = [(c, leaf) for c, leaf in compare(eager, out, self.tol) if not c.ok]
         if not bad:
             return
-        i, first, leaf = bad[0]
-        cid, node = _source(graphs, leaf)
+        cid, node = _source(graphs, bad[0][1])
         transforms = _transforms(graphs)
-        for _, c, _ in bad:
+        for c, _ in bad:
             c.detail.update(verdict="traced_wrong", function=fn.__qualname__)
             if transforms:  # torch.func's transforms the graphs ran the code under
                 c.detail["transforms"] = transforms
-        self.sink(GraphCheck(cid, [c for _, c, _ in bad], divergent_node=node))
-
-
-_NESTING = re.compile(r"^_(\w+?)_increment_nesting$")
+        self.sink(GraphCheck(cid, [c for c, _ in bad], divergent_node=node))
 
 
 def _transforms(graphs: list[tuple[str | None, Any, Any, bool]]) -> list[str]:
-    """torch.func transforms (jvp, vmap, grad) the call's graphs entered, in order: Dynamo
-    traces each as `_<name>_increment_nesting` around the transformed code."""
-    names = [m.group(1) for _, gm, _, _ in graphs for n in gm.graph.nodes
-             if n.op == "call_function"
-             and (m := _NESTING.match(getattr(n.target, "__name__", "") or ""))]
-    return list(dict.fromkeys(names))
+    """torch.func transforms the call's graphs entered, in order (accuracy.transforms_in)."""
+    return list(dict.fromkeys(t for _, gm, _, _ in graphs for t in transforms_in(gm)))
 
 
 def _source(graphs: list[tuple[str | None, Any, Any, bool]], leaf: Any

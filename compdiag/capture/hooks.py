@@ -451,12 +451,8 @@ class Capture:
         # own check passes (capture/function_accuracy.py)
         from compdiag.capture.function_accuracy import FunctionChecker
 
-        def watching(on: bool) -> None:
-            checker.watched = [] if on else None
-
         self.guarded("function accuracy check", FunctionChecker(
-            self._on_accuracy, Tolerance(rtol, atol), lambda: checker.watched or [],
-            watching).install)
+            self._on_accuracy, Tolerance(rtol, atol), checker).install)
 
     def _on_accuracy(self, check: Any) -> None:
         with self.lock:
