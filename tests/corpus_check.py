@@ -81,10 +81,12 @@ def run_case(name: str, workdir: Path, cache_dir: Path, run_args: list[str] | No
 def says_how_it_ended(diagnosis: dict[str, Any]) -> bool:
     """A problem diagnosis that says how the run ended (issue 29 §3): the program's ending
     (kind `program`: an exception outside compiled code, sys.exit, a signal, os._exit,
-    Ctrl-C), the exception that ended it through compiled code, or the fatal failure."""
+    Ctrl-C), the exception that ended it through compiled code, the fatal failure, or a job's
+    divergence that names each rank's end as its consequence (a collective's timeout)."""
     details = diagnosis.get("details") or {}
     return diagnosis.get("severity", "problem") == "problem" and (
-        diagnosis["kind"] == "program" or bool(details.get("fatal")) or "compiled" in details)
+        diagnosis["kind"] == "program" or bool(details.get("fatal")) or "compiled" in details
+        or bool(details.get("consequence")))
 
 
 def ending_problems(result: dict[str, Any]) -> list[str]:

@@ -381,3 +381,33 @@ def test_a_guard_of_some_ranks_heads_the_counts_its_recompiles_repeat():
              1: {grad: Fact(3, "×3"), aux: Fact(2, "×2"), other: Fact(2, "×2")}}
     kept = _guards_of_some_ranks_first(facts, [grad, aux, other])
     assert kept == [aux, other]  # another function's count difference is a finding of its own
+
+
+def test_a_timeout_after_a_guard_of_one_rank_is_that_guards_consequence(tmp_path):
+    """set21's fsdp2_rank0_eval_timeout: rank 0 alone ran an extra forward under no_grad
+    (its compiled block recompiled on grad_mode), its collectives then paired with the wrong
+    calls of rank 1, and both ranks ended in gloo's timeout. The compiled graphs hold no
+    collective (FSDP2's all-gathers run in eager), so no collective facet differs: before, each
+    rank's timeout ranked as a crash above the guard divergence, and on a two-rank tie the
+    compile count named rank 1 as the odd one. Now the guard divergence takes both ends as its
+    consequence and ranks first; the compile count it explains is folded."""
+    job = Job(tmp_path, world=2)
+    job.compile(range(2), "0/0")
+    job.compile([0], "0/1", recompile_reason=["0/0: GLOBAL_STATE changed: grad_mode "])
+    for rank, op in ((0, "send"), (1, "recv")):
+        job.ing[rank].program_exception(None, exc_type="RuntimeError", message=(
+            f"[gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 20000ms for {op} "
+            "operation to complete"), frames=[{"filename": str(job.user), "lineno": 50,
+                                              "line": "line_50 = 50"}], compiled=None)
+    div = job.divergences()
+    assert _facets(div) == ["guard"]
+    (top,) = div
+    assert top["details"]["ranks"] == [0]
+    assert set(top["details"]["consequence"]) == {"0", "1"}
+    assert "then rank 0: RuntimeError" in top["reason"] and "Timed out" in top["reason"]
+    path = job.path
+    with Reader(path) as r:
+        ranked = explain_job(r, "j1")
+    assert ranked[0][0].kind == "divergence"
+    # neither rank's timeout stands as a diagnosis of its own
+    assert not [d for d, _ in ranked[1:] if "Timed out" in d.reason]

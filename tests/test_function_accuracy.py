@@ -277,3 +277,40 @@ def test_a_torch_func_graph_is_replayed_with_grad_mode_its_own() -> None:
     args = [a for a in (w, x)]
     replayed = _eager(gm, args, torch.random.get_rng_state())
     assert torch.allclose(replayed[0], out), (replayed, out)
+
+
+def test_a_function_eager_refuses_is_a_verdict_where_eager_raised(checks) -> None:
+    """set21b's data_write_under_grad (pytorch#149911): a `.data` write to the argument of a
+    function under a torch.func transform raises in eager and not compiled. Before, the
+    replay was refused ("it stores state (STORE_ATTR data)"; jacrev's own code was scanned as
+    the user's too, and refused for its lists), and a replay that raised was dropped in
+    silence. Now the write to an argument's tensor attribute is replayed on the clone, and
+    eager raising where compiled returned is verdict `traced_accepts` at the line that raised."""
+    floor = torch.full((4,), 0.1)
+
+    def project(x):
+        x.data = torch.maximum(x, floor)
+        return (x ** 3).sum()
+
+    jac = torch.func.jacrev(project)
+    assert replay_refusal(project, (torch.ones(4),), {}) is None
+    assert replay_refusal(jac, (torch.ones(4),), {}) is None
+    out = torch.compile(jac, backend="eager")(torch.randn(4))
+    assert out.shape == (4,)
+    (whole,) = [c for c in checks if any(o.detail.get("verdict") == "traced_accepts"
+                                         for o in c.outputs)]
+    (o,) = whole.outputs
+    assert not o.ok and ".data" in o.detail["eager_error"]
+    frame = whole.divergent_node["user_frame"]
+    assert frame["line"] == "x.data = torch.maximum(x, floor)"
+
+    class Box:
+        value = None
+
+    def stores_on_an_object(box, x):
+        box.value = x
+        return x
+
+    # only a tensor's own attributes: an object's attribute is the program's state
+    assert replay_refusal(stores_on_an_object, (Box(), torch.ones(1)), {}).startswith(
+        "it stores state")

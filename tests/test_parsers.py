@@ -952,3 +952,43 @@ def test_a_data_dependent_branch_names_what_the_if_tested():
     assert "Python number" in fix and "float(" in fix
     assert "torch.where" in graph_break_fix("Data-dependent branching", "", "attempted to "
                                             "jump with TensorVariable()", "if x.sum() > 0:", [])
+
+
+_WORDLESS_TB = '''Traceback (most recent call last):
+  File "/venv/site-packages/torch/_dynamo/variables/torch.py", line 1831, in handle_constant_processgroup_functions
+    invocation_result = self.value(*args_as_value, **kwargs_as_value)
+  File "/venv/site-packages/torch/distributed/distributed_c10d.py", line 1211, in _resolve_group_name_by_ranks_and_tag
+    raise ValueError("")
+ValueError
+
+
+
+from user code:
+   File "/work/train.py", line 29, in row_parallel_linear
+    return funcol.all_reduce(partial, "sum", TP_RANKS)
+
+Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace'''
+
+
+def test_an_exception_with_no_words_keeps_its_raise_site_and_no_trailer_as_message():
+    """set21's funcol_group_ranks_missing: `raise ValueError("")` in a torch.distributed
+    helper that Dynamo ran while tracing. The stored message was "from user code:" (the first
+    line of what Dynamo appended) and nothing named the helper; now the message has no
+    trailer and the raise site (the raising frame and its caller) is a fact of the failure."""
+    from compdiag.analyses.raised_by import raised_by, wordless
+
+    assert P.first_line(P.without_trailer("\n\nfrom user code:\n  File ...")) == ""
+    assert P.first_line(P.without_trailer("bad size\nfrom user code:\n  File ...")) == "bad size"
+    site = P.failure_facts("ValueError", "ValueError", _WORDLESS_TB)["raise_site"]
+    assert [f["name"] for f in site] == ["handle_constant_processgroup_functions",
+                                        "_resolve_group_name_by_ranks_and_tag"]
+    by = raised_by(site)
+    assert by.called_by_dynamo and not by.machinery
+    assert by.where == "torch/distributed/distributed_c10d.py:1211"
+    assert wordless("ValueError", "ValueError") and wordless("ValueError:", "ValueError")
+    assert not wordless("ValueError: bad size", "ValueError")
+    # with words, the block that ends in them; a frame of Dynamo's own is machinery
+    tb = _WORDLESS_TB.replace("ValueError\n", "KeyError: 'x'\n").replace(
+        "/torch/distributed/distributed_c10d.py", "/torch/_dynamo/utils.py")
+    own = raised_by(P.failure_facts("KeyError", "'x'", tb)["raise_site"])
+    assert own.machinery and own.function == "_resolve_group_name_by_ranks_and_tag"

@@ -28,6 +28,7 @@ import dis
 import functools
 import io
 import sys
+import traceback as tb_module
 from types import CodeType, FunctionType
 from typing import Any, Callable
 
@@ -64,6 +65,7 @@ _MUTATORS = frozenset({"append", "extend", "insert", "pop", "popitem", "setdefau
                        "remove", "discard", "update", "write", "writelines", "info", "debug",
                        "warning", "error", "exception", "critical", "warn", "put", "send"})
 _DEPTH = 3  # user functions followed through calls by name
+_TRANSFORMS = "/torch/_functorch/"
 
 
 def replay_refusal(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
@@ -82,7 +84,11 @@ def replay_refusal(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> st
 def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, ...],
                   depth: int) -> str | None:
     outer_free = set(fn.__code__.co_freevars)
-    for code in _codes(fn.__code__):
+    # torch.func's transform wrappers (jacrev's keeps lists of its own): their code is
+    # torch's, the user function they close over is followed below
+    own = () if _TRANSFORMS in fn.__code__.co_filename.replace("\\", "/") \
+        else _codes(fn.__code__)
+    for code in own:
         if code in seen:
             continue
         seen.add(code)
@@ -91,9 +97,12 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
         effects = (_EFFECTS | _MUTATORS) & set(code.co_names)
         if effects:
             return f"it calls {sorted(effects)[0]}"
+        params = set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+        prev = None
         for ins in dis.get_instructions(code):
-            if ins.opname in _STORES:
+            if ins.opname in _STORES and not _own_tensor_attr(ins, prev, params):
                 return f"it stores state ({ins.opname} {ins.argval})"
+            prev = ins
             if ins.opname == "STORE_DEREF" and ins.argval in outer_free:
                 return f"it writes the enclosing variable {ins.argval}"
     for value in _referenced(fn):
@@ -112,6 +121,19 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
             if why:
                 return why
     return None
+
+
+# A tensor's own attributes: a store to one of an argument's (`w.data = ...`) changes only the
+# clone the replay runs on (set21b's data_write_under_grad, pytorch#149911).
+_TENSOR_ATTRS = frozenset({"data", "grad", "requires_grad"})
+
+
+def _own_tensor_attr(ins: dis.Instruction, prev: dis.Instruction | None,
+                     params: set[str]) -> bool:
+    """`ins` stores a tensor attribute of one of the function's own arguments, loaded just
+    before it."""
+    return (ins.opname == "STORE_ATTR" and ins.argval in _TENSOR_ATTRS and prev is not None
+            and prev.opname == "LOAD_FAST" and prev.argval in params)
 
 
 def _reaches(value: Any, stateful: tuple[type, ...], depth: int = 2) -> str | None:
@@ -286,7 +308,10 @@ class FunctionChecker:
         args, kwargs = before
         try:
             eager = replay(fn, args, kwargs, rng, globals_before)
-        except Exception:  # noqa: BLE001 - eager rejects what compiled ran: another verdict
+        except Exception as exc:  # noqa: BLE001 - compiled returned a value: a verdict
+            rejected = eager_rejects(fn, exc, graphs)
+            if rejected is not None:
+                self.sink(rejected)
             return
         bad = [(c, leaf) for c, leaf in compare(eager, out, self.tol) if not c.ok]
         if not bad:
@@ -298,6 +323,27 @@ class FunctionChecker:
             if transforms:  # torch.func's transforms the graphs ran the code under
                 c.detail["transforms"] = transforms
         self.sink(GraphCheck(cid, [c for c, _ in bad], divergent_node=node))
+
+
+def eager_rejects(fn: FunctionType, exc: BaseException,
+                  graphs: list[tuple[str | None, Any, Any, bool]]) -> GraphCheck | None:
+    """The function in eager raised where the compiled one returned a value: compiled code
+    accepted what eager rejects (pytorch#149911: a `.data` write inside torch.func.grad, which
+    eager refuses and Dynamo traced without the check), at the user line eager raised at. None
+    when no user line is on the exception's stack (nothing of the program's to point at)."""
+    frames = [f for f in tb_module.extract_tb(exc.__traceback__) if is_user_file(f.filename)]
+    if not frames:
+        return None
+    message = f"{type(exc).__name__}: {exc}".splitlines()[0][:300].rstrip(".")
+    out = OutputCheck("result", False, None, None, {
+        "verdict": "traced_accepts", "eager_error": message, "function": fn.__qualname__,
+        "reason": f"eager raised {message}; the compiled {fn.__qualname__}() returned a value"})
+    if _transforms(graphs):
+        out.detail["transforms"] = _transforms(graphs)
+    at = frames[-1]
+    node = {"node": None, "op": None, "user_frame": {"filename": at.filename,
+                                                      "lineno": at.lineno, "line": at.line}}
+    return GraphCheck(graphs[-1][0], [out], divergent_node=node)
 
 
 def _transforms(graphs: list[tuple[str | None, Any, Any, bool]]) -> list[str]:

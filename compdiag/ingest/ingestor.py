@@ -590,8 +590,9 @@ def _metrics_cid(value: Any, cid: str | None) -> str | None:
 
 
 def _failure_message(exc_type: str, reason: str) -> str:
-    """One readable line: the innermost 'Type: message' Dynamo wrapped, without the g++ dump."""
-    first = P.first_line(reason, 400) or exc_type
+    """One readable line: the innermost 'Type: message' Dynamo wrapped, without the g++ dump
+    (nor, for an exception with no words, the first line of the user frames Dynamo appends)."""
+    first = P.first_line(P.without_trailer(reason), 400) or exc_type
     cause = P.import_failure_cause(reason)
     if cause and cause not in first:
         first = f"{first}: {cause}"

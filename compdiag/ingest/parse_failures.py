@@ -499,6 +499,28 @@ def _raised_frames(exc_type: str, message: str | None, traceback: str) -> list[d
     return frames_in(block[start:] if start >= 0 else block)
 
 
+def raise_site(exc_type: str | None, message: str | None, traceback: str | None
+               ) -> list[dict[str, Any]] | None:
+    """The frame that raised the exception and its caller (caller first), from the traceback
+    block that ends in it: `Type: message`, or the bare `Type` of one raised with no words
+    (`raise ValueError("")`), whose only name is the function that raised it."""
+    if not exc_type or not traceback:
+        return None
+    name = exc_type.rsplit(".", 1)[-1]
+    first = first_nonblank(message)
+    if first in (exc_type, name):  # the summary of an exception with no words is its type
+        first = ""
+    ends = [m.start() for m in re.finditer(
+        rf"^(?:[\w.]+\.)?{re.escape(name)}(?::[ \t]*{re.escape(first)}|[ \t]*$)"
+        if first else rf"^(?:[\w.]+\.)?{re.escape(name)}(?::[ \t]*)?$", traceback, re.M)]
+    if not ends:
+        return None
+    block = traceback[:ends[0]]
+    start = block.rfind("Traceback (most recent call last):")
+    frames = frames_in(block[start:] if start >= 0 else block)
+    return frames[-2:] or None
+
+
 def fake_run_facts(exc_type: str | None, message: str | None, traceback: str | None,
                    torch_message: str | None, op: str | None) -> dict[str, Any]:
     """The fake-tensor run a failure's text reports: the op Dynamo names (`fake_op`), the
@@ -555,7 +577,8 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
         "constraint_sources": None, "constraint_frames": None,
         "torch_frames": pointed_frames(torch_message or message) or None,
         "op": named_op(torch_message, message, traceback),
-        "submodule": executing_module(torch_message, message, traceback)}
+        "submodule": executing_module(torch_message, message, traceback),
+        "raise_site": raise_site(exc_type, message, traceback)}
     facts.update(fake_run_facts(exc_type, message, traceback, torch_message, facts["op"]))
     if exc_type == "ConstraintViolationError":
         both = "\n".join(x for x in (message, traceback) if x)

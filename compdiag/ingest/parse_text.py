@@ -20,3 +20,16 @@ def first_line(text: str | None, limit: int = 500) -> str:
         return ""
     line = text.strip().splitlines()[0] if text.strip() else ""
     return line[:limit]
+
+
+# What Dynamo appends to an exception's message: the user frames it was tracing, the hint to
+# see its own stack. Neither is the message; an exception with no words has only these.
+TRAILERS = ("from user code:", "Set TORCHDYNAMO_VERBOSE=1", "Set TORCH_LOGS=")
+
+
+def without_trailer(text: str | None) -> str:
+    """The message without what Dynamo appended to it (TRAILERS): "" for an exception raised
+    with no words, whose text is only Dynamo's trailer."""
+    text = text or ""
+    cut = min((i for i in (text.find(t) for t in TRAILERS) if i >= 0), default=len(text))
+    return text[:cut]

@@ -21,7 +21,7 @@ from typing import Any
 from compdiag.formats import lazy_re
 from compdiag.formats.compile_id import CompileId
 from compdiag.ingest.parse_text import (  # noqa: F401 - re-exported
-    TB_FRAME, first_line)
+    TB_FRAME, first_line, without_trailer)
 from compdiag.ingest.parse_dynamo import (  # noqa: F401 - re-exported
     call_stack, classify_guard, debug_context, graph_break_details, guard_location, guard_of,
     library_frame, metrics_facts, parse_graph_break,

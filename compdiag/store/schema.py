@@ -169,7 +169,8 @@ CREATE TABLE IF NOT EXISTS failures (
     fake_op    TEXT,                   -- the op whose fake run raised
     origin_exc TEXT,                   -- the exception it raised, "Type: message"
     origin     TEXT,                   -- who raised it: torch | check | fake_kernel (NULL: unknown)
-    submodule  TEXT                    -- the call_module an FX interpreter ran (a DDP piece)
+    submodule  TEXT,                   -- the call_module an FX interpreter ran (a DDP piece)
+    raise_site TEXT                    -- the frame that raised the exception, and its caller (JSON)
 );
 CREATE TABLE IF NOT EXISTS kernels (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -739,7 +740,7 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
 BACKFILLED_COLUMNS = {
     "failures": ("gb_code", "gb_explanation", "recompile_limit", "constraint_sources",
                  "constraint_frames", "torch_frames", "op", "fake_op", "origin_exc",
-                 "origin", "submodule"),
+                 "origin", "submodule", "raise_site"),
     "compiles": ("automatic_dynamic", "guard_count", "assume_static"),
     "cudagraphs": ("head", "frames", "ops"),
 }
@@ -791,7 +792,10 @@ ADDED_COLUMNS = {
                  "op TEXT",  # issue 29 §1: the op torch names (BACKFILLED_COLUMNS)
                  # issue 29: a fake-tensor run's exception and who raised it
                  "fake_op TEXT", "origin_exc TEXT", "origin TEXT",
-                 "submodule TEXT"),  # issue 29 §1: the DDP piece that raised
+                 "submodule TEXT",  # issue 29 §1: the DDP piece that raised
+                 # issue 29: the frame that raised it and its caller (an error with no words
+                 # is named by the function that raised it)
+                 "raise_site TEXT"),
     "cudagraphs": ("head TEXT", "frames TEXT", "ops TEXT"),
     # issue 29 §6: the user line that called the compiled function when it recorded
     "cudagraph_recordings": ("call TEXT",),

@@ -202,6 +202,8 @@ VERDICT_REASONS = {
     "compiled_more_accurate": "compiled is closer to the float64 reference than eager, not a "
                               "compiler bug: {out} differs from eager (relative RMSE eager {e}, "
                               "compiled {k})",
+    "traced_accepts": "compiled {fn}(){under} returned a value ({out}) where {fn}() in eager "
+                      "raises {eager_error}; what Dynamo traced skips a check the code makes",
     "traced_wrong": "compiled {fn}(){under} returns another {out} than {fn}() in eager ({why}), "
                     "while each graph it compiled matches eager: what Dynamo traced differs from "
                     "the code",
@@ -232,6 +234,10 @@ VERDICT_EXPLANATIONS = {
                      "graph returns numbers: the compiled code dropped the op's check (an "
                      "index or shape check, a dtype check), so its result is undefined there; "
                      "a miscompile",
+    "traced_accepts": "The function run whole in eager, from the same arguments and random "
+                      "state, raises at this line, and the compiled function returned a value "
+                      "instead: the graphs Dynamo traced do not make the check eager makes "
+                      "here, so the compiled result is of a program eager refuses to run",
     "traced_wrong": "The function run whole in eager and compiled, from the same arguments and "
                     "random state, gave different results, while every graph agreed with its "
                     "own eager replay: the graphs do not do what the Python code does (a "
@@ -239,6 +245,10 @@ VERDICT_EXPLANATIONS = {
                     "alias or in-place resize lost across a graph break)",
 }
 VERDICT_FIXES = {
+    "traced_accepts": "Change this line so eager accepts it (eager's error says what it "
+                      "refuses): no backend setting helps, the check is missing from the "
+                      "traced graph itself. Report it to PyTorch with the function; `{minify}` "
+                      "cannot shrink it (each graph alone is right).",
     "traced_wrong": "No backend setting helps: the traced graph itself is wrong. Report it to "
                     "PyTorch with the function (`{minify}` cannot shrink it: each graph alone "
                     "is right); until fixed, run the function uncompiled "
@@ -414,7 +424,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
             said = _statement(node)
             reason += (f"; shows at node {node['node']} ({node.get('op')}), the op computing "
                        f"it" + (f" in `{said}`" if said else ""))
-            explanation += "" if verdict == "traced_wrong" else (
+            explanation += "" if verdict in ("traced_wrong", "traced_accepts") else (
                 f"; where it starts was not localised (the graph's pieces did not compile on "
                 f"their own): the line is the op computing {name}")
         elif node.get("node"):

@@ -430,8 +430,8 @@ def compdiag_diagnose_job(job: JobContext) -> list[Diagnosis]:
         facts = {rank: facet.facts(ctx) for rank, ctx in sorted(job.ranks.items())}
         out.extend(_diagnose_facet(job, facet, facts))
     out.extend(_skew(job))
-    return _fold([_with_sequences(job, d) if d.details.facet == "collective" else d
-                  for d in out])
+    return _with_hang(job, _fold([_with_sequences(job, d) if d.details.facet == "collective"
+                                  else d for d in out]))
 
 
 def hang_line(ctx: RunContext) -> str | None:
@@ -461,26 +461,41 @@ def teardown_line(ctx: RunContext) -> str | None:
 
 
 def _with_sequences(job: JobContext, d: Diagnosis) -> Diagnosis:
-    """A collective divergence with every rank's sequence side by side, the position where
-    they part, and (when a rank then ended in a timeout or abort) that consequence: one
-    diagnosis, ranked with the crash it caused."""
+    """A collective divergence with every rank's sequence side by side and the position where
+    they part."""
     seqs = {str(r): [f.text.split(" (collective #")[0] for _, f in
                      sorted(_collectives(ctx).items(), key=lambda kv: kv[0][1])]
             for r, ctx in sorted(job.ranks.items())}
     m = re.search(r"collective #(\d+)", d.reason)
+    return replace(d, details=replace(d.details, sequences=seqs,
+                                      position=int(m.group(1)) if m else None))
+
+
+# Which divergence a rank's timeout or abort is the consequence of, when several were found:
+# the ranks issued different collectives; else one graph-broke, recompiled, compiled a
+# different number of graphs or compiled for much longer than the others, each of which
+# makes its ranks reach the next collective at another time or with other work.
+HANG_CAUSES = ("collective", "graph_break", "guard", "compiles", "compile_time")
+
+
+def _with_hang(job: JobContext, found: list[Diagnosis]) -> list[Diagnosis]:
+    """When a rank ended in a collective's timeout or abort, the first divergence by
+    HANG_CAUSES takes that end as its consequence (one diagnosis, ranked with the crash it
+    caused; the ranks the launcher then stopped listed with it)."""
     hung = {str(r): line for r, ctx in sorted(job.ranks.items())
             if (line := hang_line(ctx)) is not None}
-    if hung:  # the other ranks the launcher then stopped
-        hung.update({str(r): line for r, ctx in sorted(job.ranks.items())
-                     if str(r) not in hung and (line := teardown_line(ctx)) is not None})
-    details = replace(d.details, sequences=seqs, position=int(m.group(1)) if m else None,
-                      consequence=hung or None)
-    if not hung:
-        return replace(d, details=details)
+    causes = [d for d in found if d.details.facet in HANG_CAUSES]
+    if not hung or not causes:
+        return found
+    hung.update({str(r): line for r, ctx in sorted(job.ranks.items())
+                 if str(r) not in hung and (line := teardown_line(ctx)) is not None})
+    cause = min(causes, key=lambda d: HANG_CAUSES.index(d.details.facet))
     ended = "; ".join(f"rank {r}: {line}" for r, line in hung.items())
-    return replace(d, details=details, reason=f"{d.reason}; then {ended}",
-                   explanation=(d.explanation or "") + HANG_EXPLANATION,
+    took = replace(cause, details=replace(cause.details, consequence=hung),
+                   reason=f"{cause.reason}; then {ended}",
+                   explanation=(cause.explanation or "") + HANG_EXPLANATION,
                    score=SPEC.score("crash") + 40)
+    return [took if d is cause else d for d in found]
 
 
 def _fold(found: list[Diagnosis]) -> list[Diagnosis]:
@@ -494,11 +509,10 @@ def _fold(found: list[Diagnosis]) -> list[Diagnosis]:
     if broken:
         found = [d for d in found if not (d.details.facet == "guard" and d.details.in_resume)]
     # a guard that failed on some ranks recompiled that function there: its compile count
-    guarded = {(frame_of(d.compile_id), r) for d in found if d.details.facet == "guard"
-               for r in d.details.ranks}
+    # (whichever side of a two-rank tie the compile count names)
+    guarded = {frame_of(d.compile_id) for d in found if d.details.facet == "guard"}
     return [d for d in found if not (
         d.details.facet in ("cache", "compiles")
         and (frame_of(d.compile_id) in broken_cids
              or any((d.user_frame.filename, r) in broken for r in d.details.ranks)))
-        and not (d.details.facet == "compiles" and d.details.ranks and all(
-            (frame_of(d.compile_id), r) in guarded for r in d.details.ranks))]
+        and not (d.details.facet == "compiles" and frame_of(d.compile_id) in guarded)]

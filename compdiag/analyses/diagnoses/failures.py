@@ -35,6 +35,7 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import (SOURCE, TORCH, first_user_frame, kernel_frames, locate,
                                      ran_op, runtime_origin)
 from compdiag.analyses.ranking import Cost
+from compdiag.analyses.raised_by import raised_by, wordless
 from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.traced_user_code import ran_while_tracing
@@ -90,6 +91,15 @@ ESCAPED_EXPLANATION = (
     "its transform: something {call} made inside the compiled function (a returned function, a "
     "closure, a tensor kept past the transform) left it, and AOTAutograd cannot read a "
     "wrapper whose level is gone; torch's traceback points only at the compiled call.")
+
+
+REJECTED_EXPLANATION = (
+    "The error is not Dynamo's: while tracing, Dynamo ran torch's `{function}()` ({where}) "
+    "on the values that this line passes, as eager would, and it rejected them; eager "
+    "raises the same error at this line.")
+REJECTED_FIX = ("Fix the values that line {lineno} passes to {call}: `{function}()` "
+                "({where}) rejected them; run the line in eager to see the same error with "
+                "its full stack.")
 
 
 def one_line(exc_type: str | None, message: str | None, traceback: str | None,
@@ -334,12 +344,19 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             one = f"{one} (raised by {origin})"
         # Dynamo's own error: torch named it (the failure's type, or the exception it ended
         # the program with), whatever error it wraps
+        by = raised_by(f.get("raise_site"))
+        if by is not None and wordless(one, f.get("exc_type")):
+            # torch's error has no words: the function that raised it names it
+            one = f"{one.strip().rstrip(':')} with no message, {by.words()}"
         internal = INTERNAL_ERROR in (f.get("exc_type"), (exc or {}).get("exc_type") if fatal
                                       else None)
+        # not Dynamo's own error: a library function Dynamo ran on the call's values raised it
+        rejected = internal and by is not None and by.called_by_dynamo and not by.machinery
+        internal = internal and not rejected
         inner = one
         if internal and INTERNAL_ERROR not in one:
             one = f"{INTERNAL_ERROR} (Dynamo's own error): {one}"
-        callee = called(frame.line) if internal else None
+        callee = called(frame.line) if internal or rejected else None
         if callee and callee.rsplit(".", 1)[-1] not in one:
             # Dynamo's words are about its machinery: name the user's call it was tracing
             one = f"{one}, tracing `{callee}(...)` at line {frame.lineno}"
@@ -373,6 +390,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             expl = f"{expl} {why}"
         if internal:
             expl = f"{expl} {INTERNAL_EXPLANATION.format(inner=inner)}"
+        if rejected and by is not None:
+            expl = f"{expl} {REJECTED_EXPLANATION.format(function=by.function, where=by.where)}"
+            fix = REJECTED_FIX.format(function=by.function, where=by.where,
+                                      call=f"`{callee}(...)`" if callee else "the call",
+                                      lineno=frame.lineno)
         marked = marked_dynamic_failure(ctx, f)
         if marked is not None:  # the line that specialised a dimension marked dynamic
             frame, more, fix = marked
