@@ -411,3 +411,28 @@ def test_a_timeout_after_a_guard_of_one_rank_is_that_guards_consequence(tmp_path
     assert ranked[0][0].kind == "divergence"
     # neither rank's timeout stands as a diagnosis of its own
     assert not [d for d, _ in ranked[1:] if "Timed out" in d.reason]
+
+
+def test_a_ranks_closed_connection_after_another_ranks_crash_folds_under_the_crash(tmp_path):
+    """probes26's rank_label_out_of_range: rank 1 crashed on its own error and rank 0, waiting
+    in an all_reduce, ended in gloo's "Connection closed by peer ... typically caused by a
+    remote worker crashing", shown before as an error of its own. The crash is the cause, the
+    other rank's end its consequence; a rank the launcher stopped (SIGTERM) is no cause."""
+    job = Job(tmp_path, world=2)
+    job.compile(range(2), "0/0")
+    frames = [{"filename": str(job.user), "lineno": 30, "line": "line_30 = 30"}]
+    job.ing[1].program_exception(None, exc_type="ValueError", message="label 12 is not below 10",
+                                 frames=frames, compiled=None)
+    job.ing[0].program_exception(None, exc_type="RuntimeError", message=(
+        "[gloo/transport/tcp/pair.cc:553] Connection closed by peer [127.0.0.1]:9651. This "
+        "is typically caused by a remote worker crashing."), frames=frames, compiled=None)
+    for ing in job.ing.values():
+        job.w.end_run(ing.run_id, exit_code=1, status="done")
+    job.divergences()
+    with Reader(job.path) as r:
+        ranked = explain_job(r, "j1")
+    top, ranks = ranked[0]
+    assert "label 12" in top.reason and ranks == (1,)
+    (under,) = [c for c in top.consequences if "Connection closed" in c.diagnosis.reason]
+    assert "crashed rank" in under.why
+    assert not [d for d, _ in ranked[1:] if "Connection closed" in d.reason]

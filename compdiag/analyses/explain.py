@@ -197,13 +197,52 @@ def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ..
                 merged[key] = d  # the worst rank's words and cost stand for all of them
                 first = d
             ranks_of[id(first)] = ranks
-    job_level = []
-    for d in found:
+    own = _after_a_crash(list(merged.values()), ranks_of, under)
+    lifted_all = []
+    for d in found + own:
         lifted = with_consequences(d, under[id(d)]) if id(d) in under else d
         ranks_of[id(lifted)] = ranks_of[id(d)]
-        job_level.append(lifted)
-    everything = rank(job_level + list(merged.values()))
+        lifted_all.append(lifted)
+    everything = rank(lifted_all)
     return [(d, ranks_of[id(d)]) for d in everything]
+
+
+HANG_AFTER_CRASH_WHY = ("this rank waited at a collective the crashed rank never reached, and "
+                        "gave up: the crash is the cause")
+
+
+def _ended(d: Diagnosis) -> bool:
+    """A problem that says how a rank ended: a fatal failure, the program's own ending."""
+    return d.severity == "problem" and (
+        d.kind == "program" or bool(getattr(d.details, "fatal", False)))
+
+
+def _after_a_crash(own: list[Diagnosis], ranks_of: dict[int, tuple[int, ...]],
+                   under: dict[int, list[Consequence]]) -> list[Diagnosis]:
+    """A rank that ended in a collective's timeout or a closed connection after another rank
+    crashed on its own error (probes26's rank_label_out_of_range: rank 1's label out of
+    bounds, rank 0's "Connection closed by peer ... typically caused by a remote worker
+    crashing"): the crash is the cause, the other ranks' ends fold under it (issue 29 §2).
+    What remains of the ranks' own diagnoses."""
+    from compdiag.analyses.job_context import says_hang, says_teardown
+
+    def hung(d: Diagnosis) -> bool:
+        return says_hang(f"{d.reason}\n{d.torch_message or ''}")
+
+    # (a rank the launcher stopped is the teardown, never a cause)
+    crashes = sorted((d for d in own if _ended(d) and not hung(d)
+                      and not says_teardown(d.reason)), key=lambda d: -d.score)
+    if not crashes:
+        return own
+    cause = crashes[0]
+    mine = set(ranks_of.get(id(cause), ()))
+    out = []
+    for d in own:
+        if d is not cause and _ended(d) and hung(d) and not (set(ranks_of.get(id(d), ())) <= mine):
+            under.setdefault(id(cause), []).append(Consequence(d, HANG_AFTER_CRASH_WHY))
+            continue
+        out.append(d)
+    return out
 
 
 def public(d: Diagnosis) -> dict[str, Any]:

@@ -11,6 +11,28 @@ from compdiag.formats.compiled_code import is_resume_function
 from compdiag.store.reader import Reader
 
 
+# How a rank that waited at a collective its partner never issued ends (lower case): gloo's
+# timeout or a peer that closed the connection, NCCL's watchdog, an aborted communicator.
+HANG_WORDS = ("timed out", "timeout", "connection closed by peer", "connection reset by peer",
+              "watchdog", "aborted", "abort")
+
+
+def says_hang(text: str | None) -> bool:
+    """torch's words for a rank that waited at a collective and gave up (HANG_WORDS)."""
+    low = (text or "").lower()
+    return any(w in low for w in HANG_WORDS)
+
+
+# Signals a launcher sends the other ranks once one has failed (torchrun: SIGTERM, then
+# SIGKILL): on such a rank the end is the job's teardown, not anything of its own.
+TEARDOWN_SIGNALS = ("SIGHUP", "SIGINT", "SIGKILL", "SIGTERM")
+
+
+def says_teardown(text: str | None) -> bool:
+    """The program kind's words for a rank a launcher stopped ("killed by SIGTERM")."""
+    return any(f"killed by {s}" in (text or "") for s in TEARDOWN_SIGNALS)
+
+
 class JobContext:
     def __init__(self, reader: Reader, job: str) -> None:
         self.r = reader

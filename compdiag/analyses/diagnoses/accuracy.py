@@ -39,8 +39,7 @@ class AccuracyDetails(Details):
     injected_bugs: dict[str, Any] = field(default_factory=dict)
     divergent_node: dict[str, Any] | None = None
     eager_nondeterministic: bool = False
-    verdict: str | None = None  # miscompile | ill_conditioned | dtype_promotion | inf_nan |
-    # decided_at_trace (a branch on a traced scalar, from the source)
+    verdict: str | None = None  # a key of VERDICT_REASONS, or decided_at_trace (the source's)
     fp64: dict[str, Any] | None = None  # RMSE of eager and compiled against float64
 
 

@@ -20,8 +20,9 @@ from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import RunContext
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
-from compdiag.analyses.job_context import (JobContext, compile_seconds, frame_compile,
-                                           frame_key, is_resume)
+from compdiag.analyses.job_context import (HANG_WORDS, TEARDOWN_SIGNALS, JobContext,
+                                           compile_seconds, frame_compile, frame_key,
+                                           is_resume)
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
@@ -39,16 +40,9 @@ NOT_COLLECTIVES = ("wait_tensor",)  # the wait pairs with its collective; the co
 # Compile-time skew: the slowest rank against the median rank (the lower one of an even count).
 SKEW_RATIO = 2.0
 SKEW_MIN_S = 5.0
-# How a rank that waited at a collective its partner never issued ends (lower case): gloo's
-# timeout or a peer that closed the connection, NCCL's watchdog, an aborted communicator.
-HANG_WORDS = ("timed out", "timeout", "connection closed by peer", "connection reset by peer",
-              "watchdog", "aborted", "abort")
 # A native abort inside the communication backend (gloo's EnforceNotMet on a message of
 # another size than the collective expected, NCCL's errors): its message names the backend.
 BACKEND_WORDS = ("gloo", "nccl", "c10d", "processgroup", "collective")
-# Signals a launcher sends the other ranks once one has failed (torchrun: SIGTERM, then
-# SIGKILL): on such a rank the end is the job's teardown, not anything of its own.
-TEARDOWN_SIGNALS = ("SIGHUP", "SIGINT", "SIGKILL", "SIGTERM")
 HANG_EXPLANATION = (" A rank that waits at a collective its partner never issues blocks until "
                     "the process group's timeout, then ends in the backend's error: that "
                     "timeout is the consequence, this divergence the cause.")
