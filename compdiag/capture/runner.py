@@ -261,6 +261,8 @@ def _summary(store: Path, run_id: int, wall: float) -> None:
         counts = ", ".join(plural(n, word) for n, word in (
             (c["compiles"], "compile"), (c["graph_breaks"], "graph break"),
             (c["recompiles"], "recompile"), (c["failures"], "failure"),
+            *([(c["accuracy_mismatches"], "accuracy mismatch")]
+              if c.get("accuracy_mismatches") else []),
             (c["kernels"], "kernel"), (c["cudagraph_skips"], "cudagraph skip"),
             (len(warns), "warning")))
         line = f"compdiag: {counts} | run {run_id} in {_short(store)} ({wall:.1f}s)"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 _IRREGULAR = {"fix": "fixes", "match": "matches", "process": "processes", "query": "queries",
-              "graph break": "graph breaks", "cudagraph skip": "cudagraph skips"}
+              "graph break": "graph breaks", "cudagraph skip": "cudagraph skips",
+              "accuracy mismatch": "accuracy mismatches"}
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
