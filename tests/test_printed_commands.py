@@ -118,7 +118,9 @@ def check_printed(line: str, cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None
             assert script and Path(script).is_file(), f"{line}: no script {script}"
         else:
             run = _run_of(args, args.bisect_run, line)
-            assert run.get("argv") and Path(run["cwd"], run["argv"][0]).is_file(), line
+            # (an imported log's argv is the log's path: nothing `bisect RUN` can re-run)
+            assert run.get("source") == "run" and run.get("argv") and \
+                Path(run["cwd"], run["argv"][0]).is_file(), line
     elif args.command in ("minify", "report", "perf", "check") and not (
             getattr(args, "target", None) and Path(args.target).is_file()):
         _run_of(args, getattr(args, "run", None) or getattr(args, "target", None), line)
@@ -136,6 +138,16 @@ def _crash(root: Path) -> Store:
               message="CppCompileError: C++ compile error", filename=TORCH_FILE, lineno=10,
               traceback=f'  File "{s.user}", line 12, in <module>\n    f(x)\n'
                         f'  File "{TORCH_FILE}", line 10, in compile\n    raise\n')
+    return s
+
+
+def _imported(root: Path) -> Store:
+    """The crash, from an imported TORCH_TRACE log (probes26: `bisect RUN` was printed for
+    it, which bisect refuses: an import has no command to re-run; its argv is the log)."""
+    s = _crash(root)
+    log = root / "rank_0.log"
+    log.write_text("")
+    s.w.update_run(s.run_id, source="import", argv=[str(log)])
     return s
 
 
@@ -213,8 +225,8 @@ def _killed(root: Path) -> Store:
     return s
 
 
-@pytest.mark.parametrize("build", [_crash, _mismatch, _plain_mismatch, _tf32, _served,
-                                   _not_compared, _killed_compiling, _killed])
+@pytest.mark.parametrize("build", [_crash, _imported, _mismatch, _plain_mismatch, _tf32,
+                                   _served, _not_compared, _killed_compiling, _killed])
 @pytest.mark.parametrize("where", ["my store", ".compdiag"])
 def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch, capsys):
     """A fix's commands (in explain's JSON, and in report.md) name this run in this store:

@@ -25,8 +25,11 @@ class RunContext:
         self.run_id = run_id
         self.run = reader.run(run_id)
         self.cwd = self.run.get("cwd")
-        self.argv: list[str] = self.run.get("argv") or []
-        if self.run.get("job") and self.run.get("rank") is not None:
+        # the command line a fix re-runs: none for an imported log (its argv is the log's
+        # path, which `compdiag run` or `bisect RUN` cannot run: probes26)
+        self.argv: list[str] = (self.run.get("argv") or []) \
+            if self.run.get("source", "run") == "run" else []
+        if self.run.get("source", "run") == "run" and self.run.get("job") and self.run.get("rank") is not None:
             # a rank's own command line (`-u script.py`, as torchrun starts a worker) runs
             # nothing alone: a command that re-runs it re-runs the launch (probes26)
             launcher = reader.job_launcher(self.run["job"])

@@ -74,7 +74,7 @@ UNROLLED_FIX = ("A graph this big is slow to compile (Inductor's time grows with
                 "`while_loop`).")
 CRASH_COMPILED_FIX = ("Native code crashed inside compiled code: check whether backend="
                       "'aot_eager' runs it (if it does, Inductor's generated code is at fault). "
-                      "Find the culprit: `{bisect}` (a crash is a failing exit status). "
+                      "Find the culprit: {bisect} (a crash is a failing exit status). "
                       "compdiag's minifier cannot replay a crash from this run: a crash leaves "
                       "no chance to store the graph, so run it again with "
                       "`COMPDIAG_KEEP_GRAPHS=1`, which keeps each graph before its first "
@@ -121,7 +121,7 @@ ASYNC_FIX = (
     "The data reaching line {line} holds a value the op cannot take (an index past the end of "
     "its tensor, most often), and eager then fails there too. Run the function without torch.compile "
     "under CUDA_LAUNCH_BLOCKING=1 to see it raise at that line. If eager runs cleanly on the "
-    "same data, the generated code is at fault: `{bisect}`.")
+    "same data, the generated code is at fault: {bisect}.")
 
 
 def crash_fix(*, compiled: bool, cls: str, frames: list[dict], first: int | None,

@@ -22,14 +22,19 @@ from compdiag.formats.failure_graph import TORCH_NAMESPACES
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
 
+# What a fix says for bisect where the run has no command to re-run: an imported log (its
+# argv is the log's path; no placeholder command, which would not run as printed: probes26).
+NO_RERUN = ("compdiag bisect over the program that wrote this log (the run was imported: run "
+            "the program under compdiag run, then bisect that run)")
+
+
 def commands(run_id: int, argv: list[str], store: str | None) -> tuple[str, str]:
-    """The minify and bisect command lines a fix names for this run, as they run pasted
-    (formats.command_line: shell-quoted, `--store` for a store other than the default).
-    `compdiag bisect RUN` re-runs the run's own argv in its cwd; a run with no argv (an
-    imported log) has no command to re-run, so its bisect is `-- CMD` over the program."""
+    """The minify command line a fix names for this run, and its bisect in backticks, as they
+    run pasted (formats.command_line: shell-quoted, `--store` for a store other than the
+    default). `compdiag bisect RUN` re-runs the run's own argv in its cwd; a run with no argv
+    (an imported log) has no command to re-run: NO_RERUN's words instead."""
     minify = command_line("minify", run_id, store=store)
-    bisect = (command_line("bisect", run_id, store=store) if argv else
-              command_line("bisect", "--", "python", "SCRIPT", store=store))
+    bisect = f"`{command_line('bisect', run_id, store=store)}`" if argv else NO_RERUN
     return minify, bisect
 
 
@@ -489,7 +494,7 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
                                                                  line, [])))
         elif not known:
             parts.append(DYNAMO_RAISED)
-            parts.append(f"Narrow it down: `{bisect}`.")
+            parts.append(f"Narrow it down: {bisect}.")
     elif stage == "backend":
         # not minify or bisect: both replay the graph through Inductor and AOTAutograd,
         # which are not what raised
@@ -497,13 +502,13 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
     elif stage in COMPILER_STAGES:
         if stage in FIRST_STEP and not known:
             parts.append(FIRST_STEP[stage])
-        parts.append(f"Find the culprit: `{bisect}`; then shrink the graph to a standalone "
+        parts.append(f"Find the culprit: {bisect}; then shrink the graph to a standalone "
                      f"repro: `{minify}`." if not no_minify else
-                     f"Find the culprit: `{bisect}` (compdiag's minifier cannot replay this "
+                     f"Find the culprit: {bisect} (compdiag's minifier cannot replay this "
                      f"failure: {no_minify}).")
     else:
-        parts.append(f"Narrow it down with `{bisect}` and `{minify}`." if not no_minify else
-                     f"Narrow it down with `{bisect}` (compdiag's minifier cannot replay this "
+        parts.append(f"Narrow it down with {bisect} and `{minify}`." if not no_minify else
+                     f"Narrow it down with {bisect} (compdiag's minifier cannot replay this "
                      f"failure: {no_minify}).")
     return " ".join(parts)
 

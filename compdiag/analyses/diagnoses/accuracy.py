@@ -105,7 +105,7 @@ def accuracy_fix(run_id: int, argv: list[str], injected: dict[str, Any],
     if injected:
         out = ("An Inductor *_TESTING_ONLY bug injector was on (" +
                ", ".join(f"{k}={v!r}" for k, v in injected.items()) + "): unset it. ")
-    return out + (f"Find the pass or kernel responsible with `{bisect}`, then `{minify}` for a "
+    return out + (f"Find the pass or kernel responsible with {bisect}, then `{minify}` for a "
                   f"repro; {REPORTED_FP_NOISE}.")
 
 
@@ -460,7 +460,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
             minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
             fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
                                              dtype=detail.get("dtype"), minify=minify,
-                                             bisect=f"`{bisect}`")
+                                             bisect=bisect)
         if detail.get("after_param_update") and not worst.get("ok"):
             # the check at the first call after the program updated parameters in place
             reason, explanation, fix = updated_params_words(
