@@ -365,6 +365,6 @@ def test_a_ranks_rerun_command_relaunches_its_job(tmp_path) -> None:
         w.end_run(r, exit_code=0, status="done")
     w.close()
     with Reader(tmp_path / "s.db") as r:
-        line = RunContext(r, rank).rerun_command("--check-accuracy")
+        line = RunContext(r, rank).rerun_command("--check-accuracy").strip("`")
     assert shlex.split(line)[-len(launch):] == launch, line
     assert " -u " not in line

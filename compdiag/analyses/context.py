@@ -52,8 +52,11 @@ class RunContext:
         return None if is_default_store(path) else path
 
     def perf_try_command(self) -> str:
-        """`compdiag perf --try` over this run's own command line, as a fix prints it."""
-        return command_line("perf", "--try", *(self.argv or ["SCRIPT"]), store=self.store)
+        """`compdiag perf --try` over this run's own command line, in backticks, as a fix
+        prints it; words for a run with no command to re-run (an imported log)."""
+        if not self.argv:
+            return "compdiag perf --try over the program that wrote this log"
+        return f"`{command_line('perf', '--try', *self.argv, store=self.store)}`"
 
     def run_command(self, command: str) -> str:
         """`compdiag COMMAND [--store S] RUN` for this run (show, perf): a fix names the run
@@ -61,9 +64,13 @@ class RunContext:
         return command_line(command, self.run_id, store=self.store)
 
     def rerun_command(self, *options: str) -> str:
-        """`compdiag run OPTIONS` over this run's own command line, into the same store: the
-        line a fix prints runs as pasted (SCRIPT where the run kept no argv: an import)."""
-        return command_line("run", *options, *(self.argv or ["SCRIPT"]), store=self.store)
+        """`compdiag run OPTIONS` over this run's own command line, into the same store, in
+        backticks: the line a fix prints runs as pasted; words where the run kept no command
+        (an imported log), never a placeholder."""
+        if not self.argv:
+            return (f"compdiag run {' '.join(options)} over the program that wrote this log"
+                    .replace("  ", " "))
+        return f"`{command_line('run', *options, *self.argv, store=self.store)}`"
 
     # -- code locations --------------------------------------------------------------------
     def resolve(self, filename: str | None) -> str | None:

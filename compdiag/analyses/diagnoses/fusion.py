@@ -141,7 +141,7 @@ EPILOGUE = (
     "product back from memory and writes it again.",
     "Compile with mode='max-autotune' (or set `torch._inductor.config.max_autotune_gemm = "
     "True`): Inductor then benchmarks Triton matmul/conv templates, which fuse this pointwise "
-    "work into their epilogue when they win. Measure it with `{perf_try}`.")
+    "work into their epilogue when they win. Measure it with {perf_try}.")
 
 
 def fusion_reason_class(reason: str) -> str | None:

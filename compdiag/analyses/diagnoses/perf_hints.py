@@ -81,7 +81,7 @@ TF32_EXPLANATION = (
     "most training and inference tolerates). torch warns about it once, on stderr.")
 TF32_FIX = ("Call `torch.set_float32_matmul_precision('high')` once at program start, before "
             "compiling (and `torch.backends.cudnn.allow_tf32 = True` for convolutions, the "
-            "default); measure it with `{perf_try}`.")
+            "default); measure it with {perf_try}.")
 
 
 # One setting speeds up every fp32 matmul of the program: above any count of missed fusions

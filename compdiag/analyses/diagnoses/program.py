@@ -153,7 +153,7 @@ CHECK_EQUAL = ("`run --check-accuracy` compared every compiled graph with eager 
                "`torch._dynamo.utils.same` does) instead of exact equality or tighter bounds.")
 CHECK_MISMATCH = ("`run --check-accuracy` found a compiled graph that differs from eager: see "
                   "the accuracy diagnosis.")
-CHECK_UNMEASURED = ("Run it again with `{rerun}` to see whether any compiled graph differs "
+CHECK_UNMEASURED = ("Run it again with {rerun} to see whether any compiled graph differs "
                     "from eager.")
 # Known errors of the program's own that torch.compile set up (every word in the message).
 PROGRAM_FIXES: tuple[tuple[Words, str], ...] = (
