@@ -992,3 +992,20 @@ def test_an_exception_with_no_words_keeps_its_raise_site_and_no_trailer_as_messa
         "/torch/distributed/distributed_c10d.py", "/torch/_dynamo/utils.py")
     own = raised_by(P.failure_facts("KeyError", "'x'", tb)["raise_site"])
     assert own.machinery and own.function == "_resolve_group_name_by_ranks_and_tag"
+
+
+def test_a_python_generator_argument_is_not_a_torch_generator():
+    """probes26's acc_nested_kwargs_returns: `total_energy(c for c in chunks)` breaks with
+    "Dynamo does not know how to iterate over `UserDefinedObjectVariable(generator)`", and the
+    fix spoke of a torch.Generator passed to an op (the rule's words matched without case)."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    fix = graph_break_fix(
+        "Failed to handle graph break gracefully.",
+        "Dynamo does not know how to iterate over `UserDefinedObjectVariable(generator)`.",
+        "tp_iter_impl not implemented for generator", "total = total_energy(c for c in xs)",
+        [])
+    assert "torch.Generator" not in fix and "generator" in fix.lower()
+    torch_gen = graph_break_fix(
+        "Unsupported", "call to `UserDefinedObjectVariable(Generator)`", "", "", [])
+    assert "torch.Generator" in torch_gen

@@ -53,9 +53,15 @@ class Rule:
     # is inside library code and the user's line makes none of them, the fix is the
     # library's (library_fix), never advice about a call the user never wrote
     user_calls: tuple[str, ...] = ()
+    # the words as written: `Generator` (torch's RNG state) is not `generator` (Python's)
+    case: bool = False
 
     def matches(self, gb_type: str, expl: str, ctx: str, line: str) -> bool:
-        return found(self.words, *((line,) if self.on_line else (gb_type, expl, ctx)))
+        texts = (line,) if self.on_line else (gb_type, expl, ctx)
+        if self.case:
+            text = " ".join(t for t in texts if t)
+            return any(w in text for w in self.words)
+        return found(self.words, *texts)
 
     def text(self, gb_type: str, expl: str, ctx: str, line: str) -> str:
         return self.fix if isinstance(self.fix, str) else self.fix(gb_type, expl, ctx, line)
@@ -241,7 +247,7 @@ RULES: tuple[Rule, ...] = (
     # Dynamo cannot create one or call its methods inside the graph (pytorch#88576).
     Rule(("torch._C.Generator", "torch.Generator"), TORCH_GENERATOR_FIX),
     # one passed to an op (`torch.randn(..., generator=g)`): Dynamo cannot put it in the graph
-    Rule(("UserDefinedObjectVariable(Generator)",), TORCH_GENERATOR_ARG_FIX),
+    Rule(("UserDefinedObjectVariable(Generator)",), TORCH_GENERATOR_ARG_FIX, case=True),
     Rule(("generator",),
          "Materialise the generator outside the compiled function (pass a list/tuple in) or "
          "rewrite it as a loop that returns a list."),
