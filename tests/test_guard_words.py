@@ -497,3 +497,18 @@ def test_a_library_decorators_wrapper_is_named_by_the_function_it_wraps(tmp_path
         (c,) = show_document(r, s.run_id)["compiles"]
         assert (c["co_name"], c["function"]) == ("wrapped_func", "LlamaForCausalLM.forward")
         assert c["called_at"] == {"filename": str(s.user), "lineno": 9}
+
+
+def test_a_bool_flag_that_picks_a_branch_is_information_not_pass_it_as_a_tensor(tmp_path):
+    """probes26's acc_nested_kwargs_returns: a keyword-only `residual` flag, True at one call
+    and False at another. Its recompile was a problem whose fix said "Pass residual as a
+    tensor", which turns the `if` into a data-dependent break. One graph per value of a bool
+    is what Dynamo does by design: information, both graphs cached."""
+    leaf = ("EQUALS_MATCH: L['residual'] == True  # return x + y if residual else y  "
+            "# a.py:18 in block")
+    d = _recompile(Store(tmp_path), "0/0: residual == True",
+                   (_tree("L['residual']", "bool", leaf),
+                    _tree("L['residual']", "bool", leaf.replace("True", "False"))))
+    assert d["severity"] == "info", d
+    assert d["fix"].startswith("Nothing to do") and "as a tensor" not in d["fix"].split(
+        "Passing it")[0], d["fix"]

@@ -189,6 +189,10 @@ AUTOMATIC_DYNAMIC_SCALAR = (
 OPTIONAL_ARGUMENT = ("Nothing to do: a call with {src}=None and one with a value each get a "
                      "graph of their own (Dynamo guards on whether an argument is None); both "
                      "stay cached, so switching between them costs nothing more.")
+BOOL_FLAG = ("Nothing to do: {src} is a Python bool that picks a branch, and Dynamo compiles "
+             "one graph per value (a bool is never made symbolic); both stay cached, so "
+             "switching between them costs nothing more. Passing it as a tensor would turn the "
+             "`if` into a data-dependent graph break.")
 KEYWORD_SETS = ("Nothing to do: the function is called with one set of keyword arguments at "
                 "one line and another set at another (a prefill call and a decode step): each "
                 "set is a graph of its own, compiled once and kept. More recompiles than call "

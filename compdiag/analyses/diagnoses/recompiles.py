@@ -29,7 +29,7 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
-    AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, KEYWORD_SETS, OPTIONAL_ARGUMENT,
+    AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, BOOL_FLAG, KEYWORD_SETS, OPTIONAL_ARGUMENT,
     INSTANCES_EXPLANATION, INSTANCES_FIX,
     INSTANCES_REASON, LIMIT_FIX, REASONS, recompile_explanation, recompile_fix, RECURRING,
     RECURRING_FIXES,
@@ -125,6 +125,9 @@ ON_PURPOSE: dict[str, dict[str, Any]] = {
     # `length` of the **kwargs dict: two call sites passing two keyword sets (probes25
     # hf_llama_decode_dynamic_false: a prefill and a decode call)
     "length": {"needs": ("keywords", "another_call"), "fix": KEYWORD_SETS},
+    # a bool argument that picks a branch: one graph per value (probes26's keyword-only
+    # `residual` flag, whose fix said "pass it as a tensor")
+    "flag": {"needs": ("argument",), "fix": BOOL_FLAG},
 }
 _KEYWORDS = re.compile(r"^len\((?:L\['kwargs'\]|kwargs)\)$")
 
@@ -436,7 +439,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                  "made_dynamic": made_dynamic(ctx, first, last["compile_id"], source),
                  "keywords": _KEYWORDS.match(source or "") is not None,
                  "another_call": category == "length" and another_call(ctx, first["compile_id"])}
-        purpose = ON_PURPOSE.get(category)
+        flag = category == "value" and {str(before), str(after)} == {"True", "False"}
+        purpose = ON_PURPOSE.get("flag" if flag else category)
         expected = (purpose is not None and count == 1 and limit is None and cause is None
                     and all(facts[n] for n in purpose["needs"]))
         tensor, dim = tensor_and_dim(source)
