@@ -1009,3 +1009,15 @@ def test_a_python_generator_argument_is_not_a_torch_generator():
     torch_gen = graph_break_fix(
         "Unsupported", "call to `UserDefinedObjectVariable(Generator)`", "", "", [])
     assert "torch.Generator" in torch_gen
+
+
+def test_the_logging_breaks_fix_names_the_programs_own_logger():
+    """probes26: the fix said `reorderable_logging_functions.add(logger.info)` to a program
+    whose logger is `log` (a NameError as pasted)."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    gb = "logging.Logger method not supported for non-export cases"
+    fix = graph_break_fix(gb, "", "", 'log.info("loss on a batch of %d", x.shape[0])', [])
+    assert "reorderable_logging_functions.add(log.info)" in fix
+    fix = graph_break_fix(gb, "", "", "self.logger.warning('x')", [])
+    assert "add(self.logger.warning)" in fix

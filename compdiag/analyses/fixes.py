@@ -140,6 +140,22 @@ _IN_FILE = re.compile(r"(?:in file|filename:) `?([^`\s,]+\.py)`?")
 _BY_DESIGN = ("intentionally marked", "MOD_SKIPLIST")
 
 
+# a logger's method called on the user's line: `log.info(`, `self.logger.warning(`
+_LOG_CALL = re.compile(r"([A-Za-z_][\w.]*)\.(info|warning|warn|debug|error|critical|exception|"
+                       r"log)\(")
+
+
+def _logging_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
+    """The logging break's fix, naming the logger method the user's line calls (probes26:
+    `logger.info` named a logger the program calls `log`)."""
+    m = _LOG_CALL.search(line or "")
+    method = f"{m.group(1)}.{m.group(2)}" if m else "logger.info"
+    return ("Move the logging call out of the compiled function, or let Dynamo reorder it "
+            "after the graph: `torch._dynamo.config.reorderable_logging_functions.add("
+            f"{method})` (for the methods you use); or guard it with `if not "
+            "torch.compiler.is_compiling():`.")
+
+
 def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
     m = _SKIP_CTX.search(ctx) or _SKIP_CTX.search(expl)
     module, qualname = (m.group(1), m.group(2)) if m else ("", "")
@@ -185,10 +201,7 @@ RULES: tuple[Rule, ...] = (
          "torch 2.13 a skip made under the mode is remembered for the function's code, so "
          "later calls outside it stay eager too (pytorch/pytorch#186085): make the first call "
          "outside the mode."),
-    Rule(("logging.Logger", "logger method"),
-         "Move the logging call out of the compiled function, or let Dynamo reorder it after "
-         "the graph: `torch._dynamo.config.reorderable_logging_functions.add(logger.info)` "
-         "(for the methods you use); or guard it with `if not torch.compiler.is_compiling():`.",
+    Rule(("logging.Logger", "logger method"), _logging_fix,
          # the logger is the user's only where their line logs; else a library's (probes25
          # hf_gpt2_grad_ckpt_train: `logger.info` named a logger the program does not have)
          user_calls=("logger", "logging", "log.", ".info(", ".warning(", ".debug(", ".error(",

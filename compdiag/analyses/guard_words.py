@@ -264,13 +264,16 @@ def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
     before, after = event.get("before"), event.get("after")
     # torch's own expression stays in the reason (what a user searches for)
     change = f" ({source}: {before or '?'} -> {after or 'another number of'} {noun}s)"
+    # a global (`G['history']`) is no input of the function: said as what it is
+    whose = "the global" if inner.startswith(("G[", "G.")) else "its input"
     if writes:
-        head = f"{where} adds to its input {typ} {name} (line {lineno})"
-        explanation = (f"{where} writes into its own input {name} at line {lineno} "
+        head = f"{where} adds to {whose} {typ} {name} (line {lineno})"
+        explanation = (f"{where} writes into {whose} {name} at line {lineno} "
                        f"(`{line.strip()}`). Dynamo guards on the {typ}'s length (and "
                        f"keys), so the {noun} it adds is there on the next call, which "
                        "fails that guard and compiles again.")
-        fix = (f"Don't mutate the input container inside the compiled function: return the "
+        fix = (f"Don't mutate {'a global' if whose == 'the global' else 'the input'} "
+               "container inside the compiled function: return the "
                f"new value and set it outside (`out = {fn_call(where)}; {name}[...] = out`), "
                f"or put every {noun} in {name} before the first call.")
     else:

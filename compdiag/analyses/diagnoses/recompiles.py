@@ -380,14 +380,20 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
 
     parents = {signature(k, evs) for k, evs in groups.items()
                if not is_resume_function(ctx.fn_name(evs[0]["compile_id"]))}
+    lengths = {(k[0], k[2][4:-1]) for k in groups if str(k[2]).startswith("len(")}
+    folded: dict[Any, int] = {}  # recompiles of a frame folded into another of its guards
     for key in list(groups):
         evs = groups[key]
         fn = ctx.fn_name(evs[0]["compile_id"]) or ""
         if is_resume_function(fn) and signature(key, evs) in parents and key[0] not in limits:
             del groups[key]
+        elif str(key[2]).startswith("not ") and (key[0], key[2][4:]) in lengths:
+            # a container's emptiness guard (`not G['history']`: its first item) beside its
+            # length guard in the same function: one finding, the length's (probes26)
+            folded[key[0]] = folded.get(key[0], 0) + len(groups.pop(key))
     # A function that hit the limit: the limit is the diagnosis of the guard that failed most
     # often there (the last of equals), the frame's other guards stay recompiles of their own.
-    per_frame: dict[Any, int] = {}
+    per_frame: dict[Any, int] = dict(folded)
     limited: dict[Any, tuple] = {}
     for key, evs in groups.items():
         per_frame[key[0]] = per_frame.get(key[0], 0) + len(evs)
@@ -412,9 +418,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                 "line": first["loc_line"]} if first["loc_filename"] else None)
         guard_line = locate(ctx, first["compile_id"], torch=[loc, first["user_stack"] or []])
         call, chain = call_site(ctx, first["compile_id"])
-        # a range guard points at the line that bounded the size (torch's guard location)
-        frame = guard_line if category == "size_range" and guard_line.evidence == "torch" \
-            else call or guard_line
+        # a range guard points at the line that bounded the size (torch's guard location),
+        # and so does a guard of the code after a graph break: its "call" is the break, not
+        # a line of the user's that passed a value (probes26: the list `history.append` grew
+        # at line 18, shown at the logging break at 17)
+        frame = guard_line if (category == "size_range" or is_resume_function(fn)) and \
+            guard_line.evidence == "torch" else call or guard_line
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
                                                                         source) else None
         source = passed_as(source, (call.line or ctx.source_line(call.filename, call.lineno))
