@@ -150,7 +150,9 @@ def test_a_guard_failing_on_one_rank_only(tmp_path):
     assert _facets(div) == ["guard"]
     guard = div[0]
     assert guard["details"]["ranks"] == [1] and guard["compile_id"] == "0/1"
-    assert "size mismatch" in guard["reason"]
+    # in the words of the rank's own recompile diagnosis, the user's spelling (probes26:
+    # torch's "tensor 'x' size mismatch at index 0. expected 8, actual 16")
+    assert "size x.shape[0] changed (8 -> 16)" in guard["reason"]
     # rank 1's own recompile diagnosis is the same finding: folded under the divergence
     (under,) = guard["consequences"]
     assert under["kind"] == "recompile" and under["same_finding"]

@@ -26,9 +26,11 @@ from compdiag.analyses.job_context import (HANG_WORDS, TEARDOWN_SIGNALS, JobCont
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
+from compdiag.analyses.recompile_rules import REASONS
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import frame_of
 from compdiag.formats.first_nonblank import first_nonblank
+from compdiag.formats.guard_source import in_user_spelling
 from compdiag.formats.signal_names import signal_name
 
 KIND = "divergence"
@@ -102,8 +104,8 @@ def _recompiled_here(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
     return (cause.details.facet == "guard" and rank in cause.details.ranks
             and same_compile(effect, cause)
             # the same guard: another guard of that compile is a finding of its own
-            and (not guard or any(guard in str(t) for t in
-                                  (cause.details.facts or {}).values())))
+            and (not guard or any(guard in str(t) or effect.reason.split(";")[0] in str(t)
+                                  for t in (cause.details.facts or {}).values())))
 
 
 def _hung(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
@@ -155,6 +157,20 @@ def _graph_breaks(ctx: RunContext) -> dict[Any, Fact]:
             for k, (f, g, n) in out.items()}
 
 
+def _guard_words(e: dict[str, Any]) -> str:
+    """A failed guard as the rank's recompile diagnosis says it, in the user's spelling
+    ("size x.shape[0] changed (3 -> 2)", probes26's rank_uneven_shard_recompile, which read
+    torch's "tensor 'x' size mismatch at index 0. expected 3, actual 2"); torch's own guard,
+    without the code comment it appends ("  # return x + ...  # f.py:24"), where no words
+    fit."""
+    head = REASONS.get(e.get("category") or "")
+    if head and e.get("guarded"):
+        change = (f" ({e['before']} -> {e['after']})"
+                  if e.get("before") is not None and e.get("after") is not None else "")
+        return head.format(src=in_user_spelling(e["guarded"])) + change
+    return re.split(r"\s{2,}#", e["failed_guard"])[0].strip() or e["failed_guard"]
+
+
 def _guards(ctx: RunContext) -> dict[Any, Fact]:
     out: dict[Any, Fact] = {}
     seen: Counter = Counter()
@@ -167,9 +183,7 @@ def _guards(ctx: RunContext) -> dict[Any, Fact]:
         where = {"filename": e.get("loc_filename"), "lineno": e.get("loc_lineno"),
                  "line": e.get("loc_line")}
         frame = locate(ctx, e["compile_id"], torch=[where, e.get("user_stack") or []])
-        # torch's guard without the code comment it appends ("  # return x + ...  # f.py:24")
-        guard = re.split(r"\s{2,}#", e["failed_guard"])[0].strip() or e["failed_guard"]
-        out[key] = Fact(n, f"guard failed ×{n}: {guard}", frame, e["compile_id"],
+        out[key] = Fact(n, f"guard failed ×{n}: {_guard_words(e)}", frame, e["compile_id"],
                         _fn(key[0]), is_resume(key[0]))
     return out
 
