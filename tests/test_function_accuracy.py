@@ -314,3 +314,34 @@ def test_a_function_eager_refuses_is_a_verdict_where_eager_raised(checks) -> Non
     # only a tensor's own attributes: an object's attribute is the program's state
     assert replay_refusal(stores_on_an_object, (Box(), torch.ones(1)), {}).startswith(
         "it stores state")
+
+
+def test_a_float32_output_of_bfloat16_arithmetic_is_judged_at_bfloat16s_step() -> None:
+    """probes26's acc_bf16_weights_upcast: `h = x.bfloat16() @ W + B; return x + h.float()`.
+    The float64 reference kept the graph's casts (a reference in bfloat16's precision, of
+    float32's dtype: no verdict), and the float32 output was judged at float32's tolerance:
+    eager's own bfloat16 rounding read as "computed wrongly by matmul". Now the reference
+    computes in float64 throughout, and the output is judged at the coarsest dtype it is
+    computed through."""
+    from compdiag.capture.accuracy import _gm64
+    from compdiag.capture.accuracy_compare import computed_in
+
+    graphs = []
+
+    def keep(gm, example_inputs):
+        graphs.append(gm)
+        return gm
+
+    W = torch.randn(8, 8).bfloat16()
+
+    def adapter(x):
+        h = x.bfloat16() @ W
+        return x + h.float(), x * 2
+
+    torch._dynamo.reset()
+    torch.compile(adapter, backend=keep)(torch.randn(4, 8))
+    (gm,) = graphs
+    assert computed_in(gm) == [torch.bfloat16, torch.float32]
+    args = [torch.randn(p.meta["example_value"].shape, dtype=torch.float64)
+            for p in gm.graph.nodes if p.op == "placeholder"]
+    assert all(o.dtype == torch.float64 for o in _gm64(gm)(*args))

@@ -25,14 +25,37 @@ from torch.utils import _pytree as pytree
 from compdiag.capture import tf32
 from compdiag.capture.accuracy_compare import (  # noqa: F401
     GraphCheck, OutputCheck, Tolerance, _clone, _described, _leaves, _op_name, _preserved_state,
+    computed_in,
     _to64,
     compare_output, compare_outputs, describe_inputs, fp64_errors, user_line)
 from compdiag.capture.mutated_args import dropped_copy, written
 from compdiag.formats import lazy_re
 
 
+# The float dtypes a graph casts to that the float64 reference computes in float64 instead:
+# a graph that casts its input down (`x.bfloat16() @ W`) and back up (`h.float()`) would
+# otherwise give a reference in bfloat16's precision, of float32's dtype, which is no
+# reference at all (probes26 acc_bf16_weights_upcast: no verdict, "computed wrongly by matmul"
+# where compiled was 2.2x closer to float64 than eager).
+_LOW_FLOATS = (torch.float16, torch.bfloat16, torch.float32)
+_CAST_METHODS = ("half", "bfloat16", "float")
+
+
 def _gm64(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
+    """The graph in float64: its parameters and buffers, and every cast to a lower float
+    dtype it makes (a method `.half()`/`.bfloat16()`/`.float()`, a dtype argument)."""
     g = copy.deepcopy(gm)
+
+    def wide(a: Any) -> Any:
+        return torch.float64 if isinstance(a, torch.dtype) and a in _LOW_FLOATS else a
+
+    for n in g.graph.nodes:
+        if n.op == "call_method" and n.target in _CAST_METHODS:
+            n.target = "double"
+        elif n.op in ("call_method", "call_function"):
+            n.args = torch.fx.node.map_aggregate(n.args, wide)
+            n.kwargs = torch.fx.node.map_aggregate(n.kwargs, wide)
+    g.recompile()
     return g.to(torch.float64)
 
 
@@ -206,7 +229,7 @@ def check_graph(gm: torch.fx.GraphModule, compiled_out: Any, args_before: list[A
             ref64 = None
     again = compare_outputs(eager1, eager2, eager1, Tolerance(rtol=0.0, atol=0.0))
     outs = compare_outputs(eager1, compiled_out,
-                           ref64 if ref64 is not None else eager1, tol)
+                           ref64 if ref64 is not None else eager1, tol, computed_in(gm))
     if args_after is not None:
         updated = [i for i in _updated(args_before, args_after, kept1) if i < len(args_after)]
         for i, name in _updated_names(gm, updated).items():
@@ -670,7 +693,11 @@ class AccuracyChecker:
                 checker._active = False
                 torch.random.set_rng_state(after_rng)
             state["stateful"] = check.updated_inputs and not recheck and check.ok
-            state["bad"] = state["bad"] or not check.ok
+            # (a graph whose outputs differ from eager's with a verdict that excuses it,
+            # compiled nearer float64 than eager, explains the function's difference too:
+            # not a wrong trace; probes26 acc_bf16_weights_upcast)
+            state["bad"] = state["bad"] or not check.ok or any(
+                o.detail.get("verdict") for o in check.outputs)
             checker.sink(check)
             return out
 

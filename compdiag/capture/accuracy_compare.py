@@ -198,8 +198,45 @@ _STORAGE_ONLY = frozenset(getattr(torch, n) for n in (
     if hasattr(torch, n))
 
 
-def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) -> OutputCheck:
-    """One output: eager `ref` vs compiled `res`, judged with the fp64 reference."""
+def _lower(a: torch.dtype, b: torch.dtype | None) -> torch.dtype:
+    """The float dtype of the two with the coarser rounding step (`a` unless `b` is one)."""
+    if b is None or not (a.is_floating_point and b.is_floating_point) or b in _STORAGE_ONLY:
+        return a
+    return b if torch.finfo(b).eps > torch.finfo(a).eps else a
+
+
+def computed_in(gm: Any) -> list[torch.dtype | None]:
+    """Per output of a Dynamo graph, the float dtype with the coarsest rounding step among the
+    values it is computed from (`h = x.bfloat16() @ W; return x + h.float()`: bfloat16, for a
+    float32 output). A float32 output of bfloat16 arithmetic is only as precise as bfloat16,
+    and is judged at its tolerance, as autocast's are (probes26 acc_bf16_weights_upcast: a
+    float32 tolerance on bfloat16 arithmetic called eager's own rounding a mismatch)."""
+    graph = getattr(gm, "graph", None)
+    out = next((n for n in reversed(graph.nodes) if n.op == "output"), None) if graph else None
+    if out is None:
+        return []
+    leaves = pytree.tree_leaves(out.args[0])
+    found: list[torch.dtype | None] = []
+    for leaf in leaves:
+        low, seen, todo = None, set(), [leaf] if isinstance(leaf, torch.fx.Node) else []
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            v = n.meta.get("example_value") if hasattr(n, "meta") else None
+            dtype = getattr(v, "dtype", None)
+            if isinstance(dtype, torch.dtype) and dtype.is_floating_point:
+                low = dtype if low is None else _lower(low, dtype)
+            todo.extend(n.all_input_nodes)
+        found.append(low)
+    return found
+
+
+def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance,
+                   through: torch.dtype | None = None) -> OutputCheck:
+    """One output: eager `ref` vs compiled `res`, judged with the fp64 reference, at the
+    tolerance of the coarsest float dtype it was computed `through` (computed_in)."""
     from torch._dynamo.utils import same
 
     if not isinstance(ref, torch.Tensor) or not isinstance(res, torch.Tensor):
@@ -247,8 +284,11 @@ def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) ->
     nan_mismatch = bool((torch.isnan(r64) != torch.isnan(c64)).any())
     inf_mismatch = bool((torch.isinf(r64) != torch.isinf(c64)).any())
     detail.update(nan_mismatch=nan_mismatch, inf_mismatch=inf_mismatch)
-    t = tol.tol_for(res.dtype)
+    judged = _lower(res.dtype, through)
+    t = tol.tol_for(judged)
     detail["tol"] = t
+    if judged != res.dtype:
+        detail["computed_in"] = str(judged)
     ok = bool(same(r, c, fp64_ref=ref64.detach() if isinstance(ref64, torch.Tensor) else None,
                    tol=t, equal_nan=True, log_error=lambda *a, **k: None))
     if tol.rtol is not None or tol.atol is not None:
@@ -280,12 +320,12 @@ def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance) ->
         if close:
             detail["verdict"] = "inf_nan"
         else:
-            detail.update(numeric_verdict(False, False, errs, t, res.dtype))
+            detail.update(numeric_verdict(False, False, errs, t, judged))
     else:
         if not ok:
             detail["reason"] = (f"max abs error {max_abs:.3g}, max rel error {max_rel:.3g} "
                                 f"beyond tolerance {t:g} (torch._dynamo.utils.same rules)")
-        detail.update(numeric_verdict(ok, close, errs, t, res.dtype))
+        detail.update(numeric_verdict(ok, close, errs, t, judged))
     if detail.get("verdict") is None:
         detail.pop("verdict", None)
     return OutputCheck(name, ok, _finite(max_abs), _finite(max_rel), detail)
@@ -295,12 +335,15 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def compare_outputs(ref: Any, res: Any, ref64: Any, tol: Tolerance) -> list[OutputCheck]:
+def compare_outputs(ref: Any, res: Any, ref64: Any, tol: Tolerance,
+                    through: list[torch.dtype | None] | None = None) -> list[OutputCheck]:
     refs, ress, r64s = _leaves(ref), _leaves(res), _leaves(ref64)
     if len(refs) != len(ress):
         return [OutputCheck("outputs", False, None, None,
                             {"reason": f"{len(refs)} eager outputs vs {len(ress)} compiled"})]
-    return [compare_output(f"output {i}", a, b, r64s[i] if i < len(r64s) else None, tol)
+    lows = through if through is not None and len(through) == len(refs) else []
+    return [compare_output(f"output {i}", a, b, r64s[i] if i < len(r64s) else None, tol,
+                           lows[i] if lows else None)
             for i, (a, b) in enumerate(zip(refs, ress))]
 
 
