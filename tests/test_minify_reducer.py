@@ -469,3 +469,36 @@ def test_plain_repro_runs_the_minimal_graph_with_its_constants(tmp_path, monkeyp
     got = ns["f"](ns["x"], ns["in_f"])
     want = result.built.gm(*result.built.inputs)
     assert torch.equal(got[0].nan_to_num(7.0), want[0].nan_to_num(7.0))
+
+
+def test_a_torch_func_graph_is_kept_as_data_and_rebuilt_to_run_the_same() -> None:
+    """probes26: a vmap(grad(...)) graph could not be kept for minify ("cannot name the call
+    target lazy_load_decompositions"): Dynamo traces torch.func as calls into torch's functorch
+    plumbing (enter and leave a transform level, wrap and unwrap its tensors), outside the
+    allow-listed namespaces. Now those torch modules are named too, and the rebuilt graph runs
+    to the same result."""
+    import json
+
+    import torch
+
+    from compdiag.formats import failure_graph as codec
+
+    graphs = []
+
+    def keep(gm, example_inputs):
+        graphs.append(gm)
+        return gm
+
+    def loss(w, x):
+        return ((x @ w) ** 2).sum()
+
+    torch._dynamo.reset()
+    w, x = torch.randn(3, 2), torch.randn(4, 3)
+    torch.compile(torch.func.vmap(torch.func.grad(loss), in_dims=(None, 0)), backend=keep)(w, x)
+    torch._dynamo.reset()
+    (gm,) = graphs
+    nodes = codec.graph_to_nodes(gm)
+    assert any("lazy_load_decompositions" in str(n["target"]) for n in nodes)
+    rebuilt = codec.nodes_to_graph(json.loads(json.dumps(nodes)), {})
+    expect, got = gm(w, x), rebuilt(w, x)
+    assert all(torch.equal(a, b) for a, b in zip(expect, got))

@@ -42,6 +42,28 @@ _ALLOWED_ROOTS = ("torch", "operator", "math", "builtins")
 _BUILTINS_OK = {"getattr", "len", "abs", "min", "max", "int", "float", "bool", "round"}
 
 
+# torch.func's plumbing in a Dynamo graph (vmap/grad/jvp traced as calls that enter and leave
+# a transform level, wrap and unwrap its tensors): torch's own modules, fixed names, imported
+# when a graph is encoded or rebuilt (probes26: a vmap(grad(...)) graph "cannot name the call
+# target lazy_load_decompositions", so no minify).
+FUNCTORCH_MODULES = ("torch._functorch.predispatch", "torch._functorch.eager_transforms",
+                     "torch._functorch.vmap", "torch._functorch.apis")
+
+
+def _functorch_namespaces() -> list[tuple[str, Any]]:
+    import importlib
+
+    out = []
+    for name in FUNCTORCH_MODULES:
+        try:
+            out.append((name, importlib.import_module(name)))
+        except Exception:  # noqa: BLE001 - a torch without it: its targets stay unnamed
+            continue
+    return out + [(name, getattr(torch._C, name.rsplit(".", 1)[1]))
+                  for name in ("torch._C._functorch", "torch._C._autograd")
+                  if hasattr(torch._C, name.rsplit(".", 1)[1])]
+
+
 def _namespaces() -> list[tuple[str, Any]]:
     if not _NAMESPACES:
         _torch()
@@ -51,7 +73,7 @@ def _namespaces() -> list[tuple[str, Any]]:
             ("torch", torch), ("torch.nn.functional", F), ("torch._C._nn", torch._C._nn),
             ("torch.Tensor", torch.Tensor), ("torch.special", torch.special),
             ("torch.linalg", torch.linalg), ("torch.fft", torch.fft), ("operator", operator),
-            ("math", math), ("builtins", builtins),
+            ("math", math), ("builtins", builtins), *_functorch_namespaces(),
         ])
     return _NAMESPACES
 
@@ -113,6 +135,8 @@ def resolve_target(name: str) -> Any:
         raise UnsupportedGraph(f"target {name!r} is not an allowed builtin")
     obj: Any = {"torch": _torch(), "operator": operator, "math": math,
                 "builtins": builtins}[parts[0]]
+    if name.startswith(("torch._functorch.", "torch._C._functorch.", "torch._C._autograd.")):
+        _namespaces()  # its modules imported (FUNCTORCH_MODULES: fixed names of torch's)
     for i, p in enumerate(parts[1:], 1):
         if p.startswith("__"):
             raise UnsupportedGraph(f"target {name!r} names a dunder attribute")
@@ -247,7 +271,9 @@ def nodes_to_graph(nodes: list[dict[str, Any]], attrs: dict[str, Any]) -> Any:
         elif op == "call_method":
             node = graph.call_method(spec["target"], tuple(args), kwargs)
         elif op == "output":
-            graph.output(args[0])
+            # named as the graph named it: a Dynamo graph may hold a value called `output`
+            # (vmap's result), its output node then `output_1` (probes26)
+            graph.create_node("output", "output", (args[0],), name=name)
             continue
         else:
             raise UnsupportedGraph(f"node op {op} is not supported")
