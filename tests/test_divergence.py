@@ -438,3 +438,42 @@ def test_a_ranks_closed_connection_after_another_ranks_crash_folds_under_the_cra
     (under,) = [c for c in top.consequences if "Connection closed" in c.diagnosis.reason]
     assert "crashed rank" in under.why
     assert not [d for d, _ in ranked[1:] if "Connection closed" in d.reason]
+
+
+def test_report_job_bundles_every_rank_and_imports_back_as_the_job(tmp_path, monkeypatch):
+    """probes26: no `report --job`, so a multi-rank issue got one rank's archive. Now one
+    archive holds the job's diagnoses with their ranks and each rank's records as a
+    TORCH_TRACE log, which `compdiag import` reads back as the same job with the same top
+    diagnosis; report.md names the rank's own `compdiag report` for a repro."""
+    import zipfile
+
+    from compdiag import cli as compdiag_cli
+
+    job = Job(tmp_path, world=2)
+    job.compile(range(2), "0/0")
+    job.compile([1], "0/1", recompile_reason=["0/0: tensor 'x' size mismatch at index 0. "
+                                              "expected 8, actual 16"])
+    before = job.divergences()
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "job report.zip"
+    assert compdiag_cli.main(["report", "--store", str(job.path), "--job", "-o", str(out)]) == 0
+    with zipfile.ZipFile(out) as z:
+        names = z.namelist()
+        md = z.read("job report/report.md").decode()
+        logs = tmp_path / "unzipped"
+        z.extractall(logs)
+    assert sorted(n.split("/", 1)[1] for n in names if "/ranks/" in n) == [
+        "ranks/dedicated_log_torch_trace_rank_0_run1.log",
+        "ranks/dedicated_log_torch_trace_rank_1_run2.log"]
+    assert "job j1 (2 ranks)" in md and "ranks: 1" in md
+    assert f"`compdiag report --store {job.path} 2`" in md
+    again = tmp_path / "again.db"
+    assert compdiag_cli.main(["import", "--store", str(again),
+                              str(logs / "job report" / "ranks")]) == 0
+    with Reader(again) as r:
+        (imported,) = {run["job"] for run in r.runs() if run.get("job")}
+        top = [d for d, _ in explain_job(r, imported) if d.kind == "divergence"]
+    assert top and top[0].reason == before[0]["reason"]
+    # one rank's repro is `report RUN`'s: --job takes no --repro
+    assert compdiag_cli.main(["report", "--store", str(job.path), "--job", "--repro",
+                              str(out)]) == 2

@@ -7,7 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from compdiag.commands._common import CLIError, add_store_arg, output_file, store_path
+from compdiag.commands._common import CLIError, add_job_arg, add_store_arg, output_file, \
+    store_path
 
 HELP = "one zip for a PyTorch issue: diagnoses, env, minified repro, graphs, trace log"
 DESCRIPTION = ("Bundle one run into a zip to attach to a PyTorch issue: report.md (the top "
@@ -16,11 +17,14 @@ DESCRIPTION = ("Bundle one run into a zip to attach to a PyTorch issue: report.m
                "code, and the run's records as a TORCH_TRACE log, under 5 MB. Read report.md "
                "before you share it.")
 EXAMPLES = (("compdiag report", "the latest run, to ./compdiag-report-RUN.zip"),
-            ("compdiag report 3 --no-minify -o issue.zip", "run 3, no minifier run"))
+            ("compdiag report 3 --no-minify -o issue.zip", "run 3, no minifier run"),
+            ("compdiag report --job", "every rank of the latest torchrun job, to "
+                                      "./compdiag-report-JOB.zip"))
 
 
 def register(p: argparse.ArgumentParser) -> None:
     add_store_arg(p)
+    add_job_arg(p)
     p.add_argument("run", nargs="?", metavar="RUN", help="run id (default: the latest)")
     p.add_argument("-o", "--output", type=Path, default=None, metavar="FILE.zip",
                    help="where to write it (default ./compdiag-report-RUN.zip)")
@@ -42,6 +46,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.repro is not None and not args.repro.is_file():
         raise CLIError(f"{args.repro}: no such repro file")
     output_file(args.output, "-o")
+    if args.job is not None:
+        return _report_job(args)
     try:
         b = build(store_path(args), args.run, args.output, minify=not args.no_minify,
                   repro=args.repro, minify_timeout=timeout,
@@ -54,6 +60,29 @@ def cmd_report(args: argparse.Namespace) -> int:
           f"{names}{', ' if folders else ''}{', '.join(folders)}", file=sys.stderr)
     if b.repro_note:
         print(f"compdiag: {b.repro_note}", file=sys.stderr)
+    for note in b.left_out:
+        print(f"compdiag: left out {note}", file=sys.stderr)
+    print("compdiag: read its report.md before you share it: it lists every file.",
+          file=sys.stderr)
+    return 0
+
+
+def _report_job(args: argparse.Namespace) -> int:
+    """`compdiag report --job [ID]`: every rank of a torchrun job (report/job_bundle.py)."""
+    from compdiag.report.bundle import ReportError
+    from compdiag.report.job_bundle import build_job
+
+    if args.run is not None or args.repro is not None:
+        raise CLIError("--job reports every rank of a job: give no RUN and no --repro (for "
+                       "one rank's report and repro, `compdiag report RUN`)")
+    try:
+        b = build_job(store_path(args), args.job, args.output,
+                      progress=lambda s: print(f"compdiag: {s} ...", file=sys.stderr,
+                                               flush=True))
+    except ReportError as exc:
+        raise CLIError(str(exc)) from None
+    print(f"compdiag: wrote {b.path} ({b.size / 1e6:.2f} MB, "
+          f"{len([m for m in b.members if m.name.startswith('ranks/')])} ranks)", file=sys.stderr)
     for note in b.left_out:
         print(f"compdiag: left out {note}", file=sys.stderr)
     print("compdiag: read its report.md before you share it: it lists every file.",

@@ -78,6 +78,60 @@ def report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: dict[str
     return "\n".join(out)
 
 
+def job_report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: str | None,
+                        listing: Sequence[tuple[str, int, str]], left_out: Sequence[str],
+                        bound: int, launched: str = "", limit: int = 5) -> str:
+    """report.md of `compdiag report --job`: `doc` is `explain --job --json`'s document, `env`
+    env.json's, `repro` the `compdiag report` command of the rank the top diagnosis concerns
+    (its repro is one rank's), `listing` (name, bytes, what) for every other file,
+    `launched` the launcher's command line when the store holds it."""
+    job = doc["job"]
+    ranks = job.get("ranks") or []
+    launcher = launched
+    m = env.get("machine") or {}
+    out = [f"# compdiag report: job {job['id']} ({plural(len(ranks), 'rank')})", ""]
+    if launcher:
+        out += [f"Launched as `{launcher}`.", ""]
+    out += ["| rank | run | exit | compiles | graph breaks | recompile reasons | failures |",
+            "| --- | --- | --- | --- | --- | --- | --- |"]
+    for r in ranks:
+        c = r.get("counts") or {}
+        out.append(f"| {r['rank']} | {r['run']} | {_known(r.get('exit_code'))} | "
+                   f"{c.get('compiles', 0)} | {c.get('graph_breaks', 0)} | "
+                   f"{c.get('recompiles', 0)} | {c.get('failures', 0)} |")
+    diags = doc.get("diagnoses") or []
+    out += ["", f"## Top diagnoses ({min(limit, len(diags))} of {len(diags)}, "
+            "most important first)", ""]
+    if not diags:
+        out += ["No problems found on any rank.", ""]
+    for i, d in enumerate(diags[:limit], 1):
+        said = _diagnosis(i, d)
+        said.insert(2, f"ranks: {', '.join(str(r) for r in d.get('ranks') or []) or 'all'}")
+        said.insert(3, "")
+        out += said
+    if len(diags) > limit:
+        out += [f"{len(diags) - limit} more in `report.json`.", ""]
+    out += ["## Minimal repro", "",
+            (f"A job's archive holds no repro (a repro is one rank's graph): `{repro}` writes "
+             "that rank's report with its minified repro." if repro else
+             "No repro: nothing was diagnosed to minify."), ""]
+    triton = f"triton {m['triton_version']}" if m.get("triton_version") else "no triton"
+    out += ["## Environment", "",
+            f"- torch {_known(m.get('torch_version'))}, {triton}, Python "
+            f"{_known(m.get('python'))}", "- " + _cuda_line(m),
+            f"- {m.get('os') or m.get('platform') or 'unknown OS'}", "",
+            "## What this archive contains", "",
+            f"Made by `compdiag report --job`; its size is kept under {bound / 1e6:.0f} MB. "
+            "Paths under the home directory are shown relative to it (`~`). `compdiag import "
+            "ranks/` reads the ranks' logs back as one job.", "",
+            "| file | size | what |", "| --- | --- | --- |", "| report.md | | this summary |"]
+    out += [f"| {name} | {_size(n)} | {what} |" for name, n, what in listing]
+    out.append("")
+    if left_out:
+        out += ["Left out:", ""] + [f"- {x}" for x in left_out] + [""]
+    return "\n".join(out)
+
+
 def _known(value: Any) -> str:
     """A value a person reads: 'unknown' for none, never 'None'."""
     return "unknown" if value is None or value == "" else str(value)
