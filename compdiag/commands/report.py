@@ -14,10 +14,10 @@ HELP = "one zip for a PyTorch issue: diagnoses, env, minified repro, graphs, tra
 DESCRIPTION = ("Bundle one run into a zip to attach to a PyTorch issue: report.md (the top "
                "diagnoses and what the archive holds), explain's JSON, env.json (collect_env and "
                "the run's non-default config), a minified repro.py, the diagnosed graphs and "
-               "code, and the run's records as a TORCH_TRACE log, under 5 MB. Read report.md "
+               "code, and the run's records as a TORCH_TRACE log, under 5 MB; with --job, "
+               "every rank of a torchrun job (each rank's log, no repro). Read report.md "
                "before you share it.")
-EXAMPLES = (("compdiag report", "the latest run, to ./compdiag-report-RUN.zip"),
-            ("compdiag report 3 --no-minify -o issue.zip", "run 3, no minifier run"),
+EXAMPLES = (("compdiag report 3 --no-minify -o issue.zip", "run 3, no minifier run"),
             ("compdiag report --job", "every rank of the latest torchrun job, to "
                                       "./compdiag-report-JOB.zip"))
 
