@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from compdiag.analyses.config_cause import config_behind
+from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.func_transforms import FIX as TRANSFORM_FIX
@@ -39,7 +40,7 @@ from compdiag.analyses.raised_by import raised_by, wordless
 from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.traced_user_code import ran_while_tracing
-from compdiag.formats.code_text import called
+from compdiag.formats.code_text import called, code_only_lines
 from compdiag.formats.user_code import frames_in
 from compdiag.ingest import parsers as P
 
@@ -67,8 +68,21 @@ class FailureDetails(Details):
     internal: ClassVar[tuple[str, ...]] = ("recompile_limit",)
 
 
+def _range_recompile(effect: Diagnosis, cause: Diagnosis) -> bool:
+    """The recompile that made the compile a declared range failed (a size outside
+    mark_dynamic's min/max): the failure says what happened and what to change; the
+    recompile's own fix (state the range with mark_dynamic) would be the cause again
+    (probes27 dyn_mark_dynamic_max)."""
+    return (getattr(effect.details, "category", None) == "size_range"
+            and getattr(cause.details, "exc_type", None) == "ConstraintViolationError"
+            and same_compile(effect, cause))
+
+
 SPEC = KindSpec(KIND, title="failure", words=("failure", "failures"), style="bold red", tie=10,
-                costs={"failure": Cost(800)}, details=(FailureDetails,))
+                costs={"failure": Cost(800)}, details=(FailureDetails,),
+                causes=(Causes(KIND, "recompile", "the recompile made the compile that "
+                               "failed on the declared range: the failure reports it",
+                               lambda e, c, ctx: _range_recompile(e, c), same_finding=True),))
 
 
 @hookimpl
@@ -160,9 +174,12 @@ def range_violation(ctx: Any, failure: dict[str, Any], text: str
         return None
     size, lo, hi = m.groups()
     for path in sorted(ctx.r.source_paths(ctx.run_id)):
-        src = ctx.r.source_text(ctx.run_id, path) or ""
-        for lineno, line in enumerate(src.splitlines(), 1):
-            flat = line.replace(" ", "")
+        src = (ctx.r.source_text(ctx.run_id, path) or "").splitlines()
+        # the code only: a docstring or comment that quotes the call is not where it is made
+        # (probes27 dyn_mark_dynamic_max: the module docstring's "mark_dynamic(..., min=2,
+        # max=64)" at line 3)
+        for lineno, (line, code) in enumerate(zip(src, code_only_lines("\n".join(src))), 1):
+            flat = code.replace(" ", "")
             if "mark_dynamic(" in flat and (f"={lo}" in flat or f"={hi}" in flat
                                             or f",{lo},{hi}" in flat):
                 frame = ctx.frame(path, lineno, line, evidence="source")
