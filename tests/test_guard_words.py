@@ -512,3 +512,27 @@ def test_a_bool_flag_that_picks_a_branch_is_information_not_pass_it_as_a_tensor(
     assert d["severity"] == "info", d
     assert d["fix"].startswith("Nothing to do") and "as a tensor" not in d["fix"].split(
         "Passing it")[0], d["fix"]
+
+
+def test_one_recompile_for_an_evaluation_pass_is_information(tmp_path):
+    """probes27's train_amp_bf16_ok: a correct training loop with one evaluation pass (under
+    no_grad, after eval()) got a recompile *problem*, whose fix the program already follows.
+    One graph per grad mode and train/eval, once, is what Dynamo does by design."""
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="forward")
+    s.compile("0/1", co_name="forward", recompile_reason="0/0: GLOBAL_STATE changed: grad_mode ")
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["severity"] == "info" and d["fix"].startswith("Nothing to do"), d
+
+
+def test_a_gradient_under_autocast_is_judged_at_the_autocast_dtypes_step() -> None:
+    """probes27's train_amp_bf16_ok: the backward hook runs outside the program's autocast,
+    so a gradient computed through bfloat16 convolutions was judged at float32's step
+    ("ill-conditioned ... amplified ~1.15e+05x" on equal eager and compiled errors)."""
+    import torch
+
+    from compdiag.capture.grad_accuracy import Modes
+
+    assert Modes(autocast=(("cpu", "bfloat16"),)).coarsest() == torch.bfloat16
+    assert Modes(autocast=(("cpu", "float16"), ("cuda", "bfloat16"))).coarsest() == torch.bfloat16
+    assert Modes().coarsest() is None

@@ -189,6 +189,11 @@ AUTOMATIC_DYNAMIC_SCALAR = (
 OPTIONAL_ARGUMENT = ("Nothing to do: a call with {src}=None and one with a value each get a "
                      "graph of their own (Dynamo guards on whether an argument is None); both "
                      "stay cached, so switching between them costs nothing more.")
+MODE_SWITCH = ("Nothing to do: Dynamo guards on the grad mode, autocast and a module's "
+               "training flag, so the call in the other mode (an evaluation pass under "
+               "`torch.no_grad()` after `model.eval()`) compiles one graph of its own, once; "
+               "both stay cached, and switching back costs nothing more. More recompiles "
+               "than modes would not be expected.")
 BOOL_FLAG = ("Nothing to do: {src} is a Python bool that picks a branch, and Dynamo compiles "
              "one graph per value (a bool is never made symbolic); both stay cached, so "
              "switching between them costs nothing more. Passing it as a tensor would turn the "

@@ -58,6 +58,16 @@ class Modes:
                    deterministic=torch.are_deterministic_algorithms_enabled(),
                    deterministic_warn_only=torch.is_deterministic_algorithms_warn_only_enabled())
 
+    def coarsest(self) -> torch.dtype | None:
+        """The autocast dtype with the coarsest rounding step the forward ran under (None:
+        autocast off): a gradient computed through bfloat16 convolutions is judged at
+        bfloat16's step, as a forward output is (the hook runs outside the program's autocast,
+        probes27 train_amp_bf16_ok: float32's step called bfloat16's rounding
+        ill-conditioning amplified 1.15e5x)."""
+        dtypes = [getattr(torch, t, None) for _, t in self.autocast]
+        dtypes = [d for d in dtypes if isinstance(d, torch.dtype) and d.is_floating_point]
+        return max(dtypes, key=lambda d: torch.finfo(d).eps, default=None)
+
     def describe(self) -> list[str]:
         out = [f"autocast({d}, {t})" for d, t in self.autocast]
         if self.inference:
@@ -203,7 +213,8 @@ def compare_grads(watch: BackwardWatch, compiled: list[torch.Tensor | None], tol
             continue
         again = compare_output(name, r, e2[i], r, Tolerance(rtol=0.0, atol=0.0))
         nondeterministic = nondeterministic or (e2[i] is not None and not again.ok)
-        check = compare_output(name, r, c, g64[i] if g64[i] is not None else r, tol)
+        check = compare_output(name, r, c, g64[i] if g64[i] is not None else r, tol,
+                               watch.modes.coarsest())
         check.detail.update(backward=True, input=i)
         if watch.modes.describe():
             check.detail["modes"] = watch.modes.describe()

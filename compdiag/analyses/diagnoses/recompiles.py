@@ -29,7 +29,8 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
-    AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, BOOL_FLAG, KEYWORD_SETS, OPTIONAL_ARGUMENT,
+    AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, BOOL_FLAG, KEYWORD_SETS, MODE_SWITCH,
+    OPTIONAL_ARGUMENT,
     INSTANCES_EXPLANATION, INSTANCES_FIX,
     INSTANCES_REASON, LIMIT_FIX, REASONS, recompile_explanation, recompile_fix, RECURRING,
     RECURRING_FIXES,
@@ -128,6 +129,10 @@ ON_PURPOSE: dict[str, dict[str, Any]] = {
     # a bool argument that picks a branch: one graph per value (probes26's keyword-only
     # `residual` flag, whose fix said "pass it as a tensor")
     "flag": {"needs": ("argument",), "fix": BOOL_FLAG},
+    # one graph per grad/autocast mode and train/eval: an evaluation pass in a training loop
+    # (probes27 train_amp_bf16_ok: a problem on a correct program)
+    "global_state": {"needs": (), "fix": MODE_SWITCH},
+    "training": {"needs": (), "fix": MODE_SWITCH},
 }
 _KEYWORDS = re.compile(r"^len\((?:L\['kwargs'\]|kwargs)\)$")
 
