@@ -1680,3 +1680,20 @@ def test_dynamos_machinery_words_name_the_users_call():
                   "seen.append(len(g)))") == "torch.autograd.graph.register_multi_grad_hook"
     assert called("loss = compiled(x).pow(2)") == "compiled"
     assert called("y = x + 1") is None and called("if x:") is None and called(None) is None
+
+
+def test_a_cached_compiles_fallback_is_one_diagnosis_though_forward_and_backward_hit(tmp_path):
+    """probes27's parametrize_ok: a training compile served from the FX graph cache hits twice
+    (its forward graph and its backward graph), and the eager fallback its cached output code
+    calls was reported once per hit: two identical perf problems."""
+    s = Store(tmp_path)
+    for key in ("fwdkey", "bwdkey"):
+        s.ing.record({"frame_id": 0, "frame_compile_id": 0, "artifact": {
+            "name": "fx_graph_cache_hit", "encoding": "json"}}, json.dumps(
+            {"key": key, "cache_state": "hit", "components": []}))
+    s.ing.record({**_ids("0/0"), "inductor_output_code": {"filename": "c.py"}},
+                 "    def call(self, args):\n"
+                 "        buf1 = torch.ops.aten.cumsum.default(buf0, dim=1, dtype=None)\n")
+    s.compile("0/0")
+    perf = [d for d in s.explain() if d["kind"] == "perf" and "cumsum" in d["reason"]]
+    assert len(perf) == 1, [d["reason"] for d in perf]

@@ -165,6 +165,8 @@ def _cached_fallbacks(ctx: Any, groups: dict[tuple, list[dict[str, Any]]]) -> li
         cid = hit["compile_id"]
         if hit["origin"] is not None or cid is None or cid in hinted:
             continue
+        hinted.add(cid)  # once per compile: its forward and backward are two cache hits
+        # (probes27 parametrize_ok: one fallback reported twice)
         for call in ctx.r.fallback_calls(ctx.run_id, cid):
             if is_library_call(call):
                 continue
