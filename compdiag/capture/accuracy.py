@@ -572,6 +572,26 @@ def _undeclared_mutation(gm: torch.fx.GraphModule, args: list[Any],
                       **({"op": name()} if callable(name) else {}))
 
 
+def _fake_mismatch(gm: torch.fx.GraphModule, args: list[Any],
+                   rng: torch.Tensor) -> dict[str, Any] | None:
+    """The custom op whose kernel returned another dtype or shape than its fake says
+    (capture/fake_mismatch.py), described as the divergent node, or None."""
+    from compdiag.capture import fake_mismatch
+
+    try:
+        with _preserved_state(gm):
+            torch.random.set_rng_state(rng)
+            found = fake_mismatch.find(gm, _clone(args))
+    except Exception:  # noqa: BLE001 - fail open: the divergent node found before stands
+        return None
+    if found is None:
+        return None
+    node, fake, real = found
+    name = getattr(node.target, "name", None)  # an OpOverload's 'ns::op'
+    return _described(node, fake_mismatch={"fake": fake, "kernel": real},
+                      **({"op": name()} if callable(name) else {}))
+
+
 def point_at_an_op(check: GraphCheck, gm: torch.fx.GraphModule, args: list[Any],
                    rng: torch.Tensor, tol: Tolerance) -> None:
     """Every verdict names an op: an ill-conditioned output the op where eager leaves float64,
@@ -681,8 +701,11 @@ class AccuracyChecker:
                     except Exception as exc:  # noqa: BLE001
                         check.error = None
                         check.divergent_node = {"error": f"{type(exc).__name__}: {exc}"[:300]}
-                if checker.localise and not check.ok and wrong_code(check) and stale is None:
-                    blamed = _undeclared_mutation(gm, before, rng)
+                if checker.localise and not check.ok and stale is None:
+                    # a custom op that broke its declaration: whatever the outputs' verdict
+                    # (a fake's wrong dtype reads as dtype promotion, probes27)
+                    blamed = (_undeclared_mutation(gm, before, rng) if wrong_code(check)
+                              else None) or _fake_mismatch(gm, before, rng)
                     if blamed is not None:
                         check.divergent_node = blamed
                 if checker.localise and stale is None:

@@ -16,6 +16,7 @@ from compdiag.analyses.accuracy_stale import STALE_INPUT_FIX, stale_input_words,
     updated_params_words
 from compdiag.analyses.check_causes import random_excuse, random_fix, random_where
 from compdiag.analyses.consequences import Causes
+from compdiag.analyses.custom_op_contract import contract_words
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import commands
 from compdiag.analyses.hookspecs import hookimpl
@@ -279,9 +280,6 @@ VERDICT_FIXES = {
 }
 
 
-UNDECLARED_FIX = ("Declare what {op} writes: `@torch.library.custom_op(..., "
-                  "mutates_args=(\"x\",))` naming each argument it changes in place (or "
-                  "return a new tensor instead of writing into the input).")
 # An op reading a copy of the tensor it writes, whose compiled code dropped the copy.
 DROPPED_COPY_FIX = ("Give {op} a source it does not write, one the compiler cannot fold "
                     "into the output: make the op out-of-place (return the new tensor, "
@@ -377,22 +375,15 @@ def measured(ctx: Any) -> list[Diagnosis]:
         # a step function's inputs, for the headline and the fix (one lookup of Dynamo's nodes)
         fed = _step_input(ctx, cid, node) if node.get("node") and not node.get("shows_at") \
             else None
-        undeclared = dropped = False
+        undeclared, dropped = "", False  # (the custom op's own fix, when it broke a promise)
         if backward:
             reason = "backward: " + reason
         if node.get("node") and backward and node.get("backward"):
             reason += f"; first op whose backward differs: {node.get('op')} (node {node['node']})"
             explanation += f", first in the backward of node {node['node']}"
-        elif node.get("node") and node.get("undeclared_mutation"):
-            reason += (f"; {node.get('op')} (node {node['node']}) writes into an input its "
-                       "schema does not declare (mutates_args), so the compiled graph treats "
-                       "it as pure")
-            explanation = (f"Run op by op in eager, {node.get('op')} changed a tensor "
-                            "argument its schema marks read-only: Inductor may drop or reorder "
-                            "an op it takes for pure (an op that returns nothing and declares "
-                            "no mutation is dead code to it), so what follows reads the "
-                            "unchanged value")
-            undeclared = True
+        elif (broken := contract_words(node)) is not None:  # a custom op broke a promise
+            more, explanation, undeclared = broken
+            reason += more
         elif node.get("node") and isinstance(node.get("dropped_copy"), dict):
             copy = node["dropped_copy"]
             line = (copy.get("user_frame") or {}).get("lineno")
@@ -448,7 +439,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
         kind = _kind_of(verdict, detail)
         fix = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store)
         if undeclared:
-            fix = UNDECLARED_FIX.format(op=node.get("op"))
+            fix = undeclared
         elif dropped:
             fix = DROPPED_COPY_FIX.format(op=node.get("op"),
                                           minify=commands(ctx.run_id, ctx.argv, ctx.store)[0])
