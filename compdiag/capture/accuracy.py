@@ -553,43 +553,31 @@ def fused_culprit(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: 
     return lo + 1, compiles
 
 
-def _undeclared_mutation(gm: torch.fx.GraphModule, args: list[Any],
-                         rng: torch.Tensor) -> dict[str, Any] | None:
-    """The custom op that wrote into an input its schema does not declare (capture/
-    undeclared_mutation.py), described as the divergent node, or None."""
-    from compdiag.capture import undeclared_mutation
+def _broken_contract(gm: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor,
+                     mutation: bool) -> dict[str, Any] | None:
+    """The custom op that broke what it declared, described as the divergent node, or None:
+    with `mutation`, one that wrote into an input its schema does not declare (capture/
+    undeclared_mutation.py); else one whose kernel returned another dtype or shape than its
+    fake says (capture/fake_mismatch.py)."""
+    from compdiag.capture import fake_mismatch, undeclared_mutation
 
     try:
         with _preserved_state(gm):
             torch.random.set_rng_state(rng)
-            node = undeclared_mutation.find(gm, _clone(args))
-    except Exception:  # noqa: BLE001 - fail open: the divergent node found before stands
-        return None
-    if node is None:
-        return None
-    name = getattr(node.target, "name", None)  # an OpOverload's 'ns::op'
-    return _described(node, undeclared_mutation=True,
-                      **({"op": name()} if callable(name) else {}))
-
-
-def _fake_mismatch(gm: torch.fx.GraphModule, args: list[Any],
-                   rng: torch.Tensor) -> dict[str, Any] | None:
-    """The custom op whose kernel returned another dtype or shape than its fake says
-    (capture/fake_mismatch.py), described as the divergent node, or None."""
-    from compdiag.capture import fake_mismatch
-
-    try:
-        with _preserved_state(gm):
-            torch.random.set_rng_state(rng)
-            found = fake_mismatch.find(gm, _clone(args))
+            if mutation:
+                node = undeclared_mutation.find(gm, _clone(args))
+                found = (node, {"undeclared_mutation": True}) if node is not None else None
+            else:
+                hit = fake_mismatch.find(gm, _clone(args))
+                found = (hit[0], {"fake_mismatch": {"fake": hit[1], "kernel": hit[2]}}) \
+                    if hit is not None else None
     except Exception:  # noqa: BLE001 - fail open: the divergent node found before stands
         return None
     if found is None:
         return None
-    node, fake, real = found
+    node, said = found
     name = getattr(node.target, "name", None)  # an OpOverload's 'ns::op'
-    return _described(node, fake_mismatch={"fake": fake, "kernel": real},
-                      **({"op": name()} if callable(name) else {}))
+    return _described(node, **said, **({"op": name()} if callable(name) else {}))
 
 
 def point_at_an_op(check: GraphCheck, gm: torch.fx.GraphModule, args: list[Any],
@@ -704,8 +692,9 @@ class AccuracyChecker:
                 if checker.localise and not check.ok and stale is None:
                     # a custom op that broke its declaration: whatever the outputs' verdict
                     # (a fake's wrong dtype reads as dtype promotion, probes27)
-                    blamed = (_undeclared_mutation(gm, before, rng) if wrong_code(check)
-                              else None) or _fake_mismatch(gm, before, rng)
+                    blamed = (_broken_contract(gm, before, rng, mutation=True)
+                              if wrong_code(check) else None) or \
+                        _broken_contract(gm, before, rng, mutation=False)
                     if blamed is not None:
                         check.divergent_node = blamed
                 if checker.localise and stale is None:
