@@ -33,6 +33,9 @@ MODULES = ("torch._inductor.config", "torch._functorch.config")
 
 _CONFIG_FILE = "torch/utils/_config_module.py"
 SETTING_CALL = "setting_call"  # the record's kind for a setter call
+# torch.compiler.set_stance, kept whenever the user's code calls it (a `stance_set` record):
+# a stance decides whether torch.compile compiles at all (analyses/diagnoses/stance.py)
+STANCE, STANCE_SET = "torch.compiler.set_stance", "stance_set"
 # Process-wide setters whose value a compiled graph bakes in when it traces and Dynamo's guards
 # never compare: the default autocast dtype (GlobalStateGuard compares a device's autocast
 # dtype only where autocast is on), the SDPA backends (the kernel is chosen at trace time).
@@ -67,13 +70,16 @@ def install(capture: Any, graphs: Callable[[], int],
     cls.__setattr__ = __setattr__
     for dotted in SETTERS:
         _wrap_setter(capture, dotted, graphs, is_user_file)
+    _wrap_setter(capture, STANCE, graphs, is_user_file, kind=STANCE_SET, always=True)
 
 
 def _wrap_setter(capture: Any, dotted: str, graphs: Callable[[], int],
-                 is_user_file: Callable[[str], bool]) -> None:
+                 is_user_file: Callable[[str], bool], kind: str = SETTING_CALL,
+                 always: bool = False) -> None:
     """Replace the setter `dotted` by one that calls it, then keeps the user's call made after
-    a compile. torch's own calls (autocast's __enter__ sets the dtype) come from torch's
-    frames and are not kept; a call Dynamo traces is the original's alone."""
+    a compile (`always`: any call of the user's, as a `kind` record). torch's own calls
+    (autocast's __enter__ sets the dtype) come from torch's frames and are not kept; a call
+    Dynamo traces is the original's alone."""
     import functools
     import importlib
 
@@ -91,12 +97,12 @@ def _wrap_setter(capture: Any, dotted: str, graphs: Callable[[], int],
             return original(*args, **kwargs)
         out = original(*args, **kwargs)
         try:  # fail open
-            if not capture.paused_depth and graphs() > 0:
+            if not capture.paused_depth and (always or graphs() > 0):
                 frame = _user_frame(is_user_file)
                 if frame is not None:
                     said = ", ".join([repr(a) for a in args]
                                      + [f"{k}={v!r}" for k, v in kwargs.items()])
-                    capture.guarded("setting call", capture.ing.event, SETTING_CALL, None,
+                    capture.guarded("setting call", capture.ing.event, kind, None,
                                     {"module": module_name, "key": name,
                                      "value": said[:200], "call": frame}, None)
         except Exception:  # noqa: BLE001, S110

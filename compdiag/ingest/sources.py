@@ -34,6 +34,17 @@ _SKIPPED = {"records", "tensors", "warnings", "sources", "cache_keys", "cache_ke
             "perf_graphs", "perf_runs", "perf_calls", "perf_reports", "compile_events"}
 
 
+def _script(argv: Any) -> list[str]:
+    """The program's own script (`compdiag run train.py ...`), kept even when no stored fact
+    names it: a run that compiled nothing has no frame in it, yet what it set (a stance, a
+    config) is read there (probes27 stance_eager_on_recompile)."""
+    try:
+        first = json.loads(argv)[0] if isinstance(argv, str) else None
+    except (ValueError, IndexError, TypeError):
+        return []
+    return [first] if isinstance(first, str) and first.endswith(".py") else []
+
+
 def named_paths(conn: sqlite3.Connection, run_id: int) -> list[str]:
     """Every file path the run's stored facts name, in first-seen order."""
     seen: dict[str, None] = {}
@@ -113,13 +124,13 @@ def store_sources(writer: Any, run_id: int, *, only_missing: bool = False) -> in
     open: a file that cannot be read is left out, and analyses then quote no line from it."""
     writer.flush()
     conn = writer.conn
-    row = conn.execute("SELECT cwd FROM runs WHERE id = ?", (run_id,)).fetchone()
+    row = conn.execute("SELECT cwd, argv FROM runs WHERE id = ?", (run_id,)).fetchone()
     cwd = row[0] if row else None
     have: set[str] = set()
     if only_missing:
         have = {r[0] for r in conn.execute("SELECT path FROM sources WHERE run_id = ?",
                                            (run_id,))}
-    texts = user_files(named_paths(conn, run_id), cwd)
+    texts = user_files(named_paths(conn, run_id) + _script(row[1] if row else None), cwd)
     n = 0
     for path, text in texts.items():
         if path not in have:

@@ -19,6 +19,7 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
                                     breaks at FSDP2's hooks
     unguarded.py      unguarded     a change Dynamo does not guard on, made after the
                                     compile (a hook added to a compiled module)
+    stance.py         stance        set_stance kept anything from compiling
 
 Kinds never import each other: what two kinds share is in analyses/ (fixes.py, rules.py,
 context.py)."""
@@ -30,7 +31,7 @@ from types import ModuleType
 
 # The modules registered, in this order, before any plugin's.
 BUILTIN = ("failures", "recompiles", "graph_breaks", "accuracy", "cudagraphs", "fusion",
-           "perf_hints", "program", "divergence", "cache", "ddp", "unguarded")
+           "perf_hints", "program", "divergence", "cache", "ddp", "unguarded", "stance")
 
 
 def builtin_modules() -> list[ModuleType]:
