@@ -1021,3 +1021,17 @@ def test_the_logging_breaks_fix_names_the_programs_own_logger():
     assert "reorderable_logging_functions.add(log.info)" in fix
     fix = graph_break_fix(gb, "", "", "self.logger.warning('x')", [])
     assert "add(self.logger.warning)" in fix
+
+
+def test_an_opaque_argument_breaks_fix_names_its_class_and_a_traceable_subclass():
+    """probes27's subclass_no_flatten: a `__torch_dispatch__` wrapper without
+    `__tensor_flatten__` broke "Failed to convert args/kwargs to proxy", and the fix said to
+    move the line out of the compiled function."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    fix = graph_break_fix("Failed to convert args/kwargs to proxy",
+                          "Missing `as_proxy()` implementation for some arg/kwarg.",
+                          "call_function args: LazyVariableTracker(realized: "
+                          "UserDefinedObjectVariable(ScaledTensor))",
+                          "return F.linear(x, self.w)", [])
+    assert "`ScaledTensor`" in fix and "__tensor_flatten__" in fix

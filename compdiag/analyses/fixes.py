@@ -140,6 +140,25 @@ _IN_FILE = re.compile(r"(?:in file|filename:) `?([^`\s,]+\.py)`?")
 _BY_DESIGN = ("intentionally marked", "MOD_SKIPLIST")
 
 
+# an argument Dynamo keeps as an opaque Python object (`UserDefinedObjectVariable(Cls)`)
+_OPAQUE = re.compile(r"UserDefinedObjectVariable\((\w+)\)")
+
+
+def _proxy_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
+    """An op called on an object Dynamo cannot put into the graph: the object's class, and,
+    for a torch.Tensor subclass, what makes one traceable (probes27 subclass_no_flatten: a
+    `__torch_dispatch__` wrapper without `__tensor_flatten__`, whose fix said to give up on
+    compiling the line)."""
+    m = _OPAQUE.search(f"{ctx} {expl}")
+    cls = f"`{m.group(1)}`" if m else "this argument"
+    return (f"Dynamo cannot pass {cls} into the graph (it keeps it as an opaque Python "
+            "object). If it is a torch.Tensor subclass, make it traceable: implement "
+            "`__tensor_flatten__` (its inner tensors' attribute names and a context) and "
+            "`__tensor_unflatten__` (rebuild it from them), as torch's wrapper subclasses do; "
+            "otherwise pass the tensors it holds instead of the object, or move this call "
+            "into a `torch.compiler.disable` helper.")
+
+
 # a logger's method called on the user's line: `log.info(`, `self.logger.warning(`
 _LOG_CALL = re.compile(r"([A-Za-z_][\w.]*)\.(info|warning|warn|debug|error|critical|exception|"
                        r"log)\(")
@@ -274,6 +293,9 @@ RULES: tuple[Rule, ...] = (
          "function and pass the result in, or replace it with a tensor op."),
     Rule((".numpy()",), "Converting to numpy inside compiled code breaks the graph: stay on "
          "torch tensors.", on_line=True),
+    # last: an op on an object Dynamo keeps opaque (a more specific rule above wins)
+    Rule(every("Failed to convert args/kwargs to proxy", "UserDefinedObjectVariable("),
+         _proxy_fix),
 )
 # A type that names no cause by itself: the explanation must decide (print, str, open, ...).
 _NEEDS_EXPLANATION = "Failed to trace builtin operator"
