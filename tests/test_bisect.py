@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import signal
 import subprocess
 import sys
@@ -249,8 +248,9 @@ def test_cli_finds_the_application_and_its_replay_pair_reproduces_it(tmp_path: P
     assert "TORCH_BISECT_MAX=4" in doc["replay"] and "TORCH_BISECT_MAX=3" in doc["replay_off"]
     assert doc["replay_verified"] == {"replay": True, "replay_off": True}
     env = _env(tmp_path)
-    on = subprocess.run(shlex.split(doc["replay"]), env=env, cwd=tmp_path)
-    off = subprocess.run(shlex.split(doc["replay_off"]), env=env, cwd=tmp_path)
+    # pasted into a shell anywhere: the line changes into the bisect's folder itself
+    on = subprocess.run(["bash", "-c", doc["replay"]], env=env, cwd="/")
+    off = subprocess.run(["bash", "-c", doc["replay_off"]], env=env, cwd="/")
     assert (on.returncode, off.returncode) == (1, 0)
     assert "lowerings" in p.stderr and "bad" in p.stderr  # the step log
     assert _snapshot(tmp_path) == before  # cwd untouched (TMPDIR is tmp/)
@@ -267,8 +267,9 @@ def test_cli_config_culprit_and_its_replay(tmp_path: Path) -> None:
     assert doc["config"] == {"inductor.fallback_random": True}
     assert doc["culprit"] == {"graphs": ["0/0 dynamo"]}  # the graph with random ops
     env = _env(tmp_path)
-    on = subprocess.run(shlex.split(doc["replay"]), env=env, cwd=tmp_path)
-    off = subprocess.run(shlex.split(doc["replay_off"]), env=env, cwd=tmp_path)
+    # pasted into a shell anywhere: the line changes into the bisect's folder itself
+    on = subprocess.run(["bash", "-c", doc["replay"]], env=env, cwd="/")
+    off = subprocess.run(["bash", "-c", doc["replay_off"]], env=env, cwd="/")
     assert (on.returncode, off.returncode) == (1, 0)
 
 
@@ -455,9 +456,11 @@ def test_accuracy_run_is_bisected_under_the_accuracy_checker(tmp_path: Path) -> 
     assert "compdiag.bisect.accuracy_probe acc.py" in doc["replay"]
     from compdiag.bisect.accuracy_probe import MARKER
 
-    on = subprocess.run(shlex.split(doc["replay"]), cwd=work, env=env, capture_output=True,
+    # pasted into a shell in another folder (probes27: a relative script path and no `cd`,
+    # FileNotFoundError)
+    on = subprocess.run(["bash", "-c", doc["replay"]], cwd="/", env=env, capture_output=True,
                         text=True, timeout=300)
-    off = subprocess.run(shlex.split(doc["replay_off"]), cwd=work, env=env,
+    off = subprocess.run(["bash", "-c", doc["replay_off"]], cwd="/", env=env,
                          capture_output=True, text=True, timeout=300)
     assert (on.returncode, off.returncode) == (1, 0), (on.stderr[-2000:], off.stderr[-2000:])
     assert MARKER in on.stderr and MARKER not in off.stderr

@@ -51,6 +51,7 @@ class Report:
     warm_probes: int = 0
     warm_note: str = ""
     evidence: Evidence | None = None   # the failing run of the blamed backend
+    cwd: Path | None = None  # where CMD ran: the replay lines run there, pasted anywhere
 
     def config_graphs(self) -> list[str]:
         """For a config culprit: the graphs it can reach (compile id and kind)."""
@@ -78,7 +79,10 @@ class Report:
         if probe.config:
             env["PYTHONPATH"] = str(HOOK_DIR)  # compdiag's hook applies the config change
         words = [f"{k}={shlex.quote(v)}" for k, v in env.items()]
-        return " ".join(["env", *words, *map(shlex.quote, self.cmd)])
+        line = " ".join(["env", *words, *map(shlex.quote, self.cmd)])
+        # (a relative script path ran in the bisect's folder: probes27, FileNotFoundError
+        # when pasted from another)
+        return f"cd {shlex.quote(str(self.cwd))} && {line}" if self.cwd else line
 
     def verified(self, probe: Probe | None, good: bool) -> bool | None:
         """Whether a replay's probe ran during the bisect (or is the failing run itself) and
@@ -180,5 +184,5 @@ def run_bisect(cmd: list[str], *, cwd: Path, oracle: Oracle | None = None, jobs:
         ev = evidence.get(Probe(blamed)) if blamed else None
         report = Report(plan.result, steps, time.monotonic() - started, runner.launched,
                         runner.cancelled, list(cmd), plan.error, baseline_tail, dict(results),
-                        runner.warm_probes, runner.warm_note, ev)
+                        runner.warm_probes, runner.warm_note, ev, Path(cwd).resolve())
     return report
