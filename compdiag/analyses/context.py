@@ -27,9 +27,9 @@ class RunContext:
         self.cwd = self.run.get("cwd")
         # the command line a fix re-runs: none for an imported log (its argv is the log's
         # path, which `compdiag run` or `bisect RUN` cannot run: probes26)
-        self.argv: list[str] = (self.run.get("argv") or []) \
-            if self.run.get("source", "run") == "run" else []
-        if self.run.get("source", "run") == "run" and self.run.get("job") and self.run.get("rank") is not None:
+        ran = self.run.get("source", "run") == "run"
+        self.argv: list[str] = (self.run.get("argv") or []) if ran else []
+        if ran and self.run.get("job") and self.run.get("rank") is not None:
             # a rank's own command line (`-u script.py`, as torchrun starts a worker) runs
             # nothing alone: a command that re-runs it re-runs the launch (probes26)
             launcher = reader.job_launcher(self.run["job"])
@@ -68,8 +68,7 @@ class RunContext:
         backticks: the line a fix prints runs as pasted; words where the run kept no command
         (an imported log), never a placeholder."""
         if not self.argv:
-            return (f"compdiag run {' '.join(options)} over the program that wrote this log"
-                    .replace("  ", " "))
+            return " ".join(["compdiag run", *options, "over the program that wrote this log"])
         return f"`{command_line('run', *options, *self.argv, store=self.store)}`"
 
     # -- code locations --------------------------------------------------------------------

@@ -205,6 +205,16 @@ def _lower(a: torch.dtype, b: torch.dtype | None) -> torch.dtype:
     return b if torch.finfo(b).eps > torch.finfo(a).eps else a
 
 
+def coarsest(dtypes: Any) -> torch.dtype | None:
+    """Of the float dtypes among `dtypes`, the one with the coarsest rounding step (None:
+    none is a float)."""
+    low = None
+    for d in dtypes:
+        if isinstance(d, torch.dtype) and d.is_floating_point:
+            low = d if low is None else _lower(low, d)
+    return low
+
+
 def computed_in(gm: Any) -> list[torch.dtype | None]:
     """Per output of a Dynamo graph, the float dtype with the coarsest rounding step among the
     values it is computed from (`h = x.bfloat16() @ W; return x + h.float()`: bfloat16, for a
@@ -218,18 +228,14 @@ def computed_in(gm: Any) -> list[torch.dtype | None]:
     leaves = pytree.tree_leaves(out.args[0])
     found: list[torch.dtype | None] = []
     for leaf in leaves:
-        low, seen, todo = None, set(), [leaf] if isinstance(leaf, torch.fx.Node) else []
+        seen, todo = set(), [leaf] if isinstance(leaf, torch.fx.Node) else []
         while todo:
             n = todo.pop()
-            if n in seen:
-                continue
-            seen.add(n)
-            v = n.meta.get("example_value") if hasattr(n, "meta") else None
-            dtype = getattr(v, "dtype", None)
-            if isinstance(dtype, torch.dtype) and dtype.is_floating_point:
-                low = dtype if low is None else _lower(low, dtype)
-            todo.extend(n.all_input_nodes)
-        found.append(low)
+            if n not in seen:
+                seen.add(n)
+                todo.extend(n.all_input_nodes)
+        found.append(coarsest(getattr(n.meta.get("example_value"), "dtype", None)
+                              for n in seen))
     return found
 
 

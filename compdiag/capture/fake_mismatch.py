@@ -19,12 +19,7 @@ import torch
 import torch.fx
 from torch.utils import _pytree as pytree
 
-from compdiag.capture.undeclared_mutation import TORCH_NAMESPACES
-
-
-def _custom(target: Any) -> bool:
-    return getattr(target, "_schema", None) is not None and \
-        getattr(target, "namespace", None) not in TORCH_NAMESPACES
+from compdiag.capture.undeclared_mutation import is_custom_op
 
 
 def _said(t: Any) -> str:
@@ -35,14 +30,14 @@ def find(gm: torch.fx.GraphModule, args: list[Any]) -> tuple[torch.fx.Node, str,
     """(node, what its fake said, what its kernel returned) of the first custom op of `gm`
     whose real output differs from its recorded fake in dtype or shape, run in eager on `args`
     (the caller passes clones and restores RNG state); None when none does."""
-    if not any(n.op == "call_function" and _custom(n.target) for n in gm.graph.nodes):
+    if not any(n.op == "call_function" and is_custom_op(n.target) for n in gm.graph.nodes):
         return None
     found: list[tuple[torch.fx.Node, str, str]] = []
 
     class Watch(torch.fx.Interpreter):
         def run_node(self, n: torch.fx.Node) -> Any:
             out = super().run_node(n)
-            if found or n.op != "call_function" or not _custom(n.target):
+            if found or n.op != "call_function" or not is_custom_op(n.target):
                 return out
             fake = n.meta.get("example_value", n.meta.get("val"))
             for f, r in zip(pytree.tree_leaves(fake), pytree.tree_leaves(out)):

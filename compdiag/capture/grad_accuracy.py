@@ -28,7 +28,7 @@ import torch.fx
 from torch.utils import _pytree as pytree
 
 from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck, Tolerance, _described, \
-    _preserved_state, compare_output, describe_inputs
+    _preserved_state, coarsest, compare_output, describe_inputs
 from compdiag.formats.guard_source import in_user_spelling
 
 _DEVICE_TYPES = ("cpu", "cuda")
@@ -64,9 +64,7 @@ class Modes:
         bfloat16's step, as a forward output is (the hook runs outside the program's autocast,
         probes27 train_amp_bf16_ok: float32's step called bfloat16's rounding
         ill-conditioning amplified 1.15e5x)."""
-        dtypes = [getattr(torch, t, None) for _, t in self.autocast]
-        dtypes = [d for d in dtypes if isinstance(d, torch.dtype) and d.is_floating_point]
-        return max(dtypes, key=lambda d: torch.finfo(d).eps, default=None)
+        return coarsest(getattr(torch, t, None) for _, t in self.autocast)
 
     def describe(self) -> list[str]:
         out = [f"autocast({d}, {t})" for d, t in self.autocast]

@@ -23,12 +23,14 @@ TORCH_NAMESPACES = ("aten", "prims", "inductor", "_c10d_functional", "c10d", "_d
                     "higher_order", "quantized", "_quantized")
 
 
+def is_custom_op(target: Any) -> bool:
+    """An op with a schema outside torch's own namespaces: a program's or a library's."""
+    return getattr(target, "_schema", None) is not None and \
+        getattr(target, "namespace", None) not in TORCH_NAMESPACES
+
+
 def _undeclared_candidate(target: Any) -> bool:
-    schema = getattr(target, "_schema", None)
-    ns = getattr(target, "namespace", None)
-    if schema is None or ns in TORCH_NAMESPACES:
-        return False
-    return not declared_writes(schema)
+    return is_custom_op(target) and not declared_writes(target._schema)
 
 
 def find(gm: torch.fx.GraphModule, args: list[Any]) -> torch.fx.Node | None:

@@ -149,11 +149,7 @@ def build(store: Path, run: str | int | None, out: Path | None, *, minify: bool 
     md = report_markdown(doc, env, repro=repro_doc, repro_note=repro_note, listing=listing,
                          left_out=left_out, bound=bound)
     members.insert(0, Member("report.md", rel(md).encode(), "this summary"))
-    size = _write_zip(out, out.stem, members)
-    if size > bound:   # the estimate was wrong: say so rather than ship a bigger archive
-        out.unlink()
-        raise ReportError(f"the report came out at {size / 1e6:.1f} MB, over its bound of "
-                          f"{bound / 1e6:.1f} MB (a compdiag bug: please report it)")
+    size = write_bounded(out, members, bound)
     return Bundle(out, size, run_id, members, left_out, repro_doc, repro_note)
 
 
@@ -318,6 +314,17 @@ def _json(doc: Any, rel: Callable[[str], str]) -> bytes:
 
 def _compressed(members: list[Member]) -> int:
     return sum(len(zlib.compress(m.data, 6)) for m in members)
+
+
+def write_bounded(out: Path, members: list[Member], bound: int) -> int:
+    """The archive written (folder: its file name's stem); its size. Over `bound` (the
+    estimate was wrong) it is removed and said, rather than a bigger archive shipped."""
+    size = _write_zip(out, out.stem, members)
+    if size > bound:
+        out.unlink()
+        raise ReportError(f"the report came out at {size / 1e6:.1f} MB, over its bound of "
+                          f"{bound / 1e6:.1f} MB (a compdiag bug: please report it)")
+    return size
 
 
 def _write_zip(path: Path, folder: str, members: list[Member]) -> int:

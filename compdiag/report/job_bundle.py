@@ -23,8 +23,8 @@ from typing import Any, Callable
 from compdiag.formats.command_line import command_line, is_default_store
 from compdiag.importer.trace_writer import glog_prefix, trace_entries
 from compdiag.report import env as envinfo
-from compdiag.report.bundle import (_MARGIN, BOUND, Bundle, Member, ReportError, _compressed,
-                                    _json, _trace, _write_zip, home_relative)
+from compdiag.report.bundle import (_MARGIN, BOUND, Bundle, Member, _compressed, _json, _trace,
+                                    home_relative, write_bounded)
 from compdiag.store.reader import Reader
 from compdiag.views.job import explain_job_document
 from compdiag.views.report import job_report_markdown
@@ -75,9 +75,5 @@ def build_job(store: Path, job: str, out: Path | None, *, bound: int = BOUND,
     md = job_report_markdown(doc, env, repro=repro, listing=listing, left_out=left_out,
                              bound=bound, launched=launched)
     members.insert(0, Member("report.md", rel(md).encode(), "this summary"))
-    size = _write_zip(out, out.stem, members)
-    if size > bound:
-        out.unlink()
-        raise ReportError(f"the report came out at {size / 1e6:.1f} MB, over its bound of "
-                          f"{bound / 1e6:.1f} MB (a compdiag bug: please report it)")
+    size = write_bounded(out, members, bound)
     return Bundle(out, size, runs[0]["id"] if runs else 0, members, left_out)

@@ -31,16 +31,9 @@ def report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: dict[str
     out = [f"# compdiag report: run {run['id']}", "",
            f"`{argv}` {exited}{status} with torch {_known(run.get('torch_version'))} on "
            f"{run.get('device') or 'an unknown device'}: {counts}.", ""]
-    diags = doc.get("diagnoses") or []
-    out += [f"## Top diagnoses ({min(limit, len(diags))} of {len(diags)}, "
-            "most important first)", ""]
-    if not diags:
-        out += ["No problems found: no graph breaks, recompiles, failures, CUDA-graph skips or "
-                "missed fusions were recorded.", ""]
-    for i, d in enumerate(diags[:limit], 1):
-        out += _diagnosis(i, d)
-    if len(diags) > limit:
-        out += [f"{len(diags) - limit} more in `report.json`.", ""]
+    out += _top_diagnoses(doc.get("diagnoses") or [], limit, "No problems found: no graph "
+                          "breaks, recompiles, failures, CUDA-graph skips or missed fusions "
+                          "were recorded.")
     out += ["## Minimal repro", ""]
     if repro is not None and repro.get("given"):
         out += ["`python repro.py`: the repro given to `compdiag report --repro`.", ""]
@@ -55,27 +48,55 @@ def report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: dict[str
                 f"Ops left in the minimal graph: {ops}.", ""]
     else:
         out += [repro_note or "No repro: the run has no failure to minify.", ""]
-    out += ["## Environment", ""]
+    out += ["## Environment", "", *_machine_lines(m)]
     config = env.get("config") or {}
-    triton = f"triton {m['triton_version']}" if m.get("triton_version") else "no triton"
-    out += [f"- torch {_known(m.get('torch_version'))}, {triton}, "
-            f"Python {_known(m.get('python'))}", "- " + _cuda_line(m),
-            f"- {m.get('os') or m.get('platform') or 'unknown OS'}"]
     for field, values in sorted(config.items()):
         if values:
             items = ", ".join(f"`{k}={_short(v)}`" for k, v in sorted(values.items()))
             out.append(f"- non-default {field.replace('_', ' ')}: {items}")
-    out += ["", "## What this archive contains", "",
-            f"Made by `compdiag report`; its size is kept under {bound / 1e6:.0f} MB. Paths "
-            "under the home directory are shown relative to it (`~`). Tensors are left out "
-            "unless the repro needs them.", "",
-            "| file | size | what |", "| --- | --- | --- |",
-            "| report.md | | this summary |"]
+    out += [""] + _archive(f"Made by `compdiag report`; its size is kept under "
+                           f"{bound / 1e6:.0f} MB. Paths under the home directory are shown "
+                           "relative to it (`~`). Tensors are left out unless the repro needs "
+                           "them.", listing, left_out)
+    return "\n".join(out)
+
+
+def _top_diagnoses(diags: list[dict[str, Any]], limit: int, none: str,
+                   ranks: bool = False) -> list[str]:
+    """The top diagnoses section (`ranks`: each says the ranks it concerns, a job's)."""
+    out = [f"## Top diagnoses ({min(limit, len(diags))} of {len(diags)}, "
+           "most important first)", ""]
+    if not diags:
+        out += [none, ""]
+    for i, d in enumerate(diags[:limit], 1):
+        said = _diagnosis(i, d)
+        if ranks:
+            said[2:2] = [f"ranks: {', '.join(str(r) for r in d.get('ranks') or []) or 'all'}",
+                         ""]
+        out += said
+    if len(diags) > limit:
+        out += [f"{len(diags) - limit} more in `report.json`.", ""]
+    return out
+
+
+def _machine_lines(m: dict[str, Any]) -> list[str]:
+    """The machine env.json describes: torch, triton and Python; CUDA; the OS."""
+    triton = f"triton {m['triton_version']}" if m.get("triton_version") else "no triton"
+    return [f"- torch {_known(m.get('torch_version'))}, {triton}, "
+            f"Python {_known(m.get('python'))}", "- " + _cuda_line(m),
+            f"- {m.get('os') or m.get('platform') or 'unknown OS'}"]
+
+
+def _archive(made_by: str, listing: Sequence[tuple[str, int, str]],
+             left_out: Sequence[str]) -> list[str]:
+    """"What this archive contains": how it was made, every file, what was left out."""
+    out = ["## What this archive contains", "", made_by, "",
+           "| file | size | what |", "| --- | --- | --- |", "| report.md | | this summary |"]
     out += [f"| {name} | {_size(n)} | {what} |" for name, n, what in listing]
     out.append("")
     if left_out:
         out += ["Left out:", ""] + [f"- {x}" for x in left_out] + [""]
-    return "\n".join(out)
+    return out
 
 
 def job_report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: str | None,
@@ -87,11 +108,10 @@ def job_report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: str 
     `launched` the launcher's command line when the store holds it."""
     job = doc["job"]
     ranks = job.get("ranks") or []
-    launcher = launched
     m = env.get("machine") or {}
     out = [f"# compdiag report: job {job['id']} ({plural(len(ranks), 'rank')})", ""]
-    if launcher:
-        out += [f"Launched as `{launcher}`.", ""]
+    if launched:
+        out += [f"Launched as `{launched}`.", ""]
     out += ["| rank | run | exit | compiles | graph breaks | recompile reasons | failures |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in ranks:
@@ -99,36 +119,17 @@ def job_report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: str 
         out.append(f"| {r['rank']} | {r['run']} | {_known(r.get('exit_code'))} | "
                    f"{c.get('compiles', 0)} | {c.get('graph_breaks', 0)} | "
                    f"{c.get('recompiles', 0)} | {c.get('failures', 0)} |")
-    diags = doc.get("diagnoses") or []
-    out += ["", f"## Top diagnoses ({min(limit, len(diags))} of {len(diags)}, "
-            "most important first)", ""]
-    if not diags:
-        out += ["No problems found on any rank.", ""]
-    for i, d in enumerate(diags[:limit], 1):
-        said = _diagnosis(i, d)
-        said.insert(2, f"ranks: {', '.join(str(r) for r in d.get('ranks') or []) or 'all'}")
-        said.insert(3, "")
-        out += said
-    if len(diags) > limit:
-        out += [f"{len(diags) - limit} more in `report.json`.", ""]
+    out += [""] + _top_diagnoses(doc.get("diagnoses") or [], limit,
+                                 "No problems found on any rank.", ranks=True)
     out += ["## Minimal repro", "",
             (f"A job's archive holds no repro (a repro is one rank's graph): `{repro}` writes "
              "that rank's report with its minified repro." if repro else
              "No repro: nothing was diagnosed to minify."), ""]
-    triton = f"triton {m['triton_version']}" if m.get("triton_version") else "no triton"
-    out += ["## Environment", "",
-            f"- torch {_known(m.get('torch_version'))}, {triton}, Python "
-            f"{_known(m.get('python'))}", "- " + _cuda_line(m),
-            f"- {m.get('os') or m.get('platform') or 'unknown OS'}", "",
-            "## What this archive contains", "",
-            f"Made by `compdiag report --job`; its size is kept under {bound / 1e6:.0f} MB. "
-            "Paths under the home directory are shown relative to it (`~`). `compdiag import "
-            "ranks/` reads the ranks' logs back as one job.", "",
-            "| file | size | what |", "| --- | --- | --- |", "| report.md | | this summary |"]
-    out += [f"| {name} | {_size(n)} | {what} |" for name, n, what in listing]
-    out.append("")
-    if left_out:
-        out += ["Left out:", ""] + [f"- {x}" for x in left_out] + [""]
+    out += ["## Environment", "", *_machine_lines(m), ""]
+    out += _archive(f"Made by `compdiag report --job`; its size is kept under "
+                    f"{bound / 1e6:.0f} MB. Paths under the home directory are shown relative "
+                    "to it (`~`). `compdiag import ranks/` reads the ranks' logs back as one "
+                    "job.", listing, left_out)
     return "\n".join(out)
 
 

@@ -40,7 +40,7 @@ from compdiag.analyses.raised_by import raised_by, wordless
 from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.traced_user_code import ran_while_tracing
-from compdiag.formats.code_text import called, code_only_lines
+from compdiag.formats.code_text import called
 from compdiag.formats.user_code import frames_in
 from compdiag.ingest import parsers as P
 
@@ -174,11 +174,11 @@ def range_violation(ctx: Any, failure: dict[str, Any], text: str
         return None
     size, lo, hi = m.groups()
     for path in sorted(ctx.r.source_paths(ctx.run_id)):
-        src = (ctx.r.source_text(ctx.run_id, path) or "").splitlines()
         # the code only: a docstring or comment that quotes the call is not where it is made
         # (probes27 dyn_mark_dynamic_max: the module docstring's "mark_dynamic(..., min=2,
         # max=64)" at line 3)
-        for lineno, (line, code) in enumerate(zip(src, code_only_lines("\n".join(src))), 1):
+        src, code_lines = ctx.source_lines(path) or [], ctx.code_lines(path) or []
+        for lineno, (line, code) in enumerate(zip(src, code_lines), 1):
             flat = code.replace(" ", "")
             if "mark_dynamic(" in flat and (f"={lo}" in flat or f"={hi}" in flat
                                             or f",{lo},{hi}" in flat):

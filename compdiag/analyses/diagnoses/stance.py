@@ -82,7 +82,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     for rec in ctx.r.records(ctx.run_id, kind="compdiag:stance_set", with_payload=False):
         data = (rec.get("metadata") or {}).get("compdiag") or {}
         m = _STANCE.match(str(data.get("value") or ""))
-        rule = STANCES.get(m.group(1)) if m else None
+        stance = m.group(1) if m else ""
+        rule = STANCES.get(stance)
         call = data.get("call") if isinstance(data.get("call"), dict) else {}
         if rule is None or not call.get("filename"):
             continue
@@ -93,5 +94,5 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             explanation=rule.explanation, fix=rule.fix,
             severity="problem" if rule.problem else "info",
             score=SPEC.score("stance" if rule.problem else "info"),
-            details=StanceDetails(stance=m.group(1) if m else ""))]
+            details=StanceDetails(stance=stance))]
     return []
