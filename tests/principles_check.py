@@ -677,11 +677,13 @@ def fake_run_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any
     return out
 
 
-def _words_problems(diagnoses: list[dict[str, Any]], says: Any, what: str) -> list[str]:
-    """Each headline or fix (consequences included) for which `says(text)` holds."""
+def _words_problems(diagnoses: list[dict[str, Any]], says: Any, what: str,
+                    fields: tuple[str, ...] = ("reason", "fix")) -> list[str]:
+    """Each headline or fix (or another of `fields`; consequences included) for which
+    `says(text)` holds."""
     return [f"{d.get('kind')} at line {(d.get('user_frame') or {}).get('lineno')}: the "
             f"{field} {what}: {text[:100]!r}"
-            for d in _all(diagnoses) for field in ("reason", "fix")
+            for d in _all(diagnoses) for field in fields
             for text in [d.get(field) or ""] if says(text)]
 
 
@@ -701,11 +703,14 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]{4,}>")
 
 def address_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
                      ) -> list[str]:
-    """The user's terms again: no headline or fix quotes a repr's memory address
+    """The user's terms again: no headline, fix or explanation quotes a repr's memory address
     (`<function _enter_autocast at 0x7fb1329ce980>`), which differs in every process, so
     two runs of one program would read as two different diagnoses. Caught on main: an
-    AOTAutograd cache bypass's headline (set4's autocast_cache_bypass, set8's jacfwd cases)."""
-    return _words_problems(diagnoses, _ADDRESS.search, "quotes a memory address")
+    AOTAutograd cache bypass's headline (set4's autocast_cache_bypass, set8's jacfwd cases);
+    a fullgraph failure's explanation quoting torch's `<function f at 0x..>` (probes27's
+    fullgraph_disabled_helper)."""
+    return _words_problems(diagnoses, _ADDRESS.search, "quotes a memory address",
+                           ("reason", "fix", "explanation"))
 
 
 def own_code_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]

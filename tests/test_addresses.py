@@ -41,3 +41,12 @@ def test_two_processes_read_the_same(text, address):
     assert one == two
     if "0x" not in text:
         assert without_addresses(text) == text
+
+
+def test_the_explanation_drops_the_address_too():
+    """On main the explanation of a fullgraph failure kept torch's `<function
+    label_smoothing_loss at 0x7f16d13880e0>` (probes27's fullgraph_disabled_helper) while the
+    headline and fix had theirs removed."""
+    d = Diagnosis("failure", "failure", "0/0", "Unsupported", UserFrame(None, None, None),
+                  "Skip calling function `<function loss at 0x7f16d13880e0>`", "", 1.0)
+    assert d.explanation == "Skip calling function `<function loss>`"

@@ -111,7 +111,8 @@ class Diagnosis:
         object.__setattr__(self, "fix", without_addresses(in_user_spelling(self.fix))
                            if self.fix else self.fix)
         if self.explanation:
-            object.__setattr__(self, "explanation", in_user_spelling(self.explanation))
+            object.__setattr__(self, "explanation",
+                               without_addresses(in_user_spelling(self.explanation)))
         if not self.compile_ids and self.compile_id:
             object.__setattr__(self, "compile_ids", (self.compile_id,))
         object.__setattr__(self, "score", round(self.score, 3))
