@@ -36,6 +36,14 @@ SETTING_CALL = "setting_call"  # the record's kind for a setter call
 # torch.compiler.set_stance, kept whenever the user's code calls it (a `stance_set` record):
 # a stance decides whether torch.compile compiles at all (analyses/diagnoses/stance.py)
 STANCE, STANCE_SET = "torch.compiler.set_stance", "stance_set"
+# torch._dynamo.allow_in_graph (torch.compiler.allow_in_graph calls it), kept whenever the
+# user's code marks a function with it (an `allow_in_graph` record: the function, where it is
+# defined, the marking line): Dynamo then puts the call in the graph untraced, and a function
+# with a Python side effect or a `.item()` breaks the graph at its call and is traced again as
+# a frame of its own (analyses/diagnoses/allow_in_graph.py).
+ALLOW, ALLOW_IN_GRAPH = "torch._dynamo.allow_in_graph", "allow_in_graph"
+# the marking's caller past torch.compiler's wrapper of it
+_ALLOW_WRAPPERS = ("torch/compiler/__init__.py",)
 # Process-wide setters whose value a compiled graph bakes in when it traces and Dynamo's guards
 # never compare: the default autocast dtype (GlobalStateGuard compares a device's autocast
 # dtype only where autocast is on), the SDPA backends (the kernel is chosen at trace time).
@@ -71,6 +79,42 @@ def install(capture: Any, graphs: Callable[[], int],
     for dotted in SETTERS:
         _wrap_setter(capture, dotted, graphs, is_user_file)
     _wrap_setter(capture, STANCE, graphs, is_user_file, kind=STANCE_SET, always=True)
+    _wrap_allow_in_graph(capture, is_user_file)
+
+
+def _wrap_allow_in_graph(capture: Any, is_user_file: Callable[[str], bool]) -> None:
+    """Replace torch._dynamo.allow_in_graph by one that marks, then keeps the user's marking
+    of a function of theirs (its name, file, first and last line, the marking line)."""
+    import functools
+
+    import torch._dynamo as dynamo
+
+    original = getattr(dynamo, "allow_in_graph", None)
+    if original is None or getattr(original, "_compdiag", False):
+        return
+
+    @functools.wraps(original)
+    def allow_in_graph(fn: Any) -> Any:
+        out = original(fn)
+        try:  # fail open
+            for one in fn if isinstance(fn, (list, tuple)) else (fn,):
+                code = getattr(one, "__code__", None)
+                if code is None or not is_user_file(code.co_filename):
+                    continue
+                lines = [n for _, _, n in code.co_lines() if n is not None]
+                frame = _user_frame(is_user_file, skip=_ALLOW_WRAPPERS)
+                capture.guarded("allow_in_graph", capture.ing.event, ALLOW_IN_GRAPH, None,
+                                {"function": getattr(one, "__qualname__", code.co_name),
+                                 "name": code.co_name, "filename": code.co_filename,
+                                 "first": code.co_firstlineno,
+                                 "last": max(lines, default=code.co_firstlineno),
+                                 "call": frame}, None)
+        except Exception:  # noqa: BLE001, S110
+            pass
+        return out
+
+    allow_in_graph._compdiag = True  # type: ignore[attr-defined]
+    dynamo.allow_in_graph = allow_in_graph
 
 
 def _wrap_setter(capture: Any, dotted: str, graphs: Callable[[], int],
@@ -113,13 +157,14 @@ def _wrap_setter(capture: Any, dotted: str, graphs: Callable[[], int],
     setattr(module, name, setter)
 
 
-def _user_frame(is_user_file: Callable[[str], bool]) -> dict[str, Any] | None:
+def _user_frame(is_user_file: Callable[[str], bool],
+                skip: tuple[str, ...] = (_CONFIG_FILE,)) -> dict[str, Any] | None:
     """The frame that called the set (the caller of this function's caller: a wrapper here),
-    past the config module's own (a sub-config's proxy, a patch's __enter__), when it is the
-    user's; None for torch's own sets."""
+    past the config module's own (a sub-config's proxy, a patch's __enter__; `skip`: the files
+    passed over), when it is the user's; None for torch's own sets."""
     frame = sys._getframe(2)
     while frame is not None and (frame.f_code.co_filename.replace(os.sep, "/")
-                                 .endswith(_CONFIG_FILE)):
+                                 .endswith(skip)):
         frame = frame.f_back
     if frame is None or not is_user_file(frame.f_code.co_filename):
         return None

@@ -20,6 +20,8 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
     unguarded.py      unguarded     a change Dynamo does not guard on, made after the
                                     compile (a hook added to a compiled module)
     stance.py         stance        set_stance kept anything from compiling
+    allow_in_graph.py allow_in_graph a function marked allow_in_graph that could not run
+                                    untraced in the graph (its breaks and recompiles)
 
 Kinds never import each other: what two kinds share is in analyses/ (fixes.py, rules.py,
 context.py)."""
@@ -31,7 +33,8 @@ from types import ModuleType
 
 # The modules registered, in this order, before any plugin's.
 BUILTIN = ("failures", "recompiles", "graph_breaks", "accuracy", "cudagraphs", "fusion",
-           "perf_hints", "program", "divergence", "cache", "ddp", "unguarded", "stance")
+           "perf_hints", "program", "divergence", "cache", "ddp", "unguarded", "stance",
+           "allow_in_graph")
 
 
 def builtin_modules() -> list[ModuleType]:

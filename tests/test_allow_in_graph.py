@@ -1,0 +1,77 @@
+"""The allow_in_graph kind (probes27's allow_in_graph_stats: a stats helper marked
+allow_in_graph broke at its call, inside and recompiled every step, and no diagnosis named the
+marking; the `.item()` break's fix crashed the program). Capture keeps the user's marking;
+explain names it at the call and folds the breaks and recompiles it caused."""
+
+from __future__ import annotations
+
+import torch
+
+from compdiag.capture import config_sets
+from test_explain import Store
+
+
+def _marking(s: Store, first: int, last: int, name: str = "record_norm", at: int = 10) -> None:
+    s.ing.event("allow_in_graph", None, {
+        "function": name, "name": name, "filename": str(s.user), "first": first, "last": last,
+        "call": {"filename": str(s.user), "lineno": at, "name": "<module>",
+                 "line": "@torch._dynamo.allow_in_graph"}}, None)
+
+
+def test_a_break_inside_the_marked_function_is_the_markings_consequence(tmp_path):
+    """On main the break inside the marked function was a graph break of its own, with the
+    `.item()` fix; now the marking is the diagnosis and the break folds under it. A break
+    elsewhere stays its own, and a marked function with no break says nothing."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("1/0", co_name="record_norm", lineno=11)
+    _marking(s, 11, 14)
+    _marking(s, 40, 44, name="clean_helper", at=39)
+    s.graph_break("1/0", 13, gb_type="Unsupported Tensor.item() call with "
+                  "capture_scalar_outputs=False", code="GB0124")
+    s.graph_break("0/0", 30)
+    diags = s.explain()
+    top = diags[0]
+    assert top["kind"] == "allow_in_graph" and top["user_frame"]["lineno"] == 13
+    assert "record_norm() is marked allow_in_graph (line 10)" in top["reason"]
+    assert "torch.compiler.disable" in top["fix"] and "capture_scalar_outputs" not in top["fix"]
+    assert [c["user_frame"]["lineno"] for c in top["consequences"]] == [13]
+    rest = [(d["kind"], d["user_frame"]["lineno"]) for d in diags[1:]]
+    assert ("graph_break", 30) in rest and ("graph_break", 13) not in rest
+    assert not any("clean_helper" in d["reason"] for d in diags)
+
+
+def test_capture_keeps_the_users_marking_through_torch_compiler(monkeypatch):
+    """torch.compiler.allow_in_graph calls torch._dynamo.allow_in_graph: one wrapper keeps
+    both, with the function's line span and the marking's line; the function is still
+    marked (torch's own registry), and a function of torch's is not kept."""
+    import torch._dynamo as dynamo
+
+    monkeypatch.setattr(dynamo, "allow_in_graph", dynamo.allow_in_graph)
+    kept = []
+
+    class Capture:
+        paused_depth = 0
+
+        def guarded(self, where, fn, *args):
+            fn(*args)
+
+        class ing:  # noqa: N801
+            @staticmethod
+            def event(kind, cid, data, payload):
+                kept.append((kind, data))
+
+    config_sets._wrap_allow_in_graph(Capture(), lambda f: f == __file__)
+
+    def helper(t):
+        return t * 2
+
+    assert torch.compiler.allow_in_graph(helper) is helper
+    dynamo.allow_in_graph(torch.nn.functional.gelu)  # not the user's: not kept
+    ((kind, data),) = kept
+    assert kind == "allow_in_graph" and data["name"] == "helper"
+    assert data["first"] == helper.__code__.co_firstlineno and data["last"] > data["first"]
+    assert data["call"]["filename"] == __file__ and "allow_in_graph(helper)" in data["call"]["line"]
+    from torch._dynamo import trace_rules
+
+    assert id(helper) in trace_rules._allowed_callable_ids
