@@ -806,3 +806,63 @@ def test_a_compiles_misses_in_one_cache_are_one_panel_each_graph_said(tmp_path: 
         d.reason, d.reason
     assert d.severity == "problem" and d.count == 2
     assert d.fix.startswith("Point TORCHINDUCTOR_CACHE_DIR"), d.fix
+
+
+PICKLE_TB = ["Traceback (most recent call last):",
+             '  File "torch/_functorch/_aot_autograd/autograd_cache.py", line 646, in _hash',
+             "    return self._hash_bytes_for_cache(pickle.dumps(value))",
+             "AttributeError: Can't pickle local object 'WeakValueDictionary.__init__.<locals>"
+             ".remove'", "", "The above exception was the direct cause of the following "
+             "exception:", "", "Traceback (most recent call last):",
+             "torch._inductor.exc.BypassFxGraphCache: Failed to pickle cache key"]
+
+
+@pytest.mark.parametrize("subclass, source, severity, fix", [
+    ("NestedTensor", "def f(x):\n    return x.sin()\n", "info", "Nothing to change"),
+    ("Scaled", "class Scaled(torch.Tensor):\n    pass\n", "problem",
+     "Implement `_stable_hash_for_caching(self) -> str` on Scaled"),
+])
+def test_a_pickle_bypass_names_what_failed_and_the_subclass(tmp_path: Path, subclass, source,
+                                                            severity, fix) -> None:
+    """probes27 njt_mean_pool: "aotautograd cache bypassed: Failed to pickle cache key", with
+    a fix saying to remove what the reason names, which named nothing. torch's traceback holds
+    the pickle error and its warning the subclass (NestedTensor, torch's own: nothing for the
+    user to do; a subclass of the user's: torch's advice, _stable_hash_for_caching)."""
+    from compdiag.analyses.explain import explain
+    from compdiag.ingest.ingestor import Ingestor
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    user = tmp_path / "model.py"
+    user.write_text("import torch\n\n" + source)
+    w = Writer(tmp_path / "s.db")
+    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(tmp_path))
+    ing = Ingestor(w, run_id)
+    ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+    ing.record({"artifact": {"name": "aotautograd_cache_bypass", "encoding": "json"}, **ids},
+               json.dumps({"cache_bypass_reason": "Failed to pickle cache key",
+                           "cache_bypass_traceback": PICKLE_TB}))
+    ing.event("warning", "0/0", {"category": "UserWarning", "filename": "autograd_cache.py",
+                                 "lineno": 675, "call": None},
+              f"{subclass} does not implement _stable_hash_for_caching. For PT2-compatible "
+              "tensor subclasses, it is recommended to implement _stable_hash_for_caching")
+    end_fed_run(w, ing, run_id, user, 3, ids, graph_op_count=1)
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        (d,) = [d for d in explain(r, run_id) if d.kind == "cache"]
+    assert "Can't pickle local object 'WeakValueDictionary" in d.reason
+    assert f"hashing the tensor subclass {subclass}" in d.reason
+    assert d.severity == severity and d.fix.startswith(fix)
+
+
+def test_a_bypass_keeps_the_root_cause_its_traceback_names() -> None:
+    from compdiag.ingest.parse_caches import cache_lookup, root_cause
+
+    assert root_cause(PICKLE_TB).startswith("AttributeError: Can't pickle local object")
+    assert root_cause(["BypassAOTAutogradCache: FX graph cache is not enabled"]) == \
+        "BypassAOTAutogradCache: FX graph cache is not enabled"
+    assert root_cause(None) is None and root_cause(["  indented: not an exception"]) is None
+    said = cache_lookup(json.dumps({"cache_bypass_reason": "FX graph cache is not enabled",
+                                    "cache_bypass_traceback": [
+                                        "BypassAOTAutogradCache: FX graph cache is not enabled"]}))
+    assert said["reason"] == "FX graph cache is not enabled"  # nothing said twice

@@ -19,6 +19,24 @@ COMPONENT_VALUE_LIMIT = 20000  # a component's text kept (a graph's code, a conf
 _KEY_HEAD = lazy_re.compile(r"\[([0-9a-z]+)\] ([^:\n]+?): ?")
 
 
+# An exception's own line in a traceback: `AttributeError: Can't pickle local object ...`
+_EXCEPTION_LINE = lazy_re.compile(r"^(?:[A-Za-z_][\w.]*\.)?([A-Z]\w*): (.+)$")
+
+
+def root_cause(traceback: Any) -> str | None:
+    """The first exception a bypass's traceback records (`cache_bypass_traceback`, a list of
+    lines: the chain's root comes first): "Failed to pickle cache key" says nothing of what
+    could not be pickled; its cause does (probes27 njt_mean_pool: `Can't pickle local object
+    'WeakValueDictionary.__init__.<locals>.remove'`)."""
+    if not isinstance(traceback, list):
+        return None
+    for line in traceback:
+        m = _EXCEPTION_LINE.match(str(line)) if isinstance(line, str) and line[:1] != " " else None
+        if m is not None:
+            return f"{m.group(1)}: {m.group(2).strip()}"[:300]
+    return None
+
+
 def _split(line: str) -> tuple[str, str, str] | None:
     """(name, hash, value) of one '[HASH] NAME: VALUE' line, None for any other line: the one
     reading of the format (key_component and the cached _parsed both use it)."""
@@ -98,6 +116,9 @@ def cache_lookup(payload: str | None) -> dict[str, Any]:
     elif isinstance(info.get("time_saved_ms"), (int, float)):
         saved = info["time_saved_ms"] / 1e3
     reason = info.get("cache_bypass_reason")
+    cause = root_cause(info.get("cache_bypass_traceback"))
+    if reason and cause and str(reason) not in cause and cause.split(": ", 1)[1] not in str(reason):
+        reason = f"{reason} ({cause})"
     lines = info.get("components")
     parsed = _parsed(lines) if isinstance(lines, list) else []
     return {"key": key, "reason": str(reason) if reason else None,

@@ -97,6 +97,18 @@ TORCH_OWN_BYPASSES: tuple[Words, ...] = (
 TORCH_OWN_FIX = ("Nothing to change in your code: the function the cache refuses is torch's "
                  "own (its module is torch's), so this graph compiles cold on every start "
                  "until torch's cache supports it; a newer torch may.")
+# A tensor subclass the AOTAutograd cache could not hash into its key: torch warns "X does not
+# implement _stable_hash_for_caching" beside the bypass ("Failed to pickle cache key", the
+# subclass' pickle failing on what it holds). The fix is the subclass author's: the user's
+# own class gets torch's advice, torch's own (NestedTensor) is nothing the user can change.
+UNHASHABLE_SUBCLASS = re.compile(r"^(\w+) does not implement _stable_hash_for_caching")
+SUBCLASS_SAID = ", hashing the tensor subclass {name} (torch: \"{name} does not implement _stable_hash_for_caching\")"
+SUBCLASS_FIX = ("Implement `_stable_hash_for_caching(self) -> str` on {name} (a string that "
+                "identifies its non-tensor state), as torch advises: the AOTAutograd cache then "
+                "hashes it instead of pickling it, and warm starts load the graph.")
+TORCH_SUBCLASS_FIX = ("Nothing to change in your code: torch's own {name} cannot be hashed "
+                      "into the AOTAutograd cache key yet, so this graph compiles cold on every "
+                      "start until torch supports it; a newer torch may.")
 BYPASS_FALLBACK = ("Remove what the reason names from the compiled graph or Inductor's config, "
                    "or accept a cold compile on every start.")
 BYPASS_EXPLANATION = ("Inductor could not build a cache key for this graph, so it neither "
@@ -255,6 +267,20 @@ def torch_own(reason: str | None) -> bool:
     return any(words.found_in(reason) for words in TORCH_OWN_BYPASSES)
 
 
+def unhashable_subclass(ctx: Any, rows: list[dict[str, Any]]) -> tuple[str, bool] | None:
+    """(the subclass, whether the user's code defines it) where torch warned, at one of these
+    bypassed compiles, that a tensor subclass cannot be hashed into the cache key."""
+    cids = {r["compile_id"] for r in rows}
+    for w in ctx.r.torch_warnings(ctx.run_id):
+        m = UNHASHABLE_SUBCLASS.match(w.get("message") or "")
+        if m is not None and (w.get("compile_id") in cids or not w.get("compile_id")):
+            name = m.group(1)
+            users = any(re.search(rf"^\s*class {name}\b", ctx.source_text(path) or "", re.M)
+                        for path in ctx.r.source_paths(ctx.run_id))
+            return name, users
+    return None
+
+
 def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
     """One diagnosis per bypass reason, over the caches and compiles it bypassed (the FX
     graph cache's reason is usually the AOTAutograd cache's too); one per user construct
@@ -283,6 +309,13 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
         said = f"{' '.join(reason.split())}"  # torch writes some over several lines
         if mine is not None:
             said = f"{mine[0]} (line {mine[2].lineno}) cannot be cached: {said}"
+        subclass = unhashable_subclass(ctx, rows) if mine is None else None
+        if subclass is not None:
+            name, users = subclass
+            said += SUBCLASS_SAID.format(name=name)
+            mine = (name, (SUBCLASS_FIX if users else TORCH_SUBCLASS_FIX).format(name=name),
+                    None)
+            torchs = torchs or not users
         out.append(Diagnosis(
             KIND, stage="cache", compile_id=cid,
             reason=f"{' and '.join(caches)} cache{'s' if len(caches) > 1 else ''} bypassed: "
