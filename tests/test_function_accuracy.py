@@ -345,3 +345,59 @@ def test_a_float32_output_of_bfloat16_arithmetic_is_judged_at_bfloat16s_step() -
     args = [torch.randn(p.meta["example_value"].shape, dtype=torch.float64)
             for p in gm.graph.nodes if p.op == "placeholder"]
     assert all(o.dtype == torch.float64 for o in _gm64(gm)(*args))
+
+
+class _Settings:
+    temperature = 1.0
+
+
+SETTINGS = _Settings()
+
+
+@torch.compiler.assume_constant_result
+def _current_temperature():
+    return SETTINGS.temperature
+
+
+def _scores(logits):
+    return torch.softmax(logits / _current_temperature(), dim=-1)
+
+
+def test_a_constant_baked_in_that_changes_later_is_caught_on_a_later_call(checks) -> None:
+    """Found on main with a new-user program: a function marked assume_constant_result whose
+    result changed after the compile; the compiled softmax kept the first temperature
+    silently (no recompile, no warning) and `--check-accuracy` said "no problems found", since
+    only the first call was checked. Calls 2, 4, 8, ... are checked again: call 2 differs
+    while running the first call's graph only, verdict changed_after_compile."""
+    SETTINGS.temperature = 1.0
+    try:
+        fn = torch.compile(_scores, backend="eager")
+        x = torch.tensor([[1.0, 2.0, 3.0]])
+        fn(x)
+        assert not checks or all(c.ok for c in checks)
+        SETTINGS.temperature = 10.0
+        fn(x)
+    finally:
+        SETTINGS.temperature = 1.0
+    (whole,) = [c for c in checks if not c.ok]
+    (o,) = whole.outputs
+    assert o.detail["verdict"] == "changed_after_compile" and o.detail["call"] == 2
+    assert o.detail["function"] == "_scores"
+
+
+def test_later_calls_are_checked_at_powers_of_two_and_a_right_function_stays_quiet(
+        checks, monkeypatch) -> None:
+    from compdiag.capture import function_accuracy as F
+
+    replays = []
+    original = F.replay
+    monkeypatch.setattr(F, "replay", lambda *a, **k: replays.append(1) or original(*a, **k))
+
+    def step(x):
+        return (x * 2).cos()
+
+    fn = torch.compile(step, backend="eager")
+    for _ in range(9):
+        fn(torch.randn(4))
+    assert len(replays) == 4  # calls 1, 2, 4 and 8
+    assert all(c.ok for c in checks)

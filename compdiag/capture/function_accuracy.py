@@ -19,7 +19,15 @@ and reach no module, optimizer or scheduler (through its arguments, globals, a d
 container either). The replay starts from the values the tensors it reads from globals and
 closures had before the compiled call, runs the compiled functions it calls eagerly, sends its
 prints nowhere, and leaves those tensors and the random state as the compiled call left them.
-Anything else is not replayed."""
+Anything else is not replayed.
+
+The check runs again on calls 2, 4, 8, ... (a power of two, until one differs): a graph that
+matched on its first call can go wrong later without recompiling when something it baked in
+at compile time changes after it and no guard compares it (a function marked
+`torch.compiler.assume_constant_result` whose result changed: the compiled softmax kept its
+first temperature, silently). A later call that differs while running only graphs the first
+checked call ran is verdict `changed_after_compile`; one that ran a graph compiled since
+stays `traced_wrong`."""
 
 from __future__ import annotations
 
@@ -66,6 +74,11 @@ _MUTATORS = frozenset({"append", "extend", "insert", "pop", "popitem", "setdefau
                        "warning", "error", "exception", "critical", "warn", "put", "send"})
 _DEPTH = 3  # user functions followed through calls by name
 _TRANSFORMS = "/torch/_functorch/"
+
+
+def _rechecked(call: int) -> bool:
+    """The calls checked: the first, then 2, 4, 8, ... (log2 of a loop's calls)."""
+    return call & (call - 1) == 0
 
 
 def replay_refusal(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
@@ -262,20 +275,24 @@ class FunctionChecker:
         return uninstall
 
     def wrap(self, fn: FunctionType, compiled: Callable[..., Any]) -> Callable[..., Any]:
-        checker, state = self, {"done": False}
+        checker = self
+        state: dict[str, Any] = {"done": False, "calls": 0, "first": None}
 
         @functools.wraps(compiled)
         def checked(*args: Any, **kwargs: Any) -> Any:
-            # one check a function, never inside another's (the graphs it ran are the outer
-            # call's), never while torch traces it (an outer compiled function inlining it)
+            # never inside another's check (the graphs it ran are the outer call's), never
+            # while torch traces it (an outer compiled function inlining it)
             if state["done"] or checker.busy or torch.compiler.is_compiling():
                 return compiled(*args, **kwargs)
-            state["done"] = True  # decided at the first call: checked once, or never
+            state["calls"] += 1
+            if not _rechecked(state["calls"]):
+                return compiled(*args, **kwargs)
             try:
                 refused = replay_refusal(fn, args, kwargs)
             except Exception:  # noqa: BLE001 - what cannot be judged is not replayed
                 refused = "not judged"
-            if refused:
+            if refused:  # never replayed again: its code or its arguments reach state
+                state["done"] = True
                 return compiled(*args, **kwargs)
             checker.busy = True
             try:
@@ -288,10 +305,13 @@ class FunctionChecker:
                     graphs = checker.graphs.watched
                 finally:
                     checker.graphs.watched = None
+                if state["first"] is None:
+                    state["first"] = {cid for cid, *_ in graphs}
                 try:
-                    checker.check(fn, before, rng, out, graphs, globals_before)
+                    state["done"] = checker.check(fn, before, rng, out, graphs, globals_before,
+                                                  state["calls"], state["first"])
                 except Exception:  # noqa: BLE001 - a checker fault is never the program's
-                    pass
+                    state["done"] = True
             finally:
                 checker.busy = False
             return out
@@ -300,11 +320,16 @@ class FunctionChecker:
 
     def check(self, fn: FunctionType, before: Any, rng: torch.Tensor, out: Any,
               graphs: list[tuple[str | None, Any, Any, bool]],
-              globals_before: list[tuple[torch.Tensor, torch.Tensor]]) -> None:
-        if not graphs or any(bad for *_, bad in graphs):
-            # nothing compiled ran on this call, or a graph's own check failed: that graph's
-            # diagnosis explains the difference (a wrong kernel, not a wrong trace)
-            return
+              globals_before: list[tuple[torch.Tensor, torch.Tensor]], call: int = 1,
+              first: set[str | None] | None = None) -> bool:
+        """Whether the function is done with: a verdict was sunk, or a graph's own check
+        already explains a difference."""
+        if not graphs:
+            return False  # nothing compiled ran on this call
+        if any(bad for *_, bad in graphs):
+            # a graph's own check failed: that graph's diagnosis explains the difference (a
+            # wrong kernel, not a wrong trace)
+            return True
         args, kwargs = before
         try:
             eager = replay(fn, args, kwargs, rng, globals_before)
@@ -312,17 +337,23 @@ class FunctionChecker:
             rejected = eager_rejects(fn, exc, graphs)
             if rejected is not None:
                 self.sink(rejected)
-            return
+            return True
         bad = [(c, leaf) for c, leaf in compare(eager, out, self.tol) if not c.ok]
         if not bad:
-            return
+            return False
         cid, node = _source(graphs, bad[0][1])
         transforms = _transforms(graphs)
+        # the graphs the first checked call ran and no other: what they baked in changed
+        stale = call > 1 and {c for c, *_ in graphs} <= (first or set())
         for c, _ in bad:
-            c.detail.update(verdict="traced_wrong", function=fn.__qualname__)
+            c.detail.update(verdict="changed_after_compile" if stale else "traced_wrong",
+                            function=fn.__qualname__)
+            if call > 1:
+                c.detail["call"] = call
             if transforms:  # torch.func's transforms the graphs ran the code under
                 c.detail["transforms"] = transforms
         self.sink(GraphCheck(cid, [c for c, _ in bad], divergent_node=node))
+        return True
 
 
 def eager_rejects(fn: FunctionType, exc: BaseException,

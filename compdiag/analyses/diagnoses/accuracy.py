@@ -207,6 +207,10 @@ VERDICT_REASONS = {
     "traced_wrong": "compiled {fn}(){under} returns another {out} than {fn}() in eager ({why}), "
                     "while each graph it compiled matches eager: what Dynamo traced differs from "
                     "the code",
+    "changed_after_compile": "compiled {fn}() returns another {out} than {fn}() in eager on "
+                             "call {call} ({why}), though call 1 matched and nothing "
+                             "recompiled: a value the graph took as a constant when it was "
+                             "compiled has changed since",
 }
 VERDICT_EXPLANATIONS = {
     "miscompile": "Eager agrees with the float64 reference and the compiled graph does not: "
@@ -243,8 +247,19 @@ VERDICT_EXPLANATIONS = {
                     "own eager replay: the graphs do not do what the Python code does (a "
                     "silent bug of torch.compile's tracing: a custom autograd rule dropped, an "
                     "alias or in-place resize lost across a graph break)",
+    "changed_after_compile": "The function run whole in eager and compiled, from the same "
+                             "arguments and random state, agreed on its first call and differs "
+                             "on call {call}, which ran only graphs the first call ran: what "
+                             "they baked in when compiled changed afterwards, and no guard "
+                             "compares it (a function marked torch.compiler."
+                             "assume_constant_result whose result changed, a value read under "
+                             "a skipped guard, a setting read only while compiling)",
 }
 VERDICT_FIXES = {
+    "changed_after_compile": "Keep the changing value out of the graph's constants: pass it "
+                             "in as an argument (a tensor, so a new value needs no recompile), "
+                             "take `assume_constant_result` off a function whose result can "
+                             "change, or call `torch._dynamo.reset()` after changing it.",
     "traced_accepts": "Change this line so eager accepts it (eager's error says what it "
                       "refuses): no backend setting helps, the check is missing from the "
                       "traced graph itself. Report it to PyTorch with the function; `{minify}` "
@@ -311,6 +326,7 @@ def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, s
               "compiled_dtype": detail.get("compiled_dtype"), "dtype": detail.get("dtype"),
               "eager_error": detail.get("eager_error"),
               "fn": detail.get("function") or "the function", "why": detail.get("reason"),
+              "call": detail.get("call"),
               "under": "".join(f" under torch.func.{t}" for t in detail.get("transforms") or [])}
     t32 = detail.get("tf32") if isinstance(detail.get("tf32"), dict) else {}
     on, off = t32.get("eager_rel"), t32.get("eager_rel_without_tf32")
@@ -414,7 +430,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
             said = _statement(node)
             reason += (f"; shows at node {node['node']} ({node.get('op')}), the op computing "
                        f"it" + (f" in `{said}`" if said else ""))
-            explanation += "" if verdict in ("traced_wrong", "traced_accepts") else (
+            explanation += "" if verdict in ("traced_wrong", "traced_accepts",
+                                             "changed_after_compile") else (
                 f"; where it starts was not localised (the graph's pieces did not compile on "
                 f"their own): the line is the op computing {name}")
         elif node.get("node"):
