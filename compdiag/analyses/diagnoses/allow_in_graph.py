@@ -74,10 +74,11 @@ def _calls(line: str | None, name: str) -> bool:
 
 def _concerns(filename: str | None, lineno: Any, line: str | None,
               details: AllowInGraphDetails) -> str | None:
-    """'at' (a line that calls the function), 'inside' (a line of its body), else None."""
-    if not filename or filename != details.filename or not isinstance(lineno, int):
+    """'at' (a line that calls the function, in any file), 'inside' (a line of its body),
+    else None."""
+    if not filename or not isinstance(lineno, int):
         return None
-    if details.first < lineno <= details.last:
+    if filename == details.filename and details.first < lineno <= details.last:
         return "inside"
     name = details.function.rsplit(".", 1)[-1]
     return "at" if _calls(line, name) else None
