@@ -368,3 +368,29 @@ def test_a_ranks_rerun_command_relaunches_its_job(tmp_path) -> None:
         line = RunContext(r, rank).rerun_command("--check-accuracy").strip("`")
     assert shlex.split(line)[-len(launch):] == launch, line
     assert " -u " not in line
+
+
+def test_a_rerun_line_with_a_relative_script_runs_from_any_folder(tmp_path) -> None:
+    """probes28a embbag_ctr_ok: the cache information's re-run line named
+    `benchmarks/probes28a/embbag_ctr_ok.py` relative to the run's folder, with no `cd`, and
+    pasted from another folder exited 2. A line naming a relative script now starts in the
+    run's folder and names the store by its absolute path; an absolute script needs no cd."""
+    from compdiag.analyses.context import RunContext
+    from compdiag.store.writer import Writer
+
+    runs = tmp_path / "my runs"
+    (runs / "sub").mkdir(parents=True)
+    (runs / "sub" / "prog.py").write_text("print(1)\n")
+    w = Writer(tmp_path / "s.db")
+    rel = w.begin_run(source="run", argv=["sub/prog.py", "--n", "2"], cwd=str(runs))
+    w.end_run(rel, exit_code=0, status="done")
+    absolute = w.begin_run(source="run", argv=[str(runs / "sub" / "prog.py")], cwd=str(runs))
+    w.end_run(absolute, exit_code=0, status="done")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        line = RunContext(r, rel).rerun_command(env={"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"})
+        plain = RunContext(r, absolute).rerun_command("--check-accuracy")
+    assert line.strip("`") == (f"cd {shlex.quote(str(runs))} && "
+                               "TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 compdiag run --store "
+                               f"{tmp_path / 's.db'} sub/prog.py --n 2")
+    assert not plain.startswith("`cd ") and "--check-accuracy" in plain

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import shlex
 from typing import Any, Iterable
 
 from compdiag.analyses.diagnosis import UserFrame
@@ -56,20 +57,34 @@ class RunContext:
         prints it; words for a run with no command to re-run (an imported log)."""
         if not self.argv:
             return "compdiag perf --try over the program that wrote this log"
-        return f"`{command_line('perf', '--try', *self.argv, store=self.store)}`"
+        return f"`{self._anchored('perf', '--try', *self.argv)}`"
 
     def run_command(self, command: str) -> str:
         """`compdiag COMMAND [--store S] RUN` for this run (show, perf): a fix names the run
         and the store, never a bare `compdiag show`, which reads another store's latest run."""
         return command_line(command, self.run_id, store=self.store)
 
-    def rerun_command(self, *options: str) -> str:
+    def rerun_command(self, *options: str, env: dict[str, str] | None = None) -> str:
         """`compdiag run OPTIONS` over this run's own command line, into the same store, in
         backticks: the line a fix prints runs as pasted; words where the run kept no command
         (an imported log), never a placeholder."""
         if not self.argv:
-            return " ".join(["compdiag run", *options, "over the program that wrote this log"])
-        return f"`{command_line('run', *options, *self.argv, store=self.store)}`"
+            return " ".join([*(f"{k}={v}" for k, v in (env or {}).items()), "compdiag run",
+                             *options, "over the program that wrote this log"])
+        return f"`{self._anchored('run', *options, *self.argv, env=env)}`"
+
+    def _anchored(self, command: str, *args: str, env: dict[str, str] | None = None) -> str:
+        """The command line, run from the run's folder where it names a relative path (the
+        script) and with the store's absolute path then: pasted from another folder it still
+        finds both (probes28a: a re-run line with `benchmarks/...py` exited 2 elsewhere)."""
+        relative = self.cwd and any(
+            not a.startswith("-") and not os.path.isabs(a) and (a.endswith(".py") or "/" in a)
+            for a in map(str, args))
+        if not relative:
+            return command_line(command, *args, store=self.store, env=env)
+        store = os.path.abspath(self.store) if self.store else None
+        return (f"cd {shlex.quote(str(self.cwd))} && "
+                f"{command_line(command, *args, store=store, env=env)}")
 
     # -- code locations --------------------------------------------------------------------
     def resolve(self, filename: str | None) -> str | None:

@@ -549,9 +549,8 @@ def _served_from_cache(ctx: Any) -> list[Diagnosis]:
                "(perf hints, fusion decisions) are missing from this run",
         user_frame=locate(ctx, cids[0]), explanation=SERVED_EXPLANATION,
         fix="Nothing is wrong. To see those facts, run it once more with Inductor's caches "
-            "off: `" + command_line("run", *(ctx.argv or ["SCRIPT"]), store=ctx.store,
-                                    env={"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"})
-            + "`; later warm runs into this store then carry them over.",
+            "off: " + ctx.rerun_command(env={"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"})
+            + "; later warm runs into this store then carry them over.",
         score=MISS_SCORE, count=len(cids), compile_ids=cids, severity="info",
         details=CacheDetails(caches=("fx_graph",), result="hit",
                              key=unknown[0]["key"]))]
