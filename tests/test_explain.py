@@ -297,6 +297,20 @@ def test_perf_hint_fallback_kernel(tmp_path):
     assert d["user_frame"]["lineno"] == 14
 
 
+def test_one_fallback_compiled_twice_is_one_diagnosis(tmp_path):
+    """probes28a embbag_ctr_ok: a correct program whose function compiled twice (a new
+    shape) got the same fallback problem once per compile, two identical diagnoses. One op at
+    one line is one diagnosis over both compiles."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("0/1")
+    for cid in ("0/0", "0/1"):
+        s.ing.event("perf_hints", cid, {}, "Using FallbackKernel: torch.ops.aten.cumsum.default")
+    perf = [d for d in s.explain() if d["kind"] == "perf"]
+    assert len(perf) == 1 and perf[0]["compile_ids"] == ["0/0", "0/1"]
+    assert perf[0]["count"] == 2
+
+
 def test_a_custom_ops_fallback_hint_is_no_problem(tmp_path):
     """benchmarks/probes23/ctypes_copy_op_segv.py: Inductor's "Using FallbackKernel:
     torch.ops.probes23.fast_copy.default" for the program's own custom op was a perf problem

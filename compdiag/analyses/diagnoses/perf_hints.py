@@ -11,7 +11,7 @@ NCCL: analyses/library_calls.py) is the fast path, never a fallback. One diagnos
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from compdiag.analyses.cached_compiles import served_from_cache
@@ -151,6 +151,28 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           score=SPEC.score(KIND), count=len(hints),
                           details=PerfHintDetails(), torch_message=h["message"])
         out.append(d)
+    return _one_per_op_and_line(out)
+
+
+def _one_per_op_and_line(found: list[Diagnosis]) -> list[Diagnosis]:
+    """One fallback diagnosis per op at one user line, over every compile that had it: a
+    function compiled again (a new shape, a recompile) lowers the same op to the same fallback
+    (probes28a embbag_ctr_ok: `_embedding_bag_backward` reported once per compile, twice)."""
+    out: list[Diagnosis] = []
+    seen: dict[tuple, int] = {}
+    for d in found:
+        f = d.user_frame
+        key = (d.details.op, f.filename, f.lineno) if getattr(d.details, "op", None) else None
+        if key is None or key not in seen:
+            if key is not None:
+                seen[key] = len(out)
+            out.append(d)
+            continue
+        kept = out[seen[key]]
+        cids = tuple(dict.fromkeys((*(kept.compile_ids or (kept.compile_id,)),
+                                    *(d.compile_ids or (d.compile_id,)))))
+        out[seen[key]] = replace(kept, count=kept.count + d.count,
+                                 compile_ids=tuple(c for c in cids if c))
     return out
 
 
