@@ -1629,6 +1629,27 @@ def test_size_recompiles_with_automatic_dynamic_turned_off_name_the_line_that_di
     assert d["fix"].startswith("Remove `torch._dynamo.config.automatic_dynamic_shapes = False`")
 
 
+def test_size_recompiles_under_dynamic_false_name_it_and_never_offer_mark_dynamic(tmp_path):
+    """probes28a bert_static_varlen: `torch.compile(model, dynamic=False)` and a new padded
+    length every batch. The headline said "size ids.shape[1] changed (36 -> 35)", the first
+    and last of six lengths, and the first fix, `mark_dynamic(ids, 1)`, exits 1 under
+    dynamic=False (ConstraintViolationError). The setting is named with its line, every value
+    is listed, and dropping it is the fix."""
+    s = Store(tmp_path)
+    s.user.write_text("import torch\ndef g(y):\n    return y * 2\n"
+                      "cg = torch.compile(g, dynamic=False)\n" + "x = 1\n" * 20)
+    off = json.dumps({"automatic_dynamic_shapes": False})
+    s.compile("0/0", co_name="g", lineno=2, dynamo_config=off)
+    for i, (a, b) in enumerate([(4, 8), (8, 5), (5, 16)], 1):
+        s.compile(f"0/{i}", co_name="g", lineno=2, dynamo_config=off,
+                  recompile_reason=f"0/{i - 1}: tensor 'y' size mismatch at index 0. "
+                                   f"expected {a}, actual {b}")
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert "(4, 8, 5, 16)" in d["reason"], d["reason"]
+    assert "automatic dynamic shapes off at line 4" in d["reason"]
+    assert d["fix"].startswith("Drop `dynamic=False`") and "mark_dynamic(" not in d["fix"]
+
+
 def test_a_scalar_read_break_names_the_users_call():
     """probes24 perf_topk_tolist_rerank: `.topk(k).indices.tolist()` in a compiled re-ranker
     broke the graph as "Data-dependent operator (aten._local_scalar_dense.default)", torch's

@@ -195,11 +195,12 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
                      INSTANCES_FIX, instances=cls)
     if category == "size" and not ctx.automatic_dynamic(event["compile_id"]) and \
             not ctx.dynamic_requested(event["compile_id"]):
-        at = source_line(ctx, event["compile_id"], AUTOMATIC_OFF)
-        if at is not None:  # the program turned automatic dynamic shapes off: that line
-            where = dict(src=source, lineno=at.lineno, line=at.line or "?")
-            return Cause(None, None, AUTO_OFF_SUFFIX.format(**where),
-                         AUTO_OFF_EXPLANATION.format(**where), AUTO_OFF_FIX.format(**where))
+        for pattern, fix in AUTOMATIC_OFF:
+            at = source_line(ctx, event["compile_id"], pattern)
+            if at is not None:  # the program turned automatic dynamic shapes off: that line
+                where = dict(src=source, lineno=at.lineno, line=at.line or "?")
+                return Cause(None, None, AUTO_OFF_SUFFIX.format(**where),
+                             AUTO_OFF_EXPLANATION.format(**where), fix.format(**where))
     if is_resume_function(fn) and is_stack_value(source) and \
             not re.search(r"\.(?:size|stride)\(\)", source or ""):  # its value, not its size
         row = ctx.code_row(event["compile_id"]) or {}
@@ -210,16 +211,25 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
     return None
 
 
-# The program's own setting that keeps every size static: each new size compiles again.
-# (torch.compile(dynamic=False) asks for static shapes at the call: its fix is the generic one.)
-AUTOMATIC_OFF = re.compile(r"\bautomatic_dynamic_shapes\s*=\s*False\b")
+# The program's own setting that keeps every size static: each new size compiles again. The
+# setting's line is said in the headline (the call that brought the size stays the line), and
+# removing it is the fix: under torch.compile(dynamic=False) the generic `mark_dynamic` fix
+# fails (ConstraintViolationError, "specialized it to be a constant": probes28a
+# bert_static_varlen).
 AUTO_OFF_SUFFIX = ", with automatic dynamic shapes off at line {lineno} (`{line}`)"
 AUTO_OFF_EXPLANATION = ("Line {lineno} (`{line}`) turned automatic dynamic shapes off, so "
                         "Dynamo compiles {src} static for each new size instead of marking it "
                         "dynamic at its first change: every new size is a compile.")
-AUTO_OFF_FIX = ("Remove `{line}` (line {lineno}): by default the first size change makes the "
-                "dimension dynamic and later sizes reuse that graph. To keep static graphs on "
-                "purpose, pad inputs to a few fixed sizes.")
+AUTO_OFF_TAIL = ("by default the first size change makes the dimension dynamic and later "
+                 "sizes reuse that graph. To keep static graphs on purpose, pad inputs to a few "
+                 "fixed sizes.")
+AUTOMATIC_OFF = (
+    (re.compile(r"\bautomatic_dynamic_shapes\s*=\s*False\b"),
+     "Remove `{line}` (line {lineno}): " + AUTO_OFF_TAIL),
+    (re.compile(r"\bdynamic\s*=\s*False\b"),
+     "Drop `dynamic=False` from `{line}` (line {lineno}) (`mark_dynamic` fails while it is "
+     "set: torch specialises the size to a constant): " + AUTO_OFF_TAIL),
+)
 # A resume function guards on the values it was passed from the stack at its graph break.
 STACK_REASON = "the value computed at line {lineno} before its graph break ({src}) changed"
 STACK_EXPLANATION = ("Dynamo runs the rest of the function after the graph break at line "
@@ -437,6 +447,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         change = "" if before is None and after is None else (
             f" ({before if before is not None else '?'} -> "
             f"{after if after is not None else 'another value'})")
+        seen = list(dict.fromkeys(map(str, values)))
+        if len(seen) > 2:  # every value it took, not the first and last as if one change
+            change = f" ({', '.join(seen[:8])}{', ...' if len(seen) > 8 else ''})"
         explanation = recompile_explanation(category, source, shown, count, first["failed_guard"])
         changing = len(set(values)) >= RECURRING and count >= RECURRING - 1
         guard_text = " ".join(str(x) for x in (first["failed_guard"], first["loc_line"]) if x)
