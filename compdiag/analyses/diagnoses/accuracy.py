@@ -14,6 +14,8 @@ from typing import Any
 
 from compdiag.analyses.accuracy_stale import STALE_INPUT_FIX, stale_input_words, \
     updated_params_words
+from compdiag.analyses.function_verdicts import (FUNCTION_EXPLANATIONS, FUNCTION_FIXES,
+                                                   FUNCTION_REASONS)
 from compdiag.analyses.check_causes import random_excuse, random_fix, random_where
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.custom_op_contract import contract_words
@@ -202,15 +204,7 @@ VERDICT_REASONS = {
     "compiled_more_accurate": "compiled is closer to the float64 reference than eager, not a "
                               "compiler bug: {out} differs from eager (relative RMSE eager {e}, "
                               "compiled {k})",
-    "traced_accepts": "compiled {fn}(){under} returned a value ({out}) where {fn}() in eager "
-                      "raises {eager_error}; what Dynamo traced skips a check the code makes",
-    "traced_wrong": "compiled {fn}(){under} returns another {out} than {fn}() in eager ({why}), "
-                    "while each graph it compiled matches eager: what Dynamo traced differs from "
-                    "the code",
-    "changed_after_compile": "compiled {fn}() returns another {out} than {fn}() in eager on "
-                             "call {call} ({why}), though call 1 matched and nothing "
-                             "recompiled: a value the graph took as a constant when it was "
-                             "compiled has changed since",
+    **FUNCTION_REASONS,
 }
 VERDICT_EXPLANATIONS = {
     "miscompile": "Eager agrees with the float64 reference and the compiled graph does not: "
@@ -238,36 +232,9 @@ VERDICT_EXPLANATIONS = {
                      "graph returns numbers: the compiled code dropped the op's check (an "
                      "index or shape check, a dtype check), so its result is undefined there; "
                      "a miscompile",
-    "traced_accepts": "The function run whole in eager, from the same arguments and random "
-                      "state, raises at this line, and the compiled function returned a value "
-                      "instead: the graphs Dynamo traced do not make the check eager makes "
-                      "here, so the compiled result is of a program eager refuses to run",
-    "traced_wrong": "The function run whole in eager and compiled, from the same arguments and "
-                    "random state, gave different results, while every graph agreed with its "
-                    "own eager replay: the graphs do not do what the Python code does (a "
-                    "silent bug of torch.compile's tracing: a custom autograd rule dropped, an "
-                    "alias or in-place resize lost across a graph break)",
-    "changed_after_compile": "The function run whole in eager and compiled, from the same "
-                             "arguments and random state, agreed on its first call and differs "
-                             "on call {call}, which ran only graphs the first call ran: what "
-                             "they baked in when compiled changed afterwards, and no guard "
-                             "compares it (a function marked torch.compiler."
-                             "assume_constant_result whose result changed, a value read under "
-                             "a skipped guard, a setting read only while compiling)",
+    **FUNCTION_EXPLANATIONS,
 }
 VERDICT_FIXES = {
-    "changed_after_compile": "Keep the changing value out of the graph's constants: pass it "
-                             "in as an argument (a tensor, so a new value needs no recompile), "
-                             "take `assume_constant_result` off a function whose result can "
-                             "change, or call `torch._dynamo.reset()` after changing it.",
-    "traced_accepts": "Change this line so eager accepts it (eager's error says what it "
-                      "refuses): no backend setting helps, the check is missing from the "
-                      "traced graph itself. Report it to PyTorch with the function; `{minify}` "
-                      "cannot shrink it (each graph alone is right).",
-    "traced_wrong": "No backend setting helps: the traced graph itself is wrong. Report it to "
-                    "PyTorch with the function (`{minify}` cannot shrink it: each graph alone "
-                    "is right); until fixed, run the function uncompiled "
-                    "(`@torch.compiler.disable`) or change the construct at this line.",
     "ill_conditioned": "Improve the conditioning, not the compiler: compute this step in "
                        "float64 (`.double()`), use a stable formulation (torch.linalg.solve "
                        "instead of multiplying by an inverse, torch.var instead of "
@@ -292,6 +259,7 @@ VERDICT_FIXES = {
                               "to make compiled round like eager.",
     "inf_nan": "The compiled code overflows or produces NaN where eager does not: check the "
                "op's inputs' range; {bisect} finds the pass responsible.",
+    **FUNCTION_FIXES,
 }
 
 

@@ -1,0 +1,52 @@
+"""The words of the whole-function check's verdicts (capture/function_accuracy.py): the
+function run whole in eager against its compiled result, which finds what Dynamo traced wrong
+and what a graph baked in that changed later; the accuracy kind (analyses/diagnoses/
+accuracy.py) merges them into its verdict tables. Placeholders: {fn} the function, {under} the
+torch.func transforms it ran under, {out} the output, {why} the comparison's words,
+{eager_error} eager's exception, {call} the call that differed, {minify} minify's command."""
+
+from __future__ import annotations
+
+FUNCTION_REASONS = {
+    "traced_accepts": "compiled {fn}(){under} returned a value ({out}) where {fn}() in eager "
+                      "raises {eager_error}; what Dynamo traced skips a check the code makes",
+    "traced_wrong": "compiled {fn}(){under} returns another {out} than {fn}() in eager ({why}), "
+                    "while each graph it compiled matches eager: what Dynamo traced differs from "
+                    "the code",
+    "changed_after_compile": "compiled {fn}() returns another {out} than {fn}() in eager on "
+                             "call {call} ({why}), though call 1 matched and nothing "
+                             "recompiled: a value the graph took as a constant when it was "
+                             "compiled has changed since",
+}
+FUNCTION_EXPLANATIONS = {
+    "traced_accepts": "The function run whole in eager, from the same arguments and random "
+                      "state, raises at this line, and the compiled function returned a value "
+                      "instead: the graphs Dynamo traced do not make the check eager makes "
+                      "here, so the compiled result is of a program eager refuses to run",
+    "traced_wrong": "The function run whole in eager and compiled, from the same arguments and "
+                    "random state, gave different results, while every graph agreed with its "
+                    "own eager replay: the graphs do not do what the Python code does (a "
+                    "silent bug of torch.compile's tracing: a custom autograd rule dropped, an "
+                    "alias or in-place resize lost across a graph break)",
+    "changed_after_compile": "The function run whole in eager and compiled, from the same "
+                             "arguments and random state, agreed on its first call and differs "
+                             "on call {call}, which ran only graphs the first call ran: what "
+                             "they baked in when compiled changed afterwards, and no guard "
+                             "compares it (a function marked torch.compiler."
+                             "assume_constant_result whose result changed, a value read under "
+                             "a skipped guard, a setting read only while compiling)",
+}
+FUNCTION_FIXES = {
+    "changed_after_compile": "Keep the changing value out of the graph's constants: pass it "
+                             "in as an argument (a tensor, so a new value needs no recompile), "
+                             "take `assume_constant_result` off a function whose result can "
+                             "change, or call `torch._dynamo.reset()` after changing it.",
+    "traced_accepts": "Change this line so eager accepts it (eager's error says what it "
+                      "refuses): no backend setting helps, the check is missing from the "
+                      "traced graph itself. Report it to PyTorch with the function; `{minify}` "
+                      "cannot shrink it (each graph alone is right).",
+    "traced_wrong": "No backend setting helps: the traced graph itself is wrong. Report it to "
+                    "PyTorch with the function (`{minify}` cannot shrink it: each graph alone "
+                    "is right); until fixed, run the function uncompiled "
+                    "(`@torch.compiler.disable`) or change the construct at this line.",
+}
