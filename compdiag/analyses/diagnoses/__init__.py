@@ -22,8 +22,6 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
     stance.py         stance        set_stance kept anything from compiling
     allow_in_graph.py allow_in_graph a function marked allow_in_graph that could not run
                                     untraced in the graph (its breaks and recompiles)
-    compiled_library.py compiled_library torch.compile around a library's own loop
-                                    (model.generate): its breaks, none in the user's code
 
 Kinds never import each other: what two kinds share is in analyses/ (fixes.py, rules.py,
 context.py)."""
@@ -36,7 +34,7 @@ from types import ModuleType
 # The modules registered, in this order, before any plugin's.
 BUILTIN = ("failures", "recompiles", "graph_breaks", "accuracy", "cudagraphs", "fusion",
            "perf_hints", "program", "divergence", "cache", "ddp", "unguarded", "stance",
-           "allow_in_graph", "compiled_library")
+           "allow_in_graph")
 
 
 def builtin_modules() -> list[ModuleType]:

@@ -21,6 +21,9 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import graph_break_fix
 from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
 from compdiag.analyses.hookspecs import hookimpl
+from compdiag.analyses.library_loop import WHY as LIBRARY_WHY
+from compdiag.analyses.library_loop import CompiledLibraryDetails, library_loop
+from compdiag.analyses.library_loop import at_call as library_at_call
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
@@ -50,7 +53,7 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                 tie=30, costs={"graph_break": Cost(300, per_event=10.0, cap=20)},
                 adjust={"frame_skipped": 60.0,  # the whole function thrown back to eager
                         "follow_on": -80.0},  # caused by an earlier break (reconstruction)
-                details=(GraphBreakDetails,),
+                details=(GraphBreakDetails, CompiledLibraryDetails),
                 # torch caught the Unsupported when it skipped the frame, and went on
                 causes=(Causes(KIND, "failure", "Dynamo skipped the frame after a graph "
                                "break, and the run went on: the break reports it",
@@ -76,7 +79,11 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                                "caused it: that break is the cause",
                                lambda effect, cause, ctx: bool(effect.details.follow_on)
                                and not cause.details.follow_on
-                               and _same_frame(effect, cause)),))
+                               and _same_frame(effect, cause)),
+                        # torch.compile around a library's loop (model.generate): the breaks
+                        # and recompiles at its call (analyses/library_loop.py)
+                        *(Causes(KIND, effect, LIBRARY_WHY, library_at_call)
+                          for effect in (KIND, "recompile"))))
 
 
 def _same_frame(a: Diagnosis, b: Diagnosis) -> bool:
@@ -283,7 +290,9 @@ def not_resumed(ctx: Any, skipped: list[dict[str, Any]], count: int) -> str:
 
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
-    """One diagnosis per (user line, graph-break type), counting every hit."""
+    """One diagnosis per (user line, graph-break type), counting every hit; and one for a
+    library loop torch.compile wrapped, the breaks at its call folded under it."""
+    out = library_loop(ctx, KIND, SPEC.score(KIND, 20))
     registry = gb_registry()
     retraced = retraced_by_stack_values(ctx)
     groups: dict[tuple, dict[str, Any]] = {}
@@ -315,7 +324,6 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             g["skipped_rows"].append(row)
         if cid and cid not in g["cids"]:
             g["cids"].append(cid)
-    out = []
     for g in groups.values():
         first, entry = g["first"], g["entry"]
         explanation = first.get("explanation") or entry.get("Explanation")

@@ -1,4 +1,5 @@
-"""torch.compile wrapped around a library's own loop, kind `compiled_library`.
+"""torch.compile wrapped around a library's own loop: one graph-break diagnosis for the breaks
+inside it (analyses/diagnoses/graph_breaks.py declares it and its consequences).
 
 `torch.compile(model.generate)` compiles transformers' generation loop: Python control code
 (stopping criteria, logits processors, token bookkeeping) that breaks the graph again and again
@@ -8,12 +9,12 @@ the top one with a `capture_scalar_outputs` fix, and nothing said about the `tor
 line; compiling `model.forward` instead gives the same tokens with no break). No break is in
 the user's code and none can be fixed there: the user's choice of what to compile is the cause.
 
-Where the first function compiled is library code (not the user's file) and at least
-MIN_BREAKS graph breaks all lie in library code, one diagnosis names the wrapped function at
-the `torch.compile(...)` line that made the callable the program calls (found in the code by
-the callee's name at the call) when what it compiled is a method other than a model's forward,
-and the breaks and recompiles at that call fold under it. A library model compiled whole
-(`torch.compile(model)`) keeps each break its own diagnosis."""
+Where the first function compiled is library code (not the user's file), at least MIN_BREAKS
+graph breaks all lie in library code, and the callable the program calls was made by
+`NAME = torch.compile(obj.method)` with a method other than a model's forward, one
+graph-break diagnosis names the wrapped function at that line, and the breaks and recompiles
+at its call fold under it. A library model compiled whole (`torch.compile(model)`) keeps each
+break its own diagnosis."""
 
 from __future__ import annotations
 
@@ -22,14 +23,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
-from compdiag.analyses.hookspecs import hookimpl
-from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.ranking import Cost
 from compdiag.formats.user_code import is_user_file
 
-KIND = "compiled_library"
 MIN_BREAKS = 2  # one break in a library is that break's diagnosis; more are the wrapping's
 # what a compiled nn.Module's first frame is called: a model, not a loop around one
 MODULE_CALLS = ("forward", "_call_impl", "_wrapped_call_impl", "__call__")
@@ -50,31 +46,25 @@ WHY = "a graph break or recompile inside the library function torch.compile wrap
 
 @dataclass(frozen=True)
 class CompiledLibraryDetails(Details):
+    """A graph break's details (the fields graph_breaks' relations and limiter read) and the
+    wrapped library function's."""
     function: str
     library_file: str
     breaks: int
     call: dict[str, Any]
+    frame_skipped: bool = False
+    gb_type: str = "compiled library loop"
+    debug_context: str = ""
+    follow_on: bool | None = None
 
 
-def _at_call(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+def at_call(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    """Whether `effect` is at the call of the compiled library function `cause` names."""
     d = cause.details
     if not isinstance(d, CompiledLibraryDetails):
         return False
     f = effect.user_frame
     return f.filename == d.call.get("filename") and f.lineno == d.call.get("lineno")
-
-
-SPEC = KindSpec(KIND, title="compiled library code", words=("compiled library function",
-                                                            "compiled library functions"),
-                style="yellow", tie=28, costs={"compiled_library": Cost(310)},
-                details=(CompiledLibraryDetails,),
-                causes=tuple(Causes(KIND, effect, WHY, _at_call)
-                             for effect in ("graph_break", "recompile")))
-
-
-@hookimpl
-def compdiag_kinds() -> list[KindSpec]:
-    return [SPEC]
 
 
 def _callee(line: str | None) -> str | None:
@@ -102,8 +92,9 @@ def _compiled_at(ctx: Any, call: UserFrame) -> tuple[UserFrame, str] | None:
     return None
 
 
-@hookimpl
-def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
+def library_loop(ctx: Any, kind: str, score: float) -> list[Diagnosis]:
+    """The one diagnosis (of `kind`, at `score`) of a library loop torch.compile wrapped, or
+    none."""
     first = sorted(ctx.compiles, key=lambda c: (len(c), c))[:1]
     row = ctx.code_row(first[0]) if first else None
     if not row or not row.get("filename") or is_user_file(row.get("filename")):
@@ -128,12 +119,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     frame, what = made[0], f"`{made[1]}`"
     where = f"at line {frame.lineno}"
     return [Diagnosis(
-        KIND, stage="dynamo", compile_id=first[0],
+        kind, stage="dynamo", compile_id=first[0],
         reason=REASON.format(what=what, where=where, n=len(breaks)),
         user_frame=frame,
         explanation=EXPLANATION.format(fn=row.get("co_name"),
                                        file=str(row.get("filename")).rsplit("/", 1)[-1]),
-        fix=FIX.format(what=made[1]), score=SPEC.score("compiled_library"),
+        fix=FIX.format(what=made[1]), score=score,
         details=CompiledLibraryDetails(function=str(row.get("co_name")),
                                        library_file=str(row.get("filename")),
                                        breaks=len(breaks),
