@@ -575,6 +575,51 @@ def test_the_new_value_is_read_from_the_recompiled_entrys_own_guards(tmp_path):
     assert d["details"]["after"] == "'gelu'"
 
 
+def _tree(source: str, value: str) -> str:
+    """A dynamo_cpp_guards_str tree guarding `source == value` (torch 2.13's form)."""
+    return ("TREE_GUARD_MANAGER:\n+- RootGuardManager\n"
+            f"| +- GuardManager: source={source}, accessed_by=DictGetItemGuardAccessor(lr)\n"
+            f"| | +- EQUALS_MATCH: {source} == {value}                # opt.step()  "
+            "# a.py:6 in f\n")
+
+
+def test_an_attribute_made_dynamic_after_one_change_is_information(tmp_path):
+    """probes28b opt_step_cosine_lr, PyTorch's compiled-optimizer recipe: the scheduler's new
+    lr recompiled the step once, then automatic dynamic made it symbolic (no `lr ==` guard in
+    the new entry) and nothing recompiled again in twelve epochs; it was a problem whose fix
+    said to pass a tensor. Made dynamic after one change is torch's design for an attribute as
+    for an argument."""
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="step")
+    lr = "L['self'].param_groups[0]['lr']"
+    s.ing.record({**_ids("0/0"), "dynamo_cpp_guards_str": {}}, _tree(lr, "0.01"))
+    s.compile("0/1", co_name="step", recompile_reason="0/0: self.param_groups[0]['lr'] == 0.01"
+                                                      "                # opt.step()  # a.py:6 in f")
+    s.ing.record({**_ids("0/1"), "dynamo_cpp_guards_str": {}},
+                 _tree("L['self'].param_groups[0]['weight_decay']", "0"))
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["severity"] == "info" and d["fix"].startswith("Nothing to do")
+
+
+def test_torchs_own_deliberate_breaks_are_information(tmp_path):
+    """probes28b opt_step_cosine_lr: the optimizer's `_use_grad` calls
+    `torch._dynamo.graph_break()` on purpose before every step, and Dynamo skips `Adam.step`
+    at the LR scheduler's wrapper and compiles it as its own frame: both were problems, the
+    top with a fix to keep the call outside the compiled function (undoing the recipe)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("1/0", co_name="step", lineno=70)
+    opt = "/usr/lib/python3.11/site-packages/torch/optim/optimizer.py"
+    s.graph_break("1/0", 5, gb_type="Call to `torch._dynamo.graph_break()`", code="GB0025",
+                  extra_frame=opt)
+    s.graph_break("0/0", 5, gb_type="Attempted to call function marked as skipped",
+                  code="GB0007")
+    s.graph_break("0/0", 9)  # the user's own print: still a problem
+    diags = s.explain()
+    by_line = {(d["user_frame"]["lineno"], d["gb_code"]): d["severity"] for d in diags}
+    assert by_line[(5, "GB0025")] == "info" and by_line[(9, "GB0059")] == "problem"
+
+
 @pytest.mark.parametrize("source, tree", [
     ("kind", "L['kind']"), ("len(xs)", "len(L['xs'])"),
     ("fn._modules['1'].training", "L['fn']._modules['1'].training"),

@@ -190,6 +190,28 @@ def retraced_by_stack_values(ctx: Any) -> set[str]:
 
 
 # -- the diagnosis -----------------------------------------------------------------------------
+# torch's own code breaking the graph on purpose: its explicit `torch._dynamo.graph_break()`
+# (the optimizer's `_use_grad` breaks before each step so the step compiles as a graph of its
+# own), and an optimizer's step Dynamo skips at a wrapper (the LR scheduler's counter) and
+# then compiles as its own frame. The compiled-optimizer recipe (`@torch.compile` around
+# `opt.step()`) meets both on every run: information, never a problem (probes28b
+# opt_step_cosine_lr: three problems on PyTorch's own recipe). (gb_type words, a torch path the
+# break lies in or the skipped function's module.)
+TORCH_ON_PURPOSE = (("Call to `torch._dynamo.graph_break()`", "/torch/"),
+                    ("Attempted to call function marked as skipped", "module: torch.optim"))
+ON_PURPOSE_EXPLANATION = ("torch's own code breaks the graph here on purpose: the optimizer's "
+                          "step is compiled as a graph of its own (torch.optim's design), and "
+                          "the run pays nothing more for it.")
+ON_PURPOSE_FIX = "Nothing to do: the break is torch's design, not something in your code."
+
+
+def torch_on_purpose(gb: str, lib: dict[str, Any] | None, debug: str, reason: str) -> bool:
+    """Whether a break is one torch's own code makes on purpose (TORCH_ON_PURPOSE)."""
+    where = " ".join(str(x) for x in ((lib or {}).get("filename"), debug, reason) if x)
+    where = where.replace("\\", "/")
+    return any(gb.startswith(words) and mark in where for words, mark in TORCH_ON_PURPOSE)
+
+
 FOLLOW_ON = ("caused by an earlier graph break",)
 # Break types only an earlier break makes: the frame's state rebuilt (reconstructed) after a
 # break failed, or an object had to cross a break ("... escaped Dynamo-traced region").
@@ -362,11 +384,16 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if g["skipped"]:
             explanation = f"{explanation or ''} {not_resumed(ctx, g['skipped_rows'], count)}"
             explanation = explanation.strip()
+        purpose = not g["skipped"] and torch_on_purpose(g["gb_type"], lib, debug, reason)
+        if purpose:
+            explanation, fix = ON_PURPOSE_EXPLANATION, ON_PURPOSE_FIX
+            score = SPEC.score("info", order=g["order"])
         out.append(Diagnosis(
             KIND, stage="dynamo", compile_id=g["cids"][0] if g["cids"] else None,
             reason=reason, user_frame=g["frame"], explanation=explanation, fix=fix,
             score=score, gb_code=g["code"], hints=tuple(hints), count=count,
             compile_ids=tuple(g["cids"]), torch_message=first.get("torch_message"),
+            severity="info" if purpose else "problem",
             details=GraphBreakDetails(function=fn, frame_skipped=g["skipped"],
                                       gb_type=g["gb_type"], debug_context=debug,
                                       url=URL.format(code=g["code"].lower()) if g["code"]

@@ -120,7 +120,9 @@ _ARGUMENT = re.compile(r"^(?:L\['\w+'\]|\w+)$")
 # recompile repeated (dynamic=False, sizes 0/1, a learning rate changing every step) is not.
 ON_PURPOSE: dict[str, dict[str, Any]] = {
     "size": {"needs": ("automatic_dynamic", "not_requested"), "fix": AUTOMATIC_DYNAMIC},
-    "value": {"needs": ("automatic_dynamic", "not_requested", "argument", "made_dynamic"),
+    # (an argument or an attribute: the optimizer's `param_groups[0]['lr']` a scheduler
+    # changes once is made dynamic the same way, probes28b opt_step_cosine_lr)
+    "value": {"needs": ("automatic_dynamic", "not_requested", "made_dynamic"),
               "fix": AUTOMATIC_DYNAMIC_SCALAR},
     "none": {"needs": ("argument",), "fix": OPTIONAL_ARGUMENT},
     # `length` of the **kwargs dict: two call sites passing two keyword sets (probes25
