@@ -620,6 +620,19 @@ def test_torchs_own_deliberate_breaks_are_information(tmp_path):
     assert by_line[(5, "GB0025")] == "info" and by_line[(9, "GB0059")] == "problem"
 
 
+def test_a_generator_not_rebuilt_after_a_break_folds_under_that_break(tmp_path):
+    """probes28b clip_nonfinite_step: `clip_grad_norm_(..., error_if_nonfinite=True)` broke
+    on its data-dependent check, and Dynamo, resuming, could not rebuild the parameters'
+    generator ("Generator reconstruction with mutations"); that follow-on ranked first."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.graph_break("0/0", 7, gb_type="Data-dependent branching", code="GB0170")
+    s.graph_break("0/0", 7, gb_type="Generator reconstruction with mutations", code="GB8335")
+    top = s.explain()[0]
+    assert top["gb_code"] == "GB0170"
+    assert [c["reason"][:23] for c in top["consequences"]] == ["Generator reconstructio"]
+
+
 @pytest.mark.parametrize("source, tree", [
     ("kind", "L['kind']"), ("len(xs)", "len(L['xs'])"),
     ("fn._modules['1'].training", "L['fn']._modules['1'].training"),

@@ -216,7 +216,10 @@ FOLLOW_ON = ("caused by an earlier graph break",)
 # Break types only an earlier break makes: the frame's state rebuilt (reconstructed) after a
 # break failed, or an object had to cross a break ("... escaped Dynamo-traced region").
 FOLLOW_ON_TYPES = ("Reconstruction failure", "Reconstruction of ",
-                   "escaped Dynamo-traced region")
+                   "escaped Dynamo-traced region",
+                   # a generator Dynamo cannot rebuild when resuming after a break (probes28b
+                   # clip_nonfinite_step: ranked above the data-dependent break it followed)
+                   "Generator reconstruction")
 
 
 _BARE_TYPE = re.compile(r"(?<!\[)<class '((?![\w.]*Variable)[\w.]+)'>")
