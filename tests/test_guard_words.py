@@ -536,3 +536,18 @@ def test_a_gradient_under_autocast_is_judged_at_the_autocast_dtypes_step() -> No
     assert Modes(autocast=(("cpu", "bfloat16"),)).coarsest() == torch.bfloat16
     assert Modes(autocast=(("cpu", "float16"), ("cuda", "bfloat16"))).coarsest() == torch.bfloat16
     assert Modes().coarsest() is None
+
+
+def test_a_value_that_slices_a_module_list_gets_no_tensor_fix():
+    """probes28b layer_drop_depth (stochastic depth, `for block in self.blocks[:n_blocks]`):
+    the recurring recompile's fix said to wrap n_blocks in a tensor, and with a tensor Dynamo
+    skipped the whole frame. A value that slices a container (torch's guard sits in
+    nn/modules/container.py's __getitem__, the user's line slices) is structure."""
+    from compdiag.analyses.recompile_rules import recurring_fix
+
+    guard = ("n_blocks == 5   # return self.__class__(list(self._modules.values())[idx])  "
+             "# nn/modules/container.py:384 in __getitem__")
+    for text in (guard, "n_blocks == 5 for block in self.blocks[:n_blocks]:"):
+        fix = recurring_fix("n_blocks", text)
+        assert fix.startswith("n_blocks slices a Python container") and "torch.tensor(" not in fix
+    assert "torch.tensor(value)" in recurring_fix("scale", "scale == 0.5  # y = x * scale")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from compdiag.analyses.rules import Words, every, first
+from compdiag.analyses.rules import Words, every, first, one_of
 from compdiag.formats.guard_source import in_user_spelling
 
 # -- what changed, why it recompiles, the fix ({src} the guarded expression, {where} the
@@ -170,6 +170,15 @@ RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
      "create the optimizer with a tensor learning rate, `lr=torch.tensor(0.01)`, so that the "
      "scheduler updates the tensor in place (torch's tutorial 'compiling the optimizer with "
      "an LR scheduler')."),
+    # a Python container sliced by the value (`self.blocks[:n_blocks]`, stochastic depth):
+    # which modules run is the graph's structure, so a tensor cannot stand for it (probes28b
+    # layer_drop_depth: the tensor fix made Dynamo skip the whole frame)
+    (one_of("[:", "nn/modules/container.py"),
+     "{src} slices a Python container (`[:...]`): which modules or items run depends on it, "
+     "so Dynamo specialises on it and each new value is a graph of its own, compiled once and "
+     "reused when the value comes back; a tensor cannot stand for it (Dynamo then skips the "
+     "frame). Keep to a few fixed values, or compile each block (`torch.compile(block)`) so "
+     "the loop over them runs in eager."),
     (every("range("),
      "{src} sets a Python loop's trip count (`range(...)`), so Dynamo unrolls the loop and "
      "specialises on the count: every new value is a new graph. Keep the count fixed, move "

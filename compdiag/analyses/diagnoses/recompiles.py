@@ -454,7 +454,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             change = f" ({', '.join(seen[:8])}{', ...' if len(seen) > 8 else ''})"
         explanation = recompile_explanation(category, source, shown, count, first["failed_guard"])
         changing = len(set(values)) >= RECURRING and count >= RECURRING - 1
-        guard_text = " ".join(str(x) for x in (first["failed_guard"], first["loc_line"]) if x)
+        guard_text = " ".join(str(x) for x in (first["failed_guard"], first["loc_line"],
+                                               guard_line.line) if x)
         cause = other_cause(ctx, frame_no, first, category, source, fn)
         # A size that dynamic=True still specialised (torch specialises sizes 0 and 1) and
         # that then recompiled is the problem the user asked dynamic shapes to avoid.
