@@ -633,6 +633,24 @@ def test_a_generator_not_rebuilt_after_a_break_folds_under_that_break(tmp_path):
     assert [c["reason"][:23] for c in top["consequences"]] == ["Generator reconstructio"]
 
 
+def test_an_error_the_compiled_wrapper_set_up_is_not_sent_to_force_eager(tmp_path):
+    """probes28b resume_from_checkpoint: `load_state_dict` of a plain model from a compiled
+    one's checkpoint (`_orig_mod.` keys). The fix also said to check the error without
+    torch.compile via `set_stance("force_eager")`, which keeps the wrapper and its keys: the
+    error stays, and the user concludes torch.compile is not involved."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    s.ing.program_exception(None, exc_type="RuntimeError",
+                            message='Error(s) in loading state_dict for Sequential: Unexpected '
+                                    'key(s) in state_dict: "_orig_mod.0.weight".',
+                            frames=_frames(s.user, ("/usr/lib/python3.11/site-packages/torch/"
+                                                    "nn/modules/module.py", 2620,
+                                                    "load_state_dict")),
+                            compiled=None, stage=None)
+    (prog,) = [d for d in s.explain() if d["kind"] == "program"]
+    assert "_orig_mod.state_dict()" in prog["fix"] and "force_eager" not in prog["fix"]
+
+
 @pytest.mark.parametrize("source, tree", [
     ("kind", "L['kind']"), ("len(xs)", "len(L['xs'])"),
     ("fn._modules['1'].training", "L['fn']._modules['1'].training"),
