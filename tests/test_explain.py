@@ -651,6 +651,23 @@ def test_an_error_the_compiled_wrapper_set_up_is_not_sent_to_force_eager(tmp_pat
     assert "_orig_mod.state_dict()" in prog["fix"] and "force_eager" not in prog["fix"]
 
 
+def test_a_module_backward_hook_break_names_the_users_registration(tmp_path):
+    """probes28b grad_norm_monitor: "Module-level backwards hooks require compiled autograd"
+    named torch's module machinery, and the fix was torch's hint (`compiled_autograd = True`),
+    which fails where backward() runs outside compiled code. The headline names the user's
+    `register_full_backward_hook` line; the fix reads the gradients after backward."""
+    s = Store(tmp_path)
+    s.user.write_text("import torch\n" + "x = 1\n" * 5
+                      + "model[0].register_full_backward_hook(monitor)\n" + "y = 2\n" * 30)
+    s.compile("0/0")
+    s.graph_break("0/0", 20, gb_type="Module-level backwards hooks require compiled autograd.",
+                  code="GB0083", extra_frame="/usr/lib/python3.11/site-packages/torch/nn/"
+                                             "modules/module.py")
+    (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert "from the backward hook registered at line 7" in d["reason"]
+    assert "module.weight.grad" in d["fix"] and not d["fix"].startswith("Enable compiled")
+
+
 @pytest.mark.parametrize("source, tree", [
     ("kind", "L['kind']"), ("len(xs)", "len(L['xs'])"),
     ("fn._modules['1'].training", "L['fn']._modules['1'].training"),

@@ -252,6 +252,16 @@ RULES: tuple[Rule, ...] = (
          # yours only where your line calls it; else a library's own, by design (torch's
          # optimizer's `_use_grad`: probes26's "remove it" about torch's code)
          user_calls=("graph_break",)),
+    # torch's hint, `compiled_autograd = True`, fails where backward() runs outside compiled
+    # code ("BackwardState requires CompiledAutograd"), and compiling the whole step under it
+    # compiles the hook too (probes28b grad_norm_monitor)
+    Rule(("backwards hooks require compiled autograd",),
+         "A module backward hook (`register_full_backward_hook`) on a module inside the "
+         "compiled model splits the graph at that module. To monitor gradients, read them after "
+         "`loss.backward()`, outside the compiled model (`module.weight.grad.norm()`), and drop "
+         "the module hook. torch's hint, `torch._dynamo.config."
+         "compiled_autograd = True`, needs `backward()` inside the compiled region and then "
+         "compiles the hook as well."),
     Rule(("Tensor.backward()",),
          "Compile the forward/loss only and call `loss.backward()` outside the compiled "
          "function (compiled autograd, `torch._dynamo.config.compiled_autograd = True`, "

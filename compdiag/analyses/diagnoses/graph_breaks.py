@@ -26,7 +26,7 @@ from compdiag.analyses.library_loop import CompiledLibraryDetails, library_loop
 from compdiag.analyses.library_loop import at_call as library_at_call
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.locate import locate
+from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found
 from compdiag.formats.code_text import called
@@ -212,6 +212,9 @@ def torch_on_purpose(gb: str, lib: dict[str, Any] | None, debug: str, reason: st
     return any(gb.startswith(words) and mark in where for words, mark in TORCH_ON_PURPOSE)
 
 
+# where the program registers a module backward hook (a break "Module-level backwards hooks
+# require compiled autograd" names the module machinery, not the user's registration)
+BACKWARD_HOOK = re.compile(r"\.register_(?:full_)?backward(?:_pre)?_hook\(")
 FOLLOW_ON = ("caused by an earlier graph break",)
 # Break types only an earlier break makes: the frame's state rebuilt (reconstructed) after a
 # break failed, or an object had to cross a break ("... escaped Dynamo-traced region").
@@ -382,6 +385,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             stmt = lib["line"] if len(lib["line"]) <= 80 else lib["line"][:77] + "..."
             reason += (f", at `{stmt}` in {lib.get('name') or 'library code'}() "
                        f"({Path(lib.get('filename') or '?').name}:{lib.get('lineno')})")
+        hooked = (source_line(ctx, g["cids"][0] if g["cids"] else None, BACKWARD_HOOK)
+                  if "backwards hooks require" in g["gb_type"] else None)
+        if hooked is not None:  # the user's registration the module hook break comes from
+            reason += (f", from the backward hook registered at line {hooked.lineno} "
+                       f"(`{hooked.line}`)")
         if first.get("hop"):  # the higher-order operator's body it broke in (capture's)
             reason += f", inside {HOP_WORDS.get(first['hop'], first['hop'])}"
         if g["skipped"]:
