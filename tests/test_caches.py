@@ -856,12 +856,17 @@ def test_a_pickle_bypass_names_what_failed_and_the_subclass(tmp_path: Path, subc
 
 
 def test_a_bypass_keeps_the_root_cause_its_traceback_names() -> None:
-    from compdiag.ingest.parse_caches import cache_lookup, root_cause
+    """The chain's root exception is read as a graph break's is (parse_dynamo.root_cause)."""
+    from compdiag.ingest.parse_caches import cache_lookup
 
-    assert root_cause(PICKLE_TB).startswith("AttributeError: Can't pickle local object")
-    assert root_cause(["BypassAOTAutogradCache: FX graph cache is not enabled"]) == \
-        "BypassAOTAutogradCache: FX graph cache is not enabled"
-    assert root_cause(None) is None and root_cause(["  indented: not an exception"]) is None
+    def reason(tb: object) -> str | None:
+        return cache_lookup(json.dumps({"cache_bypass_reason": "Failed to pickle cache key",
+                                        "cache_bypass_traceback": tb}))["reason"]
+
+    assert reason(PICKLE_TB) == ("Failed to pickle cache key (AttributeError: Can't pickle "
+                                 "local object 'WeakValueDictionary.__init__.<locals>.remove')")
+    assert reason(None) == reason(["  indented: not an exception"]) == \
+        "Failed to pickle cache key"
     said = cache_lookup(json.dumps({"cache_bypass_reason": "FX graph cache is not enabled",
                                     "cache_bypass_traceback": [
                                         "BypassAOTAutogradCache: FX graph cache is not enabled"]}))

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from compdiag.formats import fast_json, lazy_re
+from compdiag.ingest.parse_dynamo import root_cause
 from compdiag.ingest.parse_text import is_int
 
 
@@ -17,24 +18,6 @@ COMPONENT_VALUE_LIMIT = 20000  # a component's text kept (a graph's code, a conf
 # A key component's head, '[HASH] NAME: '; its value is the rest of the line, taken by slicing
 # instead of by the regex engine walking it (a value can be a graph's code).
 _KEY_HEAD = lazy_re.compile(r"\[([0-9a-z]+)\] ([^:\n]+?): ?")
-
-
-# An exception's own line in a traceback: `AttributeError: Can't pickle local object ...`
-_EXCEPTION_LINE = lazy_re.compile(r"^(?:[A-Za-z_][\w.]*\.)?([A-Z]\w*): (.+)$")
-
-
-def root_cause(traceback: Any) -> str | None:
-    """The first exception a bypass's traceback records (`cache_bypass_traceback`, a list of
-    lines: the chain's root comes first): "Failed to pickle cache key" says nothing of what
-    could not be pickled; its cause does (probes27 njt_mean_pool: `Can't pickle local object
-    'WeakValueDictionary.__init__.<locals>.remove'`)."""
-    if not isinstance(traceback, list):
-        return None
-    for line in traceback:
-        m = _EXCEPTION_LINE.match(str(line)) if isinstance(line, str) and line[:1] != " " else None
-        if m is not None:
-            return f"{m.group(1)}: {m.group(2).strip()}"[:300]
-    return None
 
 
 def _split(line: str) -> tuple[str, str, str] | None:
@@ -116,8 +99,12 @@ def cache_lookup(payload: str | None) -> dict[str, Any]:
     elif isinstance(info.get("time_saved_ms"), (int, float)):
         saved = info["time_saved_ms"] / 1e3
     reason = info.get("cache_bypass_reason")
-    cause = root_cause(info.get("cache_bypass_traceback"))
-    if reason and cause and str(reason) not in cause and cause.split(": ", 1)[1] not in str(reason):
+    # "Failed to pickle cache key" says nothing of what could not be pickled; the chain's
+    # root exception in torch's traceback does (probes27 njt_mean_pool: `Can't pickle local
+    # object 'WeakValueDictionary.__init__.<locals>.remove'`), read as a graph break's is
+    tb = info.get("cache_bypass_traceback")
+    cause = root_cause("\n".join(map(str, tb)))["root_cause"] if isinstance(tb, list) else None
+    if reason and cause and str(reason) not in cause:
         reason = f"{reason} ({cause})"
     lines = info.get("components")
     parsed = _parsed(lines) if isinstance(lines, list) else []
