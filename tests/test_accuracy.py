@@ -422,6 +422,9 @@ def test_a_python_number_the_graph_takes_as_input_is_compiled_in_for_localisatio
 def _stale_store(tmp_path, node, backward_too=True):
     from test_explain import Store
 
+    # the program the node's frame names (a file the run saw, so its line is evidence)
+    (tmp_path / "user.py").write_text("def loss(x, eps):\n    p = x.clamp(eps, 1 - eps)\n"
+                                      "    return a / b\n")
     s = Store(tmp_path)
     s.compile("0/0")
     rows = [("output 0", False, 0.05, 0.08, {"verdict": "miscompile"})]

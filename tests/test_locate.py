@@ -100,6 +100,26 @@ def test_a_tf32_warning_points_at_its_matmul(tmp_path):
         (12, "fx_node")
 
 
+def test_a_frame_of_another_programs_file_is_not_this_runs_line(tmp_path):
+    """A compile served from the FX graph cache carries the graph of the program that wrote
+    the entry, with that program's file in its nodes' stack traces (probes28a's encoder
+    fallback pointed at a file of a worktree long gone). A user file the run never saw is
+    not evidence: the call of this run is its line."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    _call(s, "0/0", [40])
+    other = tmp_path / "gone" / "someone_elses.py"
+    s.post_grad("0/0", f"        # File: {other}:12 in f, code: y = x @ w\n"
+                "        mm: \"f32[8, 8]\" = torch.ops.aten.mm.default(arg0_1, arg1_1)\n")
+    s.ing.event("warning", "0/0", {},
+                "TensorFloat32 tensor cores for float32 matrix multiplication available but "
+                "not enabled. Consider setting `torch.set_float32_matmul_precision('high')` "
+                "for better performance.")
+    (d,) = [d for d in s.explain() if d["kind"] == "perf"]
+    assert (d["user_frame"]["filename"], d["user_frame"]["lineno"],
+            d["user_frame"]["evidence"]) == (str(s.user), 40, "call")
+
+
 def test_a_recompile_keeps_pointing_at_its_call(tmp_path):
     s = Store(tmp_path)
     _recompile(s)

@@ -108,6 +108,13 @@ class RunContext:
         line = self.r.source_line(self.run_id, self.resolve(filename), lineno)
         return (line or "").strip() or None
 
+    def foreign(self, filename: str | None) -> bool:
+        """A user file the run never saw, where it keeps those it saw (ingest/sources.py): a
+        frame of another program's compile (an FX graph cache entry names the file of the
+        program that wrote it), never a line of this run."""
+        return bool(filename) and bool(self.r.source_paths(self.run_id)) and \
+            self.source_lines(filename) is None and is_user_file(self.resolve(filename))
+
     def source_lines(self, filename: str | None) -> list[str] | None:
         """The lines of a user file as the run kept it (ingest/sources.py), or None."""
         return self.r.source_lines(self.run_id, self.resolve(filename))
@@ -244,13 +251,21 @@ class RunContext:
 
     def op_user_lines(self, cid: str | None, op: str) -> list[dict[str, Any]]:
         """User lines of the post-grad graph nodes calling aten.<op> (graph_nodes): the last
-        graph's, else those of any graph of the compile (an op only its forward has)."""
+        graph's, else those of any graph of the compile (an op only its forward has), else
+        Dynamo's nodes calling `torch.<op>(` (a compile served from the FX graph cache has
+        no post-grad graph of this run; the cached one names the file of the program that
+        wrote the entry)."""
         for nodes in (self.graph_nodes(cid), self.every_graph_nodes(cid)):
             lines = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
-                     for n in nodes if n["op"] == op and n["filename"] and n["lineno"]]
+                     for n in nodes if n["op"] == op and n["filename"] and n["lineno"]
+                     and not self.foreign(n["filename"])]
             if lines:
                 return lines
-        return []
+        calls = (f"torch.{op}(", f"torch.ops.aten.{op}(", f"torch.ops.aten.{op}.")
+        return [{"filename": n["filename"], "lineno": n["lineno"], "line": n.get("line")}
+                for n in self.dynamo_nodes(cid)
+                if (n.get("call") or "").startswith(calls) and n.get("filename")
+                and n.get("lineno")]
 
     def target_user_lines(self, cid: str | None, target: str | None) -> list[dict[str, Any]]:
         """User lines of the compile's graph nodes whose target is `target` (ns.op.overload,

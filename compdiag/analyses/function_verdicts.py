@@ -3,7 +3,8 @@ function run whole in eager against its compiled result, which finds what Dynamo
 and what a graph baked in that changed later; the accuracy kind (analyses/diagnoses/
 accuracy.py) merges them into its verdict tables. Placeholders: {fn} the function, {under} the
 torch.func transforms it ran under, {out} the output, {why} the comparison's words,
-{eager_error} eager's exception, {call} the call that differed, {minify} minify's command."""
+{eager_error} eager's exception, {call} the call that differed, {path} the library code that
+asks whether it is compiled (capture/module_accuracy.py), {minify} minify's command."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ FUNCTION_REASONS = {
                              "call {call} ({why}), though call 1 matched and nothing "
                              "recompiled: a value the graph took as a constant when it was "
                              "compiled has changed since",
+    "compiled_path": "compiled {fn}() returns another {out} than {fn}() in eager ({why}): "
+                     "{path}, and takes another path when it is",
 }
 FUNCTION_EXPLANATIONS = {
     "traced_accepts": "The function run whole in eager, from the same arguments and random "
@@ -35,6 +38,14 @@ FUNCTION_EXPLANATIONS = {
                              "compares it (a function marked torch.compiler."
                              "assume_constant_result whose result changed, a value read under "
                              "a skipped guard, a setting read only while compiling)",
+    "compiled_path": "The model run whole in eager and compiled, from the same arguments, "
+                     "buffers and random state, gave different results while every graph "
+                     "agreed with its own eager replay: library code in the model computes "
+                     "another way under torch.compile on purpose (a fast path eager takes and "
+                     "compiled code skips), and the two ways agree only on what that code "
+                     "defines; the output that differs depends on values it leaves "
+                     "unspecified (for nn.TransformerEncoder with a padding mask: the "
+                     "positions of padding tokens, zero in eager's nested-tensor path)",
 }
 FUNCTION_FIXES = {
     "changed_after_compile": "Keep the changing value out of the graph's constants: pass it "
@@ -49,4 +60,9 @@ FUNCTION_FIXES = {
                     "PyTorch with the function (`{minify}` cannot shrink it: each graph alone "
                     "is right); until fixed, run the function uncompiled "
                     "(`@torch.compiler.disable`) or change the construct at this line.",
+    "compiled_path": "Use only what both paths define: leave out the values that library "
+                     "code leaves unspecified before reducing over them (mask the padding "
+                     "positions out of a mean or sum), or take the same path in eager (for "
+                     "nn.TransformerEncoder: `enable_nested_tensor=False`); no backend setting "
+                     "changes it.",
 }

@@ -86,6 +86,8 @@ def first_user_frame(ctx: Any, cand: Frames, evidence: str,
         fn = ctx.resolve(f.get("filename"))
         if fn and not os.path.isabs(fn) and ctx.source_lines(fn) is None:
             continue  # a path torch shortened (nn/modules/x.py), not a file the run kept
+        if ctx.foreign(fn):
+            continue  # another program's file (a cache entry it wrote), not this run's
         if skip is not None and (fn, f.get("lineno")) == skip:
             continue
         if is_user_file(fn) and f.get("lineno"):

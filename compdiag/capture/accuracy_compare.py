@@ -104,7 +104,8 @@ ILL_CONDITIONED_RATIO = 10.0
 # ill-conditioned verdict too (issue 29 §4): the run is not "no problems found".
 AMPLIFIED = 100.0
 VERDICTS = ("miscompile", "ill_conditioned", "dtype_promotion", "inf_nan",
-            "compiled_more_accurate", "eager_rejects", "traced_wrong", "traced_accepts")
+            "compiled_more_accurate", "eager_rejects", "traced_wrong", "traced_accepts",
+            "changed_after_compile", "compiled_path")
 
 
 def fp64_errors(ref: torch.Tensor, res: torch.Tensor, ref64: Any) -> dict[str, float] | None:

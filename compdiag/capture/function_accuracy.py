@@ -43,6 +43,7 @@ from typing import Any, Callable
 import torch
 from torch.utils import _pytree as pytree
 
+from compdiag.capture import module_accuracy
 from compdiag.capture.accuracy import AccuracyChecker, _changed, output_node, transforms_in
 from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck, Tolerance, _clone, \
     compare_output
@@ -95,7 +96,9 @@ def replay_refusal(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> st
 
 
 def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, ...],
-                  depth: int) -> str | None:
+                  depth: int, ignore: frozenset[str] = frozenset()) -> str | None:
+    """Why `fn`'s code (and the user functions it calls) could change state; `ignore`: names
+    that are not the calls they look like (a module's child `self.dropout`, in eval)."""
     outer_free = set(fn.__code__.co_freevars)
     # torch.func's transform wrappers (jacrev's keeps lists of its own): their code is
     # torch's, the user function they close over is followed below
@@ -105,9 +108,10 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
         if code in seen:
             continue
         seen.add(code)
-        if _RANDOM & set(code.co_names):
+        names = set(code.co_names) - ignore
+        if _RANDOM & names:
             return "it draws random numbers"
-        effects = (_EFFECTS | _MUTATORS) & set(code.co_names)
+        effects = (_EFFECTS | _MUTATORS) & names
         if effects:
             return f"it calls {sorted(effects)[0]}"
         params = set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
@@ -200,7 +204,7 @@ def global_tensors(fn: FunctionType) -> list[tuple[torch.Tensor, torch.Tensor]]:
     return [(t, t.detach().clone()) for t in _referenced(fn) if isinstance(t, torch.Tensor)]
 
 
-def replay(fn: FunctionType, args: tuple[Any, ...], kwargs: dict[str, Any],
+def replay(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
            rng: torch.Tensor, before: list[tuple[torch.Tensor, torch.Tensor]]) -> Any:
     """`fn` in eager on the clones `args`/`kwargs`, from the random state `rng` and the
     global tensors' values `before` the compiled call, every compiled function it calls run
@@ -262,7 +266,12 @@ class FunctionChecker:
 
         def __call__(ctx: Any, fn: Any) -> Any:
             result = original(ctx, fn)
-            if isinstance(fn, FunctionType) and callable(result) and result is not fn:
+            if not callable(result) or result is fn:
+                return result
+            module = module_accuracy.module_of(fn)
+            if module is not None:
+                return checker.wrap_module(module, result)
+            if isinstance(fn, FunctionType):
                 return checker.wrap(fn, result)
             return result
 
@@ -299,14 +308,7 @@ class FunctionChecker:
                 before = _clone((args, kwargs))
                 globals_before = global_tensors(fn)
                 rng = torch.random.get_rng_state()
-                checker.graphs.watched = []
-                try:
-                    out = compiled(*args, **kwargs)
-                    graphs = checker.graphs.watched
-                finally:
-                    checker.graphs.watched = None
-                if state["first"] is None:
-                    state["first"] = {cid for cid, *_ in graphs}
+                out, graphs = checker.watched_call(compiled, args, kwargs, state)
                 try:
                     state["done"] = checker.check(fn, before, rng, out, graphs, globals_before,
                                                   state["calls"], state["first"])
@@ -318,12 +320,85 @@ class FunctionChecker:
 
         return checked
 
-    def check(self, fn: FunctionType, before: Any, rng: torch.Tensor, out: Any,
+    def watched_call(self, compiled: Callable[..., Any], args: tuple[Any, ...],
+                     kwargs: dict[str, Any], state: dict[str, Any]) -> tuple[Any, list[Any]]:
+        """The compiled call, with the graphs it ran (the graph checker records them); the
+        first checked call's compile ids kept in `state["first"]`."""
+        self.graphs.watched = []
+        try:
+            out = compiled(*args, **kwargs)
+            graphs = self.graphs.watched
+        finally:
+            self.graphs.watched = None
+        if state["first"] is None:
+            state["first"] = {cid for cid, *_ in graphs}
+        return out, graphs
+
+    def wrap_module(self, module: torch.nn.Module, compiled: Callable[..., Any]
+                    ) -> Callable[..., Any]:
+        """What torch.compile made of `module.__call__`, wrapped: the module whole against
+        itself in eager (capture/module_accuracy.py says when), on its eval-mode calls 1, 2,
+        4, 8, ... (a model trained, then evaluated, is checked from its first eval call)."""
+        checker = self
+        state: dict[str, Any] = {"done": False, "calls": 0, "first": None}
+        name = type(module).__name__
+
+        def code_refusal(fn: FunctionType, ignore: frozenset[str]) -> str | None:
+            stateful = (torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler)
+            return _code_refusal(fn, set(), stateful, _DEPTH, ignore)
+
+        def annotate(graphs: list[Any]) -> tuple[dict[str, Any], Any]:
+            found = module_accuracy.compiled_path(module)
+            if found is None:
+                return {}, None
+            return ({"compiled_path": module_accuracy.path_words(found)},
+                    module_accuracy.first_node_in(found, graphs))
+
+        @functools.wraps(compiled)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            if state["done"] or checker.busy or torch.compiler.is_compiling() or \
+                    module.training:
+                return compiled(*args, **kwargs)
+            state["calls"] += 1
+            if not _rechecked(state["calls"]):
+                return compiled(*args, **kwargs)
+            try:
+                refused = module_accuracy.refusal(module, args, kwargs, code_refusal)
+            except Exception:  # noqa: BLE001 - what cannot be judged is not replayed
+                refused = "not judged"
+            if refused:  # this call is not replayed; a later one may be (hooks removed)
+                return compiled(*args, **kwargs)
+            checker.busy = True
+            try:
+                before = _clone((args, kwargs))
+                buffers_before = module_accuracy.buffers(module)
+                attrs_before = module_accuracy.attributes(module)
+                rng = torch.random.get_rng_state()
+                out, graphs = checker.watched_call(compiled, args, kwargs, state)
+                try:
+                    with module_accuracy.attributes_as(attrs_before, module):
+                        state["done"] = checker.check(
+                            module, before, rng, out, graphs, buffers_before,
+                            state["calls"], state["first"], name=name, annotate=annotate)
+                except Exception:  # noqa: BLE001 - a checker fault is never the program's
+                    state["done"] = True
+            finally:
+                checker.busy = False
+            return out
+
+        return checked
+
+    def check(self, fn: Callable[..., Any], before: Any, rng: torch.Tensor, out: Any,
               graphs: list[tuple[str | None, Any, Any, bool]],
               globals_before: list[tuple[torch.Tensor, torch.Tensor]], call: int = 1,
-              first: set[str | None] | None = None) -> bool:
+              first: set[str | None] | None = None, name: str | None = None,
+              annotate: Callable[[list[Any]], tuple[dict[str, Any], Any]] | None = None
+              ) -> bool:
         """Whether the function is done with: a verdict was sunk, or a graph's own check
-        already explains a difference."""
+        already explains a difference. `name`: the function's (a module's class name);
+        `annotate(graphs)`: (detail fields, (compile id, node) or None) a module's check adds
+        to a difference (the library code that takes another path when compiled)."""
+        name = name or fn.__qualname__
         if not graphs:
             return False  # nothing compiled ran on this call
         if any(bad for *_, bad in graphs):
@@ -334,7 +409,7 @@ class FunctionChecker:
         try:
             eager = replay(fn, args, kwargs, rng, globals_before)
         except Exception as exc:  # noqa: BLE001 - compiled returned a value: a verdict
-            rejected = eager_rejects(fn, exc, graphs)
+            rejected = eager_rejects(name, exc, graphs)
             if rejected is not None:
                 self.sink(rejected)
             return True
@@ -345,9 +420,13 @@ class FunctionChecker:
         transforms = _transforms(graphs)
         # the graphs the first checked call ran and no other: what they baked in changed
         stale = call > 1 and {c for c, *_ in graphs} <= (first or set())
+        fields, at = annotate(graphs) if annotate is not None else ({}, None)
+        if at is not None:
+            cid, node = at
+        verdict = "changed_after_compile" if stale else \
+            "compiled_path" if fields.get("compiled_path") else "traced_wrong"
         for c, _ in bad:
-            c.detail.update(verdict="changed_after_compile" if stale else "traced_wrong",
-                            function=fn.__qualname__)
+            c.detail.update(fields, verdict=verdict, function=name)
             if call > 1:
                 c.detail["call"] = call
             if transforms:  # torch.func's transforms the graphs ran the code under
@@ -356,7 +435,7 @@ class FunctionChecker:
         return True
 
 
-def eager_rejects(fn: FunctionType, exc: BaseException,
+def eager_rejects(name: str, exc: BaseException,
                   graphs: list[tuple[str | None, Any, Any, bool]]) -> GraphCheck | None:
     """The function in eager raised where the compiled one returned a value: compiled code
     accepted what eager rejects (pytorch#149911: a `.data` write inside torch.func.grad, which
@@ -367,8 +446,8 @@ def eager_rejects(fn: FunctionType, exc: BaseException,
         return None
     message = f"{type(exc).__name__}: {exc}".splitlines()[0][:300].rstrip(".")
     out = OutputCheck("result", False, None, None, {
-        "verdict": "traced_accepts", "eager_error": message, "function": fn.__qualname__,
-        "reason": f"eager raised {message}; the compiled {fn.__qualname__}() returned a value"})
+        "verdict": "traced_accepts", "eager_error": message, "function": name,
+        "reason": f"eager raised {message}; the compiled {name}() returned a value"})
     if _transforms(graphs):
         out.detail["transforms"] = _transforms(graphs)
     at = frames[-1]

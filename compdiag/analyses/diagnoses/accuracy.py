@@ -294,7 +294,7 @@ def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, s
               "compiled_dtype": detail.get("compiled_dtype"), "dtype": detail.get("dtype"),
               "eager_error": detail.get("eager_error"),
               "fn": detail.get("function") or "the function", "why": detail.get("reason"),
-              "call": detail.get("call"),
+              "call": detail.get("call"), "path": detail.get("compiled_path"),
               "under": "".join(f" under torch.func.{t}" for t in detail.get("transforms") or [])}
     t32 = detail.get("tf32") if isinstance(detail.get("tf32"), dict) else {}
     on, off = t32.get("eager_rel"), t32.get("eager_rel_without_tf32")
@@ -398,7 +398,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
             said = _statement(node)
             reason += (f"; shows at node {node['node']} ({node.get('op')}), the op computing "
                        f"it" + (f" in `{said}`" if said else ""))
-            explanation += "" if verdict in ("traced_wrong", "traced_accepts",
+            explanation += "" if verdict in ("traced_wrong", "traced_accepts", "compiled_path",
                                              "changed_after_compile") else (
                 f"; where it starts was not localised (the graph's pieces did not compile on "
                 f"their own): the line is the op computing {name}")
