@@ -633,6 +633,33 @@ def test_a_generator_not_rebuilt_after_a_break_folds_under_that_break(tmp_path):
     assert [c["reason"][:23] for c in top["consequences"]] == ["Generator reconstructio"]
 
 
+def test_a_break_in_a_frame_an_earlier_break_at_its_line_sent_to_eager_folds_under_it(
+        tmp_path):
+    """probes29a meters_subclass_path: a `__torch_function__` subclass broke the compiled
+    helper at `seg.norm(...)` (frame 0); the call then ran in eager, Dynamo traced the
+    subclass's own frame from there (frame 1) and hit a TypeError inside torch's overrides at
+    the same user line. That later break ranked first, with a fix claiming eager would raise
+    too (the program never raised). The first break is the cause, the later one folded."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.graph_break("0/0", 16, gb_type="Unsupported tensor subclass overridden attribute access",
+                  code="GB0164")
+    s.compile("1/0")
+    s.graph_break("1/0", 16, gb_type="Observed exception", code="GB0088")
+    top = s.explain()[0]
+    assert top["gb_code"] == "GB0164" and "as_subclass(torch.Tensor)" in top["fix"], top
+    assert [c["reason"][:18] for c in top["consequences"]] == ["Observed exception"]
+    # a break at another line of a later frame stays a diagnosis of its own
+    (tmp_path / "two").mkdir()
+    s2 = Store(tmp_path / "two")
+    s2.compile("0/0")
+    s2.graph_break("0/0", 16, gb_type="Unsupported tensor subclass overridden attribute "
+                   "access", code="GB0164")
+    s2.compile("1/0")
+    s2.graph_break("1/0", 30, gb_type="Observed exception", code="GB0088")
+    assert len([d for d in s2.explain() if d["kind"] == "graph_break"]) == 2
+
+
 def test_an_error_the_compiled_wrapper_set_up_is_not_sent_to_force_eager(tmp_path):
     """probes28b resume_from_checkpoint: `load_state_dict` of a plain model from a compiled
     one's checkpoint (`_orig_mod.` keys). The fix also said to check the error without

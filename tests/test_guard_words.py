@@ -551,3 +551,17 @@ def test_a_value_that_slices_a_module_list_gets_no_tensor_fix():
         fix = recurring_fix("n_blocks", text)
         assert fix.startswith("n_blocks slices a Python container") and "torch.tensor(" not in fix
     assert "torch.tensor(value)" in recurring_fix("scale", "scale == 0.5  # y = x * scale")
+
+
+def test_a_value_that_picks_a_module_by_key_is_a_lookup_not_a_slice():
+    """probes29a multitask_heads (`self.heads[task]` of a ModuleDict, a task string per
+    call): the fix called the lookup a slice (`[:...]`). A value that picks a module is said
+    to pick it, with the fix that works there (compile the shared part)."""
+    from compdiag.analyses.recompile_rules import recurring_fix
+
+    guard = ("task == 'spam'   # return self._modules[key]  "
+             "# nn/modules/container.py:560 in __getitem__ return self.heads[task](h)")
+    fix = recurring_fix("task", guard)
+    assert fix.startswith("task picks which module runs") and "[:" not in fix, fix
+    assert "torch.tensor(" not in fix
+

@@ -394,3 +394,33 @@ def test_a_rerun_line_with_a_relative_script_runs_from_any_folder(tmp_path) -> N
                                "TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 compdiag run --store "
                                f"{tmp_path / 's.db'} sub/prog.py --n 2")
     assert not plain.startswith("`cd ") and "--check-accuracy" in plain
+
+
+_CONFIG_SET = re.compile(r"(torch(?:\.\w+)*?\.config)\.\w+ ?= ?\w")
+
+
+def test_every_torch_config_a_fix_sets_is_reachable_as_printed() -> None:
+    """A config line a fix prints runs after `import torch` alone, or the text imports its
+    module first (probes29a scaled_gelu_fn_ok: `torch._functorch.config.X = True` pasted after
+    `import torch` raised AttributeError: torch imports that module only when Dynamo does).
+    Each module named is tried in a fresh interpreter."""
+    import subprocess
+    import sys
+
+    import ast
+
+    # the strings as Python joins them (a fix's text is split over source lines)
+    texts = [(p, node.value) for p in (REPO / "compdiag").rglob("*.py")
+             for node in ast.walk(ast.parse(p.read_text()))
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    found = [(m.group(1), p, text, m.start()) for p, text in texts
+             for m in _CONFIG_SET.finditer(text)]
+    modules = sorted({m for m, *_ in found})
+    assert "torch._functorch.config" in modules, modules
+    procs = {m: subprocess.run([sys.executable, "-c", f"import torch; {m}"],
+                               capture_output=True, text=True) for m in modules}
+    unreachable = {m for m, p in procs.items() if p.returncode != 0}
+    assert "torch._functorch.config" in unreachable  # else the test checks nothing here
+    bad = [f"{p.relative_to(REPO)}: {text[:80]!r}" for m, p, text, at in found
+           if m in unreachable and f"import {m}" not in text[:at]]
+    assert not bad, bad

@@ -22,8 +22,8 @@ from compdiag.formats.failure_graph import TORCH_NAMESPACES
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
 
-# What a fix says for bisect where the run has no command to re-run: an imported log (its
-# argv is the log's path; no placeholder command, which would not run as printed: probes26).
+# What a fix says for bisect where the run has no command to re-run (an imported log: no
+# placeholder command, which would not run as printed; probes26).
 NO_RERUN = ("compdiag bisect over the program that wrote this log (the run was imported: run "
             "the program under compdiag run, then bisect that run)")
 
@@ -49,9 +49,8 @@ class Rule:
     words: tuple[str, ...]
     fix: str | Callable[[str, str, str, str], str]
     on_line: bool = False
-    # the calls on the user's line the fix tells them to change (`.item()`): when the break
-    # is inside library code and the user's line makes none of them, the fix is the
-    # library's (library_fix), never advice about a call the user never wrote
+    # the calls on the user's line the fix tells them to change (`.item()`): a break inside
+    # library code from a line making none of them gets the library's fix (library_fix)
     user_calls: tuple[str, ...] = ()
     # the words as written: `Generator` (torch's RNG state) is not `generator` (Python's)
     case: bool = False
@@ -253,8 +252,7 @@ RULES: tuple[Rule, ...] = (
          # optimizer's `_use_grad`: probes26's "remove it" about torch's code)
          user_calls=("graph_break",)),
     # torch's hint, `compiled_autograd = True`, fails where backward() runs outside compiled
-    # code ("BackwardState requires CompiledAutograd"), and compiling the whole step under it
-    # compiles the hook too (probes28b grad_norm_monitor)
+    # code ("BackwardState requires CompiledAutograd") (probes28b grad_norm_monitor)
     Rule(("backwards hooks require compiled autograd",),
          "A module backward hook (`register_full_backward_hook`) on a module inside the "
          "compiled model splits the graph at that module. To monitor gradients, read them after "
@@ -274,19 +272,26 @@ RULES: tuple[Rule, ...] = (
          "profilers) outside the compiled function and compile only the tensor code inside "
          "it. torch's own managers (no_grad, autocast, set_grad_enabled) are supported when "
          "created inside the compiled function."),
+    # probes29a meters_subclass_path: torch's hint names `__class__`, never touched by the user
+    Rule(("Unsupported tensor subclass", "tensor subclass overridden"),
+         "Dynamo cannot trace this call through the tensor subclass's `__torch_function__`: "
+         "pass a plain tensor into the compiled function (`x.as_subclass(torch.Tensor)` "
+         "before the call) and wrap the result again outside it."),
+    # the same probe: raised in torch's code, in a frame an earlier break sent to eager
     Rule(("Observed exception",),
-         "Dynamo traced an exception the code raises (see the debug context): the same code "
-         "would raise in eager too. Fix the error itself (check it with "
-         "`torch.compiler.set_stance(\"force_eager\")`), or catch it inside the compiled "
-         "function."),
+         "Dynamo traced an exception raised here (see the debug context). Check whether eager "
+         "raises it too (`torch.compiler.set_stance(\"force_eager\")`): if it does, fix the "
+         "error itself or catch it inside the compiled function; if eager runs on, the "
+         "exception comes from tracing code Dynamo cannot follow (a graph break before it "
+         "sent this call to eager): fix that break."),
     Rule(("Failed to trace builtin operator",), _builtin),
     # torch 2.15 names these itself (GB0569, GB9193); earlier ones said "builtin str" and
     # "marked as skipped ... module: time".
     Rule(("repr() on tensor", "str() on tensor"), FORMAT_FIX),
     Rule(("Call to a time function",), TIME_FIX),
     Rule(("marked as skipped", "skipfiles", "skipped function"), _skipped),
-    # A torch.Generator (an RNG state object, torch._C.Generator) is not a Python generator:
-    # Dynamo cannot create one or call its methods inside the graph (pytorch#88576).
+    # A torch.Generator (an RNG state, torch._C.Generator) is not a Python generator: Dynamo
+    # cannot create one or call its methods inside the graph (pytorch#88576).
     Rule(("torch._C.Generator", "torch.Generator"), TORCH_GENERATOR_FIX),
     # one passed to an op (`torch.randn(..., generator=g)`): Dynamo cannot put it in the graph
     Rule(("UserDefinedObjectVariable(Generator)",), TORCH_GENERATOR_ARG_FIX, case=True),
@@ -344,10 +349,9 @@ def _first_hint(hints: list[str] | tuple[str, ...]) -> str | None:
                  and "file an issue" not in h.lower()), None)
 
 
-# torch.distributed's c10d API: its collectives work in place on the tensor and return a Work
-# handle, which Dynamo does not trace (it rewrites only all_reduce, all_gather_into_tensor and
-# reduce_scatter_tensor to functional collectives); the functional collectives of the same name
-# return their result and trace into the graph.
+# torch.distributed's c10d collectives work in place and return a Work handle, which Dynamo
+# does not trace (it rewrites only all_reduce, all_gather_into_tensor, reduce_scatter_tensor);
+# the functional collectives of the same name return their result and trace into the graph.
 C10D_FILE = "torch/distributed/distributed_c10d.py"
 FUNCTIONAL_COLLECTIVES = frozenset({"all_reduce", "broadcast", "all_to_all_single",
                                     "all_gather_tensor", "reduce_scatter_tensor",
@@ -454,10 +458,8 @@ def origin_fix(origin: str, *, op: str | None, function: str | None, run_id: int
     return None
 
 
-# Dynamo re-raises an exception of its own tracing that it does not expect (not a graph break,
-# a user error or a fake-tensor error) as InternalTorchDynamoError: torch's bug, not the
-# user's, however the wrapped error reads (issue 29 §3). Checking the line in eager or
-# narrowing a graph helps nothing there.
+# Dynamo re-raises an exception of its own tracing it does not expect as
+# InternalTorchDynamoError: torch's bug, however the wrapped error reads (issue 29 §3).
 INTERNAL_ERROR = "InternalTorchDynamoError"
 INTERNAL_EXPLANATION = ("Dynamo itself failed while tracing this line ({inner}): an internal "
                         "error of torch, a bug in torch rather than in your code (the same "

@@ -173,12 +173,20 @@ RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
     # a Python container sliced by the value (`self.blocks[:n_blocks]`, stochastic depth):
     # which modules run is the graph's structure, so a tensor cannot stand for it (probes28b
     # layer_drop_depth: the tensor fix made Dynamo skip the whole frame)
-    (one_of("[:", "nn/modules/container.py"),
+    (one_of("[:", "list(self._modules.values())[idx]"),
      "{src} slices a Python container (`[:...]`): which modules or items run depends on it, "
      "so Dynamo specialises on it and each new value is a graph of its own, compiled once and "
      "reused when the value comes back; a tensor cannot stand for it (Dynamo then skips the "
      "frame). Keep to a few fixed values, or compile each block (`torch.compile(block)`) so "
      "the loop over them runs in eager."),
+    # a module picked by the value (`self.heads[task]` of a ModuleDict): probes29a
+    # multitask_heads, whose fix called a lookup by string a slice
+    (every("nn/modules/container.py"),
+     "{src} picks which module runs (a lookup in a module container): each module is other "
+     "code with other weights, so Dynamo specialises on {src} and each new value is a graph "
+     "of its own, compiled once and reused when the value comes back; a tensor cannot stand "
+     "for it. Compile the part every value shares (`shared.compile()` on that submodule, "
+     "a shared encoder say) and run the picked module in eager."),
     (every("range("),
      "{src} sets a Python loop's trip count (`range(...)`), so Dynamo unrolls the loop and "
      "specialises on the count: every new value is a new graph. Keep the count fixed, move "

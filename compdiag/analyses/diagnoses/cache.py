@@ -79,6 +79,7 @@ BYPASS_RULES: tuple[tuple[Words, str], ...] = (
     (every("cache_hash"), "Add a `cache_hash` attribute to the selective-checkpoint context_fn."),
     (every("unsupported call_function target"), "The graph calls a function AOTAutograd's cache "
      "does not know is safe: register it as a custom op (torch.library.custom_op), or set "
+     "`import torch._functorch.config` and set "
      "torch._functorch.config.autograd_cache_allow_custom_autograd_functions where it applies."),
     (every("compiler bisector"), "The compiler bisector is on (compdiag bisect or "
      "TORCH_BISECT_*): the cache is off while it runs; nothing to fix."),
@@ -114,6 +115,16 @@ BYPASS_FALLBACK = ("Remove what the reason names from the compiled graph or Indu
 BYPASS_EXPLANATION = ("Inductor could not build a cache key for this graph, so it neither "
                       "looks the graph up nor stores it: every process compiles it from "
                       "scratch, warm starts included.")
+# AOTAutograd's cache bypassed while Inductor's FX graph cache looked the same compile's
+# graphs up (probes29a scaled_gelu_fn_ok: `fxgraph_cache_hit: 2`, `autograd_cache_bypass: 1`):
+# a warm start traces again, and Inductor's compile of each graph is still cached. Still a
+# problem (what upstream fixed for these constructs: pytorch#192555, MagiCompiler#16), said
+# as what it costs, not as "compiles from scratch".
+AOT_ONLY_EXPLANATION = ("Only AOTAutograd's cache refused this graph; Inductor's FX graph cache "
+                        "still looked up its forward and backward graphs (served or stored "
+                        "them), so every process, warm starts included, traces the graph "
+                        "through AOTAutograd again (the joint graph, its partition); "
+                        "Inductor's lowering and code generation are still served.")
 MISS_EXPLANATION = ("The cache key hashes the graph, its inputs' metadata, Inductor's config, "
                     "the torch build and the system; any component that differs makes a new "
                     "key, and the compile starts cold.")
@@ -219,8 +230,8 @@ CONSTRUCTS: dict[str, Construct] = {
     "autograd_function_apply": Construct(
         "autograd.Function {name}",
         "AOTAutograd's cache refuses a graph with a custom autograd.Function unless you set "
-        "torch._functorch.config.autograd_cache_allow_custom_autograd_functions = True before "
-        "compiling; do so when its forward and backward depend only on their inputs (no "
+        "`import torch._functorch.config; torch._functorch.config."
+        "autograd_cache_allow_custom_autograd_functions = True` before compiling; do so when its forward and backward depend only on their inputs (no "
         "globals or closed-over state the cache key cannot see), or write the op as a "
         "torch.library.custom_op with register_autograd."),
 }
@@ -303,6 +314,8 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
         caches = tuple(dict.fromkeys(r["cache"] for r in rows))
         reason = " / ".join(dict.fromkeys(r.get("reason") or "?" for r in rows))
         asked, torchs = deliberate(reason), torch_own(reason)
+        # AOTAutograd's cache alone, while Inductor's looked every such compile up
+        aot_only = caches == ("aotautograd",) and _fx_looked_up(events, rows)
         mine = constructs.get(key)  # the refused node is the user's own construct
         # torch's own function, called at the user's line, stays torch's (no fix of its own)
         torchs = torchs and (mine is None or not mine[1])
@@ -322,7 +335,7 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
                    f"{said}",
             user_frame=(mine[2] if mine else None) or config_line(ctx, cid, reason)
             or locate(ctx, cid),
-            explanation=BYPASS_EXPLANATION,
+            explanation=AOT_ONLY_EXPLANATION if aot_only else BYPASS_EXPLANATION,
             fix=(mine[1] if mine and mine[1] else TORCH_OWN_FIX if torchs
                  else bypass_fix(reason)),
             count=len(rows),
@@ -331,6 +344,13 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
             compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),
             details=CacheDetails(caches=caches, result="bypass")))
     return out
+
+
+def _fx_looked_up(events: list[dict[str, Any]], rows: list[dict[str, Any]]) -> bool:
+    """Inductor's FX graph cache served or stored a graph of every compile in `rows`."""
+    looked = {e["compile_id"] for e in events
+              if e["cache"] == "fx_graph" and e["result"] in ("hit", "miss")}
+    return bool(rows) and all(r["compile_id"] in looked for r in rows)
 
 
 def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None:

@@ -30,7 +30,7 @@ from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found
 from compdiag.formats.code_text import called
-from compdiag.formats.compile_id import first_attempt, frame_of
+from compdiag.formats.compile_id import first_attempt, frame_of, sort_key
 from compdiag.formats.compiled_code import is_resume_function, is_stack_value
 from compdiag.store.reader import compile_id_key
 
@@ -80,10 +80,28 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                                lambda effect, cause, ctx: bool(effect.details.follow_on)
                                and not cause.details.follow_on
                                and _same_frame(effect, cause)),
+                        # a break in a frame Dynamo traced only because an earlier break at
+                        # the same user line ran that line's call in eager
+                        Causes(KIND, KIND, "an earlier graph break at this line ran its call "
+                               "in eager, and Dynamo traced the called code from there: that "
+                               "break is the cause",
+                               lambda effect, cause, ctx: bool(effect.details.follow_on)
+                               and not cause.details.follow_on
+                               and effect.severity == cause.severity == "problem"
+                               and _earlier_at_line(effect, cause)),
                         # torch.compile around a library's loop (model.generate): the breaks
                         # and recompiles at its call (analyses/library_loop.py)
                         *(Causes(KIND, effect, LIBRARY_WHY, library_at_call)
                           for effect in (KIND, "recompile"))))
+
+
+def _earlier_at_line(effect: Diagnosis, cause: Diagnosis) -> bool:
+    """cause's break is at effect's user line, in a frame compiled before effect's."""
+    e, c = effect.compile_ids or (effect.compile_id,), cause.compile_ids or (cause.compile_id,)
+    return bool(effect.user_frame and cause.user_frame) and \
+        (effect.user_frame.filename, effect.user_frame.lineno) == \
+        (cause.user_frame.filename, cause.user_frame.lineno) and \
+        not _same_frame(effect, cause) and sort_key(c[0]) < sort_key(e[0])
 
 
 def _same_frame(a: Diagnosis, b: Diagnosis) -> bool:
@@ -316,6 +334,22 @@ def not_resumed(ctx: Any, skipped: list[dict[str, Any]], count: int) -> str:
             f"{which}.{later}")
 
 
+def _after_at_line(g: dict[str, Any], groups: Any) -> bool:
+    """Another break at the same user line came first, in a frame compiled before this one:
+    that break ran the line's call in eager, which is how Dynamo came to trace this frame at
+    all (probes29a meters_subclass_path: a `__torch_function__` subclass broke the helper at
+    `seg.norm(...)`, then the subclass's own frame, traced from eager, raised a TypeError
+    inside torch's overrides, and that follow-on ranked first)."""
+    mine = sort_key(g["cids"][0]) if g["cids"] else None
+    if mine is None:
+        return False
+    return any(o is not g and o["cids"] and
+               (o["frame"].filename, o["frame"].lineno) == (g["frame"].filename,
+                                                            g["frame"].lineno)
+               and frame_of(o["cids"][0]) != frame_of(g["cids"][0])
+               and sort_key(o["cids"][0]) < mine for o in groups)
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     """One diagnosis per (user line, graph-break type), counting every hit; and one for a
@@ -363,7 +397,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                               without_unset_options(hints),
                               lib_frame=first.get("lib_frame"))
         follow_on = len(groups) > 1 and (found(FOLLOW_ON, *hints)
-                                         or any(t in g["gb_type"] for t in FOLLOW_ON_TYPES))
+                                         or any(t in g["gb_type"] for t in FOLLOW_ON_TYPES)
+                                         or _after_at_line(g, groups.values()))
         score = SPEC.score(KIND, count, *(("frame_skipped",) if g["skipped"] else ()),
                      *(("follow_on",) if follow_on else ()), order=g["order"])
         fn = ctx.fn_name(g["cids"][0]) if g["cids"] else None
