@@ -642,6 +642,39 @@ def test_a_cache_the_program_turned_off_is_information_not_a_problem(tmp_path: P
     assert d_off.score < d_custom.score
 
 
+def test_freezing_the_program_turned_on_is_information_with_what_it_leaves(tmp_path: Path
+                                                                          ) -> None:
+    """probes29b fullgraph_frozen_ok: `torch._inductor.config.freezing = True` makes
+    AOTAutograd's cache refuse the graph ("Cannot cache a graph with freezing enabled") and
+    the FX graph cache refuse freezing's prepacked weights ("mkldnn tensors unpickleable"):
+    two cache problems on a correct program. Both are the setting's documented price; the
+    mkldnn refusal without freezing stays a problem."""
+    from compdiag.analyses.explain import explain
+    from compdiag.ingest.ingestor import Ingestor
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    user = tmp_path / "model.py"
+    user.write_text("import torch\n\ndef f(x):\n    return x.sin()\n")
+    w = Writer(tmp_path / "s.db")
+    run = w.begin_run(source="run", argv=[str(user)], cwd=str(tmp_path))
+    ing = Ingestor(w, run)
+    ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+    for name, why in (("aotautograd_cache_bypass", "Cannot cache a graph with freezing enabled"),
+                      ("fx_graph_cache_bypass", "mkldnn tensors unpickleable")):
+        ing.record({"artifact": {"name": name, "encoding": "json"}, **ids},
+                   json.dumps({"cache_bypass_reason": why}))
+    end_fed_run(w, ing, run, user, 3, ids, graph_op_count=1)
+    alone = _artifact_run(w, user, "fx_graph_cache_bypass",
+                          {"cache_bypass_reason": "mkldnn tensors unpickleable"})
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        frozen = [d for d in explain(r, run) if d.kind == "cache"]
+        (unfrozen,) = [d for d in explain(r, alone) if d.kind == "cache"]
+    assert len(frozen) == 2 and all(d.severity == "info" for d in frozen), frozen
+    assert unfrozen.severity == "problem"
+
+
 def test_an_input_change_is_at_the_call_that_passed_the_input() -> None:
     """corpus/cache_reset_dtype.py (after pytorch/pytorch#111421): after a reset the same
     function is called with float64 inputs and misses the FX graph cache on

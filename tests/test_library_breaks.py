@@ -191,3 +191,19 @@ def test_a_graph_break_call_in_library_code_is_not_for_the_user_to_remove():
     own = graph_break_fix("Call to `torch._dynamo.graph_break()`", "", "",
                           "torch._dynamo.graph_break()", [], None)
     assert "debugging aid" in own
+
+
+def test_a_break_in_an_eager_mode_quantized_layer_gets_the_quantization_fix():
+    """probes29b qdyn_ranker_serve: `quantize_dynamic(model)` then torch.compile broke at
+    `torch.ops.quantized.linear_dynamic(...)` on the packed weight (a ScriptObject); the fix
+    told the user to implement `__tensor_flatten__` on it. The layer is torch's quantized
+    Linear: compile the float model, or quantize the PT2 way."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    lib = {"filename": "/x/site-packages/torch/ao/nn/quantized/dynamic/modules/linear.py",
+           "lineno": 58, "name": "forward", "line": "Y = torch.ops.quantized.linear_dynamic("}
+    fix = graph_break_fix("Failed to convert args/kwargs to proxy", "Missing `as_proxy()`",
+                          "UserDefinedObjectVariable(ScriptObject)", "scores = ranker(q, d)",
+                          [], lib_frame=lib)
+    assert "compile the float model" in fix and "quantize_pt2e" in fix
+    assert "__tensor_flatten__" not in fix

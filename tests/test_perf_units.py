@@ -813,3 +813,21 @@ def test_a_recompile_limit_folded_under_a_break_is_still_a_limiter(tmp_path):
     found = limiters(graphs, diags, [{"compile_id": "0/0", "status": "graph_break"}])
     kinds = [f["kind"] for f in found]
     assert "recompile" in kinds and kinds.index("recompile") < kinds.index("fallback"), found
+
+
+def test_timing_clones_keep_whether_a_tensor_is_an_inference_tensor() -> None:
+    """probes29b aot_eager_deploy: the program calls its compiled model inside
+    `torch.inference_mode()` on a tensor made outside it. perf's clone of it, made inside,
+    was an inference tensor, another kind of tensor to Dynamo's guards: `compdiag perf`
+    recompiled where the program never does, and the program printed 40x for its 0.88x."""
+    import torch
+
+    from compdiag.capture.perf_timing import _clone_inputs
+
+    outside = torch.randn(4)
+    with torch.inference_mode():
+        inside = torch.randn(4)
+        (a, b) = _clone_inputs([outside, inside])
+    assert not a.is_inference() and b.is_inference()
+    (c,) = _clone_inputs([inside])  # outside the mode: still an inference tensor
+    assert c.is_inference()

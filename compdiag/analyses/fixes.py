@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from compdiag.analyses.library_fixes import (C10D_FILE, QUANTIZED_FIX, QUANTIZED_MODULES,
+                                             c10d_fix, first_hint, library_fix)
 from compdiag.analyses.rules import Words, every, first, found
 from compdiag.analyses.runtime_fixes import (  # re-exported: the failure kind's words
     eager_fails, runtime_fix, runtime_why)
@@ -324,16 +326,18 @@ def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
     """The concrete change for a graph break; torch's first specific hint when no rule knows.
     `lib_frame`: the library code the break is inside (ingest's graph_breaks.lib_frame), when
     the user's line only calls into it."""
-    if lib_frame and str(lib_frame.get("filename") or "").replace("\\", "/").endswith(
-            C10D_FILE):
-        return c10d_fix(lib_frame)
+    where = str((lib_frame or {}).get("filename") or "").replace("\\", "/")
+    if where.endswith(C10D_FILE):
+        return c10d_fix(lib_frame or {})
+    if QUANTIZED_MODULES in where:
+        return QUANTIZED_FIX
     rule = _rule_for(gb_type, explanation, debug_ctx, line)
     if rule is not None and lib_frame and rule.user_calls \
             and not any(c in (line or "") for c in rule.user_calls):
         return library_fix(lib_frame, hints)
     if rule is not None:
         return rule.text(gb_type, explanation, debug_ctx, line)
-    return _first_hint(hints) or FALLBACK_FIX
+    return first_hint(hints) or FALLBACK_FIX
 
 
 def _rule_for(gb_type: str, explanation: str, debug_ctx: str, line: str) -> Rule | None:
@@ -342,54 +346,6 @@ def _rule_for(gb_type: str, explanation: str, debug_ctx: str, line: str) -> Rule
             if rule.matches(gb_type, "", "", ""):
                 return rule
     return next((r for r in RULES if r.matches(gb_type, explanation, debug_ctx, line)), None)
-
-
-def _first_hint(hints: list[str] | tuple[str, ...]) -> str | None:
-    return next((h for h in hints if "report an issue" not in h.lower()
-                 and "file an issue" not in h.lower()), None)
-
-
-# torch.distributed's c10d collectives work in place and return a Work handle, which Dynamo
-# does not trace (it rewrites only all_reduce, all_gather_into_tensor, reduce_scatter_tensor);
-# the functional collectives of the same name return their result and trace into the graph.
-C10D_FILE = "torch/distributed/distributed_c10d.py"
-FUNCTIONAL_COLLECTIVES = frozenset({"all_reduce", "broadcast", "all_to_all_single",
-                                    "all_gather_tensor", "reduce_scatter_tensor",
-                                    "all_reduce_coalesced", "permute_tensor"})
-
-
-def c10d_fix(lib_frame: Mapping[str, Any]) -> str:
-    """A break inside torch.distributed's c10d function the user's line calls (set20's
-    `dist.broadcast` in a compiled helper): the functional collective that traces."""
-    name = str(lib_frame.get("name") or "")
-    head = (f"`dist.{name}` is" if name else "This torch.distributed call is")
-    alt = (f"use the functional collective, which returns its result instead of writing in "
-           f"place and traces into the graph: `t = torch.distributed._functional_collectives."
-           f"{name}(t, ...)` (the group is an argument of its own)"
-           if name in FUNCTIONAL_COLLECTIVES else
-           "use a functional collective (torch.distributed._functional_collectives), which "
-           "returns its result and traces into the graph, where one exists")
-    return (f"{head} c10d's in-place collective, which Dynamo does not trace (it rewrites "
-            "only all_reduce, all_gather_into_tensor and reduce_scatter_tensor into functional "
-            f"collectives), so the graph splits at it on every rank. Inside the compiled "
-            f"function {alt}; or make the call in the eager code around the compiled function.")
-
-
-def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...]) -> str:
-    """The fix for a break inside library code the user's line calls: it names that library
-    function and what works for a call the user cannot edit (issue 29 §1)."""
-    name = lib_frame.get("name") or "a library function"
-    where = f"{os.path.basename(str(lib_frame.get('filename') or '?'))}:{lib_frame.get('lineno')}"
-    code = f": `{lib_frame['line']}`" if lib_frame.get("line") else ""
-    # a hint to edit the code that broke is about the library's code, not the user's
-    hint = _first_hint([h for h in hints if not h.lower().startswith("remove ")])
-    return (f"The break is inside `{name}` ({where}{code}), library code your line calls, "
-            "not in your own code. " + (f"torch's way through it: {hint.rstrip('.')}. "
-                                        if hint else "")
-            + ("Otherwise keep" if hint else "Keep")
-            + " your line's call into it out of the compiled region (call it from a small "
-            "function decorated with `@torch.compiler.disable`), or wrap it in a custom op "
-            "(`torch.library.custom_op`) so it stays one node of the graph.")
 
 
 # -- failures (the failure kind; the program kind's exception through compiled code) ---------

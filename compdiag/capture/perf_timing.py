@@ -155,13 +155,17 @@ def _clone_inputs(args: list[Any]) -> list[Any]:
     input, and two copies of a large model's weights would not fit; a copied buffer costs a
     CUDA-graph re-recording, see _static); the buffers among them are put back by
     _restored_statics. requires_grad is kept, so the compiled side takes the same autograd
-    path as the user's call."""
+    path as the user's call, and so is being an inference tensor or not (a clone made inside
+    the program's `torch.inference_mode()` of a tensor made outside it is an inference tensor,
+    another kind of tensor to Dynamo's guards: a recompile the program never made, probes29b
+    aot_eager_deploy)."""
     from torch.utils import _pytree as pytree
 
     def copy(t: Any) -> Any:
         if not isinstance(t, torch.Tensor) or _static(t):
             return t
-        c = t.detach().clone()
+        with torch.inference_mode(t.is_inference()):
+            c = t.detach().clone()
         if t.requires_grad and c.is_floating_point():
             c.requires_grad_(True)
         return c

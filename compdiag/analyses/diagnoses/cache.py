@@ -89,7 +89,13 @@ BYPASS_RULES: tuple[tuple[Words, str], ...] = (
 # Bypasses the program asked for (it turned the cache off, or a tool did): stated as
 # information, not a problem with a fix; the setting is deliberate (corpus scripts that need a
 # real compile turn the FX graph cache off, and so do users who time cold compiles).
-DELIBERATE_BYPASSES: tuple[str, ...] = ("fx graph cache is not enabled", "compiler bisector")
+DELIBERATE_BYPASSES: tuple[str, ...] = ("fx graph cache is not enabled", "compiler bisector",
+                                        # freezing the program turned on: the documented
+                                        # price of it (probes29b fullgraph_frozen_ok)
+                                        "with freezing enabled", "frozen constants")
+# What freezing itself leaves in the graph for the FX graph cache to refuse: its prepacked
+# mkldnn weights, a consequence of the same setting when the run froze.
+FROZEN_LEFTOVERS: tuple[str, ...] = ("mkldnn tensors unpickleable",)
 # Bypasses torch's own code causes (the function the cache does not support is torch's, e.g.
 # compiled autograd's validate_outputs): the program has nothing to change, so information.
 TORCH_OWN_BYPASSES: tuple[Words, ...] = (
@@ -308,12 +314,14 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
             groups.setdefault(key, []).append(e)
             if mine:
                 constructs[key] = mine
+    frozen = any(found(("freezing", "frozen constants"), e.get("reason")) for e in events)
     out = []
     for key, rows in groups.items():
         cid = rows[0]["compile_id"]
         caches = tuple(dict.fromkeys(r["cache"] for r in rows))
         reason = " / ".join(dict.fromkeys(r.get("reason") or "?" for r in rows))
-        asked, torchs = deliberate(reason), torch_own(reason)
+        asked, torchs = deliberate(reason) or (frozen and found(FROZEN_LEFTOVERS, reason)), \
+            torch_own(reason)
         # AOTAutograd's cache alone, while Inductor's looked every such compile up
         aot_only = caches == ("aotautograd",) and _fx_looked_up(events, rows)
         mine = constructs.get(key)  # the refused node is the user's own construct

@@ -1,0 +1,65 @@
+"""Fixes for a graph break inside library code the user's line calls (issue 29 §1): the
+library function named with what works for a call the user cannot edit, and the libraries
+whose breaks have a fix of their own (torch.distributed's c10d collectives, eager-mode
+quantized modules). Split from analyses/fixes.py, which matches the break's words."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+
+def first_hint(hints: list[str] | tuple[str, ...]) -> str | None:
+    """torch's first hint that is not "report an issue"."""
+    return next((h for h in hints if "report an issue" not in h.lower()
+                 and "file an issue" not in h.lower()), None)
+
+
+# eager-mode quantized modules (quantize_dynamic, convert) hold packed weights as TorchScript
+# objects Dynamo cannot put in a graph (probes29b qdyn_ranker_serve)
+QUANTIZED_MODULES = "torch/ao/nn/quantized/"
+QUANTIZED_FIX = ("The model's quantized layers (torch.ao.quantization's eager-mode "
+                 "quantize_dynamic or convert) keep packed int8 weights as TorchScript objects, "
+                 "which Dynamo cannot put in a graph: compile the float model, or quantize for "
+                 "torch.compile with PT2E (torch.ao.quantization.quantize_pt2e) or torchao.")
+# torch.distributed's c10d collectives work in place and return a Work handle, which Dynamo
+# does not trace (it rewrites only all_reduce, all_gather_into_tensor, reduce_scatter_tensor);
+# the functional collectives of the same name return their result and trace into the graph.
+C10D_FILE = "torch/distributed/distributed_c10d.py"
+FUNCTIONAL_COLLECTIVES = frozenset({"all_reduce", "broadcast", "all_to_all_single",
+                                    "all_gather_tensor", "reduce_scatter_tensor",
+                                    "all_reduce_coalesced", "permute_tensor"})
+
+
+def c10d_fix(lib_frame: Mapping[str, Any]) -> str:
+    """A break inside torch.distributed's c10d function the user's line calls (set20's
+    `dist.broadcast` in a compiled helper): the functional collective that traces."""
+    name = str(lib_frame.get("name") or "")
+    head = (f"`dist.{name}` is" if name else "This torch.distributed call is")
+    alt = (f"use the functional collective, which returns its result instead of writing in "
+           f"place and traces into the graph: `t = torch.distributed._functional_collectives."
+           f"{name}(t, ...)` (the group is an argument of its own)"
+           if name in FUNCTIONAL_COLLECTIVES else
+           "use a functional collective (torch.distributed._functional_collectives), which "
+           "returns its result and traces into the graph, where one exists")
+    return (f"{head} c10d's in-place collective, which Dynamo does not trace (it rewrites "
+            "only all_reduce, all_gather_into_tensor and reduce_scatter_tensor into functional "
+            f"collectives), so the graph splits at it on every rank. Inside the compiled "
+            f"function {alt}; or make the call in the eager code around the compiled function.")
+
+
+def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...]) -> str:
+    """The fix for a break inside library code the user's line calls: it names that library
+    function and what works for a call the user cannot edit (issue 29 §1)."""
+    name = lib_frame.get("name") or "a library function"
+    where = f"{os.path.basename(str(lib_frame.get('filename') or '?'))}:{lib_frame.get('lineno')}"
+    code = f": `{lib_frame['line']}`" if lib_frame.get("line") else ""
+    # a hint to edit the code that broke is about the library's code, not the user's
+    hint = first_hint([h for h in hints if not h.lower().startswith("remove ")])
+    return (f"The break is inside `{name}` ({where}{code}), library code your line calls, "
+            "not in your own code. " + (f"torch's way through it: {hint.rstrip('.')}. "
+                                        if hint else "")
+            + ("Otherwise keep" if hint else "Keep")
+            + " your line's call into it out of the compiled region (call it from a small "
+            "function decorated with `@torch.compiler.disable`), or wrap it in a custom op "
+            "(`torch.library.custom_op`) so it stays one node of the graph.")
