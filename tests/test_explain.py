@@ -805,6 +805,44 @@ def test_mark_dynamic_constraint_violation_points_at_the_specialising_line(tmp_p
         d["explanation"]
 
 
+def test_a_marked_dimension_given_a_size_of_one_is_torchs_0_1_specialisation(tmp_path):
+    """probes29b batcher_min_batch_one: `mark_dynamic(ids, 0, min=1)` and a batch of one:
+    "specialized it to be a constant (1)", with no line of the program specialising it. The
+    fix was the generic fake-tensor advice; it is torch's own (maybe_mark_dynamic), with why."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    _call(s, "0/0", [26])
+    s.failure("0/0", stage="dynamo", exc_type="ConstraintViolationError",
+              message="Constraints violated (L['ids'].size()[0])! For more information, run "
+                      "with TORCH_LOGS=\"+dynamic\".", filename=str(s.user), lineno=26,
+              torch_message="Constraints violated (L['ids'].size()[0])!\n  - You marked "
+                            "L['ids'].size()[0] as dynamic but your code specialized it to be "
+                            "a constant (1). If you're using mark_dynamic, either remove it or "
+                            "use maybe_mark_dynamic.")
+    (d,) = s.explain()
+    assert d["kind"] == "failure" and d["user_frame"]["lineno"] == 26
+    assert d["fix"].startswith("Use `torch._dynamo.maybe_mark_dynamic`"), d["fix"]
+    assert "sizes 0 and 1" in d["explanation"] and "register_fake" not in d["fix"]
+
+
+def test_a_recompile_whose_compile_failed_folds_under_the_failure(tmp_path):
+    """probes29b rerank_candidates_abort: `scores.view(-1, 8)` on a size not divisible by 8
+    recompiled (the divisibility guard) and that compile failed on fake tensors. The
+    recompile came third as "a branch on (size % 8) took the other way" with `torch.where`
+    advice, for a program with no branch: it is the failure's compile, one event."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    s.compile("0/1", lineno=3, recompile_reason="0/0: (L['x'].size()[0] % 8) == 0  "
+                                                "# return y.view(-1, 8)  # a.py:21 in f")
+    _call(s, "0/1", [32])
+    s.failure("0/1", stage="dynamo", exc_type="TorchRuntimeError",
+              message="RuntimeError: shape '[-1, 8]' is invalid for input of size s14",
+              filename=str(s.user), lineno=21)
+    diags = s.explain()
+    assert [d["kind"] for d in diags if d["severity"] == "problem"] == ["failure"], diags
+    assert [c["kind"] for c in diags[0]["consequences"]] == ["recompile"]
+
+
 def _method_recompile(tmp_path: Path, first_id: int, second_id: int,
                       module: bool | None = None) -> dict:
     """forward() recompiled on self.scale, called first with one `self`, then another

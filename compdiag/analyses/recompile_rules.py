@@ -236,10 +236,16 @@ RANGE_01_EXPLANATION = (
     "specialises sizes 0 and 1 even for a dynamic "
     "dimension (mark_dynamic, dynamic=True): a batch of one, such as the last, uneven batch of "
     "a split or a DataLoader, does not fit the dynamic graph and compiles a graph of its own.")
+# probes29b bf16_batch_serve_ok: mark_unbacked in place of maybe_mark_dynamic made BatchNorm
+# break ("Could not guard on data-dependent expression Eq(4096*u0, 0)") and recompile twice,
+# and backed_size_oblivious left the range guard; padding is what works everywhere.
 RANGE_01_FIX = (
-    "Keep the size at 2 or more (`drop_last=True`, or pad the last batch), or let the dynamic "
-    "graph take 0 and 1 too: `torch._dynamo.decorators.mark_unbacked({tensor}, {dim})` in "
-    "place of mark_dynamic (or `torch.fx.experimental._config.backed_size_oblivious = True`).")
+    "Keep the size at 2 or more (`drop_last=True`, or pad the last batch and drop the padded "
+    "rows from the output): the size-1 graph is compiled once and reused, so a rare batch of "
+    "one costs that one compile. `torch._dynamo.decorators.mark_unbacked({tensor}, {dim})` in "
+    "place of mark_dynamic lets the dynamic graph take 0 and 1 too, but code that checks the "
+    "size (BatchNorm's batch check, a `view` on it) then breaks on the unbacked size: try it "
+    "only where nothing does.")
 # A guard compdiag has no category for: torch's own words, and no other category's fix
 # (dynamic shapes help a size or stride guard only).
 FIX_OTHER = ("Keep what this guard checks the same between calls (torch's words for it are "

@@ -78,11 +78,28 @@ def _range_recompile(effect: Diagnosis, cause: Diagnosis) -> bool:
             and same_compile(effect, cause))
 
 
+def _failed_recompile(effect: Diagnosis, cause: Diagnosis) -> bool:
+    """The recompile whose new compile is the one that failed, ending the program: one event
+    (probes29b rerank_candidates_abort: `view(-1, 8)` on a size not divisible by 8 failed to
+    compile, and its recompile, "a branch on (size % 8) took the other way", came third with
+    `torch.where` advice for a program with no branch)."""
+    # (a recompile-limit failure is the recompile's consequence, the other way round)
+    return (getattr(cause.details, "fatal", False) and cause.stage != "runtime"
+            and not getattr(cause.details, "recompile_limit", False)
+            and "RecompileLimit" not in str(getattr(cause.details, "exc_type", ""))
+            and not getattr(effect.details, "limit_hit", False)
+            and same_compile(effect, cause))
+
+
 SPEC = KindSpec(KIND, title="failure", words=("failure", "failures"), style="bold red", tie=10,
                 costs={"failure": Cost(800)}, details=(FailureDetails,),
                 causes=(Causes(KIND, "recompile", "the recompile made the compile that "
                                "failed on the declared range: the failure reports it",
-                               lambda e, c, ctx: _range_recompile(e, c), same_finding=True),))
+                               lambda e, c, ctx: _range_recompile(e, c), same_finding=True),
+                        Causes(KIND, "recompile", "the recompile's new compile is the one "
+                               "that failed: the failure reports it",
+                               lambda e, c, ctx: _failed_recompile(e, c),
+                               same_finding=True)))
 
 
 @hookimpl
@@ -153,6 +170,18 @@ MARKED_FIX = ("Either let the dimension be a constant there: use "
               "to a Python int).")
 
 
+# A marked dimension that took a size of 0 or 1, which torch always specialises: no line of
+# the program specialised it (probes29b batcher_min_batch_one, `mark_dynamic(ids, 0, min=1)`
+# then a batch of one got the generic fake-tensor fix)
+_SPECIALISED_01 = re.compile(r"specialized it to be a constant \(([01])\)")
+SPECIALISED_01_EXPLANATION = (
+    "The call passed a size of {value} for a dimension marked dynamic: torch specialises "
+    "sizes 0 and 1 whatever the mark's `min` says (0/1 specialisation), so no line of yours "
+    "did it and a marked dimension cannot take them.")
+SPECIALISED_01_FIX = (
+    "Use `torch._dynamo.maybe_mark_dynamic` instead of `mark_dynamic` (torch's hint): the "
+    "size-{value} call then compiles a graph of its own, once; or keep the size at 2 or more "
+    "(pad the batch and drop the padded rows from the output).")
 # torch's words when a size is outside the range `mark_dynamic(t, dim, min=, max=)` declared
 _OUT_OF_RANGE = re.compile(r"\b(\d+) not in range \[(-?\w+), (-?\w+)\]")
 RANGE_EXPLANATION = ("The size {size} is outside the range [{lo}, {hi}] that `{line}` (line "
@@ -199,6 +228,12 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
         return None
     sources = failure.get("constraint_sources") or []
     cid = failure.get("compile_id")
+    small = _SPECIALISED_01.search(f"{failure.get('message') or ''}\n"
+                                   f"{failure.get('torch_message') or ''}")
+    if small is not None:
+        value = small.group(1)
+        return (locate(ctx, cid), SPECIALISED_01_EXPLANATION.format(value=value),
+                SPECIALISED_01_FIX.format(value=value))
     spec = next((sp for sp in (ctx.specialization(src, [cid]) for src in sources) if sp), None)
     if spec is None:
         spec = next((sp for sp in ctx.specializations if sp["compile_id"] == cid
