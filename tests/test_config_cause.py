@@ -68,3 +68,5 @@ def test_an_error_reporting_a_graph_break_says_the_break_and_its_fix(tmp_path) -
     assert "trace builtin operator `print`" in d["reason"], d["reason"]
     assert d["fix"].startswith("The code must be traced whole here"), d["fix"]
     assert "print" in d["fix"] and "fake tensors" not in d["fix"]
+    # probes29a cond_early_exit: a disable helper or eager both fail inside a cond branch
+    assert "neither a `torch.compiler.disable` helper nor running it uncompiled" in d["fix"]

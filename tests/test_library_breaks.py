@@ -207,3 +207,35 @@ def test_a_break_in_an_eager_mode_quantized_layer_gets_the_quantization_fix():
                           [], lib_frame=lib)
     assert "compile the float model" in fix and "quantize_pt2e" in fix
     assert "__tensor_flatten__" not in fix
+
+
+def test_a_numpy_scalar_read_is_named_and_fixed_with_torch():
+    """probes29a numpy_gain_jitter: `gain_db = np.random.uniform(-6.0, 6.0)` in a compiled
+    forward broke on aten._local_scalar_dense; the reason never said NumPy and the fix was
+    `.item()` advice with `capture_scalar_outputs`, which left the break and a recompile."""
+    from compdiag.analyses.diagnoses.graph_breaks import scalar_read
+    from compdiag.analyses.fixes import graph_break_fix
+
+    line = "gain_db = np.random.uniform(-6.0, 6.0)"
+    assert scalar_read("aten._local_scalar_dense.default", line) == "np.random.uniform(...)"
+    assert scalar_read("aten._local_scalar_dense.default", "n = int(x.sum())") == "int(...)"
+    fix = graph_break_fix("Data dependent operator", "Operator `aten._local_scalar_dense."
+                          "default` has a non-Tensor output", "aten._local_scalar_dense.default",
+                          line, [])
+    assert "torch.empty(()).uniform_(low, high)" in fix and ".item()" not in fix, fix
+    assert "`.item()`" in graph_break_fix("Data dependent operator", "", "_local_scalar_dense",
+                                          "v = t.item()", [])
+
+
+def test_a_sparse_tensor_break_is_not_told_to_move_a_creation_it_does_not_make():
+    """probes29a gcn_sparse_adj: the adjacency was made outside and passed in; torch's hint
+    ("move sparse tensor creation outside the compiled region") was the fix and changed
+    nothing. A dense tensor (or the sparse op behind a disable helper) is what works."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    hint = ("Sparse tensor operations are not yet fully supported in torch.compile with "
+            "fullgraph=True. Consider using fullgraph=False to allow graph breaks, or move "
+            "sparse tensor creation outside the compiled region.")
+    fix = graph_break_fix("Attempted to wrap sparse Tensor", "torch.compile does not support "
+                          "sparse Tensors", "", "h = torch.sparse.mm(adj, h)", [hint])
+    assert "to_dense()" in fix and "creation outside" not in fix, fix

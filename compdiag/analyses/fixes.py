@@ -116,7 +116,20 @@ TOLIST_FIX = ("`.tolist()` leaves tensor land. Keep the computation vectorised o
 def _scalar_read(gb_type: str, expl: str, ctx: str, line: str) -> str:
     """A tensor's value read into Python (aten._local_scalar_dense): the fix for the call the
     user's line makes, `.tolist()` or `.item()` (and what reads one implicitly)."""
+    if re.search(r"\b(?:np|numpy)\.[\w.]+\(", line) and not re.search(r"\.(item|tolist)\(",
+                                                                          line):
+        return NUMPY_SCALAR_FIX
     return TOLIST_FIX if ".tolist(" in line and ".item(" not in line else ITEM_FIX
+
+
+# probes29a numpy_gain_jitter: `capture_scalar_outputs` left the break ("Could not guard on
+# data-dependent expression") and a recompile on the value; a torch draw removed both
+NUMPY_SCALAR_FIX = (
+    "Dynamo traces NumPy calls as torch ops (torch._numpy), and the Python number this NumPy "
+    "call returns is a tensor's value read out of the graph. Compute it with torch so it "
+    "stays a tensor (a random draw: `torch.empty(()).uniform_(low, high)` in place of "
+    "`np.random.uniform(low, high)`), or make it outside the compiled function and pass it "
+    "in as a tensor; `capture_scalar_outputs` does not help when code then branches on it.")
 
 
 def _builtin(gb_type: str, expl: str, ctx: str, line: str) -> str:
@@ -274,6 +287,13 @@ RULES: tuple[Rule, ...] = (
          "profilers) outside the compiled function and compile only the tensor code inside "
          "it. torch's own managers (no_grad, autocast, set_grad_enabled) are supported when "
          "created inside the compiled function."),
+    # probes29a gcn_sparse_adj: torch's hint (create it outside) does not help a sparse
+    # tensor passed in; Dynamo skips the whole function on any sparse tensor it meets
+    Rule(("sparse Tensor",),
+         "Dynamo does not trace sparse tensors, made inside or passed in (the function then "
+         "runs in eager). Pass a dense tensor instead (`adj.to_dense()` before the call, "
+         "`adj @ h` inside), or keep the sparse op in a small `@torch.compiler.disable` helper "
+         "and compile the dense code around it."),
     # probes29a meters_subclass_path: torch's hint names `__class__`, never touched by the user
     Rule(("Unsupported tensor subclass", "tensor subclass overridden"),
          "Dynamo cannot trace this call through the tensor subclass's `__torch_function__`: "
@@ -367,9 +387,15 @@ INJECTED = ("An Inductor *_TESTING_ONLY bug injector was on ({names}); it makes 
             "broken code on purpose. Unset it.")
 FULLGRAPH = ("fullgraph=True (or torch._dynamo.config.error_on_graph_break) turned a graph "
              "break into an error. {fix} Or drop fullgraph=True to accept the break.")
-WHOLE_BRANCH = ("The code must be traced whole here (a torch.cond / while_loop / scan branch, "
-                "a checkpointed or otherwise wrapped function): a graph break in it is an "
-                "error. {fix}")
+# probes29a cond_early_exit: a disable helper is a break itself inside the branch, and eager
+# torch.cond traces its branches too, so "move it out of the compiled function" failed alike
+WHOLE_BRANCH = ("The code must be traced whole here: a torch.cond / while_loop / scan branch "
+                "is traced as one graph, in eager too (eager torch.cond traces its branches), "
+                "so neither a `torch.compiler.disable` helper nor running it uncompiled helps. "
+                "Take the statement torch names out of the branch: a branch must be a pure "
+                "function of its operands (no print, no Python attribute, global or list it "
+                "changes; a new tensor returned, not an operand as it is: `x.clone()`), and the "
+                "side effect done after the call, from what the branch returns.")
 DYNAMO_RAISED = ("The traced code raised while Dynamo ran it on fake tensors: check that the "
                  "line runs in eager (`torch.compiler.set_stance(\"force_eager\")`); a "
                  "shape/dtype error there is a bug in the code, a missing fake/meta kernel "
@@ -499,8 +525,7 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
         elif gb_type and "HigherOrderOp" in exc_type and not known:
             # another error reporting a graph break it hit (a higher-order op's branch, which
             # must trace whole): the break's fix (set21b cond_branch_print: the `print`)
-            parts.append(WHOLE_BRANCH.format(fix=graph_break_fix(gb_type, one_line, debug,
-                                                                 line, [])))
+            parts.append(WHOLE_BRANCH)
         elif not known:
             parts.append(DYNAMO_RAISED)
             parts.append(f"Narrow it down: {bisect}.")

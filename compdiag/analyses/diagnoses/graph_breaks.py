@@ -273,13 +273,23 @@ CALL_MACHINERY = ("Failed to convert args/kwargs to proxy",)
 _SCALAR_READ = re.compile(r"\.(tolist|item)\(\)|\b(int|float|bool)\(")
 
 
+# A NumPy call on the user's line: Dynamo traces NumPy through torch._numpy, and a NumPy
+# scalar it makes becomes a Python number through aten._local_scalar_dense (probes29a
+# numpy_gain_jitter: `np.random.uniform(-6.0, 6.0)`, said as ".item()" advice)
+NUMPY_CALL = re.compile(r"\b(?:np|numpy)\.[\w.]+\(")
+
+
 def scalar_read(context: str | None, line: str | None) -> str | None:
-    """`.tolist()` (or `.item()`, `int(...)`) when torch's break names
-    aten._local_scalar_dense and the user's line makes that call; None otherwise."""
+    """`.tolist()` (or `.item()`, `int(...)`, NumPy's `np.random.uniform(...)`) when torch's
+    break names aten._local_scalar_dense and the user's line makes that call; None
+    otherwise."""
     if not context or "_local_scalar_dense" not in context or not line:
         return None
     m = _SCALAR_READ.search(line)
-    return None if m is None else (f".{m.group(1)}()" if m.group(1) else f"{m.group(2)}(...)")
+    if m is None:
+        numpy = NUMPY_CALL.search(line)
+        return f"{numpy.group(0)}...)" if numpy else None
+    return f".{m.group(1)}()" if m.group(1) else f"{m.group(2)}(...)"
 
 
 HOP_WORDS = {"tag_activation_checkpoint": "activation checkpointing (torch.utils.checkpoint)",
@@ -413,7 +423,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             reason += f", calling `{callee}(...)`"
         read = scalar_read(short, g["frame"].line)
         if read:  # the user's call that read a tensor's value into Python
-            reason += f", from `{read}` at line {g['frame'].lineno}"
+            reason += f", from `{read}` at line {g['frame'].lineno}" + (
+                " (NumPy, traced as torch ops)" if NUMPY_CALL.match(read) else "")
         lib = first.get("lib_frame") if isinstance(first.get("lib_frame"), dict) else None
         if lib and lib.get("line") and ctx.resolve(lib.get("filename")) != g["frame"].filename:
             # inside library code the user's line calls: the library's statement torch names
