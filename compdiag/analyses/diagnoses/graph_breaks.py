@@ -344,14 +344,16 @@ def not_resumed(ctx: Any, skipped: list[dict[str, Any]], count: int) -> str:
             f"{which}.{later}")
 
 
-def _after_at_line(g: dict[str, Any], groups: Any) -> bool:
+def _after_at_line(ctx: Any, g: dict[str, Any], groups: Any) -> bool:
     """Another break at the same user line came first, in a frame compiled before this one:
     that break ran the line's call in eager, which is how Dynamo came to trace this frame at
     all (probes29a meters_subclass_path: a `__torch_function__` subclass broke the helper at
     `seg.norm(...)`, then the subclass's own frame, traced from eager, raised a TypeError
-    inside torch's overrides, and that follow-on ranked first)."""
+    inside torch's overrides, and that follow-on ranked first). Not a resume function: that
+    is the same function going on after the break, whose own break is its own (corpus
+    gb_context_manager: `with open(...)` broke on `open`, then its resume on the `with`)."""
     mine = sort_key(g["cids"][0]) if g["cids"] else None
-    if mine is None:
+    if mine is None or is_resume_function((ctx.code_row(g["cids"][0]) or {}).get("co_name")):
         return False
     return any(o is not g and o["cids"] and
                (o["frame"].filename, o["frame"].lineno) == (g["frame"].filename,
@@ -408,7 +410,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                               lib_frame=first.get("lib_frame"))
         follow_on = len(groups) > 1 and (found(FOLLOW_ON, *hints)
                                          or any(t in g["gb_type"] for t in FOLLOW_ON_TYPES)
-                                         or _after_at_line(g, groups.values()))
+                                         or _after_at_line(ctx, g, groups.values()))
         score = SPEC.score(KIND, count, *(("frame_skipped",) if g["skipped"] else ()),
                      *(("follow_on",) if follow_on else ()), order=g["order"])
         fn = ctx.fn_name(g["cids"][0]) if g["cids"] else None
