@@ -205,7 +205,7 @@ def test_a_break_in_an_eager_mode_quantized_layer_gets_the_quantization_fix():
     fix = graph_break_fix("Failed to convert args/kwargs to proxy", "Missing `as_proxy()`",
                           "UserDefinedObjectVariable(ScriptObject)", "scores = ranker(q, d)",
                           [], lib_frame=lib)
-    assert "compile the float model" in fix and "quantize_pt2e" in fix
+    assert "compile the float model" in fix and "torchao" in fix
     assert "__tensor_flatten__" not in fix
 
 

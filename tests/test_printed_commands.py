@@ -424,3 +424,45 @@ def test_every_torch_config_a_fix_sets_is_reachable_as_printed() -> None:
     bad = [f"{p.relative_to(REPO)}: {text[:80]!r}" for m, p, text, at in found
            if m in unreachable and f"import {m}" not in text[:at]]
     assert not bad, bad
+
+
+# Names in the analyses' words that are examples or stems, not torch's API.
+_NOT_API = {"torch.ops.mylib.op", "torch._dynamo.mark_"}
+
+
+def test_every_torch_name_the_words_use_exists_in_this_torch() -> None:
+    """A fix that names torch's API names what this torch has (session 29: a fix said
+    `torch._dynamo.config.error_on_graph_break`, which is a context manager,
+    `torch._dynamo.error_on_graph_break(...)`, and one said `torch.ao.quantization.
+    quantize_pt2e`, which torch 2.13 no longer has). Every dotted `torch.` name in the
+    analyses' strings is imported, or found as an attribute of what imports."""
+    import ast
+    import importlib
+
+    import torch  # noqa: F401 - the names resolve from it
+
+    names: dict[str, Path] = {}
+    for p in (REPO / "compdiag" / "analyses").rglob("*.py"):
+        for node in ast.walk(ast.parse(p.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                for m in re.finditer(r"\btorch(?:\.[A-Za-z_]\w*)+", node.value):
+                    names.setdefault(m.group(0), p)
+
+    def resolves(name: str) -> bool:
+        parts = name.split(".")
+        for i in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module(".".join(parts[:i]))
+            except Exception:  # noqa: BLE001 - not a module: an attribute of a shorter one
+                continue
+            for attr in parts[i:]:
+                if not hasattr(obj, attr):
+                    return False
+                obj = getattr(obj, attr)
+            return True
+        return False
+
+    assert len(names) > 50, len(names)
+    bad = sorted(f"{n} ({p.relative_to(REPO)})" for n, p in names.items()
+                 if n not in _NOT_API and not resolves(n))
+    assert not bad, bad

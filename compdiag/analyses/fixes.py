@@ -385,7 +385,7 @@ BACKEND_RAISED = ("The exception is the backend's own, not a torch compiler stag
                   "graph or the backend is at fault.")
 INJECTED = ("An Inductor *_TESTING_ONLY bug injector was on ({names}); it makes Inductor emit "
             "broken code on purpose. Unset it.")
-FULLGRAPH = ("fullgraph=True (or torch._dynamo.config.error_on_graph_break) turned a graph "
+FULLGRAPH = ("fullgraph=True (or `torch._dynamo.error_on_graph_break(True)`) turned a graph "
              "break into an error. {fix} Or drop fullgraph=True to accept the break.")
 # probes29a cond_early_exit: a disable helper is a break itself inside the branch, and eager
 # torch.cond traces its branches too, so "move it out of the compiled function" failed alike

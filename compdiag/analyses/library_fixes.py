@@ -20,8 +20,9 @@ def first_hint(hints: list[str] | tuple[str, ...]) -> str | None:
 QUANTIZED_MODULES = "torch/ao/nn/quantized/"
 QUANTIZED_FIX = ("The model's quantized layers (torch.ao.quantization's eager-mode "
                  "quantize_dynamic or convert) keep packed int8 weights as TorchScript objects, "
-                 "which Dynamo cannot put in a graph: compile the float model, or quantize for "
-                 "torch.compile with PT2E (torch.ao.quantization.quantize_pt2e) or torchao.")
+                 "which Dynamo cannot put in a graph: compile the float model, or quantize it "
+                 "with torchao (`torchao.quantization.quantize_`), whose quantized tensors "
+                 "torch.compile traces.")
 # torch.distributed's c10d collectives work in place and return a Work handle, which Dynamo
 # does not trace (it rewrites only all_reduce, all_gather_into_tensor, reduce_scatter_tensor);
 # the functional collectives of the same name return their result and trace into the graph.

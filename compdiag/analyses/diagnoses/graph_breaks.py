@@ -293,7 +293,7 @@ def scalar_read(context: str | None, line: str | None) -> str | None:
 
 
 HOP_WORDS = {"tag_activation_checkpoint": "activation checkpointing (torch.utils.checkpoint)",
-             "cond": "torch.cond", "while_loop": "torch.while_loop", "map_impl": "torch.map",
+             "cond": "torch.cond", "while_loop": "torch.while_loop", "map_impl": "torch._higher_order_ops.map",
              "flex_attention": "flex_attention", "scan": "scan",
              "invoke_subgraph": "a nested compiled region (invoke_subgraph)"}
 # VariableTracker kinds in words (parse_dynamo's snake case of `NumpyNdarrayVariable`)
