@@ -239,3 +239,30 @@ def test_a_sparse_tensor_break_is_not_told_to_move_a_creation_it_does_not_make()
     fix = graph_break_fix("Attempted to wrap sparse Tensor", "torch.compile does not support "
                           "sparse Tensors", "", "h = torch.sparse.mm(adj, h)", [hint])
     assert "to_dense()" in fix and "creation outside" not in fix, fix
+
+
+def test_a_break_inside_a_custom_ops_fake_implementation_points_at_its_line(tmp_path):
+    """probes29a dedup_ids_fake: `torch.unique(ids).numel()` in the op's register_fake broke
+    the graph; torch's words name its own CustomOpDef.__call__ and the user's call of the op,
+    and the diagnosis stayed at the call with a mask fix that does not apply to a dedup."""
+    from compdiag.analyses.context import RunContext
+    from compdiag.analyses.custom_op_fakes import fake_line
+    from compdiag.store.reader import Reader
+    from test_explain import Store
+
+    from cdtest import REPO
+
+    s = Store(tmp_path)  # the probe's program, as the run kept it
+    s.user.write_text((REPO / "benchmarks/probes29a/dedup_ids_fake.py").read_text())
+    s.compile("0/0", lineno=23)
+    s.done()
+    lib = {"filename": "/x/site-packages/torch/_library/custom_ops.py", "lineno": 863,
+           "name": "__call__", "line": "return self._opoverload(*args, **kwargs)"}
+    with Reader(s.path) as r:
+        ctx = RunContext(r, s.run_id)
+        frame, op = fake_line(ctx, "0/0", lib, "uniq = dedup_ids(ids)", "aten._unique2.default")
+        assert (frame.lineno, op, frame.evidence) == (12, "dedup_ids", "source"), frame
+        # a break elsewhere in torch, or a call of another function, is not one
+        assert fake_line(ctx, "0/0", {**lib, "filename": "/x/torch/nn/functional.py"},
+                         "uniq = dedup_ids(ids)", "aten._unique2.default") is None
+        assert fake_line(ctx, "0/0", lib, "y = other(ids)", "aten._unique2.default") is None

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from compdiag.analyses.consequences import Causes, same_compile
+from compdiag.analyses.custom_op_fakes import fake_line
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import graph_break_fix
 from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
@@ -269,6 +270,13 @@ def short_context(debug: str) -> str:
 # Break types whose words describe Dynamo's handling of a call, not the call: the headline
 # also names the function the user's line called.
 CALL_MACHINERY = ("Failed to convert args/kwargs to proxy",)
+# probes29a dedup_ids_fake: `torch.unique(ids).numel()` sizing a fake implementation's output;
+# the capture setting removed the break (new_dynamic_size alone did not)
+FAKE_DYNAMIC_FIX = ("{op}'s fake implementation computes its output size from the data, "
+                    "which fake tensors do not have: allocate it with a size from "
+                    "`torch.library.get_ctx().new_dynamic_size()` and set "
+                    "`torch._dynamo.config.capture_dynamic_output_shape_ops = True` so Dynamo "
+                    "traces the op with that unbacked size.")
 # The Python calls that read a tensor's value (aten._local_scalar_dense in torch's words).
 _SCALAR_READ = re.compile(r"\.(tolist|item)\(\)|\b(int|float|bool)\(")
 
@@ -428,7 +436,13 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             reason += f", from `{read}` at line {g['frame'].lineno}" + (
                 " (NumPy, traced as torch ops)" if NUMPY_CALL.match(read) else "")
         lib = first.get("lib_frame") if isinstance(first.get("lib_frame"), dict) else None
-        if lib and lib.get("line") and ctx.resolve(lib.get("filename")) != g["frame"].filename:
+        fake = fake_line(ctx, g["cids"][0] if g["cids"] else None, lib, g["frame"].line,
+                         first.get("debug_context"))
+        if fake is not None:  # inside the program's own fake implementation of a custom op
+            g["frame"], op = fake
+            reason += f", in the fake implementation of custom op {op}() (register_fake)"
+            fix = FAKE_DYNAMIC_FIX.format(op=op)
+        elif lib and lib.get("line") and ctx.resolve(lib.get("filename")) != g["frame"].filename:
             # inside library code the user's line calls: the library's statement torch names
             stmt = lib["line"] if len(lib["line"]) <= 80 else lib["line"][:77] + "..."
             reason += (f", at `{stmt}` in {lib.get('name') or 'library code'}() "

@@ -1,0 +1,54 @@
+"""The user's fake implementation a graph break happened in (issue 29 §1, the line torch does
+not point at).
+
+Dynamo runs a custom op (`torch.library.custom_op`) on fake tensors through the fake
+implementation the program registered (`@op.register_fake`, `torch.library.register_fake(
+"ns::op")`); an op inside it whose output size depends on the data (`torch.unique(ids).numel()`)
+breaks the graph, and torch's words point at its own `CustomOpDef.__call__` and the user's call
+of the op, never at the fake function (probes29a dedup_ids_fake). The program's kept source
+says where that function is: the registration for the op the user's line calls, and in its
+body the line that calls the op torch names."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from compdiag.analyses.diagnosis import UserFrame
+from compdiag.analyses.locate import source_matches
+from compdiag.formats.code_text import called
+
+CUSTOM_OPS_FILE = "torch/_library/custom_ops.py"
+# `aten._unique2.default` -> `unique`: the Python name a program writes for the ATen op
+_ATEN = re.compile(r"aten\.(_?)([a-z]+?)(\d*)(?:_|\.|\b)")
+_BODY_LINES = 40
+
+
+def fake_line(ctx: Any, cid: str | None, lib_frame: dict[str, Any] | None, line: str | None,
+              aten_op: str | None) -> tuple[UserFrame, str] | None:
+    """(the line of the user's fake implementation that calls `aten_op`, else its
+    registration line; the custom op's name) for a break inside torch's custom-op call made
+    at the user's `line`; None when the break is elsewhere or the source does not show it."""
+    if not lib_frame or not str(lib_frame.get("filename") or "").replace(
+            "\\", "/").endswith(CUSTOM_OPS_FILE):
+        return None
+    callee = called(line or "")
+    name = callee.rsplit(".", 1)[-1] if callee else None
+    if not name:
+        return None
+    registered = source_matches(ctx, cid, re.compile(
+        rf"@{re.escape(name)}\.register_fake\b|register_fake\(\s*['\"][\w.]*::{re.escape(name)}"
+        r"['\"]"))
+    if not registered:
+        return None
+    at = registered[0]
+    m = _ATEN.search(aten_op or "")
+    stem = m.group(2) if m else None
+    lines = ctx.source_lines(at.filename) or []
+    for k in range(at.lineno, min(len(lines), at.lineno + _BODY_LINES)):
+        text = lines[k]  # the lines after the registration (0-based k is line k + 1)
+        if k > at.lineno + 1 and text.strip() and not text[:1].isspace():
+            break  # the function's body ended
+        if stem and re.search(rf"\b{stem}\s*\(", text):
+            return ctx.frame(at.filename, k + 1, text.strip(), evidence="source"), name
+    return at, name
