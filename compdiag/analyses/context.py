@@ -111,8 +111,10 @@ class RunContext:
     def foreign(self, filename: str | None) -> bool:
         """A user file the run never saw, where it keeps those it saw (ingest/sources.py): a
         frame of another program's compile (an FX graph cache entry names the file of the
-        program that wrote it), never a line of this run."""
-        return bool(filename) and bool(self.r.source_paths(self.run_id)) and \
+        program that wrote it), never a line of this run. Captured runs only: an imported
+        log's files may be elsewhere, kept or not."""
+        return bool(filename) and self.run.get("source", "run") == "run" and \
+            bool(self.r.source_paths(self.run_id)) and \
             self.source_lines(filename) is None and is_user_file(self.resolve(filename))
 
     def source_lines(self, filename: str | None) -> list[str] | None:
