@@ -477,3 +477,23 @@ def test_report_job_bundles_every_rank_and_imports_back_as_the_job(tmp_path, mon
     # one rank's repro is `report RUN`'s: --job takes no --repro
     assert compdiag_cli.main(["report", "--store", str(job.path), "--job", "--repro",
                               str(out)]) == 2
+
+
+def test_a_rank_the_launcher_stopped_after_another_failed_says_so(tmp_path):
+    """probes29d rank0_logit_histogram: rank 0 failed (exit 1) and torchrun stopped rank 1
+    with SIGTERM (exit 143, no end recorded in the process): rank 1's diagnosis said "exited
+    with status 143; nothing recorded says how" and "native code called exit()"."""
+    from compdiag.analyses.explain import explain
+
+    job = Job(tmp_path)
+    job.compile([0, 1], "0/0")
+    for ing in job.ing.values():
+        ing.flush()
+        keep_sources(job.w, ing.run_id)
+    job.w.end_run(job.ing[0].run_id, exit_code=1, status="done")
+    job.w.end_run(job.ing[1].run_id, exit_code=143, status="killed")
+    job.w.close()
+    with Reader(job.path) as r:
+        (d,) = [d for d in explain(r, job.ing[1].run_id) if d.kind == "program"]
+    assert d.reason == "killed by SIGTERM after rank 0 ended with status 1", d.reason
+    assert f"explain --store {job.path} {job.ing[0].run_id}" in d.fix

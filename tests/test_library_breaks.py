@@ -266,3 +266,15 @@ def test_a_break_inside_a_custom_ops_fake_implementation_points_at_its_line(tmp_
         assert fake_line(ctx, "0/0", {**lib, "filename": "/x/torch/nn/functional.py"},
                          "uniq = dedup_ids(ids)", "aten._unique2.default") is None
         assert fake_line(ctx, "0/0", lib, "y = other(ids)", "aten._unique2.default") is None
+
+
+def test_an_async_collective_break_is_fixed_by_dropping_async_op():
+    """probes29d allreduce_async_metric: `dist.all_reduce(t, async_op=True)` then
+    `work.wait()` in a compiled function; the fix was the generic "move it out / disable".
+    Without async_op the call traces (one graph, no break, same numbers)."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    fix = graph_break_fix("async_op=True for distributed collectives",
+                          "`torch.compile` doesn't support `async_op=True for all_reduce", "",
+                          "work = dist.all_reduce(stats, async_op=True)", [])
+    assert fix.startswith("Call the collective without `async_op=True`"), fix

@@ -287,6 +287,11 @@ RULES: tuple[Rule, ...] = (
          "profilers) outside the compiled function and compile only the tensor code inside "
          "it. torch's own managers (no_grad, autocast, set_grad_enabled) are supported when "
          "created inside the compiled function."),
+    # probes29d allreduce_async_metric: dropping async_op=True gave one graph, no break
+    Rule(("async_op=True",),
+         "Call the collective without `async_op=True` (and drop the `.wait()` on its Work "
+         "handle): Dynamo traces the synchronous call into the graph as a functional "
+         "collective; the Work handle is what it cannot trace."),
     # probes29a gcn_sparse_adj: torch's hint (create it outside) does not help a sparse
     # tensor passed in; Dynamo skips the whole function on any sparse tensor it meets
     Rule(("sparse Tensor",),

@@ -33,6 +33,14 @@ def says_teardown(text: str | None) -> bool:
     return any(f"killed by {s}" in (text or "") for s in TEARDOWN_SIGNALS)
 
 
+def failed_first(reader: Reader, run: dict[str, Any]) -> dict[str, Any] | None:
+    """Another rank of `run`'s job that ended non-zero by itself (not killed): the one the
+    launcher tore the job down for."""
+    return next((r for r in reader.job_runs(run["job"]) if r["id"] != run.get("id")
+                 and r.get("exit_code") not in (0, None) and r.get("status") != "killed"),
+                None) if run.get("job") else None
+
+
 class JobContext:
     def __init__(self, reader: Reader, job: str) -> None:
         self.r = reader
