@@ -792,6 +792,27 @@ def test_a_specialised_size_points_at_the_line_that_specialised_it(tmp_path):
     assert "does not help" in d["fix"] and "mark_dynamic(x" not in d["fix"]
 
 
+def test_a_size_torchs_own_code_specialised_is_said_so_with_a_fix_that_works(tmp_path):
+    """probes29c audio_unet_varlen: automatic dynamic shapes made the clip length dynamic and
+    Inductor's convolution_backward lowering specialised it back (`Eq(s86, 3616)`, no user
+    frame), so every length recompiled; the diagnosis said automatic dynamic shapes were off
+    and printed `mark_dynamic`, which failed with ConstraintViolationError."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("0/1", recompile_reason="0/0: tensor 'x' size mismatch at index 0. expected 2, "
+                                      "actual 3")
+    s.ing.record({**_ids("0/1"), "symbolic_shape_specialization": {
+        "symbol": "s86", "sources": ["L['x'].size()[0]"], "value": "3",
+        "reason": "range_refined_to_singleton", "stack": [], "user_stack": []}}, None)
+    s.compile("0/2", recompile_reason="0/1: tensor 'x' size mismatch at index 0. expected 3, "
+                                      "actual 4")
+    _call(s, "0/2", [30])
+    (d,) = s.explain()
+    assert "torch's own code specialises it" in d["reason"], d["reason"]
+    assert d["fix"].startswith("Pad or bucket") and "mark_dynamic(x" not in d["fix"]
+    assert "automatic dynamic shapes were off" not in d["fix"]
+
+
 def test_mark_dynamic_constraint_violation_points_at_the_specialising_line(tmp_path):
     s = Store(tmp_path, exit_code=1)
     s.compile("0/0", lineno=3)

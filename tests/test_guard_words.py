@@ -565,3 +565,14 @@ def test_a_value_that_picks_a_module_by_key_is_a_lookup_not_a_slice():
     assert fix.startswith("task picks which module runs") and "[:" not in fix, fix
     assert "torch.tensor(" not in fix
 
+
+def test_a_changing_interpolate_scale_gets_a_size_fix_not_a_tensor():
+    """probes29c scale_jitter_aug: multi-scale training passed a random float as
+    `F.interpolate(..., scale_factor=scale)`; the fix said `torch.tensor(value)`, and the
+    copy with it raised TypeError (scale_factor takes a float)."""
+    from compdiag.analyses.recompile_rules import recurring_fix
+
+    fix = recurring_fix("scale", "scale == 1.17  # images = F.interpolate(images, "
+                                 "scale_factor=scale, mode='bilinear')")
+    assert "size=(h, w)" in fix and "torch.tensor(" not in fix, fix
+

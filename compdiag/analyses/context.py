@@ -194,13 +194,14 @@ class RunContext:
         """Symbols Dynamo specialised to a constant, each with the user line that did it."""
         return self.r.shape_specializations(self.run_id)
 
-    def specialization(self, source: str, cids: Iterable[str | None]) -> dict[str, Any] | None:
+    def specialization(self, source: str, cids: Iterable[str | None], *,
+                       lineless: bool = False) -> dict[str, Any] | None:
         """The first specialisation of `source` (L['x'].size()[0]) in one of these compiles
-        that names a user line."""
+        that names a user line (`lineless`: one that names none, torch's own code did it)."""
         want = {c for c in cids if c} | {first_attempt(c) for c in cids if c}
         for s in self.specializations:
             if (s["compile_id"] in want and source in (s.get("sources") or [])
-                    and s.get("filename") and s.get("lineno")):
+                    and bool(s.get("filename") and s.get("lineno")) != lineless):
                 return s
         return None
 

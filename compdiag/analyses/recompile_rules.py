@@ -141,6 +141,19 @@ SPECIALIZED_FIX = ("Rewrite line {lineno} so it does not need the concrete size:
                    "fixed sizes. `torch._dynamo.mark_dynamic` does not help here: it raises "
                    "ConstraintViolationError at this line (use `maybe_mark_dynamic` to allow "
                    "the specialisation).")
+# The same, where no line of the program did it: torch's own code needed the value (probes29c
+# audio_unet_varlen: Inductor's convolution_backward lowering added `Eq(s86, 3616)`), so
+# automatic dynamic shapes were on and mark_dynamic fails alike.
+TORCH_SPECIALIZED_REASON = "; torch's own code specialises it to a constant, no line of yours"
+TORCH_SPECIALIZED_EXPLANATION = (
+    "{src} was made dynamic (automatic dynamic shapes were on), then specialised back to the "
+    "constant {value} ({why}) by torch's own code while compiling, with no line of the "
+    "program involved (an Inductor lowering that needs the concrete size, a convolution's "
+    "backward say), so every new size compiles a new graph.")
+TORCH_SPECIALIZED_FIX = (
+    "Pad or bucket the inputs to a few sizes (each compiles once, then is reused): "
+    "`torch._dynamo.mark_dynamic` does not help, it raises ConstraintViolationError on the "
+    "same specialisation.")
 # Two instances of one class, compiled in turn: they share the method's code object, hence its
 # compiled entries, and each instance whose Python attributes differ gets its own graph.
 INSTANCES_REASON = "another instance of {cls} ({src} differs)"
@@ -187,6 +200,13 @@ RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
      "of its own, compiled once and reused when the value comes back; a tensor cannot stand "
      "for it. Compile the part every value shares (`shared.compile()` on that submodule, "
      "a shared encoder say) and run the picked module in eager."),
+    # probes29c scale_jitter_aug: the tensor fix raised TypeError (scale_factor takes a float)
+    (every("scale_factor"),
+     "{src} is an op's scale_factor (`F.interpolate`), which the op reads as a concrete "
+     "float, so Dynamo guards on its exact value; a tensor cannot stand for it (the op raises "
+     "TypeError). Compute the output size from it outside the compiled function and pass "
+     "ints, `size=(h, w)`: sizes become dynamic after one recompile. Or keep to a few fixed "
+     "values."),
     (every("range("),
      "{src} sets a Python loop's trip count (`range(...)`), so Dynamo unrolls the loop and "
      "specialises on the count: every new value is a new graph. Keep the count fixed, move "

@@ -36,7 +36,8 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     RECURRING_FIXES,
     RANGE_01_EXPLANATION, RANGE_01_FIX, RANGE_01_REASON, SPECIALISED_01_EXPLANATION,
     SPECIALISED_01_FIX, SPECIALIZED_EXPLANATION, SPECIALIZED_FIX,
-    SAID_IN_LIMIT, SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS)
+    SAID_IN_LIMIT, SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS,
+    TORCH_SPECIALIZED_EXPLANATION, TORCH_SPECIALIZED_FIX, TORCH_SPECIALIZED_REASON)
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.code_text import calls_in
 from compdiag.formats.compile_id import first_attempt, frame_of
@@ -190,6 +191,12 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
                          src=source, line=at.line or "?", lineno=spec["lineno"],
                          value=spec.get("value"), why=spec.get("reason") or "specialised"),
                      SPECIALIZED_FIX.format(lineno=spec["lineno"]), spec=spec)
+    spec = ctx.specialization(source, frame_cids(ctx, frame_no), lineless=True) \
+        if category == "size" else None
+    if spec is not None:  # torch's own code needed the value (probes29c audio_unet_varlen)
+        return Cause(None, None, TORCH_SPECIALIZED_REASON, TORCH_SPECIALIZED_EXPLANATION.format(
+            src=source, value=spec.get("value"), why=spec.get("reason") or "specialised"),
+            TORCH_SPECIALIZED_FIX, spec=spec)
     cls = instances_of(ctx, frame_no, event, source)
     if cls is not None:
         return Cause(None, INSTANCES_REASON.format(cls=cls, src=source), "",
