@@ -813,6 +813,25 @@ def test_a_size_torchs_own_code_specialised_is_said_so_with_a_fix_that_works(tmp
     assert "automatic dynamic shapes were off" not in d["fix"]
 
 
+def test_a_double_backward_through_compiled_code_points_at_the_create_graph_line(tmp_path):
+    """probes29c wgan_gradient_penalty: a compiled critic loss took a gradient penalty with
+    `torch.autograd.grad(..., create_graph=True)`; `loss.backward()` then failed ("does not
+    currently support double backward") and the diagnosis sat at backward() with bisect
+    advice. The line that made the second backward is the gradient's, and the fix keeps it
+    out of compiled code."""
+    s = Store(tmp_path, exit_code=1)
+    lines = ["line_%d = %d" % (i, i) for i in range(1, 40)]
+    lines[19] = "    grads = torch.autograd.grad(out.sum(), mixed, create_graph=True)[0]"
+    s.user.write_text("\n".join(lines) + "\n")
+    s.compile("0/0", lineno=16)
+    s.failure(None, stage="runtime", exc_type="RuntimeError",
+              message="torch.compile with aot_autograd does not currently support double "
+                      "backward", filename=str(s.user), lineno=31)
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 20, d["user_frame"]
+    assert d["fix"].startswith("Keep the double backward out of compiled code"), d["fix"]
+
+
 def test_mark_dynamic_constraint_violation_points_at_the_specialising_line(tmp_path):
     s = Store(tmp_path, exit_code=1)
     s.compile("0/0", lineno=3)

@@ -274,6 +274,8 @@ def source_matches(ctx: Any, cid: str | None, pattern: re.Pattern[str]) -> list[
         fn = ctx.resolve(f.get("filename"))
         if fn and is_user_file(fn) and fn not in files:
             files.append(fn)
+    if not files:  # no compile to start from (a failure in a backward): every kept user file
+        files = sorted(f for f in ctx.r.source_paths(ctx.run_id) if is_user_file(f))
     found: list[UserFrame] = []
     for fn in files:
         lines, code = ctx.source_lines(fn), ctx.code_lines(fn)

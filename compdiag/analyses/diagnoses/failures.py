@@ -34,7 +34,7 @@ from compdiag.analyses.handlers import enclosing_handler
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import (SOURCE, TORCH, first_user_frame, kernel_frames, locate,
-                                     ran_op, runtime_origin)
+                                     ran_op, runtime_origin, source_line)
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.raised_by import raised_by, wordless
 from compdiag.analyses.rules import found, one_of
@@ -182,6 +182,17 @@ SPECIALISED_01_FIX = (
     "Use `torch._dynamo.maybe_mark_dynamic` instead of `mark_dynamic` (torch's hint): the "
     "size-{value} call then compiles a graph of its own, once; or keep the size at 2 or more "
     "(pad the batch and drop the padded rows from the output).")
+# probes29c wgan_gradient_penalty: `autograd.grad(..., create_graph=True)` on a compiled
+# function's output, then `loss.backward()` through it (the failure surfaced at backward())
+_DOUBLE = "does not currently support double backward"
+_CREATE_GRAPH = re.compile(r"\bcreate_graph\s*=\s*True")
+DOUBLE_EXPLANATION = ("Line {lineno} builds a gradient with `create_graph=True` from compiled "
+                      "code's output; differentiating it again (backward() through the "
+                      "gradient) needs the compiled graph's backward to be differentiable, "
+                      "which AOTAutograd's is not.")
+DOUBLE_FIX = ("Keep the double backward out of compiled code: compute the gradient penalty "
+              "(line {lineno}) outside the compiled function, compiling only the model's "
+              "forward around it, or leave that function uncompiled.")
 # torch's words when a size is outside the range `mark_dynamic(t, dim, min=, max=)` declared
 _OUT_OF_RANGE = re.compile(r"\b(\d+) not in range \[(-?\w+), (-?\w+)\]")
 RANGE_EXPLANATION = ("The size {size} is outside the range [{lo}, {hi}] that `{line}` (line "
@@ -455,6 +466,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if ranged is not None:  # a size outside the range mark_dynamic declared
             frame, said, more, fix = ranged
             one, expl = f"{one} ({said})", f"{expl} {more}"
+        grad = source_line(ctx, cid, _CREATE_GRAPH) if _DOUBLE in f"{one}{whole}" else None
+        if grad is not None:  # the gradient penalty that differentiates compiled code twice
+            frame, expl = grad, f"{expl} {DOUBLE_EXPLANATION.format(lineno=grad.lineno)}"
+            fix = DOUBLE_FIX.format(lineno=grad.lineno)
         escaped = escaped_transform(ctx, f"{one}\n{whole or ''}\n{f.get('message') or ''}")
         if escaped is not None and marked is None:  # a torch.func transform's tensor escaped
             frame = ctx.frame(escaped["filename"], escaped["lineno"], evidence=SOURCE)
