@@ -832,6 +832,23 @@ def test_a_double_backward_through_compiled_code_points_at_the_create_graph_line
     assert d["fix"].startswith("Keep the double backward out of compiled code"), d["fix"]
 
 
+def test_dynamos_internal_error_on_values_read_out_of_tensors_names_the_read(tmp_path):
+    """probes29c random_crop_tolist: `top, left = torch.randint(...).tolist()` as slice
+    bounds under fullgraph=True; Dynamo raised InternalTorchDynamoError
+    (PendingUnbackedSymbolNotFound) and the diagnosis said only to report it."""
+    s = Store(tmp_path, exit_code=1)
+    lines = ["line_%d = %d" % (i, i) for i in range(1, 40)]
+    lines[12] = "    top, left = torch.randint(0, 9, (2,)).tolist()"
+    s.user.write_text("\n".join(lines) + "\n")
+    s.compile("0/0", lineno=11)
+    s.failure("0/0", stage="dynamo", exc_type="InternalTorchDynamoError",
+              message="PendingUnbackedSymbolNotFound: Pending unbacked symbols (data-dependent "
+                      "values) {u3} not in returned outputs", filename=str(s.user), lineno=30)
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 13 and "`.tolist()` at line 13" in d["reason"], d
+    assert "random.randint" in d["fix"], d["fix"]
+
+
 def test_mark_dynamic_constraint_violation_points_at_the_specialising_line(tmp_path):
     s = Store(tmp_path, exit_code=1)
     s.compile("0/0", lineno=3)

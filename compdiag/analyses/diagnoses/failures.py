@@ -182,6 +182,17 @@ SPECIALISED_01_FIX = (
     "Use `torch._dynamo.maybe_mark_dynamic` instead of `mark_dynamic` (torch's hint): the "
     "size-{value} call then compiles a graph of its own, once; or keep the size at 2 or more "
     "(pad the batch and drop the padded rows from the output).")
+# probes29c random_crop_tolist: `top, left = torch.randint(...).tolist()` then slice bounds
+# from them under fullgraph=True; Dynamo's internal error on the unbacked values they became
+_PENDING = "PendingUnbackedSymbolNotFound"
+_SCALAR_READ = re.compile(r"\.(?:tolist|item)\(\)")
+PENDING_EXPLANATION = ("The values are the data-dependent numbers line {lineno} reads out of a "
+                       "tensor (`.tolist()`/`.item()`), which the code then uses as sizes or "
+                       "slice bounds: Dynamo loses track of them (its own error, torch's bug), "
+                       "but the construct is what sets it off.")
+PENDING_FIX = ("Make the numbers at line {lineno} Python numbers from the start (`random.randint` "
+               "in place of `torch.randint(...).tolist()`), or pass them in as arguments, so the "
+               "sizes are not data-dependent; report the internal error to PyTorch too.")
 # probes29c wgan_gradient_penalty: `autograd.grad(..., create_graph=True)` on a compiled
 # function's output, then `loss.backward()` through it (the failure surfaced at backward())
 _DOUBLE = "does not currently support double backward"
@@ -466,6 +477,13 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if ranged is not None:  # a size outside the range mark_dynamic declared
             frame, said, more, fix = ranged
             one, expl = f"{one} ({said})", f"{expl} {more}"
+        read = source_line(ctx, cid, _SCALAR_READ, after=ctx.code_row(cid)) \
+            if _PENDING in f"{one}{whole}" else None
+        if read is not None:  # torch's internal error on values read out of tensors
+            frame, expl = read, f"{expl} {PENDING_EXPLANATION.format(lineno=read.lineno)}"
+            said = _SCALAR_READ.search(read.line or "")
+            one += f" (from `{said.group(0) if said else '.tolist()'}` at line {read.lineno})"
+            fix = PENDING_FIX.format(lineno=read.lineno)
         grad = source_line(ctx, cid, _CREATE_GRAPH) if _DOUBLE in f"{one}{whole}" else None
         if grad is not None:  # the gradient penalty that differentiates compiled code twice
             frame, expl = grad, f"{expl} {DOUBLE_EXPLANATION.format(lineno=grad.lineno)}"
