@@ -82,6 +82,23 @@ def test_torch_named_frame_ranks_above_the_nodes_and_the_call(tmp_path):
     assert (d["user_frame"]["lineno"], d["user_frame"]["evidence"]) == (9, "torch")
 
 
+def test_a_mutated_input_skip_without_found_from_points_at_the_writing_op(tmp_path):
+    """set19/gpu triton_rope_inplace_cg_skip on torch 2.11 (H100): an in-place Triton RoPE
+    kernel; torch's "mutated inputs" skip carried no `Found from`, and the diagnosis sat at
+    the compiled call. The post-grad node that writes the input (the kernel's mutation
+    wrapper, an in-place op) has the user's line."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    _call(s, "0/0", [40])
+    s.post_grad("0/0", f"        # File: {s.user}:12 in f, code: q.mul_(2)\n"
+                "        mul_: \"f32[8]\" = torch.ops.aten.mul_.Tensor(arg0_1, 2)\n"
+                f"        # File: {s.user}:13 in f, code: y = q.sin()\n"
+                "        sin: \"f32[8]\" = torch.ops.aten.sin.default(arg0_1)\n")
+    s.ing.cudagraph_line("0/0", "skipping cudagraphs due to mutated inputs (1 instances)")
+    (d,) = [d for d in s.explain() if d["kind"] == "cudagraph"]
+    assert (d["user_frame"]["lineno"], d["user_frame"]["evidence"]) == (12, "fx_node"), d
+
+
 def test_a_tf32_warning_points_at_its_matmul(tmp_path):
     """torch's TF32 warning is about the matmuls: the first mm node's stack trace (evidence
     `fx_node`), not the compiled function's def line as on main."""

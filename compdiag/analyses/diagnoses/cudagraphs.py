@@ -398,6 +398,20 @@ def _memory_note(cov: dict[str, Any]) -> str:
     return f"Memory: {cov['memory']}."
 
 
+# What writes a graph input in place in the post-grad graph: an in-place ATen op (`copy_`,
+# `add_`), a user Triton kernel's mutation wrapper, a functionalised custom op.
+_MUTATING = re.compile(r"\w_(?:\.\w+)?$|wrapper_mutation|auto_functionalized")
+
+
+def _mutating_nodes(ctx: Any, cid: str | None) -> list[dict[str, Any]]:
+    """The user lines of the nodes that write in place, for a "mutated inputs" skip torch
+    gave no `Found from` for (set19/gpu triton_rope_inplace_cg_skip on torch 2.11: an
+    in-place Triton RoPE kernel, the skip at the compiled call)."""
+    return [{"filename": n["filename"], "lineno": n["lineno"], "line": n.get("line")}
+            for n in ctx.graph_nodes(cid) if _MUTATING.search(n.get("target") or "")
+            and n.get("filename") and n.get("lineno")]
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     groups: dict[tuple, dict[str, Any]] = {}
@@ -410,6 +424,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         nodes: list[dict[str, Any]] = []
         for op in c.get("ops") or []:
             nodes += ctx.op_user_lines(c.get("compile_id"), op)
+        if not nodes and "mutated inputs" in head:
+            nodes = _mutating_nodes(ctx, c.get("compile_id"))
         frame = locate(ctx, c.get("compile_id"), torch=[c.get("frames") or []], nodes=[nodes])
         g = groups.setdefault((head, frame.filename, frame.lineno),
                               {"rows": [], "frame": frame, "head": head})
