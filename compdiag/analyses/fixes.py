@@ -116,12 +116,17 @@ TOLIST_FIX = ("`.tolist()` leaves tensor land. Keep the computation vectorised o
 def _scalar_read(gb_type: str, expl: str, ctx: str, line: str) -> str:
     """A tensor's value read into Python (aten._local_scalar_dense): the fix for the call the
     user's line makes, `.tolist()` or `.item()` (and what reads one implicitly)."""
-    if re.search(r"\b(?:np|numpy)\.[\w.]+\(", line) and not re.search(r"\.(item|tolist)\(",
-                                                                          line):
+    if NUMPY_CALL.search(line) and not SCALAR_READ_CALL.search(line):
         return NUMPY_SCALAR_FIX
     return TOLIST_FIX if ".tolist(" in line and ".item(" not in line else ITEM_FIX
 
 
+# A NumPy call on the user's line: Dynamo traces NumPy through torch._numpy, and a NumPy
+# scalar it makes becomes a Python number through aten._local_scalar_dense (probes29a
+# numpy_gain_jitter: `np.random.uniform(-6.0, 6.0)`, said as ".item()" advice)
+NUMPY_CALL = re.compile(r"\b(?:np|numpy)\.[\w.]+\(")
+# A tensor's value read into Python by name (`.item()`, `.tolist()`).
+SCALAR_READ_CALL = re.compile(r"\.(?:tolist|item)\(\)")
 # probes29a numpy_gain_jitter: `capture_scalar_outputs` left the break ("Could not guard on
 # data-dependent expression") and a recompile on the value; a torch draw removed both
 NUMPY_SCALAR_FIX = (

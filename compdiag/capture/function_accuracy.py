@@ -284,6 +284,56 @@ class FunctionChecker:
         return uninstall
 
     def wrap(self, fn: FunctionType, compiled: Callable[..., Any]) -> Callable[..., Any]:
+        """What torch.compile made of the plain function `fn`, wrapped: `fn` whole against
+        itself in eager; a function whose code or arguments reach state is never replayed."""
+        return self._checked(
+            compiled, skip=lambda: False, final=True,
+            refusal=lambda args, kwargs: replay_refusal(fn, args, kwargs),
+            snapshot=lambda: global_tensors(fn),
+            judge=lambda before, rng, out, graphs, saved, state: self.check(
+                fn, before, rng, out, graphs, saved, state["calls"], state["first"]))
+
+    def wrap_module(self, module: torch.nn.Module, compiled: Callable[..., Any]
+                    ) -> Callable[..., Any]:
+        """What torch.compile made of `module.__call__`, wrapped: the module whole against
+        itself in eager (capture/module_accuracy.py says when), on its eval-mode calls 1, 2,
+        4, 8, ... (a model trained, then evaluated, is checked from its first eval call); a
+        call refused (a hook, an object argument) leaves later calls to be judged."""
+        name = type(module).__name__
+
+        def code_refusal(fn: FunctionType, ignore: frozenset[str]) -> str | None:
+            stateful = (torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler)
+            return _code_refusal(fn, set(), stateful, _DEPTH, ignore)
+
+        def annotate(graphs: list[Any]) -> tuple[dict[str, Any], Any]:
+            found = module_accuracy.compiled_path(module)
+            if found is None:
+                return {}, None
+            return ({"compiled_path": module_accuracy.path_words(found)},
+                    module_accuracy.first_node_in(found, graphs))
+
+        def judge(before: Any, rng: torch.Tensor, out: Any, graphs: list[Any], saved: Any,
+                  state: dict[str, Any]) -> bool:
+            buffers_before, attrs_before = saved
+            with module_accuracy.attributes_as(attrs_before, module):
+                return self.check(module, before, rng, out, graphs, buffers_before,
+                                  state["calls"], state["first"], name=name, annotate=annotate)
+
+        return self._checked(
+            compiled, skip=lambda: module.training, final=False,
+            refusal=lambda args, kwargs: module_accuracy.refusal(module, args, kwargs,
+                                                                 code_refusal),
+            snapshot=lambda: (module_accuracy.buffers(module),
+                              module_accuracy.attributes(module)),
+            judge=judge)
+
+    def _checked(self, compiled: Callable[..., Any], *, skip: Callable[[], bool], final: bool,
+                 refusal: Callable[[tuple[Any, ...], dict[str, Any]], str | None],
+                 snapshot: Callable[[], Any], judge: Callable[..., bool]) -> Callable[..., Any]:
+        """The compiled callable, checked on its calls 1, 2, 4, 8, ... (until a verdict):
+        `skip()` passes a call by uncounted, `refusal(args, kwargs)` says why a call must not
+        be replayed (`final`: never again), `snapshot()` keeps what the replay starts from,
+        `judge(...)` replays and compares and says whether the check is done."""
         checker = self
         state: dict[str, Any] = {"done": False, "calls": 0, "first": None}
 
@@ -291,27 +341,26 @@ class FunctionChecker:
         def checked(*args: Any, **kwargs: Any) -> Any:
             # never inside another's check (the graphs it ran are the outer call's), never
             # while torch traces it (an outer compiled function inlining it)
-            if state["done"] or checker.busy or torch.compiler.is_compiling():
+            if state["done"] or checker.busy or torch.compiler.is_compiling() or skip():
                 return compiled(*args, **kwargs)
             state["calls"] += 1
             if not _rechecked(state["calls"]):
                 return compiled(*args, **kwargs)
             try:
-                refused = replay_refusal(fn, args, kwargs)
+                refused = refusal(args, kwargs)
             except Exception:  # noqa: BLE001 - what cannot be judged is not replayed
                 refused = "not judged"
-            if refused:  # never replayed again: its code or its arguments reach state
-                state["done"] = True
+            if refused:
+                state["done"] = final
                 return compiled(*args, **kwargs)
             checker.busy = True
             try:
                 before = _clone((args, kwargs))
-                globals_before = global_tensors(fn)
+                saved = snapshot()
                 rng = torch.random.get_rng_state()
                 out, graphs = checker.watched_call(compiled, args, kwargs, state)
                 try:
-                    state["done"] = checker.check(fn, before, rng, out, graphs, globals_before,
-                                                  state["calls"], state["first"])
+                    state["done"] = judge(before, rng, out, graphs, saved, state)
                 except Exception:  # noqa: BLE001 - a checker fault is never the program's
                     state["done"] = True
             finally:
@@ -333,60 +382,6 @@ class FunctionChecker:
         if state["first"] is None:
             state["first"] = {cid for cid, *_ in graphs}
         return out, graphs
-
-    def wrap_module(self, module: torch.nn.Module, compiled: Callable[..., Any]
-                    ) -> Callable[..., Any]:
-        """What torch.compile made of `module.__call__`, wrapped: the module whole against
-        itself in eager (capture/module_accuracy.py says when), on its eval-mode calls 1, 2,
-        4, 8, ... (a model trained, then evaluated, is checked from its first eval call)."""
-        checker = self
-        state: dict[str, Any] = {"done": False, "calls": 0, "first": None}
-        name = type(module).__name__
-
-        def code_refusal(fn: FunctionType, ignore: frozenset[str]) -> str | None:
-            stateful = (torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler)
-            return _code_refusal(fn, set(), stateful, _DEPTH, ignore)
-
-        def annotate(graphs: list[Any]) -> tuple[dict[str, Any], Any]:
-            found = module_accuracy.compiled_path(module)
-            if found is None:
-                return {}, None
-            return ({"compiled_path": module_accuracy.path_words(found)},
-                    module_accuracy.first_node_in(found, graphs))
-
-        @functools.wraps(compiled)
-        def checked(*args: Any, **kwargs: Any) -> Any:
-            if state["done"] or checker.busy or torch.compiler.is_compiling() or \
-                    module.training:
-                return compiled(*args, **kwargs)
-            state["calls"] += 1
-            if not _rechecked(state["calls"]):
-                return compiled(*args, **kwargs)
-            try:
-                refused = module_accuracy.refusal(module, args, kwargs, code_refusal)
-            except Exception:  # noqa: BLE001 - what cannot be judged is not replayed
-                refused = "not judged"
-            if refused:  # this call is not replayed; a later one may be (hooks removed)
-                return compiled(*args, **kwargs)
-            checker.busy = True
-            try:
-                before = _clone((args, kwargs))
-                buffers_before = module_accuracy.buffers(module)
-                attrs_before = module_accuracy.attributes(module)
-                rng = torch.random.get_rng_state()
-                out, graphs = checker.watched_call(compiled, args, kwargs, state)
-                try:
-                    with module_accuracy.attributes_as(attrs_before, module):
-                        state["done"] = checker.check(
-                            module, before, rng, out, graphs, buffers_before,
-                            state["calls"], state["first"], name=name, annotate=annotate)
-                except Exception:  # noqa: BLE001 - a checker fault is never the program's
-                    state["done"] = True
-            finally:
-                checker.busy = False
-            return out
-
-        return checked
 
     def check(self, fn: Callable[..., Any], before: Any, rng: torch.Tensor, out: Any,
               graphs: list[tuple[str | None, Any, Any, bool]],

@@ -237,9 +237,10 @@ CONSTRUCTS: dict[str, Construct] = {
         "autograd.Function {name}",
         "AOTAutograd's cache refuses a graph with a custom autograd.Function unless you set "
         "`import torch._functorch.config; torch._functorch.config."
-        "autograd_cache_allow_custom_autograd_functions = True` before compiling; do so when its forward and backward depend only on their inputs (no "
-        "globals or closed-over state the cache key cannot see), or write the op as a "
-        "torch.library.custom_op with register_autograd."),
+        "autograd_cache_allow_custom_autograd_functions = True` before compiling; do so when "
+        "its forward and backward depend only on their inputs (no globals or closed-over "
+        "state the cache key cannot see), or write the op as a torch.library.custom_op with "
+        "register_autograd."),
 }
 _APPLY = re.compile(r"([A-Za-z_][\w]*)\.apply\s*\(")
 _HOP_CALL = "torch.ops.higher_order."  # how Dynamo's graph calls a higher-order op

@@ -26,8 +26,8 @@ from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.func_transforms import FIX as TRANSFORM_FIX
 from compdiag.analyses.func_transforms import escaped_transform
-from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, failure_fix,
-                                     minify_unavailable, origin_fix, runtime_why,
+from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, SCALAR_READ_CALL,
+                                     failure_fix, minify_unavailable, origin_fix, runtime_why,
                                      stage_explanation)
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.handlers import enclosing_handler
@@ -185,7 +185,6 @@ SPECIALISED_01_FIX = (
 # probes29c random_crop_tolist: `top, left = torch.randint(...).tolist()` then slice bounds
 # from them under fullgraph=True; Dynamo's internal error on the unbacked values they became
 _PENDING = "PendingUnbackedSymbolNotFound"
-_SCALAR_READ = re.compile(r"\.(?:tolist|item)\(\)")
 PENDING_EXPLANATION = ("The values are the data-dependent numbers line {lineno} reads out of a "
                        "tensor (`.tolist()`/`.item()`), which the code then uses as sizes or "
                        "slice bounds: Dynamo loses track of them (its own error, torch's bug), "
@@ -204,6 +203,11 @@ DOUBLE_EXPLANATION = ("Line {lineno} builds a gradient with `create_graph=True` 
 DOUBLE_FIX = ("Keep the double backward out of compiled code: compute the gradient penalty "
               "(line {lineno}) outside the compiled function, compiling only the model's "
               "forward around it, or leave that function uncompiled.")
+# The program's line behind a failure whose words name a construct, found in its kept source:
+# (torch's words, the line's pattern, explanation, fix, only past the compiled function's
+# def, the line's call named in the headline).
+SOURCE_CAUSES = ((_PENDING, SCALAR_READ_CALL, PENDING_EXPLANATION, PENDING_FIX, True, True),
+                 (_DOUBLE, _CREATE_GRAPH, DOUBLE_EXPLANATION, DOUBLE_FIX, False, False))
 # torch's words when a size is outside the range `mark_dynamic(t, dim, min=, max=)` declared
 _OUT_OF_RANGE = re.compile(r"\b(\d+) not in range \[(-?\w+), (-?\w+)\]")
 RANGE_EXPLANATION = ("The size {size} is outside the range [{lo}, {hi}] that `{line}` (line "
@@ -477,17 +481,16 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if ranged is not None:  # a size outside the range mark_dynamic declared
             frame, said, more, fix = ranged
             one, expl = f"{one} ({said})", f"{expl} {more}"
-        read = source_line(ctx, cid, _SCALAR_READ, after=ctx.code_row(cid)) \
-            if _PENDING in f"{one}{whole}" else None
-        if read is not None:  # torch's internal error on values read out of tensors
-            frame, expl = read, f"{expl} {PENDING_EXPLANATION.format(lineno=read.lineno)}"
-            said = _SCALAR_READ.search(read.line or "")
-            one += f" (from `{said.group(0) if said else '.tolist()'}` at line {read.lineno})"
-            fix = PENDING_FIX.format(lineno=read.lineno)
-        grad = source_line(ctx, cid, _CREATE_GRAPH) if _DOUBLE in f"{one}{whole}" else None
-        if grad is not None:  # the gradient penalty that differentiates compiled code twice
-            frame, expl = grad, f"{expl} {DOUBLE_EXPLANATION.format(lineno=grad.lineno)}"
-            fix = DOUBLE_FIX.format(lineno=grad.lineno)
+        for marker, pattern, more, change, past_def, named in SOURCE_CAUSES:
+            at = source_line(ctx, cid, pattern, after=ctx.code_row(cid) if past_def else None) \
+                if marker in f"{one}{whole}" else None
+            if at is None:
+                continue
+            frame, expl = at, f"{expl} {more.format(lineno=at.lineno)}"
+            fix = change.format(lineno=at.lineno)
+            said = pattern.search(at.line or "") if named else None
+            if said is not None:  # the call the headline names
+                one += f" (from `{said.group(0)}` at line {at.lineno})"
         escaped = escaped_transform(ctx, f"{one}\n{whole or ''}\n{f.get('message') or ''}")
         if escaped is not None and marked is None:  # a torch.func transform's tensor escaped
             frame = ctx.frame(escaped["filename"], escaped["lineno"], evidence=SOURCE)

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.custom_op_fakes import fake_line
 from compdiag.analyses.diagnosis import Details, Diagnosis
-from compdiag.analyses.fixes import graph_break_fix
+from compdiag.analyses.fixes import NUMPY_CALL, graph_break_fix
 from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.library_loop import WHY as LIBRARY_WHY
@@ -98,11 +98,20 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
 
 def _earlier_at_line(effect: Diagnosis, cause: Diagnosis) -> bool:
     """cause's break is at effect's user line, in a frame compiled before effect's."""
-    e, c = effect.compile_ids or (effect.compile_id,), cause.compile_ids or (cause.compile_id,)
-    return bool(effect.user_frame and cause.user_frame) and \
-        (effect.user_frame.filename, effect.user_frame.lineno) == \
-        (cause.user_frame.filename, cause.user_frame.lineno) and \
-        not _same_frame(effect, cause) and sort_key(c[0]) < sort_key(e[0])
+    return _precedes_at_line(cause.user_frame, cause.compile_ids or (cause.compile_id,),
+                             effect.user_frame, effect.compile_ids or (effect.compile_id,))
+
+
+def _precedes_at_line(first: Any, first_cids: Any, then: Any, then_cids: Any) -> bool:
+    """A break at `first` (a user frame, its compiles) came at the same user line as the one
+    at `then`, in a frame compiled before and apart from it: the one relation both the
+    follow-on mark and the fold read."""
+    a = [c for c in first_cids if c]
+    b = [c for c in then_cids if c]
+    return bool(first and then and a and b) and \
+        (first.filename, first.lineno) == (then.filename, then.lineno) and \
+        not ({frame_of(c) for c in a} & {frame_of(c) for c in b}) - {None} and \
+        sort_key(a[0]) < sort_key(b[0])
 
 
 def _same_frame(a: Diagnosis, b: Diagnosis) -> bool:
@@ -281,11 +290,6 @@ FAKE_DYNAMIC_FIX = ("{op}'s fake implementation computes its output size from th
 _SCALAR_READ = re.compile(r"\.(tolist|item)\(\)|\b(int|float|bool)\(")
 
 
-# A NumPy call on the user's line: Dynamo traces NumPy through torch._numpy, and a NumPy
-# scalar it makes becomes a Python number through aten._local_scalar_dense (probes29a
-# numpy_gain_jitter: `np.random.uniform(-6.0, 6.0)`, said as ".item()" advice)
-NUMPY_CALL = re.compile(r"\b(?:np|numpy)\.[\w.]+\(")
-
 
 def scalar_read(context: str | None, line: str | None) -> str | None:
     """`.tolist()` (or `.item()`, `int(...)`, NumPy's `np.random.uniform(...)`) when torch's
@@ -301,7 +305,8 @@ def scalar_read(context: str | None, line: str | None) -> str | None:
 
 
 HOP_WORDS = {"tag_activation_checkpoint": "activation checkpointing (torch.utils.checkpoint)",
-             "cond": "torch.cond", "while_loop": "torch.while_loop", "map_impl": "torch._higher_order_ops.map",
+             "cond": "torch.cond", "while_loop": "torch.while_loop",
+             "map_impl": "torch._higher_order_ops.map",
              "flex_attention": "flex_attention", "scan": "scan",
              "invoke_subgraph": "a nested compiled region (invoke_subgraph)"}
 # VariableTracker kinds in words (parse_dynamo's snake case of `NumpyNdarrayVariable`)
@@ -360,14 +365,10 @@ def _after_at_line(ctx: Any, g: dict[str, Any], groups: Any) -> bool:
     inside torch's overrides, and that follow-on ranked first). Not a resume function: that
     is the same function going on after the break, whose own break is its own (corpus
     gb_context_manager: `with open(...)` broke on `open`, then its resume on the `with`)."""
-    mine = sort_key(g["cids"][0]) if g["cids"] else None
-    if mine is None or is_resume_function((ctx.code_row(g["cids"][0]) or {}).get("co_name")):
+    if not g["cids"] or is_resume_function((ctx.code_row(g["cids"][0]) or {}).get("co_name")):
         return False
-    return any(o is not g and o["cids"] and
-               (o["frame"].filename, o["frame"].lineno) == (g["frame"].filename,
-                                                            g["frame"].lineno)
-               and frame_of(o["cids"][0]) != frame_of(g["cids"][0])
-               and sort_key(o["cids"][0]) < mine for o in groups)
+    return any(o is not g and _precedes_at_line(o["frame"], o["cids"], g["frame"], g["cids"])
+               for o in groups)
 
 
 @hookimpl
