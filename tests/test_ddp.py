@@ -227,6 +227,32 @@ def test_explain_job_prints_each_ranks_collectives_side_by_side() -> None:
     assert row.split("│")[1].strip() == "2" and row.split("│")[3].strip() == "-"
 
 
+def test_a_job_header_calls_ranks_alike_only_where_every_row_is() -> None:
+    """probes29d rank0_logit_histogram: rank 0's compile failed and rank 1 never traced that
+    branch, and `explain --job` still opened with "the 2 ranks compiled alike — same compiles,
+    graph breaks, guards" above a table whose failures row differed. The header now names the
+    rows that differ (compile time aside) and says alike only where none does."""
+    from rich.console import Console
+
+    from compdiag.views.job import alike_line, print_explain_job
+
+    def rank(n: int, failures: int, status: str = "ok") -> dict:
+        counts = {"compiles": 2, "graph_breaks": 1, "recompiles": 0, "failures": failures,
+                  "kernels": 3}
+        return {"rank": n, "run": n + 1, "status": status, "exit_code": 0 if status == "ok" else 1,
+                "counts": counts, "compile_s": 1.0 + n}
+
+    same = {"id": "j1", "ranks": [rank(0, 0), rank(1, 0)]}
+    assert "compiled alike" in alike_line(same)
+    failed = {"id": "j1", "ranks": [rank(0, 1, "failed"), rank(1, 0)]}
+    line = alike_line(failed)
+    assert "alike" not in line and "status, exit, failures" in line, line
+    console = Console(record=True, width=120, color_system=None)
+    print_explain_job({"job": failed, "diagnoses": []}, console)
+    text = console.export_text()
+    assert "compiled alike" not in text and "differ in status, exit, failures" in text
+
+
 def test_compiled_autograd_graphs_are_compiles_of_their_own_with_why(tmp_path: Path) -> None:
     """Compiled autograd: each graph it made is listed in `show` with Dynamo's compiles of it
     (`!N/...`) and why it was made, read off what differs from the graph before (torch names

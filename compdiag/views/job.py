@@ -52,6 +52,25 @@ ROWS = (("status", lambda r: r["status"]), ("exit", lambda r: str(r["exit_code"]
         ("compile s", lambda r: f"{r['compile_s']:.1f}"))
 
 
+def differing_rows(job: dict[str, Any]) -> list[str]:
+    """The rank table's rows whose ranks differ (compile time aside, which always does): what
+    a header must not call alike (probes29d: one rank's failed compile under "the 2 ranks
+    compiled alike")."""
+    return [name for name, cell in ROWS
+            if name != "compile s" and len({cell(r) for r in job["ranks"]}) > 1]
+
+
+def alike_line(job: dict[str, Any]) -> str:
+    """The header of a job with no divergence diagnosis: alike only where every row is."""
+    n = len(job["ranks"])
+    differ = differing_rows(job)
+    if not differ:
+        return (f"the {n} ranks compiled alike — same compiles, graph breaks, guards, "
+                "collectives and cache results.")
+    return (f"no divergence found between the {n} ranks' compiles, but they differ in "
+            f"{', '.join(differ)} (the bold rows).")
+
+
 def rank_table(job: dict[str, Any], title: str | None = None):
     """The job's ranks side by side (a column per rank); a row whose ranks differ is bold."""
     from rich.table import Table
@@ -85,8 +104,9 @@ def print_explain_job(doc: dict[str, Any], console: Any, limit: int = 10,
     console.print(rank_table(job))
     diverged = [d for d in doc["diagnoses"] if d["kind"] == "divergence"]
     if not diverged:
-        console.print(f"[green]job {job['id']}: the {len(job['ranks'])} ranks compiled alike[/]"
-                      " — same compiles, graph breaks, guards, collectives and cache results.")
+        line = alike_line(job)
+        console.print(f"[{'yellow' if differing_rows(job) else 'green'}]job {job['id']}: "
+                      f"{line}[/]")
     for d in diverged:
         seqs = (d.get("details") or {}).get("sequences")
         if seqs:

@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.widgets import Header, Static
 
 from compdiag.formats.words import plural
+from compdiag.views.job import differing_rows
 from compdiag_tui.screens._steady import SteadyScreen
 from compdiag_tui.widgets import JobTable, KeyBar
 
@@ -47,8 +48,11 @@ class JobScreen(SteadyScreen):
         self.query_one(JobTable).document = doc
         divs = [d for d in doc["diagnoses"] if d["kind"] == "divergence"]
         n = len(doc["job"]["ranks"])
+        differ = differing_rows(doc["job"])
         title = (f"job {self.job}: {plural(n, 'rank')}, "
-                 + (plural(len(divs), "divergence") if divs else "the ranks compiled alike"))
+                 + (plural(len(divs), "divergence") if divs
+                    else f"no divergence; they differ in {', '.join(differ)}" if differ
+                    else "the ranks compiled alike"))
         self.query_one("#job-title", Static).update(title)
         self.query_one("#job-reasons", Static).update(
             "\n".join(f"≠ {d['reason']}" for d in divs))
