@@ -297,6 +297,52 @@ def test_perf_hint_fallback_kernel(tmp_path):
     assert d["user_frame"]["lineno"] == 14
 
 
+def test_a_single_ops_fallback_is_information_unless_perf_measured_it(tmp_path):
+    """probes30a sampler_settings_ok: a correct top-k sampler got two perf problems, aten.topk
+    and aten.multinomial "run as eager fallback kernels": Inductor generates no CPU code for
+    sorts, scans and random draws by design, so there was nothing to change. A single op's
+    fallback is information now, with a fix that says so; a `compdiag perf` report that
+    costed that op's fallback at a tenth of the compiled time or more makes it a problem."""
+    import json
+    import time
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: torch.ops.aten.topk.default")
+    s.post_grad("0/0", f"        # File: {s.user}:14 in f, code: v, i = logits.topk(5)\n"
+                "        topk = torch.ops.aten.topk.default(arg0_1, 5)\n")
+    (d,) = s.explain()
+    assert (d["kind"], d["severity"], d["user_frame"]["lineno"]) == ("perf", "info", 14)
+    assert "topk" in d["reason"] and d["fix"].startswith("Nothing to change")
+    report = {"limiters": [{"kind": "fallback", "impact": 0.3, "basis": "structural",
+                            "reason": "aten.topk runs as an eager fallback kernel",
+                            "compile_ids": ["0/0"]}]}
+    w = Writer(s.path)
+    w.upsert("perf_reports", run_id=s.run_id, created_at=time.time(),
+             document=json.dumps(report))
+    w.close()
+    with Reader(s.path) as r:
+        (d,) = [x for x in explain(r, s.run_id) if x.kind == "perf"]
+    assert d.severity == "problem" and "no Inductor lowering" in d.fix
+
+
+def test_a_cached_graphs_frame_of_a_file_dynamo_never_traced_here_is_not_the_line(tmp_path):
+    """probes30a sampler_settings_ok: the FX graph cache served an entry a draft copy of the
+    program wrote (still on disk), and the fallback pointed into the draft. A post-grad node's
+    file that Dynamo traced nowhere in this run is another program's: the op's line comes
+    from this run's Dynamo nodes instead."""
+    s = Store(tmp_path)
+    draft = tmp_path / "drafts" / "sampler.py"
+    draft.parent.mkdir()
+    draft.write_text(s.user.read_text())
+    s.compile("0/0")
+    s.ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: torch.ops.aten.topk.default")
+    s.post_grad("0/0", f"        # File: {draft}:14 in f, code: v, i = logits.topk(5)\n"
+                "        topk = torch.ops.aten.topk.default(arg0_1, 5)\n")
+    (d,) = s.explain()
+    assert d["user_frame"]["filename"] != str(draft), d["user_frame"]
+
+
 def test_one_fallback_compiled_twice_is_one_diagnosis(tmp_path):
     """probes28a embbag_ctr_ok: a correct program whose function compiled twice (a new
     shape) got the same fallback problem once per compile, two identical diagnoses. One op at
@@ -408,6 +454,14 @@ def test_bad_input_is_one_line_error(tmp_path, args, msg):
      "Formatting a tensor"),
     ("Call to a time function", "", "t0 = time.perf_counter()", "time the call from outside"),
     ("Something new", "", "", "do this instead"),
+    # probes30a left_pad_positions: a tensor used as a slice bound, no `.item()` on the line;
+    # capture_scalar_outputs crashed Inductor there, a mask's cumsum worked
+    ("Data-dependent operator", "aten._local_scalar_dense.default",
+     "positions[b, n_pad[b]:] = torch.arange(T - n_pad[b])", "torch.cumsum"),
+    # probes30a random_topp_sampler: "pass its result in" as a float recompiled to the limit
+    ("Attempted to call function marked as skipped",
+     "module: <unknown module>, qualname: Random.random", "u = random.random()",
+     "torch.rand(())"),
 ])
 def test_graph_break_fix_rules(gb_type, expl, line, want):
     assert want in FX.graph_break_fix(gb_type, expl, "", line, ["do this instead"])
@@ -792,6 +846,72 @@ def test_a_specialised_size_points_at_the_line_that_specialised_it(tmp_path):
     assert "does not help" in d["fix"] and "mark_dynamic(x" not in d["fix"]
 
 
+def test_one_recompile_from_a_size_of_one_is_information(tmp_path):
+    """probes30a beam_search_ok: a beam search starts with one beam, then keeps four; the
+    one recompile 1 -> 4 (a line specialising the size too) was a problem. torch gives size 1
+    a graph of its own (0/1 specialisation): once is by design. A specialised size that keeps
+    changing (test_a_specialised_size_points_at_the_line_that_specialised_it) stays one."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("0/1", recompile_reason="0/0: tensor 'x' size mismatch at index 0. expected 1, "
+                                      "actual 4")
+    _specialised(s, "0/1", 7)
+    _call(s, "0/1", [30])
+    (d,) = s.explain()
+    assert (d["kind"], d["severity"]) == ("recompile", "info"), d
+    assert "0/1 specialisation" in d["explanation"] and d["fix"].startswith("Nothing to do")
+
+
+def test_zero_one_bounded_allows_one_recompile_per_zero_or_one_value_plus_one():
+    """The rule as a property: a size that took 0 or 1 may recompile once per such value plus
+    one when its last graph is dynamic (probes30a static_cache_ok: prefill 7, decode 1, prefill
+    11: two recompiles, "a new value every call"); never a size that took neither, nor more."""
+    from hypothesis import given, strategies as st
+
+    from compdiag.analyses.recompile_rules import zero_one_bounded
+
+    assert zero_one_bounded([7, 1, 11], 2, specialised_by_line=False, made_dynamic=True)
+    assert not zero_one_bounded([7, 1, 11], 2, specialised_by_line=False, made_dynamic=False)
+    assert not zero_one_bounded([2, 3, 4, 5], 3, specialised_by_line=True, made_dynamic=False)
+
+    @given(st.lists(st.integers(0, 50), min_size=2, max_size=12), st.integers(1, 12),
+           st.booleans(), st.booleans())
+    def prop(values, count, by_line, dynamic):
+        ones = len({v for v in values if v in (0, 1)})
+        ok = zero_one_bounded(values, count, specialised_by_line=by_line, made_dynamic=dynamic)
+        if ok:
+            assert ones and (count == 1 or count <= ones + 1)
+        if ones == 0:
+            assert not ok
+    prop()
+
+
+def test_mode_combinations_and_one_freeze_are_information(tmp_path):
+    """probes30d prune_finetune_ok and ema_teacher_ok: train under grad, evaluate under
+    no_grad, a frozen EMA teacher beside its student: 3-4 graphs, one per combination of
+    grad mode, train/eval and requires_grad, each compiled once. Two grad-mode recompiles
+    were "more than modes", a problem; one requires_grad change a problem too. Cached
+    entries are reused, so only the recompile limit makes a mode switch a problem."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("0/1", recompile_reason="0/0: GLOBAL_STATE changed: grad_mode")
+    s.compile("0/2", recompile_reason="0/1: GLOBAL_STATE changed: grad_mode")
+    s.compile("0/3", recompile_reason="0/2: tensor 'x' requires_grad mismatch. expected "
+                                      "requires_grad=1")
+    found = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert found and all(d["severity"] == "info" for d in found), found
+    assert any("combination of modes" in d["fix"] for d in found)
+
+
+def test_a_string_guard_gets_no_tensor_fix():
+    """probes30d act_stats_hook_item: a hook's closure string `name == 'relu3'` changing per
+    layer got "name is a Python number ... wrap it in a tensor", and `torch.tensor('relu1')`
+    raises TypeError."""
+    fix = RC.recompile_fix("value", "name", count=8, limit=True, fn="hook",
+                           recurring_text="name == 'relu3'", guard_text="name == 'relu3'")
+    assert "Python string" in fix and "torch.tensor(" not in fix, fix
+
+
 def test_a_size_torchs_own_code_specialised_is_said_so_with_a_fix_that_works(tmp_path):
     """probes29c audio_unet_varlen: automatic dynamic shapes made the clip length dynamic and
     Inductor's convolution_backward lowering specialised it back (`Eq(s86, 3616)`, no user
@@ -811,6 +931,54 @@ def test_a_size_torchs_own_code_specialised_is_said_so_with_a_fix_that_works(tmp
     assert "torch's own code specialises it" in d["reason"], d["reason"]
     assert d["fix"].startswith("Pad or bucket") and "mark_dynamic(x" not in d["fix"]
     assert "automatic dynamic shapes were off" not in d["fix"]
+
+
+def test_a_data_dependent_guard_failure_is_at_the_value_read_behind_it(tmp_path):
+    """probes30a static_cache_fullgraph: `start = int(cache_position[0])` (line 23) bounded
+    slices of a static KV cache (u5 made at line 28 from it), and SDPA (line 29) could not
+    decide `Eq(u5, 0)`: the failure sat at line 29 with "check it runs in eager", which it
+    did. torch's create_unbacked_symbol records say where each symbol was made and by which
+    op; the read of a tensor's value behind the expression is the line, line 29 the consequence."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    s.ing.record({**_ids("0/0"), "str": [str(s.user), 1]}, None)
+    for sym, line, op in (("u0", 23, "local_scalar_dense"), ("u5", 28, "slice_forward")):
+        s.ing.record({**_ids("0/0"), "create_unbacked_symbol": {
+            "symbol": sym, "vr": "[-int_oo, int_oo]",
+            "user_stack": [{"line": line, "name": "forward", "filename": 1,
+                            "loc": f"line_{line} = {line}"}],
+            "stack": [{"line": 1, "name": "dispatch_to_op_implementations_dict", "filename": 2},
+                      {"line": 2, "name": op, "filename": 2}]}}, None)
+    message = ("Could not guard on data-dependent expression Eq(u5, 0) (unhinted: Eq(u5, 0)).  "
+               "(Size-like symbols: none)")
+    s.failure("0/0", stage="dynamo", exc_type="UserError", message=message,
+              filename=str(s.user), lineno=29, line="line_29 = 29", torch_message=message,
+              traceback=f'  File "{s.user}", line 29, in forward\n    line_29 = 29\n')
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 23, d["user_frame"]
+    assert "line 23" in d["reason"] and "line 29" in d["explanation"], d
+    assert "register_fake" not in d["fix"] and "pass it in as an int" in d["fix"]
+
+
+def test_a_function_compiled_apart_because_of_its_break_folds_under_the_break(tmp_path):
+    """probes30d act_stats_hook_item: a forward hook's `.item()` (line 27) broke `forward`
+    (frame 0); Dynamo then compiled the hook on its own (frame 2), once per closure, and hit
+    the recompile limit on its `name`, which ranked first with a wrong fix. The hook's
+    recompiles are the break's consequence: the break ranks first, the recompile under it."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.graph_break("0/0", 27, gb_type="Unsupported Tensor.item() call with "
+                  "capture_scalar_outputs=False", code="GB0124")
+    s.compile("2/0", co_name="hook", lineno=26)
+    s.graph_break("2/0", 27, gb_type="Unsupported Tensor.item() call with "
+                  "capture_scalar_outputs=False", code="GB0124")
+    for i in range(1, 4):
+        s.compile(f"2/{i}", co_name="hook", lineno=26,
+                  recompile_reason=f"2/{i - 1}: name == 'relu{i}'")
+    diags = s.explain()
+    assert diags[0]["kind"] == "graph_break" and diags[0]["user_frame"]["lineno"] == 27, diags
+    assert not [d for d in diags if d["kind"] == "recompile"], diags
+    assert [c["kind"] for c in diags[0]["consequences"]] == ["recompile"]
 
 
 def test_a_double_backward_through_compiled_code_points_at_the_create_graph_line(tmp_path):

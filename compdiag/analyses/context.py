@@ -117,6 +117,18 @@ class RunContext:
             bool(self.r.source_paths(self.run_id)) and \
             self.source_lines(filename) is None and is_user_file(self.resolve(filename))
 
+    @functools.cached_property
+    def _traced(self) -> set[str]:
+        return {self.resolve(f) for f in self.r.traced_filenames(self.run_id)}
+
+    def traced(self, filename: str | None) -> bool:
+        """Whether Dynamo traced this user file in this run (its graphs' nodes, its compiled
+        frames), or the run has no Dynamo graph to say (an imported log without one): a cached
+        post-grad graph's node of a file Dynamo never traced here is the frame of the program
+        that wrote the cache entry (probes30a sampler_settings_ok: a draft's copy, still on
+        disk, named by the fallback diagnoses)."""
+        return not self._traced or self.resolve(filename) in self._traced
+
     def source_lines(self, filename: str | None) -> list[str] | None:
         """The lines of a user file as the run kept it (ingest/sources.py), or None."""
         return self.r.source_lines(self.run_id, self.resolve(filename))
@@ -261,7 +273,7 @@ class RunContext:
         for nodes in (self.graph_nodes(cid), self.every_graph_nodes(cid)):
             lines = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
                      for n in nodes if n["op"] == op and n["filename"] and n["lineno"]
-                     and not self.foreign(n["filename"])]
+                     and not self.foreign(n["filename"]) and self.traced(n["filename"])]
             if lines:
                 return lines
         calls = (f"torch.{op}(", f"torch.ops.aten.{op}(", f"torch.ops.aten.{op}.")

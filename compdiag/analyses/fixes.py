@@ -16,6 +16,8 @@ from typing import Any, Callable, Mapping
 from compdiag.analyses.library_fixes import (C10D_FILE, QUANTIZED_FIX, QUANTIZED_MODULES,
                                              c10d_fix, first_hint, library_fix)
 from compdiag.analyses.rules import Words, every, first, found
+from compdiag.analyses.scalar_reads import (  # re-exported: the kinds' patterns and fixes
+    ITEM_FIX, NUMPY_CALL, SCALAR_READ_CALL, TOLIST_FIX, scalar_read_fix as _scalar_read)
 from compdiag.analyses.runtime_fixes import (  # re-exported: the failure kind's words
     eager_fails, runtime_fix, runtime_why)
 from compdiag.formats.command_line import command_line
@@ -104,39 +106,6 @@ FORMAT_FIX = ("Formatting a tensor into a string needs its values, which a graph
 TIME_FIX = ("Timing inside a compiled function measures tracing, not execution, and breaks "
             "the graph: time the call from outside (with torch.cuda.synchronize() on GPU).")
 _BUILTIN_NAME = re.compile(r"builtin (?:operator )?`?(\w+)`?")
-ITEM_FIX = ("`.item()` turns a tensor into a Python number. Keep it a tensor (e.g. `x * t` "
-            "instead of `x * t.item()`), or set `torch._dynamo.config.capture_scalar_outputs = "
-            "True` to trace it as an unbacked SymInt/SymFloat.")
-TOLIST_FIX = ("`.tolist()` leaves tensor land. Keep the computation vectorised on tensors "
-              "(index, `torch.where`, reductions) instead of iterating over Python values; for "
-              "integer tensors `torch._dynamo.config.capture_scalar_outputs = True` lets it "
-              "trace.")
-
-
-def _scalar_read(gb_type: str, expl: str, ctx: str, line: str) -> str:
-    """A tensor's value read into Python (aten._local_scalar_dense): the fix for the call the
-    user's line makes, `.tolist()` or `.item()` (and what reads one implicitly)."""
-    if NUMPY_CALL.search(line) and not SCALAR_READ_CALL.search(line):
-        return NUMPY_SCALAR_FIX
-    return TOLIST_FIX if ".tolist(" in line and ".item(" not in line else ITEM_FIX
-
-
-# A NumPy call on the user's line: Dynamo traces NumPy through torch._numpy, and a NumPy
-# scalar it makes becomes a Python number through aten._local_scalar_dense (probes29a
-# numpy_gain_jitter: `np.random.uniform(-6.0, 6.0)`, said as ".item()" advice)
-NUMPY_CALL = re.compile(r"\b(?:np|numpy)\.[\w.]+\(")
-# A tensor's value read into Python by name (`.item()`, `.tolist()`).
-SCALAR_READ_CALL = re.compile(r"\.(?:tolist|item)\(\)")
-# probes29a numpy_gain_jitter: `capture_scalar_outputs` left the break ("Could not guard on
-# data-dependent expression") and a recompile on the value; a torch draw removed both
-NUMPY_SCALAR_FIX = (
-    "Dynamo traces NumPy calls as torch ops (torch._numpy), and the Python number this NumPy "
-    "call returns is a tensor's value read out of the graph. Compute it with torch so it "
-    "stays a tensor (a random draw: `torch.empty(()).uniform_(low, high)` in place of "
-    "`np.random.uniform(low, high)`), or make it outside the compiled function and pass it "
-    "in as a tensor; `capture_scalar_outputs` does not help when code then branches on it.")
-
-
 def _builtin(gb_type: str, expl: str, ctx: str, line: str) -> str:
     name = _BUILTIN_NAME.search(expl + " " + ctx)
     fn = name.group(1) if name else "the builtin"
@@ -194,6 +163,17 @@ def _logging_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
             "torch.compiler.is_compiling():`.")
 
 
+# probes30a random_topp_sampler: `random.random()` in a compiled sampler; "call it outside
+# and pass its result in" as a float still recompiled to the limit (floats are specialised),
+# while a torch draw gave one graph.
+RANDOM_DRAW_FIX = (
+    "Python's `random` module cannot be traced. Draw the number with torch inside the "
+    "function (`torch.rand(())`, `torch.rand_like(x)`: it stays in the graph, seeded by "
+    "`torch.manual_seed`), or draw it outside and pass it in as a tensor "
+    "(`torch.tensor(random.random())`); passed as a Python float it is a constant to Dynamo "
+    "and each new value recompiles.")
+
+
 def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
     m = _SKIP_CTX.search(ctx) or _SKIP_CTX.search(expl)
     module, qualname = (m.group(1), m.group(2)) if m else ("", "")
@@ -225,8 +205,12 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
                 "traced: compute it once outside the compiled function and pass the result in.")
     if module == "time":
         return TIME_FIX
+    if qualname.startswith("Random.") or module.lstrip("_") == "random":
+        return RANDOM_DRAW_FIX
     return (f"`{target}` is a builtin or C-extension function Dynamo will not trace. Call it "
-            "outside the compiled region and pass its result in; if it must stay, wrap it as a "
+            "outside the compiled region and pass its result in (a number as a tensor, "
+            "`torch.tensor(value)`: a Python float argument is a constant to Dynamo, and each "
+            "new value recompiles); if it must stay, wrap it as a "
             "custom op (`torch.library.custom_op`, with a fake implementation) so it stays in "
             "the graph, or use `torch.compiler.allow_in_graph` if it only does tensor math.")
 

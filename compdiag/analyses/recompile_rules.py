@@ -211,6 +211,13 @@ RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
      "{src} sets a Python loop's trip count (`range(...)`), so Dynamo unrolls the loop and "
      "specialises on the count: every new value is a new graph. Keep the count fixed, move "
      "the loop out of the compiled function, or write it with tensor ops."),
+    # probes30d act_stats_hook_item: `name == 'relu3'`, a closure's string, got the tensor fix
+    (one_of("== '", '== "'),
+     "{src} is a Python string (a name, a key) that differs between calls, and Dynamo guards "
+     "on its exact value: each value is a graph of its own, compiled once; a tensor cannot "
+     "stand for a string. Use the string in the eager code around the compiled call (where it "
+     "picks what to record or which branch runs), or raise "
+     "`torch._dynamo.config.recompile_limit` above the number of values."),
     (every(), "{src} is a Python number that changes every call and Dynamo guards on its exact "
          "value: wrap it in a tensor (`torch.tensor(value)`, torch's 'Wrapping Constants with "
          "Tensors'), so it is an input of one graph."),
@@ -229,8 +236,17 @@ OPTIONAL_ARGUMENT = ("Nothing to do: a call with {src}=None and one with a value
 MODE_SWITCH = ("Nothing to do: Dynamo guards on the grad mode, autocast and a module's "
                "training flag, so the call in the other mode (an evaluation pass under "
                "`torch.no_grad()` after `model.eval()`) compiles one graph of its own, once; "
-               "both stay cached, and switching back costs nothing more. More recompiles "
-               "than modes would not be expected.")
+               "both stay cached, and switching back costs nothing more. Each combination of "
+               "modes (grad mode, autocast, train/eval) gets its own graph, compiled once; "
+               "only the recompile limit would make one a problem.")
+# probes30d ema_teacher_ok: a frozen EMA teacher and its student share one compiled forward
+REQUIRES_GRAD_CHANGE = (
+    "Nothing to do: Dynamo guards on each tensor's `requires_grad` (an input, a parameter), "
+    "so a call with it changed once (an input that now requires grad, a frozen copy such as "
+    "an EMA teacher, a layer unfrozen for fine-tuning) compiles one more graph, and both stay "
+    "cached. Flipping `requires_grad` again and again recompiles each time: keep the flags "
+    "fixed (leave frozen parameters out of the optimizer, `optimizer.add_param_group` when a "
+    "block is unfrozen).")
 BOOL_FLAG = ("Nothing to do: {src} is a Python bool that picks a branch, and Dynamo compiles "
              "one graph per value (a bool is never made symbolic); both stay cached, so "
              "switching between them costs nothing more. Passing it as a tensor would turn the "
@@ -247,6 +263,28 @@ SPECIALISED_01_FIX = (
     "Call it first with a size of 2 or more, or keep the dimension from being specialised: "
     "`torch._dynamo.decorators.mark_unbacked({tensor}, {dim})` before the first call (or "
     "`torch.fx.experimental._config.backed_size_oblivious = True`).")
+# Sizes 0 and 1 get graphs of their own whatever else happens (0/1 specialisation): a size
+# that took one of them recompiled once for it and once more for the next size, by design.
+ZERO_ONE_EXPLANATION = (
+    "torch specialises sizes 0 and 1 (0/1 specialisation): a size of {ones} got a graph of "
+    "its own, and the change from or to it compiled again: {recompiles} here, each kept and "
+    "reused, not one per call.")
+ZERO_ONE_FIX = ("Nothing to do: the graphs are compiled once and reused. More recompiles on "
+                "this size than it took values of 0 or 1, plus one, would be a problem.")
+
+
+def zero_one_bounded(values: list[Any], count: int, *, specialised_by_line: bool,
+                     made_dynamic: bool) -> bool:
+    """Whether a size's recompiles are the ones 0/1 specialisation makes anyway (probes30a:
+    a decode step's size 1 between prefill lengths 7 and 11, "2 recompiles: a new value
+    every call"; a beam count 1 -> 4, once): it took 0 or 1, and recompiled once, or (no
+    line specialising it, the last graph dynamic) no more than once per such value plus
+    one."""
+    ones = len({str(v) for v in values} & {"0", "1"})
+    return ones > 0 and (count == 1 or (not specialised_by_line and made_dynamic
+                                        and count <= ones + 1))
+
+
 # A dynamic size whose range guard failed on a size of 0 or 1 (the recompiled entry's static
 # size): torch specialises those even in a dynamic graph (0/1 specialisation).
 RANGE_01_REASON = ("size {src} became {value}, below its dynamic graph's range {span}: torch "

@@ -13,10 +13,10 @@ from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
 from compdiag.ingest.inductor_records import InductorRecords
-from compdiag.ingest.graph_calls import (dynamo_node_rows, generated_node, graph_calls,
-                                         refused_node)
+from compdiag.ingest.graph_calls import dynamo_node_rows, generated_node, graph_calls, refused_node
 from compdiag.ingest.generations import Generations, starts_compile
 from compdiag.ingest.own_records import OwnRecords
+from compdiag.ingest.unbacked_symbols import UnbackedSymbols
 from compdiag.ingest.timeline import Timeline, event_args
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 from compdiag.store.writer import Writer
@@ -51,7 +51,7 @@ def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
 _NO_HANDLER = object()
 
 
-class Ingestor(OwnRecords, InductorRecords, D.DistributedRows):
+class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows):
     """Feeds one run's records into a Writer; keeps per-run state (interned file names,
     compile rows in progress). Every method is defensive: unknown shapes are kept raw."""
 

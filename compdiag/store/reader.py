@@ -427,6 +427,15 @@ class Reader(RecordsReader, PerfReader):
         return self._rows("SELECT * FROM shape_specializations WHERE run_id = ? ORDER BY seq",
                           (run_id,))
 
+    def unbacked_symbols(self, run_id: int, compile_id: str | None) -> list[dict[str, Any]]:
+        """The unbacked symbols a compile made, in order: {symbol, op, filename, lineno,
+        line}."""
+        if not self._has_table("unbacked_symbols"):
+            return []
+        return self._rows("SELECT symbol, op, filename, lineno, line FROM unbacked_symbols "
+                          "WHERE run_id = ? AND compile_id IS ? ORDER BY seq",
+                          (run_id, compile_id))
+
     def _of_last_record(self, table: str, cols: str, run_id: int, compile_id: str | None,
                         where: str = "", params: tuple = ()) -> list[dict[str, Any]]:
         """Rows derived from the compile's last record of their kind (`seq`): a compile may
@@ -471,6 +480,19 @@ class Reader(RecordsReader, PerfReader):
             return []
         return self._of_last_record("dynamo_nodes", "node, call, filename, lineno, line",
                                     run_id, compile_id)
+
+    def traced_filenames(self, run_id: int) -> set[str]:
+        """Every file Dynamo traced in this run: its compiled frames' and its graphs' nodes'.
+        A post-grad graph or kernel served from the FX graph cache may name another program's
+        file (the entry's writer); Dynamo's own graph is always this run's."""
+        sql = "SELECT DISTINCT filename FROM compiles WHERE run_id = ? AND filename IS NOT NULL"
+        if self._has_table("dynamo_nodes"):
+            sql += (" UNION SELECT DISTINCT filename FROM dynamo_nodes WHERE run_id = ? "
+                    "AND filename IS NOT NULL")
+            rows = self.conn.execute(sql, (run_id, run_id))
+        else:
+            rows = self.conn.execute(sql, (run_id,))
+        return {r[0] for r in rows}
 
     def perf_hints(self, run_id: int) -> list[dict[str, Any]]:
         return self._rows("SELECT * FROM perf_hints WHERE run_id = ? ORDER BY id", (run_id,))

@@ -438,6 +438,19 @@ CREATE TABLE IF NOT EXISTS shape_specializations (
     user_stack TEXT NOT NULL DEFAULT '[]'
 
 );
+-- Where each unbacked symbol (u0, u5: a value read out of a tensor while tracing, or a size
+-- made from one) was made: torch's create_unbacked_symbol record, its user line and the
+-- fake-tensor op that made it (local_scalar_dense for .item()/int(t), slice_forward ...).
+CREATE TABLE IF NOT EXISTS unbacked_symbols (
+    run_id     INTEGER NOT NULL,
+    compile_id TEXT,
+    seq        INTEGER NOT NULL,
+    symbol     TEXT NOT NULL,
+    op         TEXT,
+    filename   TEXT,
+    lineno     INTEGER,
+    line       TEXT
+);
 -- schema 3: the exception that ended the program (capture's compdiag:program_exception
 -- record), whether it came through compiled code or not.
 CREATE TABLE IF NOT EXISTS program_exceptions (
@@ -716,7 +729,7 @@ DERIVED_TABLES = (
     "perf_hints", "injected_bugs", "fallback_calls", "sched_nodes",
     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits", "cudagraph_trees",
     "cudagraph_rerecords", "torch_warnings", "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
-    "cache_key_components", "cache_keys", "compile_stages", "compile_events", "guard_sources",
+    "unbacked_symbols", "cache_key_components", "cache_keys", "compile_stages", "compile_events", "guard_sources",
     "ddp_wraps", "ddp_buckets", "ddp_splits", "collective_nodes", "compiled_autograd_graphs",
     "dynamo_resets", "program_ends", "sources",
 )
@@ -730,7 +743,7 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
                     "cudagraph_recordings", "cudagraph_partitions", "cudagraph_splits",
                     "cudagraph_trees", "cudagraph_rerecords", "torch_warnings", "epilogue_misses",
                     "program_exceptions",
-                    "call_stacks", "shape_specializations",
+                    "call_stacks", "shape_specializations", "unbacked_symbols",
                     "cache_events", "cache_key_components", "cache_keys", "compile_stages",
                     "compile_events",
                     "guard_sources", "dynamo_resets", "ddp_wraps", "ddp_buckets", "ddp_splits",

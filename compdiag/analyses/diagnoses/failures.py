@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from compdiag.analyses.unbacked_origin import ORIGIN_EXPLANATION, ORIGIN_FIX, unbacked_origin
 from compdiag.analyses.config_cause import config_behind
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import exception_frames, is_recompile_limit
@@ -481,6 +482,14 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if ranged is not None:  # a size outside the range mark_dynamic declared
             frame, said, more, fix = ranged
             one, expl = f"{one} ({said})", f"{expl} {more}"
+        read = unbacked_origin(ctx, cid, f"{whole or ''}\n{f.get('message') or ''}")
+        if read is not None and (read["filename"], read["lineno"]) != (frame.filename,
+                                                                          frame.lineno):
+            words = dict(symbol=read["symbol"], lineno=read["lineno"], needed=frame.lineno,
+                         line=(read.get("line") or "").strip())
+            one = f"{one} (from `{words['line']}` at line {read['lineno']}, a tensor's value)"
+            expl, fix = f"{expl} {ORIGIN_EXPLANATION.format(**words)}", ORIGIN_FIX.format(**words)
+            frame = ctx.frame(read["filename"], read["lineno"], read.get("line"), evidence=TORCH)
         for marker, pattern, more, change, past_def, named in SOURCE_CAUSES:
             at = source_line(ctx, cid, pattern, after=ctx.code_row(cid) if past_def else None) \
                 if marker in f"{one}{whole}" else None

@@ -68,6 +68,12 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                                "computed before the graph break, passed across it: the break "
                                "is the cause", lambda effect, cause, ctx: _resumes_after(
                                    effect, cause, ctx)),
+                        # a function Dynamo compiled on its own only because the break
+                        # inside it sent the call to eager (a forward hook that breaks)
+                        Causes(KIND, "recompile", "the break inside this function sent its "
+                               "call to eager, so Dynamo compiled it on its own, once per "
+                               "closure and value: the break is the cause",
+                               lambda effect, cause, ctx: _compiled_apart(effect, cause)),
                         # a break on the value an earlier break's op produced (the resumed
                         # code wraps what the skipped call returned)
                         Causes(KIND, KIND, "the resumed code breaks on the value the earlier "
@@ -112,6 +118,23 @@ def _precedes_at_line(first: Any, first_cids: Any, then: Any, then_cids: Any) ->
         (first.filename, first.lineno) == (then.filename, then.lineno) and \
         not ({frame_of(c) for c in a} & {frame_of(c) for c in b}) - {None} and \
         sort_key(a[0]) < sort_key(b[0])
+
+
+def _compiled_apart(effect: Diagnosis, cause: Diagnosis) -> bool:
+    """The recompiled function is one the break is inside (its line at or after the
+    function's def, in its file), and the break came first in an earlier frame that inlined
+    it (probes30d act_stats_hook_item: a forward hook's `.item()` broke `forward`, and the
+    hook, compiled apart, recompiled to the limit on its closure's `name`)."""
+    d, at = getattr(effect.details, "def_line", None), cause.user_frame
+    if not (d and d.filename and d.lineno and at and at.lineno) or \
+            (d.filename, at.lineno >= d.lineno) != (at.filename, True):
+        return False
+    mine = {frame_of(c) for c in (*effect.compile_ids, effect.compile_id) if c} - {None}
+    theirs = [c for c in (*cause.compile_ids, cause.compile_id) if c]
+    return bool(mine & {frame_of(c) for c in theirs}) and any(
+        frame_of(c) not in mine and sort_key(c) < min(sort_key(e) for e in effect.compile_ids
+                                                      or (effect.compile_id,) if e)
+        for c in theirs)
 
 
 def _same_frame(a: Diagnosis, b: Diagnosis) -> bool:

@@ -105,6 +105,42 @@ def custom_op_fallback(head: str | None) -> bool:
     return bool(m) and m.group(1) not in TORCH_NAMESPACES
 
 
+# A fallback limiter `compdiag perf` put at least this high (share of the compiled graphs'
+# measured time the op's graphs spend, by the fallbacks' part of their kernels) makes the
+# fallback a problem; below it, or with no perf report, a fallback is information.
+MEASURED_FALLBACK = 0.10
+FALLBACK_INFO_FIX = ("Nothing to change: Inductor generates no code for aten.{op} on this "
+                     "device (sorts, scans, random draws, linear algebra and data-dependent "
+                     "ops run as ATen's own kernel, as in eager). Only if `{perf}` shows this "
+                     "graph's time going there, express it with ops Inductor generates code "
+                     "for, or move it out of the compiled region.")
+
+
+def measured_fallbacks(report: dict[str, Any] | None) -> set[tuple[str, str]]:
+    """(compile id, op) pairs a perf report costed at MEASURED_FALLBACK or more."""
+    out: set[tuple[str, str]] = set()
+    for lim in (report or {}).get("limiters") or []:
+        if not (isinstance(lim, dict) and lim.get("kind") == "fallback"
+                and (lim.get("impact") or 0) >= MEASURED_FALLBACK):
+            continue
+        m = re.search(r"\baten\.(\w+)", lim.get("reason") or "")
+        for cid in lim.get("compile_ids") or []:
+            if m:
+                out.add((cid, m.group(1)))
+    return out
+
+
+def _as_benign(ctx: Any, d: Diagnosis, measured: set[tuple[str, str]]) -> Diagnosis:
+    """A single op's fallback is what Inductor does by design on this device (issue 29 §2:
+    benign never outranks real; probes30a sampler_settings_ok: topk and multinomial in a
+    correct sampler were two problems): information, unless perf measured it costly."""
+    op = d.details.op
+    if any((c, op) in measured for c in (d.compile_ids or (d.compile_id,))):
+        return d
+    return replace(d, severity="info", score=SPEC.score("info"),
+                   fix=FALLBACK_INFO_FIX.format(op=op, perf=ctx.run_command("perf")))
+
+
 def fallback_fix(op: str) -> str:
     return (f"aten.{op} has no Inductor lowering on this device: if it sits in a hot loop, "
             f"express it with ops Inductor generates code for (pointwise/reduction "
@@ -151,7 +187,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           score=SPEC.score(KIND), count=len(hints),
                           details=PerfHintDetails(), torch_message=h["message"])
         out.append(d)
-    return _one_per_op_and_line(out)
+    measured = measured_fallbacks(ctx.r.perf_report(ctx.run_id))
+    caused_ids = {id(d) for d in caused}
+    return [d if id(d) in caused_ids or not d.details.op else _as_benign(ctx, d, measured)
+            for d in _one_per_op_and_line(out)]
 
 
 def _one_per_op_and_line(found: list[Diagnosis]) -> list[Diagnosis]:

@@ -37,6 +37,7 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     RANGE_01_EXPLANATION, RANGE_01_FIX, RANGE_01_REASON, SPECIALISED_01_EXPLANATION,
     SPECIALISED_01_FIX, SPECIALIZED_EXPLANATION, SPECIALIZED_FIX,
     SAID_IN_LIMIT, SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS,
+    ZERO_ONE_EXPLANATION, ZERO_ONE_FIX, zero_one_bounded, REQUIRES_GRAD_CHANGE,
     TORCH_SPECIALIZED_EXPLANATION, TORCH_SPECIALIZED_FIX, TORCH_SPECIALIZED_REASON)
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.code_text import calls_in
@@ -136,7 +137,11 @@ ON_PURPOSE: dict[str, dict[str, Any]] = {
     # (probes27 train_amp_bf16_ok: a problem on a correct program)
     "global_state": {"needs": (), "fix": MODE_SWITCH},
     "training": {"needs": (), "fix": MODE_SWITCH},
+    "requires_grad": {"needs": (), "fix": REQUIRES_GRAD_CHANGE},
 }
+# Categories whose recompiles are each a new combination of modes, all kept: by design at any
+# count below the recompile limit.
+MODE_CATEGORIES = ("global_state", "training")
 _KEYWORDS = re.compile(r"^len\((?:L\['kwargs'\]|kwargs)\)$")
 
 
@@ -478,8 +483,13 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                  "another_call": category == "length" and another_call(ctx, first["compile_id"])}
         flag = category == "value" and {str(before), str(after)} == {"True", "False"}
         purpose = ON_PURPOSE.get("flag" if flag else category)
-        expected = (purpose is not None and count == 1 and limit is None and cause is None
+        expected = (purpose is not None and limit is None and cause is None
+                    and (count == 1 or category in MODE_CATEGORIES)
                     and all(facts[n] for n in purpose["needs"]))
+        by_design_01 = (category == "size" and limit is None and facts["not_requested"]
+                        and zero_one_bounded(values, count, specialised_by_line=cause is not None,
+                                             made_dynamic=facts["made_dynamic"]))
+        changing = changing and not by_design_01
         tensor, dim = tensor_and_dim(source)
         fix = (purpose["fix"].format(src=source, tensor=tensor, dim=dim) if expected else
                recompile_fix(category, source, count=count, limit=limit is not None, fn=shown,
@@ -501,6 +511,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             head, change = cause.head or head, change + cause.suffix
             fix = LIMIT_FIX.format(fn=shown or "The function", fix=cause.fix) \
                 if limit is not None else cause.fix
+        if by_design_01 and not expected:
+            expected, fix = True, ZERO_ONE_FIX
+            explanation += " " + ZERO_ONE_EXPLANATION.format(
+                ones=" and ".join(sorted({str(v) for v in values} & {"0", "1"})),
+                recompiles=plural(count, "recompile"))
         if category == "size_range" and str(after) in ("0", "1") and cause is None:
             head, change = RANGE_01_REASON.format(src=source, span=before, value=after), ""
             explanation = RANGE_01_EXPLANATION

@@ -1,0 +1,54 @@
+"""The fix for a tensor's value read into Python inside a compiled function
+(aten._local_scalar_dense): the call the user's line makes (`.item()`, `.tolist()`, a NumPy
+scalar), or a tensor used as a number with no call at all (a slice bound, a size), each as
+what was verified to work on the probes named."""
+
+from __future__ import annotations
+
+import re
+
+ITEM_FIX = ("`.item()` turns a tensor into a Python number. Keep it a tensor (e.g. `x * t` "
+            "instead of `x * t.item()`), or set `torch._dynamo.config.capture_scalar_outputs = "
+            "True` to trace it as an unbacked SymInt/SymFloat.")
+TOLIST_FIX = ("`.tolist()` leaves tensor land. Keep the computation vectorised on tensors "
+              "(index, `torch.where`, reductions) instead of iterating over Python values; for "
+              "integer tensors `torch._dynamo.config.capture_scalar_outputs = True` lets it "
+              "trace.")
+
+
+def scalar_read_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
+    """A tensor's value read into Python (aten._local_scalar_dense): the fix for the call the
+    user's line makes, `.tolist()` or `.item()` (and what reads one implicitly)."""
+    if NUMPY_CALL.search(line) and not SCALAR_READ_CALL.search(line):
+        return NUMPY_SCALAR_FIX
+    if line.strip() and not SCALAR_READ_CALL.search(line):
+        return IMPLICIT_READ_FIX
+    return TOLIST_FIX if ".tolist(" in line and ".item(" not in line else ITEM_FIX
+
+
+# probes30a left_pad_positions: `positions[b, n_pad[b]:] = torch.arange(T - n_pad[b])` read
+# n_pad[b] implicitly; the ITEM_FIX's capture_scalar_outputs then failed in Inductor
+# ("LoweringException: NotImplementedError: View"), a cumsum of the mask worked.
+IMPLICIT_READ_FIX = (
+    "This line uses a tensor's value as a Python number (a slice bound, a size, an index, "
+    "`int(t)`, `range(t)`), which reads it out of the graph. Compute it with tensor ops "
+    "instead (a mask such as `torch.arange(T) >= n[:, None]`, `torch.cumsum` of a mask, "
+    "`gather`/`index_select` with the tensor), or make the number outside the compiled "
+    "function and pass it in as an int. `capture_scalar_outputs = True` traces the read, but "
+    "a size or slice bound made from it often fails later, in Inductor.")
+
+
+# A NumPy call on the user's line: Dynamo traces NumPy through torch._numpy, and a NumPy
+# scalar it makes becomes a Python number through aten._local_scalar_dense (probes29a
+# numpy_gain_jitter: `np.random.uniform(-6.0, 6.0)`, said as ".item()" advice)
+NUMPY_CALL = re.compile(r"\b(?:np|numpy)\.[\w.]+\(")
+# A tensor's value read into Python by name (`.item()`, `.tolist()`).
+SCALAR_READ_CALL = re.compile(r"\.(?:tolist|item)\(\)")
+# probes29a numpy_gain_jitter: `capture_scalar_outputs` left the break ("Could not guard on
+# data-dependent expression") and a recompile on the value; a torch draw removed both
+NUMPY_SCALAR_FIX = (
+    "Dynamo traces NumPy calls as torch ops (torch._numpy), and the Python number this NumPy "
+    "call returns is a tensor's value read out of the graph. Compute it with torch so it "
+    "stays a tensor (a random draw: `torch.empty(()).uniform_(low, high)` in place of "
+    "`np.random.uniform(low, high)`), or make it outside the compiled function and pass it "
+    "in as a tensor; `capture_scalar_outputs` does not help when code then branches on it.")
