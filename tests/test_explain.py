@@ -981,6 +981,30 @@ def test_a_function_compiled_apart_because_of_its_break_folds_under_the_break(tm
     assert [c["kind"] for c in diags[0]["consequences"]] == ["recompile"]
 
 
+def test_an_unsupported_torch_caught_is_a_skipped_frame_not_a_fullgraph_failure(tmp_path):
+    """probes30b flow_jacobian and probes30d per_sample_grads_vmap: a compiled function called
+    inside `vmap(jacrev(...))` raised "Unsupported functorch tracing attempt" as its compile
+    started; torch caught it and ran the function in eager, and the program exited 0. explain
+    said failure, with a fix about `fullgraph=True`, which neither program used. Now: a graph
+    break that skipped the frame, at the transform's line, the failure folded under it."""
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="velocity_field", lineno=5)
+    message = "Unsupported functorch tracing attempt"
+    s.failure("0/0", stage="dynamo", exc_type="Unsupported", message=message,
+              filename=str(s.user), lineno=14, line="J = vmap(jacrev(velocity_field))(points)",
+              traceback=("torch._dynamo.exc.Unsupported: Unsupported functorch tracing attempt\n"
+                         "  Explanation: dynamo failed for one of the following reasons:\n"
+                         "    - Calling torch.func.grad(compiled_fn) from eager mode is not "
+                         "supported.\n\n  Developer debug context: \n\n For more details, see "
+                         "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb0149.html"
+                         "\n"))
+    (d,) = s.explain()
+    assert (d["kind"], d["user_frame"]["lineno"]) == ("graph_break", 14), d
+    assert "skipped the frame" in d["reason"] and "vmap(jacrev(...))" in d["reason"]
+    assert "fullgraph" not in d["fix"] and "torch.compile(vmap(" in d["fix"]
+    assert [c["kind"] for c in d["consequences"]] == ["failure"]
+
+
 def test_a_double_backward_through_compiled_code_points_at_the_create_graph_line(tmp_path):
     """probes29c wgan_gradient_penalty: a compiled critic loss took a gradient penalty with
     `torch.autograd.grad(..., create_graph=True)`; `loss.backward()` then failed ("does not

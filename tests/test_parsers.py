@@ -104,6 +104,23 @@ def test_parse_graph_break_real_payload() -> None:
         ("tests/scripts/scenario.py", 10, 'print("graph break here")')
 
 
+def test_an_explanation_keeps_the_list_under_it() -> None:
+    """GB0149 (probes30b flow_jacobian): torch's explanation is a line ending in "one of the
+    following reasons:" and an indented list; only the first line was kept, and explain
+    printed a sentence that stopped at its colon."""
+    text = ("Unsupported functorch tracing attempt\n"
+            "  Explanation: dynamo failed for one of the following reasons:\n"
+            "    - Calling torch.func.grad(compiled_fn) from eager mode is not supported.\n"
+            "    - torch.func.grad(fn) requires the function to be inlined by dynamo\n"
+            "\n"
+            "  Hint: wrap torch.func.grad in torch.compile\n"
+            "  Developer debug context: \n")
+    gb = P.parse_graph_break(text)
+    assert gb["explanation"].endswith("requires the function to be inlined by dynamo")
+    assert "from eager mode is not supported" in gb["explanation"]
+    assert gb["hints"] == ["wrap torch.func.grad in torch.compile"]
+
+
 def test_parse_graph_break_old_style_one_liner() -> None:
     gb = P.parse_graph_break("Graph Break Reason: call_function UserDefinedObjectVariable\n")
     assert gb["gb_type"] == "call_function UserDefinedObjectVariable"

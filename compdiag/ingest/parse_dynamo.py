@@ -43,10 +43,17 @@ def parse_graph_break(text: str) -> dict[str, Any]:
                 out["gb_type"] = rest
             break
     head = text.split("User code traceback:", 1)[0]
+    indent = None  # the Explanation line's indent while its deeper-indented lines continue it
     for line in head.splitlines():
         s = line.strip()
+        if indent is not None and s and len(line) - len(line.lstrip()) > indent:
+            # a list under the explanation (GB0149's "one of the following reasons:")
+            out["explanation"] = f"{out['explanation']} {s}"
+            continue
+        indent = None
         if s.startswith("Explanation:") and out["explanation"] is None:
             out["explanation"] = s.split(":", 1)[1].strip()
+            indent = len(line) - len(line.lstrip())
         elif s.startswith("Hint:"):
             hint = s.split(":", 1)[1].strip()
             if hint not in out["hints"]:

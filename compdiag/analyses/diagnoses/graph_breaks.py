@@ -99,7 +99,14 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                         # torch.compile around a library's loop (model.generate): the breaks
                         # and recompiles at its call (analyses/library_loop.py)
                         *(Causes(KIND, effect, LIBRARY_WHY, library_at_call)
-                          for effect in (KIND, "recompile"))))
+                          for effect in (KIND, "recompile")),
+                        # the soft failure this module reports as the frame's skip
+                        Causes(KIND, "failure", "torch caught this Unsupported and ran the "
+                               "function in eager: the skipped frame reports it",
+                               lambda effect, cause, ctx: cause.details.frame_skipped
+                               and effect.details.exc_type == "Unsupported"
+                               and not effect.details.fatal
+                               and same_compile(effect, cause))))
 
 
 def _earlier_at_line(effect: Diagnosis, cause: Diagnosis) -> bool:
@@ -495,6 +502,53 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                       gb_type=g["gb_type"], debug_context=debug,
                                       url=URL.format(code=g["code"].lower()) if g["code"]
                                       else None, follow_on=follow_on or None)))
+    return out + _soft_skips(ctx)
+
+
+# torch's explanation of an Unsupported raised as a compile started (convert_frame), which it
+# catches, logging "torch.compile will skip tracing the frame ... and fall back to eager" only
+# when graph_breaks logging is on: the frame runs in eager at every call, nothing compiled.
+SOFT_SKIP_FIXES = (
+    ("functorch", "The compiled function is called from inside a torch.func transform "
+     "(`vmap`, `grad`, `jacrev`, `hessian`) applied outside torch.compile, which Dynamo "
+     "cannot trace into: compile the transformed function instead, "
+     "`torch.compile(vmap(jacrev(f)))`, with `f` itself left uncompiled."),
+)
+
+
+_TRANSFORM = re.compile(r"\b(vmap|grad|jacrev|jacfwd|hessian|jvp|vjp)\(")
+
+
+def _soft_skips(ctx: Any) -> list[Diagnosis]:
+    """A compile that raised Unsupported and whose program went on: torch caught it and ran
+    the frame in eager (probes30b flow_jacobian, probes30d per_sample_grads_vmap: a failure
+    with a fix about fullgraph=True, which neither program used). A graph break that skipped
+    the frame, at the failure's line; the failure folds under it."""
+    out = []
+    for f in ctx.failures:
+        if f.get("exc_type") != "Unsupported" or f.get("stage") != "dynamo" or \
+                f is ctx.ending_failure or f.get("recompile_limit") or \
+                not (f.get("filename") and f.get("lineno")):
+            continue
+        cid = f.get("compile_id")
+        said = f"{f.get('message') or ''} {f.get('gb_explanation') or ''}"
+        fix = next((text for word, text in SOFT_SKIP_FIXES if word in said.lower()), None)
+        if fix is None:
+            continue
+        fn = ctx.user_fn_name(cid)
+        ts = _TRANSFORM.findall(f.get("line") or "")
+        inside = f" inside `{'('.join(ts)}(...{')' * len(ts)}`" if ts else ""
+        out.append(Diagnosis(
+            KIND, stage="dynamo", compile_id=cid,
+            reason=f"Dynamo skipped the frame: {(f.get('message') or '').strip()}; torch runs "
+                   f"{fn or 'the function'}() in eager at every call{inside}",
+            user_frame=ctx.frame(f["filename"], f["lineno"], f.get("line"), evidence="torch"),
+            explanation=(f.get("gb_explanation") or "").strip(), fix=fix,
+            score=SPEC.score(KIND, 1, "frame_skipped"), gb_code=f.get("gb_code"), count=1,
+            compile_ids=(cid,) if cid else (), torch_message=f.get("torch_message"),
+            details=GraphBreakDetails(function=fn, frame_skipped=True,
+                                      gb_type=(f.get("message") or "").strip(),
+                                      debug_context="")))
     return out
 
 
