@@ -467,6 +467,19 @@ def test_graph_break_fix_rules(gb_type, expl, line, want):
     assert want in FX.graph_break_fix(gb_type, expl, "", line, ["do this instead"])
 
 
+def test_a_fullgraph_failure_for_a_break_no_rule_knows_gives_torchs_hint():
+    """probes30d ckpt_feature_hook_fullgraph: GB0067 "HOP: Unsafe side effect" under
+    fullgraph=True; torch's hint (`skip_fwd_side_effects_in_bwd_under_checkpoint = True`) was
+    the fix that worked, and the panel said to move the statement out, which failed."""
+    hint = ("If you are ok with side-effect not replayed in the backward, try setting "
+            "`torch._dynamo.config.skip_fwd_side_effects_in_bwd_under_checkpoint = True`")
+    fix = FX.failure_fix("dynamo", "Unsupported", "HOP: Unsafe side effect", run_id=1,
+                         argv=["prog.py"], gb_type="HOP: Unsafe side effect",
+                         torch_message=f"HOP: Unsafe side effect\n  Explanation: Mutating a "
+                                       f"variable\n  Hint: {hint}\n")
+    assert "skip_fwd_side_effects_in_bwd_under_checkpoint" in fix, fix
+
+
 @pytest.mark.parametrize("text, category, source, before, after", [
     ("tensor 'x' size mismatch at index 0. expected 16, actual 32", "size", "L['x'].size()[0]",
      "16", "32"),
@@ -1123,6 +1136,25 @@ def test_two_instances_of_one_class_say_so_and_do_not_advise_mark_dynamic(tmp_pa
     assert m["details"]["instances"] == "Net"
     v = _method_recompile(tmp_path / "values", 1111, 2222, module=False)
     assert "instances" not in v["details"] and not v["reason"].startswith("another instance")
+
+
+def test_two_compiled_modules_of_one_class_are_two_instances_not_a_specialisation(tmp_path):
+    """probes30d sn_critic_two_passes: `torch.compile(critic)` and `torch.compile(generator)`,
+    two nn.Sequential, share torch's wrapper code (`inner(*args)`, the module as `fn`); the
+    second one's recompile on `args[0].shape[1]` (8 -> 2) read "torch's own code specialises
+    it ... pad or bucket the inputs". It is another instance, compiled once each."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("0/1", recompile_reason="0/0: tensor 'args[0]' size mismatch at index 1. "
+                                      "expected 8, actual 2")
+    s.ing.record({**_ids("0/1"), "symbolic_shape_specialization": {
+        "symbol": "s1", "sources": ["L['args'][0].size()[1]"], "value": "2",
+        "reason": "range_refined_to_singleton", "stack": [], "user_stack": []}}, None)
+    _call(s, "0/0", [26], {"fn": ["torch.nn.modules.container.Sequential", 1111, True]})
+    _call(s, "0/1", [27], {"fn": ["torch.nn.modules.container.Sequential", 2222, True]})
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["reason"].startswith("another instance of Sequential"), d["reason"]
+    assert "Pad or bucket" not in d["fix"]
 
 
 # -- accuracy verdicts against float64 (issue 16, class 4) --------------------------------------

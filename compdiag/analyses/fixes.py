@@ -514,8 +514,12 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
         parts.append(INJECTED.format(names=", ".join(f"{k}={v!r}" for k, v in injected.items())))
     if stage == "dynamo":
         if exc_type == "Unsupported":
+            # torch's own hints, for a break no rule knows (probes30d
+            # ckpt_feature_hook_fullgraph: GB0067's `skip_fwd_side_effects_in_bwd_under_
+            # checkpoint` was the fix that worked; the panel said "move it out")
+            hints = re.findall(r"^\s*Hint:\s*(.+)$", torch_message or "", re.M)
             parts.append(FULLGRAPH.format(fix=graph_break_fix(gb_type, one_line, debug, line,
-                                                              [])))
+                                                              hints)))
         elif gb_type and "HigherOrderOp" in exc_type and not known:
             # another error reporting a graph break it hit (a higher-order op's branch, which
             # must trace whole): the break's fix (set21b cond_branch_print: the `print`)

@@ -451,7 +451,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
         frame = op_frame(ctx, cid, nf, node.get("op"))
         # the check gate's own rule (analyses/accuracy.report): the same graphs excused
         drawn = None if detail.get("within_tolerance") and all(r.get("ok") for r in rows) \
-            else random_excuse(ctx.r, ctx.run_id, cid, [r for r in rows if not r.get("ok")])
+            else random_excuse(ctx.r, ctx.run_id, cid, [r for r in rows if not r.get("ok")]
+                               or rows)
         if drawn is not None:
             # Inductor drew the graph's random numbers itself (dropout, rand): compiled and
             # eager never see the same values, seed or no seed, so this difference says nothing

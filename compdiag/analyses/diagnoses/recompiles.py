@@ -39,6 +39,7 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     SAID_IN_LIMIT, SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS,
     ZERO_ONE_EXPLANATION, ZERO_ONE_FIX, zero_one_bounded, REQUIRES_GRAD_CHANGE,
     TORCH_SPECIALIZED_EXPLANATION, TORCH_SPECIALIZED_FIX, TORCH_SPECIALIZED_REASON)
+from compdiag.analyses.recompile_instances import frame_cids, guard_root, instances_of
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.code_text import calls_in
 from compdiag.formats.compile_id import first_attempt, frame_of
@@ -170,8 +171,6 @@ def compdiag_kinds() -> list[KindSpec]:
     return [SPEC]
 
 
-_ROOT = re.compile(r"^(?:L\['(\w+)'\]|([A-Za-z_]\w*))(?:[.\[]|$)")
-_SELF_ID_GUARD = re.compile(r"___check_obj_id\(\s*(?:L\['self'\]|self)\s*,")
 
 @dataclass(frozen=True)
 class Cause:
@@ -188,6 +187,12 @@ class Cause:
 
 def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, source: str,
                 fn: str | None) -> Cause | None:
+    # another instance first: its sizes are that module's own (probes30d sn_critic_two_passes)
+    cls = instances_of(ctx, frame_no, event, source)
+    if cls is not None:
+        return Cause(None, INSTANCES_REASON.format(cls=cls, src=source), "",
+                     INSTANCES_EXPLANATION.format(cls=cls, fn=fn or "the method", src=source),
+                     INSTANCES_FIX, instances=cls)
     spec = ctx.specialization(source, frame_cids(ctx, frame_no)) if category == "size" else None
     if spec is not None:
         at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"), "torch")
@@ -202,11 +207,6 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
         return Cause(None, None, TORCH_SPECIALIZED_REASON, TORCH_SPECIALIZED_EXPLANATION.format(
             src=source, value=spec.get("value"), why=spec.get("reason") or "specialised"),
             TORCH_SPECIALIZED_FIX, spec=spec)
-    cls = instances_of(ctx, frame_no, event, source)
-    if cls is not None:
-        return Cause(None, INSTANCES_REASON.format(cls=cls, src=source), "",
-                     INSTANCES_EXPLANATION.format(cls=cls, fn=fn or "the method", src=source),
-                     INSTANCES_FIX, instances=cls)
     if category == "size" and not ctx.automatic_dynamic(event["compile_id"]) and \
             not ctx.dynamic_requested(event["compile_id"]):
         for pattern, fix in AUTOMATIC_OFF:
@@ -328,43 +328,6 @@ def _as_source(arg: ast.expr) -> str:
         return f"L['{arg.id}']"
     text = ast.unparse(arg)
     return text if isinstance(arg, (ast.Attribute, ast.Subscript, ast.Call)) else f"({text})"
-
-
-def frame_cids(ctx: Any, frame_no: Any) -> list[str]:
-    return [c for c in ctx.compiles if frame_of(c) == frame_no]
-
-
-def guard_root(source: str) -> str | None:
-    """The local a guarded expression starts from: `self` in self.scale, `net` in
-    L['net'].b."""
-    m = _ROOT.match(source)
-    return (m.group(1) or m.group(2)) if m else None
-
-
-def instances_of(ctx: Any, frame_no: Any, event: dict[str, Any], source: str) -> str | None:
-    """The class whose instances share the recompiled code, when the guard is on an object
-    argument (`self`, a module passed in) and the recompiled call's object is another instance
-    of that class than every earlier compile's (capture's call_stacks); an id guard on `self`
-    says so without them."""
-    root = guard_root(source)
-    failed = event["failed_guard"] or ""
-    cid = event["compile_id"]
-    mine = (ctx.call(cid).get("objects") or {}).get(root or "")
-    if not mine:
-        return "its class" if _SELF_ID_GUARD.search(failed) else None
-    if len(mine) > 2 and mine[2] is False:
-        # a plain object (a dataclass of settings) built anew for the call: its attribute
-        # is a value that changed, not another long-lived instance's configuration
-        return None
-    earlier = set()
-    for c in frame_cids(ctx, frame_no):
-        if compile_id_key(c) < compile_id_key(cid):
-            other = (ctx.call(c).get("objects") or {}).get(root or "")
-            if other and other[0] == mine[0]:
-                earlier.add(other[1])
-    if earlier and mine[1] not in earlier:
-        return str(mine[0]).rsplit(".", 1)[-1]
-    return None
 
 
 MAX_ALSO = 3

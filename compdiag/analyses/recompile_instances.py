@@ -1,0 +1,57 @@
+"""Instances of one class sharing compiled code: the recompile a guard on an object's
+attribute or size makes when the call brings another instance than every earlier compile's
+(capture's call_stacks record each compiled frame's object arguments: `self`, a module passed
+in, and the module `torch.compile(module)` calls through torch's wrapper, `fn`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from compdiag.formats.compile_id import frame_of
+from compdiag.store.reader import compile_id_key
+
+_ROOT = re.compile(r"^(?:L\['(\w+)'\]|([A-Za-z_]\w*))(?:[.\[]|$)")
+_SELF_ID_GUARD = re.compile(r"___check_obj_id\(\s*(?:L\['self'\]|self)\s*,")
+
+
+def frame_cids(ctx: Any, frame_no: Any) -> list[str]:
+    return [c for c in ctx.compiles if frame_of(c) == frame_no]
+
+
+def guard_root(source: str) -> str | None:
+    """The local a guarded expression starts from: `self` in self.scale, `net` in
+    L['net'].b."""
+    m = _ROOT.match(source)
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def instances_of(ctx: Any, frame_no: Any, event: dict[str, Any], source: str) -> str | None:
+    """The class whose instances share the recompiled code, when the guard is on an object
+    argument (`self`, a module passed in) and the recompiled call's object is another instance
+    of that class than every earlier compile's (capture's call_stacks); an id guard on `self`
+    says so without them."""
+    root = guard_root(source)
+    failed = event["failed_guard"] or ""
+    cid = event["compile_id"]
+    objects = ctx.call(cid).get("objects") or {}
+    if root not in objects and root == "args" and "fn" in objects:
+        # torch.compile(module) compiles torch's wrapper `inner(*args)` around the module (its
+        # `fn`): a guard on args is the module's, and another module object is another instance
+        root = "fn"
+    mine = objects.get(root or "")
+    if not mine:
+        return "its class" if _SELF_ID_GUARD.search(failed) else None
+    if len(mine) > 2 and mine[2] is False:
+        # a plain object (a dataclass of settings) built anew for the call: its attribute
+        # is a value that changed, not another long-lived instance's configuration
+        return None
+    earlier = set()
+    for c in frame_cids(ctx, frame_no):
+        if compile_id_key(c) < compile_id_key(cid):
+            other = (ctx.call(c).get("objects") or {}).get(root or "")
+            if other and other[0] == mine[0]:
+                earlier.add(other[1])
+    if earlier and mine[1] not in earlier:
+        return str(mine[0]).rsplit(".", 1)[-1]
+    return None
