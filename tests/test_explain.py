@@ -199,6 +199,28 @@ def recompile_to_the_limit(s: Store, frame: int) -> None:
               traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
 
 
+def test_a_limit_reached_by_one_unfreeze_per_step_is_one_problem_with_the_optimizer_fix(
+        tmp_path):
+    """probes30d gradual_unfreeze: one block unfrozen per epoch, each a requires_grad change
+    of another parameter, 8 in all, then the recompile limit. Seven single changes read
+    "nothing to do" beside the limit, whose fix spoke of inference inputs. The changes fold
+    under the limit, and its fix keeps requires_grad and picks what trains with the
+    optimizer (what the helper verified: 0 recompiles)."""
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="inner", lineno=30)
+    for i in range(1, 9):
+        s.compile(f"0/{i}", co_name="inner", lineno=30,
+                  recompile_reason=f"0/{i - 1}: tensor 'fn._modules['0']._modules['{i}']."
+                                   "_parameters['bias']' requires_grad mismatch. expected "
+                                   "requires_grad=0")
+    s.failure("0/8", stage="dynamo", exc_type="Unsupported",
+              message="Dynamo recompile limit exceeded",
+              traceback="Dynamo recompile limit exceeded\n  Explanation: too many.\n")
+    (d,) = [x for x in s.explain() if x["kind"] == "recompile"]
+    assert d["details"]["limit_hit"] and "add_param_group" in d["fix"], d["fix"]
+    assert len([c for c in d["consequences"] if c["kind"] == "recompile"]) == 7
+
+
 def test_recompile_limit_is_the_top_diagnosis(tmp_path):
     s = Store(tmp_path)
     s.compile("0/0")

@@ -386,6 +386,18 @@ def recurring_fix(source: str, text: str) -> str:
     return str(first(RECURRING_FIXES, text)).format(src=source)
 
 
+# A module's parameter (`fn[0][4][0].bias`, `self.net[0].weight`, `_parameters['bias']`):
+# probes30d gradual_unfreeze unfroze one block per epoch, and the fix spoke of inference
+# inputs; leaving the flags alone and adding the block to the optimizer gave 0 recompiles.
+_PARAMETER = re.compile(r"_parameters\[|\.(?:weight|bias)\b")
+PARAMETER_REQUIRES_GRAD_FIX = (
+    "Each pattern of `requires_grad` over the model's parameters is a graph of its own: "
+    "freezing or unfreezing layers one step at a time (gradual unfreezing) compiles once per "
+    "step. Keep `requires_grad` as it is and choose what trains with the optimizer instead "
+    "(create it with the trainable parameters, `optimizer.add_param_group({{'params': "
+    "block.parameters()}})` when a block joins), or unfreeze in a few large steps.")
+
+
 def recompile_fix(category: str, source: str, *, count: int, limit: bool,
                   fn: str | None, recurring_text: str | None = None,
                   guard_text: str | None = None) -> str:
@@ -398,6 +410,8 @@ def recompile_fix(category: str, source: str, *, count: int, limit: bool,
         fix = recurring_fix(source, recurring_text)
         return LIMIT_FIX.format(fn=fn or "The function", fix=fix) if limit else fix
     template = FIXES.get(category)
+    if category == "requires_grad" and _PARAMETER.search(source or ""):
+        template = PARAMETER_REQUIRES_GRAD_FIX
     fix = template.format(src=source, tensor=tensor, dim=dim) if template else FIX_OTHER
     if category == "size":
         fix += SIZE_REPEATED if count > 1 else SIZE_ONCE

@@ -100,7 +100,13 @@ SPEC = KindSpec(KIND, title="recompile", words=("recompile", "recompiles"), styl
                 causes=(Causes(KIND, "failure", "Dynamo gave up on the function at the "
                                "recompile limit: the recompile diagnosis names the guard that "
                                "kept failing and the call that made it fail",
-                               lambda e, c, ctx: _limit_of(e, c)),))
+                               lambda e, c, ctx: _limit_of(e, c)),
+                        # the function's other recompiles, each once, that added up to the
+                        # limit (probes30d gradual_unfreeze: one per block unfrozen)
+                        Causes(KIND, KIND, "one of the recompiles that brought the function to "
+                               "the recompile limit", lambda e, c, ctx: bool(c.details.limit_hit)
+                               and not e.details.limit_hit and e.severity == "info"
+                               and frame_of(e.compile_id) == frame_of(c.compile_id))))
 
 
 def _limit_of(effect: Diagnosis, cause: Diagnosis) -> bool:
