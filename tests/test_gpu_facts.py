@@ -179,6 +179,9 @@ def test_bert_epilogue_and_mm_epilogue_are_missed_epilogue_fusions(tmp_path):
     assert "extern_kernels.mm" in top["reason"] and "triton_poi_fused_add_mul_relu_0" in \
         top["reason"]
     assert top["user_frame"]["lineno"] == 4 and "max-autotune" in top["fix"]
+    # default mode calls cuBLAS by design: information unless perf measured the graph's
+    # fusions to matter (set23/gpu: it was the top problem of two correct programs)
+    assert top["severity"] == "info"
 
 
 @pytest.mark.parametrize("model", ["bert1", "r50"])

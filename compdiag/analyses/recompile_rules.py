@@ -244,9 +244,11 @@ REQUIRES_GRAD_CHANGE = (
     "Nothing to do: Dynamo guards on each tensor's `requires_grad` (an input, a parameter), "
     "so a call with it changed once (an input that now requires grad, a frozen copy such as "
     "an EMA teacher, a layer unfrozen for fine-tuning) compiles one more graph, and both stay "
-    "cached. Flipping `requires_grad` again and again recompiles each time: keep the flags "
-    "fixed (leave frozen parameters out of the optimizer, `optimizer.add_param_group` when a "
-    "block is unfrozen).")
+    "cached; where one compiled forward serves blocks compiled one by one (FSDP2's "
+    "`block.compile()`), the first block gets the batch and the others activations that "
+    "require grad, one graph each, which is expected. Flipping `requires_grad` again and "
+    "again recompiles each time: keep the flags fixed (leave frozen parameters out of the "
+    "optimizer, `optimizer.add_param_group` when a block is unfrozen).")
 BOOL_FLAG = ("Nothing to do: {src} is a Python bool that picks a branch, and Dynamo compiles "
              "one graph per value (a bool is never made symbolic); both stay cached, so "
              "switching between them costs nothing more. Passing it as a tensor would turn the "

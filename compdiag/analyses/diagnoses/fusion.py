@@ -69,7 +69,9 @@ REASON_CLASSES: tuple[tuple[Words, tuple[str | None, bool]], ...] = (
     (one_of("only supported for", "not supported", "not implemented"), ("unsupported", True)),
     (one_of("exceeds max fusion", "fusion size", "too many"), ("size_limit", False)),
     (one_of("template", "epilogue", "prologue"), ("template", False)),
-    (one_of("numel", "rnumel", "different ranges", "shape"), ("mismatched_ranges", False)),
+    # Loops of other iteration spaces cannot share a kernel: legality, not a choice
+    # (set23/gpu amp_fp16_gradscaler_train: a problem on a correct training step).
+    (one_of("numel", "rnumel", "different ranges", "shape"), ("mismatched_ranges", True)),
     (one_of("memory", "score", "benefit"), ("no_benefit", False)),
     (one_of("loop order", "stride", "indexing"), ("layout", False)),
     (one_of("config", "disabled"), ("config", False)),
@@ -189,7 +191,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         cls = fusion_reason_class(f["reason"])
         if cls is not None:
             groups.setdefault((f.get("compile_id"), cls), []).append(f)
-    epilogue = _epilogue_misses(ctx)
+    epilogue = _epilogue_misses(ctx, measured)
     # The scheduler's own "template/epilogue" refusal in a compile whose output code shows the
     # missed epilogue is the same finding: keep the one that names the kernels and the line.
     with_epilogue = {d.compile_id for d in epilogue}
@@ -218,9 +220,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     return out + epilogue
 
 
-def _epilogue_misses(ctx: Any) -> list[Diagnosis]:
+def _epilogue_misses(ctx: Any, measured: set[str]) -> list[Diagnosis]:
     """One diagnosis per compile whose wrapper feeds a library mm/conv's output to a separate
-    pointwise kernel, at that kernel's first user line (the op right after the matmul)."""
+    pointwise kernel, at that kernel's first user line (the op right after the matmul).
+    Information unless a perf report measured that graph's fusions to matter: default mode
+    calls cuBLAS/cuDNN by design (set23/gpu: a correct AMP training step and a CUDA-graph
+    server each had it as their top problem, and it outranked a real recompile)."""
     by_cid: dict[str | None, list[dict[str, Any]]] = {}
     for m in ctx.r.epilogue_misses(ctx.run_id):
         by_cid.setdefault(m.get("compile_id"), []).append(m)
@@ -239,7 +244,8 @@ def _epilogue_misses(ctx: Any) -> list[Diagnosis]:
                    f"pointwise kernel {first['kernel']}{more}",
             user_frame=locate(ctx, cid, nodes=[frames]), explanation=expl,
             fix=fix.format(perf_try=ctx.perf_try_command()),
-            score=SPEC.score(KIND, len(rows)), count=len(rows),
+            score=SPEC.score(KIND if cid in measured else "info", len(rows)), count=len(rows),
+            severity="problem" if cid in measured else "info",
             details=FusionDetails(pairs=tuple((r["op"], r["kernel"], "epilogue")
                                               for r in rows[:10]), reason_class="epilogue")))
     return out

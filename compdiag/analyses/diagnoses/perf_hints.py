@@ -178,13 +178,17 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           score=SPEC.score(KIND), count=len(hints), details=PerfHintDetails(op),
                           torch_message=h["message"])
         else:
+            # a hint no rule has a change for ("possibly bad tiling"): Inductor's heuristic
+            # note, information (set23/gpu amp_fp16_gradscaler_train: a correct step's top)
+            known = perf_hint_fix(h["message"]) != FALLBACK_FIX
             d = Diagnosis(KIND, stage="inductor", compile_id=cid,
                           reason=f"Inductor perf hint: {head}",
                           user_frame=locate(ctx, cid, torch=[h["frames"]]),
                           explanation="Inductor reported a known slow pattern while compiling.",
                           fix=perf_hint_fix(h["message"]).replace("{show}",
                                                                   ctx.run_command("show")),
-                          score=SPEC.score(KIND), count=len(hints),
+                          score=SPEC.score(KIND if known else "info"), count=len(hints),
+                          severity="problem" if known else "info",
                           details=PerfHintDetails(), torch_message=h["message"])
         out.append(d)
     measured = measured_fallbacks(ctx.r.perf_report(ctx.run_id))
