@@ -58,6 +58,9 @@ def captured(tmp_path, monkeypatch):
 
     for name in module_hooks.METHODS:
         monkeypatch.setattr(torch.nn.Module, name, getattr(torch.nn.Module, name))
+    from torch.nn.modules import module as module_py
+    for name in module_hooks.GLOBALS:
+        monkeypatch.setattr(module_py, name, getattr(module_py, name))
     monkeypatch.setattr(eval_frame.OptimizedModule, "__init__",
                         eval_frame.OptimizedModule.__init__)
     ing, done = _store(tmp_path)
@@ -92,6 +95,33 @@ def test_a_hook_added_after_the_first_compiled_call_is_said_at_its_line(captured
     assert "forward hook" in d.reason and "ReLU [1] of the compiled Sequential" in d.reason
     assert "never runs it" in d.reason and "skip_nnmodule_hook_guards" in d.fix
     assert d.severity == "problem"
+
+
+def test_a_global_hook_added_after_the_first_compiled_call_is_said_at_its_line(captured):
+    """probes30d layer_profiler_global_hook: `register_module_forward_hook(probe)` after the
+    model compiled; the compiled graph never ran it for the model's layers ("profiled 0 ReLU
+    layers"), with no recompile, and explain said "no problems found". Registered before the
+    first call, Dynamo traces it in (not said)."""
+    from torch.nn.modules import module as module_py
+
+    ing, done, lines = captured
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())
+    seen: list[type] = []
+    compiled = torch.compile(model, backend="eager")
+    x = torch.randn(2, 4)
+    compiled(x)
+    handle = module_py.register_module_forward_hook(lambda m, i, o: seen.append(type(m)))
+    at = inspect.currentframe().f_lineno - 1
+    try:
+        compiled(x)
+    finally:
+        handle.remove()
+    assert torch.nn.ReLU not in seen  # torch's behaviour this diagnoses
+    (d,) = done()
+    assert d.user_frame.lineno == at and "global forward hook" in d.reason, d
+    assert "every module of the compiled Sequential" in d.reason and "never runs it" in d.reason
+    # skip_nnmodule_hook_guards = False did not help a global hook (checked on the probe)
+    assert "skip_nnmodule_hook_guards" not in d.fix and "torch.compiler.reset()" in d.fix
 
 
 def test_hooks_that_run_are_not_said(captured):

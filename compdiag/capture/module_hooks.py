@@ -36,6 +36,17 @@ METHODS = {
 }
 
 
+# torch.nn.modules.module's global hooks (every module's call runs them) -> their dict:
+# registered after a compile, when that dict was empty, compiled code never runs them either
+# (probes30d layer_profiler_global_hook: a sparsity probe saw 0 of the model's ReLUs).
+GLOBALS = {
+    "register_module_forward_hook": "_global_forward_hooks",
+    "register_module_forward_pre_hook": "_global_forward_pre_hooks",
+    "register_module_full_backward_hook": "_global_backward_hooks",
+    "register_module_full_backward_pre_hook": "_global_backward_pre_hooks",
+}
+
+
 def install(capture: Any, user_line: Callable[[], Any], graphs: Callable[[], int]) -> None:
     """`user_line()`: the innermost user frame of the live stack (the registering line);
     `graphs()`: the number of graphs compiled so far (graph_count.py)."""
@@ -71,6 +82,7 @@ def install(capture: Any, user_line: Callable[[], Any], graphs: Callable[[], int
         return None
 
     kept = [0]
+    _install_globals(capture, wrappers, user_line, config, is_compiling, kept, graphs)
     for method, hooks in METHODS.items():
         original = getattr(torch.nn.Module, method, None)
         if original is None:
@@ -105,6 +117,57 @@ def _wrapped(capture: Any, original: Callable[..., Any], method: str, hooks: str
     register.__wrapped__ = original  # type: ignore[attr-defined]
     register._compdiag = True  # type: ignore[attr-defined]
     return register
+
+
+def _install_globals(capture: Any, wrappers: Any, user_line: Callable[[], Any], config: Any,
+                     is_compiling: Callable[[], bool], kept: list[int],
+                     graphs: Callable[[], int]) -> None:
+    """Wrap torch's global module hooks where torch.nn.modules.module and torch.nn.modules
+    name them: a registration after a compile, onto an empty dict, is recorded against the
+    modules compiled since their wrapping (the first such wrapper's class)."""
+    import torch.nn.modules as modules
+    from torch.nn.modules import module as module_py
+
+    for method, hooks in GLOBALS.items():
+        original = getattr(module_py, method, None)
+        if original is None or getattr(original, "_compdiag", False):
+            continue
+
+        def register(*args: Any, _original: Any = original, _hooks: str = hooks,
+                     _method: str = method, **kwargs: Any) -> Any:
+            if is_compiling():
+                return _original(*args, **kwargs)
+            try:
+                unguarded = (not getattr(module_py, _hooks, None)
+                             and getattr(config, "skip_nnmodule_hook_guards", False))
+            except Exception:  # noqa: BLE001
+                unguarded = False
+            handle = _original(*args, **kwargs)
+            if unguarded and not capture.paused_depth and graphs() > 0:
+                capture.guarded("module hook", _record_global, capture, wrappers, _method,
+                                user_line, kept, graphs)
+            return handle
+
+        register.__name__ = register.__qualname__ = method
+        register.__doc__ = original.__doc__
+        register.__wrapped__ = original  # type: ignore[attr-defined]
+        register._compdiag = True  # type: ignore[attr-defined]
+        setattr(module_py, method, register)
+        if getattr(modules, method, None) is original:
+            setattr(modules, method, register)
+
+
+def _record_global(capture: Any, wrappers: Any, method: str, user_line: Callable[[], Any],
+                   kept: list[int], graphs: Callable[[], int]) -> None:
+    now = graphs()
+    inner = next((getattr(w, "_orig_mod", None) for w, made in list(wrappers.items())
+                  if now > made and getattr(w, "_orig_mod", None) is not None), None)
+    if inner is None or kept[0] >= MAX_RECORDS:
+        return  # no compiled module: a compiled function's modules are not known here
+    kept[0] += 1
+    capture.ing.event(MODULE_HOOK, None, {
+        "method": method, "module": "every module", "path": None,
+        "compiled": type(inner).__name__, "call": user_line()}, None)
 
 
 MAX_RECORDS = 200  # a program registering hooks in a loop after compiling: the first ones

@@ -48,7 +48,11 @@ HOOK_NAMES = {"register_forward_hook": "forward hook",
               "register_forward_pre_hook": "forward pre-hook",
               "register_full_backward_hook": "backward hook",
               "register_full_backward_pre_hook": "backward pre-hook",
-              "register_backward_hook": "backward hook"}
+              "register_backward_hook": "backward hook",
+              "register_module_forward_hook": "global forward hook",
+              "register_module_forward_pre_hook": "global forward pre-hook",
+              "register_module_full_backward_hook": "global backward hook",
+              "register_module_full_backward_pre_hook": "global backward pre-hook"}
 
 # record kind (capture's) -> what it means; {hook} {module} {compiled} {lineno} filled in
 RULES = {
@@ -84,6 +88,14 @@ RULES = {
         fix="{own}; or make the call before the first compiled call; or call "
             "`torch.compiler.reset()` after it, so the next call compiles again with it."),
 }
+
+# A global hook (`register_module_forward_hook`): skip_nnmodule_hook_guards = False did not
+# bring it into the compiled graph (probes30d layer_profiler_global_hook, checked on 2.13);
+# registering it first, or a reset after it, does.
+GLOBAL_HOOK_FIX = ("Register the global hook before the first compiled call (Dynamo then "
+                   "traces it into the graph); or call `torch.compiler.reset()` after "
+                   "registering it, so the next call compiles with it; or register it on the "
+                   "modules you want (`module.register_forward_hook`) before compiling.")
 
 SETTER_WORDS = ("A compiled graph keeps the value this setting had when it was traced.",
                 "Set it inside the compiled function's own code, where the graph keys on it")
@@ -150,7 +162,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             KIND, stage=None, compile_id=None,
             reason=rule.reason.format(**words),
             user_frame=ctx.frame(call.get("filename"), call.get("lineno"), evidence="source"),
-            explanation=rule.explanation.format(**words), fix=rule.fix.format(**words),
+            explanation=rule.explanation.format(**words),
+            fix=GLOBAL_HOOK_FIX if data.get("module") == "every module" else
+            rule.fix.format(**words),
             score=SPEC.score("unguarded", order=len(at_line)),
             details=UnguardedDetails(change=change,
                                      what=str(data.get("method") or data.get("key")),
@@ -174,6 +188,7 @@ def _words(late: dict[str, Any]) -> dict[str, Any]:
     if data.get("compiled"):
         compiled = data["compiled"]
         where = (f"{module} {_spelt(path)} of the compiled {compiled}" if path
+                 else f"every module of the compiled {compiled}" if module == "every module"
                  else f"the compiled {compiled} itself")
         return {"hook": hook, "module": where, "after": "its first compiled call",
                 "lineno": call.get("lineno")}
