@@ -124,6 +124,23 @@ def test_a_global_hook_added_after_the_first_compiled_call_is_said_at_its_line(c
     assert "skip_nnmodule_hook_guards" not in d.fix and "torch.compiler.reset()" in d.fix
 
 
+def test_a_global_hook_a_library_registers_is_not_the_programs(captured):
+    """set23/gpu channels_last_warmup_recompile on torch 2.11: a forward pre-hook registered
+    by library code during a compiled call was said as the program's ignored change, at the
+    call's line, above the real recompile. Only the program's own call is recorded."""
+    from torch.nn.modules import module as module_py
+
+    ing, done, _ = captured
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU())
+    compiled = torch.compile(model, backend="eager")
+    compiled(torch.randn(2, 4))
+    library = {"register": module_py.register_module_forward_pre_hook}
+    exec(compile("handle = register(lambda m, i: None)",
+                 "/usr/lib/python3/site-packages/somelib/hooks.py", "exec"), library)
+    library["handle"].remove()
+    assert done() == []
+
+
 def test_hooks_that_run_are_not_said(captured):
     """Registered before the first compiled call; on a user class's own top module (its hooks
     run in eager, before Dynamo's frame); on a module never compiled; on the wrapper."""

@@ -20,6 +20,7 @@ arguments, and its handle is returned. A torch without these names: nothing is h
 
 from __future__ import annotations
 
+import sys
 import weakref
 from typing import Any, Callable
 
@@ -143,7 +144,11 @@ def _install_globals(capture: Any, wrappers: Any, user_line: Callable[[], Any], 
             except Exception:  # noqa: BLE001
                 unguarded = False
             handle = _original(*args, **kwargs)
-            if unguarded and not capture.paused_depth and graphs() > 0:
+            # the program's own call only: torch and libraries register global hooks inside
+            # a compiled call (set23/gpu channels_last_warmup_recompile, on torch 2.11: a
+            # forward pre-hook registered during the call, said at the user's call line)
+            if unguarded and not capture.paused_depth and graphs() > 0 and \
+                    _called_by_user(sys._getframe(1)):
                 capture.guarded("module hook", _record_global, capture, wrappers, _method,
                                 user_line, kept, graphs)
             return handle
@@ -155,6 +160,16 @@ def _install_globals(capture: Any, wrappers: Any, user_line: Callable[[], Any], 
         setattr(module_py, method, register)
         if getattr(modules, method, None) is original:
             setattr(modules, method, register)
+
+
+def _called_by_user(frame: Any) -> bool:
+    """Whether the frame that called the registration is the program's own code."""
+    try:
+        from compdiag.formats.user_code import is_user_file
+
+        return is_user_file(frame.f_code.co_filename)
+    except Exception:  # noqa: BLE001 - fail open: not recorded
+        return False
 
 
 def _record_global(capture: Any, wrappers: Any, method: str, user_line: Callable[[], Any],
