@@ -138,3 +138,16 @@ def test_a_prim_torch_defines_on_import_resolves_in_a_fresh_process():
                          check=True).stdout.splitlines()
     assert out[0].startswith("fma")
     assert "is not defined by this torch" in out[1] and "custom op" not in out[1]
+
+
+def test_a_compound_statements_header_names_its_call():
+    """set23/gpu sdp_kernel_deprecated_ctx: "Unsupported context manager" at
+    `with torch.backends.cuda.sdp_kernel(...):` named no manager: the header did not parse
+    alone. Parsed with an empty body, it names the call, as any other line does."""
+    from compdiag.formats.code_text import called
+
+    assert called("with torch.backends.cuda.sdp_kernel(enable_flash=True):") == \
+        "torch.backends.cuda.sdp_kernel"
+    assert called("if torch.isfinite(x).all():") == "torch.isfinite"
+    assert called("dist.broadcast_object_list(flag, src=0)") == "dist.broadcast_object_list"
+    assert called("else:") is None and called("x = (") is None

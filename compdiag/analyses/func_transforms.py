@@ -10,12 +10,15 @@ source."""
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from compdiag.analyses.check_causes import compiled_defs
 
-# what torch's words say when a transform's wrapper is met where its level is gone
-MARKERS = ("TensorWrapper", "BatchedTensor", "GradTrackingTensor", "functorch level")
+# what torch's words say when a transform's wrapper is met where its level is gone; not a
+# wrapper's repr among a node's arguments (`GradTrackingTensor(lvl=4, value=...`: probes30b
+# hessian_potential, a torch internal assert under vmap(hessian), read as an escape)
+_MET = re.compile(r"(?:TensorWrapper|BatchedTensor|GradTrackingTensor)(?!\(lvl=)|functorch level")
 TRANSFORMS = ("vjp", "jvp", "grad", "grad_and_value", "vmap", "jacrev", "jacfwd", "hessian",
               "linearize")
 PACKAGES = ("torch.func", "functorch")
@@ -28,7 +31,7 @@ def escaped_transform(ctx: Any, texts: str) -> dict[str, Any] | None:
     """{filename, lineno, line, call} of the torch.func transform a compiled function calls,
     when torch's words (`texts`) say a transform's wrapper was met outside its level; else
     None."""
-    if not any(m in texts for m in MARKERS):
+    if not _MET.search(texts):
         return None
     for fn, tree, path in compiled_defs(ctx):
         imported = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)

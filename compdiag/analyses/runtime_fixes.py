@@ -100,6 +100,19 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                "changed. Call it with inputs like the ones it was compiled for (same dtype, "
                "device, rank), mark the varying dimension dynamic before the first call, or set "
                "the stance only after warming up every variant."),
+    # probes30b hessian_potential: vmap(hessian(f)) in a compiled function tripped an
+    # assertion in torch's own C++ while Dynamo ran a node on fake tensors; force_eager ran it,
+    # and jacrev(jacrev(f)) compiled: nothing in the program to fix
+    RuntimeFix(every("INTERNAL ASSERT FAILED"),
+               "This is a bug in torch (its own assertion failed: \"please report a bug to "
+               "PyTorch\"), met while Dynamo traced this line; the program is not wrong. Work "
+               "around it: run this part uncompiled (`torch.compiler.disable` on a helper, or "
+               "compile only what comes after it), or write it another way (for torch.func, "
+               "`jacrev(jacrev(f))` in place of `hessian(f)`, which uses forward-mode AD); and "
+               "report it to PyTorch with the line and torch's message.",
+               stages=("dynamo", "aot", "inductor_lowering", "runtime"),
+               why="torch's own C++ assertion failed (an internal error of torch, not of the "
+                   "program's code)."),
     RuntimeFix(every("Recompiling function", "triggered by the following guard failure"),
                "`torch._dynamo.config.error_on_recompile = True` turned a recompile into an "
                "error; the guard in torch's message says what changed between the calls. Call "

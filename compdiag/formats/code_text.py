@@ -36,9 +36,13 @@ def code_only_lines(text: str) -> list[str]:
 def calls_in(line: str | None) -> list[ast.Call]:
     """The calls a line of code makes that can be a call of the user's (outermost first), not
     a method of another call's result (`.pow(2)` of `compiled(x).pow(2)`); none where the line
-    does not parse alone."""
+    does not parse alone. A compound statement's header (`with m(...):`, `if f(x):`) is
+    parsed with an empty body."""
+    text = (line or "").strip()
+    if text.endswith(":"):
+        text += " pass"
     try:
-        tree = ast.parse((line or "").strip())
+        tree = ast.parse(text)
     except SyntaxError:
         return []
     return [n for n in ast.walk(tree) if isinstance(n, ast.Call)
