@@ -416,6 +416,9 @@ class Capture:
         graphs = graphs_so_far()
         module_hooks.install(self, lambda: _call_line(self.transformed_codes), graphs)
         config_sets.install(self, graphs, is_user_file)
+        from compdiag.capture import state_dict_loads
+
+        state_dict_loads.install(self, lambda: _call_line(self.transformed_codes))
 
     def _install_warnings(self) -> None:
         """torch's own notices (TF32 left off, ...) are Python warnings that scroll by on

@@ -22,6 +22,8 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
     stance.py         stance        set_stance kept anything from compiling
     allow_in_graph.py allow_in_graph a function marked allow_in_graph that could not run
                                     untraced in the graph (its breaks and recompiles)
+    state_dict.py     state_dict    a checkpoint loaded into torch.compile's wrapper, whose
+                                    keys carry `_orig_mod.` (nothing loaded, or an error)
 
 Kinds never import each other: what two kinds share is in analyses/ (fixes.py, rules.py,
 context.py)."""
@@ -34,7 +36,7 @@ from types import ModuleType
 # The modules registered, in this order, before any plugin's.
 BUILTIN = ("failures", "recompiles", "graph_breaks", "accuracy", "cudagraphs", "fusion",
            "perf_hints", "program", "divergence", "cache", "ddp", "unguarded", "stance",
-           "allow_in_graph")
+           "allow_in_graph", "state_dict")
 
 
 def builtin_modules() -> list[ModuleType]:
