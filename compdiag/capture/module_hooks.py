@@ -25,6 +25,7 @@ import weakref
 from typing import Any, Callable
 
 from compdiag.capture.compiled_modules import on_compiled_module
+from compdiag.formats.user_code import is_user_file
 
 MODULE_HOOK = "module_hook"  # the record's kind
 # method -> the module's dict of hooks of that kind (empty: unguarded by Dynamo)
@@ -83,49 +84,63 @@ def install(capture: Any, user_line: Callable[[], Any], graphs: Callable[[], int
         return None
 
     kept = [0]
-    _install_globals(capture, wrappers, user_line, config, is_compiling, kept, graphs)
+
+    def wrapped(original: Callable[..., Any], qualname: str,
+                empty: Callable[[tuple[Any, ...]], bool],
+                record: Callable[[tuple[Any, ...], Any], None]) -> Callable[..., Any]:
+        return _wrapped(capture, original, qualname, empty, record, config, is_compiling,
+                        graphs)
+
     for method, hooks in METHODS.items():
         original = getattr(torch.nn.Module, method, None)
         if original is None:
             continue
-        setattr(torch.nn.Module, method, _wrapped(capture, original, method, hooks,
-                                                  compiled_around, user_line, config,
-                                                  is_compiling, kept, graphs))
+        setattr(torch.nn.Module, method, wrapped(
+            original, f"Module.{method}",
+            lambda args, hooks=hooks: not getattr(args[0], hooks, None),
+            lambda args, caller, method=method: capture.guarded(
+                "module hook", _record, capture, args[0], method, compiled_around, user_line,
+                kept)))
+    _install_globals(capture, wrappers, user_line, kept, graphs, wrapped)
 
 
-def _wrapped(capture: Any, original: Callable[..., Any], method: str, hooks: str,
-             compiled_around: Callable[[Any], Any], user_line: Callable[[], Any],
-             config: Any, is_compiling: Callable[[], bool],
-             kept: list[int], graphs: Callable[[], int]) -> Callable[..., Any]:
-    def register(self: Any, *args: Any, **kwargs: Any) -> Any:
+def _wrapped(capture: Any, original: Callable[..., Any], qualname: str,
+             empty: Callable[[tuple[Any, ...]], bool],
+             record: Callable[[tuple[Any, ...], Any], None], config: Any,
+             is_compiling: Callable[[], bool], graphs: Callable[[], int]) -> Callable[..., Any]:
+    """`original` (a hook registration) with the same arguments and result; where the hooks
+    of that kind were empty before (`empty(args)`: Dynamo does not guard them) and a graph was
+    compiled already, `record(args, caller)`, the caller being the registering frame."""
+    def register(*args: Any, **kwargs: Any) -> Any:
         if is_compiling():  # traced by Dynamo: exactly the original, nothing of ours
-            return original(self, *args, **kwargs)
-        unguarded = False
+            return original(*args, **kwargs)
         try:
-            unguarded = (not getattr(self, hooks, None)
-                         and getattr(config, "skip_nnmodule_hook_guards", False))
+            unguarded = bool(empty(args)
+                             and getattr(config, "skip_nnmodule_hook_guards", False))
         except Exception:  # noqa: BLE001
             unguarded = False
-        handle = original(self, *args, **kwargs)
+        handle = original(*args, **kwargs)
         if unguarded and not capture.paused_depth and graphs() > 0:
-            capture.guarded("module hook", _record, capture, self, method, compiled_around,
-                            user_line, kept)
+            record(args, sys._getframe(1))
         return handle
 
-    register.__name__ = method
-    register.__qualname__ = f"Module.{method}"
+    register.__name__ = qualname.rsplit(".", 1)[-1]
+    register.__qualname__ = qualname
     register.__doc__ = original.__doc__
     register.__wrapped__ = original  # type: ignore[attr-defined]
     register._compdiag = True  # type: ignore[attr-defined]
     return register
 
 
-def _install_globals(capture: Any, wrappers: Any, user_line: Callable[[], Any], config: Any,
-                     is_compiling: Callable[[], bool], kept: list[int],
-                     graphs: Callable[[], int]) -> None:
+def _install_globals(capture: Any, wrappers: Any, user_line: Callable[[], Any],
+                     kept: list[int], graphs: Callable[[], int], wrapped: Callable[..., Any]
+                     ) -> None:
     """Wrap torch's global module hooks where torch.nn.modules.module and torch.nn.modules
-    name them: a registration after a compile, onto an empty dict, is recorded against the
-    modules compiled since their wrapping (the first such wrapper's class)."""
+    name them: a registration the program's own code makes after a compile, onto an empty
+    dict, is recorded against the modules compiled since their wrapping (the first such
+    wrapper's class). torch and libraries register global hooks inside a compiled call too
+    (set23/gpu channels_last_warmup_recompile, on torch 2.11: a forward pre-hook said at the
+    user's call line): not recorded."""
     import torch.nn.modules as modules
     from torch.nn.modules import module as module_py
 
@@ -133,47 +148,21 @@ def _install_globals(capture: Any, wrappers: Any, user_line: Callable[[], Any], 
         original = getattr(module_py, method, None)
         if original is None or getattr(original, "_compdiag", False):
             continue
-
-        def register(*args: Any, _original: Any = original, _hooks: str = hooks,
-                     _method: str = method, **kwargs: Any) -> Any:
-            if is_compiling():
-                return _original(*args, **kwargs)
-            try:
-                unguarded = (not getattr(module_py, _hooks, None)
-                             and getattr(config, "skip_nnmodule_hook_guards", False))
-            except Exception:  # noqa: BLE001
-                unguarded = False
-            handle = _original(*args, **kwargs)
-            # the program's own call only: torch and libraries register global hooks inside
-            # a compiled call (set23/gpu channels_last_warmup_recompile, on torch 2.11: a
-            # forward pre-hook registered during the call, said at the user's call line)
-            if unguarded and not capture.paused_depth and graphs() > 0 and \
-                    _called_by_user(sys._getframe(1)):
-                capture.guarded("module hook", _record_global, capture, wrappers, _method,
-                                user_line, kept, graphs)
-            return handle
-
-        register.__name__ = register.__qualname__ = method
-        register.__doc__ = original.__doc__
-        register.__wrapped__ = original  # type: ignore[attr-defined]
-        register._compdiag = True  # type: ignore[attr-defined]
+        register = wrapped(
+            original, method, lambda args, hooks=hooks: not getattr(module_py, hooks, None),
+            lambda args, caller, method=method: capture.guarded(
+                "module hook", _record_global, capture, wrappers, method, user_line, kept,
+                graphs, caller.f_code.co_filename))
         setattr(module_py, method, register)
         if getattr(modules, method, None) is original:
             setattr(modules, method, register)
 
 
-def _called_by_user(frame: Any) -> bool:
-    """Whether the frame that called the registration is the program's own code."""
-    try:
-        from compdiag.formats.user_code import is_user_file
-
-        return is_user_file(frame.f_code.co_filename)
-    except Exception:  # noqa: BLE001 - fail open: not recorded
-        return False
-
-
 def _record_global(capture: Any, wrappers: Any, method: str, user_line: Callable[[], Any],
-                   kept: list[int], graphs: Callable[[], int]) -> None:
+                   kept: list[int], graphs: Callable[[], int], caller: str) -> None:
+    """Only where the registering frame (`caller`, its file) is the program's own code."""
+    if not is_user_file(caller):
+        return
     now = graphs()
     inner = next((getattr(w, "_orig_mod", None) for w, made in list(wrappers.items())
                   if now > made and getattr(w, "_orig_mod", None) is not None), None)

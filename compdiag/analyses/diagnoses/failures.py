@@ -20,7 +20,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from compdiag.analyses.unbacked_origin import ORIGIN_EXPLANATION, ORIGIN_FIX, unbacked_origin
 from compdiag.analyses.config_cause import config_behind
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import exception_frames, is_recompile_limit
@@ -40,6 +39,7 @@ from compdiag.analyses.ranking import Cost
 from compdiag.analyses.raised_by import raised_by, wordless
 from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
+from compdiag.analyses.unbacked_origin import ORIGIN_EXPLANATION, ORIGIN_FIX, unbacked_origin
 from compdiag.analyses.traced_user_code import ran_while_tracing
 from compdiag.formats.code_text import called
 from compdiag.formats.user_code import frames_in

@@ -124,9 +124,8 @@ def measured_fallbacks(report: dict[str, Any] | None) -> set[tuple[str, str]]:
                 and (lim.get("impact") or 0) >= MEASURED_FALLBACK):
             continue
         m = re.search(r"\baten\.(\w+)", lim.get("reason") or "")
-        for cid in lim.get("compile_ids") or []:
-            if m:
-                out.add((cid, m.group(1)))
+        if m:
+            out.update((cid, m.group(1)) for cid in lim.get("compile_ids") or [])
     return out
 
 
@@ -191,9 +190,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           severity="problem" if known else "info",
                           details=PerfHintDetails(), torch_message=h["message"])
         out.append(d)
+    # (a cause torch warned about, its ops listed in `heads`, stays a problem)
     measured = measured_fallbacks(ctx.r.perf_report(ctx.run_id))
-    caused_ids = {id(d) for d in caused}
-    return [d if id(d) in caused_ids or not d.details.op else _as_benign(ctx, d, measured)
+    return [d if d.details.heads or not d.details.op else _as_benign(ctx, d, measured)
             for d in _one_per_op_and_line(out)]
 
 

@@ -39,7 +39,7 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     SAID_IN_LIMIT, SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS,
     ZERO_ONE_EXPLANATION, ZERO_ONE_FIX, zero_one_bounded, REQUIRES_GRAD_CHANGE,
     TORCH_SPECIALIZED_EXPLANATION, TORCH_SPECIALIZED_FIX, TORCH_SPECIALIZED_REASON)
-from compdiag.analyses.recompile_instances import frame_cids, guard_root, instances_of
+from compdiag.analyses.recompile_instances import frame_cids, instances_of
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.code_text import calls_in
 from compdiag.formats.compile_id import first_attempt, frame_of

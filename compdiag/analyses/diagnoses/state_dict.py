@@ -10,7 +10,7 @@ The rules are data: WORDS, by whether the load was strict."""
 
 from __future__ import annotations
 
-import re
+import ast
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.ranking import Cost
+from compdiag.formats.code_text import calls_in
 
 KIND = "state_dict"
 
@@ -49,7 +50,6 @@ FIX = ("Load into the module torch.compile wrapped, not the wrapper: `{recv}._or
        "load_state_dict(...)` here, or the original module's own `load_state_dict` (the "
        "wrapper shares its parameters, so the compiled calls see the weights); keep "
        "strict=True so a mismatch raises.")
-_RECEIVER = re.compile(r"([A-Za-z_][\w.\[\]]*)\.load_state_dict\(")
 
 SPEC = KindSpec(KIND, title="checkpoint into the wrapper", words=("checkpoint load",
                                                                   "checkpoint loads"),
@@ -85,10 +85,16 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             user_frame=ctx.frame(call.get("filename"), call.get("lineno"), call.get("line"),
                                  "source"),
             explanation=explanation, score=SPEC.score("state_dict"),
-            fix=FIX.format(recv=(m.group(1) if (m := _RECEIVER.search(
-                ctx.source_line(call.get("filename"), call.get("lineno")) or "")) else
-                "compiled")),
+            fix=FIX.format(recv=_receiver(ctx.source_line(call.get("filename"),
+                                                          call.get("lineno")))),
             details=StateDictDetails(strict=strict, given=int(data.get("given") or 0),
                                      unprefixed=int(data["unprefixed"]),
                                      loaded=int(data.get("loaded") or 0))))
     return out
+
+
+def _receiver(line: str | None) -> str:
+    """What the line calls `load_state_dict` on (`model`, `self.model`), for the fix."""
+    return next((ast.unparse(c.func.value) for c in calls_in(line)
+                 if isinstance(c.func, ast.Attribute) and c.func.attr == "load_state_dict"),
+                "compiled")
