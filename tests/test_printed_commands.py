@@ -225,8 +225,18 @@ def _killed(root: Path) -> Store:
     return s
 
 
+def _fallback(root: Path) -> Store:
+    """A single op's fallback kernel (information since session 30): its fix names `compdiag
+    perf` for this run, for when the graph's time may be going there."""
+    s = Store(root)
+    s.compile("0/0")
+    s.ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: torch.ops.aten.cumsum.default")
+    return s
+
+
 @pytest.mark.parametrize("build", [_crash, _imported, _mismatch, _plain_mismatch, _tf32,
-                                   _served, _not_compared, _killed_compiling, _killed])
+                                   _served, _not_compared, _killed_compiling, _killed,
+                                   _fallback])
 @pytest.mark.parametrize("where", ["my store", ".compdiag"])
 def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch, capsys):
     """A fix's commands (in explain's JSON, and in report.md) name this run in this store:
@@ -257,6 +267,8 @@ def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch, caps
         assert any(c.startswith("compdiag report") for c in lines), lines
     if build in (_killed_compiling, _killed):
         assert any(c.startswith("compdiag show") for c in lines), lines
+    if build is _fallback:
+        assert any(c.startswith("compdiag perf") for c in lines), lines
     if build is _served:  # the one line that needs its environment says so on the line
         assert any(c.startswith("TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 compdiag run ")
                    for c in lines), lines
