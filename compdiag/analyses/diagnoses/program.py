@@ -33,6 +33,7 @@ from typing import Any
 
 from compdiag.analyses.accuracy import what_was_compared
 from compdiag.analyses.check_causes import failed_check_causes
+from compdiag.analyses.compile_refusals import refusal_fix, refusal_words
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.context import exception_frames
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
@@ -157,10 +158,6 @@ PROGRAM_FIXES: tuple[tuple[Words, str], ...] = (
      "`_orig_mod.` (pytorch/pytorch#101107): save `compiled._orig_mod.state_dict()` (the "
      "original module's), or strip the prefix before `load_state_dict`."),
 )
-REFUSED = ("torch.compile() itself refused what it was given, at the call, before compiling "
-           "anything ({compiles} compiles in this run): no compiled code ran, so there is no "
-           "graph or backend to narrow down. Change the torch.compile(...) call as torch's "
-           "message says{workaround}.")
 OUTSIDE = ("The traceback does not pass through compiled code: this is the program's own "
            "error, not torch.compile's. Check whether the script raises it without "
            "torch.compile (`torch.compiler.set_stance(\"force_eager\")`).")
@@ -575,9 +572,6 @@ def async_kernel_error(ctx: Any, exc: dict[str, Any], surfaced: dict[str, Any] |
                                native_message=end.get("native_message")))
 
 
-_WORKAROUND = re.compile(r"^\s*(?:Workaround|Fix|Hint|Instead)\b[^:\n]*:\s*(.+)$", re.M | re.I)
-
-
 def refusal(ctx: Any, exc: dict[str, Any], frame: UserFrame, exc_type: str, said: str,
             where: str, surfaced: dict[str, Any] | None,
             raised: dict[str, Any] | None) -> Diagnosis:
@@ -585,16 +579,17 @@ def refusal(ctx: Any, exc: dict[str, Any], frame: UserFrame, exc_type: str, said
     compile_api_refusal): what torch refused, and torch's own way round it, never a compiled
     code failure or a bisect (issue 29 §3)."""
     message = exc.get("message") or ""
-    hint = _WORKAROUND.search(message)
-    workaround = f" ({hint.group(1).strip().rstrip('.:')})" if hint else ""
+    said = refusal_words(message) or said
+    # torch.compile failed, not the program's code: a failure (two blind users, probes29b and
+    # set24/gpu), with no stage since nothing was compiled
     return Diagnosis(
-        KIND, stage=None,
+        "failure", stage=None,
         reason=f"torch.compile() refused its argument{where} ({exc_type}): {said}",
         explanation=f"The call to torch.compile{where} raised {exc_type} before any compile: "
                     f"the exception was raised in {(raised or {}).get('filename')}:"
                     f"{(raised or {}).get('lineno')} ({(raised or {}).get('name')}), inside "
                     "torch.compile's own checks of its argument.",
-        fix=REFUSED.format(compiles=len(ctx.compiles), workaround=workaround),
-        score=SPEC.score("ending"), compile_id=None, user_frame=frame, torch_message=message,
+        fix=refusal_fix(message, frame.line or "", len(ctx.compiles)),
+        score=SPEC.score("crash"), compile_id=None, user_frame=frame, torch_message=message,
         details=ProgramDetails(exc_type=exc_type, compiled=False, surfaced_at=surfaced,
                                raised_in=raised))
