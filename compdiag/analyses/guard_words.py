@@ -16,7 +16,8 @@ from typing import Any
 
 from compdiag.analyses.closure_cells import cell_name, closure_index
 from compdiag.formats.compile_id import frame_of
-from compdiag.formats.guard_source import rooted
+from compdiag.formats.compiled_code import resumed_function
+from compdiag.formats.guard_source import main_global, rooted
 from compdiag.formats.user_code import is_user_file
 from compdiag.store.reader import compile_id_key
 
@@ -28,6 +29,9 @@ class Said:
     change: str
     explanation: str
     fix: str
+    # the diagnosis belongs at the guarded line, not the call: the cause is code the compiled
+    # function runs (a hook's write), and the call is torch's module call
+    at_guard: bool = False
 
 
 # Dynamic shapes help only a guard on a size or stride: the fix of any other guard never
@@ -256,17 +260,35 @@ def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
     inner = root.group(1)
     spelt = rooted(inner)
     typ = type_of(ctx, event["compile_id"], spelt) or type_of(ctx, prev, spelt)
-    if typ not in ("dict", "list", "collections.OrderedDict", "collections.defaultdict"):
+    if typ not in CONTAINERS:
+        typ = _container_by_items(ctx, event["compile_id"], spelt) or typ
+    if typ not in CONTAINERS:
         return None
-    name, noun = bare(spelt), ("key" if "dict" in typ.lower() else "item")
-    line, lineno = event.get("loc_line") or "", event.get("loc_lineno")
+    name, noun = bare(main_global(spelt)), ("key" if "dict" in typ.lower() else "item")
+    line, lineno, writer = _guard_read(event)
     writes = bool(re.search(_MUTATES.format(root=re.escape(name)), line))
+    # the write is in a function the compiled one calls (a hook, a helper), not its own code
+    # (a resume function's code is its function's)
+    helper = writer and (resumed_function(writer) or writer) not in \
+        where.replace("()", "").split(".")
     before, after = event.get("before"), event.get("after")
     # torch's own expression stays in the reason (what a user searches for)
     change = f" ({source}: {before or '?'} -> {after or 'another number of'} {noun}s)"
     # a global (`G['history']`) is no input of the function: said as what it is
     whose = "the global" if inner.startswith(("G[", "G.")) else "its input"
-    if writes:
+    if writes and helper:
+        head = (f"{writer}(), which the compiled {where} runs, adds to the global {typ} "
+                f"{name} (line {lineno})")
+        explanation = (f"{writer}() writes into {name} at line {lineno} (`{line.strip()}`) and "
+                       f"Dynamo traces it as part of {where}. Dynamo guards on the {typ}'s "
+                       f"length (and the values it read), so what the call writes fails that "
+                       "guard on the next call and compiles again, every call until the "
+                       "recompile limit.")
+        fix = (f"Keep {writer}() out of the compiled code: decorate it with "
+               "`@torch.compiler.disable` (it then runs in eager at each call, a graph break "
+               f"there, and no recompile), or keep {name} outside the compiled call (update "
+               "it from the value the call returns).")
+    elif writes:
         head = f"{where} adds to {whose} {typ} {name} (line {lineno})"
         explanation = (f"{where} writes into {whose} {name} at line {lineno} "
                        f"(`{line.strip()}`). Dynamo guards on the {typ}'s length (and "
@@ -285,7 +307,36 @@ def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
                "first call)" + (", or pass one stacked tensor (`torch.stack(items)`) instead "
                                 "of a list whose length changes" if typ == "list" else "")
                + ".")
-    return Said(head, change, explanation, fix)
+    return Said(head, change, explanation, fix, at_guard=bool(writes and helper))
+
+
+CONTAINERS = ("dict", "list", "collections.OrderedDict", "collections.defaultdict")
+
+
+def _container_by_items(ctx: Any, cid: str | None, spelt: str) -> str | None:
+    """A container the guard tree gives no type guard of (a global reached through its module,
+    `G['__import___main__'].calls`): a dict where its items are guarded by key, a list by
+    index."""
+    if cid is None:
+        return None
+    items = [k[len(spelt):] for k in ctx.r.guard_values(ctx.run_id, cid) if k.startswith(spelt)]
+    if any(k.startswith("['") for k in items):
+        return "dict"
+    return "list" if any(re.match(r"\[\d+\]", k) for k in items) else None
+
+
+def _guard_read(event: dict[str, Any]) -> tuple[str, int | None, str | None]:
+    """The line torch ties the guard to, and its function where the user stack names it: its
+    location, or the innermost user frame of its user stack (a hook or helper the compiled
+    frame called)."""
+    frames = event.get("user_stack") or []
+    mine = [f for f in frames if is_user_file(f.get("filename") or "")]
+    if event.get("loc_line"):
+        named = [f.get("name") for f in mine if f.get("lineno") == event.get("loc_lineno")]
+        return event["loc_line"], event.get("loc_lineno"), (named or [None])[-1]
+    if not mine:
+        return "", None, None
+    return mine[-1].get("line") or "", mine[-1].get("lineno"), mine[-1].get("name")
 
 
 def fn_call(where: str) -> str:

@@ -40,6 +40,16 @@ def _step(m: re.Match[str]) -> str:
     return f".{key}" if key.isidentifier() else f"._modules['{key}']"
 
 
+# A global of the program's own script reached through its module (a hook or helper of
+# `__main__` traced from torch's frame): `G['__import___main__'].calls` is `calls`.
+_MAIN_GLOBAL = lazy_re.compile(r"G\['__import___main__'\]\.([A-Za-z_]\w*)")
+
+
+def main_global(text: str) -> str:
+    """`G['__import___main__'].name` -> `G['name']`: the script's global as a global."""
+    return _MAIN_GLOBAL.sub(r"G['\1']", text) if "__import___main__" in text else text
+
+
 _BARE_ROOT = lazy_re.compile(r"^([A-Za-z_]\w*)(?=$|[.\[])")
 
 
@@ -58,6 +68,7 @@ def in_user_spelling(text: str) -> str:
     user's code spells it (`self.fc.weight`)."""
     if "['" not in text:
         return text
+    text = main_global(text)
 
     def one(m: re.Match[str]) -> str:
         path = _MODULE_STEP.sub(_step, m.group(2))

@@ -149,6 +149,8 @@ ON_PURPOSE: dict[str, dict[str, Any]] = {
 # Categories whose recompiles are each a new combination of modes, all kept: by design at any
 # count below the recompile limit.
 MODE_CATEGORIES = ("global_state", "training")
+# one item of a container, at the end of a guard source: `['relu']`, `[0]`
+_ITEM = re.compile(r"\[(?:'[^'\]]*'|\d+)\]$")
 _KEYWORDS = re.compile(r"^len\((?:L\['kwargs'\]|kwargs)\)$")
 
 
@@ -385,9 +387,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         fn = ctx.fn_name(evs[0]["compile_id"]) or ""
         if is_resume_function(fn) and signature(key, evs) in parents and key[0] not in limits:
             del groups[key]
-        elif str(key[2]).startswith("not ") and (key[0], key[2][4:]) in lengths:
-            # a container's emptiness guard (`not G['history']`: its first item) beside its
-            # length guard in the same function: one finding, the length's (probes26)
+        elif (str(key[2]).startswith("not ") and (key[0], key[2][4:]) in lengths) or \
+                (key[0], _ITEM.sub("", str(key[2]))) in lengths:
+            # a container's emptiness guard (`not G['history']`: its first item) or a guard
+            # on one of its items (`G['counts']['relu']`, a counter the compiled code bumps)
+            # beside its length guard in the same function: one finding, the length's
+            # (probes26; a global module hook counting calls into a dict)
             folded[key[0]] = folded.get(key[0], 0) + len(groups.pop(key))
     # A function that hit the limit: the limit is the diagnosis of the guard that failed most
     # often there (the last of equals), the frame's other guards stay recompiles of their own.
@@ -473,6 +478,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                               source, shown) if cause is None else None)
         if said is not None:
             head, change, explanation = said.head, said.change, said.explanation
+            frame = guard_line if said.at_guard and guard_line.lineno else frame
             fix = LIMIT_FIX.format(fn=shown or "The function", fix=said.fix) \
                 if limit is not None else fix if expected else said.fix
         if cause is not None:
