@@ -1,12 +1,12 @@
 """Recompile: Python int bounds passed through a helper from a training-style loop; each new
-value recompiles, and the call that triggered it is two frames away from the compiled `def`.
+value recompiles, at the `range` line torch names; the call, two frames away, is beside it.
 After pytorch/pytorch#114293 ("Recompilation triggered at each step of the loop": guards
 `L['end'] == 10` on `for i in range(start+1, end)`)."""
 import torch
 
 
 def accumulate(x, start, end):
-    for i in range(start + 1, end):
+    for i in range(start + 1, end):  # <- diagnosis
         x = x + i
     return x
 
@@ -15,7 +15,7 @@ step = torch.compile(accumulate, backend="eager")
 
 
 def run_window(x, start):
-    return step(x, start, start + 3)  # <- diagnosis
+    return step(x, start, start + 3)
 
 
 x = torch.zeros(4)

@@ -9,7 +9,7 @@ import torch
 def make_score(window, scale):
     def score(q, k):
         d = (q[:, None] - k[None, :]).abs()
-        return torch.where(d <= window, d * scale, torch.zeros_like(d))
+        return torch.where(d <= window, d * scale, torch.zeros_like(d))  # <- diagnosis
 
     return score
 
@@ -21,5 +21,5 @@ def attend(score_mod, q, k):
 
 q, k = torch.arange(6.0), torch.arange(6.0)
 attend(make_score(1, 0.5), q, k)
-attend(make_score(2, 0.5), q, k)  # <- diagnosis
+attend(make_score(2, 0.5), q, k)
 print("ok")

@@ -6,7 +6,7 @@ import torch
 
 def attend(query, alignments):
     context = query
-    for a in alignments:
+    for a in alignments:  # <- diagnosis
         context = context + 0.1 * a
     return torch.tanh(context)
 
@@ -15,5 +15,5 @@ step = torch.compile(attend)
 query = torch.randn(4, 16)
 alignments = []
 for _ in range(12):
-    alignments.append(step(query, alignments))  # <- diagnosis
+    alignments.append(step(query, alignments))
 print("ok")

@@ -7,12 +7,12 @@ import torch
 
 def accumulate(x, end):
     total = x
-    for i in range(1, end):
+    for i in range(1, end):  # <- diagnosis
         total = total + x * i
     return total
 
 
 f = torch.compile(accumulate, backend="eager")
 for end in range(2, 14):
-    f(torch.randn(4), end)  # <- diagnosis
+    f(torch.randn(4), end)
 print("ok")

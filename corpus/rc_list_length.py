@@ -3,10 +3,10 @@ import torch
 
 
 def total(xs):
-    return sum(xs)
+    return sum(xs)  # <- diagnosis
 
 
 f = torch.compile(total, backend="eager")
 f([torch.randn(4)] * 2)
-f([torch.randn(4)] * 3)  # <- diagnosis
+f([torch.randn(4)] * 3)
 print("ok")

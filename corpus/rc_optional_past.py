@@ -4,7 +4,7 @@ import torch
 
 
 def decode(x, past=None):
-    if past is not None:
+    if past is not None:  # <- diagnosis
         x = x + past
     return torch.tanh(x)
 
@@ -12,5 +12,5 @@ def decode(x, past=None):
 f = torch.compile(decode, backend="eager")
 past = None
 for step in range(4):
-    past = f(torch.randn(2, 8), past)  # <- diagnosis
+    past = f(torch.randn(2, 8), past)
 print("ok")

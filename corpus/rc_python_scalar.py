@@ -3,10 +3,10 @@ import torch
 
 
 def shift(x, n):
-    return x + n
+    return x + n  # <- diagnosis
 
 
 f = torch.compile(shift, backend="eager")
 for n in (1, 2, 3):
-    f(torch.randn(8), n)  # <- diagnosis
+    f(torch.randn(8), n)
 print("ok")

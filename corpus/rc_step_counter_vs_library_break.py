@@ -15,7 +15,7 @@ class Decay(torch.nn.Module):
         self.step = 0
 
     def forward(self, x):
-        self.step += 1
+        self.step += 1  # <- diagnosis
         return self.proj(x) * (0.9 ** self.step)
 
 
@@ -27,5 +27,5 @@ def snapshot(w):
 snapshot(torch.randn(8))
 model = torch.compile(Decay(), backend="eager")
 for _ in range(6):
-    model(torch.randn(2, 8))  # <- diagnosis
+    model(torch.randn(2, 8))
 print("ok")

@@ -3,6 +3,8 @@ panel per diagnosis, most important first, with the user's line and the fix."""
 
 from __future__ import annotations
 
+import os
+
 from typing import Any
 
 from rich.markup import escape
@@ -229,9 +231,14 @@ def print_panels(diags: list[dict[str, Any]], console: Any, limit: int = 10,
             body.append(Text(f"guard {in_user_spelling(str(details.get('guard')))}: values "
                              f"seen {vals}", style="dim"))
         if d["kind"] == "recompile":
+            calls = [c.rsplit(":", 1) for c in details.get("call_stack") or []]
+            call = ({"lineno": int(calls[-1][1])} if calls[-1][0] == uf.get("filename") else
+                    {"lineno": f"{os.path.basename(calls[-1][0])}:{calls[-1][1]}"}) \
+                if calls and len(calls[-1]) == 2 and calls[-1][1].isdigit() else {}
             where = [f"{label} line {f['lineno']}" for label, f in (
                 ("def at", details.get("def_line") or {}),
-                ("guarded value read at", details.get("guard_line") or {}))
+                ("guarded value read at", details.get("guard_line") or {}),
+                ("called at", call))
                 if f.get("lineno") and f.get("lineno") != uf.get("lineno")]
             if where:
                 body.append(Text("; ".join(where), style="dim"))

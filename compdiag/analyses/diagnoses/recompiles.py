@@ -149,6 +149,20 @@ ON_PURPOSE: dict[str, dict[str, Any]] = {
 # Categories whose recompiles are each a new combination of modes, all kept: by design at any
 # count below the recompile limit.
 MODE_CATEGORIES = ("global_state", "training")
+# Guards on a value the function read at a line torch names (a container's length or keys, a
+# Python value, a global): the recompile is at that line, the call beside it (probes31: six
+# blind users put it there; torch's guard text ties it there)
+READ_AT_LINE = ("length", "value", "global", "dict_contains", "none", "type")
+_WRAPPERS = {"len", "list", "dict.keys", "type", "not", "id", "hasattr"}
+_OBJECT = re.compile(r"[LG]\['[^']+'\](?:\.[A-Za-z_]\w*)*|[A-Za-z_][\w.]*")
+
+
+def _read_object(source: str) -> str:
+    """The object a guard reads, without torch's wrappers: `len(batch)`,
+    `list(dict.keys(batch))[2]` and `batch['a']` all read `batch`."""
+    return next((t for t in _OBJECT.findall(source or "") if t not in _WRAPPERS), source)
+
+
 # one item of a container, at the end of a guard source: `['relu']`, `[0]`
 _ITEM = re.compile(r"\[(?:'[^'\]]*'|\d+)\]$")
 _KEYWORDS = re.compile(r"^len\((?:L\['kwargs'\]|kwargs)\)$")
@@ -402,6 +416,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         per_frame[key[0]] = per_frame.get(key[0], 0) + len(evs)
         if key[0] in limits and len(evs) >= len(groups.get(limited.get(key[0]), ())):
             limited[key[0]] = key
+    # where torch tied some guard on an object to a line: a guard on the same object that it
+    # gave none (`len(batch) != 2`, beside `list(dict.keys(batch))[2]  # x.py:16`) is read there
+    lines = {(frame_of(e["compile_id"]), _read_object(e["guarded"] or "")): e
+             for e in reversed(ctx.r.recompile_guards(ctx.run_id)) if e["loc_filename"]}
     out = []
     for (frame_no, category, source), evs in groups.items():
         first, last = evs[0], evs[-1]
@@ -417,15 +435,17 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             values.append(last["after"])
         fn = ctx.fn_name(first["compile_id"])
         shown = resumed_function(fn)  # what the words name: the user's function
-        loc = ({"filename": first["loc_filename"], "lineno": first["loc_lineno"],
-                "line": first["loc_line"]} if first["loc_filename"] else None)
+        read = first if first["loc_filename"] else lines.get((frame_no, _read_object(source)))
+        loc = ({"filename": read["loc_filename"], "lineno": read["loc_lineno"],
+                "line": read["loc_line"]} if read else None)
         guard_line = locate(ctx, first["compile_id"], torch=[loc, first["user_stack"] or []])
         call, chain = call_site(ctx, first["compile_id"])
         # a range guard points at the line that bounded the size (torch's guard location),
         # and so does a guard of the code after a graph break: its "call" is the break, not
         # a line of the user's that passed a value (probes26: the list `history.append` grew
         # at line 18, shown at the logging break at 17)
-        frame = guard_line if (category == "size_range" or is_resume_function(fn)) and \
+        frame = guard_line if (category == "size_range" or is_resume_function(fn)
+                               or category in READ_AT_LINE) and \
             guard_line.evidence == "torch" else call or guard_line
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
                                                                         source) else None
@@ -500,9 +520,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                      count)
         torch_message = first["failed_guard"]
         if changing and limit is None and cause is None:
-            reason += f", {count} recompiles: a new value every call"
+            # each recompile on a value not seen before (calls that reused an entry between
+            # them are not counted anywhere, so never "every call": probes31a hetero_edge_types)
+            reason += f", {count} recompiles, each on a new value"
             explanation += (f" It failed {count} times with a new value each time: a compile "
-                            "every step.")
+                            "for every new value.")
         if count > 1 and limit is None:
             # The change above spans several recompiles; torch's own words for the latest
             # (the text a user searches for, "expected 11, actual 12") stay in the reason.
