@@ -2238,3 +2238,100 @@ def test_a_guard_torch_gave_no_line_is_read_where_it_tied_another_guard_on_the_o
     diags = [d for d in s.explain() if d["kind"] == "recompile"]
     (d,) = [d for d in diags if d["details"]["guard"] == "len(batch)"]
     assert d["user_frame"]["lineno"] == 16 and d["user_frame"]["evidence"] == "torch", d
+
+
+def test_sizes_that_changed_together_are_at_the_line_that_specialised_one_first(tmp_path):
+    """probes31d gae_rollout_lengths: `for t in reversed(range(n_steps))` (line 14) made
+    rewards' size a constant first, and `advantages + values[:-1]` (19) values' after it;
+    torch's guard names values. The recompile was at 19 with a second panel for `dones`
+    blaming automatic dynamic shapes; it is at 14, `dones` counted under it."""
+    def tree(n: int) -> str:
+        rows = "".join(f"| | +- TENSOR_MATCH: check_tensor(L['{name}'], Tensor, DispatchKeySet("
+                       f"CPU), torch.float32, device=None, requires_grad=False, size=[{size}, 4], "
+                       "stride=[4, 1])  # x  # a.py:3\n"
+                       for name, size in (("rewards", n), ("values", n + 1), ("dones", n)))
+        return "TREE_GUARD_MANAGER:\n+- RootGuardManager\n" + rows
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.record({**_ids("0/0"), "dynamo_cpp_guards_str": {}}, tree(16))
+    for i, n in ((1, 13), (2, 11)):
+        s.compile(f"0/{i}", recompile_reason=f"0/{i - 1}: tensor 'values' size mismatch at "
+                                             f"index 0. expected {n + 4}, actual {n + 1}")
+        s.ing.record({**_ids(f"0/{i}"), "dynamo_cpp_guards_str": {}}, tree(n))
+        _specialised(s, f"0/{i}", 14, "L['rewards'].size()[0]")
+        _specialised(s, f"0/{i}", 19, "L['values'].size()[0]")
+    for i, n in ((3, 9), (4, 7)):
+        s.compile(f"0/{i}", recompile_reason=f"0/{i - 1}: tensor 'dones' size mismatch at "
+                                             f"index 0. expected {n + 2}, actual {n}")
+        s.ing.record({**_ids(f"0/{i}"), "dynamo_cpp_guards_str": {}}, tree(n))
+    problems = [d for d in s.explain() if d["kind"] == "recompile" and
+                d["severity"] == "problem"]
+    (d,) = problems
+    assert d["user_frame"]["lineno"] == 14, d["reason"]
+    assert "line 14 specialises rewards.shape[0]" in d["reason"], d["reason"]
+    assert "dones.shape[0]" in d["explanation"] and d["count"] == 4, d
+
+
+def test_a_size_tied_to_a_python_lists_length_is_at_the_list_with_a_tensor_fix(tmp_path):
+    """probes31b bucket_lengths_list: `lengths` arrives as a Python list, `torch.tensor(
+    lengths)` inside forward is a tensor of fixed size, and the batch size broadcast against
+    it is specialised to len(lengths) at every new length (torch's record names line 21, the
+    division). The fix said to rewrite line 21 or pad; the cause is the list, read at 18."""
+    def tree(n: int) -> str:
+        return ("TREE_GUARD_MANAGER:\n+- RootGuardManager\n"
+                f"| | +- LENGTH_CHECK: len(L['lengths']) == {n}  # x  # a.py:3\n"
+                "| | +- TENSOR_MATCH: check_tensor(L['tokens'], Tensor, DispatchKeySet(CPU), "
+                f"torch.int64, device=None, requires_grad=False, size=[{n}, 9], stride=[9, 1])"
+                "  # x  # a.py:3\n")
+
+    s = Store(tmp_path)
+    lines = [f"line_{i} = {i}" for i in range(1, 60)]
+    lines[16] = "    def forward(self, tokens, lengths):"
+    lines[17] = "        lengths = torch.tensor(lengths)"
+    s.user.write_text("\n".join(lines) + "\n")
+    s.compile("0/0", lineno=17)
+    s.ing.record({**_ids("0/0"), "dynamo_cpp_guards_str": {}}, tree(21))
+    s.compile("0/1", lineno=17, recompile_reason="0/0: tensor 'tokens' size mismatch at "
+                                                 "index 0. expected 21, actual 16")
+    s.ing.record({**_ids("0/1"), "dynamo_cpp_guards_str": {}}, tree(16))
+    s.ing.record({**_ids("0/1"), "str": [str(s.user), 1]}, None)
+    s.ing.record({**_ids("0/1"), "symbolic_shape_specialization": {
+        "symbol": "s53", "sources": ["L['tokens'].size()[0]"], "value": "16",
+        "reason": "range_refined_to_singleton", "stack": [], "user_stack": [
+            {"line": 21, "name": "forward", "filename": 1, "loc": "line_21 = 21"}]}}, None)
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert "length of the Python list lengths" in d["reason"], d["reason"]
+    assert d["user_frame"]["lineno"] == 18, d["user_frame"]
+    assert "torch.tensor(lengths)` outside the compiled function" in d["fix"], d["fix"]
+
+
+def test_a_size_tied_to_a_python_int_attribute_is_at_its_read_with_the_tensors_size(tmp_path):
+    """probes31a gnn_num_nodes_attr: `torch.zeros(self.num_nodes, ...)` (line 18) meets the
+    input's node count, so x.shape[0] is specialised to the attribute's value at every graph;
+    explain named x.shape[0] at line 21 with a mark_dynamic fix that left 8 recompiles."""
+    def tree(n: int) -> str:
+        return ("TREE_GUARD_MANAGER:\n+- RootGuardManager\n"
+                f"| | +- EQUALS_MATCH: L['self'].num_nodes == {n}  # x  # a.py:3\n"
+                "| | +- TENSOR_MATCH: check_tensor(L['x'], Tensor, DispatchKeySet(CPU), "
+                f"torch.float32, device=None, requires_grad=False, size=[{n}, 16], "
+                "stride=[16, 1])  # x  # a.py:3\n")
+
+    s = Store(tmp_path)
+    lines = [f"line_{i} = {i}" for i in range(1, 60)]
+    lines[16] = "    def forward(self, x, src, dst):"
+    lines[17] = "        summed = torch.zeros(self.num_nodes, x.shape[1])"
+    s.user.write_text("\n".join(lines) + "\n")
+    s.compile("0/0", lineno=17)
+    s.ing.record({**_ids("0/0"), "dynamo_cpp_guards_str": {}}, tree(40))
+    s.compile("0/1", lineno=17, recompile_reason="0/0: tensor 'x' size mismatch at index 0. "
+                                                 "expected 40, actual 47")
+    s.ing.record({**_ids("0/1"), "dynamo_cpp_guards_str": {}}, tree(47))
+    s.ing.record({**_ids("0/1"), "str": [str(s.user), 1]}, None)
+    s.ing.record({**_ids("0/1"), "symbolic_shape_specialization": {
+        "symbol": "s77", "sources": ["L['x'].size()[0]"], "value": "47",
+        "reason": "range_refined_to_singleton", "stack": [], "user_stack": [
+            {"line": 21, "name": "forward", "filename": 1, "loc": "line_21 = 21"}]}}, None)
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert "the Python number self.num_nodes (47)" in d["reason"], d["reason"]
+    assert d["user_frame"]["lineno"] == 18 and "x.shape[0] where" in d["fix"], d

@@ -131,6 +131,8 @@ FIXES = {
 # specialised back to a constant: each new size recompiles, and mark_dynamic would only turn
 # that into a ConstraintViolationError at the same line.
 SPECIALIZED_REASON = "; line {lineno} specialises it to a constant"
+SPECIALIZED_ROOT_REASON = ("; line {lineno} specialises {src}, which changed with it, to a "
+                           "constant first")
 SPECIALIZED_EXPLANATION = ("{src} was dynamic, but `{line}` (line {lineno}) specialised it to "
                            "the constant {value} ({why}), so every new size compiles a new "
                            "graph.")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from compdiag.analyses.consequences import Causes
@@ -28,22 +28,18 @@ from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
+from compdiag.analyses.recompile_causes import other_cause
+from compdiag.analyses.recompile_instances import frame_cids
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
-    AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, BOOL_FLAG, KEYWORD_SETS, MODE_SWITCH,
-    OPTIONAL_ARGUMENT,
-    INSTANCES_EXPLANATION, INSTANCES_FIX,
-    INSTANCES_REASON, LIMIT_FIX, REASONS, recompile_explanation, recompile_fix, RECURRING,
-    RECURRING_FIXES,
-    RANGE_01_EXPLANATION, RANGE_01_FIX, RANGE_01_REASON, SPECIALISED_01_EXPLANATION,
-    SPECIALISED_01_FIX, SPECIALIZED_EXPLANATION, SPECIALIZED_FIX,
-    SAID_IN_LIMIT, SPECIALIZED_REASON, tensor_and_dim, tree_spelling, VALUE_GUARDS,
-    ZERO_ONE_EXPLANATION, ZERO_ONE_FIX, zero_one_bounded, REQUIRES_GRAD_CHANGE,
-    TORCH_SPECIALIZED_EXPLANATION, TORCH_SPECIALIZED_FIX, TORCH_SPECIALIZED_REASON)
-from compdiag.analyses.recompile_instances import frame_cids, instances_of
+    AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, BOOL_FLAG, KEYWORD_SETS, LIMIT_FIX,
+    MODE_SWITCH, OPTIONAL_ARGUMENT, RANGE_01_EXPLANATION, RANGE_01_FIX, RANGE_01_REASON,
+    REASONS, RECURRING, REQUIRES_GRAD_CHANGE, SAID_IN_LIMIT, SPECIALISED_01_EXPLANATION,
+    SPECIALISED_01_FIX, VALUE_GUARDS, ZERO_ONE_EXPLANATION, ZERO_ONE_FIX,
+    recompile_explanation, recompile_fix, tensor_and_dim, tree_spelling, zero_one_bounded)
 from compdiag.analyses.summary import with_decisive
 from compdiag.formats.code_text import calls_in
 from compdiag.formats.compile_id import first_attempt, frame_of
-from compdiag.formats.compiled_code import is_resume_function, is_stack_value, resumed_function
+from compdiag.formats.compiled_code import is_resume_function, resumed_function
 from compdiag.formats.words import plural
 from compdiag.store.reader import compile_id_key
 
@@ -192,90 +188,6 @@ def made_dynamic(ctx: Any, first: dict[str, Any], cid: str, source: str | None) 
 def compdiag_kinds() -> list[KindSpec]:
     return [SPEC]
 
-
-
-@dataclass(frozen=True)
-class Cause:
-    """What a recompile really was when the guard alone misleads: a size a line specialised,
-    or another instance of the same class."""
-    frame: UserFrame | None
-    head: str | None
-    suffix: str
-    explanation: str
-    fix: str
-    spec: dict[str, Any] | None = None
-    instances: str | None = None
-
-
-def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, source: str,
-                fn: str | None) -> Cause | None:
-    # another instance first: its sizes are that module's own (probes30d sn_critic_two_passes)
-    cls = instances_of(ctx, frame_no, event, source)
-    if cls is not None:
-        return Cause(None, INSTANCES_REASON.format(cls=cls, src=source), "",
-                     INSTANCES_EXPLANATION.format(cls=cls, fn=fn or "the method", src=source),
-                     INSTANCES_FIX, instances=cls)
-    spec = ctx.specialization(source, frame_cids(ctx, frame_no)) if category == "size" else None
-    if spec is not None:
-        at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"), "torch")
-        return Cause(at, None, SPECIALIZED_REASON.format(lineno=spec["lineno"]),
-                     SPECIALIZED_EXPLANATION.format(
-                         src=source, line=at.line or "?", lineno=spec["lineno"],
-                         value=spec.get("value"), why=spec.get("reason") or "specialised"),
-                     SPECIALIZED_FIX.format(lineno=spec["lineno"]), spec=spec)
-    spec = ctx.specialization(source, frame_cids(ctx, frame_no), lineless=True) \
-        if category == "size" else None
-    if spec is not None:  # torch's own code needed the value (probes29c audio_unet_varlen)
-        return Cause(None, None, TORCH_SPECIALIZED_REASON, TORCH_SPECIALIZED_EXPLANATION.format(
-            src=source, value=spec.get("value"), why=spec.get("reason") or "specialised"),
-            TORCH_SPECIALIZED_FIX, spec=spec)
-    if category == "size" and not ctx.automatic_dynamic(event["compile_id"]) and \
-            not ctx.dynamic_requested(event["compile_id"]):
-        for pattern, fix in AUTOMATIC_OFF:
-            at = source_line(ctx, event["compile_id"], pattern)
-            if at is not None:  # the program turned automatic dynamic shapes off: that line
-                where = dict(src=source, lineno=at.lineno, line=at.line or "?")
-                return Cause(None, None, AUTO_OFF_SUFFIX.format(**where),
-                             AUTO_OFF_EXPLANATION.format(**where), fix.format(**where))
-    if is_resume_function(fn) and is_stack_value(source) and \
-            not re.search(r"\.(?:size|stride)\(\)", source or ""):  # its value, not its size
-        row = ctx.code_row(event["compile_id"]) or {}
-        at = ctx.frame(row.get("filename"), row.get("lineno"))
-        where = dict(src=source, lineno=at.lineno or "?", line=at.line or "?")
-        return Cause(None, STACK_REASON.format(**where), "", STACK_EXPLANATION.format(**where),
-                     STACK_FIX.format(**where))
-    return None
-
-
-# The program's own setting that keeps every size static: each new size compiles again. The
-# setting's line is said in the headline (the call that brought the size stays the line), and
-# removing it is the fix: under torch.compile(dynamic=False) the generic `mark_dynamic` fix
-# fails (ConstraintViolationError, "specialized it to be a constant": probes28a
-# bert_static_varlen).
-AUTO_OFF_SUFFIX = ", with automatic dynamic shapes off at line {lineno} (`{line}`)"
-AUTO_OFF_EXPLANATION = ("Line {lineno} (`{line}`) turned automatic dynamic shapes off, so "
-                        "Dynamo compiles {src} static for each new size instead of marking it "
-                        "dynamic at its first change: every new size is a compile.")
-AUTO_OFF_TAIL = ("by default the first size change makes the dimension dynamic and later "
-                 "sizes reuse that graph. To keep static graphs on purpose, pad inputs to a few "
-                 "fixed sizes.")
-AUTOMATIC_OFF = (
-    (re.compile(r"\bautomatic_dynamic_shapes\s*=\s*False\b"),
-     "Remove `{line}` (line {lineno}): " + AUTO_OFF_TAIL),
-    (re.compile(r"\bdynamic\s*=\s*False\b"),
-     "Drop `dynamic=False` from `{line}` (line {lineno}) (`mark_dynamic` fails while it is "
-     "set: torch specialises the size to a constant): " + AUTO_OFF_TAIL),
-)
-# A resume function guards on the values it was passed from the stack at its graph break.
-STACK_REASON = "the value computed at line {lineno} before its graph break ({src}) changed"
-STACK_EXPLANATION = ("Dynamo runs the rest of the function after the graph break at line "
-                     "{lineno} (`{line}`) as a new function, passed the values on the stack "
-                     "there: {src} is what that line computed. It is a Python value, so the "
-                     "resumed code is specialised on it and every new value recompiles it: "
-                     "the recompiles are the graph break's consequence.")
-STACK_FIX = ("Remove the graph break at line {lineno} (`{line}`, see its graph-break "
-             "diagnosis): keep the value a tensor, or let Dynamo capture it "
-             "(`torch._dynamo.config.capture_scalar_outputs = True` for `.item()`/`int()`).")
 
 
 # The program's own recompile limit, below torch's default (8): a test harness that sets it
@@ -462,7 +374,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         changing = len(set(values)) >= RECURRING and count >= RECURRING - 1
         guard_text = " ".join(str(x) for x in (first["failed_guard"], first["loc_line"],
                                                guard_line.line) if x)
-        cause = other_cause(ctx, frame_no, first, category, source, fn)
+        also = also_changed(ctx, frame_no, first["compile_id"], source)
+        cause = other_cause(ctx, frame_no, first, category, source, fn, also)
         # A size that dynamic=True still specialised (torch specialises sizes 0 and 1) and
         # that then recompiled is the problem the user asked dynamic shapes to avoid.
         specialised_01 = (category == "size" and ctx.dynamic_requested(first["compile_id"])
@@ -493,7 +406,6 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             explanation += " " + SPECIALISED_01_EXPLANATION.format(value=before)
             fix = SPECIALISED_01_FIX.format(tensor=tensor_and_dim(source)[0],
                                             dim=tensor_and_dim(source)[1])
-        also = also_changed(ctx, frame_no, first["compile_id"], source)
         said = (in_user_terms(ctx, {**first, "before": before, "after": after}, category,
                               source, shown) if cause is None else None)
         if said is not None:
@@ -538,7 +450,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             on = (f"{plural(count, 'time')} on {source}" if total == count else
                   f"{plural(total, 'time')}, {count} of them on {source},")
             plain = f" ({said.head}{said.change})" if said is not None else \
-                f" ({head})" if category in SAID_IN_LIMIT else ""
+                f" ({head})" if category in SAID_IN_LIMIT else \
+                f" ({cause.suffix.lstrip('; ')})" if cause is not None and cause.suffix else ""
             reason = (f"recompile limit hit: {shown or 'a function'}() recompiled {on}{plain} "
                       f"and now runs in eager; last guard that failed: "
                       f"{last['failed_guard'].split('  #')[0].strip()[:160]}")
@@ -575,7 +488,32 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             fix=recompile_fix("other", "?", count=0, limit=True, fn=fn), score=SPEC.score("limit"),
             torch_message=limit.get("torch_message"),
             details=LimitDetails(limit_hit=True, function=fn)))
-    return out
+    return _fold_into_specialised(out)
+
+
+def _fold_into_specialised(out: list[Diagnosis]) -> list[Diagnosis]:
+    """Once a line specialised a size of a function, its other size recompiles follow from
+    it (sizes tied to the constant one: `values` n+1 beside `rewards` n, `dones` n): one
+    finding, the specialisation's, which counts them (probes31d gae_rollout_lengths: a second
+    panel blamed automatic dynamic shapes and offered mark_dynamic, which left 4 recompiles)."""
+    roots = {frame_of(d.compile_id): d for d in out if d.severity == "problem"
+             and getattr(d.details, "specialized", None)}
+    kept, extra = [], {}
+    for d in out:
+        root = roots.get(frame_of(d.compile_id))
+        if root is not None and d is not root and d.severity == "problem" and \
+                getattr(d.details, "category", None) == "size" and \
+                not getattr(d.details, "limit_hit", False):
+            extra.setdefault(id(root), []).append(d)
+            continue
+        kept.append(d)
+    return [replace(d, count=d.count + sum(e.count for e in extra[id(d)]),
+                    compile_ids=d.compile_ids + tuple(c for e in extra[id(d)]
+                                                      for c in e.compile_ids),
+                    explanation=d.explanation + " The function's other size recompiles ("
+                    + ", ".join(sorted({e.details.guard for e in extra[id(d)]}))
+                    + ") follow from the same constant and are counted here.")
+            if id(d) in extra else d for d in kept]
 
 
 @hookimpl

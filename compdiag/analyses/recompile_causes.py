@@ -1,0 +1,157 @@
+"""Why a recompile really happened when its failed guard alone misleads: a size a line of the
+program (or torch's own code) specialised to a constant, another instance of the same class,
+automatic dynamic shapes turned off by the program, a value computed before a graph break.
+
+Split from analyses/diagnoses/recompiles.py (the recompile kind), which calls `other_cause`
+for each guard group and words the diagnosis; the causes, their words and the facts they
+read are here."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from compdiag.analyses.diagnosis import UserFrame
+from compdiag.analyses.guard_words import bare
+from compdiag.analyses.locate import source_line
+from compdiag.analyses.recompile_instances import frame_cids, instances_of
+from compdiag.analyses.recompile_rules import (
+    INSTANCES_EXPLANATION, INSTANCES_FIX, INSTANCES_REASON, SPECIALIZED_EXPLANATION,
+    SPECIALIZED_FIX, SPECIALIZED_REASON, SPECIALIZED_ROOT_REASON,
+    TORCH_SPECIALIZED_EXPLANATION, TORCH_SPECIALIZED_FIX, TORCH_SPECIALIZED_REASON)
+from compdiag.formats.compiled_code import is_resume_function, is_stack_value
+from compdiag.formats.guard_source import in_user_spelling
+
+
+@dataclass(frozen=True)
+class Cause:
+    """What a recompile really was when the guard alone misleads: a size a line specialised,
+    or another instance of the same class."""
+    frame: UserFrame | None
+    head: str | None
+    suffix: str
+    explanation: str
+    fix: str
+    spec: dict[str, Any] | None = None
+    instances: str | None = None
+
+
+def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, source: str,
+                fn: str | None, also: tuple[str, ...] = ()) -> Cause | None:
+    """`also`: the other guarded values that changed with it (`len(L['xs']) 21 -> 16`)."""
+    changed = [m.groups() for a in also if (m := _CHANGED.match(a))]
+    also_sizes = [g for g, _, _ in changed if ".size()[" in g]
+    # another instance first: its sizes are that module's own (probes30d sn_critic_two_passes)
+    cls = instances_of(ctx, frame_no, event, source)
+    if cls is not None:
+        return Cause(None, INSTANCES_REASON.format(cls=cls, src=source), "",
+                     INSTANCES_EXPLANATION.format(cls=cls, fn=fn or "the method", src=source),
+                     INSTANCES_FIX, instances=cls)
+    spec = ctx.specialization(source, frame_cids(ctx, frame_no)) if category == "size" else None
+    # of the sizes that changed together, the one specialised first in the trace: a later one
+    # may only follow from it (probes31d gae_rollout_lengths: `range(n_steps)` at 14 made
+    # rewards' size constant, and `advantages + values[:-1]` at 19 then values')
+    firsts = [ctx.specialization(g, frame_cids(ctx, frame_no)) for g in also_sizes]
+    first = min((f for f in firsts if f and spec and f["compile_id"] == spec["compile_id"]),
+                key=lambda f: f.get("seq") or 0, default=None)
+    reason = SPECIALIZED_REASON
+    if first is not None and (first.get("seq") or 0) < (spec.get("seq") or 0):
+        spec, source = first, (first.get("sources") or [source])[0]
+        reason = SPECIALIZED_ROOT_REASON.replace("{src}", source)
+    # a size tied to a Python list's length (its constant, the value the size was made):
+    # `torch.tensor(lengths)` inside the compiled code is a tensor of fixed size (probes31b
+    # bucket_lengths_list: the batch size specialised to len(lengths) at every new length)
+    # or to a Python int that changed with it (probes31a gnn_num_nodes_attr: an nn.Module's
+    # `self.num_nodes` sized a buffer the input's node count then met)
+    tied = next((g for g, _, new in changed if spec and ".size()[" not in g
+                 and new == str(spec.get("value"))), None)
+    if tied is not None:
+        words = LIST_TIED if tied.startswith("len(") else NUMBER_TIED
+        name = in_user_spelling(tied[4:-1] if tied.startswith("len(") else tied)
+        last = re.split(r"[.\[\]']+", bare(name).strip(".[]'"))[-1] or name
+        read = source_line(ctx, event["compile_id"], re.compile(rf"\b{re.escape(last)}\b"),
+                           after=ctx.code_row(event["compile_id"]))
+        where = dict(src=in_user_spelling(source), name=name, n=spec.get("value"),
+                     lineno=spec["lineno"], line=spec.get("line") or "?")
+        return Cause(read, None, *(w.format(**where) for w in words), spec=spec)
+    if spec is not None:
+        at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"), "torch")
+        return Cause(at, None, reason.format(lineno=spec["lineno"]),
+                     SPECIALIZED_EXPLANATION.format(
+                         src=source, line=at.line or "?", lineno=spec["lineno"],
+                         value=spec.get("value"), why=spec.get("reason") or "specialised"),
+                     SPECIALIZED_FIX.format(lineno=spec["lineno"]), spec=spec)
+    spec = ctx.specialization(source, frame_cids(ctx, frame_no), lineless=True) \
+        if category == "size" else None
+    if spec is not None:  # torch's own code needed the value (probes29c audio_unet_varlen)
+        return Cause(None, None, TORCH_SPECIALIZED_REASON, TORCH_SPECIALIZED_EXPLANATION.format(
+            src=source, value=spec.get("value"), why=spec.get("reason") or "specialised"),
+            TORCH_SPECIALIZED_FIX, spec=spec)
+    if category == "size" and not ctx.automatic_dynamic(event["compile_id"]) and \
+            not ctx.dynamic_requested(event["compile_id"]):
+        for pattern, fix in AUTOMATIC_OFF:
+            at = source_line(ctx, event["compile_id"], pattern)
+            if at is not None:  # the program turned automatic dynamic shapes off: that line
+                where = dict(src=source, lineno=at.lineno, line=at.line or "?")
+                return Cause(None, None, AUTO_OFF_SUFFIX.format(**where),
+                             AUTO_OFF_EXPLANATION.format(**where), fix.format(**where))
+    if is_resume_function(fn) and is_stack_value(source) and \
+            not re.search(r"\.(?:size|stride)\(\)", source or ""):  # its value, not its size
+        row = ctx.code_row(event["compile_id"]) or {}
+        at = ctx.frame(row.get("filename"), row.get("lineno"))
+        where = dict(src=source, lineno=at.lineno or "?", line=at.line or "?")
+        return Cause(None, STACK_REASON.format(**where), "", STACK_EXPLANATION.format(**where),
+                     STACK_FIX.format(**where))
+    return None
+
+
+_CHANGED = re.compile(r"^(\S+) (\S+) -> (\S+)$")
+NUMBER_TIED = (
+    "; line {lineno} ties it to the Python number {name} ({n}), a constant of each graph",
+    "{src} was dynamic, but line {lineno} (`{line}`) ties it to {name}, a Python number "
+    "Dynamo bakes into the graph as a constant (it guards {name} == {n}), so the size was "
+    "specialised to {n} and every new value is a new graph.",
+    "Take the size from the tensor itself ({src} where the code uses {name}), so that it "
+    "stays dynamic and one graph serves every size; or keep {name} fixed.")
+LIST_TIED_REASON = ("; line {lineno} ties it to the length of the Python list {name} ({n}), a "
+                    "constant of each graph")
+LIST_TIED_EXPLANATION = (
+    "{src} was dynamic, but line {lineno} (`{line}`) ties it to {name}, a Python list whose "
+    "length is a constant of the graph (Dynamo guards len({name}); a tensor made from it "
+    "inside the compiled code has a fixed size), so the size was specialised to {n} and "
+    "every new length is a new graph.")
+LIST_TIED_FIX = ("Pass {name} as a tensor made before the call (`torch.tensor({name})` "
+                 "outside the compiled function): its length is then a dynamic size like the "
+                 "batch's, and one graph serves every length; or pad it to a few fixed "
+                 "lengths.")
+LIST_TIED = (LIST_TIED_REASON, LIST_TIED_EXPLANATION, LIST_TIED_FIX)
+# The program's own setting that keeps every size static: each new size compiles again. The
+# setting's line is said in the headline (the call that brought the size stays the line), and
+# removing it is the fix: under torch.compile(dynamic=False) the generic `mark_dynamic` fix
+# fails (ConstraintViolationError, "specialized it to be a constant": probes28a
+# bert_static_varlen).
+AUTO_OFF_SUFFIX = ", with automatic dynamic shapes off at line {lineno} (`{line}`)"
+AUTO_OFF_EXPLANATION = ("Line {lineno} (`{line}`) turned automatic dynamic shapes off, so "
+                        "Dynamo compiles {src} static for each new size instead of marking it "
+                        "dynamic at its first change: every new size is a compile.")
+AUTO_OFF_TAIL = ("by default the first size change makes the dimension dynamic and later "
+                 "sizes reuse that graph. To keep static graphs on purpose, pad inputs to a few "
+                 "fixed sizes.")
+AUTOMATIC_OFF = (
+    (re.compile(r"\bautomatic_dynamic_shapes\s*=\s*False\b"),
+     "Remove `{line}` (line {lineno}): " + AUTO_OFF_TAIL),
+    (re.compile(r"\bdynamic\s*=\s*False\b"),
+     "Drop `dynamic=False` from `{line}` (line {lineno}) (`mark_dynamic` fails while it is "
+     "set: torch specialises the size to a constant): " + AUTO_OFF_TAIL),
+)
+# A resume function guards on the values it was passed from the stack at its graph break.
+STACK_REASON = "the value computed at line {lineno} before its graph break ({src}) changed"
+STACK_EXPLANATION = ("Dynamo runs the rest of the function after the graph break at line "
+                     "{lineno} (`{line}`) as a new function, passed the values on the stack "
+                     "there: {src} is what that line computed. It is a Python value, so the "
+                     "resumed code is specialised on it and every new value recompiles it: "
+                     "the recompiles are the graph break's consequence.")
+STACK_FIX = ("Remove the graph break at line {lineno} (`{line}`, see its graph-break "
+             "diagnosis): keep the value a tensor, or let Dynamo capture it "
+             "(`torch._dynamo.config.capture_scalar_outputs = True` for `.item()`/`int()`).")
