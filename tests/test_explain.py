@@ -2273,65 +2273,49 @@ def test_sizes_that_changed_together_are_at_the_line_that_specialised_one_first(
     assert "dones.shape[0]" in d["explanation"] and d["count"] == 4, d
 
 
-def test_a_size_tied_to_a_python_lists_length_is_at_the_list_with_a_tensor_fix(tmp_path):
-    """probes31b bucket_lengths_list: `lengths` arrives as a Python list, `torch.tensor(
-    lengths)` inside forward is a tensor of fixed size, and the batch size broadcast against
-    it is specialised to len(lengths) at every new length (torch's record names line 21, the
-    division). The fix said to rewrite line 21 or pad; the cause is the list, read at 18."""
+_TIED = {
+    # probes31b bucket_lengths_list: `lengths` arrives as a Python list, `torch.tensor(lengths)`
+    # inside forward is a tensor of fixed size, and the batch size broadcast against it is
+    # specialised to len(lengths) at every new length (torch's record names line 21, the
+    # division). The fix said to rewrite line 21 or pad; the cause is the list, read at 18.
+    "list": ("LENGTH_CHECK: len(L['lengths'])", "tokens", "def forward(self, tokens, lengths):",
+             "lengths = torch.tensor(lengths)", "length of the Python list lengths (16)",
+             "torch.tensor(lengths)` outside the compiled function"),
+    # probes31a gnn_num_nodes_attr: `torch.zeros(self.num_nodes, ...)` (line 18) meets the
+    # input's node count, so x.shape[0] is specialised to the attribute's value at every
+    # graph; explain named x.shape[0] at 21 with a mark_dynamic fix that left 8 recompiles.
+    "int": ("EQUALS_MATCH: L['self'].num_nodes", "x", "def forward(self, x, src, dst):",
+            "summed = torch.zeros(self.num_nodes, x.shape[1])",
+            "the Python number self.num_nodes (16)", "x.shape[0] where the code uses"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(_TIED))
+def test_a_size_tied_to_a_python_value_is_at_its_read_with_a_tensor_fix(tmp_path, what):
+    guard, tensor, def_line, read_line, said, fix = _TIED[what]
+
     def tree(n: int) -> str:
         return ("TREE_GUARD_MANAGER:\n+- RootGuardManager\n"
-                f"| | +- LENGTH_CHECK: len(L['lengths']) == {n}  # x  # a.py:3\n"
-                "| | +- TENSOR_MATCH: check_tensor(L['tokens'], Tensor, DispatchKeySet(CPU), "
-                f"torch.int64, device=None, requires_grad=False, size=[{n}, 9], stride=[9, 1])"
-                "  # x  # a.py:3\n")
+                f"| | +- {guard} == {n}  # x  # a.py:3\n"
+                f"| | +- TENSOR_MATCH: check_tensor(L['{tensor}'], Tensor, DispatchKeySet(CPU), "
+                f"torch.float32, device=None, requires_grad=False, size=[{n}, 9], "
+                "stride=[9, 1])  # x  # a.py:3\n")
 
     s = Store(tmp_path)
     lines = [f"line_{i} = {i}" for i in range(1, 60)]
-    lines[16] = "    def forward(self, tokens, lengths):"
-    lines[17] = "        lengths = torch.tensor(lengths)"
+    lines[16], lines[17] = f"    {def_line}", f"        {read_line}"
     s.user.write_text("\n".join(lines) + "\n")
     s.compile("0/0", lineno=17)
     s.ing.record({**_ids("0/0"), "dynamo_cpp_guards_str": {}}, tree(21))
-    s.compile("0/1", lineno=17, recompile_reason="0/0: tensor 'tokens' size mismatch at "
+    s.compile("0/1", lineno=17, recompile_reason=f"0/0: tensor '{tensor}' size mismatch at "
                                                  "index 0. expected 21, actual 16")
     s.ing.record({**_ids("0/1"), "dynamo_cpp_guards_str": {}}, tree(16))
     s.ing.record({**_ids("0/1"), "str": [str(s.user), 1]}, None)
     s.ing.record({**_ids("0/1"), "symbolic_shape_specialization": {
-        "symbol": "s53", "sources": ["L['tokens'].size()[0]"], "value": "16",
+        "symbol": "s53", "sources": [f"L['{tensor}'].size()[0]"], "value": "16",
         "reason": "range_refined_to_singleton", "stack": [], "user_stack": [
             {"line": 21, "name": "forward", "filename": 1, "loc": "line_21 = 21"}]}}, None)
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
-    assert "length of the Python list lengths" in d["reason"], d["reason"]
+    assert said in d["reason"], d["reason"]
     assert d["user_frame"]["lineno"] == 18, d["user_frame"]
-    assert "torch.tensor(lengths)` outside the compiled function" in d["fix"], d["fix"]
-
-
-def test_a_size_tied_to_a_python_int_attribute_is_at_its_read_with_the_tensors_size(tmp_path):
-    """probes31a gnn_num_nodes_attr: `torch.zeros(self.num_nodes, ...)` (line 18) meets the
-    input's node count, so x.shape[0] is specialised to the attribute's value at every graph;
-    explain named x.shape[0] at line 21 with a mark_dynamic fix that left 8 recompiles."""
-    def tree(n: int) -> str:
-        return ("TREE_GUARD_MANAGER:\n+- RootGuardManager\n"
-                f"| | +- EQUALS_MATCH: L['self'].num_nodes == {n}  # x  # a.py:3\n"
-                "| | +- TENSOR_MATCH: check_tensor(L['x'], Tensor, DispatchKeySet(CPU), "
-                f"torch.float32, device=None, requires_grad=False, size=[{n}, 16], "
-                "stride=[16, 1])  # x  # a.py:3\n")
-
-    s = Store(tmp_path)
-    lines = [f"line_{i} = {i}" for i in range(1, 60)]
-    lines[16] = "    def forward(self, x, src, dst):"
-    lines[17] = "        summed = torch.zeros(self.num_nodes, x.shape[1])"
-    s.user.write_text("\n".join(lines) + "\n")
-    s.compile("0/0", lineno=17)
-    s.ing.record({**_ids("0/0"), "dynamo_cpp_guards_str": {}}, tree(40))
-    s.compile("0/1", lineno=17, recompile_reason="0/0: tensor 'x' size mismatch at index 0. "
-                                                 "expected 40, actual 47")
-    s.ing.record({**_ids("0/1"), "dynamo_cpp_guards_str": {}}, tree(47))
-    s.ing.record({**_ids("0/1"), "str": [str(s.user), 1]}, None)
-    s.ing.record({**_ids("0/1"), "symbolic_shape_specialization": {
-        "symbol": "s77", "sources": ["L['x'].size()[0]"], "value": "47",
-        "reason": "range_refined_to_singleton", "stack": [], "user_stack": [
-            {"line": 21, "name": "forward", "filename": 1, "loc": "line_21 = 21"}]}}, None)
-    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
-    assert "the Python number self.num_nodes (47)" in d["reason"], d["reason"]
-    assert d["user_frame"]["lineno"] == 18 and "x.shape[0] where" in d["fix"], d
+    assert fix in d["fix"], d["fix"]
