@@ -11,7 +11,7 @@ class A(torch.nn.Module):
         self.b = v
 
     def forward(self, x):
-        return (x.sin() + self.b).sin()  # <- diagnosis
+        return (x.sin() + self.b).sin()
 
 
 def forward(net, x):
@@ -22,5 +22,5 @@ cforward = torch.compile(forward, backend="eager")
 x = torch.rand(10, 10)
 nets = [A(1.0), A(2.0)]
 for net in nets:
-    cforward(net, x)
+    cforward(net, x)  # <- diagnosis
 print("ok")

@@ -576,3 +576,18 @@ def test_a_changing_interpolate_scale_gets_a_size_fix_not_a_tensor():
                                  "scale_factor=scale, mode='bilinear')")
     assert "size=(h, w)" in fix and "torch.tensor(" not in fix, fix
 
+
+
+def test_a_math_call_on_a_dynamic_number_names_the_call_and_the_number(tmp_path):
+    """probes31d dqn_epsilon_step: `math.exp(-global_step / 500)` guards on the expression
+    `(((-1)*global_step) / 500)`; explain said "Python value (((-1)*global_step) / 500)
+    changed" with a fix that wrapped the expression in a tensor (a graph break at the line)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    for i in range(1, 4):
+        s.compile(f"0/{i}", recompile_reason=f"0/{i - 1}: (((-1)*global_step) / 500) == "
+                                             f"(-0.00{i})  # eps = math.exp(-global_step / "
+                                             f"500)  # {s.user}:16 in act")
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert "math.exp() at line 16 needs a concrete number, so global_step" in d["reason"], d
+    assert "outside the compiled function" in d["fix"] and "torch.tensor" not in d["fix"], d

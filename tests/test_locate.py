@@ -137,13 +137,14 @@ def test_a_frame_of_another_programs_file_is_not_this_runs_line(tmp_path):
             d["user_frame"]["evidence"]) == (str(s.user), 40, "call")
 
 
-def test_a_recompile_keeps_pointing_at_its_call(tmp_path):
+def test_a_recompile_points_at_torchs_guard_line_with_its_call_kept(tmp_path):
+    """Issue 29 §1's order: the guard's line torch names (`# file:4`) before the call."""
     s = Store(tmp_path)
     _recompile(s)
     _call(s, "0/1", [40, 22])
     (d,) = s.explain()
-    assert (d["user_frame"]["lineno"], d["user_frame"]["evidence"]) == (22, "call")
-    assert d["details"]["guard_line"]["evidence"] == "torch"
+    assert (d["user_frame"]["lineno"], d["user_frame"]["evidence"]) == (4, "torch")
+    assert d["details"]["call_stack"][-1].endswith(":22")
 
 
 @pytest.mark.parametrize("case", GPU_CASES)

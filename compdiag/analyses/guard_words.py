@@ -95,6 +95,8 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
     cell = closure_index(source)
     if category == "value" and cell is not None:
         return _closure_cell(ctx, event, cell, where)
+    if category == "value" and (said := _math_call(event, source)) is not None:
+        return said
     if category == "type":
         old = short_type(event.get("before") or type_of(ctx, prev, source))
         new = short_type(event.get("after") or type_of(ctx, cid, source))
@@ -337,6 +339,33 @@ def _guard_read(event: dict[str, Any]) -> tuple[str, int | None, str | None]:
     if not mine:
         return "", None, None
     return mine[-1].get("line") or "", mine[-1].get("lineno"), mine[-1].get("name")
+
+
+_MATH_CALL = re.compile(r"\bmath\.([a-z_0-9]+)\(")
+
+
+def _math_call(event: dict[str, Any], source: str) -> Said | None:
+    """A guard on an arithmetic expression of a dynamic number (`((-1)*step) / 500`) at a
+    line that calls a `math` function: math takes a concrete float, so Dynamo specialises the
+    expression and every new value of the number is a graph (probes31d dqn_epsilon_step:
+    `math.exp(-global_step / 500)`; the fix that wrapped the expression in a tensor left a
+    graph break at that line)."""
+    line, lineno, _ = _guard_read(event)
+    m = _MATH_CALL.search(line or "")
+    if m is None or not re.search(r"[-+*/]", source or ""):
+        return None
+    names = [n for n in dict.fromkeys(re.findall(r"[A-Za-z_]\w*", bare(source)))
+             if n not in ("L", "G")]
+    var = ", ".join(names) or source
+    call = f"math.{m.group(1)}()"
+    return Said(
+        f"{call} at line {lineno} needs a concrete number, so {var} is specialised", "",
+        f"Line {lineno} (`{line.strip()}`) calls {call} on {source}, an expression of {var}. "
+        f"{call} takes a Python float, so Dynamo cannot keep {var} symbolic there: it guards "
+        "on the expression's exact value, and every new value compiles a new graph.",
+        f"Compute the {call} value outside the compiled function and pass the result in as "
+        "an argument (a Python float argument is made dynamic after one recompile), or "
+        f"compute it with torch on a tensor (`torch.{m.group(1)}(...)`) inside.")
 
 
 def fn_call(where: str) -> str:

@@ -414,7 +414,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             fix = LIMIT_FIX.format(fn=shown or "The function", fix=said.fix) \
                 if limit is not None else fix if expected else said.fix
         if cause is not None:
-            frame, explanation = cause.frame or frame, cause.explanation
+            # another instance is the call's choice of object, at the call
+            frame = cause.frame or (call or frame if cause.instances else frame)
+            explanation = cause.explanation
             head, change = cause.head or head, change + cause.suffix
             fix = LIMIT_FIX.format(fn=shown or "The function", fix=cause.fix) \
                 if limit is not None else cause.fix
