@@ -123,7 +123,11 @@ def check_printed(line: str, cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None
                 Path(run["cwd"], run["argv"][0]).is_file(), line
     elif args.command in ("minify", "report", "perf", "check") and not (
             getattr(args, "target", None) and Path(args.target).is_file()):
-        _run_of(args, getattr(args, "run", None) or getattr(args, "target", None), line)
+        run = _run_of(args, getattr(args, "run", None) or getattr(args, "target", None), line)
+        if args.command == "perf":  # `perf RUN` re-reads timings: the run must have some
+            # (probes31: a plain run's `compdiag perf --store S 1` exited 2)
+            with Reader(store_path(args)) as r:
+                assert r.perf_graphs(run["id"]), f"{line}: the run has no perf timings"
     elif args.command in ("run", "check", "perf"):
         assert Path(args.target).is_file(), f"{line}: no script {args.target}"
     else:

@@ -64,6 +64,17 @@ class RunContext:
         and the store, never a bare `compdiag show`, which reads another store's latest run."""
         return command_line(command, self.run_id, store=self.store)
 
+    def perf_command(self) -> str:
+        """The `compdiag perf` line that measures this run: re-reading its timings where it
+        has some (a `compdiag perf` run), else recording them by running its program again
+        (probes31a, probes31d: `compdiag perf --store S 1` of a plain `compdiag run` exits 2,
+        "run 1 has no perf timings")."""
+        if self.r.perf_graphs(self.run_id):
+            return f"`{self.run_command('perf')}`"
+        if not self.argv:
+            return "`compdiag perf` over the program that wrote this log"
+        return f"`{self._anchored('perf', *self.argv)}`"
+
     def rerun_command(self, *options: str, env: dict[str, str] | None = None) -> str:
         """`compdiag run OPTIONS` over this run's own command line, into the same store, in
         backticks: the line a fix prints runs as pasted; words where the run kept no command

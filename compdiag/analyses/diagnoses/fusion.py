@@ -81,7 +81,7 @@ REASON_CLASSES: tuple[tuple[Words, tuple[str | None, bool]], ...] = (
 # problem.
 MEASURED_IMPACT = 0.02
 # The fix of every refusal Inductor makes on purpose (REASON_CLASSES' benign column).
-UNLESS_MEASURED = ("Nothing to change unless `{perf}` measures this graph's fusions to matter.")
+UNLESS_MEASURED = ("Nothing to change unless {perf} measures this graph's fusions to matter.")
 # class -> (title, explanation, fix)
 FIXES: dict[str, tuple[str, str, str]] = {
     "cycle": ("fusion would create a cycle", "Fusing would make a kernel depend on itself "
@@ -210,7 +210,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             reason=f"{title}: cannot fuse {first['node1']} with {first['node2']}: "
                    f"{first['reason']}",
             user_frame=locate(ctx, cid, nodes=frames), explanation=expl,
-            fix=fix.format(perf=ctx.run_command("perf"), show=ctx.run_command("show")),
+            fix=fix.format(perf=ctx.perf_command(), show=ctx.run_command("show")),
             score=SPEC.score("info" if info else KIND, len(rows)), count=len(rows),
             severity="info" if info else "problem",
             torch_message="\n".join(f"cannot fuse {r['node1']} with {r['node2']}: {r['reason']}"

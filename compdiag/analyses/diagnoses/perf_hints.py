@@ -111,7 +111,7 @@ def custom_op_fallback(head: str | None) -> bool:
 MEASURED_FALLBACK = 0.10
 FALLBACK_INFO_FIX = ("Nothing to change: Inductor generates no code for aten.{op} on this "
                      "device (sorts, scans, random draws, linear algebra and data-dependent "
-                     "ops run as ATen's own kernel, as in eager). Only if `{perf}` shows this "
+                     "ops run as ATen's own kernel, as in eager). Only if {perf} shows this "
                      "graph's time going there, express it with ops Inductor generates code "
                      "for, or move it out of the compiled region.")
 
@@ -137,7 +137,7 @@ def _as_benign(ctx: Any, d: Diagnosis, measured: set[tuple[str, str]]) -> Diagno
     if any((c, op) in measured for c in (d.compile_ids or (d.compile_id,))):
         return d
     return replace(d, severity="info", score=SPEC.score("info"),
-                   fix=FALLBACK_INFO_FIX.format(op=op, perf=ctx.run_command("perf")))
+                   fix=FALLBACK_INFO_FIX.format(op=op, perf=ctx.perf_command()))
 
 
 def fallback_fix(op: str) -> str:
