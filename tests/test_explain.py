@@ -2319,3 +2319,22 @@ def test_a_size_tied_to_a_python_value_is_at_its_read_with_a_tensor_fix(tmp_path
     assert said in d["reason"], d["reason"]
     assert d["user_frame"]["lineno"] == 18, d["user_frame"]
     assert fix in d["fix"], d["fix"]
+
+
+def test_a_dynamo_failure_at_a_line_dynamo_broke_at_names_the_break_as_its_cause(tmp_path):
+    """probes31b request_bytes_decode: `np.frombuffer(body, ...)` broke the graph (GB0294)
+    and Dynamo then failed on the array it got back, at the same line ("Expected np.nditer
+    base, got <class 'bytes'>"); the failure's fix spoke of fake tensors and bisect. The
+    break is its cause: named in the headline, its fix the failure's."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    s.graph_break("0/0", 13, gb_type="attempted to trace numpy function unsupported by "
+                                     "PyTorch", code="GB0294")
+    s.compile("1/0")
+    s.failure("1/0", stage="dynamo", exc_type="AssertionError",
+              message="Expected np.nditer base, got <class 'bytes'>", filename=str(s.user),
+              lineno=13, line="line_13 = 13")
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 13
+    assert "after Dynamo's graph break at this line: attempted to trace numpy" in d["reason"]
+    assert "bisect" not in d["fix"] and "register_fake" not in d["fix"], d["fix"]

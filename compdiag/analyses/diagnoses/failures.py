@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from compdiag.analyses.break_before_failure import EXPLANATION as BREAK_EXPLANATION
+from compdiag.analyses.break_before_failure import break_at, break_fix, break_words
 from compdiag.analyses.config_cause import config_behind
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import exception_frames, is_recompile_limit
@@ -525,6 +527,13 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                 fix = origin_fix(origin, op=f.get("fake_op") or f.get("op"),
                                  function=ctx.user_fn_name(cid), run_id=ctx.run_id,
                                  store=ctx.store) or fix
+        before = break_at(ctx, cid, frame) if f["stage"] == "dynamo" and \
+            f.get("exc_type") != "Unsupported" else None
+        if before is not None:  # Dynamo broke the graph at this line, then failed on it
+            said = break_words(before)
+            one = f"{one} (after Dynamo's graph break at this line: {said})"
+            expl = f"{expl} {BREAK_EXPLANATION.format(reason=said)}"
+            fix = break_fix(before)
         if gb and f.get("exc_type") == "Unsupported":
             more = f.get("gb_explanation") or gb_registry().get(gb, {}).get("Explanation")
             expl = (expl + " " + (more or "")).strip()

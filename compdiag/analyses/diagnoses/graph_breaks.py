@@ -304,11 +304,10 @@ def short_context(debug: str) -> str:
     return debug
 
 
-# Higher-order operators in the words of the API that makes them (capture/break_hop.py reads
-# the operator's own name)
 # Break types whose words describe Dynamo's handling of a call, not the call: the headline
-# also names the function the user's line called.
-CALL_MACHINERY = ("Failed to convert args/kwargs to proxy", "Unsupported context manager")
+# also names the function the user's line called (probes31b request_bytes_decode: np.frombuffer)
+CALL_MACHINERY = ("Failed to convert args/kwargs to proxy", "Unsupported context manager",
+                  "attempted to trace numpy function unsupported by PyTorch")
 # probes29a dedup_ids_fake: `torch.unique(ids).numel()` sizing a fake implementation's output;
 # the capture setting removed the break (new_dynamic_size alone did not)
 FAKE_DYNAMIC_FIX = ("{op}'s fake implementation computes its output size from the data, "
