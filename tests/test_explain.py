@@ -2338,3 +2338,25 @@ def test_a_dynamo_failure_at_a_line_dynamo_broke_at_names_the_break_as_its_cause
     assert d["user_frame"]["lineno"] == 13
     assert "after Dynamo's graph break at this line: attempted to trace numpy" in d["reason"]
     assert "bisect" not in d["fix"] and "register_fake" not in d["fix"], d["fix"]
+
+
+def test_np_random_traced_into_torchs_generator_is_an_accuracy_problem_where_numpy_is_seeded(
+        tmp_path):
+    """probes31d noisy_pendulum_seeded: `np.random.normal` in a compiled step is traced into
+    torch's generator (Dynamo's `wrapped_normal`), so `np.random.seed` never reaches it and
+    the compiled rollout differs from eager's with every seed set; explain said "no problems
+    found" (--check-accuracy replays with torch's generator on both sides)."""
+    s = Store(tmp_path)
+    lines = [f"line_{i} = {i}" for i in range(1, 60)]
+    lines[9] = "    noise = np.random.normal(0.0, 0.02, size=theta.shape)"
+    lines[16] = "    np.random.seed(seed)"
+    s.user.write_text("\n".join(lines) + "\n")
+    s.compile("0/0", lineno=9)
+    s.ing.record({**_ids("0/0"), "dynamo_output_graph": {}},
+                 "class GraphModule(torch.nn.Module):\n    def forward(self):\n"
+                 f"        # File: {s.user}:10 in dynamics, code: {lines[9].strip()}\n"
+                 "        noise = torch__dynamo_utils_wrapped_normal(0.0, 0.02, size = (16,))\n")
+    (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert d["severity"] == "problem" and d["user_frame"]["lineno"] == 10, d
+    assert "np.random.seed (line 17) does not reach it" in d["reason"], d["reason"]
+    assert "use_numpy_random_stream = True" in d["fix"]

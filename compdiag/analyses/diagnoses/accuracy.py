@@ -23,6 +23,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import commands
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
+from compdiag.analyses import numpy_random as NR
 from compdiag.analyses.locate import locate
 from compdiag.analyses.process_settings import (VALIDATION_EXPLANATION, VALIDATION_FIX,
                                                 VALIDATION_OFF, distribution_built)
@@ -119,7 +120,25 @@ def _num(x: Any) -> str:
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     return ((measured(ctx) or injected(ctx)) + folded_nan(ctx) + not_compared(ctx)
-            + validation_off(ctx))
+            + validation_off(ctx) + numpy_stream(ctx))
+
+
+def numpy_stream(ctx: Any) -> list[Diagnosis]:
+    """np.random traced into torch's generator (analyses/numpy_random.py): a problem where the
+    program seeds NumPy (the seed silently does not apply), else information."""
+    d = NR.numpy_draw(ctx) if ctx.compiles else None
+    if d is None:
+        return []
+    seeded = NR.SEEDED.format(seed=d["seed"]) if d["seed"] else NR.UNSEEDED
+    problem = bool(d["seed"]) and not d["broke"]
+    return [Diagnosis(
+        KIND, stage="dynamo", compile_id=None, severity="problem" if problem else "info",
+        reason=NR.REASON.format(fn=d["fn"], lineno=d["lineno"], seeded=seeded),
+        user_frame=ctx.frame(d["filename"], d["lineno"], d["line"], evidence="source"),
+        explanation=NR.EXPLANATION, fix=NR.FIX,
+        score=SPEC.score(KIND if problem else "info", 0, "decided_at_trace"),
+        details=AccuracyDetails(output=None, max_abs=None, max_rel=None,
+                                verdict="numpy_random_stream"))]
 
 
 def folded_nan(ctx: Any) -> list[Diagnosis]:
