@@ -2360,3 +2360,21 @@ def test_np_random_traced_into_torchs_generator_is_an_accuracy_problem_where_num
     assert d["severity"] == "problem" and d["user_frame"]["lineno"] == 10, d
     assert "np.random.seed (line 17) does not reach it" in d["reason"], d["reason"]
     assert "use_numpy_random_stream = True" in d["fix"]
+
+
+def test_a_checked_runs_rerun_line_checks_again(tmp_path):
+    """probes31d: the caches-off re-run printed for a `--check-accuracy` run dropped the flag,
+    so the re-run had no accuracy verdicts to compare."""
+    from compdiag.analyses.context import RunContext
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.accuracy("0/0", [("output 0", True, 0.0, 0.0, {})])
+    s.done()
+    with Reader(s.path) as r:
+        line = RunContext(r, s.run_id).rerun_command(
+            env={"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"})
+    assert "--check-accuracy" in line and line.count("--check-accuracy") == 1, line
+    with Reader(s.path) as r:
+        assert RunContext(r, s.run_id).rerun_command("--check-accuracy").count(
+            "--check-accuracy") == 1

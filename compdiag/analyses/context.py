@@ -79,6 +79,10 @@ class RunContext:
         """`compdiag run OPTIONS` over this run's own command line, into the same store, in
         backticks: the line a fix prints runs as pasted; words where the run kept no command
         (an imported log), never a placeholder."""
+        if self.has_accuracy_rows and "--check-accuracy" not in options:
+            # the run again as it was: a checked run's re-run checks too (probes31d: the
+            # caches-off line dropped --check-accuracy)
+            options = (*options, "--check-accuracy")
         if not self.argv:
             return " ".join([*(f"{k}={v}" for k, v in (env or {}).items()), "compdiag run",
                              *options, "over the program that wrote this log"])
