@@ -2378,3 +2378,19 @@ def test_a_checked_runs_rerun_line_checks_again(tmp_path):
     with Reader(s.path) as r:
         assert RunContext(r, s.run_id).rerun_command("--check-accuracy").count(
             "--check-accuracy") == 1
+
+
+def test_a_run_counts_its_recompiles_not_torchs_reasons(tmp_path):
+    """probes31a/b/d: the run's summary said "36 recompiles" where torch made 8 (torch lists
+    one failed guard per cache entry: the k-th recompile of a function brings k reasons)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    for i in range(1, 4):
+        reasons = [f"0/{j}: n == {j}  # y = x + n  # a.py:3 in f" for j in range(i)]
+        s.ing.record({**_ids(f"0/{i}"), "artifact": {"name": "recompile_reasons",
+                                                    "encoding": "json"}}, json.dumps(reasons))
+        s.compile(f"0/{i}", recompile_reason=reasons[0])
+    s.done()
+    with Reader(s.path) as r:
+        c = r.counts(s.run_id)
+    assert (c["recompiles"], c["recompile_reasons"]) == (3, 6), c

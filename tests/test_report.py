@@ -259,6 +259,6 @@ def test_report_md_has_no_none_and_counts_in_words() -> None:
     md = report_markdown(doc, env, repro=repro, repro_note=None, listing=[], left_out=[],
                          bound=10_000_000)
     assert "None" not in md, md
-    assert "1 compile, 2 graph breaks, 1 recompile reason, 1 failure." in md
+    assert "1 compile, 2 graph breaks, 1 recompile, 1 failure." in md
     assert "torch built without CUDA; no GPU" in md and "no triton" in md
     assert "reproduces the failure with torch alone" in md

@@ -123,6 +123,12 @@ class RecordsReader(ReaderBase):
                       "fusion", "cudagraphs", "accuracy", "records"):
             out[table] = self._scalar(f"SELECT count(*) FROM {table} WHERE run_id = ?",
                                       (run_id,))
+        # torch lists one failed guard per cache entry, so the 8th recompile of a function
+        # brings 8 reasons: a recompile is a compile that has any (probes31: "36 recompiles"
+        # in the run's summary where torch made 8)
+        out["recompile_reasons"] = out["recompiles"]
+        out["recompiles"] = self._scalar(
+            "SELECT count(DISTINCT compile_id) FROM recompiles WHERE run_id = ?", (run_id,))
         out["cudagraph_skips"] = self._scalar(
             "SELECT count(*) FROM cudagraphs WHERE run_id = ? AND applied = 0", (run_id,))
         # a compiled graph whose outputs differ from eager's is stored as a failure row of

@@ -70,7 +70,8 @@ def header_lines(doc: dict[str, Any]) -> list[str]:
         notes.append(f"{plural(gb, 'graph break')} recorded at {len(gb_panels)} "
                      f"{'place' if len(gb_panels) == 1 else 'places'} (×N on a panel counts its "
                      "repeats)")
-    reasons, rc_panels = c.get("recompiles", 0), by_kind.get("recompile", [])
+    reasons = c.get("recompile_reasons", c.get("recompiles", 0))
+    rc_panels = by_kind.get("recompile", [])
     if rc_panels and reasons != len(rc_panels):
         notes.append(f"{plural(reasons, 'recompile reason')} recorded, diagnosed as "
                      f"{_kind_count(len(rc_panels), 'recompile')}: one per guard that changed "

@@ -27,7 +27,7 @@ def report_markdown(doc: dict[str, Any], env: dict[str, Any], *, repro: dict[str
     status = f" ({run['status']})" if run.get("status") else ""
     counts = ", ".join(plural(c.get(key) or 0, word) for key, word in (
         ("compiles", "compile"), ("graph_breaks", "graph break"),
-        ("recompiles", "recompile reason"), ("failures", "failure")))
+        ("recompiles", "recompile"), ("failures", "failure")))
     out = [f"# compdiag report: run {run['id']}", "",
            f"`{argv}` {exited}{status} with torch {_known(run.get('torch_version'))} on "
            f"{run.get('device') or 'an unknown device'}: {counts}.", ""]
