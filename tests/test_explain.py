@@ -2394,3 +2394,24 @@ def test_a_run_counts_its_recompiles_not_torchs_reasons(tmp_path):
     with Reader(s.path) as r:
         c = r.counts(s.run_id)
     assert (c["recompiles"], c["recompile_reasons"]) == (3, 6), c
+
+
+def test_a_break_on_a_value_drawn_with_pythons_random_names_the_draw(tmp_path):
+    """probes31b random_crop_offsets: `top = random.randint(...)` (13), `left = ...` (14),
+    then `images[:, :, top:top + CROP, left:left + CROP]` (15) broke on "unimplemented
+    builtin op on tensor arguments" (`add`); nothing said the operands were random draws."""
+    s = Store(tmp_path)
+    lines = [f"line_{i} = {i}" for i in range(1, 60)]
+    lines[11] = "def augment(images):"
+    lines[12] = "    top = random.randint(0, images.shape[2] - CROP)"
+    lines[13] = "    left = random.randint(0, images.shape[3] - CROP)"
+    lines[14] = "    crop = images[:, :, top:top + CROP, left:left + CROP]"
+    s.user.write_text("\n".join(lines) + "\n")
+    s.compile("0/0", co_name="augment", lineno=12)
+    s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}},
+                 _gb_payload(str(s.user), 15, lines[14].strip(), code_id="GB0213",
+                             gb_type="unimplemented builtin op on tensor arguments"))
+    (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert "with top and left from `random.randint(...)` at lines 13, 14" in d["reason"], d
+    assert d["user_frame"]["lineno"] == 15 and "outside the compiled function" in d["fix"]

@@ -52,3 +52,20 @@ NUMPY_SCALAR_FIX = (
     "stays a tensor (a random draw: `torch.empty(()).uniform_(low, high)` in place of "
     "`np.random.uniform(low, high)`), or make it outside the compiled function and pass it "
     "in as a tensor; `capture_scalar_outputs` does not help when code then branches on it.")
+
+
+# The Python calls that read a tensor's value (aten._local_scalar_dense in torch's words).
+_SCALAR_READ = re.compile(r"\.(tolist|item)\(\)|\b(int|float|bool)\(")
+
+
+def scalar_read(context: str | None, line: str | None) -> str | None:
+    """`.tolist()` (or `.item()`, `int(...)`, NumPy's `np.random.uniform(...)`) when torch's
+    break names aten._local_scalar_dense and the user's line makes that call; None
+    otherwise."""
+    if not context or "_local_scalar_dense" not in context or not line:
+        return None
+    m = _SCALAR_READ.search(line)
+    if m is None:
+        numpy = NUMPY_CALL.search(line)
+        return f"{numpy.group(0)}...)" if numpy else None
+    return f".{m.group(1)}()" if m.group(1) else f"{m.group(2)}(...)"

@@ -20,6 +20,8 @@ from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.custom_op_fakes import fake_line
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import NUMPY_CALL, graph_break_fix
+from compdiag.analyses.random_origin import random_origin
+from compdiag.analyses.scalar_reads import scalar_read
 from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.library_loop import WHY as LIBRARY_WHY
@@ -315,24 +317,6 @@ FAKE_DYNAMIC_FIX = ("{op}'s fake implementation computes its output size from th
                     "`torch.library.get_ctx().new_dynamic_size()` and set "
                     "`torch._dynamo.config.capture_dynamic_output_shape_ops = True` so Dynamo "
                     "traces the op with that unbacked size.")
-# The Python calls that read a tensor's value (aten._local_scalar_dense in torch's words).
-_SCALAR_READ = re.compile(r"\.(tolist|item)\(\)|\b(int|float|bool)\(")
-
-
-
-def scalar_read(context: str | None, line: str | None) -> str | None:
-    """`.tolist()` (or `.item()`, `int(...)`, NumPy's `np.random.uniform(...)`) when torch's
-    break names aten._local_scalar_dense and the user's line makes that call; None
-    otherwise."""
-    if not context or "_local_scalar_dense" not in context or not line:
-        return None
-    m = _SCALAR_READ.search(line)
-    if m is None:
-        numpy = NUMPY_CALL.search(line)
-        return f"{numpy.group(0)}...)" if numpy else None
-    return f".{m.group(1)}()" if m.group(1) else f"{m.group(2)}(...)"
-
-
 HOP_WORDS = {"tag_activation_checkpoint": "activation checkpointing (torch.utils.checkpoint)",
              "cond": "torch.cond", "while_loop": "torch.while_loop",
              "map_impl": "torch._higher_order_ops.map",
@@ -465,6 +449,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if read:  # the user's call that read a tensor's value into Python
             reason += f", from `{read}` at line {g['frame'].lineno}" + (
                 " (NumPy, traced as torch ops)" if NUMPY_CALL.match(read) else "")
+        drawn = random_origin(ctx, g["cids"][0] if g["cids"] else None, g["frame"])
+        if drawn is not None:  # an operand the program drew with Python's random just before
+            reason += f", with {drawn['name']} from `{drawn['call']}` at {drawn['at']}"
+            fix = drawn["fix"]
         lib = first.get("lib_frame") if isinstance(first.get("lib_frame"), dict) else None
         fake = fake_line(ctx, g["cids"][0] if g["cids"] else None, lib, g["frame"].line,
                          first.get("debug_context"))
