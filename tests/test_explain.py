@@ -2415,3 +2415,16 @@ def test_a_break_on_a_value_drawn_with_pythons_random_names_the_draw(tmp_path):
     (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
     assert "with top and left from `random.randint(...)` at lines 13, 14" in d["reason"], d
     assert d["user_frame"]["lineno"] == 15 and "outside the compiled function" in d["fix"]
+
+
+def test_a_proxy_failure_names_the_call_and_the_generator_it_was_passed(tmp_path):
+    """probes31d vec_env_seeded_reset: under fullgraph=True `torch.rand(..., generator=
+    self.gen)` failed with torch's "Failed to convert args/kwargs to proxy" alone; the
+    Generator was named only in the fix."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    s.failure("0/0", stage="dynamo", exc_type="Unsupported",
+              message="Failed to convert args/kwargs to proxy", filename=str(s.user),
+              lineno=20, line="fresh = torch.rand(self.n_envs, 2, generator=self.gen) * 0.2")
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert "calling `torch.rand(...)` with generator= (a torch.Generator)" in d["reason"], d

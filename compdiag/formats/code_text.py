@@ -56,3 +56,19 @@ def called(line: str | None) -> str | None:
     about Dynamo's machinery, not the user's call."""
     return next((ast.unparse(n.func) for n in calls_in(line)
                  if isinstance(n.func, (ast.Name, ast.Attribute))), None)
+
+
+# keyword arguments whose value is an object a graph cannot take, in the user's words
+_OBJECT_KEYWORDS = {"generator": "a torch.Generator"}
+
+
+def call_arguments(line: str | None) -> str | None:
+    """`calling `torch.rand(...)` with generator= (a torch.Generator)` for a line whose
+    outermost call passes one of _OBJECT_KEYWORDS; `calling `f(...)`` otherwise; None where
+    the line calls nothing by name."""
+    name = called(line)
+    if name is None:
+        return None
+    keys = [k.arg for n in calls_in(line) for k in n.keywords if k.arg in _OBJECT_KEYWORDS]
+    return f"calling `{name}(...)`" + (
+        f" with {keys[0]}= ({_OBJECT_KEYWORDS[keys[0]]})" if keys else "")

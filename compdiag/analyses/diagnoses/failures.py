@@ -43,7 +43,7 @@ from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.unbacked_origin import ORIGIN_EXPLANATION, ORIGIN_FIX, unbacked_origin
 from compdiag.analyses.traced_user_code import ran_while_tracing
-from compdiag.formats.code_text import called
+from compdiag.formats.code_text import call_arguments, called
 from compdiag.formats.user_code import frames_in
 from compdiag.ingest import parsers as P
 
@@ -103,6 +103,10 @@ SPEC = KindSpec(KIND, title="failure", words=("failure", "failures"), style="bol
                                "that failed: the failure reports it",
                                lambda e, c, ctx: _failed_recompile(e, c),
                                same_finding=True)))
+
+
+# torch's words for an argument Dynamo cannot put in a graph (fullgraph's failure of it)
+PROXY_MACHINERY = "Failed to convert args/kwargs to proxy"
 
 
 @hookimpl
@@ -420,6 +424,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             one = f"{one}: {inner_break}"
         if f.get("op") and f["op"] not in one:  # the op torch named: what the user fixes
             one = f"{one} (in op {f['op']})"
+        if PROXY_MACHINERY in one and (said := call_arguments(f.get("line"))):
+            # torch's words are about Dynamo's machinery: the user's call and what it passed
+            one = f"{one}, {said}"
         origin = runtime_origin(frames_in(tb)) if f["stage"] == "runtime" and tb else None
         if origin and origin not in one:  # raised by torch's runtime around the kernels
             one = f"{one} (raised by {origin})"
