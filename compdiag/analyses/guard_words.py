@@ -306,8 +306,11 @@ def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
                        f"compiled: Dynamo guards on a {typ}'s length and keys, so each new "
                        f"{noun} set compiles again.")
         fix = (f"Keep {name}'s {noun}s fixed between calls (fill every {noun} before the "
-               "first call)" + (", or pass one stacked tensor (`torch.stack(items)`) instead "
-                                "of a list whose length changes" if typ == "list" else "")
+               "first call" + (", or pad it to one length with a mask for the padding), or "
+                               "pass it as one tensor made before the call "
+                               "(`torch.tensor(items)` for numbers, `torch.stack(items)` for "
+                               "tensors), whose length Dynamo can keep dynamic unless the code "
+                               "loops over it in Python" if typ == "list" else ")")
                + ".")
     return Said(head, change, explanation, fix, at_guard=bool(writes and helper))
 

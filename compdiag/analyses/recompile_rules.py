@@ -113,8 +113,12 @@ FIXES = {
     "value": "Pass {src} as a tensor (`torch.tensor(value)`) instead of a Python "
              "number/constant, or mark it dynamic; each distinct Python value otherwise "
              "compiles a new graph.",
-    "length": "Pass one stacked tensor (`torch.stack(items)`) instead of a list whose length "
-              "changes, or pad the list to a fixed length.",
+    # probes31a session_history_lists: a list of item ids, where only the padding removed
+    # the recompiles (the stacking advice cannot apply to ints; a loop over it unrolls)
+    "length": "Pad the list to a fixed length (with a mask for the padding), or pass it as "
+              "one tensor made before the call (`torch.tensor(items)` for numbers, "
+              "`torch.stack(items)` for tensors), whose length Dynamo can keep dynamic unless "
+              "the code loops over it in Python.",
     "identity": "Create the object (module, function, optimizer) once and reuse it; a new "
                 "object per call forces a new compile.",
     "replaced": "Set {src} before the first compiled call and keep it (swap what it holds "
