@@ -3,7 +3,7 @@
 Dynamo traces NumPy calls as torch ops (torch._numpy), and unless
 `torch._dynamo.config.use_numpy_random_stream` is set (False by default: "use numpy's PRNG if
 True, pytorch otherwise") a `np.random.*` draw inside a compiled function becomes a torch draw
-(`torch._dynamo.utils.wrapped_normal` in Dynamo's graph). `np.random.seed` then does not reach
+(a `wrapped_normal` call in Dynamo's graph). `np.random.seed` then does not reach
 it: the same seeds give other numbers than eager, silently, and --check-accuracy cannot see it
 (it replays the graph with torch's generator on both sides). probes31d noisy_pendulum_seeded:
 eager cost 13.046 against compiled 13.439 with every seed set; "no problems found".
