@@ -2428,3 +2428,22 @@ def test_a_proxy_failure_names_the_call_and_the_generator_it_was_passed(tmp_path
               lineno=20, line="fresh = torch.rand(self.n_envs, 2, generator=self.gen) * 0.2")
     (d,) = [d for d in s.explain() if d["kind"] == "failure"]
     assert "calling `torch.rand(...)` with generator= (a torch.Generator)" in d["reason"], d
+
+
+def test_torchs_own_guard_bug_on_a_numpy_value_says_so_with_a_float_fix(tmp_path):
+    """probes31b sensor_numpy_inference: NumPy float64 `mean`, `std` passed to a compiled
+    model under torch.inference_mode(): "Guard failed on the same frame it was created. This
+    is a bug ... tensor '___from_numpy(std)' dispatch key set mismatch"; the fix spoke of fake
+    tensors, register_fake and bisect. `float(std)` is the way round it (the probe's check)."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    s.failure("0/0", stage="dynamo", exc_type="AssertionError", filename=str(s.user),
+              lineno=39, line="pred = model(x, mean, std)",
+              message="Guard failed on the same frame it was created. This is a bug - please "
+                      "create an issue.Guard fail reason: 0/0: tensor '___from_numpy(std)' "
+                      "dispatch key set mismatch. expected DispatchKeySet(CPU, BackendSelect, "
+                      "ADInplaceOrView), actual DispatchKeySet(CPU, BackendSelect)")
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert "the NumPy value std it converted to a tensor under torch.inference_mode()" in \
+        d["reason"], d["reason"]
+    assert "float(std)" in d["fix"] and "register_fake" not in d["fix"], d["fix"]

@@ -37,6 +37,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import (SOURCE, TORCH, first_user_frame, kernel_frames, locate,
                                      ran_op, runtime_origin, source_line)
+from compdiag.analyses.numpy_guard_bug import numpy_guard_bug
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.raised_by import raised_by, wordless
 from compdiag.analyses.rules import found, one_of
@@ -534,6 +535,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                 fix = origin_fix(origin, op=f.get("fake_op") or f.get("op"),
                                  function=ctx.user_fn_name(cid), run_id=ctx.run_id,
                                  store=ctx.store) or fix
+        bug = numpy_guard_bug(f"{whole or ''}\n{f.get('message') or ''}")
+        if bug is not None:  # torch's own guard, on a NumPy value it converted
+            one, expl, fix = f"{one} ({bug['reason']})", f"{expl} {bug['explanation']}", \
+                bug["fix"]
         before = break_at(ctx, cid, frame) if f["stage"] == "dynamo" and \
             f.get("exc_type") != "Unsupported" else None
         if before is not None:  # Dynamo broke the graph at this line, then failed on it
