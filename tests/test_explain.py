@@ -2447,3 +2447,18 @@ def test_torchs_own_guard_bug_on_a_numpy_value_says_so_with_a_float_fix(tmp_path
     assert "the NumPy value std it converted to a tensor under torch.inference_mode()" in \
         d["reason"], d["reason"]
     assert "float(std)" in d["fix"] and "register_fake" not in d["fix"], d["fix"]
+
+
+def test_a_data_dependent_size_gets_the_mask_fix_only_for_a_masking_op():
+    """probes31a: `torch.unique` and `repeat_interleave` breaks got "keep shapes static with a
+    mask", which no mask can do for them (the capture setting worked); nonzero keeps it."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    def fix(op: str) -> str:
+        return graph_break_fix("Dynamic shape operator", "", f"aten.{op}.default",
+                               "y = f(x)", [])
+
+    assert "torch.where(mask" in fix("nonzero")
+    for op in ("_unique2", "repeat_interleave", "bincount"):
+        assert "mask" not in fix(op).split("so no mask")[1] and \
+            "capture_dynamic_output_shape_ops" in fix(op), fix(op)

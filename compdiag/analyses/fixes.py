@@ -174,6 +174,27 @@ RANDOM_DRAW_FIX = (
     "and each new value recompiles.")
 
 
+# Ops that select by a mask: a mask kept as a tensor (`torch.where`) replaces them. The
+# others (unique, repeat_interleave, bincount...) make a new size no mask stands for:
+# probes31a dedup_batch_unique and segment_readout_repeat, where only the setting worked.
+_MASKING_OPS = ("nonzero", "masked_select", "argwhere", "index.Tensor")
+DYNAMIC_OUTPUT_CONFIG = ("set `torch._dynamo.config.capture_dynamic_output_shape_ops = True` "
+                         "to trace it with an unbacked size")
+
+
+def dynamic_output_fix(ctx: str) -> str:
+    """A data-dependent output size: the mask fix only for an op that selects by a mask."""
+    op = re.search(r"aten\.([\w.]+)", ctx or "")
+    name = op.group(1) if op else ""
+    if not name or any(m in name for m in _MASKING_OPS):
+        return ("The op's output size depends on the data (nonzero, masked_select, boolean "
+                "indexing). Keep shapes static with a mask (`torch.where(mask, x, 0)`), or "
+                f"{DYNAMIC_OUTPUT_CONFIG}.")
+    return (f"aten.{name}'s output size depends on the data, so no mask keeps it static: "
+            f"{DYNAMIC_OUTPUT_CONFIG[0].upper()}{DYNAMIC_OUTPUT_CONFIG[1:]}, or compute it "
+            "outside the compiled function and pass the result in.")
+
+
 def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
     m = _SKIP_CTX.search(ctx) or _SKIP_CTX.search(expl)
     module, qualname = (m.group(1), m.group(2)) if m else ("", "")
@@ -242,9 +263,7 @@ RULES: tuple[Rule, ...] = (
          "torch.save/torch.fft/...) on the tensor, or do the numpy work outside the compiled "
          "function."),
     Rule(("Dynamic shape operator", "output shape depends on input tensor data"),
-         "The op's output size depends on the data (nonzero, unique, masked_select...). Keep "
-         "shapes static with a mask (`torch.where(mask, x, 0)`), or set `torch._dynamo.config."
-         "capture_dynamic_output_shape_ops = True` to trace it with an unbacked size."),
+         lambda gb, expl, ctx, line: dynamic_output_fix(ctx)),
     Rule(("torch.compiler.disable",),
          "This call is to a function wrapped in torch.compiler.disable, so it always runs in "
          "eager and splits the graph. Remove the disable if the function is traceable, or move "
