@@ -591,3 +591,15 @@ def test_a_math_call_on_a_dynamic_number_names_the_call_and_the_number(tmp_path)
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
     assert "math.exp() at line 16 needs a concrete number, so global_step" in d["reason"], d
     assert "outside the compiled function" in d["fix"] and "torch.tensor" not in d["fix"], d
+
+
+def test_one_math_call_recompile_is_no_recompile_by_design(tmp_path):
+    """The same class once: automatic dynamic's "nothing to do, it is made symbolic" was
+    wrong for it (math.exp specialises the number at every value)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("0/1", recompile_reason="0/0: (((-1)*global_step) / 500) == (-0.002)  # eps = "
+                                      f"math.exp(-global_step / 500)  # {s.user}:16 in act")
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["severity"] == "problem" and "Nothing to do" not in d["fix"], d
+

@@ -32,6 +32,9 @@ class Said:
     # the diagnosis belongs at the guarded line, not the call: the cause is code the compiled
     # function runs (a hook's write), and the call is torch's module call
     at_guard: bool = False
+    # False: never the recompile torch makes on purpose, even once (a math call specialises
+    # its number at every value; automatic dynamic does not make it symbolic)
+    by_design: bool = True
 
 
 # Dynamic shapes help only a guard on a size or stride: the fix of any other guard never
@@ -368,7 +371,8 @@ def _math_call(event: dict[str, Any], source: str) -> Said | None:
         "on the expression's exact value, and every new value compiles a new graph.",
         f"Compute the {call} value outside the compiled function and pass the result in as "
         "an argument (a Python float argument is made dynamic after one recompile), or "
-        f"compute it with torch on a tensor (`torch.{m.group(1)}(...)`) inside.")
+        f"compute it with torch on a tensor (`torch.{m.group(1)}(...)`) inside.",
+        by_design=False)
 
 
 def fn_call(where: str) -> str:

@@ -411,6 +411,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if said is not None:
             head, change, explanation = said.head, said.change, said.explanation
             frame = guard_line if said.at_guard and guard_line.lineno else frame
+            expected = expected and said.by_design
             fix = LIMIT_FIX.format(fn=shown or "The function", fix=said.fix) \
                 if limit is not None else fix if expected else said.fix
         if cause is not None:
