@@ -282,8 +282,9 @@ def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
     # a global (`G['history']`) is no input of the function: said as what it is
     whose = "the global" if inner.startswith(("G[", "G.")) else "its input"
     if writes and helper:
-        head = (f"{writer}(), which the compiled {where} runs, adds to the global {typ} "
-                f"{name} (line {lineno})")
+        head = (f"{writer}(), which the compiled {where} runs, adds to "
+                f"{'the global' if whose == 'the global' else 'the input'} {typ} {name} "
+                f"(line {lineno})")
         explanation = (f"{writer}() writes into {name} at line {lineno} (`{line.strip()}`) and "
                        f"Dynamo traces it as part of {where}. Dynamo guards on the {typ}'s "
                        f"length (and the values it read), so what the call writes fails that "
