@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.analyses.break_before_failure import breaks_at
 from compdiag.analyses.locate import source_line
 
 _DRAW = re.compile(r"\b(?:np|numpy)\.random\.(\w+)\(")
@@ -48,9 +49,7 @@ def numpy_draw(ctx: Any) -> dict[str, Any] | None:
             seed = source_line(ctx, cid, _SEED)
             # a graph break at the draw's line (its value read into Python) has the same fix,
             # drawing it outside or with torch: that break leads (probes29a numpy_gain_jitter)
-            broke = any(b.get("lineno") == n.get("lineno") and
-                        ctx.resolve(b.get("filename")) == ctx.resolve(n.get("filename"))
-                        for b in ctx.r.graph_breaks(ctx.run_id))
+            broke = bool(breaks_at(ctx, n.get("filename"), n.get("lineno")))
             return {"filename": n.get("filename"), "lineno": n.get("lineno"),
                     "line": n.get("line"), "fn": m.group(1), "broke": broke,
                     "seed": seed.lineno if seed is not None else None}

@@ -62,13 +62,15 @@ def called(line: str | None) -> str | None:
 _OBJECT_KEYWORDS = {"generator": "a torch.Generator"}
 
 
-def call_arguments(line: str | None) -> str | None:
-    """`calling `torch.rand(...)` with generator= (a torch.Generator)` for a line whose
-    outermost call passes one of _OBJECT_KEYWORDS; `calling `f(...)`` otherwise; None where
-    the line calls nothing by name."""
+def call_clause(line: str | None, said: str = "", objects: bool = False) -> str:
+    """`, calling `torch.rand(...)`` for a headline whose torch words (`said`) are about
+    Dynamo's machinery and do not name the user's call already; with `objects`, also what the
+    call was passed of _OBJECT_KEYWORDS (` with generator= (a torch.Generator)`). Empty where
+    the line calls nothing by name or `said` names it."""
     name = called(line)
-    if name is None:
-        return None
-    keys = [k.arg for n in calls_in(line) for k in n.keywords if k.arg in _OBJECT_KEYWORDS]
-    return f"calling `{name}(...)`" + (
+    if name is None or name.rsplit(".", 1)[-1] in said:
+        return ""
+    keys = [k.arg for n in calls_in(line) for k in n.keywords
+            if k.arg in _OBJECT_KEYWORDS] if objects else []
+    return f", calling `{name}(...)`" + (
         f" with {keys[0]}= ({_OBJECT_KEYWORDS[keys[0]]})" if keys else "")

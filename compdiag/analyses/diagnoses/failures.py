@@ -44,7 +44,7 @@ from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.unbacked_origin import ORIGIN_EXPLANATION, ORIGIN_FIX, unbacked_origin
 from compdiag.analyses.traced_user_code import ran_while_tracing
-from compdiag.formats.code_text import call_arguments, called
+from compdiag.formats.code_text import call_clause, called
 from compdiag.formats.user_code import frames_in
 from compdiag.ingest import parsers as P
 
@@ -425,9 +425,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             one = f"{one}: {inner_break}"
         if f.get("op") and f["op"] not in one:  # the op torch named: what the user fixes
             one = f"{one} (in op {f['op']})"
-        if PROXY_MACHINERY in one and (said := call_arguments(f.get("line"))):
+        if PROXY_MACHINERY in one:
             # torch's words are about Dynamo's machinery: the user's call and what it passed
-            one = f"{one}, {said}"
+            one += call_clause(f.get("line"), one, objects=True)
         origin = runtime_origin(frames_in(tb)) if f["stage"] == "runtime" and tb else None
         if origin and origin not in one:  # raised by torch's runtime around the kernels
             one = f"{one} (raised by {origin})"

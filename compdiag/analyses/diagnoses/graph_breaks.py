@@ -32,7 +32,7 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found
-from compdiag.formats.code_text import called
+from compdiag.formats.code_text import call_clause
 from compdiag.formats.compile_id import first_attempt, frame_of, sort_key
 from compdiag.formats.compiled_code import is_resume_function, is_stack_value
 from compdiag.store.reader import compile_id_key
@@ -441,10 +441,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                                           first.get("root_value"), g["gb_type"])
         if short:
             reason += f" ({short})"
-        callee = called(g["frame"].line) if g["gb_type"] in CALL_MACHINERY else None
-        if callee and callee.rsplit(".", 1)[-1] not in reason:
+        if g["gb_type"] in CALL_MACHINERY:
             # torch's words are about Dynamo's machinery: name the user's call it could not
-            reason += f", calling `{callee}(...)`"
+            reason += call_clause(g["frame"].line, reason)
         read = scalar_read(short, g["frame"].line)
         if read:  # the user's call that read a tensor's value into Python
             reason += f", from `{read}` at line {g['frame'].lineno}" + (
