@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compdiag.analyses.diagnoses.graph_breaks import (assigned_names, read_names,
-                                                      without_unset_options)
+from compdiag.analyses.diagnoses.graph_breaks import without_unset_options
+from compdiag.formats.code_text import assigned_names, drawn_from, read_names
 from test_explain import SKIPPED_FRAME, Store, _ids
 
 SRC = """import torch
@@ -73,3 +73,8 @@ def test_names_a_line_assigns_and_reads() -> None:
     assert assigned_names("a, (b, c) = f(x)") == {"a", "b", "c"}
     assert read_names("return (s.to_dense() * 2 + dense).sum()") == {"s", "dense"}
     assert "y" in read_names("with f(y) as z:")
+    assert drawn_from("top = random.randint(0, h - crop)", "random") == ({"top"},
+                                                                         "random.randint")
+    assert drawn_from("a, b = random.random(), 3", "random") == ({"a", "b"}, "random.random")
+    assert drawn_from("top = rng.randint(0, h)", "random") is None
+    assert drawn_from("random.shuffle(items)", "random") is None

@@ -9,10 +9,9 @@ compiled function and pass the numbers in."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-_ASSIGNED_DRAW = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*.*?\b(random\.\w+)\(")
+from compdiag.formats.code_text import drawn_from, read_names
 FIX = ("{name} {come} from Python's `random` (`{call}(...)` at {at}), which Dynamo does not "
        "keep as a plain number: the operation on {it} at this line cannot be traced. Draw "
        "{it} outside the compiled function and pass {it} in (a Python int argument is made "
@@ -29,12 +28,12 @@ def random_origin(ctx: Any, cid: str | None, frame: Any) -> dict[str, Any] | Non
     start = row.get("lineno") or 0
     if ctx.resolve(row.get("filename")) != frame.filename or not start < frame.lineno:
         return None
-    used = set(re.findall(r"[A-Za-z_]\w*", frame.line or ""))
+    used = read_names(frame.line)
     drawn: dict[str, tuple[str, int]] = {}  # name -> (call, line), the nearest assignment
     for n in range(frame.lineno - 1, start, -1):
-        m = _ASSIGNED_DRAW.match(ctx.source_line(frame.filename, n) or "")
-        if m and m.group(1) in used and m.group(1) not in drawn:
-            drawn[m.group(1)] = (m.group(2), n)
+        found = drawn_from(ctx.source_line(frame.filename, n), "random")
+        for name in sorted(found[0] & used if found else ()):
+            drawn.setdefault(name, (found[1], n))
     if not drawn:
         return None
     names = sorted(drawn, key=lambda k: drawn[k][1])

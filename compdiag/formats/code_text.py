@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
 
 
@@ -74,3 +75,42 @@ def call_clause(line: str | None, said: str = "", objects: bool = False) -> str:
             if k.arg in _OBJECT_KEYWORDS] if objects else []
     return f", calling `{name}(...)`" + (
         f" with {keys[0]}= ({_OBJECT_KEYWORDS[keys[0]]})" if keys else "")
+
+
+def assigned_names(line: str | None) -> set[str]:
+    """The plain names a user line assigns (`a, b = f(x)`, `s: T = f(x)`, `y += 1`)."""
+    try:
+        tree = ast.parse((line or "").strip())
+    except SyntaxError:
+        return set()
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+    return out
+
+
+def read_names(line: str | None) -> set[str]:
+    """The names a user line reads; a line that does not parse alone (`with f(x) as y:`, a
+    clause of a longer statement) is read word by word."""
+    text = (line or "").strip()
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return set(re.findall(r"[A-Za-z_]\w*", text))
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}
+
+
+def drawn_from(line: str | None, module: str) -> tuple[set[str], str] | None:
+    """The names a line assigns from a call of `module`'s (`top = random.randint(0, h)` with
+    module `random`: ({"top"}, "random.randint")), the first such call as the line spells it;
+    None where the line assigns nothing or calls nothing of `module`'s."""
+    made = assigned_names(line)
+    if not made:
+        return None
+    for node in calls_in(line):
+        name = ast.unparse(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) else ""
+        if name.startswith(module + "."):
+            return made, name
+    return None

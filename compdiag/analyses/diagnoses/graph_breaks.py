@@ -10,7 +10,6 @@ it was hit; a follow-on of an earlier break ranks below its cause."""
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +31,7 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found
-from compdiag.formats.code_text import call_clause
+from compdiag.formats.code_text import assigned_names, call_clause, read_names
 from compdiag.formats.compile_id import first_attempt, frame_of, sort_key
 from compdiag.formats.compiled_code import is_resume_function, is_stack_value
 from compdiag.store.reader import compile_id_key
@@ -180,31 +179,6 @@ def _consumes_output(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
         return False
     made = assigned_names(cause.user_frame.line)
     return bool(made) and bool(made & read_names(effect.user_frame.line))
-
-
-def assigned_names(line: str | None) -> set[str]:
-    """The plain names a user line assigns (`a, b = f(x)`, `s: T = f(x)`, `y += 1`)."""
-    try:
-        tree = ast.parse((line or "").strip())
-    except SyntaxError:
-        return set()
-    out: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            out.add(node.id)
-    return out
-
-
-def read_names(line: str | None) -> set[str]:
-    """The names a user line reads; a line that does not parse alone (`with f(x) as y:`, a
-    clause of a longer statement) is read word by word."""
-    text = (line or "").strip()
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return set(re.findall(r"[A-Za-z_]\w*", text))
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load)}
 
 
 # A clause of torch's hint that tells the user to change fullgraph: a graph break diagnosis is
