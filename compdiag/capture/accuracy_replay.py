@@ -1,0 +1,105 @@
+"""Eager replays of a captured graph for the accuracy check: on clones of the call's inputs,
+under the program's modes, and in float64 as the reference. Shared by the check itself
+(capture/accuracy.py) and the search for the op that diverges (capture/accuracy_localise.py),
+so neither imports the other."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+from typing import Any, Callable
+
+import torch
+import torch.fx
+
+from compdiag.capture.accuracy_compare import _clone
+from compdiag.formats import lazy_re
+
+
+# The float dtypes a graph casts to that the float64 reference computes in float64 instead:
+# a graph that casts its input down (`x.bfloat16() @ W`) and back up (`h.float()`) would
+# otherwise give a reference in bfloat16's precision, of float32's dtype, which is no
+# reference at all (probes26 acc_bf16_weights_upcast: no verdict, "computed wrongly by matmul"
+# where compiled was 2.2x closer to float64 than eager).
+_LOW_FLOATS = (torch.float16, torch.bfloat16, torch.float32)
+
+
+_CAST_METHODS = ("half", "bfloat16", "float")
+
+
+def _gm64(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
+    """The graph in float64: its parameters and buffers, and every cast to a lower float
+    dtype it makes (a method `.half()`/`.bfloat16()`/`.float()`, a dtype argument)."""
+    g = copy.deepcopy(gm)
+
+    def wide(a: Any) -> Any:
+        return torch.float64 if isinstance(a, torch.dtype) and a in _LOW_FLOATS else a
+
+    for n in g.graph.nodes:
+        if n.op == "call_method" and n.target in _CAST_METHODS:
+            n.target = "double"
+        elif n.op in ("call_method", "call_function"):
+            n.args = torch.fx.node.map_aggregate(n.args, wide)
+            n.kwargs = torch.fx.node.map_aggregate(n.kwargs, wide)
+    g.recompile()
+    return g.to(torch.float64)
+
+
+def _eager(gm: Callable[..., Any], args: list[Any], rng: torch.Tensor,
+           exact: bool = False, keep: dict[int, Any] | None = None) -> Any:
+    """Eager on clones of `args`, under the program's modes (the call's own: this runs inside
+    it); `exact`: with autocast off, for the float64 reference autocast would round down;
+    `keep` receives, by index, the clones the run changed in place (only those: the others
+    would hold a copy of every parameter for nothing)."""
+    torch.random.set_rng_state(rng)
+    cloned = _clone(args)
+    # a graph of torch.func transforms sets grad mode itself and differentiates inside:
+    # under no_grad its replay returned zeros (probes26 vmap(grad(...)): a false miscompile)
+    grad_off = contextlib.nullcontext() if transforms_in(gm) else torch.no_grad()
+    with grad_off, _no_autocast() if exact else contextlib.nullcontext():
+        out = gm(*cloned)
+    if keep is not None:
+        keep.update({i: c for i, c in enumerate(cloned) if _changed(args[i], c)})
+    return out
+
+
+_NESTING = lazy_re.compile(r"^_(\w+?)_increment_nesting$")
+
+
+def transforms_in(gm: Any) -> list[str]:
+    """The torch.func transforms (jvp, vmap, grad) the graph enters, in order: Dynamo traces
+    each as `_<name>_increment_nesting` around the transformed code."""
+    graph = getattr(gm, "graph", None)
+    names = [m.group(1) for n in (graph.nodes if graph is not None else ())
+             if n.op == "call_function"
+             and (m := _NESTING.match(str(getattr(n.target, "__name__", "") or "")))]
+    return list(dict.fromkeys(names))
+
+
+def _changed(before: Any, after: Any) -> bool:
+    """Whether a tensor input differs after a run from its value before (NaN equal to NaN);
+    False for anything that cannot be compared (sparse, nested, meta tensors)."""
+    if not (isinstance(before, torch.Tensor) and isinstance(after, torch.Tensor)):
+        return False
+    try:
+        if after.shape != before.shape or after.dtype != before.dtype:
+            return True
+        a = after.detach().to(before.device)
+        if before.is_floating_point() or before.is_complex():
+            return not bool(torch.equal(a.isnan(), before.isnan())
+                            and torch.equal(a.nan_to_num(0.0), before.nan_to_num(0.0)))
+        return not bool(torch.equal(a, before))
+    except Exception:  # noqa: BLE001 - an input it cannot compare is left out, not the check
+        return False
+
+
+@contextlib.contextmanager
+def _no_autocast():
+    with contextlib.ExitStack() as stack:
+        for dt in ("cpu", "cuda"):
+            try:
+                if torch.is_autocast_enabled(dt):
+                    stack.enter_context(torch.autocast(dt, enabled=False))
+            except (TypeError, RuntimeError, AttributeError):  # another torch's signature
+                continue
+        yield
