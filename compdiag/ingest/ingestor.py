@@ -13,6 +13,7 @@ from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
 from compdiag.ingest.inductor_records import InductorRecords
+from compdiag.ingest.cached_paths import fresh_frames, fresh_paths
 from compdiag.ingest.graph_calls import dynamo_node_rows, generated_node, graph_calls, refused_node
 from compdiag.ingest.generations import Generations, starts_compile
 from compdiag.ingest.own_records import OwnRecords
@@ -20,33 +21,6 @@ from compdiag.ingest.unbacked_symbols import UnbackedSymbols
 from compdiag.ingest.timeline import Timeline, event_args
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 from compdiag.store.writer import Writer
-
-# compilation_metrics field -> stage name; _us / _s variants differ between torch versions.
-_STAGE_FIELDS = {
-    "dynamo": ("dynamo_cumulative_compile_time_us", "dynamo_time_before_restart_s"),
-    "aot": ("aot_autograd_cumulative_compile_time_us",),
-    "inductor": ("inductor_cumulative_compile_time_us", "inductor_compile_time_s"),
-    "inductor_codegen": ("inductor_code_gen_cumulative_compile_time_us", "code_gen_time_s"),
-    "backend": ("backend_compile_time_s",),
-    "pre_grad_passes": ("pre_grad_pass_time_us",),
-    "joint_graph_passes": ("joint_graph_pass_time_us",),
-    "post_grad_passes": ("post_grad_pass_time_us",),
-    "kernel_compile": ("triton_compile_time_us",),
-    "autotune": ("compile_time_autotune_time_us",),
-    "total": ("duration_us", "entire_frame_compile_time_s"),
-}
-
-
-def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for stage, fields in _STAGE_FIELDS.items():
-        for field in fields:
-            value = metrics.get(field)
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                out[stage] = value / 1e6 if field.endswith("_us") else float(value)
-                break
-    return out
-
 
 _NO_HANDLER = object()
 
@@ -91,6 +65,7 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows):
         # node), per compile: small, so the run's, not one compile's.
         self.assertions: dict[str | None, dict[str, dict[str, Any]]] = {}
         self.graph_calls: dict[str | None, list[dict[str, Any]]] = {}
+        self.fresh: dict[str | None, Any] = {}  # cid -> Dynamo's frames (ingest/cached_paths.py)
         # The last exception a fake-tensor run raised, per compile (capture/exception_origin.py):
         # joined to that compile's failure whose text it is (fake_run_origin).
         self.fake_runs: dict[str | None, dict[str, Any]] = {}
@@ -153,6 +128,8 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows):
                 self._cache_lookup(cid, *cache, payload)
             return
         if handler is not None:
+            if cid in self.fresh and kind != "dynamo_output_graph":  # a cache's stale paths
+                payload = fresh_paths(payload, self.fresh[cid])
             handler(metadata.get(kind, metadata.get(kind.split(":")[0])), cid, payload, metadata)
 
     def _reset_row(self, payload: str | None) -> None:
@@ -270,7 +247,7 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows):
         row["co_name"] = value.get("co_name") or row["co_name"]
         row["filename"] = value.get("co_filename") or row["filename"]
         row["lineno"] = value.get("co_firstlineno") or row["lineno"]
-        row["stage_times"] = stage_times(value)
+        row["stage_times"] = P.stage_times(value)
         row.update(P.metrics_facts(value))
         self.torch_version = value.get("pytorch_version") or self.torch_version
         if value.get("fail_type"):
@@ -412,6 +389,7 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows):
         self._traced_graph(value, cid, payload, md)
         # the calls a cache bypass may name, with their user lines (ingest/graph_calls.py)
         self.graph_calls[cid] = graph_calls(payload)
+        self.fresh[cid] = fresh_frames([c["frame"] for c in self.graph_calls[cid]])
         # every node at its user line: node evidence for every backend (issue 29 §1)
         for row in dynamo_node_rows(self.graph_calls[cid]):
             self.w.insert("dynamo_nodes", run_id=self.run_id, compile_id=cid, seq=self.seq,

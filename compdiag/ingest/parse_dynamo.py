@@ -507,6 +507,34 @@ _AUTOMATIC_DYNAMIC = lazy_re.compile(r'"automatic_dynamic_shapes":\s*(true|false
 _ASSUME_STATIC = lazy_re.compile(r'"assume_static_by_default":\s*(true|false)')
 
 
+# compilation_metrics field -> stage name; _us / _s variants differ between torch versions.
+_STAGE_FIELDS = {
+    "dynamo": ("dynamo_cumulative_compile_time_us", "dynamo_time_before_restart_s"),
+    "aot": ("aot_autograd_cumulative_compile_time_us",),
+    "inductor": ("inductor_cumulative_compile_time_us", "inductor_compile_time_s"),
+    "inductor_codegen": ("inductor_code_gen_cumulative_compile_time_us", "code_gen_time_s"),
+    "backend": ("backend_compile_time_s",),
+    "pre_grad_passes": ("pre_grad_pass_time_us",),
+    "joint_graph_passes": ("joint_graph_pass_time_us",),
+    "post_grad_passes": ("post_grad_pass_time_us",),
+    "kernel_compile": ("triton_compile_time_us",),
+    "autotune": ("compile_time_autotune_time_us",),
+    "total": ("duration_us", "entire_frame_compile_time_s"),
+}
+
+
+def stage_times(metrics: dict[str, Any]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for stage, fields in _STAGE_FIELDS.items():
+        for field in fields:
+            value = metrics.get(field)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                out[stage] = value / 1e6 if field.endswith("_us") else float(value)
+                break
+    return out
+
+
+
 def metrics_facts(metrics: dict[str, Any]) -> dict[str, Any]:
     """automatic_dynamic: whether automatic dynamic shapes were on (dynamo_config, a JSON
     string; None when the record does not say), assume_static: whether sizes were static

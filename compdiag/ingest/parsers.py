@@ -25,7 +25,7 @@ from compdiag.ingest.parse_text import (  # noqa: F401 - re-exported
 from compdiag.ingest.parse_dynamo import (  # noqa: F401 - re-exported
     call_stack, classify_guard, debug_context, graph_break_details, guard_location, guard_of,
     library_frame, metrics_facts, parse_graph_break,
-    parse_recompile_reasons, root_cause, split_recompile)
+    parse_recompile_reasons, root_cause, split_recompile, stage_times)
 from compdiag.ingest.parse_guard_tree import (  # noqa: F401 - re-exported
     guard_sources, guard_values, metadata_guard_sources)
 from compdiag.ingest.parse_failures import (  # noqa: F401 - re-exported

@@ -1,0 +1,54 @@
+"""A graph served from a compile cache carries the paths of the process that compiled it first
+(ingest/cached_paths.py). probes32a r1_penalty_gan: the failure was shown at a draft copy's
+path, a file the run never executed, because the cache-served post-grad graphs named it; on
+the code before this module the store's graph_nodes held the draft's path."""
+
+from __future__ import annotations
+
+from compdiag.ingest.cached_paths import fresh_frames, fresh_paths
+from compdiag.store.reader import Reader
+
+from test_backend_nodes import _dynamo_graph
+from test_explain import Store, _ids
+
+_FRESH = fresh_frames([{"filename": "/run/train.py", "lineno": 5, "line": "line_5 = 5"},
+                       {"filename": "/run/train.py", "lineno": 6, "line": "line_6 = 6"}])
+
+
+def _post_grad(path: str) -> str:
+    return (f"        # File: {path}:5 in f, code: line_5 = 5\n"
+            '        index: "f32[2, 3, 10]" = torch.ops.aten.index.Tensor(arg0_1, [arg1_1])\n'
+            f"        # File: {path}:6 in f, code: line_6 = 6\n"
+            '        sum_1: "f32[2, 10]" = torch.ops.aten.sum.dim_IntList(index, [1])\n')
+
+
+def test_a_stale_user_path_becomes_the_one_dynamo_traced():
+    out = fresh_paths(_post_grad("/old/copy/train_draft.py"), _FRESH)
+    assert "/old/copy" not in out and out.count("File: /run/train.py:") == 2
+
+
+def test_paths_nothing_vouches_for_are_left_as_torch_wrote_them():
+    # another line's code: no frame of Dynamo's agrees, so no swap
+    text = "# File: /old/model.py:9 in g, code: y = x.relu()\n"
+    assert fresh_paths(text, _FRESH) == text
+    # a library's path is never a user's stale one
+    lib = "# File: /venv/lib/python3.11/site-packages/torch/nn/functional.py:5 in f, code: line_5 = 5\n"
+    assert fresh_paths(lib, _FRESH) == lib
+    # the same line and code in two of Dynamo's files: ambiguous, left alone
+    two = fresh_frames([{"filename": "/run/a.py", "lineno": 5, "line": "line_5 = 5"},
+                        {"filename": "/run/b.py", "lineno": 5, "line": "line_5 = 5"}])
+    stale = _post_grad("/old/a.py")
+    assert fresh_paths(stale, two) == stale
+    assert fresh_paths(stale, {}) == stale and fresh_paths(None, _FRESH) is None
+
+
+def test_a_cache_served_post_grad_graph_is_stored_at_the_runs_own_file(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.record({**_ids("0/0"), "dynamo_output_graph": {}}, _dynamo_graph(str(s.user)))
+    draft = tmp_path / "drafts" / "user_script.py"
+    s.ing.record({**_ids("0/0"), "inductor_post_grad_graph": {}}, _post_grad(str(draft)))
+    s.done()
+    with Reader(s.path) as r:
+        files = {n["filename"] for n in r.graph_nodes(s.run_id, "0/0")}
+    assert files == {str(s.user)}
