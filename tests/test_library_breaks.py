@@ -77,7 +77,8 @@ def test_property_no_library_break_fix_quotes_an_api_the_user_line_lacks(tmp_pat
     for rule in [r for r in RULES if r.user_calls]:
         words = rule.words[0]
         fix = graph_break_fix(words, "", words, "return F.some_loss(a, b)", [HINT], lib)
-        assert "some_loss" not in fix and "gaussian_nll_loss" in fix, (rule.words, fix)
+        # the user's own call is named, never an API of the rule's that the line lacks
+        assert "`F.some_loss(...)`" in fix and "gaussian_nll_loss" in fix, (rule.words, fix)
         assert not any(c.strip() in fix for c in rule.user_calls if c.startswith(".")), fix
 
 
@@ -118,10 +119,48 @@ def test_a_logging_break_inside_a_library_gets_the_library_fix_not_a_logger_snip
     gb = "logging.Logger method not supported for non-export cases"
     fix = graph_break_fix(gb, "", "", "logits = model(input_ids=ids, labels=ids).logits", [],
                           lib_frame=lib)
-    assert fix.startswith("The break is inside `wrapper` (generic.py:1189"), fix
+    assert fix.startswith("Your call `model(...)` breaks inside `wrapper` (generic.py:1189"), fix
     assert "reorderable_logging_functions.add(logger.info)" not in fix
     mine = graph_break_fix(gb, "", "", "logger.info('step %d', step)", [], lib_frame=None)
     assert "reorderable_logging_functions" in mine
+
+
+def test_an_untraceable_builtin_inside_a_library_names_the_users_call(tmp_path):
+    """probes32a vae_kl_dist: `kl_divergence(q, prior)` broke on the builtin `min` over a
+    generator inside torch.distributions' `_dispatch_kl`; the reason named only `min` and
+    kl.py, and the fix told the user to "compute `min` outside the compiled function", a call
+    their code never makes. The reason names their call, the fix is the library's; a `min`
+    on the user's own line keeps the builtin's fix."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    lib = {"filename": "/x/site-packages/torch/distributions/kl.py", "lineno": 127,
+           "name": "_dispatch_kl", "line": "left_p, left_q = min(_Match(*m) for m in matches).types"}
+    expl = "Dynamo does not know how to trace builtin operator `min` with argument types ['generator']"
+    hints = ["Avoid calling builtin `min` with argument types ['generator']. Consider using an "
+             "equivalent alternative function/method to `min`."]
+    fix = graph_break_fix("Failed to trace builtin operator", expl, "builtin min",
+                          "kl = kl_divergence(q, prior).sum(-1).mean()", hints, lib_frame=lib)
+    assert fix.startswith("Your call `kl_divergence(...)` breaks inside `_dispatch_kl`"), fix
+    assert "Avoid calling builtin" not in fix and "closed form" in fix
+    mine = graph_break_fix("Failed to trace builtin operator", expl, "builtin min",
+                           "best = min(scores_gen)", hints, lib_frame=lib)
+    assert mine.startswith("Dynamo cannot trace `min`"), mine
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.user.write_text(s.user.read_text().replace(
+        "line_21 = 21\n", "kl = kl_divergence(q, prior).sum(-1).mean()\n"))
+    # the innermost frame of torch's "User code traceback" is the library's
+    inner = (f'  File "{LIB}/distributions/kl.py", line 127, in _dispatch_kl\n'
+             f"    {lib['line']}\n")
+    payload = _gb_payload(str(s.user), 21, "kl = kl_divergence(q, prior).sum(-1).mean()",
+                          gb_type="Failed to trace builtin operator", code_id="GB0059"
+                          ).replace("builtin print [] False", "builtin min [generator] False")
+    s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}}, payload + inner)
+    (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert d["user_frame"]["lineno"] == 21
+    assert "calling `kl_divergence(...)`, at `left_p" in d["reason"], d["reason"]
 
 
 def test_two_library_statements_under_one_user_line_are_two_breaks(tmp_path):
@@ -186,7 +225,7 @@ def test_a_graph_break_call_in_library_code_is_not_for_the_user_to_remove():
            "line": "torch._dynamo.graph_break()"}
     fix = graph_break_fix("Call to `torch._dynamo.graph_break()`", "", "", "opt.step()",
                           ["Remove the `torch._dynamo.graph_break()` call."], lib)
-    assert fix.startswith("The break is inside `_use_grad`"), fix
+    assert fix.startswith("Your call `opt.step(...)` breaks inside `_use_grad`"), fix
     assert "Remove the" not in fix and "debugging aid" not in fix
     own = graph_break_fix("Call to `torch._dynamo.graph_break()`", "", "",
                           "torch._dynamo.graph_break()", [], None)

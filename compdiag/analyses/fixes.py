@@ -15,6 +15,8 @@ from typing import Any, Callable, Mapping
 
 from compdiag.analyses.library_fixes import (C10D_FILE, QUANTIZED_FIX, QUANTIZED_MODULES,
                                              c10d_fix, first_hint, library_fix)
+from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
+    INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
 from compdiag.analyses.rules import Words, every, first, found
 from compdiag.analyses.scalar_reads import (  # re-exported: the kinds' patterns and fixes
     ITEM_FIX, NUMPY_CALL, SCALAR_READ_CALL, TOLIST_FIX, scalar_read_fix as _scalar_read)
@@ -365,12 +367,21 @@ def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
     if QUANTIZED_MODULES in where:
         return QUANTIZED_FIX
     rule = _rule_for(gb_type, explanation, debug_ctx, line)
-    if rule is not None and lib_frame and rule.user_calls \
-            and not any(c in (line or "") for c in rule.user_calls):
-        return library_fix(lib_frame, hints)
+    if rule is not None and lib_frame and not any(c in (line or "") for c in _user_calls(
+            rule, explanation, debug_ctx)):
+        return library_fix(lib_frame, hints, line)
     if rule is not None:
         return rule.text(gb_type, explanation, debug_ctx, line)
     return first_hint(hints) or FALLBACK_FIX
+
+
+def _user_calls(rule: Rule, explanation: str, debug_ctx: str) -> tuple[str, ...]:
+    """The calls on the user's line that make `rule`'s fix the user's: its own, an untraceable
+    builtin's (`min(`), or "" (any line) for a rule whose fix holds wherever the break is."""
+    if rule.fix is _builtin:
+        name = _BUILTIN_NAME.search(explanation + " " + debug_ctx)
+        return (f"{name.group(1)}(",) if name else ("",)
+    return rule.user_calls or ("",)
 
 
 def _rule_for(gb_type: str, explanation: str, debug_ctx: str, line: str) -> Rule | None:
@@ -413,64 +424,6 @@ DYNAMO_RAISED = ("The traced code raised while Dynamo ran it on fake tensors: ch
                  "line runs in eager (`torch.compiler.set_stance(\"force_eager\")`); a "
                  "shape/dtype error there is a bug in the code, a missing fake/meta kernel "
                  "(custom ops) needs `register_fake`.")
-# -- a fake-tensor run that raised, by who raised it (failures.origin, issue 29) -------------
-# While tracing, Dynamo (and AOTAutograd) run every op on fake tensors; what raised there is
-# stored with its origin (capture/exception_origin.py). Each origin's fix: torch's own kernel
-# failing is torch's bug (a workaround and a report, never "check it in eager" nor a minify of
-# a graph that never existed); a custom op's fake implementation is the program's to fix; an
-# exception the program's own try/except catches in eager needs the handler out of the traced
-# code.
-TORCH_KERNEL_FIX = (
-    "torch's own fake (meta) kernel failed, not your code: work around it until torch is fixed "
-    "by keeping the line out of the compiled graph (move it into a small helper decorated with "
-    "`@torch.compiler.disable`, or decorate {function} with it), and report it to PyTorch: "
-    "`{report}` bundles torch's message, the environment and the repro. compdiag's minifier "
-    "cannot replay it: it failed while Dynamo traced, before there was a graph to shrink.")
-FAKE_KERNEL_FIX = (
-    "Fix the fake implementation registered for `{op}` (`register_fake`): it must accept "
-    "every input the real kernel accepts and return tensors of the sizes, dtypes and strides "
-    "the real kernel returns; check it with `torch.library.opcheck(...)` on sample inputs.")
-CAUGHT_FIX = (
-    "Dynamo does not route an exception raised while it traces to your handler. Move the "
-    "try/except out of the compiled region (catch around the compiled call, or put the "
-    "guarded op and its try/except in a small helper decorated with "
-    "`@torch.compiler.disable`), or check the condition explicitly before the op (an `if` on "
-    "the sizes or dims the op needs) so that no exception is needed.")
-
-
-def origin_fix(origin: str, *, op: str | None, function: str | None, run_id: int,
-               store: str | None) -> str | None:
-    """The fix of a failure by who raised its fake-tensor run's exception (`torch`,
-    `fake_kernel`, `caught`: the program's own handler catches it in eager); None for any
-    other origin."""
-    if origin == "torch":
-        return TORCH_KERNEL_FIX.format(function=f"`{function}`" if function else "the function",
-                                       report=command_line("report", run_id, store=store))
-    if origin == "fake_kernel":
-        return FAKE_KERNEL_FIX.format(op=op or "the custom op")
-    if origin == "caught":
-        return CAUGHT_FIX
-    return None
-
-
-# Dynamo re-raises an exception of its own tracing it does not expect as
-# InternalTorchDynamoError: torch's bug, however the wrapped error reads (issue 29 §3).
-INTERNAL_ERROR = "InternalTorchDynamoError"
-INTERNAL_EXPLANATION = ("Dynamo itself failed while tracing this line ({inner}): an internal "
-                        "error of torch, a bug in torch rather than in your code (the same "
-                        "line may well run in eager).")
-INTERNAL_FIX = ("Report it to PyTorch (https://github.com/pytorch/pytorch/issues) with a small "
-                "repro and the internal stack `TORCHDYNAMO_VERBOSE=1` prints. Until it is "
-                "fixed, keep Dynamo off that code: decorate {function} with "
-                "`@torch.compiler.disable` (or move the line into a small disabled helper) so "
-                "it runs in eager; as a last resort, `torch._dynamo.config.suppress_errors = "
-                "True` runs every frame Dynamo fails on in eager.")
-
-
-def internal_error_fix(function: str | None) -> str:
-    return INTERNAL_FIX.format(function=f"`{function}`" if function else "the function")
-
-
 # Per stage: what to try first, before bisect and minify.
 FIRST_STEP = {
     "runtime": "Check whether backend='aot_eager' runs it correctly (if it does, the bug is in "

@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
+from compdiag.formats.code_text import called
+
 
 def first_hint(hints: list[str] | tuple[str, ...]) -> str | None:
     """torch's first hint that is not "report an issue"."""
@@ -49,18 +51,30 @@ def c10d_fix(lib_frame: Mapping[str, Any]) -> str:
             f"function {alt}; or make the call in the eager code around the compiled function.")
 
 
-def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...]) -> str:
-    """The fix for a break inside library code the user's line calls: it names that library
-    function and what works for a call the user cannot edit (issue 29 §1)."""
+def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...],
+                line: str | None = None) -> str:
+    """The fix for a break inside library code the user's line calls: it names the user's call
+    (from `line`) and the library function it broke in, and what works for a call the user
+    cannot edit (issue 29 §1)."""
     name = lib_frame.get("name") or "a library function"
     where = f"{os.path.basename(str(lib_frame.get('filename') or '?'))}:{lib_frame.get('lineno')}"
     code = f": `{lib_frame['line']}`" if lib_frame.get("line") else ""
-    # a hint to edit the code that broke is about the library's code, not the user's
-    hint = first_hint([h for h in hints if not h.lower().startswith("remove ")])
-    return (f"The break is inside `{name}` ({where}{code}), library code your line calls, "
+    # a hint to edit or avoid the statement that broke is about the library's code, not the
+    # user's (probes32a vae_kl_dist: "Avoid calling builtin `min`" inside kl_divergence)
+    hint = first_hint([h for h in hints if not h.lower().startswith(_LIBRARY_STATEMENT)])
+    call = called(line)
+    yours = f"Your call `{call}(...)` breaks" if call else "The break is"
+    return (f"{yours} inside `{name}` ({where}{code}), library code your line calls, "
             "not in your own code. " + (f"torch's way through it: {hint.rstrip('.')}. "
                                         if hint else "")
             + ("Otherwise keep" if hint else "Keep")
-            + " your line's call into it out of the compiled region (call it from a small "
-            "function decorated with `@torch.compiler.disable`), or wrap it in a custom op "
-            "(`torch.library.custom_op`) so it stays one node of the graph.")
+            + " that call out of the compiled region (compute it before the compiled call and "
+            "pass the result in, or call it from a small function decorated with "
+            "`@torch.compiler.disable`), write what it computes with tensor ops (a closed "
+            "form), or wrap it in a custom op (`torch.library.custom_op`) so it stays one node "
+            "of the graph.")
+
+
+# torch's hints that tell the reader to change the statement that broke
+_LIBRARY_STATEMENT = ("remove ", "avoid calling", "consider using an equivalent",
+                      "if you are attempting to call a logging function")

@@ -436,7 +436,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         elif lib and lib.get("line") and ctx.resolve(lib.get("filename")) != g["frame"].filename:
             # inside library code the user's line calls: the library's statement torch names
             stmt = lib["line"] if len(lib["line"]) <= 80 else lib["line"][:77] + "..."
-            reason += (f", at `{stmt}` in {lib.get('name') or 'library code'}() "
+            reason += (call_clause(g["frame"].line, reason)
+                       + f", at `{stmt}` in {lib.get('name') or 'library code'}() "
                        f"({Path(lib.get('filename') or '?').name}:{lib.get('lineno')})")
         hooked = (source_line(ctx, g["cids"][0] if g["cids"] else None, BACKWARD_HOOK)
                   if "backwards hooks require" in g["gb_type"] else None)
