@@ -603,3 +603,26 @@ def test_one_math_call_recompile_is_no_recompile_by_design(tmp_path):
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
     assert d["severity"] == "problem" and "Nothing to do" not in d["fix"], d
 
+
+
+def test_a_number_that_looks_an_item_up_in_a_container_is_said_as_the_lookup(tmp_path):
+    """probes32a ddim_alpha_list: `a_t = ALPHAS_CUMPROD[t]` (a Python list) made each timestep
+    a constant of the graph; explain said "t is a Python number that changes every call:
+    wrap it in a tensor", and that fix gave a graph break at every call (a list indexed by a
+    tensor reads its value). The reason names the lookup; the fix does it outside, or keeps a
+    tensor table. A string key or a module picked from a ModuleList keeps its own words."""
+    from compdiag.formats.code_text import indexed_by
+
+    assert indexed_by("a_t = ALPHAS_CUMPROD[t]", {"t"}) == "ALPHAS_CUMPROD"
+    assert indexed_by("x = self.ts[self.i - 1] * 2", {"self.i"}) == "self.ts"
+    assert indexed_by("h = self.blocks[:n](x)", {"n"}) is None
+    assert indexed_by("y = x * t", {"t"}) is None
+    s = Store(tmp_path)
+    s.compile("0/0")
+    for i in range(1, 4):
+        s.compile(f"0/{i}", recompile_reason=f"0/{i - 1}: t == {1000 - 50 * i}  # a_t = "
+                                             f"ALPHAS_CUMPROD[t]  # {s.user}:31 in ddim_step")
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["user_frame"]["lineno"] == 31 and d["severity"] == "problem", d
+    assert "looks up `ALPHAS_CUMPROD[...]` at line 31" in d["reason"], d["reason"]
+    assert "outside the compiled function" in d["fix"] and "Wrapping Constants" not in d["fix"]

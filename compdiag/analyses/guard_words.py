@@ -17,7 +17,8 @@ from typing import Any
 from compdiag.analyses.closure_cells import cell_name, closure_index
 from compdiag.formats.compile_id import frame_of
 from compdiag.formats.compiled_code import resumed_function
-from compdiag.formats.guard_source import main_global, rooted
+from compdiag.formats.code_text import indexed_by
+from compdiag.formats.guard_source import in_user_spelling, main_global, rooted
 from compdiag.formats.user_code import is_user_file
 from compdiag.store.reader import compile_id_key
 
@@ -99,6 +100,8 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
     if category == "value" and cell is not None:
         return _closure_cell(ctx, event, cell, where)
     if category == "value" and (said := _math_call(event, source)) is not None:
+        return said
+    if category in ("value", "global") and (said := _container_index(event, source)):
         return said
     if category == "type":
         old = short_type(event.get("before") or type_of(ctx, prev, source))
@@ -373,6 +376,38 @@ def _math_call(event: dict[str, Any], source: str) -> Said | None:
         f"Compute the {call} value outside the compiled function and pass the result in as "
         "an argument (a Python float argument is made dynamic after one recompile), or "
         f"compute it with torch on a tensor (`torch.{m.group(1)}(...)`) inside.",
+        by_design=False)
+
+
+def _container_index(event: dict[str, Any], source: str) -> Said | None:
+    """A Python number the guarded line uses to look an item up in a container (`a_t =
+    ALPHAS_CUMPROD[t]`, `scheduler.timesteps[scheduler.step_index]`): Dynamo reads the item as
+    a constant, so the number cannot go dynamic and every value is a graph of its own; a
+    tensor index cannot pick from a Python list (Dynamo reads its value: a graph break).
+    probes32a ddim_alpha_list and ddim_scheduler_step, whose "wrap it in a tensor" fixes gave
+    graph breaks at every call."""
+    if not re.fullmatch(r"-?\d+", str(event.get("before") or "")) \
+            or "nn/modules/container.py" in str(event.get("failed_guard") or ""):
+        return None  # a string key, or a module picked from a ModuleList (RECURRING_FIXES)
+    line, lineno, _ = _guard_read(event)
+    box = indexed_by(line, {bare(source), in_user_spelling(source)})
+    if box is None or lineno is None:
+        return None
+    var = in_user_spelling(source)
+    return Said(
+        f"{var} looks up `{box}[...]` at line {lineno}, so each value of {var} is a constant",
+        "",
+        f"Line {lineno} (`{line.strip()}`) uses {var} to pick an item of `{box}`. Dynamo "
+        f"traces a Python container's item as a constant, so it guards on {var}'s exact value "
+        f"and cannot make it dynamic: every new value of {var} compiles a new graph.",
+        f"Do the lookup outside the compiled function and pass what it picks in as a tensor "
+        f"(`torch.tensor({box}[{var}])`, one graph for every value), or keep `{box}` as a "
+        f"tensor built once outside (`torch.tensor(...)`) and index it there with tensor math "
+        f"on the item (`torch.sqrt`, not `math.sqrt`). Wrapping {var} alone in a tensor does "
+        f"not work while `{box}` is a Python list: indexing a list with a tensor reads its "
+        "value, a graph break at every call. A counter the compiled code advances (a "
+        "scheduler's step index) is best kept in eager: compile the model's call and run the "
+        "step around it.",
         by_design=False)
 
 

@@ -114,3 +114,25 @@ def drawn_from(line: str | None, module: str) -> tuple[set[str], str] | None:
         if name.startswith(module + "."):
             return made, name
     return None
+
+
+def indexed_by(line: str | None, names: set[str]) -> str | None:
+    """The container a line looks an item up in by one of `names` (`ALPHAS[t]`, `self.ts[
+    self.i - 1]` with names {"t"} or {"self.i"}): the container as the line spells it; None
+    where no subscript's index is, or computes from, one of them (a slice `[:n]` is not a
+    lookup) or the line does not parse alone."""
+    text = (line or "").strip()
+    if text.endswith(":"):
+        text += " pass"
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript) or isinstance(node.slice, ast.Slice):
+            continue
+        index = {ast.unparse(n) for n in ast.walk(node.slice)
+                 if isinstance(n, (ast.Name, ast.Attribute))}
+        if index & names:
+            return ast.unparse(node.value)
+    return None
