@@ -72,6 +72,14 @@ def parse_graph_break(text: str) -> dict[str, Any]:
                 out["filename"], out["lineno"] = m.group(1), int(m.group(2))
                 nxt = tb[k + 1].strip() if k + 1 < len(tb) else ""
                 out["line"] = nxt if nxt and not nxt.startswith("File ") else None
+    # The node a backend failed on names its own stack ("While executing %getitem ...
+    # Original traceback:"): the op's line, where the traceback above ends at the call
+    # (probes32a ddpm_schedule_index: `betas[t]` at 28, not `p_sample(x, t)` at 36).
+    node = [f for f in frames_in(head.split("Original traceback:", 1)[1].split(
+        "Use tlparse", 1)[0]) if is_user_file(f["filename"])] \
+        if "Original traceback:" in head else []
+    if node:
+        out.update({k: node[-1][k] for k in ("filename", "lineno", "line")})
     if out["gb_type"] is None:
         out["gb_type"] = lines[0].strip() if lines else None
     return out

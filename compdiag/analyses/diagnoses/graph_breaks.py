@@ -262,6 +262,32 @@ FOLLOW_ON_TYPES = ("Reconstruction failure", "Reconstruction of ",
 _BARE_TYPE = re.compile(r"(?<!\[)<class '((?![\w.]*Variable)[\w.]+)'>")
 
 
+_BACKEND_FAILED = re.compile(r"Backend compiler `?(\w+)`? failed with ([\w.]+)")
+_EXECUTING = re.compile(r"While executing %\w+ : .*?target=([\w.]+)")
+
+
+def backend_context(gb_type: str, explanation: str | None, message: str) -> str:
+    """What a backend failed on, for the break Dynamo made of its exception: the exception's
+    op and the graph node torch was running (probes32a ddpm_schedule_index: "inductor failed
+    on aten._local_scalar_dense.default, running operator.getitem", a tensor index read as a
+    number, where the reason said only "Backend: inductor")."""
+    failed = _BACKEND_FAILED.search(explanation or "") if gb_type.startswith("Backend compiler") \
+        else None
+    if failed is None:
+        return ""
+    node = _EXECUTING.search(message)
+    read = (": a tensor's value read as a Python number" if "_local_scalar_dense"
+            in failed.group(2) else "")
+    return (f"{failed.group(1)} failed on {failed.group(2)}"
+            + (f", running {_NODE_WORDS.get(node.group(1), node.group(1))}" if node else "")
+            + read)
+
+
+# graph nodes of Python syntax, in the user's words
+_NODE_WORDS = {"operator.getitem": "an index `x[i]` (operator.getitem)",
+               "operator.setitem": "an indexed assignment `x[i] = v` (operator.setitem)"}
+
+
 def short_context(debug: str) -> str:
     """Dynamo's debug context without its VariableTracker dumps: 'builtin print', 'module:
     zlib, qualname: crc32'."""
@@ -358,6 +384,10 @@ def _after_at_line(ctx: Any, g: dict[str, Any], groups: Any) -> bool:
                for o in groups)
 
 
+def _wont_convert(row: dict[str, Any]) -> bool:
+    return str(row.get("gb_type") or row.get("reason") or "").startswith("WON'T CONVERT")
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     """One diagnosis per (user line, graph-break type), counting every hit; and one for a
@@ -366,8 +396,15 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     registry = gb_registry()
     retraced = retraced_by_stack_values(ctx)
     groups: dict[tuple, dict[str, Any]] = {}
-    for row in ctx.r.graph_breaks(ctx.run_id):
+    rows = list(ctx.r.graph_breaks(ctx.run_id))
+    # torch's "WON'T CONVERT fn ..." is its note that it skipped the frame a break in the same
+    # compile made it give up on; that break says so (probes32a ddpm_schedule_index: the
+    # backend failure listed twice)
+    said = {r["compile_id"] for r in rows if not _wont_convert(r)}
+    for row in rows:
         cid = row["compile_id"]
+        if _wont_convert(row) and cid in said:
+            continue
         code = (row.get("gb_code") or "").upper() or None
         kind = (gb_type(code) or row.get("gb_type_inner") or row.get("gb_type")
                 or row["reason"])
@@ -411,8 +448,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                      *(("follow_on",) if follow_on else ()), order=g["order"])
         fn = ctx.fn_name(g["cids"][0]) if g["cids"] else None
         reason = g["gb_type"]
-        short = short_context(debug) or root_words(first.get("root_cause"),
-                                                          first.get("root_value"), g["gb_type"])
+        short = backend_context(g["gb_type"], explanation, first.get("torch_message") or "") \
+            or short_context(debug) \
+            or root_words(first.get("root_cause"), first.get("root_value"), g["gb_type"])
         if short:
             reason += f" ({short})"
         if g["gb_type"] in CALL_MACHINERY:
