@@ -89,7 +89,7 @@ def render(result: Result, path: Path, check_name: str) -> tuple[str, bytes]:
         lines += ["", "", ops]
     if consts:
         lines += [""] + [f"{name} = {expr}" for _, name, expr in consts]
-    if any(re.search(r"\b(nan|inf)\b", ln) for ln in inputs + [c[2] for c in consts]):
+    if any(re.search(r"\b(nan|inf)\b", ln) for ln in inputs + body + [c[2] for c in consts]):
         lines += ['nan, inf = float("nan"), float("inf")']
     lines += ["", "", f"def f({', '.join(args)}):"] + body + ["", ""] + inputs
     call = ", ".join(args)
@@ -153,9 +153,12 @@ def _body(gm: torch.fx.GraphModule, rename: dict[str, str], consts: dict[str, st
 
 
 def _imports(gm: torch.fx.GraphModule) -> set[str]:
-    """`import operator` / `import math` where FX writes `operator.mul`, `math.sqrt`, ..."""
+    """`import operator` / `import math` where FX writes `operator.mul`, `math.sqrt`, ...,
+    and torch's `device` where it writes `device(type='cpu')` (probes32d lstm_allow_rnn:
+    the repro raised NameError for it, a failure no torch fix would remove)."""
     code = gm.code
-    return {f"import {m}" for m in ("operator", "math") if re.search(rf"\b{m}\.", code)}
+    return {f"import {m}" for m in ("operator", "math") if re.search(rf"\b{m}\.", code)} | (
+        {"from torch import device"} if re.search(r"\bdevice\(", code) else set())
 
 
 def _outputs(result: Result) -> list[torch.Tensor]:
