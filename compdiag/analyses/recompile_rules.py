@@ -22,6 +22,8 @@ REASONS = {
     "global": "global {src} changed", "value": "Python value {src} changed",
     "size_branch": "a branch on the size expression {src} took the other way",
     "size_range": "size {src} left the range its dynamic graph holds for",
+    "size_order": "which of the tensors in {src} is longest changed (Dynamo guards on how "
+                  "their sizes compare)",
     "subclass_metadata": "the flatten context (metadata) of tensor subclass {src} changed",
     "length": "{src} changed",
     "none": "{src} changed between None and a value",
@@ -29,6 +31,10 @@ REASONS = {
     "replaced": "{src} was replaced or removed since the compile",
 }
 EXPLANATIONS = {
+    "size_order": "{where} compares the sizes of the tensors in {src} with each other (padding "
+                  "to the longest, a max over their lengths): the sizes stay dynamic, but "
+                  "Dynamo guards on the outcome of each comparison, so a call whose longest "
+                  "tensor is another one compiles again, once per ordering.",
     "size_branch": "{where} branches in Python on {src}, an expression of a dynamic size: "
                    "Dynamo keeps the size dynamic but guards on the branch's outcome, so an "
                    "input for which it comes out the other way compiles again (once per "
@@ -75,6 +81,10 @@ SIZE_REPEATED = ("; repeated size recompiles mean automatic dynamic shapes were 
 SIZE_ONCE = ("; one recompile per new dimension is expected (automatic dynamic shapes), more "
              "is not.")
 FIXES = {
+    "size_order": "Do the padding (or whatever compares the lengths) before the compiled "
+                  "call and pass one padded tensor with the lengths or a mask "
+                  "(`pad_sequence(items, batch_first=True)` outside), or pad every item to "
+                  "one fixed length; each ordering is otherwise a graph of its own.",
     "size_branch": "Expected once per outcome of the branch: more compiles than outcomes are "
                    "not. To keep one graph, compute both sides without a Python `if` on the "
                    "size (`torch.where`, or `torch.cond` for whole branches), or pad inputs so "

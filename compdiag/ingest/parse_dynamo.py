@@ -329,6 +329,11 @@ _SIZE_EXPR = lazy_re.compile(r"\.(?:size|stride)\(\)\[\d+\]\s*\)?\s*(?:[-+*/%]|/
 _METADATA_GUARD = lazy_re.compile(r"___check_metadata_\d+_c[\w/]+")
 # a dynamic size bounded by a range (`2 <= L['x'].size()[2] <= 320`, `L['x'].size()[0] <= 64`):
 # the graph holds for the sizes in the range only
+# `L['xs'][2].size()[0] > L['xs'][0].size()[0]`: a comparison of two sizes (pad_sequence's
+# longest item, a max over a list's lengths), probes32d pad_sequence_sensor_batches
+_SIZE_ORDER = lazy_re.compile(r"^(?P<a>[^<>=!]+?\.size\(\)\[\d+\])\s*(?P<op><=|>=|<|>)\s*"
+                              r"(?P<b>[^<>=!]+?\.size\(\)\[\d+\])\s*$")
+_ITEM_SIZE = lazy_re.compile(r"(?:\[\d+\])?\.size\(\)\[\d+\]$")
 _SIZE_RANGE = lazy_re.compile(
     r"^(?:(?P<lo>-?\d+)\s*(?P<lop><=?)\s*)?(?P<src>(?:[LG]\[[^\]]+\]|[A-Za-z_]\w*)"
     r"(?:\.\w+|\[[^\]]+\])*"
@@ -434,6 +439,11 @@ def classify_guard(text: str, metadata: dict[str, str] | None = None) -> dict[st
     if m:  # the source is the tree's (metadata_guard_sources)
         return {"category": "subclass_metadata", "source": (metadata or {}).get(
             m.group(0), m.group(0)), "tensor": None, "before": None, "after": None}
+    m = _SIZE_ORDER.match(code_part)
+    if m:  # two sizes compared: which of them is larger (the longest of a list's tensors)
+        src = _ITEM_SIZE.sub("", m.group("a"))  # the container, when both are its items
+        return {"category": "size_order", "source": rooted(src), "tensor": None,
+                "before": f"{m.group('a')} {m.group('op')} {m.group('b')}", "after": None}
     m = _SIZE_RANGE.match(code_part)
     if m and (m.group("lo") or m.group("hi")):
         lo = int(m.group("lo")) + (m.group("lop") == "<") if m.group("lo") else None

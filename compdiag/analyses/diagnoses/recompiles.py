@@ -37,7 +37,7 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     SPECIALISED_01_FIX, VALUE_GUARDS, ZERO_ONE_EXPLANATION, ZERO_ONE_FIX,
     recompile_explanation, recompile_fix, tensor_and_dim, tree_spelling, zero_one_bounded)
 from compdiag.analyses.summary import with_decisive
-from compdiag.formats.code_text import calls_in
+from compdiag.formats.code_text import call_clause, calls_in
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, resumed_function
 from compdiag.formats.words import plural
@@ -148,7 +148,7 @@ MODE_CATEGORIES = ("global_state", "training")
 # Guards on a value the function read at a line torch names (a container's length or keys, a
 # Python value, a global): the recompile is at that line, the call beside it (probes31: six
 # blind users put it there; torch's guard text ties it there)
-READ_AT_LINE = ("length", "value", "global", "dict_contains", "none", "type")
+READ_AT_LINE = ("length", "value", "global", "dict_contains", "none", "type", "size_order")
 _WRAPPERS = {"len", "list", "dict.keys", "type", "not", "id", "hasattr"}
 _OBJECT = re.compile(r"[LG]\['[^']+'\](?:\.[A-Za-z_]\w*)*|[A-Za-z_][\w.]*")
 
@@ -162,6 +162,22 @@ def _read_object(source: str) -> str:
 # one item of a container, at the end of a guard source: `['relu']`, `[0]`
 _ITEM = re.compile(r"\[(?:'[^'\]]*'|\d+)\]$")
 _KEYWORDS = re.compile(r"^len\((?:L\['kwargs'\]|kwargs)\)$")
+
+
+def _library_nodes(ctx: Any, frame_no: Any, loc: dict[str, Any] | None) -> list[Any]:
+    """The user stacks of the graph nodes made at the library line a guard is tied to (torch
+    names `nn/utils/rnn.py:465 in pad_sequence`; its nodes' stacks name the user's line that
+    called it: probes32d pad_sequence_sensor_batches, at line 18, not the call): the first
+    compile of the frame that has one."""
+    where = str((loc or {}).get("filename") or "").replace("\\", "/").lstrip("/")
+    if not where:
+        return []
+    for cid in frame_cids(ctx, frame_no):
+        for n in ctx.r.every_graph_nodes(ctx.run_id, cid):
+            if n.get("lineno") == loc.get("lineno") and n.get("stack") and str(
+                    n.get("filename") or "").replace("\\", "/").endswith("/" + where):
+                return [n["stack"]]
+    return []
 
 
 def another_call(ctx: Any, cid: str) -> bool:
@@ -350,7 +366,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         read = first if first["loc_filename"] else lines.get((frame_no, _read_object(source)))
         loc = ({"filename": read["loc_filename"], "lineno": read["loc_lineno"],
                 "line": read["loc_line"]} if read else None)
-        guard_line = locate(ctx, first["compile_id"], torch=[loc, first["user_stack"] or []])
+        guard_line = locate(ctx, first["compile_id"], torch=[loc, first["user_stack"] or []],
+                            nodes=_library_nodes(ctx, frame_no, loc))
         call, chain = call_site(ctx, first["compile_id"])
         # a range guard points at the line that bounded the size (torch's guard location),
         # and so does a guard of the code after a graph break: its "call" is the break, not
@@ -358,12 +375,14 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         # at line 18, shown at the logging break at 17)
         frame = guard_line if (category == "size_range" or is_resume_function(fn)
                                or category in READ_AT_LINE) and \
-            guard_line.evidence == "torch" else call or guard_line
+            guard_line.evidence in ("torch", "fx_node") else call or guard_line
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
                                                                         source) else None
         source = passed_as(source, (call.line or ctx.source_line(call.filename, call.lineno))
                            if call and call.filename and call.lineno else None)
         head = REASONS.get(category, "guard {src} failed").format(src=source)
+        if category == "size_order":  # the user's call that compared them (pad_sequence)
+            head += call_clause(frame.line, head)
         change = "" if before is None and after is None else (
             f" ({before if before is not None else '?'} -> "
             f"{after if after is not None else 'another value'})")
