@@ -93,8 +93,17 @@ NUMPY_BRANCH_FIX = ("The `if` tests a NumPy value (a NumPy scalar is a 0-d array
 
 def _in_context(word: str, then: str, otherwise: str) -> Callable[[str, str, str, str], str]:
     """A fix chosen by Dynamo's debug context (a data-dependent branch's names the value the
-    `if` tested: `attempted to jump with NumpyNdarrayVariable()`)."""
-    return lambda gb_type, explanation, debug, line: then if word in (debug or "") else otherwise
+    `if` tested: `attempted to jump with NumpyNdarrayVariable()`); an `assert` on the user's
+    line has its own (probes32d tabular_category_check: the `if` fix did not apply)."""
+    return lambda gb_type, explanation, debug, line: (
+        ASSERT_FIX if (line or "").lstrip().startswith("assert ") else
+        then if word in (debug or "") else otherwise)
+
+
+ASSERT_FIX = ("An `assert` on a tensor's value needs that value in Python, which is unknown "
+              "while tracing. Check it inside the graph with `torch._assert_async(cond, "
+              "\"message\")` (it raises when the compiled code runs), or check the inputs "
+              "before the compiled call, in eager.")
 
 
 PRINT_FIX = ("Remove the print() from the compiled function or log after the call returns; to "

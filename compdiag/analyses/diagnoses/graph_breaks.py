@@ -453,6 +453,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             or root_words(first.get("root_cause"), first.get("root_value"), g["gb_type"])
         if short:
             reason += f" ({short})"
+        if "data-dependent branching" in g["gb_type"].lower() and \
+                (g["frame"].line or "").lstrip().startswith("assert "):
+            reason += ", in an `assert` on a tensor's value"
         if g["gb_type"] in CALL_MACHINERY:
             # torch's words are about Dynamo's machinery: name the user's call it could not
             reason += call_clause(g["frame"].line, reason)

@@ -1,0 +1,30 @@
+"""A data-dependent branch that is an `assert` on a tensor. probes32d tabular_category_check:
+`assert (ids < emb.num_embeddings).all(), ...` broke the graph; explain said "Data-dependent
+branching" with the `if` fix (torch.where / torch.cond), neither of which an assert can use;
+`torch._assert_async` gave 0 breaks."""
+
+from __future__ import annotations
+
+from compdiag.analyses.fixes import graph_break_fix
+from test_explain import Store, _gb_payload, _ids
+
+LINE = "assert (ids < emb.num_embeddings).all(), f\"unseen category in column {col}\""
+GB = "Data-dependent branching"
+
+
+def test_an_assert_gets_the_in_graph_check_not_the_if_fix():
+    fix = graph_break_fix(GB, "", "", LINE, [])
+    assert "torch._assert_async" in fix and "torch.where" not in fix, fix
+    assert "torch.where" in graph_break_fix(GB, "", "", "if x.sum() > 0:", [])
+
+
+def test_the_reason_says_it_is_an_assert(tmp_path):
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.user.write_text(s.user.read_text().replace("line_22 = 22\n", LINE + "\n"))
+    s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}},
+                 _gb_payload(str(s.user), 22, LINE, gb_type=GB, code_id="GB0170"))
+    (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert "in an `assert` on a tensor's value" in d["reason"], d["reason"]
+    assert "torch._assert_async" in d["fix"]
