@@ -335,6 +335,13 @@ RULES: tuple[Rule, ...] = (
     # "marked as skipped ... module: time".
     Rule(("repr() on tensor", "str() on tensor"), FORMAT_FIX),
     Rule(("Call to a time function",), TIME_FIX),
+    # probes32a dcgan_sequential_compile: `nn.Sequential(...).compile()` compiled nothing
+    Rule(("torch.compile was given torch's own code",),
+         "torch.compile wrapped a callable of torch's own (a `.compile()` on an nn.Sequential "
+         "or a torch layer wraps its `_call_impl`): Dynamo skips torch's files as a starting "
+         "point, so nothing was compiled. Compile the module object instead, `model = "
+         "torch.compile(model)`, which traces into torch's layers, or compile a module or "
+         "function of your own that calls it."),
     Rule(("marked as skipped", "skipfiles", "skipped function"), _skipped),
     # A torch.Generator (an RNG state, torch._C.Generator) is not a Python generator: Dynamo
     # cannot create one or call its methods inside the graph (pytorch#88576).

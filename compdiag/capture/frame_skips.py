@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Any, Callable
 
-from compdiag.ingest.own_records import FRAME_SKIP
+from compdiag.ingest.own_records import FRAME_SKIP, SKIPFILES
 
 # The skip reasons that leave a user's compiled call in eager for a reason outside the code
 # (torch's words, 2.11-2.13). The others are routine or reported elsewhere: frames Dynamo never
@@ -72,6 +72,16 @@ def _called_by_compile_wrapper() -> bool:
     return f is not None and f.f_code.co_filename.replace(os.sep, "/").endswith(_WRAPPER)
 
 
+def _entry(frame: Any) -> str:
+    """`Sequential._call_impl`: the skipped entry's class (of its `self`) and function."""
+    try:
+        owner = frame.f_locals.get("self")
+        name = frame.f_code.co_name
+        return f"{type(owner).__name__}.{name}" if owner is not None else name
+    except Exception:  # noqa: BLE001 - fail open: the name is only words
+        return "?"
+
+
 def _said(exc: BaseException) -> str:
     """The suppressed error in torch's words: its graph-break type and explanation (an
     Unsupported's first lines), else its type and first line."""
@@ -105,6 +115,13 @@ def install(capture: Any, call_line: Callable[[], Any]) -> None:
                                 call_line, seen)
         elif any(w in text for w in NEWS) and not capture.paused_depth:
             capture.guarded("frame skip", _record, capture, text, frame, call_line, seen)
+        elif text == SKIPFILES and not capture.paused_depth and _called_by_compile_wrapper():
+            # the compiled callable itself is torch's code (`nn.Sequential(...).compile()`:
+            # its _call_impl and every layer's forward): nothing compiles unless a frame of
+            # the user's runs under it, which the analysis checks (probes32a
+            # dcgan_sequential_compile: "0 compiles; no problems found")
+            capture.guarded("frame skip", _record, capture, f"{text} ({_entry(frame)})",
+                            frame, call_line, seen)
         return original(reason, frame)
 
     add_skip_reason._compdiag = True  # type: ignore[attr-defined]

@@ -40,6 +40,8 @@ def failing_node_words(data: dict[str, Any]) -> str | None:
     on = f"on node {data['node']}" + (f" ({data['target']})" if data.get("target") else "")
     return f"{where}, {on}" if where else on
 FRAME_SKIP = "frame_skip"  # capture/frame_skips.py's record
+# torch's skip reason for a frame of its own code: kept where it was the compiled entry itself
+SKIPFILES = "frame is in the Dynamo skipfiles list"
 FAILURE_FIELDS = ("stage", "exc_type", "message", "filename", "lineno", "line", "traceback",
                   "torch_message")
 
@@ -180,6 +182,11 @@ class OwnRecords:
         name, file = str(where.get("name") or ""), where.get("filename")
         what = (f"{name}() ({file}:{where.get('firstlineno')})" if name and is_user_file(file)
                 else "the compiled function")
+        if reason.startswith(SKIPFILES):  # the compiled entry is torch's own (nn.Sequential)
+            entry = reason[len(SKIPFILES):].strip(" ()") or name or "the compiled callable"
+            what = f"{entry}() (torch's own code)"
+            reason = (f"{SKIPFILES}: torch.compile was given torch's own code to start from "
+                      f"({entry}), which Dynamo does not trace")
         self.w.insert("graph_breaks", run_id=self.run_id, compile_id=None,
                       reason=reason[:500], gb_type=f"{FRAME_SKIPPED}: {reason}"[:500],
                       filename=call.get("filename"), lineno=call.get("lineno"),

@@ -21,6 +21,8 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import NUMPY_CALL, graph_break_fix
 from compdiag.analyses.random_origin import random_origin
 from compdiag.analyses.scalar_reads import scalar_read
+from compdiag.analyses.backend_breaks import backend_context, wont_convert
+from compdiag.analyses.torch_entry import ENTRY_SKIP, compile_line, entries_that_compiled, entry_of
 from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.library_loop import WHY as LIBRARY_WHY
@@ -262,32 +264,6 @@ FOLLOW_ON_TYPES = ("Reconstruction failure", "Reconstruction of ",
 _BARE_TYPE = re.compile(r"(?<!\[)<class '((?![\w.]*Variable)[\w.]+)'>")
 
 
-_BACKEND_FAILED = re.compile(r"Backend compiler `?(\w+)`? failed with ([\w.]+)")
-_EXECUTING = re.compile(r"While executing %\w+ : .*?target=([\w.]+)")
-
-
-def backend_context(gb_type: str, explanation: str | None, message: str) -> str:
-    """What a backend failed on, for the break Dynamo made of its exception: the exception's
-    op and the graph node torch was running (probes32a ddpm_schedule_index: "inductor failed
-    on aten._local_scalar_dense.default, running operator.getitem", a tensor index read as a
-    number, where the reason said only "Backend: inductor")."""
-    failed = _BACKEND_FAILED.search(explanation or "") if gb_type.startswith("Backend compiler") \
-        else None
-    if failed is None:
-        return ""
-    node = _EXECUTING.search(message)
-    read = (": a tensor's value read as a Python number" if "_local_scalar_dense"
-            in failed.group(2) else "")
-    return (f"{failed.group(1)} failed on {failed.group(2)}"
-            + (f", running {_NODE_WORDS.get(node.group(1), node.group(1))}" if node else "")
-            + read)
-
-
-# graph nodes of Python syntax, in the user's words
-_NODE_WORDS = {"operator.getitem": "an index `x[i]` (operator.getitem)",
-               "operator.setitem": "an indexed assignment `x[i] = v` (operator.setitem)"}
-
-
 def short_context(debug: str) -> str:
     """Dynamo's debug context without its VariableTracker dumps: 'builtin print', 'module:
     zlib, qualname: crc32'."""
@@ -384,10 +360,6 @@ def _after_at_line(ctx: Any, g: dict[str, Any], groups: Any) -> bool:
                for o in groups)
 
 
-def _wont_convert(row: dict[str, Any]) -> bool:
-    return str(row.get("gb_type") or row.get("reason") or "").startswith("WON'T CONVERT")
-
-
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     """One diagnosis per (user line, graph-break type), counting every hit; and one for a
@@ -400,11 +372,14 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     # torch's "WON'T CONVERT fn ..." is its note that it skipped the frame a break in the same
     # compile made it give up on; that break says so (probes32a ddpm_schedule_index: the
     # backend failure listed twice)
-    said = {r["compile_id"] for r in rows if not _wont_convert(r)}
+    said = {r["compile_id"] for r in rows if not wont_convert(r)}
+    entered = entries_that_compiled(ctx, rows)
     for row in rows:
         cid = row["compile_id"]
-        if _wont_convert(row) and cid in said:
+        if wont_convert(row) and cid in said:
             continue
+        if ENTRY_SKIP in (row.get("reason") or "") and entry_of(row) in entered:
+            continue  # a frame of the user's compiled under an entry of the same class
         code = (row.get("gb_code") or "").upper() or None
         kind = (gb_type(code) or row.get("gb_type_inner") or row.get("gb_type")
                 or row["reason"])
@@ -417,6 +392,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         inside = (ctx.resolve(lib.get("filename")), lib.get("lineno")) \
             if lib.get("filename") and ctx.resolve(lib.get("filename")) != frame.filename \
             else None
+        asked = compile_line(ctx, frame) if ENTRY_SKIP in (row.get("reason") or "") else None
+        if asked is not None:  # at the `.compile()` that wrapped torch's code, not its call
+            frame = asked
         key = (frame.filename, frame.lineno, kind, inside)
         g = groups.get(key)
         if g is None:
