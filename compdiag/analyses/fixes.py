@@ -546,6 +546,9 @@ def minify_unavailable(ctx: Any, cid: str | None, message: str | None,
     log holds no input tensors, a backward graph's failure is not kept by every capture, and
     a failure about a custom op (`op`, the op torch named, stored at ingest) needs that op,
     which only the program registers (minify imports nothing of it)."""
+    # torch names an op with its `torch.ops.` prefix or without (probes32b simclr_info_nce:
+    # `torch.ops.aten.index.Tensor` was called a custom op, `torch.ops.torch.ops.aten...`)
+    op = op.removeprefix("torch.ops.") if op else op
     if op and op.split(".", 1)[0] not in TORCH_NAMESPACES:
         return (f"the failure is in torch.ops.{op}, a custom op only your program registers: "
                 "minify replays the graph in a process of its own, without your program; check "

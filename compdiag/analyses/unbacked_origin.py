@@ -7,7 +7,8 @@ unbacked symbol (ingest/unbacked_symbols.py): a value read out of a tensor (`.it
 output size is data) or a size made from such a value (a slice whose bounds are one). The
 origin is the read that made a symbol of the expression, else the compile's first read (a
 slice bound made u5 from u0); none where the compile read nothing (issue 29 §2, the cause
-above its consequence; probes30a static_cache_fullgraph)."""
+above its consequence; probes30a static_cache_fullgraph). And a compiler stage failing on
+such a size where torch names no guard: the op and the sizes said (`data_dependent`)."""
 
 from __future__ import annotations
 
@@ -53,3 +54,30 @@ def unbacked_origin(ctx: Any, cid: str | None, text: str | None) -> dict[str, An
         if s["symbol"] in wanted:
             return s
     return reads[0] if reads else None
+
+
+# -- a compiler stage failing on such a size, where torch names no guard (probes32b
+# simclr_info_nce: `similarity[~mask]` under fullgraph=True made Inductor raise "AssertionError:
+# u12 -> u0 (in op torch.ops.aten.index.Tensor)", and nothing named the boolean-mask selection;
+# without fullgraph, or with aot_eager, the program ran) ----------------------------------------
+# ops whose output size depends on the data, in the user's words
+_OPS = (("index.Tensor", "`x[mask]` with a boolean mask"), ("masked_select", "masked_select"),
+        ("nonzero", "nonzero"), ("unique", "unique"), ("repeat_interleave", "repeat_interleave"))
+INDUCTOR_FIX = (
+    "Inductor failed on a size that depends on the data, a fault in torch's handling of such "
+    "sizes (report it: `compdiag report` bundles the repro). Around it, keep the shape fixed: "
+    "select with `torch.where(mask, x, fill)` or `masked_fill` and reduce with the mask (a "
+    "fixed count per row can use `topk` or `gather` with indices made once), or leave "
+    "`fullgraph=True` off so Dynamo breaks the graph at the selection.")
+
+
+def data_dependent(message: str | None, op: str | None) -> str | None:
+    """`: an output size that depends on the data (`x[mask]` with a boolean mask; unbacked
+    u12, u0)` for a failure whose message names unbacked sizes; None otherwise."""
+    names = list(dict.fromkeys(_SYMBOL.findall(message or "")))
+    if not names or any(w in (message or "") for w in DATA_DEPENDENT):  # unbacked_origin's
+        return None
+    what = next((words for key, words in _OPS if key in (op or "")), None)
+    return (": an output size that depends on the data"
+            + (f" ({what}" if what else " (")
+            + ("; " if what else "") + f"unbacked {', '.join(names[:4])})")

@@ -42,7 +42,8 @@ from compdiag.analyses.ranking import Cost
 from compdiag.analyses.raised_by import raised_by, wordless
 from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
-from compdiag.analyses.unbacked_origin import ORIGIN_EXPLANATION, ORIGIN_FIX, unbacked_origin
+from compdiag.analyses.unbacked_origin import (INDUCTOR_FIX as UNBACKED_FIX, ORIGIN_EXPLANATION,
+                                               ORIGIN_FIX, data_dependent, unbacked_origin)
 from compdiag.analyses.traced_user_code import ran_while_tracing
 from compdiag.formats.code_text import call_clause, called
 from compdiag.formats.user_code import frames_in
@@ -425,6 +426,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             one = f"{one}: {inner_break}"
         if f.get("op") and f["op"] not in one:  # the op torch named: what the user fixes
             one = f"{one} (in op {f['op']})"
+        unbacked = data_dependent(f.get("message"), f.get("op")) \
+            if f["stage"] not in ("dynamo", "runtime") else None
+        if unbacked:  # a size that depends on the data, and the op that made it
+            one += unbacked
         if PROXY_MACHINERY in one:
             # torch's words are about Dynamo's machinery: the user's call and what it passed
             one += call_clause(f.get("line"), one, objects=True)
@@ -471,6 +476,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           message=f"{f.get('message') or ''}\n{tb[-4000:]}",
                           torch_message=whole,
                           no_minify=minify_unavailable(ctx, cid, f.get("message"), f.get("op")))
+        if unbacked:
+            fix = f"{UNBACKED_FIX} {fix}"
         expl = stage_explanation(f["stage"], fatal)
         if f.get("reraised"):  # a worker's error the program re-raised (DataLoader's)
             expl += f" It was raised in another process and re-raised: \"{f['reraised']}\""
