@@ -2460,5 +2460,11 @@ def test_a_data_dependent_size_gets_the_mask_fix_only_for_a_masking_op():
 
     assert "torch.where(mask" in fix("nonzero")
     for op in ("_unique2", "repeat_interleave", "bincount"):
-        assert "mask" not in fix(op).split("so no mask")[1] and \
+        assert "torch.where(mask" not in fix(op) and \
             "capture_dynamic_output_shape_ops" in fix(op), fix(op)
+    # probes32b knn_monitor_vote: a fixed number of bins counts into a fixed size
+    assert "scatter_add_" in fix("bincount") and "scatter_add_" not in fix("_unique2")
+    # probes32d ctc_keyword_asr: an op with no dynamic-output meta kernel: the setting fails
+    # too, so it is not offered
+    ctc = fix("_ctc_loss.Tensor")
+    assert "fails on it too" in ctc and "= True` to trace" not in ctc, ctc

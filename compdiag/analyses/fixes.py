@@ -189,21 +189,42 @@ RANDOM_DRAW_FIX = (
 # others (unique, repeat_interleave, bincount...) make a new size no mask stands for:
 # probes31a dedup_batch_unique and segment_readout_repeat, where only the setting worked.
 _MASKING_OPS = ("nonzero", "masked_select", "argwhere", "index.Tensor")
+# The data-dependent-size ops torch's fake tensors can trace with an unbacked size
+# (torch/_subclasses/fake_impls.py's register_op_impl, 2.11-2.15): for any other op the
+# setting fails too (probes32d ctc_keyword_asr: "aten._ctc_loss.Tensor does not have a meta
+# kernel that supports dynamic output shapes").
+_UNBACKED_TRACEABLE = _MASKING_OPS + ("unique", "repeat_interleave", "bincount")
 DYNAMIC_OUTPUT_CONFIG = ("set `torch._dynamo.config.capture_dynamic_output_shape_ops = True` "
                          "to trace it with an unbacked size")
+# static forms where the size is known to the program (probes32b knn_monitor_vote: a fixed
+# number of classes; `scatter_add_` on zeros gave 0 breaks and the same votes)
+_STATIC_FORMS = {
+    "bincount": ("with the number of bins known (a class count), count into a fixed size: "
+                 "`torch.zeros(n).scatter_add_(0, x, w)` (`torch.ones_like` for w without "
+                 "weights; dim 1 for a batch of rows), or `F.one_hot(x, n).sum(0)`"),
+}
 
 
 def dynamic_output_fix(ctx: str) -> str:
-    """A data-dependent output size: the mask fix only for an op that selects by a mask."""
+    """A data-dependent output size: the mask fix for an op that selects by a mask, the static
+    form an op has where the size is known, the setting only for ops torch can trace with it."""
     op = re.search(r"aten\.([\w.]+)", ctx or "")
     name = op.group(1) if op else ""
     if not name or any(m in name for m in _MASKING_OPS):
         return ("The op's output size depends on the data (nonzero, masked_select, boolean "
                 "indexing). Keep shapes static with a mask (`torch.where(mask, x, 0)`), or "
                 f"{DYNAMIC_OUTPUT_CONFIG}.")
-    return (f"aten.{name}'s output size depends on the data, so no mask keeps it static: "
-            f"{DYNAMIC_OUTPUT_CONFIG[0].upper()}{DYNAMIC_OUTPUT_CONFIG[1:]}, or compute it "
-            "outside the compiled function and pass the result in.")
+    if not any(m in name for m in _UNBACKED_TRACEABLE):
+        return (f"aten.{name}'s output size depends on the data, and torch cannot trace it "
+                "with an unknown size (no meta kernel of it supports dynamic output shapes, "
+                "so `capture_dynamic_output_shape_ops` fails on it too): compute it outside "
+                "the compiled function (on the compiled function's outputs, or in a small "
+                "helper decorated with `@torch.compiler.disable`).")
+    static = next((v for k, v in _STATIC_FORMS.items() if k in name), None)
+    return (f"aten.{name}'s output size depends on the data: "
+            + (f"{static}; or {DYNAMIC_OUTPUT_CONFIG}" if static else
+               f"{DYNAMIC_OUTPUT_CONFIG[0].upper()}{DYNAMIC_OUTPUT_CONFIG[1:]}")
+            + ", or compute it outside the compiled function and pass the result in.")
 
 
 def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
