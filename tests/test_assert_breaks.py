@@ -28,3 +28,13 @@ def test_the_reason_says_it_is_an_assert(tmp_path):
     (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
     assert "in an `assert` on a tensor's value" in d["reason"], d["reason"]
     assert "torch._assert_async" in d["fix"]
+
+
+def test_a_value_read_to_decide_a_branch_gets_no_capture_setting_fix():
+    """probes32a glow_actnorm_init: `if self.initialized.item() == 0:` got "set
+    capture_scalar_outputs = True", after which the `if` on the read broke the graph anyway."""
+    gb = "Unsupported Tensor.item() call with capture_scalar_outputs=False"
+    fix = graph_break_fix(gb, "", "", "if self.initialized.item() == 0:", [])
+    assert "decides a Python branch" in fix and "to trace it as" not in fix, fix
+    assert "capture_scalar_outputs = True` to trace" in graph_break_fix(
+        gb, "", "", "scale = s.item()", [])

@@ -23,7 +23,21 @@ def scalar_read_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
         return NUMPY_SCALAR_FIX
     if line.strip() and not SCALAR_READ_CALL.search(line):
         return IMPLICIT_READ_FIX
+    if _BRANCH_HEAD.match(line) or " if " in line:
+        return BRANCH_READ_FIX
     return TOLIST_FIX if ".tolist(" in line and ".item(" not in line else ITEM_FIX
+
+
+# probes32a glow_actnorm_init: `if self.initialized.item() == 0:` (a data-dependent init);
+# with capture_scalar_outputs the read traced and the `if` on it broke the graph anyway
+_BRANCH_HEAD = re.compile(r"^\s*(?:el)?if\b|^\s*while\b|^\s*assert\b")
+BRANCH_READ_FIX = (
+    "The value read here decides a Python branch, which needs it while tracing: no setting "
+    "gives it (`capture_scalar_outputs = True` traces the read, and the branch on it breaks "
+    "the graph anyway). Take the branch out of the compiled code: a one-time step (a "
+    "data-dependent initialisation) run once in eager before the compiled calls, or a flag "
+    "kept as a Python bool the compiled code reads (one recompile when it flips); or compute "
+    "both sides and select with `torch.where` (`torch.cond` for branches of whole graphs).")
 
 
 # probes30a left_pad_positions: `positions[b, n_pad[b]:] = torch.arange(T - n_pad[b])` read
