@@ -626,3 +626,15 @@ def test_a_number_that_looks_an_item_up_in_a_container_is_said_as_the_lookup(tmp
     assert d["user_frame"]["lineno"] == 31 and d["severity"] == "problem", d
     assert "looks up `ALPHAS_CUMPROD[...]` at line 31" in d["reason"], d["reason"]
     assert "outside the compiled function" in d["fix"] and "Wrapping Constants" not in d["fix"]
+
+
+def test_a_value_that_went_there_and_back_is_said_in_order(tmp_path):
+    """probes32a r1_penalty_gan: requires_grad False, then True, then False again was said
+    "(requires_grad=False -> requires_grad=False)", a change that reads as none."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    for i, was in enumerate((0, 1), 1):
+        s.compile(f"0/{i}", recompile_reason=f"0/{i - 1}: tensor 'x' requires_grad mismatch. "
+                                             f"expected requires_grad={was}")
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert "False -> requires_grad=True -> requires_grad=False" in d["reason"], d["reason"]

@@ -182,7 +182,9 @@ RANDOM_DRAW_FIX = (
     "function (`torch.rand(())`, `torch.rand_like(x)`: it stays in the graph, seeded by "
     "`torch.manual_seed`), or draw it outside and pass it in as a tensor "
     "(`torch.tensor(random.random())`); passed as a Python float it is a constant to Dynamo "
-    "and each new value recompiles.")
+    "and each new value recompiles. Where the draw picks a branch (`a if random.random() < p "
+    "else b`, teacher forcing), select with the tensor: `torch.where(torch.rand(()) < p, a, "
+    "b)`, since an `if` on a tensor breaks the graph too.")
 
 
 # Ops that select by a mask: a mask kept as a tensor (`torch.where`) replaces them. The

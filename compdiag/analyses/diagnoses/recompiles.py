@@ -389,6 +389,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         seen = list(dict.fromkeys(map(str, values)))
         if len(seen) > 2:  # every value it took, not the first and last as if one change
             change = f" ({', '.join(seen[:8])}{', ...' if len(seen) > 8 else ''})"
+        elif len(values) > 2 and str(before) == str(after):  # there and back, in order
+            # (probes32a r1_penalty_gan said "requires_grad=False -> requires_grad=False")
+            change = f" ({' -> '.join(map(str, values[:8]))}{' ...' if len(values) > 8 else ''})"
         explanation = recompile_explanation(category, source, shown, count, first["failed_guard"])
         changing = len(set(values)) >= RECURRING and count >= RECURRING - 1
         guard_text = " ".join(str(x) for x in (first["failed_guard"], first["loc_line"],
