@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from compdiag.analyses.break_before_failure import EXPLANATION as BREAK_EXPLANATION
 from compdiag.analyses.break_before_failure import break_at, break_fix, break_words
 from compdiag.analyses.config_cause import config_behind
+from compdiag.analyses.config_suspects import suspect, suspect_fix
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
@@ -478,6 +479,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           no_minify=minify_unavailable(ctx, cid, f.get("message"), f.get("op")))
         if unbacked:
             fix = f"{UNBACKED_FIX} {fix}"
+        cfg = None if injected else next(filter(None, (
+            suspect(ctx, path, f.get("op"), f.get("message"), frame.line)
+            for path in dict.fromkeys((frame.filename, *(ctx.argv or [])[:1])))), None)
+        if cfg:  # a setting the program turned on that the failure's words implicate
+            one += f", with `{cfg['statement']}` set at line {cfg['frame'].lineno}"
+            fix = suspect_fix(cfg, fix)
         expl = stage_explanation(f["stage"], fatal)
         if f.get("reraised"):  # a worker's error the program re-raised (DataLoader's)
             expl += f" It was raised in another process and re-raised: \"{f['reraised']}\""
