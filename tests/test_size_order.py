@@ -51,3 +51,20 @@ def test_a_guard_at_a_library_line_is_read_at_the_user_line_whose_nodes_it_made(
     assert _library_nodes(ctx, "0", loc) == [[user, {"filename": lib, "lineno": 465}]]
     assert _library_nodes(ctx, "0", {"filename": "nn/utils/rnn.py", "lineno": 7}) == []
     assert _library_nodes(ctx, "0", None) == []
+
+
+def test_a_size_tied_to_a_number_folds_under_that_numbers_recompile():
+    """probes32b clip_loss_label_cache: `labels = torch.arange(num_logits)` cached on
+    `self.prev_num_logits`; the limit on self.prev_num_logits was #1 and the size it tied
+    (text_features.shape[0]) a second problem at `self.prev_num_logits = 0` in __init__."""
+    from compdiag.analyses.diagnoses.recompiles import _tied_to
+
+    def diag(cid, guard, tied=None):
+        return SimpleNamespace(compile_id=cid, details=SimpleNamespace(guard=guard,
+                                                                       tied_to=tied))
+
+    limit = diag("0/8", "L['self'].prev_num_logits")
+    size = diag("0/2", "L['text_features'].size()[0]", tied="self.prev_num_logits")
+    assert _tied_to(size, limit, None)
+    assert not _tied_to(size, diag("1/3", "L['self'].prev_num_logits"), None)  # another frame
+    assert not _tied_to(limit, size, None) and not _tied_to(size, size, None)

@@ -35,6 +35,8 @@ class Cause:
     fix: str
     spec: dict[str, Any] | None = None
     instances: str | None = None
+    # the Python number a size is tied to (NUMBER_TIED), in the user's spelling
+    tied: str | None = None
 
 
 def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, source: str,
@@ -74,7 +76,8 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
                            after=ctx.code_row(event["compile_id"]))
         where = dict(src=in_user_spelling(source), name=name, n=spec.get("value"),
                      lineno=spec["lineno"], line=spec.get("line") or "?")
-        return Cause(read, None, *(w.format(**where) for w in words), spec=spec)
+        return Cause(read, None, *(w.format(**where) for w in words), spec=spec,
+                     tied=None if tied.startswith("len(") else name)
     if spec is not None:
         at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"), "torch")
         return Cause(at, None, reason.format(lineno=spec["lineno"]),

@@ -40,6 +40,7 @@ from compdiag.analyses.summary import with_decisive
 from compdiag.formats.code_text import call_clause, calls_in
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, resumed_function
+from compdiag.formats.guard_source import in_user_spelling
 from compdiag.formats.words import plural
 from compdiag.store.reader import compile_id_key
 
@@ -54,7 +55,8 @@ class RecompileDetails(Details):
     made a dynamic size a constant; `instances` the class whose instances share the code;
     `also_changed` the other guarded values that differ between the two entries (torch names
     only the first guard that failed)."""
-    omit_none: ClassVar[tuple[str, ...]] = ("specialized", "instances", "fatal", "recurring")
+    omit_none: ClassVar[tuple[str, ...]] = ("specialized", "instances", "fatal", "recurring",
+                                            "tied_to")
 
     guard: str
     category: str
@@ -76,6 +78,8 @@ class RecompileDetails(Details):
     # the guard failed again and again with a new value each time (a learning rate, a step
     # counter): a compile every step (the recurring_recompile class)
     recurring: bool | None = None
+    # the Python number a size was tied to (recompile_causes.NUMBER_TIED)
+    tied_to: str | None = None
 
 
 @dataclass(frozen=True)
@@ -99,10 +103,20 @@ SPEC = KindSpec(KIND, title="recompile", words=("recompile", "recompiles"), styl
                                lambda e, c, ctx: _limit_of(e, c)),
                         # the function's other recompiles, each once, that added up to the
                         # limit (probes30d gradual_unfreeze: one per block unfrozen)
+                        # a size tied to the Python number this recompile's guard changes
+                        # (probes32b clip_loss_label_cache: a second problem at __init__)
+                        Causes(KIND, KIND, "a size tied to the Python number whose changes "
+                               "this recompile names", lambda e, c, ctx: _tied_to(e, c, ctx)),
                         Causes(KIND, KIND, "one of the recompiles that brought the function to "
                                "the recompile limit", lambda e, c, ctx: bool(c.details.limit_hit)
                                and not e.details.limit_hit and e.severity == "info"
                                and frame_of(e.compile_id) == frame_of(c.compile_id))))
+
+
+def _tied_to(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    tied = getattr(effect.details, "tied_to", None)
+    return bool(tied) and effect is not cause and frame_of(effect.compile_id) == frame_of(
+        cause.compile_id) and in_user_spelling(getattr(cause.details, "guard", "")) == tied
 
 
 def _limit_of(effect: Diagnosis, cause: Diagnosis) -> bool:
@@ -501,6 +515,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                      guard_line=guard_line, call_stack=chain,
                                      specialized=_spec_json(cause and cause.spec),
                                      instances=cause and cause.instances,
+                                     tied_to=cause.tied if cause else None,
                                      also_changed=also, recurring=bool(changing) or None)))
     for limit in limits.values():
         fn = ctx.user_fn_name(limit.get("compile_id"))
