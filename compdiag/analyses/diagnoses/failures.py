@@ -24,6 +24,9 @@ from compdiag.analyses.break_before_failure import EXPLANATION as BREAK_EXPLANAT
 from compdiag.analyses.break_before_failure import break_at, break_fix, break_words
 from compdiag.analyses.config_cause import config_behind
 from compdiag.analyses.config_suspects import suspect, suspect_fix
+from compdiag.analyses.inplace_version import EXPLANATION as SAVED_EXPLANATION
+from compdiag.analyses.inplace_version import FIX as SAVED_FIX
+from compdiag.analyses.inplace_version import written_saved_tensor
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
@@ -498,6 +501,16 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             fix = REJECTED_FIX.format(function=by.function, where=by.where,
                                       call=f"`{callee}(...)`" if callee else "the call",
                                       lineno=frame.lineno)
+        saved = written_saved_tensor(ctx, list(ctx.compiles), f.get("message"), [
+            frame.filename, *(ctx.argv or [])[:1],
+            *((ctx.code_row(c) or {}).get("filename") for c in ctx.compiles)])
+        if saved is not None:  # the in-place write to a tensor backward needed, at its line
+            frame = saved["frame"]
+            one = (one.split(" Hint:")[0].rstrip(". ")  # torch's hint is the search done here
+                   + f": {saved['name']} {saved['shape']}, written in place at line "
+                     f"{frame.lineno}")
+            expl = f"{expl} {SAVED_EXPLANATION.format(lineno=frame.lineno, **saved)}"
+            fix = SAVED_FIX.format(**saved)
         marked = marked_dynamic_failure(ctx, f)
         if marked is not None:  # the line that specialised a dimension marked dynamic
             frame, more, fix = marked
