@@ -32,3 +32,21 @@ def test_a_setting_the_failure_does_not_implicate_is_not_named(tmp_path):
     _failure(s, "convolution")
     (d,) = [d for d in s.explain() if d["kind"] == "failure"]
     assert "allow_rnn" not in d["reason"] and "allow_rnn" not in d["fix"], d
+
+
+def test_a_legacy_typed_constructor_at_a_dynamo_failure_is_named(tmp_path):
+    """set25/gpu legacy_noise_floattensor (pytorch/pytorch#196467): `x +
+    torch.cuda.FloatTensor(x.size()).normal_(0, s)` failed while Dynamo traced it ("Attempting
+    to broadcast a dimension of length 2"): Dynamo reads the size as data. The reason had
+    torch's words only and the fix said to check the line in eager, where it runs."""
+    s = Store(tmp_path)
+    code = "return x + torch.cuda.FloatTensor(x.size()).normal_(0, self.sigma)"
+    s.user.write_text(s.user.read_text().replace("line_18 = 18\n", code + "\n"))
+    s.compile("0/0", lineno=15)
+    s.failure("0/0", stage="dynamo", exc_type="TorchRuntimeError",
+              message="RuntimeError: Attempting to broadcast a dimension of length 2 at -1!",
+              filename=str(s.user), lineno=18, line=code,
+              traceback=f'from user code:\n  File "{s.user}", line 18, in forward\n    {code}\n')
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert "legacy typed constructor" in d["explanation"], d["explanation"]
+    assert d["fix"].startswith("Use the current constructors: `torch.empty("), d["fix"]

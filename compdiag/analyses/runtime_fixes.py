@@ -21,7 +21,23 @@ class RuntimeFix:
     eager_fails: bool = False   # eager raises on the same values: no compiler to bisect/minify
 
 
+# torch's legacy typed constructors (torch.FloatTensor, torch.cuda.HalfTensor, ...)
+_LEGACY = tuple(f"torch.{dev}{kind}Tensor(" for dev in ("", "cuda.") for kind in (
+    "Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool"))
+
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    # set25/gpu legacy_noise_floattensor (pytorch/pytorch#196467): `x + torch.cuda.FloatTensor(
+    # x.size()).normal_(0, s)` failed with "Attempting to broadcast a dimension of length 2"
+    RuntimeFix(one_of(*_LEGACY),
+               "Use the current constructors: `torch.empty(x.size(), device=x.device, "
+               "dtype=x.dtype)` (then `.normal_(...)`), or `torch.randn_like(x) * sigma` for "
+               "noise; the legacy typed constructors are deprecated.",
+               stages=("dynamo",),
+               why="The line builds a tensor with a legacy typed constructor "
+                   "(`torch.FloatTensor(...)`, `torch.cuda.FloatTensor(...)`). Given a size, "
+                   "eager makes an uninitialised tensor of that shape, but Dynamo traces the "
+                   "size as data, a tensor of those numbers (pytorch/pytorch#196467), so the op "
+                   "that uses it sees the wrong shape."),
     RuntimeFix(one_of("index out of bounds", "Class values must be smaller than num_classes",
                       "is out of bounds for dimension"),
                "Check the values that reach this line (the message gives the index and its "

@@ -491,7 +491,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         expl = stage_explanation(f["stage"], fatal)
         if f.get("reraised"):  # a worker's error the program re-raised (DataLoader's)
             expl += f" It was raised in another process and re-raised: \"{f['reraised']}\""
-        why = runtime_why(f"{one}\n{whole or ''}\n{f.get('message') or ''}", f["stage"])
+        why = runtime_why(f"{one}\n{whole or ''}\n{f.get('message') or ''}\n{tb[-4000:]}",
+                          f["stage"])
         if why:  # what torch's words mean where they mislead
             expl = f"{expl} {why}"
         if internal:
