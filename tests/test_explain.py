@@ -1061,6 +1061,8 @@ def test_a_double_backward_through_compiled_code_points_at_the_create_graph_line
     (d,) = [d for d in s.explain() if d["kind"] == "failure"]
     assert d["user_frame"]["lineno"] == 20, d["user_frame"]
     assert d["fix"].startswith("Keep the double backward out of compiled code"), d["fix"]
+    # probes32a r1_penalty_gan: the uncompiled module for the pass differentiated twice
+    assert "_orig_mod" in d["fix"], d["fix"]
 
 
 def test_dynamos_internal_error_on_values_read_out_of_tensors_names_the_read(tmp_path):

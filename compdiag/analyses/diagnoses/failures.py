@@ -213,9 +213,14 @@ DOUBLE_EXPLANATION = ("Line {lineno} builds a gradient with `create_graph=True` 
                       "code's output; differentiating it again (backward() through the "
                       "gradient) needs the compiled graph's backward to be differentiable, "
                       "which AOTAutograd's is not.")
-DOUBLE_FIX = ("Keep the double backward out of compiled code: compute the gradient penalty "
-              "(line {lineno}) outside the compiled function, compiling only the model's "
-              "forward around it, or leave that function uncompiled.")
+# probes32a r1_penalty_gan: the penalty was already outside; the compiled discriminator's own
+# forward was what got differentiated twice (its uncompiled `_orig_mod` for that pass worked)
+DOUBLE_FIX = ("Keep the double backward out of compiled code: the forward whose output line "
+              "{lineno} differentiates with `create_graph=True` must run uncompiled for that "
+              "pass. For a `torch.compile(model)`, call the original module there "
+              "(`model._orig_mod(x)`: same weights, eager autograd) and keep the compiled one "
+              "for the other passes; for a compiled function that computes the penalty "
+              "itself, move the penalty out of it.")
 # The program's line behind a failure whose words name a construct, found in its kept source:
 # (torch's words, the line's pattern, explanation, fix, only past the compiled function's
 # def, the line's call named in the headline).
