@@ -613,8 +613,10 @@ def test_a_number_that_looks_an_item_up_in_a_container_is_said_as_the_lookup(tmp
     tensor table. A string key or a module picked from a ModuleList keeps its own words."""
     from compdiag.formats.code_text import indexed_by
 
-    assert indexed_by("a_t = ALPHAS_CUMPROD[t]", {"t"}) == "ALPHAS_CUMPROD"
-    assert indexed_by("x = self.ts[self.i - 1] * 2", {"self.i"}) == "self.ts"
+    assert indexed_by("a_t = ALPHAS_CUMPROD[t]", {"t"}) == ("ALPHAS_CUMPROD", "ALPHAS_CUMPROD[t]")
+    assert indexed_by("x = self.ts[self.i - 1] * 2", {"self.i"}) == ("self.ts", "self.ts[self.i - 1]")
+    # the guard's `scheduler.step_index` read as `self.step_index` inside the method
+    assert indexed_by("t = self.ts[self.step_index]", {".step_index"})[0] == "self.ts"
     assert indexed_by("h = self.blocks[:n](x)", {"n"}) is None
     assert indexed_by("y = x * t", {"t"}) is None
     s = Store(tmp_path)

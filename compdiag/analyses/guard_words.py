@@ -390,10 +390,12 @@ def _container_index(event: dict[str, Any], source: str) -> Said | None:
             or "nn/modules/container.py" in str(event.get("failed_guard") or ""):
         return None  # a string key, or a module picked from a ModuleList (RECURRING_FIXES)
     line, lineno, _ = _guard_read(event)
-    box = indexed_by(line, {bare(source), in_user_spelling(source)})
-    if box is None or lineno is None:
-        return None
     var = in_user_spelling(source)
+    attr = {"." + var.rsplit(".", 1)[1]} if "." in var else set()  # read through `self`
+    found = indexed_by(line, {bare(source), var, *attr})
+    if found is None or lineno is None:
+        return None
+    box, lookup = found
     return Said(
         f"{var} looks up `{box}[...]` at line {lineno}, so each value of {var} is a constant",
         "",
@@ -401,7 +403,7 @@ def _container_index(event: dict[str, Any], source: str) -> Said | None:
         f"traces a Python container's item as a constant, so it guards on {var}'s exact value "
         f"and cannot make it dynamic: every new value of {var} compiles a new graph.",
         f"Do the lookup outside the compiled function and pass what it picks in as a tensor "
-        f"(`torch.tensor({box}[{var}])`, one graph for every value), or keep `{box}` as a "
+        f"(`torch.tensor({lookup})`, one graph for every value), or keep `{box}` as a "
         f"tensor built once outside (`torch.tensor(...)`) and index it there with tensor math "
         f"on the item (`torch.sqrt`, not `math.sqrt`). Wrapping {var} alone in a tensor does "
         f"not work while `{box}` is a Python list: indexing a list with a tensor reads its "

@@ -116,11 +116,12 @@ def drawn_from(line: str | None, module: str) -> tuple[set[str], str] | None:
     return None
 
 
-def indexed_by(line: str | None, names: set[str]) -> str | None:
+def indexed_by(line: str | None, names: set[str]) -> tuple[str, str] | None:
     """The container a line looks an item up in by one of `names` (`ALPHAS[t]`, `self.ts[
-    self.i - 1]` with names {"t"} or {"self.i"}): the container as the line spells it; None
-    where no subscript's index is, or computes from, one of them (a slice `[:n]` is not a
-    lookup) or the line does not parse alone."""
+    self.i - 1]` with names {"t"} or {"self.i"}, or {".i"} for any object's `i`): the container
+    and the lookup as the line spells them (("ALPHAS", "ALPHAS[t]")); None where no
+    subscript's index is, or computes from, one of them (a slice `[:n]` is not a lookup) or
+    the line does not parse alone."""
     text = (line or "").strip()
     if text.endswith(":"):
         text += " pass"
@@ -133,6 +134,9 @@ def indexed_by(line: str | None, names: set[str]) -> str | None:
             continue
         index = {ast.unparse(n) for n in ast.walk(node.slice)
                  if isinstance(n, (ast.Name, ast.Attribute))}
-        if index & names:
-            return ast.unparse(node.value)
+        # a name starting with "." is an attribute read through any object (`self.step_index`
+        # inside the method for the guard's `scheduler.step_index`)
+        if index & names or any(i.endswith(n) for i in index for n in names
+                                if n.startswith(".")):
+            return ast.unparse(node.value), ast.unparse(node)
     return None
