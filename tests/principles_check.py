@@ -733,6 +733,31 @@ def own_code_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any
     return out
 
 
+def foreign_file_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
+                          ) -> list[str]:
+    """§1, this run's lines: a graph node whose statement Dynamo traced in this run is at the
+    file and line Dynamo traced it at. Caught on main: a graph served from the FX graph or
+    AOTAutograd cache kept the paths of the process that compiled it first, and a failure
+    was shown in a draft copy's file the run never executed (probes32a r1_penalty_gan,
+    ingest/cached_paths.py). A cached graph of another program with other code has no
+    place here to move to (locate skips such files: analyses/context.py's `foreign`)."""
+    out = []
+    for c in reader.compiles(run_id):
+        cid = c.get("compile_id")
+        places: dict[str, set] = {}
+        for n in reader.dynamo_nodes(run_id, cid):
+            if n.get("filename") and n.get("line"):
+                places.setdefault(n["line"].strip(), set()).add(n["filename"])
+        for n in reader.every_graph_nodes(run_id, cid):
+            at = places.get((n.get("line") or "").strip())
+            if at and n.get("filename") not in at:
+                out.append(f"compile {cid}'s node {n.get('node')} is at {n.get('filename')}, "
+                           f"where Dynamo traced its statement at {sorted(at)[0]} (a cached "
+                           "graph's stale path?)")
+                break
+    return out
+
+
 # A compiler stage a failure may be blamed on, and the code its traceback then runs through.
 _STAGE_CODE = {"aot": ("torch/_functorch/", "torch/_subclasses/",
                        "torch/fx/experimental/proxy_tensor.py"),
@@ -779,7 +804,8 @@ def principle_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, An
                                           (2, ending_rank_problems),
                                           (1, resume_name_problems),
                                           (1, address_problems), (1, stage_owner_problems),
-                                          (0, own_code_problems))
+                                          (0, own_code_problems),
+                                          (1, foreign_file_problems))
             for p in check(reader, run_id, diagnoses)]
 
 

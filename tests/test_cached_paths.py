@@ -27,6 +27,15 @@ def test_a_stale_user_path_becomes_the_one_dynamo_traced():
     assert "/old/copy" not in out and out.count("File: /run/train.py:") == 2
 
 
+def test_a_drafts_other_line_moves_to_the_line_that_holds_its_code():
+    """probes31b rand_flip_branch: the draft had the statement at line 8, the program at 27."""
+    fresh = fresh_frames([{"filename": "/run/aug.py", "lineno": 27,
+                           "line": "if torch.rand(()) < 0.5:"}])
+    out = fresh_paths("# File: /tmp/drafts/rflip.py:8 in augment, code: if torch.rand(()) < 0.5:"
+                      "\n", fresh)
+    assert out == "# File: /run/aug.py:27 in augment, code: if torch.rand(()) < 0.5:\n", out
+
+
 def test_paths_nothing_vouches_for_are_left_as_torch_wrote_them():
     # another line's code: no frame of Dynamo's agrees, so no swap
     text = "# File: /old/model.py:9 in g, code: y = x.relu()\n"
@@ -52,3 +61,27 @@ def test_a_cache_served_post_grad_graph_is_stored_at_the_runs_own_file(tmp_path)
     with Reader(s.path) as r:
         files = {n["filename"] for n in r.graph_nodes(s.run_id, "0/0")}
     assert files == {str(s.user)}
+
+
+def test_the_property_holds_the_store_to_its_own_files(tmp_path, monkeypatch):
+    """principles_check.foreign_file_problems rejects the store the code before
+    ingest/cached_paths.py made (the cache-served graph at the draft's path) and passes
+    today's."""
+    import compdiag.ingest.ingestor as ingestor
+    from principles_check import foreign_file_problems
+
+    def store(path):
+        s = Store(path)
+        s.compile("0/0")
+        s.ing.record({**_ids("0/0"), "dynamo_output_graph": {}}, _dynamo_graph(str(s.user)))
+        s.ing.record({**_ids("0/0"), "inductor_post_grad_graph": {}},
+                     _post_grad(str(path / "drafts" / "user_script.py")))
+        s.done()
+        with Reader(s.path) as r:
+            return foreign_file_problems(r, s.run_id, [])
+
+    (tmp_path / "now").mkdir()
+    assert store(tmp_path / "now") == []
+    monkeypatch.setattr(ingestor, "fresh_paths", lambda payload, fresh: payload)
+    (tmp_path / "before").mkdir()
+    assert store(tmp_path / "before"), "the stale path was not caught"
