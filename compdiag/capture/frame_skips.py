@@ -72,14 +72,30 @@ def _called_by_compile_wrapper() -> bool:
     return f is not None and f.f_code.co_filename.replace(os.sep, "/").endswith(_WRAPPER)
 
 
-def _entry(frame: Any) -> str:
-    """`Sequential._call_impl`: the skipped entry's class (of its `self`) and function."""
+def _torch_entry(frame: Any) -> str | None:
+    """`Sequential._call_impl` where `frame` is the very callable torch.compile wrapped (the
+    `fn` of eval_frame's wrapper that called it, not a helper the wrapper runs first) and it
+    belongs to a class of torch's own (a `.compile()`d module of the user's starts at
+    `_call_impl` too, then compiles its forward: not recorded, so not counted); None
+    otherwise."""
     try:
+        f = sys._getframe(1)
+        while f is not None and not f.f_code.co_filename.replace(os.sep, "/").endswith(
+                _WRAPPER):
+            f = f.f_back
+        fn = f.f_locals.get("fn") if f is not None else None
+        code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+        if code is None or code is not frame.f_code:
+            return None
         owner = frame.f_locals.get("self")
+        module = type(owner).__module__ if owner is not None else \
+            getattr(getattr(fn, "__func__", fn), "__module__", "") or ""
+        if not module.startswith("torch."):
+            return None
         name = frame.f_code.co_name
         return f"{type(owner).__name__}.{name}" if owner is not None else name
-    except Exception:  # noqa: BLE001 - fail open: the name is only words
-        return "?"
+    except Exception:  # noqa: BLE001 - fail open: no record rather than a wrong one
+        return None
 
 
 def _said(exc: BaseException) -> str:
@@ -115,13 +131,14 @@ def install(capture: Any, call_line: Callable[[], Any]) -> None:
                                 call_line, seen)
         elif any(w in text for w in NEWS) and not capture.paused_depth:
             capture.guarded("frame skip", _record, capture, text, frame, call_line, seen)
-        elif text == SKIPFILES and not capture.paused_depth and _called_by_compile_wrapper():
+        elif text == SKIPFILES and not capture.paused_depth and \
+                (entry := _torch_entry(frame)) is not None:
             # the compiled callable itself is torch's code (`nn.Sequential(...).compile()`:
             # its _call_impl and every layer's forward): nothing compiles unless a frame of
             # the user's runs under it, which the analysis checks (probes32a
             # dcgan_sequential_compile: "0 compiles; no problems found")
-            capture.guarded("frame skip", _record, capture, f"{text} ({_entry(frame)})",
-                            frame, call_line, seen)
+            capture.guarded("frame skip", _record, capture, f"{text} ({entry})", frame,
+                            call_line, seen)
         return original(reason, frame)
 
     add_skip_reason._compdiag = True  # type: ignore[attr-defined]
