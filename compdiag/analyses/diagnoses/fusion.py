@@ -65,8 +65,11 @@ REASON_CLASSES: tuple[tuple[Words, tuple[str | None, bool]], ...] = (
     (one_of("memory deps did not match"), ("other_positions", True)),
     # A limit of Inductor's code generator, not a choice to revisit: "prologue fusion only
     # supported for pointwise nodes" (a template's prologue), "prologue fusion not implemented
-    # for kernel for these inputs", "... not supported".
-    (one_of("only supported for", "not supported", "not implemented"), ("unsupported", True)),
+    # for kernel for these inputs", "... not supported", "template prologue can only fuse
+    # nodes with a single use into template" (set26/gpu bf16_accum_autotune_ok under
+    # max-autotune: a problem on a correct program).
+    (one_of("only supported for", "not supported", "not implemented", "can only fuse"),
+     ("unsupported", True)),
     (one_of("exceeds max fusion", "fusion size", "too many"), ("size_limit", False)),
     (one_of("template", "epilogue", "prologue"), ("template", False)),
     # Loops of other iteration spaces cannot share a kernel: legality, not a choice
