@@ -640,3 +640,14 @@ def test_a_value_that_went_there_and_back_is_said_in_order(tmp_path):
                                              f"expected requires_grad={was}")
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
     assert "False -> requires_grad=True -> requires_grad=False" in d["reason"], d["reason"]
+
+
+def test_a_bool_attribute_that_picks_a_branch_is_information_too(tmp_path):
+    """probes32f lora_adapter_toggle_ok: a LoRA adapter's `self.q.enabled` flag switched off
+    for evaluation was a problem ("pass it as a tensor": 6 graph breaks and 5 recompiles when
+    applied). An attribute's bool is the same one graph per value as an argument's."""
+    leaf = ("EQUALS_MATCH: L['self'].q.enabled == False  # if self.enabled:  # a.py:22 in f")
+    d = _recompile(Store(tmp_path), "0/0: self.q.enabled == False",
+                   (_tree("L['self'].q.enabled", "bool", leaf),
+                    _tree("L['self'].q.enabled", "bool", leaf.replace("False", "True"))))
+    assert d["severity"] == "info" and d["fix"].startswith("Nothing to do"), d

@@ -147,9 +147,10 @@ ON_PURPOSE: dict[str, dict[str, Any]] = {
     # `length` of the **kwargs dict: two call sites passing two keyword sets (probes25
     # hf_llama_decode_dynamic_false: a prefill and a decode call)
     "length": {"needs": ("keywords", "another_call"), "fix": KEYWORD_SETS},
-    # a bool argument that picks a branch: one graph per value (probes26's keyword-only
-    # `residual` flag, whose fix said "pass it as a tensor")
-    "flag": {"needs": ("argument",), "fix": BOOL_FLAG},
+    # a bool that picks a branch, an argument or an attribute: one graph per value (probes26's
+    # keyword-only `residual` flag, whose fix said "pass it as a tensor"; probes32f
+    # lora_adapter_toggle_ok's `self.q.enabled`, a problem whose tensor fix made 6 breaks)
+    "flag": {"needs": (), "fix": BOOL_FLAG},
     # one graph per grad/autocast mode and train/eval: an evaluation pass in a training loop
     # (probes27 train_amp_bf16_ok: a problem on a correct program)
     "global_state": {"needs": (), "fix": MODE_SWITCH},
