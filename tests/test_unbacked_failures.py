@@ -29,3 +29,13 @@ def test_an_aten_op_named_with_its_prefix_is_torchs_not_a_custom_op():
     custom = minify_unavailable(ctx, "0/0", "boom", "torch.ops.mylib.scale.default")
     assert custom is not None and "torch.ops.mylib.scale.default" in custom, custom
     assert "torch.ops.torch.ops" not in custom
+
+
+def test_a_cache_bypass_on_torchs_effect_wrapper_is_torchs_own():
+    """probes32g darcy_fd_solve_ok: `torch.linalg.solve`'s error check is an effectful op
+    Dynamo wraps in `with_effects`, which the FX graph cache cannot serialize: a problem on a
+    correct program before, whose only fix was not to compile the solve."""
+    from compdiag.analyses.diagnoses.cache import torch_own
+
+    assert torch_own("Can't cache HigherOrderOperator: with_effects")
+    assert not torch_own("Can't cache HigherOrderOperator: cond")

@@ -100,6 +100,10 @@ FROZEN_LEFTOVERS: tuple[str, ...] = ("mkldnn tensors unpickleable",)
 # compiled autograd's validate_outputs): the program has nothing to change, so information.
 TORCH_OWN_BYPASSES: tuple[Words, ...] = (
     every("unsupported call_function target", "function module: torch."),
+    # torch's wrapper of an op with side effects (`torch.linalg.solve`'s error check): the
+    # FX graph cache cannot serialize it (probes32g darcy_fd_solve_ok: a problem on a correct
+    # program, whose only fix was not to compile the solve)
+    every("HigherOrderOperator", "with_effects"),
 )
 TORCH_OWN_FIX = ("Nothing to change in your code: the function the cache refuses is torch's "
                  "own (its module is torch's), so this graph compiles cold on every start "
