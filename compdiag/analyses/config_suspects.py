@@ -5,9 +5,8 @@ failed in `aten.mkldnn_rnn_layer`; the fix sent the user to Inductor (aot_eager 
 and nothing named the setting, without which the program ran (one graph break at the LSTM).
 
 The settings are read from the program's own source as stored with the run (an assignment
-`torch._dynamo.config.NAME = VALUE`, `torch._inductor.config...`, `torch._functorch.config...`,
-or through an alias such as `import torch._dynamo.config as dc`); each rule says which words
-of a failure implicate its setting."""
+to a setting of `torch._dynamo.config`, `torch._inductor.config` or `torch._functorch.config`,
+spelled out); each rule says which words of a failure implicate its setting."""
 
 from __future__ import annotations
 
