@@ -38,3 +38,22 @@ def test_a_value_read_to_decide_a_branch_gets_no_capture_setting_fix():
     assert "decides a Python branch" in fix and "to trace it as" not in fix, fix
     assert "capture_scalar_outputs = True` to trace" in graph_break_fix(
         gb, "", "", "scale = s.item()", [])
+
+
+def test_a_read_without_a_named_call_is_said_in_the_users_terms():
+    """probes32g adaptive_step_minmax (`min(4.0 * h, max(0.2 * h, ... / err))`) and probes32e
+    split_per_image (`boxes[best]`, `best` a 0-d tensor): torch said only
+    "aten._local_scalar_dense"; the reason names Python's min/max or the index, and min/max
+    get torch.clamp."""
+    from compdiag.analyses.scalar_reads import implicit_read
+
+    ctx = "aten._local_scalar_dense.default"
+    line = "h_next = min(4.0 * h, max(0.2 * h, 0.9 * h * (tol / err) ** 0.5))"
+    assert implicit_read(ctx, line) == "Python's `min(...)`, `max(...)` on a tensor"
+    assert implicit_read(ctx, "out.append((boxes[best], s[best]))") == (
+        "an index by a tensor's value (`boxes[best]`, `s[best]`)")
+    assert implicit_read(ctx, "if x[i] > 0:") == "an index by a tensor's value (`x[i]`)"
+    assert implicit_read(ctx, "v = t.item()") is None  # scalar_read names it
+    assert implicit_read("builtin print", line) is None
+    gb = "Data dependent operator"
+    assert "torch.clamp" in graph_break_fix(gb, "", ctx, line, [])

@@ -5,6 +5,7 @@ what was verified to work on the probes named."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 ITEM_FIX = ("`.item()` turns a tensor into a Python number. Keep it a tensor (e.g. `x * t` "
@@ -21,6 +22,9 @@ def scalar_read_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
     user's line makes, `.tolist()` or `.item()` (and what reads one implicitly)."""
     if NUMPY_CALL.search(line) and not SCALAR_READ_CALL.search(line):
         return NUMPY_SCALAR_FIX
+    if line.strip() and not SCALAR_READ_CALL.search(line) and \
+            re.search(r"(?<![\w.])(?:min|max)\(", line):
+        return MINMAX_FIX
     if line.strip() and not SCALAR_READ_CALL.search(line):
         return IMPLICIT_READ_FIX
     if _BRANCH_HEAD.match(line) or " if " in line:
@@ -83,3 +87,34 @@ def scalar_read(context: str | None, line: str | None) -> str | None:
         numpy = NUMPY_CALL.search(line)
         return f"{numpy.group(0)}...)" if numpy else None
     return f".{m.group(1)}()" if m.group(1) else f"{m.group(2)}(...)"
+
+
+# Reads a line makes without a call that names them (probes32g adaptive_step_minmax: Python's
+# `min`/`max` comparing a float with a tensor; probes32e split_per_image: `boxes[best]` with a
+# 0-d tensor `best`): said in the user's terms where torch names only _local_scalar_dense.
+_BUILTIN_READ = re.compile(r"(?<![\w.])(min|max|round|abs)\(")
+MINMAX_FIX = (
+    "Python's `min`/`max` compare the tensor with a number, which reads its value out of the "
+    "graph: keep it a tensor with `torch.clamp(t, low, high)` (or `torch.minimum`/"
+    "`torch.maximum`), and pass plain numbers in as tensors where they mix with it.")
+
+
+def implicit_read(context: str | None, line: str | None) -> str | None:
+    """`Python's min(...), max(...) on a tensor` or `an index by a tensor's value (boxes[best])`
+    for a break on aten._local_scalar_dense at a line that makes no call scalar_read names;
+    None otherwise."""
+    if not context or "_local_scalar_dense" not in context or not line \
+            or scalar_read(context, line):
+        return None
+    names = list(dict.fromkeys(_BUILTIN_READ.findall(line)))
+    if names:
+        return "Python's " + ", ".join(f"`{n}(...)`" for n in names) + " on a tensor"
+    text = line.strip() + (" pass" if line.strip().endswith(":") else "")
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None
+    subs = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
+            and isinstance(n.slice, (ast.Name, ast.Attribute))]
+    return (f"an index by a tensor's value (`{'`, `'.join(dict.fromkeys(subs))}`)"
+            if subs else None)

@@ -20,7 +20,7 @@ from compdiag.analyses.custom_op_fakes import fake_line
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import NUMPY_CALL, graph_break_fix
 from compdiag.analyses.random_origin import random_origin
-from compdiag.analyses.scalar_reads import scalar_read
+from compdiag.analyses.scalar_reads import implicit_read, scalar_read
 from compdiag.analyses.backend_breaks import backend_context, wont_convert
 from compdiag.analyses.torch_entry import ENTRY_SKIP, compile_line, entries_that_compiled, entry_of
 from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
@@ -437,6 +437,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if g["gb_type"] in CALL_MACHINERY:
             # torch's words are about Dynamo's machinery: name the user's call it could not
             reason += call_clause(g["frame"].line, reason)
+        implicit = implicit_read(short, g["frame"].line)
+        if implicit:  # a read the line makes without .item() (min/max, an index)
+            reason += f", {implicit} at line {g['frame'].lineno}"
         read = scalar_read(short, g["frame"].line)
         if read:  # the user's call that read a tensor's value into Python
             reason += f", from `{read}` at line {g['frame'].lineno}" + (
