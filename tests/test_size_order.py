@@ -68,3 +68,21 @@ def test_a_size_tied_to_a_number_folds_under_that_numbers_recompile():
     assert _tied_to(size, limit, None)
     assert not _tied_to(size, diag("1/3", "L['self'].prev_num_logits"), None)  # another frame
     assert not _tied_to(limit, size, None) and not _tied_to(size, size, None)
+
+
+def test_a_size_that_sets_a_loops_trip_count_is_said_as_the_loop_at_its_line(tmp_path):
+    """probes32e anchor_grid_loop: `for y in range(feat_h):` (feat_h from the image size)
+    recompiled per image size; explain said the function "branches in Python on" the size,
+    at the call, with a torch.where fix. torch's guard ties it to the loop's line."""
+    s = Store(tmp_path)
+    s.user.write_text(s.user.read_text().replace("line_12 = 12\n",
+                                                 "for y in range(feat_h):\n"))
+    s.compile("0/0", co_name="forward", lineno=10)
+    for i, n in enumerate((16, 20, 12), 1):
+        s.compile(f"0/{i}", co_name="forward", lineno=10,
+                  recompile_reason=f"0/{i - 1}: (1 + (((-1) + images.size()[2]) // 8)) == {n}"
+                                   f"  # for y in range(feat_h):  # {s.user}:12 in make_anchors")
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["user_frame"]["lineno"] == 12, d["user_frame"]
+    assert "a Python loop's trip count" in d["reason"] and "range(feat_h)" in d["reason"], d
+    assert "torch.arange" in d["fix"] and "torch.where" not in d["fix"], d["fix"]

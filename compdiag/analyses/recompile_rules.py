@@ -22,6 +22,8 @@ REASONS = {
     "global": "global {src} changed", "value": "Python value {src} changed",
     "size_branch": "a branch on the size expression {src} took the other way",
     "size_range": "size {src} left the range its dynamic graph holds for",
+    "size_loop": "a Python loop's trip count {src} changed (the loop is unrolled for each "
+                 "size)",
     "size_order": "which of the tensors in {src} is longest changed (Dynamo guards on how "
                   "their sizes compare)",
     "subclass_metadata": "the flatten context (metadata) of tensor subclass {src} changed",
@@ -31,6 +33,9 @@ REASONS = {
     "replaced": "{src} was replaced or removed since the compile",
 }
 EXPLANATIONS = {
+    "size_loop": "{where} loops in Python over a count made from a dynamic size ({src}): "
+                 "Dynamo unrolls the loop into the graph, one copy of its body per iteration, "
+                 "so each new count is a graph of its own.",
     "size_order": "{where} compares the sizes of the tensors in {src} with each other (padding "
                   "to the longest, a max over their lengths): the sizes stay dynamic, but "
                   "Dynamo guards on the outcome of each comparison, so a call whose longest "
@@ -81,6 +86,10 @@ SIZE_REPEATED = ("; repeated size recompiles mean automatic dynamic shapes were 
 SIZE_ONCE = ("; one recompile per new dimension is expected (automatic dynamic shapes), more "
              "is not.")
 FIXES = {
+    "size_loop": "Write the loop with tensor ops over the whole range at once (`torch.arange` "
+                 "and `torch.meshgrid` for a grid, a batched op for the body), or move the loop "
+                 "out of the compiled function (compute what it builds once per size and pass "
+                 "it in), or pad inputs to a few fixed sizes.",
     "size_order": "Do the padding (or whatever compares the lengths) before the compiled "
                   "call and pass one padded tensor with the lengths or a mask "
                   "(`pad_sequence(items, batch_first=True)` outside), or pad every item to "

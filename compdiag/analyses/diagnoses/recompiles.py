@@ -384,18 +384,23 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         guard_line = locate(ctx, first["compile_id"], torch=[loc, first["user_stack"] or []],
                             nodes=_library_nodes(ctx, frame_no, loc))
         call, chain = call_site(ctx, first["compile_id"])
+        # the size sets a Python loop's trip count, not an `if` (probes32e anchor_grid_loop:
+        # `for y in range(feat_h):` unrolled per image size, said as a branch at the call)
+        loop = category == "size_branch" and guard_line.evidence == "torch" and \
+            (guard_line.line or "").lstrip().startswith("for ")
         # a range guard points at the line that bounded the size (torch's guard location),
         # and so does a guard of the code after a graph break: its "call" is the break, not
         # a line of the user's that passed a value (probes26: the list `history.append` grew
         # at line 18, shown at the logging break at 17)
         frame = guard_line if (category == "size_range" or is_resume_function(fn)
-                               or category in READ_AT_LINE) and \
+                               or category in READ_AT_LINE or loop) and \
             guard_line.evidence in ("torch", "fx_node") else call or guard_line
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
                                                                         source) else None
         source = passed_as(source, (call.line or ctx.source_line(call.filename, call.lineno))
                            if call and call.filename and call.lineno else None)
-        head = REASONS.get(category, "guard {src} failed").format(src=source)
+        head = REASONS.get("size_loop" if loop else category, "guard {src} failed").format(
+            src=source) + (f", at `{guard_line.line.strip()}`" if loop else "")
         if category == "size_order":  # the user's call that compared them (pad_sequence)
             head += call_clause(frame.line, head)
         change = "" if before is None and after is None else (
@@ -407,7 +412,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         elif len(values) > 2 and str(before) == str(after):  # there and back, in order
             # (probes32a r1_penalty_gan said "requires_grad=False -> requires_grad=False")
             change = f" ({' -> '.join(map(str, values[:8]))}{' ...' if len(values) > 8 else ''})"
-        explanation = recompile_explanation(category, source, shown, count, first["failed_guard"])
+        explanation = recompile_explanation("size_loop" if loop else category, source, shown,
+                                            count, first["failed_guard"])
         changing = len(set(values)) >= RECURRING and count >= RECURRING - 1
         guard_text = " ".join(str(x) for x in (first["failed_guard"], first["loc_line"],
                                                guard_line.line) if x)
@@ -436,7 +442,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         changing = changing and not by_design_01
         tensor, dim = tensor_and_dim(source)
         fix = (purpose["fix"].format(src=source, tensor=tensor, dim=dim) if expected else
-               recompile_fix(category, source, count=count, limit=limit is not None, fn=shown,
+               recompile_fix("size_loop" if loop else category, source, count=count,
+                             limit=limit is not None, fn=shown,
                              recurring_text=guard_text if changing else None,
                              guard_text=first["failed_guard"]))
         if specialised_01 and cause is None:
@@ -490,7 +497,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             on = (f"{plural(count, 'time')} on {source}" if total == count else
                   f"{plural(total, 'time')}, {count} of them on {source},")
             plain = f" ({said.head}{said.change})" if said is not None else \
-                f" ({head})" if category in SAID_IN_LIMIT else \
+                f" ({head})" if category in SAID_IN_LIMIT or loop else \
                 f" ({cause.suffix.lstrip('; ')})" if cause is not None and cause.suffix else ""
             reason = (f"recompile limit hit: {shown or 'a function'}() recompiled {on}{plain} "
                       f"and now runs in eager; last guard that failed: "
