@@ -48,9 +48,9 @@ def test_a_guard_at_a_library_line_is_read_at_the_user_line_whose_nodes_it_made(
     ctx = SimpleNamespace(compiles=["0/0", "0/1"], run_id=1, r=SimpleNamespace(
         every_graph_nodes=lambda run, cid: nodes.get(cid, [])))
     loc = {"filename": "nn/utils/rnn.py", "lineno": 465}
-    assert _library_nodes(ctx, "0", loc) == [[user, {"filename": lib, "lineno": 465}]]
-    assert _library_nodes(ctx, "0", {"filename": "nn/utils/rnn.py", "lineno": 7}) == []
-    assert _library_nodes(ctx, "0", None) == []
+    assert list(_library_nodes(ctx, "0", loc)) == [[user, {"filename": lib, "lineno": 465}]]
+    assert list(_library_nodes(ctx, "0", {"filename": "nn/utils/rnn.py", "lineno": 7})) == []
+    assert list(_library_nodes(ctx, "0", None)) == []
 
 
 def test_a_size_tied_to_a_number_folds_under_that_numbers_recompile():

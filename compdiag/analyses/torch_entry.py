@@ -9,12 +9,11 @@ where no compile ran under that call (a module of the user's own, `.compile()`d,
 
 from __future__ import annotations
 
-import ast
 import re
 from typing import Any
 
 from compdiag.analyses.diagnosis import UserFrame
-from compdiag.formats.code_text import calls_in
+from compdiag.formats.code_text import called_names
 
 # ingest/own_records.py's words for that skip, and the entry they name
 ENTRY_SKIP = "torch.compile was given torch's own code"
@@ -41,13 +40,8 @@ def entries_that_compiled(ctx: Any, rows: list[dict[str, Any]]) -> set[str]:
 def compile_line(ctx: Any, frame: UserFrame) -> UserFrame | None:
     """The line of the run's file that calls `.compile()` on an object `frame`'s line calls
     (`generator.compile()` for `fake = generator(z)`), the last before the call; None if none."""
-    names = {ast_name for node in calls_in(frame.line)
-             if (ast_name := _name(node)) is not None}
+    names = set(called_names(frame.line))
     lines = ctx.code_lines(frame.filename) or []
     found = [i for i, text in enumerate(lines[:(frame.lineno or len(lines))], 1)
              if any(f"{n}.compile(" in text for n in names)]
     return ctx.frame(frame.filename, found[-1], evidence="source") if found else None
-
-
-def _name(node: Any) -> str | None:
-    return ast.unparse(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) else None

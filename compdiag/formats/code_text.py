@@ -55,8 +55,14 @@ def called(line: str | None) -> str | None:
     of `dist.broadcast_object_list(flag, src=0)`): its outermost call; None where the line does
     not parse alone or calls nothing by name. What a headline names when torch's words are
     about Dynamo's machinery, not the user's call."""
-    return next((ast.unparse(n.func) for n in calls_in(line)
-                 if isinstance(n.func, (ast.Name, ast.Attribute))), None)
+    return next(iter(called_names(line)), None)
+
+
+def called_names(line: str | None) -> list[str]:
+    """Every function a line of code calls by name, as the line spells it, outermost first
+    (calls_in's calls whose callee is a name or an attribute)."""
+    return [ast.unparse(n.func) for n in calls_in(line)
+            if isinstance(n.func, (ast.Name, ast.Attribute))]
 
 
 # keyword arguments whose value is an object a graph cannot take, in the user's words

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Iterator
 
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
@@ -179,20 +179,21 @@ _ITEM = re.compile(r"\[(?:'[^'\]]*'|\d+)\]$")
 _KEYWORDS = re.compile(r"^len\((?:L\['kwargs'\]|kwargs)\)$")
 
 
-def _library_nodes(ctx: Any, frame_no: Any, loc: dict[str, Any] | None) -> list[Any]:
+def _library_nodes(ctx: Any, frame_no: Any, loc: dict[str, Any] | None) -> Iterator[Any]:
     """The user stacks of the graph nodes made at the library line a guard is tied to (torch
     names `nn/utils/rnn.py:465 in pad_sequence`; its nodes' stacks name the user's line that
     called it: probes32d pad_sequence_sensor_batches, at line 18, not the call): the first
-    compile of the frame that has one."""
+    compile of the frame that has one. A generator, so that locate reads the graph nodes only
+    where torch's own frames named no user line (most guards never reach it)."""
     where = str((loc or {}).get("filename") or "").replace("\\", "/").lstrip("/")
     if not where:
-        return []
+        return
     for cid in frame_cids(ctx, frame_no):
         for n in ctx.r.every_graph_nodes(ctx.run_id, cid):
             if n.get("lineno") == loc.get("lineno") and n.get("stack") and str(
                     n.get("filename") or "").replace("\\", "/").endswith("/" + where):
-                return [n["stack"]]
-    return []
+                yield n["stack"]
+                return
 
 
 def another_call(ctx: Any, cid: str) -> bool:
