@@ -331,6 +331,14 @@ RANGE_01_FIX = (
     "place of mark_dynamic lets the dynamic graph take 0 and 1 too, but code that checks the "
     "size (BatchNorm's batch check, a `view` on it) then breaks on the unbacked size: try it "
     "only where nothing does.")
+# At the limit with other tensors' 0/1 graphs failing too (analyses/zero_one.py; probes32e
+# pad_gt_boxes: mark_dynamic left 7 recompiles, mark_unbacked on each left none).
+ZERO_ONE_LIMIT_FIX = (
+    "Sizes 0 and 1 kept coming, here and on {sources}: each is a graph of its own, and several "
+    "such sizes make a graph per combination, past the limit. Let one graph take every size: "
+    "`torch._dynamo.decorators.mark_unbacked({tensor}, {dim})` on each of these tensors before "
+    "the call (code that checks the size, BatchNorm's batch check or a `view` on it, then "
+    "breaks on the unbacked size), or pad each to a size of 2 or more and mask the padding.")
 # A guard compdiag has no category for: torch's own words, and no other category's fix
 # (dynamic shapes help a size or stride guard only).
 FIX_OTHER = ("Keep what this guard checks the same between calls (torch's words for it are "

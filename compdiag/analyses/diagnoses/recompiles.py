@@ -34,9 +34,10 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, BOOL_FLAG, KEYWORD_SETS, LIMIT_FIX,
     MODE_SWITCH, OPTIONAL_ARGUMENT, RANGE_01_EXPLANATION, RANGE_01_FIX, RANGE_01_REASON,
     REASONS, RECURRING, REQUIRES_GRAD_CHANGE, SAID_IN_LIMIT, SPECIALISED_01_EXPLANATION,
-    SPECIALISED_01_FIX, VALUE_GUARDS, ZERO_ONE_EXPLANATION, ZERO_ONE_FIX,
+    SPECIALISED_01_FIX, VALUE_GUARDS, ZERO_ONE_EXPLANATION, ZERO_ONE_FIX, ZERO_ONE_LIMIT_FIX,
     recompile_explanation, recompile_fix, tensor_and_dim, tree_spelling, zero_one_bounded)
 from compdiag.analyses.summary import with_decisive
+from compdiag.analyses.zero_one import new_value as _after, zero_one_limits
 from compdiag.formats.code_text import call_clause, calls_in
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, resumed_function
@@ -360,6 +361,13 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         per_frame[key[0]] = per_frame.get(key[0], 0) + len(evs)
         if key[0] in limits and len(evs) >= len(groups.get(limited.get(key[0]), ())):
             limited[key[0]] = key
+    # sizes 0 and 1 at the limit: the range guard's 0/1 is the cause, the 0/1 graphs' static
+    # guards its consequences (analyses/zero_one.py)
+    followers: dict[tuple, tuple[tuple[str, list[dict[str, Any]]], ...]] = {}
+    for frame_no, (cause_key, keys) in zero_one_limits(
+            groups, limits, lambda k, e: _after(ctx, k[1], k[2], e[-1])).items():
+        limited[frame_no] = cause_key
+        followers[cause_key] = tuple((k[2], groups.pop(k)) for k in keys)
     # where torch tied some guard on an object to a line: a guard on the same object that it
     # gave none (`len(batch) != 2`, beside `list(dict.keys(batch))[2]  # x.py:16`) is read there
     lines = {(frame_of(e["compile_id"]), _read_object(e["guarded"] or "")): e
@@ -368,12 +376,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     for (frame_no, category, source), evs in groups.items():
         first, last = evs[0], evs[-1]
         count = len(evs)
-        before, after = first["before"], last["after"]
-        if after is None and category in VALUE_GUARDS:
-            for spelling in dict.fromkeys((source, tree_spelling(source))):
-                after = ctx.r.guard_value(ctx.run_id, last["compile_id"], spelling)
-                if after is not None:
-                    break
+        before, after = first["before"], _after(ctx, category, source, last)
+        extra = followers.get((frame_no, category, source), ())  # 0/1 graphs' guards
         values = [e["before"] for e in evs if e["before"] is not None]
         if last["after"] is not None:
             values.append(last["after"])
@@ -474,7 +478,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if category == "size_range" and str(after) in ("0", "1") and cause is None:
             head, change = RANGE_01_REASON.format(src=source, span=before, value=after), ""
             explanation = RANGE_01_EXPLANATION
-            fix = RANGE_01_FIX.format(tensor=tensor, dim=dim)
+            fix = RANGE_01_FIX.format(tensor=tensor, dim=dim) if not extra else \
+                ZERO_ONE_LIMIT_FIX.format(tensor=tensor, dim=dim, sources=", ".join(
+                    dict.fromkeys(passed_as(s, call.line if call else None) for s, _ in extra
+                                  if passed_as(s, call.line if call else None) != source)))
         reason = head + change + ("; also changed: " + ", ".join(also) if also else "")
         score = SPEC.score("recurring_recompile" if changing else "info" if expected else KIND,
                      count)
@@ -497,6 +504,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             total = per_frame[frame_no]
             on = (f"{plural(count, 'time')} on {source}" if total == count else
                   f"{plural(total, 'time')}, {count} of them on {source},")
+            if extra:  # the 0/1 graphs' guards, on whichever tensor torch checked first
+                count += sum(len(e) for _, e in extra)
+                on = f"{plural(total, 'time')}, {count} of them on sizes 0 and 1"
             plain = f" ({said.head}{said.change})" if said is not None else \
                 f" ({head})" if category in SAID_IN_LIMIT or loop else \
                 f" ({cause.suffix.lstrip('; ')})" if cause is not None and cause.suffix else ""
@@ -514,7 +524,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             KIND, stage="dynamo",
             compile_id=first_attempt((limit or {}).get("compile_id") or last["compile_id"]),
             reason=reason, user_frame=frame, explanation=explanation.strip(),
-            fix=fix, score=score, count=count, compile_ids=tuple(e["compile_id"] for e in evs),
+            fix=fix, score=score, count=count, compile_ids=tuple(
+                e["compile_id"] for e in (*evs, *(x for _, f in extra for x in f))),
             torch_message=torch_message, severity="info" if expected else "problem",
             details=RecompileDetails(guard=source, category=category, before=before,
                                      after=after, values=tuple(values[:20]), function=fn,
