@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 
 import pytest
@@ -52,6 +53,13 @@ def pytest_configure(config: pytest.Config) -> None:
     cdtest.TORCH_TEST_ENV. (Each process that runs tests starts its own fork server:
     pytest_collection_finish.)"""
     os.environ.update(torch_test_env())
+    # the printed commands say `compdiag ...` where the console script is on PATH (as in an
+    # activated venv, .ci/run's); a suite run as `.venv/bin/python -m pytest` puts it there
+    # too, so what the tests compare does not depend on how pytest was started
+    # (formats/command_line.invocation; tests/test_printed_commands.py checks the other form)
+    if shutil.which("compdiag") is None:
+        bin_dir = os.path.dirname(sys.executable)
+        os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
     _import_the_tui_first()
     if not (hasattr(config, "workerinput") and os.environ.get(SHARED_CACHE_ENV)):
         path = tempfile.mkdtemp(prefix="compdiag-tests-inductor-")
