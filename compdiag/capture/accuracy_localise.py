@@ -335,4 +335,22 @@ def point_at_an_op(check: GraphCheck, gm: torch.fx.GraphModule, args: list[Any],
             if node and node.get("error"):
                 fallback["error"] = node["error"]
             node = fallback
+    if node and node.get("node") and not check.ok:
+        node = _with_narrowing(node, gm, args, rng)
     check.divergent_node = node
+
+
+def _with_narrowing(node: dict[str, Any], gm: torch.fx.GraphModule, args: list[Any],
+                    rng: torch.Tensor) -> dict[str, Any]:
+    """NODE with `narrowing` when it converts floats out of an integer dtype's range
+    (capture/narrowing.py); one eager run of GM, its state kept."""
+    from compdiag.capture.narrowing import narrowing
+
+    def values() -> dict[str, Any]:
+        with _preserved_state(gm):
+            return _values(gm, args, rng)
+    try:
+        found = narrowing(gm, node["node"], values)
+    except Exception:  # noqa: BLE001 - fail open: the node as found stands
+        return node
+    return {**node, "narrowing": found} if found else node

@@ -25,6 +25,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses import numpy_random as NR
 from compdiag.analyses.locate import locate
+from compdiag.analyses.narrowing_words import narrowing_words
 from compdiag.analyses.process_settings import (VALIDATION_EXPLANATION, VALIDATION_FIX,
                                                 VALIDATION_OFF, distribution_built)
 from compdiag.analyses.traced_scalars import (FOLDED_NAN, FOLDED_NAN_EXPLANATION, FOLDED_NAN_FIX,
@@ -378,7 +379,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
         # a step function's inputs, for the headline and the fix (one lookup of Dynamo's nodes)
         fed = _step_input(ctx, cid, node) if node.get("node") and not node.get("shows_at") \
             else None
-        undeclared, dropped = "", False  # (the custom op's own fix, when it broke a promise)
+        undeclared, dropped, narrowed = "", False, ""  # (fixes of their own, below)
         if backward:
             reason = "backward: " + reason
         if node.get("node") and backward and node.get("backward"):
@@ -411,6 +412,9 @@ def measured(ctx: Any) -> list[Diagnosis]:
                             f"it, the compiled {shows.get('op')} agrees with eager: the wrong "
                             f"numbers come from {node.get('op')}'s code inside the kernel it "
                             f"was fused into, where its value is never stored")
+        elif (narrow := narrowing_words(node)) is not None:  # out of an integer dtype's range
+            more, explanation, narrowed = narrow
+            reason += more
         elif node.get("node") and node.get("fresh_compile_agrees"):
             reason, explanation = stale_input_words(node, reason)
         elif node.get("node") and node.get("localised") is False:
@@ -442,8 +446,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
                             "difference may not be the compiler's.")
         kind = _kind_of(verdict, detail)
         fix = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store)
-        if undeclared:
-            fix = undeclared
+        if undeclared or narrowed:
+            fix = undeclared or narrowed
         elif dropped:
             fix = DROPPED_COPY_FIX.format(op=node.get("op"),
                                           minify=commands(ctx.run_id, ctx.argv, ctx.store)[0])
