@@ -146,3 +146,29 @@ def indexed_by(line: str | None, names: set[str]) -> tuple[str, str] | None:
                                 if n.startswith(".")):
             return ast.unparse(node.value), ast.unparse(node)
     return None
+
+
+# methods that change the object they are called on (list, dict, set, deque)
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "popleft", "appendleft", "remove",
+                       "clear", "update", "setdefault", "add", "discard", "sort", "reverse"})
+
+
+def mutated_object(line: str | None) -> str | None:
+    """The object a line changes in place, as the line spells it: the receiver of a mutating
+    method (`self.log.append(x)` -> "self.log"), or the container or object an item or
+    attribute assignment writes (`stats[k] = v` -> "stats", `self.n += 1` -> "self"); None
+    where the line does neither or does not parse alone."""
+    try:
+        tree = ast.parse((line or "").strip())
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in _MUTATORS:
+            return ast.unparse(node.func.value)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            for target in getattr(node, "targets", None) or [node.target]:
+                if isinstance(target, (ast.Subscript, ast.Attribute)):
+                    return ast.unparse(target.value)
+    return None

@@ -21,6 +21,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import NUMPY_CALL, graph_break_fix
 from compdiag.analyses.random_origin import random_origin
 from compdiag.analyses.scalar_reads import implicit_read, scalar_read
+from compdiag.analyses.side_effect_words import side_effect_clause
 from compdiag.analyses.backend_breaks import backend_context, wont_convert
 from compdiag.analyses.torch_entry import ENTRY_SKIP, compile_line, entries_that_compiled, entry_of
 from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
@@ -431,6 +432,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             or root_words(first.get("root_cause"), first.get("root_value"), g["gb_type"])
         if short:
             reason += f" ({short})"
+        reason += side_effect_clause(g["gb_type"], debug, g["frame"].line)
         if "data-dependent branching" in g["gb_type"].lower() and \
                 (g["frame"].line or "").lstrip().startswith("assert "):
             reason += ", in an `assert` on a tensor's value"
