@@ -29,6 +29,8 @@ from compdiag.analyses.inplace_version import FIX as SAVED_FIX
 from compdiag.analyses.inplace_version import written_saved_tensor
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import exception_frames, is_recompile_limit
+from compdiag.analyses.double_backward import (CREATE_GRAPH as _CREATE_GRAPH, DOUBLE as _DOUBLE,
+                                              DOUBLE_EXPLANATION, DOUBLE_FIX)
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.func_transforms import FIX as TRANSFORM_FIX
 from compdiag.analyses.func_transforms import escaped_transform
@@ -205,22 +207,6 @@ PENDING_EXPLANATION = ("The values are the data-dependent numbers line {lineno} 
 PENDING_FIX = ("Make the numbers at line {lineno} Python numbers from the start (`random.randint` "
                "in place of `torch.randint(...).tolist()`), or pass them in as arguments, so the "
                "sizes are not data-dependent; report the internal error to PyTorch too.")
-# probes29c wgan_gradient_penalty: `autograd.grad(..., create_graph=True)` on a compiled
-# function's output, then `loss.backward()` through it (the failure surfaced at backward())
-_DOUBLE = "does not currently support double backward"
-_CREATE_GRAPH = re.compile(r"\bcreate_graph\s*=\s*True")
-DOUBLE_EXPLANATION = ("Line {lineno} builds a gradient with `create_graph=True` from compiled "
-                      "code's output; differentiating it again (backward() through the "
-                      "gradient) needs the compiled graph's backward to be differentiable, "
-                      "which AOTAutograd's is not.")
-# probes32a r1_penalty_gan: the penalty was already outside; the compiled discriminator's own
-# forward was what got differentiated twice (its uncompiled `_orig_mod` for that pass worked)
-DOUBLE_FIX = ("Keep the double backward out of compiled code: the forward whose output line "
-              "{lineno} differentiates with `create_graph=True` must run uncompiled for that "
-              "pass. For a `torch.compile(model)`, call the original module there "
-              "(`model._orig_mod(x)`: same weights, eager autograd) and keep the compiled one "
-              "for the other passes; for a compiled function that computes the penalty "
-              "itself, move the penalty out of it.")
 # The program's line behind a failure whose words name a construct, found in its kept source:
 # (torch's words, the line's pattern, explanation, fix, only past the compiled function's
 # def, the line's call named in the headline).

@@ -15,19 +15,17 @@ found": at the user's line where it surfaced, with the frame it was raised in.
 - A user's own check that failed (an assert, or a raise right after a comparison) when
   `run --check-accuracy` found every compiled graph equal to eager says exactly that, and
   names what the check compared.
+- autograd's connectivity error outside compiled code, on a gradient the compiled backward
+  made with `create_graph=True`, is a failure of compiled code (analyses/double_backward.py).
 - No abnormal end is left unexplained (issue 29): a run that exited non-zero or was killed
-  says how it ended, from the `program_ends` facts when no exception says it: "killed by
-  SIGSEGV at line N (in compiled code: ...)" at the user's call that was running (the Python
-  stack faulthandler dumped), with the C++ runtime's last words ("terminate called after
-  throwing ..."); "exited with status 4 via os._exit at line N"; "killed by SIGKILL (nothing
-  after it was recorded)". sys.exit(N) and Ctrl-C (KeyboardInterrupt) are exceptions: "exited
-  with status N via sys.exit at line N", "interrupted (Ctrl-C) at line N".
-"""
+  says how it ended, from the `program_ends` facts when no exception says it ("killed by
+  SIGSEGV at line N (in compiled code: ...)" with the C++ runtime's last words; "exited with
+  status 4 via os._exit at line N"; "killed by SIGKILL"), or its exception (sys.exit(N),
+  KeyboardInterrupt: "interrupted (Ctrl-C) at line N")."""
 
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +34,10 @@ from compdiag.analyses.check_causes import failed_check_causes
 from compdiag.analyses.compile_refusals import refusal_fix, refusal_words
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.context import exception_frames
+from compdiag.analyses.double_backward import (CONNECTIVITY_EXPLANATION as CONNECTIVITY_WHY,
+                                              DOUBLE_EXPLANATION, DOUBLE_FIX,
+                                              gradient_of_compiled)
+from compdiag.analyses.user_checks import user_check
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, commands, failure_fix,
                                      minify_unavailable, stage_explanation)
@@ -134,14 +136,6 @@ def compdiag_kinds() -> list[KindSpec]:
     return [SPEC]
 
 
-# What a user's own accuracy check looks like: the exception types it raises, and the
-# comparisons (or assert helpers) a check line or the `if` above a `raise` makes.
-CHECK_TYPES = ("AssertionError",)
-COMPARISON = re.compile(r"\b(?:allclose|isclose|assert\w*|equal|same)\s*\(|[=!]=|"
-                        r"(?<![-=<>])[<>]=?(?![<>])")
-RAISE = re.compile(r"^\s*raise\b")
-LOOK_BACK = 3  # lines above a `raise` searched for the comparison that led to it
-
 CHECK_EQUAL = ("`run --check-accuracy` compared every compiled graph with eager and found them "
                "equal within tolerance, so the difference this check sees is rounding that "
                "torch.compile is allowed (reordered reductions, fused ops): compare with the "
@@ -161,29 +155,6 @@ PROGRAM_FIXES: tuple[tuple[Words, str], ...] = (
 OUTSIDE = ("The traceback does not pass through compiled code: this is the program's own "
            "error, not torch.compile's. Check whether the script raises it without "
            "torch.compile (`torch.compiler.set_stance(\"force_eager\")`).")
-
-
-def _source(ctx: Any, frame: dict[str, Any] | None) -> str:
-    if not frame or not frame.get("filename") or not frame.get("lineno"):
-        return ""
-    return (frame.get("line") or ctx.source_line(frame["filename"], int(frame["lineno"]))
-            or "").strip()
-
-
-def user_check(ctx: Any, exc: dict[str, Any], surfaced: dict[str, Any] | None) -> str | None:
-    """The source of the comparison a failed check made, or None when it is not a check."""
-    line = _source(ctx, surfaced)
-    if not line:
-        return None
-    if exc.get("exc_type") in CHECK_TYPES and (line.startswith("assert") or
-                                               COMPARISON.search(line)):
-        return line
-    if RAISE.match(line) and surfaced:
-        for back in range(1, LOOK_BACK + 1):
-            above = ctx.source_line(surfaced["filename"], int(surfaced["lineno"]) - back) or ""
-            if above.strip() and COMPARISON.search(above):
-                return f"{above.strip()} … {line}"
-    return None
 
 
 MAX_WARNED = 2
@@ -521,6 +492,15 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             fix=verdict, score=SPEC.score("user_check"), **common,
             details=ProgramDetails(exc_type=exc_type, compiled=False, surfaced_at=surfaced,
                                    raised_in=raised, check=check, accuracy=accuracy))]
+    details = ProgramDetails(exc_type=exc_type, compiled=False, surfaced_at=surfaced,
+                             raised_in=raised)
+    made = gradient_of_compiled(ctx, message, frame)
+    if made is not None:  # autograd through a gradient the compiled backward made
+        return [Diagnosis(
+            "failure", stage="runtime", score=SPEC.score("crash"), details=details, **common,
+            reason=f"double backward through compiled code{where} ({exc_type}): {said}",
+            explanation=DOUBLE_EXPLANATION.format(lineno=made.lineno) + CONNECTIVITY_WHY,
+            fix=DOUBLE_FIX.format(lineno=made.lineno))]
     return [Diagnosis(
         KIND, stage=None,
         reason=f"the program raised {exc_type}{where}, outside compiled code: {said}",
@@ -530,9 +510,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         # (an error torch.compile set up, PROGRAM_FIXES, is not checked under force_eager:
         # the stance keeps the wrapper and what it changed, probes28b resume_from_checkpoint)
         fix=first(PROGRAM_FIXES, message) or OUTSIDE,
-        score=SPEC.score("ending"), **common,
-        details=ProgramDetails(exc_type=exc_type, compiled=False, surfaced_at=surfaced,
-                               raised_in=raised))]
+        score=SPEC.score("ending"), **common, details=details)]
 
 
 # A GPU kernel's error reaches Python only at the next call that waits for the device (CUDA
