@@ -52,6 +52,7 @@ STAGE = {stage!r}
 EXPECTED = {expected!r}
 GRAD_ENABLED = {grad!r}
 TOL = {tol!r}              # None: torch._dynamo.utils.same's per-dtype tolerance
+DYNAMIC = {dynamic!r}          # captured with symbolic sizes: compiled with dynamic=True
 # Inductor config the failure needs (patched only while compiling):
 CONFIG = {config}
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -90,7 +91,8 @@ def check():
     """(outcome, detail): outcome is "pass", "fail" or "invalid" (see run_case)."""
     gm = torch.fx.symbolic_trace(Repro())
     run = run_dynamo_case if STAGE == "dynamo" else run_case
-    return run(gm, make_inputs(), KIND, CONFIG, grad_enabled=GRAD_ENABLED, tol=TOL)
+    more = {{"dynamic": True}} if DYNAMIC and run is run_case else {{}}
+    return run(gm, make_inputs(), KIND, CONFIG, grad_enabled=GRAD_ENABLED, tol=TOL, **more)
 
 
 def main():
@@ -239,6 +241,7 @@ def render(result: Result, path: Path, plain: str = "") -> tuple[str, dict[str, 
         name=path.name, files_note=(f" Large inputs are raw bytes in {file_dir}/." if files
                                     else ""),
         expected=tuple(result.problem.target), grad=bool(doc.get("grad_enabled")),
+        dynamic=result.problem.dynamic_shapes,
         tol=doc.get("tol"), config=config_lines)
     ops = custom_op_block(doc)
     text = (header + imports + "\n" + oracle_source() + "\n\n\n" + (ops and ops + "\n\n\n")

@@ -34,6 +34,9 @@ class MinifyError(Exception):
     """One line for the user."""
 
 
+# a symbolic size Dynamo lifted as a graph input (backed s<N>, unbacked u<N>)
+_SYMBOL = re.compile(r"^[su]\d+$")
+
 @dataclass
 class Problem:
     run_id: int
@@ -51,6 +54,14 @@ class Problem:
     def dynamo(self) -> bool:
         """Dynamo raised it (on fake tensors): queries trace with Dynamo, no backend."""
         return self.doc.get("stage") == "dynamo"
+
+    @property
+    def dynamic_shapes(self) -> bool:
+        """Captured with symbolic sizes: Dynamo lifted them as placeholders named after their
+        symbols (`s14`, `s54`), stored as the ints they were (probes32e yolo_focus_stem: the
+        graph compiled again on those ints was static and passed)."""
+        return any("scalar" in i and _SYMBOL.match(str(i.get("name") or ""))
+                   for i in self.doc.get("inputs") or [])
 
     @property
     def target(self) -> tuple[str, str]:
@@ -450,6 +461,8 @@ def make_predicate(model: Model, log: QueryLog,
         built = model.build(c)
         extra = {"built": built, "candidate": c} if getattr(run, "wants_candidate", False) \
             else {}
+        if p.dynamic_shapes and run is oracle.run_case:
+            extra["dynamic"] = True
         outcome = run(built.gm, built.inputs, p.kind, built.config,
                       grad_enabled=bool(p.doc.get("grad_enabled")), tol=p.doc.get("tol"),
                       **extra)

@@ -67,9 +67,13 @@ def mismatch(ref, res, ref64, tol=None):
     return None
 
 
-def run_case(module, args, kind, config, grad_enabled=False, tol=None, compile_fn=None):
+def run_case(module, args, kind, config, grad_enabled=False, tol=None, compile_fn=None,
+             dynamic=False):
     """Run `module` eagerly and compiled with Inductor under `config` (a dict of
-    torch._inductor.config patches). Returns one of
+    torch._inductor.config patches). `dynamic`: the graph was captured with symbolic sizes
+    (placeholders s0, s1, ...), so it goes through torch.compile(dynamic=True) to get them
+    again (compile_fx given plain ints compiles a static graph, where a failure of symbolic
+    shapes does not happen). Returns one of
       ("invalid", why)      eager itself fails or is non-deterministic: not a test at all
       ("pass", None)        compiled agrees with eager (accuracy) or simply works
       ("fail", signature)   (exception type, normalised message), or ("AccuracyMismatch", "")
@@ -98,7 +102,8 @@ def run_case(module, args, kind, config, grad_enabled=False, tol=None, compile_f
             # Inductor's entry point, exactly as Dynamo calls it with the captured graph.
             from torch._inductor.compile_fx import compile_fx
 
-            compiled = (compile_fn or compile_fx)(module, _clone(args))
+            compiled = torch.compile(module, backend=compile_fn or compile_fx, dynamic=True) \
+                if dynamic else (compile_fn or compile_fx)(module, _clone(args))
             res = compiled(*_clone(args))
     except Exception as exc:  # noqa: BLE001
         return ("fail", signature(exc))

@@ -93,6 +93,8 @@ def render(result: Result, path: Path, check_name: str) -> tuple[str, bytes]:
         lines += ['nan, inf = float("nan"), float("inf")']
     lines += ["", "", f"def f({', '.join(args)}):"] + body + ["", ""] + inputs
     call = ", ".join(args)
+    # sizes captured symbolic come back symbolic (minify/graph.py's Problem.dynamic_shapes)
+    compiled = "f, dynamic=True" if result.problem.dynamic_shapes else "f"
     if doc["kind"] == "accuracy":
         tol = doc.get("tol")
         if tol is None:
@@ -102,10 +104,10 @@ def render(result: Result, path: Path, check_name: str) -> tuple[str, bytes]:
         eager = (", ".join(f"{a}.clone()" if isinstance(v, torch.Tensor) else a
                            for a, v in zip(args, built.inputs)) if mutates else call)
         lines += [f"expected = f({eager})",
-                  f"torch.testing.assert_close(torch.compile(f)({call}), expected, "
+                  f"torch.testing.assert_close(torch.compile({compiled})({call}), expected, "
                   f"rtol={tol!r}, atol={tol!r}, equal_nan=True)"]
     else:
-        backend = '(f, backend="eager")' if dynamo else "(f)"
+        backend = '(f, backend="eager")' if dynamo else f"({compiled})"
         lines.append(f"torch.compile{backend}({call})")
     return "\n".join(lines) + "\n", bytes(raw)
 
