@@ -47,22 +47,12 @@ from compdiag.capture import module_accuracy
 from compdiag.capture.accuracy import AccuracyChecker, _changed, output_node, transforms_in
 from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck, Tolerance, _clone, \
     compare_output
+from compdiag.capture.random_ops import RANDOM as _RANDOM
 from compdiag.formats.user_code import is_user_file
 
 # Bytecode that changes state outside the function's own locals.
 _STORES = frozenset({"STORE_GLOBAL", "STORE_ATTR", "STORE_SUBSCR", "DELETE_GLOBAL",
                      "DELETE_ATTR", "DELETE_SUBSCR"})
-# Names whose use draws random numbers (torch.rand, F.dropout, x.bernoulli_, ...): compiled
-# code draws its own, so the results would differ by design.
-_RANDOM = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like",
-                     "randint_like", "bernoulli", "bernoulli_", "multinomial", "normal",
-                     "normal_", "uniform_", "exponential_", "geometric_", "cauchy_",
-                     "log_normal_", "random_", "dropout", "dropout1d", "dropout2d",
-                     "dropout3d", "alpha_dropout", "feature_alpha_dropout", "rrelu", "Dropout",
-                     "poisson", "gumbel_softmax",
-                     # Python's and numpy's: a replay would move the program's own stream
-                     "random", "choice", "choices", "shuffle", "sample", "gauss", "uniform",
-                     "randrange", "getrandbits", "permutation", "default_rng"})
 # Names whose use changes state the replay cannot put back (a backward accumulates into
 # `.grad`, an optimizer steps) or asks whether it is compiled (its result differs by design).
 _EFFECTS = frozenset({"backward", "step", "zero_grad", "retain_grad", "requires_grad_",
