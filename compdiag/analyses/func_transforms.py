@@ -14,6 +14,9 @@ import re
 from typing import Any
 
 from compdiag.analyses.check_causes import compiled_defs
+from compdiag.analyses.diagnosis import Diagnosis
+from compdiag.formats.code_text import function_span
+from compdiag.formats.compile_id import sort_key
 
 # what torch's words say when a transform's wrapper is met where its level is gone; not a
 # wrapper's repr among a node's arguments (`GradTrackingTensor(lvl=4, value=...`: probes30b
@@ -46,3 +49,16 @@ def escaped_transform(ctx: Any, texts: str) -> dict[str, Any] | None:
                 return {"filename": path, "lineno": node.lineno, "call": name,
                         "line": ast.unparse(node)}
     return None
+
+
+def transform_sent_to_eager(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    """effect: Dynamo refused a function a torch.func transform called in eager ("Unsupported
+    functorch tracing attempt"); cause: an earlier break inside that function (probes33b
+    robust_regression_grad_step: `if loss > cap:` inside `grad(batch_loss)`, #2 under it)."""
+    if "functorch tracing attempt" not in (effect.details.gb_type or "") or \
+            cause.severity != "problem" or not cause.compile_id or not effect.compile_id:
+        return False
+    d, at = ctx.def_frame(effect.compile_id), cause.user_frame
+    span = function_span(ctx.source_text(d.filename), d.lineno or 0) if d.filename else None
+    return bool(span and at and at.filename == d.filename and span[0] <= (at.lineno or 0)
+                <= span[1] and sort_key(cause.compile_id) < sort_key(effect.compile_id))

@@ -172,3 +172,19 @@ def mutated_object(line: str | None) -> str | None:
                 if isinstance(target, (ast.Subscript, ast.Attribute)):
                     return ast.unparse(target.value)
     return None
+
+
+def function_span(text: str | None, first_line: int) -> tuple[int, int] | None:
+    """(first, last) line of the function whose code starts at `first_line` (a code object's
+    co_firstlineno: its `def`, or its first decorator) in a file's text; None where the text
+    does not parse or holds no such function."""
+    try:
+        tree = ast.parse(text or "")
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            starts = [node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))]
+            if first_line in starts:
+                return min(starts), node.end_lineno or node.lineno
+    return None

@@ -19,6 +19,7 @@ from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.custom_op_fakes import fake_line
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import NUMPY_CALL, graph_break_fix
+from compdiag.analyses.func_transforms import transform_sent_to_eager as _transform_sent_to_eager
 from compdiag.analyses.random_origin import random_origin
 from compdiag.analyses.scalar_reads import implicit_read, scalar_read
 from compdiag.analyses.side_effect_words import side_effect_clause
@@ -104,6 +105,13 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                         # and recompiles at its call (analyses/library_loop.py)
                         *(Causes(KIND, effect, LIBRARY_WHY, library_at_call)
                           for effect in (KIND, "recompile")),
+                        # a function torch.func called from eager, after a break inside
+                        # it sent the transform (traced inline at first) to eager
+                        Causes(KIND, KIND, "the break inside the function a torch.func "
+                               "transform applies sent the transform to eager, where Dynamo "
+                               "cannot trace the function: that break is the cause",
+                               lambda effect, cause, ctx: _transform_sent_to_eager(
+                                   effect, cause, ctx)),
                         # the soft failure this module reports as the frame's skip
                         Causes(KIND, "failure", "torch caught this Unsupported and ran the "
                                "function in eager: the skipped frame reports it",
