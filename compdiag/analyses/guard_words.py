@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from compdiag.analyses.closure_cells import cell_name, closure_index
+from compdiag.analyses.container_pick import MODULE_FIX, PARAMETER_CONTAINERS, PARAMETER_FIX, \
+    container_pick
 from compdiag.formats.compile_id import frame_of
 from compdiag.formats.compiled_code import resumed_function
 from compdiag.formats.code_text import indexed_by
@@ -36,6 +38,8 @@ class Said:
     # False: never the recompile torch makes on purpose, even once (a math call specialises
     # its number at every value; automatic dynamic does not make it symbolic)
     by_design: bool = True
+    # the user line the diagnosis belongs at, found in the compiled function's own code
+    frame: Any = None
 
 
 # Dynamic shapes help only a guard on a size or stride: the fix of any other guard never
@@ -66,10 +70,15 @@ def previous_compile(ctx: Any, cid: str) -> str | None:
 
 
 def type_of(ctx: Any, cid: str | None, source: str) -> str | None:
-    """The type the compile's guard tree gave the argument or global `source` starts from."""
+    """The type the compile's guard tree gave `source` (a tensor's class where the tree
+    matched it), else the argument or global it is (the root's, only when it is the root: a
+    dict's item is no dict, probes33b mamlpp_per_step_lr said "dict -> torch.Tensor")."""
     root = re.match(r"^[LG]\['[^']+'\]", source)
     if cid is None or root is None:
         return None
+    exact = ctx.r.guard_value(ctx.run_id, cid, f"type({source})")
+    if exact is not None or root.group(0) != source:
+        return exact
     return ctx.r.guard_value(ctx.run_id, cid, f"type({root.group(0)})")
 
 
@@ -102,6 +111,8 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
     if category == "value" and (said := _math_call(event, source)) is not None:
         return said
     if category in ("value", "global") and (said := _container_index(event, source)):
+        return said
+    if category == "value" and (said := _nn_container_pick(ctx, event, source)):
         return said
     if category == "type":
         old = short_type(event.get("before") or type_of(ctx, prev, source))
@@ -411,6 +422,26 @@ def _container_index(event: dict[str, Any], source: str) -> Said | None:
         "scheduler's step index) is best kept in eager: compile the model's call and run the "
         "step around it.",
         by_design=False)
+
+
+def _nn_container_pick(ctx: Any, event: dict[str, Any], source: str) -> Said | None:
+    """A number picking an item of an nn container, at its lookup in the compiled function
+    (analyses/container_pick.py)."""
+    var = in_user_spelling(source)
+    found = container_pick(ctx, event, var, {bare(source), var})
+    if found is None:
+        return None
+    frame, box, lookup, kind = found
+    params = kind in PARAMETER_CONTAINERS
+    return Said(
+        f"{var} picks an item of `{box}` ({kind or 'an nn container'}) at line {frame.lineno}, "
+        f"so each value of {var} is a constant", "",
+        f"Line {frame.lineno} (`{(frame.line or '').strip()}`) uses {var} to pick "
+        f"{'a Parameter' if params else 'a module'} of `{box}`. Dynamo traces an nn container's"
+        f" item as a constant, so it guards on {var}'s exact value and cannot make it dynamic:"
+        f" every new value of {var} compiles a new graph.",
+        (PARAMETER_FIX if params else MODULE_FIX).format(box=box, var=var, lookup=lookup),
+        by_design=False, frame=frame)
 
 
 def fn_call(where: str) -> str:

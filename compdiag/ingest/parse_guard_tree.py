@@ -40,7 +40,10 @@ def metadata_guard_sources(guards_text: str | None) -> dict[str, str]:
     return out
 
 
-_TENSOR_MATCH = lazy_re.compile(r"check_tensor\((?P<src>[^,]+),.*?\bsize=\[(?P<size>[^\]]*)\]")
+_TENSOR_MATCH = lazy_re.compile(r"check_tensor\((?P<src>[^,]+),\s*(?P<cls>\w+),"
+                                r".*?\bsize=\[(?P<size>[^\]]*)\]")
+# the class a TENSOR_MATCH checks, as `type(...)` values name it elsewhere
+_TENSOR_CLASSES = {"Tensor": "torch.Tensor", "Parameter": "torch.nn.parameter.Parameter"}
 
 
 def guard_values(guards_text: str | None) -> list[tuple[str, str]]:
@@ -49,7 +52,8 @@ def guard_values(guards_text: str | None) -> list[tuple[str, str]]:
     each argument and global the tree guards (`type(L['x'])`, its GuardManager's type=) is
     kept too: a type or identity guard's failure names no type, and a Parameter that became a
     Tensor, or a dict that gained a key, is said in those types' terms; and each static size
-    of a tensor the tree matches (`L['x'].size()[0]`: `size=[1, 16]`)."""
+    and the class of a tensor the tree matches (`L['x'].size()[0]`: `size=[1, 16]`;
+    `type(L['p']['w'])`: Parameter)."""
     out: list[tuple[str, str]] = []
     for line in (guards_text or "").splitlines():
         if "GuardManager: source=" in line and "type=<class" in line:
@@ -64,6 +68,9 @@ def guard_values(guards_text: str | None) -> list[tuple[str, str]]:
             if t:
                 out += [(f"{t.group('src')}.size()[{d}]", v.strip())
                         for d, v in enumerate(t.group("size").split(",")) if v.strip().isdigit()]
+                # and its exact class (a Parameter that became a Tensor inside a dict)
+                out.append((f"type({t.group('src')})",
+                            _TENSOR_CLASSES.get(t.group("cls"), t.group("cls"))))
             continue
         if "==" not in line:
             continue  # most of a guard tree; the regex would scan each such line lazily

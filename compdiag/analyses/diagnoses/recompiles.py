@@ -311,9 +311,13 @@ def also_changed(ctx: Any, frame_no: Any, cid: str, source: str) -> tuple[str, .
     old = ctx.r.guard_values(ctx.run_id, earlier[-1])
     new = ctx.r.guard_values(ctx.run_id, cid)
     named = {source, tree_spelling(source)}
-    return tuple(f"{g} {old[g]} -> {v}" for g, v in new.items()
-                 if g in old and old[g] != v and g not in named
-                 and not (g.startswith("type(") and source.startswith(g[5:-1])))[:MAX_ALSO]
+    same = (old.get(f"type({source})"), new.get(f"type({source})"))  # its own type change
+    changed = [(g, v) for g, v in new.items() if g in old and old[g] != v and g not in named
+               and not (g.startswith("type(") and (source.startswith(g[5:-1])
+                                                   or (old[g], v) == same))]
+    # the other tensors' same change of class is no news; a value that changed is
+    return tuple(f"{g} {old[g]} -> {v}" for g, v in sorted(
+        changed, key=lambda c: c[0].startswith("type(")))[:MAX_ALSO]
 
 
 def _spec_json(spec: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -459,7 +463,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                               source, shown) if cause is None else None)
         if said is not None:
             head, change, explanation = said.head, said.change, said.explanation
-            frame = guard_line if said.at_guard and guard_line.lineno else frame
+            frame = said.frame or (guard_line if said.at_guard and guard_line.lineno else frame)
             expected = expected and said.by_design
             fix = LIMIT_FIX.format(fn=shown or "The function", fix=said.fix) \
                 if limit is not None else fix if expected else said.fix
