@@ -25,6 +25,23 @@ _MET = re.compile(r"(?:TensorWrapper|BatchedTensor|GradTrackingTensor)(?!\(lvl=)
 TRANSFORMS = ("vjp", "jvp", "grad", "grad_and_value", "vmap", "jacrev", "jacfwd", "hessian",
               "linearize")
 PACKAGES = ("torch.func", "functorch")
+# torch.autograd.functional's (jacobian(vectorize=True) runs its backward under vmap): not
+# traceable, so a compiled function breaks at the call and runs it in eager, where it
+# differentiates the code Dynamo compiled on its own from there (probes33b
+# contractive_jacobian_penalty: "Cannot access storage of BatchedTensorImpl" in the compiled
+# backward of the encoder, said at the encoder's line with a bisect fix)
+AUTOGRAD_FUNCTIONAL = ("jacobian", "hessian", "vjp", "jvp", "hvp", "vhp")
+EAGER_TRANSFORM_EXPLANATION = (
+    "`{call}` cannot be traced (a graph break at its line), so it ran in eager, where it calls "
+    "the code it differentiates, and Dynamo compiled that code as a frame of its own; the "
+    "transform then differentiated the compiled graph (with create_graph=True, and under vmap "
+    "with vectorize=True), which a compiled graph's backward does not support: the batched "
+    "or wrapped tensors reached its kernels.")
+EAGER_TRANSFORM_FIX = (
+    "Use the traceable torch.func form inside the compiled function (`torch.func.jacrev(f)(x)` "
+    "for `jacobian`, `torch.func.hessian`, `torch.func.vjp`/`jvp`), or keep the function "
+    "`{call}` differentiates uncompiled for that call (a `torch.compiler.disable` helper "
+    "around it).")
 FIX = ("Keep what the transform makes inside the compiled function: apply `{call}`'s result "
        "(call the returned function, use the tensors) there and return plain tensors, or "
        "compile the function the transform wraps instead of the transform itself.")
@@ -48,6 +65,12 @@ def escaped_transform(ctx: Any, texts: str) -> dict[str, Any] | None:
                     name == last and last in imported)):
                 return {"filename": path, "lineno": node.lineno, "call": name,
                         "line": ast.unparse(node)}
+            if last in AUTOGRAD_FUNCTIONAL and name.rsplit(".", 1)[0].endswith(
+                    "autograd.functional"):
+                return {"filename": path, "lineno": node.lineno, "call": name,
+                        "line": ast.unparse(node), "in_eager": True,
+                        "explanation": EAGER_TRANSFORM_EXPLANATION.format(call=name),
+                        "fix": EAGER_TRANSFORM_FIX.format(call=name)}
     return None
 
 

@@ -532,9 +532,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         escaped = escaped_transform(ctx, f"{one}\n{whole or ''}\n{f.get('message') or ''}")
         if escaped is not None and marked is None:  # a torch.func transform's tensor escaped
             frame = ctx.frame(escaped["filename"], escaped["lineno"], evidence=SOURCE)
-            one = f"{one} (a tensor of {escaped['call']} escaped the transform)"
-            expl = f"{expl} {ESCAPED_EXPLANATION.format(call=escaped['call'])}"
-            fix = TRANSFORM_FIX.format(call=escaped["call"])
+            one += (f" (`{escaped['call']}(...)` ran in eager over compiled code)"
+                    if escaped.get("in_eager") else
+                    f" (a tensor of {escaped['call']} escaped the transform)")
+            expl = f"{expl} " + (escaped.get("explanation")
+                                 or ESCAPED_EXPLANATION.format(call=escaped["call"]))
+            fix = escaped.get("fix") or TRANSFORM_FIX.format(call=escaped["call"])
         setting = config_behind(ctx, cid, tb) if f["stage"] != "runtime" and not (
             marked or ranged or escaped or ran) else None
         if setting is not None:  # raised in torch's code for a setting the program turned on

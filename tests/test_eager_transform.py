@@ -1,0 +1,29 @@
+"""torch.autograd.functional's transforms inside a compiled function run in eager (a graph
+break at the call) over code Dynamo compiles as its own frame, and differentiate that compiled
+graph: the failure is said at the transform's call (analyses/func_transforms.py). probes33b
+contractive_jacobian_penalty: `jacobian(enc, x[0], create_graph=True, vectorize=True)` at
+line 25; before this test "Cannot access storage of BatchedTensorImpl" was put at the
+encoder's line 13 with a bisect fix."""
+
+from __future__ import annotations
+
+from test_explain import Store
+
+SOURCE = ("import torch\n" * 20 + "@torch.compile\ndef contractive_loss(x):\n"
+          "    code = enc(x)\n    recon = dec(code)\n"
+          "    J = torch.autograd.functional.jacobian(enc, x[0], create_graph=True, "
+          "vectorize=True)\n    return recon.sum() + J.pow(2).sum()\n" + "x = 1\n" * 20)
+
+
+def test_a_batched_tensor_in_compiled_code_under_autograd_functional_is_said_at_its_call(
+        tmp_path):
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text(SOURCE)
+    s.compile("0/0", co_name="contractive_loss", lineno=21)
+    s.compile("1/0", co_name="forward", lineno=3)
+    s.failure("1/0", stage="runtime", exc_type="NotImplementedError",
+              message="Cannot access storage of BatchedTensorImpl", filename=str(s.user),
+              lineno=23)
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 25, d["user_frame"]
+    assert "jacobian" in d["reason"] and "torch.func.jacrev" in d["fix"], d
