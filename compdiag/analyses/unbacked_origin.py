@@ -37,6 +37,26 @@ ORIGIN_FIX = (
     "with it (`index_copy_`/`index_select` at a tensor position, a mask with `torch.where`) "
     "instead of slicing with it.")
 
+# the read and the op that must decide on it are one line (probes33a expert_choice_fullgraph:
+# `(~covered).nonzero().squeeze(-1).tolist()` under fullgraph=True, "Eq(u0, 0)", whose fix
+# said to check the line in eager, where it runs)
+SAME_LINE_EXPLANATION = (
+    "{symbol} is {what} at line {lineno} (`{line}`), known only when the data is: the rest of the line needs to decide on it (is it 0? a `.tolist()`, a "
+    "Python loop or a check over the result), which Dynamo cannot while tracing. Without "
+    "fullgraph=True it breaks the graph there and runs that part in eager; with it, it fails.")
+SAME_LINE_FIX = (
+    "Return the tensor and do what needs {symbol} (`.tolist()`, the Python loop, the check) "
+    "outside the compiled function, or keep the shape fixed (a boolean mask with "
+    "`torch.where`, a fixed count with `topk`), or leave `fullgraph=True` off so Dynamo breaks "
+    "the graph at this line.")
+
+
+def what_symbol(op: str | None) -> str:
+    """What an unbacked symbol torch made at `op` is, in the user's words."""
+    if not op or op.startswith(("local_scalar_dense", "item")):
+        return "a value read out of a tensor"
+    return f"the output size of `{op}`"
+
 
 def unbacked_origin(ctx: Any, cid: str | None, text: str | None) -> dict[str, Any] | None:
     """{symbol, op, filename, lineno, line} of the read behind a data-dependent expression

@@ -49,7 +49,8 @@ from compdiag.analyses.raised_by import raised_by, wordless
 from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.unbacked_origin import (INDUCTOR_FIX as UNBACKED_FIX, ORIGIN_EXPLANATION,
-                                               ORIGIN_FIX, data_dependent, unbacked_origin)
+                                               ORIGIN_FIX, SAME_LINE_EXPLANATION, SAME_LINE_FIX,
+                                               data_dependent, unbacked_origin, what_symbol)
 from compdiag.analyses.traced_user_code import ran_while_tracing
 from compdiag.formats.code_text import call_clause, called
 from compdiag.formats.user_code import frames_in
@@ -512,13 +513,20 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             frame, said, more, fix = ranged
             one, expl = f"{one} ({said})", f"{expl} {more}"
         read = unbacked_origin(ctx, cid, f"{whole or ''}\n{f.get('message') or ''}")
-        if read is not None and (read["filename"], read["lineno"]) != (frame.filename,
-                                                                          frame.lineno):
+        if read is not None:  # the read that made the symbol; on this line: its op's words
+            same = (read["filename"], read["lineno"]) == (frame.filename, frame.lineno)
             words = dict(symbol=read["symbol"], lineno=read["lineno"], needed=frame.lineno,
-                         line=(read.get("line") or "").strip())
-            one = f"{one} (from `{words['line']}` at line {read['lineno']}, a tensor's value)"
-            expl, fix = f"{expl} {ORIGIN_EXPLANATION.format(**words)}", ORIGIN_FIX.format(**words)
-            frame = ctx.frame(read["filename"], read["lineno"], read.get("line"), evidence=TORCH)
+                         line=(read.get("line") or "").strip(), what=what_symbol(read.get("op")))
+            one += (f" ({words['symbol']} is {words['what']} on this line, which depends on "
+                    "the data" if same else
+                    f" (from `{words['line']}` at line {read['lineno']}, a tensor's value")
+            one += ")"
+            more, fix = (SAME_LINE_EXPLANATION, SAME_LINE_FIX) if same else \
+                (ORIGIN_EXPLANATION, ORIGIN_FIX)
+            expl, fix = f"{expl} {more.format(**words)}", fix.format(**words)
+            if not same:
+                frame = ctx.frame(read["filename"], read["lineno"], read.get("line"),
+                                  evidence=TORCH)
         for marker, pattern, more, change, past_def, named in SOURCE_CAUSES:
             at = source_line(ctx, cid, pattern, after=ctx.code_row(cid) if past_def else None) \
                 if marker in f"{one}{whole}" else None
