@@ -57,3 +57,17 @@ def test_a_read_without_a_named_call_is_said_in_the_users_terms():
     assert implicit_read("builtin print", line) is None
     gb = "Data dependent operator"
     assert "torch.clamp" in graph_break_fix(gb, "", ctx, line, [])
+
+
+def test_dynamos_own_item_call_for_a_slice_bound_names_the_slice():
+    """probes33d viterbi_length_slice: `backpointers[: lengths[b] - 1]` (a list sliced by a
+    tensor's value) broke with "Unsupported Tensor.item() call", a call the user never wrote;
+    the reason names the slice."""
+    from compdiag.analyses.scalar_reads import implicit_read
+
+    gb = "Unsupported Tensor.item() call with capture_scalar_outputs=False"
+    line = "for bp in reversed(backpointers[: lengths[b] - 1]):"
+    assert implicit_read(gb, line) == (
+        "a slice bound from a tensor's value (`backpointers[:lengths[b] - 1]`)")
+    assert implicit_read(gb, "path = x[:-1]") is None  # a constant bound reads nothing
+    assert implicit_read(gb, "n = lengths[b].item()") is None  # the user's own call

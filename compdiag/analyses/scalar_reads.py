@@ -92,6 +92,9 @@ def scalar_read(context: str | None, line: str | None) -> str | None:
 # Reads a line makes without a call that names them (probes32g adaptive_step_minmax: Python's
 # `min`/`max` comparing a float with a tensor; probes32e split_per_image: `boxes[best]` with a
 # 0-d tensor `best`): said in the user's terms where torch names only _local_scalar_dense.
+# the breaks a read of a tensor's value makes: the data-dependent op's, and Dynamo's own
+# `Tensor.item()` call for a Python slice bound or index (`__index__`)
+IMPLICIT_CONTEXTS = ("_local_scalar_dense", "Tensor.item()")
 _BUILTIN_READ = re.compile(r"(?<![\w.])(min|max|round|abs)\(")
 MINMAX_FIX = (
     "Python's `min`/`max` compare the tensor with a number, which reads its value out of the "
@@ -103,8 +106,8 @@ def implicit_read(context: str | None, line: str | None) -> str | None:
     """`Python's min(...), max(...) on a tensor` or `an index by a tensor's value (boxes[best])`
     for a break on aten._local_scalar_dense at a line that makes no call scalar_read names;
     None otherwise."""
-    if not context or "_local_scalar_dense" not in context or not line \
-            or scalar_read(context, line):
+    if not context or not any(k in context for k in IMPLICIT_CONTEXTS) or not line \
+            or scalar_read(context, line) or ".item(" in line:
         return None
     names = list(dict.fromkeys(_BUILTIN_READ.findall(line)))
     if names:
@@ -114,6 +117,14 @@ def implicit_read(context: str | None, line: str | None) -> str | None:
         tree = ast.parse(text)
     except SyntaxError:
         return None
+    # a slice bound computed from something (`path[: lengths[b] - 1]`): Python's slice of a
+    # list reads a tensor bound's value (probes33d viterbi_length_slice, said as `.item()`)
+    cut = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
+           and isinstance(n.slice, ast.Slice) and any(
+               b is not None and not isinstance(b, (ast.Constant, ast.UnaryOp))
+               for b in (n.slice.lower, n.slice.upper, n.slice.step))]
+    if cut:
+        return f"a slice bound from a tensor's value (`{'`, `'.join(dict.fromkeys(cut))}`)"
     subs = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
             and isinstance(n.slice, (ast.Name, ast.Attribute))]
     return (f"an index by a tensor's value (`{'`, `'.join(dict.fromkeys(subs))}`)"

@@ -447,7 +447,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if g["gb_type"] in CALL_MACHINERY:
             # torch's words are about Dynamo's machinery: name the user's call it could not
             reason += call_clause(g["frame"].line, reason)
-        implicit = implicit_read(short, g["frame"].line)
+        implicit = implicit_read(f"{short or ''} {g['gb_type']}", g["frame"].line)
         if implicit:  # a read the line makes without .item() (min/max, an index)
             reason += f", {implicit} at line {g['frame'].lineno}"
         read = scalar_read(short, g["frame"].line)
