@@ -14,6 +14,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from compdiag.analyses.unrolled_loops import EXPLANATION as UNROLLED_EXPLANATION
+from compdiag.analyses.unrolled_loops import FIX as UNROLLED_FIX
+from compdiag.analyses.unrolled_loops import WORDS as UNROLLED_WORDS, unrolled_loops
 from compdiag.analyses.cached_compiles import served_from_cache
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
@@ -37,13 +40,27 @@ class PerfHintDetails(Details):
 
 
 SPEC = KindSpec(KIND, title="perf", words=("perf hint", "perf hints"), style="blue", tie=70,
-                costs={"global_setting": Cost(131), "perf": Cost(110)},
+                costs={"global_setting": Cost(131), "perf": Cost(110),
+                       # a compile that cost tens of seconds, every cold start
+                       "unrolled": Cost(140)},
                 details=(PerfHintDetails,))
 
 
 @hookimpl
 def compdiag_kinds() -> list[KindSpec]:
     return [SPEC]
+
+
+def _unrolled(ctx: Any) -> list[Diagnosis]:
+    """A Python loop unrolled into a graph that took long to compile (unrolled_loops.py)."""
+    out = []
+    for u in unrolled_loops(ctx):
+        out.append(Diagnosis(
+            KIND, stage="dynamo", compile_id=u["compile_id"], reason=UNROLLED_WORDS.format(**u),
+            user_frame=ctx.frame(u["filename"], u["loop"], evidence="fx_node"),
+            explanation=UNROLLED_EXPLANATION.format(**u), fix=UNROLLED_FIX,
+            score=SPEC.score("unrolled"), details=PerfHintDetails()))
+    return out
 
 
 # Hints that are not a diagnosis: CUDA-graph skips (their own kind) and benign notes.
@@ -154,7 +171,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if found(NOT_A_HINT, hint["message"]):
             continue
         groups.setdefault((hint["compile_id"], hint["head"]), []).append(hint)
-    out = _tf32(ctx) + _cached_fallbacks(ctx, groups)
+    out = _tf32(ctx) + _cached_fallbacks(ctx, groups) + _unrolled(ctx)
     caused = _caused_fallbacks(ctx, groups)
     out += caused
     folded = {(d.compile_id, head) for d in caused for head in d.details.heads}
