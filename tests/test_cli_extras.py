@@ -167,3 +167,17 @@ def test_output_into_a_missing_folder_is_one_line(argv, demo_store, tmp_path, mo
     assert not (tmp_path / "no").exists()
     with Reader(store) as r:
         assert len(r.runs()) == 2  # the demo store's two runs: check SCRIPT ran nothing
+
+
+def test_check_without_a_run_reads_the_latest_like_explain(tmp_path, capsys):
+    """probes33b: `compdiag check --store DB` stopped with a usage error ("the following
+    arguments are required: SCRIPT|RUN") where `explain --store DB` reads the latest run."""
+    from test_explain import Store
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.accuracy("0/0", [("output 0", True, 0.0, 0.0, {"dtype": "torch.float32"})])
+    store = s.done()
+    assert main(["check", "--store", str(store)]) == 0
+    out = capsys.readouterr()
+    assert "matches eager" in out.out + out.err

@@ -35,7 +35,8 @@ def register(p: argparse.ArgumentParser) -> None:
                         "under CUDA graphs; the script runs as written (no accuracy re-run "
                         "unless --rtol/--atol are given)")
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
-    add_script_args(p, "SCRIPT|RUN", "the script to run and check, or a stored run id")
+    add_script_args(p, "SCRIPT|RUN", "the script to run and check, or a stored run id (the "
+                    "latest when left out, as explain reads it)", optional=True)
     p.set_defaults(func=cmd_check)
 
 
@@ -44,7 +45,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from compdiag.store.reader import Reader
     from compdiag.views.check import check_document, print_check
 
-    target = args.target
+    target = args.target or "latest"  # `compdiag check --store S`: its latest run (probes33b)
     if not Path(target).is_file():
         if target.endswith(".py"):
             raise CLIError(f"can't open file {target!r}: no such file")
