@@ -38,3 +38,22 @@ def test_a_size_made_and_needed_on_one_line_is_said_as_that(tmp_path):
 def test_a_value_read_on_the_line_is_a_value(tmp_path):
     d = _run(tmp_path, "local_scalar_dense")
     assert "u0 is a value read out of a tensor on this line" in d["reason"], d["reason"]
+
+
+def test_a_break_on_a_data_dependent_size_names_the_op_that_made_it(tmp_path):
+    """probes33a moe_skip_idle_experts: `if idx.numel() == 0:` (line 27) after `idx =
+    hit.nonzero()` (line 26) broke with torch's "Consider annotating your code using
+    torch._check*()" and a fix to move the statement out."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.record({**_ids("0/0"), "str": [str(s.user), 1]}, None)
+    s.ing.record({**_ids("0/0"), "create_unbacked_symbol": {
+        "symbol": "u0", "vr": "[0, int_oo]",
+        "user_stack": [{"line": 26, "name": "forward", "filename": 1, "loc": "line_26 = 26"}],
+        "stack": [{"line": 1, "name": "dispatch_to_op_implementations_dict", "filename": 2},
+                  {"line": 2, "name": "nonzero", "filename": 2}]}}, None)
+    s.graph_break("0/0", 27, gb_type="Consider annotating your code using torch._check*(). "
+                  + MESSAGE, code="")
+    (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert "u0 is the output size of `nonzero` at line 26" in d["reason"], d["reason"]
+    assert d["fix"].startswith("Decide without u0"), d["fix"]

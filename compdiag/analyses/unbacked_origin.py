@@ -101,3 +101,25 @@ def data_dependent(message: str | None, op: str | None) -> str | None:
     return (": an output size that depends on the data"
             + (f" ({what}" if what else " (")
             + ("; " if what else "") + f"unbacked {', '.join(names[:4])})")
+
+
+# a graph break on such an expression (not fullgraph: Dynamo broke the graph at the line that
+# decides on it; probes33a moe_skip_idle_experts: `if idx.numel() == 0:` after
+# `idx = hit.nonzero()`, said as torch's "Consider annotating your code using torch._check*()")
+BREAK_FIX = (
+    "Decide without {symbol}: drop the check where what follows takes any size (`index_select`"
+    ", `index_add_` and a matmul on zero rows do nothing), or keep the shape fixed (weight by a"
+    " mask with `torch.where` instead of selecting rows), so no Python decision needs the "
+    "data. In a loop, the break makes Dynamo skip the whole function.")
+
+
+def break_origin(ctx: Any, cid: str | None, text: str | None) -> tuple[str, str] | None:
+    """(`, u0 is the output size of `nonzero` at line 26 (`...`)`, the fix) for a graph break
+    on a data-dependent expression whose symbol the program made; None otherwise."""
+    read = unbacked_origin(ctx, cid, text)
+    if read is None:
+        return None
+    line = (read.get("line") or "").strip()
+    return (f", {read['symbol']} is {what_symbol(read.get('op'))} at line {read['lineno']}"
+            + (f" (`{line}`)" if line else ""), BREAK_FIX.format(symbol=read["symbol"]))
+

@@ -23,6 +23,7 @@ from compdiag.analyses.func_transforms import transform_sent_to_eager as _transf
 from compdiag.analyses.random_origin import random_origin
 from compdiag.analyses.scalar_reads import implicit_read, scalar_read
 from compdiag.analyses.side_effect_words import side_effect_clause
+from compdiag.analyses.unbacked_origin import break_origin
 from compdiag.analyses.backend_breaks import backend_context, wont_convert
 from compdiag.analyses.torch_entry import ENTRY_SKIP, compile_line, entries_that_compiled, entry_of
 from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
@@ -441,6 +442,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if short:
             reason += f" ({short})"
         reason += side_effect_clause(g["gb_type"], debug, g["frame"].line)
+        origin = break_origin(ctx, g["cids"][0] if g["cids"] else None, g["gb_type"])
+        if origin is not None:  # the op that made the data-dependent number it decides on
+            reason, fix = reason + origin[0], origin[1]
         if "data-dependent branching" in g["gb_type"].lower() and \
                 (g["frame"].line or "").lstrip().startswith("assert "):
             reason += ", in an `assert` on a tensor's value"
