@@ -12,15 +12,20 @@ MESSAGE = ("Could not guard on data-dependent expression Eq(u0, 0) (unhinted: Eq
            "(Size-like symbols: u0)")
 
 
-def _run(tmp_path, op: str) -> dict:
-    s = Store(tmp_path, exit_code=1)
-    s.compile("0/0")
+def _made_at_26(s: Store, op: str) -> None:
+    """torch's record of u0, made by OP at line 26."""
     s.ing.record({**_ids("0/0"), "str": [str(s.user), 1]}, None)
     s.ing.record({**_ids("0/0"), "create_unbacked_symbol": {
         "symbol": "u0", "vr": "[0, int_oo]",
         "user_stack": [{"line": 26, "name": "forward", "filename": 1, "loc": "line_26 = 26"}],
         "stack": [{"line": 1, "name": "dispatch_to_op_implementations_dict", "filename": 2},
                   {"line": 2, "name": op, "filename": 2}]}}, None)
+
+
+def _run(tmp_path, op: str) -> dict:
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    _made_at_26(s, op)
     s.failure("0/0", stage="dynamo", exc_type="GuardOnDataDependentSymNode", message=MESSAGE,
               filename=str(s.user), lineno=26, line="line_26 = 26", torch_message=MESSAGE,
               traceback=f'  File "{s.user}", line 26, in forward\n    line_26 = 26\n')
@@ -46,12 +51,7 @@ def test_a_break_on_a_data_dependent_size_names_the_op_that_made_it(tmp_path):
     torch._check*()" and a fix to move the statement out."""
     s = Store(tmp_path)
     s.compile("0/0")
-    s.ing.record({**_ids("0/0"), "str": [str(s.user), 1]}, None)
-    s.ing.record({**_ids("0/0"), "create_unbacked_symbol": {
-        "symbol": "u0", "vr": "[0, int_oo]",
-        "user_stack": [{"line": 26, "name": "forward", "filename": 1, "loc": "line_26 = 26"}],
-        "stack": [{"line": 1, "name": "dispatch_to_op_implementations_dict", "filename": 2},
-                  {"line": 2, "name": "nonzero", "filename": 2}]}}, None)
+    _made_at_26(s, "nonzero")
     s.graph_break("0/0", 27, gb_type="Consider annotating your code using torch._check*(). "
                   + MESSAGE, code="")
     (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
