@@ -110,6 +110,8 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
         return _closure_cell(ctx, event, cell, where)
     if category == "value" and (said := _math_call(event, source)) is not None:
         return said
+    if category == "value" and (said := _size_derived(event, source)) is not None:
+        return said
     if category in ("value", "global") and (said := _container_index(event, source)):
         return said
     if category == "value" and (said := _nn_container_pick(ctx, event, source)):
@@ -388,6 +390,34 @@ def _math_call(event: dict[str, Any], source: str) -> Said | None:
         "an argument (a Python float argument is made dynamic after one recompile), or "
         f"compute it with torch on a tensor (`torch.{m.group(1)}(...)`) inside.",
         by_design=False)
+
+
+_SIZE_OF = re.compile(r"([A-Za-z_][\w.\[\]']*)\.size\(\)\[(\d+)\]")
+
+
+def _size_derived(event: dict[str, Any], source: str) -> Said | None:
+    """A guard on a number computed from a size (`math.ceil(1.25 * x.size()[0] / 4)`) that the
+    guarded line needs as a concrete value (an op's size argument, `F.one_hot(..., capacity)`):
+    each new size is a new value and a new graph, and a tensor cannot stand for it (probes33a
+    switch_capacity_varlen: the `torch.tensor(value)` fix added a break and kept the
+    recompiles)."""
+    sizes = list(dict.fromkeys(f"{bare(m.group(1))}.shape[{m.group(2)}]"
+                               for m in _SIZE_OF.finditer(source or "")))
+    if not sizes or not re.search(r"[-+*/(]", source.replace(".size()", "")):
+        return None
+    line, lineno, _ = _guard_read(event)
+    where = f"line {lineno} (`{line.strip()}`)" if lineno else "the compiled code"
+    size = ", ".join(sizes)
+    return Said(
+        f"a number computed from {size} is needed as a concrete value at line {lineno}", "",
+        f"{source} is computed from {size}, and {where} needs its exact value (an op's size or "
+        f"count argument, a Python branch or loop on it): Dynamo guards on it, so every new "
+        f"{size} brings a new value and compiles a new graph, even with that size dynamic.",
+        f"Keep {size} to a few fixed values (pad to a handful of bucket sizes and mask the "
+        f"padding), or make the number not depend on it (compute it from a fixed maximum). A "
+        "tensor cannot stand for it where an op takes it as a size (`F.one_hot(..., n)`, "
+        "`torch.zeros(n)`, a slice bound).",
+        at_guard=lineno is not None, by_design=False)
 
 
 def _container_index(event: dict[str, Any], source: str) -> Said | None:

@@ -29,6 +29,7 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_causes import other_cause
+from compdiag.analyses.guard_changes import also_changed
 from compdiag.analyses.recompile_instances import frame_cids
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
     AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, BOOL_FLAG, KEYWORD_SETS, LIMIT_FIX,
@@ -43,7 +44,6 @@ from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, resumed_function
 from compdiag.formats.guard_source import in_user_spelling
 from compdiag.formats.words import plural
-from compdiag.store.reader import compile_id_key
 
 KIND = "recompile"
 
@@ -295,29 +295,6 @@ def _as_source(arg: ast.expr) -> str:
         return f"L['{arg.id}']"
     text = ast.unparse(arg)
     return text if isinstance(arg, (ast.Attribute, ast.Subscript, ast.Call)) else f"({text})"
-
-
-MAX_ALSO = 3
-
-
-def also_changed(ctx: Any, frame_no: Any, cid: str, source: str) -> tuple[str, ...]:
-    """Guarded values (`X == V` guards) the recompiled entry holds with another value than the
-    frame's previous entry, besides the guard torch named: torch reports the first guard that
-    failed, and a switch to eval() under no_grad() fails grad_mode first."""
-    earlier = sorted((c for c in frame_cids(ctx, frame_no)
-                      if compile_id_key(c) < compile_id_key(cid)), key=compile_id_key)
-    if not earlier:
-        return ()
-    old = ctx.r.guard_values(ctx.run_id, earlier[-1])
-    new = ctx.r.guard_values(ctx.run_id, cid)
-    named = {source, tree_spelling(source)}
-    same = (old.get(f"type({source})"), new.get(f"type({source})"))  # its own type change
-    changed = [(g, v) for g, v in new.items() if g in old and old[g] != v and g not in named
-               and not (g.startswith("type(") and (source.startswith(g[5:-1])
-                                                   or (old[g], v) == same))]
-    # the other tensors' same change of class is no news; a value that changed is
-    return tuple(f"{g} {old[g]} -> {v}" for g, v in sorted(
-        changed, key=lambda c: c[0].startswith("type(")))[:MAX_ALSO]
 
 
 def _spec_json(spec: dict[str, Any] | None) -> dict[str, Any] | None:
