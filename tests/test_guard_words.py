@@ -651,3 +651,16 @@ def test_a_bool_attribute_that_picks_a_branch_is_information_too(tmp_path):
                    (_tree("L['self'].q.enabled", "bool", leaf),
                     _tree("L['self'].q.enabled", "bool", leaf.replace("False", "True"))))
     assert d["severity"] == "info" and d["fix"].startswith("Nothing to do"), d
+
+
+def test_a_list_the_function_loops_over_gets_no_tensor_fix(tmp_path):
+    """probes33a moe_active_experts_list: `for e in active:` over a list whose length changed
+    each call; the fix "pass it as one tensor" made Dynamo read each item (a break per item).
+    The words say the loop, and the fix loops over a fixed set with a mask."""
+    leaf = "LENGTH_CHECK: len(L['active']) == {n}  # for e in active:  # a.py:18 in f"
+    d = _recompile(Store(tmp_path), "0/0: len(active) == 3  # for e in active:  # a.py:18 in f",
+                   (_tree("L['active']", "list", leaf.format(n=3)),
+                    _tree("L['active']", "list", leaf.format(n=5))))
+    assert "loops over active in Python" in d["explanation"], d["explanation"]
+    assert "mask" in d["fix"] and "torch.tensor(items)" not in d["fix"], d["fix"]
+    _no_shape_fix(d)

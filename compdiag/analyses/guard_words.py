@@ -320,6 +320,16 @@ def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
                "container inside the compiled function: return the "
                f"new value and set it outside (`out = {fn_call(where)}; {name}[...] = out`), "
                f"or put every {noun} in {name} before the first call.")
+    elif _loops_over(line, name):  # `for e in active:` (probes33a moe_active_experts_list,
+        # whose "pass it as one tensor" fix made Dynamo read each item: a break per item)
+        head = f"the {typ} {name} changed length"
+        explanation = (f"Line {lineno} (`{line.strip()}`) loops over {name} in Python, so "
+                       f"Dynamo unrolls the loop once per {noun} and guards on the {typ}'s "
+                       f"length: each new number of {noun}s compiles again.")
+        fix = (f"Loop over a fixed set every call (all the {noun}s {name} can hold, `range(N)`)"
+               f" and mask the ones not in use, so one graph serves every call. A tensor cannot"
+               f" stand for {name} while the code loops over it in Python: each {noun} would be"
+               " read out of it, a graph break per item.")
     else:
         head = f"the {typ} {name} changed length"
         explanation = (f"{name} ({typ}) has another number of {noun}s than when {where} was "
@@ -333,6 +343,12 @@ def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
                                "loops over it in Python" if typ == "list" else ")")
                + ".")
     return Said(head, change, explanation, fix, at_guard=bool(writes and helper))
+
+
+def _loops_over(line: str | None, name: str) -> bool:
+    """Whether a line is a `for` over NAME (`for e in active:`, `for i, e in enumerate(xs):`)."""
+    m = re.match(r"\s*for\s+.+?\s+in\s+(.+?):\s*$", line or "")
+    return bool(m) and re.search(rf"(?<![\w.]){re.escape(name)}(?![\w(])", m.group(1)) is not None
 
 
 CONTAINERS = ("dict", "list", "collections.OrderedDict", "collections.defaultdict")
