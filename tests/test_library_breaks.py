@@ -317,3 +317,19 @@ def test_an_async_collective_break_is_fixed_by_dropping_async_op():
                           "`torch.compile` doesn't support `async_op=True for all_reduce", "",
                           "work = dist.all_reduce(stats, async_op=True)", [])
     assert fix.startswith("Call the collective without `async_op=True`"), fix
+
+
+def test_a_call_torch_marks_untraceable_is_named_in_the_fix():
+    """probes33b tangent_linearize_sensitivity: `torch.func.linearize` calls
+    `torch._dynamo.disallow_in_graph` on itself; the fix told the user to keep
+    `disallow_in_graph` out of the compiled function. It names the user's call."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    ctx = ("Skip calling `disallow_in_graph` (module: torch._dynamo.decorators, qualname: "
+           "disallow_in_graph)")
+    expl = ("Dynamo developers have intentionally marked that the function `disallow_in_graph` "
+            "in file `/x/torch/_dynamo/decorators.py` should not be traced.")
+    fix = graph_break_fix("Attempted to call function marked as skipped", expl, ctx,
+                          "recon, push = linearize(decode, z)", [])
+    assert fix.startswith("torch marks `linearize` as not supported"), fix
+    assert "torch.func.jvp" in fix

@@ -13,8 +13,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from compdiag.analyses.library_fixes import (C10D_FILE, QUANTIZED_FIX, QUANTIZED_MODULES,
-                                             c10d_fix, first_hint, library_fix)
+from compdiag.analyses.library_fixes import (C10D_FILE, DISALLOWED_FIX, QUANTIZED_FIX,
+                                             QUANTIZED_MODULES, c10d_fix, first_hint,
+                                             library_fix)
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
     INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
 from compdiag.analyses.rules import Words, every, first, found
@@ -22,6 +23,7 @@ from compdiag.analyses.scalar_reads import (  # re-exported: the kinds' patterns
     ITEM_FIX, NUMPY_CALL, SCALAR_READ_CALL, TOLIST_FIX, scalar_read_fix as _scalar_read)
 from compdiag.analyses.runtime_fixes import (  # re-exported: the failure kind's words
     eager_fails, runtime_fix, runtime_why)
+from compdiag.formats.code_text import called
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import CompileId
 from compdiag.formats.failure_graph import TORCH_NAMESPACES
@@ -240,6 +242,8 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
         # a Python function in torch's skip lists, never a builtin; torch's own file for it
         # can be another module's than the name's (a scheduler's wrapper of optimizer.step)
         name = m.group(2) if m else named.group(1)
+        if name == "disallow_in_graph" and called(line):  # torch marks the call untraceable
+            return DISALLOWED_FIX.format(call=called(line))
         file = _IN_FILE.search(expl) or _IN_FILE.search(ctx or "")
         stem = os.path.splitext(os.path.basename(file.group(1)))[0] if file else ""
         wrapper = (f"; here a wrapper torch's `{stem}.py` put around it at run time"

@@ -78,3 +78,13 @@ def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...]
 # torch's hints that tell the reader to change the statement that broke
 _LIBRARY_STATEMENT = ("remove ", "avoid calling", "consider using an equivalent",
                       "if you are attempting to call a logging function")
+
+
+# torch's own mark on a function it does not support in compiled code (torch.func.linearize
+# calls `torch._dynamo.disallow_in_graph` on itself; probes33b tangent_linearize_sensitivity,
+# whose fix told the user to keep `disallow_in_graph` out of the compiled function)
+DISALLOWED_FIX = (
+    "torch marks `{call}` as not supported inside torch.compile (it calls "
+    "`torch._dynamo.disallow_in_graph` on itself), so the call splits the graph: keep "
+    "`{call}(...)` outside the compiled function and compile what it calls, or use a traceable "
+    "equivalent inside (for `torch.func.linearize`, `torch.func.jvp` once per tangent).")
