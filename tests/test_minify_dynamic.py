@@ -44,3 +44,22 @@ def test_a_dynamic_replay_hands_the_backend_symbolic_sizes():
     assert oracle.run_case(gm, args, "compile_error", {}, compile_fn=backend) == ("pass", None)
     outcome = oracle.run_case(gm, args, "compile_error", {}, compile_fn=backend, dynamic=True)
     assert outcome[0] == "fail" and "SymInt" in seen, (outcome, seen)
+
+
+def test_a_dynamo_failure_before_any_op_says_there_is_no_graph_op_to_shrink():
+    """probes33a expert_choice_fullgraph: `(~covered).nonzero().squeeze(-1).tolist()` failed in
+    Dynamo on `Eq(u0, 0)`; minify refused with "the failing graph returns no tensor computed by
+    the graph", which said nothing of Dynamo or where to look."""
+    import pytest
+
+    from compdiag.capture.failure_graphs import describe
+    from compdiag.minify.graph import MinifyError, Model
+
+    gm = torch.fx.symbolic_trace(lambda x: x.shape[0])
+    doc, _ = describe(gm, [torch.ones(3)], kind="compile_error", stage="dynamo",
+                      exc_type="GuardOnDataDependentSymNode",
+                      message="Could not guard on data-dependent expression Eq(u0, 0)",
+                      sig=("GuardOnDataDependentSymNode", ""))
+    model = Model(Problem(1, "0/0", 1, doc, [torch.ones(3)], {}))
+    with pytest.raises(MinifyError, match="happened in Dynamo while it traced Python code"):
+        model.initial()

@@ -262,7 +262,14 @@ class Model:
     # -- candidates ---------------------------------------------------------------------------
     def initial(self) -> Candidate:
         if not self.original_outputs:
-            raise MinifyError("the failing graph returns no tensor computed by the graph")
+            doc = self.problem.doc
+            said = (doc.get("message") or "").strip().splitlines()[:1]
+            raise MinifyError(
+                f"{doc.get('exc_type') or 'the failure'} ({said[0][:120] if said else ''}) "
+                "happened in Dynamo while it traced Python code, before any op of the graph "
+                "computed a tensor: there is no graph op to shrink; the line `compdiag explain` "
+                "names, compiled alone, is the repro" if self.problem.dynamo else
+                "the failing graph returns no tensor computed by the graph")
         return self.normalise(Candidate(frozenset(self.order), self.original_outputs))
 
     def live(self, kept: frozenset[str], outputs: Sequence[str]) -> frozenset[str]:
