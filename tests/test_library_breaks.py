@@ -333,3 +333,14 @@ def test_a_call_torch_marks_untraceable_is_named_in_the_fix():
                           "recon, push = linearize(decode, z)", [])
     assert fix.startswith("torch marks `linearize` as not supported"), fix
     assert "torch.func.jvp" in fix
+
+
+def test_a_sort_by_tensor_keys_gets_a_torch_ranking_fix():
+    """probes33d beam_search_sorted: torch's hint "Use something else as the key" was the fix;
+    the next try, `key=lambda c: float(c[0])`, still broke."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    fix = graph_break_fix("sort with non-constant keys", "Cannot perform sort with non-constant "
+                          "key.", "", "best = sorted(candidates, key=lambda c: c[0])",
+                          ["Use something else as the key."])
+    assert "torch.topk" in fix and "Use something else" not in fix, fix

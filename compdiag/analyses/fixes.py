@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from compdiag.analyses.library_fixes import (C10D_FILE, DISALLOWED_FIX, QUANTIZED_FIX,
-                                             QUANTIZED_MODULES, c10d_fix, first_hint,
+                                             QUANTIZED_MODULES, SORT_FIX, c10d_fix, first_hint,
                                              library_fix)
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
     INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
@@ -333,6 +333,7 @@ RULES: tuple[Rule, ...] = (
          "profilers) outside the compiled function and compile only the tensor code inside "
          "it. torch's own managers (no_grad, autocast, set_grad_enabled) are supported when "
          "created inside the compiled function."),
+    Rule(("sort with non-constant key",), SORT_FIX),  # probes33d beam_search_sorted
     # probes29d allreduce_async_metric: dropping async_op=True gave one graph, no break
     Rule(("async_op=True",),
          "Call the collective without `async_op=True` (and drop the `.wait()` on its Work "

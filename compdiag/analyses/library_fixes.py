@@ -88,3 +88,11 @@ DISALLOWED_FIX = (
     "`torch._dynamo.disallow_in_graph` on itself), so the call splits the graph: keep "
     "`{call}(...)` outside the compiled function and compile what it calls, or use a traceable "
     "equivalent inside (for `torch.func.linearize`, `torch.func.jvp` once per tangent).")
+
+
+# probes33d beam_search_sorted: torch's hint ("Use something else as the key") led to
+# `key=lambda c: float(c[0])`, which still broke and recompiled
+SORT_FIX = ("Python's `sorted`/`list.sort` cannot order by a tensor's value while tracing (a "
+            "`float(t)` key reads it out: still a break). Keep the candidates in tensors and "
+            "rank them with torch ops: `torch.stack` the scores, take `torch.topk(scores, k)` "
+            "(or `argsort`), and index the other fields with the indices it returns.")
