@@ -16,7 +16,10 @@ from compdiag.formats.user_code import is_user_file
 # values on the stack at the break (what the code there computed) are its arguments
 # ___stack0, ___stack1, ...
 RESUME_PREFIX = "torch_dynamo_resume_in_"
-_STACK_VALUE = lazy_re.compile(r"""^(?:L\[['"])?___stack\d+(?:['"]\])?(?:[.\[]|$)""")
+# (torch 2.11 guards a float from the stack as `___as_tensor(___stack0).item()`: set27/gpu
+# fp8_amax_item_break, a recompile per value ranked above the break that caused it)
+_STACK_VALUE = lazy_re.compile(
+    r"""^(?:___as_tensor\()?(?:L\[['"])?___stack\d+(?:['"]\])?(?:[.\[)]|$)""")
 
 
 def is_resume_function(name: str | None) -> bool:

@@ -22,13 +22,14 @@ from typing import Any, ClassVar, Iterator
 
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
-from compdiag.analyses.guard_words import in_user_terms, previous_compile
+from compdiag.analyses.guard_words import bare, in_user_terms, previous_compile
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_causes import other_cause
+from compdiag.analyses.global_reads import global_read, rebound_at
 from compdiag.analyses.guard_changes import also_changed
 from compdiag.analyses.recompile_instances import frame_cids
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
@@ -381,6 +382,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         frame = guard_line if (category == "size_range" or is_resume_function(fn)
                                or category in READ_AT_LINE or loop) and \
             guard_line.evidence in ("torch", "fx_node") else call or guard_line
+        if (frame is call or frame.evidence == "def") and source.startswith("G[") and \
+                category in ("identity", "global"):
+            # a global the call does not pass: where the compiled code reads it
+            frame = global_read(ctx, first["compile_id"], bare(source)) or frame
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
                                                                         source) else None
         source = passed_as(source, (call.line or ctx.source_line(call.filename, call.lineno))
@@ -501,6 +506,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             explanation = (limit.get("explanation") or "") + " " + explanation
             torch_message = "\n".join(x for x in (limit.get("torch_message"),
                                                    last["failed_guard"]) if x)
+        rebound = rebound_at(ctx, first["compile_id"], bare(source)) \
+            if source.startswith("G[") and category in ("identity", "global") else None
+        if rebound is not None:  # the program's line that binds the global anew
+            explanation += (f" The program binds {bare(source)} anew at line {rebound.lineno} "
+                            f"(`{(rebound.line or '').strip()}`).")
         out.append(Diagnosis(
             KIND, stage="dynamo",
             compile_id=first_attempt((limit or {}).get("compile_id") or last["compile_id"]),
