@@ -66,9 +66,12 @@ def unrolled_loops(ctx: Any) -> list[dict[str, Any]]:
         ops = Counter((n.get("filename"), n.get("lineno"), _REPEAT.sub("", n.get("node") or ""))
                       for n in nodes
                       if n.get("lineno") and is_user_file(ctx.resolve(n.get("filename"))))
-        lines = Counter()
+        # the trip count a line shows: the most frequent of its ops' counts (an op written
+        # twice on the line, `-k * x - c * v`, counts twice per iteration)
+        per_line: dict[tuple, Counter] = {}
         for (filename, lineno, _), k in ops.items():
-            lines[(filename, lineno)] = max(lines[(filename, lineno)], k)
+            per_line.setdefault((filename, lineno), Counter())[k] += 1
+        lines = Counter({key: min(c, key=lambda k: (-c[k], k)) for key, c in per_line.items()})
         d = ctx.def_frame(cid)
         span = function_span(ctx.source_text(d.filename), d.lineno or 0) if d.filename else None
         for (filename, lineno), repeats in lines.most_common():
