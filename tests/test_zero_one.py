@@ -61,3 +61,16 @@ def test_only_sizes_that_were_all_zero_or_one_follow():
     assert got == {0: ((0, "size_range", "a"), ((0, "size", "a"),))}
     # no limit, no fold: a function below its limit keeps each finding
     assert zero_one_limits(groups, {}, lambda k, e: after[k]) == {}
+
+
+def test_without_a_range_guard_several_sizes_failing_their_0_1_graphs_are_one_cause():
+    """corpus rc_zero_one_list (pytorch/pytorch#136605): every failure torch reports is a 0/1
+    graph's static guard ("expected 0, actual 3"), on three list items; the dynamic graph's
+    range guard never fails first."""
+    ev = lambda *bs: [{"before": str(b)} for b in bs]  # noqa: E731
+    groups = {(0, "size", "a"): ev(2, 1, 1, 0, 1, 0), (0, "size", "b"): ev(0),
+              (0, "size", "c"): ev(1), (0, "size", "d"): ev(5, 7)}
+    got = zero_one_limits(groups, {0: {}}, lambda k, e: None)
+    assert got == {0: ((0, "size", "a"), ((0, "size", "b"), (0, "size", "c")))}
+    # one size alone is the size's own recompile, not 0/1 specialisation's combinations
+    assert zero_one_limits({(0, "size", "a"): ev(0, 1, 0)}, {0: {}}, lambda k, e: None) == {}

@@ -30,21 +30,35 @@ def new_value(ctx: Any, category: str, source: str, last: dict[str, Any]) -> Any
     return None
 
 
+def zero_one_events(evs: list[dict[str, Any]]) -> int:
+    """How many of a size's guard failures were a 0/1 graph's (its size before was 0 or 1)."""
+    return sum(str(x["before"]) in ZERO_ONE for x in evs)
+
+
 def zero_one_limits(groups: dict[tuple, list[dict[str, Any]]], limits: dict[Any, Any],
                     after_of: Callable[[tuple, list[dict[str, Any]]], Any]
                     ) -> dict[Any, tuple[tuple, tuple[tuple, ...]]]:
-    """{frame: (cause key, follower keys)} for each function at the recompile limit whose
-    dynamic graph's range guard failed on a size of 0 or 1: the followers are the frame's size
-    groups whose every failure was a 0/1 graph's static guard (its size before was 0 or 1).
-    A key is (frame, category, guarded expression), as recompiles groups them."""
+    """{frame: (cause key, follower keys)} for each function at the recompile limit whose size
+    recompiles are 0/1 specialisation's: its dynamic graph's range guard failed on a 0 or 1
+    (that group is the cause), or, with no such guard, two or more sizes failed their 0/1
+    graphs' static guards (their size before was 0 or 1, all but the first automatic-dynamic
+    change) and those failures are at least half of the function's (the largest is the
+    cause). The followers are the other such size groups. A key is (frame, category, guarded
+    expression), as recompiles groups them (pytorch/pytorch#136605: several inputs whose sizes
+    are sometimes 0 or 1, a graph per combination)."""
     out: dict[Any, tuple[tuple, tuple[tuple, ...]]] = {}
-    for key, evs in groups.items():
-        frame, category, _ = key
-        if frame not in limits or category != "size_range" or \
-                str(after_of(key, evs)) not in ZERO_ONE:
+    for frame in limits:
+        mine = {k: e for k, e in groups.items() if k[0] == frame}
+        sized = [k for k, e in mine.items() if k[1] == "size" and zero_one_events(e) >= 1
+                 and all(str(x["before"]) in ZERO_ONE for x in e[1:])]
+        ranged = [k for k, e in mine.items() if k[1] == "size_range"
+                  and str(after_of(k, e)) in ZERO_ONE]
+        if ranged:
+            cause = max(ranged, key=lambda k: len(mine[k]))
+        elif len(sized) >= 2 and 2 * sum(zero_one_events(mine[k]) for k in sized) >= \
+                sum(len(e) for e in mine.values()):
+            cause = max(sized, key=lambda k: zero_one_events(mine[k]))
+        else:
             continue
-        followers = tuple(k for k, e in groups.items() if k[0] == frame and k[1] == "size"
-                          and all(str(x["before"]) in ZERO_ONE for x in e))
-        if frame not in out or len(followers) > len(out[frame][1]):
-            out[frame] = (key, followers)
+        out[frame] = (cause, tuple(k for k in sized if k != cause))
     return out

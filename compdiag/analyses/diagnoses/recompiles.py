@@ -39,7 +39,7 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     SPECIALISED_01_FIX, VALUE_GUARDS, ZERO_ONE_EXPLANATION, ZERO_ONE_FIX, ZERO_ONE_LIMIT_FIX,
     recompile_explanation, recompile_fix, tensor_and_dim, tree_spelling, zero_one_bounded)
 from compdiag.analyses.summary import with_decisive
-from compdiag.analyses.zero_one import new_value as _after, zero_one_limits
+from compdiag.analyses.zero_one import new_value as _after, zero_one_events, zero_one_limits
 from compdiag.formats.code_text import call_clause, calls_in
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, resumed_function
@@ -464,10 +464,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if category == "size_range" and str(after) in ("0", "1") and cause is None:
             head, change = RANGE_01_REASON.format(src=source, span=before, value=after), ""
             explanation = RANGE_01_EXPLANATION
-            fix = RANGE_01_FIX.format(tensor=tensor, dim=dim) if not extra else \
-                ZERO_ONE_LIMIT_FIX.format(tensor=tensor, dim=dim, sources=", ".join(
-                    dict.fromkeys(passed_as(s, call.line if call else None) for s, _ in extra
-                                  if passed_as(s, call.line if call else None) != source)))
+            fix = RANGE_01_FIX.format(tensor=tensor, dim=dim)
+        if extra:  # sizes 0 and 1 of several tensors at the limit (analyses/zero_one.py)
+            fix = LIMIT_FIX.format(fn=shown or "The function", fix=ZERO_ONE_LIMIT_FIX.format(
+                tensor=tensor, dim=dim, sources=", ".join(dict.fromkeys(
+                    passed_as(s, call.line if call else None) for s, _ in extra
+                    if passed_as(s, call.line if call else None) != source))))
         reason = head + change + ("; also changed: " + ", ".join(also) if also else "")
         score = SPEC.score("recurring_recompile" if changing else "info" if expected else KIND,
                      count)
@@ -491,8 +493,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             on = (f"{plural(count, 'time')} on {source}" if total == count else
                   f"{plural(total, 'time')}, {count} of them on {source},")
             if extra:  # the 0/1 graphs' guards, on whichever tensor torch checked first
+                zero = zero_one_events(evs) if category == "size" else len(evs)
+                zero += sum(zero_one_events(e) for _, e in extra)
                 count += sum(len(e) for _, e in extra)
-                on = f"{plural(total, 'time')}, {count} of them on sizes 0 and 1"
+                on = f"{plural(total, 'time')}, {zero} of them on sizes 0 and 1" + (
+                    "" if category == "size_range" else
+                    " (torch specialises each: a graph per combination of them)")
             plain = f" ({said.head}{said.change})" if said is not None else \
                 f" ({head})" if category in SAID_IN_LIMIT or loop else \
                 f" ({cause.suffix.lstrip('; ')})" if cause is not None and cause.suffix else ""
