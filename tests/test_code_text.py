@@ -23,3 +23,15 @@ def test_strings_and_comments_are_blanked_line_for_line():
 def test_a_file_that_does_not_tokenize_is_read_as_it_is():
     text = 'x = 1\ny = """never closed\n'
     assert code_only_lines(text) == text.splitlines()
+
+
+def test_the_condition_a_branch_tests():
+    """probes33f observer_enabled_flag: `if self.observer_on:` (a uint8 buffer) broke with
+    torch's bare "Data-dependent branching"; the reason names the condition."""
+    from compdiag.formats.code_text import branch_condition
+
+    assert branch_condition("if self.observer_on:") == "self.observer_on"
+    assert branch_condition("elif loss > cap and step:") == "loss > cap and step"
+    assert branch_condition("while err.max() > tol:") == "err.max() > tol"
+    assert branch_condition("x = 1 if a else 2") is None
+    assert branch_condition("if x:  # comment") is None  # a line as torch gives it has none

@@ -188,3 +188,17 @@ def function_span(text: str | None, first_line: int) -> tuple[int, int] | None:
             if first_line in starts:
                 return min(starts), node.end_lineno or node.lineno
     return None
+
+
+def branch_condition(line: str | None) -> str | None:
+    """The condition an `if`/`elif`/`while` line tests, as the line spells it (`if
+    self.observer_on:` -> "self.observer_on"); None for any other line."""
+    text = (line or "").strip()
+    if not text.startswith(("if ", "elif ", "while ")) or not text.endswith(":"):
+        return None
+    text = text.removeprefix("el") + " pass"
+    try:
+        node = ast.parse(text).body[0]
+    except (SyntaxError, IndexError):
+        return None
+    return ast.unparse(node.test) if isinstance(node, (ast.If, ast.While)) else None

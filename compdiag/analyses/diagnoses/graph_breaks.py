@@ -22,21 +22,21 @@ from compdiag.analyses.fixes import NUMPY_CALL, graph_break_fix
 from compdiag.analyses.func_transforms import transform_sent_to_eager as _transform_sent_to_eager
 from compdiag.analyses.random_origin import random_origin
 from compdiag.analyses.scalar_reads import implicit_read, scalar_read
+from compdiag.analyses.resume_lines import resumed_at
 from compdiag.analyses.side_effect_words import side_effect_clause
 from compdiag.analyses.unbacked_origin import break_origin
 from compdiag.analyses.backend_breaks import backend_context, wont_convert
 from compdiag.analyses.torch_entry import ENTRY_SKIP, compile_line, entries_that_compiled, entry_of
 from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
 from compdiag.analyses.hookspecs import hookimpl
-from compdiag.analyses.library_loop import WHY as LIBRARY_WHY
-from compdiag.analyses.library_loop import CompiledLibraryDetails, library_loop
-from compdiag.analyses.library_loop import at_call as library_at_call
+from compdiag.analyses.library_loop import (WHY as LIBRARY_WHY, CompiledLibraryDetails,
+                                            at_call as library_at_call, library_loop)
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found
-from compdiag.formats.code_text import assigned_names, call_clause, read_names
+from compdiag.formats.code_text import assigned_names, branch_condition, call_clause, read_names
 from compdiag.formats.compile_id import first_attempt, frame_of, sort_key
 from compdiag.formats.compiled_code import is_resume_function, is_stack_value
 from compdiag.store.reader import compile_id_key
@@ -396,6 +396,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         frame = locate(ctx, cid, torch=[{"filename": row.get("filename"),
                                          "lineno": row.get("lineno"), "line": row.get("line")},
                                         row.get("user_stack") or []])
+        if row.get("lib_frame") and cid:  # inside library code: the resume function's line
+            frame = resumed_at(ctx, cid, frame) or frame
         # two library statements under one user line are two breaks (probes25: two
         # transformers logging sites under `loss = model(...)` were one panel)
         lib = row.get("lib_frame") if isinstance(row.get("lib_frame"), dict) else {}
@@ -445,9 +447,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         origin = break_origin(ctx, g["cids"][0] if g["cids"] else None, g["gb_type"])
         if origin is not None:  # the op that made the data-dependent number it decides on
             reason, fix = reason + origin[0], origin[1]
-        if "data-dependent branching" in g["gb_type"].lower() and \
-                (g["frame"].line or "").lstrip().startswith("assert "):
-            reason += ", in an `assert` on a tensor's value"
+        if "data-dependent branching" in g["gb_type"].lower():  # what the line tests
+            cond = branch_condition(g["frame"].line)
+            reason += ", in an `assert` on a tensor's value" if (g["frame"].line or "").lstrip(
+            ).startswith("assert ") else f", on `{cond}`" if cond else ""
         if g["gb_type"] in CALL_MACHINERY:
             # torch's words are about Dynamo's machinery: name the user's call it could not
             reason += call_clause(g["frame"].line, reason)
