@@ -71,3 +71,16 @@ def test_dynamos_own_item_call_for_a_slice_bound_names_the_slice():
         "a slice bound from a tensor's value (`backpointers[:lengths[b] - 1]`)")
     assert implicit_read(gb, "path = x[:-1]") is None  # a constant bound reads nothing
     assert implicit_read(gb, "n = lengths[b].item()") is None  # the user's own call
+
+
+def test_a_size_taking_op_given_a_tensor_is_named():
+    """probes33g offsets_segment_mean: `torch.tensor_split(emb, offsets[:-1])` broke on
+    aten._local_scalar_dense, the op never named."""
+    from compdiag.analyses.scalar_reads import implicit_read
+
+    ctx = "aten._local_scalar_dense.default"
+    assert implicit_read(ctx, "sessions = torch.tensor_split(emb, offsets[:-1])") == (
+        "`torch.tensor_split(...)` given a tensor where it takes Python numbers (sizes, split "
+        "points, bounds)")
+    assert implicit_read(ctx, "parts = x.split(lengths)").startswith("`x.split(...)`")
+    assert implicit_read(ctx, "y = torch.tensor_split(emb, 4)") is None

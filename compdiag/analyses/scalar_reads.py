@@ -95,6 +95,10 @@ def scalar_read(context: str | None, line: str | None) -> str | None:
 # the breaks a read of a tensor's value makes: the data-dependent op's, and Dynamo's own
 # `Tensor.item()` call for a Python slice bound or index (`__index__`)
 IMPLICIT_CONTEXTS = ("_local_scalar_dense", "Tensor.item()")
+# torch calls whose arguments after the first are sizes, split points or bounds
+SIZE_TAKING = frozenset({"tensor_split", "split", "narrow", "split_with_sizes", "unflatten",
+                         "repeat_interleave", "view", "reshape", "expand", "repeat", "new_zeros",
+                         "new_ones", "new_empty", "new_full"})
 _BUILTIN_READ = re.compile(r"(?<![\w.])(min|max|round|abs)\(")
 MINMAX_FIX = (
     "Python's `min`/`max` compare the tensor with a number, which reads its value out of the "
@@ -127,5 +131,14 @@ def implicit_read(context: str | None, line: str | None) -> str | None:
         return f"a slice bound from a tensor's value (`{'`, `'.join(dict.fromkeys(cut))}`)"
     subs = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
             and isinstance(n.slice, (ast.Name, ast.Attribute))]
-    return (f"an index by a tensor's value (`{'`, `'.join(dict.fromkeys(subs))}`)"
-            if subs else None)
+    if subs:
+        return f"an index by a tensor's value (`{'`, `'.join(dict.fromkeys(subs))}`)"
+    # an op given a tensor where it takes Python numbers (`torch.tensor_split(emb,
+    # offsets[:-1])`: split points; probes33g offsets_segment_mean said only
+    # "aten._local_scalar_dense")
+    takes = [ast.unparse(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)
+             and ast.unparse(n.func).rsplit(".", 1)[-1] in SIZE_TAKING
+             and any(not isinstance(a, ast.Constant) for a in (
+                 n.args[1:] if ast.unparse(n.func).startswith("torch.") else n.args))]
+    return (f"`{takes[0]}(...)` given a tensor where it takes Python numbers (sizes, split "
+            "points, bounds)" if takes else None)
