@@ -78,3 +78,22 @@ def test_names_a_line_assigns_and_reads() -> None:
     assert drawn_from("a, b = random.random(), 3", "random") == ({"a", "b"}, "random.random")
     assert drawn_from("top = rng.randint(0, h)", "random") is None
     assert drawn_from("random.shuffle(items)", "random") is None
+
+
+def test_a_resume_functions_requires_grad_recompile_folds_under_its_break(tmp_path):
+    """probes33g gnn_mean_aggr: two GCN layers share a forward that breaks on `int(...)` at line
+    14; its resume function is the first code to read `x`, a leaf in layer 1 and an activation
+    in layer 2, and recompiled on requires_grad: a second problem with a no_grad fix, gone
+    once the break is."""
+    from test_explain import Store
+
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="forward", lineno=12)
+    s.graph_break("0/0", 14, gb_type="Unsupported Tensor.item() call with "
+                  "capture_scalar_outputs=False", code="GB0124")
+    s.compile("1/0", co_name="torch_dynamo_resume_in_forward_at_14", lineno=14)
+    s.compile("1/1", co_name="torch_dynamo_resume_in_forward_at_14", lineno=14,
+              recompile_reason="1/0: tensor 'x' requires_grad mismatch. expected "
+                               "requires_grad=0")
+    problems = [d for d in s.explain() if d["severity"] == "problem"]
+    assert [d["kind"] for d in problems] == ["graph_break"], problems

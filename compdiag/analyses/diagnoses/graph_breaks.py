@@ -1,12 +1,11 @@
 """Graph breaks: where Dynamo split the graph (or gave up on a function), why in torch's words,
 and the change that removes the break.
 
-Explanations and hints are torch's (the break's own text, else the installed torch's
-graph_break_registry.json); the fixes are compdiag's rules (RULES in analyses/fixes.py, since
-a failure under fullgraph=True prints them too), keyed on the graph-break type torch names and
-refined by its explanation, debug context and the user's source line. Cost: a break that
-throws the whole function back to eager ranks above one that only splits it, then by how often
-it was hit; a follow-on of an earlier break ranks below its cause."""
+Explanations and hints are torch's (the break's text, else graph_break_registry.json); the
+fixes are compdiag's rules (RULES in analyses/fixes.py: a failure under fullgraph=True prints
+them too), keyed on the break's type and refined by its explanation, debug context and the
+user's line. Cost: a break that throws the whole function back to eager ranks above one that
+only splits it, then by hits; a follow-on of an earlier break ranks below its cause."""
 
 from __future__ import annotations
 
@@ -172,8 +171,9 @@ def compdiag_kinds() -> list[KindSpec]:
 def _resumes_after(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
     """The effect recompiles a resume function on a value from the stack at its break
     (`___stack0`), and that resume function starts at one of the cause's break lines."""
-    if not (is_resume_function(effect.details.function)
-            and is_stack_value(effect.details.guard)):
+    # or an input's requires_grad, which the resume reads first (probes33g gnn_mean_aggr)
+    if not (is_resume_function(effect.details.function) and (is_stack_value(
+            effect.details.guard) or effect.details.category == "requires_grad")):
         return False
     row = ctx.code_row(effect.compile_id) or {}
     start = (ctx.resolve(row.get("filename")), row.get("lineno"))
