@@ -344,3 +344,19 @@ def test_a_sort_by_tensor_keys_gets_a_torch_ranking_fix():
                           "key.", "", "best = sorted(candidates, key=lambda c: c[0])",
                           ["Use something else as the key."])
     assert "torch.topk" in fix and "Use something else" not in fix, fix
+
+
+def test_a_sparse_constructor_gets_the_sparse_fix_not_move_it_out():
+    """probes33g bow_sparse_docs: `torch.sparse_coo_tensor(...)` inside the compiled function
+    broke as a skipped builtin, whose fix (build it outside and pass it in) left two breaks:
+    Dynamo traces no sparse tensor, made inside or passed in."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    expl = ("Dynamo does not know how to trace the builtin "
+            "`torch._VariableFunctionsClass.sparse_coo_tensor.` This function is either a "
+            "Python builtin (e.g. _warnings.warn) or a third-party C/C++ Python extension")
+    ctx = ("module: torch._VariableFunctionsClass, qualname: sparse_coo_tensor, skip reason: "
+           "<missing reason>")
+    fix = graph_break_fix("Attempted to call function marked as skipped", expl, ctx,
+                          "bow = torch.sparse_coo_tensor(idx, vals, size)", [])
+    assert fix.startswith("Dynamo does not trace sparse tensors"), fix

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from compdiag.analyses.library_fixes import (C10D_FILE, DISALLOWED_FIX, QUANTIZED_FIX,
-                                             QUANTIZED_MODULES, SORT_FIX, c10d_fix, first_hint,
-                                             library_fix)
+                                             QUANTIZED_MODULES, SORT_FIX, SPARSE_FIX, c10d_fix,
+                                             first_hint, library_fix)
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
     INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
 from compdiag.analyses.rules import Words, every, first, found
@@ -237,6 +237,8 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
     if module == "<unknown module>":  # a C extension's (pybind11) function: its name only
         module = ""
     target = (f"{module}.{qualname}" if module else qualname) if m else "this function"
+    if "sparse" in target:  # a sparse constructor: no builtin to move out (probes33g)
+        return SPARSE_FIX
     named = _QUALNAME.search(ctx or "")
     if (m or named) and found(_BY_DESIGN, expl, ctx):
         # a Python function in torch's skip lists, never a builtin; torch's own file for it
@@ -340,12 +342,9 @@ RULES: tuple[Rule, ...] = (
          "handle): Dynamo traces the synchronous call into the graph as a functional "
          "collective; the Work handle is what it cannot trace."),
     # probes29a gcn_sparse_adj: torch's hint (create it outside) does not help a sparse
-    # tensor passed in; Dynamo skips the whole function on any sparse tensor it meets
-    Rule(("sparse Tensor",),
-         "Dynamo does not trace sparse tensors, made inside or passed in (the function then "
-         "runs in eager). Pass a dense tensor instead (`adj.to_dense()` before the call, "
-         "`adj @ h` inside), or keep the sparse op in a small `@torch.compiler.disable` helper "
-         "and compile the dense code around it."),
+    # tensor passed in; Dynamo skips the whole function on any sparse tensor it meets (and
+    # the constructors' break, probes33g bow_sparse_docs, is no builtin to move out)
+    Rule(("sparse Tensor",), SPARSE_FIX),
     # probes29a meters_subclass_path: torch's hint names `__class__`, never touched by the user
     Rule(("Unsupported tensor subclass", "tensor subclass overridden"),
          "Dynamo cannot trace this call through the tensor subclass's `__torch_function__`: "

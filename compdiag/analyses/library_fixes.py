@@ -96,3 +96,12 @@ SORT_FIX = ("Python's `sorted`/`list.sort` cannot order by a tensor's value whil
             "`float(t)` key reads it out: still a break). Keep the candidates in tensors and "
             "rank them with torch ops: `torch.stack` the scores, take `torch.topk(scores, k)` "
             "(or `argsort`), and index the other fields with the indices it returns.")
+
+
+# probes29a gcn_sparse_adj and probes33g bow_sparse_docs: Dynamo skips the whole function on
+# any sparse tensor, made inside (its constructor's break) or passed in
+SPARSE_FIX = ("Dynamo does not trace sparse tensors, made inside or passed in (the function "
+              "then runs in eager). Pass a dense tensor instead (`adj.to_dense()` before the "
+              "call, `adj @ h` inside; counts with `index_add_` or `nn.EmbeddingBag` for a "
+              "bag of words), or keep the sparse op in a small `@torch.compiler.disable` "
+              "helper and compile the dense code around it.")
