@@ -104,6 +104,8 @@ def localise_conditioning(gm: torch.fx.GraphModule, args: list[Any], rng: torch.
     if not nodes:
         return None
 
+    overflowed: set[int] = set()
+
     def far(k: int) -> bool:
         sub = _prefix_graph(gm, nodes[k])
         with _preserved_state(gm):
@@ -111,13 +113,22 @@ def localise_conditioning(gm: torch.fx.GraphModule, args: list[Any], rng: torch.
             hi = _eager(_gm64(sub), _to64(args), rng)
         for a, b in zip(_leaves(lo), _leaves(hi)):
             if isinstance(a, torch.Tensor) and a.is_floating_point():
+                # eager's inf where float64 is finite: the low precision overflowed here
+                # (probes33f fp16_rmsnorm_serve: `h.pow(2)` past float16's 65504)
+                if isinstance(b, torch.Tensor) and b.shape == a.shape and bool(
+                        (torch.isinf(a) & torch.isfinite(b.double())).any()):
+                    overflowed.add(k)
+                    return True
                 errs = fp64_errors(a, a, b)
                 if errs and errs["eager_rel"] > tol.tol_for(a.dtype):
                     return True
         return False
 
     found = first_true(len(nodes), far)
-    return None if found is None else _described(nodes[found[0]], localised=True, by="float64")
+    if found is None:
+        return None
+    return _described(nodes[found[0]], localised=True, by="float64",
+                      **({"overflow": True} if found[0] in overflowed else {}))
 
 
 def first_true(n: int, pred: Callable[[int], bool]) -> tuple[int, int] | None:
@@ -324,7 +335,8 @@ def point_at_an_op(check: GraphCheck, gm: torch.fx.GraphModule, args: list[Any],
         return
     node = check.divergent_node if isinstance(check.divergent_node, dict) else None
     i, o = noted[0]
-    if o.detail.get("verdict") == "ill_conditioned":
+    if o.detail.get("verdict") in ("ill_conditioned", "compiled_more_accurate"):
+        # where eager leaves float64: the op the low precision bites at
         try:
             node = localise_conditioning(gm, args, rng, tol) or node
         except Exception:  # noqa: BLE001 - fail open: the output's node below

@@ -25,7 +25,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses import numpy_random as NR
 from compdiag.analyses.locate import locate
-from compdiag.analyses.narrowing_words import narrowing_words
+from compdiag.analyses.narrowing_words import narrowing_words, overflow_words
 from compdiag.analyses.process_settings import (VALIDATION_EXPLANATION, VALIDATION_FIX,
                                                 VALIDATION_OFF, distribution_built)
 from compdiag.analyses.traced_scalars import (FOLDED_NAN, FOLDED_NAN_EXPLANATION, FOLDED_NAN_FIX,
@@ -412,7 +412,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
                             f"it, the compiled {shows.get('op')} agrees with eager: the wrong "
                             f"numbers come from {node.get('op')}'s code inside the kernel it "
                             f"was fused into, where its value is never stored")
-        elif (narrow := narrowing_words(node)) is not None:  # out of an integer dtype's range
+        elif (narrow := narrowing_words(node) or overflow_words(node, detail.get("dtype"))):
             more, explanation, narrowed = narrow
             reason += more
         elif node.get("node") and node.get("fresh_compile_agrees"):
