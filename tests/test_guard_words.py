@@ -664,3 +664,15 @@ def test_a_list_the_function_loops_over_gets_no_tensor_fix(tmp_path):
     assert "loops over active in Python" in d["explanation"], d["explanation"]
     assert "mask" in d["fix"] and "torch.tensor(items)" not in d["fix"], d["fix"]
     _no_shape_fix(d)
+
+
+def test_a_fake_quantize_scale_gets_the_tensor_overload_fix():
+    """probes33f act_quant_float_scale: the scale of `torch.fake_quantize_per_tensor_affine(x,
+    self.scale, 0, ...)` changed every step; "wrap it in a tensor" kept the Python int zero
+    point, whose overload reads the scale back (a break every call)."""
+    from compdiag.analyses.recompile_rules import recompile_fix
+
+    fix = recompile_fix("value", "self.scale", count=5, limit=False, fn="forward",
+                        recurring_text="self.scale == 0.0078  return "
+                        "torch.fake_quantize_per_tensor_affine(x, self.scale, 0, -128, 127)")
+    assert "int32 zero point" in fix and "torch.tensor(value)" not in fix, fix

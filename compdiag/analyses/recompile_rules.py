@@ -243,6 +243,14 @@ RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
      "stand for a string. Use the string in the eager code around the compiled call (where it "
      "picks what to record or which branch runs), or raise "
      "`torch._dynamo.config.recompile_limit` above the number of values."),
+    # probes33f act_quant_float_scale: `torch.tensor(scale)` with the int zero point `0`
+    # picked the overload that reads the scale back as a number (a break every call)
+    (one_of("fake_quantize_per_tensor_affine", "fake_quantize_per_channel_affine"),
+     "{src} is the quantization scale, a Python float Dynamo guards on exactly. Pass both the "
+     "scale and the zero point as tensors (a float32 scale and an int32 zero point, kept as "
+     "buffers and updated in place with `.copy_()`): that selects fake_quantize's tensor "
+     "overload, one graph for every value; a tensor scale with a Python int zero point still "
+     "reads the scale out (a graph break every call)."),
     (every(), "{src} is a Python number that changes every call and Dynamo guards on its exact "
          "value: wrap it in a tensor (`torch.tensor(value)`, torch's 'Wrapping Constants with "
          "Tensors'), so it is an input of one graph."),
