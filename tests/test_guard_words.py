@@ -676,3 +676,24 @@ def test_a_fake_quantize_scale_gets_the_tensor_overload_fix():
                         recurring_text="self.scale == 0.0078  return "
                         "torch.fake_quantize_per_tensor_affine(x, self.scale, 0, -128, 127)")
     assert "int32 zero point" in fix and "torch.tensor(value)" not in fix, fix
+
+
+def test_a_number_a_math_call_takes_is_read_where_most_failures_were(tmp_path):
+    """probes33e iwae_k_sweep: `k == 1` was tied to distributions/utils.py (a size of 1),
+    `k == 2, 5, 10, ...` to `math.log(k)` at line 22; the recompile sat at `rsample((k,))`
+    (line 18) with "wrap k in a tensor", which crashed rsample."""
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="iwae_bound", lineno=15)
+    lib = ("k == 1  # return torch.empty(shape).normal_()  # distributions/utils.py:73 in "
+           "_standard_normal (_subclasses/fake_impls.py:1961 in infer_size)")
+    user = ("k == {v}  # return (lw - math.log(k)).mean()  # {f}:22 in iwae_bound "
+            "(_dynamo/utils.py:4231 in run_node)")
+    for i, text in enumerate([lib] + [user.format(v=v, f=s.user) for v in (2, 5, 10)], 1):
+        s.compile(f"0/{i}", co_name="iwae_bound", lineno=15,
+                  recompile_reason=f"0/{i - 1}: {text}")
+    s.user.write_text("".join(f"line_{i} = {i}\n" for i in range(1, 22))
+                      + "    return (lw - math.log(k)).mean()\n" + "x = 1\n" * 20)
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["user_frame"]["lineno"] == 22, d["user_frame"]
+    assert "math.log() at line 22 needs a concrete number" in d["reason"], d["reason"]
+    assert "torch.tensor(value)" not in d["fix"], d["fix"]

@@ -391,7 +391,10 @@ def _math_call(event: dict[str, Any], source: str) -> Said | None:
     graph break at that line)."""
     line, lineno, _ = _guard_read(event)
     m = _MATH_CALL.search(line or "")
-    if m is None or not re.search(r"[-+*/]", source or ""):
+    # an expression of the number, or the number itself as the math call's argument
+    # (probes33e iwae_k_sweep: `math.log(k)`, whose "wrap k in a tensor" fix crashed rsample)
+    if m is None or not (re.search(r"[-+*/]", source or "") or re.search(
+            rf"math\.\w+\([^)]*(?<![\w.]){re.escape(bare(source))}(?![\w(])", line or "")):
         return None
     names = [n for n in dict.fromkeys(re.findall(r"[A-Za-z_]\w*", bare(source)))
              if n not in ("L", "G")]

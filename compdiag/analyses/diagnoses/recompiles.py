@@ -30,6 +30,7 @@ from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_causes import other_cause
 from compdiag.analyses.global_reads import global_read, rebound_at
+from compdiag.analyses.guard_events import loc_of as _loc_of, usual_read as _usual_read
 from compdiag.analyses.guard_changes import also_changed
 from compdiag.analyses.recompile_instances import frame_cids
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
@@ -365,7 +366,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             values.append(last["after"])
         fn = ctx.fn_name(first["compile_id"])
         shown = resumed_function(fn)  # what the words name: the user's function
-        read = first if first["loc_filename"] else lines.get((frame_no, _read_object(source)))
+        # the line most of the group's failures were read at (the first can be another
+        # cause's, a size 1's in library code: probes33e iwae_k_sweep, `math.log(k)`)
+        read = _usual_read(ctx, evs) or (first if first["loc_filename"] else
+                                          lines.get((frame_no, _read_object(source))))
         loc = ({"filename": read["loc_filename"], "lineno": read["loc_lineno"],
                 "line": read["loc_line"]} if read else None)
         guard_line = locate(ctx, first["compile_id"], torch=[loc, first["user_stack"] or []],
@@ -441,7 +445,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             explanation += " " + SPECIALISED_01_EXPLANATION.format(value=before)
             fix = SPECIALISED_01_FIX.format(tensor=tensor_and_dim(source)[0],
                                             dim=tensor_and_dim(source)[1])
-        said = (in_user_terms(ctx, {**first, "before": before, "after": after}, category,
+        said = (in_user_terms(ctx, {**first, **_loc_of(read), "before": before,
+                                    "after": after}, category,
                               source, shown) if cause is None else None)
         if said is not None:
             head, change, explanation = said.head, said.change, said.explanation
