@@ -27,6 +27,7 @@ from compdiag.analyses.config_suspects import suspect, suspect_fix
 from compdiag.analyses.inplace_version import EXPLANATION as SAVED_EXPLANATION
 from compdiag.analyses.inplace_version import FIX as SAVED_FIX
 from compdiag.analyses.inplace_version import written_saved_tensor
+from compdiag.analyses.caught_exceptions import escaped_handler
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.double_backward import (CREATE_GRAPH as _CREATE_GRAPH, DOUBLE as _DOUBLE,
@@ -546,6 +547,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             expl = f"{expl} " + (escaped.get("explanation")
                                  or ESCAPED_EXPLANATION.format(call=escaped["call"]))
             fix = escaped.get("fix") or TRANSFORM_FIX.format(call=escaped["call"])
+        caught = escaped_handler(ctx, cid, f.get("exc_type"), frame) \
+            if f["stage"] == "runtime" else None
+        if caught is not None:  # a handler of the program's that compiled code sidesteps
+            frame, more, fix = caught
+            one, expl = f"{one} ({more})", f"{expl} {more.replace('the', 'The', 1)}."
         setting = config_behind(ctx, cid, tb) if f["stage"] != "runtime" and not (
             marked or ranged or escaped or ran) else None
         if setting is not None:  # raised in torch's code for a setting the program turned on

@@ -1,0 +1,76 @@
+"""An exception the program catches in eager that escapes its handler under torch.compile.
+
+Two ways it happens, both read from the failure, the compile's graph and the program's kept
+source: (1) the `try` is inside the compiled code: Dynamo puts the op into the graph, which
+runs after tracing, outside the `try`, so the `except` never sees the error (probes33e
+gp_jitter_retry: `except torch.linalg.LinAlgError` around `torch.linalg.cholesky` in a helper
+the compiled loss calls, said as a compiled-code failure at the call with a bisect fix);
+(2) the compiled code raises another type: a traced `assert` on a tensor becomes a runtime
+check that raises RuntimeError, which an `except AssertionError` around the call does not
+catch (probes33e poisson_counts_assert)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from compdiag.formats.user_code import is_user_file
+
+IN_GRAPH = ("the `try` at line {try_line} cannot catch it: Dynamo put `{line}` (line {lineno}) "
+            "into the compiled graph, which runs after tracing, outside the `try`, so the "
+            "`except {name}` at line {handler} never sees the error")
+IN_GRAPH_FIX = ("Keep the try/except in eager: decorate the function that holds it with "
+                "`@torch.compiler.disable` (it then runs uncompiled, a graph break around it), "
+                "or check without raising inside the compiled code (an op's `_ex` form that "
+                "returns an error code, `torch.linalg.cholesky_ex`, then `torch.where` on it).")
+ASSERT_TYPE = ("torch.compile turned the `assert` at line {lineno} into a runtime check that "
+               "raises RuntimeError, not AssertionError: the `except AssertionError` at line "
+               "{handler} no longer catches it")
+ASSERT_FIX = ("Catch both around the compiled call (`except (AssertionError, RuntimeError):`), "
+              "or check the condition before the compiled call, in eager.")
+
+
+def _handlers(text: str | None) -> list[tuple[ast.Try, ast.ExceptHandler]]:
+    try:
+        tree = ast.parse(text or "")
+    except SyntaxError:
+        return []
+    return [(node, h) for node in ast.walk(tree) if isinstance(node, ast.Try)
+            for h in node.handlers]
+
+
+def _names(handler: ast.ExceptHandler) -> list[str]:
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else \
+        [handler.type] if handler.type is not None else []
+    return [ast.unparse(k).rsplit(".", 1)[-1] for k in kinds]
+
+
+def escaped_handler(ctx: Any, cid: str | None, exc_type: str | None, frame: Any
+                    ) -> tuple[Any, str, str] | None:
+    """(the user frame, the reason's clause, the fix) for a failure whose exception a handler
+    of the program's would have caught in eager; None otherwise."""
+    name = (exc_type or "").rsplit(".", 1)[-1].lstrip("_")
+    files = sorted(f for f in ctx.r.source_paths(ctx.run_id) if is_user_file(f))
+    if name == "RuntimeError" and (frame.line or "").lstrip().startswith("assert "):
+        for path in files:
+            for _, h in _handlers(ctx.source_text(path)):
+                if "AssertionError" in _names(h):
+                    return frame, ASSERT_TYPE.format(lineno=frame.lineno, handler=h.lineno), \
+                        ASSERT_FIX
+        return None
+    traced = {(ctx.resolve(n.get("filename")), n.get("lineno"))
+              for n in ctx.r.dynamo_nodes(ctx.run_id, cid) if n.get("lineno")}
+    for path in files:
+        lines = ctx.source_lines(path) or []
+        for t, h in _handlers(ctx.source_text(path)):
+            if name not in _names(h):
+                continue
+            body = range(t.body[0].lineno, (t.body[-1].end_lineno or t.body[-1].lineno) + 1)
+            hit = next((n for n in body if (path, n) in traced), None)
+            if hit is not None:
+                line = lines[hit - 1].strip() if hit <= len(lines) else ""
+                return ctx.frame(path, hit, lines[hit - 1] if hit <= len(lines) else None,
+                                 evidence="fx_node"), IN_GRAPH.format(
+                    try_line=t.lineno, line=line, lineno=hit, name=ast.unparse(h.type),
+                    handler=h.lineno), IN_GRAPH_FIX
+    return None

@@ -1,0 +1,43 @@
+"""An exception the program catches in eager that escapes its handler under torch.compile is
+said as that (analyses/caught_exceptions.py). probes33e gp_jitter_retry: `except
+torch.linalg.LinAlgError` around `torch.linalg.cholesky` inside the compiled code; probes33e
+poisson_counts_assert: a traced `assert` raised RuntimeError past `except AssertionError`.
+Before this test both were compiled-code failures with an aot_eager/bisect fix."""
+
+from __future__ import annotations
+
+from test_explain import Store, _ids
+
+HELPER = ("import torch\n" * 11 + "def safe_cholesky(K):\n    try:\n"
+          "        return torch.linalg.cholesky(K)\n    except torch.linalg.LinAlgError:\n"
+          "        return torch.linalg.cholesky(K + 1e-3)\n" + "x = 1\n" * 30)
+GRAPH = ("class GraphModule(torch.nn.Module):\n    def forward(self, L_K_):\n"
+         "        l_k_ = L_K_\n\n         # File: {f}:14 in safe_cholesky, code: return "
+         "torch.linalg.cholesky(K)\n        linalg_cholesky = torch._C._linalg.linalg_cholesky("
+         "l_k_)\n        return (linalg_cholesky,)\n")
+
+
+def test_a_try_inside_compiled_code_is_named_as_what_cannot_catch(tmp_path):
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text(HELPER)
+    s.compile("0/0", co_name="loss", lineno=20)
+    s.ing.record({**_ids("0/0"), "dynamo_output_graph": {}}, GRAPH.format(f=s.user))
+    s.failure("0/0", stage="runtime", exc_type="_LinAlgError",
+              message="linalg.cholesky: The factorization could not be completed",
+              filename=str(s.user), lineno=38)
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 14, d["user_frame"]
+    assert "the `try` at line 13 cannot catch it" in d["reason"], d["reason"]
+    assert "@torch.compiler.disable" in d["fix"] and "bisect" not in d["fix"], d["fix"]
+
+
+def test_an_assert_that_raises_runtimeerror_past_except_assertionerror(tmp_path):
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text("import torch\n" * 16 + "def f(c):\n    assert (c >= 0).all(), 'negative'\n"
+                      + "x = 1\n" * 15 + "try:\n    f()\nexcept AssertionError:\n    pass\n")
+    s.compile("0/0", co_name="f", lineno=16)
+    s.failure("0/0", stage="runtime", exc_type="RuntimeError", message="negative",
+              filename=str(s.user), lineno=18, line="assert (c >= 0).all(), 'negative'")
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert "raises RuntimeError, not AssertionError" in d["reason"], d["reason"]
+    assert "except (AssertionError, RuntimeError)" in d["fix"], d["fix"]
