@@ -360,3 +360,16 @@ def test_a_sparse_constructor_gets_the_sparse_fix_not_move_it_out():
     fix = graph_break_fix("Attempted to call function marked as skipped", expl, ctx,
                           "bow = torch.sparse_coo_tensor(idx, vals, size)", [])
     assert fix.startswith("Dynamo does not trace sparse tensors"), fix
+
+
+def test_a_break_in_distribution_validation_gets_validate_args_false():
+    """probes33e hetero_nll_validate: `Normal(mu, sigma, validate_args=True)` broke inside
+    torch.distributions' argument checks; the fix told the user to keep `is_dependent`, a
+    function of torch's they never call, out of the compiled function."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    lib = {"filename": "/x/site-packages/torch/distributions/distribution.py", "lineno": 68,
+           "name": "__init__", "line": "if constraints.is_dependent(constraint):"}
+    fix = graph_break_fix("Attempted to call function marked as skipped", "", "",
+                          "dist = Normal(mu, sigma, validate_args=True)", [], lib_frame=lib)
+    assert "validate_args=False" in fix and "is_dependent" not in fix, fix

@@ -105,3 +105,23 @@ SPARSE_FIX = ("Dynamo does not trace sparse tensors, made inside or passed in (t
               "call, `adj @ h` inside; counts with `index_add_` or `nn.EmbeddingBag` for a "
               "bag of words), or keep the sparse op in a small `@torch.compiler.disable` "
               "helper and compile the dense code around it.")
+
+
+# torch.distributions checks its arguments and samples with Python code (constraints,
+# `_validate_sample`) on by default (`Distribution._validate_args = __debug__`), which Dynamo
+# breaks on; probes33e hetero_nll_validate: the fix told the user to keep `is_dependent`, a
+# function of torch's they never call, out of the compiled function
+DISTRIBUTIONS = "torch/distributions/"
+VALIDATE_FIX = ("The break is torch.distributions checking its arguments or a sample "
+                "(argument validation is on by default): pass `validate_args=False` where the "
+                "distribution is built, or turn it off once at start-up with "
+                "`torch.distributions.Distribution.set_default_validate_args(False)` (check "
+                "the values yourself outside the compiled code if they need it).")
+
+
+def validating(lib_frame: dict[str, Any], line: str | None) -> bool:
+    """Whether a break inside torch.distributions is in its validation: the user's line asks
+    for it, or the library frame is a constructor's or a sample's check."""
+    name = str(lib_frame.get("name") or "")
+    return "validate_args" in (line or "") or name in ("__init__", "_validate_sample") or \
+        "validate" in name or "constraint" in str(lib_frame.get("line") or "")

@@ -169,9 +169,8 @@ def compdiag_kinds() -> list[KindSpec]:
 
 
 def _resumes_after(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
-    """The effect recompiles a resume function on a value from the stack at its break
-    (`___stack0`), and that resume function starts at one of the cause's break lines."""
-    # or an input's requires_grad, which the resume reads first (probes33g gnn_mean_aggr)
+    """The effect recompiles a resume function on a value from the stack at its break, or an
+    input's requires_grad it reads first (probes33g), and it starts at a cause's break line."""
     if not (is_resume_function(effect.details.function) and (is_stack_value(
             effect.details.guard) or effect.details.category == "requires_grad")):
         return False
@@ -295,7 +294,8 @@ def short_context(debug: str) -> str:
 # Break types whose words describe Dynamo's handling of a call, not the call: the headline
 # also names the function the user's line called (probes31b request_bytes_decode: np.frombuffer)
 CALL_MACHINERY = ("Failed to convert args/kwargs to proxy", "Unsupported context manager",
-                  "attempted to trace numpy function unsupported by PyTorch")
+                  "attempted to trace numpy function unsupported by PyTorch",
+                  "Unexpected type in sourceless builder")  # probes33e wind_vonmises_sampler
 # probes29a dedup_ids_fake: `torch.unique(ids).numel()` sizing a fake implementation's output;
 # the capture setting removed the break (new_dynamic_size alone did not)
 FAKE_DYNAMIC_FIX = ("{op}'s fake implementation computes its output size from the data, "
