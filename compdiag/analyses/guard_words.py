@@ -393,7 +393,8 @@ def _math_call(event: dict[str, Any], source: str) -> Said | None:
     m = _MATH_CALL.search(line or "")
     # an expression of the number, or the number itself as the math call's argument
     # (probes33e iwae_k_sweep: `math.log(k)`, whose "wrap k in a tensor" fix crashed rsample)
-    if m is None or not (re.search(r"[-+*/]", source or "") or re.search(
+    expression = bool(re.search(r"[-+*/]", source or ""))
+    if m is None or not (expression or re.search(
             rf"math\.\w+\([^)]*(?<![\w.]){re.escape(bare(source))}(?![\w(])", line or "")):
         return None
     names = [n for n in dict.fromkeys(re.findall(r"[A-Za-z_]\w*", bare(source)))
@@ -408,7 +409,7 @@ def _math_call(event: dict[str, Any], source: str) -> Said | None:
         f"Compute the {call} value outside the compiled function and pass the result in as "
         "an argument (a Python float argument is made dynamic after one recompile), or "
         f"compute it with torch on a tensor (`torch.{m.group(1)}(...)`) inside.",
-        by_design=False)
+        by_design=not expression)
 
 
 _SIZE_OF = re.compile(r"([A-Za-z_][\w.\[\]']*)\.size\(\)\[(\d+)\]")
