@@ -30,3 +30,14 @@ def test_a_hop_side_effect_names_the_object_and_its_kind():
     assert "side effect" in side_effect_clause("HOP: Unsafe side effect", "", "log[k] = v")
     # any other break: nothing
     assert side_effect_clause("Unsupported Tensor.item() call", "", "self.n.append(1)") == ""
+
+
+def test_a_break_in_distribution_validation_says_so():
+    from compdiag.analyses.side_effect_words import validation_clause
+
+    lib = {"filename": "/x/site-packages/torch/distributions/distribution.py", "name": "__init__",
+           "line": "if constraints.is_dependent(constraint):"}
+    assert validation_clause(lib, "d = Normal(mu, s, validate_args=True)") == \
+        ", in torch.distributions' argument validation"
+    assert validation_clause({"filename": "/x/torch/nn/modules/linear.py"}, "y = f(x)") == ""
+    assert validation_clause(None, "y = f(x)") == ""

@@ -22,7 +22,7 @@ from compdiag.analyses.func_transforms import transform_sent_to_eager as _transf
 from compdiag.analyses.random_origin import random_origin
 from compdiag.analyses.scalar_reads import implicit_read, scalar_read
 from compdiag.analyses.resume_lines import resumed_at
-from compdiag.analyses.side_effect_words import side_effect_clause
+from compdiag.analyses.side_effect_words import side_effect_clause, validation_clause
 from compdiag.analyses.unbacked_origin import break_origin
 from compdiag.analyses.backend_breaks import backend_context, wont_convert
 from compdiag.analyses.torch_entry import ENTRY_SKIP, compile_line, entries_that_compiled, entry_of
@@ -443,7 +443,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             or root_words(first.get("root_cause"), first.get("root_value"), g["gb_type"])
         if short:
             reason += f" ({short})"
-        reason += side_effect_clause(g["gb_type"], debug, g["frame"].line)
+        reason += side_effect_clause(g["gb_type"], debug, g["frame"].line) + \
+            validation_clause(first.get("lib_frame"), g["frame"].line)
         origin = break_origin(ctx, g["cids"][0] if g["cids"] else None, g["gb_type"])
         if origin is not None:  # the op that made the data-dependent number it decides on
             reason, fix = reason + origin[0], origin[1]
@@ -512,8 +513,7 @@ SOFT_SKIP_FIXES = (
     ("functorch", "The compiled function is called from inside a torch.func transform "
      "(`vmap`, `grad`, `jacrev`, `hessian`) applied outside torch.compile, which Dynamo "
      "cannot trace into: compile the transformed function instead, "
-     "`torch.compile(vmap(jacrev(f)))`, with `f` itself left uncompiled."),
-)
+     "`torch.compile(vmap(jacrev(f)))`, with `f` itself left uncompiled."),)
 
 
 _TRANSFORM = re.compile(r"\b(vmap|grad|jacrev|jacfwd|hessian|jvp|vjp)\(")
