@@ -27,3 +27,19 @@ def test_a_batched_tensor_in_compiled_code_under_autograd_functional_is_said_at_
     (d,) = [d for d in s.explain() if d["kind"] == "failure"]
     assert d["user_frame"]["lineno"] == 25, d["user_frame"]
     assert "jacobian" in d["reason"] and "torch.func.jacrev" in d["fix"], d
+
+
+def test_a_fake_tensor_failure_inside_torchs_own_builtin_names_the_users_call(tmp_path):
+    """probes33e bayes_linreg_mvn_kl: `kl_divergence(q, prior)` of two MultivariateNormal failed
+    in Dynamo inside torch's `_infer_size`; the reason was torch's words alone and the fix said
+    to check the line in eager, where it runs."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", co_name="elbo", lineno=20)
+    message = ("RuntimeError: expected a torch.Size as argument 1 [GB4315]: Dynamo failed to run "
+               "FX node with fake tensors: call_function <built-in function _infer_size>(*((), "
+               "()), **{}): got RuntimeError('expected a torch.Size as argument 1')")
+    s.failure("0/0", stage="dynamo", exc_type="TorchRuntimeError", message=message,
+              filename=str(s.user), lineno=28, line="kl = kl_divergence(q, prior)")
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert "calling `kl_divergence(...)`, inside torch's own _infer_size()" in d["reason"], d
+    assert d["fix"].startswith("Dynamo fails inside torch's own code for `kl_divergence(...)`")

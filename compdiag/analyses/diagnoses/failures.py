@@ -28,6 +28,7 @@ from compdiag.analyses.inplace_version import EXPLANATION as SAVED_EXPLANATION
 from compdiag.analyses.inplace_version import FIX as SAVED_FIX
 from compdiag.analyses.inplace_version import written_saved_tensor
 from compdiag.analyses.caught_exceptions import escaped_handler
+from compdiag.analyses.range_violation import OUT_OF_RANGE as _OUT_OF_RANGE, range_violation
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.double_backward import (CREATE_GRAPH as _CREATE_GRAPH, DOUBLE as _DOUBLE,
@@ -214,43 +215,6 @@ PENDING_FIX = ("Make the numbers at line {lineno} Python numbers from the start 
 # def, the line's call named in the headline).
 SOURCE_CAUSES = ((_PENDING, SCALAR_READ_CALL, PENDING_EXPLANATION, PENDING_FIX, True, True),
                  (_DOUBLE, _CREATE_GRAPH, DOUBLE_EXPLANATION, DOUBLE_FIX, False, False))
-# torch's words when a size is outside the range `mark_dynamic(t, dim, min=, max=)` declared
-_OUT_OF_RANGE = re.compile(r"\b(\d+) not in range \[(-?\w+), (-?\w+)\]")
-RANGE_EXPLANATION = ("The size {size} is outside the range [{lo}, {hi}] that `{line}` (line "
-                     "{lineno}) declared for the dimension: a marked dimension's min and max "
-                     "are constraints every input must meet, and Dynamo fails the compile, "
-                     "not recompiles, on one that does not.")
-RANGE_FIX = ("Declare a range that holds every size the program passes (widen min/max at line "
-             "{lineno}, or leave them out), or check the size before the call; "
-             "`torch._dynamo.maybe_mark_dynamic` declares no range.")
-
-
-def range_violation(ctx: Any, failure: dict[str, Any], text: str
-                    ) -> tuple[UserFrame, str, str, str] | None:
-    """A size outside the range a `mark_dynamic(..., min=, max=)` call declared ("5 not in
-    range [2, 4]"): (that call's line in the program's source, the headline's words, the
-    explanation, the fix); None otherwise."""
-    m = _OUT_OF_RANGE.search(text or "")
-    if failure.get("exc_type") != "ConstraintViolationError" or m is None:
-        return None
-    size, lo, hi = m.groups()
-    for path in sorted(ctx.r.source_paths(ctx.run_id)):
-        # the code only: a docstring or comment that quotes the call is not where it is made
-        # (probes27 dyn_mark_dynamic_max: the module docstring's "mark_dynamic(..., min=2,
-        # max=64)" at line 3)
-        src, code_lines = ctx.source_lines(path) or [], ctx.code_lines(path) or []
-        for lineno, (line, code) in enumerate(zip(src, code_lines), 1):
-            flat = code.replace(" ", "")
-            if "mark_dynamic(" in flat and (f"={lo}" in flat or f"={hi}" in flat
-                                            or f",{lo},{hi}" in flat):
-                frame = ctx.frame(path, lineno, line, evidence="source")
-                words = dict(size=size, lo=lo, hi=hi, line=line.strip(), lineno=lineno)
-                return (frame, f"size {size} outside the range [{lo}, {hi}] declared by "
-                        f"mark_dynamic at line {lineno}", RANGE_EXPLANATION.format(**words),
-                        RANGE_FIX.format(**words))
-    return None
-
-
 def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame, str, str] | None:
     """A ConstraintViolationError from `mark_dynamic`: the line that specialised the marked
     dimension (symbolic_shape_specialization; else the "User stack:" torch's message
@@ -307,6 +271,16 @@ ORIGIN_TEXT = {
                "tensors during tracing, which ends the compile instead of reaching the "
                "handler."),
 }
+# A fake-tensor failure inside a private builtin of torch's (`<built-in function
+# _infer_size>` under `kl_divergence(q, prior)` of two MultivariateNormal: probes33e
+# bayes_linreg_mvn_kl, whose fix said to check the line in eager, where it runs)
+TORCH_INTERNAL = re.compile(r"call_function <built-in function (_\w+)>")
+INTERNAL_FAKE_FIX = (
+    "Dynamo fails inside torch's own code for `{call}(...)` (`{fn}` on fake tensors): a torch "
+    "limitation, not the program's bug if the line runs in eager "
+    "(`torch.compiler.set_stance(\"force_eager\")` tells). Keep the call out of the "
+    "compiled code (a small `@torch.compiler.disable` helper around it), or write what it "
+    "computes with plain tensor ops (a closed form); report the case to PyTorch.")
 # The stages whose ops run on fake tensors while torch traces them (Dynamo, AOTAutograd).
 TRACED_STAGES = ("dynamo", "aot")
 # torch's documented exception classes and the builtin one each derives from (a handler that
@@ -430,6 +404,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if PROXY_MACHINERY in one:
             # torch's words are about Dynamo's machinery: the user's call and what it passed
             one += call_clause(f.get("line"), one, objects=True)
+        inside = TORCH_INTERNAL.search(one) if f["stage"] == "dynamo" else None
+        if inside and called(f.get("line")):  # torch's own code under the user's call
+            one += call_clause(f.get("line"), one) + f", inside torch's own {inside.group(1)}()"
         origin = runtime_origin(frames_in(tb)) if f["stage"] == "runtime" and tb else None
         if origin and origin not in one:  # raised by torch's runtime around the kernels
             one = f"{one} (raised by {origin})"
@@ -552,6 +529,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if caught is not None:  # a handler of the program's that compiled code sidesteps
             frame, more, fix = caught
             one, expl = f"{one} ({more})", f"{expl} {more.replace('the', 'The', 1)}."
+        if inside and called(f.get("line")):  # no bug of the program's: torch's limitation
+            fix = INTERNAL_FAKE_FIX.format(call=called(f.get("line")), fn=inside.group(1))
         setting = config_behind(ctx, cid, tb) if f["stage"] != "runtime" and not (
             marked or ranged or escaped or ran) else None
         if setting is not None:  # raised in torch's code for a setting the program turned on
