@@ -169,9 +169,21 @@ def eager_grads(fn: Callable[..., Any], args: list[Any], requires: list[bool],
     torch.random.set_rng_state(rng)
     with modes.applied(grad=True, autocast=not to64):
         outs = pytree.tree_leaves(fn(*ins))
+    # an output that is a view of another output (`broadcast_tensors(loc, scale)` of a
+    # Normal the compiled function returns): AOTAutograd rebuilds it from its base outside the
+    # graph, so the base's incoming gradient already holds the view's; passing both counted
+    # the view's twice (probes33e mdn_mixture_ok: a gradient "miscompile" on a correct program)
+    # (the same tensor object at two positions, as `broadcast_tensors` returns what needs no
+    # broadcasting, is such an alias too: its first position is the base)
+    first = {}
+    for j in sorted(incoming):
+        if j < len(outs) and isinstance(outs[j], torch.Tensor):
+            first.setdefault(id(outs[j]), j)
     pairs = [(outs[i], g.double() if to64 and g.is_floating_point() else g)
              for i, g in sorted(incoming.items())
-             if i < len(outs) and isinstance(outs[i], torch.Tensor) and outs[i].requires_grad]
+             if i < len(outs) and isinstance(outs[i], torch.Tensor) and outs[i].requires_grad
+             and first.get(id(outs[i])) == i
+             and not (outs[i]._base is not None and id(outs[i]._base) in first)]
     wanted = [i for i, t in enumerate(ins) if isinstance(t, torch.Tensor) and t.requires_grad]
     if not pairs or not wanted:
         return [None] * len(ins)
