@@ -373,3 +373,22 @@ def test_a_break_in_distribution_validation_gets_validate_args_false():
     fix = graph_break_fix("Attempted to call function marked as skipped", "", "",
                           "dist = Normal(mu, sigma, validate_args=True)", [], lib_frame=lib)
     assert "validate_args=False" in fix and "is_dependent" not in fix, fix
+
+
+def test_eager_mode_qat_gets_a_fix_the_user_can_apply():
+    """probes33f qat_prepare_compiled_train: prepare_qat's observer hook broke the graph, and
+    the fix told the user to keep `_observer_forward_hook` (which prepare_qat registered, not
+    the user) out of the compiled function."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    lib = {"filename": "/x/site-packages/torch/nn/modules/module.py", "lineno": 1845,
+           "name": "inner", "line": "hook_result = hook(self, args, result)"}
+    ctx = ("module: torch.ao.quantization.quantize, qualname: _observer_forward_hook, skip "
+           "reason: file matches MOD_SKIPLIST (/x/site-packages/torch/ao)")
+    fix = graph_break_fix("Attempted to call function marked as skipped", "", ctx,
+                          "logits = model(x)", [], lib_frame=lib)
+    assert "prepare_qat_pt2e" in fix and "_observer_forward_hook" not in fix, fix
+    qlib = {"filename": "/x/site-packages/torch/ao/nn/quantized/dynamic/modules/linear.py",
+            "lineno": 58, "name": "forward", "line": "Y = torch.ops.quantized.linear_dynamic("}
+    assert "torchao" in graph_break_fix("Failed to convert args/kwargs to proxy", "", "",
+                                        "y = self.fc1(h)", [], lib_frame=qlib)

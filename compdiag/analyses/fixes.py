@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from compdiag.analyses.library_fixes import (C10D_FILE, DISALLOWED_FIX, DISTRIBUTIONS,
-                                             QUANTIZED_FIX, QUANTIZED_MODULES, SORT_FIX,
-                                             SPARSE_FIX, VALIDATE_FIX, c10d_fix, first_hint,
-                                             library_fix, validating)
+from compdiag.analyses.library_fixes import (AO_CODE, C10D_FILE, DISALLOWED_FIX, DISTRIBUTIONS,
+                                             EAGER_QAT_FIX, QUANTIZED_FIX, QUANTIZED_MODULES,
+                                             SORT_FIX, SPARSE_FIX, VALIDATE_FIX, c10d_fix,
+                                             first_hint, library_fix, validating)
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
     INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
 from compdiag.analyses.rules import Words, every, first, found
@@ -408,8 +408,8 @@ def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
     where = str((lib_frame or {}).get("filename") or "").replace("\\", "/")
     if where.endswith(C10D_FILE):
         return c10d_fix(lib_frame or {})
-    if QUANTIZED_MODULES in where:
-        return QUANTIZED_FIX
+    if AO_CODE in where or "torch.ao.quantization" in (debug_ctx or ""):  # eager-mode quant.
+        return QUANTIZED_FIX if QUANTIZED_MODULES in where else EAGER_QAT_FIX
     if DISTRIBUTIONS in where and validating(lib_frame or {}, line):
         return VALIDATE_FIX
     rule = _rule_for(gb_type, explanation, debug_ctx, line)

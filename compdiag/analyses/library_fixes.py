@@ -125,3 +125,16 @@ def validating(lib_frame: dict[str, Any], line: str | None) -> bool:
     name = str(lib_frame.get("name") or "")
     return "validate_args" in (line or "") or name in ("__init__", "_validate_sample") or \
         "validate" in name or "constraint" in str(lib_frame.get("line") or "")
+
+
+# torch.ao.quantization's eager-mode QAT: `prepare_qat` runs observers as forward hooks and
+# FakeQuantize modules, code under torch/ao, which Dynamo skips (MOD_SKIPLIST); probes33f
+# qat_prepare_compiled_train: the fix told the user to keep `_observer_forward_hook`, a hook
+# prepare_qat registered, out of the compiled function
+AO_CODE = "torch/ao/"
+EAGER_QAT_FIX = ("torch.ao.quantization's eager-mode quantization (prepare_qat's observer "
+                 "hooks and FakeQuantize modules) is code Dynamo skips (torch/ao is on its "
+                 "skip list), so every quantized layer breaks the graph. Fake-quantize in your "
+                 "own module with `torch.fake_quantize_per_tensor_affine` (traceable; tensor "
+                 "scale and int32 zero point), use the PT2E flow (`prepare_qat_pt2e` on an "
+                 "exported model), or compile only the float parts.")
