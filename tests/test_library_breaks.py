@@ -392,3 +392,17 @@ def test_eager_mode_qat_gets_a_fix_the_user_can_apply():
             "lineno": 58, "name": "forward", "line": "Y = torch.ops.quantized.linear_dynamic("}
     assert "torchao" in graph_break_fix("Failed to convert args/kwargs to proxy", "", "",
                                         "y = self.fc1(h)", [], lib_frame=qlib)
+
+
+def test_a_masked_tensor_break_gets_the_boolean_mask_fix():
+    """probes33g masked_tensor_pool: the fix moved `masked_tensor(...)` out of the compiled
+    function, and MaskedTensor's `.mean` and `.to_tensor` broke in its place."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    ctx = ("module: torch.masked.maskedtensor.creation, qualname: masked_tensor, skip reason: "
+           "<missing reason>")
+    expl = ("Dynamo developers have intentionally marked that the function `masked_tensor` in "
+            "file `/x/torch/masked/maskedtensor/creation.py` should not be traced.")
+    fix = graph_break_fix("Attempted to call function marked as skipped", expl, ctx,
+                          "mt = masked_tensor(h, valid)", [])
+    assert "boolean mask" in fix and "keep the call outside" not in fix, fix

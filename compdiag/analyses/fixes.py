@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from compdiag.analyses.library_fixes import (AO_CODE, C10D_FILE, DISALLOWED_FIX, DISTRIBUTIONS,
-                                             EAGER_QAT_FIX, QUANTIZED_FIX, QUANTIZED_MODULES,
-                                             SORT_FIX, SPARSE_FIX, VALIDATE_FIX, c10d_fix,
-                                             first_hint, library_fix, validating)
+                                             EAGER_QAT_FIX, MASKED_FIX, QUANTIZED_FIX,
+                                             QUANTIZED_MODULES, SORT_FIX, SPARSE_FIX, VALIDATE_FIX,
+                                             c10d_fix, first_hint, library_fix, validating)
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
     INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
 from compdiag.analyses.rules import Words, every, first, found
@@ -238,8 +238,8 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
     if module == "<unknown module>":  # a C extension's (pybind11) function: its name only
         module = ""
     target = (f"{module}.{qualname}" if module else qualname) if m else "this function"
-    if "sparse" in target:  # a sparse constructor: no builtin to move out (probes33g)
-        return SPARSE_FIX
+    if "sparse" in target or module.startswith("torch.masked"):  # no builtin to move out
+        return SPARSE_FIX if "sparse" in target else MASKED_FIX  # (probes33g)
     named = _QUALNAME.search(ctx or "")
     if (m or named) and found(_BY_DESIGN, expl, ctx):
         # a Python function in torch's skip lists, never a builtin; torch's own file for it

@@ -138,3 +138,11 @@ EAGER_QAT_FIX = ("torch.ao.quantization's eager-mode quantization (prepare_qat's
                  "own module with `torch.fake_quantize_per_tensor_affine` (traceable; tensor "
                  "scale and int32 zero point), use the PT2E flow (`prepare_qat_pt2e` on an "
                  "exported model), or compile only the float parts.")
+
+
+# probes33g masked_tensor_pool: the fix moved `masked_tensor(...)` out, and MaskedTensor's
+# `.mean` and `.to_tensor` broke the graph in its place
+MASKED_FIX = ("torch.masked's MaskedTensor is code Dynamo does not trace (its constructor, "
+              "reductions and `.to_tensor` each break the graph): compute with the boolean mask "
+              "itself, `(x * mask).sum(dim) / mask.sum(dim).clamp(min=1)` for a masked mean, "
+              "`x.masked_fill(~mask, float('-inf')).amax(dim)` for a masked max.")
