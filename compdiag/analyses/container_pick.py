@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compdiag.formats.code_text import function_span, indexed_by
+from compdiag.formats.code_text import indexed_by
 
 CONTAINER_FILE = "nn/modules/container.py"
 # containers whose items are Parameters: a tensor of them can stand for the lookup
@@ -34,10 +34,9 @@ def container_pick(ctx: Any, event: dict[str, Any], var: str, names: set[str]
     code holds no lookup indexed by one of NAMES."""
     if CONTAINER_FILE not in str(event.get("failed_guard") or ""):
         return None
-    d = ctx.def_frame(event["compile_id"])
-    lines = ctx.source_lines(d.filename) if d.filename else None
-    span = function_span(ctx.source_text(d.filename), d.lineno or 0) if lines else None
-    if not span:
+    d, span = ctx.def_frame(event["compile_id"]), ctx.def_span(event["compile_id"])
+    lines = ctx.source_lines(d.filename) if span else None
+    if not lines:
         return None
     for lineno in range(span[0], min(span[1], len(lines)) + 1):
         found = indexed_by(lines[lineno - 1], names)

@@ -10,7 +10,7 @@ import shlex
 from typing import Any, Iterable
 
 from compdiag.analyses.diagnosis import UserFrame
-from compdiag.formats.code_text import code_only_lines
+from compdiag.formats.code_text import code_only_lines, function_span
 from compdiag.formats.command_line import command_line, is_default_store
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import TORCH_WRAPPERS, resumed_function
@@ -24,6 +24,7 @@ class RunContext:
     def __init__(self, reader: Reader, run_id: int) -> None:
         self.r = reader
         self.run_id = run_id
+        self._spans: dict[tuple, tuple[int, int] | None] = {}  # def_span's, per code object
         self.run = reader.run(run_id)
         self.cwd = self.run.get("cwd")
         # the command line a fix re-runs: none for an imported log (its argv is the log's
@@ -215,6 +216,18 @@ class RunContext:
         if row and is_user_file(self.resolve(row.get("filename"))) and row.get("lineno"):
             return self.frame(row["filename"], row["lineno"], evidence="def")
         return UserFrame()
+
+    def def_span(self, cid: str | None) -> tuple[int, int] | None:
+        """(first, last) line of the compiled function's code in its user file, from its kept
+        source (code_text.function_span); None where its file is not the user's or its text
+        holds no such function. One parse per code object, however many kinds ask."""
+        d = self.def_frame(cid)
+        if not d.filename:
+            return None
+        key = (d.filename, d.lineno)
+        if key not in self._spans:
+            self._spans[key] = function_span(self.source_text(d.filename), d.lineno or 0)
+        return self._spans[key]
 
     @functools.cached_property
     def specializations(self) -> list[dict[str, Any]]:

@@ -15,7 +15,6 @@ from typing import Any
 
 from compdiag.analyses.check_causes import compiled_defs
 from compdiag.analyses.diagnosis import Diagnosis
-from compdiag.formats.code_text import function_span
 from compdiag.formats.compile_id import sort_key
 
 # what torch's words say when a transform's wrapper is met where its level is gone; not a
@@ -81,7 +80,7 @@ def transform_sent_to_eager(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bo
     if "functorch tracing attempt" not in (effect.details.gb_type or "") or \
             cause.severity != "problem" or not cause.compile_id or not effect.compile_id:
         return False
-    d, at = ctx.def_frame(effect.compile_id), cause.user_frame
-    span = function_span(ctx.source_text(d.filename), d.lineno or 0) if d.filename else None
+    d, at, span = ctx.def_frame(effect.compile_id), cause.user_frame, ctx.def_span(
+        effect.compile_id)
     return bool(span and at and at.filename == d.filename and span[0] <= (at.lineno or 0)
                 <= span[1] and sort_key(cause.compile_id) < sort_key(effect.compile_id))

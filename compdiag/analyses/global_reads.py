@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from compdiag.formats.code_text import assigned_names, function_span, read_names
+from compdiag.formats.code_text import assigned_names, read_names
 
 
 def _lines(ctx: Any, cid: str | None) -> tuple[Any, list[str], tuple[int, int]] | None:
-    d = ctx.def_frame(cid)
-    lines = ctx.source_lines(d.filename) if d.filename else None
-    span = function_span(ctx.source_text(d.filename), d.lineno or 0) if lines else None
-    return (d, lines, span) if span else None
+    d, span = ctx.def_frame(cid), ctx.def_span(cid)
+    lines = ctx.source_lines(d.filename) if span else None
+    return (d, lines, span) if lines else None
 
 
 def global_read(ctx: Any, cid: str | None, name: str) -> Any:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from compdiag.formats.code_text import function_span
 from compdiag.formats.compile_id import frame_of, sort_key
 
 _RESUME = re.compile(r"^torch_dynamo_resume_in_(?P<fn>\w+?)_at_(?P<line>\d+)$")
@@ -22,8 +21,7 @@ def resumed_at(ctx: Any, cid: str | None, at: Any) -> Any:
     (the frame located for it) lies outside that function and the next resume function of the
     same function names the line inside it; else None."""
     row = ctx.code_row(cid) or {}
-    d = ctx.def_frame(cid)
-    span = function_span(ctx.source_text(d.filename), d.lineno or 0) if d.filename else None
+    d, span = ctx.def_frame(cid), ctx.def_span(cid)
     if not span or (at.filename == d.filename and span[0] <= (at.lineno or 0) <= span[1]):
         return None
     name = _RESUME.match(row.get("co_name") or "")

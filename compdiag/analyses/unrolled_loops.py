@@ -16,7 +16,6 @@ import re
 from collections import Counter
 from typing import Any
 
-from compdiag.formats.code_text import function_span
 from compdiag.formats.user_code import is_user_file
 
 # one op of one line traced this often in a graph: the loop ran that many times in the trace
@@ -40,17 +39,15 @@ FIX = ("Write the loop's work as tensor ops over all iterations at once (a mask,
        "trip count small where neither is possible.")
 
 
-def _enclosing_loops(text: str | None, span: tuple[int, int], lineno: int) -> list[int]:
-    """The lines of the `for`/`while` loops inside SPAN whose bodies hold LINENO, outermost
-    first."""
+def _loops(text: str | None, span: tuple[int, int]) -> list[tuple[int, int]]:
+    """(first, last) line of each `for`/`while` loop inside SPAN, outermost first."""
     try:
         tree = ast.parse(text or "")
     except SyntaxError:
         return []
-    return sorted(node.lineno for node in ast.walk(tree)
+    return sorted((node.lineno, node.end_lineno or node.lineno) for node in ast.walk(tree)
                   if isinstance(node, (ast.For, ast.While, ast.AsyncFor))
-                  and span[0] <= node.lineno <= span[1]
-                  and node.lineno < lineno <= (node.end_lineno or node.lineno))
+                  and span[0] <= node.lineno <= span[1])
 
 
 def unrolled_loops(ctx: Any) -> list[dict[str, Any]]:
@@ -72,12 +69,12 @@ def unrolled_loops(ctx: Any) -> list[dict[str, Any]]:
         for (filename, lineno, _), k in ops.items():
             per_line.setdefault((filename, lineno), Counter())[k] += 1
         lines = Counter({key: min(c, key=lambda k: (-c[k], k)) for key, c in per_line.items()})
-        d = ctx.def_frame(cid)
-        span = function_span(ctx.source_text(d.filename), d.lineno or 0) if d.filename else None
+        d, span = ctx.def_frame(cid), ctx.def_span(cid)
+        every = _loops(ctx.source_text(d.filename), span) if span else []
         for (filename, lineno), repeats in lines.most_common():
-            if repeats < NESTED_UNROLLED or not span or ctx.resolve(filename) != d.filename:
+            if repeats < NESTED_UNROLLED or ctx.resolve(filename) != d.filename:
                 continue
-            loops = _enclosing_loops(ctx.source_text(d.filename), span, lineno)
+            loops = [first for first, last in every if first < lineno <= last]
             if loops and repeats >= (NESTED_UNROLLED if len(loops) > 1 else UNROLLED):
                 out.append({"compile_id": cid, "filename": d.filename, "loop": loops[-1],
                             "line": lineno, "repeats": repeats, "nodes": len(nodes),

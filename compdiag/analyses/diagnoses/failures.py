@@ -404,9 +404,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if PROXY_MACHINERY in one:
             # torch's words are about Dynamo's machinery: the user's call and what it passed
             one += call_clause(f.get("line"), one, objects=True)
+        # torch's own builtin under the user's call: (the call, the builtin)
         inside = TORCH_INTERNAL.search(one) if f["stage"] == "dynamo" else None
-        if inside and called(f.get("line")):  # torch's own code under the user's call
-            one += call_clause(f.get("line"), one) + f", inside torch's own {inside.group(1)}()"
+        inside = (called(f.get("line")), inside.group(1)) if inside else None
+        if inside and inside[0]:
+            one += call_clause(f.get("line"), one) + f", inside torch's own {inside[1]}()"
         origin = runtime_origin(frames_in(tb)) if f["stage"] == "runtime" and tb else None
         if origin and origin not in one:  # raised by torch's runtime around the kernels
             one = f"{one} (raised by {origin})"
@@ -529,8 +531,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if caught is not None:  # a handler of the program's that compiled code sidesteps
             frame, more, fix = caught
             one, expl = f"{one} ({more})", f"{expl} {more.replace('the', 'The', 1)}."
-        if inside and called(f.get("line")):  # no bug of the program's: torch's limitation
-            fix = INTERNAL_FAKE_FIX.format(call=called(f.get("line")), fn=inside.group(1))
+        if inside and inside[0]:  # no bug of the program's: torch's limitation
+            fix = INTERNAL_FAKE_FIX.format(call=inside[0], fn=inside[1])
         setting = config_behind(ctx, cid, tb) if f["stage"] != "runtime" and not (
             marked or ranged or escaped or ran) else None
         if setting is not None:  # raised in torch's code for a setting the program turned on

@@ -392,8 +392,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             frame = global_read(ctx, first["compile_id"], bare(source)) or frame
         limit = limits.pop(frame_no, None) if limited.get(frame_no) == (frame_no, category,
                                                                         source) else None
-        source = passed_as(source, (call.line or ctx.source_line(call.filename, call.lineno))
-                           if call and call.filename and call.lineno else None)
+        call_text = (call.line or ctx.source_line(call.filename, call.lineno)) \
+            if call and call.filename and call.lineno else None
+        source = passed_as(source, call_text)
         head = REASONS.get("size_loop" if loop else category, "guard {src} failed").format(
             src=source) + (f", at `{guard_line.line.strip()}`" if loop else "")
         if category == "size_order":  # the user's call that compared them (pad_sequence)
@@ -471,10 +472,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             explanation = RANGE_01_EXPLANATION
             fix = RANGE_01_FIX.format(tensor=tensor, dim=dim)
         if extra:  # sizes 0 and 1 of several tensors at the limit (analyses/zero_one.py)
+            others = dict.fromkeys(passed_as(s, call_text) for s, _ in extra)
+            others.pop(source, None)  # the cause's own tensor is "here"
             fix = LIMIT_FIX.format(fn=shown or "The function", fix=ZERO_ONE_LIMIT_FIX.format(
-                tensor=tensor, dim=dim, sources=", ".join(dict.fromkeys(
-                    passed_as(s, call.line if call else None) for s, _ in extra
-                    if passed_as(s, call.line if call else None) != source))))
+                tensor=tensor, dim=dim, sources=", ".join(others)))
         reason = head + change + ("; also changed: " + ", ".join(also) if also else "")
         score = SPEC.score("recurring_recompile" if changing else "info" if expected else KIND,
                      count)
