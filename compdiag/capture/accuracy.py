@@ -20,6 +20,7 @@ import torch.fx
 # the names other modules take from here are re-exported.
 from compdiag.capture import tf32
 from compdiag.capture.random_ops import draws_random
+from compdiag.capture.round_trips import judge_round_trips
 from compdiag.capture.accuracy_compare import (  # noqa: F401
     GraphCheck, OutputCheck, Tolerance, _clone, _described, _leaves, _op_name, _preserved_state,
     computed_in,
@@ -162,9 +163,12 @@ def check_graph(gm: torch.fx.GraphModule, compiled_out: Any, args_before: list[A
                 o.detail["reason"] = ("eager itself is non-deterministic on this graph (two eager "
                                       "runs disagree); not attributed to the compiler")
                 o.ok = True
-    return GraphCheck(compile_id, outs, nondeterministic=nondeterministic,
-                      inputs=describe_inputs(args_before),
-                      updated_inputs=bool(args_after is not None and updated))
+    check = GraphCheck(compile_id, outs, nondeterministic=nondeterministic,
+                       inputs=describe_inputs(args_before),
+                       updated_inputs=bool(args_after is not None and updated))
+    if not nondeterministic:
+        judge_round_trips(check, gm, tol)  # a cast down and up that compiled leaves out
+    return check
 
 
 def eager_rejects(gm: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor,

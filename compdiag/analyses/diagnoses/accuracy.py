@@ -16,6 +16,7 @@ from compdiag.analyses.accuracy_stale import STALE_INPUT_FIX, stale_input_words,
     updated_params_words
 from compdiag.analyses.function_verdicts import (FUNCTION_EXPLANATIONS, FUNCTION_FIXES,
                                                    FUNCTION_REASONS)
+from compdiag.analyses import dropped_words
 from compdiag.analyses.check_causes import random_excuse, random_fix, random_where
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.custom_op_contract import contract_words
@@ -224,7 +225,7 @@ VERDICT_REASONS = {
     "compiled_more_accurate": "compiled is closer to the float64 reference than eager, not a "
                               "compiler bug: {out} differs from eager (relative RMSE eager {e}, "
                               "compiled {k})",
-    **FUNCTION_REASONS,
+    **FUNCTION_REASONS, **dropped_words.REASONS,
 }
 VERDICT_EXPLANATIONS = {
     "miscompile": "Eager agrees with the float64 reference and the compiled graph does not: "
@@ -252,7 +253,7 @@ VERDICT_EXPLANATIONS = {
                      "graph returns numbers: the compiled code dropped the op's check (an "
                      "index or shape check, a dtype check), so its result is undefined there; "
                      "a miscompile",
-    **FUNCTION_EXPLANATIONS,
+    **FUNCTION_EXPLANATIONS, **dropped_words.EXPLANATIONS,
 }
 VERDICT_FIXES = {
     "ill_conditioned": "Improve the conditioning, not the compiler: compute this step in "
@@ -279,17 +280,8 @@ VERDICT_FIXES = {
                               "to make compiled round like eager.",
     "inf_nan": "The compiled code overflows or produces NaN where eager does not: check the "
                "op's inputs' range; {bisect} finds the pass responsible.",
-    **FUNCTION_FIXES,
+    **FUNCTION_FIXES, **dropped_words.FIXES,
 }
-
-
-# An op reading a copy of the tensor it writes, whose compiled code dropped the copy.
-DROPPED_COPY_FIX = ("Give {op} a source it does not write, one the compiler cannot fold "
-                    "into the output: make the op out-of-place (return the new tensor, "
-                    "declare no mutation) and assign its result, or let it write into a fresh "
-                    "tensor and copy that back after it (`out = torch.empty_like(x); op(x, "
-                    "out); x.copy_(out)`). Then report the dropped copy to PyTorch with "
-                    "`{minify}`'s repro.")
 
 
 def _ratio(e: float | None, k: float | None) -> str:
@@ -312,7 +304,7 @@ def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, s
                                                                          "some"),
               "eager_dtype": detail.get("eager_dtype"), "values": values, "side": side,
               "compiled_dtype": detail.get("compiled_dtype"), "dtype": detail.get("dtype"),
-              "eager_error": detail.get("eager_error"),
+              "eager_error": detail.get("eager_error"), "low": detail.get("rounded_to"),
               "fn": detail.get("function") or "the function", "why": detail.get("reason"),
               "call": detail.get("call"), "path": detail.get("compiled_path"),
               "under": "".join(f" under torch.func.{t}" for t in detail.get("transforms") or [])}
@@ -449,7 +441,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
         if undeclared or narrowed:
             fix = undeclared or narrowed
         elif dropped:
-            fix = DROPPED_COPY_FIX.format(op=node.get("op"),
+            fix = dropped_words.DROPPED_COPY_FIX.format(op=node.get("op"),
                                           minify=commands(ctx.run_id, ctx.argv, ctx.store)[0])
         elif node.get("fresh_compile_agrees") and node.get("stale_input"):
             fix = STALE_INPUT_FIX.format(name=node["stale_input"])
