@@ -43,3 +43,29 @@ def test_a_fake_tensor_failure_inside_torchs_own_builtin_names_the_users_call(tm
     (d,) = [d for d in s.explain() if d["kind"] == "failure"]
     assert "calling `kl_divergence(...)`, inside torch's own _infer_size()" in d["reason"], d
     assert d["fix"].startswith("Dynamo fails inside torch's own code for `kl_divergence(...)`")
+
+
+PINN = ("import torch\nfrom torch.func import functional_call, hessian, vmap\n" + "x = 1\n" * 8 +
+        "def u(params, xy):\n    return functional_call(net, params, (xy,)).squeeze()\n\n\n"
+        "@torch.compile\ndef pde_loss(params, xy):\n"
+        "    H = vmap(hessian(u, argnums=1), in_dims=(None, 0))(params, xy)\n"
+        "    return (H[:, 0, 0] + H[:, 1, 1]).pow(2).mean()\n" + "x = 1\n" * 20)
+
+
+def test_a_zero_tensor_failure_under_forward_mode_ad_is_said_at_the_transform(tmp_path):
+    """probes32g pinn_hessian_laplacian (pytorch#177261's class): `vmap(hessian(u))` inside a
+    compiled loss; its compiled backward failed with "ZeroTensors are immutable" in an
+    `extern_kernels.mm(..., out=buf)`, which was put at u's line 13 with a bisect fix. The
+    zero tangent is forward-mode AD's (hessian is jacfwd over jacrev): the failure is at the
+    hessian call, with a reverse-mode fix."""
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text(PINN)
+    s.compile("0/0", co_name="pde_loss", lineno=15)
+    s.failure("0/0", stage="runtime", exc_type="RuntimeError",
+              message="ZeroTensors are immutable. Please use the materialized zero tensor "
+                      "obtained using .clone() if you want a mutable tensor. (kernel "
+                      "extern_kernels.mm)", filename=str(s.user), lineno=12)
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 17, d["user_frame"]
+    assert "zero tangent of hessian's forward-mode AD" in d["reason"], d["reason"]
+    assert "jacrev(jacrev(f))" in d["fix"], d["fix"]

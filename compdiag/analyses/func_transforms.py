@@ -41,6 +41,22 @@ EAGER_TRANSFORM_FIX = (
     "for `jacobian`, `torch.func.hessian`, `torch.func.vjp`/`jvp`), or keep the function "
     "`{call}` differentiates uncompiled for that call (a `torch.compiler.disable` helper "
     "around it).")
+# forward-mode AD (jvp, and jacfwd and hessian, which use it) gives a zero tangent as an
+# efficient ZeroTensor; a compiled backward that writes a kernel's output into one fails, which
+# eager never does (pytorch#177261, probes32g pinn_hessian_laplacian: said at the
+# differentiated function's line with a bisect fix)
+_ZERO = re.compile(r"ZeroTensors are immutable")
+FORWARD = ("jvp", "jacfwd", "hessian", "linearize")
+ZERO_SAID = "a zero tangent of {call}'s forward-mode AD, which the compiled backward writes to"
+ZERO_EXPLANATION = (
+    "`{call}` differentiates in forward mode (jvp), where a tangent that is zero is an "
+    "immutable ZeroTensor; Inductor's backward for the graph writes a kernel's result into one "
+    "(an `out=` buffer), which eager never does, so the compiled backward fails where eager "
+    "runs.")
+ZERO_FIX = (
+    "Differentiate in reverse mode only inside the compiled function (`jacrev(jacrev(f))` for "
+    "`hessian`, `jacrev` for `jacfwd`, a `vjp` for the `jvp`), or keep `{call}` out of the "
+    "compiled code (a `torch.compiler.disable` helper around it).")
 FIX = ("Keep what the transform makes inside the compiled function: apply `{call}`'s result "
        "(call the returned function, use the tensors) there and return plain tensors, or "
        "compile the function the transform wraps instead of the transform itself.")
@@ -50,7 +66,8 @@ def escaped_transform(ctx: Any, texts: str) -> dict[str, Any] | None:
     """{filename, lineno, line, call} of the torch.func transform a compiled function calls,
     when torch's words (`texts`) say a transform's wrapper was met outside its level; else
     None."""
-    if not _MET.search(texts):
+    zero = not _MET.search(texts) and bool(_ZERO.search(texts))
+    if not zero and not _MET.search(texts):
         return None
     for fn, tree, path in compiled_defs(ctx):
         imported = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
@@ -60,10 +77,16 @@ def escaped_transform(ctx: Any, texts: str) -> dict[str, Any] | None:
                 continue
             name = ast.unparse(node.func)
             last = name.rsplit(".", 1)[-1]
-            if last in TRANSFORMS and (name.rsplit(".", 1)[0] in PACKAGES or (
-                    name == last and last in imported)):
+            if last in (FORWARD if zero else TRANSFORMS) and (
+                    name.rsplit(".", 1)[0] in PACKAGES or (name == last and last in imported)):
                 return {"filename": path, "lineno": node.lineno, "call": name,
-                        "line": ast.unparse(node)}
+                        "line": ast.unparse(node)} if not zero else {
+                    "filename": path, "lineno": node.lineno, "call": name,
+                    "line": ast.unparse(node), "said": ZERO_SAID.format(call=name),
+                    "explanation": ZERO_EXPLANATION.format(call=name),
+                    "fix": ZERO_FIX.format(call=name)}
+            if zero:
+                continue
             if last in AUTOGRAD_FUNCTIONAL and name.rsplit(".", 1)[0].endswith(
                     "autograd.functional"):
                 return {"filename": path, "lineno": node.lineno, "call": name,

@@ -520,9 +520,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         escaped = escaped_transform(ctx, f"{one}\n{whole or ''}\n{f.get('message') or ''}")
         if escaped is not None and marked is None:  # a torch.func transform's tensor escaped
             frame = ctx.frame(escaped["filename"], escaped["lineno"], evidence=SOURCE)
-            one += (f" (`{escaped['call']}(...)` ran in eager over compiled code)"
-                    if escaped.get("in_eager") else
-                    f" (a tensor of {escaped['call']} escaped the transform)")
+            one += f" ({escaped['said']})" if escaped.get("said") else (
+                f" (`{escaped['call']}(...)` ran in eager over compiled code)"
+                if escaped.get("in_eager") else
+                f" (a tensor of {escaped['call']} escaped the transform)")
             expl = f"{expl} " + (escaped.get("explanation")
                                  or ESCAPED_EXPLANATION.format(call=escaped["call"]))
             fix = escaped.get("fix") or TRANSFORM_FIX.format(call=escaped["call"])
