@@ -108,6 +108,35 @@ def test_an_internal_dynamo_error_is_torchs_bug_with_the_way_round_it(tmp_path):
     assert not [w for w in ("force_eager", "bisect", "bug in the code") if w in fix]
 
 
+OVERWRITTEN = ("RuntimeError: Error: accessing tensor output of CUDAGraphs that has been "
+               "overwritten by a subsequent run. Stack trace: File \"/venv/lib/python3.12/"
+               "site-packages/torch/optim/sgd.py\", line 127, in step. To prevent overwriting, "
+               "clone the tensor outside of torch.compile() or call "
+               "torch.compiler.cudagraph_mark_step_begin() before each model invocation.")
+
+
+def test_a_known_error_dynamo_wraps_as_internal_keeps_its_own_fix(tmp_path):
+    """set28/gpu cg_train_step_backward_break (H100, torch 2.11): a whole train step under
+    mode='reduce-overhead'; SGD's momentum buffers, made inside the graphed step, were
+    overwritten by its next replay, and Dynamo met one while tracing the step again. torch
+    wrapped it as InternalTorchDynamoError, and the panel said "an internal error of torch,
+    report it" where torch's own words name a CUDA graph's overwritten output: the known
+    error's rule (the optimizer step out of the CUDA-graphed function) is the fix."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", co_name="train_step", lineno=17, fail_type="RuntimeError",
+              fail_reason=OVERWRITTEN, fail_user_frame_filename=str(s.user),
+              fail_user_frame_lineno=18)
+    exc = _raised_through(str(s.user), 24, [(EVAL_FRAME, "compile_wrapper"),
+                                            (CONVERT_FRAME, "_compile")],
+                          _internal_error()(OVERWRITTEN))
+    record_escaped_exception(s.ing, exc)
+    top = s.explain()[0]
+    assert (top["kind"], top["user_frame"]["lineno"]) == ("failure", 18), top
+    assert "InternalTorchDynamoError" not in top["reason"], top["reason"]
+    assert "bug in torch" not in top["explanation"] and "momentum" in top["explanation"]
+    assert "optimizer step out of the CUDA-graphed function" in top["fix"], top["fix"]
+
+
 def test_an_ordinary_dynamo_failure_keeps_its_own_fix(tmp_path):
     """The other side: a dynamo-stage failure torch did not call internal keeps the
     run-it-in-eager advice."""

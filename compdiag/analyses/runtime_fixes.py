@@ -50,13 +50,28 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                    "this is the program's data, which eager rejects alike, not a "
                    "miscompilation; compdiag's minifier cannot shrink a graph that fails in "
                    "eager too.", eager_fails=True),
+    # set28/gpu cg_train_step_backward_break: a whole train step under reduce-overhead; SGD's
+    # momentum buffers, made by `grad.detach().clone()` inside the graphed step, were
+    # overwritten by its next replay, which Dynamo met while tracing the step again (said as
+    # "an internal error of torch")
+    RuntimeFix(every("overwritten by a subsequent run", "torch/optim/"),
+               "Keep the optimizer step out of the CUDA-graphed function: compile the forward "
+               "and loss with mode='reduce-overhead' and call `loss.backward()` and "
+               "`opt.step()` outside it, or compile the step on its own without CUDA graphs "
+               "(`torch.compile(opt.step)`, default mode).",
+               stages=("dynamo", "runtime"),
+               why="The optimizer's step ran inside a CUDA graph (mode='reduce-overhead'), so "
+                   "the state it creates on its first step (SGD's momentum buffers, Adam's "
+                   "exp_avg) is an output of that graph, kept in its static memory pool, and "
+                   "the next replay overwrote it while the optimizer still holds it."),
     RuntimeFix(every("overwritten by a subsequent run"),
                "A CUDA graph's output was read after a later replay of the same graph reused "
                "its memory (mode='reduce-overhead' keeps outputs in the graph's static pool "
                "until the next step). torch's two fixes: clone the output before the next call "
                "(`out = model(x).clone()`, outside torch.compile) if you keep it across calls, "
                "or call `torch.compiler.cudagraph_mark_step_begin()` before each model "
-               "invocation so cudagraph_trees knows a new iteration starts."),
+               "invocation so cudagraph_trees knows a new iteration starts.",
+               stages=("dynamo", "runtime")),
     RuntimeFix(every("not allocated in pool"),
                "Unset PYTORCH_NO_CUDA_MEMORY_CACHING for compiled runs, or compile this "
                "function without CUDA graphs (mode='default').",

@@ -37,7 +37,8 @@ from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.func_transforms import FIX as TRANSFORM_FIX
 from compdiag.analyses.func_transforms import escaped_transform
 from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, SCALAR_READ_CALL,
-                                     failure_fix, minify_unavailable, origin_fix, runtime_why,
+                                     failure_fix, minify_unavailable, origin_fix, runtime_fix,
+                                     runtime_why,
                                      stage_explanation)
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.handlers import enclosing_handler
@@ -422,7 +423,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                       else None)
         # not Dynamo's own error: a library function Dynamo ran on the call's values raised it
         rejected = internal and by is not None and by.called_by_dynamo and not by.machinery
-        internal = internal and not rejected
+        # nor is a known error with its own fix that Dynamo met while tracing (a CUDA graph's
+        # overwritten output it fake-tensorised: set28/gpu cg_train_step_backward_break)
+        internal = internal and not rejected and not runtime_fix(
+            f"{one}\n{whole or ''}\n{f.get('message') or ''}", f["stage"])
         inner = one
         if internal and INTERNAL_ERROR not in one:
             one = f"{INTERNAL_ERROR} (Dynamo's own error): {one}"

@@ -68,14 +68,19 @@ REASON_CLASSES: tuple[tuple[Words, tuple[str | None, bool]], ...] = (
     # for kernel for these inputs", "... not supported", "template prologue can only fuse
     # nodes with a single use into template" (set26/gpu bf16_accum_autotune_ok under
     # max-autotune: a problem on a correct program).
-    (one_of("only supported for", "not supported", "not implemented", "can only fuse"),
-     ("unsupported", True)),
+    # "template epilogue not satisfied": the consumer is a reduction or mutates a buffer, or
+    # the template takes no epilogue (set28/gpu autotune_small_gemm_sdpa_ok, max-autotune)
+    (one_of("only supported for", "not supported", "not implemented", "can only fuse",
+            "epilogue not satisfied"), ("unsupported", True)),
     (one_of("exceeds max fusion", "fusion size", "too many"), ("size_limit", False)),
+    # a score: the prologue would not cut the template's reads (set28/gpu
+    # autotune_small_gemm_sdpa_ok under max-autotune: a problem on a correct program)
+    (one_of("will not increase amount of bytes", "will not reduce"), ("no_benefit", True)),
     (one_of("template", "epilogue", "prologue"), ("template", False)),
     # Loops of other iteration spaces cannot share a kernel: legality, not a choice
     # (set23/gpu amp_fp16_gradscaler_train: a problem on a correct training step).
     (one_of("numel", "rnumel", "different ranges", "shape"), ("mismatched_ranges", True)),
-    (one_of("memory", "score", "benefit"), ("no_benefit", False)),
+    (one_of("memory", "score", "benefit"), ("no_benefit", True)),
     (one_of("loop order", "stride", "indexing"), ("layout", False)),
     (one_of("config", "disabled"), ("config", False)),
     (one_of("intermediate", "dependency", "cycle"), ("dependency", False)),
@@ -119,7 +124,7 @@ FIXES: dict[str, tuple[str, str, str]] = {
                           "keep the reduction dim last, use keepdim=True so the broadcast is a "
                           "view), or accept the extra kernel."),
     "no_benefit": ("fusion judged unprofitable", "Inductor scored the fusion as saving no "
-                   "memory traffic.", "Usually fine; check the kernels in `{show}`."),
+                   "memory traffic.", UNLESS_MEASURED),
     "layout": ("incompatible loop orders", "The nodes read/write with layouts that need "
                "different loop orders.", "Make the layouts agree: .contiguous() once, or avoid "
                "transposes between the ops; torch._inductor.config.loop_ordering_after_fusion "
