@@ -4,8 +4,8 @@
 float16 or bfloat16 and straight back up, eager rounds it there, and the compiled code keeps the
 unrounded value, so a program that rounds on purpose (to simulate lower precision, to add
 quantisation noise) gets numbers it did not ask for. The accuracy kind merges these into its
-verdict tables. Placeholders: {out} the output, {low} the dtype rounded to, {dtype} the
-output's, {why} the comparison's figures."""
+verdict tables. Placeholders: {out} the output, {low} the dtype rounded to, {why} the
+comparison's figures."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ REASONS = {
                         "differs from eager, which rounds to {low} and back ({why})",
 }
 EXPLANATIONS = {
-    "dropped_rounding": "The code casts a {dtype} value down to {low} and straight back, which "
+    "dropped_rounding": "The code casts a value down to {low} and straight back up, which "
                         "rounds it to {low}'s precision; Inductor fuses the two casts away and "
-                        "keeps the value in {dtype} (torch._inductor.config."
+                        "keeps the value in the higher precision (torch._inductor.config."
                         "emulate_precision_casts is off by default), so the compiled result is "
                         "the unrounded value. Whatever the round trip is for (simulating lower "
                         "precision, quantisation noise, matching another implementation), the "
