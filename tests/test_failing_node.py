@@ -165,3 +165,47 @@ def test_the_log_handler_never_silences_pythons_last_resort(monkeypatch):
     assert cap.torch_log_handler in served.handlers
     served.removeHandler(cap.torch_log_handler)
     logging.getLogger("torch").removeHandler(cap.torch_log_handler)
+
+
+def test_a_failing_guard_torch_allocated_in_its_own_code_is_at_the_graph_node_calling_it(
+        tmp_path, monkeypatch):
+    """probes33g packed_jagged_encoder (pytorch#183369, #182217): a jagged tensor built inside
+    the compiled forward, then `self.norm(...)`; guard building failed with a bare IndexError
+    after torch logged "Failing guard allocated at return F.layer_norm(  #
+    nn/modules/normalization.py:228 in forward (nested/_internal/ops.py:1806 ...)", a line of
+    torch's own, so the failure fell back to the compiled call (line 32) with "check that the
+    line runs in eager". The graph's node calling layer_norm gives the user line, and the
+    failure names why (a guard on the jagged tensor's ragged size) with a fix that runs."""
+    events = []
+
+    class Capture:
+        ing = type("Ing", (), {"event": lambda self, *a, **k: events.append((a, k))})()
+
+    monkeypatch.setattr(torch_log_frames, "current_compile_id", lambda: "0/0")
+    record = logging.LogRecord(
+        "torch.fx.experimental.symbolic_shapes", logging.WARNING, "symbolic_shapes.py", 1,
+        "Failing guard allocated at %s", ("return F.layer_norm(  # nn/modules/normalization.py"
+                                          ":228 in forward (nested/_internal/ops.py:1806 in "
+                                          "native_layer_norm_default)",), None)
+    torch_log_frames._record(Capture(), record)
+    ((args, kwargs),) = events
+    assert args[2]["library"] and json.loads(kwargs["payload"])[0]["code"] == \
+        "return F.layer_norm("
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    s.ing.record({"frame_id": 0, "frame_compile_id": 0, "dynamo_output_graph": {}},
+                 "class GraphModule(torch.nn.Module):\n    def forward(self, L_x_):\n"
+                 f"        # File: {s.user}:15 in forward, code: h = torch.relu(x)\n"
+                 "        relu = torch.relu(L_x_)\n"
+                 f"        # File: {s.user}:16 in forward, code: h = self.norm(h)\n"
+                 "        h = torch.nn.functional.layer_norm(relu, (32,), None, None, 1e-05)\n")
+    s.ing.event(LOWERING_NODE, "0/0", args[2], payload=kwargs["payload"])
+    s.failure("0/0", stage="dynamo", exc_type="IndexError", message="list index out of range",
+              traceback="  File \"torch/fx/experimental/symbolic_shapes.py\", line 6496, in "
+                        "issue_guard\n    source = symbol_to_source[symbol][0]\n"
+                        "IndexError: list index out of range")
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 16, d["user_frame"]
+    assert "nested/_internal/ops.py" in d["reason"], d["reason"]
+    assert "ragged size" in d["explanation"] and "outside the compiled function" in d["fix"]

@@ -72,6 +72,32 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                "or call `torch.compiler.cudagraph_mark_step_begin()` before each model "
                "invocation so cudagraph_trees knows a new iteration starts.",
                stages=("dynamo", "runtime")),
+    # Guard building (after the graph compiled) met a size no input of the compiled function
+    # gives (`symbol_to_source[symbol][0]`, an IndexError): a jagged nested tensor made inside
+    # the compiled code (probes33g packed_jagged_encoder, pytorch#183369, #182217), or an
+    # `out=` tensor resized inside it (#130066)
+    RuntimeFix(every("symbol_to_source", "nested"),
+               "Build the jagged tensor outside the compiled function and pass it in "
+               "(`torch.nested.nested_tensor(..., layout=torch.jagged)` in the collate step, "
+               "or `nested_tensor_from_jagged(values, offsets)` before the call), or pad to a "
+               "dense batch before the compiled code; or keep the op on it out of the "
+               "compiled code (a `torch.compiler.disable` helper).",
+               stages=("dynamo",),
+               why="Dynamo traced the graph, then failed building its guards: an op on a "
+                   "jagged nested tensor made inside the compiled function (the log names "
+                   "torch's nested ops) needs a guard on the tensor's ragged size, which no "
+                   "input of the function gives, so torch has no source to check it against "
+                   "(pytorch/pytorch#183369, #182217: torch's bug; eager runs it)."),
+    RuntimeFix(every("symbol_to_source"),
+               "Make the size torch needs to guard come from an input: create the tensor "
+               "outside the compiled function and pass it in (not an `out=` tensor resized "
+               "inside it), or keep the line that makes it out of the compiled code (a "
+               "`torch.compiler.disable` helper); report the repro to PyTorch.",
+               stages=("dynamo",),
+               why="Dynamo traced the graph, then failed building its guards: a guard needs a "
+                   "size that no input of the compiled function gives (a size made inside "
+                   "it), and torch has no source to check it against (pytorch/pytorch#130066: "
+                   "torch's bug; eager runs it)."),
     RuntimeFix(every("not allocated in pool"),
                "Unset PYTORCH_NO_CUDA_MEMORY_CACHING for compiled runs, or compile this "
                "function without CUDA graphs (mode='default').",

@@ -9,7 +9,11 @@ from issue_guard). Capture keeps such a line: a handler on the `torch` logger (r
 reach torch's own handlers and stderr exactly as before) that, for a WARNING or worse logged
 during a compile whose text names a user file in that format, records the frame and the
 line's first 300 characters; ingest hands them to that compile's failure when it names no
-user line of its own. Cheap: a substring test per warning torch logs."""
+user line of its own. Where the line torch names is its own (`return F.layer_norm(  #
+nn/modules/normalization.py:228 in forward (nested/_internal/ops.py:1806 in
+native_layer_norm_default)`: probes33g packed_jagged_encoder, a jagged tensor built inside the
+compiled forward), its code is kept, and ingest puts the failure at the user line of the graph's
+node that calls the same function. Cheap: a substring test per warning torch logs."""
 
 from __future__ import annotations
 
@@ -73,15 +77,26 @@ def _record(capture: Any, record: logging.LogRecord) -> None:
     cid = current_compile_id()
     if cid is None:
         return
+    first = text.strip().splitlines()[0][:300]
+    library = None
     for m in _SLOC.finditer(text):
         path = _resolve(m.group("file"))
         if path and is_user_file(path):
-            first = text.strip().splitlines()[0][:300]
             frame = {"filename": path, "lineno": int(m.group("line")), "name": m.group("fn"),
                      "line": None}
             capture.ing.event(LOWERING_NODE, cid, {"from": "torch_log", "message": first},
                               payload=json.dumps([frame]))
             return
+        if library is None:  # torch's own line (`return F.layer_norm(` in torch.nn): the
+            # code before its location, which ingest finds among the graph's calls
+            code = text[:m.start()].splitlines()[-1].rsplit(" at ", 1)[-1].strip() \
+                if text[:m.start()].strip() else ""
+            library = {"filename": path or m.group("file"), "lineno": int(m.group("line")),
+                       "name": m.group("fn"), "line": None, "code": code[:200]}
+    if library is not None and library["code"]:
+        capture.ing.event(LOWERING_NODE, cid, {"from": "torch_log", "message": first,
+                                               "library": True},
+                          payload=json.dumps([library]))
 
 
 def _resolve(short: str) -> str | None:

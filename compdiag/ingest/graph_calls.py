@@ -76,6 +76,21 @@ def refused_node(calls: list[dict[str, Any]], reason: str | None) -> dict[str, A
     return None
 
 
+_CALLEE = lazy_re.compile(r"([A-Za-z_]\w*)\s*\(")
+
+
+def called_frame(calls: list[dict[str, Any]], code: str | None) -> dict[str, Any] | None:
+    """The user frame of the graph's first node that calls what a line of torch's own code
+    calls (`return F.layer_norm(` in nn/modules/normalization.py: the node
+    `torch.nn.functional.layer_norm(...)`, at the program's `self.norm(...)`); None when no
+    node with a frame calls it."""
+    m = _CALLEE.search(code or "")
+    if not m:
+        return None
+    pattern = re.compile(r"(?<![\w])%s\s*\(" % re.escape(m.group(1)))
+    return next((c["frame"] for c in calls if c["frame"] and pattern.search(c["call"])), None)
+
+
 def enclosing_with(frame: dict[str, Any] | None) -> dict[str, Any] | None:
     """The innermost `with` statement of the frame's file that encloses its line ({filename,
     lineno, line}, the statement's first line): the region a refused enter node opens (torch

@@ -16,7 +16,7 @@ from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
 from compdiag.ingest.endings import program_end_row
 from compdiag.ingest.generations import RESET_KIND
-from compdiag.ingest.graph_calls import generated_node
+from compdiag.ingest.graph_calls import called_frame, generated_node
 from compdiag.store.schema import NOT_COMPARED
 
 FAKE_RUN_KIND = "fake_run_error"  # capture/exception_origin.py's record
@@ -150,6 +150,12 @@ class OwnRecords:
                 frames = json.loads(payload)
             except ValueError:
                 return
+            if isinstance(data, dict) and data.get("library") and isinstance(frames, list):
+                # torch's own line: the user line of the graph's node calling the same
+                at = called_frame(self.graph_calls.get(compile_id) or [],
+                                  next((f.get("code") for f in frames if isinstance(f, dict)),
+                                       None))
+                frames = [at] if at and is_user_file(at.get("filename")) else None
             if isinstance(frames, list) and compile_id not in self.lowering_nodes:
                 # the lowering's own record first; a failing compile's node (its frames at
                 # the failure) says where in torch it failed and on which node
