@@ -406,3 +406,67 @@ def test_a_masked_tensor_break_gets_the_boolean_mask_fix():
     fix = graph_break_fix("Attempted to call function marked as skipped", expl, ctx,
                           "mt = masked_tensor(h, valid)", [])
     assert "boolean mask" in fix and "keep the call outside" not in fix, fix
+
+
+NJT_DISPATCH = (
+    "\nTraceback (most recent call last):\n"
+    f'  File "{LIB}/_dynamo/utils.py", line 4231, in run_node\n'
+    "    return node.target(*args, **kwargs)  # type: ignore[operator]\n"
+    f'  File "{LIB}/nested/_internal/nested_tensor.py", line 460, in __torch_function__\n'
+    "    return func(*args, **kwargs)\n"
+    f'  File "{LIB}/nested/_internal/nested_tensor.py", line 400, in __torch_dispatch__\n'
+    "    return fn(*args, **kwargs)\n"
+    f'  File "{LIB}/nested/_internal/ops.py", line 1167, in unbind_int\n'
+    "    lengths_scalars = offsets.diff().tolist()\n"
+    f'  File "{LIB}/_subclasses/fake_tensor.py", line 1231, in tolist\n'
+    "    return [elem.item() for elem in self]\n"
+    "torch._dynamo.exc.Unsupported: Data dependent operator\n")
+
+
+def test_a_break_behind_a_subclass_dispatch_names_the_statement_and_the_users_call(tmp_path):
+    """probes33g njt_unbind_pool: `torch.stack([c.max(0).values for c in frames.unbind()])`
+    on a jagged tensor; the break's library frame was nested_tensor.py's generic
+    `__torch_function__` (`return func(*args, **kwargs)`) and the call named was the line's
+    outermost, `torch.stack(...)`. The library statement is the innermost one before fake
+    tensors (`unbind_int`: `offsets.diff().tolist()`), and the call is the line's that names
+    it, `frames.unbind(...)`, in the reason and the fix."""
+    lib = library_frame(_gb_payload("/home/me/t.py", 5, "y = f(x)", gb_type="x",
+                                    code_id="GB0033") + NJT_DISPATCH)
+    assert (lib["name"], lib["line"]) == ("unbind_int",
+                                          "lengths_scalars = offsets.diff().tolist()")
+    s = Store(tmp_path)
+    s.compile("0/0")
+    code = "pooled = torch.stack([clip.max(dim=0).values for clip in frames.unbind()])"
+    s.user.write_text(s.user.read_text().replace("line_12 = 12\n", code + "\n"))
+    payload = _gb_payload(str(s.user), 12, code, gb_type="Data dependent operator",
+                          code_id="GB0033").replace(
+        "Developer debug context: builtin print [] False",
+        "Developer debug context: aten._local_scalar_dense.default")
+    s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}}, payload + NJT_DISPATCH)
+    (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert "calling `frames.unbind(...)`, at `lengths_scalars = offsets.diff().tolist()` in " \
+        "unbind_int()" in d["reason"], d["reason"]
+    assert d["fix"].startswith("Your call `frames.unbind(...)` breaks inside `unbind_int`")
+
+
+def test_an_internal_error_names_the_call_its_fake_run_entered():
+    """The failure of the same program (the resumed frame fake-tensorising unbind's views):
+    `library_call` finds `unbind_int` below Dynamo, fake tensors and the subclass dispatch,
+    and `called` picks the line's call that names it."""
+    from compdiag.formats.code_text import called
+    from compdiag.formats.user_code import library_call
+
+    frames = [{"filename": f"{LIB}/nn/modules/module.py", "name": "_call_impl"},
+              {"filename": f"{LIB}/_dynamo/eval_frame.py", "name": "_fn"},
+              {"filename": f"{LIB}/_subclasses/fake_tensor.py", "name": "from_tensor"},
+              {"filename": f"{LIB}/_subclasses/meta_utils.py", "name": "view_from_base"},
+              {"filename": f"{LIB}/nested/_internal/nested_tensor.py",
+               "name": "__torch_dispatch__"},
+              {"filename": f"{LIB}/nested/_internal/ops.py", "name": "unbind_int"},
+              {"filename": f"{LIB}/_subclasses/fake_tensor.py", "name": "tolist"}]
+    assert library_call(frames)["name"] == "unbind_int"
+    assert library_call(frames[:3]) is None
+    line = "pooled = torch.stack([clip.max(dim=0).values for clip in frames.unbind()])"
+    assert called(line, "unbind_int") == "frames.unbind" and called(line) == "torch.stack"
+    assert called(line, "layer_norm") == "torch.stack"

@@ -15,6 +15,7 @@ from compdiag.formats.command_line import command_line, is_default_store
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import TORCH_WRAPPERS, resumed_function
 from compdiag.formats.first_nonblank import first_nonblank
+from compdiag.formats.guard_source import in_user_spelling
 from compdiag.formats.user_code import is_user_file
 from compdiag.store.reader import Reader
 
@@ -236,11 +237,14 @@ class RunContext:
 
     def specialization(self, source: str, cids: Iterable[str | None], *,
                        lineless: bool = False) -> dict[str, Any] | None:
-        """The first specialisation of `source` (L['x'].size()[0]) in one of these compiles
-        that names a user line (`lineless`: one that names none, torch's own code did it)."""
+        """The first specialisation of `source` (L['x'].size()[0], or as the user spells it) in
+        one of these compiles that names a user line (`lineless`: one that names none, torch's
+        own code did it)."""
         want = {c for c in cids if c} | {first_attempt(c) for c in cids if c}
         for s in self.specializations:
-            if (s["compile_id"] in want and source in (s.get("sources") or [])
+            named = s.get("sources") or []
+            if (s["compile_id"] in want and (source in named or source in map(
+                    in_user_spelling, named))
                     and bool(s.get("filename") and s.get("lineno")) != lineless):
                 return s
         return None

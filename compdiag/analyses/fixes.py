@@ -17,6 +17,7 @@ from compdiag.analyses.library_fixes import (AO_CODE, C10D_FILE, DISALLOWED_FIX,
                                              EAGER_QAT_FIX, MASKED_FIX, QUANTIZED_FIX,
                                              QUANTIZED_MODULES, SORT_FIX, SPARSE_FIX, VALIDATE_FIX,
                                              c10d_fix, first_hint, library_fix, validating)
+from compdiag.analyses.op_fixes import dynamic_output_fix, set_attribute_fix
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
     INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
 from compdiag.analyses.rules import Words, every, first, found
@@ -190,48 +191,6 @@ RANDOM_DRAW_FIX = (
     "b)`, since an `if` on a tensor breaks the graph too.")
 
 
-# Ops that select by a mask: a mask kept as a tensor (`torch.where`) replaces them. The
-# others (unique, repeat_interleave, bincount...) make a new size no mask stands for:
-# probes31a dedup_batch_unique and segment_readout_repeat, where only the setting worked.
-_MASKING_OPS = ("nonzero", "masked_select", "argwhere", "index.Tensor")
-# The data-dependent-size ops torch's fake tensors can trace with an unbacked size
-# (torch/_subclasses/fake_impls.py's register_op_impl, 2.11-2.15): for any other op the
-# setting fails too (probes32d ctc_keyword_asr: "aten._ctc_loss.Tensor does not have a meta
-# kernel that supports dynamic output shapes").
-_UNBACKED_TRACEABLE = _MASKING_OPS + ("unique", "repeat_interleave", "bincount")
-DYNAMIC_OUTPUT_CONFIG = ("set `torch._dynamo.config.capture_dynamic_output_shape_ops = True` "
-                         "to trace it with an unbacked size")
-# static forms where the size is known to the program (probes32b knn_monitor_vote: a fixed
-# number of classes; `scatter_add_` on zeros gave 0 breaks and the same votes)
-_STATIC_FORMS = {
-    "bincount": ("with the number of bins known (a class count), count into a fixed size: "
-                 "`torch.zeros(n).scatter_add_(0, x, w)` (`torch.ones_like` for w without "
-                 "weights; dim 1 for a batch of rows), or `F.one_hot(x, n).sum(0)`"),
-}
-
-
-def dynamic_output_fix(ctx: str) -> str:
-    """A data-dependent output size: the mask fix for an op that selects by a mask, the static
-    form an op has where the size is known, the setting only for ops torch can trace with it."""
-    op = re.search(r"aten\.([\w.]+)", ctx or "")
-    name = op.group(1) if op else ""
-    if not name or any(m in name for m in _MASKING_OPS):
-        return ("The op's output size depends on the data (nonzero, masked_select, boolean "
-                "indexing). Keep shapes static with a mask (`torch.where(mask, x, 0)`), or "
-                f"{DYNAMIC_OUTPUT_CONFIG}.")
-    if not any(m in name for m in _UNBACKED_TRACEABLE):
-        return (f"aten.{name}'s output size depends on the data, and torch cannot trace it "
-                "with an unknown size (no meta kernel of it supports dynamic output shapes, "
-                "so `capture_dynamic_output_shape_ops` fails on it too): compute it outside "
-                "the compiled function (on the compiled function's outputs, or in a small "
-                "helper decorated with `@torch.compiler.disable`).")
-    static = next((v for k, v in _STATIC_FORMS.items() if k in name), None)
-    return (f"aten.{name}'s output size depends on the data: "
-            + (f"{static}; or {DYNAMIC_OUTPUT_CONFIG}" if static else
-               f"{DYNAMIC_OUTPUT_CONFIG[0].upper()}{DYNAMIC_OUTPUT_CONFIG[1:]}")
-            + ", or compute it outside the compiled function and pass the result in.")
-
-
 def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
     m = _SKIP_CTX.search(ctx) or _SKIP_CTX.search(expl)
     module, qualname = (m.group(1), m.group(2)) if m else ("", "")
@@ -278,6 +237,7 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
 
 
 RULES: tuple[Rule, ...] = (
+    Rule(("Failed to set tensor attribute",), set_attribute_fix),
     Rule(("dispatch mode present",),
          "Dynamo does not trace while a TorchDispatchMode is active (FlopCounterMode, a "
          "debug or logging mode): call the compiled function outside the mode, and measure "

@@ -62,7 +62,7 @@ def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...]
     # a hint to edit or avoid the statement that broke is about the library's code, not the
     # user's (probes32a vae_kl_dist: "Avoid calling builtin `min`" inside kl_divergence)
     hint = first_hint([h for h in hints if not h.lower().startswith(_LIBRARY_STATEMENT)])
-    call = called(line)
+    call = called(line, lib_frame.get("name"))
     yours = f"Your call `{call}(...)` breaks" if call else "The break is"
     return (f"{yours} inside `{name}` ({where}{code}), library code your line calls, "
             "not in your own code. " + (f"torch's way through it: {hint.rstrip('.')}. "

@@ -166,6 +166,20 @@ SPECIALIZED_FIX = ("Rewrite line {lineno} so it does not need the concrete size:
                    "fixed sizes. `torch._dynamo.mark_dynamic` does not help here: it raises "
                    "ConstraintViolationError at this line (use `maybe_mark_dynamic` to allow "
                    "the specialisation).")
+# A Python number made symbolic after its second value (automatic dynamic) that a line then
+# needed as a concrete number (an op that takes an int: matrix_power's n, range(n), a repeat
+# count): each new value recompiles, and a tensor cannot stand for it at that line.
+SPECIALIZED_NUMBER_EXPLANATION = (
+    "{src} was made symbolic after its second value (automatic dynamic), but `{line}` (line "
+    "{lineno}) needs it as a concrete number and specialised it back to {value} ({why}), so "
+    "every new value compiles a new graph; passing it as a tensor does not help where the op "
+    "takes a Python number.")
+SPECIALIZED_NUMBER_FIX = (
+    "Keep line {lineno}'s use of {src} out of the compiled function (compute what depends on "
+    "the number before the call and pass the result in), or write it with tensor ops that "
+    "take the number as a tensor: pass `torch.tensor(value)` and use a closed form or a "
+    "vectorised op where line {lineno} loops over `range(...)` or calls an op that takes a "
+    "Python int.")
 # The same, where no line of the program did it: torch's own code needed the value (probes29c
 # audio_unet_varlen: Inductor's convolution_backward lowering added `Eq(s86, 3616)`), so
 # automatic dynamic shapes were on and mark_dynamic fails alike.

@@ -50,12 +50,21 @@ def calls_in(line: str | None) -> list[ast.Call]:
             and not isinstance(getattr(n.func, "value", None), ast.Call)]
 
 
-def called(line: str | None) -> str | None:
+def _names(function: str, call: str) -> bool:
+    """Whether a library function is the one a call names (`unbind_int` for `unbind`)."""
+    return function == call or function.startswith(call + "_")
+
+
+def called(line: str | None, into: str | None = None) -> str | None:
     """The function a line of code calls, as the line spells it (`dist.broadcast_object_list`
     of `dist.broadcast_object_list(flag, src=0)`): its outermost call; None where the line does
     not parse alone or calls nothing by name. What a headline names when torch's words are
-    about Dynamo's machinery, not the user's call."""
-    return next(iter(called_names(line)), None)
+    about Dynamo's machinery, not the user's call. `into`: the library function the failure
+    or break is inside; the line's call that names it (`frames.unbind` for torch's
+    `unbind_int`, not the outer `torch.stack`) where there is one."""
+    names = called_names(line)
+    return next((n for n in names if into and _names(into, n.rsplit(".", 1)[-1])),
+                names[0] if names else None)
 
 
 def called_names(line: str | None) -> list[str]:
@@ -69,12 +78,15 @@ def called_names(line: str | None) -> list[str]:
 _OBJECT_KEYWORDS = {"generator": "a torch.Generator"}
 
 
-def call_clause(line: str | None, said: str = "", objects: bool = False) -> str:
+def call_clause(line: str | None, said: str = "", objects: bool = False,
+                into: str | None = None) -> str:
     """`, calling `torch.rand(...)`` for a headline whose torch words (`said`) are about
     Dynamo's machinery and do not name the user's call already; with `objects`, also what the
-    call was passed of _OBJECT_KEYWORDS (` with generator= (a torch.Generator)`). Empty where
+    call was passed of _OBJECT_KEYWORDS (` with generator= (a torch.Generator)`). `into`: the
+    library function the break is inside; the line's call it names (`frames.unbind()` for
+    torch's `unbind_int`, not the outer `torch.stack(...)`), else the outermost. Empty where
     the line calls nothing by name or `said` names it."""
-    name = called(line)
+    name = called(line, into)
     if name is None or name.rsplit(".", 1)[-1] in said:
         return ""
     keys = [k.arg for n in calls_in(line) for k in n.keywords

@@ -84,3 +84,26 @@ def frames_in(text: str | None) -> list[dict[str, Any]]:
         out.append({"filename": m.group("file"), "lineno": int(m.group("line")),
                     "line": code or None, "name": m.group("fn")})
     return out
+
+
+# torch's machinery a library call reaches last: fake tensors and dispatch (and Dynamo)
+_MACHINERY = ("/torch/_subclasses/", "/torch/_dynamo/", "/torch/_ops.py", "/torch/_compile.py",
+              "/torch/utils/_stats.py", "/torch/_utils_internal.py")
+
+
+def library_call(frames: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The library frame a traceback's fake-tensor run was entered from: the last frame of
+    torch's library code (not the user's, not Dynamo's, fake tensors' or dispatch's) before
+    the first fake-tensor frame that follows one (`unbind_int` in torch/nested/_internal/ops.py, whose
+    `offsets.diff().tolist()` needed the data: probes33g njt_unbind_pool); None where there
+    is none."""
+    last = None
+    for f in frames:
+        name = str(f.get("filename") or "").replace("\\", "/")
+        if "/torch/_subclasses/fake_tensor.py" in name and last is not None:
+            return last
+        if "/torch/_dynamo/" in name or is_user_file(f.get("filename")):
+            last = None  # a call into torch starts again below Dynamo or the user's code
+        elif "/torch/" in name and not any(m in name for m in _MACHINERY):
+            last = f
+    return None

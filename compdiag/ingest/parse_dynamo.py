@@ -109,10 +109,16 @@ def library_frame(text: str | None) -> dict[str, Any] | None:
     ran = _frames_of(rest)
     at = next((i for i, f in enumerate(ran) if f["name"] == "run_node"
                and "_dynamo" in f["filename"]), None)
-    if at is not None and at + 1 < len(ran) and not is_user_file(ran[at + 1]["filename"]) \
-            and "/torch/_" not in ran[at + 1]["filename"].replace("\\", "/"):
-        return ran[at + 1]
-    return None
+    lib: dict[str, Any] | None = None
+    # the library's frames from the node's target in, to torch's machinery (fake tensors,
+    # _ops): the innermost is the statement that needed the value, past a subclass's generic
+    # dispatch (probes33g njt_unbind_pool: nested_tensor.py's `__torch_function__` ->
+    # ops.py's `unbind_int`, `lengths_scalars = offsets.diff().tolist()`)
+    for f in ran[at + 1:] if at is not None else ():
+        if is_user_file(f["filename"]) or "/torch/_" in f["filename"].replace("\\", "/"):
+            break
+        lib = f
+    return lib
 
 
 def _is_dynamo_file(filename: str | None) -> bool:

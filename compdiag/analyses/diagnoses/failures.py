@@ -56,7 +56,7 @@ from compdiag.analyses.unbacked_origin import (INDUCTOR_FIX as UNBACKED_FIX, ORI
                                                data_dependent, unbacked_origin, what_symbol)
 from compdiag.analyses.traced_user_code import ran_while_tracing
 from compdiag.formats.code_text import call_clause, called
-from compdiag.formats.user_code import frames_in
+from compdiag.formats.user_code import frames_in, library_call
 from compdiag.ingest import parsers as P
 
 KIND = "failure"
@@ -430,7 +430,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         inner = one
         if internal and INTERNAL_ERROR not in one:
             one = f"{INTERNAL_ERROR} (Dynamo's own error): {one}"
-        callee = called(frame.line) if internal or rejected else None
+        callee = called(frame.line, (library_call(frames_in(tb)) or {}).get("name")) \
+            if internal or rejected else None
         if callee and callee.rsplit(".", 1)[-1] not in one:
             # Dynamo's words are about its machinery: name the user's call it was tracing
             one = f"{one}, tracing `{callee}(...)` at line {frame.lineno}"

@@ -35,6 +35,7 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import found
+from compdiag.analyses.debug_context import short_context
 from compdiag.formats.code_text import assigned_names, branch_condition, call_clause, read_names
 from compdiag.formats.compile_id import first_attempt, frame_of, sort_key
 from compdiag.formats.compiled_code import is_resume_function, is_stack_value
@@ -270,27 +271,6 @@ FOLLOW_ON_TYPES = ("Reconstruction failure", "Reconstruction of ",
                    "Generator reconstruction")
 
 
-_BARE_TYPE = re.compile(r"(?<!\[)<class '((?![\w.]*Variable)[\w.]+)'>")
-
-
-def short_context(debug: str) -> str:
-    """Dynamo's debug context without its VariableTracker dumps: 'builtin print', 'module:
-    zlib, qualname: crc32'."""
-    # a bare type name torch prints as `<class 'torch._C.Generator'>` is what the break is
-    # about ("Opaque object type: ..."): keep it, drop only the VariableTracker dumps
-    debug = _BARE_TYPE.sub(r"\1", debug or "")
-    debug = re.split(r"\s*\[(?:<class|\])|\s*<class", debug, maxsplit=1)[0].strip()
-    # a skipped function's context names it twice and its file in full: 'qualname:
-    # GradScaler.scale, name: scale, filename: `/.../grad_scaler.py`, skip reason: ...'
-    debug = re.sub(r",?\s*skip reason:.*$", "", debug)
-    debug = re.sub(r",?\s*filename: `[^`]*`", "", debug)
-    if "qualname:" in debug:
-        debug = re.sub(r",\s*name: [\w.<>]+", "", debug)
-    if not debug or "Variable" in debug or len(debug) > 160:
-        return ""
-    return debug
-
-
 # Break types whose words describe Dynamo's handling of a call, not the call: the headline
 # also names the function the user's line called (probes31b request_bytes_decode: np.frombuffer)
 CALL_MACHINERY = ("Failed to convert args/kwargs to proxy", "Unsupported context manager",
@@ -476,7 +456,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         elif lib and lib.get("line") and ctx.resolve(lib.get("filename")) != g["frame"].filename:
             # inside library code the user's line calls: the library's statement torch names
             stmt = lib["line"] if len(lib["line"]) <= 80 else lib["line"][:77] + "..."
-            reason += (call_clause(g["frame"].line, reason)
+            reason += (call_clause(g["frame"].line, reason, into=lib.get("name"))
                        + f", at `{stmt}` in {lib.get('name') or 'library code'}() "
                        f"({Path(lib.get('filename') or '?').name}:{lib.get('lineno')})")
         hooked = (source_line(ctx, g["cids"][0] if g["cids"] else None, BACKWARD_HOOK)
