@@ -44,6 +44,10 @@ STANCE, STANCE_SET = "torch.compiler.set_stance", "stance_set"
 ALLOW, ALLOW_IN_GRAPH = "torch._dynamo.allow_in_graph", "allow_in_graph"
 # the marking's caller past torch.compiler's wrapper of it
 _ALLOW_WRAPPERS = ("torch/compiler/__init__.py",)
+# torch.compile and nn.Module.compile, kept whenever the user's code calls them (a
+# `compile_call` record: what was compiled, the line): a run that compiled nothing is told
+# why at that line (analyses/uncompiled.py)
+COMPILE_CALL = "compile_call"
 # Process-wide setters whose value a compiled graph bakes in when it traces and Dynamo's guards
 # never compare: the default autocast dtype (GlobalStateGuard compares a device's autocast
 # dtype only where autocast is on), the SDPA backends (the kernel is chosen at trace time).
@@ -80,6 +84,37 @@ def install(capture: Any, graphs: Callable[[], int],
         _wrap_setter(capture, dotted, graphs, is_user_file)
     _wrap_setter(capture, STANCE, graphs, is_user_file, kind=STANCE_SET, always=True)
     _wrap_allow_in_graph(capture, is_user_file)
+    _wrap_setter(capture, "torch.compile", graphs, is_user_file, kind=COMPILE_CALL, always=True)
+    _wrap_module_compile(capture, is_user_file)
+
+
+def _wrap_module_compile(capture: Any, is_user_file: Callable[[str], bool]) -> None:
+    """Replace nn.Module.compile by one that compiles, then keeps the user's call (the module's
+    class, the line) as a `compile_call` record: it compiles only calls of the module itself
+    (its `_call_impl`), which a program calling other methods never makes."""
+    import functools
+
+    import torch.nn as nn
+
+    original = getattr(nn.Module, "compile", None)
+    if original is None or getattr(original, "_compdiag", False):
+        return
+
+    @functools.wraps(original)
+    def compile(self: Any, *args: Any, **kwargs: Any) -> Any:
+        out = original(self, *args, **kwargs)
+        try:  # fail open
+            frame = _user_frame(is_user_file)
+            if frame is not None and not capture.paused_depth:
+                capture.guarded("compile call", capture.ing.event, COMPILE_CALL, None,
+                                {"module": "torch.nn.Module", "key": "compile",
+                                 "value": type(self).__qualname__, "call": frame}, None)
+        except Exception:  # noqa: BLE001, S110
+            pass
+        return out
+
+    compile._compdiag = True  # type: ignore[attr-defined]
+    nn.Module.compile = compile
 
 
 def _wrap_allow_in_graph(capture: Any, is_user_file: Callable[[str], bool]) -> None:

@@ -24,6 +24,7 @@ from compdiag.analyses.library_calls import is_library_call
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate
+from compdiag.analyses.uncompiled import uncompiled
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, first, found
 from compdiag.formats.failure_graph import TORCH_NAMESPACES
@@ -171,7 +172,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if found(NOT_A_HINT, hint["message"]):
             continue
         groups.setdefault((hint["compile_id"], hint["head"]), []).append(hint)
-    out = _tf32(ctx) + _cached_fallbacks(ctx, groups) + _unrolled(ctx)
+    out = _tf32(ctx) + _cached_fallbacks(ctx, groups) + _unrolled(ctx) + uncompiled(
+        ctx, KIND, SPEC.score(KIND), PerfHintDetails())
     caused = _caused_fallbacks(ctx, groups)
     out += caused
     folded = {(d.compile_id, head) for d in caused for head in d.details.heads}

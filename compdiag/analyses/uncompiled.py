@@ -1,0 +1,104 @@
+"""A run that asked torch.compile for compiled code and ran none (issue 29 §3: no silent end).
+
+`model.compile()` compiles calls of the module itself (`model(...)`, which runs `forward`), and
+`torch.compile(fn)` returns a new function that compiles when it is called: a program that
+then calls `model.encode_doc(...)`, or keeps calling `fn`, runs everything in eager, and
+torch logs nothing (probes34c two_tower_index: "0 compiles; no problems found"). Capture keeps
+each call of torch.compile and nn.Module.compile the user's code makes (capture/config_sets.py,
+a `compdiag:compile_call` record); a run with such a call, no compile and nothing else to say
+for it (no break, no failure, no stance) is told so at that line, with the methods of the
+compiled module the program calls instead, read from its source."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+from compdiag.analyses.diagnosis import Details, Diagnosis
+
+MODULE_REASON = ("nothing was compiled: `{call}` (line {lineno}) compiles calls of `{name}(...)` "
+                 "itself, and the program calls {methods} instead, which run in eager")
+MODULE_EXPLANATION = (
+    "nn.Module.compile() compiles the module's own call (`{name}(...)`, which runs forward and "
+    "its hooks); a method called directly (`{name}.{first}(...)`) is plain Python and runs in "
+    "eager. No frame was compiled in this run, so torch logged nothing.")
+MODULE_FIX = ("Compile the methods the program calls: `{name}.{first} = torch.compile({name}."
+              "{first})` (and so for each), or route them through the module's call (a forward "
+              "that takes which tower to run), so `{name}.compile()` covers them.")
+UNCALLED_REASON = ("nothing was compiled: the program never ran what `{call}` (line {lineno}) "
+                   "compiled")
+UNCALLED_EXPLANATION = (
+    "torch.compile returns a new callable (nn.Module.compile() replaces the module's call) "
+    "that compiles on its first call; no call of it ran in this run, so every line ran in "
+    "eager and torch logged nothing.")
+UNCALLED_FIX = ("Call what torch.compile returned (`compiled = torch.compile(fn)`, then "
+                "`compiled(x)`, not `fn(x)`), or decorate the function with `@torch.compile`.")
+# methods every nn.Module has that a program calls for bookkeeping, not compute
+_MODULE_API = frozenset(dir(__import__("torch").nn.Module))
+
+
+def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diagnosis]:
+    """The diagnosis (of `kind`, at `score`, with the kind's `details`) for a run that
+    compiled nothing after the program's first torch.compile or nn.Module.compile call; []
+    otherwise."""
+    if ctx.compiles or ctx.r.graph_breaks(ctx.run_id) or ctx.r.failures(ctx.run_id):
+        return []
+    if next(iter(ctx.r.records(ctx.run_id, kind="compdiag:stance_set", with_payload=False)),
+            None) is not None:
+        return []  # set_stance said why (analyses/diagnoses/stance.py)
+    for rec in ctx.r.records(ctx.run_id, kind="compdiag:compile_call", with_payload=False):
+        data = (rec.get("metadata") or {}).get("compdiag") or {}
+        call = data.get("call") if isinstance(data.get("call"), dict) else {}
+        if not call.get("filename") or not call.get("lineno"):
+            continue
+        line = (call.get("line") or "").strip()
+        frame = ctx.frame(call["filename"], call["lineno"], call.get("line"), "source")
+        words = dict(call=line, lineno=call["lineno"])
+        receiver = _receiver(line) if data.get("key") == "compile" and \
+            data.get("module") == "torch.nn.Module" else None
+        methods = _methods_called(call["filename"], receiver) if receiver else []
+        if methods:  # at the first of them: the call that runs in eager
+            frame = ctx.frame(call["filename"], methods[0][1], None, "source")
+            words.update(name=receiver, first=methods[0][0], methods=", ".join(
+                f"`{receiver}.{m}(...)` (line {n})" for m, n in methods[:3]))
+            return [Diagnosis(kind, stage=None, compile_id=None,
+                              reason=MODULE_REASON.format(**words), user_frame=frame,
+                              explanation=MODULE_EXPLANATION.format(**words),
+                              fix=MODULE_FIX.format(**words), score=score,
+                              details=details)]
+        return [Diagnosis(kind, stage=None, compile_id=None,
+                          reason=UNCALLED_REASON.format(**words), user_frame=frame,
+                          explanation=UNCALLED_EXPLANATION, fix=UNCALLED_FIX, score=score,
+                          details=details)]
+    return []
+
+
+def _receiver(line: str) -> str | None:
+    """`model` of `model.compile()` (a plain name or attribute chain)."""
+    try:
+        tree = ast.parse(line)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr == "compile" and isinstance(node.func.value,
+                                                           (ast.Name, ast.Attribute)):
+            return ast.unparse(node.func.value)
+    return None
+
+
+def _methods_called(filename: str, receiver: str) -> list[tuple[str, int]]:
+    """The methods of its own the program calls on `receiver` (`model.encode_doc(...)`), with
+    the first line of each, in order; nn.Module's own API (`eval`, `to`, `parameters`) left
+    out."""
+    try:
+        tree = ast.parse(Path(filename).read_text(errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    found: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                ast.unparse(node.func.value) == receiver and node.func.attr not in _MODULE_API:
+            found[node.func.attr] = min(found.get(node.func.attr, node.lineno), node.lineno)
+    return sorted(found.items(), key=lambda kv: kv[1])

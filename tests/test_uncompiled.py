@@ -1,0 +1,77 @@
+"""A run that asked torch.compile for compiled code and ran none (analyses/uncompiled.py;
+capture/config_sets.py keeps each torch.compile and nn.Module.compile call of the user's).
+probes34c two_tower_index: `model.compile()`, then only `model.encode_doc(...)` and
+`model.encode_query(...)` were called, so nothing compiled, and explain said "0 compiles; no
+problems found". Real runs (nothing compiles, so they are quick); the program's output and
+exit status are its own."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from cdtest import base_env, compdiag_args
+
+TOWERS = '''import torch
+
+
+class Towers(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.q = torch.nn.Linear(8, 4)
+
+    def encode(self, x):
+        return self.q(x)
+
+    def forward(self, x):
+        return self.encode(x)
+
+
+model = Towers().eval()
+model.compile()
+with torch.no_grad():
+    print(model.encode(torch.ones(2, 8)).shape)
+'''
+NEVER_CALLED = '''import torch
+
+
+def step(x):
+    return x * 2
+
+
+fast = torch.compile(step)
+print(step(torch.ones(3)).sum().item())
+'''
+
+
+def _run(tmp_path: Path, source: str) -> tuple[subprocess.CompletedProcess, dict]:
+    script = tmp_path / "prog.py"
+    script.write_text(source)
+    env = base_env()
+    plain = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                           env=env, cwd=tmp_path, timeout=300)
+    ran = subprocess.run(compdiag_args("run", "--store", tmp_path / "s.db", script),
+                         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert (ran.returncode, ran.stdout) == (plain.returncode, plain.stdout), ran.stderr
+    doc = subprocess.run(compdiag_args("explain", "--store", tmp_path / "s.db", "--json"),
+                         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    return ran, json.loads(doc.stdout)
+
+
+def test_a_compiled_module_whose_methods_are_called_directly_says_nothing_compiled(tmp_path):
+    _, doc = _run(tmp_path, TOWERS)
+    (top,) = [d for d in doc["diagnoses"] if d["severity"] == "problem"]
+    assert top["kind"] == "perf" and top["user_frame"]["lineno"] == 19, top
+    assert top["reason"].startswith("nothing was compiled: `model.compile()` (line 17)")
+    assert "`model.encode(...)` (line 19)" in top["reason"]
+    assert "model.encode = torch.compile(model.encode)" in top["fix"]
+
+
+def test_a_compiled_function_never_called_says_so_at_its_line(tmp_path):
+    _, doc = _run(tmp_path, NEVER_CALLED)
+    (top,) = [d for d in doc["diagnoses"] if d["severity"] == "problem"]
+    assert top["user_frame"]["lineno"] == 8, top
+    assert top["reason"] == ("nothing was compiled: the program never ran what `fast = "
+                             "torch.compile(step)` (line 8) compiled")
