@@ -172,3 +172,57 @@ def test_an_internal_error_in_a_resume_function_names_the_users_function(tmp_pat
     assert "decorate `fn` with" in top["fix"]
     with Reader(s.path) as r:
         assert resume_name_problems(r, s.run_id, diags) == []
+
+
+JIT_ANNOTATIONS = "/x/site-packages/torch/jit/annotations.py"
+
+
+def _bound_then_exported(s: Store, export: str, line: int) -> None:
+    """The program's source: `model = torch.compile(model)` at line 5, `export` at `line`,
+    and capture's record of that torch.compile call."""
+    lines = [f"line_{i} = {i}" for i in range(1, 40)]
+    lines[4] = "model = torch.compile(model)"
+    lines[line - 1] = export
+    s.user.write_text("\n".join(lines) + "\n")
+    s.ing.event("compile_call", None, {"module": "torch", "key": "compile", "value": "Net()",
+                                       "call": {"filename": str(s.user), "lineno": 5,
+                                                "line": lines[4]}})
+
+
+def test_an_exporter_given_the_compiled_wrapper_names_the_line_that_bound_it(tmp_path):
+    """probes34b gru_export_script: `model = torch.compile(model)` at 25, then
+    `torch.jit.script(model)` at 38 raised "Unknown type annotation: 'Callable[..., Any]'",
+    said as "the program's own error, not torch.compile's" with a force_eager check (under
+    which the wrapper stays and it raises alike). The cause is the rebinding: the exporter
+    got the OptimizedModule; export `model._orig_mod`."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    _bound_then_exported(s, "scripted = torch.jit.script(model)", 22)
+    exc = _raised_through(str(s.user), 22, [(JIT_ANNOTATIONS, "ann_to_type")],
+                          ValueError("Unknown type annotation: 'Callable[..., Any]' at"))
+    record_escaped_exception(s.ing, exc)
+    top = s.explain()[0]
+    assert (top["kind"], top["user_frame"]["lineno"]) == ("program", 22), top
+    assert "torch.jit.script(model) was given torch.compile's wrapper: `model = " \
+        "torch.compile(model)` (line 5) made model an OptimizedModule" in top["reason"]
+    assert "torch.jit.script(model._orig_mod, ...)" in top["fix"]
+    assert "force_eager" not in top["fix"]
+
+
+def test_a_trace_of_the_compiled_wrapper_is_no_compiled_code_failure(tmp_path):
+    """probes34c tabular_torchscript_export: `torch.jit.trace(model, example)` on the
+    wrapper raised torch's "Detected that you are using FX to torch.jit.trace a
+    dynamo-optimized function", said as compiled code failing, with aot_eager and a bisect
+    (whose culprit was "eager")."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    _bound_then_exported(s, "scripted = torch.jit.trace(model, example)", 27)
+    s.failure("0/0", stage="runtime", exc_type="RuntimeError",
+              message="Detected that you are using FX to torch.jit.trace a dynamo-optimized "
+                      "function. This is not supported at the moment.",
+              filename=str(s.user), lineno=27)
+    (top,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert "torch.jit.trace(model) was given torch.compile's wrapper" in top["reason"], top
+    assert "compiled code failed" not in top["explanation"]
+    assert "torch.jit.trace(model._orig_mod, ...)" in top["fix"]
+    assert not [w for w in ("bisect", "aot_eager") if w in top["fix"]], top["fix"]

@@ -29,6 +29,7 @@ from compdiag.analyses.inplace_version import FIX as SAVED_FIX
 from compdiag.analyses.inplace_version import written_saved_tensor
 from compdiag.analyses.caught_exceptions import escaped_handler
 from compdiag.analyses.range_violation import OUT_OF_RANGE as _OUT_OF_RANGE, range_violation
+from compdiag.analyses.compiled_export import export_words, wrapper_exported
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.double_backward import (CREATE_GRAPH as _CREATE_GRAPH, DOUBLE as _DOUBLE,
@@ -532,6 +533,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             expl = f"{expl} " + (escaped.get("explanation")
                                  or ESCAPED_EXPLANATION.format(call=escaped["call"]))
             fix = escaped.get("fix") or TRANSFORM_FIX.format(call=escaped["call"])
+        exported = wrapper_exported(ctx, frame.line) if f["stage"] == "runtime" else None
+        if exported is not None:  # an exporter given torch.compile's wrapper, not a failure
+            clause, more, fix = export_words(exported)  # of compiled code
+            one, expl = f"{one} ({clause})", f"The exception ended the program. {more}"
         caught = escaped_handler(ctx, cid, f.get("exc_type"), frame) \
             if f["stage"] == "runtime" else None
         if caught is not None:  # a handler of the program's that compiled code sidesteps

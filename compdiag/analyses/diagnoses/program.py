@@ -32,6 +32,7 @@ from typing import Any
 from compdiag.analyses.accuracy import what_was_compared
 from compdiag.analyses.check_causes import failed_check_causes
 from compdiag.analyses.compile_refusals import refusal_fix, refusal_words
+from compdiag.analyses.compiled_export import export_words, wrapper_exported
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.context import exception_frames
 from compdiag.analyses.double_backward import (CONNECTIVITY_EXPLANATION as CONNECTIVITY_WHY,
@@ -501,15 +502,19 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             reason=f"double backward through compiled code{where} ({exc_type}): {said}",
             explanation=DOUBLE_EXPLANATION.format(lineno=made.lineno) + CONNECTIVITY_WHY,
             fix=DOUBLE_FIX.format(lineno=made.lineno))]
+    exported = wrapper_exported(ctx, frame.line)
+    clause, more, fix = export_words(exported) if exported else ("", "", None)
     return [Diagnosis(
         KIND, stage=None,
-        reason=f"the program raised {exc_type}{where}, outside compiled code: {said}",
+        reason=f"the program raised {exc_type}{where}, outside compiled code: {said}"
+               + (f" ({clause})" if clause else ""),
         explanation=f"The run ended with {exc_type}{where}; the exception was raised in "
                     f"{(raised or {}).get('filename')}:{(raised or {}).get('lineno')} "
-                    f"({(raised or {}).get('name')}), outside compiled code.",
+                    f"({(raised or {}).get('name')}), outside compiled code." + (
+                        f" {more}" if more else ""),
         # (an error torch.compile set up, PROGRAM_FIXES, is not checked under force_eager:
         # the stance keeps the wrapper and what it changed, probes28b resume_from_checkpoint)
-        fix=first(PROGRAM_FIXES, message) or OUTSIDE,
+        fix=fix or first(PROGRAM_FIXES, message) or OUTSIDE,
         score=SPEC.score("ending"), **common, details=details)]
 
 
