@@ -1169,6 +1169,21 @@ def _method_recompile(tmp_path: Path, first_id: int, second_id: int,
     return d
 
 
+def test_instances_called_from_one_line_are_at_the_attribute_torch_guards(tmp_path):
+    """probes34a swa_window_per_layer and probes34c regional_tcn_dilation: one compiled block
+    class, instances with their own `self.window` called in turn by `for block in blocks: x =
+    block(x)`; the recompile limit was put at that call (line 45), which is every instance's.
+    One call line for all: the line reading the guarded attribute (26) is the cause."""
+    s = Store(tmp_path)
+    for k in range(3):
+        reason = (f"0/{k - 1}: self.window == {4 * k}  # allowed = dist < self.window  "
+                  f"# {s.user}:5 in forward") if k else None
+        s.compile(f"0/{k}", co_name="forward", **({"recompile_reason": reason} if k else {}))
+        _call(s, f"0/{k}", [45], {"self": ["__main__.Block", 1000 + k, True]})
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["details"]["instances"] == "Block" and d["user_frame"]["lineno"] == 5, d
+
+
 def test_two_instances_of_one_class_say_so_and_do_not_advise_mark_dynamic(tmp_path):
     d = _method_recompile(tmp_path / "two", 1111, 2222)
     assert d["reason"].startswith("another instance of Net") and d["details"]["instances"] == "Net"

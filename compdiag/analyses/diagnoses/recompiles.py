@@ -32,7 +32,7 @@ from compdiag.analyses.recompile_causes import other_cause
 from compdiag.analyses.global_reads import global_read, rebound_at
 from compdiag.analyses.guard_events import loc_of as _loc_of, usual_read as _usual_read
 from compdiag.analyses.guard_changes import also_changed
-from compdiag.analyses.recompile_instances import frame_cids
+from compdiag.analyses.recompile_instances import frame_cids, instance_frame
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
     AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, BOOL_FLAG, KEYWORD_SETS, LIMIT_FIX,
     MODE_SWITCH, OPTIONAL_ARGUMENT, RANGE_01_EXPLANATION, RANGE_01_FIX, RANGE_01_REASON,
@@ -456,8 +456,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             fix = LIMIT_FIX.format(fn=shown or "The function", fix=said.fix) \
                 if limit is not None else fix if expected else said.fix
         if cause is not None:
-            # another instance is the call's choice of object, at the call
-            frame = cause.frame or (call or frame if cause.instances else frame)
+            # another instance: at the call that chose the object (recompile_instances)
+            frame = cause.frame or ((instance_frame(call, guard_line, [
+                call_site(ctx, c)[0] for c in frame_cids(ctx, frame_no)]) or frame)
+                if cause.instances else frame)
             explanation = cause.explanation
             head, change = cause.head or head, change + cause.suffix
             fix = LIMIT_FIX.format(fn=shown or "The function", fix=cause.fix) \
