@@ -191,6 +191,14 @@ RANDOM_DRAW_FIX = (
     "b)`, since an `if` on a tensor breaks the graph too.")
 
 
+# probes34a posenc_variable_classifier: `x + Variable(self.pe[:, :n], requires_grad=False)`
+# (old positional-encoding code): dropping the wrapper gave 0 breaks and the same output
+VARIABLE_FIX = ("`torch.autograd.Variable` is a deprecated wrapper (every tensor is a Variable "
+                "since torch 0.4) that Dynamo does not trace: drop it and use the tensor "
+                "itself (a buffer needs no `requires_grad=False`; `.detach()` cuts a tensor "
+                "from autograd where that was the point).")
+
+
 def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
     m = _SKIP_CTX.search(ctx) or _SKIP_CTX.search(expl)
     module, qualname = (m.group(1), m.group(2)) if m else ("", "")
@@ -199,6 +207,8 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
     target = (f"{module}.{qualname}" if module else qualname) if m else "this function"
     if "sparse" in target or module.startswith("torch.masked"):  # no builtin to move out
         return SPARSE_FIX if "sparse" in target else MASKED_FIX  # (probes33g)
+    if "_LegacyVariableBase" in target:  # `Variable(x)`: a wrapper to drop, not to move out
+        return VARIABLE_FIX
     named = _QUALNAME.search(ctx or "")
     if (m or named) and found(_BY_DESIGN, expl, ctx):
         # a Python function in torch's skip lists, never a builtin; torch's own file for it
