@@ -71,6 +71,11 @@ def test_dynamos_own_item_call_for_a_slice_bound_names_the_slice():
         "a slice bound from a tensor's value (`backpointers[:lengths[b] - 1]`)")
     assert implicit_read(gb, "path = x[:-1]") is None  # a constant bound reads nothing
     assert implicit_read(gb, "n = lengths[b].item()") is None  # the user's own call
+    # one dimension of several (probes34b bigru_reverse_lengths: `n = lengths[b]`, a 0-d
+    # tensor, then `out[b, :n] = x[b, :n].flip(0)`, said as the `.item()` call alone)
+    assert implicit_read(gb, "out[b, :n] = x[b, :n].flip(0)") == (
+        "a slice bound from a tensor's value (`out[b, :n]`, `x[b, :n]`)")
+    assert implicit_read(gb, "y = x[0, 1:3]") is None
 
 
 def test_a_size_taking_op_given_a_tensor_is_named():

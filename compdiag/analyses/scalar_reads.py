@@ -123,10 +123,12 @@ def implicit_read(context: str | None, line: str | None) -> str | None:
         return None
     # a slice bound computed from something (`path[: lengths[b] - 1]`): Python's slice of a
     # list reads a tensor bound's value (probes33d viterbi_length_slice, said as `.item()`)
+    # (one of several dimensions' too: `x[b, :n]`, probes34b bigru_reverse_lengths)
     cut = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
-           and isinstance(n.slice, ast.Slice) and any(
+           and any(isinstance(d, ast.Slice) and any(
                b is not None and not isinstance(b, (ast.Constant, ast.UnaryOp))
-               for b in (n.slice.lower, n.slice.upper, n.slice.step))]
+               for b in (d.lower, d.upper, d.step))
+               for d in (n.slice.elts if isinstance(n.slice, ast.Tuple) else (n.slice,)))]
     if cut:
         return f"a slice bound from a tensor's value (`{'`, `'.join(dict.fromkeys(cut))}`)"
     subs = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Subscript)
