@@ -52,3 +52,42 @@ def test_a_break_inside_checkpointing_says_so(tmp_path):
     assert diags[12]["reason"].endswith(
         ", inside activation checkpointing (torch.utils.checkpoint)"), diags[12]["reason"]
     assert "inside" not in diags[14]["reason"]
+
+
+def test_a_tensor_hook_registered_in_compiled_code_is_named_with_its_own_fix(tmp_path):
+    """probes34a vit_attn_grad_rollout: `attn.register_hook(self.save_attn_grad)` in a
+    compiled forward, the hook writing `self.attn_grad`; Dynamo speculates the hook's body
+    (Tensor.register_hook, no operator of its own) and breaks with "HOP: Unsafe side effect".
+    The panel's fix was torch's checkpointing guess (skip_fwd_side_effects_in_bwd_under_
+    checkpoint, which changed nothing on a program without checkpointing)."""
+    path = tmp_path / "torch" / "_dynamo" / "variables" / "tensor.py"
+    path.parent.mkdir(parents=True)
+    path.write_text("def _method_register_hook(body):\n    return body()\n")
+    spec = importlib.util.spec_from_file_location("fake_tensor_vt", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+
+    def body():
+        raise RuntimeError("Unsupported: HOP: Unsafe side effect")
+
+    try:
+        mod._method_register_hook(body)
+    except RuntimeError:
+        assert hop_of_handled_exception() == "register_hook"
+    # the frame skip's wrapper, raised from the break (its record is the first one logged)
+    try:
+        try:
+            mod._method_register_hook(body)
+        except RuntimeError as inner:
+            raise RuntimeError("Failed to handle graph break gracefully") from inner
+    except RuntimeError:
+        assert hop_of_handled_exception() == "register_hook"
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.event(BREAK_HOP, "0/0", {}, "register_hook")
+    s.graph_break("0/0", 12, gb_type="HOP: Unsafe side effect")
+    (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert d["reason"].endswith("inside a gradient hook registered in compiled code "
+                                "(Tensor.register_hook)"), d["reason"]
+    assert "register the hook outside the compiled function" in d["fix"]
+    assert "checkpoint" not in d["fix"]

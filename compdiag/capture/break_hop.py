@@ -15,24 +15,43 @@ from typing import Any
 from compdiag.ingest.own_records import BREAK_HOP
 
 _HOP_FILE = "torch/_dynamo/variables/higher_order_ops.py"
+# Tensor.register_hook inside compiled code: Dynamo traces the hook's body as a subgraph (no
+# operator of its own; probes34a vit_attn_grad_rollout, a hook writing `self.attn_grad`)
+_TENSOR_FILE = "torch/_dynamo/variables/tensor.py"
 
 
 def hop_of_handled_exception() -> str | None:
     """The name of the innermost higher-order operator whose Dynamo variable tracker is on
-    the handled exception's traceback; None when there is none (or it cannot be read)."""
+    the handled exception's traceback, or on that of the exception it wraps (a frame skip's
+    "Failed to handle graph break gracefully" carries the Unsupported it gave up on); None
+    when there is none (or it cannot be read)."""
     try:
-        tb = getattr(sys.exc_info()[1], "__traceback__", None)
-        found = None
-        while tb is not None:
-            if tb.tb_frame.f_code.co_filename.replace("\\", "/").endswith(_HOP_FILE):
-                op = getattr(tb.tb_frame.f_locals.get("self"), "value", None)
-                name = getattr(op, "_name", None) or getattr(op, "__name__", None)
-                if isinstance(name, str) and name:
-                    found = name
-            tb = tb.tb_next
-        return found
+        exc, seen = sys.exc_info()[1], 0
+        while exc is not None and seen < 4:
+            found = _hop_on(getattr(exc, "__traceback__", None))
+            if found:
+                return found
+            exc, seen = exc.__cause__ or exc.__context__, seen + 1
+        return None
     except Exception:  # noqa: BLE001 - fail open: a nicety
         return None
+
+
+def _hop_on(tb: Any) -> str | None:
+    """The innermost operator's name on one traceback (hop_of_handled_exception)."""
+    found = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name == "_method_register_hook" and code.co_filename.replace(
+                "\\", "/").endswith(_TENSOR_FILE):
+            found = "register_hook"  # a tensor hook's body, speculated as a subgraph
+        elif code.co_filename.replace("\\", "/").endswith(_HOP_FILE):
+            op = getattr(tb.tb_frame.f_locals.get("self"), "value", None)
+            name = getattr(op, "_name", None) or getattr(op, "__name__", None)
+            if isinstance(name, str) and name:
+                found = name
+        tb = tb.tb_next
+    return found
 
 
 def queue(capture: Any, compile_id: str | None) -> None:

@@ -287,7 +287,15 @@ HOP_WORDS = {"tag_activation_checkpoint": "activation checkpointing (torch.utils
              "cond": "torch.cond", "while_loop": "torch.while_loop",
              "map_impl": "torch._higher_order_ops.map",
              "flex_attention": "flex_attention", "scan": "scan",
-             "invoke_subgraph": "a nested compiled region (invoke_subgraph)"}
+             "invoke_subgraph": "a nested compiled region (invoke_subgraph)",
+             "register_hook": "a gradient hook registered in compiled code (Tensor.register_hook)"}
+# the fix where the operator decides it (torch's hint guesses checkpointing for any operator)
+HOP_FIXES = {"register_hook": (
+    "Dynamo traces a hook registered inside compiled code as a subgraph, which may not change "
+    "anything outside itself (a module attribute, a list): register the hook outside the "
+    "compiled function, on a tensor the forward returns, or keep the registration in a small "
+    "`@torch.compiler.disable` helper (a graph break there, the hook then runs as written); "
+    "or return the gradient from the hook's caller instead of storing it.")}
 # VariableTracker kinds in words (parse_dynamo's snake case of `NumpyNdarrayVariable`)
 VALUE_WORDS = {"numpy_ndarray": "NumPy", "tensor": "tensor", "sym_node": "symbolic (SymInt, "
                "SymBool)", "constant": "constant"}
@@ -466,6 +474,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                        f"(`{hooked.line}`)")
         if first.get("hop"):  # the higher-order operator's body it broke in (capture's)
             reason += f", inside {HOP_WORDS.get(first['hop'], first['hop'])}"
+            fix = HOP_FIXES.get(first["hop"], fix)
         if g["skipped"]:
             explanation = f"{explanation or ''} {not_resumed(ctx, g['skipped_rows'], count)}"
             explanation = explanation.strip()
