@@ -2196,6 +2196,32 @@ def test_size_recompiles_under_dynamic_false_name_it_and_never_offer_mark_dynami
     assert d["fix"].startswith("Drop `dynamic=False`") and "mark_dynamic(" not in d["fix"]
 
 
+def test_a_mark_dynamic_on_a_tensor_the_call_only_transforms_is_at_the_mark(tmp_path):
+    """probes34c camera_batch_mark_dynamic: `torch._dynamo.mark_dynamic(frames, 0)` at 29,
+    then `serve(preprocess(frames))` at 30 under dynamic=False: the compiled function gets a
+    new tensor without the mark and every batch size recompiled to the limit. The panel put it
+    at the call, said the setting, and claimed mark_dynamic fails under dynamic=False (the
+    mark on the tensor passed gave 0 recompiles). The mark that missed is the cause."""
+    s = Store(tmp_path)
+    lines = [f"x_{i} = {i}" for i in range(1, 40)]
+    lines[3] = "cg = torch.compile(g, dynamic=False)"
+    lines[28] = "    torch._dynamo.mark_dynamic(frames, 0)"
+    lines[29] = "    out = cg(prep(frames))"
+    s.user.write_text("\n".join(lines) + "\n")
+    off = json.dumps({"automatic_dynamic_shapes": False})
+    s.compile("0/0", co_name="g", lineno=2, dynamo_config=off)
+    _call(s, "0/0", [30])
+    for i, (a, b) in enumerate([(4, 8), (8, 5), (5, 16)], 1):
+        s.compile(f"0/{i}", co_name="g", lineno=2, dynamo_config=off,
+                  recompile_reason=f"0/{i - 1}: tensor 'y' size mismatch at index 0. "
+                                   f"expected {a}, actual {b}")
+        _call(s, f"0/{i}", [30])
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["user_frame"]["lineno"] == 29, d["user_frame"]
+    assert "marks frames, but the compiled call passes `prep(frames)`" in d["reason"], d
+    assert "torch._dynamo.mark_dynamic(x, 0)" in d["fix"] and "fails" not in d["fix"]
+
+
 def test_a_scalar_read_break_names_the_users_call():
     """probes24 perf_topk_tolist_rerank: `.topk(k).indices.tolist()` in a compiled re-ranker
     broke the graph as "Data-dependent operator (aten._local_scalar_dense.default)", torch's

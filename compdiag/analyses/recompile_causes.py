@@ -15,6 +15,8 @@ from typing import Any
 from compdiag.analyses.diagnosis import UserFrame
 from compdiag.analyses.guard_words import bare
 from compdiag.analyses.locate import source_line
+from compdiag.analyses.lost_marks import EXPLANATION as LOST_EXPLANATION, FIX as LOST_FIX, \
+    REASON as LOST_REASON, lost_mark
 from compdiag.analyses.recompile_instances import frame_cids, instances_of
 from compdiag.analyses.recompile_rules import (
     INSTANCES_EXPLANATION, INSTANCES_FIX, INSTANCES_REASON, SPECIALIZED_EXPLANATION,
@@ -105,6 +107,12 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
         return Cause(None, None, TORCH_SPECIALIZED_REASON, TORCH_SPECIALIZED_EXPLANATION.format(
             src=source, value=spec.get("value"), why=spec.get("reason") or "specialised"),
             TORCH_SPECIALIZED_FIX, spec=spec)
+    call = next((ch[-1] for ch in (ctx.call_chain(c) for c in reversed(
+        frame_cids(ctx, frame_no))) if ch), None) if category == "size" else None
+    lost = lost_mark(ctx, call)
+    if lost is not None:  # a mark_dynamic on a tensor the call passes only transformed
+        return Cause(ctx.frame(call.filename, lost["lineno"], lost["mark"], "source"), None,
+                     *(w.format(**lost) for w in (LOST_REASON, LOST_EXPLANATION, LOST_FIX)))
     if category == "size" and not ctx.automatic_dynamic(event["compile_id"]) and \
             not ctx.dynamic_requested(event["compile_id"]):
         for pattern, fix in AUTOMATIC_OFF:
@@ -145,9 +153,8 @@ LIST_TIED_FIX = ("Pass {name} as a tensor made before the call (`torch.tensor({n
 LIST_TIED = (LIST_TIED_REASON, LIST_TIED_EXPLANATION, LIST_TIED_FIX)
 # The program's own setting that keeps every size static: each new size compiles again. The
 # setting's line is said in the headline (the call that brought the size stays the line), and
-# removing it is the fix: under torch.compile(dynamic=False) the generic `mark_dynamic` fix
-# fails (ConstraintViolationError, "specialized it to be a constant": probes28a
-# bert_static_varlen).
+# removing it is the fix (probes28a bert_static_varlen; a `mark_dynamic` on the tensor passed
+# holds under it too, probes34c camera_batch_mark_dynamic).
 AUTO_OFF_SUFFIX = ", with automatic dynamic shapes off at line {lineno} (`{line}`)"
 AUTO_OFF_EXPLANATION = ("Line {lineno} (`{line}`) turned automatic dynamic shapes off, so "
                         "Dynamo compiles {src} static for each new size instead of marking it "
@@ -159,8 +166,7 @@ AUTOMATIC_OFF = (
     (re.compile(r"\bautomatic_dynamic_shapes\s*=\s*False\b"),
      "Remove `{line}` (line {lineno}): " + AUTO_OFF_TAIL),
     (re.compile(r"\bdynamic\s*=\s*False\b"),
-     "Drop `dynamic=False` from `{line}` (line {lineno}) (`mark_dynamic` fails while it is "
-     "set: torch specialises the size to a constant): " + AUTO_OFF_TAIL),
+     "Drop `dynamic=False` from `{line}` (line {lineno}): " + AUTO_OFF_TAIL),
 )
 # A resume function guards on the values it was passed from the stack at its graph break.
 STACK_REASON = "the value computed at line {lineno} before its graph break ({src}) changed"

@@ -506,7 +506,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                     " (torch specialises each: a graph per combination of them)")
             plain = f" ({said.head}{said.change})" if said is not None else \
                 f" ({head})" if category in SAID_IN_LIMIT or loop else \
-                f" ({cause.suffix.lstrip('; ')})" if cause is not None and cause.suffix else ""
+                f" ({cause.suffix.lstrip(',; ')})" if cause is not None and cause.suffix else ""
             reason = (f"recompile limit hit: {shown or 'a function'}() recompiled {on}{plain} "
                       f"and now runs in eager; last guard that failed: "
                       f"{last['failed_guard'].split('  #')[0].strip()[:160]}")

@@ -1,0 +1,61 @@
+"""A `mark_dynamic` on a tensor the compiled function never gets (issue 29 §1: the line that
+caused it).
+
+`torch._dynamo.mark_dynamic(frames, 0)` marks that tensor object; a call that passes something
+computed from it (`serve(preprocess(frames))`, `serve(frames.float())`) hands the compiled
+function a new tensor without the mark, so its size is static again and every new size
+recompiles (probes34c camera_batch_mark_dynamic: the limit was said at the call with a fix
+to drop `dynamic=False`, and "mark_dynamic fails while it is set", which it does not where the
+tensor marked is the one passed). Read from the program's source: the mark on the lines before
+the compiled call, and the call's argument built from the marked name."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from compdiag.formats.code_text import calls_in
+
+_MARKERS = ("mark_dynamic", "maybe_mark_dynamic")
+# how many lines above the compiled call a mark is looked for
+_WINDOW = 12
+REASON = ("; `{mark}` (line {lineno}) marks {name}, but the compiled call passes "
+          "`{arg}`, a new tensor without the mark")
+EXPLANATION = ("mark_dynamic marks one tensor object; `{arg}` at line {call_lineno} is "
+               "computed from {name} and is another tensor, which carries no mark, so the "
+               "compiled function sees a static size and every new size compiles again.")
+FIX = ("Mark the tensor the compiled function receives: `x = {arg}`, then "
+       "`torch._dynamo.mark_dynamic(x, {dim})` and pass `x` (or mark inside the function that "
+       "builds it).")
+
+
+def lost_mark(ctx: Any, call: Any) -> dict[str, Any] | None:
+    """{mark, name, dim, arg, lineno, call_lineno} where a mark_dynamic on a name in the
+    lines before the compiled call `call` (a UserFrame) marks a tensor the call passes only
+    through an expression computed from it; None otherwise."""
+    if call is None or not call.filename or not call.lineno:
+        return None
+    lines = ctx.source_lines(call.filename) or []
+    marked: dict[str, tuple[int, str, str]] = {}
+    for k in range(max(1, call.lineno - _WINDOW), call.lineno):
+        text = lines[k - 1].strip() if k - 1 < len(lines) else ""
+        for node in calls_in(text):
+            name = ast.unparse(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) \
+                else ""
+            if name.rsplit(".", 1)[-1] in _MARKERS and node.args and isinstance(
+                    node.args[0], ast.Name):
+                dim = ast.unparse(node.args[1]) if len(node.args) > 1 else "0"
+                marked[node.args[0].id] = (k, text, dim)
+    if not marked:
+        return None
+    for node in calls_in(call.line or ""):
+        for arg in node.args:
+            if isinstance(arg, ast.Name):
+                continue  # passed as it is: the mark holds
+            used = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)}
+            hit = next((m for m in marked if m in used), None)
+            if hit is not None:
+                k, text, dim = marked[hit]
+                return {"mark": text, "name": hit, "dim": dim, "arg": ast.unparse(arg),
+                        "lineno": k, "call_lineno": call.lineno}
+    return None
