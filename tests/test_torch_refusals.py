@@ -226,3 +226,31 @@ def test_a_trace_of_the_compiled_wrapper_is_no_compiled_code_failure(tmp_path):
     assert "compiled code failed" not in top["explanation"]
     assert "torch.jit.trace(model._orig_mod, ...)" in top["fix"]
     assert not [w for w in ("bisect", "aot_eager") if w in top["fix"]], top["fix"]
+
+
+REUSE = ("invoke_subgraph: exceeded maximum reuse entries (8) for function code <code object "
+         "mixer_block>. This most likely means a guard keeps failing on every invocation, "
+         "preventing subgraph reuse.")
+
+
+def test_a_nested_region_traced_at_every_call_names_the_argument(tmp_path):
+    """probes34c deepnorm_nested_region: `mixer_block(x, w_in[i], w_out[i], 1.0 /
+    math.sqrt(2 * (i + 1)))` under torch.compiler.nested_compile_region; torch gave up after 8
+    subgraphs, said as "an internal error of torch" with a disable fix that compiled none of
+    the model. The per-call Python number is named, with the tensor fix (0 breaks, 0
+    recompiles when applied)."""
+    s = Store(tmp_path, exit_code=1)
+    lines = [f"x_{i} = {i}" for i in range(1, 30)]
+    lines[8:12] = ["@torch.compiler.nested_compile_region",
+                   "def mixer_block(x, w_in, w_out, residual_scale):",
+                   "    return x + residual_scale * (x @ w_in @ w_out)", ""]
+    lines[22:25] = ["def forward(self, x):", "    for i in range(3):",
+                    "        x = mixer_block(x, self.w_in[i], self.w_out[i], 1.0 / math.sqrt(i + 1))"]
+    s.user.write_text("\n".join(lines) + "\n")
+    s.compile("0/0", co_name="forward", lineno=23)
+    s.failure("0/0", stage="dynamo", exc_type="InternalTorchDynamoError",
+              message=f"RuntimeError: {REUSE}", filename=str(s.user), lineno=25)
+    (top,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert "residual_scale (`1.0 / math.sqrt(i + 1)`) is a Python number" in top["reason"], top
+    assert "bug in torch" not in top["explanation"]
+    assert top["fix"].startswith("Pass residual_scale as a tensor"), top["fix"]

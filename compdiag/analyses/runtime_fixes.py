@@ -98,6 +98,17 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                    "size that no input of the compiled function gives (a size made inside "
                    "it), and torch has no source to check it against (pytorch/pytorch#130066: "
                    "torch's bug; eager runs it)."),
+    # a nested compile region traced anew at every call (probes34c deepnorm_nested_region:
+    # a per-layer Python float scale; said as torch's internal error)
+    RuntimeFix(every("exceeded maximum reuse entries"),
+               "Make the region's arguments the same at every call: pass numbers that change "
+               "per call as tensors, and keep shapes, dtypes and Python values of the other "
+               "arguments fixed, so one subgraph is reused.",
+               stages=("dynamo",),
+               why="A function under torch.compiler.nested_compile_region is traced once and "
+                   "its subgraph reused while its guards hold; an argument that differs at "
+                   "every call (a Python number, another shape) fails them, and torch stops "
+                   "after 8 subgraphs of one function."),
     RuntimeFix(every("not allocated in pool"),
                "Unset PYTORCH_NO_CUDA_MEMORY_CACHING for compiled runs, or compile this "
                "function without CUDA graphs (mode='default').",
