@@ -263,5 +263,25 @@ def test_a_dynamo_failure_with_no_graph_says_why_in_one_line(tmp_path, capsys):
     assert main(["minify", "--store", str(tmp_path / "s.db")]) == 2
     err = capsys.readouterr().err
     assert err.strip().count("\n") == 0, err
-    assert "failed in Dynamo (Unsupported: Failed to trace builtin operator) at x.py:7" in err
+    # (not "failed": probes34a vit_attn_grad_rollout's failure was a frame skip in a run that
+    # exited 0, and the words said the run failed)
+    assert "failure is in Dynamo (Unsupported: Failed to trace builtin operator) at x.py:7" in err
     assert "no graph to shrink" in err and "no failing graph" not in err
+
+
+def test_a_program_exception_outside_any_graph_is_no_missing_failure(tmp_path, capsys):
+    """probes34b jit_load_compile: torch.compile() refused its argument (a program exception,
+    no failure row, no graph); minify said "it has no failure (accuracy needs --check-
+    accuracy)" while explain reported the failure."""
+    from compdiag.cli import main
+    from compdiag.store.writer import Writer
+
+    w = Writer(tmp_path / "s.db")
+    run = w.begin_run(source="run", argv=["x.py"])
+    w.insert("program_exceptions", run_id=run, seq=1, exc_type="RuntimeError",
+             message="torch.compile does not support compiling a ScriptModule")
+    w.close()
+    assert main(["minify", "--store", str(tmp_path / "s.db")]) == 2
+    err = capsys.readouterr().err
+    assert "ended with RuntimeError outside any graph torch compiled" in err, err
+    assert "has no failure" not in err and "check-accuracy" not in err

@@ -110,10 +110,18 @@ def load(reader: Any, run_id: int, graph: str | None) -> Problem:
             f = fails[0]
             where = f" at {f['filename']}:{f['lineno']}" if f.get("filename") else ""
             raise MinifyError(
-                f"run {run_id} failed in Dynamo ({f['exc_type']}: "
+                f"run {run_id}'s failure is in Dynamo ({f['exc_type']}: "
                 f"{(f.get('message') or '').splitlines()[0][:120] if f.get('message') else ''})"
                 f"{where} on Python code it does not put in a graph, not on an op of one: "
                 "there is no graph to shrink; that line, compiled alone, is the repro")
+        raised = next(iter(reader.program_exceptions(run_id)), None) if not fails else None
+        if raised is not None:  # the program's exception, raised outside any compiled graph
+            # (probes34b jit_load_compile: torch.compile() refusing its argument, said as "it
+            # has no failure" while explain reported one)
+            raise MinifyError(
+                f"run {run_id} has no failing graph to minify: it ended with "
+                f"{raised.get('exc_type') or 'an exception'} outside any graph torch compiled "
+                "(see `compdiag explain`); there is no graph to shrink")
         why = (f"its failure ({fails[0]['stage']}: {fails[0]['exc_type']}) was not kept with its "
                "graph" if fails else "it has no failure")
         hint = ("the backward graph was not kept: this torch's AOTAutograd runtime is not "
