@@ -89,3 +89,14 @@ def test_a_size_taking_op_given_a_tensor_is_named():
         "points, bounds)")
     assert implicit_read(ctx, "parts = x.split(lengths)").startswith("`x.split(...)`")
     assert implicit_read(ctx, "y = torch.tensor_split(emb, 4)") is None
+
+
+def test_a_scripted_module_in_compiled_code_gets_the_plain_module_fix():
+    """probes34b jit_scripted_cell and probes34a scripted_rope_fullgraph: a ScriptModule
+    called in compiled code; the fix was torch's hint "This graph break is fundamental ...
+    Consider finding a workaround". The plain module is the workaround (0 breaks, same
+    output)."""
+    fix = graph_break_fix("torch.jit.script/freeze modules unsupported", "", "", "h = cell(x)",
+                          ["This graph break is fundamental - it is unlikely that Dynamo will "
+                           "ever be able to trace through your code."])
+    assert fix.startswith("Use the plain nn.Module inside the compiled function"), fix

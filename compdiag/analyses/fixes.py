@@ -248,6 +248,13 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
 
 RULES: tuple[Rule, ...] = (
     Rule(("Failed to set tensor attribute",), set_attribute_fix),
+    # probes34b jit_scripted_cell, probes34a scripted_rope_fullgraph: torch's hint ("find a
+    # workaround") was the fix; the plain module gave 0 breaks and the same output
+    Rule(("torch.jit.script/freeze modules unsupported",),
+         "Use the plain nn.Module inside the compiled function, not its TorchScript version "
+         "(`torch.jit.script`/`torch.jit.freeze` run in the TorchScript runtime, which Dynamo "
+         "cannot trace): keep the eager module for torch.compile and script a copy only for "
+         "export."),
     Rule(("dispatch mode present",),
          "Dynamo does not trace while a TorchDispatchMode is active (FlopCounterMode, a "
          "debug or logging mode): call the compiled function outside the mode, and measure "
