@@ -57,9 +57,9 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
         # a Python number made symbolic (automatic dynamic) that a line needs as a concrete
         # number: a tensor cannot stand for it there (probes34d markov_kstep_power:
         # `matrix_power(transition, horizon)`; the `torch.tensor(value)` fix broke the graph)
-        spec = ctx.specialization(source, frame_cids(ctx, frame_no))
-        if spec is None:
-            return None
+        spec = _recurring_specialization(ctx, source, frame_cids(ctx, frame_no))
+        if spec is None or "math." in (spec.get("line") or ""):
+            return None  # (a math call on it: guard_words says it, with torch's own op)
         at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"), "torch")
         where = dict(src=source, line=at.line or "?", lineno=spec["lineno"],
                      value=spec.get("value"), why=spec.get("reason") or "specialised")
@@ -178,3 +178,16 @@ STACK_EXPLANATION = ("Dynamo runs the rest of the function after the graph break
 STACK_FIX = ("Remove the graph break at line {lineno} (`{line}`, see its graph-break "
              "diagnosis): keep the value a tensor, or let Dynamo capture it "
              "(`torch._dynamo.config.capture_scalar_outputs = True` for `.item()`/`int()`).")
+
+
+def _recurring_specialization(ctx: Any, source: str, cids: list[str]) -> dict[str, Any] | None:
+    """The line that specialised `source` most often in these compiles, past values 0 and 1
+    (torch specialises those on its own: probes33e iwae_k_sweep's `q.rsample((k,))` for k = 1,
+    then `math.log(k)` at every other k)."""
+    found = [s for c in cids if (s := ctx.specialization(source, [c])) is not None]
+    kept = [s for s in found if str(s.get("value")) not in ("0", "1")] or found
+    if not kept:
+        return None
+    lines = [(s.get("filename"), s.get("lineno")) for s in kept]
+    best = max(dict.fromkeys(lines), key=lines.count)
+    return next(s for s in kept if (s.get("filename"), s.get("lineno")) == best)

@@ -507,7 +507,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             plain = f" ({said.head}{said.change})" if said is not None else \
                 f" ({head})" if category in SAID_IN_LIMIT or loop else \
                 f" ({cause.suffix.lstrip(',; ')})" if cause is not None and cause.suffix else ""
-            reason = (f"recompile limit hit: {shown or 'a function'}() recompiled {on}{plain} "
+            reason = (f"recompile limit hit: {shown or 'a function'}() recompiled "
+                      f"{on.rstrip(',') if plain else on}{plain} "
                       f"and now runs in eager; last guard that failed: "
                       f"{last['failed_guard'].split('  #')[0].strip()[:160]}")
             lowered = lowered_limit(ctx, first["compile_id"], total)
