@@ -53,13 +53,13 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
         return Cause(None, INSTANCES_REASON.format(cls=cls, src=source), "",
                      INSTANCES_EXPLANATION.format(cls=cls, fn=fn or "the method", src=source),
                      INSTANCES_FIX, instances=cls)
-    if category == "value":
-        # a Python number made symbolic (automatic dynamic) that a line needs as a concrete
-        # number: a tensor cannot stand for it there (probes34d markov_kstep_power:
-        # `matrix_power(transition, horizon)`; the `torch.tensor(value)` fix broke the graph)
-        spec = _recurring_specialization(ctx, source, frame_cids(ctx, frame_no))
-        if spec is None or "math." in (spec.get("line") or ""):
-            return None  # (a math call on it: guard_words says it, with torch's own op)
+    # a Python number made symbolic (automatic dynamic) that a line needs as a concrete
+    # number: a tensor cannot stand for it there (probes34d markov_kstep_power:
+    # `matrix_power(transition, horizon)`; the `torch.tensor(value)` fix broke the graph);
+    # a math call on it is guard_words' to say, with torch's own op
+    spec = _recurring_specialization(ctx, source, frame_cids(ctx, frame_no)) \
+        if category == "value" else None
+    if spec is not None and "math." not in (spec.get("line") or ""):
         at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"), "torch")
         where = dict(src=source, line=at.line or "?", lineno=spec["lineno"],
                      value=spec.get("value"), why=spec.get("reason") or "specialised")
