@@ -166,7 +166,9 @@ AUTOMATIC_OFF = (
     (re.compile(r"\bautomatic_dynamic_shapes\s*=\s*False\b"),
      "Remove `{line}` (line {lineno}): " + AUTO_OFF_TAIL),
     (re.compile(r"\bdynamic\s*=\s*False\b"),
-     "Drop `dynamic=False` from `{line}` (line {lineno}): " + AUTO_OFF_TAIL),
+     "Drop `dynamic=False` from `{line}` (line {lineno}) (a `mark_dynamic` of the size is "
+     "kept under it, unless the code specialises the size, where it raises "
+     "ConstraintViolationError): " + AUTO_OFF_TAIL),
 )
 # A resume function guards on the values it was passed from the stack at its graph break.
 STACK_REASON = "the value computed at line {lineno} before its graph break ({src}) changed"

@@ -57,14 +57,15 @@ def instances_of(ctx: Any, frame_no: Any, event: dict[str, Any], source: str) ->
     return None
 
 
-def instance_frame(call: Any, guard_line: Any, calls: list[Any]) -> Any:
-    """Where a recompile on another instance of a class is: the call that chose the object;
-    but where one call line makes every call (`for block in blocks: x = block(x)`), the call
-    tells nothing, and the line reading the attribute torch guards does (probes34a
-    swa_window_per_layer: `self.window` read at 26, not `block(x)` at 45; probes34c
-    regional_tcn_dilation)."""
+def instance_frame(call: Any, guard_line: Any, calls: list[Any], source: str) -> Any:
+    """Where a recompile on another instance of a class is: the call that chose the object
+    (an argument it passes: corpus rc_module_instances, `cforward(net, x)`); but where the
+    instance is the module called (`self`) and one call line makes every call (`for block in
+    blocks: x = block(x)`), the call tells nothing, and the line reading the attribute torch
+    guards does (probes34a swa_window_per_layer: `self.window` read at 26, not `block(x)` at
+    45; probes34c regional_tcn_dilation)."""
     lines = {(c.filename, c.lineno) for c in calls if c is not None}
-    if len(lines) <= 1 and guard_line is not None and guard_line.evidence in ("torch",
-                                                                              "fx_node"):
+    if guard_root(source) == "self" and len(lines) <= 1 and guard_line is not None and \
+            guard_line.evidence in ("torch", "fx_node"):
         return guard_line
     return call

@@ -12,7 +12,6 @@ compiled module the program calls instead, read from its source."""
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 from typing import Any
 
 from compdiag.analyses.diagnosis import Details, Diagnosis
@@ -57,7 +56,8 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
         words = dict(call=line, lineno=call["lineno"])
         receiver = _receiver(line) if data.get("key") == "compile" and \
             data.get("module") == "torch.nn.Module" else None
-        methods = _methods_called(call["filename"], receiver) if receiver else []
+        methods = _methods_called(ctx.source_lines(call["filename"]) or [], receiver) \
+            if receiver else []
         if methods:  # at the first of them: the call that runs in eager
             frame = ctx.frame(call["filename"], methods[0][1], None, "source")
             words.update(name=receiver, first=methods[0][0], methods=", ".join(
@@ -88,13 +88,13 @@ def _receiver(line: str) -> str | None:
     return None
 
 
-def _methods_called(filename: str, receiver: str) -> list[tuple[str, int]]:
-    """The methods of its own the program calls on `receiver` (`model.encode_doc(...)`), with
-    the first line of each, in order; nn.Module's own API (`eval`, `to`, `parameters`) left
-    out."""
+def _methods_called(lines: list[str], receiver: str) -> list[tuple[str, int]]:
+    """The methods of its own the program (its stored source `lines`) calls on `receiver`
+    (`model.encode_doc(...)`), with the first line of each, in order; nn.Module's own API
+    (`eval`, `to`, `parameters`) left out."""
     try:
-        tree = ast.parse(Path(filename).read_text(errors="replace"))
-    except (OSError, SyntaxError, ValueError):
+        tree = ast.parse("\n".join(lines))
+    except (SyntaxError, ValueError):
         return []
     found: dict[str, int] = {}
     for node in ast.walk(tree):

@@ -455,7 +455,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if cause is not None:
             # another instance: at the call that chose the object (recompile_instances)
             frame = cause.frame or ((instance_frame(call, guard_line, [
-                call_site(ctx, c)[0] for c in frame_cids(ctx, frame_no)]) or frame)
+                call_site(ctx, c)[0] for c in frame_cids(ctx, frame_no)], source) or frame)
                 if cause.instances else frame)
             explanation = cause.explanation
             head, change = cause.head or head, change + cause.suffix
