@@ -277,11 +277,9 @@ AUTOMATIC_DYNAMIC_SCALAR = (
     "Nothing to do: torch compiles once more for a new value of {src} and makes it symbolic "
     "from then on (automatic dynamic), so later values reuse that graph. To save that one "
     "compile, pass it as a tensor (`torch.tensor(value)`).")
-OPTIONAL_ARGUMENT = ("Nothing to do: {src} None at one call and a value at another each get "
-                     "a graph of their own (Dynamo guards on whether it is None); both stay "
-                     "cached, so switching between them costs nothing more (where it is state "
-                     "the code sets on first use, setting it before the first call saves that "
-                     "one compile).")
+OPTIONAL_ARGUMENT = ("Nothing to do: a call with {src}=None and one with a value each get a "
+                     "graph of their own (Dynamo guards on whether an argument is None); both "
+                     "stay cached, so switching between them costs nothing more.")
 MODE_SWITCH = ("Nothing to do: Dynamo guards on the grad mode, autocast and a module's "
                "training flag, so the call in the other mode (an evaluation pass under "
                "`torch.no_grad()` after `model.eval()`) compiles one graph of its own, once; "

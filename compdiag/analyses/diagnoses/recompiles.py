@@ -131,12 +131,14 @@ def _limit_of(effect: Diagnosis, cause: Diagnosis) -> bool:
                                                 (cause.compile_id, *cause.compile_ids)})
 
 
+# A function's own argument (`mask`, `L['mask']`), not an attribute or a global.
+_ARGUMENT = re.compile(r"^(?:L\['\w+'\]|\w+)$")
+
 # Recompiles torch makes on purpose, per guard category: information, not a problem, when it
 # happened once and the facts named hold (issue 29 §2). `size`: automatic dynamic shapes marks
 # the dimension dynamic on the first size change; `value`: likewise a Python int/float
 # argument, seen in the store as the next compile no longer guarding `n == V`; `none`: an
-# optional argument or attribute None once and a value once gets a graph per pattern, both
-# cached. The same
+# optional argument None once and a value once gets a graph per pattern, both cached. The same
 # recompile repeated (dynamic=False, sizes 0/1, a learning rate changing every step) is not.
 ON_PURPOSE: dict[str, dict[str, Any]] = {
     "size": {"needs": ("automatic_dynamic", "not_requested"), "fix": AUTOMATIC_DYNAMIC},
@@ -144,7 +146,7 @@ ON_PURPOSE: dict[str, dict[str, Any]] = {
     # changes once is made dynamic the same way, probes28b opt_step_cosine_lr)
     "value": {"needs": ("automatic_dynamic", "not_requested", "made_dynamic"),
               "fix": AUTOMATIC_DYNAMIC_SCALAR},
-    "none": {"needs": (), "fix": OPTIONAL_ARGUMENT},  # (probes34b tbptt_char_gru_ok)
+    "none": {"needs": ("argument",), "fix": OPTIONAL_ARGUMENT},
     # `length` of the **kwargs dict: two call sites passing two keyword sets (probes25
     # hf_llama_decode_dynamic_false: a prefill and a decode call)
     "length": {"needs": ("keywords", "another_call"), "fix": KEYWORD_SETS},
@@ -419,7 +421,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           and str(before) in ("0", "1"))
         # A recompile torch makes on purpose (ON_PURPOSE): once, not at the limit, no other
         # cause, and the facts its row names hold in the store.
-        facts = {"automatic_dynamic": ctx.automatic_dynamic(first["compile_id"]),
+        facts = {"argument": _ARGUMENT.match(source or "") is not None,
+                 "automatic_dynamic": ctx.automatic_dynamic(first["compile_id"]),
                  "not_requested": not ctx.dynamic_requested(first["compile_id"]),
                  "made_dynamic": made_dynamic(ctx, first, last["compile_id"], source),
                  "keywords": _KEYWORDS.match(source or "") is not None,
