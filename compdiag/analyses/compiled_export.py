@@ -15,7 +15,7 @@ import ast
 import re
 from typing import Any
 
-from compdiag.formats.code_text import calls_in
+from compdiag.formats.code_text import callee, calls_in
 
 # the exporters, as the line may spell them (`torch.jit.script`, `jit.trace`)
 EXPORTERS = ("jit.script", "jit.trace", "jit.freeze", "jit.trace_module", "export.export",
@@ -37,8 +37,7 @@ def wrapper_exported(ctx: Any, line: str | None) -> dict[str, Any] | None:
     torch.compile's result (`model = torch.compile(model)`); None otherwise."""
     target = None
     for node in calls_in(line):
-        func = ast.unparse(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) \
-            else ""
+        func = callee(node)
         if func.endswith(EXPORTERS) and node.args and isinstance(
                 node.args[0], (ast.Name, ast.Attribute)):
             target = (func, ast.unparse(node.args[0]))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from compdiag.formats.code_text import calls_in
+from compdiag.formats.code_text import callee, calls_in
 
 _MARKERS = ("mark_dynamic", "maybe_mark_dynamic")
 # how many lines above the compiled call a mark is looked for
@@ -40,8 +40,7 @@ def lost_mark(ctx: Any, call: Any) -> dict[str, Any] | None:
     for k in range(max(1, call.lineno - _WINDOW), call.lineno):
         text = lines[k - 1].strip() if k - 1 < len(lines) else ""
         for node in calls_in(text):
-            name = ast.unparse(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) \
-                else ""
+            name = callee(node)
             if name.rsplit(".", 1)[-1] in _MARKERS and node.args and isinstance(
                     node.args[0], ast.Name):
                 dim = ast.unparse(node.args[1]) if len(node.args) > 1 else "0"

@@ -67,6 +67,12 @@ def called(line: str | None, into: str | None = None) -> str | None:
                 names[0] if names else None)
 
 
+def callee(node: ast.Call) -> str:
+    """The function a call node calls, as the code spells it (`torch.jit.script`), or "" for a
+    call of an expression (`f()(x)`, `fns[0](x)`)."""
+    return ast.unparse(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) else ""
+
+
 def called_names(line: str | None) -> list[str]:
     """Every function a line of code calls by name, as the line spells it, outermost first
     (calls_in's calls whose callee is a name or an attribute)."""
@@ -128,7 +134,7 @@ def drawn_from(line: str | None, module: str) -> tuple[set[str], str] | None:
     if not made:
         return None
     for node in calls_in(line):
-        name = ast.unparse(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) else ""
+        name = callee(node)
         if name.startswith(module + "."):
             return made, name
     return None
