@@ -75,3 +75,13 @@ def test_a_compiled_function_never_called_says_so_at_its_line(tmp_path):
     assert top["user_frame"]["lineno"] == 8, top
     assert top["reason"] == ("nothing was compiled: the program never ran what `fast = "
                              "torch.compile(step)` (line 8) compiled")
+
+
+def test_a_program_that_raised_before_any_compiled_call_is_not_also_uncompiled(tmp_path):
+    """probes34f finetune_load_pretrained: `model.load_state_dict(...)` on the compiled
+    wrapper raised before the first compiled call; the program error was the top, and a
+    "nothing was compiled" perf problem came third, a consequence of that crash."""
+    crash = "model.compile()\nraise RuntimeError('bad checkpoint')\n"
+    ran, doc = _run(tmp_path, TOWERS.replace("model.compile()\n", crash))
+    assert ran.returncode == 1
+    assert not [d for d in doc["diagnoses"] if d["reason"].startswith("nothing was compiled")]

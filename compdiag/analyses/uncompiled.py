@@ -41,8 +41,9 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
     """The diagnosis (of `kind`, at `score`, with the kind's `details`) for a run that
     compiled nothing after the program's first torch.compile or nn.Module.compile call; []
     otherwise."""
-    if ctx.compiles or ctx.r.graph_breaks(ctx.run_id) or ctx.r.failures(ctx.run_id):
-        return []
+    if ctx.compiles or ctx.r.graph_breaks(ctx.run_id) or ctx.r.failures(ctx.run_id) or \
+            ctx.r.program_exceptions(ctx.run_id):
+        return []  # (an exception before the first compiled call says why: probes34f)
     if next(iter(ctx.r.records(ctx.run_id, kind="compdiag:stance_set", with_payload=False)),
             None) is not None:
         return []  # set_stance said why (analyses/diagnoses/stance.py)
