@@ -230,6 +230,12 @@ class RunContext:
             self._spans[key] = function_span(self.source_text(d.filename), d.lineno or 0)
         return self._spans[key]
 
+    def in_function(self, cid: str | None, at: Any) -> bool:
+        """Whether frame AT lies in the function compile CID compiled (its file and def_span)."""
+        d, span = self.def_frame(cid), self.def_span(cid)
+        return bool(span and at and at.filename == d.filename
+                    and span[0] <= (at.lineno or 0) <= span[1])
+
     @functools.cached_property
     def specializations(self) -> list[dict[str, Any]]:
         """Symbols Dynamo specialised to a constant, each with the user line that did it."""

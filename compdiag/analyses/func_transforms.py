@@ -79,12 +79,11 @@ def escaped_transform(ctx: Any, texts: str) -> dict[str, Any] | None:
             last = name.rsplit(".", 1)[-1]
             if last in (FORWARD if zero else TRANSFORMS) and (
                     name.rsplit(".", 1)[0] in PACKAGES or (name == last and last in imported)):
-                return {"filename": path, "lineno": node.lineno, "call": name,
-                        "line": ast.unparse(node)} if not zero else {
-                    "filename": path, "lineno": node.lineno, "call": name,
-                    "line": ast.unparse(node), "said": ZERO_SAID.format(call=name),
-                    "explanation": ZERO_EXPLANATION.format(call=name),
-                    "fix": ZERO_FIX.format(call=name)}
+                found = {"filename": path, "lineno": node.lineno, "call": name,
+                         "line": ast.unparse(node)}
+                return {**found, "said": ZERO_SAID.format(call=name),
+                        "explanation": ZERO_EXPLANATION.format(call=name),
+                        "fix": ZERO_FIX.format(call=name)} if zero else found
             if zero:
                 continue
             if last in AUTOGRAD_FUNCTIONAL and name.rsplit(".", 1)[0].endswith(
@@ -103,7 +102,5 @@ def transform_sent_to_eager(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bo
     if "functorch tracing attempt" not in (effect.details.gb_type or "") or \
             cause.severity != "problem" or not cause.compile_id or not effect.compile_id:
         return False
-    d, at, span = ctx.def_frame(effect.compile_id), cause.user_frame, ctx.def_span(
-        effect.compile_id)
-    return bool(span and at and at.filename == d.filename and span[0] <= (at.lineno or 0)
-                <= span[1] and sort_key(cause.compile_id) < sort_key(effect.compile_id))
+    return ctx.in_function(effect.compile_id, cause.user_frame) and \
+        sort_key(cause.compile_id) < sort_key(effect.compile_id)

@@ -43,8 +43,10 @@ class Cause:
 
 
 def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, source: str,
-                fn: str | None, also: tuple[str, ...] = ()) -> Cause | None:
-    """`also`: the other guarded values that changed with it (`len(L['xs']) 21 -> 16`)."""
+                fn: str | None, also: tuple[str, ...] = (), call: UserFrame | None = None
+                ) -> Cause | None:
+    """`also`: the other guarded values that changed with it (`len(L['xs']) 21 -> 16`);
+    `call`: the user's call that triggered the compile (recompiles.call_site)."""
     changed = [m.groups() for a in also if (m := _CHANGED.match(a))]
     also_sizes = [g for g, _, _ in changed if ".size()[" in g]
     # another instance first: its sizes are that module's own (probes30d sn_critic_two_passes)
@@ -107,9 +109,7 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
         return Cause(None, None, TORCH_SPECIALIZED_REASON, TORCH_SPECIALIZED_EXPLANATION.format(
             src=source, value=spec.get("value"), why=spec.get("reason") or "specialised"),
             TORCH_SPECIALIZED_FIX, spec=spec)
-    call = next((ch[-1] for ch in (ctx.call_chain(c) for c in reversed(
-        frame_cids(ctx, frame_no))) if ch), None) if category == "size" else None
-    lost = lost_mark(ctx, call)
+    lost = lost_mark(ctx, call) if category == "size" else None
     if lost is not None:  # a mark_dynamic on a tensor the call passes only transformed
         return Cause(ctx.frame(call.filename, lost["lineno"], lost["mark"], "source"), None,
                      *(w.format(**lost) for w in (LOST_REASON, LOST_EXPLANATION, LOST_FIX)))

@@ -17,6 +17,8 @@ from typing import Any
 
 from compdiag.formats.code_text import calls_in
 
+# torch's words for it (torch/_guards.py)
+REUSE_LIMIT = "exceeded maximum reuse entries"
 CLAUSE = (" ({param} (`{arg}`) is a Python number computed at each call: a constant to "
           "Dynamo, so each call needs a subgraph of its own)")
 FIX = ("Pass {param} as a tensor (`torch.tensor({arg})`, or one buffer per layer indexed like "

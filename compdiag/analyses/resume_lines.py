@@ -22,9 +22,9 @@ def resumed_at(ctx: Any, cid: str | None, at: Any) -> Any:
     same function names the line inside it; else None."""
     row = ctx.code_row(cid) or {}
     d, span = ctx.def_frame(cid), ctx.def_span(cid)
-    if not span or _inside(ctx, cid, at):
+    if not span or ctx.in_function(cid, at):
         return None
-    if any(_inside(ctx, c, at) for c in ctx.compiles if frame_of(c) != frame_of(cid)):
+    if any(ctx.in_function(c, at) for c in ctx.compiles if frame_of(c) != frame_of(cid)):
         # AT is in a function of the user's that Dynamo compiled as a frame of its own: the
         # inlined callee the break is in, not a caller (probes34a posenc_variable_classifier:
         # `Variable(...)` at 22 in PositionalEncoding.forward, not its call `self.pos(...)`)
@@ -40,9 +40,3 @@ def resumed_at(ctx: Any, cid: str | None, at: Any) -> Any:
             text = (ctx.source_lines(d.filename) or [])[line - 1:line]
             return ctx.frame(d.filename, line, text[0] if text else None, evidence="torch")
     return None
-
-
-def _inside(ctx: Any, cid: str, at: Any) -> bool:
-    """Whether AT lies in the function compile CID compiled (its file and line span)."""
-    d, span = ctx.def_frame(cid), ctx.def_span(cid)
-    return bool(span and at.filename == d.filename and span[0] <= (at.lineno or 0) <= span[1])

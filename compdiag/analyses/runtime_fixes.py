@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from compdiag.analyses.region_reuse import REUSE_LIMIT
 from compdiag.analyses.rules import Words, every, first, one_of
 
 
@@ -100,7 +101,7 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                    "torch's bug; eager runs it)."),
     # a nested compile region traced anew at every call (probes34c deepnorm_nested_region:
     # a per-layer Python float scale; said as torch's internal error)
-    RuntimeFix(every("exceeded maximum reuse entries"),
+    RuntimeFix(every(REUSE_LIMIT),
                "Make the region's arguments the same at every call: pass numbers that change "
                "per call as tensors, and keep shapes, dtypes and Python values of the other "
                "arguments fixed, so one subgraph is reused.",

@@ -76,8 +76,7 @@ def callee(node: ast.Call) -> str:
 def called_names(line: str | None) -> list[str]:
     """Every function a line of code calls by name, as the line spells it, outermost first
     (calls_in's calls whose callee is a name or an attribute)."""
-    return [ast.unparse(n.func) for n in calls_in(line)
-            if isinstance(n.func, (ast.Name, ast.Attribute))]
+    return [name for n in calls_in(line) if (name := callee(n))]
 
 
 # keyword arguments whose value is an object a graph cannot take, in the user's words

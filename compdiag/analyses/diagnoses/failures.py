@@ -48,7 +48,8 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import (SOURCE, TORCH, first_user_frame, kernel_frames, locate,
                                      ran_op, runtime_origin, source_line)
 from compdiag.analyses.numpy_guard_bug import numpy_guard_bug
-from compdiag.analyses.region_reuse import CLAUSE, FIX as VARYING_FIX, varying_number
+from compdiag.analyses.region_reuse import CLAUSE, FIX as VARYING_FIX, REUSE_LIMIT, \
+    varying_number
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.raised_by import raised_by, wordless
 from compdiag.analyses.rules import found, one_of
@@ -534,8 +535,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             expl = f"{expl} " + (escaped.get("explanation")
                                  or ESCAPED_EXPLANATION.format(call=escaped["call"]))
             fix = escaped.get("fix") or TRANSFORM_FIX.format(call=escaped["call"])
-        varying = varying_number(ctx, frame.filename, frame.line) if "maximum reuse entries" \
-            in (f.get("message") or "") else None
+        varying = varying_number(ctx, frame.filename, frame.line) if REUSE_LIMIT in (
+            f.get("message") or "") else None
         if varying is not None:  # the argument that keeps a nested region from reuse
             one, fix = one + CLAUSE.format(**varying), VARYING_FIX.format(**varying)
         exported = wrapper_exported(ctx, frame.line) if f["stage"] == "runtime" else None

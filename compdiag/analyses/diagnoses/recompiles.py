@@ -414,7 +414,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         guard_text = " ".join(str(x) for x in (first["failed_guard"], first["loc_line"],
                                                guard_line.line) if x)
         also = also_changed(ctx, frame_no, first["compile_id"], source)
-        cause = other_cause(ctx, frame_no, first, category, source, fn, also)
+        cause = other_cause(ctx, frame_no, first, category, source, fn, also, call)
         # A size that dynamic=True still specialised (torch specialises sizes 0 and 1) and
         # that then recompiled is the problem the user asked dynamic shapes to avoid.
         specialised_01 = (category == "size" and ctx.dynamic_requested(first["compile_id"])
