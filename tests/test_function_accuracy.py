@@ -401,3 +401,35 @@ def test_later_calls_are_checked_at_powers_of_two_and_a_right_function_stays_qui
         fn(torch.randn(4))
     assert len(replays) == 4  # calls 1, 2, 4 and 8
     assert all(c.ok for c in checks)
+
+
+def test_a_function_reading_its_parameters_grads_is_replayed_with_them(checks) -> None:
+    """probes35a accum_clip_step_ok: a compiled update given a list of parameters reads
+    `p.grad`. The replay ran on clones without `.grad` and raised AttributeError on None: a
+    false "compiled accepted what eager rejects" on a correct program. The clones keep each
+    leaf's `.grad` and `requires_grad`; the program's own grads are untouched."""
+    w = torch.nn.Parameter(torch.randn(3, 3))
+    w.grad = torch.randn(3, 3)
+    grad_before = w.grad.clone()
+
+    def step(params, lr):
+        for p in params:
+            p.sub_(lr * p.grad.add(p, alpha=1e-2))
+        return torch.stack([p.grad.norm() for p in params])
+
+    with torch.no_grad():
+        torch.compile(step, backend="eager")([w], 0.1)
+    assert not [c for c in checks if not c.ok], [o.detail for c in checks for o in c.outputs]
+    assert torch.equal(w.grad, grad_before)
+
+
+def test_a_graph_replay_that_raises_prints_nothing_on_the_programs_stderr(capfd) -> None:
+    """probes35c ista_custom_op_ok: torch.fx's GraphModule prints its generated code's failing
+    line to stderr before it re-raises; the float64 replay of a graph that makes a float32
+    tensor raised, and 24 lines of it reached the user's stderr under `--check-accuracy`."""
+    from compdiag.capture.accuracy_replay import _eager
+
+    gm = torch.fx.symbolic_trace(lambda x: torch.mm(x, torch.ones(2, 2)))
+    with pytest.raises(RuntimeError):
+        _eager(gm, [torch.ones(2, 2, dtype=torch.float64)], torch.random.get_rng_state())
+    assert capfd.readouterr().err == ""

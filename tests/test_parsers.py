@@ -1035,7 +1035,7 @@ def test_the_logging_breaks_fix_names_the_programs_own_logger():
 
     gb = "logging.Logger method not supported for non-export cases"
     fix = graph_break_fix(gb, "", "", 'log.info("loss on a batch of %d", x.shape[0])', [])
-    assert "reorderable_logging_functions.add(log.info)" in fix
+    assert "ignore_logging_functions.add(log.info)" in fix
     fix = graph_break_fix(gb, "", "", "self.logger.warning('x')", [])
     assert "add(self.logger.warning)" in fix
 
@@ -1052,3 +1052,40 @@ def test_an_opaque_argument_breaks_fix_names_its_class_and_a_traceable_subclass(
                           "UserDefinedObjectVariable(ScaledTensor))",
                           "return F.linear(x, self.w)", [])
     assert "`ScaledTensor`" in fix and "__tensor_flatten__" in fix
+
+
+def test_a_refused_recompile_keeps_its_failed_guards_classified():
+    """probes35c strict_recompile_val_pass: error_on_recompile's RecompileError lists the
+    guards that failed ("GLOBAL_STATE changed: grad_mode"), as does the fail_on_recompile
+    stance's RuntimeError; they were kept only as torch's text, and the failure was explained
+    as a trace that failed. Stored classified, as a recompile's guards are."""
+    from compdiag.ingest.parse_failures import failure_facts
+
+    error = ("Recompiling function forward in /x/train.py:16\n"
+             "    triggered by the following guard failure(s):\n"
+             "    - 0/0: GLOBAL_STATE changed: grad_mode")
+    (g,) = failure_facts("RecompileError", error.splitlines()[0], "", error)["failed_guards"]
+    assert (g["category"], g["source"], g["function"]) == ("global_state", "grad_mode",
+                                                           "forward")
+    stance = ("Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: "
+              "'/x/a.py', function name: 'scale', line number: 9\n"
+              "    triggered by the following guard failure(s):\n"
+              "    - 0/0: tensor 'x' dtype mismatch. expected Float, actual Double\n"
+              "Failed on the following precompiled guards: ")
+    (g,) = failure_facts("RuntimeError", stance.splitlines()[0], "", stance)["failed_guards"]
+    assert (g["category"], g["function"]) == ("dtype", "scale")
+    assert failure_facts("RuntimeError", "boom", "", "boom")["failed_guards"] is None
+
+
+def test_a_print_in_a_called_function_gets_no_reorderable_fix():
+    """probes34e focal_debug_print: the break's print was in a loss module's forward that the
+    compiled step called; `reorderable_logging_functions.add(print)`, as printed, removed the
+    break and the print with it (torch 2.13 drops a reordered print in an inlined function).
+    Offered only where the print is in the compiled frame itself."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    gb, expl = "Failed to trace builtin operator", "builtin operator `print` with argument types"
+    own = graph_break_fix(gb, expl, "", "print(loss)", [])
+    assert "reorderable_logging_functions.add(print)" in own
+    called = graph_break_fix(gb, expl, "", "print(loss)", [], called=True)
+    assert "does not keep it here" in called and "return the value" in called

@@ -114,6 +114,13 @@ PRINT_FIX = ("Remove the print() from the compiled function or log after the cal
              "keep it, let Dynamo move it to the end of the graph with "
              "`torch._dynamo.config.reorderable_logging_functions.add(print)`, or guard it with "
              "`if not torch.compiler.is_compiling():`.")
+# probes34e focal_debug_print: a reorderable print in a function the compiled one calls (a
+# module's forward) is dropped without a word in torch 2.13: no break, and no line printed
+PRINT_FIX_CALLED = ("Remove the print() from the function the compiled one calls, or return "
+                    "the value and print it after the compiled call returns; or guard it with "
+                    "`if not torch.compiler.is_compiling():` (it then prints in eager only). "
+                    "`reorderable_logging_functions.add(print)` does not keep it here: Dynamo "
+                    "drops a reordered print in a called function without printing it.")
 FORMAT_FIX = ("Formatting a tensor into a string needs its values, which a graph does not "
               "have: build the message outside the compiled function (return the tensor and "
               "format it after the call), or guard it with "
@@ -169,13 +176,17 @@ _LOG_CALL = re.compile(r"([A-Za-z_][\w.]*)\.(info|warning|warn|debug|error|criti
 
 def _logging_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
     """The logging break's fix, naming the logger method the user's line calls (probes26:
-    `logger.info` named a logger the program calls `log`)."""
+    `logger.info` named a logger the program calls `log`). A logger's method is not a
+    reorderable logging function (Dynamo reorders plain functions only; torch 2.13 broke on
+    `log.info` in that set as before): the set that takes it is `ignore_logging_functions`,
+    which torch's own hint names, and it skips the call."""
     m = _LOG_CALL.search(line or "")
     method = f"{m.group(1)}.{m.group(2)}" if m else "logger.info"
-    return ("Move the logging call out of the compiled function, or let Dynamo reorder it "
-            "after the graph: `torch._dynamo.config.reorderable_logging_functions.add("
-            f"{method})` (for the methods you use); or guard it with `if not "
-            "torch.compiler.is_compiling():`.")
+    return ("Move the logging call out of the compiled function (return what it logs and log "
+            "it after the call), or guard it with `if not torch.compiler.is_compiling():`; to "
+            "compile through it without a break, "
+            f"`torch._dynamo.config.ignore_logging_functions.add({method})` (compiled calls "
+            "then skip it and log nothing).")
 
 
 # probes30a random_topp_sampler: `random.random()` in a compiled sampler; "call it outside
@@ -378,10 +389,11 @@ FALLBACK_FIX = ("Move this statement out of the compiled function, or wrap it in
 
 def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
                     hints: list[str] | tuple[str, ...],
-                    lib_frame: Mapping[str, Any] | None = None) -> str:
+                    lib_frame: Mapping[str, Any] | None = None, called: bool = False) -> str:
     """The concrete change for a graph break; torch's first specific hint when no rule knows.
     `lib_frame`: the library code the break is inside (ingest's graph_breaks.lib_frame), when
-    the user's line only calls into it."""
+    the user's line only calls into it; `called`: the break's line is in a function the
+    compiled one calls (Dynamo inlined it), not in the compiled frame itself."""
     where = str((lib_frame or {}).get("filename") or "").replace("\\", "/")
     if where.endswith(C10D_FILE):
         return c10d_fix(lib_frame or {})
@@ -394,7 +406,8 @@ def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
             rule, explanation, debug_ctx)):
         return library_fix(lib_frame, hints, line)
     if rule is not None:
-        return rule.text(gb_type, explanation, debug_ctx, line)
+        fix = rule.text(gb_type, explanation, debug_ctx, line)
+        return PRINT_FIX_CALLED if called and fix == PRINT_FIX else fix
     return first_hint(hints) or FALLBACK_FIX
 
 

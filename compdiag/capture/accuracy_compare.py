@@ -60,6 +60,23 @@ def _clone(value: Any) -> Any:
                            value)
 
 
+def _clone_with_grads(value: Any) -> Any:
+    """Clones that keep what a function may read of a leaf besides its values: its `.grad`
+    and `requires_grad` (probes35a accum_clip_step_ok: a compiled update given the model's
+    parameters reads `p.grad`; the replay on plain clones raised AttributeError on None, a
+    false "compiled accepted what eager rejects")."""
+    def copy(t: Any) -> Any:
+        if not isinstance(t, torch.Tensor):
+            return t
+        c = t.detach().clone()
+        if t.is_leaf and t.requires_grad:
+            c.requires_grad_(True)
+        if t.grad is not None:
+            c.grad = t.grad.detach().clone()
+        return c
+    return pytree.tree_map(copy, value)
+
+
 def _to64(value: Any) -> Any:
     def cast(t: Any) -> Any:
         if isinstance(t, torch.Tensor) and t.is_floating_point():

@@ -45,8 +45,8 @@ from torch.utils import _pytree as pytree
 
 from compdiag.capture import module_accuracy
 from compdiag.capture.accuracy import AccuracyChecker, _changed, output_node, transforms_in
-from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck, Tolerance, _clone, \
-    compare_output
+from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck, Tolerance, \
+    _clone_with_grads, compare_output
 from compdiag.capture.random_ops import RANDOM as _RANDOM
 from compdiag.formats.user_code import is_user_file
 
@@ -345,7 +345,7 @@ class FunctionChecker:
                 return compiled(*args, **kwargs)
             checker.busy = True
             try:
-                before = _clone((args, kwargs))
+                before = _clone_with_grads((args, kwargs))
                 saved = snapshot()
                 rng = torch.random.get_rng_state()
                 out, graphs = checker.watched_call(compiled, args, kwargs, state)

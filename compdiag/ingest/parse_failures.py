@@ -15,6 +15,7 @@ from compdiag.ingest.endings import device_asserts
 from compdiag.ingest.parse_dynamo import parse_graph_break
 from compdiag.ingest.parse_inductor import node_op
 from compdiag.ingest.parse_text import TB_FRAME
+from compdiag.ingest.refused_recompiles import failed_guards
 
 
 
@@ -578,7 +579,8 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
         "torch_frames": pointed_frames(torch_message or message) or None,
         "op": named_op(torch_message, message, traceback),
         "submodule": executing_module(torch_message, message, traceback),
-        "raise_site": raise_site(exc_type, message, traceback)}
+        "raise_site": raise_site(exc_type, message, traceback),
+        "failed_guards": failed_guards(torch_message, message)}
     facts.update(fake_run_facts(exc_type, message, traceback, torch_message, facts["op"]))
     if exc_type == "ConstraintViolationError":
         both = "\n".join(x for x in (message, traceback) if x)

@@ -170,7 +170,8 @@ CREATE TABLE IF NOT EXISTS failures (
     origin_exc TEXT,                   -- the exception it raised, "Type: message"
     origin     TEXT,                   -- who raised it: torch | check | fake_kernel (NULL: unknown)
     submodule  TEXT,                   -- the call_module an FX interpreter ran (a DDP piece)
-    raise_site TEXT                    -- the frame that raised the exception, and its caller (JSON)
+    raise_site TEXT,                   -- the frame that raised the exception, and its caller (JSON)
+    failed_guards TEXT                 -- a refused recompile's failed guards, classified (JSON)
 );
 CREATE TABLE IF NOT EXISTS kernels (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -753,7 +754,7 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
 BACKFILLED_COLUMNS = {
     "failures": ("gb_code", "gb_explanation", "recompile_limit", "constraint_sources",
                  "constraint_frames", "torch_frames", "op", "fake_op", "origin_exc",
-                 "origin", "submodule", "raise_site"),
+                 "origin", "submodule", "raise_site", "failed_guards"),
     "compiles": ("automatic_dynamic", "guard_count", "assume_static"),
     "cudagraphs": ("head", "frames", "ops"),
 }
@@ -808,7 +809,10 @@ ADDED_COLUMNS = {
                  "submodule TEXT",  # issue 29 §1: the DDP piece that raised
                  # issue 29: the frame that raised it and its caller (an error with no words
                  # is named by the function that raised it)
-                 "raise_site TEXT"),
+                 "raise_site TEXT",
+                 # issue 29 §2: the guards that failed when Dynamo refused to recompile
+                 # (error_on_recompile, fail_on_recompile), each classified as a recompile's
+                 "failed_guards TEXT"),
     "cudagraphs": ("head TEXT", "frames TEXT", "ops TEXT"),
     # issue 29 §6: the user line that called the compiled function when it recorded
     "cudagraph_recordings": ("call TEXT",),

@@ -51,6 +51,7 @@ from compdiag.analyses.numpy_guard_bug import numpy_guard_bug
 from compdiag.analyses.region_reuse import CLAUSE, FIX as VARYING_FIX, REUSE_LIMIT, \
     varying_number
 from compdiag.analyses.ranking import Cost
+from compdiag.analyses.refused_recompile import refused
 from compdiag.analyses.raised_by import raised_by, wordless
 from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
@@ -373,8 +374,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         tb = f.get("traceback") or ""
         whole = f.get("torch_message") or (exc.get("message") if fatal and exc else None)
         surfaced, raised = exception_frames(exc) if fatal and exc else (None, None)
-        # torch's traceback: the failure's own, then (the fatal one) where the program's
-        # exception surfaced in the user's code
+        # torch's traceback: the failure's own, then where the program's exception surfaced
         mutated = inplace_lines(ctx, cid) if f["stage"] == "runtime" and found(
             VERSION_COUNTER, f.get("message")) else []
         if mutated:
@@ -563,9 +563,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if verdict is not None:  # who raised the traced run's exception decides the fix
             origin, one, more = verdict
             expl = f"{expl} {more}"
-            if not (origin == "fake_kernel" and f["stage"] == "runtime"):
-                # (at run time the size/stride rule already says to fix register_fake, and
-                # how to narrow it down)
+            if not (origin == "fake_kernel" and f["stage"] == "runtime"):  # (at run time
+                # the size/stride rule already says to fix register_fake, and how to narrow it)
                 fix = origin_fix(origin, op=f.get("fake_op") or f.get("op"),
                                  function=ctx.user_fn_name(cid), run_id=ctx.run_id,
                                  store=ctx.store) or fix
@@ -573,6 +572,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if bug is not None:  # torch's own guard, on a NumPy value it converted
             one, expl, fix = f"{one} ({bug['reason']})", f"{expl} {bug['explanation']}", \
                 bug["fix"]
+        refusal = refused(ctx, f, fatal)
+        if refusal is not None:  # a recompile a setting forbids: what changed, and its fix
+            one, expl, fix = refusal
         before = break_at(ctx, cid, frame) if f["stage"] == "dynamo" and \
             f.get("exc_type") != "Unsupported" else None
         if before is not None:  # Dynamo broke the graph at this line, then failed on it

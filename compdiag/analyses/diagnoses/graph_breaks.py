@@ -344,6 +344,12 @@ def not_resumed(ctx: Any, skipped: list[dict[str, Any]], count: int) -> str:
             f"{which}.{later}")
 
 
+def _in_a_callee(ctx: Any, g: dict[str, Any]) -> bool:
+    """Whether the break's line is in a function the compiled one calls (Dynamo inlined it)."""
+    cid = g["cids"][0] if g["cids"] else None
+    return ctx.def_span(cid) is not None and not ctx.in_function(cid, g["frame"])
+
+
 def _after_at_line(ctx: Any, g: dict[str, Any], groups: Any) -> bool:
     """Another break at the same user line came first, in a frame compiled before this one:
     that break ran the line's call in eager, which is how Dynamo came to trace this frame at
@@ -418,7 +424,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         count = max(1, len(g["rows"]) - g["retraced"])
         fix = graph_break_fix(g["gb_type"], explanation or "", debug, g["frame"].line or "",
                               without_unset_options(hints),
-                              lib_frame=first.get("lib_frame"))
+                              lib_frame=first.get("lib_frame"),
+                              called=_in_a_callee(ctx, g))
         follow_on = len(groups) > 1 and (found(FOLLOW_ON, *hints)
                                          or any(t in g["gb_type"] for t in FOLLOW_ON_TYPES)
                                          or _after_at_line(ctx, g, groups.values()))
