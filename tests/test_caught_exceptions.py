@@ -6,6 +6,7 @@ Before this test both were compiled-code failures with an aot_eager/bisect fix."
 
 from __future__ import annotations
 
+import pytest
 from test_explain import Store, _ids
 
 HELPER = ("import torch\n" * 11 + "def safe_cholesky(K):\n    try:\n"
@@ -41,3 +42,44 @@ def test_an_assert_that_raises_runtimeerror_past_except_assertionerror(tmp_path)
     (d,) = [d for d in s.explain() if d["kind"] == "failure"]
     assert "raises RuntimeError, not AssertionError" in d["reason"], d["reason"]
     assert "except (AssertionError, RuntimeError)" in d["fix"], d["fix"]
+
+
+
+def _caught_past(tmp_path, handler: str, stage: str, exc_type: str, message: str,
+                 line: str) -> dict:
+    """The failure diagnosis of a compiled `f` whose `line` raised, called in a `try` with
+    `except handler` (line 36 of the kept source)."""
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text("import torch\n" * 16 + f"def f(x):\n    {line}\n" + "x = 1\n" * 15
+                      + f"try:\n    f(x)\nexcept {handler}:\n    pass\n")
+    s.compile("0/0", co_name="f", lineno=16)
+    s.failure("0/0", stage=stage, exc_type=exc_type, message=message, filename=str(s.user),
+              lineno=18, line=line)
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    return d
+
+
+@pytest.mark.parametrize("handler, stage, exc_type, message, line, wants", [
+    # probes35d vocab_oov_fallback: eager's embedding raised IndexError on an id past the
+    # vocabulary, which the program's retry catches; the compiled kernel's bounds check raised
+    # RuntimeError past `except IndexError` and ended the program. Said as the program's data
+    # only ("eager rejects alike"), with no word of the handler.
+    ("IndexError", "runtime", "RuntimeError",
+     "kernel, /tmp/k.main.cpp:40, index out of bounds: 0 <= tmp19 < 50L", "return emb(x)",
+     ("raises RuntimeError where eager raises IndexError", "line 36 no longer catches it",
+      "except (IndexError, RuntimeError)")),
+    # probes35c serve_validate_fullgraph: a compiled predict() under fullgraph=True raises
+    # ValueError for a bad request, which the caller's `except ValueError` answers; Dynamo
+    # raised `Unsupported: Observed exception` instead and the service ended. The reason named
+    # neither the ValueError nor the handler, and the fix said to fix the error itself.
+    ("ValueError", "dynamo", "Unsupported",
+     "Observed exception: raised exception ValueError('bad')", "raise ValueError('bad')",
+     ("comes out as Unsupported under fullgraph=True", "`except ValueError` at line 36",
+      "drop fullgraph=True")),
+])
+def test_an_exception_of_another_type_than_eagers_is_said_past_its_handler(
+        tmp_path, handler, stage, exc_type, message, line, wants):
+    """The compiled call raises another type than eager's, past the program's handler."""
+    d = _caught_past(tmp_path, handler, stage, exc_type, message, line)
+    said = f"{d['reason']} || {d['fix']}"
+    assert all(w in said for w in wants), said

@@ -257,3 +257,13 @@ def test_perf_stops_on_ctrl_c_with_one_line(session: Session, tmp_path: Path) ->
     said = [line for line in err.splitlines() if line.startswith("compdiag: perf")]
     assert len(said) == 1 and "interrupted (Ctrl-C)" in said[0] and "no report" in said[0]
     assert err.count("Traceback") == 1  # the program's own KeyboardInterrupt, nothing else
+
+
+@pytest.mark.slow
+def test_a_run_ended_by_os_exit_keeps_its_device(endings: dict[str, Ended],
+                                                 session: Session) -> None:
+    """probes35c early_stop_os_exit_ok: `os._exit` runs no exit handler, and the device was
+    written only there: explain's header lost "· cpu". The writer's timer records it as soon
+    as it is known."""
+    with Reader(session.store) as r:
+        assert r.run(endings["os_exit"].run.run_id)["device"] == "cpu"

@@ -1089,3 +1089,81 @@ def test_a_print_in_a_called_function_gets_no_reorderable_fix():
     assert "reorderable_logging_functions.add(print)" in own
     called = graph_break_fix(gb, expl, "", "print(loss)", [], called=True)
     assert "does not keep it here" in called and "return the value" in called
+
+
+def test_a_failure_inside_inductors_pattern_matcher_offers_turning_it_off():
+    """probes35b mixup_randperm_pairs: `x[torch.randperm(n)]` crashed Inductor's
+    randperm_index_pattern in joint_graph_passes; the fix only said to bisect and minify,
+    while `torch._inductor.config.pattern_matcher = False` compiled it."""
+    from compdiag.analyses.fixes import failure_fix
+    from compdiag.analyses.runtime_fixes import runtime_why
+
+    tb = ('  File "/x/torch/_inductor/pattern_matcher.py", line 1522, in '
+          '_unflatten_match_kwargs\n    raise RuntimeError(\nRuntimeError: Not all inputs to '
+          'pattern found in match.kwargs.')
+    fix = failure_fix("inductor_lowering", "RuntimeError", "RuntimeError: Not all inputs to "
+                      "pattern found in match.kwargs.", run_id=1, argv=["x.py"], message=tb)
+    assert "`torch._inductor.config.pattern_matcher = False`" in fix, fix
+    assert "pattern matcher" in runtime_why(tb, "inductor_lowering")
+
+
+def test_a_momentum_a_scheduler_cycles_gets_cycle_momentum_not_a_tensor():
+    """probes35a onecycle_betas_recompile: OneCycleLR writes a new float into `betas` every
+    step; "wrap it in a tensor" (tensor betas) still recompiled 8 times, and
+    `cycle_momentum=False` gave none."""
+    from compdiag.analyses.recompile_rules import recurring_fix
+
+    fix = recurring_fix("self.param_groups[0]['betas'][0]",
+                        "self.param_groups[0]['betas'][0] == 0.9037365046793212")
+    assert "cycle_momentum=False" in fix and "torch.tensor(value)" not in fix, fix
+    lr = recurring_fix("self.param_groups[0]['lr']", "self.param_groups[0]['lr'] == 0.01")
+    assert "lr=torch.tensor(0.01)" in lr
+
+
+def test_a_numpy_random_draw_is_named_and_gets_a_torch_draw():
+    """probes35b mixup_numpy_beta_fullgraph: `np.random.beta(a, a)` in a compiled mixup; the
+    reason named no function (the debug context holds Dynamo's variable dumps) and the fix
+    offered torch.save/torch.fft as the torch functions to use."""
+    from compdiag.analyses.debug_context import short_context
+    from compdiag.analyses.fixes import graph_break_fix
+
+    ctx = ("numpy function: <bound method RandomState.beta of RandomState(MT19937) at 0x7F>, "
+           "args: [LazyVariableTracker(unrealized: <class 'float'>)], kwargs: {}")
+    assert short_context(ctx) == "numpy function RandomState.beta"
+    fix = graph_break_fix("attempted to trace numpy function unsupported by PyTorch", "", ctx,
+                          "lam = float(np.random.beta(alpha, alpha))", [])
+    assert "torch.distributions" in fix and "torch.fft" not in fix, fix
+
+
+def test_an_undecided_comparison_of_a_read_number_offers_the_check_that_decides_it():
+    """probes35c trim_pad_mha_encoder: `n = lengths.max().item()` then attention on `x[:, :n]`;
+    Inductor could not decide `Eq(u1, 1)` in the bmm, and the fix only said to pass n in as an
+    int, while `torch._check(n >= 2)` after the read compiled and matched eager."""
+    from compdiag.analyses.unbacked_origin import _check_hint
+
+    read = {"symbol": "u0", "lineno": 19, "line": "    n = lengths.max().item()"}
+    text = "Could not guard on data-dependent expression Eq(u1, 1) (unhinted: Eq(u1, 1))"
+    assert "`torch._check(n > 1)`" in _check_hint(text, read)
+    assert "`torch._check(k != 7)`" in _check_hint(
+        "data-dependent expression Eq(u0, 7)", {**read, "line": "k = t.item()"})
+    assert _check_hint("data-dependent expression Eq(u0, 7)", {**read, "line": "f(t.item())"}) \
+        == ""
+
+
+def test_a_recompile_on_a_resumed_functions_stack_slot_never_prints_it_as_a_name():
+    """probes35e pointcloud_range_filter: perf listed "size L['___stack0'].size()[0] changed"
+    with `torch._dynamo.mark_dynamic(L['___stack0'], 0)`, a name the program does not have."""
+    from compdiag.analyses.recompile_rules import recompile_fix
+
+    fix = recompile_fix("size", "L['___stack0'].size()[0]", count=1, limit=False, fn="f")
+    assert "mark_dynamic" not in fix and "graph break" in fix, fix
+
+
+def test_the_values_a_recompile_saw_are_the_calls_in_order():
+    """probes35f char_rnn_name_lengths: "values seen 5, 5, 6, 7, 8, 8" were the guards'
+    expected sides; the lengths the calls brought were 5, 6, 4, 7, 8, 2."""
+    from compdiag.analyses.diagnoses.recompiles import _seen
+
+    evs = [{"before": b, "after": a} for b, a in ((5, 6), (5, 4), (6, 7), (7, 8), (8, 2))]
+    assert _seen(evs) == [5, 6, 4, 7, 8, 2]
+    assert _seen([{"before": 1, "after": None}, {"before": 2, "after": 3}]) == [1, 2]

@@ -7,11 +7,16 @@ gp_jitter_retry: `except torch.linalg.LinAlgError` around `torch.linalg.cholesky
 the compiled loss calls, said as a compiled-code failure at the call with a bisect fix);
 (2) the compiled code raises another type: a traced `assert` on a tensor becomes a runtime
 check that raises RuntimeError, which an `except AssertionError` around the call does not
-catch (probes33e poisson_counts_assert)."""
+catch (probes33e poisson_counts_assert); an index past a tensor's end, which eager's op
+raises as IndexError and the compiled kernel's bounds check as RuntimeError, past an `except
+IndexError` (probes35d vocab_oov_fallback: the program's out-of-vocabulary retry); the
+program's own exception under fullgraph=True, which Dynamo raises as Unsupported ("Observed
+exception") past the caller's `except ValueError` (probes35c serve_validate_fullgraph)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from compdiag.formats.user_code import is_user_file
@@ -26,6 +31,21 @@ IN_GRAPH_FIX = ("Keep the try/except in eager: decorate the function that holds 
 ASSERT_TYPE = ("torch.compile turned the `assert` at line {lineno} into a runtime check that "
                "raises RuntimeError, not AssertionError: the `except AssertionError` at line "
                "{handler} no longer catches it")
+# the words of a compiled kernel's bounds check (Inductor's C++ TORCH_CHECK, Triton's assert)
+BOUNDS = "index out of bounds"
+INDEX_TYPE = ("the compiled kernel's bounds check raises RuntimeError where eager raises "
+              "IndexError: the `except IndexError` at line {handler} no longer catches it")
+INDEX_FIX = ("Catch both around the compiled call (`except (IndexError, RuntimeError):`), or "
+             "check the indices before the compiled call, in eager (map ids past the end to a "
+             "valid one with `torch.where`, as the handler does).")
+# Dynamo's debug context for a raise it traced: "raised exception ValueError('...')"
+OBSERVED = re.compile(r"raised exception (\w+)\(")
+OBSERVED_TYPE = ("the {raised} the code raises comes out as Unsupported under fullgraph=True "
+                 "(Dynamo raises it while tracing): the `except {raised}` at line {handler} "
+                 "no longer catches it")
+OBSERVED_FIX = ("Check the input before the compiled call, in eager (raise the {raised} "
+                "there), or drop fullgraph=True: the call then runs in eager from the `raise` "
+                "on, and the handler catches the {raised} as before.")
 ASSERT_FIX = ("Catch both around the compiled call (`except (AssertionError, RuntimeError):`), "
               "or check the condition before the compiled call, in eager.")
 
@@ -45,12 +65,26 @@ def _names(handler: ast.ExceptHandler) -> list[str]:
     return [ast.unparse(k).rsplit(".", 1)[-1] for k in kinds]
 
 
-def escaped_handler(ctx: Any, cid: str | None, exc_type: str | None, frame: Any
-                    ) -> tuple[Any, str, str] | None:
+def escaped_handler(ctx: Any, cid: str | None, exc_type: str | None, frame: Any,
+                    message: str = "") -> tuple[Any, str, str] | None:
     """(the user frame, the reason's clause, the fix) for a failure whose exception a handler
-    of the program's would have caught in eager; None otherwise."""
+    of the program's would have caught in eager; None otherwise. `message`: the failure's."""
     name = (exc_type or "").rsplit(".", 1)[-1].lstrip("_")
     files = sorted(f for f in ctx.r.source_paths(ctx.run_id) if is_user_file(f))
+    observed = OBSERVED.search(message) if name == "Unsupported" else None
+    if observed is not None:
+        for path in files:
+            for _, h in _handlers(ctx.source_text(path)):
+                if observed.group(1) in _names(h):
+                    return frame, OBSERVED_TYPE.format(raised=observed.group(1),
+                                                       handler=h.lineno), \
+                        OBSERVED_FIX.format(raised=observed.group(1))
+        return None
+    if name == "RuntimeError" and BOUNDS in message:
+        for path in files:
+            for _, h in _handlers(ctx.source_text(path)):
+                if "IndexError" in _names(h) and "RuntimeError" not in _names(h):
+                    return frame, INDEX_TYPE.format(handler=h.lineno), INDEX_FIX
     if name == "RuntimeError" and (frame.line or "").lstrip().startswith("assert "):
         for path in files:
             for _, h in _handlers(ctx.source_text(path)):

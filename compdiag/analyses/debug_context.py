@@ -7,6 +7,9 @@ from __future__ import annotations
 import re
 
 
+# "numpy function: <bound method RandomState.beta of RandomState(MT19937) at 0x...>"
+_NUMPY_FN = re.compile(r"numpy function: <(?:bound method|function|built-in function|"
+                       r"built-in method) ([\w.]+)")
 _SETATTR = re.compile(r"setattr\(\w*TensorVariable\([^)]*\),\s*(\w+),")
 _BARE_TYPE = re.compile(r"(?<!\[)<class '((?![\w.]*Variable)[\w.]+)'>")
 
@@ -14,6 +17,9 @@ _BARE_TYPE = re.compile(r"(?<!\[)<class '((?![\w.]*Variable)[\w.]+)'>")
 def short_context(debug: str) -> str:
     """Dynamo's debug context without its VariableTracker dumps: 'builtin print', 'module:
     zlib, qualname: crc32'; a tensor attribute set (probes34d iq_modem_setreal), its name."""
+    numpy = _NUMPY_FN.search(debug or "")
+    if numpy:  # the NumPy function torch could not trace (probes35b: RandomState.beta)
+        return f"numpy function {numpy.group(1)}"
     said = _SETATTR.search(debug or "")
     if said:  # `setattr(TensorVariable(), real, TensorVariable())`: the attribute is the news
         return f"setting a tensor's `.{said.group(1)}`"

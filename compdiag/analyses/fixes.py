@@ -23,6 +23,7 @@ from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the fa
 from compdiag.analyses.rules import Words, every, first, found
 from compdiag.analyses.scalar_reads import (  # re-exported: the kinds' patterns and fixes
     ITEM_FIX, NUMPY_CALL, SCALAR_READ_CALL, TOLIST_FIX, scalar_read_fix as _scalar_read)
+from compdiag.analyses.random_draw_words import NUMPY_RANDOM_FIX, RANDOM_DRAW_FIX
 from compdiag.analyses.runtime_fixes import (  # re-exported: the failure kind's words
     eager_fails, runtime_fix, runtime_why)
 from compdiag.formats.code_text import called
@@ -189,19 +190,6 @@ def _logging_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
             "then skip it and log nothing).")
 
 
-# probes30a random_topp_sampler: `random.random()` in a compiled sampler; "call it outside
-# and pass its result in" as a float still recompiled to the limit (floats are specialised),
-# while a torch draw gave one graph.
-RANDOM_DRAW_FIX = (
-    "Python's `random` module cannot be traced. Draw the number with torch inside the "
-    "function (`torch.rand(())`, `torch.rand_like(x)`: it stays in the graph, seeded by "
-    "`torch.manual_seed`), or draw it outside and pass it in as a tensor "
-    "(`torch.tensor(random.random())`); passed as a Python float it is a constant to Dynamo "
-    "and each new value recompiles. Where the draw picks a branch (`a if random.random() < p "
-    "else b`, teacher forcing), select with the tensor: `torch.where(torch.rand(()) < p, a, "
-    "b)`, since an `if` on a tensor breaks the graph too.")
-
-
 # probes34a posenc_variable_classifier: `x + Variable(self.pe[:, :n], requires_grad=False)`
 # (old positional-encoding code): dropping the wrapper gave 0 breaks and the same output
 VARIABLE_FIX = ("`torch.autograd.Variable` is a deprecated wrapper (every tensor is a Variable "
@@ -287,7 +275,8 @@ RULES: tuple[Rule, ...] = (
          user_calls=(".item(", ".tolist(", "int(", "float(", "bool(", "if ", "while ", " and ",
                      " or ")),
     Rule(("tolist()",), TOLIST_FIX, user_calls=(".tolist(",)),
-    Rule(("numpy function", "numpy"),
+    Rule(("numpy function", "numpy"), lambda gb, expl, ctx, line: NUMPY_RANDOM_FIX if (
+        "RandomState." in ctx or "numpy.random" in ctx or "np.random" in line) else
          "This numpy call has no torch._numpy equivalent: use the torch function (e.g. "
          "torch.save/torch.fft/...) on the tensor, or do the numpy work outside the compiled "
          "function."),
@@ -526,8 +515,11 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
             # ckpt_feature_hook_fullgraph: GB0067's `skip_fwd_side_effects_in_bwd_under_
             # checkpoint` was the fix that worked; the panel said "move it out")
             hints = re.findall(r"^\s*Hint:\s*(.+)$", torch_message or "", re.M)
-            parts.append(FULLGRAPH.format(fix=graph_break_fix(gb_type, one_line, debug, line,
-                                                              hints)))
+            # with torch's explanation, as a break's fix reads it (probes35a: "marked as
+            # skipped" on a scheduler's wrapper of SGD.step was called a C-extension function)
+            said = " ".join(re.findall(r"^\s*Explanation:\s*(.+)$", torch_message or "", re.M))
+            parts.append(FULLGRAPH.format(fix=graph_break_fix(
+                gb_type, f"{one_line} {said}".strip(), debug, line, hints)))
         elif gb_type and "HigherOrderOp" in exc_type and not known:
             # another error reporting a graph break it hit (a higher-order op's branch, which
             # must trace whole): the break's fix (set21b cond_branch_print: the `print`)

@@ -8,6 +8,7 @@ new category or fix is one entry here. `{src}` is the guarded expression, `{wher
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from compdiag.analyses.rules import Words, every, first, one_of
 from compdiag.formats.guard_source import in_user_spelling
@@ -217,6 +218,18 @@ RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
      "`torch.compiler.config.allow_unspec_int_on_nn_module = True` (torch's hint), or keep "
      "the counter in a tensor buffer (`self.register_buffer('step', torch.zeros((), "
      "dtype=torch.long))`) or outside the module."),
+    # probes35a onecycle_betas_recompile: OneCycleLR writes a new momentum into `betas` every
+    # step (cycle_momentum=True by default); tensor betas still recompiled 8 times
+    (every("param_groups", "betas"),
+     "{src} is the momentum an LR scheduler cycles (OneCycleLR and CyclicLR do by default, "
+     "`cycle_momentum=True`): it writes a new Python float into the param group every step, "
+     "so tensor betas do not help. Pass `cycle_momentum=False` to the scheduler, or keep the "
+     "value fixed while the compiled step runs."),
+    (every("param_groups", "momentum"),
+     "{src} is the momentum an LR scheduler cycles (OneCycleLR and CyclicLR do by default, "
+     "`cycle_momentum=True`): it writes a new Python float into the param group every step. "
+     "Pass `cycle_momentum=False` to the scheduler, or keep the value fixed while the "
+     "compiled step runs."),
     (every("param_groups", "lr"),
      "The optimizer's learning rate is a Python float the LR scheduler changes every step: "
      "create the optimizer with a tensor learning rate, `lr=torch.tensor(0.01)`, so that the "
@@ -300,6 +313,18 @@ BOOL_FLAG = ("Nothing to do: {src} is a Python bool that picks a branch, and Dyn
              "one graph per value (a bool is never made symbolic); both stay cached, so "
              "switching between them costs nothing more. Passing it as a tensor would turn the "
              "`if` into a data-dependent graph break.")
+STRING_VALUE = ("Nothing to do: {src} is a Python string, and Dynamo compiles one graph per "
+                "value (a string is never made symbolic, and no tensor can stand for it); each "
+                "stays cached and is reused when the value comes back. Only a string that "
+                "changes on every call (a step's name, a formatted number) would be a problem.")
+
+
+def quoted(*values: object) -> bool:
+    """Whether every value is a Python string as a guard prints it (`'h'`)."""
+    return all(isinstance(v, str) and len(v) >= 2 and v[0] == v[-1] and v[0] in "'\""
+               for v in values)
+
+
 KEYWORD_SETS = ("Nothing to do: the function is called with one set of keyword arguments at "
                 "one line and another set at another (a prefill call and a decode step): each "
                 "set is a graph of its own, compiled once and kept. More recompiles than call "
@@ -314,6 +339,40 @@ SPECIALISED_01_FIX = (
     "`torch.fx.experimental._config.backed_size_oblivious = True`).")
 # Sizes 0 and 1 get graphs of their own whatever else happens (0/1 specialisation): a size
 # that took one of them recompiled once for it and once more for the next size, by design.
+# Recompiles torch makes on purpose, per guard category: information, not a problem, when it
+# happened once and the facts named hold (issue 29 §2). `size`: automatic dynamic shapes marks
+# the dimension dynamic on the first size change; `value`: likewise a Python int/float
+# argument, seen in the store as the next compile no longer guarding `n == V`; `none`: an
+# optional argument None once and a value once gets a graph per pattern, both cached. The same
+# recompile repeated (dynamic=False, sizes 0/1, a learning rate changing every step) is not.
+ON_PURPOSE: dict[str, dict[str, Any]] = {
+    "size": {"needs": ("automatic_dynamic", "not_requested"), "fix": AUTOMATIC_DYNAMIC},
+    # (an argument or an attribute: the optimizer's `param_groups[0]['lr']` a scheduler
+    # changes once is made dynamic the same way, probes28b opt_step_cosine_lr)
+    "value": {"needs": ("automatic_dynamic", "not_requested", "made_dynamic"),
+              "fix": AUTOMATIC_DYNAMIC_SCALAR},
+    "none": {"needs": ("argument",), "fix": OPTIONAL_ARGUMENT},
+    # `length` of the **kwargs dict: two call sites passing two keyword sets (probes25
+    # hf_llama_decode_dynamic_false: a prefill and a decode call)
+    "length": {"needs": ("keywords", "another_call"), "fix": KEYWORD_SETS},
+    # a bool that picks a branch, an argument or an attribute: one graph per value (probes26's
+    # keyword-only `residual` flag, whose fix said "pass it as a tensor"; probes32f
+    # lora_adapter_toggle_ok's `self.q.enabled`, a problem whose tensor fix made 6 breaks)
+    "flag": {"needs": (), "fix": BOOL_FLAG},
+    # a string argument (a prime text, a mode name) once with another value (probes35f
+    # charlm_generate_str_index: "pass s as a tensor" for a str, a problem on a correct program)
+    "string": {"needs": (), "fix": STRING_VALUE},
+    # one graph per grad/autocast mode and train/eval: an evaluation pass in a training loop
+    # (probes27 train_amp_bf16_ok: a problem on a correct program)
+    "global_state": {"needs": (), "fix": MODE_SWITCH},
+    "training": {"needs": (), "fix": MODE_SWITCH},
+    "requires_grad": {"needs": (), "fix": REQUIRES_GRAD_CHANGE},
+}
+# Categories whose recompiles are each a new combination of modes, all kept: by design at any
+# count below the recompile limit.
+MODE_CATEGORIES = ("global_state", "training")
+
+
 ZERO_ONE_EXPLANATION = (
     "torch specialises sizes 0 and 1 (0/1 specialisation): a size of {ones} got a graph of "
     "its own, and the change from or to it compiled again: {recompiles} here, each kept and "
@@ -365,8 +424,12 @@ ZERO_ONE_LIMIT_FIX = (
 # (dynamic shapes help a size or stride guard only).
 FIX_OTHER = ("Keep what this guard checks the same between calls (torch's words for it are "
              "in the reason).")
+# probes35b multiscale_size_attr: a size drawn from a list of 12 per step; the dynamic-size
+# fix crashed the compiled backward (torch 2.13), and a limit above 12 was the fix that held
 LIMIT_FIX = ("{fn} hit torch._dynamo.config.recompile_limit and now runs uncompiled. {fix} "
-             "Raising `torch._dynamo.config.recompile_limit` only hides the cost.")
+             "Raising `torch._dynamo.config.recompile_limit` only hides the cost, unless the "
+             "value takes a fixed few values (sizes from a list, say): then a limit above "
+             "their number compiles each once and reuses it.")
 # Categories whose source alone does not say what the guard checks (`wq`): the recompile
 # limit's headline says it, in REASONS' words.
 SAID_IN_LIMIT = ("subclass_metadata", "size_range")
@@ -455,9 +518,17 @@ PARAMETER_REQUIRES_GRAD_FIX = (
     "block.parameters()}})` when a block joins), or unfreeze in a few large steps.")
 
 
+RESUMED_VALUE_FIX = ("The guarded value is one the code after a graph break was handed (Dynamo "
+                     "names it `___stack0` in the resumed function), not a name of yours: the "
+                     "recompile follows from the break, so remove the break (its diagnosis) and "
+                     "this recompile goes with it.")
+
+
 def recompile_fix(category: str, source: str, *, count: int, limit: bool,
                   fn: str | None, recurring_text: str | None = None,
                   guard_text: str | None = None) -> str:
+    if "___stack" in source:  # a value the code after a graph break was handed (perf showed
+        return RESUMED_VALUE_FIX  # `mark_dynamic(L['___stack0'], 0)`: probes35e)
     tensor, dim = tensor_and_dim(source)
     hint = torch_hint(guard_text, category)
     if hint is not None:  # torch named the fix for this guard itself (e.g. a parameter)

@@ -188,6 +188,19 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                "the function with inputs like the first ones (same dtype, device, rank), mark "
                "a varying dimension dynamic, or unset error_on_recompile if the recompile is "
                "expected.", stages=("dynamo",)),
+    # probes35b mixup_randperm_pairs: `x[torch.randperm(n)]` crashed Inductor's
+    # randperm_index_pattern ("Not all inputs to pattern found in match.kwargs") in
+    # joint_graph_passes, said as a lowering failure; pattern_matcher=False compiled it
+    RuntimeFix(every("_inductor/pattern_matcher.py"),
+               "Work around it with `torch._inductor.config.pattern_matcher = False` (Inductor "
+               "then skips its pattern rewrites: the compiled code may be slower, not wrong), "
+               "or write the ops the pattern matched another way (pass an index computed "
+               "outside the compiled function, say); and report it to PyTorch with the repro "
+               "`compdiag minify` writes.",
+               stages=("aot", "inductor_lowering", "inductor_codegen"),
+               why="It was raised inside Inductor's pattern matcher, which rewrites known op "
+                   "patterns in the graph before lowering (its fx_passes): one pattern's own "
+                   "code failed on this graph, a bug in torch, not in the program."),
     RuntimeFix(every("expected size", "stride"),
                "The compiled code checked a tensor's size/stride and it differed from what the "
                "graph was traced with: usually a custom op's fake (meta) kernel that returns "

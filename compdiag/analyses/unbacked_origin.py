@@ -32,7 +32,7 @@ ORIGIN_EXPLANATION = (
 # probes30a static_cache_fullgraph: the slice-bound version failed; static_cache_ok's
 # index_copy_ at tensor positions and an int passed in both compile.
 ORIGIN_FIX = (
-    "Keep the number out of Python: compute it before the compiled call and pass it in as an "
+    "{check}Keep the number out of Python: compute it before the compiled call and pass it in as an "
     "int (a changing int becomes dynamic after one recompile), or keep it a tensor and index "
     "with it (`index_copy_`/`index_select` at a tensor position, a mask with `torch.where`) "
     "instead of slicing with it.")
@@ -70,10 +70,33 @@ def unbacked_origin(ctx: Any, cid: str | None, text: str | None) -> dict[str, An
             if s.get("filename") and s.get("lineno")
             and is_user_file(ctx.resolve(s["filename"]))]
     reads = [s for s in made if (s.get("op") or "").startswith(READ_OPS)]
-    for s in reads:
-        if s["symbol"] in wanted:
-            return s
-    return reads[0] if reads else None
+    read = next((s for s in reads if s["symbol"] in wanted), reads[0] if reads else None)
+    return None if read is None else {**read, "check": _check_hint(text[at:], read),
+                                      "what": what_symbol(read.get("op"))}
+
+
+# the expression torch could not decide is the number against a constant: `Eq(u1, 1)` (a
+# size of 1 broadcasts), `u0 < 5`
+_AGAINST = re.compile(r"\b(Eq|Ne)\((u\d+), (-?\d+)\)|\b(u\d+) (<=|>=|<|>) (-?\d+)\b")
+_NOT = {"Eq": "!=", "Ne": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+_TARGET = re.compile(r"^\s*([A-Za-z_]\w*)\s*=[^=]")
+
+
+def _check_hint(text: str, read: dict[str, Any]) -> str:
+    """`torch._check(n != 1)` for a comparison with a constant torch could not decide
+    (probes35c trim_pad_mha_encoder: "Eq(u1, 1)" in the attention's bmm after `n =
+    lengths.max().item()`; the check, after that line, compiled and ran as eager did)."""
+    m = _AGAINST.search(text.split("\n", 1)[0])
+    target = _TARGET.match(read.get("line") or "")
+    if m is None or target is None:
+        return ""
+    op, value = (m.group(1), m.group(3)) if m.group(1) else (m.group(5), m.group(6))
+    # a size against 0 or 1 (empty, broadcast): above it, which also settles a size derived
+    # from the number (the helper's check `n >= 2` compiled where `n != 1` might not)
+    check = f"{target.group(1)} {'>' if op == 'Eq' and value in ('0', '1') else _NOT[op]} {value}"
+    return (f"If `{check}` always holds for your data, say so after line {read['lineno']}: "
+            f"`torch._check({check})` decides the comparison torch could not, and the number "
+            "stays in the graph. ")
 
 
 # -- a compiler stage failing on such a size, where torch names no guard (probes32b

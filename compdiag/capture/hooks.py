@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import dis
+import functools
 import io
 import json
 import logging
@@ -69,7 +70,21 @@ class Capture:
         if callable(getattr(writer, "flush", None)):  # its timer thread's flushes too
             writer.flush = self.self_time.wrap(writer.flush)
         if hasattr(writer, "on_tick"):  # the timer ingests the backlog before it commits
-            writer.on_tick = self.drain
+            writer.on_tick = self._on_tick
+        self._device: str | None = None
+
+    def _on_tick(self) -> None:
+        """The writer's timer: the backlog, and the run's device as soon as it is known (at
+        exit too, but `os._exit` runs no exit handler: probes35c early_stop_os_exit_ok kept
+        its records and lost the device the header shows)."""
+        self.drain()
+        import torch
+        device = ("cuda:" + torch.cuda.get_device_name()) if torch.cuda.is_initialized() \
+            else "cpu"
+        if device != self._device:
+            with self.lock:
+                self.self_time.call(functools.partial(self.ing.update_run, device=device))
+            self._device = device
 
     # -- fail-open plumbing -----------------------------------------------------------------
     def warn(self, where: str, exc: BaseException) -> None:

@@ -21,6 +21,8 @@ from compdiag.analyses.check_causes import random_excuse, random_fix, random_whe
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.custom_op_contract import contract_words
 from compdiag.analyses.diagnosis import Details, Diagnosis
+from compdiag.analyses.divergent_ops import STEP_EXPLANATION, STEP_FIX, floor_division, \
+    step_input
 from compdiag.analyses.fixes import commands
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
@@ -369,9 +371,10 @@ def measured(ctx: Any) -> list[Diagnosis]:
                           "the tolerance"
         backward = bool(detail.get("backward"))
         # a step function's inputs, for the headline and the fix (one lookup of Dynamo's nodes)
-        fed = _step_input(ctx, cid, node) if node.get("node") and not node.get("shows_at") \
+        fed = step_input(ctx, cid, node) if node.get("node") and not node.get("shows_at") \
             else None
         undeclared, dropped, narrowed = "", False, ""  # (fixes of their own, below)
+        floored = floor_division(node, verdict) if not fed else None
         if backward:
             reason = "backward: " + reason
         if node.get("node") and backward and node.get("backward"):
@@ -427,6 +430,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
             if fed:  # a step function: the divergence is its input's rounding, upstream
                 reason += f", a step function fed by {fed}"
                 explanation += STEP_EXPLANATION.format(op=node.get("op"), fed=fed)
+            elif floored is not None:  # torch's own floating floor division (a known bug)
+                reason, explanation = reason + floored.clause, explanation + floored.more
         explanation += "."
         if backward:
             explanation += (" This is the gradient the compiled backward computed in the "
@@ -447,6 +452,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
             fix = STALE_INPUT_FIX.format(name=node["stale_input"])
         elif fed:
             fix = STEP_FIX.format(op=node.get("op"), fed=fed)
+        elif floored is not None:
+            fix = floored.fix
         elif kind in VERDICT_FIXES:
             minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
             fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
@@ -501,43 +508,6 @@ def measured(ctx: Any) -> list[Diagnosis]:
                                     eager_nondeterministic=nondet, verdict=verdict,
                                     fp64=detail.get("fp64"))))
     return out
-
-
-# Ops whose output jumps where their input crosses a threshold: a difference of one rounding
-# unit in the input (a reordered or simplified sum) becomes a whole unit, or another index.
-STEP_OPS = ("floor", "ceil", "round", "trunc", "sign", "argmax", "argmin", "eq", "ne", "gt",
-            "ge", "lt", "le", "floor_divide", "remainder", "fmod", "bucketize", "searchsorted")
-STEP_EXPLANATION = ("; {op} is a step function: its input, computed by {fed}, differs between "
-                    "compiled and eager by rounding only, and {op} turns that into a whole "
-                    "step where the input sits on a threshold; the difference comes from how "
-                    "the compiler computed {fed} (reordered, fused or simplified), not from "
-                    "{op}")
-STEP_FIX = ("Do not put a step function on a value that sits on its threshold: {op} of a "
-            "value computed by {fed} flips with one rounding unit, in eager too under another "
-            "order of the sum. Move the input off the threshold by a small margin on the side "
-            "its meaning asks (x + eps or x - eps, eps a few units of its rounding), compute "
-            "the input in float64, or compute the step's result another way (a count, an "
-            "integer ratio).")
-
-
-def _step_input(ctx: Any, cid: str, node: dict[str, Any]) -> str | None:
-    """For a divergent node whose op is a step function (STEP_OPS), the ops computed before it
-    on its user line (Dynamo's graph, in order: `softmax, sum and mul`); None otherwise."""
-    op = str(node.get("op") or "").split(".")[-1].rstrip("_")
-    if op.split(".")[0] not in STEP_OPS and op not in STEP_OPS:
-        return None
-    frame = node.get("user_frame") if isinstance(node.get("user_frame"), dict) else {}
-    before: list[str] = []
-    for n in ctx.r.dynamo_nodes(ctx.run_id, cid):
-        if n.get("node") == node.get("node"):
-            break
-        if frame.get("lineno") and n.get("lineno") == frame.get("lineno"):
-            name = re.sub(r"_\d+$", "", str(n.get("node") or ""))
-            if name and name not in before:
-                before.append(name)
-    if not before:
-        return None
-    return before[0] if len(before) == 1 else ", ".join(before[:-1]) + f" and {before[-1]}"
 
 
 def _statement(node: dict[str, Any]) -> str | None:

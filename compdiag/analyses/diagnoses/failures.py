@@ -32,15 +32,14 @@ from compdiag.analyses.range_violation import OUT_OF_RANGE as _OUT_OF_RANGE, ran
 from compdiag.analyses.compiled_export import export_words, wrapper_exported
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import exception_frames, is_recompile_limit
-from compdiag.analyses.double_backward import (CREATE_GRAPH as _CREATE_GRAPH, DOUBLE as _DOUBLE,
-                                              DOUBLE_EXPLANATION, DOUBLE_FIX)
+from compdiag.analyses.debug_context import short_context
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.func_transforms import FIX as TRANSFORM_FIX
 from compdiag.analyses.func_transforms import escaped_transform
-from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, SCALAR_READ_CALL,
-                                     failure_fix, minify_unavailable, origin_fix, runtime_fix,
-                                     runtime_why,
+from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, failure_fix,
+                                     minify_unavailable, origin_fix, runtime_fix, runtime_why,
                                      stage_explanation)
+from compdiag.analyses.source_causes import SOURCE_CAUSES
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.handlers import enclosing_handler
 from compdiag.analyses.hookspecs import hookimpl
@@ -57,7 +56,7 @@ from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.unbacked_origin import (INDUCTOR_FIX as UNBACKED_FIX, ORIGIN_EXPLANATION,
                                                ORIGIN_FIX, SAME_LINE_EXPLANATION, SAME_LINE_FIX,
-                                               data_dependent, unbacked_origin, what_symbol)
+                                               data_dependent, unbacked_origin)
 from compdiag.analyses.traced_user_code import ran_while_tracing
 from compdiag.formats.code_text import call_clause, called
 from compdiag.formats.user_code import frames_in, library_call
@@ -205,21 +204,6 @@ SPECIALISED_01_FIX = (
     "Use `torch._dynamo.maybe_mark_dynamic` instead of `mark_dynamic` (torch's hint): the "
     "size-{value} call then compiles a graph of its own, once; or keep the size at 2 or more "
     "(pad the batch and drop the padded rows from the output).")
-# probes29c random_crop_tolist: `top, left = torch.randint(...).tolist()` then slice bounds
-# from them under fullgraph=True; Dynamo's internal error on the unbacked values they became
-_PENDING = "PendingUnbackedSymbolNotFound"
-PENDING_EXPLANATION = ("The values are the data-dependent numbers line {lineno} reads out of a "
-                       "tensor (`.tolist()`/`.item()`), which the code then uses as sizes or "
-                       "slice bounds: Dynamo loses track of them (its own error, torch's bug), "
-                       "but the construct is what sets it off.")
-PENDING_FIX = ("Make the numbers at line {lineno} Python numbers from the start (`random.randint` "
-               "in place of `torch.randint(...).tolist()`), or pass them in as arguments, so the "
-               "sizes are not data-dependent; report the internal error to PyTorch too.")
-# The program's line behind a failure whose words name a construct, found in its kept source:
-# (torch's words, the line's pattern, explanation, fix, only past the compiled function's
-# def, the line's call named in the headline).
-SOURCE_CAUSES = ((_PENDING, SCALAR_READ_CALL, PENDING_EXPLANATION, PENDING_FIX, True, True),
-                 (_DOUBLE, _CREATE_GRAPH, DOUBLE_EXPLANATION, DOUBLE_FIX, False, False))
 def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame, str, str] | None:
     """A ConstraintViolationError from `mark_dynamic`: the line that specialised the marked
     dimension (symbolic_shape_specialization; else the "User stack:" torch's message
@@ -393,11 +377,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                              "lineno": f.get("lineno"), "line": f.get("line")},
                                             _outer_frames(tb, f), surfaced])
         one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
-        inner_break = f.get("gb_explanation")
-        if f.get("gb_code") and inner_break and f.get("exc_type") != "Unsupported" and \
-                inner_break not in one:
-            # another error that reports a graph break it hit (a higher-order op's branch
-            # that cannot be traced whole): the break's own words, or the reason names none
+        # a break another error reports (a higher-order op's branch): its words; the break
+        inner_break = f.get("gb_explanation") if f.get("exc_type") != "Unsupported" \
+            else short_context(P.debug_context(tb))  # itself: what it was about (probes35d)
+        if f.get("gb_code") and inner_break and inner_break not in one:
             one = f"{one}: {inner_break}"
         if f.get("op") and f["op"] not in one:  # the op torch named: what the user fixes
             one = f"{one} (in op {f['op']})"
@@ -503,8 +486,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         read = unbacked_origin(ctx, cid, f"{whole or ''}\n{f.get('message') or ''}")
         if read is not None:  # the read that made the symbol; on this line: its op's words
             same = (read["filename"], read["lineno"]) == (frame.filename, frame.lineno)
-            words = dict(symbol=read["symbol"], lineno=read["lineno"], needed=frame.lineno,
-                         line=(read.get("line") or "").strip(), what=what_symbol(read.get("op")))
+            words = {**read, "needed": frame.lineno, "line": (read.get("line") or "").strip()}
             one += (f" ({words['symbol']} is {words['what']} on this line, which depends on "
                     "the data" if same else
                     f" (from `{words['line']}` at line {read['lineno']}, a tensor's value")
@@ -543,8 +525,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if exported is not None:  # an exporter given torch.compile's wrapper, not a failure
             clause, more, fix = export_words(exported)  # of compiled code
             one, expl = f"{one} ({clause})", f"The exception ended the program. {more}"
-        caught = escaped_handler(ctx, cid, f.get("exc_type"), frame) \
-            if f["stage"] == "runtime" else None
+        caught = escaped_handler(ctx, cid, f.get("exc_type"), frame, one) \
+            if f["stage"] in ("runtime", "dynamo") else None
         if caught is not None:  # a handler of the program's that compiled code sidesteps
             frame, more, fix = caught
             one, expl = f"{one} ({more})", f"{expl} {more.replace('the', 'The', 1)}."

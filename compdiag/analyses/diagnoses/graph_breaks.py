@@ -390,8 +390,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         frame = locate(ctx, cid, torch=[{"filename": row.get("filename"),
                                          "lineno": row.get("lineno"), "line": row.get("line")},
                                         row.get("user_stack") or []])
-        if row.get("lib_frame") and cid:  # inside library code: the resume function's line
-            frame = resumed_at(ctx, cid, frame) or frame
+        if row.get("lib_frame") and cid and not row.get("hop"):  # inside library code: the
+            frame = resumed_at(ctx, cid, frame) or frame  # resume function's line; not in
+            # a higher-order op's body (a hook's), whose own line is the side effect (probes35f)
         # two library statements under one user line are two breaks (probes25: two
         # transformers logging sites under `loss = model(...)` were one panel)
         lib = row.get("lib_frame") if isinstance(row.get("lib_frame"), dict) else {}

@@ -35,10 +35,11 @@ from compdiag.analyses.guard_changes import also_changed
 from compdiag.analyses.recompile_instances import frame_cids, instance_frame
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
     AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, BOOL_FLAG, KEYWORD_SETS, LIMIT_FIX,
-    MODE_SWITCH, OPTIONAL_ARGUMENT, RANGE_01_EXPLANATION, RANGE_01_FIX, RANGE_01_REASON,
-    REASONS, RECURRING, REQUIRES_GRAD_CHANGE, SAID_IN_LIMIT, SPECIALISED_01_EXPLANATION,
-    SPECIALISED_01_FIX, VALUE_GUARDS, ZERO_ONE_EXPLANATION, ZERO_ONE_FIX, ZERO_ONE_LIMIT_FIX,
-    recompile_explanation, recompile_fix, tensor_and_dim, tree_spelling, zero_one_bounded)
+    MODE_CATEGORIES, MODE_SWITCH, ON_PURPOSE, OPTIONAL_ARGUMENT, RANGE_01_EXPLANATION,
+    RANGE_01_FIX, RANGE_01_REASON, REASONS, RECURRING, REQUIRES_GRAD_CHANGE, SAID_IN_LIMIT,
+    SPECIALISED_01_EXPLANATION, SPECIALISED_01_FIX, STRING_VALUE, VALUE_GUARDS,
+    ZERO_ONE_EXPLANATION, ZERO_ONE_FIX, ZERO_ONE_LIMIT_FIX, quoted, recompile_explanation,
+    recompile_fix, tensor_and_dim, tree_spelling, zero_one_bounded)
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.zero_one import new_value as _after, zero_one_events, zero_one_limits
 from compdiag.formats.code_text import call_clause, calls_in
@@ -134,35 +135,6 @@ def _limit_of(effect: Diagnosis, cause: Diagnosis) -> bool:
 # A function's own argument (`mask`, `L['mask']`), not an attribute or a global.
 _ARGUMENT = re.compile(r"^(?:L\['\w+'\]|\w+)$")
 
-# Recompiles torch makes on purpose, per guard category: information, not a problem, when it
-# happened once and the facts named hold (issue 29 §2). `size`: automatic dynamic shapes marks
-# the dimension dynamic on the first size change; `value`: likewise a Python int/float
-# argument, seen in the store as the next compile no longer guarding `n == V`; `none`: an
-# optional argument None once and a value once gets a graph per pattern, both cached. The same
-# recompile repeated (dynamic=False, sizes 0/1, a learning rate changing every step) is not.
-ON_PURPOSE: dict[str, dict[str, Any]] = {
-    "size": {"needs": ("automatic_dynamic", "not_requested"), "fix": AUTOMATIC_DYNAMIC},
-    # (an argument or an attribute: the optimizer's `param_groups[0]['lr']` a scheduler
-    # changes once is made dynamic the same way, probes28b opt_step_cosine_lr)
-    "value": {"needs": ("automatic_dynamic", "not_requested", "made_dynamic"),
-              "fix": AUTOMATIC_DYNAMIC_SCALAR},
-    "none": {"needs": ("argument",), "fix": OPTIONAL_ARGUMENT},
-    # `length` of the **kwargs dict: two call sites passing two keyword sets (probes25
-    # hf_llama_decode_dynamic_false: a prefill and a decode call)
-    "length": {"needs": ("keywords", "another_call"), "fix": KEYWORD_SETS},
-    # a bool that picks a branch, an argument or an attribute: one graph per value (probes26's
-    # keyword-only `residual` flag, whose fix said "pass it as a tensor"; probes32f
-    # lora_adapter_toggle_ok's `self.q.enabled`, a problem whose tensor fix made 6 breaks)
-    "flag": {"needs": (), "fix": BOOL_FLAG},
-    # one graph per grad/autocast mode and train/eval: an evaluation pass in a training loop
-    # (probes27 train_amp_bf16_ok: a problem on a correct program)
-    "global_state": {"needs": (), "fix": MODE_SWITCH},
-    "training": {"needs": (), "fix": MODE_SWITCH},
-    "requires_grad": {"needs": (), "fix": REQUIRES_GRAD_CHANGE},
-}
-# Categories whose recompiles are each a new combination of modes, all kept: by design at any
-# count below the recompile limit.
-MODE_CATEGORIES = ("global_state", "training")
 # Guards on a value the function read at a line torch names (a container's length or keys, a
 # Python value, a global): the recompile is at that line, the call beside it (probes31: six
 # blind users put it there; torch's guard text ties it there)
@@ -428,7 +400,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                  "keywords": _KEYWORDS.match(source or "") is not None,
                  "another_call": category == "length" and another_call(ctx, first["compile_id"])}
         flag = category == "value" and {str(before), str(after)} == {"True", "False"}
-        purpose = ON_PURPOSE.get("flag" if flag else category)
+        purpose = ON_PURPOSE.get("flag" if flag else "string" if category == "value" and quoted(
+            before, after) else category)
         expected = (purpose is not None and limit is None and cause is None
                     and (count == 1 or category in MODE_CATEGORIES)
                     and all(facts[n] for n in purpose["needs"]))
@@ -534,7 +507,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                 e["compile_id"] for e in (*evs, *(x for _, f in extra for x in f))),
             torch_message=torch_message, severity="info" if expected else "problem",
             details=RecompileDetails(guard=source, category=category, before=before,
-                                     after=after, values=tuple(values[:20]), function=fn,
+                                     after=after, values=tuple(_seen(evs)[:20]), function=fn,
                                      failed_guard=first["failed_guard"][:300],
                                      limit_hit=limit is not None,
                                      def_line=ctx.def_frame(first["compile_id"]),
@@ -555,6 +528,16 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             torch_message=limit.get("torch_message"),
             details=LimitDetails(limit_hit=True, function=fn)))
     return _fold_into_specialised(out)
+
+
+def _seen(evs: list[dict[str, Any]]) -> list[Any]:
+    """The values the function was called with, in order: the first compile's, then the one
+    that failed each guard (probes35f char_rnn_name_lengths: the guards' expected sides, 5, 5,
+    6, 7, 8, 8 for lengths 5, 6, 4, 7, 8, 2)."""
+    first = [evs[0]["before"]] if evs and evs[0].get("before") is not None else []
+    afters = [e["after"] for e in evs if e.get("after") is not None]
+    return first + afters if len(afters) == len(evs) else \
+        [e["before"] for e in evs if e.get("before") is not None]
 
 
 def _fold_into_specialised(out: list[Diagnosis]) -> list[Diagnosis]:

@@ -1,0 +1,76 @@
+"""Words for a divergent op whose difference says what kind of op it is, not what the
+compiler did to the graph: a step function fed a value on its threshold (accuracy's
+STEP_*), and floating-point floor division, which Inductor lowers as `floor(a / b)` where
+eager computes it exactly (probes35d spike_bin_floordiv: `spike_times // BIN_S` put spikes in
+the next bin compiled, and the fix offered `emulate_precision_casts`, which changed nothing;
+pytorch/pytorch#197895, #177740)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+# Ops whose output jumps where their input crosses a threshold: a difference of one rounding
+# unit in the input (a reordered or simplified sum) becomes a whole unit, or another index.
+STEP_OPS = ("floor", "ceil", "round", "trunc", "sign", "argmax", "argmin", "eq", "ne", "gt",
+            "ge", "lt", "le", "floor_divide", "remainder", "fmod", "bucketize", "searchsorted")
+STEP_EXPLANATION = ("; {op} is a step function: its input, computed by {fed}, differs between "
+                    "compiled and eager by rounding only, and {op} turns that into a whole "
+                    "step where the input sits on a threshold; the difference comes from how "
+                    "the compiler computed {fed} (reordered, fused or simplified), not from "
+                    "{op}")
+STEP_FIX = ("Do not put a step function on a value that sits on its threshold: {op} of a "
+            "value computed by {fed} flips with one rounding unit, in eager too under another "
+            "order of the sum. Move the input off the threshold by a small margin on the side "
+            "its meaning asks (x + eps or x - eps, eps a few units of its rounding), compute "
+            "the input in float64, or compute the step's result another way (a count, an "
+            "integer ratio).")
+
+
+def step_input(ctx: Any, cid: str, node: dict[str, Any]) -> str | None:
+    """For a divergent node whose op is a step function (STEP_OPS), the ops computed before it
+    on its user line (Dynamo's graph, in order: `softmax, sum and mul`); None otherwise."""
+    op = str(node.get("op") or "").split(".")[-1].rstrip("_")
+    if op.split(".")[0] not in STEP_OPS and op not in STEP_OPS:
+        return None
+    frame = node.get("user_frame") if isinstance(node.get("user_frame"), dict) else {}
+    before: list[str] = []
+    for n in ctx.r.dynamo_nodes(ctx.run_id, cid):
+        if n.get("node") == node.get("node"):
+            break
+        if frame.get("lineno") and n.get("lineno") == frame.get("lineno"):
+            name = re.sub(r"_\d+$", "", str(n.get("node") or ""))
+            if name and name not in before:
+                before.append(name)
+    if not before:
+        return None
+    return before[0] if len(before) == 1 else ", ".join(before[:-1]) + f" and {before[-1]}"
+
+
+
+FLOOR_DIVISION_OPS = ("floordiv", "floor_divide")
+FLOOR_CLAUSE = (", floating-point floor division, which Inductor computes as floor(a / b) "
+                "(pytorch/pytorch#197895)")
+FLOOR_MORE = ("; eager (and Python) floor-divide floats exactly, and Inductor divides first, "
+              "rounding the quotient, then floors it: a quotient just below an integer (0.5 // "
+              "0.1 is 4.999...) is 4 in eager and 5 compiled, so values on a bin's edge move "
+              "to the next bin; a known Inductor bug, not this program's")
+FLOOR_FIX = ("Floor-divide integers where the values are counts (times in integer "
+             "milliseconds: `torch.div(ms, BIN_MS, rounding_mode='floor')` on int64), or write "
+             "`torch.floor(a / b)` so eager and compiled compute the same thing; "
+             "`emulate_precision_casts` does not change it.")
+
+
+class FloorDivision(NamedTuple):
+    clause: str
+    more: str
+    fix: str
+
+
+def floor_division(node: dict[str, Any], verdict: str | None) -> FloorDivision | None:
+    """Floating floor division as the first divergent node, where the compiled side is the one
+    away from float64 (the verdict says the compiler's); None otherwise."""
+    op = str(node.get("op") or "").split(".")[-1].rstrip("_")
+    if op not in FLOOR_DIVISION_OPS or verdict not in (None, "miscompile"):
+        return None
+    return FloorDivision(FLOOR_CLAUSE, FLOOR_MORE, FLOOR_FIX)
