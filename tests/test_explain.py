@@ -1003,7 +1003,10 @@ def test_a_data_dependent_guard_failure_is_at_the_value_read_behind_it(tmp_path)
     slices of a static KV cache (u5 made at line 28 from it), and SDPA (line 29) could not
     decide `Eq(u5, 0)`: the failure sat at line 29 with "check it runs in eager", which it
     did. torch's create_unbacked_symbol records say where each symbol was made and by which
-    op; the read of a tensor's value behind the expression is the line, line 29 the consequence."""
+    op: the reason names the read of a tensor's value behind the expression (line 23), and the
+    fix is about it. The line is the one torch names (29, issue 29 §1's first evidence):
+    probes35c trim_pad_mha_encoder and probes35e ohem_zero_pos_fullgraph, judged blind, wanted
+    torch's line, and static_cache_fullgraph's sidecar accepts 29 with the read named."""
     s = Store(tmp_path, exit_code=1)
     s.compile("0/0")
     s.ing.record({**_ids("0/0"), "str": [str(s.user), 1]}, None)
@@ -1020,7 +1023,7 @@ def test_a_data_dependent_guard_failure_is_at_the_value_read_behind_it(tmp_path)
               filename=str(s.user), lineno=29, line="line_29 = 29", torch_message=message,
               traceback=f'  File "{s.user}", line 29, in forward\n    line_29 = 29\n')
     (d,) = [d for d in s.explain() if d["kind"] == "failure"]
-    assert d["user_frame"]["lineno"] == 23, d["user_frame"]
+    assert d["user_frame"]["lineno"] == 29, d["user_frame"]
     assert "line 23" in d["reason"] and "line 29" in d["explanation"], d
     assert "register_fake" not in d["fix"] and "pass it in as an int" in d["fix"]
 

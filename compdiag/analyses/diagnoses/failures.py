@@ -494,8 +494,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             more, fix = (SAME_LINE_EXPLANATION, SAME_LINE_FIX) if same else \
                 (ORIGIN_EXPLANATION, ORIGIN_FIX)
             expl, fix = f"{expl} {more.format(**words)}", fix.format(**words)
-            if not same:
-                frame = ctx.frame(read["filename"], read["lineno"], read.get("line"),
+            if not same and frame.evidence != TORCH:  # the line torch names stays (probes35c
+                frame = ctx.frame(read["filename"], read["lineno"], read.get("line"),  # /35e)
                                   evidence=TORCH)
         for marker, pattern, more, change, past_def, named in SOURCE_CAUSES:
             at = source_line(ctx, cid, pattern, after=ctx.code_row(cid) if past_def else None) \
