@@ -868,12 +868,14 @@ def test_without_capture_the_dynamo_start_stack_gives_the_caller(tmp_path):
     assert d["details"]["call_stack"][-1].rsplit(":", 1)[1] == "44", d["details"]
 
 
-def _specialised(s: Store, cid: str, line: int, source: str = "L['x'].size()[0]") -> None:
+def _specialised(s: Store, cid: str, line: int, source: str = "L['x'].size()[0]",
+                 loc: str | None = None) -> None:
     s.ing.record({**_ids(cid), "str": [str(s.user), 1]}, None)
     s.ing.record({**_ids(cid), "symbolic_shape_specialization": {
         "symbol": "s77", "sources": [source], "value": "3", "reason":
         "range_refined_to_singleton", "stack": [], "user_stack": [
-            {"line": line, "name": "f", "filename": 1, "loc": f"line_{line} = {line}"}]}}, None)
+            {"line": line, "name": "f", "filename": 1,
+             "loc": loc or f"line_{line} = {line}"}]}}, None)
 
 
 def test_a_specialised_size_points_at_the_line_that_specialised_it(tmp_path):
@@ -909,6 +911,21 @@ def test_a_number_a_line_needs_concrete_is_not_told_to_become_a_tensor(tmp_path)
     assert "needs it as a concrete number" in d["explanation"]
     assert "before the call" in d["fix"] and "closed form" in d["fix"], d["fix"]
     assert "Wrapping Constants" not in d["fix"]
+
+
+def test_a_loop_over_a_number_gets_a_fixed_trip_count_not_a_tensor(tmp_path):
+    """probes35e gru_unroll_batch_maxlen: `for t in range(n_steps)` over a recurrent cell, the
+    batch's longest length; the number fix ("compute what depends on it before the call")
+    was applied as a sliced input looped over its width and still recompiled each count."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    for k in range(1, 4):
+        s.compile(f"0/{k}", recompile_reason=f"0/{k - 1}: n == {k}")
+        _specialised(s, f"0/{k}", 7, source="L['n']", loc="for t in range(n):")
+    _call(s, "0/3", [30])
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["user_frame"]["lineno"] == 7, d
+    assert "unrolls a Python loop" in d["fix"] and "fixed number of times" in d["fix"], d["fix"]
 
 
 def test_one_recompile_from_a_size_of_one_is_information(tmp_path):

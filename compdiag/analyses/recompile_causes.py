@@ -20,8 +20,8 @@ from compdiag.analyses.lost_marks import EXPLANATION as LOST_EXPLANATION, FIX as
 from compdiag.analyses.recompile_instances import frame_cids, instances_of
 from compdiag.analyses.recompile_rules import (
     INSTANCES_EXPLANATION, INSTANCES_FIX, INSTANCES_REASON, SPECIALIZED_EXPLANATION,
-    SPECIALIZED_FIX, SPECIALIZED_NUMBER_EXPLANATION, SPECIALIZED_NUMBER_FIX, SPECIALIZED_REASON,
-    SPECIALIZED_ROOT_REASON,
+    SPECIALIZED_FIX, SPECIALIZED_LOOP_FIX, SPECIALIZED_NUMBER_EXPLANATION,
+    SPECIALIZED_NUMBER_FIX, SPECIALIZED_REASON, SPECIALIZED_ROOT_REASON,
     TORCH_SPECIALIZED_EXPLANATION, TORCH_SPECIALIZED_FIX, TORCH_SPECIALIZED_REASON)
 from compdiag.formats.compiled_code import is_resume_function, is_stack_value
 from compdiag.formats.guard_source import in_user_spelling
@@ -65,9 +65,11 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
         at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"), "torch")
         where = dict(src=source, line=at.line or "?", lineno=spec["lineno"],
                      value=spec.get("value"), why=spec.get("reason") or "specialised")
+        loop = (at.line or "").lstrip().startswith("for ") and "range(" in (at.line or "")
         return Cause(at, None, SPECIALIZED_REASON.format(**where),
                      SPECIALIZED_NUMBER_EXPLANATION.format(**where),
-                     SPECIALIZED_NUMBER_FIX.format(**where), spec=spec)
+                     (SPECIALIZED_LOOP_FIX if loop else SPECIALIZED_NUMBER_FIX).format(**where),
+                     spec=spec)
     spec = ctx.specialization(source, frame_cids(ctx, frame_no)) if category == "size" else None
     # of the sizes that changed together, the one specialised first in the trace: a later one
     # may only follow from it (probes31d gae_rollout_lengths: `range(n_steps)` at 14 made

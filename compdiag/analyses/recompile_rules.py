@@ -181,6 +181,14 @@ SPECIALIZED_NUMBER_FIX = (
     "take the number as a tensor: pass `torch.tensor(value)` and use a closed form or a "
     "vectorised op where line {lineno} loops over `range(...)` or calls an op that takes a "
     "Python int.")
+# probes35e gru_unroll_batch_maxlen: `for t in range(n_steps)` over a GRU cell, n_steps the
+# batch's longest length; passing a sliced input and looping over its width still recompiled
+SPECIALIZED_LOOP_FIX = (
+    "Line {lineno} loops over `range({src})`, and Dynamo unrolls a Python loop into the graph, "
+    "one copy of the body per step, so each count is a graph of its own. Loop a fixed number "
+    "of times (the padded width, the largest count, masking the steps past each sequence's "
+    "end with `torch.where`), or keep the loop in eager and compile what its body calls "
+    "(`torch.compile` on that submodule or function).")
 # The same, where no line of the program did it: torch's own code needed the value (probes29c
 # audio_unet_varlen: Inductor's convolution_backward lowering added `Eq(s86, 3616)`), so
 # automatic dynamic shapes were on and mark_dynamic fails alike.
