@@ -188,7 +188,9 @@ SPECIALIZED_LOOP_FIX = (
     "one copy of the body per step, so each count is a graph of its own. Loop a fixed number "
     "of times (the padded width, the largest count, masking the steps past each sequence's "
     "end with `torch.where`), or keep the loop in eager and compile what its body calls "
-    "(`torch.compile` on that submodule or function).")
+    "(`torch.compile` on that submodule or function); where the body is arithmetic on the "
+    "counter, one vectorised op over `torch.arange` with the bounds passed as tensors "
+    "(`torch.tensor(value)`) replaces the loop.")
 # The same, where no line of the program did it: torch's own code needed the value (probes29c
 # audio_unet_varlen: Inductor's convolution_backward lowering added `Eq(s86, 3616)`), so
 # automatic dynamic shapes were on and mark_dynamic fails alike.
