@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any
+from typing import Any, Callable
 
 from compdiag.formats.user_code import is_user_file
 
@@ -65,6 +65,16 @@ def _names(handler: ast.ExceptHandler) -> list[str]:
     return [ast.unparse(k).rsplit(".", 1)[-1] for k in kinds]
 
 
+def _first_handler(ctx: Any, files: list[str], catches: Callable[[list[str]], bool]
+                   ) -> ast.ExceptHandler | None:
+    """The first `except` in the program's files whose exception names `catches` accepts."""
+    for path in files:
+        for _, h in _handlers(ctx.source_text(path)):
+            if catches(_names(h)):
+                return h
+    return None
+
+
 def escaped_handler(ctx: Any, cid: str | None, exc_type: str | None, frame: Any,
                     message: str = "") -> tuple[Any, str, str] | None:
     """(the user frame, the reason's clause, the fix) for a failure whose exception a handler
@@ -73,25 +83,20 @@ def escaped_handler(ctx: Any, cid: str | None, exc_type: str | None, frame: Any,
     files = sorted(f for f in ctx.r.source_paths(ctx.run_id) if is_user_file(f))
     observed = OBSERVED.search(message) if name == "Unsupported" else None
     if observed is not None:
-        for path in files:
-            for _, h in _handlers(ctx.source_text(path)):
-                if observed.group(1) in _names(h):
-                    return frame, OBSERVED_TYPE.format(raised=observed.group(1),
-                                                       handler=h.lineno), \
-                        OBSERVED_FIX.format(raised=observed.group(1))
-        return None
+        raised = observed.group(1)
+        h = _first_handler(ctx, files, lambda names: raised in names)
+        return None if h is None else (
+            frame, OBSERVED_TYPE.format(raised=raised, handler=h.lineno),
+            OBSERVED_FIX.format(raised=raised))
     if name == "RuntimeError" and BOUNDS in message:
-        for path in files:
-            for _, h in _handlers(ctx.source_text(path)):
-                if "IndexError" in _names(h) and "RuntimeError" not in _names(h):
-                    return frame, INDEX_TYPE.format(handler=h.lineno), INDEX_FIX
+        h = _first_handler(ctx, files,
+                           lambda names: "IndexError" in names and "RuntimeError" not in names)
+        if h is not None:
+            return frame, INDEX_TYPE.format(handler=h.lineno), INDEX_FIX
     if name == "RuntimeError" and (frame.line or "").lstrip().startswith("assert "):
-        for path in files:
-            for _, h in _handlers(ctx.source_text(path)):
-                if "AssertionError" in _names(h):
-                    return frame, ASSERT_TYPE.format(lineno=frame.lineno, handler=h.lineno), \
-                        ASSERT_FIX
-        return None
+        h = _first_handler(ctx, files, lambda names: "AssertionError" in names)
+        return None if h is None else (
+            frame, ASSERT_TYPE.format(lineno=frame.lineno, handler=h.lineno), ASSERT_FIX)
     traced = {(ctx.resolve(n.get("filename")), n.get("lineno"))
               for n in ctx.r.dynamo_nodes(ctx.run_id, cid) if n.get("lineno")}
     for path in files:

@@ -27,10 +27,15 @@ STEP_FIX = ("Do not put a step function on a value that sits on its threshold: {
             "integer ratio).")
 
 
+def op_name(node: dict[str, Any]) -> str:
+    """A divergent node's op as the program spells it: `aten.floor_divide_` -> floor_divide."""
+    return str(node.get("op") or "").split(".")[-1].rstrip("_")
+
+
 def step_input(ctx: Any, cid: str, node: dict[str, Any]) -> str | None:
     """For a divergent node whose op is a step function (STEP_OPS), the ops computed before it
     on its user line (Dynamo's graph, in order: `softmax, sum and mul`); None otherwise."""
-    op = str(node.get("op") or "").split(".")[-1].rstrip("_")
+    op = op_name(node)
     if op.split(".")[0] not in STEP_OPS and op not in STEP_OPS:
         return None
     frame = node.get("user_frame") if isinstance(node.get("user_frame"), dict) else {}
@@ -45,7 +50,6 @@ def step_input(ctx: Any, cid: str, node: dict[str, Any]) -> str | None:
     if not before:
         return None
     return before[0] if len(before) == 1 else ", ".join(before[:-1]) + f" and {before[-1]}"
-
 
 
 FLOOR_DIVISION_OPS = ("floordiv", "floor_divide")
@@ -70,7 +74,6 @@ class FloorDivision(NamedTuple):
 def floor_division(node: dict[str, Any], verdict: str | None) -> FloorDivision | None:
     """Floating floor division as the first divergent node, where the compiled side is the one
     away from float64 (the verdict says the compiler's); None otherwise."""
-    op = str(node.get("op") or "").split(".")[-1].rstrip("_")
-    if op not in FLOOR_DIVISION_OPS or verdict not in (None, "miscompile"):
+    if op_name(node) not in FLOOR_DIVISION_OPS or verdict not in (None, "miscompile"):
         return None
     return FloorDivision(FLOOR_CLAUSE, FLOOR_MORE, FLOOR_FIX)

@@ -21,9 +21,6 @@ PENDING_EXPLANATION = ("The values are the data-dependent numbers line {lineno} 
 PENDING_FIX = ("Make the numbers at line {lineno} Python numbers from the start (`random.randint` "
                "in place of `torch.randint(...).tolist()`), or pass them in as arguments, so the "
                "sizes are not data-dependent; report the internal error to PyTorch too.")
-# The program's line behind a failure whose words name a construct, found in its kept source:
-# (torch's words, the line's pattern, explanation, fix, only past the compiled function's
-# def, the line's call named in the headline).
 # probes35e varlen_mark_dynamic_min_only: `mark_dynamic(tokens, 1, min=2)` with no max made
 # Dynamo's _automatic_dynamic build a range from None ("AssertionError: not simple sympy type
 # <class 'NoneType'>: None", torch 2.13), said at the forward's first line with a fake-tensor
@@ -36,6 +33,8 @@ ONE_BOUND_EXPLANATION = ("The assertion is torch's own, in the code that applies
                          "range from the missing one (None).")
 ONE_BOUND_FIX = ("Give the mark at line {lineno} both bounds (`min=` and `max=`, the largest "
                  "size you expect), or drop the range (`mark_dynamic(x, dim)`).")
+# (torch's words, the line's pattern, explanation, fix, only past the compiled function's
+# def, the line's call named in the headline)
 SOURCE_CAUSES = ((_PENDING, SCALAR_READ_CALL, PENDING_EXPLANATION, PENDING_FIX, True, True),
                  (_DOUBLE, _CREATE_GRAPH, DOUBLE_EXPLANATION, DOUBLE_FIX, False, False),
                  (_ONE_BOUND, _RANGED_MARK, ONE_BOUND_EXPLANATION, ONE_BOUND_FIX, False, True))

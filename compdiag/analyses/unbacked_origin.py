@@ -32,10 +32,10 @@ ORIGIN_EXPLANATION = (
 # probes30a static_cache_fullgraph: the slice-bound version failed; static_cache_ok's
 # index_copy_ at tensor positions and an int passed in both compile.
 ORIGIN_FIX = (
-    "{check}Keep the number out of Python: compute it before the compiled call and pass it in as an "
-    "int (a changing int becomes dynamic after one recompile), or keep it a tensor and index "
-    "with it (`index_copy_`/`index_select` at a tensor position, a mask with `torch.where`) "
-    "instead of slicing with it.")
+    "{check}Keep the number out of Python: compute it before the compiled call and pass it in "
+    "as an int (a changing int becomes dynamic after one recompile), or keep it a tensor and "
+    "index with it (`index_copy_`/`index_select` at a tensor position, a mask with "
+    "`torch.where`) instead of slicing with it.")
 
 # the read and the op that must decide on it are one line (probes33a expert_choice_fullgraph:
 # `(~covered).nonzero().squeeze(-1).tolist()` under fullgraph=True, "Eq(u0, 0)", whose fix

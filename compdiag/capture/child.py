@@ -175,11 +175,9 @@ def _force_mode(torch, mode: str) -> None:
 
 def _finish(capture) -> None:
     try:
-        import torch
+        from compdiag.capture.hooks import run_device
 
-        device = "cpu"
-        if torch.cuda.is_initialized():
-            device = "cuda:" + torch.cuda.get_device_name()
+        device = run_device()
         ing = capture.ing
         with capture.lock:
             capture.drain()  # what torch handed over last

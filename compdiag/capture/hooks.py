@@ -47,6 +47,13 @@ class CodeSet:
         return self._codes.get(id(code)) is code
 
 
+def run_device() -> str:
+    """The run's device as the store names it: `cuda:<name>` once the program has used CUDA."""
+    import torch
+
+    return ("cuda:" + torch.cuda.get_device_name()) if torch.cuda.is_initialized() else "cpu"
+
+
 class Capture:
     def __init__(self, ingestor: Ingestor) -> None:
         self.ing = ingestor
@@ -78,9 +85,7 @@ class Capture:
         exit too, but `os._exit` runs no exit handler: probes35c early_stop_os_exit_ok kept
         its records and lost the device the header shows)."""
         self.drain()
-        import torch
-        device = ("cuda:" + torch.cuda.get_device_name()) if torch.cuda.is_initialized() \
-            else "cpu"
+        device = run_device()
         if device != self._device:
             with self.lock:
                 self.self_time.call(functools.partial(self.ing.update_run, device=device))

@@ -22,7 +22,7 @@ from compdiag.analyses.consequences import Causes
 from compdiag.analyses.custom_op_contract import contract_words
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.divergent_ops import STEP_EXPLANATION, STEP_FIX, floor_division, \
-    step_input
+    op_name, step_input
 from compdiag.analyses.fixes import commands
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
@@ -515,7 +515,7 @@ def _statement(node: dict[str, Any]) -> str | None:
     statement calls (Dynamo or a decomposition made it of another call); None otherwise."""
     frame = node.get("user_frame") if isinstance(node.get("user_frame"), dict) else {}
     line = str(frame.get("line") or "").strip()
-    op = str(node.get("op") or "").split(".")[-1].rstrip("_")
+    op = op_name(node)
     if not line or not op or op in line:
         return None
     return line if len(line) <= 80 else line[:77] + "..."
