@@ -385,6 +385,59 @@ def test_a_constant_baked_in_that_changes_later_is_caught_on_a_later_call(checks
     assert o.detail["function"] == "_scores"
 
 
+_WARMUP = {"step": 0}
+
+
+@torch.compiler.assume_constant_result
+def _warmup_scale():
+    return min(1.0, (_WARMUP["step"] + 1) / 4)
+
+
+def _sgd_update(params, grads, lr):
+    s = _warmup_scale()
+    for p, g in zip(params, grads):
+        p.sub_(g * (lr * s))
+
+
+def test_an_in_place_update_that_returns_nothing_is_compared_by_its_arguments(checks) -> None:
+    """probes35a warmup_assume_constant, blind: a compiled SGD update (returns None, updates
+    its arguments in place) scaled by a warmup factor marked assume_constant_result kept the
+    first step's factor; the program's final loss differed, and `--check-accuracy` said "no
+    problems found" because only the function's return value was compared. The arguments the
+    compiled call updated are compared with the replay's clones: call 2 differs, verdict
+    changed_after_compile, named by the argument."""
+    _WARMUP["step"] = 0
+    params = [torch.ones(3, 2), torch.ones(2)]
+    grads = [torch.full((3, 2), 0.5), torch.full((2,), 0.25)]
+    fn = torch.compile(_sgd_update, backend="eager")
+    try:
+        fn(params, grads, 0.1)
+        assert not [c for c in checks if not c.ok]
+        _WARMUP["step"] = 1
+        fn(params, grads, 0.1)
+    finally:
+        _WARMUP["step"] = 0
+    (whole,) = [c for c in checks if not c.ok]
+    names = [o.output for o in whole.outputs]
+    assert names == ["params[0] (updated in place)", "params[1] (updated in place)"]
+    assert all(o.detail["verdict"] == "changed_after_compile" for o in whole.outputs)
+
+
+def test_an_in_place_update_that_eager_agrees_with_stays_quiet(checks) -> None:
+    """The same update without the baked factor: its arguments compared equal, no check fails
+    (the comparison of arguments is no source of false positives)."""
+    def update(params, grads, lr):
+        for p, g in zip(params, grads):
+            p.sub_(g * lr)
+
+    params, grads = [torch.ones(3, 2)], [torch.full((3, 2), 0.5)]
+    fn = torch.compile(update, backend="eager")
+    for _ in range(4):
+        fn(params, grads, 0.1)
+    assert not [c for c in checks if not c.ok]
+    assert torch.allclose(params[0], torch.full((3, 2), 0.8))
+
+
 def test_later_calls_are_checked_at_powers_of_two_and_a_right_function_stays_quiet(
         checks, monkeypatch) -> None:
     from compdiag.capture import function_accuracy as F

@@ -250,16 +250,20 @@ ASSUMED_FIX = ("`{fn}()` is marked `assume_constant_result`: Dynamo called it on
                "where the result can change (Dynamo then guards on what it reads and "
                "recompiles), or call `torch.compiler.reset()` after changing it.")
 
+# The accuracy kind's clause for a whole-function check that changed after compile.
+ASSUMED_CLAUSE = ("; `{fn}()` (line {lineno}) is marked assume_constant_result: the graph holds "
+                  "what it returned when compiled")
+
 
 def assumed_constant(ctx: Any) -> dict[str, Any] | None:
     """A function decorated with `assume_constant_result` that a compiled function calls, read
-    from the program's stored source: {fn, lineno (its call)}; None when none."""
-    for compiled, tree in compiled_functions(ctx):
+    from the program's stored source: {fn, lineno (its call), filename}; None when none."""
+    for compiled, tree, path in compiled_defs(ctx):
         assumed = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
                    and any(_named(d) in ASSUMED for d in n.decorator_list)}
         for call in ast.walk(compiled) if assumed else ():
             if isinstance(call, ast.Call) and _named(call.func) in assumed:
-                return {"fn": _named(call.func), "lineno": call.lineno}
+                return {"fn": _named(call.func), "lineno": call.lineno, "filename": path}
     return None
 
 

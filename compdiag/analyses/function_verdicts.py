@@ -14,7 +14,7 @@ FUNCTION_REASONS = {
     "traced_wrong": "compiled {fn}(){under} returns another {out} than {fn}() in eager ({why}), "
                     "while each graph it compiled matches eager: what Dynamo traced differs from "
                     "the code",
-    "changed_after_compile": "compiled {fn}() returns another {out} than {fn}() in eager on "
+    "changed_after_compile": "compiled {fn}() gives another {out} than {fn}() in eager on "
                              "call {call} ({why}), though call 1 matched and nothing "
                              "recompiled: a value the graph took as a constant when it was "
                              "compiled has changed since",

@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import dis
 import functools
+import inspect
 import io
 import sys
 import traceback as tb_module
@@ -234,6 +235,36 @@ def compare(eager: Any, compiled: Any, tol: Tolerance) -> list[tuple[OutputCheck
             if isinstance(e, torch.Tensor) or isinstance(c, torch.Tensor)]
 
 
+def compare_arguments(fn: Callable[..., Any], eager: tuple[tuple[Any, ...], dict[str, Any]],
+                      compiled: tuple[tuple[Any, ...], dict[str, Any]], tol: Tolerance
+                      ) -> list[tuple[OutputCheck, Any]]:
+    """(check, the program's tensor) of each tensor argument: the replay's clone as eager left
+    it against the program's as the compiled call left it. A function that updates its
+    arguments in place and returns nothing (an optimizer step, an EMA update) differs there
+    or nowhere (probes35a warmup_assume_constant: a warmup factor baked in at compile time
+    changed every step's update, the function returned None); an argument neither updates
+    compares equal."""
+    try:
+        names = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        names = []
+    (e_args, e_kwargs), (c_args, c_kwargs) = eager, compiled
+    pairs = [(names[i] if i < len(names) else f"argument {i}", e, c)
+             for i, (e, c) in enumerate(zip(e_args, c_args))]
+    pairs += [(k, e_kwargs[k], c_kwargs[k]) for k in c_kwargs if k in e_kwargs]
+    out = []
+    for name, e, c in pairs:
+        e_leaves = pytree.tree_flatten_with_path(e)[0]
+        c_leaves = pytree.tree_flatten_with_path(c)[0]
+        if len(e_leaves) != len(c_leaves):
+            continue
+        for (path, el), (_, cl) in zip(e_leaves, c_leaves):
+            if isinstance(el, torch.Tensor) and isinstance(cl, torch.Tensor):
+                label = f"{name}{pytree.keystr(path)} (updated in place)"
+                out.append((compare_output(label, el, cl, None, tol), cl))
+    return out
+
+
 class FunctionChecker:
     """Wraps what torch.compile returns for a plain function; `sink(check)` receives a
     GraphCheck for each function whose compiled result differs from eager's. `graphs`, the
@@ -281,7 +312,8 @@ class FunctionChecker:
             refusal=lambda args, kwargs: replay_refusal(fn, args, kwargs),
             snapshot=lambda: global_tensors(fn),
             judge=lambda before, rng, out, graphs, saved, state: self.check(
-                fn, before, rng, out, graphs, saved, state["calls"], state["first"]))
+                fn, before, rng, out, graphs, saved, state["calls"], state["first"],
+                live=state.get("live")))
 
     def wrap_module(self, module: torch.nn.Module, compiled: Callable[..., Any]
                     ) -> Callable[..., Any]:
@@ -348,6 +380,7 @@ class FunctionChecker:
                 before = _clone_with_grads((args, kwargs))
                 saved = snapshot()
                 rng = torch.random.get_rng_state()
+                state["live"] = (args, kwargs)  # what the compiled call updates in place
                 out, graphs = checker.watched_call(compiled, args, kwargs, state)
                 try:
                     state["done"] = judge(before, rng, out, graphs, saved, state)
@@ -355,6 +388,7 @@ class FunctionChecker:
                     state["done"] = True
             finally:
                 checker.busy = False
+                state.pop("live", None)
             return out
 
         return checked
@@ -377,12 +411,14 @@ class FunctionChecker:
               graphs: list[tuple[str | None, Any, Any, bool]],
               globals_before: list[tuple[torch.Tensor, torch.Tensor]], call: int = 1,
               first: set[str | None] | None = None, name: str | None = None,
-              annotate: Callable[[list[Any]], tuple[dict[str, Any], Any]] | None = None
-              ) -> bool:
+              annotate: Callable[[list[Any]], tuple[dict[str, Any], Any]] | None = None,
+              live: tuple[tuple[Any, ...], dict[str, Any]] | None = None) -> bool:
         """Whether the function is done with: a verdict was sunk, or a graph's own check
         already explains a difference. `name`: the function's (a module's class name);
         `annotate(graphs)`: (detail fields, (compile id, node) or None) a module's check adds
-        to a difference (the library code that takes another path when compiled)."""
+        to a difference (the library code that takes another path when compiled); `live`: the
+        program's own arguments, which the compiled call may have updated in place, compared
+        with the replay's clones after it (an optimizer-like update returns nothing)."""
         name = name or fn.__qualname__
         if not graphs:
             return False  # nothing compiled ran on this call
@@ -398,7 +434,10 @@ class FunctionChecker:
             if rejected is not None:
                 self.sink(rejected)
             return True
-        bad = [(c, leaf) for c, leaf in compare(eager, out, self.tol) if not c.ok]
+        checks = compare(eager, out, self.tol)
+        if live is not None:
+            checks += compare_arguments(fn, (args, kwargs), live, self.tol)
+        bad = [(c, leaf) for c, leaf in checks if not c.ok]
         if not bad:
             return False
         cid, node = _source(graphs, bad[0][1])
