@@ -66,6 +66,56 @@ def test_the_node_a_pattern_check_raised_on_is_its_matchs_output(tmp_path):
     assert facts["check"].startswith("check (torch/_inductor/fx_passes/fake_pass.py:")
 
 
+REPLACEMENT_SRC = '''
+class Match:
+    def __init__(self, nodes):
+        self.nodes = nodes
+
+def randperm_index_pattern(x, slice_shape):
+    pass
+
+def make_check(search_fn):
+    def check_fn(match):
+        search_fn  # register_replacement's check re-traces its search function
+        return {}["slice_shape"]
+    return check_fn
+
+def apply(graph_nodes, operand):
+    check_fn = make_check(randperm_index_pattern)
+    for node in graph_nodes:
+        m = Match([operand, node])
+        check_fn(m)
+'''
+
+
+def test_a_replacements_check_names_its_search_function_and_the_lines_it_matched(tmp_path):
+    """probes35b mixup_randperm_pairs, blind: register_replacement's check for
+    randperm_index_pattern raised on an unsliced `x[torch.randperm(n)]`; the failure named
+    neither the pattern (its entry has no handler; the check's closure holds the search
+    function) nor the randperm line, and its reason dropped where torch failed."""
+    from compdiag.analyses.diagnoses.failures import one_line
+    from compdiag.ingest.own_records import failing_node_words
+
+    user = str(tmp_path / "prog.py")
+    mul, sub = _graph(user)
+    scope: dict = {"__name__": "torch._inductor.fx_passes.fake_pass"}
+    exec(compile(REPLACEMENT_SRC, TORCH_PASS, "exec"), scope)
+    with pytest.raises(KeyError) as info:
+        scope["apply"]([sub], mul)
+    frames, facts = lowering_node.failing_node(info.value)
+    assert [f["lineno"] for f in frames] == [15]
+    assert facts["pattern"] == "randperm_index_pattern" and facts["match_lines"] == [14, 15]
+    words = failing_node_words({"from": "traceback", **facts})
+    assert words.startswith("in pattern randperm_index_pattern's check check_fn (")
+    assert words.endswith("of a match at lines 14 and 15")
+    tb = ("Traceback (most recent call last):\n  File \"x.py\", line 1, in f\n"
+          "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+          "RuntimeError: Not all inputs to pattern found\n")
+    said = one_line("BackendCompilerFailed", f"backend='inductor' raised: ({words})", tb)
+    assert said.startswith("RuntimeError: Not all inputs to pattern found (in pattern "
+                           "randperm_index_pattern's check")
+
+
 def test_a_users_own_frame_innermost_needs_no_node(tmp_path):
     """The user's code raised (a fake implementation of theirs): its frame is the line."""
     user = str(tmp_path / "prog.py")

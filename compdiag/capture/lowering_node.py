@@ -12,6 +12,7 @@ a run warning. One try per lowered node is the whole cost."""
 from __future__ import annotations
 
 import json
+from types import FunctionType
 from typing import Any
 
 from compdiag.capture.after_import import after_import
@@ -105,7 +106,8 @@ def failing_node(exc: BaseException) -> tuple[list[dict[str, Any]], dict[str, st
             for node in subject:
                 frames = _user_frames(node)
                 if frames:
-                    return frames, _facts(node, check, pattern)
+                    return frames, _facts(node, check, pattern,
+                                          _match_lines(tb.tb_frame.f_locals))
             for node in others if fallback is None else ():
                 frames = _user_frames(node)
                 if frames:
@@ -123,21 +125,41 @@ def _short(filename: str) -> str:
 
 
 def _pattern_name(local_vars: dict[str, Any]) -> str | None:
-    """The handler of the pattern entry a pattern matcher's frame was applying (`entry`)."""
+    """The pattern a pattern matcher's frame was applying: its entry's handler or name
+    (`entry`), or the search function a replacement's check re-traces (`search_fn`, in
+    register_replacement's check: probes35b mixup_randperm_pairs, randperm_index_pattern)."""
     entry = local_vars.get("entry")
-    if not _inductors(entry):
-        return None
-    handler = getattr(entry, "handler", None)
-    name = getattr(handler, "__name__", None)
-    return name if isinstance(name, str) and name != "<lambda>" else None
+    names = []
+    if _inductors(entry):
+        names += [getattr(getattr(entry, "handler", None), "__name__", None),
+                  getattr(entry, "pattern_name", None)]
+    fn = local_vars.get("search_fn")
+    if isinstance(fn, FunctionType) and fn.__module__.startswith("torch._inductor"):
+        names.append(fn.__name__)
+    return next((n for n in names if isinstance(n, str) and n and n != "<lambda>"), None)
 
 
-def _facts(node: Any, check: str | None, pattern: str | None) -> dict[str, str]:
-    facts = {"node": str(node.name), "target": str(node.target)}
+def _match_lines(local_vars: dict[str, Any]) -> list[int]:
+    """The user lines of a pattern match's nodes among a frame's locals (the construct the
+    pattern matched: torch.randperm's line and the index's), in order."""
+    lines: set[int] = set()
+    for value in list(local_vars.values()):
+        nodes = getattr(value, "nodes", None) if type(value).__name__ == "Match" else None
+        for n in nodes if isinstance(nodes, list) else ():
+            if _is_op_node(n):
+                lines.update(f["lineno"] for f in _user_frames(n)[-1:] if f.get("lineno"))
+    return sorted(lines)
+
+
+def _facts(node: Any, check: str | None, pattern: str | None,
+           lines: list[int] | None = None) -> dict[str, Any]:
+    facts: dict[str, Any] = {"node": str(node.name), "target": str(node.target)}
     if check:
         facts["check"] = check
     if pattern:
         facts["pattern"] = pattern
+    if lines and len(lines) > 1:
+        facts["match_lines"] = lines
     return facts
 
 

@@ -38,6 +38,9 @@ def failing_node_words(data: dict[str, Any]) -> str | None:
     where = (f"in pattern {pattern}'s check {check}" if pattern and check else
              f"in pattern {pattern}" if pattern else f"in {check}" if check else "")
     on = f"on node {data['node']}" + (f" ({data['target']})" if data.get("target") else "")
+    lines = data.get("match_lines")
+    if isinstance(lines, list) and len(lines) > 1:  # the construct the pattern matched
+        on += " of a match at lines " + ", ".join(map(str, lines[:-1])) + f" and {lines[-1]}"
     return f"{where}, {on}" if where else on
 FRAME_SKIP = "frame_skip"  # capture/frame_skips.py's record
 # torch's skip reason for a frame of its own code: kept where it was the compiled entry itself

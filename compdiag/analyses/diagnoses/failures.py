@@ -174,7 +174,10 @@ def _first(exc_type: str | None, message: str | None, traceback: str | None) -> 
             if not m.group(2).rstrip().endswith("raised:")]
         if inner:
             m = inner[-1]
-            return f"{m.group(1).split('.')[-1]}: {m.group(2).strip()[:300]}"
+            # where ingest found torch failing, after the wrapper's words (ingestor.failure)
+            where = msg.rsplit("raised:", 1)[-1].strip() if "raised:" in msg else ""
+            where = f" {where}" if where.startswith("(") else ""
+            return f"{m.group(1).split('.')[-1]}: {m.group(2).strip()[:300]}{where}"
         bare = P.bare_assertion(traceback)
         if bare:  # a wrapped AssertionError with no message: its words are its statement
             return f"AssertionError: `{bare[0][:200]}` failed ({bare[1]}:{bare[2]})"
