@@ -486,3 +486,17 @@ def test_a_graph_replay_that_raises_prints_nothing_on_the_programs_stderr(capfd)
     with pytest.raises(RuntimeError):
         _eager(gm, [torch.ones(2, 2, dtype=torch.float64)], torch.random.get_rng_state())
     assert capfd.readouterr().err == ""
+
+
+def test_eagers_error_names_the_call_it_came_out_of() -> None:
+    """probes35e graph_expand_stale_size, blind: eager's "allocated size does not match
+    required size" (a C++ kernel's words) named no op, and its line called two; the verdict
+    said neither. The columns Python keeps for the raising frame name the call."""
+    from compdiag.capture.function_accuracy import eager_rejects
+
+    with pytest.raises(RuntimeError) as info:
+        torch.nn.functional.relu(torch.ones(3, 2)).repeat_interleave(
+            torch.tensor([1, 1, 1]), dim=0, output_size=5)
+    check = eager_rejects("f", info.value, [("0/0", None, None, False)])
+    assert check.outputs[0].detail["eager_error"].endswith("(in repeat_interleave)")
+    assert check.divergent_node["op"] == "repeat_interleave"

@@ -31,11 +31,13 @@ stays `traced_wrong`."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dis
 import functools
 import inspect
 import io
+import linecache
 import sys
 import traceback as tb_module
 from types import CodeType, FunctionType
@@ -469,15 +471,41 @@ def eager_rejects(name: str, exc: BaseException,
     if not frames:
         return None
     message = f"{type(exc).__name__}: {exc}".splitlines()[0][:300].rstrip(".")
+    op = called_at(frames[-1])
+    if op and op not in message:  # the call the exception came out of: a C++ kernel's
+        message += f" (in {op})"  # words name no op, and a line may make several calls
     out = OutputCheck("result", False, None, None, {
         "verdict": "traced_accepts", "eager_error": message, "function": name,
         "reason": f"eager raised {message}; the compiled {name}() returned a value"})
     if _transforms(graphs):
         out.detail["transforms"] = _transforms(graphs)
     at = frames[-1]
-    node = {"node": None, "op": None, "user_frame": {"filename": at.filename,
+    node = {"node": None, "op": op, "user_frame": {"filename": at.filename,
                                                       "lineno": at.lineno, "line": at.line}}
     return GraphCheck(graphs[-1][0], [out], divergent_node=node)
+
+
+def called_at(frame: tb_module.FrameSummary) -> str | None:
+    """The name of the call a traceback's frame was making, from the columns Python 3.11
+    keeps for it: `repeat_interleave` in `ctx = self.ctx(g).repeat_interleave(n, ...)`
+    (probes35e graph_expand_stale_size: eager's "allocated size does not match required
+    size" named no op, and its line made two calls). None without columns or a call."""
+    lineno, end, col, end_col = (getattr(frame, k, None)
+                                 for k in ("lineno", "end_lineno", "colno", "end_colno"))
+    if not (lineno and end and col is not None and end_col is not None):
+        return None
+    lines = [linecache.getline(frame.filename, n) for n in range(lineno, end + 1)]
+    if not all(lines):
+        return None
+    lines[-1] = lines[-1].encode()[:end_col].decode(errors="ignore")
+    lines[0] = lines[0].encode()[col:].decode(errors="ignore")
+    try:
+        tree = ast.parse("".join(lines).strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    func = tree.func if isinstance(tree, ast.Call) else None
+    return func.attr if isinstance(func, ast.Attribute) else \
+        func.id if isinstance(func, ast.Name) else None
 
 
 def _transforms(graphs: list[tuple[str | None, Any, Any, bool]]) -> list[str]:
