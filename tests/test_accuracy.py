@@ -363,6 +363,26 @@ def test_a_step_function_at_the_divergent_node_names_what_fed_it(tmp_path):
     assert "threshold" in d["fix"] and "float64" in d["fix"]
 
 
+def test_an_integer_output_off_by_one_gets_the_rounding_fix_not_the_float_ones(tmp_path):
+    """probes35b thumb_uint8_bilinear, blind: a uint8 bilinear resize compiled differs from
+    eager by one in many pixels (the decomposition computes in float and rounds once), and the
+    fix offered bisect, minify and `emulate_precision_casts` for fp16/bf16, none of which
+    helps an integer output; a helper run in eager (`torch.compiler.disable`) does."""
+    from test_explain import Store
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.accuracy("0/0", [("output 0", False, 1, None, {"dtype": "torch.uint8",
+                                                     "reason": "integer/bool values differ"})],
+               node={"node": "thumbs", "op": "interpolate", "localised": True,
+                     "user_frame": {"filename": str(s.user), "lineno": 11,
+                                    "line": "thumbs = F.interpolate(img, size=(24, 24))"}})
+    (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert d["user_frame"]["lineno"] == 11
+    assert "torch.compiler.disable" in d["fix"] and "run interpolate in eager" in d["fix"]
+    assert "emulate_precision_casts = True" not in d["fix"]
+
+
 def test_a_nan_self_test_on_a_traced_scalar_is_said_decided_at_trace(tmp_path):
     """set14 nan_skip_folded (pytorch#198070), first run under --check-accuracy: no diagnosis
     at all, while the compiled step wrote NaN into the weights. With capture_scalar_outputs,

@@ -77,3 +77,24 @@ def floor_division(node: dict[str, Any], verdict: str | None) -> FloorDivision |
     if op_name(node) not in FLOOR_DIVISION_OPS or verdict not in (None, "miscompile"):
         return None
     return FloorDivision(FLOOR_CLAUSE, FLOOR_MORE, FLOOR_FIX)
+
+
+# An integer output off by one where the op computes in floating point inside (interpolate,
+# a pooling or mean over uint8 images): the compiled decomposition rounds where eager's
+# integer kernel rounds at its own steps (probes35b thumb_uint8_bilinear: bisect named
+# aot_eager, no pass of Inductor's, and the fix offered emulate_precision_casts, which does
+# nothing for integers).
+INTEGER_DTYPES = ("torch.uint8", "torch.int8", "torch.int16", "torch.int32", "torch.int64")
+INTEGER_ROUNDING_FIX = (
+    "An integer output off by one: compiled code computes {op} through floating point and "
+    "rounds once, where eager's {dtype} kernel rounds at its own steps (a decomposition's "
+    "rounding, not a wrong kernel; emulate_precision_casts does not apply to integers). If the "
+    "values must match eager exactly, run {op} in eager: move it into a helper decorated "
+    "`@torch.compiler.disable` and call that from the compiled code; otherwise compare with a "
+    "tolerance of 1. {bisect} says which stage (aot_eager: the decomposition).")
+
+
+def integer_rounding(detail: dict[str, Any], max_abs: Any) -> bool:
+    """Whether an output that differs is an integer one off by at most one."""
+    return detail.get("dtype") in INTEGER_DTYPES and isinstance(max_abs, (int, float)) \
+        and 0 < max_abs <= 1

@@ -22,8 +22,8 @@ from compdiag.analyses.check_causes import ASSUMED_CLAUSE, ASSUMED_FIX, assumed_
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.custom_op_contract import contract_words
 from compdiag.analyses.diagnosis import Details, Diagnosis
-from compdiag.analyses.divergent_ops import STEP_EXPLANATION, STEP_FIX, floor_division, \
-    op_name, step_input
+from compdiag.analyses.divergent_ops import INTEGER_ROUNDING_FIX, STEP_EXPLANATION, STEP_FIX, \
+    floor_division, integer_rounding, op_name, step_input
 from compdiag.analyses.fixes import commands
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
@@ -460,6 +460,10 @@ def measured(ctx: Any) -> list[Diagnosis]:
             fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
                                              dtype=detail.get("dtype"), minify=minify,
                                              bisect=bisect)
+        if not verdict and not fed and integer_rounding(detail, worst.get("max_abs")):
+            fix = INTEGER_ROUNDING_FIX.format(op=op_name(node) or "the op", dtype=detail[
+                "dtype"].removeprefix("torch."), bisect=commands(ctx.run_id, ctx.argv,
+                                                                  ctx.store)[1])
         if detail.get("after_param_update") and not worst.get("ok"):
             # the check at the first call after the program updated parameters in place
             reason, explanation, fix = updated_params_words(
