@@ -1,0 +1,31 @@
+# Compiled validation step; the correct-prediction count is reduced onto rank 0.
+import torch, torch.nn as nn, torch.distributed as dist
+
+dist.init_process_group("gloo")
+rank, world = dist.get_rank(), dist.get_world_size()
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(12, 32), nn.ReLU(), nn.Linear(32, 4)).eval()
+
+
+@torch.compile
+def val_step(x, y):
+    logits = model(x)
+    correct = (logits.argmax(dim=1) == y).sum()
+    seen = torch.tensor(y.numel())
+    dist.reduce(correct, dst=0)  # only rank 0 needs the totals
+    dist.reduce(seen, dst=0)
+    return correct, seen
+
+
+g = torch.Generator().manual_seed(7 + rank)
+tot_correct, tot_seen = 0, 0
+with torch.no_grad():
+    for _ in range(3):
+        x = torch.randn(16, 12, generator=g)
+        y = torch.randint(0, 4, (16,), generator=g)
+        c, n = val_step(x, y)
+        tot_correct += c.item()
+        tot_seen += n.item()
+if rank == 0:
+    print(f"val accuracy {tot_correct}/{tot_seen} = {tot_correct / tot_seen:.4f}")
+dist.destroy_process_group()
