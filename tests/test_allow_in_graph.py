@@ -75,3 +75,42 @@ def test_capture_keeps_the_users_marking_through_torch_compiler(monkeypatch):
     from torch._dynamo import trace_rules
 
     assert id(helper) in trace_rules._allowed_callable_ids
+
+
+STALE_SRC = '''import torch
+
+CFG = {"huber_delta": 1.0}
+
+
+@torch._dynamo.allow_in_graph
+def robust_residual(r):
+    d = CFG["huber_delta"]
+    return torch.where(r.abs() <= d, 0.5 * r * r, d * (r.abs() - 0.5 * d))
+
+
+def loss(pred, y):
+    return robust_residual(pred - y).mean()
+'''
+
+
+def test_a_global_a_marked_function_reads_is_the_stale_value_at_its_read(tmp_path):
+    """probes36c allow_in_graph_stale_global, blind: a helper marked allow_in_graph read a
+    global threshold the program annealed; the compiled loss kept the first value (no guard:
+    the helper is not traced). Once the module check ran in training mode it found the
+    difference at the call (line 13) with assume_constant_result's words, and this kind read
+    the failed accuracy check as "Dynamo broke the graph (AccuracyMismatch)". Now the
+    accuracy diagnosis is at the global's read (line 8) with the marking's fix, and a failed
+    check is no break of the marking's."""
+    s = Store(tmp_path)
+    s.user.write_text(STALE_SRC)
+    s.compile("0/0", co_name="loss", lineno=12)
+    _marking(s, 7, 9, name="robust_residual", at=6)
+    s.accuracy("0/0", [("result 0", False, 0.8, 0.78, {"verdict": "changed_after_compile",
+                                                        "function": "loss", "call": 2})])
+    s.failure("0/0", stage="accuracy", exc_type="AccuracyMismatch", message="result 0 differs",
+              filename=str(s.user), lineno=13)
+    diags = s.explain()
+    top = diags[0]
+    assert top["kind"] == "accuracy" and top["user_frame"]["lineno"] == 8, top
+    assert "the global `CFG`" in top["reason"] and "allow_in_graph" in top["fix"]
+    assert not [d for d in diags if d["kind"] == "allow_in_graph"]

@@ -120,3 +120,46 @@ def test_the_replay_runs_from_the_attributes_before_the_call_and_leaves_those_af
     with module_accuracy.attributes_as(before, m):
         assert m.seen == 1 and not hasattr(m, "extra")
     assert m.seen == 2 and m.extra == "added by the compiled call"
+
+
+_HUBER = {"delta": 1.0}
+
+
+@torch._dynamo.allow_in_graph
+def _robust(r):
+    d = _HUBER["delta"]
+    return torch.where(r.abs() <= d, 0.5 * r * r, d * (r.abs() - 0.5 * d))
+
+
+class _Regressor(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = nn.Linear(3, 1)
+
+    def forward(self, x, y):
+        return _robust(self.lin(x) - y).mean()
+
+
+def test_a_model_in_training_mode_whose_layers_never_read_it_is_replayed(checks) -> None:
+    """probes36c allow_in_graph_stale_global, blind: a regressor never put in eval mode kept a
+    global's first value compiled (allow_in_graph: nothing it reads is guarded) and
+    `--check-accuracy` said nothing, since only eval-mode calls were replayed. A model whose
+    layers never read `training` is the same model in either mode: replayed, the difference
+    found on call 2. Dropout, BatchNorm and attention read it, and stay unreplayed."""
+    assert not module_accuracy.training(nn.Sequential(nn.Linear(2, 2), nn.Embedding(3, 2)))
+    for layer in (nn.Dropout(), nn.BatchNorm1d(2), nn.MultiheadAttention(4, 2)):
+        assert module_accuracy.training(nn.Sequential(nn.Linear(2, 2), layer))
+    torch.manual_seed(0)
+    model = _Regressor()
+    fn = torch.compile(model, backend="aot_eager")  # AOTAutograd traces the marked helper
+    x, y = torch.randn(8, 3), 3 * torch.randn(8, 1)
+    try:
+        with torch.no_grad():
+            fn(x, y)
+            assert not [c for c in checks if not c.ok]
+            _HUBER["delta"] = 0.25
+            fn(x, y)
+    finally:
+        _HUBER["delta"] = 1.0
+    (whole,) = [c for c in checks if not c.ok]
+    assert whole.outputs[0].detail["verdict"] == "changed_after_compile"

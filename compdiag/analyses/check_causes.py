@@ -9,7 +9,9 @@ import ast
 import re
 from typing import Any, NamedTuple
 
+from compdiag.analyses.baked_values import baked_value
 from compdiag.analyses.cached_compiles import hits_across_reset
+from compdiag.analyses.compiled_source import compiled_functions
 from compdiag.analyses.late_changes import late_changes
 from compdiag.analyses.process_settings import VALIDATION_FIX, VALIDATION_OFF, distribution_built
 
@@ -207,66 +209,6 @@ def _root(node: ast.AST) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
-def compiled_functions(ctx: Any) -> Any:
-    """(the compiled function's def node, its module's tree) of each compile of the run whose
-    code is a user function in a stored source."""
-    for fn, tree, _path in compiled_defs(ctx):
-        yield fn, tree
-
-
-def compiled_defs(ctx: Any) -> Any:
-    """compiled_functions' (def, tree) with the source's path."""
-    seen = set()
-    for cid in ctx.compiles:
-        row = ctx.code_row(cid) or {}
-        key = (row.get("filename"), row.get("co_name"))
-        if key in seen or not row.get("co_name"):
-            continue
-        seen.add(key)
-        text = ctx.source_text(ctx.resolve(row.get("filename")))
-        if not text:
-            continue
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            continue
-        # the def of that name whose lines hold the code object's first line (a module may
-        # define several `forward`s)
-        first = row.get("lineno") or 0
-        named = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
-                 and n.name == row["co_name"]]
-        fn = next((n for n in named if min([n.lineno, *(d.lineno for d in n.decorator_list)])
-                   <= first <= (n.end_lineno or n.lineno)), None if first else
-                  next(iter(named), None))
-        if fn is not None:
-            yield fn, tree, ctx.resolve(row.get("filename"))
-
-
-# A function the program marked to be evaluated once at compile time and never guarded.
-ASSUMED = ("assume_constant_result",)
-ASSUMED_FIX = ("`{fn}()` is marked `assume_constant_result`: Dynamo called it once when it "
-               "compiled, put its result into the graph as a constant and guards nothing it "
-               "read, so a later change of what it returns is never seen. Remove the decorator "
-               "where the result can change (Dynamo then guards on what it reads and "
-               "recompiles), or call `torch.compiler.reset()` after changing it.")
-
-# The accuracy kind's clause for a whole-function check that changed after compile.
-ASSUMED_CLAUSE = ("; `{fn}()` (line {lineno}) is marked assume_constant_result: the graph holds "
-                  "what it returned when compiled")
-
-
-def assumed_constant(ctx: Any) -> dict[str, Any] | None:
-    """A function decorated with `assume_constant_result` that a compiled function calls, read
-    from the program's stored source: {fn, lineno (its call), filename}; None when none."""
-    for compiled, tree, path in compiled_defs(ctx):
-        assumed = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
-                   and any(_named(d) in ASSUMED for d in n.decorator_list)}
-        for call in ast.walk(compiled) if assumed else ():
-            if isinstance(call, ast.Call) and _named(call.func) in assumed:
-                return {"fn": _named(call.func), "lineno": call.lineno, "filename": path}
-    return None
-
-
 def failed_check_causes(ctx: Any, accuracy: str | None) -> list[Cause]:
     """Every cause stored facts name behind a failed check of the program's own, each as
     (words for the headline, its fix): a seeding call the graph dropped, a pattern Inductor
@@ -300,11 +242,9 @@ def failed_check_causes(ctx: Any, accuracy: str | None) -> list[Cause]:
     served = served_across_reset(ctx)
     if served is not None:
         causes.append(Cause(served, SERVED_FIX))
-    assumed = assumed_constant(ctx)
-    if assumed is not None:  # a value baked into the graph with no guard on it
-        causes.append(Cause(f"the compiled graph took `{assumed['fn']}()` (line "
-                       f"{assumed['lineno']}, assume_constant_result) as a constant when it "
-                       "compiled", ASSUMED_FIX.format(fn=assumed["fn"])))
+    baked = baked_value(ctx)
+    if baked is not None:  # a value baked into the graph with no guard on it
+        causes.append(Cause(baked.said, baked.fix))
     built = distribution_built(ctx) if ctx.compiles else None
     if built is not None:  # a process-wide setting torch.compile changed, eager code included
         causes.append(Cause(VALIDATION_OFF.format(cls=built["cls"], line=built["lineno"]),
@@ -349,13 +289,3 @@ def late_words(late: dict[str, Any]) -> str:
     said = f"`{line}`" if line else "a change"
     return (f"{said} (line {call.get('lineno')}) changed what the compiled graph had traced, "
             "after its last compile, and compiled code does not see it")
-
-
-def _named(node: ast.AST) -> str:
-    """The last name of a decorator or callee: `assume_constant_result` in
-    `@torch.compiler.assume_constant_result`, `f` in `f()`."""
-    if isinstance(node, ast.Call):
-        node = node.func
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return node.id if isinstance(node, ast.Name) else ""

@@ -13,7 +13,7 @@ import ast
 import re
 from typing import Any
 
-from compdiag.analyses.check_causes import compiled_defs
+from compdiag.analyses.compiled_source import compiled_defs
 from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.formats.compile_id import sort_key
 

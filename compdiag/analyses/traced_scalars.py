@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from compdiag.analyses.check_causes import compiled_defs
+from compdiag.analyses.compiled_source import compiled_defs
 
 # the comparisons that test a float for NaN by comparing it with itself
 SELF_TESTS = (ast.NotEq, ast.Eq)

@@ -320,7 +320,7 @@ class FunctionChecker:
     def wrap_module(self, module: torch.nn.Module, compiled: Callable[..., Any]
                     ) -> Callable[..., Any]:
         """What torch.compile made of `module.__call__`, wrapped: the module whole against
-        itself in eager (capture/module_accuracy.py says when), on its eval-mode calls 1, 2,
+        itself in eager (capture/module_accuracy.py says when), on its calls 1, 2,
         4, 8, ... (a model trained, then evaluated, is checked from its first eval call); a
         call refused (a hook, an object argument) leaves later calls to be judged."""
         name = type(module).__name__
@@ -344,7 +344,7 @@ class FunctionChecker:
                                   state["calls"], state["first"], name=name, annotate=annotate)
 
         return self._checked(
-            compiled, skip=lambda: module.training, final=False,
+            compiled, skip=lambda: module_accuracy.training(module), final=False,
             refusal=lambda args, kwargs: module_accuracy.refusal(module, args, kwargs,
                                                                  code_refusal),
             snapshot=lambda: (module_accuracy.buffers(module),

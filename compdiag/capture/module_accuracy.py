@@ -9,8 +9,8 @@ compiled, so the compiled output holds values there; probes28a encoder_padmask_p
 whole-function check (capture/function_accuracy.py) replays a compiled module too, when the
 replay cannot change what the program computes:
 
-- every submodule is in eval mode (training updates running statistics and draws dropout
-  masks a replay would draw again, or differently);
+- every submodule is in eval mode or never reads `training` (training updates running
+  statistics and draws dropout masks a replay would draw again, or differently);
 - no forward or backward hook is registered on a submodule or globally (a hook is the
   program's code and could record the replay's values);
 - the arguments are tensors and plain values (a KV cache object would be appended to twice);
@@ -69,7 +69,29 @@ def module_of(fn: Any) -> torch.nn.Module | None:
 
 
 def training(module: torch.nn.Module) -> bool:
-    return any(m.training for m in module.modules())
+    """Whether a submodule in training mode computes another thing for it: its class's code
+    (below nn.Module) reads `training` (Dropout, BatchNorm, MultiheadAttention). A model of
+    layers that never read it is the same model in either mode and is replayed in training
+    mode too (probes36c allow_in_graph_stale_global: a regressor never put in eval mode, whose
+    compiled loss kept a global's first value, was never checked)."""
+    return any(m.training and _reads_training(type(m)) for m in module.modules())
+
+
+def _reads_training(cls: type) -> bool:
+    found = _READS_TRAINING.get(cls)
+    if found is None:
+        codes = [f.__code__ for k in cls.__mro__ if k not in (torch.nn.Module, object)
+                 for f in vars(k).values() if inspect.isfunction(f)]
+        found = False
+        while codes and not found:
+            code = codes.pop()
+            found = "training" in code.co_names
+            codes += [c for c in code.co_consts if inspect.iscode(c)]
+        _READS_TRAINING[cls] = found
+    return found
+
+
+_READS_TRAINING: dict[type, bool] = {}
 
 
 def refusal(module: torch.nn.Module, args: tuple[Any, ...], kwargs: dict[str, Any],

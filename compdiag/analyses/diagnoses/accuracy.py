@@ -17,8 +17,8 @@ from compdiag.analyses.accuracy_stale import STALE_INPUT_FIX, stale_input_words,
 from compdiag.analyses.function_verdicts import (FUNCTION_EXPLANATIONS, FUNCTION_FIXES,
                                                    FUNCTION_REASONS)
 from compdiag.analyses import dropped_words
-from compdiag.analyses.check_causes import ASSUMED_CLAUSE, ASSUMED_FIX, assumed_constant, \
-    random_excuse, random_fix, random_where
+from compdiag.analyses.baked_values import baked_value
+from compdiag.analyses.check_causes import random_excuse, random_fix, random_where
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.custom_op_contract import contract_words
 from compdiag.analyses.diagnosis import Details, Diagnosis
@@ -482,11 +482,11 @@ def measured(ctx: Any) -> list[Diagnosis]:
             reason = "within the tolerance, but " + reason
             cost = SPEC.score("info") + 1.0
         frame = op_frame(ctx, cid, nf, node.get("op"))
-        if verdict == "changed_after_compile" and (assumed := assumed_constant(ctx)):
-            # the value baked in: a function marked assume_constant_result, at its call
-            reason += ASSUMED_CLAUSE.format(**assumed)
-            fix = ASSUMED_FIX.format(fn=assumed["fn"])
-            frame = ctx.frame(assumed["filename"], assumed["lineno"], evidence="source")
+        if verdict == "changed_after_compile" and (baked := baked_value(ctx)):
+            # the value baked in (analyses/baked_values.py), at the line that reads it
+            reason += f"; {baked.said}"
+            fix = baked.fix
+            frame = ctx.frame(baked.filename, baked.lineno, evidence="source")
         # the check gate's own rule (analyses/accuracy.report): the same graphs excused
         drawn = None if passed else random_excuse(
             ctx.r, ctx.run_id, cid, [r for r in rows if not r.get("ok")] or rows)

@@ -115,7 +115,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     marked = _marked(ctx)
     if not marked:
         return []
-    rows = [*ctx.r.graph_breaks(ctx.run_id), *ctx.failures]
+    # breaks and compile failures: a failed accuracy check or the program's own exception is
+    # no sign the function could not run untraced (probes36c allow_in_graph_stale_global)
+    rows = [*ctx.r.graph_breaks(ctx.run_id),
+            *(f for f in ctx.failures if f.get("stage") not in ("accuracy", "runtime"))]
     out = []
     for data in marked:
         call = data.get("call") if isinstance(data.get("call"), dict) else {}

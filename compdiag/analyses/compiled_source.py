@@ -1,0 +1,52 @@
+"""The compiled functions' definitions in the program's stored source: what the analyses that
+read the program's own code (a check's causes, a value baked in, a traced scalar) start from."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+
+def compiled_functions(ctx: Any) -> Any:
+    """(the compiled function's def node, its module's tree) of each compile of the run whose
+    code is a user function in a stored source."""
+    for fn, tree, _path in compiled_defs(ctx):
+        yield fn, tree
+
+
+def compiled_defs(ctx: Any) -> Any:
+    """compiled_functions' (def, tree) with the source's path."""
+    seen = set()
+    for cid in ctx.compiles:
+        row = ctx.code_row(cid) or {}
+        key = (row.get("filename"), row.get("co_name"))
+        if key in seen or not row.get("co_name"):
+            continue
+        seen.add(key)
+        text = ctx.source_text(ctx.resolve(row.get("filename")))
+        if not text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        # the def of that name whose lines hold the code object's first line (a module may
+        # define several `forward`s)
+        first = row.get("lineno") or 0
+        named = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                 and n.name == row["co_name"]]
+        fn = next((n for n in named if min([n.lineno, *(d.lineno for d in n.decorator_list)])
+                   <= first <= (n.end_lineno or n.lineno)), None if first else
+                  next(iter(named), None))
+        if fn is not None:
+            yield fn, tree, ctx.resolve(row.get("filename"))
+
+
+def _named(node: ast.AST) -> str:
+    """The last name of a decorator or callee: `assume_constant_result` in
+    `@torch.compiler.assume_constant_result`, `f` in `f()`."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
