@@ -46,6 +46,31 @@ def test_a_setting_the_raising_function_is_not_about_is_left_alone(tmp_path) -> 
     assert d["user_frame"]["lineno"] != 23 and "set at line" not in d["reason"], d
 
 
+def test_a_setting_torchs_message_names_is_at_the_options_dict_that_gives_it(tmp_path):
+    """probes36d cpu_autotune_triton_options, blind: `options={"max_autotune_gemm_backends":
+    "TRITON"}` on a CPU; Inductor's NoValidChoicesError says "please consider adding ATEN
+    into max_autotune_gemm_backends config", and the failure stayed at the compiled call
+    (line 46) with the generic Inductor fix. The setting torch's message names is found where
+    the program gives it: a key of the options dict (line 23)."""
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text(s.user.read_text().replace(
+        "line_23 = 23\n", 'OPTIONS = {"max_autotune": True, "max_autotune_gemm_backends": '
+        '"TRITON"}\n'))
+    s.compile("0/0")
+    msg = ("LoweringException: NoValidChoicesError: No choices to select. Provided reason: No "
+           "choices exist for backend. please consider adding ATEN into "
+           "max_autotune_gemm_backends config (defined in torch/_inductor/config.py)")
+    s.failure("0/0", stage="inductor_lowering", exc_type="InductorError", message=msg,
+              filename=str(s.user), lineno=46, line="out = fn(x)",
+              traceback=_traceback(str(s.user), "_select_algorithm").replace(
+                  "TypeError: sequence item 0: expected str instance, torch.device found",
+                  msg))
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 23, d
+    assert "`max_autotune_gemm_backends` is set at line 23" in d["reason"]
+    assert d["fix"].startswith("Run once without `max_autotune_gemm_backends` (line 23)")
+
+
 def test_an_error_reporting_a_graph_break_says_the_break_and_its_fix(tmp_path) -> None:
     """set21b cond_branch_print (first run): torch.cond's UncapturedHigherOrderOpError ends
     "Got graph break/error:" and the break (a `print` in the branch) followed on other lines;

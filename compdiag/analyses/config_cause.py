@@ -25,11 +25,17 @@ _PLAIN = frozenset({"enable", "enabled", "disable", "use", "allow", "force", "co
 _INNERMOST = 3
 
 
+# A setting given as a key of a dict (`options={"max_autotune_gemm_backends": "TRITON"}`, an
+# options dict built before the torch.compile call) or assigned as a config's attribute
+_GIVEN = re.compile(r"""["'](\w+_\w+)["']\s*:|\bconfig\.(\w+_\w+)\s*=(?!=)""")
+_CODE_OF_GIVEN = re.compile(r":|\bconfig\.\w+\s*=(?!=)")
+
+
 @dataclass(frozen=True)
 class ConfigCause:
     frame: UserFrame    # the assignment in the user's source
     name: str           # the config's name
-    function: str       # the torch function that raised
+    function: str | None  # the torch function that raised (None: torch's message names it)
 
 
 def _words(name: str) -> set[str]:
@@ -37,13 +43,32 @@ def _words(name: str) -> set[str]:
             for w in name.lower().strip("_").split("_") if w and w not in _PLAIN}
 
 
-def config_behind(ctx: Any, cid: str | None, traceback: str | None) -> ConfigCause | None:
+def config_behind(ctx: Any, cid: str | None, traceback: str | None,
+                  message: str | None = None) -> ConfigCause | None:
     """The config assignment in the user's source that the torch function a failure was
-    raised in is about (two words in common, or all of the config's), None when the
-    traceback ends in user code or no assignment matches."""
+    raised in is about (two words in common, or all of the config's), else a setting the
+    program gives (an options dict's key, a config assignment) that torch's `message` names
+    (probes36d cpu_autotune_triton_options: "please consider adding ATEN into
+    max_autotune_gemm_backends config", from `options={"max_autotune_gemm_backends":
+    "TRITON"}` on a CPU); None when the traceback ends in user code or nothing matches."""
     frames = frames_in(traceback or "")
     if not frames or is_user_file(frames[-1].get("filename")):
         return None
+    return _raised_for(ctx, cid, frames) or _named_in(ctx, cid, message or "")
+
+
+def _named_in(ctx: Any, cid: str | None, message: str) -> ConfigCause | None:
+    # (a line with a colon or a config attribute in its code; the key is a string, which
+    # source_matches blanks, so the setting is read from the whole line)
+    for frame in source_matches(ctx, cid, _CODE_OF_GIVEN) if message else ():
+        for m in _GIVEN.finditer(frame.line or ""):
+            name = m.group(1) or m.group(2)
+            if re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", message):
+                return ConfigCause(frame, name, None)
+    return None
+
+
+def _raised_for(ctx: Any, cid: str | None, frames: list[dict[str, Any]]) -> ConfigCause | None:
     torch_fns = [f.get("name") or "" for f in frames[-_INNERMOST:]]
     for frame in source_matches(ctx, cid, _ASSIGNED):
         m = _ASSIGNED.search(frame.line or "")

@@ -535,11 +535,13 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             one, expl = f"{one} ({more})", f"{expl} {more.replace('the', 'The', 1)}."
         if inside and inside[0]:  # no bug of the program's: torch's limitation
             fix = INTERNAL_FAKE_FIX.format(call=inside[0], fn=inside[1])
-        setting = config_behind(ctx, cid, tb) if f["stage"] != "runtime" and not (
-            marked or ranged or escaped or ran) else None
+        setting = config_behind(ctx, cid, tb, f"{whole or ''}\n{f.get('message') or ''}") \
+            if f["stage"] != "runtime" and not (marked or ranged or escaped or ran) else None
         if setting is not None:  # raised in torch's code for a setting the program turned on
             one = (f"{one}; raised in torch's {setting.function}(), which runs for "
-                   f"config.{setting.name}, set at line {setting.frame.lineno}")
+                   f"config.{setting.name}, set at line {setting.frame.lineno}"
+                   if setting.function else f"{one}; `{setting.name}` is set at line "
+                   f"{setting.frame.lineno}")
             expl = (f"{expl} {CONFIG_EXPLANATION.format(name=setting.name)}"
                     .replace("this line", f"line {frame.lineno}"))
             fix = CONFIG_FIX.format(name=setting.name, line=setting.frame.lineno) + " " + fix
