@@ -697,3 +697,29 @@ def test_a_number_a_math_call_takes_is_read_where_most_failures_were(tmp_path):
     assert d["user_frame"]["lineno"] == 22, d["user_frame"]
     assert "math.log() at line 22 needs a concrete number" in d["reason"], d["reason"]
     assert "torch.tensor(value)" not in d["fix"], d["fix"]
+
+
+def test_a_deterministic_algorithms_switch_is_said_at_the_line_that_switched_it(tmp_path):
+    """probes36d determinism_check_recompile, blind: `torch.use_deterministic_algorithms(True)`
+    for a reproducibility pass recompiled the scorer; the recompile was said as "global state
+    deterministic_algorithms changed" at the compiled call (line 25), with the grad-mode fix
+    that never names determinism. Now the setting and the line that changed it (32, between
+    the two calls at 31 and 33, not the one at 34 that changes it back), information still
+    (one graph per setting, each kept)."""
+    from test_explain import _call
+
+    s = Store(tmp_path)
+    lines = s.user.read_text().splitlines()
+    lines[31] = "torch.use_deterministic_algorithms(True)"
+    lines[33] = "torch.use_deterministic_algorithms(False)"
+    s.user.write_text("\n".join(lines) + "\n")
+    s.compile("0/0")
+    _call(s, "0/0", [31, 25])
+    s.compile("0/1", recompile_reason="0/0: GLOBAL_STATE changed: deterministic_algorithms")
+    _call(s, "0/1", [33, 25])
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["user_frame"]["lineno"] == 32, d["user_frame"]
+    assert d["reason"].startswith("deterministic algorithms changed "
+                                  "(`torch.use_deterministic_algorithms`, line 32)")
+    assert "use_deterministic_algorithms(...)` once before the first compiled call" in d["fix"]
+    assert d["severity"] == "info"

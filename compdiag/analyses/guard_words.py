@@ -17,6 +17,7 @@ from typing import Any
 from compdiag.analyses.closure_cells import cell_name, closure_index
 from compdiag.analyses.container_pick import MODULE_FIX, PARAMETER_CONTAINERS, PARAMETER_FIX, \
     container_pick
+from compdiag.analyses.global_state_words import setting_changed
 from compdiag.formats.compile_id import frame_of
 from compdiag.formats.compiled_code import resumed_function
 from compdiag.formats.code_text import indexed_by
@@ -40,6 +41,8 @@ class Said:
     by_design: bool = True
     # the user line the diagnosis belongs at, found in the compiled function's own code
     frame: Any = None
+    # the fix says the by-design case too (used even for the recompile torch makes on purpose)
+    whole_fix: bool = False
 
 
 # Dynamic shapes help only a guard on a size or stride: the fix of any other guard never
@@ -134,6 +137,9 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
                + "or keep one compiled function per type on purpose. Dynamic shapes "
                "do not apply to a type change.")
         return Said(f"type of {name} changed", change, explanation, fix)
+    if category == "global_state" and (said := setting_changed(ctx, cid, prev, source, where)):
+        head, explanation, fix, frame = said
+        return Said(head, "", explanation, fix, frame=frame, whole_fix=True)
     if category == "dispatch_key_set":
         before, after = _keyset(event.get("before")), _keyset(event.get("after"))
         old, new = _what_tensor(before, after), _what_tensor(after, before)

@@ -427,7 +427,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             frame = said.frame or (guard_line if said.at_guard and guard_line.lineno else frame)
             expected = expected and said.by_design
             fix = LIMIT_FIX.format(fn=shown or "The function", fix=said.fix) \
-                if limit is not None else fix if expected else said.fix
+                if limit is not None else fix if expected and not said.whole_fix else said.fix
         if cause is not None:
             # another instance: at the call that chose the object (recompile_instances)
             frame = cause.frame or ((instance_frame(call, guard_line, [

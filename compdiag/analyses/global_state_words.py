@@ -1,0 +1,64 @@
+"""A recompile on a process-wide setting Dynamo guards (torch's `GLOBAL_STATE changed: NAME`),
+said as the setting and the program's line that changed it (probes36d
+determinism_check_recompile: `torch.use_deterministic_algorithms(True)` for a reproducibility
+pass recompiled the scorer, said at the compiled call with the grad-mode fix, which never
+named determinism). The setter's line is found in the kept source: the call between the
+previous compile's call and this one's (the line that changed it), else the last before this
+call, else the first."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from compdiag.analyses.locate import source_matches
+
+
+class Setting(NamedTuple):
+    state: str  # torch's name in the GLOBAL_STATE guard
+    setter: re.Pattern[str]  # the call that changes it, in the program's code
+    call: str  # that call, as the words say it
+    what: str
+
+
+SETTINGS = (
+    Setting("deterministic_algorithms", re.compile(r"\buse_deterministic_algorithms\s*\("),
+            "torch.use_deterministic_algorithms", "deterministic algorithms"),
+    Setting("default_dtype", re.compile(r"\bset_default_dtype\s*\("), "torch.set_default_dtype",
+            "the default dtype"),
+)
+EXPLANATION = ("{where} was compiled with {what} set one way and is now called with it set the "
+               "other: Dynamo guards on `{call}`'s setting (it decides what the graph "
+               "computes or which kernels it may use), so this call compiled a graph of its "
+               "own. Both graphs stay cached.")
+FIX = ("Nothing to do if both settings are meant: each graph is compiled once and kept. To "
+       "compile once, call `{call}(...)` once before the first compiled call and leave it "
+       "(line {lineno} changes it between calls).")
+
+
+def setting_changed(ctx: Any, cid: str, prev: str | None, state: str, where: str
+                    ) -> tuple[str, str, str, Any] | None:
+    """(head, explanation, fix, the setter's frame) for a GLOBAL_STATE recompile on `state`
+    that SETTINGS knows; None otherwise or where the program's code never calls its setter."""
+    setting = next((s for s in SETTINGS if s.state == state.strip()), None)
+    if setting is None:
+        return None
+    lines = source_matches(ctx, cid, setting.setter)
+    if not lines:
+        return None
+    here, there = _outer(ctx, cid), _outer(ctx, prev)
+    same = [f for f in lines if here is not None and f.filename == here.filename]
+    between = [f for f in same if there is not None and there.filename == here.filename
+               and (there.lineno or 0) < (f.lineno or 0) < (here.lineno or 0)]
+    before = [f for f in same if (f.lineno or 0) < (here.lineno or 0)]
+    frame = (between or before[-1:] or lines)[0]
+    words = {"where": where, "what": setting.what, "call": setting.call,
+             "lineno": frame.lineno}
+    return (f"{setting.what} changed (`{setting.call}`, line {frame.lineno})",
+            EXPLANATION.format(**words), FIX.format(**words), frame)
+
+
+def _outer(ctx: Any, cid: str | None) -> Any:
+    """The outermost user frame of the call that triggered a compile (the program's line)."""
+    chain = ctx.call_chain(cid) if cid else []
+    return chain[0] if chain else None
