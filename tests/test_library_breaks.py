@@ -305,6 +305,17 @@ def test_a_break_inside_a_custom_ops_fake_implementation_points_at_its_line(tmp_
         assert fake_line(ctx, "0/0", {**lib, "filename": "/x/torch/nn/functional.py"},
                          "uniq = dedup_ids(ids)", "aten._unique2.default") is None
         assert fake_line(ctx, "0/0", lib, "y = other(ids)", "aten._unique2.default") is None
+    # probes36c cop_fake_boolmask_break, blind: `scores[scores > thresh]` in the fake is
+    # aten.nonzero, an op name the line never spells; it was put at the registration
+    (tmp_path / "mask").mkdir()
+    s = Store(tmp_path / "mask")
+    s.user.write_text((REPO / "benchmarks/probes36c/cop_fake_boolmask_break.py").read_text())
+    s.compile("0/0", co_name="forward", lineno=21)
+    s.done()
+    with Reader(s.path) as r:
+        frame, op = fake_line(RunContext(r, s.run_id), "0/0", lib,
+                              "kept = keep_confident(scores, 0.5)", "aten.nonzero.default")
+        assert (frame.lineno, op) == (13, "keep_confident"), frame
 
 
 def test_an_async_collective_break_is_fixed_by_dropping_async_op():

@@ -22,6 +22,14 @@ CUSTOM_OPS_FILE = "torch/_library/custom_ops.py"
 # `aten._unique2.default` -> `unique`: the Python name a program writes for the ATen op
 _ATEN = re.compile(r"aten\.(_?)([a-z]+?)(\d*)(?:_|\.|\b)")
 _BODY_LINES = 40
+# The Python a program writes for an ATen op whose name it never spells (probes36c
+# cop_fake_boolmask_break: `scores[scores > thresh]` is aten.nonzero, and the break was put at
+# the registration): a boolean mask's selection, one-argument `torch.where`, a scalar read.
+_WRITTEN = {
+    "nonzero": r"\b(?:nonzero|argwhere|masked_select)\s*\(|\bwhere\s*\([^,()]*\)"
+               r"|\[[^\]]*(?:[<>]=?|[=!]=|~|\bisin\b|\bisnan\b)[^\]]*\]",
+    "local": r"\.(?:item|tolist)\s*\(|\b(?:int|float|bool)\s*\(",
+}
 
 
 def fake_line(ctx: Any, cid: str | None, lib_frame: dict[str, Any] | None, line: str | None,
@@ -49,6 +57,6 @@ def fake_line(ctx: Any, cid: str | None, lib_frame: dict[str, Any] | None, line:
         text = lines[k]  # the lines after the registration (0-based k is line k + 1)
         if k > at.lineno + 1 and text.strip() and not text[:1].isspace():
             break  # the function's body ended
-        if stem and re.search(rf"\b{stem}\s*\(", text):
+        if stem and re.search(_WRITTEN.get(stem, rf"\b{stem}\s*\("), text):
             return ctx.frame(at.filename, k + 1, text.strip(), evidence="source"), name
     return at, name
