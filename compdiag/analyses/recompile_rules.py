@@ -536,7 +536,7 @@ RESUMED_VALUE_FIX = ("The guarded value is one the code after a graph break was 
 
 def recompile_fix(category: str, source: str, *, count: int, limit: bool,
                   fn: str | None, recurring_text: str | None = None,
-                  guard_text: str | None = None) -> str:
+                  guard_text: str | None = None, tied: str | None = None) -> str:
     if "___stack" in source:  # a value the code after a graph break was handed (perf showed
         return RESUMED_VALUE_FIX  # `mark_dynamic(L['___stack0'], 0)`: probes35e)
     tensor, dim = tensor_and_dim(source)
@@ -551,6 +551,8 @@ def recompile_fix(category: str, source: str, *, count: int, limit: bool,
     if category == "requires_grad" and _PARAMETER.search(source or ""):
         template = PARAMETER_REQUIRES_GRAD_FIX
     fix = template.format(src=source, tensor=tensor, dim=dim) if template else FIX_OTHER
+    if category == "size" and tied:  # other inputs of that size (analyses/tied_sizes.py)
+        fix = tied
     if category == "size":
         fix += SIZE_REPEATED if count > 1 else SIZE_ONCE
     if limit:

@@ -1,0 +1,43 @@
+"""The size fix names every input of the size that changed (analyses/tied_sizes.py). probes36a
+fail_on_recompile_last_shard, blind: the last shard's batch of 3 rows was refused under the
+`fail_on_recompile` stance, and the fix said `torch._dynamo.mark_dynamic(x, 0)`; applied as
+written, both ranks failed at the first step with ConstraintViolationError, since
+`F.mse_loss(model(x), y)` ties x's rows to y's, still static. Marking both, or
+`dynamic=True`, worked."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from compdiag.analyses.recompile_rules import recompile_fix
+from compdiag.analyses.tied_sizes import tied_sizes, tied_words
+
+GUARDS = {"0/0": {"L['x'].size()[0]": "8", "L['x'].size()[1]": "6", "L['y'].size()[0]": "8",
+                  "L['y'].size()[1]": "1", "L['mask'].size()[1]": "8", "L['w'].size()[0]": "1",
+                  "G['model']._modules['0']._parameters['bias'].size()[0]": "8"}}
+
+
+def _ctx() -> SimpleNamespace:
+    r = SimpleNamespace(guard_values=lambda run_id, cid: GUARDS.get(cid, {}))
+    return SimpleNamespace(run_id=1, compiles={"0/0": {}, "0/1": {}}, r=r)
+
+
+def test_the_inputs_of_the_same_size_are_marked_with_the_one_that_changed() -> None:
+    tied = tied_sizes(_ctx(), "0/1", "L['x'].size()[0]", "8")
+    # y's and mask's dimensions of size 8, not a parameter's (G[...]) nor x's own
+    assert tied == [("y", 0), ("mask", 1)]
+    fix = recompile_fix("size", "L['x'].size()[0]", count=1, limit=False, fn="f",
+                        tied=tied_words("x", 0, tied, "8"))
+    assert "`torch._dynamo.mark_dynamic(x, 0)` and `torch._dynamo.mark_dynamic(y, 0)` and " \
+           "`torch._dynamo.mark_dynamic(mask, 1)`" in fix
+    assert "dynamic=True" in fix
+    # the refused call has no compile id of its own: every compile is read
+    assert tied_sizes(_ctx(), None, "L['x'].size()[0]", "8") == tied
+
+
+def test_a_size_of_one_or_a_guard_on_no_input_ties_nothing() -> None:
+    assert tied_sizes(_ctx(), "0/1", "L['w'].size()[0]", "1") == []
+    assert tied_sizes(_ctx(), "0/1", "G['n']", "8") == []
+    fix = recompile_fix("size", "L['x'].size()[0]", count=1, limit=False, fn="f", tied=None)
+    assert fix.startswith("Mark the varying dimension dynamic before the first call, "
+                          "`torch._dynamo.mark_dynamic(x, 0)`")
