@@ -572,6 +572,37 @@ def test_a_miss_under_a_known_key_and_a_changed_graph_are_explained(tmp_path: Pa
         assert "inductor_config[debug]" in flipped.reason and flipped.severity == "problem"
 
 
+def test_a_graph_traced_in_a_sets_order_is_the_loop_over_the_set(tmp_path: Path) -> None:
+    """probes36d feature_set_cache_miss, blind: `for name in FEATURES` (a set of strings)
+    traced the per-feature ops in each process's hash order, so every warm start missed the
+    FX graph cache; the miss was information ("a changed graph is expected to miss") at the
+    compiled call. The same calls in another order are named as such, at the loop, with the
+    fix (`sorted(...)`), a problem: nothing about the program changed."""
+    from compdiag.analyses.caches import reordered
+    from compdiag.analyses.explain import explain
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    user = tmp_path / "model.py"
+    user.write_text("import torch\nFEATURES = {'a', 'b'}\ndef f(x):\n    out = 0\n"
+                    "    for name in FEATURES:\n        out = out + x * len(name)\n"
+                    "    return out\n")
+    a = ("def forward(self, x):\n    mul = torch.ops.aten.mul.Tensor(x, 1.0)\n"
+         "    mul_1 = torch.ops.aten.mul.Tensor(x, 2.0)\n    return (mul, mul_1)")
+    b = ("def forward(self, x):\n    mul = torch.ops.aten.mul.Tensor(x, 2.0)\n"
+         "    mul_1 = torch.ops.aten.mul.Tensor(x, 1.0)\n    return (mul, mul_1)")
+    assert reordered(a, b) and not reordered(a, a) and not reordered(a, a.replace("2.0", "3.0"))
+    w = Writer(tmp_path / "s.db")
+    _fed_run(w, user, [f"[h1] gm: {a}"], "k1")
+    second = _fed_run(w, user, [f"[h2] gm: {b}"], "k2")
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        (d,) = explain(r, second)
+    assert "gm: the same operations in another order" in d.reason
+    assert "iterates the set FEATURES (line 5)" in d.reason and d.user_frame.lineno == 5
+    assert "`sorted(FEATURES)`" in d.fix and d.severity == "problem"
+
+
 def test_a_layout_3_store_from_before_these_tables_reads_and_upgrades(tmp_path: Path) -> None:
     """Layout 3 gained its cache and timeline tables during one session: a store of that
     layout without them reads as having none, and opening it for writing adds them."""

@@ -63,6 +63,27 @@ def _first_graph_difference(before: str, after: str) -> str | None:
     return a[len(b)] if len(a) > len(b) else None
 
 
+# A node's call and its literal arguments, without the names of the values it reads (which
+# follow the order the nodes were made in)
+_CALL = re.compile(r"=\s*([\w.]+)\(")
+_LITERAL = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e-?\d+)?(?![\w.])|'[^']*'|\"[^\"]*\"")
+
+
+def reordered(before: str, after: str) -> bool:
+    """Whether two graphs hold the same calls with the same literal arguments, in another
+    order: code that traced them in an order that changed (a set's iteration)."""
+    def calls(text: str) -> list[tuple[str, tuple[str, ...]]]:
+        out = []
+        for line in text.splitlines():
+            m = _CALL.search(line)
+            if m:
+                out.append((m.group(1), tuple(sorted(_LITERAL.findall(line[m.end():])))))
+        return out
+
+    a, b = calls(before), calls(after)
+    return bool(a) and a != b and sorted(a) == sorted(b)
+
+
 # What a key component's change means in the program's terms (a component named after torch's
 # internals; the words a user acts on).
 MEANINGS = {
@@ -84,7 +105,9 @@ def _describe_change(name: str, before: str | None, after: str | None) -> str:
         return f"{name}: gone from this compile"
     if name == "gm":
         node = _first_graph_difference(before, after)
-        return "gm: the graph changed" + (f" (first differing node: {node})" if node else "")
+        return ("gm: the same operations in another order" if reordered(before, after)
+                else "gm: the graph changed") + (
+            f" (first differing node: {node})" if node else "")
     if name in OPAQUE:
         return f"{name}: changed (another torch build)"
     ta, tb = _tensor(before), _tensor(after)

@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from compdiag.analyses import caches as C
+from compdiag.analyses.cache_words import MISS_EXPLANATION, NOT_STORED_EXPLANATION, \
+    NOT_STORED_FIX, ORDER_EXPLANATION, ORDER_FIX, PEER_RANK_EXPLANATION, PEER_RANK_FIX, \
+    RESET_EXPLANATION, SAME_KEY_EXPLANATION
 from compdiag.analyses.cached_compiles import hits_across_reset, served_from_cache
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
@@ -24,6 +27,7 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import FX_NODE, locate, source_line
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first, found, one_of
+from compdiag.analyses.unordered_loops import unordered_loop
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import display, generation
 from compdiag.formats.user_code import is_user_file
@@ -137,16 +141,6 @@ AOT_ONLY_EXPLANATION = ("Only AOTAutograd's cache refused this graph; Inductor's
                         "them), so every process, warm starts included, traces the graph "
                         "through AOTAutograd again (the joint graph, its partition); "
                         "Inductor's lowering and code generation are still served.")
-MISS_EXPLANATION = ("The cache key hashes the graph, its inputs' metadata, Inductor's config, "
-                    "the torch build and the system; any component that differs makes a new "
-                    "key, and the compile starts cold.")
-RESET_EXPLANATION = ("torch._dynamo.reset() drops Dynamo's compiled code, not Inductor's caches: "
-                     "the compile after it looks its graph up again, and a key component that "
-                     "changed since the compile before it (a config, an input's dtype or "
-                     "device, a global, deterministic algorithms) makes a new key.")
-SAME_KEY_EXPLANATION = ("An earlier run compiled this graph with this very key, so the entry "
-                        "was written to another cache directory, was evicted, or was not "
-                        "copied with the cache (keys are local to TORCHINDUCTOR_CACHE_DIR).")
 
 
 # Bypass reasons that name an Inductor config (torch's words, lower case) -> the config
@@ -421,11 +415,18 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
         frame = source_line(ctx, cid, re.compile(r"\b%s\s*=(?!=)" % re.escape(moved[0][0])),
                              reset)
         fix = GLOBAL_CONSTANT_FIX.format(name=moved[0][0])
+    order = next((c for c in why.changes if c.component == "gm"
+                  and "another order" in c.summary), None)
+    loop = unordered_loop(ctx) if order is not None and not moved else None
+    if loop is not None:  # the graph traced in the order a set yields (cache_words.ORDER_*)
+        explanation, fix = ORDER_EXPLANATION, ORDER_FIX.format(name=loop[1])
+        frame = loop[0]
+        reason += f"; the compiled code iterates the set {loop[1]} (line {frame.lineno})"
     frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
     # A key whose graph or inputs changed is another program (other arguments, settings,
     # sizes; after a reset, other code traced): expected to miss, as the fix says, not a fault.
     expected = (peer is not None or bool(beside)) and why.status == "same_key" or (
-        not moved and bool(why.changes)
+        not moved and loop is None and bool(why.changes)
         and all(c.component.startswith(GRAPH_COMPONENTS) for c in why.changes))
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
                      user_frame=frame or locate(ctx, cid), explanation=explanation,
@@ -433,14 +434,6 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
                      details=CacheDetails(caches=(cache,), result="miss", key=e.get("key"),
                                           changed=tuple(c.to_json() for c in why.changes),
                                           compared_to=why.compared_to))
-
-
-PEER_RANK_EXPLANATION = ("The ranks of a job compile the same graphs at about the same time, "
-                         "each into the cache directory they share; a rank looks its key up "
-                         "before the other has written the entry, so both miss and both "
-                         "compile.")
-PEER_RANK_FIX = ("a warm start of the job (the same cache directory, kept) hits on every "
-                 "rank.")
 
 
 def _same_job(ctx: Any, run_id: Any) -> Any:
@@ -453,14 +446,6 @@ def _same_job(ctx: Any, run_id: Any) -> Any:
     except Exception:  # noqa: BLE001 - a run the store no longer has: no peer
         return None
     return other.get("rank") if other.get("job") == job else None
-
-
-NOT_STORED_EXPLANATION = ("The same compile found the other cache's entry that the earlier "
-                          "run wrote, so both runs used one cache directory: the earlier run "
-                          "looked this key up, missed, compiled, and did not store an entry for "
-                          "it (torch stores some compiled graphs in one cache only).")
-NOT_STORED_FIX = ("the compile still loaded its kernels from the cache that hit; a warm start "
-                  "of this graph pays the part that cache does not hold.")
 
 
 def hit_beside(ctx: Any, e: dict[str, Any]) -> str | None:

@@ -1,0 +1,41 @@
+"""The cache kind's words for a lookup that missed (analyses/diagnoses/cache.py): what a
+miss means, after a reset, with the same key, beside another rank, or for a graph built in
+another order."""
+
+from __future__ import annotations
+
+MISS_EXPLANATION = ("The cache key hashes the graph, its inputs' metadata, Inductor's config, "
+                    "the torch build and the system; any component that differs makes a new "
+                    "key, and the compile starts cold.")
+RESET_EXPLANATION = ("torch._dynamo.reset() drops Dynamo's compiled code, not Inductor's caches: "
+                     "the compile after it looks its graph up again, and a key component that "
+                     "changed since the compile before it (a config, an input's dtype or "
+                     "device, a global, deterministic algorithms) makes a new key.")
+SAME_KEY_EXPLANATION = ("An earlier run compiled this graph with this very key, so the entry "
+                        "was written to another cache directory, was evicted, or was not "
+                        "copied with the cache (keys are local to TORCHINDUCTOR_CACHE_DIR).")
+PEER_RANK_EXPLANATION = ("The ranks of a job compile the same graphs at about the same time, "
+                         "each into the cache directory they share; a rank looks its key up "
+                         "before the other has written the entry, so both miss and both "
+                         "compile.")
+PEER_RANK_FIX = ("a warm start of the job (the same cache directory, kept) hits on every "
+                 "rank.")
+NOT_STORED_EXPLANATION = ("The same compile found the other cache's entry that the earlier "
+                          "run wrote, so both runs used one cache directory: the earlier run "
+                          "looked this key up, missed, compiled, and did not store an entry for "
+                          "it (torch stores some compiled graphs in one cache only).")
+NOT_STORED_FIX = ("the compile still loaded its kernels from the cache that hit; a warm start "
+                  "of this graph pays the part that cache does not hold.")
+
+# The same ops in another order (analyses/caches.py `reordered`): code that iterates an
+# unordered container builds the graph in the order it yields (probes36d
+# feature_set_cache_miss: `for name in FEATURES`, a set of strings, whose order follows each
+# process's hash seed, so every warm start missed the FX graph cache).
+ORDER_EXPLANATION = ("The graph holds the same operations as the earlier compile's, in another "
+                     "order: the code traced them in the order a container yielded its items, "
+                     "and that order changed between the processes. A set of strings (and a "
+                     "dict built from one) is ordered by each process's hash seed "
+                     "(PYTHONHASHSEED), so every start traces another graph and misses the "
+                     "cache.")
+ORDER_FIX = ("Iterate in a fixed order: `sorted({name})` in place of `{name}` (or keep the "
+             "items in a list or tuple); setting PYTHONHASHSEED for every start also works.")

@@ -1,0 +1,39 @@
+"""A loop of the compiled code over a set, read from the program's stored source: the order
+it yields follows each process's hash seed for strings, so the graph it traces comes out in
+another order in each process (analyses/caches.py `reordered`; probes36d
+feature_set_cache_miss: `for name in FEATURES`, FEATURES a set of feature names)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from compdiag.analyses.compiled_source import compiled_defs
+from compdiag.analyses.diagnosis import UserFrame
+
+_SET_CALLS = ("set", "frozenset")
+
+
+def _is_set(node: ast.AST | None) -> bool:
+    return isinstance(node, (ast.Set, ast.SetComp)) or (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        and node.func.id in _SET_CALLS)
+
+
+def unordered_loop(ctx: Any) -> tuple[UserFrame, str] | None:
+    """(the `for` line, the set's name) of the first loop of a compiled function over a name
+    the module or the function binds to a set; None when none."""
+    for fn, tree, path in compiled_defs(ctx):
+        sets = {t.id for scope in (tree.body, fn.body) for node in scope
+                if isinstance(node, ast.Assign) and _is_set(node.value)
+                for t in node.targets if isinstance(t, ast.Name)}
+        for node in ast.walk(fn):
+            loop = node if isinstance(node, ast.For) else None
+            target = loop.iter if loop is not None else None
+            if isinstance(node, ast.comprehension):
+                target = node.iter
+            if isinstance(target, ast.Name) and target.id in sets or _is_set(target):
+                name = target.id if isinstance(target, ast.Name) else "the set"
+                line = getattr(node, "lineno", None) or getattr(target, "lineno", None)
+                return ctx.frame(path, line, evidence="source"), name
+    return None
