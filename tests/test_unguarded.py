@@ -312,3 +312,41 @@ def test_a_setter_with_dynamos_graph_alone_is_not_said(config_store):
     finally:
         torch.set_autocast_dtype("cpu", was)
     assert done() == []
+
+
+def test_a_setting_changed_inside_compiled_code_is_said_never_applied(tmp_path):
+    """probes36d compiled_eval_determinism_dropped, blind: `torch.use_deterministic_algorithms(
+    True)` as the first line of a compiled evaluation routine; the process still had it off
+    afterwards (Dynamo applies it while tracing and puts it back; the compiled graph keeps
+    only tensor ops), with no break, recompile or warning, and explain said "no problems
+    found". Dynamo's graph holds the setter's node: said at the program's line. Under an
+    eager backend (no AOTAutograd or Inductor) the graph's node runs, and nothing is said."""
+    from test_explain import Store
+
+    for lowered in (True, False):
+        (tmp_path / str(lowered)).mkdir()
+        s = Store(tmp_path / str(lowered))
+        lines = s.user.read_text().splitlines()
+        lines[3:5] = ["def evaluate(model, xs):", "    torch.use_deterministic_algorithms(True)"]
+        s.user.write_text("\n".join(lines) + "\n")
+        s.compile("0/0", co_name="evaluate", lineno=4)
+        s.ing.record({"frame_id": 0, "frame_compile_id": 0, "dynamo_output_graph": {}},
+                     "class GraphModule(torch.nn.Module):\n"
+                     "    def forward(self, L_x_: \"f32[4]\"):\n"
+                     "        l_x_ = L_x_\n"
+                     "        _set_deterministic_algorithms = torch._C._set_deterministic_"
+                     "algorithms(True, warn_only = False);  _set_deterministic_algorithms = "
+                     "None\n"
+                     "        return (l_x_,)\n")
+        if lowered:
+            s.ing.record({"frame_id": 0, "frame_compile_id": 0, "artifact": {
+                "name": "fx_graph_cache_hit", "encoding": "json"}},
+                '{"key": "k", "cache_state": "hit", "components": []}')
+        said = [d for d in s.explain() if d["kind"] == "unguarded"]
+        if not lowered:
+            assert said == []
+            continue
+        (d,) = said
+        assert d["reason"].startswith("torch.use_deterministic_algorithms(True) inside "
+                                      "compiled code is never applied")
+        assert d["user_frame"]["lineno"] == 5 and "outside compiled code" in d["fix"]

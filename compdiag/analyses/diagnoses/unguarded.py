@@ -23,7 +23,9 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.late_changes import late_changes
+from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
+from compdiag.analyses.settings_in_graph import settings_in_graph
 
 KIND = "unguarded"
 
@@ -87,6 +89,16 @@ RULES = {
                     "follows it.",
         fix="{own}; or make the call before the first compiled call; or call "
             "`torch.compiler.reset()` after it, so the next call compiles again with it."),
+    "setting_in_graph": Rule(
+        reason="{setting}({value}) inside compiled code is never applied: the process keeps "
+               "the setting it had",
+        explanation="Dynamo applies the call while it traces the function and then puts the "
+                    "setting back as it was; the compiled graph keeps only tensor operations, "
+                    "so no compiled call makes it (no break, no recompile, no warning). The "
+                    "rest of the program, eager code included, runs with the old setting, "
+                    "while eager would have changed it at line {lineno}.",
+        fix="Call `{setting}({value})` outside compiled code, before the first compiled call "
+            "(at the program's start)."),
 }
 
 # A global hook (`register_module_forward_hook`): skip_nnmodule_hook_guards = False did not
@@ -170,6 +182,17 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                      what=str(data.get("method") or data.get("key")),
                                      module=data.get("module"), path=data.get("path"),
                                      compiled=data.get("compiled")))
+    for found in settings_in_graph(ctx):  # a setter inside compiled code, never applied
+        frame = found["frame"]
+        words = {"setting": found["call"], "value": found["value"],
+                 "lineno": frame.lineno if frame else "?"}
+        rule = RULES["setting_in_graph"]
+        at_line[("setting_in_graph", found["call"], frame and frame.lineno)] = Diagnosis(
+            KIND, stage="dynamo", compile_id=found["cid"], reason=rule.reason.format(**words),
+            user_frame=frame or locate(ctx, found["cid"]),
+            explanation=rule.explanation.format(**words), fix=rule.fix.format(**words),
+            score=SPEC.score("unguarded", order=len(at_line)),
+            details=UnguardedDetails(change="setting_in_graph", what=found["call"]))
     return list(at_line.values())
 
 
