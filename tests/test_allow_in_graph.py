@@ -114,3 +114,30 @@ def test_a_global_a_marked_function_reads_is_the_stale_value_at_its_read(tmp_pat
     assert top["kind"] == "accuracy" and top["user_frame"]["lineno"] == 8, top
     assert "the global `CFG`" in top["reason"] and "allow_in_graph" in top["fix"]
     assert not [d for d in diags if d["kind"] == "allow_in_graph"]
+
+
+FUNCTIONAL_SRC = '''import torch
+from torch.func import functional_call
+
+net = torch.nn.Linear(4, 1)
+
+
+def task_loss(params, x, y):
+    pred = functional_call(net, params, (x,))
+    return ((pred - y) ** 2).mean()
+'''
+
+
+def test_a_functional_call_that_kept_the_modules_parameters_is_named_at_its_line(tmp_path):
+    """probes36c maml_functional_call_stale, blind: the whole-function check found call 2 of a
+    compiled MAML loss different (changed_after_compile) at the loss's last line, with
+    assume_constant_result's fix; the graph held the module's own parameters, passed on the
+    first call. Said at the functional_call line, with the fix that clones them."""
+    s = Store(tmp_path)
+    s.user.write_text(FUNCTIONAL_SRC)
+    s.compile("0/0", co_name="task_loss", lineno=7)
+    s.accuracy("0/0", [("result 0", False, 0.09, 0.18, {"verdict": "changed_after_compile",
+                                                         "function": "task_loss", "call": 2})])
+    (top,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert top["user_frame"]["lineno"] == 8 and "functional_call(net, ...)" in top["reason"]
+    assert "net.named_parameters()" in top["fix"] and "assume_constant_result" not in top["fix"]

@@ -97,7 +97,9 @@ def test_a_function_that_could_change_state_is_not_replayed(checks) -> None:
     def draws(x):
         return x + torch.rand(3)
 
-    model = torch.nn.Linear(3, 3)
+    # a module whose call updates state (BatchNorm in training: its running statistics); a
+    # module whose call changes nothing is replayed (probes36c, below)
+    model = torch.nn.BatchNorm1d(3)
 
     def reaches(x):
         return model(x)
@@ -112,7 +114,7 @@ def test_a_function_that_could_change_state_is_not_replayed(checks) -> None:
 
     # Python's stream: a replay would move the program's own random numbers
     assert replay_refusal(flips, (x,), {}) == "it draws random numbers"
-    assert replay_refusal(reaches, (x,), {}) == "it reaches a Linear"
+    assert replay_refusal(reaches, (x,), {}) == "it reaches a BatchNorm1d"
     torch.compile(stores, backend="eager")(x)
     assert COUNTER == [1]
 
@@ -500,3 +502,45 @@ def test_eagers_error_names_the_call_it_came_out_of() -> None:
     check = eager_rejects("f", info.value, [("0/0", None, None, False)])
     assert check.outputs[0].detail["eager_error"].endswith("(in repeat_interleave)")
     assert check.divergent_node["op"] == "repeat_interleave"
+
+
+_NET = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+
+
+def _task_loss(params, x, y):
+    pred = torch.func.functional_call(_NET, params, (x,))
+    return ((pred - y) ** 2).mean()
+
+
+def test_a_function_that_runs_a_module_it_cannot_change_is_replayed(checks) -> None:
+    """probes36c maml_functional_call_stale, blind: a compiled loss ran a global module through
+    `functional_call` with a parameter dict; first called with the module's own parameters, it
+    kept reading them for the adapted tensors (no recompile), and `--check-accuracy` said
+    nothing: a function reaching a module was never replayed. A module whose call changes
+    nothing (no layer reading `training` in training, no hook, no state stored) and a function
+    with no in-place tensor method are replayed: call 2 differs."""
+    from compdiag.capture.function_accuracy import replay_refusal
+
+    x, y = torch.randn(6, 4), torch.randn(6, 1)
+    params = dict(_NET.named_parameters())
+    assert replay_refusal(_task_loss, (params, x, y), {}) is None
+    fn = torch.compile(_task_loss, backend="eager")
+    fn(params, x, y)
+    assert not [c for c in checks if not c.ok]
+    fn({k: (v - 0.5).detach().requires_grad_() for k, v in params.items()}, x, y)
+    (whole,) = [c for c in checks if not c.ok]
+    assert whole.outputs[0].detail["verdict"] == "changed_after_compile"
+
+    def updates(params, x):
+        _NET[0].weight.add_(1.0)
+        return _NET(x)
+
+    assert replay_refusal(updates, (params, x), {}) == "it reaches a Sequential"
+    assert replay_refusal(_uses_dropout, (x,), {}) == "it reaches a Sequential"
+
+
+_DROPOUT = torch.nn.Sequential(torch.nn.Linear(4, 1), torch.nn.Dropout())
+
+
+def _uses_dropout(x):
+    return _DROPOUT(x)

@@ -1,5 +1,6 @@
 """A value the compiled graph took as a constant with no guard on it, read from the program's
-stored source: what a later call that differs from eager (the whole-function check's
+stored source (a marked function, below, or `torch.func.functional_call` first called with a
+module's own parameters): what a later call that differs from eager (the whole-function check's
 `changed_after_compile`) or the program's own failed check comes from.
 
 Two markings make Dynamo keep a value without guarding what it was computed from:
@@ -38,6 +39,21 @@ MARKINGS = (("assume_constant_result", "the graph holds what `{fn}()` (line {lin
                                "at line {read}, unguarded", ALLOWED_FIX))
 
 
+# probes36c maml_functional_call_stale: `functional_call(net, params, (x,))` compiled, first
+# called with `dict(net.named_parameters())`; later calls with new tensors under the same keys
+# ran the first graph, still reading the module's own weights (cloning them for the first call
+# made the difference 0)
+FUNCTIONAL_CALL = "functional_call"
+FUNCTIONAL_SAID = ("`functional_call({module}, ...)` at line {lineno} may hold {module}'s own "
+                   "parameters: when the first call passes them (`dict({module}."
+                   "named_parameters())`), Dynamo reads them as the module's, and later "
+                   "calls' tensors under the same names are not seen")
+FUNCTIONAL_FIX = ("Pass tensors that are not {module}'s own parameters on every call, the "
+                  "first included (`{{k: v.detach().clone().requires_grad_() for k, v in "
+                  "{module}.named_parameters()}}`), so the graph takes them as inputs; or call "
+                  "`torch._dynamo.reset()` before calling it with other parameters.")
+
+
 class Baked(NamedTuple):
     fn: str
     lineno: int  # the line where the value is read (see the module's docstring)
@@ -50,6 +66,12 @@ def baked_value(ctx: Any) -> Baked | None:
     """The first value a compiled function takes as a constant through a marked function it
     calls; None when none."""
     for compiled, tree, path in compiled_defs(ctx):
+        swapped = next((c for c in ast.walk(compiled) if isinstance(c, ast.Call)
+                        and _named(c.func) == FUNCTIONAL_CALL and c.args), None)
+        if swapped is not None:
+            words = {"module": ast.unparse(swapped.args[0]), "lineno": swapped.lineno}
+            return Baked(FUNCTIONAL_CALL, swapped.lineno, path, FUNCTIONAL_SAID.format(**words),
+                         FUNCTIONAL_FIX.format(**words))
         marked = {n.name: (n, marking) for n in ast.walk(tree)
                   if isinstance(n, ast.FunctionDef)
                   for marking in MARKINGS if any(_named(d) == marking[0]

@@ -38,6 +38,7 @@ import functools
 import inspect
 import io
 import linecache
+import re
 import sys
 import traceback as tb_module
 from types import CodeType, FunctionType
@@ -117,6 +118,9 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
                 return f"it writes the enclosing variable {ins.argval}"
     for value in _referenced(fn):
         held = _reaches(value, stateful)
+        if held and isinstance(value, torch.nn.Module) and torch.nn.Module in stateful and \
+                _module_replayable(value, fn):
+            continue  # a module whose call changes nothing (probes36c functional_call)
         if held:
             return f"it reaches a {held}"
         if isinstance(value, type) and is_user_file(getattr(
@@ -131,6 +135,26 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
             if why:
                 return why
     return None
+
+
+# An in-place tensor method (`add_`, `copy_`): through a module the function reaches, it would
+# write the program's own parameters a second time.
+_IN_PLACE = re.compile(r"^[a-z][a-z0-9_]*[a-z0-9]_$")
+
+
+def _module_replayable(module: torch.nn.Module, fn: FunctionType) -> bool:
+    """A module a plain function reaches (a global `net` it runs through
+    `torch.func.functional_call`) that a replay cannot change: the module check's rules
+    (capture/module_accuracy.py: no layer that reads `training` in training mode, no hook, a
+    forward that stores nothing) and no in-place tensor method in the function's code
+    (probes36c maml_functional_call_stale: the compiled loss kept reading the module's
+    original weights for new parameter tensors, and the check never ran)."""
+    if any(_IN_PLACE.match(n) for code in _codes(fn.__code__) for n in code.co_names):
+        return False
+    stateful = (torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler)
+    return module_accuracy.refusal(
+        module, (), {}, lambda f, ignore: _code_refusal(f, set(), stateful, _DEPTH, ignore)
+    ) is None
 
 
 # A tensor's own attributes: a store to one of an argument's (`w.data = ...`) changes only the
