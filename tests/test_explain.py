@@ -2598,3 +2598,18 @@ def test_a_tensor_attribute_set_names_the_attribute_and_builds_the_tensor(tmp_pa
     (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
     assert d["reason"] == "Failed to set tensor attribute (setting a tensor's `.real`)", d
     assert "torch.complex(real, imag)" in d["fix"]
+
+
+def test_a_functional_collective_failing_at_run_time_gets_the_collective_fix_not_aot_eager():
+    """probes36a allgather_scalar_metric, blind: `dist.all_gather(per_rank, loss)` of a 0-d
+    loss in a compiled eval step failed in gloo ("invalid size of output tensor at index 0"),
+    in op _c10d_functional.all_gather_into_tensor; eager ran it. The fix said to try
+    backend='aot_eager', which failed the same way (the rewrite is Dynamo's)."""
+    from compdiag.analyses.fixes import failure_fix
+
+    one = ("RuntimeError: ProcessGroupGloo::allgather_coalesced: invalid size of output tensor "
+           "at index 0 (expected length (), got (1)) (in op "
+           "_c10d_functional.all_gather_into_tensor.default)")
+    fix = failure_fix("runtime", "RuntimeError", one, run_id=1, argv=["a.py"])
+    assert fix.startswith("Run the collective outside the compiled function")
+    assert "reshape(1)" in fix and "Check whether backend='aot_eager'" not in fix

@@ -201,6 +201,18 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                why="It was raised inside Inductor's pattern matcher, which rewrites known op "
                    "patterns in the graph before lowering (its fx_passes): one pattern's own "
                    "code failed on this graph, a bug in torch, not in the program."),
+    # probes36a allgather_scalar_metric: `dist.all_gather(per_rank, loss)` of a 0-d loss in a
+    # compiled eval step failed in gloo ("invalid size of output tensor at index 0 (expected
+    # length (), got (1))") while eager ran it; the fix offered aot_eager, which fails alike
+    RuntimeFix(one_of("_c10d_functional."),
+               "Run the collective outside the compiled function (after the compiled call "
+               "returns, or in a helper decorated `@torch.compiler.disable`), or give it the "
+               "shape the functional form handles (`t.reshape(1)` for a 0-d tensor, then "
+               "`torch.cat` of the gathered pieces); `backend='aot_eager'` fails the same way, "
+               "since the rewrite is Dynamo's, not Inductor's.",
+               why="Dynamo rewrote the `torch.distributed` call into a functional collective "
+                   "(`_c10d_functional.*`), which handles its tensors by other rules than "
+                   "the call in eager; the process group refused what the rewrite gave it."),
     RuntimeFix(every("expected size", "stride"),
                "The compiled code checked a tensor's size/stride and it differed from what the "
                "graph was traced with: usually a custom op's fake (meta) kernel that returns "
