@@ -112,7 +112,7 @@ def test_a_global_a_marked_function_reads_is_the_stale_value_at_its_read(tmp_pat
     diags = s.explain()
     top = diags[0]
     assert top["kind"] == "accuracy" and top["user_frame"]["lineno"] == 8, top
-    assert "the global `CFG`" in top["reason"] and "allow_in_graph" in top["fix"]
+    assert "the global `CFG['huber_delta']`" in top["reason"] and "allow_in_graph" in top["fix"]
     assert not [d for d in diags if d["kind"] == "allow_in_graph"]
 
 

@@ -99,7 +99,10 @@ def _global_read(fn: ast.FunctionDef, tree: ast.Module) -> tuple[str, int] | Non
     assigned = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
                 for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
                 if isinstance(t, ast.Name)}
-    reads = sorted((n.lineno, n.col_offset, n.id) for n in ast.walk(fn)
+    # the read as written: `CFG["huber_delta"]`, the item of a config dict, not only `CFG`
+    keyed = {id(n.value): ast.unparse(n) for n in ast.walk(fn) if isinstance(n, ast.Subscript)
+             and isinstance(n.slice, ast.Constant)}
+    reads = sorted((n.lineno, n.col_offset, keyed.get(id(n), n.id)) for n in ast.walk(fn)
                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
                    and n.id in assigned and n.id not in local and not hasattr(builtins, n.id))
     return (reads[0][2], reads[0][0]) if reads else None
