@@ -317,7 +317,8 @@ def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, s
                   tf32_ratio=f"{on / off:.3g}" if on and off else "many")
     if verdict not in VERDICT_REASONS:
         return "", ""
-    return (VERDICT_REASONS[verdict].format(**fields),
+    # a field the check did not store (a verdict without a measured reason) says nothing
+    return (VERDICT_REASONS[verdict].format(**fields).replace(" (None)", ""),
             VERDICT_EXPLANATIONS[verdict].format(**fields))
 
 
