@@ -18,6 +18,8 @@ from compdiag.analyses.locate import source_line
 from compdiag.analyses.lost_marks import EXPLANATION as LOST_EXPLANATION, FIX as LOST_FIX, \
     REASON as LOST_REASON, lost_mark
 from compdiag.analyses.recompile_instances import frame_cids, instances_of
+from compdiag.analyses.recompile_sites import EXPLANATION as SITES_EXPLANATION, FIX as SITES_FIX, \
+    REASON as SITES_REASON, call_sites, words as site_words
 from compdiag.analyses.recompile_rules import (
     INSTANCES_EXPLANATION, INSTANCES_FIX, INSTANCES_REASON, SPECIALIZED_EXPLANATION,
     SPECIALIZED_FIX, SPECIALIZED_LOOP_FIX, SPECIALIZED_NUMBER_EXPLANATION,
@@ -55,6 +57,11 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
         return Cause(None, INSTANCES_REASON.format(cls=cls, src=source), "",
                      INSTANCES_EXPLANATION.format(cls=cls, fn=fn or "the method", src=source),
                      INSTANCES_FIX, instances=cls)
+    sites = call_sites(ctx, frame_no, category)
+    if sites is not None:  # several lines calling it in turn (analyses/recompile_sites.py)
+        said = site_words(sites, fn, source)
+        return Cause(None, None, SITES_REASON.format(**said), SITES_EXPLANATION.format(**said),
+                     SITES_FIX.format(**said))
     # a Python number made symbolic (automatic dynamic) that a line needs as a concrete
     # number: a tensor cannot stand for it there (probes34d markov_kstep_power:
     # `matrix_power(transition, horizon)`; the `torch.tensor(value)` fix broke the graph);
