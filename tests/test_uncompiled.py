@@ -85,3 +85,17 @@ def test_a_program_that_raised_before_any_compiled_call_is_not_also_uncompiled(t
     ran, doc = _run(tmp_path, TOWERS.replace("model.compile()\n", crash))
     assert ran.returncode == 1
     assert not [d for d in doc["diagnoses"] if d["reason"].startswith("nothing was compiled")]
+
+
+def test_a_method_called_on_the_compiled_wrapper_is_the_original_modules(tmp_path):
+    """probes36b gpt2_generate_on_wrapper, blind: `model = torch.compile(model)`, then only
+    `model.generate(...)`: the wrapper hands `generate` to the original module, whose calls
+    of itself run uncompiled, and nothing compiled. The fix said to call what torch.compile
+    returned, which the program did. Now: the wrapper's method at its line, and the fix that
+    compiles the module in place."""
+    wrapped = TOWERS.replace("model.compile()\n", "model = torch.compile(model)\n")
+    _, doc = _run(tmp_path, wrapped)
+    (top,) = [d for d in doc["diagnoses"] if d["severity"] == "problem"]
+    assert top["user_frame"]["lineno"] == 19, top
+    assert "the wrapper passes them to the original module" in top["reason"]
+    assert "`model.compile()` in place of line 17" in top["fix"]

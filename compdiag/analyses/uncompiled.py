@@ -25,6 +25,23 @@ MODULE_EXPLANATION = (
 MODULE_FIX = ("Compile the methods the program calls: `{name}.{first} = torch.compile({name}."
               "{first})` (and so for each), or route them through the module's call (a forward "
               "that takes which tower to run), so `{name}.compile()` covers them.")
+# `model = torch.compile(model)`, then `model.generate(...)`: the wrapper hands attribute
+# access to the original module, so its own method runs, and the module calls inside it, in
+# eager (probes36b gpt2_generate_on_wrapper; the fix said "call what torch.compile returned",
+# which the program did)
+WRAPPER_REASON = ("nothing was compiled: `{call}` (line {lineno}) compiles calls of `{name}(...)` "
+                  "itself, and the program calls {methods} instead: the wrapper passes them to "
+                  "the original module, whose methods run in eager")
+WRAPPER_EXPLANATION = (
+    "torch.compile(module) returns a wrapper that compiles the module's own call "
+    "(`{name}(...)`); any other attribute (`{name}.{first}`) is the original module's, so "
+    "`{name}.{first}(...)` runs the original method, and the calls of the module it makes "
+    "(`self(...)`) reach the uncompiled module. No frame was compiled in this run, so torch "
+    "logged nothing.")
+WRAPPER_FIX = ("Compile the module in place instead of wrapping it: `{orig}.compile()` in place "
+               "of line {lineno} (the module's own call is then compiled wherever it is made, "
+               "inside `{first}` too), or compile what `{first}` calls (`{orig}.forward = "
+               "torch.compile({orig}.forward)`).")
 UNCALLED_REASON = ("nothing was compiled: the program never ran what `{call}` (line {lineno}) "
                    "compiled")
 UNCALLED_EXPLANATION = (
@@ -55,19 +72,23 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
         line = (call.get("line") or "").strip()
         frame = ctx.frame(call["filename"], call["lineno"], call.get("line"), "source")
         words = dict(call=line, lineno=call["lineno"])
-        receiver = _receiver(line) if data.get("key") == "compile" and \
-            data.get("module") == "torch.nn.Module" else None
+        in_place = data.get("key") == "compile" and data.get("module") == "torch.nn.Module"
+        wrapped = _wrapped(line) if data.get("key") == "compile" and \
+            data.get("module") == "torch" else None
+        receiver = _receiver(line) if in_place else wrapped[0] if wrapped else None
         methods = _methods_called(ctx.source_lines(call["filename"]) or [], receiver) \
             if receiver else []
         if methods:  # at the first of them: the call that runs in eager
             frame = ctx.frame(call["filename"], methods[0][1], None, "source")
             words.update(name=receiver, first=methods[0][0], methods=", ".join(
-                f"`{receiver}.{m}(...)` (line {n})" for m, n in methods[:3]))
+                f"`{receiver}.{m}(...)` (line {n})" for m, n in methods[:3]),
+                orig=wrapped[1] if wrapped else receiver)
+            reason, explanation, fix = (MODULE_REASON, MODULE_EXPLANATION, MODULE_FIX) \
+                if in_place else (WRAPPER_REASON, WRAPPER_EXPLANATION, WRAPPER_FIX)
             return [Diagnosis(kind, stage=None, compile_id=None,
-                              reason=MODULE_REASON.format(**words), user_frame=frame,
-                              explanation=MODULE_EXPLANATION.format(**words),
-                              fix=MODULE_FIX.format(**words), score=score,
-                              details=details)]
+                              reason=reason.format(**words), user_frame=frame,
+                              explanation=explanation.format(**words),
+                              fix=fix.format(**words), score=score, details=details)]
         return [Diagnosis(kind, stage=None, compile_id=None,
                           reason=UNCALLED_REASON.format(**words), user_frame=frame,
                           explanation=UNCALLED_EXPLANATION, fix=UNCALLED_FIX, score=score,
@@ -86,6 +107,21 @@ def _receiver(line: str) -> str | None:
                 node.func.attr == "compile" and isinstance(node.func.value,
                                                            (ast.Name, ast.Attribute)):
             return ast.unparse(node.func.value)
+    return None
+
+
+def _wrapped(line: str) -> tuple[str, str] | None:
+    """(the name bound, the module compiled) of `name = torch.compile(module, ...)`."""
+    try:
+        tree = ast.parse(line.strip())
+    except SyntaxError:
+        return None
+    node = tree.body[0] if tree.body else None
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+            isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) and \
+            node.value.func.attr == "compile" and node.value.args and \
+            isinstance(node.targets[0], (ast.Name, ast.Attribute)):
+        return ast.unparse(node.targets[0]), ast.unparse(node.value.args[0])
     return None
 
 
