@@ -113,8 +113,9 @@ FIXES = {
             "`torch._dynamo.mark_dynamic({tensor}, {dim})`, or compile with `dynamic=True`",
     "stride": "Make the layout consistent: pass `{tensor}.contiguous()` (or always the same "
               "view) to the compiled function.",
-    "dtype": "Call it with one dtype: convert at the call site (`{tensor}.to(torch.float32)`) "
-             "or keep separate compiled functions per dtype on purpose.",
+    "dtype": "Call it with one dtype: convert at the call site (`{tensor}.to({dtype})`, the "
+             "dtype it was compiled for) or keep separate compiled functions per dtype on "
+             "purpose.",
     "device": "Move {tensor} to one device before calling the compiled function.",
     "requires_grad": "Keep requires_grad consistent across calls: run inference calls under "
                      "`torch.no_grad()` with the same inputs, or detach() the inputs that "
@@ -534,9 +535,18 @@ RESUMED_VALUE_FIX = ("The guarded value is one the code after a graph break was 
                      "this recompile goes with it.")
 
 
+# torch's names in a dtype guard ("expected Long, actual Bool") -> the dtype to convert to
+TORCH_DTYPES = {"Float": "torch.float32", "Double": "torch.float64", "Half": "torch.float16",
+                "BFloat16": "torch.bfloat16", "Long": "torch.int64", "Int": "torch.int32",
+                "Short": "torch.int16", "Char": "torch.int8", "Byte": "torch.uint8",
+                "Bool": "torch.bool", "ComplexFloat": "torch.complex64",
+                "ComplexDouble": "torch.complex128"}
+
+
 def recompile_fix(category: str, source: str, *, count: int, limit: bool,
                   fn: str | None, recurring_text: str | None = None,
-                  guard_text: str | None = None, tied: str | None = None) -> str:
+                  guard_text: str | None = None, tied: str | None = None,
+                  before: Any = None) -> str:
     if "___stack" in source:  # a value the code after a graph break was handed (perf showed
         return RESUMED_VALUE_FIX  # `mark_dynamic(L['___stack0'], 0)`: probes35e)
     tensor, dim = tensor_and_dim(source)
@@ -550,7 +560,11 @@ def recompile_fix(category: str, source: str, *, count: int, limit: bool,
     template = FIXES.get(category)
     if category == "requires_grad" and _PARAMETER.search(source or ""):
         template = PARAMETER_REQUIRES_GRAD_FIX
-    fix = template.format(src=source, tensor=tensor, dim=dim) if template else FIX_OTHER
+    # the dtype it was compiled for (probes36b bert_eval_bool_mask: a Long mask, then a Bool
+    # one, was told to convert to float32, which recompiled again)
+    dtype = TORCH_DTYPES.get(str(before), "torch.float32")
+    fix = template.format(src=source, tensor=tensor, dim=dim, dtype=dtype) if template \
+        else FIX_OTHER
     if category == "size" and tied:  # other inputs of that size (analyses/tied_sizes.py)
         fix = tied
     if category == "size":

@@ -61,7 +61,8 @@ def refused(ctx: Any, failure: dict[str, Any], fatal: bool) -> Refused | None:
     else:
         tied = tied_sizes(ctx, cid, source, g.get("before"))
         fix = (recompile_fix(category, source, count=1, limit=False, fn=fn,
-                             guard_text=g.get("guard"), tied=tied and tied_words(
+                             guard_text=g.get("guard"), before=g.get("before"),
+                             tied=tied and tied_words(
                                  *tensor_and_dim(source), tied, g.get("before")))
                + f" Or drop {setting} if this recompile is expected.")
     return Refused(f"{failure.get('exc_type')}: {where} needed a recompile ({said}), which "

@@ -415,7 +415,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                recompile_fix("size_loop" if loop else category, source, count=count,
                              limit=limit is not None, fn=shown,
                              recurring_text=guard_text if changing else None,
-                             guard_text=first["failed_guard"], tied=(tied := tied_sizes(
+                             guard_text=first["failed_guard"], before=before,
+                             tied=(tied := tied_sizes(
                                  ctx, first["compile_id"], source, before)) and tied_words(
                                  tensor, dim, tied, before)))
         if specialised_01 and cause is None:

@@ -1,4 +1,5 @@
-"""The size fix names every input of the size that changed (analyses/tied_sizes.py). probes36a
+"""The recompile fix names what the program must change (analyses/tied_sizes.py and the dtype
+a graph was compiled for). The size fix names every input of the size that changed: probes36a
 fail_on_recompile_last_shard, blind: the last shard's batch of 3 rows was refused under the
 `fail_on_recompile` stance, and the fix said `torch._dynamo.mark_dynamic(x, 0)`; applied as
 written, both ranks failed at the first step with ConstraintViolationError, since
@@ -41,3 +42,13 @@ def test_a_size_of_one_or_a_guard_on_no_input_ties_nothing() -> None:
     fix = recompile_fix("size", "L['x'].size()[0]", count=1, limit=False, fn="f", tied=None)
     assert fix.startswith("Mark the varying dimension dynamic before the first call, "
                           "`torch._dynamo.mark_dynamic(x, 0)`")
+
+
+def test_a_dtype_fix_converts_to_the_dtype_it_was_compiled_for() -> None:
+    """probes36b bert_eval_bool_mask, blind: a Long attention mask, then a Bool one
+    (`ids != PAD`); the fix said `.to(torch.float32)`, which recompiled once more (torch:
+    expected Long, actual Float). The dtype the graph was compiled for is the one to keep."""
+    fix = recompile_fix("dtype", "L['mask']", count=1, limit=False, fn="f", before="Long")
+    assert "`mask.to(torch.int64)`, the dtype it was compiled for" in fix
+    assert "torch.float32" in recompile_fix("dtype", "L['mask']", count=1, limit=False,
+                                            fn="f", before=None)
