@@ -481,3 +481,37 @@ def test_an_internal_error_names_the_call_its_fake_run_entered():
     line = "pooled = torch.stack([clip.max(dim=0).values for clip in frames.unbind()])"
     assert called(line, "unbind_int") == "frames.unbind" and called(line) == "torch.stack"
     assert called(line, "layer_norm") == "torch.stack"
+
+
+def test_a_fullgraph_failure_inside_a_librarys_with_block_is_the_library_call(tmp_path):
+    """probes36b gpt2_attn_entropy_fullgraph, blind: `model(..., output_attentions=True)`
+    under fullgraph=True failed on "Unsupported context manager" at transformers'
+    `with _hook_installation_lock:`; the fix told the user to move that `with` block, which is
+    library code. The failure names the library statement and gets the library fix."""
+    from compdiag.analyses.fixes import graph_break_fix
+    from test_explain import Store
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    lib = "/x/site-packages/transformers/utils/output_capturing.py"
+    tb = ("Traceback (most recent call last):\n"
+          f'  File "{s.user}", line 40, in <module>\n    analyze(ids)\n'
+          "torch._dynamo.exc.Unsupported: Unsupported context manager\n"
+          "  Explanation: Dynamo does not know how to enter a `lock` context manager.\n"
+          "  Hint: Avoid using the unsupported context manager.\n\n"
+          "from user code:\n"
+          f'   File "{s.user}", line 15, in analyze\n    out = model(ids)\n'
+          f'  File "{lib}", line 239, in maybe_install_capturing_hooks\n'
+          "    with _hook_installation_lock:\n")
+    s.failure("0/0", stage="dynamo", exc_type="Unsupported",
+              message="Unsupported context manager", torch_message=tb.split("from user")[0],
+              filename=str(s.user), lineno=15, line="out = model(ids)", traceback=tb)
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert "at `with _hook_installation_lock:` in maybe_install_capturing_hooks() " \
+           "(output_capturing.py:239)" in d["reason"], d["reason"]
+    assert "Your call `model(...)` breaks inside `maybe_install_capturing_hooks`" in d["fix"]
+    assert "move the `with` block" not in d["fix"] and "Avoid using" not in d["fix"]
+    # the user's own `with` line keeps the rule's fix
+    own = graph_break_fix("Unsupported context manager", "", "", "with open(p) as f:", [],
+                          {"filename": lib, "lineno": 239, "name": "g"})
+    assert own.startswith("Dynamo cannot enter this context manager")

@@ -312,7 +312,10 @@ RULES: tuple[Rule, ...] = (
          "Dynamo cannot enter this context manager: move the `with` block (files, locks, "
          "profilers) outside the compiled function and compile only the tensor code inside "
          "it. torch's own managers (no_grad, autocast, set_grad_enabled) are supported when "
-         "created inside the compiled function."),
+         "created inside the compiled function.",
+         # a `with` in library code the line calls is not the user's to move (probes36b
+         # gpt2_attn_entropy_fullgraph: transformers' hook-installation lock)
+         user_calls=("with ",)),
     Rule(("sort with non-constant key",), SORT_FIX),  # probes33d beam_search_sorted
     # probes29d allreduce_async_metric: dropping async_op=True gave one graph, no break
     Rule(("async_op=True",),
@@ -492,7 +495,8 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
                 store: str | None = None, injected: dict[str, Any] | None = None,
                 gb_type: str = "", debug: str = "", line: str = "", message: str = "",
                 torch_message: str | None = None, no_minify: str | None = None,
-                function: str | None = None) -> str:
+                function: str | None = None, lib_frame: Mapping[str, Any] | None = None
+                ) -> str:
     """The fix of a failure; `no_minify` (minify_unavailable's reason) says why `compdiag
     minify` is not offered; `function`, the compiled function (an internal error's fix names
     it)."""
@@ -519,7 +523,7 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
             # skipped" on a scheduler's wrapper of SGD.step was called a C-extension function)
             said = " ".join(re.findall(r"^\s*Explanation:\s*(.+)$", torch_message or "", re.M))
             parts.append(FULLGRAPH.format(fix=graph_break_fix(
-                gb_type, f"{one_line} {said}".strip(), debug, line, hints)))
+                gb_type, f"{one_line} {said}".strip(), debug, line, hints, lib_frame)))
         elif gb_type and "HigherOrderOp" in exc_type and not known:
             # another error reporting a graph break it hit (a higher-order op's branch, which
             # must trace whole): the break's fix (set21b cond_branch_print: the `print`)

@@ -76,7 +76,8 @@ def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...]
 
 
 # torch's hints that tell the reader to change the statement that broke
-_LIBRARY_STATEMENT = ("remove ", "avoid calling", "consider using an equivalent",
+_LIBRARY_STATEMENT = ("remove ", "avoid calling", "avoid using",
+                      "consider using an equivalent",
                       "if you are attempting to call a logging function")
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from compdiag.analyses.break_before_failure import EXPLANATION as BREAK_EXPLANATION
@@ -57,7 +58,7 @@ from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.unbacked_origin import (INDUCTOR_FIX as UNBACKED_FIX, ORIGIN_EXPLANATION,
                                                ORIGIN_FIX, SAME_LINE_EXPLANATION, SAME_LINE_FIX,
                                                data_dependent, unbacked_origin)
-from compdiag.analyses.traced_user_code import ran_while_tracing
+from compdiag.analyses.traced_user_code import library_frame, ran_while_tracing
 from compdiag.formats.code_text import call_clause, called
 from compdiag.formats.user_code import frames_in, library_call
 from compdiag.ingest import parsers as P
@@ -437,6 +438,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             frame.filename, frame.lineno) else None
         gb = f.get("gb_code")
         injected = ctx.injected_bugs(cid)
+        lib = library_frame(ctx, tb) if f["stage"] == "dynamo" else None
+        if lib is not None and lib.get("line") and lib["line"] not in one:  # library code
+            one += (f", at `{lib['line']}` in {lib.get('name')}() "  # the user's line calls
+                    f"({Path(str(lib.get('filename'))).name}:{lib.get('lineno')})")
         fix = failure_fix(f["stage"], INTERNAL_ERROR if internal else f.get("exc_type") or "",
                           one, run_id=ctx.run_id, function=ctx.user_fn_name(cid),
                           argv=ctx.argv, store=ctx.store, injected=injected,
@@ -445,7 +450,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           debug=P.debug_context(tb), line=frame.line or "",
                           message=f"{f.get('message') or ''}\n{tb[-4000:]}",
                           torch_message=whole,
-                          no_minify=minify_unavailable(ctx, cid, f.get("message"), f.get("op")))
+                          no_minify=minify_unavailable(ctx, cid, f.get("message"), f.get("op")),
+                          lib_frame=lib)
         if unbacked:
             fix = f"{UNBACKED_FIX} {fix}"
         cfg = None if injected else next(filter(None, (
