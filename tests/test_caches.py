@@ -599,7 +599,7 @@ def test_a_graph_traced_in_a_sets_order_is_the_loop_over_the_set(tmp_path: Path)
     with Reader(tmp_path / "s.db") as r:
         (d,) = explain(r, second)
     assert "gm: the same operations in another order" in d.reason
-    assert "iterates the set FEATURES (line 5)" in d.reason and d.user_frame.lineno == 5
+    assert "iterates the set `FEATURES` (line 5)" in d.reason and d.user_frame.lineno == 5
     assert "`sorted(FEATURES)`" in d.fix and d.severity == "problem"
 
 

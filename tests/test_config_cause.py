@@ -55,7 +55,8 @@ def test_a_setting_torchs_message_names_is_at_the_options_dict_that_gives_it(tmp
     s = Store(tmp_path, exit_code=1)
     s.user.write_text(s.user.read_text().replace(
         "line_23 = 23\n", 'OPTIONS = {"max_autotune": True, "max_autotune_gemm_backends": '
-        '"TRITON"}\n'))
+        '"TRITON"}\n').replace("line_24 = 24\n", "fn = torch.compile(f, options=OPTIONS)\n")
+        .replace("line_25 = 25\n", 'cfg = {"batch_size": 32}\n'))
     s.compile("0/0")
     msg = ("LoweringException: NoValidChoicesError: No choices to select. Provided reason: No "
            "choices exist for backend. please consider adding ATEN into "
@@ -69,6 +70,15 @@ def test_a_setting_torchs_message_names_is_at_the_options_dict_that_gives_it(tmp
     assert d["user_frame"]["lineno"] == 23, d
     assert "`max_autotune_gemm_backends` is set at line 23" in d["reason"]
     assert d["fix"].startswith("Run once without `max_autotune_gemm_backends` (line 23)")
+    # a dict key of the program's own that torch's words happen to name is no setting
+    from compdiag.analyses.config_cause import _named_in
+    from compdiag.analyses.context import RunContext
+    from compdiag.store.reader import Reader
+
+    with Reader(s.path) as r:
+        ctx = RunContext(r, s.run_id)
+        assert _named_in(ctx, "0/0", "Expected input batch_size (3) to match target "
+                                     "batch_size (4)") is None
 
 
 def test_an_error_reporting_a_graph_break_says_the_break_and_its_fix(tmp_path) -> None:

@@ -50,5 +50,17 @@ def test_a_dtype_fix_converts_to_the_dtype_it_was_compiled_for() -> None:
     expected Long, actual Float). The dtype the graph was compiled for is the one to keep."""
     fix = recompile_fix("dtype", "L['mask']", count=1, limit=False, fn="f", before="Long")
     assert "`mask.to(torch.int64)`, the dtype it was compiled for" in fix
-    assert "torch.float32" in recompile_fix("dtype", "L['mask']", count=1, limit=False,
-                                            fn="f", before=None)
+    # the dtype it was compiled for unknown: no dtype is named as if it were
+    unknown = recompile_fix("dtype", "L['mask']", count=1, limit=False, fn="f", before=None)
+    assert "`mask.to(...)` with the dtype of its first call" in unknown
+    assert "compiled for" not in unknown
+
+
+def test_an_input_of_the_same_size_by_chance_is_not_tied() -> None:
+    """Review of session 36: batch 8 and a hidden size of 8 are not the same dimension. In the
+    compile that changed x's rows to 3, an input still of size 8 was not tied to them."""
+    guards = {**GUARDS, "0/1": {"L['x'].size()[0]": "3", "L['y'].size()[0]": "3",
+                                "L['mask'].size()[1]": "8"}}
+    r = SimpleNamespace(guard_values=lambda run_id, cid: guards.get(cid, {}))
+    ctx = SimpleNamespace(run_id=1, compiles={"0/0": {}, "0/1": {}}, r=r)
+    assert tied_sizes(ctx, "0/1", "L['x'].size()[0]", "8", "3") == [("y", 0)]

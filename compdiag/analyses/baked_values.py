@@ -17,7 +17,7 @@ import ast
 import builtins
 from typing import Any, NamedTuple
 
-from compdiag.analyses.compiled_source import _named, compiled_defs
+from compdiag.analyses.compiled_source import compiled_defs, named
 
 ASSUMED_FIX = ("`{fn}()` is marked `assume_constant_result`: Dynamo called it once when it "
                "compiled, put its result into the graph as a constant and guards nothing it "
@@ -62,32 +62,79 @@ class Baked(NamedTuple):
     fix: str
 
 
-def baked_value(ctx: Any) -> Baked | None:
-    """The first value a compiled function takes as a constant through a marked function it
-    calls; None when none."""
-    for compiled, tree, path in compiled_defs(ctx):
-        swapped = next((c for c in ast.walk(compiled) if isinstance(c, ast.Call)
-                        and _named(c.func) == FUNCTIONAL_CALL and c.args), None)
-        if swapped is not None:
-            words = {"module": ast.unparse(swapped.args[0]), "lineno": swapped.lineno}
-            return Baked(FUNCTIONAL_CALL, swapped.lineno, path, FUNCTIONAL_SAID.format(**words),
-                         FUNCTIONAL_FIX.format(**words))
-        marked = {n.name: (n, marking) for n in ast.walk(tree)
-                  if isinstance(n, ast.FunctionDef)
-                  for marking in MARKINGS if any(_named(d) == marking[0]
-                                                 for d in n.decorator_list)}
-        for call in ast.walk(compiled) if marked else ():
-            if not isinstance(call, ast.Call) or _named(call.func) not in marked:
-                continue
-            fn, (name, said, fix) = _named(call.func), marked[_named(call.func)][1]
-            if name == "assume_constant_result":
-                return Baked(fn, call.lineno, path, said.format(fn=fn, lineno=call.lineno),
-                             fix.format(fn=fn))
-            read = _global_read(marked[fn][0], tree)
-            if read is not None:
-                words = {"fn": fn, "lineno": call.lineno, "name": read[0], "read": read[1]}
-                return Baked(fn, read[1], path, said.format(**words), fix.format(**words))
+def baked_value(ctx: Any, cid: str | None = None) -> Baked | None:
+    """The first value a compiled function (the compile `cid`'s, when given) takes as a
+    constant through a marked function it calls, else through `functional_call` first given
+    the module's own parameters; None when none."""
+    for compiled, tree, path in compiled_defs(ctx, None if cid is None else [cid]):
+        found = _marked(compiled, tree, path) or _functional(compiled, tree, path)
+        if found is not None:
+            return found
     return None
+
+
+def _functional(compiled: ast.FunctionDef, tree: ast.Module, path: Any) -> Baked | None:
+    """`functional_call(module, ...)` in the compiled function, where the program passes the
+    module's own parameters (`module.named_parameters()`, not cloned where it is read)."""
+    swapped = next((c for c in ast.walk(compiled) if isinstance(c, ast.Call)
+                    and named(c.func) == FUNCTIONAL_CALL and c.args), None)
+    if swapped is None:
+        return None
+    module = ast.unparse(swapped.args[0])
+    own = f"{module}.named_parameters()"
+    uses = [ast.unparse(n) for n in tree.body if own in ast.unparse(n)]
+    if not uses or all("clone" in u for u in uses):
+        return None
+    words = {"module": module, "lineno": swapped.lineno}
+    return Baked(FUNCTIONAL_CALL, swapped.lineno, path, FUNCTIONAL_SAID.format(**words),
+                 FUNCTIONAL_FIX.format(**words))
+
+
+def _marked(compiled: ast.FunctionDef, tree: ast.Module, path: Any) -> Baked | None:
+    """A value through a function marked assume_constant_result or allow_in_graph."""
+    marked = {n.name: (n, marking) for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+              for marking in MARKINGS if any(named(d) == marking[0] for d in n.decorator_list)}
+    for call in ast.walk(compiled) if marked else ():
+        if not isinstance(call, ast.Call) or named(call.func) not in marked:
+            continue
+        fn, (name, said, fix) = named(call.func), marked[named(call.func)][1]
+        if name == "assume_constant_result":
+            return Baked(fn, call.lineno, path, said.format(fn=fn, lineno=call.lineno),
+                         fix.format(fn=fn))
+        read = _global_read(marked[fn][0], tree)
+        if read is not None:
+            words = {"fn": fn, "lineno": call.lineno, "name": read[0], "read": read[1]}
+            return Baked(fn, read[1], path, said.format(**words), fix.format(**words))
+    return None
+
+
+def _rebound(tree: ast.Module) -> set[str]:
+    """The module-level names the program changes after binding them: assigned again (at
+    module level or under `global`), an item or attribute assigned, augmented, or updated in
+    place (`CFG["k"] = v`, `CFG.update(...)`, `STEP += 1`)."""
+    counts: dict[str, int] = {}
+    changed: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    counts[t.id] = counts.get(t.id, 0) + 1
+                    if isinstance(node, ast.AugAssign):
+                        changed.add(t.id)
+                elif isinstance(t, (ast.Subscript, ast.Attribute)):
+                    root = t
+                    while isinstance(root, (ast.Subscript, ast.Attribute)):
+                        root = root.value
+                    if isinstance(root, ast.Name):
+                        changed.add(root.id)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("update", "__setitem__", "setdefault", "pop", "clear") and \
+                isinstance(node.func.value, ast.Name):
+            changed.add(node.func.value.id)
+        elif isinstance(node, ast.Global):
+            changed.update(node.names)
+    return changed | {n for n, k in counts.items() if k > 1}
 
 
 def _global_read(fn: ast.FunctionDef, tree: ast.Module) -> tuple[str, int] | None:
@@ -99,6 +146,7 @@ def _global_read(fn: ast.FunctionDef, tree: ast.Module) -> tuple[str, int] | Non
     assigned = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
                 for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
                 if isinstance(t, ast.Name)}
+    assigned &= _rebound(tree)  # a global the program changes, not a constant (`EPS`)
     # the read as written: `CFG["huber_delta"]`, the item of a config dict, not only `CFG`
     keyed = {id(n.value): ast.unparse(n) for n in ast.walk(fn) if isinstance(n, ast.Subscript)
              and isinstance(n.slice, ast.Constant)}

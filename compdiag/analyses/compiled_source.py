@@ -4,20 +4,22 @@ read the program's own code (a check's causes, a value baked in, a traced scalar
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, Iterator
 
 
-def compiled_functions(ctx: Any) -> Any:
+def compiled_functions(ctx: Any) -> Iterator[tuple[ast.FunctionDef, ast.Module]]:
     """(the compiled function's def node, its module's tree) of each compile of the run whose
     code is a user function in a stored source."""
     for fn, tree, _path in compiled_defs(ctx):
         yield fn, tree
 
 
-def compiled_defs(ctx: Any) -> Any:
-    """compiled_functions' (def, tree) with the source's path."""
+def compiled_defs(ctx: Any, cids: Any = None
+                  ) -> Iterator[tuple[ast.FunctionDef, ast.Module, Any]]:
+    """compiled_functions' (def, tree) with the source's path; of the compiles `cids` only,
+    when given."""
     seen = set()
-    for cid in ctx.compiles:
+    for cid in ctx.compiles if cids is None else cids:
         row = ctx.code_row(cid) or {}
         key = (row.get("filename"), row.get("co_name"))
         if key in seen or not row.get("co_name"):
@@ -42,7 +44,7 @@ def compiled_defs(ctx: Any) -> Any:
             yield fn, tree, ctx.resolve(row.get("filename"))
 
 
-def _named(node: ast.AST) -> str:
+def named(node: ast.AST) -> str:
     """The last name of a decorator or callee: `assume_constant_result` in
     `@torch.compiler.assume_constant_result`, `f` in `f()`."""
     if isinstance(node, ast.Call):

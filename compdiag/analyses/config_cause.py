@@ -29,6 +29,7 @@ _INNERMOST = 3
 # options dict built before the torch.compile call) or assigned as a config's attribute
 _GIVEN = re.compile(r"""["'](\w+_\w+)["']\s*:|\bconfig\.(\w+_\w+)\s*=(?!=)""")
 _CODE_OF_GIVEN = re.compile(r":|\bconfig\.\w+\s*=(?!=)")
+_OPTIONS_NAME = re.compile(r"\boptions\s*=\s*([A-Za-z_]\w*)")  # a dict passed by its name
 
 
 @dataclass(frozen=True)
@@ -58,13 +59,25 @@ def config_behind(ctx: Any, cid: str | None, traceback: str | None,
 
 
 def _named_in(ctx: Any, cid: str | None, message: str) -> ConfigCause | None:
+    """A setting torch's message names as a config ("... into max_autotune_gemm_backends
+    config"), given by the program as a key of torch.compile's options (inline, or a dict
+    whose name is passed as `options=`) or as a config attribute."""
     # (a line with a colon or a config attribute in its code; the key is a string, which
     # source_matches blanks, so the setting is read from the whole line)
-    for frame in source_matches(ctx, cid, _CODE_OF_GIVEN) if message else ():
-        for m in _GIVEN.finditer(frame.line or ""):
+    lines = source_matches(ctx, cid, _CODE_OF_GIVEN) if message else []
+    passed = set(_OPTIONS_NAME.findall(" ".join(
+        f.line or "" for f in source_matches(ctx, cid, _OPTIONS_NAME)))) if lines else set()
+    for frame in lines:
+        line = frame.line or ""
+        options = "options=" in line.replace(" ", "") or \
+            any(re.match(rf"\s*{re.escape(n)}\s*=", line) for n in passed)
+        for m in _GIVEN.finditer(line):
             name = m.group(1) or m.group(2)
-            if re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", message):
-                return ConfigCause(frame, name, None)
+            if (m.group(1) and not options) or not re.search(
+                    rf"(?<![\w.]){re.escape(name)}\W+(?:config|option)|config\.{re.escape(name)}",
+                    message):
+                continue
+            return ConfigCause(frame, name, None)
     return None
 
 

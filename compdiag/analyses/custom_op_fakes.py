@@ -28,7 +28,7 @@ _BODY_LINES = 40
 _WRITTEN = {
     "nonzero": r"\b(?:nonzero|argwhere|masked_select)\s*\(|\bwhere\s*\([^,()]*\)"
                r"|\[[^\]]*(?:[<>]=?|[=!]=|~|\bisin\b|\bisnan\b)[^\]]*\]",
-    "local": r"\.(?:item|tolist)\s*\(|\b(?:int|float|bool)\s*\(",
+    "local": r"\.(?:item|tolist)\s*\(",
 }
 
 

@@ -94,7 +94,13 @@ INTEGER_ROUNDING_FIX = (
     "tolerance of 1. {bisect} says which stage (aot_eager: the decomposition).")
 
 
-def integer_rounding(detail: dict[str, Any], max_abs: Any) -> bool:
-    """Whether an output that differs is an integer one off by at most one."""
+# ops that compute an integer output through floating point (an argmax tie is off by one too,
+# for another reason: not these)
+FLOAT_INSIDE = ("interpolate", "upsample", "pool", "mean", "resize", "grid_sample", "lerp")
+
+
+def integer_rounding(detail: dict[str, Any], max_abs: Any, op: str | None) -> bool:
+    """Whether an output that differs is an integer one off by at most one, made by an op
+    that computes through floating point."""
     return detail.get("dtype") in INTEGER_DTYPES and isinstance(max_abs, (int, float)) \
-        and 0 < max_abs <= 1
+        and 0 < max_abs <= 1 and any(k in (op or "") for k in FLOAT_INSIDE)

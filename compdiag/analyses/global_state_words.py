@@ -40,7 +40,8 @@ def setting_changed(ctx: Any, cid: str, prev: str | None, state: str, where: str
                     ) -> tuple[str, str, str, Any] | None:
     """(head, explanation, fix, the setter's frame) for a GLOBAL_STATE recompile on `state`
     that SETTINGS knows; None otherwise or where the program's code never calls its setter."""
-    setting = next((s for s in SETTINGS if s.state == state.strip()), None)
+    names = state.split()  # torch lists every setting that changed
+    setting = next((s for s in SETTINGS if s.state in names), None)
     if setting is None:
         return None
     lines = source_matches(ctx, cid, setting.setter)
@@ -54,8 +55,11 @@ def setting_changed(ctx: Any, cid: str, prev: str | None, state: str, where: str
     frame = (between or before[-1:] or lines)[0]
     words = {"where": where, "what": setting.what, "call": setting.call,
              "lineno": frame.lineno}
+    fix = FIX.format(**words)
+    if not (between or before):  # no line is known to have changed it between the calls
+        fix = fix.split(" (line ")[0] + "."
     return (f"{setting.what} changed (`{setting.call}`, line {frame.lineno})",
-            EXPLANATION.format(**words), FIX.format(**words), frame)
+            EXPLANATION.format(**words), fix, frame)
 
 
 def _outer(ctx: Any, cid: str | None) -> Any:

@@ -113,9 +113,8 @@ FIXES = {
             "`torch._dynamo.mark_dynamic({tensor}, {dim})`, or compile with `dynamic=True`",
     "stride": "Make the layout consistent: pass `{tensor}.contiguous()` (or always the same "
               "view) to the compiled function.",
-    "dtype": "Call it with one dtype: convert at the call site (`{tensor}.to({dtype})`, the "
-             "dtype it was compiled for) or keep separate compiled functions per dtype on "
-             "purpose.",
+    "dtype": "Call it with one dtype: convert at the call site ({convert}) or keep separate "
+             "compiled functions per dtype on purpose.",
     "device": "Move {tensor} to one device before calling the compiled function.",
     "requires_grad": "Keep requires_grad consistent across calls: run inference calls under "
                      "`torch.no_grad()` with the same inputs, or detach() the inputs that "
@@ -540,7 +539,9 @@ TORCH_DTYPES = {"Float": "torch.float32", "Double": "torch.float64", "Half": "to
                 "BFloat16": "torch.bfloat16", "Long": "torch.int64", "Int": "torch.int32",
                 "Short": "torch.int16", "Char": "torch.int8", "Byte": "torch.uint8",
                 "Bool": "torch.bool", "ComplexFloat": "torch.complex64",
-                "ComplexDouble": "torch.complex128"}
+                "ComplexDouble": "torch.complex128", "ComplexHalf": "torch.complex32",
+                "UInt16": "torch.uint16", "UInt32": "torch.uint32", "UInt64": "torch.uint64",
+                "Float8_e4m3fn": "torch.float8_e4m3fn", "Float8_e5m2": "torch.float8_e5m2"}
 
 
 def recompile_fix(category: str, source: str, *, count: int, limit: bool,
@@ -562,8 +563,10 @@ def recompile_fix(category: str, source: str, *, count: int, limit: bool,
         template = PARAMETER_REQUIRES_GRAD_FIX
     # the dtype it was compiled for (probes36b bert_eval_bool_mask: a Long mask, then a Bool
     # one, was told to convert to float32, which recompiled again)
-    dtype = TORCH_DTYPES.get(str(before), "torch.float32")
-    fix = template.format(src=source, tensor=tensor, dim=dim, dtype=dtype) if template \
+    dtype = TORCH_DTYPES.get(str(before))
+    convert = f"`{tensor}.to({dtype})`, the dtype it was compiled for" if dtype else \
+        f"`{tensor}.to(...)` with the dtype of its first call"
+    fix = template.format(src=source, tensor=tensor, dim=dim, convert=convert) if template \
         else FIX_OTHER
     if category == "size" and tied:  # other inputs of that size (analyses/tied_sizes.py)
         fix = tied

@@ -24,15 +24,15 @@ EXPLANATION = ("A compiled function keeps one graph per kind of arguments it is 
                "serve ({src} differs between them), so the calls take turns failing each "
                "other's guards: it compiles for each line, and again whenever a line brings a "
                "new value, until the recompile limit.")
-FIX = ("Compile the function that makes these calls (`{caller}`), so one graph holds them all; "
-       "or compile {fn}() once per call site (a `torch.compile(...)` of its own for each), so "
-       "every site keeps its graphs; a helper of one op gains little from torch.compile on its "
-       "own.")
+FIX = ("{compile_caller}, so one graph holds them all; or give each call site a function of "
+       "its own (another `def`: torch.compile keeps one set of graphs and one recompile limit "
+       "per function's code, however many times it is wrapped), so every site keeps its "
+       "graphs; a helper of one op gains little from torch.compile on its own.")
 
 
 class Sites(NamedTuple):
     lines: list[int]
-    caller: str
+    caller: str | None  # the function the calls are in (None: the module's own code)
 
 
 def call_sites(ctx: Any, frame_no: Any, category: str) -> Sites | None:
@@ -45,10 +45,11 @@ def call_sites(ctx: Any, frame_no: Any, category: str) -> Sites | None:
         return None
     order = [f.lineno for f in inner]
     lines = list(dict.fromkeys(order))
-    back = any(order[i] in order[:i] and order[i] != order[i - 1] for i in range(1, len(order)))
-    if len(lines) < 2 or not back:
+    # the lines take turns, twice at least (A, B, A, B): not one line's own new value
+    back = sum(order[i] in order[:i] and order[i] != order[i - 1] for i in range(1, len(order)))
+    if len(lines) < 2 or back < 2:
         return None
-    return Sites(sorted(lines), _enclosing(ctx, inner[0].filename, lines[0]) or "the caller")
+    return Sites(sorted(lines), _enclosing(ctx, inner[0].filename, lines[0]))
 
 
 def _enclosing(ctx: Any, filename: str, lineno: int) -> str | None:
@@ -64,6 +65,9 @@ def _enclosing(ctx: Any, filename: str, lineno: int) -> str | None:
 
 
 def words(sites: Sites, fn: str | None, src: str) -> dict[str, Any]:
+    """The fields of REASON, EXPLANATION and FIX for these call sites."""
     lines = ", ".join(map(str, sites.lines))
+    caller = (f"Compile the function that makes these calls (`{sites.caller}`)" if sites.caller
+              else "Move the loop that makes these calls into a function and compile that")
     return {"fn": fn or "the function", "n": len(sites.lines), "lines": lines,
-            "caller": sites.caller, "src": src}
+            "compile_caller": caller, "src": src}

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from compdiag.analyses.recompile_rules import (ON_PURPOSE, REASONS, recompile_explanation,
-                                               recompile_fix, tensor_and_dim)
-from compdiag.analyses.tied_sizes import tied_sizes, tied_words
+                                               recompile_fix)
+from compdiag.analyses.tied_sizes import tied_fix
 from compdiag.formats.compile_id import frame_of
 
 ERROR_ON_RECOMPILE = "`torch._dynamo.config.error_on_recompile = True`"
@@ -59,11 +59,9 @@ def refused(ctx: Any, failure: dict[str, Any], fatal: bool) -> Refused | None:
         what, example = EXAMPLES.get(category, ("value of " + source, "call with each value"))
         fix = EXPECTED_FIX.format(what=what, example=example, setting=setting)
     else:
-        tied = tied_sizes(ctx, cid, source, g.get("before"))
         fix = (recompile_fix(category, source, count=1, limit=False, fn=fn,
                              guard_text=g.get("guard"), before=g.get("before"),
-                             tied=tied and tied_words(
-                                 *tensor_and_dim(source), tied, g.get("before")))
+                             tied=tied_fix(ctx, cid, source, g.get("before")))
                + f" Or drop {setting} if this recompile is expected.")
     return Refused(f"{failure.get('exc_type')}: {where} needed a recompile ({said}), which "
                    f"{setting} forbids; failed guard: {g.get('guard')}",

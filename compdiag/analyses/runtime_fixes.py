@@ -204,7 +204,8 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
     # probes36a allgather_scalar_metric: `dist.all_gather(per_rank, loss)` of a 0-d loss in a
     # compiled eval step failed in gloo ("invalid size of output tensor at index 0 (expected
     # length (), got (1))") while eager ran it; the fix offered aot_eager, which fails alike
-    RuntimeFix(one_of("_c10d_functional."),
+    RuntimeFix(Words(all=("_c10d_functional.",), any=("invalid size", "expected length",
+                                                       "size of output")),
                "Run the collective outside the compiled function (after the compiled call "
                "returns, or in a helper decorated `@torch.compiler.disable`), or give it the "
                "shape the functional form handles (`t.reshape(1)` for a 0-d tensor, then "

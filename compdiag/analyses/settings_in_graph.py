@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from compdiag.analyses.locate import source_line
+from compdiag.analyses.compiled_source import compiled_defs
+from compdiag.analyses.locate import source_line, source_matches
 
 # the setter's name in Dynamo's graph -> the call the program wrote
 SETTERS = {"_set_deterministic_algorithms": "torch.use_deterministic_algorithms"}
@@ -25,7 +26,9 @@ _SUFFIX = re.compile(r"_\d+$")  # a node name's count (`_set_deterministic_algor
 
 
 def settings_in_graph(ctx: Any) -> list[dict[str, Any]]:
-    """{call, value, cid, frame} of each setter call in a compiled graph, once per line."""
+    """{call, value, cid, frame, outside} of each setter call in a compiled graph, once per
+    line; `outside`: the program makes the same call outside compiled code too (nothing is
+    lost then)."""
     out: list[dict[str, Any]] = []
     seen: set[Any] = set()
     for cid in ctx.compiles:
@@ -44,7 +47,7 @@ def settings_in_graph(ctx: Any) -> list[dict[str, Any]]:
                 continue
             seen.add(key)
             out.append({"call": call, "value": value.group(1).strip() if value else "",
-                        "cid": cid, "frame": frame})
+                        "cid": cid, "frame": frame, "outside": _outside(ctx, cid, call)})
     return out
 
 
@@ -53,3 +56,12 @@ def _lowered(ctx: Any, cid: str) -> bool:
     their caches), not an eager backend that runs Dynamo's graph as it is."""
     return bool(ctx.graph_nodes(cid)) or any(
         e.get("cache") in ("fx_graph", "aotautograd") for e in ctx.r.cache_events(ctx.run_id, cid))
+
+
+def _outside(ctx: Any, cid: str, call: str) -> bool:
+    """Whether the program calls `call` at a line outside the compiled function's def."""
+    spans = [(fn.lineno, fn.end_lineno or fn.lineno, path)
+             for fn, _tree, path in compiled_defs(ctx, [cid])]
+    pattern = re.compile(rf"\b{re.escape(call.rsplit('.', 1)[-1])}\s*\(")
+    return any(not any(path == f.filename and a <= (f.lineno or 0) <= b for a, b, path in spans)
+               for f in source_matches(ctx, cid, pattern))

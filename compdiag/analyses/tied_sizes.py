@@ -11,28 +11,34 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.analyses.recompile_rules import tensor_and_dim
 from compdiag.formats.compile_id import frame_of
 
 _SIZE = re.compile(r"^L\['(\w+)'\]\.size\(\)\[(\d+)\]$")
 
 
-def tied_sizes(ctx: Any, cid: str | None, source: str, before: Any) -> list[tuple[str, int]]:
+def tied_sizes(ctx: Any, cid: str | None, source: str, before: Any, after: Any = None
+               ) -> list[tuple[str, int]]:
     """(input, dimension) of each other input of the function whose dimension was `before`
     in the compile of `cid`'s frame that guarded `source` at that size, in guard order."""
     m = _SIZE.match(source or "")
     if m is None or before is None or str(before) in ("0", "1"):
         return []
-    # the compiles of cid's frame; every compile where the refused call has no id of its own
+    # the compiles of cid's frame; where the refused call has no id of its own, the one frame
+    # that guarded the source at that size (two: no telling which)
     frame = frame_of(cid) if cid else None
-    for c in reversed([c for c in ctx.compiles if c and frame in (None, frame_of(c))]):
-        values = ctx.r.guard_values(ctx.run_id, c)
-        if values.get(source) != str(before):
-            continue
-        tied = [(k.group(1), int(k.group(2))) for guarded, value in values.items()
-                if (k := _SIZE.match(guarded)) and value == str(before)
-                and k.group(1) != m.group(1)]
-        return list(dict.fromkeys(tied))
-    return []
+    guarded = [(c, ctx.r.guard_values(ctx.run_id, c))
+               for c in ctx.compiles if c and frame in (None, frame_of(c))]
+    guarded = [(c, v) for c, v in guarded if v.get(source) == str(before)]
+    if not guarded or (frame is None and len({frame_of(c) for c, _ in guarded}) > 1):
+        return []
+    values = guarded[-1][1]
+    # in the compile that changed it, an input of the same size too (when it was guarded)
+    new = ctx.r.guard_values(ctx.run_id, cid) if cid and after is not None else {}
+    tied = [(k.group(1), int(k.group(2))) for g, value in values.items()
+            if (k := _SIZE.match(g)) and value == str(before) and k.group(1) != m.group(1)
+            and new.get(g, str(after)) == str(after)]
+    return list(dict.fromkeys(tied))
 
 
 def tied_words(tensor: str, dim: Any, tied: list[tuple[str, int]], before: Any) -> str:
@@ -44,3 +50,10 @@ def tied_words(tensor: str, dim: Any, tied: list[tuple[str, int]], before: Any) 
             f"has it: {marks} ({names} had the same size, {before}; where the code ties them, "
             "marking one alone fails with a ConstraintViolationError), or compile with "
             "`dynamic=True`")
+
+
+def tied_fix(ctx: Any, cid: str | None, source: str, before: Any, after: Any = None
+             ) -> str | None:
+    """The size fix for `source` naming its tied inputs (tied_words), None when none is."""
+    tied = tied_sizes(ctx, cid, source, before, after)
+    return tied_words(*tensor_and_dim(source), tied, before) if tied else None

@@ -15,15 +15,21 @@ _SET_CALLS = ("set", "frozenset")
 
 
 def _is_set(node: ast.AST | None) -> bool:
+    """A set whose order can change between processes: not one of int constants only (an
+    int's hash is itself)."""
+    if isinstance(node, ast.Set) and all(isinstance(e, ast.Constant) and isinstance(
+            e.value, int) for e in node.elts):
+        return False
     return isinstance(node, (ast.Set, ast.SetComp)) or (
         isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
         and node.func.id in _SET_CALLS)
 
 
-def unordered_loop(ctx: Any) -> tuple[UserFrame, str] | None:
-    """(the `for` line, the set's name) of the first loop of a compiled function over a name
-    the module or the function binds to a set; None when none."""
-    for fn, tree, path in compiled_defs(ctx):
+def unordered_loop(ctx: Any, cid: str | None = None) -> tuple[UserFrame, str] | None:
+    """(the `for` line, the set as written) of the first loop of the compiled function (the
+    compile `cid`'s, when given) over a name the module or the function binds to a set, or
+    over a set made in place; None when none."""
+    for fn, tree, path in compiled_defs(ctx, None if cid is None else [cid]):
         sets = {t.id for scope in (tree.body, fn.body) for node in scope
                 if isinstance(node, ast.Assign) and _is_set(node.value)
                 for t in node.targets if isinstance(t, ast.Name)}
@@ -33,7 +39,7 @@ def unordered_loop(ctx: Any) -> tuple[UserFrame, str] | None:
             if isinstance(node, ast.comprehension):
                 target = node.iter
             if isinstance(target, ast.Name) and target.id in sets or _is_set(target):
-                name = target.id if isinstance(target, ast.Name) else "the set"
+                name = ast.unparse(target)
                 line = getattr(node, "lineno", None) or getattr(target, "lineno", None)
                 return ctx.frame(path, line, evidence="source"), name
     return None

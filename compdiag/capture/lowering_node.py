@@ -65,7 +65,7 @@ def record_failing_node(capture: Any) -> None:
                           payload=json.dumps(frames, default=repr))
 
 
-def failing_node(exc: BaseException) -> tuple[list[dict[str, Any]], dict[str, str]] | None:
+def failing_node(exc: BaseException) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
     """The user frames of the graph node the innermost torch frame holding one was working
     on, the original exception first (its cause or context, then the wrapper), with what
     names it: {node, target, check (torch's innermost function, file:line), pattern (the
@@ -134,7 +134,8 @@ def _pattern_name(local_vars: dict[str, Any]) -> str | None:
         names += [getattr(getattr(entry, "handler", None), "__name__", None),
                   getattr(entry, "pattern_name", None)]
     fn = local_vars.get("search_fn")
-    if isinstance(fn, FunctionType) and fn.__module__.startswith("torch._inductor"):
+    if isinstance(fn, FunctionType) and \
+            str(getattr(fn, "__module__", "") or "").startswith("torch._inductor"):
         names.append(fn.__name__)
     return next((n for n in names if isinstance(n, str) and n and n != "<lambda>"), None)
 

@@ -317,8 +317,10 @@ def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, s
                   tf32_ratio=f"{on / off:.3g}" if on and off else "many")
     if verdict not in VERDICT_REASONS:
         return "", ""
-    # a field the check did not store (a verdict without a measured reason) says nothing
-    return (VERDICT_REASONS[verdict].format(**fields).replace(" (None)", ""),
+    if fields["why"] is None:  # a verdict without a measured reason says nothing there
+        return (VERDICT_REASONS[verdict].replace(" ({why})", "").format(**fields),
+                VERDICT_EXPLANATIONS[verdict].format(**fields))
+    return (VERDICT_REASONS[verdict].format(**fields),
             VERDICT_EXPLANATIONS[verdict].format(**fields))
 
 
@@ -456,15 +458,15 @@ def measured(ctx: Any) -> list[Diagnosis]:
             fix = STEP_FIX.format(op=node.get("op"), fed=fed)
         elif floored is not None:
             fix = floored.fix
+        elif not verdict and integer_rounding(detail, worst.get("max_abs"), op_name(node)):
+            fix = INTEGER_ROUNDING_FIX.format(op=op_name(node), dtype=detail[
+                "dtype"].removeprefix("torch."), bisect=commands(ctx.run_id, ctx.argv,
+                                                                  ctx.store)[1])
         elif kind in VERDICT_FIXES:
             minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
             fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
                                              dtype=detail.get("dtype"), minify=minify,
                                              bisect=bisect)
-        if not verdict and not fed and integer_rounding(detail, worst.get("max_abs")):
-            fix = INTEGER_ROUNDING_FIX.format(op=op_name(node) or "the op", dtype=detail[
-                "dtype"].removeprefix("torch."), bisect=commands(ctx.run_id, ctx.argv,
-                                                                  ctx.store)[1])
         if detail.get("after_param_update") and not worst.get("ok"):
             # the check at the first call after the program updated parameters in place
             reason, explanation, fix = updated_params_words(
@@ -483,7 +485,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
             reason = "within the tolerance, but " + reason
             cost = SPEC.score("info") + 1.0
         frame = op_frame(ctx, cid, nf, node.get("op"))
-        if verdict == "changed_after_compile" and (baked := baked_value(ctx)):
+        if verdict == "changed_after_compile" and (baked := baked_value(ctx, cid)):
             # the value baked in (analyses/baked_values.py), at the line that reads it
             reason += f"; {baked.said}"
             fix = baked.fix

@@ -417,11 +417,11 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
         fix = GLOBAL_CONSTANT_FIX.format(name=moved[0][0])
     order = next((c for c in why.changes if c.component == "gm"
                   and "another order" in c.summary), None)
-    loop = unordered_loop(ctx) if order is not None and not moved else None
+    loop = unordered_loop(ctx, cid) if order is not None and not moved else None
     if loop is not None:  # the graph traced in the order a set yields (cache_words.ORDER_*)
         explanation, fix = ORDER_EXPLANATION, ORDER_FIX.format(name=loop[1])
         frame = loop[0]
-        reason += f"; the compiled code iterates the set {loop[1]} (line {frame.lineno})"
+        reason += f"; the compiled code iterates the set `{loop[1]}` (line {frame.lineno})"
     frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
     # A key whose graph or inputs changed is another program (other arguments, settings,
     # sizes; after a reset, other code traced): expected to miss, as the fix says, not a fault.

@@ -27,7 +27,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import locate, source_line
-from compdiag.analyses.tied_sizes import tied_sizes, tied_words
+from compdiag.analyses.tied_sizes import tied_fix
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_causes import other_cause
 from compdiag.analyses.global_reads import global_read, rebound_at
@@ -416,9 +416,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                              limit=limit is not None, fn=shown,
                              recurring_text=guard_text if changing else None,
                              guard_text=first["failed_guard"], before=before,
-                             tied=(tied := tied_sizes(
-                                 ctx, first["compile_id"], source, before)) and tied_words(
-                                 tensor, dim, tied, before)))
+                             tied=tied_fix(ctx, first["compile_id"], source, before, after)))
         if specialised_01 and cause is None:
             explanation += " " + SPECIALISED_01_EXPLANATION.format(value=before)
             fix = SPECIALISED_01_FIX.format(tensor=tensor_and_dim(source)[0],

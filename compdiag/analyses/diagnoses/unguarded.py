@@ -183,15 +183,17 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                      module=data.get("module"), path=data.get("path"),
                                      compiled=data.get("compiled")))
     for found in settings_in_graph(ctx):  # a setter inside compiled code, never applied
-        frame = found["frame"]
-        words = {"setting": found["call"], "value": found["value"],
-                 "lineno": frame.lineno if frame else "?"}
+        frame = found["frame"] or locate(ctx, found["cid"])
+        words = {"setting": found["call"], "value": found["value"], "lineno": frame.lineno}
         rule = RULES["setting_in_graph"]
-        at_line[("setting_in_graph", found["call"], frame and frame.lineno)] = Diagnosis(
+        at_line[("setting_in_graph", found["call"], frame.lineno)] = Diagnosis(
             KIND, stage="dynamo", compile_id=found["cid"], reason=rule.reason.format(**words),
-            user_frame=frame or locate(ctx, found["cid"]),
-            explanation=rule.explanation.format(**words), fix=rule.fix.format(**words),
-            score=SPEC.score("unguarded", order=len(at_line)),
+            user_frame=frame, explanation=rule.explanation.format(**words),
+            fix=rule.fix.format(**words),
+            # the program makes the call outside compiled code too: nothing it needs is lost
+            severity="info" if found["outside"] else "problem",
+            score=SPEC.score("info") if found["outside"] else SPEC.score(
+                "unguarded", order=len(at_line)),
             details=UnguardedDetails(change="setting_in_graph", what=found["call"]))
     return list(at_line.values())
 
