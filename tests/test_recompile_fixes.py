@@ -64,3 +64,24 @@ def test_an_input_of_the_same_size_by_chance_is_not_tied() -> None:
     r = SimpleNamespace(guard_values=lambda run_id, cid: guards.get(cid, {}))
     ctx = SimpleNamespace(run_id=1, compiles={"0/0": {}, "0/1": {}}, r=r)
     assert tied_sizes(ctx, "0/1", "L['x'].size()[0]", "8", "3") == [("y", 0)]
+
+
+def test_an_iterator_the_compiled_code_advances_is_advanced_outside() -> None:
+    """probes36e count_noise_level and schedule_generator_fullgraph, blind: `next(counter)` of
+    an itertools.count and a schedule's iterator inside the compiled function recompiled every
+    call; "wrap it in a tensor" and "pass a list" kept recompiling (Dynamo guards on the
+    iterator's position). Advancing it outside and passing the value as a tensor worked."""
+    for source in ("___normalize_count_iter(G['_calls'])", "___tuple_iterator_len(L['sched'])"):
+        fix = recompile_fix("value", source, count=3, limit=False, fn="f")
+        assert fix.startswith("Advance the iterator outside the compiled function"), fix
+
+
+def test_a_cached_property_read_in_compiled_code_gets_its_own_fix() -> None:
+    """probes36e cached_property_attn_cfg, blind: the break was at functools' `with
+    self.lock:` in `__get__`, and the fix said to move that `with` block."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    fix = graph_break_fix("Unsupported context manager", "", "", "w = k * self.cfg.scale", [],
+                          {"filename": "/usr/lib/python3.11/functools.py", "lineno": 997,
+                           "name": "__get__", "line": "with self.lock:"})
+    assert fix.startswith("The attribute read here is a `functools.cached_property`")

@@ -356,9 +356,14 @@ RULES: tuple[Rule, ...] = (
     Rule(("torch._C.Generator", "torch.Generator"), TORCH_GENERATOR_FIX),
     # one passed to an op (`torch.randn(..., generator=g)`): Dynamo cannot put it in the graph
     Rule(("UserDefinedObjectVariable(Generator)",), TORCH_GENERATOR_ARG_FIX, case=True),
+    # probes36e schedule_generator_fullgraph: a list passed in and advanced inside recompiled
+    # every step on its position; `next()` outside, the value passed as a tensor, did not
     Rule(("generator",),
-         "Materialise the generator outside the compiled function (pass a list/tuple in) or "
-         "rewrite it as a loop that returns a list."),
+         "Take the values out of the generator outside the compiled function: call "
+         "`next(gen)` before each call and pass the value in (a tensor, so a new value needs "
+         "no recompile); a list or tuple passed in and advanced inside recompiles on its "
+         "position every call. A generator the function makes and consumes whole can be a "
+         "loop that builds a list instead."),
     Rule(("Reconstruction failure",),
          "A follow-on of an earlier break in this function: fix that one first. If it stays, "
          "do not return or keep across the break objects Dynamo cannot rebuild (context "
@@ -375,6 +380,13 @@ RULES: tuple[Rule, ...] = (
 )
 # A type that names no cause by itself: the explanation must decide (print, str, open, ...).
 _NEEDS_EXPLANATION = "Failed to trace builtin operator"
+# probes36e cached_property_attn_cfg: `self.cfg.scale`, a functools.cached_property, whose
+# getter takes an RLock on Python 3.11 (Dynamo cannot enter it), broke the graph at the user's
+# line, with a fix to move the `with` block, which is the standard library's
+CACHED_PROPERTY_FIX = ("The attribute read here is a `functools.cached_property`, whose getter "
+                       "takes a lock (Python before 3.12) that Dynamo cannot enter: compute it "
+                       "once and store it as a plain attribute (in `__init__`), or read it "
+                       "before the compiled call and pass the value in.")
 FALLBACK_FIX = ("Move this statement out of the compiled function, or wrap it in a "
                 "torch.compiler.disable helper so that only it runs in eager.")
 
@@ -393,6 +405,8 @@ def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
         return QUANTIZED_FIX if QUANTIZED_MODULES in where else EAGER_QAT_FIX
     if DISTRIBUTIONS in where and validating(lib_frame or {}, line):
         return VALIDATE_FIX
+    if where.endswith("/functools.py") and (lib_frame or {}).get("name") == "__get__":
+        return CACHED_PROPERTY_FIX  # functools.cached_property's lock (Python 3.11)
     rule = _rule_for(gb_type, explanation, debug_ctx, line)
     if rule is not None and lib_frame and not any(c in (line or "") for c in _user_calls(
             rule, explanation, debug_ctx)):

@@ -544,12 +544,25 @@ TORCH_DTYPES = {"Float": "torch.float32", "Double": "torch.float64", "Half": "to
                 "Float8_e4m3fn": "torch.float8_e4m3fn", "Float8_e5m2": "torch.float8_e5m2"}
 
 
+# An iterator the compiled code advances (`next(counter)` of an itertools.count, a generator
+# or tuple iterator of a schedule): Dynamo guards on its position, so every call recompiles;
+# a tensor made inside from its value still does (probes36e count_noise_level,
+# schedule_generator_fullgraph: "wrap it in a tensor" and "pass a list" kept recompiling)
+ITERATOR_FIX = ("Advance the iterator outside the compiled function and pass its value in as a "
+                "tensor argument (`step(x, torch.tensor(next(it)))`): Dynamo guards on where "
+                "an iterator it advances stands ({src}), so each call compiles again, whatever "
+                "is done with the value inside.")
+
+
 def recompile_fix(category: str, source: str, *, count: int, limit: bool,
                   fn: str | None, recurring_text: str | None = None,
                   guard_text: str | None = None, tied: str | None = None,
                   before: Any = None) -> str:
     if "___stack" in source:  # a value the code after a graph break was handed (perf showed
         return RESUMED_VALUE_FIX  # `mark_dynamic(L['___stack0'], 0)`: probes35e)
+    if "___normalize_count_iter" in source or "___tuple_iterator" in source:
+        fix = ITERATOR_FIX.format(src=source)  # an iterator the compiled code advances
+        return LIMIT_FIX.format(fn=fn or "The function", fix=fix) if limit else fix
     tensor, dim = tensor_and_dim(source)
     hint = torch_hint(guard_text, category)
     if hint is not None:  # torch named the fix for this guard itself (e.g. a parameter)
