@@ -348,7 +348,9 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
             fix=(mine[1] if mine and mine[1] else TORCH_OWN_FIX if torchs
                  else bypass_fix(reason)),
             count=len(rows),
-            score=SPEC.score("info") if asked or torchs or aot_only else BYPASS_SCORE,
+            # (an AOTAutograd-only bypass keeps its cost among the information: the first
+            # thing to know of a run with nothing wrong, corpus cache_bypass_custom_function)
+            score=SPEC.score("info") if asked or torchs else BYPASS_SCORE,
             severity="info" if asked or torchs or aot_only else "problem",
             compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),
             details=CacheDetails(caches=caches, result="bypass")))
