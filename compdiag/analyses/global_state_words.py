@@ -19,11 +19,16 @@ class Setting(NamedTuple):
     setter: re.Pattern[str]  # the call that changes it, in the program's code
     call: str  # that call, as the words say it
     what: str
+    node: str | None = None  # its node in Dynamo's graph, where compiled code drops it
+    # (analyses/settings_in_graph.py)
 
 
+# the process-wide settings the program's code changes, for both a recompile on one and a
+# change of one inside compiled code
 SETTINGS = (
     Setting("deterministic_algorithms", re.compile(r"\buse_deterministic_algorithms\s*\("),
-            "torch.use_deterministic_algorithms", "deterministic algorithms"),
+            "torch.use_deterministic_algorithms", "deterministic algorithms",
+            "_set_deterministic_algorithms"),
     Setting("default_dtype", re.compile(r"\bset_default_dtype\s*\("), "torch.set_default_dtype",
             "the default dtype"),
 )

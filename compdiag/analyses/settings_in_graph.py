@@ -17,10 +17,11 @@ import re
 from typing import Any
 
 from compdiag.analyses.compiled_source import compiled_defs
+from compdiag.analyses.global_state_words import SETTINGS, Setting
 from compdiag.analyses.locate import source_line, source_matches
 
-# the setter's name in Dynamo's graph -> the call the program wrote
-SETTERS = {"_set_deterministic_algorithms": "torch.use_deterministic_algorithms"}
+# the setter's node in Dynamo's graph -> the setting
+SETTERS = {s.node: s for s in SETTINGS if s.node}
 _ARGUMENT = re.compile(r"\(([^,)]*)")
 _SUFFIX = re.compile(r"_\d+$")  # a node name's count (`_set_deterministic_algorithms_1`)
 
@@ -36,18 +37,19 @@ def settings_in_graph(ctx: Any) -> list[dict[str, Any]]:
         nodes = [(n, SETTERS[name]) for n, name in nodes if name in SETTERS]
         if not nodes or not _lowered(ctx, cid):
             continue
-        for n, call in nodes:
+        for n, setting in nodes:
             value = _ARGUMENT.search(n.get("call") or "")
             frame = ctx.frame(n["filename"], n["lineno"], n.get("line"), evidence="fx_node") \
                 if n.get("filename") and n.get("lineno") else source_line(
-                    ctx, cid, re.compile(rf"\b{re.escape(call.rsplit('.', 1)[-1])}\s*\("),
-                    after=ctx.code_row(cid))
-            key = (call, frame.filename if frame else None, frame.lineno if frame else None)
+                    ctx, cid, setting.setter, after=ctx.code_row(cid))
+            key = (setting.call, frame.filename if frame else None,
+                   frame.lineno if frame else None)
             if key in seen:
                 continue
             seen.add(key)
-            out.append({"call": call, "value": value.group(1).strip() if value else "",
-                        "cid": cid, "frame": frame, "outside": _outside(ctx, cid, call)})
+            out.append({"call": setting.call, "cid": cid, "frame": frame,
+                        "value": value.group(1).strip() if value else "",
+                        "outside": _outside(ctx, cid, setting)})
     return out
 
 
@@ -58,10 +60,9 @@ def _lowered(ctx: Any, cid: str) -> bool:
         e.get("cache") in ("fx_graph", "aotautograd") for e in ctx.r.cache_events(ctx.run_id, cid))
 
 
-def _outside(ctx: Any, cid: str, call: str) -> bool:
-    """Whether the program calls `call` at a line outside the compiled function's def."""
+def _outside(ctx: Any, cid: str, setting: Setting) -> bool:
+    """Whether the program calls the setter at a line outside the compiled function's def."""
     spans = [(fn.lineno, fn.end_lineno or fn.lineno, path)
              for fn, _tree, path in compiled_defs(ctx, [cid])]
-    pattern = re.compile(rf"\b{re.escape(call.rsplit('.', 1)[-1])}\s*\(")
     return any(not any(path == f.filename and a <= (f.lineno or 0) <= b for a, b, path in spans)
-               for f in source_matches(ctx, cid, pattern))
+               for f in source_matches(ctx, cid, setting.setter))

@@ -33,11 +33,8 @@ def unordered_loop(ctx: Any, cid: str | None = None) -> tuple[UserFrame, str] | 
         sets = {t.id for scope in (tree.body, fn.body) for node in scope
                 if isinstance(node, ast.Assign) and _is_set(node.value)
                 for t in node.targets if isinstance(t, ast.Name)}
-        for node in ast.walk(fn):
-            loop = node if isinstance(node, ast.For) else None
-            target = loop.iter if loop is not None else None
-            if isinstance(node, ast.comprehension):
-                target = node.iter
+        for node in ast.walk(fn):  # a `for` statement's or a comprehension's iterable
+            target = node.iter if isinstance(node, (ast.For, ast.comprehension)) else None
             if isinstance(target, ast.Name) and target.id in sets or _is_set(target):
                 name = ast.unparse(target)
                 line = getattr(node, "lineno", None) or getattr(target, "lineno", None)
