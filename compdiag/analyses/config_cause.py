@@ -26,9 +26,9 @@ _INNERMOST = 3
 
 
 # A setting given as a key of a dict (`options={"max_autotune_gemm_backends": "TRITON"}`, an
-# options dict built before the torch.compile call) or assigned as a config's attribute
-_GIVEN = re.compile(r"""["'](\w+_\w+)["']\s*:|\bconfig\.(\w+_\w+)\s*=(?!=)""")
-_CODE_OF_GIVEN = re.compile(r":|\bconfig\.\w+\s*=(?!=)")
+# options dict built before the torch.compile call), besides a config's attribute (_ASSIGNED)
+_KEY = re.compile(r"""["'](\w+_\w+)["']\s*:""")
+_CODE_OF_GIVEN = re.compile(rf":|{_ASSIGNED.pattern}")
 _OPTIONS_NAME = re.compile(r"\boptions\s*=\s*([A-Za-z_]\w*)")  # a dict passed by its name
 
 
@@ -71,13 +71,12 @@ def _named_in(ctx: Any, cid: str | None, message: str) -> ConfigCause | None:
         line = frame.line or ""
         options = "options=" in line.replace(" ", "") or \
             any(re.match(rf"\s*{re.escape(n)}\s*=", line) for n in passed)
-        for m in _GIVEN.finditer(line):
-            name = m.group(1) or m.group(2)
-            if (m.group(1) and not options) or not re.search(
-                    rf"(?<![\w.]){re.escape(name)}\W+(?:config|option)|config\.{re.escape(name)}",
-                    message):
-                continue
-            return ConfigCause(frame, name, None)
+        names = (_KEY.findall(line) if options else []) + \
+            [n for n in _ASSIGNED.findall(line) if "_" in n]
+        for name in names:
+            if re.search(rf"(?<![\w.]){re.escape(name)}\W+(?:config|option)|"
+                         rf"config\.{re.escape(name)}", message):
+                return ConfigCause(frame, name, None)
     return None
 
 
