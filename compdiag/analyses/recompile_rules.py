@@ -560,17 +560,21 @@ def recompile_fix(category: str, source: str, *, count: int, limit: bool,
                   before: Any = None) -> str:
     if "___stack" in source:  # a value the code after a graph break was handed (perf showed
         return RESUMED_VALUE_FIX  # `mark_dynamic(L['___stack0'], 0)`: probes35e)
+    fix = _change(category, source, count, recurring_text, guard_text, tied, before)
+    return LIMIT_FIX.format(fn=fn or "The function", fix=fix) if limit else fix
+
+
+def _change(category: str, source: str, count: int, recurring_text: str | None,
+            guard_text: str | None, tied: str | None, before: Any) -> str:
+    """recompile_fix's change to the program, before the recompile limit's words."""
     if "___normalize_count_iter" in source or "___tuple_iterator" in source:
-        fix = ITERATOR_FIX.format(src=source)  # an iterator the compiled code advances
-        return LIMIT_FIX.format(fn=fn or "The function", fix=fix) if limit else fix
+        return ITERATOR_FIX.format(src=source)  # an iterator the compiled code advances
     tensor, dim = tensor_and_dim(source)
     hint = torch_hint(guard_text, category)
     if hint is not None:  # torch named the fix for this guard itself (e.g. a parameter)
-        hint = f"torch says: {hint[0].lower()}{hint[1:]}"
-        return LIMIT_FIX.format(fn=fn or "The function", fix=hint) if limit else hint
+        return f"torch says: {hint[0].lower()}{hint[1:]}"
     if recurring_text is not None and category in ("value", "global"):
-        fix = recurring_fix(source, recurring_text)
-        return LIMIT_FIX.format(fn=fn or "The function", fix=fix) if limit else fix
+        return recurring_fix(source, recurring_text)
     template = FIXES.get(category)
     if category == "requires_grad" and _PARAMETER.search(source or ""):
         template = PARAMETER_REQUIRES_GRAD_FIX
@@ -585,6 +589,4 @@ def recompile_fix(category: str, source: str, *, count: int, limit: bool,
         fix = tied
     if category == "size":
         fix += SIZE_REPEATED if count > 1 else SIZE_ONCE
-    if limit:
-        fix = LIMIT_FIX.format(fn=fn or "The function", fix=fix)
     return fix
