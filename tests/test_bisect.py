@@ -167,6 +167,24 @@ def test_backend_table_is_read_from_torch() -> None:
         parse_backends("BACKENDS = {'eager': [Weird('x')]}")
 
 
+def test_the_runs_error_is_found_above_pages_of_compiler_output(tmp_path: Path) -> None:
+    """probes36f bfp_frexp_quant: a probe failed with the run's own `InductorError:
+    CppCompileError`, but g++'s output after the exception's first line filled the last 8000
+    characters, and the probe was counted as passing ("another error than the run's")."""
+    from compdiag.bisect.runner import Oracle
+
+    out = tmp_path / "probe.out"
+    head = "torch._inductor.exc.InductorError: CppCompileError: C++ compile error\n"
+    out.write_text("warning\n" * 10 + head + "main.cpp:87: error: no matching\n" * 3000)
+    tail = out.read_text()[-8000:]
+    oracle = Oracle(bad_rc=1, bad_text="InductorError")
+    assert oracle.good(1, tail) and not oracle.good(1, tail, out)  # the file holds it
+    other = tmp_path / "other.out"
+    other.write_text("RuntimeError: something else\n" * 2000)
+    assert oracle.good(1, other.read_text()[-8000:], other)    # another error: passes
+    assert not oracle.good(1, head, other) and oracle.good(0, "", out)
+
+
 def test_plan_skips_what_the_evidence_rules_out() -> None:
     search = Search(BACKENDS)
     world = World(frozenset({"inductor"}), {("inductor", "lowerings"): 3,

@@ -35,3 +35,20 @@ def test_the_condition_a_branch_tests():
     assert branch_condition("while err.max() > tol:") == "err.max() > tol"
     assert branch_condition("x = 1 if a else 2") is None
     assert branch_condition("if x:  # comment") is None  # a line as torch gives it has none
+
+
+def test_a_break_inside_a_descriptors_getter_names_the_attribute_the_line_reads():
+    """probes36e cached_property_attn_cfg: `self.cfg.scale`, a functools.cached_property, broke
+    the graph inside its getter (an RLock on Python 3.11) and the headline said "calling
+    `k.transpose(...)`", the line's only call, which is not what ran the getter. Inside a
+    `__get__` the clause names the one attribute the line reads, and what the getter is."""
+    from compdiag.formats.code_text import attribute_read, call_clause
+
+    line = "att = (q @ k.transpose(-2, -1)) * self.cfg.scale"
+    assert attribute_read(line) == "self.cfg.scale"
+    assert call_clause(line, "Unsupported context manager", into="__get__",
+                       home="/usr/lib/python3.11/functools.py") == \
+        ", reading `self.cfg.scale` (a functools.cached_property)"
+    assert call_clause(line, "x, reading `self.cfg.scale`", into="__get__") == ""
+    assert attribute_read("y = a.b + c.d") is None  # two reads: which one ran the getter?
+    assert call_clause(line, "Unsupported context manager") == ", calling `k.transpose(...)`"

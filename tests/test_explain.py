@@ -911,6 +911,9 @@ def test_a_number_a_line_needs_concrete_is_not_told_to_become_a_tensor(tmp_path)
     assert "needs it as a concrete number" in d["explanation"]
     assert "before the call" in d["fix"] and "closed form" in d["fix"], d["fix"]
     assert "Wrapping Constants" not in d["fix"]
+    # probes36f quantile_clip_anneal: the words said a tensor "does not help", where
+    # `torch.quantile(x, clip_q)` takes q as a tensor (the fix's tensor half worked)
+    assert "does not help" not in d["explanation"] and "quantile" in d["explanation"]
 
 
 def test_a_loop_over_a_number_gets_a_fixed_trip_count_not_a_tensor(tmp_path):
@@ -2293,10 +2296,25 @@ def test_a_guard_on_the_compiled_functions_kwargs_is_spelled_as_the_users_keywor
                     "out = forward(input_ids=tok, past_key_values=past)")
     assert src == "L['past'].layers[0].keys.size()[2]"
     assert tensor_and_dim(src) == ("past.layers[0].keys", "2")
+
     assert passed_as("kwargs['x'].size()[0]", "f(x=a + b)") == "(a + b).size()[0]"
     assert passed_as("kwargs['y'].size()[0]", "f(x=a)") == "kwargs['y'].size()[0]"
     assert tensor_and_dim("L['self']._modules['fc']._parameters['weight'].size()[1]") == \
         ("self.fc.weight", "1")
+
+
+def test_a_keyword_passed_as_an_expression_is_named_by_its_keyword_too():
+    """probes36b bert_eval_bool_mask: `cmodel(input_ids=ids, attention_mask=ids != PAD)`
+    recompiled on the mask's dtype and the reason said "dtype of (ids != PAD) changed",
+    never `attention_mask`, the name the model and the user know the input by. A keyword whose
+    value is an expression is named by both; a plain name stays the user's own."""
+    from compdiag.analyses.diagnoses.recompiles import keyword_named, passed_as
+
+    guard, call = "L['kwargs']['attention_mask']", "y = m(input_ids=ids, attention_mask=ids != 0)"
+    assert keyword_named(guard, passed_as(guard, call)) == "attention_mask (ids != 0)"
+    plain = "y = m(attention_mask=mask)"
+    assert keyword_named(guard, passed_as(guard, plain)) == "L['mask']"
+    assert keyword_named("L['args'][0]", "(a + b)") == "(a + b)"  # no keyword to name
 
 
 def test_dynamos_machinery_words_name_the_users_call():

@@ -169,12 +169,14 @@ SPECIALIZED_FIX = ("Rewrite line {lineno} so it does not need the concrete size:
                    "the specialisation).")
 # A Python number made symbolic after its second value (automatic dynamic) that a line then
 # needed as a concrete number (an op that takes an int: matrix_power's n, range(n), a repeat
-# count): each new value recompiles, and a tensor cannot stand for it at that line.
+# count): each new value recompiles; a tensor stands for it only where the op takes one too
+# (probes36f quantile_clip_anneal: `torch.quantile(x, clip_q)` takes q as a tensor).
 SPECIALIZED_NUMBER_EXPLANATION = (
     "{src} was made symbolic after its second value (automatic dynamic), but `{line}` (line "
     "{lineno}) needs it as a concrete number and specialised it back to {value} ({why}), so "
-    "every new value compiles a new graph; passing it as a tensor does not help where the op "
-    "takes a Python number.")
+    "every new value compiles a new graph. A tensor can stand for it where the op takes one "
+    "too (`torch.quantile`'s q, `clamp`'s bounds, arithmetic), not where it takes only a "
+    "Python number (a repeat count, `range`).")
 SPECIALIZED_NUMBER_FIX = (
     "Keep line {lineno}'s use of {src} out of the compiled function (compute what depends on "
     "the number before the call and pass the result in), or write it with tensor ops that "

@@ -83,14 +83,40 @@ def called_names(line: str | None) -> list[str]:
 _OBJECT_KEYWORDS = {"generator": "a torch.Generator"}
 
 
+# what a descriptor's getter is, by the file it is defined in (functools.cached_property's
+# takes a lock on Python before 3.12, which Dynamo cannot enter: probes36e)
+_GETTERS = {"functools.py": " (a functools.cached_property)"}
+
+
+def attribute_read(line: str | None) -> str | None:
+    """The one attribute a line reads without calling it (`self.cfg.scale` of
+    `att = (q @ k.transpose(-2, -1)) * self.cfg.scale`), as the line spells it: what ran a
+    descriptor's `__get__`. None where the line does not parse alone or reads several."""
+    text = (line or "").strip()
+    try:
+        tree = ast.parse(text + (" pass" if text.endswith(":") else ""))
+    except SyntaxError:
+        return None
+    inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    inner |= {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    reads = {ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+             and isinstance(n.ctx, ast.Load) and id(n) not in inner}
+    return reads.pop() if len(reads) == 1 else None
+
+
 def call_clause(line: str | None, said: str = "", objects: bool = False,
-                into: str | None = None) -> str:
+                into: str | None = None, home: str | None = None) -> str:
     """`, calling `torch.rand(...)`` for a headline whose torch words (`said`) are about
     Dynamo's machinery and do not name the user's call already; with `objects`, also what the
     call was passed of _OBJECT_KEYWORDS (` with generator= (a torch.Generator)`). `into`: the
     library function the break is inside; the line's call it names (`frames.unbind()` for
     torch's `unbind_int`, not the outer `torch.stack(...)`), else the outermost. Empty where
-    the line calls nothing by name or `said` names it."""
+    the line calls nothing by name or `said` names it. Inside a descriptor's `__get__`
+    (`home`: the file it is in), the attribute the line reads, not a call."""
+    read = attribute_read(line) if into == "__get__" else None
+    if read is not None:
+        return "" if f"`{read}`" in said else f", reading `{read}`" + _GETTERS.get((home or "").replace("\\", "/")
+                                                     .rsplit("/", 1)[-1], "")
     name = called(line, into)
     if name is None or name.rsplit(".", 1)[-1] in said:
         return ""

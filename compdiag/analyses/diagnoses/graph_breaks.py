@@ -448,9 +448,11 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             cond = branch_condition(g["frame"].line)
             reason += ", in an `assert` on a tensor's value" if (g["frame"].line or "").lstrip(
             ).startswith("assert ") else f", on `{cond}`" if cond else ""
+        lib = first.get("lib_frame") if isinstance(first.get("lib_frame"), dict) else None
         if g["gb_type"] in CALL_MACHINERY:
             # torch's words are about Dynamo's machinery: name the user's call it could not
-            reason += call_clause(g["frame"].line, reason)
+            reason += call_clause(g["frame"].line, reason, into=(lib or {}).get("name"),
+                                  home=(lib or {}).get("filename"))
         implicit = implicit_read(f"{short or ''} {g['gb_type']}", g["frame"].line)
         if implicit:  # a read the line makes without .item() (min/max, an index)
             reason += f", {implicit} at line {g['frame'].lineno}"
@@ -462,7 +464,6 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if drawn is not None:  # an operand the program drew with Python's random just before
             reason += f", with {drawn['name']} from `{drawn['call']}` at {drawn['at']}"
             fix = drawn["fix"]
-        lib = first.get("lib_frame") if isinstance(first.get("lib_frame"), dict) else None
         fake = fake_line(ctx, g["cids"][0] if g["cids"] else None, lib, g["frame"].line,
                          first.get("debug_context"))
         if fake is not None:  # inside the program's own fake implementation of a custom op
@@ -472,7 +473,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         elif lib and lib.get("line") and ctx.resolve(lib.get("filename")) != g["frame"].filename:
             # inside library code the user's line calls: the library's statement torch names
             stmt = lib["line"] if len(lib["line"]) <= 80 else lib["line"][:77] + "..."
-            reason += (call_clause(g["frame"].line, reason, into=lib.get("name"))
+            reason += (call_clause(g["frame"].line, reason, into=lib.get("name"),
+                                   home=lib.get("filename"))
                        + f", at `{stmt}` in {lib.get('name') or 'library code'}() "
                        f"({Path(lib.get('filename') or '?').name}:{lib.get('lineno')})")
         hooked = (source_line(ctx, g["cids"][0] if g["cids"] else None, BACKWARD_HOOK)

@@ -262,6 +262,13 @@ def passed_as(source: str, call_line: str | None) -> str:
     return _as_source(calls[0].args[i]) + source[m.end():]
 
 
+def keyword_named(guarded: str, passed: str) -> str:
+    """A keyword argument passed as an expression is named by its keyword too
+    (`attention_mask (ids != PAD)`): the keyword is what the user knows the input by."""
+    kw = _KWARG.match(guarded or "")
+    return f"{kw.group(1)} {passed}" if kw and passed.startswith("(") else passed
+
+
 def _as_source(arg: ast.expr) -> str:
     """An argument's expression as a guard source's root: a plain name as a local of the
     compiled frame (spelled as every other is), an attribute, item or call as written, any
@@ -367,9 +374,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                                                         source) else None
         call_text = (call.line or ctx.source_line(call.filename, call.lineno)) \
             if call and call.filename and call.lineno else None
-        source = passed_as(source, call_text)
+        source, guarded = passed_as(source, call_text), source
         head = REASONS.get("size_loop" if loop else category, "guard {src} failed").format(
-            src=source) + (f", at `{guard_line.line.strip()}`" if loop else "")
+            src=keyword_named(guarded, source)) + (f", at `{guard_line.line.strip()}`" if loop else "")
         if category == "size_order":  # the user's call that compared them (pad_sequence)
             head += call_clause(frame.line, head)
         change = "" if before is None and after is None else (
