@@ -24,6 +24,8 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
                                     untraced in the graph (its breaks and recompiles)
     state_dict.py     state_dict    a checkpoint loaded into torch.compile's wrapper, whose
                                     keys carry `_orig_mod.` (nothing loaded, or an error)
+    memoised.py       memoised      an lru_cache'd helper whose random draw compiled code
+                                    makes again at each call (Dynamo drops the memo)
 
 Kinds never import each other: what two kinds share is in analyses/ (fixes.py, rules.py,
 context.py)."""
@@ -36,7 +38,7 @@ from types import ModuleType
 # The modules registered, in this order, before any plugin's.
 BUILTIN = ("failures", "recompiles", "graph_breaks", "accuracy", "cudagraphs", "fusion",
            "perf_hints", "program", "divergence", "cache", "ddp", "unguarded", "stance",
-           "allow_in_graph", "state_dict")
+           "allow_in_graph", "state_dict", "memoised")
 
 
 def builtin_modules() -> list[ModuleType]:
