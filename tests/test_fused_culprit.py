@@ -88,3 +88,21 @@ def test_whichever_op_is_wrong_inside_the_fusion_is_found(ops, data):
     assert found["op"] == bad.__name__
     assert found["shows_at"]["op"] == "sum"
 
+
+
+def test_an_inf_only_compiled_code_makes_is_searched_inside_the_fusion():
+    """probes36f survival_expm1_loglik: `log(-expm1(-rate * dt))`, Inductor's fused expm1 of
+    -2e-9 gave 0 and the log -inf, where eager and float64 are finite. The verdict (inf/nan
+    only) kept the search from looking inside the fusion and the log was blamed; an inf or
+    NaN that only compiled code makes, eager matching float64, is wrong code to look into.
+    One the float64 reference has too (eager overflowing) is not."""
+    from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck
+    from compdiag.capture.accuracy_localise import wrong_code
+
+    def check(**detail):
+        return GraphCheck("0/0", [OutputCheck("output 0", False, 0.0, 0.0, detail)])
+
+    assert wrong_code(check(verdict="inf_nan", matches_fp64="eager"))
+    assert not wrong_code(check(verdict="inf_nan", matches_fp64="compiled"))
+    assert not wrong_code(check(verdict="inf_nan"))
+    assert wrong_code(check(verdict="miscompile")) and not wrong_code(check(verdict="tf32"))

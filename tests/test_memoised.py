@@ -35,6 +35,16 @@ def features(x):
 @functools.cache
 def table(n):
     return torch.arange(n) * 2.0
+
+
+calls = 0
+
+
+@functools.lru_cache
+def scale(n):
+    global calls
+    calls += 1
+    return n * 2
 '''
 WARNING = ("Dynamo detected a call to a `functools.lru_cache`-wrapped function at "
            "'prog.py:{line}'. Dynamo ignores the cache wrapper and directly traces the wrapped "
@@ -43,9 +53,12 @@ WARNING = ("Dynamo detected a call to a `functools.lru_cache`-wrapped function a
            "features\n    w = projection(x.shape[-1], 8)\n")
 
 
-def _diagnose(tmp_path: Path, nodes: list[tuple[str, int]], warn_line: int = 12):
+def _diagnose(tmp_path: Path, nodes: list[tuple[str, int]], warn_line: int = 12,
+              call: str = "w = projection(x.shape[-1], 8)"):
     user = tmp_path / "prog.py"
-    user.write_text(PROGRAM)
+    lines = PROGRAM.splitlines()
+    lines[warn_line - 1] = "    " + call
+    user.write_text("\n".join(lines) + "\n")
     w = Writer(tmp_path / "s.db")
     rid = w.begin_run(source="run", argv=[str(user)], cwd=str(tmp_path))
     ing = Ingestor(w, rid)
@@ -55,7 +68,6 @@ def _diagnose(tmp_path: Path, nodes: list[tuple[str, int]], warn_line: int = 12)
     w.insert("torch_warnings", run_id=rid, compile_id="0/0", category="UserWarning",
              message=WARNING.format(file=user, line=warn_line), filename="functions.py",
              lineno=1, call=None)
-    lines = PROGRAM.splitlines()
     for seq, (target, lineno) in enumerate(nodes):
         w.insert("graph_nodes", run_id=rid, compile_id="0/0", seq=seq, node=f"n{seq}",
                  op="call_function", target=target, meta=None, filename=str(user),
@@ -74,7 +86,7 @@ def test_a_memoised_random_draw_is_said_at_the_call_with_its_draw(tmp_path):
     assert d.severity == "problem" and d.user_frame.lineno == 12, d
     assert "projection() is memoised with `@functools.lru_cache`" in d.reason, d.reason
     assert "line 7 (`w = torch.randn(d, n)`)" in d.reason and "2 calls" in d.reason
-    assert "projection(...)" in d.fix and d.details.first == 6 and d.details.draws == 2
+    assert "projection(...)" in d.fix and d.details.first == 6 and d.details.effect == "random draw"
     assert ds[0] is d  # silently other values than eager: above the information
 
 
@@ -93,3 +105,13 @@ def test_torch_still_warns_in_these_words():
 
     source = inspect.getsource(functions)
     assert M.WARNING in source and "originates from" in source
+
+
+def test_a_memoised_global_write_is_said_at_the_call(tmp_path):
+    """pytorch/pytorch#146598: a memoised function counting its calls in a global; eager
+    counts once per argument, compiled code at each call (and guards on the count)."""
+    ds = _diagnose(tmp_path, [("aten.mul.Tensor", 13)], call="w = scale(3) * x")
+    (d,) = [d for d in ds if d.kind == "memoised"]
+    assert "scale() is memoised with `@functools.lru_cache`" in d.reason, d.reason
+    assert "write to a global at line 27 (`calls += 1`)" in d.reason, d.reason
+    assert d.user_frame.lineno == 12 and d.details.effect == "write to a global"

@@ -10,12 +10,16 @@ no recompile and no error (probes36e lru_random_features: random Fourier feature
 that the train and the test features use one projection; compiled, each of the two calls drew
 another, and the test error went from 0.49 to 2.01, while explain said no problem).
 
-The evidence is the run's own: torch's warning at the call (torch_warnings), the memoising
-decorator on the function that encloses a random node of that compile's graphs (the user's
-source), and the call line calling that function. A memoised helper that draws nothing
-computes the same value again, which costs only time: not said.
+The same holds for a side effect: a memoised function that writes a global (counting its calls,
+pytorch/pytorch#146598) writes it again at each compiled call, and Dynamo guards on it.
 
-The rules are data: MEMOISERS (the decorators), RANDOM (the ops), WARNING (torch's words)."""
+The evidence is the run's own: torch's warning at the call (torch_warnings), the memoising
+decorator on the function that call calls (the user's source), and in its body a random node
+of that compile's graphs or an assignment to a name it declares global. A memoised helper
+that does neither computes the same value again, which costs only time: not said.
+
+The rules are data: MEMOISERS (the decorators), RANDOM (the ops), WARNING and ORIGIN (torch's
+words)."""
 
 from __future__ import annotations
 
@@ -44,19 +48,20 @@ RANDOM = re.compile(r"inductor_random|inductor_randint|\b(?:aten\.)?(?:rand|rand
                     r"randperm|rand_like|randn_like|bernoulli|normal|uniform|multinomial|"
                     r"native_dropout|exponential|geometric|cauchy|log_normal)\b")
 
-REASON = ("{fn}() is memoised with {memo}, which compiled code ignores: its random draw at "
-          "line {drawn} (`{draw}`) is made anew {calls}")
+REASON = ("{fn}() is memoised with {memo}, which compiled code ignores: its {what} at "
+          "line {at} (`{text}`) is made anew {calls}")
 EXPLANATION = (
     "Dynamo does not keep functools.lru_cache's memo: it traces {fn}() into the graph at "
-    "every call (torch warns that it \"ignores the cache wrapper\"). Eager draws the random "
-    "numbers once and every later call returns the same ones; in the compiled function each "
-    "call draws new ones, so values the program meant to share (one projection, one mask) "
-    "differ between calls and from eager, silently.")
+    "every call (torch warns that it \"ignores the cache wrapper\"). Eager runs the body once "
+    "per argument and every later call returns the first result; in the compiled function "
+    "each call runs it again, so random numbers the program meant to share (one projection, "
+    "one mask) are drawn anew and a side effect is made again: values differ between calls "
+    "and from eager, silently.")
 FIX = ("Make the memoised value once, outside the compiled function, and pass it in or keep it "
        "as a tensor attribute or global made before the first compiled call (`value = "
        "{fn}(...)` in eager code); or mark {fn}() `@torch.compiler.disable` so it runs in eager "
        "with its memo, at a graph break per call.")
-WHY = "computed from the memoised helper's random numbers, drawn again inside compiled code"
+WHY = "computed from what the memoised helper made again inside compiled code"
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,7 @@ class MemoisedDetails(Details):
     filename: str
     first: int
     last: int
-    draws: int  # random nodes of its body in the compile's graphs
+    effect: str  # what compiled code makes again: "random draw", "write to a global"
 
 
 def _is_consequence(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
@@ -120,43 +125,77 @@ def _calls(ctx: Any) -> dict[str | None, list[dict[str, Any]]]:
     return out
 
 
+def _global_write(d: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.stmt | None:
+    """The body's first statement that assigns a name it declares `global` or `nonlocal`:
+    a side effect eager makes once per argument (pytorch/pytorch#146598: a memoised
+    function counting its calls in a global)."""
+    declared = {n for s in ast.walk(d) if isinstance(s, (ast.Global, ast.Nonlocal))
+                for n in s.names}
+    for stmt in ast.walk(d):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if \
+            isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) else []
+        if any(isinstance(t, ast.Name) and t.id in declared for t in targets):
+            return stmt
+    return None
+
+
+def _effect(ctx: Any, cid: str | None, filename: str, d: Any) -> tuple[str, int, str, int]:
+    """What compiled code makes again at each call of memoised `d`: ("random draw", its
+    line, its text, the draws of that line in the compile's graphs: one per traced call) or
+    ("write to a global", ...); ("", 0, "", 0) when neither (a value computed again, the
+    same: nothing to say)."""
+    inside = [n for n in ctx.every_graph_nodes(cid)
+              if RANDOM.search(str(n.get("target") or "")) and n.get("lineno")
+              and n.get("filename") == filename
+              and d.lineno < int(n["lineno"]) <= (d.end_lineno or d.lineno)]
+    if inside:
+        first = inside[0]
+        return ("random draw", int(first["lineno"]), str(first.get("line") or "").strip(),
+                sum(1 for n in inside if n["lineno"] == first["lineno"]))
+    stmt = _global_write(d)
+    if stmt is not None:
+        return "write to a global", stmt.lineno, ast.unparse(stmt), 1
+    return "", 0, "", 0
+
+
+def _memoised_callee(ctx: Any, cid: str | None, site: dict[str, Any]
+                     ) -> tuple[Any, str, str] | None:
+    """The memoised function a warned call calls: (its def, its decorator, its file), looked
+    for in the call's file, then in the files the compile's graph nodes come from."""
+    names = {n.rsplit(".", 1)[-1] for n in called_names(site["line"])}
+    files = dict.fromkeys([site["filename"], *(n.get("filename")
+                                               for n in ctx.every_graph_nodes(cid))])
+    for filename in files:
+        for d, memo in _memoised_defs(ctx.source_text(filename) or "") if filename else ():
+            if d.name in names:
+                return d, memo, filename
+    return None
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     out: list[Diagnosis] = []
+    said: set[tuple[Any, ...]] = set()
     for cid, calls in _calls(ctx).items():
-        draws = [n for n in ctx.every_graph_nodes(cid)
-                 if RANDOM.search(str(n.get("target") or "")) and n.get("lineno")]
-        defs: dict[str, list[tuple[Any, str]]] = {}
-        for node in draws:
-            filename = node.get("filename")
-            if filename not in defs:
-                defs[filename] = _memoised_defs(ctx.source_text(filename) or "")
-            fn = next(((d, memo) for d, memo in defs[filename]
-                       if d.lineno < int(node["lineno"]) <= (d.end_lineno or d.lineno)), None)
-            if fn is None:
+        for site in calls:
+            found = _memoised_callee(ctx, cid, site)
+            if found is None:
                 continue
-            d, memo = fn
-            sites = [c for c in calls
-                     if any(n.rsplit(".", 1)[-1] == d.name for n in called_names(c["line"]))]
-            if not sites:
+            d, memo, filename = found
+            what, lineno, text, count = _effect(ctx, cid, filename, d)
+            if not what or (filename, d.name) in said:
                 continue
-            inside = [n for n in draws if n.get("filename") == filename
-                      and d.lineno < int(n["lineno"]) <= (d.end_lineno or d.lineno)]
-            site = sites[0]
-            # each call Dynamo traced wrote the body again: the draws of this line
-            count = sum(1 for n in inside if n["lineno"] == node["lineno"])
+            said.add((filename, d.name))
             calls_said = (f"at each of its {count} calls in the compiled function"
                           if count > 1 else "at each compiled call")
             out.append(Diagnosis(
                 KIND, stage="dynamo", compile_id=cid,
-                reason=REASON.format(fn=d.name, memo=f"`@{memo}`", drawn=node["lineno"],
-                                     draw=str(node.get("line") or "").strip(),
-                                     calls=calls_said),
+                reason=REASON.format(fn=d.name, memo=f"`@{memo}`", what=what, at=lineno,
+                                     text=text, calls=calls_said),
                 user_frame=ctx.frame(site["filename"], site["lineno"], site["line"], "torch"),
                 explanation=EXPLANATION.format(fn=d.name), fix=FIX.format(fn=d.name),
                 score=SPEC.score("memoised"), count=count,
                 details=MemoisedDetails(function=d.name, filename=str(filename),
                                         first=d.lineno, last=d.end_lineno or d.lineno,
-                                        draws=len(inside))))
-            break  # one diagnosis a compile: the first memoised draw
+                                        effect=what)))
     return out
