@@ -62,6 +62,7 @@ FIX = ("Make the memoised value once, outside the compiled function, and pass it
        "{fn}(...)` in eager code); or mark {fn}() `@torch.compiler.disable` so it runs in eager "
        "with its memo, at a graph break per call.")
 WHY = "computed from what the memoised helper made again inside compiled code"
+WRITTEN = "the memoised helper's global, written again at each compiled call"
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,7 @@ class MemoisedDetails(Details):
     first: int
     last: int
     effect: str  # what compiled code makes again: "random draw", "write to a global"
+    written: str | None = None  # the global it writes
 
 
 def _is_consequence(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
@@ -80,11 +82,20 @@ def _is_consequence(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
         effect.compile_id == cause.compile_id
 
 
+def _rewritten(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    """A recompile on the global the memoised function writes: each compiled call wrote it
+    again, and Dynamo guards on its value."""
+    d = cause.details
+    return isinstance(d, MemoisedDetails) and bool(d.written) and \
+        getattr(effect.details, "guard", None) == f"G['{d.written}']"
+
+
 SPEC = KindSpec(KIND, title="memo compiled code ignores",
                 words=("memoised helper", "memoised helpers"), style="bold red", tie=47,
                 # silently other values than eager, certain: beside unguarded (902)
                 costs={"memoised": Cost(902)}, details=(MemoisedDetails,),
-                causes=(Causes(KIND, "accuracy", WHY, _is_consequence),))
+                causes=(Causes(KIND, "accuracy", WHY, _is_consequence),
+                        Causes(KIND, "recompile", WRITTEN, _rewritten)))
 
 
 @hookimpl
@@ -139,11 +150,12 @@ def _global_write(d: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.stmt | None:
     return None
 
 
-def _effect(ctx: Any, cid: str | None, filename: str, d: Any) -> tuple[str, int, str, int]:
+def _effect(ctx: Any, cid: str | None, filename: str, d: Any
+            ) -> tuple[str, int, str, int, str | None]:
     """What compiled code makes again at each call of memoised `d`: ("random draw", its
     line, its text, the draws of that line in the compile's graphs: one per traced call) or
-    ("write to a global", ...); ("", 0, "", 0) when neither (a value computed again, the
-    same: nothing to say)."""
+    ("write to a global", ...); ("", 0, "", 0, None) when neither (a value computed again, the
+    same: nothing to say). Last, the global's name."""
     inside = [n for n in ctx.every_graph_nodes(cid)
               if RANDOM.search(str(n.get("target") or "")) and n.get("lineno")
               and n.get("filename") == filename
@@ -151,11 +163,13 @@ def _effect(ctx: Any, cid: str | None, filename: str, d: Any) -> tuple[str, int,
     if inside:
         first = inside[0]
         return ("random draw", int(first["lineno"]), str(first.get("line") or "").strip(),
-                sum(1 for n in inside if n["lineno"] == first["lineno"]))
+                sum(1 for n in inside if n["lineno"] == first["lineno"]), None)
     stmt = _global_write(d)
     if stmt is not None:
-        return "write to a global", stmt.lineno, ast.unparse(stmt), 1
-    return "", 0, "", 0
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
+        return ("write to a global", stmt.lineno, ast.unparse(stmt), 1,
+                getattr(target, "id", None))
+    return "", 0, "", 0, None
 
 
 def _memoised_callee(ctx: Any, cid: str | None, site: dict[str, Any]
@@ -182,7 +196,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             if found is None:
                 continue
             d, memo, filename = found
-            what, lineno, text, count = _effect(ctx, cid, filename, d)
+            what, lineno, text, count, written = _effect(ctx, cid, filename, d)
             if not what or (filename, d.name) in said:
                 continue
             said.add((filename, d.name))
@@ -197,5 +211,5 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                 score=SPEC.score("memoised"), count=count,
                 details=MemoisedDetails(function=d.name, filename=str(filename),
                                         first=d.lineno, last=d.end_lineno or d.lineno,
-                                        effect=what)))
+                                        effect=what, written=written)))
     return out
