@@ -69,7 +69,8 @@ FUNCTION_REASON = ("Unsupported call_function target autograd_function_apply. \n
 
 
 def _bypass_run(tmp_path: Path, src: str, graph: str, reason: str, co_name: str,
-                first_line: int, fx_reason: str | None = None, fx_hit: bool = False):
+                first_line: int, fx_reason: str | None = None, fx_hit: bool = False,
+                compiles: int = 1):
     """explain's cache diagnoses of one run whose compile 0/0 of `co_name` (its def at
     `first_line`) logged Dynamo's output graph, then an AOTAutograd cache bypass with
     `reason` (and, with `fx_reason`, an FX graph cache bypass before it)."""
@@ -83,19 +84,20 @@ def _bypass_run(tmp_path: Path, src: str, graph: str, reason: str, co_name: str,
     w = Writer(tmp_path / "s.db")
     run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(tmp_path))
     ing = Ingestor(w, run_id)
-    ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
-    ing.record({"dynamo_output_graph": {}, **ids}, graph.format(file=user))
-    if fx_reason:
-        ing.record({"artifact": {"name": "fx_graph_cache_bypass", "encoding": "json"}, **ids},
-                   json.dumps({"cache_bypass_reason": fx_reason}))
-    if fx_hit:  # Inductor's FX graph cache served the compile's graph
-        ing.record({"artifact": {"name": "fx_graph_cache_hit", "encoding": "json"}, **ids},
-                   json.dumps({"key": "fwdkey", "cache_state": "hit", "components": []}))
-    ing.record({"artifact": {"name": "aotautograd_cache_bypass", "encoding": "json"}, **ids},
-               json.dumps({"cache_bypass_reason": reason}))
-    ing.record({"compilation_metrics": {"co_name": co_name, "co_filename": str(user),
-                                        "co_firstlineno": first_line, "graph_op_count": 3},
-                **ids}, None)
+    for k in range(compiles):  # (a second compile of the frame: a recompile of it)
+        ids = {"frame_id": 0, "frame_compile_id": k, "attempt": 0}
+        ing.record({"dynamo_output_graph": {}, **ids}, graph.format(file=user))
+        if fx_reason:
+            ing.record({"artifact": {"name": "fx_graph_cache_bypass", "encoding": "json"},
+                        **ids}, json.dumps({"cache_bypass_reason": fx_reason}))
+        if fx_hit:  # Inductor's FX graph cache served the compile's graph
+            ing.record({"artifact": {"name": "fx_graph_cache_hit", "encoding": "json"}, **ids},
+                       json.dumps({"key": "fwdkey", "cache_state": "hit", "components": []}))
+        ing.record({"artifact": {"name": "aotautograd_cache_bypass", "encoding": "json"},
+                    **ids}, json.dumps({"cache_bypass_reason": reason}))
+        ing.record({"compilation_metrics": {"co_name": co_name, "co_filename": str(user),
+                                            "co_firstlineno": first_line, "graph_op_count": 3},
+                    **ids}, None)
     ing.flush()
     keep_sources(w, run_id)  # as capture does when a run ends
     w.end_run(run_id, exit_code=0, status="done")
@@ -207,10 +209,21 @@ def test_every_cache_bypass_of_a_higher_order_op_is_at_its_user_line(tmp_path: P
     with the higher-order op's fix, and one diagnosis for the one construct, whatever words
     each cache used for it (on main: two, one per reason)."""
     (d,) = _bypass_run(tmp_path, HOP_SRC, HOP_GRAPH, HOP_AOT_REASON, "step", 3,
-                       fx_reason=HOP_FX_REASON)
+                       fx_reason=HOP_FX_REASON, compiles=2)
     assert set(d.details.caches) == {"fx_graph", "aotautograd"}
     assert d.user_frame.lineno == 5 and "torch.cond" in d.user_frame.line
     assert "higher-order op `cond`" in d.reason and "(line 5)" in d.reason
     assert d.severity == "problem" and "Nothing to change" not in d.fix
-    assert "higher-order op" in d.fix
+    assert "higher-order op" in d.fix and "function of its own" in d.fix
     assert refused_target(HOP_FX_REASON) == "cond"
+
+
+def test_a_higher_order_op_compiled_once_is_information(tmp_path: Path) -> None:
+    """probes37d cond_newton_clip_ok: a correct program using torch.cond, compiled once, got
+    the bypass as its one problem, with a fix to take torch.cond out of the compiled code. The
+    program uses torch's API as meant and nothing in the run paid for the bypass: it is
+    information, said as compiled once; compiled again (the test above), a problem."""
+    (d,) = _bypass_run(tmp_path, HOP_SRC, HOP_GRAPH, HOP_AOT_REASON, "step", 3,
+                       fx_reason=HOP_FX_REASON)
+    assert d.severity == "info" and "compiled once in this run" in d.reason, d
+    assert d.user_frame.lineno == 5

@@ -58,8 +58,14 @@ def compdiag_kinds() -> list[KindSpec]:
     return [SPEC]
 
 
-HOP_FIX = ("The graph holds a higher-order op the cache cannot serialize: move it out of the "
-           "compiled region, or accept a cold compile for this graph.")
+HOP_FIX = ("The graph holds a higher-order op the cache cannot serialize (pytorch/pytorch#149318):"
+           " where warm starts matter, put the op in a small compiled function of its own, so "
+           "the rest of the model's graphs are cached, or accept a cold compile for this graph.")
+# A higher-order op torch provides (torch.cond, while_loop, scan) compiled once in the run: the
+# program uses torch's API as meant, and nothing in the run paid for the bypass (probes37d
+# cond_newton_clip_ok, a problem on a correct program); compiled again (after a reset, as in
+# set5 cond_cache_bypass), the cold compile is the cost the run shows.
+HOP_ONCE_WORDS = ", compiled once in this run"
 # Bypass reasons (torch's words; every word must be in the reason, analyses/rules.py) -> the fix.
 BYPASS_RULES: tuple[tuple[Words, str], ...] = (
     (every("custom pass"), "Make the pass a torch._inductor.custom_graph_pass.CustomGraphPass "
@@ -328,9 +334,12 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
         mine = constructs.get(key)  # the refused node is the user's own construct
         # torch's own function, called at the user's line, stays torch's (no fix of its own)
         torchs = torchs and (mine is None or not mine[1])
+        hop_once = mine is not None and mine[1] == HOP_FIX and len(
+            {r["compile_id"] for r in rows}) == 1
         said = f"{' '.join(reason.split())}"  # torch writes some over several lines
         if mine is not None:
-            said = f"{mine[0]} (line {mine[2].lineno}) cannot be cached: {said}"
+            said = f"{mine[0]} (line {mine[2].lineno}) cannot be cached: {said}" + (
+                HOP_ONCE_WORDS if hop_once else "")
         subclass = unhashable_subclass(ctx, rows) if mine is None else None
         if subclass is not None:
             name, users = subclass
@@ -350,8 +359,8 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
             count=len(rows),
             # (an AOTAutograd-only bypass keeps its cost among the information: the first
             # thing to know of a run with nothing wrong, corpus cache_bypass_custom_function)
-            score=SPEC.score("info") if asked or torchs else BYPASS_SCORE,
-            severity="info" if asked or torchs or aot_only else "problem",
+            score=SPEC.score("info") if asked or torchs or hop_once else BYPASS_SCORE,
+            severity="info" if asked or torchs or aot_only or hop_once else "problem",
             compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),
             details=CacheDetails(caches=caches, result="bypass")))
     return out
