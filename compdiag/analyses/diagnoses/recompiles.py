@@ -43,6 +43,7 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     recompile_fix, tensor_and_dim, tree_spelling, zero_one_bounded)
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.zero_one import new_value as _after, zero_one_events, zero_one_limits
+from compdiag.analyses.bool_flags import COND_PRED_FIX, bool_flag
 from compdiag.formats.code_text import call_clause, calls_in
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, resumed_function
@@ -407,9 +408,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                  "made_dynamic": made_dynamic(ctx, first, last["compile_id"], source),
                  "keywords": _KEYWORDS.match(source or "") is not None,
                  "another_call": category == "length" and another_call(ctx, first["compile_id"])}
-        flag = category == "value" and {str(before), str(after)} == {"True", "False"}
-        purpose = ON_PURPOSE.get("flag" if flag else "string" if category == "value" and quoted(
-            before, after) else category)
+        flag = bool_flag(before, after, guard_line.line) if category == "value" else None
+        said = flag or ("string" if category == "value" and quoted(before, after) else category)
+        purpose = None if flag == "cond" else ON_PURPOSE.get(said)
         expected = (purpose is not None and limit is None and cause is None
                     and (count == 1 or category in MODE_CATEGORIES)
                     and all(facts[n] for n in purpose["needs"]))
@@ -424,6 +425,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                              recurring_text=guard_text if changing else None,
                              guard_text=first["failed_guard"], before=before,
                              tied=tied_fix(ctx, first["compile_id"], source, before, after)))
+        fix = COND_PRED_FIX.format(src=bare(source)) if flag == "cond" else fix
         if specialised_01 and cause is None:
             explanation += " " + SPECIALISED_01_EXPLANATION.format(value=before)
             fix = SPECIALISED_01_FIX.format(tensor=tensor_and_dim(source)[0],
