@@ -57,3 +57,44 @@ def test_a_break_on_a_data_dependent_size_names_the_op_that_made_it(tmp_path):
     (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
     assert "u0 is the output size of `nonzero` at line 26" in d["reason"], d["reason"]
     assert d["fix"].startswith("Decide without u0"), d["fix"]
+
+
+def test_a_size_from_a_boolean_mask_decided_on_a_later_line_is_said_as_a_size(tmp_path):
+    """probes37b vad_voiced_count_fullgraph: `voiced = frames[energy > THR]` (line 26), then
+    `if voiced.shape[0] < 4:` (line 27) under fullgraph=True failed on "u0 < 4", and the fix
+    said to check the line in eager and `register_fake`: the mask's row count (aten's
+    `index_tensor`, no read op compdiag knew) was never traced to its line. It is the output
+    size of the selection, with a fix that keeps the shape fixed, and a `torch._check` on the
+    tensor's first dimension, not on the tensor."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    _made_at_26(s, "index_tensor")
+    message = MESSAGE.replace("Eq(u0, 0) (unhinted: Eq(u0, 0))", "u0 < 4 (unhinted: u0 < 4)")
+    s.failure("0/0", stage="dynamo", exc_type="UserError", message=message,
+              filename=str(s.user), lineno=27, line="line_27 = 27", torch_message=message,
+              traceback=f'  File "{s.user}", line 27, in forward\n    line_27 = 27\n')
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 27, d["user_frame"]
+    assert "the output size of `x[mask]` with a boolean mask" in d["reason"], d["reason"]
+    assert "torch.where" in d["fix"] and "register_fake" not in d["fix"], d["fix"]
+    assert "torch._check(line_26.shape[0] >= 4)" in d["fix"], d["fix"]
+
+
+def test_a_branch_in_library_code_the_program_compiled_gets_the_library_fix(tmp_path):
+    """probes37a ema_averaged_model_fullgraph: `torch.compile(ema.update_parameters,
+    fullgraph=True)` failed on "Eq(u0, 1)" at swa_utils' `if copy_param:`; nothing in the
+    traced stack was the user's, so the library line was never named and the fix said to
+    check the line in eager, where it runs. The library's statement is named, and the fix is
+    to let the graph break there (no fullgraph) or call it outside."""
+    lib = "/site-packages/torch/optim/swa_utils.py"
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0")
+    tb = (f'  File "{s.user}", line 23, in <module>\n    line_23 = 23\n'
+          "torch._dynamo.exc.UserError: Could not guard on data-dependent expression Eq(u0, 1)"
+          f'\n\nfrom user code:\n   File "{lib}", line 315, in update_parameters\n'
+          "    if copy_param:\n")
+    s.failure("0/0", stage="dynamo", exc_type="UserError", message=MESSAGE.replace("0", "1"),
+              filename=lib, lineno=315, line="if copy_param:", traceback=tb)
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert "at `if copy_param:` in update_parameters() (swa_utils.py:315)" in d["reason"], d
+    assert "fullgraph=True` off" in d["fix"] and "register_fake" not in d["fix"], d["fix"]

@@ -56,15 +56,16 @@ def ran_while_tracing(ctx: Any, traceback: str | None, traced: UserFrame
 
 def library_frame(ctx: Any, traceback: str | None) -> dict[str, Any] | None:
     """The library frame a break of traced code is in, under torch's "from user code:": the
-    innermost frame there when it is no user file and a user frame calls into it (probes36b
+    innermost frame there when it is no user file (probes36b
     gpt2_attn_entropy_fullgraph: `with _hook_installation_lock:` in transformers' output
     capturing, reached from the user's `model(..., output_attentions=True)` under
     fullgraph=True, whose fix told the user to move that `with` block); None otherwise."""
     if FROM_USER_CODE not in (traceback or ""):
         return None
     frames = frames_in((traceback or "").split(FROM_USER_CODE, 1)[1])
-    if len(frames) < 2 or is_user_file(ctx.resolve(frames[-1].get("filename"))):
+    if not frames or is_user_file(ctx.resolve(frames[-1].get("filename"))):
         return None
-    if not any(is_user_file(ctx.resolve(f.get("filename"))) for f in frames[:-1]):
-        return None
+    # (no user frame at all: the program compiled a library function itself, probes37a
+    # ema_averaged_model_fullgraph's `torch.compile(ema.update_parameters, fullgraph=True)`,
+    # failing at swa_utils' `if copy_param:`)
     return frames[-1]

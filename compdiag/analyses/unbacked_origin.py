@@ -22,13 +22,18 @@ DATA_DEPENDENT = ("Could not guard on data-dependent expression",
                   "Could not extract specialized integer from data-dependent expression")
 # the fake-tensor ops that read data: a tensor's value, or an output size that is data
 READ_OPS = ("local_scalar_dense", "nonzero", "masked_select", "unique", "repeat_interleave",
-            "bincount", "item")
+            "bincount", "item", "index_tensor", "index.Tensor")
+# what a size-producing op is in the user's words (`index_tensor`: `x[mask]`, probes37b
+# vad_voiced_count_fullgraph's `frames[energy > THR]`, then `if voiced.shape[0] < 4:`)
+SIZE_WORDS = (("index_tensor", "`x[mask]` with a boolean mask"),
+              ("index.Tensor", "`x[mask]` with a boolean mask"))
 _SYMBOL = re.compile(r"\bu\d+\b")
 
 ORIGIN_EXPLANATION = (
-    "{symbol} is a number line {lineno} reads out of a tensor (`{line}`): while tracing, "
-    "Dynamo does not know its value (an unbacked symbol), and the op at line {needed} that "
-    "must decide on it (a size, a slice bound, a branch) cannot.")
+    "{symbol} is {what} at line {lineno} (`{line}`): while tracing, Dynamo does not know its "
+    "value (an unbacked symbol), and the op at line {needed} that must decide on it (a size, "
+    "a slice bound, a branch) cannot. Without fullgraph=True Dynamo breaks the graph there "
+    "and runs that part in eager; with it, it fails.")
 # probes30a static_cache_fullgraph: the slice-bound version failed; static_cache_ok's
 # index_copy_ at tensor positions and an int passed in both compile.
 ORIGIN_FIX = (
@@ -36,6 +41,21 @@ ORIGIN_FIX = (
     "as an int (a changing int becomes dynamic after one recompile), or keep it a tensor and "
     "index with it (`index_copy_`/`index_select` at a tensor position, a mask with "
     "`torch.where`) instead of slicing with it.")
+
+# a size made from the data that a later line decides on (a row count after a boolean
+# mask): no number to pass in instead; keep the shape fixed or let the graph break
+SIZE_ORIGIN_FIX = (
+    "{check}Decide without {symbol}: keep the shape fixed (weight or fill by the mask with "
+    "`torch.where` instead of selecting rows, then reduce with the mask's count), or choose "
+    "between both results with `torch.where`/`torch.cond` on a tensor condition, or leave "
+    "`fullgraph=True` off so Dynamo breaks the graph at line {needed}.")
+# the branch torch could not decide is in library code the program compiled (probes37a
+# ema_averaged_model_fullgraph: swa_utils' `if copy_param:` under fullgraph=True)
+LIBRARY_BRANCH_FIX = (
+    "The decision on a value from the data is in {name}()'s own code (`{line}`, {file}:"
+    "{lineno}), which you do not change: leave `fullgraph=True` off so Dynamo breaks the "
+    "graph there and runs that part in eager, or call that code outside the compiled "
+    "function.")
 
 # the read and the op that must decide on it are one line (probes33a expert_choice_fullgraph:
 # `(~covered).nonzero().squeeze(-1).tolist()` under fullgraph=True, "Eq(u0, 0)", whose fix
@@ -55,7 +75,8 @@ def what_symbol(op: str | None) -> str:
     """What an unbacked symbol torch made at `op` is, in the user's words."""
     if not op or op.startswith(("local_scalar_dense", "item")):
         return "a value read out of a tensor"
-    return f"the output size of `{op}`"
+    said = next((words for key, words in SIZE_WORDS if op.startswith(key)), f"`{op}`")
+    return f"the output size of {said}"
 
 
 def unbacked_origin(ctx: Any, cid: str | None, text: str | None) -> dict[str, Any] | None:
@@ -71,8 +92,10 @@ def unbacked_origin(ctx: Any, cid: str | None, text: str | None) -> dict[str, An
             and is_user_file(ctx.resolve(s["filename"]))]
     reads = [s for s in made if (s.get("op") or "").startswith(READ_OPS)]
     read = next((s for s in reads if s["symbol"] in wanted), reads[0] if reads else None)
-    return None if read is None else {**read, "check": _check_hint(text[at:], read),
-                                      "what": what_symbol(read.get("op"))}
+    return None if read is None else {
+        **read, "check": _check_hint(text[at:], read), "what": what_symbol(read.get("op")),
+        "fix": ORIGIN_FIX if (read.get("op") or "").startswith(("local_scalar_dense", "item"))
+        else SIZE_ORIGIN_FIX}
 
 
 # the expression torch could not decide is the number against a constant: `Eq(u1, 1)` (a
@@ -93,7 +116,10 @@ def _check_hint(text: str, read: dict[str, Any]) -> str:
     op, value = (m.group(1), m.group(3)) if m.group(1) else (m.group(5), m.group(6))
     # a size against 0 or 1 (empty, broadcast): above it, which also settles a size derived
     # from the number (the helper's check `n >= 2` compiled where `n != 1` might not)
-    check = f"{target.group(1)} {'>' if op == 'Eq' and value in ('0', '1') else _NOT[op]} {value}"
+    # (a size-producing op's target is the tensor: its first dimension is the number)
+    name = target.group(1) + ("" if (read.get("op") or "item").startswith(
+        ("local_scalar_dense", "item")) else ".shape[0]")
+    check = f"{name} {'>' if op == 'Eq' and value in ('0', '1') else _NOT[op]} {value}"
     return (f"If `{check}` always holds for your data, say so after line {read['lineno']}: "
             f"`torch._check({check})` decides the comparison torch could not, and the number "
             "stays in the graph. ")

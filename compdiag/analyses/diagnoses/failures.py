@@ -56,7 +56,8 @@ from compdiag.analyses.raised_by import raised_by, wordless
 from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.unbacked_origin import (INDUCTOR_FIX as UNBACKED_FIX, ORIGIN_EXPLANATION,
-                                               ORIGIN_FIX, SAME_LINE_EXPLANATION, SAME_LINE_FIX,
+                                               DATA_DEPENDENT, LIBRARY_BRANCH_FIX,
+                                               SAME_LINE_EXPLANATION, SAME_LINE_FIX,
                                                data_dependent, unbacked_origin)
 from compdiag.analyses.traced_user_code import library_frame, ran_while_tracing
 from compdiag.formats.code_text import call_clause, called
@@ -498,14 +499,17 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             words = {**read, "needed": frame.lineno, "line": (read.get("line") or "").strip()}
             one += (f" ({words['symbol']} is {words['what']} on this line, which depends on "
                     "the data" if same else
-                    f" (from `{words['line']}` at line {read['lineno']}, a tensor's value")
+                    f" (from `{words['line']}` at line {read['lineno']}, {words['what']}")
             one += ")"
             more, fix = (SAME_LINE_EXPLANATION, SAME_LINE_FIX) if same else \
-                (ORIGIN_EXPLANATION, ORIGIN_FIX)
+                (ORIGIN_EXPLANATION, read["fix"])
             expl, fix = f"{expl} {more.format(**words)}", fix.format(**words)
             if not same and frame.evidence != TORCH:  # the line torch names stays (probes35c
                 frame = ctx.frame(read["filename"], read["lineno"], read.get("line"),  # /35e)
                                   evidence=TORCH)
+        elif lib is not None and any(w in (f.get("message") or "") for w in DATA_DEPENDENT):
+            fix = LIBRARY_BRANCH_FIX.format(name=lib.get("name"), line=lib.get("line"), file=Path(
+                str(lib.get("filename"))).name, lineno=lib.get("lineno"))
         for marker, pattern, more, change, past_def, named in SOURCE_CAUSES:
             at = source_line(ctx, cid, pattern, after=ctx.code_row(cid) if past_def else None) \
                 if marker in f"{one}{whole}" else None
