@@ -44,6 +44,7 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.zero_one import new_value as _after, zero_one_events, zero_one_limits
 from compdiag.analyses.bool_flags import COND_PRED_FIX, bool_flag
+from compdiag.analyses.optimizer_state import first_step_state
 from compdiag.formats.code_text import call_clause, calls_in
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, resumed_function
@@ -410,7 +411,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                  "another_call": category == "length" and another_call(ctx, first["compile_id"])}
         flag = bool_flag(before, after, guard_line.line) if category == "value" else None
         said = flag or ("string" if category == "value" and quoted(before, after) else category)
-        purpose = None if flag == "cond" else ON_PURPOSE.get(said)
+        purpose = None if flag == "cond" else first_step_state(
+            ctx, first["compile_id"], source, before) or ON_PURPOSE.get(said)
         expected = (purpose is not None and limit is None and cause is None
                     and (count == 1 or category in MODE_CATEGORIES)
                     and all(facts[n] for n in purpose["needs"]))
