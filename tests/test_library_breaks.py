@@ -515,3 +515,22 @@ def test_a_fullgraph_failure_inside_a_librarys_with_block_is_the_library_call(tm
     own = graph_break_fix("Unsupported context manager", "", "", "with open(p) as f:", [],
                           {"filename": lib, "lineno": 239, "name": "g"})
     assert own.startswith("Dynamo cannot enter this context manager")
+
+
+def test_a_function_torch_disables_on_purpose_gets_what_to_change_instead():
+    """probes37a adamw_fused_compiled_step: `AdamW(fused=True)` stepped inside a compiled
+    function broke at torch's own `torch.compiler.disable` of `_fused_adam` ("reason: don't
+    trace into fused optimizer"), and the fix said to remove the disable, which is torch's.
+    A disable with a reason is whoever wrote it's; a fused optimizer's has its own fix."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    gb = "Skip calling `torch.compiler.disable()`d function"
+    fused = ("Skip calling function `<function _fused_adam>` since it was wrapped with "
+             "`torch.compiler.disable` (reason: don't trace into fused optimizer)")
+    fix = graph_break_fix(gb, fused, "", "opt.step()", [])
+    assert "fused=True" in fix and "Remove the disable" not in fix, fix
+    other = fused.replace("don't trace into fused optimizer", "keeps the hook in eager")
+    fix = graph_break_fix(gb, other, "", "hooks.run()", [])
+    assert "on purpose" in fix and "(reason: keeps the hook in eager)" in fix, fix
+    own = "Skip calling function `<function helper>` since it was wrapped with disable"
+    assert "Remove the disable if" in graph_break_fix(gb, own, "", "helper(x)", [])

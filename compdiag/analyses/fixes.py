@@ -16,7 +16,8 @@ from typing import Any, Callable, Mapping
 from compdiag.analyses.library_fixes import (AO_CODE, C10D_FILE, DISALLOWED_FIX, DISTRIBUTIONS,
                                              EAGER_QAT_FIX, MASKED_FIX, QUANTIZED_FIX,
                                              QUANTIZED_MODULES, SORT_FIX, SPARSE_FIX, VALIDATE_FIX,
-                                             c10d_fix, first_hint, library_fix, validating)
+                                             c10d_fix, disable_fix, first_hint, library_fix,
+                                             validating)
 from compdiag.analyses.op_fixes import dynamic_output_fix, set_attribute_fix
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
     INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
@@ -282,10 +283,7 @@ RULES: tuple[Rule, ...] = (
          "function."),
     Rule(("Dynamic shape operator", "output shape depends on input tensor data"),
          lambda gb, expl, ctx, line: dynamic_output_fix(ctx)),
-    Rule(("torch.compiler.disable",),
-         "This call is to a function wrapped in torch.compiler.disable, so it always runs in "
-         "eager and splits the graph. Remove the disable if the function is traceable, or move "
-         "the call to the start or end of the compiled function so only one break remains."),
+    Rule(("torch.compiler.disable",), lambda gb, expl, ctx, line: disable_fix(expl)),
     Rule(("torch._dynamo.graph_break()",),
          "An explicit `torch._dynamo.graph_break()` is in the code: remove it (it is a "
          "debugging aid) unless you mean to split the graph here.",

@@ -6,6 +6,7 @@ quantized modules). Split from analyses/fixes.py, which matches the break's word
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Mapping
 
 from compdiag.formats.code_text import called
@@ -147,3 +148,34 @@ MASKED_FIX = ("torch.masked's MaskedTensor is code Dynamo does not trace (its co
               "reductions and `.to_tensor` each break the graph): compute with the boolean mask "
               "itself, `(x * mask).sum(dim) / mask.sum(dim).clamp(min=1)` for a masked mean, "
               "`x.masked_fill(~mask, float('-inf')).amax(dim)` for a masked max.")
+
+
+# A function disabled with a reason (`torch.compiler.disable(fn, reason=...)`, torch's own
+# way of keeping a kernel out of graphs), by the reason torch gives: what the user changes
+# instead (probes37a adamw_fused_compiled_step: `AdamW(fused=True)` stepped in a compiled
+# function broke at torch's own disable of `_fused_adam`, whose fix said to remove it)
+DISABLED_FOR: tuple[tuple[str, str], ...] = (
+    ("fused optimizer", "The optimizer was built with `fused=True`, whose fused kernel torch "
+     "keeps out of compiled code on purpose ({reason}): build it without `fused=True` (the "
+     "default foreach implementation compiles into the graph), or call `opt.step()` outside "
+     "the compiled function."),
+)
+DISABLED_FIX = ("The function is kept out of compiled code on purpose by whoever disabled it "
+                "({reason}): call it outside the compiled function, or at its start or end so "
+                "only one break remains; remove the disable only where it is your own and the "
+                "function traces.")
+DISABLE_FIX = ("This call is to a function wrapped in torch.compiler.disable, so it always "
+               "runs in eager and splits the graph. Remove the disable if the function is "
+               "traceable, or move the call to the start or end of the compiled function so "
+               "only one break remains.")
+
+
+def disable_fix(explanation: str) -> str:
+    """The fix for a call of a function wrapped in torch.compiler.disable: by the reason the
+    disable gave (torch's own, a fused optimizer's), else the generic one."""
+    m = re.search(r"\(reason: ([^)]*)\)", explanation or "")
+    if m is None:
+        return DISABLE_FIX
+    reason = f"reason: {m.group(1).strip()}"
+    return next((fix for key, fix in DISABLED_FOR if key in m.group(1)),
+                DISABLED_FIX).format(reason=reason)
