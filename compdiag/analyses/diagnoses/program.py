@@ -29,6 +29,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from compdiag.analyses import warnings_as_errors as WE
 from compdiag.analyses.accuracy import what_was_compared
 from compdiag.analyses.check_causes import failed_check_causes
 from compdiag.analyses.compile_refusals import refusal_fix, refusal_words
@@ -452,6 +453,17 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     said = summarise(message) or exc_type
     where = f" at line {frame.lineno}" if frame.lineno else ""
     common = dict(compile_id=exc.get("compile_id"), user_frame=frame, torch_message=message)
+    strict = WE.error_filter(ctx, exc_type, raised)
+    if strict is not None:  # a warning the program's own filter made an exception
+        words = dict(exc_type=exc_type, where=where, lineno=strict["lineno"], said=said,
+                     filter=strict["statement"], category=exc_type.rsplit(".", 1)[-1])
+        return [Diagnosis(
+            KIND, stage=None, reason=WE.REASON.format(**words),
+            explanation=WE.EXPLANATION.format(**words), fix=WE.FIX.format(**words),
+            score=SPEC.score("crash"), compile_id=exc.get("compile_id"), torch_message=message,
+            user_frame=ctx.frame(strict["filename"], strict["lineno"], evidence="source"),
+            details=ProgramDetails(exc_type=exc_type, compiled=bool(exc.get("compiled")),
+                                   surfaced_at=surfaced, raised_in=raised))]
     if compiled:
         stage = exc.get("stage") or "runtime"
         return [Diagnosis(

@@ -1,0 +1,56 @@
+"""A warning the program's own filter turned into an exception.
+
+`warnings.simplefilter("error")` (or `filterwarnings("error", ...)`, a test harness's strict
+setting) makes every warning raise: one torch issues for its own reasons, while importing
+Inductor or compiling (a deprecated API torch itself still calls), then ends the program at a
+torch call that is right. The cause is the filter's line, not the call that raised (probes37c
+strict_warnings_compile: "torch.compile() refused its argument (DeprecationWarning:
+`torch.jit.script_method` is deprecated ...)", with a fix to change the torch.compile call as
+the message says, which asks to switch to torch.compile)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from compdiag.formats.user_code import is_user_file
+
+# an exception class that is a warning category (DeprecationWarning, UserWarning, ...)
+WARNING_CLASS = re.compile(r"(?:^|\.)[A-Za-z]*Warning$")
+# the program's statement that makes warnings errors (all, or a category): the call in its
+# code (not a comment or a string), its first argument "error" in the source
+FILTER_CALL = re.compile(r"\b(?:simplefilter|filterwarnings)\(")
+ERROR_FILTER = re.compile(r"""\b(?:warnings\.)?(?:simplefilter|filterwarnings)\(\s*(?:action\s*=\s*)?["']error["']""")
+
+REASON = ("torch's {exc_type} was raised as an error{where}, because line {lineno} makes "
+          "warnings errors (`{filter}`): {said}")
+EXPLANATION = ("The warning is torch's own, issued while it imports or compiles (it may call "
+               "an API it deprecates itself); it only warns, and eager code runs the same. "
+               "The program's warnings filter at line {lineno} turns every warning into an "
+               "exception, so this one ended the program{where}.")
+FIX = ("Keep warnings errors for your own code, not torch's: after line {lineno} add "
+       "`warnings.filterwarnings(\"ignore\", category={category}, module=r\"torch\\.\")` (or "
+       "`\"default\"` to still see them), or set the strict filter after the first compiled "
+       "call.")
+
+
+def error_filter(ctx: Any, exc_type: str | None,
+                 raised: dict[str, Any] | None) -> dict[str, Any] | None:
+    """{lineno, filename, statement} of the program's filter that made warnings errors, when
+    the exception that ended it is a warning category raised outside the user's code
+    (`raised`: the innermost frame; the program's own warning is its own business); None
+    otherwise."""
+    if not exc_type or not WARNING_CLASS.search(exc_type) or is_user_file(
+            ctx.resolve((raised or {}).get("filename")) or (raised or {}).get("filename")):
+        return None
+    paths = [p for p in dict.fromkeys([*(ctx.argv or [])[:1], *ctx.r.source_paths(ctx.run_id)])
+             if p]
+    for path in paths:
+        for i, line in enumerate(ctx.code_lines(path) or [], 1):
+            text = (ctx.source_line(path, i) or "") if FILTER_CALL.search(line) else ""
+            m = ERROR_FILTER.search(text)
+            if m is not None:
+                return {"filename": path, "lineno": i,
+                        "statement": text[m.start():text.index(")", m.end()) + 1]
+                        if ")" in text[m.end():] else text.strip()}
+    return None
