@@ -76,6 +76,16 @@ def _caught_past(tmp_path, handler: str, stage: str, exc_type: str, message: str
      "Observed exception: raised exception ValueError('bad')", "raise ValueError('bad')",
      ("comes out as Unsupported under fullgraph=True", "`except ValueError` at line 36",
       "drop fullgraph=True")),
+    # probes37c ce_batch_valueerror_escapes: a training loop skips malformed batches with
+    # `except ValueError` around the compiled loss; cross_entropy's ValueError on a short
+    # label batch came out of Dynamo's fake-tensor run as TorchRuntimeError, and the program
+    # ended, said with a fix to check the line in eager, where the handler catches it.
+    ("ValueError", "dynamo", "TorchRuntimeError",
+     "Dynamo failed to run FX node with fake tensors: call_function <function cross_entropy>"
+     "(...): got ValueError('Expected input batch_size (8) to match target batch_size')",
+     "return F.cross_entropy(logits, y)",
+     ("as TorchRuntimeError (a RuntimeError)", "`except ValueError` at line 36",
+      "except (ValueError, RuntimeError)")),
 ])
 def test_an_exception_of_another_type_than_eagers_is_said_past_its_handler(
         tmp_path, handler, stage, exc_type, message, line, wants):

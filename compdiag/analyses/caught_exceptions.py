@@ -46,6 +46,16 @@ OBSERVED_TYPE = ("the {raised} the code raises comes out as Unsupported under fu
 OBSERVED_FIX = ("Check the input before the compiled call, in eager (raise the {raised} "
                 "there), or drop fullgraph=True: the call then runs in eager from the `raise` "
                 "on, and the handler catches the {raised} as before.")
+# Dynamo's wrapper of an exception the traced code raised on fake tensors: TorchRuntimeError
+# ("... got ValueError('Expected input batch_size (8) to match target batch_size')"), a
+# RuntimeError, past the caller's `except ValueError` (probes37c ce_batch_valueerror_escapes:
+# a loop that skips malformed batches ended at the first one under torch.compile)
+WRAPPED = re.compile(r"\bgot (\w+(?:Error|Exception))\(")
+WRAPPED_TYPE = ("Dynamo raises the {raised} it met while tracing as TorchRuntimeError (a "
+                "RuntimeError): the `except {raised}` at line {handler} no longer catches it")
+WRAPPED_FIX = ("Check the input before the compiled call, in eager (raise the {raised} there, "
+               "as the op would), or catch both around the compiled call (`except ({raised}, "
+               "RuntimeError):`).")
 ASSERT_FIX = ("Catch both around the compiled call (`except (AssertionError, RuntimeError):`), "
               "or check the condition before the compiled call, in eager.")
 
@@ -88,6 +98,14 @@ def escaped_handler(ctx: Any, cid: str | None, exc_type: str | None, frame: Any,
         return None if h is None else (
             frame, OBSERVED_TYPE.format(raised=raised, handler=h.lineno),
             OBSERVED_FIX.format(raised=raised))
+    wrapped = WRAPPED.search(message) if name == "TorchRuntimeError" else None
+    if wrapped is not None and wrapped.group(1) != "RuntimeError":
+        raised = wrapped.group(1)
+        h = _first_handler(ctx, files, lambda names: raised in names and not {
+            "RuntimeError", "TorchRuntimeError", "Exception", "BaseException"} & set(names))
+        if h is not None:
+            return (frame, WRAPPED_TYPE.format(raised=raised, handler=h.lineno),
+                    WRAPPED_FIX.format(raised=raised))
     if name == "RuntimeError" and BOUNDS in message:
         h = _first_handler(ctx, files,
                            lambda names: "IndexError" in names and "RuntimeError" not in names)

@@ -542,7 +542,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             if f["stage"] in ("runtime", "dynamo") else None
         if caught is not None:  # a handler of the program's that compiled code sidesteps
             frame, more, fix = caught
-            one, expl = f"{one} ({more})", f"{expl} {more.replace('the', 'The', 1)}."
+            one, expl = f"{one} ({more})", f"{expl} {more[:1].upper()}{more[1:]}."
         if inside and inside[0]:  # no bug of the program's: torch's limitation
             fix = INTERNAL_FAKE_FIX.format(call=inside[0], fn=inside[1])
         setting = config_behind(ctx, cid, tb, f"{whole or ''}\n{f.get('message') or ''}") \
