@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from compdiag.analyses.hop_mutation import written_fix
 from compdiag.analyses.library_fixes import (AO_CODE, C10D_FILE, DISALLOWED_FIX, DISTRIBUTIONS,
                                              EAGER_QAT_FIX, MASKED_FIX, QUANTIZED_FIX,
                                              QUANTIZED_MODULES, SORT_FIX, SPARSE_FIX, VALIDATE_FIX,
@@ -539,7 +540,7 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
         elif gb_type and "HigherOrderOp" in exc_type and not known:
             # another error reporting a graph break it hit (a higher-order op's branch, which
             # must trace whole): the break's fix (set21b cond_branch_print: the `print`)
-            parts.append(WHOLE_BRANCH)
+            parts.append(written_fix(debug) or WHOLE_BRANCH)
         elif not known:
             parts.append(DYNAMO_RAISED)
             parts.append(f"Narrow it down: {bisect}.")

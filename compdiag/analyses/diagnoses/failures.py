@@ -42,6 +42,7 @@ from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, failu
                                      stage_explanation)
 from compdiag.analyses.source_causes import SOURCE_CAUSES
 from compdiag.analyses.gb_registry import gb_registry
+from compdiag.analyses.hop_mutation import with_written
 from compdiag.analyses.handlers import enclosing_handler
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
@@ -383,8 +384,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                             _outer_frames(tb, f), surfaced])
         one = one_line(f.get("exc_type"), f.get("message"), f.get("traceback"), whole)
         # a break another error reports (a higher-order op's branch): its words; the break
-        inner_break = f.get("gb_explanation") if f.get("exc_type") != "Unsupported" \
-            else short_context(P.debug_context(tb))  # itself: what it was about (probes35d)
+        inner_break = with_written(f.get("gb_explanation"), P.debug_context(tb)) if f.get(
+            "exc_type") != "Unsupported" else short_context(P.debug_context(tb))  # (probes35d)
         if f.get("gb_code") and inner_break and inner_break not in one:
             one = f"{one}: {inner_break}"
         if f.get("op") and f["op"] not in one:  # the op torch named: what the user fixes
