@@ -122,8 +122,9 @@ PRINT_FIX = ("Remove the print() from the compiled function or log after the cal
 PRINT_FIX_CALLED = ("Remove the print() from the function the compiled one calls, or return "
                     "the value and print it after the compiled call returns; or guard it with "
                     "`if not torch.compiler.is_compiling():` (it then prints in eager only). "
-                    "`reorderable_logging_functions.add(print)` does not keep it here: Dynamo "
-                    "drops a reordered print in a called function without printing it.")
+                    "`reorderable_logging_functions.add(print)` does not help here: a "
+                    "reordered print in a called function may be dropped, and inside a "
+                    "checkpoint or torch.cond region it cannot be reordered at all.")
 FORMAT_FIX = ("Formatting a tensor into a string needs its values, which a graph does not "
               "have: build the message outside the compiled function (return the tensor and "
               "format it after the call), or guard it with "
