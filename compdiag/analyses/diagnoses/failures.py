@@ -28,7 +28,7 @@ from compdiag.analyses.config_suspects import suspect, suspect_fix
 from compdiag.analyses.inplace_version import EXPLANATION as SAVED_EXPLANATION
 from compdiag.analyses.inplace_version import FIX as SAVED_FIX
 from compdiag.analyses.inplace_version import written_saved_tensor
-from compdiag.analyses.caught_exceptions import escaped_handler
+from compdiag.analyses.sidesteps import sidestep
 from compdiag.analyses.range_violation import OUT_OF_RANGE as _OUT_OF_RANGE, range_violation
 from compdiag.analyses.compiled_export import export_words, wrapper_exported
 from compdiag.analyses.consequences import Causes, same_compile
@@ -539,9 +539,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if exported is not None:  # an exporter given torch.compile's wrapper, not a failure
             clause, more, fix = export_words(exported)  # of compiled code
             one, expl = f"{one} ({clause})", f"The exception ended the program. {more}"
-        caught = escaped_handler(ctx, cid, f.get("exc_type"), frame, one) \
-            if f["stage"] in ("runtime", "dynamo") else None
-        if caught is not None:  # a handler of the program's that compiled code sidesteps
+        caught = sidestep(ctx, cid, f, frame, one)
+        if caught is not None:  # a handler compiled code sidesteps, a branch's return
             frame, more, fix = caught
             one, expl = f"{one} ({more})", f"{expl} {more[:1].upper()}{more[1:]}."
         if inside and inside[0]:  # no bug of the program's: torch's limitation
