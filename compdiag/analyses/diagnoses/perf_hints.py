@@ -173,7 +173,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             continue
         groups.setdefault((hint["compile_id"], hint["head"]), []).append(hint)
     out = _tf32(ctx) + _cached_fallbacks(ctx, groups) + _unrolled(ctx) + uncompiled(
-        ctx, KIND, SPEC.score(KIND), PerfHintDetails())
+        ctx, KIND, SPEC.score(KIND), PerfHintDetails()) + _eager_paths(ctx)
     caused = _caused_fallbacks(ctx, groups)
     out += caused
     folded = {(d.compile_id, head) for d in caused for head in d.details.heads}
@@ -292,6 +292,44 @@ def _caused_fallbacks(ctx: Any, groups: dict[tuple, list[dict[str, Any]]]
                 fix=fix, score=SPEC.score(KIND), count=sum(len(h) for _, h in heads),
                 details=PerfHintDetails(ops[0], heads=tuple(head for head, _ in heads)),
                 torch_message=message))
+    return out
+
+
+# torch's warning that an API it compiles into a fused kernel ran its slow eager path, by the
+# words torch uses: what runs, the fix, the graph target of its compiled form (probes37d flex_regional_eager_attn: a block's
+# submodules compiled one by one, its flex_attention call left in eager; said as a skipped
+# frame, with no word of the warning torch printed at the call)
+EAGER_PATHS: tuple[tuple[str, str, str, str], ...] = (
+    ("flex_attention called without torch.compile()",
+     "flex_attention runs uncompiled: its unfused implementation materialises the whole "
+     "scores matrix",
+     "Compile the code that calls flex_attention (the module whose forward calls it, "
+     "`block.compile()`, or the whole model), not only the layers around it; or call it "
+     "through `torch.compile(flex_attention)`.", "flex_attention"),
+)
+
+
+def _eager_paths(ctx: Any) -> list[Diagnosis]:
+    out, said = [], set()
+    for w in ctx.r.torch_warnings(ctx.run_id):
+        rule = next((r for r in EAGER_PATHS if r[0] in (w.get("message") or "")), None)
+        call = w.get("call") if isinstance(w.get("call"), dict) else {}
+        if rule is None or rule[0] in said:
+            continue
+        said.add(rule[0])
+        # the program runs it compiled too: the uncompiled call is a reference (an eager
+        # comparison in the same script), information
+        also = any(rule[3] in str(n.get("target") or "") for cid in ctx.compiles
+                   for n in ctx.every_graph_nodes(cid))
+        out.append(Diagnosis(
+            KIND, stage=None, compile_id=w.get("compile_id"),
+            reason=f"{rule[1]} (torch: {rule[0]})",
+            user_frame=ctx.frame(call.get("filename"), call.get("lineno"), call.get("line"),
+                                 evidence="torch") if call.get("lineno") else locate(ctx, None),
+            explanation=(w.get("message") or "").split("\n\n")[0],
+            fix=rule[2], score=SPEC.score("info") if also else SPEC.score(KIND),
+            severity="info" if also else "problem", torch_message=w.get("message"),
+            details=PerfHintDetails()))
     return out
 
 
