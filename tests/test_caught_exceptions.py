@@ -7,7 +7,7 @@ Before this test both were compiled-code failures with an aot_eager/bisect fix."
 from __future__ import annotations
 
 import pytest
-from test_explain import Store, _ids
+from test_explain import Store, _call, _ids
 
 HELPER = ("import torch\n" * 11 + "def safe_cholesky(K):\n    try:\n"
           "        return torch.linalg.cholesky(K)\n    except torch.linalg.LinAlgError:\n"
@@ -53,6 +53,7 @@ def _caught_past(tmp_path, handler: str, stage: str, exc_type: str, message: str
     s.user.write_text("import torch\n" * 16 + f"def f(x):\n    {line}\n" + "x = 1\n" * 15
                       + f"try:\n    f(x)\nexcept {handler}:\n    pass\n")
     s.compile("0/0", co_name="f", lineno=16)
+    _call(s, "0/0", [35])  # the compiled call, in the `try`
     s.failure("0/0", stage=stage, exc_type=exc_type, message=message, filename=str(s.user),
               lineno=18, line=line)
     (d,) = [d for d in s.explain() if d["kind"] == "failure"]
@@ -93,3 +94,18 @@ def test_an_exception_of_another_type_than_eagers_is_said_past_its_handler(
     d = _caught_past(tmp_path, handler, stage, exc_type, message, line)
     said = f"{d['reason']} || {d['fix']}"
     assert all(w in said for w in wants), said
+
+
+def test_a_handler_whose_try_does_not_hold_the_compiled_call_is_not_blamed(tmp_path):
+    """(review) the wrapped-ValueError rule took any `except ValueError` of the program's (an
+    argv parser's far from the compiled call); only a `try` around the call counts."""
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text("import torch\n" * 16 + "def f(x):\n    return g(x)\n" + "x = 1\n" * 15
+                      + "try:\n    int('3')\nexcept ValueError:\n    pass\nf(x)\n")
+    s.compile("0/0", co_name="f", lineno=16)
+    _call(s, "0/0", [38])  # the compiled call, after the `try`
+    message = "Dynamo failed to run FX node with fake tensors: got ValueError('bad batch')"
+    s.failure("0/0", stage="dynamo", exc_type="TorchRuntimeError", message=message,
+              filename=str(s.user), lineno=18, line="return g(x)")
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert "no longer catches it" not in d["reason"], d["reason"]

@@ -532,5 +532,6 @@ def test_a_function_torch_disables_on_purpose_gets_what_to_change_instead():
     other = fused.replace("don't trace into fused optimizer", "keeps the hook in eager")
     fix = graph_break_fix(gb, other, "", "hooks.run()", [])
     assert "on purpose" in fix and "(reason: keeps the hook in eager)" in fix, fix
-    own = "Skip calling function `<function helper>` since it was wrapped with disable"
+    own = ("Skip calling function `<function helper>` since it was wrapped with "
+           "`torch.compiler.disable` (reason: None)")  # torch 2.13's words for a plain disable
     assert "Remove the disable if" in graph_break_fix(gb, own, "", "helper(x)", [])

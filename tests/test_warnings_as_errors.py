@@ -15,9 +15,10 @@ LINES = ["import warnings", "import torch", "# warnings.simplefilter('error') in
          "compiled = torch.compile(model)"]
 
 
-def _run(tmp_path, raised_in: str, exc_type: str = "DeprecationWarning") -> list[dict]:
+def _run(tmp_path, raised_in: str, exc_type: str = "DeprecationWarning",
+         lines: list[str] = LINES) -> list[dict]:
     s = Store(tmp_path, exit_code=1)
-    s.user.write_text("\n".join(LINES) + "\n")
+    s.user.write_text("\n".join(lines) + "\n")
     s.ing.program_exception(None, exc_type=exc_type, message=(
         "`torch.jit.script_method` is deprecated. Please switch to `torch.compile`"), frames=[
         {"filename": str(s.user), "lineno": 10, "name": "<module>", "line": LINES[9]},
@@ -40,3 +41,15 @@ def test_the_programs_own_warning_and_other_errors_are_not(tmp_path):
     (tmp_path / "b").mkdir()
     (d,) = _run(tmp_path / "b", JIT, exc_type="RuntimeError")
     assert "raised as an error" not in d["reason"]
+
+
+def test_a_filter_for_another_category_is_not_the_cause(tmp_path):
+    """(review) `filterwarnings("error", category=UserWarning)` makes no DeprecationWarning
+    an error: the first filter of any category was blamed."""
+    lines = [*LINES[:7], 'warnings.filterwarnings("error", category=UserWarning)', *LINES[8:]]
+    (d,) = _run(tmp_path, JIT, lines=lines)
+    assert "raised as an error" not in d["reason"], d["reason"]
+    (tmp_path / "b").mkdir()
+    lines[7] = 'warnings.simplefilter("error", DeprecationWarning)'
+    (d,) = _run(tmp_path / "b", JIT, lines=lines)
+    assert "raised as an error" in d["reason"] and d["user_frame"]["lineno"] == 8, d

@@ -14,7 +14,7 @@ import re
 BOOLS = {"True", "False"}
 # the statement hands the value to torch.cond (the line torch's guard names may be the first
 # line of a call spread over several: `return torch.cond(use_residual,`)
-COND_CALL = re.compile(r"(?<![\w.])(?:torch\.)?cond\s*\(")
+COND_CALL = r"(?<![\w.])(?:torch\.)?cond\s*\(\s*{name}\s*(?:,|$)"
 COND_PRED_FIX = (
     "Pass the predicate as a tensor, `torch.tensor({src})` (or a 0-d bool tensor computed in "
     "the graph): torch.cond then keeps both branches in one graph and picks one at run time. "
@@ -22,10 +22,13 @@ COND_PRED_FIX = (
     "it flips.")
 
 
-def bool_flag(before: object, after: object, line: str | None) -> str | None:
-    """"cond" where a bool guard's value is torch.cond's predicate on `line`, "flag" for any
-    other bool that changed (True -> False, or from a bool to a value torch did not record:
-    the other bool, as a bool guard fails only on it), None when the value is no bool."""
+def bool_flag(before: object, after: object, line: str | None,
+              name: str | None = None) -> str | None:
+    """"cond" where a bool guard's value (`name`, as the user spells it) is the predicate, the
+    first argument, of a torch.cond call on `line`; "flag" for any other bool that changed
+    (True -> False, or from a bool to a value torch did not record: the other bool, as a bool
+    guard fails only on it); None when the value is no bool."""
     if str(before) not in BOOLS or (after is not None and {str(before), str(after)} != BOOLS):
         return None
-    return "cond" if COND_CALL.search(line or "") else "flag"
+    pred = COND_CALL.format(name=re.escape(name)) if name else None
+    return "cond" if pred and re.search(pred, (line or "").strip()) else "flag"

@@ -101,8 +101,14 @@ def escaped_handler(ctx: Any, cid: str | None, exc_type: str | None, frame: Any,
     wrapped = WRAPPED.search(message) if name == "TorchRuntimeError" else None
     if wrapped is not None and wrapped.group(1) != "RuntimeError":
         raised = wrapped.group(1)
-        h = _first_handler(ctx, files, lambda names: raised in names and not {
-            "RuntimeError", "TorchRuntimeError", "Exception", "BaseException"} & set(names))
+        # a handler whose `try` holds the compiled call (or the failing line), not any one
+        calls = {(f.filename, f.lineno) for f in [*ctx.call_chain(cid), frame]}
+        h = next((h for path in files for t, h in _handlers(ctx.source_text(path))
+                  if raised in _names(h) and not {"RuntimeError", "TorchRuntimeError",
+                                                  "Exception", "BaseException"} & set(_names(h))
+                  and any((path, n) in calls for n in range(
+                      t.body[0].lineno, (t.body[-1].end_lineno or t.body[-1].lineno) + 1))),
+                 None)
         if h is not None:
             return (frame, WRAPPED_TYPE.format(raised=raised, handler=h.lineno),
                     WRAPPED_FIX.format(raised=raised))

@@ -174,7 +174,7 @@ def disable_fix(explanation: str) -> str:
     """The fix for a call of a function wrapped in torch.compiler.disable: by the reason the
     disable gave (torch's own, a fused optimizer's), else the generic one."""
     m = re.search(r"\(reason: ([^)]*)\)", explanation or "")
-    if m is None:
+    if m is None or m.group(1).strip() in ("None", ""):  # torch 2.13 writes "(reason: None)"
         return DISABLE_FIX
     reason = f"reason: {m.group(1).strip()}"
     return next((fix for key, fix in DISABLED_FOR if key in m.group(1)),

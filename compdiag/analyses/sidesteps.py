@@ -13,6 +13,7 @@ from compdiag.analyses.hop_outputs import mismatched_output
 
 def sidestep(ctx: Any, cid: str | None, failure: dict[str, Any], frame: Any,
              one: str) -> tuple[Any, str, str] | None:
+    """The first of the two that names the failure's cause; None when neither does."""
     if failure.get("stage") in ("runtime", "dynamo"):
         caught = escaped_handler(ctx, cid, failure.get("exc_type"), frame, one)
         if caught is not None:

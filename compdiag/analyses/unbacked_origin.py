@@ -32,8 +32,7 @@ _SYMBOL = re.compile(r"\bu\d+\b")
 ORIGIN_EXPLANATION = (
     "{symbol} is {what} at line {lineno} (`{line}`): while tracing, Dynamo does not know its "
     "value (an unbacked symbol), and the op at line {needed} that must decide on it (a size, "
-    "a slice bound, a branch) cannot. Without fullgraph=True Dynamo breaks the graph there "
-    "and runs that part in eager; with it, it fails.")
+    "a slice bound, a branch) cannot.")
 # probes30a static_cache_fullgraph: the slice-bound version failed; static_cache_ok's
 # index_copy_ at tensor positions and an int passed in both compile.
 ORIGIN_FIX = (
@@ -47,8 +46,9 @@ ORIGIN_FIX = (
 SIZE_ORIGIN_FIX = (
     "{check}Decide without {symbol}: keep the shape fixed (weight or fill by the mask with "
     "`torch.where` instead of selecting rows, then reduce with the mask's count), or choose "
-    "between both results with `torch.where`/`torch.cond` on a tensor condition, or leave "
-    "`fullgraph=True` off so Dynamo breaks the graph at line {needed}.")
+    "between both results with `torch.where`/`torch.cond` on a tensor condition{fullgraph}.")
+# (only where Dynamo failed on it: a compiler stage's failure has no graph break to accept)
+FULLGRAPH_OFF = ", or leave `fullgraph=True` off so Dynamo breaks the graph at line {needed}"
 # the branch torch could not decide is in library code the program compiled (probes37a
 # ema_averaged_model_fullgraph: swa_utils' `if copy_param:` under fullgraph=True)
 LIBRARY_BRANCH_FIX = (

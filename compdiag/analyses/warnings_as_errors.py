@@ -20,7 +20,12 @@ WARNING_CLASS = re.compile(r"(?:^|\.)[A-Za-z]*Warning$")
 # the program's statement that makes warnings errors (all, or a category): the call in its
 # code (not a comment or a string), its first argument "error" in the source
 FILTER_CALL = re.compile(r"\b(?:simplefilter|filterwarnings)\(")
-ERROR_FILTER = re.compile(r"""\b(?:warnings\.)?(?:simplefilter|filterwarnings)\(\s*(?:action\s*=\s*)?["']error["']""")
+ERROR_FILTER = re.compile(r"""\b(?:warnings\.)?(?:simplefilter|filterwarnings)\("""
+                          r"""\s*(?:action\s*=\s*)?["']error["']""")
+# the category a filter names (a keyword or simplefilter's second argument): another class
+# than the raised one's (or Warning's) does not make it an error
+CATEGORY = re.compile(r"\bcategory\s*=\s*([\w.]+)|simplefilter\(\s*[\"']error[\"']\s*,\s*"
+                      r"([\w.]+)")
 
 REASON = ("torch's {exc_type} was raised as an error{where}, because line {lineno} makes "
           "warnings errors (`{filter}`): {said}")
@@ -49,7 +54,9 @@ def error_filter(ctx: Any, exc_type: str | None,
         for i, line in enumerate(ctx.code_lines(path) or [], 1):
             text = (ctx.source_line(path, i) or "") if FILTER_CALL.search(line) else ""
             m = ERROR_FILTER.search(text)
-            if m is not None:
+            named = CATEGORY.search(text) if m is not None else None
+            category = (named.group(1) or named.group(2)).rsplit(".", 1)[-1] if named else None
+            if m is not None and category in (None, "Warning", exc_type.rsplit(".", 1)[-1]):
                 return {"filename": path, "lineno": i,
                         "statement": text[m.start():text.index(")", m.end()) + 1]
                         if ")" in text[m.end():] else text.strip()}

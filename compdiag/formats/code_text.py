@@ -115,8 +115,8 @@ def call_clause(line: str | None, said: str = "", objects: bool = False,
     (`home`: the file it is in), the attribute the line reads, not a call."""
     read = attribute_read(line) if into == "__get__" else None
     if read is not None:
-        return "" if f"`{read}`" in said else f", reading `{read}`" + _GETTERS.get((home or "").replace("\\", "/")
-                                                     .rsplit("/", 1)[-1], "")
+        home_file = (home or "").replace("\\", "/").rsplit("/", 1)[-1]
+        return "" if f"`{read}`" in said else f", reading `{read}`" + _GETTERS.get(home_file, "")
     name = called(line, into)
     if name is None or name.rsplit(".", 1)[-1] in said:
         return ""

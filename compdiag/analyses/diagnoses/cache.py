@@ -66,6 +66,8 @@ HOP_FIX = ("The graph holds a higher-order op the cache cannot serialize (pytorc
 # cond_newton_clip_ok, a problem on a correct program); compiled again (after a reset, as in
 # set5 cond_cache_bypass), the cold compile is the cost the run shows.
 HOP_ONCE_WORDS = ", compiled once in this run"
+TORCH_HOPS = ("cond", "while_loop", "scan", "associative_scan", "map", "flex_attention",
+              "invoke_subgraph")
 # Bypass reasons (torch's words; every word must be in the reason, analyses/rules.py) -> the fix.
 BYPASS_RULES: tuple[tuple[Words, str], ...] = (
     (every("custom pass"), "Make the pass a torch._inductor.custom_graph_pass.CustomGraphPass "
@@ -334,8 +336,9 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
         mine = constructs.get(key)  # the refused node is the user's own construct
         # torch's own function, called at the user's line, stays torch's (no fix of its own)
         torchs = torchs and (mine is None or not mine[1])
-        hop_once = mine is not None and mine[1] == HOP_FIX and len(
-            {r["compile_id"] for r in rows}) == 1
+        hop_once = mine is not None and mine[1] == HOP_FIX and any(
+            f"`{op}`" in mine[0] for op in TORCH_HOPS) and len(
+            {r["compile_id"] for r in rows if r["compile_id"]}) == 1
         said = f"{' '.join(reason.split())}"  # torch writes some over several lines
         if mine is not None:
             said = f"{mine[0]} (line {mine[2].lineno}) cannot be cached: {said}" + (

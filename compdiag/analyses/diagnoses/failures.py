@@ -57,7 +57,7 @@ from compdiag.analyses.raised_by import raised_by, wordless
 from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.unbacked_origin import (INDUCTOR_FIX as UNBACKED_FIX, ORIGIN_EXPLANATION,
-                                               DATA_DEPENDENT, LIBRARY_BRANCH_FIX,
+                                               DATA_DEPENDENT, FULLGRAPH_OFF, LIBRARY_BRANCH_FIX,
                                                SAME_LINE_EXPLANATION, SAME_LINE_FIX,
                                                data_dependent, unbacked_origin)
 from compdiag.analyses.traced_user_code import library_frame, ran_while_tracing
@@ -497,7 +497,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         read = unbacked_origin(ctx, cid, f"{whole or ''}\n{f.get('message') or ''}")
         if read is not None:  # the read that made the symbol; on this line: its op's words
             same = (read["filename"], read["lineno"]) == (frame.filename, frame.lineno)
-            words = {**read, "needed": frame.lineno, "line": (read.get("line") or "").strip()}
+            words = {**read, "needed": frame.lineno, "line": (read.get("line") or "").strip(),
+                     "fullgraph": FULLGRAPH_OFF.format(needed=frame.lineno) * (
+                         f["stage"] == "dynamo")}
             one += (f" ({words['symbol']} is {words['what']} on this line, which depends on "
                     "the data" if same else
                     f" (from `{words['line']}` at line {read['lineno']}, {words['what']}")

@@ -45,8 +45,12 @@ ORIGIN = re.compile(r'originates from:\s*File "(?P<file>[^"]+)", line (?P<line>\
 MEMOISERS = re.compile(r"(?:^|\.)(?:lru_cache|cache)\b")
 # post-grad targets that draw random numbers: Inductor's own, or ATen's under fallback_random
 RANDOM = re.compile(r"inductor_random|inductor_randint|\b(?:aten\.)?(?:rand|randn|randint|"
-                    r"randperm|rand_like|randn_like|bernoulli|normal|uniform|multinomial|"
-                    r"native_dropout|exponential|geometric|cauchy|log_normal)\b")
+                    r"randperm|rand_like|randn_like|randint_like|bernoulli|normal|uniform|"
+                    r"multinomial|native_dropout|exponential|geometric|cauchy|log_normal|"
+                    r"random)(?:_functional)?_?(?:\.|\b)")
+# the source's own random calls, to count a line's draws per traced call
+DRAW_CALL = re.compile(r"\b(?:rand|randn|randint|randperm|rand_like|randn_like|randint_like|"
+                       r"bernoulli_?|normal_?|uniform_?|multinomial|dropout|random_)\s*\(")
 
 REASON = ("{fn}() is memoised with {memo}, which compiled code ignores: its {what} at "
           "line {at} (`{text}`) is made anew {calls}")
@@ -136,17 +140,19 @@ def _calls(ctx: Any) -> dict[str | None, list[dict[str, Any]]]:
     return out
 
 
-def _global_write(d: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.stmt | None:
-    """The body's first statement that assigns a name it declares `global` or `nonlocal`:
-    a side effect eager makes once per argument (pytorch/pytorch#146598: a memoised
-    function counting its calls in a global)."""
+def _global_write(d: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[ast.stmt, str] | None:
+    """The body's first statement that assigns a name it declares `global` or `nonlocal`,
+    and that name: a side effect eager makes once per argument (pytorch/pytorch#146598: a
+    memoised function counting its calls in a global)."""
     declared = {n for s in ast.walk(d) if isinstance(s, (ast.Global, ast.Nonlocal))
                 for n in s.names}
-    for stmt in ast.walk(d):
+    for stmt in sorted(ast.walk(d), key=lambda n: getattr(n, "lineno", 0)):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if \
             isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) else []
-        if any(isinstance(t, ast.Name) and t.id in declared for t in targets):
-            return stmt
+        name = next((t.id for t in targets if isinstance(t, ast.Name) and t.id in declared),
+                    None)
+        if name is not None:
+            return stmt, name
     return None
 
 
@@ -162,13 +168,15 @@ def _effect(ctx: Any, cid: str | None, filename: str, d: Any
               and d.lineno < int(n["lineno"]) <= (d.end_lineno or d.lineno)]
     if inside:
         first = inside[0]
-        return ("random draw", int(first["lineno"]), str(first.get("line") or "").strip(),
-                sum(1 for n in inside if n["lineno"] == first["lineno"]), None)
-    stmt = _global_write(d)
-    if stmt is not None:
-        target = stmt.targets[0] if isinstance(stmt, ast.Assign) else stmt.target
-        return ("write to a global", stmt.lineno, ast.unparse(stmt), 1,
-                getattr(target, "id", None))
+        text = str(first.get("line") or "").strip()
+        # each traced call writes the line's draws again: its nodes over the draws it spells
+        per_call = max(1, len(DRAW_CALL.findall(text)))
+        nodes = sum(1 for n in inside if n["lineno"] == first["lineno"])
+        return "random draw", int(first["lineno"]), text, max(1, nodes // per_call), None
+    written = _global_write(d)
+    if written is not None:
+        stmt, name = written
+        return "write to a global", stmt.lineno, ast.unparse(stmt), 1, name
     return "", 0, "", 0, None
 
 

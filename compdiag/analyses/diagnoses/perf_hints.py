@@ -296,9 +296,9 @@ def _caused_fallbacks(ctx: Any, groups: dict[tuple, list[dict[str, Any]]]
 
 
 # torch's warning that an API it compiles into a fused kernel ran its slow eager path, by the
-# words torch uses: what runs, the fix, the graph target of its compiled form (probes37d flex_regional_eager_attn: a block's
-# submodules compiled one by one, its flex_attention call left in eager; said as a skipped
-# frame, with no word of the warning torch printed at the call)
+# words torch uses: what runs, the fix, the graph target of its compiled form (probes37d
+# flex_regional_eager_attn: a block's submodules compiled one by one, its flex_attention call
+# left in eager; said as a skipped frame, with no word of the warning torch printed at the call)
 EAGER_PATHS: tuple[tuple[str, str, str, str], ...] = (
     ("flex_attention called without torch.compile()",
      "flex_attention runs uncompiled: its unfused implementation materialises the whole "
@@ -310,6 +310,7 @@ EAGER_PATHS: tuple[tuple[str, str, str, str], ...] = (
 
 
 def _eager_paths(ctx: Any) -> list[Diagnosis]:
+    """One diagnosis per EAGER_PATHS warning torch gave, at the user's call it names."""
     out, said = [], set()
     for w in ctx.r.torch_warnings(ctx.run_id):
         rule = next((r for r in EAGER_PATHS if r[0] in (w.get("message") or "")), None)
@@ -319,13 +320,15 @@ def _eager_paths(ctx: Any) -> list[Diagnosis]:
         said.add(rule[0])
         # the program runs it compiled too: the uncompiled call is a reference (an eager
         # comparison in the same script), information
-        also = any(rule[3] in str(n.get("target") or "") for cid in ctx.compiles
-                   for n in ctx.every_graph_nodes(cid))
+        also = any(rule[3] in str(n.get("target") or n.get("call") or "")
+                   for cid in ctx.compiles
+                   for n in [*ctx.every_graph_nodes(cid), *ctx.dynamo_nodes(cid)])
         out.append(Diagnosis(
             KIND, stage=None, compile_id=w.get("compile_id"),
             reason=f"{rule[1]} (torch: {rule[0]})",
-            user_frame=ctx.frame(call.get("filename"), call.get("lineno"), call.get("line"),
-                                 evidence="torch") if call.get("lineno") else locate(ctx, None),
+            user_frame=ctx.frame(call.get("filename"), call.get("lineno"),
+                                 call.get("line"), evidence="torch")
+            if call.get("lineno") else locate(ctx, None),
             explanation=(w.get("message") or "").split("\n\n")[0],
             fix=rule[2], score=SPEC.score("info") if also else SPEC.score(KIND),
             severity="info" if also else "problem", torch_message=w.get("message"),

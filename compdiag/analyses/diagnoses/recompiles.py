@@ -378,7 +378,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             if call and call.filename and call.lineno else None
         source, guarded = passed_as(source, call_text), source
         head = REASONS.get("size_loop" if loop else category, "guard {src} failed").format(
-            src=keyword_named(guarded, source)) + (f", at `{guard_line.line.strip()}`" if loop else "")
+            src=keyword_named(guarded, source)) + (
+                f", at `{guard_line.line.strip()}`" if loop else "")
         if category == "size_order":  # the user's call that compared them (pad_sequence)
             head += call_clause(frame.line, head)
         change = "" if before is None and after is None else (
@@ -409,7 +410,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                  "made_dynamic": made_dynamic(ctx, first, last["compile_id"], source),
                  "keywords": _KEYWORDS.match(source or "") is not None,
                  "another_call": category == "length" and another_call(ctx, first["compile_id"])}
-        flag = bool_flag(before, after, guard_line.line) if category == "value" else None
+        flag = bool_flag(before, after, guard_line.line, bare(source)) \
+            if category == "value" else None
         said = flag or ("string" if category == "value" and quoted(before, after) else category)
         purpose = None if flag == "cond" else first_step_state(
             ctx, first["compile_id"], source, before) or ON_PURPOSE.get(said)
