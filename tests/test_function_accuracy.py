@@ -544,3 +544,19 @@ _DROPOUT = torch.nn.Sequential(torch.nn.Linear(4, 1), torch.nn.Dropout())
 
 def _uses_dropout(x):
     return _DROPOUT(x)
+
+
+def test_a_float32_result_of_bfloat16_arithmetic_is_judged_at_bfloat16s_tolerance():
+    """probes37g autocast_bf16_mlp_vs_f64_ok: an MLP under CPU autocast returns float32
+    logits computed in bfloat16; the whole-function check judged its 2e-4 difference at
+    float32's tolerance and said "what Dynamo traced differs from the code", while every graph
+    matched eager at bfloat16's. The function's result is judged at the coarsest dtype its
+    graphs computed in."""
+    from compdiag.capture.function_accuracy import compare
+
+    eager = torch.linspace(0.1, 1.0, 16)
+    compiled = eager + 2e-4
+    (check, _), = compare(eager, compiled, Tolerance())
+    assert not check.ok  # float32's tolerance: a mismatch
+    (check, _), = compare(eager, compiled, Tolerance(), torch.bfloat16)
+    assert check.ok, check.detail

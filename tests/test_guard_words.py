@@ -630,6 +630,25 @@ def test_a_number_that_looks_an_item_up_in_a_container_is_said_as_the_lookup(tmp
     assert "outside the compiled function" in d["fix"] and "Wrapping Constants" not in d["fix"]
 
 
+def test_a_tensor_indexed_by_the_number_is_no_python_container(tmp_path):
+    """probes37f kv_cache_int_pos: `self.k_cache[:, self.pos] = k` on a registered buffer
+    recompiled on `self.pos` and was said as a Python list's lookup ("while `self.k_cache` is
+    a Python list"), ruling out the tensor position that fixed it. The graph indexes the
+    buffer at that line (aten.select, aten.copy): the value's own words apply."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    for i in range(1, 4):
+        cid = f"0/{i}"
+        s.compile(cid, recompile_reason=f"0/{i - 1}: self.pos == {i - 1}  # self.k_cache[:, "
+                                        f"self.pos] = k  # {s.user}:22 in forward")
+        for seq, target in enumerate(("aten.select.int", "aten.copy.default")):
+            s.w.insert("graph_nodes", run_id=s.run_id, compile_id=cid, seq=seq, node=f"n{seq}",
+                       op="call_function", target=target, meta=None, filename=str(s.user),
+                       lineno=22, line="self.k_cache[:, self.pos] = k", stack=None)
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert "looks up" not in d["reason"] and "Python list" not in d["fix"], d
+
+
 def test_a_value_that_went_there_and_back_is_said_in_order(tmp_path):
     """probes32a r1_penalty_gan: requires_grad False, then True, then False again was said
     "(requires_grad=False -> requires_grad=False)", a change that reads as none."""

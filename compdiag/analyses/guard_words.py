@@ -115,7 +115,7 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
         return said
     if category == "value" and (said := _size_derived(event, source)) is not None:
         return said
-    if category in ("value", "global") and (said := _container_index(event, source)):
+    if category in ("value", "global") and (said := _container_index(ctx, event, source)):
         return said
     if category == "value" and (said := _nn_container_pick(ctx, event, source)):
         return said
@@ -446,7 +446,15 @@ def _size_derived(event: dict[str, Any], source: str) -> Said | None:
         at_guard=lineno is not None, by_design=False)
 
 
-def _container_index(event: dict[str, Any], source: str) -> Said | None:
+# post-grad ops that index a tensor: at the guarded line, the container is a tensor the graph
+# holds (a registered KV-cache buffer written at `self.pos`), not a Python list whose item
+# Dynamo reads as a constant (probes37f kv_cache_int_pos: "while `self.k_cache` is a Python
+# list", said of a buffer, ruled out the tensor position that fixed it)
+_TENSOR_INDEXING = re.compile(r"\baten\.(?:select|slice|index|index_put|copy|narrow|gather)"
+                              r"(?:_)?\.")
+
+
+def _container_index(ctx: Any, event: dict[str, Any], source: str) -> Said | None:
     """A Python number the guarded line uses to look an item up in a container (`a_t =
     ALPHAS_CUMPROD[t]`, `scheduler.timesteps[scheduler.step_index]`): Dynamo reads the item as
     a constant, so the number cannot go dynamic and every value is a graph of its own; a
@@ -463,6 +471,9 @@ def _container_index(event: dict[str, Any], source: str) -> Said | None:
     if found is None or lineno is None:
         return None
     box, lookup = found
+    if any(n.get("lineno") == lineno and _TENSOR_INDEXING.search(str(n.get("target") or ""))
+           for n in ctx.graph_nodes(event.get("compile_id"))):
+        return None  # a tensor indexed in the graph: the plain value words and fix apply
     return Said(
         f"{var} looks up `{box}[...]` at line {lineno}, so each value of {var} is a constant",
         "",
