@@ -1,0 +1,41 @@
+# A user sanity-checks a fused GELU-MLP block against a float64 reference *inside* the
+# compiled function with torch.testing.assert_close (pattern from forum posts that put
+# correctness checks in forward while debugging a bf16/fp32 port).
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+
+class Block(nn.Module):
+    def __init__(self, d=16):
+        super().__init__()
+        self.fc1 = nn.Linear(d, 4 * d)
+        self.fc2 = nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        return x + self.fc2(torch.nn.functional.gelu(self.fc1(x)))
+
+
+model = Block().eval()
+ref_model = Block().double().eval()
+ref_model.load_state_dict({k: v.double() for k, v in model.state_dict().items()})
+
+
+@torch.compiler.disable
+def check(y, ref):
+    torch.testing.assert_close(y, ref, atol=1e-4, rtol=1e-4)
+
+
+@torch.compile
+def checked_forward(x):
+    y = model(x)
+    ref = ref_model(x.double()).float()
+    check(y, ref)
+    return y.pow(2).mean()
+
+
+with torch.no_grad():
+    for step in range(3):
+        x = torch.randn(8, 16)
+        print(step, f"{checked_forward(x).item():.5f}")
