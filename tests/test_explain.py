@@ -916,6 +916,23 @@ def test_a_number_a_line_needs_concrete_is_not_told_to_become_a_tensor(tmp_path)
     assert "does not help" not in d["explanation"] and "quantile" in d["explanation"]
 
 
+def test_a_number_only_an_op_takes_as_a_python_number_gets_no_tensor_fix(tmp_path):
+    """probes37e tta_scale_factor_recompile: `F.interpolate(img, scale_factor=scale)` with a
+    scale per test-time augmentation; the fix's "pass `torch.tensor(value)`" half cannot
+    apply (interpolate takes scale_factor only as a Python number), and the explanation said
+    torch's "(trivial_lhs)"."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    for k in range(1, 4):
+        s.compile(f"0/{k}", recompile_reason=f"0/{k - 1}: n == {k}")
+        _specialised(s, f"0/{k}", 7, source="L['n']",
+                     loc="x = F.interpolate(img, scale_factor=n)")
+    _call(s, "0/3", [30])
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert "`interpolate` takes it only as a Python number" in d["fix"], d["fix"]
+    assert "torch.tensor(" not in d["fix"]
+
+
 def test_a_loop_over_a_number_gets_a_fixed_trip_count_not_a_tensor(tmp_path):
     """probes35e gru_unroll_batch_maxlen: `for t in range(n_steps)` over a recurrent cell, the
     batch's longest length; the number fix ("compute what depends on it before the call")

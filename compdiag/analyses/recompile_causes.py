@@ -29,6 +29,22 @@ from compdiag.formats.compiled_code import is_resume_function, is_stack_value
 from compdiag.formats.guard_source import in_user_spelling
 
 
+# torch's names for why a symbol was specialised, in words (the rest are said as torch says)
+SPEC_REASONS = {"trivial_lhs": "an equality with a constant decided it",
+                "range_refined_to_singleton": "a check left it a single possible value"}
+# calls that take a number only as a Python number (a size, a count, a scale): a tensor cannot
+# stand for it there (probes37e tta_scale_factor_recompile: `F.interpolate(x,
+# scale_factor=s)`, whose "pass torch.tensor(value)" half of the fix could not apply)
+NUMBER_ONLY = re.compile(r"\b(?:interpolate|upsample\w*|repeat(?:_interleave)?|one_hot|topk|"
+                         r"kthvalue|matrix_power|roll|narrow|chunk|split|tile|unfold|"
+                         r"arange|linspace|zeros|ones|full|empty|randn|rand|randint)\(")
+SPECIALIZED_NUMBER_ONLY_FIX = (
+    "Keep line {lineno}'s use of {src} out of the compiled function: `{call}` takes it only "
+    "as a Python number, so no tensor can stand for it; compute what depends on it before the "
+    "compiled call and pass the result in (resize outside, compile the model), or let it "
+    "compile once per value where it takes a few values.")
+
+
 @dataclass(frozen=True)
 class Cause:
     """What a recompile really was when the guard alone misleads: a size a line specialised,
@@ -70,12 +86,16 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
         if category == "value" else None
     if spec is not None and "math." not in (spec.get("line") or ""):
         at = ctx.frame(spec["filename"], spec["lineno"], spec.get("line"), "torch")
+        why = spec.get("reason") or "specialised"
         where = dict(src=source, line=at.line or "?", lineno=spec["lineno"],
-                     value=spec.get("value"), why=spec.get("reason") or "specialised")
+                     value=spec.get("value"), why=SPEC_REASONS.get(why, why))
         loop = (at.line or "").lstrip().startswith("for ") and "range(" in (at.line or "")
+        only = NUMBER_ONLY.search(at.line or "")  # an argument no tensor can stand for
+        fix = SPECIALIZED_LOOP_FIX if loop else SPECIALIZED_NUMBER_ONLY_FIX if only else \
+            SPECIALIZED_NUMBER_FIX
         return Cause(at, None, SPECIALIZED_REASON.format(**where),
                      SPECIALIZED_NUMBER_EXPLANATION.format(**where),
-                     (SPECIALIZED_LOOP_FIX if loop else SPECIALIZED_NUMBER_FIX).format(**where),
+                     fix.format(**where, call=only.group(0).rstrip("(") if only else ""),
                      spec=spec)
     spec = ctx.specialization(source, frame_cids(ctx, frame_no)) if category == "size" else None
     # of the sizes that changed together, the one specialised first in the trace: a later one
