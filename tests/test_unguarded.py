@@ -56,7 +56,7 @@ def captured(tmp_path, monkeypatch):
     """A store whose capture has module_hooks installed; torch's classes restored after."""
     from torch._dynamo import eval_frame
 
-    for name in module_hooks.METHODS:
+    for name in [*module_hooks.METHODS, "requires_grad_"]:
         monkeypatch.setattr(torch.nn.Module, name, getattr(torch.nn.Module, name))
     from torch.nn.modules import module as module_py
     for name in module_hooks.GLOBALS:
@@ -95,6 +95,42 @@ def test_a_hook_added_after_the_first_compiled_call_is_said_at_its_line(captured
     assert "forward hook" in d.reason and "ReLU [1] of the compiled Sequential" in d.reason
     assert "never runs it" in d.reason and "skip_nnmodule_hook_guards" in d.fix
     assert d.severity == "problem"
+
+
+def test_parameters_unfrozen_after_the_compile_are_said_unless_a_compile_follows(captured):
+    """set31/gpu timm_vit_unfreeze_recompile, checked on the device: torch 2.11 does not
+    recompile after `model[0].requires_grad_(True)` on a module compiled with it frozen, and
+    the unfrozen weight's `.grad` stays None (eager computes it). torch 2.13 recompiles (a
+    compile after the change: not said). The unfreeze with no compile after it is said at
+    its line; a call that changes nothing is not recorded."""
+    ing, done, lines = captured
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
+    model[0].requires_grad_(False)
+    compiled = torch.compile(model, backend="eager")
+    compiled(torch.randn(2, 4)).sum().backward()
+    model[2].requires_grad_(True)  # already trainable: no change, nothing recorded
+    model[0].requires_grad_(True)
+    at = inspect.currentframe().f_lineno - 1
+    (d,) = done()
+    assert d.user_frame.lineno == at and "requires_grad_() changed on Linear [0]" in d.reason, d
+    assert "keeps the gradients it was traced with" in d.reason and "reset()" in d.fix
+
+
+def test_an_unfreeze_a_recompile_traced_in_is_not_said(captured):
+    ing, done, lines = captured
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
+    model[0].requires_grad_(False)
+    compiled = torch.compile(model, backend="eager")
+    x = torch.randn(2, 4)
+    compiled(x).sum().backward()
+    model[0].requires_grad_(True)
+    compiled(x).sum().backward()
+    if model[0].weight.grad is not None:  # torch 2.13 recompiled: its dynamo_start record,
+        ing.record({"dynamo_start": {"stack": []}, "frame_id": 0,  # as capture keeps it
+                    "frame_compile_id": 1, "attempt": 0}, None)
+        assert done() == []
+    else:  # a torch that does not recompile (2.11): said
+        assert [d.details.what for d in done()] == ["requires_grad_"]
 
 
 def test_a_global_hook_added_after_the_first_compiled_call_is_said_at_its_line(captured):

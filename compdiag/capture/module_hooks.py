@@ -102,6 +102,42 @@ def install(capture: Any, user_line: Callable[[], Any], graphs: Callable[[], int
                 "module hook", _record, capture, args[0], method, compiled_around, user_line,
                 kept)))
     _install_globals(capture, wrappers, user_line, kept, graphs, wrapped)
+    _install_requires_grad(capture, compiled_around, user_line, kept, graphs, is_compiling)
+
+
+def _install_requires_grad(capture: Any, compiled_around: Callable[[Any], Any],
+                           user_line: Callable[[], Any], kept: list[int],
+                           graphs: Callable[[], int], is_compiling: Callable[[], bool]
+                           ) -> None:
+    """Wrap nn.Module.requires_grad_ (freezing, unfreezing): a call after a graph was compiled
+    that changes some parameter's requires_grad is recorded as a `module_hook` record of
+    method `requires_grad_`. torch 2.11 does not recompile for it (set31/gpu
+    timm_vit_unfreeze_recompile, checked on the device: after `m[0].requires_grad_(True)` on a
+    module compiled frozen, no recompile and `m[0].weight.grad` stays None, where eager
+    computes it); torch 2.13 recompiles, and the analysis then says nothing (a compile came
+    after it)."""
+    import torch
+
+    original = torch.nn.Module.requires_grad_
+
+    def requires_grad_(self: Any, requires_grad: bool = True) -> Any:
+        if is_compiling():
+            return original(self, requires_grad)
+        try:
+            changes = graphs() > 0 and not capture.paused_depth and any(
+                p.requires_grad != bool(requires_grad) for p in self.parameters())
+        except Exception:  # noqa: BLE001
+            changes = False
+        out = original(self, requires_grad)
+        if changes:
+            capture.guarded("module hook", _record, capture, self, "requires_grad_",
+                            compiled_around, user_line, kept)
+        return out
+
+    requires_grad_.__doc__ = original.__doc__
+    requires_grad_.__wrapped__ = original  # type: ignore[attr-defined]
+    requires_grad_._compdiag = True  # type: ignore[attr-defined]
+    torch.nn.Module.requires_grad_ = requires_grad_  # type: ignore[method-assign]
 
 
 def _wrapped(capture: Any, original: Callable[..., Any], qualname: str,

@@ -70,6 +70,19 @@ RULES = {
             "(Dynamo then guards on hooks and recompiles when they change); or call "
             "`torch.compiler.reset()` after registering it, so the next call compiles with "
             "it."),
+    # (a module_hook record of method requires_grad_: capture/module_hooks.py)
+    "requires_grad": Rule(
+        reason="requires_grad_() changed on {module} after {after}: the compiled graph keeps "
+               "the gradients it was traced with",
+        explanation="The graph compiled before line {lineno} was traced with these "
+                    "parameters' requires_grad as it was then, and no compile came after the "
+                    "change (torch 2.11 does not guard on it here; 2.13 recompiles): "
+                    "parameters unfrozen at line {lineno} get no gradient from compiled "
+                    "calls, and frozen ones keep getting one. Eager follows the change.",
+        fix="Set requires_grad before the first compiled call and freeze through the "
+            "optimizer instead (a param group with lr 0, or frozen parameters left out of "
+            "it); or call `torch.compiler.reset()` after changing it, so the next call "
+            "compiles again with it."),
     "config_set": Rule(
         reason="{setting} = {value} set after every compile: no compiled code uses it",
         explanation="Inductor and AOTAutograd read their config when they compile a graph, "
@@ -157,7 +170,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     said: set[Any] = set()
     for late in late_changes(ctx):
         change, data, call = late["change"], late["data"], late["call"]
-        rule = RULES.get(change)
+        rule = RULES.get("requires_grad" if data.get("method") == "requires_grad_"
+                         else change)
         if rule is None:
             continue
         line = (change, call.get("filename"), call.get("lineno"))
