@@ -75,12 +75,19 @@ def _names(handler: ast.ExceptHandler) -> list[str]:
     return [ast.unparse(k).rsplit(".", 1)[-1] for k in kinds]
 
 
-def _first_handler(ctx: Any, files: list[str], catches: Callable[[list[str]], bool]
-                   ) -> ast.ExceptHandler | None:
-    """The first `except` in the program's files whose exception names `catches` accepts."""
+def _body(t: ast.Try) -> range:
+    """The lines of a `try`'s body."""
+    return range(t.body[0].lineno, (t.body[-1].end_lineno or t.body[-1].lineno) + 1)
+
+
+def _first_handler(ctx: Any, files: list[str], catches: Callable[[list[str]], bool],
+                   around: set[tuple[Any, Any]] | None = None) -> ast.ExceptHandler | None:
+    """The first `except` in the program's files whose exception names `catches` accepts;
+    with `around` ({(file, line)}), only one whose `try` body holds one of those lines."""
     for path in files:
-        for _, h in _handlers(ctx.source_text(path)):
-            if catches(_names(h)):
+        for t, h in _handlers(ctx.source_text(path)):
+            if catches(_names(h)) and (around is None or any(
+                    (path, n) in around for n in _body(t))):
                 return h
     return None
 
@@ -103,12 +110,9 @@ def escaped_handler(ctx: Any, cid: str | None, exc_type: str | None, frame: Any,
         raised = wrapped.group(1)
         # a handler whose `try` holds the compiled call (or the failing line), not any one
         calls = {(f.filename, f.lineno) for f in [*ctx.call_chain(cid), frame]}
-        h = next((h for path in files for t, h in _handlers(ctx.source_text(path))
-                  if raised in _names(h) and not {"RuntimeError", "TorchRuntimeError",
-                                                  "Exception", "BaseException"} & set(_names(h))
-                  and any((path, n) in calls for n in range(
-                      t.body[0].lineno, (t.body[-1].end_lineno or t.body[-1].lineno) + 1))),
-                 None)
+        h = _first_handler(ctx, files, lambda names: raised in names and not {
+            "RuntimeError", "TorchRuntimeError", "Exception", "BaseException"} & set(names),
+            around=calls)
         if h is not None:
             return (frame, WRAPPED_TYPE.format(raised=raised, handler=h.lineno),
                     WRAPPED_FIX.format(raised=raised))
@@ -128,8 +132,7 @@ def escaped_handler(ctx: Any, cid: str | None, exc_type: str | None, frame: Any,
         for t, h in _handlers(ctx.source_text(path)):
             if name not in _names(h):
                 continue
-            body = range(t.body[0].lineno, (t.body[-1].end_lineno or t.body[-1].lineno) + 1)
-            hit = next((n for n in body if (path, n) in traced), None)
+            hit = next((n for n in _body(t) if (path, n) in traced), None)
             if hit is not None:
                 line = lines[hit - 1].strip() if hit <= len(lines) else ""
                 return ctx.frame(path, hit, lines[hit - 1] if hit <= len(lines) else None,

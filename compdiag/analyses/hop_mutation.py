@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from compdiag.formats.guard_source import module_path
+
 WRITTEN = re.compile(r"Input mutation detected at \[(\w+)\]")
 # what a written buffer is, by its name: BatchNorm's (and InstanceNorm's with stats) own
 RUNNING_STATS = ("running_mean", "running_var", "num_batches_tracked")
@@ -27,11 +29,7 @@ def spelt(placeholder: str) -> str:
     """Dynamo's placeholder name as the user writes the tensor:
     `l_self_modules_head_modules_0_buffers_running_mean_` -> `self.head[0].running_mean`."""
     name = re.sub(r"^[lg]_", "", placeholder).rstrip("_")
-    parts = re.split(r"_(?:modules|buffers|parameters)_", name)
-    out = parts[0]
-    for part in parts[1:]:
-        out += f"[{part}]" if part.isdigit() else f".{part}"
-    return out
+    return module_path(".".join(re.split(r"_(?:modules|buffers|parameters)_", name)))
 
 
 def written(debug_context: str | None) -> str | None:

@@ -71,9 +71,15 @@ SAME_LINE_FIX = (
     "the graph at this line.")
 
 
+def reads_value(op: str | None) -> bool:
+    """Whether the op that made an unbacked symbol read a tensor's value (`.item()`), not an
+    output size that depends on the data (`nonzero`, `x[mask]`); an unnamed op reads one."""
+    return not op or op.startswith(("local_scalar_dense", "item"))
+
+
 def what_symbol(op: str | None) -> str:
     """What an unbacked symbol torch made at `op` is, in the user's words."""
-    if not op or op.startswith(("local_scalar_dense", "item")):
+    if reads_value(op):
         return "a value read out of a tensor"
     said = next((words for key, words in SIZE_WORDS if op.startswith(key)), f"`{op}`")
     return f"the output size of {said}"
@@ -94,8 +100,7 @@ def unbacked_origin(ctx: Any, cid: str | None, text: str | None) -> dict[str, An
     read = next((s for s in reads if s["symbol"] in wanted), reads[0] if reads else None)
     return None if read is None else {
         **read, "check": _check_hint(text[at:], read), "what": what_symbol(read.get("op")),
-        "fix": ORIGIN_FIX if (read.get("op") or "").startswith(("local_scalar_dense", "item"))
-        else SIZE_ORIGIN_FIX}
+        "fix": ORIGIN_FIX if reads_value(read.get("op")) else SIZE_ORIGIN_FIX}
 
 
 # the expression torch could not decide is the number against a constant: `Eq(u1, 1)` (a
@@ -117,8 +122,7 @@ def _check_hint(text: str, read: dict[str, Any]) -> str:
     # a size against 0 or 1 (empty, broadcast): above it, which also settles a size derived
     # from the number (the helper's check `n >= 2` compiled where `n != 1` might not)
     # (a size-producing op's target is the tensor: its first dimension is the number)
-    name = target.group(1) + ("" if (read.get("op") or "item").startswith(
-        ("local_scalar_dense", "item")) else ".shape[0]")
+    name = target.group(1) + ("" if reads_value(read.get("op")) else ".shape[0]")
     check = f"{name} {'>' if op == 'Eq' and value in ('0', '1') else _NOT[op]} {value}"
     return (f"If `{check}` always holds for your data, say so after line {read['lineno']}: "
             f"`torch._check({check})` decides the comparison torch could not, and the number "

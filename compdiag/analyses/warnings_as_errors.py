@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.analyses.locate import source_matches
 from compdiag.formats.user_code import is_user_file
 
 # an exception class that is a warning category (DeprecationWarning, UserWarning, ...)
@@ -41,23 +42,21 @@ FIX = ("Keep warnings errors for your own code, not torch's: after line {lineno}
 
 def error_filter(ctx: Any, exc_type: str | None,
                  raised: dict[str, Any] | None) -> dict[str, Any] | None:
-    """{lineno, filename, statement} of the program's filter that made warnings errors, when
+    """{frame, lineno, statement} of the program's filter that made warnings errors, when
     the exception that ended it is a warning category raised outside the user's code
     (`raised`: the innermost frame; the program's own warning is its own business); None
     otherwise."""
     if not exc_type or not WARNING_CLASS.search(exc_type) or is_user_file(
             ctx.resolve((raised or {}).get("filename")) or (raised or {}).get("filename")):
         return None
-    paths = [p for p in dict.fromkeys([*(ctx.argv or [])[:1], *ctx.r.source_paths(ctx.run_id)])
-             if p]
-    for path in paths:
-        for i, line in enumerate(ctx.code_lines(path) or [], 1):
-            text = (ctx.source_line(path, i) or "") if FILTER_CALL.search(line) else ""
-            m = ERROR_FILTER.search(text)
-            named = CATEGORY.search(text) if m is not None else None
-            category = (named.group(1) or named.group(2)).rsplit(".", 1)[-1] if named else None
-            if m is not None and category in (None, "Warning", exc_type.rsplit(".", 1)[-1]):
-                return {"filename": path, "lineno": i,
-                        "statement": text[m.start():text.index(")", m.end()) + 1]
-                        if ")" in text[m.end():] else text.strip()}
+    # (no compile id: every user file the run kept, the call in code, not a comment)
+    for at in source_matches(ctx, None, FILTER_CALL):
+        text = at.line or ""
+        m = ERROR_FILTER.search(text)
+        named = CATEGORY.search(text) if m is not None else None
+        category = (named.group(1) or named.group(2)).rsplit(".", 1)[-1] if named else None
+        if m is not None and category in (None, "Warning", exc_type.rsplit(".", 1)[-1]):
+            return {"frame": at, "lineno": at.lineno,
+                    "statement": text[m.start():text.index(")", m.end()) + 1]
+                    if ")" in text[m.end():] else text}
     return None

@@ -9,22 +9,8 @@ from __future__ import annotations
 
 import torch.fx
 
-# Names whose use draws random numbers (torch.rand, F.dropout, x.bernoulli_, ...): compiled
-# code draws its own, so the results would differ by design.
-RANDOM = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like",
-                    "randint_like", "bernoulli", "bernoulli_", "multinomial", "normal",
-                    "normal_", "uniform_", "exponential_", "geometric_", "cauchy_",
-                    "log_normal_", "random_", "dropout", "dropout1d", "dropout2d",
-                    "dropout3d", "alpha_dropout", "feature_alpha_dropout", "rrelu", "Dropout",
-                    "poisson", "gumbel_softmax",
-                    # Python's and numpy's: a replay would move the program's own stream
-                    "random", "choice", "choices", "shuffle", "sample", "gauss", "uniform",
-                    "randrange", "getrandbits", "permutation", "default_rng"})
-# the same draws as aten and Inductor name them in a traced graph (`aten.uniform.default`)
-_TRACED = frozenset({"uniform", "bernoulli", "normal", "exponential", "geometric", "cauchy",
-                     "log_normal", "random", "rand", "randn", "randint", "randperm",
-                     "multinomial", "native_dropout", "inductor_random", "inductor_randint",
-                     "rand_like", "randn_like", "randint_like", "poisson", "rrelu_with_noise"})
+# (RANDOM is read from here by function_accuracy)
+from compdiag.formats.random_names import RANDOM, traced_random
 
 
 def draws_random(gm: torch.fx.GraphModule) -> bool:
@@ -38,6 +24,6 @@ def draws_random(gm: torch.fx.GraphModule) -> bool:
             target = type(gm.get_submodule(str(target))).__name__
         name = target if isinstance(target, str) else getattr(target, "__name__", str(target))
         parts = str(name).split(".")
-        if parts[-1] in RANDOM or any(p.rstrip("_") in _TRACED for p in parts):
+        if parts[-1] in RANDOM or traced_random(str(name)):
             return True
     return False

@@ -78,3 +78,12 @@ def in_user_spelling(text: str) -> str:
 
     text = _CHAIN.sub(one, text)
     return _BARE_CHAIN.sub(one, text) if "._" in text else text
+
+
+def module_path(path: str) -> str:
+    """A dotted submodule path as code reaches it: `1` -> `[1]`, `blocks.0.mlp` ->
+    `blocks[0].mlp` (an nn.Sequential's or ModuleList's items are indexed)."""
+    out = ""
+    for part in path.split("."):
+        out += f"[{part}]" if part.isdigit() else f".{part}"
+    return out.lstrip(".")

@@ -18,8 +18,8 @@ decorator on the function that call calls (the user's source), and in its body a
 of that compile's graphs or an assignment to a name it declares global. A memoised helper
 that does neither computes the same value again, which costs only time: not said.
 
-The rules are data: MEMOISERS (the decorators), RANDOM (the ops), WARNING and ORIGIN (torch's
-words)."""
+The rules are data: MEMOISERS (the decorators), WARNING and ORIGIN (torch's words); what draws
+random numbers is formats/random_names.py's, capture's list."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.ranking import Cost
 from compdiag.formats.code_text import called_names
+from compdiag.formats.random_names import random_calls, traced_random
 
 KIND = "memoised"
 
@@ -43,15 +44,6 @@ WARNING = "lru_cache`-wrapped"
 ORIGIN = re.compile(r'originates from:\s*File "(?P<file>[^"]+)", line (?P<line>\d+)')
 # decorators that memoise (as the source spells them: `functools.lru_cache(maxsize=None)`)
 MEMOISERS = re.compile(r"(?:^|\.)(?:lru_cache|cache)\b")
-# post-grad targets that draw random numbers: Inductor's own, or ATen's under fallback_random
-RANDOM = re.compile(r"inductor_random|inductor_randint|\b(?:aten\.)?(?:rand|randn|randint|"
-                    r"randperm|rand_like|randn_like|randint_like|bernoulli|normal|uniform|"
-                    r"multinomial|native_dropout|exponential|geometric|cauchy|log_normal|"
-                    r"random)(?:_functional)?_?(?:\.|\b)")
-# the source's own random calls, to count a line's draws per traced call
-DRAW_CALL = re.compile(r"\b(?:rand|randn|randint|randperm|rand_like|randn_like|randint_like|"
-                       r"bernoulli_?|normal_?|uniform_?|multinomial|dropout|random_)\s*\(")
-
 REASON = ("{fn}() is memoised with {memo}, which compiled code ignores: its {what} at "
           "line {at} (`{text}`) is made anew {calls}")
 EXPLANATION = (
@@ -163,14 +155,14 @@ def _effect(ctx: Any, cid: str | None, filename: str, d: Any
     ("write to a global", ...); ("", 0, "", 0, None) when neither (a value computed again, the
     same: nothing to say). Last, the global's name."""
     inside = [n for n in ctx.every_graph_nodes(cid)
-              if RANDOM.search(str(n.get("target") or "")) and n.get("lineno")
+              if traced_random(str(n.get("target") or "")) and n.get("lineno")
               and n.get("filename") == filename
               and d.lineno < int(n["lineno"]) <= (d.end_lineno or d.lineno)]
     if inside:
         first = inside[0]
         text = str(first.get("line") or "").strip()
         # each traced call writes the line's draws again: its nodes over the draws it spells
-        per_call = max(1, len(DRAW_CALL.findall(text)))
+        per_call = max(1, random_calls(text))
         nodes = sum(1 for n in inside if n["lineno"] == first["lineno"])
         return "random draw", int(first["lineno"]), text, max(1, nodes // per_call), None
     written = _global_write(d)

@@ -461,7 +461,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             KIND, stage=None, reason=WE.REASON.format(**words),
             explanation=WE.EXPLANATION.format(**words), fix=WE.FIX.format(**words),
             score=SPEC.score("crash"), compile_id=exc.get("compile_id"), torch_message=message,
-            user_frame=ctx.frame(strict["filename"], strict["lineno"], evidence="source"),
+            user_frame=strict["frame"],
             details=ProgramDetails(exc_type=exc_type, compiled=bool(exc.get("compiled")),
                                    surfaced_at=surfaced, raised_in=raised))]
     if compiled:

@@ -26,6 +26,7 @@ from compdiag.analyses.late_changes import late_changes
 from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.settings_in_graph import settings_in_graph
+from compdiag.formats.guard_source import module_path
 
 KIND = "unguarded"
 
@@ -154,14 +155,6 @@ def compdiag_kinds() -> list[KindSpec]:
     return [SPEC]
 
 
-def _spelt(path: str) -> str:
-    """A submodule's name as code reaches it: `1` -> `[1]`, `blocks.0.mlp` -> `blocks[0].mlp`."""
-    out = ""
-    for part in path.split("."):
-        out += f"[{part}]" if part.isdigit() else f".{part}"
-    return out.lstrip(".")
-
-
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     # one diagnosis per line and change (a hook registered on each layer in a loop: ×N); a
@@ -226,7 +219,7 @@ def _words(late: dict[str, Any]) -> dict[str, Any]:
     hook = HOOK_NAMES.get(data.get("method"), "hook")
     if data.get("compiled"):
         compiled = data["compiled"]
-        where = (f"{module} {_spelt(path)} of the compiled {compiled}" if path
+        where = (f"{module} {module_path(path)} of the compiled {compiled}" if path
                  else f"every module of the compiled {compiled}" if module == "every module"
                  else f"the compiled {compiled} itself")
         return {"hook": hook, "module": where, "after": "its first compiled call",
