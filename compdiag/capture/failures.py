@@ -85,7 +85,8 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
              P.classify_stage(exc_type, whole, text, at_runtime=True) if marker else None)
     ing.program_exception(cid, exc_type=exc_type, message=whole[:20000] or exc_type,
                           frames=kept_frames(frames),
-                          compiled=marker, stage=stage, in_compile=bool(in_compile))
+                          compiled=marker, stage=stage, in_compile=bool(in_compile),
+                          handling=handled_exception(exc, generated))
     if marker is None or (in_compile and ing.counts["failures"]) or \
             not isinstance(exc, Exception):
         # the program's own error, one compilation_metrics already described, or an end the
@@ -96,6 +97,23 @@ def record_escaped_exception(ing: Any, exc: BaseException) -> None:
                 lineno=frame.lineno if frame else None,
                 line=(frame.line or None) if frame else None, traceback=text[-20000:],
                 torch_message=whole[:20000])
+
+
+def handled_exception(exc: BaseException, generated: set[str]) -> dict[str, Any] | None:
+    """The exception the program was handling when it raised this one (`raise ... from e`, or
+    a raise or sys.exit inside an `except` block): the cause of an end the program asked for
+    (issue 29 §2, benchmarks/probes37c anomaly_nan_compiled_backward: `except RuntimeError:
+    raise SystemExit(3)` after the compiled backward's NaN). Its type, message, frames and
+    whether it came through compiled code; None when there is none, or `from None` hid it."""
+    inner = exc.__cause__ or (None if exc.__suppress_context__ else exc.__context__)
+    if inner is None:
+        return None
+    frames = traceback.extract_tb(inner.__traceback__)
+    files = [f.filename for f in frames]
+    whole = str(inner)
+    return {"exc_type": type(inner).__name__, "message": whole[:4000],
+            "frames": kept_frames(frames),
+            "compiled": compiled_marker(files, whole, generated)}
 
 
 def record_exit_call(ing: Any, how: str, status: int, frames: list[Any]) -> None:

@@ -105,7 +105,9 @@ class OwnRecords:
                               message=str(exc.get("message") or ""),
                               frames=[f for f in exc.get("frames") or []
                                       if isinstance(f, dict)],
-                              compiled=exc.get("compiled"), stage=exc.get("stage"))
+                              compiled=exc.get("compiled"), stage=exc.get("stage"),
+                              handling=exc["handling"] if isinstance(exc.get("handling"), dict)
+                              else None)
                 self._interrupted_compile(exc)
         elif kind == "program_end":
             row = program_end_row(payload)

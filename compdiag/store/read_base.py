@@ -19,7 +19,7 @@ _JSON_COLUMNS = {"argv", "stage_times", "metrics", "hints", "fx_nodes", "fused_o
                  "settings", "document", "user_stack", "frames", "origins", "sizes", "symints",
                  "sources", "objects", "args", "param_names", "nodes", "constraint_sources",
                  "constraint_frames", "ops", "call", "kernel_frames", "stack", "lib_frame",
-                 "torch_frames", "number_outputs", "raise_site", "failed_guards"}
+                 "torch_frames", "number_outputs", "raise_site", "failed_guards", "handling"}
 
 _R = TypeVar("_R", bound="ReaderBase")
 

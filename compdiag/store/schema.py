@@ -463,6 +463,8 @@ CREATE TABLE IF NOT EXISTS program_exceptions (
     frames      TEXT NOT NULL DEFAULT '[]',  -- JSON [{filename, lineno, name, line}], outermost first
     compiled    TEXT,                   -- the compiled-code marker it passed through (NULL: none)
     stage       TEXT,                   -- the compile stage a compile-time exception escaped from
+    handling    TEXT,                   -- JSON {exc_type, message, frames, compiled}: the exception
+                                        -- the program was handling when it raised this one
     PRIMARY KEY (run_id, seq)
 );
 -- How the program ended when it did not end well (issue 29): os._exit's call (the child), and
@@ -778,6 +780,9 @@ ADDED_COLUMNS = {
                  "assume_static INTEGER"),  # issue 29 §2: dynamic=True (BACKFILLED_COLUMNS)
     # issue 29 §1: the user's part of a node's stack (capture/node_stacks.py)
     "graph_nodes": ("meta TEXT", "stack TEXT"),
+    # issue 29 §2: the exception an `except` block was handling when the program raised or
+    # exited (capture/failures.handled_exception)
+    "program_exceptions": ("handling TEXT",),
     # issue 34: a kernel's source, FX nodes and user lines in `blobs` (store/blobs.py)
     "kernels": ("source_blob TEXT", "fx_nodes_blob TEXT", "user_lines_blob TEXT"),
     "sched_nodes": ("frames_blob TEXT",),  # issue 34: store/blobs.py

@@ -29,7 +29,10 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from compdiag.analyses import handled_exit as HX
 from compdiag.analyses import warnings_as_errors as WE
+from compdiag.analyses.program_words import (CHECK_EQUAL, CHECK_MISMATCH, CHECK_UNMEASURED,
+                                             OUTSIDE, PROGRAM_FIXES)
 from compdiag.analyses.accuracy import what_was_compared
 from compdiag.analyses.check_causes import failed_check_causes
 from compdiag.analyses.compile_refusals import refusal_fix, refusal_words
@@ -62,7 +65,7 @@ from compdiag.analyses.job_context import TEARDOWN_SIGNALS, failed_first
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import kernel_frames, locate, ran_op
 from compdiag.analyses.ranking import Cost
-from compdiag.analyses.rules import Words, every, first, found, one_of
+from compdiag.analyses.rules import first, found, one_of
 from compdiag.analyses.summary import summarise
 from compdiag.analyses.unfinished_compile import Unfinished, unfinished_compile
 from compdiag.formats.command_line import command_line
@@ -136,27 +139,6 @@ SPEC = KindSpec(KIND, title="program error", words=("program", "programs"), styl
 @hookimpl
 def compdiag_kinds() -> list[KindSpec]:
     return [SPEC]
-
-
-CHECK_EQUAL = ("`run --check-accuracy` compared every compiled graph with eager and found them "
-               "equal within tolerance, so the difference this check sees is rounding that "
-               "torch.compile is allowed (reordered reductions, fused ops): compare with the "
-               "tolerances of `torch.testing.assert_close` (or against an fp64 reference, as "
-               "`torch._dynamo.utils.same` does) instead of exact equality or tighter bounds.")
-CHECK_MISMATCH = ("`run --check-accuracy` found a compiled graph that differs from eager: see "
-                  "the accuracy diagnosis.")
-CHECK_UNMEASURED = ("Run it again with {rerun} to see whether any compiled graph differs "
-                    "from eager.")
-# Known errors of the program's own that torch.compile set up (every word in the message).
-PROGRAM_FIXES: tuple[tuple[Words, str], ...] = (
-    (every("_orig_mod."),
-     "torch.compile wraps a module in an OptimizedModule whose state_dict keys start with "
-     "`_orig_mod.` (pytorch/pytorch#101107): save `compiled._orig_mod.state_dict()` (the "
-     "original module's), or strip the prefix before `load_state_dict`."),
-)
-OUTSIDE = ("The traceback does not pass through compiled code: this is the program's own "
-           "error, not torch.compile's. Check whether the script raises it without "
-           "torch.compile (`torch.compiler.set_stance(\"force_eager\")`).")
 
 
 MAX_WARNED = 2
@@ -433,14 +415,27 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     exc = ctx.program_exception
     if exc is not None and exc.get("exc_type") in ASKED_ENDS:
-        return [asked_end(ctx, exc)]
+        cause = HX.handled(exc) if exc.get("exc_type") == "SystemExit" else None
+        if cause is None or cause["exc_type"] in ASKED_ENDS:
+            return [asked_end(ctx, exc)]
+        # an exit in an `except` block: the exception it handled ended the run (issue 29 §2)
+        at = locate(ctx, torch=[exception_frames(exc)[0]])
+        return [HX.then_exited(d, ctx, exc, at) for d in _exception(ctx, cause)]
     if exc is None:
         return ending(ctx) if ctx.crashed else []
+    return _exception(ctx, exc)
+
+
+def _exception(ctx: Any, exc: dict[str, Any]) -> list[Diagnosis]:
+    """The exception that ended the run (or that the program's exit was handling)."""
     surfaced, raised = exception_frames(exc)
     # torch.compile(...) raised at its own call: not compiled code, whatever frame it passed
     refused = compile_api_refusal([(f.get("filename") or "", f.get("name") or "")
                                    for f in exc.get("frames") or []])
     compiled = bool(exc.get("compiled")) and not refused
+    anomaly = HX.anomaly_nan(ctx, exc.get("message") or "") if compiled else None
+    if anomaly is not None:
+        return [anomaly_diagnosis(ctx, exc, anomaly, surfaced, raised)]
     if compiled and (exc.get("stage") or "runtime") == "runtime":
         # Raised while compiled code ran: the op inside it that raised, before its call.
         frame = ran_op(ctx, exc.get("frames"), exc.get("compile_id"),
@@ -528,6 +523,18 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         # the stance keeps the wrapper and what it changed, probes28b resume_from_checkpoint)
         fix=fix or first(PROGRAM_FIXES, message) or OUTSIDE,
         score=SPEC.score("ending"), **common, details=details)]
+
+
+def anomaly_diagnosis(ctx: Any, exc: dict[str, Any], anomaly: dict[str, Any],
+                      surfaced: dict[str, Any] | None, raised: dict[str, Any] | None
+                      ) -> Diagnosis:
+    """Anomaly mode's NaN/inf in a compiled backward (analyses/handled_exit.py)."""
+    frame, words = HX.anomaly_words(ctx, anomaly, surfaced)
+    return Diagnosis(KIND, stage=None, compile_id=exc.get("compile_id"), user_frame=frame,
+                     score=SPEC.score("ending"), torch_message=exc.get("message"), **words,
+                     details=ProgramDetails(exc_type=exc.get("exc_type") or "RuntimeError",
+                                            compiled=True, surfaced_at=surfaced,
+                                            raised_in=raised, came_through=exc.get("compiled")))
 
 
 # A GPU kernel's error reaches Python only at the next call that waits for the device (CUDA

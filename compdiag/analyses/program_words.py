@@ -1,0 +1,29 @@
+"""The program kind's words for an exception of the program's own: what `--check-accuracy`
+said about a check of the user's that failed, known errors of the program's that
+torch.compile set up, and the fix for an error outside compiled code. Kept apart from
+analyses/diagnoses/program.py, which picks them."""
+
+from __future__ import annotations
+
+from compdiag.analyses.rules import Words, every
+
+CHECK_EQUAL = ("`run --check-accuracy` compared every compiled graph with eager and found them "
+               "equal within tolerance, so the difference this check sees is rounding that "
+               "torch.compile is allowed (reordered reductions, fused ops): compare with the "
+               "tolerances of `torch.testing.assert_close` (or against an fp64 reference, as "
+               "`torch._dynamo.utils.same` does) instead of exact equality or tighter bounds.")
+CHECK_MISMATCH = ("`run --check-accuracy` found a compiled graph that differs from eager: see "
+                  "the accuracy diagnosis.")
+CHECK_UNMEASURED = ("Run it again with {rerun} to see whether any compiled graph differs "
+                    "from eager.")
+# Known errors of the program's own that torch.compile set up (every word in the message).
+PROGRAM_FIXES: tuple[tuple[Words, str], ...] = (
+    (every("_orig_mod."),
+     "torch.compile wraps a module in an OptimizedModule whose state_dict keys start with "
+     "`_orig_mod.` (pytorch/pytorch#101107): save `compiled._orig_mod.state_dict()` (the "
+     "original module's), or strip the prefix before `load_state_dict`."),
+)
+OUTSIDE = ("The traceback does not pass through compiled code: this is the program's own "
+           "error, not torch.compile's. Check whether the script raises it without "
+           "torch.compile (`torch.compiler.set_stance(\"force_eager\")`).")
+
