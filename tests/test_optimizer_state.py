@@ -26,3 +26,11 @@ def test_anything_else_is_not():
     assert first_step_state(_ctx(SGD), "1/1", SOURCE, 3) is None          # not the first fill
     assert first_step_state(_ctx("/home/u/train.py"), "0/1", SOURCE, 0) is None  # user's code
     assert first_step_state(_ctx(SGD), "1/1", "len(L['xs'])", 0) is None  # not its state
+
+
+def test_a_momentum_buffer_first_set_from_none_is_the_first_fill_too():
+    """probes37a yolo_np_interp_momentum: SGD's `momentum_buffer_list[0] changed between None
+    and a value` in sgd() was a recompile problem; the buffer is created at the first step."""
+    assert first_step_state(_ctx(SGD), "2/1", "momentum_buffer_list[0]", "None") is PURPOSE
+    assert first_step_state(_ctx(SGD), "2/1", "momentum_buffer_list[0]", "3") is None
+    assert first_step_state(_ctx(SGD), "2/1", "L['lr']", "None") is None

@@ -806,7 +806,7 @@ def test_the_root_causes_words_name_the_value_or_the_error() -> None:
     """What a graph break's headline adds from its root cause: a VariableTracker as the kind
     of value (snake case, parsed at ingest), another exception with a message as itself,
     nothing for a bare type or a root that repeats the break's type."""
-    from compdiag.analyses.diagnoses.graph_breaks import root_words
+    from compdiag.analyses.value_writes import root_words
     value = P.root_cause("NotImplementedError: UserDefinedObjectVariable(Foo)\n\n"
                          "The above exception was the direct cause of the following "
                          "exception:\n")["root_value"]
@@ -954,7 +954,7 @@ def test_a_data_dependent_branch_names_what_the_if_tested():
     test_specializing_numpy_float_in_control_flow): an `if` on a NumPy float32 scalar is
     "Data-dependent branching" to Dynamo (a 0-d ndarray); on main the headline said only
     that, and the fix spoke of a tensor's value. Dynamo's debug context names the value."""
-    from compdiag.analyses.diagnoses.graph_breaks import root_words
+    from compdiag.analyses.value_writes import root_words
     from compdiag.analyses.fixes import graph_break_fix
 
     payload = ("Graph break in user code at /u/t.py:14\nGraph Break Reason: Data-dependent "

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
+from compdiag.analyses.value_writes import numpy_write
 from compdiag.formats.user_code import is_user_file
 
 MIN_BREAKS = 2  # one break in a library is that break's diagnosis; more are the wrapping's
@@ -105,6 +106,8 @@ def library_loop(ctx: Any, kind: str, score: float) -> list[Diagnosis]:
     if len(breaks) < MIN_BREAKS or any(is_user_file(b.get("filename")) and not b.get("lib_frame")
                                        for b in breaks):
         return []
+    if any(numpy_write(ctx, b) for b in breaks):
+        return []  # a break on a value the program wrote there: that line's, in its code
     chain = ctx.call_chain(first[0])
     call = chain[-1] if chain else None
     if call is None or not call.filename:

@@ -13,7 +13,11 @@ import re
 from typing import Any
 
 OPTIM = "/torch/optim/"
-STATE = re.compile(r"\bself\.state\[|\['state'\]|\.state\b")
+# the state dict, and the per-parameter state lists the functional optimizers take from it
+# (SGD's momentum buffers start as None: probes37a yolo_np_interp_momentum)
+STATE = re.compile(r"\bself\.state\[|\['state'\]|\.state\b|\b(?:momentum_buffer_list|exp_avgs|"
+                   r"exp_avg_sqs|max_exp_avg_sqs|state_steps|state_sums|square_avgs|"
+                   r"acc_deltas|grad_avgs|mu_products|prevs|step_sizes)\b")
 FIRST_STEP_STATE = (
     "Nothing to do: the optimizer creates its state (momentum buffers, Adam's moments) inside "
     "its first step, so the compiled step's second call finds `state` filled and compiles "
@@ -24,10 +28,11 @@ PURPOSE = {"needs": (), "fix": FIRST_STEP_STATE}
 
 def first_step_state(ctx: Any, cid: str | None, source: str | None,
                      before: object) -> dict[str, Any] | None:
-    """ON_PURPOSE's row for a recompile on an optimizer's state that was empty (`before` 0)
-    in a frame of torch.optim's own code; None otherwise."""
+    """ON_PURPOSE's row for a recompile on an optimizer's state that was empty (`before` 0,
+    or None) in a frame of torch.optim's own code; None otherwise."""
     row = ctx.code_row(cid) or {}
     where = str(row.get("filename") or "").replace("\\", "/")
-    if OPTIM not in where or str(before) != "0" or not STATE.search(source or ""):
+    if OPTIM not in where or str(before) not in ("0", "None") \
+            or not STATE.search(source or ""):
         return None
     return PURPOSE

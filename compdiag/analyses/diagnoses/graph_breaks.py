@@ -28,6 +28,7 @@ from compdiag.analyses.backend_breaks import backend_context, wont_convert
 from compdiag.analyses.torch_entry import ENTRY_SKIP, compile_line, entries_that_compiled, entry_of
 from compdiag.analyses.gb_registry import URL, gb_registry, gb_type
 from compdiag.analyses.hookspecs import hookimpl
+from compdiag.analyses.value_writes import VALUE_WORDS, numpy_write, root_words
 from compdiag.analyses.library_loop import (WHY as LIBRARY_WHY, CompiledLibraryDetails,
                                             at_call as library_at_call, library_loop)
 from compdiag.analyses.limiter import Limiter, structural
@@ -296,27 +297,6 @@ HOP_FIXES = {"register_hook": (
     "compiled function, on a tensor the forward returns, or keep the registration in a small "
     "`@torch.compiler.disable` helper (a graph break there, the hook then runs as written); "
     "or return the gradient from the hook's caller instead of storing it.")}
-# VariableTracker kinds in words (parse_dynamo's snake case of `NumpyNdarrayVariable`)
-VALUE_WORDS = {"numpy_ndarray": "NumPy", "tensor": "tensor", "sym_node": "symbolic (SymInt, "
-               "SymBool)", "constant": "constant"}
-
-
-def root_words(root: str | None, value: str | None, kind: str) -> str:
-    """What torch could not handle, from the innermost exception it chained under the break
-    (both facts stored at ingest): the kind of value Dynamo had no graph form for ('a
-    data_ptr value'), else that exception's own line. Empty when there is none or it only
-    repeats the break's type."""
-    if value and not root:   # the value a data-dependent `if` tested: 'on a NumPy value'
-        return f"on a {VALUE_WORDS.get(value, value)} value"
-    if not root or kind.lower() in root.lower():
-        return ""
-    if value:
-        return f"a {VALUE_WORDS.get(value, value)} value"
-    if ": " not in root:  # a bare `AssertionError` says nothing the break's type does not
-        return ""
-    return root if len(root) <= 120 else root[:117] + "..."
-
-
 def not_resumed(ctx: Any, skipped: list[dict[str, Any]], count: int) -> str:
     """Which functions ran in eager because Dynamo gave up on their frame at this break: the
     skipped frames' own functions, not the first compile's of the group. One user line can
@@ -399,6 +379,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         inside = (ctx.resolve(lib.get("filename")), lib.get("lineno")) \
             if lib.get("filename") and ctx.resolve(lib.get("filename")) != frame.filename \
             else None
+        wrote = numpy_write(ctx, row)
+        if wrote is not None:  # the program's line that put the NumPy value there
+            frame, inside = wrote["frame"], None
         asked = compile_line(ctx, frame) if ENTRY_SKIP in (row.get("reason") or "") else None
         if asked is not None:  # at the `.compile()` that wrapped torch's code, not its call
             frame = asked
@@ -444,7 +427,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         origin = break_origin(ctx, g["cids"][0] if g["cids"] else None, g["gb_type"])
         if origin is not None:  # the op that made the data-dependent number it decides on
             reason, fix = reason + origin[0], origin[1]
-        if "data-dependent branching" in g["gb_type"].lower():  # what the line tests
+        wrote = numpy_write(ctx, first)
+        if wrote is not None:
+            reason += f", {wrote['name']} written from `{wrote['call']}` at line " \
+                      f"{g['frame'].lineno}"
+            fix = wrote["fix"]
+        elif "data-dependent branching" in g["gb_type"].lower():  # what the line tests
             cond = branch_condition(g["frame"].line)
             reason += ", in an `assert` on a tensor's value" if (g["frame"].line or "").lstrip(
             ).startswith("assert ") else f", on `{cond}`" if cond else ""
