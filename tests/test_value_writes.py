@@ -58,6 +58,7 @@ def test_a_library_branch_on_a_numpy_value_is_at_the_programs_write(tmp_path: Pa
         in top["reason"]
     assert "none in your code" not in top["reason"]
     assert 'g["momentum"] = float(np.interp(ni, [0, 3], [0.8, 0.9]))' in top["fix"]
+    assert "recompile limit" in top["fix"]
 
 
 def test_a_library_branch_on_a_tensor_stays_the_librarys(tmp_path: Path) -> None:

@@ -25,7 +25,12 @@ NUMPY_CALL = re.compile(r"\b(?:np|numpy)\.[\w.]+\(")
 NUMPY_WRITE_FIX = ("Line {lineno} writes a NumPy value (`{call}` returns a NumPy scalar) into "
                    "`{name}`, which {where} tests inside the compiled function: Dynamo traces "
                    "a NumPy scalar as a 0-d tensor, so the branch depends on data and breaks "
-                   "the graph at every call. Write a Python number there: `{fixed}`.")
+                   "the graph at every call. A Python number removes the break (`{fixed}`), "
+                   "but Dynamo treats it as a constant: a value that changes at every step (a "
+                   "warmup ramp) then compiles again for each new value, up to the recompile "
+                   "limit. For such a value, keep the "
+                   "code that reads it in eager (compile the model, not the library call "
+                   "around it); for one set once, write the Python number.")
 
 
 def root_words(root: str | None, value: str | None, kind: str) -> str:
