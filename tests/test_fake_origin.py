@@ -266,3 +266,26 @@ def test_the_runtime_size_check_of_a_custom_op_blames_its_fake_in_the_headline(t
     (d,) = [d for d in s.explain() if d["kind"] == "failure"]
     assert "fake implementation" in d["reason"] and "ns.swap.default" in d["reason"], d
     assert "register_fake" in d["fix"]
+
+
+def test_a_handler_around_the_compiled_call_catches_it_as_in_eager(tmp_path):
+    """probes38k fail_caught_compiled_error: a wrong input width, and the program's `except
+    RuntimeError` around the compiled call catches Dynamo's TorchRuntimeError (a RuntimeError)
+    and goes on. The "caught" verdict said the handler cannot see the error and to move the
+    try/except around the compiled call, where it already was; it is information now, with
+    the program's handler named."""
+    s = Store(tmp_path)
+    s.user.write_text("import torch\n\ndef fn(t):\n    return t.expand_as(t)\n\n"
+                      "cfn = torch.compile(fn)\ntry:\n    cfn(torch.ones(3))\n"
+                      "except RuntimeError as e:\n    print(type(e).__name__)\n")
+    _fake_run_failure(s, 8, target="expand_as", exc="RuntimeError('expand: too few')",
+                      fact={"op": "aten.expand.default", "origin": "check",
+                            "exc_type": "RuntimeError", "message": "expand: too few"})
+    s.ing.event("call_stack", "0/0", {}, payload=json.dumps({
+        "frames": [{"filename": str(s.user), "lineno": 8, "name": "<module>"}],
+        "objects": {}}))
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["severity"] == "info" and d["user_frame"]["lineno"] == 8, d
+    assert "`except RuntimeError as e` (line 9) around the compiled call caught it" \
+        in d["reason"], d["reason"]
+    assert d["fix"].startswith("Nothing to fix") and "isinstance" in d["fix"], d["fix"]

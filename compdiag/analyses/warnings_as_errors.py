@@ -60,3 +60,23 @@ def error_filter(ctx: Any, exc_type: str | None,
                     "statement": text[m.start():text.index(")", m.end()) + 1]
                     if ")" in text[m.end():] else text}
     return None
+
+
+# A warning raised while Dynamo traced, which it wraps in its own error (InternalTorchDynamoError:
+# "UserWarning: Pred is a Python constant ..." from torch.cond given a bool, probes38k
+# program_warnings_error_cond_variant): the wrapped warning's class, first in the message.
+WRAPPED_WARNING = re.compile(r"(?:^|:\s)([A-Za-z]*Warning):\s*(\S.*)")
+
+
+def wrapped_warning(ctx: Any, text: str, where: str) -> dict[str, Any] | None:
+    """{frame, reason, explanation, fix} for a compile failure whose error is a warning the
+    program's filter made an error (`text`: the failure's words, `where`: " at line N" of the
+    call that raised it); None otherwise."""
+    m = WRAPPED_WARNING.search(text or "")
+    strict = error_filter(ctx, m.group(1), None) if m else None
+    if strict is None:
+        return None
+    words = dict(exc_type=m.group(1), where=where, lineno=strict["lineno"],
+                 said=m.group(2)[:300], filter=strict["statement"], category=m.group(1))
+    return {"frame": strict["frame"], "reason": REASON.format(**words),
+            "explanation": EXPLANATION.format(**words), "fix": FIX.format(**words)}

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from compdiag.analyses import warnings_as_errors as WE
 from compdiag.analyses.break_before_failure import EXPLANATION as BREAK_EXPLANATION
 from compdiag.analyses.break_before_failure import break_at, break_fix, break_words
 from compdiag.analyses.config_cause import config_behind
@@ -43,7 +44,8 @@ from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, failu
 from compdiag.analyses.source_causes import SOURCE_CAUSES
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hop_mutation import with_written
-from compdiag.analyses.handlers import enclosing_handler
+from compdiag.analyses.fake_origins import (HANDLED_FIX, INTERNAL_FAKE_FIX, TORCH_INTERNAL,
+                                           TRACED_STAGES, origin_verdict)
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import (SOURCE, TORCH, first_user_frame, kernel_frames, locate,
@@ -243,79 +245,6 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
     explanation = MARKED_EXPLANATION.format(src=src, line=frame.line or "?",
                                             lineno=frame.lineno, value=to)
     return frame, explanation, MARKED_FIX.format(lineno=frame.lineno)
-
-
-# A fake-tensor run that raised, by who raised it (failures.origin, stored at ingest from
-# capture's record of the original exception): (headline, explanation) templates. The fix of
-# each is analyses/fixes.py's origin_fix.
-ORIGIN_TEXT = {
-    "torch": ("torch's fake kernel for {op} failed on a line eager runs: {exc}",
-              "While tracing, Dynamo runs each op on fake tensors; torch's own fake (meta) "
-              "implementation of `{op}` raised {exc_type}, an internal failure of torch's code "
-              "rather than a check of your inputs: a bug in torch, not in your code."),
-    "fake_kernel": ("the fake implementation (register_fake) of custom op {op} is the likely "
-                    "cause: {exc}",
-                    "torch trusts a custom op's fake implementation for the sizes, dtypes and "
-                    "strides of its outputs (Dynamo runs it while tracing, Inductor plans "
-                    "memory and checks the real outputs against it); the one registered for "
-                    "`{op}` raised or disagrees with the real kernel."),
-    "caught": ("{exc} at line {lineno}, which eager's `{clause}` (line {handler}) catches: "
-               "Dynamo does not trace the handling of an exception raised on fake tensors",
-               "In eager the op raises {exc_type} inside your `try` and the handler runs; "
-               "under torch.compile the same exception is raised while the ops run on fake "
-               "tensors during tracing, which ends the compile instead of reaching the "
-               "handler."),
-}
-# A fake-tensor failure inside a private builtin of torch's (`<built-in function
-# _infer_size>` under `kl_divergence(q, prior)` of two MultivariateNormal: probes33e
-# bayes_linreg_mvn_kl, whose fix said to check the line in eager, where it runs)
-TORCH_INTERNAL = re.compile(r"call_function <built-in function (_\w+)>")
-INTERNAL_FAKE_FIX = (
-    "Dynamo fails inside torch's own code for `{call}(...)` (`{fn}` on fake tensors): a torch "
-    "limitation, not the program's bug if the line runs in eager "
-    "(`torch.compiler.set_stance(\"force_eager\")` tells). Keep the call out of the "
-    "compiled code (a small `@torch.compiler.disable` helper around it), or write what it "
-    "computes with plain tensor ops (a closed form); report the case to PyTorch.")
-# The stages whose ops run on fake tensors while torch traces them (Dynamo, AOTAutograd).
-TRACED_STAGES = ("dynamo", "aot")
-# torch's documented exception classes and the builtin one each derives from (a handler that
-# names the builtin base catches them).
-TORCH_EXCEPTION_BASES = {"LinAlgError": "RuntimeError", "_LinAlgError": "RuntimeError",
-                         "OutOfMemoryError": "RuntimeError", "AcceleratorError": "RuntimeError"}
-
-
-def _exception_classes(name: str | None) -> list[str]:
-    classes = P.builtin_classes(name)
-    base = TORCH_EXCEPTION_BASES.get(name or "")
-    return classes + P.builtin_classes(base) if base else classes
-
-
-def origin_verdict(ctx: Any, failure: dict[str, Any], frame: UserFrame, one: str
-                   ) -> tuple[str, str, str] | None:
-    """(origin, headline, explanation) of a failure whose traced run raised, by who raised
-    it: torch's own kernel, a custom op's fake implementation, or (`caught`) an exception of
-    the program's own kind that the program's try/except around the line catches in eager
-    (analyses/handlers.py, from the kept source). None where the store does not say."""
-    origin, op = failure.get("origin"), failure.get("fake_op") or failure.get("op")
-    exc = failure.get("origin_exc") or ""
-    exc_type = exc.split(":", 1)[0] if exc else None
-    if origin == "torch" and op:
-        head, expl = ORIGIN_TEXT["torch"]
-        return "torch", head.format(op=op, exc=exc or one), expl.format(op=op, exc_type=exc_type)
-    if origin == "fake_kernel" and op:
-        head, expl = ORIGIN_TEXT["fake_kernel"]
-        return "fake_kernel", head.format(op=op, exc=exc or one), expl.format(op=op)
-    if origin not in (None, "check") or failure.get("stage") not in TRACED_STAGES:
-        return None
-    if exc_type is None and len(P.builtin_classes(failure.get("exc_type"))) > 1:
-        exc_type, exc = failure["exc_type"], one  # the traced run's own exception, unwrapped
-    handler = enclosing_handler(ctx.source_text(frame.filename), frame.lineno,
-                                _exception_classes(exc_type))
-    if handler is None:
-        return None
-    head, expl = ORIGIN_TEXT["caught"]
-    return "caught", head.format(exc=exc or one, lineno=frame.lineno, clause=handler.clause,
-                                 handler=handler.lineno), expl.format(exc_type=exc_type)
 
 
 def _outer_frames(tb: str, failure: dict[str, Any]) -> list[dict[str, Any]]:
@@ -558,11 +487,14 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                     .replace("this line", f"line {frame.lineno}"))
             fix = CONFIG_FIX.format(name=setting.name, line=setting.frame.lineno) + " " + fix
             frame = setting.frame
+        severity = "problem"
         verdict = None if internal or marked else origin_verdict(ctx, f, frame, one)
         if verdict is not None:  # who raised the traced run's exception decides the fix
             origin, one, more = verdict
             expl = f"{expl} {more}"
-            if not (origin == "fake_kernel" and f["stage"] == "runtime"):  # (at run time
+            if origin == "handled":  # the program's handler around the call took it
+                fix, severity = HANDLED_FIX, "info"
+            elif not (origin == "fake_kernel" and f["stage"] == "runtime"):  # (at run time
                 # the size/stride rule already says to fix register_fake, and how to narrow it)
                 fix = origin_fix(origin, op=f.get("fake_op") or f.get("op"),
                                  function=ctx.user_fn_name(cid), run_id=ctx.run_id,
@@ -581,12 +513,20 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             one = f"{one} (after Dynamo's graph break at this line: {said})"
             expl = f"{expl} {BREAK_EXPLANATION.format(reason=said)}"
             fix = break_fix(before)
+        strict = WE.wrapped_warning(ctx, f"{inner}\n{f.get('message') or ''}",
+                                    f" at line {frame.lineno}" if frame.lineno else "") \
+            if f["stage"] in TRACED_STAGES else None
+        if strict is not None:  # torch's warning, an error by the program's own filter
+            frame, one, expl, fix = (strict["frame"], strict["reason"], strict["explanation"],
+                                     strict["fix"])
         if gb and f.get("exc_type") == "Unsupported":
             more = f.get("gb_explanation") or gb_registry().get(gb, {}).get("Explanation")
             expl = (expl + " " + (more or "")).strip()
         out.append(Diagnosis(KIND, stage=f["stage"], compile_id=cid, reason=one,
                              user_frame=frame, explanation=expl, fix=fix,
-                             score=SPEC.score("crash" if fatal else KIND, order=idx), gb_code=gb,
+                             score=SPEC.score("info" if severity == "info" else "crash"
+                                              if fatal else KIND, order=idx),
+                             severity=severity, gb_code=gb,
                              torch_message=whole or f.get("message"),
                              details=FailureDetails(exc_type=f.get("exc_type"), fatal=fatal,
                                                     recompile_limit=is_recompile_limit(f),
