@@ -99,3 +99,15 @@ def test_a_method_called_on_the_compiled_wrapper_is_the_original_modules(tmp_pat
     assert top["user_frame"]["lineno"] == 19, top
     assert "the wrapper passes them to the original module" in top["reason"]
     assert "`model.compile()` in place of line 17" in top["fix"]
+
+
+def test_a_forward_called_directly_goes_around_the_compiled_call(tmp_path):
+    """probes38c module_compile_forward_bypass, blind: `model.compile()`, then the training
+    loop calls `model.forward(x)`; explain said the program never ran what line 23 compiled,
+    with a fix about torch.compile's return value. `forward` counted as nn.Module's own API.
+    Now: at the `.forward(...)` call, with the fix to call the module."""
+    _, doc = _run(tmp_path, TOWERS.replace("model.encode(", "model.forward("))
+    (top,) = [d for d in doc["diagnoses"] if d["severity"] == "problem"]
+    assert top["user_frame"]["lineno"] == 19, top
+    assert "calls `model.forward(...)` directly (line 19)" in top["reason"], top["reason"]
+    assert "`model(x)` in place of `model.forward(x)`" in top["fix"], top["fix"]

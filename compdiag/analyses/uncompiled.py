@@ -50,8 +50,21 @@ UNCALLED_EXPLANATION = (
     "eager and torch logged nothing.")
 UNCALLED_FIX = ("Call what torch.compile returned (`compiled = torch.compile(fn)`, then "
                 "`compiled(x)`, not `fn(x)`), or decorate the function with `@torch.compile`.")
-# methods every nn.Module has that a program calls for bookkeeping, not compute
-_MODULE_API = frozenset(dir(__import__("torch").nn.Module))
+# methods every nn.Module has that a program calls for bookkeeping, not compute (`forward` is
+# compute: `model.forward(x)` goes around the compiled call, probes38c
+# module_compile_forward_bypass)
+_MODULE_API = frozenset(dir(__import__("torch").nn.Module)) - {"forward"}
+# `model.forward(x)` called directly, after `model.compile()` or `torch.compile(model)`
+FORWARD_REASON = ("nothing was compiled: `{call}` (line {lineno}) compiles calls of `{name}(...)`, "
+                  "and the program calls `{name}.forward(...)` directly (line {at}), which goes "
+                  "around the compiled call and runs in eager")
+FORWARD_EXPLANATION = (
+    "torch.compile and nn.Module.compile() compile the module's call, `{name}(...)`: "
+    "nn.Module.__call__ runs the compiled forward (and the module's hooks). Calling "
+    "`{name}.forward(...)` runs the plain method, as any other method call would, so nothing "
+    "was compiled in this run and torch logged nothing.")
+FORWARD_FIX = ("Call the module, not its forward: `{name}(x)` in place of `{name}.forward(x)` "
+               "at line {at} (and wherever else the program calls `.forward` on it).")
 
 
 def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diagnosis]:
@@ -83,8 +96,12 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
             words.update(name=receiver, first=methods[0][0], methods=", ".join(
                 f"`{receiver}.{m}(...)` (line {n})" for m, n in methods[:3]),
                 orig=wrapped[1] if wrapped else receiver)
-            reason, explanation, fix = (MODULE_REASON, MODULE_EXPLANATION, MODULE_FIX) \
-                if in_place else (WRAPPER_REASON, WRAPPER_EXPLANATION, WRAPPER_FIX)
+            words["at"] = methods[0][1]
+            reason, explanation, fix = (
+                (FORWARD_REASON, FORWARD_EXPLANATION, FORWARD_FIX)
+                if methods[0][0] == "forward" else
+                (MODULE_REASON, MODULE_EXPLANATION, MODULE_FIX) if in_place else
+                (WRAPPER_REASON, WRAPPER_EXPLANATION, WRAPPER_FIX))
             return [Diagnosis(kind, stage=None, compile_id=None,
                               reason=reason.format(**words), user_frame=frame,
                               explanation=explanation.format(**words),
