@@ -18,6 +18,7 @@ from compdiag.analyses.diagnoses import fusion as FU
 from compdiag.analyses.diagnoses import graph_breaks as GB
 from compdiag.analyses.diagnoses import recompiles as RC
 from compdiag.analyses import fixes as FX
+from compdiag.analyses import failure_fixes as FF
 from compdiag.analyses.explain import explain
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.formats.user_code import is_user_file
@@ -497,7 +498,7 @@ def test_a_fullgraph_failure_for_a_break_no_rule_knows_gives_torchs_hint():
     the fix that worked, and the panel said to move the statement out, which failed."""
     hint = ("If you are ok with side-effect not replayed in the backward, try setting "
             "`torch._dynamo.config.skip_fwd_side_effects_in_bwd_under_checkpoint = True`")
-    fix = FX.failure_fix("dynamo", "Unsupported", "HOP: Unsafe side effect", run_id=1,
+    fix = FF.failure_fix("dynamo", "Unsupported", "HOP: Unsafe side effect", run_id=1,
                          argv=["prog.py"], gb_type="HOP: Unsafe side effect",
                          torch_message=f"HOP: Unsafe side effect\n  Explanation: Mutating a "
                                        f"variable\n  Hint: {hint}\n")
@@ -2640,7 +2641,7 @@ def test_a_functional_collective_failing_at_run_time_gets_the_collective_fix_not
     loss in a compiled eval step failed in gloo ("invalid size of output tensor at index 0"),
     in op _c10d_functional.all_gather_into_tensor; eager ran it. The fix said to try
     backend='aot_eager', which failed the same way (the rewrite is Dynamo's)."""
-    from compdiag.analyses.fixes import failure_fix
+    from compdiag.analyses.failure_fixes import failure_fix
 
     one = ("RuntimeError: ProcessGroupGloo::allgather_coalesced: invalid size of output tensor "
            "at index 0 (expected length (), got (1)) (in op "

@@ -17,7 +17,7 @@ from gpu_replay import FIXTURES, feed_lines, log_lines, replay  # noqa: E402
 
 from compdiag.ingest.sources import keep_sources  # noqa: E402
 from compdiag.analyses.cudagraph_coverage import coverage, summary_line  # noqa: E402
-from compdiag.analyses import fixes as FA  # noqa: E402
+from compdiag.analyses import failure_fixes as FA  # noqa: E402
 from compdiag.analyses.explain import explain  # noqa: E402
 from compdiag.analyses.library_calls import is_library_call  # noqa: E402
 from compdiag.analyses.perf import limiters  # noqa: E402

@@ -535,3 +535,31 @@ def test_a_function_torch_disables_on_purpose_gets_what_to_change_instead():
     own = ("Skip calling function `<function helper>` since it was wrapped with "
            "`torch.compiler.disable` (reason: None)")  # torch 2.13's words for a plain disable
     assert "Remove the disable if" in graph_break_fix(gb, own, "", "helper(x)", [])
+
+
+def test_a_skipped_function_is_named_by_whose_code_it_is():
+    """probes38a ddpm_tqdm_sample_loop and probes38b replay_random_sample_break: tqdm's and
+    CPython's random.py's functions were "torch code Dynamo skips on purpose"; torch skips
+    them because their files are under a skip directory. checkpoint_sequential (probes38c)
+    has a traced alternative, `checkpoint` per segment, and the fix to call it in eager
+    compiled nothing."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    gb = "Attempted to call function marked as skipped"
+
+    def fix_for(module: str, qualname: str, path: str) -> str:
+        expl = (f"Dynamo developers have intentionally marked that the function `{qualname}` "
+                f"in file `{path}` should not be traced.")
+        ctx = (f"module: {module}, qualname: {qualname}, skip reason: file is under skip "
+               f"directory ({path.rsplit('/', 1)[0]}/)")
+        return graph_break_fix(gb, expl, ctx, "for t in tqdm(range(10)):", [])
+
+    assert "`tqdm`'s code (a third-party package)" in fix_for(
+        "tqdm.std", "tqdm.__new__", "/v/lib/python3.11/site-packages/tqdm/std.py")
+    assert "Python's standard library code (`random.py`)" in fix_for(
+        "random", "Random.sample", "/usr/lib/python3.11/random.py")
+    assert "is torch code" in fix_for(
+        "torch.optim.sgd", "SGD.step", "/v/lib/python3.11/site-packages/torch/optim/sgd.py")
+    seq = fix_for("torch.utils.checkpoint", "checkpoint_sequential",
+                  "/v/lib/python3.11/site-packages/torch/utils/checkpoint.py")
+    assert "checkpoint(segment, h, use_reentrant=False)" in seq, seq

@@ -854,7 +854,7 @@ def test_a_backends_own_failure_is_not_sent_to_minify_or_bisect() -> None:
     """The `backend` stage's fix: the backend is at fault, and `compdiag minify`/`bisect`
     replay the graph through Inductor and AOTAutograd, which did not raise; before this
     stage existed such a failure was told to run both."""
-    from compdiag.analyses.fixes import failure_fix
+    from compdiag.analyses.failure_fixes import failure_fix
 
     fix = failure_fix("backend", "AssertionError", "AssertionError: no", run_id=1,
                       argv=["x.py"])
@@ -920,7 +920,8 @@ def test_an_index_out_of_its_bounds_is_the_datas_error_with_no_minify_or_bisect(
     aot_eager, bisect and minify, as for a miscompilation, though eager raises on the same
     values (Inductor keeps eager's index checks); the printed minify then refused ("the
     failing graph does not run eagerly") and bisect blamed a lowering."""
-    from compdiag.analyses.fixes import failure_fix, runtime_why
+    from compdiag.analyses.failure_fixes import failure_fix
+    from compdiag.analyses.fixes import runtime_why
 
     for msg in ("RuntimeError: kernel, /tmp/x.main.cpp:30, index out of bounds: 0 <= tmp7 < 16L",
                 "RuntimeError: one_hot: Class values must be smaller than num_classes."):
@@ -1098,7 +1099,7 @@ def test_a_failure_inside_inductors_pattern_matcher_offers_turning_it_off():
     """probes35b mixup_randperm_pairs: `x[torch.randperm(n)]` crashed Inductor's
     randperm_index_pattern in joint_graph_passes; the fix only said to bisect and minify,
     while `torch._inductor.config.pattern_matcher = False` compiled it."""
-    from compdiag.analyses.fixes import failure_fix
+    from compdiag.analyses.failure_fixes import failure_fix
     from compdiag.analyses.runtime_fixes import runtime_why
 
     tb = ('  File "/x/torch/_inductor/pattern_matcher.py", line 1522, in '

@@ -21,7 +21,7 @@ def test_unbacked_sizes_and_the_op_that_made_them_are_named():
 def test_an_aten_op_named_with_its_prefix_is_torchs_not_a_custom_op():
     from types import SimpleNamespace
 
-    from compdiag.analyses.fixes import minify_unavailable
+    from compdiag.analyses.failure_fixes import minify_unavailable
     ctx = SimpleNamespace(run={"source": "run"}, run_id=1, r=SimpleNamespace(
         kept_failure_graphs=lambda run: {"0/0"}))
     said = minify_unavailable(ctx, "0/0", "boom", "torch.ops.aten.index.Tensor")

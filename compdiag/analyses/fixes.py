@@ -1,7 +1,6 @@
 """Fix texts more than one diagnosis kind prints, so that kinds need not import each other:
-the command lines a fix names (minify, bisect), a failure's fix (the failure kind's, and the
-program kind's for an exception that came through compiled code) and the graph-break fix
-rules (the graph_break kind's, and a failure's under fullgraph=True).
+the command lines a fix names (minify, bisect) and the graph-break fix rules (the graph_break
+kind's, and a failure's under fullgraph=True). A failure's fix is analyses/failure_fixes.py's.
 
 The rules are data, matched by analyses/rules.py; the wording of each fix is torch's
 documented fix where torch documents one."""
@@ -13,26 +12,23 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from compdiag.analyses.hop_mutation import written_fix
 from compdiag.analyses.library_fixes import (AO_CODE, C10D_FILE, DISALLOWED_FIX, DISTRIBUTIONS,
                                              EAGER_QAT_FIX, MASKED_FIX, QUANTIZED_FIX,
-                                             QUANTIZED_MODULES, SORT_FIX, SPARSE_FIX, VALIDATE_FIX,
+                                             QUANTIZED_MODULES, SORT_FIX, SPARSE_FIX,
+                                             TRACED_ALTERNATIVES, code_owner, VALIDATE_FIX,
                                              c10d_fix, disable_fix, first_hint, library_fix,
                                              validating)
 from compdiag.analyses.op_fixes import dynamic_output_fix, set_attribute_fix
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
     INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
-from compdiag.analyses.rules import Words, every, first, found
+from compdiag.analyses.rules import every, found
 from compdiag.analyses.scalar_reads import (  # re-exported: the kinds' patterns and fixes
     ITEM_FIX, NUMPY_CALL, SCALAR_READ_CALL, TOLIST_FIX, scalar_read_fix as _scalar_read)
 from compdiag.analyses.random_draw_words import NUMPY_RANDOM_FIX, RANDOM_DRAW_FIX
-from compdiag.analyses.runtime_fixes import (  # re-exported: the failure kind's words
-    eager_fails, runtime_fix, runtime_why)
+from compdiag.analyses.runtime_fixes import (  # noqa: F401 - re-exported: the failure kind's
+    runtime_fix, runtime_why)
 from compdiag.formats.code_text import called
 from compdiag.formats.command_line import command_line
-from compdiag.formats.compile_id import CompileId
-from compdiag.formats.failure_graph import TORCH_NAMESPACES
-from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 
 
 # What a fix says for bisect where the run has no command to re-run (an imported log: no
@@ -222,12 +218,14 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
         stem = os.path.splitext(os.path.basename(file.group(1)))[0] if file else ""
         wrapper = (f"; here a wrapper torch's `{stem}.py` put around it at run time"
                    if stem and module and stem != module.rsplit(".", 1)[-1] else "")
-        return (f"`{name}` is torch code Dynamo skips on purpose (it is not meant to be "
-                f"traced{wrapper}), so calling it inside the compiled function splits the graph "
-                "there: keep the call outside, compiling the model's forward (or the loss) "
-                f"and calling `{name}` in the eager code around it. "
-                "`@torch._dynamo.dont_skip_tracing` forces tracing into it, with more breaks "
-                "likely.")
+        if name in TRACED_ALTERNATIVES:  # torch traces another API for the same thing
+            return TRACED_ALTERNATIVES[name]
+        return (f"`{name}` is {code_owner(file.group(1) if file else None)} Dynamo skips on "
+                f"purpose (it is not meant to be traced{wrapper}), so calling it inside the "
+                "compiled function splits the graph there: keep the call outside, compiling "
+                f"the model's forward (or the loss) and calling `{name}` in the eager code "
+                "around it. `@torch._dynamo.dont_skip_tracing` forces tracing into it, with "
+                "more breaks likely.")
     if module.lstrip("_") == "warnings":
         return ("warnings.* calls and context managers are not traceable: silence or emit the "
                 "warning outside the compiled function (e.g. configure warnings.filterwarnings "
@@ -432,169 +430,3 @@ def _rule_for(gb_type: str, explanation: str, debug_ctx: str, line: str) -> Rule
             if rule.matches(gb_type, "", "", ""):
                 return rule
     return next((r for r in RULES if r.matches(gb_type, explanation, debug_ctx, line)), None)
-
-
-# -- failures (the failure kind; the program kind's exception through compiled code) ---------
-STAGE_TEXT = {
-    "dynamo": "Dynamo failed while tracing the Python code into a graph.",
-    "aot": "AOTAutograd failed while functionalising/partitioning the traced graph.",
-    "inductor_lowering": "Inductor failed while lowering the graph to its IR.",
-    "inductor_codegen": "Inductor failed while generating kernel code.",
-    "kernel_compile": "A kernel Inductor generated failed to compile (C++/Triton compiler).",
-    "runtime": "The compiled code failed while running.",
-    "accuracy": "The compiled code computed different results than eager.",
-    "backend": "The backend compiler given to torch.compile raised while compiling the graph "
-               "Dynamo traced; no torch compiler stage ran under it.",
-}
-BACKEND_RAISED = ("The exception is the backend's own, not a torch compiler stage's: fix the "
-                  "backend, or run with backend='aot_eager' (or 'eager') to tell whether the "
-                  "graph or the backend is at fault.")
-INJECTED = ("An Inductor *_TESTING_ONLY bug injector was on ({names}); it makes Inductor emit "
-            "broken code on purpose. Unset it.")
-FULLGRAPH = ("fullgraph=True (or `torch._dynamo.error_on_graph_break(True)`) turned a graph "
-             "break into an error. {fix} Or drop fullgraph=True to accept the break.")
-# probes29a cond_early_exit: a disable helper is a break itself inside the branch, and eager
-# torch.cond traces its branches too, so "move it out of the compiled function" failed alike
-WHOLE_BRANCH = ("The code must be traced whole here: a torch.cond / while_loop / scan branch "
-                "is traced as one graph, in eager too (eager torch.cond traces its branches), "
-                "so neither a `torch.compiler.disable` helper nor running it uncompiled helps. "
-                "Take the statement torch names out of the branch: a branch must be a pure "
-                "function of its operands (no print, no Python attribute, global or list it "
-                "changes; a new tensor returned, not an operand as it is: `x.clone()`), and the "
-                "side effect done after the call, from what the branch returns.")
-DYNAMO_RAISED = ("The traced code raised while Dynamo ran it on fake tensors: check that the "
-                 "line runs in eager (`torch.compiler.set_stance(\"force_eager\")`); a "
-                 "shape/dtype error there is a bug in the code, a missing fake/meta kernel "
-                 "(custom ops) needs `register_fake`.")
-# Per stage: what to try first, before bisect and minify.
-FIRST_STEP = {
-    "runtime": "Check whether backend='aot_eager' runs it correctly (if it does, the bug is in "
-               "Inductor's generated code).",
-    "inductor_lowering": "Confirm it is Inductor: backend='aot_eager' should compile it.",
-    "inductor_codegen": "Confirm it is Inductor: backend='aot_eager' should compile it.",
-    "kernel_compile": "Confirm it is Inductor: backend='aot_eager' should compile it.",
-}
-COMPILER_STAGES = ("aot", "inductor_lowering", "inductor_codegen", "kernel_compile", "runtime")
-
-
-# Kernel compile failures that are not a Python error in generated code: the Triton/PTX/
-# ptxas/MLIR toolchain or the GPU's limits refused the kernel. (words in torch's message, fix)
-KERNEL_COMPILE_FIXES: tuple[tuple[Words, str], ...] = (
-    (every("out of resource: shared memory"),
-     "The kernel's block sizes or pipeline stages need more shared memory than the GPU has: "
-     "lower them (`torch._inductor.config.triton.max_tiles`, fewer `num_stages` in a custom "
-     "config), or avoid max-autotune's largest configs for this op."),
-    (every("out of resource"), "The kernel needs more GPU resources (registers, threads) than "
-     "the GPU allows: smaller blocks or fewer warps, or compile this op without max-autotune."),
-    (every("too many resources requested for launch"), "The kernel uses too many registers per "
-     "thread for its block size: fewer warps per block, or `maxnreg` in the Triton config."),
-    (every("ptxas"), "ptxas (CUDA's assembler) rejected the PTX Triton emitted: check that "
-     "triton's bundled ptxas matches the driver (TRITON_PTXAS_PATH), then report it with the "
-     "minified repro."),
-    (every("PassManager::run failed"), "Triton's MLIR lowering failed for this kernel: a "
-     "Triton bug; report it with the minified repro, or compile without max-autotune for this op."),
-)
-
-
-def kernel_compile_fix(message: str | None) -> str | None:
-    return first(KERNEL_COMPILE_FIXES, message)
-
-
-def stage_explanation(stage: str, fatal: bool) -> str:
-    text = STAGE_TEXT.get(stage, f"The {stage} stage failed.")
-    return text + (" The exception ended the program." if fatal else "")
-
-
-def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: list[str],
-                store: str | None = None, injected: dict[str, Any] | None = None,
-                gb_type: str = "", debug: str = "", line: str = "", message: str = "",
-                torch_message: str | None = None, no_minify: str | None = None,
-                function: str | None = None, lib_frame: Mapping[str, Any] | None = None
-                ) -> str:
-    """The fix of a failure; `no_minify` (minify_unavailable's reason) says why `compdiag
-    minify` is not offered; `function`, the compiled function (an internal error's fix names
-    it)."""
-    if exc_type == INTERNAL_ERROR:
-        return internal_error_fix(function)
-    minify, bisect = commands(run_id, argv, store)
-    parts = []
-    text = f"{one_line}\n{torch_message or ''}\n{message}"
-    known = (kernel_compile_fix(text) if stage == "kernel_compile" else
-             runtime_fix(text, stage))
-    if known:
-        parts.append(known)
-    if stage != "kernel_compile" and eager_fails(text, stage):
-        return " ".join(parts)   # the data's error: no compiler to bisect, no graph to shrink
-    if injected:
-        parts.append(INJECTED.format(names=", ".join(f"{k}={v!r}" for k, v in injected.items())))
-    if stage == "dynamo":
-        if exc_type == "Unsupported":
-            # torch's own hints, for a break no rule knows (probes30d
-            # ckpt_feature_hook_fullgraph: GB0067's `skip_fwd_side_effects_in_bwd_under_
-            # checkpoint` was the fix that worked; the panel said "move it out")
-            hints = re.findall(r"^\s*Hint:\s*(.+)$", torch_message or "", re.M)
-            # with torch's explanation, as a break's fix reads it (probes35a: "marked as
-            # skipped" on a scheduler's wrapper of SGD.step was called a C-extension function)
-            said = " ".join(re.findall(r"^\s*Explanation:\s*(.+)$", torch_message or "", re.M))
-            parts.append(FULLGRAPH.format(fix=graph_break_fix(
-                gb_type, f"{one_line} {said}".strip(), debug, line, hints, lib_frame)))
-        elif gb_type and "HigherOrderOp" in exc_type and not known:
-            # another error reporting a graph break it hit (a higher-order op's branch, which
-            # must trace whole): the break's fix (set21b cond_branch_print: the `print`)
-            parts.append(written_fix(debug) or WHOLE_BRANCH)
-        elif not known:
-            parts.append(DYNAMO_RAISED)
-            parts.append(f"Narrow it down: {bisect}.")
-    elif stage == "backend":
-        # not minify or bisect: both replay the graph through Inductor and AOTAutograd,
-        # which are not what raised
-        parts.append(BACKEND_RAISED)
-    elif stage in COMPILER_STAGES:
-        if stage in FIRST_STEP and not known:
-            parts.append(FIRST_STEP[stage])
-        parts.append(f"Find the culprit: {bisect}; then shrink the graph to a standalone "
-                     f"repro: `{minify}`." if not no_minify else
-                     f"Find the culprit: {bisect} (compdiag's minifier cannot replay this "
-                     f"failure: {no_minify}).")
-    else:
-        parts.append(f"Narrow it down with {bisect} and `{minify}`." if not no_minify else
-                     f"Narrow it down with {bisect} (compdiag's minifier cannot replay this "
-                     f"failure: {no_minify}).")
-    return " ".join(parts)
-
-
-def _frame_compile(cid: str | None) -> tuple | None:
-    parsed = CompileId.of(cid)
-    return None if parsed is None else (parsed.generation, parsed.frame, parsed.frame_compile,
-                                        parsed.compiled_autograd)
-
-
-def minify_unavailable(ctx: Any, cid: str | None, message: str | None,
-                       op: str | None = None) -> str | None:
-    """Why `compdiag minify` cannot replay this failure (None: it can). It replays the graph
-    and inputs capture kept when the failure happened (minify/graph.py's `load`); an imported
-    log holds no input tensors, a backward graph's failure is not kept by every capture, and
-    a failure about a custom op (`op`, the op torch named, stored at ingest) needs that op,
-    which only the program registers (minify imports nothing of it)."""
-    # torch names an op with its `torch.ops.` prefix or without (probes32b simclr_info_nce:
-    # `torch.ops.aten.index.Tensor` was called a custom op, `torch.ops.torch.ops.aten...`)
-    op = op.removeprefix("torch.ops.") if op else op
-    if op and op.split(".", 1)[0] not in TORCH_NAMESPACES:
-        return (f"the failure is in torch.ops.{op}, a custom op only your program registers: "
-                "minify replays the graph in a process of its own, without your program; check "
-                "the op with `torch.library.opcheck` instead")
-    if ctx.run.get("source") == "import":
-        return ("this run was imported from a trace log, which does not hold the failing "
-                "graph's inputs; run the script under compdiag run to keep them")
-    kept = ctx.r.kept_failure_graphs(ctx.run_id)
-    if cid in kept or (cid is None and kept) or \
-            (_frame_compile(cid) is not None
-             and _frame_compile(cid) in {_frame_compile(k) for k in kept}):
-        return None
-    if f"({BACKWARD_FAILURE_NOTE})" in (message or ""):
-        return "compdiag kept no backward graph for this failure"
-    unkept = next((w for w in ctx.r.warnings(ctx.run_id)
-                   if "cannot be kept for minify" in w), None)
-    return unkept or "compdiag kept no failing graph for it (no graph and inputs to replay)"
-
-

@@ -179,3 +179,39 @@ def disable_fix(explanation: str) -> str:
     reason = f"reason: {m.group(1).strip()}"
     return next((fix for key, fix in DISABLED_FOR if key in m.group(1)),
                 DISABLED_FIX).format(reason=reason)
+
+
+# Whose code a function Dynamo skips is, by its file: torch's, Python's standard library's or
+# a third-party package's (probes38a ddpm_tqdm_sample_loop, probes38b replay_random_sample_break:
+# tqdm and random.py were "torch code Dynamo skips on purpose"; torch skips them because their
+# files are under a skip directory).
+_PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_][\w.]*)")
+_STDLIB = re.compile(r"[/\\]python3\.\d+[/\\]([\w.]+\.py)$")
+
+
+def code_owner(filename: str | None) -> str:
+    """"torch code", "`tqdm`'s code (a third-party package)", "Python's standard library
+    code (`random.py`)", by the file's path; "library code" where it does not say."""
+    path = filename or ""
+    m = _PACKAGE.search(path)
+    if m:
+        pkg = m.group(1).split(".")[0]
+        return "torch code" if pkg == "torch" else f"`{pkg}`'s code (a third-party package)"
+    m = _STDLIB.search(path)
+    if m:
+        return f"Python's standard library code (`{m.group(1)}`)"
+    return "torch code" if "/torch/" in path.replace("\\", "/") else "library code"
+
+
+# A skipped function whose work torch traces under another API (probes38c
+# checkpoint_sequential_break: the printed fix, checkpoint_sequential in eager around compiled
+# blocks, traced nothing, since torch.utils.checkpoint is itself kept out of Dynamo in eager).
+TRACED_ALTERNATIVES = {
+    "checkpoint_sequential": (
+        "`checkpoint_sequential` is torch code Dynamo skips, but torch.compile traces "
+        "`torch.utils.checkpoint.checkpoint` itself (as a higher-order op): inside the compiled "
+        "forward, checkpoint each segment with it, `h = checkpoint(segment, h, "
+        "use_reentrant=False)` for `segment = self.blocks[i:i + n]`, instead of "
+        "`checkpoint_sequential`. Calling checkpoint_sequential in eager around compiled "
+        "blocks compiles nothing: checkpoint runs its function with Dynamo off."),
+}

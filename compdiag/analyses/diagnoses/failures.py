@@ -38,9 +38,9 @@ from compdiag.analyses.debug_context import short_context
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.func_transforms import FIX as TRANSFORM_FIX
 from compdiag.analyses.func_transforms import escaped_transform
-from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, failure_fix,
-                                     minify_unavailable, origin_fix, runtime_fix, runtime_why,
-                                     stage_explanation)
+from compdiag.analyses.failure_fixes import failure_fix, minify_unavailable, stage_explanation
+from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, origin_fix,
+                                     runtime_fix, runtime_why)
 from compdiag.analyses.source_causes import SOURCE_CAUSES
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hop_mutation import with_written

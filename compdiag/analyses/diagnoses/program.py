@@ -44,8 +44,8 @@ from compdiag.analyses.double_backward import (CONNECTIVITY_EXPLANATION as CONNE
                                               gradient_of_compiled)
 from compdiag.analyses.user_checks import user_check
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
-from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, commands, failure_fix,
-                                     minify_unavailable, stage_explanation)
+from compdiag.analyses.failure_fixes import failure_fix, minify_unavailable, stage_explanation
+from compdiag.analyses.fixes import INTERNAL_ERROR, INTERNAL_EXPLANATION, commands
 from compdiag.analyses.ending_words import (
     SIGNALS,
     KILLED_FIX,
