@@ -2289,7 +2289,7 @@ def test_a_guard_on_the_compiled_modules_varargs_is_spelled_as_the_users_argumen
     recompiled on `args[0].size()[2]` and the fix said `torch._dynamo.mark_dynamic(args, 2)`,
     a name the user's code does not have: the call was `encode(mel)`. A guard on the compiled
     function's varargs is spelled as the argument at the user's call."""
-    from compdiag.analyses.diagnoses.recompiles import passed_as
+    from compdiag.analyses.call_arguments import passed_as
 
     assert passed_as("L['args'][0].size()[2]", "out = encode(mel)") == "L['mel'].size()[2]"
     assert passed_as("args[1]", "y = f(a, b.float())") == "b.float()"
@@ -2307,7 +2307,7 @@ def test_a_guard_on_the_compiled_functions_kwargs_is_spelled_as_the_users_keywor
     `torch._dynamo.mark_dynamic(kwargs, 2)` (no `kwargs` at the user's line, and the root only,
     not the tensor's path: `mark_dynamic(self, 1)` for a weight). The keyword's value is the
     user's name, and a fix names the tensor's whole path."""
-    from compdiag.analyses.diagnoses.recompiles import passed_as
+    from compdiag.analyses.call_arguments import passed_as
     from compdiag.analyses.recompile_rules import tensor_and_dim
 
     src = passed_as("L['kwargs']['past_key_values'].layers[0].keys.size()[2]",

@@ -45,7 +45,9 @@ from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.zero_one import new_value as _after, zero_one_events, zero_one_limits
 from compdiag.analyses.bool_flags import COND_PRED_FIX, bool_flag
 from compdiag.analyses.optimizer_state import first_step_state
-from compdiag.formats.code_text import call_clause, calls_in
+from compdiag.formats.code_text import call_clause
+from compdiag.analyses.call_arguments import keyword_named, passed_as
+from compdiag.analyses.float_args import specialised_use
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, resumed_function
 from compdiag.formats.guard_source import in_user_spelling
@@ -234,51 +236,6 @@ def call_site(ctx: Any, cid: str | None) -> tuple[UserFrame, tuple[str, ...]]:
         chain = ctx.call_chain(earlier) if earlier else []
     return (chain[-1] if chain else UserFrame(),
             tuple(f"{f.filename}:{f.lineno}" for f in chain))
-
-
-_VARARG = re.compile(r"^(?:L\['args'\]|args)\[(\d+)\]")
-_KWARG = re.compile(r"^(?:L\['kwargs'\]|kwargs)\['(\w+)'\]")
-
-
-def passed_as(source: str, call_line: str | None) -> str:
-    """A guard on `args[i]`, the varargs of the compiled function (an nn.Sequential's
-    `forward(*input)`), spelled as the user's own argument at the call (`encode(mel)`: `mel`),
-    so its name and a fix's `mark_dynamic(mel, 2)` are the user's; unchanged where the call
-    line does not parse to one call with that many plain arguments."""
-    kw = _KWARG.match(source or "")
-    if kw is not None and call_line:
-        # a **kwargs entry: the keyword the user passed at the call (`past_key_values=past`)
-        given = [k.value for n in calls_in(call_line) for k in n.keywords
-                 if k.arg == kw.group(1)]
-        if len(given) != 1:
-            return source
-        return _as_source(given[0]) + source[kw.end():]
-    m = _VARARG.match(source or "")
-    if m is None or not call_line:
-        return source
-    i = int(m.group(1))
-    # the calls that can be the compiled one: with an i-th argument
-    calls = [n for n in calls_in(call_line) if i < len(n.args)]
-    if len(calls) != 1 or isinstance(calls[0].args[i], ast.Starred):
-        return source
-    return _as_source(calls[0].args[i]) + source[m.end():]
-
-
-def keyword_named(guarded: str, passed: str) -> str:
-    """A keyword argument passed as an expression is named by its keyword too
-    (`attention_mask (ids != PAD)`): the keyword is what the user knows the input by."""
-    kw = _KWARG.match(guarded or "")
-    return f"{kw.group(1)} {passed}" if kw and passed.startswith("(") else passed
-
-
-def _as_source(arg: ast.expr) -> str:
-    """An argument's expression as a guard source's root: a plain name as a local of the
-    compiled frame (spelled as every other is), an attribute, item or call as written, any
-    other expression in parentheses (so `.size()[0]` applies to the whole of it)."""
-    if isinstance(arg, ast.Name):
-        return f"L['{arg.id}']"
-    text = ast.unparse(arg)
-    return text if isinstance(arg, (ast.Attribute, ast.Subscript, ast.Call)) else f"({text})"
 
 
 def _spec_json(spec: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -514,6 +471,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if rebound is not None:  # the program's line that binds the global anew
             explanation += (f" The program binds {bare(source)} anew at line {rebound.lineno} "
                             f"(`{(rebound.line or '').strip()}`).")
+        used = specialised_use(ctx, first["compile_id"], guarded) \
+            if frame is call and not expected else None
+        if used is not None:  # an op's number argument in the function needs the value
+            frame, reason, fix = used["frame"], reason + used["clause"], used["fix"]
         out.append(Diagnosis(
             KIND, stage="dynamo",
             compile_id=first_attempt((limit or {}).get("compile_id") or last["compile_id"]),
