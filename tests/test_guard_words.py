@@ -591,6 +591,9 @@ def test_a_math_call_on_a_dynamic_number_names_the_call_and_the_number(tmp_path)
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
     assert "math.exp() at line 16 needs a concrete number, so global_step" in d["reason"], d
     assert "outside the compiled function" in d["fix"] and "torch.tensor" not in d["fix"], d
+    # probes38a edm_precond_float_sigma: the float passed in was specialised again by the
+    # function's other math calls (8 recompiles); the fix says when that happens
+    assert "specialises it again" in d["fix"], d["fix"]
 
 
 def test_one_math_call_recompile_is_no_recompile_by_design(tmp_path):

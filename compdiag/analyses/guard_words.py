@@ -407,14 +407,19 @@ def _math_call(event: dict[str, Any], source: str) -> Said | None:
              if n not in ("L", "G")]
     var = ", ".join(names) or source
     call = f"math.{m.group(1)}()"
+    # (the float passed in stays specialised where another number argument needs it:
+    # probes38a edm_precond_float_sigma, whose applied fix recompiled 8 times again)
     return Said(
         f"{call} at line {lineno} needs a concrete number, so {var} is specialised", "",
         f"Line {lineno} (`{line.strip()}`) calls {call} on {source}, an expression of {var}. "
         f"{call} takes a Python float, so Dynamo cannot keep {var} symbolic there: it guards "
         "on the expression's exact value, and every new value compiles a new graph.",
-        f"Compute the {call} value outside the compiled function and pass the result in as "
-        "an argument (a Python float argument is made dynamic after one recompile), or "
-        f"compute it with torch on a tensor (`torch.{m.group(1)}(...)`) inside.",
+        f"Compute the {call} value outside the compiled function and pass the float in (a "
+        "float argument is made dynamic after one recompile, unless the function also needs "
+        "it as a Python number: an op's number argument or another math call specialises it "
+        f"again), or pass {var} as a 0-d tensor and compute it with torch inside "
+        f"(`torch.{m.group(1)}(...)`): one graph for every value, where nothing then tests "
+        "it in Python (an `if` on it would break the graph).",
         by_design=not expression)
 
 
