@@ -563,3 +563,21 @@ def test_a_skipped_function_is_named_by_whose_code_it_is():
     seq = fix_for("torch.utils.checkpoint", "checkpoint_sequential",
                   "/v/lib/python3.11/site-packages/torch/utils/checkpoint.py")
     assert "checkpoint(segment, h, use_reentrant=False)" in seq, seq
+
+
+def test_a_dicts_items_sorted_as_pairs_sorts_the_keys():
+    """probes38d feats_sorted_items_break: `sorted(z.items())` over a dict of tensors broke
+    (the pair is the sort key); the fix said to `torch.stack` scores and `topk` them, for a
+    program with no scores. A ranking by tensor values keeps that fix."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    expl = ("Cannot perform sort with non-constant key. First non-constant key type: <class "
+            "'tuple'>. Most notably, we cannot sort with Tensor or SymInt keys, but we can sort "
+            "ints.")
+    line = "fused = torch.cat([v for _, v in sorted(z.items())], dim=-1)"
+    fix = graph_break_fix("sort with non-constant keys", expl, "TupleVariable(length=2)", line,
+                          [])
+    assert "[d[k] for k in sorted(d)]" in fix and "topk" not in fix, fix
+    ranked = graph_break_fix("sort with non-constant keys", expl.replace("tuple", "torch.Tensor"),
+                             "TensorVariable()", "best = sorted(beams, key=lambda b: b[0])", [])
+    assert "topk" in ranked, ranked

@@ -14,8 +14,8 @@ from typing import Any, Callable, Mapping
 
 from compdiag.analyses.library_fixes import (AO_CODE, C10D_FILE, DISALLOWED_FIX, DISTRIBUTIONS,
                                              EAGER_QAT_FIX, MASKED_FIX, QUANTIZED_FIX,
-                                             QUANTIZED_MODULES, SORT_FIX, SPARSE_FIX,
-                                             TRACED_ALTERNATIVES, code_owner, VALIDATE_FIX,
+                                             QUANTIZED_MODULES, SPARSE_FIX,
+                                             TRACED_ALTERNATIVES, code_owner, sort_fix, VALIDATE_FIX,
                                              c10d_fix, disable_fix, first_hint, library_fix,
                                              validating)
 from compdiag.analyses.op_fixes import dynamic_output_fix, set_attribute_fix
@@ -314,7 +314,7 @@ RULES: tuple[Rule, ...] = (
          # a `with` in library code the line calls is not the user's to move (probes36b
          # gpt2_attn_entropy_fullgraph: transformers' hook-installation lock)
          user_calls=("with ",)),
-    Rule(("sort with non-constant key",), SORT_FIX),  # probes33d beam_search_sorted
+    Rule(("sort with non-constant key",), sort_fix),  # probes33d beam_search_sorted
     # probes29d allreduce_async_metric: dropping async_op=True gave one graph, no break
     Rule(("async_op=True",),
          "Call the collective without `async_op=True` (and drop the `.wait()` on its Work "

@@ -98,6 +98,19 @@ SORT_FIX = ("Python's `sorted`/`list.sort` cannot order by a tensor's value whil
             "`float(t)` key reads it out: still a break). Keep the candidates in tensors and "
             "rank them with torch ops: `torch.stack` the scores, take `torch.topk(scores, k)` "
             "(or `argsort`), and index the other fields with the indices it returns.")
+# probes38d feats_sorted_items_break: `sorted(z.items())` of a dict of tensors orders its
+# (key, tensor) pairs, a tuple key Dynamo cannot sort, though the string keys decide it
+ITEMS_SORT_FIX = ("`sorted(...)` orders (key, value) pairs: the pairs are the sort key, and "
+                  "one holds a tensor, which Dynamo cannot compare while tracing, though the "
+                  "dict's keys alone decide the order. Sort the keys: `[d[k] for k in "
+                  "sorted(d)]`.")
+
+
+def sort_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
+    """The fix for Dynamo's sort with a non-constant key: a dict's items sorted as pairs,
+    else values ranked by a tensor."""
+    pairs = "<class 'tuple'>" in f"{expl} {ctx}" or "TupleVariable" in (ctx or "")
+    return ITEMS_SORT_FIX if pairs and ".items()" in (line or "") else SORT_FIX
 
 
 # probes29a gcn_sparse_adj and probes33g bow_sparse_docs: Dynamo skips the whole function on
