@@ -971,7 +971,7 @@ def test_zero_one_bounded_allows_one_recompile_per_zero_or_one_value_plus_one():
     11: two recompiles, "a new value every call"); never a size that took neither, nor more."""
     from hypothesis import given, strategies as st
 
-    from compdiag.analyses.recompile_rules import zero_one_bounded
+    from compdiag.analyses.zero_one import zero_one_bounded
 
     assert zero_one_bounded([7, 1, 11], 2, specialised_by_line=False, made_dynamic=True)
     assert not zero_one_bounded([7, 1, 11], 2, specialised_by_line=False, made_dynamic=False)

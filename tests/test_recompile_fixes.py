@@ -85,3 +85,15 @@ def test_a_cached_property_read_in_compiled_code_gets_its_own_fix() -> None:
                           {"filename": "/usr/lib/python3.11/functools.py", "lineno": 997,
                            "name": "__get__", "line": "with self.lock:"})
     assert fix.startswith("The attribute read here is a `functools.cached_property`")
+
+
+def test_an_inputs_field_none_then_a_tensor_is_passed_in_one_form():
+    """probes38d collate_optional_mask_recompile: a collate sets `batch.mask` to None when
+    nothing is padded; the fix said to give it "its final value before the first call",
+    words for a module attribute set on first use. A module attribute keeps them."""
+    for src in ("batch.mask", "L['batch'].mask", "inputs['mask']"):
+        fix = recompile_fix("none", src, count=1, limit=False, fn="forward")
+        assert fix.startswith(f"Pass {src} in one form at every call"), fix
+    for src in ("self.cache", "L['self'].cache", "G['state'].x"):
+        fix = recompile_fix("none", src, count=1, limit=False, fn="forward")
+        assert fix.startswith(f"Give {src} its final value"), fix

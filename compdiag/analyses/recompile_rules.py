@@ -150,7 +150,17 @@ FIXES = {
                "`functools.partial` once) so that torch sees the same backend.",
     "none": "Give {src} its final value before the first call (where the code sets it on "
             "first use, set it yourself up front), so that the first compile is the only one.",
+    # a field of an input (a batch's `mask`, None when nothing is padded: probes38d
+    # collate_optional_mask_recompile, told to set it "before the first call")
+    "none_input": "Pass {src} in one form at every call: a field of an input that is None at "
+                  "one call and a tensor at another gets a graph for each (both cached, so a "
+                  "few switches cost a compile each). Where it switches often, always pass a "
+                  "tensor (an all-ones mask when nothing is padded, say).",
 }
+# a field of the compiled function's argument (`L['batch'].mask`, `batch.mask`,
+# `inputs['mask']`), not of `self` (a module attribute) or a global (`G[...]`)
+INPUT_FIELD = re.compile(r"^(?:L\['(?!self')\w+'\]|(?!self\b|[GL]\[)[A-Za-z_]\w*)"
+                         r"(?:\.\w+|\[[^\]]+\])")
 # A size made dynamic (automatic dynamic shapes, dynamic=True, maybe_mark_dynamic) that a line
 # specialised back to a constant: each new size recompiles, and mark_dynamic would only turn
 # that into a ConstraintViolationError at the same line.
@@ -385,26 +395,6 @@ ON_PURPOSE: dict[str, dict[str, Any]] = {
 MODE_CATEGORIES = ("global_state", "training")
 
 
-ZERO_ONE_EXPLANATION = (
-    "torch specialises sizes 0 and 1 (0/1 specialisation): a size of {ones} got a graph of "
-    "its own, and the change from or to it compiled again: {recompiles} here, each kept and "
-    "reused, not one per call.")
-ZERO_ONE_FIX = ("Nothing to do: the graphs are compiled once and reused. More recompiles on "
-                "this size than it took values of 0 or 1, plus one, would be a problem.")
-
-
-def zero_one_bounded(values: list[Any], count: int, *, specialised_by_line: bool,
-                     made_dynamic: bool) -> bool:
-    """Whether a size's recompiles are the ones 0/1 specialisation makes anyway (probes30a:
-    a decode step's size 1 between prefill lengths 7 and 11, "2 recompiles: a new value
-    every call"; a beam count 1 -> 4, once): it took 0 or 1, and recompiled once, or (no
-    line specialising it, the last graph dynamic) no more than once per such value plus
-    one."""
-    ones = len({str(v) for v in values} & {"0", "1"})
-    return ones > 0 and (count == 1 or (not specialised_by_line and made_dynamic
-                                        and count <= ones + 1))
-
-
 # A dynamic size whose range guard failed on a size of 0 or 1 (the recompiled entry's static
 # size): torch specialises those even in a dynamic graph (0/1 specialisation).
 RANGE_01_REASON = ("size {src} became {value}, below its dynamic graph's range {span}: torch "
@@ -424,14 +414,6 @@ RANGE_01_FIX = (
     "place of mark_dynamic lets the dynamic graph take 0 and 1 too, but code that checks the "
     "size (BatchNorm's batch check, a `view` on it) then breaks on the unbacked size: try it "
     "only where nothing does.")
-# At the limit with other tensors' 0/1 graphs failing too (analyses/zero_one.py; probes32e
-# pad_gt_boxes: mark_dynamic left 7 recompiles, mark_unbacked on each left none).
-ZERO_ONE_LIMIT_FIX = (
-    "Sizes 0 and 1 kept coming, here and on {sources}: each is a graph of its own, and several "
-    "such sizes make a graph per combination, past the limit. Let one graph take every size: "
-    "`torch._dynamo.decorators.mark_unbacked({tensor}, {dim})` on each of these tensors before "
-    "the call (code that checks the size, BatchNorm's batch check or a `view` on it, then "
-    "breaks on the unbacked size), or pad each to a size of 2 or more and mask the padding.")
 # A guard compdiag has no category for: torch's own words, and no other category's fix
 # (dynamic shapes help a size or stride guard only).
 FIX_OTHER = ("Keep what this guard checks the same between calls (torch's words for it are "
@@ -580,6 +562,8 @@ def _change(category: str, source: str, count: int, recurring_text: str | None,
     template = FIXES.get(category)
     if category == "requires_grad" and _PARAMETER.search(source or ""):
         template = PARAMETER_REQUIRES_GRAD_FIX
+    if category == "none" and INPUT_FIELD.match(source or ""):
+        template = FIXES["none_input"]
     # the dtype it was compiled for (probes36b bert_eval_bool_mask: a Long mask, then a Bool
     # one, was told to convert to float32, which recompiled again)
     dtype = TORCH_DTYPES.get(str(before))

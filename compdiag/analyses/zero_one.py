@@ -18,6 +18,35 @@ from compdiag.analyses.recompile_rules import VALUE_GUARDS, tree_spelling
 
 ZERO_ONE = ("0", "1")
 
+ZERO_ONE_EXPLANATION = (
+    "torch specialises sizes 0 and 1 (0/1 specialisation): a size of {ones} got a graph of "
+    "its own, and the change from or to it compiled again: {recompiles} here, each kept and "
+    "reused, not one per call.")
+ZERO_ONE_FIX = ("Nothing to do: the graphs are compiled once and reused. More recompiles on "
+                "this size than it took values of 0 or 1, plus one, would be a problem.")
+
+
+def zero_one_bounded(values: list[Any], count: int, *, specialised_by_line: bool,
+                     made_dynamic: bool) -> bool:
+    """Whether a size's recompiles are the ones 0/1 specialisation makes anyway (probes30a:
+    a decode step's size 1 between prefill lengths 7 and 11, "2 recompiles: a new value
+    every call"; a beam count 1 -> 4, once): it took 0 or 1, and recompiled once, or (no
+    line specialising it, the last graph dynamic) no more than once per such value plus
+    one."""
+    ones = len({str(v) for v in values} & {"0", "1"})
+    return ones > 0 and (count == 1 or (not specialised_by_line and made_dynamic
+                                        and count <= ones + 1))
+
+
+# At the limit with other tensors' 0/1 graphs failing too (analyses/zero_one.py; probes32e
+# pad_gt_boxes: mark_dynamic left 7 recompiles, mark_unbacked on each left none).
+ZERO_ONE_LIMIT_FIX = (
+    "Sizes 0 and 1 kept coming, here and on {sources}: each is a graph of its own, and several "
+    "such sizes make a graph per combination, past the limit. Let one graph take every size: "
+    "`torch._dynamo.decorators.mark_unbacked({tensor}, {dim})` on each of these tensors before "
+    "the call (code that checks the size, BatchNorm's batch check or a `view` on it, then "
+    "breaks on the unbacked size), or pad each to a size of 2 or more and mask the padding.")
+
 
 def new_value(ctx: Any, category: str, source: str, last: dict[str, Any]) -> Any:
     """The guarded value's new value: the event's, or the recompiled entry's own guard."""

@@ -39,10 +39,11 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     MODE_CATEGORIES, MODE_SWITCH, ON_PURPOSE, OPTIONAL_ARGUMENT, RANGE_01_EXPLANATION,
     RANGE_01_FIX, RANGE_01_REASON, REASONS, RECURRING, REQUIRES_GRAD_CHANGE, SAID_IN_LIMIT,
     SPECIALISED_01_EXPLANATION, SPECIALISED_01_FIX, STRING_VALUE, VALUE_GUARDS,
-    ZERO_ONE_EXPLANATION, ZERO_ONE_FIX, ZERO_ONE_LIMIT_FIX, quoted, recompile_explanation,
-    recompile_fix, tensor_and_dim, tree_spelling, zero_one_bounded)
+    quoted, recompile_explanation, recompile_fix, tensor_and_dim, tree_spelling)
 from compdiag.analyses.summary import with_decisive
-from compdiag.analyses.zero_one import new_value as _after, zero_one_events, zero_one_limits
+from compdiag.analyses.zero_one import (ZERO_ONE_EXPLANATION, ZERO_ONE_FIX, ZERO_ONE_LIMIT_FIX,
+                                       new_value as _after, zero_one_bounded, zero_one_events,
+                                       zero_one_limits)
 from compdiag.analyses.bool_flags import COND_PRED_FIX, bool_flag
 from compdiag.analyses.optimizer_state import first_step_state
 from compdiag.formats.code_text import call_clause
