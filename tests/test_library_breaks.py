@@ -581,3 +581,18 @@ def test_a_dicts_items_sorted_as_pairs_sorts_the_keys():
     ranked = graph_break_fix("sort with non-constant keys", expl.replace("tuple", "torch.Tensor"),
                              "TensorVariable()", "best = sorted(beams, key=lambda b: b[0])", [])
     assert "topk" in ranked, ranked
+
+
+def test_a_deepcopy_made_by_dataclasses_asdict_names_asdict():
+    """probes38d eval_output_asdict_fullgraph: `return dataclasses.asdict(out)` broke on
+    copy.deepcopy of a tensor, and the fix said to use `x.clone()` instead of a deepcopy the
+    program never wrote."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    gb = "Attempted to copy.deepcopy a tensor"
+    fix = graph_break_fix(gb, "Dynamo does not support copy.deepcopy() on tensors.", "",
+                          "return dataclasses.asdict(out)  # plain dict", [])
+    assert "dataclasses.fields(out)" in fix and "instead of copy.deepcopy" not in fix, fix
+    mine = graph_break_fix(gb, "Dynamo does not support copy.deepcopy() on tensors.", "",
+                           "snapshot = copy.deepcopy(state)", [])
+    assert "instead of copy.deepcopy" in mine, mine

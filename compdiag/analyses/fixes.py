@@ -103,6 +103,16 @@ def _in_context(word: str, then: str, otherwise: str) -> Callable[[str, str, str
         then if word in (debug or "") else otherwise)
 
 
+DEEPCOPY_FIX = ("Use `x.clone()` (or `.detach().clone()`) instead of copy.deepcopy on tensors "
+                "inside compiled code; deep-copy modules before compiling, not inside.")
+# probes38d eval_output_asdict_fullgraph: the user's line calls dataclasses.asdict, which
+# deep-copies every field; the fix named a deepcopy the program never wrote
+ASDICT_FIX = ("`dataclasses.asdict` deep-copies every field (copy.deepcopy), which Dynamo does "
+              "not trace for tensors: build the dict from the fields yourself, `{f.name: "
+              "getattr(out, f.name) for f in dataclasses.fields(out)}` (add `.clone()` where "
+              "the copy mattered).")
+
+
 ASSERT_FIX = ("An `assert` on a tensor's value needs that value in Python, which is unknown "
               "while tracing. Check it inside the graph with `torch._assert_async(cond, "
               "\"message\")` (it raises when the compiled code runs), or check the inputs "
@@ -303,9 +313,8 @@ RULES: tuple[Rule, ...] = (
          "Compile the forward/loss only and call `loss.backward()` outside the compiled "
          "function (compiled autograd, `torch._dynamo.config.compiled_autograd = True`, "
          "compiles the backward itself)."),
-    Rule(("copy.deepcopy",),
-         "Use `x.clone()` (or `.detach().clone()`) instead of copy.deepcopy on tensors inside "
-         "compiled code; deep-copy modules before compiling, not inside."),
+    Rule(("copy.deepcopy",), lambda gb, expl, ctx, line: ASDICT_FIX if "asdict(" in (
+        line or "") else DEEPCOPY_FIX),
     Rule(("Unsupported context manager",),
          "Dynamo cannot enter this context manager: move the `with` block (files, locks, "
          "profilers) outside the compiled function and compile only the tensor code inside "
