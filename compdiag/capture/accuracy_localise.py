@@ -127,8 +127,33 @@ def localise_conditioning(gm: torch.fx.GraphModule, args: list[Any], rng: torch.
     found = first_true(len(nodes), far)
     if found is None:
         return None
-    return _described(nodes[found[0]], localised=True, by="float64",
+    node = nodes[found[0]]
+    source = _amplified_input(node) if found[0] not in overflowed else None
+    if source is not None:  # where the precision was lost, not where it shows
+        return _described(source, localised=True, by="float64", amplified_by=_op_name(node))
+    return _described(node, localised=True, by="float64",
                       **({"overflow": True} if found[0] in overflowed else {}))
+
+
+# Ops whose output error is their input's absolute error (a periodic function of a large
+# argument): one rounding of the argument, within the tolerance where it was made, is beyond
+# it after them (probes38a temb_fp16_sinusoidal: `args = t[:, None] * freqs` rounded to
+# float16 at values up to 999, spacing 0.5, then cos/sin; the line was the cos's).
+AMPLIFIERS = frozenset({"cos", "sin", "tan"})
+
+
+def _amplified_input(node: torch.fx.Node) -> torch.fx.Node | None:
+    """The computed input of a periodic op whose eager value left float64 first: an op of one
+    tensor input can add no more than its own rounding, under any tolerance, so the error came
+    in with the input, rounded where another line computed it."""
+    if not set(str(_op_name(node)).split(".")) & AMPLIFIERS:
+        return None
+    ins = [a for a in node.args if isinstance(a, torch.fx.Node)]
+    if len(ins) != 1 or ins[0].op not in ("call_function", "call_method"):
+        return None
+    here, there = user_line(node), user_line(ins[0])
+    return ins[0] if there and (not here or (here["filename"], here["lineno"]) != (
+        there["filename"], there["lineno"])) else None
 
 
 def first_true(n: int, pred: Callable[[int], bool]) -> tuple[int, int] | None:

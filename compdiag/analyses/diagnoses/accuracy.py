@@ -205,6 +205,11 @@ def not_compared(ctx: Any) -> list[Diagnosis]:
 # -- verdicts against the float64 reference (capture/accuracy.py judges each output as
 # torchbench's same() does; these are the words for each) ----------------------------------------
 # Verdicts that say the compiler is not to blame: reported below the measured mismatches.
+# capture/accuracy_localise.AMPLIFIERS: a periodic op of a large, low-precision argument
+AMPLIFIED_EXPLANATION = (" (its value, within the tolerance there, is rounded to a low "
+                         "precision at a large magnitude, and {amp} turns that rounding into "
+                         "an error beyond it: the precision is lost at this line, and shows "
+                         "after {amp})")
 NEGATIVE = ("ill_conditioned", "inf_nan_compiled_right", "compiled_more_accurate", "tf32")
 # An ok row (same() passed) is still reported when its verdict explains a visible difference
 # (issue 29 §4: a check that compared values differing beyond fp64 noise is never "no
@@ -431,6 +436,9 @@ def measured(ctx: Any) -> list[Diagnosis]:
             if said:  # an op Dynamo made of the user's call (addcdiv_ -> div, fma, copy_)
                 reason += f" of `{said}`"
             explanation += f", first at node {node['node']}"
+            if node.get("amplified_by"):  # rounded here, beyond the tolerance after a sin/cos
+                reason += f", rounded there and amplified by {node['amplified_by']}"
+                explanation += AMPLIFIED_EXPLANATION.format(amp=node["amplified_by"])
             if fed:  # a step function: the divergence is its input's rounding, upstream
                 reason += f", a step function fed by {fed}"
                 explanation += STEP_EXPLANATION.format(op=node.get("op"), fed=fed)
