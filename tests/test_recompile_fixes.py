@@ -97,3 +97,16 @@ def test_an_inputs_field_none_then_a_tensor_is_passed_in_one_form():
     for src in ("self.cache", "L['self'].cache", "G['state'].x"):
         fix = recompile_fix("none", src, count=1, limit=False, fn="forward")
         assert fix.startswith(f"Give {src} its final value"), fix
+
+
+def test_a_scale_factor_beside_a_slice_is_the_ops_argument():
+    """probes38f resample_sr_scale_recompile: `F.interpolate(wave[:, None],
+    scale_factor=TARGET_SR / sr)`; the fix said the value "slices a Python container", from
+    the `[:` of `wave[:, None]` on the same line."""
+    from compdiag.analyses.recompile_rules import recurring_fix
+
+    fix = recurring_fix("(16000 / sr)", "(16000 / sr) == 0.7256  # res = F.interpolate("
+                                        "wave[:, None], scale_factor=TARGET_SR / sr, mode=")
+    assert "size=(h, w)" in fix and "slices" not in fix, fix
+    sliced = recurring_fix("n_blocks", "n_blocks == 3  # for blk in self.blocks[:n_blocks]:")
+    assert "slices a Python container" in sliced, sliced

@@ -257,6 +257,15 @@ RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
      "create the optimizer with a tensor learning rate, `lr=torch.tensor(0.01)`, so that the "
      "scheduler updates the tensor in place (torch's tutorial 'compiling the optimizer with "
      "an LR scheduler')."),
+    # probes29c scale_jitter_aug: the tensor fix raised TypeError (scale_factor takes a float);
+    # before the slice rule: the op's argument decides, not a slice elsewhere on its line
+    # (probes38f resample_sr_scale_recompile: `wave[:, None]` in the same call)
+    (every("scale_factor"),
+     "{src} is an op's scale_factor (`F.interpolate`), which the op reads as a concrete "
+     "float, so Dynamo guards on its exact value; a tensor cannot stand for it (the op raises "
+     "TypeError). Compute the output size from it outside the compiled function and pass "
+     "ints, `size=(h, w)`: sizes become dynamic after one recompile. Or keep to a few fixed "
+     "values."),
     # a Python container sliced by the value (`self.blocks[:n_blocks]`, stochastic depth):
     # which modules run is the graph's structure, so a tensor cannot stand for it (probes28b
     # layer_drop_depth: the tensor fix made Dynamo skip the whole frame)
@@ -274,13 +283,6 @@ RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
      "of its own, compiled once and reused when the value comes back; a tensor cannot stand "
      "for it. Compile the part every value shares (`shared.compile()` on that submodule, "
      "a shared encoder say) and run the picked module in eager."),
-    # probes29c scale_jitter_aug: the tensor fix raised TypeError (scale_factor takes a float)
-    (every("scale_factor"),
-     "{src} is an op's scale_factor (`F.interpolate`), which the op reads as a concrete "
-     "float, so Dynamo guards on its exact value; a tensor cannot stand for it (the op raises "
-     "TypeError). Compute the output size from it outside the compiled function and pass "
-     "ints, `size=(h, w)`: sizes become dynamic after one recompile. Or keep to a few fixed "
-     "values."),
     (every("range("),
      "{src} sets a Python loop's trip count (`range(...)`), so Dynamo unrolls the loop and "
      "specialises on the count: every new value is a new graph. Keep the count fixed, move "
