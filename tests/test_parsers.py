@@ -1171,3 +1171,20 @@ def test_the_values_a_recompile_saw_are_the_calls_in_order():
     evs = [{"before": b, "after": a} for b, a in ((5, 6), (5, 4), (6, 7), (7, 8), (8, 2))]
     assert _seen(evs) == [5, 6, 4, 7, 8, 2]
     assert _seen([{"before": 1, "after": None}, {"before": 2, "after": 3}]) == [1, 2]
+
+
+def test_a_disable_helper_offered_under_fullgraph_says_it_needs_fullgraph_off():
+    """probes38g sgc_sparse_propagate_fullgraph: the sparse break's fix offered a
+    `@torch.compiler.disable` helper, applied with fullgraph=True kept: "Skip calling
+    torch.compiler.disable()d function", exit 1."""
+    from compdiag.analyses.failure_fixes import failure_fix
+
+    msg = ("Attempted to call function marked as skipped\n  Explanation: Dynamo does not know "
+           "how to trace the builtin `torch._VariableFunctionsClass.sparse_coo_tensor.`\n")
+    fix = failure_fix("dynamo", "Unsupported", "Unsupported: Attempted to call function marked "
+                      "as skipped", run_id=1, argv=["p.py"],
+                      gb_type="Attempted to call function marked as skipped",
+                      debug="module: torch, qualname: sparse_coo_tensor",
+                      line="adj = torch.sparse_coo_tensor(idx, w, (n, n))",
+                      torch_message=msg)
+    assert "torch.compiler.disable" in fix and "needs fullgraph off" in fix, fix

@@ -36,6 +36,12 @@ INJECTED = ("An Inductor *_TESTING_ONLY bug injector was on ({names}); it makes 
             "broken code on purpose. Unset it.")
 FULLGRAPH = ("fullgraph=True (or `torch._dynamo.error_on_graph_break(True)`) turned a graph "
              "break into an error. {fix} Or drop fullgraph=True to accept the break.")
+# probes38g sgc_sparse_propagate_fullgraph: the break's fix offered a disable helper, which is
+# a graph break too, and fullgraph=True failed on it alike ("Skip calling
+# torch.compiler.disable()d function")
+DISABLE_UNDER_FULLGRAPH = (" (A `@torch.compiler.disable` helper is a graph break too: under "
+                           "fullgraph=True it fails the same way, so that option needs "
+                           "fullgraph off.)")
 # probes29a cond_early_exit: a disable helper is a break itself inside the branch, and eager
 # torch.cond traces its branches too, so "move it out of the compiled function" failed alike
 WHOLE_BRANCH = ("The code must be traced whole here: a torch.cond / while_loop / scan branch "
@@ -119,8 +125,11 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
             # with torch's explanation, as a break's fix reads it (probes35a: "marked as
             # skipped" on a scheduler's wrapper of SGD.step was called a C-extension function)
             said = " ".join(re.findall(r"^\s*Explanation:\s*(.+)$", torch_message or "", re.M))
-            parts.append(FULLGRAPH.format(fix=graph_break_fix(
-                gb_type, f"{one_line} {said}".strip(), debug, line, hints, lib_frame)))
+            fix = graph_break_fix(gb_type, f"{one_line} {said}".strip(), debug, line, hints,
+                                  lib_frame)
+            if "torch.compiler.disable" in fix:
+                fix = fix.rstrip() + DISABLE_UNDER_FULLGRAPH
+            parts.append(FULLGRAPH.format(fix=fix))
         elif gb_type and "HigherOrderOp" in exc_type and not known:
             # another error reporting a graph break it hit (a higher-order op's branch, which
             # must trace whole): the break's fix (set21b cond_branch_print: the `print`)
