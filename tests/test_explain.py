@@ -2649,3 +2649,20 @@ def test_a_functional_collective_failing_at_run_time_gets_the_collective_fix_not
     fix = failure_fix("runtime", "RuntimeError", one, run_id=1, argv=["a.py"])
     assert fix.startswith("Run the collective outside the compiled function")
     assert "reshape(1)" in fix and "Check whether backend='aot_eager'" not in fix
+
+
+def test_a_fallback_with_a_compiled_replacement_is_a_problem_with_that_fix(tmp_path):
+    """probes38g readout_segment_reduce_max, blind: `torch.segment_reduce(h, "max",
+    lengths=...)` ran as an ATen fallback at ~80% of the graph's time (14.8 ms against 2.66 ms
+    with an index_reduce_ readout), said as information with "Nothing to change"; a reduce
+    over a segment index is what Inductor compiles."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.event("perf_hints", "0/0", {},
+                "Using FallbackKernel: torch.ops.aten.segment_reduce.default")
+    s.post_grad("0/0", f"        # File: {s.user}:25 in f, code: pooled = torch.segment_reduce("
+                "h, 'max', lengths=lengths)\n"
+                "        segment_reduce = torch.ops.aten.segment_reduce.default(relu, 'max')\n")
+    (d,) = s.explain()
+    assert (d["kind"], d["severity"], d["user_frame"]["lineno"]) == ("perf", "problem", 25), d
+    assert "scatter_reduce" in d["fix"] and "include_self=False" in d["fix"], d["fix"]

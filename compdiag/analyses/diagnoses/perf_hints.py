@@ -147,11 +147,27 @@ def measured_fallbacks(report: dict[str, Any] | None) -> set[tuple[str, str]]:
     return out
 
 
+# Fallback ops whose work an op Inductor generates code for does as well: a problem whatever
+# perf measured, with that op as the fix (probes38g readout_segment_reduce_max: the fallback
+# was ~80% of the graph's time, 14.8 ms a call against 2.66 ms with an index_reduce_ readout).
+REPLACEABLE = {
+    "segment_reduce": (
+        "aten.segment_reduce has no Inductor lowering and runs as ATen's kernel between the "
+        "compiled ones. Reduce over a segment index instead, which Inductor compiles: `seg = "
+        "torch.arange(len(lengths)).repeat_interleave(lengths)` once, then `out = "
+        "x.new_full((len(lengths), x.shape[1]), float('-inf')).scatter_reduce(0, "
+        "seg[:, None].expand_as(x), x, 'amax', include_self=False)` (or `index_reduce_`; "
+        "'sum' and 'mean' alike)."),
+}
+
+
 def _as_benign(ctx: Any, d: Diagnosis, measured: set[tuple[str, str]]) -> Diagnosis:
     """A single op's fallback is what Inductor does by design on this device (issue 29 §2:
     benign never outranks real; probes30a sampler_settings_ok: topk and multinomial in a
     correct sampler were two problems): information, unless perf measured it costly."""
     op = d.details.op
+    if op in REPLACEABLE:
+        return replace(d, fix=REPLACEABLE[op])
     if any((c, op) in measured for c in (d.compile_ids or (d.compile_id,))):
         return d
     return replace(d, severity="info", score=SPEC.score("info"),
