@@ -2666,3 +2666,15 @@ def test_a_fallback_with_a_compiled_replacement_is_a_problem_with_that_fix(tmp_p
     (d,) = s.explain()
     assert (d["kind"], d["severity"], d["user_frame"]["lineno"]) == ("perf", "problem", 25), d
     assert "scatter_reduce" in d["fix"] and "include_self=False" in d["fix"], d["fix"]
+
+
+def test_the_values_seen_end_with_the_one_that_failed_the_last_guard():
+    """probes38e kmeans_elbow_onehot_k: "Python value k changed (2 -> 4)" over "guard k: values
+    seen 2, 3": torch's guards said only their expected sides, and the 4 that failed the last
+    one was left out."""
+    from compdiag.analyses.diagnoses.recompiles import _seen
+
+    evs = [{"before": 2, "after": None}, {"before": 3, "after": None}]
+    assert _seen(evs, 4) == [2, 3, 4]
+    assert _seen(evs, 3) == [2, 3] and _seen(evs) == [2, 3]
+    assert _seen([{"before": 5, "after": 6}, {"before": 6, "after": 4}], 4) == [5, 6, 4]
