@@ -359,10 +359,19 @@ def _broken_contract(gm: torch.fx.GraphModule, args: list[Any], rng: torch.Tenso
 def point_at_an_op(check: GraphCheck, gm: torch.fx.GraphModule, args: list[Any],
                    rng: torch.Tensor, tol: Tolerance) -> None:
     """Every verdict names an op: an ill-conditioned output the op where eager leaves float64,
-    anything else the node computing the output when localisation found none."""
+    anything else the node computing the output when localisation found none; before either,
+    an indexed write whose indices repeat, which no backend must order as eager does."""
     noted = [(i, o) for i, o in enumerate(check.outputs) if not o.ok or o.detail.get("verdict")]
     if not noted:
         return
+    if not check.ok:
+        try:
+            dup = duplicate_write(gm, args, rng)
+        except Exception:  # noqa: BLE001 - fail open: the usual search below
+            dup = None
+        if dup is not None:
+            check.divergent_node = dup
+            return
     node = check.divergent_node if isinstance(check.divergent_node, dict) else None
     i, o = noted[0]
     if o.detail.get("verdict") in ("ill_conditioned", "compiled_more_accurate"):
@@ -396,3 +405,70 @@ def _with_narrowing(node: dict[str, Any], gm: torch.fx.GraphModule, args: list[A
     except Exception:  # noqa: BLE001 - fail open: the node as found stands
         return node
     return {**node, "narrowing": found} if found else node
+
+
+# Indexed writes whose result, where an index repeats, depends on the order of the writes:
+# torch leaves that order undefined (`index_put_` without accumulate, `x[idx] = v`, `scatter_`
+# without reduce), so eager and compiled code may keep different rows (probes38g
+# tgn_memory_last_write: `last[dst] = m` with repeated destinations, said as ill-conditioning
+# at the next line).
+_INDEXED_WRITES = {"setitem", "index_put_", "index_put", "scatter_", "scatter",
+                   "index_copy_", "index_copy"}
+
+
+def duplicate_write(gm: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor
+                    ) -> dict[str, Any] | None:
+    """The first indexed write of a tensor's rows (not a constant) at indices that repeat in
+    this call, described with `duplicate_writes` (how many indices repeat); None when none."""
+    cands = [n for n in gm.graph.nodes if n.op in ("call_function", "call_method")
+             and str(_op_name(n)).split(".")[-1] in _INDEXED_WRITES]
+    cands = [n for n in cands if _written_rows(n) is not None]
+    if not cands:
+        return None
+    with _preserved_state(gm):
+        values = _values(gm, args, rng)
+    for n in cands:
+        index, value = _written_rows(n)
+        idx = values.get(index.name)
+        if not isinstance(idx, torch.Tensor) or idx.is_floating_point() or idx.dtype == \
+                torch.bool or idx.dim() != 1 or not isinstance(values.get(value.name),
+                                                              torch.Tensor):
+            continue
+        repeats = idx.numel() - torch.unique(idx).numel()
+        if repeats > 0 and _rows_differ(idx, values[value.name]):
+            return _described(n, localised=True, duplicate_writes=int(repeats))
+    return None
+
+
+def _rows_differ(idx: torch.Tensor, rows: torch.Tensor) -> bool:
+    """Whether two rows written to one index differ (rows aligned with the indices; the same
+    row written twice leaves nothing undefined)."""
+    if rows.dim() == 0 or rows.shape[0] != idx.numel():
+        return False
+    _, inv = torch.unique(idx, return_inverse=True)
+    flat = rows.reshape(idx.numel(), -1).double()
+    k = int(inv.max()) + 1
+    at = inv[:, None].expand_as(flat)
+    hi = flat.new_full((k, flat.shape[1]), float("-inf")).scatter_reduce(0, at, flat, "amax")
+    lo = flat.new_full((k, flat.shape[1]), float("inf")).scatter_reduce(0, at, flat, "amin")
+    return bool((hi != lo).any())
+
+
+def _written_rows(n: torch.fx.Node) -> tuple[torch.fx.Node, torch.fx.Node] | None:
+    """(the index node, the value node) of an indexed write of a computed tensor: `x[idx] = v`
+    (setitem), `x.index_put_((idx,), v)`, `x.scatter_(dim, idx, v)`, `x.index_copy_(dim,
+    idx, v)`; None for another form, a constant value, or a tuple of several indices."""
+    name = str(_op_name(n)).split(".")[-1]
+    a = list(n.args)
+    if name == "setitem" and len(a) == 3:
+        index, value = a[1], a[2]
+    elif name.startswith("index_put") and len(a) >= 3 and isinstance(a[1], (tuple, list)) \
+            and len(a[1]) == 1 and not (len(a) > 3 and a[3]) and not n.kwargs.get("accumulate"):
+        index, value = a[1][0], a[2]
+    elif name.startswith(("scatter", "index_copy")) and len(a) >= 4 and "reduce" not in n.kwargs:
+        index, value = a[2], a[3]
+    else:
+        return None
+    if isinstance(index, torch.fx.Node) and isinstance(value, torch.fx.Node):
+        return index, value
+    return None

@@ -25,6 +25,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.divergent_ops import INTEGER_ROUNDING_FIX, STEP_EXPLANATION, STEP_FIX, \
     floor_division, integer_rounding, op_name, step_input
 from compdiag.analyses.fixes import commands
+from compdiag.analyses.duplicate_writes import duplicate_words
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses import numpy_random as NR
@@ -481,6 +482,9 @@ def measured(ctx: Any) -> list[Diagnosis]:
                 detail["after_param_update"], bool(detail.get("freezing")), name, reason)
         cost = SPEC.score("numerics") if kind in NEGATIVE else SPEC.score(
             KIND, float(worst.get("max_rel") or 0), *(("nondeterministic",) if nondet else ()))
+        dup = duplicate_words(node, name)
+        if dup is not None:  # a write whose repeated indices leave the kept row undefined
+            (reason, explanation, fix), cost = dup, SPEC.score(KIND, 1.0)
         # The check passed and eager is within the tolerance of the float64 reference: a
         # verdict to know, information (the results are not reliable to more digits than
         # that), never a problem on a correct program (probes26 acc_bf16_weights_upcast,
