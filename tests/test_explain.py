@@ -2678,3 +2678,16 @@ def test_the_values_seen_end_with_the_one_that_failed_the_last_guard():
     assert _seen(evs, 4) == [2, 3, 4]
     assert _seen(evs, 3) == [2, 3] and _seen(evs) == [2, 3]
     assert _seen([{"before": 5, "after": 6}, {"before": 6, "after": 4}], 4) == [5, 6, 4]
+
+
+def test_an_inf_nan_verdict_says_the_low_precision_dtype():
+    """probes38f db_fp16_clamp_floor: eager's float16 `clamp(min=1e-10)` underflowed to 0 and
+    log10 gave -inf; the headline said only "eager does not" match float64."""
+    from compdiag.analyses.diagnoses.accuracy import verdict_text
+
+    reason, _ = verdict_text("inf_nan", {"dtype": "torch.float16", "matches_fp64": "compiled",
+                                         "nonfinite_positions": 464}, "output 0")
+    assert "eager in float16 does not" in reason, reason
+    reason, _ = verdict_text("inf_nan", {"dtype": "torch.float32", "matches_fp64": "compiled",
+                                         "nonfinite_positions": 3}, "output 0")
+    assert "eager does not" in reason, reason

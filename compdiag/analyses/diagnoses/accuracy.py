@@ -303,8 +303,12 @@ def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, s
     """The reason and explanation of one output's verdict (empty strings: no verdict)."""
     f64 = detail.get("fp64") or {}
     e, k = f64.get("eager_rel"), f64.get("compiled_rel")
-    side = {"compiled": "; compiled matches the float64 reference, eager does not",
-            "eager": "; eager matches the float64 reference, compiled does not"}.get(
+    # in the dtype the output has (probes38f db_fp16_clamp_floor: eager's float16 `1e-10`
+    # floor underflowed to 0, log10 gave -inf; the headline did not say float16)
+    low = str(detail.get("dtype") or "").removeprefix("torch.")
+    low = f" in {low}" if low in ("float16", "bfloat16") else ""
+    side = {"compiled": f"; compiled matches the float64 reference, eager{low} does not",
+            "eager": f"; eager matches the float64 reference, compiled{low} does not"}.get(
         detail.get("matches_fp64"), "")
     values = {True: " (the values agree after casting)", False: " (the values differ too)"}.get(
         detail.get("values_equal"), "")
