@@ -110,3 +110,18 @@ def test_a_scale_factor_beside_a_slice_is_the_ops_argument():
     assert "size=(h, w)" in fix and "slices" not in fix, fix
     sliced = recurring_fix("n_blocks", "n_blocks == 3  # for blk in self.blocks[:n_blocks]:")
     assert "slices a Python container" in sliced, sliced
+
+
+def test_a_global_modules_int_attribute_is_passed_in_not_flagged():
+    """probes38j triplet_num_hard_curriculum: a compiled lambda reads `crit.num_hard` of a
+    global module; torch's hint `allow_unspec_int_on_nn_module = True`, applied, left every
+    recompile (it covers a compiled module). Passing the value in worked."""
+    from compdiag.analyses.recompile_rules import recurring_fix
+
+    hint = ("HINT: torch.compile considers integer attributes of the nn.Module to be static. "
+            "If you are observing recompilation, you might want to make this integer dynamic "
+            "using torch._dynamo.config.allow_unspec_int_on_nn_module = True")
+    fix = recurring_fix("crit.num_hard", f"G['crit'].num_hard == 1  # {hint}")
+    assert "as an argument" in fix and "reads as a global" in fix, fix
+    own = recurring_fix("self.step", f"L['self'].step == 1  # {hint}")
+    assert own.startswith("torch.compile treats int attributes"), own

@@ -234,6 +234,15 @@ RECURRING = 3
 # docs.pytorch.org/docs/stable/compile/programming_model.recompilation.html; torch's own HINT
 # in the guard text): first rule whose words all occur in the guard text or the guarded line.
 RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
+    # probes38j triplet_num_hard_curriculum: a module the compiled function reaches as a global
+    # (`G['crit'].num_hard`): torch's flag applied left all 4 recompiles
+    (every("integer attributes of the nn.Module", "G['"),
+     "{src} is an int attribute of a module the compiled function reads as a global, and "
+     "torch treats a module's int attributes as constants: torch's hint "
+     "(`allow_unspec_int_on_nn_module = True`) covers a module that is itself compiled, not "
+     "one reached this way. Pass the value to the compiled function as an argument (a Python "
+     "int argument is made dynamic after one recompile), or compile the module itself "
+     "(`torch.compile(module)`) with that flag set."),
     (every("integer attributes of the nn.Module"),
      "torch.compile treats int attributes of an nn.Module as constants, so {src} changing "
      "every call recompiles every call: set "
