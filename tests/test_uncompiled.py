@@ -111,3 +111,13 @@ def test_a_forward_called_directly_goes_around_the_compiled_call(tmp_path):
     assert top["user_frame"]["lineno"] == 19, top
     assert "calls `model.forward(...)` directly (line 19)" in top["reason"], top["reason"]
     assert "`model(x)` in place of `model.forward(x)`" in top["fix"], top["fix"]
+
+
+def test_every_compiled_result_left_unused_is_named(tmp_path):
+    """probes38j focal_compile_result_unused, blind: `torch.compile(model)` (line 19) and
+    `torch.compile(focal_loss)` (line 20), neither result kept; explain named line 19 only."""
+    two = NEVER_CALLED.replace("fast = torch.compile(step)\n",
+                               "fast = torch.compile(step)\nslow = torch.compile(step)\n")
+    _, doc = _run(tmp_path, two)
+    (top,) = [d for d in doc["diagnoses"] if d["severity"] == "problem"]
+    assert top["reason"].endswith("(nor line 9's `slow = torch.compile(step)`)"), top["reason"]

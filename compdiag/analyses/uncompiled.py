@@ -77,7 +77,8 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
     if next(iter(ctx.r.records(ctx.run_id, kind="compdiag:stance_set", with_payload=False)),
             None) is not None:
         return []  # set_stance said why (analyses/diagnoses/stance.py)
-    for rec in ctx.r.records(ctx.run_id, kind="compdiag:compile_call", with_payload=False):
+    records = list(ctx.r.records(ctx.run_id, kind="compdiag:compile_call", with_payload=False))
+    for rec in records:
         data = (rec.get("metadata") or {}).get("compdiag") or {}
         call = data.get("call") if isinstance(data.get("call"), dict) else {}
         if not call.get("filename") or not call.get("lineno"):
@@ -106,8 +107,15 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
                               reason=reason.format(**words), user_frame=frame,
                               explanation=explanation.format(**words),
                               fix=fix.format(**words), score=score, details=details)]
+        # every other compile call left unused too (probes38j focal_compile_result_unused:
+        # the loss's torch.compile at line 20 went unnamed)
+        also = [f"line {c['lineno']}'s `{(c.get('line') or '').strip()}`" for c in (
+            ((r.get("metadata") or {}).get("compdiag") or {}).get("call") or {}
+            for r in records if r is not rec) if isinstance(c, dict) and c.get("lineno")]
         return [Diagnosis(kind, stage=None, compile_id=None,
-                          reason=UNCALLED_REASON.format(**words), user_frame=frame,
+                          reason=UNCALLED_REASON.format(**words) + (
+                              f" (nor {', '.join(also[:3])})" if also else ""),
+                          user_frame=frame,
                           explanation=UNCALLED_EXPLANATION, fix=UNCALLED_FIX, score=score,
                           details=details)]
     return []
