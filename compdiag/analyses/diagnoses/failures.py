@@ -35,6 +35,7 @@ from compdiag.analyses.compiled_export import export_words, wrapper_exported
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.debug_context import short_context
+from compdiag.analyses.deep_recursion import recursive_call
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.func_transforms import FIX as TRANSFORM_FIX
 from compdiag.analyses.func_transforms import escaped_transform
@@ -513,6 +514,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             one = f"{one} (after Dynamo's graph break at this line: {said})"
             expl = f"{expl} {BREAK_EXPLANATION.format(reason=said)}"
             fix = break_fix(before)
+        deep = recursive_call(ctx, f) if f["stage"] in TRACED_STAGES else None
+        if deep is not None:  # a recursion traced one level at a time ran out of stack
+            frame, one, expl, fix = deep["frame"], deep["reason"], deep["explanation"], \
+                deep["fix"]
         strict = WE.wrapped_warning(ctx, f"{inner}\n{f.get('message') or ''}",
                                     f" at line {frame.lineno}" if frame.lineno else "") \
             if f["stage"] in TRACED_STAGES else None
