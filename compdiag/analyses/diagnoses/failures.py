@@ -36,6 +36,7 @@ from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.debug_context import short_context
 from compdiag.analyses.deep_recursion import recursive_call
+from compdiag.analyses.raising_branch import raising_branch
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.func_transforms import FIX as TRANSFORM_FIX
 from compdiag.analyses.func_transforms import escaped_transform
@@ -518,6 +519,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if deep is not None:  # a recursion traced one level at a time ran out of stack
             frame, one, expl, fix = deep["frame"], deep["reason"], deep["explanation"], \
                 deep["fix"]
+        check = raising_branch(ctx, frame) if "Data-dependent branching" in one else None
+        if check is not None:  # a check on a tensor's value, not a choice between values
+            one, fix = one + check["clause"], check["fix"]
         strict = WE.wrapped_warning(ctx, f"{inner}\n{f.get('message') or ''}",
                                     f" at line {frame.lineno}" if frame.lineno else "") \
             if f["stage"] in TRACED_STAGES else None
