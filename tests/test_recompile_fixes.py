@@ -125,3 +125,11 @@ def test_a_global_modules_int_attribute_is_passed_in_not_flagged():
     assert "as an argument" in fix and "reads as a global" in fix, fix
     own = recurring_fix("self.step", f"L['self'].step == 1  # {hint}")
     assert own.startswith("torch.compile treats int attributes"), own
+
+
+def test_a_type_deep_in_a_nested_argument_keeps_the_structure_out():
+    """probes38i rvnn_tree_leaf_ids: a parse tree of ints and tuples passed in; the fix said
+    "call the function with the same argument types", which a tree cannot do."""
+    fix = recompile_fix("type", "tree[0][0]", count=2, limit=False, fn="forward")
+    assert "nested Python structure" in fix and "per-node" in fix, fix
+    assert recompile_fix("type", "x", count=1, limit=False, fn="f").startswith("Call the")

@@ -18,6 +18,7 @@ from compdiag.analyses.closure_cells import cell_name, closure_index
 from compdiag.analyses.container_pick import MODULE_FIX, PARAMETER_CONTAINERS, PARAMETER_FIX, \
     container_pick
 from compdiag.analyses.global_state_words import setting_changed
+from compdiag.analyses.recompile_rules import FIXES
 from compdiag.formats.compile_id import frame_of
 from compdiag.formats.compiled_code import resumed_function
 from compdiag.formats.code_text import indexed_by
@@ -136,6 +137,8 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
                   if tensorish else "convert at the call site, ")
                + "or keep one compiled function per type on purpose. Dynamic shapes "
                "do not apply to a type change.")
+        if not tensorish and name.count("[") >= 2:  # deep in a nested argument (a tree)
+            fix = FIXES["type_nested"].format(src=name)
         return Said(f"type of {name} changed", change, explanation, fix)
     if category == "global_state" and (said := setting_changed(ctx, cid, prev, source, where)):
         head, explanation, fix, frame = said

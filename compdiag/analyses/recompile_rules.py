@@ -145,6 +145,14 @@ FIXES = {
                 "rather than the attribute itself), or accept one recompile per replacement; "
                 "replacing it every call recompiles every call.",
     "type": "Call the function with the same argument types every time.",
+    # an item deep in a nested Python argument (a parse tree of ints and tuples: probes38i
+    # rvnn_tree_leaf_ids, whose "same types" fix a tree cannot follow)
+    "type_nested": "{src} is an item of a nested Python structure passed in (a tree, nested "
+                   "lists): Dynamo guards on its shape, the type at each position and often "
+                   "its values, so each new structure is a graph of its own. Keep the "
+                   "structure out of the compiled inputs: compile the per-node computation "
+                   "and walk the structure in eager, or pass it as tensors (ids, parent "
+                   "indices) of a fixed layout.",
     "backend": "Compile the function once, with one backend, and reuse the compiled callable; "
                "where a custom backend is built per call, build it once (or wrap it in "
                "`functools.partial` once) so that torch sees the same backend.",
@@ -575,6 +583,8 @@ def _change(category: str, source: str, count: int, recurring_text: str | None,
         template = PARAMETER_REQUIRES_GRAD_FIX
     if category == "none" and INPUT_FIELD.match(source or ""):
         template = FIXES["none_input"]
+    if category == "type" and (source or "").count("[") >= 2 and INPUT_FIELD.match(source):
+        template = FIXES["type_nested"]
     # the dtype it was compiled for (probes36b bert_eval_bool_mask: a Long mask, then a Bool
     # one, was told to convert to float32, which recompiled again)
     dtype = TORCH_DTYPES.get(str(before))
