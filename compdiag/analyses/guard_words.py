@@ -22,7 +22,7 @@ from compdiag.analyses.recompile_rules import FIXES
 from compdiag.formats.compile_id import frame_of
 from compdiag.formats.compiled_code import resumed_function
 from compdiag.formats.code_text import indexed_by
-from compdiag.formats.guard_source import in_user_spelling, main_global, rooted
+from compdiag.formats.guard_source import in_user_spelling, main_global, nested_input, rooted
 from compdiag.formats.user_code import is_user_file
 from compdiag.store.reader import compile_id_key
 
@@ -137,7 +137,7 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
                   if tensorish else "convert at the call site, ")
                + "or keep one compiled function per type on purpose. Dynamic shapes "
                "do not apply to a type change.")
-        if not tensorish and name.count("[") >= 2:  # deep in a nested argument (a tree)
+        if not tensorish and nested_input(name):  # deep in a nested argument (a tree)
             fix = FIXES["type_nested"].format(src=name)
         return Said(f"type of {name} changed", change, explanation, fix)
     if category == "global_state" and (said := setting_changed(ctx, cid, prev, source, where)):

@@ -9,6 +9,7 @@ import os
 import re
 from typing import Any, Mapping
 
+from compdiag.analyses.raised_by import package_path
 from compdiag.formats.code_text import called
 
 
@@ -198,22 +199,21 @@ def disable_fix(explanation: str) -> str:
 # a third-party package's (probes38a ddpm_tqdm_sample_loop, probes38b replay_random_sample_break:
 # tqdm and random.py were "torch code Dynamo skips on purpose"; torch skips them because their
 # files are under a skip directory).
-_PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_][\w.]*)")
-_STDLIB = re.compile(r"[/\\]python3\.\d+[/\\]([\w.]+\.py)$")
+_STDLIB = re.compile(r"/python3\.\d+/([\w.]+\.py)$")
 
 
 def code_owner(filename: str | None) -> str:
     """"torch code", "`tqdm`'s code (a third-party package)", "Python's standard library
     code (`random.py`)", by the file's path; "library code" where it does not say."""
-    path = filename or ""
-    m = _PACKAGE.search(path)
-    if m:
-        pkg = m.group(1).split(".")[0]
-        return "torch code" if pkg == "torch" else f"`{pkg}`'s code (a third-party package)"
+    path = (filename or "").replace("\\", "/")
     m = _STDLIB.search(path)
     if m:
         return f"Python's standard library code (`{m.group(1)}`)"
-    return "torch code" if "/torch/" in path.replace("\\", "/") else "library code"
+    rel = package_path(path)  # from its package root (site-packages, torch's own tree)
+    if rel == path:
+        return "library code"
+    pkg = rel.split("/")[0].split(".")[0]
+    return "torch code" if pkg == "torch" else f"`{pkg}`'s code (a third-party package)"
 
 
 # A skipped function whose work torch traces under another API (probes38c

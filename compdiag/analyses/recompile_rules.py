@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from compdiag.analyses.rules import Words, every, first, one_of
-from compdiag.formats.guard_source import in_user_spelling
+from compdiag.formats.guard_source import in_user_spelling, input_field, nested_input
 
 # -- what changed, why it recompiles, the fix ({src} the guarded expression, {where} the
 # function, {tensor} the tensor's name, {dim} the dimension) ------------------------------------
@@ -165,10 +165,6 @@ FIXES = {
                   "few switches cost a compile each). Where it switches often, always pass a "
                   "tensor (an all-ones mask when nothing is padded, say).",
 }
-# a field of the compiled function's argument (`L['batch'].mask`, `batch.mask`,
-# `inputs['mask']`), not of `self` (a module attribute) or a global (`G[...]`)
-INPUT_FIELD = re.compile(r"^(?:L\['(?!self')\w+'\]|(?!self\b|[GL]\[)[A-Za-z_]\w*)"
-                         r"(?:\.\w+|\[[^\]]+\])")
 # A size made dynamic (automatic dynamic shapes, dynamic=True, maybe_mark_dynamic) that a line
 # specialised back to a constant: each new size recompiles, and mark_dynamic would only turn
 # that into a ConstraintViolationError at the same line.
@@ -581,9 +577,9 @@ def _change(category: str, source: str, count: int, recurring_text: str | None,
     template = FIXES.get(category)
     if category == "requires_grad" and _PARAMETER.search(source or ""):
         template = PARAMETER_REQUIRES_GRAD_FIX
-    if category == "none" and INPUT_FIELD.match(source or ""):
+    if category == "none" and input_field(source):
         template = FIXES["none_input"]
-    if category == "type" and (source or "").count("[") >= 2 and INPUT_FIELD.match(source):
+    if category == "type" and nested_input(source):
         template = FIXES["type_nested"]
     # the dtype it was compiled for (probes36b bert_eval_bool_mask: a Long mask, then a Bool
     # one, was told to convert to float32, which recompiled again)

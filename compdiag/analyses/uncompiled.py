@@ -77,12 +77,8 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
     if next(iter(ctx.r.records(ctx.run_id, kind="compdiag:stance_set", with_payload=False)),
             None) is not None:
         return []  # set_stance said why (analyses/diagnoses/stance.py)
-    records = list(ctx.r.records(ctx.run_id, kind="compdiag:compile_call", with_payload=False))
-    for rec in records:
-        data = (rec.get("metadata") or {}).get("compdiag") or {}
-        call = data.get("call") if isinstance(data.get("call"), dict) else {}
-        if not call.get("filename") or not call.get("lineno"):
-            continue
+    calls = _compile_calls(ctx)
+    for data, call in calls:
         line = (call.get("line") or "").strip()
         frame = ctx.frame(call["filename"], call["lineno"], call.get("line"), "source")
         words = dict(call=line, lineno=call["lineno"])
@@ -96,8 +92,7 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
             frame = ctx.frame(call["filename"], methods[0][1], None, "source")
             words.update(name=receiver, first=methods[0][0], methods=", ".join(
                 f"`{receiver}.{m}(...)` (line {n})" for m, n in methods[:3]),
-                orig=wrapped[1] if wrapped else receiver)
-            words["at"] = methods[0][1]
+                orig=wrapped[1] if wrapped else receiver, at=methods[0][1])
             reason, explanation, fix = (
                 (FORWARD_REASON, FORWARD_EXPLANATION, FORWARD_FIX)
                 if methods[0][0] == "forward" else
@@ -109,9 +104,8 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
                               fix=fix.format(**words), score=score, details=details)]
         # every other compile call left unused too (probes38j focal_compile_result_unused:
         # the loss's torch.compile at line 20 went unnamed)
-        also = [f"line {c['lineno']}'s `{(c.get('line') or '').strip()}`" for c in (
-            ((r.get("metadata") or {}).get("compdiag") or {}).get("call") or {}
-            for r in records if r is not rec) if isinstance(c, dict) and c.get("lineno")]
+        also = [f"line {c['lineno']}'s `{(c.get('line') or '').strip()}`"
+                for _, c in calls if c is not call]
         return [Diagnosis(kind, stage=None, compile_id=None,
                           reason=UNCALLED_REASON.format(**words) + (
                               f" (nor {', '.join(also[:3])})" if also else ""),
@@ -119,6 +113,18 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
                           explanation=UNCALLED_EXPLANATION, fix=UNCALLED_FIX, score=score,
                           details=details)]
     return []
+
+
+def _compile_calls(ctx: Any) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(the record's facts, the user's call) of each torch.compile or nn.Module.compile call
+    capture kept that names its line (capture/config_sets.py)."""
+    out = []
+    for rec in ctx.r.records(ctx.run_id, kind="compdiag:compile_call", with_payload=False):
+        data = (rec.get("metadata") or {}).get("compdiag") or {}
+        call = data.get("call") if isinstance(data.get("call"), dict) else {}
+        if call.get("filename") and call.get("lineno"):
+            out.append((data, call))
+    return out
 
 
 def _receiver(line: str) -> str | None:

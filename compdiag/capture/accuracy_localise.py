@@ -420,15 +420,12 @@ def duplicate_write(gm: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor
                     ) -> dict[str, Any] | None:
     """The first indexed write of a tensor's rows (not a constant) at indices that repeat in
     this call, described with `duplicate_writes` (how many indices repeat); None when none."""
-    cands = [n for n in gm.graph.nodes if n.op in ("call_function", "call_method")
-             and str(_op_name(n)).split(".")[-1] in _INDEXED_WRITES]
-    cands = [n for n in cands if _written_rows(n) is not None]
+    cands = [(n, rows) for n in gm.graph.nodes if (rows := _written_rows(n)) is not None]
     if not cands:
         return None
     with _preserved_state(gm):
         values = _values(gm, args, rng)
-    for n in cands:
-        index, value = _written_rows(n)
+    for n, (index, value) in cands:
         idx = values.get(index.name)
         if not isinstance(idx, torch.Tensor) or idx.is_floating_point() or idx.dtype == \
                 torch.bool or idx.dim() != 1 or not isinstance(values.get(value.name),
@@ -459,6 +456,8 @@ def _written_rows(n: torch.fx.Node) -> tuple[torch.fx.Node, torch.fx.Node] | Non
     (setitem), `x.index_put_((idx,), v)`, `x.scatter_(dim, idx, v)`, `x.index_copy_(dim,
     idx, v)`; None for another form, a constant value, or a tuple of several indices."""
     name = str(_op_name(n)).split(".")[-1]
+    if n.op not in ("call_function", "call_method") or name not in _INDEXED_WRITES:
+        return None
     a = list(n.args)
     if name == "setitem" and len(a) == 3:
         index, value = a[1], a[2]

@@ -87,3 +87,19 @@ def module_path(path: str) -> str:
     for part in path.split("."):
         out += f"[{part}]" if part.isdigit() else f".{part}"
     return out.lstrip(".")
+
+
+# a field of the compiled function's argument (`L['batch'].mask`, `batch.mask`,
+# `inputs['mask']`), not of `self` (a module attribute) or a global (`G[...]`)
+INPUT_FIELD = re.compile(r"^(?:L\['(?!self')\w+'\]|(?!self\b|[GL]\[)[A-Za-z_]\w*)"
+                         r"(?:\.\w+|\[[^\]]+\])")
+
+
+def input_field(source: str | None) -> bool:
+    """Whether a guard's source is a field or item of the compiled function's argument."""
+    return INPUT_FIELD.match(source or "") is not None
+
+
+def nested_input(source: str | None) -> bool:
+    """Whether a guard's source is an item deep in a nested argument (`tree[0][0]`)."""
+    return (source or "").count("[") >= 2 and input_field(source)
