@@ -91,7 +91,7 @@ def module_path(path: str) -> str:
 
 # a field of the compiled function's argument (`L['batch'].mask`, `batch.mask`,
 # `inputs['mask']`), not of `self` (a module attribute) or a global (`G[...]`)
-INPUT_FIELD = re.compile(r"^(?:L\['(?!self')\w+'\]|(?!self\b|[GL]\[)[A-Za-z_]\w*)"
+INPUT_FIELD = lazy_re.compile(r"^(?:L\['(?!self')\w+'\]|(?!self\b|[GL]\[)[A-Za-z_]\w*)"
                          r"(?:\.\w+|\[[^\]]+\])")
 
 
