@@ -502,3 +502,28 @@ def test_a_torch_func_graph_is_kept_as_data_and_rebuilt_to_run_the_same() -> Non
     rebuilt = codec.nodes_to_graph(json.loads(json.dumps(nodes)), {})
     expect, got = gm(w, x), rebuilt(w, x)
     assert all(torch.equal(a, b) for a, b in zip(expect, got))
+
+
+def test_a_graph_that_raises_uncompiled_is_refused_as_its_own_check_not_eager():
+    """probes38j dice_assert_skip_empty: the program's `assert` became `_assert_async` in the
+    graph, which raised RuntimeError; eager raised AssertionError, which the program caught.
+    Minify's refusal (which report quotes) said "the failing graph fails in eager too", the
+    opposite of explain's diagnosis. It now says the graph's own check raised, run uncompiled."""
+    import pytest
+
+    from compdiag.minify.graph import MinifyError
+
+    g = torch.fx.Graph()
+    x = g.placeholder("x")
+    s = g.call_function(torch.ops.aten.sum.default, (x,))
+    ok = g.call_function(torch.ops.aten.gt.Scalar, (s, 0))
+    g.call_function(torch.ops.aten._assert_async.msg, (ok, "empty target mask"))
+    g.output((g.call_function(torch.sigmoid, (x,)),))
+    gm = torch.fx.GraphModule(torch.nn.Module(), g)
+    problem = problem_of(gm, [torch.zeros(4)], "runtime_error",
+                         ("RuntimeError", "empty target mask"))
+    with pytest.raises(MinifyError) as info:
+        Model(problem)
+    text = str(info.value)
+    assert "empty target mask" in text and "without compiling" in text
+    assert "in eager" not in text and "graph's own" in text

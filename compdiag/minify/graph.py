@@ -252,10 +252,12 @@ class Model:
             first_line = first_nonblank(str(exc))
             if len(first_line) > 240:
                 first_line = first_line[:239].rstrip() + "…"
-            raise MinifyError("the failing graph fails in eager too, on its recorded inputs "
-                              f"({type(exc).__name__}: {first_line}): the inputs, not the "
-                              "compiler, are at fault; there is no compiler bug to shrink"
-                              ) from None
+            raise MinifyError("the captured graph raises too when its ops run one "
+                              "by one without compiling, on its recorded inputs "
+                              f"({type(exc).__name__}: {first_line}): the error is the "
+                              "graph's own (a check or assert it kept, or its inputs), not a "
+                              "compiler bug to shrink (`compdiag explain` says where it comes "
+                              "from)") from None
         return values
 
     def tensor_valued(self, name: str) -> bool:
