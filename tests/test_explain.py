@@ -2691,3 +2691,42 @@ def test_an_inf_nan_verdict_says_the_low_precision_dtype():
     reason, _ = verdict_text("inf_nan", {"dtype": "torch.float32", "matches_fp64": "compiled",
                                          "nonfinite_positions": 3}, "output 0")
     assert "eager does not" in reason, reason
+
+
+def test_a_break_in_a_function_entered_from_an_earlier_breaks_line_folds_under_it(tmp_path):
+    """probes39d afn_inplace_mark_dirty_break, blind: `Function.apply(...)` at line 29 broke
+    (GB2464, the dirty input not returned), so the call ran in eager and Dynamo compiled the
+    Function's `forward` on its own (frame 1), where `ctx.mark_dirty` outside `apply` broke
+    (GB2019, line 9). That second break ranked first, with a fix that did not apply. Capture's
+    call stack of frame 1 ends at line 29: the break there is the cause."""
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="forward", lineno=28)
+    s.graph_break("0/0", 29, gb_type="autograd.Function.apply: mark_dirty input not returned",
+                  code="GB2464")
+    s.compile("1/0", co_name="forward", lineno=8)
+    s.ing.event_facts("call_stack", "1/0", json.dumps({"frames": [
+        {"filename": str(s.user), "lineno": 39, "name": "<module>"},
+        {"filename": str(s.user), "lineno": 29, "name": "forward"}]}))
+    s.graph_break("1/0", 9, gb_type="Unsupported autograd.Function context `mark_dirty`",
+                  code="GB2019")
+    diags = [d for d in s.explain() if d["severity"] == "problem"]
+    assert [d["user_frame"]["lineno"] for d in diags] == [29], diags
+    assert [c["user_frame"]["lineno"] for c in diags[0]["consequences"]] == [9]
+    assert "`return x`" in diags[0]["fix"]
+
+
+@pytest.mark.parametrize("gb_type, line, words", [
+    ("Unsupported Tensor.item() call", "lr = base * 0.5 * (1 + math.cos(math.pi * p))",
+     "`torch.cos(...)`"),
+    ("Failed to convert args/kwargs to proxy",
+     "J = torch.autograd.functional.jacobian(lambda v: v - y, z)", "torch.func.jacrev"),
+])
+def test_a_break_on_a_call_with_a_torch_equivalent_names_it(gb_type, line, words):
+    """probes39c cosine_lr_math_cos_step_break and probes39b implicit_euler_functional_jacobian,
+    blind: `math.cos` of a tensor got the fix for slice bounds and masks; torch.autograd.
+    functional.jacobian got torch's hint about an earlier break that did not exist. The fix
+    that worked each time was torch's own function (torch.cos, torch.func.jacrev)."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    context = "aten._local_scalar_dense.default" if "item" in gb_type else ""
+    assert words in graph_break_fix(gb_type, "", context, line, ())

@@ -313,8 +313,16 @@ def test_a_function_eager_refuses_is_a_verdict_where_eager_raised(checks) -> Non
         box.value = x
         return x
 
-    # only a tensor's own attributes: an object's attribute is the program's state
-    assert replay_refusal(stores_on_an_object, (Box(), torch.ones(1)), {}).startswith(
+    # an object of the program's own class given as an argument is replayed on a deep copy
+    # (capture/object_state.py); one the function reaches as a global is the program's state
+    assert replay_refusal(stores_on_an_object, (Box(), torch.ones(1)), {}) is None
+    shared = Box()
+
+    def stores_on_a_global(x):
+        shared.value = x
+        return x
+
+    assert replay_refusal(stores_on_a_global, (torch.ones(1),), {}).startswith(
         "it stores state")
 
 
@@ -494,12 +502,12 @@ def test_eagers_error_names_the_call_it_came_out_of() -> None:
     """probes35e graph_expand_stale_size, blind: eager's "allocated size does not match
     required size" (a C++ kernel's words) named no op, and its line called two; the verdict
     said neither. The columns Python keeps for the raising frame name the call."""
-    from compdiag.capture.function_accuracy import eager_rejects
+    from compdiag.capture.function_rejects import eager_rejects
 
     with pytest.raises(RuntimeError) as info:
         torch.nn.functional.relu(torch.ones(3, 2)).repeat_interleave(
             torch.tensor([1, 1, 1]), dim=0, output_size=5)
-    check = eager_rejects("f", info.value, [("0/0", None, None, False)])
+    check = eager_rejects("f", info.value, [("0/0", None, None, False)], [])
     assert check.outputs[0].detail["eager_error"].endswith("(in repeat_interleave)")
     assert check.divergent_node["op"] == "repeat_interleave"
 
@@ -560,3 +568,73 @@ def test_a_float32_result_of_bfloat16_arithmetic_is_judged_at_bfloat16s_toleranc
     assert not check.ok  # float32's tolerance: a mismatch
     (check, _), = compare(eager, compiled, Tolerance(), torch.bfloat16)
     assert check.ok, check.detail
+
+
+SCALE = [1.0]
+
+
+@torch.compiler.assume_constant_result
+def _scale() -> float:
+    return SCALE[0]
+
+
+class _Tracker:
+    """A running total of the program's own class, updated by the compiled function."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self.last = torch.zeros(3)
+
+    def add(self, x):
+        self.last = x * _scale()
+        self.total = self.total + _scale()
+
+
+def _track(tracker, x):
+    tracker.add(x)
+    return x.sum()
+
+
+def test_a_number_written_into_the_programs_object_is_compared_at_its_store_line(checks):
+    """probes38b obs_rms_count_stale, blind: a compiled normalisation updated a running
+    mean/std object of the program's own class; after a recompile its float `count` was
+    written back as the same constant every call while eager's grew, and --check-accuracy
+    said nothing: a function that writes state was never replayed. Now the object is
+    deep-copied before the call, the replay runs on the copy, and the copy's attributes are
+    compared with the program's object. Here the stale value is a baked-in constant
+    (`assume_constant_result`), with the eager backend: the total is compared on call 2."""
+    import inspect
+
+    tracker = _Tracker()
+    compiled = torch.compile(_track, backend="eager")
+    x = torch.ones(3)
+    compiled(tracker, x)
+    assert tracker.total == 1.0  # the replay changed the program's object not at all
+    SCALE[0], tracker.total = 2.0, 0.0  # the same total: no guard fails, nothing recompiles
+    try:
+        compiled(tracker, x)
+    finally:
+        SCALE[0] = 1.0
+    assert tracker.total == 1.0 and torch.equal(tracker.last, x)  # compiled kept scale 1
+    bad = [o for c in checks for o in c.outputs if not o.ok]
+    assert bad, checks
+    first = bad[0]
+    assert first.detail["attribute"] == "total" and first.detail["verdict"] == "stale_number"
+    assert (first.detail["eager"], first.detail["compiled"]) == ("2.0", "1.0")
+    lines, start = inspect.getsourcelines(_Tracker.add)
+    at = checks[-1].divergent_node["user_frame"]
+    assert at["lineno"] == start + 2 and "self.total" in at["line"]
+
+
+def test_an_object_whose_methods_write_a_global_is_still_not_replayed() -> None:
+    class Logger:
+        def log(self, x):
+            COUNTER[0] += 1
+            self.seen = x
+
+    def step(logger, x):
+        logger.log(x)
+        return x + 1
+
+    why = replay_refusal(step, (Logger(), torch.ones(2)), {})
+    assert why and "stores state" in why

@@ -220,6 +220,27 @@ def test_classify_stage(exc_type, message, tb, runtime, stage) -> None:
     assert P.classify_stage(exc_type, message, tb, at_runtime=runtime) == stage
 
 
+# The frames under Inductor's compile_fx when a nested tensor's missing backward raised while
+# AOTAutograd traced the joint graph (probes39a njt_jagged_embedding_pool_fail, torch 2.13).
+JOINT_TRACE_TB = "\n".join(f'File "/v/torch/{path}", line 1, in {fn}' for path, fn in (
+    ("_dynamo/output_graph.py", "_call_user_compiler"), ("_inductor/compile_fx.py", "compile_fx"),
+    ("_dynamo/backends/common.py", "__call__"),
+    ("_functorch/aot_autograd.py", "aot_module_simplified"),
+    ("fx/experimental/proxy_tensor.py", "dispatch_trace"), ("_dynamo/eval_frame.py", "_fn"),
+    ("_functorch/_aot_autograd/graph_capture_wrappers.py", "joint_helper"),
+    ("autograd/__init__.py", "grad"), ("autograd/graph.py", "_engine_run_backward"),
+    ("nested/_internal/nested_tensor.py", "__torch_dispatch__")))
+
+
+def test_the_deepest_compiler_frame_decides_the_stage_past_torch_code_any_stage_runs() -> None:
+    """probes39a, blind: the deepest torch frame was the nested tensor's dispatch, no stage's,
+    and `compile_fx` in the text made the failure Inductor's lowering; its fix offered
+    backend='aot_eager', which failed the same way. AOTAutograd's frame decides."""
+    assert P.classify_stage("BackendCompilerFailed", "backend='inductor' raised:\n"
+                            "NotImplementedError: aten._nested_sum_backward.default",
+                            JOINT_TRACE_TB) == "aot"
+
+
 CUSTOM_BACKEND_TB = (
     'File "/v/torch/_dynamo/output_graph.py", line 3119, in _call_user_compiler\n'
     'File "/v/torch/__init__.py", line 2568, in __call__\n'

@@ -371,6 +371,18 @@ RULES: tuple[Rule, ...] = (
          "no recompile); a list or tuple passed in and advanced inside recompiles on its "
          "position every call. A generator the function makes and consumes whole can be a "
          "loop that builds a list instead."),
+    # probes39d afn_inplace_mark_dirty_break: `return x.clamp_(...)` after ctx.mark_dirty(x);
+    # torch's hint (check eager) did not name the change that worked
+    Rule(("mark_dirty input not returned",),
+         "Return from the Function's `forward` the very tensor it marks dirty: do the in-place "
+         "op, then `return x` (Dynamo does not take the in-place op's result for that input, "
+         "so it cannot trace `apply` and runs it in eager)."),
+    # probes39b implicit_euler_functional_jacobian: torch's hint blamed an earlier break
+    # that did not exist; torch.func.jacrev compiled with no break
+    Rule(("autograd.functional.",),
+         "Use torch.func's transforms, which Dynamo traces: `torch.func.jacrev(f)(x)` (or "
+         "`jacfwd`) for `torch.autograd.functional.jacobian(f, x)`, `torch.func.hessian`, "
+         "`torch.func.vjp`/`jvp`; torch.autograd.functional cannot be traced.", on_line=True),
     Rule(("Reconstruction failure",),
          "A follow-on of an earlier break in this function: fix that one first. If it stays, "
          "do not return or keep across the break objects Dynamo cannot rebuild (context "

@@ -4,7 +4,8 @@ and what a graph baked in that changed later; the accuracy kind (analyses/diagno
 accuracy.py) merges them into its verdict tables. Placeholders: {fn} the function, {under} the
 torch.func transforms it ran under, {out} the output, {why} the comparison's words,
 {eager_error} eager's exception, {call} the call that differed, {path} the library code that
-asks whether it is compiled (capture/module_accuracy.py), {minify} minify's command."""
+asks whether it is compiled (capture/module_accuracy.py), {minify} minify's command, {attr} the attribute a
+stale_number verdict names, {eager_value}/{compiled_value} its two values."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ FUNCTION_REASONS = {
                              "compiled has changed since",
     "compiled_path": "compiled {fn}() returns another {out} than {fn}() in eager ({why}): "
                      "{path}, and takes another path when it is",
+    "stale_number": "compiled {fn}() leaves {out} at {compiled_value} where {fn}() in eager "
+                    "leaves {eager_value}: the Python number it writes into the object is "
+                    "another than the code computes",
 }
 FUNCTION_EXPLANATIONS = {
     "traced_accepts": "The function run whole in eager, from the same arguments and random "
@@ -46,6 +50,14 @@ FUNCTION_EXPLANATIONS = {
                      "defines; the output that differs depends on values it leaves "
                      "unspecified (for nn.TransformerEncoder with a padding mask: the "
                      "positions of padding tokens, zero in eager's nested-tensor path)",
+    "stale_number": "The function run whole in eager (on a deep copy of the object it "
+                    "updates) and compiled, from the same arguments and random state, left "
+                    "another value in the object's Python number attribute. A float or int "
+                    "attribute the compiled code reads is a constant of the graph, guarded "
+                    "or specialised when it was compiled, so the value the compiled code "
+                    "writes back can be one fixed at compile time rather than computed from "
+                    "the attribute's current value; the results that depend on it drift "
+                    "from eager's from then on",
 }
 FUNCTION_FIXES = {
     "changed_after_compile": "Keep the changing value out of the graph's constants: pass it "
@@ -65,4 +77,7 @@ FUNCTION_FIXES = {
                      "positions out of a mean or sum), or take the same path in eager (for "
                      "nn.TransformerEncoder: `enable_nested_tensor=False`); no backend setting "
                      "changes it.",
+    "stale_number": "Keep the number in a tensor (`self.{attr} = torch.tensor(...)`), so the "
+                    "graph computes it from its current value instead of baking it in; or "
+                    "update it outside the compiled function.",
 }

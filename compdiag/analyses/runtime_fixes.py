@@ -214,6 +214,21 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                why="Dynamo rewrote the `torch.distributed` call into a functional collective "
                    "(`_c10d_functional.*`), which handles its tensors by other rules than "
                    "the call in eager; the process group refused what the rewrite gave it."),
+    # probes39a njt_jagged_embedding_pool_fail: an eval-mode scoring model on a nested jagged
+    # tensor failed at compile time on `aten._nested_sum_backward` (the parameters require
+    # grad); the fix offered aot_eager, which fails alike, where `torch.no_grad()` ran it
+    RuntimeFix(one_of("_backward.default", "derivative for"),
+               "If this code needs no gradient (scoring, evaluation), run the compiled call "
+               "under `torch.no_grad()` or `torch.inference_mode()`: the backward is then not "
+               "traced. To train through it, the op needs another, differentiable form (or a "
+               "custom autograd rule). `backend='aot_eager'` fails the same way: AOTAutograd, "
+               "not Inductor, traces the backward.",
+               stages=("aot",),
+               why="AOTAutograd traces the backward together with the forward whenever an "
+                   "input or parameter requires grad, and torch has no backward for this op "
+                   "on these inputs (a tensor subclass such as a nested tensor, or an op "
+                   "without a derivative): eager would fail only when backward() ran, the "
+                   "compile fails ahead of it."),
     RuntimeFix(every("expected size", "stride"),
                "The compiled code checked a tensor's size/stride and it differed from what the "
                "graph was traced with: usually a custom op's fake (meta) kernel that returns "

@@ -25,6 +25,9 @@ def scalar_read_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
     if line.strip() and not SCALAR_READ_CALL.search(line) and \
             re.search(r"(?<![\w.])(?:min|max)\(", line):
         return MINMAX_FIX
+    math = MATH_CALL.search(line)
+    if math and not SCALAR_READ_CALL.search(line):
+        return MATH_READ_FIX.format(fn=math.group(1))
     if line.strip() and not SCALAR_READ_CALL.search(line):
         return IMPLICIT_READ_FIX
     if _BRANCH_HEAD.match(line) or " if " in line:
@@ -42,6 +45,16 @@ BRANCH_READ_FIX = (
     "data-dependent initialisation) run once in eager before the compiled calls, or a flag "
     "kept as a Python bool the compiled code reads (one recompile when it flips); or compute "
     "both sides and select with `torch.where` (`torch.cond` for branches of whole graphs).")
+
+
+# probes39c cosine_lr_math_cos_step_break: `math.cos(math.pi * progress)` on a tensor read its
+# value (Tensor.__float__); the fix listed slice bounds and cumsum masks, none of them the line
+MATH_CALL = re.compile(r"\bmath\.(\w+)\(")
+MATH_READ_FIX = (
+    "`math.{fn}` works on Python floats, so on a tensor it reads the tensor's value out of the "
+    "graph: use torch's function on the tensor (`torch.{fn}(...)`, with `torch.pi` for "
+    "`math.pi`) and keep the result a tensor; or compute it outside the compiled function "
+    "and pass the number in (a tensor, so a new value needs no recompile).")
 
 
 # probes30a left_pad_positions: `positions[b, n_pad[b]:] = torch.arange(T - n_pad[b])` read

@@ -31,26 +31,24 @@ stays `traced_wrong`."""
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import dis
 import functools
 import inspect
 import io
-import linecache
 import re
 import sys
-import traceback as tb_module
 from types import CodeType, FunctionType
 from typing import Any, Callable
 
 import torch
 from torch.utils import _pytree as pytree
 
-from compdiag.capture import module_accuracy
+from compdiag.capture import module_accuracy, object_state
 from compdiag.capture.accuracy import AccuracyChecker, _changed, output_node, transforms_in
 from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck, Tolerance, \
     _clone_with_grads, coarsest, compare_output, computed_in
+from compdiag.capture.function_rejects import eager_rejects
 from compdiag.capture.random_ops import RANDOM as _RANDOM
 from compdiag.formats.user_code import is_user_file
 
@@ -86,13 +84,24 @@ def replay_refusal(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> st
         if held:
             return f"an argument reaches a {held}"
     seen: set[CodeType] = set()
-    return _code_refusal(fn, seen, stateful, _DEPTH)
+    objects = object_state.objects_in(args, kwargs)
+    owners = object_state.copied_parameters(fn, args, kwargs, objects)
+    why = _code_refusal(fn, seen, stateful, _DEPTH, owners=owners)
+    for method in object_state.methods(objects) if why is None else ():
+        self_name = method.__code__.co_varnames[:1]
+        why = _code_refusal(method, seen, stateful, _DEPTH, owners=frozenset(self_name))
+        if why:
+            break
+    return why
 
 
 def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, ...],
-                  depth: int, ignore: frozenset[str] = frozenset()) -> str | None:
+                  depth: int, ignore: frozenset[str] = frozenset(),
+                  owners: frozenset[str] = frozenset()) -> str | None:
     """Why `fn`'s code (and the user functions it calls) could change state; `ignore`: names
-    that are not the calls they look like (a module's child `self.dropout`, in eval)."""
+    that are not the calls they look like (a module's child `self.dropout`, in eval);
+    `owners`: locals bound to objects the replay runs on deep copies of (object_state.py),
+    which the code may store into and call methods of."""
     outer_free = set(fn.__code__.co_freevars)
     # torch.func's transform wrappers (jacrev's keeps lists of its own): their code is
     # torch's, the user function they close over is followed below
@@ -105,15 +114,17 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
         names = set(code.co_names) - ignore
         if _RANDOM & names:
             return "it draws random numbers"
-        effects = (_EFFECTS | _MUTATORS) & names
+        effects = sorted((_EFFECTS | _MUTATORS) & names - _owned_calls(code, owners))
         if effects:
-            return f"it calls {sorted(effects)[0]}"
+            return f"it calls {effects[0]}"
         params = set(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-        prev = None
+        window: list[dis.Instruction] = []
         for ins in dis.get_instructions(code):
-            if ins.opname in _STORES and not _own_tensor_attr(ins, prev, params):
+            prev = window[-1] if window else None
+            if ins.opname in _STORES and not _own_tensor_attr(ins, prev, params) and \
+                    not object_state.stores_own_object(ins, window, owners):
                 return f"it stores state ({ins.opname} {ins.argval})"
-            prev = ins
+            window = window[-15:] + [ins]
             if ins.opname == "STORE_DEREF" and ins.argval in outer_free:
                 return f"it writes the enclosing variable {ins.argval}"
     for value in _referenced(fn):
@@ -135,6 +146,23 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
             if why:
                 return why
     return None
+
+
+def _owned_calls(code: CodeType, owners: frozenset[str]) -> set[str]:
+    """Method names the code calls only on an owner (`rms.update(x)`), never otherwise."""
+    if not owners:
+        return set()
+    on_owner: set[str] = set()
+    elsewhere: set[str] = set()
+    prev = None
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("LOAD_METHOD", "LOAD_ATTR"):
+            owned = prev is not None and prev.opname == "LOAD_FAST" and prev.argval in owners
+            (on_owner if owned else elsewhere).add(ins.argval)
+        elif ins.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+            elsewhere.add(ins.argval)
+        prev = ins
+    return on_owner - elsewhere
 
 
 # An in-place tensor method (`add_`, `copy_`): through a module the function reaches, it would
@@ -302,6 +330,10 @@ def compare_arguments(fn: Callable[..., Any], eager: tuple[tuple[Any, ...], dict
             if isinstance(el, torch.Tensor) and isinstance(cl, torch.Tensor):
                 label = f"{name}{pytree.keystr(path)} (updated in place)"
                 out.append((compare_output(label, el, cl, None, tol, through), cl))
+            elif el is not cl and object_state.copyable(cl):
+                out += object_state.compare(
+                    f"{name}{pytree.keystr(path)}", el, cl,
+                    lambda label, a, b: compare_output(label, a, b, None, tol, through))
     return out
 
 
@@ -361,10 +393,11 @@ class FunctionChecker:
         return self._checked(
             compiled, skip=lambda: False, final=True,
             refusal=lambda args, kwargs: replay_refusal(fn, args, kwargs),
-            snapshot=lambda: global_tensors(fn),
-            judge=lambda before, rng, out, graphs, saved, state: self.check(
-                fn, before, rng, out, graphs, saved, state["calls"], state["first"],
-                live=state.get("live")))
+            snapshot=lambda args, kwargs: (global_tensors(fn), object_state.snapshot(
+                object_state.objects_in(args, kwargs))),
+            judge=lambda before, rng, out, graphs, saved, state: saved[1] is None or self.check(
+                fn, object_state.substituted(before, saved[1]), rng, out, graphs, saved[0],
+                state["calls"], state["first"], live=state.get("live")))
 
     def wrap_module(self, module: torch.nn.Module, compiled: Callable[..., Any]
                     ) -> Callable[..., Any]:
@@ -396,16 +429,16 @@ class FunctionChecker:
             compiled, skip=lambda: module_accuracy.training(module), final=False,
             refusal=lambda args, kwargs: module_accuracy.refusal(module, args, kwargs,
                                                                  code_refusal),
-            snapshot=lambda: (module_accuracy.buffers(module),
-                              module_accuracy.attributes(module)),
+            snapshot=lambda args, kwargs: (module_accuracy.buffers(module),
+                                           module_accuracy.attributes(module)),
             judge=judge)
 
     def _checked(self, compiled: Callable[..., Any], *, skip: Callable[[], bool], final: bool,
                  refusal: Callable[[tuple[Any, ...], dict[str, Any]], str | None],
-                 snapshot: Callable[[], Any], judge: Callable[..., bool]) -> Callable[..., Any]:
+                 snapshot: Callable[[tuple[Any, ...], dict[str, Any]], Any], judge: Callable[..., bool]) -> Callable[..., Any]:
         """The compiled callable, checked on its calls 1, 2, 4, 8, ... (until a verdict):
         `skip()` passes a call by uncounted, `refusal(args, kwargs)` says why a call must not
-        be replayed (`final`: never again), `snapshot()` keeps what the replay starts from,
+        be replayed (`final`: never again), `snapshot(args, kwargs)` keeps what the replay starts from,
         `judge(...)` replays and compares and says whether the check is done."""
         checker = self
         state: dict[str, Any] = {"done": False, "calls": 0, "first": None}
@@ -429,7 +462,7 @@ class FunctionChecker:
             checker.busy = True
             try:
                 before = _clone_with_grads((args, kwargs))
-                saved = snapshot()
+                saved = snapshot(args, kwargs)
                 rng = torch.random.get_rng_state()
                 state["live"] = (args, kwargs)  # what the compiled call updates in place
                 out, graphs = checker.watched_call(compiled, args, kwargs, state)
@@ -483,7 +516,7 @@ class FunctionChecker:
         except (MemoryError, torch.OutOfMemoryError):
             return True  # the replay ran out of memory: nothing judged, never a verdict
         except Exception as exc:  # noqa: BLE001 - compiled returned a value: a verdict
-            rejected = eager_rejects(name, exc, graphs)
+            rejected = eager_rejects(name, exc, graphs, _transforms(graphs))
             if rejected is not None:
                 self.sink(rejected)
             return True
@@ -491,10 +524,14 @@ class FunctionChecker:
         checks = compare(eager, out, self.tol, through)
         if live is not None:
             checks += compare_arguments(fn, (args, kwargs), live, self.tol, through)
-        bad = [(c, leaf) for c, leaf in checks if not c.ok]
+        # a written attribute first: the state it carries to later calls is the cause
+        bad = sorted(((c, leaf) for c, leaf in checks if not c.ok),
+                     key=lambda b: "attribute" not in b[0].detail)
         if not bad:
             return False
         cid, node = _source(graphs, bad[0][1])
+        if bad[0][0].detail.get("user_frame"):
+            node = {"node": None, "op": None, "user_frame": bad[0][0].detail["user_frame"]}
         transforms = _transforms(graphs)
         # the graphs the first checked call ran and no other: what they baked in changed
         stale = call > 1 and {c for c, *_ in graphs} <= (first or set())
@@ -504,60 +541,15 @@ class FunctionChecker:
         verdict = "changed_after_compile" if stale else \
             "compiled_path" if fields.get("compiled_path") else "traced_wrong"
         for c, _ in bad:
-            c.detail.update(fields, verdict=verdict, function=name)
+            # a Python number the call writes into an object: its own verdict
+            c.detail.update(fields, function=name, verdict="stale_number" if "attribute" in
+                            c.detail and "compiled" in c.detail else verdict)
             if call > 1:
                 c.detail["call"] = call
             if transforms:  # torch.func's transforms the graphs ran the code under
                 c.detail["transforms"] = transforms
         self.sink(GraphCheck(cid, [c for c, _ in bad], divergent_node=node))
         return True
-
-
-def eager_rejects(name: str, exc: BaseException,
-                  graphs: list[tuple[str | None, Any, Any, bool]]) -> GraphCheck | None:
-    """The function in eager raised where the compiled one returned a value: compiled code
-    accepted what eager rejects (pytorch#149911: a `.data` write inside torch.func.grad, which
-    eager refuses and Dynamo traced without the check), at the user line eager raised at. None
-    when no user line is on the exception's stack (nothing of the program's to point at)."""
-    frames = [f for f in tb_module.extract_tb(exc.__traceback__) if is_user_file(f.filename)]
-    if not frames:
-        return None
-    message = f"{type(exc).__name__}: {exc}".splitlines()[0][:300].rstrip(".")
-    op = called_at(frames[-1])
-    if op and op not in message:  # the call the exception came out of: a C++ kernel's
-        message += f" (in {op})"  # words name no op, and a line may make several calls
-    out = OutputCheck("result", False, None, None, {
-        "verdict": "traced_accepts", "eager_error": message, "function": name,
-        "reason": f"eager raised {message}; the compiled {name}() returned a value"})
-    if _transforms(graphs):
-        out.detail["transforms"] = _transforms(graphs)
-    at = frames[-1]
-    node = {"node": None, "op": op, "user_frame": {"filename": at.filename,
-                                                      "lineno": at.lineno, "line": at.line}}
-    return GraphCheck(graphs[-1][0], [out], divergent_node=node)
-
-
-def called_at(frame: tb_module.FrameSummary) -> str | None:
-    """The name of the call a traceback's frame was making, from the columns Python 3.11
-    keeps for it: `repeat_interleave` in `ctx = self.ctx(g).repeat_interleave(n, ...)`
-    (probes35e graph_expand_stale_size: eager's "allocated size does not match required
-    size" named no op, and its line made two calls). None without columns or a call."""
-    lineno, end, col, end_col = (getattr(frame, k, None)
-                                 for k in ("lineno", "end_lineno", "colno", "end_colno"))
-    if not (lineno and end and col is not None and end_col is not None):
-        return None
-    lines = [linecache.getline(frame.filename, n) for n in range(lineno, end + 1)]
-    if not all(lines):
-        return None
-    lines[-1] = lines[-1].encode()[:end_col].decode(errors="ignore")
-    lines[0] = lines[0].encode()[col:].decode(errors="ignore")
-    try:
-        tree = ast.parse("".join(lines).strip(), mode="eval").body
-    except SyntaxError:
-        return None
-    func = tree.func if isinstance(tree, ast.Call) else None
-    return func.attr if isinstance(func, ast.Attribute) else \
-        func.id if isinstance(func, ast.Name) else None
 
 
 def _transforms(graphs: list[tuple[str | None, Any, Any, bool]]) -> list[str]:

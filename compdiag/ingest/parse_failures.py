@@ -247,6 +247,12 @@ _KERNEL_COMPILE = ("CppCompileError", "CompilationError", "triton.compiler", "pt
 _AOT = ("torch/_functorch/", "torch/_subclasses/", "torch/fx/experimental/proxy_tensor.py")
 
 
+def _stage_frame(path: str) -> bool:
+    """A frame of a compiler stage (not Dynamo's `disable` wrappers, which all run through)."""
+    return not path.endswith(("torch/_dynamo/eval_frame.py", "torch/_compile.py")) and any(
+        k in path for k in (*_KERNEL_COMPILE, *_AOT, "torch/_inductor/", "torch/_dynamo/"))
+
+
 def classify_stage(exc_type: str | None, message: str | None, traceback: str | None,
                    *, at_runtime: bool = False) -> str:
     """Which compile stage an exception escaped from, from its type, message and frames.
@@ -262,7 +268,11 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
     if at_runtime:
         return "runtime"
     frames = [m.group(1) for m in re.finditer(r'File "(.+?)", line \d+', text)]
-    deepest = next((f for f in reversed(frames) if "/torch/" in f), "")
+    # the deepest compiler stage's frame decides, past torch code any stage runs (probes39a
+    # njt_jagged_embedding_pool_fail: a nested tensor's dispatch under AOTAutograd's joint
+    # trace was the deepest torch frame, and the failure was called Inductor's lowering)
+    torch_frames = [f for f in reversed(frames) if "/torch/" in f] or [""]
+    deepest = next((f for f in torch_frames if _stage_frame(f)), torch_frames[0])
     if any(k in deepest for k in _KERNEL_COMPILE):
         return "kernel_compile"
     if deepest.endswith("torch/_inductor/runtime/compile_tasks.py"):
@@ -278,16 +288,15 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
         return "aot"
     if "BackendCompilerFailed" in head or "InductorError" in head:
         # The wrapped error text often names the inner stage even when frames are cut: in
-        # torch's message or torch's frames, never in a path of the program's own
-        # (PyTorch's test/inductor/ folder made a custom backend's assert Inductor's).
+        # torch's message or frames, never a path of the program's (PyTorch's test/inductor/
+        # folder made a custom backend's assert Inductor's).
         torch_text = head + "\n" + "\n".join(f for f in frames if "/torch/" in f)
         if "compile_fx" in text or "inductor" in torch_text.lower():
             return "inductor_lowering"
         if "BackendCompilerFailed" in head and (frames or "backend='aot" not in head):
             # torch names the backend that raised (`backend='my_backend' raised`), and no
             # frame of AOTAutograd or Inductor ran under it (those returned above): the
-            # program's own backend, or one of torch's debugging backends
-            # (relu_compile_error_TESTING_ONLY), not a compiler stage.
+            # program's own, or a debugging backend of torch's, not a compiler stage.
             return "backend"
         return "aot"
     return "dynamo"

@@ -118,10 +118,27 @@ def _backfill_rules() -> dict[str, tuple[tuple[str, ...], Any]]:
     from compdiag.ingest import parsers as P
 
     return {
-        "failures": (("exc_type", "message", "traceback", "torch_message"), P.failure_facts),
+        "failures": (("exc_type", "message", "traceback", "torch_message", "stage"),
+                     _failure_facts),
         "cudagraphs": (("reason",), lambda reason: P.cudagraph_skip_facts(reason)),
         "compiles": (("metrics",), lambda metrics: P.metrics_facts(_json_dict(metrics))),
     }
+
+
+# A failure's stage is derived from its text when a compile raised it; one at run time (or
+# of the accuracy check) is what capture saw, kept.
+_COMPILE_STAGES = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kernel_compile",
+                   "backend")
+
+
+def _failure_facts(exc_type: str | None, message: str | None, traceback: str | None,
+                   torch_message: str | None, stage: str | None) -> dict[str, Any]:
+    from compdiag.ingest import parsers as P
+
+    facts = P.failure_facts(exc_type, message, traceback, torch_message)
+    facts["stage"] = P.classify_stage(exc_type, torch_message or message, traceback) \
+        if stage in _COMPILE_STAGES and traceback else stage
+    return facts
 
 
 def _backfill(conn: sqlite3.Connection) -> None:

@@ -320,6 +320,8 @@ def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, s
               "eager_error": detail.get("eager_error"), "low": detail.get("rounded_to"),
               "fn": detail.get("function") or "the function", "why": detail.get("reason"),
               "call": detail.get("call"), "path": detail.get("compiled_path"),
+              "attr": detail.get("attribute"), "eager_value": detail.get("eager"),
+              "compiled_value": detail.get("compiled"),
               "under": "".join(f" under torch.func.{t}" for t in detail.get("transforms") or [])}
     t32 = detail.get("tf32") if isinstance(detail.get("tf32"), dict) else {}
     on, off = t32.get("eager_rel"), t32.get("eager_rel_without_tf32")
@@ -479,7 +481,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
             minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
             fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
                                              dtype=detail.get("dtype"), minify=minify,
-                                             bisect=bisect)
+                                             bisect=bisect, attr=detail.get("attribute"))
         if detail.get("after_param_update") and not worst.get("ok"):
             # the check at the first call after the program updated parameters in place
             reason, explanation, fix = updated_params_words(

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from compdiag.analyses.consequences import Causes, same_compile
+from compdiag.analyses.entered_after_break import entered_after_break
 from compdiag.analyses.custom_op_fakes import fake_line
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import NUMPY_CALL, graph_break_fix
@@ -103,6 +104,11 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                                and not cause.details.follow_on
                                and effect.severity == cause.severity == "problem"
                                and _earlier_at_line(effect, cause)),
+                        # a function Dynamo compiled apart, entered from a break's line
+                        Causes(KIND, KIND, "the earlier graph break at the line that calls "
+                               "this function ran the call in eager, and Dynamo compiled the "
+                               "function on its own, where it broke again: that break is the "
+                               "cause", entered_after_break),
                         # torch.compile around a library's loop (model.generate): the breaks
                         # and recompiles at its call (analyses/library_loop.py)
                         *(Causes(KIND, effect, LIBRARY_WHY, library_at_call)
