@@ -1209,3 +1209,24 @@ def test_a_disable_helper_offered_under_fullgraph_says_it_needs_fullgraph_off():
                       line="adj = torch.sparse_coo_tensor(idx, w, (n, n))",
                       torch_message=msg)
     assert "torch.compiler.disable" in fix and "needs fullgraph off" in fix, fix
+
+
+def test_a_breaks_cause_names_the_user_code_torch_ran_under_it() -> None:
+    """probes39d cop_backward_item_fallback, blind: a custom op's registered backward read
+    `.item()` while AOTAutograd traced it; the break (GB0219) was said at the compiled call's
+    line, while the cause's traceback in torch's message named the backward's line 22."""
+    cause = ("Traceback (most recent call last):\n"
+             '  File "/v/torch/_functorch/_aot_autograd/graph_capture.py", line 130, in f\n'
+             "    fx_g = make_fx(\n"
+             '  File "/home/u/train.py", line 22, in backward\n'
+             "    gnorm = g.norm().item()\n"
+             '  File "/v/torch/_subclasses/fake_impls.py", line 1229, in local_scalar_dense\n'
+             "    raise DataDependentOutputException(func)\n"
+             "torch._subclasses.fake_tensor.DataDependentOutputException: aten._local_scalar_"
+             "dense.default\n\nThe above exception was the direct cause of the following "
+             "exception:\n\nTraceback (most recent call last):\n"
+             '  File "/home/u/train.py", line 43, in <module>\n'
+             "    loss = train_step(x, y)\n")
+    frame = P.cause_user_frame(cause)
+    assert (frame["lineno"], frame["line"]) == (22, "gnorm = g.norm().item()")
+    assert P.cause_user_frame(cause.split("The above")[1]) is None

@@ -4,8 +4,8 @@ and what a graph baked in that changed later; the accuracy kind (analyses/diagno
 accuracy.py) merges them into its verdict tables. Placeholders: {fn} the function, {under} the
 torch.func transforms it ran under, {out} the output, {why} the comparison's words,
 {eager_error} eager's exception, {call} the call that differed, {path} the library code that
-asks whether it is compiled (capture/module_accuracy.py), {minify} minify's command, {attr} the attribute a
-stale_number verdict names, {eager_value}/{compiled_value} its two values."""
+asks whether it is compiled (capture/module_accuracy.py), {minify} minify's command, {attr}
+the attribute a stale_number verdict names, {eager_value}/{compiled_value} its two values."""
 
 from __future__ import annotations
 

@@ -435,11 +435,12 @@ class FunctionChecker:
 
     def _checked(self, compiled: Callable[..., Any], *, skip: Callable[[], bool], final: bool,
                  refusal: Callable[[tuple[Any, ...], dict[str, Any]], str | None],
-                 snapshot: Callable[[tuple[Any, ...], dict[str, Any]], Any], judge: Callable[..., bool]) -> Callable[..., Any]:
+                 snapshot: Callable[[tuple[Any, ...], dict[str, Any]], Any],
+                 judge: Callable[..., bool]) -> Callable[..., Any]:
         """The compiled callable, checked on its calls 1, 2, 4, 8, ... (until a verdict):
         `skip()` passes a call by uncounted, `refusal(args, kwargs)` says why a call must not
-        be replayed (`final`: never again), `snapshot(args, kwargs)` keeps what the replay starts from,
-        `judge(...)` replays and compares and says whether the check is done."""
+        be replayed (`final`: never again), `snapshot(args, kwargs)` keeps what the replay
+        starts from, `judge(...)` replays and compares and says whether the check is done."""
         checker = self
         state: dict[str, Any] = {"done": False, "calls": 0, "first": None}
 

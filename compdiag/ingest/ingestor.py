@@ -400,6 +400,9 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows):
         if not payload:
             return
         gb = P.parse_graph_break(payload)
+        deeper = P.cause_user_frame(payload)  # user code torch ran under the break's line
+        if deeper is not None:
+            gb.update(filename=deeper["filename"], lineno=deeper["lineno"], line=deeper["line"])
         if gb["line"] is None and gb["filename"] and gb["lineno"]:
             gb["line"] = linecache.getline(gb["filename"], gb["lineno"]).strip() or None
         more = P.graph_break_details(payload)

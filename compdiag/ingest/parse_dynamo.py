@@ -277,6 +277,19 @@ def root_cause(text: str | None) -> dict[str, str | None]:
 _OBJECT_OF = lazy_re.compile(r"UserDefinedObjectVariable\((\w+)\)")
 
 
+def cause_user_frame(text: str | None) -> dict[str, Any] | None:
+    """The deepest user frame in the traceback of the exception a break's message chains as
+    its cause: user code that ran while torch compiled (a custom op's registered backward
+    traced by AOTAutograd, a fake implementation), deeper than the break's own user stack
+    (probes39d cop_backward_item_fallback: `g.norm().item()` in the backward, line 22, said
+    at the compiled call's line). None when the cause ran no user code."""
+    if not text or _DIRECT_CAUSE not in text:
+        return None
+    frames = [f for f in frames_in(text.split(_DIRECT_CAUSE, 1)[0])
+              if is_user_file(f["filename"])]
+    return frames[-1] if frames else None
+
+
 def _snake(tracker: str) -> str:
     """A VariableTracker's kind in snake case: `NumpyNdarray` -> `numpy_ndarray`."""
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", tracker).lower()

@@ -23,8 +23,8 @@ from compdiag.formats.compile_id import CompileId
 from compdiag.ingest.parse_text import (  # noqa: F401 - re-exported
     TB_FRAME, first_line, without_trailer)
 from compdiag.ingest.parse_dynamo import (  # noqa: F401 - re-exported
-    call_stack, classify_guard, debug_context, graph_break_details, guard_location, guard_of,
-    library_frame, metrics_facts, parse_graph_break,
+    call_stack, cause_user_frame, classify_guard, debug_context, graph_break_details,
+    guard_location, guard_of, library_frame, metrics_facts, parse_graph_break,
     parse_recompile_reasons, root_cause, split_recompile, stage_times)
 from compdiag.ingest.parse_guard_tree import (  # noqa: F401 - re-exported
     guard_sources, guard_values, metadata_guard_sources)
