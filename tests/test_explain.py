@@ -2730,3 +2730,35 @@ def test_a_break_on_a_call_with_a_torch_equivalent_names_it(gb_type, line, words
 
     context = "aten._local_scalar_dense.default" if "item" in gb_type else ""
     assert words in graph_break_fix(gb_type, "", context, line, ())
+
+
+_REPLACED = ("class M:\n    def __init__(self):\n        self.ste = make()\n\n"
+             "    def forward(self, x):\n        return self.ste(x)\n\n\n"
+             "for i in range(3):\n    model.ste = make()\n    out = cm(x)\n"
+             "    opt.load_state_dict(saved)\n    opt_step()\n")
+
+
+@pytest.mark.parametrize("fn, guard, line", [
+    ("forward", "___check_obj_id(L['self'].ste, 140)", 10),
+    ("step", "___check_obj_id(self.state[list(dict.keys(self.state))[0]]['exp_avg'], 140)",
+     12),
+])
+def test_an_identity_recompile_is_at_the_line_that_replaces_the_object(tmp_path, fn, guard,
+                                                                      line):
+    """probes39d afn_ste_factory_recompile and probes39c opt_step_resume_state_recompile,
+    blind: an identity guard on `self.ste` (which `model.ste = make_ste(...)` rebuilt every
+    step) and on an optimizer's state (which `opt.load_state_dict` rebuilt at each resume)
+    were put on the compiled call, whose line changes nothing. The line that puts the new
+    object there is the one to change."""
+    s = Store(tmp_path)
+    s.user.write_text(_REPLACED)
+    s.compile("0/0", co_name=fn, lineno=5)
+    for i in (1, 2):
+        s.ing.event_facts("call_stack", f"0/{i}", json.dumps({"frames": [
+            {"filename": str(s.user), "lineno": 11 if fn == "forward" else 13,
+             "name": "<module>"}]}))
+        s.compile(f"0/{i}", co_name=fn, lineno=5, recompile_reason=f"0/{i - 1}: {guard}")
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["user_frame"]["lineno"] == line, d
+    assert "list(dict.keys" not in d["reason"] + d["explanation"]
+    assert f"line {line}" in d["explanation"].lower()

@@ -63,9 +63,18 @@ def rooted(name: str) -> str:
     return _BARE_ROOT.sub(lambda m: f"L['{m.group(1)}']", name, count=1)
 
 
+# torch spells a dict's N-th key `list(dict.keys(d))[N]` (an optimizer's state per parameter)
+_KEY_AT = lazy_re.compile(r"list\(dict\.keys\([^()]*(?:\([^()]*\)[^()]*)*\)\)\[(\d+)\]")
+
+
 def in_user_spelling(text: str) -> str:
     """`text` with every guard source torch spelled (`L['self']._modules['fc'].weight`) as the
-    user's code spells it (`self.fc.weight`)."""
+    user's code spells it (`self.fc.weight`); a dict's N-th key as `<key N>`."""
+    while "list(dict.keys(" in text:
+        shorter = _KEY_AT.sub(r"<key \1>", text)
+        if shorter == text:
+            break
+        text = shorter
     if "['" not in text:
         return text
     text = main_global(text)

@@ -30,7 +30,7 @@ from compdiag.analyses.locate import locate, source_line
 from compdiag.analyses.tied_sizes import tied_fix
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_causes import other_cause
-from compdiag.analyses.global_reads import global_read, rebound_at
+from compdiag.analyses.global_reads import global_read, rebound_at, replaced_at
 from compdiag.analyses.guard_events import loc_of as _loc_of, usual_read as _usual_read
 from compdiag.analyses.guard_changes import also_changed
 from compdiag.analyses.recompile_instances import frame_cids, instance_frame
@@ -472,6 +472,13 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if rebound is not None:  # the program's line that binds the global anew
             explanation += (f" The program binds {bare(source)} anew at line {rebound.lineno} "
                             f"(`{(rebound.line or '').strip()}`).")
+        replaced = replaced_at(ctx, first["compile_id"], guarded, shown) \
+            if category == "identity" and cause is None else None
+        if replaced is not None:  # the program's line that puts a new object there
+            frame, (words, new_fix) = replaced[0], replaced[1:]
+            explanation += " " + words
+            fix = LIMIT_FIX.format(fn=shown or "The function", fix=new_fix) \
+                if limit is not None else new_fix
         used = specialised_use(ctx, first["compile_id"], guarded) \
             if frame is call and not expected else None
         if used is not None:  # an op's number argument in the function needs the value
