@@ -2762,3 +2762,46 @@ def test_an_identity_recompile_is_at_the_line_that_replaces_the_object(tmp_path,
     assert d["user_frame"]["lineno"] == line, d
     assert "list(dict.keys" not in d["reason"] + d["explanation"]
     assert f"line {line}" in d["explanation"].lower()
+
+
+def test_an_inf_nan_only_eager_has_is_not_said_as_compiled_overflowing(tmp_path):
+    """probes39b point_sources_zero_strength, blind: `q * (1.0 / r)` with q = 0 at r = 0 gave
+    NaN in eager and float64 and 0 compiled (the product by 0 folded); the fix said "the
+    compiled code overflows or produces NaN where eager does not", the other way round."""
+    import torch
+
+    from compdiag.capture.accuracy_compare import Tolerance, compare_output
+
+    eager = torch.tensor([float("nan"), 1.0], dtype=torch.float64)
+    check = compare_output("output 0", eager, torch.tensor([0.0, 1.0], dtype=torch.float64),
+                           eager.clone(), Tolerance())
+    assert check.detail["nonfinite_side"] == "eager" and check.detail["verdict"] == "inf_nan"
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.accuracy("0/0", [("output 0", False, None, None, check.detail)],
+               node={"node": "mul_2", "op": "mul", "user_frame": {
+                   "filename": str(s.user), "lineno": 18, "line": "line_18 = 18"}})
+    (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert "finite number" in d["fix"] and "compiled code overflows" not in d["fix"], d
+
+
+def test_a_recompiling_size_argument_is_not_said_as_a_loops_trip_count():
+    """probes39b spectral_poisson_rfftfreq_sizes, blind: `N == 16  # x = torch.arange(N, ...)`
+    matched the loop rule's `range(` inside `arange(`, and the fix spoke of a loop the
+    function does not have; the guard that kept failing was at `torch.fft.rfftfreq(N, ...)`."""
+    text = ("N == 16  # x = torch.arange(N, dtype=torch.float64) * (L / N)  # f.py:11 "
+            "k = torch.fft.rfftfreq(N, d=L / N, dtype=torch.float64) * 2 * math.pi")
+    fix = RC.recompile_fix("value", "N", count=5, limit=False, fn="f", recurring_text=text)
+    assert "loop" not in fix and "torch.arange(N // 2 + 1)" in fix, fix
+    looped = RC.recompile_fix("value", "n", count=5, limit=False, fn="f",
+                              recurring_text="n == 3  # for i in range(n):")
+    assert "trip count" in looped
+
+
+def test_a_while_loop_on_a_tensor_gets_the_loops_fix_not_the_ifs():
+    """probes39b kepler_newton_while_tol, blind: `while dE.abs().max() > tol:` got "compute
+    both branches"; a fixed number of steps freezing the converged values compiled whole."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    fix = graph_break_fix("Data-dependent branching", "", "", "    while err.max() > tol:", ())
+    assert "fixed number of iterations" in fix and "both branches" not in fix

@@ -74,6 +74,24 @@ def test_a_raising_fake_implementation_of_a_custom_op_is_the_programs():
     fact = origin_of(_raised(lambda x: twice(x)), None)
     assert fact["origin"] == "fake_kernel", fact
     assert fact["raised_in"]["filename"] == __file__ and fact["op"] == f"{lib}.twice.default"
+    # the line to change (probes39d cop_fake_numpy_impl: said at the op's call)
+    assert fact["user_frame"]["line"] == 'raise ValueError("the fake refuses")'
+
+
+def test_a_failure_raised_in_the_programs_fake_is_at_the_fakes_line(tmp_path):
+    """probes39d cop_fake_numpy_impl, blind: `x.numpy()` in a custom op's fake implementation
+    (line 18) failed the compile; the failure was put on the op's call (line 27), the line
+    torch's traceback names, though capture had recorded the fake's own raising line."""
+    s = Store(tmp_path, exit_code=1)
+    _fake_run_failure(s, 27, target="ns.softsign.default",
+                      exc="RuntimeError('.numpy() is not supported for tensor subclasses.')",
+                      fact={"op": "ns.softsign.default", "exc_type": "RuntimeError",
+                            "message": ".numpy() is not supported for tensor subclasses.",
+                            "origin": "fake_kernel",
+                            "user_frame": {"filename": str(s.user), "lineno": 18,
+                                           "line": "line_18 = 18"}})
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 18, d
 
 
 def test_dynamos_own_graph_break_is_no_origin():

@@ -100,7 +100,17 @@ def _in_context(word: str, then: str, otherwise: str) -> Callable[[str, str, str
     line has its own (probes32d tabular_category_check: the `if` fix did not apply)."""
     return lambda gb_type, explanation, debug, line: (
         ASSERT_FIX if (line or "").lstrip().startswith("assert ") else
+        WHILE_FIX if (line or "").lstrip().startswith("while ") else
         then if word in (debug or "") else otherwise)
+
+
+# probes39b kepler_newton_while_tol: a Newton iteration `while dE.abs().max() > tol:` got the
+# `if` fix; a fixed number of steps that freeze the converged values compiled with no break
+WHILE_FIX = ("The `while` loop's condition depends on a tensor's value, which is unknown while "
+             "tracing. Run a fixed number of iterations instead (the most the loop needs), "
+             "freezing what has converged: `x = torch.where(done, x, x - step)`; or run the "
+             "loop in eager and compile its body (or use "
+             "`torch._higher_order_ops.while_loop` to keep it in one graph).")
 
 
 DEEPCOPY_FIX = ("Use `x.clone()` (or `.detach().clone()`) instead of copy.deepcopy on tensors "

@@ -296,7 +296,12 @@ RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
      "of its own, compiled once and reused when the value comes back; a tensor cannot stand "
      "for it. Compile the part every value shares (`shared.compile()` on that submodule, "
      "a shared encoder say) and run the picked module in eager."),
-    (every("range("),
+    # probes39b spectral_poisson_rfftfreq_sizes (its `torch.arange(` was taken for `range(`)
+    (one_of("fftfreq("), "{src} is the length given to torch.fft.rfftfreq/fftfreq, which need "
+     "its exact value: each new value compiles again (automatic dynamic shapes do not take "
+     "over). Build the frequencies with ops that keep it symbolic, `torch.arange({src} // 2 + "
+     "1) / (d * {src})` for rfftfreq, or keep to a few fixed lengths."),
+    (one_of(" range(", "(range(", "[range(", "=range("),
      "{src} sets a Python loop's trip count (`range(...)`), so Dynamo unrolls the loop and "
      "specialises on the count: every new value is a new graph. Keep the count fixed, move "
      "the loop out of the compiled function, or write it with tensor ops."),

@@ -18,9 +18,11 @@ is a run warning."""
 from __future__ import annotations
 
 import json
+import linecache
 from typing import Any
 
 from compdiag.capture.compile_context import current_compile_id
+from compdiag.formats.user_code import is_user_file
 from compdiag.ingest.own_records import FAKE_RUN_KIND
 from compdiag.ingest.parsers import exception_origin
 def install(capture: Any) -> None:
@@ -68,7 +70,14 @@ def origin_of(exc: BaseException, node: Any) -> dict[str, Any] | None:
     kernel_op = next((f["op"] for f in reversed(frames) if f.get("op")), None)
     names = [c.__name__ for c in type(original).__mro__]
     origin, raised_in = exception_origin(names, frames)
+    # the program's own code the kernel ran (a custom op's fake implementation): the line
+    # to change, deeper than the op's call (probes39d cop_fake_numpy_impl)
+    mine = [f for f in frames if is_user_file(f["filename"])]
+    user_frame = {"filename": mine[-1]["filename"], "lineno": mine[-1]["lineno"],
+                  "line": linecache.getline(mine[-1]["filename"], mine[-1]["lineno"]).strip()
+                  or None} if mine else None
     return {"op": kernel_op or _target_name(getattr(node, "target", None)),
+            "user_frame": user_frame,
             "node_target": _target_name(getattr(node, "target", None)),
             "exc_type": type(original).__name__,
             "exc_types": names,

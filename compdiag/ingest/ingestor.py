@@ -357,12 +357,15 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows):
         if line is None and filename and lineno:
             line = linecache.getline(filename, int(lineno)).strip() or None
         self.counts["failures"] += 1
+        facts = self.fake_run_origin(cid, P.failure_facts(
+            exc_type, message, traceback, torch_message),
+            "\n".join(x for x in (message, torch_message, traceback) if x))
+        deeper = facts.pop("origin_frame", None)
+        if deeper:  # the program's code the raising kernel ran (its fake implementation)
+            filename, lineno, line = deeper["filename"], deeper["lineno"], deeper.get("line")
         self.w.insert("failures", run_id=self.run_id, compile_id=cid, stage=stage,
                       exc_type=exc_type, message=message, filename=filename, lineno=lineno,
-                      line=line, traceback=traceback, torch_message=torch_message,
-                      **self.fake_run_origin(cid, P.failure_facts(
-                          exc_type, message, traceback, torch_message),
-                          "\n".join(x for x in (message, torch_message, traceback) if x)))
+                      line=line, traceback=traceback, torch_message=torch_message, **facts)
 
     def _assertion_frames(self, cid: str | None, message: str | None
                           ) -> list[dict[str, Any]]:

@@ -257,9 +257,14 @@ class OwnRecords:
         if run is None or not first or first not in text:
             return facts
         self.fake_runs.pop(cid, None)
+        frame = run.get("user_frame")
         return {**facts, "fake_op": run.get("op") or facts.get("fake_op"),
                 "origin_exc": f"{run.get('exc_type')}: {msg}"[:4000],
-                "origin": run.get("origin") or facts.get("origin")}
+                "origin": run.get("origin") or facts.get("origin"),
+                # the program's code the kernel ran (a fake implementation): not a column,
+                # the failure's own line (Ingestor.failure)
+                "origin_frame": frame if isinstance(frame, dict) and is_user_file(
+                    frame.get("filename")) and frame.get("lineno") else None}
 
     def escaped_failure(self, cid: str | None, **failure: Any) -> None:
         """A failure capture saw itself (an exception out of compiled code at run time), kept

@@ -31,6 +31,7 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses import numpy_random as NR
 from compdiag.analyses.locate import locate
 from compdiag.analyses.narrowing_words import narrowing_words, overflow_words
+from compdiag.analyses.nonfinite_words import FIXES as NONFINITE_FIXES, nonfinite_kind
 from compdiag.analyses.process_settings import (VALIDATION_EXPLANATION, VALIDATION_FIX,
                                                 VALIDATION_OFF, distribution_built)
 from compdiag.analyses.traced_scalars import (FOLDED_NAN, FOLDED_NAN_EXPLANATION, FOLDED_NAN_FIX,
@@ -289,7 +290,7 @@ VERDICT_FIXES = {
                               "to make compiled round like eager.",
     "inf_nan": "The compiled code overflows or produces NaN where eager does not: check the "
                "op's inputs' range; {bisect} finds the pass responsible.",
-    **FUNCTION_FIXES, **dropped_words.FIXES,
+    **FUNCTION_FIXES, **dropped_words.FIXES, **NONFINITE_FIXES,
 }
 
 
@@ -344,7 +345,7 @@ def _modes(detail: dict[str, Any]) -> str:
 def _kind_of(verdict: str | None, detail: dict[str, Any]) -> str | None:
     if verdict == "inf_nan" and detail.get("matches_fp64") == "compiled":
         return "inf_nan_compiled_right"
-    return verdict
+    return nonfinite_kind(verdict, detail) or verdict
 
 
 def measured(ctx: Any) -> list[Diagnosis]:
