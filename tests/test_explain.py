@@ -2805,3 +2805,14 @@ def test_a_while_loop_on_a_tensor_gets_the_loops_fix_not_the_ifs():
 
     fix = graph_break_fix("Data-dependent branching", "", "", "    while err.max() > tol:", ())
     assert "fixed number of iterations" in fix and "both branches" not in fix
+
+
+def test_a_generator_context_manager_gets_the_context_manager_fix_not_the_generators():
+    """probes39f ctc_cudnn_flags_skip, blind: `with torch.backends.cudnn.flags(...)` inside
+    forward broke on a _GeneratorContextManager, and the fix said to call `next(gen)`."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    fix = graph_break_fix("torch.* op returned non-Tensor", "torch.* op returned non-Tensor "
+                          "_GeneratorContextManager call_function <function flags>", "",
+                          "        with torch.backends.cudnn.flags(enabled=False):", ())
+    assert "context manager" in fix and "next(gen)" not in fix, fix

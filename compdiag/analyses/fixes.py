@@ -325,7 +325,9 @@ RULES: tuple[Rule, ...] = (
          "compiles the backward itself)."),
     Rule(("copy.deepcopy",), lambda gb, expl, ctx, line: ASDICT_FIX if "asdict(" in (
         line or "") else DEEPCOPY_FIX),
-    Rule(("Unsupported context manager",),
+    # probes39f ctc_cudnn_flags_skip: `with torch.backends.cudnn.flags(...)`, a
+    # _GeneratorContextManager, got the generator rule's `next(gen)` fix
+    Rule(("Unsupported context manager", "_GeneratorContextManager"),
          "Dynamo cannot enter this context manager: move the `with` block (files, locks, "
          "profilers) outside the compiled function and compile only the tensor code inside "
          "it. torch's own managers (no_grad, autocast, set_grad_enabled) are supported when "
