@@ -452,6 +452,21 @@ def test_check_says_one_graph(capsys) -> None:
     assert "1 compiled graph matches eager" in _render(print_check, rep)
 
 
+def test_check_says_an_ill_conditioned_graph_within_tolerance_is_one() -> None:
+    """probes39g zscore_onepass_price, blind: a one-pass variance amplified rounding;
+    explain reported it (ill-conditioned) while check said only "1 compiled graph matches
+    eager". The gate still passes; the words say what explain says."""
+    from compdiag.analyses.accuracy import AccuracyReport, GraphVerdict
+    from compdiag.views.check import print_check
+
+    rep = AccuracyReport(run_id=1, exit_code=0, status="done", warnings=[], graphs=[
+        GraphVerdict("0/0", True, [{"output": "output 0", "ok": True, "max_abs": 0.08,
+                                    "max_rel": 0.1, "detail": {"verdict": "ill_conditioned"}}])])
+    text = " ".join(_render(print_check, rep).split())
+    assert "ill-conditioned" in text and "within tolerance" in text, text
+    assert rep.verdict == 0
+
+
 def test_check_says_how_a_failed_script_ended(tmp_path: Path) -> None:
     """probes24 rmsnorm_bf16_grad_check: `compdiag check` of a script whose own gradient check
     failed printed only "the script failed (exit 1, run 1)". It says the exception and the

@@ -26,12 +26,25 @@ class GraphVerdict:
     not_comparable: str | None = None
 
     @property
+    def caveat(self) -> str | None:
+        """An output within tolerance whose float64 comparison says the computation amplifies
+        rounding (ill-conditioned), which explain reports: the gate passes, the words say so
+        (probes39g zscore_onepass_price: check said "matches eager", explain a problem)."""
+        if not self.ok:
+            return None
+        o = next((o for o in self.outputs if (o.get("detail") or {}).get("verdict")
+                  == "ill_conditioned"), None)
+        return None if o is None else (
+            f"within tolerance, but ill-conditioned: {o['output']}: "
+            f"{o['detail'].get('reason') or 'the computation amplifies float rounding'}")
+
+    @property
     def message(self) -> str:
         if self.not_comparable:
             return self.not_comparable
         bad = [o for o in self.outputs if not o["ok"]]
         if not bad:
-            return "all outputs match eager"
+            return self.caveat or "all outputs match eager"
         o = bad[0]
         text = f"{o['output']}: {o['detail'].get('reason', 'mismatch')}"
         node = o["detail"].get("divergent_node") or {}

@@ -29,7 +29,8 @@ def print_check(rep: AccuracyReport, console: Any) -> None:
                       f"run {rep.run_id})" + (f": {escape(rep.ended)}" if rep.ended else ""))
     for g in rep.graphs:
         mark = "[green]ok[/]" if g.ok else "[bold red]MISMATCH[/]"
-        console.print(f"  graph {g.compile_id}: {mark}  {g.message if not g.ok else ''}")
+        console.print(f"  graph {g.compile_id}: {mark}  "
+                      f"{g.message if not g.ok else escape(g.caveat or '')}")
     if rep.cudagraphs is not None:
         for c in rep.cudagraphs:
             mark = "[green]ok[/]" if c.ok else "[bold red]SKIPPED[/]"
@@ -49,9 +50,11 @@ def print_check(rep: AccuracyReport, console: Any) -> None:
     if not rep.graphs and rep.verdict != EXIT_SCRIPT_FAILED:
         console.print("compdiag check: no compiled graph was called; nothing to compare")
     elif rep.verdict == 0:
-        n = len(rep.graphs)
+        n, shaky = len(rep.graphs), sum(g.caveat is not None for g in rep.graphs)
         console.print(f"compdiag check: {plural(n, 'compiled graph')} "
-                      f"{'matches' if n == 1 else 'match'} eager")
+                      f"{'matches' if n == 1 else 'match'} eager" + (
+                          f" within tolerance; {shaky} ill-conditioned (its rounding is "
+                          "amplified: `compdiag explain` says where)" if shaky else ""))
     elif rep.verdict == 1:
         bad = sum(not g.ok for g in rep.graphs)
         console.print(f"[bold red]compdiag check: {bad} of {plural(len(rep.graphs), 'compiled graph')} "
