@@ -2816,3 +2816,16 @@ def test_a_generator_context_manager_gets_the_context_manager_fix_not_the_genera
                           "_GeneratorContextManager call_function <function flags>", "",
                           "        with torch.backends.cudnn.flags(enabled=False):", ())
     assert "context manager" in fix and "next(gen)" not in fix, fix
+
+
+def test_another_function_in_a_list_passed_in_is_said_as_a_function_not_an_object(tmp_path):
+    """probes39e aug_random_op_list_recompile, blind: a random subset of augmentation
+    functions passed as a list; the identity guard on `ops[1].__code__` was worded "create
+    ops[1].__code__ once and reuse it", about an object the program never builds."""
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="train_step", lineno=28)
+    s.compile("0/1", co_name="train_step", lineno=28,
+              recompile_reason="0/0: ___check_obj_id(L['ops'][1].__code__, 1398)")
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert "ops[1] is another function" in d["reason"], d
+    assert "mask" in d["fix"] and "__code__ once" not in d["fix"], d

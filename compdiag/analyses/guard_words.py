@@ -166,6 +166,19 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
                "Pass the same kind of tensor every call (the same subclass, no conj/neg bit "
                "pending: `x.resolve_conj()`), or keep one compiled function per kind.")
         return Said(f"{name} is another kind of tensor", change, explanation, fix)
+    if category == "identity" and source.endswith("].__code__"):
+        # probes39e aug_random_op_list_recompile: a random subset of functions passed in a
+        # list; "create ops[1].__code__ once" named an object the program never builds
+        item = source[:-len(".__code__")]
+        return Said(f"{item} is another function", "",
+                    f"{where} calls the function it finds at {item}, and Dynamo inlines the "
+                    "function's code into the graph, guarding on which code it is: another "
+                    "function at that position is other code, compiled again (once per "
+                    "combination of functions).",
+                    f"Pass the same functions in the same order every call and choose which "
+                    f"apply with a mask (a tensor of 0/1 weights, `torch.where`), or call the "
+                    f"varying part outside the compiled function (compile each function on "
+                    f"its own).")
     if category == "identity":
         typ = short_type(type_of(ctx, cid, source) or type_of(ctx, prev, source))
         freed = "deallocated" in (event.get("failed_guard") or "")
