@@ -935,3 +935,30 @@ def test_a_bypass_keeps_the_root_cause_its_traceback_names() -> None:
                                     "cache_bypass_traceback": [
                                         "BypassAOTAutogradCache: FX graph cache is not enabled"]}))
     assert said["reason"] == "FX graph cache is not enabled"  # nothing said twice
+
+
+def test_a_same_key_miss_in_perfs_own_run_is_perfs_fresh_cache(tmp_path: Path) -> None:
+    """probes39g quantile_tabular_nan_ok, blind: after the `compdiag perf` that explain
+    printed, explain read perf's run (the store's latest) and reported two cache problems,
+    "missed although run 1 compiled this graph with the same key", with the fix to point
+    TORCHINDUCTOR_CACHE_DIR back: perf compiles in a fresh directory of its own on purpose."""
+    import sqlite3
+
+    from compdiag.analyses.explain import explain
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    user = tmp_path / "train.py"
+    user.write_text("import torch\n\ndef f(x):\n    return x.sin()\n")
+    base = ["[h1] gm: def forward(self, x):\n    return (x.sin(),)"]
+    w = Writer(tmp_path / "s.db")
+    first, perf = (_fed_run(w, user, base, "k1") for _ in range(2))
+    w.close()
+    conn = sqlite3.connect(tmp_path / "s.db")
+    conn.execute("INSERT INTO perf_runs (run_id, mode) VALUES (?, 'default')", (perf,))
+    conn.commit()
+    conn.close()
+    with Reader(tmp_path / "s.db") as r:
+        (d,) = explain(r, perf)
+        assert d.severity == "info" and "compdiag perf" in d.reason, d.reason
+        assert "TORCHINDUCTOR_CACHE_DIR at" not in d.fix

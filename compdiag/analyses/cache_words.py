@@ -39,3 +39,11 @@ ORDER_EXPLANATION = ("The graph holds the same operations as the earlier compile
                      "cache.")
 ORDER_FIX = ("Iterate in a fixed order: `sorted({name})` in place of `{name}` (or keep the "
              "items in a list or tuple); setting PYTHONHASHSEED for every start also works.")
+
+
+# A miss in a `compdiag perf` run: its capture compiles in a fresh cache directory on purpose
+# (compdiag/perf/session.py), so a miss against an earlier run's key is compdiag's own doing.
+PERF_FRESH_EXPLANATION = ("compdiag perf compiles in a cache directory of its own, fresh for "
+                          "each mode, on purpose: a hit would skip the compile whose facts "
+                          "(fusion, fallbacks, autotuning) it measures")
+PERF_FRESH_FIX = "your own runs keep using their cache directory."

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from compdiag.analyses import caches as C
 from compdiag.analyses.cache_words import MISS_EXPLANATION, NOT_STORED_EXPLANATION, \
     NOT_STORED_FIX, ORDER_EXPLANATION, ORDER_FIX, PEER_RANK_EXPLANATION, PEER_RANK_FIX, \
-    RESET_EXPLANATION, SAME_KEY_EXPLANATION
+    PERF_FRESH_EXPLANATION, PERF_FRESH_FIX, RESET_EXPLANATION, SAME_KEY_EXPLANATION
 from compdiag.analyses.cached_compiles import hits_across_reset, served_from_cache
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
@@ -388,12 +388,17 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
         where = f"{display(ref.get('compile_id'))}, the compile before torch._dynamo.reset(){at}"
     peer = _same_job(ctx, ref.get("run_id"))
     beside = hit_beside(ctx, e) if why.status == "same_key" else None
+    perf_fresh = why.status == "same_key" and ctx.r.perf_run(ctx.run_id) is not None
     if why.status == "same_key" and peer is not None:
         # another rank of this job compiled the same graph at the same time: neither found
         # the other's entry because neither had written it yet (expected, not a lost cache)
         reason = (f"{cache} cache missed while rank {peer} of this job compiled the same graph "
                   f"({ref.get('compile_id')}, run {ref.get('run_id')}) at the same time")
         explanation, fix = PEER_RANK_EXPLANATION, "Nothing to fix: " + PEER_RANK_FIX
+    elif perf_fresh:  # probes39g quantile_tabular_nan_ok: perf's own run, explained
+        reason = (f"{cache} cache missed although {where} compiled this graph with the same "
+                  "key: `compdiag perf` runs the program with a fresh cache directory")
+        explanation, fix = PERF_FRESH_EXPLANATION, "Nothing to fix: " + PERF_FRESH_FIX
     elif why.status == "same_key" and beside:
         # another cache of the same compile hit an entry of that run: the directory is the
         # same, so the earlier run never stored this one (not a directory to point at)
@@ -439,7 +444,8 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
     frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
     # A key whose graph or inputs changed is another program (other arguments, settings,
     # sizes; after a reset, other code traced): expected to miss, as the fix says, not a fault.
-    expected = (peer is not None or bool(beside)) and why.status == "same_key" or (
+    expected = (peer is not None or bool(beside) or perf_fresh) and \
+        why.status == "same_key" or (
         not moved and loop is None and bool(why.changes)
         and all(c.component.startswith(GRAPH_COMPONENTS) for c in why.changes))
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
