@@ -14,12 +14,15 @@ from typing import Any
 
 from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.formats.compile_id import frame_of, sort_key
+from compdiag.formats.compiled_code import is_resume_function
 
 
 def entered_after_break(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
     """effect's compile was entered from cause's break line (the call the break sent to
     eager), and cause's break came first, in another frame."""
     at = cause.user_frame
+    if not effect.severity == cause.severity == "problem":
+        return False  # torch's own break by design (an optimizer's) causes nothing to fix
     effect_ids = [c for c in (*effect.compile_ids, effect.compile_id) if c]
     cause_ids = [c for c in (*cause.compile_ids, cause.compile_id) if c]
     if not (at and at.filename and at.lineno and effect_ids and cause_ids):
@@ -29,6 +32,8 @@ def entered_after_break(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
     if min(sort_key(c) for c in cause_ids) >= min(sort_key(c) for c in effect_ids):
         return False
     for cid in effect_ids:
+        if is_resume_function((ctx.code_row(cid) or {}).get("co_name")):
+            return False  # the code after the break, called from its line: not another function
         chain = ctx.call_chain(cid)
         if chain and (chain[-1].filename, chain[-1].lineno) == (at.filename, at.lineno):
             return True

@@ -403,7 +403,10 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows):
         if not payload:
             return
         gb = P.parse_graph_break(payload)
-        deeper = P.cause_user_frame(payload)  # user code torch ran under the break's line
+        # user code the backend ran under the break's line (not an allow_in_graph function,
+        # whose kind is about the marked call)
+        deeper = P.cause_user_frame(payload) if "Backend compiler exception" in \
+            str(gb["gb_type"]) else None
         if deeper is not None:
             gb.update(filename=deeper["filename"], lineno=deeper["lineno"], line=deeper["line"])
         if gb["line"] is None and gb["filename"] and gb["lineno"]:

@@ -247,10 +247,10 @@ _KERNEL_COMPILE = ("CppCompileError", "CompilationError", "triton.compiler", "pt
 _AOT = ("torch/_functorch/", "torch/_subclasses/", "torch/fx/experimental/proxy_tensor.py")
 
 
-def _stage_frame(path: str) -> bool:
-    """A frame of a compiler stage (not Dynamo's `disable` wrappers, which all run through)."""
+def _stage_frame(path: str) -> bool:  # one stage alone runs it (not fake tensors, make_fx)
     return not path.endswith(("torch/_dynamo/eval_frame.py", "torch/_compile.py")) and any(
-        k in path for k in (*_KERNEL_COMPILE, *_AOT, "torch/_inductor/", "torch/_dynamo/"))
+        k in path for k in (*_KERNEL_COMPILE, "torch/_functorch/", "torch/_inductor/",
+                            "torch/_dynamo/"))
 
 
 def classify_stage(exc_type: str | None, message: str | None, traceback: str | None,
@@ -268,11 +268,8 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
     if at_runtime:
         return "runtime"
     frames = [m.group(1) for m in re.finditer(r'File "(.+?)", line \d+', text)]
-    # the deepest compiler stage's frame decides, past torch code any stage runs (probes39a
-    # njt_jagged_embedding_pool_fail: a nested tensor's dispatch under AOTAutograd's joint
-    # trace was the deepest torch frame, and the failure was called Inductor's lowering)
     torch_frames = [f for f in reversed(frames) if "/torch/" in f] or [""]
-    deepest = next((f for f in torch_frames if _stage_frame(f)), torch_frames[0])
+    deepest = torch_frames[0]
     if any(k in deepest for k in _KERNEL_COMPILE):
         return "kernel_compile"
     if deepest.endswith("torch/_inductor/runtime/compile_tasks.py"):
@@ -286,7 +283,10 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
         return "inductor_lowering"
     if any(k in deepest for k in _AOT):
         return "aot"
-    if "BackendCompilerFailed" in head or "InductorError" in head:
+    wrapped = "BackendCompilerFailed" in head or "InductorError" in head
+    if wrapped and "torch/_functorch/" in next((f for f in torch_frames if _stage_frame(f)), ""):
+        return "aot"  # the deepest stage's own frame (probes39a njt: AOTAutograd's)
+    if wrapped:
         # The wrapped error text often names the inner stage even when frames are cut: in
         # torch's message or frames, never a path of the program's (PyTorch's test/inductor/
         # folder made a custom backend's assert Inductor's).

@@ -118,8 +118,7 @@ def _backfill_rules() -> dict[str, tuple[tuple[str, ...], Any]]:
     from compdiag.ingest import parsers as P
 
     return {
-        "failures": (("exc_type", "message", "traceback", "torch_message", "stage"),
-                     _failure_facts),
+        "failures": (("exc_type", "message", "traceback", "torch_message"), P.failure_facts),
         "cudagraphs": (("reason",), lambda reason: P.cudagraph_skip_facts(reason)),
         "compiles": (("metrics",), lambda metrics: P.metrics_facts(_json_dict(metrics))),
     }
@@ -131,14 +130,20 @@ _COMPILE_STAGES = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "ke
                    "backend")
 
 
-def _failure_facts(exc_type: str | None, message: str | None, traceback: str | None,
-                   torch_message: str | None, stage: str | None) -> dict[str, Any]:
+def _restage(conn: sqlite3.Connection) -> None:
+    """Each compile failure's stage again, by this compdiag's rules (parse_failures.
+    classify_stage), from the row's own text."""
     from compdiag.ingest import parsers as P
 
-    facts = P.failure_facts(exc_type, message, traceback, torch_message)
-    facts["stage"] = P.classify_stage(exc_type, torch_message or message, traceback) \
-        if stage in _COMPILE_STAGES and traceback else stage
-    return facts
+    cols = [blobs.text_sql("failures", c, blobs=blobs.has_blobs(conn, "failures"))
+            if c in blobs.BLOB_COLUMNS.get("failures", {}) else c
+            for c in ("exc_type", "message", "traceback", "torch_message")]
+    for rowid, exc_type, message, traceback, torch_message, stage in conn.execute(
+            f"SELECT rowid, {', '.join(cols)}, stage FROM failures").fetchall():
+        if stage in _COMPILE_STAGES and traceback:
+            new = P.classify_stage(exc_type, torch_message or message, traceback)
+            if new != stage:
+                conn.execute("UPDATE failures SET stage = ? WHERE rowid = ?", (new, rowid))
 
 
 def _backfill(conn: sqlite3.Connection) -> None:
@@ -158,6 +163,7 @@ def _backfill(conn: sqlite3.Connection) -> None:
             facts = derive(*text)
             conn.execute(f"UPDATE {table} SET {sets} WHERE rowid = ?",
                          [sql_value(facts[c]) for c in cols] + [rowid])
+    _restage(conn)
 
 
 def _json_dict(text: str | None) -> dict[str, Any]:

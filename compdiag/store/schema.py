@@ -756,7 +756,7 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
 BACKFILLED_COLUMNS = {
     "failures": ("gb_code", "gb_explanation", "recompile_limit", "constraint_sources",
                  "constraint_frames", "torch_frames", "op", "fake_op", "origin_exc",
-                 "origin", "submodule", "raise_site", "failed_guards", "stage"),
+                 "origin", "submodule", "raise_site", "failed_guards"),
     "compiles": ("automatic_dynamic", "guard_count", "assume_static"),
     "cudagraphs": ("head", "frames", "ops"),
 }
