@@ -638,3 +638,19 @@ def test_an_object_whose_methods_write_a_global_is_still_not_replayed() -> None:
 
     why = replay_refusal(step, (Logger(), torch.ones(2)), {})
     assert why and "stores state" in why
+
+
+def test_an_object_whose_method_keeps_a_timestamp_is_not_replayed() -> None:
+    """A copied object's attributes are compared after the replay: a timestamp its method
+    stores differs by design, so a method that reads the clock is never replayed."""
+    import time
+
+    class Meter:
+        def tick(self, x):
+            self.at = time.perf_counter()
+            return x
+
+    def step(meter, x):
+        return meter.tick(x) + 1
+
+    assert replay_refusal(step, (Meter(), torch.ones(2)), {}) == "it reads the clock"

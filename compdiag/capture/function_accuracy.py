@@ -65,6 +65,8 @@ _EFFECTS = frozenset({"backward", "step", "zero_grad", "retain_grad", "requires_
 _MUTATORS = frozenset({"append", "extend", "insert", "pop", "popitem", "setdefault", "clear",
                        "remove", "discard", "update", "write", "writelines", "info", "debug",
                        "warning", "error", "exception", "critical", "warn", "put", "send"})
+_CLOCK = frozenset({"time", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns",
+                    "time_ns", "process_time", "now", "utcnow"})
 _DEPTH = 3  # user functions followed through calls by name
 _TRANSFORMS = "/torch/_functorch/"
 
@@ -114,6 +116,8 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
         names = set(code.co_names) - ignore
         if _RANDOM & names:
             return "it draws random numbers"
+        if _CLOCK & names:  # a timestamp it keeps differs in a replay by design
+            return "it reads the clock"
         effects = sorted((_EFFECTS | _MUTATORS) & names - _owned_calls(code, owners))
         if effects:
             return f"it calls {effects[0]}"
