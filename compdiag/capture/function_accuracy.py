@@ -138,8 +138,7 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
             continue  # a module whose call changes nothing (probes36c functional_call)
         if held:
             return f"it reaches a {held}"
-        if isinstance(value, type) and is_user_file(getattr(
-                sys.modules.get(value.__module__), "__file__", None)) and \
+        if isinstance(value, type) and object_state.user_class(value) and \
                 not issubclass(value, torch.autograd.Function):
             return f"it uses the class {value.__name__}"
         if isinstance(value, FunctionType) and value.__code__ not in seen and \

@@ -34,16 +34,24 @@ _MAX_OBJECTS = 8
 _MAX_ATTRS = 64
 
 
+def user_class(cls: type) -> bool:
+    """A class defined in the program's own files (its module's file is the user's)."""
+    return is_user_file(getattr(sys.modules.get(cls.__module__), "__file__", None))
+
+
+def _user_methods(cls: type) -> list[FunctionType]:
+    """The functions of `cls` and its bases written in the program's own files."""
+    return [fn for klass in cls.__mro__ for fn in vars(klass).values()
+            if isinstance(fn, FunctionType) and is_user_file(fn.__code__.co_filename)]
+
+
 def copyable(value: Any) -> bool:
     """An instance of a class defined in the program's own files (not a tensor, a module, a
     type or a function): what a replay deep-copies rather than shares."""
     if isinstance(value, (torch.Tensor, torch.nn.Module, type, FunctionType)) or \
             value is None or isinstance(value, type(sys)):
         return False
-    cls = type(value)
-    module = sys.modules.get(cls.__module__)
-    return isinstance(getattr(value, "__dict__", None), dict) and \
-        is_user_file(getattr(module, "__file__", None))
+    return isinstance(getattr(value, "__dict__", None), dict) and user_class(type(value))
 
 
 def objects_in(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
@@ -58,13 +66,7 @@ def objects_in(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
 def methods(objects: list[Any]) -> list[FunctionType]:
     """The user-file methods of the objects' classes (their code is followed like the
     function's)."""
-    out: list[FunctionType] = []
-    for cls in dict.fromkeys(type(o) for o in objects):
-        for klass in cls.__mro__:
-            for value in vars(klass).values():
-                if isinstance(value, FunctionType) and is_user_file(value.__code__.co_filename):
-                    out.append(value)
-    return out
+    return [fn for cls in dict.fromkeys(type(o) for o in objects) for fn in _user_methods(cls)]
 
 
 def copied_parameters(fn: FunctionType, args: tuple[Any, ...], kwargs: dict[str, Any],
@@ -142,9 +144,7 @@ def store_line(cls: type, attr: str) -> dict[str, Any] | None:
     """The user line in `cls`'s own methods that stores `attr` (the last such store of the
     first method that has one, `__init__` and other dunders last: the update, not the
     initial value): where the written value comes from."""
-    fns = [fn for klass in cls.__mro__ for fn in vars(klass).values()
-           if isinstance(fn, FunctionType) and is_user_file(fn.__code__.co_filename)]
-    for fn in sorted(fns, key=lambda f: f.__name__.startswith("__")):
+    for fn in sorted(_user_methods(cls), key=lambda f: f.__name__.startswith("__")):
         line = None
         for ins in dis.get_instructions(fn):
             if ins.opname == "STORE_ATTR" and ins.argval == attr and \

@@ -124,23 +124,25 @@ def _backfill_rules() -> dict[str, tuple[tuple[str, ...], Any]]:
     }
 
 
-# A failure's stage is derived from its text when a compile raised it; one at run time (or
-# of the accuracy check) is what capture saw, kept.
-_COMPILE_STAGES = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kernel_compile",
-                   "backend")
+def _text_columns(conn: sqlite3.Connection, table: str, cols: tuple[str, ...]) -> list[str]:
+    """The SELECT expressions of `cols`, a text store/blobs.py moved out of its row
+    (compilation_metrics) read back."""
+    return [blobs.text_sql(table, c, blobs=blobs.has_blobs(conn, table))
+            if c in blobs.BLOB_COLUMNS.get(table, {}) else c for c in cols]
 
 
 def _restage(conn: sqlite3.Connection) -> None:
     """Each compile failure's stage again, by this compdiag's rules (parse_failures.
-    classify_stage), from the row's own text."""
+    classify_stage), from the row's own text; one at run time (or of the accuracy check) is
+    what capture saw, kept."""
     from compdiag.ingest import parsers as P
 
-    cols = [blobs.text_sql("failures", c, blobs=blobs.has_blobs(conn, "failures"))
-            if c in blobs.BLOB_COLUMNS.get("failures", {}) else c
-            for c in ("exc_type", "message", "traceback", "torch_message")]
+    compiling = set(P.STAGES) - {"runtime", "accuracy"}
+    cols = _text_columns(conn, "failures", ("exc_type", "message", "traceback",
+                                            "torch_message"))
     for rowid, exc_type, message, traceback, torch_message, stage in conn.execute(
             f"SELECT rowid, {', '.join(cols)}, stage FROM failures").fetchall():
-        if stage in _COMPILE_STAGES and traceback:
+        if stage in compiling and traceback:
             new = P.classify_stage(exc_type, torch_message or message, traceback)
             if new != stage:
                 conn.execute("UPDATE failures SET stage = ? WHERE rowid = ?", (new, rowid))
@@ -155,9 +157,7 @@ def _backfill(conn: sqlite3.Connection) -> None:
         keep = BACKFILLED_WHEN_EMPTY.get(table, ())
         sets = ", ".join(f"{c} = COALESCE({c}, ?)" if c in keep else f"{c} = ?" for c in cols)
         where = "WHERE applied = 0" if table == "cudagraphs" else ""
-        # A text store/blobs.py moved out of its row (compilation_metrics) is read back.
-        exprs = [blobs.text_sql(table, c, blobs=blobs.has_blobs(conn, table))
-                 if c in blobs.BLOB_COLUMNS.get(table, {}) else c for c in source]
+        exprs = _text_columns(conn, table, source)
         rows = conn.execute(f"SELECT rowid, {', '.join(exprs)} FROM {table} {where}").fetchall()
         for rowid, *text in rows:
             facts = derive(*text)
