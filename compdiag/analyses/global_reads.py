@@ -37,9 +37,14 @@ def rebound_at(ctx: Any, cid: str | None, name: str) -> Any:
     if found is None:
         return None
     d, lines, (first, last) = found
-    hits = [n for n, text in enumerate(lines, 1)
-            if not first <= n <= last and name in assigned_names(text)]
-    return ctx.frame(d.filename, hits[-1], lines[hits[-1] - 1], evidence="source") \
+    return _last_line(ctx, d.filename, lines,
+                      lambda n, text: not first <= n <= last and name in assigned_names(text))
+
+
+def _last_line(ctx: Any, filename: str, lines: list[str], keep: Any) -> Any:
+    """The last of `lines` (1-based number, text) that `keep` accepts, as a user frame."""
+    hits = [n for n, text in enumerate(lines, 1) if keep(n, text)]
+    return ctx.frame(filename, hits[-1], lines[hits[-1] - 1], evidence="source") \
         if hits else None
 
 
@@ -54,10 +59,8 @@ def attribute_rebound_at(ctx: Any, cid: str | None, attr: str) -> Any:
         return None
     d, lines, (first, last) = found
     store = re.compile(rf"(?<![\w.])(?!self\b)[A-Za-z_][\w.\[\]'\"]*\.{re.escape(attr)}\s*=(?!=)")
-    hits = [n for n, text in enumerate(lines, 1)
-            if not first <= n <= last and store.search(text.split("#")[0])]
-    return ctx.frame(d.filename, hits[-1], lines[hits[-1] - 1], evidence="source") \
-        if hits else None
+    return _last_line(ctx, d.filename, lines, lambda n, text: not first <= n <= last
+                      and store.search(text.split("#")[0]) is not None)
 
 
 def state_loaded_at(ctx: Any, cid: str | None) -> Any:
@@ -65,11 +68,10 @@ def state_loaded_at(ctx: Any, cid: str | None) -> Any:
     optimizer's `step` (whose identity guards on `self.state[...]` a load fails: the load
     replaces every state tensor; probes39c opt_step_resume_state_recompile)."""
     for f in reversed(ctx.call_chain(cid)):
-        lines = ctx.source_lines(f.filename) or []
-        hits = [n for n, text in enumerate(lines, 1)
-                if ".load_state_dict(" in text.split("#")[0]]
-        if hits:
-            return ctx.frame(f.filename, hits[-1], lines[hits[-1] - 1], evidence="source")
+        at = _last_line(ctx, f.filename, ctx.source_lines(f.filename) or [],
+                        lambda n, text: ".load_state_dict(" in text.split("#")[0])
+        if at is not None:
+            return at
     return None
 
 
