@@ -5,6 +5,7 @@ calls it once a check has found a difference."""
 
 from __future__ import annotations
 
+import contextlib
 import operator
 from typing import Any, Callable
 
@@ -15,7 +16,7 @@ from torch.utils import _pytree as pytree
 from compdiag.capture.accuracy_compare import (
     GraphCheck, Tolerance, _clone, _described, _leaves, _op_name, _preserved_state, _to64,
     compare_outputs, fp64_errors, user_line)
-from compdiag.capture.accuracy_replay import _eager, _gm64
+from compdiag.capture.accuracy_replay import _eager, _gm64, paired_values
 from compdiag.capture.mutated_args import dropped_copy, written
 
 
@@ -99,32 +100,42 @@ def output_node(gm: torch.fx.GraphModule, index: int) -> dict[str, Any] | None:
 def localise_conditioning(gm: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor,
                           tol: Tolerance) -> dict[str, Any] | None:
     """The first node whose eager value is already beyond the tolerance from its float64
-    value: where the conditioning bites. Eager runs only (no compiles), log2(nodes) prefixes."""
+    value: where the conditioning bites. One eager run in each dtype, in lockstep (no
+    compiles)."""
     nodes = _computational(gm)
     if not nodes:
         return None
 
     overflowed: set[int] = set()
 
-    def far(k: int) -> bool:
-        sub = _prefix_graph(gm, nodes[k])
-        with _preserved_state(gm):
-            lo = _eager(sub, args, rng)
-            hi = _eager(_gm64(sub), _to64(args), rng)
+    def far(lo: Any, hi: Any) -> bool | None:
+        """Whether eager's value LO is beyond the tolerance from its float64 value HI (None:
+        overflowed, eager's inf where float64 is finite)."""
         for a, b in zip(_leaves(lo), _leaves(hi)):
             if isinstance(a, torch.Tensor) and a.is_floating_point():
                 # eager's inf where float64 is finite: the low precision overflowed here
                 # (probes33f fp16_rmsnorm_serve: `h.pow(2)` past float16's 65504)
                 if isinstance(b, torch.Tensor) and b.shape == a.shape and bool(
                         (torch.isinf(a) & torch.isfinite(b.double())).any()):
-                    overflowed.add(k)
-                    return True
+                    return None
                 errs = fp64_errors(a, a, b)
                 if errs and errs["eager_rel"] > tol.tol_for(a.dtype):
                     return True
         return False
 
-    found = first_true(len(nodes), far)
+    found = None
+    index = {n: k for k, n in enumerate(nodes)}
+    try:
+        with _preserved_state(gm), contextlib.closing(paired_values(gm, args, rng)) as pairs:
+            for node, lo, hi in pairs:
+                verdict = far(lo, hi) if node in index else False
+                if verdict is None:
+                    overflowed.add(index[node])
+                if verdict is not False:
+                    found = (index[node],)
+                    break
+    except Exception:  # noqa: BLE001 - fail open: no conditioning node, the check's own stands
+        return None
     if found is None:
         return None
     node = nodes[found[0]]

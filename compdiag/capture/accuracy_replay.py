@@ -12,7 +12,7 @@ from typing import Any, Callable
 import torch
 import torch.fx
 
-from compdiag.capture.accuracy_compare import _clone
+from compdiag.capture.accuracy_compare import _clone, _to64
 from compdiag.formats import lazy_re
 
 
@@ -114,3 +114,42 @@ def _no_autocast():
             except (TypeError, RuntimeError, AttributeError):  # another torch's signature
                 continue
         yield
+
+
+def paired_values(gm: torch.fx.GraphModule, args: list[Any], rng: torch.Tensor) -> Any:
+    """Each node of GM with its eager value and its float64 value, in graph order, the two
+    runs in lockstep (each with its own RNG stream from `rng`) and every value dropped after
+    its last use: the first node where precision is lost is found in one pass over the graph,
+    with the memory of one eager run in each dtype. A search over prefixes that each return
+    one node's value is not monotone (a later node that does not read the lossy one is
+    exact again), so a bisection over them could stop past the cause (probes39g
+    zscore_onepass_price: the clamp after `E[x^2] - E[x]^2`, not the subtraction)."""
+    wide = _gm64(gm)
+    runs = [torch.fx.Interpreter(gm), torch.fx.Interpreter(wide)]
+    runs[0].args_iter = iter(_clone(args))
+    runs[1].args_iter = iter(_clone(_to64(args)))
+    states = [rng, rng]
+    last: dict[str, str] = {}
+    for node in gm.graph.nodes:
+        for used in node.all_input_nodes:
+            last[used.name] = node.name
+    dying: dict[str, list[str]] = {}
+    for name, user in last.items():
+        dying.setdefault(user, []).append(name)
+    grad_off = contextlib.nullcontext() if transforms_in(gm) else torch.no_grad()
+    pairs = list(zip(gm.graph.nodes, wide.graph.nodes))
+    by_name = [{n.name: n for n in g.graph.nodes} for g in (gm, wide)]
+    with grad_off:
+        for node, twin in pairs:
+            if node.op == "output":
+                return
+            values = []
+            for k, (run, n) in enumerate(zip(runs, (node, twin))):
+                torch.random.set_rng_state(states[k])
+                run.env[n] = run.run_node(n)
+                states[k] = torch.random.get_rng_state()
+                values.append(run.env[n])
+            yield node, values[0], values[1]
+            for name in dying.get(node.name, ()):
+                for run, named in zip(runs, by_name):
+                    run.env.pop(named[name], None)
