@@ -106,3 +106,52 @@ def test_an_inf_only_compiled_code_makes_is_searched_inside_the_fusion():
     assert not wrong_code(check(verdict="inf_nan", matches_fp64="compiled"))
     assert not wrong_code(check(verdict="inf_nan"))
     assert wrong_code(check(verdict="miscompile")) and not wrong_code(check(verdict="tf32"))
+
+
+def _node_bug(bad):
+    """Compiled code that computes op BAD's own value wrongly, wherever it sits."""
+    def compiler(gm, _args):
+        class Wrong(torch.fx.Interpreter):
+            def run_node(self, n):
+                out = super().run_node(n)
+                return out + 1000 if n.op == "call_function" and n.target is bad else out
+
+        return lambda *args: Wrong(gm).run(*args)
+    return compiler
+
+
+def _two_branches(early: int, late: int) -> torch.fx.GraphModule:
+    """x -> `early` unary ops (the first an exp); y -> `late` unary ops; both returned: the
+    later branch never reads the earlier one."""
+    graph = torch.fx.Graph()
+    x, y = graph.placeholder("x"), graph.placeholder("y")
+    a = graph.call_function(torch.exp, (x,))
+    for _ in range(early - 1):
+        a = graph.call_function(torch.neg, (a,))
+    b = y
+    for _ in range(late):
+        b = graph.call_function(torch.sin, (b,))
+    graph.output((a, b))
+    gm = torch.fx.GraphModule(torch.nn.Module(), graph)
+
+    class Meta(torch.fx.Interpreter):
+        def run_node(self, n):
+            out = super().run_node(n)
+            n.meta["val"] = out
+            return out
+
+    Meta(gm).run(torch.linspace(-1, 1, 8), torch.linspace(-1, 1, 8))
+    return gm
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 9))
+def test_a_wrong_value_no_later_op_reads_is_still_found(early, late):
+    """The bisection's prefixes each returned one node's value: once past a wrong node that no
+    later node reads, every prefix looked right, and the search found nothing or a later node
+    (its predicate was not monotone). Prefixes now return every value nothing in them reads."""
+    gm = _two_branches(early, late)
+    args = [torch.linspace(-1, 1, 8), torch.linspace(-1, 1, 8)]
+    found = localise(gm, _node_bug(torch.exp), args, torch.random.get_rng_state(), Tolerance(),
+                     fused=False)
+    assert found is not None and found["op"] == "exp", found

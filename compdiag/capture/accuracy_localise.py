@@ -21,24 +21,34 @@ from compdiag.capture.mutated_args import dropped_copy, written
 
 
 # -- localisation -----------------------------------------------------------------------------
-def _prefix_graph(gm: torch.fx.GraphModule, upto: torch.fx.Node) -> torch.fx.GraphModule:
+def _prefix_graph(gm: torch.fx.GraphModule, upto: torch.fx.Node,
+                  frontier: bool = False) -> torch.fx.GraphModule:
     """The graph up to `upto`, returning its value (for an op that returns nothing and writes
     its inputs in place, the inputs it wrote), and every graph input written so far: once
     compiled code has written an input wrongly, every later prefix shows it, so the search
     for the first divergent prefix stays monotone (a later op reading an untouched view of
-    that input would hide it)."""
+    that input would hide it). `frontier`: also every tensor the prefix computed that nothing
+    in it reads, so a value that diverged earlier and that no later op of the prefix reads
+    still shows (a bisection over prefixes is right only when its predicate is monotone)."""
     graph = torch.fx.Graph()
     env: dict[torch.fx.Node, torch.fx.Node] = {}
     inputs: list[torch.fx.Node] = []
+    kept: list[torch.fx.Node] = []
     for node in gm.graph.nodes:
         if node.op == "output":
             continue
         env[node] = graph.node_copy(node, lambda n: env[n])
         inputs += [i for i in map(_input_of, written(node)) if i is not None]
+        kept.append(node)
         if node is upto:
             break
     value = upto.meta.get("example_value", upto.meta.get("val"))
     own = [upto] if isinstance(value, torch.Tensor) else written(upto)
+    if frontier:
+        inside = set(kept)
+        own += [n for n in kept if n.op in ("call_function", "call_method", "call_module")
+                and isinstance(n.meta.get("example_value", n.meta.get("val")), torch.Tensor)
+                and not any(u in inside for u in n.users)]
     graph.output(tuple(env[n] for n in dict.fromkeys([*own, *inputs])))
     sub = torch.fx.GraphModule(gm, graph)
     sub.graph.eliminate_dead_code()
@@ -219,7 +229,7 @@ def localise(gm: torch.fx.GraphModule, compiler: Callable[..., Any], args: list[
         return None
 
     found = first_true(len(nodes), lambda k: _compiled_differs(
-        gm, _prefix_graph(gm, nodes[k]), args, compiler, rng, tol))
+        gm, _prefix_graph(gm, nodes[k], frontier=True), args, compiler, rng, tol))
     if found is None:
         reader = scalar_inputs.first_reader(ran, args) if gm is not ran else None
         return None if reader is None else _described(
