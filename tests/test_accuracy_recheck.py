@@ -188,3 +188,26 @@ def test_a_tensor_the_graph_holds_as_an_attribute_is_restored_after_the_replays(
         gm(torch.ones(3))
         gm(torch.ones(3))
     assert torch.equal(gm.w, torch.ones(3)), gm.w
+
+
+def test_a_wrong_write_back_into_an_input_offers_returning_the_value(tmp_path):
+    """probes39f stream_state_reset_flip, blind: `state[:, ended] = 0; state.add_(state.flip(0))`
+    in a compiled function wrote wrong values back into `state` (Inductor's reinplacing,
+    pytorch#198270); the fix offered only bisect and minify, where returning the new state and
+    assigning it outside is right at once. Offered where the output that differs is an input
+    updated in place, and only there."""
+    from test_explain import Store
+
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.compile("1/0")
+    at = {"filename": str(s.user), "line": "x", "lineno": 12}
+    node = {"node": "setitem", "op": "setitem", "user_frame": at,
+            "shows_at": {"node": "add_", "op": "add_"}}
+    s.accuracy("0/0", [("input state (updated in place)", False, 0.6, 1.7, {
+        "divergent_node": node})])
+    s.accuracy("1/0", [("output 0", False, 0.6, 1.7, {"divergent_node": node})])
+    by_cid = {d["compile_id"]: d for d in s.explain()}
+    assert "instead of updating state in place" in by_cid["0/0"]["fix"], by_cid["0/0"]
+    assert "compdiag bisect" in by_cid["0/0"]["fix"]
+    assert "in place" not in by_cid["1/0"]["fix"], by_cid["1/0"]

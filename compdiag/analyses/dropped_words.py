@@ -36,3 +36,22 @@ DROPPED_COPY_FIX = ("Give {op} a source it does not write, one the compiler cann
                     "tensor and copy that back after it (`out = torch.empty_like(x); op(x, "
                     "out); x.copy_(out)`). Then report the dropped copy to PyTorch with "
                     "`{minify}`'s repro.")
+
+# An input the compiled call writes in place whose written values differ (no finer cause
+# found): the write-back is where compiled code differs from eager's in-place op (Inductor
+# functionalises the update and writes the result back into the input; its reinplacing pass
+# can then read what it already overwrote, pytorch#198270; probes39f stream_state_reset_flip:
+# `state.copy_(s + s.flip(0))` wrong, `return s + s.flip(0)` right).
+INPUT_WRITE_FIX = ("The wrong values are the ones written back into {name}: as a workaround, "
+                   "return the new value from the compiled function and assign it outside "
+                   "(`{name} = f({name}, ...)`) instead of updating {name} in place. ")
+
+
+def input_write_fix(output: str) -> str:
+    """INPUT_WRITE_FIX for an output the check labels as an input updated in place (the
+    graph's `input NAME (updated in place)`, a function's `NAME[...] (updated in place)`);
+    "" for any other output."""
+    if not output.endswith(" (updated in place)"):
+        return ""
+    return INPUT_WRITE_FIX.format(name=output.removeprefix("input ").removesuffix(
+        " (updated in place)"))

@@ -462,7 +462,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
             explanation += (" Eager itself is non-deterministic on this graph, so part of the "
                             "difference may not be the compiler's.")
         kind = _kind_of(verdict, detail)
-        fix = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store)
+        fix = generic = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store)
         if undeclared or narrowed:
             fix = undeclared or narrowed
         elif dropped:
@@ -483,6 +483,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
             fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
                                              dtype=detail.get("dtype"), minify=minify,
                                              bisect=bisect, attr=detail.get("attribute"))
+        if fix == generic:  # an input's write-back differs: return the value instead
+            fix = dropped_words.input_write_fix(name) + fix
         if detail.get("after_param_update") and not worst.get("ok"):
             # the check at the first call after the program updated parameters in place
             reason, explanation, fix = updated_params_words(
@@ -560,10 +562,8 @@ def op_frame(ctx: Any, cid: str | None, frame: dict[str, Any] | None, op: str | 
              if n["filename"] and n["lineno"]]
     mine = [n for n in nodes
             if op and (n["op"] == op or (n["target"] or "").split(".")[-2:-1] == [op])]
-    lines = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
-             for n in nodes]
-    mine = [{"filename": n["filename"], "lineno": n["lineno"], "line": n["line"]}
-            for n in mine]
+    keys = ("filename", "lineno", "line")
+    mine, lines = ([{k: n[k] for k in keys} for n in ns] for ns in (mine, nodes))
     return locate(ctx, cid, nodes=[frame if frame and frame.get("filename") else [],
                                    mine, lines])
 
