@@ -6,7 +6,7 @@ that it plausibly costs; it ranks causes, it is not a prediction of the gain."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from compdiag.analyses.diagnosis import Diagnosis, UserFrame
@@ -97,3 +97,25 @@ class TimedRun:
         kern = sum(sum(g["kernels"].values()) for g in gs) or 1
         fb = sum(len(g["fallbacks"]) for g in gs) or 1
         return self.share(gs) * min(1.0, fb / kern + 0.1)
+
+
+def merged(found: list[Limiter]) -> list[Limiter]:
+    """One row per cause: limiters of one kind with the same reason at the same user line (the
+    same refusal in each graph a recompile made of one function) become one, their impacts
+    added and their graphs listed together (probes39c: perf's causes 3 and 4 were one text
+    twice, for graphs 1/0 and 1/1)."""
+    groups: dict[tuple, list[Limiter]] = {}
+    for lim in found:
+        frame = lim.user_frame
+        at = (frame.filename, frame.lineno) if frame is not None else None
+        groups.setdefault((lim.kind, lim.reason, lim.basis, at), []).append(lim)
+    out = []
+    for same in groups.values():
+        first = same[0]
+        if len(same) > 1:
+            cids = tuple(dict.fromkeys(c for lim in same for c in lim.compile_ids))
+            first = replace(first, impact=sum(lim.impact for lim in same), compile_ids=cids,
+                            evidence=f"{first.evidence} (in each of {len(cids)} graphs: "
+                                     f"{', '.join(cids)})")
+        out.append(first)
+    return out

@@ -23,7 +23,7 @@ from compdiag.analyses.compile_time import for_run as compile_time_for_run
 from compdiag.analyses.cudagraph_coverage import coverage
 from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.library_calls import is_library_call
-from compdiag.analyses.limiter import Limiter, TimedRun, with_consequences
+from compdiag.analyses.limiter import Limiter, TimedRun, merged, with_consequences
 from compdiag.analyses.limiter import weight as _weight
 from compdiag.analyses.registry import plugin_manager
 from compdiag.formats.words import plural
@@ -280,7 +280,7 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[Diagnosis],
                "on CUDA, mode='reduce-overhead' replays the graphs as CUDA graphs with one "
                "launch"), None))
 
-    out = [lim.to_json() for lim in found]
+    out = [lim.to_json() for lim in merged(found)]
     out.sort(key=lambda lim: -lim["impact"])
     return out
 

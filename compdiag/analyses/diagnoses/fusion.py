@@ -13,7 +13,7 @@ problems, unless a `compdiag perf` report of the run measured a fusion limiter o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from compdiag.analyses.diagnosis import Details, Diagnosis
@@ -90,6 +90,9 @@ REASON_CLASSES: tuple[tuple[Words, tuple[str | None, bool]], ...] = (
 MEASURED_IMPACT = 0.02
 # The fix of every refusal Inductor makes on purpose (REASON_CLASSES' benign column).
 UNLESS_MEASURED = ("Nothing to change unless {perf} measures this graph's fusions to matter.")
+# The same refusal's fix in `compdiag perf`'s table, which has measured it.
+PERF_BENIGN_FIX = ("Nothing to change unless its impact matters: the scheduler refuses this "
+                   "fusion on purpose, and the impact is the most that forcing it could save.")
 # class -> (title, explanation, fix)
 FIXES: dict[str, tuple[str, str, str]] = {
     "cycle": ("fusion would create a cycle", "Fusing would make a kernel depend on itself "
@@ -268,6 +271,11 @@ def compdiag_limiter(diagnosis: Diagnosis, timings: Any) -> Limiter | None:
     kern = sum(sum(g["kernels"].values()) for g in gs) or 1
     impact = (timings.share(gs) * WEIGHT.get(diagnosis.details.reason_class, 0.3)
               * min(1.0, n / (kern + n)))
-    return structural("fusion_miss", impact, diagnosis,
-                      f"{plural(n, 'fusion decision')} refused by the scheduler in a graph "
-                      f"with {plural(kern, 'kernel')}")
+    lim = structural("fusion_miss", impact, diagnosis,
+                     f"{plural(n, 'fusion decision')} refused by the scheduler in a graph "
+                     f"with {plural(kern, 'kernel')}")
+    # in perf's own table the measuring is done: its fix names no perf command (probes39c:
+    # "Nothing to change unless `compdiag perf ...` measures ...", printed by that command)
+    cls = diagnosis.details.reason_class
+    return replace(lim, fix=PERF_BENIGN_FIX) if fusion_fix(cls, "")[2] == UNLESS_MEASURED \
+        else lim
