@@ -34,3 +34,25 @@ def test_an_accuracy_mismatch_is_counted_as_one_not_as_a_failure(tmp_path) -> No
     assert doc["diagnoses"][0]["kind"] == "accuracy"
     head = "\n".join(header_lines(doc))
     assert "failure" not in head, head
+
+
+def test_a_compile_that_made_no_graph_is_said_to_have_failed(tmp_path) -> None:
+    """probes39c unfreeze_requires_grad_in_forward, blind: Dynamo gave up on the whole forward
+    (`requires_grad_()` inside it), no graph was made and the header still said "1 compile",
+    as if something ran compiled."""
+    path = tmp_path / "s.db"
+    w = Writer(path)
+    run = w.begin_run(source="run", argv=["train.py"], cwd=str(tmp_path))
+    ing = Ingestor(w, run)
+    ing.record({"frame_id": 0, "frame_compile_id": 0, "compilation_metrics": {
+        "co_name": "forward", "co_filename": str(tmp_path / "train.py"), "co_firstlineno": 1,
+        "fail_type": "torch._dynamo.exc.Unsupported", "fail_reason": "requires_grad_"}}, None)
+    ing.flush()
+    w.end_run(run, exit_code=0, status="done")
+    w.close()
+    with Reader(path) as r:
+        counts = r.counts(run)
+        doc = explain_document(r, run)
+    assert counts["compiles"] == 1 and counts["failed_compiles"] == 1, counts
+    head = "\n".join(header_lines(doc))
+    assert "1 compile (it failed: no graph, its code ran in eager)" in head, head

@@ -129,6 +129,10 @@ class RecordsReader(ReaderBase):
         out["recompile_reasons"] = out["recompiles"]
         out["recompiles"] = self._scalar(
             "SELECT count(DISTINCT compile_id) FROM recompiles WHERE run_id = ?", (run_id,))
+        # a frame whose compile failed made no graph: its code ran in eager (probes39c: "1
+        # compile" said of a forward Dynamo gave up on)
+        out["failed_compiles"] = self._scalar(
+            "SELECT count(*) FROM compiles WHERE run_id = ? AND status = 'failed'", (run_id,))
         out["cudagraph_skips"] = self._scalar(
             "SELECT count(*) FROM cudagraphs WHERE run_id = ? AND applied = 0", (run_id,))
         # a compiled graph whose outputs differ from eager's is stored as a failure row of

@@ -59,7 +59,11 @@ def header_lines(doc: dict[str, Any]) -> list[str]:
         return ", ".join(_kind_count(n, k, info) for k, n in kinds.items())
     problems = [d for d in diags if d.get("severity") != "info"]
     info = [d for d in diags if d.get("severity") == "info"]
-    lines.append(f"{plural(c.get('compiles', 0), 'compile')}; "
+    failed = c.get("failed_compiles") or 0
+    made = plural(c.get("compiles", 0), "compile") + (
+        "" if not failed else " (it failed: no graph, its code ran in eager)"
+        if failed == c.get("compiles") == 1 else f" ({failed} failed: no graph)")
+    lines.append(f"{made}; "
                  f"{plural(len(problems), 'problem')}"
                  + (f" below: {listed(problems)}" if problems else "")
                  + (f"; {len(info)} for information (nothing to fix): {listed(info, True)}"
