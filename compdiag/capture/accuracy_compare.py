@@ -300,7 +300,12 @@ def compare_output(name: str, ref: Any, res: Any, ref64: Any, tol: Tolerance,
         max_abs = float((r.long() - c.long()).abs().max()) if r.numel() and r.dtype != torch.bool \
             else (0.0 if equal else 1.0)
         if not equal:
-            detail["reason"] = "integer/bool values differ"
+            # how many differ, not only by how much: the max abs of an index output (topk's,
+            # argmax's) is a distance between item ids (probes39a retrieval_bf16_mul_sum_topk:
+            # "max abs 1.58e+03"), where what matters is how many positions chose another
+            n = int((r != c).sum()) if r.shape == c.shape else r.numel()
+            detail["reason"] = f"integer/bool values differ at {n} of {r.numel()} positions"
+            detail["differing"] = n
             if wraps_32(r, c):
                 detail["reason"] = WRAPPED
                 detail["wraps_at_bits"] = 32

@@ -1,0 +1,25 @@
+"""An integer output that differs says at how many positions: the max abs of an index output
+(topk's, argmax's) is a distance between item ids, not an error. probes39a
+retrieval_bf16_mul_sum_topk, blind: "max abs 1.58e+03 (integer/bool values differ)" where
+28 of 64 users got another top-10; the count was nowhere. Fails on the code before (no count)."""
+
+from __future__ import annotations
+
+import torch
+
+from compdiag.capture.accuracy_compare import Tolerance, compare_outputs
+
+
+def test_an_index_output_that_differs_counts_the_positions():
+    eager = torch.tensor([[3, 1500, 7], [2, 9, 11]])
+    compiled = torch.tensor([[3, 17, 7], [2, 11, 9]])
+    (out,) = compare_outputs((eager,), (compiled,), (eager,), Tolerance())
+    assert not out.ok
+    assert out.detail["reason"] == "integer/bool values differ at 3 of 6 positions", out.detail
+    assert out.detail["differing"] == 3
+
+
+def test_equal_integers_say_nothing():
+    t = torch.arange(6)
+    (out,) = compare_outputs((t,), (t.clone(),), (t,), Tolerance())
+    assert out.ok and "reason" not in (out.detail or {})
