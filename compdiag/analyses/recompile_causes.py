@@ -17,6 +17,7 @@ from compdiag.analyses.guard_words import bare
 from compdiag.analyses.locate import source_line
 from compdiag.analyses.lost_marks import EXPLANATION as LOST_EXPLANATION, FIX as LOST_FIX, \
     REASON as LOST_REASON, lost_mark
+from compdiag.analyses import local_class
 from compdiag.analyses.recompile_instances import frame_cids, instances_of
 from compdiag.analyses.recompile_sites import EXPLANATION as SITES_EXPLANATION, FIX as SITES_FIX, \
     REASON as SITES_REASON, call_sites, words as site_words
@@ -67,6 +68,15 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
     `call`: the user's call that triggered the compile (recompiles.call_site)."""
     changed = [m.groups() for a in also if (m := _CHANGED.match(a))]
     also_sizes = [g for g, _, _ in changed if ".size()[" in g]
+    local = local_class.local_class(event.get("failed_guard")) if category == "type" else None
+    if local is not None:  # a new class per call of the function defining it
+        row = ctx.code_row(event["compile_id"]) or {}
+        words = dict(src=bare(source), outer=local[0], cls=local[1], fn=fn or "the method")
+        return Cause(local_class.class_statement(
+            ctx, [row.get("filename"), call.filename if call else None], *local),
+            f"type of {bare(source)} changed", local_class.SUFFIX.format(**words),
+            local_class.EXPLANATION.format(**words),
+            local_class.FIX.format(**words))
     # another instance first: its sizes are that module's own (probes30d sn_critic_two_passes)
     cls = instances_of(ctx, frame_no, event, source)
     if cls is not None:
