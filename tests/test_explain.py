@@ -2829,3 +2829,23 @@ def test_another_function_in_a_list_passed_in_is_said_as_a_function_not_an_objec
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
     assert "ops[1] is another function" in d["reason"], d
     assert "mask" in d["fix"] and "__code__ once" not in d["fix"], d
+
+
+def test_a_dicts_key_order_is_one_recompile_with_its_fix(tmp_path):
+    """probes40a multitask_loss_dict_order (pytorch#124779), blind: a batch dict of the same
+    four task keys in a shuffled order; torch guards each position
+    (`list(dict.keys(targets))[0] == 'edge'`). Two panels said "<key 0> is a Python string
+    that differs between calls" and "pass <key 1> as a tensor"; the same keys in another
+    order are one finding, with the fix that iterates a fixed order."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    for n, (pos, key) in enumerate([(0, "edge"), (1, "attr"), (0, "depth")], start=1):
+        s.compile(f"0/{n}", recompile_reason=f"0/{n - 1}: list(dict.keys(targets))[{pos}] == "
+                                              f"'{key}'  # for t in targets.items():  # "
+                                              f"{s.user}:16 in f")
+    diags = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert len(diags) == 1, [d["reason"] for d in diags]
+    (d,) = diags
+    assert "the order of targets's keys changed" in d["reason"], d["reason"]
+    assert "fixed order of keys" in d["fix"] and "tensor" not in d["fix"], d["fix"]
+    assert d["details"]["values"] == [], d["details"]

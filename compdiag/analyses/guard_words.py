@@ -112,6 +112,8 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
     cell = closure_index(source)
     if category == "value" and cell is not None:
         return _closure_cell(ctx, event, cell, where)
+    if category == "value" and (said := _key_order(event, source, where)) is not None:
+        return said
     if category == "value" and (said := _math_call(event, source)) is not None:
         return said
     if category == "value" and (said := _size_derived(event, source)) is not None:
@@ -473,6 +475,34 @@ def _size_derived(event: dict[str, Any], source: str) -> Said | None:
 # list", said of a buffer, ruled out the tensor position that fixed it)
 _TENSOR_INDEXING = re.compile(r"\baten\.(?:select|slice|index|index_put|copy|narrow|gather)"
                               r"(?:_)?\.")
+
+
+# torch's guard on the key at one position of a dict the code iterated: `list(dict.keys(d))[N]`
+_KEY_AT = re.compile(r"^list\(dict\.keys\((.+)\)\)\[(\d+)\]$")
+
+
+def _key_order(event: dict[str, Any], source: str, where: str) -> Said | None:
+    """A guard on which key sits at a position of a dict the compiled code iterates: Dynamo
+    unrolls `for k, v in d.items()` over the keys in their order and guards each position, so
+    the same keys in another order are another graph (probes40a multitask_loss_dict_order,
+    pytorch#124779: a batch dict of four tasks in a shuffled order, at the recompile limit;
+    said as "<key 0> is a Python string that differs between calls", with "pass it as a
+    tensor")."""
+    m = _KEY_AT.match(source)
+    if m is None:
+        return None
+    box, pos = in_user_spelling(m.group(1)), m.group(2)
+    before, after = event.get("before"), event.get("after")
+    change = f": at position {pos}, {before} -> {after or 'another key'}" if before else ""
+    return Said(f"the order of {box}'s keys changed", change,
+                f"{where} iterates {box} (`.items()`, `.keys()` or a `for` over it), and Dynamo "
+                f"unrolls that loop over the keys in their order, guarding which key is at "
+                f"each position: the same keys in another order, or other keys, are another "
+                f"graph, one per order met.",
+                f"Iterate {box} in one fixed order of keys (`for k in KEYS: v = {box}[k]`, "
+                f"KEYS a tuple defined once), or build it in that order before the call "
+                f"(`{box} = {{k: {box}[k] for k in KEYS}}`), with the same keys every call.",
+                by_design=False)
 
 
 def _container_index(ctx: Any, event: dict[str, Any], source: str) -> Said | None:

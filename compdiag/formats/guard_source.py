@@ -64,14 +64,24 @@ def rooted(name: str) -> str:
 
 
 # torch spells a dict's N-th key `list(dict.keys(d))[N]` (an optimizer's state per parameter)
-_KEY_AT = lazy_re.compile(r"list\(dict\.keys\([^()]*(?:\([^()]*\)[^()]*)*\)\)\[(\d+)\]")
+_KEY_AT = lazy_re.compile(r"list\(dict\.keys\(([^()]*(?:\([^()]*\)[^()]*)*)\)\)\[(\d+)\]")
+
+
+def _key_at(m: re.Match[str]) -> str:
+    """`<key N>` inside a subscript of the same dict (`d[<key 0>]`, an optimizer's state per
+    parameter); `<key N of d>` elsewhere, where the dict is not beside it (a guard on the key
+    order of a dict the code iterated, probes40a multitask_loss_dict_order)."""
+    box = m.group(1)
+    if m.string[:m.start()].endswith(box + "["):
+        return f"<key {m.group(2)}>"
+    return f"<key {m.group(2)} of {in_user_spelling(box)}>"
 
 
 def in_user_spelling(text: str) -> str:
     """`text` with every guard source torch spelled (`L['self']._modules['fc'].weight`) as the
     user's code spells it (`self.fc.weight`); a dict's N-th key as `<key N>`."""
     while "list(dict.keys(" in text:
-        shorter = _KEY_AT.sub(r"<key \1>", text)
+        shorter = _KEY_AT.sub(_key_at, text)
         if shorter == text:
             break
         text = shorter

@@ -157,6 +157,8 @@ def _read_object(source: str) -> str:
 
 # one item of a container, at the end of a guard source: `['relu']`, `[0]`
 _ITEM = re.compile(r"\[(?:'[^'\]]*'|\d+)\]$")
+# a guard on the key at one position of a dict (guard_words._key_order)
+_KEY_POSITION = re.compile(r"^list\(dict\.keys\((.+)\)\)\[\d+\]$")
 _KEYWORDS = re.compile(r"^len\((?:L\['kwargs'\]|kwargs)\)$")
 
 
@@ -252,9 +254,13 @@ def _spec_json(spec: dict[str, Any] | None) -> dict[str, Any] | None:
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     limits = dict(ctx.recompile_limits)
     groups: dict[tuple, dict[str, Any]] = {}
+    positions: dict[tuple, str] = {}  # a dict's key positions: one finding, its key order
     for ev in ctx.r.recompile_events(ctx.run_id):
         frame_no = frame_of(ev["compile_id"])
-        key = (frame_no, ev["category"], ev["guarded"])
+        guarded = ev["guarded"]
+        if (m := _KEY_POSITION.match(guarded or "")) is not None:
+            guarded = positions.setdefault((frame_no, m.group(1)), guarded)
+        key = (frame_no, ev["category"], guarded)
         groups.setdefault(key, []).append(ev)
     # A resume function recompiles for the same input change as its parent: fold it in.
     def signature(key: tuple, evs: list[dict[str, Any]]) -> tuple:
@@ -491,7 +497,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                 e["compile_id"] for e in (*evs, *(x for _, f in extra for x in f))),
             torch_message=torch_message, severity="info" if expected else "problem",
             details=RecompileDetails(guard=source, category=category, before=before,
-                                     after=after, values=tuple(_seen(evs, after)[:20]),
+                                     after=after, values=tuple(_seen(evs, after)[:20]) if len(
+                                         {e["guarded"] for e in evs}) == 1 else (),
                                      function=fn,
                                      failed_guard=first["failed_guard"][:300],
                                      limit_hit=limit is not None,
