@@ -596,3 +596,23 @@ def test_a_deepcopy_made_by_dataclasses_asdict_names_asdict():
     mine = graph_break_fix(gb, "Dynamo does not support copy.deepcopy() on tensors.", "",
                            "snapshot = copy.deepcopy(state)", [])
     assert "instead of copy.deepcopy" in mine, mine
+
+
+def test_a_torch_context_manager_entered_through_an_exit_stack_names_the_exit_stack():
+    """probes40a exitstack_frozen_backbone (pytorch#109309), blind: `stack.enter_context(
+    torch.no_grad())` inside a compiled forward broke on `set_grad_enabled.__enter__`, and the
+    fix said to keep that call outside the compiled function, where a plain `with
+    torch.no_grad():` inside it gives no break. The ExitStack is what Dynamo does not trace."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    gb = "Attempted to call function marked as skipped"
+    expl = ("Dynamo developers have intentionally marked that the function "
+            "`set_grad_enabled.__enter__` in file `/x/torch/autograd/grad_mode.py` should not "
+            "be traced.")
+    ctx = ("module: torch.autograd.grad_mode, qualname: set_grad_enabled.__enter__, skip "
+           "reason: file matches MOD_SKIPLIST (/x/torch/autograd)")
+    fix = graph_break_fix(gb, expl, ctx, "stack.enter_context(torch.no_grad())", [])
+    assert "`torch.no_grad()` is entered through contextlib.ExitStack" in fix, fix
+    assert "keep the call outside" not in fix
+    plain = graph_break_fix(gb, expl, ctx, "torch.set_grad_enabled(False).__enter__()", [])
+    assert "ExitStack" not in plain, plain

@@ -217,6 +217,17 @@ VARIABLE_FIX = ("`torch.autograd.Variable` is a deprecated wrapper (every tensor
                 "from autograd where that was the point).")
 
 
+# A torch context manager entered by hand through contextlib.ExitStack.enter_context: Dynamo
+# traces `with torch.no_grad():` but not ExitStack's own call of `__enter__` (probes40a
+# exitstack_frozen_backbone, pytorch#109309: "keep set_grad_enabled.__enter__ outside" where
+# a plain `with` inside forward gave 0 breaks).
+EXIT_STACK_FIX = ("`{cm}` is entered through contextlib.ExitStack (`enter_context`), which "
+                  "Dynamo does not trace; it traces the same context manager in a `with` "
+                  "statement. Replace the ExitStack with `with` statements, a conditional one "
+                  "where it was optional: `with torch.no_grad() if freeze else "
+                  "contextlib.nullcontext():`.")
+
+
 def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
     m = _SKIP_CTX.search(ctx) or _SKIP_CTX.search(expl)
     module, qualname = (m.group(1), m.group(2)) if m else ("", "")
@@ -240,6 +251,10 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
                    if stem and module and stem != module.rsplit(".", 1)[-1] else "")
         if name in TRACED_ALTERNATIVES:  # torch traces another API for the same thing
             return TRACED_ALTERNATIVES[name]
+        if name.endswith(".__enter__") and "enter_context(" in (line or ""):
+            entered = line.split("enter_context(", 1)[1].rstrip()
+            return EXIT_STACK_FIX.format(cm=entered[:-1] if entered.endswith(")") else
+                                         name[:-len(".__enter__")])
         return (f"`{name}` is {code_owner(file.group(1) if file else None)} Dynamo skips on "
                 f"purpose (it is not meant to be traced{wrapper}), so calling it inside the "
                 "compiled function splits the graph there: keep the call outside, compiling "
