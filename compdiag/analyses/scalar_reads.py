@@ -21,7 +21,7 @@ def scalar_read_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
     """A tensor's value read into Python (aten._local_scalar_dense): the fix for the call the
     user's line makes, `.tolist()` or `.item()` (and what reads one implicitly)."""
     if NUMPY_CALL.search(line) and not SCALAR_READ_CALL.search(line):
-        return NUMPY_SCALAR_FIX
+        return NUMPY_SIZES_FIX if _SIZES.search(line) else NUMPY_SCALAR_FIX
     if line.strip() and not SCALAR_READ_CALL.search(line) and \
             re.search(r"(?<![\w.])(?:min|max)\(", line):
         return MINMAX_FIX
@@ -83,6 +83,19 @@ NUMPY_SCALAR_FIX = (
     "stays a tensor (a random draw: `torch.empty(()).uniform_(low, high)` in place of "
     "`np.random.uniform(low, high)`), or make it outside the compiled function and pass it "
     "in as a tensor; `capture_scalar_outputs` does not help when code then branches on it.")
+
+
+# A NumPy call over a tensor's sizes (`np.prod(x.shape[1:])`): the sizes are Python ints
+# already, and NumPy made them a tensor whose value the line then reads (probes40a
+# convnet_np_prod_flatten, hexgrad/kokoro#91: "compute it with torch" moved the break to the
+# `view`; `math.prod` gave no break)
+_SIZES = re.compile(r"\.shape\b|\.size\(|\.dim\(\)|\.ndim\b|\.numel\(\)")
+NUMPY_SIZES_FIX = (
+    "Dynamo traces NumPy calls as torch ops (torch._numpy), so NumPy over a tensor's sizes "
+    "makes a tensor of them, whose value this line then reads back. The sizes are Python ints "
+    "already: use Python's own arithmetic on them (`math.prod(x.shape[1:])` for `np.prod`, "
+    "`sum(...)`, `max(...)`), or a torch call that takes the shape as it is (`x.flatten(1)`); "
+    "a tensor made of them (`torch.prod(torch.tensor(x.shape))`) is read back the same way.")
 
 
 # The Python calls that read a tensor's value (aten._local_scalar_dense in torch's words).
