@@ -616,3 +616,17 @@ def test_a_torch_context_manager_entered_through_an_exit_stack_names_the_exit_st
     assert "keep the call outside" not in fix
     plain = graph_break_fix(gb, expl, ctx, "torch.set_grad_enabled(False).__enter__()", [])
     assert "ExitStack" not in plain, plain
+
+
+def test_an_import_that_fails_inside_compiled_code_is_probed_once_at_module_level():
+    """probes40a rmsnorm_optional_fused_import (sgl-project/sglang#39054), blind: an optional
+    extension probed with try/import inside the forward; the fix was torch's hint, "your code
+    may result in an error when running in eager", where eager runs fine."""
+    from compdiag.analyses.fixes import graph_break_fix
+
+    hint = ("Your code may result in an error when running in eager. Please double check that "
+            "your code doesn't contain a similar error when actually running eager/uncompiled.")
+    fix = graph_break_fix("Import failure", "Failure when attempting to import.",
+                          "module_name: fused_ext, fromlist: None, level=0",
+                          "import fused_ext  # optional", [hint])
+    assert "module level" in fix and "double check" not in fix, fix

@@ -283,6 +283,15 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
 
 RULES: tuple[Rule, ...] = (
     Rule(("Failed to set tensor attribute",), set_attribute_fix),
+    # probes40a rmsnorm_optional_fused_import (sgl-project/sglang#39054): torch's hint ("your
+    # code may error in eager") was the fix; the import is expected to fail, an optional
+    # package probed inside the forward, and a probe once at import time gave no break
+    Rule(("Import failure",),
+         "An `import` that fails inside the compiled code (an optional package probed with "
+         "`try: import ... except ImportError`) breaks the graph at every call, even behind "
+         "`functools.lru_cache` (Dynamo traces into the cached function). Probe once at module "
+         "level (`HAS_EXT = importlib.util.find_spec(\"name\") is not None`, or the try/import "
+         "there) and read that constant in the compiled function."),
     # probes34b jit_scripted_cell, probes34a scripted_rope_fullgraph: torch's hint ("find a
     # workaround") was the fix; the plain module gave 0 breaks and the same output
     Rule(("torch.jit.script/freeze modules unsupported",),
