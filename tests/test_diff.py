@@ -174,3 +174,15 @@ def test_a_warm_rerun_shows_its_cache_hits_first(tmp_path: Path,
         out
     assert "compile time 9.0 s vs 1.5 s" in out
     assert "~ forward (model.py:7) fx_graph: miss -> hit" in out
+
+
+def test_a_compile_without_a_name_takes_its_frames():
+    """probes40a: `compdiag diff` printed the compile Dynamo gave up on at the recompile limit
+    as `- ? ?:? failed (1 -> 0)`; its frame's other compiles name the function and place."""
+    from compdiag.analyses.diff import _named
+
+    rows = [{"frame": 0, "generation": 0, "co_name": "forward", "filename": "/u/m.py",
+             "lineno": 25, "status": "ok"},
+            {"frame": 0, "generation": 0, "co_name": None, "filename": None, "lineno": None,
+             "status": "failed"}]
+    assert [(r["co_name"], r["lineno"]) for r in _named(rows)] == [("forward", 25)] * 2

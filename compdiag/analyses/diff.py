@@ -28,6 +28,20 @@ def _where(row: dict[str, Any]) -> str:
     return f"{_base(row.get('filename'))}:{row.get('lineno') or '?'}"
 
 
+def _named(compiles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each compile with its function's name and place, from another compile of the same
+    frame where its own row has none (a compile Dynamo gave up on at the recompile limit:
+    probes40a's diff printed it as `? ?:? failed`)."""
+    named = {(c.get("frame"), c.get("generation")): c for c in compiles if c.get("co_name")}
+    out = []
+    for c in compiles:
+        same = named.get((c.get("frame"), c.get("generation")))
+        if not c.get("co_name") and same is not None:
+            c = {**c, **{k: same.get(k) for k in ("co_name", "filename", "lineno")}}
+        out.append(c)
+    return out
+
+
 def _first_line(value: Any, limit: int = 160) -> str:
     text = str(value or "")
     line = P.first_line(text, len(text))
@@ -139,8 +153,8 @@ def diff_runs(reader: Reader, run_a: int, run_b: int) -> dict[str, Any]:
     """The differences between two runs, section by section; `same` when there are none
     (times and compile ids aside, which always differ)."""
     # an nn.Sequential's compile by its class, at the user's call (not torch's wrapper `inner`)
-    ca = as_user_knows(reader, run_a, reader.compiles(run_a))
-    cb = as_user_knows(reader, run_b, reader.compiles(run_b))
+    ca = _named(as_user_knows(reader, run_a, reader.compiles(run_a)))
+    cb = _named(as_user_knows(reader, run_b, reader.compiles(run_b)))
     a, b = _run_facts(reader, run_a, ca), _run_facts(reader, run_b, cb)
     sections: dict[str, list[dict[str, Any]]] = {}
     # First: a warm cache changes a rerun more than anything (every lookup miss -> hit).
