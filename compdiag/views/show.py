@@ -3,6 +3,7 @@ or as rich tables for a terminal."""
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
@@ -15,6 +16,7 @@ from compdiag.analyses.compiled_autograd import ca_id
 from compdiag.analyses.compiled_autograd import graphs as ca_graphs
 from compdiag.analyses.cudagraph_coverage import coverage, summary_line
 from compdiag.formats.compile_id import display
+from compdiag.formats.user_code import is_user_file
 from compdiag.formats.words import plural
 from compdiag.store.reader import Reader
 from compdiag.store.schema import SCHEMA_VERSION
@@ -33,7 +35,23 @@ def _graph_break(g: dict[str, Any]) -> dict[str, Any]:
               if inner else g["reason"])
     return {"compile_id": g["compile_id"], "reason": reason,
             "gb_type": inner or g["gb_type"], "gb_code": g["gb_code"],
-            "frame_skipped": skipped, "user_frame": _frame(g), "hints": g["hints"]}
+            "frame_skipped": skipped, "user_frame": _user_frame(g), "hints": g["hints"]}
+
+
+def _user_frame(row: dict[str, Any]) -> dict[str, Any]:
+    """The break's line, or where torch's is inside a library or the stdlib (the frame Dynamo
+    was in: contextlib's `enter_context`), the innermost user frame of its stack, the line
+    explain points at (probes40a exitstack_frozen_backbone: show said contextlib.py:517)."""
+    if is_user_file(row.get("filename")):
+        return _frame(row)
+    stack = row.get("user_stack") or []
+    if isinstance(stack, str):
+        try:
+            stack = json.loads(stack)
+        except ValueError:
+            stack = []
+    mine = [f for f in stack if isinstance(f, dict) and is_user_file(f.get("filename"))]
+    return _frame(mine[-1]) if mine else _frame(row)
 
 
 def _frame(row: dict[str, Any]) -> dict[str, Any]:
