@@ -123,6 +123,19 @@ def custom_op_fallback(head: str | None) -> bool:
     return bool(m) and m.group(1) not in TORCH_NAMESPACES
 
 
+# A fallback hint for a collective or its wait: Inductor lowers them to c10d's own kernels on
+# purpose (torch/_inductor/comm_lowering.py) and warns "Using FallbackKernel" for each
+# (probes40d tp_mlp_dtensor_ok, a correct DTensor MLP: `all_reduce_` and `wait_tensor` were two
+# problems with "replace the op with one Inductor lowers", where there is none).
+_FALLBACK_NAME = re.compile(r"Using FallbackKernel:\s*(?:torch\.ops\.)?([\w.]+)")
+
+
+def collective_fallback(head: str | None) -> bool:
+    """Whether a fallback hint names a library kernel by design (a collective, its wait)."""
+    m = _FALLBACK_NAME.search(head or "")
+    return bool(m) and is_library_call(m.group(1))
+
+
 # A fallback limiter `compdiag perf` put at least this high (share of the compiled graphs'
 # measured time the op's graphs spend, by the fallbacks' part of their kernels) makes the
 # fallback a problem; below it, or with no perf report, a fallback is information.
@@ -202,6 +215,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             continue  # cuBLAS/cuDNN/SDPA/NCCL: the fast path, not a gap to fix
         if custom_op_fallback(head):
             continue  # the program's own op runs as its own kernel by design: nothing to fix
+        if collective_fallback(head):
+            continue  # a collective and its wait run as c10d's kernels by design
         if op:
             d = Diagnosis(KIND, stage="inductor_lowering", compile_id=cid,
                           reason=f"aten.{op} runs as an eager fallback kernel (Inductor perf "
