@@ -2849,3 +2849,30 @@ def test_a_dicts_key_order_is_one_recompile_with_its_fix(tmp_path):
     assert "the order of targets's keys changed" in d["reason"], d["reason"]
     assert "fixed order of keys" in d["fix"] and "tensor" not in d["fix"], d["fix"]
     assert d["details"]["values"] == [], d["details"]
+
+
+def test_a_cached_graphs_line_that_moved_since_is_read_where_its_code_is_now(tmp_path):
+    """probes40b ranking_margin_bf16_grad, blind: the FX graph cache served a graph whose
+    nodes carry the lines of an earlier draft of the same file; the diagnosis pointed at line
+    26, blank by then. A node's code found once elsewhere in the kept file is there; a node
+    at a blank line has no line of its own (the call stands)."""
+    s = Store(tmp_path)
+    s.user.write_text("".join(f"line_{i} = {i}\n" if i != 26 else "\n" for i in range(1, 60))
+                      .replace("line_20 = 20", "v, i = logits.topk(5)"))
+    s.compile("0/0")
+    s.ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: torch.ops.aten.topk.default")
+    s.post_grad("0/0", f"        # File: {s.user}:14 in f, code: v, i = logits.topk(5)\n"
+                "        topk = torch.ops.aten.topk.default(arg0_1, 5)\n")
+    (d,) = s.explain()
+    assert d["user_frame"]["lineno"] == 20, d["user_frame"]
+
+
+def test_a_cached_graphs_line_now_blank_is_not_the_line(tmp_path):
+    s = Store(tmp_path)
+    s.user.write_text("".join(f"line_{i} = {i}\n" if i != 26 else "\n" for i in range(1, 60)))
+    s.compile("0/0")
+    s.ing.event("perf_hints", "0/0", {}, "Using FallbackKernel: torch.ops.aten.topk.default")
+    s.post_grad("0/0", f"        # File: {s.user}:26 in f, code: v, i = logits.topk(5)\n"
+                "        topk = torch.ops.aten.topk.default(arg0_1, 5)\n")
+    (d,) = s.explain()
+    assert d["user_frame"]["lineno"] != 26, d["user_frame"]

@@ -286,7 +286,8 @@ class RunContext:
         the library's; the first frame of the node's stored `stack` is the user line that
         called into it. `lib_frame`: torch's innermost frame, where it was replaced."""
         if cid not in self._graph_nodes:
-            self._graph_nodes[cid] = _at_user_frames(self.r.graph_nodes(self.run_id, cid))
+            self._graph_nodes[cid] = [self.current_line(n) for n in _at_user_frames(
+                self.r.graph_nodes(self.run_id, cid))]
         return self._graph_nodes[cid]
 
     def every_graph_nodes(self, cid: str | None) -> list[dict[str, Any]]:
@@ -294,8 +295,31 @@ class RunContext:
         backward's (a fact about an op of the forward: a CUDA-graph skip logged there)."""
         key = ("every", cid)
         if key not in self._graph_nodes:
-            self._graph_nodes[key] = _at_user_frames(self.r.every_graph_nodes(self.run_id, cid))
+            self._graph_nodes[key] = [self.current_line(n) for n in _at_user_frames(
+                self.r.every_graph_nodes(self.run_id, cid))]
         return self._graph_nodes[key]
+
+    def current_line(self, node: dict[str, Any]) -> dict[str, Any]:
+        """NODE at the line its code is on in the file as this run kept it: a graph served
+        from the FX graph cache carries the stack traces of the run that wrote the entry, and
+        an edit above the code since then moves it (probes40b ranking_margin_bf16_grad: line
+        26, blank now, quoting a line of an earlier draft). The node's own text found once in
+        the file is its line; where the file holds no code at the node's line (blank, a
+        comment, past its end), the node has no line."""
+        text = (node.get("line") or "").strip()
+        lines = self.source_lines(node.get("filename")) if text and node.get("lineno") else None
+        if not lines:
+            return node
+        lineno = node["lineno"]
+        here = lines[lineno - 1].strip() if 0 < lineno <= len(lines) else ""
+        if here == text:
+            return node
+        found = [k + 1 for k, line in enumerate(lines) if line.strip() == text]
+        if len(found) == 1:
+            return {**node, "lineno": found[0], "line": lines[found[0] - 1].strip()}
+        if not here or here.startswith("#"):
+            return {**node, "filename": None, "lineno": None}
+        return node
 
     def dynamo_nodes(self, cid: str | None) -> list[dict[str, Any]]:
         """The nodes of the graph Dynamo handed the backend, at their user lines: node
