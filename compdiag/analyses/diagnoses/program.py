@@ -35,6 +35,7 @@ from compdiag.analyses.program_words import (CHECK_EQUAL, CHECK_MISMATCH, CHECK_
                                              OUTSIDE, PROGRAM_FIXES)
 from compdiag.analyses.accuracy import what_was_compared
 from compdiag.analyses.check_causes import failed_check_causes
+from compdiag.analyses.collective_mismatch import launcher_native, mismatch_fix
 from compdiag.analyses.compile_refusals import refusal_fix, refusal_words
 from compdiag.analyses.compiled_export import export_words, wrapper_exported
 from compdiag.analyses.consequences import Causes
@@ -315,7 +316,7 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     sig = signal_name(end.get("signal"))
     meaning, cls = SIGNALS.get(sig, (f"{sig} ended it", "crash"))
     frames = end.get("frames") or []
-    native = _native(end)
+    native = _native(end) or _native({"native_message": launcher_native(ctx.r, ctx.run)})
     # A generated kernel's own check ended it (ingest named it from the C++ runtime's last
     # words): evidence of its own, whatever faulthandler's dump shows.
     kernel = end.get("kernel")
@@ -333,13 +334,15 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     if not frames and compiling is not None:
         return _killed_compiling(ctx, end, sig, meaning, cls, native, compiling)
     if not frames and not kernel:
+        fix, frame = mismatch_fix(ctx, native) or (killed_fix if cls == "killed" else
+                                                   CRASH_EAGER_FIX.format(
+                                                       where="no Python stack was left"),
+                                                   UserFrame())
         return _ended(ctx, ended="signal", reason=f"killed by {sig} (nothing after it was "
                                                  f"recorded)" + (f": {native}" if native else ""),
                       explanation=f"The program was killed by {sig}: {meaning}. The process "
                                   "had no chance to say where it was.",
-                      fix=killed_fix if cls == "killed" else CRASH_EAGER_FIX.format(
-                          where="no Python stack was left"),
-                      frame=UserFrame(), end=end, sig=sig)
+                      fix=fix, frame=frame, end=end, sig=sig)
     inner = frames[-1] if frames else {}
     if not kernel and not native and is_user_file(inner.get("filename")):
         asked = ctx.frame(inner.get("filename"), inner.get("lineno"), inner.get("line"),

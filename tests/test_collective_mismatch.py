@@ -1,0 +1,59 @@
+"""A rank aborted by a collective mismatch says so, from the C++ runtime's last words the
+job's launcher recorded, with the setting that caused it. probes40d
+ddp_python_reducer_multitask, blind: DDP with `optimize_ddp = "python_reducer"` and
+find_unused_parameters, ranks training different heads; gloo aborted rank 1 ("Received data
+size doesn't match expected size. Is there a distributed collective mismatch in your code?")
+and explain said "killed by SIGABRT (nothing after it was recorded)" with "run it without
+torch.compile to confirm". Fails on the code before (no module)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from compdiag.analyses.collective_mismatch import (MISMATCH_FIX, PYTHON_REDUCER_FIX,
+                                                   launcher_native, mismatch_fix)
+from compdiag.analyses.diagnosis import UserFrame
+
+NATIVE = ("terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
+          "  what():  [enforce fail at pair.cc:456] 160 vs 32. Received data size doesn't "
+          "match expected size. Is there a distributed collective mismatch in your code?\n"
+          "[rank0]: Traceback (most recent call last):\n[rank0]:   File \"x.py\"\n")
+
+
+class _Reader:
+    def __init__(self, wraps=()):
+        self.wraps = list(wraps)
+
+    def job_launcher(self, job):
+        return {"id": 1} if job == "run-1" else None
+
+    def program_ends(self, run_id):
+        return [{"native_message": NATIVE}] if run_id == 1 else []
+
+    def ddp_wraps(self, run_id):
+        return self.wraps
+
+
+def _ctx(wraps=()):
+    return SimpleNamespace(r=_Reader(wraps), run_id=3, compiles={},
+                           frame=lambda f, n, line=None, evidence=None: UserFrame(f, n, line,
+                                                                                  evidence))
+
+
+def test_the_launchers_last_words_stop_before_the_ranks_python():
+    text = launcher_native(_Reader(), {"job": "run-1", "rank": 1})
+    assert text.startswith("terminate called") and "collective mismatch" in text
+    assert "[rank0]" not in text
+    assert launcher_native(_Reader(), {"job": None}) is None
+
+
+def test_python_reducer_with_unused_parameters_is_the_cause():
+    wrap = {"settings": {"python_reducer": True, "find_unused_parameters": True},
+            "filename": "/u/train.py", "lineno": 30, "line": "ddp = DDP(model, ...)"}
+    fix, frame = mismatch_fix(_ctx([wrap]), NATIVE)
+    assert fix == PYTHON_REDUCER_FIX and frame.lineno == 30
+
+
+def test_another_mismatch_gets_the_general_fix_and_other_words_none():
+    assert mismatch_fix(_ctx(), NATIVE)[0] == MISMATCH_FIX
+    assert mismatch_fix(_ctx(), "terminate called after throwing std::bad_alloc") is None
