@@ -57,3 +57,22 @@ def test_python_reducer_with_unused_parameters_is_the_cause():
 def test_another_mismatch_gets_the_general_fix_and_other_words_none():
     assert mismatch_fix(_ctx(), NATIVE)[0] == MISMATCH_FIX
     assert mismatch_fix(_ctx(), "terminate called after throwing std::bad_alloc") is None
+
+
+def test_a_module_run_gets_no_perf_command_that_cannot_run(tmp_path):
+    """probes40d: explain printed `compdiag perf --store S -m torch.distributed.run ...` for
+    a torchrun job's rank; perf takes a script, and exited "unrecognized arguments: -m"."""
+    from compdiag.analyses.context import MODULE_PERF, RunContext
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    path = tmp_path / "s.db"
+    w = Writer(path)
+    run = w.begin_run(source="run", argv=["-m", "torch.distributed.run", "--nproc-per-node",
+                                          "2", "train.py"], cwd=str(tmp_path))
+    w.end_run(run, exit_code=1, status="done")
+    w.close()
+    with Reader(path) as r:
+        ctx = RunContext(r, run)
+        assert ctx.perf_command() == MODULE_PERF == ctx.perf_try_command()
+        assert "`" not in MODULE_PERF

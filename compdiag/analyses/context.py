@@ -21,6 +21,12 @@ from compdiag.store.reader import Reader
 
 
 
+# perf times a script in one process: a module run (`-m torch.distributed.run ...`, a torchrun
+# job) has no perf command that works as pasted (probes40d: "unrecognized arguments: -m")
+MODULE_PERF = ("compdiag perf over a single-process version of the program (perf times a "
+               "script run by python, not a module run with -m or a torchrun job)")
+
+
 class RunContext:
     def __init__(self, reader: Reader, run_id: int) -> None:
         self.r = reader
@@ -59,6 +65,8 @@ class RunContext:
         prints it; words for a run with no command to re-run (an imported log)."""
         if not self.argv:
             return "compdiag perf --try over the program that wrote this log"
+        if self.argv[0] == "-m":
+            return MODULE_PERF
         return f"`{self._anchored('perf', '--try', *self.argv)}`"
 
     def run_command(self, command: str) -> str:
@@ -75,6 +83,8 @@ class RunContext:
             return f"`{self.run_command('perf')}`"
         if not self.argv:
             return "`compdiag perf` over the program that wrote this log"
+        if self.argv[0] == "-m":
+            return MODULE_PERF
         return f"`{self._anchored('perf', *self.argv)}`"
 
     def rerun_command(self, *options: str, env: dict[str, str] | None = None) -> str:
