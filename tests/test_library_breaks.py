@@ -630,3 +630,15 @@ def test_an_import_that_fails_inside_compiled_code_is_probed_once_at_module_leve
                           "module_name: fused_ext, fromlist: None, level=0",
                           "import fused_ext  # optional", [hint])
     assert "module level" in fix and "double check" not in fix, fix
+
+
+def test_a_point_to_point_op_is_not_called_a_collective_dynamo_rewrites():
+    """probes40d pp_stage_send_recv, blind: a pipeline stage's `dist.send` inside a compiled
+    function; the fix called it "c10d's in-place collective" and said Dynamo rewrites only
+    three collectives, where send/recv trace only behind TORCHDYNAMO_ENABLE_P2P_COMPILATION."""
+    from compdiag.analyses.library_fixes import c10d_fix
+
+    fix = c10d_fix({"name": "send", "filename": "/x/torch/distributed/distributed_c10d.py"})
+    assert "point-to-point" in fix and "TORCHDYNAMO_ENABLE_P2P_COMPILATION" in fix, fix
+    assert "collective" not in c10d_fix({"name": "recv"}).split("(experimental)")[0]
+    assert "functional_collectives.all_reduce" in c10d_fix({"name": "all_reduce"})

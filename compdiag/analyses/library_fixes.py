@@ -40,6 +40,8 @@ def c10d_fix(lib_frame: Mapping[str, Any]) -> str:
     """A break inside torch.distributed's c10d function the user's line calls (set20's
     `dist.broadcast` in a compiled helper): the functional collective that traces."""
     name = str(lib_frame.get("name") or "")
+    if name in P2P_OPS:
+        return P2P_FIX.format(name=name)
     head = (f"`dist.{name}` is" if name else "This torch.distributed call is")
     alt = (f"use the functional collective, which returns its result instead of writing in "
            f"place and traces into the graph: `t = torch.distributed._functional_collectives."
@@ -47,10 +49,21 @@ def c10d_fix(lib_frame: Mapping[str, Any]) -> str:
            if name in FUNCTIONAL_COLLECTIVES else
            "use a functional collective (torch.distributed._functional_collectives), which "
            "returns its result and traces into the graph, where one exists")
-    return (f"{head} c10d's in-place collective, which Dynamo does not trace (it rewrites "
-            "only all_reduce, all_gather_into_tensor and reduce_scatter_tensor into functional "
-            f"collectives), so the graph splits at it on every rank. Inside the compiled "
-            f"function {alt}; or make the call in the eager code around the compiled function.")
+    return (f"{head} c10d's in-place collective, which Dynamo does not trace here (it "
+            "rewrites some collectives into functional ones, this call not), so the graph "
+            f"splits at it on every rank. Inside the compiled function {alt}; or make the call "
+            "in the eager code around the compiled function.")
+
+
+# Point-to-point ops: Dynamo traces them only behind TORCHDYNAMO_ENABLE_P2P_COMPILATION=1
+# (experimental; on torch 2.13 `dist.send` then fails to bind isend_inplace's arguments), so a
+# pipeline stage's send/recv splits the graph (probes40d pp_stage_send_recv: the words called
+# send "in-place collective" and said only three collectives are rewritten).
+P2P_OPS = frozenset({"send", "recv", "isend", "irecv", "batch_isend_irecv"})
+P2P_FIX = ("`dist.{name}` is a point-to-point op, which Dynamo traces only behind "
+           "TORCHDYNAMO_ENABLE_P2P_COMPILATION=1 (experimental), so the graph splits at it. "
+           "Compile the stage's computation alone and call `dist.{name}` in the eager code "
+           "around it (`h = compiled_stage(x); dist.send(h, dst=1)`).")
 
 
 def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...],

@@ -147,7 +147,12 @@ def _graph_breaks(ctx: RunContext) -> dict[Any, Fact]:
         frame = locate(ctx, g.get("compile_id"), torch=[
             g.get("user_stack") or [], {"filename": g.get("filename"),
                                         "lineno": g.get("lineno"), "line": g.get("line")}])
-        key = (frame.filename, frame.lineno, g.get("gb_type") or g.get("reason"))
+        # a break of one kind in one function, wherever in it: in a pipeline each rank breaks
+        # at its own stage's op (rank 0's `dist.send`, rank 1's `dist.recv`, probes40d
+        # pp_stage_send_recv), which is not "rank 1: no graph break"
+        fn = frame_key(ctx.code_row(g.get("compile_id")))
+        key = (fn, g.get("gb_type") or g.get("reason")) if fn is not None else \
+            (frame.filename, frame.lineno, g.get("gb_type") or g.get("reason"))
         out.setdefault(key, [frame, g, 0])[2] += 1
     # The break's presence is the fact: a rank that hits the same break more often traced
     # that code more often (a recompile on that rank, which the guard and compile facets
