@@ -270,8 +270,9 @@ FACETS: tuple[Facet, ...] = (
           "A rank that graph-breaks runs the rest of the function in another graph (and its "
           "collectives with it), so its graphs and timing no longer match the other ranks'.",
           "Take rank-dependent code (prints, logging, `if rank == 0`) out of the compiled "
-          "function, or guard it with torch.compiler.is_compiling() so every rank traces the "
-          "same graph.", _graph_breaks),
+          "function and call it in the eager code around it, so every rank traces the same "
+          "graph (skipping it under torch.compiler.is_compiling() would skip its work too).",
+          _graph_breaks),
     Facet("guard", "a guard fails on some ranks only", 0, "no such guard failure", 20,
           "A guard that fails on some ranks recompiles only there: those ranks stall in the "
           "compiler while the others wait at the next collective.",
