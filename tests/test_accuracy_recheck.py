@@ -211,3 +211,12 @@ def test_a_wrong_write_back_into_an_input_offers_returning_the_value(tmp_path):
     assert "instead of updating state in place" in by_cid["0/0"]["fix"], by_cid["0/0"]
     assert "compdiag bisect" in by_cid["0/0"]["fix"]
     assert "in place" not in by_cid["1/0"]["fix"], by_cid["1/0"]
+
+
+def test_the_low_precision_note_is_only_for_a_low_precision_output():
+    """probes40b jacobi_snapshot_inplace, blind: a float32 miscompile's fix ended with "fp16/bf16
+    differences within ~1e-2 are expected reordering", which had nothing to do with it."""
+    from compdiag.analyses.diagnoses.accuracy import REPORTED_FP_NOISE, accuracy_fix
+
+    assert REPORTED_FP_NOISE not in accuracy_fix(1, ["a.py"], {}, None, low=False)
+    assert REPORTED_FP_NOISE in accuracy_fix(1, ["a.py"], {}, None, low=True)

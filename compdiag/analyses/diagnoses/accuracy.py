@@ -110,14 +110,13 @@ _INJECTOR_OP = re.compile(r"inject_(\w+?)_bug")
 
 
 def accuracy_fix(run_id: int, argv: list[str], injected: dict[str, Any],
-                 store: str | None = None) -> str:
+                 store: str | None = None, low: bool = True) -> str:
+    """`low`: a float16/bfloat16 output (the note on reordering is noise for float32's)."""
     minify, bisect = commands(run_id, argv, store)
-    out = ""
-    if injected:
-        out = ("An Inductor *_TESTING_ONLY bug injector was on (" +
-               ", ".join(f"{k}={v!r}" for k, v in injected.items()) + "): unset it. ")
+    out = ("An Inductor *_TESTING_ONLY bug injector was on (" + ", ".join(
+        f"{k}={v!r}" for k, v in injected.items()) + "): unset it. ") if injected else ""
     return out + (f"Find the pass or kernel responsible with {bisect}, then `{minify}` for a "
-                  f"repro; {REPORTED_FP_NOISE}.")
+                  f"repro" + (f"; {REPORTED_FP_NOISE}." if low else "."))
 
 
 def _num(x: Any) -> str:
@@ -462,7 +461,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
             explanation += (" Eager itself is non-deterministic on this graph, so part of the "
                             "difference may not be the compiler's.")
         kind = _kind_of(verdict, detail)
-        fix = generic = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store)
+        fix = generic = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store,
+                                     low="16" in str(detail.get("dtype") or "16"))
         if undeclared or narrowed:
             fix = undeclared or narrowed
         elif dropped:
