@@ -34,3 +34,16 @@ def test_a_reference_of_zeros_gives_a_relative_error_of_the_results_scale():
     errs = fp64_errors(torch.zeros(8), torch.ones(8), zero)
     assert errs is not None and 0.5 <= errs["compiled_rel"] <= 2.0, errs
     assert errs["eager_rel"] == 0.0
+
+
+def test_a_described_node_carries_its_dtype():
+    """probes40b argmax_ties_bf16_div: the op computing wrongly was a bfloat16 division, its
+    consumer an integer count; the fix needs the op's dtype to offer emulate_precision_casts."""
+    import torch.fx
+
+    from compdiag.capture.accuracy_compare import _described
+
+    gm = torch.fx.symbolic_trace(lambda x: (x / 3.0).argmax())
+    div = next(n for n in gm.graph.nodes if n.op == "call_function")
+    div.meta["example_value"] = torch.ones(2, dtype=torch.bfloat16)
+    assert _described(div)["dtype"] == "torch.bfloat16"

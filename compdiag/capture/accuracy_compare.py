@@ -464,6 +464,11 @@ def _settings(node: torch.fx.Node) -> str | None:
 
 
 def _described(node: torch.fx.Node, **more: Any) -> dict[str, Any]:
+    """A node as the check stores it; its value's dtype where it is a tensor (a bf16 op
+    whose integer consumer differs is a low-precision difference: probes40b
+    argmax_ties_bf16_div)."""
     settings = _settings(node)
+    value = node.meta.get("example_value", node.meta.get("val"))
+    dtype = {"dtype": str(value.dtype)} if isinstance(value, torch.Tensor) else {}
     return {"node": node.name, "op": str(_op_name(node)), "user_frame": user_line(node),
-            **({"settings": settings} if settings else {}), **more}
+            **({"settings": settings} if settings else {}), **dtype, **more}

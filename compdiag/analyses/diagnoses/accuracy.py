@@ -358,10 +358,11 @@ def measured(ctx: Any) -> list[Diagnosis]:
     out = []
     for cid, rows in by_cid.items():
         bad = [r for r in rows if not r.get("ok")] or rows
-        # a forward output that differs is the cause of the gradients that differ with it
-        # (the backward reads what the forward saved): the headline is the forward's
+        # a forward output that differs causes the gradients that differ: the headline's
         forward = [r for r in bad if not (r.get("detail") or {}).get("backward")]
-        worst = max(forward or bad, key=lambda a: float(a.get("max_rel") or 0))
+        # wrong outright first (no verdict: probes40b argmax_ties_bf16_div's integer counts)
+        worst = max(forward or bad, key=lambda a: (not (a.get("detail") or {}).get("verdict"),
+                                                   float(a.get("max_rel") or 0)))
         detail = worst.get("detail") if isinstance(worst.get("detail"), dict) else {}
         node = detail.get("divergent_node") or next(
             (r["detail"].get("divergent_node") for r in rows
@@ -462,7 +463,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
                             "difference may not be the compiler's.")
         kind = _kind_of(verdict, detail)
         fix = generic = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store,
-                                     low="16" in str(detail.get("dtype") or "16"))
+                                     low="16" in f"{detail.get('dtype') or 16}{node.get('dtype')}")
         if undeclared or narrowed:
             fix = undeclared or narrowed
         elif dropped:
