@@ -76,3 +76,15 @@ def test_a_module_run_gets_no_perf_command_that_cannot_run(tmp_path):
         ctx = RunContext(r, run)
         assert ctx.perf_command() == MODULE_PERF == ctx.perf_try_command()
         assert "`" not in MODULE_PERF
+
+
+def test_an_in_place_write_into_a_parameter_gets_no_grad():
+    """probes40d local_sgd_param_average, blind: `dist.all_reduce(p)` on each parameter inside
+    a compiled averaging step raised "a leaf Variable that requires grad is being used in an
+    in-place operation" on fake tensors; the fix said to check the line in eager."""
+    from compdiag.analyses.runtime_fixes import runtime_fix
+
+    msg = ("RuntimeError: a leaf Variable that requires grad is being used in an in-place "
+           "operation.")
+    for stage in ("dynamo", "runtime"):
+        assert "torch.no_grad()" in (runtime_fix(msg, stage) or ""), stage

@@ -27,6 +27,16 @@ _LEGACY = tuple(f"torch.{dev}{kind}Tensor(" for dev in ("", "cuda.") for kind in
     "Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool"))
 
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    # probes40d local_sgd_param_average: `dist.all_reduce(p)` on each parameter in a compiled
+    # averaging step; the fix was "check that the line runs in eager" (it raises there too)
+    RuntimeFix(every("leaf Variable that requires grad", "in-place operation"),
+               "Update parameters (or any leaf that requires grad) in place under `with "
+               "torch.no_grad():`, as an optimizer's step does (here around the loop that "
+               "writes them), or write into `p.detach()`; autograd forbids the in-place op "
+               "on the leaf itself, in eager too.",
+               stages=("runtime", "dynamo", "aot"), eager_fails=True,
+               why="The line writes in place into a tensor autograd tracks as a leaf (a "
+                   "parameter), outside no_grad: eager raises the same error."),
     # set25/gpu legacy_noise_floattensor (pytorch/pytorch#196467): `x + torch.cuda.FloatTensor(
     # x.size()).normal_(0, s)` failed with "Attempting to broadcast a dimension of length 2"
     RuntimeFix(one_of(*_LEGACY),
