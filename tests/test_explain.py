@@ -2876,3 +2876,24 @@ def test_a_cached_graphs_line_now_blank_is_not_the_line(tmp_path):
                 "        topk = torch.ops.aten.topk.default(arg0_1, 5)\n")
     (d,) = s.explain()
     assert d["user_frame"]["lineno"] != 26, d["user_frame"]
+
+
+def test_a_break_on_the_value_an_earlier_break_put_off_is_its_consequence(tmp_path):
+    """set33/gpu decode_len_item_range_break (blind, on an H100): `for t in range(n)` with a
+    data-dependent n broke (0/0), and its resume function broke at the same line on
+    `DelayGraphBreakVariable`, the value Dynamo left there ("Unsupported next() call",
+    python_type() on torch 2.13), skipping the function: that follow-on ranked first."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.graph_break("0/0", 24, gb_type="Could not extract specialized integer from "
+                  "data-dependent expression u0", code="GB9999")
+    s.compile("1/1", co_name="torch_dynamo_resume_in_f_at_24")
+    s.ing.record({**_ids("1/1"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}},
+                 _gb_payload(str(s.user), 24, "line_24 = 24", gb_type="Unsupported next() call",
+                             code_id="GB0160", skipped=True).replace(
+                     "builtin print [] False", "next(DelayGraphBreakVariable())"))
+    diags = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert len(diags) == 1 and "data-dependent" in diags[0]["reason"], \
+        [d["reason"] for d in diags]
+    assert any("next()" in c["reason"] for c in diags[0]["consequences"])

@@ -269,6 +269,10 @@ def torch_on_purpose(gb: str, lib: dict[str, Any] | None, debug: str, reason: st
 # require compiled autograd" names the module machinery, not the user's registration)
 BACKWARD_HOOK = re.compile(r"\.register_(?:full_)?backward(?:_pre)?_hook\(")
 FOLLOW_ON = ("caused by an earlier graph break",)
+# the value Dynamo left where an earlier break was put off (a `for ... in range(n)` whose n was
+# data-dependent: its resume function then broke on `next()`/`python_type()` of it, and ranked
+# above the break that caused it, set33/gpu decode_len_item_range_break)
+DELAYED = "DelayGraphBreakVariable"
 # Break types only an earlier break makes: the frame's state rebuilt (reconstructed) after a
 # break failed, or an object had to cross a break ("... escaped Dynamo-traced region").
 FOLLOW_ON_TYPES = ("Reconstruction failure", "Reconstruction of ",
@@ -418,6 +422,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                               called=_in_a_callee(ctx, g))
         follow_on = len(groups) > 1 and (found(FOLLOW_ON, *hints)
                                          or any(t in g["gb_type"] for t in FOLLOW_ON_TYPES)
+                                         or DELAYED in f"{debug} {explanation}"
                                          or _after_at_line(ctx, g, groups.values()))
         score = SPEC.score(KIND, count, *(("frame_skipped",) if g["skipped"] else ()),
                      *(("follow_on",) if follow_on else ()), order=g["order"])
