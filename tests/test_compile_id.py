@@ -398,3 +398,24 @@ def test_a_miss_after_a_reset_whose_key_differs_in_its_inputs_only_is_informatio
         (d,) = explain(r, run_id)
     assert d.kind == "cache" and d.compile_id == "0/0@1" and d.severity == "info", d
     assert "before torch._dynamo.reset()" in d.reason
+
+
+def test_a_matmul_precision_switch_is_the_line_of_the_miss(tmp_path: Path) -> None:
+    """probes40f matmul_precision_cache_miss, blind: `torch.set_float32_matmul_precision(
+    "high")` between experiments changed the key's cuda_matmul_settings; the miss was said at
+    the call, not at the setting. Fails on the code before (the call's line)."""
+    from compdiag.analyses.explain import explain
+
+    user, w, run_id, ing = fed_run(tmp_path, "import torch\n\ndef f(x):\n    return x.sin()"
+                                   "\n\nf(x)\ntorch._dynamo.reset()\n"
+                                   "torch.set_float32_matmul_precision('high')\nf(x)\n")
+    for mode, key in (("ieee", "k1"), ("tf32", "k2")):
+        _compile(ing, user, fallback_random=False, key=key, extra=(
+            f"[m{mode}] cuda_matmul_settings: ('{mode}', True, True)",))
+    ing.flush()
+    keep_sources(w, run_id)
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        (d,) = explain(r, run_id)
+    assert "cuda_matmul_settings" in d.reason, d.reason
+    assert d.user_frame.lineno == 8, d.user_frame

@@ -168,6 +168,10 @@ BYPASS_CONFIGS: tuple[tuple[Words, tuple[str, ...]], ...] = (
 # Key components a program changes by a call rather than an assignment: the call's pattern.
 COMPONENT_CALLS: tuple[tuple[str, str], ...] = (
     ("deterministic_algorithms_settings", r"\buse_deterministic_algorithms\s*\("),
+    # probes40f matmul_precision_cache_miss: the miss was said at the call, not at the
+    # `torch.set_float32_matmul_precision("high")` that changed the key
+    ("cuda_matmul_settings", r"\bset_float32_matmul_precision\s*\(|\ballow_tf32\s*=(?!=)|"
+                             r"\ballow_(?:bf16|fp16)_reduced_precision_reduction\s*=(?!=)"),
     ("fx_kwargs[is_inference]", r"\b(?:no_grad|inference_mode|set_grad_enabled|enable_grad)\s*\("),
 )
 _CONFIG_COMPONENT = re.compile(r"^\w*config\[(?P<name>\w+)\]$")
