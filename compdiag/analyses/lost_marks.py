@@ -47,6 +47,14 @@ def lost_mark(ctx: Any, call: Any) -> dict[str, Any] | None:
                 marked[node.args[0].id] = (k, text, dim)
     if not marked:
         return None
+    # a marked name bound again before the call (`images = images.to(memory_format=...)`):
+    # the call passes the new tensor under the old name (probes40f channels_last_drops_mark)
+    for name, (k, text, dim) in marked.items():
+        for j in range(k + 1, call.lineno):
+            again = _rebinding(lines[j - 1] if j - 1 < len(lines) else "", name)
+            if again is not None and _passes(call.line or "", name):
+                return {"mark": text, "name": name, "dim": dim, "arg": again, "lineno": k,
+                        "call_lineno": j}
     for node in calls_in(call.line or ""):
         for arg in node.args:
             if isinstance(arg, ast.Name):
@@ -58,3 +66,22 @@ def lost_mark(ctx: Any, call: Any) -> dict[str, Any] | None:
                 return {"mark": text, "name": hit, "dim": dim, "arg": ast.unparse(arg),
                         "lineno": k, "call_lineno": call.lineno}
     return None
+
+
+def _rebinding(line: str, name: str) -> str | None:
+    """The expression a plain `NAME = EXPR` line binds NAME to, else None."""
+    try:
+        tree = ast.parse(line.strip())
+    except SyntaxError:
+        return None
+    stmt = tree.body[0] if len(tree.body) == 1 else None
+    if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                            for t in stmt.targets):
+        return ast.unparse(stmt.value)
+    return None
+
+
+def _passes(line: str, name: str) -> bool:
+    """Whether the call on LINE passes NAME itself as an argument."""
+    return any(isinstance(a, ast.Name) and a.id == name
+               for node in calls_in(line) for a in node.args)
