@@ -221,6 +221,7 @@ VARIABLE_FIX = ("`torch.autograd.Variable` is a deprecated wrapper (every tensor
 # traces `with torch.no_grad():` but not ExitStack's own call of `__enter__` (probes40a
 # exitstack_frozen_backbone, pytorch#109309: "keep set_grad_enabled.__enter__ outside" where
 # a plain `with` inside forward gave 0 breaks).
+EXIT_STACK_SAID = ", entered through contextlib.ExitStack"
 EXIT_STACK_FIX = ("`{cm}` is entered through contextlib.ExitStack (`enter_context`), which "
                   "Dynamo does not trace; it traces the same context manager in a `with` "
                   "statement. Replace the ExitStack with `with` statements, a conditional one "

@@ -54,7 +54,7 @@ def lost_mark(ctx: Any, call: Any) -> dict[str, Any] | None:
             again = _rebinding(lines[j - 1] if j - 1 < len(lines) else "", name)
             if again is not None and _passes(call.line or "", name):
                 return {"mark": text, "name": name, "dim": dim, "arg": again, "lineno": k,
-                        "call_lineno": j}
+                        "call_lineno": j, "at": j}  # the line that dropped the mark
     for node in calls_in(call.line or ""):
         for arg in node.args:
             if isinstance(arg, ast.Name):

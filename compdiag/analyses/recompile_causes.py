@@ -150,7 +150,8 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
             TORCH_SPECIALIZED_FIX, spec=spec)
     lost = lost_mark(ctx, call) if category == "size" else None
     if lost is not None:  # a mark_dynamic on a tensor the call passes only transformed
-        return Cause(ctx.frame(call.filename, lost["lineno"], lost["mark"], "source"), None,
+        return Cause(ctx.frame(call.filename, lost.get("at", lost["lineno"]), None, "source"),
+                     None,
                      *(w.format(**lost) for w in (LOST_REASON, LOST_EXPLANATION, LOST_FIX)))
     if category == "size" and not ctx.automatic_dynamic(event["compile_id"]) and \
             not ctx.dynamic_requested(event["compile_id"]):

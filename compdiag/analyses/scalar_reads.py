@@ -109,8 +109,8 @@ def scalar_read(context: str | None, line: str | None) -> str | None:
     if not context or "_local_scalar_dense" not in context or not line:
         return None
     m = _SCALAR_READ.search(line)
-    if m is None:
-        numpy = NUMPY_CALL.search(line)
+    numpy = NUMPY_CALL.search(line)
+    if m is None or (numpy and not m.group(1)):  # `int(np.prod(...))`: NumPy's call made it
         return f"{numpy.group(0)}...)" if numpy else None
     return f".{m.group(1)}()" if m.group(1) else f"{m.group(2)}(...)"
 
