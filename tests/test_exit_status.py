@@ -166,3 +166,19 @@ def test_syntax_error_reads_as_plain_python(session: Session, tmp_path: Path) ->
     assert p.stdout == plain.stdout == ""
     assert _program_stderr(p.stderr) == plain.stderr
     assert plain.stderr.rstrip().endswith("SyntaxError: invalid syntax")
+
+
+def test_the_programs_own_excepthook_reports_an_uncaught_exception(session: Session,
+                                                                    tmp_path: Path) -> None:
+    """probes40e inductor_cache_under_ckpt, blind: the program's sys.excepthook printed a JSON
+    line to stdout on an uncaught error; under compdiag it was never called (compdiag printed
+    the traceback itself), so stdout differed from plain python's. Fails on the code before."""
+    script = tmp_path / "hooked.py"
+    script.write_text("import json, sys\n\n\ndef hook(t, e, tb):\n"
+                      "    print(json.dumps({'error': t.__name__}))\n\n\n"
+                      "sys.excepthook = hook\nprint('start')\nraise ValueError('boom')\n")
+    p = session.run(script, cwd=tmp_path)
+    plain = _plain([str(script)], cwd=tmp_path)
+    assert plain.returncode == p.returncode == 1
+    assert p.stdout == plain.stdout == 'start\n{"error": "ValueError"}\n', p.stdout
+    assert _program_stderr(p.stderr) == plain.stderr

@@ -319,9 +319,24 @@ def main(argv: list[str]) -> None:
         if capture is not None:
             capture.guarded("exception", _record_escaped, capture.ing, exc)
         _strip_compdiag_frames(exc)
-        traceback.print_exception(type(exc), exc, exc.__traceback__)
-        sys.stderr.flush()
+        _report(exc)
         sys.exit(1)
+
+
+def _report(exc: BaseException) -> None:
+    """Report an uncaught exception as python does: through sys.excepthook, the program's
+    own where it set one (probes40e inductor_cache_under_ckpt: a hook printing a JSON line
+    to stdout was never called under compdiag), and python's two tracebacks when the hook
+    itself raises."""
+    try:
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+    except BaseException as hook_exc:  # noqa: BLE001 - as python reports a failing hook
+        print("Error in sys.excepthook:", file=sys.stderr)
+        traceback.print_exception(type(hook_exc), hook_exc, hook_exc.__traceback__)
+        print("\nOriginal exception was:", file=sys.stderr)
+        traceback.print_exception(type(exc), exc, exc.__traceback__)
+    sys.stdout.flush()
+    sys.stderr.flush()
 
 
 if __name__ == "__main__":
