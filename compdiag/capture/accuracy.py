@@ -23,7 +23,7 @@ from compdiag.capture.random_ops import draws_random
 from compdiag.capture.round_trips import judge_round_trips
 from compdiag.capture.accuracy_compare import (  # noqa: F401
     GraphCheck, OutputCheck, Tolerance, _clone, _described, _leaves, _op_name, _preserved_state,
-    computed_in,
+    coarsest, computed_in,
     _to64,
     compare_output, compare_outputs, describe_inputs, fp64_errors, user_line)
 from compdiag.capture.accuracy_localise import (  # noqa: F401
@@ -150,7 +150,11 @@ def check_graph(gm: torch.fx.GraphModule, compiled_out: Any, args_before: list[A
             # an input a run left as it was is its value before, in that run
             e1, e2 = kept1.get(i, args_before[i]), kept2.get(i, args_before[i])
             again.append(compare_output(name, e1, e2, e1, Tolerance(rtol=0.0, atol=0.0)))
-            outs.append(compare_output(name, e1, args_after[i], kept64.get(i, e1), tol))
+            # judged at the precision the graph computed in: a float32 buffer a bfloat16
+            # graph updates (BatchNorm's running_mean under autocast) is only that precise
+            # (probes40c timm_bf16_finetune_freeze_stem_ok: "ill-conditioned, 2.69e+04x")
+            outs.append(compare_output(name, e1, args_after[i], kept64.get(i, e1), tol,
+                                       coarsest(computed_in(gm))))
     nondeterministic = not all(o.ok for o in again)
     if ref64 is not None and tf32.notable(outs) and tf32.may_apply(gm, args_before):
         with _preserved_state(gm), tf32.off():
