@@ -9,7 +9,6 @@ parameters made the ranks all-reduce different sizes)."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -51,12 +50,7 @@ def mismatch_fix(ctx: Any, native: str | None) -> tuple[str, UserFrame] | None:
     if not native or not any(w in native for w in MISMATCH_WORDS):
         return None
     for wrap in ctx.r.ddp_wraps(ctx.run_id):
-        settings = wrap.get("settings") or {}
-        if isinstance(settings, str):
-            try:
-                settings = json.loads(settings)
-            except ValueError:
-                continue
+        settings = wrap.get("settings") or {}  # the reader decodes the JSON column
         if settings.get("python_reducer") and settings.get("find_unused_parameters"):
             # the setting's own line, where the program makes it; else the DDP(...) call
             cid = next(iter(ctx.compiles), None)

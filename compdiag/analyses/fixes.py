@@ -229,6 +229,15 @@ EXIT_STACK_FIX = ("`{cm}` is entered through contextlib.ExitStack (`enter_contex
                   "contextlib.nullcontext():`.")
 
 
+def exit_stack_entry(line: str | None) -> str | None:
+    """The context manager a line enters through `ExitStack.enter_context(...)` ("" where its
+    expression is not on the line); None where the line enters none that way."""
+    if "enter_context(" not in (line or ""):
+        return None
+    entered = str(line).split("enter_context(", 1)[1].rstrip()
+    return entered[:-1] if entered.endswith(")") else ""
+
+
 def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
     m = _SKIP_CTX.search(ctx) or _SKIP_CTX.search(expl)
     module, qualname = (m.group(1), m.group(2)) if m else ("", "")
@@ -252,10 +261,9 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
                    if stem and module and stem != module.rsplit(".", 1)[-1] else "")
         if name in TRACED_ALTERNATIVES:  # torch traces another API for the same thing
             return TRACED_ALTERNATIVES[name]
-        if name.endswith(".__enter__") and "enter_context(" in (line or ""):
-            entered = line.split("enter_context(", 1)[1].rstrip()
-            return EXIT_STACK_FIX.format(cm=entered[:-1] if entered.endswith(")") else
-                                         name[:-len(".__enter__")])
+        entered = exit_stack_entry(line)
+        if name.endswith(".__enter__") and entered is not None:
+            return EXIT_STACK_FIX.format(cm=entered or name[:-len(".__enter__")])
         return (f"`{name}` is {code_owner(file.group(1) if file else None)} Dynamo skips on "
                 f"purpose (it is not meant to be traced{wrapper}), so calling it inside the "
                 "compiled function splits the graph there: keep the call outside, compiling "

@@ -22,7 +22,8 @@ from compdiag.analyses.recompile_rules import FIXES
 from compdiag.formats.compile_id import frame_of
 from compdiag.formats.compiled_code import resumed_function
 from compdiag.formats.code_text import indexed_by
-from compdiag.formats.guard_source import in_user_spelling, main_global, nested_input, rooted
+from compdiag.formats.guard_source import (in_user_spelling, key_position, main_global,
+                                           nested_input, rooted)
 from compdiag.formats.user_code import is_user_file
 from compdiag.store.reader import compile_id_key
 
@@ -477,10 +478,6 @@ _TENSOR_INDEXING = re.compile(r"\baten\.(?:select|slice|index|index_put|copy|nar
                               r"(?:_)?\.")
 
 
-# torch's guard on the key at one position of a dict the code iterated: `list(dict.keys(d))[N]`
-_KEY_AT = re.compile(r"^list\(dict\.keys\((.+)\)\)\[(\d+)\]$")
-
-
 def _key_order(event: dict[str, Any], source: str, where: str) -> Said | None:
     """A guard on which key sits at a position of a dict the compiled code iterates: Dynamo
     unrolls `for k, v in d.items()` over the keys in their order and guards each position, so
@@ -488,10 +485,10 @@ def _key_order(event: dict[str, Any], source: str, where: str) -> Said | None:
     pytorch#124779: a batch dict of four tasks in a shuffled order, at the recompile limit;
     said as "<key 0> is a Python string that differs between calls", with "pass it as a
     tensor")."""
-    m = _KEY_AT.match(source)
-    if m is None:
+    at = key_position(source)
+    if at is None:
         return None
-    box, pos = in_user_spelling(m.group(1)), m.group(2)
+    box, pos = in_user_spelling(at[0]), at[1]
     before, after = event.get("before"), event.get("after")
     change = f": at position {pos}, {before} -> {after or 'another key'}" if before else ""
     return Said(f"the order of {box}'s keys changed", change,

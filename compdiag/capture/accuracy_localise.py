@@ -16,7 +16,7 @@ from torch.utils import _pytree as pytree
 from compdiag.capture.accuracy_compare import (
     GraphCheck, Tolerance, _clone, _described, _leaves, _op_name, _preserved_state, _to64,
     compare_outputs, fp64_errors, user_line)
-from compdiag.capture.accuracy_replay import _eager, _gm64, paired_values
+from compdiag.capture.accuracy_replay import _eager, paired_values
 from compdiag.capture.mutated_args import dropped_copy, written
 
 

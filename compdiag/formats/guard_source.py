@@ -67,6 +67,17 @@ def rooted(name: str) -> str:
 _KEY_AT = lazy_re.compile(r"list\(dict\.keys\(([^()]*(?:\([^()]*\)[^()]*)*)\)\)\[(\d+)\]")
 
 
+# the whole guard source the key at one position of a dict: `list(dict.keys(d))[N]`
+_KEY_POSITION = lazy_re.compile(r"^list\(dict\.keys\((.+)\)\)\[(\d+)\]$")
+
+
+def key_position(source: str | None) -> tuple[str, str] | None:
+    """(the dict, the position) of a guard on which key sits at a position of a dict the
+    compiled code iterated; None for any other source."""
+    m = _KEY_POSITION.match(source or "")
+    return (m.group(1), m.group(2)) if m else None
+
+
 def _key_at(m: re.Match[str]) -> str:
     """`<key N>` inside a subscript of the same dict (`d[<key 0>]`, an optimizer's state per
     parameter); `<key N of d>` elsewhere, where the dict is not beside it (a guard on the key

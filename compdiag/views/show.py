@@ -3,7 +3,6 @@ or as rich tables for a terminal."""
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
@@ -44,13 +43,7 @@ def _user_frame(row: dict[str, Any]) -> dict[str, Any]:
     explain points at (probes40a exitstack_frozen_backbone: show said contextlib.py:517)."""
     if is_user_file(row.get("filename")):
         return _frame(row)
-    stack = row.get("user_stack") or []
-    if isinstance(stack, str):
-        try:
-            stack = json.loads(stack)
-        except ValueError:
-            stack = []
-    mine = [f for f in stack if isinstance(f, dict) and is_user_file(f.get("filename"))]
+    mine = [f for f in row.get("user_stack") or [] if isinstance(f, dict) and is_user_file(f.get("filename"))]
     return _frame(mine[-1]) if mine else _frame(row)
 
 

@@ -18,7 +18,8 @@ from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.entered_after_break import entered_after_break
 from compdiag.analyses.custom_op_fakes import fake_line
 from compdiag.analyses.diagnosis import Details, Diagnosis
-from compdiag.analyses.fixes import EXIT_STACK_SAID, NUMPY_CALL, graph_break_fix
+from compdiag.analyses.fixes import (EXIT_STACK_SAID, NUMPY_CALL, exit_stack_entry,
+                                     graph_break_fix)
 from compdiag.analyses.func_transforms import transform_sent_to_eager as _transform_sent_to_eager
 from compdiag.analyses.random_origin import random_origin
 from compdiag.analyses.scalar_reads import implicit_read, scalar_read
@@ -433,7 +434,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             or root_words(first.get("root_cause"), first.get("root_value"), g["gb_type"])
         if short:
             reason += f" ({short})"
-        reason += EXIT_STACK_SAID * ("enter_context(" in (g["frame"].line or "")) + \
+        reason += EXIT_STACK_SAID * (exit_stack_entry(g["frame"].line) is not None) + \
             side_effect_clause(g["gb_type"], debug, g["frame"].line) + \
             validation_clause(first.get("lib_frame"), g["frame"].line)
         origin = break_origin(ctx, g["cids"][0] if g["cids"] else None, g["gb_type"])

@@ -51,7 +51,7 @@ from compdiag.analyses.call_arguments import keyword_named, passed_as
 from compdiag.analyses.float_args import specialised_use
 from compdiag.formats.compile_id import first_attempt, frame_of
 from compdiag.formats.compiled_code import is_resume_function, resumed_function
-from compdiag.formats.guard_source import in_user_spelling
+from compdiag.formats.guard_source import in_user_spelling, key_position
 from compdiag.formats.words import plural
 
 KIND = "recompile"
@@ -157,8 +157,6 @@ def _read_object(source: str) -> str:
 
 # one item of a container, at the end of a guard source: `['relu']`, `[0]`
 _ITEM = re.compile(r"\[(?:'[^'\]]*'|\d+)\]$")
-# a guard on the key at one position of a dict (guard_words._key_order)
-_KEY_POSITION = re.compile(r"^list\(dict\.keys\((.+)\)\)\[\d+\]$")
 _KEYWORDS = re.compile(r"^len\((?:L\['kwargs'\]|kwargs)\)$")
 
 
@@ -258,8 +256,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     for ev in ctx.r.recompile_events(ctx.run_id):
         frame_no = frame_of(ev["compile_id"])
         guarded = ev["guarded"]
-        if (m := _KEY_POSITION.match(guarded or "")) is not None:
-            guarded = positions.setdefault((frame_no, m.group(1)), guarded)
+        if (at := key_position(guarded)) is not None:  # guard_words._key_order's
+            guarded = positions.setdefault((frame_no, at[0]), guarded)
         key = (frame_no, ev["category"], guarded)
         groups.setdefault(key, []).append(ev)
     # A resume function recompiles for the same input change as its parent: fold it in.
