@@ -18,6 +18,7 @@ import pytest
 
 from compdiag.analyses.diagnosis import Diagnosis, UserFrame
 from compdiag.analyses.explain import explain, rank
+from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.registry import kind_spec, kind_specs, plugin_manager
 from compdiag.analyses.rules import Words, every, first, found, one_of
@@ -151,6 +152,53 @@ async def _panel_rows(store: Path, run_id: int) -> list:
             return [diagnosis_label(d) for d in panel.diagnoses]
     finally:
         diag.load_diagnoses_isolated = real
+
+
+class _BrokenKind:
+    """A kind whose every hook raises, as a plugin with a bug does."""
+    KIND = "broken"
+
+    @staticmethod
+    @hookimpl
+    def compdiag_diagnose(ctx):
+        raise KeyError("no such column")
+
+    @staticmethod
+    @hookimpl
+    def compdiag_limiter(diagnosis, timings):
+        raise ZeroDivisionError("division by zero")
+
+
+def test_a_kind_that_raises_is_said_and_the_others_stand(demo: Path) -> None:
+    """explain fails open per kind: a raising kind costs its own diagnoses, never the run's
+    (a traceback, or "no problems found"), and the text and JSON say which is missing."""
+    from rich.console import Console
+
+    from compdiag.analyses.perf import limiters
+    from compdiag.views.explain import explain_document, print_explain
+
+    run_id = _latest_run(demo)
+    with Reader(demo) as r:
+        before = [d.reason for d in explain(r, run_id)]
+    plugin = _BrokenKind()
+    plugin_manager().register(plugin)
+    try:
+        with Reader(demo) as r:
+            assert [d.reason for d in explain(r, run_id)] == before and before
+            doc = json.loads(json.dumps(explain_document(r, run_id)))
+        out = io.StringIO()
+        print_explain(doc, Console(file=out, width=200, force_terminal=False), limit=3)
+        faults: list = []
+        with Reader(demo) as r:
+            d = explain(r, run_id)[0]
+        limiters([], [d], [], None, faults)
+    finally:
+        plugin_manager().unregister(plugin)
+    assert doc["faults"] == [{"kind": "broken", "error": "KeyError: 'no such column'"}]
+    assert "compdiag: the 'broken' analysis failed on this run (KeyError" in out.getvalue()
+    assert [f.kind for f in faults] == ["broken"] and "ZeroDivisionError" in faults[0].error
+    with Reader(demo) as r:
+        assert explain_document(r, run_id)["faults"] == []
 
 
 def test_an_unknown_kind_is_shown_by_its_name_and_ranked_last_on_a_tie() -> None:

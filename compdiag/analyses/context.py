@@ -45,6 +45,8 @@ class RunContext:
             if launcher and launcher.get("argv"):
                 self.argv = launcher["argv"]
         self.crashed = (self.run.get("exit_code") or 0) != 0
+        # the kinds that raised on this run (analyses.registry.KindFault), said, never fatal
+        self.faults: list[Any] = []
         self.compiles = {c["compile_id"]: c for c in reader.compiles(run_id)}
         self.frame_rows: dict[Any, dict[str, Any]] = {}
         self._graph_nodes: dict[str | None, list[dict[str, Any]]] = {}

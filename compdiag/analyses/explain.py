@@ -16,7 +16,7 @@ from compdiag.analyses.cached_compiles import carried
 from compdiag.analyses.consequences import Causes, Consequence
 from compdiag.analyses.context import RunContext
 from compdiag.analyses.diagnosis import Diagnosis
-from compdiag.analyses.registry import kind_spec, kind_specs, plugin_manager
+from compdiag.analyses.registry import KindFault, call_each, kind_spec, kind_specs, plugin_manager
 from compdiag.formats.compiled_code import resumed_function
 from compdiag.store.reader import Reader
 
@@ -86,9 +86,13 @@ def collect(ctx: RunContext, *, cached: bool = True) -> list[Diagnosis]:
     """Every registered kind's diagnoses (the order between kinds is rank's business), and
     with `cached`, those of the compiles that made the cache entries this run was served
     from (analyses/cached_compiles.py)."""
-    found = [d for got in plugin_manager().hook.compdiag_diagnose(ctx=ctx) for d in got or ()]
+    hook = plugin_manager().hook.compdiag_diagnose
+    found = [d for got in call_each(hook, ctx.faults, ctx=ctx) for d in got or ()]
     if cached:
-        found += carried(ctx, found, lambda c: collect(c, cached=False))
+        def theirs(c: RunContext) -> list[Diagnosis]:
+            c.faults = ctx.faults  # a kind that fails on the cached compiles is said too
+            return collect(c, cached=False)
+        found += carried(ctx, found, theirs)
     return found
 
 
@@ -158,27 +162,32 @@ def explain(reader: Reader, run_id: int) -> list[Diagnosis]:
 
 
 def explain_folded(reader: Reader, run_id: int
-                   ) -> tuple[list[Diagnosis], list[tuple[Diagnosis, Fold]]]:
-    """explain(), and the diagnoses folded into others on the way (with the fold's reason)."""
+                   ) -> tuple[list[Diagnosis], list[tuple[Diagnosis, Fold]], list[KindFault]]:
+    """explain(), the diagnoses folded into others on the way (with the fold's reason), and
+    the kinds that raised (their diagnoses missing, the others complete)."""
     ctx = RunContext(reader, run_id)
     kept, dropped = folded(collect(ctx), ctx)
-    return rank(kept), dropped
+    return rank(kept), dropped, ctx.faults
 
 
-def explain_job(reader: Reader, job: str) -> list[tuple[Diagnosis, tuple[int, ...]]]:
+def explain_job(reader: Reader, job: str, faults: list[KindFault] | None = None
+                ) -> list[tuple[Diagnosis, tuple[int, ...]]]:
     """A job's diagnoses with the ranks each concerns, most important first: the job-level
     kinds' (divergence: the ranks that differ), and each rank's own, a diagnosis several ranks
-    share listed once with all of them."""
+    share listed once with all of them. A kind that raises is added to `faults`."""
     from compdiag.analyses.job_context import JobContext
 
+    faults = [] if faults is None else faults
     jctx = JobContext(reader, job)
-    found = [d for got in plugin_manager().hook.compdiag_diagnose_job(job=jctx) for d in got or ()]
+    hook = plugin_manager().hook.compdiag_diagnose_job
+    found = [d for got in call_each(hook, faults, job=jctx) for d in got or ()]
     ranks_of: dict[int, tuple[int, ...]] = {id(d): d.details.ranks for d in found}
     merged: dict[tuple, Diagnosis] = {}
     # A rank's diagnosis a job-level one caused (a timeout or abort after ranks that issued
     # collectives differently) folds under it, by the same relations as a run's.
     under: dict[int, list[Consequence]] = {}
     for r, ctx in sorted(jctx.ranks.items()):
+        ctx.faults = faults
         mine = fold(collect(ctx), ctx)
         links = causes_of(mine, found, ctx)
         for d in mine:

@@ -25,7 +25,7 @@ from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.library_calls import is_library_call
 from compdiag.analyses.limiter import Limiter, TimedRun, merged, with_consequences
 from compdiag.analyses.limiter import weight as _weight
-from compdiag.analyses.registry import plugin_manager
+from compdiag.analyses.registry import KindFault, call_each, plugin_manager
 from compdiag.formats.words import plural
 from compdiag.store.reader import Reader
 
@@ -185,8 +185,8 @@ def _outside_graphs(modules: list[dict[str, Any]], graphs: list[dict[str, Any]]
 
 # -- limiters ---------------------------------------------------------------------------------
 def limiters(graphs: list[dict[str, Any]], diagnoses: list[Diagnosis],
-             compiles: list[dict[str, Any]], outside: dict[str, Any] | None = None
-             ) -> list[dict[str, Any]]:
+             compiles: list[dict[str, Any]], outside: dict[str, Any] | None = None,
+             faults: list[KindFault] | None = None) -> list[dict[str, Any]]:
     """What keeps the compiled run from being faster, most impact first.
 
     Each diagnosis is costed by its own kind (the `compdiag_limiter` hook of its module in
@@ -196,10 +196,9 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[Diagnosis],
     timed, share = run.timed, run.share
     hook = plugin_manager().hook.compdiag_limiter
     found: list[Limiter] = []
+    faults = [] if faults is None else faults
     for d in with_consequences(diagnoses):
-        lim = hook(diagnosis=d, timings=run)
-        if lim is not None:
-            found.append(lim)
+        found += call_each(hook, faults, firstresult=True, diagnosis=d, timings=run)
 
     # Fallback/extern calls the kernels table shows but no perf hint named (cached compiles
     # emit no hints).
@@ -322,7 +321,7 @@ class _Timings:
 
 def report(reader: Reader, run_id: int) -> dict[str, Any]:
     """The perf report of one run: graphs, totals, limiters (the `--json` document's body)."""
-    from compdiag.analyses.explain import explain
+    from compdiag.analyses.explain import explain_folded
 
     run = reader.run(run_id)
     t = _Timings(reader, run_id)
@@ -339,14 +338,16 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
     outside = _outside_graphs(modules, graphs)
     if outside is not None:
         outside["cudagraphs_applied"] = len(applied)
+    faults: list[KindFault] = []
     try:
-        diagnoses = explain(reader, run_id)
+        diagnoses, _, faults = explain_folded(reader, run_id)
     except Exception as exc:  # noqa: BLE001 - limiters degrade to the timings alone
         diagnoses = []
         reader_warning = f"explain failed ({type(exc).__name__}: {exc}); limiters from timings only"
     else:
         reader_warning = None
-    notes = []
+    found_limiters = limiters(graphs, diagnoses, compiles, outside, faults)
+    notes = [f.line() for f in dict.fromkeys(faults)]
     if reader_warning:
         notes.append(reader_warning)
     if any(g.get("grad_enabled") for g in graphs) or any(m.get("grad_enabled")
@@ -384,7 +385,7 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
         "modules": modules,
         "module_totals": t.module_totals(),
         "outside_graphs": outside,
-        "limiters": limiters(graphs, diagnoses, compiles, outside),
+        "limiters": found_limiters,
         "cudagraph_coverage": coverage(reader, run_id, graphs),
         "notes": notes,
         "compile_time": compile_time_for_run(reader, run_id),

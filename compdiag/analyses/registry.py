@@ -5,6 +5,8 @@ whatever the `compdiag.diagnoses` entry-point group adds; and the kinds' specs
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
+from typing import Any
 
 import pluggy
 
@@ -27,6 +29,39 @@ def plugin_manager() -> pluggy.PluginManager:
     except Exception:  # noqa: BLE001 - a broken third-party kind must not break explain
         pass
     return pm
+
+
+@dataclass(frozen=True)
+class KindFault:
+    """A kind that raised on this run: its diagnoses are missing, the others stand (explain
+    fails open per kind, as `compdiag run` does per handler)."""
+    kind: str
+    error: str
+
+    def line(self) -> str:
+        return (f"the {self.kind!r} analysis failed on this run ({self.error}); its diagnoses "
+                "are missing, the others are complete. This is a compdiag bug: please report it "
+                "with this line.")
+
+
+def call_each(hook: Any, faults: list[KindFault], *, firstresult: bool = False,
+              **kwargs: Any) -> list[Any]:
+    """The results of every implementation of `hook`, in pluggy's own order (the last
+    registered first), each called alone: one that raises adds a KindFault to `faults` and
+    the rest still run. With `firstresult`, stop at the first result that is not None."""
+    found: list[Any] = []
+    for impl in reversed(hook.get_hookimpls()):
+        try:
+            got = impl.function(**{k: kwargs[k] for k in impl.argnames})
+        except Exception as e:  # noqa: BLE001 - one kind's bug must not hide the others
+            name = getattr(impl.plugin, "KIND", None) or impl.plugin_name
+            faults.append(KindFault(str(name), f"{type(e).__name__}: {e}"[:300]))
+            continue
+        if got is not None:
+            found.append(got)
+            if firstresult:
+                break
+    return found
 
 
 def kind_specs() -> dict[str, KindSpec]:

@@ -28,9 +28,10 @@ def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
     summary["counts"] = reader.counts(run_id)
     from compdiag.analyses.cudagraph_coverage import coverage
 
-    kept, dropped = explain_folded(reader, run_id)
+    kept, dropped, faults = explain_folded(reader, run_id)
     return {"schema_version": SCHEMA_VERSION, "run": summary,
             "diagnoses": [public(d) for d in kept],
+            "faults": [{"kind": f.kind, "error": f.error} for f in faults],
             "folded": [{"kind": d.kind, "stage": d.stage, "compile_id": d.compile_id,
                         "reason": d.reason, "into": f.into, "why": f.why} for d, f in dropped],
             "cudagraph_coverage": coverage(reader, run_id)}
@@ -148,6 +149,7 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10,
     diags = doc["diagnoses"]
     for line in header_lines(doc):
         console.print(line, highlight=False)
+    print_faults(doc, console)
     from compdiag.analyses.cudagraph_coverage import summary_line
 
     cg_line = summary_line(doc.get("cudagraph_coverage"))
@@ -162,6 +164,9 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10,
                       "check's differences are within its tolerance, and why is below; no "
                       "graph breaks, recompiles, failures, CUDA-graph skips or missed fusions "
                       "recorded.")
+    elif not diags and doc.get("faults"):
+        console.print(f"[yellow]run {run['id']}: no problems found by the analyses that ran[/]"
+                      " (one failed, above).")
     elif not diags:
         console.print(f"[green]run {run['id']}: no problems found[/] — no graph breaks, "
                       "recompiles, failures, CUDA-graph skips or missed fusions recorded"
@@ -179,6 +184,18 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10,
                   if uf.get("filename") else "")
             console.print(Text(f"  {kind_spec(d['kind']).title_of('info')}: {d['reason']}{at}",
                                style="dim"))
+
+
+def print_faults(doc: dict[str, Any], console: Any) -> None:
+    """One line per kind that raised (analyses.registry.KindFault): explain fails open per
+    kind, and says which diagnoses are missing rather than printing a traceback or nothing."""
+    from rich.text import Text
+
+    from compdiag.analyses.registry import KindFault
+
+    for f in doc.get("faults") or ():
+        console.print(Text("compdiag: " + KindFault(f["kind"], f["error"]).line(),
+                           style="yellow"))
 
 
 def fallback_note(uf: dict[str, Any]) -> str:

@@ -34,12 +34,14 @@ def explain_job_document(reader: Reader, job: str) -> dict[str, Any]:
     from compdiag.analyses.explain import explain_job, public
 
     diagnoses = []
-    for d, ranks in explain_job(reader, job):
+    faults: list[Any] = []
+    for d, ranks in explain_job(reader, job, faults):
         doc = public(d)
         doc["ranks"] = list(ranks)
         diagnoses.append(doc)
     return {"schema_version": SCHEMA_VERSION, "job": job_summary(reader, job),
-            "diagnoses": diagnoses}
+            "diagnoses": diagnoses,
+            "faults": [{"kind": f.kind, "error": f.error} for f in dict.fromkeys(faults)]}
 
 
 # -- terminal ---------------------------------------------------------------------------------
@@ -98,10 +100,11 @@ def print_show_job(doc: dict[str, Any], console: Any) -> None:
 
 def print_explain_job(doc: dict[str, Any], console: Any, limit: int = 10,
                       sources: dict[str, list[str]] | None = None) -> None:
-    from compdiag.views.explain import print_panels
+    from compdiag.views.explain import print_faults, print_panels
 
     job = doc["job"]
     console.print(rank_table(job))
+    print_faults(doc, console)
     diverged = [d for d in doc["diagnoses"] if d["kind"] == "divergence"]
     if not diverged:
         line = alike_line(job)
