@@ -270,6 +270,26 @@ def test_crash_failure_ranks_first_with_commands_for_this_run(tmp_path):
     assert f"`compdiag bisect --store {s.path} {s.run_id}`" in top["fix"]
 
 
+def test_a_compile_at_interpreter_shutdown_is_said_as_that_with_no_replay(tmp_path):
+    """probes40e atexit_final_eval_compile, blind: the first eval-mode call ran in an atexit
+    handler; Inductor's pool was shut down ("cannot schedule new futures after interpreter
+    shutdown"). It was said as a kernel that failed to compile, with bisect and minify, which
+    both refused: the moment failed, not the graph."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.failure("0/0", stage="kernel_compile", exc_type="InductorError",
+              message="InductorError: RuntimeError: cannot schedule new futures after "
+                      "interpreter shutdown", filename=TORCH_FILE, lineno=10,
+              traceback=f'  File "{s.user}", line 24, in final_report\n    out = model(x)\n'
+                        f'  File "{TORCH_FILE}", line 10, in submit\n    raise\n')
+    s.ing.event("failure_graph", "0/0", {"kind": "compile", "stage": "kernel_compile"}, "{}")
+    top = s.explain()[0]
+    assert top["kind"] == "failure" and top["user_frame"]["lineno"] == 24
+    assert "shutting down" in top["explanation"] and "atexit" in top["fix"]
+    assert "failed to compile" not in top["explanation"]
+    assert "bisect" not in top["fix"] and "minify" not in top["fix"]
+
+
 def test_graceful_frame_skip_is_reported_as_the_break_not_a_failure(tmp_path):
     s = Store(tmp_path, exit_code=0)
     s.compile("0/0")
@@ -677,6 +697,35 @@ def _tree(source: str, value: str) -> str:
             f"| +- GuardManager: source={source}, accessed_by=DictGetItemGuardAccessor(lr)\n"
             f"| | +- EQUALS_MATCH: {source} == {value}                # opt.step()  "
             "# a.py:6 in f\n")
+
+
+def test_a_skipped_guard_on_a_value_the_program_changes_is_a_stale_graph(tmp_path):
+    """probes40f stance_skip_guards_temperature, blind: under
+    `set_stance(skip_guard_eval_unsafe=True)` the graph that baked in `self.temperature == 1.0`
+    ran for 1.5 and 2.0 (compiled 0.1338, eager 0.1218) and explain said "0 problems". A guarded
+    value the program never assigns after the stance is no finding."""
+    def run(tmp: Path, body: str) -> list[dict]:
+        tmp.mkdir()
+        s = Store(tmp)
+        s.user.write_text("import torch\n\n\nwith torch.compiler.set_stance("
+                          "skip_guard_eval_unsafe=True):\n    for t in (1.0, 1.5):\n"
+                          f"        {body}\n        out = cmodel(x)\n")
+        s.compile("0/0")
+        s.ing.record({**_ids("0/0"), "dynamo_cpp_guards_str": {}},
+                     _tree("L['self'].temperature", "1.0"))
+        s.ing.event("stance_set", None, {
+            "module": "torch.compiler", "key": "set_stance",
+            "value": "skip_guard_eval_unsafe=True",
+            "call": {"filename": str(s.user), "lineno": 4,
+                     "line": "with torch.compiler.set_stance(skip_guard_eval_unsafe=True):"}},
+            None)
+        return s.explain()
+
+    (d,) = [d for d in run(tmp_path / "a", "model.temperature = t") if d["kind"] == "stance"]
+    assert d["severity"] == "problem" and d["user_frame"]["lineno"] == 4, d
+    assert "`self.temperature == 1.0`" in d["reason"] and "line 6 changes" in d["reason"]
+    assert "skip_guard_eval_unsafe" in d["fix"] and "register_buffer" in d["fix"]
+    assert not [d for d in run(tmp_path / "b", "y = t") if d["kind"] == "stance"]
 
 
 def test_an_attribute_made_dynamic_after_one_change_is_information(tmp_path):

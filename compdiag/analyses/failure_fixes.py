@@ -12,7 +12,7 @@ from compdiag.analyses.fixes import commands, graph_break_fix
 from compdiag.analyses.hop_mutation import written_fix
 from compdiag.analyses.origin_fixes import INTERNAL_ERROR, internal_error_fix
 from compdiag.analyses.rules import Words, every, first
-from compdiag.analyses.runtime_fixes import eager_fails, runtime_fix
+from compdiag.analyses.runtime_fixes import circumstance, eager_fails, runtime_fix
 from compdiag.formats.compile_id import CompileId
 from compdiag.formats.failure_graph import TORCH_NAMESPACES
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
@@ -108,12 +108,13 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
     minify, bisect = commands(run_id, argv, store)
     parts = []
     text = f"{one_line}\n{torch_message or ''}\n{message}"
-    known = (kernel_compile_fix(text) if stage == "kernel_compile" else
-             runtime_fix(text, stage))
+    known = ((stage == "kernel_compile" and kernel_compile_fix(text))
+             or runtime_fix(text, stage))
     if known:
         parts.append(known)
-    if stage != "kernel_compile" and eager_fails(text, stage):
-        return " ".join(parts)   # the data's error: no compiler to bisect, no graph to shrink
+    if (stage != "kernel_compile" and eager_fails(text, stage)) or circumstance(text, stage):
+        # the data's error, or the moment's (interpreter shutdown): nothing to bisect or shrink
+        return " ".join(parts)
     if injected:
         parts.append(INJECTED.format(names=", ".join(f"{k}={v!r}" for k, v in injected.items())))
     if stage == "dynamo":

@@ -20,13 +20,36 @@ class RuntimeFix:
     stages: tuple[str, ...] = ("runtime",)
     why: str = ""
     eager_fails: bool = False   # eager raises on the same values: no compiler to bisect/minify
+    # the circumstance, not the graph, failed (a compile at interpreter shutdown): nothing for
+    # bisect or minify to replay, and the stage's own words ("a kernel failed") are wrong
+    circumstance: bool = False
 
 
 # torch's legacy typed constructors (torch.FloatTensor, torch.cuda.HalfTensor, ...)
 _LEGACY = tuple(f"torch.{dev}{kind}Tensor(" for dev in ("", "cuda.") for kind in (
     "Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool"))
 
+_EVERY_STAGE = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kernel_compile",
+                "runtime", "backend")
+
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    # probes40e atexit_final_eval_compile: the first eval-mode call was in an atexit handler;
+    # "InductorError: RuntimeError: cannot schedule new futures after interpreter shutdown"
+    # was said as a kernel that failed to compile, with bisect and minify (both refused)
+    RuntimeFix(one_of("cannot schedule new futures after interpreter shutdown",
+                      "cannot schedule new futures after shutdown"),
+               "Run the compiled code before the program ends, not from an `atexit` handler "
+               "(or a thread still running at exit): call that step explicitly at the end of "
+               "the script, in a `try/finally` if it must run on errors too, or call the model "
+               "once on that input (its mode, grad mode and sizes) while the program runs, so "
+               "its graph is compiled by the time the program exits.",
+               stages=_EVERY_STAGE, circumstance=True,
+               why="The compile ran while Python was shutting down (from an `atexit` handler, "
+                   "or a thread at exit): Inductor compiles its kernels in a pool of workers, "
+                   "and the interpreter had already shut that pool down, so the compile could "
+                   "not start. Nothing is wrong with the graph or its kernels. Python prints "
+                   "\"Exception ignored in atexit callback\" and the exit status stays 0, so "
+                   "the work that handler did is silently lost."),
     # probes40d local_sgd_param_average: `dist.all_reduce(p)` on each parameter in a compiled
     # averaging step; the fix was "check that the line runs in eager" (it raises there too)
     RuntimeFix(every("leaf Variable that requires grad", "in-place operation"),
@@ -254,6 +277,13 @@ def runtime_fix(message: str | None, stage: str = "runtime") -> str | None:
 def eager_fails(message: str | None, stage: str = "runtime") -> bool:
     """Whether the known error is one eager raises on the same values (RuntimeFix.eager_fails)."""
     return bool(first(((r.when, r.eager_fails or None) for r in RUNTIME_FIXES
+                       if stage in r.stages), message))
+
+
+def circumstance(message: str | None, stage: str = "runtime") -> bool:
+    """Whether the known error is the circumstance's, not the graph's (RuntimeFix.circumstance):
+    no bisect or minify, and its `why` replaces the stage's words."""
+    return bool(first(((r.when, r.circumstance or None) for r in RUNTIME_FIXES
                        if stage in r.stages), message))
 
 

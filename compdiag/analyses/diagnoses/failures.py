@@ -43,6 +43,7 @@ from compdiag.analyses.func_transforms import escaped_transform
 from compdiag.analyses.failure_fixes import failure_fix, minify_unavailable, stage_explanation
 from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, origin_fix,
                                      runtime_fix, runtime_why)
+from compdiag.analyses.runtime_fixes import circumstance
 from compdiag.analyses.source_causes import SOURCE_CAUSES
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hop_mutation import with_written
@@ -396,10 +397,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         expl = stage_explanation(f["stage"], fatal)
         if f.get("reraised"):  # a worker's error the program re-raised (DataLoader's)
             expl += f" It was raised in another process and re-raised: \"{f['reraised']}\""
-        why = runtime_why(f"{one}\n{whole or ''}\n{f.get('message') or ''}\n{tb[-4000:]}",
-                          f["stage"])
-        if why:  # what torch's words mean where they mislead
-            expl = f"{expl} {why}"
+        said = f"{one}\n{whole or ''}\n{f.get('message') or ''}\n{tb[-4000:]}"
+        why = runtime_why(said, f["stage"])
+        if why:  # what torch's words mean where they mislead (alone: not the stage's fault)
+            expl = why if circumstance(said, f["stage"]) else f"{expl} {why}"
         if internal:
             expl = f"{expl} {INTERNAL_EXPLANATION.format(inner=inner)}"
         if rejected and by is not None:

@@ -1,5 +1,5 @@
 """What the program told torch.compile to do instead of compiling, kind `stance` (issue 29 §3:
-no silent end).
+no silent end), and a stance that made a compiled graph stale (skip_guard_eval_unsafe).
 
 `torch.compiler.set_stance("force_eager")` runs every compiled function in eager, and
 "eager_on_recompile" runs in eager every call that would compile again: set before the first
@@ -63,7 +63,8 @@ STANCES = {
 }
 
 SPEC = KindSpec(KIND, title="compile stance", words=("stance", "stances"), style="yellow",
-                tie=95, costs={"stance": Cost(500)}, details=(StanceDetails,))
+                tie=95, costs={"stance": Cost(500), "stale": Cost(905)},
+                details=(StanceDetails,))
 
 
 @hookimpl
@@ -75,9 +76,84 @@ def compdiag_kinds() -> list[KindSpec]:
 _STANCE = re.compile(r"^(?:stance=)?['\"](\w+)['\"]")
 
 
+# probes40f stance_skip_guards_temperature, blind: after a warm-up, a timed loop under
+# `set_stance(skip_guard_eval_unsafe=True)` swept `model.temperature`, a Python float the graph
+# baked in as a constant; only the guards that tell cache entries apart are checked under the
+# stance, so the 1.0 graph ran for every value (compiled 0.1338, eager 0.1218) and explain
+# said "0 problems". The evidence: the stance's call, a `guarded == value` guard of a compiled
+# graph on a Python attribute or global, and the user's code assigning that name after it.
+SKIP_GUARDS = "skip_guard_eval_unsafe"
+STALE_REASON = ("stale graph: set_stance(skip_guard_eval_unsafe=True) at line {lineno} skips "
+                "the guard `{guard} == {value}`, and line {changed} changes {name}: the graph "
+                "compiled for {value} runs for every value, with no recompile and no error")
+STALE_EXPLANATION = (
+    "Under skip_guard_eval_unsafe, a compiled function checks only the guards that tell its "
+    "cache entries apart (here not {guard}), so a Python value the graph baked in as a "
+    "constant is no longer compared: when the program changes it, the old graph runs and "
+    "returns what it computed for the old value. torch's set_stance documents the risk "
+    "(\"silently producing incorrect results\"); --check-accuracy replays each graph on its "
+    "own inputs, which it matches, so only this guard shows it.")
+STALE_FIX = ("Leave guard evaluation on while {name} changes: drop `skip_guard_eval_unsafe=True` "
+             "(or set it only around calls that keep {name} fixed). To keep the stance, make "
+             "the value a tensor the graph reads at run time instead of a Python constant "
+             "(`self.register_buffer(\"{short}\", torch.tensor({value}))` and `.fill_(v)` to "
+             "change it), or warm up on every value before setting the stance.")
+# a guarded Python value: an attribute of an object (`L['self'].temperature`) or a global
+# (`G['SCALE']`); its last name is what the user's code assigns
+_ATTR = re.compile(r"^(?:L|G)\[['\"]\w+['\"]\](?:\.\w+|\[['\"]\w+['\"]\]|\[\d+\])*$")
+_LAST = re.compile(r"(?:\.(\w+)|\[['\"](\w+)['\"]\])$")
+
+
+def _changed_at(lines: list[str], name: str, after: int) -> int | None:
+    """The first line after `after` that assigns `name` (`x.name = `, `name = `)."""
+    assign = re.compile(rf"(?:^|[.\s]){re.escape(name)}\s*(?:[-+*/]?=)(?!=)")
+    for i, text in enumerate(lines[after:], start=after + 1):
+        code = text.split("#", 1)[0]
+        if assign.search(code):
+            return i
+    return None
+
+
+def _stale(ctx: Any, call: dict[str, Any]) -> Diagnosis | None:
+    from compdiag.formats.guard_source import in_user_spelling
+
+    lines = ctx.source_lines(call.get("filename")) or []
+    lineno = int(call.get("lineno") or 0)
+    for cid in sorted(ctx.compiles, key=str):
+        for guarded, value in ctx.r.guard_values(ctx.run_id, cid).items():
+            last = _LAST.search(guarded or "")
+            if (not _ATTR.match(guarded or "") or last is None or value is None
+                    or value.startswith(("<", "torch."))):
+                continue
+            name = last.group(1) or last.group(2)
+            if name == "training":
+                continue  # a module's train/eval flag: torch raises when that guard fails
+            changed = _changed_at(lines, name, lineno)
+            if changed is None:
+                continue
+            guard = in_user_spelling(guarded)
+            return Diagnosis(
+                KIND, stage=None, compile_id=cid,
+                reason=STALE_REASON.format(lineno=lineno, guard=guard, value=value,
+                                           changed=changed, name=guard),
+                user_frame=ctx.frame(call["filename"], lineno, call.get("line"), "source"),
+                explanation=STALE_EXPLANATION.format(guard=guard),
+                fix=STALE_FIX.format(name=guard, short=name, value=value),
+                severity="problem", score=SPEC.score("stale"),
+                details=StanceDetails(stance=SKIP_GUARDS))
+    return None
+
+
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     if ctx.compiles:
+        for rec in ctx.r.records(ctx.run_id, kind="compdiag:stance_set", with_payload=False):
+            data = (rec.get("metadata") or {}).get("compdiag") or {}
+            call = data.get("call") if isinstance(data.get("call"), dict) else {}
+            if f"{SKIP_GUARDS}=True" in str(data.get("value") or "") and call.get("filename"):
+                found = _stale(ctx, call)
+                if found is not None:
+                    return [found]
         return []
     for rec in ctx.r.records(ctx.run_id, kind="compdiag:stance_set", with_payload=False):
         data = (rec.get("metadata") or {}).get("compdiag") or {}
