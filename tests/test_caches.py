@@ -673,6 +673,41 @@ def test_a_cache_the_program_turned_off_is_information_not_a_problem(tmp_path: P
     assert d_off.score < d_custom.score
 
 
+def test_an_aot_only_bypass_the_users_object_causes_is_a_problem_at_its_argument(
+        tmp_path: Path) -> None:
+    """probes40f sac_context_fn_cache_bypass, blind: SAC's `context_fn` without `cache_hash`
+    made AOTAutograd's cache bypass every compile; said as information ("nothing to fix") at
+    the compiled call, though one line of the user's fixes it. An AOTAutograd-only bypass of
+    torch's own default (an autograd.Function) stays information."""
+    from compdiag.analyses.explain import explain
+    from compdiag.ingest.ingestor import Ingestor
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    user = tmp_path / "model.py"
+    user.write_text("import torch\n\ndef f(x):\n    return checkpoint(g, x, "
+                    "use_reentrant=False, context_fn=sac)\n")
+    w = Writer(tmp_path / "s.db")
+    runs = {}
+    for why in ("SAC context_fn does not have a cache_hash attribute. To enable caching",
+                "Unsupported call_function target autograd_function_apply"):
+        run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(tmp_path))
+        ing = Ingestor(w, run_id)
+        ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+        ing.record({"artifact": {"name": "fx_graph_cache_miss", "encoding": "json"}, **ids},
+                   json.dumps({"key": why[:3], "cache_state": "miss", "components": []}))
+        ing.record({"artifact": {"name": "aotautograd_cache_bypass", "encoding": "json"},
+                    **ids}, json.dumps({"cache_bypass_reason": why}))
+        runs[why[:3]] = end_fed_run(w, ing, run_id, user, 3, ids, graph_op_count=1)
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        (sac,) = [d for d in explain(r, runs["SAC"]) if d.kind == "cache"]
+        (fn,) = [d for d in explain(r, runs["Uns"]) if d.kind == "cache"]
+    assert sac.severity == "problem" and sac.user_frame.lineno == 4, sac
+    assert "cache_hash" in sac.fix
+    assert fn.severity == "info"
+
+
 def test_freezing_the_program_turned_on_is_information_with_what_it_leaves(tmp_path: Path
                                                                           ) -> None:
     """probes29b fullgraph_frozen_ok: `torch._inductor.config.freezing = True` makes

@@ -47,3 +47,18 @@ PERF_FRESH_EXPLANATION = ("compdiag perf compiles in a cache directory of its ow
                           "each mode, on purpose: a hit would skip the compile whose facts "
                           "(fusion, fallbacks, autotuning) it measures")
 PERF_FRESH_FIX = "your own runs keep using their cache directory."
+BYPASS_EXPLANATION = ("Inductor could not build a cache key for this graph, so it neither "
+                      "looks the graph up nor stores it: every process compiles it from "
+                      "scratch, warm starts included.")
+# AOTAutograd's cache bypassed while Inductor's FX graph cache looked the same compile's
+# graphs up (probes29a scaled_gelu_fn_ok: `fxgraph_cache_hit: 2`, `autograd_cache_bypass: 1`):
+# a warm start traces again, and Inductor's compile of each graph is still cached. Said as
+# what it costs, not as "compiles from scratch", and information with its fix: torch's
+# default for these constructs (pytorch#192555), measured as no gain on a warm start once
+# allowed, and judged a false problem on correct programs twice, blind (probes29a
+# scaled_gelu_fn_ok, probes36c afn_setup_context_ok).
+AOT_ONLY_EXPLANATION = ("Only AOTAutograd's cache refused this graph; Inductor's FX graph cache "
+                        "still looked up its forward and backward graphs (served or stored "
+                        "them), so every process, warm starts included, traces the graph "
+                        "through AOTAutograd again (the joint graph, its partition); "
+                        "Inductor's lowering and code generation are still served.")

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from compdiag.analyses import caches as C
-from compdiag.analyses.cache_words import MISS_EXPLANATION, NOT_STORED_EXPLANATION, \
+from compdiag.analyses.cache_words import AOT_ONLY_EXPLANATION, BYPASS_EXPLANATION, \
+    MISS_EXPLANATION, NOT_STORED_EXPLANATION, \
     NOT_STORED_FIX, ORDER_EXPLANATION, ORDER_FIX, PEER_RANK_EXPLANATION, PEER_RANK_FIX, \
     PERF_FRESH_EXPLANATION, PERF_FRESH_FIX, RESET_EXPLANATION, SAME_KEY_EXPLANATION
 from compdiag.analyses.cached_compiles import hits_across_reset, served_from_cache
@@ -134,26 +135,15 @@ TORCH_SUBCLASS_FIX = ("Nothing to change in your code: torch's own {name} cannot
                       "start until torch supports it; a newer torch may.")
 BYPASS_FALLBACK = ("Remove what the reason names from the compiled graph or Inductor's config, "
                    "or accept a cold compile on every start.")
-BYPASS_EXPLANATION = ("Inductor could not build a cache key for this graph, so it neither "
-                      "looks the graph up nor stores it: every process compiles it from "
-                      "scratch, warm starts included.")
-# AOTAutograd's cache bypassed while Inductor's FX graph cache looked the same compile's
-# graphs up (probes29a scaled_gelu_fn_ok: `fxgraph_cache_hit: 2`, `autograd_cache_bypass: 1`):
-# a warm start traces again, and Inductor's compile of each graph is still cached. Said as
-# what it costs, not as "compiles from scratch", and information with its fix: torch's
-# default for these constructs (pytorch#192555), measured as no gain on a warm start once
-# allowed, and judged a false problem on correct programs twice, blind (probes29a
-# scaled_gelu_fn_ok, probes36c afn_setup_context_ok).
-AOT_ONLY_EXPLANATION = ("Only AOTAutograd's cache refused this graph; Inductor's FX graph cache "
-                        "still looked up its forward and backward graphs (served or stored "
-                        "them), so every process, warm starts included, traces the graph "
-                        "through AOTAutograd again (the joint graph, its partition); "
-                        "Inductor's lowering and code generation are still served.")
-
-
+# AOTAutograd-only bypasses of an object the user's code passes, fixed by one line of theirs
+# (probes40f sac_context_fn_cache_bypass: `cache_hash` on SAC's context_fn): problems.
+USER_FIXED_BYPASSES: tuple[str, ...] = ("cache_hash", "raw callable without uuid",
+                                        "uuid() returned none")
 # Bypass reasons that name an Inductor config (torch's words, lower case) -> the config
-# attributes a program sets: the user line is where it sets one, when its own files show it.
+# attributes a program sets, or the argument that passes the refused object: the user line is
+# where it sets one, when its own files show it.
 BYPASS_CONFIGS: tuple[tuple[Words, tuple[str, ...]], ...] = (
+    (one_of("cache_hash"), ("context_fn",)),
     (one_of("post grad custom pass"), ("post_grad_custom_post_pass", "post_grad_custom_pre_pass")),
     (one_of("pre grad custom pass"), ("pre_grad_custom_pass",)),
     (one_of("joint custom pass"), ("joint_custom_pre_pass", "joint_custom_post_pass")),
@@ -367,7 +357,8 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
             # (an AOTAutograd-only bypass keeps its cost among the information: the first
             # thing to know of a run with nothing wrong, corpus cache_bypass_custom_function)
             score=SPEC.score("info") if asked or torchs or hop_once else BYPASS_SCORE,
-            severity="info" if asked or torchs or aot_only or hop_once else "problem",
+            severity="info" if asked or torchs or hop_once or aot_only and not found(
+                USER_FIXED_BYPASSES, reason) else "problem",
             compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),
             details=CacheDetails(caches=caches, result="bypass")))
     return out
