@@ -168,6 +168,11 @@ def benign(reason: str) -> bool:
     return first(REASON_CLASSES, reason, default=(None, False))[1]
 
 
+def benign_class(cls: str | None) -> bool:
+    """Whether REASON_CLASSES' benign column holds for a class (one value per class)."""
+    return any(c == cls and ok for _, (c, ok) in REASON_CLASSES)
+
+
 def fusion_fix(cls: str, reason: str) -> tuple[str, str, str]:
     """(title, explanation, fix) for a class of missed fusions."""
     return FIXES.get(cls, ("missed fusion", reason, "See `{show}` for the kernels."))
@@ -277,5 +282,4 @@ def compdiag_limiter(diagnosis: Diagnosis, timings: Any) -> Limiter | None:
     # in perf's own table the measuring is done: its fix names no perf command (probes39c:
     # "Nothing to change unless `compdiag perf ...` measures ...", printed by that command)
     cls = diagnosis.details.reason_class
-    return replace(lim, fix=PERF_BENIGN_FIX) if fusion_fix(cls, "")[2] == UNLESS_MEASURED \
-        else lim
+    return replace(lim, fix=PERF_BENIGN_FIX) if benign_class(cls) else lim

@@ -113,23 +113,22 @@ def perf_hint_fix(msg: str) -> str:
     return first(RULES, msg, default=FALLBACK_FIX)
 
 
-_FALLBACK_OF = re.compile(r"Using FallbackKernel:\s*torch\.ops\.(\w+)\.")
+# The op a fallback hint names: `torch.ops.mylib.op.default` (its namespace is group 1), or
+# a name without `torch.ops.` (`_c10d_functional.all_reduce_.default`)
+_FALLBACK_NAME = re.compile(r"Using FallbackKernel:\s*(?:torch\.ops\.)?(([\w]+)[\w.]*)")
 
 
 def custom_op_fallback(head: str | None) -> bool:
     """Whether a fallback hint is about a custom op (`torch.ops.mylib.op`): Inductor never
     generates code for one, it runs the op's own kernel; the hint says nothing to change."""
-    m = _FALLBACK_OF.search(head or "")
-    return bool(m) and m.group(1) not in TORCH_NAMESPACES
+    m = _FALLBACK_NAME.search(head or "")
+    return bool(m) and "torch.ops." in m.group(0) and m.group(2) not in TORCH_NAMESPACES
 
 
 # A fallback hint for a collective or its wait: Inductor lowers them to c10d's own kernels on
 # purpose (torch/_inductor/comm_lowering.py) and warns "Using FallbackKernel" for each
 # (probes40d tp_mlp_dtensor_ok, a correct DTensor MLP: `all_reduce_` and `wait_tensor` were two
 # problems with "replace the op with one Inductor lowers", where there is none).
-_FALLBACK_NAME = re.compile(r"Using FallbackKernel:\s*(?:torch\.ops\.)?([\w.]+)")
-
-
 def collective_fallback(head: str | None) -> bool:
     """Whether a fallback hint names a library kernel by design (a collective, its wait)."""
     m = _FALLBACK_NAME.search(head or "")
