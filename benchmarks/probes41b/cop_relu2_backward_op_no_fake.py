@@ -1,7 +1,7 @@
 """Small MLP with a fused squared-ReLU custom op (Primer / nanoGPT-speedrun style).
 
 The forward op has a fake (meta) kernel; its backward is a second custom op,
-``mlp_ops::relu2_bwd``, registered through ``register_autograd`` -- but that
+``ffn_ops::relu2_bwd``, registered through ``register_autograd`` -- but that
 second op never got a fake kernel.  Eager training works; torch.compile traces
 the joint forward+backward graph with fake tensors and needs it.
 
@@ -13,7 +13,7 @@ import torch
 import torch.nn as nn
 
 
-@torch.library.custom_op("mlp_ops::relu2", mutates_args=())
+@torch.library.custom_op("ffn_ops::relu2", mutates_args=())
 def relu2(x: torch.Tensor) -> torch.Tensor:
     return torch.relu(x).square()
 
@@ -23,7 +23,7 @@ def _(x):
     return torch.empty_like(x)
 
 
-@torch.library.custom_op("mlp_ops::relu2_bwd", mutates_args=())
+@torch.library.custom_op("ffn_ops::relu2_bwd", mutates_args=())
 def relu2_bwd(grad: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     return grad * 2.0 * torch.relu(x)
 
