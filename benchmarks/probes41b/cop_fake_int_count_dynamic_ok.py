@@ -1,0 +1,55 @@
+"""Magnitude pruning of activations with a custom op that also returns a count.
+
+``prune_ops::keep_above`` zeroes activations below a threshold and returns how
+many survived (a Python int), which the model uses to average the surviving
+activations.  The fake (meta) kernel cannot know the count, so it returns a
+fresh data-dependent size from ``torch.library.get_ctx().new_dynamic_size()``
+(correct cousin of cop_fake_int_count_const.py).
+
+Source: torch.library docs for register_fake (data-dependent outputs use
+ctx.new_dynamic_size) and test/test_custom_ops.py's int-returning custom ops.
+"""
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+# data-dependent outputs of the op stay in the graph
+torch._dynamo.config.capture_dynamic_output_shape_ops = True
+
+
+@torch.library.custom_op("prune_ops::keep_above", mutates_args=())
+def keep_above(x: torch.Tensor, thr: float) -> tuple[torch.Tensor, int]:
+    mask = x.abs() > thr
+    return x * mask, int(mask.sum())
+
+
+@keep_above.register_fake
+def _(x, thr):
+    ctx = torch.library.get_ctx()
+    return torch.empty_like(x), ctx.new_dynamic_size()
+
+
+class PrunedPool(nn.Module):
+    def __init__(self, d_in=24, d_hidden=48, thr=0.5):
+        super().__init__()
+        self.proj = nn.Linear(d_in, d_hidden)
+        self.thr = thr
+
+    def forward(self, x):
+        h = torch.tanh(self.proj(x))
+        kept, n_kept = keep_above(h, self.thr)
+        return kept.sum() / torch.sym_max(n_kept, 1)
+
+
+def main():
+    model = PrunedPool().eval()
+    compiled = torch.compile(model)
+    with torch.no_grad():
+        for step in range(4):
+            x = torch.randn(16, 24)
+            pooled = compiled(x)
+            print(f"batch {step}: pooled activation {pooled.item():.5f}")
+
+
+if __name__ == "__main__":
+    main()
