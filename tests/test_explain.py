@@ -2946,3 +2946,60 @@ def test_a_break_on_the_value_an_earlier_break_put_off_is_its_consequence(tmp_pa
     assert len(diags) == 1 and "data-dependent" in diags[0]["reason"], \
         [d["reason"] for d in diags]
     assert any("next()" in c["reason"] for c in diags[0]["consequences"])
+
+
+def test_a_config_patch_decorator_break_is_at_the_decorator_and_its_wrapper_skipped(tmp_path):
+    """probes41d config_patch_decorated_step (pytorch#150586): `@torch._dynamo.config.patch(
+    capture_scalar_outputs=True)` on the compiled train step breaks in contextlib's `inner`
+    (ContextDecorator's wrapper); it was said at the compiled call, as "train_step() ran in
+    eager" (it compiled, as its own frame), with a fix for library code."""
+    s = Store(tmp_path)
+    s.user.write_text("import torch\n\n\n@torch._dynamo.config.patch(capture_scalar_outputs="
+                      "True)\ndef train_step(x):\n    return x.sum().item()\n\n\n"
+                      "step = torch.compile(train_step)\nout = step(x)\n")
+    lib = "/usr/lib/python3.11/contextlib.py"
+    s.ing.record({**_ids("0/0"), "compilation_metrics": {
+        "co_name": "inner", "co_filename": lib, "co_firstlineno": 78}}, None)
+    s.compile("1/0", co_name="train_step", lineno=5)
+    payload = (
+        f"Graph break in user code at {lib}:80\nGraph Break Reason: Failed to handle graph "
+        "break gracefully. Skipping the function and falling back to eager. Graph break "
+        "encountered:\n\nUnsupported context manager\n  Explanation: Dynamo does not know how "
+        "to enter a `ConfigPatch` context manager.\n  Hint: Avoid using the unsupported context "
+        "manager.\n\n  Developer debug context: Attempted SETUP_WITH/BEFORE_WITH/LOAD_SPECIAL "
+        "on UserDefinedObjectVariable(ConfigPatch)\n\n For more details about this graph "
+        "break, please visit: https://meta-pytorch.github.io/compile-graph-break-site/gb/"
+        f"gb0142.html\n\nUser code traceback:\n  File \"{s.user}\", line 10, in <module>\n"
+        f"    out = step(x)\n  File \"{lib}\", line 80, in inner\n"
+        "    with self._recreate_cm():\n")
+    s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}}, payload)
+    (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert d["user_frame"]["lineno"] == 4, d["user_frame"]
+    assert "`torch._dynamo.config.capture_scalar_outputs = True`" in d["fix"]
+    assert "skipped the whole function train_step()" not in d["explanation"]
+
+
+def test_a_float_recompile_the_programs_specialize_float_made_is_at_that_setting(tmp_path):
+    """probes41d specialize_float_temperature_sweep (fairchem#2109's setting): recompiles on a
+    float argument were blamed on "Dynamo specialises on Python scalars", its default; the
+    program's own `specialize_float = True` made it, and the line to change is that one."""
+    def run(tmp: Path, setting: str) -> dict:
+        tmp.mkdir()
+        s = Store(tmp)
+        s.user.write_text(f"import torch\n{setting}\n\n\ndef f(x, t):\n    return x / t\n")
+        for i, (old, new) in enumerate((("1.5", "1.4"), ("1.4", "1.3")), start=1):
+            s.compile(f"0/{i - 1}")
+            s.ing.record({**_ids(f"0/{i - 1}"), "dynamo_cpp_guards_str": {}},
+                         _tree("L['t']", old))
+            s.compile(f"0/{i}", recompile_reason=f"0/{i - 1}: t == {old}                # "
+                                                 "return x / t  # a.py:6 in f")
+            s.ing.record({**_ids(f"0/{i}"), "dynamo_cpp_guards_str": {}}, _tree("L['t']", new))
+        return [d for d in s.explain() if d["kind"] == "recompile"][0]
+
+    d = run(tmp_path / "on", "torch._dynamo.config.specialize_float = True")
+    assert d["user_frame"]["lineno"] == 2 and "specialize_float = True` set at line 2" in \
+        d["reason"], d
+    assert d["fix"].startswith("The program sets `torch._dynamo.config.specialize_float = True`")
+    d = run(tmp_path / "off", "x = 1")
+    assert "specialize_float" not in d["reason"] + d["fix"]

@@ -6,7 +6,8 @@ and nothing named the setting, without which the program ran (one graph break at
 
 The settings are read from the program's own source as stored with the run (an assignment
 to a setting of `torch._dynamo.config`, `torch._inductor.config` or `torch._functorch.config`,
-spelled out); each rule says which words of a failure implicate its setting."""
+spelled out); each rule says which words of a failure (or a recompile: the recompiles kind
+passes "python float" for a float argument's guard) implicate its setting."""
 
 from __future__ import annotations
 
@@ -36,6 +37,13 @@ SUSPECTS = (
             "it makes Dynamo trace a tensor's value read into Python (`.item()`) as an "
             "unbacked number, which later stages may fail on; without it the read is a graph "
             "break"),
+    # probes41d specialize_float_temperature_sweep (fairchem#2109's setting): 8 recompiles on
+    # a float argument were blamed on "Dynamo specialises on Python scalars", its default;
+    # torch 2.13's default makes the float dynamic after one change
+    Suspect("specialize_float", ("python float",),
+            "it makes Dynamo compile every Python float argument into the graph as a constant "
+            "guarded by its value, so each new value compiles again; without it (the default) "
+            "a float argument becomes a dynamic input after its first change"),
     Suspect("capture_dynamic_output_shape_ops", ("unbacked", "dynamic output", "nonzero"),
             "it makes Dynamo trace ops whose output size depends on the data, which later "
             "stages may fail on; without it each such op is a graph break"),

@@ -19,6 +19,7 @@ from compdiag.analyses.library_fixes import (AO_CODE, C10D_FILE, DISALLOWED_FIX,
                                              c10d_fix, disable_fix, first_hint, library_fix,
                                              validating)
 from compdiag.analyses.op_fixes import dynamic_output_fix, set_attribute_fix
+from compdiag.analyses.decorator_lines import config_patch_fix, context_decorator
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
     INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
 from compdiag.analyses.rules import every, found
@@ -189,6 +190,26 @@ def _proxy_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
             "into a `torch.compiler.disable` helper.")
 
 
+# an iterator or dict view made outside the compiled function and passed in: "missing
+# tp_iter (tp_iter_impl not implemented for zip)" (probes41a multitask_zip_losses,
+# vae_loss_weights_items: `loss(zip(preds, targets))`, `loss(WEIGHTS.items())`; the fix said
+# to move the loop out or disable it, which left the break or nothing to compile)
+_NO_TP_ITER = re.compile(r"tp_iter_impl not implemented for (\w+)")
+_MADE_BY = {"dict_items": "`d.items()`", "dict_keys": "`d.keys()`", "dict_values":
+            "`d.values()`", "odict_items": "`d.items()`", "odict_keys": "`d.keys()`",
+            "odict_values": "`d.values()`"}
+
+
+def _iterator_arg_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
+    m = _NO_TP_ITER.search(f"{gb_type} {expl} {ctx}")
+    kind = m.group(1) if m else "iterator"
+    made = _MADE_BY.get(kind, f"`{kind}(...)`")
+    return (f"The `{kind}` object was made outside the compiled function and passed in: "
+            "Dynamo keeps such an object opaque and cannot iterate it, though it traces "
+            f"{made} made inside. Pass what it iterates (the lists, the dict) and call "
+            f"{made} inside the compiled function; the loop then compiles with no break.")
+
+
 # a logger's method called on the user's line: `log.info(`, `self.logger.warning(`
 _LOG_CALL = re.compile(r"([A-Za-z_][\w.]*)\.(info|warning|warn|debug|error|critical|exception|"
                        r"log)\(")
@@ -291,6 +312,7 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
 
 
 RULES: tuple[Rule, ...] = (
+    Rule(("tp_iter_impl not implemented for",), _iterator_arg_fix),
     Rule(("Failed to set tensor attribute",), set_attribute_fix),
     # probes40a rmsnorm_optional_fused_import (sgl-project/sglang#39054): torch's hint ("your
     # code may error in eager") was the fix; the import is expected to fail, an optional
@@ -471,6 +493,8 @@ def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
         return VALIDATE_FIX
     if where.endswith("/functools.py") and (lib_frame or {}).get("name") == "__get__":
         return CACHED_PROPERTY_FIX  # functools.cached_property's lock (Python 3.11)
+    if context_decorator(lib_frame, explanation) == "ConfigPatch":
+        return config_patch_fix(line)  # `@config.patch(...)` on the compiled function
     rule = _rule_for(gb_type, explanation, debug_ctx, line)
     if rule is not None and lib_frame and not any(c in (line or "") for c in _user_calls(
             rule, explanation, debug_ctx)):

@@ -22,6 +22,16 @@ PROGRAM_FIXES: tuple[tuple[Words, str], ...] = (
      "torch.compile wraps a module in an OptimizedModule whose state_dict keys start with "
      "`_orig_mod.` (pytorch/pytorch#101107): save `compiled._orig_mod.state_dict()` (the "
      "original module's), or strip the prefix before `load_state_dict`."),
+    # probes41d pool_map_compiled_scorer (pytorch#101107's cousin): `pool.map(torch.compile(
+    # score), ...)` ended in "Can't pickle <function score>: it's not the same object as
+    # __main__.score", said as the program's own error with a force_eager check that fails too
+    (every("pickl", "not the same object as"),
+     "The object pickled is torch.compile's wrapper of the function: it carries the "
+     "function's name (functools.wraps), so pickle looks the name up in its module, finds the "
+     "plain function there and refuses the wrapper. Send the plain function to the worker "
+     "processes (`pool.map(score, ...)`) and compile inside each worker (at the top of the "
+     "function the pool runs, or in its initializer), or use threads, which share the "
+     "compiled function without pickling."),
 )
 OUTSIDE = ("The traceback does not pass through compiled code: this is the program's own "
            "error, not torch.compile's. Check whether the script raises it without "

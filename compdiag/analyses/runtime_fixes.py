@@ -33,6 +33,49 @@ _EVERY_STAGE = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kerne
                 "runtime", "backend")
 
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    # probes41b hop_while_refine_closure_alias (pytorch#191582): `while_loop(cond, body,
+    # (i, b))` whose body also reads `b`; the fix was bisect only, `b.clone()` worked
+    RuntimeFix(one_of("might be aliasing the input or the output"),
+               "Give the higher-order op carries and outputs that are tensors of their own: "
+               "pass a copy as the initial value of a carry that is also read from outside "
+               "(`(torch.tensor(0), b.clone())` where the branch reads `b` too), and return "
+               "`x.clone()` from a branch rather than an operand or a closed-over tensor as it "
+               "is.",
+               stages=("dynamo", "aot", "inductor_lowering"), eager_fails=True,
+               why="torch.cond, while_loop and scan need branches whose outputs alias none of "
+                   "their inputs: here a tensor is both an operand (a carry's initial value) "
+                   "and read by the branch, or returned as it is, so torch cannot tell the "
+                   "carry from its input. The check is torch's own rule for these ops, not a "
+                   "compiler bug."),
+    # probes41d export_then_compile_tail_batch (pytorch#130152): a torch.export'ed module,
+    # exported at batch 8, compiled and called with the last batch of 4: "Guard failed:
+    # x.size()[0] == 8", said as a bug in torch with a disable fix that failed alike
+    RuntimeFix(every("Guard failed:", "size()"),
+               "Export with the sizes that vary marked dynamic: `torch.export.export(model, "
+               "(example,), dynamic_shapes={\"x\": {0: torch.export.Dim(\"batch\")}})` "
+               "(the argument's name and the dimension from the guard), or give every call "
+               "the exported size (pad the last batch, or `drop_last=True` in the "
+               "DataLoader).",
+               stages=("dynamo", "aot", "runtime"), eager_fails=True,
+               why="The call runs a torch.export'ed program (`exported.module()`), which "
+                   "checks that its inputs have the sizes it was exported with: this input's "
+                   "size differs, and the program's own guard raised. Eager running the "
+                   "exported module raises the same AssertionError; nothing in torch.compile "
+                   "is at fault."),
+    # probes41d stance_decorated_debug_helper (pytorch#137504's docstring): a helper
+    # decorated with `@torch.compiler.set_stance("force_eager")`, called from a compiled
+    # forward; the fix was register_fake advice, `@torch.compiler.disable` worked
+    RuntimeFix(one_of("Attempt to trace forbidden callable"),
+               "Keep it out of the compiled region: decorate the helper with "
+               "`@torch.compiler.disable` instead (it then runs in eager, a graph break at "
+               "each call), or call it (and set any stance) outside the compiled function. "
+               "`torch.compiler.set_stance` changes how compiled code runs from outside it "
+               "and cannot be used inside a compiled region, as a decorator neither.",
+               stages=("dynamo",),
+               why="Dynamo refuses to trace this function and raises instead of breaking the "
+                   "graph: it is one torch forbids inside a compiled region, such as the "
+                   "wrapper `torch.compiler.set_stance` puts around a function it decorates, "
+                   "or a function marked with `torch._dynamo.forbid_in_graph`."),
     # probes40e atexit_final_eval_compile: the first eval-mode call was in an atexit handler;
     # "InductorError: RuntimeError: cannot schedule new futures after interpreter shutdown"
     # was said as a kernel that failed to compile, with bisect and minify (both refused)

@@ -43,7 +43,7 @@ from compdiag.analyses.func_transforms import escaped_transform
 from compdiag.analyses.failure_fixes import failure_fix, minify_unavailable, stage_explanation
 from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, origin_fix,
                                      runtime_fix, runtime_why)
-from compdiag.analyses.runtime_fixes import circumstance
+from compdiag.analyses.runtime_fixes import circumstance, eager_fails
 from compdiag.analyses.source_causes import SOURCE_CAUSES
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hop_mutation import with_written
@@ -491,7 +491,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             fix = CONFIG_FIX.format(name=setting.name, line=setting.frame.lineno) + " " + fix
             frame = setting.frame
         severity = "problem"
-        verdict = None if internal or marked else origin_verdict(ctx, f, frame, one)
+        # a known error eager raises alike (runtime_fixes) is not a fake kernel's to blame
+        verdict = None if internal or marked or eager_fails(said, f["stage"]) else \
+            origin_verdict(ctx, f, frame, one)
         if verdict is not None:  # who raised the traced run's exception decides the fix
             origin, one, more = verdict
             expl = f"{expl} {more}"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from compdiag.analyses.decorator_lines import decorator_line, not_resumed
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.entered_after_break import entered_after_break
 from compdiag.analyses.custom_op_fakes import fake_line
@@ -308,33 +309,6 @@ HOP_FIXES = {"register_hook": (
     "compiled function, on a tensor the forward returns, or keep the registration in a small "
     "`@torch.compiler.disable` helper (a graph break there, the hook then runs as written); "
     "or return the gradient from the hook's caller instead of storing it.")}
-def not_resumed(ctx: Any, skipped: list[dict[str, Any]], count: int) -> str:
-    """Which functions ran in eager because Dynamo gave up on their frame at this break: the
-    skipped frames' own functions, not the first compile's of the group. One user line can
-    break in frames that resumed and in frames that did not (torchvision's Faster R-CNN:
-    `torch.where` in `batched_nms` breaks under `forward`, which resumes, and under
-    `filter_proposals`, whose loop cannot)."""
-    names = list(dict.fromkeys(n for n in (ctx.user_fn_name(r["compile_id"]) for r in skipped
-                                           if r.get("compile_id")) if n))
-    lead = ("Dynamo could not resume after this break" if len(skipped) == count else
-            f"Dynamo could not resume after {len(skipped)} of these {count} breaks")
-    # why, where torch said it in a second break it chained (`graph break in loop`)
-    why = next((r["skip_why"] for r in skipped if r.get("skip_why")), None)
-    if why:
-        lead += f" (torch: {why.rstrip('.')})"
-    # torch marks the skipped code object: every later call of it runs in eager too, whatever
-    # its inputs, until a reset (pytorch/pytorch#144820)
-    later = (" Torch skips the function's code from then on: every later call of it runs in "
-             "eager too, whatever its inputs, until `torch._dynamo.reset()`.")
-    if not names:
-        return f"{lead}, so Dynamo skipped the whole function and it ran in eager.{later}"
-    which = ", ".join(f"{n}()" for n in names)
-    return (f"{lead}, so Dynamo skipped the whole function {which}, which ran in eager.{later}"
-            if len(names) == 1 else
-            f"{lead}, so Dynamo skipped these whole functions, which ran in eager: "
-            f"{which}.{later}")
-
-
 def _in_a_callee(ctx: Any, g: dict[str, Any]) -> bool:
     """Whether the break's line is in a function the compiled one calls (Dynamo inlined it)."""
     cid = g["cids"][0] if g["cids"] else None
@@ -393,6 +367,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         wrote = numpy_write(ctx, row)
         if wrote is not None:  # the program's line that put the NumPy value there
             frame, inside = wrote["frame"], None
+        decorated = decorator_line(ctx, cid, row) if lib else None
+        if decorated is not None:  # a context manager decorating the function: its line
+            frame, inside = decorated, None
         asked = compile_line(ctx, frame) if ENTRY_SKIP in (row.get("reason") or "") else None
         if asked is not None:  # at the `.compile()` that wrapped torch's code, not its call
             frame = asked

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Iterator
 
+from compdiag.analyses.config_suspects import suspect, suspect_fix
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.guard_words import bare, in_user_terms, previous_compile
@@ -212,6 +213,14 @@ LOWERED_FIX = ("Line {lineno} (`{line}`) lowered the recompile limit to {n}, and
                "torch._dynamo.reset() does not restore config: set it only around the code "
                "that needs it (`with torch._dynamo.config.patch(recompile_limit={n}):`) or "
                "remove the line.")
+
+
+def _float(value: str | None) -> bool:
+    """Whether a guard's value is a Python float literal (`0.7999999999999999`, `1e-05`)."""
+    try:
+        return not re.fullmatch(r"-?\d+", value or "") and isinstance(float(value or ""), float)
+    except ValueError:
+        return False
 
 
 def lowered_limit(ctx: Any, cid: str | None, recompiles: int) -> dict[str, Any] | None:
@@ -471,6 +480,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             explanation = (limit.get("explanation") or "") + " " + explanation
             torch_message = "\n".join(x for x in (limit.get("torch_message"),
                                                    last["failed_guard"]) if x)
+        cfg = next(filter(None, (suspect(ctx, path, "python float") for path in dict.fromkeys(
+            (frame.filename, *(ctx.argv or [])[:1])))), None) \
+            if category == "value" and _float(after or before) and frame is not None else None
+        if cfg is not None:  # the program's own setting made the float a constant
+            reason += f", with `{cfg['statement']}` set at line {cfg['frame'].lineno}"
+            frame, fix = cfg["frame"], suspect_fix(cfg, fix)
         rebound = rebound_at(ctx, first["compile_id"], bare(source)) \
             if source.startswith("G[") and category in ("identity", "global") else None
         if rebound is not None:  # the program's line that binds the global anew

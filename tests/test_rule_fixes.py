@@ -1,0 +1,77 @@
+"""Known causes said in torch's words, each found blind in a probe (session 41): the rule that
+names the cause and a fix that works, for every message of the class, not one script. Fast:
+the rules are read on torch's own message text, no compile."""
+
+from __future__ import annotations
+
+import pytest
+
+from compdiag.analyses.decorator_lines import config_patch_fix, context_decorator
+from compdiag.analyses.failure_fixes import failure_fix
+from compdiag.analyses.fixes import graph_break_fix
+from compdiag.analyses.program_words import PROGRAM_FIXES
+from compdiag.analyses.rules import first
+from compdiag.analyses.runtime_fixes import eager_fails, runtime_why
+
+
+@pytest.mark.parametrize("kind, made", [("zip", "`zip(...)`"), ("dict_items", "`d.items()`"),
+                                        ("map", "`map(...)`"), ("dict_values", "`d.values()`")])
+def test_an_iterator_passed_in_is_made_inside(kind: str, made: str) -> None:
+    """probes41a multitask_zip_losses, vae_loss_weights_items (torch's test_error_messages):
+    `loss(zip(preds, targets))` broke with "missing tp_iter"; the fix said to move the loop
+    out or disable it, which kept the break. A zip made inside compiles."""
+    fix = graph_break_fix("missing tp_iter", f"tp_iter_impl not implemented for {kind}",
+                          "", "for pred, target in pairs:", [])
+    assert f"`{kind}` object was made outside" in fix and f"call {made} inside" in fix
+    assert "torch.compiler.disable" not in fix
+
+
+def test_a_while_loop_carry_aliasing_its_closure_is_cloned() -> None:
+    """probes41b hop_while_refine_closure_alias (pytorch#191582): the fix was bisect only."""
+    one = ("RuntimeError: cond_fn might be aliasing the input or the output! (in op "
+           "torch.ops.higher_order.while_loop)")
+    fix = failure_fix("aot", "RuntimeError", one, run_id=1, argv=["a.py"])
+    assert "b.clone()" in fix and "bisect" not in fix and "minify" not in fix
+    assert "alias" in runtime_why(one, "aot")
+
+
+def test_an_exported_programs_size_guard_is_exported_dynamic() -> None:
+    """probes41d export_then_compile_tail_batch (pytorch#130152): said as a bug in torch's
+    fake kernel, with a disable fix that failed the same way."""
+    one = ("TorchRuntimeError: AssertionError: Guard failed: x.size()[0] == 8 [GB4315]: Dynamo "
+           "failed to run FX node with fake tensors")
+    fix = failure_fix("dynamo", "TorchRuntimeError", one, run_id=1, argv=["a.py"])
+    assert "dynamic_shapes=" in fix and "torch.compiler.disable" not in fix
+    assert eager_fails(one, "dynamo") and "exported" in runtime_why(one, "dynamo")
+
+
+def test_a_forbidden_callable_names_set_stance_and_disable() -> None:
+    """probes41d stance_decorated_debug_helper: `@torch.compiler.set_stance("force_eager")` on
+    a helper the compiled forward calls; the fix was register_fake advice."""
+    one = "AssertionError: Attempt to trace forbidden callable <function log_activation>"
+    fix = failure_fix("dynamo", "AssertionError", one, run_id=1, argv=["a.py"])
+    assert fix.startswith("Keep it out of the compiled region") and "register_fake" not in fix
+    assert "set_stance" in runtime_why(one, "dynamo")
+
+
+def test_pickling_a_compiled_function_sends_the_plain_one() -> None:
+    """probes41d pool_map_compiled_scorer: `pool.map(torch.compile(score), ...)`."""
+    msg = ("Can't pickle <function score_shard at 0x7f81b0ebb920>: it's not the same object as "
+           "__main__.score_shard")
+    fix = first(PROGRAM_FIXES, msg)
+    assert fix and "torch.compile's wrapper" in fix and "compile inside each worker" in fix
+    assert first(PROGRAM_FIXES, "Can't pickle local object 'f.<locals>.g'") is None
+
+
+def test_a_config_patch_decorator_is_set_outside_with_its_own_settings() -> None:
+    """probes41d config_patch_decorated_step (pytorch#150586): the break in contextlib's
+    `inner` got a library fix at the compiled call."""
+    lib = {"filename": "/usr/lib/python3.11/contextlib.py", "lineno": 80, "name": "inner"}
+    expl = "Dynamo does not know how to enter a `ConfigPatch` context manager."
+    assert context_decorator(lib, expl) == "ConfigPatch"
+    assert context_decorator({**lib, "name": "__enter__"}, expl) is None
+    line = "@torch._inductor.config.patch(fallback_random=True, max_autotune=False)"
+    fix = graph_break_fix("Unsupported context manager", expl, "", line, [], lib_frame=lib)
+    assert fix == config_patch_fix(line)
+    assert ("`torch._inductor.config.fallback_random = True`; "
+            "`torch._inductor.config.max_autotune = False`") in fix
