@@ -121,3 +121,32 @@ def test_every_compiled_result_left_unused_is_named(tmp_path):
     _, doc = _run(tmp_path, two)
     (top,) = [d for d in doc["diagnoses"] if d["severity"] == "problem"]
     assert top["reason"].endswith("(nor line 9's `slow = torch.compile(step)`)"), top["reason"]
+
+
+POOLED = '''import multiprocessing as mp
+
+import torch
+
+
+@torch.compile(backend="eager")
+def score(x):
+    return (x * 2).sum()
+
+
+if __name__ == "__main__":
+    with mp.get_context("spawn").Pool(1) as pool:
+        print(pool.map(score, [torch.ones(3), torch.ones(4)]))
+'''
+
+
+def test_a_function_compiled_in_worker_processes_is_information_at_the_pool(tmp_path):
+    """probes41d pool_map_compiled_scorer_ok, blind: an `@torch.compile` function a spawned
+    Pool ran compiled in its workers was "nothing was compiled: the program never ran what
+    `@torch.compile` (line 22) compiled", a problem on a correct program. Capture keeps the
+    worker's start (capture/processes.py): this process compiled nothing, the workers did."""
+    _, doc = _run(tmp_path, POOLED)
+    assert not [d for d in doc["diagnoses"] if d["severity"] == "problem"], doc["diagnoses"]
+    (info,) = [d for d in doc["diagnoses"] if d["kind"] == "perf"]
+    assert info["user_frame"]["lineno"] == 12, info
+    assert info["reason"].startswith("nothing was compiled in this process: the program "
+                                     "started worker processes (line 12")

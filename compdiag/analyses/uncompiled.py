@@ -67,6 +67,21 @@ FORWARD_FIX = ("Call the module, not its forward: `{name}(x)` in place of `{name
                "at line {at} (and wherever else the program calls `.forward` on it).")
 
 
+# The program started worker processes (capture/processes.py): what they compile is theirs
+# (probes41d pool_map_compiled_scorer_ok: an `@torch.compile` function pool.map ran in two
+# spawned workers was "never ran", a problem, on a correct program)
+WORKERS_REASON = ("nothing was compiled in this process: the program started worker processes "
+                  "(line {at}, `{start}`), and what `{call}` (line {lineno}) compiles runs "
+                  "there, where `compdiag run` does not capture")
+WORKERS_EXPLANATION = (
+    "`compdiag run` records the process it starts. The worker processes the program started "
+    "({method}) run the compiled function in their own interpreters, whose compiles, breaks "
+    "and recompiles are not in this store; this process compiled nothing.")
+WORKERS_FIX = ("Nothing to change if the workers call the compiled function. To diagnose its "
+               "compiles, call it once in the main process under `compdiag run` (one shard, "
+               "without the pool), where it compiles the same way.")
+
+
 def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diagnosis]:
     """The diagnosis (of `kind`, at `score`, with the kind's `details`) for a run that
     compiled nothing after the program's first torch.compile or nn.Module.compile call; []
@@ -78,6 +93,21 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
             None) is not None:
         return []  # set_stance said why (analyses/diagnoses/stance.py)
     calls = _compile_calls(ctx)
+    started = next(iter(ctx.r.records(ctx.run_id, kind="compdiag:process_start",
+                                      with_payload=False)), None)
+    started = ((started or {}).get("metadata") or {}).get("compdiag") or {}
+    at = started.get("call") if isinstance(started.get("call"), dict) else None
+    if calls and at and at.get("lineno"):
+        call = calls[0][1]
+        words = dict(call=(call.get("line") or "").strip(), lineno=call["lineno"],
+                     at=at["lineno"], start=(at.get("line") or "").strip(),
+                     method=started.get("method") or "multiprocessing")
+        return [Diagnosis(kind, stage=None, compile_id=None,
+                          reason=WORKERS_REASON.format(**words),
+                          user_frame=ctx.frame(at["filename"], at["lineno"], at.get("line"),
+                                               "source"),
+                          explanation=WORKERS_EXPLANATION.format(**words), fix=WORKERS_FIX,
+                          score=score, severity="info", details=details)]
     for data, call in calls:
         line = (call.get("line") or "").strip()
         frame = ctx.frame(call["filename"], call["lineno"], call.get("line"), "source")
