@@ -150,3 +150,39 @@ def test_a_function_compiled_in_worker_processes_is_information_at_the_pool(tmp_
     assert info["user_frame"]["lineno"] == 12, info
     assert info["reason"].startswith("nothing was compiled in this process: the program "
                                      "started worker processes (line 12")
+
+
+PARTLY = '''import torch
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = torch.nn.Linear(8, 8)
+
+    def embed(self, x):
+        return self.body(x).relu()
+
+    def forward(self, x):
+        return self.embed(x).sum(-1)
+
+
+model = Net().eval()
+cmodel = torch.compile(model, backend="eager")
+with torch.no_grad():
+    print(cmodel(torch.ones(2, 8)).shape)
+    for _ in range(3):
+        print(cmodel.embed(torch.ones(2, 8)).shape)
+'''
+
+
+def test_methods_called_on_a_compiled_wrapper_run_in_eager_beside_its_compiled_call(tmp_path):
+    """probes41c timm_forward_features_wrapper_eager (pytorch#141616), blind: one `cmodel(x)`
+    compiled, and the loop's `cmodel.forward_features(x)` / `cmodel.forward_head(...)` ran in
+    eager; explain said "no problems found"."""
+    _, doc = _run(tmp_path, PARTLY)
+    (top,) = [d for d in doc["diagnoses"] if d["severity"] == "problem"]
+    assert top["kind"] == "perf" and top["user_frame"]["lineno"] == 21, top
+    assert top["reason"].startswith("`cmodel.embed(...)` (line 21) runs in eager: `cmodel = "
+                                    "torch.compile(model, backend=\"eager\")` (line 17)")
+    assert "model.embed = torch.compile(model.embed)" in top["fix"]

@@ -86,7 +86,9 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
     """The diagnosis (of `kind`, at `score`, with the kind's `details`) for a run that
     compiled nothing after the program's first torch.compile or nn.Module.compile call; []
     otherwise."""
-    if ctx.compiles or ctx.r.graph_breaks(ctx.run_id) or ctx.r.failures(ctx.run_id) or \
+    if ctx.compiles:
+        return _partly(ctx, kind, score, details)
+    if ctx.r.graph_breaks(ctx.run_id) or ctx.r.failures(ctx.run_id) or \
             ctx.r.program_exceptions(ctx.run_id):
         return []  # (an exception before the first compiled call says why: probes34f)
     if next(iter(ctx.r.records(ctx.run_id, kind="compdiag:stance_set", with_payload=False)),
@@ -141,6 +143,46 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
                               f" (nor {', '.join(also[:3])})" if also else ""),
                           user_frame=frame,
                           explanation=UNCALLED_EXPLANATION, fix=UNCALLED_FIX, score=score,
+                          details=details)]
+    return []
+
+
+# Some calls compiled, and the program calls other methods on the wrapper torch.compile
+# returned (probes41c timm_forward_features_wrapper_eager, pytorch#141616: `cmodel.
+# forward_features(x)` and `cmodel.forward_head(...)` in the embedding loop ran in eager, one
+# `cmodel(x)` compiled, and explain said "no problems found")
+PARTLY_REASON = ("{methods} run{s} in eager: `{call}` (line {lineno}) compiles calls of "
+                 "`{name}(...)` only, and the wrapper passes other attributes to the original "
+                 "module")
+PARTLY_FIX = ("Compile the methods the program calls: `{orig}.{first} = torch.compile({orig}."
+              "{first})` (and so for each), or call `{name}(x)` where the model's own forward "
+              "does what they do.")
+
+
+def _partly(ctx: Any, kind: str, score: float, details: Details) -> list[Diagnosis]:
+    """Methods of a compiled module's wrapper the program calls, which run in eager, in a run
+    that compiled other calls; [] where there are none."""
+    compiled = {c.get("co_name") for c in ctx.compiles.values()}
+    for data, call in _compile_calls(ctx):
+        wrapped = _wrapped((call.get("line") or "").strip()) \
+            if (data.get("module"), data.get("key")) == ("torch", "compile") else None
+        if wrapped is None:
+            continue
+        methods = [(m, n) for m, n in _methods_called(ctx.source_lines(call["filename"]) or [],
+                                                      wrapped[0]) if m not in compiled]
+        if not methods:
+            continue
+        words = dict(call=(call.get("line") or "").strip(), lineno=call["lineno"],
+                     name=wrapped[0], orig=wrapped[1], first=methods[0][0],
+                     s="s" if len(methods) == 1 else "",
+                     methods=", ".join(f"`{wrapped[0]}.{m}(...)` (line {n})"
+                                       for m, n in methods[:3]))
+        return [Diagnosis(kind, stage=None, compile_id=None,
+                          reason=PARTLY_REASON.format(**words),
+                          user_frame=ctx.frame(call["filename"], methods[0][1], None, "source"),
+                          explanation=WRAPPER_EXPLANATION.format(**words).replace(
+                              " No frame was compiled in this run, so torch logged nothing.",
+                              ""), fix=PARTLY_FIX.format(**words), score=score,
                           details=details)]
     return []
 
