@@ -745,3 +745,26 @@ def test_a_deterministic_algorithms_switch_is_said_at_the_line_that_switched_it(
                                   "(`torch.use_deterministic_algorithms`, line 32)")
     assert "use_deterministic_algorithms(...)` once before the first compiled call" in d["fix"]
     assert d["severity"] == "info"
+
+
+def test_a_submodule_swapped_after_compiling_names_both_classes_and_the_swap(tmp_path):
+    """probes41c timm_frozen_bn_after_warmup, blind: timm's freeze_batch_norm_2d swapped
+    BatchNorm2d for FrozenBatchNorm2d mid-training; the recompile read "compiled for
+    self.conv1[1] of type one type and is now called with another type", with a fix to convert
+    at the call site. The tree's TYPE_MATCH under a nested source names each class."""
+    src = "L['self']._modules['conv1']._modules['1']"
+
+    def tree(cls: str) -> str:
+        return ("TREE_GUARD_MANAGER:\n+- RootGuardManager\n"
+                f"| +- GuardManager: source={src}, type=<class '{cls}'>\n"
+                f"| | +- TYPE_MATCH: ___check_type_id({src}, 93903721188000), type=<class "
+                f"'{cls}'>  # input = module(input)  # nn/modules/container.py:253 in forward\n")
+
+    d = _recompile(Store(tmp_path), "0/0: ___check_type_id(self._modules['conv1']._modules['1'],"
+                   " 93903721188000)  # input = module(input)  # container.py:253 in forward",
+                   (tree("torch.nn.modules.batchnorm.BatchNorm2d"),
+                    tree("torchvision.ops.misc.FrozenBatchNorm2d")))
+    assert "(torch.nn.modules.batchnorm.BatchNorm2d -> torchvision.ops.misc.FrozenBatchNorm2d)" \
+        in d["reason"], d["reason"]
+    assert "one type" not in d["explanation"] and "also changed" not in d["reason"]
+    assert "before `torch.compile`" in d["fix"] and "call site" not in d["fix"]

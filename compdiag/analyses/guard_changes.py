@@ -25,8 +25,10 @@ def also_changed(ctx: Any, frame_no: Any, cid: str, source: str) -> tuple[str, .
         return ()
     old = ctx.r.guard_values(ctx.run_id, earlier[-1])
     new = ctx.r.guard_values(ctx.run_id, cid)
-    named = {source, tree_spelling(source)}
-    same = (old.get(f"type({source})"), new.get(f"type({source})"))  # its own type change
+    named = {source, tree_spelling(source)}  # (and its type(...), below)
+    tree = tree_spelling(source)
+    same = (old.get(f"type({source})") or old.get(f"type({tree})"),  # its own type change
+            new.get(f"type({source})") or new.get(f"type({tree})"))
     named |= {_spelt(source)}  # (x.size()[0] and x.shape[0] name one size)
     changed = [(g, v) for g, v in new.items() if g in old and old[g] != v
                and g not in named and _spelt(g) not in named

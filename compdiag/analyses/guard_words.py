@@ -78,6 +78,13 @@ def type_of(ctx: Any, cid: str | None, source: str) -> str | None:
     """The type the compile's guard tree gave `source` (a tensor's class where the tree
     matched it), else the argument or global it is (the root's, only when it is the root: a
     dict's item is no dict, probes33b mamlpp_per_step_lr said "dict -> torch.Tensor")."""
+    if cid is not None and re.match(r"^[A-Za-z_]\w*[.\[]", source):
+        # a nested source as the user spells it (`self._modules['conv1']`): torch's L/G form
+        for scope in ("L", "G"):
+            spelled = re.sub(r"^([A-Za-z_]\w*)", rf"{scope}['\1']", source)
+            found = ctx.r.guard_value(ctx.run_id, cid, f"type({spelled})")
+            if found is not None:
+                return found
     root = re.match(r"^[LG]\['[^']+'\]", source)
     if cid is None or root is None:
         return None
@@ -140,7 +147,13 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
                   if tensorish else "convert at the call site, ")
                + "or keep one compiled function per type on purpose. Dynamic shapes "
                "do not apply to a type change.")
-        if not tensorish and nested_input(name):  # deep in a nested argument (a tree)
+        if not tensorish and "_modules[" in source:  # a submodule swapped for another class
+            fix = (f"The program replaced the submodule {in_user_spelling(source)} with another "
+                   f"class ({old or '?'} -> {new or '?'}) after the model was compiled (freezing "
+                   "BatchNorm, swapping layers, an adapter): make the replacement before "
+                   "`torch.compile`, so one graph is compiled for the final model; after it, "
+                   "one recompile per swap is expected.")
+        elif not tensorish and nested_input(name):  # deep in a nested argument (a tree)
             fix = FIXES["type_nested"].format(src=name)
         return Said(f"type of {name} changed", change, explanation, fix)
     if category == "global_state" and (said := setting_changed(ctx, cid, prev, source, where)):

@@ -40,6 +40,8 @@ def metadata_guard_sources(guards_text: str | None) -> dict[str, str]:
     return out
 
 
+_TYPE_MATCH = lazy_re.compile(r"___check_type_id\((?P<src>.+?), \d+\), "
+                              r"type=<class '(?P<type>[\w.]+)'>")
 _TENSOR_MATCH = lazy_re.compile(r"check_tensor\((?P<src>[^,]+),\s*(?P<cls>\w+),"
                                 r".*?\bsize=\[(?P<size>[^\]]*)\]")
 # the class a TENSOR_MATCH checks, as `type(...)` values name it elsewhere
@@ -60,6 +62,15 @@ def guard_values(guards_text: str | None) -> list[tuple[str, str]]:
             root = _ROOT_MANAGER.search(line)
             if root:
                 out.append((f"type({root.group('src')})", root.group("type")))
+            continue
+        if "TYPE_MATCH:" in line and "type=<class" in line:
+            # the exact class a nested source had (a submodule swapped for another class
+            # after compiling: probes41c timm_frozen_bn_after_warmup, BatchNorm2d ->
+            # FrozenBatchNorm2d, said as "one type -> another type"); a module's own dicts
+            # (`_modules`, `_buffers`) are left out, most of a tree's TYPE_MATCH lines
+            t = _TYPE_MATCH.search(line)
+            if t and t.group("type") != "dict":
+                out.append((f"type({t.group('src')})", t.group("type")))
             continue
         if "TENSOR_MATCH:" in line:
             # a static size the entry holds (`size=[1, 16]`): the value a dynamic size's
