@@ -3003,3 +3003,27 @@ def test_a_float_recompile_the_programs_specialize_float_made_is_at_that_setting
     assert d["fix"].startswith("The program sets `torch._dynamo.config.specialize_float = True`")
     d = run(tmp_path / "off", "x = 1")
     assert "specialize_float" not in d["reason"] + d["fix"]
+
+
+def test_a_marked_dimension_library_code_specialised_names_the_other_inputs(tmp_path):
+    """probes41c hf_bert_mark_dynamic_ids_only, blind: `mark_dynamic(batch["input_ids"], 1)`
+    alone; transformers' SDPA call pinned the length to the unmarked attention mask's, and the
+    diagnosis sat at the library's line with "rewrite line 183"."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    _call(s, "0/0", [39])
+    lib = "/usr/lib/python3.11/site-packages/transformers/integrations/sdpa_attention.py"
+    s.ing.record({**_ids("0/0"), "str": [lib, 2]}, None)
+    s.ing.record({**_ids("0/0"), "symbolic_shape_specialization": {
+        "symbol": "s27", "sources": ["L['kwargs']['input_ids'].size()[1]"], "value": "11",
+        "reason": "range_refined_to_singleton", "stack": [], "user_stack": [
+            {"line": 183, "name": "sdpa_attention_forward", "filename": 2,
+             "loc": "attn_output = torch.nn.functional.scaled_dot_product_attention("}]}}, None)
+    s.failure("0/0", stage="dynamo", exc_type="ConstraintViolationError",
+              message="Constraints violated (L['kwargs']['input_ids'].size()[1])!",
+              filename=str(s.user), lineno=39)
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert d["user_frame"]["lineno"] == 39, d["user_frame"]
+    assert "library code the call runs specialised it to the constant 11" in d["explanation"]
+    assert "sdpa_attention.py:183" in d["explanation"]
+    assert "mark_dynamic(batch[\"attention_mask\"], 1)" in d["fix"] and "rewrite" not in d["fix"]

@@ -75,3 +75,22 @@ def test_a_config_patch_decorator_is_set_outside_with_its_own_settings() -> None
     assert fix == config_patch_fix(line)
     assert ("`torch._inductor.config.fallback_random = True`; "
             "`torch._inductor.config.max_autotune = False`") in fix
+
+
+def test_a_package_installed_into_a_folder_of_its_own_is_not_the_users_code(tmp_path) -> None:
+    """probes41c: transformers installed with `pip install --target /tmp/p41c/site` was "code
+    of yours", so a failure pointed at its sdpa_attention.py. A folder holding `*.dist-info`
+    is where pip installs; a project beside an egg-info (`pip install -e .`) stays the user's."""
+    from compdiag.formats.user_code import is_user_file
+
+    site = tmp_path / "site"
+    (site / "transformers" / "integrations").mkdir(parents=True)
+    (site / "transformers-5.25.0.dist-info").mkdir()
+    lib = site / "transformers" / "integrations" / "sdpa_attention.py"
+    lib.write_text("x = 1\n")
+    proj = tmp_path / "proj"
+    (proj / "mypkg.egg-info").mkdir(parents=True)
+    (proj / "mypkg").mkdir()
+    own = proj / "mypkg" / "train.py"
+    own.write_text("x = 1\n")
+    assert not is_user_file(str(lib)) and is_user_file(str(own))

@@ -62,7 +62,28 @@ def is_user_file(filename: str | None) -> bool:
 @functools.lru_cache(maxsize=4096)
 def _under_lib_root(filename: str) -> bool:
     real = os.path.realpath(filename)
-    return any(real == r or real.startswith(r + os.sep) for r in _LIB_ROOTS)
+    if any(real == r or real.startswith(r + os.sep) for r in _LIB_ROOTS):
+        return True
+    # an install target outside this python's roots (`pip install --target DIR`, a
+    # PYTHONPATH'd vendor folder): a folder holding installed distributions' metadata
+    # (probes41c: transformers installed into /tmp/p41c/site was "code of yours", and a
+    # diagnosis pointed at its sdpa_attention.py)
+    parent = os.path.dirname(real)
+    while parent and parent != os.path.dirname(parent):
+        if _holds_distributions(parent):
+            return True
+        parent = os.path.dirname(parent)
+    return False
+
+
+@functools.lru_cache(maxsize=1024)
+def _holds_distributions(folder: str) -> bool:
+    """Whether `folder` is where pip installs packages: it holds `*.dist-info` folders (an
+    editable install's metadata lies in site-packages, not beside the project's code)."""
+    try:
+        return any(name.endswith(".dist-info") for name in os.listdir(folder))
+    except OSError:
+        return False
 
 
 _FRAME_RE = lazy_re.compile(r'^\s*File "(?P<file>.+?)", line (?P<line>\d+)(?:, in (?P<fn>.+))?\s*$')

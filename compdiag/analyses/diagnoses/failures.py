@@ -26,6 +26,7 @@ from compdiag.analyses.break_before_failure import EXPLANATION as BREAK_EXPLANAT
 from compdiag.analyses.break_before_failure import break_at, break_fix, break_words
 from compdiag.analyses.config_cause import config_behind
 from compdiag.analyses.config_suspects import suspect, suspect_fix
+from compdiag.formats.guard_source import in_user_spelling
 from compdiag.analyses.inplace_version import EXPLANATION as SAVED_EXPLANATION
 from compdiag.analyses.inplace_version import FIX as SAVED_FIX
 from compdiag.analyses.inplace_version import written_saved_tensor
@@ -203,6 +204,20 @@ MARKED_FIX = ("Either let the dimension be a constant there: use "
               "to a Python int).")
 
 
+# probes41c hf_bert_mark_dynamic_ids_only: `mark_dynamic(batch["input_ids"], 1)` alone; the
+# attention mask of the same length, unmarked, pinned it in transformers' SDPA call, which
+# was said at the library's line with "rewrite line 183"
+MARKED_LIB_EXPLANATION = (
+    "{src} was marked dynamic (mark_dynamic), but library code the call runs specialised it "
+    "to the constant {value} ({why}) at {where} (`{line}`): an op there needs this size to "
+    "equal another size that is a constant, usually another input of the same length that "
+    "was not marked (an attention mask, position or token-type ids).")
+MARKED_LIB_FIX = ("Mark that dimension of every input that shares it, not only this one "
+                  "(`torch._dynamo.mark_dynamic(batch[\"attention_mask\"], 1)` beside the mark "
+                  "of the ids, for each such input), or use `torch._dynamo.maybe_mark_dynamic`, "
+                  "which lets torch keep the size constant where it must.")
+
+
 # A marked dimension that took a size of 0 or 1, which torch always specialises: no line of
 # the program specialised it (probes29b batcher_min_batch_one, `mark_dynamic(ids, 0, min=1)`
 # then a batch of one got the generic fake-tensor fix)
@@ -231,6 +246,16 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
         return (locate(ctx, cid), SPECIALISED_01_EXPLANATION.format(value=value),
                 SPECIALISED_01_FIX.format(value=value))
     spec = next((sp for sp in (ctx.specialization(src, [cid]) for src in sources) if sp), None)
+    lib = None if spec is not None else next(
+        (sp for sp in (ctx.specialization(src, [cid], lineless=True) for src in sources)
+         if sp and sp.get("user_stack")), None)
+    if lib is not None:  # library code the call ran specialised it (probes41c hf_bert_...)
+        op = lib["user_stack"][-1]
+        words = dict(src=in_user_spelling((lib.get("sources") or sources)[0]),
+                     value=lib.get("value"), why=lib.get("reason") or "specialised",
+                     where=f"{Path(str(op.get('filename'))).name}:{op.get('lineno')}",
+                     line=(op.get("line") or "").strip())
+        return locate(ctx, cid), MARKED_LIB_EXPLANATION.format(**words), MARKED_LIB_FIX
     if spec is None:
         spec = next((sp for sp in ctx.specializations if sp["compile_id"] == cid
                      and sp.get("filename")), None)
