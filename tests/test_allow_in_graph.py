@@ -152,3 +152,47 @@ def test_a_functional_call_that_kept_the_modules_parameters_is_named_at_its_line
     (top,) = [d for d in s.explain() if d["kind"] == "accuracy"]
     assert top["user_frame"]["lineno"] == 8 and "functional_call(net, ...)" in top["reason"]
     assert "net.named_parameters()" in top["fix"] and "assume_constant_result" not in top["fix"]
+
+
+ALIASED_SRC = '''import torch
+
+
+@torch.compile
+def decay_and_peek(buf, window, gain):
+    buf.mul_(gain).add_(0.1)
+    return window[0]
+
+
+buf = torch.zeros(5, 6)
+for step in range(8):
+    peek = decay_and_peek(buf, buf[1:], 0.9)
+'''
+
+
+def test_inputs_sharing_a_storage_are_the_cause_not_a_baked_value(tmp_path):
+    """probes41b aot_aliased_window_peek (pytorch#198095), blind: `step(buf, buf[1:], g)`
+    writes `buf` in place and returns a view of the window; compiled differed on call 4,
+    said as "a value the graph took as a constant has changed", with a constants fix. The
+    graph's check records that input 1 shares input 0's storage."""
+    from compdiag.capture.accuracy_compare import _clone, _to64, describe_inputs
+
+    buf = torch.zeros(5, 6)
+    said = describe_inputs([buf, buf[1:], 0.9])
+    assert said[1] == "float32[4, 6] (shares the storage of input 0)" and "shares" not in said[0]
+    a, b = _clone([buf, buf[1:]])     # the replay writes one and reads the other, as the
+    a.add_(1)                         # program does: one copied storage, two views of it
+    assert torch.equal(b, a[1:]) and a.data_ptr() != buf.data_ptr() and buf.sum() == 0
+    a64, b64 = _to64([buf, buf[1:]])
+    assert b64.dtype == torch.float64 and b64.storage_offset() == 6 and torch.equal(b64, a64[1:])
+
+    s = Store(tmp_path)
+    s.user.write_text(ALIASED_SRC)
+    s.compile("0/0", co_name="decay_and_peek", lineno=5)
+    s.accuracy("0/0", [("output 0", True, 0.0, 0.0, {"inputs": said}),
+                       ("result 0", False, 1.43, 1.94, {"verdict": "changed_after_compile",
+                                                        "function": "decay_and_peek",
+                                                        "call": 4})])
+    (top,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert "inputs 0 and 1 of the graph share one storage" in top["reason"], top["reason"]
+    assert "has changed since" not in top["reason"] and "synthetic base" in top["explanation"]
+    assert "take the view inside the compiled function" in top["fix"]

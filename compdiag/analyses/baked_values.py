@@ -15,9 +15,13 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 from typing import Any, NamedTuple
 
 from compdiag.analyses.compiled_source import compiled_defs, named
+from compdiag.analyses.function_verdicts import CONSTANT_CLAUSE
+from compdiag.analyses.locate import locate
+from compdiag.store.schema import ALIAS_WORDS
 
 ASSUMED_FIX = ("`{fn}()` is marked `assume_constant_result`: Dynamo called it once when it "
                "compiled, put its result into the graph as a constant and guards nothing it "
@@ -60,6 +64,49 @@ class Baked(NamedTuple):
     filename: str | None
     said: str  # for a headline: what the graph holds
     fix: str
+    explanation: str = ""  # in place of the verdict's, where nothing baked in changed
+
+
+# probes41b aot_aliased_window_peek (pytorch#198095): `step(buf, buf[1:], g)` writes `buf` in
+# place and returns a view of the other input; the compiled result differed from call 4 on
+# and was said as "a value baked in changed", with a fix about constants. The check records
+# inputs that share storage (capture/accuracy_compare.describe_inputs).
+ALIASED_SAID = ("inputs {i} and {j} of the graph share one storage (a view passed beside its "
+                "base), and the result depends on which of them the graph writes")
+ALIASED_EXPLANATION = (
+    "The compiled function takes two arguments that alias one storage (`buf` and `buf[1:]`) "
+    "and writes one of them in place. AOTAutograd rebuilds aliased inputs from one synthetic "
+    "base and regenerates views of them after the writes, where torch has computed views "
+    "from the wrong tensor (pytorch#198095); eager sees the write through the view. Whether "
+    "the two differ depends on the values, so an early call can agree.")
+ALIASED_FIX = ("Do not pass a tensor and a view of it to one compiled call: pass the base alone "
+               "and take the view inside the compiled function (`window = buf[1:]` there), or "
+               "pass a copy of the view (`.clone()`), which no longer aliases what the graph "
+               "writes.")
+_ALIASED = re.compile(rf"\({ALIAS_WORDS} (\d+)\)")
+
+
+def with_baked(reason: str, explanation: str, baked: Baked) -> tuple[str, str, str]:
+    """(reason, explanation, fix) of a `changed_after_compile` verdict with what it comes
+    from; a cause that is no baked value (aliased inputs) replaces the verdict's supposition."""
+    if baked.explanation:
+        return (f"{reason.replace(CONSTANT_CLAUSE, '')}; {baked.said}", baked.explanation,
+                baked.fix)
+    return f"{reason}; {baked.said}", explanation, baked.fix
+
+
+def aliased_input(ctx: Any, cid: str | None) -> Baked | None:
+    """Inputs of the compile's graph that the accuracy check found sharing one storage."""
+    for row in ctx.r.accuracy(ctx.run_id, cid):
+        inputs = (row.get("detail") or {}).get("inputs") or []
+        for j, text in enumerate(inputs):
+            m = _ALIASED.search(str(text))
+            if m is not None:
+                frame = locate(ctx, cid)
+                return Baked(ctx.fn_name(cid) or "the function", frame.lineno or 0,
+                             frame.filename, ALIASED_SAID.format(i=m.group(1), j=j),
+                             ALIASED_FIX, ALIASED_EXPLANATION)
+    return None
 
 
 def baked_value(ctx: Any, cid: str | None = None) -> Baked | None:

@@ -9,6 +9,10 @@ the attribute a stale_number verdict names, {eager_value}/{compiled_value} its t
 
 from __future__ import annotations
 
+# what `changed_after_compile` supposes, dropped where the check found another cause (inputs
+# that alias one storage: analyses/baked_values.aliased_input)
+CONSTANT_CLAUSE = (": a value the graph took as a constant when it was compiled has changed "
+                   "since")
 FUNCTION_REASONS = {
     "traced_accepts": "compiled {fn}(){under} returned a value ({out}) where {fn}() in eager "
                       "raises {eager_error}; what Dynamo traced skips a check the code makes",
@@ -17,8 +21,7 @@ FUNCTION_REASONS = {
                     "the code",
     "changed_after_compile": "compiled {fn}() gives another {out} than {fn}() in eager on "
                              "call {call} ({why}), though call 1 matched and nothing "
-                             "recompiled: a value the graph took as a constant when it was "
-                             "compiled has changed since",
+                             "recompiled" + CONSTANT_CLAUSE,
     "compiled_path": "compiled {fn}() returns another {out} than {fn}() in eager ({why}): "
                      "{path}, and takes another path when it is",
     "stale_number": "compiled {fn}() leaves {out} at {compiled_value} where {fn}() in eager "

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import torch
 import torch.fx
@@ -17,6 +17,7 @@ from torch.utils import _pytree as pytree
 
 from compdiag.formats.tolerances import default_tol, user_tol
 from compdiag.formats.user_code import frames_in, is_user_file
+from compdiag.store.schema import ALIAS_WORDS
 
 @dataclass
 class OutputCheck:
@@ -55,9 +56,52 @@ class Tolerance:
         return default_tol(dtype) if tol is None else tol
 
 
+def _storage_key(t: torch.Tensor) -> tuple[Any, ...] | None:
+    """What aliased tensors share (their storage), for a plain strided tensor; None else."""
+    try:
+        if t.layout != torch.strided or t.is_nested or type(t) not in (
+                torch.Tensor, torch.nn.Parameter) or t.device.type == "meta":
+            return None
+        st = t.untyped_storage()
+        return (str(t.device), st.data_ptr(), t.dtype) if st.nbytes() else None
+    except Exception:  # noqa: BLE001 - a tensor without a storage: copied alone
+        return None
+
+
+def _copies(value: Any, copy: Callable[[torch.Tensor], torch.Tensor],
+            cast: torch.dtype | None = None) -> Any:
+    """`copy` of each tensor in `value`, except that tensors which alias one storage (`buf`
+    and `buf[1:]`) become views of one copy of it, with their offsets and strides: a graph
+    that writes one of them in place and reads the other does in the replay what it did in
+    the program (probes41b aot_aliased_window_peek: separate clones made eager's replay
+    read the unwritten window, a false mismatch, and bisect blamed eager). `cast`: the copy
+    of a floating storage in that dtype (the float64 reference)."""
+    leaves = [t for t in pytree.tree_leaves(value) if isinstance(t, torch.Tensor)]
+    keys = [_storage_key(t) for t in leaves]
+    shared = {k for k in keys if k is not None and keys.count(k) > 1}
+    if not shared:
+        return pytree.tree_map(lambda t: copy(t) if isinstance(t, torch.Tensor) else t, value)
+    bases: dict[Any, torch.Tensor] = {}
+
+    def one(t: Any) -> Any:
+        if not isinstance(t, torch.Tensor):
+            return t
+        key = _storage_key(t)
+        if key not in shared:
+            return copy(t)
+        base = bases.get(key)
+        if base is None:
+            st = t.untyped_storage()
+            whole = torch.empty(0, dtype=t.dtype, device=t.device).set_(
+                st, 0, (st.nbytes() // t.element_size(),), (1,)).detach()
+            base = bases[key] = (whole.to(cast) if cast is not None and
+                                 whole.is_floating_point() else whole.clone())
+        return base.as_strided(t.size(), t.stride(), t.storage_offset())
+    return pytree.tree_map(one, value)
+
+
 def _clone(value: Any) -> Any:
-    return pytree.tree_map(lambda t: t.detach().clone() if isinstance(t, torch.Tensor) else t,
-                           value)
+    return _copies(value, lambda t: t.detach().clone())
 
 
 def _clone_with_grads(value: Any) -> Any:
@@ -65,24 +109,22 @@ def _clone_with_grads(value: Any) -> Any:
     and `requires_grad` (probes35a accum_clip_step_ok: a compiled update given the model's
     parameters reads `p.grad`; the replay on plain clones raised AttributeError on None, a
     false "compiled accepted what eager rejects")."""
-    def copy(t: Any) -> Any:
-        if not isinstance(t, torch.Tensor):
-            return t
+    def copy(t: torch.Tensor) -> torch.Tensor:
         c = t.detach().clone()
         if t.is_leaf and t.requires_grad:
             c.requires_grad_(True)
         if t.grad is not None:
             c.grad = t.grad.detach().clone()
         return c
-    return pytree.tree_map(copy, value)
+    return _copies(value, copy)
 
 
 def _to64(value: Any) -> Any:
-    def cast(t: Any) -> Any:
-        if isinstance(t, torch.Tensor) and t.is_floating_point():
+    def cast(t: torch.Tensor) -> torch.Tensor:
+        if t.is_floating_point():
             return t.detach().to(torch.float64)
-        return t.detach().clone() if isinstance(t, torch.Tensor) else t
-    return pytree.tree_map(cast, value)
+        return t.detach().clone()
+    return _copies(value, cast, cast=torch.float64)
 
 
 def _leaves(value: Any) -> list[Any]:
@@ -90,9 +132,11 @@ def _leaves(value: Any) -> list[Any]:
 
 
 def describe_inputs(args: list[Any], limit: int = 8) -> list[str]:
-    """The program's own inputs a check ran on, in words: dtype, shape, and the inf/nan they
-    hold (the values a freshly drawn input would not have)."""
+    """The program's own inputs a check ran on, in words: dtype, shape, the inf/nan they
+    hold (the values a freshly drawn input would not have), and an input that shares another
+    one's storage (`buf` and `buf[1:]`: AOTAutograd rebuilds such inputs from one base)."""
     out = []
+    owners: dict[Any, int] = {}
     for a in args:
         if len(out) == limit:
             out.append(f"... {len(args) - limit} more")
@@ -106,8 +150,14 @@ def describe_inputs(args: list[Any], limit: int = 8) -> list[str]:
             extra = [f"{nan} nan"] * bool(nan) + [f"{inf} inf"] * bool(inf)
             if extra:
                 text += f" ({', '.join(extra)})"
+        key = _storage_key(a)
+        if key is not None and key in owners:
+            text += f" ({ALIAS_WORDS} {owners[key]})"
+        elif key is not None:
+            owners[key] = len(out)
         out.append(text)
     return out
+
 
 
 # -- verdicts against the float64 reference (torchbench's same(): the RMSE of each side against

@@ -34,6 +34,8 @@ BACKWARD_FAILURE_NOTE = "in the backward graph"
 # An accuracy row's verdict for a graph whose --check-accuracy comparison could not run (its
 # detail holds the error): it compared nothing, so Reader.accuracy keeps it apart.
 NOT_COMPARED = "not_compared"
+# An accuracy row's `inputs` entry for an input that aliases an earlier one: "(ALIAS_WORDS N)".
+ALIAS_WORDS = "shares the storage of input"
 
 
 
