@@ -94,3 +94,24 @@ def test_a_package_installed_into_a_folder_of_its_own_is_not_the_users_code(tmp_
     own = proj / "mypkg" / "train.py"
     own.write_text("x = 1\n")
     assert not is_user_file(str(lib)) and is_user_file(str(own))
+
+
+def test_a_custom_op_without_a_fake_gets_register_fake_and_no_minify() -> None:
+    """probes41b cop_relu2_backward_op_no_fake: the custom op's backward calls a second custom
+    op with no fake kernel; the fix was bisect and a minify command that refused when pasted
+    ("a custom op only the program registers")."""
+    from types import SimpleNamespace
+
+    from compdiag.analyses.failure_fixes import minify_unavailable
+
+    one = ("RuntimeError: There was no fake impl registered for <CustomOpDef(ffn_ops::relu2_bwd)>"
+           ". This is necessary for torch.compile/export/fx tracing to work. Please use "
+           "`relu2_bwd.register_fake` to add an fake impl.")
+    ctx = SimpleNamespace(run={"source": "run"})
+    why = minify_unavailable(ctx, "0/0", f"backend='inductor' raised:\n{one}")
+    assert why and "torch.ops.ffn_ops.relu2_bwd, a custom op only your program registers" in why
+    fix = failure_fix("aot", "RuntimeError", one, run_id=1, argv=["a.py"], no_minify=why)
+    assert fix.startswith("Register a fake (meta) implementation") and "`compdiag minify" not in fix
+    kept = SimpleNamespace(run={"source": "run"}, run_id=1,
+                           r=SimpleNamespace(kept_failure_graphs=lambda run_id: ["0/0"]))
+    assert minify_unavailable(kept, "0/0", "aten::mm failed") is None  # torch's own op

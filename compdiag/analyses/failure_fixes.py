@@ -162,6 +162,10 @@ def _frame_compile(cid: str | None) -> tuple | None:
                                         parsed.compiled_autograd)
 
 
+# an op torch names as `namespace::name` (a CustomOpDef, a schema)
+_CUSTOM_OP = re.compile(r"\b([A-Za-z_]\w*)::([A-Za-z_]\w*)")
+
+
 def minify_unavailable(ctx: Any, cid: str | None, message: str | None,
                        op: str | None = None) -> str | None:
     """Why `compdiag minify` cannot replay this failure (None: it can). It replays the graph
@@ -172,6 +176,9 @@ def minify_unavailable(ctx: Any, cid: str | None, message: str | None,
     # torch names an op with its `torch.ops.` prefix or without (probes32b simclr_info_nce:
     # `torch.ops.aten.index.Tensor` was called a custom op, `torch.ops.torch.ops.aten...`)
     op = op.removeprefix("torch.ops.") if op else op
+    named = _CUSTOM_OP.search(message or "")  # `<CustomOpDef(ffn_ops::relu2_bwd)>`
+    if not op and named and named.group(1) not in TORCH_NAMESPACES:
+        op = f"{named.group(1)}.{named.group(2)}"
     if op and op.split(".", 1)[0] not in TORCH_NAMESPACES:
         return (f"the failure is in torch.ops.{op}, a custom op only your program registers: "
                 "minify replays the graph in a process of its own, without your program; check "

@@ -33,6 +33,20 @@ _EVERY_STAGE = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kerne
                 "runtime", "backend")
 
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    # probes41b cop_relu2_backward_op_no_fake: a custom op's backward calls a second custom op
+    # with no fake kernel; torch's message names `relu2_bwd.register_fake`, compdiag's fix
+    # was bisect and a minify that refused (the op is only the program's)
+    RuntimeFix(one_of("no fake impl registered for", "There was no fake impl"),
+               "Register a fake (meta) implementation for the custom op torch names: "
+               "`@<op>.register_fake` (or `torch.library.register_fake(\"ns::op\")`) on a "
+               "function that takes the op's arguments and returns empty tensors of its "
+               "outputs' shapes and dtypes (`torch.empty_like(grad)`), computing nothing; do it "
+               "for every custom op the compiled code reaches, its backward's included, then "
+               "check the op with `torch.library.opcheck`.",
+               stages=("dynamo", "aot", "inductor_lowering", "runtime"), eager_fails=False,
+               why="torch.compile runs every op on fake tensors while it traces, a custom op "
+                   "included, and needs the op's fake implementation for it: this op has none "
+                   "(eager never needs one, so the program runs uncompiled)."),
     # probes41b hop_while_refine_closure_alias (pytorch#191582): `while_loop(cond, body,
     # (i, b))` whose body also reads `b`; the fix was bisect only, `b.clone()` worked
     RuntimeFix(one_of("might be aliasing the input or the output"),

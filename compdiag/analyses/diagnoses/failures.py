@@ -409,7 +409,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           debug=P.debug_context(tb), line=frame.line or "",
                           message=f"{f.get('message') or ''}\n{tb[-4000:]}",
                           torch_message=whole,
-                          no_minify=minify_unavailable(ctx, cid, f.get("message"), f.get("op")),
+                          no_minify=minify_unavailable(ctx, cid, f"{f.get('message') or ''}\n"
+                                                       f"{whole or ''}", f.get("op")),
                           lib_frame=lib)
         if unbacked:
             fix = f"{UNBACKED_FIX} {fix}"
