@@ -115,3 +115,20 @@ def test_a_custom_op_without_a_fake_gets_register_fake_and_no_minify() -> None:
     kept = SimpleNamespace(run={"source": "run"}, run_id=1,
                            r=SimpleNamespace(kept_failure_graphs=lambda run_id: ["0/0"]))
     assert minify_unavailable(kept, "0/0", "aten::mm failed") is None  # torch's own op
+
+
+def test_a_logging_break_inside_a_library_names_that_logger_method() -> None:
+    """probes41c hf_gpt2_lmhead_loss_type_break (transformers#34615): transformers'
+    `logger.warning_once` in its loss_function broke every compiled step; the fix named
+    `logger.info` and moving the user's own call. The helper checked that adding
+    `transformers.modeling_utils.logger.warning_once` to ignore_logging_functions removes it."""
+    lib = {"filename": "/usr/lib/python3/site-packages/transformers/modeling_utils.py",
+           "lineno": 4824, "name": "loss_function", "line": "logger.warning_once("}
+    fix = graph_break_fix("logging.Logger method not supported for non-export cases", "", "",
+                          "out = cmodel(**batch)", [], lib_frame=lib)
+    assert ("ignore_logging_functions.add(transformers.modeling_utils.logger.warning_once)"
+            in fix), fix
+    assert "modeling_utils.py:4824" in fix
+    own = graph_break_fix("logging.Logger method not supported for non-export cases", "", "",
+                          "    log.info(loss)", [])
+    assert "ignore_logging_functions.add(log.info)" in own

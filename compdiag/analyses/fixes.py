@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -23,6 +24,7 @@ from compdiag.analyses.decorator_lines import config_patch_fix, context_decorato
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
     INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
 from compdiag.analyses.rules import every, found
+from compdiag.formats.user_code import module_name
 from compdiag.analyses.scalar_reads import (  # re-exported: the kinds' patterns and fixes
     ITEM_FIX, NUMPY_CALL, SCALAR_READ_CALL, TOLIST_FIX, scalar_read_fix as _scalar_read)
 from compdiag.analyses.random_draw_words import NUMPY_RANDOM_FIX, RANDOM_DRAW_FIX
@@ -211,8 +213,8 @@ def _iterator_arg_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
 
 
 # a logger's method called on the user's line: `log.info(`, `self.logger.warning(`
-_LOG_CALL = re.compile(r"([A-Za-z_][\w.]*)\.(info|warning|warn|debug|error|critical|exception|"
-                       r"log)\(")
+_LOG_CALL = re.compile(r"([A-Za-z_][\w.]*)\.((?:info|warning|warn|debug|error|critical|"
+                       r"exception|log)(?:_\w+)?)\(")  # (transformers' `warning_once`)
 
 
 def _logging_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
@@ -228,6 +230,23 @@ def _logging_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
             "compile through it without a break, "
             f"`torch._dynamo.config.ignore_logging_functions.add({method})` (compiled calls "
             "then skip it and log nothing).")
+
+
+def _library_logging_fix(lib: Mapping[str, Any]) -> str:
+    """The logging break inside a library the user's call reaches (probes41c
+    hf_gpt2_lmhead_loss_type_break: transformers' `logger.warning_once` in its loss_function;
+    the fix named `logger.info` and moving the user's call, which logs nothing)."""
+    m = _LOG_CALL.search(str(lib.get("line") or ""))
+    module = module_name(lib.get("filename"))
+    where = f"{Path(str(lib.get('filename'))).name}:{lib.get('lineno')}"
+    method = f"{module}.{m.group(1)}.{m.group(2)}" if m and module else None
+    return (f"The logging call is the library's ({where}, `{(lib.get('line') or '').strip()}`), "
+            "reached from your call: avoid what makes the library log (its message says why it "
+            "logs: an unset option, a deprecated argument), or compile through it without a "
+            "break with "
+            + (f"`torch._dynamo.config.ignore_logging_functions.add({method})`"
+               if method else "`torch._dynamo.config.ignore_logging_functions.add(...)` on "
+               "that logger method") + " (compiled calls then skip it and log nothing).")
 
 
 # probes34a posenc_variable_classifier: `x + Variable(self.pe[:, :n], requires_grad=False)`
@@ -496,6 +515,8 @@ def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
     if context_decorator(lib_frame, explanation) == "ConfigPatch":
         return config_patch_fix(line)  # `@config.patch(...)` on the compiled function
     rule = _rule_for(gb_type, explanation, debug_ctx, line)
+    if rule is not None and rule.fix is _logging_fix and lib_frame:
+        return _library_logging_fix(lib_frame)
     if rule is not None and lib_frame and not any(c in (line or "") for c in _user_calls(
             rule, explanation, debug_ctx)):
         return library_fix(lib_frame, hints, line)

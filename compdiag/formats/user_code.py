@@ -86,6 +86,30 @@ def _holds_distributions(folder: str) -> bool:
         return False
 
 
+def module_name(filename: str | None) -> str | None:
+    """The dotted module an installed library's file is (`transformers.modeling_utils` for
+    .../site-packages/transformers/modeling_utils.py, or under a folder pip installed into);
+    None for a file outside any install root."""
+    path = str(filename or "").replace("\\", "/")
+    if not path.endswith(".py"):
+        return None
+    for marker in ("/site-packages/", "/dist-packages/"):
+        if marker in path:
+            rel = path.rsplit(marker, 1)[1]
+            break
+    else:
+        parent = os.path.dirname(path)
+        while parent and parent != os.path.dirname(parent) and not _holds_distributions(parent):
+            parent = os.path.dirname(parent)
+        if not parent or parent == os.path.dirname(parent):
+            return None
+        rel = path[len(parent):].lstrip("/")
+    parts = rel[:-3].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts) if parts and all(p.isidentifier() for p in parts) else None
+
+
 _FRAME_RE = lazy_re.compile(r'^\s*File "(?P<file>.+?)", line (?P<line>\d+)(?:, in (?P<fn>.+))?\s*$')
 
 
