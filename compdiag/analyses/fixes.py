@@ -233,20 +233,17 @@ def _logging_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
 
 
 def _library_logging_fix(lib: Mapping[str, Any]) -> str:
-    """The logging break inside a library the user's call reaches (probes41c
+    """What compiles through a library's logging call (probes41c
     hf_gpt2_lmhead_loss_type_break: transformers' `logger.warning_once` in its loss_function;
-    the fix named `logger.info` and moving the user's call, which logs nothing)."""
+    the fix named `logger.info`, a logger the program does not have): that logger's method,
+    named by its module, in ignore_logging_functions; nothing where the line names none."""
     m = _LOG_CALL.search(str(lib.get("line") or ""))
     module = module_name(lib.get("filename"))
-    where = f"{Path(str(lib.get('filename'))).name}:{lib.get('lineno')}"
-    method = f"{module}.{m.group(1)}.{m.group(2)}" if m and module else None
-    return (f"The logging call is the library's ({where}, `{(lib.get('line') or '').strip()}`), "
-            "reached from your call: avoid what makes the library log (its message says why it "
-            "logs: an unset option, a deprecated argument), or compile through it without a "
-            "break with "
-            + (f"`torch._dynamo.config.ignore_logging_functions.add({method})`"
-               if method else "`torch._dynamo.config.ignore_logging_functions.add(...)` on "
-               "that logger method") + " (compiled calls then skip it and log nothing).")
+    if not (m and module):
+        return ""
+    return (" To compile through it without a break: `torch._dynamo.config."
+            f"ignore_logging_functions.add({module}.{m.group(1)}.{m.group(2)})` (compiled calls "
+            "then skip it and log nothing).")
 
 
 # probes34a posenc_variable_classifier: `x + Variable(self.pe[:, :n], requires_grad=False)`
@@ -515,11 +512,10 @@ def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
     if context_decorator(lib_frame, explanation) == "ConfigPatch":
         return config_patch_fix(line)  # `@config.patch(...)` on the compiled function
     rule = _rule_for(gb_type, explanation, debug_ctx, line)
-    if rule is not None and rule.fix is _logging_fix and lib_frame:
-        return _library_logging_fix(lib_frame)
     if rule is not None and lib_frame and not any(c in (line or "") for c in _user_calls(
             rule, explanation, debug_ctx)):
-        return library_fix(lib_frame, hints, line)
+        return library_fix(lib_frame, hints, line) + (
+            _library_logging_fix(lib_frame) if rule.fix is _logging_fix else "")
     if rule is not None:
         fix = rule.text(gb_type, explanation, debug_ctx, line)
         return PRINT_FIX_CALLED if called and fix == PRINT_FIX else fix
