@@ -768,3 +768,15 @@ def test_a_submodule_swapped_after_compiling_names_both_classes_and_the_swap(tmp
         in d["reason"], d["reason"]
     assert "one type" not in d["explanation"] and "also changed" not in d["reason"]
     assert "before `torch.compile`" in d["fix"] and "call site" not in d["fix"]
+
+
+def test_an_attribute_set_lazily_is_the_hasattr_guard_at_its_line(tmp_path):
+    """probes41h lazy_running_mean_hasattr, blind: `if not hasattr(self, "running_mean")` set
+    running stats on the first call; the recompile was at the call with "Keep what this guard
+    checks the same between calls". torch names the hasattr line (19)."""
+    s = Store(tmp_path)
+    d = _recompile(s, "0/0: not hasattr(self.norm, 'running_mean')       # if not hasattr(self"
+                      f", \"running_mean\"):  # {s.user}:19 in forward", ("", ""))
+    assert d["reason"].startswith("self.norm gained the attribute running_mean"), d["reason"]
+    assert d["user_frame"]["lineno"] == 19, d["user_frame"]
+    assert "register_buffer(\"running_mean\"" in d["fix"] and "Keep what" not in d["fix"]

@@ -216,6 +216,18 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
         return Said(head, "", explanation, fix)
     if category == "length":
         return _container(ctx, event, source, prev, where)
+    if category == "attribute":  # probes41h lazy_running_mean_hasattr: "keep it the same"
+        obj, attr = source.rsplit(".", 1)
+        return Said(f"{obj} {'gained' if event.get('after') == 'present' else 'lost'} the "
+                    f"attribute {attr}", f" ({event.get('before')} -> {event.get('after')})",
+                    f"{where} checks whether {obj} has the attribute `{attr}` (a `hasattr`), "
+                    "and Dynamo guards on the answer: the attribute was set (or deleted) since "
+                    "the compile, typically by a lazy initialisation on the first call, so the "
+                    "next call compiles again.",
+                    f"Create `{attr}` in `__init__` (`self.register_buffer(\"{attr}\", "
+                    "torch.zeros(...))` for a tensor, a default value otherwise) and test a "
+                    "flag or the value instead of `hasattr`, so every call sees the same "
+                    "attributes; one recompile after the first call is otherwise expected.")
     if category == "dict_contains":
         return Said(f"whether {source} holds a key changed",
                     f" ({event.get('before')} -> {event.get('after')})",

@@ -335,6 +335,8 @@ _MARKED = lazy_re.compile(r"^hasattr\((?P<src>.+?), '_dynamo_(?P<how>\w+?)_indic
 _DISPATCH_KEYS = lazy_re.compile(r"tensor '(.+?)' dispatch key set mismatch\. expected "
                             r"(DispatchKeySet\([^)]*\)), actual (DispatchKeySet\([^)]*\))")
 _DEALLOCATED = lazy_re.compile(r"Cache line invalidated because (.+?) got deallocated")
+# `not hasattr(self.norm, 'running_mean')` (probes41h lazy_running_mean_hasattr)
+_HASATTR = lazy_re.compile(r"^(not\s+)?hasattr\((.+?),\s*['\"](\w+)['\"]\)$")
 _DICT_CONTAINS = lazy_re.compile(r"^(not\s+)?___dict_contains\((.+?),\s*(.+)\)$")
 
 
@@ -426,6 +428,12 @@ def classify_guard(text: str, metadata: dict[str, str] | None = None) -> dict[st
     if m:  # an object guarded by identity (ID_MATCH) was freed: replaced by a new object
         return {"category": "identity", "source": m.group(1), "tensor": None,
                 "before": None, "after": None}
+    m = _HASATTR.search(code_part)
+    if m:  # whether an object has an attribute: one the code sets lazily on its first call
+        return {"category": "attribute", "source": f"{m.group(2)}.{m.group(3)}",
+                "tensor": None,
+                "before": "absent" if m.group(1) else "present",
+                "after": "present" if m.group(1) else "absent"}
     m = _DICT_CONTAINS.search(code_part)
     if m:  # DICT_CONTAINS: whether a key is in a dict (os.environ, a config dict)
         return {"category": "dict_contains", "source": m.group(3).strip(), "tensor": None,

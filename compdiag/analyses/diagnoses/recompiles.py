@@ -145,7 +145,8 @@ _ARGUMENT = re.compile(r"^(?:L\['\w+'\]|\w+)$")
 # Guards on a value the function read at a line torch names (a container's length or keys, a
 # Python value, a global): the recompile is at that line, the call beside it (probes31: six
 # blind users put it there; torch's guard text ties it there)
-READ_AT_LINE = ("length", "value", "global", "dict_contains", "none", "type", "size_order")
+READ_AT_LINE = ("length", "value", "global", "dict_contains", "none", "type", "size_order",
+                "attribute")
 _WRAPPERS = {"len", "list", "dict.keys", "type", "not", "id", "hasattr"}
 _OBJECT = re.compile(r"[LG]\['[^']+'\](?:\.[A-Za-z_]\w*)*|[A-Za-z_][\w.]*")
 
