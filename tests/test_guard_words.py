@@ -780,3 +780,14 @@ def test_an_attribute_set_lazily_is_the_hasattr_guard_at_its_line(tmp_path):
     assert d["reason"].startswith("self.norm gained the attribute running_mean"), d["reason"]
     assert d["user_frame"]["lineno"] == 19, d["user_frame"]
     assert "register_buffer(\"running_mean\"" in d["fix"] and "Keep what" not in d["fix"]
+
+
+def test_a_branch_on_a_dynamic_numbers_expression_is_a_branch_at_its_if(tmp_path):
+    """probes41h ema_checkpoint_inside_compiled: `if step % SAVE_EVERY == 0` on a step made
+    dynamic read "Python value (step % 4) changed (0 -> 0)", with a fix to pass the
+    expression as a tensor."""
+    s = Store(tmp_path)
+    d = _recompile(s, f"0/0: (step % 4) == 0       # if step % SAVE_EVERY == 0:  # {s.user}:43 "
+                      "in after_step", ("", ""))
+    assert d["reason"].startswith("a branch on the expression (step % 4) took the other way")
+    assert d["user_frame"]["lineno"] == 43 and "as a tensor" not in d["fix"], d

@@ -21,7 +21,7 @@ REASONS = {
     "requires_grad": "requires_grad of {src} changed",
     "global_state": "global state {src} changed", "training": "train/eval mode {src} changed",
     "global": "global {src} changed", "value": "Python value {src} changed",
-    "size_branch": "a branch on the size expression {src} took the other way",
+    "size_branch": "a branch on the expression {src} took the other way",
     "size_range": "size {src} left the range its dynamic graph holds for",
     "size_loop": "a Python loop's trip count {src} changed (the loop is unrolled for each "
                  "size)",
@@ -41,9 +41,9 @@ EXPLANATIONS = {
                   "to the longest, a max over their lengths): the sizes stay dynamic, but "
                   "Dynamo guards on the outcome of each comparison, so a call whose longest "
                   "tensor is another one compiles again, once per ordering.",
-    "size_branch": "{where} branches in Python on {src}, an expression of a dynamic size: "
-                   "Dynamo keeps the size dynamic but guards on the branch's outcome, so an "
-                   "input for which it comes out the other way compiles again (once per "
+    "size_branch": "{where} branches in Python on {src}, an expression of a dynamic size "
+                   "(or number): Dynamo keeps it dynamic but guards on the branch's outcome, so "
+                   "an input for which it comes out the other way compiles again (once per "
                    "outcome).",
     "size": "A guard on the size {src} failed: {where} was compiled for one size and called "
             "with another.",

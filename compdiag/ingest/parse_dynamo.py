@@ -345,6 +345,7 @@ _DICT_CONTAINS = lazy_re.compile(r"^(not\s+)?___dict_contains\((.+?),\s*(.+)\)$"
 # a size or stride read inside an expression (`(x.size()[0] % 2)`, `L['x'].size()[1] // 8`)
 _SIZE_EXPR = lazy_re.compile(r"\.(?:size|stride)\(\)\[\d+\]\s*\)?\s*(?:[-+*/%]|//)|"
                              r"(?:[-+*/%]|//)\s*\(?[\w\[\]'.]*\.(?:size|stride)\(\)\[\d+\]")
+_NUMBER_EXPR = lazy_re.compile(r"^\(?\s*[A-Za-z_][\w\[\]'.]*\s*(?:[-+*%]|//|/)\s*[\w.]+\s*\)?$")
 # TENSOR_SUBCLASS_METADATA_MATCH: a traceable tensor subclass's __tensor_flatten__ context
 # compared by ==, a lambda named after the context's id and the compile it was built for
 _METADATA_GUARD = lazy_re.compile(r"___check_metadata_\d+_c[\w/]+")
@@ -496,7 +497,9 @@ def classify_guard(text: str, metadata: dict[str, str] | None = None) -> dict[st
             cat = "length"
         elif lhs.startswith("G[") or lhs.startswith("___as_tensor(G"):
             cat = "global"
-        elif _SIZE_EXPR.search(lhs):  # arithmetic on a dynamic size a Python branch tested
+        elif _SIZE_EXPR.search(lhs) or _NUMBER_EXPR.match(lhs):
+            # arithmetic on a dynamic size (or a number made dynamic) a Python branch tested
+            # (probes41h: `if step % 4 == 0` was "Python value (step % 4) changed (0 -> 0)")
             cat = "size_branch"
         else:
             cat = "value"

@@ -337,8 +337,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         # and so does a guard of the code after a graph break: its "call" is the break, not
         # a line of the user's that passed a value (probes26: the list `history.append` grew
         # at line 18, shown at the logging break at 17)
+        number_if = category == "size_branch" and ".size()" not in source  # `if step % 4:`
         frame = guard_line if (category == "size_range" or is_resume_function(fn)
-                               or category in READ_AT_LINE or loop) and \
+                               or category in READ_AT_LINE or loop or number_if) and \
             guard_line.evidence in ("torch", "fx_node") else call or guard_line
         if (frame is call or frame.evidence == "def") and source.startswith("G[") and \
                 category in ("identity", "global"):
