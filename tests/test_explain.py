@@ -2721,7 +2721,7 @@ def test_the_values_seen_end_with_the_one_that_failed_the_last_guard():
     """probes38e kmeans_elbow_onehot_k: "Python value k changed (2 -> 4)" over "guard k: values
     seen 2, 3": torch's guards said only their expected sides, and the 4 that failed the last
     one was left out."""
-    from compdiag.analyses.diagnoses.recompiles import _seen
+    from compdiag.analyses.guard_events import values_seen as _seen
 
     evs = [{"before": 2, "after": None}, {"before": 3, "after": None}]
     assert _seen(evs, 4) == [2, 3, 4]
@@ -3027,3 +3027,18 @@ def test_a_marked_dimension_library_code_specialised_names_the_other_inputs(tmp_
     assert "library code the call runs specialised it to the constant 11" in d["explanation"]
     assert "sdpa_attention.py:183" in d["explanation"]
     assert "mark_dynamic(batch[\"attention_mask\"], 1)" in d["fix"] and "rewrite" not in d["fix"]
+
+
+def test_the_values_seen_are_each_compiles_own_not_the_failed_entries(tmp_path):
+    """probes41h mc_dropout_num_samples_attr: num_samples 8, 16, 32, 12, ... was "values seen
+    8, 16, 8, 12": a recompile's failed guard is one cache entry's (the first, 8, again), so
+    its expected side is no history. Each compile's own tree holds the value it was for."""
+    s = Store(tmp_path)
+    values = ["8", "16", "32", "12"]
+    for i, v in enumerate(values):
+        s.compile(f"0/{i}", **({} if i == 0 else {"recompile_reason": (
+            f"0/{0 if i == 2 else i - 1}: self.k == {'8' if i == 2 else values[i - 1]}     "
+            "# y = f(x)  # a.py:6 in f")}))
+        s.ing.record({**_ids(f"0/{i}"), "dynamo_cpp_guards_str": {}}, _tree("L['self'].k", v))
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert list(d["details"]["values"]) == values, d["details"]

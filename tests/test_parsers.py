@@ -1187,7 +1187,7 @@ def test_a_recompile_on_a_resumed_functions_stack_slot_never_prints_it_as_a_name
 def test_the_values_a_recompile_saw_are_the_calls_in_order():
     """probes35f char_rnn_name_lengths: "values seen 5, 5, 6, 7, 8, 8" were the guards'
     expected sides; the lengths the calls brought were 5, 6, 4, 7, 8, 2."""
-    from compdiag.analyses.diagnoses.recompiles import _seen
+    from compdiag.analyses.guard_events import values_seen as _seen
 
     evs = [{"before": b, "after": a} for b, a in ((5, 6), (5, 4), (6, 7), (7, 8), (8, 2))]
     assert _seen(evs) == [5, 6, 4, 7, 8, 2]

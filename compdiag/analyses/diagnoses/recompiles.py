@@ -32,7 +32,8 @@ from compdiag.analyses.tied_sizes import tied_fix
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_causes import other_cause
 from compdiag.analyses.global_reads import global_read, rebound_at, replaced_at
-from compdiag.analyses.guard_events import loc_of as _loc_of, usual_read as _usual_read
+from compdiag.analyses.guard_events import loc_of as _loc_of, usual_read as _usual_read, \
+    values_seen
 from compdiag.analyses.guard_changes import also_changed
 from compdiag.analyses.recompile_instances import frame_cids, instance_frame
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
@@ -512,8 +513,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                 e["compile_id"] for e in (*evs, *(x for _, f in extra for x in f))),
             torch_message=torch_message, severity="info" if expected else "problem",
             details=RecompileDetails(guard=source, category=category, before=before,
-                                     after=after, values=tuple(_seen(evs, after)[:20]) if len(
-                                         {e["guarded"] for e in evs}) == 1 else (),
+                                     after=after, values=tuple(values_seen(evs, after, ctx)[:20])
+                                     if len({e["guarded"] for e in evs}) == 1 else (),
                                      function=fn,
                                      failed_guard=first["failed_guard"][:300],
                                      limit_hit=limit is not None,
@@ -535,21 +536,6 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             torch_message=limit.get("torch_message"),
             details=LimitDetails(limit_hit=True, function=fn)))
     return _fold_into_specialised(out)
-
-
-def _seen(evs: list[dict[str, Any]], last: Any = None) -> list[Any]:
-    """The values the function was called with, in order: the first compile's, then the one
-    that failed each guard (probes35f char_rnn_name_lengths: the guards' expected sides, 5, 5,
-    6, 7, 8, 8 for lengths 5, 6, 4, 7, 8, 2). Where torch said only the expected sides, the
-    value that failed the last guard (`last`, found in the next compile) ends them (probes38e
-    kmeans_elbow_onehot_k: "k changed (2 -> 4)" over "values seen 2, 3")."""
-    first = [evs[0]["before"]] if evs and evs[0].get("before") is not None else []
-    afters = [e["after"] for e in evs if e.get("after") is not None]
-    if len(afters) == len(evs):
-        return first + afters
-    befores = [e["before"] for e in evs if e.get("before") is not None]
-    return befores + ([last] if last is not None and str(last) != str(
-        (befores or [None])[-1]) else [])
 
 
 def _fold_into_specialised(out: list[Diagnosis]) -> list[Diagnosis]:
