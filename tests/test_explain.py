@@ -433,6 +433,23 @@ def test_fallbacks_of_one_warned_cause_are_one_diagnosis(tmp_path):
     assert d["user_frame"]["lineno"] == 11
 
 
+def test_a_complex_cause_of_ffts_alone_is_information(tmp_path):
+    """probes41h audio_peak_normalize_clamp_ok, blind (a correct rfft, from a cold cache):
+    "2 ops run as eager fallback kernels because of complex dtypes: aten._fft_r2c,
+    aten.view_as_real" was a problem with a view_as_real fix view_as_real is listed under. An
+    FFT is complex by nature and ATen's kernel in eager too; complex arithmetic stays a
+    problem (the test above)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.event("warning", "0/0", {}, "Torchinductor does not support code generation for "
+                "complex operators. Performance may be worse than eager.")
+    for op in ("aten._fft_r2c.default", "aten.view_as_real.default"):
+        s.ing.event("perf_hints", "0/0", {}, f"Using FallbackKernel: torch.ops.{op}")
+    (d,) = s.explain()
+    assert d["severity"] == "info" and "_fft_r2c" in d["reason"], d
+    assert d["fix"].startswith("Nothing to change") and "view_as_real`" not in d["fix"]
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "compdiag", *args], capture_output=True,
                           text=True, env={"COLUMNS": "120", "PATH": ""})
