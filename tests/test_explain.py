@@ -3059,3 +3059,16 @@ def test_the_values_seen_are_each_compiles_own_not_the_failed_entries(tmp_path):
         s.ing.record({**_ids(f"0/{i}"), "dynamo_cpp_guards_str": {}}, _tree("L['self'].k", v))
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
     assert list(d["details"]["values"]) == values, d["details"]
+
+
+def test_a_skipped_resume_function_is_the_rest_of_the_function_not_all_of_it(tmp_path):
+    """probes41a tta_fork_rng_noise: a `with torch.random.fork_rng()` broke twice at line 29,
+    the second time in the resume function, which Dynamo skipped; explain said "skipped the
+    whole function tta_predict(), which ran in eager", though the part before compiled."""
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="f")
+    s.compile("1/0", co_name="torch_dynamo_resume_in_f_at_5", lineno=5)
+    s.graph_break("1/0", 5, gb_type="Unsupported context manager", code="GB0142", skipped=True)
+    (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
+    assert "skipped the rest of f() after line 5 (its resume function)" in d["explanation"], d
+    assert "whole function" not in d["explanation"]

@@ -61,36 +61,3 @@ def decorator_line(ctx: Any, cid: str | None, row: dict[str, Any]) -> UserFrame 
         return None
     pattern = DECORATORS.get(cls) or rf"^\s*@\s*[\w.]*\b{re.escape(cls)}\b"
     return source_line(ctx, cid, re.compile(pattern))
-
-
-def not_resumed(ctx: Any, skipped: list[dict[str, Any]], count: int) -> str:
-    """Which functions ran in eager because Dynamo gave up on their frame at this break: the
-    skipped frames' own functions, not the first compile's of the group. One user line can
-    break in frames that resumed and in frames that did not (torchvision's Faster R-CNN:
-    `torch.where` in `batched_nms` breaks under `forward`, which resumes, and under
-    `filter_proposals`, whose loop cannot)."""
-    names = list(dict.fromkeys(n for n in (ctx.user_fn_name(r["compile_id"]) for r in skipped
-                                           if r.get("compile_id")) if n))
-    lead = ("Dynamo could not resume after this break" if len(skipped) == count else
-            f"Dynamo could not resume after {len(skipped)} of these {count} breaks")
-    # why, where torch said it in a second break it chained (`graph break in loop`)
-    why = next((r["skip_why"] for r in skipped if r.get("skip_why")), None)
-    if why:
-        lead += f" (torch: {why.rstrip('.')})"
-    # torch marks the skipped code object: every later call of it runs in eager too, whatever
-    # its inputs, until a reset (pytorch/pytorch#144820)
-    later = (" Torch skips the function's code from then on: every later call of it runs in "
-             "eager too, whatever its inputs, until `torch._dynamo.reset()`.")
-    wrapper = next((r for r in skipped if context_decorator(r.get("lib_frame"),
-                                                            r.get("explanation"))), None)
-    if wrapper is not None and names:  # the decorator's wrapper, not the function it wraps
-        return (f"{lead}, so Dynamo skipped the decorator's wrapper (contextlib's `inner`), "
-                f"which runs in eager around {names[0]}() at every call; {names[0]}() itself "
-                "is compiled as a frame of its own.")
-    if not names:
-        return f"{lead}, so Dynamo skipped the whole function and it ran in eager.{later}"
-    which = ", ".join(f"{n}()" for n in names)
-    return (f"{lead}, so Dynamo skipped the whole function {which}, which ran in eager.{later}"
-            if len(names) == 1 else
-            f"{lead}, so Dynamo skipped these whole functions, which ran in eager: "
-            f"{which}.{later}")

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from compdiag.analyses.decorator_lines import decorator_line, not_resumed
+from compdiag.analyses.decorator_lines import decorator_line
+from compdiag.analyses.not_resumed import not_resumed
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.entered_after_break import entered_after_break
 from compdiag.analyses.custom_op_fakes import fake_line
