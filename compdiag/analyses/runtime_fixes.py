@@ -72,8 +72,9 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                "DataLoader).",
                stages=("dynamo", "aot", "runtime"), eager_fails=True,
                why="The call runs a torch.export'ed program (`exported.module()`), which "
-                   "checks that its inputs have the sizes it was exported with: this input's "
-                   "size differs, and the program's own guard raised. Eager running the "
+                   "checks that its inputs have the sizes it was exported with (exported "
+                   "without `dynamic_shapes` for that dimension): this input's size differs, "
+                   "and the program's own guard raised. Eager running the "
                    "exported module raises the same AssertionError; nothing in torch.compile "
                    "is at fault."),
     # probes41d stance_decorated_debug_helper (pytorch#137504's docstring): a helper

@@ -211,7 +211,7 @@ MARKED_LIB_EXPLANATION = (
     "{src} was marked dynamic (mark_dynamic), but library code the call runs specialised it "
     "to the constant {value} ({why}) at {where} (`{line}`): an op there needs this size to "
     "equal another size that is a constant, usually another input of the same length that "
-    "was not marked (an attention mask, position or token-type ids).")
+    "was not marked (`attention_mask`, position or token-type ids).")
 MARKED_LIB_FIX = ("Mark that dimension of every input that shares it, not only this one "
                   "(`torch._dynamo.mark_dynamic(batch[\"attention_mask\"], 1)` beside the mark "
                   "of the ids, for each such input), or use `torch._dynamo.maybe_mark_dynamic`, "
