@@ -3072,3 +3072,17 @@ def test_a_skipped_resume_function_is_the_rest_of_the_function_not_all_of_it(tmp
     (d,) = [d for d in s.explain() if d["kind"] == "graph_break"]
     assert "skipped the rest of f() after line 5 (its resume function)" in d["explanation"], d
     assert "whole function" not in d["explanation"]
+
+
+def test_an_input_eager_rejects_gets_fix_the_data_and_no_minify(tmp_path):
+    """probes41f index_add_ignore_label, int_boxes_inplace_rescale, blind: eager refused the
+    program's inputs (index -1; Float into Long) and the compiled graph returned values; the fix
+    was bisect and a minify that refused when pasted ("the error is the graph's own")."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.accuracy("0/0", [("output 0", False, 1.0, 1.0, {
+        "verdict": "eager_rejects", "dtype": "torch.float32",
+        "eager_error": "RuntimeError: index -1 is out of bounds for dimension 0 with size 4"})])
+    (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert d["fix"].startswith("Fix the data before this op"), d["fix"]
+    assert "compdiag minify" not in d["fix"] and "compdiag bisect" in d["fix"]

@@ -96,7 +96,10 @@ INTEGER_ROUNDING_FIX = (
 
 # ops that compute an integer output through floating point (an argmax tie is off by one too,
 # for another reason: not these)
-FLOAT_INSIDE = ("interpolate", "upsample", "pool", "mean", "resize", "grid_sample", "lerp")
+# (and a sum of floats into an integer `out=` buffer: eager's kernel casts where the compiled
+# code sums in float and casts the total, probes41f sum_out_int_vote_buffer)
+FLOAT_INSIDE = ("interpolate", "upsample", "pool", "mean", "resize", "grid_sample", "lerp",
+                "sum")
 
 
 def integer_rounding(detail: dict[str, Any], max_abs: Any, op: str | None) -> bool:

@@ -67,6 +67,16 @@ FUNCTION_FIXES = {
                              "in as an argument (a tensor, so a new value needs no recompile), "
                              "take `assume_constant_result` off a function whose result can "
                              "change, or call `torch._dynamo.reset()` after changing it.",
+    # the graph's own check against eager's, on the program's inputs (probes41f
+    # index_add_ignore_label, int_boxes_inplace_rescale: bisect and a minify that refused
+    # when pasted, "the error is the graph's own")
+    "eager_rejects": "Fix the data before this op: eager refuses these inputs (its error says "
+                     "what: an index of -1 or past the size, a result dtype it cannot cast "
+                     "to), and the compiled code does not check them, so its result there is "
+                     "undefined; drop or mask such entries, or cast explicitly, before the op. "
+                     "That the compiled code skips eager's check is torch's to fix: report it "
+                     "with the answer of {bisect} (compdiag's minifier cannot shrink it: eager "
+                     "fails on the same inputs).",
     "traced_accepts": "Change this line so eager accepts it (eager's error says what it "
                       "refuses): no backend setting helps, the check is missing from the "
                       "traced graph itself. Report it to PyTorch with the function; `{minify}` "
