@@ -497,3 +497,35 @@ def test_a_rank_the_launcher_stopped_after_another_failed_says_so(tmp_path):
         (d,) = [d for d in explain(r, job.ing[1].run_id) if d.kind == "program"]
     assert d.reason == "killed by SIGTERM after rank 0 ended with status 1", d.reason
     assert f"explain --store {job.path} {job.ing[0].run_id}" in d.fix
+
+
+def test_uneven_all_to_all_splits_are_no_divergence(tmp_path):
+    """probes41e moe_a2a_split_sizes_tolist, blind: an MoE's all_to_all_single with per-rank
+    split sizes gave rank 0 f32[22, 16] and rank 1 f32[26, 16], by design; it was the top
+    "ranks diverged" with a fix to pad. Its dtype still counts."""
+    job = Job(tmp_path, world=2)
+    job.compile(range(2), "0/0")
+    job.collective([0], "0/0", op="all_to_all_single", meta="f32[22, 16][16, 1]cpu")
+    job.collective([1], "0/0", op="all_to_all_single", meta="f32[26, 16][16, 1]cpu")
+    assert job.divergences() == []
+
+
+def test_a_guard_divergence_whose_recompile_failed_folds_under_the_failure(tmp_path):
+    """probes41e ddp_padded_shard_mask_fullgraph, blind: a guard on `keep` failed on rank 1
+    only, and that recompile failed (fullgraph=True, data-dependent branching); "ranks
+    diverged" ranked first with a fix that made both ranks fail alike."""
+    job = Job(tmp_path, world=2)
+    job.compile(range(2), "0/0")
+    job.compile([1], "0/1", recompile_reason=["0/0: L['keep'] is None"])
+    job.ing[1].failure("0/1", stage="dynamo", exc_type="Unsupported",
+                       message="Data-dependent branching", filename=str(job.user), lineno=27,
+                       line="line_27 = 27", traceback="")
+    for r, ing in job.ing.items():
+        job.w.end_run(ing.run_id, exit_code=r, status="done")
+    job.divergences()
+    with Reader(job.path) as r:
+        ranked = explain_job(r, "j1")
+    top, ranks = ranked[0]
+    assert top.kind == "failure" and ranks == (1,), [(d.kind, d.reason) for d, _ in ranked]
+    assert "divergence" in [c.diagnosis.kind for c in top.consequences]
+    assert not [d for d, _ in ranked if d.kind == "divergence"]

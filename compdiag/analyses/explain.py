@@ -207,6 +207,7 @@ def explain_job(reader: Reader, job: str, faults: list[KindFault] | None = None
                 first = d
             ranks_of[id(first)] = ranks
     own = _after_a_crash(list(merged.values()), ranks_of, under)
+    found = _failed_there(found, own, ranks_of, under)
     lifted_all = []
     for d in found + own:
         lifted = with_consequences(d, under[id(d)]) if id(d) in under else d
@@ -214,6 +215,30 @@ def explain_job(reader: Reader, job: str, faults: list[KindFault] | None = None
         lifted_all.append(lifted)
     everything = rank(lifted_all)
     return [(d, ranks_of[id(d)]) for d in everything]
+
+
+FAILED_THERE_WHY = ("the guard that failed on these ranks only made them compile again, and "
+                    "that compile failed: the failure is what to fix")
+
+
+def _failed_there(found: list[Diagnosis], own: list[Diagnosis],
+                  ranks_of: dict[int, tuple[int, ...]],
+                  under: dict[int, list[Consequence]]) -> list[Diagnosis]:
+    """A divergence whose compile on the ranks that differ is a failure there folds under the
+    failure (probes41e ddp_padded_shard_mask_fullgraph: a guard on `keep` failed on rank 1
+    only, and its recompile failed under fullgraph=True; "ranks diverged" ranked first with
+    a fix to feed the ranks the same values, which made both fail alike)."""
+    kept = []
+    for d in found:
+        failed = next((f for f in own if f.kind == "failure" and f.compile_id and
+                       f.compile_id == d.compile_id and _ended(f) and
+                       set(ranks_of.get(id(f), ())) & set(getattr(d.details, "ranks", ()))),
+                      None) if d.kind == "divergence" else None
+        if failed is None:
+            kept.append(d)
+            continue
+        under.setdefault(id(failed), []).append(Consequence(d, FAILED_THERE_WHY))
+    return kept
 
 
 HANG_AFTER_CRASH_WHY = ("this rank waited at a collective the crashed rank never reached, and "

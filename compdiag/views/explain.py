@@ -172,18 +172,24 @@ def print_explain(doc: dict[str, Any], console: Any, limit: int = 10,
                       "recompiles, failures, CUDA-graph skips or missed fusions recorded"
                       + (" (only what torch does on purpose, below)." if info else "."))
     print_panels(diags, console, limit, sources)
-    if info:
-        from rich.text import Text
+    print_info(info, console, limit)
 
-        # What torch does on purpose (one automatic-dynamic recompile per new dimension, a
-        # fusion refused by design): one line each, not a problem with a fix.
-        console.print(f"[dim]info ({len(info)}, nothing to fix):[/]")
-        for d in info[:limit]:
-            uf = d.get("user_frame") or {}
-            at = (f" at {uf['filename']}:{uf['lineno']}{fallback_note(uf)}"
-                  if uf.get("filename") else "")
-            console.print(Text(f"  {kind_spec(d['kind']).title_of('info')}: {d['reason']}{at}",
-                               style="dim"))
+
+def print_info(info: list[dict[str, Any]], console: Any, limit: int) -> None:
+    """What torch does on purpose (one automatic-dynamic recompile per new dimension, a fusion
+    refused by design): one line each, not a numbered panel with a fix."""
+    if not info:
+        return
+    from rich.text import Text
+
+    console.print(f"[dim]info ({len(info)}, nothing to fix):[/]")
+    for d in info[:limit]:
+        uf = d.get("user_frame") or {}
+        at = (f" at {uf['filename']}:{uf['lineno']}{fallback_note(uf)}"
+              if uf.get("filename") else "")
+        ranks = f" (ranks {','.join(map(str, d['ranks']))})" if d.get("ranks") else ""
+        console.print(Text(f"  {kind_spec(d['kind']).title_of('info')}: {d['reason']}{at}"
+                           f"{ranks}", style="dim"))
 
 
 def print_faults(doc: dict[str, Any], console: Any) -> None:

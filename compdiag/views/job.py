@@ -100,13 +100,18 @@ def print_show_job(doc: dict[str, Any], console: Any) -> None:
 
 def print_explain_job(doc: dict[str, Any], console: Any, limit: int = 10,
                       sources: dict[str, list[str]] | None = None) -> None:
-    from compdiag.views.explain import print_faults, print_panels
+    from compdiag.views.explain import print_faults, print_info, print_panels
 
     job = doc["job"]
     console.print(rank_table(job))
     print_faults(doc, console)
     diverged = [d for d in doc["diagnoses"] if d["kind"] == "divergence"]
-    if not diverged:
+    folded = any(c.get("kind") == "divergence" for d in doc["diagnoses"]
+                 for c in d.get("consequences") or ())
+    if folded and not diverged:  # a divergence under the failure it led to (explain_job)
+        console.print(f"[yellow]job {job['id']}: the ranks diverged, and the failure that "
+                      "divergence led to is below, with it[/]")
+    elif not diverged:
         line = alike_line(job)
         console.print(f"[{'yellow' if differing_rows(job) else 'green'}]job {job['id']}: "
                       f"{line}[/]")
@@ -114,7 +119,11 @@ def print_explain_job(doc: dict[str, Any], console: Any, limit: int = 10,
         seqs = (d.get("details") or {}).get("sequences")
         if seqs:
             console.print(collective_table(seqs, (d["details"] or {}).get("position")))
-    print_panels(doc["diagnoses"], console, limit, sources)
+    # what torch does on purpose is information there as in a run's view (probes41e: the
+    # job view numbered "compile cache, nothing is wrong" like a problem)
+    print_panels([d for d in doc["diagnoses"] if d.get("severity") != "info"], console, limit,
+                 sources)
+    print_info([d for d in doc["diagnoses"] if d.get("severity") == "info"], console, limit)
 
 
 def collective_table(seqs: dict[str, list[str]], position: int | None) -> Any:
