@@ -3086,3 +3086,16 @@ def test_an_input_eager_rejects_gets_fix_the_data_and_no_minify(tmp_path):
     (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
     assert d["fix"].startswith("Fix the data before this op"), d["fix"]
     assert "compdiag minify" not in d["fix"] and "compdiag bisect" in d["fix"]
+
+
+def test_nan_only_compiled_in_low_precision_gets_emulate_precision_casts(tmp_path):
+    """probes41f bf16_setpool_amax_grad_nan (pytorch#186799), blind: NaN in a bf16 gradient
+    only compiled; the fix "check the op's inputs' range" did not help, and bisect found
+    emulate_precision_casts, which did."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.accuracy("0/0", [("grad of w", False, 0.0, 0.0, {
+        "verdict": "inf_nan", "dtype": "torch.bfloat16", "backward": True,
+        "divergent_node": {"node": "feat_1", "op": "add", "dtype": "torch.bfloat16"}})])
+    (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert "emulate_precision_casts = True" in d["fix"] and "inputs' range" not in d["fix"]
