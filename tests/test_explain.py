@@ -3099,3 +3099,42 @@ def test_nan_only_compiled_in_low_precision_gets_emulate_precision_casts(tmp_pat
         "divergent_node": {"node": "feat_1", "op": "add", "dtype": "torch.bfloat16"}})])
     (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
     assert "emulate_precision_casts = True" in d["fix"] and "inputs' range" not in d["fix"]
+
+
+FAKE_COUNT_SRC = '''import torch
+
+
+@torch.library.custom_op("prune_ops::keep_above", mutates_args=())
+def keep_above(x: torch.Tensor, thr: float) -> tuple[torch.Tensor, int]:
+    mask = x.abs() > thr
+    return x * mask, int(mask.sum())
+
+
+@keep_above.register_fake
+def _(x, thr):
+    return torch.empty_like(x), x.numel()
+
+
+@torch.compile
+def pooled(h):
+    kept, n_kept = keep_above(h, 0.5)
+    return kept.sum() / max(n_kept, 1)
+'''
+
+
+def test_a_fake_that_returns_a_size_for_a_data_count_is_the_cause(tmp_path):
+    """probes41b cop_fake_int_count_const, blind: the fake returned `x.numel()` for the
+    op's data-dependent count; the compiled division used 768 every call, said as "a silent
+    bug of torch.compile's tracing ... report it to PyTorch". The fake's line is the cause."""
+    s = Store(tmp_path)
+    s.user.write_text(FAKE_COUNT_SRC)
+    s.compile("0/0", co_name="pooled", lineno=16)
+    s.post_grad("0/0", f"        # File: {s.user}:18 in pooled, code: kept, n_kept = "
+                "keep_above(h, 0.5)\n        keep_above = torch.ops.prune_ops.keep_above."
+                "default(arg0_1, 0.5)\n")
+    s.accuracy("0/0", [("result 0", False, 0.07, 0.6, {"verdict": "traced_wrong",
+                                                       "function": "pooled"})])
+    (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert d["user_frame"]["lineno"] == 12, d["user_frame"]
+    assert "fake implementation (line 12) returns `x.numel()`" in d["reason"]
+    assert "new_dynamic_size()" in d["fix"] and "Report it" not in d["fix"]

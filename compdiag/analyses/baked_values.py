@@ -19,6 +19,8 @@ import re
 from typing import Any, NamedTuple
 
 from compdiag.analyses.compiled_source import compiled_defs, named
+from compdiag.analyses.custom_op_fakes import (FAKE_INT_EXPLANATION, FAKE_INT_FIX, FAKE_INT_SAID,
+                                               fake_constant)
 from compdiag.analyses.function_verdicts import CONSTANT_CLAUSE
 from compdiag.analyses.locate import locate
 from compdiag.store.schema import ALIAS_WORDS
@@ -84,6 +86,20 @@ ALIASED_FIX = ("Do not pass a tensor and a view of it to one compiled call: pass
                "pass a copy of the view (`.clone()`), which no longer aliases what the graph "
                "writes.")
 _ALIASED = re.compile(rf"\({ALIAS_WORDS} (\d+)\)")
+
+
+def baked_cause(ctx: Any, cid: str | None, verdict: str | None) -> Baked | None:
+    """What a whole-function verdict comes from, where the program shows it: a value baked in
+    or aliased inputs for `changed_after_compile`, a custom op's fake that returns a constant
+    number for `traced_wrong`."""
+    if verdict == "changed_after_compile":
+        return baked_value(ctx, cid) or aliased_input(ctx, cid)
+    if verdict == "traced_wrong" and (found := fake_constant(ctx, cid)) is not None:
+        frame, op, value, _ = found
+        return Baked(op, frame.lineno or 0, frame.filename,
+                     FAKE_INT_SAID.format(op=op, lineno=frame.lineno, value=value),
+                     FAKE_INT_FIX, FAKE_INT_EXPLANATION)
+    return None
 
 
 def with_baked(reason: str, explanation: str, baked: Baked) -> tuple[str, str, str]:

@@ -60,3 +60,60 @@ def fake_line(ctx: Any, cid: str | None, lib_frame: dict[str, Any] | None, line:
         if stem and re.search(_WRITTEN.get(stem, rf"\b{stem}\s*\("), text):
             return ctx.frame(at.filename, k + 1, text.strip(), evidence="source"), name
     return at, name
+
+
+# probes41b cop_fake_int_count_const: a custom op returning `(tensor, int)` whose fake
+# returned `x.numel()` for the count; Dynamo took the fake's number as a constant of the graph
+# (768 every call), and the compiled division differed from eager's, said as a silent bug of
+# torch's tracing. The count's fake must be a new unbacked size (`ctx.new_dynamic_size()`).
+FAKE_INT_SAID = ("custom op {op}'s fake implementation (line {lineno}) returns "
+                 "`{value}` for a number its real kernel computes from the data, so the graph "
+                 "holds that one number")
+FAKE_INT_EXPLANATION = (
+    "While tracing, Dynamo runs a custom op through its fake implementation, and a Python "
+    "number the fake returns is a constant of the graph: the real kernel's count, computed "
+    "from the data on each call, is never read by the compiled code, which uses the fake's "
+    "number every time. Eager runs the real kernel and gets the real count.")
+FAKE_INT_FIX = ("Return a new symbolic size from the fake for a number that depends on the "
+                "data: `ctx = torch.library.get_ctx(); n = ctx.new_dynamic_size()` and return "
+                "`n` (the real count then flows into the compiled code), or return the count as "
+                "a 0-d tensor instead of an int.")
+# a fake's return of a tuple whose item is a Python number made from sizes or a literal
+_SIZE_NUMBER = re.compile(r"\.(?:numel|size|dim)\(\)|\.shape\[|\blen\(|^\d+$")
+
+
+def fake_constant(ctx: Any, cid: str | None) -> tuple[UserFrame, str, str, str] | None:
+    """(the fake's return line, the custom op, the value it returns, the op's name) where a
+    custom op the compile's graph calls has a fake that returns a size-made number for an
+    `int` its schema returns; None where none does."""
+    ops = {str(n.get("target") or "").split(".")[1] for n in ctx.graph_nodes(cid)
+           if str(n.get("target") or "").count(".") >= 2
+           and str(n.get("target")).split(".")[0] not in ("aten", "prims", "_c10d_functional",
+                                                           "higher_order", "inductor")}
+    for name in sorted(ops):
+        registered = source_matches(ctx, cid, re.compile(
+            rf"@{re.escape(name)}\.register_fake\b|register_fake\(\s*['\"][\w.]*::"
+            rf"{re.escape(name)}['\"]"))
+        if not registered:
+            continue
+        at = registered[0]
+        lines = ctx.source_lines(at.filename) or []
+        schema = next((ln for ln in lines if re.search(rf"def {re.escape(name)}\(", ln)), "")
+        if "int" not in schema.split("->")[-1]:
+            continue  # the op returns no number
+        for k in range(at.lineno, min(len(lines), at.lineno + _BODY_LINES)):
+            text = lines[k]
+            if k > at.lineno + 1 and text.strip() and not text[:1].isspace():
+                break
+            m = re.match(r"\s*return\s+(.+)$", text.split("#")[0])
+            if m is None:
+                continue
+            body = m.group(1).strip()
+            if body.startswith("(") and body.endswith(")"):
+                body = body[1:-1]
+            items = [i.strip() for i in body.split(",")]
+            value = next((i for i in items if _SIZE_NUMBER.search(i)), None)
+            if value is not None:
+                return (ctx.frame(at.filename, k + 1, text.strip(), evidence="source"),
+                        name, value, name)
+    return None

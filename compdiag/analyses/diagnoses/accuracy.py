@@ -17,7 +17,7 @@ from compdiag.analyses.accuracy_stale import STALE_INPUT_FIX, stale_input_words,
 from compdiag.analyses.function_verdicts import (FUNCTION_EXPLANATIONS, FUNCTION_FIXES,
                                                    FUNCTION_REASONS)
 from compdiag.analyses import dropped_words
-from compdiag.analyses.baked_values import aliased_input, baked_value, with_baked
+from compdiag.analyses.baked_values import baked_cause, with_baked
 from compdiag.analyses.check_causes import random_excuse, random_fix, random_where
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.custom_op_contract import contract_words
@@ -507,8 +507,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
             reason = "within the tolerance, but " + reason
             cost = SPEC.score("info") + 1.0
         frame = op_frame(ctx, cid, nf, node.get("op"))
-        if verdict == "changed_after_compile" and (
-                baked := baked_value(ctx, cid) or aliased_input(ctx, cid)):
+        if verdict in ("changed_after_compile", "traced_wrong") and (
+                baked := baked_cause(ctx, cid, verdict)):
             # the value baked in (analyses/baked_values.py), at the line that reads it
             reason, explanation, fix = with_baked(reason, explanation, baked)
             frame = ctx.frame(baked.filename, baked.lineno, evidence="source")
