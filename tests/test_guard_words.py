@@ -791,3 +791,13 @@ def test_a_branch_on_a_dynamic_numbers_expression_is_a_branch_at_its_if(tmp_path
                       "in after_step", ("", ""))
     assert d["reason"].startswith("a branch on the expression (step % 4) took the other way")
     assert d["user_frame"]["lineno"] == 43 and "as a tensor" not in d["fix"], d
+
+
+def test_a_process_group_per_call_is_named_as_one(tmp_path):
+    """probes41e bucket_groups_allreduce_recompile, blind: `dist.all_reduce(flat, group=g)` with
+    a new group per gradient bucket recompiled on `group.group_name` to the limit; said as a
+    Python string to use in eager code."""
+    d = _recompile(Store(tmp_path), "0/0: group.group_name == '1'       # dist.all_reduce(flat, "
+                   "group=group)  # a.py:25 in average_bucket", ("", ""))
+    assert d["reason"].startswith("another process group was passed as group"), d["reason"]
+    assert d["fix"].startswith("Pass one process group for every call")

@@ -124,6 +124,18 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
         return said
     if category == "value" and (said := _math_call(event, source)) is not None:
         return said
+    if category == "value" and source.endswith((".group_name", ".pg_name")):
+        group = source.rsplit(".", 1)[0]  # (probes41e: a group per bucket, "a string")
+        return Said(f"another process group was passed as {group}",
+                    f" ({event.get('before')} -> {event.get('after') or 'another group'})",
+                    f"{where} issues a collective on {group}, and Dynamo specialises the "
+                    "compiled collective to its group (it guards on the group's name): each "
+                    "process group is a graph of its own.",
+                    f"Pass one process group for every call (create the groups once and reuse "
+                    "one, or use the default group) where the groups hold the same ranks; if "
+                    "they differ on purpose (a few fixed groups), raise "
+                    "`torch._dynamo.config.recompile_limit` above their number so each "
+                    "compiles once.")
     if category == "value" and (said := _size_derived(event, source)) is not None:
         return said
     if category in ("value", "global") and (said := _container_index(ctx, event, source)):
