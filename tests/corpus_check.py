@@ -137,6 +137,8 @@ def case_problems(result: dict[str, Any], spec: dict[str, Any], folder: str = "c
     program case exits non-zero, the others zero)."""
     if result["explain_rc"] != 0 or result["doc"] is None:
         return [f"explain failed: {result['explain_stderr'][-500:]}"]
+    if result["doc"].get("faults"):  # a kind that raised: explain went on without it
+        return [f"a diagnosis kind raised: {result['doc']['faults']}"]
     if spec["kind"] is None:  # fixed in this torch: nothing left to diagnose
         found = [d for d in result["doc"]["diagnoses"] if d.get("severity") != "info"]
         return ([f"torch fixed this case, yet the top diagnosis is {found[0]['kind']}: "

@@ -113,7 +113,7 @@ def test_compiling_the_ddp_module_names_ddps_own_breaks(tmp_path: Path) -> None:
     their graph_break diagnoses fold into it (they said "graph break in torch/nn/parallel"
     only)."""
     r, run = replay(tmp_path, "ddp_compile_wrapper")
-    kept, dropped = explain_folded(r, run)
+    kept, dropped, _ = explain_folded(r, run)
     top = kept[0]
     assert top.kind == "ddp" and top.details.facet == "wrapper"
     assert top.user_frame.lineno == marked_line("ddp_compile_wrapper")
@@ -140,7 +140,7 @@ def test_failure_inside_the_split_points_at_the_cut(tmp_path: Path) -> None:
     """A backend failure while compiling one piece: the piece, the op at its cut, and
     optimize_ddp=False as the bisecting step; the failure diagnosis folds into it."""
     r, run = replay(tmp_path, "ddp_split_failure", exit_code=1)
-    kept, dropped = explain_folded(r, run)
+    kept, dropped, _ = explain_folded(r, run)
     top = kept[0]
     assert top.kind == "ddp" and top.details.facet == "split_failure"
     assert "piece 2 of 3" in top.reason
@@ -275,7 +275,7 @@ def test_breaks_at_fsdp2_hooks_are_named_as_fsdps(tmp_path: Path) -> None:
     `ddp` diagnosis at the line that calls the blocks, with the per-block compile as the fix;
     the graph_break diagnoses ("marked as skipped ... disable") fold into it."""
     r, run = replay(tmp_path, "fsdp_hooks_break")
-    kept, dropped = explain_folded(r, run)
+    kept, dropped, _ = explain_folded(r, run)
     top = kept[0]
     assert top.kind == "ddp" and top.details.facet == "fsdp_hooks"
     assert top.user_frame.lineno == marked_line("fsdp_hooks_break")

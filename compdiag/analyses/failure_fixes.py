@@ -162,8 +162,9 @@ def _frame_compile(cid: str | None) -> tuple | None:
                                         parsed.compiled_autograd)
 
 
-# an op torch names as `namespace::name` (a CustomOpDef, a schema)
-_CUSTOM_OP = re.compile(r"\b([A-Za-z_]\w*)::([A-Za-z_]\w*)")
+# a custom op torch names in its message: `<CustomOpDef(ns::name)>` (not C++'s `at::vec` in
+# a compiler error)
+_CUSTOM_OP = re.compile(r"CustomOpDef\(([A-Za-z_]\w*)::([A-Za-z_]\w*)\)")
 
 
 def minify_unavailable(ctx: Any, cid: str | None, message: str | None,

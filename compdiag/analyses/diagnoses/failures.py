@@ -423,10 +423,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         expl = stage_explanation(f["stage"], fatal)
         if f.get("reraised"):  # a worker's error the program re-raised (DataLoader's)
             expl += f" It was raised in another process and re-raised: \"{f['reraised']}\""
-        said = f"{one}\n{whole or ''}\n{f.get('message') or ''}\n{tb[-4000:]}"
-        why = runtime_why(said, f["stage"])
+        torch_said = f"{one}\n{whole or ''}\n{f.get('message') or ''}\n{tb[-4000:]}"
+        why = runtime_why(torch_said, f["stage"])
         if why:  # what torch's words mean where they mislead (alone: not the stage's fault)
-            expl = why if circumstance(said, f["stage"]) else f"{expl} {why}"
+            expl = why if circumstance(torch_said, f["stage"]) else f"{expl} {why}"
         if internal:
             expl = f"{expl} {INTERNAL_EXPLANATION.format(inner=inner)}"
         if rejected and by is not None:
@@ -518,7 +518,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             frame = setting.frame
         severity = "problem"
         # a known error eager raises alike (runtime_fixes) is not a fake kernel's to blame
-        verdict = None if internal or marked or eager_fails(said, f["stage"]) else \
+        verdict = None if internal or marked or eager_fails(torch_said, f["stage"]) else \
             origin_verdict(ctx, f, frame, one)
         if verdict is not None:  # who raised the traced run's exception decides the fix
             origin, one, more = verdict

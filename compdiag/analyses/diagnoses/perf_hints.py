@@ -93,9 +93,9 @@ FALLBACK_CAUSES: tuple[tuple[str, str, str], ...] = (
 FFT_OPS = ("_fft_", "fft_")
 VIEW_OPS = ("view_as_real", "view_as_complex", "real", "imag", "abs", "angle")
 FFT_FIX = ("Nothing to change: an FFT is complex by nature and runs as ATen's kernel in eager "
-           "too; Inductor still fuses the real-valued ops around it. Only if `compdiag perf` "
-           "measures these ops as a large part of the graph's time, keep the FFT out of the "
-           "compiled region.")
+           "too; Inductor still fuses the real-valued ops around it. Only if compdiag's perf "
+           "report measures these ops as a large part of the graph's time, keep the FFT out of "
+           "the compiled region.")
 
 
 # torch's own words (torch/_inductor/compile_fx.py warns once per process, on a GPU with TF32
