@@ -188,6 +188,8 @@ def test_inputs_sharing_a_storage_are_the_cause_not_a_baked_value(tmp_path):
     s = Store(tmp_path)
     s.user.write_text(ALIASED_SRC)
     s.compile("0/0", co_name="decay_and_peek", lineno=5)
+    s.post_grad("0/0", f"        # File: {s.user}:6 in decay_and_peek, code: buf.mul_(gain)\n"
+                "        copy_ = torch.ops.aten.copy_.default(arg0_1, add)\n")
     s.accuracy("0/0", [("output 0", True, 0.0, 0.0, {"inputs": said}),
                        ("result 0", False, 1.43, 1.94, {"verdict": "changed_after_compile",
                                                         "function": "decay_and_peek",

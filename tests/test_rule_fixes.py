@@ -39,7 +39,8 @@ def test_an_exported_programs_size_guard_is_exported_dynamic() -> None:
     """probes41d export_then_compile_tail_batch (pytorch#130152): said as a bug in torch's
     fake kernel, with a disable fix that failed the same way."""
     one = ("TorchRuntimeError: AssertionError: Guard failed: x.size()[0] == 8 [GB4315]: Dynamo "
-           "failed to run FX node with fake tensors")
+           "failed to run FX node with fake tensors\n  File \"<eval_with_key>.3\", line 5, in "
+           "forward\n    _guards_fn = self._guards_fn(x)")
     fix = failure_fix("dynamo", "TorchRuntimeError", one, run_id=1, argv=["a.py"])
     assert "dynamic_shapes=" in fix and "torch.compiler.disable" not in fix
     assert eager_fails(one, "dynamo") and "exported" in runtime_why(one, "dynamo")

@@ -76,8 +76,8 @@ class Baked(NamedTuple):
 ALIASED_SAID = ("inputs {i} and {j} of the graph share one storage (a view passed beside its "
                 "base), and the result depends on which of them the graph writes")
 ALIASED_EXPLANATION = (
-    "The compiled function takes two arguments that alias one storage (`buf` and `buf[1:]`) "
-    "and writes one of them in place. AOTAutograd rebuilds aliased inputs from one synthetic "
+    "The compiled function takes two arguments that alias one storage (a tensor and a view "
+    "of it) and writes one of them in place. AOTAutograd rebuilds aliased inputs from one synthetic "
     "base and regenerates views of them after the writes, where torch has computed views "
     "from the wrong tensor (pytorch#198095); eager sees the write through the view. Whether "
     "the two differ depends on the values, so an early call can agree.")
@@ -85,6 +85,7 @@ ALIASED_FIX = ("Do not pass a tensor and a view of it to one compiled call: pass
                "and take the view inside the compiled function (`window = buf[1:]` there), or "
                "pass a copy of the view (`.clone()`), which no longer aliases what the graph "
                "writes.")
+_WRITES = re.compile(r"\.(?:copy_|\w+_)\.\w+$|\.\w+_$")  # an in-place op (aten.mul_.Tensor)
 _ALIASED = re.compile(rf"\({ALIAS_WORDS} (\d+)\)")
 
 
@@ -113,6 +114,8 @@ def with_baked(reason: str, explanation: str, baked: Baked) -> tuple[str, str, s
 
 def aliased_input(ctx: Any, cid: str | None) -> Baked | None:
     """Inputs of the compile's graph that the accuracy check found sharing one storage."""
+    if not any(_WRITES.search(str(n.get("target") or "")) for n in ctx.graph_nodes(cid)):
+        return None  # aliased inputs no op writes (`q, k, v = qkv.split(...)`): no cause
     for row in ctx.r.accuracy(ctx.run_id, cid):
         inputs = (row.get("detail") or {}).get("inputs") or []
         for j, text in enumerate(inputs):

@@ -79,7 +79,23 @@ FAKE_INT_FIX = ("Return a new symbolic size from the fake for a number that depe
                 "`n` (the real count then flows into the compiled code), or return the count as "
                 "a 0-d tensor instead of an int.")
 # a fake's return of a tuple whose item is a Python number made from sizes or a literal
-_SIZE_NUMBER = re.compile(r"\.(?:numel|size|dim)\(\)|\.shape\[|\blen\(|^\d+$")
+_SIZE_NUMBER = re.compile(r"^(?:len\(.+\)|[\w.]+\.(?:numel|dim)\(\)|[\w.]+\.(?:size\(\d*\)|"
+                          r"shape\[\d+\])|\d+)$")
+
+
+def _returns_int(source: str, name: str) -> bool:
+    """Whether the function `name` in `source` is annotated to return an int (alone or in a
+    tuple)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == name and node.returns:
+            return bool(re.search(r"\bint\b", ast.unparse(node.returns)))
+    return False
 
 
 def fake_constant(ctx: Any, cid: str | None) -> tuple[UserFrame, str, str, str] | None:
@@ -98,8 +114,7 @@ def fake_constant(ctx: Any, cid: str | None) -> tuple[UserFrame, str, str, str] 
             continue
         at = registered[0]
         lines = ctx.source_lines(at.filename) or []
-        schema = next((ln for ln in lines if re.search(rf"def {re.escape(name)}\(", ln)), "")
-        if "int" not in schema.split("->")[-1]:
+        if not _returns_int(ctx.source_text(at.filename) or "", name):
             continue  # the op returns no number
         for k in range(at.lineno, min(len(lines), at.lineno + _BODY_LINES)):
             text = lines[k]

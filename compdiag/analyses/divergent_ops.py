@@ -98,12 +98,13 @@ INTEGER_ROUNDING_FIX = (
 # for another reason: not these)
 # (and a sum of floats into an integer `out=` buffer: eager's kernel casts where the compiled
 # code sums in float and casts the total, probes41f sum_out_int_vote_buffer)
-FLOAT_INSIDE = ("interpolate", "upsample", "pool", "mean", "resize", "grid_sample", "lerp",
-                "sum")
+FLOAT_INSIDE = ("interpolate", "upsample", "pool", "mean", "resize", "grid_sample", "lerp")
+FLOAT_INSIDE_EXACT = ("sum",)  # (not cumsum, logsumexp, nansum)
 
 
 def integer_rounding(detail: dict[str, Any], max_abs: Any, op: str | None) -> bool:
     """Whether an output that differs is an integer one off by at most one, made by an op
     that computes through floating point."""
     return detail.get("dtype") in INTEGER_DTYPES and isinstance(max_abs, (int, float)) \
-        and 0 < max_abs <= 1 and any(k in (op or "") for k in FLOAT_INSIDE)
+        and 0 < max_abs <= 1 and (any(k in (op or "") for k in FLOAT_INSIDE)
+                                  or (op or "") in FLOAT_INSIDE_EXACT)

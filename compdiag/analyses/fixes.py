@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -214,7 +213,7 @@ def _iterator_arg_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
 
 # a logger's method called on the user's line: `log.info(`, `self.logger.warning(`
 _LOG_CALL = re.compile(r"([A-Za-z_][\w.]*)\.((?:info|warning|warn|debug|error|critical|"
-                       r"exception|log)(?:_\w+)?)\(")  # (transformers' `warning_once`)
+                       r"exception|log)(?:_once)?)\(")  # (transformers' `warning_once`)
 
 
 def _logging_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
@@ -239,8 +238,8 @@ def _library_logging_fix(lib: Mapping[str, Any]) -> str:
     named by its module, in ignore_logging_functions; nothing where the line names none."""
     m = _LOG_CALL.search(str(lib.get("line") or ""))
     module = module_name(lib.get("filename"))
-    if not (m and module):
-        return ""
+    if not (m and module) or not m.group(1).isidentifier() or m.group(1) == "logging":
+        return ""  # (`self.logger.warning`, `logging.warning`: no module-level logger)
     return (" To compile through it without a break: `torch._dynamo.config."
             f"ignore_logging_functions.add({module}.{m.group(1)}.{m.group(2)})` (compiled calls "
             "then skip it and log nothing).")

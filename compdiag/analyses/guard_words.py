@@ -78,7 +78,7 @@ def type_of(ctx: Any, cid: str | None, source: str) -> str | None:
     """The type the compile's guard tree gave `source` (a tensor's class where the tree
     matched it), else the argument or global it is (the root's, only when it is the root: a
     dict's item is no dict, probes33b mamlpp_per_step_lr said "dict -> torch.Tensor")."""
-    if cid is not None and re.match(r"^[A-Za-z_]\w*[.\[]", source):
+    if cid is not None and re.match(r"^(?![LG]\[)[A-Za-z_]\w*[.\[]", source):
         # a nested source as the user spells it (`self._modules['conv1']`): torch's L/G form
         for scope in ("L", "G"):
             spelled = re.sub(r"^([A-Za-z_]\w*)", rf"{scope}['\1']", source)

@@ -42,7 +42,8 @@ def nonfinite_kind(verdict: str | None, detail: dict[str, Any]) -> str | None:
         return "inf_nan_compiled_finite"
     node = detail.get("divergent_node") if isinstance(detail.get("divergent_node"), dict) \
         else {}
-    if verdict == "inf_nan" and detail.get("matches_fp64") != "compiled" and any(
+    if verdict == "inf_nan" and detail.get("matches_fp64") != "compiled" and \
+            detail.get("nonfinite_side") in (None, "compiled") and any(
             low in str(t) for low in ("bfloat16", "float16")
             for t in (detail.get("dtype"), node.get("dtype"))):
         return "inf_nan_low_precision"

@@ -64,7 +64,7 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
     # probes41d export_then_compile_tail_batch (pytorch#130152): a torch.export'ed module,
     # exported at batch 8, compiled and called with the last batch of 4: "Guard failed:
     # x.size()[0] == 8", said as a bug in torch with a disable fix that failed alike
-    RuntimeFix(every("Guard failed:", "size()"),
+    RuntimeFix(every("Guard failed:", "size()", "_guards_fn"),
                "Export with the sizes that vary marked dynamic: `torch.export.export(model, "
                "(example,), dynamic_shapes={\"x\": {0: torch.export.Dim(\"batch\")}})` "
                "(the argument's name and the dimension from the guard), or give every call "

@@ -12,6 +12,7 @@ compiled module the program calls instead, read from its source."""
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from compdiag.analyses.diagnosis import Details, Diagnosis
@@ -159,6 +160,10 @@ PARTLY_FIX = ("Compile the methods the program calls: `{orig}.{first} = torch.co
               "does what they do.")
 
 
+# methods of a model's bookkeeping, not compute (transformers' save_pretrained, get_*/set_*)
+_BOOKKEEPING = re.compile(r"^(?:save|load|get|set|push|print|num|to|from)_|_(?:enable|disable)$")
+
+
 def _partly(ctx: Any, kind: str, score: float, details: Details) -> list[Diagnosis]:
     """Methods of a compiled module's wrapper the program calls, which run in eager, in a run
     that compiled other calls; [] where there are none."""
@@ -169,7 +174,8 @@ def _partly(ctx: Any, kind: str, score: float, details: Details) -> list[Diagnos
         if wrapped is None:
             continue
         methods = [(m, n) for m, n in _methods_called(ctx.source_lines(call["filename"]) or [],
-                                                      wrapped[0]) if m not in compiled]
+                                                      wrapped[0])
+                   if m not in compiled and n > call["lineno"] and not _BOOKKEEPING.match(m)]
         if not methods:
             continue
         words = dict(call=(call.get("line") or "").strip(), lineno=call["lineno"],

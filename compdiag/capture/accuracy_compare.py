@@ -79,6 +79,12 @@ def _copies(value: Any, copy: Callable[[torch.Tensor], torch.Tensor],
     leaves = [t for t in pytree.tree_leaves(value) if isinstance(t, torch.Tensor)]
     keys = [_storage_key(t) for t in leaves]
     shared = {k for k in keys if k is not None and keys.count(k) > 1}
+    for k in list(shared):  # a leaf's grad is `copy`'s to keep; a big storage stays uncopied
+        group = [t for t, key in zip(leaves, keys) if key == k]
+        views = sum(t.numel() * t.element_size() for t in group)
+        if any(t.requires_grad or t.grad is not None for t in group) or \
+                group[0].untyped_storage().nbytes() > 4 * views:
+            shared.discard(k)
     if not shared:
         return pytree.tree_map(lambda t: copy(t) if isinstance(t, torch.Tensor) else t, value)
     bases: dict[Any, torch.Tensor] = {}

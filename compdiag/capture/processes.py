@@ -16,6 +16,8 @@ import sys
 from typing import Any, Callable
 
 PROCESS_START = "process_start"  # the record's kind
+# the starts that are not the program's workers of compiled code (review of session 41)
+_NOT_WORKERS = ("/torch/utils/data/", "/torch/_inductor/")
 
 
 def _first_user_frame(is_user_file: Callable[[str], bool]) -> dict[str, Any] | None:
@@ -25,6 +27,8 @@ def _first_user_frame(is_user_file: Callable[[str], bool]) -> dict[str, Any] | N
 
     frame = sys._getframe(2)
     while frame is not None and not is_user_file(frame.f_code.co_filename):
+        if any(m in frame.f_code.co_filename.replace("\\", "/") for m in _NOT_WORKERS):
+            return None  # DataLoader's workers, Inductor's compile pool: no compiled calls
         frame = frame.f_back
     if frame is None:
         return None

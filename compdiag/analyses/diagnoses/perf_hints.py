@@ -91,7 +91,7 @@ FALLBACK_CAUSES: tuple[tuple[str, str, str], ...] = (
 
 # complex ops with no real-valued form to rewrite them in: FFTs, and the views of them
 FFT_OPS = ("_fft_", "fft_")
-VIEW_OPS = ("view_as_real", "view_as_complex", "real", "imag", "abs", "angle")
+VIEW_OPS = ("view_as_real", "view_as_complex", "real", "imag")
 FFT_FIX = ("Nothing to change: an FFT is complex by nature and runs as ATen's kernel in eager "
            "too; Inductor still fuses the real-valued ops around it. Only if compdiag's perf "
            "report measures these ops as a large part of the graph's time, keep the FFT out of "
@@ -323,7 +323,8 @@ def _caused_fallbacks(ctx: Any, groups: dict[tuple, list[dict[str, Any]]]
             # FFTs alone: complex by nature, ATen's kernel in eager too (probes41h
             # audio_peak_normalize_clamp_ok, a correct rfft: a problem from a cold cache,
             # with a view_as_real fix view_as_real itself is listed under)
-            fft = all(op.startswith(FFT_OPS) or op in VIEW_OPS for op in ops)
+            fft = any(op.startswith(FFT_OPS) for op in ops) and all(
+                op.startswith(FFT_OPS) or op in VIEW_OPS for op in ops)
             out.append(Diagnosis(
                 KIND, stage="inductor_lowering", compile_id=cid,
                 reason=f"{len(ops)} ops run as eager fallback kernels because of {cause} "

@@ -106,7 +106,9 @@ _LAST = re.compile(r"(?:\.(\w+)|\[['\"](\w+)['\"]\])$")
 
 def _changed_at(lines: list[str], name: str, after: int) -> int | None:
     """The first line after `after` that assigns `name` (`x.name = `, `name = `)."""
-    assign = re.compile(rf"(?:^|[.\s]){re.escape(name)}\s*(?:[-+*/]?=)(?!=)")
+    # a statement that assigns it (`model.temperature = t`, `SCALE = 2`), not a keyword
+    # argument (`model(x, temperature=t)`)
+    assign = re.compile(rf"^\s*(?:[\w.\[\]'\"]*\.)?{re.escape(name)}\s*[-+*/]?=(?!=)")
     for i, text in enumerate(lines[after:], start=after + 1):
         code = text.split("#", 1)[0]
         if assign.search(code):
