@@ -77,8 +77,8 @@ ALIASED_SAID = ("inputs {i} and {j} of the graph share one storage (a view passe
                 "base), and the result depends on which of them the graph writes")
 ALIASED_EXPLANATION = (
     "The compiled function takes two arguments that alias one storage (a tensor and a view "
-    "of it) and writes one of them in place. AOTAutograd rebuilds aliased inputs from one synthetic "
-    "base and regenerates views of them after the writes, where torch has computed views "
+    "of it) and writes one of them in place. AOTAutograd rebuilds aliased inputs from one "
+    "synthetic base and regenerates views of them after the writes, where torch has computed views "
     "from the wrong tensor (pytorch#198095); eager sees the write through the view. Whether "
     "the two differ depends on the values, so an early call can agree.")
 ALIASED_FIX = ("Do not pass a tensor and a view of it to one compiled call: pass the base alone "
@@ -96,7 +96,7 @@ def baked_cause(ctx: Any, cid: str | None, verdict: str | None) -> Baked | None:
     if verdict == "changed_after_compile":
         return baked_value(ctx, cid) or aliased_input(ctx, cid)
     if verdict == "traced_wrong" and (found := fake_constant(ctx, cid)) is not None:
-        frame, op, value, _ = found
+        frame, op, value = found
         return Baked(op, frame.lineno or 0, frame.filename,
                      FAKE_INT_SAID.format(op=op, lineno=frame.lineno, value=value),
                      FAKE_INT_FIX, FAKE_INT_EXPLANATION)

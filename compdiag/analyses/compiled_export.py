@@ -44,9 +44,7 @@ def wrapper_exported(ctx: Any, line: str | None) -> dict[str, Any] | None:
             break
     if target is None:
         return None
-    for rec in ctx.r.records(ctx.run_id, kind="compdiag:compile_call", with_payload=False):
-        data = (rec.get("metadata") or {}).get("compdiag") or {}
-        call = data.get("call") if isinstance(data.get("call"), dict) else {}
+    for _, call in ctx.recorded_calls("compile_call"):
         m = _BOUND.match(call.get("line") or "")
         if m and m.group("name") == target[1]:
             return {"call": target[0], "name": target[1], "bound": call["line"].strip(),

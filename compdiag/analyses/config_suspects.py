@@ -51,10 +51,17 @@ SUSPECTS = (
 
 
 def suspect(ctx: Any, filename: str | None, *texts: str | None) -> dict[str, Any] | None:
-    """The setting of SUSPECTS the program's file `filename` turns on (to True) whose words
-    occur in `texts` (the failure's op, message, user line): {name, statement, frame, why};
-    None where none does."""
-    said = " ".join(t for t in texts if t).lower()
+    """The setting of SUSPECTS the program turns on (to True) whose words occur in `texts`
+    (the failure's op, message, user line), in the file `filename` or else in the script the
+    program ran: {name, statement, frame, why}; None where none does."""
+    for path in dict.fromkeys((filename, *(ctx.argv or [])[:1])):
+        found = _suspect_in(ctx, path, " ".join(t for t in texts if t).lower())
+        if found is not None:
+            return found
+    return None
+
+
+def _suspect_in(ctx: Any, filename: str | None, said: str) -> dict[str, Any] | None:
     lines = ctx.code_lines(filename) or []
     for i, text in enumerate(lines, 1):
         m = _ASSIGN.match(text)

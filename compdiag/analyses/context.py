@@ -416,6 +416,15 @@ class RunContext:
         dynamo_config's assume_static_by_default off, stored at ingest)."""
         return (self.compiles.get(cid or "") or {}).get("assume_static") == 0
 
+    def recorded_calls(self, kind: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """(the facts, the user's call: {} where none) of each `compdiag:KIND` record capture
+        kept of a call the user's code made (config_sets.py's, processes.py's)."""
+        out = []
+        for rec in self.r.records(self.run_id, kind=f"compdiag:{kind}", with_payload=False):
+            data = (rec.get("metadata") or {}).get("compdiag") or {}
+            out.append((data, data.get("call") if isinstance(data.get("call"), dict) else {}))
+        return out
+
     @functools.cached_property
     def program_exceptions(self) -> list[dict[str, Any]]:
         return self.r.program_exceptions(self.run_id)

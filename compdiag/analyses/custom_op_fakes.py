@@ -44,22 +44,33 @@ def fake_line(ctx: Any, cid: str | None, lib_frame: dict[str, Any] | None, line:
     name = callee.rsplit(".", 1)[-1] if callee else None
     if not name:
         return None
+    at = _registration(ctx, cid, name)
+    if at is None:
+        return None
+    m = _ATEN.search(aten_op or "")
+    stem = m.group(2) if m else None
+    for lineno, text in _fake_body(ctx, at):
+        if stem and re.search(_WRITTEN.get(stem, rf"\b{stem}\s*\("), text):
+            return ctx.frame(at.filename, lineno, text.strip(), evidence="source"), name
+    return at, name
+
+
+def _registration(ctx: Any, cid: str | None, name: str) -> UserFrame | None:
+    """The line that registers a fake implementation for custom op `name`."""
     registered = source_matches(ctx, cid, re.compile(
         rf"@{re.escape(name)}\.register_fake\b|register_fake\(\s*['\"][\w.]*::{re.escape(name)}"
         r"['\"]"))
-    if not registered:
-        return None
-    at = registered[0]
-    m = _ATEN.search(aten_op or "")
-    stem = m.group(2) if m else None
+    return registered[0] if registered else None
+
+
+def _fake_body(ctx: Any, at: UserFrame) -> Any:
+    """(line number, text) of the lines after a registration, to the end of the function."""
     lines = ctx.source_lines(at.filename) or []
     for k in range(at.lineno, min(len(lines), at.lineno + _BODY_LINES)):
         text = lines[k]  # the lines after the registration (0-based k is line k + 1)
         if k > at.lineno + 1 and text.strip() and not text[:1].isspace():
             break  # the function's body ended
-        if stem and re.search(_WRITTEN.get(stem, rf"\b{stem}\s*\("), text):
-            return ctx.frame(at.filename, k + 1, text.strip(), evidence="source"), name
-    return at, name
+        yield k + 1, text
 
 
 # probes41b cop_fake_int_count_const: a custom op returning `(tensor, int)` whose fake
@@ -98,28 +109,19 @@ def _returns_int(source: str, name: str) -> bool:
     return False
 
 
-def fake_constant(ctx: Any, cid: str | None) -> tuple[UserFrame, str, str, str] | None:
-    """(the fake's return line, the custom op, the value it returns, the op's name) where a
-    custom op the compile's graph calls has a fake that returns a size-made number for an
-    `int` its schema returns; None where none does."""
+def fake_constant(ctx: Any, cid: str | None) -> tuple[UserFrame, str, str] | None:
+    """(the fake's return line, the custom op, the value it returns) where a custom op the
+    compile's graph calls has a fake that returns a size-made number for an `int` its schema
+    returns; None where none does."""
     ops = {str(n.get("target") or "").split(".")[1] for n in ctx.graph_nodes(cid)
            if str(n.get("target") or "").count(".") >= 2
            and str(n.get("target")).split(".")[0] not in ("aten", "prims", "_c10d_functional",
                                                            "higher_order", "inductor")}
     for name in sorted(ops):
-        registered = source_matches(ctx, cid, re.compile(
-            rf"@{re.escape(name)}\.register_fake\b|register_fake\(\s*['\"][\w.]*::"
-            rf"{re.escape(name)}['\"]"))
-        if not registered:
-            continue
-        at = registered[0]
-        lines = ctx.source_lines(at.filename) or []
-        if not _returns_int(ctx.source_text(at.filename) or "", name):
-            continue  # the op returns no number
-        for k in range(at.lineno, min(len(lines), at.lineno + _BODY_LINES)):
-            text = lines[k]
-            if k > at.lineno + 1 and text.strip() and not text[:1].isspace():
-                break
+        at = _registration(ctx, cid, name)
+        if at is None or not _returns_int(ctx.source_text(at.filename) or "", name):
+            continue  # no fake of the program's, or the op returns no number
+        for lineno, text in _fake_body(ctx, at):
             m = re.match(r"\s*return\s+(.+)$", text.split("#")[0])
             if m is None:
                 continue
@@ -129,6 +131,5 @@ def fake_constant(ctx: Any, cid: str | None) -> tuple[UserFrame, str, str, str] 
             items = [i.strip() for i in body.split(",")]
             value = next((i for i in items if _SIZE_NUMBER.search(i)), None)
             if value is not None:
-                return (ctx.frame(at.filename, k + 1, text.strip(), evidence="source"),
-                        name, value, name)
+                return ctx.frame(at.filename, lineno, text.strip(), evidence="source"), name, value
     return None

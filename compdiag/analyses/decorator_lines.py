@@ -16,9 +16,7 @@ from compdiag.analyses.diagnosis import UserFrame
 from compdiag.analyses.locate import source_line
 
 # torch's class of the context manager -> the decorator that makes it, as code spells it
-DECORATORS = {"ConfigPatch": r"^\s*@\s*[\w.]*config\.patch\b",
-              "_DecoratorContextManager": r"^\s*@\s*torch\.(?:no_grad|enable_grad|"
-                                          r"inference_mode|set_grad_enabled)\b"}
+DECORATORS = {"ConfigPatch": r"^\s*@\s*[\w.]*config\.patch\b"}
 _ENTER = re.compile(r"enter a `(\w+)` context manager")
 # where contextlib's ContextDecorator calls the function it decorates
 _WRAPPER = ("contextlib.py", "inner")

@@ -38,6 +38,9 @@ class KindFault:
     kind: str
     error: str
 
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "error": self.error}
+
     def line(self) -> str:
         return (f"the {self.kind!r} analysis failed on this run ({self.error}); its diagnoses "
                 "are missing, the others are complete. This is a compdiag bug: please report it "

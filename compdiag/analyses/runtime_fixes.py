@@ -328,24 +328,30 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
 )
 
 
+def known_error(message: str | None, stage: str = "runtime") -> RuntimeFix | None:
+    """The first rule of RUNTIME_FIXES for `stage` whose words are in `message`."""
+    return first(((r.when, r) for r in RUNTIME_FIXES if stage in r.stages), message)
+
+
 def runtime_fix(message: str | None, stage: str = "runtime") -> str | None:
-    return first(((r.when, r.fix) for r in RUNTIME_FIXES if stage in r.stages), message)
+    rule = known_error(message, stage)
+    return rule.fix if rule else None
 
 
 def eager_fails(message: str | None, stage: str = "runtime") -> bool:
     """Whether the known error is one eager raises on the same values (RuntimeFix.eager_fails)."""
-    return bool(first(((r.when, r.eager_fails or None) for r in RUNTIME_FIXES
-                       if stage in r.stages), message))
+    rule = known_error(message, stage)
+    return bool(rule and rule.eager_fails)
 
 
 def circumstance(message: str | None, stage: str = "runtime") -> bool:
     """Whether the known error is the circumstance's, not the graph's (RuntimeFix.circumstance):
     no bisect or minify, and its `why` replaces the stage's words."""
-    return bool(first(((r.when, r.circumstance or None) for r in RUNTIME_FIXES
-                       if stage in r.stages), message))
+    rule = known_error(message, stage)
+    return bool(rule and rule.circumstance)
 
 
 def runtime_why(message: str | None, stage: str = "runtime") -> str | None:
     """What a known error means, where its rule says (RuntimeFix.why); None otherwise."""
-    return first(((r.when, r.why or None) for r in RUNTIME_FIXES if stage in r.stages),
-                 message)
+    rule = known_error(message, stage)
+    return (rule.why or None) if rule else None

@@ -92,15 +92,11 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
     if ctx.r.graph_breaks(ctx.run_id) or ctx.r.failures(ctx.run_id) or \
             ctx.r.program_exceptions(ctx.run_id):
         return []  # (an exception before the first compiled call says why: probes34f)
-    if next(iter(ctx.r.records(ctx.run_id, kind="compdiag:stance_set", with_payload=False)),
-            None) is not None:
+    if ctx.recorded_calls("stance_set"):
         return []  # set_stance said why (analyses/diagnoses/stance.py)
     calls = _compile_calls(ctx)
-    started = next(iter(ctx.r.records(ctx.run_id, kind="compdiag:process_start",
-                                      with_payload=False)), None)
-    started = ((started or {}).get("metadata") or {}).get("compdiag") or {}
-    at = started.get("call") if isinstance(started.get("call"), dict) else None
-    if calls and at and at.get("lineno"):
+    started, at = next(iter(ctx.recorded_calls("process_start")), ({}, {}))
+    if calls and at.get("lineno"):
         call = calls[0][1]
         words = dict(call=(call.get("line") or "").strip(), lineno=call["lineno"],
                      at=at["lineno"], start=(at.get("line") or "").strip(),
@@ -196,13 +192,8 @@ def _partly(ctx: Any, kind: str, score: float, details: Details) -> list[Diagnos
 def _compile_calls(ctx: Any) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(the record's facts, the user's call) of each torch.compile or nn.Module.compile call
     capture kept that names its line (capture/config_sets.py)."""
-    out = []
-    for rec in ctx.r.records(ctx.run_id, kind="compdiag:compile_call", with_payload=False):
-        data = (rec.get("metadata") or {}).get("compdiag") or {}
-        call = data.get("call") if isinstance(data.get("call"), dict) else {}
-        if call.get("filename") and call.get("lineno"):
-            out.append((data, call))
-    return out
+    return [(data, call) for data, call in ctx.recorded_calls("compile_call")
+            if call.get("filename") and call.get("lineno")]
 
 
 def _receiver(line: str) -> str | None:

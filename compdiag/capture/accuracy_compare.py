@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -78,7 +79,8 @@ def _copies(value: Any, copy: Callable[[torch.Tensor], torch.Tensor],
     of a floating storage in that dtype (the float64 reference)."""
     leaves = [t for t in pytree.tree_leaves(value) if isinstance(t, torch.Tensor)]
     keys = [_storage_key(t) for t in leaves]
-    shared = {k for k in keys if k is not None and keys.count(k) > 1}
+    key_of = {id(t): k for t, k in zip(leaves, keys)}
+    shared = {k for k, n in Counter(keys).items() if k is not None and n > 1}
     for k in list(shared):  # a leaf's grad is `copy`'s to keep; a big storage stays uncopied
         group = [t for t, key in zip(leaves, keys) if key == k]
         views = sum(t.numel() * t.element_size() for t in group)
@@ -92,7 +94,7 @@ def _copies(value: Any, copy: Callable[[torch.Tensor], torch.Tensor],
     def one(t: Any) -> Any:
         if not isinstance(t, torch.Tensor):
             return t
-        key = _storage_key(t)
+        key = key_of.get(id(t))
         if key not in shared:
             return copy(t)
         base = bases.get(key)

@@ -203,6 +203,11 @@ def _user_frame(is_user_file: Callable[[str], bool],
         frame = frame.f_back
     if frame is None or not is_user_file(frame.f_code.co_filename):
         return None
+    return frame_facts(frame)
+
+
+def frame_facts(frame: Any) -> dict[str, Any]:
+    """A live frame as a record keeps it: file, line, function and the line's text."""
     import linecache
 
     code = frame.f_code

@@ -23,18 +23,14 @@ _NOT_WORKERS = ("/torch/utils/data/", "/torch/_inductor/")
 def _first_user_frame(is_user_file: Callable[[str], bool]) -> dict[str, Any] | None:
     """The innermost frame of the user's code on the stack (the Pool, executor or loader
     call that started the process); None when no user frame is on it."""
-    import linecache
+    from compdiag.capture.config_sets import frame_facts
 
     frame = sys._getframe(2)
     while frame is not None and not is_user_file(frame.f_code.co_filename):
         if any(m in frame.f_code.co_filename.replace("\\", "/") for m in _NOT_WORKERS):
             return None  # DataLoader's workers, Inductor's compile pool: no compiled calls
         frame = frame.f_back
-    if frame is None:
-        return None
-    code = frame.f_code
-    return {"filename": code.co_filename, "lineno": frame.f_lineno, "name": code.co_name,
-            "line": linecache.getline(code.co_filename, frame.f_lineno).strip() or None}
+    return None if frame is None else frame_facts(frame)
 
 
 def install(capture: Any, is_user_file: Callable[[str], bool]) -> None:

@@ -31,7 +31,7 @@ def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
     kept, dropped, faults = explain_folded(reader, run_id)
     return {"schema_version": SCHEMA_VERSION, "run": summary,
             "diagnoses": [public(d) for d in kept],
-            "faults": [{"kind": f.kind, "error": f.error} for f in dict.fromkeys(faults)],
+            "faults": [f.to_json() for f in dict.fromkeys(faults)],
             "folded": [{"kind": d.kind, "stage": d.stage, "compile_id": d.compile_id,
                         "reason": d.reason, "into": f.into, "why": f.why} for d, f in dropped],
             "cudagraph_coverage": coverage(reader, run_id)}

@@ -41,7 +41,7 @@ def explain_job_document(reader: Reader, job: str) -> dict[str, Any]:
         diagnoses.append(doc)
     return {"schema_version": SCHEMA_VERSION, "job": job_summary(reader, job),
             "diagnoses": diagnoses,
-            "faults": [{"kind": f.kind, "error": f.error} for f in dict.fromkeys(faults)]}
+            "faults": [f.to_json() for f in dict.fromkeys(faults)]}
 
 
 # -- terminal ---------------------------------------------------------------------------------

@@ -414,9 +414,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           lib_frame=lib)
         if unbacked:
             fix = f"{UNBACKED_FIX} {fix}"
-        cfg = None if injected else next(filter(None, (
-            suspect(ctx, path, f.get("op"), f.get("message"), frame.line)
-            for path in dict.fromkeys((frame.filename, *(ctx.argv or [])[:1])))), None)
+        cfg = None if injected else suspect(ctx, frame.filename, f.get("op"), f.get("message"),
+                                            frame.line)
         if cfg:  # a setting the program turned on that the failure's words implicate
             one += f", with `{cfg['statement']}` set at line {cfg['frame'].lineno}"
             fix = suspect_fix(cfg, fix)

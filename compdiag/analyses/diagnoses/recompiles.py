@@ -483,8 +483,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             explanation = (limit.get("explanation") or "") + " " + explanation
             torch_message = "\n".join(x for x in (limit.get("torch_message"),
                                                    last["failed_guard"]) if x)
-        cfg = next(filter(None, (suspect(ctx, path, "python float") for path in dict.fromkeys(
-            (frame.filename, *(ctx.argv or [])[:1])))), None) \
+        cfg = suspect(ctx, frame.filename, "python float") \
             if category == "value" and _float(after or before) and frame is not None else None
         if cfg is not None:  # the program's own setting made the float a constant
             reason += f", with `{cfg['statement']}` set at line {cfg['frame'].lineno}"

@@ -149,20 +149,16 @@ def _stale(ctx: Any, call: dict[str, Any]) -> Diagnosis | None:
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     if ctx.compiles:
-        for rec in ctx.r.records(ctx.run_id, kind="compdiag:stance_set", with_payload=False):
-            data = (rec.get("metadata") or {}).get("compdiag") or {}
-            call = data.get("call") if isinstance(data.get("call"), dict) else {}
+        for data, call in ctx.recorded_calls("stance_set"):
             if f"{SKIP_GUARDS}=True" in str(data.get("value") or "") and call.get("filename"):
                 found = _stale(ctx, call)
                 if found is not None:
                     return [found]
         return []
-    for rec in ctx.r.records(ctx.run_id, kind="compdiag:stance_set", with_payload=False):
-        data = (rec.get("metadata") or {}).get("compdiag") or {}
+    for data, call in ctx.recorded_calls("stance_set"):
         m = _STANCE.match(str(data.get("value") or ""))
         stance = m.group(1) if m else ""
         rule = STANCES.get(stance)
-        call = data.get("call") if isinstance(data.get("call"), dict) else {}
         if rule is None or not call.get("filename"):
             continue
         lineno = call.get("lineno")

@@ -68,9 +68,7 @@ def compdiag_kinds() -> list[KindSpec]:
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
     out: list[Diagnosis] = []
     seen: set[tuple[Any, ...]] = set()
-    for rec in ctx.r.records(ctx.run_id, kind="compdiag:state_dict_load", with_payload=False):
-        data = (rec.get("metadata") or {}).get("compdiag") or {}
-        call = data.get("call") if isinstance(data.get("call"), dict) else {}
+    for data, call in ctx.recorded_calls("state_dict_load"):
         key = (call.get("filename"), call.get("lineno"))
         if key in seen or not data.get("unprefixed"):
             continue
