@@ -548,7 +548,7 @@ def test_rerecordings_of_one_size_are_counted_with_torchs_reason(tmp_path):
         "[0/0] Re-recording function=partition_0, mode=FunctionID, reason=static input data "
         "pointer changed.\ninput name: arg0_1. data pointer changed from 1 to 2.") == {
         "function": "partition_0", "reason": "static input data pointer changed",
-        "input": "arg0_1"}
+        "input": "arg0_1", "frames": []}
     path, rid = _store(tmp_path, "cg_param_swap")
     with Reader(path) as r:
         again = r.cudagraph_rerecords(rid)
@@ -557,6 +557,20 @@ def test_rerecordings_of_one_size_are_counted_with_torchs_reason(tmp_path):
     assert top["kind"] == "cudagraph" and top["count"] == 29, top
     assert "static input data pointer changed" in top["reason"]
     assert "copy_" in top["fix"] and "mark_dynamic" not in top["fix"]
+
+
+def test_rerecord_points_at_the_input_torch_names(tmp_path):
+    """set34/gpu cg_session_kv_static_rerecord (H100, torch 2.11): KV caches marked with
+    mark_static_address and allocated afresh per chat session. torch's re-record line names
+    the changed input's first use ('input stack trace: File ..., line 25 ... index_copy_');
+    explain pointed at the decode call instead, and counted torch's 120 failed checks (one per
+    earlier recording tried at each call) as 120 re-recordings where 6 graphs were recorded."""
+    path, rid = _store(tmp_path, "cg_kv_session_rerecord")
+    top = _diags(path, rid)[0]
+    assert top["kind"] == "cudagraph", top
+    assert top["user_frame"]["lineno"] == 25, top["user_frame"]
+    assert top["user_frame"]["evidence"] == "torch", top["user_frame"]
+    assert "120 failed checks" in top["reason"] and "6 recordings" in top["reason"], top
 
 
 def test_a_rerecord_on_a_replaced_parameter_points_at_the_rebinding(tmp_path):

@@ -23,6 +23,7 @@ from typing import Any, Callable
 import torch
 import torch.fx
 
+from compdiag.capture import kept_outputs
 from compdiag.formats import failure_graph as codec
 from compdiag.formats.failure_graph import TORCH_NAMESPACES, UnsupportedGraph
 from compdiag.formats.signature import innermost, signature
@@ -178,16 +179,22 @@ class FailureGraphs:
             cid, gm = kept
             if fg.accuracy:
                 fg.kept[cid] = (gm, [])
-            return fg._wrap(gm, compiled, cid)
+            try:  # CUDA-graph outputs kept across calls (capture/kept_outputs.py)
+                outputs = kept_outputs.watch(fg.capture, cid, gm.gm, _compiler)
+            except Exception as exc:  # noqa: BLE001 - fail open: no watch
+                fg.capture.warn("cudagraph outputs", exc)
+                outputs = None
+            return fg._wrap(gm, compiled, cid, outputs)
 
         hook_backend_call(lambda: bool(fg._busy or fg.capture.paused_depth), wrap, keep=keep,
                           on_error=on_error)
         DynamoPrefix(self).install()
 
-    def _wrap(self, gm: Kept, compiled: Callable[..., Any],
-              cid: str | None) -> Callable[..., Any]:
+    def _wrap(self, gm: Kept, compiled: Callable[..., Any], cid: str | None,
+              outputs: kept_outputs.OutputWatch | None = None) -> Callable[..., Any]:
         fg = self
         first = {"done": False}
+        watched = {"on": outputs is not None}
 
         def run(*args: Any) -> Any:
             if fg.accuracy and not first["done"] and not fg._busy:
@@ -214,6 +221,12 @@ class FailureGraphs:
                 raise
             if pending:
                 fg.capture.guarded("failure graph (called)", fg._survived, cid)
+            if watched["on"] and not fg._busy and not fg.capture.paused_depth:
+                try:
+                    outputs.after(out)  # type: ignore[union-attr]
+                except Exception as exc:  # noqa: BLE001 - fail open: stop watching
+                    watched["on"] = False
+                    fg.capture.warn("cudagraph outputs", exc)
             return out
 
         for attr in ("_boxed_call",):

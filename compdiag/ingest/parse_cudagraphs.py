@@ -80,20 +80,30 @@ def parse_cudagraph_tree(msg: str) -> dict[str, Any] | None:
 _CG_RERECORD = lazy_re.compile(r"Re-recording function=(?P<fn>\w+)(?:, mode=\w+)?, reason=(?P<why>.+)",
                           re.S)
 _CG_INPUT_NAME = lazy_re.compile(r"input name: (\w+)")
+# the first changed input's first use, as torch names it: 'input stack trace:   File "x.py",
+# line 25, in forward\n    k_cache.index_copy_(...)' (up to the next input or the end)
+_CG_INPUT_TRACE = lazy_re.compile(r"input stack trace:(?P<body>.*?)(?=input name:|\Z)", re.S)
+_CG_TRACE_FRAME = lazy_re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>[\w<>.]+)'
+                                  r'(?:[ \t]*\n[ \t]+(?P<code>[^\n]+))?')
 
 
 def parse_cudagraph_rerecord(msg: str) -> dict[str, Any] | None:
     """cudagraph_trees re-recording a function whose recorded graph no longer fits the call
     (DEBUG; '[0/0] Re-recording function=partition_0, reason=static input data pointer
     changed.\ninput name: arg0_1. data pointer changed from ...'; torch 2.13 adds 'mode=...').
-    Not a new size: an address or liveness check the recording failed (issue 29 §6)."""
+    Not a new size: an address or liveness check the recording failed (issue 29 §6). `frames`:
+    the changed input's stack trace torch names (its first use in the user's code)."""
     m = _CG_RERECORD.search(msg)
     if not m:
         return None
     why = m.group("why").strip()
     name = _CG_INPUT_NAME.search(why)
+    trace = _CG_INPUT_TRACE.search(why)
+    frames = [{"filename": f.group("file"), "lineno": int(f.group("line")), "name": f.group("fn"),
+               "line": (f.group("code") or "").strip() or None}
+              for f in _CG_TRACE_FRAME.finditer(trace.group("body"))] if trace else []
     return {"function": m.group("fn"), "reason": why.splitlines()[0].strip().rstrip("."),
-            "input": name.group(1) if name else None}
+            "input": name.group(1) if name else None, "frames": frames}
 
 
 def parse_partition_summary(msg: str) -> dict[str, int] | None:

@@ -527,7 +527,8 @@ CREATE TABLE IF NOT EXISTS cudagraph_trees (
 -- cudagraph_trees re-recording a function for a reason other than a new size (issue 29 §6):
 -- a static input's address or a managed input changed ("Re-recording function=partition_0,
 -- reason=static input data pointer changed"); `input` is the graph input torch names, `call`
--- the user line that called the compiled function then.
+-- the user line that called the compiled function then, `frames` the input's stack trace
+-- torch names (its first use in the user's code).
 CREATE TABLE IF NOT EXISTS cudagraph_rerecords (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
     run_id     INTEGER NOT NULL,
@@ -535,7 +536,8 @@ CREATE TABLE IF NOT EXISTS cudagraph_rerecords (
     function   TEXT,
     reason     TEXT,
     input      TEXT,
-    call       TEXT
+    call       TEXT,
+    frames     TEXT
 );
 -- Python warnings raised while the program ran (torch's TF32 notice among them).
 CREATE TABLE IF NOT EXISTS torch_warnings (
@@ -792,6 +794,8 @@ ADDED_COLUMNS = {
     "ddp_splits": ("number_outputs TEXT NOT NULL DEFAULT '[]'",),
     # issue 29 §1: the function a library wrapper being compiled wraps (capture/call_sites.py)
     "call_stacks": ("wraps TEXT",),
+    # issue 29 §1: the changed input's stack trace torch names in a re-record line
+    "cudagraph_rerecords": ("frames TEXT",),
     "compile_stacks": ("frames_blob TEXT",),  # issue 34: store/blobs.py
     "graph_breaks": ("explanation TEXT", "debug_context TEXT", "gb_type_inner TEXT",
                      "user_stack TEXT NOT NULL DEFAULT '[]'",

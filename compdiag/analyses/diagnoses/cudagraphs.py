@@ -26,6 +26,7 @@ KIND = "cudagraph"
 # The problems this kind reports (CudagraphDetails.problem).
 SKIPPED, PARTITIONED_GRAPH, RERECORDED_GRAPH = "skipped", "partitioned", "rerecorded"
 SLOWED_GRAPH = "slow_path"  # recorded, yet calls could not replay it
+OVERWRITTEN = "overwritten"  # outputs kept across calls, overwritten by a replay
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,9 @@ class CudagraphDetails(Details):
 
 
 SPEC = KindSpec(KIND, title="CUDA graphs", words=("CUDA-graph problem", "CUDA-graph problems"),
-                style="cyan", tie=50, costs={"cudagraph": Cost(250, per_event=1.0, cap=50)},
+                style="cyan", tie=50, costs={"cudagraph": Cost(250, per_event=1.0, cap=50),
+                       # wrong values with no error: with the other silent-result causes
+                       OVERWRITTEN: Cost(903)},
                 # CUDA graphs cover part of a graph (partitioned), not none
                 adjust={"partial_coverage": -20.0}, details=(CudagraphDetails,))
 
@@ -302,6 +305,9 @@ def _rerecord_reasons(ctx: Any, cids: set[Any]) -> list[Diagnosis]:
     """Re-recordings of one size, each for the reason cudagraph_trees logged (issue 29 §6:
     however torch reports them), one diagnosis per reason, at the call that made the first."""
     again = [r for r in ctx.r.cudagraph_rerecords(ctx.run_id) if r["compile_id"] in cids]
+    recorded: dict[Any, int] = {}
+    for rec in ctx.r.cudagraph_recordings(ctx.run_id):
+        recorded[rec["compile_id"]] = recorded.get(rec["compile_id"], 0) + 1
     by_reason: dict[str, list[dict[str, Any]]] = {}
     for r in again:
         by_reason.setdefault(r.get("reason") or "", []).append(r)
@@ -310,7 +316,9 @@ def _rerecord_reasons(ctx: Any, cids: set[Any]) -> list[Diagnosis]:
         graphs = tuple(sorted({r["compile_id"] for r in rs if r["compile_id"]}, key=sort_key))
         inputs = sorted({r["input"] for r in rs if r.get("input")})
         named = f" (graph input {', '.join(inputs[:3])})" if inputs else ""
+        # torch's own pointer first: the changed input's first use ("input stack trace")
         frame = locate(ctx, graphs[0] if graphs else None,
+                       torch=[r["frames"] for r in rs if r.get("frames")][:1],
                        calls=[r["call"] for r in rs if r.get("call")][:1])
         # the line that rebinds the attribute behind the changed input, where the program
         # shows one (the fix changes it): evidence `source`, before the call
@@ -318,13 +326,21 @@ def _rerecord_reasons(ctx: Any, cids: set[Any]) -> list[Diagnosis]:
         frame = rebinding_frame(ctx, frame, attr) or frame
         out.append(Diagnosis(
             KIND, stage="runtime", compile_id=graphs[0] if graphs else None,
-            reason=f"{RERECORDED} {len(rs)} re-recordings of one input size: {why}{named}",
+            reason=f"{RERECORDED} {_checks(len(rs), recorded.get(graphs[0]) if graphs else 0)}"
+                   f": {why}{named}",
             user_frame=frame,
             explanation=REREASON_EXPLANATION,
             fix=first(REASON_FIXES, why, default=RERECORD_FIX),
             score=SPEC.score(KIND, len(rs)), count=len(rs), compile_ids=graphs,
             details=CudagraphDetails(RERECORDED_GRAPH)))
     return out
+
+
+def _checks(failed: int, recordings: int | None) -> str:
+    """What the re-record lines count: torch logs one for each recorded graph whose check
+    failed at a call (every earlier recording is tried first), not one per new recording."""
+    made = f", {recordings} recordings" if recordings and recordings > 1 else ""
+    return f"{failed} failed checks of a recorded graph at one input size{made}"
 
 
 def _slow_path_diagnoses(ctx: Any) -> list[Diagnosis]:
@@ -439,7 +455,41 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                              score=SPEC.score(KIND, len(g["rows"])), count=len(g["rows"]),
                              compile_ids=cids, details=CudagraphDetails(SKIPPED),
                              torch_message=g["rows"][0].get("reason")))
-    return out + _coverage_diagnoses(ctx) + _slow_path_diagnoses(ctx)
+    return out + _coverage_diagnoses(ctx) + _slow_path_diagnoses(ctx) + _kept_outputs(ctx)
+
+
+KEPT_EXPLANATION = (
+    "Under mode='reduce-overhead' each replay writes its outputs into the recorded CUDA "
+    "graph's static memory. Outputs of an earlier call are made unreadable (the 'overwritten "
+    "by a subsequent run' error) only when torch starts recording again; in steady-state "
+    "replays nothing is said, so a tensor kept from an earlier call (appended to a list, "
+    "stored in a dict) silently holds a later call's values. Seen at run time: after this "
+    "call, outputs an earlier call returned were still alive and shared their memory with "
+    "this call's outputs (pytorch#122192).")
+KEPT_FIX = (
+    "Clone what you keep across calls (`all_logits.append(model(x).clone())`, outside the "
+    "compiled function), or reduce it to what you need (`.sum().item()`, `.cpu()`) before the "
+    "next call; `torch.compiler.cudagraph_mark_step_begin()` does not keep an old output's "
+    "values.")
+
+
+def _kept_outputs(ctx: Any) -> list[Diagnosis]:
+    """Outputs a CUDA-graphed function returned that the program kept across a later replay
+    which wrote their memory (capture/kept_outputs.py), at the call that overwrote them."""
+    out = []
+    for data, call in ctx.recorded_calls("cudagraph_kept_output"):
+        cid = data.get("compile_id")
+        n = data.get("outputs") or 1
+        frame = locate(ctx, cid, calls=[call] if call else [])
+        out.append(Diagnosis(
+            KIND, stage="runtime", compile_id=cid,
+            reason=f"CUDA-graph outputs kept across calls were silently overwritten: {n} "
+                   f"output{'s' if n != 1 else ''} of an earlier call still held when call "
+                   f"{data.get('at_call')} replayed the graph into the same memory",
+            user_frame=frame, explanation=KEPT_EXPLANATION, fix=KEPT_FIX,
+            score=SPEC.score(OVERWRITTEN), count=1, compile_ids=(cid,) if cid else (),
+            details=CudagraphDetails(OVERWRITTEN)))
+    return out
 
 
 @hookimpl
@@ -450,6 +500,8 @@ def compdiag_limiter(diagnosis: Diagnosis, timings: Any) -> Limiter | None:
         return None
     gs = timings.graphs_of(diagnosis.compile_ids)
     problem = getattr(diagnosis.details, "problem", SKIPPED)
+    if problem == OVERWRITTEN:  # wrong values, not time
+        return None
     if problem == RERECORDED_GRAPH:
         # Each recording is a warm-up and a capture (paid once per size, like a compile) and
         # memory kept in the pool; the replays themselves run at full speed.
