@@ -479,12 +479,11 @@ def _kept_outputs(ctx: Any) -> list[Diagnosis]:
     out = []
     for data, call in ctx.recorded_calls("cudagraph_kept_output"):
         cid = data.get("compile_id")
-        n = data.get("outputs") or 1
         frame = locate(ctx, cid, calls=[call] if call else [])
         out.append(Diagnosis(
             KIND, stage="runtime", compile_id=cid,
-            reason=f"CUDA-graph outputs kept across calls were silently overwritten: {n} "
-                   f"output{'s' if n != 1 else ''} of an earlier call still held when call "
+            reason="CUDA-graph outputs kept across calls were silently overwritten: a list "
+                   "of the program's held an earlier call's output when call "
                    f"{data.get('at_call')} replayed the graph into the same memory",
             user_frame=frame, explanation=KEPT_EXPLANATION, fix=KEPT_FIX,
             score=SPEC.score(OVERWRITTEN), count=1, compile_ids=(cid,) if cid else (),
