@@ -146,6 +146,15 @@ def ending_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
     if not told:
         return [f"the run ended with status {code} and no diagnosis says how "
                 f"(kinds: {[d['kind'] for d in diagnoses]})"]
+    # what ended the program never says it went on uncompiled (probes42a
+    # gpt2_inverse_layer_idx_regional_fullgraph: "now runs in eager" of a limit that raised)
+    for d in _all(diagnoses):
+        if (d.get("details") or {}).get("fatal") or \
+                "ended the program" in (d.get("explanation") or ""):
+            said = f"{d.get('reason')} {d.get('fix')}"
+            if any(w in said for w in GOES_ON):
+                return [f"{d['kind']} {d['reason'][:60]!r} ended the program and says it "
+                        f"went on uncompiled"]
     held = [f for e in [*reader.program_exceptions(run_id), *ends]
             for f in e.get("frames") or [] if is_user_file(f.get("filename"))
             and f.get("lineno")] + _dumped_user_frames(reader, run_id)
@@ -156,6 +165,8 @@ def ending_problems(reader: Reader, run_id: int, diagnoses: list[dict[str, Any]]
     return []
 
 
+# Words of a program that went on after a compile gave up (never of one that ended there).
+GOES_ON = ("now runs in eager", "now run in eager", "now runs uncompiled")
 # Kinds whose diagnoses never outrank how a run ended unless they are declared its cause.
 NOT_AN_ENDING = ("graph_break", "recompile", "perf", "fusion", "cudagraph", "cache", "ddp")
 

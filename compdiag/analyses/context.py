@@ -453,17 +453,22 @@ class RunContext:
 
     @functools.cached_property
     def recompile_limits(self) -> dict[Any, dict[str, Any]]:
-        """frame (CompileId.frame_key) -> {compile_id, explanation} for each function Dynamo
-        stopped compiling because it hit the recompile limit (a failure row of type
-        Unsupported)."""
+        """frame (CompileId.frame_key) -> {compile_id, explanation, torch_message, ended} for
+        each function Dynamo stopped compiling because it hit the recompile limit (a failure
+        row of type Unsupported); `ended`: that failure ended the program."""
         limits: dict[Any, dict[str, Any]] = {}
+        ended = self.ending_failure
         for f in self.failures:
             if is_recompile_limit(f):
                 cid = f["compile_id"]
                 limits[frame_of(cid)] = {"compile_id": cid,
                                          "explanation": f.get("gb_explanation"),
                                          "torch_message": f.get("torch_message")
-                                         or f.get("message")}
+                                         or f.get("message"),
+                                         # the limit raised and ended the program
+                                         # (fullgraph=True, fail_on_recompile_limit_hit)
+                                         "ended": ended is not None and
+                                         ended.get("id") == f.get("id")}
         return limits
 
     @functools.cached_property

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
+from compdiag.analyses.runtime_fixes import known_error
 from compdiag.formats.code_text import code_only_lines
 from compdiag.formats.user_code import is_user_file
 
@@ -127,12 +128,15 @@ ASYNC_FIX = (
 def crash_fix(*, compiled: bool, cls: str, frames: list[dict], first: int | None,
               kernel: str | None, killed_fix: str, where: str, bisect: str, minify: str,
               at: tuple[int | None, str | None] = (None, None),
-              source: str | None = None) -> str:
+              source: str | None = None, native: str | None = None) -> str:
     """The fix of a native crash or a kill by how faulthandler's stack ends: in the user's own
     function that compiled code called (its innermost frame the user's, after the compiled
     frames: a custom op's body, a ctypes call), in compiled code, or outside it. `at`: the
     diagnosis' (line, code), the code quoted when it is that frame's line; `source`, the
-    program's (a timer's end names the line that armed it)."""
+    program's (a timer's end names the line that armed it); `native`, what native code said
+    (a known error eager raises too is its rule's fix, not bisect's: Inductor's C++ kernels
+    keep eager's index checks and abort where eager raises, probes42a
+    tagger_pad_label_minus_one_abort)."""
     inner = frames[-1] if frames else {}
     if cls == "timer":
         return timer_fix(source)
@@ -143,6 +147,9 @@ def crash_fix(*, compiled: bool, cls: str, frames: list[dict], first: int | None
         code = inner.get("line") or (at[1] if at[0] == inner.get("lineno") else None)
         return CRASH_OWN_CALL_FIX.format(name=inner.get("name"), line=inner.get("lineno"),
                                          code=f" (`{code.strip()}`)" if code else "")
+    known = known_error(native) if native and compiled else None
+    if known is not None and known.eager_fails:
+        return known.fix + (f" {known.why}" if known.why else "")
     if compiled:
         return CRASH_COMPILED_FIX.format(bisect=bisect, minify=minify)
     return CRASH_EAGER_FIX.format(where=where)

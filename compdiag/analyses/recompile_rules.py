@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.analyses.limit_words import LIMIT_ENDED, LIMIT_FIX, LIMIT_RUNS_ON  # noqa: F401
 from compdiag.analyses.rules import Words, every, first, one_of
 from compdiag.formats.guard_source import in_user_spelling, input_field, nested_input
 
@@ -438,12 +439,6 @@ RANGE_01_FIX = (
 # (dynamic shapes help a size or stride guard only).
 FIX_OTHER = ("Keep what this guard checks the same between calls (torch's words for it are "
              "in the reason).")
-# probes35b multiscale_size_attr: a size drawn from a list of 12 per step; the dynamic-size
-# fix crashed the compiled backward (torch 2.13), and a limit above 12 was the fix that held
-LIMIT_FIX = ("{fn} hit torch._dynamo.config.recompile_limit and now runs uncompiled. {fix} "
-             "Raising `torch._dynamo.config.recompile_limit` only hides the cost, unless the "
-             "value takes a fixed few values (sizes from a list, say): then a limit above "
-             "their number compiles each once and reuses it.")
 # Categories whose source alone does not say what the guard checks (`wq`): the recompile
 # limit's headline says it, in REASONS' words.
 SAID_IN_LIMIT = ("subclass_metadata", "size_range")

@@ -33,6 +33,22 @@ _EVERY_STAGE = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kerne
                 "runtime", "backend")
 
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    # probes42a fused_linear_fn_grad_transposed: a custom autograd.Function whose backward
+    # returned the weight's gradient transposed; compiling traces the backward at once, so it
+    # raised at the forward call, said as "AOTAutograd failed", with bisect as the fix
+    RuntimeFix(one_of("returned an invalid gradient at index"),
+               "Fix the backward of your torch.autograd.Function: it must return one gradient "
+               "per input of forward, in forward's order, each of that input's shape (torch "
+               "names the index, the shape returned and the shape expected; a transposed "
+               "weight gradient is the usual slip: return `grad_w.t()` or compute it as "
+               "`grad_out.t() @ x` for a weight used as `x @ w.t()`). Check it in eager with "
+               "`torch.autograd.gradcheck` on small float64 inputs.",
+               stages=_EVERY_STAGE, eager_fails=True,
+               why="The program's own autograd.Function returns a gradient of the wrong shape "
+                   "from its backward. torch.compile traces the backward with the forward, so "
+                   "the error comes at the compiled call; eager raises the same error at "
+                   "`loss.backward()`. Not a compiler fault: bisect and minify have nothing "
+                   "to find."),
     # probes41b cop_relu2_backward_op_no_fake: a custom op's backward calls a second custom op
     # with no fake kernel; torch's message names `relu2_bwd.register_fake`, compdiag's fix
     # was bisect and a minify that refused (the op is only the program's)

@@ -61,8 +61,11 @@ def header_lines(doc: dict[str, Any]) -> list[str]:
     problems = [d for d in diags if d.get("severity") != "info"]
     info = [d for d in diags if d.get("severity") == "info"]
     failed = c.get("failed_compiles") or 0
+    # a failure that ended the program left nothing to run in eager (probes42a)
+    ended = any((d.get("details") or {}).get("fatal") for d in problems)
     made = plural(c.get("compiles", 0), "compile") + (
-        "" if not failed else " (it failed: no graph, its code ran in eager)"
+        "" if not failed else " (it failed: no graph)" if ended else
+        " (it failed: no graph, its code ran in eager)"
         if failed == c.get("compiles") == 1 else f" ({failed} failed: no graph)")
     lines.append(f"{made}; "
                  f"{plural(len(problems), 'problem')}"

@@ -396,9 +396,9 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
     fix = crash_fix(compiled=bool(what), cls=cls, frames=frames, first=first, kernel=kernel,
                     killed_fix=killed_fix, where=in_code, bisect=bisect, minify=minify,
+                    native=native,
                     at=(frame.lineno, frame.line), source=ctx.source_text(frame.filename))
-    # The innermost Python frame is the user's own line (os.abort(), a C extension's call):
-    # the line says it all.
+    # The innermost Python frame is the user's own line (os.abort(), a C extension's call).
     own = not what and (inner.get("filename"), inner.get("lineno")) == (frame.filename,
                                                                         frame.lineno)
     return _ended(ctx, ended="signal",

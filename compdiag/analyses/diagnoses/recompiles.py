@@ -37,7 +37,8 @@ from compdiag.analyses.guard_events import loc_of as _loc_of, usual_read as _usu
 from compdiag.analyses.guard_changes import also_changed
 from compdiag.analyses.recompile_instances import frame_cids, instance_frame
 from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some here
-    AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, BOOL_FLAG, KEYWORD_SETS, LIMIT_FIX,
+    AUTOMATIC_DYNAMIC, AUTOMATIC_DYNAMIC_SCALAR, BOOL_FLAG, KEYWORD_SETS, LIMIT_ENDED, LIMIT_FIX,
+    LIMIT_RUNS_ON,
     MODE_CATEGORIES, MODE_SWITCH, ON_PURPOSE, OPTIONAL_ARGUMENT, RANGE_01_EXPLANATION,
     RANGE_01_FIX, RANGE_01_REASON, REASONS, RECURRING, REQUIRES_GRAD_CHANGE, SAID_IN_LIMIT,
     SPECIALISED_01_EXPLANATION, SPECIALISED_01_FIX, STRING_VALUE, VALUE_GUARDS,
@@ -472,10 +473,14 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             plain = f" ({said.head}{said.change})" if said is not None else \
                 f" ({head})" if category in SAID_IN_LIMIT or loop else \
                 f" ({cause.suffix.lstrip(',; ')})" if cause is not None and cause.suffix else ""
+            then = "and the limit's error ended the program" if limit.get("ended") else \
+                "and now runs in eager"
             reason = (f"recompile limit hit: {shown or 'a function'}() recompiled "
                       f"{on.rstrip(',') if plain else on}{plain} "
-                      f"and now runs in eager; last guard that failed: "
+                      f"{then}; last guard that failed: "
                       f"{last['failed_guard'].split('  #')[0].strip()[:160]}")
+            if limit.get("ended"):  # not "now runs uncompiled": nothing ran after it
+                fix = fix.replace(LIMIT_RUNS_ON, LIMIT_ENDED)
             lowered = lowered_limit(ctx, first["compile_id"], total)
             if lowered is not None:  # the program's own setting made the limit this low
                 reason += LOWERED_REASON.format(**lowered)
@@ -528,7 +533,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         call, _ = call_site(ctx, limit.get("compile_id"))
         out.append(Diagnosis(
             KIND, stage="dynamo", compile_id=limit.get("compile_id"),
-            reason=f"recompile limit hit: {fn or 'a function'}() now runs in eager",
+            reason=f"recompile limit hit: {fn or 'a function'}() "
+                   + ("raised, and it ended the program" if limit.get("ended")
+                      else "now runs in eager"),
             user_frame=call or locate(ctx, limit.get("compile_id")),
             explanation=limit.get("explanation"),
             fix=recompile_fix("other", "?", count=0, limit=True, fn=fn), score=SPEC.score("limit"),

@@ -1,0 +1,42 @@
+"""Known errors said as the program's, however the run ended (probes42a, blind): a custom
+autograd.Function's backward returning a transposed gradient (raised at the compiled call,
+said as "AOTAutograd failed" with bisect as the fix), and an Inductor C++ kernel's index check
+aborting the process on -1 labels (eager raises IndexError on the same data; the fix was
+bisect and a minify route that loops). Both are the program's data or code: one table of
+known errors (analyses/runtime_fixes.py) answers for an exception and for native code's last
+words alike."""
+
+from __future__ import annotations
+
+from compdiag.analyses.ending_words import crash_fix
+from compdiag.analyses.runtime_fixes import known_error
+
+ABORT = ("terminate called after throwing an instance of 'std::runtime_error' what():  "
+         "kernel, /tmp/torchinductor_root/47/c47.main.cpp:138, index out of bounds: "
+         "0 <= tmp11 < 12L")
+GRADIENT = ("Function ApplyTemplateBackward returned an invalid gradient at index 1 - got "
+            "[48, 24] but expected shape compatible with [24, 48]")
+
+
+def _crash(native: str | None) -> str:
+    return crash_fix(compiled=True, cls="crash", frames=[], first=None, kernel="cpp_fused_0",
+                     killed_fix="", where="in compiled code", bisect="BISECT",
+                     minify="MINIFY", native=native)
+
+
+def test_an_index_check_abort_in_a_kernel_is_the_programs_data():
+    fix = _crash(ABORT)
+    assert "label not below num_classes" in fix and "eager" in fix
+    assert "BISECT" not in fix and "COMPDIAG_KEEP_GRAPHS" not in fix
+
+
+def test_another_native_crash_in_a_kernel_still_bisects():
+    fix = _crash("Segmentation fault")
+    assert "BISECT" in fix and "MINIFY" in fix
+
+
+def test_a_transposed_gradient_is_the_functions_backward_at_every_stage():
+    for stage in ("aot", "dynamo", "runtime", "backend"):
+        rule = known_error(GRADIENT, stage)
+        assert rule is not None and rule.eager_fails, stage
+        assert "backward" in rule.fix and "gradcheck" in rule.fix
