@@ -40,3 +40,27 @@ def test_a_transposed_gradient_is_the_functions_backward_at_every_stage():
         rule = known_error(GRADIENT, stage)
         assert rule is not None and rule.eager_fails, stage
         assert "backward" in rule.fix and "gradcheck" in rule.fix
+
+
+class _Ctx:
+    """What crash_commands reads of a RunContext."""
+
+    def __init__(self, survived: bool) -> None:
+        self.run_id, self.argv, self.store = 2, ["train.py"], "s.db"
+        self.r = self
+        self.survived = survived
+
+    def records(self, run_id, *, kind=None, with_payload=True):
+        return [{"kind": kind}] if self.survived and kind.endswith("survived") else []
+
+
+def test_a_run_that_kept_its_graphs_is_not_told_to_keep_them_again():
+    """probes42a tagger_keep: the run had COMPDIAG_KEEP_GRAPHS=1, the kept graph's first call
+    survived and the crash came later; the fix said to run again with
+    COMPDIAG_KEEP_GRAPHS=1 and minify, which answered "no failure": a loop."""
+    from compdiag.analyses.ending_words import crash_commands
+
+    again, _ = crash_commands(_Ctx(survived=False))
+    assert "COMPDIAG_KEEP_GRAPHS=1" in again and "minify" in again
+    kept, bisect = crash_commands(_Ctx(survived=True))
+    assert "run it again" not in kept and "bisect" in kept and "compdiag bisect" in bisect

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Any
 
+from compdiag.analyses.fixes import commands
 from compdiag.analyses.runtime_fixes import known_error
 from compdiag.formats.code_text import code_only_lines
 from compdiag.formats.user_code import is_user_file
@@ -76,10 +78,24 @@ UNROLLED_FIX = ("A graph this big is slow to compile (Inductor's time grows with
 CRASH_COMPILED_FIX = ("Native code crashed inside compiled code: check whether backend="
                       "'aot_eager' runs it (if it does, Inductor's generated code is at fault). "
                       "Find the culprit: {bisect} (a crash is a failing exit status). "
-                      "compdiag's minifier cannot replay a crash from this run: a crash leaves "
-                      "no chance to store the graph, so run it again with "
-                      "`COMPDIAG_KEEP_GRAPHS=1`, which keeps each graph before its first "
-                      "call, then `{minify}`.")
+                      "{minify}")
+KEEP_AND_MINIFY = ("compdiag's minifier cannot replay a crash from this run: a crash leaves no "
+                   "chance to store the graph, so run it again with `COMPDIAG_KEEP_GRAPHS=1`, "
+                   "which keeps each graph before its first call, then `{minify}`.")
+# the run kept its graphs (COMPDIAG_KEEP_GRAPHS=1) and each first call survived: saying
+# "run it again with COMPDIAG_KEEP_GRAPHS=1" again was a loop (probes42a tagger_keep)
+KEPT_SURVIVED = ("This run kept each graph before its first call (COMPDIAG_KEEP_GRAPHS=1) and "
+                 "those first calls ran; the crash came at a later call, whose inputs were not "
+                 "kept, so the minifier has nothing that fails to replay: bisect is the route.")
+
+
+def crash_commands(ctx: Any) -> tuple[str, str]:
+    """(what to do for minify, the bisect command) of a crash in compiled code: keep the
+    graphs and minify, unless this run kept them already and their first calls survived."""
+    minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
+    survived = ctx.r.records(ctx.run_id, kind="compdiag:failure_graph_survived",
+                             with_payload=False)
+    return (KEPT_SURVIVED if survived else KEEP_AND_MINIFY.format(minify=minify)), bisect
 CRASH_OWN_CALL_FIX = ("The crash is in your own code that the compiled code calls: {name} at "
                       "line {line}{code}, a native call there read or wrote memory it does "
                       "not own (a byte count, a pointer, a size). torch.compile runs such code "

@@ -53,7 +53,7 @@ from compdiag.analyses.ending_words import (
     COMPILING_FIX,
     UNROLLED_FIX,
     CRASH_EAGER_FIX,
-    crash_fix,
+    crash_commands, crash_fix,
     INTERRUPT_FIX,
     EXIT_FIX,
     NATIVE_EXIT_FIX,
@@ -393,7 +393,7 @@ def _killed(ctx: Any, end: dict[str, Any]) -> Diagnosis:
     in_code = f"in compiled code{of}: {what}" if what else \
         f"in {inner.get('name')}, {os.path.basename(inner.get('filename') or '?')}:" \
         f"{inner.get('lineno')}"
-    minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
+    minify, bisect = crash_commands(ctx)
     fix = crash_fix(compiled=bool(what), cls=cls, frames=frames, first=first, kernel=kernel,
                     killed_fix=killed_fix, where=in_code, bisect=bisect, minify=minify,
                     native=native,
