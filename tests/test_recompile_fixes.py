@@ -133,3 +133,14 @@ def test_a_type_deep_in_a_nested_argument_keeps_the_structure_out():
     fix = recompile_fix("type", "tree[0][0]", count=2, limit=False, fn="forward")
     assert "nested Python structure" in fix and "per-node" in fix, fix
     assert recompile_fix("type", "x", count=1, limit=False, fn="f").startswith("Call the")
+
+
+def test_a_parameters_grad_none_then_a_tensor_keeps_every_grad_a_tensor():
+    """probes42d multitask_heads_compiled_adamw, blind: a compiled AdamW step over task heads
+    a step did not use, whose .grad stays None after zero_grad(); the fix said to set the
+    value "up front", which zero_grad() undid at every step (8 recompiles, the limit)."""
+    src = "self.param_groups[0]['params'][18].grad"
+    fix = recompile_fix("none", src, count=1, limit=True, fn="step")
+    assert "set_to_none=False" in fix and "torch.zeros_like(p)" in fix, fix
+    other = recompile_fix("none", "self.cache", count=1, limit=False, fn="f")
+    assert "set_to_none" not in other

@@ -18,11 +18,12 @@ from compdiag.analyses.locate import source_line
 from compdiag.analyses.lost_marks import EXPLANATION as LOST_EXPLANATION, FIX as LOST_FIX, \
     REASON as LOST_REASON, lost_mark
 from compdiag.analyses import local_class
-from compdiag.analyses.recompile_instances import frame_cids, instances_of
+from compdiag.analyses.recompile_instances import (INSTANCES_EXPLANATION, INSTANCES_FIX,
+                                                  INSTANCES_REASON, frame_cids, instances_of)
 from compdiag.analyses.recompile_sites import EXPLANATION as SITES_EXPLANATION, FIX as SITES_FIX, \
     REASON as SITES_REASON, call_sites, words as site_words
 from compdiag.analyses.recompile_rules import (
-    INSTANCES_EXPLANATION, INSTANCES_FIX, INSTANCES_REASON, SPECIALIZED_EXPLANATION,
+    SPECIALIZED_EXPLANATION,
     SPECIALIZED_FIX, SPECIALIZED_LOOP_FIX, SPECIALIZED_NUMBER_EXPLANATION,
     SPECIALIZED_NUMBER_FIX, SPECIALIZED_REASON, SPECIALIZED_ROOT_REASON,
     TORCH_SPECIALIZED_EXPLANATION, TORCH_SPECIALIZED_FIX, TORCH_SPECIALIZED_REASON)

@@ -11,6 +11,18 @@ from typing import Any
 from compdiag.formats.compile_id import frame_of
 from compdiag.store.reader import compile_id_key
 
+# Two instances of one class, compiled in turn: they share the method's code object, hence its
+# compiled entries, and each instance whose Python attributes differ gets its own graph.
+INSTANCES_REASON = "another instance of {cls} ({src} differs)"
+INSTANCES_EXPLANATION = ("Instances of {cls} share {fn}()'s compiled code; the instance called "
+                         "here differs from the one it was compiled for in {src}, so it got "
+                         "its own graph. This is one graph per instance configuration, not a "
+                         "changing input: marking dimensions dynamic does not apply.")
+INSTANCES_FIX = ("Expected once per distinct instance. To share one graph, keep values that "
+                 "differ between instances out of Python attributes (a tensor buffer, "
+                 "`self.register_buffer(...)`, is an input, not a constant); with many "
+                 "instances compiled in turn, raise `torch._dynamo.config.recompile_limit` to "
+                 "their number.")
 _ROOT = re.compile(r"^(?:L\['(\w+)'\]|([A-Za-z_]\w*))(?:[.\[]|$)")
 _SELF_ID_GUARD = re.compile(r"___check_obj_id\(\s*(?:L\['self'\]|self)\s*,")
 

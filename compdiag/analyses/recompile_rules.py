@@ -159,6 +159,14 @@ FIXES = {
                "`functools.partial` once) so that torch sees the same backend.",
     "none": "Give {src} its final value before the first call (where the code sets it on "
             "first use, set it yourself up front), so that the first compile is the only one.",
+    # a parameter's .grad (probes42d multitask_heads_compiled_adamw: heads idle in a step
+    # keep grad None after zero_grad(); "set it up front" was undone at every step)
+    "none_grad": "{src} is None at some steps and a tensor at others: zero_grad() sets "
+                 "gradients to None by default, and a parameter the step's loss did not reach "
+                 "(a task head not used this step, a frozen branch) gets none. Call "
+                 "`opt.zero_grad(set_to_none=False)` and give every parameter a gradient "
+                 "once before the first step (`p.grad = torch.zeros_like(p)`), so that every "
+                 ".grad is a tensor at every call.",
     # a field of an input (a batch's `mask`, None when nothing is padded: probes38d
     # collate_optional_mask_recompile, told to set it "before the first call")
     "none_input": "Pass {src} in one form at every call: a field of an input that is None at "
@@ -221,18 +229,6 @@ TORCH_SPECIALIZED_FIX = (
     "Pad or bucket the inputs to a few sizes (each compiles once, then is reused): "
     "`torch._dynamo.mark_dynamic` does not help, it raises ConstraintViolationError on the "
     "same specialisation.")
-# Two instances of one class, compiled in turn: they share the method's code object, hence its
-# compiled entries, and each instance whose Python attributes differ gets its own graph.
-INSTANCES_REASON = "another instance of {cls} ({src} differs)"
-INSTANCES_EXPLANATION = ("Instances of {cls} share {fn}()'s compiled code; the instance called "
-                         "here differs from the one it was compiled for in {src}, so it got "
-                         "its own graph. This is one graph per instance configuration, not a "
-                         "changing input: marking dimensions dynamic does not apply.")
-INSTANCES_FIX = ("Expected once per distinct instance. To share one graph, keep values that "
-                 "differ between instances out of Python attributes (a tensor buffer, "
-                 "`self.register_buffer(...)`, is an input, not a constant); with many "
-                 "instances compiled in turn, raise `torch._dynamo.config.recompile_limit` to "
-                 "their number.")
 # A guard that failed this many times, each time with a new value, recurs every step.
 RECURRING = 3
 # The fix torch documents for a value that changes every step ("Dealing with Recompilations",
@@ -579,6 +575,8 @@ def _change(category: str, source: str, count: int, recurring_text: str | None,
         template = PARAMETER_REQUIRES_GRAD_FIX
     if category == "none" and input_field(source):
         template = FIXES["none_input"]
+    if category == "none" and (source or "").endswith(".grad"):
+        template = FIXES["none_grad"]
     if category == "type" and nested_input(source):
         template = FIXES["type_nested"]
     # the dtype it was compiled for (probes36b bert_eval_bool_mask: a Long mask, then a Bool
