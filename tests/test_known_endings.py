@@ -64,3 +64,15 @@ def test_a_run_that_kept_its_graphs_is_not_told_to_keep_them_again():
     assert "COMPDIAG_KEEP_GRAPHS=1" in again and "minify" in again
     kept, bisect = crash_commands(_Ctx(survived=True))
     assert "run it again" not in kept and "bisect" in kept and "compdiag bisect" in bisect
+
+
+def test_a_closure_as_checkpoints_context_fn_is_dynamos_limit_with_a_way_round():
+    """probes42d sac_policy_closure_context_fn: `context_fn=lambda: ...` inside a compiled
+    forward; said as "a bug in torch" with `@torch.compiler.disable` on forward as the fix,
+    which compiled nothing. A module-level function (the cousin) works."""
+    rule = known_error("NotImplementedError: checkpoint not implemented for <class "
+                       "'torch._dynamo.variables.functions.NestedUserFunctionVariable'> "
+                       "context_fn", "dynamo")
+    assert rule is not None and not rule.eager_fails
+    assert "module level" in rule.fix and "functools.partial" in rule.fix
+    assert "bug in torch" not in rule.why

@@ -240,4 +240,15 @@ TRACED_ALTERNATIVES = {
         "use_reentrant=False)` for `segment = self.blocks[i:i + n]`, instead of "
         "`checkpoint_sequential`. Calling checkpoint_sequential in eager around compiled "
         "blocks compiles nothing: checkpoint runs its function with Dynamo off."),
+    # probes42d regional_compile_ckpt_ca: layers compiled one by one, checkpoint around them
+    # in eager, compiled autograd on: its graph calls checkpoint's recompute hook (42 breaks),
+    # and the fix said to call `unpack_hook` in eager code, which the program never calls
+    **dict.fromkeys(("_checkpoint_hook.__init__.<locals>.unpack_hook",
+                     "_checkpoint_hook.__init__.<locals>.pack_hook"), (
+        "torch.utils.checkpoint runs in eager around the compiled code, so its recompute "
+        "hook (`unpack_hook`) sits in the autograd graph, and compiled autograd, tracing the "
+        "backward, cannot trace it: a graph break each time. Call checkpoint inside the "
+        "compiled region instead (compile the whole model, `model.compile()`, or compile a "
+        "function that calls `checkpoint(layer, h, use_reentrant=False)`), where Dynamo turns "
+        "it into its own checkpoint op; or run this backward without compiled autograd.")),
 }

@@ -33,6 +33,20 @@ _EVERY_STAGE = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kerne
                 "runtime", "backend")
 
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    # probes42d sac_policy_closure_context_fn: checkpoint(..., context_fn=lambda: ...) inside
+    # a compiled forward; said as "a bug in torch", with @torch.compiler.disable on forward
+    RuntimeFix(one_of("checkpoint not implemented for"),
+               "Pass checkpoint a context_fn Dynamo can read: a function defined at module "
+               "level (`def sac_context(): return create_selective_checkpoint_contexts("
+               "policy_fn)`, with `policy_fn` at module level too) or a `functools.partial` "
+               "of one (`functools.partial(create_selective_checkpoint_contexts, policy_fn)`)"
+               "; a lambda or a function defined inside forward is what Dynamo refuses here.",
+               stages=("dynamo",),
+               why="Dynamo traces torch.utils.checkpoint into its own higher-order op and "
+                   "accepts only some kinds of context_fn (a module-level function, a "
+                   "functools.partial); a closure or lambda made inside the compiled function "
+                   "is one it does not implement. A limit of torch.compile that the program "
+                   "can avoid, not an error of the program's own."),
     # probes42a fused_linear_fn_grad_transposed: a custom autograd.Function whose backward
     # returned the weight's gradient transposed; compiling traces the backward at once, so it
     # raised at the forward call, said as "AOTAutograd failed", with bisect as the fix

@@ -362,9 +362,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         # two library statements under one user line are two breaks (probes25: two
         # transformers logging sites under `loss = model(...)` were one panel)
         lib = row.get("lib_frame") if isinstance(row.get("lib_frame"), dict) else {}
+        # ... but not two lines of code torch generated (compiled autograd's graph,
+        # `<eval_with_key>.7:199`, :200, ...: one cause, 42 panels in probes42d
+        # regional_compile_ckpt_ca)
         inside = (ctx.resolve(lib.get("filename")), lib.get("lineno")) \
             if lib.get("filename") and ctx.resolve(lib.get("filename")) != frame.filename \
-            else None
+            and not str(lib.get("filename")).startswith("<") else None
         wrote = numpy_write(ctx, row)
         if wrote is not None:  # the program's line that put the NumPy value there
             frame, inside = wrote["frame"], None
