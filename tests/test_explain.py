@@ -3142,3 +3142,19 @@ def test_a_fake_that_returns_a_size_for_a_data_count_is_the_cause(tmp_path):
     assert d["user_frame"]["lineno"] == 12, d["user_frame"]
     assert "fake implementation (line 12) returns `x.numel()`" in d["reason"]
     assert "new_dynamic_size()" in d["fix"] and "Report it" not in d["fix"]
+
+
+def test_a_branch_on_a_sizes_expression_is_at_its_if(tmp_path):
+    """probes42b tf_same_pad_parity_recompile, blind: TF "SAME" padding branches on `in_width
+    % stride_width == 0` (a size made dynamic); torch's guard names that line, and the
+    recompile was put at the model's call, the `if` only "read at line 4". The branch is
+    the line the fix changes (torch.where, or inputs padded to one parity)."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    _call(s, "0/0", [40, 62])
+    s.compile("0/1", recompile_reason="0/0: (L['x'].size()[3] % 2) == 0  # if in_width % "
+                                      f"stride_width == 0:  # {s.user}:4 in f")
+    _call(s, "0/1", [40, 62])
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["reason"].startswith("a branch on the expression"), d["reason"]
+    assert (d["user_frame"]["lineno"], d["user_frame"]["evidence"]) == (4, "torch"), d

@@ -339,9 +339,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         # and so does a guard of the code after a graph break: its "call" is the break, not
         # a line of the user's that passed a value (probes26: the list `history.append` grew
         # at line 18, shown at the logging break at 17)
-        number_if = category == "size_branch" and ".size()" not in source  # `if step % 4:`
+        # a branch on an expression of a dynamic size or number (`if step % 4:`, `if w %
+        # stride == 0:`) is at its `if`, the line torch names and the fix changes (probes42b
+        # tf_same_pad_parity_recompile was at the call, the `if` only "read at line 26")
+        branch_if = category == "size_branch"
         frame = guard_line if (category == "size_range" or is_resume_function(fn)
-                               or category in READ_AT_LINE or loop or number_if) and \
+                               or category in READ_AT_LINE or loop or branch_if) and \
             guard_line.evidence in ("torch", "fx_node") else call or guard_line
         if (frame is call or frame.evidence == "def") and source.startswith("G[") and \
                 category in ("identity", "global"):
