@@ -144,3 +144,24 @@ def test_a_parameters_grad_none_then_a_tensor_keeps_every_grad_a_tensor():
     assert "set_to_none=False" in fix and "torch.zeros_like(p)" in fix, fix
     other = recompile_fix("none", "self.cache", count=1, limit=False, fn="f")
     assert "set_to_none" not in other
+
+
+def test_a_torch_layers_number_the_program_changes_is_kept_few_not_a_tensor():
+    """probes42b bn_momentum_schedule_recompile, blind: a BatchNorm momentum schedule wrote a
+    new float into `.momentum` every epoch; the recompile was at forward's first line with
+    "wrap it in a tensor", which broke the graph at every BatchNorm (F.batch_norm takes a
+    number). The fix keeps the number constant or few; the line is the program's write."""
+    from compdiag.analyses.layer_numbers import layer_number
+
+    source = ["def set_momentum(value):", "    def fn(m):", "        m.momentum = value",
+              "    return fn"]
+    ctx = SimpleNamespace(
+        resolve=lambda f: f, code_lines=lambda f: source if f == "train.py" else None,
+        frame=lambda f, n, evidence: SimpleNamespace(filename=f, lineno=n, evidence=evidence))
+    read = {"loc_filename": "nn/modules/batchnorm.py", "loc_lineno": 182}
+    found = layer_number(ctx, read, "self.bn1.momentum", ("model.py", "train.py"))
+    assert found is not None and found["frame"].lineno == 3, found
+    assert "cannot become a tensor" in found["fix"] and "torch.tensor" not in found["fix"]
+    # read in the program's own code: the usual fix stands
+    assert layer_number(ctx, {"loc_filename": "/work/x/train.py"}, "self.scale",
+                        ("train.py",)) is None

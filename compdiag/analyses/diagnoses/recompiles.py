@@ -43,6 +43,7 @@ from compdiag.analyses.recompile_rules import (  # noqa: F401 - tests read some 
     RANGE_01_FIX, RANGE_01_REASON, REASONS, RECURRING, REQUIRES_GRAD_CHANGE, SAID_IN_LIMIT,
     SPECIALISED_01_EXPLANATION, SPECIALISED_01_FIX, STRING_VALUE, VALUE_GUARDS,
     quoted, recompile_explanation, recompile_fix, tensor_and_dim, tree_spelling)
+from compdiag.analyses.layer_numbers import layer_number
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.zero_one import (ZERO_ONE_EXPLANATION, ZERO_ONE_FIX, ZERO_ONE_LIMIT_FIX,
                                        new_value as _after, zero_one_bounded, zero_one_events,
@@ -408,6 +409,12 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                              guard_text=first["failed_guard"], before=before,
                              tied=tied_fix(ctx, first["compile_id"], source, before, after)))
         fix = COND_PRED_FIX.format(src=bare(source)) if flag == "cond" else fix
+        layer = layer_number(ctx, read, source, (frame.filename, *(ctx.argv or [])[:1])) \
+            if changing and category == "value" and cause is None else None
+        if layer is not None:  # a torch layer's number the program changes (layer_numbers)
+            fix = LIMIT_FIX.format(fn=shown or "The function", fix=layer["fix"]) \
+                if limit is not None else layer["fix"]
+            explanation, frame = explanation + layer["explanation"], layer["frame"] or frame
         if specialised_01 and cause is None:
             explanation += " " + SPECIALISED_01_EXPLANATION.format(value=before)
             fix = SPECIALISED_01_FIX.format(tensor=tensor_and_dim(source)[0],
