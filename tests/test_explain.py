@@ -3158,3 +3158,27 @@ def test_a_branch_on_a_sizes_expression_is_at_its_if(tmp_path):
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
     assert d["reason"].startswith("a branch on the expression"), d["reason"]
     assert (d["user_frame"]["lineno"], d["user_frame"]["evidence"]) == (4, "torch"), d
+
+
+def test_a_marked_dimension_a_library_checks_against_the_models_own_size(tmp_path):
+    """probes42b hf_vit_mark_dynamic_hw, blind: H and W of a ViT's pixel_values marked
+    dynamic; transformers' `if height != self.image_size[0] ...:` pinned them. The diagnosis
+    blamed an unmarked input of the same length and offered maybe_mark_dynamic, which moved
+    the end to the model's ValueError at the next size (eager raises it too)."""
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", lineno=3)
+    _call(s, "0/0", [26])
+    lib = "/usr/lib/python3.11/site-packages/transformers/models/vit/modeling_vit.py"
+    s.ing.record({**_ids("0/0"), "str": [lib, 2]}, None)
+    s.ing.record({**_ids("0/0"), "symbolic_shape_specialization": {
+        "symbol": "s27", "sources": ["L['kwargs']['pixel_values'].size()[2]"], "value": "64",
+        "reason": "range_refined_to_singleton", "stack": [], "user_stack": [
+            {"line": 152, "name": "forward", "filename": 2,
+             "loc": "if height != self.image_size[0] or width != self.image_size[1]:"}]}},
+        None)
+    s.failure("0/0", stage="dynamo", exc_type="ConstraintViolationError",
+              message="Constraints violated (L['kwargs']['pixel_values'].size()[2])!",
+              filename=str(s.user), lineno=26)
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    assert "checks it against a value of the model's own" in d["explanation"], d
+    assert "attention_mask" not in d["fix"] and "interpolate_pos_encoding" in d["fix"]

@@ -218,6 +218,21 @@ MARKED_LIB_FIX = ("Mark that dimension of every input that shares it, not only t
                   "which lets torch keep the size constant where it must.")
 
 
+# probes42b hf_vit_mark_dynamic_hw: H and W of a ViT's pixel_values marked dynamic; the
+# library's `if height != self.image_size[0] ...:` is a size check against the model's own
+# value, not another input: maybe_mark_dynamic only moved the end to that check's ValueError
+_SIZE_CHECK = re.compile(r"^\s*(?:el)?if\b.*(?:[!=]=|[<>]=?)\s*self\.")
+MARKED_CHECK_EXPLANATION = (
+    "{src} was marked dynamic (mark_dynamic), but library code the call runs checks it "
+    "against a value of the model's own at {where} (`{line}`), which specialised it to "
+    "{value}: the model takes only that size there, so the dimension cannot be dynamic.")
+MARKED_CHECK_FIX = ("Drop the mark for this dimension (each size then compiles once, if the "
+                    "model takes it at all), or call the model with its own option for other "
+                    "sizes where it has one (vision transformers in transformers: "
+                    "`interpolate_pos_encoding=True`); `maybe_mark_dynamic` only moves the "
+                    "end to the model's own check, which eager raises too.")
+
+
 # A marked dimension that took a size of 0 or 1, which torch always specialises: no line of
 # the program specialised it (probes29b batcher_min_batch_one, `mark_dynamic(ids, 0, min=1)`
 # then a batch of one got the generic fake-tensor fix)
@@ -255,6 +270,8 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
                      value=lib.get("value"), why=lib.get("reason") or "specialised",
                      where=f"{Path(str(op.get('filename'))).name}:{op.get('lineno')}",
                      line=(op.get("line") or "").strip())
+        if _SIZE_CHECK.search(words["line"]):  # checked against the model's own value
+            return locate(ctx, cid), MARKED_CHECK_EXPLANATION.format(**words), MARKED_CHECK_FIX
         return locate(ctx, cid), MARKED_LIB_EXPLANATION.format(**words), MARKED_LIB_FIX
     if spec is None:
         spec = next((sp for sp in ctx.specializations if sp["compile_id"] == cid
