@@ -240,3 +240,69 @@ def test_bisect_accuracy_probe_counts_a_wrong_gradient(tmp_path):
                        cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert p.returncode == 1, p.stderr[-2000:]
     assert f"{MARKER}: graph 0/0 output grad of x:" in p.stderr
+
+
+def test_the_checkers_replays_warn_nothing_on_the_programs_stderr(recwarn):
+    """probes42b pose_heatmap_peak_eq_bf16, blind: the float64 replay of a graph entering bf16
+    autocast set off torch's "In CPU autocast, but the target dtype is not supported" on the
+    program's stderr under --check-accuracy; the plain run printed nothing. Replays are
+    compdiag's, and so is anything they say."""
+    import warnings
+
+    from compdiag.capture.accuracy_replay import quiet_call
+
+    def graph(x):
+        warnings.warn("In CPU autocast, but the target dtype is not supported.")
+        return x + 1
+
+    assert quiet_call(graph, [1]) == 2
+    assert not [w for w in recwarn if "autocast" in str(w.message)]
+
+
+def test_a_replay_that_raises_inside_no_grad_leaves_grad_mode_as_it_was():
+    """probes42b pose_heatmap_peak_eq_bf16, blind: `with torch.no_grad(), torch.autocast(...)`
+    inside the compiled function; the float64 replay of its graph raised after the graph's own
+    `_set_grad_enabled(False)`, so the program went on with gradients off (the next call
+    recompiled on grad_mode, an extra compile the plain run never made)."""
+    import pytest
+    import torch
+
+    from compdiag.capture.accuracy_replay import quiet_call
+
+    def graph(x):
+        torch._C._set_grad_enabled(False)
+        torch.set_autocast_enabled("cpu", True)
+        raise RuntimeError("float64 is not supported by autocast")
+
+    assert torch.is_grad_enabled() and not torch.is_autocast_enabled("cpu")
+    with pytest.raises(RuntimeError):
+        quiet_call(graph, [1])
+    assert torch.is_grad_enabled() and not torch.is_autocast_enabled("cpu")
+
+
+def test_a_graph_check_leaves_the_programs_grad_mode_as_the_call_left_it():
+    """The same, through the graph checker itself (AccuracyChecker.wrap): a graph that turns
+    grad mode off and raises in its replays (its float64 one) must not leave the program's
+    grad mode off after the checked call: under --check-accuracy the pose program then made
+    a second compile (GLOBAL_STATE grad_mode) that its plain run never made."""
+    import torch
+    import torch.fx
+
+    def fail_on_f64(y):
+        if y.dtype == torch.float64:  # the checker's float64 reference
+            raise RuntimeError("float64 replay failed inside the graph's no_grad")
+        return y
+
+    g = torch.fx.Graph()
+    x = g.placeholder("x")
+    g.call_function(torch._C._set_grad_enabled, (False,))
+    y = g.call_function(fail_on_f64, (g.call_function(torch.mul, (x, 2)),))
+    g.call_function(torch._C._set_grad_enabled, (True,))
+    g.output((y,))
+    gm = torch.fx.GraphModule(torch.nn.Module(), g)
+
+    checks: list = []
+    checked = AccuracyChecker(checks.append).wrap(gm, lambda x: (x * 2,), "0/0", None)
+    assert torch.is_grad_enabled()
+    checked(torch.randn(4))
+    assert torch.is_grad_enabled()

@@ -29,7 +29,7 @@ from compdiag.capture.accuracy_compare import (  # noqa: F401
 from compdiag.capture.accuracy_localise import (  # noqa: F401
     _broken_contract, localise, output_node, point_at_an_op, wrong_code)
 from compdiag.capture.accuracy_replay import (  # noqa: F401
-    _changed, _eager, _gm64, transforms_in)
+    _changed, _eager, _gm64, global_state, restore_global_state, transforms_in)
 
 
 def _updated(before: list[Any], after: list[Any], *replays: dict[int, Any]) -> list[int]:
@@ -267,6 +267,7 @@ class AccuracyChecker:
             rng = torch.random.get_rng_state()
             out = compiled(*args)
             after_rng = torch.random.get_rng_state()
+            modes = global_state()  # the check's replays must leave them as the call did
             checker._active = True
             try:
                 if checker.grads and not recheck:
@@ -306,6 +307,7 @@ class AccuracyChecker:
             finally:
                 checker._active = False
                 torch.random.set_rng_state(after_rng)
+                restore_global_state(modes)
             state["stateful"] = check.updated_inputs and not recheck and check.ok
             # (a graph whose outputs differ from eager's with a verdict that excuses it,
             # compiled nearer float64 than eager, explains the function's difference too:

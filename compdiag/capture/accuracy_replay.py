@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import warnings
 from typing import Any, Callable
 
 import torch
@@ -68,10 +69,52 @@ def quiet_call(gm: Callable[..., Any], args: list[Any]) -> Any:
     prints the failing line of its generated code before it re-raises (probes35c
     ista_custom_op_ok: the float64 replay of a graph that builds a float32 tensor raised, and
     24 lines of torch.fx's traceback reached a program whose plain run printed none). The
-    checker's replays are compdiag's, and so is their failure."""
-    if isinstance(gm, torch.fx.GraphModule):
-        return torch.nn.Module.__call__(gm, *args)
-    return gm(*args)
+    checker's replays are compdiag's, and so is their failure, and any warning they set off
+    (probes42b pose_heatmap_peak_eq_bf16: the float64 replay of a graph entering bf16
+    autocast printed torch's "In CPU autocast, but the target dtype is not supported" on a
+    program whose plain run printed nothing)."""
+    with warnings.catch_warnings(), _global_state():
+        warnings.simplefilter("ignore")
+        if isinstance(gm, torch.fx.GraphModule):
+            return torch.nn.Module.__call__(gm, *args)
+        return gm(*args)
+
+
+@contextlib.contextmanager
+def _global_state() -> Any:
+    """Grad mode and autocast as they were, however the replay ended (`global_state`)."""
+    saved = global_state()
+    try:
+        yield
+    finally:
+        restore_global_state(saved)
+
+
+def global_state() -> tuple[bool, list[tuple[str, bool, Any]]]:
+    """Grad mode and each device's autocast (on, dtype) now. A Dynamo graph sets them itself
+    (`_set_grad_enabled(False)` for a `with torch.no_grad()` inside the function,
+    `_enter_autocast`), and a replay that raised between a set and its reset left the
+    program's grad mode off (probes42b pose_heatmap_peak_eq_bf16 under --check-accuracy: the
+    float64 replay of a bf16 autocast graph raised, the next call recompiled on grad_mode,
+    and the program ran on without gradients)."""
+    autocast = []
+    for dt in ("cpu", "cuda"):
+        try:
+            autocast.append((dt, torch.is_autocast_enabled(dt), torch.get_autocast_dtype(dt)))
+        except (TypeError, RuntimeError, AttributeError):  # another torch's signature
+            continue
+    return torch.is_grad_enabled(), autocast
+
+
+def restore_global_state(saved: tuple[bool, list[tuple[str, bool, Any]]]) -> None:
+    grad, autocast = saved
+    torch.set_grad_enabled(grad)
+    for dt, on, dtype in autocast:
+        try:
+            torch.set_autocast_enabled(dt, on)
+            torch.set_autocast_dtype(dt, dtype)
+        except (TypeError, RuntimeError, AttributeError):
+            continue
 
 
 _NESTING = lazy_re.compile(r"^_(\w+?)_increment_nesting$")
