@@ -306,3 +306,22 @@ def test_a_graph_check_leaves_the_programs_grad_mode_as_the_call_left_it():
     assert torch.is_grad_enabled()
     checked(torch.randn(4))
     assert torch.is_grad_enabled()
+
+
+def test_no_backward_hooks_under_compiled_autograd(monkeypatch):
+    """probes42d ca_optim_in_backward_hook, blind: compiled autograd on (its config flag) and
+    an optimizer stepped from gradient hooks; the checker's hooks on the outputs and the
+    compiled node went into the backward graph compiled autograd compiled, and the program's
+    final loss moved from 0.664 (plain) to 0.591 under --check-accuracy. Under compiled
+    autograd the backward is left unwatched."""
+    import torch
+
+    from compdiag.capture.grad_accuracy import Modes, compiled_autograd_on, watch_backward
+
+    assert not compiled_autograd_on()
+    monkeypatch.setattr(torch._dynamo.config, "compiled_autograd", True)
+    assert compiled_autograd_on()
+    gm, x = _graph(), torch.randn(8, requires_grad=True)
+    out = (x * 2,)
+    assert watch_backward(gm, [x, x], [x, x], out, torch.random.get_rng_state(),
+                          Modes.now(), lambda *a: None) is False

@@ -371,13 +371,28 @@ def localise_backward(watch: BackwardWatch, compiler: Callable[..., Any], tol: T
 
 
 # -- the hooks -------------------------------------------------------------------------------------
+def compiled_autograd_on() -> bool:
+    """Whether the program's backward runs under compiled autograd (its config flag, or its
+    context entered now): Python hooks on the outputs and the compiled node become part of
+    the backward graph it compiles, so watching would change what the program computes
+    (probes42d ca_optim_in_backward_hook: an optimizer stepped from gradient hooks ended at
+    0.591 under --check-accuracy and 0.664 plainly). Its gradients go unwatched."""
+    try:
+        from torch._dynamo import compiled_autograd
+
+        return bool(getattr(torch._dynamo.config, "compiled_autograd", False)
+                    or getattr(compiled_autograd, "compiled_autograd_enabled", False))
+    except Exception:  # noqa: BLE001 - another torch: not known to be on
+        return False
+
+
 def watch_backward(gm: torch.fx.GraphModule, args: list[Any], before: list[Any], out: Any,
                    rng: torch.Tensor, modes: Modes,
                    on_grads: Callable[[BackwardWatch, list[Any]], None]) -> bool:
     """Hook the program's first backward through this compiled call: `on_grads(watch,
     compiled input gradients)` runs once the compiled backward has computed them. False when
     there is nothing to watch (no gradient needed, or no compiled autograd node)."""
-    if not modes.grad or modes.inference:
+    if not modes.grad or modes.inference or compiled_autograd_on():
         return False
     requires = [isinstance(a, torch.Tensor) and a.requires_grad for a in args]
     outs = pytree.tree_leaves(out)
