@@ -85,3 +85,27 @@ def test_the_property_holds_the_store_to_its_own_files(tmp_path, monkeypatch):
     monkeypatch.setattr(ingestor, "fresh_paths", lambda payload, fresh: payload)
     (tmp_path / "before").mkdir()
     assert store(tmp_path / "before"), "the stale path was not caught"
+
+
+def test_a_kept_file_the_run_never_ran_is_foreign(tmp_path):
+    """probes42d ca_optim_in_backward_hook, blind: compiled autograd's cache-served graphs
+    named a draft copy still on disk; the run kept it (a record named it), so it passed for a
+    file of the run and four accuracy panels pointed there. A file is the run's when it ran
+    code of it: traced by Dynamo, in a live call capture saw, or the script."""
+    from compdiag.analyses.context import RunContext
+
+    draft = tmp_path / "drafts" / "ca1.py"
+    draft.parent.mkdir()
+    draft.write_text("x = 1\n" * 30)
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.ing.record({**_ids("0/0"), "dynamo_output_graph": {}}, _dynamo_graph(str(s.user)))
+    # a cached graph's node of the draft, with code the run's graph does not have
+    s.ing.record({**_ids("0/0"), "inductor_post_grad_graph": {}},
+                 f"        # File: {draft}:26 in forward, code: return self.net(x)\n"
+                 '        mm: "f32[2, 3]" = torch.ops.aten.mm.default(arg0_1, arg1_1)\n')
+    s.done()
+    with Reader(s.path) as r:
+        ctx = RunContext(r, s.run_id)
+        assert ctx.source_lines(str(draft)) is not None  # kept: a record named it
+        assert ctx.foreign(str(draft)) and not ctx.foreign(str(s.user))

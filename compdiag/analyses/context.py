@@ -142,9 +142,31 @@ class RunContext:
         frame of another program's compile (an FX graph cache entry names the file of the
         program that wrote it), never a line of this run. Captured runs only: an imported
         log's files may be elsewhere, kept or not."""
-        return bool(filename) and self.run.get("source", "run") == "run" and \
-            bool(self.r.source_paths(self.run_id)) and \
-            self.source_lines(filename) is None and is_user_file(self.resolve(filename))
+        if not filename or self.run.get("source", "run") != "run" or \
+                not self.r.source_paths(self.run_id) or not is_user_file(self.resolve(filename)):
+            return False
+        # kept because a record named it, yet never run here: no compile, graph node or
+        # live call of this run is in it (probes42d ca_optim_in_backward_hook: compiled
+        # autograd's cached graphs named a draft copy still on disk, and four panels
+        # pointed there)
+        return self.source_lines(filename) is None or \
+            bool(self._live) and self.resolve(filename) not in self._live
+
+    @functools.cached_property
+    def _live(self) -> set[str]:
+        """The files this run ran code of: those Dynamo traced, those of the live calls
+        capture saw start each compile, of the program's exceptions, failures and ending
+        stacks, and the script itself."""
+        files = set(self._traced)
+        stacks = [s.get("frames") for s in self.r.call_stacks(self.run_id).values()] + \
+            [e.get("frames") for e in [*self.program_exceptions,
+                                        *self.r.program_ends(self.run_id)]]
+        stacks.append([f for f in self.failures if f.get("filename")])  # tracebacks' lines
+        for frames in stacks:
+            files.update(self.resolve(f.get("filename")) for f in frames or []
+                         if isinstance(f, dict) and f.get("filename"))
+        files.update(self.resolve(a) for a in (self.argv or [])[:1])
+        return {f for f in files if f}
 
     @functools.cached_property
     def _traced(self) -> set[str]:
