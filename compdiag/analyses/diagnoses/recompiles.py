@@ -358,7 +358,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         source, guarded = passed_as(source, call_text), source
         head = REASONS.get("size_loop" if loop else category, "guard {src} failed").format(
             src=keyword_named(guarded, source)) + (
-                f", at `{guard_line.line.strip()}`" if loop else "")
+                f", at `{guard_line.line.strip()}`" if (loop or branch_if and frame is
+                                                       guard_line) and guard_line.line else "")
         if category == "size_order":  # the user's call that compared them (pad_sequence)
             head += call_clause(frame.line, head)
         change = "" if before is None and after is None else (
