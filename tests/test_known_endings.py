@@ -50,8 +50,8 @@ class _Ctx:
         self.r = self
         self.survived = survived
 
-    def records(self, run_id, *, kind=None, with_payload=True):
-        return [{"kind": kind}] if self.survived and kind.endswith("survived") else []
+    def records(self, run_id, *, kind=None, with_payload=True):  # a generator, as the store's
+        yield from [{"kind": kind}] if self.survived and kind.endswith("survived") else []
 
 
 def test_a_run_that_kept_its_graphs_is_not_told_to_keep_them_again():
@@ -62,6 +62,8 @@ def test_a_run_that_kept_its_graphs_is_not_told_to_keep_them_again():
 
     again, _ = crash_commands(_Ctx(survived=False))
     assert "COMPDIAG_KEEP_GRAPHS=1" in again and "minify" in again
+    # the re-run is a new run: minify names no RUN (the latest), never this run's id 2
+    assert "compdiag run --store s.db train.py" in again and "minify --store s.db`" in again
     kept, bisect = crash_commands(_Ctx(survived=True))
     assert "run it again" not in kept and "bisect" in kept and "compdiag bisect" in bisect
 

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from compdiag.analyses.fixes import commands
+from compdiag.formats.command_line import command_line
 from compdiag.analyses.runtime_fixes import known_error
 from compdiag.formats.code_text import code_only_lines
 from compdiag.formats.user_code import is_user_file
@@ -79,9 +80,11 @@ CRASH_COMPILED_FIX = ("Native code crashed inside compiled code: check whether b
                       "'aot_eager' runs it (if it does, Inductor's generated code is at fault). "
                       "Find the culprit: {bisect} (a crash is a failing exit status). "
                       "{minify}")
+KEEP = {"COMPDIAG_KEEP_GRAPHS": "1"}
 KEEP_AND_MINIFY = ("compdiag's minifier cannot replay a crash from this run: a crash leaves no "
                    "chance to store the graph, so run it again with `COMPDIAG_KEEP_GRAPHS=1`, "
-                   "which keeps each graph before its first call, then `{minify}`.")
+                   "which keeps each graph before its first call ({rerun}), then `{minify}` "
+                   "(the latest run: the new one).")
 # the run kept its graphs (COMPDIAG_KEEP_GRAPHS=1) and each first call survived: saying
 # "run it again with COMPDIAG_KEEP_GRAPHS=1" again was a loop (probes42a tagger_keep)
 KEPT_SURVIVED = ("This run kept each graph before its first call (COMPDIAG_KEEP_GRAPHS=1) and "
@@ -92,10 +95,17 @@ KEPT_SURVIVED = ("This run kept each graph before its first call (COMPDIAG_KEEP_
 def crash_commands(ctx: Any) -> tuple[str, str]:
     """(what to do for minify, the bisect command) of a crash in compiled code: keep the
     graphs and minify, unless this run kept them already and their first calls survived."""
-    minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
-    survived = ctx.r.records(ctx.run_id, kind="compdiag:failure_graph_survived",
-                             with_payload=False)
-    return (KEPT_SURVIVED if survived else KEEP_AND_MINIFY.format(minify=minify)), bisect
+    _, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
+    survived = next(iter(ctx.r.records(ctx.run_id, kind="compdiag:failure_graph_survived",
+                                       with_payload=False)), None) is not None
+    if survived:
+        return KEPT_SURVIVED, bisect
+    # the re-run is a new run: minify's RUN is the latest, not this one (probes42c
+    # mel_cnn_cl_freq_pool_tail: the printed `minify ... 1` said run 1 "has no failure")
+    rerun = f"`{command_line('run', *ctx.argv, store=ctx.store, env=KEEP)}`" if ctx.argv \
+        else "the same command"
+    return KEEP_AND_MINIFY.format(rerun=rerun, minify=command_line("minify", store=ctx.store)), \
+        bisect
 CRASH_OWN_CALL_FIX = ("The crash is in your own code that the compiled code calls: {name} at "
                       "line {line}{code}, a native call there read or wrote memory it does "
                       "not own (a byte count, a pointer, a size). torch.compile runs such code "

@@ -9,6 +9,8 @@ the attribute a stale_number verdict names, {eager_value}/{compiled_value} its t
 
 from __future__ import annotations
 
+from compdiag.analyses.runtime_fixes import known_error
+
 # what `changed_after_compile` supposes, dropped where the check found another cause (inputs
 # that alias one storage: analyses/baked_values.aliased_input)
 CONSTANT_CLAUSE = (": a value the graph took as a constant when it was compiled has changed "
@@ -94,3 +96,14 @@ FUNCTION_FIXES = {
                     "graph computes it from its current value instead of baking it in; or "
                     "update it outside the compiled function.",
 }
+
+
+def known_fix(eager_error: str | None) -> str:
+    """The fix of a known error eager raised on the program's inputs (runtime_fixes: one that
+    eager raises too), to lead an eager_rejects fix: probes42c ctr_bce_raw_logits was told to
+    "drop or mask such entries" of raw logits fed to binary_cross_entropy."""
+    for stage in ("runtime", "aot", "dynamo"):
+        rule = known_error(eager_error, stage)
+        if rule is not None and rule.eager_fails:
+            return rule.fix + " "
+    return ""

@@ -33,6 +33,16 @@ _EVERY_STAGE = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kerne
                 "runtime", "backend")
 
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    # probes42c ctr_bce_raw_logits: raw scores into binary_cross_entropy, whose range check
+    # the compiled decomposition drops; the fix said "drop or mask such entries"
+    RuntimeFix(one_of("all elements of input should be between 0 and 1"),
+               "binary_cross_entropy takes probabilities in [0, 1]: for raw scores (logits) "
+               "use `F.binary_cross_entropy_with_logits` (`nn.BCEWithLogitsLoss`), which is "
+               "also the numerically stable form, or apply `torch.sigmoid` first.",
+               stages=_EVERY_STAGE, eager_fails=True,
+               why="The loss was handed values outside [0, 1]; eager's binary_cross_entropy "
+                   "checks the range and raises, and the compiled code computes log() of "
+                   "them without the check."),
     # probes42d sac_policy_closure_context_fn: checkpoint(..., context_fn=lambda: ...) inside
     # a compiled forward; said as "a bug in torch", with @torch.compiler.disable on forward
     RuntimeFix(one_of("checkpoint not implemented for"),

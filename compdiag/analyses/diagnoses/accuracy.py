@@ -15,7 +15,7 @@ from typing import Any
 from compdiag.analyses.accuracy_stale import STALE_INPUT_FIX, stale_input_words, \
     updated_params_words
 from compdiag.analyses.function_verdicts import (FUNCTION_EXPLANATIONS, FUNCTION_FIXES,
-                                                   FUNCTION_REASONS)
+                                                   FUNCTION_REASONS, known_fix)
 from compdiag.analyses import dropped_words
 from compdiag.analyses.baked_values import baked_cause, with_baked
 from compdiag.analyses.check_causes import random_excuse, random_fix, random_where
@@ -481,9 +481,9 @@ def measured(ctx: Any) -> list[Diagnosis]:
                                                                   ctx.store)[1])
         elif kind in VERDICT_FIXES:
             minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
-            fix = VERDICT_FIXES[kind].format(eager_dtype=detail.get("eager_dtype"),
-                                             dtype=detail.get("dtype"), minify=minify,
-                                             bisect=bisect, attr=detail.get("attribute"))
+            fix = known_fix(detail.get("eager_error")) + VERDICT_FIXES[kind].format(
+                eager_dtype=detail.get("eager_dtype"), dtype=detail.get("dtype"),
+                minify=minify, bisect=bisect, attr=detail.get("attribute"))
         if fix == generic:  # an input's write-back differs: return the value instead
             fix = dropped_words.input_write_fix(name) + fix
         if detail.get("after_param_update") and not worst.get("ok"):
