@@ -78,3 +78,12 @@ def test_a_closure_as_checkpoints_context_fn_is_dynamos_limit_with_a_way_round()
     assert rule is not None and not rule.eager_fails
     assert "module level" in rule.fix and "functools.partial" in rule.fix
     assert "bug in torch" not in rule.why
+
+
+def test_the_summary_line_says_a_run_was_killed():
+    """probes42c mel_cnn_cl_freq_pool_tail: the summary of a SIGABRT run read "0 failures"
+    and nothing of how it ended."""
+    from compdiag.capture.runner import _ended
+
+    assert _ended(134) == " | killed by SIGABRT" and _ended(137) == " | killed by SIGKILL"
+    assert _ended(None) == "" and _ended(1) == ""

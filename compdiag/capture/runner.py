@@ -258,6 +258,8 @@ def _summary(store: Path, run_id: int, wall: float) -> None:
         with Reader(store) as r:
             c = r.counts(run_id)
             warns = r.warnings(run_id)
+            run = r.run(run_id)
+            code = run.get("exit_code") if run.get("status") == "killed" else None
         counts = ", ".join(plural(n, word) for n, word in (
             (c["compiles"], "compile"), (c["graph_breaks"], "graph break"),
             (c["recompiles"], "recompile"), (c["failures"], "failure"),
@@ -265,11 +267,24 @@ def _summary(store: Path, run_id: int, wall: float) -> None:
               if c.get("accuracy_mismatches") else []),
             (c["kernels"], "kernel"), (c["cudagraph_skips"], "cudagraph skip"),
             (len(warns), "warning")))
-        line = f"compdiag: {counts} | run {run_id} in {_short(store)} ({wall:.1f}s)"
+        line = f"compdiag: {counts}{_ended(code)} | run {run_id} in {_short(store)} ({wall:.1f}s)"
         print(line, file=sys.stderr)
     except Exception as exc:  # noqa: BLE001 - the summary must not change the exit status
         print(f"compdiag: run {run_id} stored in {store} (summary unavailable: {exc})",
               file=sys.stderr)
+
+
+def _ended(code: int | None) -> str:
+    """How a program killed by a signal ended, for the summary line (probes42c
+    mel_cnn_cl_freq_pool_tail: a SIGABRT run read "0 failures" and nothing else)."""
+    if not isinstance(code, int) or not 128 < code < 128 + 65:
+        return ""
+    try:
+        import signal
+
+        return f" | killed by {signal.Signals(code - 128).name}"
+    except ValueError:
+        return f" | exit {code}"
 
 
 def _short(path: Path) -> str:
