@@ -1173,6 +1173,12 @@ def test_an_undecided_comparison_of_a_read_number_offers_the_check_that_decides_
         "data-dependent expression Eq(u0, 7)", {**read, "line": "k = t.item()"})
     assert _check_hint("data-dependent expression Eq(u0, 7)", {**read, "line": "f(t.item())"}) \
         == ""
+    # probes42e multicrop_unflatten_item_fullgraph: `unflatten(0, (n, -1))` could not decide
+    # Ne(u0, 0); the check printed was `n == 0`, the opposite, and the run still failed
+    assert "`torch._check(n > 0)`" in _check_hint(
+        "Could not guard on data-dependent expression Ne(u0, 0)", read)
+    assert "`torch._check(k != 7)`" in _check_hint(
+        "data-dependent expression Ne(u0, 7)", {**read, "line": "k = t.item()"})
 
 
 def test_a_recompile_on_a_resumed_functions_stack_slot_never_prints_it_as_a_name():

@@ -106,7 +106,7 @@ def unbacked_origin(ctx: Any, cid: str | None, text: str | None) -> dict[str, An
 # the expression torch could not decide is the number against a constant: `Eq(u1, 1)` (a
 # size of 1 broadcasts), `u0 < 5`
 _AGAINST = re.compile(r"\b(Eq|Ne)\((u\d+), (-?\d+)\)|\b(u\d+) (<=|>=|<|>) (-?\d+)\b")
-_NOT = {"Eq": "!=", "Ne": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+_NOT = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 _TARGET = re.compile(r"^\s*([A-Za-z_]\w*)\s*=[^=]")
 
 
@@ -123,7 +123,12 @@ def _check_hint(text: str, read: dict[str, Any]) -> str:
     # from the number (the helper's check `n >= 2` compiled where `n != 1` might not)
     # (a size-producing op's target is the tensor: its first dimension is the number)
     name = target.group(1) + ("" if reads_value(read.get("op")) else ".shape[0]")
-    check = f"{name} {'>' if op == 'Eq' and value in ('0', '1') else _NOT[op]} {value}"
+    # Ne(u0, 0) undecided is the same question as Eq(u0, 0): is the size 0? It is not, for
+    # the data the program runs (probes42e multicrop_unflatten_item_fullgraph: unflatten(0,
+    # (n, -1)) needed `n > 0`, and the check printed was `n == 0`)
+    sym = ">" if op in ("Eq", "Ne") and value in ("0", "1") else \
+        "!=" if op in ("Eq", "Ne") else _NOT[op]
+    check = f"{name} {sym} {value}"
     return (f"If `{check}` always holds for your data, say so after line {read['lineno']}: "
             f"`torch._check({check})` decides the comparison torch could not, and the number "
             "stays in the graph. ")
