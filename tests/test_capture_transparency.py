@@ -120,3 +120,19 @@ def test_a_trace_record_whose_builder_raises_does_not_end_the_compile() -> None:
     assert payloads["y"] == "kept"
     assert "raised RuntimeError: aten.masked_select.default" in payloads["x"]
     assert warned == [("torch's trace record artifact", "aten.masked_select.default")]
+
+
+def test_the_programs_environment_is_a_plain_runs(tmp_path: Path) -> None:
+    """probes42f cache_dir_stable_ok, blind: capture's early `import torch._dynamo` ran
+    Inductor's cache_dir(), which writes TORCHINDUCTOR_CACHE_DIR into os.environ, so a
+    program's `os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", ...)` after `import torch`
+    was silently ignored under compdiag run (its cache went to /tmp/torchinductor_USER)."""
+    script = tmp_path / "envp.py"
+    script.write_text("import os\nimport torch\n"
+                      "print(os.environ.get('TORCHINDUCTOR_CACHE_DIR'))\n")
+    env = base_env()
+    env.pop("TORCHINDUCTOR_CACHE_DIR", None)
+    plain = run_cmd([sys.executable, str(script)], env=env, cwd=tmp_path)
+    captured = run_cmd(compdiag_args("run", "--store", tmp_path / "s.db", script), env=env,
+                       cwd=tmp_path)
+    assert plain.stdout == "None\n" and captured.stdout == plain.stdout, captured.stdout

@@ -13,6 +13,7 @@ import functools
 import io
 import json
 import logging
+import os
 import threading
 import weakref
 from typing import Any, Callable, Iterator
@@ -52,6 +53,11 @@ def run_device() -> str:
     import torch
 
     return ("cuda:" + torch.cuda.get_device_name()) if torch.cuda.is_initialized() else "cpu"
+
+
+# Environment variables torch's compiler modules set when imported (Inductor's cache_dir()
+# writes TORCHINDUCTOR_CACHE_DIR), which a plain `import torch` does not.
+TORCH_SETS_ON_IMPORT = ("TORCHINDUCTOR_CACHE_DIR",)
 
 
 class Capture:
@@ -175,12 +181,21 @@ class Capture:
     # -- install ----------------------------------------------------------------------------
     def install(self) -> None:
         import torch  # noqa: F401 - the capture is installed before the program's own import
+        unset = {k for k in TORCH_SETS_ON_IMPORT if k not in os.environ}
         # torch's own modules the hooks attach to: imported first, outside compdiag's time
         # (a program that compiles imports them anyway, at its first torch.compile)
         import torch._dynamo  # noqa: F401 - (its __init__ imports convert_frame)
         import torch._logging._internal  # noqa: F401
 
-        self.self_time.call(self._install)
+        try:
+            self.self_time.call(self._install)
+        finally:
+            # what those imports put in the program's environment, taken out again: the
+            # program sees it as a plain run does until its own first compile (probes42f
+            # cache_dir_stable_ok: `os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", ...)`
+            # after `import torch` was silently ignored under compdiag run)
+            for key in unset:
+                os.environ.pop(key, None)
 
     def _install(self) -> None:
         self._install_trace()
