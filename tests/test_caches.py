@@ -997,3 +997,28 @@ def test_a_same_key_miss_in_perfs_own_run_is_perfs_fresh_cache(tmp_path: Path) -
         (d,) = explain(r, perf)
         assert d.severity == "info" and "compdiag perf" in d.reason, d.reason
         assert "TORCHINDUCTOR_CACHE_DIR at" not in d.fix
+
+
+def test_the_programs_own_fresh_cache_directory_is_the_line_of_a_same_key_miss():
+    """probes42f cache_dir_mkdtemp_cold, blind: `os.environ["TORCHINDUCTOR_CACHE_DIR"] =
+    tempfile.mkdtemp()` at every launch, so each warm start missed with the key the earlier
+    run stored; the miss was said at the compiled call with three possible causes."""
+    from types import SimpleNamespace
+
+    from compdiag.analyses.cache_dir_set import cache_dir_line
+
+    fresh = ["import os", "import tempfile", "",
+             'os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="job_")']
+    fixed = ["import os", 'os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", "/data/cache")']
+    files = {"fresh.py": fresh, "fixed.py": fixed, "none.py": ["import torch"]}
+
+    def ctx():
+        return SimpleNamespace(
+            code_lines=lambda f: files.get(f), source_lines=lambda f: files.get(f),
+            frame=lambda f, n, evidence: SimpleNamespace(filename=f, lineno=n))
+
+    at, made_fresh = cache_dir_line(ctx(), ("fresh.py",))
+    assert at.lineno == 4 and made_fresh
+    at, made_fresh = cache_dir_line(ctx(), ("none.py", "fixed.py"))
+    assert at.lineno == 2 and not made_fresh
+    assert cache_dir_line(ctx(), ("none.py",)) is None

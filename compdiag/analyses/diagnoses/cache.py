@@ -21,6 +21,7 @@ from compdiag.analyses.cache_words import AOT_ONLY_EXPLANATION, BYPASS_EXPLANATI
     MISS_EXPLANATION, NOT_STORED_EXPLANATION, \
     NOT_STORED_FIX, ORDER_EXPLANATION, ORDER_FIX, PEER_RANK_EXPLANATION, PEER_RANK_FIX, \
     PERF_FRESH_EXPLANATION, PERF_FRESH_FIX, RESET_EXPLANATION, SAME_KEY_EXPLANATION
+from compdiag.analyses.cache_dir_set import FRESH_FIX, FRESH_REASON, SET_REASON, cache_dir_line
 from compdiag.analyses.cached_compiles import hits_across_reset, served_from_cache
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
@@ -382,6 +383,7 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
               if reset.get("filename") and reset.get("lineno") else "")
         where = f"{display(ref.get('compile_id'))}, the compile before torch._dynamo.reset(){at}"
     peer = _same_job(ctx, ref.get("run_id"))
+    where_set = None  # the program's line that sets the cache directory, where it does
     beside = hit_beside(ctx, e) if why.status == "same_key" else None
     perf_fresh = why.status == "same_key" and ctx.r.perf_run(ctx.run_id) is not None
     if why.status == "same_key" and peer is not None:
@@ -406,6 +408,12 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
         explanation, fix = SAME_KEY_EXPLANATION, (
             "Point TORCHINDUCTOR_CACHE_DIR at the directory the earlier run wrote (copy it whole, "
             "fxgraph/ and aotautograd/ included), or keep it from being cleared.")
+        own = cache_dir_line(ctx, (*(ctx.argv or [])[:1], (ctx.code_row(cid) or {}).get(
+            "filename")))
+        if own is not None:  # the program picks the directory itself (cache_dir_set.py)
+            where_set, fresh = own
+            reason += (FRESH_REASON if fresh else SET_REASON).format(lineno=where_set.lineno)
+            fix = FRESH_FIX.format(lineno=where_set.lineno) if fresh else fix
     elif why.changes:
         shown = [c.summary for c in why.changes[:3]]
         more = f" (+{len(why.changes) - 3} more)" if len(why.changes) > 3 else ""
@@ -444,8 +452,9 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
         not moved and loop is None and bool(why.changes)
         and all(c.component.startswith(GRAPH_COMPONENTS) for c in why.changes))
     return Diagnosis(KIND, stage="cache", compile_id=cid, reason=reason,
-                     user_frame=frame or locate(ctx, cid), explanation=explanation,
-                     fix=fix, score=MISS_SCORE, severity="info" if expected else "problem",
+                     user_frame=frame or where_set or locate(ctx, cid), fix=fix,
+                     explanation=explanation, score=MISS_SCORE,
+                     severity="info" if expected else "problem",
                      details=CacheDetails(caches=(cache,), result="miss", key=e.get("key"),
                                           changed=tuple(c.to_json() for c in why.changes),
                                           compared_to=why.compared_to))
