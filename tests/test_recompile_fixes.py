@@ -165,3 +165,15 @@ def test_a_torch_layers_number_the_program_changes_is_kept_few_not_a_tensor():
     # read in the program's own code: the usual fix stands
     assert layer_number(ctx, {"loc_filename": "/work/x/train.py"}, "self.scale",
                         ("train.py",)) is None
+
+
+def test_a_parameters_stride_recompile_is_its_layout_not_torchs_size_hint():
+    """probes42f assign_transposed_ckpt_recompile, blind: `load_state_dict(sd, assign=True)`
+    with transposed weights recompiled on a parameter's stride, and the fix was torch's own
+    hint `force_parameter_static_shapes = False`, which is about sizes: applied, the same
+    stride guard failed again. Loading without assign=True held."""
+    src = "self._modules['fc']._parameters['weight'].stride()[0]"
+    guard = ("___check_metadata ... consider using "
+             "torch._dynamo.config.force_parameter_static_shapes = False")
+    fix = recompile_fix("stride", src, count=1, limit=False, fn="forward", guard_text=guard)
+    assert "force_parameter_static_shapes" not in fix and "assign=True" in fix, fix

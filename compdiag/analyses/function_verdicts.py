@@ -104,6 +104,6 @@ def known_fix(eager_error: str | None) -> str:
     "drop or mask such entries" of raw logits fed to binary_cross_entropy."""
     for stage in ("runtime", "aot", "dynamo"):
         rule = known_error(eager_error, stage)
-        if rule is not None and rule.eager_fails:
+        if rule is not None and rule.eager_fails and rule.names_change:
             return rule.fix + " "
     return ""

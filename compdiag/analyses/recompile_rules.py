@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from compdiag.analyses.limit_words import LIMIT_ENDED, LIMIT_FIX, LIMIT_RUNS_ON  # noqa: F401
+from compdiag.analyses.parameter_words import PARAMETER_REQUIRES_GRAD_FIX, PARAMETER_STRIDE_FIX
 from compdiag.analyses.rules import Words, every, first, one_of
 from compdiag.formats.guard_source import in_user_spelling, input_field, nested_input
 
@@ -503,6 +504,8 @@ def torch_hint(guard_text: str | None, category: str | None = None) -> str | Non
     if category is not None and category not in _SHAPE_CATEGORIES \
             and _SHAPE_HINT.search(m.group(1)):
         return None
+    if category == "stride" and "static_shapes" in m.group(1):  # sizes', not a layout's
+        return None
     return m.group(1).strip().rstrip(".") + "."
 
 
@@ -515,14 +518,6 @@ def recurring_fix(source: str, text: str) -> str:
 # probes30d gradual_unfreeze unfroze one block per epoch, and the fix spoke of inference
 # inputs; leaving the flags alone and adding the block to the optimizer gave 0 recompiles.
 _PARAMETER = re.compile(r"_parameters\[|\.(?:weight|bias)\b")
-PARAMETER_REQUIRES_GRAD_FIX = (
-    "Each pattern of `requires_grad` over the model's parameters is a graph of its own: "
-    "freezing or unfreezing layers one step at a time (gradual unfreezing) compiles once per "
-    "step. Keep `requires_grad` as it is and choose what trains with the optimizer instead "
-    "(create it with the trainable parameters, `optimizer.add_param_group({{'params': "
-    "block.parameters()}})` when a block joins), or unfreeze in a few large steps.")
-
-
 RESUMED_VALUE_FIX = ("The guarded value is one the code after a graph break was handed (Dynamo "
                      "names it `___stack0` in the resumed function), not a name of yours: the "
                      "recompile follows from the break, so remove the break (its diagnosis) and "
@@ -573,6 +568,8 @@ def _change(category: str, source: str, count: int, recurring_text: str | None,
     template = FIXES.get(category)
     if category == "requires_grad" and _PARAMETER.search(source or ""):
         template = PARAMETER_REQUIRES_GRAD_FIX
+    if category == "stride" and _PARAMETER.search(source or ""):
+        template = PARAMETER_STRIDE_FIX
     if category == "none" and input_field(source):
         template = FIXES["none_input"]
     if category == "none" and (source or "").endswith(".grad"):

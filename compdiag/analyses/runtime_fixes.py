@@ -23,6 +23,9 @@ class RuntimeFix:
     # the circumstance, not the graph, failed (a compile at interpreter shutdown): nothing for
     # bisect or minify to replay, and the stage's own words ("a kernel failed") are wrong
     circumstance: bool = False
+    # its fix names the program's change outright (not the generic "fix the data" an
+    # input eager rejects already gets): it leads that verdict's fix (function_verdicts)
+    names_change: bool = False
 
 
 # torch's legacy typed constructors (torch.FloatTensor, torch.cuda.HalfTensor, ...)
@@ -42,7 +45,7 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                stages=_EVERY_STAGE, eager_fails=True,
                why="The loss was handed values outside [0, 1]; eager's binary_cross_entropy "
                    "checks the range and raises, and the compiled code computes log() of "
-                   "them without the check."),
+                   "them without the check.", names_change=True),
     # probes42d sac_policy_closure_context_fn: checkpoint(..., context_fn=lambda: ...) inside
     # a compiled forward; said as "a bug in torch", with @torch.compiler.disable on forward
     RuntimeFix(one_of("checkpoint not implemented for"),
