@@ -156,12 +156,18 @@ class RunContext:
     def _live(self) -> set[str]:
         """The files this run ran code of: those Dynamo traced, those of the live calls
         capture saw start each compile, of the program's exceptions, failures and ending
-        stacks, and the script itself."""
+        stacks, of Dynamo's graph breaks and guard locations, and the script itself."""
         files = set(self._traced)
         stacks = [s.get("frames") for s in self.r.call_stacks(self.run_id).values()] + \
             [e.get("frames") for e in [*self.program_exceptions,
                                         *self.r.program_ends(self.run_id)]]
         stacks.append([f for f in self.failures if f.get("filename")])  # tracebacks' lines
+        # what Dynamo said while tracing in this process (never served from a cache): the
+        # lines its graph breaks and recompiled guards name
+        for b in self.r.graph_breaks(self.run_id):
+            stacks.append([b, *(b.get("user_stack") or [])])
+        stacks.append([{"filename": e.get("loc_filename")}
+                       for e in self.r.recompile_events(self.run_id) if e.get("loc_filename")])
         for frames in stacks:
             files.update(self.resolve(f.get("filename")) for f in frames or []
                          if isinstance(f, dict) and f.get("filename"))
