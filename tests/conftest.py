@@ -22,6 +22,15 @@ from cdtest import (SCRIPTS, SHARED_CACHE_ENV, Launch, Proc, Session, shared_cac
                     torch_test_env)
 from corpus_check import corpus_half
 
+try:  # property tests: a 2-core machine loaded by a .ci/run is slow to draw, not wrong
+    from hypothesis import HealthCheck, settings as _hypothesis
+
+    _hypothesis.register_profile("compdiag", suppress_health_check=[HealthCheck.too_slow],
+                                 deadline=None)
+    _hypothesis.load_profile("compdiag")
+except ImportError:  # pragma: no cover - hypothesis is a dev dependency
+    pass
+
 # The fixtures that start the session's compile scenarios: their readers share one worker.
 SCENARIO_FIXTURES = frozenset({"launched", "scenario", "fail_kernel", "killed", "hook_fault"})
 # Heaviest groups first (by the slowest tests of the last idle run and the number of cold

@@ -149,11 +149,14 @@ def with_consequences(cause: Diagnosis, more: list[Consequence]) -> Diagnosis:
 
 
 def rank(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
-    """Highest score first; equal scores by their kinds' tie order (KindSpec.tie), then as
+    """Problems before information (an information item never ranks above a problem, in
+    the JSON either: probes42f listed a missed fusion torch makes on purpose first), then
+    highest score first; equal scores by their kinds' tie order (KindSpec.tie), then as
     produced."""
     order = {id(d): i for i, d in enumerate(diagnoses)}
     tie = {k: kind_spec(k).tie for k in {d.kind for d in diagnoses}}
-    return sorted(diagnoses, key=lambda d: (-d.score, tie[d.kind], order[id(d)]))
+    return sorted(diagnoses, key=lambda d: (d.severity == "info", -d.score, tie[d.kind],
+                                            order[id(d)]))
 
 
 def explain(reader: Reader, run_id: int) -> list[Diagnosis]:
