@@ -155,16 +155,20 @@ def test_a_torch_layers_number_the_program_changes_is_kept_few_not_a_tensor():
 
     source = ["def set_momentum(value):", "    def fn(m):", "        m.momentum = value",
               "    return fn"]
+    files = {"/work/x/model.py": ["y = 1"], "/work/x/train.py": source}
     ctx = SimpleNamespace(
-        resolve=lambda f: f, code_lines=lambda f: source if f == "train.py" else None,
-        frame=lambda f, n, evidence: SimpleNamespace(filename=f, lineno=n, evidence=evidence))
+        resolve=lambda f: f, code_lines=files.get, source_lines=files.get,
+        code_row=lambda cid: {"filename": "/work/x/model.py"},
+        start_stack=lambda cid: [{"filename": "/work/x/train.py"}],
+        frame=lambda f, n, line, evidence: SimpleNamespace(filename=f, lineno=n,
+                                                           evidence=evidence))
     read = {"loc_filename": "nn/modules/batchnorm.py", "loc_lineno": 182}
-    found = layer_number(ctx, read, "self.bn1.momentum", ("model.py", "train.py"))
+    found = layer_number(ctx, read, "self.bn1.momentum", "0/1")
     assert found is not None and found["frame"].lineno == 3, found
     assert "cannot become a tensor" in found["fix"] and "torch.tensor" not in found["fix"]
     # read in the program's own code: the usual fix stands
     assert layer_number(ctx, {"loc_filename": "/work/x/train.py"}, "self.scale",
-                        ("train.py",)) is None
+                        "0/1") is None
 
 
 def test_a_parameters_stride_recompile_is_its_layout_not_torchs_size_hint():

@@ -102,8 +102,6 @@ def known_fix(eager_error: str | None) -> str:
     """The fix of a known error eager raised on the program's inputs (runtime_fixes: one that
     eager raises too), to lead an eager_rejects fix: probes42c ctr_bce_raw_logits was told to
     "drop or mask such entries" of raw logits fed to binary_cross_entropy."""
-    for stage in ("runtime", "aot", "dynamo"):
-        rule = known_error(eager_error, stage)
-        if rule is not None and rule.eager_fails and rule.names_change:
-            return rule.fix + " "
-    return ""
+    rule = known_error(eager_error)  # eager's own error: the run-time stage's rules
+    return rule.fix + " " if rule is not None and rule.eager_fails and rule.names_change \
+        else ""

@@ -12,6 +12,7 @@ import os
 import re
 from typing import Any
 
+from compdiag.analyses.locate import source_line
 from compdiag.formats.user_code import is_user_file
 
 LAYER_NUMBER_FIX = (
@@ -26,10 +27,11 @@ LAYER_NUMBER_EXPLANATION = (
 
 
 def layer_number(ctx: Any, read: dict[str, Any] | None, source: str,
-                 filenames: tuple[str | None, ...]) -> dict[str, Any] | None:
+                 cid: str | None) -> dict[str, Any] | None:
     """{fix, explanation, frame} where `source`'s value guard was read in torch's own code
-    (the guard's location, `read`, is not the program's file); `frame`, the first line of the
-    program's FILENAMES that assigns the attribute (`m.momentum = ...`), else None."""
+    (the guard's location, `read`, is not the program's file); `frame`, the program's first
+    line that assigns the attribute (`m.momentum = ...`, locate.source_line over the files
+    compile `cid` started from), else None."""
     where = (read or {}).get("loc_filename")
     attr = re.search(r"\.(\w+)$", source or "")
     if not where or attr is None:
@@ -40,14 +42,7 @@ def layer_number(ctx: Any, read: dict[str, Any] | None, source: str,
     if os.path.isabs(resolved) and is_user_file(resolved):
         return None
     name = attr.group(1)
-    assign = re.compile(rf"\.\s*{re.escape(name)}\s*=(?!=)")
-    frame = None
-    for path in dict.fromkeys(f for f in filenames if f):
-        lines = ctx.code_lines(path) or []
-        at = next((i for i, text in enumerate(lines, 1) if assign.search(text)), None)
-        if at is not None:
-            frame = ctx.frame(path, at, evidence="source")
-            break
+    frame = source_line(ctx, cid, re.compile(rf"\.\s*{re.escape(name)}\s*=(?!=)"))
     written = f", and the program sets it at line {frame.lineno}" if frame else ""
     return {"fix": LAYER_NUMBER_FIX.format(attr=name, where=where),
             "explanation": LAYER_NUMBER_EXPLANATION.format(src=source, written=written),

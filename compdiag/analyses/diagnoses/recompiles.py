@@ -410,7 +410,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                              guard_text=first["failed_guard"], before=before,
                              tied=tied_fix(ctx, first["compile_id"], source, before, after)))
         fix = COND_PRED_FIX.format(src=bare(source)) if flag == "cond" else fix
-        layer = layer_number(ctx, read, source, (frame.filename, *(ctx.argv or [])[:1])) \
+        layer = layer_number(ctx, read, source, first["compile_id"]) \
             if changing and category == "value" and cause is None else None
         if layer is not None:  # a torch layer's number the program changes (layer_numbers)
             fix = LIMIT_FIX.format(fn=shown or "The function", fix=layer["fix"]) \
