@@ -238,9 +238,24 @@ def _fallback(root: Path) -> Store:
     return s
 
 
+def _segfault(root: Path) -> Store:
+    """A native crash inside compiled code (faulthandler's dump through an Inductor output
+    module): its fix re-runs the script with `COMPDIAG_KEEP_GRAPHS=1 compdiag run ...` and
+    then minifies the latest run (session 42 printed that line untested)."""
+    from test_program_ends import EVAL_FRAME, OUTPUT_MODULE, _dump
+
+    s = Store(root, exit_code=139)
+    s.compile("0/0", lineno=3)
+    user = str(s.user)
+    s.ing.program_end(how="signal", exit_code=139, signal=11, stderr_tail="", fault=_dump([
+        (user, 20, "<module>"), (user, 12, "train"), (EVAL_FRAME, 655, "_fn"),
+        (user, 3, "f"), (OUTPUT_MODULE, 80, "call")]))
+    return s
+
+
 @pytest.mark.parametrize("build", [_crash, _imported, _mismatch, _plain_mismatch, _tf32,
                                    _served, _not_compared, _killed_compiling, _killed,
-                                   _fallback])
+                                   _fallback, _segfault])
 @pytest.mark.parametrize("where", ["my store", ".compdiag"])
 def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch, capsys):
     """A fix's commands (in explain's JSON, and in report.md) name this run in this store:
@@ -273,6 +288,9 @@ def test_explains_fixes_run_as_printed(build, where, tmp_path, monkeypatch, caps
         assert any(c.startswith("compdiag show") for c in lines), lines
     if build is _fallback:
         assert any(c.startswith("compdiag perf") for c in lines), lines
+    if build is _segfault:
+        assert any(c.startswith("COMPDIAG_KEEP_GRAPHS=1 compdiag run ") for c in lines) and \
+            any(c.startswith("compdiag minify") for c in lines), lines
     if build is _served:  # the one line that needs its environment says so on the line
         assert any(c.startswith("TORCHINDUCTOR_FORCE_DISABLE_CACHES=1 compdiag run ")
                    for c in lines), lines
