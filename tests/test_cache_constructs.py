@@ -70,7 +70,7 @@ FUNCTION_REASON = ("Unsupported call_function target autograd_function_apply. \n
 
 def _bypass_run(tmp_path: Path, src: str, graph: str, reason: str, co_name: str,
                 first_line: int, fx_reason: str | None = None, fx_hit: bool = False,
-                compiles: int = 1):
+                compiles: int = 1, own: tuple[dict, ...] = ()):
     """explain's cache diagnoses of one run whose compile 0/0 of `co_name` (its def at
     `first_line`) logged Dynamo's output graph, then an AOTAutograd cache bypass with
     `reason` (and, with `fx_reason`, an FX graph cache bypass before it)."""
@@ -84,6 +84,9 @@ def _bypass_run(tmp_path: Path, src: str, graph: str, reason: str, co_name: str,
     w = Writer(tmp_path / "s.db")
     run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(tmp_path))
     ing = Ingestor(w, run_id)
+    for data in own:  # capture's own records (compdiag:KIND), as capture feeds them
+        text = json.dumps(data).replace("{file}", str(user))
+        ing.event(data["kind"], None, {k: v for k, v in json.loads(text).items() if k != "kind"})
     for k in range(compiles):  # (a second compile of the frame: a recompile of it)
         ids = {"frame_id": 0, "frame_compile_id": k, "attempt": 0}
         ing.record({"dynamo_output_graph": {}, **ids}, graph.format(file=user))
@@ -138,6 +141,55 @@ def test_an_aotautograd_only_bypass_while_inductor_served_the_graph_is_informati
                                    "quantized", 20, fx_hit=True) if "bypassed" in d.reason]
     assert d.severity == "info" and d.user_frame.lineno == 21
     assert "autograd_cache_allow_custom_autograd_functions" in d.fix
+
+
+# A helper of the user's marked allow_in_graph (probes42f allow_in_graph_aot_cache_bypass,
+# blind): Dynamo writes the call as `__main___NAME(...)` (its module, dots as underscores).
+MARKED_SRC = """import torch
+
+
+@torch._dynamo.allow_in_graph
+def tokens(img, p):
+    b, c, h, w = img.shape
+    return img.reshape(b, c * h * w // (p * p), p * p)
+
+
+def forward(img):
+    return tokens(img, 2).sum(-1)
+"""
+MARKED_GRAPH = '''class GraphModule(torch.nn.Module):
+    def forward(self, L_img_: "f32[2, 3, 4, 4][48, 16, 4, 1]cpu"):
+        l_img_ = L_img_
+
+        # File: {file}:11 in forward, code: return tokens(img, 2).sum(-1)
+        tokens = __main___tokens(l_img_, 2);  l_img_ = None
+        sum_1: "f32[2, 12][12, 1]cpu" = tokens.sum(-1);  tokens = None
+        return (sum_1,)
+'''
+MARKED_REASON = ("Unsupported call_function target <function tokens at 0x7f107b6f3c40>. \n "
+                 "Function module: __main__, \nFunction name: tokens")
+MARKING = {"kind": "allow_in_graph", "function": "tokens", "name": "tokens", "filename": "{file}",
+           "first": 4, "last": 7, "call": {"filename": "{file}", "lineno": 4, "name": "<module>",
+                                           "line": "@torch._dynamo.allow_in_graph"}}
+
+
+def test_a_bypass_of_a_function_marked_allow_in_graph_is_at_its_marking(tmp_path: Path) -> None:
+    """probes42f: "0 problems", the bypass information at the compiled call with a fix for
+    custom ops and autograd.Functions; the graph's node (`__main___tokens(...)`) was not
+    found under its module's prefix. Now a problem at the marking, with a fix that works
+    (drop the marking, or unsafe_marked_cacheable_functions with the qualified name), even
+    while the FX graph cache served the graph (the bypass recurs at every start)."""
+    (d,) = [d for d in _bypass_run(tmp_path, MARKED_SRC, MARKED_GRAPH, MARKED_REASON, "forward",
+                                   10, fx_hit=True, own=(MARKING,)) if "bypassed" in d.reason]
+    assert d.severity == "problem" and d.user_frame.lineno == 4, d
+    assert "called untraced at line 11" in d.reason and "allow_in_graph" in d.reason
+    assert "unsafe_marked_cacheable_functions" in d.fix and '"__main__.tokens"' in d.fix
+    # without the marking the node is still the user's call, at its line
+    (tmp_path / "plain").mkdir()
+    (plain,) = [d for d in _bypass_run(tmp_path / "plain", MARKED_SRC, MARKED_GRAPH,
+                                       MARKED_REASON, "forward", 10, fx_hit=True)
+                if "bypassed" in d.reason]
+    assert plain.user_frame.lineno == 11
 
 
 def test_refused_node_reads_the_top_graph_only() -> None:

@@ -748,7 +748,7 @@ def test_an_input_change_is_at_the_call_that_passed_the_input() -> None:
     source line assigns an input's dtype; the call that passed the input is the line."""
     from types import SimpleNamespace
 
-    from compdiag.analyses.diagnoses.cache import changed_line
+    from compdiag.analyses.cache_changes import changed_line
     from compdiag.analyses.diagnosis import UserFrame
 
     call = UserFrame("/u/s.py", 14, "torch.compile(poly)(torch.ones(8, dtype=torch.float64))")
@@ -765,7 +765,7 @@ def test_a_global_baked_into_the_graph_is_named_when_it_changed() -> None:
     and `== 3.0` in the second: the global is the component that changed."""
     from types import SimpleNamespace
 
-    from compdiag.analyses.diagnoses.cache import changed_globals
+    from compdiag.analyses.cache_changes import changed_globals
 
     values = {"0/0": {"G['SCALE']": "2.0", "L['x']": None, "G['K']": "1"},
               "0/0@1": {"G['SCALE']": "3.0", "G['K']": "1"}}
@@ -781,7 +781,7 @@ def test_an_inference_compile_after_a_training_one_is_the_grad_mode() -> None:
     switched it."""
     import re
 
-    from compdiag.analyses.diagnoses.cache import COMPONENT_CALLS
+    from compdiag.analyses.cache_changes import COMPONENT_CALLS
 
     assert "grad mode" in C.describe_change("fx_kwargs[is_inference]", "False", "True")
     pattern = dict(COMPONENT_CALLS)["fx_kwargs[is_inference]"]

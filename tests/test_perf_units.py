@@ -686,6 +686,34 @@ def test_time_outside_the_graphs_names_graph_breaks_only_when_there_are_some():
     assert some["fix"].startswith("remove the 2 graph breaks so more of the call runs")
 
 
+def test_time_outside_the_graphs_that_eager_spends_too_is_not_compiles_overhead():
+    """probes42c: a CPU run's top limiter said 61.6 ms of each call was "Dynamo's guard
+    checks, the compiled wrappers' own work" and advised mode='reduce-overhead' (CUDA only),
+    while eager's call spent as long outside the same ops. Only the part beyond eager's is
+    torch.compile's; on the CPU the advice is the C++ wrapper, never CUDA graphs."""
+    from compdiag.analyses.perf import _outside_graphs, limiters
+
+    def run(call_c, call_e, device="cpu"):
+        graphs = [{"compile_id": "0/0", "calls": 10, "compiled": {"median": 3.3e-3},
+                   "eager": {"median": 3.3e-3}, "kernels": {}, "fallbacks": [],
+                   "device": device}]
+        modules = [{"target": "Net", "calls": 10, "compiled": {"median": call_c},
+                    "eager": {"median": call_e}}]
+        o = _outside_graphs(modules, graphs)
+        (lim,) = [x for x in limiters(graphs, [], [], o) if x["kind"] == "outside_graphs"]
+        return lim
+
+    shared = run(65e-3, 65.4e-3)
+    assert "not torch.compile's overhead" in shared["evidence"], shared
+    assert "guard" not in shared["evidence"] and "reduce-overhead" not in shared["fix"]
+    assert "profile" in shared["fix"]
+    own = run(65e-3, 4e-3)  # eager's call barely leaves its ops: the gap is compile's
+    assert "guard checks" in own["evidence"] and "reduce-overhead" not in own["fix"]
+    assert "cpp_wrapper" in own["fix"]
+    assert own["impact"] == pytest.approx(round((65e-3 - 3.3e-3 - 0.7e-3) / 65e-3, 4))
+    assert "reduce-overhead" in run(65e-3, 4e-3, "cuda:0")["fix"]
+
+
 def test_module_timer_leaves_a_recompile_to_the_live_capture():
     """Call 2 with a new shape recompiles. The recompile must happen in the module timer's
     first, unpaused call (the capture records it as the user's call would have), never inside
@@ -831,3 +859,21 @@ def test_timing_clones_keep_whether_a_tensor_is_an_inference_tensor() -> None:
     assert not a.is_inference() and b.is_inference()
     (c,) = _clone_inputs([inside])  # outside the mode: still an inference tensor
     assert c.is_inference()
+
+
+def test_try_measures_the_cpu_advice_for_time_outside_the_graphs(monkeypatch):
+    """perf --try runs what outside_graphs advises on the CPU (the C++ wrapper), applied in
+    the child from outside the script: chosen on a CPU run, and set in torch's config."""
+    import torch._inductor.config as inductor_config
+
+    import torch
+    from compdiag.analyses.perf_try import choose
+    from compdiag.capture.try_settings import ENV_TRY, apply_from_env
+
+    lim = {"kind": "outside_graphs", "fix": "on the CPU, `torch._inductor.config.cpp_wrapper "
+                                            "= True` runs each graph's wrapper in C++"}
+    tries, skipped = choose([lim], "cpu", "default")
+    assert [t["setting"] for t in tries] == ["cpp_wrapper"] and not skipped
+    monkeypatch.setattr(inductor_config, "cpp_wrapper", False)
+    monkeypatch.setenv(ENV_TRY, "cpp_wrapper")
+    assert apply_from_env(torch) == ["cpp_wrapper"] and inductor_config.cpp_wrapper is True

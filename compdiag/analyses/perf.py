@@ -25,8 +25,9 @@ from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.library_calls import is_library_call
 from compdiag.analyses.limiter import Limiter, TimedRun, merged, with_consequences
 from compdiag.analyses.limiter import weight as _weight
+from compdiag.analyses.perf_outside import outside_graphs as _outside_graphs
+from compdiag.analyses.perf_outside import outside_limiter as _outside_limiter
 from compdiag.analyses.registry import KindFault, call_each, plugin_manager
-from compdiag.formats.words import plural
 from compdiag.store.reader import Reader
 
 # Per-kernel dispatch cost used by the launch-overhead estimate (seconds). CPU: a call from
@@ -162,27 +163,6 @@ def _module_totals(modules: list[dict[str, Any]], samples: dict[str, tuple[list,
             "speedup": sp}
 
 
-def _outside_graphs(modules: list[dict[str, Any]], graphs: list[dict[str, Any]]
-                    ) -> dict[str, Any] | None:
-    """With one compiled module, the share of its compiled call spent outside its graphs:
-    Dynamo's guards, the Python between graphs, the compiled wrappers' own work."""
-    timed = [m for m in modules if m["compiled"] and m["eager"]]
-    gs = [g for g in graphs if g["compiled"] and g["eager"]]
-    if len(timed) != 1 or not gs:
-        return None
-    m = timed[0]
-    calls = max(1, int(m.get("calls") or 1))
-    in_graphs = sum(_weight(g) * g["compiled"]["median"] for g in gs) / calls
-    eager_graphs = sum(_weight(g) * g["eager"]["median"] for g in gs) / calls
-    call_c, call_e = m["compiled"]["median"], m["eager"]["median"]
-    if call_c <= 0:
-        return None
-    return {"target": m["target"], "call_compiled_s": call_c, "call_eager_s": call_e,
-            "graphs_compiled_s": in_graphs, "graphs_eager_s": eager_graphs,
-            "outside_s": max(0.0, call_c - in_graphs),
-            "outside_frac": max(0.0, min(1.0, (call_c - in_graphs) / call_c))}
-
-
 # -- limiters ---------------------------------------------------------------------------------
 def limiters(graphs: list[dict[str, Any]], diagnoses: list[Diagnosis],
              compiles: list[dict[str, Any]], outside: dict[str, Any] | None = None,
@@ -236,8 +216,10 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[Diagnosis],
                 f"about {frac:.0%} of graph {g['compile_id']}'s time is kernel dispatch "
                 f"({n} x ~{LAUNCH_COST[dev] * 1e6:.0f} us); the work per call is too small",
                 (g["compile_id"],),
-                "batch more work per call; on CUDA, mode='reduce-overhead' (CUDA graphs) "
-                "removes the launches", None))
+                "batch more work per call; " + (
+                    "on CUDA, mode='reduce-overhead' (CUDA graphs) removes the launches"
+                    if dev == "cuda" else "on the CPU, fewer, larger kernels: compile a "
+                    "larger region so more ops fuse"), None))
 
     # GPU roofline: bytes in + out over the measured time against the device's bandwidth.
     for g in timed:
@@ -258,26 +240,7 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[Diagnosis],
 
     # Time outside the compiled graphs, measured: the whole compiled call minus its graphs.
     if outside and outside["outside_frac"] >= 0.1:
-        o = outside
-        breaks = sum(1 for c in compiles if c.get("status") == "graph_break")
-        between = ("the Python between graphs (graph breaks) and " if breaks else "")
-        advice = (f"remove the {plural(breaks, 'graph break')} so more of the call runs in one "
-                  "graph; " if breaks else "")
-        found.append(Limiter(
-            "outside_graphs", o["outside_frac"], "measured",
-            f"{o['outside_frac']:.0%} of each compiled call of {o['target']} runs outside its "
-            "compiled graphs",
-            f"a whole compiled call takes {S.fmt_time(o['call_compiled_s'])}, its graphs "
-            f"{S.fmt_time(o['graphs_compiled_s'])}; the other {S.fmt_time(o['outside_s'])} is "
-            f"Dynamo's guard checks, {between}the compiled "
-            f"wrappers' own work (eager: the call {S.fmt_time(o['call_eager_s'])}, its graphs' "
-            f"ops {S.fmt_time(o['graphs_eager_s'])})",
-            tuple(g["compile_id"] for g in graphs),
-            advice
-            + ("CUDA graphs already replay the graphs here, so what remains is Dynamo's guard "
-               "checks and the Python around the graphs" if o.get("cudagraphs_applied") else
-               "on CUDA, mode='reduce-overhead' replays the graphs as CUDA graphs with one "
-               "launch"), None))
+        found.append(_outside_limiter(outside, graphs, compiles))
 
     out = [lim.to_json() for lim in merged(found)]
     out.sort(key=lambda lim: -lim["impact"])

@@ -35,6 +35,7 @@ SETTINGS: dict[str, Setting] = {s.name: s for s in (
             child="dynamic"),
     Setting("capture_scalar_outputs", "torch._dynamo.config.capture_scalar_outputs = True",
             child="capture_scalar_outputs"),
+    Setting("cpp_wrapper", "torch._inductor.config.cpp_wrapper = True", child="cpp_wrapper"),
     Setting("cudagraph_mark_step_begin", "torch.compiler.cudagraph_mark_step_begin() before "
             "each iteration", outside=False),
 )}
@@ -45,6 +46,7 @@ TRY_RULES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("tf32_off", (), "tf32"),
     ("launch_overhead", (), "reduce-overhead"),
     ("outside_graphs", ("reduce-overhead",), "reduce-overhead"),
+    ("outside_graphs", ("cpp_wrapper",), "cpp_wrapper"),
     ("fusion_miss", ("max-autotune",), "max-autotune"),
     ("recompile", ("mark_dynamic", "dynamic=True"), "dynamic"),
     ("cudagraph_rerecord", (), "dynamic"),

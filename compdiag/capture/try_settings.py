@@ -25,8 +25,17 @@ def _capture_scalar_outputs(torch: Any) -> None:
     torch._dynamo.config.capture_scalar_outputs = True
 
 
+def _cpp_wrapper(torch: Any) -> None:
+    # The graph's wrapper (the calls into its kernels) generated as C++ instead of Python:
+    # what perf advises on the CPU for time a compiled call spends outside its graphs.
+    import torch._inductor.config as inductor_config
+
+    inductor_config.cpp_wrapper = True
+
+
 APPLY: dict[str, Callable[[Any], None]] = {
     "tf32": _tf32, "dynamic": _dynamic, "capture_scalar_outputs": _capture_scalar_outputs,
+    "cpp_wrapper": _cpp_wrapper,
 }
 
 

@@ -47,12 +47,13 @@ def register(p: argparse.ArgumentParser) -> None:
                         "directory, removed after the run); DIR must be new or empty")
     p.add_argument("--try", dest="try_fixes", action="store_true",
                    help="re-run the program once per setting the top limiters name (TF32, a "
-                        "compile mode, dynamic shapes, capture_scalar_outputs), each in its "
-                        "own process, and report each one's measured effect beside the "
-                        "baseline")
+                        "compile mode, dynamic shapes, capture_scalar_outputs, the C++ "
+                        "wrapper), each in its own process, and report each one's measured "
+                        "effect beside the baseline")
     p.add_argument("--try-settings", default=None, metavar="S1,S2",
                    help="with --try (implied), only these of the settings the limiters name: "
-                        "tf32, reduce-overhead, max-autotune, dynamic, capture_scalar_outputs")
+                        "tf32, reduce-overhead, max-autotune, dynamic, capture_scalar_outputs, "
+                        "cpp_wrapper")
     add_script_args(p, "SCRIPT|RUN", "the script to time, or a stored run id ('latest')")
     p.set_defaults(func=cmd_perf)
 

@@ -24,6 +24,7 @@ NO_STACK = lazy_re.compile(r"^\s*# No stacktrace found")
 _NODE = lazy_re.compile(r"^\s*(?P<name>\w+)(?:\s*:\s*\"[^\"]*\")?\s*=\s*(?P<call>.+)$")
 # torch's bypass reason: the refused target, then (on 2.11+) its module and name.
 _FUNCTION_NAME = lazy_re.compile(r"Function name:\s*(?P<name>[\w.]+)")
+_FUNCTION_MODULE = lazy_re.compile(r"Function module:\s*(?P<module>[\w.]+)")
 _TARGET = lazy_re.compile(r"call_function target\s+(?:<function\s+)?(?P<name>[\w.]+)")
 # the FX graph cache's: "Can't cache HigherOrderOperator: cond" (any higher-order op's name)
 _HOP = lazy_re.compile(r"HigherOrderOperators?:?\s+(?P<name>[\w.]+)")
@@ -66,11 +67,16 @@ def refused_node(calls: list[dict[str, Any]], reason: str | None) -> dict[str, A
     target = refused_target(reason)
     if not target:
         return None
-    pattern = re.compile(r"(?<![\w])%s\s*\(" % re.escape(target))
+    # Dynamo names a global function of module M in its graph `M_NAME` (dots as underscores:
+    # `__main___patchify(l_img_, 4)` for __main__.patchify, an allow_in_graph helper)
+    m = _FUNCTION_MODULE.search(reason or "")
+    prefix = "(?:%s_)?" % re.escape(m.group("module").replace(".", "_")) if m else ""
+    pattern = re.compile(r"(?<![\w])%s%s\s*\(" % (prefix, re.escape(target)))
     for i, node in enumerate(calls):
         if pattern.search(node["call"]):
             after = next((c["frame"] for c in calls[i + 1:] if c["frame"]), None)
             return {"target": target, "name": node["name"], "call": node["call"],
+                    "module": m.group("module") if m else None,
                     "frame": node["frame"], "after": after,
                     "with": enclosing_with(node["frame"] or after)}
     return None

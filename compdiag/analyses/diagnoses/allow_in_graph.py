@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from compdiag.analyses import marked_functions
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.hookspecs import hookimpl
@@ -30,7 +31,6 @@ from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.ranking import Cost
 
 KIND = "allow_in_graph"
-RECORD = "compdiag:allow_in_graph"
 
 REASON = ("{fn}() is marked allow_in_graph (line {marked}) but cannot run untraced in the "
           "graph: {what} at line {lineno}")
@@ -56,16 +56,6 @@ class AllowInGraphDetails(Details):
     first: int
     last: int
     marked_at: int | None
-
-
-def _marked(ctx: Any) -> list[dict[str, Any]]:
-    out = []
-    for rec in ctx.r.records(ctx.run_id, kind=RECORD, with_payload=False):
-        data = (rec.get("metadata") or {}).get("compdiag") or {}
-        if isinstance(data.get("first"), int) and isinstance(data.get("last"), int) \
-                and data.get("filename") and data.get("name"):
-            out.append(data)
-    return out
 
 
 def _calls(line: str | None, name: str) -> bool:
@@ -112,7 +102,7 @@ def _what(row: dict[str, Any]) -> str:
 
 @hookimpl
 def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
-    marked = _marked(ctx)
+    marked = marked_functions.marked(ctx)
     if not marked:
         return []
     # breaks and compile failures: a failed accuracy check or the program's own exception is

@@ -21,12 +21,14 @@ from compdiag.analyses.cache_words import AOT_ONLY_EXPLANATION, BYPASS_EXPLANATI
     MISS_EXPLANATION, NOT_STORED_EXPLANATION, \
     NOT_STORED_FIX, ORDER_EXPLANATION, ORDER_FIX, PEER_RANK_EXPLANATION, PEER_RANK_FIX, \
     PERF_FRESH_EXPLANATION, PERF_FRESH_FIX, RESET_EXPLANATION, SAME_KEY_EXPLANATION
+from compdiag.analyses.cache_changes import changed_globals, changed_line
 from compdiag.analyses.cache_dir_set import FRESH_FIX, FRESH_REASON, SET_REASON, cache_dir_line
 from compdiag.analyses.cached_compiles import hits_across_reset, served_from_cache
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import FX_NODE, locate, source_line
+from compdiag.analyses.marked_functions import marking_of
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first, found, one_of
 from compdiag.analyses.unordered_loops import unordered_loop
@@ -156,18 +158,6 @@ BYPASS_CONFIGS: tuple[tuple[Words, tuple[str, ...]], ...] = (
 )
 
 
-# Key components a program changes by a call rather than an assignment: the call's pattern.
-COMPONENT_CALLS: tuple[tuple[str, str], ...] = (
-    ("deterministic_algorithms_settings", r"\buse_deterministic_algorithms\s*\("),
-    # probes40f matmul_precision_cache_miss: the miss was said at the call, not at the
-    # `torch.set_float32_matmul_precision("high")` that changed the key
-    ("cuda_matmul_settings", r"\bset_float32_matmul_precision\s*\(|\ballow_tf32\s*=(?!=)|"
-                             r"\ballow_(?:bf16|fp16)_reduced_precision_reduction\s*=(?!=)"),
-    ("fx_kwargs[is_inference]", r"\b(?:no_grad|inference_mode|set_grad_enabled|enable_grad)\s*\("),
-)
-_CONFIG_COMPONENT = re.compile(r"^\w*config\[(?P<name>\w+)\]$")
-
-
 def config_line(ctx: Any, cid: str | None, reason: str | None) -> UserFrame | None:
     """Where the program sets the config the bypass reason names: the first line assigning
     it (`...config.NAME = ...` or `NAME=` in a patch) in the user files the compile started
@@ -177,44 +167,6 @@ def config_line(ctx: Any, cid: str | None, reason: str | None) -> UserFrame | No
         return None
     return source_line(ctx, cid, re.compile(r"\b(?:%s)\s*=(?!=)" %
                                              "|".join(map(re.escape, names))))
-
-
-def changed_line(ctx: Any, cid: str | None, changes: tuple[C.Change, ...],
-                 after: dict[str, Any] | None = None) -> UserFrame | None:
-    """The user line that changed a key component, where the program's source shows it: the
-    assignment of a changed config (`inductor_config[NAME]`), the call that switched
-    deterministic algorithms, the call that passed an input of another dtype, device or shape;
-    after the reset that separated the two compiles when known."""
-    for change in changes:
-        if change.component.startswith("example_inputs"):
-            # An input's dtype, device or shape changed: the call that passed it in (the
-            # user's call that started this compile) is the line that changed it.
-            chain = ctx.call_chain(cid)
-            if chain and chain[-1].lineno:
-                return chain[-1]
-            continue
-        m = _CONFIG_COMPONENT.match(change.component)
-        pattern = (r"\b%s\s*=(?!=)|[\"']%s[\"']" % ((re.escape(m.group("name")),) * 2) if m
-                   else next((p for name, p in COMPONENT_CALLS if name == change.component),
-                             None))
-        frame = source_line(ctx, cid, re.compile(pattern), after) if pattern else None
-        if frame is not None:
-            return frame
-    return None
-
-
-_GLOBAL = re.compile(r"^G\['(\w+)'\]$")
-
-
-def changed_globals(ctx: Any, before: str | None, cid: str | None
-                    ) -> list[tuple[str, str | None, str | None]]:
-    """Module globals both compiles guarded on (`G['NAME'] == V`: Dynamo baked the value into
-    the graph) whose values differ: (NAME, before, after)."""
-    if not before or not cid:
-        return []
-    old, new = ctx.r.guard_values(ctx.run_id, before), ctx.r.guard_values(ctx.run_id, cid)
-    return [(m.group(1), old[g], new[g]) for g in old
-            if (m := _GLOBAL.match(g)) and g in new and old[g] != new[g]]
 
 
 # A bypass whose refused node is the user's own construct (ingest/graph_calls.py stored the
@@ -245,6 +197,14 @@ CONSTRUCTS: dict[str, Construct] = {
         "state the cache key cannot see), or write the op as a torch.library.custom_op with "
         "register_autograd."),
 }
+# A function of the user's marked allow_in_graph: the graph calls it untraced, a target
+# AOTAutograd's cache cannot vouch for (probes42f allow_in_graph_aot_cache_bypass).
+MARKED_WHAT = "{fn}() (called untraced at line {call}), marked allow_in_graph,"
+MARKED_FIX = ("Drop the allow_in_graph marking of {fn}() where Dynamo can trace it (tensors in, "
+              "tensors out): its ops then go into the graph, which the cache stores. If it must "
+              "stay untraced, declare it cacheable before compiling: "
+              "`torch._inductor.config.unsafe_marked_cacheable_functions = {{\"{qual}\": \"1\"}}`"
+              ", and change the \"1\" whenever {fn}() changes (the cache cannot see its code).")
 _APPLY = re.compile(r"([A-Za-z_][\w]*)\.apply\s*\(")
 _HOP_CALL = "torch.ops.higher_order."  # how Dynamo's graph calls a higher-order op
 
@@ -256,6 +216,14 @@ def user_construct(ctx: Any, node: dict[str, Any] | None
     notes no line for _enter_autocast itself), an autograd.Function at its `.apply` call."""
     if not node or not node.get("target"):
         return None
+    marking = marking_of(ctx, node["target"])
+    if marking is not None and isinstance(marking.get("call"), dict):
+        at, call = marking["call"], node.get("frame") or {}
+        return (MARKED_WHAT.format(fn=node["target"], marked=at.get("lineno"),
+                                   call=call.get("lineno", "?")),
+                MARKED_FIX.format(fn=node["target"], qual=f"{node.get('module') or '__main__'}"
+                                                           f".{node['target']}"),
+                ctx.frame(at.get("filename"), at.get("lineno"), at.get("line"), FX_NODE))
     # Any other node the bypass names is placed at its own line all the same (a higher-order
     # op's call, torch.cond's, say): the construct torch refused is where the user wrote it.
     rule = CONSTRUCTS.get(node["target"]) or Construct(
@@ -310,14 +278,18 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
     target cond" are one torch.cond)."""
     groups: dict[tuple, list[dict[str, Any]]] = {}
     constructs: dict[tuple, tuple[str, str, UserFrame]] = {}
+    marked: set[tuple] = set()  # a function of the user's marking: its one line fixes it
     for e in events:
         if e["result"] == "bypass":
-            mine = user_construct(ctx, json.loads(e["node"]) if e.get("node") else None)
+            node = json.loads(e["node"]) if e.get("node") else None
+            mine = user_construct(ctx, node)
             key = (("construct", mine[0], mine[2].filename, mine[2].lineno) if mine
                    else ("reason", e.get("reason") or "?"))
             groups.setdefault(key, []).append(e)
             if mine:
                 constructs[key] = mine
+                if marking_of(ctx, node["target"]) is not None:
+                    marked.add(key)
     frozen = any(found(("freezing", "frozen constants"), e.get("reason")) for e in events)
     out = []
     for key, rows in groups.items():
@@ -358,8 +330,8 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
             # (an AOTAutograd-only bypass keeps its cost among the information: the first
             # thing to know of a run with nothing wrong, corpus cache_bypass_custom_function)
             score=SPEC.score("info") if asked or torchs or hop_once else BYPASS_SCORE,
-            severity="info" if asked or torchs or hop_once or aot_only and not found(
-                USER_FIXED_BYPASSES, reason) else "problem",
+            severity="info" if asked or torchs or hop_once or aot_only and not (found(
+                USER_FIXED_BYPASSES, reason) or key in marked) else "problem",
             compile_ids=tuple(dict.fromkeys(r["compile_id"] for r in rows if r["compile_id"])),
             details=CacheDetails(caches=caches, result="bypass")))
     return out
