@@ -1022,3 +1022,79 @@ def test_the_programs_own_fresh_cache_directory_is_the_line_of_a_same_key_miss()
     at, made_fresh = cache_dir_line(ctx(), ("none.py", "fixed.py"))
     assert at.lineno == 2 and not made_fresh
     assert cache_dir_line(ctx(), ("none.py",)) is None
+
+
+def test_a_save_of_the_portable_cache_before_any_compile_is_the_cause_of_the_warm_miss(
+        tmp_path: Path) -> None:
+    """probes42f mega_cache_save_before_call, blind: `torch.compiler.save_cache_artifacts()`
+    right after `torch.compile(...)` returned None, so the next launch loaded nothing and
+    missed the key run 1 stored; compdiag said the miss at the compiled call with a fix for
+    the cache directory, never naming the save. Now the save's line is the problem and the
+    miss is folded under it."""
+    from compdiag.analyses.explain import explain
+    from compdiag.ingest.ingestor import Ingestor
+    from compdiag.store.reader import Reader
+    from compdiag.store.writer import Writer
+
+    user = tmp_path / "serve.py"
+    user.write_text("import torch\n\ndef f(x):\n    return x.sin()\n\n"
+                    "g = torch.compile(f)\nblob = torch.compiler.save_cache_artifacts()\n"
+                    "g(torch.ones(3))\n")
+    graph = "def forward(self, x):\n    sin = torch.ops.aten.sin.default(x)\n    return (sin,)"
+    w = Writer(tmp_path / "s.db")
+    _fed_run(w, user, [f"[h1] gm: {graph}"], "k1")
+    run_id = w.begin_run(source="run", argv=[str(user)], cwd=str(tmp_path))
+    ing = Ingestor(w, run_id)
+    ing.event("cache_artifacts", None, {
+        "op": "save", "returned_none": True, "bytes": None, "artifacts": {}, "graphs": 0,
+        "call": {"filename": str(user), "lineno": 7, "name": "<module>",
+                 "line": "blob = torch.compiler.save_cache_artifacts()"}})
+    ids = {"frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+    ing.record({"artifact": {"name": "fx_graph_cache_miss", "encoding": "json"}, **ids},
+               json.dumps({"key": "k1", "cache_state": "miss",
+                           "components": [f"[h1] gm: {graph}"]}))
+    end_fed_run(w, ing, run_id, user, 3, ids, graph_op_count=1)
+    w.close()
+    with Reader(tmp_path / "s.db") as r:
+        (top,) = explain(r, run_id)
+    assert top.kind == "cache" and top.user_frame.lineno == 7, top
+    assert "save_cache_artifacts() at line 7 ran before anything was compiled" in top.reason
+    assert "after the calls that compile every graph" in top.fix
+    assert [c.diagnosis.reason for c in top.consequences] and \
+        "same key" in top.consequences[0].diagnosis.reason
+
+
+def test_capture_keeps_each_save_and_load_of_the_portable_cache(monkeypatch) -> None:
+    """capture/cache_artifacts.py: the program's save before any compile returns None (torch
+    has nothing to serialise) and is kept with its line and the graph count; the original's
+    result reaches the program unchanged (fail open)."""
+    import sys
+
+    import torch.compiler as compiler
+
+    from compdiag.capture import cache_artifacts
+
+    for name in cache_artifacts.CALLS:  # restored after the test
+        monkeypatch.setattr(compiler, name, getattr(compiler, name))
+    kept = []
+    ns: dict = {}  # capture's guarded() is compdiag's code, not a frame of the user's file
+    exec(compile("def guarded(self, where, fn, *args):\n    fn(*args)\n", "<capture>", "exec"),
+         ns)
+
+    class Capture:
+        paused_depth = 0
+        guarded = ns["guarded"]
+
+        class ing:  # noqa: N801
+            @staticmethod
+            def event(kind, cid, data, payload):
+                kept.append((kind, data))
+
+    here = __file__
+    cache_artifacts.install(Capture(), lambda: 0, lambda f: f == here)
+    assert compiler.save_cache_artifacts() is None
+    line = sys._getframe().f_lineno - 1
+    (kind, data), = kept
+    assert kind == "cache_artifacts" and data["op"] == "save" and data["returned_none"]
+    assert data["graphs"] == 0 and data["call"]["lineno"] == line
+    assert compiler.save_cache_artifacts._compdiag

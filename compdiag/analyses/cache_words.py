@@ -62,3 +62,18 @@ AOT_ONLY_EXPLANATION = ("Only AOTAutograd's cache refused this graph; Inductor's
                         "them), so every process, warm starts included, traces the graph "
                         "through AOTAutograd again (the joint graph, its partition); "
                         "Inductor's lowering and code generation are still served.")
+# torch.compiler.save_cache_artifacts() called before the compiled calls (capture's
+# compdiag:cache_artifacts record; probes42f mega_cache_save_before_call, blind).
+SAVE_EARLY_REASON = ("torch.compiler.save_cache_artifacts() at line {line} ran before anything "
+                     "was compiled and saved nothing (it returned None); the run compiled "
+                     "{compiles} after it")
+SAVE_EARLY_EXPLANATION = (
+    "torch.compile compiles lazily, at the first call of the compiled function (a training "
+    "graph's backward at its first backward), so a save made before those calls has nothing "
+    "to serialise. A later launch that loads the artifacts finds none and compiles cold, "
+    "missing keys this run stored in its own cache directory.")
+SAVE_EARLY_FIX = ("Call torch.compiler.save_cache_artifacts() after the calls that compile "
+                  "every graph (a warm-up step, its backward included), and write its bytes "
+                  "(`artifacts[0]`) where the next launch passes them to "
+                  "torch.compiler.load_cache_artifacts().")
+SAVE_EARLY_WHY = "missed because the run's cache artifacts were saved before anything compiled"

@@ -17,17 +17,20 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from compdiag.analyses import caches as C
+from compdiag.analyses.cache_artifacts import early_saves
 from compdiag.analyses.cache_words import AOT_ONLY_EXPLANATION, BYPASS_EXPLANATION, \
     MISS_EXPLANATION, NOT_STORED_EXPLANATION, \
     NOT_STORED_FIX, ORDER_EXPLANATION, ORDER_FIX, PEER_RANK_EXPLANATION, PEER_RANK_FIX, \
-    PERF_FRESH_EXPLANATION, PERF_FRESH_FIX, RESET_EXPLANATION, SAME_KEY_EXPLANATION
+    PERF_FRESH_EXPLANATION, PERF_FRESH_FIX, RESET_EXPLANATION, SAME_KEY_EXPLANATION, \
+    SAVE_EARLY_EXPLANATION, SAVE_EARLY_FIX, SAVE_EARLY_REASON, SAVE_EARLY_WHY
 from compdiag.analyses.cache_changes import changed_globals, changed_line
 from compdiag.analyses.cache_dir_set import FRESH_FIX, FRESH_REASON, SET_REASON, cache_dir_line
 from compdiag.analyses.cached_compiles import hits_across_reset, served_from_cache
+from compdiag.analyses.consequences import Causes
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.locate import FX_NODE, locate, source_line
+from compdiag.analyses.locate import CALL, FX_NODE, locate, source_line
 from compdiag.analyses.marked_functions import marking_of
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first, found, one_of
@@ -51,8 +54,17 @@ class CacheDetails(Details):
     compared_to: dict[str, Any] | None = None
 
 
+NOT_SAVED = "not_saved"  # CacheDetails.result of a save of the portable cache that saved nothing
+
+
+def _missed_for_the_save(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    return isinstance(cause.details, CacheDetails) and cause.details.result == NOT_SAVED and \
+        isinstance(effect.details, CacheDetails) and effect.details.result == "miss"
+
+
 SPEC = KindSpec(KIND, title="compile cache", words=("cache", "caches"), style="green", tie=100,
-                costs={"cache": Cost(120), "cache_miss": Cost(10)}, details=(CacheDetails,))
+                costs={"cache": Cost(120), "cache_miss": Cost(10)}, details=(CacheDetails,),
+                causes=(Causes(KIND, KIND, SAVE_EARLY_WHY, _missed_for_the_save),))
 BYPASS_SCORE = SPEC.score("cache")
 MISS_SCORE = SPEC.score("cache_miss")
 
@@ -479,7 +491,20 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if d is not None:
             misses.setdefault((e["compile_id"], e["cache"]), []).append(d)
     out += [_one_panel(key[1], ds) for key, ds in misses.items()]
-    return out + _hits_across_reset(ctx) + _served_from_cache(ctx)
+    return out + _early_saves(ctx) + _hits_across_reset(ctx) + _served_from_cache(ctx)
+
+
+def _early_saves(ctx: Any) -> list[Diagnosis]:
+    """A save of the portable cache made before anything compiled: at the save's line."""
+    n = len(ctx.compiles)
+    return [Diagnosis(
+        KIND, stage="cache", compile_id=None,
+        reason=SAVE_EARLY_REASON.format(line=d["call"]["lineno"],
+                                        compiles=f"{n} graph{'s' if n != 1 else ''}"),
+        user_frame=ctx.frame(d["call"].get("filename"), d["call"]["lineno"],
+                             d["call"].get("line"), CALL),
+        explanation=SAVE_EARLY_EXPLANATION, fix=SAVE_EARLY_FIX, score=BYPASS_SCORE,
+        details=CacheDetails(caches=("portable",), result=NOT_SAVED)) for d in early_saves(ctx)]
 
 
 def _one_panel(cache: str, misses: list[Diagnosis]) -> Diagnosis:

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from compdiag.analyses.decorator_lines import decorator_line
 from compdiag.analyses.not_resumed import not_resumed
 from compdiag.analyses.consequences import Causes, same_compile
+from compdiag.analyses.built_in_eager import built_in_eager
 from compdiag.analyses.entered_after_break import entered_after_break
 from compdiag.analyses.custom_op_fakes import fake_line
 from compdiag.analyses.diagnosis import Details, Diagnosis
@@ -112,6 +113,12 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                                "this function ran the call in eager, and Dynamo compiled the "
                                "function on its own, where it broke again: that break is the "
                                "cause", entered_after_break),
+                        # a `with NAME(...)` Dynamo could not enter: NAME.__init__ broke,
+                        # so the object was built in eager (analyses/built_in_eager.py)
+                        Causes(KIND, KIND, "the context manager's own constructor broke the "
+                               "graph, so the object was built in eager, and Dynamo cannot "
+                               "enter an object made outside its trace: that break is the "
+                               "cause", built_in_eager),
                         # torch.compile around a library's loop (model.generate): the breaks
                         # and recompiles at its call (analyses/library_loop.py)
                         *(Causes(KIND, effect, LIBRARY_WHY, library_at_call)

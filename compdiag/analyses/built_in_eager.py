@@ -1,0 +1,46 @@
+"""A graph break at a `with` statement whose context manager Dynamo could not enter because
+the object was built in eager: its class's own `__init__` broke the graph first (issue 29
+§2, the cause above its consequence).
+
+probes43a ctx_section_init_print_skip (pytorch#191523): `with Section("attn"):` where
+`Section.__init__` prints. The print broke the graph (GB0059, line 17), so the constructor
+ran in eager, and Dynamo, resuming with an object made outside its trace, could not enter it
+(GB0142 "Unsupported context manager", at the `with` line). The second break was a problem
+of its own with its own fix (move the `with` outside the compiled function), though guarding
+the print removed all three breaks. The relation reads stored facts: the class the `with`
+line calls, and the user's source, where the first break's line lies inside that class."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+from compdiag.analyses.diagnosis import Diagnosis
+
+# GB0142's type (torch 2.9+), and what older ones say for the same refusal
+CONTEXT_MANAGER_WORDS = ("unsupported context manager", "how to enter a")
+_WITH_CALL = re.compile(r"^\s*(?:async\s+)?with\s+(?:[\w.]+\.)?(\w+)\s*\(")
+
+
+def built_in_eager(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    """effect: the refusal to enter a context manager, at a `with NAME(...)` line; cause: a
+    break inside class NAME's methods, in the same file."""
+    said = f"{getattr(effect.details, 'gb_type', '')} {effect.reason}".lower()
+    if not any(w in said for w in CONTEXT_MANAGER_WORDS):
+        return False
+    at, inside = effect.user_frame, cause.user_frame
+    m = _WITH_CALL.match(at.line or "") if at else None
+    if m is None or not inside or not inside.filename or not inside.lineno:
+        return False
+    return _in_class(ctx.source_text(inside.filename), m.group(1), inside.lineno)
+
+
+def _in_class(text: str | None, name: str, lineno: int) -> bool:
+    try:
+        tree = ast.parse(text or "")
+    except (SyntaxError, ValueError):
+        return False
+    return any(isinstance(node, ast.ClassDef) and node.name == name
+               and node.lineno <= lineno <= (node.end_lineno or node.lineno)
+               for node in ast.walk(tree))
