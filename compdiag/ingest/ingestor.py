@@ -11,6 +11,7 @@ from compdiag.formats import fast_json
 from compdiag.formats.compile_id import CompileId, first_attempt
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import ddp as D
+from compdiag.ingest.aliased_inputs import AliasedInputs
 from compdiag.ingest import parsers as P
 from compdiag.ingest.inductor_records import InductorRecords
 from compdiag.ingest.cached_paths import fresh_frames, fresh_paths
@@ -25,7 +26,7 @@ from compdiag.store.writer import Writer
 _NO_HANDLER = object()
 
 
-class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows):
+class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows, AliasedInputs):
     """Feeds one run's records into a Writer; keeps per-run state (interned file names,
     compile rows in progress). Every method is defensive: unknown shapes are kept raw."""
 

@@ -232,6 +232,16 @@ class Reader(RecordsReader, PerfReader):
         return self._newer_rows("SELECT * FROM collective_nodes WHERE run_id = ? "
                                 "ORDER BY seq, idx", (run_id,))
 
+    def aliased_inputs(self, run_id: int) -> dict[str, list[dict[str, Any]]]:
+        """compile id -> its inputs that share a storage with another while its graph mutates
+        one of them (AOTAutograd's synthetic base)."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for row in self._newer_rows("SELECT * FROM aliased_inputs WHERE run_id = ? "
+                                    "ORDER BY rowid", (run_id,)):
+            row["size"] = json.loads(row["size"]) if row.get("size") else None
+            out.setdefault(row["compile_id"], []).append(row)
+        return out
+
     def compiled_autograd_graphs(self, run_id: int) -> list[dict[str, Any]]:
         """Compiled autograd's graphs, in the order they were made."""
         return self._newer_rows("SELECT * FROM compiled_autograd_graphs WHERE run_id = ? "

@@ -726,6 +726,20 @@ CREATE TABLE IF NOT EXISTS sources (
     text_blob  TEXT,
     PRIMARY KEY (run_id, path)
 ) WITHOUT ROWID;
+
+-- Inputs of a compile that share one storage while its graph mutates one of them: AOTAutograd
+-- then rebuilds them from a synthetic base (its synthetic_base_wrapper artifact), where torch
+-- has open bugs (pytorch#198095). One row per input of such a group, from Dynamo's
+-- describe_tensor / describe_source records (ingest/aliased_inputs.py).
+CREATE TABLE IF NOT EXISTS aliased_inputs (
+    run_id          INTEGER NOT NULL,
+    compile_id      TEXT,
+    storage         INTEGER,                    -- Dynamo's describer id of the shared storage
+    source          TEXT,                       -- L['hist'], as Dynamo names the input
+    is_view         INTEGER NOT NULL DEFAULT 0,
+    storage_offset  INTEGER,
+    size            TEXT                        -- JSON list
+);
 """
 
 DERIVED_TABLES = (
@@ -738,7 +752,7 @@ DERIVED_TABLES = (
     "cudagraph_rerecords", "torch_warnings", "epilogue_misses", "program_exceptions", "call_stacks", "shape_specializations",
     "unbacked_symbols", "cache_key_components", "cache_keys", "compile_stages", "compile_events", "guard_sources",
     "ddp_wraps", "ddp_buckets", "ddp_splits", "collective_nodes", "compiled_autograd_graphs",
-    "dynamo_resets", "program_ends", "sources",
+    "dynamo_resets", "program_ends", "sources", "aliased_inputs",
 )
 
 # What `compdiag reindex` rebuilds from each run's raw records: every table derived from
@@ -754,7 +768,8 @@ REINDEXED_TABLES = ("compiles", "graph_breaks", "recompile_events", "compile_sta
                     "cache_events", "cache_key_components", "cache_keys", "compile_stages",
                     "compile_events",
                     "guard_sources", "dynamo_resets", "ddp_wraps", "ddp_buckets", "ddp_splits",
-                    "collective_nodes", "compiled_autograd_graphs", "program_ends")
+                    "collective_nodes", "compiled_autograd_graphs", "program_ends",
+                    "aliased_inputs")
 # Facts ingest derives from the text of rows reindex does not rebuild (they also hold what
 # only live capture saw): reindex recomputes these columns from each row's own text.
 BACKFILLED_COLUMNS = {

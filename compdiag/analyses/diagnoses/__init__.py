@@ -26,6 +26,8 @@ plugin package (entry-point group `compdiag.diagnoses`, see analyses/registry.py
                                     keys carry `_orig_mod.` (nothing loaded, or an error)
     memoised.py       memoised      an lru_cache'd helper whose random draw compiled code
                                     makes again at each call (Dynamo drops the memo)
+    aliasing.py       aliasing      a compiled call's inputs overlap in memory and the graph
+                                    mutates one: the cause of its failure or mismatch
 
 Kinds never import each other: what two kinds share is in analyses/ (fixes.py, rules.py,
 context.py)."""
@@ -38,7 +40,7 @@ from types import ModuleType
 # The modules registered, in this order, before any plugin's.
 BUILTIN = ("failures", "recompiles", "graph_breaks", "accuracy", "cudagraphs", "fusion",
            "perf_hints", "program", "divergence", "cache", "ddp", "unguarded", "stance",
-           "allow_in_graph", "state_dict", "memoised")
+           "allow_in_graph", "state_dict", "memoised", "aliasing")
 
 
 def builtin_modules() -> list[ModuleType]:
