@@ -251,6 +251,12 @@ def test_a_job_header_calls_ranks_alike_only_where_every_row_is() -> None:
     print_explain_job({"job": failed, "diagnoses": []}, console)
     text = console.export_text()
     assert "compiled alike" not in text and "differ in status, exit, failures" in text
+    # probes43d pipeline_stage_send_recv_break: one break each, at other lines (rank 0's
+    # dist.send, rank 1's dist.recv), was "compiled alike — same ... graph breaks"
+    apart = {"id": "j1", "ranks": [{**rank(0, 0), "break_lines": ["line 30"]},
+                                   {**rank(1, 0), "break_lines": ["line 33"]}]}
+    line = alike_line(apart)
+    assert "alike" not in line and "graph breaks at" in line, line
 
 
 def test_compiled_autograd_graphs_are_compiles_of_their_own_with_why(tmp_path: Path) -> None:

@@ -119,6 +119,25 @@ def test_a_function_that_could_change_state_is_not_replayed(checks) -> None:
     assert COUNTER == [1]
 
 
+def test_a_library_object_the_call_mutates_is_replayed_on_a_copy(checks) -> None:
+    """probes43c hf_llama_temperature_anneal_ok, blind: the replay ran the function on the
+    program's own HF DynamicCache, whose update (library code, no mutator name in the user's
+    function) appended the keys and values a second time; the program's samples changed
+    under --check-accuracy and explain blamed Dynamo. Any mutable argument the program owns
+    is copied for the replay, whatever its class (here the standard library's array)."""
+    import array
+
+    def step(x, buf):
+        y = x * 2
+        buf.fromlist([1.0])
+        return y + len(buf)
+
+    buf = array.array("d")
+    out = torch.compile(step, backend="eager")(torch.ones(3), buf)
+    assert len(buf) == 1 and torch.equal(out, torch.full((3,), 3.0))
+    assert not [o for c in checks for o in c.outputs if not o.ok]
+
+
 def test_a_global_tensor_written_in_place_is_put_back_after_the_replay(checks) -> None:
     def accumulate(x):
         STATE.add_(x)

@@ -333,7 +333,8 @@ def compare_arguments(fn: Callable[..., Any], eager: tuple[tuple[Any, ...], dict
             if isinstance(el, torch.Tensor) and isinstance(cl, torch.Tensor):
                 label = f"{name}{pytree.keystr(path)} (updated in place)"
                 out.append((compare_output(label, el, cl, None, tol, through), cl))
-            elif el is not cl and object_state.copyable(cl):
+            elif el is not cl and (object_state.copyable(cl) or
+                                   object_state.shared_mutable(cl)):
                 out += object_state.compare(
                     f"{name}{pytree.keystr(path)}", el, cl,
                     lambda label, a, b: compare_output(label, a, b, None, tol, through))

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import copy
 import dis
+import enum
 import inspect
 import linecache
 import sys
-from types import FunctionType
+from types import BuiltinFunctionType, FunctionType
 from typing import Any, Callable
 
 import torch
@@ -54,13 +55,29 @@ def copyable(value: Any) -> bool:
     return isinstance(getattr(value, "__dict__", None), dict) and user_class(type(value))
 
 
+# Argument leaves a replay may share with the program: values no call can change.
+_IMMUTABLE = (str, bytes, int, float, complex, bool, range, slice, torch.dtype, torch.device,
+              torch.Size, torch.memory_format, torch.layout, enum.Enum)
+
+
+def shared_mutable(value: Any) -> bool:
+    """A non-tensor argument leaf whose state a call can change, of any class (a library's
+    KV-cache object, a set): the replay must run on a copy of it, never the program's own
+    (probes43c hf_llama_temperature_anneal_ok: the replay appended to the program's HF
+    DynamicCache a second time, and the program's samples changed under --check-accuracy)."""
+    return not (value is None or isinstance(value, _IMMUTABLE + (
+        torch.Tensor, torch.nn.Module, type, FunctionType, BuiltinFunctionType,
+        type(sys))))
+
+
 def objects_in(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
-    """The copyable objects among the call's arguments (pytree leaves), at most a few."""
+    """The objects among the call's arguments (pytree leaves) the replay runs on copies of:
+    the program's own classes' instances and any other mutable leaf."""
     out: list[Any] = []
     for leaf in pytree.tree_leaves((args, kwargs)):
-        if copyable(leaf) and all(leaf is not o for o in out):
+        if (copyable(leaf) or shared_mutable(leaf)) and all(leaf is not o for o in out):
             out.append(leaf)
-    return out[:_MAX_OBJECTS]
+    return out
 
 
 def methods(objects: list[Any]) -> list[FunctionType]:
@@ -99,7 +116,10 @@ def stores_own_object(ins: dis.Instruction, window: list[dis.Instruction],
 
 def snapshot(objects: list[Any]) -> dict[int, Any] | None:
     """Deep copies of the objects, by id, taken before the compiled call (None: one cannot be
-    copied, a tensor in the middle of a graph; the call is then not replayed)."""
+    copied, a tensor in the middle of a graph, or there are too many; the call is then not
+    replayed: a replay never shares a mutable object with the program)."""
+    if len(objects) > _MAX_OBJECTS:
+        return None
     try:
         return {id(o): copy.deepcopy(o) for o in objects}
     except Exception:  # noqa: BLE001 - what cannot be copied is not replayed
@@ -116,7 +136,7 @@ def compare(label: str, eager: Any, live: Any,
     """(check, the program's value) of each tensor or number attribute of the object: the
     eager copy as the replay left it against the program's object as the compiled call left
     it; a check that differs carries the line that stores the attribute."""
-    if type(eager) is not type(live):
+    if type(eager) is not type(live) or not isinstance(getattr(live, "__dict__", None), dict):
         return []
     out = []
     for name, c in list(vars(live).items())[:_MAX_ATTRS]:

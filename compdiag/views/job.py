@@ -12,15 +12,45 @@ from compdiag.store.schema import SCHEMA_VERSION
 
 def job_summary(reader: Reader, job: str) -> dict[str, Any]:
     """{id, world_size, launcher, ranks: [{rank, run, local_rank, status, exit_code, counts,
-    compile_s}]}: the job as every job document carries it."""
+    compile_s, break_lines}]}: the job as every job document carries it."""
     runs = reader.job_runs(job)
     launcher = next((j["launcher"] for j in reader.jobs() if j["job"] == job), None)
+    ranks = [{"rank": r["rank"], "run": r["id"], "local_rank": r["local_rank"],
+              "status": r["status"], "exit_code": r["exit_code"],
+              "counts": reader.counts(r["id"]),
+              "compile_s": compile_seconds(reader.compile_index(r["id"])),
+              "break_lines": break_lines(reader, r["id"])} for r in runs]
+    files = {at.rsplit(":", 1)[0] for r in ranks for at in r["break_lines"]}
+    if len(files) == 1:  # one file (the script): its line numbers say it
+        for r in ranks:
+            r["break_lines"] = [f"line {at.rsplit(':', 1)[1]}" for at in r["break_lines"]]
     return {"id": job, "world_size": max((r["world_size"] or 0 for r in runs), default=0),
-            "launcher": launcher,
-            "ranks": [{"rank": r["rank"], "run": r["id"], "local_rank": r["local_rank"],
-                       "status": r["status"], "exit_code": r["exit_code"],
-                       "counts": reader.counts(r["id"]), "compile_s": compile_seconds(reader.compile_index(r["id"]))}
-                      for r in runs]}
+            "launcher": launcher, "ranks": ranks}
+
+
+def break_lines(reader: Reader, run_id: int) -> list[str]:
+    """Where a rank's graph breaks are, `file:line` once each in line order: equal counts on
+    two ranks are not the same breaks (probes43d pipeline_stage_send_recv_break: rank 0 broke
+    at its `dist.send`, rank 1 at its `dist.recv`, and the header said "compiled alike")."""
+    import json
+    import os
+
+    from compdiag.formats.user_code import is_user_file
+
+    seen = set()
+    for g in reader.graph_breaks(run_id):
+        at = (g.get("filename"), g.get("lineno"))
+        stack = g.get("user_stack") or []
+        try:  # the innermost user frame of its stack: a break in torch's code is at its call
+            stack = json.loads(stack) if isinstance(stack, str) else stack
+        except ValueError:
+            stack = []
+        mine = [f for f in stack if isinstance(f, dict) and is_user_file(f.get("filename"))] \
+            if isinstance(stack, list) else []
+        if not is_user_file(at[0]) and mine:
+            at = (mine[-1].get("filename"), mine[-1].get("lineno"))
+        seen.add((os.path.basename(str(at[0] or "?")), at[1] or 0))
+    return [f"{f}:{n}" for f, n in sorted(seen, key=lambda x: (x[0], x[1]))]
 
 
 def show_job_document(reader: Reader, job: str) -> dict[str, Any]:
@@ -48,6 +78,7 @@ def explain_job_document(reader: Reader, job: str) -> dict[str, Any]:
 ROWS = (("status", lambda r: r["status"]), ("exit", lambda r: str(r["exit_code"])),
         ("compiles", lambda r: str(r["counts"]["compiles"])),
         ("graph breaks", lambda r: str(r["counts"]["graph_breaks"])),
+        ("graph breaks at", lambda r: ", ".join(r.get("break_lines") or []) or "-"),
         ("recompiles", lambda r: str(r["counts"]["recompiles"])),
         ("failures", lambda r: str(r["counts"]["failures"])),
         ("kernels", lambda r: str(r["counts"]["kernels"])),
