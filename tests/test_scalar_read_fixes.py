@@ -23,3 +23,44 @@ def test_numpy_over_sizes_says_math_prod(line):
 
 def test_numpy_over_values_keeps_the_torch_fix():
     assert scalar_read_fix(GB, "", CTX, "g = np.random.uniform(-6.0, 6.0)") == NUMPY_SCALAR_FIX
+
+
+GRAMMAR_SRC = """import torch
+
+OPS = [20, 21]
+
+
+def allowed(sent):
+    last = sent[-1].item()
+    if last in OPS:
+        return [1, 2]
+    return [3]
+
+
+@torch.compile
+def step(ids):
+    return torch.tensor(allowed(ids))
+"""
+
+
+def test_a_value_read_then_branched_on_below_gets_the_branch_fix(tmp_path) -> None:
+    """probes43c hf_gpt2_prefix_allowed_fn_item, blind: `last = sent[-1].item()` and, a line
+    below, `if last in OPS:`. The fix offered capture_scalar_outputs, which only moved the
+    break to the `if`; the branch is what needs the value."""
+    from compdiag.analyses.scalar_reads import ITEM_FIX, branched_later
+    from test_break_consequences import _break
+    from test_explain import Store, _ids
+
+    assert branched_later(GRAMMAR_SRC, 7, "    last = sent[-1].item()") == (8, "if last in OPS:")
+    assert branched_later(GRAMMAR_SRC, 7, "    sent[-1].item()") is None  # assigns nothing
+    s = Store(tmp_path)
+    s.user.write_text(GRAMMAR_SRC)
+    s.compile("0/0", co_name="step", lineno=13)
+    s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}},
+                 _break(s.user, 7, "last = sent[-1].item()",
+                        "Unsupported Tensor.item() call with capture_scalar_outputs=False",
+                        "GB0124", "Use `torch._dynamo.config.capture_scalar_outputs = True`."))
+    top = s.explain()[0]
+    assert top["kind"] == "graph_break" and top["user_frame"]["lineno"] == 7, top
+    assert top["fix"] != ITEM_FIX and "the Python branch at line 8" in top["fix"], top["fix"]

@@ -38,13 +38,16 @@ def scalar_read_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
 # probes32a glow_actnorm_init: `if self.initialized.item() == 0:` (a data-dependent init);
 # with capture_scalar_outputs the read traced and the `if` on it broke the graph anyway
 _BRANCH_HEAD = re.compile(r"^\s*(?:el)?if\b|^\s*while\b|^\s*assert\b")
+BRANCH_WAYS = (
+    "Take the branch out of the compiled code: a one-time step (a data-dependent "
+    "initialisation) run once in eager before the compiled calls, or a flag kept as a Python "
+    "bool the compiled code reads (one recompile when it flips); or compute both sides and "
+    "select with `torch.where`, a lookup in a tensor indexed by the value (`table[t]`) for a "
+    "membership test (`torch.cond` for branches of whole graphs).")
 BRANCH_READ_FIX = (
     "The value read here decides a Python branch, which needs it while tracing: no setting "
     "gives it (`capture_scalar_outputs = True` traces the read, and the branch on it breaks "
-    "the graph anyway). Take the branch out of the compiled code: a one-time step (a "
-    "data-dependent initialisation) run once in eager before the compiled calls, or a flag "
-    "kept as a Python bool the compiled code reads (one recompile when it flips); or compute "
-    "both sides and select with `torch.where` (`torch.cond` for branches of whole graphs).")
+    "the graph anyway). " + BRANCH_WAYS)
 
 
 # probes39c cosine_lr_math_cos_step_break: `math.cos(math.pi * progress)` on a tensor read its
@@ -170,3 +173,39 @@ def implicit_read(context: str | None, line: str | None) -> str | None:
                  n.args[1:] if ast.unparse(n.func).startswith("torch.") else n.args))]
     return (f"`{takes[0]}(...)` given a tensor where it takes Python numbers (sizes, split "
             "points, bounds)" if takes else None)
+
+
+# probes43c hf_gpt2_prefix_allowed_fn_item: `last = sent[-1].item()` then `if last in OPS:` a
+# line below; ITEM_FIX's capture_scalar_outputs moved the break to the `if`
+BRANCHED_LATER = (" The value read here decides the Python branch at line {lineno} (`{text}`), "
+                  "which needs it while tracing, so `capture_scalar_outputs = True` would only "
+                  "move the break there. ")
+
+
+def branched_later(source: str | None, lineno: int | None, line: str | None
+                   ) -> tuple[int, str] | None:
+    """(line, text) of the first `if`/`while`/`assert`/conditional expression after
+    `lineno`, in the same function, whose test reads a name `line` assigns (the value a
+    scalar read gave), or None."""
+    import ast
+
+    from compdiag.formats.code_text import assigned_names
+
+    names = assigned_names(line)
+    if not source or not lineno or not names:
+        return None
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    scopes = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+              and n.lineno <= lineno <= (n.end_lineno or n.lineno)]
+    scope = min(scopes, key=lambda n: (n.end_lineno or n.lineno) - n.lineno, default=tree)
+    tests = sorted(((n.lineno, n.test) for n in ast.walk(scope)
+                    if isinstance(n, (ast.If, ast.While, ast.Assert, ast.IfExp))
+                    and n.lineno > lineno), key=lambda t: t[0])
+    for at, test in tests:
+        if names & {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}:
+            lines = source.splitlines()
+            return at, lines[at - 1].strip() if at <= len(lines) else ""
+    return None

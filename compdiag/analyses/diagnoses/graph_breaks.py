@@ -18,6 +18,8 @@ from compdiag.analyses.decorator_lines import decorator_line
 from compdiag.analyses.not_resumed import not_resumed
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.built_in_eager import built_in_eager
+from compdiag.analyses.scalar_reads import BRANCH_WAYS, BRANCHED_LATER, ITEM_FIX, TOLIST_FIX, \
+    branched_later
 from compdiag.analyses.entered_after_break import entered_after_break
 from compdiag.analyses.custom_op_fakes import fake_line
 from compdiag.analyses.diagnosis import Details, Diagnosis
@@ -425,6 +427,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         reason += EXIT_STACK_SAID * (exit_stack_entry(g["frame"].line) is not None) + \
             side_effect_clause(g["gb_type"], debug, g["frame"].line) + \
             validation_clause(first.get("lib_frame"), g["frame"].line)
+        if fix in (ITEM_FIX, TOLIST_FIX) and (later := branched_later(
+                ctx.source_text(g["frame"].filename), g["frame"].lineno, g["frame"].line)):
+            fix = BRANCHED_LATER.format(lineno=later[0], text=later[1]).lstrip() + BRANCH_WAYS
         origin = break_origin(ctx, g["cids"][0] if g["cids"] else None, g["gb_type"])
         if origin is not None:  # the op that made the data-dependent number it decides on
             reason, fix = reason + origin[0], origin[1]
