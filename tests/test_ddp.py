@@ -458,3 +458,30 @@ def test_a_python_number_a_piece_returns_is_read_at_its_line() -> None:
     assert failure_facts("BackendCompilerFailed", message, None, message)["submodule"] == \
         "submod_2"
     assert failure_facts("RuntimeError", "boom", None)["submodule"] is None
+
+
+def test_fullgraph_at_fsdp2s_hook_is_said_as_fsdps_with_a_fix_that_works(tmp_path: Path) -> None:
+    """probes43d fsdp2_fullgraph_train_step, blind: `torch.compile(fullgraph=True)` around a
+    call of a fully_shard'ed model failed at FSDP's hook (GB0007, `disable` marked as
+    skipped); said as "`disable` is torch code Dynamo skips" with a fix to call `disable`
+    outside, which the program never calls. Now FSDP's hook is named, with the fixes that
+    work (drop fullgraph, or compile each unit), and the failure folded under it."""
+    from test_explain import Store
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", co_name="loss_fn", lineno=11)
+    fsdp = "/usr/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_common.py"
+    tb = ("torch._dynamo.exc.Unsupported: Attempted to call function marked as skipped\n\n"
+          "from user code:\n"
+          f'  File "{s.user}", line 12, in loss_fn\n    line_12 = 12\n'
+          '  File "/usr/lib/python3.11/site-packages/torch/nn/modules/module.py", line 1811, '
+          'in inner\n    args_kwargs_result = hook(self, args, kwargs)\n'
+          f'  File "{fsdp}", line 30, in wrapper\n    return torch._dynamo.disable(\n')
+    s.failure("0/0", stage="dynamo", exc_type="Unsupported",
+              message="Attempted to call function marked as skipped", filename=str(s.user),
+              lineno=12, traceback=tb)
+    top = s.explain()[0]
+    assert top["kind"] == "ddp" and "fullgraph=True turned the graph break at FSDP2's hook" \
+        in top["reason"] and top["user_frame"]["lineno"] == 12, top
+    assert top["fix"].startswith("Drop fullgraph=True") and "block.compile()" in top["fix"]
+    assert [c["kind"] for c in top["consequences"]] == ["failure"]

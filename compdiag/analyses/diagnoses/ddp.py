@@ -31,6 +31,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import FX_NODE, SOURCE, TORCH, locate
 from compdiag.analyses.ranking import Cost
+from compdiag.analyses.traced_user_code import library_frame
 from compdiag.formats.compile_id import first_attempt
 from compdiag.formats.user_code import is_user_file
 from compdiag.formats.words import plural
@@ -95,6 +96,16 @@ FSDP_FIX = (
     "`block.compile()` (or `torch.compile(block)`) for every sharded block, as torchtitan does "
     "per transformer block; FSDP's hooks then run eagerly between compiled blocks, and each "
     "block's graph is whole.")
+# probes43d fsdp2_fullgraph_train_step: under fullgraph=True the break at FSDP's hook is an
+# error, said as "`disable` is torch code Dynamo skips on purpose" with a fix to call
+# `disable` outside (the user never calls it)
+FSDP_FULLGRAPH_REASON = ("fullgraph=True turned the graph break at FSDP2's hook into an error: "
+                         "the call into a fully_shard'ed submodule at line {lineno} runs FSDP's "
+                         "pre-forward hook, which torch keeps out of Dynamo (\"skipping FSDP "
+                         "hooks\")")
+FSDP_FULLGRAPH_FIX = ("Drop fullgraph=True from this compile: a region that calls a "
+                      "fully_shard'ed submodule always breaks at FSDP's hooks. Or " +
+                      FSDP_FIX[0].lower() + FSDP_FIX[1:])
 NOTHING_COMPILED_FIX = (
     "The model's own forward never became a compiled frame (a torch.nn container's forward "
     "called from DDP is not a frame torch.compile starts at): compile the model before "
@@ -132,6 +143,9 @@ SPEC = KindSpec(KIND, title="DDP", words=("DDP", "DDP"), style="bold cyan", tie=
                            lambda e, c, ctx: _facet_of_compile(e, c, "wrapper")),
                     Causes(KIND, "graph_break", "a break at FSDP2's hooks: the ddp diagnosis "
                            "of the fully_shard'ed calls reports it",
+                           lambda e, c, ctx: _facet_of_compile(e, c, "fsdp_hooks")),
+                    Causes(KIND, "failure", "fullgraph=True made the break at FSDP2's hook an "
+                           "error: the ddp diagnosis of the fully_shard'ed call reports it",
                            lambda e, c, ctx: _facet_of_compile(e, c, "fsdp_hooks")),
                     Causes(KIND, "failure", "a compile failure inside DDPOptimizer's split: "
                            "the ddp diagnosis reports it with the piece and the bisecting step",
@@ -395,7 +409,7 @@ def _in_fsdp_hook(b: dict[str, Any]) -> bool:
 def _fsdp(ctx: Any) -> list[Diagnosis]:
     breaks = [b for b in ctx.r.graph_breaks(ctx.run_id) if _in_fsdp_hook(b)]
     if not breaks:
-        return []
+        return _fsdp_fullgraph(ctx)
     calls: dict[tuple, dict[str, Any]] = {}
     for b in breaks:
         frame = locate(ctx, b["compile_id"], torch=[b.get("user_stack") or []])
@@ -412,6 +426,24 @@ def _fsdp(ctx: Any) -> list[Diagnosis]:
         user_frame=first, explanation=FSDP_EXPLANATION, fix=FSDP_FIX,
         score=SPEC.score("graph_break", len(breaks)), count=len(breaks), compile_ids=cids,
         details=DdpDetails(facet="fsdp_hooks"))]
+
+
+def _fsdp_fullgraph(ctx: Any) -> list[Diagnosis]:
+    """Dynamo's failures under fullgraph=True whose library frame is FSDP2's hook."""
+    out = []
+    for f in ctx.failures:
+        lib = library_frame(ctx, f.get("traceback")) if f.get("stage") == "dynamo" else None
+        if not lib or FSDP_DIR not in str(lib.get("filename") or "").replace("\\", "/"):
+            continue
+        frame = locate(ctx, f.get("compile_id"), torch=[[f]] if is_user_file(
+            f.get("filename")) else [])
+        out.append(Diagnosis(
+            KIND, stage="dynamo", compile_id=f.get("compile_id"),
+            reason=FSDP_FULLGRAPH_REASON.format(lineno=frame.lineno),
+            user_frame=frame, explanation=FSDP_EXPLANATION, fix=FSDP_FULLGRAPH_FIX,
+            score=SPEC.score("graph_break", 1), details=DdpDetails(facet="fsdp_hooks")))
+        break
+    return out
 
 
 @hookimpl
