@@ -216,7 +216,25 @@ def test_a_wrong_write_back_into_an_input_offers_returning_the_value(tmp_path):
 def test_the_low_precision_note_is_only_for_a_low_precision_output():
     """probes40b jacobi_snapshot_inplace, blind: a float32 miscompile's fix ended with "fp16/bf16
     differences within ~1e-2 are expected reordering", which had nothing to do with it."""
-    from compdiag.analyses.diagnoses.accuracy import REPORTED_FP_NOISE, accuracy_fix
+    from compdiag.analyses.miscompile_fix import REPORTED_FP_NOISE, accuracy_fix
 
     assert REPORTED_FP_NOISE not in accuracy_fix(1, ["a.py"], {}, None, low=False)
     assert REPORTED_FP_NOISE in accuracy_fix(1, ["a.py"], {}, None, low=True)
+
+
+def test_a_miscompile_fix_offers_a_workaround_at_the_divergent_ops_line() -> None:
+    """probes43b autocontrast_uint8_amin (pytorch#191499), blind: Inductor's uint8 `amin`
+    returned 0; the fix said bisect and minify only, while computing the op outside compiled
+    code, or on int32, was right. A workaround at the op's line now follows, with the wider
+    dtype for an integer or 16-bit op; none without a line, none for a bug injector."""
+    from compdiag.analyses.miscompile_fix import accuracy_fix
+
+    node = {"node": "lo", "op": "amin", "dtype": "torch.uint8",
+            "user_frame": {"filename": "a.py", "lineno": 26, "line": "lo = flat.amin(dim=1)"}}
+    fix = accuracy_fix(1, ["a.py"], {}, None, low=False, node=node)
+    assert "at line 26 (`lo = flat.amin(dim=1)`)" in fix and "@torch.compiler.disable" in fix
+    assert "`.to(torch.uint8)` back" in fix
+    wide = accuracy_fix(1, ["a.py"], {}, None, low=False, node={**node, "dtype": "torch.float32"})
+    assert "@torch.compiler.disable" in wide and "wider dtype" not in wide
+    assert "Until it is fixed" not in accuracy_fix(1, ["a.py"], {}, None, low=False)
+    assert "Until it is fixed" not in accuracy_fix(1, ["a.py"], {"x": 1}, None, node=node)

@@ -30,6 +30,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses import numpy_random as NR
 from compdiag.analyses.locate import locate
+from compdiag.analyses.miscompile_fix import accuracy_fix
 from compdiag.analyses.narrowing_words import narrowing_words, overflow_words
 from compdiag.analyses.nonfinite_words import FIXES as NONFINITE_FIXES, nonfinite_kind
 from compdiag.analyses.process_settings import (VALIDATION_EXPLANATION, VALIDATION_FIX,
@@ -104,19 +105,7 @@ def compdiag_kinds() -> list[KindSpec]:
     return [SPEC]
 
 
-REPORTED_FP_NOISE = ("fp16/bf16 differences within ~1e-2 are expected reordering, not a bug "
-                     "(try torch._inductor.config.emulate_precision_casts = True)")
 _INJECTOR_OP = re.compile(r"inject_(\w+?)_bug")
-
-
-def accuracy_fix(run_id: int, argv: list[str], injected: dict[str, Any],
-                 store: str | None = None, low: bool = True) -> str:
-    """`low`: a float16/bfloat16 output (the note on reordering is noise for float32's)."""
-    minify, bisect = commands(run_id, argv, store)
-    out = ("An Inductor *_TESTING_ONLY bug injector was on (" + ", ".join(
-        f"{k}={v!r}" for k, v in injected.items()) + "): unset it. ") if injected else ""
-    return out + (f"Find the pass or kernel responsible with {bisect}, then `{minify}` for a "
-                  f"repro" + (f"; {REPORTED_FP_NOISE}." if low else "."))
 
 
 def _num(x: Any) -> str:
@@ -463,7 +452,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
                             "difference may not be the compiler's.")
         kind = _kind_of(verdict, detail)
         fix = generic = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store,
-                                     low="16" in f"{detail.get('dtype') or 16}{node.get('dtype')}")
+                                     low="16" in f"{detail.get('dtype') or 16}{node.get('dtype')}",
+                                     node=node)
         if undeclared or narrowed:
             fix = undeclared or narrowed
         elif dropped:
