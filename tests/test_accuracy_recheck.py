@@ -238,3 +238,36 @@ def test_a_miscompile_fix_offers_a_workaround_at_the_divergent_ops_line() -> Non
     assert "@torch.compiler.disable" in wide and "wider dtype" not in wide
     assert "Until it is fixed" not in accuracy_fix(1, ["a.py"], {}, None, low=False)
     assert "Until it is fixed" not in accuracy_fix(1, ["a.py"], {"x": 1}, None, node=node)
+
+
+VIEW_GRAPH = '''class GraphModule(torch.nn.Module):
+    def forward(self, L_frames_: "f32[4, 20][20, 1]cpu"):
+        l_frames_ = L_frames_
+
+        # File: {file}:5 in boost, code: pilots = frames.unfold(1, 1, 5)
+        pilots: "f32[4, 4, 1][20, 5, 1]cpu" = l_frames_.unfold(1, 1, 5)
+
+        # File: {file}:6 in boost, code: pilots.mul_(2.0)
+        mul_: "f32[4, 4, 1][20, 5, 1]cpu" = pilots.mul_(2.0);  pilots = mul_ = None
+        return (l_frames_,)
+'''
+
+
+def test_a_miscompiled_write_through_an_unfold_view_names_the_view(tmp_path) -> None:
+    """probes43b pilot_tone_unfold_gain (pytorch#198102), blind: `frames.unfold(1, 1, 5)
+    .mul_(gain)` came back with the elements between the windows zeroed; said at `mul_`
+    with no cause. The view that is not one-to-one is named, from Dynamo's graph, with a fix
+    that writes through a plain slice or out of place."""
+    from test_explain import Store, _ids
+
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="boost", lineno=4)
+    s.ing.record({**_ids("0/0"), "dynamo_output_graph": {}}, VIEW_GRAPH.format(file=s.user))
+    node = {"node": "mul_", "op": "mul_", "dtype": "torch.float32",
+            "user_frame": {"filename": str(s.user), "lineno": 6, "line": "pilots.mul_(2.0)"}}
+    s.accuracy("0/0", [("output 0", False, 1.1, 0.7, {
+        "verdict": "miscompile", "fp64": {"eager_rel": 2e-8, "compiled_rel": 0.7}})], node=node)
+    top = s.explain()[0]
+    assert top["kind"] == "accuracy" and "a view made by `unfold` (line 5)" in top["reason"], top
+    assert "pytorch/pytorch#198102" in top["explanation"]
+    assert top["fix"].startswith("Do not write through the `unfold` view")

@@ -38,6 +38,7 @@ from compdiag.analyses.process_settings import (VALIDATION_EXPLANATION, VALIDATI
 from compdiag.analyses.traced_scalars import (FOLDED_NAN, FOLDED_NAN_EXPLANATION, FOLDED_NAN_FIX,
                                               folded_nan_tests)
 from compdiag.analyses.ranking import Cost
+from compdiag.analyses.view_writes import view_write
 from compdiag.formats.command_line import command_line
 
 KIND = "accuracy"
@@ -381,6 +382,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
             else None
         undeclared, dropped, narrowed = "", False, ""  # (fixes of their own, below)
         floored = floor_division(node, verdict) if not fed else None
+        viewed = view_write(ctx, cid, node) if verdict == "miscompile" and not fed else None
         if backward:
             reason = "backward: " + reason
         if node.get("node") and backward and node.get("backward"):
@@ -441,6 +443,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
                 explanation += STEP_EXPLANATION.format(op=node.get("op"), fed=fed)
             elif floored is not None:  # torch's own floating floor division (a known bug)
                 reason, explanation = reason + floored.clause, explanation + floored.more
+            elif viewed is not None:  # a write through a view that is not one-to-one
+                reason, explanation = reason + viewed[0], explanation + "." + viewed[1][:-1]
         explanation += "."
         if backward:
             explanation += (" This is the gradient the compiled backward computed in the "
@@ -465,6 +469,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
             fix = STEP_FIX.format(op=node.get("op"), fed=fed)
         elif floored is not None:
             fix = floored.fix
+        elif viewed is not None:
+            fix = viewed[2] + generic
         elif not verdict and integer_rounding(detail, worst.get("max_abs"), op_name(node)):
             fix = INTEGER_ROUNDING_FIX.format(op=op_name(node), dtype=detail[
                 "dtype"].removeprefix("torch."), bisect=commands(ctx.run_id, ctx.argv,
