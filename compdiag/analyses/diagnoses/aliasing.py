@@ -45,9 +45,13 @@ _SOURCE = re.compile(r"^L\['(?P<name>[^']+)'\]$")
 
 @dataclass(frozen=True)
 class AliasingDetails(Details):
+    omit_none = ("fatal",)
     inputs: tuple[str, ...]
     function: str | None
     filename: str | None
+    # the failure folded here ended the program (as the failure kind's `fatal`): the cause
+    # that folds its consequence says how the run ended too
+    fatal: bool | None = None
 
 
 def _caused(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
@@ -118,5 +122,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             fix=FIX.format(fn=fn, base=base, line=frame.lineno),
             score=SPEC.score("aliasing"),
             details=AliasingDetails(inputs=tuple(names), function=code.get("co_name"),
-                                    filename=code.get("filename"))))
+                                    filename=code.get("filename"),
+                                    fatal=True if then.startswith("failed") and ctx.crashed
+                                    else None)))
     return out
