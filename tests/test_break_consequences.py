@@ -99,49 +99,32 @@ def test_a_resume_functions_requires_grad_recompile_folds_under_its_break(tmp_pa
     assert [d["kind"] for d in problems] == ["graph_break"], problems
 
 
-CM_SRC = """import torch
-
-
-class Timer:
-    def __init__(self, name):
-        self.name = name
-        print(name)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
-@torch.compile
-def step(x):
-    with Timer("mm"):
-        y = x @ x
-    return y.relu()
-"""
+# corpus/gb_context_manager_init_print.py: Section.__init__ prints (line 10); `with Section(...)`
+# at line 21 of step()
+CM_SRC = (Path(__file__).resolve().parent.parent / "corpus" /
+          "gb_context_manager_init_print.py").read_text()
 
 
 def test_a_context_manager_built_in_eager_is_the_consequence_of_its_constructors_break(
         tmp_path: Path) -> None:
     """probes43a ctx_section_init_print_skip (pytorch#191523), blind: `with Section(...)`
-    whose __init__ prints. The print's break (line 7) ran the constructor in eager, and
-    Dynamo then refused to enter the object (GB0142 at the `with` line 18), said as a second
+    whose __init__ prints. The print's break (line 10) ran the constructor in eager, and
+    Dynamo then refused to enter the object (GB0142 at the `with` line 21), said as a second
     problem with its own fix, though guarding the print removed both. Now folded under it."""
     s = Store(tmp_path)
     s.user.write_text(CM_SRC)
-    s.compile("0/0", co_name="step", lineno=16)
+    s.compile("0/0", co_name="step", lineno=19)
     s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
                                               "encoding": "string"}},
-                 _break(s.user, 7, "print(name)", "Failed to trace builtin operator", "GB0059",
-                        "Avoid calling builtin `print`."))
-    s.compile("1/0", co_name="torch_dynamo_resume_in_step_at_18", lineno=18)
+                 _break(s.user, 10, 'print("section", name)', "Failed to trace builtin operator",
+                        "GB0059", "Avoid calling builtin `print`."))
+    s.compile("1/0", co_name="torch_dynamo_resume_in_step_at_21", lineno=21)
     s.ing.record({**_ids("1/0"), "artifact": {"name": "dynamo_graph_break_reason",
                                               "encoding": "string"}},
-                 _break(s.user, 18, 'with Timer("mm"):', "Unsupported context manager",
+                 _break(s.user, 21, 'with Section("mm"):', "Unsupported context manager",
                         "GB0142", "Avoid using the unsupported context manager."))
     ds = s.explain()
-    assert ds[0]["kind"] == "graph_break" and ds[0]["user_frame"]["lineno"] == 7, ds[0]
+    assert ds[0]["kind"] == "graph_break" and ds[0]["user_frame"]["lineno"] == 10, ds[0]
     (under,) = [c for c in ds[0]["consequences"] if c["kind"] == "graph_break"]
-    assert under["user_frame"]["lineno"] == 18 and "constructor" in under["why"]
+    assert under["user_frame"]["lineno"] == 21 and "constructor" in under["why"]
     assert not [d for d in ds[1:] if d["kind"] == "graph_break"]
