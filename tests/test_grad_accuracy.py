@@ -325,3 +325,45 @@ def test_no_backward_hooks_under_compiled_autograd(monkeypatch):
     out = (x * 2,)
     assert watch_backward(gm, [x, x], [x, x], out, torch.random.get_rng_state(),
                           Modes.now(), lambda *a: None) is False
+
+
+WRITE_SRC = """def train(model, xbuf, batches):
+    for nxt in batches:
+        pred = model(xbuf)
+        loss = pred.sum()
+        xbuf.copy_(nxt)  # prefetch the next batch
+        loss.backward()
+"""
+
+
+def test_an_input_written_before_the_backward_eager_rejects_is_a_verdict_at_the_write(tmp_path):
+    """probes43f prefetch_buffer_before_backward (pytorch#197887), blind: the program copied
+    the next batch into the forward's input buffer before backward(); eager raises ("modified
+    by an inplace operation"), Inductor's backward computed gradients from the new values, and
+    the check compared them with eager's from the old ones, blaming the forward's Linear with a
+    bisect. Now: eager's own error, at the line that wrote, with the fix to write after."""
+    from compdiag.capture.grad_accuracy import BackwardWatch, rejected_after_forward, \
+        rejected_check
+
+    def f(x, w):
+        return (x.view(-1, 4) @ w).sum()
+
+    gm = torch.fx.symbolic_trace(f)
+    x, w = torch.randn(2, 3, 4), torch.randn(4, 2, requires_grad=True)
+    watch = BackwardWatch(gm, [x.clone(), w.detach().clone()], [False, True],
+                          torch.random.get_rng_state(), Modes())
+    watch.incoming = {0: torch.ones(())}
+    assert rejected_after_forward(watch) is None  # nothing written: nothing to refuse
+    watch.modified = [0]
+    error = rejected_after_forward(watch)
+    assert error and "modified by an inplace operation" in error and "Hint" not in error
+    src = tmp_path / "train.py"
+    src.write_text(WRITE_SRC)
+    frame = {"filename": str(src), "name": "train"}
+    watch.calls = [{**frame, "lineno": 3, "line": "pred = model(xbuf)"}]
+    watch.backward = {**frame, "lineno": 6, "line": "loss.backward()"}
+    check = rejected_check(watch, "0/0", error)
+    (out,) = check.outputs
+    assert not out.ok and out.detail["verdict"] == "modified_before_backward"
+    assert out.detail["attribute"] == "xbuf" and check.divergent_node["op"] == "copy_"
+    assert check.divergent_node["user_frame"]["lineno"] == 5

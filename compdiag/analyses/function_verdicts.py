@@ -16,6 +16,10 @@ from compdiag.analyses.runtime_fixes import known_error
 CONSTANT_CLAUSE = (": a value the graph took as a constant when it was compiled has changed "
                    "since")
 FUNCTION_REASONS = {
+    "modified_before_backward": "the program wrote {attr} in place after the compiled forward "
+                                "and before its backward: eager's backward raises "
+                                "{eager_error}, and the compiled backward computed {out} "
+                                "from the new values",
     "traced_accepts": "compiled {fn}(){under} returned a value ({out}) where {fn}() in eager "
                       "raises {eager_error}; what Dynamo traced skips a check the code makes",
     "traced_wrong": "compiled {fn}(){under} returns another {out} than {fn}() in eager ({why}), "
@@ -31,6 +35,12 @@ FUNCTION_REASONS = {
                     "another than the code computes",
 }
 FUNCTION_EXPLANATIONS = {
+    "modified_before_backward": (
+        "Autograd checks at backward that every tensor the forward saved for it is unchanged "
+        "(its version counter), and eager raises when the program wrote one in place in "
+        "between. The compiled backward restores its saved tensors without that check "
+        "(pytorch/pytorch#197887), so it silently computed these gradients from the values "
+        "written after the forward: a program eager refuses to run"),
     "traced_accepts": "The function run whole in eager, from the same arguments and random "
                       "state, raises at this line, and the compiled function returned a value "
                       "instead: the graphs Dynamo traced do not make the check eager makes "
@@ -79,6 +89,9 @@ FUNCTION_FIXES = {
                      "That the compiled code skips eager's check is torch's to fix: report it "
                      "with the answer of {bisect} (compdiag's minifier cannot shrink it: eager "
                      "fails on the same inputs).",
+    "modified_before_backward": "Write {attr} after the backward (after `loss.backward()` and "
+                                "the optimizer step), or give the forward a copy (`.clone()`) "
+                                "or a second buffer: eager raises on this program as it is.",
     "traced_accepts": "Change this line so eager accepts it (eager's error says what it "
                       "refuses): no backend setting helps, the check is missing from the "
                       "traced graph itself. Report it to PyTorch with the function; `{minify}` "

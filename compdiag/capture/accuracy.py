@@ -325,7 +325,7 @@ class AccuracyChecker:
         """Check the gradients the program's own backward computes through this call
         (capture/grad_accuracy.py); the sink hears of them when that backward has run."""
         from compdiag.capture.grad_accuracy import Modes, compare_grads, localise_backward, \
-            watch_backward
+            rejected_after_forward, rejected_check, watch_backward
 
         checker = self
 
@@ -335,8 +335,10 @@ class AccuracyChecker:
             checker._active = True
             rng_now = torch.random.get_rng_state()
             try:
-                check = compare_grads(watch, grads, checker.tol, cid)
-                if not check.ok and checker.localise:
+                rejected = rejected_after_forward(watch)
+                check = rejected_check(watch, cid, rejected) if rejected else \
+                    compare_grads(watch, grads, checker.tol, cid)
+                if not check.ok and checker.localise and not rejected:
                     try:
                         with checker.quiet():
                             check.divergent_node = localise_backward(watch, compiler,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -130,6 +131,13 @@ class BackwardWatch:
     modes: Modes
     incoming: dict[int, torch.Tensor] = field(default_factory=dict)
     done: bool = False
+    # the program's live inputs and their version counters after the forward; the inputs it
+    # wrote in place before this backward (autograd's saved-tensor check in eager)
+    live: list[Any] = field(default_factory=list)
+    versions: list[int | None] = field(default_factory=list)
+    modified: list[int] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)  # user frames at the call
+    backward: dict[str, Any] | None = None  # the user's line that ran the backward
 
 
 def _input_names(gm: torch.fx.GraphModule) -> list[str]:
@@ -404,6 +412,9 @@ def watch_backward(gm: torch.fx.GraphModule, args: list[Any], before: list[Any],
     if node is None:
         return False
     watch = BackwardWatch(gm, before, requires, rng, modes)
+    watch.live = list(args)
+    watch.versions = [a._version if isinstance(a, torch.Tensor) else None for a in args]
+    watch.calls = user_frames()
 
     for i, t in grad_outs:
         def keep(grad: torch.Tensor, i: int = i) -> None:
@@ -415,9 +426,109 @@ def watch_backward(gm: torch.fx.GraphModule, args: list[Any], before: list[Any],
         if watch.done:
             return
         watch.done = True
+        watch.modified = [i for i, (a, v) in enumerate(zip(watch.live, watch.versions))
+                          if v is not None and isinstance(a, torch.Tensor) and a._version != v]
+        watch.live = []  # the program's tensors are not kept past its backward
+        watch.backward = (user_frames() or [None])[-1] if watch.modified else None
         grads = [g.detach().clone() if isinstance(g, torch.Tensor) else None
                  for g in grad_inputs]
         on_grads(watch, grads)
 
     node.register_hook(computed)
     return True
+
+
+def user_frames() -> list[dict[str, Any]]:
+    """The user's frames on the current stack, outermost first (file, line, function, text)."""
+    import sys
+
+    from compdiag.capture.config_sets import frame_facts
+    from compdiag.formats.user_code import is_user_file
+
+    out = []
+    frame = sys._getframe(1)
+    while frame is not None:
+        if is_user_file(frame.f_code.co_filename):
+            out.append(frame_facts(frame))
+        frame = frame.f_back
+    return out[::-1]
+
+
+def rejected_after_forward(watch: BackwardWatch) -> str | None:
+    """Eager's error at this backward for the inputs the program wrote in place after the
+    forward (watch.modified): eager's forward on copies, the same copies written in place,
+    then eager's backward with the program's incoming gradients. The first line of the
+    RuntimeError autograd raises ("... modified by an inplace operation"), or None when eager
+    accepts it (the written input was not saved for the backward)."""
+    if not watch.modified:
+        return None
+    ins = _fresh(watch.args, watch.requires)
+    torch.random.set_rng_state(watch.rng)
+    with _preserved_state(watch.gm), watch.modes.applied(grad=True):
+        outs = pytree.tree_leaves(quiet_call(watch.gm, ins))
+    with torch.no_grad():
+        for i in watch.modified:
+            if isinstance(ins[i], torch.Tensor):
+                ins[i].add_(0)  # a write: the version counter autograd compares moves on
+    pairs = [(outs[i], g) for i, g in sorted(watch.incoming.items())
+             if i < len(outs) and isinstance(outs[i], torch.Tensor) and outs[i].requires_grad]
+    wanted = [t for t in ins if isinstance(t, torch.Tensor) and t.requires_grad]
+    if not pairs or not wanted:
+        return None
+    try:
+        with watch.modes.applied(grad=True, autocast=False):
+            torch.autograd.grad([p[0] for p in pairs], wanted,
+                                [p[1].to(p[0].dtype) for p in pairs], allow_unused=True)
+    except RuntimeError as exc:
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        text = text.split(" Hint:", 1)[0].rstrip(". ")  # autograd's advice is not the error
+        return text[:300] if "inplace operation" in text else None
+    return None
+
+
+_INPLACE = re.compile(r"\.\w+_\(|\[[^\]]*\]\s*[-+*/]?=(?!=)")
+
+
+def write_line(watch: BackwardWatch) -> dict[str, Any] | None:
+    """The user's line between the compiled call and the backward that writes in place (a
+    `t.copy_(...)`, `t[...] = ...`), in the same file, the call's argument names first; None
+    when the two are in different files or no line between them writes."""
+    import linecache
+
+    back = watch.backward or {}
+    # the compiled call's frame in the function that ran the backward (a training loop)
+    call = next((f for f in reversed(watch.calls) if (f.get("filename"), f.get("name")) ==
+                 (back.get("filename"), back.get("name"))), {})
+    if not call.get("lineno") or call.get("filename") != back.get("filename") or \
+            not back.get("lineno") or back["lineno"] <= call["lineno"]:
+        return None
+    names = set(re.findall(r"\b([A-Za-z_]\w*)\b", str(call.get("line") or "")))
+    found = None
+    for n in range(call["lineno"] + 1, back["lineno"]):
+        text = linecache.getline(call["filename"], n).strip()
+        if text.startswith("#") or not _INPLACE.search(text):
+            continue
+        row = {"filename": call["filename"], "lineno": n, "line": text}
+        receiver = re.match(r"([A-Za-z_]\w*)", text)
+        if receiver and receiver.group(1) in names:
+            return row
+        found = found or row
+    return found
+
+
+def rejected_check(watch: BackwardWatch, cid: str | None, error: str) -> GraphCheck:
+    """The verdict for a backward eager refuses (rejected_after_forward's error): at the line
+    that wrote the input after the forward, else at the backward's."""
+    names = _input_names(watch.gm)
+    i = watch.modified[0]
+    name = in_user_spelling(names[i]) if i < len(names) else f"input {i}"
+    at = write_line(watch) or watch.backward
+    op = re.search(r"\.(\w+_)\(", str((at or {}).get("line") or ""))
+    written = re.match(r"([A-Za-z_][\w.]*?)(?:\.\w+_\(|\[)", str((at or {}).get("line") or ""))
+    name = written.group(1) if written else name  # as the program's line names it
+    out = OutputCheck("the gradients", False, None, None, {
+        "verdict": "modified_before_backward", "eager_error": error, "attribute": name,
+        "backward": True, "input": i,
+        "reason": f"eager's backward raises {error}; the compiled backward computed gradients"})
+    node = {"node": None, "op": op.group(1) if op else None, "user_frame": at} if at else None
+    return GraphCheck(cid, [out], divergent_node=node, inputs=describe_inputs(watch.args))

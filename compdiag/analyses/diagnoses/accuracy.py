@@ -446,7 +446,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
             elif viewed is not None:  # a write through a view that is not one-to-one
                 reason, explanation = reason + viewed[0], explanation + "." + viewed[1][:-1]
         explanation += "."
-        if backward:
+        if backward and verdict != "modified_before_backward":
             explanation += (" This is the gradient the compiled backward computed in the "
                             "program's own backward(), compared with eager's for the same "
                             "incoming gradient" + _modes(detail) + ".")
