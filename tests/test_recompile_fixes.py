@@ -181,3 +181,37 @@ def test_a_parameters_stride_recompile_is_its_layout_not_torchs_size_hint():
              "torch._dynamo.config.force_parameter_static_shapes = False")
     fix = recompile_fix("stride", src, count=1, limit=False, fn="forward", guard_text=guard)
     assert "force_parameter_static_shapes" not in fix and "assign=True" in fix, fix
+
+
+EMA_SRC = """import torch
+
+
+@torch.compile
+def ema_update(ema, params, decay):
+    torch._foreach_lerp_(ema, params, weight=1.0 - decay)
+"""
+
+
+def test_a_number_an_op_takes_only_as_a_number_is_not_told_to_become_a_tensor(tmp_path):
+    """probes43g ema_foreach_lerp_warmup_recompile and gradual_prune_kthvalue_sparsity_
+    recompile, blind: a float recompiling at each value, read by `_foreach_lerp_(...,
+    weight=1.0 - decay)` and `int(sparsity * n)`; the fix "wrap it in a tensor", applied, broke
+    the graph on `_local_scalar_dense`. Where a call takes the number only as a number, the fix
+    keeps that use out of the compiled code, with a tensor alternative where one is known."""
+    from compdiag.analyses.number_uses import _number_only_call
+    from test_explain import Store
+
+    assert _number_only_call("torch._foreach_lerp_(ema, p, weight=1.0 - decay)",
+                             "decay") == "_foreach_lerp_"
+    assert _number_only_call("k = max(1, int(sparsity * w.numel()))", "sparsity") == "max"
+    assert _number_only_call("y = torch.zeros(3) * decay", "decay") is None
+    assert _number_only_call("y = x * decay", "decay") is None
+    s = Store(tmp_path)
+    s.user.write_text(EMA_SRC)
+    s.compile("0/0", co_name="ema_update", lineno=5)
+    s.compile("0/1", co_name="ema_update", lineno=5,
+              recompile_reason="0/0: L['decay'] == 0.99")
+    top = s.explain()[0]
+    assert top["kind"] == "recompile" and top["user_frame"]["lineno"] == 6, top
+    assert "takes it only as a Python number" in top["reason"], top["reason"]
+    assert "torch.tensor(value)" not in top["fix"] and "_foreach_mul_" in top["fix"], top["fix"]

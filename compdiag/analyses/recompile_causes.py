@@ -18,6 +18,7 @@ from compdiag.analyses.locate import source_line
 from compdiag.analyses.lost_marks import EXPLANATION as LOST_EXPLANATION, FIX as LOST_FIX, \
     REASON as LOST_REASON, lost_mark
 from compdiag.analyses import local_class
+from compdiag.analyses.number_uses import ALTERNATIVES, number_only_use
 from compdiag.analyses.recompile_instances import (INSTANCES_EXPLANATION, INSTANCES_FIX,
                                                   INSTANCES_REASON, frame_cids, instances_of)
 from compdiag.analyses.recompile_sites import EXPLANATION as SITES_EXPLANATION, FIX as SITES_FIX, \
@@ -45,6 +46,20 @@ SPECIALIZED_NUMBER_ONLY_FIX = (
     "as a Python number, so no tensor can stand for it; compute what depends on it before the "
     "compiled call and pass the result in (resize outside, compile the model), or let it "
     "compile once per value where it takes a few values.")
+
+
+NUMBER_USE_REASON = "; line {lineno} takes it only as a Python number (`{call}(...)`)"
+NUMBER_USE_EXPLANATION = (
+    "{src} is a Python number the compiled code reads as a constant, so each new value "
+    "compiles again. Line {lineno} (`{line}`) passes it to `{call}`, which takes it only as a "
+    "Python number: a tensor there is read back with `.item()`, which breaks the graph, so "
+    "passing it as a tensor does not help.")
+
+NUMBER_USE_FIX = (
+    "Keep line {lineno}'s use of {src} out of the compiled function: `{call}` takes it only "
+    "as a Python number, so no tensor can stand for it; compute what depends on it before the "
+    "compiled call and pass the result in (a tensor, so a new value needs no recompile), or "
+    "let it compile once per value where it takes a few values.")
 
 
 @dataclass(frozen=True)
@@ -108,6 +123,16 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
                      SPECIALIZED_NUMBER_EXPLANATION.format(**where),
                      fix.format(**where, call=only.group(0).rstrip("(") if only else ""),
                      spec=spec)
+    use = number_only_use(ctx, event["compile_id"], bare(source)) \
+        if category == "value" and spec is None else None
+    if use is not None:  # a Python number a call takes only as one: no tensor stands for it
+        at, called = use
+        where = dict(src=source, lineno=at.lineno, line=at.line or "?", call=called)
+        return Cause(at, None, NUMBER_USE_REASON.format(**where),
+                     NUMBER_USE_EXPLANATION.format(**where),
+                     NUMBER_USE_FIX.format(**where) + (
+                         f" Or compute it with tensors: {ALTERNATIVES[called]}."
+                         if called in ALTERNATIVES else ""))
     spec = ctx.specialization(source, frame_cids(ctx, frame_no)) if category == "size" else None
     # of the sizes that changed together, the one specialised first in the trace: a later one
     # may only follow from it (probes31d gae_rollout_lengths: `range(n_steps)` at 14 made
