@@ -186,3 +186,19 @@ def test_methods_called_on_a_compiled_wrapper_run_in_eager_beside_its_compiled_c
     assert top["reason"].startswith("`cmodel.embed(...)` (line 21) runs in eager: `cmodel = "
                                     "torch.compile(model, backend=\"eager\")` (line 17)")
     assert "model.embed = torch.compile(model.embed)" in top["fix"]
+
+
+def test_a_reset_method_that_only_sets_state_is_not_said_to_run_in_eager() -> None:
+    """probes43e stream_decoder_count_clock_recompile, blind: `dec.reset()` on the compiled
+    wrapper was "runs in eager", with the fix `StreamingDecoder().eval().reset =
+    torch.compile(StreamingDecoder().eval().reset)`: reset only rebinds attributes (nothing
+    to compile), and the fix built two new models. Neither is said now."""
+    from compdiag.analyses.uncompiled import _only_sets_state, _plain
+
+    src = ["class Dec:", "    def reset(self):", '        """Start over."""',
+           "        self._clock = iter(range(9))", "        self.h = None",
+           "    def step(self, x):", "        self.h = x * 2", "        return self.h"]
+    assert _only_sets_state(src, "reset") and not _only_sets_state(src, "step")
+    assert not _only_sets_state(src, "missing")
+    assert _plain("StreamingDecoder().eval()", "dec") == "dec"
+    assert _plain("self.net", "dec") == "self.net" and _plain("model", "dec") == "model"

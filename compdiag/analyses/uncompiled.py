@@ -121,7 +121,7 @@ def uncompiled(ctx: Any, kind: str, score: float, details: Details) -> list[Diag
             frame = ctx.frame(call["filename"], methods[0][1], None, "source")
             words.update(name=receiver, first=methods[0][0], methods=", ".join(
                 f"`{receiver}.{m}(...)` (line {n})" for m, n in methods[:3]),
-                orig=wrapped[1] if wrapped else receiver, at=methods[0][1])
+                orig=_plain(wrapped[1], receiver) if wrapped else receiver, at=methods[0][1])
             reason, explanation, fix = (
                 (FORWARD_REASON, FORWARD_EXPLANATION, FORWARD_FIX)
                 if methods[0][0] == "forward" else
@@ -169,13 +169,14 @@ def _partly(ctx: Any, kind: str, score: float, details: Details) -> list[Diagnos
             if (data.get("module"), data.get("key")) == ("torch", "compile") else None
         if wrapped is None:
             continue
-        methods = [(m, n) for m, n in _methods_called(ctx.source_lines(call["filename"]) or [],
-                                                      wrapped[0])
-                   if m not in compiled and n > call["lineno"] and not _BOOKKEEPING.match(m)]
+        lines = ctx.source_lines(call["filename"]) or []
+        methods = [(m, n) for m, n in _methods_called(lines, wrapped[0])
+                   if m not in compiled and n > call["lineno"] and not _BOOKKEEPING.match(m)
+                   and not _only_sets_state(lines, m)]
         if not methods:
             continue
         words = dict(call=(call.get("line") or "").strip(), lineno=call["lineno"],
-                     name=wrapped[0], orig=wrapped[1], first=methods[0][0],
+                     name=wrapped[0], orig=_plain(wrapped[1], wrapped[0]), first=methods[0][0],
                      s="s" if len(methods) == 1 else "",
                      methods=", ".join(f"`{wrapped[0]}.{m}(...)` (line {n})"
                                        for m, n in methods[:3]))
@@ -187,6 +188,41 @@ def _partly(ctx: Any, kind: str, score: float, details: Details) -> list[Diagnos
                               ""), fix=PARTLY_FIX.format(**words), score=score,
                           details=details)]
     return []
+
+
+def _only_sets_state(lines: list[str], method: str) -> bool:
+    """Whether every `def {method}` in the program's source only assigns attributes of
+    `self` (a reset: `self._clock = itertools.count()`): nothing there to compile (probes43e
+    stream_decoder_count_clock_recompile: `dec.reset()` said to "run in eager")."""
+    try:
+        tree = ast.parse("\n".join(lines))
+    except (SyntaxError, ValueError):
+        return False
+    defs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == method]
+
+    def sets_state(stmt: ast.stmt) -> bool:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            return True  # a docstring
+        if isinstance(stmt, (ast.Pass, ast.Return)) and getattr(stmt, "value", None) is None:
+            return True
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
+            if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) else []
+        return bool(targets) and all(isinstance(t, ast.Attribute) and isinstance(
+            t.value, ast.Name) and t.value.id == "self" for t in targets)
+
+    return bool(defs) and all(all(sets_state(s) for s in d.body) for d in defs)
+
+
+def _plain(expr: str, fallback: str) -> str:
+    """`expr` where it names an object (`model`, `self.net`), else `fallback`: a constructor
+    call (`StreamingDecoder().eval()`) would build another object in the fix."""
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return fallback
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return expr if isinstance(node, ast.Name) else fallback
 
 
 def _compile_calls(ctx: Any) -> list[tuple[dict[str, Any], dict[str, Any]]]:
