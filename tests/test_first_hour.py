@@ -452,6 +452,23 @@ def test_check_says_one_graph(capsys) -> None:
     assert "1 compiled graph matches eager" in _render(print_check, rep)
 
 
+def test_check_says_a_graph_that_draws_its_own_random_numbers_was_not_compared() -> None:
+    """probes43e train_running_stats_dict_ok, blind: a dropout graph explain called "not
+    comparable with eager" was "graph 0/0: ok" and "1 compiled graph matches eager" in check:
+    a CI user read it as verified. Now check says it was not compared; the gate passes."""
+    from compdiag.analyses.accuracy import AccuracyReport, GraphVerdict
+    from compdiag.views.check import print_check
+
+    g = GraphVerdict("0/0", True, [{"output": "output 0", "ok": False, "max_abs": 0.2,
+                                    "max_rel": 1.0}],
+                     not_comparable="not comparable with eager: the graph draws its own "
+                                    "random numbers")
+    rep = AccuracyReport(run_id=1, exit_code=0, status="done", warnings=[], graphs=[g])
+    text = " ".join(_render(print_check, rep).split())
+    assert "not compared" in text and "matches eager" not in text, text
+    assert "no compiled graph could be compared" in text and rep.verdict == 0
+
+
 def test_check_says_an_ill_conditioned_graph_within_tolerance_is_one() -> None:
     """probes39g zscore_onepass_price, blind: a one-pass variance amplified rounding;
     explain reported it (ill-conditioned) while check said only "1 compiled graph matches
