@@ -801,3 +801,20 @@ def test_a_process_group_per_call_is_named_as_one(tmp_path):
                    "group=group)  # a.py:25 in average_bucket", ("", ""))
     assert d["reason"].startswith("another process group was passed as group"), d["reason"]
     assert d["fix"].startswith("Pass one process group for every call")
+
+
+def test_an_attributes_manager_named_by_its_objects_source_is_not_the_objects_type() -> None:
+    """probes43c hf_gpt2_grammar_mask_table_ok, blind: torch 2.13 names the manager of
+    `cache.is_compileable` by the cache's own source (`source=L['past_key_values'],
+    accessed_by=GetAttrGuardAccessor(is_compileable), type=<class 'bool'>`), and the
+    recompile's info line said "type(past_key_values) NoneType -> bool"."""
+    from compdiag.ingest.parse_guard_tree import guard_values
+
+    tree = "\n".join([
+        "| +- GuardManager: source=L['past_key_values'], accessed_by=FrameLocalsGuardAccessor"
+        "(key='past_key_values', framelocals_idx=1), type=<class 'transformers.cache_utils."
+        "DynamicCache'>, tag_safe=(False, False)",
+        "| | +- GuardManager: source=L['past_key_values'], accessed_by=GetAttrGuardAccessor"
+        "(is_compileable), type=<class 'bool'>, tag_safe=(False, False)"])
+    assert dict(guard_values(tree))["type(L['past_key_values'])"] == \
+        "transformers.cache_utils.DynamicCache"

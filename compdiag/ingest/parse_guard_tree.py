@@ -60,7 +60,10 @@ def guard_values(guards_text: str | None) -> list[tuple[str, str]]:
     for line in (guards_text or "").splitlines():
         if "GuardManager: source=" in line and "type=<class" in line:
             root = _ROOT_MANAGER.search(line)
-            if root:
+            # torch names an attribute's manager by its object's source (`source=L['cache'],
+            # accessed_by=GetAttrGuardAccessor(is_compileable), type=<class 'bool'>`): that
+            # type is the attribute's (probes43c: "type(past_key_values) NoneType -> bool")
+            if root and "accessed_by=GetAttrGuardAccessor" not in line:
                 out.append((f"type({root.group('src')})", root.group("type")))
             continue
         if "TYPE_MATCH:" in line and "type=<class" in line:
