@@ -36,8 +36,10 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_demo_store(root / "demo.db", compiles=14, runs=2, cwd=str(root))
 
 
-async def until(pilot, condition, timeout: float = 10.0) -> None:
-    """Let the app run until `condition()` holds (workers, lazy loads)."""
+async def until(pilot, condition, timeout: float = 30.0) -> None:
+    """Let the app run until `condition()` holds (workers, lazy loads). A wait, not a
+    timing: 10 s was too short beside compiling tests on a loaded 2-core machine (a
+    fresh-clone .ci/run at load 5-8 failed one test here; alone it passes in 5 s)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while not condition():
