@@ -818,3 +818,25 @@ def test_an_attributes_manager_named_by_its_objects_source_is_not_the_objects_ty
         "(is_compileable), type=<class 'bool'>, tag_safe=(False, False)"])
     assert dict(guard_values(tree))["type(L['past_key_values'])"] == \
         "transformers.cache_utils.DynamicCache"
+
+
+def test_a_recompile_a_stance_refused_on_an_inference_tensor_gets_the_inference_fix() -> None:
+    """probes43i warmup_no_grad_serve_inference_mode, blind: warm-up under no_grad, serving
+    under inference_mode with set_stance("fail_on_recompile"); the failure said "keep what this
+    guard checks the same". It now says an inference tensor came where a normal one compiled,
+    with the recompile's own fix (warm up under inference_mode too)."""
+    from types import SimpleNamespace
+
+    from compdiag.analyses.refused_recompile import refused
+
+    guard = {"guard": "tensor 'ids' dispatch key set mismatch. expected DispatchKeySet(CPU, "
+                      "BackendSelect, ADInplaceOrView, AutogradCPU), actual DispatchKeySet(CPU,"
+                      " BackendSelect)", "function": "forward", "category": "dispatch_key_set",
+             "source": "L['ids']", "before": "DispatchKeySet(CPU, BackendSelect, "
+             "ADInplaceOrView, AutogradCPU)", "after": "DispatchKeySet(CPU, BackendSelect)"}
+    ctx = SimpleNamespace(fn_name=lambda cid: "forward")
+    said = refused(ctx, {"failed_guards": [guard], "exc_type": "RuntimeError",
+                         "message": "fail_on_recompile", "compile_id": None}, True)
+    assert "a normal tensor -> an inference tensor" in said.reason, said.reason
+    assert "(ADInplaceOrView, AutogradCPU removed)" in said.explanation, said.explanation
+    assert "warm-up included, under torch.inference_mode()" in said.fix, said.fix

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compdiag.analyses.closure_cells import cell_name, closure_index
+from compdiag.analyses.dispatch_keys import dispatch_key_words
 from compdiag.analyses.container_pick import MODULE_FIX, PARAMETER_CONTAINERS, PARAMETER_FIX, \
     container_pick
 from compdiag.analyses.global_state_words import setting_changed
@@ -50,17 +51,6 @@ class Said:
 # Dynamic shapes help only a guard on a size or stride: the fix of any other guard never
 # names them (tests/principles_check.py checks every store for it).
 SHAPE_CATEGORIES = ("size", "stride")
-_KEYS = re.compile(r"DispatchKeySet\(([^)]*)\)")
-# the dispatch keys whose presence says what kind of tensor it is
-KEY_WORDS = (("Autograd", "a normal tensor", "an inference tensor"),
-             ("Python", "a tensor subclass or a tensor under a Python dispatch mode",
-              "a plain tensor (no Python dispatch key)"),
-             ("Conjugate", "a tensor with the conjugate bit set (x.conj())",
-              "a tensor without the conjugate bit"),
-             ("Negative", "a tensor with the negative bit set", "a tensor without the negative "
-              "bit"),
-             ("Functionalize", "a functional tensor", "a non-functional tensor"),
-             ("Sparse", "a sparse tensor", "a dense tensor"))
 # a line that writes into the container `{root}` names: item assignment, del, a mutating method
 _MUTATES = r"(?:\b{root}\s*\[[^\]]*\]\s*(?:[-+*/|&]?=)(?!=)|\bdel\s+{root}\s*\[|" \
            r"\b{root}\s*\.\s*(?:append|extend|insert|update|setdefault|pop|popitem|clear|" \
@@ -172,27 +162,8 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
         head, explanation, fix, frame = said
         return Said(head, "", explanation, fix, frame=frame, whole_fix=True)
     if category == "dispatch_key_set":
-        before, after = _keyset(event.get("before")), _keyset(event.get("after"))
-        old, new = _what_tensor(before, after), _what_tensor(after, before)
-        change = (f" ({old} -> {new})" if old and new else
-                  f" ({event.get('before')} -> {event.get('after')})"
-                  if event.get("before") else "")
-        inference = any("Autograd" in k for k in before ^ after)
-        explanation = (f"{name} reached {where} as a different kind of tensor than it was "
-                       "compiled for: the tensor guard checks its dispatch key set, which "
-                       "differs" + (f" ({', '.join(sorted(after - before))} added"
-                                    if after - before else " (")
-                       + (f"; {', '.join(sorted(before - after))} removed)"
-                          if before - after else ")" if after - before else "")
-                       + ". Same shape and dtype, new graph."
-                       + (" An inference tensor (made under torch.inference_mode()) has no "
-                          "autograd keys; a normal tensor has them." if inference else ""))
-        fix = ("Pass the same kind of tensor every call: create all of its inputs under "
-               "torch.inference_mode() or none of them (`x.clone()` outside inference mode "
-               "gives a normal tensor), or run every call of the compiled function under "
-               "torch.inference_mode()." if inference else
-               "Pass the same kind of tensor every call (the same subclass, no conj/neg bit "
-               "pending: `x.resolve_conj()`), or keep one compiled function per kind.")
+        change, explanation, fix = dispatch_key_words(name, where, event.get("before"),
+                                                      event.get("after"))
         return Said(f"{name} is another kind of tensor", change, explanation, fix)
     if category == "identity" and source.endswith("].__code__"):
         # probes39e aug_random_op_list_recompile: a random subset of functions passed in a
@@ -316,20 +287,6 @@ def _closure_cell(ctx: Any, event: dict[str, Any], cell: tuple[str, int],
            f"it in the closure: a changing Python number argument becomes dynamic after one "
            f"recompile; or keep {name} the same for every closure you pass (a constant).")
     return Said(f"captured variable {name} of {func} changed", change, explanation, fix)
-
-
-def _keyset(text: str | None) -> set[str]:
-    m = _KEYS.search(text or "")
-    return {k.strip() for k in m.group(1).split(",") if k.strip()} if m else set()
-
-
-def _what_tensor(mine: set[str], other: set[str]) -> str | None:
-    """The kind of tensor a key set is, by the first key family only one of them has."""
-    for family, has, lacks in KEY_WORDS:
-        a, b = any(family in k for k in mine), any(family in k for k in other)
-        if a != b:
-            return has if a else lacks
-    return None
 
 
 def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
@@ -598,3 +555,4 @@ def _nn_container_pick(ctx: Any, event: dict[str, Any], source: str) -> Said | N
 
 def fn_call(where: str) -> str:
     return where[:-1] + "...)" if where.endswith("()") else "f(...)"
+

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from compdiag.analyses.dispatch_keys import dispatch_key_words
 from compdiag.analyses.recompile_rules import (ON_PURPOSE, REASONS, recompile_explanation,
                                                recompile_fix)
 from compdiag.analyses.tied_sizes import tied_fix
@@ -55,7 +56,12 @@ def refused(ctx: Any, failure: dict[str, Any], fatal: bool) -> Refused | None:
     fn = (ctx.fn_name(f"{frame_of(cid)}/0") if cid else None) or g.get("function")
     where = f"{fn}()" if fn else "the function"
     why = recompile_explanation(category, source, fn, 1, g.get("guard") or "")
-    if category in EXPECTED:
+    if category == "dispatch_key_set":  # an inference tensor where a normal one compiled
+        change, why, fix = dispatch_key_words(source, "the call", g.get("before"),
+                                              g.get("after"))
+        said += change
+        fix += f" Or drop {setting} if this recompile is expected."
+    elif category in EXPECTED:
         what, example = EXAMPLES.get(category, ("value of " + source, "call with each value"))
         fix = EXPECTED_FIX.format(what=what, example=example, setting=setting)
     else:
