@@ -840,3 +840,30 @@ def test_a_recompile_a_stance_refused_on_an_inference_tensor_gets_the_inference_
     assert "a normal tensor -> an inference tensor" in said.reason, said.reason
     assert "(ADInplaceOrView, AutogradCPU removed)" in said.explanation, said.explanation
     assert "warm-up included, under torch.inference_mode()" in said.fix, said.fix
+
+
+def test_a_default_dtype_set_inside_the_callers_function_is_the_line(tmp_path):
+    """probes43j calib_ece_default_dtype, blind: `torch.set_default_dtype(torch.float64)` at
+    line 23 inside a report function, then the compiled call at 26 recompiled; the
+    recompile named line 31 (the reset to float32, after the call), the last setter above
+    main's call of the report. The setter nearest above the call in its own function is."""
+    from test_explain import _call
+
+    s = Store(tmp_path)
+    lines = [f"x{i} = {i}" for i in range(1, 60)]
+    lines[17] = "def predict(x):"
+    lines[18] = "    return x"
+    lines[21] = "def report():"
+    lines[22] = "    torch.set_default_dtype(torch.float64)"
+    lines[23:31] = ["    y = 1"] * 8
+    lines[25] = "    predict(y)"
+    lines[30] = "    torch.set_default_dtype(torch.float32)"
+    lines[31] = "    return y"
+    s.user.write_text("\n".join(lines) + "\n")
+    s.compile("0/0", co_name="predict", lineno=18)
+    _call(s, "0/0", [47, 19])
+    s.compile("0/1", co_name="predict", lineno=18,
+              recompile_reason="0/0: GLOBAL_STATE changed: default_dtype")
+    _call(s, "0/1", [48, 26, 19])
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert d["user_frame"]["lineno"] == 23, (d["user_frame"], d["reason"])

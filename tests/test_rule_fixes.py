@@ -134,3 +134,21 @@ def test_a_logging_break_inside_a_library_names_that_logger_method() -> None:
     own = graph_break_fix("logging.Logger method not supported for non-export cases", "", "",
                           "    log.info(loss)", [])
     assert "ignore_logging_functions.add(log.info)" in own
+
+
+def test_an_op_without_a_fake_tensor_kernel_gets_a_fix_not_torchs_eager_hint() -> None:
+    """probes43j qtensor_per_channel_weight_sim, blind: `torch.quantize_per_channel` in a
+    compiled forward broke the graph (GB0087, UnsupportedFakeTensorException: quantized nyi
+    in meta tensors) and the fix was torch's hint "your code may result in an error when
+    running in eager": it ran in eager. Quantized tensors get the float simulation; any
+    other op without a fake kernel the way around it."""
+    from compdiag.analyses.fixes import NO_FAKE_FIX, QUANTIZED_FAKE_FIX, graph_break_fix
+
+    gb = "NotImplementedError/UnsupportedFakeTensorException when running FX node"
+    hint = ["Your code may result in an error when running in eager."]
+    quant = graph_break_fix(gb, "got UnsupportedFakeTensorException(reason='quantized nyi in "
+                                "meta tensors')", "", "wq = torch.quantize_per_channel(w)", hint)
+    assert quant == QUANTIZED_FAKE_FIX and "fake_quantize_per_channel_affine" in quant
+    other = graph_break_fix(gb, "got UnsupportedFakeTensorException(reason='nyi')", "",
+                            "y = my_op(x)", hint)
+    assert other == NO_FAKE_FIX and "register_fake" in other

@@ -345,6 +345,10 @@ RULES: tuple[Rule, ...] = (
          "(`torch.jit.script`/`torch.jit.freeze` run in the TorchScript runtime, which Dynamo "
          "cannot trace): keep the eager module for torch.compile and script a copy only for "
          "export."),
+    # probes43j qtensor_per_channel_weight_sim: torch's hint ("your code may error in eager")
+    # was the fix; eager ran, the op has no fake-tensor implementation
+    Rule(("UnsupportedFakeTensorException",), lambda gb, expl, ctx, line: (
+        QUANTIZED_FAKE_FIX if "quantized" in f"{expl} {ctx}" else NO_FAKE_FIX)),
     Rule(("dispatch mode present",),
          "Dynamo does not trace while a TorchDispatchMode is active (FlopCounterMode, a "
          "debug or logging mode): call the compiled function outside the mode, and measure "
@@ -490,6 +494,19 @@ CACHED_PROPERTY_FIX = ("The attribute read here is a `functools.cached_property`
                        "before the compiled call and pass the value in.")
 FALLBACK_FIX = ("Move this statement out of the compiled function, or wrap it in a "
                 "torch.compiler.disable helper so that only it runs in eager.")
+
+
+NO_FAKE_FIX = ("This op has no fake-tensor (meta) implementation, so Dynamo cannot trace it "
+               "(eager runs it): move it out of the compiled code, into a helper decorated "
+               "with `@torch.compiler.disable` (one graph break per call), or compute it with "
+               "ops that have one; for your own op, register a fake kernel "
+               "(`@torch.library.register_fake`).")
+QUANTIZED_FAKE_FIX = (
+    "Quantized tensors (`torch.quantize_per_channel` / `quantize_per_tensor`) have no fake-"
+    "tensor support, so Dynamo cannot trace them (eager runs them): simulate the quantization "
+    "with float ops that compile, `torch.fake_quantize_per_channel_affine(w, scale, "
+    "zero_point, axis, qmin, qmax)` (or round, clamp and rescale by hand), or move the "
+    "quantize/dequantize out of the compiled code.")
 
 
 def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,

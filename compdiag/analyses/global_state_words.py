@@ -57,7 +57,14 @@ def setting_changed(ctx: Any, cid: str, prev: str | None, state: str, where: str
     between = [f for f in same if there is not None and there.filename == here.filename
                and (there.lineno or 0) < (f.lineno or 0) < (here.lineno or 0)]
     before = [f for f in same if (f.lineno or 0) < (here.lineno or 0)]
-    frame = (between or before[-1:] or lines)[0]
+    # the setter nearest above the call, from the innermost frame out: the line the compiled
+    # call's own function ran before it (probes43j calib_ece_default_dtype: the float64 set at
+    # line 23 inside the report, not the float32 reset at 31 above main's call of it)
+    nearest = next(([max(ahead, key=lambda f: f.lineno or 0)] for c in reversed(
+        ctx.call_chain(cid) if cid else []) if (ahead := [
+            f for f in lines if f.filename == c.filename and (f.lineno or 0) < (c.lineno or 0)
+            and _same_function(ctx, f, c)])), [])
+    frame = (between or nearest or before[-1:] or lines)[0]
     words = {"where": where, "what": setting.what, "call": setting.call,
              "lineno": frame.lineno}
     fix = FIX.format(**words)
@@ -65,6 +72,25 @@ def setting_changed(ctx: Any, cid: str, prev: str | None, state: str, where: str
         fix = fix.split(" (line ")[0] + "."
     return (f"{setting.what} changed (`{setting.call}`, line {frame.lineno})",
             EXPLANATION.format(**words), fix, frame)
+
+
+def _same_function(ctx: Any, a: Any, b: Any) -> bool:
+    """Whether two lines of one file are in the same innermost function (the module's code
+    when in none)."""
+    import ast
+
+    try:
+        tree = ast.parse(ctx.source_text(a.filename) or "")
+    except (SyntaxError, ValueError):
+        return False
+
+    def owner(lineno: int) -> Any:
+        spans = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef,
+                                                             ast.AsyncFunctionDef))
+                 and n.lineno <= lineno <= (n.end_lineno or n.lineno)]
+        return min(spans, key=lambda n: (n.end_lineno or n.lineno) - n.lineno, default=None)
+
+    return owner(a.lineno or 0) is owner(b.lineno or 0)
 
 
 def _outer(ctx: Any, cid: str | None) -> Any:
