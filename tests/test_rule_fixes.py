@@ -152,3 +152,16 @@ def test_an_op_without_a_fake_tensor_kernel_gets_a_fix_not_torchs_eager_hint() -
     other = graph_break_fix(gb, "got UnsupportedFakeTensorException(reason='nyi')", "",
                             "y = my_op(x)", hint)
     assert other == NO_FAKE_FIX and "register_fake" in other
+
+
+def test_a_nested_compile_region_reading_a_tensor_from_outside_gets_the_arguments_fix() -> None:
+    """probes43h refine_region_global_state (after pytorch#191821), blind: a function under
+    torch.compiler.nested_compile_region read tensors from a global; Dynamo raised
+    "AssertionError: Freevar has no source" and the fix said to check the line in eager (it
+    ran) or register a fake kernel (no custom op). The fix passes them as arguments."""
+    from compdiag.analyses.runtime_fixes import runtime_fix
+
+    fix = runtime_fix("AssertionError: Freevar has no source: node.op=call_function "
+                      "node.name=hidden -- this likely means a function argument was not "
+                      "included in the proxy matching", stage="dynamo")
+    assert fix and "as an argument" in fix and "nested_compile_region" in fix

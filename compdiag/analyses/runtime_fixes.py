@@ -90,6 +90,19 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                why="torch.compile runs every op on fake tensors while it traces, a custom op "
                    "included, and needs the op's fake implementation for it: this op has none "
                    "(eager never needs one, so the program runs uncompiled)."),
+    # probes43h refine_region_global_state (after pytorch#191821): a nested_compile_region
+    # function reading tensors from a global or a closure, not its arguments; the fix was
+    # "check the line runs in eager" (it does) or register_fake (no custom op)
+    RuntimeFix(one_of("Freevar has no source"),
+               "Pass every tensor the compiled region's function reads as an argument: a "
+               "function under `torch.compiler.nested_compile_region` (invoke_subgraph) that "
+               "reads a tensor from a global, a closure or an object attribute cannot be "
+               "traced as its own subgraph (`def block(x, hidden, context)` called as "
+               "`block(x, hidden, context)`, not reading `hidden` from outside).",
+               stages=_EVERY_STAGE,
+               why="Dynamo traces a nested compile region into a subgraph whose inputs are the "
+                   "function's arguments; a tensor it reads from outside has no source there "
+                   "(an AssertionError inside Dynamo). The program runs uncompiled."),
     # probes41b hop_while_refine_closure_alias (pytorch#191582): `while_loop(cond, body,
     # (i, b))` whose body also reads `b`; the fix was bisect only, `b.clone()` worked
     RuntimeFix(one_of("might be aliasing the input or the output"),
