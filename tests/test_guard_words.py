@@ -867,3 +867,49 @@ def test_a_default_dtype_set_inside_the_callers_function_is_the_line(tmp_path):
     _call(s, "0/1", [48, 26, 19])
     (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
     assert d["user_frame"]["lineno"] == 23, (d["user_frame"], d["reason"])
+
+
+MEMO_SRC = """import torch
+
+
+class Scorer(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.user_cache = {}
+
+    def user_vector(self, user_id):
+        if user_id not in self.user_cache:
+            self.user_cache[user_id] = torch.ones(4) * user_id
+        return self.user_cache[user_id]
+
+    def forward(self, user_id, x):
+        return x @ self.user_vector(user_id)
+"""
+
+
+def test_a_memo_dict_the_compiled_code_fills_is_said_as_its_write(tmp_path):
+    """probes43i user_tower_memo_dict, blind: a dict memo keyed by an int, filled inside
+    the compiled forward; said as "the list self.user_cache changed length", fix "fill
+    every item before the first call", which kept recompiling (the key is guarded too). Now
+    the dict, the helper that writes it (line 11), and the fix that keeps it out."""
+    s = Store(tmp_path)
+    s.user.write_text(MEMO_SRC)
+    guard = (f"len(L['self'].user_cache) == {{v}}  # if user_id not in self.user_cache:  "
+             f"# {s.user}:10 in user_vector")
+    from test_explain import _ids
+
+    for i in range(3):
+        if i:
+            s.compile(f"0/{i}", co_name="forward", lineno=14,
+                      recompile_reason=f"0/{i - 1}: " + guard.format(v=i))
+        else:
+            s.compile("0/0", co_name="forward", lineno=14)
+        tree = "".join(  # the items guarded by their int keys, as torch's tree shows them
+            f"| +- TENSOR_MATCH: check_tensor(L['self'].user_cache[{k}], Tensor, DispatchKeySet"
+            f"(CPU), torch.float32, device=None, requires_grad=False, size=[4], stride=[1])\n"
+            for k in range(1, i + 2))
+        s.ing.record({**_ids(f"0/{i}"), "dynamo_cpp_guards_str": {}},
+                     "TREE_GUARD_MANAGER:\n+- RootGuardManager\n" + tree)
+    (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+    assert "dict self.user_cache" in d["reason"] and "(line 11)" in d["reason"], d["reason"]
+    assert "user_vector() out of the compiled code" in d["fix"], d["fix"]

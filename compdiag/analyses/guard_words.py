@@ -19,6 +19,7 @@ from compdiag.analyses.dispatch_keys import dispatch_key_words
 from compdiag.analyses.container_pick import MODULE_FIX, PARAMETER_CONTAINERS, PARAMETER_FIX, \
     container_pick
 from compdiag.analyses.global_state_words import setting_changed
+from compdiag.analyses.locate import source_matches
 from compdiag.analyses.recompile_rules import FIXES
 from compdiag.formats.compile_id import frame_of
 from compdiag.formats.compiled_code import resumed_function
@@ -307,6 +308,14 @@ def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
     name, noun = bare(main_global(spelt)), ("key" if "dict" in typ.lower() else "item")
     line, lineno, writer = _guard_read(event)
     writes = bool(re.search(_MUTATES.format(root=re.escape(name)), line))
+    mutates = re.compile(_MUTATES.format(root=re.escape(in_user_spelling(name))))
+    if not writes:  # torch tied the guard to a read (`if k not in cache:`): a write of the
+        # compiled code elsewhere is the same memo (probes43i user_tower_memo_dict)
+        wrote = next((f for f in source_matches(ctx, event["compile_id"], mutates)
+                      if f.lineno and f.lineno > (lineno or 0) and f.filename), None)
+        owner = _function_at(ctx, wrote) if wrote is not None else None
+        if owner is not None:
+            line, lineno, writer, writes = wrote.line or "", wrote.lineno, owner, True
     # the write is in a function the compiled one calls (a hook, a helper), not its own code
     # (a resume function's code is its function's)
     helper = writer and (resumed_function(writer) or writer) not in \
@@ -373,6 +382,20 @@ def _loops_over(line: str | None, name: str) -> bool:
 CONTAINERS = ("dict", "list", "collections.OrderedDict", "collections.defaultdict")
 
 
+def _function_at(ctx: Any, frame: Any) -> str | None:
+    """The name of the innermost function of the user's file holding `frame`'s line."""
+    import ast
+
+    try:
+        tree = ast.parse(ctx.source_text(frame.filename) or "")
+    except (SyntaxError, ValueError):
+        return None
+    spans = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+             and n.lineno <= frame.lineno <= (n.end_lineno or n.lineno)]
+    best = min(spans, key=lambda n: (n.end_lineno or n.lineno) - n.lineno, default=None)
+    return best.name if best is not None else None
+
+
 def _container_by_items(ctx: Any, cid: str | None, spelt: str) -> str | None:
     """A container the guard tree gives no type guard of (a global reached through its module,
     `G['__import___main__'].calls`): a dict where its items are guarded by key, a list by
@@ -382,7 +405,13 @@ def _container_by_items(ctx: Any, cid: str | None, spelt: str) -> str | None:
     items = [k[len(spelt):] for k in ctx.r.guard_values(ctx.run_id, cid) if k.startswith(spelt)]
     if any(k.startswith("['") for k in items):
         return "dict"
-    return "list" if any(re.match(r"\[\d+\]", k) for k in items) else None
+    if not any(re.match(r"\[\d+\]", k) for k in items):
+        return None
+    # an int key reads as an index: the program's own assignment says which (probes43i
+    # user_tower_memo_dict: `self.user_cache = {}` keyed by user id, said as "the list")
+    attr = re.escape(bare(main_global(spelt)).rsplit(".", 1)[-1])
+    made = source_matches(ctx, cid, re.compile(rf"\b{attr}\s*(?::[^=]+)?=\s*(?:\{{|dict\()"))
+    return "dict" if made else "list"
 
 
 def _guard_read(event: dict[str, Any]) -> tuple[str, int | None, str | None]:
