@@ -1,0 +1,55 @@
+"""Constrained greedy decoding with a tiny GPT-2 (random weights) and the HF
+PrefixConstrainedLogitsProcessor: the next token must follow a small "grammar"
+(digits may only be followed by digits or an operator, operators by digits).
+The decode step (model forward + constraint + argmax) is compiled."""
+import torch
+from transformers import GPT2Config, GPT2LMHeadModel
+from transformers.generation.logits_process import PrefixConstrainedLogitsProcessor
+from transformers.utils import logging as hf_logging
+
+hf_logging.set_verbosity_error()
+torch.manual_seed(0)
+VOCAB = 40
+DIGITS = list(range(10, 20))
+OPS = list(range(20, 24))
+cfg = GPT2Config(n_layer=2, n_embd=32, n_head=2, vocab_size=VOCAB, n_positions=64,
+                 bos_token_id=0, eos_token_id=1, pad_token_id=1)
+model = GPT2LMHeadModel(cfg).eval()
+
+
+def allowed_tokens(batch_id, sent):
+    last = sent[-1].item()
+    if last in OPS:
+        return DIGITS
+    if last in DIGITS:
+        return DIGITS + OPS
+    return DIGITS
+
+
+constraint = PrefixConstrainedLogitsProcessor(allowed_tokens, num_beams=1)
+
+
+@torch.compile
+def decode_step(input_ids, past_key_values):
+    out = model(input_ids[:, -1:] if past_key_values is not None else input_ids,
+                past_key_values=past_key_values, use_cache=True)
+    scores = out.logits[:, -1, :]
+    scores = constraint(input_ids, scores)
+    return scores.argmax(-1, keepdim=True), out.past_key_values
+
+
+def generate(prompt, steps=8):
+    ids, past = prompt, None
+    with torch.no_grad():
+        for _ in range(steps):
+            nxt, past = decode_step(ids, past)
+            ids = torch.cat([ids, nxt], dim=1)
+    return ids
+
+
+prompt = torch.tensor([[0, 12, 20], [0, 15, 16]])
+out = generate(prompt)
+for row in out.tolist():
+    print("expr:", row)
+ok = all(((a in OPS) <= (b in DIGITS)) for row in out[:, 2:].tolist() for a, b in zip(row, row[1:]))
+print("grammar respected:", ok)
