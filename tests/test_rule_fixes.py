@@ -165,3 +165,36 @@ def test_a_nested_compile_region_reading_a_tensor_from_outside_gets_the_argument
                       "node.name=hidden -- this likely means a function argument was not "
                       "included in the proxy matching", stage="dynamo")
     assert fix and "as an argument" in fix and "nested_compile_region" in fix
+
+
+NOGRAD_SRC = """import torch
+
+
+class Standardizer:
+    @torch.no_grad()
+    def stats(self, x):
+        return x.mean(0), x.std(0)
+
+
+def forward(x):
+    norm = Standardizer()
+    mu, sd = norm.stats(x)
+    return (x - mu) / sd
+"""
+
+
+def test_a_grad_decorated_method_of_an_object_built_in_compiled_code_names_the_decorator():
+    """probes43h calib_nograd_helper_skip (pytorch#194763), blind: GB0116 "Unexpected type in
+    sourceless builder (builtins.method)" at `norm.stats(x)`, a `@torch.no_grad()` method of
+    an object forward built; the fix was a torch.compiler.disable wrapper (a break left), the
+    decorator never named. Now the decorator, its line, and the fixes that leave no break."""
+    from compdiag.analyses.decorated_methods import decorated_method_fix
+
+    reason = ("Unexpected type in sourceless builder (builtins.method), calling "
+              "`norm.stats(...)`")
+    fix = decorated_method_fix(reason, "mu, sd = norm.stats(x)", NOGRAD_SRC)
+    assert fix and "`@torch.no_grad()` (line 5)" in fix and "with torch.no_grad():" in fix
+    assert decorated_method_fix("Unexpected type in sourceless builder (builtins.method)",
+                                "mu, sd = norm.stats(x)", NOGRAD_SRC) == fix
+    assert decorated_method_fix(reason, "", NOGRAD_SRC.replace("@torch.no_grad()\n", "")) is None
+    assert decorated_method_fix("Failed to trace builtin operator", "", NOGRAD_SRC) is None

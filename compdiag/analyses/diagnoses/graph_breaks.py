@@ -18,6 +18,7 @@ from compdiag.analyses.decorator_lines import decorator_line
 from compdiag.analyses.not_resumed import not_resumed
 from compdiag.analyses.consequences import Causes, same_compile
 from compdiag.analyses.built_in_eager import built_in_eager
+from compdiag.analyses.decorated_methods import decorated_method_fix
 from compdiag.analyses.scalar_reads import BRANCH_WAYS, BRANCHED_LATER, ITEM_FIX, TOLIST_FIX, \
     branched_later
 from compdiag.analyses.entered_after_break import entered_after_break
@@ -482,6 +483,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         if g["skipped"]:
             explanation = f"{explanation or ''} {not_resumed(ctx, g['skipped_rows'], count)}"
             explanation = explanation.strip()
+        fix = decorated_method_fix(reason, g["frame"].line,
+                                   ctx.source_text(g["frame"].filename)) or fix
         purpose = not g["skipped"] and torch_on_purpose(g["gb_type"], lib, debug, reason)
         if purpose:
             explanation, fix = ON_PURPOSE_EXPLANATION, ON_PURPOSE_FIX
