@@ -12,6 +12,7 @@ import re
 from typing import Any, NamedTuple
 
 from compdiag.analyses.locate import source_matches
+from compdiag.formats.code_text import innermost_def
 
 
 class Setting(NamedTuple):
@@ -60,10 +61,13 @@ def setting_changed(ctx: Any, cid: str, prev: str | None, state: str, where: str
     # the setter nearest above the call, from the innermost frame out: the line the compiled
     # call's own function ran before it (probes43j calib_ece_default_dtype: the float64 set at
     # line 23 inside the report, not the float32 reset at 31 above main's call of it)
-    nearest = next(([max(ahead, key=lambda f: f.lineno or 0)] for c in reversed(
-        ctx.call_chain(cid) if cid else []) if (ahead := [
-            f for f in lines if f.filename == c.filename and (f.lineno or 0) < (c.lineno or 0)
-            and _same_function(ctx, f, c)])), [])
+    nearest: list[Any] = []
+    for c in reversed(ctx.call_chain(cid) if cid else []):
+        ahead = [f for f in lines if f.filename == c.filename
+                 and (f.lineno or 0) < (c.lineno or 0) and _same_function(ctx, f, c)]
+        if ahead:
+            nearest = [max(ahead, key=lambda f: f.lineno or 0)]
+            break
     frame = (between or nearest or before[-1:] or lines)[0]
     words = {"where": where, "what": setting.what, "call": setting.call,
              "lineno": frame.lineno}
@@ -83,14 +87,7 @@ def _same_function(ctx: Any, a: Any, b: Any) -> bool:
         tree = ast.parse(ctx.source_text(a.filename) or "")
     except (SyntaxError, ValueError):
         return False
-
-    def owner(lineno: int) -> Any:
-        spans = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef,
-                                                             ast.AsyncFunctionDef))
-                 and n.lineno <= lineno <= (n.end_lineno or n.lineno)]
-        return min(spans, key=lambda n: (n.end_lineno or n.lineno) - n.lineno, default=None)
-
-    return owner(a.lineno or 0) is owner(b.lineno or 0)
+    return innermost_def(tree, a.lineno or 0) is innermost_def(tree, b.lineno or 0)
 
 
 def _outer(ctx: Any, cid: str | None) -> Any:

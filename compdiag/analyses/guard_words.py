@@ -23,7 +23,7 @@ from compdiag.analyses.locate import source_matches
 from compdiag.analyses.recompile_rules import FIXES
 from compdiag.formats.compile_id import frame_of
 from compdiag.formats.compiled_code import resumed_function
-from compdiag.formats.code_text import indexed_by
+from compdiag.formats.code_text import def_at, indexed_by
 from compdiag.formats.guard_source import (in_user_spelling, key_position, main_global,
                                            nested_input, rooted)
 from compdiag.formats.user_code import is_user_file
@@ -313,7 +313,9 @@ def _container(ctx: Any, event: dict[str, Any], source: str, prev: str | None,
         # compiled code elsewhere is the same memo (probes43i user_tower_memo_dict)
         wrote = next((f for f in source_matches(ctx, event["compile_id"], mutates)
                       if f.lineno and f.lineno > (lineno or 0) and f.filename), None)
-        owner = _function_at(ctx, wrote) if wrote is not None else None
+        found = def_at(ctx.source_text(wrote.filename), wrote.lineno or 0) \
+            if wrote is not None else None
+        owner = found.name if found is not None else None
         if owner is not None:
             line, lineno, writer, writes = wrote.line or "", wrote.lineno, owner, True
     # the write is in a function the compiled one calls (a hook, a helper), not its own code
@@ -380,20 +382,6 @@ def _loops_over(line: str | None, name: str) -> bool:
 
 
 CONTAINERS = ("dict", "list", "collections.OrderedDict", "collections.defaultdict")
-
-
-def _function_at(ctx: Any, frame: Any) -> str | None:
-    """The name of the innermost function of the user's file holding `frame`'s line."""
-    import ast
-
-    try:
-        tree = ast.parse(ctx.source_text(frame.filename) or "")
-    except (SyntaxError, ValueError):
-        return None
-    spans = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-             and n.lineno <= frame.lineno <= (n.end_lineno or n.lineno)]
-    best = min(spans, key=lambda n: (n.end_lineno or n.lineno) - n.lineno, default=None)
-    return best.name if best is not None else None
 
 
 def _container_by_items(ctx: Any, cid: str | None, spelt: str) -> str | None:

@@ -25,6 +25,10 @@ def marked(ctx: Any) -> list[dict[str, Any]]:
     return out
 
 
-def marking_of(ctx: Any, name: str) -> dict[str, Any] | None:
-    """The marking of the function called `name` (its __name__), or None."""
-    return next((m for m in marked(ctx) if m.get("name") == name), None)
+def by_name(ctx: Any) -> dict[str, dict[str, Any]]:
+    """The run's markings by the function's __name__ (the first of each), read once for a
+    pass over many facts (each cache bypass)."""
+    out: dict[str, dict[str, Any]] = {}
+    for m in marked(ctx):
+        out.setdefault(m["name"], m)
+    return out

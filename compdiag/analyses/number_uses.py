@@ -15,13 +15,16 @@ from typing import Any
 from compdiag.analyses.diagnosis import UserFrame
 from compdiag.analyses.locate import source_matches
 
-# calls that take a number only as a Python number (recompile_causes.NUMBER_ONLY's, with the
-# builtins that read a tensor's value and the foreach ops without a Tensor overload for it)
-NUMBER_ONLY_CALLS = frozenset({
-    "interpolate", "repeat", "repeat_interleave", "one_hot", "topk", "kthvalue",
-    "matrix_power", "roll", "narrow", "chunk", "split", "tile", "unfold", "arange",
-    "linspace", "zeros", "ones", "full", "empty", "randn", "rand", "randint",
-    "int", "round", "float", "max", "min", "range", "_foreach_lerp_", "_foreach_lerp"})
+# torch calls that take a number only as a Python number (a size, a count, a scale): a tensor
+# cannot stand for it there (recompile_causes.NUMBER_ONLY is made of them, and upsample*)
+NUMBER_ONLY_OPS = ("interpolate", "repeat", "repeat_interleave", "one_hot", "topk", "kthvalue",
+                   "matrix_power", "roll", "narrow", "chunk", "split", "tile", "unfold",
+                   "arange", "linspace", "zeros", "ones", "full", "empty", "randn", "rand",
+                   "randint")
+# with the builtins that read a tensor's value and the foreach ops without a Tensor overload
+# for it
+NUMBER_ONLY_CALLS = frozenset(NUMBER_ONLY_OPS + (
+    "int", "round", "float", "max", "min", "range", "_foreach_lerp_", "_foreach_lerp"))
 # what computes the same with tensors, where one is known
 ALTERNATIVES = {
     "_foreach_lerp_": "`torch._foreach_mul_` and `torch._foreach_add_` take the number as a "

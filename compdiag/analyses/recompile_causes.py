@@ -18,7 +18,7 @@ from compdiag.analyses.locate import source_line
 from compdiag.analyses.lost_marks import EXPLANATION as LOST_EXPLANATION, FIX as LOST_FIX, \
     REASON as LOST_REASON, lost_mark
 from compdiag.analyses import local_class
-from compdiag.analyses.number_uses import ALTERNATIVES, number_only_use
+from compdiag.analyses.number_uses import ALTERNATIVES, NUMBER_ONLY_OPS, number_only_use
 from compdiag.analyses.recompile_instances import (INSTANCES_EXPLANATION, INSTANCES_FIX,
                                                   INSTANCES_REASON, frame_cids, instances_of)
 from compdiag.analyses.recompile_sites import EXPLANATION as SITES_EXPLANATION, FIX as SITES_FIX, \
@@ -38,9 +38,7 @@ SPEC_REASONS = {"trivial_lhs": "an equality with a constant decided it",
 # calls that take a number only as a Python number (a size, a count, a scale): a tensor cannot
 # stand for it there (probes37e tta_scale_factor_recompile: `F.interpolate(x,
 # scale_factor=s)`, whose "pass torch.tensor(value)" half of the fix could not apply)
-NUMBER_ONLY = re.compile(r"\b(?:interpolate|upsample\w*|repeat(?:_interleave)?|one_hot|topk|"
-                         r"kthvalue|matrix_power|roll|narrow|chunk|split|tile|unfold|"
-                         r"arange|linspace|zeros|ones|full|empty|randn|rand|randint)\(")
+NUMBER_ONLY = re.compile(r"\b(?:upsample\w*|%s)\(" % "|".join(NUMBER_ONLY_OPS))
 SPECIALIZED_NUMBER_ONLY_FIX = (
     "Keep line {lineno}'s use of {src} out of the compiled function: `{call}` takes it only "
     "as a Python number, so no tensor can stand for it; compute what depends on it before the "

@@ -10,10 +10,10 @@ or a mode switch do not explain."""
 
 from __future__ import annotations
 
-import ast
 from typing import Any, NamedTuple
 
 from compdiag.analyses.recompile_instances import frame_cids
+from compdiag.formats.code_text import def_at
 
 # guards of a kind one call site can change alone (a size: dynamic shapes; a mode: by design)
 NOT_SITES = ("size", "size_range", "size_branch", "size_order", "global_state", "training",
@@ -54,14 +54,8 @@ def call_sites(ctx: Any, frame_no: Any, category: str) -> Sites | None:
 
 def _enclosing(ctx: Any, filename: str, lineno: int) -> str | None:
     """The name of the innermost def holding `lineno` in the kept source."""
-    text = ctx.source_text(filename)
-    try:
-        tree = ast.parse(text or "")
-    except SyntaxError:
-        return None
-    found = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-             and n.lineno <= lineno <= (n.end_lineno or n.lineno)]
-    return max(found, key=lambda n: n.lineno).name if found else None
+    found = def_at(ctx.source_text(filename), lineno)
+    return found.name if found is not None else None
 
 
 def words(sites: Sites, fn: str | None, src: str) -> dict[str, Any]:

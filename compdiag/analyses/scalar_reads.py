@@ -189,7 +189,7 @@ def branched_later(source: str | None, lineno: int | None, line: str | None
     scalar read gave), or None."""
     import ast
 
-    from compdiag.formats.code_text import assigned_names
+    from compdiag.formats.code_text import assigned_names, innermost_def
 
     names = assigned_names(line)
     if not source or not lineno or not names:
@@ -198,9 +198,7 @@ def branched_later(source: str | None, lineno: int | None, line: str | None
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return None
-    scopes = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-              and n.lineno <= lineno <= (n.end_lineno or n.lineno)]
-    scope = min(scopes, key=lambda n: (n.end_lineno or n.lineno) - n.lineno, default=tree)
+    scope = innermost_def(tree, lineno) or tree
     tests = sorted(((n.lineno, n.test) for n in ast.walk(scope)
                     if isinstance(n, (ast.If, ast.While, ast.Assert, ast.IfExp))
                     and n.lineno > lineno), key=lambda t: t[0])

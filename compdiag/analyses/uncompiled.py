@@ -170,9 +170,10 @@ def _partly(ctx: Any, kind: str, score: float, details: Details) -> list[Diagnos
         if wrapped is None:
             continue
         lines = ctx.source_lines(call["filename"]) or []
+        setters = _state_setters(lines)
         methods = [(m, n) for m, n in _methods_called(lines, wrapped[0])
                    if m not in compiled and n > call["lineno"] and not _BOOKKEEPING.match(m)
-                   and not _only_sets_state(lines, m)]
+                   and m not in setters]
         if not methods:
             continue
         words = dict(call=(call.get("line") or "").strip(), lineno=call["lineno"],
@@ -190,15 +191,14 @@ def _partly(ctx: Any, kind: str, score: float, details: Details) -> list[Diagnos
     return []
 
 
-def _only_sets_state(lines: list[str], method: str) -> bool:
-    """Whether every `def {method}` in the program's source only assigns attributes of
+def _state_setters(lines: list[str]) -> set[str]:
+    """The methods whose every `def` in the program's source only assigns attributes of
     `self` (a reset: `self._clock = itertools.count()`): nothing there to compile (probes43e
     stream_decoder_count_clock_recompile: `dec.reset()` said to "run in eager")."""
     try:
         tree = ast.parse("\n".join(lines))
     except (SyntaxError, ValueError):
-        return False
-    defs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == method]
+        return set()
 
     def sets_state(stmt: ast.stmt) -> bool:
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
@@ -210,7 +210,11 @@ def _only_sets_state(lines: list[str], method: str) -> bool:
         return bool(targets) and all(isinstance(t, ast.Attribute) and isinstance(
             t.value, ast.Name) and t.value.id == "self" for t in targets)
 
-    return bool(defs) and all(all(sets_state(s) for s in d.body) for d in defs)
+    defs: dict[str, list[bool]] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.FunctionDef):
+            defs.setdefault(n.name, []).append(all(sets_state(s) for s in n.body))
+    return {name for name, each in defs.items() if all(each)}
 
 
 def _plain(expr: str, fallback: str) -> str:

@@ -53,13 +53,12 @@ def _record(capture: Any, name: str, out: Any, graphs: Callable[[], int],
     frame = sys._getframe(1)  # the first user frame up the stack is the caller
     while frame is not None and not is_user_file(frame.f_code.co_filename):
         frame = frame.f_back
-    info = out[1] if name == "save_cache_artifacts" and isinstance(out, tuple) and \
-        len(out) == 2 else out
+    save = name.startswith("save")
+    # a save returns (bytes, CacheInfo), a load its CacheInfo; either may be None
+    blob, info = out if save and isinstance(out, tuple) and len(out) == 2 else (None, out)
     counts = {str(k): len(v) for k, v in (getattr(info, "artifacts", None) or {}).items()}
     capture.ing.event(RECORD, None, {
-        "op": "save" if name.startswith("save") else "load",
-        "returned_none": out is None,
-        "bytes": len(out[0]) if name.startswith("save") and isinstance(out, tuple) and
-        isinstance(out[0], (bytes, bytearray)) else None,
+        "op": "save" if save else "load", "returned_none": out is None,
+        "bytes": len(blob) if isinstance(blob, (bytes, bytearray)) else None,
         "artifacts": counts, "graphs": graphs(),
         "call": frame_facts(frame) if frame is not None else None}, None)

@@ -171,13 +171,19 @@ def _fresh(args: list[Any], requires: list[bool], to64: bool = False) -> list[An
 
 def eager_grads(fn: Callable[..., Any], args: list[Any], requires: list[bool],
                 incoming: dict[int, torch.Tensor], rng: torch.Tensor, modes: Modes,
-                to64: bool = False) -> list[torch.Tensor | None]:
+                to64: bool = False, written: tuple[int, ...] = ()) -> list[torch.Tensor | None]:
     """Eager's gradients of `fn`'s inputs for the given gradients into its outputs (one entry
-    per input; None where it needs none or none reaches it)."""
+    per input; None where it needs none or none reaches it). `written`: inputs written in
+    place between the forward and the backward, as the program did (autograd's saved-tensor
+    check then raises where eager's would)."""
     ins = _fresh(args, requires, to64)
     torch.random.set_rng_state(rng)
     with modes.applied(grad=True, autocast=not to64):
         outs = pytree.tree_leaves(quiet_call(fn, ins))
+    with torch.no_grad():
+        for i in written:
+            if isinstance(ins[i], torch.Tensor):
+                ins[i].add_(0)  # a write: the version counter autograd compares moves on
     # an output that is a view of another output (`broadcast_tensors(loc, scale)` of a
     # Normal the compiled function returns): AOTAutograd rebuilds it from its base outside the
     # graph, so the base's incoming gradient already holds the view's; passing both counted
@@ -462,23 +468,10 @@ def rejected_after_forward(watch: BackwardWatch) -> str | None:
     accepts it (the written input was not saved for the backward)."""
     if not watch.modified:
         return None
-    ins = _fresh(watch.args, watch.requires)
-    torch.random.set_rng_state(watch.rng)
-    with _preserved_state(watch.gm), watch.modes.applied(grad=True):
-        outs = pytree.tree_leaves(quiet_call(watch.gm, ins))
-    with torch.no_grad():
-        for i in watch.modified:
-            if isinstance(ins[i], torch.Tensor):
-                ins[i].add_(0)  # a write: the version counter autograd compares moves on
-    pairs = [(outs[i], g) for i, g in sorted(watch.incoming.items())
-             if i < len(outs) and isinstance(outs[i], torch.Tensor) and outs[i].requires_grad]
-    wanted = [t for t in ins if isinstance(t, torch.Tensor) and t.requires_grad]
-    if not pairs or not wanted:
-        return None
     try:
-        with watch.modes.applied(grad=True, autocast=False):
-            torch.autograd.grad([p[0] for p in pairs], wanted,
-                                [p[1].to(p[0].dtype) for p in pairs], allow_unused=True)
+        with _preserved_state(watch.gm):
+            eager_grads(watch.gm, watch.args, watch.requires, watch.incoming, watch.rng,
+                        watch.modes, written=tuple(watch.modified))
     except RuntimeError as exc:
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         text = text.split(" Hint:", 1)[0].rstrip(". ")  # autograd's advice is not the error

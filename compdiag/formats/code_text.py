@@ -217,6 +217,22 @@ def mutated_object(line: str | None) -> str | None:
     return None
 
 
+def innermost_def(tree: ast.AST, lineno: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The innermost function definition of `tree` whose lines hold `lineno` (None at module
+    level): where a line of a user file belongs."""
+    return max((n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and n.lineno <= lineno <= (n.end_lineno or n.lineno)),
+               key=lambda n: n.lineno, default=None)
+
+
+def def_at(text: str | None, lineno: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """innermost_def of a file's text; None where the text does not parse."""
+    try:
+        return innermost_def(ast.parse(text or ""), lineno)
+    except (SyntaxError, ValueError):
+        return None
+
+
 def function_span(text: str | None, first_line: int) -> tuple[int, int] | None:
     """(first, last) line of the function whose code starts at `first_line` (a code object's
     co_firstlineno: its `def`, or its first decorator) in a file's text; None where the text

@@ -31,7 +31,7 @@ from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import CALL, FX_NODE, locate, source_line
-from compdiag.analyses.marked_functions import marking_of
+from compdiag.analyses.marked_functions import by_name
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first, found, one_of
 from compdiag.analyses.unordered_loops import unordered_loop
@@ -221,14 +221,15 @@ _APPLY = re.compile(r"([A-Za-z_][\w]*)\.apply\s*\(")
 _HOP_CALL = "torch.ops.higher_order."  # how Dynamo's graph calls a higher-order op
 
 
-def user_construct(ctx: Any, node: dict[str, Any] | None
-                   ) -> tuple[str, str, UserFrame] | None:
+def user_construct(ctx: Any, node: dict[str, Any] | None,
+                   markings: dict[str, dict[str, Any]]) -> tuple[str, str, UserFrame] | None:
     """(what, fix, line) of the user's construct a bypass refused, from the stored node: an
     autocast region at its `with` line (the statement enclosing the region's first op; torch
-    notes no line for _enter_autocast itself), an autograd.Function at its `.apply` call."""
+    notes no line for _enter_autocast itself), an autograd.Function at its `.apply` call;
+    `markings`: the run's allow_in_graph markings by name (marked_functions.by_name)."""
     if not node or not node.get("target"):
         return None
-    marking = marking_of(ctx, node["target"])
+    marking = markings.get(node["target"])
     if marking is not None and isinstance(marking.get("call"), dict):
         at, call = marking["call"], node.get("frame") or {}
         return (MARKED_WHAT.format(fn=node["target"], marked=at.get("lineno"),
@@ -291,16 +292,18 @@ def _bypasses(ctx: Any, events: list[dict[str, Any]]) -> list[Diagnosis]:
     groups: dict[tuple, list[dict[str, Any]]] = {}
     constructs: dict[tuple, tuple[str, str, UserFrame]] = {}
     marked: set[tuple] = set()  # a function of the user's marking: its one line fixes it
+    markings = by_name(ctx) if any(e["result"] == "bypass" and e.get("node")
+                                   for e in events) else {}
     for e in events:
         if e["result"] == "bypass":
             node = json.loads(e["node"]) if e.get("node") else None
-            mine = user_construct(ctx, node)
+            mine = user_construct(ctx, node, markings)
             key = (("construct", mine[0], mine[2].filename, mine[2].lineno) if mine
                    else ("reason", e.get("reason") or "?"))
             groups.setdefault(key, []).append(e)
             if mine:
                 constructs[key] = mine
-                if marking_of(ctx, node["target"]) is not None:
+                if node["target"] in markings:
                     marked.add(key)
     frozen = any(found(("freezing", "frozen constants"), e.get("reason")) for e in events)
     out = []
