@@ -240,3 +240,24 @@ def demo_store(tmp_path_factory: pytest.TempPathFactory):
     (root / "model.py").write_text(USER_SOURCE)
     return build_demo_store(root / "demo.db", compiles=14, runs=2, cwd=str(root), perf=True,
                             perf_report=True)
+
+
+@pytest.fixture
+def checks():
+    """The graph checker and the function checker installed as capture installs them; the
+    checks they report (tests/test_function_accuracy.py, tests/test_forked_effects.py)."""
+    import torch
+
+    from compdiag.capture.accuracy import AccuracyChecker
+    from compdiag.capture.accuracy_compare import Tolerance
+    from compdiag.capture.function_accuracy import FunctionChecker
+
+    found: list = []
+    graphs = AccuracyChecker(found.append, grads=False, localise=False)
+    undo_graphs = graphs.install()
+    undo = FunctionChecker(found.append, Tolerance(), graphs).install()
+    torch._dynamo.reset()
+    yield found
+    undo()
+    undo_graphs()
+    torch._dynamo.reset()

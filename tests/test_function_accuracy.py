@@ -18,21 +18,6 @@ from compdiag.capture.accuracy_compare import Tolerance
 from compdiag.capture.function_accuracy import FunctionChecker, replay_refusal
 
 
-@pytest.fixture
-def checks():
-    """The graph checker and the function checker installed as capture installs them; the
-    checks they report."""
-    found: list = []
-    graphs = AccuracyChecker(found.append, grads=False, localise=False)
-    undo_graphs = graphs.install()
-    undo = FunctionChecker(found.append, Tolerance(), graphs).install()
-    torch._dynamo.reset()
-    yield found
-    undo()
-    undo_graphs()
-    torch._dynamo.reset()
-
-
 class RoundSTE(torch.autograd.Function):
     @staticmethod
     def forward(x):

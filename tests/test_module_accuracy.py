@@ -15,7 +15,6 @@ import torch.nn as nn
 
 from compdiag.capture import module_accuracy
 from compdiag.capture.function_accuracy import _code_refusal
-from test_function_accuracy import checks  # noqa: F401 - the fixture, shared
 
 
 class Classifier(nn.Module):

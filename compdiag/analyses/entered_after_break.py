@@ -38,3 +38,39 @@ def entered_after_break(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
         if chain and (chain[-1].filename, chain[-1].lineno) == (at.filename, at.lineno):
             return True
     return False
+
+
+def earlier_at_line(effect: Diagnosis, cause: Diagnosis) -> bool:
+    """cause's break is at effect's user line, in a frame compiled before effect's."""
+    return precedes_at_line(cause.user_frame, cause.compile_ids or (cause.compile_id,),
+                             effect.user_frame, effect.compile_ids or (effect.compile_id,))
+
+
+def precedes_at_line(first: Any, first_cids: Any, then: Any, then_cids: Any) -> bool:
+    """A break at `first` (a user frame, its compiles) came at the same user line as the one
+    at `then`, in a frame compiled before and apart from it: the one relation both the
+    follow-on mark and the fold read."""
+    a = [c for c in first_cids if c]
+    b = [c for c in then_cids if c]
+    return bool(first and then and a and b) and \
+        (first.filename, first.lineno) == (then.filename, then.lineno) and \
+        not ({frame_of(c) for c in a} & {frame_of(c) for c in b}) - {None} and \
+        sort_key(a[0]) < sort_key(b[0])
+
+
+# torch's words when fullgraph=True made a call whose every frame Dynamo skipped (a dispatch
+# mode active, a skipped file): the skip's break is the cause (probes44a
+# flops_counter_fullgraph_model: FlopCounterMode around a fullgraph model, the failure
+# "The compiled code failed while running" ranked above the skip that says why)
+NO_FRAMES = "found no compiled frames"
+NO_FRAMES_WHY = ("fullgraph=True raised because Dynamo skipped every frame of the call: the "
+                 "skip says why")
+
+
+def no_frame_compiled(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
+    """effect is fullgraph's failure for a call with no frame compiled, at the user line of
+    cause's skipped frame."""
+    text = f"{effect.reason or ''} {effect.torch_message or ''}"
+    at, then = cause.user_frame, effect.user_frame
+    return bool(cause.details.frame_skipped) and NO_FRAMES in text and \
+        bool(at and then) and (at.filename, at.lineno) == (then.filename, then.lineno)

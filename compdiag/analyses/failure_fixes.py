@@ -13,6 +13,7 @@ from compdiag.analyses.hop_mutation import written_fix
 from compdiag.analyses.origin_fixes import INTERNAL_ERROR, internal_error_fix
 from compdiag.analyses.rules import Words, every, first
 from compdiag.analyses.runtime_fixes import circumstance, eager_fails, runtime_fix
+from compdiag.analyses.scalar_reads import BRANCH_WAYS
 from compdiag.formats.compile_id import CompileId
 from compdiag.formats.failure_graph import TORCH_NAMESPACES
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
@@ -55,6 +56,21 @@ DYNAMO_RAISED = ("The traced code raised while Dynamo ran it on fake tensors: ch
                  "line runs in eager (`torch.compiler.set_stance(\"force_eager\")`); a "
                  "shape/dtype error there is a bug in the code, a missing fake/meta kernel "
                  "(custom ops) needs `register_fake`.")
+# torch.export's dynamic_shapes (Dim) violated: the same, in export's terms (probes44c
+# export_batch_reshape_specialized: a reshape to the config's training batch size)
+EXPORT_EXPLANATION = ("{src} was declared dynamic (export's `dynamic_shapes`), but `{line}` "
+                      "(line {lineno}) specialised it to {value}, so the exported program "
+                      "could only take that size.")
+EXPORT_FIX = ("Rewrite line {lineno} so it does not need the concrete size: take it from the "
+              "tensor (`x.shape[0]`, or -1 in a reshape) where the code uses a fixed number, "
+              "and no Python loop over `range(<size>)` or `if` on an exact size; or, if the "
+              "size is meant to be fixed, declare it `Dim.STATIC` (or `Dim.AUTO`, to let "
+              "export decide) in `dynamic_shapes`.")
+# A Python `if`/`while`/`assert` on a tensor's value, where the trace cannot break.
+_BRANCH = re.compile(r"\s*(?:if|elif|while|assert)\b")
+DATA_BRANCH = ("This line branches in Python on a tensor's value, which the trace cannot "
+               "know (the value exists only when the code runs), and this trace may not break "
+               "the graph there (torch.export, fullgraph=True). " + BRANCH_WAYS)
 # Per stage: what to try first, before bisect and minify.
 FIRST_STEP = {
     "runtime": "Check whether backend='aot_eager' runs it correctly (if it does, the bug is in "
@@ -135,6 +151,10 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
             # another error reporting a graph break it hit (a higher-order op's branch, which
             # must trace whole): the break's fix (set21b cond_branch_print: the `print`)
             parts.append(written_fix(debug) or WHOLE_BRANCH)
+        elif exc_type == "GuardOnDataDependentSymNode" and _BRANCH.match(line) and not known:
+            # a Python branch on a tensor's value, which a trace that may not break (export,
+            # fullgraph=True) cannot take (probes44c export_peak_norm_data_branch)
+            parts.append(DATA_BRANCH)
         elif not known:
             parts.append(DYNAMO_RAISED)
             parts.append(f"Narrow it down: {bisect}.")

@@ -33,6 +33,13 @@ FUNCTION_REASONS = {
     "stale_number": "compiled {fn}() leaves {out} at {compiled_value} where {fn}() in eager "
                     "leaves {eager_value}: the Python number it writes into the object is "
                     "another than the code computes",
+    "traced_other_path": "compiled {fn}(){under} computes line {unrun_line} (`{unrun_code}`), "
+                         "which {fn}() in eager never runs on the same arguments, and returns "
+                         "another {out} ({why}): Dynamo traced another path through the code "
+                         "than Python takes",
+    "lost_side_effect": "compiled {fn}() leaves {out} as {compiled_value} where {fn}() in "
+                        "eager leaves {eager_value}: a Python side effect of the code was "
+                        "not carried out as written",
 }
 FUNCTION_EXPLANATIONS = {
     "modified_before_backward": (
@@ -74,6 +81,23 @@ FUNCTION_EXPLANATIONS = {
                     "the attribute's current value; the results that depend on it drift "
                     "from eager's from then on",
 }
+FUNCTION_EXPLANATIONS["traced_other_path"] = (
+    "The call ran compiled in the program and, in a forked copy of the process taken just "
+    "before it, in eager on the same objects, with every user line it ran recorded. The "
+    "compiled graph holds the ops of this line, which Python never reached: a test above it "
+    "that chooses the path (a try/except, getattr or hasattr, isinstance, an identity or "
+    "type comparison) came out one way in Python and the other while Dynamo traced it "
+    "(pytorch/pytorch#198197: `getattr` of a missing attribute on a builtin type raised in "
+    "eager and not while tracing)")
+FUNCTION_EXPLANATIONS["lost_side_effect"] = (
+    "The call ran compiled in the program and, in a forked copy of the process taken just "
+    "before it, in eager on the same objects; afterwards the Python state the code changes "
+    "(a container it appends to, an attribute or enclosing variable it sets, what it prints) "
+    "differs. Dynamo runs the tensor work as a graph and carries out the Python side effects "
+    "it traced afterwards; this one it dropped or did otherwise, with no graph break and no "
+    "error (a closure list appended to by a method of a class created inside the compiled "
+    "code, pytorch/pytorch#197896; a print made reorderable inside an inlined helper; an "
+    "identity test on an attribute the code rebinds)")
 FUNCTION_FIXES = {
     "changed_after_compile": "Keep the changing value out of the graph's constants: pass it "
                              "in as an argument (a tensor, so a new value needs no recompile), "
@@ -105,6 +129,18 @@ FUNCTION_FIXES = {
                      "positions out of a mean or sum), or take the same path in eager (for "
                      "nn.TransformerEncoder: `enable_nested_tensor=False`); no backend setting "
                      "changes it.",
+    "traced_other_path": "Find the test above line {unrun_line} that chooses this path and "
+                         "write it so Python and the trace agree: an explicit "
+                         "`isinstance(...)` test instead of catching an AttributeError, or "
+                         "the choice passed in as an argument; until then keep the function "
+                         "uncompiled (`@torch.compiler.disable`). The trace should take "
+                         "Python's path: report it to PyTorch with this function.",
+    "lost_side_effect": "Make this side effect outside the compiled code: return what it "
+                        "needs from the compiled function and update {out} in the caller, "
+                        "or move the code that changes it into a helper marked "
+                        "`@torch.compiler.disable` (a graph break there, and the effect "
+                        "happens as written). The traced code should do it: report it to "
+                        "PyTorch with this function.",
     "stale_number": "Keep the number in a tensor (`self.{attr} = torch.tensor(...)`), so the "
                     "graph computes it from its current value instead of baking it in; or "
                     "update it outside the compiled function.",

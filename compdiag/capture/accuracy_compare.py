@@ -180,7 +180,8 @@ ILL_CONDITIONED_RATIO = 10.0
 AMPLIFIED = 100.0
 VERDICTS = ("miscompile", "ill_conditioned", "dtype_promotion", "inf_nan",
             "compiled_more_accurate", "eager_rejects", "traced_wrong", "traced_accepts",
-            "changed_after_compile", "compiled_path", "dropped_rounding", "stale_number")
+            "changed_after_compile", "compiled_path", "dropped_rounding", "stale_number",
+            "lost_side_effect", "traced_other_path")
 
 
 def fp64_errors(ref: torch.Tensor, res: torch.Tensor, ref64: Any) -> dict[str, float] | None:

@@ -44,7 +44,7 @@ from typing import Any, Callable
 import torch
 from torch.utils import _pytree as pytree
 
-from compdiag.capture import module_accuracy, object_state
+from compdiag.capture import forked_effects, module_accuracy, object_state
 from compdiag.capture.accuracy import AccuracyChecker, _changed, output_node, transforms_in
 from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck, Tolerance, \
     _clone_with_grads, coarsest, compare_output, computed_in
@@ -253,11 +253,13 @@ def global_tensors(fn: FunctionType) -> list[tuple[torch.Tensor, torch.Tensor]]:
 
 
 def replay(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
-           rng: torch.Tensor, before: list[tuple[torch.Tensor, torch.Tensor]]) -> Any:
+           rng: torch.Tensor, before: list[tuple[torch.Tensor, torch.Tensor]],
+           ran: set[tuple[str, int]] | None = None) -> Any:
     """`fn` in eager on the clones `args`/`kwargs`, from the random state `rng` and the
     global tensors' values `before` the compiled call, every compiled function it calls run
     eagerly too (no compile the program never made), its prints discarded; afterwards the
-    globals and the random state are as the compiled call left them."""
+    globals and the random state are as the compiled call left them; `ran` gets the user
+    lines it ran."""
     after_rng = torch.random.get_rng_state()
     after = [(t, t.detach().clone()) for t, _ in before]
     sink = io.StringIO()
@@ -268,7 +270,7 @@ def replay(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
                     t.copy_(copy)
         torch.random.set_rng_state(rng)
         with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), \
-                torch.compiler.set_stance("force_eager"):
+                torch.compiler.set_stance("force_eager"), forked_effects.lines_run(ran):
             return fn(*args, **kwargs)
     finally:
         with torch.no_grad():
@@ -395,7 +397,7 @@ class FunctionChecker:
         """What torch.compile made of the plain function `fn`, wrapped: `fn` whole against
         itself in eager; a function whose code or arguments reach state is never replayed."""
         return self._checked(
-            compiled, skip=lambda: False, final=True,
+            compiled, fn, skip=lambda: False, final=True,
             refusal=lambda args, kwargs: replay_refusal(fn, args, kwargs),
             snapshot=lambda args, kwargs: (global_tensors(fn), object_state.snapshot(
                 object_state.objects_in(args, kwargs))),
@@ -430,14 +432,15 @@ class FunctionChecker:
                                   state["calls"], state["first"], name=name, annotate=annotate)
 
         return self._checked(
-            compiled, skip=lambda: module_accuracy.training(module), final=False,
+            compiled, module, skip=lambda: module_accuracy.training(module), final=False,
             refusal=lambda args, kwargs: module_accuracy.refusal(module, args, kwargs,
                                                                  code_refusal),
             snapshot=lambda args, kwargs: (module_accuracy.buffers(module),
                                            module_accuracy.attributes(module)),
             judge=judge)
 
-    def _checked(self, compiled: Callable[..., Any], *, skip: Callable[[], bool], final: bool,
+    def _checked(self, compiled: Callable[..., Any], target: Any, *,
+                 skip: Callable[[], bool], final: bool,
                  refusal: Callable[[tuple[Any, ...], dict[str, Any]], str | None],
                  snapshot: Callable[[tuple[Any, ...], dict[str, Any]], Any],
                  judge: Callable[..., bool]) -> Callable[..., Any]:
@@ -452,35 +455,46 @@ class FunctionChecker:
         def checked(*args: Any, **kwargs: Any) -> Any:
             # never inside another's check (the graphs it ran are the outer call's), never
             # while torch traces it (an outer compiled function inlining it)
-            if state["done"] or checker.busy or torch.compiler.is_compiling() or skip():
+            if checker.busy or torch.compiler.is_compiling():
                 return compiled(*args, **kwargs)
-            state["calls"] += 1
-            if not _rechecked(state["calls"]):
+            skipped = skip()
+            if not state["done"] and not skipped:
+                state["calls"] += 1
+                if _rechecked(state["calls"]):
+                    try:
+                        refused = refusal(args, kwargs)
+                    except Exception:  # noqa: BLE001 - what cannot be judged is not replayed
+                        refused = "not judged"
+                    if not refused:
+                        return checker.replayed(compiled, args, kwargs, state, snapshot, judge)
+                    state["done"], state["refused"] = final, True
+            if not (skipped or state.get("refused")):
                 return compiled(*args, **kwargs)
-            try:
-                refused = refusal(args, kwargs)
-            except Exception:  # noqa: BLE001 - what cannot be judged is not replayed
-                refused = "not judged"
-            if refused:
-                state["done"] = final
-                return compiled(*args, **kwargs)
-            checker.busy = True
-            try:
-                before = _clone_with_grads((args, kwargs))
-                saved = snapshot(args, kwargs)
-                rng = torch.random.get_rng_state()
-                state["live"] = (args, kwargs)  # what the compiled call updates in place
-                out, graphs = checker.watched_call(compiled, args, kwargs, state)
-                try:
-                    state["done"] = judge(before, rng, out, graphs, saved, state)
-                except Exception:  # noqa: BLE001 - a checker fault is never the program's
-                    state["done"] = True
-            finally:
-                checker.busy = False
-                state.pop("live", None)
-            return out
+            # what no replay here may run (it changes state): its result and the Python state
+            # it leaves against eager's, in a forked child (capture/forked_effects.py)
+            return forked_effects.call(checker, compiled, target, args, kwargs, state)
 
         return checked
+
+    def replayed(self, compiled: Callable[..., Any], args: tuple[Any, ...],
+                 kwargs: dict[str, Any], state: dict[str, Any],
+                 snapshot: Callable[..., Any], judge: Callable[..., bool]) -> Any:
+        """The compiled call, then its eager replay from the state before it, judged."""
+        self.busy = True
+        try:
+            before = _clone_with_grads((args, kwargs))
+            saved = snapshot(args, kwargs)
+            rng = torch.random.get_rng_state()
+            state["live"] = (args, kwargs)  # what the compiled call updates in place
+            out, graphs = self.watched_call(compiled, args, kwargs, state)
+            try:
+                state["done"] = judge(before, rng, out, graphs, saved, state)
+            except Exception:  # noqa: BLE001 - a checker fault is never the program's
+                state["done"] = True
+        finally:
+            self.busy = False
+            state.pop("live", None)
+        return out
 
     def watched_call(self, compiled: Callable[..., Any], args: tuple[Any, ...],
                      kwargs: dict[str, Any], state: dict[str, Any]) -> tuple[Any, list[Any]]:
@@ -501,13 +515,18 @@ class FunctionChecker:
               globals_before: list[tuple[torch.Tensor, torch.Tensor]], call: int = 1,
               first: set[str | None] | None = None, name: str | None = None,
               annotate: Callable[[list[Any]], tuple[dict[str, Any], Any]] | None = None,
-              live: tuple[tuple[Any, ...], dict[str, Any]] | None = None) -> bool:
+              live: tuple[tuple[Any, ...], dict[str, Any]] | None = None,
+              eager: Any = None, forked: bool = False,
+              ran: set[tuple[str, int]] | None = None) -> bool:
         """Whether the function is done with: a verdict was sunk, or a graph's own check
         already explains a difference. `name`: the function's (a module's class name);
         `annotate(graphs)`: (detail fields, (compile id, node) or None) a module's check adds
         to a difference (the library code that takes another path when compiled); `live`: the
         program's own arguments, which the compiled call may have updated in place, compared
-        with the replay's clones after it (an optimizer-like update returns nothing)."""
+        with the replay's clones after it (an optimizer-like update returns nothing);
+        `forked`: `eager` is what a forked child's eager run of the call returned
+        (capture/forked_effects.py), nothing is replayed here, and `ran` the user lines that
+        eager run executed."""
         name = name or fn.__qualname__
         if not graphs:
             return False  # nothing compiled ran on this call
@@ -517,7 +536,9 @@ class FunctionChecker:
             return True
         args, kwargs = before
         try:
-            eager = replay(fn, args, kwargs, rng, globals_before)
+            if not forked:  # a forked child's eager result comes in `eager`
+                ran = set()
+                eager = replay(fn, args, kwargs, rng, globals_before, ran)
         except (MemoryError, torch.OutOfMemoryError):
             return True  # the replay ran out of memory: nothing judged, never a verdict
         except Exception as exc:  # noqa: BLE001 - compiled returned a value: a verdict
@@ -545,6 +566,11 @@ class FunctionChecker:
             cid, node = at
         verdict = "changed_after_compile" if stale else \
             "compiled_path" if fields.get("compiled_path") else "traced_wrong"
+        unrun = forked_effects.unrun_node(graphs, ran) if ran and verdict == "traced_wrong" \
+            else None
+        if unrun is not None:  # the graph computes a line eager never ran
+            (cid, node), verdict = unrun, "traced_other_path"
+            fields["unrun"] = node["user_frame"]
         for c, _ in bad:
             # a Python number the call writes into an object: its own verdict
             c.detail.update(fields, function=name, verdict="stale_number" if "attribute" in

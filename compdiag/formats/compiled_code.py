@@ -74,7 +74,11 @@ COMPILED_WORDS: tuple[tuple[str, str], ...] = (
 # (Not AOTAutograd's module: its `forward` is on the path of every compiled call at run time.)
 COMPILE_FRAMES = ("torch/_dynamo/convert_frame.py", "torch/_inductor/compile_fx.py",
                   "torch/_dynamo/symbolic_convert.py", "torch/_inductor/graph.py",
-                  "torch/_inductor/lowering.py")
+                  "torch/_inductor/lowering.py",
+                  # torch.export tracing the program (non-strict runs its Python under
+                  # make_fx, inside eval_frame's `disable` wrapper: never a compiled call;
+                  # probes44c export_peak_norm_data_branch was "failed while running")
+                  "torch/export/_trace.py")
 
 
 def in_a_compile(files: Iterable[str]) -> bool:

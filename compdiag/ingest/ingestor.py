@@ -226,6 +226,12 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows, 
             return
         frames = [self._frame(f) for f in value.get("user_stack") or [] if isinstance(f, dict)]
         user = next((f for f in reversed(frames) if is_user_file(f["filename"])), None) or {}
+        if not user and cid is None:
+            # no compile: torch.export's non-strict trace runs the program's Python itself,
+            # so the live stack holds the line that specialised (probes44c
+            # export_batch_reshape_specialized: a reshape to a fixed batch size)
+            live = [self._frame(f) for f in value.get("stack") or [] if isinstance(f, dict)]
+            user = next((f for f in reversed(live) if is_user_file(f["filename"])), None) or {}
         sources = value.get("sources")
         self.w.insert("shape_specializations", run_id=self.run_id, compile_id=cid, seq=self.seq,
                       symbol=str(value.get("symbol")) if value.get("symbol") else None,

@@ -591,7 +591,7 @@ def failure_facts(exc_type: str | None, message: str | None, traceback: str | No
         "raise_site": raise_site(exc_type, message, traceback),
         "failed_guards": failed_guards(torch_message, message)}
     facts.update(fake_run_facts(exc_type, message, traceback, torch_message, facts["op"]))
-    if exc_type == "ConstraintViolationError":
+    if exc_type == "ConstraintViolationError" or _CONSTRAINED.search(message or ""):  # export's
         both = "\n".join(x for x in (message, traceback) if x)
         m = _CONSTRAINED.search(both)
         facts["constraint_sources"] = [x.strip() for x in m.group("src").split(",")] if m else []

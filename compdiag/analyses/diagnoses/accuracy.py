@@ -312,6 +312,8 @@ def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, s
               "call": detail.get("call"), "path": detail.get("compiled_path"),
               "attr": detail.get("attribute"), "eager_value": detail.get("eager"),
               "compiled_value": detail.get("compiled"),
+              "unrun_line": (detail.get("unrun") or {}).get("lineno"),
+              "unrun_code": str((detail.get("unrun") or {}).get("line") or "")[:60],
               "under": "".join(f" under torch.func.{t}" for t in detail.get("transforms") or [])}
     t32 = detail.get("tf32") if isinstance(detail.get("tf32"), dict) else {}
     on, off = t32.get("eager_rel"), t32.get("eager_rel_without_tf32")
@@ -479,7 +481,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
             minify, bisect = commands(ctx.run_id, ctx.argv, ctx.store)
             fix = known_fix(detail.get("eager_error")) + VERDICT_FIXES[kind].format(
                 eager_dtype=detail.get("eager_dtype"), dtype=detail.get("dtype"),
-                minify=minify, bisect=bisect, attr=detail.get("attribute"))
+                minify=minify, bisect=bisect, attr=detail.get("attribute"), out=name,
+                unrun_line=(detail.get("unrun") or {}).get("lineno"))
         if fix == generic:  # an input's write-back differs: return the value instead
             fix = dropped_words.input_write_fix(name) + fix
         if detail.get("after_param_update") and not worst.get("ok"):

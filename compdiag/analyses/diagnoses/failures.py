@@ -41,7 +41,8 @@ from compdiag.analyses.raising_branch import raising_branch
 from compdiag.analyses.diagnosis import Details, Diagnosis, UserFrame
 from compdiag.analyses.func_transforms import FIX as TRANSFORM_FIX
 from compdiag.analyses.func_transforms import escaped_transform
-from compdiag.analyses.failure_fixes import failure_fix, minify_unavailable, stage_explanation
+from compdiag.analyses.failure_fixes import (EXPORT_EXPLANATION, EXPORT_FIX, failure_fix,
+                                             minify_unavailable, stage_explanation)
 from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, origin_fix,
                                      runtime_fix, runtime_why)
 from compdiag.analyses.runtime_fixes import circumstance, eager_fails
@@ -203,7 +204,6 @@ MARKED_FIX = ("Either let the dimension be a constant there: use "
               "Python loop over `range(<size>)`, no `if` on an exact size, no size converted "
               "to a Python int).")
 
-
 # probes41c hf_bert_mark_dynamic_ids_only: `mark_dynamic(batch["input_ids"], 1)` alone; the
 # attention mask of the same length, unmarked, pinned it in transformers' SDPA call, which
 # was said at the library's line with "rewrite line 183"
@@ -249,7 +249,8 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
     """A ConstraintViolationError from `mark_dynamic`: the line that specialised the marked
     dimension (symbolic_shape_specialization; else the "User stack:" torch's message
     quotes), what happened and the fix. None for any other failure."""
-    if failure.get("exc_type") != "ConstraintViolationError" or _OUT_OF_RANGE.search(
+    if not (failure.get("exc_type") == "ConstraintViolationError" or
+            failure.get("constraint_sources")) or _OUT_OF_RANGE.search(
             f"{failure.get('message') or ''}"):
         return None
     sources = failure.get("constraint_sources") or []
@@ -287,9 +288,11 @@ def marked_dynamic_failure(ctx: Any, failure: dict[str, Any]) -> tuple[UserFrame
             return None
         src, value, why = (sources or ["the dimension"])[0], None, None
     to = f"the constant {value} ({why})" if value is not None else "a constant"
-    explanation = MARKED_EXPLANATION.format(src=src, line=frame.line or "?",
-                                            lineno=frame.lineno, value=to)
-    return frame, explanation, MARKED_FIX.format(lineno=frame.lineno)
+    exported = failure.get("exc_type") != "ConstraintViolationError"  # export's UserError
+    explanation = (EXPORT_EXPLANATION if exported else MARKED_EXPLANATION).format(
+        src=src, line=frame.line or "?", lineno=frame.lineno, value=to)
+    return frame, explanation, (EXPORT_FIX if exported else MARKED_FIX).format(
+        lineno=frame.lineno)
 
 
 def _outer_frames(tb: str, failure: dict[str, Any]) -> list[dict[str, Any]]:

@@ -21,7 +21,9 @@ from compdiag.analyses.built_in_eager import built_in_eager
 from compdiag.analyses.decorated_methods import decorated_method_fix
 from compdiag.analyses.scalar_reads import BRANCH_WAYS, BRANCHED_LATER, ITEM_FIX, TOLIST_FIX, \
     branched_later
-from compdiag.analyses.entered_after_break import entered_after_break
+from compdiag.analyses.entered_after_break import (NO_FRAMES_WHY, earlier_at_line,
+                                                  entered_after_break, no_frame_compiled,
+                                                  precedes_at_line)
 from compdiag.analyses.custom_op_fakes import fake_line
 from compdiag.analyses.diagnosis import Details, Diagnosis
 from compdiag.analyses.fixes import (EXIT_STACK_SAID, NUMPY_CALL, exit_stack_entry,
@@ -110,7 +112,7 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                                lambda effect, cause, ctx: bool(effect.details.follow_on)
                                and not cause.details.follow_on
                                and effect.severity == cause.severity == "problem"
-                               and _earlier_at_line(effect, cause)),
+                               and earlier_at_line(effect, cause)),
                         # a function Dynamo compiled apart, entered from a break's line
                         Causes(KIND, KIND, "the earlier graph break at the line that calls "
                                "this function ran the call in eager, and Dynamo compiled the "
@@ -133,6 +135,8 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                                "cannot trace the function: that break is the cause",
                                lambda effect, cause, ctx: _transform_sent_to_eager(
                                    effect, cause, ctx)),
+                        # fullgraph=True's "found no compiled frames": every frame skipped
+                        Causes(KIND, "failure", NO_FRAMES_WHY, no_frame_compiled),
                         # the soft failure this module reports as the frame's skip
                         Causes(KIND, "failure", "torch caught this Unsupported and ran the "
                                "function in eager: the skipped frame reports it",
@@ -140,24 +144,6 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                                and effect.details.exc_type == "Unsupported"
                                and not effect.details.fatal
                                and same_compile(effect, cause))))
-
-
-def _earlier_at_line(effect: Diagnosis, cause: Diagnosis) -> bool:
-    """cause's break is at effect's user line, in a frame compiled before effect's."""
-    return _precedes_at_line(cause.user_frame, cause.compile_ids or (cause.compile_id,),
-                             effect.user_frame, effect.compile_ids or (effect.compile_id,))
-
-
-def _precedes_at_line(first: Any, first_cids: Any, then: Any, then_cids: Any) -> bool:
-    """A break at `first` (a user frame, its compiles) came at the same user line as the one
-    at `then`, in a frame compiled before and apart from it: the one relation both the
-    follow-on mark and the fold read."""
-    a = [c for c in first_cids if c]
-    b = [c for c in then_cids if c]
-    return bool(first and then and a and b) and \
-        (first.filename, first.lineno) == (then.filename, then.lineno) and \
-        not ({frame_of(c) for c in a} & {frame_of(c) for c in b}) - {None} and \
-        sort_key(a[0]) < sort_key(b[0])
 
 
 def _compiled_apart(effect: Diagnosis, cause: Diagnosis) -> bool:
@@ -336,7 +322,7 @@ def _after_at_line(ctx: Any, g: dict[str, Any], groups: Any) -> bool:
     gb_context_manager: `with open(...)` broke on `open`, then its resume on the `with`)."""
     if not g["cids"] or is_resume_function((ctx.code_row(g["cids"][0]) or {}).get("co_name")):
         return False
-    return any(o is not g and _precedes_at_line(o["frame"], o["cids"], g["frame"], g["cids"])
+    return any(o is not g and precedes_at_line(o["frame"], o["cids"], g["frame"], g["cids"])
                for o in groups)
 
 

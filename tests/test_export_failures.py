@@ -1,0 +1,51 @@
+"""torch.export's failures read as export's, not as a compiled call's (probes44c): a violated
+`dynamic_shapes` declaration (a UserError, not mark_dynamic's ConstraintViolationError) at the
+line that specialised the size, and a Python branch on a tensor's value that an export or a
+fullgraph compile cannot break at, with the ways to write it as tensor ops."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from compdiag.analyses.entered_after_break import no_frame_compiled
+from compdiag.analyses.failure_fixes import failure_fix
+from compdiag.formats.compiled_code import in_a_compile
+from compdiag.ingest.parse_failures import failure_facts
+
+
+def test_exports_constraint_violation_names_its_sources() -> None:
+    facts = failure_facts("UserError", 'Constraints violated (batch)! For more information, '
+                          'run with TORCH_LOGS="+dynamic".', None)
+    assert facts["constraint_sources"] == ["batch"]
+    assert failure_facts("UserError", "something else", None)["constraint_sources"] is None
+
+
+def test_an_export_in_progress_is_a_trace_not_a_compiled_call() -> None:
+    assert in_a_compile(["/x/site-packages/torch/export/_trace.py",
+                         "/x/site-packages/torch/_dynamo/eval_frame.py"])
+
+
+def test_a_branch_on_a_tensor_value_gets_the_tensor_ways() -> None:
+    fix = failure_fix("dynamo", "GuardOnDataDependentSymNode", "Could not guard on "
+                      "data-dependent expression Eq(u0, 1)", run_id=1, argv=["x.py"],
+                      line="if peak > self.peak_limit:")
+    assert "torch.where" in fix and "torch.cond" in fix and "fake tensors" not in fix
+    other = failure_fix("dynamo", "GuardOnDataDependentSymNode", "Could not guard",
+                        run_id=1, argv=["x.py"], line="y = x[: n.item()]")
+    assert "torch.where" not in other
+
+
+def _diag(line: int, reason: str = "", skipped: bool = False) -> SimpleNamespace:
+    return SimpleNamespace(reason=reason, torch_message=None,
+                           user_frame=SimpleNamespace(filename="m.py", lineno=line),
+                           details=SimpleNamespace(frame_skipped=skipped))
+
+
+def test_fullgraphs_no_frames_failure_is_the_skips_consequence() -> None:
+    """probes44a flops_counter_fullgraph_model: "found no compiled frames" ranked above the
+    dispatch-mode skip that says why."""
+    failure = _diag(28, "RuntimeError: torch.compile with fullgraph=True found no compiled "
+                        "frames. Skipped frames:")
+    assert no_frame_compiled(failure, _diag(28, skipped=True), None)
+    assert not no_frame_compiled(failure, _diag(20, skipped=True), None)
+    assert not no_frame_compiled(_diag(28, "RuntimeError: boom"), _diag(28, skipped=True), None)
