@@ -1,0 +1,63 @@
+"""Export a small patch-token encoder for serving with a dynamic batch dimension.
+
+The encoder was written against the training batch size: its pooling step
+reshapes with the configured batch size instead of the runtime one, so
+torch.export specializes the batch dim and rejects Dim("batch").
+Source: pytorch/pytorch#133653 and #140011 (export infers a dynamic dim to be a
+constant; "Constraints violated ... inferred to be a constant").
+"""
+import torch
+import torch.nn as nn
+from torch.export import Dim, export
+
+CFG = {"batch_size": 8, "n_patches": 16, "patch_dim": 48, "d_model": 64, "n_classes": 5}
+
+
+class PatchEncoder(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        self.embed = nn.Linear(cfg["patch_dim"], cfg["d_model"])
+        self.norm = nn.LayerNorm(cfg["d_model"])
+        self.mlp = nn.Sequential(nn.Linear(cfg["d_model"], 128), nn.GELU(), nn.Linear(128, cfg["d_model"]))
+        self.head = nn.Linear(cfg["d_model"], cfg["n_classes"])
+
+    def pool(self, h):
+        # mean over patches; written with the training batch size from the config
+        h = h.reshape(self.cfg["batch_size"], self.cfg["n_patches"], -1)
+        return h.mean(dim=1)
+
+    def forward(self, patches):
+        h = self.embed(patches)
+        h = h + self.mlp(self.norm(h))
+        return self.head(self.pool(h))
+
+
+def train(model, steps=20):
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    for step in range(steps):
+        x = torch.randn(CFG["batch_size"], CFG["n_patches"], CFG["patch_dim"])
+        y = (x.mean(dim=(1, 2)) > 0).long() % CFG["n_classes"]
+        loss = nn.functional.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return loss.item()
+
+
+def main():
+    torch.manual_seed(0)
+    model = PatchEncoder(CFG)
+    print(f"final train loss {train(model):.4f}")
+    model.eval()
+    example = torch.randn(CFG["batch_size"], CFG["n_patches"], CFG["patch_dim"])
+    batch = Dim("batch", min=1, max=64)
+    ep = export(model, (example,), dynamic_shapes={"patches": {0: batch}})
+    print("exported graph nodes:", len(ep.graph.nodes))
+    for bs in (1, 3, 8):
+        out = ep.module()(torch.randn(bs, CFG["n_patches"], CFG["patch_dim"]))
+        print(f"serve bs={bs} logits shape {tuple(out.shape)}")
+
+
+if __name__ == "__main__":
+    main()
