@@ -282,7 +282,7 @@ def test_a_divergent_node_dynamo_made_of_another_call_quotes_the_users_statement
     """set12 adam_item_addcdiv: Dynamo turned `param.addcdiv_(...)` into div, prims.fma and
     copy_, so on main the headline named only "first divergent node copy_ (copy_)", an op the
     user never wrote. The statement is quoted where the op is not in it, and only there."""
-    from compdiag.analyses.diagnoses.accuracy import _statement
+    from compdiag.analyses.divergent_ops import statement as _statement
 
     line = "param.addcdiv_(exp_avg, denom, value=-lr / bias1)"
     node = {"node": "copy_", "op": "copy_", "user_frame": {"lineno": 19, "line": line}}

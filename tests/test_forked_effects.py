@@ -160,3 +160,24 @@ def test_the_lines_eager_ran_are_compared_with_a_graphs_stack_traces() -> None:
     assert forked_effects.unrun_node([("0/0", gm, None, False)], {(__file__, 7)}) is None
     cid, found = forked_effects.unrun_node([("0/0", gm, None, False)], {(__file__, 6)})
     assert cid == "0/0" and found["user_frame"]["lineno"] == 7 and found["node"] == node.name
+
+
+def test_printed_numbers_that_differ_beyond_noise_are_a_difference() -> None:
+    """probes44d obs_norm_print_before_update: a reordered print showed a running mean after
+    its in-place update, one step ahead of eager: the same words, other numbers."""
+    assert forked_effects.printed_difference("mean 0.5000\n", "mean 0.5001\n") is None
+    assert forked_effects.printed_difference("mean 0.5000\n", "mean 0.7500\n") is not None
+    assert forked_effects.printed_difference("mean 0.5000\n", "mean 0.7500\n", False) is None
+
+
+def test_a_numpy_scalar_turned_array_is_a_difference() -> None:
+    """probes44d resume_numpy_step_counter: `self.step += 1` on an np.int64 left a 0-d array
+    under compile, which a dict then refused as a key."""
+    np = pytest.importorskip("numpy")
+    box = Holder()
+    roots = [python_state.Root("h", lambda: box)]
+    box.total = np.int64(3)
+    before = python_state.describe(roots)
+    box.total = np.array(4)
+    (path, eager, compiled), = python_state.differences(before, python_state.describe(roots))
+    assert (path, eager, compiled) == ("h.total", "a NumPy int64", "a NumPy ndarray")

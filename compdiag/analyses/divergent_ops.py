@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from compdiag.analyses.locate import locate
+
 # Ops whose output jumps where their input crosses a threshold: a difference of one rounding
 # unit in the input (a reordered or simplified sum) becomes a whole unit, or another index.
 STEP_OPS = ("floor", "ceil", "round", "trunc", "sign", "argmax", "argmin", "eq", "ne", "gt",
@@ -108,3 +110,27 @@ def integer_rounding(detail: dict[str, Any], max_abs: Any, op: str | None) -> bo
     return detail.get("dtype") in INTEGER_DTYPES and isinstance(max_abs, (int, float)) \
         and 0 < max_abs <= 1 and (any(k in (op or "") for k in FLOAT_INSIDE)
                                   or (op or "") in FLOAT_INSIDE_EXACT)
+
+
+def statement(node: dict[str, Any]) -> str | None:
+    """The user's statement a divergent node came from, when the node's op is not what the
+    statement calls (Dynamo or a decomposition made it of another call); None otherwise."""
+    frame = node.get("user_frame") if isinstance(node.get("user_frame"), dict) else {}
+    line = str(frame.get("line") or "").strip()
+    op = op_name(node)
+    if not line or not op or op in line:
+        return None
+    return line if len(line) <= 80 else line[:77] + "..."
+
+
+def op_frame(ctx: Any, cid: str | None, frame: dict[str, Any] | None, op: str | None) -> Any:
+    """The divergent op's user line; failing that, the post-grad graph's nodes of that op, or
+    its last node with a user line (locate's `fx_node` evidence), before the call."""
+    nodes = [n for n in (ctx.graph_nodes(cid) if cid else [])
+             if n["filename"] and n["lineno"]]
+    mine = [n for n in nodes
+            if op and (n["op"] == op or (n["target"] or "").split(".")[-2:-1] == [op])]
+    keys = ("filename", "lineno", "line")
+    mine, lines = ([{k: n[k] for k in keys} for n in ns] for ns in (mine, nodes))
+    return locate(ctx, cid, nodes=[frame if frame and frame.get("filename") else [],
+                                   mine, lines])

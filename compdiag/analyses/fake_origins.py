@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.formats.failure_graph import TORCH_NAMESPACES
 from compdiag.analyses.diagnosis import UserFrame
 from compdiag.analyses.handlers import enclosing_handler
 from compdiag.ingest import parsers as P
@@ -81,6 +82,11 @@ def origin_verdict(ctx: Any, failure: dict[str, Any], frame: UserFrame, one: str
     origin, op = failure.get("origin"), failure.get("fake_op") or failure.get("op")
     exc = failure.get("origin_exc") or ""
     exc_type = exc.split(":", 1)[0] if exc else None
+    if origin == "torch" and op and op.split(".", 1)[0] not in TORCH_NAMESPACES:
+        # torch's code that raised checks a custom op's fake against its schema (outputs of
+        # another structure): the program's own fake is at fault, not torch's (probes44c
+        # cop_minmax_fake_single_return: one tensor returned for a (Tensor, Tensor) op)
+        origin = "fake_kernel"
     if origin == "torch" and op:
         head, expl = ORIGIN_TEXT["torch"]
         return "torch", head.format(op=op, exc=exc or one), expl.format(op=op, exc_type=exc_type)

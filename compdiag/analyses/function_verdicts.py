@@ -9,6 +9,8 @@ the attribute a stale_number verdict names, {eager_value}/{compiled_value} its t
 
 from __future__ import annotations
 
+from typing import Any
+
 from compdiag.analyses.runtime_fixes import known_error
 
 # what `changed_after_compile` supposes, dropped where the check found another cause (inputs
@@ -90,14 +92,14 @@ FUNCTION_EXPLANATIONS["traced_other_path"] = (
     "(pytorch/pytorch#198197: `getattr` of a missing attribute on a builtin type raised in "
     "eager and not while tracing)")
 FUNCTION_EXPLANATIONS["lost_side_effect"] = (
-    "The call ran compiled in the program and, in a forked copy of the process taken just "
-    "before it, in eager on the same objects; afterwards the Python state the code changes "
-    "(a container it appends to, an attribute or enclosing variable it sets, what it prints) "
-    "differs. Dynamo runs the tensor work as a graph and carries out the Python side effects "
-    "it traced afterwards; this one it dropped or did otherwise, with no graph break and no "
-    "error (a closure list appended to by a method of a class created inside the compiled "
-    "code, pytorch/pytorch#197896; a print made reorderable inside an inlined helper; an "
-    "identity test on an attribute the code rebinds)")
+    "The call ran compiled in the program and in eager from the same state (in a forked "
+    "copy of the process, or on copies of its arguments); afterwards the Python state the "
+    "code changes (a container it appends to, an attribute or enclosing variable it sets, "
+    "what it prints) differs. Dynamo runs the tensor work as a graph and carries out the "
+    "Python side effects it traced afterwards; this one it dropped or did otherwise, with no "
+    "graph break and no error (a closure list appended to by a method of a class created "
+    "inside the compiled code, pytorch/pytorch#197896; a print made reorderable inside an "
+    "inlined helper; an identity test on an attribute the code rebinds)")
 FUNCTION_FIXES = {
     "changed_after_compile": "Keep the changing value out of the graph's constants: pass it "
                              "in as an argument (a tensor, so a new value needs no recompile), "
@@ -154,3 +156,17 @@ def known_fix(eager_error: str | None) -> str:
     rule = known_error(eager_error)  # eager's own error: the run-time stage's rules
     return rule.fix + " " if rule is not None and rule.eager_fails and rule.names_change \
         else ""
+
+
+LOST_STATE_WHY = ("the program raised after the compiled call left its Python state "
+                  "otherwise than eager: that state is the likely cause")
+
+
+def after_lost_state(effect: Any, cause: Any, ctx: Any) -> bool:
+    """A program's exception outside compiled code after a lost_side_effect verdict (probes44d
+    resume_numpy_step_counter: an np.int64 counter left a 0-d array by the compiled update,
+    which a dict refused as a key later): the state is the cause, the exception its
+    consequence."""
+    d = effect.details
+    return getattr(cause.details, "verdict", None) == "lost_side_effect" and \
+        bool(getattr(d, "exc_type", None)) and not getattr(d, "compiled", True)

@@ -18,6 +18,7 @@ from compdiag.analyses.locate import source_line
 from compdiag.analyses.lost_marks import EXPLANATION as LOST_EXPLANATION, FIX as LOST_FIX, \
     REASON as LOST_REASON, lost_mark
 from compdiag.analyses import local_class
+from compdiag.analyses.attribute_writes import attribute_write, write_words
 from compdiag.analyses.number_uses import ALTERNATIVES, NUMBER_ONLY_OPS, number_only_use
 from compdiag.analyses.recompile_instances import (INSTANCES_EXPLANATION, INSTANCES_FIX,
                                                   INSTANCES_REASON, frame_cids, instances_of)
@@ -91,6 +92,11 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
             f"type of {bare(source)} changed", local_class.SUFFIX.format(**words),
             local_class.EXPLANATION.format(**words),
             local_class.FIX.format(**words))
+    # the program set the attribute the guard reads, at a line of its own, between the calls
+    write = attribute_write(ctx, frame_no, event.get("compile_id"), source, category)
+    if write is not None:
+        at, suffix, explanation, fix = write_words(ctx, write, bare(source), fn)
+        return Cause(at, None, suffix, explanation, fix)
     # another instance first: its sizes are that module's own (probes30d sn_critic_two_passes)
     cls = instances_of(ctx, frame_no, event, source)
     if cls is not None:

@@ -245,6 +245,16 @@ RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
      "one reached this way. Pass the value to the compiled function as an argument (a Python "
      "int argument is made dynamic after one recompile), or compile the module itself "
      "(`torch.compile(module)`) with that flag set."),
+    # probes44e hf_llama_early_exit_depth_sweep: `model.config.num_hidden_layers = k`, which
+    # the library slices its layers with: the flag left all 5 recompiles
+    (every("integer attributes of the nn.Module", ".config."),
+     "{src} is a field of a config object the model holds, not an attribute of the module, "
+     "so torch's flag for a module's ints (`allow_unspec_int_on_nn_module`) does not reach "
+     "it; and library code reads it to choose what runs (how many layers, which branch), "
+     "which no tensor or dynamic int can stand for: each value needs a graph of its own. "
+     "With a few values that is a compile each, once (keep their number under "
+     "`torch._dynamo.config.recompile_limit`); otherwise compile the repeated part instead "
+     "(each layer: `layer.compile()`), so the loop over the value runs in eager Python."),
     (every("integer attributes of the nn.Module"),
      "torch.compile treats int attributes of an nn.Module as constants, so {src} changing "
      "every call recompiles every call: set "

@@ -254,25 +254,27 @@ def global_tensors(fn: FunctionType) -> list[tuple[torch.Tensor, torch.Tensor]]:
 
 def replay(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
            rng: torch.Tensor, before: list[tuple[torch.Tensor, torch.Tensor]],
-           ran: set[tuple[str, int]] | None = None) -> Any:
+           ran: set[tuple[str, int]] | None = None, printed: list[str] | None = None) -> Any:
     """`fn` in eager on the clones `args`/`kwargs`, from the random state `rng` and the
     global tensors' values `before` the compiled call, every compiled function it calls run
     eagerly too (no compile the program never made), its prints discarded; afterwards the
     globals and the random state are as the compiled call left them; `ran` gets the user
-    lines it ran."""
+    lines it ran, `printed` what it printed to stdout."""
     after_rng = torch.random.get_rng_state()
     after = [(t, t.detach().clone()) for t, _ in before]
-    sink = io.StringIO()
+    sink, errors = io.StringIO(), io.StringIO()
     try:
         with torch.no_grad():
             for t, copy in before:
                 if _changed(copy, t):
                     t.copy_(copy)
         torch.random.set_rng_state(rng)
-        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink), \
+        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(errors), \
                 torch.compiler.set_stance("force_eager"), forked_effects.lines_run(ran):
             return fn(*args, **kwargs)
     finally:
+        if printed is not None:
+            printed.append(sink.getvalue())
         with torch.no_grad():
             for t, copy in after:
                 if _changed(copy, t):
@@ -365,6 +367,7 @@ class FunctionChecker:
                  graphs: AccuracyChecker) -> None:
         self.sink, self.tol, self.graphs = sink, tol, graphs
         self.busy = False
+        self.printed: str | None = None  # what the replayed compiled call printed
 
     def install(self) -> Callable[[], None]:
         """Wrap what torch.compile returns for a plain function from now on; the callable
@@ -486,7 +489,9 @@ class FunctionChecker:
             saved = snapshot(args, kwargs)
             rng = torch.random.get_rng_state()
             state["live"] = (args, kwargs)  # what the compiled call updates in place
-            out, graphs = self.watched_call(compiled, args, kwargs, state)
+            with forked_effects.teed() as tee:
+                out, graphs = self.watched_call(compiled, args, kwargs, state)
+            self.printed = "".join(tee.parts)
             try:
                 state["done"] = judge(before, rng, out, graphs, saved, state)
             except Exception:  # noqa: BLE001 - a checker fault is never the program's
@@ -537,8 +542,8 @@ class FunctionChecker:
         args, kwargs = before
         try:
             if not forked:  # a forked child's eager result comes in `eager`
-                ran = set()
-                eager = replay(fn, args, kwargs, rng, globals_before, ran)
+                ran, printed = set(), []
+                eager = replay(fn, args, kwargs, rng, globals_before, ran, printed)
         except (MemoryError, torch.OutOfMemoryError):
             return True  # the replay ran out of memory: nothing judged, never a verdict
         except Exception as exc:  # noqa: BLE001 - compiled returned a value: a verdict
@@ -553,6 +558,12 @@ class FunctionChecker:
         # a written attribute first: the state it carries to later calls is the cause
         bad = sorted(((c, leaf) for c, leaf in checks if not c.ok),
                      key=lambda b: "attribute" not in b[0].detail)
+        if not bad and not forked:  # the lines the call printed, against eager's
+            lost = forked_effects.lost_print(fn, before, printed[0] if printed else None,
+                                             self.printed, graphs, name, call)
+            if lost is not None:
+                self.sink(lost)
+            return lost is not None
         if not bad:
             return False
         cid, node = _source(graphs, bad[0][1])

@@ -138,7 +138,7 @@ def _state(value: Any) -> bool:
     """A value a side effect can change or rebind: a container, a module, an object of the
     program's classes, a number or string (a rebound enclosing or global variable)."""
     return isinstance(value, (list, dict, set, deque, torch.nn.Module, float, enum.Enum)
-                      + _PRIMITIVE) or (isinstance(getattr(value, "__dict__", None), dict)
+                      + _PRIMITIVE) or type(value).__module__ == "numpy" or (isinstance(getattr(value, "__dict__", None), dict)
                                         and _user_class(type(value))
                                         and not isinstance(value, type))
 
@@ -175,6 +175,10 @@ def describe(roots: list[Root], before: dict[int, str] | None = None,
             return
         if isinstance(value, torch.Tensor):
             out[path] = ("tensor", tuple(value.shape), str(value.dtype))
+            return
+        if type(value).__module__ == "numpy":  # a NumPy scalar or array: its kind and shape
+            shape = getattr(value, "shape", None)
+            out[path] = ("numpy", type(value).__name__, tuple(shape) if shape else ())
             return
         if _skipped(value):
             return
@@ -239,6 +243,8 @@ def _words(desc: tuple | None) -> str:
         return f"a new {desc[1]}"
     if kind == "tensor":
         return f"a {desc[2].removeprefix('torch.')} tensor of shape {list(desc[1])}"
+    if kind == "numpy":
+        return f"a NumPy {desc[1]}" + (f" of shape {list(desc[2])}" if desc[2] else "")
     if kind == "module":
         return f"{desc[1]} in {'training' if desc[2] else 'eval'} mode"
     return repr(desc[1])[:80]

@@ -15,7 +15,9 @@ from typing import Any
 from compdiag.analyses.accuracy_stale import STALE_INPUT_FIX, stale_input_words, \
     updated_params_words
 from compdiag.analyses.function_verdicts import (FUNCTION_EXPLANATIONS, FUNCTION_FIXES,
-                                                   FUNCTION_REASONS, known_fix)
+                                                   FUNCTION_REASONS, LOST_STATE_WHY,
+                                                   after_lost_state, known_fix)
+from compdiag.analyses.divergent_ops import op_frame, statement
 from compdiag.analyses import dropped_words
 from compdiag.analyses.baked_values import baked_cause, with_baked
 from compdiag.analyses.check_causes import random_excuse, random_fix, random_where
@@ -93,6 +95,9 @@ SPEC = KindSpec(KIND, title="accuracy mismatch", words=("accuracy mismatch", "ac
                                and isinstance(cause.details, AccuracyDetails)
                                and cause.severity == "problem"
                                and cause.details.verdict not in NEGATIVE),
+                        # Python state the compiled call left otherwise than eager, then the
+                        # program's exception outside compiled code (function_verdicts)
+                        Causes(KIND, "program", LOST_STATE_WHY, after_lost_state),
                         # a setting's information note a failed check already names as its
                         # cause (distributions' validation turned off): the same finding
                         Causes("program", KIND, "the failed check names it as its cause",
@@ -423,7 +428,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
         elif node.get("node") and node.get("fresh_compile_agrees"):
             reason, explanation = stale_input_words(node, reason)
         elif node.get("node") and node.get("localised") is False:
-            said = _statement(node)
+            said = statement(node)
             reason += (f"; shows at node {node['node']} ({node.get('op')}), the op computing "
                        f"it" + (f" in `{said}`" if said else ""))
             explanation += "" if verdict in ("traced_wrong", "traced_accepts", "compiled_path",
@@ -433,7 +438,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
         elif node.get("node"):
             op = node.get("op") + (f", {node['settings']}" if node.get("settings") else "")
             reason += f"; first divergent node {node['node']} ({op})"
-            said = _statement(node)
+            said = statement(node)
             if said:  # an op Dynamo made of the user's call (addcdiv_ -> div, fma, copy_)
                 reason += f" of `{said}`"
             explanation += f", first at node {node['node']}"
@@ -542,30 +547,6 @@ def measured(ctx: Any) -> list[Diagnosis]:
                                     eager_nondeterministic=nondet, verdict=verdict,
                                     fp64=detail.get("fp64"))))
     return out
-
-
-def _statement(node: dict[str, Any]) -> str | None:
-    """The user's statement a divergent node came from, when the node's op is not what the
-    statement calls (Dynamo or a decomposition made it of another call); None otherwise."""
-    frame = node.get("user_frame") if isinstance(node.get("user_frame"), dict) else {}
-    line = str(frame.get("line") or "").strip()
-    op = op_name(node)
-    if not line or not op or op in line:
-        return None
-    return line if len(line) <= 80 else line[:77] + "..."
-
-
-def op_frame(ctx: Any, cid: str | None, frame: dict[str, Any] | None, op: str | None) -> Any:
-    """The divergent op's user line; failing that, the post-grad graph's nodes of that op, or
-    its last node with a user line (locate's `fx_node` evidence), before the call."""
-    nodes = [n for n in (ctx.graph_nodes(cid) if cid else [])
-             if n["filename"] and n["lineno"]]
-    mine = [n for n in nodes
-            if op and (n["op"] == op or (n["target"] or "").split(".")[-2:-1] == [op])]
-    keys = ("filename", "lineno", "line")
-    mine, lines = ([{k: n[k] for k in keys} for n in ns] for ns in (mine, nodes))
-    return locate(ctx, cid, nodes=[frame if frame and frame.get("filename") else [],
-                                   mine, lines])
 
 
 def injected(ctx: Any) -> list[Diagnosis]:

@@ -1,0 +1,82 @@
+"""A module attribute the program sets after a compile, and the recompile it caused pointed at
+that line (capture/module_writes.py, analyses/attribute_writes.py). Before them a recompile
+on `self.grad_checkpointing` or on a replaced head was shown at the compiled call, with a
+`mark_dynamic` fix for a parameter that it cannot help (probes44b)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import torch
+
+from compdiag.analyses.attribute_writes import attribute_write, write_words
+from compdiag.capture import module_writes
+
+
+class _Capture:
+    paused_depth = 0
+
+    def __init__(self) -> None:
+        self.events: list = []
+        self.ing = SimpleNamespace(event=lambda *a: self.events.append(a))
+
+    def guarded(self, where, fn, *args):
+        fn(*args)
+
+
+def test_sets_after_a_compile_are_kept_once_per_line_and_the_attribute_is_set() -> None:
+    cap = _Capture()
+    compiled = [0]
+    original = torch.nn.Module.__setattr__
+    module_writes.install(cap, lambda: compiled[0], lambda f: f == __file__)
+    try:
+        m = torch.nn.Linear(2, 2)
+        m.flag = True  # before any compile: nothing kept
+        compiled[0] = 1
+        for _ in range(3):
+            m.flag = False  # kept once
+        m.train(False)  # torch's own loop over the modules: kept at this line
+        assert m.flag is False and m.training is False
+    finally:
+        torch.nn.Module.__setattr__ = original
+    kept = [(e[2]["key"], e[2]["call"]["line"]) for e in cap.events]
+    assert kept == [("flag", "m.flag = False  # kept once"),
+                    ("training", "m.train(False)  # torch's own loop over the modules: "
+                                 "kept at this line")], kept
+
+
+class _Reader:
+    def __init__(self, records):
+        self._records = records
+
+    def records(self, run_id, kind=None, with_payload=True):
+        return [r for r in self._records if r["kind"] == kind]
+
+
+def _ctx(records):
+    return SimpleNamespace(run_id=1, r=_Reader(records),
+                           frame=lambda f, n, line, ev: SimpleNamespace(
+                               filename=f, lineno=n, line=line, evidence=ev))
+
+
+def _write(seq, key, line):
+    return {"kind": "compdiag:module_attr", "seq": seq, "metadata": {"compdiag": {
+        "module": "ViT", "key": key, "value": "True",
+        "call": {"filename": "t.py", "lineno": line, "line": f"model.set_{key}(True)"}}}}
+
+
+def test_the_last_set_between_the_two_compiles_is_the_cause() -> None:
+    records = [{"kind": "dynamo_start", "seq": 1, "compile_id": "0/0"},
+               _write(5, "grad_checkpointing", 30), _write(7, "grad_checkpointing", 37),
+               _write(8, "other", 38),
+               {"kind": "dynamo_start", "seq": 9, "compile_id": "0/1"},
+               _write(12, "grad_checkpointing", 50)]
+    ctx = _ctx(records)
+    src = "L['self'].grad_checkpointing"
+    found = attribute_write(ctx, 0, "0/1", src, "value")
+    assert found is not None and found["call"]["lineno"] == 37
+    frame, suffix, explanation, fix = write_words(ctx, found, "self.grad_checkpointing", "fwd")
+    assert frame.lineno == 37 and "line 37" in suffix and "before the first compiled" in fix
+    # a mode switch is torch's by design; a guard on another attribute has no such set
+    assert attribute_write(ctx, 0, "0/1", src, "training") is None
+    assert attribute_write(ctx, 0, "0/1", "L['self'].scale", "value") is None
