@@ -1,0 +1,40 @@
+"""Early-exit study on a tiny Llama: how good is the LM if we stop after k layers?
+
+A common trick for layer-skipping / early-exit analysis with Hugging Face
+models: lower `config.num_hidden_layers`, because LlamaModel.forward only runs
+`self.layers[: self.config.num_hidden_layers]`. The model is compiled once and
+the sweep re-uses the compiled model for every depth.
+"""
+import torch
+from transformers import LlamaConfig, LlamaForCausalLM
+
+torch.manual_seed(0)
+
+DEPTH = 6
+cfg = LlamaConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=DEPTH,
+                  num_attention_heads=2, num_key_value_heads=2, vocab_size=512,
+                  max_position_embeddings=64, pad_token_id=0)
+model = LlamaForCausalLM(cfg).eval()
+compiled = torch.compile(model)
+
+# a small held-out set of token streams (a repeating motif plus noise)
+motif = torch.randint(1, 512, (8,))
+data = motif.repeat(4, 4)[:, :32].clone()
+noise = torch.rand(data.shape) < 0.2
+data[noise] = torch.randint(1, 512, (int(noise.sum()),))
+
+
+@torch.no_grad()
+def eval_loss_at_depth(k):
+    model.config.num_hidden_layers = k  # exit after k decoder layers
+    out = compiled(input_ids=data, labels=data)
+    return out.loss.item()
+
+
+results = {}
+for k in range(1, DEPTH + 1):
+    results[k] = eval_loss_at_depth(k)
+    print(f"exit after {k} layer(s): loss {results[k]:.4f}")
+model.config.num_hidden_layers = DEPTH
+best = min(results, key=results.get)
+print(f"best exit depth {best} (loss {results[best]:.4f})")
