@@ -39,9 +39,8 @@ def install(capture: Any, graphs: Callable[[], int],
         try:  # fail open: the attribute is set; bookkeeping never reaches the program
             if capture.paused_depth or len(seen) >= _KEPT or graphs() <= 0:
                 return
-            frame = sys._getframe(1)
-            while frame is not None and not is_user_file(frame.f_code.co_filename):
-                frame = frame.f_back
+            frame = _setting_frame(sys._getframe(1), self, is_user_file,
+                                   getattr(capture, "transformed_codes", ()))
             if frame is None:
                 return
             key = (type(self).__qualname__, name, frame.f_code.co_filename, frame.f_lineno)
@@ -62,3 +61,19 @@ def install(capture: Any, graphs: Callable[[], int],
     __setattr__._compdiag = True  # type: ignore[attr-defined]
     __setattr__.__wrapped__ = original  # type: ignore[attr-defined]
     torch.nn.Module.__setattr__ = __setattr__  # type: ignore[method-assign]
+
+
+def _setting_frame(frame: Any, module: Any, is_user_file: Callable[[str], bool],
+                   compiled: Any) -> Any:
+    """The user frame a set is charged to: the innermost of the program's, past the module's
+    own methods run in eager (`model.enable_norm()` sets `self.use_norm`: the line to change is
+    the call, not the method's body); a compiled forward that writes its own attribute keeps
+    its line (the write is the cause)."""
+    first = None
+    while frame is not None:
+        if is_user_file(frame.f_code.co_filename):
+            first = first or frame
+            if frame.f_locals.get("self") is not module or frame.f_code in compiled:
+                return frame
+        frame = frame.f_back
+    return first
