@@ -49,3 +49,21 @@ def test_fullgraphs_no_frames_failure_is_the_skips_consequence() -> None:
     assert no_frame_compiled(failure, _diag(28, skipped=True), None)
     assert not no_frame_compiled(failure, _diag(20, skipped=True), None)
     assert not no_frame_compiled(_diag(28, "RuntimeError: boom"), _diag(28, skipped=True), None)
+
+
+def test_a_symbol_torch_kept_no_line_for_is_read_at_the_graphs_item() -> None:
+    """probes44c seasonal_period_unfold_unbacked: u0 from `period.item()` under
+    capture_scalar_outputs failed in AOTAutograd with no user frame for the symbol; the fix
+    was only bisect/minify."""
+    from compdiag.analyses.unbacked_origin import unbacked_origin
+
+    nodes = [{"call": "L_period_", "filename": None, "lineno": None},
+             {"call": "l_period_.item();  l_period_ = None", "filename": "/u/s.py",
+              "lineno": 47, "line": "k = period.item()"}]
+    ctx = SimpleNamespace(run_id=1, resolve=lambda f: f, dynamo_nodes=lambda cid: nodes,
+                          r=SimpleNamespace(unbacked_symbols=lambda run, cid: [
+                              {"symbol": "u0", "op": "local_scalar_dense", "filename": None,
+                               "lineno": None}]))
+    read = unbacked_origin(ctx, "0/0", "Could not extract specialized integer from "
+                                       "data-dependent expression u0 (unhinted: u0).")
+    assert read["lineno"] == 47 and read["symbol"] == "u0" and "pass it in" in read["fix"]

@@ -98,9 +98,28 @@ def unbacked_origin(ctx: Any, cid: str | None, text: str | None) -> dict[str, An
             and is_user_file(ctx.resolve(s["filename"]))]
     reads = [s for s in made if (s.get("op") or "").startswith(READ_OPS)]
     read = next((s for s in reads if s["symbol"] in wanted), reads[0] if reads else None)
+    if read is None:  # torch kept no user line for the symbol: the graph's read of a value
+        read = _graph_read(ctx, cid, wanted)
     return None if read is None else {
         **read, "check": _check_hint(text[at:], read), "what": what_symbol(read.get("op")),
         "fix": ORIGIN_FIX if reads_value(read.get("op")) else SIZE_ORIGIN_FIX}
+
+
+# a read of a tensor's value as Dynamo's graph calls it (`l_period_.item()`, `.tolist()`)
+_GRAPH_READ = re.compile(r"\.(item|tolist)\(\)")
+
+
+def _graph_read(ctx: Any, cid: str | None, wanted: list[str]) -> dict[str, Any] | None:
+    """The first value read in the compile's Dynamo graph at a user line, for a symbol torch
+    made with no user line of its own (probes44c seasonal_period_unfold_unbacked: u0 from
+    `period.item()` under capture_scalar_outputs, the failure in AOTAutograd, whose stack
+    for the symbol held none of the program's frames)."""
+    for n in ctx.dynamo_nodes(cid) if cid else []:
+        if n.get("filename") and n.get("lineno") and _GRAPH_READ.search(n.get("call") or "") \
+                and is_user_file(ctx.resolve(n["filename"])):
+            return {"symbol": wanted[0] if wanted else "the value", "op": "local_scalar_dense",
+                    "filename": n["filename"], "lineno": n["lineno"], "line": n.get("line")}
+    return None
 
 
 # the expression torch could not decide is the number against a constant: `Eq(u1, 1)` (a
