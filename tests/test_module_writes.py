@@ -80,3 +80,21 @@ def test_the_last_set_between_the_two_compiles_is_the_cause() -> None:
     # a mode switch is torch's by design; a guard on another attribute has no such set
     assert attribute_write(ctx, 0, "0/1", src, "training") is None
     assert attribute_write(ctx, 0, "0/1", "L['self'].scale", "value") is None
+
+
+def test_a_backend_recompile_points_at_the_line_that_compiles_again_and_again() -> None:
+    """probes44a regional_blocks_fresh_backend_recompile (pytorch#168373): a backend made per
+    block at one torch.compile line; the recompile was shown at the block's call."""
+    from compdiag.analyses.compile_calls import backend_words, repeated_compile
+
+    def call(line):
+        return {"kind": "compdiag:compile_call", "seq": line, "metadata": {"compdiag": {
+            "key": "compile", "call": {"filename": "t.py", "lineno": line,
+                                       "line": "return torch.compile(b, backend=mk())"}}}}
+
+    ctx = _ctx([call(22), call(22), call(22), call(40)])
+    found = repeated_compile(ctx)
+    assert found["lineno"] == 22 and found["n"] == 3
+    frame, suffix, _, fix = backend_words(ctx, found)
+    assert frame.lineno == 22 and "3 times at line 22" in suffix and "once" in fix
+    assert repeated_compile(_ctx([call(22), call(40)])) is None

@@ -19,6 +19,7 @@ from compdiag.analyses.lost_marks import EXPLANATION as LOST_EXPLANATION, FIX as
     REASON as LOST_REASON, lost_mark
 from compdiag.analyses import local_class
 from compdiag.analyses.attribute_writes import attribute_write, write_words
+from compdiag.analyses.compile_calls import backend_words, repeated_compile
 from compdiag.analyses.number_uses import ALTERNATIVES, NUMBER_ONLY_OPS, number_only_use
 from compdiag.analyses.recompile_instances import (INSTANCES_EXPLANATION, INSTANCES_FIX,
                                                   INSTANCES_REASON, frame_cids, instances_of)
@@ -96,6 +97,10 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
     write = attribute_write(ctx, frame_no, event.get("compile_id"), source, category)
     if write is not None:
         at, suffix, explanation, fix = write_words(ctx, write, bare(source), fn)
+        return Cause(at, None, suffix, explanation, fix)
+    repeated = repeated_compile(ctx) if category == "backend" else None
+    if repeated is not None:  # a backend made anew at each torch.compile of one line
+        at, suffix, explanation, fix = backend_words(ctx, repeated)
         return Cause(at, None, suffix, explanation, fix)
     # another instance first: its sizes are that module's own (probes30d sn_critic_two_passes)
     cls = instances_of(ctx, frame_no, event, source)
