@@ -67,3 +67,24 @@ def test_a_symbol_torch_kept_no_line_for_is_read_at_the_graphs_item() -> None:
     read = unbacked_origin(ctx, "0/0", "Could not extract specialized integer from "
                                        "data-dependent expression u0 (unhinted: u0).")
     assert read["lineno"] == 47 and read["symbol"] == "u0" and "pass it in" in read["fix"]
+
+
+def test_torchs_suggested_declaration_is_the_fix_of_a_range_violation() -> None:
+    """probes44h export_pos_table_seq_max: `Dim("seq", max=1024)` over a 128-row table; the
+    fix said to check for a missing register_fake."""
+    message = ("Constraints violated (seq)! For more information, run with TORCH_LOGS=...\n"
+               "  - Not all values of seq = L['ids'].size()[1] in the specified range seq <= "
+               "1024 satisfy the generated guard L['ids'].size()[1] <= 128\n"
+               "Suggested fixes:\n  seq = Dim('seq', max=128)\n\nThe error above occurred")
+    fix = failure_fix("dynamo", "UserError", "Constraints violated (seq)!", run_id=1,
+                      argv=["x.py"], torch_message=message)
+    assert "`seq = Dim('seq', max=128)`" in fix and "register_fake" not in fix
+
+
+def test_aots_inplace_check_on_a_backward_never_run_gets_the_out_of_place_fix() -> None:
+    """probes44f eval_relu_cap_copy_inplace (pytorch#158561): AOTAutograd traces the backward
+    of an evaluation without no_grad; only bisect/minify was offered."""
+    fix = failure_fix("aot", "RuntimeError", "one of the variables needed for gradient "
+                      "computation has been modified by an inplace operation", run_id=1,
+                      argv=["x.py"])
+    assert "out of place" in fix and "torch.no_grad()" in fix

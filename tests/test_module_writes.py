@@ -98,3 +98,36 @@ def test_a_backend_recompile_points_at_the_line_that_compiles_again_and_again() 
     frame, suffix, _, fix = backend_words(ctx, found)
     assert frame.lineno == 22 and "3 times at line 22" in suffix and "once" in fix
     assert repeated_compile(_ctx([call(22), call(40)])) is None
+
+
+def test_dynamo_traces_a_module_built_in_forward_as_it_does_without_the_wrapper() -> None:
+    """probes44g protonet_head_reinit_in_forward: a Linear built inside the compiled forward
+    made Dynamo trace the wrapper and fail on capture's own object ("Unexpected type in
+    sourceless builder (compdiag.capture.hooks.Capture)") where torch breaks at the
+    Parameter constructor; then, run in eager after that break, the wrapper's own frames were
+    compiled and recompiled on the attribute's name."""
+    from torch._dynamo.utils import counters
+
+    class Learner(torch.nn.Module):
+        def forward(self, x):
+            self.head = torch.nn.Linear(4, 2)
+            return self.head(x)
+
+    def trace() -> tuple[list[str], int]:
+        torch._dynamo.reset()
+        counters.clear()
+        out = torch._dynamo.explain(Learner())(torch.randn(3, 4))
+        for _ in range(2):
+            torch.compile(Learner(), backend="eager")(torch.randn(3, 4))
+        return ([str(b.reason).split("\n")[0] for b in out.break_reasons],
+                counters["frames"]["total"])
+
+    plain = trace()
+    original = torch.nn.Module.__setattr__
+    module_writes.install(_Capture(), lambda: 1, lambda f: f == __file__)
+    try:
+        wrapped = trace()
+    finally:
+        torch.nn.Module.__setattr__ = original
+        torch._dynamo.reset()
+    assert wrapped == plain and not any("compdiag" in r for r in wrapped[0]), (plain, wrapped)

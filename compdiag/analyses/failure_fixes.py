@@ -66,6 +66,13 @@ EXPORT_FIX = ("Rewrite line {lineno} so it does not need the concrete size: take
               "and no Python loop over `range(<size>)` or `if` on an exact size; or, if the "
               "size is meant to be fixed, declare it `Dim.STATIC` (or `Dim.AUTO`, to let "
               "export decide) in `dynamic_shapes`.")
+# torch's "Suggested fixes:" under a violated dynamic-shape declaration (export's Dim,
+# mark_dynamic): the declaration the traced code can take
+_SUGGESTED = re.compile(r"^Suggested fixes:[ \t]*\n((?:[ \t]+\S.*(?:\n|$))+)", re.M)
+SUGGESTED_FIX = ("Declare what the code can take, as torch suggests: {fixes} (in "
+                 "`dynamic_shapes`, or the `mark_dynamic` bounds); the traced code limits the "
+                 "dimension (a table or buffer of fixed size, a check), so the wider range "
+                 "declared cannot hold. Or change the code so it takes the whole range.")
 # A Python `if`/`while`/`assert` on a tensor's value, where the trace cannot break.
 _BRANCH = re.compile(r"\s*(?:if|elif|while|assert)\b")
 DATA_BRANCH = ("This line branches in Python on a tensor's value, which the trace cannot "
@@ -133,6 +140,13 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
         return " ".join(parts)
     if injected:
         parts.append(INJECTED.format(names=", ".join(f"{k}={v!r}" for k, v in injected.items())))
+    suggested = _SUGGESTED.search(torch_message or "")
+    if suggested and exc_type in ("UserError", "ConstraintViolationError"):
+        # torch's own rewrite of the declaration, for a range the code cannot take (probes44h
+        # export_pos_table_seq_max: `Dim("seq", max=1024)` over a 128-row table)
+        fixes = "; ".join(f"`{x.strip()}`" for x in suggested.group(1).splitlines()
+                          if x.strip())
+        return " ".join(parts + [SUGGESTED_FIX.format(fixes=fixes)])
     if stage == "dynamo":
         if exc_type == "Unsupported":
             # torch's own hints, for a break no rule knows (probes30d

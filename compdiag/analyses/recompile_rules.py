@@ -247,7 +247,7 @@ RECURRING_FIXES: tuple[tuple[Words, str], ...] = (
      "(`torch.compile(module)`) with that flag set."),
     # probes44e hf_llama_early_exit_depth_sweep: `model.config.num_hidden_layers = k`, which
     # the library slices its layers with: the flag left all 5 recompiles
-    (every("integer attributes of the nn.Module", ".config."),
+    (every("integer attributes of the nn.Module", "].config."),
      "{src} is a field of a config object the model holds, not an attribute of the module, "
      "so torch's flag for a module's ints (`allow_unspec_int_on_nn_module`) does not reach "
      "it; and library code reads it to choose what runs (how many layers, which branch), "

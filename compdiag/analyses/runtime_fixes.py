@@ -36,6 +36,19 @@ _EVERY_STAGE = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kerne
                 "runtime", "backend")
 
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    # probes44f eval_relu_cap_copy_inplace (pytorch#158561): an evaluation without no_grad
+    # caps a ReLU's output in place; AOTAutograd traces the backward while compiling and its
+    # version check fails, where eager (no backward ever run) never checks
+    RuntimeFix(one_of("modified by an inplace operation"),
+               "Write that value out of place (`h = h.clamp(max=cap)` instead of "
+               "`h.copy_(...)` or `h.clamp_(...)` on a tensor an earlier op saved for its "
+               "backward), or run code that needs no gradients under `torch.no_grad()` or "
+               "`torch.inference_mode()`, so no backward is traced.", stages=("aot",),
+               why="AOTAutograd traces the backward while it compiles, whether or not the "
+                   "program ever calls backward(), and autograd's check that a tensor saved "
+                   "for the backward was not overwritten in place fails there; eager makes "
+                   "that check only when backward runs, so the same code runs in eager.",
+               names_change=True),
     # probes42c ctr_bce_raw_logits: raw scores into binary_cross_entropy, whose range check
     # the compiled decomposition drops; the fix said "drop or mask such entries"
     RuntimeFix(one_of("all elements of input should be between 0 and 1"),
