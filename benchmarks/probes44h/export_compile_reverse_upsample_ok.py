@@ -1,0 +1,42 @@
+"""Correct cousin of export_compile_reverse_upsample.py: the same exported and
+compiled clip encoder, with the tokens reversed before the 2x upsampling (the
+same values: flip and repeat_interleave commute), which CPU Inductor compiles
+correctly for dynamic lengths.
+"""
+import torch
+import torch.nn as nn
+from torch.export import Dim
+
+torch.manual_seed(0)
+
+
+class ClipEncoder(nn.Module):
+    def __init__(self, ch=8):
+        super().__init__()
+        self.conv1 = nn.Conv1d(ch, ch, 3, padding=1)
+        self.conv2 = nn.Conv1d(ch, ch, 3, padding=1)
+
+    def forward(self, x):  # x: (batch, ch, time)
+        h = torch.relu(self.conv1(x))
+        h = self.conv2(h) + x
+        tokens = torch.flip(torch.flatten(h, 1), dims=[1]).repeat_interleave(2, dim=1)
+        return tokens
+
+
+def main():
+    model = ClipEncoder().eval()
+    example = torch.randn(2, 8, 10)
+    ep = torch.export.export(model, (example,), dynamic_shapes={"x": {2: Dim("time", min=2, max=512)}})
+    served = torch.compile(ep.module(), fullgraph=True)
+
+    for clip_len in (10, 13, 20, 31):
+        clip = torch.randn(2, 8, clip_len)
+        with torch.no_grad():
+            out = served(clip)
+            ref = model(clip)
+        ok = torch.allclose(out, ref, atol=1e-5)
+        print(f"len={clip_len} tokens={tuple(out.shape)} parity={'ok' if ok else 'MISMATCH'}")
+
+
+if __name__ == "__main__":
+    main()
