@@ -2,7 +2,9 @@
 """Recompile on a replaced object: a linear layer holds an optional adapter (`lora_layer`,
 None at first, as diffusers' LoraCompatibleLinear does); after the first compiled call the
 program installs an adapter module. Dynamo guarded on what the attribute held, so the next
-call recompiles: the reason should name `lora_layer`, at the call after it was replaced."""
+call recompiles: the reason should name `lora_layer`, at the line that replaced it (the line
+to change; capture keeps module attribute sets after a compile, session 44: it was the call
+after it)."""
 import torch
 
 
@@ -24,6 +26,6 @@ class AdaptedLinear(torch.nn.Linear):
 net = AdaptedLinear(4, 4)
 compiled = torch.compile(net, backend="eager")
 compiled(torch.randn(2, 4))
-net.set_lora_layer(torch.nn.Linear(4, 4, bias=False))
-compiled(torch.randn(2, 4))  # <- diagnosis
+net.set_lora_layer(torch.nn.Linear(4, 4, bias=False))  # <- diagnosis
+compiled(torch.randn(2, 4))
 print("ok")
