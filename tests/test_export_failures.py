@@ -88,3 +88,12 @@ def test_aots_inplace_check_on_a_backward_never_run_gets_the_out_of_place_fix() 
                       "computation has been modified by an inplace operation", run_id=1,
                       argv=["x.py"])
     assert "out of place" in fix and "torch.no_grad()" in fix
+
+
+def test_int_of_a_tensor_under_a_trace_that_cannot_break_reads_it_with_item() -> None:
+    """probes44h export_topk_confident_count: `k = int((p > t).sum())` in a non-strict
+    export; the fix said to check for a missing register_fake."""
+    fix = failure_fix("dynamo", "GuardOnDataDependentSymNode", "Could not extract "
+                      "specialized integer from data-dependent expression u0", run_id=1,
+                      argv=["x.py"], line="k = int((probs > self.threshold).sum())")
+    assert ".item()" in fix and "register_fake" not in fix

@@ -33,7 +33,10 @@ FIX = ("Make the change at line {lineno} before the first compiled call (before 
        "`torch.compile`, or at least before the first call), so one compile serves every "
        "call; a change made once costs one more compile and can stay. If the program changes "
        "it again and again, keep the varying value out of the module's Python attributes: "
-       "pass it to the call (as a tensor, for a number).")
+       "pass a number the code computes with to the call as a tensor; a value that chooses "
+       "which code runs (an index into a ModuleList, a branch) no tensor can stand for, so "
+       "compile the parts it chooses between (each block: `block.compile()`) and choose in "
+       "eager Python.")
 
 
 def attribute_write(ctx: Any, frame_no: Any, cid: str | None, source: str,

@@ -73,6 +73,15 @@ SUGGESTED_FIX = ("Declare what the code can take, as torch suggests: {fixes} (in
                  "`dynamic_shapes`, or the `mark_dynamic` bounds); the traced code limits the "
                  "dimension (a table or buffer of fixed size, a check), so the wider range "
                  "declared cannot hold. Or change the code so it takes the whole range.")
+# `int(t)` / `float(t)` of a tensor's value, which must be a concrete number while tracing
+_INT_READ = re.compile(r"\b(?:int|float)\(")
+INT_READ_FIX = ("`int(...)` of a tensor asks for a concrete Python number, which the trace "
+                "cannot have (the value exists only when the code runs), and this trace may "
+                "not break the graph there (torch.export, fullgraph=True). Read it with "
+                "`.item()` instead: the traced program then carries it as an unknown integer "
+                "that ops such as `topk` or a slice accept (add `torch._check(k >= 0)` or "
+                "other bounds where an op asks for them); or compute the number before the "
+                "traced code and pass it in.")
 # A Python `if`/`while`/`assert` on a tensor's value, where the trace cannot break.
 _BRANCH = re.compile(r"\s*(?:if|elif|while|assert)\b")
 DATA_BRANCH = ("This line branches in Python on a tensor's value, which the trace cannot "
@@ -165,6 +174,10 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
             # another error reporting a graph break it hit (a higher-order op's branch, which
             # must trace whole): the break's fix (set21b cond_branch_print: the `print`)
             parts.append(written_fix(debug) or WHOLE_BRANCH)
+        elif exc_type == "GuardOnDataDependentSymNode" and _INT_READ.search(line) and \
+                "specialized integer" in text and not known:
+            # `int(t)` asks for a concrete Python int (probes44h export_topk_confident_count)
+            parts.append(INT_READ_FIX)
         elif exc_type == "GuardOnDataDependentSymNode" and _BRANCH.match(line) and not known:
             # a Python branch on a tensor's value, which a trace that may not break (export,
             # fullgraph=True) cannot take (probes44c export_peak_norm_data_branch)
