@@ -97,3 +97,14 @@ def test_int_of_a_tensor_under_a_trace_that_cannot_break_reads_it_with_item() ->
                       "specialized integer from data-dependent expression u0", run_id=1,
                       argv=["x.py"], line="k = int((probs > self.threshold).sum())")
     assert ".item()" in fix and "register_fake" not in fix
+
+
+def test_a_miscompile_in_an_exported_graph_is_not_offered_a_disable_helper() -> None:
+    """probes44h export_compile_reverse_upsample (pytorch#190765): the exported module's
+    graph runs none of the program's Python, so `@torch.compiler.disable` did nothing."""
+    from compdiag.analyses.miscompile_fix import workaround
+
+    node = {"op": "flip", "user_frame": {"lineno": 26, "line": "t = torch.flip(h, [1])"}}
+    assert "torch.compiler.disable`)" in workaround(node)
+    exported = workaround(node, generated=True)
+    assert "export again" in exported and "changes nothing" in exported

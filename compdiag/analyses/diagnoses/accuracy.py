@@ -464,7 +464,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
         kind = _kind_of(verdict, detail)
         fix = generic = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store,
                                      low="16" in f"{detail.get('dtype') or 16}{node.get('dtype')}",
-                                     node=node)
+                                     node=node, generated=str((ctx.code_row(cid) or {}).get(
+                                         "filename") or "").startswith("<eval_with_key>"))
         if undeclared or narrowed:
             fix = undeclared or narrowed
         elif dropped:
