@@ -131,3 +131,14 @@ def test_dynamo_traces_a_module_built_in_forward_as_it_does_without_the_wrapper(
         torch.nn.Module.__setattr__ = original
         torch._dynamo.reset()
     assert wrapped == plain and not any("compdiag" in r for r in wrapped[0]), (plain, wrapped)
+
+
+def test_a_comprehension_over_pieces_is_a_loop_not_a_branch() -> None:
+    """probes44j serve_microbatch_split_chunks: `[f(c) for c in x.split(8)]` recompiled on
+    the chunk count and was said as a Python branch, with torch.where for a fix."""
+    from compdiag.analyses.diagnoses.recompiles import _LOOPS
+
+    assert _LOOPS.match("        outs = [self.mlp(c) for c in x.split(8)]")
+    assert _LOOPS.match("    for y in range(h):")
+    assert not _LOOPS.match("    if any(v for v in xs):")
+    assert not _LOOPS.match("    if x.shape[0] > 4:")

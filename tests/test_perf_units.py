@@ -877,3 +877,34 @@ def test_try_measures_the_cpu_advice_for_time_outside_the_graphs(monkeypatch):
     monkeypatch.setattr(inductor_config, "cpp_wrapper", False)
     monkeypatch.setenv(ENV_TRY, "cpp_wrapper")
     assert apply_from_env(torch) == ["cpp_wrapper"] and inductor_config.cpp_wrapper is True
+
+
+SEEN: list = []
+
+
+def test_a_module_whose_call_has_side_effects_is_not_timed_whole():
+    """probes44i se_hooks_activation_store_ok: under `perf` an activation-storing forward
+    hook ran 672 times where the program ran it 18 (the whole-call timing loop)."""
+    import torch
+
+    from compdiag.capture.perf_timing import _repeated_effect
+
+    class Plain(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(2, 2)  # __init__ stores: never run by a call
+
+        def forward(self, x):
+            return self.lin(x)
+
+    class Logs(Plain):
+        def forward(self, x):
+            SEEN.append(x.shape[0])
+            return self.lin(x)
+
+    x = torch.ones(1, 2)
+    assert _repeated_effect(Plain(), (x,), {}) is None
+    assert "changes Python state" in _repeated_effect(Logs(), (x,), {})
+    hooked = Plain()
+    hooked.lin.register_forward_hook(lambda m, i, o: SEEN.append(o))
+    assert "forward hook" in _repeated_effect(hooked, (x,), {})

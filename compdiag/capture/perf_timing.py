@@ -345,9 +345,9 @@ class ModuleTimer:
     Timed once per module, before its `module_at_call`-th call (the first call compiles, and
     its graphs are timed then), on clones of that call's inputs, with module buffers and RNG
     restored, so the user's call then runs as it would have. Only modules: a plain function's
-    Python side effects (appending to a list, printing) would repeat with every timed call,
-    while a module's forward is expected to be free of them; a forward that has some is the
-    documented limit of this timing."""
+    Python side effects (appending to a list, printing) would repeat with every timed call;
+    a module with a forward hook or a forward whose code changes Python state is not timed
+    either, and its timing says why (`error`)."""
 
     def __init__(self, graph_timer: PerfTimer, sink: Callable[[GraphTiming], None]) -> None:
         self.graph_timer = graph_timer
@@ -403,6 +403,11 @@ class ModuleTimer:
         inner = getattr(mod, "_orig_mod", None)
         if not isinstance(inner, torch.nn.Module):
             return
+        repeats = _repeated_effect(inner, args, kwargs)
+        if repeats is not None:  # each timed call would do it again, in the user's program
+            timing.error = f"whole calls not timed: {repeats}"
+            _send(self.sink, timing)
+            return
         tensors = _note_inputs(timing, [args, kwargs])
         timing.grad_enabled = torch.is_grad_enabled() and (
             any(t.requires_grad for t in tensors)
@@ -433,6 +438,26 @@ class ModuleTimer:
 
     def finish(self) -> None:
         _send_all(self.timings, self.sink)
+
+
+def _repeated_effect(module: torch.nn.Module, args: tuple, kwargs: dict) -> str | None:
+    """What a timed call of the module would do again in the program (None: nothing): a
+    hook registered on it or on every module, or a forward whose code changes Python state
+    or prints (probes44i se_hooks_activation_store_ok: an activation-storing hook ran 672
+    times under `perf` where the program ran it 18)."""
+    from torch.nn.modules import module as nn_module
+
+    from compdiag.capture import forked_effects, python_state
+
+    hooks = ("_forward_hooks", "_forward_pre_hooks")
+    if any(getattr(nn_module, f"_global{h}", None) for h in hooks) or any(
+            getattr(m, h, None) for m in module.modules() for h in hooks):
+        return "a forward hook is registered, and each timed call would run it again"
+    _, funcs = python_state.reach(module, args, kwargs, [])
+    if forked_effects.changes_state(funcs):
+        return ("its forward changes Python state or prints, which each timed call would "
+                "do again")
+    return None
 
 
 def _send_all(timings: list[GraphTiming], sink: Callable[[GraphTiming], None]) -> None:

@@ -95,7 +95,7 @@ def reach(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], names: list[st
     roots += [Root(k, (lambda v=v: v)) for k, v in kwargs.items()]
     if isinstance(fn, torch.nn.Module):
         roots.insert(0, Root(f"self ({type(fn).__name__})", lambda: fn))
-        start = [f for f in _methods(type(fn))]
+        start = _called_methods(type(fn))
     else:
         start = [getattr(fn, "__func__", fn)]
     funcs: list[FunctionType] = []
@@ -141,6 +141,19 @@ def _state(value: Any) -> bool:
                       + _PRIMITIVE) or type(value).__module__ == "numpy" or (isinstance(getattr(value, "__dict__", None), dict)
                                         and _user_class(type(value))
                                         and not isinstance(value, type))
+
+
+def _called_methods(cls: type) -> list[FunctionType]:
+    """The module's `forward` and the methods of its class that `forward` (or a method it
+    names) names, its own code: never `__init__`, which a call does not run."""
+    methods = {f.__name__: f for f in reversed(_methods(cls))}
+    out = [methods["forward"]] if "forward" in methods else []
+    for f in out:
+        for name in sorted({n for c in _codes(f.__code__) for n in c.co_names}):
+            g = methods.get(name)
+            if g is not None and g not in out and not name.startswith("__") and len(out) < 16:
+                out.append(g)
+    return out
 
 
 def _skipped(value: Any) -> bool:

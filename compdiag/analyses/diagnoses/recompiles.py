@@ -142,6 +142,7 @@ def _limit_of(effect: Diagnosis, cause: Diagnosis) -> bool:
                                                 (cause.compile_id, *cause.compile_ids)})
 
 
+_LOOPS = re.compile(r"\s*(?:for\b|(?!(?:if|elif|while)\b)[^#]*\[.*\bfor\b.+\bin\b)")
 # A function's own argument (`mask`, `L['mask']`), not an attribute or a global.
 _ARGUMENT = re.compile(r"^(?:L\['\w+'\]|\w+)$")
 
@@ -334,8 +335,9 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         call, chain = call_site(ctx, first["compile_id"])
         # the size sets a Python loop's trip count, not an `if` (probes32e anchor_grid_loop:
         # `for y in range(feat_h):` unrolled per image size, said as a branch at the call)
+        # (or a comprehension: `[f(c) for c in x.split(8)]`, probes44j serve_microbatch_...)
         loop = category == "size_branch" and guard_line.evidence == "torch" and \
-            (guard_line.line or "").lstrip().startswith("for ")
+            _LOOPS.match(guard_line.line or "") is not None
         # a range guard points at the line that bounded the size (torch's guard location),
         # and so does a guard of the code after a graph break: its "call" is the break, not
         # a line of the user's that passed a value (probes26: the list `history.append` grew
