@@ -5,6 +5,7 @@ on `self.grad_checkpointing` or on a replaced head was shown at the compiled cal
 
 from __future__ import annotations
 
+import types
 from types import SimpleNamespace
 
 import torch
@@ -54,9 +55,13 @@ class _Reader:
 
 
 def _ctx(records):
-    return SimpleNamespace(run_id=1, r=_Reader(records),
-                           frame=lambda f, n, line, ev: SimpleNamespace(
-                               filename=f, lineno=n, line=line, evidence=ev))
+    from compdiag.analyses.context import RunContext
+
+    ctx = SimpleNamespace(run_id=1, r=_Reader(records),
+                          frame=lambda f, n, line, ev: SimpleNamespace(
+                              filename=f, lineno=n, line=line, evidence=ev))
+    ctx.recorded_calls = types.MethodType(RunContext.recorded_calls, ctx)
+    return ctx
 
 
 def _write(seq, key, line):

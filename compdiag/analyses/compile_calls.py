@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-KIND = "compdiag:compile_call"
 SUFFIX = "; torch.compile called {n} times at line {lineno} (`{line}`), each with its backend"
 EXPLANATION = ("Line {lineno} calls torch.compile {n} times, and torch compares backends by "
                "identity: each call's backend is another callable, so code compiled under one "
@@ -28,10 +27,8 @@ def repeated_compile(ctx: Any) -> dict[str, Any] | None:
     line, n}; None where no line did."""
     lines: Counter = Counter()
     seen: dict[tuple, dict[str, Any]] = {}
-    for rec in ctx.r.records(ctx.run_id, kind=KIND, with_payload=False):
-        data = (rec.get("metadata") or {}).get("compdiag") or {}
-        call = data.get("call")
-        if data.get("key") == "compile" and isinstance(call, dict) and call.get("lineno"):
+    for data, call in ctx.recorded_calls("compile_call"):
+        if data.get("key") == "compile" and call.get("lineno"):
             key = (call.get("filename"), call["lineno"])
             lines[key] += 1
             seen.setdefault(key, call)

@@ -60,7 +60,7 @@ _NUMEL = 1 << 24      # elements of a result a child sends back
 
 
 def _names(funcs: list[FunctionType]) -> set[str]:
-    return {n for f in funcs for c in python_state._codes(f.__code__) for n in c.co_names}
+    return {n for f in funcs for c in python_state.codes(f.__code__) for n in c.co_names}
 
 
 def changes_state(funcs: list[FunctionType]) -> bool:
@@ -69,7 +69,7 @@ def changes_state(funcs: list[FunctionType]) -> bool:
     if (python_state.MUTATORS | {"print"}) & _names(funcs):
         return True
     return any(ins.opname in _STORES for f in funcs
-               for c in python_state._codes(f.__code__) for ins in dis.get_instructions(c))
+               for c in python_state.codes(f.__code__) for ins in dis.get_instructions(c))
 
 
 def refusal(funcs: list[FunctionType]) -> str | None:
@@ -352,10 +352,17 @@ def verdicts(eager: tuple[Any, ...], compiled: dict[str, tuple],
         return []
     out = [(path, e, c, python_state.change_site(funcs, path))
            for path, e, c in python_state.differences(state, compiled, numbers)]
-    said = printed_difference(eager_printed, printed, numbers)
-    if said is not None:
-        out.append(("the printed output", *said, python_state.print_site(funcs)))
-    return out
+    said = _printed(eager_printed, printed, funcs, numbers)
+    return out + ([said] if said is not None else [])
+
+
+def _printed(eager: str, compiled: str, funcs: list[FunctionType], numbers: bool
+             ) -> tuple[str, str, str, dict[str, Any] | None] | None:
+    """The printed lines' difference as a verdict's row, at the first `print` the code
+    reached; None when alike."""
+    said = printed_difference(eager, compiled, numbers)
+    return None if said is None else ("the printed output", *said,
+                                      python_state.print_site(funcs))
 
 
 def call(checker: Any, compiled: Callable[..., Any], target: Any, args: tuple[Any, ...],
@@ -398,14 +405,14 @@ def call(checker: Any, compiled: Callable[..., Any], target: Any, args: tuple[An
         checker.busy = False
     try:
         eager = child.result(time.perf_counter() - started)
+        numbers = exact_numbers(funcs, graphs)
         found = [] if eager is None else verdicts(
-            eager, python_state.describe(roots, ids), "".join(tee.parts), funcs,
-            exact_numbers(funcs, graphs))
+            eager, python_state.describe(roots, ids), "".join(tee.parts), funcs, numbers)
         if found:
             st["done"] = True
             checker.sink(_lost(found, graphs, _function_name(target), n))
         elif eager is not None and eager[2] is None and eager[3] is not None and \
-                not random and exact_numbers(funcs, graphs):
+                not random and numbers:
             # the result against eager's (the whole-function check's rules and verdicts)
             st["done"] = checker.check(
                 target, (args, kwargs), None, out, graphs, [], n, state["first"],
@@ -436,11 +443,8 @@ def lost_print(target: Any, before: tuple[tuple[Any, ...], dict[str, Any]],
         return None
     args, kwargs = before
     _, funcs = python_state.reach(target, args, kwargs, _parameter_names(target))
-    said = printed_difference(eager, compiled, exact_numbers(funcs, graphs))
-    if said is None:
-        return None
-    return _lost([("the printed output", *said, python_state.print_site(funcs))], graphs,
-                 name, call)
+    said = _printed(eager, compiled, funcs, exact_numbers(funcs, graphs))
+    return None if said is None else _lost([said], graphs, name, call)
 
 
 def _parameter_names(target: Any) -> list[str]:

@@ -45,6 +45,7 @@ import torch
 from torch.utils import _pytree as pytree
 
 from compdiag.capture import forked_effects, module_accuracy, object_state
+from compdiag.capture.python_state import codes
 from compdiag.capture.accuracy import AccuracyChecker, _changed, output_node, transforms_in
 from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck, Tolerance, \
     _clone_with_grads, coarsest, compare_output, computed_in
@@ -108,7 +109,7 @@ def _code_refusal(fn: FunctionType, seen: set[CodeType], stateful: tuple[type, .
     # torch.func's transform wrappers (jacrev's keeps lists of its own): their code is
     # torch's, the user function they close over is followed below
     own = () if _TRANSFORMS in fn.__code__.co_filename.replace("\\", "/") \
-        else _codes(fn.__code__)
+        else codes(fn.__code__)
     for code in own:
         if code in seen:
             continue
@@ -180,7 +181,7 @@ def _module_replayable(module: torch.nn.Module, fn: FunctionType) -> bool:
     forward that stores nothing) and no in-place tensor method in the function's code
     (probes36c maml_functional_call_stale: the compiled loss kept reading the module's
     original weights for new parameter tensors, and the check never ran)."""
-    if any(_IN_PLACE.match(n) for code in _codes(fn.__code__) for n in code.co_names):
+    if any(_IN_PLACE.match(n) for code in codes(fn.__code__) for n in code.co_names):
         return False
     stateful = (torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler)
     return module_accuracy.refusal(
@@ -226,16 +227,9 @@ def _reaches(value: Any, stateful: tuple[type, ...], depth: int = 2) -> str | No
     return None
 
 
-def _codes(code: CodeType):
-    yield code
-    for const in code.co_consts:
-        if isinstance(const, CodeType):
-            yield from _codes(const)
-
-
 def _referenced(fn: FunctionType) -> list[Any]:
     """The global and closure values the function's code (and the code it defines) reads."""
-    names = {n for code in _codes(fn.__code__) for n in code.co_names}
+    names = {n for code in codes(fn.__code__) for n in code.co_names}
     out = [fn.__globals__[n] for n in names if n in fn.__globals__]
     for cell in fn.__closure__ or ():
         try:

@@ -40,7 +40,7 @@ def user_class(cls: type) -> bool:
     return is_user_file(getattr(sys.modules.get(cls.__module__), "__file__", None))
 
 
-def _user_methods(cls: type) -> list[FunctionType]:
+def user_methods(cls: type) -> list[FunctionType]:
     """The functions of `cls` and its bases written in the program's own files."""
     return [fn for klass in cls.__mro__ for fn in vars(klass).values()
             if isinstance(fn, FunctionType) and is_user_file(fn.__code__.co_filename)]
@@ -83,7 +83,7 @@ def objects_in(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
 def methods(objects: list[Any]) -> list[FunctionType]:
     """The user-file methods of the objects' classes (their code is followed like the
     function's)."""
-    return [fn for cls in dict.fromkeys(type(o) for o in objects) for fn in _user_methods(cls)]
+    return [fn for cls in dict.fromkeys(type(o) for o in objects) for fn in user_methods(cls)]
 
 
 def copied_parameters(fn: FunctionType, args: tuple[Any, ...], kwargs: dict[str, Any],
@@ -164,7 +164,7 @@ def store_line(cls: type, attr: str) -> dict[str, Any] | None:
     """The user line in `cls`'s own methods that stores `attr` (the last such store of the
     first method that has one, `__init__` and other dunders last: the update, not the
     initial value): where the written value comes from."""
-    for fn in sorted(_user_methods(cls), key=lambda f: f.__name__.startswith("__")):
+    for fn in sorted(user_methods(cls), key=lambda f: f.__name__.startswith("__")):
         line = None
         for ins in dis.get_instructions(fn):
             if ins.opname == "STORE_ATTR" and ins.argval == attr and \

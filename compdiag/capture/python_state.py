@@ -24,13 +24,13 @@ from __future__ import annotations
 import dis
 import enum
 import linecache
-import sys
 from collections import deque
 from types import CodeType, FunctionType, MethodType, ModuleType
 from typing import Any, Callable, Iterator
 
 import torch
 
+from compdiag.capture.object_state import user_class, user_methods
 from compdiag.formats.user_code import is_user_file
 
 _DEPTH = 4          # containers and attributes followed from a root
@@ -67,20 +67,13 @@ def user_code(fn: Any) -> bool:
     return isinstance(code, CodeType) and is_user_file(code.co_filename)
 
 
-def _codes(code: CodeType) -> Iterator[CodeType]:
+def codes(code: CodeType) -> Iterator[CodeType]:
+    """A code object and every code object defined inside it (nested functions, lambdas,
+    comprehensions)."""
     yield code
     for const in code.co_consts:
         if isinstance(const, CodeType):
-            yield from _codes(const)
-
-
-def _user_class(cls: type) -> bool:
-    return is_user_file(getattr(sys.modules.get(cls.__module__), "__file__", None))
-
-
-def _methods(cls: type) -> list[FunctionType]:
-    return [f for klass in cls.__mro__ for f in vars(klass).values()
-            if isinstance(f, FunctionType) and user_code(f)]
+            yield from codes(const)
 
 
 def reach(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], names: list[str]
@@ -102,14 +95,14 @@ def reach(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], names: list[st
     seen_labels = {r.label for r in roots}
     todo: deque[tuple[Any, int]] = deque((f, 0) for f in start)
     for value in list(args) + list(kwargs.values()):
-        if _user_class(type(value)) and not isinstance(value, type):
-            todo.extend((m, 1) for m in _methods(type(value)))
+        if user_class(type(value)) and not isinstance(value, type):
+            todo.extend((m, 1) for m in user_methods(type(value)))
     while todo and len(roots) < _ROOTS:
         f, depth = todo.popleft()
         if not isinstance(f, FunctionType) or not user_code(f) or f in funcs:
             continue
         funcs.append(f)
-        names_read = {n for c in _codes(f.__code__) for n in c.co_names}
+        names_read = {n for c in codes(f.__code__) for n in c.co_names}
         found: list[tuple[str, Callable[[], Any], Any]] = []
         for name, cell in zip(f.__code__.co_freevars, f.__closure__ or ()):
             found.append((name, _cell_reader(cell), _cell_reader(cell)()))
@@ -119,8 +112,8 @@ def reach(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], names: list[st
         for label, read, value in found:
             if isinstance(value, (FunctionType, type)):
                 if depth < _CODE_DEPTH:
-                    if isinstance(value, type) and _user_class(value):
-                        todo.extend((m, depth + 1) for m in _methods(value))
+                    if isinstance(value, type) and user_class(value):
+                        todo.extend((m, depth + 1) for m in user_methods(value))
                     else:
                         todo.append((value, depth + 1))
                 continue
@@ -129,8 +122,8 @@ def reach(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], names: list[st
             if label not in seen_labels:
                 seen_labels.add(label)
                 roots.append(Root(label, read))
-            if _user_class(type(value)) and depth < _CODE_DEPTH:
-                todo.extend((m, depth + 1) for m in _methods(type(value)))
+            if user_class(type(value)) and depth < _CODE_DEPTH:
+                todo.extend((m, depth + 1) for m in user_methods(type(value)))
     return roots, funcs
 
 
@@ -138,18 +131,18 @@ def _state(value: Any) -> bool:
     """A value a side effect can change or rebind: a container, a module, an object of the
     program's classes, a number or string (a rebound enclosing or global variable)."""
     return isinstance(value, (list, dict, set, deque, torch.nn.Module, float, enum.Enum)
-                      + _PRIMITIVE) or type(value).__module__ == "numpy" or (isinstance(getattr(value, "__dict__", None), dict)
-                                        and _user_class(type(value))
-                                        and not isinstance(value, type))
+                      + _PRIMITIVE) or type(value).__module__ == "numpy" or (
+        isinstance(getattr(value, "__dict__", None), dict) and user_class(type(value))
+        and not isinstance(value, type))
 
 
 def _called_methods(cls: type) -> list[FunctionType]:
     """The module's `forward` and the methods of its class that `forward` (or a method it
     names) names, its own code: never `__init__`, which a call does not run."""
-    methods = {f.__name__: f for f in reversed(_methods(cls))}
+    methods = {f.__name__: f for f in reversed(user_methods(cls))}
     out = [methods["forward"]] if "forward" in methods else []
     for f in out:
-        for name in sorted({n for c in _codes(f.__code__) for n in c.co_names}):
+        for name in sorted({n for c in codes(f.__code__) for n in c.co_names}):
             g = methods.get(name)
             if g is not None and g not in out and not name.startswith("__") and len(out) < 16:
                 out.append(g)
@@ -160,7 +153,7 @@ def _skipped(value: Any) -> bool:
     """Code and library machinery: nothing a side effect of the program's changes."""
     return isinstance(value, (FunctionType, MethodType, type, ModuleType)) or \
         (callable(value) and not isinstance(value, torch.nn.Module)
-         and not _user_class(type(value)))
+         and not user_class(type(value)))
 
 
 def describe(roots: list[Root], before: dict[int, str] | None = None,
@@ -229,7 +222,7 @@ def describe(roots: list[Root], before: dict[int, str] | None = None,
                         walk(attr, f"{path}.{name}", depth - 1)
                 for name, child in list(value._modules.items())[:64]:
                     walk(child, f"{path}.{name}", depth - 1)
-        elif isinstance(getattr(value, "__dict__", None), dict) and _user_class(type(value)):
+        elif isinstance(getattr(value, "__dict__", None), dict) and user_class(type(value)):
             out[path] = ("object of", type(value).__qualname__)
             if depth > 0:
                 for name, attr in list(vars(value).items())[:64]:
@@ -313,7 +306,7 @@ def change_site(funcs: list[FunctionType], path: str) -> dict[str, Any] | None:
     attrs = [p.split("[")[0] for p in path.split(".")[1:]]
     for want_attr in ([attrs[-1]] if attrs else []) + [None]:
         for f in funcs:
-            for code in _codes(f.__code__):
+            for code in codes(f.__code__):
                 window: list[dis.Instruction] = []
                 for ins in dis.get_instructions(code):
                     if want_attr is not None:
@@ -345,7 +338,7 @@ def change_site(funcs: list[FunctionType], path: str) -> dict[str, Any] | None:
 def print_site(funcs: list[FunctionType]) -> dict[str, Any] | None:
     """The first `print(...)` in the user code the call reached."""
     for f in funcs:
-        for code in _codes(f.__code__):
+        for code in codes(f.__code__):
             for ins in dis.get_instructions(code):
                 if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME") and ins.argval == "print":
                     return _frame(code, ins)
