@@ -3,7 +3,7 @@ trace-shaped records fed through the Ingestor, never on a holdout script's names
 
 from __future__ import annotations
 
-from test_explain import Store
+from test_explain import Store, _ids
 
 from compdiag.ingest import parsers as P
 
@@ -185,7 +185,6 @@ def test_a_kernels_source_nodes_named_as_dynamos_nodes_get_their_lines(tmp_path)
     at its buffer's allocation fell back to the compiled call. The Dynamo graph's nodes name
     them. Found on the H200 (a probe: a pairwise-similarity matrix too big for the GPU)."""
     from test_backend_nodes import _dynamo_graph
-    from test_explain import _ids
 
     s = Store(tmp_path, exit_code=1)
     s.compile("0/0", lineno=3)
@@ -583,3 +582,48 @@ def test_an_integer_mismatch_says_what_was_measured_and_nothing_else(tmp_path):
     (d,) = [x for x in s.explain() if x["kind"] == "accuracy"]
     assert d["reason"].startswith("compiled output 0 differs from eager: max abs 1 (")
     assert "?" not in d["reason"] and "output output" not in d["reason"]
+
+
+def test_an_error_in_aots_mutation_epilogue_is_at_the_in_place_write_on_an_input(tmp_path):
+    """issue 29 §1, evidence 2 (probes44j dann_grad_reverse_data_noise, pytorch PR #194534):
+    the compiled code wrote in place through `.data` to a tensor a custom autograd.Function
+    returned as is; the error surfaced in AOTAutograd's generated mutation epilogue, after
+    the graph ran. Before this change it pointed at the call of the compiled module (line 30)
+    with "check aot_eager ... the bug is in Inductor"; the write (line 5) is the line to
+    change, and torch's own words (clone the Function's output) are the fix."""
+    s = Store(tmp_path, exit_code=1)
+    user = str(s.user)
+    s.compile("0/0", lineno=4)
+    s.ing.record({**_ids("0/0"), "dynamo_output_graph": {}},
+                 "class GraphModule(torch.nn.Module):\n    def forward(self, L_feat_):\n"
+                 "        l_feat_ = L_feat_\n"
+                 f"        # File: {user}:5 in forward, code: line_5 = 5\n"
+                 "        _get_data_attr = torch._C._autograd._get_data_attr(l_feat_)\n"
+                 "        add_ = _get_data_attr.add_(1.0);  _get_data_attr = add_ = None\n"
+                 f"        # File: {user}:6 in forward, code: line_6 = 6\n"
+                 "        mul = l_feat_ * 2;  l_feat_ = None\n        return (mul,)\n")
+    message = ("Output 0 of GradReverse is a view and is being modified inplace. This view "
+               "was created inside a custom Function (or because an input was returned "
+               "as-is) and the autograd logic to handle view+inplace would override the "
+               "custom backward associated with the custom Function, leading to incorrect "
+               "gradients. This behavior is forbidden. You can fix this by cloning the output "
+               "of the custom Function.")
+    site = "/site/torch/_functorch/_aot_autograd"
+    traceback = (
+        "Traceback (most recent call last):\n"
+        f'  File "{user}", line 30, in <module>\n    line_30 = 30\n'
+        '  File "/site/torch/_dynamo/eval_frame.py", line 1166, in compile_wrapper\n'
+        "    result = fn(*args, **kwargs)\n"
+        f'  File "{user}", line 4, in forward\n    line_4 = 4\n'
+        '  File "/site/torch/_functorch/aot_autograd.py", line 1277, in forward\n'
+        "    return compiled_fn(full_args)\n"
+        f'  File "{site}/runtime_wrappers.py", line 1080, in <lambda>\n'
+        "    lambda self, orig_inputs, updated_inputs: codegen_apply_mutations(\n"
+        f'  File "{site}/subclass_codegen.py:codegen(mutation_epilogue)", line 2, in '
+        f"_apply_mutations\nRuntimeError: {message}\n")
+    s.failure(None, stage="runtime", exc_type="RuntimeError", message=message,
+              filename=user, lineno=4, line="line_4 = 4", traceback=traceback)
+    (d,) = [x for x in s.explain() if x["kind"] == "failure"]
+    assert (d["user_frame"]["lineno"], d["user_frame"]["evidence"]) == (5, "fx_node"), d
+    assert "return x.clone()" in d["fix"] and "out of place" in d["fix"], d["fix"]
+    assert "bug is in Inductor" not in d["fix"]

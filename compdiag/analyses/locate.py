@@ -29,6 +29,7 @@ import re
 from typing import Any, Iterable, Mapping, Union
 
 from compdiag.analyses.diagnosis import UserFrame
+from compdiag.formats import lazy_re
 from compdiag.formats.compiled_code import first_compiled
 from compdiag.formats.user_code import is_user_file
 
@@ -126,7 +127,14 @@ def compiled_ops(ctx: Any, frames: Iterable[Mapping[str, Any]] | None,
     function the stack passes through (its frame is at its `def` line), when all its graph
     nodes come from one user line (which op of several raised, nothing stored says)."""
     out: list[Frames] = [kernel_frames] if kernel_frames else []
-    cid = cid or _running_compile(ctx, frames or ())
+    frames = list(frames or ())
+    cid = cid or _running_compile(ctx, frames)
+    if cid is not None and any(_MUTATION_EPILOGUE in (f.get("filename") or "") or
+                               f.get("name") == "_apply_mutations" for f in frames):
+        # raised where AOTAutograd writes the graph's new values back into the inputs it
+        # changed (probes44j dann_grad_reverse_data_noise: `feat.data.add_(noise)` on a custom
+        # Function's output, shown at the call): the op is the in-place write on an input
+        out += inplace_lines(ctx, cid)
     if cid is not None:
         # the post-grad graph's nodes, else (a backend that writes none: eager, aot_eager)
         # those of the graph Dynamo handed the backend
@@ -139,6 +147,26 @@ def compiled_ops(ctx: Any, frames: Iterable[Mapping[str, Any]] | None,
                     out.append(next(iter(lines.values())))
                 break
     return out
+
+
+# AOTAutograd's generated epilogue that copies mutated inputs back (subclass_codegen's
+# `codegen(mutation_epilogue)` file name)
+_MUTATION_EPILOGUE = "mutation_epilogue"
+# an in-place method or op on one of the graph's inputs (or on its `.data`) in Dynamo's
+# graph code (`l_x_.sub_(l_mean_)`, `_get_data_attr.add_(mul)`,
+# `torch.ops.aten.add_.Tensor(l_x_, ...)`)
+_INPLACE_ON_INPUT = lazy_re.compile(
+    r"^\s*(?:(?:l_\w+|_get_data_attr\w*)\.[a-z]\w*_\(|torch\.ops\.\w+\.\w+_\.\w+\(l_)")
+
+
+def inplace_lines(ctx: Any, cid: str | None) -> list[dict[str, Any]]:
+    """User lines of in-place ops on a compiled graph's inputs (the compile's, or any
+    compile's for a backward that names none), in graph order."""
+    cids = [cid] if cid else list(ctx.compiles)
+    return [{"filename": n["filename"], "lineno": n["lineno"], "line": n.get("line")}
+            for c in cids for n in ctx.dynamo_nodes(c)
+            if n.get("filename") and n.get("lineno")
+            and _INPLACE_ON_INPUT.match(n.get("call") or "")]
 
 
 def _running_compile(ctx: Any, frames: Iterable[Mapping[str, Any]]) -> str | None:

@@ -49,6 +49,23 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                    "for the backward was not overwritten in place fails there; eager makes "
                    "that check only when backward runs, so the same code runs in eager.",
                names_change=True),
+    # probes44j dann_grad_reverse_data_noise (pytorch PR #194534): compiled code writes in
+    # place (through `.data` too) to a tensor a custom autograd.Function returned as is;
+    # AOTAutograd replays the write on the real tensor after the graph, where autograd
+    # forbids it, while eager's `.data` write is out of autograd's sight
+    RuntimeFix(every("is being modified inplace", "custom Function"),
+               "Write that value out of place (`feat = feat + noise` instead of "
+               "`feat.add_(noise)` or `feat.data.add_(noise)` on the Function's output), or "
+               "have the torch.autograd.Function return a new tensor rather than its input "
+               "as is (`return x.clone()` in its forward), as torch's message says.",
+               stages=("runtime", "aot"),
+               why="A custom torch.autograd.Function returns its input as is (or a view of "
+                   "it) and the compiled code writes to that output in place. AOTAutograd "
+                   "applies the write to the real tensor after the graph ran, and autograd "
+                   "forbids an in-place change of such an output, because it would bypass "
+                   "the Function's backward; in eager a write through `.data` is out of "
+                   "autograd's sight, so the same code runs there.",
+               names_change=True),
     # probes42c ctr_bce_raw_logits: raw scores into binary_cross_entropy, whose range check
     # the compiled decomposition drops; the fix said "drop or mask such entries"
     RuntimeFix(one_of("all elements of input should be between 0 and 1"),

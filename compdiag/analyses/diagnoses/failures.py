@@ -53,8 +53,9 @@ from compdiag.analyses.fake_origins import (HANDLED_FIX, INTERNAL_FAKE_FIX, TORC
                                            TRACED_STAGES, origin_verdict)
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.locate import (SOURCE, TORCH, first_user_frame, kernel_frames, locate,
-                                     ran_op, runtime_origin, source_line)
+from compdiag.analyses.locate import (SOURCE, TORCH, first_user_frame, inplace_lines,
+                                     kernel_frames, locate, ran_op, runtime_origin,
+                                     source_line)
 from compdiag.analyses.numpy_guard_bug import numpy_guard_bug
 from compdiag.analyses.region_reuse import CLAUSE, FIX as VARYING_FIX, REUSE_LIMIT, \
     varying_number
@@ -307,21 +308,6 @@ def _outer_frames(tb: str, failure: dict[str, Any]) -> list[dict[str, Any]]:
 
 # autograd's version-counter check: a tensor the backward saved was changed in place after
 VERSION_COUNTER = one_of("modified by an inplace operation")
-# an in-place method or op on one of the graph's inputs in Dynamo's graph code
-# (`l_x_.sub_(l_mean_)`, `torch.ops.aten.add_.Tensor(l_x_, ...)`)
-_INPLACE_ON_INPUT = re.compile(r"^\s*(?:l_\w+\.[a-z]\w*_\(|torch\.ops\.\w+\.\w+_\.\w+\(l_)")
-
-
-def inplace_lines(ctx: Any, cid: str | None) -> list[dict[str, Any]]:
-    """User lines of in-place ops on a compiled graph's inputs (the compile's, or any
-    compile's for a backward that names none), in graph order."""
-    cids = [cid] if cid else list(ctx.compiles)
-    return [{"filename": n["filename"], "lineno": n["lineno"], "line": n.get("line")}
-            for c in cids for n in ctx.dynamo_nodes(c)
-            if n.get("filename") and n.get("lineno")
-            and _INPLACE_ON_INPUT.match(n.get("call") or "")]
-
-
 CONFIG_EXPLANATION = (
     "The exception was raised in torch's own code for `{name}`, a setting the program turned "
     "on: that code runs only because of it, so the setting's line is where to act.")
