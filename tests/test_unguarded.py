@@ -230,6 +230,9 @@ def config_store(tmp_path, monkeypatch):
 
     monkeypatch.setattr(_config_module.ConfigModule, "__setattr__",
                         _config_module.ConfigModule.__setattr__)
+    import os
+    for name in ("__setitem__", "__delitem__"):  # os.environ's, wrapped too
+        monkeypatch.setattr(type(os.environ), name, getattr(type(os.environ), name))
     for dotted in config_sets.SETTERS:  # the setters it wraps, restored after
         module, name = dotted.rsplit(".", 1)
         owner = importlib.import_module(module)
@@ -386,3 +389,66 @@ def test_a_setting_changed_inside_compiled_code_is_said_never_applied(tmp_path):
         assert d["reason"].startswith("torch.use_deterministic_algorithms(True) inside "
                                       "compiled code is never applied")
         assert d["user_frame"]["lineno"] == 5 and "outside compiled code" in d["fix"]
+
+
+def test_an_environment_variable_set_after_the_compile_is_said_at_the_compiled_read(
+        tmp_path, monkeypatch):
+    """probes44i se_env_tta_flag_stale, blind: a compiled forward read
+    `os.environ.get("USE_TTA", "0")` while the variable was unset, the program set it after
+    training, and the compiled evaluation kept running without the augmentation (torch 2.13:
+    Dynamo guards a variable that was set, not the absence of one); explain said "no problems
+    found", with --check-accuracy too. Capture keeps the set (capture/environ_sets.py), and
+    the kind says it at the compiled read, naming the set's line."""
+    import os
+
+    from compdiag.capture import environ_sets
+    from test_explain import Store
+
+    cls = type(os.environ)
+    for name in ("__setitem__", "__delitem__"):
+        monkeypatch.setattr(cls, name, getattr(cls, name))
+    monkeypatch.delenv("COMPDIAG_T_FLAG", raising=False)
+    s = Store(tmp_path)
+    s.user.write_text("import os\n\n\ndef f(x):\n    if use():\n        return x + 1\n"
+                      "    return x\n\n\ndef use():\n"
+                      "    return os.environ.get('COMPDIAG_T_FLAG', '0') == '1'\n")
+    compiled = [0]
+    environ_sets.install(FakeCapture(s.ing), lambda: compiled[0], lambda f: f == __file__)
+    os.environ["COMPDIAG_T_FLAG"] = "2"  # before any compile: torch traces it in
+    s.compile("0/0", co_name="f", lineno=4)
+    compiled[0] = 1
+    os.environ.update({"COMPDIAG_T_FLAG": "1"})  # through os.environ's own update
+    at = inspect.currentframe().f_lineno - 1
+    os.environ["COMPDIAG_T_OTHER"] = "1"  # a variable no compiled code reads
+    del os.environ["COMPDIAG_T_OTHER"]
+    got = [d for d in s.explain() if d["kind"] == "unguarded"]
+    assert len(got) == 1, got
+    (d,) = got
+    assert d["reason"] == (f"environment variable COMPDIAG_T_FLAG set to '1' at line {at} "
+                           "after the compile: the compiled code keeps the value it read at "
+                           "line 11"), d["reason"]
+    assert (d["user_frame"]["lineno"], d["user_frame"]["evidence"]) == (11, "source")
+    assert "torch.compiler.reset()" in d["fix"] and "argument" in d["fix"]
+
+
+def test_an_environment_variable_a_compile_followed_is_not_said(tmp_path):
+    """A compile after the set traced the new value in (a variable that was set and changes
+    recompiles on torch 2.13): nothing to say; without it, the read (`os.getenv`) is said."""
+    from compdiag.capture.environ_sets import ENVIRON_SET
+    from test_explain import Store, _ids
+
+    def run(folder, recompiled):
+        folder.mkdir()
+        s = Store(folder)
+        s.user.write_text("import os\n\n\ndef f(x):\n    return x * int(os.getenv('N', '1'))\n")
+        s.ing.record({**_ids("0/0"), "dynamo_start": {"stack": []}}, None)
+        s.compile("0/0", co_name="f", lineno=4)
+        s.ing.event(ENVIRON_SET, None, {"module": "os.environ", "key": "N", "value": "'2'",
+                                        "call": {"filename": str(s.user), "lineno": 9}})
+        if recompiled:
+            s.ing.record({**_ids("0/1"), "dynamo_start": {"stack": []}}, None)
+        return [d for d in s.explain() if d["kind"] == "unguarded"]
+
+    said = run(tmp_path / "a", False)
+    assert len(said) == 1 and said[0]["user_frame"]["lineno"] == 5, said
+    assert run(tmp_path / "b", True) == []

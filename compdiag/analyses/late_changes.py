@@ -1,6 +1,7 @@
 """Changes a program made after its last compile that compiled code does not see (issue 29
 §4): capture's records of a hook registered on a compiled module, an Inductor setting, a
-process-wide setter called (capture/module_hooks.py, capture/config_sets.py), each made after a
+process-wide setter called, an environment variable set (capture/module_hooks.py,
+capture/config_sets.py, capture/environ_sets.py), each made after a
 graph was compiled, kept here only where no compile started after it (a later compile traced
 it in). Read by the `unguarded` kind (its diagnoses) and by check_causes (a failed check of the
 program's own after such a change names it)."""
@@ -10,8 +11,10 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from compdiag.analyses.environ_reads import environ_read
+
 # capture's record kinds, in the order the kind lists them
-KINDS = ("module_hook", "config_set", "setting_call")
+KINDS = ("module_hook", "config_set", "setting_call", "environ_set")
 
 
 def late_changes(ctx: Any) -> list[dict[str, Any]]:
@@ -38,8 +41,12 @@ def applies(ctx: Any, late: dict[str, Any]) -> bool:
     """Whether compiled code held what the change changed: a hook's module inside a compiled
     wrapper, or a global a compile guarded on (then `root`, `holder` are set on `late`); an
     Inductor setting (always); a setter whose value AOTAutograd baked into a graph (Dynamo's
-    graph alone, backend "eager", reads it again as it runs, and follows the call)."""
+    graph alone, backend "eager", reads it again as it runs, and follows the call); an
+    environment variable compiled code reads (then `read`, the line)."""
     change, data, call = late["change"], late["data"], late["call"]
+    if change == "environ_set":  # where compiled code read the variable (then `read`)
+        late["read"] = environ_read(ctx, data.get("key") or "")
+        return late["read"] is not None
     if change == "config_set":
         return bool(data.get("module") and data.get("key"))
     if change == "setting_call":

@@ -9,7 +9,9 @@ missing, the output a hook changes is not changed. Inductor's and AOTAutograd's 
 read only when a graph compiles: one set after every compile changes nothing that runs.
 Capture records each change where it is made (capture/module_hooks.py: the registering line,
 the module, the module torch.compile wrapped; capture/config_sets.py: the setting, its value,
-the line); this kind says it at that line, unless a compile after it traced the change in.
+the line; capture/environ_sets.py: an environment variable); this kind says it at that line
+(an environment variable at the compiled code's read of it), unless a compile after it traced
+the change in.
 
 The rules are data: RULES maps each recorded change to its words and fix."""
 
@@ -103,6 +105,20 @@ RULES = {
                     "follows it.",
         fix="{own}; or make the call before the first compiled call; or call "
             "`torch.compiler.reset()` after it, so the next call compiles again with it."),
+    "environ_set": Rule(
+        reason="environment variable {key} {what} at line {lineno} after the compile: the "
+               "compiled code keeps the value it read at line {read}",
+        explanation="Dynamo turns a read of os.environ inside compiled code into a constant "
+                    "of the graph. It guards the value of a variable that was set when it "
+                    "traced the read, but not the absence of one that was not (the default of "
+                    "`os.environ.get` or `os.getenv` is baked in), and no compile followed "
+                    "this change: the graph compiled before line {lineno} keeps what it read "
+                    "then, with no recompile and no warning, while eager reads the new value "
+                    "on every call.",
+        fix="Read the variable outside the compiled code and pass what it decides in as an "
+            "argument (a flag or a number), so that Dynamo guards on it; or call "
+            "`torch.compiler.reset()` after changing it, so the next call compiles again "
+            "with the new value."),
     "setting_in_graph": Rule(
         reason="{setting}({value}) inside compiled code is never applied: the process keeps "
                "the setting it had",
@@ -180,7 +196,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         at_line[line] = Diagnosis(
             KIND, stage=None, compile_id=None,
             reason=rule.reason.format(**words),
-            user_frame=ctx.frame(call.get("filename"), call.get("lineno"), evidence="source"),
+            user_frame=ctx.frame(late["read"]["filename"], late["read"]["lineno"],
+                                 late["read"].get("line"), evidence="source")
+            if late.get("read") else ctx.frame(call.get("filename"), call.get("lineno"),
+                                                evidence="source"),
             explanation=rule.explanation.format(**words),
             fix=GLOBAL_HOOK_FIX if data.get("module") == "every module" else
             rule.fix.format(**words),
@@ -212,6 +231,11 @@ def _words(late: dict[str, Any]) -> dict[str, Any]:
         why, own = SETTERS.get(data["key"], SETTER_WORDS)
         return {"setting": f"{data['module']}.{data['key']}", "value": data.get("value") or "",
                 "why": why, "own": own, "lineno": call.get("lineno")}
+    if change == "environ_set":
+        return {"key": data.get("key"), "lineno": call.get("lineno"),
+                "read": (late.get("read") or {}).get("lineno"),
+                "what": "deleted" if data.get("value") is None else
+                f"set to {data['value']}"}
     if change == "config_set":
         return {"setting": f"{data['module']}.{data['key']}", "value": data.get("value"),
                 "module": data["module"], "key": data["key"], "lineno": call.get("lineno")}

@@ -1,0 +1,80 @@
+"""Where compiled code reads an environment variable, from the program's stored source: the
+compiled functions' bodies and the functions and methods of the same file they call by name
+(`helper()`, `self.helper()`), a few calls deep. Dynamo turns such a read into a constant of
+the graph and does not guard a variable that was unset then (capture/environ_sets.py), so the
+line that reads it is the one to change when the program sets the variable after the
+compile."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from compdiag.analyses.compiled_source import compiled_defs
+
+_DEPTH = 3  # calls followed from a compiled function
+
+
+def environ_read(ctx: Any, key: str) -> dict[str, Any] | None:
+    """{filename, lineno, line} of the first read of the environment variable `key` in code a
+    compile of the run traced (as far as its source says), else None."""
+    for fn, tree, path in compiled_defs(ctx):
+        defs = {n.name: n for n in ast.walk(tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        todo, seen = [(fn, 0)], set()
+        while todo:
+            node, depth = todo.pop(0)
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            for sub in ast.walk(node):
+                if _reads(sub, key):
+                    lines = ctx.source_lines(path) or []
+                    text = lines[sub.lineno - 1].strip() if sub.lineno <= len(lines) else None
+                    return {"filename": path, "lineno": sub.lineno, "line": text}
+                called = _callee(sub)
+                if called in defs and depth < _DEPTH:
+                    todo.append((defs[called], depth + 1))
+    return None
+
+
+def _reads(node: ast.AST, key: str) -> bool:
+    """`os.environ.get(key...)`, `os.environ[key]`, `os.getenv(key...)`, `key in os.environ`
+    (and the same through `environ`/`getenv` imported by name)."""
+    if isinstance(node, ast.Call):
+        name = _dotted(node.func)
+        return bool(node.args) and _is(node.args[0], key) and (
+            name.endswith(("environ.get", "getenv")) or name in ("getenv",))
+    if isinstance(node, ast.Subscript):
+        return _dotted(node.value).endswith("environ") and _is(node.slice, key)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and \
+            isinstance(node.ops[0], (ast.In, ast.NotIn)):
+        return _is(node.left, key) and _dotted(node.comparators[0]).endswith("environ")
+    return False
+
+
+def _is(node: ast.AST, key: str) -> bool:
+    return isinstance(node, ast.Constant) and node.value == key
+
+
+def _dotted(node: ast.AST) -> str:
+    """`os.environ.get` for the expression os.environ.get; "" for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _callee(node: ast.AST) -> str | None:
+    """The name a call calls: `helper` in `helper(x)` and in `self.helper(x)`."""
+    if not isinstance(node, ast.Call):
+        return None
+    if isinstance(node.func, ast.Name):
+        return node.func.id
+    if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and \
+            node.func.value.id == "self":
+        return node.func.attr
+    return None
