@@ -198,3 +198,26 @@ def test_a_grad_decorated_method_of_an_object_built_in_compiled_code_names_the_d
                                 "mu, sd = norm.stats(x)", NOGRAD_SRC) == fix
     assert decorated_method_fix(reason, "", NOGRAD_SRC.replace("@torch.no_grad()\n", "")) is None
     assert decorated_method_fix("Failed to trace builtin operator", "", NOGRAD_SRC) is None
+
+
+@pytest.mark.parametrize("kind, spelled", [("dict", "`dict(d)`"), ("list", "`list(x)`"),
+                                           ("set", "`set(s)`")])
+def test_a_container_copied_through_copy_copy_gets_a_spelling_dynamo_traces(
+        kind: str, spelled: str) -> None:
+    """probes45a copy_loss_weights_curriculum (PR pytorch#196456): `copy.copy(weights)` in a
+    compiled loss broke at dict.copy, "marked as skipped"; the fix told the user to call it
+    outside or wrap it as a custom op, where `dict(weights)` compiles without a break."""
+    fix = graph_break_fix("Attempted to call function marked as skipped",
+                          f"Attempted to call function marked as skipped (module: <unknown "
+                          f"module>, qualname: {kind}.copy)", "", "w = copy.copy(weights)", [])
+    assert spelled in fix and "custom op" not in fix
+
+
+def test_a_simple_namespace_gets_a_container_dynamo_traces() -> None:
+    """probes45a namespace_output_heads (PR pytorch#193719): the fix repeated torch's hint,
+    "Avoid calling `<class 'types.SimpleNamespace'>` in your code", naming nothing to use."""
+    hint = "Avoid calling `<class 'types.SimpleNamespace'>` in your code."
+    fix = graph_break_fix("Unsupported function call", "Dynamo does not know how to trace the "
+                          "function `<class 'types.SimpleNamespace'>`", "",
+                          "out = types.SimpleNamespace(a=x)", [hint])
+    assert "NamedTuple" in fix and "dict" in fix and fix != hint

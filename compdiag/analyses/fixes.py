@@ -326,6 +326,24 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
             "the graph, or use `torch.compiler.allow_in_graph` if it only does tensor math.")
 
 
+# Python containers built or copied through a call Dynamo refuses, each with the spelling it
+# traces, read before the break types' rules (the type, "marked as skipped", is any skipped
+# function's) (probes45a namespace_output_heads: torch's hint "avoid calling SimpleNamespace"
+# named nothing to use instead; copy_loss_weights_curriculum: `copy.copy(d)` reaches
+# dict.copy, marked skipped, where `dict(d)` traces)
+SPELLINGS: tuple[Rule, ...] = (
+    Rule(("types.SimpleNamespace",),
+         "Build a container Dynamo traces instead of `types.SimpleNamespace(...)`: a dict, "
+         "a `typing.NamedTuple` or a `@dataclass` instance with the same fields, so the "
+         "values stay in the graph; the caller reads them by key or field."),
+    Rule(("qualname: dict.copy", "qualname: list.copy", "qualname: set.copy"),
+         "`copy.copy(...)` of a Python container reaches its C `.copy` method, which Dynamo "
+         "skips: copy it with a spelling Dynamo traces, `dict(d)` or `{**d}` for a dict, "
+         "`list(x)` or `x[:]` for a list, `set(s)` for a set (a shallow copy, as "
+         "`copy.copy` makes)."),
+)
+
+
 RULES: tuple[Rule, ...] = (
     Rule(("tp_iter_impl not implemented for",), _iterator_arg_fix),
     Rule(("Failed to set tensor attribute",), set_attribute_fix),
@@ -548,6 +566,10 @@ def _user_calls(rule: Rule, explanation: str, debug_ctx: str) -> tuple[str, ...]
 
 
 def _rule_for(gb_type: str, explanation: str, debug_ctx: str, line: str) -> Rule | None:
+    spelled = next((r for r in SPELLINGS if r.matches(gb_type, explanation, debug_ctx, line)),
+                   None)
+    if spelled is not None:
+        return spelled
     if gb_type != _NEEDS_EXPLANATION:
         for rule in RULES:
             if rule.matches(gb_type, "", "", ""):
