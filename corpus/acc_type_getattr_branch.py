@@ -9,10 +9,10 @@ torch.manual_seed(0)
 
 def effective(scale):
     try:
-        getattr(type(scale), "exp")
+        getattr(type(scale), "exp")  # <- diagnosis
     except AttributeError:
         return scale
-    return torch.as_tensor(scale).exp()  # <- diagnosis
+    return torch.as_tensor(scale).exp()
 
 
 head = torch.nn.Linear(4, 4)

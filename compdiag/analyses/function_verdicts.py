@@ -86,8 +86,8 @@ FUNCTION_EXPLANATIONS = {
 FUNCTION_EXPLANATIONS["traced_other_path"] = (
     "The call ran compiled in the program and, in a forked copy of the process taken just "
     "before it, in eager on the same objects, with every user line it ran recorded. The "
-    "compiled graph holds the ops of this line, which Python never reached: a test above it "
-    "that chooses the path (a try/except, getattr or hasattr, isinstance, an identity or "
+    "compiled graph holds the ops of line {unrun_line}, which Python never reached: a test "
+    "above it that chooses the path (a try/except, getattr or hasattr, isinstance, an identity or "
     "type comparison) came out one way in Python and the other while Dynamo traced it "
     "(pytorch/pytorch#198197: `getattr` of a missing attribute on a builtin type raised in "
     "eager and not while tracing)")
@@ -131,8 +131,8 @@ FUNCTION_FIXES = {
                      "positions out of a mean or sum), or take the same path in eager (for "
                      "nn.TransformerEncoder: `enable_nested_tensor=False`); no backend setting "
                      "changes it.",
-    "traced_other_path": "Find the test above line {unrun_line} that chooses this path and "
-                         "write it so Python and the trace agree: an explicit "
+    "traced_other_path": "Write the test {test} that chooses this path so Python and the "
+                         "trace agree: an explicit "
                          "`isinstance(...)` test instead of catching an AttributeError, or "
                          "the choice passed in as an argument; until then keep the function "
                          "uncompiled (`@torch.compiler.disable`). The trace should take "

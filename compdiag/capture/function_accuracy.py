@@ -70,6 +70,7 @@ _CLOCK = frozenset({"time", "perf_counter", "perf_counter_ns", "monotonic", "mon
                     "time_ns", "process_time", "now", "utcnow"})
 _DEPTH = 3  # user functions followed through calls by name
 _TRANSFORMS = "/torch/_functorch/"
+_RAN_KEPT = 2000  # eager's user lines kept for a traced_other_path verdict
 
 
 def _rechecked(call: int) -> bool:
@@ -576,6 +577,10 @@ class FunctionChecker:
         if unrun is not None:  # the graph computes a line eager never ran
             (cid, node), verdict = unrun, "traced_other_path"
             fields["unrun"] = node["user_frame"]
+            # eager's lines in that file: the test above it that chose the path is read there
+            # (analyses/path_choice.py)
+            fields["ran"] = sorted({n for f, n in ran
+                                    if f == node["user_frame"]["filename"]})[:_RAN_KEPT]
         for c, _ in bad:
             # a Python number the call writes into an object: its own verdict
             c.detail.update(fields, function=name, verdict="stale_number" if "attribute" in

@@ -34,6 +34,7 @@ from compdiag.analyses import numpy_random as NR
 from compdiag.analyses.locate import locate
 from compdiag.analyses.miscompile_fix import accuracy_fix
 from compdiag.analyses.narrowing_words import narrowing_words, overflow_words
+from compdiag.analyses.path_choice import path_choice
 from compdiag.analyses.nonfinite_words import FIXES as NONFINITE_FIXES, nonfinite_kind
 from compdiag.analyses.process_settings import (VALIDATION_EXPLANATION, VALIDATION_FIX,
                                                 VALIDATION_OFF, distribution_built)
@@ -462,6 +463,8 @@ def measured(ctx: Any) -> list[Diagnosis]:
             explanation += (" Eager itself is non-deterministic on this graph, so part of the "
                             "difference may not be the compiler's.")
         kind = _kind_of(verdict, detail)
+        # the test that chose the path only the trace took (analyses/path_choice.py)
+        chose = path_choice(ctx, detail) if verdict == "traced_other_path" else None
         fix = generic = accuracy_fix(ctx.run_id, ctx.argv, bugs, ctx.store,
                                      low="16" in f"{detail.get('dtype') or 16}{node.get('dtype')}",
                                      node=node, generated=str((ctx.code_row(cid) or {}).get(
@@ -488,7 +491,9 @@ def measured(ctx: Any) -> list[Diagnosis]:
             fix = known_fix(detail.get("eager_error")) + VERDICT_FIXES[kind].format(
                 eager_dtype=detail.get("eager_dtype"), dtype=detail.get("dtype"),
                 minify=minify, bisect=bisect, attr=detail.get("attribute"), out=name,
-                unrun_line=(detail.get("unrun") or {}).get("lineno"))
+                unrun_line=(detail.get("unrun") or {}).get("lineno"),
+                test=f"at line {chose.lineno}" if chose else "above line {}".format(
+                    (detail.get("unrun") or {}).get("lineno")))
         if fix == generic:  # an input's write-back differs: return the value instead
             fix = dropped_words.input_write_fix(name) + fix
         if detail.get("after_param_update") and not worst.get("ok"):
@@ -511,7 +516,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
         if passed:
             reason = "within the tolerance, but " + reason
             cost = SPEC.score("info") + 1.0
-        frame = op_frame(ctx, cid, nf, node.get("op"))
+        frame = chose or op_frame(ctx, cid, nf, node.get("op"))
         if verdict in ("changed_after_compile", "traced_wrong") and (
                 baked := baked_cause(ctx, cid, verdict)):
             # the value baked in (analyses/baked_values.py), at the line that reads it
