@@ -136,3 +136,33 @@ def test_the_programs_environment_is_a_plain_runs(tmp_path: Path) -> None:
     captured = run_cmd(compdiag_args("run", "--store", tmp_path / "s.db", script), env=env,
                        cwd=tmp_path)
     assert plain.stdout == "None\n" and captured.stdout == plain.stdout, captured.stdout
+
+
+def test_what_the_program_sets_before_importing_torch_reaches_torch(tmp_path: Path) -> None:
+    """probes45c sampler_cxx_clang_fallback_eager, blind: `os.environ.setdefault("CXX",
+    "clang++")` before `import torch` (Inductor reads CXX into its config when the config is
+    imported) was silently ignored under compdiag run, which imported torch, Dynamo and
+    Inductor's config before the program's first line: the program's fallback for a missing
+    compiler never ran, and its output differed. The hooks now wait for the program's own
+    `import torch` (capture/child.py); a program that never imports torch gets none, and its
+    run is recorded as before."""
+    script = tmp_path / "cxx.py"
+    script.write_text("import os\nos.environ['CXX'] = 'no-such-cxx'\nimport torch\n"
+                      "import torch._inductor.config as c\nprint(c.cpp.cxx)\n")
+    env = base_env()
+    env.pop("CXX", None)
+    plain = run_cmd([sys.executable, str(script)], env=env, cwd=tmp_path)
+    captured = run_cmd(compdiag_args("run", "--store", tmp_path / "s.db", script), env=env,
+                       cwd=tmp_path)
+    assert plain.stdout == "(None, 'no-such-cxx')\n", plain.stdout
+    assert captured.stdout == plain.stdout, captured.stdout
+    bare = tmp_path / "bare.py"
+    bare.write_text("import sys\nprint('torch' in sys.modules)\nsys.exit(3)\n")
+    run = run_cmd(compdiag_args("run", "--store", tmp_path / "s.db", bare), env=env,
+                  cwd=tmp_path)
+    assert (run.returncode, run.stdout) == (3, "False\n"), (run.returncode, run.stdout,
+                                                            run.stderr)
+    doc = run_cmd(compdiag_args("explain", "--store", tmp_path / "s.db", "2", "--json"),
+                  env=env, cwd=tmp_path)
+    top = json.loads(doc.stdout)["diagnoses"][0]
+    assert top["kind"] == "program" and "3" in top["reason"], top

@@ -105,3 +105,58 @@ def test_an_error_reporting_a_graph_break_says_the_break_and_its_fix(tmp_path) -
     assert "print" in d["fix"] and "fake tensors" not in d["fix"]
     # probes29a cond_early_exit: a disable helper or eager both fail inside a cond branch
     assert "neither a `torch.compiler.disable` helper nor running it uncompiled" in d["fix"]
+
+
+def _lowering_failure(tmp_path, setting: str, stage: str, message: str, torch_message: str):
+    tmp_path.mkdir(exist_ok=True)
+    s = Store(tmp_path, exit_code=1)
+    s.user.write_text(s.user.read_text().replace("line_17 = 17\n", setting + "\n"))
+    s.compile("0/0")
+    user = str(s.user)
+    s.failure("0/0", stage=stage, exc_type="InductorError", message=message,
+              torch_message=torch_message, filename=user, lineno=46, line="line_46 = 46",
+              traceback=("Traceback (most recent call last):\n"
+                         f'  File "{user}", line 46, in <module>\n    line_46 = 46\n'
+                         f'  File "{TORCH_FILE}", line 10, in run\n    x()\n'
+                         f"torch._inductor.exc.InductorError: {message}\n"
+                         # a lowering error quotes the IR's user stack traces last
+                         f'  File "{user}", line 28, in forward,\n    line_28 = 28,\n'))
+    (d,) = [d for d in s.explain() if d["kind"] == "failure"]
+    return d
+
+
+def test_a_failure_torch_raises_for_a_known_setting_is_at_the_settings_line(tmp_path):
+    """probes45c, blind: `inductor_config.implicit_fallbacks = False` then "missing lowering"
+    for grid_sampler_3d, and `inductor_config.cpp.march = "znver5"` then a C++ compile error
+    whose compiler said "bad value 'znver5' for '-march='" (in no view): both were at the
+    compiled call, with aot_eager, bisect and minify as the fix. Torch's words name no config
+    the program assigns, so the failure's words name the setting (config_cause's
+    SETTINGS_BEHIND)."""
+    d = _lowering_failure(tmp_path / "a", "inductor_config.implicit_fallbacks = False",
+                          "inductor_lowering", "MissingOperatorWithoutDecomp: missing lowering",
+                          "MissingOperatorWithoutDecomp: missing lowering\n  target: "
+                          "aten.grid_sampler_3d.default\n")
+    assert d["user_frame"]["lineno"] == 17, d
+    assert "`implicit_fallbacks` is set at line 17" in d["reason"]
+    assert d["fix"].startswith("Run once without `implicit_fallbacks` (line 17)")
+    d = _lowering_failure(tmp_path / "b", 'torch._inductor.config.cpp.march = "znver5"',
+                          "kernel_compile", "CppCompileError: C++ compile error",
+                          "CppCompileError: C++ compile error\n\nCommand:\ng++ x.cpp "
+                          "-march=znver5 -o x.so\n\nOutput:\ncc1plus: error: bad value "
+                          "'znver5' for '-march=' switch\n")
+    assert d["user_frame"]["lineno"] == 17, d
+    assert "cc1plus: error: bad value 'znver5' for '-march=' switch" in d["reason"], d
+    assert "`cpp.march` is set at line 17" in d["reason"]
+
+
+def test_a_missing_cxx_set_in_the_environment_is_at_that_line_with_its_fix(tmp_path):
+    """probes45c sampler_cxx_clang_fallback_eager, blind: `os.environ.setdefault("CXX",
+    "clang++")` on a machine without clang++; said as a kernel that failed to compile at the
+    first op, with aot_eager, bisect and minify."""
+    d = _lowering_failure(tmp_path / "a", 'os.environ.setdefault("CXX", "clang++")',
+                          "kernel_compile", "InvalidCxxCompiler: No working C++ compiler "
+                          "found in torch._inductor.config.cpp.cxx: (None, 'clang++')", "")
+    assert d["user_frame"]["lineno"] == 17, d
+    assert "`CXX` is set at line 17" in d["reason"]
+    assert "unset CXX or set it to an installed one" in d["fix"]
+    assert "bisect" not in d["fix"] and "report the failure" not in d["fix"], d["fix"]

@@ -13,6 +13,7 @@ from typing import Any
 
 from compdiag.analyses.diagnosis import UserFrame
 from compdiag.analyses.locate import source_matches
+from compdiag.analyses.rules import Words, every, one_of
 from compdiag.formats.user_code import frames_in, is_user_file
 
 # `torch._dynamo.config.NAME = ...`, `inductor_config.NAME = ...`, `config.NAME = ...`
@@ -53,9 +54,42 @@ def config_behind(ctx: Any, cid: str | None, traceback: str | None,
     max_autotune_gemm_backends config", from `options={"max_autotune_gemm_backends":
     "TRITON"}` on a CPU); None when the traceback ends in user code or nothing matches."""
     frames = frames_in(traceback or "")
-    if not frames or is_user_file(frames[-1].get("filename")):
-        return None
-    return _raised_for(ctx, cid, frames) or _named_in(ctx, cid, message or "")
+    found = None
+    if frames and not is_user_file(frames[-1].get("filename")):
+        found = _raised_for(ctx, cid, frames) or _named_in(ctx, cid, message or "")
+    # (a failure whose words say it is torch's, whatever frames its text quotes last: a
+    # lowering error prints the IR's user stack traces)
+    return found or _known_setting(ctx, cid, f"{message or ''}\n{traceback or ''}")
+
+
+# Failures torch raises only because of a setting its words do not name as a config: (words
+# of the failure, the config attributes and the environment variables behind it). probes45c:
+# `implicit_fallbacks = False` then "missing lowering" for grid_sampler_3d; CXX=clang++ on a
+# machine without it, read into cpp.cxx; `cpp.march = "znver5"`, which the compiler rejected.
+SETTINGS_BEHIND: tuple[tuple[Words, tuple[str, ...], tuple[str, ...]], ...] = (
+    (one_of("MissingOperatorWithoutDecomp"), ("implicit_fallbacks",), ()),
+    (one_of("InvalidCxxCompiler", "No working C++ compiler"), ("cpp.cxx",), ("CXX",)),
+    (every("CppCompileError", "-march="), ("cpp.march",), ()),
+)
+_ENVIRON = re.compile(r"\benviron\b|\bputenv\(")
+
+
+def _known_setting(ctx: Any, cid: str | None, text: str) -> ConfigCause | None:
+    """The program's line that makes a setting SETTINGS_BEHIND names for this failure: a
+    config attribute assigned, or an environment variable set in its code."""
+    for words, names, variables in SETTINGS_BEHIND:
+        if not words.found_in(text):
+            continue
+        for name in names:
+            assigned = re.compile(rf"(?<![\w]){re.escape(name)}\s*=(?!=)")
+            for frame in source_matches(ctx, cid, assigned):
+                return ConfigCause(frame, name, None)
+        for variable in variables:
+            quoted = re.compile(rf"""["']{re.escape(variable)}["']""")
+            for frame in source_matches(ctx, cid, _ENVIRON):
+                if quoted.search(frame.line or ""):
+                    return ConfigCause(frame, variable, None)
+    return None
 
 
 def _named_in(ctx: Any, cid: str | None, message: str) -> ConfigCause | None:

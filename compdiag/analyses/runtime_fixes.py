@@ -194,6 +194,19 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                    "not start. Nothing is wrong with the graph or its kernels. Python prints "
                    "\"Exception ignored in atexit callback\" and the exit status stays 0, so "
                    "the work that handler did is silently lost."),
+    # probes45c sampler_cxx_clang_fallback_eager: CXX named a compiler this machine lacks;
+    # said as a kernel that failed to compile, with aot_eager, bisect and minify
+    RuntimeFix(one_of("InvalidCxxCompiler", "No working C++ compiler"),
+               "Point Inductor at a C++ compiler this machine has: unset CXX or set it to an "
+               "installed one (`g++`), before torch is imported (Inductor reads it into "
+               "`torch._inductor.config.cpp.cxx` when its config is imported), or set "
+               "`torch._inductor.config.cpp.cxx = (None, \"g++\")`; or install the compiler "
+               "it names.",
+               stages=_EVERY_STAGE, circumstance=True,
+               why="Inductor compiles its CPU kernels with the C++ compiler that "
+                   "torch._inductor.config.cpp.cxx names (the CXX environment variable when "
+                   "set, else g++), and none by that name runs here. Nothing is wrong with "
+                   "the graph or its kernels."),
     # probes40d local_sgd_param_average: `dist.all_reduce(p)` on each parameter in a compiled
     # averaging step; the fix was "check that the line runs in eager" (it raises there too)
     RuntimeFix(every("leaf Variable that requires grad", "in-place operation"),

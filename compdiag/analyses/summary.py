@@ -25,6 +25,9 @@ DECISIVE: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(p, r
                               r"difference)"),
     ("the op being lowered", r"^target:\s"),
     ("the keys that did not match", r"^(?:missing|unexpected) key\(s\)"),
+    # a C++ compiler's own words under a CppCompileError (probes45c cpp_march_znver5_deploy:
+    # "cc1plus: error: bad value 'znver5' for '-march=' switch" was in no view)
+    ("the compiler's error", r"^(?:\S+:\s*)?(?:fatal\s+)?error:\s*\S"),
 ))
 WRAPPED = DECISIVE[0][1]
 RAISED = re.compile(r"^[A-Za-z_][\w.]*:\s*\S")  # `Name: message`, below a wrapper's "raised:"

@@ -1,7 +1,8 @@
 """A patch applied once a module is imported (now, if it already is): how capture reaches
 into torch modules the program may import later (DDP, DDPOptimizer, select_algorithm) without
-importing them itself. Its own module, so the capture modules that patch (hooks.py, ddp.py)
-share it without importing each other."""
+importing them itself, and how the child installs the hooks at the program's own `import
+torch`. Its own module, so the capture modules that patch (hooks.py, ddp.py, child.py) share
+it without importing each other."""
 
 from __future__ import annotations
 

@@ -27,11 +27,17 @@ _fault_file = None  # kept open for faulthandler, which writes to its descriptor
 
 
 def _start_capture():
-    """Open the store and install hooks; on any fault run the program uncaptured. Importing
-    compdiag's capture (this module imports none of it before here, so all of it is counted)
-    and opening the store count as capture's own time, as the hooks do."""
+    """Open the store and arrange for the hooks; on any fault run the program uncaptured.
+    Importing compdiag's capture (this module imports none of it before here, so all of it is
+    counted) and opening the store count as capture's own time, as the hooks do. The hooks
+    are installed when the program imports torch (capture/after_import.py), never before:
+    what the program does first reaches torch as under plain python (probes45c
+    sampler_cxx_clang_fallback_eager: `os.environ["CXX"] = ...` before `import torch`, which
+    Inductor's config reads at its import, was ignored under compdiag run, and the program's
+    fallback never ran)."""
     started = time.thread_time()
     try:
+        from compdiag.capture.after_import import after_import
         from compdiag.capture.hooks import Capture
         from compdiag.ingest.ingestor import Ingestor
         from compdiag.store.writer import Writer
@@ -42,9 +48,20 @@ def _start_capture():
         run_id = int(os.environ[ENV_RUN])
         capture = Capture(Ingestor(writer, run_id))
         capture.self_time.add(time.thread_time() - started)
-        capture.install()
-        import torch
+        after_import("torch", lambda torch: _install(capture, writer, run_id, torch))
+        atexit.register(_finish, capture)
+        _watch_os_exit(capture)
+        return capture
+    except Exception as exc:  # noqa: BLE001 - fail open
+        print(f"compdiag: capture disabled ({type(exc).__name__}: {exc})", file=sys.stderr)
+        return None
 
+
+def _install(capture, writer, run_id: int, torch) -> None:
+    """The hooks and the command's checks, once the program imported torch; on any fault the
+    program runs on uncaptured from here."""
+    try:
+        capture.install()
         writer.update_run(run_id, torch_version=torch.__version__)
         from compdiag.formats.torch_versions import note
 
@@ -65,12 +82,8 @@ def _start_capture():
             applied = apply_from_env(torch)
             if applied:
                 writer.warn(run_id, "compdiag perf --try applied: " + ", ".join(applied))
-        atexit.register(_finish, capture)
-        _watch_os_exit(capture)
-        return capture
     except Exception as exc:  # noqa: BLE001 - fail open
         print(f"compdiag: capture disabled ({type(exc).__name__}: {exc})", file=sys.stderr)
-        return None
 
 
 # Signals that end a process by default and that faulthandler.enable() does not cover (it
@@ -136,7 +149,7 @@ def _watch_os_exit(capture) -> None:
                             frames)
             try:
                 with capture.lock:
-                    capture.drain()
+                    capture.tick()  # the backlog and the run's device
                     capture.ing.commit()
             except Exception:  # noqa: BLE001
                 pass

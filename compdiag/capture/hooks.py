@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import threading
+import sys
 import weakref
 from typing import Any, Callable, Iterator
 
@@ -49,8 +50,11 @@ class CodeSet:
 
 
 def run_device() -> str:
-    """The run's device as the store names it: `cuda:<name>` once the program has used CUDA."""
-    import torch
+    """The run's device as the store names it: `cuda:<name>` once the program has used CUDA
+    (never importing torch for a program that did not)."""
+    torch = sys.modules.get("torch")
+    if torch is None or not hasattr(torch, "cuda"):
+        return "cpu"
 
     return ("cuda:" + torch.cuda.get_device_name()) if torch.cuda.is_initialized() else "cpu"
 
@@ -83,13 +87,14 @@ class Capture:
         if callable(getattr(writer, "flush", None)):  # its timer thread's flushes too
             writer.flush = self.self_time.wrap(writer.flush)
         if hasattr(writer, "on_tick"):  # the timer ingests the backlog before it commits
-            writer.on_tick = self._on_tick
+            writer.on_tick = self.tick
         self._device: str | None = None
 
-    def _on_tick(self) -> None:
+    def tick(self) -> None:
         """The writer's timer: the backlog, and the run's device as soon as it is known (at
         exit too, but `os._exit` runs no exit handler: probes35c early_stop_os_exit_ok kept
-        its records and lost the device the header shows)."""
+        its records and lost the device the header shows; child.py's os._exit wrapper calls
+        it too, for a program that ends before the first tick)."""
         self.drain()
         device = run_device()
         if device != self._device:
@@ -180,7 +185,7 @@ class Capture:
 
     # -- install ----------------------------------------------------------------------------
     def install(self) -> None:
-        import torch  # noqa: F401 - the capture is installed before the program's own import
+        import torch  # noqa: F401 - installed once the program imported torch (child.py)
         unset = {k for k in TORCH_SETS_ON_IMPORT if k not in os.environ}
         # torch's own modules the hooks attach to: imported first, outside compdiag's time
         # (a program that compiles imports them anyway, at its first torch.compile)

@@ -29,6 +29,12 @@ class WontStart(Exception):
 def check_script(target: str) -> None:
     """python's own first steps for `python TARGET`: the file opens and compiles."""
     if not os.path.exists(target):
+        module = console_script_module(target)
+        if module is not None:  # `compdiag run torchrun ...`: a command, not a file
+            raise WontStart(f"can't open file {target!r}: `{target}` is a command on PATH that "
+                            f"runs the Python module {module}; give compdiag the module: "
+                            f"`-m {module}` in its place, with the same arguments after it",
+                            2)
         raise WontStart(f"can't open file {target!r}: no such file", 2)
     if os.path.isdir(target) or zipfile.is_zipfile(target):
         # a directory or zip runs its __main__.py (python looks inside, so does the child)
@@ -52,6 +58,27 @@ def check_script(target: str) -> None:
                         "".join(traceback.format_exception_only(type(exc), exc))) from None
     except ValueError as exc:  # null bytes in the source
         raise WontStart(f"{target}: SyntaxError: {exc} (the program did not start)", 1) from None
+
+
+def console_script_module(name: str) -> str | None:
+    """The module a pip console script on PATH runs (`torchrun`: torch.distributed.run), for
+    a bare name that is no file here; None otherwise."""
+    import re
+    import shutil
+
+    if os.sep in name or not name:
+        return None
+    path = shutil.which(name)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            head = f.read(2048).decode("utf-8", "replace")
+    except OSError:
+        return None
+    m = re.search(r"^from ([\w.]+) import \w+$", head, re.M)
+    return m.group(1) if m and head.startswith("#!") and "python" in head.splitlines()[0] \
+        else None
 
 
 def _has_main(target: str) -> bool:

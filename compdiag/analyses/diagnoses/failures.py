@@ -309,11 +309,12 @@ def _outer_frames(tb: str, failure: dict[str, Any]) -> list[dict[str, Any]]:
 # autograd's version-counter check: a tensor the backward saved was changed in place after
 VERSION_COUNTER = one_of("modified by an inplace operation")
 CONFIG_EXPLANATION = (
-    "The exception was raised in torch's own code for `{name}`, a setting the program turned "
-    "on: that code runs only because of it, so the setting's line is where to act.")
-CONFIG_FIX = (
-    "Run once without `{name}` (line {line}) to confirm it is the cause; if the failure goes, "
-    "keep it off for this program and report the failure to PyTorch with the traceback.")
+    "The exception was raised in torch's own code for `{name}`, a setting the program "
+    "changed: that code runs only because of it, so the setting's line is where to act.")
+CONFIG_CONFIRM = "Run once without `{name}` (line {line}) to confirm it is the cause"
+CONFIG_FIX = CONFIG_CONFIRM + (
+    "; if the failure goes, leave it at torch's default for this program and report the "
+    "failure to PyTorch with the traceback.")
 
 
 @hookimpl
@@ -519,7 +520,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                    f"{setting.frame.lineno}")
             expl = (f"{expl} {CONFIG_EXPLANATION.format(name=setting.name)}"
                     .replace("this line", f"line {frame.lineno}"))
-            fix = CONFIG_FIX.format(name=setting.name, line=setting.frame.lineno) + " " + fix
+            # (where the error is a known one, its own fix says what to do instead)
+            fix = (CONFIG_CONFIRM + "." if circumstance(f"{one}\n{whole or ''}", f["stage"])
+                   else CONFIG_FIX).format(name=setting.name, line=setting.frame.lineno) + \
+                " " + fix
             frame = setting.frame
         severity = "problem"
         # a known error eager raises alike (runtime_fixes) is not a fake kernel's to blame
