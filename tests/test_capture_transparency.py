@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -127,15 +128,23 @@ def test_the_programs_environment_is_a_plain_runs(tmp_path: Path) -> None:
     Inductor's cache_dir(), which writes TORCHINDUCTOR_CACHE_DIR into os.environ, so a
     program's `os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", ...)` after `import torch`
     was silently ignored under compdiag run (its cache went to /tmp/torchinductor_USER)."""
-    script = tmp_path / "envp.py"
-    script.write_text("import os\nimport torch\n"
-                      "print(os.environ.get('TORCHINDUCTOR_CACHE_DIR'))\n")
+    plain, captured = _both(tmp_path, "import os\nimport torch\n"
+                            "print(os.environ.get('TORCHINDUCTOR_CACHE_DIR'))\n",
+                            "TORCHINDUCTOR_CACHE_DIR")
+    assert plain.stdout == "None\n" and captured.stdout == plain.stdout, captured.stdout
+
+
+def _both(tmp_path: Path, source: str, unset: str) -> tuple[Any, Any]:
+    """(plain python's run, compdiag run's run) of `source`, with `unset` out of the
+    environment."""
+    script = tmp_path / "prog.py"
+    script.write_text(source)
     env = base_env()
-    env.pop("TORCHINDUCTOR_CACHE_DIR", None)
+    env.pop(unset, None)
     plain = run_cmd([sys.executable, str(script)], env=env, cwd=tmp_path)
     captured = run_cmd(compdiag_args("run", "--store", tmp_path / "s.db", script), env=env,
                        cwd=tmp_path)
-    assert plain.stdout == "None\n" and captured.stdout == plain.stdout, captured.stdout
+    return plain, captured
 
 
 def test_what_the_program_sets_before_importing_torch_reaches_torch(tmp_path: Path) -> None:
@@ -146,14 +155,10 @@ def test_what_the_program_sets_before_importing_torch_reaches_torch(tmp_path: Pa
     compiler never ran, and its output differed. The hooks now wait for the program's own
     `import torch` (capture/child.py); a program that never imports torch gets none, and its
     run is recorded as before."""
-    script = tmp_path / "cxx.py"
-    script.write_text("import os\nos.environ['CXX'] = 'no-such-cxx'\nimport torch\n"
-                      "import torch._inductor.config as c\nprint(c.cpp.cxx)\n")
+    plain, captured = _both(tmp_path, "import os\nos.environ['CXX'] = 'no-such-cxx'\n"
+                            "import torch\nimport torch._inductor.config as c\n"
+                            "print(c.cpp.cxx)\n", "CXX")
     env = base_env()
-    env.pop("CXX", None)
-    plain = run_cmd([sys.executable, str(script)], env=env, cwd=tmp_path)
-    captured = run_cmd(compdiag_args("run", "--store", tmp_path / "s.db", script), env=env,
-                       cwd=tmp_path)
     assert plain.stdout == "(None, 'no-such-cxx')\n", plain.stdout
     assert captured.stdout == plain.stdout, captured.stdout
     bare = tmp_path / "bare.py"
