@@ -221,3 +221,16 @@ def test_a_simple_namespace_gets_a_container_dynamo_traces() -> None:
                           "function `<class 'types.SimpleNamespace'>`", "",
                           "out = types.SimpleNamespace(a=x)", [hint])
     assert "NamedTuple" in fix and "dict" in fix and fix != hint
+
+
+def test_a_break_at_a_submodule_call_is_not_library_code_the_line_calls() -> None:
+    """probes45b bert_lora_tenant_idx_scalar_getitem: `self.A[self.idx]` with a 0-d index
+    tensor inside a LoRA layer's forward; the break's frame was nn.Module's `_call_impl`, and
+    the fix said "the break is inside `_call_impl` ... library code your line calls": keep
+    that call out of the compiled region, which would leave every adapter uncompiled."""
+    lib = {"filename": "/site/torch/nn/modules/module.py", "lineno": 1789,
+           "name": "_call_impl", "line": "return forward_call(*args, **kwargs)"}
+    fix = graph_break_fix("Backend compiler exception", "Backend compiler `inductor` failed "
+                          "with aten._local_scalar_dense.default", "",
+                          "a, b = self.A[self.idx], self.B[self.idx]", [], lib)
+    assert "_call_impl" not in fix and "index_select" in fix, fix

@@ -530,6 +530,10 @@ QUANTIZED_FAKE_FIX = (
     "quantize/dequantize out of the compiled code.")
 
 
+_MODULE_CALL = "torch/nn/modules/module.py"
+_MODULE_CALLS = ("_call_impl", "_wrapped_call_impl", "__call__")
+
+
 def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
                     hints: list[str] | tuple[str, ...],
                     lib_frame: Mapping[str, Any] | None = None, called: bool = False) -> str:
@@ -538,6 +542,12 @@ def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
     the user's line only calls into it; `called`: the break's line is in a function the
     compiled one calls (Dynamo inlined it), not in the compiled frame itself."""
     where = str((lib_frame or {}).get("filename") or "").replace("\\", "/")
+    if where.endswith(_MODULE_CALL) and (lib_frame or {}).get("name") in _MODULE_CALLS:
+        # nn.Module's call plumbing (a submodule's `self.layer(x)` inside the compiled
+        # forward), never library code the user's line calls (probes45b
+        # bert_lora_tenant_idx_scalar_getitem: "the break is inside `_call_impl`", where the
+        # op at the user's line was the cause)
+        lib_frame, where = None, ""
     if where.endswith(C10D_FILE):
         return c10d_fix(lib_frame or {})
     if AO_CODE in where or "torch.ao.quantization" in (debug_ctx or ""):  # eager-mode quant.
