@@ -11,10 +11,13 @@ import re
 ITEM_FIX = ("`.item()` turns a tensor into a Python number. Keep it a tensor (e.g. `x * t` "
             "instead of `x * t.item()`), or set `torch._dynamo.config.capture_scalar_outputs = "
             "True` to trace it as an unbacked SymInt/SymFloat.")
+# (probes45b gpt2_rep_penalty_set_tolist: with capture_scalar_outputs the frame was still
+# skipped, `set(t.tolist())` over the traced ints broke in a loop; offered as the way out)
 TOLIST_FIX = ("`.tolist()` leaves tensor land. Keep the computation vectorised on tensors "
-              "(index, `torch.where`, reductions) instead of iterating over Python values; for "
-              "integer tensors `torch._dynamo.config.capture_scalar_outputs = True` lets it "
-              "trace.")
+              "(index, `torch.where`, `gather`/`scatter`, reductions) instead of iterating over "
+              "Python values. `torch._dynamo.config.capture_scalar_outputs = True` traces the "
+              "read of an integer tensor, but Python work on the values it gives (a `set`, a "
+              "loop, a dict key) still breaks the graph.")
 
 
 def scalar_read_fix(gb_type: str, expl: str, ctx: str, line: str) -> str:
