@@ -257,6 +257,11 @@ def test_a_job_header_calls_ranks_alike_only_where_every_row_is() -> None:
                                    {**rank(1, 0), "break_lines": ["line 33"]}]}
     line = alike_line(apart)
     assert "alike" not in line and "graph breaks at" in line, line
+    # probes45d ddp_fullgraph_truncate_warn_rank1: rank 0 killed (SIGTERM) after rank 1
+    # failed, and the header said "no divergence found" as if their compiles were compared
+    cut = {"id": "j1", "ranks": [rank(0, 0, "killed"), rank(1, 1, "done")]}
+    line = alike_line(cut)
+    assert line.startswith("rank 0 killed while the job ran") and "unknown" in line, line
 
 
 def test_compiled_autograd_graphs_are_compiles_of_their_own_with_why(tmp_path: Path) -> None:
