@@ -23,6 +23,7 @@ class Net(nn.Module):
         return self.fc2(F.relu(self.fc1(x)))
 
 
+torch.manual_seed(0)
 model = Net()
 
 
