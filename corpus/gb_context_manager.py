@@ -1,4 +1,6 @@
-"""Graph break: an unsupported context manager (a file) inside a compiled function."""
+"""Graph break: an unsupported context manager (a file) inside a compiled function: the
+`open(...)` call breaks first (GB0059), and the resumed code cannot enter the file object made
+in eager (GB0142, folded under it)."""
 import os
 
 import torch

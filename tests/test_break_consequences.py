@@ -128,3 +128,28 @@ def test_a_context_manager_built_in_eager_is_the_consequence_of_its_constructors
     (under,) = [c for c in ds[0]["consequences"] if c["kind"] == "graph_break"]
     assert under["user_frame"]["lineno"] == 21 and "constructor" in under["why"]
     assert not [d for d in ds[1:] if d["kind"] == "graph_break"]
+
+
+def test_a_context_manager_made_by_a_call_that_broke_at_the_with_line_is_its_consequence(
+        tmp_path: Path) -> None:
+    """probes45a mkldnn_flags_conv_eval, blind: `with torch.backends.mkldnn.flags(enabled=
+    False):` in a forward. The call broke first (GB0208, a torch function returning a context
+    manager, compile 0/0), the resume function at the same line could not enter the object
+    made in eager (GB0142), and the second was ranked first, above the break that caused it."""
+    s = Store(tmp_path)
+    s.compile("0/0", co_name="forward", lineno=17)
+    line = "with torch.backends.mkldnn.flags(enabled=False):"
+    s.ing.record({**_ids("0/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}},
+                 _break(s.user, 18, line, "torch.* op returned non-Tensor", "GB0208",
+                        "Avoid it."))
+    s.compile("1/0", co_name="torch_dynamo_resume_in_forward_at_18", lineno=18)
+    s.ing.record({**_ids("1/0"), "artifact": {"name": "dynamo_graph_break_reason",
+                                              "encoding": "string"}},
+                 _break(s.user, 18, line, "Unsupported context manager", "GB0142",
+                        "Avoid using the unsupported context manager."))
+    ds = s.explain()
+    breaks = [d for d in ds if d["kind"] == "graph_break"]
+    assert len(breaks) == 1 and "non-Tensor" in breaks[0]["reason"], breaks
+    (under,) = [c for c in breaks[0]["consequences"] if c["kind"] == "graph_break"]
+    assert "Unsupported context manager" in under["reason"], under

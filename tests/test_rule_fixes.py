@@ -234,3 +234,14 @@ def test_a_break_at_a_submodule_call_is_not_library_code_the_line_calls() -> Non
                           "with aten._local_scalar_dense.default", "",
                           "a, b = self.A[self.idx], self.B[self.idx]", [], lib)
     assert "_call_impl" not in fix and "index_select" in fix, fix
+
+
+@pytest.mark.parametrize("gb_type, line", [
+    ("Failed to trace builtin operator", 'with open(os.devnull, "w") as fh:'),
+    ("torch.* op returned non-Tensor", "with torch.backends.mkldnn.flags(enabled=False):")])
+def test_a_break_on_the_call_a_with_line_makes_moves_the_with_block(gb_type, line) -> None:
+    """corpus gb_context_manager, probes45a mkldnn_flags_conv_eval: the `with` line's call
+    breaks first, and the resumed code cannot enter the object made in eager (that second
+    break folds under the first, analyses/built_in_eager.py): the fix moves the block."""
+    fix = graph_break_fix(gb_type, "Dynamo does not know how to trace it", "", line, [])
+    assert "move the `with` block" in fix, fix

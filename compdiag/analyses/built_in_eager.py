@@ -1,6 +1,6 @@
 """A graph break at a `with` statement whose context manager Dynamo could not enter because
-the object was built in eager: its class's own `__init__` broke the graph first (issue 29
-§2, the cause above its consequence).
+the object was built in eager: its class's own `__init__`, or the call at the `with` line
+that makes it, broke the graph first (issue 29 §2, the cause above its consequence).
 
 probes43a ctx_section_init_print_skip (pytorch#191523): `with Section("attn"):` where
 `Section.__init__` prints. The print broke the graph (GB0059, line 17), so the constructor
@@ -33,6 +33,12 @@ def built_in_eager(effect: Diagnosis, cause: Diagnosis, ctx: Any) -> bool:
     m = _WITH_CALL.match(at.line or "") if at else None
     if m is None or not inside or not inside.filename or not inside.lineno:
         return False
+    if effect is not cause and (inside.filename, inside.lineno) == (at.filename, at.lineno):
+        # the `with` line's own call broke (probes45a mkldnn_flags_conv_eval:
+        # `torch.backends.mkldnn.flags(...)`, a torch function returning a context manager,
+        # GB0208), so the manager was built in eager and the resumed code could not enter it
+        cause_said = f"{getattr(cause.details, 'gb_type', '')} {cause.reason}".lower()
+        return not any(w in cause_said for w in CONTEXT_MANAGER_WORDS)
     return _in_class(ctx.source_text(inside.filename), m.group(1), inside.lineno)
 
 

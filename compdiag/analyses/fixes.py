@@ -22,6 +22,7 @@ from compdiag.analyses.op_fixes import dynamic_output_fix, set_attribute_fix
 from compdiag.analyses.decorator_lines import config_patch_fix, context_decorator
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
     INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
+from compdiag.formats import lazy_re
 from compdiag.analyses.rules import every, found
 from compdiag.formats.user_code import module_name
 from compdiag.analyses.scalar_reads import (  # re-exported: the kinds' patterns and fixes
@@ -329,6 +330,13 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
             "the graph, or use `torch.compiler.allow_in_graph` if it only does tensor math.")
 
 
+CONTEXT_MANAGER_FIX = (
+    "Dynamo cannot enter this context manager: move the `with` block (files, locks, "
+    "profilers) outside the compiled function and compile only the tensor code inside it. "
+    "torch's own managers (no_grad, autocast, set_grad_enabled) are supported when created "
+    "inside the compiled function.")
+
+
 # Python containers built or copied through a call Dynamo refuses, each with the spelling it
 # traces, read before the break types' rules (the type, "marked as skipped", is any skipped
 # function's) (probes45a namespace_output_heads: torch's hint "avoid calling SimpleNamespace"
@@ -422,11 +430,7 @@ RULES: tuple[Rule, ...] = (
         line or "") else DEEPCOPY_FIX),
     # probes39f ctc_cudnn_flags_skip: `with torch.backends.cudnn.flags(...)`, a
     # _GeneratorContextManager, got the generator rule's `next(gen)` fix
-    Rule(("Unsupported context manager", "_GeneratorContextManager"),
-         "Dynamo cannot enter this context manager: move the `with` block (files, locks, "
-         "profilers) outside the compiled function and compile only the tensor code inside "
-         "it. torch's own managers (no_grad, autocast, set_grad_enabled) are supported when "
-         "created inside the compiled function.",
+    Rule(("Unsupported context manager", "_GeneratorContextManager"), CONTEXT_MANAGER_FIX,
          # a `with` in library code the line calls is not the user's to move (probes36b
          # gpt2_attn_entropy_fullgraph: transformers' hook-installation lock)
          user_calls=("with ",)),
@@ -530,6 +534,19 @@ QUANTIZED_FAKE_FIX = (
     "quantize/dequantize out of the compiled code.")
 
 
+# A break on the call a `with` line makes (`with open(...)`, `with flags(...)`): the manager is
+# then built in eager and the resumed code cannot enter it (analyses/built_in_eager.py folds
+# that second break under this one), so the `with` block is what moves (probes45a
+# mkldnn_flags_conv_eval; corpus gb_context_manager)
+WITH_CALL_FIX = (
+    "Dynamo cannot trace the call that makes this context manager, and cannot enter one made "
+    "outside its trace: move the `with` block (files, locks, profilers, backend flags) "
+    "outside the compiled function and compile only the tensor code inside it. torch's own "
+    "managers (no_grad, autocast, set_grad_enabled) are supported when created inside the "
+    "compiled function.")
+_WITH_LINE = lazy_re.compile(r"^\s*(?:async\s+)?with\b")
+_CALL_BREAKS = ("Failed to trace builtin operator", "marked as skipped",
+                "returned non-Tensor", "Unsupported context manager")
 _MODULE_CALL = "torch/nn/modules/module.py"
 _MODULE_CALLS = ("_call_impl", "_wrapped_call_impl", "__call__")
 
@@ -548,6 +565,8 @@ def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
         # bert_lora_tenant_idx_scalar_getitem: "the break is inside `_call_impl`", where the
         # op at the user's line was the cause)
         lib_frame, where = None, ""
+    if not where and _WITH_LINE.match(line or "") and any(w in gb_type for w in _CALL_BREAKS):
+        return WITH_CALL_FIX
     if where.endswith(C10D_FILE):
         return c10d_fix(lib_frame or {})
     if AO_CODE in where or "torch.ao.quantization" in (debug_ctx or ""):  # eager-mode quant.

@@ -120,10 +120,11 @@ SPEC = KindSpec(KIND, title="graph break", words=("graph break", "graph breaks")
                                "cause", entered_after_break),
                         # a `with NAME(...)` Dynamo could not enter: NAME.__init__ broke,
                         # so the object was built in eager (analyses/built_in_eager.py)
-                        Causes(KIND, KIND, "the context manager's own constructor broke the "
-                               "graph, so the object was built in eager, and Dynamo cannot "
-                               "enter an object made outside its trace: that break is the "
-                               "cause", built_in_eager),
+                        Causes(KIND, KIND, "the call that makes the context manager (its "
+                               "constructor, or the call at the `with` line) broke the graph, "
+                               "so the object was built in eager, and Dynamo cannot enter an "
+                               "object made outside its trace: that break is the cause",
+                               built_in_eager),
                         # torch.compile around a library's loop (model.generate): the breaks
                         # and recompiles at its call (analyses/library_loop.py)
                         *(Causes(KIND, effect, LIBRARY_WHY, library_at_call)
