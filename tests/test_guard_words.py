@@ -122,6 +122,15 @@ def test_aliased_inputs_name_the_aliasing_not_a_shape(tmp_path):
                                   "same tensor)")
     assert "clone()" in d["fix"]
     _no_shape_fix(d)
+    # torch 2.13's words for the same guard (probes45f sampler_step_out_alias_recompile,
+    # blind: `f(x, x)` after `f(x, buf)` was "guard Duplicate tensors found: [...] failed",
+    # fix "keep what this guard checks the same")
+    (tmp_path / "new").mkdir()
+    d = _recompile(Store(tmp_path / "new"), '0/0: Duplicate tensors found: ["x", "out"]',
+                   ("", ""))
+    assert d["reason"].startswith("input aliasing changed (x and out) (distinct tensors -> "
+                                  "the same tensor)"), d["reason"]
+    assert "Pass distinct tensors" in d["fix"]
 
 
 def test_mark_dynamic_between_calls_is_named(tmp_path):

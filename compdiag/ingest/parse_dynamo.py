@@ -329,7 +329,8 @@ def guard_location(guard_text: str) -> dict[str, Any] | None:
 
 _TYPE_MISMATCH = lazy_re.compile(r"expected type of '(.+?)' to be a tensor type,\s*'?\s*but found "
                             r"(?:<class '([\w.]+)'>|a different type)")
-_ALIASED = lazy_re.compile(r"Duplicate tensor found where not expected!\s*(.+?)\s*should not alias")
+_ALIASED = lazy_re.compile(r"Duplicate tensor found where not expected!\s*(.+?)\s*should not alias"
+                           r"|Duplicate tensors found: \[(.+?)\]")  # (torch 2.13's words)
 _OBJECT_ALIASING = lazy_re.compile(r"^(?P<a>[LG]\[.+?)\s+is\s+(?P<b>[LG]\[.+)$")
 _MARKED = lazy_re.compile(r"^hasattr\((?P<src>.+?), '_dynamo_(?P<how>\w+?)_indices'\)$")
 _DISPATCH_KEYS = lazy_re.compile(r"tensor '(.+?)' dispatch key set mismatch\. expected "
@@ -416,7 +417,8 @@ def classify_guard(text: str, metadata: dict[str, str] | None = None) -> dict[st
                 "tensor": m.group(1), "before": m.group(2), "after": m.group(3)}
     m = _ALIASED.search(t)
     if m:  # NO_TENSOR_ALIASING: two inputs are now one tensor (they were distinct)
-        return {"category": "aliasing", "source": rooted(m.group(1)), "tensor": m.group(1),
+        one = m.group(1) or " and ".join(x.strip(' "\'') for x in m.group(2).split(","))
+        return {"category": "aliasing", "source": rooted(one), "tensor": m.group(1) or None,
                 "before": "distinct tensors", "after": "the same tensor"}
     m = _OBJECT_ALIASING.match(code_part)
     if m:  # OBJECT_ALIASING: two inputs were one object and are not now
