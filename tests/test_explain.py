@@ -3105,6 +3105,20 @@ def test_nan_only_compiled_in_low_precision_gets_emulate_precision_casts(tmp_pat
     assert "emulate_precision_casts = True" in d["fix"] and "inputs' range" not in d["fix"]
 
 
+def test_inf_only_compiled_in_float32_offers_the_op_in_eager(tmp_path):
+    """probes45e lorentz_hierarchy_acosh_far (pytorch#183768), blind: a vectorised acosh
+    overflowed to inf on valid, finite inputs; the fix said "check the op's inputs' range",
+    which left the user nothing to change, while the op in eager (a disabled helper) matched."""
+    s = Store(tmp_path)
+    s.compile("0/0")
+    s.accuracy("0/0", [("output 0", False, float("inf"), float("inf"), {
+        "verdict": "inf_nan", "dtype": "torch.float32", "nonfinite_side": "compiled",
+        "matches_fp64": "eager", "divergent_node": {"node": "acosh", "op": "acosh",
+                                                    "dtype": "torch.float32"}})])
+    (d,) = [d for d in s.explain() if d["kind"] == "accuracy"]
+    assert "torch.compiler.disable" in d["fix"] and "inputs' range" not in d["fix"], d["fix"]
+
+
 FAKE_COUNT_SRC = '''import torch
 
 

@@ -283,8 +283,13 @@ VERDICT_FIXES = {
                               "float64 reference; compute in float32 to avoid the overflow, "
                               "or set `torch._inductor.config.emulate_precision_casts = True` "
                               "to make compiled round like eager.",
-    "inf_nan": "The compiled code overflows or produces NaN where eager does not: check the "
-               "op's inputs' range; {bisect} finds the pass responsible.",
+    # (probes45e lorentz_hierarchy_acosh_far: the inputs were valid and finite; "check the
+    # op's inputs' range" gave the user nothing to change, running the op in eager did)
+    "inf_nan": "The compiled code overflows or produces NaN where eager does not, on the same "
+               "inputs: a miscompile of this op (its generated code loses range eager keeps). "
+               "Until it is fixed, run the op outside compiled code (a small function "
+               "decorated with `@torch.compiler.disable`); {bisect} finds the pass "
+               "responsible.",
     **FUNCTION_FIXES, **dropped_words.FIXES, **NONFINITE_FIXES,
 }
 
