@@ -245,3 +245,15 @@ def test_a_break_on_the_call_a_with_line_makes_moves_the_with_block(gb_type, lin
     break folds under the first, analyses/built_in_eager.py): the fix moves the block."""
     fix = graph_break_fix(gb_type, "Dynamo does not know how to trace it", "", line, [])
     assert "move the `with` block" in fix, fix
+
+
+def test_a_cond_stride_check_under_dynamic_shapes_drops_dynamic() -> None:
+    """probes45g cond_dynamic_int_attn_bias (pytorch#188151), blind: torch.cond under
+    dynamic=True whose branches make a fresh tensor of symbolic sizes failed cond's stride
+    check; the fix was the fake-kernel one ("check that the line runs in eager"), which it
+    did. Without dynamic=True it compiles."""
+    one = ("TorchRuntimeError: RuntimeError: It seems one of cond's output stride is not a "
+           "simple accumulative multiplication of sizes. ... True branch has size "
+           "torch.Size([s71, s33]), stride (Max(1, s33), 1)")
+    fix = failure_fix("dynamo", "TorchRuntimeError", one, run_id=1, argv=["a.py"])
+    assert fix.startswith("Compile this function without `dynamic=True`"), fix

@@ -207,6 +207,20 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                    "torch._inductor.config.cpp.cxx names (the CXX environment variable when "
                    "set, else g++), and none by that name runs here. Nothing is wrong with "
                    "the graph or its kernels."),
+    # probes45g cond_dynamic_int_attn_bias (pytorch#188151): torch.cond under dynamic=True,
+    # branches that make a tensor of symbolic sizes; said with the fake-kernel fix ("check
+    # that the line runs in eager"), which it does
+    RuntimeFix(every("cond's output stride is not", "Max(1,"),
+               "Compile this function without `dynamic=True` (each size then gets its own "
+               "graph), or make the choice outside `torch.cond`. torch's hint `.contiguous()` changes nothing "
+               "here: the branches' tensors are dense already, and the check fails on the "
+               "stride `Max(1, s)` dynamic shapes give a fresh tensor.",
+               stages=("dynamo",),
+               why="torch.cond checks that each branch's output strides are the running "
+                   "product of its sizes; with the sizes symbolic, a fresh tensor's stride is "
+                   "`Max(1, s)`, which the check does not recognise as that product. The code "
+                   "is right and runs in eager: a limit of torch.cond under dynamic shapes.",
+               names_change=True),
     # probes40d local_sgd_param_average: `dist.all_reduce(p)` on each parameter in a compiled
     # averaging step; the fix was "check that the line runs in eager" (it raises there too)
     RuntimeFix(every("leaf Variable that requires grad", "in-place operation"),
