@@ -26,8 +26,6 @@ import os
 import sys
 from typing import Any, Callable
 
-from compdiag.capture import environ_sets
-
 CONFIG_SET = "config_set"  # the record's kind
 # The config modules read only when a graph compiles (Dynamo's own config is left out: some of
 # its settings are read as compiled code runs, e.g. `disable`, `suppress_errors`).
@@ -88,7 +86,6 @@ def install(capture: Any, graphs: Callable[[], int],
     _wrap_allow_in_graph(capture, is_user_file)
     _wrap_setter(capture, "torch.compile", graphs, is_user_file, kind=COMPILE_CALL, always=True)
     _wrap_module_compile(capture, is_user_file)
-    environ_sets.install(capture, graphs, is_user_file)
 
 
 def _wrap_module_compile(capture: Any, is_user_file: Callable[[str], bool]) -> None:

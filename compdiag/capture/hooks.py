@@ -456,9 +456,11 @@ class Capture:
         graphs = graphs_so_far()
         module_hooks.install(self, lambda: _call_line(self.transformed_codes), graphs)
         config_sets.install(self, graphs, is_user_file)
-        from compdiag.capture import cache_artifacts, module_writes, processes, state_dict_loads
+        from compdiag.capture import (cache_artifacts, environ_sets, module_writes, processes,
+                                      state_dict_loads)
 
         module_writes.install(self, graphs, is_user_file)
+        environ_sets.install(self, graphs, is_user_file)
 
         cache_artifacts.install(self, graphs, is_user_file)
 
