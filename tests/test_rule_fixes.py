@@ -257,3 +257,13 @@ def test_a_cond_stride_check_under_dynamic_shapes_drops_dynamic() -> None:
            "torch.Size([s71, s33]), stride (Max(1, s33), 1)")
     fix = failure_fix("dynamo", "TorchRuntimeError", one, run_id=1, argv=["a.py"])
     assert fix.startswith("Compile this function without `dynamic=True`"), fix
+
+
+def test_a_backward_whose_gradients_miss_traced_inputs_names_the_defaults() -> None:
+    """probes45g cop_default_args_backward (pytorch#162687), blind: a custom op called with
+    values equal to its schema's defaults; the traced call dropped them and the backward's
+    gradients no longer matched. The fix was bisect, then minify."""
+    one = ("RuntimeError: Expected the return from backward to be of the same structure as "
+           "the inputs. Got: TreeSpec(tuple, None, [*,")
+    fix = failure_fix("aot", "BackendCompilerFailed", one, run_id=1, argv=["a.py"])
+    assert fix.startswith("Return one gradient per input") and "default" in fix, fix

@@ -221,6 +221,20 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                    "`Max(1, s)`, which the check does not recognise as that product. The code "
                    "is right and runs in eager: a limit of torch.cond under dynamic shapes.",
                names_change=True),
+    # probes45g cop_default_args_backward (pytorch#162687): a custom op called with values
+    # equal to its schema's defaults; the traced call drops them, and the backward
+    # (register_autograd) returned a gradient per written argument; said with bisect alone
+    RuntimeFix(one_of("Expected the return from backward to be of the same structure as the "
+                      "inputs"),
+               "Return one gradient per input of the call as torch traces it: a custom op "
+               "called with arguments equal to its schema's defaults is traced without them, "
+               "so declare no default values in the op's signature (pass every argument at "
+               "each call), or make the backward's return match the inputs it is given.",
+               stages=("aot", "runtime", "dynamo"),
+               why="A custom autograd rule (`register_autograd` of a custom op, or a "
+                   "torch.autograd.Function) returned gradients whose structure differs from "
+                   "the inputs of the traced call; when the op has default arguments, torch "
+                   "drops arguments equal to their default from the call it traces."),
     # probes40d local_sgd_param_average: `dist.all_reduce(p)` on each parameter in a compiled
     # averaging step; the fix was "check that the line runs in eager" (it raises there too)
     RuntimeFix(every("leaf Variable that requires grad", "in-place operation"),
