@@ -50,3 +50,28 @@ def _in_class(text: str | None, name: str, lineno: int) -> bool:
     return any(isinstance(node, ast.ClassDef) and node.name == name
                and node.lineno <= lineno <= (node.end_lineno or node.lineno)
                for node in ast.walk(tree))
+
+
+CONTEXT_MANAGER_FIX = (
+    "Dynamo cannot enter this context manager: move the `with` block (files, locks, "
+    "profilers) outside the compiled function and compile only the tensor code inside it. "
+    "torch's own managers (no_grad, autocast, set_grad_enabled) are supported when created "
+    "inside the compiled function.")
+# A break on the call a `with` line makes (`with open(...)`, `with flags(...)`): the manager is
+# then built in eager and the resumed code cannot enter it (built_in_eager above folds that
+# second break under this one), so the `with` block is what moves (probes45a
+# mkldnn_flags_conv_eval; corpus gb_context_manager)
+WITH_CALL_FIX = (
+    "Dynamo cannot trace the call that makes this context manager, and cannot enter one made "
+    "outside its trace: move the `with` block (files, locks, profilers, backend flags) "
+    "outside the compiled function and compile only the tensor code inside it. torch's own "
+    "managers (no_grad, autocast, set_grad_enabled) are supported when created inside the "
+    "compiled function.")
+_WITH_LINE = re.compile(r"^\s*(?:async\s+)?with\b")
+_CALL_BREAKS = ("Failed to trace builtin operator", "marked as skipped",
+                "returned non-Tensor", "Unsupported context manager")
+
+
+def with_call(gb_type: str, line: str | None) -> bool:
+    """Whether a break of `gb_type` at the user's `line` is on the call a `with` line makes."""
+    return bool(_WITH_LINE.match(line or "")) and any(w in gb_type for w in _CALL_BREAKS)

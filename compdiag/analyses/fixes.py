@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from compdiag.analyses.built_in_eager import CONTEXT_MANAGER_FIX, WITH_CALL_FIX, with_call
 from compdiag.analyses.library_fixes import (AO_CODE, C10D_FILE, DISALLOWED_FIX, DISTRIBUTIONS,
                                              EAGER_QAT_FIX, MASKED_FIX, QUANTIZED_FIX,
                                              QUANTIZED_MODULES, SPARSE_FIX,
@@ -22,7 +23,6 @@ from compdiag.analyses.op_fixes import dynamic_output_fix, set_attribute_fix
 from compdiag.analyses.decorator_lines import config_patch_fix, context_decorator
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
     INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
-from compdiag.formats import lazy_re
 from compdiag.analyses.rules import every, found
 from compdiag.formats.user_code import module_name
 from compdiag.analyses.scalar_reads import (  # re-exported: the kinds' patterns and fixes
@@ -330,13 +330,6 @@ def _skipped(gb_type: str, expl: str, ctx: str, line: str) -> str:
             "the graph, or use `torch.compiler.allow_in_graph` if it only does tensor math.")
 
 
-CONTEXT_MANAGER_FIX = (
-    "Dynamo cannot enter this context manager: move the `with` block (files, locks, "
-    "profilers) outside the compiled function and compile only the tensor code inside it. "
-    "torch's own managers (no_grad, autocast, set_grad_enabled) are supported when created "
-    "inside the compiled function.")
-
-
 # Python containers built or copied through a call Dynamo refuses, each with the spelling it
 # traces, read before the break types' rules (the type, "marked as skipped", is any skipped
 # function's) (probes45a namespace_output_heads: torch's hint "avoid calling SimpleNamespace"
@@ -534,19 +527,6 @@ QUANTIZED_FAKE_FIX = (
     "quantize/dequantize out of the compiled code.")
 
 
-# A break on the call a `with` line makes (`with open(...)`, `with flags(...)`): the manager is
-# then built in eager and the resumed code cannot enter it (analyses/built_in_eager.py folds
-# that second break under this one), so the `with` block is what moves (probes45a
-# mkldnn_flags_conv_eval; corpus gb_context_manager)
-WITH_CALL_FIX = (
-    "Dynamo cannot trace the call that makes this context manager, and cannot enter one made "
-    "outside its trace: move the `with` block (files, locks, profilers, backend flags) "
-    "outside the compiled function and compile only the tensor code inside it. torch's own "
-    "managers (no_grad, autocast, set_grad_enabled) are supported when created inside the "
-    "compiled function.")
-_WITH_LINE = lazy_re.compile(r"^\s*(?:async\s+)?with\b")
-_CALL_BREAKS = ("Failed to trace builtin operator", "marked as skipped",
-                "returned non-Tensor", "Unsupported context manager")
 _MODULE_CALL = "torch/nn/modules/module.py"
 _MODULE_CALLS = ("_call_impl", "_wrapped_call_impl", "__call__")
 
@@ -565,7 +545,7 @@ def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
         # bert_lora_tenant_idx_scalar_getitem: "the break is inside `_call_impl`", where the
         # op at the user's line was the cause)
         lib_frame, where = None, ""
-    if not where and _WITH_LINE.match(line or "") and any(w in gb_type for w in _CALL_BREAKS):
+    if not where and with_call(gb_type, line):
         return WITH_CALL_FIX
     if where.endswith(C10D_FILE):
         return c10d_fix(lib_frame or {})
