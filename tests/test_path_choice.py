@@ -45,6 +45,18 @@ def handler(x):
     except AttributeError:
         z = x * 3
     return z
+
+
+def nested(x, flag):
+    if flag:
+        y = 1
+    else:
+        try:
+            y = x.foo
+        except AttributeError:
+            return x
+        y = y + 1
+    return y
 '''
 
 
@@ -59,6 +71,9 @@ def handler(x):
     (25, [22, 24], 24),      # a while's body: its test
     (34, [30, 31], 31),      # a handler's body: the try's last line eager ran
     (34, [], 31),            # (none ran: its first line)
+    # after a try that leaves, inside an else: the try decides, not the if above it (the
+    # siblings were read from the parent's own field in its parent, `body`, not `orelse`)
+    (46, [39, 42, 43, 44, 45], 43),
 ])
 def test_the_deciding_line(unrun, ran, decided):
     assert deciding_line(SOURCE, unrun, ran) == decided

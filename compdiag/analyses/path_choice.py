@@ -27,9 +27,10 @@ def deciding_line(text: str, unrun: int, ran: Iterable[int]) -> int | None:
         return None
     ran = set(ran)
     chain = _chain(tree, unrun)
-    for (parent, block), stmt in zip(reversed(chain[:-1]), reversed(chain[1:])):
-        node = stmt[0]
-        body = getattr(parent, block, None) if block else None
+    # (each statement with its parent, innermost first; `field`: the parent's field that
+    # holds it, `body`, `orelse`, `handlers`, ...)
+    for (parent, _), (node, field) in zip(reversed(chain[:-1]), reversed(chain[1:])):
+        body = getattr(parent, field, None) if field else None
         if isinstance(body, list) and node in body:
             for before in reversed(body[:body.index(node)]):
                 if _exits(before):
@@ -41,7 +42,7 @@ def deciding_line(text: str, unrun: int, ran: Iterable[int]) -> int | None:
         if isinstance(parent, (ast.For, ast.AsyncFor)):
             return parent.lineno
         if isinstance(parent, ast.ExceptHandler) or (isinstance(parent, ast.Try)
-                                                      and block == "orelse"):
+                                                      and field == "orelse"):
             owner = _try_of(chain, parent)
             if owner is not None:
                 return _raised(owner, ran)
