@@ -72,7 +72,7 @@ def install(capture: Any, graphs: Callable[[], int],
             module = getattr(self, "__name__", None)
             if (module in MODULES and not name.startswith("_") and not capture.paused_depth
                     and graphs() > 0):
-                frame = _user_frame(is_user_file)
+                frame = user_frame(is_user_file)
                 if frame is not None:
                     capture.guarded("config set", _record, capture, module, name, value, frame)
         except Exception:  # noqa: BLE001, S110
@@ -104,7 +104,7 @@ def _wrap_module_compile(capture: Any, is_user_file: Callable[[str], bool]) -> N
     def compile(self: Any, *args: Any, **kwargs: Any) -> Any:
         out = original(self, *args, **kwargs)
         try:  # fail open
-            frame = _user_frame(is_user_file)
+            frame = user_frame(is_user_file)
             if frame is not None and not capture.paused_depth:
                 capture.guarded("compile call", capture.ing.event, COMPILE_CALL, None,
                                 {"module": "torch.nn.Module", "key": "compile",
@@ -137,7 +137,7 @@ def _wrap_allow_in_graph(capture: Any, is_user_file: Callable[[str], bool]) -> N
                 if code is None or not is_user_file(code.co_filename):
                     continue
                 lines = [n for _, _, n in code.co_lines() if n is not None]
-                frame = _user_frame(is_user_file, skip=_ALLOW_WRAPPERS)
+                frame = user_frame(is_user_file, skip=_ALLOW_WRAPPERS)
                 capture.guarded("allow_in_graph", capture.ing.event, ALLOW_IN_GRAPH, None,
                                 {"function": getattr(one, "__qualname__", code.co_name),
                                  "name": code.co_name, "filename": code.co_filename,
@@ -177,7 +177,7 @@ def _wrap_setter(capture: Any, dotted: str, graphs: Callable[[], int],
         out = original(*args, **kwargs)
         try:  # fail open
             if not capture.paused_depth and (always or graphs() > 0):
-                frame = _user_frame(is_user_file)
+                frame = user_frame(is_user_file)
                 if frame is not None:
                     said = ", ".join([repr(a) for a in args]
                                      + [f"{k}={v!r}" for k, v in kwargs.items()])
@@ -192,12 +192,13 @@ def _wrap_setter(capture: Any, dotted: str, graphs: Callable[[], int],
     setattr(module, name, setter)
 
 
-def _user_frame(is_user_file: Callable[[str], bool],
-                skip: tuple[str, ...] = (_CONFIG_FILE,)) -> dict[str, Any] | None:
-    """The frame that called the set (the caller of this function's caller: a wrapper here),
-    past the config module's own (a sub-config's proxy, a patch's __enter__; `skip`: the files
-    passed over), when it is the user's; None for torch's own sets."""
-    frame = sys._getframe(2)
+def user_frame(is_user_file: Callable[[str], bool],
+               skip: tuple[str, ...] = (_CONFIG_FILE,), depth: int = 2) -> dict[str, Any] | None:
+    """The frame that called the set (the caller of this function's caller: a wrapper here;
+    `depth` frames up from this function), past the config module's own (a sub-config's proxy,
+    a patch's __enter__; `skip`: the files passed over), when it is the user's, as
+    frame_facts; None for torch's own sets."""
+    frame = sys._getframe(depth)
     while frame is not None and (frame.f_code.co_filename.replace(os.sep, "/")
                                  .endswith(skip)):
         frame = frame.f_back

@@ -16,7 +16,6 @@ Dynamo never compiles its frame (as capture/module_writes.py's)."""
 from __future__ import annotations
 
 import os
-import sys
 from typing import Any, Callable
 
 ENVIRON_SET = "environ_set"  # the record's kind
@@ -34,7 +33,7 @@ def install(capture: Any, graphs: Callable[[], int],
     global _IS_COMPILING
     from torch.compiler import is_compiling
 
-    from compdiag.capture.module_writes import _skip_in_dynamo
+    from compdiag.capture.module_writes import skip_in_dynamo
 
     _IS_COMPILING = is_compiling
     _STATE.update(capture=capture, graphs=graphs, is_user_file=is_user_file)
@@ -43,7 +42,7 @@ def install(capture: Any, graphs: Callable[[], int],
         return
     for name, wrapper in (("__setitem__", _setitem), ("__delitem__", _delitem)):
         _ORIGINALS[name] = getattr(cls, name)
-        _skip_in_dynamo(wrapper)
+        skip_in_dynamo(wrapper)
         wrapper._compdiag = True  # type: ignore[attr-defined]
         wrapper.__wrapped__ = _ORIGINALS[name]  # type: ignore[attr-defined]
         setattr(cls, name, wrapper)
@@ -63,19 +62,18 @@ def _delitem(self: Any, key: Any) -> None:
 
 def _record(key: Any, value: str | None) -> None:
     try:  # fail open: the change is made; bookkeeping never reaches the program
-        from compdiag.capture.config_sets import frame_facts
+        from compdiag.capture.config_sets import user_frame
 
         capture = _STATE.get("capture")
         if capture is None or capture.paused_depth or _STATE["graphs"]() <= 0:
             return
-        frame = sys._getframe(2)  # the caller of the wrapper, past os.environ's own methods
-        while frame is not None and frame.f_code.co_filename.replace(
-                os.sep, "/").endswith(_ENVIRON_FILES):
-            frame = frame.f_back
-        if frame is None or not _STATE["is_user_file"](frame.f_code.co_filename):
+        # the caller of the wrapper (three frames up from user_frame's own), past
+        # os.environ's own methods
+        call = user_frame(_STATE["is_user_file"], skip=_ENVIRON_FILES, depth=3)
+        if call is None:
             return
         capture.guarded("environ set", capture.ing.event, ENVIRON_SET, None,
                         {"module": "os.environ", "key": str(key)[:200], "value": value,
-                         "call": frame_facts(frame)}, None)
+                         "call": call}, None)
     except Exception:  # noqa: BLE001, S110
         pass

@@ -44,13 +44,13 @@ def install(capture: Any, graphs: Callable[[], int],
         return
     _ORIGINAL, _IS_COMPILING = torch.nn.Module.__setattr__, is_compiling
     _STATE.update(capture=capture, graphs=graphs, is_user_file=is_user_file, seen=set())
-    _skip_in_dynamo(_setattr)
+    skip_in_dynamo(_setattr)
     _setattr._compdiag = True  # type: ignore[attr-defined]
     _setattr.__wrapped__ = _ORIGINAL  # type: ignore[attr-defined]
     torch.nn.Module.__setattr__ = _setattr  # type: ignore[method-assign]
 
 
-def _skip_in_dynamo(fn: Any) -> None:
+def skip_in_dynamo(fn: Any) -> None:
     """Dynamo never compiles a frame of `fn`, nor of what it calls, as a frame of its own
     (torch's own `__setattr__` frames it never compiles either; probes44g: the wrapper's
     frames, run in eager after a graph break inside `nn.Linear.__init__`, were compiled and
