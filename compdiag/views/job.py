@@ -104,13 +104,12 @@ def alike_line(job: dict[str, Any]) -> str:
     # nothing to compare them with: "no divergence found" would claim a comparison
     # (probes45d ddp_fullgraph_truncate_warn_rank1)
     cut = [str(r["rank"]) for r in job["ranks"] if r.get("status") == "killed"]
+    found = f"no divergence found between the {n} ranks' compiles"
     if cut:
-        who = f"rank{'s' if len(cut) > 1 else ''} {', '.join(cut)}"
-        return (f"{who} killed while the job ran, so what it would have compiled next is "
-                f"unknown: no divergence found between what the {n} ranks did compile, but "
-                f"they differ in {', '.join(differ)} (the bold rows).")
-    return (f"no divergence found between the {n} ranks' compiles, but they differ in "
-            f"{', '.join(differ)} (the bold rows).")
+        found = (f"rank{'s' if len(cut) > 1 else ''} {', '.join(cut)} killed while the job "
+                 "ran, so what it would have compiled next is unknown: no divergence found "
+                 f"between what the {n} ranks did compile")
+    return f"{found}, but they differ in {', '.join(differ)} (the bold rows)."
 
 
 def rank_table(job: dict[str, Any], title: str | None = None):
