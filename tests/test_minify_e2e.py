@@ -27,7 +27,8 @@ from json_doc import assert_documented
 
 SCRIPTS = Path(__file__).parent / "minify_scripts"
 KINDS = ("compile_error", "runtime_error", "accuracy", "custom_op_no_fake",
-         "backward_compile_error", "backward_runtime_error", "backward_accuracy")
+         "backward_compile_error", "backward_runtime_error", "backward_accuracy",
+         "forward_grads_accuracy")
 INJECTOR = re.compile(r"^torch\._inductor\.config\.cpp\.inject_relu_bug_TESTING_ONLY = .*\n",
                       re.M)
 # the Dynamo failure's fix: the fake implementation the op lacked, right after its definition
@@ -71,7 +72,9 @@ NEEDS = {"test_compile_error": "compile_error",
          "test_runtime_error_with_parameters": "runtime_error",
          "test_accuracy_with_int_input_and_shrunk_shape": "accuracy",
          "test_dynamo_failure_custom_op_without_fake_impl": "custom_op_no_fake",
-         "test_a_wrong_gradient_bisects_to_its_pass": "backward_accuracy"}
+         "test_a_wrong_gradient_bisects_to_its_pass": "backward_accuracy",
+         "test_a_wrong_gradient_from_the_forward_minifies_with_its_gradients":
+             "forward_grads_accuracy"}
 
 
 def _selected(request: pytest.FixtureRequest) -> list[str]:
@@ -216,6 +219,27 @@ def test_backward_graph_failure(results, kind, exc_type, error):
     text = (r["work"] / "repro.py").read_text()
     # the saved tensors need a gradient: the repro compiles them as backward does, grad off
     assert "torch.set_grad_enabled(False)" in text or "requires_grad_()" not in text
+
+
+@pytest.mark.slow
+def test_a_wrong_gradient_from_the_forward_minifies_with_its_gradients(results):
+    """A gradient that differs because a value the forward saved differs (a hinge tie's mask):
+    the backward graph alone passes when compiled again, and `compdiag minify` as explain
+    prints it exited 2, "does not reproduce ... (it passes)" (probes45e svm and mlml). Now
+    capture keeps the forward graph with its gradients compared too, minify tries the
+    compile's graphs in turn, and the repro, plain python, fails on the gradient."""
+    r = results["forward_grads_accuracy"]
+    assert r["minify"].returncode == 0, (r["run"].stderr[-3000:], r["minify"].stderr[-3000:])
+    doc = r["doc"]
+    assert doc["failure"]["kind"] == "accuracy"
+    assert any(op.endswith("multi_margin_loss") for op in doc["ops"]), doc
+    assert doc["one_minimal"] is True
+    text = (r["work"] / "repro.py").read_text()
+    assert "torch.autograd.grad(" in text and "def with_grads(" in text
+    assert r["repro"].returncode == 1, (r["repro"].stdout, r["repro"].stderr[-3000:])
+    assert "not close" in r["repro"].stderr, r["repro"].stderr[-3000:]
+    check = r["work"] / "repro_check.py"
+    assert "GRADS = [" in check.read_text() and "GRADS = []" not in check.read_text()
 
 
 @pytest.mark.slow

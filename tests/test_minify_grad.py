@@ -148,7 +148,8 @@ def test_a_backward_graph_loaded_from_aotautograds_cache_is_kept():
     gm, inputs = chain([torch.relu], (6,))
     written = []
     fg = SimpleNamespace(capture=SimpleNamespace(paused_depth=0), recorded=set(),
-                         compile_id=lambda: None, _write=lambda *a, **k: written.append(a))
+                         compile_id=lambda: None, _write=lambda *a, **k: written.append(a),
+                         kept={}, needs_grad={})
     keeper = BackwardGraphs(fg)
     info = SimpleNamespace(bw_module_fn=lambda: gm)   # CachedAutogradLazyBackwardCompileInfo
     keeper.keep(SimpleNamespace(lazy_backward_info=info), inputs)
@@ -192,3 +193,39 @@ def test_a_failing_backward_loaded_from_aotautograds_cache_is_kept_and_a_bad_ent
     fg.compile_id = lambda: "1/0"
     keeper.failed(broken, inputs, RuntimeError("boom"), "runtime_error")  # does not raise
     assert len(written) == 1 and warned and isinstance(warned[0][1], ValueError)
+
+
+def test_a_compiles_kept_graphs_are_tried_forward_then_backward_then_with_gradients():
+    """probes45e: the backward graph, kept last, was minify's default and passed when compiled
+    again (mlml: the forward's outputs differed, the cause; svm: a saved mask differed, only
+    the forward with its gradients compared reproduces). An explicit --graph picks in the
+    same order within its compile; a record id picks that record."""
+    from compdiag.minify.graph import chosen_graph, default_order
+
+    def g(i, cid, role=None):
+        return {"id": i, "compile_id": cid, "graph": role}
+
+    graphs = [g(1, "0/0"), g(2, "1/0", "forward+grads"), g(3, "1/0", "backward"), g(4, "1/0")]
+    assert [x["id"] for x in default_order(graphs)] == [4, 3, 2]
+    assert chosen_graph(graphs, None)["id"] == 4
+    assert chosen_graph(graphs, "1/0")["id"] == 4
+    assert chosen_graph(graphs, "2")["id"] == 2 and chosen_graph(graphs, "0/0")["id"] == 1
+    assert chosen_graph(graphs[1:3], None)["id"] == 3 and chosen_graph([], None) is None
+
+
+def test_the_oracle_compares_gradients_when_asked():
+    """A 'compiler' whose forward is right and whose gradient is half of eager's (it detaches
+    one operand of x * x): the outputs alone agree, the gradients do not (`grads`)."""
+    gm = torch.fx.symbolic_trace(lambda x: (x * x).sum())
+
+    def halves_the_gradient(g, example_inputs):
+        return lambda x: ((x.detach() * x).sum(),) if isinstance(g(x), tuple) \
+            else (x.detach() * x).sum()
+
+    x = torch.randn(5)
+    assert oracle.run_case(gm, [x], "accuracy", {}, compile_fn=halves_the_gradient,
+                           grads=[])[0] == "pass"
+    assert oracle.run_case(gm, [x], "accuracy", {}, compile_fn=halves_the_gradient,
+                           grads=[0]) == ("fail", ("AccuracyMismatch", ""))
+    assert oracle.run_case(gm, [x], "accuracy", {}, compile_fn=lambda g, ex: g,
+                           grads=[0]) == ("pass", None)

@@ -115,6 +115,28 @@ class BackwardGraphs:
         fg._write(Kept(kept[0]), kept[1], check.compile_id, "accuracy", "accuracy",
                   "AccuracyMismatch", msg, ("AccuracyMismatch", ""), _user_tolerance(),
                   {"graph": "backward"})
+        self.forward_with_grads(check.compile_id, msg)
+
+    def forward_with_grads(self, cid: str | None, msg: str) -> None:
+        """Also keep the forward graph, its gradients compared: the backward alone, fed the
+        compiled forward's saved values, computes right what wrong saved values make it
+        compute (probes45e keyword_svm_hinge_tie_grad: a mask of ties, compiled differently
+        in the forward, and minify said the backward "does not reproduce"). Not when the
+        forward's own outputs already differ: that graph is kept, and it is the cause."""
+        from compdiag.capture.failure_graphs import _user_tolerance
+
+        fg = self.fg
+        forward = fg.kept.get(cid)
+        flags = fg.needs_grad.get(cid) or []
+        if forward is None or not forward[1] or (cid, "accuracy") in fg.recorded:
+            return
+        names = [n["name"] for n in forward[0].nodes if n.get("op") == "placeholder"]
+        grads = [n for n, f in zip(names, flags) if f]
+        if not grads or len(names) != len(flags):
+            return
+        fg.recorded.add((cid, "accuracy"))
+        fg._write(forward[0], forward[1], cid, "accuracy", "accuracy", "AccuracyMismatch", msg,
+                  ("AccuracyMismatch", ""), _user_tolerance(), {"grads": grads})
 
     def failed(self, bc: Any, inputs: list[Any] | None, exc: BaseException, kind: str) -> None:
         from compdiag.capture.failure_graphs import Kept, _stage

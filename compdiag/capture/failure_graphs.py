@@ -120,9 +120,10 @@ def write(ing: Any, compile_id: str | None, doc: dict[str, Any],
     doc["tensor_tag"] = tag
     for role, t in tensors:
         ing.tensor(compile_id, codec.stored_role(tag, role), **codec.tensor_row(t))
-    ing.event(codec.RECORD_KIND, compile_id, {"kind": doc["kind"], "stage": doc["stage"],
-                                              "exc_type": doc["exc_type"]},
-              json.dumps(doc, default=repr))
+    meta = {"kind": doc["kind"], "stage": doc["stage"], "exc_type": doc["exc_type"]}
+    if doc.get("graph") or doc.get("grads"):   # the order minify tries a compile's graphs
+        meta["graph"] = doc.get("graph") or "forward+grads"   # in (minify/graph.py)
+    ing.event(codec.RECORD_KIND, compile_id, meta, json.dumps(doc, default=repr))
     ing.commit()
 
 
@@ -150,6 +151,7 @@ class FailureGraphs:
         self.compile_id = compile_id
         self.accuracy = accuracy
         self.kept: dict[str | None, tuple[Kept, list[Any]]] = {}
+        self.needs_grad: dict[str | None, list[bool]] = {}   # per kept input: requires_grad
         self.recorded: set[tuple[str | None, str]] = set()
         self.keep_all = keep_all
         self._busy = False
@@ -202,6 +204,8 @@ class FailureGraphs:
                 try:
                     fg.kept[cid] = (gm, [a.detach().clone() if isinstance(a, torch.Tensor)
                                          else a for a in args])
+                    fg.needs_grad[cid] = [isinstance(a, torch.Tensor) and a.requires_grad
+                                          for a in args]
                 except Exception as exc:  # noqa: BLE001
                     fg.capture.warn("failure graph inputs", exc)
             pending = fg.keep_all and not first.get("kept") and not fg._busy

@@ -53,6 +53,7 @@ EXPECTED = {expected!r}
 GRAD_ENABLED = {grad!r}
 TOL = {tol!r}              # None: torch._dynamo.utils.same's per-dtype tolerance
 DYNAMIC = {dynamic!r}          # captured with symbolic sizes: compiled with dynamic=True
+GRADS = {grads!r}          # positions of inputs whose gradients are compared too
 # Inductor config the failure needs (patched only while compiling):
 CONFIG = {config}
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -92,6 +93,8 @@ def check():
     gm = torch.fx.symbolic_trace(Repro())
     run = run_dynamo_case if STAGE == "dynamo" else run_case
     more = {{"dynamic": True}} if DYNAMIC and run is run_case else {{}}
+    if GRADS:
+        more["grads"] = GRADS
     return run(gm, make_inputs(), KIND, CONFIG, grad_enabled=GRAD_ENABLED, tol=TOL, **more)
 
 
@@ -241,12 +244,18 @@ def render(result: Result, path: Path, plain: str = "") -> tuple[str, dict[str, 
         name=path.name, files_note=(f" Large inputs are raw bytes in {file_dir}/." if files
                                     else ""),
         expected=tuple(result.problem.target), grad=bool(doc.get("grad_enabled")),
-        dynamic=result.problem.dynamic_shapes,
+        dynamic=result.problem.dynamic_shapes, grads=grad_positions(result),
         tol=doc.get("tol"), config=config_lines)
     ops = custom_op_block(doc)
     text = (header + imports + "\n" + oracle_source() + "\n\n\n" + (ops and ops + "\n\n\n")
             + "\n".join(cls) + "\n" + _FOOTER.format(inputs="\n".join(inputs)))
     return text, files
+
+
+def grad_positions(result: Result) -> list[int]:
+    """The repro's input positions whose gradients are compared (Problem.grad_inputs)."""
+    wanted = result.problem.grad_inputs
+    return [i for i, n in enumerate(result.built.input_names) if n in wanted]
 
 
 def _imports(gm: torch.fx.GraphModule) -> str:

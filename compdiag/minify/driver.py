@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any, Callable, Hashable
 
 from compdiag.minify import first_diff
-from compdiag.minify.graph import INLINE_NUMEL, Candidate, MinifyError, Model, Problem, \
-    QueryLog, make_predicate
+from compdiag.minify.graph import INLINE_NUMEL, Candidate, MinifyError, Model, NotReproduced, \
+    Problem, QueryLog, make_predicate
 from compdiag.minify.result import Result
 from compdiag.minify.shrinker import Shrinker, shrink_pass
 
@@ -128,7 +128,7 @@ class GraphShrinker(Shrinker[Candidate]):
             if outcome[0] == "invalid":
                 raise MinifyError(f"the failing graph cannot be replayed: {outcome[1]}")
             seen = "it passes" if outcome[0] == "pass" else f"it fails differently: {outcome[1]}"
-            raise MinifyError(f"the captured graph does not reproduce "
+            raise NotReproduced(f"the captured graph does not reproduce "
                               f"{self.model.problem.target[0]} when compiled again ({seen})")
         if self.progress is not None:
             self.progress("cut nodes", n0, n0, self.log.compiles)
@@ -170,6 +170,9 @@ class GraphShrinker(Shrinker[Candidate]):
             self.first_differing = (None, f"the probe failed: {type(exc).__name__}: {exc}"[:200])
         name = self.first_differing[0]
         if name is None:
+            # no op differs: ask at once whether the graph fails at all (a backward fed saved
+            # values that carry the difference does not), before log2(n) prefixes
+            self.reproduce()
             return False
         c = self.current
         return self._cheap(self.model.only(c, name)) or self._cheap(
@@ -302,9 +305,20 @@ def minify_run(reader: Any, run_id: int, output: Path, *, graph: str | None = No
     `output` and repro_check.py beside it. Returns the result and every path written, the
     repro first. MinifyError (one line) when it cannot; OSError when a file cannot be
     written."""
-    from compdiag.minify.graph import load
+    from compdiag.minify.graph import default_order, failure_graphs, load
     from compdiag.minify.repro import write
 
-    problem = load(reader, run_id, graph)
-    result = minify(problem, progress=progress, max_queries=max_queries, isolate=isolate)
-    return result, write(result, output)
+    # by default, the last compile's kept graphs in turn while one does not reproduce
+    others = [str(g["id"]) for g in default_order(failure_graphs(reader, run_id))[1:]] \
+        if graph is None else []
+    while True:
+        problem = load(reader, run_id, graph)
+        try:
+            result = minify(problem, progress=progress, max_queries=max_queries,
+                            isolate=isolate)
+        except NotReproduced:
+            if not others:
+                raise
+            graph = others.pop(0)
+            continue
+        return result, write(result, output)

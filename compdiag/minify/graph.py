@@ -34,6 +34,11 @@ class MinifyError(Exception):
     """One line for the user."""
 
 
+class NotReproduced(MinifyError):
+    """The captured graph, compiled again on its recorded inputs, does not fail the same way:
+    by default minify then tries the same compile's other kept graph (`default_order`)."""
+
+
 # a symbolic size Dynamo lifted as a graph input (backed s<N>, unbacked u<N>)
 _SYMBOL = re.compile(r"^[su]\d+$")
 
@@ -64,6 +69,12 @@ class Problem:
                    for i in self.doc.get("inputs") or [])
 
     @property
+    def grad_inputs(self) -> frozenset[str]:
+        """Placeholders whose gradients the failure is about (a wrong gradient kept as its
+        forward graph, capture/backward_graphs.py): the oracle compares them too."""
+        return frozenset(self.doc.get("grads") or ())
+
+    @property
     def target(self) -> tuple[str, str]:
         sig = self.doc.get("signature")
         return (sig[0], sig[1]) if sig else (self.doc["exc_type"], "")
@@ -86,17 +97,52 @@ def failure_graphs(reader: Any, run_id: int) -> list[dict[str, Any]]:
             continue
         out.append({"id": rec["id"], "compile_id": rec["compile_id"], "kind": md.get("kind"),
                     "stage": md.get("stage"), "exc_type": md.get("exc_type"),
+                    "graph": md.get("graph") or _graph_role(reader, run_id, rec, md),
                     "signal": code - 128 if died and isinstance(code, int) and code > 128
                     else None})
     return out
 
 
+def _graph_role(reader: Any, run_id: int, rec: dict[str, Any], md: dict[str, Any]) -> str:
+    """"backward" or "forward" for a store written before the role was in the metadata: an
+    accuracy record's document says (only those have both; others are read as forward)."""
+    if md.get("kind") != "accuracy":
+        return "forward"
+    full = next((r for r in reader.records(run_id, kind="compdiag:" + codec.RECORD_KIND)
+                 if r["id"] == rec["id"]), None)
+    try:
+        doc = json.loads(full["payload"]) if full else {}
+    except (TypeError, ValueError):
+        return "forward"
+    return doc.get("graph") or ("forward+grads" if doc.get("grads") else "forward")
+
+
+# The order minify tries a compile's kept graphs in by default: a forward whose outputs differ
+# (a backward fed its saved values computes what they make it compute: the forward is the
+# cause), the backward (one op of it, a wrong gradient), then the forward with its gradients
+# compared (the difference rode in a saved value the backward alone computes right from).
+_ROLE_ORDER = {"forward": 0, "backward": 1, "forward+grads": 2}
+
+
+def default_order(graphs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The last compile's kept graphs, in the order minify tries them by default (probes45e
+    mlml_tagger_padded_targets: its backward, kept last, passed when compiled again, and minify
+    said it did not reproduce; keyword_svm_hinge_tie_grad: only the forward with gradients
+    reproduces a mask of ties compiled differently)."""
+    if not graphs:
+        return []
+    last = [g for g in graphs if g["compile_id"] == graphs[-1]["compile_id"]]
+    return sorted(last, key=lambda g: _ROLE_ORDER.get(g.get("graph") or "forward", 0))
+
+
 def chosen_graph(graphs: list[dict[str, Any]], graph: str | None) -> dict[str, Any] | None:
-    """The failing graph minify shrinks: the last one, or `graph` (a compile id or a record
-    id); None when there is no such graph."""
+    """The failing graph minify shrinks: `graph` (a compile id or a record id: the first of
+    that compile in `default_order`), or by default the first of `default_order`. None when
+    there is no such graph."""
     if graph is None:
-        return graphs[-1] if graphs else None
-    return next((g for g in graphs if graph in (g["compile_id"], str(g["id"]))), None)
+        return next(iter(default_order(graphs)), None)
+    matches = [g for g in graphs if graph in (g["compile_id"], str(g["id"]))]
+    return next(iter(default_order(matches)), None)
 
 
 def load(reader: Any, run_id: int, graph: str | None) -> Problem:
@@ -480,6 +526,8 @@ def make_predicate(model: Model, log: QueryLog,
             else {}
         if p.dynamic_shapes and run is oracle.run_case:
             extra["dynamic"] = True
+        if p.grad_inputs:
+            extra["grads"] = [i for i, n in enumerate(built.input_names) if n in p.grad_inputs]
         outcome = run(built.gm, built.inputs, p.kind, built.config,
                       grad_enabled=bool(p.doc.get("grad_enabled")), tol=p.doc.get("tol"),
                       **extra)

@@ -67,24 +67,47 @@ def mismatch(ref, res, ref64, tol=None):
     return None
 
 
+def _with_grads(fn, args, grads):
+    """`fn`'s outputs, then (when `grads` lists input positions) the gradients of those
+    inputs: backward from every output that needs grad, with gradient ones (a loss's own)."""
+    args = _clone(args)
+    if not grads:
+        return fn(*args)
+    wrt = []
+    for i in grads:
+        if isinstance(args[i], torch.Tensor) and args[i].is_floating_point():
+            args[i] = args[i].detach().requires_grad_(True)
+            wrt.append(args[i])
+    out = fn(*args)
+    outs = [o for o in _leaves(out) if isinstance(o, torch.Tensor) and o.requires_grad]
+    if not outs or not wrt:
+        return [out, []]
+    return [out, list(torch.autograd.grad(outs, wrt, [torch.ones_like(o) for o in outs],
+                                          allow_unused=True))]
+
+
 def run_case(module, args, kind, config, grad_enabled=False, tol=None, compile_fn=None,
-             dynamic=False):
+             dynamic=False, grads=()):
     """Run `module` eagerly and compiled with Inductor under `config` (a dict of
     torch._inductor.config patches). `dynamic`: the graph was captured with symbolic sizes
     (placeholders s0, s1, ...), so it goes through torch.compile(dynamic=True) to get them
     again (compile_fx given plain ints compiles a static graph, where a failure of symbolic
-    shapes does not happen). Returns one of
+    shapes does not happen). `grads`: positions of inputs whose gradients are compared too
+    (a gradient the forward's saved values made wrong: the backward alone computes it
+    right from them). Returns one of
       ("invalid", why)      eager itself fails or is non-deterministic: not a test at all
       ("pass", None)        compiled agrees with eager (accuracy) or simply works
       ("fail", signature)   (exception type, normalised message), or ("AccuracyMismatch", "")
     """
     import torch._dynamo
 
+    grads = list(grads or ())
+    grad_enabled = grad_enabled or bool(grads)
     with torch.set_grad_enabled(grad_enabled):
         try:
-            ref = module(*_clone(args))
+            ref = _with_grads(module, args, grads)
             if kind == "accuracy":
-                ref2 = module(*_clone(args))
+                ref2 = _with_grads(module, args, grads)
                 if mismatch(ref, ref2, None, tol=0.0) is not None:
                     return ("invalid", "eager is non-deterministic")
         except Exception as exc:  # noqa: BLE001
@@ -92,8 +115,9 @@ def run_case(module, args, kind, config, grad_enabled=False, tol=None, compile_f
     ref64 = None
     if kind == "accuracy":
         try:
-            with torch.no_grad():
-                ref64 = copy.deepcopy(module).to(torch.float64)(*_to64(args))
+            with torch.set_grad_enabled(bool(grads)):
+                ref64 = _with_grads(copy.deepcopy(module).to(torch.float64), _to64(args),
+                                    grads)
         except Exception:  # noqa: BLE001 - some graphs have no float64 kernels
             ref64 = None
     torch._dynamo.reset()
@@ -102,9 +126,12 @@ def run_case(module, args, kind, config, grad_enabled=False, tol=None, compile_f
             # Inductor's entry point, exactly as Dynamo calls it with the captured graph.
             from torch._inductor.compile_fx import compile_fx
 
-            compiled = torch.compile(module, backend=compile_fn or compile_fx, dynamic=True) \
-                if dynamic else (compile_fn or compile_fx)(module, _clone(args))
-            res = compiled(*_clone(args))
+            # through Dynamo where AOTAutograd must see symbolic sizes or inputs that need
+            # gradients (compile_fx alone compiles for inference)
+            compiled = torch.compile(module, backend=compile_fn or compile_fx,
+                                     dynamic=bool(dynamic)) \
+                if dynamic or grads else (compile_fn or compile_fx)(module, _clone(args))
+            res = _with_grads(compiled, args, grads)
     except Exception as exc:  # noqa: BLE001
         return ("fail", signature(exc))
     finally:

@@ -103,9 +103,27 @@ def render(result: Result, path: Path, check_name: str) -> tuple[str, bytes]:
                       for n in built.gm.graph.nodes)
         eager = (", ".join(f"{a}.clone()" if isinstance(v, torch.Tensor) else a
                            for a, v in zip(args, built.inputs)) if mutates else call)
-        lines += [f"expected = f({eager})",
-                  f"torch.testing.assert_close(torch.compile({compiled})({call}), expected, "
-                  f"rtol={tol!r}, atol={tol!r}, equal_nan=True)"]
+        grads = [args[i] for i in checker.grad_positions(result)]
+        if grads:   # the gradients too (oracle.run_case's `grads`), from gradient ones
+            wrt = ", ".join(grads)
+            lines += [
+                "", "",
+                f"def with_grads(fn, {call}):",
+                f"    {wrt}, = [t.detach().clone().requires_grad_(True) for t in ({wrt},)]",
+                f"    out = fn({call})",
+                "    outs = [o for o in (out if isinstance(out, (tuple, list)) else (out,))",
+                "            if isinstance(o, torch.Tensor) and o.requires_grad]",
+                f"    return out, torch.autograd.grad(outs, [{wrt}], "
+                "[torch.ones_like(o) for o in outs], allow_unused=True)",
+                "", "",
+                f"expected = with_grads(f, {call})",
+                f"torch.testing.assert_close(with_grads(torch.compile({compiled}), {call}), "
+                "expected, "
+                f"rtol={tol!r}, atol={tol!r}, equal_nan=True)"]
+        else:
+            lines += [f"expected = f({eager})",
+                      f"torch.testing.assert_close(torch.compile({compiled})({call}), "
+                      f"expected, rtol={tol!r}, atol={tol!r}, equal_nan=True)"]
     else:
         backend = '(f, backend="eager")' if dynamo else f"({compiled})"
         lines.append(f"torch.compile{backend}({call})")
