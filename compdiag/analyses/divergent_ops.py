@@ -57,14 +57,21 @@ def step_input(ctx: Any, cid: str, node: dict[str, Any]) -> str | None:
 FLOOR_DIVISION_OPS = ("floordiv", "floor_divide")
 FLOOR_CLAUSE = (", floating-point floor division, which Inductor computes as floor(a / b) "
                 "(pytorch/pytorch#197895)")
+# Where floor(a / b) differs from exact floor division: the rounding of a quotient near an
+# integer, and an infinite divisor (probes45e session_time_bucket_inf_window: `-x // inf` is -1
+# in eager and -0 compiled, no value near a bin's edge; "torch.floor(a / b)" made both print
+# the compiled result, changing the program's own).
 FLOOR_MORE = ("; eager (and Python) floor-divide floats exactly, and Inductor divides first, "
-              "rounding the quotient, then floors it: a quotient just below an integer (0.5 // "
-              "0.1 is 4.999...) is 4 in eager and 5 compiled, so values on a bin's edge move "
-              "to the next bin; a known Inductor bug, not this program's")
-FLOOR_FIX = ("Floor-divide integers where the values are counts (times in integer "
-             "milliseconds: `torch.div(ms, BIN_MS, rounding_mode='floor')` on int64), or write "
-             "`torch.floor(a / b)` so eager and compiled compute the same thing; "
-             "`emulate_precision_casts` does not change it.")
+              "rounding the quotient, then floors it. They differ where a quotient lies just "
+              "below an integer (0.5 // 0.1 is 4.0 in eager, 5.0 compiled: values on a bin's "
+              "edge move to the next bin) and where the divisor is infinite (-3.0 // inf is "
+              "-1.0 in eager, -0.0 compiled); a known Inductor bug, not this program's")
+FLOOR_FIX = ("To keep eager's results, run the floor division outside compiled code (a small "
+             "helper decorated `@torch.compiler.disable`), or floor-divide integers where the "
+             "values are counts (`torch.div(ms, BIN_MS, rounding_mode='floor')` on int64) and "
+             "handle an infinite divisor explicitly (`torch.where(torch.isinf(b), ...)`). "
+             "`torch.floor(a / b)` makes eager and compiled agree by giving eager the compiled "
+             "result; `emulate_precision_casts` does not change it.")
 
 
 class FloorDivision(NamedTuple):
