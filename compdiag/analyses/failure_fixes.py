@@ -56,6 +56,19 @@ DYNAMO_RAISED = ("The traced code raised while Dynamo ran it on fake tensors: ch
                  "line runs in eager (`torch.compiler.set_stance(\"force_eager\")`); a "
                  "shape/dtype error there is a bug in the code, a missing fake/meta kernel "
                  "(custom ops) needs `register_fake`.")
+# ... decided: capture ran the traced ops in eager on the same inputs (capture/eager_rerun.py;
+# probes45g wn_linear_1d_gain: eager ran `torch._weight_norm` with a 1-D gain, its
+# decomposition did not, and the fix above blamed the code)
+DYNAMO_RAISED_EAGER_RUNS = (
+    "Eager runs this line on the same inputs (compdiag ran the traced ops in eager on the "
+    "real values): the error is in torch's fake/meta implementation or decomposition of the "
+    "call, a torch bug, not the program's. Until it is fixed, call it in a layout torch's "
+    "other implementations take (the documented form of its arguments: shapes, keepdim, "
+    "dtypes), or run it outside compiled code (a small helper decorated "
+    "`@torch.compiler.disable`, a graph break there).")
+DYNAMO_RAISED_EAGER_RAISES = (
+    "Eager raises too on the same inputs ({said}): the line is wrong for these values, in "
+    "eager as compiled; fix the code there (shapes, dtypes, devices of its arguments).")
 # torch.export's dynamic_shapes (Dim) violated: the same, in export's terms (probes44c
 # export_batch_reshape_specialized: a reshape to the config's training batch size)
 EXPORT_EXPLANATION = ("{src} was declared dynamic (export's `dynamic_shapes`), but `{line}` "
@@ -130,11 +143,11 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
                 store: str | None = None, injected: dict[str, Any] | None = None,
                 gb_type: str = "", debug: str = "", line: str = "", message: str = "",
                 torch_message: str | None = None, no_minify: str | None = None,
-                function: str | None = None, lib_frame: Mapping[str, Any] | None = None
-                ) -> str:
+                function: str | None = None, lib_frame: Mapping[str, Any] | None = None,
+                eager: str | None = None) -> str:
     """The fix of a failure; `no_minify` (minify_unavailable's reason) says why `compdiag
     minify` is not offered; `function`, the compiled function (an internal error's fix names
-    it)."""
+    it); `eager`, what the ops Dynamo failed on did in eager (Reader.eager_reruns)."""
     if exc_type == INTERNAL_ERROR:
         return internal_error_fix(function)
     minify, bisect = commands(run_id, argv, store)
@@ -182,8 +195,10 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
             # a Python branch on a tensor's value, which a trace that may not break (export,
             # fullgraph=True) cannot take (probes44c export_peak_norm_data_branch)
             parts.append(DATA_BRANCH)
+        elif not known and eager and eager.startswith("raises: "):
+            parts.append(DYNAMO_RAISED_EAGER_RAISES.format(said=eager.removeprefix("raises: ")))
         elif not known:
-            parts.append(DYNAMO_RAISED)
+            parts.append(DYNAMO_RAISED_EAGER_RUNS if eager == "runs" else DYNAMO_RAISED)
             parts.append(f"Narrow it down: {bisect}.")
     elif stage == "backend":
         # not minify or bisect: both replay the graph through Inductor and AOTAutograd,

@@ -123,6 +123,8 @@ def write(ing: Any, compile_id: str | None, doc: dict[str, Any],
     meta = {"kind": doc["kind"], "stage": doc["stage"], "exc_type": doc["exc_type"]}
     if doc.get("graph") or doc.get("grads"):   # the order minify tries a compile's graphs
         meta["graph"] = doc.get("graph") or "forward+grads"   # in (minify/graph.py)
+    if doc.get("eager"):   # capture/eager_rerun.py's verdict, for explain
+        meta["eager"] = doc["eager"]
     ing.event(codec.RECORD_KIND, compile_id, meta, json.dumps(doc, default=repr))
     ing.commit()
 
@@ -363,6 +365,16 @@ class DynamoPrefix:
             return
         self.fg.recorded.add((cid, "dynamo"))
         inner = innermost(exc)
+        if kept.gm is not None and not extra.get("custom_ops"):   # the program's bug, or
+            from compdiag.capture import eager_rerun               # torch's fake path?
+
+            try:
+                said = eager_rerun.verdict(kept.gm, inputs)
+            except Exception as err:  # noqa: BLE001 - fail open: no verdict
+                self.fg.capture.warn("eager rerun", err)
+                said = None
+            if said:
+                extra = {**extra, "eager": said}
         self.fg._write(kept, inputs, cid, "compile_error", "dynamo", type(inner).__name__,
                        str(inner), signature(inner), extra=extra)
 

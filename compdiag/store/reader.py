@@ -170,6 +170,16 @@ class Reader(RecordsReader, PerfReader):
             "SELECT compile_id FROM records WHERE run_id = ? AND kind = ?",
             (run_id, "compdiag:failure_graph"))}
 
+    def eager_reruns(self, run_id: int) -> dict[str | None, str]:
+        """{compile id: "runs" | "raises: ..."}: what the ops of a graph Dynamo failed on did
+        when capture ran them in eager on their real inputs (capture/eager_rerun.py)."""
+        out: dict[str | None, str] = {}
+        for r in self.records(run_id, kind="compdiag:failure_graph", with_payload=False):
+            md = r["metadata"].get("compdiag") if isinstance(r["metadata"], dict) else None
+            if isinstance(md, dict) and isinstance(md.get("eager"), str):
+                out[r["compile_id"]] = md["eager"]
+        return out
+
     def program_ends(self, run_id: int) -> list[dict[str, Any]]:
         """How the program ended when not well (os._exit's call, a signal, a status), in the
         order recorded; none for a run that exited 0 or a store older than the table."""

@@ -418,7 +418,7 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           torch_message=whole,
                           no_minify=minify_unavailable(ctx, cid, f"{f.get('message') or ''}\n"
                                                        f"{whole or ''}", f.get("op")),
-                          lib_frame=lib)
+                          lib_frame=lib, eager=ctx.r.eager_reruns(ctx.run_id).get(cid))
         if unbacked:
             fix = f"{UNBACKED_FIX} {fix}"
         cfg = None if injected else suspect(ctx, frame.filename, f.get("op"), f.get("message"),
