@@ -452,3 +452,34 @@ def test_two_call_sites_with_two_keyword_sets_are_one_recompile_on_purpose(tmp_p
         (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
         assert d["severity"] == want, (lines, d)
         assert ("Nothing to do" in d["fix"]) is (want == "info")
+
+
+def test_a_cache_bypass_of_a_compile_that_failed_folds_under_the_failure(tmp_path):
+    """probes44j saliency_grad_probe_bw_mutation: the only compile failed in AOTAutograd's
+    partitioner, and "aotautograd cache bypassed" ranked as a second problem; the failed
+    compile had nothing to cache. A bypass of a compile that succeeded stays its own."""
+    from test_explain import _bypass
+
+    s = Store(tmp_path, exit_code=1)
+    s.compile("0/0", fail_type="AssertionError",
+              fail_reason="Node view_10 was invalid, but is output")
+    s.compile("1/0", co_name="g", lineno=12)
+    _bypass(s, "0/0", "Unsupported call_function target mylib.scale. \n Function module: "
+                      "mylib, \nFunction name: scale")
+    diags = s.explain()
+    top = diags[0]
+    assert top["kind"] == "failure"
+    assert [c["kind"] for c in top["consequences"]] == ["cache"]
+    from compdiag.analyses.runtime_fixes import runtime_fix
+    assert "allocate it outside the compiled function" in runtime_fix(
+        "AssertionError: Node view_10 was invalid, but is output", "aot")
+    assert [d["kind"] for d in diags].count("cache") == 0
+
+    (tmp_path / "ok").mkdir()
+    s2 = Store(tmp_path / "ok", exit_code=1)
+    s2.compile("0/0", fail_type="AssertionError",
+               fail_reason="Node view_10 was invalid, but is output")
+    s2.compile("1/0", co_name="g", lineno=12)
+    _bypass(s2, "1/0", "Unsupported call_function target mylib.scale. \n Function module: "
+                       "mylib, \nFunction name: scale")
+    assert any(d["kind"] == "cache" for d in s2.explain())

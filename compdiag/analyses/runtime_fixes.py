@@ -235,6 +235,23 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                    "torch.autograd.Function) returned gradients whose structure differs from "
                    "the inputs of the traced call; when the op has default arguments, torch "
                    "drops arguments equal to their default from the call it traces."),
+    # probes44j saliency_grad_probe_bw_mutation (pytorch#172956): a tensor the compiled code
+    # creates, saves for the backward and returns is written in place by the backward (a
+    # custom Function accumulating gradients into it); the partitioner cannot place it.
+    # Said with bisect alone ("aot_eager, no subsystem")
+    RuntimeFix(one_of("was invalid, but is output"),
+               "Do not write in the backward to a tensor the compiled code created and "
+               "returns: allocate it outside the compiled function and pass it in (a graph "
+               "input written in the backward is supported), or collect the gradient with a "
+               "tensor hook (`x.register_hook(...)`) or by returning it, instead of an "
+               "in-place write to a saved tensor.",
+               stages=("aot", "runtime"),
+               why="AOTAutograd's partitioner found a value that is both an output of the "
+                   "forward and written in place by the backward (a tensor saved for the "
+                   "backward, created inside the graph, that a custom autograd.Function's "
+                   "backward mutates): it cannot decide which graph owns it. Eager has no "
+                   "such split; the code runs there.",
+               names_change=True),
     # probes40d local_sgd_param_average: `dist.all_reduce(p)` on each parameter in a compiled
     # averaging step; the fix was "check that the line runs in eager" (it raises there too)
     RuntimeFix(every("leaf Variable that requires grad", "in-place operation"),

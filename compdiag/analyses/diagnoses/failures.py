@@ -26,6 +26,7 @@ from compdiag.analyses.break_before_failure import EXPLANATION as BREAK_EXPLANAT
 from compdiag.analyses.break_before_failure import break_at, break_fix, break_words
 from compdiag.analyses.config_cause import config_behind
 from compdiag.analyses.config_suspects import suspect, suspect_fix
+from compdiag.formats.compile_id import first_attempt
 from compdiag.formats.guard_source import in_user_spelling
 from compdiag.analyses.inplace_version import EXPLANATION as SAVED_EXPLANATION
 from compdiag.analyses.inplace_version import FIX as SAVED_FIX
@@ -128,7 +129,17 @@ SPEC = KindSpec(KIND, title="failure", words=("failure", "failures"), style="bol
                         Causes(KIND, "recompile", "the recompile's new compile is the one "
                                "that failed: the failure reports it",
                                lambda e, c, ctx: _failed_recompile(e, c),
-                               same_finding=True)))
+                               same_finding=True),
+                        # probes44j saliency: "aotautograd cache bypassed" ranked as a problem
+                        Causes(KIND, "cache", "the compile failed, so it had nothing to cache",
+                               lambda e, c, ctx: _failed_compile_cache(e, c))))
+
+
+def _failed_compile_cache(effect: Diagnosis, cause: Diagnosis) -> bool:
+    """A cache diagnosis (a bypass, a miss) only of compiles that failed before any code."""
+    theirs = {first_attempt(x) for x in (cause.compile_id, *cause.compile_ids) if x}
+    mine = {first_attempt(x) for x in (effect.compile_id, *effect.compile_ids) if x}
+    return cause.stage != "runtime" and bool(mine) and mine <= theirs
 
 
 # torch's words for an argument Dynamo cannot put in a graph (fullgraph's failure of it)
