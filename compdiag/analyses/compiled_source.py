@@ -44,6 +44,40 @@ def compiled_defs(ctx: Any, cids: Any = None
             yield fn, tree, ctx.resolve(row.get("filename"))
 
 
+def traced_nodes(ctx: Any, cids: Any = None, depth: int = 3
+                 ) -> Iterator[tuple[ast.AST, str]]:
+    """(node, source path) of every AST node in the compiled functions' bodies (of `cids`
+    only, when given) and in the functions and methods of the same file they call by name
+    (`helper()`, `self.helper()`), `depth` calls deep: the code a compile traced, as far as
+    the stored source says."""
+    for fn, tree, path in compiled_defs(ctx, cids):
+        defs = {n.name: n for n in ast.walk(tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        todo, seen = [(fn, 0)], set()
+        while todo:
+            node, level = todo.pop(0)
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            for sub in ast.walk(node):
+                yield sub, path
+                called = _callee(sub)
+                if called in defs and level < depth:
+                    todo.append((defs[called], level + 1))
+
+
+def _callee(node: ast.AST) -> str | None:
+    """The name a call calls: `helper` in `helper(x)` and in `self.helper(x)`."""
+    if not isinstance(node, ast.Call):
+        return None
+    if isinstance(node.func, ast.Name):
+        return node.func.id
+    if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and \
+            node.func.value.id == "self":
+        return node.func.attr
+    return None
+
+
 def named(node: ast.AST) -> str:
     """The last name of a decorator or callee: `assume_constant_result` in
     `@torch.compiler.assume_constant_result`, `f` in `f()`."""

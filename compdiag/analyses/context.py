@@ -9,6 +9,7 @@ import re
 import shlex
 from typing import Any, Iterable
 
+from compdiag.analyses.compiling_branches import eager_fallback_words
 from compdiag.analyses.diagnosis import UserFrame
 from compdiag.formats.code_text import code_only_lines, function_span
 from compdiag.formats.command_line import command_line, is_default_store
@@ -490,7 +491,8 @@ class RunContext:
             if is_recompile_limit(f):
                 cid = f["compile_id"]
                 limits[frame_of(cid)] = {"compile_id": cid,
-                                         "explanation": f.get("gb_explanation"),
+                                         "explanation": (f.get("gb_explanation") or "")
+                                         + eager_fallback_words(self, cid),
                                          "torch_message": f.get("torch_message")
                                          or f.get("message"),
                                          # the limit raised and ended the program

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from compdiag.analyses.compiled_source import compiled_defs
+from compdiag.analyses.compiled_source import traced_nodes
 
 _DEPTH = 3  # calls followed from a compiled function
 
@@ -18,23 +18,11 @@ _DEPTH = 3  # calls followed from a compiled function
 def environ_read(ctx: Any, key: str) -> dict[str, Any] | None:
     """{filename, lineno, line} of the first read of the environment variable `key` in code a
     compile of the run traced (as far as its source says), else None."""
-    for fn, tree, path in compiled_defs(ctx):
-        defs = {n.name: n for n in ast.walk(tree)
-                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        todo, seen = [(fn, 0)], set()
-        while todo:
-            node, depth = todo.pop(0)
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            for sub in ast.walk(node):
-                if _reads(sub, key):
-                    lines = ctx.source_lines(path) or []
-                    text = lines[sub.lineno - 1].strip() if sub.lineno <= len(lines) else None
-                    return {"filename": path, "lineno": sub.lineno, "line": text}
-                called = _callee(sub)
-                if called in defs and depth < _DEPTH:
-                    todo.append((defs[called], depth + 1))
+    for sub, path in traced_nodes(ctx, depth=_DEPTH):
+        if _reads(sub, key):
+            lines = ctx.source_lines(path) or []
+            text = lines[sub.lineno - 1].strip() if sub.lineno <= len(lines) else None
+            return {"filename": path, "lineno": sub.lineno, "line": text}
     return None
 
 
@@ -66,15 +54,3 @@ def _dotted(node: ast.AST) -> str:
     if not isinstance(node, ast.Name):
         return ""
     return ".".join([node.id, *reversed(parts)])
-
-
-def _callee(node: ast.AST) -> str | None:
-    """The name a call calls: `helper` in `helper(x)` and in `self.helper(x)`."""
-    if not isinstance(node, ast.Call):
-        return None
-    if isinstance(node.func, ast.Name):
-        return node.func.id
-    if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and \
-            node.func.value.id == "self":
-        return node.func.attr
-    return None
