@@ -54,3 +54,4 @@ def test_the_fix_follows_the_verdict():
     assert raised.startswith("Eager raises too on the same inputs (RuntimeError: The size")
     assert "bisect" not in raised   # nothing of the compiler's to narrow down
     assert "bug in the code" in fix(None)   # no verdict: the words as before
+

@@ -259,3 +259,27 @@ def test_a_failing_guard_torch_allocated_in_its_own_code_is_at_the_graph_node_ca
     assert d["user_frame"]["lineno"] == 16, d["user_frame"]
     assert "nested/_internal/ops.py" in d["reason"], d["reason"]
     assert "ragged size" in d["explanation"] and "outside the compiled function" in d["fix"]
+
+
+def test_a_codegen_frame_named_with_the_failing_node_makes_the_stage_codegen():
+    """probes46c bisenet: the backward's compile metrics carry no traceback, only the wrapped
+    "AssertionError: "; the failing node's words name torch's frame that raised (cpp.py's
+    store), which is codegen, not lowering."""
+    from compdiag.ingest.parse_failures import classify_stage
+
+    bare = "AssertionError:  (in the backward graph)"
+    assert classify_stage("InductorError", bare, "\nAssertionError: ") == "inductor_lowering"
+    named = bare + " (in store (torch/_inductor/codegen/cpp.py:3055), on node index_put"
+    assert classify_stage("InductorError", named, "\nAssertionError: ") == "inductor_codegen"
+
+
+def test_a_kernels_computing_origin_leads_its_views():
+    import torch
+
+    from compdiag.capture.lowering_node import _layout_only
+
+    g = torch.fx.Graph()
+    x = g.placeholder("x")
+    e = g.call_function(torch.ops.aten.expand.default, (x, [2, 2]))
+    i = g.call_function(torch.ops.aten.index_put.default, (x, [e], e))
+    assert _layout_only(e) and not _layout_only(i)

@@ -109,6 +109,12 @@ FIRST_STEP = {
     "kernel_compile": "Confirm it is Inductor: backend='aot_eager' should compile it.",
 }
 COMPILER_STAGES = ("aot", "inductor_lowering", "inductor_codegen", "kernel_compile", "runtime")
+# An Inductor failure at the op's own line: the program can go on without waiting for the fix
+# (probes46c bisenet_context_avg_up_crash: its `expand` spelling of the upsample compiled)
+WORKAROUND_STAGES = ("inductor_lowering", "inductor_codegen", "kernel_compile")
+WORKAROUND = ("Meanwhile, keep that line out of compiled code (a small helper decorated "
+              "`@torch.compiler.disable`) or write it another way that computes the same "
+              "(another op or spelling takes another lowering).")
 
 
 # Kernel compile failures that are not a Python error in generated code: the Triton/PTX/
@@ -207,6 +213,9 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
     elif stage in COMPILER_STAGES:
         if stage in FIRST_STEP and not known:
             parts.append(FIRST_STEP[stage])
+        if stage in WORKAROUND_STAGES and not known and line.strip() and \
+                not line.lstrip().startswith(("def ", "@", "class ")):
+            parts.append(WORKAROUND)
         parts.append(f"Find the culprit: {bisect}; then shrink the graph to a standalone "
                      f"repro: `{minify}`." if not no_minify else
                      f"Find the culprit: {bisect} (compdiag's minifier cannot replay this "

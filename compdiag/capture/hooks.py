@@ -239,7 +239,9 @@ class Capture:
                 if not isinstance(md, dict):
                     return
                 payload = getattr(record, "payload", None)
-                metrics = md.get("compilation_metrics")
+                # (the backward's lazy compile reports its own: probes46c bisenet, a codegen
+                # assertion in the backward was at `loss.backward()`)
+                metrics = md.get("compilation_metrics") or md.get("bwd_compilation_metrics")
                 if isinstance(metrics, dict) and metrics.get("fail_type"):
                     # before the record: the failure it makes takes the node's line
                     capture.guarded("failing node", capture._on_failed_compile)

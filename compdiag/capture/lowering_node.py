@@ -208,8 +208,26 @@ def _origins(value: Any) -> list[Any]:
                 nodes = [n for n in origins if _is_op_node(n)]
             except Exception:  # noqa: BLE001 - fail open: a container we cannot walk
                 return []
-            return sorted(nodes, key=lambda n: str(n.name))
+            # the node whose value the buffer is first, then the ops that compute over the
+            # ones that only fill, view or broadcast (probes46c: a fused backward kernel's
+            # origins, by name, led with the `expand` of a sum's gradient, not the upsample's
+            # index_put)
+            own = getattr(holder, "origin_node", None)
+            return sorted(nodes, key=lambda n: (n is not own, _layout_only(n), str(n.name)))
     return []
+
+
+_LAYOUT_OPS = frozenset({"expand", "view", "reshape", "unsqueeze", "squeeze", "permute", "t",
+                         "transpose", "full", "zeros", "ones", "empty", "alias", "slice",
+                         "select", "clone", "_to_copy", "as_strided", "full_like",
+                         "zeros_like", "empty_like"})
+
+
+def _layout_only(node: Any) -> bool:
+    """An op that fills, views or broadcasts (`aten.expand.default`), not one that computes."""
+    target = getattr(node, "target", None)
+    name = str(getattr(target, "__name__", target)).split(".")[0]
+    return name in _LAYOUT_OPS
 
 
 def _inductors(value: Any) -> bool:

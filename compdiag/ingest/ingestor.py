@@ -356,6 +356,9 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows, 
             where = self.lowering_where.pop(cid, None)
             if op and where and where not in message:
                 message = f"{message} ({where})"
+            if op and stage == "inductor_lowering" and any(
+                    k in (where or "") for k in ("torch/_inductor/codegen/", "scheduler.py")):
+                stage = "inductor_codegen"  # torch's frame that raised is codegen's (46c)
         if not op:  # raised in the Dynamo graph's own code (an eager backend): its node's
             at = generated_node(traceback, self.graph_calls)
             op = [at["frame"]] if at and is_user_file(at["frame"].get("filename")) else []

@@ -255,10 +255,9 @@ def _stage_frame(path: str) -> bool:  # one stage alone runs it (not fake tensor
 
 def classify_stage(exc_type: str | None, message: str | None, traceback: str | None,
                    *, at_runtime: bool = False) -> str:
-    """Which compile stage an exception escaped from, from its type, message and frames.
-
-    The deepest torch frame decides: Dynamo wraps backend errors (BackendCompilerFailed,
-    InductorError), so the wrapper's own type says little."""
+    """Which compile stage an exception escaped from, from its type, message and frames: the
+    deepest torch frame decides (Dynamo wraps backend errors: BackendCompilerFailed,
+    InductorError, so the wrapper's own type says little)."""
     text = "\n".join(x for x in (exc_type, message, traceback) if x)
     head = (exc_type or "") + " " + (message or "")[:400]
     if any(k in head for k in KERNEL_TOOLCHAIN_ERRORS):
@@ -288,11 +287,12 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
         return "aot"  # the deepest stage's own frame (probes39a njt: AOTAutograd's)
     if wrapped:
         # The wrapped error text often names the inner stage even when frames are cut: in
-        # torch's message or frames, never a path of the program's (PyTorch's test/inductor/
-        # folder made a custom backend's assert Inductor's).
+        # torch's message or frames (a failing node's frame: probes46c), never a path of the
+        # program's (PyTorch's test/inductor/ made a custom backend's assert Inductor's).
         torch_text = head + "\n" + "\n".join(f for f in frames if "/torch/" in f)
         if "compile_fx" in text or "inductor" in torch_text.lower():
-            return "inductor_lowering"
+            codegen = re.search(r"\(in \w+ \(torch/_inductor/(?:codegen/|scheduler\.py)", text)
+            return "inductor_codegen" if codegen else "inductor_lowering"
         if "BackendCompilerFailed" in head and (frames or "backend='aot" not in head):
             # torch names the backend that raised (`backend='my_backend' raised`), and no
             # frame of AOTAutograd or Inductor ran under it (those returned above): the

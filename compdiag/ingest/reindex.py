@@ -143,7 +143,8 @@ def _restage(conn: sqlite3.Connection) -> None:
     for rowid, exc_type, message, traceback, torch_message, stage in conn.execute(
             f"SELECT rowid, {', '.join(cols)}, stage FROM failures").fetchall():
         if stage in compiling and traceback:
-            new = P.classify_stage(exc_type, torch_message or message, traceback)
+            new = P.classify_stage(exc_type, torch_message or message,
+                                   f"{traceback}\n{message}" if torch_message else traceback)
             if new != stage:
                 conn.execute("UPDATE failures SET stage = ? WHERE rowid = ?", (new, rowid))
 

@@ -139,7 +139,8 @@ def _failed_compile_cache(effect: Diagnosis, cause: Diagnosis) -> bool:
     """A cache diagnosis (a bypass, a miss) only of compiles that failed before any code."""
     theirs = {first_attempt(x) for x in (cause.compile_id, *cause.compile_ids) if x}
     mine = {first_attempt(x) for x in (effect.compile_id, *effect.compile_ids) if x}
-    return cause.stage != "runtime" and bool(mine) and mine <= theirs
+    return cause.stage != "runtime" and "(in the backward graph)" not in cause.reason \
+        and bool(mine) and mine <= theirs   # (the forward's compile did not fail)
 
 
 # torch's words for an argument Dynamo cannot put in a graph (fullgraph's failure of it)
