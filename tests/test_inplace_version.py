@@ -39,3 +39,18 @@ def test_nothing_is_claimed_without_a_single_written_input_of_that_shape():
     three = {"L['w'].size()[0]": "32", "L['w'].size()[1]": "128", "L['w'].size()[2]": "2"}
     assert written_saved_tensor(_ctx(three), ["0/0"], MSG, ["/m.py"]) is None
     assert written_saved_tensor(_ctx({}), ["0/0"], "another error", ["/m.py"]) is None
+
+
+def test_the_in_place_write_on_a_graph_input_leads_for_that_error_only():
+    """probes46c adapter_inplace_norm_sysexit: the program caught the backward's error (no
+    failure row: the program's exception is the evidence) and explain put it at
+    `loss.backward()`; the in-place write on the compiled graph's input is the cause."""
+    from compdiag.analyses.locate import overwritten_lines
+
+    nodes = [{"filename": "/m.py", "lineno": 27, "line": "side = interp(h)",
+              "call": "torch.nn.functional.interpolate(l_h_, size = (8, 8))"},
+             {"filename": "/m.py", "lineno": 28, "line": "h.sub_(self.shift)",
+              "call": "l_h_.sub_(l_self_parameters_shift_);  l_h_ = None"}]
+    ctx = SimpleNamespace(compiles=("0/0",), dynamo_nodes=lambda cid: nodes)
+    assert [f["lineno"] for f in overwritten_lines(ctx, None, MSG)] == [28]
+    assert overwritten_lines(ctx, None, "RuntimeError: shape mismatch") == []

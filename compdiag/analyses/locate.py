@@ -159,6 +159,18 @@ _INPLACE_ON_INPUT = lazy_re.compile(
     r"^\s*(?:(?:l_\w+|_get_data_attr\w*)\.[a-z]\w*_\(|torch\.ops\.\w+\.\w+_\.\w+\(l_)")
 
 
+# autograd's version-counter check: a tensor the backward saved was changed in place after
+VERSION_COUNTER = "modified by an inplace operation"
+
+
+def overwritten_lines(ctx: Any, cid: str | None, words: str | None) -> list[dict[str, Any]]:
+    """For an error that says a tensor saved for the backward was changed in place
+    (autograd's version counter), the in-place ops on compiled graphs' inputs: the cause,
+    where the backward that raised is its consequence (probes46c adapter_inplace_norm_sysexit:
+    the program's exception said it at `loss.backward()`). [] for any other error."""
+    return inplace_lines(ctx, cid) if VERSION_COUNTER in (words or "") else []
+
+
 def inplace_lines(ctx: Any, cid: str | None) -> list[dict[str, Any]]:
     """User lines of in-place ops on a compiled graph's inputs (the compile's, or any
     compile's for a backward that names none), in graph order."""
@@ -196,13 +208,15 @@ def inside_compiled(ctx: Any, frames: Iterable[Mapping[str, Any]] | None,
 
 def ran_op(ctx: Any, frames: Iterable[Mapping[str, Any]] | None, cid: str | None = None, *,
            kernel_frames: Frames = None, calls: Iterable[Frames] = (),
-           own: Mapping[str, Any] | None = None, named: Frames = None) -> UserFrame:
+           own: Mapping[str, Any] | None = None, named: Frames = None,
+           words: str | None = None) -> UserFrame:
     """The user line of a failure raised, or a native crash, while compiled code ran
     (issue 29 §1): `own` (the line ingest found for the failure, from the generated line it
     ended at) or a user frame torch's traceback (or faulthandler's dump) has inside the
     compiled code, then the nodes of the op torch named (`named`: a custom op whose output
     failed its size/stride check), then the op that ran (compiled_ops), then `calls` (where
-    it surfaced), then the compile's own call."""
+    it surfaced), then the compile's own call; `words`, the error's message: an in-place
+    write that made a saved tensor stale leads (overwritten_lines)."""
     stack = list(frames or ())
     at = first_compiled([f.get("filename") or "" for f in stack])
     # where it surfaced, less the compiled function's own frame (at its `def`)
@@ -213,6 +227,9 @@ def ran_op(ctx: Any, frames: Iterable[Mapping[str, Any]] | None, cid: str | None
     # no op ran it, so the call that did (the kernel torch named, if any, still first)
     ops = compiled_ops(ctx, stack, cid, kernel_frames) if not in_runtime(stack) else \
         ([kernel_frames] if kernel_frames else [])
+    stale = overwritten_lines(ctx, cid, words)
+    if stale:
+        return locate(ctx, cid, nodes=[stale])
     return locate(ctx, cid, torch=[mine, inside_compiled(ctx, stack, at)],
                   nodes=[*_frames(named), *ops], calls=outside)
 

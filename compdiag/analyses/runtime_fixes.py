@@ -49,6 +49,19 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                    "for the backward was not overwritten in place fails there; eager makes "
                    "that check only when backward runs, so the same code runs in eager.",
                names_change=True),
+    # probes46c adapter_inplace_norm_sysexit (pytorch#185497): a compiled function normalises
+    # its input in place (`h.sub_(shift).div_(scale)`); the compiled backward's version check
+    # fails at `loss.backward()`, where eager runs. Said with bisect alone.
+    RuntimeFix(one_of("modified by an inplace operation"),
+               "Write that value out of place at the line shown (`x = (x - mean) / std` "
+               "instead of `x.sub_(mean).div_(std)`): an in-place write to a tensor the "
+               "compiled graph takes as input, after another op saved it for the backward.",
+               why="The compiled graph saves for its backward tensors that eager's ops do not "
+                   "need (AOTAutograd's partitioner chooses what to save, and writes a "
+                   "mutated input back in place after the forward); an in-place write then "
+                   "makes a saved tensor stale, and autograd's version check fails in the "
+                   "backward where eager's passes.",
+               names_change=True),
     # probes44j dann_grad_reverse_data_noise (pytorch PR #194534): compiled code writes in
     # place (through `.data` too) to a tensor a custom autograd.Function returned as is;
     # AOTAutograd replays the write on the real tensor after the graph, where autograd

@@ -54,8 +54,8 @@ from compdiag.analyses.fake_origins import (HANDLED_FIX, INTERNAL_FAKE_FIX, TORC
                                            TRACED_STAGES, origin_verdict)
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.locate import (SOURCE, TORCH, first_user_frame, inplace_lines,
-                                     kernel_frames, locate, ran_op, runtime_origin,
+from compdiag.analyses.locate import (SOURCE, TORCH, first_user_frame, kernel_frames,
+                                     locate, overwritten_lines, ran_op, runtime_origin,
                                      source_line)
 from compdiag.analyses.numpy_guard_bug import numpy_guard_bug
 from compdiag.analyses.region_reuse import CLAUSE, FIX as VARYING_FIX, REUSE_LIMIT, \
@@ -63,7 +63,6 @@ from compdiag.analyses.region_reuse import CLAUSE, FIX as VARYING_FIX, REUSE_LIM
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.refused_recompile import refused
 from compdiag.analyses.raised_by import raised_by, wordless
-from compdiag.analyses.rules import found, one_of
 from compdiag.analyses.summary import with_decisive
 from compdiag.analyses.unbacked_origin import (INDUCTOR_FIX as UNBACKED_FIX, ORIGIN_EXPLANATION,
                                                DATA_DEPENDENT, FULLGRAPH_OFF, LIBRARY_BRANCH_FIX,
@@ -318,8 +317,6 @@ def _outer_frames(tb: str, failure: dict[str, Any]) -> list[dict[str, Any]]:
     return frames[:at] if at is not None else frames
 
 
-# autograd's version-counter check: a tensor the backward saved was changed in place after
-VERSION_COUNTER = one_of("modified by an inplace operation")
 CONFIG_EXPLANATION = (
     "The exception was raised in torch's own code for `{name}`, a setting the program "
     "changed: that code runs only because of it, so the setting's line is where to act.")
@@ -341,19 +338,14 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         whole = f.get("torch_message") or (exc.get("message") if fatal and exc else None)
         surfaced, raised = exception_frames(exc) if fatal and exc else (None, None)
         # torch's traceback: the failure's own, then where the program's exception surfaced
-        mutated = inplace_lines(ctx, cid) if f["stage"] == "runtime" and found(
-            VERSION_COUNTER, f.get("message")) else []
-        if mutated:
-            # autograd's saved tensor was changed in place: the in-place op on a compiled
-            # graph's input is the cause, the backward where it surfaced its consequence
-            frame = locate(ctx, cid, nodes=[mutated])
-        elif f["stage"] == "runtime" and tb:
+        if f["stage"] == "runtime" and (tb or overwritten_lines(ctx, cid, f.get("message"))):
             # raised while compiled code ran: the op inside it, before the call; the op
             # torch's message names (stored at ingest) first: its node's user line
             frame = ran_op(ctx, frames_in(tb), cid, kernel_frames=kernel_frames(ctx),
                            calls=[surfaced], own={k: f.get(k)
                                                   for k in ("filename", "lineno", "line")},
-                           named=ctx.target_user_lines(cid, f.get("op")))
+                           named=ctx.target_user_lines(cid, f.get("op")),
+                           words=f.get("message"))
         else:
             frame = locate(ctx, cid, torch=[{"filename": f.get("filename"),
                                              "lineno": f.get("lineno"), "line": f.get("line")},

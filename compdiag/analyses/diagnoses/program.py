@@ -441,7 +441,7 @@ def _exception(ctx: Any, exc: dict[str, Any]) -> list[Diagnosis]:
         return [anomaly_diagnosis(ctx, exc, anomaly, surfaced, raised)]
     if compiled and (exc.get("stage") or "runtime") == "runtime":
         # Raised while compiled code ran: the op inside it that raised, before its call.
-        frame = ran_op(ctx, exc.get("frames"), exc.get("compile_id"),
+        frame = ran_op(ctx, exc.get("frames"), exc.get("compile_id"), words=exc.get("message"),
                        kernel_frames=kernel_frames(ctx), calls=[surfaced])
     else:
         frame = locate(ctx, torch=[surfaced])
