@@ -527,3 +527,39 @@ def test_a_graph_that_raises_uncompiled_is_refused_as_its_own_check_not_eager():
     text = str(info.value)
     assert "empty target mask" in text and "without compiling" in text
     assert "in eager" not in text and "graph's own" in text
+
+
+def test_a_graph_that_returns_the_input_it_wrote_in_place_is_minified_on_its_writes():
+    """probes46c acc_heat_rod_mirror_inplace (pytorch#198270): the graph Dynamo kept returns
+    its input `u`, which in-place ops wrote; minify said "the failing graph returns no tensor
+    computed by the graph". The last write is the output, and an op that reads `u` after a
+    write keeps that write (else the first candidate dropped every write but the last, and
+    "did not reproduce"). A 'compiler' that gets index_put_'s accumulation wrong shrinks to
+    the writes it needs."""
+    def step(u, idx, v):
+        u.index_put_((idx,), v, accumulate=True)
+        u.add_(u.flip(0)).mul_(0.5)
+        return (u,)
+
+    gm = torch.fx.symbolic_trace(step)
+    inputs = [torch.zeros(6), torch.tensor([1, 1]), torch.tensor([1.0, 2.0])]
+    problem = problem_of(gm, inputs, "accuracy", ("AccuracyMismatch", ""))
+    model = Model(problem)
+    assert model.original_outputs == ("mul_",)
+    assert {"index_put_", "flip", "add_", "mul_"} <= set(model.initial().kept)
+
+    def no_accumulate(g, ins, kind, config, **kw):
+        def run(*args):
+            class Wrong(torch.fx.Interpreter):
+                def call_method(self, target, a, k):
+                    if target == "index_put_":
+                        return a[0].index_put_(*a[1:], accumulate=False)
+                    return super().call_method(target, a, k)
+            return Wrong(g).run(*args)
+        ref = g(*[x.clone() for x in ins])
+        res = run(*[x.clone() for x in ins])
+        return ("fail", ("AccuracyMismatch", "")) if oracle.mismatch(ref, res, None) \
+            else ("pass", None)
+
+    result = minify(problem, run=no_accumulate)
+    assert "Tensor.index_put_" in result.ops and result.one_minimal

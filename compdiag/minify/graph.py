@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
@@ -254,17 +255,28 @@ class Model:
                       if n.op in ("call_function", "call_method", "get_attr")]
         self.operands = {}
         self.nodes = {n.name: n for n in self.gm.graph.nodes}
+        # an op that reads an input after an in-place op wrote it reads that write too
+        alias, writes = _writes(self.gm)
+        current: dict[str, str] = {}   # input -> its last writer so far
         for n in self.gm.graph.nodes:
             seen: list[str] = []
             for a in n.all_input_nodes:
                 if a.name not in seen:
                     seen.append(a.name)
+                w = current.get(alias.get(a.name, a.name))
+                if w is not None and w != n.name and w not in seen:
+                    seen.append(w)
             self.operands[n.name] = seen
+            if n.name in writes:
+                current[writes[n.name]] = n.name
         self.values = self._eager_values()
         out = next(n for n in self.gm.graph.nodes if n.op == "output")
+        last = {root: w for w, root in writes.items()   # (dicts keep graph order)
+                if self.nodes[root].op == "placeholder" and w in alias}
         self.original_outputs = tuple(dict.fromkeys(
-            a.name for a in _flat_nodes(out.args[0])
-            if a.name in self.order and self.tensor_valued(a.name)))
+            last.get(a.name, a.name) for a in _flat_nodes(out.args[0])
+            if last.get(a.name, a.name) in self.order
+            and self.tensor_valued(last.get(a.name, a.name))))
         self.position = {name: i for i, name in enumerate(self.order)}
 
     def _eager_values(self) -> dict[str, Any]:
@@ -497,6 +509,31 @@ class Model:
 
     def key(self, c: Candidate) -> tuple:
         return (c.kept, c.outputs, c.sizes, c.zeroed, c.dropped_config, c.unit_consts)
+
+
+def _writes(gm: torch.fx.GraphModule) -> tuple[dict[str, str], dict[str, str]]:
+    """({node: the tensor it is, when it aliases another: an in-place op's result}, {writer:
+    the tensor it writes}), in graph order, for in-place ops and `x[i] = v`: a graph that
+    returns an input it changed in place (`u.add_(...)` ... `return (u,)`) computes that
+    input's new value in its writes, and an op that reads a tensor after a write reads the
+    write too (probes46c acc_heat_rod_mirror_inplace: "the failing graph returns no tensor
+    computed by the graph"). Writes through an in-place op's result (`u.add_(a).mul_(b)`)
+    count."""
+    alias: dict[str, str] = {}
+    writes: dict[str, str] = {}
+    for n in gm.graph.nodes:
+        target = str(n.target)
+        name = target.rsplit(".", 1)[-1] if n.op == "call_method" else \
+            str(getattr(n.target, "__name__", target)).split(".")[0]
+        first = n.args[0] if n.args else None
+        if n.op in ("call_method", "call_function") and isinstance(first, torch.fx.Node) and (
+                (name.endswith("_") and not name.endswith("__"))
+                or n.target is operator.setitem):
+            root = alias.get(first.name, first.name)
+            writes[n.name] = root
+            if n.target is not operator.setitem:
+                alias[n.name] = root
+    return alias, writes
 
 
 def _flat_nodes(arg: Any) -> list[torch.fx.Node]:
