@@ -20,6 +20,7 @@ from compdiag.ingest.generations import Generations, starts_compile
 from compdiag.ingest.own_records import OwnRecords
 from compdiag.ingest.unbacked_symbols import UnbackedSymbols
 from compdiag.ingest.timeline import Timeline, event_args
+from compdiag.ingest.specializer import torch_specializer
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 from compdiag.store.writer import Writer
 
@@ -238,8 +239,9 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows, 
                       sources=[str(x) for x in sources] if isinstance(sources, list) else [],
                       value=None if value.get("value") is None else str(value["value"]),
                       reason=value.get("reason"), filename=user.get("filename"),
-                      lineno=user.get("lineno"), line=user.get("line") or None,
-                      user_stack=frames)
+                      lineno=user.get("lineno"), line=user.get("line") or None, user_stack=frames,
+                      torch_frame=torch_specializer(self._frame(f) for f in value.get("stack")
+                                                    or [] if isinstance(f, dict)))
 
     def _on_compilation_metrics(self, value: Any, cid: str | None, payload: str | None,
                                 md: dict) -> None:

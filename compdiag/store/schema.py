@@ -809,6 +809,8 @@ ADDED_COLUMNS = {
     "ddp_splits": ("number_outputs TEXT NOT NULL DEFAULT '[]'",),
     # issue 29 §1: the function a library wrapper being compiled wraps (capture/call_sites.py)
     "call_stacks": ("wraps TEXT",),
+    # issue 29 §1: torch's compiler function that specialised the symbol (ingest/specializer)
+    "shape_specializations": ("torch_frame TEXT",),
     # issue 29 §1: the changed input's stack trace torch names in a re-record line
     "cudagraph_rerecords": ("frames TEXT",),
     "compile_stacks": ("frames_blob TEXT",),  # issue 34: store/blobs.py

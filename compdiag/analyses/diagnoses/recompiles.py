@@ -27,7 +27,9 @@ from compdiag.analyses.guard_words import bare, in_user_terms, previous_compile
 from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.limiter import Limiter, structural
 from compdiag.analyses.kind_spec import KindSpec
-from compdiag.analyses.locate import locate, source_line
+from compdiag.analyses.limit_words import LOWERED_FIX, LOWERED_REASON, lowered_limit
+from compdiag.analyses.locate import locate
+from compdiag.analyses.lowering_guards import torch_specialised
 from compdiag.analyses.tied_sizes import tied_fix
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.recompile_causes import other_cause
@@ -209,34 +211,12 @@ def compdiag_kinds() -> list[KindSpec]:
 
 
 
-# The program's own recompile limit, below torch's default (8): a test harness that sets it
-# for one test and never restores it (torch._dynamo.reset() keeps config).
-LOWERED = re.compile(r"\b(?:recompile_limit|cache_size_limit)\s*=\s*(\d+)\b")
-DEFAULT_LIMIT = 8
-LOWERED_REASON = "; the limit is {n}, set by the program at line {lineno} (`{line}`)"
-LOWERED_FIX = ("Line {lineno} (`{line}`) lowered the recompile limit to {n}, and "
-               "torch._dynamo.reset() does not restore config: set it only around the code "
-               "that needs it (`with torch._dynamo.config.patch(recompile_limit={n}):`) or "
-               "remove the line.")
-
-
 def _float(value: str | None) -> bool:
     """Whether a guard's value is a Python float literal (`0.7999999999999999`, `1e-05`)."""
     try:
         return not re.fullmatch(r"-?\d+", value or "") and isinstance(float(value or ""), float)
     except ValueError:
         return False
-
-
-def lowered_limit(ctx: Any, cid: str | None, recompiles: int) -> dict[str, Any] | None:
-    """{n, lineno, line} of the program's line that set the recompile limit the function hit
-    below torch's default; None where no such line holds that value."""
-    at = source_line(ctx, cid, LOWERED)
-    m = LOWERED.search(at.line or "") if at is not None else None
-    if m is None or not int(m.group(1)) < DEFAULT_LIMIT or recompiles > int(m.group(1)):
-        return None
-    return {"n": int(m.group(1)), "lineno": at.lineno,
-            "line": re.sub(r"\s+#.*$", "", at.line or "")}
 
 
 def call_site(ctx: Any, cid: str | None) -> tuple[UserFrame, tuple[str, ...]]:
@@ -522,6 +502,13 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             if frame is call and not expected else None
         if used is not None:  # an op's number argument in the function needs the value
             frame, reason, fix = used["frame"], reason + used["clause"], used["fix"]
+        torchs = torch_specialised(ctx, evs, cause and cause.spec) \
+            if category in ("size_branch", "size") else None
+        if torchs is not None:  # torch's own code made the size a constant: at the op
+            frame, reason = torchs.frame or frame, torchs.said_in(reason)
+            explanation = f"{(limit or {}).get('explanation') or ''} {torchs.explanation}"
+            fix = LIMIT_FIX.format(fn=shown or "The function", fix=torchs.fix) if limit \
+                else torchs.fix
         out.append(Diagnosis(
             KIND, stage="dynamo",
             compile_id=first_attempt((limit or {}).get("compile_id") or last["compile_id"]),
