@@ -483,3 +483,14 @@ def test_a_cache_bypass_of_a_compile_that_failed_folds_under_the_failure(tmp_pat
     _bypass(s2, "1/0", "Unsupported call_function target mylib.scale. \n Function module: "
                        "mylib, \nFunction name: scale")
     assert any(d["kind"] == "cache" for d in s2.explain())
+
+    # an accuracy check's failure is no failed compile (probes46d: "the compile failed, so it
+    # had nothing to cache" folded the cache line of every accuracy mismatch)
+    (tmp_path / "acc").mkdir()
+    s3 = Store(tmp_path / "acc", exit_code=0)
+    s3.compile("0/0")
+    s3.failure("0/0", stage="accuracy", exc_type="AccuracyMismatch", message="output 0 differs",
+               filename=str(s3.user), lineno=3)
+    _bypass(s3, "0/0", "Unsupported call_function target mylib.scale. \n Function module: "
+                       "mylib, \nFunction name: scale")
+    assert all(c["kind"] != "cache" for d in s3.explain() for c in d.get("consequences", []))

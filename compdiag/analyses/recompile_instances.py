@@ -18,11 +18,15 @@ INSTANCES_EXPLANATION = ("Instances of {cls} share {fn}()'s compiled code; the i
                          "here differs from the one it was compiled for in {src}, so it got "
                          "its own graph. This is one graph per instance configuration, not a "
                          "changing input: marking dimensions dynamic does not apply.")
-INSTANCES_FIX = ("Expected once per distinct instance. To share one graph, keep values that "
-                 "differ between instances out of Python attributes (a tensor buffer, "
-                 "`self.register_buffer(...)`, is an input, not a constant); with many "
-                 "instances compiled in turn, raise `torch._dynamo.config.recompile_limit` to "
-                 "their number.")
+# (probes46a vit_droppath_regional_rand_ok: "Expected once per ..." read as nothing to do,
+# and the buffer advice broke the graph at the `if` that tests the value)
+INSTANCES_FIX = ("A graph compiled once per distinct instance: N configurations, N compiles, "
+                 "and past `torch._dynamo.config.recompile_limit` the rest run uncompiled. "
+                 "To share one graph, keep values that differ between instances out of Python "
+                 "attributes where the code only computes with them (a tensor buffer, "
+                 "`self.register_buffer(...)`, is an input, not a constant); a value a Python "
+                 "`if` tests must stay a constant (a tensor there breaks the graph), so there "
+                 "raise the limit to the number of distinct configurations.")
 _ROOT = re.compile(r"^(?:L\['(\w+)'\]|([A-Za-z_]\w*))(?:[.\[]|$)")
 _SELF_ID_GUARD = re.compile(r"___check_obj_id\(\s*(?:L\['self'\]|self)\s*,")
 

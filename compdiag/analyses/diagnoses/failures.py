@@ -138,8 +138,15 @@ def _failed_compile_cache(effect: Diagnosis, cause: Diagnosis) -> bool:
     """A cache diagnosis (a bypass, a miss) only of compiles that failed before any code."""
     theirs = {first_attempt(x) for x in (cause.compile_id, *cause.compile_ids) if x}
     mine = {first_attempt(x) for x in (effect.compile_id, *effect.compile_ids) if x}
-    return cause.stage != "runtime" and "(in the backward graph)" not in cause.reason \
-        and bool(mine) and mine <= theirs   # (the forward's compile did not fail)
+    # a compile stage's failure (not one at run time or of the accuracy check: probes46d, "the
+    # compile failed" over accuracy mismatches), and not the backward's (the forward's compile
+    # did not fail)
+    return cause.stage in COMPILE_FAILED and "(in the backward graph)" not in cause.reason \
+        and bool(mine) and mine <= theirs
+
+
+COMPILE_FAILED = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kernel_compile",
+                  "backend")
 
 
 # torch's words for an argument Dynamo cannot put in a graph (fullgraph's failure of it)
