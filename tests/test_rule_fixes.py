@@ -267,3 +267,21 @@ def test_a_backward_whose_gradients_miss_traced_inputs_names_the_defaults() -> N
            "the inputs. Got: TreeSpec(tuple, None, [*,")
     fix = failure_fix("aot", "BackendCompilerFailed", one, run_id=1, argv=["a.py"])
     assert fix.startswith("Return one gradient per input") and "default" in fix, fix
+
+
+def test_torchs_own_advice_is_the_fix_where_no_rule_knows_the_error():
+    """probes46d mtl_gradnorm_probe_retain_graph: torch's runtime error said "Please keep
+    backward(create_graph=False, retain_graph=False) ..., or set
+    torch._functorch.config.donated_buffer=False", and the fix sent the user to aot_eager and
+    bisect. Its standing lines about debugging are no advice."""
+    from compdiag.analyses.failure_fixes import failure_fix, torch_advice
+
+    msg = ("This backward function was compiled with non-empty donated buffers which requires "
+           "create_graph=False and retain_graph=False. Please keep backward(create_graph=False, "
+           "retain_graph=False) across all backward() function calls, or set "
+           "torch._functorch.config.donated_buffer=False to disable donated buffer.")
+    fix = failure_fix("runtime", "RuntimeError", msg[:60], run_id=1, argv=["compdiag"],
+                      torch_message=msg)
+    assert fix.startswith("torch's advice: Please keep backward(") and "bisect" not in fix
+    assert torch_advice("Boom. Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace.") is None
+    assert torch_advice("It failed. Please report an issue to PyTorch.") is None

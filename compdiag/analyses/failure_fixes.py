@@ -136,6 +136,30 @@ KERNEL_COMPILE_FIXES: tuple[tuple[Words, str], ...] = (
 )
 
 
+# A sentence of torch's error that tells the user what to do (probes46d
+# mtl_gradnorm_probe_retain_graph: "Please keep backward(...) ..., or set
+# torch._functorch.config.donated_buffer=False", and the fix sent the user to bisect)
+_SENTENCE = re.compile(r"(?:^|(?<=[.!?])\s+)([A-Z][^\n]*?[.!?])(?=\s+[A-Z]|\s*$)", re.M)
+_ADVICE = re.compile(r"^(?:Please|Consider|You can|You may|You should|To fix|To avoid|Try|"
+                     r"Use|Set|Call|Pass|Avoid)\b")
+
+
+# torch's standing lines about debugging or reporting, not about this error
+_NOT_ADVICE = re.compile(r"TORCHDYNAMO_VERBOSE|TORCH_LOGS|TORCH_TRACE|stack trace|report|"
+                         r"file an issue|github|debug", re.I)
+
+
+def torch_advice(text: str | None) -> str | None:
+    """The first sentence of torch's message (past its first line's head) that advises: it
+    starts "Please", "Consider", "To fix", ...; None without one."""
+    for m in _SENTENCE.finditer((text or "")[:4000]):
+        sentence = " ".join(m.group(1).split())
+        if _ADVICE.match(sentence) and 20 <= len(sentence) <= 400 and \
+                not _NOT_ADVICE.search(sentence):
+            return sentence
+    return None
+
+
 def kernel_compile_fix(message: str | None) -> str | None:
     return first(KERNEL_COMPILE_FIXES, message)
 
@@ -163,6 +187,10 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
              or runtime_fix(text, stage))
     if known:
         parts.append(known)
+    advice = torch_advice(torch_message or message or one_line) \
+        if not known and stage in ("runtime", "aot") else None
+    if advice:  # torch's own words for what to do, where no rule knows the error: the
+        return f"torch's advice: {advice}"   # fix, with nothing to bisect
     if (stage != "kernel_compile" and eager_fails(text, stage)) or circumstance(text, stage):
         # the data's error, or the moment's (interpreter shutdown): nothing to bisect or shrink
         return " ".join(parts)
