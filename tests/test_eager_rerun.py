@@ -55,3 +55,20 @@ def test_the_fix_follows_the_verdict():
     assert "bisect" not in raised   # nothing of the compiler's to narrow down
     assert "bug in the code" in fix(None)   # no verdict: the words as before
 
+
+
+def test_the_programs_own_op_is_its_code_not_torchs():
+    """probes46d int8_rowquant_composite_op_data_ptr: a CompositeImplicitAutograd op of the
+    program's namespace read `data_ptr()` under fake tensors; the eager verdict called it
+    "a torch bug, not the program's". Its packet is not run in eager, and the fix names it."""
+    from compdiag.analyses.failure_facts import foreign_op
+
+    assert eager_rerun._foreign_op(torch.ops.aten.mm) is False
+    lib = torch.library.Library("cdtest_rerun", "DEF")
+    lib.define("ident(Tensor x) -> Tensor")
+    assert eager_rerun._foreign_op(torch.ops.cdtest_rerun.ident)
+    assert foreign_op("qkern.fake_quant_rows") and not foreign_op("aten.mm.default")
+    fix = failure_fix("dynamo", "TorchRuntimeError", "Cannot access data pointer", run_id=1,
+                      argv=["compdiag"], eager="runs", program_op="qkern.fake_quant_rows")
+    assert fix.startswith("The program's own op `qkern.fake_quant_rows` raised")
+    assert "torch bug" not in fix

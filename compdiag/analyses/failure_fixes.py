@@ -66,6 +66,15 @@ DYNAMO_RAISED_EAGER_RUNS = (
     "other implementations take (the documented form of its arguments: shapes, keepdim, "
     "dtypes), or run it outside compiled code (a small helper decorated "
     "`@torch.compiler.disable`, a graph break there).")
+# ... in the body of an op of the program's own namespace (probes46d
+# int8_rowquant_composite_op_data_ptr: a CompositeImplicitAutograd op reading `data_ptr()`,
+# called torch's bug by the eager verdict)
+PROGRAM_OP_RAISED = (
+    "The program's own op `{op}` raised while Dynamo ran its Python body on fake tensors "
+    "(torch traces into an op that has no fake implementation): a body that reads data "
+    "(`data_ptr()`, `.item()`, NumPy) cannot run there. Make it an opaque custom op "
+    "(`torch.library.custom_op`) with a fake implementation (`register_fake`), so torch "
+    "does not trace into it.")
 DYNAMO_RAISED_EAGER_RAISES = (
     "Eager raises too on the same inputs ({said}): the line is wrong for these values, in "
     "eager as compiled; fix the code there (shapes, dtypes, devices of its arguments).")
@@ -174,10 +183,11 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
                 gb_type: str = "", debug: str = "", line: str = "", message: str = "",
                 torch_message: str | None = None, no_minify: str | None = None,
                 function: str | None = None, lib_frame: Mapping[str, Any] | None = None,
-                eager: str | None = None) -> str:
+                eager: str | None = None, program_op: str | None = None) -> str:
     """The fix of a failure; `no_minify` (minify_unavailable's reason) says why `compdiag
     minify` is not offered; `function`, the compiled function (an internal error's fix names
-    it); `eager`, what the ops Dynamo failed on did in eager (Reader.eager_reruns)."""
+    it); `eager`, what the ops Dynamo failed on did in eager (Reader.eager_reruns);
+    `program_op`, an op of the program's own namespace whose body raised."""
     if exc_type == INTERNAL_ERROR:
         return internal_error_fix(function)
     minify, bisect = commands(run_id, argv, store)
@@ -229,6 +239,8 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
             # a Python branch on a tensor's value, which a trace that may not break (export,
             # fullgraph=True) cannot take (probes44c export_peak_norm_data_branch)
             parts.append(DATA_BRANCH)
+        elif not known and program_op:
+            parts.append(PROGRAM_OP_RAISED.format(op=program_op.removeprefix("torch.ops.")))
         elif not known and eager and eager.startswith("raises: "):
             parts.append(DYNAMO_RAISED_EAGER_RAISES.format(said=eager.removeprefix("raises: ")))
         elif not known:

@@ -20,7 +20,7 @@ from typing import Any
 import torch
 import torch.fx
 
-from compdiag.capture.undeclared_mutation import is_custom_op
+from compdiag.capture.undeclared_mutation import TORCH_NAMESPACES, is_custom_op
 
 _WRITES = (operator.setitem, operator.delitem, setattr, delattr)
 
@@ -34,13 +34,23 @@ def _mutates(n: torch.fx.Node) -> bool:
         return name.endswith("_") and not name.endswith("__")
     if n.op != "call_function":
         return False
-    if target in _WRITES or is_custom_op(target):
+    if target in _WRITES or is_custom_op(target) or _foreign_op(target):
         return True
     schema = getattr(target, "_schema", None)
     if schema is not None and getattr(schema, "is_mutable", False):
         return True
     name = getattr(target, "__name__", "")
     return name.endswith("_") and not name.endswith("__")
+
+
+def _foreign_op(target: Any) -> bool:
+    """An op of the program's or a library's namespace, as an overload or as its packet
+    (`torch.ops.qkern.fake_quant_rows`: probes46d int8_rowquant_composite_op_data_ptr, a
+    CompositeImplicitAutograd op whose Python body raised under fake tensors, called
+    torch's bug)."""
+    name = getattr(target, "_qualified_op_name", None) or \
+        getattr(getattr(target, "_schema", None), "name", None)
+    return bool(name) and str(name).split("::")[0] not in TORCH_NAMESPACES
 
 
 def pure(gm: torch.fx.GraphModule) -> bool:

@@ -26,7 +26,6 @@ from compdiag.analyses.break_before_failure import EXPLANATION as BREAK_EXPLANAT
 from compdiag.analyses.break_before_failure import break_at, break_fix, break_words
 from compdiag.analyses.config_cause import config_behind
 from compdiag.analyses.config_suspects import suspect, suspect_fix
-from compdiag.formats.compile_id import first_attempt
 from compdiag.formats.guard_source import in_user_spelling
 from compdiag.analyses.inplace_version import EXPLANATION as SAVED_EXPLANATION
 from compdiag.analyses.inplace_version import FIX as SAVED_FIX
@@ -35,6 +34,7 @@ from compdiag.analyses.sidesteps import sidestep
 from compdiag.analyses.range_violation import OUT_OF_RANGE as _OUT_OF_RANGE, range_violation
 from compdiag.analyses.compiled_export import export_words, wrapper_exported
 from compdiag.analyses.consequences import Causes, same_compile
+from compdiag.analyses.failure_facts import failed_compile_cache, foreign_op
 from compdiag.analyses.context import exception_frames, is_recompile_limit
 from compdiag.analyses.debug_context import short_context
 from compdiag.analyses.deep_recursion import recursive_call
@@ -131,22 +131,7 @@ SPEC = KindSpec(KIND, title="failure", words=("failure", "failures"), style="bol
                                same_finding=True),
                         # probes44j saliency: "aotautograd cache bypassed" ranked as a problem
                         Causes(KIND, "cache", "the compile failed, so it had nothing to cache",
-                               lambda e, c, ctx: _failed_compile_cache(e, c))))
-
-
-def _failed_compile_cache(effect: Diagnosis, cause: Diagnosis) -> bool:
-    """A cache diagnosis (a bypass, a miss) only of compiles that failed before any code."""
-    theirs = {first_attempt(x) for x in (cause.compile_id, *cause.compile_ids) if x}
-    mine = {first_attempt(x) for x in (effect.compile_id, *effect.compile_ids) if x}
-    # a compile stage's failure (not one at run time or of the accuracy check: probes46d, "the
-    # compile failed" over accuracy mismatches), and not the backward's (the forward's compile
-    # did not fail)
-    return cause.stage in COMPILE_FAILED and "(in the backward graph)" not in cause.reason \
-        and bool(mine) and mine <= theirs
-
-
-COMPILE_FAILED = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kernel_compile",
-                  "backend")
+                               lambda e, c, ctx: failed_compile_cache(e, c))))
 
 
 # torch's words for an argument Dynamo cannot put in a graph (fullgraph's failure of it)
@@ -429,7 +414,8 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                           torch_message=whole,
                           no_minify=minify_unavailable(ctx, cid, f"{f.get('message') or ''}\n"
                                                        f"{whole or ''}", f.get("op")),
-                          lib_frame=lib, eager=ctx.r.eager_reruns(ctx.run_id).get(cid))
+                          lib_frame=lib, eager=ctx.r.eager_reruns(ctx.run_id).get(cid),
+                          program_op=f.get("fake_op") if foreign_op(f.get("fake_op")) else None)
         if unbacked:
             fix = f"{UNBACKED_FIX} {fix}"
         cfg = None if injected else suspect(ctx, frame.filename, f.get("op"), f.get("message"),
