@@ -285,3 +285,17 @@ def test_torchs_own_advice_is_the_fix_where_no_rule_knows_the_error():
     assert fix.startswith("torch's advice: Please keep backward(") and "bisect" not in fix
     assert torch_advice("Boom. Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace.") is None
     assert torch_advice("It failed. Please report an issue to PyTorch.") is None
+
+
+def test_an_input_eager_rejects_leads_with_eagers_own_advice():
+    """probes46d attn_pool_expand_bias_inplace: eager refused an in-place write through
+    `expand()` ("Please clone() the tensor before performing the operation") that compiled
+    code applied; the fix said "drop or mask such entries"."""
+    from compdiag.analyses.function_verdicts import known_fix
+
+    said = known_fix("RuntimeError: unsupported operation: more than one element of the "
+                     "written-to tensor refers to a single memory location. Please clone() the "
+                     "tensor before performing the operation.")
+    assert said == ("Eager's error says what to do: Please clone() the tensor before "
+                    "performing the operation. ")
+    assert known_fix("RuntimeError: index 7 is out of bounds") == ""

@@ -154,8 +154,14 @@ def known_fix(eager_error: str | None) -> str:
     eager raises too), to lead an eager_rejects fix: probes42c ctr_bce_raw_logits was told to
     "drop or mask such entries" of raw logits fed to binary_cross_entropy."""
     rule = known_error(eager_error)  # eager's own error: the run-time stage's rules
-    return rule.fix + " " if rule is not None and rule.eager_fails and rule.names_change \
-        else ""
+    if rule is not None and rule.eager_fails and rule.names_change:
+        return rule.fix + " "
+    # else eager's own advice (probes46d attn_pool_expand_bias_inplace: "Please clone() the
+    # tensor before performing the operation", told to "drop or mask such entries")
+    from compdiag.analyses.failure_fixes import torch_advice
+
+    advice = torch_advice(eager_error)
+    return f"Eager's error says what to do: {advice} " if advice else ""
 
 
 LOST_STATE_WHY = ("the program raised after the compiled call left its Python state "
