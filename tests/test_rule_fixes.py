@@ -299,3 +299,25 @@ def test_an_input_eager_rejects_leads_with_eagers_own_advice():
     assert said == ("Eager's error says what to do: Please clone() the tensor before "
                     "performing the operation. ")
     assert known_fix("RuntimeError: index 7 is out of bounds") == ""
+
+
+def test_a_library_path_the_callers_argument_chooses_is_the_fix():
+    """probes46a: a break inside torch's `_detect_is_causal_mask` (the fix: pass
+    `is_causal=`) and inside BatchNorm's cumulative average (`momentum=None`); the generic
+    `capture_scalar_outputs` hint moved the first break and left the second."""
+    from compdiag.analyses.library_fixes import library_fix
+
+    t = "/v/site-packages/torch/nn/modules/"
+    fix = library_fix({"filename": t + "transformer.py", "lineno": 1245,
+                       "name": "_detect_is_causal_mask",
+                       "line": "make_causal = bool((mask == causal_comparison).all())"},
+                      ["Set `torch._dynamo.config.capture_scalar_outputs = True`"],
+                      "h = self.encoder(h, mask=mask)")
+    assert "pass `is_causal=True`" in fix and "capture_scalar_outputs" not in fix
+    bn = library_fix({"filename": t + "batchnorm.py", "lineno": 192, "name": "forward",
+                      "line": "exponential_average_factor = 1.0 / "
+                              "float(self.num_batches_tracked)"}, [], "x = self.layers(x)")
+    assert "momentum=0.1" in bn
+    other = library_fix({"filename": t + "batchnorm.py", "lineno": 170, "name": "forward",
+                         "line": "self._check_input_dim(input)"}, [], "x = self.layers(x)")
+    assert "momentum" not in other

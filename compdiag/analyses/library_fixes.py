@@ -66,6 +66,33 @@ P2P_FIX = ("`dist.{name}` is a point-to-point op, which Dynamo traces only behin
            "around it (`h = compiled_stage(x); dist.send(h, dst=1)`).")
 
 
+# torch's library paths the caller's own argument chooses, where the break is (file, the
+# function's name or None, words of the statement or None, what to pass): the fix that
+# removes the break, before the generic ways around library code (probes46a
+# causal_lm_encoder_mask_detect: `capture_scalar_outputs` moved the break into
+# MultiheadAttention; bn_cumavg_momentum_none: it left a guard error)
+ARGUMENT_PATHS: tuple[tuple[str, str | None, str | None, str], ...] = (
+    ("torch/nn/modules/transformer.py", "_detect_is_causal_mask", None,
+     "torch reads the mask's values here only because the call did not say whether it is "
+     "causal: pass `is_causal=True` (a causal mask) or `is_causal=False` with the mask, and "
+     "the check is skipped."),
+    ("torch/nn/modules/batchnorm.py", None, "float(self.num_batches_tracked)",
+     "A BatchNorm built with `momentum=None` (a cumulative moving average) reads its batch "
+     "count as a Python number on every training call: give it a numeric momentum "
+     "(`momentum=0.1`, torch's default, or the value you want), and the break goes."),
+)
+
+
+def argument_path(lib_frame: Mapping[str, Any]) -> str | None:
+    """ARGUMENT_PATHS' fix for the library statement a break is at, or None."""
+    where = str(lib_frame.get("filename") or "").replace("\\", "/")
+    for path, name, words, fix in ARGUMENT_PATHS:
+        if where.endswith(path) and (name is None or lib_frame.get("name") == name) and \
+                (words is None or words in str(lib_frame.get("line") or "")):
+            return fix
+    return None
+
+
 def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...],
                 line: str | None = None) -> str:
     """The fix for a break inside library code the user's line calls: it names the user's call
@@ -79,6 +106,9 @@ def library_fix(lib_frame: Mapping[str, Any], hints: list[str] | tuple[str, ...]
     hint = first_hint([h for h in hints if not h.lower().startswith(_LIBRARY_STATEMENT)])
     call = called(line, lib_frame.get("name"))
     yours = f"Your call `{call}(...)` breaks" if call else "The break is"
+    chosen = argument_path(lib_frame)
+    if chosen:  # the caller's argument chooses the path: that is the fix
+        return f"{yours} inside `{name}` ({where}{code}). {chosen}"
     return (f"{yours} inside `{name}` ({where}{code}), library code your line calls, "
             "not in your own code. " + (f"torch's way through it: {hint.rstrip('.')}. "
                                         if hint else "")
