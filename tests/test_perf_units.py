@@ -908,3 +908,18 @@ def test_a_module_whose_call_has_side_effects_is_not_timed_whole():
     hooked = Plain()
     hooked.lin.register_forward_hook(lambda m, i, o: SEEN.append(o))
     assert "forward hook" in _repeated_effect(hooked, (x,), {})
+
+
+def test_launch_overhead_is_said_at_the_call_into_the_graph():
+    """probes46e cartpole_policy_per_env_calls: one compiled call per environment, each too
+    small; the limiter's fix was "batch more work per call" with no line. The call into the
+    graph is where the work is batched."""
+    from compdiag.analyses.diagnosis import UserFrame
+    from compdiag.analyses.perf import limiters
+
+    at = UserFrame("/p/rl.py", 70, "a = policy(obs[i])", "call")
+    graphs = [{"compile_id": "0/0", "calls": 2400, "compiled": {"median": 22e-6},
+               "eager": {"median": 20e-6}, "kernels": {"cpp": 5}, "fallbacks": [],
+               "device": "cpu", "call_frame": at}]
+    (lim,) = [x for x in limiters(graphs, [], []) if x["kind"] == "launch_overhead"]
+    assert lim["user_frame"]["lineno"] == 70 and "batch more work" in lim["fix"]

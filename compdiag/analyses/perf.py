@@ -20,6 +20,7 @@ from typing import Any
 
 from compdiag.analyses import perf_stats as S
 from compdiag.analyses.compile_time import for_run as compile_time_for_run
+from compdiag.analyses.context import RunContext
 from compdiag.analyses.cudagraph_coverage import coverage
 from compdiag.analyses.diagnosis import Diagnosis
 from compdiag.analyses.library_calls import is_library_call
@@ -219,7 +220,7 @@ def limiters(graphs: list[dict[str, Any]], diagnoses: list[Diagnosis],
                 "batch more work per call; " + (
                     "on CUDA, mode='reduce-overhead' (CUDA graphs) removes the launches"
                     if dev == "cuda" else "on the CPU, fewer, larger kernels: compile a "
-                    "larger region so more ops fuse"), None))
+                    "larger region so more ops fuse"), g.get("call_frame")))
 
     # GPU roofline: bytes in + out over the measured time against the device's bandwidth.
     for g in timed:
@@ -296,8 +297,13 @@ def report(reader: Reader, run_id: int) -> dict[str, Any]:
                 g["fallbacks"].append(op)
         g["device_name"] = perf_run.get("device")
     applied = {c["compile_id"] for c in reader.cudagraphs(run_id) if c.get("applied")}
+    ctx = RunContext(reader, run_id)
     for g in graphs:
         g["cudagraph_applied"] = g["compile_id"] in applied
+        # the user's call into the graph: where "more work per call" is done (probes46e
+        # cartpole_policy_per_env_calls: the launch-overhead limiter named no line)
+        chain = ctx.call_chain(g["compile_id"])
+        g["call_frame"] = chain[-1] if chain else None
     outside = _outside_graphs(modules, graphs)
     if outside is not None:
         outside["cudagraphs_applied"] = len(applied)
