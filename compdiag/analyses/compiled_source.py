@@ -66,6 +66,14 @@ def traced_nodes(ctx: Any, cids: Any = None, depth: int = 3
                     todo.append((defs[called], level + 1))
 
 
+def node_frame(ctx: Any, node: ast.AST, path: str) -> dict[str, Any]:
+    """{filename, lineno, line} of an AST node of the stored source at `path`."""
+    lines = ctx.source_lines(path) or []
+    lineno = getattr(node, "lineno", 0)
+    text = lines[lineno - 1].strip() if 0 < lineno <= len(lines) else None
+    return {"filename": path, "lineno": lineno, "line": text}
+
+
 def _callee(node: ast.AST) -> str | None:
     """The name a call calls: `helper` in `helper(x)` and in `self.helper(x)`."""
     if not isinstance(node, ast.Call):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from compdiag.analyses.compiled_source import named, traced_nodes
+from compdiag.analyses.compiled_source import named, node_frame, traced_nodes
 
 _PREDICATES = ("is_compiling", "is_dynamo_compiling")
 
@@ -22,9 +22,7 @@ def compiling_branch(ctx: Any, cid: str | None) -> dict[str, Any] | None:
         if isinstance(sub, (ast.If, ast.IfExp)) and any(
                 isinstance(n, ast.Call) and named(n) in _PREDICATES
                 for n in ast.walk(sub.test)):
-            lines = ctx.source_lines(path) or []
-            text = lines[sub.lineno - 1].strip() if sub.lineno <= len(lines) else None
-            return {"filename": path, "lineno": sub.lineno, "line": text}
+            return node_frame(ctx, sub, path)
     return None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from compdiag.analyses.compiled_source import traced_nodes
+from compdiag.analyses.compiled_source import node_frame, traced_nodes
 
 _DEPTH = 3  # calls followed from a compiled function
 
@@ -20,9 +20,7 @@ def environ_read(ctx: Any, key: str) -> dict[str, Any] | None:
     compile of the run traced (as far as its source says), else None."""
     for sub, path in traced_nodes(ctx, depth=_DEPTH):
         if _reads(sub, key):
-            lines = ctx.source_lines(path) or []
-            text = lines[sub.lineno - 1].strip() if sub.lineno <= len(lines) else None
-            return {"filename": path, "lineno": sub.lineno, "line": text}
+            return node_frame(ctx, sub, path)
     return None
 
 

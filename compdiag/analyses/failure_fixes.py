@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from compdiag.analyses.failure_facts import foreign_op
 from compdiag.analyses.fixes import commands, graph_break_fix
 from compdiag.analyses.hop_mutation import written_fix
 from compdiag.analyses.origin_fixes import INTERNAL_ERROR, internal_error_fix
@@ -291,7 +292,7 @@ def minify_unavailable(ctx: Any, cid: str | None, message: str | None,
     named = _CUSTOM_OP.search(message or "")  # `<CustomOpDef(ffn_ops::relu2_bwd)>`
     if not op and named and named.group(1) not in TORCH_NAMESPACES:
         op = f"{named.group(1)}.{named.group(2)}"
-    if op and op.split(".", 1)[0] not in TORCH_NAMESPACES:
+    if foreign_op(op):
         return (f"the failure is in torch.ops.{op}, a custom op only your program registers: "
                 "minify replays the graph in a process of its own, without your program; check "
                 "the op with `torch.library.opcheck` instead")

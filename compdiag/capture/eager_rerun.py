@@ -21,26 +21,21 @@ import torch
 import torch.fx
 
 from compdiag.capture.undeclared_mutation import TORCH_NAMESPACES, is_custom_op
+from compdiag.formats.op_schema import named_in_place
 
 _WRITES = (operator.setitem, operator.delitem, setattr, delattr)
 
 
 def _mutates(n: torch.fx.Node) -> bool:
     target = n.target
-    if n.op == "call_module":
+    if n.op == "call_module" or named_in_place(n):
         return True
-    if n.op == "call_method":
-        name = str(target)
-        return name.endswith("_") and not name.endswith("__")
     if n.op != "call_function":
         return False
     if target in _WRITES or is_custom_op(target) or _foreign_op(target):
         return True
     schema = getattr(target, "_schema", None)
-    if schema is not None and getattr(schema, "is_mutable", False):
-        return True
-    name = getattr(target, "__name__", "")
-    return name.endswith("_") and not name.endswith("__")
+    return schema is not None and bool(getattr(schema, "is_mutable", False))
 
 
 def _foreign_op(target: Any) -> bool:

@@ -121,8 +121,8 @@ def write(ing: Any, compile_id: str | None, doc: dict[str, Any],
     for role, t in tensors:
         ing.tensor(compile_id, codec.stored_role(tag, role), **codec.tensor_row(t))
     meta = {"kind": doc["kind"], "stage": doc["stage"], "exc_type": doc["exc_type"]}
-    if doc.get("graph") or doc.get("grads"):   # the order minify tries a compile's graphs
-        meta["graph"] = doc.get("graph") or "forward+grads"   # in (minify/graph.py)
+    if doc["kind"] == "accuracy":   # its role: the order minify tries a compile's graphs in
+        meta["graph"] = codec.graph_role(doc)   # (minify/graph.py)
     if doc.get("eager"):   # capture/eager_rerun.py's verdict, for explain
         meta["eager"] = doc["eager"]
     ing.event(codec.RECORD_KIND, compile_id, meta, json.dumps(doc, default=repr))
@@ -365,8 +365,8 @@ class DynamoPrefix:
             return
         self.fg.recorded.add((cid, "dynamo"))
         inner = innermost(exc)
-        if kept.gm is not None and not extra.get("custom_ops"):   # the program's bug, or
-            from compdiag.capture import eager_rerun               # torch's fake path?
+        if kept.gm is not None:   # the program's bug, or torch's fake path? (no custom op
+            from compdiag.capture import eager_rerun   # runs: eager_rerun.pure)
 
             try:
                 said = eager_rerun.verdict(kept.gm, inputs)

@@ -11,6 +11,7 @@ Importing this module does not import torch: the first call that needs it does."
 from __future__ import annotations
 
 import builtins
+import json
 import math
 import operator
 from typing import Any, Callable
@@ -424,3 +425,16 @@ def decode_values(doc: dict[str, Any], tensor: Callable[[str, dict[str, Any]], A
         attrs[name] = (torch.nn.Parameter(t, requires_grad=spec.get("requires_grad", False))
                        if spec.get("parameter") else t)
     return inputs, attrs
+
+
+def graph_role(doc: Any) -> str:
+    """A kept graph's role, from its document (a dict, or its JSON text): "backward",
+    "forward+grads" (a forward kept with its gradients compared) or "forward"."""
+    if isinstance(doc, str):
+        try:
+            doc = json.loads(doc)
+        except ValueError:
+            doc = None
+    if not isinstance(doc, dict):
+        return "forward"
+    return doc.get("graph") or ("forward+grads" if doc.get("grads") else "forward")

@@ -20,6 +20,7 @@ from compdiag.ingest.generations import Generations, starts_compile
 from compdiag.ingest.own_records import OwnRecords
 from compdiag.ingest.unbacked_symbols import UnbackedSymbols
 from compdiag.ingest.timeline import Timeline, event_args
+from compdiag.ingest.parse_text import names_codegen_frame
 from compdiag.ingest.specializer import torch_specializer
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
 from compdiag.store.writer import Writer
@@ -358,8 +359,7 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows, 
             where = self.lowering_where.pop(cid, None)
             if op and where and where not in message:
                 message = f"{message} ({where})"
-            if op and stage == "inductor_lowering" and any(
-                    k in (where or "") for k in ("torch/_inductor/codegen/", "scheduler.py")):
+            if op and stage == "inductor_lowering" and names_codegen_frame(where):
                 stage = "inductor_codegen"  # torch's frame that raised is codegen's (46c)
         if not op:  # raised in the Dynamo graph's own code (an eager backend): its node's
             at = generated_node(traceback, self.graph_calls)

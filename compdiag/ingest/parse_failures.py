@@ -14,7 +14,7 @@ from compdiag.formats.user_code import frames_in, is_user_file
 from compdiag.ingest.endings import device_asserts
 from compdiag.ingest.parse_dynamo import parse_graph_break
 from compdiag.ingest.parse_inductor import node_op
-from compdiag.ingest.parse_text import TB_FRAME
+from compdiag.ingest.parse_text import TB_FRAME, names_codegen_frame
 from compdiag.ingest.refused_recompiles import failed_guards
 
 
@@ -291,8 +291,7 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
         # program's (PyTorch's test/inductor/ made a custom backend's assert Inductor's).
         torch_text = head + "\n" + "\n".join(f for f in frames if "/torch/" in f)
         if "compile_fx" in text or "inductor" in torch_text.lower():
-            codegen = re.search(r"\(in \w+ \(torch/_inductor/(?:codegen/|scheduler\.py)", text)
-            return "inductor_codegen" if codegen else "inductor_lowering"
+            return "inductor_codegen" if names_codegen_frame(text) else "inductor_lowering"
         if "BackendCompilerFailed" in head and (frames or "backend='aot" not in head):
             # torch names the backend that raised (`backend='my_backend' raised`), and no
             # frame of AOTAutograd or Inductor ran under it (those returned above): the

@@ -33,3 +33,14 @@ def without_trailer(text: str | None) -> str:
     text = text or ""
     cut = min((i for i in (text.find(t) for t in TRAILERS) if i >= 0), default=len(text))
     return text[:cut]
+
+
+# The failing-node words capture adds (ingest/own_records.failing_node_words: "in store
+# (torch/_inductor/codegen/cpp.py:3055), on node ...") naming a frame of Inductor's codegen
+_CODEGEN_FRAME = lazy_re.compile(r"\bin \w+ \(torch/_inductor/(?:codegen/|scheduler\.py)")
+
+
+def names_codegen_frame(text: str | None) -> bool:
+    """Whether the words name torch's raising frame in Inductor's codegen (probes46c: a
+    backward's failure that carried no traceback was called a lowering failure)."""
+    return bool(_CODEGEN_FRAME.search(text or ""))

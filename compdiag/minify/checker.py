@@ -254,8 +254,7 @@ def render(result: Result, path: Path, plain: str = "") -> tuple[str, dict[str, 
 
 def grad_positions(result: Result) -> list[int]:
     """The repro's input positions whose gradients are compared (Problem.grad_inputs)."""
-    wanted = result.problem.grad_inputs
-    return [i for i, n in enumerate(result.built.input_names) if n in wanted]
+    return result.problem.grad_positions(result.built.input_names)
 
 
 def _imports(gm: torch.fx.GraphModule) -> str:

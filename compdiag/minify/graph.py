@@ -21,6 +21,7 @@ import torch.fx
 
 from compdiag.formats import failure_graph as codec
 from compdiag.formats.first_nonblank import first_nonblank
+from compdiag.formats.op_schema import named_in_place
 from compdiag.formats.signal_names import signal_name
 from compdiag.minify import custom_ops, oracle
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
@@ -75,6 +76,11 @@ class Problem:
         forward graph, capture/backward_graphs.py): the oracle compares them too."""
         return frozenset(self.doc.get("grads") or ())
 
+    def grad_positions(self, input_names: Sequence[str]) -> list[int]:
+        """The positions of a candidate's inputs (by the node names they stand for) whose
+        gradients are compared."""
+        return [i for i, n in enumerate(input_names) if n in self.grad_inputs]
+
     @property
     def target(self) -> tuple[str, str]:
         sig = self.doc.get("signature")
@@ -92,30 +98,23 @@ def failure_graphs(reader: Any, run_id: int) -> list[dict[str, Any]]:
     survived = {r["compile_id"] for r in reader.records(
         run_id, kind="compdiag:" + codec.SURVIVED_KIND, with_payload=False)}
     out = []
+    payloads: dict[Any, Any] | None = None   # read once, for a store kept no role in metadata
     for rec in reader.records(run_id, kind="compdiag:" + codec.RECORD_KIND, with_payload=False):
         md = rec["metadata"].get("compdiag", {}) if isinstance(rec["metadata"], dict) else {}
         if md.get("kind") == "crash" and (not died or rec["compile_id"] in survived):
             continue
+        role = md.get("graph")
+        if role is None and md.get("kind") == "accuracy":   # only those have several roles
+            if payloads is None:
+                payloads = {r["id"]: r["payload"] for r in reader.records(
+                    run_id, kind="compdiag:" + codec.RECORD_KIND)}
+            role = codec.graph_role(payloads.get(rec["id"]))
         out.append({"id": rec["id"], "compile_id": rec["compile_id"], "kind": md.get("kind"),
                     "stage": md.get("stage"), "exc_type": md.get("exc_type"),
-                    "graph": md.get("graph") or _graph_role(reader, run_id, rec, md),
+                    "graph": role or "forward",
                     "signal": code - 128 if died and isinstance(code, int) and code > 128
                     else None})
     return out
-
-
-def _graph_role(reader: Any, run_id: int, rec: dict[str, Any], md: dict[str, Any]) -> str:
-    """"backward" or "forward" for a store written before the role was in the metadata: an
-    accuracy record's document says (only those have both; others are read as forward)."""
-    if md.get("kind") != "accuracy":
-        return "forward"
-    full = next((r for r in reader.records(run_id, kind="compdiag:" + codec.RECORD_KIND)
-                 if r["id"] == rec["id"]), None)
-    try:
-        doc = json.loads(full["payload"]) if full else {}
-    except (TypeError, ValueError):
-        return "forward"
-    return doc.get("graph") or ("forward+grads" if doc.get("grads") else "forward")
 
 
 # The order minify tries a compile's kept graphs in by default: a forward whose outputs differ
@@ -522,13 +521,9 @@ def _writes(gm: torch.fx.GraphModule) -> tuple[dict[str, str], dict[str, str]]:
     alias: dict[str, str] = {}
     writes: dict[str, str] = {}
     for n in gm.graph.nodes:
-        target = str(n.target)
-        name = target.rsplit(".", 1)[-1] if n.op == "call_method" else \
-            str(getattr(n.target, "__name__", target)).split(".")[0]
         first = n.args[0] if n.args else None
-        if n.op in ("call_method", "call_function") and isinstance(first, torch.fx.Node) and (
-                (name.endswith("_") and not name.endswith("__"))
-                or n.target is operator.setitem):
+        if isinstance(first, torch.fx.Node) and (
+                named_in_place(n) or (n.op == "call_function" and n.target is operator.setitem)):
             root = alias.get(first.name, first.name)
             writes[n.name] = root
             if n.target is not operator.setitem:
@@ -564,7 +559,7 @@ def make_predicate(model: Model, log: QueryLog,
         if p.dynamic_shapes and run is oracle.run_case:
             extra["dynamic"] = True
         if p.grad_inputs:
-            extra["grads"] = [i for i, n in enumerate(built.input_names) if n in p.grad_inputs]
+            extra["grads"] = p.grad_positions(built.input_names)
         outcome = run(built.gm, built.inputs, p.kind, built.config,
                       grad_enabled=bool(p.doc.get("grad_enabled")), tol=p.doc.get("tol"),
                       **extra)
