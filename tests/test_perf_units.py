@@ -113,6 +113,30 @@ def test_fmt_time():
 
 
 # -- the timer on plain callables ----------------------------------------------------------------
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=3), st.data())
+def test_timing_copies_keep_the_inputs_strides(sizes, data):
+    """The timing loops' copies keep every input's strides: a compiled graph asserts them, and
+    a contiguous copy of an expanded (stride-0) or sliced input failed that assertion, so perf
+    could not time the graph at all (probes46e heat_jacobi: "stride 9216==0")."""
+    import torch
+
+    from compdiag.capture.perf_timing import _clone_inputs
+
+    base = torch.randn(*[n + 2 for n in sizes])
+    view = base[tuple(slice(1, 1 + n) for n in sizes)]  # sliced: not dense
+    if data.draw(st.booleans()):
+        view = view.unsqueeze(0).expand(3, *sizes)  # a stride-0 dimension
+    if data.draw(st.booleans()):
+        view = view.transpose(0, -1)
+    view.requires_grad_(data.draw(st.booleans()))
+    (copy,) = _clone_inputs([view])
+    assert copy.stride() == view.stride() and copy.shape == view.shape
+    assert torch.equal(copy.detach(), view.detach())
+    assert copy.untyped_storage().data_ptr() != view.untyped_storage().data_ptr()
+    assert copy.requires_grad == view.requires_grad
+
+
 def test_time_pair_alternates_and_takes_enough_samples():
     import time
 

@@ -149,6 +149,20 @@ def _static(t: Any) -> bool:
         or getattr(t, "_dynamo_static_input_type", None) is not None)
 
 
+def _strided_copy(t: torch.Tensor) -> torch.Tensor:
+    """A copy with the original's strides. `clone()` keeps them only for a dense tensor; an
+    expanded (stride-0) or sliced input comes back contiguous, and the compiled graph's
+    `assert_size_stride` on it then fails in the timing loop (probes46e heat_jacobi: "expected
+    size 16==16, stride 9216==0"), so the span of storage the view reads is copied and viewed
+    the same way again."""
+    c = t.clone()
+    if c.stride() == t.stride() or t.numel() == 0:
+        return c
+    span = 1 + sum((n - 1) * s for n, s in zip(t.size(), t.stride()))
+    flat = t.as_strided((span,), (1,), t.storage_offset()).clone()
+    return flat.as_strided(t.size(), t.stride(), 0)
+
+
 def _clone_inputs(args: list[Any]) -> list[Any]:
     """Copies the timing loops may mutate freely. Static inputs are shared, not copied (a
     forward graph does not write weights; with inlined nn.Modules every weight is a graph
@@ -165,7 +179,7 @@ def _clone_inputs(args: list[Any]) -> list[Any]:
         if not isinstance(t, torch.Tensor) or _static(t):
             return t
         with torch.inference_mode(t.is_inference()):
-            c = t.detach().clone()
+            c = _strided_copy(t.detach())
         if t.requires_grad and c.is_floating_point():
             c.requires_grad_(True)
         return c

@@ -474,13 +474,15 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
         elif lib is not None and any(w in (f.get("message") or "") for w in DATA_DEPENDENT):
             fix = LIBRARY_BRANCH_FIX.format(name=lib.get("name"), line=lib.get("line"), file=Path(
                 str(lib.get("filename"))).name, lineno=lib.get("lineno"))
-        for marker, pattern, more, change, past_def, named in SOURCE_CAUSES:
+        for marker, pattern, more, change, past_def, named, moves in SOURCE_CAUSES:
             at = source_line(ctx, cid, pattern, after=ctx.code_row(cid) if past_def else None) \
                 if marker in f"{one}{whole}" else None
             if at is None:
                 continue
-            frame, expl = at, f"{expl} {more.format(lineno=at.lineno)}"
-            fix = change.format(lineno=at.lineno)
+            frame = at if moves or frame.evidence != TORCH else frame
+            expl = f"{expl} {more.format(lineno=at.lineno)}"
+            fix = change.format(lineno=at.lineno)  # led by a setting that set it off:
+            fix = suspect_fix(cfg, fix) if cfg else fix  # probes46a cutmix capture_scalar
             said = pattern.search(at.line or "") if named else None
             if said is not None:  # the call the headline names
                 one += f" (from `{said.group(0)}` at line {at.lineno})"
