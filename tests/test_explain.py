@@ -1301,9 +1301,32 @@ def test_instances_called_from_one_line_are_at_the_attribute_torch_guards(tmp_pa
     assert d["details"]["instances"] == "Block" and d["user_frame"]["lineno"] == 5, d
 
 
+def test_instances_whose_value_keeps_changing_are_a_problem_and_two_configurations_are_not(
+        tmp_path):
+    """Instances' own graphs are the design while the guarded value takes few values (probes46a
+    vit_droppath_regional_rand_ok: drop_prob 0.0 or not, a false positive); a value new at
+    every instance (a drop rate per block, a window per layer) is a recompile at each one."""
+    def severity(n: int) -> str:
+        (tmp_path / str(n)).mkdir()
+        s = Store(tmp_path / str(n))
+        for k in range(n):
+            reason = (f"0/{k - 1}: self.window == {4 * k}  # allowed = dist < self.window  "
+                      f"# {s.user}:5 in forward") if k else None
+            s.compile(f"0/{k}", co_name="forward", **({"recompile_reason": reason} if k else {}))
+            _call(s, f"0/{k}", [45], {"self": ["__main__.Block", 1000 + k, True]})
+        (d,) = [d for d in s.explain() if d["kind"] == "recompile"]
+        assert d["details"]["instances"] == "Block", d
+        return d["severity"]
+    assert severity(2) == "info" and severity(5) == "problem"
+
+
+
 def test_two_instances_of_one_class_say_so_and_do_not_advise_mark_dynamic(tmp_path):
     d = _method_recompile(tmp_path / "two", 1111, 2222)
     assert d["reason"].startswith("another instance of Net") and d["details"]["instances"] == "Net"
+    # a second instance compiled once is the design, information (probes46a
+    # vit_droppath_regional_rand_ok was a false positive); three or more: the test above
+    assert d["severity"] == "info", d
     assert d["user_frame"]["lineno"] == 21 and "mark_dynamic" not in d["fix"]
     # The same instance whose attribute changed is a value recompile, as before.
     e = _method_recompile(tmp_path / "one", 1111, 1111)
