@@ -17,6 +17,8 @@ from compdiag.analyses.guard_words import bare
 from compdiag.analyses.locate import source_line
 from compdiag.analyses.lost_marks import EXPLANATION as LOST_EXPLANATION, FIX as LOST_FIX, \
     REASON as LOST_REASON, lost_mark
+from compdiag.analyses.worker_marks import EXPLANATION as WORKER_EXPLANATION, \
+    FIX as WORKER_FIX, REASON as WORKER_REASON, worker_mark
 from compdiag.analyses import local_class
 from compdiag.analyses.attribute_writes import attribute_write, write_words
 from compdiag.analyses.compile_calls import backend_words, repeated_compile
@@ -188,6 +190,11 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
         return Cause(ctx.frame(call.filename, lost.get("at", lost["lineno"]), None, "source"),
                      None,
                      *(w.format(**lost) for w in (LOST_REASON, LOST_EXPLANATION, LOST_FIX)))
+    built = worker_mark(ctx, call) if category == "size" else None
+    if built is not None:  # marked where a DataLoader builds the batch (analyses/worker_marks)
+        return Cause(ctx.frame(call.filename, built["lineno"], None, "source"), None,
+                     *(w.format(**built) for w in (WORKER_REASON, WORKER_EXPLANATION,
+                                                   WORKER_FIX)))
     if category == "size" and not ctx.automatic_dynamic(event["compile_id"]) and \
             not ctx.dynamic_requested(event["compile_id"]):
         for pattern, fix in AUTOMATIC_OFF:
