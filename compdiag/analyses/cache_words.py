@@ -37,6 +37,15 @@ ORDER_EXPLANATION = ("The graph holds the same operations as the earlier compile
                      "dict built from one) is ordered by each process's hash seed "
                      "(PYTHONHASHSEED), so every start traces another graph and misses the "
                      "cache.")
+# The same input tensors in another order (unordered_loops.ordering_set): the program made
+# them in the order a set yielded (probes46b adamw_decay_set_groups_cache: an optimizer's
+# parameter groups from sets of names; every warm start missed, "expected to miss").
+INPUT_ORDER_EXPLANATION = ("The graph's inputs are the same tensors as the earlier compile's, "
+                           "in another order: the program built them (an optimizer's parameter "
+                           "groups, a list of tensors) in the order a set yielded its items, "
+                           "and a set of strings is ordered by each process's hash seed "
+                           "(PYTHONHASHSEED), so every start passes them in another order and "
+                           "misses the cache.")
 ORDER_FIX = ("Iterate in a fixed order: `sorted({name})` in place of `{name}` (or keep the "
              "items in a list or tuple); setting PYTHONHASHSEED for every start also works.")
 

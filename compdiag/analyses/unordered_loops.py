@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from compdiag.analyses.cache_words import INPUT_ORDER_EXPLANATION, ORDER_EXPLANATION
 from compdiag.analyses.compiled_source import compiled_defs
 from compdiag.analyses.diagnosis import UserFrame
 
@@ -23,6 +24,46 @@ def _is_set(node: ast.AST | None) -> bool:
     return isinstance(node, (ast.Set, ast.SetComp)) or (
         isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
         and node.func.id in _SET_CALLS)
+
+
+def _set_names(scope: ast.AST) -> set[str]:
+    """The names a scope's statements bind to a set (`a, b = set(), set()` too)."""
+    out = set()
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Assign):
+            continue
+        for t in node.targets:
+            pairs = zip(t.elts, node.value.elts) if isinstance(t, ast.Tuple) and isinstance(
+                node.value, ast.Tuple) and len(t.elts) == len(node.value.elts) else [
+                (t, node.value)]
+            out |= {n.id for n, v in pairs if isinstance(n, ast.Name) and _is_set(v)}
+    return out
+
+
+def ordering_set(ctx: Any, cid: str | None, changes: Any) -> tuple[UserFrame, str, str] | None:
+    """(the line, the set as written, the explanation) behind a cache key that changed only in
+    order: the compiled code's own loop over a set (the graph traced in another order), or,
+    for the same inputs in another order, a loop over a set anywhere in a file of the
+    program's compiled functions (an optimizer's parameter groups built from sets of names:
+    probes46b adamw_decay_set_groups_cache); None otherwise."""
+    if any(c.component == "gm" and "another order" in c.summary for c in changes):
+        loop = unordered_loop(ctx, cid)
+        return (*loop, ORDER_EXPLANATION) if loop else None
+    moved = [c for c in changes if c.component.startswith("example_inputs")]
+    if len(moved) < 2 or len(moved) != len(changes) or sorted(
+            str(c.before) for c in moved) != sorted(str(c.after) for c in moved):
+        return None  # not the same inputs in another order
+    files = {path: tree for _, tree, path in compiled_defs(ctx)}  # the program's files: the
+    for path, tree in files.items():  # compile may be of library code (the optimizer's step)
+        for scope in (tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))):
+            names = _set_names(scope)
+            for node in ast.walk(scope):
+                target = node.iter if isinstance(node, (ast.For, ast.comprehension)) else None
+                if isinstance(target, ast.Name) and target.id in names or _is_set(target):
+                    line = getattr(node, "lineno", None) or getattr(target, "lineno", None)
+                    return (ctx.frame(path, line, evidence="source"), ast.unparse(target),
+                            INPUT_ORDER_EXPLANATION)
+    return None
 
 
 def unordered_loop(ctx: Any, cid: str | None = None) -> tuple[UserFrame, str] | None:

@@ -20,7 +20,7 @@ from compdiag.analyses import caches as C
 from compdiag.analyses.cache_artifacts import early_saves
 from compdiag.analyses.cache_words import AOT_ONLY_EXPLANATION, BYPASS_EXPLANATION, \
     MISS_EXPLANATION, NOT_STORED_EXPLANATION, \
-    NOT_STORED_FIX, ORDER_EXPLANATION, ORDER_FIX, PEER_RANK_EXPLANATION, PEER_RANK_FIX, \
+    NOT_STORED_FIX, ORDER_FIX, PEER_RANK_EXPLANATION, PEER_RANK_FIX, \
     PERF_FRESH_EXPLANATION, PERF_FRESH_FIX, RESET_EXPLANATION, SAME_KEY_EXPLANATION, \
     SAVE_EARLY_EXPLANATION, SAVE_EARLY_FIX, SAVE_EARLY_REASON, SAVE_EARLY_WHY
 from compdiag.analyses.cache_changes import changed_globals, changed_line
@@ -34,7 +34,7 @@ from compdiag.analyses.locate import CALL, FX_NODE, locate, source_line
 from compdiag.analyses.marked_functions import by_name
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.rules import Words, every, first, found, one_of
-from compdiag.analyses.unordered_loops import unordered_loop
+from compdiag.analyses.unordered_loops import ordering_set
 from compdiag.formats.command_line import command_line
 from compdiag.formats.compile_id import display, generation
 from compdiag.formats.user_code import is_user_file
@@ -424,13 +424,13 @@ def _miss(ctx: Any, e: dict[str, Any], why: C.MissExplained) -> Diagnosis | None
         frame = source_line(ctx, cid, re.compile(r"\b%s\s*=(?!=)" % re.escape(moved[0][0])),
                              reset)
         fix = GLOBAL_CONSTANT_FIX.format(name=moved[0][0])
-    order = next((c for c in why.changes if c.component == "gm"
-                  and "another order" in c.summary), None)
-    loop = unordered_loop(ctx, cid) if order is not None and not moved else None
-    if loop is not None:  # the graph traced in the order a set yields (cache_words.ORDER_*)
-        explanation, fix = ORDER_EXPLANATION, ORDER_FIX.format(name=loop[1])
-        frame = loop[0]
-        reason += f"; the compiled code iterates the set `{loop[1]}` (line {frame.lineno})"
+    loop = ordering_set(ctx, cid, why.changes) if not moved else None
+    if loop is not None:  # traced or passed in the order a set yields (cache_words.ORDER_*)
+        frame, explanation, fix = loop[0], loop[2], ORDER_FIX.format(name=loop[1])
+        if all(c.component.startswith("example_inputs") for c in why.changes):  # just moved
+            reason = (f"{cache} cache missed: the same {len(why.changes)} inputs as {where} "
+                      "had, in another order")
+        reason += f"; the code iterates the set `{loop[1]}` (line {frame.lineno})"
     frame = frame or (changed_line(ctx, cid, why.changes, reset) if why.changes else None)
     # A key whose graph or inputs changed is another program (other arguments, settings,
     # sizes; after a reset, other code traced): expected to miss, as the fix says, not a fault.
