@@ -47,6 +47,7 @@ from compdiag.analyses.failure_fixes import (EXPORT_EXPLANATION, EXPORT_FIX, fai
 from compdiag.analyses.fixes import (INTERNAL_ERROR, INTERNAL_EXPLANATION, origin_fix,
                                      runtime_fix, runtime_why)
 from compdiag.analyses.runtime_fixes import circumstance, eager_fails
+from compdiag.analyses.nested_compiles import nested_compile
 from compdiag.analyses.source_causes import SOURCE_CAUSES
 from compdiag.analyses.gb_registry import gb_registry
 from compdiag.analyses.hop_mutation import with_written
@@ -432,6 +433,10 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
             expl = why if circumstance(torch_said, f["stage"]) else f"{expl} {why}"
         if internal:
             expl = f"{expl} {INTERNAL_EXPLANATION.format(inner=inner)}"
+        nested = nested_compile(ctx, cid) if internal else None
+        if nested is not None:  # a torch.compile inside the traced code (nested_compiles)
+            frame, one = nested["frame"], one + nested["clause"]
+            expl, fix = f"{expl} {nested['explanation']}", nested["fix"]
         if rejected and by is not None:
             expl = f"{expl} {REJECTED_EXPLANATION.format(function=by.function, where=by.where)}"
             fix = REJECTED_FIX.format(function=by.function, where=by.where,
