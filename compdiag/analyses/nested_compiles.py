@@ -36,9 +36,10 @@ def _compiles(dec: ast.expr) -> bool:
 def nested_compile(ctx: Any, cid: str | None) -> dict[str, Any] | None:
     """{frame, clause, explanation, fix} where the compile `cid` traced a function that is
     itself decorated with torch.compile; None otherwise."""
-    roots = {id(fn) for fn, _, _ in compiled_defs(ctx, [cid])}
+    roots = {(path, fn.lineno) for fn, _, path in compiled_defs(ctx, [cid])}
     for node, path in traced_nodes(ctx, [cid]):
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or id(node) in roots:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or (
+                path, node.lineno) in roots:  # the compiled function's own decorator
             continue
         dec = next((d for d in node.decorator_list if _compiles(d)), None)
         if dec is None:
