@@ -61,3 +61,39 @@ def test_other_inputs_or_other_components_are_not_an_order():
     assert ordering_set(_Ctx(), "1/0", _inputs((A, B))) is None  # one input changed
     moved = _inputs((A, B), (B, A)) + [Change("inductor_config[x]", "1", "2", "")]
     assert ordering_set(_Ctx(), "1/0", moved) is None
+
+
+MODULE = '''import torch
+
+ACTIVE = {"user", "item", "category"}
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.active = ACTIVE
+
+    def forward(self, ids):
+        return sum(ids[name] for name in self.active)
+'''
+
+
+class _ModuleCtx(_Ctx):
+    compiles = {"0/0": {}}
+
+    def code_row(self, cid):
+        return {"filename": "prog.py", "co_name": "forward", "lineno": 11}
+
+    def source_text(self, filename):
+        return MODULE
+
+    def frame(self, path, line, evidence=None):
+        return UserFrame(path, line, MODULE.splitlines()[line - 1])
+
+
+def test_a_graph_traced_in_another_order_is_the_set_an_attribute_holds():
+    """probes47a ctr_feature_set_cache_miss: `self.active = ACTIVE`, a module's set of feature
+    names, iterated in forward; the miss was information with no cause."""
+    found = ordering_set(_ModuleCtx(), "0/0", [Change("gm", "a", "b",
+                                                      "gm: the same operations in another order")])
+    assert found is not None and found[0].lineno == 12 and found[1] == "self.active", found

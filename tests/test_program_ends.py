@@ -553,3 +553,23 @@ def test_a_deep_traceback_keeps_the_users_frames_above_its_innermost():
                                                                 ("/home/u/train.py", 27)]
     assert len(kept) == 2 + KEPT_FRAMES and kept[-1]["lineno"] == 69
     assert len(kept_frames(frames[:10])) == 10  # a short one whole, nothing twice
+
+
+def test_a_recursion_keeps_torch_compiles_frame_and_three_of_each_repeat():
+    """probes47b detector_getattr_metadata: a `__getattr__` that `torch.compile(head)` ran
+    recursed 980 times; the innermost 60 frames were all that recursion and torch.compile's own
+    frame was cut, so the error read as the program's own, "outside compiled code"."""
+    import traceback
+
+    from compdiag.capture.failures import REPEATS, kept_frames
+    from compdiag.formats.compiled_code import compile_api_refusal
+
+    torch_init = "/venv/lib/python3.11/site-packages/torch/__init__.py"
+    frames = ([traceback.FrameSummary("/home/u/infer.py", 47, "<module>", line="c = f(m)"),
+               traceback.FrameSummary(torch_init, 2836, "compile", line="return ...")]
+              + [traceback.FrameSummary("/home/u/infer.py", 29, "__getattr__", line="hasattr")
+                 for _ in range(980)]
+              + [traceback.FrameSummary("/home/u/infer.py", 27, "__getattr__", line="super")])
+    kept = kept_frames(frames)
+    assert compile_api_refusal([(f["filename"], f["name"]) for f in kept])
+    assert [f["lineno"] for f in kept] == [47, 2836] + [29] * REPEATS + [27]

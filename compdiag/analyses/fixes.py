@@ -16,9 +16,9 @@ from compdiag.analyses.built_in_eager import CONTEXT_MANAGER_FIX, WITH_CALL_FIX,
 from compdiag.analyses.library_fixes import (AO_CODE, C10D_FILE, DISALLOWED_FIX, DISTRIBUTIONS,
                                              EAGER_QAT_FIX, MASKED_FIX, QUANTIZED_FIX,
                                              QUANTIZED_MODULES, SPARSE_FIX,
-                                             TRACED_ALTERNATIVES, code_owner, sort_fix, VALIDATE_FIX,
-                                             c10d_fix, disable_fix, first_hint, library_fix,
-                                             validating)
+                                             TRACED_ALTERNATIVES, code_owner, sort_fix,
+                                             VALIDATE_FIX, argument_path, c10d_fix, disable_fix,
+                                             first_hint, library_fix, validating)
 from compdiag.analyses.op_fixes import dynamic_output_fix, set_attribute_fix
 from compdiag.analyses.decorator_lines import config_patch_fix, context_decorator
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
@@ -557,6 +557,8 @@ def graph_break_fix(gb_type: str, explanation: str, debug_ctx: str, line: str,
         return CACHED_PROPERTY_FIX  # functools.cached_property's lock (Python 3.11)
     if context_decorator(lib_frame, explanation) == "ConfigPatch":
         return config_patch_fix(line)  # `@config.patch(...)` on the compiled function
+    if lib_frame and argument_path(lib_frame):  # the caller's argument chose the path
+        return library_fix(lib_frame, hints, line)
     rule = _rule_for(gb_type, explanation, debug_ctx, line)
     if rule is not None and lib_frame and not any(c in (line or "") for c in _user_calls(
             rule, explanation, debug_ctx)):

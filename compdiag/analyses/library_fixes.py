@@ -76,6 +76,13 @@ ARGUMENT_PATHS: tuple[tuple[str, str | None, str | None, str], ...] = (
      "torch reads the mask's values here only because the call did not say whether it is "
      "causal: pass `is_causal=True` (a causal mask) or `is_causal=False` with the mask, and "
      "the check is skipped."),
+    # probes47a asr_decoder_float_causal_mask: a float causal mask beside a bool padding
+    # mask; torch's own hint (reorderable logging) keeps the warning out of the graph only
+    ("torch/nn/functional.py", "_canonical_mask", "warnings.warn(",
+     "torch warns here, a graph break inside the attention call, because the two masks the "
+     "call passes have different dtypes (a float `attn_mask` beside a bool "
+     "`key_padding_mask`, or the other way round): give both the same dtype (a bool causal "
+     "mask, `torch.ones(L, L, dtype=torch.bool).triu(1)`), and the warning and the break go."),
     ("torch/nn/modules/batchnorm.py", None, "float(self.num_batches_tracked)",
      "A BatchNorm built with `momentum=None` (a cumulative moving average) reads its batch "
      "count as a Python number on every training call: give it a numeric momentum "

@@ -74,9 +74,17 @@ def unordered_loop(ctx: Any, cid: str | None = None) -> tuple[UserFrame, str] | 
         sets = {t.id for scope in (tree.body, fn.body) for node in scope
                 if isinstance(node, ast.Assign) and _is_set(node.value)
                 for t in node.targets if isinstance(t, ast.Name)}
+        # `self.active = ACTIVE` (a module's set) or `= set(...)` anywhere in the file, then
+        # `for name in self.active` (probes47a ctr_feature_set_cache_miss)
+        attrs = {t.attr for node in ast.walk(tree) if isinstance(node, ast.Assign) and (
+            _is_set(node.value) or isinstance(node.value, ast.Name) and node.value.id in sets)
+            for t in node.targets if isinstance(t, ast.Attribute)
+            and isinstance(t.value, ast.Name) and t.value.id == "self"}
         for node in ast.walk(fn):  # a `for` statement's or a comprehension's iterable
             target = node.iter if isinstance(node, (ast.For, ast.comprehension)) else None
-            if isinstance(target, ast.Name) and target.id in sets or _is_set(target):
+            if isinstance(target, ast.Name) and target.id in sets or _is_set(target) or (
+                    isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                    and target.value.id == "self" and target.attr in attrs):
                 name = ast.unparse(target)
                 line = getattr(node, "lineno", None) or getattr(target, "lineno", None)
                 return ctx.frame(path, line, evidence="source"), name

@@ -128,8 +128,32 @@ def kept_frames(frames: list[Any]) -> list[dict[str, Any]]:
     """The innermost KEPT_FRAMES frames of a traceback, and every user frame above them: a
     compile's stack alone is deeper than that (a Ctrl-C in Inductor's C++ build is ~60 frames
     below the user's call), and the user's frames are the outermost, the ones a plain cut
-    lost."""
-    inner = list(frames[-KEPT_FRAMES:])
-    outer = [f for f in frames[:-KEPT_FRAMES] if is_user_file(f.filename)]
+    lost. torch's frames that say where the stack went through torch.compile (its API call,
+    Dynamo's frames: COMPILE_API_FRAMES, COMPILED_FRAMES) are kept too, and a frame repeated
+    more than REPEATS times in a row (a recursion) is kept REPEATS times: probes47b
+    detector_getattr_metadata's RecursionError in a `__getattr__` that `torch.compile(head)`
+    called was 980 user frames with torch.compile's own call cut away, so it read as the
+    program's own error "outside compiled code"."""
+    frames = _collapsed(list(frames))
+    inner = frames[-KEPT_FRAMES:]
+    outer = [f for f in frames[:-KEPT_FRAMES] if is_user_file(f.filename) or _says_compile(f)]
     return [{"filename": f.filename, "lineno": f.lineno, "name": f.name, "line": f.line or None}
             for f in outer + inner]
+
+
+REPEATS = 3
+
+
+def _collapsed(frames: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for f in frames:
+        same = [g for g in out[-REPEATS:] if (g.filename, g.lineno, g.name) == (
+            f.filename, f.lineno, f.name)]
+        if len(same) < REPEATS:
+            out.append(f)
+    return out
+
+
+def _says_compile(f: Any) -> bool:
+    path = (f.filename or "").replace("\\", "/")
+    return compile_api_refusal([(path, f.name)]) or any(m in path for m, _ in COMPILED_FRAMES)

@@ -36,7 +36,7 @@ from compdiag.analyses.program_words import (CHECK_EQUAL, CHECK_MISMATCH, CHECK_
 from compdiag.analyses.accuracy import what_was_compared
 from compdiag.analyses.check_causes import failed_check_causes
 from compdiag.analyses.collective_mismatch import launcher_native, mismatch_fix
-from compdiag.analyses.compile_refusals import refusal_fix, refusal_words
+from compdiag.analyses.compile_refusals import refusal_parts
 from compdiag.analyses.compiled_export import export_words, wrapper_exported
 from compdiag.analyses.consequences import Causes
 from compdiag.analyses.context import exception_frames
@@ -581,20 +581,13 @@ def refusal(ctx: Any, exc: dict[str, Any], frame: UserFrame, exc_type: str, said
             where: str, surfaced: dict[str, Any] | None,
             raised: dict[str, Any] | None) -> Diagnosis:
     """torch.compile(...) refused its argument at the user's call (formats/compiled_code.py's
-    compile_api_refusal): what torch refused, and torch's own way round it, never a compiled
-    code failure or a bisect (issue 29 §3)."""
-    message = exc.get("message") or ""
-    said = refusal_words(message) or said
-    # torch.compile failed, not the program's code: a failure (two blind users, probes29b and
-    # set24/gpu), with no stage since nothing was compiled
+    compile_api_refusal), or raised in the user's code it ran there: what torch refused and
+    torch's own way round it, never a compiled code failure or a bisect (issue 29 §3), and no
+    stage, since nothing was compiled (two blind users, probes29b and set24/gpu)."""
+    words = refusal_parts(ctx, exc, frame, exc_type, said, where, raised)
     return Diagnosis(
-        "failure", stage=None,
-        reason=f"torch.compile() refused its argument{where} ({exc_type}): {said}",
-        explanation=f"The call to torch.compile{where} raised {exc_type} before any compile: "
-                    f"the exception was raised in {(raised or {}).get('filename')}:"
-                    f"{(raised or {}).get('lineno')} ({(raised or {}).get('name')}), inside "
-                    "torch.compile's own checks of its argument.",
-        fix=refusal_fix(message, frame.line or "", len(ctx.compiles)),
-        score=SPEC.score("crash"), compile_id=None, user_frame=frame, torch_message=message,
+        "failure", stage=None, reason=words["reason"], explanation=words["explanation"],
+        fix=words["fix"], score=SPEC.score("crash"), compile_id=None, user_frame=words["frame"],
+        torch_message=exc.get("message") or "",
         details=ProgramDetails(exc_type=exc_type, compiled=False, surfaced_at=surfaced,
                                raised_in=raised))
