@@ -179,6 +179,25 @@ def stage_explanation(stage: str, fatal: bool) -> str:
     return text + (" The exception ended the program." if fatal else "")
 
 
+# torch's message naming an argument value it refuses (`debug=True is incompatible with
+# non-default context_fn`, probes47c ckpt_debug_compiled_blocks: bisect was offered, and its
+# eager replay raised the same)
+_REFUSED_ARGUMENT = re.compile(r"\b(\w+)=(\w+) (is (?:incompatible|not supported|not allowed)"
+                               r"[^\n(]*?)\s*(?:\(|\.\s|\.?$)", re.M)
+REJECTED_ARGUMENT_FIX = ("torch refuses `{arg}` here (`{arg}` {why}), and the failing line "
+                         "passes it: remove `{arg}` from that call (or give the argument a "
+                         "value torch accepts under torch.compile).")
+
+
+def rejected_argument(text: str, line: str) -> str | None:
+    """REJECTED_ARGUMENT_FIX where torch's words refuse `name=value` and the failing line
+    passes that keyword; None otherwise."""
+    m = _REFUSED_ARGUMENT.search(text or "")
+    if m is None or not re.search(rf"\b{m.group(1)}\s*=\s*{m.group(2)}\b", line or ""):
+        return None
+    return REJECTED_ARGUMENT_FIX.format(arg=f"{m.group(1)}={m.group(2)}", why=m.group(3))
+
+
 def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: list[str],
                 store: str | None = None, injected: dict[str, Any] | None = None,
                 gb_type: str = "", debug: str = "", line: str = "", message: str = "",
@@ -191,6 +210,9 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
     `program_op`, an op of the program's own namespace whose body raised."""
     if exc_type == INTERNAL_ERROR:
         return internal_error_fix(function)
+    passed = rejected_argument(f"{one_line}\n{torch_message or ''}\n{message}", line)
+    if passed:  # torch names an argument the failing line passes as what it refuses
+        return passed
     minify, bisect = commands(run_id, argv, store)
     parts = []
     text = f"{one_line}\n{torch_message or ''}\n{message}"

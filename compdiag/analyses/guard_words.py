@@ -196,7 +196,12 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
                "calls" + (", e.g. a new torch.autocast(...) per call; or write the `with "
                           "torch.autocast(...)` inside the compiled function" if typ and
                           "autocast" in typ else "")
-               + "). Dynamic shapes do not apply to an identity guard.")
+               + "). Dynamic shapes do not apply to an identity guard."
+               # probes47c kfold_fresh_optimizer_step: a new AdamW per fold on purpose
+               + (" Where a new one is meant (a fresh model and optimizer per fold or run), "
+                  "call `torch.compiler.reset()` before the first call with it: each one "
+                  "then compiles once, and the entries do not pile up to the recompile "
+                  "limit." if freed else ""))
         return Said(head, "", explanation, fix)
     if category == "length":
         return _container(ctx, event, source, prev, where)

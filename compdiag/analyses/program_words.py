@@ -22,6 +22,14 @@ PROGRAM_FIXES: tuple[tuple[Words, str], ...] = (
      "torch.compile wraps a module in an OptimizedModule whose state_dict keys start with "
      "`_orig_mod.` (pytorch/pytorch#101107): save `compiled._orig_mod.state_dict()` (the "
      "original module's), or strip the prefix before `load_state_dict`."),
+    # probes47c ckpt_full_model_compiled_forward: `model.forward = torch.compile(
+    # model.forward)`, then `torch.save({"model": model, ...})` (the line's words count too)
+    (every("pickl", "not the same object as", "save("),
+     "The object saved holds torch.compile's wrapper of a function (an attribute set to what "
+     "`torch.compile(...)` returned, such as `model.forward = torch.compile(model.forward)`), "
+     "and pickle stores a function by its name, which finds the plain function, not the "
+     "wrapper. Save the weights, `model.state_dict()`, as checkpoints usually do; or compile "
+     "with `model.compile()`, which compiles the module in place and keeps it picklable."),
     # probes41d pool_map_compiled_scorer (pytorch#101107's cousin): `pool.map(torch.compile(
     # score), ...)` ended in "Can't pickle <function score>: it's not the same object as
     # __main__.score", said as the program's own error with a force_eager check that fails too

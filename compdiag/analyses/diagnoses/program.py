@@ -524,7 +524,7 @@ def _exception(ctx: Any, exc: dict[str, Any]) -> list[Diagnosis]:
                         f" {more}" if more else ""),
         # (an error torch.compile set up, PROGRAM_FIXES, is not checked under force_eager:
         # the stance keeps the wrapper and what it changed, probes28b resume_from_checkpoint)
-        fix=fix or first(PROGRAM_FIXES, message) or OUTSIDE,
+        fix=fix or first(PROGRAM_FIXES, message, frame.line) or OUTSIDE,
         score=SPEC.score("ending"), **common, details=details)]
 
 
