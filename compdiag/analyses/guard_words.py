@@ -19,12 +19,13 @@ from compdiag.analyses.dispatch_keys import dispatch_key_words
 from compdiag.analyses.container_pick import MODULE_FIX, PARAMETER_CONTAINERS, PARAMETER_FIX, \
     container_pick
 from compdiag.analyses.global_state_words import setting_changed
+from compdiag.analyses.key_order import key_order_words
 from compdiag.analyses.locate import source_matches
 from compdiag.analyses.recompile_rules import FIXES
 from compdiag.formats.compile_id import frame_of
 from compdiag.formats.compiled_code import resumed_function
 from compdiag.formats.code_text import def_at, indexed_by
-from compdiag.formats.guard_source import (in_user_spelling, key_position, main_global,
+from compdiag.formats.guard_source import (in_user_spelling, main_global,
                                            nested_input, rooted)
 from compdiag.formats.user_code import is_user_file
 from compdiag.store.reader import compile_id_key
@@ -111,7 +112,7 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
     cell = closure_index(source)
     if category == "value" and cell is not None:
         return _closure_cell(ctx, event, cell, where)
-    if category == "value" and (said := _key_order(event, source, where)) is not None:
+    if category == "value" and (said := _key_order(ctx, event, source, where)) is not None:
         return said
     if category == "value" and (said := _math_call(event, source)) is not None:
         return said
@@ -494,28 +495,11 @@ _TENSOR_INDEXING = re.compile(r"\baten\.(?:select|slice|index|index_put|copy|nar
                               r"(?:_)?\.")
 
 
-def _key_order(event: dict[str, Any], source: str, where: str) -> Said | None:
-    """A guard on which key sits at a position of a dict the compiled code iterates: Dynamo
-    unrolls `for k, v in d.items()` over the keys in their order and guards each position, so
-    the same keys in another order are another graph (probes40a multitask_loss_dict_order,
-    pytorch#124779: a batch dict of four tasks in a shuffled order, at the recompile limit;
-    said as "<key 0> is a Python string that differs between calls", with "pass it as a
-    tensor")."""
-    at = key_position(source)
-    if at is None:
-        return None
-    box, pos = in_user_spelling(at[0]), at[1]
-    before, after = event.get("before"), event.get("after")
-    change = f": at position {pos}, {before} -> {after or 'another key'}" if before else ""
-    return Said(f"the order of {box}'s keys changed", change,
-                f"{where} iterates {box} (`.items()`, `.keys()` or a `for` over it), and Dynamo "
-                f"unrolls that loop over the keys in their order, guarding which key is at "
-                f"each position: the same keys in another order, or other keys, are another "
-                f"graph, one per order met.",
-                f"Iterate {box} in one fixed order of keys (`for k in KEYS: v = {box}[k]`, "
-                f"KEYS a tuple defined once), or build it in that order before the call "
-                f"(`{box} = {{k: {box}[k] for k in KEYS}}`), with the same keys every call.",
-                by_design=False)
+def _key_order(ctx: Any, event: dict[str, Any], source: str, where: str) -> Said | None:
+    """A guard on which key sits at a position of a dict the compiled code iterates
+    (analyses/key_order.py)."""
+    said = key_order_words(ctx, event, source, where)
+    return Said(*said, by_design=False) if said is not None else None
 
 
 def _container_index(ctx: Any, event: dict[str, Any], source: str) -> Said | None:
