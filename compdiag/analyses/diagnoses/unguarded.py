@@ -18,6 +18,7 @@ The rules are data: RULES maps each recorded change to its words and fix."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,6 +87,18 @@ RULES = {
             "optimizer instead (a param group with lr 0, or frozen parameters left out of "
             "it); or call `torch.compiler.reset()` after changing it, so the next call "
             "compiles again with it."),
+    # capture/module_hooks.py's wrapper_backward_hook records: any time, not only late
+    # (probes47c grad_spike_hook_on_wrapper: "0 problems" while the hook never ran)
+    "wrapper_backward_hook": Rule(
+        reason="backward hook registered on torch.compile's wrapper of {compiled}: it never "
+               "runs",
+        explanation="`register_full_backward_hook` on the module torch.compile returned (an "
+                    "OptimizedModule) hands the hook's flag on to the {compiled} it wraps, so "
+                    "the wrapper's call finds no backward hook to run: no error and no "
+                    "warning, and whatever the hook measures or changes is missing from every "
+                    "call, while eager runs it. The wrapper's forward hooks do run.",
+        fix="Register it on the module itself: `{name}._orig_mod.register_full_backward_hook("
+            "...)`, or on the module before `torch.compile(...)` wraps it."),
     "config_set": Rule(
         reason="{setting} = {value} set after every compile: no compiled code uses it",
         explanation="Inductor and AOTAutograd read their config when they compile a graph, "
@@ -208,6 +221,21 @@ def compdiag_diagnose(ctx: Any) -> list[Diagnosis]:
                                      what=str(data.get("method") or data.get("key")),
                                      module=data.get("module"), path=data.get("path"),
                                      compiled=data.get("compiled")))
+    for rec in ctx.r.records(ctx.run_id, kind="compdiag:wrapper_backward_hook",
+                             with_payload=False):  # a hook the wrapper never runs
+        data = (rec.get("metadata") or {}).get("compdiag") or {}
+        call = data.get("call") if isinstance(data.get("call"), dict) else {}
+        frame = ctx.frame(call.get("filename"), call.get("lineno"), evidence="source")
+        rule = RULES["wrapper_backward_hook"]
+        words = {"compiled": data.get("compiled") or "the module",
+                 "name": receiver(frame.line) or "model"}
+        at_line.setdefault(("wrapper_backward_hook", frame.filename, frame.lineno), Diagnosis(
+            KIND, stage=None, compile_id=None, reason=rule.reason.format(**words),
+            user_frame=frame, explanation=rule.explanation.format(**words),
+            fix=rule.fix.format(**words), score=SPEC.score("unguarded", order=len(at_line)),
+            details=UnguardedDetails(change="wrapper_backward_hook",
+                                     what="register_full_backward_hook",
+                                     compiled=data.get("compiled"))))
     for found in settings_in_graph(ctx):  # a setter inside compiled code, never applied
         frame = found["frame"] or locate(ctx, found["cid"])
         words = {"setting": found["call"], "value": found["value"], "lineno": frame.lineno}
@@ -250,3 +278,9 @@ def _words(late: dict[str, Any]) -> dict[str, Any]:
                 "lineno": call.get("lineno")}
     return {"hook": hook, "module": f"{module} `{late['root']}`",
             "after": f"{late['holder']} compiled it", "lineno": call.get("lineno")}
+
+
+def receiver(line: str | None) -> str | None:
+    """The object a `X.register_full_backward_hook(...)` line calls the method on."""
+    m = re.search(r"([\w.\[\]'\"]+)\.register_full_backward_hook\(", line or "")
+    return m.group(1) if m else None
