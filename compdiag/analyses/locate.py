@@ -117,8 +117,16 @@ def _groups(groups: Iterable[Frames] | None) -> list[Frames]:
     return list(groups or ())
 
 
+# an error whose words imply the op that raised it, among a compile's ops of several lines
+# (probes47e voxel_centroid_int_floordiv: an integer division by zero in a kernel fused with
+# the index_add_ before it)
+ERROR_OPS = (("ZeroDivisionError", ("aten.div.", "aten.floor_divide", "aten.remainder",
+                                    "aten.fmod")),)
+
+
 def compiled_ops(ctx: Any, frames: Iterable[Mapping[str, Any]] | None,
-                 cid: str | None = None, kernel_frames: Frames = None) -> list[Frames]:
+                 cid: str | None = None, kernel_frames: Frames = None,
+                 words: str | None = None) -> list[Frames]:
     """Evidence `fx_node` for a failure raised, or a native crash, while compiled code ran
     (issue 29 §1): the op inside the compiled function, never the call that ran it.
 
@@ -142,6 +150,11 @@ def compiled_ops(ctx: Any, frames: Iterable[Mapping[str, Any]] | None,
             lines = {(n["filename"], n["lineno"]): n for n in nodes
                      if n.get("filename") and n.get("lineno")
                      and is_user_file(ctx.resolve(n["filename"]))}
+            implied = next((ops for said, ops in ERROR_OPS if said in (words or "")), ())
+            if len(lines) > 1 and implied:  # the lines of the ops the error's words imply
+                lines = {k: n for k, n in lines.items() if any(
+                    str(m.get("target") or "").startswith(implied) for m in nodes
+                    if (m.get("filename"), m.get("lineno")) == k)}
             if lines:
                 if len(lines) == 1:
                     out.append(next(iter(lines.values())))
@@ -225,7 +238,7 @@ def ran_op(ctx: Any, frames: Iterable[Mapping[str, Any]] | None, cid: str | None
     mine = [own] if own and own.get("filename") and not _is_def(ctx, own) else []
     # raised by torch's own runtime (a CUDA-graph tree's memory-pool check), not by an op:
     # no op ran it, so the call that did (the kernel torch named, if any, still first)
-    ops = compiled_ops(ctx, stack, cid, kernel_frames) if not in_runtime(stack) else \
+    ops = compiled_ops(ctx, stack, cid, kernel_frames, words) if not in_runtime(stack) else \
         ([kernel_frames] if kernel_frames else [])
     stale = overwritten_lines(ctx, cid, words)
     if stale:

@@ -287,6 +287,16 @@ RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
                    "eager makes an uninitialised tensor of that shape, but Dynamo traces the "
                    "size as data, a tensor of those numbers (pytorch/pytorch#196467), so the op "
                    "that uses it sees the wrong shape."),
+    # probes47e voxel_centroid_int_floordiv (#143649): `sums // counts` with empty voxels;
+    # the fix read "check aot_eager ... bisect", and bisect answered "culprit: eager"
+    RuntimeFix(one_of("ZeroDivisionError", "integer_div_error", "integer division by zero"),
+               "An integer division or remainder at this line has a zero divisor on these "
+               "values (a count of 0: an empty group, bin or voxel). Keep the divisor at least "
+               "1 where it may be zero (`counts.clamp(min=1)`) and mask those entries, or "
+               "divide in floating point; eager raises ZeroDivisionError on the same values.",
+               why="Inductor's C++ kernel keeps eager's check for an integer division by zero "
+                   "(`inductor_cpu_throw_if_integer_div_error`), so this is the program's "
+                   "data, which eager rejects alike, not a miscompilation.", eager_fails=True),
     RuntimeFix(one_of("index out of bounds", "Class values must be smaller than num_classes",
                       "is out of bounds for dimension"),
                "Check the values that reach this line (the message gives the index and its "
