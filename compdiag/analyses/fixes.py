@@ -350,6 +350,13 @@ SPELLINGS: tuple[Rule, ...] = (
 
 RULES: tuple[Rule, ...] = (
     Rule(("tp_iter_impl not implemented for",), _iterator_arg_fix),
+    # probes47d eval_probs_out_buffer (test_misc's out variants with resizing): a disabled
+    # helper broke the graph at every call, full batches too
+    Rule(("Shape mismatch with out= tensor",),
+         "The `out=` tensor's shape is not the result's (a buffer sized for the largest batch, "
+         "given a smaller one), and Dynamo does not trace the resize `out=` would do: pass "
+         "`out=` a tensor of the result's shape, a slice of the buffer (`buf[:x.shape[0]]`), "
+         "or drop `out=` and copy the result where it must go."),
     Rule(("Failed to set tensor attribute",), set_attribute_fix),
     # probes40a rmsnorm_optional_fused_import (sgl-project/sglang#39054): torch's hint ("your
     # code may error in eager") was the fix; the import is expected to fail, an optional

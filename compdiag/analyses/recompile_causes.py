@@ -139,11 +139,16 @@ def other_cause(ctx: Any, frame_no: Any, event: dict[str, Any], category: str, s
     if use is not None:  # a Python number a call takes only as one: no tensor stands for it
         at, called = use
         where = dict(src=source, lineno=at.lineno, line=at.line or "?", call=called)
+        fix = NUMBER_USE_FIX.format(**where) + (
+            f" Or compute it with tensors: {ALTERNATIVES[called]}."
+            if called in ALTERNATIVES else "")
+        off = source_line(ctx, event["compile_id"], AUTOMATIC_OFF[1][0]) if re.fullmatch(
+            r"-?\d+", str(event.get("before") or "")) else None
+        if off is not None:  # an int kept static by the program's `dynamic=False`
+            fix = STATIC_INT_FIX.format(lineno=off.lineno, line=(off.line or "").strip(),
+                                        src=source, call=called) + " Otherwise: " + fix
         return Cause(at, None, NUMBER_USE_REASON.format(**where),
-                     NUMBER_USE_EXPLANATION.format(**where),
-                     NUMBER_USE_FIX.format(**where) + (
-                         f" Or compute it with tensors: {ALTERNATIVES[called]}."
-                         if called in ALTERNATIVES else ""))
+                     NUMBER_USE_EXPLANATION.format(**where), fix)
     spec = ctx.specialization(source, frame_cids(ctx, frame_no)) if category == "size" else None
     # of the sizes that changed together, the one specialised first in the trace: a later one
     # may only follow from it (probes31d gae_rollout_lengths: `range(n_steps)` at 14 made
@@ -252,6 +257,12 @@ AUTOMATIC_OFF = (
      "kept under it, unless the code specialises the size, where it raises "
      "ConstraintViolationError): " + AUTO_OFF_TAIL),
 )
+# probes47d sampler_topk_static_recompile: `topk(top_k)` under `dynamic=False`, a new top_k per
+# request; without the flag the int went dynamic after one recompile, and topk took it
+STATIC_INT_FIX = ("Drop `dynamic=False` from `{line}` (line {lineno}): under it the Python int "
+                  "{src} stays a constant, a graph per value; without it the int is made "
+                  "dynamic at its second value, and `{call}` takes a dynamic int, so one graph "
+                  "serves the values after it.")
 # A resume function guards on the values it was passed from the stack at its graph break.
 STACK_REASON = "the value computed at line {lineno} before its graph break ({src}) changed"
 STACK_EXPLANATION = ("Dynamo runs the rest of the function after the graph break at line "
