@@ -37,6 +37,11 @@ FIX = ("Make the change at line {lineno} before the first compiled call (before 
        "which code runs (an index into a ModuleList, a branch) no tensor can stand for, so "
        "compile the parts it chooses between (each block: `block.compile()`) and choose in "
        "eager Python.")
+# probes47a specaug_width_schedule_recompile: an int attribute a schedule raises each epoch;
+# torch's own switch made it dynamic (one recompile, then none), unoffered
+INT_FIX = (" For an int attribute, torch's own switch makes it dynamic where the code only "
+           "computes with it: `torch.compiler.config.allow_unspec_int_on_nn_module = True` "
+           "before the first compile (one more compile, then one graph for its values).")
 
 
 def attribute_write(ctx: Any, frame_no: Any, cid: str | None, source: str,
@@ -77,4 +82,6 @@ def write_words(ctx: Any, write: dict[str, Any], source: str, fn: str | None
     words = dict(attr=write.get("key"), lineno=call.get("lineno"),
                  line=(call.get("line") or "").strip()[:80], src=source,
                  cls=write.get("module") or "module", fn=fn or "the function")
-    return (frame, SUFFIX.format(**words), EXPLANATION.format(**words), FIX.format(**words))
+    whole = re.fullmatch(r"-?\d+", str(write.get("value") or "")) is not None
+    return (frame, SUFFIX.format(**words), EXPLANATION.format(**words),
+            FIX.format(**words) + (INT_FIX if whole else ""))
