@@ -189,6 +189,23 @@ REJECTED_ARGUMENT_FIX = ("torch refuses `{arg}` here (`{arg}` {why}), and the fa
                          "value torch accepts under torch.compile).")
 
 
+# probes47e classweight_int_pow_os_exit: `counts ** -1` on an int64 tensor, a C++ error in the
+# integer kernel, where eager raises "Integers to negative integer powers are not allowed"
+_NEGATIVE_POWER = re.compile(r"([\w.\[\]]+)\s*\*\*\s*\(?\s*-\s*\d|\bpow\(\s*([^,()]+),\s*-\s*\d")
+_INTEGER_VECTOR = re.compile(r"Vectorized(?:N)?<(?:long|int|int64_t|int32_t)\b")
+NEGATIVE_INT_POWER_FIX = ("The line raises an integer tensor to a negative power, which eager "
+                          "refuses too (\"Integers to negative integer powers are not "
+                          "allowed\"); Inductor's integer kernel fails to build instead. "
+                          "Convert to floating point first (`{x}.float() ** -1`, or "
+                          "`1.0 / {x}`).")
+
+
+def negative_int_power(line: str) -> str | None:
+    """NEGATIVE_INT_POWER_FIX for the base the failing line raises to a negative power."""
+    m = _NEGATIVE_POWER.search(line or "")
+    return NEGATIVE_INT_POWER_FIX.format(x=(m.group(1) or m.group(2)).strip()) if m else None
+
+
 def rejected_argument(text: str, line: str) -> str | None:
     """REJECTED_ARGUMENT_FIX where torch's words refuse `name=value` and the failing line
     passes that keyword; None otherwise."""
@@ -210,7 +227,9 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
     `program_op`, an op of the program's own namespace whose body raised."""
     if exc_type == INTERNAL_ERROR:
         return internal_error_fix(function)
-    passed = rejected_argument(f"{one_line}\n{torch_message or ''}\n{message}", line)
+    passed = rejected_argument(f"{one_line}\n{torch_message or ''}\n{message}", line) or (
+        negative_int_power(line) if stage == "kernel_compile" and _INTEGER_VECTOR.search(
+            f"{one_line}\n{message}") else None)
     if passed:  # torch names an argument the failing line passes as what it refuses
         return passed
     minify, bisect = commands(run_id, argv, store)
