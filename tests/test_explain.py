@@ -1205,7 +1205,9 @@ def test_a_double_backward_through_compiled_code_points_at_the_create_graph_line
 def test_dynamos_internal_error_on_values_read_out_of_tensors_names_the_read(tmp_path):
     """probes29c random_crop_tolist: `top, left = torch.randint(...).tolist()` as slice
     bounds under fullgraph=True; Dynamo raised InternalTorchDynamoError
-    (PendingUnbackedSymbolNotFound) and the diagnosis said only to report it."""
+    (PendingUnbackedSymbolNotFound) and the diagnosis said only to report it. The line torch
+    names (where the values are used, here 30) stays the diagnosis's line, and the read is named
+    (probes46a cutmix_capture_scalar_paste: put at the `.item()` line, torch said the paste)."""
     s = Store(tmp_path, exit_code=1)
     lines = ["line_%d = %d" % (i, i) for i in range(1, 40)]
     lines[12] = "    top, left = torch.randint(0, 9, (2,)).tolist()"
@@ -1215,8 +1217,8 @@ def test_dynamos_internal_error_on_values_read_out_of_tensors_names_the_read(tmp
               message="PendingUnbackedSymbolNotFound: Pending unbacked symbols (data-dependent "
                       "values) {u3} not in returned outputs", filename=str(s.user), lineno=30)
     (d,) = [d for d in s.explain() if d["kind"] == "failure"]
-    assert d["user_frame"]["lineno"] == 13 and "`.tolist()` at line 13" in d["reason"], d
-    assert "random.randint" in d["fix"], d["fix"]
+    assert d["user_frame"]["lineno"] == 30 and "`.tolist()` at line 13" in d["reason"], d
+    assert "random.randint" in d["fix"] and "line 13" in d["fix"], d["fix"]
 
 
 def test_mark_dynamic_constraint_violation_points_at_the_specialising_line(tmp_path):
