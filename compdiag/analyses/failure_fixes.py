@@ -227,14 +227,15 @@ def failure_fix(stage: str, exc_type: str, one_line: str, *, run_id: int, argv: 
     `program_op`, an op of the program's own namespace whose body raised."""
     if exc_type == INTERNAL_ERROR:
         return internal_error_fix(function)
-    passed = rejected_argument(f"{one_line}\n{torch_message or ''}\n{message}", line) or (
+    text = f"{one_line}\n{torch_message or ''}\n{message}"
+    # what the failing line passes is what torch (or eager, for an integer power) refuses
+    passed = rejected_argument(text, line) or (
         negative_int_power(line) if stage == "kernel_compile" and _INTEGER_VECTOR.search(
             f"{one_line}\n{message}") else None)
-    if passed:  # torch names an argument the failing line passes as what it refuses
+    if passed:
         return passed
     minify, bisect = commands(run_id, argv, store)
     parts = []
-    text = f"{one_line}\n{torch_message or ''}\n{message}"
     known = ((stage == "kernel_compile" and kernel_compile_fix(text))
              or runtime_fix(text, stage))
     if known:

@@ -48,18 +48,19 @@ def key_order_words(ctx: Any, event: dict[str, Any], source: str, where: str
     before, after = event.get("before"), event.get("after")
     change = f": at position {pos}, {before} -> {after or 'another key'}" if before else ""
     if _keys_unused(ctx, event, box):  # the keys only pick graphs: pass the values
+        fn = where.rstrip("()")
         return (f"{box}'s keys changed (other keys, or another order)", change,
-                    f"{where} iterates {box} and Dynamo guards which key is at each "
-                    f"position, so other keys, or the same in another order, are another "
-                    f"graph, though the loop never reads the keys.",
-                    f"Pass the values, not the dict: `{{fn}}(list({box}.values()))`, and "
-                    f"loop over the list in {where}; one graph serves every key and order "
-                    f"(with the same number of items).".replace("{fn}", where.rstrip("()")))
+                f"{where} iterates {box} and Dynamo guards which key is at each position, so "
+                f"other keys, or the same in another order, are another graph, though the loop "
+                f"never reads the keys.",
+                f"Pass the values, not the dict: `{fn}(list({box}.values()))`, and loop over "
+                f"the list in {where}; one graph serves every key and order (with the same "
+                f"number of items).")
     return (f"the order of {box}'s keys changed", change,
-                f"{where} iterates {box} (`.items()`, `.keys()` or a `for` over it), and Dynamo "
-                f"unrolls that loop over the keys in their order, guarding which key is at "
-                f"each position: the same keys in another order, or other keys, are another "
-                f"graph, one per order met.",
-                f"Iterate {box} in one fixed order of keys (`for k in KEYS: v = {box}[k]`, "
-                f"KEYS a tuple defined once), or build it in that order before the call "
-                f"(`{box} = {{k: {box}[k] for k in KEYS}}`), with the same keys every call.")
+            f"{where} iterates {box} (`.items()`, `.keys()` or a `for` over it), and Dynamo "
+            f"unrolls that loop over the keys in their order, guarding which key is at each "
+            f"position: the same keys in another order, or other keys, are another graph, one "
+            f"per order met.",
+            f"Iterate {box} in one fixed order of keys (`for k in KEYS: v = {box}[k]`, KEYS a "
+            f"tuple defined once), or build it in that order before the call (`{box} = "
+            f"{{k: {box}[k] for k in KEYS}}`), with the same keys every call.")

@@ -17,6 +17,12 @@ from typing import Any
 from compdiag.formats.code_text import callee, calls_in
 
 _MARKERS = ("mark_dynamic", "maybe_mark_dynamic")
+
+
+def is_mark(node: ast.AST) -> bool:
+    """Whether a node is a call of `mark_dynamic` / `maybe_mark_dynamic` with an argument."""
+    return isinstance(node, ast.Call) and callee(node).rsplit(".", 1)[-1] in _MARKERS \
+        and bool(node.args)
 # how many lines above the compiled call a mark is looked for
 _WINDOW = 12
 REASON = ("; `{mark}` (line {lineno}) marks {name}, but the compiled call passes "
@@ -40,9 +46,7 @@ def lost_mark(ctx: Any, call: Any) -> dict[str, Any] | None:
     for k in range(max(1, call.lineno - _WINDOW), call.lineno):
         text = lines[k - 1].strip() if k - 1 < len(lines) else ""
         for node in calls_in(text):
-            name = callee(node)
-            if name.rsplit(".", 1)[-1] in _MARKERS and node.args and isinstance(
-                    node.args[0], ast.Name):
+            if is_mark(node) and isinstance(node.args[0], ast.Name):
                 dim = ast.unparse(node.args[1]) if len(node.args) > 1 else "0"
                 marked[node.args[0].id] = (k, text, dim)
     if not marked:

@@ -56,13 +56,23 @@ def ordering_set(ctx: Any, cid: str | None, changes: Any) -> tuple[UserFrame, st
     files = {path: tree for _, tree, path in compiled_defs(ctx)}  # the program's files: the
     for path, tree in files.items():  # compile may be of library code (the optimizer's step)
         for scope in (tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))):
-            names = _set_names(scope)
-            for node in ast.walk(scope):
-                target = node.iter if isinstance(node, (ast.For, ast.comprehension)) else None
-                if isinstance(target, ast.Name) and target.id in names or _is_set(target):
-                    line = getattr(node, "lineno", None) or getattr(target, "lineno", None)
-                    return (ctx.frame(path, line, evidence="source"), ast.unparse(target),
-                            INPUT_ORDER_EXPLANATION)
+            found = _set_loop(ctx, scope, path, _set_names(scope))
+            if found is not None:
+                return (*found, INPUT_ORDER_EXPLANATION)
+    return None
+
+
+def _set_loop(ctx: Any, scope: ast.AST, path: Any, names: set[str],
+              attrs: frozenset[str] | set[str] = frozenset()) -> tuple[UserFrame, str] | None:
+    """(the line, the iterable as written) of the first `for` statement or comprehension in
+    `scope` over a set: one made in place, a name in `names`, or `self.X` for X in `attrs`."""
+    for node in ast.walk(scope):
+        target = node.iter if isinstance(node, (ast.For, ast.comprehension)) else None
+        if isinstance(target, ast.Name) and target.id in names or _is_set(target) or (
+                isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id == "self" and target.attr in attrs):
+            line = getattr(node, "lineno", None) or getattr(target, "lineno", None)
+            return ctx.frame(path, line, evidence="source"), ast.unparse(target)
     return None
 
 
@@ -80,12 +90,7 @@ def unordered_loop(ctx: Any, cid: str | None = None) -> tuple[UserFrame, str] | 
             _is_set(node.value) or isinstance(node.value, ast.Name) and node.value.id in sets)
             for t in node.targets if isinstance(t, ast.Attribute)
             and isinstance(t.value, ast.Name) and t.value.id == "self"}
-        for node in ast.walk(fn):  # a `for` statement's or a comprehension's iterable
-            target = node.iter if isinstance(node, (ast.For, ast.comprehension)) else None
-            if isinstance(target, ast.Name) and target.id in sets or _is_set(target) or (
-                    isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                    and target.value.id == "self" and target.attr in attrs):
-                name = ast.unparse(target)
-                line = getattr(node, "lineno", None) or getattr(target, "lineno", None)
-                return ctx.frame(path, line, evidence="source"), name
+        found = _set_loop(ctx, fn, path, sets, attrs)
+        if found is not None:
+            return found
     return None

@@ -14,9 +14,9 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from compdiag.analyses.lost_marks import is_mark
 from compdiag.formats.code_text import callee
 
-_MARKERS = ("mark_dynamic", "maybe_mark_dynamic")
 REASON = ("; `{mark}` (line {lineno}) marks the batch in {where}, and the batch reaches the "
           "compiled call without the mark")
 EXPLANATION = ("mark_dynamic marks one tensor object, and line {lineno} runs in {where}: "
@@ -72,8 +72,7 @@ def worker_mark(ctx: Any, call: Any) -> dict[str, Any] | None:
 def _mark_in(fn: ast.FunctionDef) -> tuple[int, str, str] | None:
     """(line, dimension, the call as code) of the function's first mark, or None."""
     for node in ast.walk(fn):
-        if isinstance(node, ast.Call) and callee(node).rsplit(".", 1)[-1] in _MARKERS \
-                and node.args:
+        if is_mark(node):
             return node.lineno, ast.unparse(node.args[1]) if len(node.args) > 1 else "0", \
                 ast.unparse(node)
     return None
@@ -82,8 +81,7 @@ def _mark_in(fn: ast.FunctionDef) -> tuple[int, str, str] | None:
 def _marked_in_main(tree: ast.Module, marks: dict[str, tuple[int, str, str]]) -> bool:
     """Whether a mark is made outside the functions found (the main loop marks too)."""
     inside = {m[0] for m in marks.values()}
-    return any(isinstance(n, ast.Call) and callee(n).rsplit(".", 1)[-1] in _MARKERS
-               and n.lineno not in inside for n in ast.walk(tree))
+    return any(is_mark(n) and n.lineno not in inside for n in ast.walk(tree))
 
 
 def _passed_name(line: str) -> str | None:

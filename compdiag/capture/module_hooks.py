@@ -87,9 +87,10 @@ def install(capture: Any, user_line: Callable[[], Any], graphs: Callable[[], int
 
     def wrapped(original: Callable[..., Any], qualname: str,
                 empty: Callable[[tuple[Any, ...]], bool],
-                record: Callable[[tuple[Any, ...], Any], None]) -> Callable[..., Any]:
+                record: Callable[[tuple[Any, ...], Any], None],
+                also: Callable[[tuple[Any, ...]], None] | None = None) -> Callable[..., Any]:
         return _wrapped(capture, original, qualname, empty, record, config, is_compiling,
-                        graphs)
+                        graphs, also)
 
     for method, hooks in METHODS.items():
         original = getattr(torch.nn.Module, method, None)
@@ -100,43 +101,32 @@ def install(capture: Any, user_line: Callable[[], Any], graphs: Callable[[], int
             lambda args, hooks=hooks: not getattr(args[0], hooks, None),
             lambda args, caller, method=method: capture.guarded(
                 "module hook", _record, capture, args[0], method, compiled_around, user_line,
-                kept)))
+                kept),
+            (lambda args: capture.guarded("module hook", _record_on_wrapper, capture, args[0],
+                                          user_line))
+            if method == "register_full_backward_hook" else None))
     _install_globals(capture, wrappers, user_line, kept, graphs, wrapped)
     _install_requires_grad(capture, compiled_around, user_line, kept, graphs, is_compiling)
-    _install_wrapper_hook(capture, user_line, is_compiling)
 
 
 WRAPPER_HOOK = "wrapper_backward_hook"  # the record's kind
 
 
-def _install_wrapper_hook(capture: Any, user_line: Callable[[], Any],
-                          is_compiling: Callable[[], bool]) -> None:
+def _record_on_wrapper(capture: Any, module: Any, user_line: Callable[[], Any]) -> None:
     """A full backward hook registered on torch.compile's wrapper (an OptimizedModule) itself,
     compiled or not yet: the wrapper's `__setattr__` hands the hook's flag on to the module it
     wraps, so the wrapper's call finds no backward hooks and never runs it, while its forward
     hooks run (probes47c grad_spike_hook_on_wrapper, checked on torch 2.13: 0 of 12 calls
     measured, eager 12). Kept as a `wrapper_backward_hook` record with the registering line."""
-    import torch
-
     try:
         from torch._dynamo.eval_frame import OptimizedModule
     except ImportError:
         return
-    original = torch.nn.Module.register_full_backward_hook
-
-    def register_full_backward_hook(self: Any, *args: Any, **kwargs: Any) -> Any:
-        handle = original(self, *args, **kwargs)
-        if isinstance(self, OptimizedModule) and not is_compiling():
-            capture.guarded("module hook", lambda: capture.ing.event(WRAPPER_HOOK, None, {
-                "method": "register_full_backward_hook",
-                "compiled": type(getattr(self, "_orig_mod", self)).__name__,
-                "call": user_line()}, None))
-        return handle
-
-    register_full_backward_hook.__doc__ = original.__doc__
-    register_full_backward_hook.__wrapped__ = original  # type: ignore[attr-defined]
-    register_full_backward_hook._compdiag = True  # type: ignore[attr-defined]
-    torch.nn.Module.register_full_backward_hook = register_full_backward_hook  # type: ignore
+    if isinstance(module, OptimizedModule):
+        capture.ing.event(WRAPPER_HOOK, None, {
+            "method": "register_full_backward_hook",
+            "compiled": type(getattr(module, "_orig_mod", module)).__name__,
+            "call": user_line()}, None)
 
 
 def _install_requires_grad(capture: Any, compiled_around: Callable[[Any], Any],
@@ -177,10 +167,12 @@ def _install_requires_grad(capture: Any, compiled_around: Callable[[Any], Any],
 def _wrapped(capture: Any, original: Callable[..., Any], qualname: str,
              empty: Callable[[tuple[Any, ...]], bool],
              record: Callable[[tuple[Any, ...], Any], None], config: Any,
-             is_compiling: Callable[[], bool], graphs: Callable[[], int]) -> Callable[..., Any]:
+             is_compiling: Callable[[], bool], graphs: Callable[[], int],
+             also: Callable[[tuple[Any, ...]], None] | None = None) -> Callable[..., Any]:
     """`original` (a hook registration) with the same arguments and result; where the hooks
     of that kind were empty before (`empty(args)`: Dynamo does not guard them) and a graph was
-    compiled already, `record(args, caller)`, the caller being the registering frame."""
+    compiled already, `record(args, caller)`, the caller being the registering frame; `also`,
+    called with the arguments at every registration outside a trace."""
     def register(*args: Any, **kwargs: Any) -> Any:
         if is_compiling():  # traced by Dynamo: exactly the original, nothing of ours
             return original(*args, **kwargs)
@@ -192,6 +184,8 @@ def _wrapped(capture: Any, original: Callable[..., Any], qualname: str,
         handle = original(*args, **kwargs)
         if unguarded and not capture.paused_depth and graphs() > 0:
             record(args, sys._getframe(1))
+        if also is not None:
+            also(args)
         return handle
 
     register.__name__ = qualname.rsplit(".", 1)[-1]

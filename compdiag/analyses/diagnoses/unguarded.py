@@ -17,8 +17,8 @@ The rules are data: RULES maps each recorded change to its words and fix."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ from compdiag.analyses.late_changes import late_changes
 from compdiag.analyses.locate import locate
 from compdiag.analyses.ranking import Cost
 from compdiag.analyses.settings_in_graph import settings_in_graph
+from compdiag.formats.code_text import calls_in
 from compdiag.formats.guard_source import module_path
 
 KIND = "unguarded"
@@ -282,5 +283,6 @@ def _words(late: dict[str, Any]) -> dict[str, Any]:
 
 def receiver(line: str | None) -> str | None:
     """The object a `X.register_full_backward_hook(...)` line calls the method on."""
-    m = re.search(r"([\w.\[\]'\"]+)\.register_full_backward_hook\(", line or "")
-    return m.group(1) if m else None
+    return next((ast.unparse(n.func.value) for n in calls_in(line)
+                 if isinstance(n.func, ast.Attribute)
+                 and n.func.attr == "register_full_backward_hook"), None)
