@@ -43,6 +43,10 @@ FUNCTION_REASONS = {
                         "eager leaves {eager_value}: a Python side effect of the code was "
                         "not carried out as written",
 }
+FUNCTION_REASONS["lost_generator_return"] = (
+    "compiled {fn}() returns a generator whose return value is lost: {fn}() in eager returns "
+    "one that ends returning {eager_value} (StopIteration.value), compiled {fn}() returns a "
+    "{returned_as} over its {items} items that ends returning None")
 FUNCTION_EXPLANATIONS = {
     "modified_before_backward": (
         "Autograd checks at backward that every tensor the forward saved for it is unchanged "
@@ -100,6 +104,12 @@ FUNCTION_EXPLANATIONS["lost_side_effect"] = (
     "graph break and no error (a closure list appended to by a method of a class created "
     "inside the compiled code, pytorch/pytorch#197896; a print made reorderable inside an "
     "inlined helper; an identity test on an attribute the code rebinds)")
+FUNCTION_EXPLANATIONS["lost_generator_return"] = (
+    "A generator that leaves the compiled region (returned, or alive across a graph break) is "
+    "run to its end while Dynamo traces the call, and the program gets an iterator over what "
+    "it yielded (pytorch/pytorch#198190), while what the generator `return`s, read by "
+    "`yield from` or from StopIteration.value, is None, with no error and no graph break; "
+    "the items are also all computed at the call, not as the program asks for them")
 FUNCTION_FIXES = {
     "changed_after_compile": "Keep the changing value out of the graph's constants: pass it "
                              "in as an argument (a tensor, so a new value needs no recompile), "
@@ -143,6 +153,10 @@ FUNCTION_FIXES = {
                         "`@torch.compiler.disable` (a graph break there, and the effect "
                         "happens as written). The traced code should do it: report it to "
                         "PyTorch with this function.",
+    "lost_generator_return": "Compile the work inside the generator instead of {fn}(), "
+                             "which returns the generator: `torch.compile` the model or a "
+                             "per-item step it calls, and leave {fn}() uncompiled; or have "
+                             "the generator yield its total as a last item.",
     "stale_number": "Keep the number in a tensor (`self.{attr} = torch.tensor(...)`), so the "
                     "graph computes it from its current value instead of baking it in; or "
                     "update it outside the compiled function.",

@@ -44,7 +44,7 @@ from typing import Any, Callable
 import torch
 from torch.utils import _pytree as pytree
 
-from compdiag.capture import forked_effects, module_accuracy, object_state
+from compdiag.capture import forked_effects, generator_results, module_accuracy, object_state
 from compdiag.capture.python_state import codes
 from compdiag.capture.accuracy import AccuracyChecker, _changed, output_node, transforms_in
 from compdiag.capture.accuracy_compare import GraphCheck, OutputCheck, Tolerance, \
@@ -266,7 +266,8 @@ def replay(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
         torch.random.set_rng_state(rng)
         with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(errors), \
                 torch.compiler.set_stance("force_eager"), forked_effects.lines_run(ran):
-            return fn(*args, **kwargs)
+            # a generator runs here, under these guards (capture/generator_results.py)
+            return generator_results.drain(fn(*args, **kwargs))
     finally:
         if printed is not None:
             printed.append(sink.getvalue())
@@ -546,6 +547,11 @@ class FunctionChecker:
             if rejected is not None:
                 self.sink(rejected)
             return True
+        if isinstance(eager, generator_results.Drained):  # what the generator returns
+            lost = generator_results.lost_return(eager, out, graphs, name, call)
+            if lost is not None:
+                self.sink(lost)
+            return lost is not None
         through = coarsest(d for _, gm, *_ in graphs for d in computed_in(gm))
         checks = compare(eager, out, self.tol, through)
         if live is not None:

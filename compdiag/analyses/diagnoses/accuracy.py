@@ -322,7 +322,8 @@ def verdict_text(verdict: str, detail: dict[str, Any], out: str) -> tuple[str, s
               "fn": detail.get("function") or "the function", "why": detail.get("reason"),
               "call": detail.get("call"), "path": detail.get("compiled_path"),
               "attr": detail.get("attribute"), "eager_value": detail.get("eager"),
-              "compiled_value": detail.get("compiled"),
+              "compiled_value": detail.get("compiled"), "items": detail.get("items"),
+              "returned_as": detail.get("returned_as"),
               "unrun_line": (detail.get("unrun") or {}).get("lineno"),
               "unrun_code": str((detail.get("unrun") or {}).get("line") or "")[:60],
               "under": "".join(f" under torch.func.{t}" for t in detail.get("transforms") or [])}
@@ -496,6 +497,7 @@ def measured(ctx: Any) -> list[Diagnosis]:
             fix = known_fix(detail.get("eager_error")) + VERDICT_FIXES[kind].format(
                 eager_dtype=detail.get("eager_dtype"), dtype=detail.get("dtype"),
                 minify=minify, bisect=bisect, attr=detail.get("attribute"), out=name,
+                fn=detail.get("function") or "the function",
                 unrun_line=(detail.get("unrun") or {}).get("lineno"),
                 test=f"at line {chose.lineno}" if chose else "above line {}".format(
                     (detail.get("unrun") or {}).get("lineno")))
