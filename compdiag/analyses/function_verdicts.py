@@ -77,7 +77,9 @@ FUNCTION_EXPLANATIONS = {
                      "compiled code skips), and the two ways agree only on what that code "
                      "defines; the output that differs depends on values it leaves "
                      "unspecified (for nn.TransformerEncoder with a padding mask: the "
-                     "positions of padding tokens, zero in eager's nested-tensor path)",
+                     "positions of padding tokens, zero in eager's nested-tensor path; for "
+                     "nn.MultiheadAttention, a query whose keys are all masked: NaN in "
+                     "eager's fast path, zero in the compiled one)",
     "stale_number": "The function run whole in eager (on a deep copy of the object it "
                     "updates) and compiled, from the same arguments and random state, left "
                     "another value in the object's Python number attribute. A float or int "
@@ -138,9 +140,11 @@ FUNCTION_FIXES = {
                     "(`@torch.compiler.disable`) or change the construct at this line.",
     "compiled_path": "Use only what both paths define: leave out the values that library "
                      "code leaves unspecified before reducing over them (mask the padding "
-                     "positions out of a mean or sum), or take the same path in eager (for "
-                     "nn.TransformerEncoder: `enable_nested_tensor=False`); no backend setting "
-                     "changes it.",
+                     "positions out of a mean or sum, drop the rows that are all padding), "
+                     "or take the same path in eager "
+                     "(`torch.backends.mha.set_fastpath_enabled(False)` for "
+                     "nn.MultiheadAttention and nn.TransformerEncoder; for the encoder "
+                     "`enable_nested_tensor=False` too); no backend setting changes it.",
     "traced_other_path": "Write the test {test} that chooses this path so Python and the "
                          "trace agree: an explicit "
                          "`isinstance(...)` test instead of catching an AttributeError, or "

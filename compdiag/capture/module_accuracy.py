@@ -168,14 +168,27 @@ def compiled_path(module: torch.nn.Module) -> dict[str, Any] | None:
         if not inspect.isfunction(forward) or is_user_file(forward.__code__.co_filename):
             continue
         for ins in dis.get_instructions(forward):
-            if ins.argval in _ASKS and ins.opname in ("LOAD_ATTR", "LOAD_GLOBAL",
-                                                      "LOAD_METHOD", "LOAD_NAME"):
+            if ins.opname in ("LOAD_ATTR", "LOAD_GLOBAL", "LOAD_METHOD", "LOAD_NAME") and \
+                    (ins.argval in _ASKS or _helper_asks(forward, ins)):
                 line = ins.positions.lineno if ins.positions else None
                 filename = forward.__code__.co_filename
                 return {"module": type(m).__name__, "path": name, "cls": type(m),
                         "filename": filename, "lineno": line,
                         "says": _said_after(filename, line)}
     return None
+
+
+def _helper_asks(forward: Any, ins: dis.Instruction) -> bool:
+    """Whether the global `ins` loads is a function of the library's own that asks (MHA's
+    forward asks through `_is_make_fx_tracing()`, which Dynamo's trace answers True: eager
+    takes the native fast path, whose masked softmax gives NaN for a row with every key
+    masked, compiled the SDPA path, which gives 0; probes47a speaker_mha_empty_utterance)."""
+    if ins.opname != "LOAD_GLOBAL":
+        return False
+    helper = forward.__globals__.get(ins.argval)
+    code = getattr(helper, "__code__", None)
+    return inspect.isfunction(helper) and code is not None and \
+        not is_user_file(code.co_filename) and bool(_ASKS & set(code.co_names))
 
 
 def _said_after(filename: str, line: int | None) -> str | None:
