@@ -247,10 +247,11 @@ class Capture:
                     capture.guarded("failing node", capture._on_failed_compile)
                 elif (md.get("artifact") or {}).get("name") == "dynamo_graph_break_reason":
                     # before the record: the break it makes keeps the operator it was inside
-                    from compdiag.capture import break_hop
+                    from compdiag.capture import break_hop, break_stack
                     from compdiag.ingest.parsers import compile_id_of
 
                     break_hop.queue(capture, compile_id_of(md))
+                    break_stack.queue(capture, compile_id_of(md))
                 capture.defer("trace record", capture.ing.record, md,
                               payload if isinstance(payload, str) or payload is None
                               else str(payload))

@@ -20,6 +20,7 @@ from compdiag.ingest.generations import Generations, starts_compile
 from compdiag.ingest.own_records import OwnRecords
 from compdiag.ingest.unbacked_symbols import UnbackedSymbols
 from compdiag.ingest.timeline import Timeline, event_args
+from compdiag.ingest.traced_stacks import with_traced
 from compdiag.ingest.parse_text import names_codegen_frame
 from compdiag.ingest.specializer import torch_specializer
 from compdiag.store.schema import BACKWARD_FAILURE_NOTE
@@ -69,15 +70,15 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows, 
         self.assertions: dict[str | None, dict[str, dict[str, Any]]] = {}
         self.graph_calls: dict[str | None, list[dict[str, Any]]] = {}
         self.fresh: dict[str | None, Any] = {}  # cid -> Dynamo's frames (ingest/cached_paths.py)
-        # The last exception a fake-tensor run raised, per compile (capture/exception_origin.py):
-        # joined to that compile's failure whose text it is (fake_run_origin).
+        # per compile, the last exception a fake-tensor run raised (capture/exception_origin.py)
         self.fake_runs: dict[str | None, dict[str, Any]] = {}
         # the user frames of the node Inductor was lowering when it failed, by compile
         # (capture/lowering_node.py): a failure's op line where its text names none
         self.lowering_nodes: dict[str | None, list[dict[str, Any]]] = {}
         # the higher-order operator the next graph break of a compile happened inside
-        # (capture/break_hop.py)
+        # (capture/break_hop.py), the frames Dynamo was tracing then (capture/break_stack.py)
         self.break_hops: dict[str | None, str] = {}
+        self.break_stacks: dict[str | None, list[dict[str, Any]] | None] = {}
         self.lowering_where: dict[str | None, str | None] = {}
         self.last_compiled: str | None = None
         self.last_recorded: str | None = None  # the compile a CUDA graph was recorded for last
@@ -97,8 +98,7 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows, 
         self._sched_seen: dict[tuple[str | None, str], dict[str, Any]] = {}
         self._sched_lines: dict[tuple[str | None, str], str] = {}  # its last entry's text
         self._handlers: dict[str, Any] = {}  # record kind -> its _on_ method (or None)
-        # The exit status a `program_end` record said (an imported run has no other).
-        self.exit_code: int | None = None
+        self.exit_code: int | None = None  # a program_end record's (an import has no other)
 
     # -- entry points -----------------------------------------------------------------------
     def record(self, metadata: dict[str, Any], payload: str | None,
@@ -430,7 +430,8 @@ class Ingestor(OwnRecords, InductorRecords, UnbackedSymbols, D.DistributedRows, 
                       gb_code=gb["gb_code"], filename=gb["filename"], lineno=gb["lineno"],
                       line=gb["line"], hints=gb["hints"], explanation=gb["explanation"],
                       debug_context=more["debug_context"], gb_type_inner=more["gb_type_inner"],
-                      user_stack=more["user_stack"], frame_skipped=more["frame_skipped"],
+                      user_stack=with_traced(more["user_stack"], self.break_stacks.pop(cid, None)),
+                      frame_skipped=more["frame_skipped"],
                       torch_message=payload[:20000], lib_frame=P.library_frame(payload),
                       root_cause=more["root_cause"], root_value=more["root_value"],
                       skip_why=more["skip_why"], hop=self.break_hops.pop(cid, None))

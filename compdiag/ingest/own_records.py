@@ -14,6 +14,7 @@ from typing import Any
 from compdiag.formats.user_code import is_user_file
 from compdiag.ingest import ddp as D
 from compdiag.ingest import parsers as P
+from compdiag.ingest import traced_stacks
 from compdiag.ingest.endings import program_end_row
 from compdiag.ingest.generations import RESET_KIND
 from compdiag.ingest.graph_calls import called_frame, generated_node
@@ -23,6 +24,7 @@ FAKE_RUN_KIND = "fake_run_error"  # capture/exception_origin.py's record
 FRAME_SKIPPED = "Dynamo skipped the frame"  # a frame_skip record's graph-break type
 LOWERING_NODE = "lowering_node"  # capture/lowering_node.py's record
 BREAK_HOP = "break_hop"  # capture/break_hop.py's record
+BREAK_STACK = "break_stack"  # capture/break_stack.py's record
 
 
 def failing_node_words(data: dict[str, Any]) -> str | None:
@@ -150,6 +152,8 @@ class OwnRecords:
             self.distributed_event(kind, compile_id, payload)
         elif kind == BREAK_HOP and payload:  # capture/break_hop.py: for the next break
             self.break_hops[compile_id] = payload[:100]
+        elif kind == BREAK_STACK:  # capture/break_stack.py: for the next break
+            self.break_stacks[compile_id] = traced_stacks.parse(payload)
         elif kind == LOWERING_NODE and payload:  # capture/lowering_node.py
             try:
                 frames = json.loads(payload)
