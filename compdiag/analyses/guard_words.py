@@ -21,6 +21,7 @@ from compdiag.analyses.container_pick import MODULE_FIX, PARAMETER_CONTAINERS, P
 from compdiag.analyses.global_state_words import setting_changed
 from compdiag.analyses.key_order import key_order_words
 from compdiag.analyses.locate import source_matches
+from compdiag.analyses.rebuilt_objects import made_per_outer_loop
 from compdiag.analyses.recompile_rules import FIXES
 from compdiag.formats.compile_id import frame_of
 from compdiag.formats.compiled_code import resumed_function
@@ -203,6 +204,15 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
                   "call `torch.compiler.reset()` before the first call with it: each one "
                   "then compiles once, and the entries do not pile up to the recompile "
                   "limit." if freed else ""))
+        call = (ctx.call_chain(cid) or (ctx.call_chain(prev) if prev else []) or [None])[-1]
+        made = made_per_outer_loop(ctx.source_text(call.filename), call.lineno, name) \
+            if freed and call is not None else None
+        if made is not None:  # a new one per pass of an outer loop, used by the inner one
+            fix = (f"A new {name} is made at line {made} on each pass of the loop around "
+                   "these calls, on purpose (a fresh model and optimizer per fold or run): "
+                   "call `torch.compiler.reset()` right after making it, so each one "
+                   "compiles once and the entries do not pile up to the recompile limit "
+                   f"(or make {name} once, before the loop, if one is enough).")
         return Said(head, "", explanation, fix)
     if category == "length":
         return _container(ctx, event, source, prev, where)
