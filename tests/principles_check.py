@@ -436,7 +436,9 @@ def recompile_reason_problems(reader: Reader, run_id: int, diagnoses: list[dict[
         allowed = ("torch.stack",) if det["category"] == "length" else ()
         # a size's range (a dynamic size bounded) is dynamic shapes' own: stating the
         # range (`mark_dynamic(min=, max=)`) or unbacking it is its fix
-        if det["category"] not in ("size", "stride", "size_range") and any(
+        # two sizes guarded equal (duck sizing: analyses/duck_sizes.py) is a size guard too
+        sizes = all(".size()[" in str(det.get(k) or "") for k in ("guard", "before"))
+        if det["category"] not in ("size", "stride", "size_range") and not sizes and any(
                 w in (d.get("fix") or "") for w in SHAPE_FIXES if w not in allowed):
             out.append(f"a {det['category']} recompile suggests dynamic shapes: {reason}")
         mangled = [w for w in MANGLED if w in reason]

@@ -16,6 +16,7 @@ from typing import Any
 
 from compdiag.analyses.closure_cells import cell_name, closure_index
 from compdiag.analyses.dispatch_keys import dispatch_key_words
+from compdiag.analyses.duck_sizes import duck_words
 from compdiag.analyses.container_pick import MODULE_FIX, PARAMETER_CONTAINERS, PARAMETER_FIX, \
     container_pick
 from compdiag.analyses.global_state_words import setting_changed
@@ -131,6 +132,9 @@ def in_user_terms(ctx: Any, event: dict[str, Any], category: str, source: str,
                     "compiles once.")
     if category == "value" and (said := _size_derived(event, source)) is not None:
         return said
+    if category == "value" and (duck := duck_words(event, source, where)) is not None:
+        first = (ctx.call_chain(prev) or [None])[-1] if prev else None  # the equal sizes' call
+        return Said(*duck, by_design=False, frame=first)
     if category in ("value", "global") and (said := _container_index(ctx, event, source)):
         return said
     if category == "value" and (said := _nn_container_pick(ctx, event, source)):

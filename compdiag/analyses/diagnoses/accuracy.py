@@ -267,9 +267,14 @@ VERDICT_FIXES = {
                        "E[x^2]-E[x]^2, logsumexp instead of log(sum(exp))), or regularise "
                        "near-singular inputs; compare results against a float64 reference, "
                        "not against eager.",
-    "dtype_promotion": "Cast explicitly at that line (`.to({eager_dtype})`) so both agree; a "
-                       "compiled dtype that differs from eager's is an Inductor type-promotion "
-                       "bug worth reporting with a repro (`{minify}`).",
+    # probes48c seg_overlay_any_uint8: `.to(torch.uint8)` after a uint8 `any` was dropped
+    "dtype_promotion": "Cast the op's inputs at that line so its result type is one both "
+                       "agree on (`.bool()` before any/all of an integer tensor, the dtype "
+                       "you want before arithmetic): a cast of its result "
+                       "(`.to({eager_dtype})`) can be dropped as a no-op, because the traced "
+                       "graph believes the result has that type already. A compiled dtype "
+                       "that differs from eager's is an Inductor type-promotion bug worth "
+                       "reporting with a repro (`{minify}`).",
     "tf32": "Turn TF32 off where float32 accuracy matters, before the computation: "
             "`torch.backends.cudnn.allow_tf32 = False` (convolutions) and "
             "`torch.set_float32_matmul_precision('highest')` (matmuls); or compare with a "
