@@ -215,6 +215,14 @@ def test_an_is_none_guard_is_its_own_category() -> None:
      "inductor_codegen"),
     ("AssertionError", "x", 'File "/a/torch/_inductor/lowering.py", line 3, in f', False,
      "inductor_lowering"),
+    # a helper both stages call, by its caller (probes48c relpos_attn_bias_indexput: a
+    # KeyError in loop_body's get_read_expr under the scheduler's codegen)
+    ("KeyError", "'buf5'", 'File "/a/torch/_inductor/scheduler.py", line 3, in _codegen\n'
+     'File "/a/torch/_inductor/loop_body.py", line 412, in get_read_expr', False,
+     "inductor_codegen"),
+    ("KeyError", "'x'", 'File "/a/torch/_inductor/graph.py", line 3, in run\n'
+     'File "/a/torch/_inductor/loop_body.py", line 412, in get_read_expr', False,
+     "inductor_lowering"),
 ])
 def test_classify_stage(exc_type, message, tb, runtime, stage) -> None:
     assert P.classify_stage(exc_type, message, tb, at_runtime=runtime) == stage

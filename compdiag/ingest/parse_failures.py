@@ -256,8 +256,8 @@ def _stage_frame(path: str) -> bool:  # one stage alone runs it (not fake tensor
 def classify_stage(exc_type: str | None, message: str | None, traceback: str | None,
                    *, at_runtime: bool = False) -> str:
     """Which compile stage an exception escaped from, from its type, message and frames: the
-    deepest torch frame decides (Dynamo wraps backend errors: BackendCompilerFailed,
-    InductorError, so the wrapper's own type says little)."""
+    deepest torch frame decides (a helper both Inductor stages call, by its caller: probes48c
+    get_read_expr under _codegen), not a wrapper's type (InductorError says little)."""
     text = "\n".join(x for x in (exc_type, message, traceback) if x)
     head = (exc_type or "") + " " + (message or "")[:400]
     if any(k in head for k in KERNEL_TOOLCHAIN_ERRORS):
@@ -278,8 +278,9 @@ def classify_stage(exc_type: str | None, message: str | None, traceback: str | N
         return "kernel_compile" if loading else "inductor_codegen"
     if "torch/_inductor/codegen/" in deepest or deepest.endswith("torch/_inductor/scheduler.py"):
         return "inductor_codegen"
-    if "torch/_inductor/" in deepest:
-        return "inductor_lowering"
+    if "torch/_inductor/" in deepest:  # a helper both stages call: the caller decides
+        return "inductor_codegen" if any("torch/_inductor/codegen/" in f or f.endswith(
+            "torch/_inductor/scheduler.py") for f in torch_frames) else "inductor_lowering"
     if any(k in deepest for k in _AOT):
         return "aot"
     wrapped = "BackendCompilerFailed" in head or "InductorError" in head

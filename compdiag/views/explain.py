@@ -33,7 +33,8 @@ def explain_document(reader: Any, run_id: int) -> dict[str, Any]:
             "diagnoses": [public(d) for d in kept],
             "faults": [f.to_json() for f in dict.fromkeys(faults)],
             "folded": [{"kind": d.kind, "stage": d.stage, "compile_id": d.compile_id,
-                        "reason": d.reason, "into": f.into, "why": f.why} for d, f in dropped],
+                        "reason": d.reason, "into": f.into, "why": f.why,
+                        "count": d.count} for d, f in dropped],
             "cudagraph_coverage": coverage(reader, run_id)}
 
 
@@ -90,7 +91,7 @@ def header_lines(doc: dict[str, Any]) -> list[str]:
         if f.get("stage") == "accuracy":
             continue  # a check's own row: counted as an accuracy mismatch, not a failure
         key = (f["kind"], f["into"], f["why"])
-        folds[key] = folds.get(key, 0) + 1
+        folds[key] = folds.get(key, 0) + (f.get("count") or 1)  # a ×N diagnosis is N
     for (kind, into, why), n in folds.items():
         notes.append(f"{_kind_count(n, kind)} folded into the {kind_spec(into).words[0]} "
                      f"{'diagnosis' if len(by_kind.get(into, [])) == 1 else 'diagnoses'} "
