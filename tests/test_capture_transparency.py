@@ -171,3 +171,18 @@ def test_what_the_program_sets_before_importing_torch_reaches_torch(tmp_path: Pa
                   env=env, cwd=tmp_path)
     top = json.loads(doc.stdout)["diagnoses"][0]
     assert top["kind"] == "program" and "3" in top["reason"], top
+
+
+def test_torch_compile_called_in_traced_code_adds_no_graph_break(tmp_path: Path) -> None:
+    """probes48b hf_llama_flex_attention_block_mask_warn: flex attention's
+    create_block_mask(_compile=True) calls torch.compile(fn) inside code Dynamo traces, which
+    Dynamo makes fn itself; capture's wrapper of torch.compile called the original there, an
+    object Dynamo's handler did not know, and the graph broke under compdiag alone."""
+    source = ("import torch\n\ndef inner(x):\n    return x * 2\n\n"
+              "@torch.compile(backend='eager')\ndef outer(x):\n"
+              "    f = torch.compile(inner)\n    return f(x) + 1\n\n"
+              "import torch._dynamo.utils as u\nprint(outer(torch.ones(3)).tolist())\n"
+              "print(sum(u.counters['graph_break'].values()))\n")
+    plain, captured = _both(tmp_path, source, "TORCH_LOGS")
+    assert plain.returncode == 0 and plain.stdout.endswith("\n0\n"), plain.stdout
+    assert captured.stdout == plain.stdout, captured.stdout

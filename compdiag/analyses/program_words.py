@@ -5,6 +5,8 @@ analyses/diagnoses/program.py, which picks them."""
 
 from __future__ import annotations
 
+import re
+
 from compdiag.analyses.rules import Words, every
 
 CHECK_EQUAL = ("`run --check-accuracy` compared every compiled graph with eager and found them "
@@ -45,3 +47,27 @@ OUTSIDE = ("The traceback does not pass through compiled code: this is the progr
            "error, not torch.compile's. Check whether the script raises it without "
            "torch.compile (`torch.compiler.set_stance(\"force_eager\")`).")
 
+
+# torch's message naming torch.compile's own machinery: raised by a check torch.compile set
+# up, though no compiled frame is on the traceback (probes48a ddp_compiled_autograd_reducer:
+# "Compiled autograd is not compatible with C++ DDP Reducer, please use
+# torch._dynamo.config.optimize_ddp=...", said as the program's own error)
+_NAMES_COMPILE = re.compile(r"torch\._dynamo\.|torch\._inductor\.|torch\.compile\b|"
+                            r"\b[Cc]ompiled autograd\b")
+_PLEASE = re.compile(r"(?:^|[,;.]\s*)[Pp]lease ((?:use|set|call|pass|enable|disable)\b"
+                     r"[^\n]{5,300}?)\.?\s*$", re.M)
+COMPILE_REFUSAL = ("The exception was raised by torch in a check torch.compile makes: its "
+                   "message names torch.compile's own machinery, though no compiled frame is "
+                   "on the traceback (the check runs where torch.compile hooked in: compiled "
+                   "autograd's backward, a compiled module's hooks).")
+COMPILE_FIX = "Do what torch's message says, before the line that set it up: {advice}."
+
+
+def compile_advice(message: str | None) -> str | None:
+    """torch's own advice in a message that names torch.compile's machinery ("please use
+    X"), None when the message names none or gives none."""
+    text = (message or "")[:4000]
+    if not _NAMES_COMPILE.search(text):
+        return None
+    m = _PLEASE.search(text)
+    return m.group(1) if m else None

@@ -32,7 +32,8 @@ from typing import Any
 from compdiag.analyses import handled_exit as HX
 from compdiag.analyses import warnings_as_errors as WE
 from compdiag.analyses.program_words import (CHECK_EQUAL, CHECK_MISMATCH, CHECK_UNMEASURED,
-                                             OUTSIDE, PROGRAM_FIXES)
+                                             COMPILE_FIX, COMPILE_REFUSAL, OUTSIDE,
+                                             PROGRAM_FIXES, compile_advice)
 from compdiag.analyses.accuracy import what_was_compared
 from compdiag.analyses.check_causes import failed_check_causes
 from compdiag.analyses.collective_mismatch import launcher_native, mismatch_fix
@@ -512,6 +513,11 @@ def _exception(ctx: Any, exc: dict[str, Any]) -> list[Diagnosis]:
             reason=f"double backward through compiled code{where} ({exc_type}): {said}",
             explanation=DOUBLE_EXPLANATION.format(lineno=made.lineno) + CONNECTIVITY_WHY,
             fix=DOUBLE_FIX.format(lineno=made.lineno))]
+    if (advice := compile_advice(message)) is not None:  # torch.compile's own check refused
+        return [Diagnosis(
+            "failure", stage="runtime", score=SPEC.score("crash"), details=details, **common,
+            reason=f"torch.compile refused{where} ({exc_type}): {said}",
+            explanation=COMPILE_REFUSAL, fix=COMPILE_FIX.format(advice=advice))]
     exported = wrapper_exported(ctx, frame.line)
     clause, more, fix = export_words(exported) if exported else ("", "", None)
     return [Diagnosis(
