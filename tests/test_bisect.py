@@ -291,6 +291,19 @@ def test_cli_config_culprit_and_its_replay(tmp_path: Path) -> None:
     assert (on.returncode, off.returncode) == (1, 0)
 
 
+def test_replays_keep_the_pythonpath_the_program_ran_with(tmp_path: Path) -> None:
+    """probes48b timm_mambaout: the program imported timm from the user's PYTHONPATH; the
+    replay lines set PYTHONPATH to compdiag's hook alone (or left it out), and failed with
+    an ImportError when pasted."""
+    site = tmp_path / "site"
+    site.mkdir()
+    p = _bisect(tmp_path, "--json", "-j", "1", "--", sys.executable, str(FAKE),
+                "fallback_random", env=_env(tmp_path, PYTHONPATH=str(site)))
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert str(site) in doc["replay"] and str(site) in doc["replay_off"], doc["replay"]
+
+
 def test_cli_always_failing_program_blames_eager_and_human_output(tmp_path: Path) -> None:
     # a status file CompilerBisector left in the user's cache dir (pytorch issue #143453)
     status = tmp_path / "cache" / "bisect" / "bisect_status.txt"

@@ -3,6 +3,7 @@ one and speculative ones), cancel probes a new result makes useless, stop at the
 
 from __future__ import annotations
 
+import os
 import shlex
 import time
 from dataclasses import dataclass, field
@@ -76,8 +77,13 @@ class Report:
         if probe is None:
             return None
         env = probe.env()
-        if probe.config:
-            env["PYTHONPATH"] = str(HOOK_DIR)  # compdiag's hook applies the config change
+        # the PYTHONPATH the bisect ran the program with (runner.env), so a pasted replay
+        # imports what the runs did (probes48b: timm from the user's PYTHONPATH was dropped)
+        user = os.environ.get("PYTHONPATH")
+        if probe.config:  # compdiag's hook applies the config change
+            env["PYTHONPATH"] = os.pathsep.join([str(HOOK_DIR)] + ([user] if user else []))
+        elif user:
+            env["PYTHONPATH"] = user
         words = [f"{k}={shlex.quote(v)}" for k, v in env.items()]
         line = " ".join(["env", *words, *map(shlex.quote, self.cmd)])
         # (a relative script path ran in the bisect's folder: probes27, FileNotFoundError
