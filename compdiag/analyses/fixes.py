@@ -20,6 +20,7 @@ from compdiag.analyses.library_fixes import (AO_CODE, C10D_FILE, DISALLOWED_FIX,
                                              VALIDATE_FIX, argument_path, c10d_fix, disable_fix,
                                              first_hint, library_fix, validating)
 from compdiag.analyses.op_fixes import dynamic_output_fix, set_attribute_fix
+from compdiag.analyses.program_words import or_refused
 from compdiag.analyses.decorator_lines import config_patch_fix, context_decorator
 from compdiag.analyses.origin_fixes import (  # noqa: F401 - re-exported: the failure kinds'
     INTERNAL_ERROR, INTERNAL_EXPLANATION, internal_error_fix, origin_fix)
@@ -450,12 +451,12 @@ RULES: tuple[Rule, ...] = (
          "pass a plain tensor into the compiled function (`x.as_subclass(torch.Tensor)` "
          "before the call) and wrap the result again outside it."),
     # the same probe: raised in torch's code, in a frame an earlier break sent to eager
-    Rule(("Observed exception",),
+    Rule(("Observed exception",), or_refused(  # torch's own refusal: its advice
          "Dynamo traced an exception raised here (see the debug context). Check whether eager "
          "raises it too (`torch.compiler.set_stance(\"force_eager\")`): if it does, fix the "
          "error itself or catch it inside the compiled function; if eager runs on, the "
          "exception comes from tracing code Dynamo cannot follow (a graph break before it "
-         "sent this call to eager): fix that break."),
+         "sent this call to eager): fix that break.")),
     Rule(("Failed to trace builtin operator",), _builtin),
     # torch 2.15 names these itself (GB0569, GB9193); earlier ones said "builtin str" and
     # "marked as skipped ... module: time".

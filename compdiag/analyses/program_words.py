@@ -6,6 +6,7 @@ analyses/diagnoses/program.py, which picks them."""
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from compdiag.analyses.rules import Words, every
 
@@ -54,6 +55,7 @@ OUTSIDE = ("The traceback does not pass through compiled code: this is the progr
 # torch._dynamo.config.optimize_ddp=...", said as the program's own error)
 _NAMES_COMPILE = re.compile(r"torch\._dynamo\.|torch\._inductor\.|torch\.compile\b|"
                             r"\b[Cc]ompiled autograd\b")
+_INSTEAD = re.compile(r"\b(Use [^\n'\"]{5,300}? instead)\b")
 _PLEASE = re.compile(r"(?:^|[,;.]\s*)[Pp]lease ((?:use|set|call|pass|enable|disable)\b"
                      r"[^\n]{5,300}?)\.?\s*$", re.M)
 COMPILE_REFUSAL = ("The exception was raised by torch in a check torch.compile makes: its "
@@ -69,5 +71,21 @@ def compile_advice(message: str | None) -> str | None:
     text = (message or "")[:4000]
     if not _NAMES_COMPILE.search(text):
         return None
-    m = _PLEASE.search(text)
+    m = _PLEASE.search(text) or _INSTEAD.search(text)
     return m.group(1) if m else None
+
+
+def or_refused(otherwise: str) -> Callable[[str, str, str, str], str]:
+    """A graph-break fix (fixes.RULES) that, for an exception torch raises on purpose under
+    torch.compile ("X is not supported under torch.compile. Use Y instead.", probes48a
+    clip_loss_gather_with_grad), is torch's advice; `otherwise` for any other."""
+    def fix(gb_type: str, explanation: str, debug_ctx: str, line: str) -> str:
+        advice = compile_advice(debug_ctx)
+        if advice is None:
+            return otherwise
+        grads = (" (where gradients must flow through the collective, its `_autograd` "
+                 "variant: `all_gather_tensor_autograd`, `reduce_scatter_tensor_autograd`)"
+                 if "_functional_collectives" in advice else "")
+        return (f"torch refuses this call under torch.compile on purpose; its message says "
+                f"what to do instead: {advice[0].upper() + advice[1:]}{grads}.")
+    return fix
