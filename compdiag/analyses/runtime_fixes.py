@@ -36,6 +36,17 @@ _EVERY_STAGE = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kerne
                 "runtime", "backend")
 
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    # probes48a ddp_small_bucket_cap: `DDP(torch.compile(m), bucket_cap_mb=0.5)` failed at
+    # the first forward, said as fake-tensor tracing with a register_fake fix
+    RuntimeFix(every("First bucket should be smaller/equal to other buckets"),
+               "Pass `bucket_cap_mb=1` or more in the DDP(...) call, or set "
+               "`torch._dynamo.config.optimize_ddp = False` before the first call (one "
+               "graph; the all-reduces then wait for the whole backward).",
+               stages=_EVERY_STAGE, names_change=True,
+               why="DDPOptimizer, which splits the compiled graph at DDP's buckets, makes its "
+                   "first bucket 1 MiB and asserts that no later bucket is smaller: a "
+                   "`bucket_cap_mb` below 1 fails there, before anything is traced, while "
+                   "eager DDP runs."),
     # probes44f eval_relu_cap_copy_inplace (pytorch#158561): an evaluation without no_grad
     # caps a ReLU's output in place; AOTAutograd traces the backward while compiling and its
     # version check fails, where eager (no backward ever run) never checks
