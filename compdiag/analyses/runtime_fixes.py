@@ -36,6 +36,18 @@ _EVERY_STAGE = ("dynamo", "aot", "inductor_lowering", "inductor_codegen", "kerne
                 "runtime", "backend")
 
 RUNTIME_FIXES: tuple[RuntimeFix, ...] = (
+    # probes48a qat_amax_allreduce_max: `dist.all_reduce(amax, op=MAX)` in a fake-quant
+    # module, said as DDPOptimizer's with `optimize_ddp = False` (which failed the same way)
+    RuntimeFix(every("all_reduce backward only supports 'sum' reduction"),
+               "Keep the all-reduce out of autograd: reduce a detached value "
+               "(`amax = x.detach().abs().amax()` before `dist.all_reduce(amax, op=MAX)`; a "
+               "statistic such as a quantisation scale needs no gradient), or reduce with "
+               "op=SUM when the gradient must flow through it.",
+               stages=_EVERY_STAGE, names_change=True,
+               why="Dynamo traces `dist.all_reduce` as a functional all_reduce, which is part "
+                   "of the autograd graph; its backward exists for a sum only. Eager's "
+                   "in-place all_reduce is invisible to autograd, so the same code runs "
+                   "there."),
     # probes48a ddp_small_bucket_cap: `DDP(torch.compile(m), bucket_cap_mb=0.5)` failed at
     # the first forward, said as fake-tensor tracing with a register_fake fix
     RuntimeFix(every("First bucket should be smaller/equal to other buckets"),

@@ -31,6 +31,7 @@ from compdiag.analyses.hookspecs import hookimpl
 from compdiag.analyses.kind_spec import KindSpec
 from compdiag.analyses.locate import FX_NODE, SOURCE, TORCH, locate
 from compdiag.analyses.ranking import Cost
+from compdiag.analyses.runtime_fixes import known_error
 from compdiag.analyses.traced_user_code import library_frame
 from compdiag.formats.compile_id import first_attempt
 from compdiag.formats.user_code import is_user_file
@@ -317,6 +318,9 @@ def _split_failures(ctx: Any, splits: dict[str, list[dict[str, Any]]],
                   f"graph DDP's buckets split: {f.get('message') or ''}").strip()
         explanation, fix = FAILURE_EXPLANATION, FAILURE_FIX
         crossing = _crossing_number(ctx, piece, rows)
+        said = f"{f.get('message')}\n{f.get('torch_message')}"
+        if crossing is None and known_error(said, f.get("stage") or "runtime"):
+            continue  # the op's own known error (probes48a qat_amax): the failure kind's
         if crossing is not None:
             row, number = crossing
             said = f"`{number['line']}`" if number.get("line") else number["name"]
