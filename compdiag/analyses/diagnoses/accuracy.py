@@ -268,13 +268,13 @@ VERDICT_FIXES = {
                        "near-singular inputs; compare results against a float64 reference, "
                        "not against eager.",
     # probes48c seg_overlay_any_uint8: `.to(torch.uint8)` after a uint8 `any` was dropped
-    "dtype_promotion": "Cast the op's inputs at that line so its result type is one both "
-                       "agree on (`.bool()` before any/all of an integer tensor, the dtype "
-                       "you want before arithmetic): a cast of its result "
-                       "(`.to({eager_dtype})`) can be dropped as a no-op, because the traced "
-                       "graph believes the result has that type already. A compiled dtype "
-                       "that differs from eager's is an Inductor type-promotion bug worth "
-                       "reporting with a repro (`{minify}`).",
+    "dtype_promotion": "Compute the op at that line in another dtype and cast its result "
+                       "to the one you want (its inputs `.to(torch.int32)` or `.float()`, then "
+                       "`.to({eager_dtype})`; `.bool()` before any/all of an integer tensor): "
+                       "a cast of the result alone can be dropped as a no-op, because the "
+                       "traced graph believes the result has that type already. A compiled "
+                       "dtype that differs from eager's is an Inductor type-promotion bug "
+                       "worth reporting with a repro (`{minify}`).",
     "tf32": "Turn TF32 off where float32 accuracy matters, before the computation: "
             "`torch.backends.cudnn.allow_tf32 = False` (convolutions) and "
             "`torch.set_float32_matmul_precision('highest')` (matmuls); or compare with a "
