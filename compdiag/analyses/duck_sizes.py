@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compdiag.formats.guard_source import in_user_spelling
+
 _SIZE = re.compile(r"^(.+?)\.size\(\)\[(\d+)\]$")
-_LOCAL = re.compile(r"[LG]\['([^']+)'\]")
 # torch's own comment on the guard it added (symbolic_shapes: "duck sizing added this
 # equality because these variables had the same size N")
 _DUCK = re.compile(r"duck sizing added this equality\D*(\d+)?")
@@ -29,8 +30,8 @@ def duck_words(event: dict[str, Any], source: str, where: str
     if mine is None or theirs is None or said is None:
         return None
     size = f" ({said.group(1)})" if said.group(1) else ""
-    a = f"{_plain(mine.group(1))}.shape[{mine.group(2)}]"
-    b = f"{_plain(theirs.group(1))}.shape[{theirs.group(2)}]"
+    a = f"{in_user_spelling(mine.group(1))}.shape[{mine.group(2)}]"
+    b = f"{in_user_spelling(theirs.group(1))}.shape[{theirs.group(2)}]"
     return (
         f"{a} and {b} were equal when {where} first compiled, and torch assumed they always "
         "are (duck sizing)", f" ({a} == {b}{size} -> they differ)",
@@ -44,7 +45,3 @@ def duck_words(event: dict[str, Any], source: str, where: str
         f"(`torch._dynamo.mark_dynamic(tensor, {mine.group(2)})`), or set "
         "`torch.fx.experimental._config.use_duck_shape = False` before the first compile.")
 
-
-def _plain(spelt: str) -> str:
-    """`L['args'][0]` as the program spells it: `args[0]`."""
-    return _LOCAL.sub(lambda m: m.group(1), spelt)

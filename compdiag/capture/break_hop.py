@@ -10,7 +10,7 @@ the break. Reads only; never raises (the break's record must be kept whatever ha
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Iterator
 
 from compdiag.ingest.own_records import BREAK_HOP
 
@@ -26,15 +26,20 @@ def hop_of_handled_exception() -> str | None:
     "Failed to handle graph break gracefully" carries the Unsupported it gave up on); None
     when there is none (or it cannot be read)."""
     try:
-        exc, seen = sys.exc_info()[1], 0
-        while exc is not None and seen < 4:
-            found = _hop_on(getattr(exc, "__traceback__", None))
-            if found:
-                return found
-            exc, seen = exc.__cause__ or exc.__context__, seen + 1
-        return None
+        return next((found for exc in handled_exceptions()
+                     if (found := _hop_on(getattr(exc, "__traceback__", None)))), None)
     except Exception:  # noqa: BLE001 - fail open: a nicety
         return None
+
+
+def handled_exceptions(limit: int = 4) -> Iterator[BaseException]:
+    """The exception being handled, then those it wraps (`__cause__`, else `__context__`),
+    `limit` at most: where torch logs a break, the Unsupported it raised (a frame skip's
+    re-raise wraps the break it gave up on). Shared with capture/break_stack.py."""
+    exc, seen = sys.exc_info()[1], 0
+    while exc is not None and seen < limit:
+        yield exc
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
 
 
 def _hop_on(tb: Any) -> str | None:

@@ -19,6 +19,7 @@ import linecache
 import sys
 from typing import Any
 
+from compdiag.capture.break_hop import handled_exceptions
 from compdiag.ingest.own_records import BREAK_STACK
 
 _FRAMES = 64  # a chain deeper than this keeps its innermost frames
@@ -41,8 +42,7 @@ def traced_chain() -> list[dict[str, Any]]:
             live.append(frame)
             frame = frame.f_back
         handling = _translators(reversed(live), InstructionTranslatorBase)
-        exc, seen = sys.exc_info()[1], 0
-        while exc is not None and seen < 4:
+        for exc in handled_exceptions():
             frames, tb = [], getattr(exc, "__traceback__", None)
             while tb is not None:
                 frames.append(tb.tb_frame)
@@ -50,9 +50,8 @@ def traced_chain() -> list[dict[str, Any]]:
             chain = _translators(frames, InstructionTranslatorBase)
             if len(chain) > len(best):
                 best = chain
-            exc, seen = exc.__cause__ or exc.__context__, seen + 1
         best = [tx for tx in handling if not any(tx is b for b in best)] + best
-        return [_frame(tx) for tx in best if _frame(tx)][-_FRAMES:]
+        return [f for f in map(_frame, best) if f is not None][-_FRAMES:]
     except Exception:  # noqa: BLE001 - fail open: a nicety
         return []
 
